@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what building and testing Liftdesk needs on Debian 12 (idempotent):
+# the WebKitGTK stack for the Tauri shell, Xvfb and WebKitWebDriver for the
+# desktop test, Chromium for the browser tests, and the Rust components.
+# Sourced by demo.sh and test.sh; safe to run on its own.
+set -euo pipefail
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+APT_PACKAGES=(
+  build-essential pkg-config file
+  libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev
+  xvfb xauth webkit2gtk-driver
+  chromium
+)
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "==> apt: installation de ${missing[*]}"
+  $SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+for component in rustfmt clippy; do
+  if ! rustup component list --installed 2>/dev/null | grep -q "^${component}"; then
+    echo "==> rustup: ajout de ${component}"
+    rustup component add "$component"
+  fi
+done

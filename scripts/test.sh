@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Every check of the project, as CI runs it: formatting, lints, every Rust
+# test of the workspace, the UI's type check, build and unit tests, the
+# browser tests against the real server, and the desktop test under Xvfb.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
+export CARGO_TERM_COLOR=never
+export LIFTDESK_ARTIFACTS="${LIFTDESK_ARTIFACTS:-$ROOT/test-artifacts}"
+mkdir -p "$LIFTDESK_ARTIFACTS"
+
+bash scripts/setup.sh
+
+echo "==> UI : installation, vérification des types, construction, tests unitaires"
+(cd ui && npm ci --no-audit --no-fund && npm run check && npm run build && npm test)
+
+echo "==> Rust : format et lints"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -- -D warnings
+
+echo "==> Rust : tests de tout l'espace de travail"
+cargo test --workspace
+
+echo "==> Navigateur : tests de l'interface contre le vrai serveur (démo)"
+bash scripts/with-demo-server.sh bash -c 'cd ui && npm run e2e'
+
+echo "==> Bureau : l'application Tauri sous Xvfb"
+bash tests/desktop/run.sh
+
+echo "==> Tout est passé."

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Starts `liftdesk serve --demo` on a free port over a fresh data directory,
+# exports LIFTDESK_URL and LIFTDESK_CREDENTIALS, runs the given command, and
+# always stops the server afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo build --bin liftdesk
+data_dir="$(mktemp -d)"
+out="$data_dir/serve.out"
+target/debug/liftdesk --data-dir "$data_dir" serve --demo --bind 127.0.0.1:0 >"$out" 2>"$data_dir/serve.log" &
+server_pid=$!
+cleanup() {
+  kill -TERM "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
+  rm -rf "$data_dir"
+}
+trap cleanup EXIT
+
+for _ in $(seq 1 600); do
+  [ -s "$out" ] && break
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    echo "Le serveur s'est arrêté au démarrage :" >&2
+    cat "$data_dir/serve.log" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+LIFTDESK_URL="$(head -n 1 "$out")"
+if [ -z "$LIFTDESK_URL" ]; then
+  echo "Le serveur n'a pas annoncé son adresse." >&2
+  exit 1
+fi
+export LIFTDESK_URL
+export LIFTDESK_CREDENTIALS="$data_dir/demo-credentials.json"
+"$@"

@@ -1,0 +1,15 @@
+//! The web application's internal API (`/app/api`), opened by the staff
+//! session cookie only. Its handlers call the same services as the REST API.
+
+pub mod account;
+pub mod session;
+
+use axum::Router;
+
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .merge(session::router())
+        .merge(account::router())
+}

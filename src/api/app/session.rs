@@ -1,0 +1,174 @@
+//! `/app/api/session`: sign in, who am I, sign out.
+
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use crate::api::json::ApiJson;
+use crate::api::v2::me::AgencyRef;
+use crate::auth::secret;
+use crate::auth::staff_session::{self, StaffSession};
+use crate::clock;
+use crate::error::{AppError, AppResult};
+use crate::services::accounts::{agencies_in_scope, authenticate};
+use crate::state::AppState;
+use crate::store::accounts::AccountRow;
+use crate::store::agencies::AgencyRow;
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::sessions::{self, NewSession};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/session", post(sign_in).get(current).delete(sign_out))
+}
+
+#[derive(Deserialize)]
+struct SignInBody {
+    email: String,
+    password: String,
+}
+
+#[derive(Serialize)]
+struct AccountSummary {
+    id: String,
+    name: Option<String>,
+    email: String,
+    role: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionView {
+    account: AccountSummary,
+    agency: Option<AgencyRef>,
+    agencies: Vec<AgencyRef>,
+    csrf_token: String,
+}
+
+fn session_view(
+    account: &AccountRow,
+    agency: Option<&AgencyRow>,
+    scope: &[AgencyRow],
+    csrf_token: String,
+) -> SessionView {
+    SessionView {
+        account: AccountSummary {
+            id: account.id.clone(),
+            name: account.name.clone(),
+            email: account.email.clone(),
+            role: account.role.as_str(),
+        },
+        agency: agency.map(AgencyRef::from),
+        agencies: scope.iter().map(AgencyRef::from).collect(),
+        csrf_token,
+    }
+}
+
+async fn sign_in(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<SignInBody>,
+) -> AppResult<Response> {
+    let email = body.email.trim().to_lowercase();
+    if email.is_empty() || body.password.is_empty() {
+        return Err(AppError::bad_request(
+            "Saisissez votre adresse e-mail et votre mot de passe.",
+        ));
+    }
+    if let Some(retry_after_secs) = state.login_throttle.retry_after(&email) {
+        return Err(AppError::TooManyRequests { retry_after_secs });
+    }
+    let lookup_email = email.clone();
+    let found = state
+        .store
+        .read(move |conn| -> AppResult<_> {
+            let Some(account) = authenticate(conn, &lookup_email, &body.password)? else {
+                return Ok(None);
+            };
+            let scope = agencies_in_scope(conn, &account)?;
+            Ok(Some((account, scope)))
+        })
+        .await?;
+    let Some((account, scope)) = found else {
+        state.login_throttle.record_failure(&email);
+        return Err(AppError::unauthorized(
+            "Adresse e-mail ou mot de passe incorrect.",
+        ));
+    };
+    state.login_throttle.clear(&email);
+
+    let session_secret = staff_session::new_session_secret()?;
+    let agency = account
+        .default_agency_id
+        .as_deref()
+        .and_then(|id| scope.iter().find(|a| a.id == id))
+        .or_else(|| scope.first())
+        .cloned();
+    let now = clock::now();
+    let fingerprint = secret::fingerprint(&session_secret);
+    let account_id = account.id.clone();
+    let agency_id = agency.as_ref().map(|a| a.id.clone());
+    state
+        .store
+        .write(move |tx| -> AppResult<()> {
+            let session_id = sessions::create(
+                tx,
+                &NewSession {
+                    account_id: &account_id,
+                    fingerprint: &fingerprint,
+                    agency_id: agency_id.as_deref(),
+                    now: &clock::format_timestamp(now),
+                    expires_at: &staff_session::expiry_from(now),
+                },
+            )?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: agency_id.as_deref(),
+                    actor: &Actor::Account(account_id.clone()),
+                    action: "connexion",
+                    object_type: "session",
+                    object_id: Some(&session_id),
+                    detail: None,
+                },
+            )
+        })
+        .await?;
+    let view = session_view(
+        &account,
+        agency.as_ref(),
+        &scope,
+        staff_session::csrf_token_for(&session_secret),
+    );
+    Ok((
+        [(
+            header::SET_COOKIE,
+            staff_session::session_cookie(&session_secret),
+        )],
+        Json(view),
+    )
+        .into_response())
+}
+
+async fn current(session: StaffSession) -> Json<SessionView> {
+    Json(session_view(
+        &session.account,
+        session.agency.as_ref(),
+        &session.scope,
+        session.csrf_token.clone(),
+    ))
+}
+
+async fn sign_out(State(state): State<AppState>, session: StaffSession) -> AppResult<Response> {
+    let id = session.session_id.clone();
+    state
+        .store
+        .write(move |tx| sessions::revoke(tx, &id, &clock::now_text()))
+        .await?;
+    Ok((
+        StatusCode::NO_CONTENT,
+        [(header::SET_COOKIE, staff_session::expired_cookie())],
+    )
+        .into_response())
+}

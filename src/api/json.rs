@@ -1,0 +1,167 @@
+//! `ApiJson<T>`: a JSON body whose refusals are the French error body:
+//! wrong Content-Type or malformed JSON → 400, a body over the limit → 413,
+//! a well-formed body with a missing or mistyped field → 422.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::header::CONTENT_TYPE;
+use serde::de::DeserializeOwned;
+
+use crate::error::AppError;
+
+pub struct ApiJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiJson<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let is_json = req
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|mime| {
+                let mime = mime.trim().to_ascii_lowercase();
+                mime == "application/json"
+                    || (mime.starts_with("application/") && mime.ends_with("+json"))
+            });
+        if !is_json {
+            return Err(AppError::bad_request(
+                "Le corps de la requête doit être du JSON, avec l'en-tête Content-Type: application/json.",
+            ));
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                AppError::PayloadTooLarge(format!(
+                    "Le corps de la requête dépasse la taille maximale acceptée ({} Kio).",
+                    super::MAX_BODY_BYTES / 1024
+                ))
+            } else {
+                AppError::bad_request("Le corps de la requête n'a pas pu être lu.")
+            }
+        })?;
+        parse_json(&bytes).map(ApiJson)
+    }
+}
+
+/// Parses a JSON body into `T`, with French reasons naming the field.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
+    // Every body of these APIs is an object; serde would also accept an
+    // array for a struct, so refuse anything else up front as malformed.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(AppError::bad_request(
+            "Le corps de la requête doit être un objet JSON.",
+        ));
+    }
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        match inner.classify() {
+            serde_json::error::Category::Data => {
+                AppError::unprocessable(data_error_message(&path, &inner.to_string()))
+            }
+            _ => AppError::bad_request("Le corps de la requête n'est pas un JSON valide."),
+        }
+    })?;
+    // Anything after the JSON value makes the body malformed.
+    deserializer
+        .end()
+        .map_err(|_| AppError::bad_request("Le corps de la requête n'est pas un JSON valide."))?;
+    Ok(value)
+}
+
+/// Translates serde's English data errors into French, naming the field.
+fn data_error_message(path: &str, serde_message: &str) -> String {
+    let quoted = |text: &str| -> Option<String> {
+        let start = text.find('`')? + 1;
+        let end = start + text[start..].find('`')?;
+        Some(text[start..end].to_owned())
+    };
+    let field_path = |name: &str| {
+        if path.is_empty() || path == "." {
+            name.to_owned()
+        } else {
+            format!("{path}.{name}")
+        }
+    };
+    if serde_message.starts_with("missing field") {
+        let name = quoted(serde_message).unwrap_or_default();
+        return format!("Le champ « {} » est obligatoire.", field_path(&name));
+    }
+    if serde_message.starts_with("unknown field") {
+        // Here the path already ends with the unknown field itself.
+        let name = if path.is_empty() || path == "." {
+            quoted(serde_message).unwrap_or_default()
+        } else {
+            path.to_owned()
+        };
+        return format!("Le champ « {name} » n'est pas reconnu.");
+    }
+    let shown = if path.is_empty() || path == "." {
+        "corps de la requête".to_owned()
+    } else {
+        path.to_owned()
+    };
+    if serde_message.starts_with("invalid type") {
+        return format!("Le champ « {shown} » n'a pas le type attendu.");
+    }
+    if serde_message.starts_with("unknown variant") {
+        return format!(
+            "La valeur du champ « {shown} » ne fait pas partie des valeurs autorisées."
+        );
+    }
+    format!("Le champ « {shown} » a une valeur incorrecte.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Sample {
+        email: String,
+        count: i64,
+    }
+
+    fn message(body: &str) -> (u16, String) {
+        match parse_json::<Sample>(body.as_bytes()) {
+            Ok(_) => (200, String::new()),
+            Err(err) => (err.status().as_u16(), err.public_message()),
+        }
+    }
+
+    #[test]
+    fn refusals_are_french_and_name_the_field() {
+        assert_eq!(
+            message(r#"{"count": 1}"#),
+            (422, "Le champ « email » est obligatoire.".into())
+        );
+        assert_eq!(
+            message(r#"{"email": "a", "count": "x"}"#),
+            (422, "Le champ « count » n'a pas le type attendu.".into())
+        );
+        assert_eq!(
+            message(r#"{"email": "a", "count": 1, "x": 1}"#),
+            (422, "Le champ « x » n'est pas reconnu.".into())
+        );
+        assert_eq!(
+            message(r#"[1]"#),
+            (
+                400,
+                "Le corps de la requête doit être un objet JSON.".into()
+            )
+        );
+        assert_eq!(message(r#""texte""#).0, 400);
+        assert_eq!(message(r#"{"email": "#).0, 400);
+        assert_eq!(message(r#"{"email": "a", "count": 1} trailing"#).0, 400);
+        assert_eq!(message(r#"{"email": "a", "count": 1}"#).0, 200);
+    }
+}

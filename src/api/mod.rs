@@ -1,0 +1,55 @@
+//! HTTP: one module per API family, one file per resource, each with its
+//! `router()`. Handlers are thin: extract, validate, call the domain, map to
+//! the wire shape.
+
+pub mod app;
+pub mod json;
+pub mod ui;
+pub mod v2;
+
+use std::time::Instant;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+
+use crate::error::AppError;
+use crate::state::AppState;
+
+/// Largest JSON body accepted (the import family sets its own).
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .nest("/api/v2", v2::router())
+        .nest("/app/api", app::router())
+        // Any other address under an API prefix is a JSON 404, never the UI.
+        .route("/api/{*rest}", axum::routing::any(api_not_found))
+        .route("/app/api/{*rest}", axum::routing::any(api_not_found))
+        .fallback(ui::serve_ui)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(log_request))
+        .with_state(state)
+}
+
+async fn api_not_found() -> AppError {
+    AppError::not_found("Ressource introuvable.")
+}
+
+/// One log line per request: method, path (never the query string, which
+/// could carry secrets), status and duration.
+async fn log_request(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    tracing::info!(
+        %method,
+        %path,
+        status = response.status().as_u16(),
+        ms = started.elapsed().as_millis() as u64,
+        "requête"
+    );
+    response
+}

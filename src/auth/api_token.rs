@@ -1,0 +1,147 @@
+//! `ApiCaller`: a REST API v2 (and MCP) request authenticated by an API token,
+//! acting in one agency of the account's scope.
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use chrono::Duration;
+
+use crate::auth::{bearer_token, secret};
+use crate::clock;
+use crate::error::{AppError, AppResult};
+use crate::services::accounts::agencies_in_scope;
+use crate::state::AppState;
+use crate::store::accounts::{self, AccountRow};
+use crate::store::agencies::AgencyRow;
+use crate::store::credentials;
+
+pub const AGENCY_HEADER: &str = "x-service-agency";
+/// The spec says "401 with no further detail": one message for every case.
+pub const UNAUTHORIZED_MESSAGE: &str =
+    "Authentification requise : jeton d'API manquant, inconnu ou révoqué.";
+/// `last_used_at` is written at most this often per token.
+const TOUCH_INTERVAL_SECS: i64 = 60;
+
+#[derive(Debug, Clone)]
+pub struct ApiCaller {
+    pub credential_id: String,
+    pub account: AccountRow,
+    /// Where this call acts: `X-Service-Agency`, else the default agency.
+    pub agency: Option<AgencyRow>,
+    /// Every agency the account works in.
+    pub scope: Vec<AgencyRow>,
+}
+
+impl ApiCaller {
+    /// The acting agency, for operations that need one.
+    pub fn require_agency(&self) -> AppResult<&AgencyRow> {
+        self.agency.as_ref().ok_or_else(|| {
+            AppError::bad_request("Indiquez l'agence où agir dans l'en-tête X-Service-Agency.")
+        })
+    }
+}
+
+/// The agency requested by `X-Service-Agency`, if any (400 when not a UUID).
+pub fn requested_agency(parts: &Parts) -> AppResult<Option<String>> {
+    let Some(value) = parts.headers.get(AGENCY_HEADER) else {
+        return Ok(None);
+    };
+    let text = value.to_str().unwrap_or_default().trim();
+    uuid::Uuid::parse_str(text)
+        .map(|id| Some(id.hyphenated().to_string()))
+        .map_err(|_| {
+            AppError::bad_request(
+                "L'en-tête X-Service-Agency doit contenir l'identifiant (UUID) d'une agence.",
+            )
+        })
+}
+
+/// Picks the acting agency within the scope: 403 outside it.
+pub fn choose_agency(
+    account: &AccountRow,
+    scope: &[AgencyRow],
+    requested: Option<&str>,
+) -> AppResult<Option<AgencyRow>> {
+    match requested {
+        Some(id) => scope
+            .iter()
+            .find(|a| a.id == id)
+            .cloned()
+            .map(Some)
+            .ok_or_else(|| AppError::forbidden("Cette agence est hors du périmètre de ce compte.")),
+        None => Ok(account
+            .default_agency_id
+            .as_deref()
+            .and_then(|id| scope.iter().find(|a| a.id == id))
+            .or_else(|| {
+                scope
+                    .first()
+                    .filter(|_| account.role != accounts::Role::Operator)
+            })
+            .cloned()),
+    }
+}
+
+impl FromRequestParts<AppState> for ApiCaller {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let token = bearer_token(&parts.headers)
+            .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
+        // Only the API token form opens this API; anything else is unknown.
+        if !secret::has_shape(token, secret::API_TOKEN_PREFIX) {
+            return Err(AppError::unauthorized(UNAUTHORIZED_MESSAGE));
+        }
+        let fingerprint = secret::fingerprint(token);
+        let requested = requested_agency(parts);
+        let (matched, account, scope) = state
+            .store
+            .read(move |conn| -> AppResult<_> {
+                let Some(matched) = credentials::find_live_api_token(conn, &fingerprint)? else {
+                    return Ok(None);
+                };
+                let Some(account) = accounts::get(conn, &matched.account_id)? else {
+                    return Ok(None);
+                };
+                let scope = agencies_in_scope(conn, &account)?;
+                Ok(Some((matched, account, scope)))
+            })
+            .await?
+            .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
+        let requested = requested?;
+        let agency = choose_agency(&account, &scope, requested.as_deref())?;
+        touch_if_stale(state, &matched);
+        Ok(ApiCaller {
+            credential_id: matched.credential_id,
+            account,
+            agency,
+            scope,
+        })
+    }
+}
+
+/// Records the token's last use without making every request a write.
+fn touch_if_stale(state: &AppState, matched: &credentials::ApiTokenMatch) {
+    let now = clock::now();
+    let stale = matched
+        .last_used_at
+        .as_deref()
+        .and_then(clock::parse_timestamp)
+        .is_none_or(|at| now - at > Duration::seconds(TOUCH_INTERVAL_SECS));
+    if !stale {
+        return;
+    }
+    let store = state.store.clone();
+    let id = matched.credential_id.clone();
+    let at = clock::format_timestamp(now);
+    tokio::spawn(async move {
+        if let Err(err) = store
+            .write(move |tx| credentials::touch(tx, &id, &at))
+            .await
+        {
+            tracing::warn!(error = %err, "date de dernière utilisation du jeton non enregistrée");
+        }
+    });
+}

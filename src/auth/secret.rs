@@ -1,0 +1,93 @@
+//! Secrets (tokens, keys, session cookies) and their fingerprints.
+
+use sha2::{Digest, Sha256};
+
+/// `svc_agent_` + 32 characters: opens the REST API v2 and the MCP server.
+pub const API_TOKEN_PREFIX: &str = "svc_agent_";
+/// `svc_` + 32 characters: opens the call-center API of one agency.
+pub const CALL_CENTER_KEY_PREFIX: &str = "svc_";
+/// `svc_partner_` + 32 characters: the partner workflow API's `x-api-key`.
+pub const PARTNER_KEY_PREFIX: &str = "svc_partner_";
+/// Length of the random part of every key and token.
+pub const SECRET_LENGTH: usize = 32;
+
+const ALPHABET: &[u8; 62] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/// `length` alphanumeric characters from the operating system's random
+/// generator, without modulo bias (bytes of 248 and above are redrawn).
+pub fn random_alphanumeric(length: usize) -> Result<String, getrandom::Error> {
+    let mut out = String::with_capacity(length);
+    let mut buf = [0u8; 64];
+    while out.len() < length {
+        getrandom::fill(&mut buf)?;
+        for &byte in &buf {
+            if out.len() == length {
+                break;
+            }
+            if usize::from(byte) < ALPHABET.len() * 4 {
+                out.push(char::from(ALPHABET[usize::from(byte) % ALPHABET.len()]));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A new secret: the prefix followed by 32 random alphanumeric characters.
+pub fn generate(prefix: &str) -> anyhow::Result<String> {
+    let random = random_alphanumeric(SECRET_LENGTH)
+        .map_err(|err| anyhow::anyhow!("générateur aléatoire du système indisponible : {err}"))?;
+    Ok(format!("{prefix}{random}"))
+}
+
+/// SHA-256 of the secret, lowercase hex: the only form a secret is stored in.
+pub fn fingerprint(secret: &str) -> String {
+    let digest = Sha256::digest(secret.as_bytes());
+    let mut hex = String::with_capacity(64);
+    for byte in digest {
+        hex.push_str(&format!("{byte:02x}"));
+    }
+    hex
+}
+
+/// Whether `text` has the shape `prefix` + 32 alphanumeric characters.
+pub fn has_shape(text: &str, prefix: &str) -> bool {
+    text.strip_prefix(prefix).is_some_and(|rest| {
+        rest.len() == SECRET_LENGTH && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_secrets_have_the_documented_shape() {
+        let token = generate(API_TOKEN_PREFIX).expect("random");
+        assert!(has_shape(&token, API_TOKEN_PREFIX), "{token}");
+        let key = generate(CALL_CENTER_KEY_PREFIX).expect("random");
+        assert_eq!(key.len(), 4 + 32);
+        assert!(has_shape(&key, CALL_CENTER_KEY_PREFIX));
+        assert_ne!(generate(API_TOKEN_PREFIX).expect("random"), token);
+    }
+
+    #[test]
+    fn fingerprint_is_sha256_hex() {
+        assert_eq!(
+            fingerprint("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn shape_check_refuses_other_forms() {
+        assert!(!has_shape("svc_agent_short", API_TOKEN_PREFIX));
+        assert!(!has_shape(
+            &format!("svc_agent_{}", "é".repeat(16)),
+            API_TOKEN_PREFIX
+        ));
+        assert!(!has_shape(
+            &format!("svc_{}", "a".repeat(33)),
+            CALL_CENTER_KEY_PREFIX
+        ));
+    }
+}

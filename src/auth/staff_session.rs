@@ -1,0 +1,149 @@
+//! `StaffSession`: a web-UI request signed in with the session cookie. Every
+//! request that changes something also carries the CSRF token in
+//! `X-CSRF-Token`. API tokens do not open the web application.
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, Method, header};
+use chrono::Duration;
+
+use crate::auth::secret;
+use crate::clock;
+use crate::error::{AppError, AppResult};
+use crate::services::accounts::agencies_in_scope;
+use crate::state::AppState;
+use crate::store::accounts::{self, AccountRow};
+use crate::store::agencies::AgencyRow;
+use crate::store::sessions;
+
+pub const COOKIE_NAME: &str = "liftdesk_session";
+pub const CSRF_HEADER: &str = "x-csrf-token";
+/// A session ends after this long without a request.
+pub const IDLE_TIMEOUT_HOURS: i64 = 8;
+const SESSION_SECRET_LENGTH: usize = 43;
+const EXTEND_INTERVAL_SECS: i64 = 60;
+const SIGNED_OUT_MESSAGE: &str = "Session absente ou expirée : reconnectez-vous.";
+
+#[derive(Debug, Clone)]
+pub struct StaffSession {
+    pub session_id: String,
+    pub account: AccountRow,
+    pub agency: Option<AgencyRow>,
+    pub scope: Vec<AgencyRow>,
+    pub csrf_token: String,
+}
+
+/// A new session secret (the cookie value).
+pub fn new_session_secret() -> anyhow::Result<String> {
+    secret::random_alphanumeric(SESSION_SECRET_LENGTH)
+        .map_err(|err| anyhow::anyhow!("générateur aléatoire du système indisponible : {err}"))
+}
+
+/// The CSRF token of a session: derived from its secret, so the page can get
+/// it again after a reload, and a cross-site page (which cannot read the
+/// HttpOnly cookie) cannot compute it.
+pub fn csrf_token_for(session_secret: &str) -> String {
+    secret::fingerprint(&format!("liftdesk-csrf:{session_secret}"))
+}
+
+pub fn session_cookie(session_secret: &str) -> String {
+    format!("{COOKIE_NAME}={session_secret}; HttpOnly; SameSite=Strict; Path=/")
+}
+
+pub fn expired_cookie() -> String {
+    format!("{COOKIE_NAME}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")
+}
+
+pub fn expiry_from(now: chrono::DateTime<chrono::Utc>) -> String {
+    clock::format_timestamp(now + Duration::hours(IDLE_TIMEOUT_HOURS))
+}
+
+fn cookie_value<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value.trim())
+        .filter(|value| !value.is_empty())
+}
+
+fn changes_state(method: &Method) -> bool {
+    !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+impl FromRequestParts<AppState> for StaffSession {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let session_secret = cookie_value(&parts.headers, COOKIE_NAME)
+            .ok_or_else(|| AppError::unauthorized(SIGNED_OUT_MESSAGE))?
+            .to_owned();
+        let csrf_token = csrf_token_for(&session_secret);
+        if changes_state(&parts.method) {
+            let sent = parts.headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok());
+            if sent != Some(csrf_token.as_str()) {
+                return Err(AppError::forbidden(
+                    "Jeton anti-CSRF manquant ou invalide : rechargez la page.",
+                ));
+            }
+        }
+        let fingerprint = secret::fingerprint(&session_secret);
+        let now = clock::now();
+        let now_text = clock::format_timestamp(now);
+        let (row, account, scope) = state
+            .store
+            .read(move |conn| -> AppResult<_> {
+                let Some(row) = sessions::find_live(conn, &fingerprint, &now_text)? else {
+                    return Ok(None);
+                };
+                let Some(account) = accounts::get(conn, &row.account_id)? else {
+                    return Ok(None);
+                };
+                let scope = agencies_in_scope(conn, &account)?;
+                Ok(Some((row, account, scope)))
+            })
+            .await?
+            .ok_or_else(|| AppError::unauthorized(SIGNED_OUT_MESSAGE))?;
+        let agency = row
+            .agency_id
+            .as_deref()
+            .or(account.default_agency_id.as_deref())
+            .and_then(|id| scope.iter().find(|a| a.id == id))
+            .or_else(|| scope.first())
+            .cloned();
+        extend_if_stale(state, &row, now).await?;
+        Ok(StaffSession {
+            session_id: row.id,
+            account,
+            agency,
+            scope,
+            csrf_token,
+        })
+    }
+}
+
+/// Pushes the idle expiry forward, at most once a minute per session.
+async fn extend_if_stale(
+    state: &AppState,
+    row: &sessions::SessionRow,
+    now: chrono::DateTime<chrono::Utc>,
+) -> AppResult<()> {
+    let stale = clock::parse_timestamp(&row.last_seen_at)
+        .is_none_or(|at| now - at > Duration::seconds(EXTEND_INTERVAL_SECS));
+    if stale {
+        let id = row.id.clone();
+        let now_text = clock::format_timestamp(now);
+        let expires = expiry_from(now);
+        state
+            .store
+            .write(move |tx| sessions::extend(tx, &id, &now_text, &expires))
+            .await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,434 @@
+//! The admin command line: `liftdesk [--data-dir DIR] COMMAND`. Every command
+//! but `serve` prints one JSON object on stdout and exits 0; a refusal prints
+//! a French error on stderr and exits non-zero.
+
+mod usage;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use serde_json::{Value, json};
+
+use crate::auth::password;
+use crate::config;
+use crate::demo::{self, DemoSize};
+use crate::error::AppError;
+use crate::server;
+use crate::services::{accounts, credentials};
+use crate::state::AppState;
+use crate::store::accounts as account_store;
+use crate::store::audit::Actor;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "liftdesk",
+    version,
+    about = "Liftdesk : back-office de maintenance d'ascenseurs (administration et serveur)",
+    disable_help_subcommand = true
+)]
+pub struct Cli {
+    /// Dossier de données (la base est DIR/liftdesk.db) ; par défaut $LIFTDESK_DATA_DIR, sinon le dossier de données du système.
+    #[arg(long, global = true, env = "LIFTDESK_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Crée une organisation cliente, sa première agence et son administrateur.
+    Init {
+        #[arg(long)]
+        organization: String,
+        #[arg(long)]
+        agency: String,
+        #[arg(long)]
+        admin_email: String,
+        #[arg(long)]
+        admin_password: String,
+        #[arg(long)]
+        admin_name: Option<String>,
+    },
+    /// Agences.
+    Agency {
+        #[command(subcommand)]
+        action: AgencyAction,
+    },
+    /// Comptes du personnel.
+    User {
+        #[command(subcommand)]
+        action: UserAction,
+    },
+    /// Compte de service de l'opérateur du service.
+    Operator {
+        #[command(subcommand)]
+        action: OperatorAction,
+    },
+    /// Jetons d'API (svc_agent_…).
+    Token {
+        #[command(subcommand)]
+        action: TokenAction,
+    },
+    /// Clés des centres d'appels (svc_…).
+    CallCenterKey {
+        #[command(subcommand)]
+        action: CallCenterKeyAction,
+    },
+    /// Clés des partenaires (en-tête x-api-key).
+    PartnerKey {
+        #[command(subcommand)]
+        action: PartnerKeyAction,
+    },
+    /// Installe une organisation de démonstration et affiche ses identifiants.
+    Demo {
+        #[arg(long, value_enum, default_value_t = SizeArg::Small)]
+        size: SizeArg,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Lance le serveur (API et interface web).
+    Serve {
+        /// Adresse d'écoute ; le port 0 prend un port libre.
+        #[arg(long, default_value = config::DEFAULT_BIND)]
+        bind: String,
+        /// Sur un dossier de données vide, installe d'abord la démonstration.
+        #[arg(long)]
+        demo: bool,
+        /// Adresse publique du serveur pour les liens `url` (par défaut l'adresse d'écoute).
+        #[arg(long, env = "LIFTDESK_PUBLIC_URL")]
+        public_url: Option<String>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum AgencyAction {
+    /// Crée une agence dans une organisation.
+    Create {
+        #[arg(long)]
+        organization: String,
+        #[arg(long)]
+        name: String,
+        #[arg(long = "v1-id")]
+        v1_id: Option<String>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum UserAction {
+    /// Crée un compte ; la première agence est l'agence par défaut.
+    Create {
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        password: String,
+        #[arg(long = "agency", required = true)]
+        agencies: Vec<String>,
+        /// Administrateur de ses agences.
+        #[arg(long)]
+        admin: bool,
+        #[arg(long)]
+        performs_surveys: bool,
+        /// Crée aussi la fiche technicien.
+        #[arg(long)]
+        technician: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum OperatorAction {
+    /// Crée le compte de service de l'opérateur.
+    Create {
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        password: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TokenAction {
+    /// Crée un jeton d'API, nommé d'après l'outil qui le recevra.
+    Create {
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        name: String,
+    },
+    /// Révoque un jeton ou une clé.
+    Revoke {
+        #[arg(long)]
+        id: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CallCenterKeyAction {
+    /// Crée une clé pour un centre d'appels de l'agence.
+    Create {
+        #[arg(long)]
+        agency: String,
+        #[arg(long)]
+        name: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PartnerKeyAction {
+    /// Crée une clé de partenaire attribuée aux agences données.
+    Create {
+        #[arg(long)]
+        name: String,
+        #[arg(long = "agency", required = true)]
+        agencies: Vec<String>,
+    },
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+pub enum SizeArg {
+    Small,
+    Large,
+}
+
+/// Entry point of the `liftdesk` binary.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage::report(err),
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            let _ = writeln!(std::io::stderr(), "Erreur : {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn print_json(value: &Value) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{value}")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// French text of a refusal (internal causes included: this is the admin's own terminal).
+fn describe(err: AppError) -> anyhow::Error {
+    match err {
+        AppError::Internal(cause) => cause,
+        other => anyhow::anyhow!(other.to_string()),
+    }
+}
+
+fn hash_password(password_text: &str) -> anyhow::Result<String> {
+    password::check_strength(password_text).map_err(describe)?;
+    password::hash(password_text)
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let data_dir = config::resolve_data_dir(cli.data_dir)?;
+    if let Command::Serve {
+        bind,
+        demo,
+        public_url,
+    } = cli.command
+    {
+        return serve(&data_dir, &bind, demo, public_url);
+    }
+    init_logging("warn");
+    let store = server::open_store(&data_dir)?;
+    let actor = Actor::Cli;
+    let output = match cli.command {
+        Command::Init {
+            organization,
+            agency,
+            admin_email,
+            admin_password,
+            admin_name,
+        } => {
+            let hash = hash_password(&admin_password)?;
+            let out = store
+                .write_blocking(|tx| {
+                    accounts::init_organization(
+                        tx,
+                        &accounts::InitInput {
+                            organization: &organization,
+                            agency: &agency,
+                            admin_email: &admin_email,
+                            admin_name: admin_name.as_deref(),
+                            admin_password_hash: &hash,
+                        },
+                        &actor,
+                    )
+                })
+                .map_err(describe)?;
+            json!({ "organizationId": out.organization_id, "agencyId": out.agency_id, "accountId": out.account_id })
+        }
+        Command::Agency {
+            action:
+                AgencyAction::Create {
+                    organization,
+                    name,
+                    v1_id,
+                },
+        } => {
+            let id = store
+                .write_blocking(|tx| {
+                    accounts::create_agency(tx, &organization, &name, v1_id.as_deref(), &actor)
+                })
+                .map_err(describe)?;
+            json!({ "id": id })
+        }
+        Command::User {
+            action:
+                UserAction::Create {
+                    email,
+                    name,
+                    password,
+                    agencies,
+                    admin,
+                    performs_surveys,
+                    technician,
+                },
+        } => {
+            let hash = hash_password(&password)?;
+            let id = store
+                .write_blocking(|tx| {
+                    accounts::create_user(
+                        tx,
+                        &accounts::NewUserInput {
+                            email: &email,
+                            name: &name,
+                            password_hash: &hash,
+                            agency_ids: &agencies,
+                            admin,
+                            performs_surveys,
+                            technician,
+                        },
+                        &actor,
+                    )
+                })
+                .map_err(describe)?;
+            json!({ "id": id })
+        }
+        Command::Operator {
+            action:
+                OperatorAction::Create {
+                    email,
+                    name,
+                    password,
+                },
+        } => {
+            let hash = hash_password(&password)?;
+            let id = store
+                .write_blocking(|tx| accounts::create_operator(tx, &email, &name, &hash, &actor))
+                .map_err(describe)?;
+            json!({ "id": id })
+        }
+        Command::Token {
+            action: TokenAction::Create { email, name },
+        } => {
+            let issued = store
+                .write_blocking(|tx| {
+                    let email = accounts::normalize_email(&email)?;
+                    let account = account_store::find_by_email(tx, &email)?.ok_or_else(|| {
+                        AppError::not_found(format!(
+                            "Aucun compte n'a l'adresse e-mail « {email} »."
+                        ))
+                    })?;
+                    credentials::create_api_token(tx, &account.id, &name, &actor)
+                })
+                .map_err(describe)?;
+            json!({ "id": issued.id, "token": issued.secret })
+        }
+        Command::Token {
+            action: TokenAction::Revoke { id },
+        } => {
+            store
+                .write_blocking(|tx| credentials::revoke(tx, &id, &actor))
+                .map_err(describe)?;
+            json!({ "id": id })
+        }
+        Command::CallCenterKey {
+            action: CallCenterKeyAction::Create { agency, name },
+        } => {
+            let issued = store
+                .write_blocking(|tx| {
+                    credentials::create_call_center_key(tx, &agency, &name, &actor)
+                })
+                .map_err(describe)?;
+            json!({ "id": issued.id, "key": issued.secret })
+        }
+        Command::PartnerKey {
+            action: PartnerKeyAction::Create { name, agencies },
+        } => {
+            let issued = store
+                .write_blocking(|tx| credentials::create_partner_key(tx, &name, &agencies, &actor))
+                .map_err(describe)?;
+            json!({ "id": issued.id, "key": issued.secret })
+        }
+        Command::Demo { size, seed } => {
+            let size = match size {
+                SizeArg::Small => DemoSize::Small,
+                SizeArg::Large => DemoSize::Large,
+            };
+            let creds = demo::install(&store, size, seed, crate::clock::now()).map_err(describe)?;
+            serde_json::to_value(&creds)?
+        }
+        Command::Serve { .. } => unreachable!("handled above"),
+    };
+    print_json(&output)
+}
+
+fn init_logging(default_level: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("LIFTDESK_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+}
+
+fn serve(
+    data_dir: &Path,
+    bind: &str,
+    with_demo: bool,
+    public_url: Option<String>,
+) -> anyhow::Result<()> {
+    init_logging("info");
+    let store = server::open_store(data_dir)?;
+    if with_demo {
+        demo::seed_if_empty(&store, data_dir)?;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(bind)
+            .await
+            .map_err(|err| anyhow::anyhow!("Impossible d'écouter sur {bind} : {err}"))?;
+        let base_url = server::base_url_of(&listener)?;
+        let public = public_url
+            .map(|u| u.trim_end_matches('/').to_owned())
+            .unwrap_or_else(|| base_url.clone());
+        let state = AppState::new(store, public);
+        // The first line on stdout: scripts wait for it, so it comes only
+        // once the listener accepts connections.
+        print_line(&base_url)?;
+        tracing::info!(%base_url, data_dir = %data_dir.display(), "Liftdesk à l'écoute");
+        server::serve(listener, state, server::shutdown_signal()).await
+    })
+}
+
+fn print_line(line: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,63 @@
+//! clap's usage errors, said in French.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+
+fn context(err: &clap::Error, kind: ContextKind) -> String {
+    match err.get(kind) {
+        Some(ContextValue::String(s)) => s.clone(),
+        Some(ContextValue::Strings(list)) => list.join(", "),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+/// Prints help and version as clap does; every other error in French (exit 2).
+pub fn report(err: clap::Error) -> ExitCode {
+    match err.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = err.print();
+            return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+        _ => {}
+    }
+    let arg = context(&err, ContextKind::InvalidArg);
+    let value = context(&err, ContextKind::InvalidValue);
+    let message = match err.kind() {
+        ErrorKind::MissingRequiredArgument => format!("argument obligatoire manquant : {arg}."),
+        ErrorKind::MissingSubcommand => "commande manquante.".to_owned(),
+        ErrorKind::InvalidSubcommand => format!(
+            "commande inconnue : « {} ».",
+            context(&err, ContextKind::InvalidSubcommand)
+        ),
+        ErrorKind::UnknownArgument => format!("argument inconnu : « {arg} »."),
+        ErrorKind::InvalidValue => {
+            let valid = context(&err, ContextKind::ValidValue);
+            if valid.is_empty() {
+                format!("valeur invalide pour {arg} : « {value} ».")
+            } else {
+                format!("valeur invalide pour {arg} : « {value} » (valeurs possibles : {valid}).")
+            }
+        }
+        ErrorKind::ValueValidation => format!("valeur invalide pour {arg} : « {value} »."),
+        ErrorKind::ArgumentConflict => format!("argument incompatible avec un autre : {arg}."),
+        ErrorKind::TooManyValues | ErrorKind::WrongNumberOfValues => {
+            format!("nombre de valeurs incorrect pour {arg}.")
+        }
+        ErrorKind::NoEquals => format!("l'argument {arg} attend une valeur."),
+        _ => "ligne de commande invalide.".to_owned(),
+    };
+    let _ = writeln!(
+        std::io::stderr(),
+        "Erreur : {message} Voir « liftdesk --help »."
+    );
+    ExitCode::from(2)
+}

@@ -1,0 +1,199 @@
+//! The demo organization: two agencies, an administrator, a member, two call
+//! centers with keys, a partner key, and a realistic French park
+//! (`data::seed_domain_data`), all in one transaction.
+
+pub mod data;
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::auth::password;
+use crate::error::{AppError, AppResult};
+use crate::services::{accounts, credentials};
+use crate::store::Store;
+use crate::store::accounts as account_store;
+use crate::store::audit::Actor;
+
+pub use data::{DemoCounts, DemoSize};
+
+pub const ORGANIZATION_NAME: &str = "Ascenseurs Durand & Fils";
+pub const AGENCY_NAMES: [&str; 2] = ["Agence Paris Ouest", "Agence Paris Est"];
+pub const ADMIN_EMAIL: &str = "claire.durand@ascenseurs-durand.fr";
+pub const ADMIN_NAME: &str = "Claire Durand";
+/// Demo passwords are documented in the README: the demo is for trying Liftdesk.
+pub const ADMIN_PASSWORD: &str = "demo-admin-2026";
+pub const MEMBER_EMAIL: &str = "sophie.martin@ascenseurs-durand.fr";
+pub const MEMBER_NAME: &str = "Sophie Martin";
+pub const MEMBER_PASSWORD: &str = "demo-membre-2026";
+pub const CALL_CENTERS: [&str; 2] = ["Astreinte Plus", "Télésecours Île-de-France"];
+pub const PARTNER_NAME: &str = "GMAO Partenaire";
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DemoCredentials {
+    pub organization_id: String,
+    pub agencies: Vec<DemoAgencyRef>,
+    pub admin: DemoLogin,
+    pub member: DemoLogin,
+    pub call_center_keys: Vec<String>,
+    pub partner_key: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DemoAgencyRef {
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DemoLogin {
+    pub email: String,
+    pub password: String,
+    pub api_token: String,
+}
+
+/// True when no organization exists yet.
+pub fn is_empty(store: &Store) -> AppResult<bool> {
+    store.read_blocking(|conn| -> AppResult<bool> {
+        Ok(
+            conn.query_row("SELECT NOT EXISTS (SELECT 1 FROM organizations)", [], |r| {
+                r.get(0)
+            })?,
+        )
+    })
+}
+
+/// Installs the demo organization and returns its credentials.
+pub fn install(
+    store: &Store,
+    size: DemoSize,
+    seed: u64,
+    now: chrono::DateTime<chrono::Utc>,
+) -> AppResult<DemoCredentials> {
+    // Hash outside the write transaction: hashing is deliberately slow.
+    let admin_hash = password::hash(ADMIN_PASSWORD)?;
+    let member_hash = password::hash(MEMBER_PASSWORD)?;
+    let actor = Actor::System;
+    store.write_blocking(|tx| {
+        if account_store::email_in_use(tx, ADMIN_EMAIL)? {
+            return Err(AppError::conflict(
+                "La démonstration est déjà installée dans ce dossier de données.",
+            ));
+        }
+        let init = accounts::init_organization(
+            tx,
+            &accounts::InitInput {
+                organization: ORGANIZATION_NAME,
+                agency: AGENCY_NAMES[0],
+                admin_email: ADMIN_EMAIL,
+                admin_name: Some(ADMIN_NAME),
+                admin_password_hash: &admin_hash,
+            },
+            &actor,
+        )?;
+        let second_agency = accounts::create_agency(
+            tx,
+            &init.organization_id,
+            AGENCY_NAMES[1],
+            Some("V1-PE-0042"),
+            &actor,
+        )?;
+        let agency_ids = vec![init.agency_id.clone(), second_agency.clone()];
+        let member_id = accounts::create_user(
+            tx,
+            &accounts::NewUserInput {
+                email: MEMBER_EMAIL,
+                name: MEMBER_NAME,
+                password_hash: &member_hash,
+                agency_ids: &agency_ids[..1],
+                admin: false,
+                performs_surveys: false,
+                technician: false,
+            },
+            &actor,
+        )?;
+        let admin_token =
+            credentials::create_api_token(tx, &init.account_id, "Démonstration", &actor)?;
+        let member_token = credentials::create_api_token(tx, &member_id, "Démonstration", &actor)?;
+        let mut call_center_keys = Vec::new();
+        for center in CALL_CENTERS {
+            call_center_keys.push(
+                credentials::create_call_center_key(tx, &init.agency_id, center, &actor)?.secret,
+            );
+        }
+        let partner = credentials::create_partner_key(tx, PARTNER_NAME, &agency_ids, &actor)?;
+
+        let agencies: Vec<data::DemoAgency> = agency_ids
+            .iter()
+            .zip(AGENCY_NAMES)
+            .map(|(id, name)| data::DemoAgency {
+                id: id.clone(),
+                name: name.to_owned(),
+            })
+            .collect();
+        data::seed_domain_data(
+            tx,
+            &data::DemoScope {
+                organization_id: &init.organization_id,
+                agencies: &agencies,
+                now,
+            },
+            size,
+            seed,
+        )?;
+        Ok(DemoCredentials {
+            organization_id: init.organization_id,
+            agencies: agencies
+                .iter()
+                .map(|a| DemoAgencyRef {
+                    id: a.id.clone(),
+                    name: a.name.clone(),
+                })
+                .collect(),
+            admin: DemoLogin {
+                email: ADMIN_EMAIL.to_owned(),
+                password: ADMIN_PASSWORD.to_owned(),
+                api_token: admin_token.secret,
+            },
+            member: DemoLogin {
+                email: MEMBER_EMAIL.to_owned(),
+                password: MEMBER_PASSWORD.to_owned(),
+                api_token: member_token.secret,
+            },
+            call_center_keys,
+            partner_key: partner.secret,
+        })
+    })
+}
+
+/// `serve --demo`: an empty data directory gets the demo first, and its
+/// credentials are written to DIR/demo-credentials.json (owner-only).
+pub fn seed_if_empty(store: &Store, data_dir: &Path) -> anyhow::Result<bool> {
+    if !is_empty(store)? {
+        return Ok(false);
+    }
+    let creds = install(store, DemoSize::Small, 1, crate::clock::now())?;
+    let path = data_dir.join(crate::config::DEMO_CREDENTIALS_FILE);
+    write_private_file(&path, &serde_json::to_vec_pretty(&creds)?)?;
+    tracing::info!(path = %path.display(), "démonstration installée ; identifiants écrits");
+    Ok(true)
+}
+
+fn write_private_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options
+        .open(path)
+        .map_err(|err| anyhow::anyhow!("Impossible d'écrire {} : {err}", path.display()))?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    Ok(())
+}

@@ -1,0 +1,779 @@
+//! Invoices and credit notes: life cycle, legal numbering, and the money
+//! arithmetic shared with quotes.
+//!
+//! Money is held in integer cents (`i64`), quantities in thousandths
+//! ("milli", 1.5 h = 1500) and VAT rates in basis points (2000 = 20 %), so
+//! that totals never depend on floating-point rounding.
+
+use super::error::{DomainError, TransitionError};
+
+wire_enum! {
+    /// An invoice proper, or a credit note cancelling all or part of one.
+    pub enum InvoiceNature {
+        Facture => "facture", "Facture";
+        Avoir => "avoir", "Avoir";
+    }
+}
+
+impl InvoiceNature {
+    /// Prefix of the document number; each nature has its own series.
+    pub fn number_prefix(self) -> &'static str {
+        match self {
+            InvoiceNature::Facture => "FA",
+            InvoiceNature::Avoir => "AV",
+        }
+    }
+
+    /// "cette facture" / "cet avoir", for messages.
+    fn this_document(self) -> &'static str {
+        match self {
+            InvoiceNature::Facture => "cette facture",
+            InvoiceNature::Avoir => "cet avoir",
+        }
+    }
+}
+
+wire_enum! {
+    /// Where an invoice or a credit note stands. The number is null while
+    /// `brouillon` and given, for good, by the issue.
+    pub enum InvoiceStatus {
+        /// Being prepared: no number, freely edited or deleted.
+        Brouillon => "brouillon", "Brouillon";
+        /// Numbered and dated: a legal document, never edited nor deleted.
+        Emise => "emise", "Émise";
+        /// Sent to the client.
+        Envoyee => "envoyee", "Envoyée";
+        /// Settled in full: paid by the client, or for a credit note
+        /// refunded or set off against another invoice.
+        Payee => "payee", "Payée";
+    }
+}
+
+impl InvoiceStatus {
+    /// The label agreeing with the document: "avoir" is masculine, and a
+    /// settled credit note is "Soldé" rather than "Payé".
+    pub fn label_for(self, nature: InvoiceNature) -> &'static str {
+        match (nature, self) {
+            (InvoiceNature::Facture, _) | (InvoiceNature::Avoir, InvoiceStatus::Brouillon) => {
+                self.label()
+            }
+            (InvoiceNature::Avoir, InvoiceStatus::Emise) => "Émis",
+            (InvoiceNature::Avoir, InvoiceStatus::Envoyee) => "Envoyé",
+            (InvoiceNature::Avoir, InvoiceStatus::Payee) => "Soldé",
+        }
+    }
+}
+
+wire_enum! {
+    /// What can be done to an invoice or a credit note.
+    pub enum InvoiceAction {
+        /// Gives the number and the issue date: `brouillon` → `emise`.
+        Issue => "issue", "Émettre";
+        /// Sends to the client (again, as a reminder, once sent).
+        Send => "send", "Envoyer";
+        /// Records the full settlement.
+        RecordPayment => "record_payment", "Enregistrer le règlement";
+    }
+}
+
+impl InvoiceAction {
+    /// "d'émettre", "d'envoyer"… to follow "impossible" in messages.
+    fn after_impossible(self) -> &'static str {
+        match self {
+            InvoiceAction::Issue => "d'émettre",
+            InvoiceAction::Send => "d'envoyer",
+            InvoiceAction::RecordPayment => "d'enregistrer le règlement de",
+        }
+    }
+}
+
+/// An accepted action and what the store must do with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InvoiceTransition {
+    pub status: InvoiceStatus,
+    /// Take the next number of the series (agency, year of issue, nature),
+    /// see [`format_number`], and set `issuedOn` to today, in the same
+    /// database transaction so that the series has no gap and follows dates.
+    pub assigns_number: bool,
+    /// Set `paidOn`.
+    pub sets_paid_on: bool,
+}
+
+/// Checks an action on an invoice or a credit note; both follow the same
+/// life: `brouillon` → `emise` (issue) → `envoyee` (send, repeatable as a
+/// reminder) → `payee` (settlement, also straight from `emise` when paid on
+/// the spot). `payee` is final. A mistake on an issued document is corrected
+/// by a credit note, never by editing it.
+pub fn transition(
+    nature: InvoiceNature,
+    status: InvoiceStatus,
+    action: InvoiceAction,
+) -> Result<InvoiceTransition, TransitionError> {
+    use InvoiceAction::*;
+    use InvoiceStatus::*;
+
+    let accepted = |status: InvoiceStatus| InvoiceTransition {
+        status,
+        assigns_number: action == Issue,
+        sets_paid_on: action == RecordPayment,
+    };
+    let refused = |reason: &str| {
+        Err(TransitionError::new(
+            status.as_str(),
+            action.as_str(),
+            format!(
+                "Action refusée : impossible {} {} au statut « {} » : {reason}.",
+                action.after_impossible(),
+                nature.this_document(),
+                status.label_for(nature)
+            ),
+        ))
+    };
+
+    match (status, action) {
+        (Brouillon, Issue) => Ok(accepted(Emise)),
+        (Emise | Envoyee, Send) => Ok(accepted(Envoyee)),
+        (Emise | Envoyee, RecordPayment) => Ok(accepted(Payee)),
+        (Brouillon, Send) => refused("l'émission, qui attribue le numéro, doit précéder l'envoi"),
+        (Brouillon, RecordPayment) => refused("l'émission doit précéder le règlement"),
+        (Emise | Envoyee, Issue) => refused("l'émission a déjà eu lieu et le numéro est définitif"),
+        (Payee, _) => refused("le règlement est déjà enregistré et la pièce est close"),
+    }
+}
+
+/// Only a draft may be edited or deleted: once issued, a document is part of
+/// the accounts and is corrected by a credit note.
+pub fn is_editable(status: InvoiceStatus) -> bool {
+    status == InvoiceStatus::Brouillon
+}
+
+/// A credit note cancels an issued invoice: a draft is simply edited, and a
+/// credit note is not itself credited.
+pub fn check_creditable(nature: InvoiceNature, status: InvoiceStatus) -> Result<(), DomainError> {
+    match (nature, status) {
+        (InvoiceNature::Avoir, _) => Err(DomainError::CreditOfCreditNote),
+        (InvoiceNature::Facture, InvoiceStatus::Brouillon) => Err(DomainError::CreditOfDraft),
+        (InvoiceNature::Facture, _) => Ok(()),
+    }
+}
+
+/// Refuses a credit note that is not positive or that would credit more than
+/// what the invoice still carries (all amounts including tax, positive).
+pub fn check_credit(
+    invoice_total_incl: i64,
+    already_credited_incl: i64,
+    requested_incl: i64,
+) -> Result<(), DomainError> {
+    if requested_incl <= 0 {
+        return Err(DomainError::CreditNotPositive {
+            requested_incl_cents: requested_incl,
+        });
+    }
+    let remaining = invoice_total_incl.saturating_sub(already_credited_incl);
+    if remaining <= 0 {
+        return Err(DomainError::InvoiceFullyCredited {
+            invoice_total_incl_cents: invoice_total_incl,
+        });
+    }
+    if requested_incl > remaining {
+        return Err(DomainError::CreditExceedsRemaining {
+            remaining_incl_cents: remaining,
+            requested_incl_cents: requested_incl,
+        });
+    }
+    Ok(())
+}
+
+/// The document number: `FA-2026-000042`, `AV-2026-000007`. Numbers are
+/// gapless per agency, year and nature; the sequence is padded to six digits
+/// and simply grows longer past 999 999.
+pub fn format_number(nature: InvoiceNature, year: i32, seq: u32) -> String {
+    format!("{}-{year:04}-{seq:06}", nature.number_prefix())
+}
+
+/// One line of an invoice or a quote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineAmounts {
+    /// Thousandths of a unit: 1.5 hours = 1500.
+    pub quantity_milli: i64,
+    /// Unit price excluding tax, in cents.
+    pub unit_price_cents: i64,
+    /// VAT rate in basis points: 2000 = 20 %, 1000 = 10 %, 550 = 5.5 %.
+    pub vat_rate_bp: u32,
+}
+
+/// The VAT of one rate, as printed on a French invoice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VatSubtotal {
+    pub rate_bp: u32,
+    /// Sum of the lines at this rate, excluding tax.
+    pub base_cents: i64,
+    pub vat_cents: i64,
+}
+
+/// Totals of a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Totals {
+    pub excl_tax_cents: i64,
+    /// One entry per rate present, by increasing rate.
+    pub vat_by_rate: Vec<VatSubtotal>,
+    pub incl_tax_cents: i64,
+}
+
+/// Quantity × unit price, rounded to the cent half away from zero.
+/// Computed without overflow; saturates at the bounds of `i64`, which no
+/// real invoice reaches.
+pub fn line_total_excl_cents(quantity_milli: i64, unit_price_cents: i64) -> i64 {
+    let exact_milli_cents = i128::from(quantity_milli) * i128::from(unit_price_cents);
+    saturate(divide_rounding_half_away(exact_milli_cents, 1000))
+}
+
+/// VAT on a base, rounded to the cent half away from zero.
+pub fn vat_cents(base_cents: i64, rate_bp: u32) -> i64 {
+    saturate(divide_rounding_half_away(
+        i128::from(base_cents) * i128::from(rate_bp),
+        10_000,
+    ))
+}
+
+/// Totals with the VAT computed once per rate on the sum of that rate's
+/// lines (not line by line, which would add rounding errors), as French
+/// invoices show it.
+pub fn totals(lines: &[LineAmounts]) -> Totals {
+    let mut bases: Vec<(u32, i128)> = Vec::new();
+    for line in lines {
+        let line_total = i128::from(line_total_excl_cents(
+            line.quantity_milli,
+            line.unit_price_cents,
+        ));
+        match bases.iter_mut().find(|(rate, _)| *rate == line.vat_rate_bp) {
+            Some((_, base)) => *base += line_total,
+            None => bases.push((line.vat_rate_bp, line_total)),
+        }
+    }
+    bases.sort_by_key(|(rate, _)| *rate);
+
+    let vat_by_rate: Vec<VatSubtotal> = bases
+        .into_iter()
+        .map(|(rate_bp, base)| {
+            let base_cents = saturate(base);
+            VatSubtotal {
+                rate_bp,
+                base_cents,
+                vat_cents: vat_cents(base_cents, rate_bp),
+            }
+        })
+        .collect();
+    let excl: i128 = vat_by_rate.iter().map(|v| i128::from(v.base_cents)).sum();
+    let vat: i128 = vat_by_rate.iter().map(|v| i128::from(v.vat_cents)).sum();
+    Totals {
+        excl_tax_cents: saturate(excl),
+        vat_by_rate,
+        incl_tax_cents: saturate(excl + vat),
+    }
+}
+
+/// For JSON output (`totalExclTax`, `totalInclTax` are numbers in euros).
+pub fn cents_to_euros(cents: i64) -> f64 {
+    cents as f64 / 100.0
+}
+
+/// Reads an amount in euros received as a JSON number. Refuses NaN, infinity,
+/// amounts out of range and amounts with more than two decimals (12.345 is an
+/// input error, not something to round silently).
+pub fn euros_to_cents(euros: f64) -> Option<i64> {
+    scale_exact_decimal(euros, 2)
+}
+
+/// Reads a quantity received as a JSON number into thousandths. Refuses what
+/// [`euros_to_cents`] refuses, and more than three decimals.
+pub fn quantity_to_milli(quantity: f64) -> Option<i64> {
+    scale_exact_decimal(quantity, 3)
+}
+
+/// French display of an amount: `1 234,56 €`, with a narrow no-break space
+/// between thousands and a no-break space before the sign, as
+/// `Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" })`.
+pub fn format_euros(cents: i64) -> String {
+    let magnitude = cents.unsigned_abs();
+    let whole = (magnitude / 100).to_string();
+    let mut grouped = String::new();
+    for (index, digit) in whole.chars().enumerate() {
+        if index > 0 && (whole.len() - index).is_multiple_of(3) {
+            grouped.push('\u{202f}');
+        }
+        grouped.push(digit);
+    }
+    let sign = if cents < 0 { "-" } else { "" };
+    format!("{sign}{grouped},{:02}\u{a0}€", magnitude % 100)
+}
+
+/// `numerator / denominator` rounded half away from zero; `denominator > 0`.
+fn divide_rounding_half_away(numerator: i128, denominator: i128) -> i128 {
+    let quotient = numerator / denominator;
+    let remainder = numerator % denominator;
+    if 2 * remainder.abs() >= denominator {
+        quotient + numerator.signum()
+    } else {
+        quotient
+    }
+}
+
+fn saturate(value: i128) -> i64 {
+    i64::try_from(value).unwrap_or(if value < 0 { i64::MIN } else { i64::MAX })
+}
+
+/// `value × 10^decimals` as an integer, when `value` is written with at most
+/// `decimals` decimals. Works on the shortest decimal form of the float
+/// (Rust's `Display`, which never uses an exponent), i.e. what the client
+/// wrote in its JSON, so 0.1 or 19.99 are exact and no tolerance is needed.
+fn scale_exact_decimal(value: f64, decimals: usize) -> Option<i64> {
+    if !value.is_finite() {
+        return None;
+    }
+    let written = value.abs().to_string();
+    let (whole, fraction) = written.split_once('.').unwrap_or((&written, ""));
+    if fraction.len() > decimals {
+        return None;
+    }
+    let mut digits = String::with_capacity(whole.len() + decimals);
+    digits.push_str(whole);
+    digits.push_str(fraction);
+    digits.extend(std::iter::repeat_n('0', decimals - fraction.len()));
+    let magnitude: i64 = digits.parse().ok()?;
+    Some(if value.is_sign_negative() {
+        -magnitude
+    } else {
+        magnitude
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use InvoiceAction::*;
+    use InvoiceStatus::*;
+
+    /// (new status, assigns_number, sets_paid_on), or `None` when refused.
+    type Expected = Option<(InvoiceStatus, bool, bool)>;
+
+    /// Every (status, action) pair; the same for invoices and credit notes.
+    const TABLE: &[(InvoiceStatus, InvoiceAction, Expected)] = &[
+        (Brouillon, Issue, Some((Emise, true, false))),
+        (Brouillon, Send, None),
+        (Brouillon, RecordPayment, None),
+        (Emise, Issue, None),
+        (Emise, Send, Some((Envoyee, false, false))),
+        (Emise, RecordPayment, Some((Payee, false, true))),
+        (Envoyee, Issue, None),
+        (Envoyee, Send, Some((Envoyee, false, false))),
+        (Envoyee, RecordPayment, Some((Payee, false, true))),
+        (Payee, Issue, None),
+        (Payee, Send, None),
+        (Payee, RecordPayment, None),
+    ];
+
+    fn expected(status: InvoiceStatus, action: InvoiceAction) -> Expected {
+        let rows: Vec<_> = TABLE
+            .iter()
+            .filter(|(s, a, _)| *s == status && *a == action)
+            .collect();
+        assert_eq!(
+            rows.len(),
+            1,
+            "exactly one row expected for {status:?} + {action:?}"
+        );
+        rows[0].2
+    }
+
+    #[test]
+    fn every_status_and_action_follows_the_table() {
+        assert_eq!(
+            TABLE.len(),
+            InvoiceStatus::ALL.len() * InvoiceAction::ALL.len()
+        );
+        for &nature in InvoiceNature::ALL {
+            for &status in InvoiceStatus::ALL {
+                for &action in InvoiceAction::ALL {
+                    match (expected(status, action), transition(nature, status, action)) {
+                        (Some((next, numbers, paid)), Ok(effects)) => assert_eq!(
+                            effects,
+                            InvoiceTransition {
+                                status: next,
+                                assigns_number: numbers,
+                                sets_paid_on: paid
+                            },
+                            "{nature:?} {status:?} + {action:?}"
+                        ),
+                        (None, Err(error)) => {
+                            assert_eq!(error.current(), status.as_str());
+                            assert_eq!(error.attempted(), action.as_str());
+                        }
+                        (expected, outcome) => panic!(
+                            "{nature:?} {status:?} + {action:?}: expected {expected:?}, got {outcome:?}"
+                        ),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn refusals_name_the_status_and_the_action_in_french() {
+        for &nature in InvoiceNature::ALL {
+            for &status in InvoiceStatus::ALL {
+                for &action in InvoiceAction::ALL {
+                    let Err(error) = transition(nature, status, action) else {
+                        continue;
+                    };
+                    let message = error.to_string();
+                    assert!(
+                        message.starts_with("Action refusée : impossible "),
+                        "{message}"
+                    );
+                    assert!(message.contains(action.after_impossible()), "{message}");
+                    assert!(message.contains(nature.this_document()), "{message}");
+                    assert!(
+                        message.contains(&format!("« {} »", status.label_for(nature))),
+                        "{message}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            transition(InvoiceNature::Facture, Brouillon, Send)
+                .unwrap_err()
+                .to_string(),
+            "Action refusée : impossible d'envoyer cette facture au statut « Brouillon » : \
+             l'émission, qui attribue le numéro, doit précéder l'envoi."
+        );
+        assert_eq!(
+            transition(InvoiceNature::Avoir, Payee, RecordPayment)
+                .unwrap_err()
+                .to_string(),
+            "Action refusée : impossible d'enregistrer le règlement de cet avoir au statut « Soldé » : \
+             le règlement est déjà enregistré et la pièce est close."
+        );
+    }
+
+    #[test]
+    fn only_drafts_are_editable() {
+        for &status in InvoiceStatus::ALL {
+            assert_eq!(is_editable(status), status == Brouillon, "{status:?}");
+        }
+    }
+
+    #[test]
+    fn wire_codes_and_labels() {
+        let codes: Vec<_> = InvoiceStatus::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(codes, ["brouillon", "emise", "envoyee", "payee"]);
+        let natures: Vec<_> = InvoiceNature::ALL.iter().map(|n| n.as_str()).collect();
+        assert_eq!(natures, ["facture", "avoir"]);
+        for &status in InvoiceStatus::ALL {
+            assert_eq!(InvoiceStatus::parse(status.as_str()), Some(status));
+            assert_eq!(status.label_for(InvoiceNature::Facture), status.label());
+        }
+        assert_eq!(InvoiceStatus::parse("émise"), None);
+        assert_eq!(Emise.label(), "Émise");
+        let credit_note_labels: Vec<_> = InvoiceStatus::ALL
+            .iter()
+            .map(|s| s.label_for(InvoiceNature::Avoir))
+            .collect();
+        assert_eq!(credit_note_labels, ["Brouillon", "Émis", "Envoyé", "Soldé"]);
+        for &action in InvoiceAction::ALL {
+            assert_eq!(InvoiceAction::parse(action.as_str()), Some(action));
+        }
+    }
+
+    #[test]
+    fn numbers_have_one_series_per_nature() {
+        assert_eq!(
+            format_number(InvoiceNature::Facture, 2026, 42),
+            "FA-2026-000042"
+        );
+        assert_eq!(
+            format_number(InvoiceNature::Avoir, 2026, 7),
+            "AV-2026-000007"
+        );
+        assert_eq!(
+            format_number(InvoiceNature::Facture, 2027, 1),
+            "FA-2027-000001"
+        );
+        assert_eq!(
+            format_number(InvoiceNature::Facture, 2026, 999_999),
+            "FA-2026-999999"
+        );
+        assert_eq!(
+            format_number(InvoiceNature::Facture, 2026, 1_000_000),
+            "FA-2026-1000000"
+        );
+    }
+
+    #[test]
+    fn line_totals_round_half_away_from_zero() {
+        // 1.5 h at 33.33 € = 49.995 €
+        assert_eq!(line_total_excl_cents(1500, 3333), 5000);
+        assert_eq!(line_total_excl_cents(-1500, 3333), -5000);
+        assert_eq!(line_total_excl_cents(1500, -3333), -5000);
+        assert_eq!(line_total_excl_cents(500, 1), 1);
+        assert_eq!(line_total_excl_cents(499, 1), 0);
+        assert_eq!(line_total_excl_cents(-500, 1), -1);
+        assert_eq!(line_total_excl_cents(-499, 1), 0);
+        assert_eq!(line_total_excl_cents(1000, 12_345), 12_345);
+        assert_eq!(line_total_excl_cents(2000, 6500), 13_000);
+        assert_eq!(line_total_excl_cents(333, 100), 33);
+        assert_eq!(line_total_excl_cents(0, 99_999), 0);
+        // No overflow on absurd inputs: the product is taken in i128.
+        assert_eq!(line_total_excl_cents(i64::MAX, i64::MAX), i64::MAX);
+        assert_eq!(line_total_excl_cents(i64::MAX, 1000), i64::MAX);
+        assert_eq!(line_total_excl_cents(i64::MIN, 1000), i64::MIN);
+    }
+
+    #[test]
+    fn vat_rounds_half_away_from_zero() {
+        assert_eq!(vat_cents(10_000, 2000), 2000);
+        assert_eq!(vat_cents(5, 1000), 1); // 0.5 cent
+        assert_eq!(vat_cents(4, 1000), 0); // 0.4 cent
+        assert_eq!(vat_cents(-5, 1000), -1);
+        assert_eq!(vat_cents(9999, 550), 550); // 549.945
+        assert_eq!(vat_cents(100_005, 1000), 10_001); // 10 000.5
+        assert_eq!(vat_cents(12_345, 0), 0);
+    }
+
+    #[test]
+    fn totals_give_vat_per_rate_by_increasing_rate() {
+        let lines = [
+            // Labour, 2 h at 65.00 €, 20 %
+            LineAmounts {
+                quantity_milli: 2000,
+                unit_price_cents: 6500,
+                vat_rate_bp: 2000,
+            },
+            // Works in a dwelling, 10 %
+            LineAmounts {
+                quantity_milli: 1000,
+                unit_price_cents: 100_005,
+                vat_rate_bp: 1000,
+            },
+            // Door operator part, 20 %
+            LineAmounts {
+                quantity_milli: 1000,
+                unit_price_cents: 123_456,
+                vat_rate_bp: 2000,
+            },
+            // Accessibility works, 5.5 %
+            LineAmounts {
+                quantity_milli: 3000,
+                unit_price_cents: 3333,
+                vat_rate_bp: 550,
+            },
+        ];
+        let totals = totals(&lines);
+        assert_eq!(
+            totals.vat_by_rate,
+            vec![
+                VatSubtotal {
+                    rate_bp: 550,
+                    base_cents: 9999,
+                    vat_cents: 550
+                },
+                VatSubtotal {
+                    rate_bp: 1000,
+                    base_cents: 100_005,
+                    vat_cents: 10_001
+                },
+                VatSubtotal {
+                    rate_bp: 2000,
+                    base_cents: 136_456,
+                    vat_cents: 27_291
+                },
+            ]
+        );
+        assert_eq!(totals.excl_tax_cents, 246_460);
+        assert_eq!(totals.incl_tax_cents, 246_460 + 550 + 10_001 + 27_291);
+    }
+
+    #[test]
+    fn vat_is_computed_on_the_rate_base_not_line_by_line() {
+        // Three lines of 0.05 € at 10 %: 0.5 cent each would round to 3
+        // cents line by line; on the 0.15 € base it is 1.5 → 2 cents.
+        let line = LineAmounts {
+            quantity_milli: 1000,
+            unit_price_cents: 5,
+            vat_rate_bp: 1000,
+        };
+        let totals = totals(&[line, line, line]);
+        assert_eq!(
+            totals.vat_by_rate,
+            vec![VatSubtotal {
+                rate_bp: 1000,
+                base_cents: 15,
+                vat_cents: 2
+            }]
+        );
+        assert_eq!(totals.incl_tax_cents, 17);
+    }
+
+    #[test]
+    fn totals_accept_discount_lines_zero_rates_and_no_line() {
+        let totals_with_discount = totals(&[
+            LineAmounts {
+                quantity_milli: 1000,
+                unit_price_cents: 10_000,
+                vat_rate_bp: 2000,
+            },
+            LineAmounts {
+                quantity_milli: -1000,
+                unit_price_cents: 2000,
+                vat_rate_bp: 2000,
+            },
+            LineAmounts {
+                quantity_milli: 1000,
+                unit_price_cents: 700,
+                vat_rate_bp: 0,
+            },
+        ]);
+        assert_eq!(
+            totals_with_discount,
+            Totals {
+                excl_tax_cents: 8700,
+                vat_by_rate: vec![
+                    VatSubtotal {
+                        rate_bp: 0,
+                        base_cents: 700,
+                        vat_cents: 0
+                    },
+                    VatSubtotal {
+                        rate_bp: 2000,
+                        base_cents: 8000,
+                        vat_cents: 1600
+                    },
+                ],
+                incl_tax_cents: 10_300,
+            }
+        );
+        assert_eq!(
+            totals(&[]),
+            Totals {
+                excl_tax_cents: 0,
+                vat_by_rate: vec![],
+                incl_tax_cents: 0
+            }
+        );
+    }
+
+    #[test]
+    fn credit_notes_cannot_exceed_what_remains() {
+        assert_eq!(check_credit(12_000, 0, 12_000), Ok(()));
+        assert_eq!(check_credit(12_000, 2000, 10_000), Ok(()));
+        assert_eq!(check_credit(12_000, 2000, 1), Ok(()));
+        assert_eq!(
+            check_credit(12_000, 2000, 10_001),
+            Err(DomainError::CreditExceedsRemaining {
+                remaining_incl_cents: 10_000,
+                requested_incl_cents: 10_001
+            })
+        );
+        assert_eq!(
+            check_credit(12_000, 12_000, 1),
+            Err(DomainError::InvoiceFullyCredited {
+                invoice_total_incl_cents: 12_000
+            })
+        );
+        assert_eq!(
+            check_credit(12_000, 0, 0),
+            Err(DomainError::CreditNotPositive {
+                requested_incl_cents: 0
+            })
+        );
+        assert!(check_credit(12_000, 0, -500).is_err());
+        assert_eq!(
+            check_credit(123_456, 23_456, 150_000)
+                .unwrap_err()
+                .to_string(),
+            "Impossible d'établir un avoir de 1\u{202f}500,00\u{a0}€ TTC : \
+             il ne reste que 1\u{202f}000,00\u{a0}€ TTC à créditer sur cette facture."
+        );
+        assert_eq!(
+            check_credit(12_000, 12_000, 1).unwrap_err().to_string(),
+            "Cette facture de 120,00\u{a0}€ TTC est déjà entièrement créditée : \
+             aucun nouvel avoir n'est possible."
+        );
+    }
+
+    #[test]
+    fn only_issued_invoices_can_be_credited() {
+        for &status in InvoiceStatus::ALL {
+            assert_eq!(
+                check_creditable(InvoiceNature::Facture, status).is_ok(),
+                status != Brouillon
+            );
+            assert_eq!(
+                check_creditable(InvoiceNature::Avoir, status),
+                Err(DomainError::CreditOfCreditNote)
+            );
+        }
+        assert_eq!(
+            DomainError::CreditOfDraft.to_string(),
+            "Une facture au statut « Brouillon » ne se corrige pas par un avoir : modifiez-la directement."
+        );
+    }
+
+    #[test]
+    fn euros_and_cents() {
+        assert_eq!(cents_to_euros(12_345), 123.45);
+        assert_eq!(cents_to_euros(-5), -0.05);
+        assert_eq!(euros_to_cents(123.45), Some(12_345));
+        assert_eq!(euros_to_cents(0.1), Some(10));
+        assert_eq!(euros_to_cents(0.3), Some(30));
+        assert_eq!(euros_to_cents(19.99), Some(1999));
+        assert_eq!(euros_to_cents(12.3), Some(1230));
+        assert_eq!(euros_to_cents(1e16), Some(1_000_000_000_000_000_000));
+        assert_eq!(euros_to_cents(-5.5), Some(-550));
+        assert_eq!(euros_to_cents(-0.0), Some(0));
+        assert_eq!(euros_to_cents(12.345), None);
+        assert_eq!(euros_to_cents(0.1 + 0.2), None);
+        assert_eq!(euros_to_cents(1e-7), None);
+        assert_eq!(euros_to_cents(1e17), None);
+        assert_eq!(euros_to_cents(f64::NAN), None);
+        assert_eq!(euros_to_cents(f64::INFINITY), None);
+        assert_eq!(euros_to_cents(f64::NEG_INFINITY), None);
+        assert_eq!(euros_to_cents(f64::MAX), None);
+        for cents in
+            (-1_000_000..1_000_000).chain([99_999_999_999, 123_456_789_012, -987_654_321_098])
+        {
+            assert_eq!(
+                euros_to_cents(cents_to_euros(cents)),
+                Some(cents),
+                "{cents}"
+            );
+        }
+    }
+
+    #[test]
+    fn quantities_in_thousandths() {
+        assert_eq!(quantity_to_milli(1.5), Some(1500));
+        assert_eq!(quantity_to_milli(0.001), Some(1));
+        assert_eq!(quantity_to_milli(2.0), Some(2000));
+        assert_eq!(quantity_to_milli(-1.0), Some(-1000));
+        assert_eq!(quantity_to_milli(0.0005), None);
+        assert_eq!(quantity_to_milli(f64::NAN), None);
+    }
+
+    #[test]
+    fn french_display_of_amounts() {
+        assert_eq!(
+            format_euros(123_456_789),
+            "1\u{202f}234\u{202f}567,89\u{a0}€"
+        );
+        assert_eq!(format_euros(100_000), "1\u{202f}000,00\u{a0}€");
+        assert_eq!(format_euros(99_999), "999,99\u{a0}€");
+        assert_eq!(format_euros(5), "0,05\u{a0}€");
+        assert_eq!(format_euros(0), "0,00\u{a0}€");
+        assert_eq!(format_euros(-12_000), "-120,00\u{a0}€");
+        assert_eq!(
+            format_euros(i64::MIN),
+            "-92\u{202f}233\u{202f}720\u{202f}368\u{202f}547\u{202f}758,08\u{a0}€"
+        );
+    }
+}

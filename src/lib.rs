@@ -1,0 +1,16 @@
+//! Liftdesk: the back-office of a lift-maintenance agency, run on its own
+//! desktop. This library holds the store, the domain rules, the API families
+//! and the admin CLI; the `liftdesk` binary and the desktop shell use it.
+
+pub mod api;
+pub mod auth;
+pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod demo;
+pub mod domain;
+pub mod error;
+pub mod server;
+pub mod services;
+pub mod state;
+pub mod store;

@@ -1,0 +1,67 @@
+//! The server entry: it takes an already-bound listener and a shutdown
+//! signal, so tests bind port 0 and the desktop shell binds its own port.
+
+use std::future::Future;
+use std::path::Path;
+
+use tokio::net::TcpListener;
+
+use crate::config;
+use crate::state::AppState;
+use crate::store::Store;
+
+/// Opens (creating and migrating if needed) the data directory's database.
+pub fn open_store(data_dir: &Path) -> anyhow::Result<Store> {
+    config::ensure_data_dir(data_dir)?;
+    Ok(Store::open(&config::database_path(data_dir))?)
+}
+
+/// The base URL of a bound listener (`http://127.0.0.1:PORT`).
+pub fn base_url_of(listener: &TcpListener) -> std::io::Result<String> {
+    Ok(format!("http://{}", listener.local_addr()?))
+}
+
+/// Serves every API family and the UI until `shutdown` resolves; in-flight
+/// requests finish, then the WAL is checkpointed.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let store = state.store.clone();
+    axum::serve(listener, crate::api::router(state))
+        .with_graceful_shutdown(shutdown)
+        .await?;
+    tokio::task::spawn_blocking(move || store.checkpoint()).await??;
+    tracing::info!("serveur arrêté proprement");
+    Ok(())
+}
+
+/// Resolves on SIGINT (Ctrl+C) or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(err) = tokio::signal::ctrl_c().await {
+            tracing::warn!(error = %err, "signal Ctrl+C non disponible");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(err) => {
+                tracing::warn!(error = %err, "signal SIGTERM non disponible");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("arrêt demandé");
+}

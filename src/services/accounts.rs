@@ -1,0 +1,307 @@
+//! Organizations, agencies and staff accounts.
+
+use rusqlite::{Connection, Transaction};
+use serde_json::json;
+
+use crate::auth::password;
+use crate::error::{AppError, AppResult};
+use crate::store::accounts::{self, AccountRow, NewAccount, Role};
+use crate::store::agencies::{self, AgencyRow, OrganizationKind};
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::{credentials, sessions};
+
+/// Trims and lower-cases an email address, refusing what is not one.
+pub fn normalize_email(raw: &str) -> AppResult<String> {
+    let email = raw.trim().to_lowercase();
+    let valid = email.len() <= 254
+        && !email.contains(char::is_whitespace)
+        && email.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+        });
+    if valid {
+        Ok(email)
+    } else {
+        Err(AppError::unprocessable(format!(
+            "L'adresse e-mail « {} » n'est pas valide.",
+            raw.trim()
+        )))
+    }
+}
+
+/// A non-empty trimmed name, at most 200 characters.
+pub fn required_name(raw: &str, what: &str) -> AppResult<String> {
+    let name = raw.trim();
+    if name.is_empty() {
+        return Err(AppError::unprocessable(format!("{what} est obligatoire.")));
+    }
+    if name.chars().count() > 200 {
+        return Err(AppError::unprocessable(format!(
+            "{what} ne doit pas dépasser 200 caractères."
+        )));
+    }
+    Ok(name.to_owned())
+}
+
+pub struct InitInput<'a> {
+    pub organization: &'a str,
+    pub agency: &'a str,
+    pub admin_email: &'a str,
+    pub admin_name: Option<&'a str>,
+    /// Already hashed: hashing is slow and must not hold the writer.
+    pub admin_password_hash: &'a str,
+}
+
+#[derive(Debug, Clone)]
+pub struct InitOutput {
+    pub organization_id: String,
+    pub agency_id: String,
+    pub account_id: String,
+}
+
+/// A new client organization with its first agency and its administrator.
+pub fn init_organization(
+    tx: &Transaction,
+    input: &InitInput<'_>,
+    actor: &Actor,
+) -> AppResult<InitOutput> {
+    let organization = required_name(input.organization, "Le nom de l'organisation")?;
+    let agency = required_name(input.agency, "Le nom de l'agence")?;
+    let email = normalize_email(input.admin_email)?;
+    let admin_name = input
+        .admin_name
+        .map(|n| required_name(n, "Le nom de l'administrateur"))
+        .transpose()?;
+    let organization_id =
+        agencies::create_organization(tx, &organization, OrganizationKind::Client)?;
+    let agency_id = agencies::create_agency(tx, &organization_id, &agency, None)?;
+    let account_id = accounts::create(
+        tx,
+        &NewAccount {
+            organization_id: &organization_id,
+            name: admin_name.as_deref(),
+            email: &email,
+            password_hash: input.admin_password_hash,
+            role: Role::OrgAdmin,
+            performs_surveys: false,
+            default_agency_id: Some(&agency_id),
+        },
+    )?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(&agency_id),
+            actor,
+            action: "creation",
+            object_type: "organization",
+            object_id: Some(&organization_id),
+            detail: Some(json!({ "agency": agency_id, "admin": account_id })),
+        },
+    )?;
+    Ok(InitOutput {
+        organization_id,
+        agency_id,
+        account_id,
+    })
+}
+
+pub fn create_agency(
+    tx: &Transaction,
+    organization_id: &str,
+    name: &str,
+    v1_id: Option<&str>,
+    actor: &Actor,
+) -> AppResult<String> {
+    let name = required_name(name, "Le nom de l'agence")?;
+    if !agencies::organization_exists(tx, organization_id)? {
+        return Err(AppError::not_found(format!(
+            "Organisation introuvable : {organization_id}."
+        )));
+    }
+    let v1_id = v1_id.map(str::trim).filter(|v| !v.is_empty());
+    let id = agencies::create_agency(tx, organization_id, &name, v1_id)?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(&id),
+            actor,
+            action: "creation",
+            object_type: "agency",
+            object_id: Some(&id),
+            detail: Some(json!({ "name": name, "v1Id": v1_id })),
+        },
+    )?;
+    Ok(id)
+}
+
+pub struct NewUserInput<'a> {
+    pub email: &'a str,
+    pub name: &'a str,
+    pub password_hash: &'a str,
+    /// The first one is the default agency.
+    pub agency_ids: &'a [String],
+    pub admin: bool,
+    pub performs_surveys: bool,
+    pub technician: bool,
+}
+
+/// A staff account working in the given agencies (all of one organization).
+pub fn create_user(tx: &Transaction, input: &NewUserInput<'_>, actor: &Actor) -> AppResult<String> {
+    let email = normalize_email(input.email)?;
+    let name = required_name(input.name, "Le nom")?;
+    let Some(first) = input.agency_ids.first() else {
+        return Err(AppError::unprocessable("Indiquez au moins une agence."));
+    };
+    let mut agencies_found: Vec<AgencyRow> = Vec::new();
+    for agency_id in input.agency_ids {
+        let agency = agencies::get_agency(tx, agency_id)?
+            .ok_or_else(|| AppError::not_found(format!("Agence introuvable : {agency_id}.")))?;
+        agencies_found.push(agency);
+    }
+    let organization_id = agencies_found[0].organization_id.clone();
+    if agencies_found
+        .iter()
+        .any(|a| a.organization_id != organization_id)
+    {
+        return Err(AppError::unprocessable(
+            "Toutes les agences d'un compte doivent appartenir à la même organisation.",
+        ));
+    }
+    let role = if input.admin {
+        Role::AgencyAdmin
+    } else {
+        Role::Member
+    };
+    let id = accounts::create(
+        tx,
+        &NewAccount {
+            organization_id: &organization_id,
+            name: Some(&name),
+            email: &email,
+            password_hash: input.password_hash,
+            role,
+            performs_surveys: input.performs_surveys,
+            default_agency_id: Some(first),
+        },
+    )?;
+    for agency in &agencies_found {
+        accounts::add_agency(tx, &id, &agency.id)?;
+    }
+    if input.technician {
+        tx.execute(
+            "INSERT INTO technicians (id, agency_id, account_id, name, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            rusqlite::params![crate::store::new_id(), first, id, name, crate::clock::now_text()],
+        )?;
+    }
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(first),
+            actor,
+            action: "creation",
+            object_type: "account",
+            object_id: Some(&id),
+            detail: Some(json!({
+                "email": email, "role": role.as_str(), "agencies": input.agency_ids,
+                "performsSurveys": input.performs_surveys, "technician": input.technician,
+            })),
+        },
+    )?;
+    Ok(id)
+}
+
+/// The service operator's service account.
+pub fn create_operator(
+    tx: &Transaction,
+    email: &str,
+    name: &str,
+    password_hash: &str,
+    actor: &Actor,
+) -> AppResult<String> {
+    let email = normalize_email(email)?;
+    let name = required_name(name, "Le nom")?;
+    let organization_id = agencies::operator_organization(tx)?;
+    let id = accounts::create(
+        tx,
+        &NewAccount {
+            organization_id: &organization_id,
+            name: Some(&name),
+            email: &email,
+            password_hash,
+            role: Role::Operator,
+            performs_surveys: false,
+            default_agency_id: None,
+        },
+    )?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: None,
+            actor,
+            action: "creation",
+            object_type: "account",
+            object_id: Some(&id),
+            detail: Some(json!({ "email": email, "role": "operator" })),
+        },
+    )?;
+    Ok(id)
+}
+
+/// The agencies an account works in: every agency of its organization for an
+/// organization admin (present and future), every client agency for the
+/// service operator, else the agencies it was given.
+pub fn agencies_in_scope(conn: &Connection, account: &AccountRow) -> AppResult<Vec<AgencyRow>> {
+    match account.role {
+        Role::OrgAdmin => agencies::agencies_of_organization(conn, &account.organization_id),
+        Role::Operator => agencies::all_agencies(conn),
+        Role::AgencyAdmin | Role::Member => agencies::agencies_of_account(conn, &account.id),
+    }
+}
+
+/// Checks the email and password; None for either wrong (the caller cannot
+/// tell which, and the time spent is the same).
+pub fn authenticate(
+    conn: &Connection,
+    email: &str,
+    password_text: &str,
+) -> AppResult<Option<AccountRow>> {
+    let email = email.trim().to_lowercase();
+    match accounts::find_credentials_by_email(conn, &email)? {
+        Some((account, hash)) => {
+            let ok = password::verify(password_text, &hash);
+            Ok((ok && account.active).then_some(account))
+        }
+        None => {
+            password::verify(password_text, password::decoy_hash());
+            Ok(None)
+        }
+    }
+}
+
+/// Sets a new password: every API token of the account is revoked, and so is
+/// every other session; the session that made the change stays open.
+pub fn change_password(
+    tx: &Transaction,
+    account_id: &str,
+    new_password_hash: &str,
+    keep_session_id: Option<&str>,
+    actor: &Actor,
+) -> AppResult<usize> {
+    accounts::set_password_hash(tx, account_id, new_password_hash)?;
+    let revoked = credentials::revoke_api_tokens_of_account(tx, account_id)?;
+    sessions::revoke_others(tx, account_id, keep_session_id, &crate::clock::now_text())?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: None,
+            actor,
+            action: "changement_mot_de_passe",
+            object_type: "account",
+            object_id: Some(account_id),
+            detail: Some(json!({ "revokedTokens": revoked })),
+        },
+    )?;
+    Ok(revoked)
+}

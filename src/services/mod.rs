@@ -1,0 +1,6 @@
+//! Operations shared by every entry point (CLI, web UI API, REST API v2):
+//! each validates its input, applies the domain rules and writes through the
+//! store in the caller's transaction, with its audit entry.
+
+pub mod accounts;
+pub mod credentials;

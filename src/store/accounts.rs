@@ -1,0 +1,188 @@
+//! Staff accounts and the agencies they work in.
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use super::new_id;
+use crate::clock;
+use crate::error::{AppError, AppResult};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Administrator of the organization: works in every agency of it.
+    OrgAdmin,
+    /// Administrator of the agencies the account works in.
+    AgencyAdmin,
+    Member,
+    /// The service operator's service account: reads every organization.
+    Operator,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::OrgAdmin => "org_admin",
+            Self::AgencyAdmin => "agency_admin",
+            Self::Member => "member",
+            Self::Operator => "operator",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "org_admin" => Some(Self::OrgAdmin),
+            "agency_admin" => Some(Self::AgencyAdmin),
+            "member" => Some(Self::Member),
+            "operator" => Some(Self::Operator),
+            _ => None,
+        }
+    }
+
+    pub fn is_admin(self) -> bool {
+        matches!(self, Self::OrgAdmin | Self::AgencyAdmin)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct AccountRow {
+    pub id: String,
+    pub organization_id: String,
+    pub name: Option<String>,
+    pub email: String,
+    pub position: Option<String>,
+    pub active: bool,
+    pub performs_surveys: bool,
+    pub default_agency_id: Option<String>,
+    pub role: Role,
+}
+
+pub struct NewAccount<'a> {
+    pub organization_id: &'a str,
+    pub name: Option<&'a str>,
+    pub email: &'a str,
+    pub password_hash: &'a str,
+    pub role: Role,
+    pub performs_surveys: bool,
+    pub default_agency_id: Option<&'a str>,
+}
+
+const ACCOUNT_COLUMNS: &str =
+    "id, organization_id, name, email, position, active, performs_surveys, default_agency_id, role";
+
+fn account_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AccountRow> {
+    let role_text: String = row.get(8)?;
+    let role = Role::parse(&role_text).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            8,
+            rusqlite::types::Type::Text,
+            format!("rôle inconnu {role_text}").into(),
+        )
+    })?;
+    Ok(AccountRow {
+        id: row.get(0)?,
+        organization_id: row.get(1)?,
+        name: row.get(2)?,
+        email: row.get(3)?,
+        position: row.get(4)?,
+        active: row.get(5)?,
+        performs_surveys: row.get(6)?,
+        default_agency_id: row.get(7)?,
+        role,
+    })
+}
+
+pub fn email_in_use(conn: &Connection, email: &str) -> AppResult<bool> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM accounts WHERE email = ?1)",
+        [email],
+        |r| r.get(0),
+    )?)
+}
+
+pub fn create(tx: &Transaction, account: &NewAccount<'_>) -> AppResult<String> {
+    if email_in_use(tx, account.email)? {
+        return Err(AppError::conflict(format!(
+            "L'adresse e-mail « {} » est déjà utilisée par un autre compte.",
+            account.email
+        )));
+    }
+    let id = new_id();
+    let now = clock::now_text();
+    tx.execute(
+        "INSERT INTO accounts (id, organization_id, name, email, password_hash, role, performs_surveys,
+                               default_agency_id, password_changed_at, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+        params![
+            id,
+            account.organization_id,
+            account.name,
+            account.email,
+            account.password_hash,
+            account.role.as_str(),
+            account.performs_surveys,
+            account.default_agency_id,
+            now,
+        ],
+    )?;
+    Ok(id)
+}
+
+pub fn add_agency(tx: &Transaction, account_id: &str, agency_id: &str) -> AppResult<()> {
+    tx.execute(
+        "INSERT OR IGNORE INTO account_agencies (account_id, agency_id) VALUES (?1, ?2)",
+        params![account_id, agency_id],
+    )?;
+    Ok(())
+}
+
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<AccountRow>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"),
+            [id],
+            account_from_row,
+        )
+        .optional()?)
+}
+
+pub fn find_by_email(conn: &Connection, email: &str) -> AppResult<Option<AccountRow>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE email = ?1"),
+            [email],
+            account_from_row,
+        )
+        .optional()?)
+}
+
+/// The account and its password hash, for sign-in.
+pub fn find_credentials_by_email(
+    conn: &Connection,
+    email: &str,
+) -> AppResult<Option<(AccountRow, String)>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE email = ?1"),
+            [email],
+            |row| Ok((account_from_row(row)?, row.get::<_, String>(9)?)),
+        )
+        .optional()?)
+}
+
+pub fn password_hash(conn: &Connection, account_id: &str) -> AppResult<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT password_hash FROM accounts WHERE id = ?1",
+            [account_id],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+/// Replaces the password hash. The caller revokes what a password change revokes.
+pub fn set_password_hash(tx: &Transaction, account_id: &str, hash: &str) -> AppResult<()> {
+    tx.execute(
+        "UPDATE accounts SET password_hash = ?2, password_changed_at = ?3 WHERE id = ?1",
+        params![account_id, hash, clock::now_text()],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,148 @@
+//! Organizations and agencies.
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use super::new_id;
+use crate::clock;
+use crate::error::{AppError, AppResult};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgencyRow {
+    pub id: String,
+    pub name: String,
+    pub organization_id: String,
+    pub organization_name: String,
+    pub v1_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrganizationKind {
+    Client,
+    Operator,
+}
+
+impl OrganizationKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Client => "client",
+            Self::Operator => "operator",
+        }
+    }
+}
+
+pub fn create_organization(
+    tx: &Transaction,
+    name: &str,
+    kind: OrganizationKind,
+) -> AppResult<String> {
+    let id = new_id();
+    tx.execute(
+        "INSERT INTO organizations (id, name, kind, created_at) VALUES (?1, ?2, ?3, ?4)",
+        params![id, name, kind.as_str(), clock::now_text()],
+    )?;
+    Ok(id)
+}
+
+/// The service operator's organization, created on first use.
+pub fn operator_organization(tx: &Transaction) -> AppResult<String> {
+    let existing: Option<String> = tx
+        .query_row(
+            "SELECT id FROM organizations WHERE kind = 'operator'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    match existing {
+        Some(id) => Ok(id),
+        None => create_organization(tx, "Opérateur du service", OrganizationKind::Operator),
+    }
+}
+
+pub fn organization_exists(conn: &Connection, id: &str) -> AppResult<bool> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?1 AND kind = 'client')",
+        [id],
+        |r| r.get(0),
+    )?)
+}
+
+pub fn create_agency(
+    tx: &Transaction,
+    organization_id: &str,
+    name: &str,
+    v1_id: Option<&str>,
+) -> AppResult<String> {
+    if let Some(v1) = v1_id {
+        let taken: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM agencies WHERE v1_id = ?1)",
+            [v1],
+            |r| r.get(0),
+        )?;
+        if taken {
+            return Err(AppError::conflict(format!(
+                "L'identifiant V1 « {v1} » est déjà attribué à une autre agence."
+            )));
+        }
+    }
+    let id = new_id();
+    tx.execute(
+        "INSERT INTO agencies (id, organization_id, name, v1_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, organization_id, name, v1_id, clock::now_text()],
+    )?;
+    Ok(id)
+}
+
+const AGENCY_COLUMNS: &str = "a.id, a.name, a.organization_id, o.name, a.v1_id";
+
+fn agency_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AgencyRow> {
+    Ok(AgencyRow {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        organization_id: row.get(2)?,
+        organization_name: row.get(3)?,
+        v1_id: row.get(4)?,
+    })
+}
+
+pub fn get_agency(conn: &Connection, id: &str) -> AppResult<Option<AgencyRow>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ?1"),
+            [id],
+            agency_from_row,
+        )
+        .optional()?)
+}
+
+pub fn agencies_of_organization(
+    conn: &Connection,
+    organization_id: &str,
+) -> AppResult<Vec<AgencyRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id
+         WHERE a.organization_id = ?1 ORDER BY a.name, a.id"
+    ))?;
+    let rows = stmt.query_map([organization_id], agency_from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Every agency of every client organization (the service operator's view).
+pub fn all_agencies(conn: &Connection) -> AppResult<Vec<AgencyRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id
+         WHERE o.kind = 'client' ORDER BY o.name, a.name, a.id"
+    ))?;
+    let rows = stmt.query_map([], agency_from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Agencies listed for an account that is neither org admin nor operator.
+pub fn agencies_of_account(conn: &Connection, account_id: &str) -> AppResult<Vec<AgencyRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {AGENCY_COLUMNS} FROM account_agencies aa
+         JOIN agencies a ON a.id = aa.agency_id JOIN organizations o ON o.id = a.organization_id
+         WHERE aa.account_id = ?1 ORDER BY a.name, a.id"
+    ))?;
+    let rows = stmt.query_map([account_id], agency_from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

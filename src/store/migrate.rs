@@ -1,0 +1,71 @@
+//! Schema migrations, embedded from `migrations/` and run at start-up.
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use super::StoreError;
+
+mod embedded {
+    refinery::embed_migrations!("migrations");
+}
+
+/// The newest schema version this binary knows.
+pub fn latest_schema_version() -> i64 {
+    embedded::migrations::runner()
+        .get_migrations()
+        .iter()
+        .map(|m| i64::from(m.version()))
+        .max()
+        .unwrap_or(0)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaStatus {
+    Empty,
+    Older(i64),
+    Current,
+}
+
+/// Version recorded in refinery's history table, if the table exists.
+fn applied_version(conn: &Connection) -> Result<Option<i64>, rusqlite::Error> {
+    let has_table: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'refinery_schema_history')",
+        [],
+        |row| row.get(0),
+    )?;
+    if !has_table {
+        return Ok(None);
+    }
+    conn.query_row(
+        "SELECT MAX(version) FROM refinery_schema_history",
+        [],
+        |row| row.get(0),
+    )
+}
+
+pub(super) fn check_and_run(
+    conn: &mut Connection,
+    path: &Path,
+) -> Result<SchemaStatus, StoreError> {
+    let known = latest_schema_version();
+    let status = match applied_version(conn)? {
+        None => SchemaStatus::Empty,
+        Some(database) if database > known => {
+            return Err(StoreError::NewerSchema {
+                path: path.display().to_string(),
+                database,
+                known,
+            });
+        }
+        Some(database) if database < known => SchemaStatus::Older(database),
+        Some(_) => SchemaStatus::Current,
+    };
+    if status != SchemaStatus::Current {
+        embedded::migrations::runner()
+            .run(conn)
+            .map_err(|err| StoreError::Migration(err.to_string()))?;
+        tracing::info!(?status, version = known, "schéma de la base à jour");
+    }
+    Ok(status)
+}

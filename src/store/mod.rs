@@ -1,0 +1,201 @@
+//! The store owns every SQL statement. One writer connection takes writes in
+//! IMMEDIATE transactions (`write`), a small pool serves reads (`read`); both
+//! run on tokio's blocking threads so database work never blocks the runtime.
+//! Every connection is set up the same way: WAL, foreign keys, busy timeout.
+
+pub mod accounts;
+pub mod agencies;
+pub mod audit;
+pub mod credentials;
+mod migrate;
+pub mod sessions;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+
+pub use migrate::{SchemaStatus, latest_schema_version};
+
+/// How many read connections are kept open between requests.
+const READ_POOL_SIZE: usize = 4;
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(
+        "La base de données {path} a été créée par une version plus récente de Liftdesk (schéma {database}, cette version connaît jusqu'au schéma {known}). Elle n'a pas été modifiée : installez une version à jour de Liftdesk."
+    )]
+    NewerSchema {
+        path: String,
+        database: i64,
+        known: i64,
+    },
+    #[error("Impossible d'ouvrir la base de données {path} : {source}")]
+    Open {
+        path: String,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("La mise à jour du schéma de la base de données a échoué : {0}")]
+    Migration(String),
+    #[error("Erreur de la base de données : {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("Une tâche de la base de données s'est interrompue : {0}")]
+    Join(String),
+}
+
+#[derive(Clone)]
+pub struct Store {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    path: PathBuf,
+    writer: Mutex<Connection>,
+    readers: Mutex<Vec<Connection>>,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database and brings its schema up to
+    /// date. A database made by a newer Liftdesk is refused untouched.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let mut writer = open_connection(path)?;
+        migrate::check_and_run(&mut writer, path)?;
+        // WAL is recorded in the file itself: set it only once the schema check
+        // has accepted the database, so a refused file is never modified.
+        writer.pragma_update(None, "journal_mode", "WAL")?;
+        Ok(Store {
+            inner: Arc::new(Inner {
+                path: path.to_owned(),
+                writer: Mutex::new(writer),
+                readers: Mutex::new(Vec::new()),
+            }),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// Runs `work` in one IMMEDIATE transaction on the writer: committed if it
+    /// returns Ok, rolled back otherwise. Blocking: for the CLI and sync code.
+    pub fn write_blocking<T, E>(
+        &self,
+        work: impl FnOnce(&Transaction) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<rusqlite::Error>,
+    {
+        // A panic while holding the lock leaves no open transaction (the
+        // Transaction drop rolls back), so a poisoned lock is still usable.
+        let mut conn = self
+            .inner
+            .writer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = work(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    /// Runs `work` on a pooled read connection. Blocking: for sync code.
+    pub fn read_blocking<T, E>(
+        &self,
+        work: impl FnOnce(&Connection) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<rusqlite::Error>,
+    {
+        let pooled = self
+            .inner
+            .readers
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .pop();
+        let conn = match pooled {
+            Some(conn) => conn,
+            None => open_connection(&self.inner.path).map_err(|err| match err {
+                StoreError::Open { source, .. } | StoreError::Sqlite(source) => E::from(source),
+                _ => E::from(rusqlite::Error::InvalidQuery),
+            })?,
+        };
+        let result = work(&conn);
+        let mut readers = self
+            .inner
+            .readers
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if readers.len() < READ_POOL_SIZE {
+            readers.push(conn);
+        }
+        result
+    }
+
+    /// `write_blocking` on a blocking thread.
+    pub async fn write<T, E, F>(&self, work: F) -> Result<T, E>
+    where
+        F: FnOnce(&Transaction) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<rusqlite::Error> + From<StoreError> + Send + 'static,
+    {
+        let store = self.clone();
+        tokio::task::spawn_blocking(move || store.write_blocking(work))
+            .await
+            .map_err(|err| E::from(StoreError::Join(err.to_string())))?
+    }
+
+    /// `read_blocking` on a blocking thread.
+    pub async fn read<T, E, F>(&self, work: F) -> Result<T, E>
+    where
+        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<rusqlite::Error> + From<StoreError> + Send + 'static,
+    {
+        let store = self.clone();
+        tokio::task::spawn_blocking(move || store.read_blocking(work))
+            .await
+            .map_err(|err| E::from(StoreError::Join(err.to_string())))?
+    }
+
+    /// Folds the WAL back into the database file (on clean shutdown).
+    pub fn checkpoint(&self) -> Result<(), StoreError> {
+        let conn = self
+            .inner
+            .writer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+}
+
+fn open_connection(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI,
+    )
+    .map_err(|source| StoreError::Open {
+        path: path.display().to_string(),
+        source,
+    })?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // FULL: a commit is on disk before the answer leaves, even on power loss.
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.set_prepared_statement_cache_capacity(64);
+    Ok(conn)
+}
+
+/// A fresh UUID v7 (time-ordered: inserts stay local in the indexes).
+pub fn new_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
+
+/// Maps "no row" to `None`, as rusqlite's `OptionalExtension` does.
+pub use rusqlite::OptionalExtension;

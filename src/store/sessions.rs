@@ -1,0 +1,93 @@
+//! Staff web-UI sessions. The cookie's secret is kept as a SHA-256
+//! fingerprint only.
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use super::new_id;
+use crate::error::AppResult;
+
+#[derive(Debug, Clone)]
+pub struct SessionRow {
+    pub id: String,
+    pub account_id: String,
+    pub agency_id: Option<String>,
+    pub last_seen_at: String,
+    pub expires_at: String,
+}
+
+pub struct NewSession<'a> {
+    pub account_id: &'a str,
+    pub fingerprint: &'a str,
+    pub agency_id: Option<&'a str>,
+    pub now: &'a str,
+    pub expires_at: &'a str,
+}
+
+pub fn create(tx: &Transaction, session: &NewSession<'_>) -> AppResult<String> {
+    let id = new_id();
+    tx.execute(
+        "INSERT INTO sessions (id, account_id, fingerprint, agency_id, created_at, last_seen_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)",
+        params![
+            id,
+            session.account_id,
+            session.fingerprint,
+            session.agency_id,
+            session.now,
+            session.expires_at
+        ],
+    )?;
+    Ok(id)
+}
+
+/// A session that is neither revoked nor expired at `now`, of an active account.
+pub fn find_live(conn: &Connection, fingerprint: &str, now: &str) -> AppResult<Option<SessionRow>> {
+    Ok(conn
+        .query_row(
+            "SELECT s.id, s.account_id, s.agency_id, s.last_seen_at, s.expires_at
+             FROM sessions s JOIN accounts a ON a.id = s.account_id
+             WHERE s.fingerprint = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 AND a.active = 1",
+            params![fingerprint, now],
+            |row| {
+                Ok(SessionRow {
+                    id: row.get(0)?,
+                    account_id: row.get(1)?,
+                    agency_id: row.get(2)?,
+                    last_seen_at: row.get(3)?,
+                    expires_at: row.get(4)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+pub fn extend(tx: &Transaction, id: &str, now: &str, expires_at: &str) -> AppResult<()> {
+    tx.execute(
+        "UPDATE sessions SET last_seen_at = ?2, expires_at = ?3 WHERE id = ?1 AND revoked_at IS NULL",
+        params![id, now, expires_at],
+    )?;
+    Ok(())
+}
+
+pub fn revoke(tx: &Transaction, id: &str, now: &str) -> AppResult<()> {
+    tx.execute(
+        "UPDATE sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+        params![id, now],
+    )?;
+    Ok(())
+}
+
+/// Revokes the account's other sessions (after a password change).
+pub fn revoke_others(
+    tx: &Transaction,
+    account_id: &str,
+    keep_session_id: Option<&str>,
+    now: &str,
+) -> AppResult<()> {
+    tx.execute(
+        "UPDATE sessions SET revoked_at = ?3
+         WHERE account_id = ?1 AND revoked_at IS NULL AND (?2 IS NULL OR id <> ?2)",
+        params![account_id, keep_session_id, now],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,177 @@
+//! Test harness: the real router on an ephemeral port over a temp SQLite
+//! file, and the real `liftdesk` binary for CLI tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use liftdesk::state::AppState;
+use liftdesk::store::Store;
+use serde_json::Value;
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+
+pub struct TestServer {
+    pub base_url: String,
+    pub data_dir: TempDir,
+    pub store: Store,
+    pub client: reqwest::Client,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+}
+
+impl TestServer {
+    /// A server over an empty, migrated database.
+    pub async fn start() -> TestServer {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        Self::start_in(data_dir).await
+    }
+
+    /// A server over an existing data directory (e.g. prepared by the CLI).
+    pub async fn start_in(data_dir: TempDir) -> TestServer {
+        let store = liftdesk::server::open_store(data_dir.path()).expect("open store");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let base_url = liftdesk::server::base_url_of(&listener).expect("address");
+        let state = AppState::new(store.clone(), base_url.clone());
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(liftdesk::server::serve(listener, state, async move {
+            let _ = rx.await;
+        }));
+        TestServer {
+            base_url,
+            data_dir,
+            store,
+            client: reqwest::Client::builder().build().expect("client"),
+            shutdown: Some(tx),
+            task: Some(task),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base_url, path)
+    }
+
+    pub fn cli(&self, args: &[&str]) -> Output {
+        run_cli(self.data_dir.path(), args)
+    }
+
+    pub fn cli_json(&self, args: &[&str]) -> Value {
+        cli_json(self.data_dir.path(), args)
+    }
+
+    /// GET with a bearer token and optional X-Service-Agency.
+    pub async fn get_with(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        agency: Option<&str>,
+    ) -> (u16, Value) {
+        let mut request = self.client.get(self.url(path));
+        if let Some(token) = token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
+        if let Some(agency) = agency {
+            request = request.header("X-Service-Agency", agency);
+        }
+        let response = request.send().await.expect("request");
+        let status = response.status().as_u16();
+        let body = response.json::<Value>().await.unwrap_or(Value::Null);
+        (status, body)
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await.expect("join").expect("server ended cleanly");
+        }
+    }
+}
+
+pub fn run_cli(data_dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_liftdesk"))
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(args)
+        .env_remove("LIFTDESK_DATA_DIR")
+        .output()
+        .expect("run liftdesk")
+}
+
+/// Runs a CLI command that must succeed and print one JSON object.
+pub fn cli_json(data_dir: &Path, args: &[&str]) -> Value {
+    let out = run_cli(data_dir, args);
+    assert!(
+        out.status.success(),
+        "liftdesk {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    assert_eq!(
+        stdout.lines().count(),
+        1,
+        "one JSON line expected, got {stdout:?}"
+    );
+    serde_json::from_str(stdout.trim()).expect("JSON on stdout")
+}
+
+pub fn stderr_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn str_of<'a>(value: &'a Value, key: &str) -> &'a str {
+    value[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} missing in {value}"))
+}
+
+/// An organization with its admin and an API token for the admin.
+pub struct Org {
+    pub organization_id: String,
+    pub agency_id: String,
+    pub admin_id: String,
+    pub admin_email: String,
+    pub admin_token: String,
+}
+
+pub fn init_org(data_dir: &Path, name: &str, email: &str) -> Org {
+    let out = cli_json(
+        data_dir,
+        &[
+            "init",
+            "--organization",
+            name,
+            "--agency",
+            &format!("{name} Centre"),
+            "--admin-email",
+            email,
+            "--admin-password",
+            "motdepasse-solide",
+            "--admin-name",
+            &format!("Admin {name}"),
+        ],
+    );
+    let token = cli_json(
+        data_dir,
+        &["token", "create", "--email", email, "--name", "tests"],
+    );
+    Org {
+        organization_id: str_of(&out, "organizationId").to_owned(),
+        agency_id: str_of(&out, "agencyId").to_owned(),
+        admin_id: str_of(&out, "accountId").to_owned(),
+        admin_email: email.to_owned(),
+        admin_token: str_of(&token, "token").to_owned(),
+    }
+}
+
+pub fn db_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("liftdesk.db")
+}
+
+/// A read-only look at the database file, as an auditor would take it.
+pub fn open_db(data_dir: &Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(db_path(data_dir)).expect("open database")
+}

@@ -1,0 +1,221 @@
+//! Schema migrations at start-up: empty, up to date, older, and newer (refused).
+
+mod common;
+
+use common::*;
+use liftdesk::store::{Store, StoreError, latest_schema_version};
+use sha2::{Digest, Sha256};
+
+fn history(dir: &std::path::Path) -> Vec<(i64, String)> {
+    let conn = open_db(dir);
+    let mut stmt = conn
+        .prepare("SELECT version, name FROM refinery_schema_history ORDER BY version")
+        .expect("history");
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows")
+}
+
+fn file_digest(path: &std::path::Path) -> Vec<u8> {
+    Sha256::digest(std::fs::read(path).expect("read")).to_vec()
+}
+
+#[test]
+fn an_empty_database_gets_the_whole_schema_and_the_catalog() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(&db_path(dir.path())).expect("open");
+    drop(store);
+    let versions: Vec<i64> = history(dir.path()).into_iter().map(|(v, _)| v).collect();
+    assert_eq!(versions.last().copied(), Some(latest_schema_version()));
+    let conn = open_db(dir.path());
+    for table in [
+        "organizations",
+        "agencies",
+        "accounts",
+        "account_agencies",
+        "technicians",
+        "technician_on_call",
+        "technician_absences",
+        "clients",
+        "contacts",
+        "buildings",
+        "equipment",
+        "technical_fields",
+        "equipment_values",
+        "deals",
+        "surveys",
+        "survey_values",
+        "discrepancies",
+        "visits",
+        "calls",
+        "call_centers",
+        "quotes",
+        "quote_rows",
+        "invoices",
+        "invoice_lines",
+        "invoice_counters",
+        "import_files",
+        "webhook_subscriptions",
+        "outbox_events",
+        "webhook_deliveries",
+        "credentials",
+        "partner_key_agencies",
+        "sessions",
+        "sheet_tokens",
+        "audit_log",
+    ] {
+        let exists: bool = conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1)",
+                [table],
+                |r| r.get(0),
+            )
+            .expect("query");
+        assert!(exists, "table {table} missing");
+    }
+    // The catalog ships the partner API's technical fields, with French labels and V1 names.
+    for key in [
+        "charge_utile",
+        "course",
+        "implantation_machinerie",
+        "marque",
+        "modele",
+        "nombre_faces_de_service",
+        "nombre_niveaux",
+        "nombre_personnes",
+        "type_entrainement",
+        "vitesse",
+    ] {
+        let (label, v1_table, v1_field): (String, String, String) = conn
+            .query_row(
+                "SELECT label, v1_table, v1_field FROM technical_fields WHERE partner_key = ?1",
+                [key],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap_or_else(|_| panic!("technical field {key} missing"));
+        assert!(!label.is_empty() && !v1_table.is_empty() && !v1_field.is_empty());
+    }
+    let shaft: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM technical_fields WHERE component = 'shaft'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert!(shaft >= 4, "pit, car roof and landing dimensions");
+    for component in ["car_door", "machine", "controller"] {
+        let n: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM technical_fields WHERE component = ?1",
+                [component],
+                |r| r.get(0),
+            )
+            .expect("count");
+        assert!(n > 0, "{component} fields missing");
+    }
+    let journal: String = conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .expect("pragma");
+    assert_eq!(journal, "wal");
+}
+
+#[test]
+fn an_up_to_date_database_is_opened_as_is() {
+    let dir = tempfile::tempdir().expect("dir");
+    let org = init_org(dir.path(), "Org", "a@org.fr");
+    let before = history(dir.path());
+    let store = Store::open(&db_path(dir.path())).expect("reopen");
+    drop(store);
+    assert_eq!(history(dir.path()), before);
+    let conn = open_db(dir.path());
+    let still: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM organizations WHERE id = ?1",
+            [&org.organization_id],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert_eq!(still, 1);
+}
+
+#[test]
+fn an_older_database_is_brought_up_to_date_keeping_its_data() {
+    let dir = tempfile::tempdir().expect("dir");
+    let org = init_org(dir.path(), "Org", "a@org.fr");
+    // Make it look like a database from before the catalog migration.
+    {
+        let conn = open_db(dir.path());
+        conn.execute_batch(
+            "DELETE FROM technical_fields; DELETE FROM refinery_schema_history WHERE version = 2;",
+        )
+        .expect("downgrade");
+    }
+    let store = Store::open(&db_path(dir.path())).expect("migrate");
+    drop(store);
+    assert_eq!(
+        history(dir.path()).last().map(|(v, _)| *v),
+        Some(latest_schema_version())
+    );
+    let conn = open_db(dir.path());
+    let fields: i64 = conn
+        .query_row("SELECT COUNT(*) FROM technical_fields", [], |r| r.get(0))
+        .expect("count");
+    assert!(fields > 10);
+    let still: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM accounts WHERE id = ?1",
+            [&org.admin_id],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert_eq!(still, 1);
+}
+
+#[test]
+fn a_database_newer_than_the_binary_is_refused_untouched() {
+    let dir = tempfile::tempdir().expect("dir");
+    init_org(dir.path(), "Org", "a@org.fr");
+    let newer = latest_schema_version() + 1;
+    {
+        let conn = open_db(dir.path());
+        conn.execute(
+            "INSERT INTO refinery_schema_history (version, name, applied_on, checksum) VALUES (?1, 'future', '2030-01-01', '0')",
+            [newer],
+        )
+        .expect("future migration");
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+            .expect("checkpoint");
+    }
+    let path = db_path(dir.path());
+    let before = file_digest(&path);
+
+    match Store::open(&path) {
+        Err(err @ StoreError::NewerSchema { .. }) => {
+            let text = err.to_string();
+            assert!(text.contains("version plus récente de Liftdesk"), "{text}");
+            assert!(text.contains(&format!("schéma {newer}")), "{text}");
+            assert!(text.contains("n'a pas été modifiée"), "{text}");
+        }
+        Err(other) => panic!("wrong error: {other}"),
+        Ok(_) => panic!("a newer database must be refused"),
+    }
+    assert_eq!(
+        file_digest(&path),
+        before,
+        "the refused file is not modified"
+    );
+
+    // The CLI says so in French and exits non-zero.
+    let out = run_cli(
+        dir.path(),
+        &["token", "create", "--email", "a@org.fr", "--name", "x"],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr_of(&out).contains("version plus récente de Liftdesk"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(file_digest(&path), before, "still untouched");
+}

@@ -1,0 +1,301 @@
+// Test de bout en bout de la connexion, contre un serveur Liftdesk réel déjà lancé.
+//
+//   LIFTDESK_URL=http://127.0.0.1:PORT \
+//   LIFTDESK_CREDENTIALS=/chemin/credentials.json \
+//   npm run e2e
+//
+// LIFTDESK_CREDENTIALS : {"admin": {"email","password"}, "member": {"email","password"},
+//                         "agencies": [{"id","name"}, ...]}  (l'admin travaille dans toutes
+//                         les agences listées, le membre seulement dans la première).
+// LIFTDESK_ARTIFACTS   : dossier des captures (défaut : ../test-artifacts), écrites dans <dossier>/ui/.
+// LIFTDESK_CHROMIUM    : navigateur à piloter (défaut : /usr/bin/chromium).
+
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TIMEOUT = 15_000;
+const STEP_TIMEOUT = 60_000;
+
+// Textes exacts de l'interface.
+const T = {
+  title: 'Liftdesk',
+  subtitle: "Back-office de maintenance d'ascenseurs",
+  emailLabel: 'Adresse e-mail',
+  passwordLabel: 'Mot de passe',
+  submit: 'Se connecter',
+  submitting: 'Connexion…',
+  emailRequired: 'Saisissez votre adresse e-mail.',
+  passwordRequired: 'Saisissez votre mot de passe.',
+  wrongCredentials: 'Adresse e-mail ou mot de passe incorrect.',
+  signOut: 'Se déconnecter',
+  welcome: (name) => `Bienvenue, ${name}`,
+  activeAgency: (name) => `Agence active : ${name}`,
+  noActiveAgency: 'Aucune agence active.',
+  agencies: 'Vos agences',
+};
+
+const missing = [];
+if (!process.env.LIFTDESK_URL) {
+  missing.push('LIFTDESK_URL (adresse du serveur Liftdesk lancé, par exemple http://127.0.0.1:8080)');
+}
+if (!process.env.LIFTDESK_CREDENTIALS) {
+  missing.push('LIFTDESK_CREDENTIALS (chemin du fichier JSON des comptes de test)');
+}
+
+if (missing.length > 0) {
+  test('configuration du test de bout en bout', () => {
+    assert.fail(
+      `Variable(s) d'environnement manquante(s) : ${missing.join(' ; ')}. ` +
+        'Ce test pilote un vrai serveur et ne peut pas être sauté.',
+    );
+  });
+} else {
+  describe('connexion au back-office', { timeout: 10 * STEP_TIMEOUT }, () => {
+    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
+    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
+      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
+      : path.resolve(UI_DIR, '../test-artifacts/ui');
+
+    /** @type {{admin: {email: string, password: string}, member: {email: string, password: string}, agencies: {id: string, name: string}[]}} */
+    let creds;
+    /** @type {import('playwright-core').Browser} */
+    let browser;
+    /** @type {import('playwright-core').Page} */
+    let page;
+    const pageErrors = [];
+
+    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
+
+    /** Étape nommée : en cas d'échec, capture d'écran `echec-<nom>.png` avant de relancer l'erreur. */
+    function step(name, fn) {
+      it(name, { timeout: STEP_TIMEOUT }, async () => {
+        try {
+          await fn();
+        } catch (error) {
+          if (page) await shot(`echec-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
+          throw error;
+        }
+      });
+    }
+
+    /** Attend que le texte (espaces normalisés) d'un élément soit exactement `expected`. */
+    async function waitForText(locator, expected) {
+      const deadline = Date.now() + TIMEOUT;
+      let actual;
+      for (;;) {
+        actual = ((await locator.textContent({ timeout: TIMEOUT })) ?? '').replace(/\s+/g, ' ').trim();
+        if (actual === expected || Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.equal(actual, expected);
+    }
+
+    const sessionResponse = (method) =>
+      page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/app/api/session' && r.request().method() === method,
+        { timeout: TIMEOUT },
+      );
+
+    const loginHeading = () => page.getByRole('heading', { level: 1, name: T.title, exact: true });
+    const submitButton = () => page.getByRole('button', { name: T.submit, exact: true });
+    const emailField = () => page.getByLabel(T.emailLabel, { exact: true });
+    const passwordField = () => page.getByLabel(T.passwordLabel, { exact: true });
+    const alert = () => page.getByRole('alert');
+
+    async function expectLoginPage() {
+      await loginHeading().waitFor();
+      await page.getByText(T.subtitle, { exact: true }).waitFor();
+      await emailField().waitFor();
+      await passwordField().waitFor();
+      await submitButton().waitFor();
+      assert.equal(await page.getByRole('button', { name: T.signOut }).count(), 0);
+    }
+
+    /** Se connecte et renvoie le corps de la réponse de connexion. */
+    async function signIn(account) {
+      await emailField().fill(account.email);
+      await passwordField().fill(account.password);
+      const response = sessionResponse('POST');
+      await submitButton().click();
+      const res = await response;
+      const body = await res.json();
+      assert.equal(res.status(), 200, `connexion de ${account.email} refusée : ${JSON.stringify(body)}`);
+      assert.equal(body.account.email.toLowerCase(), account.email.toLowerCase());
+      assert.equal(typeof body.account.name, 'string');
+      return body;
+    }
+
+    /** Vérifie l'accueil : nom, e-mail, agence active et liste exacte des agences. */
+    async function expectHome(session, expectedAgencyNames) {
+      const { name, email } = session.account;
+      await page.getByRole('heading', { level: 1, name: T.welcome(name), exact: true }).waitFor();
+      const header = page.getByRole('banner');
+      await header.getByText(T.title, { exact: true }).waitFor();
+      await header.getByText(name, { exact: true }).waitFor();
+      await header.getByText(email, { exact: true }).waitFor();
+      await header.getByRole('button', { name: T.signOut, exact: true }).waitFor();
+
+      if (session.agency) {
+        assert.ok(expectedAgencyNames.includes(session.agency.name), 'agence active hors de la liste attendue');
+        await page.getByText(T.activeAgency(session.agency.name), { exact: true }).waitFor();
+      } else {
+        await page.getByText(T.noActiveAgency, { exact: true }).waitFor();
+      }
+
+      const list = page.getByRole('list', { name: T.agencies, exact: true });
+      await list.waitFor();
+      const items = (await list.getByRole('listitem').allTextContents()).map((s) => s.trim());
+      assert.deepEqual([...items].sort(), [...expectedAgencyNames].sort());
+      assert.equal(await page.getByRole('button', { name: T.submit }).count(), 0);
+    }
+
+    before(async () => {
+      const file = path.resolve(process.env.LIFTDESK_CREDENTIALS);
+      try {
+        creds = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (error) {
+        throw new Error(`LIFTDESK_CREDENTIALS : lecture de ${file} impossible (${error.message})`);
+      }
+      for (const who of ['admin', 'member']) {
+        assert.ok(creds?.[who]?.email && creds[who].password, `LIFTDESK_CREDENTIALS : ${who}.email et ${who}.password requis`);
+      }
+      assert.ok(
+        Array.isArray(creds.agencies) && creds.agencies.length >= 2 && creds.agencies.every((a) => a?.name),
+        'LIFTDESK_CREDENTIALS : "agencies" doit lister au moins deux agences {id, name}',
+      );
+
+      mkdirSync(artifactsDir, { recursive: true });
+      browser = await chromium.launch({
+        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 800 } });
+      page = await context.newPage();
+      page.setDefaultTimeout(TIMEOUT);
+      page.on('pageerror', (error) => pageErrors.push(error));
+    });
+
+    after(async () => {
+      await browser?.close();
+    });
+
+    step("page de connexion à l'ouverture", async () => {
+      const res = await page.goto(baseUrl);
+      assert.equal(res?.status(), 200);
+      await expectLoginPage();
+      assert.equal(await page.title(), T.title);
+      assert.equal(await page.getAttribute('html', 'lang'), 'fr');
+      assert.equal(await emailField().inputValue(), '');
+      await shot('01-connexion');
+    });
+
+    step('validation en français sans perdre la saisie', async () => {
+      await submitButton().click();
+      await page.getByText(T.emailRequired, { exact: true }).waitFor();
+      await page.getByText(T.passwordRequired, { exact: true }).waitFor();
+      assert.equal(await emailField().getAttribute('aria-invalid'), 'true');
+      await shot('02-validation');
+
+      // Adresse saisie, mot de passe vide : seule l'erreur du mot de passe reste, l'adresse est gardée.
+      await emailField().fill(creds.admin.email);
+      await submitButton().click();
+      await page.getByText(T.passwordRequired, { exact: true }).waitFor();
+      assert.equal(await page.getByText(T.emailRequired, { exact: true }).count(), 0);
+      assert.equal(await emailField().inputValue(), creds.admin.email);
+    });
+
+    step("mauvais mot de passe : message du serveur, adresse conservée", async () => {
+      await emailField().fill(creds.admin.email);
+      await passwordField().fill(`mauvais-${Date.now()}`);
+
+      // La requête est retenue le temps de vérifier l'état « en cours » du bouton.
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      await page.route('**/app/api/session', async (route) => {
+        if (route.request().method() === 'POST') await held;
+        await route.fallback();
+      });
+      const response = sessionResponse('POST');
+      await submitButton().click();
+      const busy = page.getByRole('button', { name: T.submitting, exact: true });
+      await busy.waitFor();
+      assert.equal(await busy.isDisabled(), true);
+      release();
+      const res = await response;
+      await page.unroute('**/app/api/session');
+
+      assert.equal(res.status(), 401);
+      const body = await res.json();
+      assert.equal(body.error, T.wrongCredentials);
+      await waitForText(alert(), body.error);
+      assert.equal(await emailField().inputValue(), creds.admin.email);
+      assert.equal(await submitButton().isEnabled(), true);
+      await shot('03-erreur-identifiants');
+    });
+
+    /** @type {any} */
+    let adminSession;
+
+    step("connexion de l'administrateur", async () => {
+      adminSession = await signIn(creds.admin);
+      await expectHome(
+        adminSession,
+        creds.agencies.map((a) => a.name),
+      );
+      assert.equal(new URL(page.url()).pathname, '/');
+      await shot('04-accueil-admin');
+    });
+
+    step('toujours connecté après rechargement', async () => {
+      const response = sessionResponse('GET');
+      await page.reload();
+      assert.equal((await response).status(), 200);
+      await expectHome(
+        adminSession,
+        creds.agencies.map((a) => a.name),
+      );
+      await shot('05-accueil-apres-rechargement');
+    });
+
+    step('déconnexion', async () => {
+      const response = sessionResponse('DELETE');
+      await page.getByRole('button', { name: T.signOut, exact: true }).click();
+      const res = await response;
+      if (res.status() !== 204) assert.fail(`déconnexion refusée (${res.status()}) : ${await res.text()}`);
+      assert.ok(res.request().headers()['x-csrf-token'], 'X-CSRF-Token absent de la déconnexion');
+      await expectLoginPage();
+      await shot('06-deconnexion');
+
+      // La session est bien close côté serveur : un rechargement reste sur la connexion.
+      const check = sessionResponse('GET');
+      await page.reload();
+      assert.equal((await check).status(), 401);
+      await expectLoginPage();
+    });
+
+    step('connexion du membre : seulement la première agence', async () => {
+      const session = await signIn(creds.member);
+      const first = creds.agencies[0].name;
+      await expectHome(session, [first]);
+      await shot('07-accueil-membre');
+    });
+
+    step('aucune erreur JavaScript dans la page', () => {
+      assert.deepEqual(pageErrors.map(String), []);
+    });
+  });
+}

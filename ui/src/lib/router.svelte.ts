@@ -1,0 +1,53 @@
+/**
+ * Routage minimal côté client : l'écran affiché dépend de `location.pathname`,
+ * la navigation passe par `history.pushState`. Le serveur doit renvoyer
+ * `index.html` pour tout chemin de l'interface (hors `/app/api/` et `/assets/`).
+ */
+
+/** Chemins connus de l'interface. Les écrans à venir (planning, appels…) s'ajoutent ici. */
+export const PATHS = {
+  home: '/',
+  login: '/connexion',
+} as const;
+
+/** Supprime la barre oblique finale (`/connexion/` → `/connexion`), sauf pour la racine. */
+export function normalizePath(pathname: string): string {
+  const path = pathname || '/';
+  return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
+}
+
+class Router {
+  path = $state(normalizePath(window.location.pathname));
+
+  constructor() {
+    window.addEventListener('popstate', () => {
+      this.path = normalizePath(window.location.pathname);
+    });
+  }
+
+  navigate(to: string, { replace = false }: { replace?: boolean } = {}): void {
+    const path = normalizePath(to);
+    if (path === this.path && !replace) return;
+    if (replace) window.history.replaceState(null, '', path);
+    else window.history.pushState(null, '', path);
+    this.path = path;
+  }
+
+  /**
+   * Gestionnaire de clic pour les liens internes (`<a href="/…" onclick={router.linkHandler}>`) :
+   * navigation sans rechargement, sauf clic modifié (nouvel onglet…).
+   */
+  linkHandler = (event: MouseEvent): void => {
+    const link = event.currentTarget;
+    if (!(link instanceof HTMLAnchorElement)) return;
+    if (event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (link.target && link.target !== '_self') return;
+    const url = new URL(link.href);
+    if (url.origin !== window.location.origin) return;
+    event.preventDefault();
+    this.navigate(url.pathname);
+  };
+}
+
+export const router = new Router();

@@ -1,0 +1,50 @@
+/** Validation côté client du formulaire de connexion (messages en français). */
+
+export interface LoginInput {
+  email: string;
+  password: string;
+}
+
+export interface LoginErrors {
+  email?: string;
+  password?: string;
+}
+
+export const LOGIN_MESSAGES = {
+  emailRequired: 'Saisissez votre adresse e-mail.',
+  emailInvalid: 'Saisissez une adresse e-mail valide, par exemple nom@exemple.fr.',
+  passwordRequired: 'Saisissez votre mot de passe.',
+} as const;
+
+/**
+ * Forme minimale d'une adresse : une partie locale, une arobase, un domaine, sans espace.
+ * Volontairement permissive (`admin@localhost` passe) : c'est le serveur qui fait foi.
+ */
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+
+export function validateEmail(email: string): string | undefined {
+  const value = email.trim();
+  if (value === '') return LOGIN_MESSAGES.emailRequired;
+  if (!EMAIL_SHAPE.test(value)) return LOGIN_MESSAGES.emailInvalid;
+  return undefined;
+}
+
+export function validatePassword(password: string): string | undefined {
+  // Le mot de passe n'est jamais rogné : seul un champ vide est refusé.
+  if (password === '') return LOGIN_MESSAGES.passwordRequired;
+  return undefined;
+}
+
+/** Renvoie les erreurs par champ ; un objet vide signifie que le formulaire peut être envoyé. */
+export function validateLogin(input: LoginInput): LoginErrors {
+  const errors: LoginErrors = {};
+  const email = validateEmail(input.email);
+  if (email) errors.email = email;
+  const password = validatePassword(input.password);
+  if (password) errors.password = password;
+  return errors;
+}
+
+export function hasErrors(errors: LoginErrors): boolean {
+  return Object.values(errors).some(Boolean);
+}
