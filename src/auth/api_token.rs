@@ -3,10 +3,8 @@
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use chrono::Duration;
 
 use crate::auth::{bearer_token, secret};
-use crate::clock;
 use crate::error::{AppError, AppResult};
 use crate::services::accounts::agencies_in_scope;
 use crate::state::AppState;
@@ -18,8 +16,6 @@ pub const AGENCY_HEADER: &str = "x-service-agency";
 /// The spec says "401 with no further detail": one message for every case.
 pub const UNAUTHORIZED_MESSAGE: &str =
     "Authentification requise : jeton d'API manquant, inconnu ou révoqué.";
-/// `last_used_at` is written at most this often per token.
-const TOUCH_INTERVAL_SECS: i64 = 60;
 
 #[derive(Debug, Clone)]
 pub struct ApiCaller {
@@ -112,7 +108,11 @@ impl FromRequestParts<AppState> for ApiCaller {
             .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
         let requested = requested?;
         let agency = choose_agency(&account, &scope, requested.as_deref())?;
-        touch_if_stale(state, &matched);
+        super::touch_if_stale(
+            state,
+            &matched.credential_id,
+            matched.last_used_at.as_deref(),
+        );
         Ok(ApiCaller {
             credential_id: matched.credential_id,
             account,
@@ -120,28 +120,4 @@ impl FromRequestParts<AppState> for ApiCaller {
             scope,
         })
     }
-}
-
-/// Records the token's last use without making every request a write.
-fn touch_if_stale(state: &AppState, matched: &credentials::ApiTokenMatch) {
-    let now = clock::now();
-    let stale = matched
-        .last_used_at
-        .as_deref()
-        .and_then(clock::parse_timestamp)
-        .is_none_or(|at| now - at > Duration::seconds(TOUCH_INTERVAL_SECS));
-    if !stale {
-        return;
-    }
-    let store = state.store.clone();
-    let id = matched.credential_id.clone();
-    let at = clock::format_timestamp(now);
-    tokio::spawn(async move {
-        if let Err(err) = store
-            .write(move |tx| credentials::touch(tx, &id, &at))
-            .await
-        {
-            tracing::warn!(error = %err, "date de dernière utilisation du jeton non enregistrée");
-        }
-    });
 }

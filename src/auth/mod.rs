@@ -2,6 +2,8 @@
 //! signature says which credential it takes and which agency scope it acts in.
 
 pub mod api_token;
+pub mod call_center_key;
+pub mod partner_key;
 pub mod password;
 pub mod secret;
 pub mod staff_session;
@@ -9,6 +11,14 @@ pub mod throttle;
 
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
+use chrono::Duration;
+
+use crate::clock;
+use crate::state::AppState;
+use crate::store::credentials;
+
+/// `last_used_at` of a credential is written at most this often.
+const TOUCH_INTERVAL_SECS: i64 = 60;
 
 /// The token of `Authorization: Bearer <token>` (the word in any case).
 pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
@@ -16,6 +26,28 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
     let (scheme, token) = value.split_once(char::is_whitespace)?;
     let token = token.trim();
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// Records a credential's last use without making every request a write.
+pub(crate) fn touch_if_stale(state: &AppState, credential_id: &str, last_used_at: Option<&str>) {
+    let now = clock::now();
+    let stale = last_used_at
+        .and_then(clock::parse_timestamp)
+        .is_none_or(|at| now - at > Duration::seconds(TOUCH_INTERVAL_SECS));
+    if !stale {
+        return;
+    }
+    let store = state.store.clone();
+    let id = credential_id.to_owned();
+    let at = clock::format_timestamp(now);
+    tokio::spawn(async move {
+        if let Err(err) = store
+            .write(move |tx| credentials::touch(tx, &id, &at))
+            .await
+        {
+            tracing::warn!(error = %err, "date de dernière utilisation non enregistrée");
+        }
+    });
 }
 
 #[cfg(test)]

@@ -148,3 +148,74 @@ pub fn attribute_partner_agency(
     )?;
     Ok(())
 }
+
+/// A live call-center key: its agency and its call center.
+#[derive(Debug, Clone)]
+pub struct CallCenterKeyMatch {
+    pub credential_id: String,
+    pub agency_id: String,
+    pub call_center_id: String,
+    pub call_center_name: String,
+    pub last_used_at: Option<String>,
+}
+
+pub fn find_live_call_center_key(
+    conn: &Connection,
+    fingerprint: &str,
+) -> AppResult<Option<CallCenterKeyMatch>> {
+    Ok(conn
+        .query_row(
+            "SELECT c.id, c.agency_id, c.call_center_id, cc.name, c.last_used_at FROM credentials c
+             JOIN call_centers cc ON cc.id = c.call_center_id
+             WHERE c.fingerprint = ?1 AND c.kind = 'call_center_key' AND c.revoked_at IS NULL",
+            [fingerprint],
+            |row| {
+                Ok(CallCenterKeyMatch {
+                    credential_id: row.get(0)?,
+                    agency_id: row.get(1)?,
+                    call_center_id: row.get(2)?,
+                    call_center_name: row.get(3)?,
+                    last_used_at: row.get(4)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// A live partner key and the agencies attributed to it.
+#[derive(Debug, Clone)]
+pub struct PartnerKeyMatch {
+    pub credential_id: String,
+    pub partner_name: String,
+    pub agency_ids: Vec<String>,
+    pub last_used_at: Option<String>,
+}
+
+pub fn find_live_partner_key(
+    conn: &Connection,
+    fingerprint: &str,
+) -> AppResult<Option<PartnerKeyMatch>> {
+    let found: Option<(String, String, Option<String>)> = conn
+        .query_row(
+            "SELECT id, name, last_used_at FROM credentials
+             WHERE fingerprint = ?1 AND kind = 'partner_key' AND revoked_at IS NULL",
+            [fingerprint],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        )
+        .optional()?;
+    let Some((credential_id, partner_name, last_used_at)) = found else {
+        return Ok(None);
+    };
+    let mut stmt = conn.prepare_cached(
+        "SELECT agency_id FROM partner_key_agencies WHERE credential_id = ?1 ORDER BY agency_id",
+    )?;
+    let agency_ids = stmt
+        .query_map([&credential_id], |r| r.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    Ok(Some(PartnerKeyMatch {
+        credential_id,
+        partner_name,
+        agency_ids,
+        last_used_at,
+    }))
+}

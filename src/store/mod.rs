@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod agencies;
 pub mod audit;
 pub mod credentials;
+pub mod equipment;
 mod migrate;
 pub mod sessions;
 

@@ -1,0 +1,57 @@
+//! `CallCenterCaller`: a call-center API request authenticated by a
+//! call-center key (`Authorization: Bearer svc_…`). The agency is the key's,
+//! never the body's.
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+
+use crate::auth::{bearer_token, secret, touch_if_stale};
+use crate::error::{AppError, AppResult};
+use crate::state::AppState;
+use crate::store::credentials;
+
+pub const UNAUTHORIZED_MESSAGE: &str =
+    "Authentification requise : clé de centre d'appels manquante, inconnue ou révoquée.";
+
+#[derive(Debug, Clone)]
+pub struct CallCenterCaller {
+    pub credential_id: String,
+    pub agency_id: String,
+    pub call_center_id: String,
+    pub call_center_name: String,
+}
+
+impl FromRequestParts<AppState> for CallCenterCaller {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let key = bearer_token(&parts.headers)
+            .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
+        // `svc_` + exactly 32 alphanumerics: API tokens and partner keys never match.
+        if !secret::has_shape(key, secret::CALL_CENTER_KEY_PREFIX) {
+            return Err(AppError::unauthorized(UNAUTHORIZED_MESSAGE));
+        }
+        let fingerprint = secret::fingerprint(key);
+        let matched = state
+            .store
+            .read(move |conn| -> AppResult<_> {
+                credentials::find_live_call_center_key(conn, &fingerprint)
+            })
+            .await?
+            .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
+        touch_if_stale(
+            state,
+            &matched.credential_id,
+            matched.last_used_at.as_deref(),
+        );
+        Ok(CallCenterCaller {
+            credential_id: matched.credential_id,
+            agency_id: matched.agency_id,
+            call_center_id: matched.call_center_id,
+            call_center_name: matched.call_center_name,
+        })
+    }
+}

@@ -1,0 +1,345 @@
+// End-to-end checks of the desktop shell: tauri-driver starts the real
+// binary under WebKitWebDriver; the tests drive the window like a user and
+// check the database once the app has quit.
+//
+// Run through tests/desktop/run.sh (it builds the app, installs tauri-driver
+// and starts Xvfb). Linux only: tauri-driver drives WebKitGTK there.
+
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const TARGET_DIR = process.env.CARGO_TARGET_DIR ? resolve(REPO, process.env.CARGO_TARGET_DIR) : join(REPO, 'target');
+const APP = process.env.LIFTDESK_DESKTOP_BIN ? resolve(process.env.LIFTDESK_DESKTOP_BIN) : join(TARGET_DIR, 'debug', 'liftdesk-desktop');
+const ARTIFACTS = join(resolve(REPO, process.env.LIFTDESK_ARTIFACTS ?? 'test-artifacts'), 'desktop');
+const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
+const TEST_TIMEOUT_MS = 180_000;
+const SKIP = process.platform !== 'linux' && 'tauri-driver ne pilote WebKitGTK que sous Linux';
+
+// -- helpers -----------------------------------------------------------------
+
+function findTauriDriver() {
+  if (process.env.TAURI_DRIVER) return process.env.TAURI_DRIVER;
+  const dirs = [join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'bin'), ...(process.env.PATH ?? '').split(delimiter)];
+  for (const dir of dirs) {
+    const candidate = join(dir, 'tauri-driver');
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  throw new Error('tauri-driver introuvable : lancez tests/desktop/run.sh (il l’installe) ou `cargo install tauri-driver --locked`.');
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Polls `probe` until it returns a truthy value; no fixed sleeps. */
+async function waitFor(what, probe, { timeoutMs = 60_000, intervalMs = 200 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`délai dépassé (${timeoutMs} ms) en attendant : ${what}${lastError ? ` (dernière erreur : ${lastError.message})` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** Minimal W3C WebDriver client over fetch. */
+function webdriver(base) {
+  async function call(method, path, body) {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const text = await res.text();
+    let json;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${path} : réponse non JSON (${res.status}) : ${text.slice(0, 200)}`);
+    }
+    if (!res.ok || json?.value?.error) {
+      throw new Error(`${method} ${path} : ${res.status} ${json?.value?.error} : ${json?.value?.message}`);
+    }
+    return json.value;
+  }
+  return {
+    status: () => call('GET', '/status'),
+    newSession: (capabilities) => call('POST', '/session', { capabilities }),
+    session(id) {
+      const s = `/session/${id}`;
+      return {
+        url: () => call('GET', `${s}/url`),
+        title: () => call('GET', `${s}/title`),
+        findAll: (xpath) => call('POST', `${s}/elements`, { using: 'xpath', value: xpath }),
+        find: async (xpath) => (await call('POST', `${s}/element`, { using: 'xpath', value: xpath }))[ELEMENT],
+        attribute: (el, name) => call('GET', `${s}/element/${el}/attribute/${name}`),
+        text: (el) => call('GET', `${s}/element/${el}/text`),
+        type: (el, text) => call('POST', `${s}/element/${el}/value`, { text }),
+        click: (el) => call('POST', `${s}/element/${el}/click`, {}),
+        execute: (script, args = []) => call('POST', `${s}/execute/sync`, { script, args }),
+        executeAsync: (script, args = []) => call('POST', `${s}/execute/async`, { script, args }),
+        screenshot: () => call('GET', `${s}/screenshot`),
+        delete: () => call('DELETE', s),
+      };
+    },
+  };
+}
+
+/** Pid of the desktop binary started with this data directory (from /proc). */
+function appPid(dataDir) {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')[0] !== APP) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`LIFTDESK_DATA_DIR=${dataDir}`)) return Number(entry);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return undefined;
+}
+
+/** True while the process exists and is not a zombie. */
+function isRunning(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function xpathLiteral(text) {
+  return text.includes("'") ? `"${text}"` : `'${text}'`;
+}
+
+function sha256(path) {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+function walSize(db) {
+  return existsSync(`${db}-wal`) ? statSync(`${db}-wal`).size : 0;
+}
+
+// -- one app per test: tauri-driver → WebKitWebDriver → liftdesk-desktop ------
+
+const launched = new Set();
+
+function kill(app, signal) {
+  // tauri-driver, WebKitWebDriver, the app and WebKit's helper processes all
+  // stay in the process group of the detached tauri-driver.
+  try {
+    process.kill(-app.driver.pid, signal);
+  } catch {
+    // Already gone.
+  }
+  if (app.pid && isRunning(app.pid)) {
+    try {
+      process.kill(app.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+// Last resort when the runner ends early: tauri-driver runs in its own
+// process group, so `timeout` or Ctrl+C on the runner would not reach it.
+process.on('exit', () => {
+  for (const app of launched) {
+    kill(app, 'SIGKILL');
+    if (!process.env.LIFTDESK_KEEP_DATA) rmSync(app.dataDir, { recursive: true, force: true });
+  }
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.once(signal, () => process.exit(130));
+}
+
+/** Starts tauri-driver for a fresh data directory, then a session on the app. */
+async function launch(name, prepare = () => {}) {
+  assert.ok(existsSync(APP), `binaire introuvable : ${APP} (cargo build -p liftdesk-desktop)`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'liftdesk-desktop-'));
+  prepare(dataDir);
+
+  const port = await freePort();
+  let nativePort = await freePort();
+  while (nativePort === port) nativePort = await freePort();
+
+  const logPath = join(ARTIFACTS, `${name}.log`);
+  const log = createWriteStream(logPath);
+  // tauri:options has no environment field, but WebKitWebDriver launches the
+  // app with the environment it inherited from tauri-driver: set it here.
+  const driver = spawn(findTauriDriver(), ['--port', String(port), '--native-port', String(nativePort)], {
+    env: { ...process.env, LIFTDESK_DATA_DIR: dataDir, LIFTDESK_LOG: process.env.LIFTDESK_LOG ?? 'info', NO_COLOR: '1', RUST_LIB_BACKTRACE: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  driver.stdout.pipe(log);
+  driver.stderr.pipe(log);
+  const app = { name, dataDir, logPath, log, driver, pid: undefined, sessionId: undefined, s: undefined };
+  app.exited = new Promise((r) => driver.once('exit', r));
+  launched.add(app);
+
+  const wd = webdriver(`http://127.0.0.1:${port}`);
+  await waitFor('tauri-driver prêt', async () => (await wd.status())?.ready !== false, { timeoutMs: 30_000 });
+  const session = await wd.newSession({ alwaysMatch: { browserName: 'wry', 'tauri:options': { application: APP } } });
+  app.sessionId = session.sessionId;
+  app.s = wd.session(app.sessionId);
+  app.pid = await waitFor('processus de l’application', () => appPid(dataDir), { timeoutMs: 10_000 });
+  app.logText = () => readFileSync(logPath, 'utf8');
+  return app;
+}
+
+/** The page closes its window (as `window.close()` in the UI would); the app must then exit by itself. */
+async function closeFromPage(app) {
+  // Neither "Delete Session" nor "Close Window" would do: once the last window
+  // is closed WebKitWebDriver SIGKILLs the app, racing its clean exit.
+  await app.s.execute('setTimeout(() => window.close(), 0);');
+  await waitFor('fin du processus de l’application', () => !isRunning(app.pid), { timeoutMs: 15_000 });
+  // The app is gone: WebKitWebDriver then ends the session without error.
+  await app.s.delete();
+  app.sessionId = undefined;
+}
+
+async function screenshot(app, file) {
+  const png = Buffer.from(await app.s.screenshot(), 'base64');
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'capture non PNG');
+  writeFileSync(join(ARTIFACTS, file), png);
+}
+
+async function dispose(app) {
+  if (app.sessionId) {
+    // The test failed with the app still up: keep what the window showed.
+    await screenshot(app, `${app.name}-echec.png`).catch(() => {});
+    await app.s.delete().catch(() => {});
+  }
+  kill(app, 'SIGTERM');
+  await Promise.race([app.exited, new Promise((r) => setTimeout(r, 5_000))]);
+  kill(app, 'SIGKILL');
+  app.log.end();
+  if (!process.env.LIFTDESK_KEEP_DATA) rmSync(app.dataDir, { recursive: true, force: true });
+  launched.delete(app);
+}
+
+after(async () => {
+  for (const app of launched) await dispose(app);
+});
+
+// -- tests -------------------------------------------------------------------
+
+test('la fenêtre affiche l’interface, la connexion fonctionne et la base est propre à la sortie', { timeout: TEST_TIMEOUT_MS, skip: SKIP }, async (t) => {
+  const app = await launch('connexion');
+  t.after(() => dispose(app));
+  const { s } = app;
+
+  // The login form, as a user sees it.
+  const emailLabel = `//label[normalize-space()=${xpathLiteral('Adresse e-mail')}]`;
+  const submit = `//button[normalize-space()=${xpathLiteral('Se connecter')}]`;
+  await waitFor('formulaire de connexion', async () => (await s.findAll(emailLabel)).length > 0 && (await s.findAll(submit)).length > 0);
+
+  const url = await s.url();
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/$/, `URL inattendue : ${url}`);
+  assert.match(app.logText(), new RegExp(`serveur embarqué url=${url.slice(0, -1).replace(/[.]/g, '\\.')}`), 'le port affiché n’est pas celui du serveur embarqué');
+  assert.equal(await s.title(), 'Liftdesk');
+  console.log('PROBE', await s.executeAsync(`const done = arguments[arguments.length - 1];
+    document.addEventListener('securitypolicyviolation', (e) => done(e.violatedDirective), { once: true });
+    const img = new Image();
+    img.onerror = () => setTimeout(() => done('aucune violation'), 100);
+    img.src = 'http://127.0.0.2:9/sonde.png';`));
+  // No capability grants the served page any Tauri command (it talks HTTP).
+  const ipc = await s.executeAsync(`const done = arguments[arguments.length - 1];
+    const internals = window.__TAURI_INTERNALS__;
+    if (!internals) return done('absent');
+    internals.invoke('plugin:app|version').then(() => done('autorisé'), (e) => done('refusé : ' + e));`);
+  assert.ok(ipc === 'absent' || ipc.startsWith('refusé'), `commande Tauri accessible depuis la page : ${ipc}`);
+
+  const credsPath = join(app.dataDir, 'demo-credentials.json');
+  assert.ok(existsSync(credsPath), 'demo-credentials.json absent du dossier de données');
+  const creds = JSON.parse(readFileSync(credsPath, 'utf8'));
+  assert.ok(creds.admin?.email && creds.admin?.password, 'identifiants admin absents');
+
+  async function fieldFor(label) {
+    const id = await s.attribute(await s.find(`//label[normalize-space()=${xpathLiteral(label)}]`), 'for');
+    return s.find(`//*[@id=${xpathLiteral(id)}]`);
+  }
+  await s.type(await fieldFor('Adresse e-mail'), creds.admin.email);
+  await s.type(await fieldFor('Mot de passe'), creds.admin.password);
+  await s.click(await s.find(submit));
+
+  const welcome = `//h1[normalize-space()=${xpathLiteral('Bienvenue, Claire Durand')}]`;
+  await waitFor('page d’accueil « Bienvenue, Claire Durand »', async () => (await s.findAll(welcome)).length > 0);
+  await screenshot(app, 'accueil.png');
+
+  await closeFromPage(app);
+
+  const db = join(app.dataDir, 'liftdesk.db');
+  assert.ok(existsSync(db) && statSync(db).size > 0, 'liftdesk.db absent ou vide');
+  assert.equal(walSize(db), 0, 'le journal WAL n’a pas été vidé dans la base');
+  // The app's stderr reaches the log through tauri-driver's pipe: it may lag.
+  await waitFor('« Liftdesk s’est arrêté proprement » dans le journal', () => {
+    const log = app.logText();
+    return log.includes('serveur arrêté proprement') && log.includes("Liftdesk s'est arrêté proprement");
+  }, { timeoutMs: 5_000 });
+});
+
+test('une base créée par une version plus récente est refusée avec un message en français', { timeout: TEST_TIMEOUT_MS, skip: SKIP }, async (t) => {
+  const db = (dir) => join(dir, 'liftdesk.db');
+  let before;
+  // A database whose schema history is ahead of every migration this build knows.
+  const app = await launch('base-plus-recente', (dir) => {
+    execFileSync('sqlite3', [db(dir), `CREATE TABLE refinery_schema_history(version int4 PRIMARY KEY, name VARCHAR(255), applied_on VARCHAR(255), checksum VARCHAR(255));
+       INSERT INTO refinery_schema_history VALUES (9999, 'futur', '2030-01-01T00:00:00Z', '0');`]);
+    before = sha256(db(dir));
+  });
+  t.after(() => dispose(app));
+  const { s } = app;
+
+  const heading = `//h2[normalize-space()=${xpathLiteral("Liftdesk n'a pas pu démarrer")}]`;
+  await waitFor('fenêtre d’erreur', async () => (await s.findAll(heading)).length > 0);
+  const message = await s.text(await s.find('//*[@id="erreur-message"]'));
+  assert.match(message, /créée par une version plus récente de Liftdesk/);
+  assert.match(message, /schéma 9999/);
+  // This page is bundled, so tauri.conf.json's CSP applies (as a response
+  // header): an image from anywhere but 127.0.0.1 is refused.
+  const violated = await s.executeAsync(`const done = arguments[arguments.length - 1];
+    document.addEventListener('securitypolicyviolation', (e) => done(e.violatedDirective), { once: true });
+    const img = new Image();
+    img.onerror = () => setTimeout(() => done('aucune violation'), 100);
+    img.src = 'http://127.0.0.2:9/sonde.png';`);
+  assert.match(violated, /^img-src/, `CSP non appliquée à la page embarquée : ${violated}`);
+  await screenshot(app, 'base-plus-recente.png');
+
+  await closeFromPage(app);
+
+  assert.equal(sha256(db(app.dataDir)), before, 'la base refusée a été modifiée');
+  assert.equal(walSize(db(app.dataDir)), 0);
+  assert.ok(!existsSync(join(app.dataDir, 'demo-credentials.json')), 'la démonstration a été installée malgré le refus');
+  await waitFor('« s’est arrêté avec une erreur » dans le journal', () => {
+    const log = app.logText();
+    return log.includes('échec du démarrage') && log.includes("Liftdesk s'est arrêté avec une erreur");
+  }, { timeoutMs: 5_000 });
+});
