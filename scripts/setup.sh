@@ -12,7 +12,7 @@ APT_PACKAGES=(
   build-essential pkg-config file
   libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev
   xvfb xauth webkit2gtk-driver
-  chromium
+  chromium sqlite3
 )
 
 missing=()

@@ -1,0 +1,300 @@
+//! Liftdesk desktop shell: starts the Liftdesk server in-process on
+//! 127.0.0.1 and shows the staff UI it serves in a native window.
+
+// No console window next to the app in Windows release builds.
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use tauri::async_runtime::JoinHandle;
+use tauri::{App, Url, WebviewUrl, WebviewWindowBuilder};
+use tokio::sync::oneshot;
+
+/// How long the exit waits for in-flight requests and the WAL checkpoint.
+const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The running embedded server, stopped once the event loop has ended.
+struct Server {
+    shutdown: oneshot::Sender<()>,
+    task: JoinHandle<anyhow::Result<()>>,
+}
+
+/// Filled by `setup()`; read after the event loop returns.
+#[derive(Default)]
+struct Shell {
+    server: Mutex<Option<Server>>,
+    startup_failed: AtomicBool,
+}
+
+fn main() -> ExitCode {
+    init_logging();
+    let shell = Arc::new(Shell::default());
+
+    let app = {
+        let shell = Arc::clone(&shell);
+        tauri::Builder::default()
+            .setup(move |app| {
+                // Tauri panics when setup() returns an error: handle it here so a
+                // refused database is shown to the user instead.
+                if let Err(err) = start(app, &shell) {
+                    let message = format!("{err:#}");
+                    tracing::error!(erreur = %message, "échec du démarrage");
+                    shell.startup_failed.store(true, Ordering::SeqCst);
+                    show_startup_error(app, &message);
+                }
+                Ok(())
+            })
+            .build(tauri::generate_context!())
+    };
+    let app = match app {
+        Ok(app) => app,
+        Err(err) => {
+            tracing::error!(erreur = %err, "impossible de créer l'application");
+            return ExitCode::FAILURE;
+        }
+    };
+
+    let handle = app.handle().clone();
+    // Ctrl+C / SIGTERM go through the normal exit, so the database is checkpointed.
+    tauri::async_runtime::spawn(async move {
+        liftdesk::server::shutdown_signal().await;
+        handle.exit(0);
+    });
+
+    let code = app.run_return(|_, _| {});
+
+    let server = shell
+        .server
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .take();
+    let stopped_cleanly = server.is_none_or(stop_server);
+
+    if shell.startup_failed.load(Ordering::SeqCst) || !stopped_cleanly || code != 0 {
+        tracing::warn!(code_boucle = code, "Liftdesk s'est arrêté avec une erreur");
+        ExitCode::FAILURE
+    } else {
+        tracing::info!("Liftdesk s'est arrêté proprement");
+        ExitCode::SUCCESS
+    }
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("LIFTDESK_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+}
+
+/// Opens the store, seeds the demo, starts the server, then opens the window.
+fn start(app: &mut App, shell: &Shell) -> anyhow::Result<()> {
+    // Port first: a typo or a busy port must not leave a freshly seeded database behind.
+    let port = configured_port()?;
+    // Bound before the window opens, so the first page load cannot race the server.
+    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).map_err(
+        |err| match err.kind() {
+            std::io::ErrorKind::AddrInUse => anyhow::anyhow!(
+                "Le port 127.0.0.1:{port} est déjà utilisé : changez LIFTDESK_PORT ou fermez l'autre application."
+            ),
+            _ => anyhow::anyhow!("Impossible d'écouter sur 127.0.0.1:{port} : {err}"),
+        },
+    )?;
+    listener
+        .set_nonblocking(true)
+        .context("Impossible de configurer le port d'écoute")?;
+    let port = listener
+        .local_addr()
+        .context("Impossible de lire le port d'écoute")?
+        .port();
+
+    let data_dir = data_dir()?;
+    tracing::info!(dossier = %data_dir.display(), "dossier de données");
+    let store = liftdesk::server::open_store(&data_dir)?;
+    liftdesk::demo::seed_if_empty(&store, &data_dir)?;
+
+    let base_url = format!("http://127.0.0.1:{port}");
+    tracing::info!(url = %base_url, "serveur embarqué");
+
+    let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
+    let state = liftdesk::state::AppState::new(store, base_url.clone());
+    let task = tauri::async_runtime::spawn(async move {
+        let listener =
+            tokio::net::TcpListener::from_std(listener).context("Port d'écoute inutilisable")?;
+        // A dropped sender (the shell going away) also stops the server.
+        let shutdown = async {
+            let _ = shutdown_rx.await;
+        };
+        let result = liftdesk::server::serve(listener, state, shutdown).await;
+        if let Err(err) = &result {
+            // Logged now: the exit code only says it failed, later.
+            tracing::error!(erreur = %format!("{err:#}"), "le serveur s'est arrêté en erreur");
+        }
+        result
+    });
+    *shell
+        .server
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Server {
+        shutdown: shutdown_tx,
+        task,
+    });
+
+    let url: Url = format!("{base_url}/")
+        .parse()
+        .context("Adresse du serveur invalide")?;
+    let origin = url.origin();
+    let window = WebviewWindowBuilder::new(app, "main", WebviewUrl::External(url))
+        .title("Liftdesk")
+        .inner_size(1280.0, 800.0)
+        .min_inner_size(900.0, 600.0)
+        // The window only ever shows the embedded server: links elsewhere are refused.
+        .on_navigation(move |target| {
+            let allowed = target.origin() == origin;
+            if !allowed {
+                tracing::warn!(url = %target, "navigation hors de Liftdesk bloquée");
+            }
+            allowed
+        })
+        .build()
+        .context("Impossible d'ouvrir la fenêtre Liftdesk")?;
+    close_window_with_page(&window)?;
+    Ok(())
+}
+
+/// On WebKitGTK, wry answers a page's close request (`window.close()`, or
+/// WebDriver's "Close Window") by destroying the webview only, leaving an
+/// empty window and a running app: close the window too, which quits cleanly.
+/// wry's "close" handler destroys the webview, which disconnects any later
+/// "close" handler, so this listens to "destroy" (emitted before that).
+#[cfg(target_os = "linux")]
+fn close_window_with_page(window: &tauri::WebviewWindow) -> anyhow::Result<()> {
+    use webkit2gtk::glib::{self, prelude::ObjectExt as _};
+
+    let target = window.clone();
+    window
+        .with_webview(move |webview| {
+            webview.inner().connect_local("destroy", false, move |_| {
+                let target = target.clone();
+                // Deferred: closing synchronously would re-enter Tauri's window
+                // bookkeeping while it may be destroying this very window.
+                glib::idle_add_local_once(move || {
+                    // Already gone when the window itself was closed first.
+                    let _ = target.close();
+                });
+                None
+            });
+        })
+        .context("Impossible de configurer la fenêtre Liftdesk")
+}
+
+#[cfg(not(target_os = "linux"))]
+fn close_window_with_page(_window: &tauri::WebviewWindow) -> anyhow::Result<()> {
+    Ok(())
+}
+
+/// `$LIFTDESK_DATA_DIR` if set, else the same OS data directory as the
+/// `liftdesk` CLI, so the admin commands and the desktop app share one
+/// database (WebKit keeps its own files in Tauri's app directory, apart).
+fn data_dir() -> anyhow::Result<PathBuf> {
+    let explicit = std::env::var_os("LIFTDESK_DATA_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from);
+    liftdesk::config::resolve_data_dir(explicit)
+}
+
+/// `$LIFTDESK_PORT`, else 0 (any free port).
+fn configured_port() -> anyhow::Result<u16> {
+    match std::env::var("LIFTDESK_PORT") {
+        Ok(value) if !value.trim().is_empty() => value.trim().parse().map_err(|_| {
+            anyhow::anyhow!(
+                "LIFTDESK_PORT invalide : « {value} » (attendu : un numéro de port entre 0 et 65535)."
+            )
+        }),
+        _ => Ok(0),
+    }
+}
+
+/// Shows the error on the bundled page (no dialog plugin needed); the app
+/// exits non-zero once the user closes it.
+fn show_startup_error(app: &App, message: &str) {
+    let script = format!("window.__LIFTDESK_ERREUR__ = {};", js_string(message));
+    let window = WebviewWindowBuilder::new(app, "erreur", WebviewUrl::App("index.html".into()))
+        .title("Liftdesk — erreur au démarrage")
+        .inner_size(640.0, 360.0)
+        .initialization_script(script)
+        .build()
+        .context("Impossible d'ouvrir la fenêtre d'erreur")
+        .and_then(|window| close_window_with_page(&window));
+    if let Err(err) = window {
+        // Nothing to show the message in: quit right away (the error is logged).
+        tracing::error!(erreur = %format!("{err:#}"), "impossible d'afficher l'erreur");
+        app.handle().exit(1);
+    }
+}
+
+/// Signals the server to stop and waits (bounded) for the WAL checkpoint.
+fn stop_server(server: Server) -> bool {
+    let _ = server.shutdown.send(());
+    let finished = tauri::async_runtime::block_on(async {
+        tokio::time::timeout(SHUTDOWN_TIMEOUT, server.task).await
+    });
+    match finished {
+        Ok(Ok(Ok(()))) => true,
+        // Already logged by the task.
+        Ok(Ok(Err(_))) => false,
+        Ok(Err(err)) => {
+            tracing::error!(erreur = %err, "la tâche du serveur a échoué");
+            false
+        }
+        Err(_) => {
+            tracing::error!(
+                delai_s = SHUTDOWN_TIMEOUT.as_secs(),
+                "le serveur ne s'est pas arrêté à temps"
+            );
+            false
+        }
+    }
+}
+
+/// A JavaScript string literal (JSON-compatible) for the initialisation script.
+fn js_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            // `<` keeps `</script>` inert; U+2028/2029 end lines in older JS.
+            '<' | '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::js_string;
+
+    #[test]
+    fn js_string_escapes_quotes_newlines_and_script_ends() {
+        assert_eq!(
+            js_string("a \"b\"\n\\ </script>\u{2028}"),
+            r#""a \"b\"\n\\ \u003c/script>\u2028""#
+        );
+    }
+}
