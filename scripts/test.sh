@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every check of the project, as CI runs it: formatting, lints, every Rust
 # test of the workspace, the UI's type check, build and unit tests, the
-# browser tests against the real server, and the desktop test under Xvfb.
+# browser tests and Schemathesis against the real server, and the desktop
+# test under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
@@ -23,6 +24,9 @@ cargo test --workspace
 
 echo "==> Navigateur : tests de l'interface contre le vrai serveur (démo)"
 bash scripts/with-demo-server.sh bash -c 'cd ui && npm run e2e'
+
+echo "==> API REST v2 : schemathesis contre le vrai serveur (démo)"
+bash scripts/with-demo-server.sh bash tests/schemathesis/run.sh
 
 echo "==> Bureau : l'application Tauri sous Xvfb"
 bash tests/desktop/run.sh

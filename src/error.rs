@@ -94,9 +94,11 @@ impl From<crate::store::StoreError> for AppError {
     }
 }
 
-#[derive(Serialize)]
-struct ErrorBody {
-    error: String,
+/// `{"error": "<raison en français>"}`: the body of every refusal.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// La raison, en français.
+    pub error: String,
 }
 
 impl IntoResponse for AppError {

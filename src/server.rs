@@ -29,9 +29,20 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let store = state.store.clone();
-    axum::serve(listener, crate::api::router(state))
+    // Rate-limit buckets of idle credentials are dropped once a minute.
+    let limiter = state.rate_limiter.clone();
+    let pruning = tokio::spawn(async move {
+        let mut every_minute = tokio::time::interval(std::time::Duration::from_secs(60));
+        loop {
+            every_minute.tick().await;
+            limiter.prune();
+        }
+    });
+    let served = axum::serve(listener, crate::api::router(state))
         .with_graceful_shutdown(shutdown)
-        .await?;
+        .await;
+    pruning.abort();
+    served?;
     tokio::task::spawn_blocking(move || store.checkpoint()).await??;
     tracing::info!("serveur arrêté proprement");
     Ok(())

@@ -3,6 +3,7 @@
 //! the wire shape.
 
 pub mod app;
+pub mod extract;
 pub mod json;
 pub mod ui;
 pub mod v2;

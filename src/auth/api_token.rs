@@ -106,6 +106,7 @@ impl FromRequestParts<AppState> for ApiCaller {
             })
             .await?
             .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
+        state.rate_limiter.check(&matched.credential_id)?;
         let requested = requested?;
         let agency = choose_agency(&account, &scope, requested.as_deref())?;
         super::touch_if_stale(

@@ -5,6 +5,7 @@ pub mod api_token;
 pub mod call_center_key;
 pub mod partner_key;
 pub mod password;
+pub mod rate_limit;
 pub mod secret;
 pub mod staff_session;
 pub mod throttle;

@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
 use crate::auth::password;
+use crate::auth::rate_limit::RateLimit;
 use crate::config;
 use crate::demo::{self, DemoSize};
 use crate::error::AppError;
@@ -99,6 +100,9 @@ pub enum Command {
         /// Adresse publique du serveur pour les liens `url` (par défaut l'adresse d'écoute).
         #[arg(long, env = "LIFTDESK_PUBLIC_URL")]
         public_url: Option<String>,
+        /// Appels par minute et par jeton ou clé, avec une rafale : « 600/100 » (par défaut).
+        #[arg(long, env = "LIFTDESK_RATE_LIMIT", value_parser = RateLimit::parse)]
+        rate_limit: Option<RateLimit>,
     },
 }
 
@@ -236,9 +240,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         bind,
         demo,
         public_url,
+        rate_limit,
     } = cli.command
     {
-        return serve(&data_dir, &bind, demo, public_url);
+        return serve(
+            &data_dir,
+            &bind,
+            demo,
+            public_url,
+            rate_limit.unwrap_or_default(),
+        );
     }
     init_logging("warn");
     let store = server::open_store(&data_dir)?;
@@ -400,6 +411,7 @@ fn serve(
     bind: &str,
     with_demo: bool,
     public_url: Option<String>,
+    rate_limit: RateLimit,
 ) -> anyhow::Result<()> {
     init_logging("info");
     let store = server::open_store(data_dir)?;
@@ -417,7 +429,7 @@ fn serve(
         let public = public_url
             .map(|u| u.trim_end_matches('/').to_owned())
             .unwrap_or_else(|| base_url.clone());
-        let state = AppState::new(store, public);
+        let state = AppState::with_rate_limit(store, public, rate_limit);
         // The first line on stdout: scripts wait for it, so it comes only
         // once the listener accepts connections.
         print_line(&base_url)?;

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use liftdesk::auth::rate_limit::RateLimit;
 use liftdesk::state::AppState;
 use liftdesk::store::Store;
 use serde_json::Value;
@@ -29,12 +30,17 @@ impl TestServer {
 
     /// A server over an existing data directory (e.g. prepared by the CLI).
     pub async fn start_in(data_dir: TempDir) -> TestServer {
+        Self::start_with(data_dir, RateLimit::default()).await
+    }
+
+    /// A server with its own rate-limit thresholds.
+    pub async fn start_with(data_dir: TempDir, limit: RateLimit) -> TestServer {
         let store = liftdesk::server::open_store(data_dir.path()).expect("open store");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
         let base_url = liftdesk::server::base_url_of(&listener).expect("address");
-        let state = AppState::new(store.clone(), base_url.clone());
+        let state = AppState::with_rate_limit(store.clone(), base_url.clone(), limit);
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(liftdesk::server::serve(listener, state, async move {
             let _ = rx.await;

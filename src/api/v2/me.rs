@@ -1,29 +1,43 @@
 //! `GET /api/v2/me`: the account that owns the token.
 
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::api_token::ApiCaller;
 use crate::state::AppState;
 use crate::store::agencies::AgencyRow;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/me", get(me))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(me))
 }
 
-/// Exactly the spec's Account table: these five fields, always present.
-#[derive(Serialize)]
+// Exactly the spec's Account table: these five fields, always present.
+/// Le compte qui possède le jeton : ces cinq champs, toujours présents.
+#[derive(Serialize, ToSchema)]
 pub struct AccountView {
+    /// Identifiant du compte.
+    #[schema(format = Uuid)]
     pub id: String,
+    /// Nom du compte qui possède le jeton.
+    #[schema(required = true)]
     pub name: Option<String>,
+    /// Adresse e-mail du compte.
+    #[schema(required = true)]
     pub email: Option<String>,
+    /// Agence où le compte agit (`X-Service-Agency`, sinon l'agence par défaut).
+    #[schema(required = true)]
     pub agency: Option<AgencyRef>,
+    /// Agences où le compte travaille.
     pub agencies: Vec<AgencyRef>,
 }
 
-#[derive(Serialize, Clone)]
+/// Une agence : identifiant et nom.
+#[derive(Serialize, Clone, ToSchema)]
 pub struct AgencyRef {
+    #[schema(format = Uuid)]
     pub id: String,
     pub name: String,
 }
@@ -37,6 +51,13 @@ impl From<&AgencyRow> for AgencyRef {
     }
 }
 
+/// Le compte qui possède le jeton.
+#[utoipa::path(
+    get,
+    path = "/me",
+    tag = "Compte",
+    responses((status = 200, description = "Le compte du jeton", body = AccountView))
+)]
 async fn me(caller: ApiCaller) -> Json<AccountView> {
     Json(AccountView {
         id: caller.account.id.clone(),

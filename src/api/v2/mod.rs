@@ -1,11 +1,51 @@
-//! REST API v2 (`{base_url}/api/v2`), opened by API tokens.
+//! REST API v2 (`{base_url}/api/v2`), opened by API tokens. One file per
+//! resource, each with its `router()` of annotated handlers; the OpenAPI
+//! description is collected from them.
 
+pub mod docs;
 pub mod me;
+pub mod openapi;
+pub mod wire;
+
+use std::sync::Arc;
 
 use axum::Router;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::state::AppState;
 
+/// Every resource's routes, with their OpenAPI paths.
+fn resources() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(openapi::base()).merge(me::router())
+}
+
+/// The OpenAPI description of the REST API v2.
+pub fn openapi_description() -> utoipa::openapi::OpenApi {
+    let (_, mut doc) = resources().split_for_parts();
+    openapi::finish(&mut doc);
+    doc
+}
+
 pub fn router() -> Router<AppState> {
-    Router::new().merge(me::router())
+    let (router, mut doc) = resources().split_for_parts();
+    openapi::finish(&mut doc);
+    let json: Arc<str> = doc.to_pretty_json().unwrap_or_default().into();
+    router
+        .route(
+            "/openapi.json",
+            get(move || {
+                let json = json.clone();
+                async move {
+                    (
+                        [(header::CONTENT_TYPE, "application/json")],
+                        json.to_string(),
+                    )
+                        .into_response()
+                }
+            }),
+        )
+        .route("/docs", get(docs::page))
 }

@@ -1,0 +1,196 @@
+//! Wire shapes shared by the REST API v2 resources: records' `link` and
+//! `url`, creation answers, paged lists and their parameters.
+
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::error::AppError;
+
+/// Where a record is shown in the service: the UI route of its screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordKind {
+    Equipment,
+    Survey,
+    Visit,
+    Quote,
+    Invoice,
+    Call,
+    Discrepancy,
+    Deal,
+}
+
+impl RecordKind {
+    fn route(self) -> &'static str {
+        match self {
+            Self::Equipment => "/equipements",
+            Self::Survey => "/releves",
+            Self::Visit => "/visites",
+            Self::Quote => "/devis",
+            Self::Invoice => "/factures",
+            Self::Call => "/appels",
+            Self::Discrepancy => "/ecarts",
+            Self::Deal => "/affaires",
+        }
+    }
+
+    /// `link`: path of the record in the service.
+    pub fn link(self, id: &str) -> String {
+        format!("{}/{id}", self.route())
+    }
+
+    /// `url`: full address of the record, to open in a browser.
+    pub fn url(self, base_url: &str, id: &str) -> String {
+        format!("{base_url}{}", self.link(id))
+    }
+}
+
+/// `{"id", "link", "url"}` of a referenced record.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RecordRef {
+    pub id: String,
+    pub link: String,
+    pub url: String,
+}
+
+impl RecordRef {
+    pub fn new(kind: RecordKind, base_url: &str, id: &str) -> Self {
+        Self {
+            id: id.to_owned(),
+            link: kind.link(id),
+            url: kind.url(base_url, id),
+        }
+    }
+}
+
+/// The answer of every creation (201): `ok` is always true; a refusal is an
+/// error status with its French reason, never `ok: false`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Created {
+    pub id: String,
+    /// Always true.
+    pub ok: bool,
+    pub link: String,
+    pub url: String,
+}
+
+impl Created {
+    pub fn new(kind: RecordKind, base_url: &str, id: &str) -> Self {
+        Self {
+            id: id.to_owned(),
+            ok: true,
+            link: kind.link(id),
+            url: kind.url(base_url, id),
+        }
+    }
+}
+
+pub const DEFAULT_LIMIT: u32 = 50;
+pub const MAX_LIMIT: u32 = 200;
+
+/// `limit` and `page` as sent; checked by `Paging::from_query`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PageQuery {
+    /// Lignes par page, de 1 à 200 (50 par défaut).
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 200)]
+    pub limit: Option<String>,
+    /// Page demandée, à partir de 1.
+    #[param(value_type = Option<i64>, minimum = 1)]
+    pub page: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paging {
+    pub limit: u32,
+    pub page: u32,
+}
+
+impl Paging {
+    pub fn offset(self) -> u64 {
+        u64::from(self.page - 1) * u64::from(self.limit)
+    }
+
+    /// Not an integer: 400; out of range: 422.
+    pub fn from_query(query: &PageQuery) -> Result<Self, AppError> {
+        let parse = |name: &str,
+                     raw: &Option<String>,
+                     default: u32,
+                     max: Option<u32>|
+         -> Result<u32, AppError> {
+            let Some(raw) = raw.as_deref() else {
+                return Ok(default);
+            };
+            let value: i64 = raw.trim().parse().map_err(|_| {
+                AppError::bad_request(format!(
+                    "Le paramètre « {name} » doit être un nombre entier."
+                ))
+            })?;
+            let upper = i64::from(max.unwrap_or(u32::MAX));
+            if value < 1 || value > upper {
+                return Err(AppError::unprocessable(match max {
+                    Some(max) => {
+                        format!("Le paramètre « {name} » doit être compris entre 1 et {max}.")
+                    }
+                    None => format!("Le paramètre « {name} » doit être supérieur ou égal à 1."),
+                }));
+            }
+            u32::try_from(value).map_err(|_| {
+                AppError::unprocessable(format!("Le paramètre « {name} » est trop grand."))
+            })
+        };
+        Ok(Self {
+            limit: parse("limit", &query.limit, DEFAULT_LIMIT, Some(MAX_LIMIT))?,
+            page: parse("page", &query.page, 1, None)?,
+        })
+    }
+}
+
+/// A paged list: `total` rows match across all pages.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Page<T: ToSchema> {
+    pub total: i64,
+    pub page: u32,
+    pub limit: u32,
+    pub results: Vec<T>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paging(limit: Option<&str>, page: Option<&str>) -> Result<Paging, u16> {
+        Paging::from_query(&PageQuery {
+            limit: limit.map(str::to_owned),
+            page: page.map(str::to_owned),
+        })
+        .map_err(|e| e.status().as_u16())
+    }
+
+    #[test]
+    fn paging_defaults_bounds_and_malformed_values() {
+        assert_eq!(paging(None, None), Ok(Paging { limit: 50, page: 1 }));
+        assert_eq!(
+            paging(Some("200"), Some("3")),
+            Ok(Paging {
+                limit: 200,
+                page: 3
+            })
+        );
+        assert_eq!(paging(Some("201"), None), Err(422));
+        assert_eq!(paging(Some("0"), None), Err(422));
+        assert_eq!(paging(None, Some("0")), Err(422));
+        assert_eq!(paging(None, Some("-2")), Err(422));
+        assert_eq!(paging(Some("abc"), None), Err(400));
+        assert_eq!(paging(Some("1.5"), None), Err(400));
+        assert_eq!(Paging { limit: 50, page: 3 }.offset(), 100);
+    }
+
+    #[test]
+    fn links_point_to_the_ui_route() {
+        assert_eq!(RecordKind::Survey.link("abc"), "/releves/abc");
+        assert_eq!(
+            RecordKind::Quote.url("http://127.0.0.1:8080", "q1"),
+            "http://127.0.0.1:8080/devis/q1"
+        );
+    }
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Fuzzes the REST API v2 with Schemathesis (from PyPI) against the real server
+# on the demo data, with the admin's API token and every check: no server
+# error, no undocumented status, no response that breaks the schema.
+# Run it through scripts/with-demo-server.sh (LIFTDESK_URL, LIFTDESK_CREDENTIALS).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+venv="${LIFTDESK_PY_VENV:-$HOME/.cache/liftdesk/venv}"
+if [ ! -x "$venv/bin/st" ]; then
+  echo "==> installation de schemathesis dans $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis>=4.32,<5'
+fi
+
+token="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["admin"]["apiToken"])' "$LIFTDESK_CREDENTIALS")"
+"$venv/bin/st" --config-file schemathesis.toml run "$LIFTDESK_URL/api/v2/openapi.json" \
+  -H "Authorization: Bearer $token" \
+  --checks all \
+  --max-examples 20 \
+  --seed 1 \
+  --workers 1
