@@ -196,3 +196,30 @@ async fn bodies_over_the_limit_get_413_in_french() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_wrong_method_gets_405_in_french_with_allow() {
+    let server = TestServer::start().await;
+    let org = init_org(server.data_dir.path(), "Org", "admin@org.fr");
+    let response = server
+        .client
+        .delete(server.url("/api/v2/me"))
+        .bearer_auth(&org.admin_token)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status().as_u16(), 405);
+    let allow = response
+        .headers()
+        .get("allow")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    assert!(allow.contains("GET"), "{allow}");
+    let body: Value = response.json().await.expect("json");
+    assert_eq!(
+        body,
+        json!({ "error": "Méthode non autorisée pour cette adresse." })
+    );
+    server.stop().await;
+}

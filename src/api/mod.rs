@@ -11,7 +11,9 @@ pub mod v2;
 use std::time::Instant;
 
 use axum::Router;
+use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 
@@ -29,9 +31,27 @@ pub fn router(state: AppState) -> Router {
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .route("/app/api/{*rest}", axum::routing::any(api_not_found))
         .fallback(ui::serve_ui)
+        .layer(middleware::map_response(french_method_not_allowed))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn(log_request))
         .with_state(state)
+}
+
+/// axum answers a known path with a wrong method by an empty 405 (with its
+/// `Allow` header): give it the French error body, keeping the headers.
+async fn french_method_not_allowed(response: Response) -> Response {
+    if response.status() != StatusCode::METHOD_NOT_ALLOWED {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    parts.headers.remove(header::CONTENT_LENGTH);
+    let body =
+        serde_json::json!({ "error": "Méthode non autorisée pour cette adresse." }).to_string();
+    Response::from_parts(parts, Body::from(body))
 }
 
 async fn api_not_found() -> AppError {

@@ -25,7 +25,10 @@ if [[ ! -f ui/dist/index.html ]]; then
   (cd ui && npm ci && npm run build)
 fi
 
-cargo build -p liftdesk-desktop
+# Built by `cargo test --workspace` (the shell has an integration test), with
+# the same feature set as the rest of the test build: no second compilation
+# of the shared dependencies. A no-op when the test command already ran it.
+cargo test --workspace --no-run --quiet
 
 cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
 if [[ -z "${TAURI_DRIVER:-}" ]]; then
