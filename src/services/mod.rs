@@ -4,3 +4,6 @@
 
 pub mod accounts;
 pub mod credentials;
+pub mod directory;
+pub mod technicians;
+pub mod visits;

@@ -186,3 +186,48 @@ pub fn set_password_hash(tx: &Transaction, account_id: &str, hash: &str) -> AppR
     )?;
     Ok(())
 }
+
+/// One (account, agency) pair of `working_in`.
+#[derive(Debug, Clone)]
+pub struct WorkingRow {
+    pub account: AccountRow,
+    pub agency_id: String,
+    pub agency_name: String,
+}
+
+/// Every staff account working in one of `agency_ids`, one row per account
+/// and agency of that list: the agencies it was given, and for an
+/// organization admin every agency of its organization. The service
+/// operator's account works for the service, not in an agency: not listed.
+/// Sorted by account name, email, then agency name.
+pub fn working_in(conn: &Connection, agency_ids: &[String]) -> AppResult<Vec<WorkingRow>> {
+    let ids = serde_json::to_string(agency_ids)
+        .map_err(|err| AppError::Internal(anyhow::Error::new(err)))?;
+    let columns = ACCOUNT_COLUMNS
+        .split(", ")
+        .map(|c| format!("ac.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {columns}, ag.id, ag.name FROM (
+             SELECT aa.account_id, aa.agency_id FROM account_agencies aa
+             JOIN accounts x ON x.id = aa.account_id
+             WHERE x.role IN ('agency_admin', 'member')
+               AND aa.agency_id IN (SELECT value FROM json_each(?1))
+             UNION
+             SELECT x.id, a.id FROM accounts x JOIN agencies a ON a.organization_id = x.organization_id
+             WHERE x.role = 'org_admin' AND a.id IN (SELECT value FROM json_each(?1))
+         ) w
+         JOIN accounts ac ON ac.id = w.account_id
+         JOIN agencies ag ON ag.id = w.agency_id
+         ORDER BY ac.name IS NULL, ac.name, ac.email, ac.id, ag.name, ag.id"
+    ))?;
+    let rows = stmt.query_map([ids], |row| {
+        Ok(WorkingRow {
+            account: account_from_row(row)?,
+            agency_id: row.get(9)?,
+            agency_name: row.get(10)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

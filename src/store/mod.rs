@@ -6,10 +6,13 @@
 pub mod accounts;
 pub mod agencies;
 pub mod audit;
+pub mod calls;
 pub mod credentials;
 pub mod equipment;
 mod migrate;
 pub mod sessions;
+pub mod technicians;
+pub mod visits;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -13,6 +13,11 @@ if [ ! -x "$venv/bin/st" ]; then
   "$venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis>=4.32,<5'
 fi
 
+# A breakdown call of the demo for GET /calls/{id} (see schemathesis.toml):
+# no operation of the REST API lists calls.
+LIFTDESK_SAMPLE_CALL_ID="$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("SELECT id FROM calls ORDER BY received_at DESC LIMIT 1").fetchone()[0])' "$(dirname "$LIFTDESK_CREDENTIALS")/liftdesk.db")"
+export LIFTDESK_SAMPLE_CALL_ID
+
 token="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["admin"]["apiToken"])' "$LIFTDESK_CREDENTIALS")"
 "$venv/bin/st" --config-file schemathesis.toml run "$LIFTDESK_URL/api/v2/openapi.json" \
   -H "Authorization: Bearer $token" \

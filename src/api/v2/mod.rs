@@ -2,9 +2,15 @@
 //! resource, each with its `router()` of annotated handlers; the OpenAPI
 //! description is collected from them.
 
+pub mod agencies;
+pub mod calls;
 pub mod docs;
 pub mod me;
 pub mod openapi;
+pub mod planning;
+pub mod technicians;
+pub mod users;
+pub mod visits;
 pub mod wire;
 
 use std::sync::Arc;
@@ -19,7 +25,14 @@ use crate::state::AppState;
 
 /// Every resource's routes, with their OpenAPI paths.
 fn resources() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(openapi::base()).merge(me::router())
+    OpenApiRouter::with_openapi(openapi::base())
+        .merge(me::router())
+        .merge(agencies::router())
+        .merge(users::router())
+        .merge(technicians::router())
+        .merge(planning::router())
+        .merge(visits::router())
+        .merge(calls::router())
 }
 
 /// The OpenAPI description of the REST API v2.

@@ -1,0 +1,131 @@
+//! `GET /api/v2/planning?day=YYYY-MM-DD`: the visits of the acting agency
+//! for the ISO week (Monday to Sunday) of that day.
+
+use axum::Json;
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::api::extract::ApiQuery;
+use crate::auth::api_token::ApiCaller;
+use crate::clock;
+use crate::error::{AppError, AppResult};
+use crate::services::visits::{self, DayError, PlanningItem};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(planning))
+}
+
+/// La semaine demandée.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PlanningQuery {
+    /// Un jour de la semaine voulue, AAAA-MM-JJ ; par défaut la semaine en cours
+    /// (jour de Paris). Mal formé : 400 ; jour qui n'existe pas (2026-02-30) : 422.
+    #[param(value_type = Option<String>, format = Date)]
+    pub day: Option<String>,
+}
+
+// Exactly the spec's Planning entry table.
+/// Une visite du planning.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanningEntry {
+    /// Identifiant de la visite.
+    pub id: String,
+    /// Technicien affecté.
+    #[schema(required = true)]
+    pub technician_id: Option<String>,
+    /// AAAA-MM-JJ : le jour prévu ; pour une visite faite, le jour où elle a été faite.
+    #[schema(required = true, format = Date)]
+    pub day: Option<String>,
+    /// `planifiee`, `en_cours` ou `faite`.
+    #[schema(required = true)]
+    pub status: Option<String>,
+    /// Équipement visité.
+    #[schema(required = true)]
+    pub equipment_id: Option<String>,
+    /// Numéro de l'équipement.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    /// Nom de l'immeuble.
+    #[schema(required = true)]
+    pub building: Option<String>,
+    /// Adresse de l'immeuble (rue, puis code postal et ville).
+    #[schema(required = true)]
+    pub address: Option<String>,
+    /// AAAA-MM-JJ : date limite du plan de maintenance.
+    #[schema(required = true, format = Date)]
+    pub deadline: Option<String>,
+    /// Le jour de la visite (`day`) est après sa date limite ; null sans date limite.
+    #[schema(required = true)]
+    pub overdue: Option<bool>,
+}
+
+impl From<PlanningItem> for PlanningEntry {
+    fn from(item: PlanningItem) -> Self {
+        Self {
+            id: item.id,
+            technician_id: item.technician_id,
+            day: Some(item.day),
+            status: Some(item.status),
+            equipment_id: Some(item.equipment_id),
+            number: item.number,
+            building: item.building,
+            address: item.address,
+            deadline: item.deadline,
+            overdue: item.overdue,
+        }
+    }
+}
+
+/// Le planning d'une semaine de l'agence.
+///
+/// La semaine ISO (du lundi au dimanche) du jour `day`. Une visite non faite est placée
+/// à son jour prévu ; une visite faite, au jour où elle a été faite. Tri par jour, par
+/// technicien (nom ; visites non affectées en dernier), par heure d'arrivée, puis par
+/// numéro d'équipement.
+#[utoipa::path(
+    get,
+    path = "/planning",
+    tag = "Planning",
+    params(PlanningQuery),
+    responses(
+        (status = 200, description = "Les visites de la semaine", body = Vec<PlanningEntry>,
+            links(
+                ("lireVisite" = (operation_id = "read_visit", parameters(("id" = "$response.body#/0/id")), description = "La première visite de la semaine")),
+                ("commencerVisite" = (operation_id = "start_visit", parameters(("id" = "$response.body#/0/id")))),
+                ("terminerVisite" = (operation_id = "complete_visit", parameters(("id" = "$response.body#/0/id")))),
+                ("replanifierVisite" = (operation_id = "reschedule_visit", parameters(("id" = "$response.body#/0/id")))),
+                ("annulerDebutVisite" = (operation_id = "cancel_visit_start", parameters(("id" = "$response.body#/0/id")))),
+            )
+        ),
+        (status = 422, description = "Le jour demandé n'existe pas (par exemple 2026-02-30)", body = crate::error::ErrorBody),
+    )
+)]
+async fn planning(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiQuery(query): ApiQuery<PlanningQuery>,
+) -> AppResult<Json<Vec<PlanningEntry>>> {
+    let agency_id = caller.require_agency()?.id.clone();
+    let day = match query.day.as_deref() {
+        None => clock::paris_today(),
+        Some(text) => visits::parse_day(text).map_err(|error| match error {
+            DayError::Malformed => AppError::bad_request(
+                "Le paramètre « day » doit être un jour au format AAAA-MM-JJ.",
+            ),
+            DayError::Impossible => AppError::unprocessable(format!(
+                "Le paramètre « day » n'est pas un jour du calendrier : « {text} »."
+            )),
+        })?,
+    };
+    let items = state
+        .store
+        .read(move |conn| visits::planning_week(conn, &agency_id, day))
+        .await?;
+    Ok(Json(items.into_iter().map(PlanningEntry::from).collect()))
+}

@@ -1,0 +1,553 @@
+//! Maintenance visits: the weekly planning and the visit's life
+//! (`planifiee` → `en_cours` → `faite`, rescheduling, undoing a start), each
+//! change in one transaction with its audit entry. The rules are those of
+//! `domain::visit`.
+
+use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
+use rusqlite::{Connection, Transaction};
+use serde_json::json;
+
+use crate::clock;
+use crate::domain::visit::{self, VisitAction, VisitStatus};
+use crate::error::{AppError, AppResult};
+use crate::store::accounts::Role;
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::technicians;
+use crate::store::visits::{self, Completion, PlanningRow, VisitRow};
+
+pub const NOT_FOUND: &str = "Visite introuvable.";
+/// Times in the future are refused beyond this tolerance (clock drift of a
+/// phone or a tablet).
+const FUTURE_TOLERANCE_MINUTES: i64 = 5;
+const MAX_SIGNED_BY_CHARS: usize = 200;
+const MAX_OBSERVATIONS_CHARS: usize = 4000;
+
+/// Who acts and where.
+#[derive(Debug, Clone)]
+pub struct Acting {
+    pub agency_id: String,
+    pub role: Role,
+    pub actor: Actor,
+}
+
+impl Acting {
+    /// The service operator's account reads client agencies, it changes nothing.
+    fn check_can_change(&self) -> AppResult<()> {
+        if self.role == Role::Operator {
+            return Err(AppError::forbidden(
+                "Le compte de service de l'opérateur consulte les agences mais n'y modifie rien.",
+            ));
+        }
+        Ok(())
+    }
+}
+
+// -- Days -------------------------------------------------------------------
+
+/// Why a day was not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DayError {
+    /// Not `YYYY-MM-DD`.
+    Malformed,
+    /// `YYYY-MM-DD` but no such day (2026-02-30).
+    Impossible,
+}
+
+/// Reads a day written exactly `YYYY-MM-DD`.
+pub fn parse_day(text: &str) -> Result<NaiveDate, DayError> {
+    let bytes = text.as_bytes();
+    let shaped = bytes.len() == 10
+        && bytes.iter().enumerate().all(|(i, b)| match i {
+            4 | 7 => *b == b'-',
+            _ => b.is_ascii_digit(),
+        });
+    if !shaped {
+        return Err(DayError::Malformed);
+    }
+    let number = |range: std::ops::Range<usize>| text[range].parse::<u32>().unwrap_or(0);
+    let year = i32::try_from(number(0..4)).map_err(|_| DayError::Malformed)?;
+    NaiveDate::from_ymd_opt(year, number(5..7), number(8..10)).ok_or(DayError::Impossible)
+}
+
+/// `YYYY-MM-DD`, for days of years 0 to 9999 (clamped outside).
+pub fn day_text(day: NaiveDate) -> String {
+    let min = NaiveDate::from_ymd_opt(0, 1, 1).unwrap_or(NaiveDate::MIN);
+    let max = NaiveDate::from_ymd_opt(9999, 12, 31).unwrap_or(NaiveDate::MAX);
+    day.clamp(min, max).format("%Y-%m-%d").to_string()
+}
+
+/// Monday and Sunday of the ISO week of `day`.
+pub fn iso_week(day: NaiveDate) -> (NaiveDate, NaiveDate) {
+    let back = u64::from(day.weekday().num_days_from_monday());
+    let monday = day.checked_sub_days(Days::new(back)).unwrap_or(day);
+    let sunday = monday
+        .checked_add_days(Days::new(6))
+        .unwrap_or(NaiveDate::MAX);
+    (monday, sunday)
+}
+
+// -- Planning ---------------------------------------------------------------
+
+/// One entry of the planning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanningItem {
+    pub id: String,
+    pub technician_id: Option<String>,
+    pub day: String,
+    pub status: String,
+    pub equipment_id: String,
+    pub number: Option<String>,
+    pub building: Option<String>,
+    /// Street address, then postal code and city.
+    pub address: Option<String>,
+    pub deadline: Option<String>,
+    /// The entry's day is after the deadline; None without a deadline.
+    pub overdue: Option<bool>,
+}
+
+/// The agency's visits of the ISO week (Monday to Sunday) of `day`.
+pub fn planning_week(
+    conn: &Connection,
+    agency_id: &str,
+    day: NaiveDate,
+) -> AppResult<Vec<PlanningItem>> {
+    let (monday, sunday) = iso_week(day);
+    let rows = visits::planning(conn, agency_id, &day_text(monday), &day_text(sunday))?;
+    Ok(rows.into_iter().map(planning_item).collect())
+}
+
+fn planning_item(row: PlanningRow) -> PlanningItem {
+    let overdue = match (
+        parse_day(&row.day).ok(),
+        row.deadline.as_deref().and_then(|d| parse_day(d).ok()),
+    ) {
+        (Some(day), Some(deadline)) => Some(visit::is_overdue(day, deadline)),
+        _ => None,
+    };
+    let place = [row.postal_code.as_deref(), row.city.as_deref()]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let address = match (row.address.as_deref().map(str::trim), place.is_empty()) {
+        (Some(street), false) if !street.is_empty() => Some(format!("{street}, {place}")),
+        (Some(street), true) if !street.is_empty() => Some(street.to_owned()),
+        (_, false) => Some(place),
+        _ => None,
+    };
+    PlanningItem {
+        id: row.id,
+        technician_id: row.technician_id,
+        day: row.day,
+        status: row.status,
+        equipment_id: row.equipment_id,
+        number: row.number,
+        building: row.building,
+        address,
+        deadline: row.deadline,
+        overdue,
+    }
+}
+
+// -- Reading ----------------------------------------------------------------
+
+/// The visit `id` of the agency, or 404.
+pub fn get(conn: &Connection, agency_id: &str, id: &str) -> AppResult<VisitRow> {
+    visits::get_in_agency(conn, agency_id, id)?.ok_or_else(|| AppError::not_found(NOT_FOUND))
+}
+
+// -- Changes ----------------------------------------------------------------
+
+/// Input of `start`.
+#[derive(Debug, Clone, Default)]
+pub struct StartInput {
+    /// ISO 8601 with an offset; default now.
+    pub arrived_at: Option<String>,
+}
+
+/// Input of `complete`.
+#[derive(Debug, Clone, Default)]
+pub struct CompleteInput {
+    /// Required when the visit was not started; refused when it was.
+    pub arrived_at: Option<String>,
+    /// Default now.
+    pub left_at: Option<String>,
+    pub signed_by: String,
+    pub observations: Option<String>,
+}
+
+/// Input of `reschedule`.
+#[derive(Debug, Clone, Default)]
+pub struct RescheduleInput {
+    /// `YYYY-MM-DD`.
+    pub planned_for: String,
+    /// Another active technician of the agency; None keeps the current one.
+    pub technician_id: Option<String>,
+}
+
+/// Loads the visit of the agency and checks the action on its status.
+fn load_for(
+    tx: &Transaction,
+    acting: &Acting,
+    id: &str,
+    action: VisitAction,
+) -> AppResult<(VisitRow, VisitStatus, VisitStatus)> {
+    acting.check_can_change()?;
+    let row = get(tx, &acting.agency_id, id)?;
+    let status = VisitStatus::parse(&row.status).ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!(
+            "statut de visite inconnu en base : {}",
+            row.status
+        ))
+    })?;
+    let next = visit::transition(status, action)
+        .map_err(|refusal| AppError::unprocessable(refusal.message()))?;
+    Ok((row, status, next))
+}
+
+fn record(
+    tx: &Transaction,
+    acting: &Acting,
+    id: &str,
+    action: &str,
+    detail: serde_json::Value,
+) -> AppResult<()> {
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(&acting.agency_id),
+            actor: &acting.actor,
+            action,
+            object_type: "visit",
+            object_id: Some(id),
+            detail: Some(detail),
+        },
+    )
+}
+
+/// Reads an instant of the body: ISO 8601 with an offset, not in the future.
+fn instant(field: &str, raw: Option<&str>, now: DateTime<Utc>) -> AppResult<DateTime<Utc>> {
+    let Some(raw) = raw else {
+        return Ok(now);
+    };
+    let at = clock::parse_timestamp(raw.trim()).ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Le champ « {field} » doit être une date et heure ISO 8601 avec son fuseau, par exemple 2026-03-11T09:30:00+01:00 ou 2026-03-11T08:30:00Z."
+        ))
+    })?;
+    if at > now + Duration::minutes(FUTURE_TOLERANCE_MINUTES) {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « {field} » ne peut pas être dans le futur."
+        )));
+    }
+    Ok(at)
+}
+
+fn stored_instant(text: Option<&str>, what: &str) -> AppResult<DateTime<Utc>> {
+    text.and_then(clock::parse_timestamp).ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!(
+            "{what} de visite absente ou illisible en base"
+        ))
+    })
+}
+
+/// The technician arrives: `planifiee` → `en_cours`.
+pub fn start(
+    tx: &Transaction,
+    acting: &Acting,
+    id: &str,
+    input: &StartInput,
+    now: DateTime<Utc>,
+) -> AppResult<()> {
+    let (_, from, to) = load_for(tx, acting, id, VisitAction::Start)?;
+    let arrived = clock::format_timestamp(instant("arrivedAt", input.arrived_at.as_deref(), now)?);
+    visits::record_start(tx, id, &arrived, &clock::format_timestamp(now))?;
+    record(
+        tx,
+        acting,
+        id,
+        "demarrage",
+        json!({ "from": from.as_str(), "to": to.as_str(), "arrivedAt": arrived }),
+    )
+}
+
+/// The visit is done and signed: `planifiee` or `en_cours` → `faite`.
+/// `done_on` is the local (Paris) day of the departure.
+pub fn complete(
+    tx: &Transaction,
+    acting: &Acting,
+    id: &str,
+    input: &CompleteInput,
+    now: DateTime<Utc>,
+) -> AppResult<()> {
+    let (row, from, to) = load_for(tx, acting, id, VisitAction::Complete)?;
+    let arrived = match (from, input.arrived_at.as_deref()) {
+        (VisitStatus::EnCours, None) => stored_instant(row.arrived_at.as_deref(), "arrivée")?,
+        (VisitStatus::EnCours, Some(_)) => {
+            return Err(AppError::unprocessable(
+                "La visite a déjà commencé : son heure d'arrivée est enregistrée, n'envoyez pas « arrivedAt ».",
+            ));
+        }
+        (_, Some(raw)) => instant("arrivedAt", Some(raw), now)?,
+        (_, None) => {
+            return Err(AppError::unprocessable(
+                "Le champ « arrivedAt » est obligatoire pour terminer une visite qui n'a pas été commencée.",
+            ));
+        }
+    };
+    let left = instant("leftAt", input.left_at.as_deref(), now)?;
+    visit::check_departure(arrived, left).map_err(|e| AppError::unprocessable(e.to_string()))?;
+    let signed_by = input.signed_by.trim();
+    if signed_by.is_empty() {
+        return Err(AppError::unprocessable(
+            "Le champ « signedBy » est obligatoire : indiquez qui a signé le bon de visite.",
+        ));
+    }
+    if signed_by.chars().count() > MAX_SIGNED_BY_CHARS {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « signedBy » ne doit pas dépasser {MAX_SIGNED_BY_CHARS} caractères."
+        )));
+    }
+    let observations = input
+        .observations
+        .as_deref()
+        .map(str::trim)
+        .filter(|o| !o.is_empty());
+    if observations.is_some_and(|o| o.chars().count() > MAX_OBSERVATIONS_CHARS) {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « observations » ne doit pas dépasser {MAX_OBSERVATIONS_CHARS} caractères."
+        )));
+    }
+    let arrived_text = clock::format_timestamp(arrived);
+    let left_text = clock::format_timestamp(left);
+    let done_on = day_text(clock::paris_local(left).date());
+    visits::record_completion(
+        tx,
+        id,
+        &Completion {
+            arrived_at: &arrived_text,
+            left_at: &left_text,
+            done_on: &done_on,
+            signed_by,
+            observations,
+        },
+        &clock::format_timestamp(now),
+    )?;
+    record(
+        tx,
+        acting,
+        id,
+        "cloture",
+        json!({
+            "from": from.as_str(), "to": to.as_str(), "arrivedAt": arrived_text,
+            "leftAt": left_text, "doneOn": done_on, "signedBy": signed_by,
+        }),
+    )
+}
+
+/// A visit not begun moves to another day (from today on), possibly to
+/// another active technician of the agency; whoever carries it must not be
+/// absent that day.
+pub fn reschedule(
+    tx: &Transaction,
+    acting: &Acting,
+    id: &str,
+    input: &RescheduleInput,
+    today: NaiveDate,
+    now: DateTime<Utc>,
+) -> AppResult<()> {
+    let (row, from, to) = load_for(tx, acting, id, VisitAction::Reschedule)?;
+    let day = parse_day(input.planned_for.trim()).map_err(|error| {
+        AppError::unprocessable(match error {
+            DayError::Malformed => {
+                "Le champ « plannedFor » doit être un jour au format AAAA-MM-JJ.".to_owned()
+            }
+            DayError::Impossible => format!(
+                "Le champ « plannedFor » n'est pas un jour du calendrier : « {} ».",
+                input.planned_for.trim()
+            ),
+        })
+    })?;
+    if day < today {
+        return Err(AppError::unprocessable(
+            "Une visite ne peut pas être replanifiée dans le passé.",
+        ));
+    }
+    let technician_id = match input.technician_id.as_deref().map(str::trim) {
+        Some(new_id) => {
+            if technicians::active_name_in_agency(tx, &acting.agency_id, new_id)?.is_none() {
+                return Err(AppError::unprocessable(format!(
+                    "Technicien introuvable dans cette agence : « {new_id} »."
+                )));
+            }
+            Some(new_id.to_owned())
+        }
+        None => row.technician_id.clone(),
+    };
+    let day_text = day_text(day);
+    if let Some(tech) = technician_id.as_deref()
+        && technicians::is_absent_on(tx, tech, &day_text)?
+    {
+        let name = technicians::active_name_in_agency(tx, &acting.agency_id, tech)?
+            .unwrap_or_else(|| "Le technicien".to_owned());
+        return Err(AppError::unprocessable(format!(
+            "{name} : absence enregistrée le {} ; choisissez un autre jour ou un autre technicien.",
+            day.format("%d/%m/%Y")
+        )));
+    }
+    visits::record_reschedule(
+        tx,
+        id,
+        &day_text,
+        technician_id.as_deref(),
+        &clock::format_timestamp(now),
+    )?;
+    record(
+        tx,
+        acting,
+        id,
+        "replanification",
+        json!({
+            "from": from.as_str(), "to": to.as_str(),
+            "plannedFor": { "before": row.planned_for, "after": day_text },
+            "technicianId": { "before": row.technician_id, "after": technician_id },
+        }),
+    )
+}
+
+/// Undoes a start: `en_cours` → `planifiee`, the arrival is cleared.
+pub fn cancel_start(
+    tx: &Transaction,
+    acting: &Acting,
+    id: &str,
+    now: DateTime<Utc>,
+) -> AppResult<()> {
+    let (row, from, to) = load_for(tx, acting, id, VisitAction::CancelStart)?;
+    visits::record_cancel_start(tx, id, &clock::format_timestamp(now))?;
+    record(
+        tx,
+        acting,
+        id,
+        "annulation_demarrage",
+        json!({ "from": from.as_str(), "to": to.as_str(), "clearedArrivedAt": row.arrived_at }),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_are_exactly_yyyy_mm_dd() {
+        assert_eq!(
+            parse_day("2026-03-11").map(day_text),
+            Ok("2026-03-11".into())
+        );
+        assert_eq!(
+            parse_day("2028-02-29").map(day_text),
+            Ok("2028-02-29".into())
+        );
+        for malformed in [
+            "",
+            "2026-3-11",
+            "11/03/2026",
+            "2026-03-11T00:00",
+            "２０２６-03-11",
+            "+026-03-11",
+            "2026/03/11",
+        ] {
+            assert_eq!(
+                parse_day(malformed),
+                Err(DayError::Malformed),
+                "{malformed}"
+            );
+        }
+        for impossible in [
+            "2026-02-30",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-04-31",
+            "2027-02-29",
+        ] {
+            assert_eq!(
+                parse_day(impossible),
+                Err(DayError::Impossible),
+                "{impossible}"
+            );
+        }
+        assert_eq!(
+            parse_day("0000-01-01").map(day_text),
+            Ok("0000-01-01".into())
+        );
+    }
+
+    #[test]
+    fn the_iso_week_runs_from_monday_to_sunday() {
+        let week = |text: &str| {
+            let (monday, sunday) = iso_week(parse_day(text).unwrap());
+            (day_text(monday), day_text(sunday))
+        };
+        let expected = ("2026-03-09".to_owned(), "2026-03-15".to_owned());
+        for day in ["2026-03-09", "2026-03-11", "2026-03-15"] {
+            assert_eq!(week(day), expected, "{day}");
+        }
+        assert_eq!(week("2026-03-16").0, "2026-03-16");
+        // Across a year end.
+        assert_eq!(
+            week("2027-01-01"),
+            ("2026-12-28".into(), "2027-01-03".into())
+        );
+        // At the edges of the four-digit years, clamped.
+        assert_eq!(
+            week("9999-12-31"),
+            ("9999-12-27".into(), "9999-12-31".into())
+        );
+        assert_eq!(
+            week("0000-01-01"),
+            ("0000-01-01".into(), "0000-01-02".into())
+        );
+    }
+
+    #[test]
+    fn planning_address_and_overdue() {
+        let row = |address: Option<&str>,
+                   postal: Option<&str>,
+                   city: Option<&str>,
+                   deadline: Option<&str>| PlanningRow {
+            id: "v".into(),
+            technician_id: None,
+            day: "2026-03-11".into(),
+            status: "planifiee".into(),
+            equipment_id: "e".into(),
+            number: None,
+            building: None,
+            address: address.map(Into::into),
+            postal_code: postal.map(Into::into),
+            city: city.map(Into::into),
+            deadline: deadline.map(Into::into),
+        };
+        let item = planning_item(row(
+            Some("12 rue de Vaugirard"),
+            Some("75015"),
+            Some("Paris"),
+            Some("2026-03-10"),
+        ));
+        assert_eq!(
+            item.address.as_deref(),
+            Some("12 rue de Vaugirard, 75015 Paris")
+        );
+        assert_eq!(item.overdue, Some(true));
+        let item = planning_item(row(
+            Some("12 rue de Vaugirard"),
+            None,
+            None,
+            Some("2026-03-11"),
+        ));
+        assert_eq!(item.address.as_deref(), Some("12 rue de Vaugirard"));
+        assert_eq!(item.overdue, Some(false));
+        let item = planning_item(row(None, None, None, None));
+        assert_eq!((item.address, item.overdue), (None, None));
+    }
+}

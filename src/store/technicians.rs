@@ -1,0 +1,107 @@
+//! Technicians, their standby rota and their absences.
+
+use rusqlite::{Connection, OptionalExtension};
+
+use crate::error::AppResult;
+
+/// A technician with what is counted for the roster at an instant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RosterRow {
+    pub id: String,
+    pub name: String,
+    pub sectors: Option<String>,
+    /// Safety rest after a standby period, in hours.
+    pub rest_hours: i64,
+    /// Calls assigned to the technician and not resolved.
+    pub open_calls: i64,
+    /// A standby period covers the instant.
+    pub on_call: bool,
+    /// End (UTC timestamp) of the latest standby period over by the instant.
+    pub last_standby_end: Option<String>,
+}
+
+/// The agency's active technicians at instant `now` (UTC timestamp text),
+/// sorted by name.
+pub fn roster(conn: &Connection, agency_id: &str, now: &str) -> AppResult<Vec<RosterRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT t.id, t.name, t.sectors, t.rest_hours,
+                (SELECT count(*) FROM calls c
+                 WHERE c.technician_id = t.id
+                   AND c.status IN ('ouverte', 'en_route', 'sur_place', 'a_l_arret')),
+                EXISTS (SELECT 1 FROM technician_on_call o
+                        WHERE o.technician_id = t.id AND o.ends_at > ?2 AND o.starts_at <= ?2),
+                (SELECT max(o.ends_at) FROM technician_on_call o
+                 WHERE o.technician_id = t.id AND o.ends_at <= ?2)
+         FROM technicians t
+         WHERE t.agency_id = ?1 AND t.active = 1
+         ORDER BY t.name, t.id",
+    )?;
+    let rows = stmt.query_map([agency_id, now], |r| {
+        Ok(RosterRow {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            sectors: r.get(2)?,
+            rest_hours: r.get(3)?,
+            open_calls: r.get(4)?,
+            on_call: r.get(5)?,
+            last_standby_end: r.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// An absence, days `YYYY-MM-DD` inclusive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AbsenceRow {
+    pub technician_id: String,
+    pub starts_on: String,
+    pub ends_on: String,
+}
+
+/// Absences of the agency's technicians not over before `day`, by
+/// technician and start.
+pub fn absences_not_over(
+    conn: &Connection,
+    agency_id: &str,
+    day: &str,
+) -> AppResult<Vec<AbsenceRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT a.technician_id, a.starts_on, a.ends_on
+         FROM technicians t JOIN technician_absences a ON a.technician_id = t.id
+         WHERE t.agency_id = ?1 AND a.ends_on >= ?2
+         ORDER BY a.technician_id, a.starts_on, a.ends_on",
+    )?;
+    let rows = stmt.query_map([agency_id, day], |r| {
+        Ok(AbsenceRow {
+            technician_id: r.get(0)?,
+            starts_on: r.get(1)?,
+            ends_on: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Name of an active technician of the agency.
+pub fn active_name_in_agency(
+    conn: &Connection,
+    agency_id: &str,
+    id: &str,
+) -> AppResult<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2 AND active = 1",
+            [id, agency_id],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+/// Whether the technician is absent on `day`.
+pub fn is_absent_on(conn: &Connection, technician_id: &str, day: &str) -> AppResult<bool> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM technician_absences
+                        WHERE technician_id = ?1 AND ends_on >= ?2 AND starts_on <= ?2)",
+        [technician_id, day],
+        |r| r.get(0),
+    )?)
+}

@@ -1,0 +1,210 @@
+//! Maintenance visits: one visit, its recorded changes, and the weekly planning.
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use crate::error::AppResult;
+
+/// A visit as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VisitRow {
+    pub id: String,
+    pub agency_id: String,
+    pub equipment_id: String,
+    pub technician_id: Option<String>,
+    /// `YYYY-MM-DD`.
+    pub planned_for: String,
+    /// `YYYY-MM-DD`: limit date from the maintenance plan.
+    pub deadline: Option<String>,
+    /// Wire code of `domain::visit::VisitStatus`.
+    pub status: String,
+    /// UTC timestamps.
+    pub arrived_at: Option<String>,
+    pub left_at: Option<String>,
+    /// `YYYY-MM-DD`: the day it was done.
+    pub done_on: Option<String>,
+    pub signed_by: Option<String>,
+    pub observations: Option<String>,
+}
+
+/// The visit `id` if it belongs to `agency_id`.
+pub fn get_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<VisitRow>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, agency_id, equipment_id, technician_id, planned_for, deadline, status,
+                    arrived_at, left_at, done_on, signed_by, observations
+             FROM visits WHERE id = ?1 AND agency_id = ?2",
+            [id, agency_id],
+            |r| {
+                Ok(VisitRow {
+                    id: r.get(0)?,
+                    agency_id: r.get(1)?,
+                    equipment_id: r.get(2)?,
+                    technician_id: r.get(3)?,
+                    planned_for: r.get(4)?,
+                    deadline: r.get(5)?,
+                    status: r.get(6)?,
+                    arrived_at: r.get(7)?,
+                    left_at: r.get(8)?,
+                    done_on: r.get(9)?,
+                    signed_by: r.get(10)?,
+                    observations: r.get(11)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// The technician arrived: `en_cours`, with the arrival time.
+pub fn record_start(tx: &Transaction, id: &str, arrived_at: &str, now: &str) -> AppResult<()> {
+    tx.execute(
+        "UPDATE visits SET status = 'en_cours', arrived_at = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, arrived_at, now],
+    )?;
+    Ok(())
+}
+
+pub struct Completion<'a> {
+    pub arrived_at: &'a str,
+    pub left_at: &'a str,
+    pub done_on: &'a str,
+    pub signed_by: &'a str,
+    pub observations: Option<&'a str>,
+}
+
+/// The visit is done and signed: `faite`.
+pub fn record_completion(
+    tx: &Transaction,
+    id: &str,
+    completion: &Completion<'_>,
+    now: &str,
+) -> AppResult<()> {
+    tx.execute(
+        "UPDATE visits SET status = 'faite', arrived_at = ?2, left_at = ?3, done_on = ?4,
+                           signed_by = ?5, observations = ?6, updated_at = ?7
+         WHERE id = ?1",
+        params![
+            id,
+            completion.arrived_at,
+            completion.left_at,
+            completion.done_on,
+            completion.signed_by,
+            completion.observations,
+            now
+        ],
+    )?;
+    Ok(())
+}
+
+/// A visit not begun moves to another day, possibly to another technician.
+pub fn record_reschedule(
+    tx: &Transaction,
+    id: &str,
+    planned_for: &str,
+    technician_id: Option<&str>,
+    now: &str,
+) -> AppResult<()> {
+    tx.execute(
+        "UPDATE visits SET planned_for = ?2, technician_id = ?3, updated_at = ?4 WHERE id = ?1",
+        params![id, planned_for, technician_id, now],
+    )?;
+    Ok(())
+}
+
+/// A start is undone: planned again, without arrival.
+pub fn record_cancel_start(tx: &Transaction, id: &str, now: &str) -> AppResult<()> {
+    tx.execute(
+        "UPDATE visits SET status = 'planifiee', arrived_at = NULL, updated_at = ?2 WHERE id = ?1",
+        params![id, now],
+    )?;
+    Ok(())
+}
+
+/// One visit of the planning, with what a technician needs to find it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanningRow {
+    pub id: String,
+    pub technician_id: Option<String>,
+    /// The planned day, or for a completed visit the day it was done.
+    pub day: String,
+    pub status: String,
+    pub equipment_id: String,
+    pub number: Option<String>,
+    pub building: Option<String>,
+    pub address: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
+    pub deadline: Option<String>,
+}
+
+/// Visits of the agency between two days (inclusive): visits not done by
+/// their planned day (index `visits_by_day`), completed ones by the day they
+/// were done (index `visits_by_done_day`). Sorted by day, technician (by
+/// name, unassigned last), arrival time, equipment number.
+pub const PLANNING_SQL: &str = "
+    SELECT v.id, v.technician_id, v.day, v.status, v.equipment_id, e.number,
+           b.name, b.address, b.postal_code, b.city, v.deadline
+    FROM (
+        SELECT id, technician_id, planned_for AS day, status, equipment_id, deadline, arrived_at
+        FROM visits
+        WHERE agency_id = ?1 AND planned_for >= ?2 AND planned_for <= ?3 AND done_on IS NULL
+        UNION ALL
+        SELECT id, technician_id, done_on AS day, status, equipment_id, deadline, arrived_at
+        FROM visits
+        WHERE agency_id = ?1 AND done_on IS NOT NULL AND done_on >= ?2 AND done_on <= ?3
+    ) v
+    JOIN equipment e ON e.id = v.equipment_id
+    LEFT JOIN buildings b ON b.id = e.building_id
+    LEFT JOIN technicians t ON t.id = v.technician_id
+    ORDER BY v.day, t.name IS NULL, t.name, v.technician_id, v.arrived_at IS NULL, v.arrived_at,
+             e.number, v.id";
+
+pub fn planning(
+    conn: &Connection,
+    agency_id: &str,
+    from_day: &str,
+    to_day: &str,
+) -> AppResult<Vec<PlanningRow>> {
+    let mut stmt = conn.prepare_cached(PLANNING_SQL)?;
+    let rows = stmt.query_map([agency_id, from_day, to_day], |r| {
+        Ok(PlanningRow {
+            id: r.get(0)?,
+            technician_id: r.get(1)?,
+            day: r.get(2)?,
+            status: r.get(3)?,
+            equipment_id: r.get(4)?,
+            number: r.get(5)?,
+            building: r.get(6)?,
+            address: r.get(7)?,
+            postal_code: r.get(8)?,
+            city: r.get(9)?,
+            deadline: r.get(10)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The planning reads the week through the two day indexes, never by
+    /// scanning the agency's visits.
+    #[test]
+    fn the_planning_uses_the_day_indexes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = crate::store::Store::open(&dir.path().join("t.db")).expect("store");
+        let plan: Vec<String> = store
+            .read_blocking(|conn| -> AppResult<Vec<String>> {
+                let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {PLANNING_SQL}"))?;
+                let rows =
+                    stmt.query_map(["a", "2026-03-09", "2026-03-15"], |r| r.get::<_, String>(3))?;
+                Ok(rows.collect::<Result<_, _>>()?)
+            })
+            .expect("plan");
+        let text = plan.join("\n");
+        assert!(text.contains("INDEX visits_by_day"), "{text}");
+        assert!(text.contains("INDEX visits_by_done_day"), "{text}");
+        assert!(!text.contains("SCAN visits"), "{text}");
+        assert!(!text.contains("SCAN e"), "{text}");
+    }
+}
