@@ -4,3 +4,5 @@
 
 pub mod accounts;
 pub mod credentials;
+pub mod invoices;
+pub mod quotes;

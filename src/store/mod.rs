@@ -8,7 +8,10 @@ pub mod agencies;
 pub mod audit;
 pub mod credentials;
 pub mod equipment;
+pub mod invoices;
 mod migrate;
+pub mod outbox;
+pub mod quotes;
 pub mod sessions;
 
 use std::path::{Path, PathBuf};

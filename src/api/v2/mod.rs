@@ -3,8 +3,10 @@
 //! description is collected from them.
 
 pub mod docs;
+pub mod invoices;
 pub mod me;
 pub mod openapi;
+pub mod quotes;
 pub mod wire;
 
 use std::sync::Arc;
@@ -19,7 +21,10 @@ use crate::state::AppState;
 
 /// Every resource's routes, with their OpenAPI paths.
 fn resources() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(openapi::base()).merge(me::router())
+    OpenApiRouter::with_openapi(openapi::base())
+        .merge(me::router())
+        .merge(quotes::router())
+        .merge(invoices::router())
 }
 
 /// The OpenAPI description of the REST API v2.
