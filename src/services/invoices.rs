@@ -855,7 +855,15 @@ pub async fn create_credit_note(
                 None => {
                     let credited_lines = store::issued_credit_lines(tx, &credited.id)?;
                     let remaining = credited.total_incl_cents.saturating_sub(already);
-                    remaining_lines(&credited, &invoice_totals, &credited_lines, remaining)
+                    let lines =
+                        remaining_lines(&credited, &invoice_totals, &credited_lines, remaining);
+                    if lines.is_empty() {
+                        // Nothing left at any rate: the invoice is fully credited.
+                        return Err(domain_refused(DomainError::InvoiceFullyCredited {
+                            invoice_total_incl_cents: credited.total_incl_cents,
+                        }));
+                    }
+                    lines
                 }
             };
             let amounts: Vec<LineAmounts> = lines.iter().map(Line::amounts).collect();
