@@ -301,6 +301,38 @@ async fn quote_numbers_follow_each_other_per_agency_and_year() {
             format!("DV-{y}-00044")
         ]
     );
+    // Ten creations at once: ten distinct numbers that follow on.
+    let mut tasks = Vec::new();
+    for _ in 0..10 {
+        let client = w.server.client.clone();
+        let url = w.server.url("/api/v2/quotes");
+        let token = w.org.admin_token.clone();
+        let body = quote_body(&w.equipment);
+        tasks.push(tokio::spawn(async move {
+            let response = client
+                .post(url)
+                .header("Authorization", format!("Bearer {token}"))
+                .json(&body)
+                .send()
+                .await
+                .expect("request");
+            response.status().as_u16()
+        }));
+    }
+    for task in tasks {
+        assert_eq!(task.await.expect("task"), 201);
+    }
+    let mut all: Vec<String> = db
+        .prepare("SELECT number FROM quotes WHERE agency_id = ?1 ORDER BY number")
+        .expect("prepare")
+        .query_map([&w.org.agency_id], |r| r.get(0))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    all.dedup();
+    let expected: Vec<String> = (41..=54).map(|n| format!("DV-{y}-{n:05}")).collect();
+    assert_eq!(all, expected);
+
     // Another agency has its own series.
     let (status, created) = post(
         &w.server,

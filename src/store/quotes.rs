@@ -107,38 +107,21 @@ pub fn lines(conn: &Connection, quote_id: &str) -> AppResult<Vec<QuoteLineRow>> 
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// The next quote number of the agency for `year`, taken for good in the
-/// caller's (IMMEDIATE) transaction: `DV-2026-00012`.
+/// The next quote number of the agency for `year`: `DV-2026-00012`, one
+/// after the highest of that year in the agency. Taken in the caller's
+/// IMMEDIATE transaction, which holds the database's write lock from its
+/// start: two creations (even from two processes) are serialised, so a
+/// number is never given twice. Quote numbers carry no legal constraint of
+/// continuity (unlike invoice numbers); quotes are never deleted anyway.
 pub fn next_number(tx: &Transaction, agency_id: &str, year: i32) -> AppResult<String> {
-    let taken: Option<i64> = tx
-        .query_row(
-            "UPDATE quote_counters SET last_seq = last_seq + 1
-             WHERE agency_id = ?1 AND year = ?2 RETURNING last_seq",
-            params![agency_id, year],
-            |r| r.get(0),
-        )
-        .optional()?;
-    let seq = match taken {
-        Some(seq) => seq,
-        None => {
-            // First quote of the year here: continue after any number of
-            // that year already present (e.g. quotes seeded or imported).
-            let pattern = format!("{NUMBER_PREFIX}-{year:04}-[0-9]*");
-            let highest: i64 = tx.query_row(
-                "SELECT COALESCE(MAX(CAST(substr(number, 9) AS INTEGER)), 0) FROM quotes
-                 WHERE agency_id = ?1 AND number GLOB ?2",
-                params![agency_id, pattern],
-                |r| r.get(0),
-            )?;
-            let seq = highest + 1;
-            tx.execute(
-                "INSERT INTO quote_counters (agency_id, year, last_seq) VALUES (?1, ?2, ?3)",
-                params![agency_id, year, seq],
-            )?;
-            seq
-        }
-    };
-    Ok(format!("{NUMBER_PREFIX}-{year:04}-{seq:05}"))
+    let pattern = format!("{NUMBER_PREFIX}-{year:04}-[0-9]*");
+    let highest: i64 = tx.query_row(
+        "SELECT COALESCE(MAX(CAST(substr(number, 9) AS INTEGER)), 0) FROM quotes
+         WHERE agency_id = ?1 AND number GLOB ?2",
+        params![agency_id, pattern],
+        |r| r.get(0),
+    )?;
+    Ok(format!("{NUMBER_PREFIX}-{year:04}-{:05}", highest + 1))
 }
 
 pub struct NewQuote<'a> {
