@@ -5,5 +5,7 @@
 pub mod accounts;
 pub mod credentials;
 pub mod directory;
+pub mod invoices;
+pub mod quotes;
 pub mod technicians;
 pub mod visits;

@@ -5,9 +5,11 @@
 pub mod agencies;
 pub mod calls;
 pub mod docs;
+pub mod invoices;
 pub mod me;
 pub mod openapi;
 pub mod planning;
+pub mod quotes;
 pub mod technicians;
 pub mod users;
 pub mod visits;
@@ -33,6 +35,8 @@ fn resources() -> OpenApiRouter<AppState> {
         .merge(planning::router())
         .merge(visits::router())
         .merge(calls::router())
+        .merge(quotes::router())
+        .merge(invoices::router())
 }
 
 /// The OpenAPI description of the REST API v2.

@@ -1,0 +1,714 @@
+//! `/api/v2/invoices`: the paged list (the spec's invoice rows), the read,
+//! and the life of invoices and credit notes (draft, issue, send, payment,
+//! credit note). The rules are in `services::invoices`.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request, State};
+use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::wire::{Created, Page, PageQuery, Paging, RecordKind};
+use crate::api::MAX_BODY_BYTES;
+use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::json::{ApiJson, parse_json};
+use crate::auth::api_token::ApiCaller;
+use crate::domain::invoice::{
+    InvoiceNature, InvoiceStatus, VatSubtotal, cents_to_euros, line_total_excl_cents,
+};
+use crate::error::{AppError, AppResult, ErrorBody};
+use crate::services::invoices::{
+    self as service, Author, InvoiceDetail, LineInput, ListInput, NewInvoiceInput,
+};
+use crate::state::AppState;
+use crate::store::audit::Actor;
+use crate::store::invoices::InvoiceRow;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_invoices, create_invoice))
+        .routes(routes!(get_invoice))
+        .routes(routes!(issue_invoice))
+        .routes(routes!(send_invoice))
+        .routes(routes!(record_invoice_payment))
+        .routes(routes!(create_credit_note))
+}
+
+/// Who acts: the token (audit), its account, and whether it is an administrator.
+pub(crate) fn author(caller: &ApiCaller) -> Author {
+    Author {
+        actor: Actor::ApiToken(caller.credential_id.clone()),
+        account_id: Some(caller.account.id.clone()),
+        admin: caller.account.role.is_admin(),
+    }
+}
+
+/// A VAT rate in basis points as the percentage sent on the wire (5.5).
+pub(crate) fn rate_percent(rate_bp: u32) -> f64 {
+    f64::from(rate_bp) / 100.0
+}
+
+// ---------------------------------------------------------------------------
+// Shared wire shapes (also used by quotes)
+// ---------------------------------------------------------------------------
+
+/// Une ligne de devis ou de facture, telle qu'envoyée.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LineBody {
+    /// Libellé (obligatoire, non vide, 300 caractères au plus).
+    #[schema(required = true, value_type = String, min_length = 1, max_length = 300, pattern = "\\S")]
+    pub label: Option<String>,
+    /// Quantité, supérieure à zéro, trois décimales au plus, 100 000 au plus.
+    #[schema(required = true, value_type = f64, exclusive_minimum = 0, maximum = 100000, multiple_of = 0.001)]
+    pub quantity: Option<f64>,
+    /// Prix unitaire HT en euros, positif ou nul, deux décimales au plus, 1 000 000 au plus.
+    #[schema(required = true, value_type = f64, minimum = 0, maximum = 1000000, multiple_of = 0.01)]
+    pub unit_price: Option<f64>,
+    /// Taux de TVA en pour cent : 20 (par défaut), 10, 5.5, 2.1 ou 0.
+    #[schema(schema_with = vat_rate_schema)]
+    pub vat_rate: Option<f64>,
+}
+
+/// `vatRate`: one of the allowed rates, or null (the default, 20).
+fn vat_rate_schema() -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Number, Type::Null]))
+        .enum_values(Some([
+            serde_json::json!(20),
+            serde_json::json!(10),
+            serde_json::json!(5.5),
+            serde_json::json!(2.1),
+            serde_json::json!(0),
+            serde_json::Value::Null,
+        ]))
+        .description(Some(
+            "Taux de TVA en pour cent : 20 (par défaut), 10, 5.5, 2.1 ou 0.",
+        ))
+        .build()
+}
+
+impl From<LineBody> for LineInput {
+    fn from(body: LineBody) -> Self {
+        LineInput {
+            label: body.label,
+            quantity: body.quantity,
+            unit_price: body.unit_price,
+            vat_rate: body.vat_rate,
+        }
+    }
+}
+
+/// TVA d'un taux : base HT et montant de TVA, en euros.
+#[derive(Serialize, ToSchema)]
+pub struct VatView {
+    /// Taux, en pour cent.
+    pub rate: f64,
+    /// Base HT des lignes à ce taux.
+    pub base: f64,
+    /// TVA à ce taux (calculée une fois sur la base, arrondie au centime).
+    pub vat: f64,
+}
+
+impl From<&VatSubtotal> for VatView {
+    fn from(v: &VatSubtotal) -> Self {
+        VatView {
+            rate: rate_percent(v.rate_bp),
+            base: cents_to_euros(v.base_cents),
+            vat: cents_to_euros(v.vat_cents),
+        }
+    }
+}
+
+/// Nature d'une pièce : `facture` ou `avoir`.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types)]
+pub enum InvoiceNatureCode {
+    facture,
+    avoir,
+}
+
+/// Statut d'une facture ou d'un avoir : `brouillon`, `emise`, `envoyee`, `payee`.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types)]
+pub enum InvoiceStatusCode {
+    brouillon,
+    emise,
+    envoyee,
+    payee,
+}
+
+// ---------------------------------------------------------------------------
+// List
+// ---------------------------------------------------------------------------
+
+/// Filtres et pagination de la liste des factures.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct InvoiceQuery {
+    /// Client facturé : son identifiant `client_id` (celui de l'API partenaire).
+    pub client: Option<String>,
+    /// Statut : `brouillon`, `emise`, `envoyee` ou `payee` (autre valeur : 422).
+    #[param(inline, value_type = Option<InvoiceStatusCode>)]
+    pub status: Option<String>,
+    /// Créées à partir de ce jour inclus (AAAA-MM-JJ).
+    #[param(value_type = Option<String>, format = Date)]
+    pub since: Option<String>,
+    /// Créées jusqu'à ce jour inclus (AAAA-MM-JJ).
+    #[param(value_type = Option<String>, format = Date)]
+    pub until: Option<String>,
+    /// Lignes par page, de 1 à 200 (50 par défaut).
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 200)]
+    pub limit: Option<String>,
+    /// Page demandée, à partir de 1.
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295_i64)]
+    pub page: Option<String>,
+}
+
+/// Une ligne de la liste des factures (exactement les champs de la spécification).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceRowView {
+    pub id: String,
+    /// Numéro (`FA-2026-000042`, `AV-2026-000007`) ; null tant que la pièce est un brouillon.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    /// `facture` ou `avoir`.
+    #[schema(value_type = InvoiceNatureCode)]
+    pub nature: String,
+    /// Statut.
+    #[schema(value_type = InvoiceStatusCode)]
+    pub status: String,
+    /// Client facturé : son identifiant `client_id` (API partenaire).
+    #[schema(required = true)]
+    pub client: Option<String>,
+    /// Nom de l'acheteur tel qu'il figure sur la facture.
+    #[schema(required = true)]
+    pub buyer: Option<String>,
+    /// Date d'émission (AAAA-MM-JJ).
+    #[schema(required = true, format = Date)]
+    pub issued_on: Option<String>,
+    /// Date d'échéance (AAAA-MM-JJ).
+    #[schema(required = true, format = Date)]
+    pub due_on: Option<String>,
+    /// Date de règlement (AAAA-MM-JJ).
+    #[schema(required = true, format = Date)]
+    pub paid_on: Option<String>,
+    /// Total HT, en euros.
+    #[schema(required = true)]
+    pub total_excl_tax: Option<f64>,
+    /// Total TTC, en euros.
+    #[schema(required = true)]
+    pub total_incl_tax: Option<f64>,
+    pub link: String,
+    pub url: String,
+}
+
+fn row_view(row: InvoiceRow, base_url: &str) -> InvoiceRowView {
+    InvoiceRowView {
+        link: RecordKind::Invoice.link(&row.id),
+        url: RecordKind::Invoice.url(base_url, &row.id),
+        id: row.id,
+        number: row.number,
+        nature: row.nature,
+        status: row.status,
+        client: row.client_ref,
+        buyer: row.buyer_name,
+        issued_on: row.issued_on,
+        due_on: row.due_on,
+        paid_on: row.paid_on,
+        total_excl_tax: Some(cents_to_euros(row.total_excl_cents)),
+        total_incl_tax: Some(cents_to_euros(row.total_incl_cents)),
+    }
+}
+
+/// Factures et avoirs de l'agence, des plus récents aux plus anciens (jour
+/// de création, puis identifiant), filtrés et paginés.
+#[utoipa::path(
+    get,
+    path = "/invoices",
+    tag = "Factures",
+    params(InvoiceQuery),
+    responses(
+        (status = 200, description = "Une page de factures", body = Page<InvoiceRowView>,
+            links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/results/0/id")))), ("IssueInvoice" = (operation_id = "issue_invoice", parameters(("id" = "$response.body#/results/0/id")))), ("SendInvoice" = (operation_id = "send_invoice", parameters(("id" = "$response.body#/results/0/id")))), ("RecordPayment" = (operation_id = "record_invoice_payment", parameters(("id" = "$response.body#/results/0/id")))), ("CreateCreditNote" = (operation_id = "create_credit_note", parameters(("id" = "$response.body#/results/0/id")))))),
+        (status = 422, description = "Filtre ou pagination hors limites : statut inconnu, `since` postérieur à `until`, `limit` ou `page` hors bornes", body = ErrorBody),
+    )
+)]
+async fn list_invoices(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiQuery(query): ApiQuery<InvoiceQuery>,
+) -> AppResult<Json<Page<InvoiceRowView>>> {
+    let agency = caller.require_agency()?;
+    let paging = Paging::from_query(&PageQuery {
+        limit: query.limit,
+        page: query.page,
+    })?;
+    let filter = service::check_filter(ListInput {
+        client: query.client,
+        status: query.status,
+        since: query.since,
+        until: query.until,
+    })?;
+    let (total, rows) = service::list(
+        &state.store,
+        &agency.id,
+        filter,
+        paging.limit,
+        paging.offset(),
+    )
+    .await?;
+    Ok(Json(Page {
+        total,
+        page: paging.page,
+        limit: paging.limit,
+        results: rows
+            .into_iter()
+            .map(|r| row_view(r, &state.base_url))
+            .collect(),
+    }))
+}
+
+// ---------------------------------------------------------------------------
+// Read
+// ---------------------------------------------------------------------------
+
+/// Une ligne de facture ou d'avoir.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceLineView {
+    pub label: String,
+    /// Quantité (jusqu'à trois décimales).
+    pub quantity: f64,
+    /// Prix unitaire HT, en euros.
+    pub unit_price: f64,
+    /// Taux de TVA, en pour cent.
+    pub vat_rate: f64,
+    /// Total HT de la ligne, en euros.
+    pub total_excl_tax: f64,
+}
+
+/// Une pièce liée : identifiant et numéro.
+#[derive(Serialize, ToSchema)]
+pub struct LinkedDocument {
+    pub id: String,
+    /// Numéro ; null pour un brouillon.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    pub link: String,
+    pub url: String,
+}
+
+/// Un avoir établi sur une facture.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreditNoteRef {
+    pub id: String,
+    /// Numéro (`AV-…`) ; null pour un brouillon.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    #[schema(value_type = InvoiceStatusCode)]
+    pub status: String,
+    /// Total TTC de l'avoir, en euros.
+    pub total_incl_tax: f64,
+    pub link: String,
+    pub url: String,
+}
+
+/// Une facture ou un avoir, tel que `GET /invoices/{id}` le lit : les champs
+/// de la ligne de liste, puis le détail.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceView {
+    pub id: String,
+    /// Numéro ; null tant que la pièce est un brouillon.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    #[schema(value_type = InvoiceNatureCode)]
+    pub nature: String,
+    /// Nature en toutes lettres.
+    pub nature_label: String,
+    #[schema(value_type = InvoiceStatusCode)]
+    pub status: String,
+    /// Statut en toutes lettres, accordé à la nature (« Émise », « Émis »…).
+    pub status_label: String,
+    /// Client facturé : son identifiant `client_id` (API partenaire).
+    #[schema(required = true)]
+    pub client: Option<String>,
+    /// Nom de l'acheteur tel qu'il figure sur la pièce (figé à l'émission).
+    #[schema(required = true)]
+    pub buyer: Option<String>,
+    /// Adresse de l'acheteur (figée à l'émission).
+    #[schema(required = true)]
+    pub buyer_address: Option<String>,
+    /// SIREN de l'acheteur (figé à l'émission).
+    #[schema(required = true)]
+    pub buyer_siren: Option<String>,
+    /// Jour de création (AAAA-MM-JJ), sur lequel filtrent `since` et `until`.
+    #[schema(format = Date)]
+    pub created_on: String,
+    #[schema(required = true, format = Date)]
+    pub issued_on: Option<String>,
+    #[schema(required = true, format = Date)]
+    pub due_on: Option<String>,
+    #[schema(required = true, format = Date)]
+    pub paid_on: Option<String>,
+    /// Lignes, dans leur ordre.
+    pub lines: Vec<InvoiceLineView>,
+    /// TVA par taux, par taux croissant.
+    pub vat_by_rate: Vec<VatView>,
+    #[schema(required = true)]
+    pub total_excl_tax: Option<f64>,
+    #[schema(required = true)]
+    pub total_incl_tax: Option<f64>,
+    /// Pour un avoir : la facture qu'il crédite ; null pour une facture.
+    #[schema(required = true)]
+    pub credited_invoice: Option<LinkedDocument>,
+    /// Pour une facture : ses avoirs (brouillons compris) ; vide pour un avoir.
+    pub credit_notes: Vec<CreditNoteRef>,
+    /// Le devis facturé, s'il y en a un.
+    #[schema(required = true)]
+    pub quote: Option<LinkedDocument>,
+    pub link: String,
+    pub url: String,
+}
+
+fn linked(kind: RecordKind, base_url: &str, id: String, number: Option<String>) -> LinkedDocument {
+    LinkedDocument {
+        link: kind.link(&id),
+        url: kind.url(base_url, &id),
+        id,
+        number,
+    }
+}
+
+fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView {
+    let InvoiceDetail {
+        invoice: row,
+        lines,
+        totals,
+        credited_invoice,
+        credit_notes,
+        quote,
+    } = detail;
+    let nature = InvoiceNature::parse(&row.nature);
+    let status = InvoiceStatus::parse(&row.status);
+    let status_label = match (nature, status) {
+        (Some(nature), Some(status)) => status.label_for(nature),
+        _ => "",
+    };
+    InvoiceView {
+        link: RecordKind::Invoice.link(&row.id),
+        url: RecordKind::Invoice.url(base_url, &row.id),
+        id: row.id,
+        number: row.number,
+        nature_label: nature.map(|n| n.label()).unwrap_or_default().to_owned(),
+        nature: row.nature,
+        status_label: status_label.to_owned(),
+        status: row.status,
+        client: row.client_ref,
+        buyer: row.buyer_name,
+        buyer_address: row.buyer_address,
+        buyer_siren: row.buyer_siren,
+        created_on: row.created_on,
+        issued_on: row.issued_on,
+        due_on: row.due_on,
+        paid_on: row.paid_on,
+        lines: lines
+            .into_iter()
+            .map(|l| InvoiceLineView {
+                total_excl_tax: cents_to_euros(line_total_excl_cents(
+                    l.quantity_milli,
+                    l.unit_price_cents,
+                )),
+                label: l.label,
+                quantity: l.quantity_milli as f64 / 1000.0,
+                unit_price: cents_to_euros(l.unit_price_cents),
+                vat_rate: rate_percent(l.vat_rate_bp),
+            })
+            .collect(),
+        vat_by_rate: totals.vat_by_rate.iter().map(VatView::from).collect(),
+        total_excl_tax: Some(cents_to_euros(row.total_excl_cents)),
+        total_incl_tax: Some(cents_to_euros(row.total_incl_cents)),
+        credited_invoice: credited_invoice
+            .map(|d| linked(RecordKind::Invoice, base_url, d.id, d.number)),
+        credit_notes: credit_notes
+            .into_iter()
+            .map(|c| CreditNoteRef {
+                link: RecordKind::Invoice.link(&c.id),
+                url: RecordKind::Invoice.url(base_url, &c.id),
+                id: c.id,
+                number: c.number,
+                status: c.status,
+                total_incl_tax: cents_to_euros(c.total_incl_cents),
+            })
+            .collect(),
+        quote: quote.map(|d| linked(RecordKind::Quote, base_url, d.id, d.number)),
+    }
+}
+
+/// Une facture ou un avoir de l'agence, avec ses lignes, sa TVA par taux et
+/// les pièces liées (facture créditée, avoirs, devis).
+#[utoipa::path(
+    get,
+    path = "/invoices/{id}",
+    tag = "Factures",
+    params(("id" = String, Path, description = "Identifiant de la facture ou de l'avoir")),
+    responses(
+        (status = 200, description = "La facture ou l'avoir", body = InvoiceView,
+            links(("IssueInvoice" = (operation_id = "issue_invoice", parameters(("id" = "$response.body#/id")))), ("SendInvoice" = (operation_id = "send_invoice", parameters(("id" = "$response.body#/id")))), ("RecordPayment" = (operation_id = "record_invoice_payment", parameters(("id" = "$response.body#/id")))), ("CreateCreditNote" = (operation_id = "create_credit_note", parameters(("id" = "$response.body#/id")))),
+                ("GetCreditedInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/creditedInvoice/id")))),
+                ("GetQuote" = (operation_id = "get_quote", parameters(("id" = "$response.body#/quote/id")))),
+                ("CreateInvoiceForClient" = (operation_id = "create_invoice", request_body = json!({"clientId": "$response.body#/client"}))))),
+        (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
+    )
+)]
+async fn get_invoice(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<InvoiceView>> {
+    let agency = caller.require_agency()?;
+    let detail = service::get(&state.store, &agency.id, &id).await?;
+    Ok(Json(invoice_view(detail, &state.base_url)))
+}
+
+// ---------------------------------------------------------------------------
+// Writes
+// ---------------------------------------------------------------------------
+
+/// A JSON body that may be left out: no body, an empty one or `null` is `None`;
+/// otherwise the same rules as `ApiJson` (400 malformed or not JSON, 413,
+/// 422 for a mistyped field).
+pub struct OptionalJson<T>(pub Option<T>);
+
+impl<S, T> FromRequest<S> for OptionalJson<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let is_json = req
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .map(|mime| {
+                let mime = mime.trim().to_ascii_lowercase();
+                mime == "application/json"
+                    || (mime.starts_with("application/") && mime.ends_with("+json"))
+            });
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                AppError::PayloadTooLarge(format!(
+                    "Le corps de la requête dépasse la taille maximale acceptée ({} Kio).",
+                    MAX_BODY_BYTES / 1024
+                ))
+            } else {
+                AppError::bad_request("Le corps de la requête n'a pas pu être lu.")
+            }
+        })?;
+        let text = bytes.trim_ascii();
+        if text.is_empty() || text == b"null" {
+            return Ok(OptionalJson(None));
+        }
+        if is_json != Some(true) {
+            return Err(AppError::bad_request(
+                "Le corps de la requête doit être du JSON, avec l'en-tête Content-Type: application/json.",
+            ));
+        }
+        parse_json(&bytes).map(|value| OptionalJson(Some(value)))
+    }
+}
+
+/// Une nouvelle facture, créée au statut `brouillon` (sans numéro).
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct InvoiceBody {
+    /// Client facturé : son identifiant `client_id` (API partenaire), dans l'agence.
+    #[schema(min_length = 1)]
+    pub client_id: String,
+    /// Lignes (mêmes règles que les lignes de devis) ; absentes : celles du devis `quoteId`.
+    #[schema(min_items = 1, max_items = 200)]
+    pub lines: Option<Vec<LineBody>>,
+    /// Un devis accepté de l'agence, que cette facture facture.
+    pub quote_id: Option<String>,
+}
+
+/// Crée une facture au statut `brouillon`, sans numéro : le numéro est donné
+/// à l'émission. Sans `lines`, les lignes du devis accepté `quoteId` sont reprises.
+#[utoipa::path(
+    post,
+    path = "/invoices",
+    tag = "Factures",
+    request_body = InvoiceBody,
+    responses(
+        (status = 201, description = "Facture créée (brouillon)", body = Created,
+            links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("IssueInvoice" = (operation_id = "issue_invoice", parameters(("id" = "$response.body#/id")))))),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Saisie refusée : client hors de l'agence ou archivé, devis non accepté, ligne invalide", body = ErrorBody),
+    )
+)]
+async fn create_invoice(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiJson(body): ApiJson<InvoiceBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    let agency = caller.require_agency()?;
+    let input = NewInvoiceInput {
+        client_id: body.client_id,
+        lines: body
+            .lines
+            .map(|lines| lines.into_iter().map(Into::into).collect()),
+        quote_id: body.quote_id,
+    };
+    let id = service::create_draft(&state.store, &agency.id, input, author(&caller)).await?;
+    Ok(created(&state, &id))
+}
+
+fn created(state: &AppState, id: &str) -> (StatusCode, Json<Created>) {
+    (
+        StatusCode::CREATED,
+        Json(Created::new(RecordKind::Invoice, &state.base_url, id)),
+    )
+}
+
+/// Émet la pièce (`brouillon` → `emise`) : numéro suivant de la série de
+/// l'agence, de la nature et de l'année (`FA-2026-000042`, `AV-2026-000007`),
+/// sans trou ; date d'émission aujourd'hui (UTC), échéance à 30 jours ;
+/// acheteur figé.
+#[utoipa::path(
+    post,
+    path = "/invoices/{id}/issue",
+    tag = "Factures",
+    params(("id" = String, Path, description = "Identifiant de la facture ou de l'avoir")),
+    responses(
+        (status = 201, description = "Pièce émise", body = Created,
+            links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("SendInvoice" = (operation_id = "send_invoice", parameters(("id" = "$response.body#/id")))), ("RecordPayment" = (operation_id = "record_invoice_payment", parameters(("id" = "$response.body#/id")))), ("CreateCreditNote" = (operation_id = "create_credit_note", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
+        (status = 422, description = "Transition refusée par le statut, ou avoir dépassant le reste à créditer", body = ErrorBody),
+    )
+)]
+async fn issue_invoice(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    let agency = caller.require_agency()?;
+    service::issue(&state.store, &agency.id, &id, author(&caller)).await?;
+    Ok(created(&state, &id))
+}
+
+/// Envoie la pièce au client (`emise` → `envoyee`) ; une pièce déjà envoyée
+/// peut l'être de nouveau (relance, statut inchangé).
+#[utoipa::path(
+    post,
+    path = "/invoices/{id}/send",
+    tag = "Factures",
+    params(("id" = String, Path, description = "Identifiant de la facture ou de l'avoir")),
+    responses(
+        (status = 201, description = "Pièce envoyée", body = Created,
+            links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("RecordPayment" = (operation_id = "record_invoice_payment", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
+        (status = 422, description = "Transition refusée par le statut", body = ErrorBody),
+    )
+)]
+async fn send_invoice(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    let agency = caller.require_agency()?;
+    service::send(&state.store, &agency.id, &id, author(&caller)).await?;
+    Ok(created(&state, &id))
+}
+
+/// Le règlement d'une pièce.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PaymentBody {
+    /// Jour du règlement (AAAA-MM-JJ) ; aujourd'hui par défaut. Ni avant
+    /// l'émission, ni dans le futur.
+    #[schema(format = Date)]
+    pub paid_on: Option<String>,
+}
+
+/// Enregistre le règlement complet (`emise` ou `envoyee` → `payee`). Le corps
+/// est facultatif.
+#[utoipa::path(
+    post,
+    path = "/invoices/{id}/payment",
+    tag = "Factures",
+    params(("id" = String, Path, description = "Identifiant de la facture ou de l'avoir")),
+    request_body = Option<PaymentBody>,
+    responses(
+        (status = 201, description = "Règlement enregistré", body = Created,
+            links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("CreateCreditNote" = (operation_id = "create_credit_note", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Transition refusée par le statut, ou date de règlement invalide", body = ErrorBody),
+    )
+)]
+async fn record_invoice_payment(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+    OptionalJson(body): OptionalJson<PaymentBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    let agency = caller.require_agency()?;
+    let paid_on = body.and_then(|b| b.paid_on);
+    service::record_payment(&state.store, &agency.id, &id, paid_on, author(&caller)).await?;
+    Ok(created(&state, &id))
+}
+
+/// Un avoir sur une facture émise.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CreditNoteBody {
+    /// Lignes à créditer (avoir partiel), mêmes règles que les lignes de
+    /// facture, à des taux de TVA présents sur la facture ; absentes : tout
+    /// ce qui reste à créditer.
+    #[schema(min_items = 1, max_items = 200)]
+    pub lines: Option<Vec<LineBody>>,
+}
+
+/// Établit un avoir sur une facture émise, pour tout ce qui reste à créditer
+/// ou pour les lignes données, et l'émet aussitôt avec son numéro
+/// `AV-AAAA-NNNNNN`. Réservé aux administrateurs. La réponse porte l'avoir.
+#[utoipa::path(
+    post,
+    path = "/invoices/{id}/credit-notes",
+    tag = "Factures",
+    params(("id" = String, Path, description = "Identifiant de la facture à créditer")),
+    request_body = Option<CreditNoteBody>,
+    responses(
+        (status = 201, description = "Avoir créé et émis", body = Created,
+            links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("SendInvoice" = (operation_id = "send_invoice", parameters(("id" = "$response.body#/id")))), ("RecordPayment" = (operation_id = "record_invoice_payment", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Avoir refusé : facture brouillon, avoir, déjà entièrement créditée, montant au-delà du reste, ligne invalide", body = ErrorBody),
+    )
+)]
+async fn create_credit_note(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+    OptionalJson(body): OptionalJson<CreditNoteBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    let agency = caller.require_agency()?;
+    let lines = body
+        .and_then(|b| b.lines)
+        .map(|lines| lines.into_iter().map(Into::into).collect());
+    let credit_note_id =
+        service::create_credit_note(&state.store, &agency.id, &id, lines, author(&caller)).await?;
+    Ok(created(&state, &credit_note_id))
+}

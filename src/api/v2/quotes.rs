@@ -1,0 +1,332 @@
+//! `/api/v2/quotes`: the draft quote, its read, and its life (send, accept,
+//! refuse). The rules are in `services::quotes`.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::invoices::{LineBody, VatView, author, rate_percent};
+use super::wire::{Created, RecordKind};
+use crate::api::extract::ApiPath;
+use crate::api::json::ApiJson;
+use crate::auth::api_token::ApiCaller;
+use crate::domain::invoice::{cents_to_euros, line_total_excl_cents};
+use crate::domain::quote::{QuoteAction, QuoteOrigin, QuoteStatus};
+use crate::error::{AppResult, ErrorBody};
+use crate::services::quotes::{self as service, NewQuoteInput, QuoteDetail};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_quote))
+        .routes(routes!(get_quote))
+        .routes(routes!(send_quote))
+        .routes(routes!(accept_quote))
+        .routes(routes!(refuse_quote))
+}
+
+/// Statut d'un devis : `brouillon`, `envoye`, `accepte`, `refuse`.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types)]
+pub enum QuoteStatusCode {
+    brouillon,
+    envoye,
+    accepte,
+    refuse,
+}
+
+/// Origine d'un devis : `reserve` (réserve de contrôle technique), `panne`,
+/// `technicien` (demande du technicien), `client` (demande du client).
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types)]
+pub enum QuoteOriginCode {
+    reserve,
+    panne,
+    technicien,
+    client,
+}
+
+/// Un nouveau devis, créé au statut `brouillon`.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QuoteBody {
+    /// Identifiant d'un équipement de l'agence (sinon 422).
+    #[schema(min_length = 1)]
+    pub equipment_id: String,
+    /// Origine du devis ; une valeur inconnue est refusée (422).
+    #[schema(value_type = QuoteOriginCode)]
+    pub origin: String,
+    /// Objet du devis, en une phrase : 3 à 300 caractères, sans retour à la ligne.
+    #[schema(
+        min_length = 3,
+        max_length = 300,
+        pattern = "^[^\\r\\n]*\\S[^\\r\\n]*$"
+    )]
+    pub object: String,
+    /// Lignes du devis : au moins une, au plus 200.
+    #[schema(min_items = 1, max_items = 200)]
+    pub rows: Vec<LineBody>,
+}
+
+/// L'équipement du devis.
+#[derive(Serialize, ToSchema)]
+pub struct QuoteEquipment {
+    pub id: String,
+    /// Numéro de l'équipement.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    pub link: String,
+    pub url: String,
+}
+
+/// Une ligne de devis.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteRowView {
+    /// Libellé.
+    pub label: String,
+    /// Quantité (jusqu'à trois décimales).
+    pub quantity: f64,
+    /// Prix unitaire HT, en euros.
+    pub unit_price: f64,
+    /// Taux de TVA, en pour cent (20, 10, 5.5, 2.1 ou 0).
+    pub vat_rate: f64,
+    /// Total HT de la ligne, en euros (quantité × prix unitaire, arrondi au centime).
+    pub total_excl_tax: f64,
+}
+
+/// Un devis, tel que `GET /quotes/{id}` le lit.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteView {
+    /// Identifiant du devis.
+    pub id: String,
+    /// Numéro du devis (`DV-2026-00012`), donné à la création.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    /// Statut.
+    #[schema(value_type = QuoteStatusCode)]
+    pub status: String,
+    /// Statut en toutes lettres.
+    pub status_label: String,
+    /// Origine.
+    #[schema(value_type = QuoteOriginCode)]
+    pub origin: String,
+    /// Origine en toutes lettres.
+    pub origin_label: String,
+    /// Objet du devis.
+    pub object: String,
+    /// Équipement concerné.
+    pub equipment: QuoteEquipment,
+    /// Lignes, dans leur ordre.
+    pub rows: Vec<QuoteRowView>,
+    /// Total HT, en euros.
+    pub total_excl_tax: f64,
+    /// TVA par taux, par taux croissant.
+    pub vat_by_rate: Vec<VatView>,
+    /// Total TTC, en euros.
+    pub total_incl_tax: f64,
+    /// Création (UTC, ISO 8601).
+    pub created_at: String,
+    /// Premier envoi au client (UTC, ISO 8601) ; null tant qu'il n'est pas envoyé.
+    #[schema(required = true)]
+    pub sent_at: Option<String>,
+    /// Acceptation (UTC, ISO 8601) ; null sauf au statut `accepte`.
+    #[schema(required = true)]
+    pub accepted_at: Option<String>,
+    /// Refus (UTC, ISO 8601) ; null sauf au statut `refuse`.
+    #[schema(required = true)]
+    pub refused_at: Option<String>,
+    pub link: String,
+    pub url: String,
+}
+
+fn quote_view(detail: QuoteDetail, base_url: &str) -> QuoteView {
+    let QuoteDetail {
+        quote,
+        rows,
+        totals,
+    } = detail;
+    let status = QuoteStatus::parse(&quote.status);
+    let origin = QuoteOrigin::parse(&quote.origin);
+    QuoteView {
+        number: quote.number,
+        status_label: status.map(|s| s.label()).unwrap_or_default().to_owned(),
+        status: quote.status,
+        origin_label: origin.map(|o| o.label()).unwrap_or_default().to_owned(),
+        origin: quote.origin,
+        object: quote.object,
+        equipment: QuoteEquipment {
+            link: RecordKind::Equipment.link(&quote.equipment_id),
+            url: RecordKind::Equipment.url(base_url, &quote.equipment_id),
+            id: quote.equipment_id,
+            number: quote.equipment_number,
+        },
+        rows: rows
+            .into_iter()
+            .map(|r| QuoteRowView {
+                total_excl_tax: cents_to_euros(line_total_excl_cents(
+                    r.quantity_milli,
+                    r.unit_price_cents,
+                )),
+                label: r.label,
+                quantity: r.quantity_milli as f64 / 1000.0,
+                unit_price: cents_to_euros(r.unit_price_cents),
+                vat_rate: rate_percent(r.vat_rate_bp),
+            })
+            .collect(),
+        total_excl_tax: cents_to_euros(totals.excl_tax_cents),
+        vat_by_rate: totals.vat_by_rate.iter().map(VatView::from).collect(),
+        total_incl_tax: cents_to_euros(totals.incl_tax_cents),
+        created_at: quote.created_at,
+        sent_at: quote.sent_at,
+        accepted_at: quote.accepted_at,
+        refused_at: quote.refused_at,
+        link: RecordKind::Quote.link(&quote.id),
+        url: RecordKind::Quote.url(base_url, &quote.id),
+        id: quote.id,
+    }
+}
+
+/// Crée un devis au statut `brouillon`, numéroté `DV-AAAA-NNNNN` dans l'agence.
+///
+/// Chaque ligne : `label` (obligatoire), `quantity` (> 0, trois décimales au
+/// plus), `unitPrice` (euros HT, ≥ 0, deux décimales au plus), `vatRate`
+/// (facultatif, 20 par défaut ; 20, 10, 5.5, 2.1 ou 0). Une ligne refusée est
+/// nommée dans la raison (« Ligne 2 : … »).
+#[utoipa::path(
+    post,
+    path = "/quotes",
+    tag = "Devis",
+    request_body = QuoteBody,
+    responses(
+        (status = 201, description = "Devis créé (brouillon)", body = Created,
+            links(("GetQuote" = (operation_id = "get_quote", parameters(("id" = "$response.body#/id")))), ("SendQuote" = (operation_id = "send_quote", parameters(("id" = "$response.body#/id")))), ("AcceptQuote" = (operation_id = "accept_quote", parameters(("id" = "$response.body#/id")))), ("RefuseQuote" = (operation_id = "refuse_quote", parameters(("id" = "$response.body#/id")))))),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Saisie refusée : champ manquant, origine inconnue, équipement hors de l'agence, ligne invalide", body = ErrorBody),
+    )
+)]
+async fn create_quote(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiJson(body): ApiJson<QuoteBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    let agency = caller.require_agency()?;
+    let input = NewQuoteInput {
+        equipment_id: body.equipment_id,
+        origin: body.origin,
+        object: body.object,
+        rows: body.rows.into_iter().map(Into::into).collect(),
+    };
+    let id = service::create(&state.store, &agency.id, input, author(&caller)).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Created::new(RecordKind::Quote, &state.base_url, &id)),
+    ))
+}
+
+/// Un devis de l'agence, avec ses lignes et ses totaux HT, TVA et TTC.
+#[utoipa::path(
+    get,
+    path = "/quotes/{id}",
+    tag = "Devis",
+    params(("id" = String, Path, description = "Identifiant du devis")),
+    responses(
+        (status = 200, description = "Le devis", body = QuoteView,
+            links(("SendQuote" = (operation_id = "send_quote", parameters(("id" = "$response.body#/id")))), ("AcceptQuote" = (operation_id = "accept_quote", parameters(("id" = "$response.body#/id")))), ("RefuseQuote" = (operation_id = "refuse_quote", parameters(("id" = "$response.body#/id")))),
+                ("CreateQuoteForEquipment" = (operation_id = "create_quote", request_body = json!({"equipmentId": "$response.body#/equipment/id"}))))),
+        (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
+    )
+)]
+async fn get_quote(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<QuoteView>> {
+    let agency = caller.require_agency()?;
+    let detail = service::get(&state.store, &agency.id, &id).await?;
+    Ok(Json(quote_view(detail, &state.base_url)))
+}
+
+async fn act(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: &str,
+    action: QuoteAction,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    let agency = caller.require_agency()?;
+    service::act(&state.store, &agency.id, id, action, author(caller)).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Created::new(RecordKind::Quote, &state.base_url, id)),
+    ))
+}
+
+/// Envoie le devis au client (`brouillon` → `envoye`) ; un devis déjà envoyé
+/// peut l'être de nouveau (relance, statut inchangé).
+#[utoipa::path(
+    post,
+    path = "/quotes/{id}/send",
+    tag = "Devis",
+    params(("id" = String, Path, description = "Identifiant du devis")),
+    responses(
+        (status = 201, description = "Devis envoyé", body = Created,
+            links(("GetQuote" = (operation_id = "get_quote", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
+        (status = 422, description = "Transition refusée par le statut du devis", body = ErrorBody),
+    )
+)]
+async fn send_quote(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    act(&state, &caller, &id, QuoteAction::Send).await
+}
+
+/// Enregistre l'acceptation du client (`brouillon` ou `envoye` → `accepte`)
+/// et émet l'événement `devis.accepte`.
+#[utoipa::path(
+    post,
+    path = "/quotes/{id}/accept",
+    tag = "Devis",
+    params(("id" = String, Path, description = "Identifiant du devis")),
+    responses(
+        (status = 201, description = "Devis accepté", body = Created,
+            links(("GetQuote" = (operation_id = "get_quote", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
+        (status = 422, description = "Transition refusée par le statut du devis", body = ErrorBody),
+    )
+)]
+async fn accept_quote(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    act(&state, &caller, &id, QuoteAction::Accept).await
+}
+
+/// Enregistre le refus du client (`brouillon` ou `envoye` → `refuse`).
+#[utoipa::path(
+    post,
+    path = "/quotes/{id}/refuse",
+    tag = "Devis",
+    params(("id" = String, Path, description = "Identifiant du devis")),
+    responses(
+        (status = 201, description = "Devis refusé", body = Created,
+            links(("GetQuote" = (operation_id = "get_quote", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
+        (status = 422, description = "Transition refusée par le statut du devis", body = ErrorBody),
+    )
+)]
+async fn refuse_quote(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    act(&state, &caller, &id, QuoteAction::Refuse).await
+}

@@ -1,0 +1,1154 @@
+//! Invoices and credit notes: drafts, issue with the gapless legal number,
+//! sending, payment, credit notes; and the line rules shared with quotes.
+//!
+//! Every write is one IMMEDIATE transaction (`Store::write`) with its audit
+//! entry. The life cycle is `domain::invoice::transition`; an issued document
+//! is never edited nor deleted: nothing here changes the lines or amounts of
+//! an invoice once it has left `brouillon`.
+
+use chrono::{Datelike, Duration, NaiveDate};
+use serde_json::json;
+
+use crate::clock;
+use crate::domain::invoice::{
+    self, InvoiceAction, InvoiceNature, InvoiceStatus, LineAmounts, Totals,
+};
+use crate::domain::{DomainError, TransitionError};
+use crate::error::{AppError, AppResult};
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::invoices::{
+    self as store, Buyer, ClientRow, CreditNoteRow, InvoiceFilter, InvoiceLineRow, InvoiceRow,
+    NewInvoice,
+};
+use crate::store::{Store, quotes as quote_store};
+
+/// Days between the issue and the due date (French default of 30 days
+/// after the invoice date; the demo data follow the same rule).
+pub const PAYMENT_TERM_DAYS: i64 = 30;
+/// Allowed VAT rates, in basis points: 20 %, 10 %, 5.5 %, 2.1 % and 0 %
+/// (French rates; 0 for exempt work or reverse charge).
+pub const VAT_RATES_BP: [u32; 5] = [2000, 1000, 550, 210, 0];
+pub const DEFAULT_VAT_RATE_BP: u32 = 2000;
+/// At most this many rows on a quote or lines on an invoice.
+pub const MAX_LINES: usize = 200;
+/// Bounds of a row: a label of at most 300 characters, a quantity up to
+/// 100 000 units and a unit price up to 1 000 000 € excl. tax, so that every
+/// total stays exact in euros.
+pub const MAX_LABEL_CHARS: usize = 300;
+pub const MAX_QUANTITY_MILLI: i64 = 100_000_000;
+pub const MAX_UNIT_PRICE_CENTS: i64 = 100_000_000;
+
+/// Who makes a change: the audit's actor, the account (for `created_by`)
+/// and whether it is an administrator (credit notes are admin-only).
+#[derive(Debug, Clone)]
+pub struct Author {
+    pub actor: Actor,
+    pub account_id: Option<String>,
+    pub admin: bool,
+}
+
+/// A row of a quote or a line of an invoice, as received: every field is
+/// checked here, so that a refusal names the line (« Ligne 2 : … »).
+#[derive(Debug, Clone, Default)]
+pub struct LineInput {
+    pub label: Option<String>,
+    pub quantity: Option<f64>,
+    /// Euros excluding tax.
+    pub unit_price: Option<f64>,
+    /// Percent; 20 when absent.
+    pub vat_rate: Option<f64>,
+}
+
+/// A checked line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub label: String,
+    pub quantity_milli: i64,
+    pub unit_price_cents: i64,
+    pub vat_rate_bp: u32,
+}
+
+impl Line {
+    pub fn amounts(&self) -> LineAmounts {
+        LineAmounts {
+            quantity_milli: self.quantity_milli,
+            unit_price_cents: self.unit_price_cents,
+            vat_rate_bp: self.vat_rate_bp,
+        }
+    }
+}
+
+/// A number as a French reader writes it (`1,5`).
+pub fn french_number(value: f64) -> String {
+    value.to_string().replace('.', ",")
+}
+
+/// A VAT rate in basis points as a French percentage: `5,5 %`.
+pub fn french_rate(rate_bp: u32) -> String {
+    let (whole, fraction) = (rate_bp / 100, rate_bp % 100);
+    if fraction == 0 {
+        format!("{whole} %")
+    } else if fraction % 10 == 0 {
+        format!("{whole},{} %", fraction / 10)
+    } else {
+        format!("{whole},{fraction:02} %")
+    }
+}
+
+/// Checks the rows of a quote or the lines of an invoice. `document` names
+/// it in messages (« Le devis », « La facture », « L'avoir »).
+pub fn check_lines(rows: &[LineInput], document: &str) -> AppResult<Vec<Line>> {
+    if rows.is_empty() {
+        return Err(AppError::unprocessable(format!(
+            "{document} doit comporter au moins une ligne."
+        )));
+    }
+    if rows.len() > MAX_LINES {
+        return Err(AppError::unprocessable(format!(
+            "{document} ne peut pas comporter plus de {MAX_LINES} lignes (reçu : {}).",
+            rows.len()
+        )));
+    }
+    rows.iter()
+        .enumerate()
+        .map(|(index, row)| check_line(index + 1, row))
+        .collect()
+}
+
+fn check_line(number: usize, row: &LineInput) -> AppResult<Line> {
+    let refuse = |reason: String| AppError::unprocessable(format!("Ligne {number} : {reason}"));
+    // The bound applies to the label as sent; it is stored trimmed.
+    let raw_label = row.label.as_deref().unwrap_or_default();
+    let label = raw_label.trim();
+    if label.is_empty() {
+        return Err(refuse("le libellé est obligatoire.".to_owned()));
+    }
+    if raw_label.chars().count() > MAX_LABEL_CHARS {
+        return Err(refuse(format!(
+            "le libellé ne doit pas dépasser {MAX_LABEL_CHARS} caractères."
+        )));
+    }
+    let Some(quantity) = row.quantity else {
+        return Err(refuse("la quantité est obligatoire.".to_owned()));
+    };
+    if quantity.is_nan() || quantity <= 0.0 {
+        return Err(refuse(format!(
+            "la quantité doit être supérieure à zéro (reçu : {}).",
+            french_number(quantity)
+        )));
+    }
+    let quantity_milli = invoice::quantity_to_milli(quantity).ok_or_else(|| {
+        refuse(format!(
+            "la quantité doit avoir au plus trois décimales (reçu : {}).",
+            french_number(quantity)
+        ))
+    })?;
+    if quantity_milli > MAX_QUANTITY_MILLI {
+        return Err(refuse(format!(
+            "la quantité ne doit pas dépasser {} (reçu : {}).",
+            MAX_QUANTITY_MILLI / 1000,
+            french_number(quantity)
+        )));
+    }
+    let Some(unit_price) = row.unit_price else {
+        return Err(refuse("le prix unitaire HT est obligatoire.".to_owned()));
+    };
+    if unit_price < 0.0 {
+        return Err(refuse(format!(
+            "le prix unitaire HT ne peut pas être négatif (reçu : {}).",
+            french_number(unit_price)
+        )));
+    }
+    let unit_price_cents = invoice::euros_to_cents(unit_price).ok_or_else(|| {
+        refuse(format!(
+            "le prix unitaire HT doit être un montant en euros avec au plus deux décimales (reçu : {}).",
+            french_number(unit_price)
+        ))
+    })?;
+    if unit_price_cents > MAX_UNIT_PRICE_CENTS {
+        return Err(refuse(format!(
+            "le prix unitaire HT ne doit pas dépasser {} HT (reçu : {}).",
+            invoice::format_euros(MAX_UNIT_PRICE_CENTS),
+            french_number(unit_price)
+        )));
+    }
+    let vat_rate_bp = match row.vat_rate {
+        None => DEFAULT_VAT_RATE_BP,
+        Some(rate) => {
+            // Percent × 100 = basis points, exactly (5.5 → 550).
+            invoice::euros_to_cents(rate)
+                .and_then(|bp| u32::try_from(bp).ok())
+                .filter(|bp| VAT_RATES_BP.contains(bp))
+                .ok_or_else(|| {
+                    refuse(format!(
+                        "le taux de TVA {} % n'est pas autorisé (taux possibles : 20, 10, 5,5, 2,1 ou 0).",
+                        french_number(rate)
+                    ))
+                })?
+        }
+    };
+    Ok(Line {
+        label: label.to_owned(),
+        quantity_milli,
+        unit_price_cents,
+        vat_rate_bp,
+    })
+}
+
+/// Totals of stored lines.
+pub fn totals_of(lines: &[InvoiceLineRow]) -> Totals {
+    let amounts: Vec<LineAmounts> = lines.iter().map(line_amounts).collect();
+    invoice::totals(&amounts)
+}
+
+fn line_amounts(line: &InvoiceLineRow) -> LineAmounts {
+    LineAmounts {
+        quantity_milli: line.quantity_milli,
+        unit_price_cents: line.unit_price_cents,
+        vat_rate_bp: line.vat_rate_bp,
+    }
+}
+
+fn to_rows(lines: &[Line]) -> Vec<InvoiceLineRow> {
+    lines
+        .iter()
+        .map(|l| InvoiceLineRow {
+            label: l.label.clone(),
+            quantity_milli: l.quantity_milli,
+            unit_price_cents: l.unit_price_cents,
+            vat_rate_bp: l.vat_rate_bp,
+        })
+        .collect()
+}
+
+fn refused(err: TransitionError) -> AppError {
+    AppError::unprocessable(err.to_string())
+}
+
+fn domain_refused(err: DomainError) -> AppError {
+    AppError::unprocessable(err.to_string())
+}
+
+fn not_found() -> AppError {
+    AppError::not_found("Facture introuvable.")
+}
+
+fn parse_stored(row: &InvoiceRow) -> AppResult<(InvoiceNature, InvoiceStatus)> {
+    let nature = InvoiceNature::parse(&row.nature)
+        .ok_or_else(|| anyhow::anyhow!("nature de facture inconnue : {}", row.nature))?;
+    let status = InvoiceStatus::parse(&row.status)
+        .ok_or_else(|| anyhow::anyhow!("statut de facture inconnu : {}", row.status))?;
+    Ok((nature, status))
+}
+
+/// A strict `YYYY-MM-DD` calendar day.
+pub fn parse_day(text: &str) -> Option<NaiveDate> {
+    let bytes = text.as_bytes();
+    let shaped = bytes.len() == 10
+        && bytes.iter().enumerate().all(|(i, b)| match i {
+            4 | 7 => *b == b'-',
+            _ => b.is_ascii_digit(),
+        });
+    if !shaped {
+        return None;
+    }
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
+}
+
+fn day_text(day: NaiveDate) -> String {
+    day.format("%Y-%m-%d").to_string()
+}
+
+// ---------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------
+
+/// The list's filters as received (query parameters).
+#[derive(Debug, Clone, Default)]
+pub struct ListInput {
+    pub client: Option<String>,
+    pub status: Option<String>,
+    pub since: Option<String>,
+    pub until: Option<String>,
+}
+
+/// Checks the filters: an unknown status is 422, a day that is not
+/// `YYYY-MM-DD` is 400, `since` after `until` is 422.
+pub fn check_filter(input: ListInput) -> AppResult<InvoiceFilter> {
+    if let Some(status) = &input.status
+        && InvoiceStatus::parse(status).is_none()
+    {
+        return Err(AppError::unprocessable(format!(
+            "Statut de facture inconnu : « {status} ». Valeurs possibles : {}.",
+            InvoiceStatus::CODES.join(", ")
+        )));
+    }
+    let day = |name: &str, value: &Option<String>| -> AppResult<Option<NaiveDate>> {
+        value
+            .as_deref()
+            .map(|text| {
+                parse_day(text).ok_or_else(|| {
+                    AppError::bad_request(format!(
+                        "Le paramètre « {name} » doit être une date au format AAAA-MM-JJ (reçu : « {text} »)."
+                    ))
+                })
+            })
+            .transpose()
+    };
+    let since = day("since", &input.since)?;
+    let until = day("until", &input.until)?;
+    if let (Some(since), Some(until)) = (since, until)
+        && since > until
+    {
+        return Err(AppError::unprocessable(format!(
+            "La période est vide : « since » ({}) est postérieur à « until » ({}).",
+            day_text(since),
+            day_text(until)
+        )));
+    }
+    Ok(InvoiceFilter {
+        client_ref: input.client,
+        status: input.status,
+        since: since.map(day_text),
+        until: until.map(day_text),
+    })
+}
+
+/// One page of the agency's invoices and credit notes, and the total.
+pub async fn list(
+    store: &Store,
+    agency_id: &str,
+    filter: InvoiceFilter,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<InvoiceRow>)> {
+    let agency_id = agency_id.to_owned();
+    store
+        .read(move |conn| store::list(conn, &agency_id, &filter, limit, offset))
+        .await
+}
+
+/// A referenced document: id and number.
+#[derive(Debug, Clone)]
+pub struct DocumentRef {
+    pub id: String,
+    pub number: Option<String>,
+}
+
+/// An invoice or credit note with everything its page shows.
+#[derive(Debug, Clone)]
+pub struct InvoiceDetail {
+    pub invoice: InvoiceRow,
+    pub lines: Vec<InvoiceLineRow>,
+    pub totals: Totals,
+    /// For a credit note: the invoice it credits.
+    pub credited_invoice: Option<DocumentRef>,
+    /// For an invoice: its credit notes, drafts included.
+    pub credit_notes: Vec<CreditNoteRow>,
+    pub quote: Option<DocumentRef>,
+}
+
+pub async fn get(store: &Store, agency_id: &str, id: &str) -> AppResult<InvoiceDetail> {
+    let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
+    store
+        .read(move |conn| {
+            let invoice = store::get(conn, &agency_id, &id)?.ok_or_else(not_found)?;
+            let lines = store::lines(conn, &invoice.id)?;
+            let totals = totals_of(&lines);
+            let credited_invoice = match &invoice.credited_invoice_id {
+                Some(credited) => store::get(conn, &agency_id, credited)?.map(|c| DocumentRef {
+                    id: c.id,
+                    number: c.number,
+                }),
+                None => None,
+            };
+            let credit_notes = if invoice.nature == InvoiceNature::Facture.as_str() {
+                store::credit_notes(conn, &invoice.id)?
+            } else {
+                Vec::new()
+            };
+            let quote = match &invoice.quote_id {
+                Some(quote_id) => {
+                    quote_store::get(conn, &agency_id, quote_id)?.map(|q| DocumentRef {
+                        id: q.id,
+                        number: q.number,
+                    })
+                }
+                None => None,
+            };
+            Ok(InvoiceDetail {
+                invoice,
+                lines,
+                totals,
+                credited_invoice,
+                credit_notes,
+                quote,
+            })
+        })
+        .await
+}
+
+// ---------------------------------------------------------------------------
+// Writing
+// ---------------------------------------------------------------------------
+
+/// A new draft invoice as received.
+#[derive(Debug, Clone, Default)]
+pub struct NewInvoiceInput {
+    /// The partner's client identifier (`client_id`, `clients.client_ref`).
+    pub client_id: String,
+    /// Absent: the rows of the quote `quote_id` are copied.
+    pub lines: Option<Vec<LineInput>>,
+    /// An accepted quote of the agency that this invoice bills.
+    pub quote_id: Option<String>,
+}
+
+fn buyer_of(client: &ClientRow) -> Buyer {
+    let address = match (&client.address, &client.address_complement) {
+        (Some(address), Some(complement)) if !complement.trim().is_empty() => {
+            Some(format!("{address}, {complement}"))
+        }
+        (address, _) => address.clone(),
+    };
+    Buyer {
+        name: Some(client.name.clone()),
+        address,
+        siren: client.siren.clone(),
+    }
+}
+
+/// Creates a draft invoice (`brouillon`, no number); returns its id.
+pub async fn create_draft(
+    store: &Store,
+    agency_id: &str,
+    input: NewInvoiceInput,
+    author: Author,
+) -> AppResult<String> {
+    let client_ref = input.client_id;
+    if client_ref.is_empty() {
+        return Err(AppError::unprocessable(
+            "Le champ « clientId » est obligatoire.",
+        ));
+    }
+    let given_lines = input
+        .lines
+        .as_deref()
+        .map(|rows| check_lines(rows, "La facture"))
+        .transpose()?;
+    if given_lines.is_none() && input.quote_id.is_none() {
+        return Err(AppError::unprocessable(
+            "Indiquez les lignes de la facture (« lines ») ou le devis accepté à facturer (« quoteId »).",
+        ));
+    }
+    let agency_id = agency_id.to_owned();
+    let quote_id = input.quote_id;
+    store
+        .write(move |tx| {
+            let client = store::find_client_by_ref(tx, &agency_id, &client_ref)?.ok_or_else(|| {
+                AppError::unprocessable(format!(
+                    "Client introuvable dans cette agence : « {client_ref} »."
+                ))
+            })?;
+            if client.archived {
+                return Err(AppError::unprocessable(format!(
+                    "Le client « {} » est archivé : il ne peut plus être facturé.",
+                    client.name
+                )));
+            }
+            let quote = match &quote_id {
+                Some(quote_id) => {
+                    let quote = quote_store::get(tx, &agency_id, quote_id)?.ok_or_else(|| {
+                        AppError::unprocessable(format!(
+                            "Devis introuvable dans cette agence : « {quote_id} »."
+                        ))
+                    })?;
+                    if quote.status != crate::domain::quote::QuoteStatus::Accepte.as_str() {
+                        let label = crate::domain::quote::QuoteStatus::parse(&quote.status)
+                            .map_or(quote.status.as_str(), |s| s.label());
+                        return Err(AppError::unprocessable(format!(
+                            "Seul un devis accepté peut être facturé : le devis {} est au statut « {label} ».",
+                            quote.number.as_deref().unwrap_or(&quote.id)
+                        )));
+                    }
+                    Some(quote)
+                }
+                None => None,
+            };
+            let rows = match (given_lines, &quote) {
+                (Some(lines), _) => to_rows(&lines),
+                (None, Some(quote)) => quote_store::lines(tx, &quote.id)?
+                    .into_iter()
+                    .map(|l| InvoiceLineRow {
+                        label: l.label,
+                        quantity_milli: l.quantity_milli,
+                        unit_price_cents: l.unit_price_cents,
+                        vat_rate_bp: l.vat_rate_bp,
+                    })
+                    .collect(),
+                (None, None) => Vec::new(),
+            };
+            if rows.is_empty() {
+                return Err(AppError::unprocessable(
+                    "La facture doit comporter au moins une ligne.",
+                ));
+            }
+            let totals = totals_of(&rows);
+            let now = clock::now();
+            let buyer = buyer_of(&client);
+            let id = store::insert_draft(
+                tx,
+                &NewInvoice {
+                    agency_id: &agency_id,
+                    nature: InvoiceNature::Facture.as_str(),
+                    client_id: Some(&client.id),
+                    credited_invoice_id: None,
+                    quote_id: quote.as_ref().map(|q| q.id.as_str()),
+                    buyer: &buyer,
+                    total_excl_cents: totals.excl_tax_cents,
+                    total_incl_cents: totals.incl_tax_cents,
+                    created_on: &day_text(now.date_naive()),
+                    created_at: &clock::format_timestamp(now),
+                    lines: &rows,
+                },
+            )?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &author.actor,
+                    action: "creation",
+                    object_type: "invoice",
+                    object_id: Some(&id),
+                    detail: Some(json!({
+                        "nature": "facture",
+                        "client": client.client_ref,
+                        "quote": quote.as_ref().map(|q| q.id.clone()),
+                        "lines": rows.len(),
+                        "totalInclCents": totals.incl_tax_cents,
+                    })),
+                },
+            )?;
+            Ok(id)
+        })
+        .await
+}
+
+/// Gives a draft its number (next of the series agency × nature × year of
+/// issue, in this transaction), `issued_on` = today (UTC), `due_on` = issue +
+/// 30 days, and the buyer frozen. Returns the number.
+fn issue_in(
+    tx: &rusqlite::Transaction,
+    invoice: &InvoiceRow,
+    nature: InvoiceNature,
+    buyer: &Buyer,
+    now: chrono::DateTime<chrono::Utc>,
+) -> AppResult<String> {
+    let today = now.date_naive();
+    let year = today.year();
+    let seq = store::next_number_seq(tx, &invoice.agency_id, nature.as_str(), year)?;
+    let number = invoice::format_number(nature, year, seq);
+    let issued = store::issue(
+        tx,
+        &invoice.id,
+        &store::Issue {
+            number: &number,
+            year,
+            seq,
+            issued_on: &day_text(today),
+            due_on: &day_text(today + Duration::days(PAYMENT_TERM_DAYS)),
+            buyer,
+            at: &clock::format_timestamp(now),
+        },
+    )?;
+    if !issued {
+        return Err(anyhow::anyhow!("la facture {} n'était plus un brouillon", invoice.id).into());
+    }
+    Ok(number)
+}
+
+/// The credited invoice of a credit note, and the check that this credit
+/// note still fits in what remains to credit.
+fn check_credit_note_fits(
+    tx: &rusqlite::Transaction,
+    credit_note: &InvoiceRow,
+) -> AppResult<InvoiceRow> {
+    let credited_id = credit_note
+        .credited_invoice_id
+        .as_deref()
+        .ok_or_else(|| anyhow::anyhow!("avoir {} sans facture créditée", credit_note.id))?;
+    let credited = store::get(tx, &credit_note.agency_id, credited_id)?
+        .ok_or_else(|| anyhow::anyhow!("facture créditée {credited_id} introuvable"))?;
+    let (nature, status) = parse_stored(&credited)?;
+    invoice::check_creditable(nature, status).map_err(domain_refused)?;
+    let already = store::issued_credit_total(tx, &credited.id)?;
+    invoice::check_credit(
+        credited.total_incl_cents,
+        already,
+        credit_note.total_incl_cents,
+    )
+    .map_err(domain_refused)?;
+    Ok(credited)
+}
+
+/// `brouillon` → `emise`: the number is given here, never before.
+pub async fn issue(store: &Store, agency_id: &str, id: &str, author: Author) -> AppResult<()> {
+    let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
+    store
+        .write(move |tx| {
+            let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
+            let (nature, status) = parse_stored(&row)?;
+            invoice::transition(nature, status, InvoiceAction::Issue).map_err(refused)?;
+            let buyer = match nature {
+                // A credit note is made out to the buyer of the invoice it credits.
+                InvoiceNature::Avoir => {
+                    let credited = check_credit_note_fits(tx, &row)?;
+                    Buyer {
+                        name: credited.buyer_name,
+                        address: credited.buyer_address,
+                        siren: credited.buyer_siren,
+                    }
+                }
+                // An invoice is made out to the client as it is at the issue.
+                InvoiceNature::Facture => match &row.client_id {
+                    Some(client_id) => match store::find_client(tx, client_id)? {
+                        Some(client) => buyer_of(&client),
+                        None => stored_buyer(&row),
+                    },
+                    None => stored_buyer(&row),
+                },
+            };
+            let number = issue_in(tx, &row, nature, &buyer, clock::now())?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &author.actor,
+                    action: "emission",
+                    object_type: "invoice",
+                    object_id: Some(&id),
+                    detail: Some(json!({ "nature": nature.as_str(), "number": number })),
+                },
+            )?;
+            Ok(())
+        })
+        .await
+}
+
+fn stored_buyer(row: &InvoiceRow) -> Buyer {
+    Buyer {
+        name: row.buyer_name.clone(),
+        address: row.buyer_address.clone(),
+        siren: row.buyer_siren.clone(),
+    }
+}
+
+/// `emise` → `envoyee`, or a reminder of an `envoyee` document.
+pub async fn send(store: &Store, agency_id: &str, id: &str, author: Author) -> AppResult<()> {
+    let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
+    store
+        .write(move |tx| {
+            let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
+            let (nature, status) = parse_stored(&row)?;
+            let next = invoice::transition(nature, status, InvoiceAction::Send).map_err(refused)?;
+            let changed = store::set_status(
+                tx,
+                &id,
+                status.as_str(),
+                next.status.as_str(),
+                None,
+                &clock::now_text(),
+            )?;
+            if !changed {
+                return Err(anyhow::anyhow!("statut de la facture {id} changé entre-temps").into());
+            }
+            let reminder = status == InvoiceStatus::Envoyee;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &author.actor,
+                    action: if reminder { "relance" } else { "envoi" },
+                    object_type: "invoice",
+                    object_id: Some(&id),
+                    detail: Some(json!({ "number": row.number })),
+                },
+            )?;
+            Ok(())
+        })
+        .await
+}
+
+/// Records the settlement: `emise` or `envoyee` → `payee`. `paid_on`
+/// (`YYYY-MM-DD`, default today) is neither before the issue nor in the future.
+pub async fn record_payment(
+    store: &Store,
+    agency_id: &str,
+    id: &str,
+    paid_on: Option<String>,
+    author: Author,
+) -> AppResult<()> {
+    let paid_on = paid_on
+        .map(|text| {
+            parse_day(&text).ok_or_else(|| {
+                AppError::unprocessable(format!(
+                    "Le champ « paidOn » doit être une date au format AAAA-MM-JJ (reçu : « {text} »)."
+                ))
+            })
+        })
+        .transpose()?;
+    let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
+    store
+        .write(move |tx| {
+            let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
+            let (nature, status) = parse_stored(&row)?;
+            let next = invoice::transition(nature, status, InvoiceAction::RecordPayment)
+                .map_err(refused)?;
+            let now = clock::now();
+            let today = now.date_naive();
+            let paid_on = paid_on.unwrap_or(today);
+            if paid_on > today {
+                return Err(AppError::unprocessable(format!(
+                    "La date de règlement ({}) ne peut pas être dans le futur.",
+                    day_text(paid_on)
+                )));
+            }
+            if let Some(issued_on) = row.issued_on.as_deref().and_then(parse_day)
+                && paid_on < issued_on
+            {
+                return Err(AppError::unprocessable(format!(
+                    "La date de règlement ({}) ne peut pas précéder la date d'émission ({}).",
+                    day_text(paid_on),
+                    day_text(issued_on)
+                )));
+            }
+            let paid_text = day_text(paid_on);
+            let changed = store::set_status(
+                tx,
+                &id,
+                status.as_str(),
+                next.status.as_str(),
+                Some(&paid_text),
+                &clock::format_timestamp(now),
+            )?;
+            if !changed {
+                return Err(anyhow::anyhow!("statut de la facture {id} changé entre-temps").into());
+            }
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &author.actor,
+                    action: "reglement",
+                    object_type: "invoice",
+                    object_id: Some(&id),
+                    detail: Some(json!({ "number": row.number, "paidOn": paid_text })),
+                },
+            )?;
+            Ok(())
+        })
+        .await
+}
+
+/// The lines crediting what remains of an invoice: one line per VAT rate,
+/// for that rate's base on the invoice less what issued credit notes already
+/// credited at that rate. Trimmed by a cent at a time in the rare case where
+/// per-rate VAT rounding would take the total past what remains.
+fn remaining_lines(
+    invoice_row: &InvoiceRow,
+    invoice_totals: &Totals,
+    credited_lines: &[InvoiceLineRow],
+    remaining_incl: i64,
+) -> Vec<Line> {
+    let credited = totals_of(credited_lines);
+    let number = invoice_row.number.as_deref().unwrap_or(&invoice_row.id);
+    let mut lines: Vec<Line> = invoice_totals
+        .vat_by_rate
+        .iter()
+        .filter_map(|rate| {
+            let already = credited
+                .vat_by_rate
+                .iter()
+                .find(|c| c.rate_bp == rate.rate_bp)
+                .map_or(0, |c| c.base_cents);
+            let base = rate.base_cents - already;
+            (base > 0).then(|| Line {
+                label: String::new(),
+                quantity_milli: 1000,
+                unit_price_cents: base,
+                vat_rate_bp: rate.rate_bp,
+            })
+        })
+        .collect();
+    let several_rates = lines.len() > 1;
+    let what = if credited_lines.is_empty() {
+        "Annulation de la facture"
+    } else {
+        "Annulation du solde de la facture"
+    };
+    for line in &mut lines {
+        line.label = if several_rates {
+            format!("{what} {number} (TVA {})", french_rate(line.vat_rate_bp))
+        } else {
+            format!("{what} {number}")
+        };
+    }
+    loop {
+        let amounts: Vec<LineAmounts> = lines.iter().map(Line::amounts).collect();
+        if invoice::totals(&amounts).incl_tax_cents <= remaining_incl {
+            break;
+        }
+        let Some(largest) = lines.iter_mut().max_by_key(|l| l.unit_price_cents) else {
+            break;
+        };
+        largest.unit_price_cents -= 1;
+        lines.retain(|l| l.unit_price_cents > 0);
+    }
+    lines
+}
+
+/// Credits all or part of an issued invoice: the credit note (`avoir`) is
+/// created and issued at once, with its own `AV` number, in one transaction.
+/// `lines` absent: the whole remaining amount. Administrators only.
+pub async fn create_credit_note(
+    store: &Store,
+    agency_id: &str,
+    invoice_id: &str,
+    lines: Option<Vec<LineInput>>,
+    author: Author,
+) -> AppResult<String> {
+    if !author.admin {
+        return Err(AppError::forbidden(
+            "Seul un administrateur peut établir un avoir.",
+        ));
+    }
+    let given = lines
+        .as_deref()
+        .map(|rows| check_lines(rows, "L'avoir"))
+        .transpose()?;
+    let (agency_id, invoice_id) = (agency_id.to_owned(), invoice_id.to_owned());
+    store
+        .write(move |tx| {
+            let credited = store::get(tx, &agency_id, &invoice_id)?.ok_or_else(not_found)?;
+            let (nature, status) = parse_stored(&credited)?;
+            invoice::check_creditable(nature, status).map_err(domain_refused)?;
+            let invoice_lines = store::lines(tx, &credited.id)?;
+            let invoice_totals = totals_of(&invoice_lines);
+            let already = store::issued_credit_total(tx, &credited.id)?;
+            let number = credited.number.clone().unwrap_or_default();
+            let lines = match given {
+                Some(lines) => {
+                    for (index, line) in lines.iter().enumerate() {
+                        let on_invoice = invoice_totals
+                            .vat_by_rate
+                            .iter()
+                            .any(|r| r.rate_bp == line.vat_rate_bp);
+                        if !on_invoice {
+                            return Err(AppError::unprocessable(format!(
+                                "Ligne {} : le taux de TVA {} ne figure pas sur la facture {number}.",
+                                index + 1,
+                                french_rate(line.vat_rate_bp)
+                            )));
+                        }
+                    }
+                    lines
+                }
+                None => {
+                    let credited_lines = store::issued_credit_lines(tx, &credited.id)?;
+                    let remaining = credited.total_incl_cents.saturating_sub(already);
+                    let lines =
+                        remaining_lines(&credited, &invoice_totals, &credited_lines, remaining);
+                    if lines.is_empty() {
+                        // Nothing left at any rate: the invoice is fully credited.
+                        return Err(domain_refused(DomainError::InvoiceFullyCredited {
+                            invoice_total_incl_cents: credited.total_incl_cents,
+                        }));
+                    }
+                    lines
+                }
+            };
+            let amounts: Vec<LineAmounts> = lines.iter().map(Line::amounts).collect();
+            let totals = invoice::totals(&amounts);
+            invoice::check_credit(credited.total_incl_cents, already, totals.incl_tax_cents)
+                .map_err(domain_refused)?;
+            let rows = to_rows(&lines);
+            let now = clock::now();
+            let buyer = stored_buyer(&credited);
+            let id = store::insert_draft(
+                tx,
+                &NewInvoice {
+                    agency_id: &agency_id,
+                    nature: InvoiceNature::Avoir.as_str(),
+                    client_id: credited.client_id.as_deref(),
+                    credited_invoice_id: Some(&credited.id),
+                    quote_id: None,
+                    buyer: &buyer,
+                    total_excl_cents: totals.excl_tax_cents,
+                    total_incl_cents: totals.incl_tax_cents,
+                    created_on: &day_text(now.date_naive()),
+                    created_at: &clock::format_timestamp(now),
+                    lines: &rows,
+                },
+            )?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &author.actor,
+                    action: "creation",
+                    object_type: "invoice",
+                    object_id: Some(&id),
+                    detail: Some(json!({
+                        "nature": "avoir",
+                        "creditedInvoice": credited.id,
+                        "creditedNumber": credited.number,
+                        "lines": rows.len(),
+                        "totalInclCents": totals.incl_tax_cents,
+                    })),
+                },
+            )?;
+            let draft = store::get(tx, &agency_id, &id)?
+                .ok_or_else(|| anyhow::anyhow!("avoir {id} introuvable après création"))?;
+            let av_number = issue_in(tx, &draft, InvoiceNature::Avoir, &buyer, now)?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &author.actor,
+                    action: "emission",
+                    object_type: "invoice",
+                    object_id: Some(&id),
+                    detail: Some(json!({ "nature": "avoir", "number": av_number })),
+                },
+            )?;
+            Ok(id)
+        })
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(label: &str, quantity: f64, price: f64, rate: Option<f64>) -> LineInput {
+        LineInput {
+            label: Some(label.to_owned()),
+            quantity: Some(quantity),
+            unit_price: Some(price),
+            vat_rate: rate,
+        }
+    }
+
+    fn message(rows: &[LineInput]) -> String {
+        check_lines(rows, "Le devis")
+            .map(|_| String::new())
+            .unwrap_or_else(|e| e.public_message())
+    }
+
+    #[test]
+    fn lines_are_checked_and_refusals_name_the_line() {
+        let ok = check_lines(
+            &[
+                row("Main d'œuvre", 1.5, 65.0, None),
+                row("Pièce", 2.0, 19.99, Some(5.5)),
+            ],
+            "Le devis",
+        )
+        .expect("valid");
+        assert_eq!(
+            ok,
+            vec![
+                Line {
+                    label: "Main d'œuvre".into(),
+                    quantity_milli: 1500,
+                    unit_price_cents: 6500,
+                    vat_rate_bp: 2000
+                },
+                Line {
+                    label: "Pièce".into(),
+                    quantity_milli: 2000,
+                    unit_price_cents: 1999,
+                    vat_rate_bp: 550
+                },
+            ]
+        );
+        let good = row("A", 1.0, 1.0, None);
+        assert_eq!(message(&[]), "Le devis doit comporter au moins une ligne.");
+        assert_eq!(
+            message(&[good.clone(), row("B", -1.0, 1.0, None)]),
+            "Ligne 2 : la quantité doit être supérieure à zéro (reçu : -1)."
+        );
+        assert_eq!(
+            message(&[row("B", 0.0, 1.0, None)]),
+            "Ligne 1 : la quantité doit être supérieure à zéro (reçu : 0)."
+        );
+        assert_eq!(
+            message(&[good.clone(), good.clone(), row("B", 1.2345, 1.0, None)]),
+            "Ligne 3 : la quantité doit avoir au plus trois décimales (reçu : 1,2345)."
+        );
+        assert_eq!(
+            message(&[row("  ", 1.0, 1.0, None)]),
+            "Ligne 1 : le libellé est obligatoire."
+        );
+        assert_eq!(
+            message(&[row("B", 1.0, -2.5, None)]),
+            "Ligne 1 : le prix unitaire HT ne peut pas être négatif (reçu : -2,5)."
+        );
+        assert_eq!(
+            message(&[row("B", 1.0, 12.345, None)]),
+            "Ligne 1 : le prix unitaire HT doit être un montant en euros avec au plus deux décimales (reçu : 12,345)."
+        );
+        assert_eq!(
+            message(&[row("B", 1.0, 1.0, Some(7.0))]),
+            "Ligne 1 : le taux de TVA 7 % n'est pas autorisé (taux possibles : 20, 10, 5,5, 2,1 ou 0)."
+        );
+        assert_eq!(
+            message(&[LineInput {
+                label: Some("B".into()),
+                quantity: None,
+                unit_price: Some(1.0),
+                vat_rate: None
+            }]),
+            "Ligne 1 : la quantité est obligatoire."
+        );
+        assert_eq!(
+            message(&[LineInput {
+                label: Some("B".into()),
+                quantity: Some(1.0),
+                unit_price: None,
+                vat_rate: None
+            }]),
+            "Ligne 1 : le prix unitaire HT est obligatoire."
+        );
+        assert!(
+            message(&[row("B", 100_001.0, 1.0, None)])
+                .starts_with("Ligne 1 : la quantité ne doit pas dépasser 100000")
+        );
+        assert!(
+            message(&[row("B", 1.0, 1_000_000.01, None)])
+                .starts_with("Ligne 1 : le prix unitaire HT ne doit pas dépasser")
+        );
+        for rate in [20.0, 10.0, 5.5, 2.1, 0.0] {
+            assert_eq!(message(&[row("B", 1.0, 1.0, Some(rate))]), "");
+        }
+        assert!(message(&vec![good; MAX_LINES + 1]).contains("201"));
+    }
+
+    #[test]
+    fn days_are_strict() {
+        assert_eq!(parse_day("2026-03-01"), NaiveDate::from_ymd_opt(2026, 3, 1));
+        for bad in [
+            "2026-3-01",
+            "2026-02-30",
+            "26-03-01",
+            "2026/03/01",
+            "",
+            "+2026-03-0",
+        ] {
+            assert_eq!(parse_day(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn french_rates() {
+        assert_eq!(french_rate(2000), "20 %");
+        assert_eq!(french_rate(550), "5,5 %");
+        assert_eq!(french_rate(210), "2,1 %");
+        assert_eq!(french_rate(205), "2,05 %");
+        assert_eq!(french_rate(0), "0 %");
+    }
+
+    fn stored(label: &str, quantity_milli: i64, price: i64, rate: u32) -> InvoiceLineRow {
+        InvoiceLineRow {
+            label: label.into(),
+            quantity_milli,
+            unit_price_cents: price,
+            vat_rate_bp: rate,
+        }
+    }
+
+    fn invoice_row(total_incl: i64) -> InvoiceRow {
+        InvoiceRow {
+            id: "f".into(),
+            agency_id: "a".into(),
+            nature: "facture".into(),
+            status: "emise".into(),
+            number: Some("FA-2026-000001".into()),
+            client_id: None,
+            client_ref: None,
+            credited_invoice_id: None,
+            quote_id: None,
+            buyer_name: None,
+            buyer_address: None,
+            buyer_siren: None,
+            issued_on: None,
+            due_on: None,
+            paid_on: None,
+            total_excl_cents: 0,
+            total_incl_cents: total_incl,
+            created_on: "2026-01-01".into(),
+        }
+    }
+
+    #[test]
+    fn the_remaining_amount_is_credited_rate_by_rate() {
+        let lines = [
+            stored("Main d'œuvre", 2000, 6500, 2000),
+            stored("Pièce", 1000, 10_000, 1000),
+        ];
+        let totals = totals_of(&lines);
+        let row = invoice_row(totals.incl_tax_cents);
+        // Nothing credited yet: the whole invoice.
+        let full = remaining_lines(&row, &totals, &[], totals.incl_tax_cents);
+        assert_eq!(
+            full,
+            vec![
+                Line {
+                    label: "Annulation de la facture FA-2026-000001 (TVA 10 %)".into(),
+                    quantity_milli: 1000,
+                    unit_price_cents: 10_000,
+                    vat_rate_bp: 1000
+                },
+                Line {
+                    label: "Annulation de la facture FA-2026-000001 (TVA 20 %)".into(),
+                    quantity_milli: 1000,
+                    unit_price_cents: 13_000,
+                    vat_rate_bp: 2000
+                },
+            ]
+        );
+        let full_totals = invoice::totals(&full.iter().map(Line::amounts).collect::<Vec<_>>());
+        assert_eq!(full_totals, totals);
+        // After a credit of 30 € at 20 %: the rest.
+        let credited = [stored("Geste", 1000, 3000, 2000)];
+        let already = totals_of(&credited).incl_tax_cents;
+        let rest = remaining_lines(&row, &totals, &credited, totals.incl_tax_cents - already);
+        assert_eq!(rest[1].unit_price_cents, 10_000);
+        assert!(
+            rest[0]
+                .label
+                .starts_with("Annulation du solde de la facture FA-2026-000001")
+        );
+        let rest_totals = invoice::totals(&rest.iter().map(Line::amounts).collect::<Vec<_>>());
+        assert_eq!(rest_totals.incl_tax_cents + already, totals.incl_tax_cents);
+    }
+
+    #[test]
+    fn rounding_never_takes_the_remainder_past_what_remains() {
+        // 0.05 € at 10 % three times: VAT 2 cents on the invoice (1.5 → 2),
+        // credited once for 0.05 € (VAT 0.5 → 1 cent): 0.10 € remains at
+        // 10 %, VAT 1 cent, 11 cents; what remains is 17 - 6 = 11 cents.
+        let lines = [stored("x", 3000, 5, 1000)];
+        let totals = totals_of(&lines);
+        let row = invoice_row(totals.incl_tax_cents);
+        let credited = [stored("y", 1000, 5, 1000)];
+        let remaining = totals.incl_tax_cents - totals_of(&credited).incl_tax_cents;
+        let rest = remaining_lines(&row, &totals, &credited, remaining);
+        let rest_totals = invoice::totals(&rest.iter().map(Line::amounts).collect::<Vec<_>>());
+        assert!(rest_totals.incl_tax_cents <= remaining);
+        // A remainder forced smaller than the rounded base is trimmed.
+        let trimmed = remaining_lines(&row, &totals, &credited, remaining - 1);
+        let trimmed_totals =
+            invoice::totals(&trimmed.iter().map(Line::amounts).collect::<Vec<_>>());
+        assert!(trimmed_totals.incl_tax_cents < remaining);
+    }
+}

@@ -1,0 +1,242 @@
+//! Quotes: the draft, its number, and its life (send, accept, refuse) by
+//! `domain::quote::transition`. Acceptance writes `devis.accepte` to the
+//! outbox in the same transaction as the status change and its audit entry.
+
+use chrono::Datelike;
+use serde_json::json;
+
+use crate::clock;
+use crate::domain::invoice::{self, LineAmounts, Totals};
+use crate::domain::quote::{self, QuoteAction, QuoteOrigin, QuoteStatus};
+use crate::error::{AppError, AppResult};
+use crate::services::invoices::{Author, LineInput, check_lines};
+use crate::store::audit::{self, AuditEntry};
+use crate::store::quotes::{self as store, NewQuote, QuoteLineRow, QuoteRow, Stamp};
+use crate::store::{Store, outbox};
+
+/// `object`: one sentence, 3 to 300 characters, no line break.
+pub const MIN_OBJECT_CHARS: usize = 3;
+pub const MAX_OBJECT_CHARS: usize = 300;
+
+/// A new quote as received.
+#[derive(Debug, Clone, Default)]
+pub struct NewQuoteInput {
+    pub equipment_id: String,
+    pub origin: String,
+    pub object: String,
+    pub rows: Vec<LineInput>,
+}
+
+/// The bounds apply to the text as sent; it is stored trimmed.
+fn check_object(raw: &str) -> AppResult<String> {
+    let object = raw.trim();
+    if object.is_empty() {
+        return Err(AppError::unprocessable(
+            "L'objet du devis (« object ») est obligatoire.",
+        ));
+    }
+    let chars = raw.chars().count();
+    if !(MIN_OBJECT_CHARS..=MAX_OBJECT_CHARS).contains(&chars) || raw.contains(['\n', '\r']) {
+        return Err(AppError::unprocessable(format!(
+            "L'objet du devis doit tenir en une phrase : de {MIN_OBJECT_CHARS} à {MAX_OBJECT_CHARS} caractères, sans retour à la ligne (reçu : {chars} caractères)."
+        )));
+    }
+    Ok(object.to_owned())
+}
+
+fn check_origin(raw: &str) -> AppResult<QuoteOrigin> {
+    QuoteOrigin::parse(raw).ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Origine de devis inconnue : « {raw} ». Valeurs possibles : {}.",
+            QuoteOrigin::CODES.join(", ")
+        ))
+    })
+}
+
+/// Creates a draft quote with the agency's next number; returns its id.
+pub async fn create(
+    store: &Store,
+    agency_id: &str,
+    input: NewQuoteInput,
+    author: Author,
+) -> AppResult<String> {
+    let equipment_id = input.equipment_id;
+    if equipment_id.is_empty() {
+        return Err(AppError::unprocessable(
+            "Le champ « equipmentId » est obligatoire.",
+        ));
+    }
+    let origin = check_origin(&input.origin)?;
+    let object = check_object(&input.object)?;
+    let lines = check_lines(&input.rows, "Le devis")?;
+    let rows: Vec<QuoteLineRow> = lines
+        .iter()
+        .map(|l| QuoteLineRow {
+            label: l.label.clone(),
+            quantity_milli: l.quantity_milli,
+            unit_price_cents: l.unit_price_cents,
+            vat_rate_bp: l.vat_rate_bp,
+        })
+        .collect();
+    let agency_id = agency_id.to_owned();
+    store
+        .write(move |tx| {
+            let equipment =
+                store::find_equipment(tx, &agency_id, &equipment_id)?.ok_or_else(|| {
+                    AppError::unprocessable(format!(
+                        "Équipement introuvable dans cette agence : « {equipment_id} »."
+                    ))
+                })?;
+            let now = clock::now();
+            let number = store::next_number(tx, &agency_id, now.year())?;
+            let id = store::insert(
+                tx,
+                &NewQuote {
+                    agency_id: &agency_id,
+                    equipment_id: &equipment.id,
+                    number: &number,
+                    origin: origin.as_str(),
+                    object: &object,
+                    created_by: author.account_id.as_deref(),
+                    created_at: &clock::format_timestamp(now),
+                    lines: &rows,
+                },
+            )?;
+            let totals = totals_of(&rows);
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &author.actor,
+                    action: "creation",
+                    object_type: "quote",
+                    object_id: Some(&id),
+                    detail: Some(json!({
+                        "number": number,
+                        "equipment": equipment.id,
+                        "origin": origin.as_str(),
+                        "rows": rows.len(),
+                        "totalInclCents": totals.incl_tax_cents,
+                    })),
+                },
+            )?;
+            Ok(id)
+        })
+        .await
+}
+
+/// Totals of a quote's rows (the invoice arithmetic).
+pub fn totals_of(rows: &[QuoteLineRow]) -> Totals {
+    let amounts: Vec<LineAmounts> = rows
+        .iter()
+        .map(|r| LineAmounts {
+            quantity_milli: r.quantity_milli,
+            unit_price_cents: r.unit_price_cents,
+            vat_rate_bp: r.vat_rate_bp,
+        })
+        .collect();
+    invoice::totals(&amounts)
+}
+
+/// A quote with its rows and totals.
+#[derive(Debug, Clone)]
+pub struct QuoteDetail {
+    pub quote: QuoteRow,
+    pub rows: Vec<QuoteLineRow>,
+    pub totals: Totals,
+}
+
+fn not_found() -> AppError {
+    AppError::not_found("Devis introuvable.")
+}
+
+pub async fn get(store: &Store, agency_id: &str, id: &str) -> AppResult<QuoteDetail> {
+    let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
+    store
+        .read(move |conn| {
+            let quote = store::get(conn, &agency_id, &id)?.ok_or_else(not_found)?;
+            let rows = store::lines(conn, &quote.id)?;
+            let totals = totals_of(&rows);
+            Ok(QuoteDetail {
+                quote,
+                rows,
+                totals,
+            })
+        })
+        .await
+}
+
+/// Sends (or reminds), accepts or refuses a quote, as the domain allows.
+/// Acceptance records `devis.accepte` (status `accepte`) in the outbox in the
+/// same transaction.
+pub async fn act(
+    store: &Store,
+    agency_id: &str,
+    id: &str,
+    action: QuoteAction,
+    author: Author,
+) -> AppResult<()> {
+    let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
+    store
+        .write(move |tx| {
+            let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
+            let status = QuoteStatus::parse(&row.status)
+                .ok_or_else(|| anyhow::anyhow!("statut de devis inconnu : {}", row.status))?;
+            let next = quote::transition(status, action)
+                .map_err(|err| AppError::unprocessable(err.to_string()))?;
+            let stamp = match action {
+                QuoteAction::Send => Stamp::Sent,
+                QuoteAction::Accept => Stamp::Accepted,
+                QuoteAction::Refuse => Stamp::Refused,
+            };
+            let now = clock::now();
+            let changed = store::set_status(
+                tx,
+                &id,
+                status.as_str(),
+                next.status.as_str(),
+                stamp,
+                &clock::format_timestamp(now),
+            )?;
+            if !changed {
+                return Err(anyhow::anyhow!("statut du devis {id} changé entre-temps").into());
+            }
+            let event = if next.emits_accepted_event {
+                Some(outbox::record_event_at(
+                    tx,
+                    &agency_id,
+                    quote::ACCEPTED_EVENT,
+                    &id,
+                    &row.equipment_id,
+                    next.status.as_str(),
+                    now,
+                )?)
+            } else {
+                None
+            };
+            let reminder = action == QuoteAction::Send && status == QuoteStatus::Envoye;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &author.actor,
+                    action: match action {
+                        QuoteAction::Send if reminder => "relance",
+                        QuoteAction::Send => "envoi",
+                        QuoteAction::Accept => "acceptation",
+                        QuoteAction::Refuse => "refus",
+                    },
+                    object_type: "quote",
+                    object_id: Some(&id),
+                    detail: Some(json!({
+                        "number": row.number,
+                        "from": status.as_str(),
+                        "to": next.status.as_str(),
+                        "event": event,
+                    })),
+                },
+            )?;
+            Ok(())
+        })
+        .await
+}

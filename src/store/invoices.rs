@@ -1,0 +1,444 @@
+//! Invoices and credit notes, their lines, their numbering, and the clients
+//! they are made out to.
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row, Transaction, params, params_from_iter};
+
+use super::new_id;
+use crate::error::AppResult;
+
+/// An invoice or credit note as stored, with its client's identifier.
+#[derive(Debug, Clone)]
+pub struct InvoiceRow {
+    pub id: String,
+    pub agency_id: String,
+    pub nature: String,
+    pub status: String,
+    pub number: Option<String>,
+    pub client_id: Option<String>,
+    /// The partner's client identifier (`clients.client_ref`).
+    pub client_ref: Option<String>,
+    pub credited_invoice_id: Option<String>,
+    pub quote_id: Option<String>,
+    pub buyer_name: Option<String>,
+    pub buyer_address: Option<String>,
+    pub buyer_siren: Option<String>,
+    pub issued_on: Option<String>,
+    pub due_on: Option<String>,
+    pub paid_on: Option<String>,
+    pub total_excl_cents: i64,
+    pub total_incl_cents: i64,
+    pub created_on: String,
+}
+
+const INVOICE_COLUMNS: &str =
+    "i.id, i.agency_id, i.nature, i.status, i.number, i.client_id, c.client_ref,
+     i.credited_invoice_id, i.quote_id, i.buyer_name, i.buyer_address, i.buyer_siren, i.issued_on,
+     i.due_on, i.paid_on, i.total_excl_cents, i.total_incl_cents, i.created_on";
+
+fn invoice_from_row(r: &Row<'_>) -> rusqlite::Result<InvoiceRow> {
+    Ok(InvoiceRow {
+        id: r.get(0)?,
+        agency_id: r.get(1)?,
+        nature: r.get(2)?,
+        status: r.get(3)?,
+        number: r.get(4)?,
+        client_id: r.get(5)?,
+        client_ref: r.get(6)?,
+        credited_invoice_id: r.get(7)?,
+        quote_id: r.get(8)?,
+        buyer_name: r.get(9)?,
+        buyer_address: r.get(10)?,
+        buyer_siren: r.get(11)?,
+        issued_on: r.get(12)?,
+        due_on: r.get(13)?,
+        paid_on: r.get(14)?,
+        total_excl_cents: r.get(15)?,
+        total_incl_cents: r.get(16)?,
+        created_on: r.get(17)?,
+    })
+}
+
+/// One line of an invoice or credit note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvoiceLineRow {
+    pub label: String,
+    pub quantity_milli: i64,
+    pub unit_price_cents: i64,
+    pub vat_rate_bp: u32,
+}
+
+/// Filters of the invoice list; every one is optional.
+#[derive(Debug, Clone, Default)]
+pub struct InvoiceFilter {
+    /// The partner's client identifier (`clients.client_ref`).
+    pub client_ref: Option<String>,
+    pub status: Option<String>,
+    /// Created on or after this day (`YYYY-MM-DD`).
+    pub since: Option<String>,
+    /// Created on or before this day (`YYYY-MM-DD`).
+    pub until: Option<String>,
+}
+
+/// One page of the agency's invoices and credit notes matching `filter`,
+/// newest first (`created_on DESC, id DESC`, a stable order), and how many
+/// match in all. Each filter is an equality or range on a column of the
+/// indexes `invoices_by_client`, `invoices_by_status` and
+/// `invoices_by_created` (agency first, then created_on, id), so both the
+/// count and the page are read from one of them.
+pub fn list(
+    conn: &Connection,
+    agency_id: &str,
+    filter: &InvoiceFilter,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<InvoiceRow>)> {
+    let mut conditions = vec!["i.agency_id = ?"];
+    let mut values: Vec<Value> = vec![Value::Text(agency_id.to_owned())];
+    if let Some(client_ref) = &filter.client_ref {
+        // The partner's identifier is unique per agency: resolve it first so
+        // that the invoices are read through `invoices_by_client`.
+        let client_id: Option<String> = conn
+            .query_row(
+                "SELECT id FROM clients WHERE agency_id = ?1 AND client_ref = ?2",
+                [agency_id, client_ref.as_str()],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(client_id) = client_id else {
+            return Ok((0, Vec::new()));
+        };
+        conditions.push("i.client_id = ?");
+        values.push(Value::Text(client_id));
+    }
+    if let Some(status) = &filter.status {
+        conditions.push("i.status = ?");
+        values.push(Value::Text(status.clone()));
+    }
+    if let Some(since) = &filter.since {
+        conditions.push("i.created_on >= ?");
+        values.push(Value::Text(since.clone()));
+    }
+    if let Some(until) = &filter.until {
+        conditions.push("i.created_on <= ?");
+        values.push(Value::Text(until.clone()));
+    }
+    let where_clause = conditions.join(" AND ");
+
+    let total: i64 = conn.query_row(
+        &format!("SELECT COUNT(*) FROM invoices i WHERE {where_clause}"),
+        params_from_iter(values.iter()),
+        |r| r.get(0),
+    )?;
+    if total == 0 {
+        return Ok((0, Vec::new()));
+    }
+    let mut page_values = values;
+    page_values.push(Value::Integer(i64::from(limit)));
+    page_values.push(Value::Integer(i64::try_from(offset).unwrap_or(i64::MAX)));
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {INVOICE_COLUMNS} FROM invoices i LEFT JOIN clients c ON c.id = i.client_id
+         WHERE {where_clause}
+         ORDER BY i.created_on DESC, i.id DESC
+         LIMIT ? OFFSET ?"
+    ))?;
+    let rows = stmt.query_map(params_from_iter(page_values.iter()), invoice_from_row)?;
+    Ok((total, rows.collect::<Result<_, _>>()?))
+}
+
+/// The invoice or credit note `id` of the agency.
+pub fn get(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<InvoiceRow>> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {INVOICE_COLUMNS} FROM invoices i LEFT JOIN clients c ON c.id = i.client_id
+                 WHERE i.id = ?1 AND i.agency_id = ?2"
+            ),
+            [id, agency_id],
+            invoice_from_row,
+        )
+        .optional()?)
+}
+
+/// The lines of an invoice or credit note, in their order.
+pub fn lines(conn: &Connection, invoice_id: &str) -> AppResult<Vec<InvoiceLineRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp FROM invoice_lines
+         WHERE invoice_id = ?1 ORDER BY position",
+    )?;
+    let rows = stmt.query_map([invoice_id], |r| {
+        Ok(InvoiceLineRow {
+            label: r.get(0)?,
+            quantity_milli: r.get(1)?,
+            unit_price_cents: r.get(2)?,
+            vat_rate_bp: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A credit note of an invoice, as the invoice lists it.
+#[derive(Debug, Clone)]
+pub struct CreditNoteRow {
+    pub id: String,
+    pub number: Option<String>,
+    pub status: String,
+    pub total_incl_cents: i64,
+}
+
+/// Every credit note (drafts included) made against `invoice_id`, oldest first.
+pub fn credit_notes(conn: &Connection, invoice_id: &str) -> AppResult<Vec<CreditNoteRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, number, status, total_incl_cents FROM invoices
+         WHERE credited_invoice_id = ?1 ORDER BY created_at, id",
+    )?;
+    let rows = stmt.query_map([invoice_id], |r| {
+        Ok(CreditNoteRow {
+            id: r.get(0)?,
+            number: r.get(1)?,
+            status: r.get(2)?,
+            total_incl_cents: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The lines of every issued credit note (not the drafts) of `invoice_id`.
+pub fn issued_credit_lines(conn: &Connection, invoice_id: &str) -> AppResult<Vec<InvoiceLineRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT l.label, l.quantity_milli, l.unit_price_cents, l.vat_rate_bp
+         FROM invoices a JOIN invoice_lines l ON l.invoice_id = a.id
+         WHERE a.credited_invoice_id = ?1 AND a.status <> 'brouillon'
+         ORDER BY a.created_at, a.id, l.position",
+    )?;
+    let rows = stmt.query_map([invoice_id], |r| {
+        Ok(InvoiceLineRow {
+            label: r.get(0)?,
+            quantity_milli: r.get(1)?,
+            unit_price_cents: r.get(2)?,
+            vat_rate_bp: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Total including tax of the issued credit notes (not the drafts) of `invoice_id`.
+pub fn issued_credit_total(conn: &Connection, invoice_id: &str) -> AppResult<i64> {
+    Ok(conn.query_row(
+        "SELECT COALESCE(SUM(total_incl_cents), 0) FROM invoices
+         WHERE credited_invoice_id = ?1 AND status <> 'brouillon'",
+        [invoice_id],
+        |r| r.get(0),
+    )?)
+}
+
+/// A client of the agency, as an invoice is made out to it.
+#[derive(Debug, Clone)]
+pub struct ClientRow {
+    pub id: String,
+    pub client_ref: String,
+    pub name: String,
+    pub address: Option<String>,
+    pub address_complement: Option<String>,
+    pub siren: Option<String>,
+    pub archived: bool,
+}
+
+const CLIENT_COLUMNS: &str =
+    "id, client_ref, nom, adresse, complement_adresse, siren, supprime = 1";
+
+fn client_from_row(r: &Row<'_>) -> rusqlite::Result<ClientRow> {
+    Ok(ClientRow {
+        id: r.get(0)?,
+        client_ref: r.get(1)?,
+        name: r.get(2)?,
+        address: r.get(3)?,
+        address_complement: r.get(4)?,
+        siren: r.get(5)?,
+        archived: r.get(6)?,
+    })
+}
+
+/// The client of the agency with the partner identifier `client_ref`.
+pub fn find_client_by_ref(
+    conn: &Connection,
+    agency_id: &str,
+    client_ref: &str,
+) -> AppResult<Option<ClientRow>> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {CLIENT_COLUMNS} FROM clients WHERE agency_id = ?1 AND client_ref = ?2"
+            ),
+            [agency_id, client_ref],
+            client_from_row,
+        )
+        .optional()?)
+}
+
+/// The client `id` (internal identifier).
+pub fn find_client(conn: &Connection, id: &str) -> AppResult<Option<ClientRow>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {CLIENT_COLUMNS} FROM clients WHERE id = ?1"),
+            [id],
+            client_from_row,
+        )
+        .optional()?)
+}
+
+/// The buyer as printed on an invoice.
+#[derive(Debug, Clone, Default)]
+pub struct Buyer {
+    pub name: Option<String>,
+    pub address: Option<String>,
+    pub siren: Option<String>,
+}
+
+pub struct NewInvoice<'a> {
+    pub agency_id: &'a str,
+    pub nature: &'a str,
+    pub client_id: Option<&'a str>,
+    pub credited_invoice_id: Option<&'a str>,
+    pub quote_id: Option<&'a str>,
+    pub buyer: &'a Buyer,
+    pub total_excl_cents: i64,
+    pub total_incl_cents: i64,
+    pub created_on: &'a str,
+    pub created_at: &'a str,
+    pub lines: &'a [InvoiceLineRow],
+}
+
+/// Inserts a draft (no number) and its lines; returns its id.
+pub fn insert_draft(tx: &Transaction, invoice: &NewInvoice<'_>) -> AppResult<String> {
+    let id = new_id();
+    tx.execute(
+        "INSERT INTO invoices (id, agency_id, client_id, nature, status, credited_invoice_id,
+                               quote_id, buyer_name, buyer_address, buyer_siren, total_excl_cents,
+                               total_incl_cents, created_on, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, 'brouillon', ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)",
+        params![
+            id,
+            invoice.agency_id,
+            invoice.client_id,
+            invoice.nature,
+            invoice.credited_invoice_id,
+            invoice.quote_id,
+            invoice.buyer.name,
+            invoice.buyer.address,
+            invoice.buyer.siren,
+            invoice.total_excl_cents,
+            invoice.total_incl_cents,
+            invoice.created_on,
+            invoice.created_at,
+        ],
+    )?;
+    let mut insert_line = tx.prepare_cached(
+        "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli,
+                                    unit_price_cents, vat_rate_bp)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    for (index, line) in invoice.lines.iter().enumerate() {
+        insert_line.execute(params![
+            new_id(),
+            id,
+            i64::try_from(index + 1).unwrap_or(i64::MAX),
+            line.label,
+            line.quantity_milli,
+            line.unit_price_cents,
+            line.vat_rate_bp,
+        ])?;
+    }
+    Ok(id)
+}
+
+/// Takes the next number of the series (agency, nature, year) for good, in
+/// the caller's IMMEDIATE transaction: the counter row is written by this
+/// transaction only, so concurrent issues are serialised and a rolled-back
+/// issue gives its number back. Without a counter row yet, the series
+/// continues after the highest number already given (UNIQUE index on
+/// agency, nature, year, sequence).
+pub fn next_number_seq(
+    tx: &Transaction,
+    agency_id: &str,
+    nature: &str,
+    year: i32,
+) -> AppResult<u32> {
+    let taken: Option<i64> = tx
+        .query_row(
+            "UPDATE invoice_counters SET last_seq = last_seq + 1
+             WHERE agency_id = ?1 AND nature = ?2 AND year = ?3 RETURNING last_seq",
+            params![agency_id, nature, year],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let seq = match taken {
+        Some(seq) => seq,
+        None => {
+            let highest: i64 = tx.query_row(
+                "SELECT COALESCE(MAX(number_seq), 0) FROM invoices
+                 WHERE agency_id = ?1 AND nature = ?2 AND number_year = ?3",
+                params![agency_id, nature, year],
+                |r| r.get(0),
+            )?;
+            let seq = highest + 1;
+            tx.execute(
+                "INSERT INTO invoice_counters (agency_id, nature, year, last_seq) VALUES (?1, ?2, ?3, ?4)",
+                params![agency_id, nature, year, seq],
+            )?;
+            seq
+        }
+    };
+    u32::try_from(seq).map_err(|_| anyhow::anyhow!("numéro de facture hors limites : {seq}").into())
+}
+
+pub struct Issue<'a> {
+    pub number: &'a str,
+    pub year: i32,
+    pub seq: u32,
+    pub issued_on: &'a str,
+    pub due_on: &'a str,
+    pub buyer: &'a Buyer,
+    pub at: &'a str,
+}
+
+/// Gives a draft its number, dates and frozen buyer: `brouillon` → `emise`.
+/// False when it was no longer a draft (nothing changed).
+pub fn issue(tx: &Transaction, id: &str, issue: &Issue<'_>) -> AppResult<bool> {
+    Ok(tx.execute(
+        "UPDATE invoices SET status = 'emise', number = ?2, number_year = ?3, number_seq = ?4,
+                issued_on = ?5, due_on = ?6, buyer_name = ?7, buyer_address = ?8,
+                buyer_siren = ?9, updated_at = ?10
+         WHERE id = ?1 AND status = 'brouillon'",
+        params![
+            id,
+            issue.number,
+            issue.year,
+            issue.seq,
+            issue.issued_on,
+            issue.due_on,
+            issue.buyer.name,
+            issue.buyer.address,
+            issue.buyer.siren,
+            issue.at,
+        ],
+    )? == 1)
+}
+
+/// Changes the status of an issued document (send, payment) and, for a
+/// payment, `paid_on`. Lines, amounts and number are never touched here.
+/// False when its status was no longer `from`.
+pub fn set_status(
+    tx: &Transaction,
+    id: &str,
+    from: &str,
+    to: &str,
+    paid_on: Option<&str>,
+    at: &str,
+) -> AppResult<bool> {
+    Ok(tx.execute(
+        "UPDATE invoices SET status = ?3, paid_on = COALESCE(?4, paid_on), updated_at = ?5
+         WHERE id = ?1 AND status = ?2",
+        params![id, from, to, paid_on, at],
+    )? == 1)
+}

@@ -1,0 +1,209 @@
+//! Quotes ("devis") and their rows.
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use super::new_id;
+use crate::error::AppResult;
+
+/// Prefix of quote numbers: `DV-2026-00012` (the form the demo data use).
+pub const NUMBER_PREFIX: &str = "DV";
+
+/// A quote as stored, with its equipment's number.
+#[derive(Debug, Clone)]
+pub struct QuoteRow {
+    pub id: String,
+    pub agency_id: String,
+    pub equipment_id: String,
+    pub equipment_number: Option<String>,
+    pub number: Option<String>,
+    pub origin: String,
+    pub object: String,
+    pub status: String,
+    pub sent_at: Option<String>,
+    pub accepted_at: Option<String>,
+    pub refused_at: Option<String>,
+    pub created_at: String,
+}
+
+/// One row of a quote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuoteLineRow {
+    pub label: String,
+    pub quantity_milli: i64,
+    pub unit_price_cents: i64,
+    pub vat_rate_bp: u32,
+}
+
+/// An equipment of the agency, as a quote refers to it.
+#[derive(Debug, Clone)]
+pub struct EquipmentRef {
+    pub id: String,
+    pub number: Option<String>,
+}
+
+/// The equipment `id` when it belongs to the agency.
+pub fn find_equipment(
+    conn: &Connection,
+    agency_id: &str,
+    id: &str,
+) -> AppResult<Option<EquipmentRef>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, number FROM equipment WHERE id = ?1 AND agency_id = ?2",
+            [id, agency_id],
+            |r| {
+                Ok(EquipmentRef {
+                    id: r.get(0)?,
+                    number: r.get(1)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// The quote `id` of the agency (None for an unknown id or another agency's).
+pub fn get(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<QuoteRow>> {
+    Ok(conn
+        .query_row(
+            "SELECT q.id, q.agency_id, q.equipment_id, e.number, q.number, q.origin, q.object,
+                    q.status, q.sent_at, q.accepted_at, q.refused_at, q.created_at
+             FROM quotes q JOIN equipment e ON e.id = q.equipment_id
+             WHERE q.id = ?1 AND q.agency_id = ?2",
+            [id, agency_id],
+            |r| {
+                Ok(QuoteRow {
+                    id: r.get(0)?,
+                    agency_id: r.get(1)?,
+                    equipment_id: r.get(2)?,
+                    equipment_number: r.get(3)?,
+                    number: r.get(4)?,
+                    origin: r.get(5)?,
+                    object: r.get(6)?,
+                    status: r.get(7)?,
+                    sent_at: r.get(8)?,
+                    accepted_at: r.get(9)?,
+                    refused_at: r.get(10)?,
+                    created_at: r.get(11)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// The rows of a quote, in their order.
+pub fn lines(conn: &Connection, quote_id: &str) -> AppResult<Vec<QuoteLineRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp FROM quote_rows
+         WHERE quote_id = ?1 ORDER BY position",
+    )?;
+    let rows = stmt.query_map([quote_id], |r| {
+        Ok(QuoteLineRow {
+            label: r.get(0)?,
+            quantity_milli: r.get(1)?,
+            unit_price_cents: r.get(2)?,
+            vat_rate_bp: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The next quote number of the agency for `year`: `DV-2026-00012`, one
+/// after the highest of that year in the agency. Taken in the caller's
+/// IMMEDIATE transaction, which holds the database's write lock from its
+/// start: two creations (even from two processes) are serialised, so a
+/// number is never given twice. Quote numbers carry no legal constraint of
+/// continuity (unlike invoice numbers); quotes are never deleted anyway.
+pub fn next_number(tx: &Transaction, agency_id: &str, year: i32) -> AppResult<String> {
+    let pattern = format!("{NUMBER_PREFIX}-{year:04}-[0-9]*");
+    let highest: i64 = tx.query_row(
+        "SELECT COALESCE(MAX(CAST(substr(number, 9) AS INTEGER)), 0) FROM quotes
+         WHERE agency_id = ?1 AND number GLOB ?2",
+        params![agency_id, pattern],
+        |r| r.get(0),
+    )?;
+    Ok(format!("{NUMBER_PREFIX}-{year:04}-{:05}", highest + 1))
+}
+
+pub struct NewQuote<'a> {
+    pub agency_id: &'a str,
+    pub equipment_id: &'a str,
+    pub number: &'a str,
+    pub origin: &'a str,
+    pub object: &'a str,
+    pub created_by: Option<&'a str>,
+    pub created_at: &'a str,
+    pub lines: &'a [QuoteLineRow],
+}
+
+/// Inserts a draft quote and its rows; returns its id.
+pub fn insert(tx: &Transaction, quote: &NewQuote<'_>) -> AppResult<String> {
+    let id = new_id();
+    tx.execute(
+        "INSERT INTO quotes (id, agency_id, equipment_id, number, origin, object, status,
+                             created_by, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'brouillon', ?7, ?8, ?8)",
+        params![
+            id,
+            quote.agency_id,
+            quote.equipment_id,
+            quote.number,
+            quote.origin,
+            quote.object,
+            quote.created_by,
+            quote.created_at,
+        ],
+    )?;
+    let mut insert_row = tx.prepare_cached(
+        "INSERT INTO quote_rows (id, quote_id, position, label, quantity_milli, unit_price_cents,
+                                 vat_rate_bp)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    for (index, line) in quote.lines.iter().enumerate() {
+        insert_row.execute(params![
+            new_id(),
+            id,
+            i64::try_from(index + 1).unwrap_or(i64::MAX),
+            line.label,
+            line.quantity_milli,
+            line.unit_price_cents,
+            line.vat_rate_bp,
+        ])?;
+    }
+    Ok(id)
+}
+
+/// Which timestamp a status change sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stamp {
+    /// `sent_at`, kept at the first sending (a reminder leaves it).
+    Sent,
+    Accepted,
+    Refused,
+}
+
+/// Moves the quote from `from` to `to` at `at`; false when its status was no
+/// longer `from` (nothing changed).
+pub fn set_status(
+    tx: &Transaction,
+    id: &str,
+    from: &str,
+    to: &str,
+    stamp: Stamp,
+    at: &str,
+) -> AppResult<bool> {
+    let sql = match stamp {
+        Stamp::Sent => {
+            "UPDATE quotes SET status = ?3, sent_at = COALESCE(sent_at, ?4), updated_at = ?4
+             WHERE id = ?1 AND status = ?2"
+        }
+        Stamp::Accepted => {
+            "UPDATE quotes SET status = ?3, accepted_at = ?4, updated_at = ?4
+             WHERE id = ?1 AND status = ?2"
+        }
+        Stamp::Refused => {
+            "UPDATE quotes SET status = ?3, refused_at = ?4, updated_at = ?4
+             WHERE id = ?1 AND status = ?2"
+        }
+    };
+    Ok(tx.execute(sql, params![id, from, to, at])? == 1)
+}
