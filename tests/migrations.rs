@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use liftdesk::store::{Store, StoreError, latest_schema_version};
+use liftdesk::store::{Store, StoreError, latest_schema_version, migrate_to_version};
 use sha2::{Digest, Sha256};
 
 fn history(dir: &std::path::Path) -> Vec<(i64, String)> {
@@ -142,34 +142,30 @@ fn an_up_to_date_database_is_opened_as_is() {
 #[test]
 fn an_older_database_is_brought_up_to_date_keeping_its_data() {
     let dir = tempfile::tempdir().expect("dir");
-    let org = init_org(dir.path(), "Org", "a@org.fr");
-    // Make it look like a database from before the catalog migration.
+    let path = db_path(dir.path());
+    // A database made by the first release: schema version 1 only.
     {
-        let conn = open_db(dir.path());
-        conn.execute_batch(
-            "DELETE FROM technical_fields; DELETE FROM refinery_schema_history WHERE version = 2;",
+        let mut conn = rusqlite::Connection::open(&path).expect("create");
+        migrate_to_version(&mut conn, 1).expect("version 1");
+        conn.execute(
+            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('org-ancienne', 'Ancienne', 'client', '2025-01-01T00:00:00.000Z')",
+            [],
         )
-        .expect("downgrade");
+        .expect("old data");
     }
-    let store = Store::open(&db_path(dir.path())).expect("migrate");
+    assert_eq!(history(dir.path()).last().map(|(v, _)| *v), Some(1));
+    let store = Store::open(&path).expect("migrate");
     drop(store);
-    assert_eq!(
-        history(dir.path()).last().map(|(v, _)| *v),
-        Some(latest_schema_version())
-    );
+    let versions: Vec<i64> = history(dir.path()).into_iter().map(|(v, _)| v).collect();
+    assert_eq!(versions.last().copied(), Some(latest_schema_version()));
+    assert_eq!(versions, (1..=latest_schema_version()).collect::<Vec<_>>(), "every migration applied once, in order");
     let conn = open_db(dir.path());
-    let fields: i64 = conn
-        .query_row("SELECT COUNT(*) FROM technical_fields", [], |r| r.get(0))
-        .expect("count");
-    assert!(fields > 10);
+    let fields: i64 = conn.query_row("SELECT COUNT(*) FROM technical_fields", [], |r| r.get(0)).expect("count");
+    assert!(fields > 10, "the catalog migration ran");
     let still: i64 = conn
-        .query_row(
-            "SELECT COUNT(*) FROM accounts WHERE id = ?1",
-            [&org.admin_id],
-            |r| r.get(0),
-        )
+        .query_row("SELECT COUNT(*) FROM organizations WHERE id = 'org-ancienne'", [], |r| r.get(0))
         .expect("count");
-    assert_eq!(still, 1);
+    assert_eq!(still, 1, "the data of the older database is kept");
 }
 
 #[test]

@@ -69,3 +69,13 @@ pub(super) fn check_and_run(
     }
     Ok(status)
 }
+
+/// Brings a database to exactly `version` and no further: how an older
+/// database is made, for tests of the upgrade path.
+pub fn migrate_to_version(conn: &mut Connection, version: i32) -> Result<(), StoreError> {
+    embedded::migrations::runner()
+        .set_target(refinery::Target::Version(version))
+        .run(conn)
+        .map_err(|err| StoreError::Migration(err.to_string()))?;
+    Ok(())
+}

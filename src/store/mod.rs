@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
-pub use migrate::{SchemaStatus, latest_schema_version};
+pub use migrate::{SchemaStatus, latest_schema_version, migrate_to_version};
 
 /// How many read connections are kept open between requests.
 const READ_POOL_SIZE: usize = 4;
