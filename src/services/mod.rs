@@ -4,3 +4,6 @@
 
 pub mod accounts;
 pub mod credentials;
+pub mod discrepancies;
+pub mod equipment;
+pub mod technical_data;

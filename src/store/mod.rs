@@ -7,9 +7,12 @@ pub mod accounts;
 pub mod agencies;
 pub mod audit;
 pub mod credentials;
+pub mod discrepancies;
 pub mod equipment;
 mod migrate;
 pub mod sessions;
+pub mod surveys;
+pub mod technical_fields;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

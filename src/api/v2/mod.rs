@@ -2,9 +2,14 @@
 //! resource, each with its `router()` of annotated handlers; the OpenAPI
 //! description is collected from them.
 
+pub mod discrepancies;
 pub mod docs;
+pub mod equipment;
+pub mod external;
 pub mod me;
 pub mod openapi;
+pub mod surveys;
+pub mod technical_fields;
 pub mod wire;
 
 use std::sync::Arc;
@@ -19,7 +24,13 @@ use crate::state::AppState;
 
 /// Every resource's routes, with their OpenAPI paths.
 fn resources() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(openapi::base()).merge(me::router())
+    OpenApiRouter::with_openapi(openapi::base())
+        .merge(me::router())
+        .merge(equipment::router())
+        .merge(external::router())
+        .merge(technical_fields::router())
+        .merge(surveys::router())
+        .merge(discrepancies::router())
 }
 
 /// The OpenAPI description of the REST API v2.
