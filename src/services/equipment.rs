@@ -280,7 +280,8 @@ pub fn external_agency(
 pub struct ShaftDimension {
     pub code: String,
     pub label: String,
-    pub value: f64,
+    /// The number as surveyed.
+    pub value: Value,
     pub unit: Option<String>,
 }
 
@@ -332,14 +333,14 @@ pub fn external_data(
     let smallest_shaft_dimension = data
         .iter()
         .filter(|(code, _)| SHAFT_WIDTH_CODES.contains(&code.as_str()))
-        .filter_map(|(code, value)| value.as_f64().map(|v| (code, v)))
+        .filter_map(|(code, value)| value.as_f64().map(|v| (code, v, value)))
         .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(code, value)| {
+        .map(|(code, _, value)| {
             let field = catalog.iter().find(|f| f.code == *code);
             ShaftDimension {
                 code: code.clone(),
                 label: field.map(|f| f.label.clone()).unwrap_or_default(),
-                value,
+                value: value.clone(),
                 unit: field.and_then(|f| f.unit.clone()),
             }
         });

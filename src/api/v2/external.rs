@@ -216,8 +216,9 @@ pub struct ShaftDimensionView {
     pub code: String,
     /// Libellé de la donnée retenue.
     pub field: String,
-    /// La dimension.
-    pub value: f64,
+    /// La dimension, telle que relevée.
+    #[schema(value_type = f64)]
+    pub value: Value,
     /// Unité (`mm`).
     #[schema(required = true)]
     pub unit: Option<String>,
