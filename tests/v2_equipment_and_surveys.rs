@@ -1280,7 +1280,7 @@ async fn technical_fields_search_label_code_and_synonyms() {
     // Both parameters are required: 400.
     for (path, message) in [
         (
-            format!("/api/v2/technical-fields?q=charge"),
+            "/api/v2/technical-fields?q=charge".to_owned(),
             "Le paramètre « equipment » est obligatoire.",
         ),
         (
