@@ -460,8 +460,8 @@ async fn identity_correction_refusals() {
             "Le numéro « asc002 » est déjà utilisé par un autre équipement de l'agence (« ASC 002 ») : les espaces et la casse ne distinguent pas deux numéros.",
         ),
         (
-            json!({"externalId": "GMAO-7"}),
-            "L'identifiant externe « GMAO-7 » est déjà attribué à un autre équipement de l'agence (« ASC 002 »).",
+            json!({"subtype": "A\u{7}B"}),
+            "Le champ « subtype » ne doit pas contenir de caractère de contrôle.",
         ),
         (
             json!({"maintenanceContract": "Parc"}),
@@ -509,6 +509,10 @@ async fn identity_correction_refusals() {
     // Another agency's number is free here.
     let (status, _) = patch(&w.server, &path, token, json!({"number": "asc-003"})).await;
     assert_eq!(status, 200);
+    // External identifiers are not unique: a shared one is accepted.
+    let (status, body) = patch(&w.server, &path, token, json!({"externalId": "GMAO-7"})).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["externalId"], json!("GMAO-7"));
 
     // Malformed bodies: 400.
     for (content_type, raw) in [
@@ -780,7 +784,7 @@ async fn technical_data_refusals_name_the_field_and_write_nothing() {
         (
             path.clone(),
             json!({"nombre_niveaux": 2.5}),
-            "Le champ « nombre_niveaux » doit être un nombre entier positif ou nul.".into(),
+            "Le champ « nombre_niveaux » doit être un nombre entier compris entre 0 et 1000000.".into(),
         ),
         (
             path.clone(),
@@ -794,9 +798,9 @@ async fn technical_data_refusals_name_the_field_and_write_nothing() {
             "La valeur « Vapeur » du champ « type_entrainement » n'est pas autorisée : valeurs possibles : « Electrique », « Hydraulique ».".into(),
         ),
         (
-            format!("/api/v2/equipment/{door}"),
-            json!({"charge_utile": 300}),
-            "Le champ « charge_utile » ne s'applique pas à un équipement de type « porte_fermeture ».".into(),
+            path.clone(),
+            json!({"nombre_personnes": 1_000_001}),
+            "Le champ « nombre_personnes » doit être un nombre entier compris entre 0 et 1000000.".into(),
         ),
         (
             path.clone(),
@@ -834,6 +838,18 @@ async fn technical_data_refusals_name_the_field_and_write_nothing() {
         body,
         json!({"marque": "Came", "contrat_entretien": "Parc", "taux_connaissance": 11.1})
     );
+    // A datum the door's type has no use for is kept, but does not count
+    // in its knowledge rate (as data kept after a change of type).
+    let (status, body) = patch(
+        &w.server,
+        &format!("/api/v2/equipment/{door}"),
+        token,
+        json!({"charge_utile": 300}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(body["charge_utile"], json!(300));
+    assert_eq!(body["taux_connaissance"], json!(11.1));
 
     // An equipment without building gets one with its address.
     let (status, body) = patch(
@@ -1689,7 +1705,7 @@ async fn a_discrepancy_is_created_on_a_survey_of_that_equipment() {
 }
 
 #[tokio::test]
-async fn discrepancy_refusals_are_422_and_create_nothing() {
+async fn discrepancy_refusals_create_nothing() {
     let w = world().await;
     let dir = w.dir();
     let token = &w.org.admin_token;
@@ -1698,9 +1714,6 @@ async fn discrepancy_refusals_are_422_and_create_nothing() {
     let s = survey(dir, agency, &eq, "REL-1");
     let other_eq = equipment(dir, agency, "ASC-2");
     let other_s = survey(dir, agency, &other_eq, "REL-2");
-    let mut cancelled = Sv::new(agency, &eq, "REL-3", NOW);
-    cancelled.status = "annule";
-    let cancelled = cancelled.insert(dir);
     let foreign_eq = equipment(dir, &w.other.agency_id, "AUTRE-1");
     let foreign_s = survey(dir, &w.other.agency_id, &foreign_eq, "REL-X");
     let finding = "Contact de porte cabine défaillant.";
@@ -1731,22 +1744,6 @@ async fn discrepancy_refusals_are_422_and_create_nothing() {
             "Le relevé « REL-2 » ne concerne pas cet équipement : indiquez un relevé de l'équipement.".into(),
         ),
         (
-            json!({"equipmentId": eq, "surveyId": cancelled, "finding": finding}),
-            "Le relevé « REL-3 » est annulé : aucun écart ne peut y être ajouté.".into(),
-        ),
-        (
-            json!({"equipmentId": "inconnu", "surveyId": s, "finding": finding}),
-            "L'équipement « inconnu » est introuvable dans cette agence.".into(),
-        ),
-        (
-            json!({"equipmentId": foreign_eq, "surveyId": foreign_s, "finding": finding}),
-            format!("L'équipement « {foreign_eq} » est introuvable dans cette agence."),
-        ),
-        (
-            json!({"equipmentId": eq, "surveyId": foreign_s, "finding": finding}),
-            format!("Le relevé « {foreign_s} » est introuvable dans cette agence."),
-        ),
-        (
             json!({"equipmentId": eq, "surveyId": s, "component": "toit", "finding": finding}),
             "Le composant « toit » n'est pas reconnu : valeurs possibles : « car_door », « controller », « landing_door », « machine », « shaft », ou « equipment » (ou rien) pour l'équipement entier.".into(),
         ),
@@ -1762,6 +1759,27 @@ async fn discrepancy_refusals_are_422_and_create_nothing() {
     for (body, message) in cases {
         let (status, answer) = post(&w.server, "/api/v2/discrepancies", token, body.clone()).await;
         assert_eq!(status, 422, "{body}");
+        assert_eq!(error_of(&answer), message, "{body}");
+    }
+    // Equipment and survey must be in the acting agency: 404 otherwise, as
+    // any object outside the token's agencies.
+    let not_found: Vec<(Value, String)> = vec![
+        (
+            json!({"equipmentId": "inconnu", "surveyId": s, "finding": finding}),
+            "L'équipement « inconnu » est introuvable dans cette agence.".into(),
+        ),
+        (
+            json!({"equipmentId": foreign_eq, "surveyId": foreign_s, "finding": finding}),
+            format!("L'équipement « {foreign_eq} » est introuvable dans cette agence."),
+        ),
+        (
+            json!({"equipmentId": eq, "surveyId": foreign_s, "finding": finding}),
+            format!("Le relevé « {foreign_s} » est introuvable dans cette agence."),
+        ),
+    ];
+    for (body, message) in not_found {
+        let (status, answer) = post(&w.server, "/api/v2/discrepancies", token, body.clone()).await;
+        assert_eq!(status, 404, "{body}");
         assert_eq!(error_of(&answer), message, "{body}");
     }
     let total: i64 = open_db(dir)
@@ -1823,7 +1841,7 @@ async fn the_description_documents_every_operation_and_status() {
         ("/surveys", "get", &["200", "422"]),
         ("/surveys/{id}", "get", &["200", "404"]),
         ("/surveys/{id}/data", "get", &["200", "404"]),
-        ("/discrepancies", "post", &["201", "413", "422"]),
+        ("/discrepancies", "post", &["201", "404", "413", "422"]),
     ];
     for (path, method, statuses) in expected {
         let operation = &doc["paths"][path][method];
@@ -1879,5 +1897,25 @@ async fn the_description_documents_every_operation_and_status() {
         ]
     );
     assert_eq!(required("TechnicalDataView"), ["taux_connaissance"]);
+    // The published component keys are the catalog's.
+    let mut published: Vec<Value> = schemas["DiscrepancyBody"]["properties"]["component"]["enum"]
+        .as_array()
+        .expect("enum")
+        .clone();
+    let db = open_db(server.data_dir.path());
+    let mut stmt = db
+        .prepare("SELECT DISTINCT component FROM technical_fields WHERE component IS NOT NULL")
+        .expect("prepare");
+    let mut catalog: Vec<Value> = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .expect("query")
+        .map(|c| json!(c.expect("component")))
+        .collect();
+    catalog.push(json!("equipment"));
+    catalog.push(Value::Null);
+    let sort = |list: &mut Vec<Value>| list.sort_by_key(|v| v.to_string());
+    sort(&mut published);
+    sort(&mut catalog);
+    assert_eq!(published, catalog);
     server.stop().await;
 }

@@ -6,12 +6,17 @@ use serde_json::json;
 use crate::error::{AppError, AppResult};
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::discrepancies::{self, NewDiscrepancy};
-use crate::store::surveys::{self, SurveyStatus};
+use crate::store::surveys;
 use crate::store::{equipment, technical_fields};
 
 /// Bounds of a finding ("one or two sentences"), in characters.
 pub const FINDING_MIN_CHARS: usize = 3;
 pub const FINDING_MAX_CHARS: usize = 2000;
+
+/// Component keys of the catalog as shipped (`V2__technical_catalog.sql`),
+/// for the published schema; `create` checks the catalog itself.
+pub const CATALOG_COMPONENTS: [&str; 5] =
+    ["shaft", "car_door", "landing_door", "machine", "controller"];
 
 /// The component key that stands for the equipment itself (as in the
 /// `components` of a survey's data); stored as no component.
@@ -26,11 +31,12 @@ pub struct NewDiscrepancyInput {
     pub finding: String,
 }
 
-/// Records the discrepancy in the agency and returns its id. The equipment
-/// and the survey are creation inputs: unknown in the agency, or a survey of
-/// another equipment, or a cancelled survey, is refused with 422 (not 404).
-/// `component` must be a component key of the catalog; `finding` 3 to 2000
-/// characters once trimmed. One audit entry.
+/// Records the discrepancy in the agency and returns its id. An equipment or
+/// a survey not found in the agency is 404 (the spec's "object not found in
+/// the token's agencies"); a survey of another equipment is refused with 422.
+/// `component` must be a component key of the catalog (or `equipment`);
+/// `finding` at most 2000 characters as sent and at least 3 once trimmed.
+/// One audit entry.
 pub fn create(
     tx: &Transaction,
     agency_id: &str,
@@ -41,12 +47,12 @@ pub fn create(
     let equipment_id = input.equipment_id.trim();
     let survey_id = input.survey_id.trim();
     let Some(equipment) = equipment::get(tx, agency_id, equipment_id)? else {
-        return Err(AppError::unprocessable(format!(
+        return Err(AppError::not_found(format!(
             "L'équipement « {equipment_id} » est introuvable dans cette agence."
         )));
     };
     let Some(survey) = surveys::get(tx, agency_id, survey_id)? else {
-        return Err(AppError::unprocessable(format!(
+        return Err(AppError::not_found(format!(
             "Le relevé « {survey_id} » est introuvable dans cette agence."
         )));
     };
@@ -54,11 +60,6 @@ pub fn create(
     if survey.equipment_id != equipment.id {
         return Err(AppError::unprocessable(format!(
             "Le relevé « {survey_name} » ne concerne pas cet équipement : indiquez un relevé de l'équipement."
-        )));
-    }
-    if survey.status == Some(SurveyStatus::Annule) {
-        return Err(AppError::unprocessable(format!(
-            "Le relevé « {survey_name} » est annulé : aucun écart ne peut y être ajouté."
         )));
     }
     let component = match input.component.as_deref().map(str::trim) {
@@ -82,16 +83,15 @@ pub fn create(
             Some(key.to_owned())
         }
     };
-    let finding = input.finding.trim();
-    let length = finding.chars().count();
-    if length < FINDING_MIN_CHARS {
-        return Err(AppError::unprocessable(format!(
-            "Le champ « finding » doit contenir au moins {FINDING_MIN_CHARS} caractères : décrivez l'écart constaté."
-        )));
-    }
-    if length > FINDING_MAX_CHARS {
+    if input.finding.chars().count() > FINDING_MAX_CHARS {
         return Err(AppError::unprocessable(format!(
             "Le champ « finding » ne doit pas dépasser {FINDING_MAX_CHARS} caractères."
+        )));
+    }
+    let finding = input.finding.trim();
+    if finding.chars().count() < FINDING_MIN_CHARS {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « finding » doit contenir au moins {FINDING_MIN_CHARS} caractères : décrivez l'écart constaté."
         )));
     }
     let id = discrepancies::insert(

@@ -106,11 +106,13 @@ fn patch_field(
 
 /// Corrects the identity of an equipment of the agency: only the given fields
 /// change, an empty text (or null) erases. `type` must be a known equipment
-/// type, `maintenanceContract` `parc` or `hors_parc`; a number already used
-/// by another equipment of the agency (spaces and case ignored), or an
-/// external identifier already given to another, is refused (422). One audit
-/// entry lists the changed fields (before and after); nothing is written when
-/// nothing changes. 404 when the equipment is not in the agency.
+/// type, `maintenanceContract` `parc` or `hors_parc`, no text may hold a
+/// control character; a number already used by another equipment of the
+/// agency (spaces and case ignored) is refused (422). External identifiers
+/// are not unique (the schema does not make them so): a lookup by external
+/// identifier takes the oldest equipment. One audit entry lists the changed
+/// fields (before and after); nothing is written when nothing changes. 404
+/// when the equipment is not in the agency.
 pub fn correct_identity(
     tx: &Transaction,
     agency_id: &str,
@@ -188,16 +190,6 @@ pub fn correct_identity(
             "Le numéro « {number} » est déjà utilisé par un autre équipement de l'agence (« {other} ») : les espaces et la casse ne distinguent pas deux numéros."
         )));
     }
-    if let Some(external_id) = after.external_id.as_deref()
-        && after.external_id != before.external_id
-        && let Some(other) =
-            equipment_store::external_id_used_by_other(tx, agency_id, external_id, equipment_id)?
-    {
-        return Err(AppError::unprocessable(format!(
-            "L'identifiant externe « {external_id} » est déjà attribué à un autre équipement de l'agence (« {other} »)."
-        )));
-    }
-
     let changes = identity_changes(&before, &after);
     if changes.is_empty() {
         return Ok(equipment);

@@ -30,6 +30,8 @@ pub const CONTRACT_VALUES: [(&str, &str); 2] = [("Parc", "parc"), ("Hors parc", 
 
 /// Longest text accepted for a datum, an address or a building name.
 pub const MAX_TEXT_CHARS: usize = 500;
+/// Largest whole number accepted for an integer datum (levels, persons…).
+pub const MAX_INTEGER: i64 = 1_000_000;
 
 /// What to do with one datum.
 #[derive(Debug, Clone, PartialEq)]
@@ -169,8 +171,8 @@ fn text_change(name: &str, value: &Value) -> AppResult<Change<String>> {
 }
 
 /// Checks one datum against its catalog entry and returns the JSON value to
-/// store: numbers must be non-negative, integers whole (`3.0` is stored as
-/// `3`), texts at most 500 characters (blank erases), choices exactly one of
+/// store: numbers must be non-negative, integers whole from 0 to 1 000 000
+/// (`3.0` is stored as `3`), texts at most 500 characters (blank erases), choices exactly one of
 /// the allowed values, multi a list of distinct allowed values (empty
 /// erases). `name` is the name the caller used, for the messages.
 pub fn validate_value(field: &CatalogField, name: &str, value: &Value) -> AppResult<Change<Value>> {
@@ -201,16 +203,14 @@ pub fn validate_value(field: &CatalogField, name: &str, value: &Value) -> AppRes
             Ok(Change::Set(value.clone()))
         }
         ValueType::Integer => {
-            let expected = "un nombre entier positif ou nul";
-            if let Some(n) = value.as_u64() {
-                return i64::try_from(n)
-                    .map(|n| Change::Set(json!(n)))
-                    .map_err(|_| refuse(expected));
-            }
-            let number = value.as_f64().ok_or_else(|| refuse(expected))?;
+            let expected = format!("un nombre entier compris entre 0 et {MAX_INTEGER}");
+            let number = value.as_f64().ok_or_else(|| refuse(&expected))?;
             // JSON writers often send 3.0 for 3: a whole number is accepted.
-            if !number.is_finite() || number < 0.0 || number.fract() != 0.0 || number > 9.0e15 {
-                return Err(refuse(expected));
+            if !number.is_finite()
+                || number.fract() != 0.0
+                || !(0.0..=MAX_INTEGER as f64).contains(&number)
+            {
+                return Err(refuse(&expected));
             }
             Ok(Change::Set(json!(number as i64)))
         }
@@ -268,25 +268,6 @@ pub fn validate_value(field: &CatalogField, name: &str, value: &Value) -> AppRes
             }
         }
     }
-}
-
-/// Refuses a datum set on an equipment whose type the field does not apply
-/// to (erasing it is allowed).
-pub fn check_applies(update: &TechnicalUpdate, equipment_type: Option<&str>) -> AppResult<()> {
-    for (field, change) in &update.values {
-        if matches!(change, Change::Set(_)) && !field.applies_to_type(equipment_type) {
-            let name = field.partner_key.as_deref().unwrap_or(&field.code);
-            return Err(AppError::unprocessable(match equipment_type {
-                Some(t) => format!(
-                    "Le champ « {name} » ne s'applique pas à un équipement de type « {t} »."
-                ),
-                None => format!(
-                    "Le champ « {name} » ne s'applique pas à un équipement sans type : corrigez d'abord son type."
-                ),
-            }));
-        }
-    }
-    Ok(())
 }
 
 fn parse_json_text(text: &str) -> Value {
@@ -351,8 +332,11 @@ pub fn contract_label(code: &str) -> Option<&'static str> {
 /// Applies a validated update to an equipment of the agency, in the caller's
 /// transaction, with one audit entry listing each changed datum (before and
 /// after), and returns the data as `read` shows them. 404 when the equipment
-/// is not in the agency; 422 for a datum that does not apply to its type, or
-/// a building detail for an equipment without building and no `adresse`.
+/// is not in the agency; 422 for a building detail on an equipment without
+/// building when no `adresse` is given. The catalog's `applies_to` is not
+/// enforced here: it says which data count in the knowledge rate and which
+/// `GET /technical-fields` offers, and data recorded before a change of type
+/// stay recorded too.
 pub fn apply(
     tx: &Transaction,
     agency_id: &str,
@@ -362,7 +346,6 @@ pub fn apply(
 ) -> AppResult<Map<String, Value>> {
     let equipment = equipment_store::get(tx, agency_id, equipment_id)?
         .ok_or_else(|| AppError::not_found("Équipement introuvable."))?;
-    check_applies(update, equipment.identity.equipment_type.as_deref())?;
     let mut changes = Map::new();
 
     let stored = equipment_store::values(tx, equipment_id)?;

@@ -199,24 +199,6 @@ pub fn number_used_by_other(
         .optional()?)
 }
 
-/// Another equipment of the agency with that external identifier: its number
-/// (or its id when it has none), if any.
-pub fn external_id_used_by_other(
-    conn: &Connection,
-    agency_id: &str,
-    external_id: &str,
-    equipment_id: &str,
-) -> AppResult<Option<String>> {
-    Ok(conn
-        .query_row(
-            "SELECT coalesce(number, id) FROM equipment
-             WHERE agency_id = ?1 AND external_id = ?2 AND id <> ?3 LIMIT 1",
-            [agency_id, external_id, equipment_id],
-            |r| r.get(0),
-        )
-        .optional()?)
-}
-
 /// Writes the whole identity of an equipment.
 pub fn update_identity(
     tx: &Transaction,

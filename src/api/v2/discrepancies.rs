@@ -4,7 +4,9 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
+use serde_json::{Value, json};
 use utoipa::ToSchema;
+use utoipa::openapi::schema::{Object, ObjectBuilder, SchemaType, Type};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -20,27 +22,50 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(create_discrepancy))
 }
 
+fn component_choice() -> Object {
+    let mut allowed: Vec<Value> = discrepancy_service::CATALOG_COMPONENTS
+        .iter()
+        .map(|c| json!(c))
+        .collect();
+    allowed.push(json!(discrepancy_service::WHOLE_EQUIPMENT));
+    allowed.push(Value::Null);
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some(allowed))
+        .build()
+}
+
+fn finding_text() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(Some(discrepancy_service::FINDING_MIN_CHARS))
+        .max_length(Some(discrepancy_service::FINDING_MAX_CHARS))
+        // At least three characters once the surrounding spaces are removed.
+        .pattern(Some(r"\S[\s\S]+\S"))
+        .build()
+}
+
 /// Un écart constaté sur un équipement lors d'un relevé.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DiscrepancyBody {
     /// Identifiant de l'équipement (de l'agence où agit l'appel).
     pub equipment_id: String,
-    /// Identifiant d'un relevé de cet équipement (non annulé).
+    /// Identifiant d'un relevé de cet équipement.
     pub survey_id: String,
     /// Composant concerné (`car_door`, `landing_door`, `machine`, `controller`, `shaft`) ; absent, `null` ou `equipment` : l'équipement entier.
-    #[schema(nullable)]
+    #[serde(default)]
+    #[schema(schema_with = component_choice)]
     pub component: Option<String>,
-    /// Ce qui a été constaté, en une ou deux phrases (3 à 2000 caractères).
-    #[schema(min_length = 3, max_length = 2000)]
+    /// Ce qui a été constaté, en une ou deux phrases (3 à 2000 caractères, espaces autour retirés).
+    #[schema(schema_with = finding_text)]
     pub finding: String,
 }
 
 /// Enregistrer un écart.
 ///
-/// L'équipement et le relevé sont des données de création : inconnus dans
-/// l'agence, ou un relevé d'un autre équipement (ou annulé), sont refusés
-/// avec 422.
+/// L'équipement et le relevé doivent être dans l'agence (sinon 404) ; un
+/// relevé d'un autre équipement est refusé (422).
 #[utoipa::path(
     post,
     path = "/discrepancies",
@@ -48,8 +73,9 @@ pub struct DiscrepancyBody {
     request_body(content = DiscrepancyBody, description = "L'écart constaté"),
     responses(
         (status = 201, description = "Écart enregistré", body = Created),
+        (status = 404, description = "Équipement ou relevé introuvable dans l'agence", body = ErrorBody),
         (status = 413, description = "Corps de requête trop volumineux", body = ErrorBody),
-        (status = 422, description = "Champ manquant ou refusé, équipement ou relevé inconnu, relevé d'un autre équipement", body = ErrorBody),
+        (status = 422, description = "Champ manquant ou refusé, composant inconnu, relevé d'un autre équipement", body = ErrorBody),
     )
 )]
 async fn create_discrepancy(

@@ -40,6 +40,15 @@ fn nullable_text(max: usize) -> Object {
         .build()
 }
 
+/// An identity text: no control character.
+fn identity_string(max: usize) -> Object {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .max_length(Some(max))
+        .pattern(Some(r"^[^\x00-\x1F\x7F-\x9F]*$"))
+        .build()
+}
+
 fn nullable_choice(values: &[&str], empty_allowed: bool) -> Object {
     let mut allowed: Vec<Value> = values.iter().map(|v| json!(v)).collect();
     if empty_allowed {
@@ -53,11 +62,11 @@ fn nullable_choice(values: &[&str], empty_allowed: bool) -> Object {
 }
 
 fn number_text() -> Object {
-    nullable_text(equipment_service::MAX_NUMBER_CHARS)
+    identity_string(equipment_service::MAX_NUMBER_CHARS)
 }
 
 fn identity_text() -> Object {
-    nullable_text(equipment_service::MAX_IDENTITY_CHARS)
+    identity_string(equipment_service::MAX_IDENTITY_CHARS)
 }
 
 fn equipment_type_choice() -> Object {
@@ -183,8 +192,8 @@ impl IdentityView {
 ///
 /// Seuls les champs envoyés changent ; `""` ou `null` efface le champ. Un
 /// numéro déjà porté par un autre équipement de l'agence (espaces et casse
-/// ignorés), un identifiant externe déjà attribué, un type ou un contrat
-/// inconnu sont refusés (422). Les données techniques se corrigent par
+/// ignorés), un type ou un contrat inconnu, un caractère de contrôle sont
+/// refusés (422). Les données techniques se corrigent par
 /// `PATCH /equipment/{id}`.
 #[utoipa::path(
     patch,
@@ -226,6 +235,7 @@ fn non_negative_integer() -> Object {
     ObjectBuilder::new()
         .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
         .minimum(Some(0))
+        .maximum(Some(technical_data::MAX_INTEGER))
         .build()
 }
 
@@ -360,8 +370,7 @@ pub struct TechnicalDataView {
 ///
 /// Les noms sont ceux de l'API partenaire (`charge_utile`, `vitesse`,
 /// `type_entrainement`…) ; types et valeurs autorisées viennent du catalogue
-/// des données techniques. `null` efface une donnée. Une donnée qui ne
-/// s'applique pas au type de l'équipement est refusée (422). La réponse est
+/// des données techniques. `null` efface une donnée. La réponse est
 /// l'ensemble des données techniques de l'équipement.
 #[utoipa::path(
     patch,

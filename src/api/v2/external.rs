@@ -143,7 +143,30 @@ pub struct AgencyQuery {
     tag = "Partenaires",
     params(AgencyQuery),
     responses(
-        (status = 200, description = "Les équipements à rattacher", body = ExternalEquipmentList),
+        (status = 200, description = "Les équipements à rattacher", body = ExternalEquipmentList,
+            links(
+                ("donneesEquipement" = (
+                    operation_id = "equipment_data",
+                    parameters(("number" = "$response.body#/equipment/0/number")),
+                    description = "Les données du premier équipement de la liste"
+                )),
+                ("corrigerIdentite" = (
+                    operation_id = "correct_identity",
+                    parameters(("id" = "$response.body#/equipment/0/id")),
+                    description = "Corriger l'identité du premier équipement de la liste"
+                )),
+                ("corrigerDonneesTechniques" = (
+                    operation_id = "update_technical_data",
+                    parameters(("id" = "$response.body#/equipment/0/id")),
+                    description = "Corriger les données techniques du premier équipement de la liste"
+                )),
+                ("chercherDonneesTechniques" = (
+                    operation_id = "technical_fields",
+                    parameters(("equipment" = "$response.body#/equipment/0/id")),
+                    description = "Chercher les données techniques du premier équipement de la liste"
+                ))
+            )
+        ),
     )
 )]
 async fn equipment_to_link(

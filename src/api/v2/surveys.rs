@@ -74,7 +74,20 @@ pub struct SurveyListEntry {
     tag = "Relevés",
     params(SurveyListQuery),
     responses(
-        (status = 200, description = "Une page de relevés", body = Page<SurveyListEntry>),
+        (status = 200, description = "Une page de relevés", body = Page<SurveyListEntry>,
+            links(
+                ("lireReleve" = (
+                    operation_id = "read_survey",
+                    parameters(("id" = "$response.body#/results/0/id")),
+                    description = "Lire le premier relevé de la page"
+                )),
+                ("donneesReleve" = (
+                    operation_id = "survey_data",
+                    parameters(("id" = "$response.body#/results/0/id")),
+                    description = "Les données du premier relevé de la page"
+                ))
+            )
+        ),
         (status = 422, description = "`limit` ou `page` hors des bornes", body = ErrorBody),
     )
 )]
@@ -382,7 +395,18 @@ pub struct SurveyData {
     tag = "Relevés",
     params(("id" = String, Path, description = "Identifiant du relevé")),
     responses(
-        (status = 200, description = "Les données du relevé", body = SurveyData),
+        (status = 200, description = "Les données du relevé", body = SurveyData,
+            links(
+                ("noterEcart" = (
+                    operation_id = "create_discrepancy",
+                    request_body = json!({
+                        "equipmentId": "$response.body#/equipment/id",
+                        "surveyId": "$response.body#/id"
+                    }),
+                    description = "Noter un écart sur ce relevé"
+                ))
+            )
+        ),
         (status = 404, description = "Relevé introuvable dans l'agence", body = ErrorBody),
     )
 )]
