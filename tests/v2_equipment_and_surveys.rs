@@ -456,10 +456,6 @@ async fn identity_correction_refusals() {
 
     let cases: Vec<(Value, &str)> = vec![
         (
-            json!({"number": "asc002"}),
-            "Le numéro « asc002 » est déjà utilisé par un autre équipement de l'agence (« ASC 002 ») : les espaces et la casse ne distinguent pas deux numéros.",
-        ),
-        (
             json!({"subtype": "A\u{7}B"}),
             "Le champ « subtype » ne doit pas contenir de caractère de contrôle.",
         ),
@@ -506,6 +502,16 @@ async fn identity_correction_refusals() {
     assert_eq!(location, "Hall A");
     assert!(audit_entries(dir, &id).is_empty());
 
+    // A number already used in the agency (spaces and case ignored): 409.
+    let (status, body) = patch(&w.server, &path, token, json!({"number": "asc002"})).await;
+    assert_eq!(
+        (status, error_of(&body)),
+        (
+            409,
+            "Le numéro « asc002 » est déjà utilisé par un autre équipement de l'agence (« ASC 002 ») : les espaces et la casse ne distinguent pas deux numéros."
+        )
+    );
+    assert!(audit_entries(dir, &id).is_empty());
     // Another agency's number is free here.
     let (status, _) = patch(&w.server, &path, token, json!({"number": "asc-003"})).await;
     assert_eq!(status, 200);
@@ -1740,10 +1746,6 @@ async fn discrepancy_refusals_create_nothing() {
             "Le champ « gravite » n'est pas reconnu.".into(),
         ),
         (
-            json!({"equipmentId": eq, "surveyId": other_s, "finding": finding}),
-            "Le relevé « REL-2 » ne concerne pas cet équipement : indiquez un relevé de l'équipement.".into(),
-        ),
-        (
             json!({"equipmentId": eq, "surveyId": s, "component": "toit", "finding": finding}),
             "Le composant « toit » n'est pas reconnu : valeurs possibles : « car_door », « controller », « landing_door », « machine », « shaft », ou « equipment » (ou rien) pour l'équipement entier.".into(),
         ),
@@ -1761,9 +1763,13 @@ async fn discrepancy_refusals_create_nothing() {
         assert_eq!(status, 422, "{body}");
         assert_eq!(error_of(&answer), message, "{body}");
     }
-    // Equipment and survey must be in the acting agency: 404 otherwise, as
-    // any object outside the token's agencies.
+    // The equipment must be in the acting agency, the survey among its
+    // surveys: 404 otherwise, as any object outside the token's agencies.
     let not_found: Vec<(Value, String)> = vec![
+        (
+            json!({"equipmentId": eq, "surveyId": other_s, "finding": finding}),
+            "Le relevé « REL-2 » n'est pas un relevé de cet équipement : indiquez un relevé de l'équipement.".into(),
+        ),
         (
             json!({"equipmentId": "inconnu", "surveyId": s, "finding": finding}),
             "L'équipement « inconnu » est introuvable dans cette agence.".into(),

@@ -33,7 +33,8 @@ pub struct NewDiscrepancyInput {
 
 /// Records the discrepancy in the agency and returns its id. An equipment or
 /// a survey not found in the agency is 404 (the spec's "object not found in
-/// the token's agencies"); a survey of another equipment is refused with 422.
+/// the token's agencies"), and so is a survey not found among the
+/// equipment's surveys (a survey of another equipment).
 /// `component` must be a component key of the catalog (or `equipment`);
 /// `finding` at most 2000 characters as sent and at least 3 once trimmed.
 /// One audit entry.
@@ -58,8 +59,8 @@ pub fn create(
     };
     let survey_name = survey.number.clone().unwrap_or_else(|| survey.id.clone());
     if survey.equipment_id != equipment.id {
-        return Err(AppError::unprocessable(format!(
-            "Le relevé « {survey_name} » ne concerne pas cet équipement : indiquez un relevé de l'équipement."
+        return Err(AppError::not_found(format!(
+            "Le relevé « {survey_name} » n'est pas un relevé de cet équipement : indiquez un relevé de l'équipement."
         )));
     }
     let component = match input.component.as_deref().map(str::trim) {

@@ -107,8 +107,8 @@ fn patch_field(
 /// Corrects the identity of an equipment of the agency: only the given fields
 /// change, an empty text (or null) erases. `type` must be a known equipment
 /// type, `maintenanceContract` `parc` or `hors_parc`, no text may hold a
-/// control character; a number already used by another equipment of the
-/// agency (spaces and case ignored) is refused (422). External identifiers
+/// control character (422); a number already used by another equipment of
+/// the agency (spaces and case ignored) conflicts with it (409). External identifiers
 /// are not unique (the schema does not make them so): a lookup by external
 /// identifier takes the oldest equipment. One audit entry lists the changed
 /// fields (before and after); nothing is written when nothing changes. 404
@@ -186,7 +186,7 @@ pub fn correct_identity(
         && let Some(other) =
             equipment_store::number_used_by_other(tx, agency_id, number, equipment_id)?
     {
-        return Err(AppError::unprocessable(format!(
+        return Err(AppError::conflict(format!(
             "Le numéro « {number} » est déjà utilisé par un autre équipement de l'agence (« {other} ») : les espaces et la casse ne distinguent pas deux numéros."
         )));
     }

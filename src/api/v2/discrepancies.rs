@@ -64,8 +64,8 @@ pub struct DiscrepancyBody {
 
 /// Enregistrer un écart.
 ///
-/// L'équipement et le relevé doivent être dans l'agence (sinon 404) ; un
-/// relevé d'un autre équipement est refusé (422).
+/// L'équipement doit être dans l'agence, et le relevé parmi les relevés de
+/// cet équipement : sinon 404.
 #[utoipa::path(
     post,
     path = "/discrepancies",
@@ -73,9 +73,9 @@ pub struct DiscrepancyBody {
     request_body(content = DiscrepancyBody, description = "L'écart constaté"),
     responses(
         (status = 201, description = "Écart enregistré", body = Created),
-        (status = 404, description = "Équipement ou relevé introuvable dans l'agence", body = ErrorBody),
+        (status = 404, description = "Équipement introuvable dans l'agence, ou relevé introuvable parmi ceux de l'équipement", body = ErrorBody),
         (status = 413, description = "Corps de requête trop volumineux", body = ErrorBody),
-        (status = 422, description = "Champ manquant ou refusé, composant inconnu, relevé d'un autre équipement", body = ErrorBody),
+        (status = 422, description = "Champ manquant ou refusé, composant inconnu", body = ErrorBody),
     )
 )]
 async fn create_discrepancy(

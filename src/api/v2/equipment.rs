@@ -191,9 +191,9 @@ impl IdentityView {
 /// Corriger l'identité d'un équipement.
 ///
 /// Seuls les champs envoyés changent ; `""` ou `null` efface le champ. Un
-/// numéro déjà porté par un autre équipement de l'agence (espaces et casse
-/// ignorés), un type ou un contrat inconnu, un caractère de contrôle sont
-/// refusés (422). Les données techniques se corrigent par
+/// type ou un contrat inconnu, un caractère de contrôle sont refusés (422) ;
+/// un numéro déjà porté par un autre équipement de l'agence (espaces et casse
+/// ignorés) est en conflit (409). Les données techniques se corrigent par
 /// `PATCH /equipment/{id}`.
 #[utoipa::path(
     patch,
@@ -202,10 +202,19 @@ impl IdentityView {
     params(("id" = String, Path, description = "Identifiant de l'équipement")),
     request_body(content = IdentityBody, description = "Les champs à corriger (tous facultatifs)"),
     responses(
-        (status = 200, description = "L'identité de l'équipement après correction", body = IdentityView),
+        (status = 200, description = "L'identité de l'équipement après correction", body = IdentityView,
+            links(
+                ("donneesEquipement" = (
+                    operation_id = "equipment_data",
+                    parameters(("number" = "$response.body#/number")),
+                    description = "Les données de l'équipement corrigé"
+                ))
+            )
+        ),
         (status = 404, description = "Équipement introuvable dans l'agence", body = ErrorBody),
+        (status = 409, description = "Numéro déjà porté par un autre équipement de l'agence", body = ErrorBody),
         (status = 413, description = "Corps de requête trop volumineux", body = ErrorBody),
-        (status = 422, description = "Champ inconnu, valeur refusée ou numéro déjà utilisé", body = ErrorBody),
+        (status = 422, description = "Champ inconnu ou valeur refusée", body = ErrorBody),
     )
 )]
 async fn correct_identity(

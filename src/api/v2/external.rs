@@ -147,7 +147,10 @@ pub struct AgencyQuery {
             links(
                 ("donneesEquipement" = (
                     operation_id = "equipment_data",
-                    parameters(("number" = "$response.body#/equipment/0/number")),
+                    parameters(
+                        ("number" = "$response.body#/equipment/0/number"),
+                        ("agency" = "$response.body#/agency/id")
+                    ),
                     description = "Les données du premier équipement de la liste"
                 )),
                 ("corrigerIdentite" = (
