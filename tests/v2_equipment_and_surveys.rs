@@ -1116,10 +1116,13 @@ async fn external_equipment_data_finds_by_number_or_external_id() {
             "url": format!("{}/equipements/{id}", w.server.base_url),
         })
     );
-    // By external identifier; by both when they agree.
+    // By external identifier; the number first when both are given, the
+    // external identifier when the number matches nothing.
     for query in [
         "externalId=GMAO-42",
         "number=ASC%200042&externalId=GMAO-42",
+        "number=ASC%200042&externalId=GMAO-43",
+        "number=ASC-9999&externalId=GMAO-42",
         "number=%20Asc%200042%20",
     ] {
         let (status, found) = get(
@@ -1145,7 +1148,7 @@ async fn external_equipment_data_finds_by_number_or_external_id() {
     assert_eq!(body["knowledgeRate"], json!(0.0));
     assert_eq!(body["building"], Value::Null);
 
-    // Neither number nor externalId: 400; nothing matching: 404.
+    // Neither number nor externalId designates nothing: 404, saying what to send.
     for query in ["", "?agency=V1-EST-7", "?number=%20%20"] {
         let (status, body) = get(
             &w.server,
@@ -1156,8 +1159,8 @@ async fn external_equipment_data_finds_by_number_or_external_id() {
         assert_eq!(
             (status, error_of(&body)),
             (
-                400,
-                "Indiquez le numéro de l'équipement (« number ») ou son identifiant externe (« externalId »)."
+                404,
+                "Aucun équipement désigné : indiquez son numéro (« number ») ou son identifiant externe (« externalId »)."
             ),
             "{query}"
         );
@@ -1165,7 +1168,7 @@ async fn external_equipment_data_finds_by_number_or_external_id() {
     for query in [
         "number=ASC-9999",
         "externalId=GMAO-9",
-        "number=ASC0042&externalId=GMAO-43",
+        "number=ASC-9999&externalId=GMAO-9",
         // Another agency of the organization, named explicitly.
         "number=ASC0042&agency=V1-EST-7",
     ] {

@@ -289,8 +289,10 @@ pub struct ExternalData {
 }
 
 /// The equipment of the agency found by its number (spaces and case ignored)
-/// and/or its identifier in the partner's software (both must match when
-/// both are given). 400 when neither is given; None when nothing matches.
+/// or, as the alternative, by its identifier in the partner's software (used
+/// when no number is given or the number matches nothing). Neither given designates nothing: 404 with a reason
+/// saying what to send (both parameters are optional in the description, so
+/// a call without them is well formed). None when nothing matches.
 pub fn external_data(
     conn: &Connection,
     agency_id: &str,
@@ -299,17 +301,23 @@ pub fn external_data(
 ) -> AppResult<Option<ExternalData>> {
     let number = number.map(str::trim).filter(|n| !n.is_empty());
     let external_id = external_id.map(str::trim).filter(|n| !n.is_empty());
-    let found = match (number, external_id) {
-        (None, None) => {
-            return Err(AppError::bad_request(
-                "Indiquez le numéro de l'équipement (« number ») ou son identifiant externe (« externalId »).",
-            ));
-        }
-        (Some(number), wanted) => equipment_store::find_by_number(conn, agency_id, number)?
-            .filter(|e| wanted.is_none() || e.identity.external_id.as_deref() == wanted),
+    if number.is_none() && external_id.is_none() {
+        return Err(AppError::not_found(
+            "Aucun équipement désigné : indiquez son numéro (« number ») ou son identifiant externe (« externalId »).",
+        ));
+    }
+    // `externalId` is the alternative: used when no number is given, or when
+    // the number matches nothing.
+    let by_number = match number {
+        Some(number) => equipment_store::find_by_number(conn, agency_id, number)?,
+        None => None,
+    };
+    let found = match (by_number, external_id) {
+        (Some(found), _) => Some(found),
         (None, Some(external_id)) => {
             equipment_store::find_by_external_id(conn, agency_id, external_id)?
         }
+        (None, None) => None,
     };
     let Some(equipment) = found else {
         return Ok(None);

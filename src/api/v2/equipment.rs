@@ -208,6 +208,11 @@ impl IdentityView {
                     operation_id = "equipment_data",
                     parameters(("number" = "$response.body#/number")),
                     description = "Les données de l'équipement corrigé"
+                )),
+                ("chercherDonneesTechniques" = (
+                    operation_id = "technical_fields",
+                    parameters(("equipment" = "$response.body#/id")),
+                    description = "Chercher les données techniques de l'équipement corrigé"
                 ))
             )
         ),

@@ -206,8 +206,8 @@ async fn equipment_to_link(
     }))
 }
 
-/// L'agence et l'équipement cherché : par son numéro, par son identifiant
-/// externe, ou par les deux (ils doivent alors désigner le même équipement).
+/// L'agence et l'équipement cherché : par son numéro, sinon par son
+/// identifiant externe.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
@@ -216,7 +216,7 @@ pub struct EquipmentDataQuery {
     pub agency: Option<String>,
     /// Numéro de l'équipement (espaces et casse ignorés).
     pub number: Option<String>,
-    /// Identifiant de l'équipement dans le logiciel du partenaire.
+    /// Identifiant de l'équipement dans le logiciel du partenaire (alternative au numéro).
     pub external_id: Option<String>,
 }
 
@@ -342,15 +342,25 @@ impl ExternalEquipmentData {
 /// Données d'un équipement pour le logiciel du partenaire.
 ///
 /// L'équipement est cherché dans l'agence par `number` (espaces et casse
-/// ignorés) et/ou `externalId` ; sans l'un ni l'autre : 400. Rien trouvé : 404.
+/// ignorés) ; `externalId` est l'alternative, utilisée sans numéro ou quand
+/// le numéro ne désigne aucun équipement. Rien trouvé, ou ni l'un ni
+/// l'autre : 404.
 #[utoipa::path(
     get,
     path = "/external/equipment/data",
     tag = "Partenaires",
     params(EquipmentDataQuery),
     responses(
-        (status = 200, description = "L'équipement et ses données", body = ExternalEquipmentData),
-        (status = 404, description = "Aucun équipement de l'agence ne correspond", body = ErrorBody),
+        (status = 200, description = "L'équipement et ses données", body = ExternalEquipmentData,
+            links(
+                ("chercherDonneesTechniques" = (
+                    operation_id = "technical_fields",
+                    parameters(("equipment" = "$response.body#/id")),
+                    description = "Chercher les données techniques de cet équipement"
+                ))
+            )
+        ),
+        (status = 404, description = "Aucun équipement de l'agence ne correspond (ou aucun n'est désigné)", body = ErrorBody),
     )
 )]
 async fn equipment_data(

@@ -219,7 +219,15 @@ fn survey_type(deals: &[DealRow]) -> Option<String> {
     tag = "Relevés",
     params(("id" = String, Path, description = "Identifiant du relevé")),
     responses(
-        (status = 200, description = "Le relevé", body = SurveyRead),
+        (status = 200, description = "Le relevé", body = SurveyRead,
+            links(
+                ("donneesReleve" = (
+                    operation_id = "survey_data",
+                    parameters(("id" = "$response.body#/id")),
+                    description = "Les données de ce relevé"
+                ))
+            )
+        ),
         (status = 404, description = "Relevé introuvable dans l'agence", body = ErrorBody),
     )
 )]
