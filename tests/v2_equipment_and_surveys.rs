@@ -128,7 +128,7 @@ fn building(dir: &Path, agency: &str, name: Option<&str>, address: &str) -> Stri
     id
 }
 
-struct Eq<'a> {
+struct Equip<'a> {
     agency: &'a str,
     building: Option<&'a str>,
     number: Option<&'a str>,
@@ -137,7 +137,7 @@ struct Eq<'a> {
     external_id: Option<&'a str>,
 }
 
-impl<'a> Eq<'a> {
+impl<'a> Equip<'a> {
     fn new(agency: &'a str, number: &'a str) -> Self {
         Self {
             agency,
@@ -174,7 +174,7 @@ impl<'a> Eq<'a> {
 }
 
 fn equipment(dir: &Path, agency: &str, number: &str) -> String {
-    Eq::new(agency, number).insert(dir)
+    Equip::new(agency, number).insert(dir)
 }
 
 fn equipment_value(dir: &Path, equipment: &str, code: &str, value: Value) {
@@ -447,7 +447,7 @@ async fn identity_correction_refusals() {
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
     let id = equipment(dir, agency, "ASC-001");
-    let mut other = Eq::new(agency, "ASC 002");
+    let mut other = Equip::new(agency, "ASC 002");
     other.external_id = Some("GMAO-7");
     other.insert(dir);
     // Same number in another agency of the organization: no conflict.
@@ -623,7 +623,7 @@ async fn technical_data_are_written_as_the_partner_api_names_them() {
         Some("Résidence Les Tilleuls"),
         "12 rue Lecourbe",
     );
-    let mut eq = Eq::new(agency, "ASC-100");
+    let mut eq = Equip::new(agency, "ASC-100");
     eq.building = Some(&b);
     let id = eq.insert(dir);
     equipment_value(dir, &id, "marque", json!("Otis"));
@@ -746,7 +746,7 @@ async fn technical_data_refusals_name_the_field_and_write_nothing() {
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
     let id = equipment(dir, agency, "ASC-100");
-    let mut door = Eq::new(agency, "PFE-1");
+    let mut door = Equip::new(agency, "PFE-1");
     door.kind = Some("porte_fermeture");
     let door = door.insert(dir);
     let path = format!("/api/v2/equipment/{id}");
@@ -933,20 +933,20 @@ async fn external_equipment_lists_numbered_contract_equipment_without_external_i
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
     let b = building(dir, agency, None, "8 rue de Vaugirard");
-    let mut listed = Eq::new(agency, "ASC-2");
+    let mut listed = Equip::new(agency, "ASC-2");
     listed.building = Some(&b);
     let listed = listed.insert(dir);
     let first = equipment(dir, agency, "asc-1");
-    let mut linked = Eq::new(agency, "ASC-3");
+    let mut linked = Equip::new(agency, "ASC-3");
     linked.external_id = Some("GMAO-3");
     linked.insert(dir);
-    let mut off_contract = Eq::new(agency, "ASC-4");
+    let mut off_contract = Equip::new(agency, "ASC-4");
     off_contract.contract = Some("hors_parc");
     off_contract.insert(dir);
-    let mut no_contract = Eq::new(agency, "ASC-5");
+    let mut no_contract = Equip::new(agency, "ASC-5");
     no_contract.contract = None;
     no_contract.insert(dir);
-    let mut unnumbered = Eq::new(agency, "x");
+    let mut unnumbered = Equip::new(agency, "x");
     unnumbered.number = None;
     unnumbered.insert(dir);
     let east = equipment(dir, &w.second_agency, "EST-1");
@@ -1054,7 +1054,7 @@ async fn external_equipment_data_finds_by_number_or_external_id() {
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
     let b = building(dir, agency, Some("Le Ponant"), "19 rue Leblanc");
-    let mut eq = Eq::new(agency, "ASC 0042");
+    let mut eq = Equip::new(agency, "ASC 0042");
     eq.building = Some(&b);
     eq.external_id = Some("GMAO-42");
     let id = eq.insert(dir);
@@ -1229,7 +1229,7 @@ async fn technical_fields_search_label_code_and_synonyms() {
     let lift = equipment(dir, agency, "ASC-1");
     equipment_value(dir, &lift, "charge_utile", json!(630));
     equipment_value(dir, &lift, "porte_cabine_cellule", json!(false));
-    let mut door = Eq::new(agency, "PFE-1");
+    let mut door = Equip::new(agency, "PFE-1");
     door.kind = Some("porte_fermeture");
     let door = door.insert(dir);
     let search = |eq: &str, q: &str| format!("/api/v2/technical-fields?equipment={eq}&q={q}");
