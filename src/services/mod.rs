@@ -5,7 +5,10 @@
 pub mod accounts;
 pub mod credentials;
 pub mod directory;
+pub mod discrepancies;
+pub mod equipment;
 pub mod invoices;
 pub mod quotes;
+pub mod technical_data;
 pub mod technicians;
 pub mod visits;

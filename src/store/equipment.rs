@@ -1,7 +1,8 @@
 //! Equipment and its surveyed technical data.
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
+use crate::clock;
 use crate::domain::knowledge;
 use crate::error::AppResult;
 
@@ -47,4 +48,295 @@ pub fn knowledge_rate(
         as_count(surveyed),
         as_count(catalog),
     )))
+}
+
+/// The identity of an equipment: the fields `PATCH /equipment/{id}/identity` corrects.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct IdentityRow {
+    pub number: Option<String>,
+    pub serial_number: Option<String>,
+    pub equipment_type: Option<String>,
+    pub subtype: Option<String>,
+    pub location: Option<String>,
+    pub maintenance_contract: Option<String>,
+    pub contract_number: Option<String>,
+    pub external_id: Option<String>,
+}
+
+/// An equipment of an agency with its building, as the APIs show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EquipmentRow {
+    pub id: String,
+    pub agency_id: String,
+    pub building_id: Option<String>,
+    pub client_id: Option<String>,
+    pub identity: IdentityRow,
+    pub building: Option<BuildingRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildingRow {
+    pub id: String,
+    pub name: Option<String>,
+    pub address: String,
+    pub address_complement: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
+}
+
+const EQUIPMENT_COLUMNS: &str =
+    "e.id, e.agency_id, e.building_id, e.client_id, e.number, e.serial_number, e.type,
+     e.subtype, e.location, e.maintenance_contract, e.contract_number, e.external_id,
+     b.id, b.name, b.address, b.address_complement, b.postal_code, b.city";
+
+const EQUIPMENT_FROM: &str = "equipment e LEFT JOIN buildings b ON b.id = e.building_id";
+
+fn equipment_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentRow> {
+    let building_id: Option<String> = r.get(12)?;
+    let building = match building_id {
+        Some(id) => Some(BuildingRow {
+            id,
+            name: r.get(13)?,
+            address: r.get(14)?,
+            address_complement: r.get(15)?,
+            postal_code: r.get(16)?,
+            city: r.get(17)?,
+        }),
+        None => None,
+    };
+    Ok(EquipmentRow {
+        id: r.get(0)?,
+        agency_id: r.get(1)?,
+        building_id: r.get(2)?,
+        client_id: r.get(3)?,
+        identity: IdentityRow {
+            number: r.get(4)?,
+            serial_number: r.get(5)?,
+            equipment_type: r.get(6)?,
+            subtype: r.get(7)?,
+            location: r.get(8)?,
+            maintenance_contract: r.get(9)?,
+            contract_number: r.get(10)?,
+            external_id: r.get(11)?,
+        },
+        building,
+    })
+}
+
+/// An equipment of the agency (None when unknown or in another agency).
+pub fn get(
+    conn: &Connection,
+    agency_id: &str,
+    equipment_id: &str,
+) -> AppResult<Option<EquipmentRow>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM} WHERE e.id = ?1 AND e.agency_id = ?2"),
+            [equipment_id, agency_id],
+            equipment_from_row,
+        )
+        .optional()?)
+}
+
+/// The equipment of the agency whose number matches, ignoring spaces and
+/// case (the `number_key` column, unique per agency).
+pub fn find_by_number(
+    conn: &Connection,
+    agency_id: &str,
+    number: &str,
+) -> AppResult<Option<EquipmentRow>> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
+                 WHERE e.agency_id = ?1 AND e.number_key = {NUMBER_KEY_OF_PARAM}"
+            ),
+            [agency_id, number],
+            equipment_from_row,
+        )
+        .optional()?)
+}
+
+/// The equipment of the agency with that identifier in the partner's
+/// software (the first one created, should two share it).
+pub fn find_by_external_id(
+    conn: &Connection,
+    agency_id: &str,
+    external_id: &str,
+) -> AppResult<Option<EquipmentRow>> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
+                 WHERE e.agency_id = ?1 AND e.external_id = ?2 ORDER BY e.created_at, e.id LIMIT 1"
+            ),
+            [agency_id, external_id],
+            equipment_from_row,
+        )
+        .optional()?)
+}
+
+/// `number_key` of the text parameter ?2, computed as the generated column is.
+const NUMBER_KEY_OF_PARAM: &str = "lower(replace(replace(?2, ' ', ''), char(9), ''))";
+
+/// Another equipment of the agency whose number has the same key as `number`
+/// (spaces and case ignored): its number, if any.
+pub fn number_used_by_other(
+    conn: &Connection,
+    agency_id: &str,
+    number: &str,
+    equipment_id: &str,
+) -> AppResult<Option<String>> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT number FROM equipment
+                 WHERE agency_id = ?1 AND number_key = {NUMBER_KEY_OF_PARAM} AND id <> ?3"
+            ),
+            [agency_id, number, equipment_id],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+/// Writes the whole identity of an equipment.
+pub fn update_identity(
+    tx: &Transaction,
+    equipment_id: &str,
+    identity: &IdentityRow,
+) -> AppResult<()> {
+    tx.execute(
+        "UPDATE equipment SET number = ?2, serial_number = ?3, type = ?4, subtype = ?5, location = ?6,
+                maintenance_contract = ?7, contract_number = ?8, external_id = ?9, updated_at = ?10
+         WHERE id = ?1",
+        params![
+            equipment_id,
+            identity.number,
+            identity.serial_number,
+            identity.equipment_type,
+            identity.subtype,
+            identity.location,
+            identity.maintenance_contract,
+            identity.contract_number,
+            identity.external_id,
+            clock::now_text(),
+        ],
+    )?;
+    Ok(())
+}
+
+/// Sets the maintenance contract (`parc`, `hors_parc` or NULL).
+pub fn set_maintenance_contract(
+    tx: &Transaction,
+    equipment_id: &str,
+    contract: Option<&str>,
+) -> AppResult<()> {
+    tx.execute(
+        "UPDATE equipment SET maintenance_contract = ?2, updated_at = ?3 WHERE id = ?1",
+        params![equipment_id, contract, clock::now_text()],
+    )?;
+    Ok(())
+}
+
+/// Marks the equipment as changed (its technical data were written).
+pub fn touch(tx: &Transaction, equipment_id: &str) -> AppResult<()> {
+    tx.execute(
+        "UPDATE equipment SET updated_at = ?2 WHERE id = ?1",
+        params![equipment_id, clock::now_text()],
+    )?;
+    Ok(())
+}
+
+/// The current technical data of an equipment: (field code, JSON text), in
+/// catalog order.
+pub fn values(conn: &Connection, equipment_id: &str) -> AppResult<Vec<(String, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT v.field_code, v.value FROM equipment_values v
+         JOIN technical_fields f ON f.code = v.field_code
+         WHERE v.equipment_id = ?1 ORDER BY f.position, f.code",
+    )?;
+    let rows = stmt.query_map([equipment_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Records a datum entered outside any survey (`survey_id` NULL), now.
+pub fn set_value(
+    tx: &Transaction,
+    equipment_id: &str,
+    field_code: &str,
+    json_value: &str,
+) -> AppResult<()> {
+    tx.execute(
+        "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
+         VALUES (?1, ?2, ?3, NULL, ?4)
+         ON CONFLICT (equipment_id, field_code)
+         DO UPDATE SET value = excluded.value, survey_id = NULL, surveyed_at = excluded.surveyed_at",
+        params![equipment_id, field_code, json_value, clock::now_text()],
+    )?;
+    Ok(())
+}
+
+/// Erases a datum: it is then "never surveyed" again.
+pub fn delete_value(tx: &Transaction, equipment_id: &str, field_code: &str) -> AppResult<()> {
+    tx.execute(
+        "DELETE FROM equipment_values WHERE equipment_id = ?1 AND field_code = ?2",
+        params![equipment_id, field_code],
+    )?;
+    Ok(())
+}
+
+/// The building's name, address and address complement.
+pub fn update_building(tx: &Transaction, building: &BuildingRow) -> AppResult<()> {
+    tx.execute(
+        "UPDATE buildings SET name = ?2, address = ?3, address_complement = ?4, updated_at = ?5 WHERE id = ?1",
+        params![
+            building.id,
+            building.name,
+            building.address,
+            building.address_complement,
+            clock::now_text()
+        ],
+    )?;
+    Ok(())
+}
+
+/// A new building of the agency for an equipment that had none, attached to it.
+pub fn create_building_for(
+    tx: &Transaction,
+    agency_id: &str,
+    equipment: &EquipmentRow,
+    building: &BuildingRow,
+) -> AppResult<()> {
+    let now = clock::now_text();
+    tx.execute(
+        "INSERT INTO buildings (id, agency_id, client_id, name, address, address_complement, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+        params![
+            building.id,
+            agency_id,
+            equipment.client_id,
+            building.name,
+            building.address,
+            building.address_complement,
+            now
+        ],
+    )?;
+    tx.execute(
+        "UPDATE equipment SET building_id = ?2, updated_at = ?3 WHERE id = ?1",
+        params![equipment.id, building.id, now],
+    )?;
+    Ok(())
+}
+
+/// Equipment of the agency under contract (`parc`), numbered, without an
+/// identifier in the partner's software, by number.
+pub fn without_external_id(conn: &Connection, agency_id: &str) -> AppResult<Vec<EquipmentRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
+         WHERE e.agency_id = ?1 AND e.maintenance_contract = 'parc'
+           AND e.number IS NOT NULL AND e.external_id IS NULL
+         ORDER BY e.number_key, e.id"
+    ))?;
+    let rows = stmt.query_map([agency_id], equipment_from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }

@@ -8,12 +8,15 @@ pub mod agencies;
 pub mod audit;
 pub mod calls;
 pub mod credentials;
+pub mod discrepancies;
 pub mod equipment;
 pub mod invoices;
 mod migrate;
 pub mod outbox;
 pub mod quotes;
 pub mod sessions;
+pub mod surveys;
+pub mod technical_fields;
 pub mod technicians;
 pub mod visits;
 

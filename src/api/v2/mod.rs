@@ -4,12 +4,17 @@
 
 pub mod agencies;
 pub mod calls;
+pub mod discrepancies;
 pub mod docs;
+pub mod equipment;
+pub mod external;
 pub mod invoices;
 pub mod me;
 pub mod openapi;
 pub mod planning;
 pub mod quotes;
+pub mod surveys;
+pub mod technical_fields;
 pub mod technicians;
 pub mod users;
 pub mod visits;
@@ -37,6 +42,11 @@ fn resources() -> OpenApiRouter<AppState> {
         .merge(calls::router())
         .merge(quotes::router())
         .merge(invoices::router())
+        .merge(equipment::router())
+        .merge(external::router())
+        .merge(technical_fields::router())
+        .merge(surveys::router())
+        .merge(discrepancies::router())
 }
 
 /// The OpenAPI description of the REST API v2.

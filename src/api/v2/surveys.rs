@@ -1,0 +1,497 @@
+//! `GET /api/v2/surveys` (paged list, search on number), `GET /surveys/{id}`
+//! (the survey read: `type`, `id`, `link`, `url`, `fields`) and
+//! `GET /surveys/{id}/data` (the data read, components grouped by key).
+
+use axum::Json;
+use axum::extract::State;
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::v2::wire::{Page, PageQuery, Paging, RecordKind, RecordRef};
+use crate::auth::api_token::ApiCaller;
+use crate::error::{AppError, AppResult, ErrorBody};
+use crate::state::AppState;
+use crate::store::surveys::{self as survey_store, DealRow, SurveyRow};
+use crate::store::technical_fields::{self, CatalogField};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_surveys))
+        .routes(routes!(read_survey))
+        .routes(routes!(survey_data))
+}
+
+/// The singular type of a survey in the read envelope.
+pub const SURVEY_TYPE: &str = "releve";
+/// The component key of the equipment itself in `components`.
+pub const EQUIPMENT_COMPONENT: &str = "equipment";
+/// Longest number search.
+const MAX_SEARCH_CHARS: usize = 100;
+
+const NOT_FOUND: &str = "Relevé introuvable.";
+
+/// Recherche et pagination.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SurveyListQuery {
+    /// Recherche sur le numéro du relevé (contient, casse ignorée).
+    #[param(max_length = 100)]
+    pub q: Option<String>,
+    /// Lignes par page, de 1 à 200 (50 par défaut).
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 200)]
+    pub limit: Option<String>,
+    /// Page demandée, à partir de 1.
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295_i64)]
+    pub page: Option<String>,
+}
+
+/// Une ligne de la liste des relevés.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SurveyListEntry {
+    /// Identifiant du relevé.
+    pub id: String,
+    /// Numéro du relevé.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    /// Chemin du relevé dans le service.
+    pub link: String,
+    /// Adresse complète du relevé.
+    pub url: String,
+}
+
+/// Liste des relevés de l'agence.
+///
+/// Du plus récent au plus ancien (date de création puis identifiant,
+/// décroissants) ; `q` garde les relevés dont le numéro contient le terme.
+#[utoipa::path(
+    get,
+    path = "/surveys",
+    tag = "Relevés",
+    params(SurveyListQuery),
+    responses(
+        (status = 200, description = "Une page de relevés", body = Page<SurveyListEntry>,
+            links(
+                ("lireReleve" = (
+                    operation_id = "read_survey",
+                    parameters(("id" = "$response.body#/results/0/id")),
+                    description = "Lire le premier relevé de la page"
+                )),
+                ("donneesReleve" = (
+                    operation_id = "survey_data",
+                    parameters(("id" = "$response.body#/results/0/id")),
+                    description = "Les données du premier relevé de la page"
+                ))
+            )
+        ),
+        (status = 422, description = "`limit` ou `page` hors des bornes", body = ErrorBody),
+    )
+)]
+async fn list_surveys(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiQuery(query): ApiQuery<SurveyListQuery>,
+) -> AppResult<Json<Page<SurveyListEntry>>> {
+    let paging = Paging::from_query(&PageQuery {
+        limit: query.limit,
+        page: query.page,
+    })?;
+    let search = query
+        .q
+        .map(|q| q.trim().to_owned())
+        .filter(|q| !q.is_empty());
+    if search
+        .as_deref()
+        .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
+    {
+        return Err(AppError::bad_request(format!(
+            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
+        )));
+    }
+    let agency_id = caller.require_agency()?.id.clone();
+    let (total, rows) = state
+        .store
+        .read(move |conn| {
+            survey_store::list(
+                conn,
+                &agency_id,
+                search.as_deref(),
+                paging.limit,
+                paging.offset(),
+            )
+        })
+        .await?;
+    let base_url = &state.base_url;
+    Ok(Json(Page {
+        total,
+        page: paging.page,
+        limit: paging.limit,
+        results: rows
+            .into_iter()
+            .map(|row| SurveyListEntry {
+                link: RecordKind::Survey.link(&row.id),
+                url: RecordKind::Survey.url(base_url, &row.id),
+                id: row.id,
+                number: row.number,
+            })
+            .collect(),
+    }))
+}
+
+/// Les champs d'un relevé, tels qu'ils se lisent : toujours présents, texte ou `null`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SurveyFields {
+    /// Numéro.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    /// Statut en clair : « À réaliser », « En cours », « Terminé » ou « Annulé ».
+    #[schema(required = true)]
+    pub status: Option<String>,
+    /// Type : la nature des affaires qui ont demandé le relevé (type d'affaire, ou « État des lieux : … »).
+    #[serde(rename = "type")]
+    #[schema(required = true)]
+    pub survey_type: Option<String>,
+    /// Relevé le, JJ/MM/AAAA.
+    #[schema(required = true)]
+    pub surveyed_on: Option<String>,
+    /// À réaliser avant le, JJ/MM/AAAA.
+    #[schema(required = true)]
+    pub due_on: Option<String>,
+    /// Nombre de données relevées, en texte.
+    #[schema(required = true)]
+    pub field_count: Option<String>,
+    /// Nombre de photos prises, en texte.
+    #[schema(required = true)]
+    pub photo_count: Option<String>,
+}
+
+/// Un relevé : son type (`releve`), son identifiant, son lien et ses champs.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SurveyRead {
+    /// Type de l'objet, au singulier : toujours `releve`.
+    #[serde(rename = "type")]
+    pub object_type: String,
+    /// Identifiant du relevé.
+    pub id: String,
+    /// Chemin du relevé dans le service.
+    pub link: String,
+    /// Adresse complète du relevé.
+    pub url: String,
+    /// Les champs du relevé.
+    pub fields: SurveyFields,
+}
+
+/// `YYYY-MM-DD` → `DD/MM/YYYY` (a stored value that is not a day is shown as is).
+fn french_day(day: &str) -> String {
+    chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
+        .map(|d| d.format("%d/%m/%Y").to_string())
+        .unwrap_or_else(|_| day.to_owned())
+}
+
+/// What a deal is, in words: its `type_affaire`, else its inventory types.
+fn deal_label(deal: &DealRow) -> Option<String> {
+    deal.type_affaire.clone().or_else(|| {
+        (!deal.inventory_types.is_empty())
+            .then(|| format!("État des lieux : {}", deal.inventory_types.join(", ")))
+    })
+}
+
+/// The survey's type: the distinct natures of its deals, or None without deal.
+fn survey_type(deals: &[DealRow]) -> Option<String> {
+    let mut labels: Vec<String> = Vec::new();
+    for label in deals.iter().filter_map(deal_label) {
+        if !labels.contains(&label) {
+            labels.push(label);
+        }
+    }
+    (!labels.is_empty()).then(|| labels.join(" ; "))
+}
+
+/// Lire un relevé.
+#[utoipa::path(
+    get,
+    path = "/surveys/{id}",
+    tag = "Relevés",
+    params(("id" = String, Path, description = "Identifiant du relevé")),
+    responses(
+        (status = 200, description = "Le relevé", body = SurveyRead,
+            links(
+                ("donneesReleve" = (
+                    operation_id = "survey_data",
+                    parameters(("id" = "$response.body#/id")),
+                    description = "Les données de ce relevé"
+                ))
+            )
+        ),
+        (status = 404, description = "Relevé introuvable dans l'agence", body = ErrorBody),
+    )
+)]
+async fn read_survey(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<SurveyRead>> {
+    let agency_id = caller.require_agency()?.id.clone();
+    let (survey, deals) = state
+        .store
+        .read(
+            move |conn| -> AppResult<Option<(SurveyRow, Vec<DealRow>)>> {
+                let Some(survey) = survey_store::get(conn, &agency_id, &id)? else {
+                    return Ok(None);
+                };
+                let deals = survey_store::deals_of(conn, &survey.id)?;
+                Ok(Some((survey, deals)))
+            },
+        )
+        .await?
+        .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+    Ok(Json(SurveyRead {
+        object_type: SURVEY_TYPE.to_owned(),
+        link: RecordKind::Survey.link(&survey.id),
+        url: RecordKind::Survey.url(&state.base_url, &survey.id),
+        fields: SurveyFields {
+            number: survey.number,
+            status: survey.status.map(|s| s.label().to_owned()),
+            survey_type: survey_type(&deals),
+            surveyed_on: survey.surveyed_on.as_deref().map(french_day),
+            due_on: survey.due_on.as_deref().map(french_day),
+            field_count: Some(survey.field_count.to_string()),
+            photo_count: Some(survey.photo_count.to_string()),
+        },
+        id: survey.id,
+    }))
+}
+
+/// Une affaire qui a demandé le relevé.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SurveyDeal {
+    /// Identifiant de l'affaire.
+    pub id: String,
+    /// Nature de l'affaire (son type d'affaire, par exemple `Modernisation pour devis`), `null` pour un état des lieux.
+    #[schema(required = true)]
+    pub nature: Option<String>,
+    /// Nature en clair (type d'affaire, ou « État des lieux : … »), `null` si inconnue.
+    #[schema(required = true)]
+    pub nature_label: Option<String>,
+    /// Chemin de l'affaire dans le service.
+    pub link: String,
+    /// Adresse complète de l'affaire.
+    pub url: String,
+}
+
+/// Noms V1 d'une donnée.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ChampV1 {
+    /// Table V1.
+    pub table: String,
+    /// Champ V1.
+    pub champ: String,
+}
+
+/// Une donnée relevée.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SurveyDatum {
+    /// Code de la donnée dans le catalogue.
+    pub code: String,
+    /// Libellé de la donnée.
+    pub libelle: String,
+    /// Valeur relevée (texte, nombre, booléen ou liste).
+    #[schema(value_type = Value)]
+    pub valeur: Value,
+    /// Unité, `null` s'il n'y en a pas.
+    #[schema(required = true)]
+    pub unite: Option<String>,
+    /// Noms V1 de la donnée.
+    #[serde(rename = "champV1")]
+    pub champ_v1: ChampV1,
+}
+
+/// Data grouped by component key, serialized as a JSON object in this order.
+#[derive(Debug, Default)]
+pub struct Components(pub Vec<(String, Vec<SurveyDatum>)>);
+
+impl Serialize for Components {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, data) in &self.0 {
+            map.serialize_entry(key, data)?;
+        }
+        map.end()
+    }
+}
+
+/// Groups the survey's data by component (`equipment` first, then the
+/// components in catalog order); a component with no datum is absent.
+fn group_components(catalog: &[CatalogField], values: Vec<(String, String)>) -> Components {
+    let mut groups: Vec<(String, Vec<SurveyDatum>)> = Vec::new();
+    for (code, text) in values {
+        let Some(field) = catalog.iter().find(|f| f.code == code) else {
+            continue;
+        };
+        let key = field
+            .component
+            .clone()
+            .unwrap_or_else(|| EQUIPMENT_COMPONENT.to_owned());
+        let datum = SurveyDatum {
+            code: field.code.clone(),
+            libelle: field.label.clone(),
+            // The table's CHECK (json_valid) guarantees valid JSON.
+            valeur: serde_json::from_str(&text).unwrap_or(Value::Null),
+            unite: field.unit.clone(),
+            champ_v1: ChampV1 {
+                table: field.v1_table.clone(),
+                champ: field.v1_field.clone(),
+            },
+        };
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, data)) => data.push(datum),
+            None => groups.push((key, vec![datum])),
+        }
+    }
+    // The equipment itself first; the others keep the catalog's order.
+    groups.sort_by_key(|(key, _)| key != EQUIPMENT_COMPONENT);
+    Components(groups)
+}
+
+/// Les données d'un relevé.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SurveyData {
+    /// Identifiant du relevé.
+    pub id: String,
+    /// Numéro du relevé.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    /// L'équipement relevé.
+    pub equipment: RecordRef,
+    /// Agence du relevé : son identifiant (UUID).
+    #[schema(format = Uuid)]
+    pub agency: String,
+    /// Motif du relevé, tel qu'il se lit.
+    #[schema(required = true)]
+    pub reason: Option<String>,
+    /// Statut en clair : « À réaliser », « En cours », « Terminé » ou « Annulé ».
+    #[schema(required = true)]
+    pub status: Option<String>,
+    /// Relevé le, AAAA-MM-JJ.
+    #[schema(required = true)]
+    pub surveyed_on: Option<String>,
+    /// Chemin du relevé dans le service.
+    pub link: String,
+    /// Adresse complète du relevé.
+    pub url: String,
+    /// Les affaires qui ont demandé le relevé.
+    pub deals: Vec<SurveyDeal>,
+    /// Données relevées par ce relevé, groupées par composant : `equipment` pour l'équipement lui-même, puis `shaft`, `car_door`, `landing_door`, `machine`, `controller`… Une donnée jamais relevée est absente, un composant sans donnée aussi.
+    #[schema(value_type = std::collections::HashMap<String, Vec<SurveyDatum>>)]
+    pub components: Components,
+}
+
+/// Lire les données d'un relevé.
+///
+/// Les données sont celles que ce relevé a recueillies (pas les données
+/// actuelles de l'équipement).
+#[utoipa::path(
+    get,
+    path = "/surveys/{id}/data",
+    tag = "Relevés",
+    params(("id" = String, Path, description = "Identifiant du relevé")),
+    responses(
+        (status = 200, description = "Les données du relevé", body = SurveyData,
+            links(
+                ("noterEcart" = (
+                    operation_id = "create_discrepancy",
+                    request_body = json!({
+                        "equipmentId": "$response.body#/equipment/id",
+                        "surveyId": "$response.body#/id"
+                    }),
+                    description = "Noter un écart sur ce relevé"
+                ))
+            )
+        ),
+        (status = 404, description = "Relevé introuvable dans l'agence", body = ErrorBody),
+    )
+)]
+async fn survey_data(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<SurveyData>> {
+    let agency_id = caller.require_agency()?.id.clone();
+    type Loaded = (
+        SurveyRow,
+        Vec<DealRow>,
+        Vec<CatalogField>,
+        Vec<(String, String)>,
+    );
+    let (survey, deals, catalog, values) = state
+        .store
+        .read(move |conn| -> AppResult<Option<Loaded>> {
+            let Some(survey) = survey_store::get(conn, &agency_id, &id)? else {
+                return Ok(None);
+            };
+            let deals = survey_store::deals_of(conn, &survey.id)?;
+            let catalog = technical_fields::all(conn)?;
+            let values = survey_store::values(conn, &survey.id)?;
+            Ok(Some((survey, deals, catalog, values)))
+        })
+        .await?
+        .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+    let base_url = &state.base_url;
+    Ok(Json(SurveyData {
+        number: survey.number,
+        equipment: RecordRef::new(RecordKind::Equipment, base_url, &survey.equipment_id),
+        agency: survey.agency_id,
+        reason: survey.reason,
+        status: survey.status.map(|s| s.label().to_owned()),
+        surveyed_on: survey.surveyed_on,
+        link: RecordKind::Survey.link(&survey.id),
+        url: RecordKind::Survey.url(base_url, &survey.id),
+        deals: deals
+            .iter()
+            .map(|deal| SurveyDeal {
+                id: deal.id.clone(),
+                nature: deal.type_affaire.clone(),
+                nature_label: deal_label(deal),
+                link: RecordKind::Deal.link(&deal.id),
+                url: RecordKind::Deal.url(base_url, &deal.id),
+            })
+            .collect(),
+        components: group_components(&catalog, values),
+        id: survey.id,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deal(type_affaire: Option<&str>, types: &[&str]) -> DealRow {
+        DealRow {
+            id: "d".to_owned(),
+            type_affaire: type_affaire.map(str::to_owned),
+            inventory_types: types.iter().map(|t| (*t).to_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_survey_type_reads_its_deals() {
+        assert_eq!(survey_type(&[]), None);
+        assert_eq!(survey_type(&[deal(None, &[])]), None);
+        assert_eq!(
+            survey_type(&[
+                deal(None, &["Prise en mains", "Essais"]),
+                deal(Some("Modernisation pour devis"), &[]),
+                deal(Some("Modernisation pour devis"), &[]),
+            ]),
+            Some("État des lieux : Prise en mains, Essais ; Modernisation pour devis".to_owned())
+        );
+        assert_eq!(french_day("2026-03-09"), "09/03/2026");
+    }
+}

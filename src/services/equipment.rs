@@ -1,0 +1,404 @@
+//! Equipment: correcting its identity, and what a partner's maintenance
+//! software reads of it (equipment to link, and one equipment's data).
+
+use rusqlite::{Connection, Transaction};
+use serde_json::{Map, Value, json};
+
+use crate::error::{AppError, AppResult};
+use crate::store::agencies::AgencyRow;
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::equipment::{self as equipment_store, EquipmentRow, IdentityRow};
+use crate::store::technical_fields;
+
+/// Equipment types the service knows (the spec gives them as examples).
+pub const EQUIPMENT_TYPES: [&str; 5] = [
+    "ascenseur",
+    "monte_charge",
+    "monte_voiture",
+    "elevateur",
+    "porte_fermeture",
+];
+
+/// Maintenance contract codes: under contract, or not.
+pub const MAINTENANCE_CONTRACTS: [&str; 2] = ["parc", "hors_parc"];
+
+/// Longest equipment number.
+pub const MAX_NUMBER_CHARS: usize = 60;
+/// Longest text of the other identity fields.
+pub const MAX_IDENTITY_CHARS: usize = 200;
+
+/// Shaft widths measured at the pit, on the car roof and at the landings:
+/// the smallest of them is the shaft's smallest dimension. The pit depth
+/// (`gaine_profondeur_cuvette`) and the headroom (`gaine_reserve_tete`) are
+/// vertical clearances, not a section of the shaft, and are not compared.
+pub const SHAFT_WIDTH_CODES: [&str; 3] = [
+    "gaine_largeur_cuvette",
+    "gaine_largeur_toit_cabine",
+    "gaine_largeur_paliers",
+];
+
+/// One identity field as sent: absent (None), erased (`Some(None)`: an
+/// empty text or null) or set.
+pub type FieldPatch = Option<Option<String>>;
+
+/// A correction of the identity: only the given fields change.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdentityPatch {
+    pub number: FieldPatch,
+    pub serial_number: FieldPatch,
+    pub equipment_type: FieldPatch,
+    pub subtype: FieldPatch,
+    pub location: FieldPatch,
+    pub maintenance_contract: FieldPatch,
+    pub contract_number: FieldPatch,
+    pub external_id: FieldPatch,
+}
+
+/// Trimmed; blank or null → None (erase); over `max` characters → 422.
+fn clean(name: &str, value: &Option<String>, max: usize) -> AppResult<Option<String>> {
+    let Some(text) = value.as_deref().map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    if text.chars().count() > max {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « {name} » ne doit pas dépasser {max} caractères."
+        )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « {name} » ne doit pas contenir de caractère de contrôle."
+        )));
+    }
+    Ok(Some(text.to_owned()))
+}
+
+fn one_of(name: &str, value: Option<String>, allowed: &[&str]) -> AppResult<Option<String>> {
+    match value {
+        Some(v) if !allowed.contains(&v.as_str()) => Err(AppError::unprocessable(format!(
+            "La valeur « {v} » du champ « {name} » n'est pas autorisée : valeurs possibles : {}.",
+            allowed
+                .iter()
+                .map(|a| format!("« {a} »"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+        other => Ok(other),
+    }
+}
+
+/// Applies one given field of a patch to `target`.
+fn patch_field(
+    name: &str,
+    given: &FieldPatch,
+    max: usize,
+    allowed: Option<&[&str]>,
+    target: &mut Option<String>,
+) -> AppResult<()> {
+    if let Some(value) = given {
+        let value = clean(name, value, max)?;
+        *target = match allowed {
+            Some(allowed) => one_of(name, value, allowed)?,
+            None => value,
+        };
+    }
+    Ok(())
+}
+
+/// Corrects the identity of an equipment of the agency: only the given fields
+/// change, an empty text (or null) erases. `type` must be a known equipment
+/// type, `maintenanceContract` `parc` or `hors_parc`, no text may hold a
+/// control character (422); a number already used by another equipment of
+/// the agency (spaces and case ignored) conflicts with it (409). External identifiers
+/// are not unique (the schema does not make them so): a lookup by external
+/// identifier takes the oldest equipment. One audit entry lists the changed
+/// fields (before and after); nothing is written when nothing changes. 404
+/// when the equipment is not in the agency.
+pub fn correct_identity(
+    tx: &Transaction,
+    agency_id: &str,
+    equipment_id: &str,
+    patch: &IdentityPatch,
+    actor: &Actor,
+) -> AppResult<EquipmentRow> {
+    let equipment = equipment_store::get(tx, agency_id, equipment_id)?
+        .ok_or_else(|| AppError::not_found("Équipement introuvable."))?;
+    let before = equipment.identity.clone();
+    let mut after = before.clone();
+    patch_field(
+        "number",
+        &patch.number,
+        MAX_NUMBER_CHARS,
+        None,
+        &mut after.number,
+    )?;
+    patch_field(
+        "serialNumber",
+        &patch.serial_number,
+        MAX_IDENTITY_CHARS,
+        None,
+        &mut after.serial_number,
+    )?;
+    patch_field(
+        "type",
+        &patch.equipment_type,
+        MAX_IDENTITY_CHARS,
+        Some(&EQUIPMENT_TYPES),
+        &mut after.equipment_type,
+    )?;
+    patch_field(
+        "subtype",
+        &patch.subtype,
+        MAX_IDENTITY_CHARS,
+        None,
+        &mut after.subtype,
+    )?;
+    patch_field(
+        "location",
+        &patch.location,
+        MAX_IDENTITY_CHARS,
+        None,
+        &mut after.location,
+    )?;
+    patch_field(
+        "maintenanceContract",
+        &patch.maintenance_contract,
+        MAX_IDENTITY_CHARS,
+        Some(&MAINTENANCE_CONTRACTS),
+        &mut after.maintenance_contract,
+    )?;
+    patch_field(
+        "contractNumber",
+        &patch.contract_number,
+        MAX_IDENTITY_CHARS,
+        None,
+        &mut after.contract_number,
+    )?;
+    patch_field(
+        "externalId",
+        &patch.external_id,
+        MAX_IDENTITY_CHARS,
+        None,
+        &mut after.external_id,
+    )?;
+
+    if let Some(number) = after.number.as_deref()
+        && after.number != before.number
+        && let Some(other) =
+            equipment_store::number_used_by_other(tx, agency_id, number, equipment_id)?
+    {
+        return Err(AppError::conflict(format!(
+            "Le numéro « {number} » est déjà utilisé par un autre équipement de l'agence (« {other} ») : les espaces et la casse ne distinguent pas deux numéros."
+        )));
+    }
+    let changes = identity_changes(&before, &after);
+    if changes.is_empty() {
+        return Ok(equipment);
+    }
+    equipment_store::update_identity(tx, equipment_id, &after)?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id),
+            actor,
+            action: "correction_identite",
+            object_type: "equipment",
+            object_id: Some(equipment_id),
+            detail: Some(json!({ "changes": changes })),
+        },
+    )?;
+    equipment_store::get(tx, agency_id, equipment_id)?
+        .ok_or_else(|| AppError::not_found("Équipement introuvable."))
+}
+
+/// `{wire name: {"before", "after"}}` for each field that changed.
+fn identity_changes(before: &IdentityRow, after: &IdentityRow) -> Map<String, Value> {
+    let pairs = [
+        ("number", &before.number, &after.number),
+        ("serialNumber", &before.serial_number, &after.serial_number),
+        ("type", &before.equipment_type, &after.equipment_type),
+        ("subtype", &before.subtype, &after.subtype),
+        ("location", &before.location, &after.location),
+        (
+            "maintenanceContract",
+            &before.maintenance_contract,
+            &after.maintenance_contract,
+        ),
+        (
+            "contractNumber",
+            &before.contract_number,
+            &after.contract_number,
+        ),
+        ("externalId", &before.external_id, &after.external_id),
+    ];
+    pairs
+        .into_iter()
+        .filter(|(_, old, new)| old != new)
+        .map(|(name, old, new)| (name.to_owned(), json!({ "before": old, "after": new })))
+        .collect()
+}
+
+/// The agency named by the `agency` parameter of the external operations:
+/// absent or blank, the acting agency; else an agency of the caller's scope
+/// given by its identifier (UUID) or by its V1 identifier (the identifier
+/// the partner's software knows it by). Any other value is an agency outside
+/// the scope: 403, as for `X-Service-Agency`.
+pub fn external_agency(
+    scope: &[AgencyRow],
+    acting: Option<&AgencyRow>,
+    requested: Option<&str>,
+) -> AppResult<AgencyRow> {
+    let requested = requested.map(str::trim).filter(|r| !r.is_empty());
+    let Some(requested) = requested else {
+        return acting.cloned().ok_or_else(|| {
+            AppError::bad_request(
+                "Indiquez l'agence avec le paramètre « agency » ou l'en-tête X-Service-Agency.",
+            )
+        });
+    };
+    let by_uuid = uuid::Uuid::parse_str(requested)
+        .ok()
+        .map(|id| id.hyphenated().to_string());
+    scope
+        .iter()
+        .find(|a| {
+            by_uuid.as_deref() == Some(a.id.as_str()) || a.v1_id.as_deref() == Some(requested)
+        })
+        .cloned()
+        .ok_or_else(|| AppError::forbidden("Cette agence est hors du périmètre de ce compte."))
+}
+
+/// The smallest shaft width measured on an equipment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShaftDimension {
+    pub code: String,
+    pub label: String,
+    /// The number as surveyed.
+    pub value: Value,
+    pub unit: Option<String>,
+}
+
+/// What `GET /external/equipment/data` shows of an equipment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExternalData {
+    pub equipment: EquipmentRow,
+    pub knowledge_rate: f64,
+    pub smallest_shaft_dimension: Option<ShaftDimension>,
+    /// Every datum surveyed on the equipment, by catalog code, in catalog
+    /// order; a datum never surveyed is absent.
+    pub data: Vec<(String, Value)>,
+}
+
+/// The equipment of the agency found by its number (spaces and case ignored)
+/// or, as the alternative, by its identifier in the partner's software (used
+/// when no number is given or the number matches nothing). Neither given designates nothing: 404 with a reason
+/// saying what to send (both parameters are optional in the description, so
+/// a call without them is well formed). None when nothing matches.
+pub fn external_data(
+    conn: &Connection,
+    agency_id: &str,
+    number: Option<&str>,
+    external_id: Option<&str>,
+) -> AppResult<Option<ExternalData>> {
+    let number = number.map(str::trim).filter(|n| !n.is_empty());
+    let external_id = external_id.map(str::trim).filter(|n| !n.is_empty());
+    if number.is_none() && external_id.is_none() {
+        return Err(AppError::not_found(
+            "Aucun équipement désigné : indiquez son numéro (« number ») ou son identifiant externe (« externalId »).",
+        ));
+    }
+    // `externalId` is the alternative: used when no number is given, or when
+    // the number matches nothing.
+    let by_number = match number {
+        Some(number) => equipment_store::find_by_number(conn, agency_id, number)?,
+        None => None,
+    };
+    let found = match (by_number, external_id) {
+        (Some(found), _) => Some(found),
+        (None, Some(external_id)) => {
+            equipment_store::find_by_external_id(conn, agency_id, external_id)?
+        }
+        (None, None) => None,
+    };
+    let Some(equipment) = found else {
+        return Ok(None);
+    };
+    let catalog = technical_fields::all(conn)?;
+    let data: Vec<(String, Value)> = equipment_store::values(conn, &equipment.id)?
+        .into_iter()
+        .map(|(code, text)| {
+            let value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            (code, value)
+        })
+        .collect();
+    let smallest_shaft_dimension = data
+        .iter()
+        .filter(|(code, _)| SHAFT_WIDTH_CODES.contains(&code.as_str()))
+        .filter_map(|(code, value)| value.as_f64().map(|v| (code, v, value)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(code, _, value)| {
+            let field = catalog.iter().find(|f| f.code == *code);
+            ShaftDimension {
+                code: code.clone(),
+                label: field.map(|f| f.label.clone()).unwrap_or_default(),
+                value: value.clone(),
+                unit: field.and_then(|f| f.unit.clone()),
+            }
+        });
+    let knowledge_rate =
+        equipment_store::knowledge_rate(conn, agency_id, &equipment.id)?.unwrap_or(0.0);
+    Ok(Some(ExternalData {
+        equipment,
+        knowledge_rate,
+        smallest_shaft_dimension,
+        data,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agency(id: &str, v1: Option<&str>) -> AgencyRow {
+        AgencyRow {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            organization_id: "o".to_owned(),
+            organization_name: "O".to_owned(),
+            v1_id: v1.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn the_agency_parameter_reads_a_uuid_or_a_v1_identifier_within_the_scope() {
+        let a = agency("0190a0a0-0000-7000-8000-000000000001", None);
+        let b = agency("0190a0a0-0000-7000-8000-000000000002", Some("V1-42"));
+        let scope = vec![a.clone(), b.clone()];
+        let pick = |acting: Option<&AgencyRow>, requested: Option<&str>| {
+            external_agency(&scope, acting, requested).map_err(|e| e.status().as_u16())
+        };
+        assert_eq!(pick(Some(&a), None), Ok(a.clone()));
+        assert_eq!(pick(Some(&a), Some("  ")), Ok(a.clone()));
+        assert_eq!(pick(Some(&a), Some("V1-42")), Ok(b.clone()));
+        assert_eq!(pick(Some(&a), Some(&b.id.to_uppercase())), Ok(b.clone()));
+        assert_eq!(pick(Some(&a), Some("v1-42")), Err(403));
+        assert_eq!(
+            pick(Some(&a), Some("0190a0a0-0000-7000-8000-000000000009")),
+            Err(403)
+        );
+        assert_eq!(pick(None, None), Err(400));
+    }
+
+    #[test]
+    fn identity_values_are_trimmed_bounded_and_checked() {
+        assert_eq!(clean("n", &Some("  ".to_owned()), 5).ok(), Some(None));
+        assert_eq!(clean("n", &None, 5).ok(), Some(None));
+        assert_eq!(
+            clean("n", &Some(" ab ".to_owned()), 5).ok(),
+            Some(Some("ab".to_owned()))
+        );
+        assert!(clean("n", &Some("abcdef".to_owned()), 5).is_err());
+        assert!(clean("n", &Some("a\u{0}b".to_owned()), 5).is_err());
+        assert!(one_of("type", Some("fusée".to_owned()), &EQUIPMENT_TYPES).is_err());
+        assert_eq!(one_of("type", None, &EQUIPMENT_TYPES).ok(), Some(None));
+    }
+}

@@ -1,0 +1,197 @@
+//! Surveys (relevés), the deals that asked for them and the data they collected.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::error::AppResult;
+
+/// Survey statuses (the spec leaves the set open; see docs/foundation.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SurveyStatus {
+    ARealiser,
+    EnCours,
+    Termine,
+    Annule,
+}
+
+impl SurveyStatus {
+    pub const ALL: [SurveyStatus; 4] = [
+        SurveyStatus::ARealiser,
+        SurveyStatus::EnCours,
+        SurveyStatus::Termine,
+        SurveyStatus::Annule,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ARealiser => "a_realiser",
+            Self::EnCours => "en_cours",
+            Self::Termine => "termine",
+            Self::Annule => "annule",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == code)
+    }
+
+    /// The status "as it reads" in the service.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::ARealiser => "À réaliser",
+            Self::EnCours => "En cours",
+            Self::Termine => "Terminé",
+            Self::Annule => "Annulé",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SurveyListRow {
+    pub id: String,
+    pub number: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SurveyRow {
+    pub id: String,
+    pub agency_id: String,
+    pub equipment_id: String,
+    pub number: Option<String>,
+    /// None only if the stored code is unknown (the table's CHECK forbids it).
+    pub status: Option<SurveyStatus>,
+    pub reason: Option<String>,
+    pub due_on: Option<String>,
+    pub surveyed_on: Option<String>,
+    pub photo_count: i64,
+    /// Number of data the survey recorded (`survey_values`).
+    pub field_count: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DealRow {
+    pub id: String,
+    pub type_affaire: Option<String>,
+    /// `types_etat_des_lieux`, decoded.
+    pub inventory_types: Vec<String>,
+}
+
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+fn like_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// One page of the agency's surveys, newest first (created_at desc, id desc),
+/// with the number of rows matching across all pages. `number_search` keeps
+/// the surveys whose number contains it, case ignored.
+pub fn list(
+    conn: &Connection,
+    agency_id: &str,
+    number_search: Option<&str>,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<SurveyListRow>)> {
+    let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+    let map = |r: &rusqlite::Row<'_>| {
+        Ok(SurveyListRow {
+            id: r.get(0)?,
+            number: r.get(1)?,
+        })
+    };
+    match number_search {
+        None => {
+            let total: i64 = conn.query_row(
+                "SELECT COUNT(*) FROM surveys WHERE agency_id = ?1",
+                [agency_id],
+                |r| r.get(0),
+            )?;
+            // The page's ids are found in the (agency_id, created_at, id)
+            // index alone, so a deep page does not read the skipped rows.
+            let mut stmt = conn.prepare_cached(
+                "SELECT s.id, s.number FROM surveys s
+                 WHERE s.id IN (SELECT id FROM surveys WHERE agency_id = ?1
+                                ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3)
+                 ORDER BY s.created_at DESC, s.id DESC",
+            )?;
+            let rows = stmt.query_map(params![agency_id, limit, offset], map)?;
+            Ok((total, rows.collect::<Result<_, _>>()?))
+        }
+        Some(search) => {
+            let pattern = format!("%{}%", like_escape(search));
+            let total: i64 = conn.query_row(
+                "SELECT COUNT(*) FROM surveys WHERE agency_id = ?1 AND number LIKE ?2 ESCAPE '\\'",
+                params![agency_id, pattern],
+                |r| r.get(0),
+            )?;
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, number FROM surveys WHERE agency_id = ?1 AND number LIKE ?2 ESCAPE '\\'
+                 ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4",
+            )?;
+            let rows = stmt.query_map(params![agency_id, pattern, limit, offset], map)?;
+            Ok((total, rows.collect::<Result<_, _>>()?))
+        }
+    }
+}
+
+/// A survey of the agency (None when unknown or in another agency).
+pub fn get(conn: &Connection, agency_id: &str, survey_id: &str) -> AppResult<Option<SurveyRow>> {
+    Ok(conn
+        .query_row(
+            "SELECT s.id, s.agency_id, s.equipment_id, s.number, s.status, s.reason, s.due_on,
+                    s.surveyed_on, s.photo_count,
+                    (SELECT COUNT(*) FROM survey_values v WHERE v.survey_id = s.id)
+             FROM surveys s WHERE s.id = ?1 AND s.agency_id = ?2",
+            [survey_id, agency_id],
+            |r| {
+                let status: String = r.get(4)?;
+                Ok(SurveyRow {
+                    id: r.get(0)?,
+                    agency_id: r.get(1)?,
+                    equipment_id: r.get(2)?,
+                    number: r.get(3)?,
+                    status: SurveyStatus::parse(&status),
+                    reason: r.get(5)?,
+                    due_on: r.get(6)?,
+                    surveyed_on: r.get(7)?,
+                    photo_count: r.get(8)?,
+                    field_count: r.get(9)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// The deals that asked for the survey, oldest first.
+pub fn deals_of(conn: &Connection, survey_id: &str) -> AppResult<Vec<DealRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT d.id, d.type_affaire, d.types_etat_des_lieux FROM survey_deals sd
+         JOIN deals d ON d.id = sd.deal_id
+         WHERE sd.survey_id = ?1 ORDER BY d.created_at, d.id",
+    )?;
+    let rows = stmt.query_map([survey_id], |r| {
+        let types: String = r.get(2)?;
+        Ok(DealRow {
+            id: r.get(0)?,
+            type_affaire: r.get(1)?,
+            inventory_types: serde_json::from_str(&types).unwrap_or_default(),
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The data recorded by the survey: (field code, JSON text), in catalog order.
+pub fn values(conn: &Connection, survey_id: &str) -> AppResult<Vec<(String, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT v.field_code, v.value FROM survey_values v
+         JOIN technical_fields f ON f.code = v.field_code
+         WHERE v.survey_id = ?1 ORDER BY f.position, f.code",
+    )?;
+    let rows = stmt.query_map([survey_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
