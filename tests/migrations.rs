@@ -158,12 +158,22 @@ fn an_older_database_is_brought_up_to_date_keeping_its_data() {
     drop(store);
     let versions: Vec<i64> = history(dir.path()).into_iter().map(|(v, _)| v).collect();
     assert_eq!(versions.last().copied(), Some(latest_schema_version()));
-    assert_eq!(versions, (1..=latest_schema_version()).collect::<Vec<_>>(), "every migration applied once, in order");
+    assert_eq!(
+        versions,
+        (1..=latest_schema_version()).collect::<Vec<_>>(),
+        "every migration applied once, in order"
+    );
     let conn = open_db(dir.path());
-    let fields: i64 = conn.query_row("SELECT COUNT(*) FROM technical_fields", [], |r| r.get(0)).expect("count");
+    let fields: i64 = conn
+        .query_row("SELECT COUNT(*) FROM technical_fields", [], |r| r.get(0))
+        .expect("count");
     assert!(fields > 10, "the catalog migration ran");
     let still: i64 = conn
-        .query_row("SELECT COUNT(*) FROM organizations WHERE id = 'org-ancienne'", [], |r| r.get(0))
+        .query_row(
+            "SELECT COUNT(*) FROM organizations WHERE id = 'org-ancienne'",
+            [],
+            |r| r.get(0),
+        )
         .expect("count");
     assert_eq!(still, 1, "the data of the older database is kept");
 }

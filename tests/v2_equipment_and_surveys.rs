@@ -502,12 +502,12 @@ async fn identity_correction_refusals() {
     assert_eq!(location, "Hall A");
     assert!(audit_entries(dir, &id).is_empty());
 
-    // A number already used in the agency (spaces and case ignored): 409.
+    // A number already used in the agency (spaces and case ignored): 422.
     let (status, body) = patch(&w.server, &path, token, json!({"number": "asc002"})).await;
     assert_eq!(
         (status, error_of(&body)),
         (
-            409,
+            422,
             "Le numéro « asc002 » est déjà utilisé par un autre équipement de l'agence (« ASC 002 ») : les espaces et la casse ne distinguent pas deux numéros."
         )
     );
@@ -1767,8 +1767,9 @@ async fn discrepancy_refusals_create_nothing() {
         assert_eq!(error_of(&answer), message, "{body}");
     }
     // The equipment must be in the acting agency, the survey among its
-    // surveys: 404 otherwise, as any object outside the token's agencies.
-    let not_found: Vec<(Value, String)> = vec![
+    // surveys: 422 otherwise, as any refused creation input (issue 3: « a
+    // survey that is not of that equipment » is 422).
+    let refused_references: Vec<(Value, String)> = vec![
         (
             json!({"equipmentId": eq, "surveyId": other_s, "finding": finding}),
             "Le relevé « REL-2 » n'est pas un relevé de cet équipement : indiquez un relevé de l'équipement.".into(),
@@ -1786,9 +1787,9 @@ async fn discrepancy_refusals_create_nothing() {
             format!("Le relevé « {foreign_s} » est introuvable dans cette agence."),
         ),
     ];
-    for (body, message) in not_found {
+    for (body, message) in refused_references {
         let (status, answer) = post(&w.server, "/api/v2/discrepancies", token, body.clone()).await;
-        assert_eq!(status, 404, "{body}");
+        assert_eq!(status, 422, "{body}");
         assert_eq!(error_of(&answer), message, "{body}");
     }
     let total: i64 = open_db(dir)
@@ -1850,7 +1851,7 @@ async fn the_description_documents_every_operation_and_status() {
         ("/surveys", "get", &["200", "422"]),
         ("/surveys/{id}", "get", &["200", "404"]),
         ("/surveys/{id}/data", "get", &["200", "404"]),
-        ("/discrepancies", "post", &["201", "404", "413", "422"]),
+        ("/discrepancies", "post", &["201", "413", "422"]),
     ];
     for (path, method, statuses) in expected {
         let operation = &doc["paths"][path][method];

@@ -48,18 +48,18 @@ pub fn create(
     let equipment_id = input.equipment_id.trim();
     let survey_id = input.survey_id.trim();
     let Some(equipment) = equipment::get(tx, agency_id, equipment_id)? else {
-        return Err(AppError::not_found(format!(
+        return Err(AppError::unprocessable(format!(
             "L'équipement « {equipment_id} » est introuvable dans cette agence."
         )));
     };
     let Some(survey) = surveys::get(tx, agency_id, survey_id)? else {
-        return Err(AppError::not_found(format!(
+        return Err(AppError::unprocessable(format!(
             "Le relevé « {survey_id} » est introuvable dans cette agence."
         )));
     };
     let survey_name = survey.number.clone().unwrap_or_else(|| survey.id.clone());
     if survey.equipment_id != equipment.id {
-        return Err(AppError::not_found(format!(
+        return Err(AppError::unprocessable(format!(
             "Le relevé « {survey_name} » n'est pas un relevé de cet équipement : indiquez un relevé de l'équipement."
         )));
     }

@@ -108,7 +108,7 @@ fn patch_field(
 /// change, an empty text (or null) erases. `type` must be a known equipment
 /// type, `maintenanceContract` `parc` or `hors_parc`, no text may hold a
 /// control character (422); a number already used by another equipment of
-/// the agency (spaces and case ignored) conflicts with it (409). External identifiers
+/// the agency (spaces and case ignored) is refused (422). External identifiers
 /// are not unique (the schema does not make them so): a lookup by external
 /// identifier takes the oldest equipment. One audit entry lists the changed
 /// fields (before and after); nothing is written when nothing changes. 404
@@ -186,7 +186,7 @@ pub fn correct_identity(
         && let Some(other) =
             equipment_store::number_used_by_other(tx, agency_id, number, equipment_id)?
     {
-        return Err(AppError::conflict(format!(
+        return Err(AppError::unprocessable(format!(
             "Le numéro « {number} » est déjà utilisé par un autre équipement de l'agence (« {other} ») : les espaces et la casse ne distinguent pas deux numéros."
         )));
     }

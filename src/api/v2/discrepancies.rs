@@ -65,7 +65,7 @@ pub struct DiscrepancyBody {
 /// Enregistrer un écart.
 ///
 /// L'équipement doit être dans l'agence, et le relevé parmi les relevés de
-/// cet équipement : sinon 404.
+/// cet équipement : sinon 422, comme toute donnée de création refusée.
 #[utoipa::path(
     post,
     path = "/discrepancies",
@@ -73,9 +73,8 @@ pub struct DiscrepancyBody {
     request_body(content = DiscrepancyBody, description = "L'écart constaté"),
     responses(
         (status = 201, description = "Écart enregistré", body = Created),
-        (status = 404, description = "Équipement introuvable dans l'agence, ou relevé introuvable parmi ceux de l'équipement", body = ErrorBody),
         (status = 413, description = "Corps de requête trop volumineux", body = ErrorBody),
-        (status = 422, description = "Champ manquant ou refusé, composant inconnu", body = ErrorBody),
+        (status = 422, description = "Champ manquant ou refusé, composant inconnu, équipement absent de l'agence, ou relevé qui n'est pas un relevé de cet équipement", body = ErrorBody),
     )
 )]
 async fn create_discrepancy(

@@ -193,7 +193,7 @@ impl IdentityView {
 /// Seuls les champs envoyés changent ; `""` ou `null` efface le champ. Un
 /// type ou un contrat inconnu, un caractère de contrôle sont refusés (422) ;
 /// un numéro déjà porté par un autre équipement de l'agence (espaces et casse
-/// ignorés) est en conflit (409). Les données techniques se corrigent par
+/// ignorés) est refusé (422). Les données techniques se corrigent par
 /// `PATCH /equipment/{id}`.
 #[utoipa::path(
     patch,
@@ -217,9 +217,8 @@ impl IdentityView {
             )
         ),
         (status = 404, description = "Équipement introuvable dans l'agence", body = ErrorBody),
-        (status = 409, description = "Numéro déjà porté par un autre équipement de l'agence", body = ErrorBody),
         (status = 413, description = "Corps de requête trop volumineux", body = ErrorBody),
-        (status = 422, description = "Champ inconnu ou valeur refusée", body = ErrorBody),
+        (status = 422, description = "Champ inconnu, valeur refusée, ou numéro déjà porté par un autre équipement de l'agence", body = ErrorBody),
     )
 )]
 async fn correct_identity(
