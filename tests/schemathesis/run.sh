@@ -17,6 +17,14 @@ fi
 # no operation of the REST API lists calls.
 LIFTDESK_SAMPLE_CALL_ID="$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("SELECT id FROM calls ORDER BY received_at DESC LIMIT 1").fetchone()[0])' "$(dirname "$LIFTDESK_CREDENTIALS")/liftdesk.db")"
 export LIFTDESK_SAMPLE_CALL_ID
+# An equipment of the admin's default agency (the demo's first), under contract.
+read -r LIFTDESK_SAMPLE_EQUIPMENT_ID LIFTDESK_SAMPLE_EQUIPMENT_NUMBER < <(python3 -c '
+import json, sqlite3, sys
+creds = json.load(open(sys.argv[1]))
+db = sqlite3.connect(f"file:{sys.argv[2]}?mode=ro", uri=True)
+row = db.execute("SELECT id, replace(number, \" \", \"\") FROM equipment WHERE agency_id = ? AND number IS NOT NULL AND maintenance_contract = \"parc\" ORDER BY number LIMIT 1", (creds["agencies"][0]["id"],)).fetchone()
+print(row[0], row[1])' "$LIFTDESK_CREDENTIALS" "$(dirname "$LIFTDESK_CREDENTIALS")/liftdesk.db")
+export LIFTDESK_SAMPLE_EQUIPMENT_ID LIFTDESK_SAMPLE_EQUIPMENT_NUMBER
 
 token="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["admin"]["apiToken"])' "$LIFTDESK_CREDENTIALS")"
 "$venv/bin/st" --config-file schemathesis.toml run "$LIFTDESK_URL/api/v2/openapi.json" \
