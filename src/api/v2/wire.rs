@@ -131,7 +131,13 @@ impl Paging {
                     Some(max) => {
                         format!("Le paramètre « {name} » doit être compris entre 1 et {max}.")
                     }
-                    None => format!("Le paramètre « {name} » doit être supérieur ou égal à 1."),
+                    None if value < 1 => {
+                        format!("Le paramètre « {name} » doit être supérieur ou égal à 1.")
+                    }
+                    None => format!(
+                        "Le paramètre « {name} » est trop grand (au plus {}).",
+                        u32::MAX
+                    ),
                 }));
             }
             u32::try_from(value).map_err(|_| {
@@ -180,6 +186,16 @@ mod tests {
         assert_eq!(paging(Some("0"), None), Err(422));
         assert_eq!(paging(None, Some("0")), Err(422));
         assert_eq!(paging(None, Some("-2")), Err(422));
+        assert_eq!(paging(None, Some("4294967296")), Err(422));
+        let message = Paging::from_query(&PageQuery {
+            limit: None,
+            page: Some("4294967296".into()),
+        })
+        .map_err(|e| e.public_message());
+        assert_eq!(
+            message,
+            Err("Le paramètre « page » est trop grand (au plus 4294967295).".to_owned())
+        );
         assert_eq!(paging(Some("abc"), None), Err(400));
         assert_eq!(paging(Some("1.5"), None), Err(400));
         assert_eq!(Paging { limit: 50, page: 3 }.offset(), 100);
