@@ -14,3 +14,4 @@ pub mod server;
 pub mod services;
 pub mod state;
 pub mod store;
+pub mod text;

@@ -524,27 +524,7 @@ pub struct FieldMatch {
     pub value: Option<Value>,
 }
 
-/// Lower-cases and removes French accents and ligatures, so that « vitésse »,
-/// « VITESSE » and « vitesse » compare equal.
-pub fn fold(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars().flat_map(char::to_lowercase) {
-        match c {
-            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => out.push('a'),
-            'ç' => out.push('c'),
-            'è' | 'é' | 'ê' | 'ë' => out.push('e'),
-            'ì' | 'í' | 'î' | 'ï' => out.push('i'),
-            'ñ' => out.push('n'),
-            'ò' | 'ó' | 'ô' | 'õ' | 'ö' => out.push('o'),
-            'ù' | 'ú' | 'û' | 'ü' => out.push('u'),
-            'ý' | 'ÿ' => out.push('y'),
-            'œ' => out.push_str("oe"),
-            'æ' => out.push_str("ae"),
-            other => out.push(other),
-        }
-    }
-    out
-}
+pub use crate::text::fold;
 
 fn words(text: &str) -> Vec<String> {
     fold(text)

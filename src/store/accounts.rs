@@ -220,7 +220,7 @@ pub fn working_in(conn: &Connection, agency_ids: &[String]) -> AppResult<Vec<Wor
          ) w
          JOIN accounts ac ON ac.id = w.account_id
          JOIN agencies ag ON ag.id = w.agency_id
-         ORDER BY ac.name IS NULL, ac.name, ac.email, ac.id, ag.name, ag.id"
+         ORDER BY ac.name IS NULL, ac.name COLLATE FRANCAIS, ac.email, ac.id, ag.name COLLATE FRANCAIS, ag.id"
     ))?;
     let rows = stmt.query_map([ids], |row| {
         Ok(WorkingRow {

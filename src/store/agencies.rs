@@ -120,7 +120,7 @@ pub fn agencies_of_organization(
 ) -> AppResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id
-         WHERE a.organization_id = ?1 ORDER BY a.name, a.id"
+         WHERE a.organization_id = ?1 ORDER BY a.name COLLATE FRANCAIS, a.id"
     ))?;
     let rows = stmt.query_map([organization_id], agency_from_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -130,7 +130,7 @@ pub fn agencies_of_organization(
 pub fn all_agencies(conn: &Connection) -> AppResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id
-         WHERE o.kind = 'client' ORDER BY o.name, a.name, a.id"
+         WHERE o.kind = 'client' ORDER BY o.name COLLATE FRANCAIS, a.name COLLATE FRANCAIS, a.id"
     ))?;
     let rows = stmt.query_map([], agency_from_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -141,7 +141,7 @@ pub fn agencies_of_account(conn: &Connection, account_id: &str) -> AppResult<Vec
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM account_agencies aa
          JOIN agencies a ON a.id = aa.agency_id JOIN organizations o ON o.id = a.organization_id
-         WHERE aa.account_id = ?1 ORDER BY a.name, a.id"
+         WHERE aa.account_id = ?1 ORDER BY a.name COLLATE FRANCAIS, a.id"
     ))?;
     let rows = stmt.query_map([account_id], agency_from_row)?;
     Ok(rows.collect::<Result<_, _>>()?)

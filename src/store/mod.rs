@@ -198,6 +198,7 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // FULL: a commit is on disk before the answer leaves, even on power loss.
     conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.create_collation(crate::text::FRENCH_COLLATION, crate::text::french_order)?;
     conn.set_prepared_statement_cache_capacity(64);
     Ok(conn)
 }

@@ -34,7 +34,7 @@ pub fn roster(conn: &Connection, agency_id: &str, now: &str) -> AppResult<Vec<Ro
                  WHERE o.technician_id = t.id AND o.ends_at <= ?2)
          FROM technicians t
          WHERE t.agency_id = ?1 AND t.active = 1
-         ORDER BY t.name, t.id",
+         ORDER BY t.name COLLATE FRANCAIS, t.id",
     )?;
     let rows = stmt.query_map([agency_id, now], |r| {
         Ok(RosterRow {

@@ -155,7 +155,7 @@ pub const PLANNING_SQL: &str = "
     JOIN equipment e ON e.id = v.equipment_id
     LEFT JOIN buildings b ON b.id = e.building_id
     LEFT JOIN technicians t ON t.id = v.technician_id
-    ORDER BY v.day, t.name IS NULL, t.name, v.technician_id, v.arrived_at IS NULL, v.arrived_at,
+    ORDER BY v.day, t.name IS NULL, t.name COLLATE FRANCAIS, v.technician_id, v.arrived_at IS NULL, v.arrived_at,
              e.number, v.id";
 
 pub fn planning(
