@@ -381,15 +381,18 @@ async fn every_body_rule_at_under_and_over_its_bound() {
     server.stop().await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn twenty_concurrent_posts_of_one_reference_open_one_call() {
     let Fixture { server, key, .. } = fixture().await;
+    let start = std::sync::Arc::new(tokio::sync::Barrier::new(20));
     let mut tasks = Vec::new();
     for _ in 0..20 {
+        let start = start.clone();
         let client = reqwest::Client::new();
         let url = server.url("/api/partners/calls");
         let key = key.key.clone();
         tasks.push(tokio::spawn(async move {
+            start.wait().await;
             let response = client
                 .post(url)
                 .header("Authorization", format!("Bearer {key}"))

@@ -589,3 +589,27 @@ async fn open_calls_of_a_technician_follow_assignment_and_resolution() {
     assert_eq!(w.status(&first, "resolue").await.0, 201);
     assert_eq!(open_calls(w.bruno.clone()).await, 0);
 }
+
+#[tokio::test]
+async fn the_life_operations_are_described_and_the_call_center_api_is_not() {
+    let w = world().await;
+    let (status, doc) = w.server.get_with("/api/v2/openapi.json", None, None).await;
+    assert_eq!(status, 200);
+    for path in ["/calls/{id}/assign", "/calls/{id}/status"] {
+        let operation = &doc["paths"][path]["post"];
+        assert!(operation.is_object(), "{path} missing");
+        let mut statuses: Vec<&str> = operation["responses"]
+            .as_object()
+            .expect("responses")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        statuses.sort_unstable();
+        for expected in ["201", "400", "401", "404", "422", "429"] {
+            assert!(statuses.contains(&expected), "{path}: {statuses:?}");
+        }
+        assert!(operation["requestBody"].is_object(), "{path}");
+    }
+    let paths: Vec<&String> = doc["paths"].as_object().expect("paths").keys().collect();
+    assert!(paths.iter().all(|p| !p.contains("partners")), "{paths:?}");
+}
