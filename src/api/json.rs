@@ -57,6 +57,9 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
             "Le corps de la requête doit être un objet JSON.",
         ));
     }
+    // Syntax first: a malformed body is 400 even when a field is also missing.
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
+        .map_err(|_| AppError::bad_request("Le corps de la requête n'est pas un JSON valide."))?;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
         let path = err.path().to_string();
@@ -162,6 +165,8 @@ mod tests {
         assert_eq!(message(r#""texte""#).0, 400);
         assert_eq!(message(r#"{"email": "#).0, 400);
         assert_eq!(message(r#"{"email": "a", "count": 1} trailing"#).0, 400);
+        assert_eq!(message(r#"{} trailing"#).0, 400);
+        assert_eq!(message(r#"{"count": "#).0, 400);
         assert_eq!(message(r#"{"email": "a", "count": 1}"#).0, 200);
     }
 }

@@ -5,6 +5,7 @@
 pub mod app;
 pub mod extract;
 pub mod json;
+pub mod partners;
 pub mod ui;
 pub mod v2;
 
@@ -26,6 +27,7 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/api/v2", v2::router())
+        .nest("/api/partners", partners::router())
         .nest("/app/api", app::router())
         // Any other address under an API prefix is a JSON 404, never the UI.
         .route("/api/{*rest}", axum::routing::any(api_not_found))

@@ -1,6 +1,6 @@
 //! `CallCenterCaller`: a call-center API request authenticated by a
 //! call-center key (`Authorization: Bearer svc_…`). The agency is the key's,
-//! never the body's.
+//! never the body's. Each key is rate-limited like an API token.
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -42,6 +42,8 @@ impl FromRequestParts<AppState> for CallCenterCaller {
             })
             .await?
             .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
+        // Per key, like API tokens: past it, 429 with `Retry-After`.
+        state.rate_limiter.check(&matched.credential_id)?;
         touch_if_stale(
             state,
             &matched.credential_id,

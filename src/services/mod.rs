@@ -3,6 +3,7 @@
 //! store in the caller's transaction, with its audit entry.
 
 pub mod accounts;
+pub mod calls;
 pub mod credentials;
 pub mod directory;
 pub mod discrepancies;

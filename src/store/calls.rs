@@ -1,6 +1,7 @@
-//! Breakdown calls as the agency reads them.
+//! Breakdown calls: as the agency reads them, as a call center opens and
+//! tracks them, and their assignment and status changes.
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::error::AppResult;
 
@@ -62,4 +63,135 @@ pub fn get_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<
             },
         )
         .optional()?)
+}
+
+/// A call as its call center tracks it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CenterCallRow {
+    pub id: String,
+    pub reference: String,
+    /// Wire code of `domain::call::CallStatus`.
+    pub status: String,
+    pub arrived_at: Option<String>,
+    pub resolved_at: Option<String>,
+}
+
+/// The call `reference` opened by the call center `call_center_id`.
+pub fn get_by_center_reference(
+    conn: &Connection,
+    call_center_id: &str,
+    reference: &str,
+) -> AppResult<Option<CenterCallRow>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, reference, status, arrived_at, resolved_at FROM calls
+             WHERE call_center_id = ?1 AND reference = ?2",
+            [call_center_id, reference],
+            |r| {
+                Ok(CenterCallRow {
+                    id: r.get(0)?,
+                    reference: r.get(1)?,
+                    status: r.get(2)?,
+                    arrived_at: r.get(3)?,
+                    resolved_at: r.get(4)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// A call sent by a call center, status `ouverte`.
+pub struct NewCenterCall<'a> {
+    pub id: &'a str,
+    pub agency_id: &'a str,
+    pub call_center_id: &'a str,
+    pub credential_id: &'a str,
+    pub reference: &'a str,
+    pub equipment_id: &'a str,
+    /// Wire code of `domain::call::CallType`.
+    pub call_type: &'a str,
+    pub description: &'a str,
+    pub caller: Option<&'a str>,
+    pub received_at: &'a str,
+    pub now: &'a str,
+}
+
+/// Inserts the call unless this center already sent that reference; true
+/// when inserted. The UNIQUE index `calls_reference_per_center` decides, so
+/// two requests racing on one reference open one call.
+pub fn insert_from_center(tx: &Transaction, call: &NewCenterCall<'_>) -> AppResult<bool> {
+    let inserted = tx.execute(
+        "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference, equipment_id,
+                            type, description, caller, received_at, status, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'ouverte', ?11, ?11)
+         ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING",
+        params![
+            call.id,
+            call.agency_id,
+            call.call_center_id,
+            call.credential_id,
+            call.reference,
+            call.equipment_id,
+            call.call_type,
+            call.description,
+            call.caller,
+            call.received_at,
+            call.now,
+        ],
+    )?;
+    Ok(inserted == 1)
+}
+
+/// Assigns the technician. `assigned_at` moves only when the technician
+/// changes.
+pub fn set_technician(tx: &Transaction, id: &str, technician_id: &str, now: &str) -> AppResult<()> {
+    tx.execute(
+        "UPDATE calls SET
+             assigned_at = CASE WHEN technician_id IS ?2 AND assigned_at IS NOT NULL
+                                THEN assigned_at ELSE ?3 END,
+             technician_id = ?2,
+             updated_at = ?3
+         WHERE id = ?1",
+        params![id, technician_id, now],
+    )?;
+    Ok(())
+}
+
+/// A status change accepted by `domain::call::transition`, with its stamps.
+pub struct StatusChange<'a> {
+    pub id: &'a str,
+    pub from: &'a str,
+    pub to: &'a str,
+    /// Sets `arrived_at` if it is still null (never moved once set).
+    pub arrived: bool,
+    /// Sets `resolved_at` if it is still null (never moved once set).
+    pub resolved: bool,
+    pub en_route: bool,
+    pub stopped: bool,
+    pub now: &'a str,
+}
+
+/// Applies the change if the call is still at `from`; true when applied.
+pub fn set_status(tx: &Transaction, change: &StatusChange<'_>) -> AppResult<bool> {
+    let changed = tx.execute(
+        "UPDATE calls SET
+             status = ?3,
+             arrived_at = CASE WHEN ?4 THEN coalesce(arrived_at, ?8) ELSE arrived_at END,
+             resolved_at = CASE WHEN ?5 THEN coalesce(resolved_at, ?8) ELSE resolved_at END,
+             en_route_at = CASE WHEN ?6 THEN ?8 ELSE en_route_at END,
+             stopped_at = CASE WHEN ?7 THEN ?8 ELSE stopped_at END,
+             updated_at = ?8
+         WHERE id = ?1 AND status = ?2",
+        params![
+            change.id,
+            change.from,
+            change.to,
+            change.arrived,
+            change.resolved,
+            change.en_route,
+            change.stopped,
+            change.now,
+        ],
+    )?;
+    Ok(changed == 1)
 }

@@ -1,25 +1,34 @@
-//! `GET /api/v2/calls/{id}`: a breakdown call as the agency sees it. The
+//! `GET /api/v2/calls/{id}`: a breakdown call as the agency sees it, and its
+//! life: `POST /calls/{id}/assign` and `POST /calls/{id}/status` (the rules
+//! are in `services::calls`). The
 //! fields shared with the call-center API keep its French names
 //! (`reference`, `statut`, `libelle`, `arriveLe`, `resoluLe`, `recuLe`,
 //! `appelant`), so that one integration reads both the same way.
 
 use axum::Json;
 use axum::extract::State;
-use serde::Serialize;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::extract::ApiPath;
-use crate::api::v2::wire::RecordKind;
+use crate::api::json::ApiJson;
+use crate::api::v2::wire::{Created, RecordKind};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::call::{CallStatus, CallType};
 use crate::error::{AppError, AppResult, ErrorBody};
+use crate::services::calls::{self as service, AssignInput};
 use crate::state::AppState;
+use crate::store::audit::Actor;
 use crate::store::calls::{self, CallRow};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(read_call))
+    OpenApiRouter::new()
+        .routes(routes!(read_call))
+        .routes(routes!(assign_call))
+        .routes(routes!(change_call_status))
 }
 
 const NOT_FOUND: &str = "Appel introuvable.";
@@ -217,4 +226,112 @@ async fn read_call(
         .await?
         .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
     Ok(Json(CallRead::new(row, &state.base_url)?))
+}
+
+/// L'affectation d'un technicien à un appel.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AssignBody {
+    /// Identifiant d'un technicien actif de l'agence (sinon 422).
+    #[schema(min_length = 1)]
+    pub technician_id: String,
+    /// Nom du technicien, pour confirmation : s'il est donné et ne correspond
+    /// pas au technicien désigné (casse et espaces aux extrémités ignorés), 422.
+    #[serde(default)]
+    pub technician: Option<String>,
+}
+
+/// Affecte (ou réaffecte) un technicien à l'appel.
+///
+/// Le statut ne change pas : l'appel passe « en route » quand le technicien
+/// part (`POST /calls/{id}/status`). Un appel résolu ne s'affecte plus (422).
+#[utoipa::path(
+    post,
+    path = "/calls/{id}/assign",
+    tag = "Appels",
+    params(("id" = String, Path, description = "Identifiant de l'appel")),
+    request_body = AssignBody,
+    responses(
+        (status = 201, description = "Technicien affecté", body = Created,
+            links(("ReadCall" = (operation_id = "read_call", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Appel introuvable dans l'agence", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Saisie refusée : technicien inconnu ou d'une autre agence, nom qui ne correspond pas, appel résolu", body = ErrorBody),
+    )
+)]
+async fn assign_call(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<AssignBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    let agency = caller.require_agency()?;
+    let input = AssignInput {
+        technician_id: body.technician_id,
+        technician_name: body.technician,
+    };
+    service::assign(
+        &state.store,
+        &agency.id,
+        &id,
+        input,
+        Actor::ApiToken(caller.credential_id.clone()),
+    )
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Created::new(RecordKind::Call, &state.base_url, &id)),
+    ))
+}
+
+/// Le statut suivant d'un appel.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatusBody {
+    /// Statut visé ; la transition doit être permise depuis le statut actuel (sinon 422).
+    #[schema(value_type = CallStatusCode)]
+    pub statut: String,
+}
+
+/// Fait avancer l'appel dans ses statuts.
+///
+/// Transitions permises : `ouverte` → `en_route`, `sur_place` ou `resolue` ;
+/// `en_route` → `ouverte`, `sur_place` ou `resolue` ; `sur_place` →
+/// `a_l_arret` ou `resolue` ; `a_l_arret` → `sur_place` ou `resolue` ;
+/// `resolue` est définitif. `en_route`, `sur_place` et `a_l_arret` demandent
+/// un technicien affecté. La première arrivée sur place fixe `arriveLe`, le
+/// passage à `resolue` fixe `resoluLe` et émet l'événement `appel.clos`.
+#[utoipa::path(
+    post,
+    path = "/calls/{id}/status",
+    tag = "Appels",
+    params(("id" = String, Path, description = "Identifiant de l'appel")),
+    request_body = StatusBody,
+    responses(
+        (status = 201, description = "Statut changé", body = Created,
+            links(("ReadCall" = (operation_id = "read_call", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Appel introuvable dans l'agence", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Transition refusée depuis le statut actuel, ou sans technicien affecté", body = ErrorBody),
+    )
+)]
+async fn change_call_status(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<StatusBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    let agency = caller.require_agency()?;
+    service::change_status(
+        &state.store,
+        &agency.id,
+        &id,
+        &body.statut,
+        Actor::ApiToken(caller.credential_id.clone()),
+    )
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Created::new(RecordKind::Call, &state.base_url, &id)),
+    ))
 }

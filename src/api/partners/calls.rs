@@ -1,0 +1,124 @@
+//! `POST /api/partners/calls` (open a call) and `GET
+//! /api/partners/calls/{reference}` (track it). The rules are in
+//! `services::calls`; the bodies are exactly the spec's fields.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use crate::api::extract::ApiPath;
+use crate::api::json::ApiJson;
+use crate::auth::call_center_key::CallCenterCaller;
+use crate::domain::call::CallStatus;
+use crate::error::{AppError, AppResult};
+use crate::services::calls::{self as service, CenterCallInput, CenterSender};
+use crate::state::AppState;
+use crate::store::calls::CenterCallRow;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/calls", post(open_call))
+        .route("/calls/{reference}", get(track_call))
+}
+
+/// The body of POST /calls, as the spec names its fields.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpenCallBody {
+    reference: String,
+    equipement: String,
+    #[serde(rename = "type")]
+    call_type: String,
+    description: String,
+    #[serde(default)]
+    appelant: Option<String>,
+    #[serde(default, rename = "recuLe")]
+    recu_le: Option<String>,
+}
+
+/// The answer of POST /calls: `id`, `reference`, `statut`, `libelle`.
+#[derive(Serialize)]
+struct OpenedCall {
+    id: String,
+    reference: String,
+    statut: &'static str,
+    libelle: &'static str,
+}
+
+/// The answer of GET /calls/{reference}.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TrackedCall {
+    id: String,
+    reference: String,
+    statut: &'static str,
+    libelle: &'static str,
+    arrive_le: Option<String>,
+    resolu_le: Option<String>,
+}
+
+fn status_of(row: &CenterCallRow) -> AppResult<CallStatus> {
+    CallStatus::parse(&row.status).ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!(
+            "statut d'appel inconnu en base : {}",
+            row.status
+        ))
+    })
+}
+
+async fn open_call(
+    State(state): State<AppState>,
+    caller: CallCenterCaller,
+    ApiJson(body): ApiJson<OpenCallBody>,
+) -> AppResult<(StatusCode, Json<OpenedCall>)> {
+    let sender = CenterSender {
+        credential_id: caller.credential_id,
+        agency_id: caller.agency_id,
+        call_center_id: caller.call_center_id,
+    };
+    let input = CenterCallInput {
+        reference: body.reference,
+        equipment: body.equipement,
+        call_type: body.call_type,
+        description: body.description,
+        caller: body.appelant,
+        received_at: body.recu_le,
+    };
+    let opened = service::open_from_call_center(&state.store, &sender, input).await?;
+    let status = status_of(&opened.call)?;
+    let code = if opened.created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((
+        code,
+        Json(OpenedCall {
+            id: opened.call.id,
+            reference: opened.call.reference,
+            statut: status.as_str(),
+            libelle: status.label(),
+        }),
+    ))
+}
+
+async fn track_call(
+    State(state): State<AppState>,
+    caller: CallCenterCaller,
+    ApiPath(reference): ApiPath<String>,
+) -> AppResult<Json<TrackedCall>> {
+    let row = service::track(&state.store, &caller.call_center_id, &reference)
+        .await?
+        .ok_or_else(|| AppError::not_found("Aucun appel de ce centre sous cette référence."))?;
+    let status = status_of(&row)?;
+    Ok(Json(TrackedCall {
+        id: row.id,
+        reference: row.reference,
+        statut: status.as_str(),
+        libelle: status.label(),
+        arrive_le: row.arrived_at,
+        resolu_le: row.resolved_at,
+    }))
+}

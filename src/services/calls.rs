@@ -1,0 +1,403 @@
+//! Breakdown calls: opened by a call center, assigned and moved through their
+//! states by the agency. Every entry point (call-center API, REST API v2, web
+//! UI, CLI) goes through these functions, so `appel.clos` is queued exactly
+//! once whenever a call becomes `resolue`, wherever the change is made.
+
+use chrono::{DateTime, Duration, Utc};
+use serde_json::json;
+
+use crate::clock;
+use crate::domain::call::{self, CallStatus, CallType};
+use crate::error::{AppError, AppResult};
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::calls::{self as store, CenterCallRow, NewCenterCall, StatusChange};
+use crate::store::{Store, equipment, new_id, outbox, technicians};
+
+/// `reference`: 1 to 120 characters.
+pub const MAX_REFERENCE_CHARS: usize = 120;
+/// `description`: 3 to 1000 characters.
+pub const MIN_DESCRIPTION_CHARS: usize = 3;
+pub const MAX_DESCRIPTION_CHARS: usize = 1000;
+/// `appelant`: at most 120 characters.
+pub const MAX_CALLER_CHARS: usize = 120;
+/// `recuLe`: within the last 24 hours.
+pub const RECEIVED_WINDOW_HOURS: i64 = 24;
+/// `recuLe` may be this far in the future: the center's clock may run ahead.
+pub const CLOCK_SKEW_MINUTES: i64 = 5;
+
+/// A call as a call center sends it (`POST /api/partners/calls`).
+#[derive(Debug, Clone, Default)]
+pub struct CenterCallInput {
+    pub reference: String,
+    pub equipment: String,
+    pub call_type: String,
+    pub description: String,
+    pub caller: Option<String>,
+    pub received_at: Option<String>,
+}
+
+/// Who sent a call: the call-center key and its agency and center.
+#[derive(Debug, Clone)]
+pub struct CenterSender {
+    pub credential_id: String,
+    pub agency_id: String,
+    pub call_center_id: String,
+}
+
+/// A call opened or found again.
+#[derive(Debug, Clone)]
+pub struct Opened {
+    pub call: CenterCallRow,
+    /// False when this center had already sent the reference.
+    pub created: bool,
+}
+
+fn check_reference(raw: &str) -> AppResult<()> {
+    let chars = raw.chars().count();
+    if raw.trim().is_empty() || chars > MAX_REFERENCE_CHARS {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « reference » doit compter de 1 à {MAX_REFERENCE_CHARS} caractères, espaces non compris aux extrémités (reçu : {chars} caractères)."
+        )));
+    }
+    Ok(())
+}
+
+fn check_description(raw: &str) -> AppResult<String> {
+    let chars = raw.chars().count();
+    if raw.trim().is_empty() || !(MIN_DESCRIPTION_CHARS..=MAX_DESCRIPTION_CHARS).contains(&chars) {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « description » doit compter de {MIN_DESCRIPTION_CHARS} à {MAX_DESCRIPTION_CHARS} caractères (reçu : {chars} caractères)."
+        )));
+    }
+    Ok(raw.trim().to_owned())
+}
+
+fn check_caller(raw: Option<&str>) -> AppResult<Option<String>> {
+    let Some(raw) = raw else {
+        return Ok(None);
+    };
+    let chars = raw.chars().count();
+    if chars > MAX_CALLER_CHARS {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « appelant » doit compter au plus {MAX_CALLER_CHARS} caractères (reçu : {chars} caractères)."
+        )));
+    }
+    let caller = raw.trim();
+    Ok((!caller.is_empty()).then(|| caller.to_owned()))
+}
+
+fn check_type(raw: &str) -> AppResult<CallType> {
+    CallType::parse(raw).ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Le champ « type » doit valoir {} (reçu : « {raw} »).",
+            CallType::CODES.join(", ")
+        ))
+    })
+}
+
+/// ISO 8601 with a time-zone offset (`Z` or `+01:00`), seconds optional.
+fn parse_instant(raw: &str) -> Option<DateTime<Utc>> {
+    let text = raw.trim();
+    let without_seconds = match text.strip_suffix(['Z', 'z']) {
+        Some(head) => format!("{head}+00:00"),
+        None => text.to_owned(),
+    };
+    DateTime::parse_from_rfc3339(text)
+        .or_else(|_| DateTime::parse_from_str(&without_seconds, "%Y-%m-%dT%H:%M%:z"))
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// When the call was received at the center: within the last 24 hours, at
+/// most [`CLOCK_SKEW_MINUTES`] ahead of our clock; `now` when absent.
+pub fn check_received_at(raw: Option<&str>, now: DateTime<Utc>) -> AppResult<DateTime<Utc>> {
+    let Some(raw) = raw else {
+        return Ok(now);
+    };
+    let at = parse_instant(raw).ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Le champ « recuLe » doit être une date et heure ISO 8601 avec fuseau, par exemple « 2026-11-21T07:23:00Z » ou « 2026-11-21T08:23:00+01:00 » (reçu : « {raw} »)."
+        ))
+    })?;
+    if at > now + Duration::minutes(CLOCK_SKEW_MINUTES) {
+        return Err(AppError::unprocessable(
+            "Le champ « recuLe » est dans le futur : l'heure de l'appel ne peut pas dépasser l'heure actuelle.",
+        ));
+    }
+    if at < now - Duration::hours(RECEIVED_WINDOW_HOURS) {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « recuLe » doit être dans les dernières {RECEIVED_WINDOW_HOURS} heures : un appel plus ancien se traite avec l'agence directement."
+        )));
+    }
+    Ok(at)
+}
+
+/// Opens the call, or returns the call this center already opened under
+/// that reference (`created` false): the body is checked first, then the
+/// UNIQUE index on (center, reference) decides, in the one writer
+/// transaction, so concurrent requests open one call.
+pub async fn open_from_call_center(
+    store: &Store,
+    sender: &CenterSender,
+    input: CenterCallInput,
+) -> AppResult<Opened> {
+    check_reference(&input.reference)?;
+    if input.equipment.trim().is_empty() {
+        return Err(AppError::unprocessable(
+            "Le champ « equipement » est obligatoire : le numéro de l'appareil dans le parc de l'agence.",
+        ));
+    }
+    let call_type = check_type(&input.call_type)?;
+    let description = check_description(&input.description)?;
+    let caller = check_caller(input.caller.as_deref())?;
+    let now = clock::now();
+    let received_at = check_received_at(input.received_at.as_deref(), now)?;
+    let sender = sender.clone();
+    let reference = input.reference;
+    let number = input.equipment;
+    store
+        .write(move |tx| {
+            let equipment = equipment::find_by_number(tx, &sender.agency_id, &number)?
+                .ok_or_else(|| {
+                    AppError::unprocessable(format!(
+                        "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
+                    ))
+                })?;
+            let id = new_id();
+            let now_text = clock::format_timestamp(now);
+            let created = store::insert_from_center(
+                tx,
+                &NewCenterCall {
+                    id: &id,
+                    agency_id: &sender.agency_id,
+                    call_center_id: &sender.call_center_id,
+                    credential_id: &sender.credential_id,
+                    reference: &reference,
+                    equipment_id: &equipment.id,
+                    call_type: call_type.as_str(),
+                    description: &description,
+                    caller: caller.as_deref(),
+                    received_at: &clock::format_timestamp(received_at),
+                    now: &now_text,
+                },
+            )?;
+            if created {
+                audit::record(
+                    tx,
+                    AuditEntry {
+                        agency_id: Some(&sender.agency_id),
+                        actor: &Actor::CallCenterKey(sender.credential_id.clone()),
+                        action: "ouverture",
+                        object_type: "call",
+                        object_id: Some(&id),
+                        detail: Some(json!({
+                            "reference": reference,
+                            "callCenter": sender.call_center_id,
+                            "equipment": equipment.id,
+                            "type": call_type.as_str(),
+                            "urgence": call_type.is_emergency(),
+                        })),
+                    },
+                )?;
+            }
+            let call = store::get_by_center_reference(tx, &sender.call_center_id, &reference)?
+                .ok_or_else(|| {
+                    anyhow::anyhow!("appel {reference} introuvable juste après son ouverture")
+                })?;
+            Ok(Opened { call, created })
+        })
+        .await
+}
+
+/// The call `reference` opened by this center (None for another center's).
+pub async fn track(
+    store: &Store,
+    call_center_id: &str,
+    reference: &str,
+) -> AppResult<Option<CenterCallRow>> {
+    let (center, reference) = (call_center_id.to_owned(), reference.to_owned());
+    store
+        .read(move |conn| store::get_by_center_reference(conn, &center, &reference))
+        .await
+}
+
+fn not_found() -> AppError {
+    AppError::not_found("Appel introuvable.")
+}
+
+fn status_of(raw: &str) -> AppResult<CallStatus> {
+    CallStatus::parse(raw)
+        .ok_or_else(|| anyhow::anyhow!("statut d'appel inconnu en base : {raw}").into())
+}
+
+/// An assignment as asked: the technician, and optionally his name as the
+/// dispatcher read it, for confirmation.
+#[derive(Debug, Clone, Default)]
+pub struct AssignInput {
+    pub technician_id: String,
+    pub technician_name: Option<String>,
+}
+
+/// Assigns (or reassigns) an active technician of the agency. The status does
+/// not change (`domain::call::can_assign`). A confirmation name that is not
+/// the technician's is refused: the dispatcher meant someone else.
+pub async fn assign(
+    store: &Store,
+    agency_id: &str,
+    call_id: &str,
+    input: AssignInput,
+    actor: Actor,
+) -> AppResult<()> {
+    if input.technician_id.trim().is_empty() {
+        return Err(AppError::unprocessable(
+            "Le champ « technicianId » est obligatoire.",
+        ));
+    }
+    let (agency_id, call_id) = (agency_id.to_owned(), call_id.to_owned());
+    store
+        .write(move |tx| {
+            let row = store::get_in_agency(tx, &agency_id, &call_id)?.ok_or_else(not_found)?;
+            let status = status_of(&row.status)?;
+            call::can_assign(status).map_err(|err| AppError::unprocessable(err.to_string()))?;
+            let name = technicians::active_name_in_agency(tx, &agency_id, &input.technician_id)?
+                .ok_or_else(|| {
+                    AppError::unprocessable(format!(
+                        "Technicien introuvable dans cette agence : « {} ».",
+                        input.technician_id
+                    ))
+                })?;
+            if let Some(given) = input.technician_name.as_deref()
+                && !given.trim().is_empty()
+                && given.trim().to_lowercase() != name.trim().to_lowercase()
+            {
+                return Err(AppError::unprocessable(format!(
+                    "Le champ « technician » (« {} ») ne correspond pas au technicien désigné par « technicianId » : « {name} ».",
+                    given.trim()
+                )));
+            }
+            store::set_technician(tx, &call_id, &input.technician_id, &clock::now_text())?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &actor,
+                    action: "affectation",
+                    object_type: "call",
+                    object_id: Some(&call_id),
+                    detail: Some(json!({
+                        "technician": input.technician_id,
+                        "previousTechnician": row.technician_id,
+                        "status": status.as_str(),
+                    })),
+                },
+            )?;
+            Ok(())
+        })
+        .await
+}
+
+/// Moves the call to `target` as `domain::call::transition` allows, with its
+/// effects in the same transaction: `arriveLe` and `resoluLe` set once, and
+/// `appel.clos` queued in the outbox on becoming `resolue`.
+pub async fn change_status(
+    store: &Store,
+    agency_id: &str,
+    call_id: &str,
+    target: &str,
+    actor: Actor,
+) -> AppResult<()> {
+    let to = CallStatus::parse(target).ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Le champ « statut » doit valoir {} (reçu : « {target} »).",
+            CallStatus::CODES.join(", ")
+        ))
+    })?;
+    let (agency_id, call_id) = (agency_id.to_owned(), call_id.to_owned());
+    store
+        .write(move |tx| {
+            let row = store::get_in_agency(tx, &agency_id, &call_id)?.ok_or_else(not_found)?;
+            let from = status_of(&row.status)?;
+            let refused = |err: crate::domain::error::TransitionError| {
+                AppError::unprocessable(err.to_string())
+            };
+            let change = call::transition(from, to).map_err(refused)?;
+            change
+                .check_technician(row.technician_id.is_some())
+                .map_err(refused)?;
+            let now = clock::now();
+            let applied = store::set_status(
+                tx,
+                &StatusChange {
+                    id: &call_id,
+                    from: from.as_str(),
+                    to: to.as_str(),
+                    arrived: change.sets_arrived_at,
+                    resolved: change.sets_resolved_at,
+                    en_route: to == CallStatus::EnRoute,
+                    stopped: to == CallStatus::ALArret,
+                    now: &clock::format_timestamp(now),
+                },
+            )?;
+            if !applied {
+                return Err(
+                    anyhow::anyhow!("statut de l'appel {call_id} changé entre-temps").into(),
+                );
+            }
+            let event = if change.emits_closed_event {
+                Some(outbox::record_event_at(
+                    tx,
+                    &agency_id,
+                    call::CLOSED_EVENT,
+                    &call_id,
+                    &row.equipment_id,
+                    to.as_str(),
+                    now,
+                )?)
+            } else {
+                None
+            };
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &actor,
+                    action: "changement_statut",
+                    object_type: "call",
+                    object_id: Some(&call_id),
+                    detail: Some(json!({
+                        "reference": row.reference,
+                        "from": from.as_str(),
+                        "to": to.as_str(),
+                        "event": event,
+                    })),
+                },
+            )?;
+            Ok(())
+        })
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn received_at_bounds() {
+        let now = clock::parse_timestamp("2026-11-21T08:00:00.000Z").unwrap();
+        assert_eq!(check_received_at(None, now).unwrap(), now);
+        let ok = |text: &str| check_received_at(Some(text), now).is_ok();
+        assert!(ok("2026-11-20T08:01:00Z"));
+        assert!(ok("2026-11-20T08:00:00Z"));
+        assert!(!ok("2026-11-20T07:59:00Z"));
+        assert!(ok("2026-11-21T09:04:00+01:00"));
+        assert!(ok("2026-11-21T08:05:00Z"));
+        assert!(!ok("2026-11-21T08:06:00Z"));
+        assert!(ok("2026-11-21T08:30+01:00"));
+        assert!(!ok("2026-11-21T07:30:00"));
+        assert!(!ok("hier"));
+        assert_eq!(
+            check_received_at(Some("2026-11-21T08:30:00+01:00"), now).unwrap(),
+            clock::parse_timestamp("2026-11-21T07:30:00Z").unwrap()
+        );
+    }
+}
