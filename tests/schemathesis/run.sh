@@ -13,18 +13,33 @@ if [ ! -x "$venv/bin/st" ]; then
   "$venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis>=4.32,<5'
 fi
 
-# A breakdown call of the demo for GET /calls/{id} (see schemathesis.toml):
-# no operation of the REST API lists calls.
-LIFTDESK_SAMPLE_CALL_ID="$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("SELECT id FROM calls ORDER BY received_at DESC LIMIT 1").fetchone()[0])' "$(dirname "$LIFTDESK_CREDENTIALS")/liftdesk.db")"
-export LIFTDESK_SAMPLE_CALL_ID
-# An equipment of the admin's default agency (the demo's first), under contract.
-read -r LIFTDESK_SAMPLE_EQUIPMENT_ID LIFTDESK_SAMPLE_EQUIPMENT_NUMBER < <(python3 -c '
-import json, sqlite3, sys
+# Records of the demo's first agency (the admin's default) for the reads by
+# id and the equipment reads (see schemathesis.toml).
+samples="$(python3 - "$LIFTDESK_CREDENTIALS" "$(dirname "$LIFTDESK_CREDENTIALS")/liftdesk.db" <<'PY'
+import json, shlex, sqlite3, sys
 creds = json.load(open(sys.argv[1]))
+agency = creds["agencies"][0]["id"]
 db = sqlite3.connect(f"file:{sys.argv[2]}?mode=ro", uri=True)
-row = db.execute("SELECT id, replace(number, \" \", \"\") FROM equipment WHERE agency_id = ? AND number IS NOT NULL AND maintenance_contract = \"parc\" ORDER BY number LIMIT 1", (creds["agencies"][0]["id"],)).fetchone()
-print(row[0], row[1])' "$LIFTDESK_CREDENTIALS" "$(dirname "$LIFTDESK_CREDENTIALS")/liftdesk.db")
-export LIFTDESK_SAMPLE_EQUIPMENT_ID LIFTDESK_SAMPLE_EQUIPMENT_NUMBER
+def one(sql):
+    row = db.execute(sql, (agency,)).fetchone()
+    if row is None:
+        sys.exit(f"aucune donnée de démonstration pour : {sql}")
+    return row
+samples = {
+    "LIFTDESK_SAMPLE_AGENCY_ID": agency,
+    "LIFTDESK_SAMPLE_CALL_ID": one("SELECT id FROM calls WHERE agency_id = ? ORDER BY received_at DESC LIMIT 1")[0],
+    "LIFTDESK_SAMPLE_VISIT_ID": one("SELECT id FROM visits WHERE agency_id = ? ORDER BY planned_for DESC, id LIMIT 1")[0],
+    "LIFTDESK_SAMPLE_QUOTE_ID": one("SELECT id FROM quotes WHERE agency_id = ? ORDER BY created_at DESC, id LIMIT 1")[0],
+    "LIFTDESK_SAMPLE_INVOICE_ID": one("SELECT id FROM invoices WHERE agency_id = ? ORDER BY created_at DESC, id LIMIT 1")[0],
+    "LIFTDESK_SAMPLE_SURVEY_ID": one("SELECT id FROM surveys WHERE agency_id = ? ORDER BY created_at DESC, id LIMIT 1")[0],
+}
+equipment = one("SELECT id, replace(number, ' ', '') FROM equipment WHERE agency_id = ? AND number IS NOT NULL AND maintenance_contract = 'parc' ORDER BY number LIMIT 1")
+samples["LIFTDESK_SAMPLE_EQUIPMENT_ID"], samples["LIFTDESK_SAMPLE_EQUIPMENT_NUMBER"] = equipment
+for name, value in samples.items():
+    print(f"export {name}={shlex.quote(value)}")
+PY
+)"
+eval "$samples"
 
 token="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["admin"]["apiToken"])' "$LIFTDESK_CREDENTIALS")"
 "$venv/bin/st" --config-file schemathesis.toml run "$LIFTDESK_URL/api/v2/openapi.json" \
