@@ -8,6 +8,7 @@ pub mod json;
 pub mod partners;
 pub mod ui;
 pub mod v2;
+pub mod wf;
 
 use std::time::Instant;
 
@@ -28,6 +29,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/api/v2", v2::router())
         .nest("/api/partners", partners::router())
+        .nest("/api/1.1/wf", wf::router())
         .nest("/app/api", app::router())
         // Any other address under an API prefix is a JSON 404, never the UI.
         .route("/api/{*rest}", axum::routing::any(api_not_found))

@@ -13,3 +13,4 @@ pub mod quotes;
 pub mod technical_data;
 pub mod technicians;
 pub mod visits;
+pub mod workflow;
