@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod calls;
+pub mod clients;
 pub mod credentials;
 pub mod directory;
 pub mod discrepancies;

@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod agencies;
 pub mod audit;
 pub mod calls;
+pub mod clients;
 pub mod credentials;
 pub mod deals;
 pub mod discrepancies;

@@ -7,6 +7,7 @@
 //! "Partner workflow API" and `docs/partner-workflow-api.md`. One file per
 //! resource group.
 
+pub mod clients;
 pub mod equipment_data;
 pub mod stats;
 
@@ -22,6 +23,7 @@ use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
+        .merge(clients::router())
         .merge(equipment_data::router())
         .merge(stats::router())
 }
