@@ -14,4 +14,5 @@ pub mod quotes;
 pub mod technical_data;
 pub mod technicians;
 pub mod visits;
+pub mod wf_surveys;
 pub mod workflow;

@@ -10,6 +10,7 @@
 pub mod clients;
 pub mod equipment_data;
 pub mod stats;
+pub mod surveys;
 
 use axum::extract::{FromRequest, Request};
 use axum::response::{IntoResponse, Response};
@@ -26,6 +27,7 @@ pub fn router() -> Router<AppState> {
         .merge(clients::router())
         .merge(equipment_data::router())
         .merge(stats::router())
+        .merge(surveys::router())
 }
 
 /// A JSON body of the workflow API: the refusals of `ApiJson` (400
