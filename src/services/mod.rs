@@ -11,6 +11,7 @@ pub mod discrepancies;
 pub mod equipment;
 pub mod invoices;
 pub mod quotes;
+pub mod sheet;
 pub mod technical_data;
 pub mod technicians;
 pub mod visits;

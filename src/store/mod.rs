@@ -17,6 +17,7 @@ mod migrate;
 pub mod outbox;
 pub mod quotes;
 pub mod sessions;
+pub mod sheets;
 pub mod surveys;
 pub mod technical_fields;
 pub mod technicians;

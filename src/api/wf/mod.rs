@@ -9,6 +9,7 @@
 
 pub mod clients;
 pub mod equipment_data;
+pub mod sheet;
 pub mod stats;
 pub mod surveys;
 
@@ -26,6 +27,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .merge(clients::router())
         .merge(equipment_data::router())
+        .merge(sheet::router())
         .merge(stats::router())
         .merge(surveys::router())
 }
