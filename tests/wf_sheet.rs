@@ -71,6 +71,14 @@ async fn open(s: &Setup, url: &str) -> (u16, reqwest::header::HeaderMap, String)
     (status, headers, response.text().await.expect("text"))
 }
 
+fn assert_headers_no_type(headers: &reqwest::header::HeaderMap) {
+    let csp = headers["content-security-policy"].to_str().expect("csp");
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    assert_eq!(headers["x-frame-options"], "DENY");
+    assert_eq!(headers["cache-control"], "no-store");
+    assert_eq!(headers["referrer-policy"], "no-referrer");
+}
+
 fn assert_headers(headers: &reqwest::header::HeaderMap) {
     let csp = headers["content-security-policy"].to_str().expect("csp");
     assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
@@ -109,6 +117,10 @@ async fn the_sheet_opens_once_complete_with_its_headers() {
     let Sheet { s, .. } = sheet_setup().await;
     fixture(&s);
     let url = token_url(&s, "ASC-10").await;
+    // A HEAD (link checkers) neither consumes the link nor tells anything.
+    let head = s.server.client.head(&url).send().await.expect("head");
+    assert_eq!(head.status().as_u16(), 405);
+    assert_headers_no_type(head.headers());
     assert!(
         url.starts_with(&format!("{}/fiche/", s.server.base_url)),
         "{url}"

@@ -3,7 +3,7 @@
 //! the same French "lien expiré" page with 410, revealing nothing.
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::services::sheet;
@@ -12,7 +12,20 @@ use crate::state::AppState;
 const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; \
 base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-pub async fn open_sheet(State(state): State<AppState>, Path(token): Path<String>) -> Response {
+pub async fn open_sheet(
+    State(state): State<AppState>,
+    method: Method,
+    Path(token): Path<String>,
+) -> Response {
+    // axum answers HEAD with the GET handler: a link checker's HEAD must
+    // not consume the single-use link, nor tell whether it is valid.
+    if method == Method::HEAD {
+        let mut response = StatusCode::METHOD_NOT_ALLOWED.into_response();
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET"));
+        return with_headers(response);
+    }
     let secret = state.sheet_secret.clone();
     let now = state.now();
     let opened = state
@@ -27,7 +40,11 @@ pub async fn open_sheet(State(state): State<AppState>, Path(token): Path<String>
             (StatusCode::GONE, sheet::expired_page())
         }
     };
-    let mut response = (status, html).into_response();
+    with_headers((status, html).into_response())
+}
+
+/// The sheet's security headers, on every answer of `/fiche/{token}`.
+fn with_headers(mut response: Response) -> Response {
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,
