@@ -2,9 +2,15 @@
 
 use std::sync::Arc;
 
+use chrono::{DateTime, Utc};
+
 use crate::auth::rate_limit::{RateLimit, RateLimiter};
+use crate::auth::sheet_token::{self, SheetSecret};
 use crate::auth::throttle::LoginThrottle;
 use crate::store::Store;
+
+/// The time as the server sees it: `clock::now` except in tests.
+pub type Clock = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -14,6 +20,11 @@ pub struct AppState {
     pub login_throttle: Arc<LoginThrottle>,
     /// Calls per token or key (429 past it).
     pub rate_limiter: Arc<RateLimiter>,
+    /// The key of the single-use equipment sheet tokens (data directory's
+    /// `sheet-secret.key`).
+    pub sheet_secret: Arc<SheetSecret>,
+    /// Now, for the sheet tokens' expiry: injectable for tests.
+    pub clock: Clock,
 }
 
 impl AppState {
@@ -22,11 +33,42 @@ impl AppState {
     }
 
     pub fn with_rate_limit(store: Store, base_url: impl Into<Arc<str>>, limit: RateLimit) -> Self {
+        let sheet_secret = Self::load_sheet_secret(&store);
         Self {
             store,
             base_url: base_url.into(),
             login_throttle: Arc::new(LoginThrottle::default()),
             rate_limiter: Arc::new(RateLimiter::new(limit)),
+            sheet_secret: Arc::new(sheet_secret),
+            clock: Arc::new(crate::clock::now),
+        }
+    }
+
+    /// The same state with another clock (tests of the sheet's expiry).
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        (self.clock)()
+    }
+
+    /// The secret of the database's directory; should it be unreadable or
+    /// unwritable, a random one for this run (sheet links then do not
+    /// survive a restart), with an error logged.
+    fn load_sheet_secret(store: &Store) -> SheetSecret {
+        let dir = store
+            .path()
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        match sheet_token::load_or_create_secret(&dir) {
+            Ok(secret) => secret,
+            Err(err) => {
+                tracing::error!(error = %err, "secret des fiches illisible : secret temporaire");
+                sheet_token::random_secret().unwrap_or_else(|_| rand::random())
+            }
         }
     }
 }

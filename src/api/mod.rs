@@ -6,8 +6,10 @@ pub mod app;
 pub mod extract;
 pub mod json;
 pub mod partners;
+pub mod sheet;
 pub mod ui;
 pub mod v2;
+pub mod wf;
 
 use std::time::Instant;
 
@@ -28,6 +30,8 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/api/v2", v2::router())
         .nest("/api/partners", partners::router())
+        .nest("/api/1.1/wf", wf::router())
+        .route("/fiche/{token}", axum::routing::get(sheet::open_sheet))
         .nest("/app/api", app::router())
         // Any other address under an API prefix is a JSON 404, never the UI.
         .route("/api/{*rest}", axum::routing::any(api_not_found))

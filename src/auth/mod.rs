@@ -7,6 +7,7 @@ pub mod partner_key;
 pub mod password;
 pub mod rate_limit;
 pub mod secret;
+pub mod sheet_token;
 pub mod staff_session;
 pub mod throttle;
 

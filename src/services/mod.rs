@@ -4,12 +4,16 @@
 
 pub mod accounts;
 pub mod calls;
+pub mod clients;
 pub mod credentials;
 pub mod directory;
 pub mod discrepancies;
 pub mod equipment;
 pub mod invoices;
 pub mod quotes;
+pub mod sheet;
 pub mod technical_data;
 pub mod technicians;
 pub mod visits;
+pub mod wf_surveys;
+pub mod workflow;

@@ -231,3 +231,24 @@ pub fn working_in(conn: &Connection, agency_ids: &[String]) -> AppResult<Vec<Wor
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
+
+/// The active account with that email that performs surveys in the agency
+/// (a member or agency admin of it, or an administrator of its
+/// organization): the partner workflow API's "mobile account". Its id.
+pub fn active_surveyor_of_agency(
+    conn: &Connection,
+    agency_id: &str,
+    email: &str,
+) -> AppResult<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT a.id FROM accounts a
+             WHERE a.email = ?2 COLLATE NOCASE AND a.active = 1 AND a.performs_surveys = 1
+               AND (EXISTS (SELECT 1 FROM account_agencies aa WHERE aa.account_id = a.id AND aa.agency_id = ?1)
+                    OR (a.role = 'org_admin' AND a.organization_id =
+                        (SELECT organization_id FROM agencies WHERE id = ?1)))",
+            [agency_id, email.trim()],
+            |r| r.get(0),
+        )
+        .optional()?)
+}

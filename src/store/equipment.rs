@@ -340,3 +340,62 @@ pub fn without_external_id(conn: &Connection, agency_id: &str) -> AppResult<Vec<
     let rows = stmt.query_map([agency_id], equipment_from_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
+
+// -- Partner workflow API ----------------------------------------------------
+
+/// A new equipment of the agency known only by its number (and client):
+/// `/create_survey` adds unknown numbers to the park. Its id.
+pub fn insert_numbered(
+    tx: &Transaction,
+    agency_id: &str,
+    number: &str,
+    client_id: Option<&str>,
+) -> AppResult<String> {
+    let id = crate::store::new_id();
+    let now = clock::now_text();
+    tx.execute(
+        "INSERT INTO equipment (id, agency_id, client_id, number, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+        params![id, agency_id, client_id, number, now],
+    )?;
+    Ok(id)
+}
+
+/// Sets the managing client of an equipment.
+pub fn set_client(tx: &Transaction, equipment_id: &str, client_id: &str) -> AppResult<()> {
+    tx.execute(
+        "UPDATE equipment SET client_id = ?2, updated_at = ?3 WHERE id = ?1",
+        params![equipment_id, client_id, clock::now_text()],
+    )?;
+    Ok(())
+}
+
+/// The access instructions of a building.
+pub struct AccessInstructions<'a> {
+    /// JSON array text among `Sans`, `Digicode`, `Coffre à clé`, `Vigik`, `Autre`.
+    pub instructions: &'a str,
+    pub other: Option<&'a str>,
+    pub digicode: Option<&'a str>,
+    pub key_box: Option<&'a str>,
+}
+
+pub fn set_access(
+    tx: &Transaction,
+    building_id: &str,
+    access: &AccessInstructions<'_>,
+) -> AppResult<()> {
+    tx.execute(
+        "UPDATE buildings SET access_instructions = ?2, access_other = ?3, digicode = ?4,
+             key_box = ?5, updated_at = ?6
+         WHERE id = ?1",
+        params![
+            building_id,
+            access.instructions,
+            access.other,
+            access.digicode,
+            access.key_box,
+            clock::now_text()
+        ],
+    )?;
+    Ok(())
+}

@@ -195,3 +195,74 @@ pub fn values(conn: &Connection, survey_id: &str) -> AppResult<Vec<(String, Stri
     let rows = stmt.query_map([survey_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
+
+// -- Partner workflow API ----------------------------------------------------
+
+/// The open survey (`a_realiser` or `en_cours`) of an equipment, the most
+/// recent first: its id and surveyor.
+pub fn open_for_equipment(
+    conn: &Connection,
+    agency_id: &str,
+    equipment_id: &str,
+) -> AppResult<Option<(String, Option<String>)>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, surveyor_account_id FROM surveys
+             WHERE agency_id = ?1 AND equipment_id = ?2 AND status IN ('a_realiser', 'en_cours')
+             ORDER BY created_at DESC, id DESC LIMIT 1",
+            [agency_id, equipment_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?)
+}
+
+/// The next number of the agency for that year: `REL-YYYY-NNNNN`.
+pub fn next_number(conn: &Connection, agency_id: &str, year: i32) -> AppResult<String> {
+    let prefix = format!("REL-{year}-");
+    let highest: Option<i64> = conn.query_row(
+        "SELECT MAX(CAST(substr(number, length(?2) + 1) AS INTEGER)) FROM surveys
+         WHERE agency_id = ?1 AND number LIKE ?2 || '%'",
+        rusqlite::params![agency_id, prefix],
+        |r| r.get(0),
+    )?;
+    Ok(format!("{prefix}{:05}", highest.unwrap_or(0) + 1))
+}
+
+/// A new survey `a_realiser` of an equipment; its id.
+pub fn insert_to_do(
+    tx: &rusqlite::Transaction,
+    agency_id: &str,
+    equipment_id: &str,
+    number: &str,
+    surveyor_account_id: Option<&str>,
+    reason: Option<&str>,
+) -> AppResult<String> {
+    let id = crate::store::new_id();
+    let now = crate::clock::now_text();
+    tx.execute(
+        "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, surveyor_account_id, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, 'a_realiser', ?5, ?6, ?7, ?7)",
+        rusqlite::params![id, agency_id, equipment_id, number, reason, surveyor_account_id, now],
+    )?;
+    Ok(id)
+}
+
+pub fn set_surveyor(
+    tx: &rusqlite::Transaction,
+    survey_id: &str,
+    surveyor_account_id: &str,
+) -> AppResult<()> {
+    tx.execute(
+        "UPDATE surveys SET surveyor_account_id = ?2, updated_at = ?3 WHERE id = ?1",
+        rusqlite::params![survey_id, surveyor_account_id, crate::clock::now_text()],
+    )?;
+    Ok(())
+}
+
+pub fn link_deal(tx: &rusqlite::Transaction, survey_id: &str, deal_id: &str) -> AppResult<()> {
+    tx.execute(
+        "INSERT OR IGNORE INTO survey_deals (survey_id, deal_id) VALUES (?1, ?2)",
+        [survey_id, deal_id],
+    )?;
+    Ok(())
+}

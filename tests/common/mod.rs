@@ -35,12 +35,25 @@ impl TestServer {
 
     /// A server with its own rate-limit thresholds.
     pub async fn start_with(data_dir: TempDir, limit: RateLimit) -> TestServer {
+        Self::start_adjusted(data_dir, limit, |state| state).await
+    }
+
+    /// A server whose state is adjusted before serving (e.g. its clock).
+    pub async fn start_adjusted(
+        data_dir: TempDir,
+        limit: RateLimit,
+        adjust: impl FnOnce(AppState) -> AppState,
+    ) -> TestServer {
         let store = liftdesk::server::open_store(data_dir.path()).expect("open store");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
         let base_url = liftdesk::server::base_url_of(&listener).expect("address");
-        let state = AppState::with_rate_limit(store.clone(), base_url.clone(), limit);
+        let state = adjust(AppState::with_rate_limit(
+            store.clone(),
+            base_url.clone(),
+            limit,
+        ));
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(liftdesk::server::serve(listener, state, async move {
             let _ = rx.await;

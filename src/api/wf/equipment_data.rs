@@ -1,0 +1,75 @@
+//! `/update_equipment_data` and `/get_equipment_data`: the partner technical
+//! data of an equipment found by its number in the agency. The rules are in
+//! `services::technical_data` (catalog types and allowed values,
+//! `taux_connaissance` read-only).
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::post;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::{WfJson, WfResult, success};
+use crate::auth::partner_key::PartnerCaller;
+use crate::error::{AppError, AppResult};
+use crate::services::workflow;
+use crate::state::AppState;
+use crate::store::audit::Actor;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/update_equipment_data", post(update_equipment_data))
+        .route("/get_equipment_data", post(get_equipment_data))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GetBody {
+    agency_id: String,
+    equipment_number: String,
+}
+
+/// Takes a required text field out of a free-form body: 422 naming it when
+/// absent or not a string.
+fn take_text(body: &mut Map<String, Value>, field: &str) -> AppResult<String> {
+    match body.remove(field) {
+        Some(Value::String(text)) => Ok(text),
+        None | Some(Value::Null) => Err(AppError::unprocessable(format!(
+            "Le champ « {field} » est obligatoire."
+        ))),
+        Some(_) => Err(AppError::unprocessable(format!(
+            "Le champ « {field} » n'a pas le type attendu."
+        ))),
+    }
+}
+
+async fn update_equipment_data(
+    State(state): State<AppState>,
+    caller: PartnerCaller,
+    WfJson(mut body): WfJson<Map<String, Value>>,
+) -> WfResult {
+    let agency_id = take_text(&mut body, "agency_id")?;
+    caller.authorize_agency(&agency_id)?;
+    let equipment_number = take_text(&mut body, "equipment_number")?;
+    let actor = Actor::PartnerKey(caller.credential_id.clone());
+    state
+        .store
+        .write(move |tx| {
+            workflow::update_equipment_data(tx, &agency_id, &equipment_number, &body, &actor)
+        })
+        .await?;
+    Ok(success(json!({})))
+}
+
+async fn get_equipment_data(
+    State(state): State<AppState>,
+    caller: PartnerCaller,
+    WfJson(body): WfJson<GetBody>,
+) -> WfResult {
+    caller.authorize_agency(&body.agency_id)?;
+    let data = state
+        .store
+        .read(move |conn| workflow::equipment_data(conn, &body.agency_id, &body.equipment_number))
+        .await?;
+    Ok(success(Value::Object(data)))
+}

@@ -1,0 +1,356 @@
+//! Clients of the partner workflow API (`/update_client`, `/get_client`):
+//! validation with French messages (SIREN and SIRET with their Luhn keys,
+//! statut and categories from their lists, a `nom` per contact), the write
+//! in the caller's transaction with its audit entry.
+
+use rusqlite::{Connection, Transaction};
+use serde_json::{Value, json};
+
+use crate::domain::siren;
+use crate::error::{AppError, AppResult};
+use crate::services::workflow::{check_allowed, required_text};
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::clients::{self as store, ClientRow, ContactRow};
+use crate::text::fold;
+
+pub const STATUTS: [&str; 2] = ["Prospect", "Client"];
+pub const CATEGORIES: [&str; 2] = ["Propriétaire/exploitant", "Gestionnaire"];
+const MAX_TEXT_CHARS: usize = 500;
+
+/// A text that may be left as it is (`None`), erased (`Some(None)`: null or
+/// blank) or set.
+pub type Edit = Option<Option<String>>;
+
+#[derive(Debug, Clone, Default)]
+pub struct ContactInput {
+    pub nom: Option<String>,
+    pub email: Option<String>,
+    pub telephone: Option<String>,
+    pub fonction: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ClientInput {
+    pub client_id: Option<String>,
+    pub nom: Option<String>,
+    pub statut: Option<String>,
+    pub types: Option<Vec<String>>,
+    pub email: Edit,
+    pub telephone: Edit,
+    pub adresse: Edit,
+    pub complement_adresse: Edit,
+    pub siren: Edit,
+    pub siret: Edit,
+    pub supprime: Option<bool>,
+    pub contacts: Option<Vec<ContactInput>>,
+}
+
+fn non_blank(value: Option<String>) -> Option<String> {
+    value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+}
+
+fn check_length(field: &str, value: &str) -> AppResult<()> {
+    if value.chars().count() > MAX_TEXT_CHARS {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « {field} » dépasse {MAX_TEXT_CHARS} caractères."
+        )));
+    }
+    Ok(())
+}
+
+fn check_email(field: &str, value: &str) -> AppResult<()> {
+    let valid = value
+        .split_once('@')
+        .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'))
+        && !value.chars().any(char::is_whitespace);
+    if !valid {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « {field} » n'est pas une adresse e-mail valide."
+        )));
+    }
+    Ok(())
+}
+
+/// Applies an edit of an optional text, validated by `check`.
+fn edit(
+    field: &str,
+    change: Edit,
+    current: Option<String>,
+    check: impl Fn(&str) -> AppResult<()>,
+) -> AppResult<Option<String>> {
+    match change {
+        None => Ok(current),
+        Some(value) => match non_blank(value) {
+            None => Ok(None),
+            Some(text) => {
+                check_length(field, &text)?;
+                check(&text)?;
+                Ok(Some(text))
+            }
+        },
+    }
+}
+
+fn no_check(_: &str) -> AppResult<()> {
+    Ok(())
+}
+
+fn id_error(field: &str, err: siren::IdError) -> AppError {
+    AppError::unprocessable(format!("Champ « {field} » : {err}"))
+}
+
+/// `/update_client`: finds the client of the agency by `client_id`, else by
+/// `nom` (accents and case ignored); creates it when there is none. Returns
+/// the client's internal id.
+pub fn update_client(
+    tx: &Transaction,
+    agency_id: &str,
+    input: ClientInput,
+    actor: &Actor,
+) -> AppResult<String> {
+    let client_ref = non_blank(input.client_id);
+    let nom = non_blank(input.nom);
+    if client_ref.is_none() && nom.is_none() {
+        return Err(AppError::unprocessable(
+            "Le champ « client_id » ou le champ « nom » est obligatoire.",
+        ));
+    }
+    if let Some(nom) = &nom {
+        check_length("nom", nom)?;
+    }
+    let existing = match &client_ref {
+        Some(reference) => store::find_by_ref(tx, agency_id, reference)?,
+        None => {
+            let wanted = fold(nom.as_deref().unwrap_or_default());
+            store::all(tx, agency_id)?
+                .into_iter()
+                .find(|c| fold(&c.nom) == wanted)
+        }
+    };
+    let is_new = existing.is_none();
+    let before = existing.clone().unwrap_or_else(|| ClientRow {
+        id: crate::store::new_id(),
+        client_ref: client_ref.clone().unwrap_or_else(crate::store::new_id),
+        nom: String::new(),
+        statut: "Client".to_owned(),
+        types: "[]".to_owned(),
+        ..ClientRow::default()
+    });
+    if is_new && nom.is_none() {
+        return Err(AppError::unprocessable(
+            "Aucun client ne porte ce « client_id » dans cette agence : le champ « nom » est obligatoire pour le créer.",
+        ));
+    }
+    let statut = match non_blank(input.statut) {
+        None => before.statut.clone(),
+        Some(statut) => {
+            check_allowed("statut", &statut, &STATUTS)?;
+            statut
+        }
+    };
+    let types = match input.types {
+        None => before.types.clone(),
+        Some(types) => {
+            let mut kept: Vec<String> = Vec::new();
+            for category in types {
+                check_allowed("type", &category, &CATEGORIES)?;
+                if !kept.contains(&category) {
+                    kept.push(category);
+                }
+            }
+            json!(kept).to_string()
+        }
+    };
+    let siren_value = edit("siren", input.siren, before.siren.clone(), |text| {
+        siren::validate_siren(text).map_err(|e| id_error("siren", e))
+    })?;
+    let siret_value = edit("siret", input.siret, before.siret.clone(), |text| {
+        siren::validate_siret(text).map_err(|e| id_error("siret", e))
+    })?;
+    if let (Some(siren_text), Some(siret_text)) = (&siren_value, &siret_value)
+        && !siren::siret_matches_siren(siret_text, siren_text)
+    {
+        return Err(AppError::unprocessable(
+            "Le champ « siret » doit commencer par le SIREN du client (champ « siren »).",
+        ));
+    }
+    let after = ClientRow {
+        nom: nom.unwrap_or_else(|| before.nom.clone()),
+        statut,
+        types,
+        email: edit("email", input.email, before.email.clone(), |t| {
+            check_email("email", t)
+        })?,
+        telephone: edit(
+            "telephone",
+            input.telephone,
+            before.telephone.clone(),
+            no_check,
+        )?,
+        adresse: edit("adresse", input.adresse, before.adresse.clone(), no_check)?,
+        complement_adresse: edit(
+            "complement_adresse",
+            input.complement_adresse,
+            before.complement_adresse.clone(),
+            no_check,
+        )?,
+        siren: siren_value,
+        siret: siret_value,
+        supprime: input.supprime.unwrap_or(before.supprime),
+        ..before.clone()
+    };
+    // Contacts: matched by name (accents and case ignored), updated or added;
+    // contacts not listed are kept.
+    let mut contact_changes = Vec::new();
+    if let Some(contacts) = input.contacts {
+        let mut current = if is_new {
+            Vec::new()
+        } else {
+            store::contacts(tx, &after.id)?
+        };
+        let mut planned: Vec<(bool, ContactRow)> = Vec::new();
+        for (index, contact) in contacts.into_iter().enumerate() {
+            let field = |name: &str| format!("contact[{index}].{name}");
+            let nom = required_text(&field("nom"), contact.nom.as_deref().unwrap_or_default())?;
+            check_length(&field("nom"), &nom)?;
+            let email = non_blank(contact.email);
+            if let Some(email) = &email {
+                check_email(&field("email"), email)?;
+            }
+            let telephone = non_blank(contact.telephone);
+            let fonction = non_blank(contact.fonction);
+            for (name, value) in [("telephone", &telephone), ("fonction", &fonction)] {
+                if let Some(value) = value {
+                    check_length(&field(name), value)?;
+                }
+            }
+            let wanted = fold(&nom);
+            match current.iter_mut().find(|c| fold(&c.nom) == wanted) {
+                Some(row) => {
+                    let updated = ContactRow {
+                        nom,
+                        email: email.or(row.email.clone()),
+                        telephone: telephone.or(row.telephone.clone()),
+                        fonction: fonction.or(row.fonction.clone()),
+                        id: row.id.clone(),
+                    };
+                    if updated != *row {
+                        *row = updated.clone();
+                        planned.push((false, updated));
+                    }
+                }
+                None => {
+                    let row = ContactRow {
+                        id: crate::store::new_id(),
+                        nom,
+                        email,
+                        telephone,
+                        fonction,
+                    };
+                    current.push(row.clone());
+                    planned.push((true, row));
+                }
+            }
+        }
+        contact_changes = planned;
+    }
+    if is_new {
+        store::insert(tx, agency_id, &after)?;
+    } else if after != before {
+        store::update(tx, &after)?;
+    }
+    for (is_new_contact, contact) in &contact_changes {
+        if *is_new_contact {
+            store::insert_contact(tx, &after.id, contact)?;
+        } else {
+            store::update_contact(tx, contact)?;
+        }
+    }
+    if is_new || after != before || !contact_changes.is_empty() {
+        let action = if is_new {
+            "client.create"
+        } else if after.supprime != before.supprime {
+            if after.supprime {
+                "client.archive"
+            } else {
+                "client.restore"
+            }
+        } else {
+            "client.update"
+        };
+        audit::record(
+            tx,
+            AuditEntry {
+                agency_id: Some(agency_id),
+                actor,
+                action,
+                object_type: "client",
+                object_id: Some(&after.id),
+                detail: Some(json!({
+                    "client_id": after.client_ref,
+                    "contacts": contact_changes.len(),
+                })),
+            },
+        )?;
+    }
+    Ok(after.id)
+}
+
+/// A client record as the workflow API answers it: every field of the
+/// spec's client, null when unknown, archived ones with `supprime: true`.
+pub fn client_record(conn: &Connection, client: &ClientRow) -> AppResult<Value> {
+    let contacts: Vec<Value> = store::contacts(conn, &client.id)?
+        .into_iter()
+        .map(|c| {
+            json!({
+                "nom": c.nom,
+                "email": c.email,
+                "telephone": c.telephone,
+                "fonction": c.fonction,
+            })
+        })
+        .collect();
+    let types: Value = serde_json::from_str(&client.types).unwrap_or_else(|_| json!([]));
+    Ok(json!({
+        "client_id": client.client_ref,
+        "nom": client.nom,
+        "statut": client.statut,
+        "type": types,
+        "email": client.email,
+        "telephone": client.telephone,
+        "adresse": client.adresse,
+        "complement_adresse": client.complement_adresse,
+        "siren": client.siren,
+        "siret": client.siret,
+        "supprime": client.supprime,
+        "contact": contacts,
+    }))
+}
+
+/// `/get_client`: by `client_id` (0 or 1 record), else every client whose
+/// name contains `nom` (accents and case ignored), archived ones included.
+pub fn find_clients(
+    conn: &Connection,
+    agency_id: &str,
+    client_id: Option<String>,
+    nom: Option<String>,
+) -> AppResult<Vec<Value>> {
+    let rows: Vec<ClientRow> = match (non_blank(client_id), non_blank(nom)) {
+        (Some(reference), _) => store::find_by_ref(conn, agency_id, &reference)?
+            .into_iter()
+            .collect(),
+        (None, Some(nom)) => {
+            let wanted = fold(&nom);
+            store::all(conn, agency_id)?
+                .into_iter()
+                .filter(|c| fold(&c.nom).contains(&wanted))
+                .collect()
+        }
+        (None, None) => {
+            return Err(AppError::unprocessable(
+                "Le champ « client_id » ou le champ « nom » est obligatoire.",
+            ));
+        }
+    };
+    rows.iter().map(|c| client_record(conn, c)).collect()
+}

@@ -1,0 +1,352 @@
+//! The single-use equipment sheet: `/generate_token` makes a signed address
+//! valid 5 minutes (`{base_url}/fiche/{token}`), `GET /fiche/{token}` opens
+//! it once. Opening marks the token used in the same transaction that reads
+//! the sheet, so two openings cannot both succeed.
+
+use chrono::{DateTime, Duration, Utc};
+use rusqlite::{Connection, Transaction};
+use serde_json::{Value, json};
+
+use crate::auth::sheet_token::{self, SheetSecret};
+use crate::clock;
+use crate::error::{AppError, AppResult};
+use crate::services::{technical_data, workflow};
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::equipment as equipment_store;
+use crate::store::sheets;
+use crate::store::technical_fields;
+
+/// How long a sheet address is valid.
+pub const VALIDITY_MINUTES: i64 = 5;
+
+/// `/generate_token`: the sheet address of the agency's equipment.
+#[allow(clippy::too_many_arguments)]
+pub fn generate(
+    tx: &Transaction,
+    secret: &SheetSecret,
+    base_url: &str,
+    agency_id: &str,
+    equipment_number: &str,
+    credential_id: &str,
+    now: DateTime<Utc>,
+    actor: &Actor,
+) -> AppResult<String> {
+    let number = workflow::required_text("equipment_number", equipment_number)?;
+    let equipment = equipment_store::find_by_number(tx, agency_id, &number)?
+        .ok_or_else(|| AppError::not_found(workflow::EQUIPMENT_NOT_FOUND))?;
+    let id = crate::store::new_id();
+    let expires = now + Duration::minutes(VALIDITY_MINUTES);
+    sheets::insert(
+        tx,
+        &id,
+        agency_id,
+        &equipment.id,
+        credential_id,
+        &clock::format_timestamp(now),
+        &clock::format_timestamp(expires),
+    )?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id),
+            actor,
+            action: "sheet_token.create",
+            object_type: "equipment",
+            object_id: Some(&equipment.id),
+            detail: Some(json!({ "sheet_token": id })),
+        },
+    )?;
+    let token = sheet_token::sign(secret, &id, agency_id, &equipment.id);
+    Ok(format!("{}/fiche/{token}", base_url.trim_end_matches('/')))
+}
+
+/// Opens a sheet: its HTML when the token is genuine, unused and not
+/// expired (it is then used); None otherwise, whatever the reason.
+pub fn open(
+    tx: &Transaction,
+    secret: &SheetSecret,
+    token: &str,
+    now: DateTime<Utc>,
+) -> AppResult<Option<String>> {
+    let Some(sheet_id) = sheet_token::sheet_id_of(token) else {
+        return Ok(None);
+    };
+    let Some(row) = sheets::get(tx, sheet_id)? else {
+        return Ok(None);
+    };
+    if !sheet_token::verify(secret, token, &row.id, &row.agency_id, &row.equipment_id) {
+        return Ok(None);
+    }
+    let expired = clock::parse_timestamp(&row.expires_at).is_none_or(|at| now >= at);
+    if expired || row.used_at.is_some() {
+        return Ok(None);
+    }
+    if !sheets::mark_used(tx, &row.id, &clock::format_timestamp(now))? {
+        return Ok(None);
+    }
+    let html = render(tx, &row.agency_id, &row.equipment_id)?;
+    Ok(html)
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn shown(value: Option<&str>) -> String {
+    match value.map(str::trim).filter(|v| !v.is_empty()) {
+        Some(text) => escape(text),
+        None => "—".to_owned(),
+    }
+}
+
+fn table(rows: &[(&str, String)]) -> String {
+    let mut out = String::from("<table>");
+    for (label, value) in rows {
+        out.push_str(&format!(
+            "<tr><th>{}</th><td>{value}</td></tr>",
+            escape(label)
+        ));
+    }
+    out.push_str("</table>");
+    out
+}
+
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Bool(true) => "oui".to_owned(),
+        Value::Bool(false) => "non".to_owned(),
+        Value::Number(n) => n.to_string().replace('.', ","),
+        Value::Array(items) => items.iter().map(value_text).collect::<Vec<_>>().join(", "),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+fn component_label(key: Option<&str>) -> String {
+    match key {
+        None => "Appareil".to_owned(),
+        Some("car_door") => "Porte de cabine".to_owned(),
+        Some("landing_door") => "Portes palières".to_owned(),
+        Some("machine") => "Machinerie".to_owned(),
+        Some("controller") => "Armoire de commande".to_owned(),
+        Some("car") => "Cabine".to_owned(),
+        Some(other) => other.replace('_', " "),
+    }
+}
+
+fn call_label(code: &str) -> &str {
+    match code {
+        "personne_bloquee" => "Personne bloquée",
+        "panne" => "Panne",
+        "vandalisme" => "Vandalisme",
+        "bruit" => "Bruit",
+        "ouverte" => "Ouvert",
+        "en_route" => "Technicien en route",
+        "sur_place" => "Technicien sur place",
+        "a_l_arret" => "Appareil à l'arrêt",
+        "resolue" => "Résolu",
+        "planifiee" => "Planifiée",
+        "en_cours" => "En cours",
+        "faite" => "Faite",
+        "a_realiser" => "À réaliser",
+        "termine" => "Terminé",
+        "annule" => "Annulé",
+        other => other,
+    }
+}
+
+fn day(text: Option<&str>) -> String {
+    match text.and_then(|t| chrono::NaiveDate::parse_from_str(t.get(..10)?, "%Y-%m-%d").ok()) {
+        Some(date) => date.format("%d/%m/%Y").to_string(),
+        None => shown(text),
+    }
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;color:#111}\
+h1{font-size:1.5rem}h2{font-size:1.15rem;border-bottom:1px solid #999;margin-top:1.5rem}\
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}\
+th{width:40%;font-weight:600}.rate{font-size:1.25rem;font-weight:700}\
+@media print{body{margin:0;max-width:none}h2{break-after:avoid}table{break-inside:avoid}}";
+
+/// A component key and its (label, shown value) rows.
+type ComponentRows<'a> = (Option<String>, Vec<(&'a str, String)>);
+
+/// The complete sheet, in French, with no external resource and no script.
+fn render(conn: &Connection, agency_id: &str, equipment_id: &str) -> AppResult<Option<String>> {
+    let Some(equipment) = equipment_store::get(conn, agency_id, equipment_id)? else {
+        return Ok(None);
+    };
+    let id = &equipment.identity;
+    let number = shown(id.number.as_deref());
+    let mut body = format!("<h1>Fiche de l'équipement {number}</h1>");
+    body.push_str("<h2>Identité</h2>");
+    body.push_str(&table(&[
+        ("Numéro", number.clone()),
+        ("Numéro de série", shown(id.serial_number.as_deref())),
+        ("Type", shown(id.equipment_type.as_deref())),
+        ("Sous-type", shown(id.subtype.as_deref())),
+        ("Emplacement", shown(id.location.as_deref())),
+    ]));
+    body.push_str("<h2>Immeuble</h2>");
+    match &equipment.building {
+        Some(building) => {
+            let access = sheets::building_access(conn, equipment_id)?.unwrap_or_default();
+            let cell = |i: usize| access.get(i).cloned().flatten();
+            let instructions: Vec<String> = cell(0)
+                .and_then(|text| serde_json::from_str(&text).ok())
+                .unwrap_or_default();
+            body.push_str(&table(&[
+                ("Nom", shown(building.name.as_deref())),
+                ("Adresse", shown(Some(&building.address))),
+                ("Complément", shown(building.address_complement.as_deref())),
+                ("Code postal", shown(cell(4).as_deref())),
+                ("Ville", shown(cell(5).as_deref())),
+                ("Consignes d'accès", shown(Some(&instructions.join(", ")))),
+                ("Autre consigne", shown(cell(1).as_deref())),
+                ("Digicode", shown(cell(2).as_deref())),
+                ("Coffre à clés", shown(cell(3).as_deref())),
+            ]));
+        }
+        None => body.push_str("<p>Aucun immeuble rattaché.</p>"),
+    }
+    body.push_str("<h2>Client</h2>");
+    match sheets::client_of(conn, equipment_id)? {
+        Some(client) => {
+            let cell = |i: usize| client.get(i).cloned().flatten();
+            body.push_str(&table(&[
+                ("Nom", shown(cell(0).as_deref())),
+                ("Statut", shown(cell(4).as_deref())),
+                ("Téléphone", shown(cell(1).as_deref())),
+                ("E-mail", shown(cell(2).as_deref())),
+                ("Adresse", shown(cell(3).as_deref())),
+            ]));
+        }
+        None => body.push_str("<p>Aucun client rattaché.</p>"),
+    }
+    body.push_str("<h2>Contrat</h2>");
+    body.push_str(&table(&[
+        (
+            "Contrat d'entretien",
+            shown(
+                id.maintenance_contract
+                    .as_deref()
+                    .and_then(technical_data::contract_label),
+            ),
+        ),
+        ("Numéro de contrat", shown(id.contract_number.as_deref())),
+    ]));
+    // Technical data by component, with units.
+    body.push_str("<h2>Données techniques</h2>");
+    let catalog = technical_fields::all(conn)?;
+    let stored = equipment_store::values(conn, equipment_id)?;
+    let mut groups: Vec<ComponentRows<'_>> = Vec::new();
+    for field in &catalog {
+        let Some((_, text)) = stored.iter().find(|(code, _)| *code == field.code) else {
+            continue;
+        };
+        let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+        let mut shown_value = escape(&value_text(&value));
+        if let Some(unit) = &field.unit {
+            shown_value.push_str(&format!(" {}", escape(unit)));
+        }
+        match groups.iter_mut().find(|(key, _)| *key == field.component) {
+            Some((_, rows)) => rows.push((&field.label, shown_value)),
+            None => groups.push((field.component.clone(), vec![(&field.label, shown_value)])),
+        }
+    }
+    if groups.is_empty() {
+        body.push_str("<p>Aucune donnée technique relevée.</p>");
+    }
+    for (component, rows) in &groups {
+        body.push_str(&format!(
+            "<h3>{}</h3>",
+            escape(&component_label(component.as_deref()))
+        ));
+        body.push_str(&table(rows));
+    }
+    let rate = equipment_store::knowledge_rate(conn, agency_id, equipment_id)?.unwrap_or(0.0);
+    body.push_str(&format!(
+        "<h2>Taux de connaissance</h2><p class=\"rate\">{rate:.0} %</p>"
+    ));
+    body.push_str("<h2>Dernières visites</h2>");
+    let visits = sheets::last_visits(conn, equipment_id)?;
+    if visits.is_empty() {
+        body.push_str("<p>Aucune visite.</p>");
+    } else {
+        body.push_str("<table><tr><th>Prévue le</th><th>Statut</th><th>Faite le</th><th>Observations</th></tr>");
+        for v in &visits {
+            body.push_str(&format!(
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                day(v[0].as_deref()),
+                escape(call_label(v[1].as_deref().unwrap_or_default())),
+                day(v[2].as_deref()),
+                shown(v[3].as_deref())
+            ));
+        }
+        body.push_str("</table>");
+    }
+    body.push_str("<h2>Appels en cours</h2>");
+    let calls = sheets::open_calls(conn, equipment_id)?;
+    if calls.is_empty() {
+        body.push_str("<p>Aucun appel en cours.</p>");
+    } else {
+        body.push_str(
+            "<table><tr><th>Reçu le</th><th>Type</th><th>Statut</th><th>Description</th></tr>",
+        );
+        for c in &calls {
+            body.push_str(&format!(
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                day(c[0].as_deref()),
+                escape(call_label(c[1].as_deref().unwrap_or_default())),
+                escape(call_label(c[2].as_deref().unwrap_or_default())),
+                shown(c[3].as_deref())
+            ));
+        }
+        body.push_str("</table>");
+    }
+    body.push_str("<h2>Dernier relevé</h2>");
+    match sheets::last_survey(conn, equipment_id)? {
+        Some(s) => body.push_str(&table(&[
+            ("Numéro", shown(s[0].as_deref())),
+            (
+                "Statut",
+                escape(call_label(s[1].as_deref().unwrap_or_default())),
+            ),
+            ("Relevé le", day(s[2].as_deref())),
+            ("Créé le", day(s[3].as_deref())),
+        ])),
+        None => body.push_str("<p>Aucun relevé.</p>"),
+    }
+    Ok(Some(page(&format!("Fiche équipement {number}"), &body)))
+}
+
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html><html lang=\"fr\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<meta name=\"referrer\" content=\"no-referrer\"><title>{title}</title><style>{STYLE}</style></head>\
+<body>{body}</body></html>"
+    )
+}
+
+/// The page of a link that cannot be opened (expired, used, forged):
+/// reveals nothing of the equipment.
+pub fn expired_page() -> String {
+    page(
+        "Lien expiré",
+        "<h1>Lien expiré</h1><p>Ce lien vers la fiche de l'équipement a expiré ou a déjà été utilisé. \
+Demandez un nouveau lien depuis l'application de votre partenaire.</p>",
+    )
+}

@@ -1,0 +1,156 @@
+//! The partner workflow API's operations (`/api/1.1/wf`): validation with
+//! French messages, then the store; every write in one transaction with its
+//! audit entry (`Actor::PartnerKey`). The agency is checked by the caller
+//! (`PartnerCaller::authorize_agency`) before anything here runs.
+
+use chrono::NaiveDate;
+use rusqlite::{Connection, Transaction};
+use serde_json::{Map, Value};
+
+use crate::error::{AppError, AppResult};
+use crate::services::technical_data;
+use crate::store::audit::Actor;
+use crate::store::deals::{self, DealFilter};
+use crate::store::equipment as equipment_store;
+
+/// `type_affaire` values (also `opportunity_type`).
+pub const DEAL_TYPES: [&str; 6] = [
+    "Contrat",
+    "Réparation",
+    "Modernisation pour devis",
+    "Remplacement complet pour devis",
+    "Modernisation pour commande",
+    "Remplacement complet pour commande",
+];
+
+/// `opportunity_category` values.
+pub const DEAL_CATEGORIES: [&str; 7] = [
+    "Ouverte",
+    "En attente",
+    "En retard",
+    "Gagnée",
+    "Perdue",
+    "Annulée",
+    "Fermée",
+];
+
+pub const EQUIPMENT_NOT_FOUND: &str = "Équipement introuvable dans cette agence.";
+
+fn allowed_list(values: &[&str]) -> String {
+    values
+        .iter()
+        .map(|v| format!("« {v} »"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A value that must be one of `allowed`: 422 naming the field otherwise.
+pub fn check_allowed(field: &str, value: &str, allowed: &[&str]) -> AppResult<()> {
+    if allowed.contains(&value) {
+        Ok(())
+    } else {
+        Err(AppError::unprocessable(format!(
+            "La valeur « {value} » du champ « {field} » n'est pas autorisée : valeurs possibles : {}.",
+            allowed_list(allowed)
+        )))
+    }
+}
+
+/// A required, non-blank text: 422 naming the field otherwise.
+pub fn required_text(field: &str, value: &str) -> AppResult<String> {
+    let trimmed = value.trim();
+    if trimmed.is_empty() {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « {field} » est obligatoire."
+        )));
+    }
+    Ok(trimmed.to_owned())
+}
+
+/// `/get_equipment_data`: the available technical data, with `taux_connaissance`.
+pub fn equipment_data(
+    conn: &Connection,
+    agency_id: &str,
+    equipment_number: &str,
+) -> AppResult<Map<String, Value>> {
+    let number = required_text("equipment_number", equipment_number)?;
+    let equipment = equipment_store::find_by_number(conn, agency_id, &number)?
+        .ok_or_else(|| AppError::not_found(EQUIPMENT_NOT_FOUND))?;
+    technical_data::read(conn, agency_id, &equipment.id)?
+        .ok_or_else(|| AppError::not_found(EQUIPMENT_NOT_FOUND))
+}
+
+/// `/update_equipment_data`: `fields` holds only technical data names
+/// (`agency_id` and `equipment_number` taken out); validated against the
+/// catalog, `taux_connaissance` refused, applied with its audit entry.
+pub fn update_equipment_data(
+    tx: &Transaction,
+    agency_id: &str,
+    equipment_number: &str,
+    fields: &Map<String, Value>,
+    actor: &Actor,
+) -> AppResult<()> {
+    let number = required_text("equipment_number", equipment_number)?;
+    let equipment = equipment_store::find_by_number(tx, agency_id, &number)?
+        .ok_or_else(|| AppError::not_found(EQUIPMENT_NOT_FOUND))?;
+    technical_data::update_from_json(tx, agency_id, &equipment.id, fields, actor)?;
+    Ok(())
+}
+
+/// The filters of `/get_opportunities_stats`, as received.
+#[derive(Debug, Clone, Default)]
+pub struct StatsInput {
+    pub from: Option<String>,
+    pub to: Option<String>,
+    pub opportunity_type: Option<String>,
+    pub opportunity_category: Option<String>,
+}
+
+fn date_of(field: &str, value: Option<String>) -> AppResult<Option<String>> {
+    let Some(text) = value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    let date = NaiveDate::parse_from_str(&text, "%Y-%m-%d").map_err(|_| {
+        AppError::unprocessable(format!(
+            "Le champ « {field} » doit être une date au format AAAA-MM-JJ."
+        ))
+    })?;
+    Ok(Some(date.format("%Y-%m-%d").to_string()))
+}
+
+/// `/get_opportunities_stats`: deals of that one agency, creation day within
+/// `from`..=`to`, of that type and category (each filter optional).
+pub fn opportunities_count(
+    conn: &Connection,
+    agency_id: &str,
+    input: StatsInput,
+) -> AppResult<i64> {
+    let from = date_of("from", input.from)?;
+    let to = date_of("to", input.to)?;
+    if let (Some(from), Some(to)) = (&from, &to)
+        && from > to
+    {
+        return Err(AppError::unprocessable(
+            "La date « from » doit précéder ou égaler la date « to ».",
+        ));
+    }
+    let non_blank = |v: Option<String>| v.filter(|v| !v.trim().is_empty());
+    let type_affaire = non_blank(input.opportunity_type);
+    if let Some(value) = &type_affaire {
+        check_allowed("opportunity_type", value, &DEAL_TYPES)?;
+    }
+    let category = non_blank(input.opportunity_category);
+    if let Some(value) = &category {
+        check_allowed("opportunity_category", value, &DEAL_CATEGORIES)?;
+    }
+    deals::count(
+        conn,
+        agency_id,
+        &DealFilter {
+            from,
+            to,
+            type_affaire,
+            category,
+        },
+    )
+}

@@ -1,0 +1,183 @@
+//! Clients and their contacts (the partner workflow API's client records).
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use crate::clock;
+use crate::error::AppResult;
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ContactRow {
+    pub id: String,
+    pub nom: String,
+    pub email: Option<String>,
+    pub telephone: Option<String>,
+    pub fonction: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ClientRow {
+    pub id: String,
+    /// The partner's identifier (`client_id` on the wire).
+    pub client_ref: String,
+    pub nom: String,
+    pub statut: String,
+    /// JSON array text of the categories.
+    pub types: String,
+    pub email: Option<String>,
+    pub telephone: Option<String>,
+    pub adresse: Option<String>,
+    pub complement_adresse: Option<String>,
+    pub siren: Option<String>,
+    pub siret: Option<String>,
+    pub supprime: bool,
+}
+
+const COLUMNS: &str = "id, client_ref, nom, statut, types, email, telephone, adresse, \
+     complement_adresse, siren, siret, supprime";
+
+fn client_from_row(r: &rusqlite::Row) -> rusqlite::Result<ClientRow> {
+    Ok(ClientRow {
+        id: r.get(0)?,
+        client_ref: r.get(1)?,
+        nom: r.get(2)?,
+        statut: r.get(3)?,
+        types: r.get(4)?,
+        email: r.get(5)?,
+        telephone: r.get(6)?,
+        adresse: r.get(7)?,
+        complement_adresse: r.get(8)?,
+        siren: r.get(9)?,
+        siret: r.get(10)?,
+        supprime: r.get::<_, i64>(11)? != 0,
+    })
+}
+
+/// The client of the agency with that partner identifier.
+pub fn find_by_ref(
+    conn: &Connection,
+    agency_id: &str,
+    client_ref: &str,
+) -> AppResult<Option<ClientRow>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM clients WHERE agency_id = ?1 AND client_ref = ?2"),
+            [agency_id, client_ref],
+            client_from_row,
+        )
+        .optional()?)
+}
+
+/// Every client of the agency (archived ones too), oldest first.
+pub fn all(conn: &Connection, agency_id: &str) -> AppResult<Vec<ClientRow>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM clients WHERE agency_id = ?1 ORDER BY created_at, id"
+    ))?;
+    let rows = stmt
+        .query_map([agency_id], client_from_row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+pub fn insert(tx: &Transaction, agency_id: &str, client: &ClientRow) -> AppResult<()> {
+    let now = clock::now_text();
+    tx.execute(
+        "INSERT INTO clients (id, agency_id, client_ref, nom, statut, types, email, telephone,
+             adresse, complement_adresse, siren, siret, supprime, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)",
+        params![
+            client.id,
+            agency_id,
+            client.client_ref,
+            client.nom,
+            client.statut,
+            client.types,
+            client.email,
+            client.telephone,
+            client.adresse,
+            client.complement_adresse,
+            client.siren,
+            client.siret,
+            i64::from(client.supprime),
+            now,
+        ],
+    )?;
+    Ok(())
+}
+
+pub fn update(tx: &Transaction, client: &ClientRow) -> AppResult<()> {
+    tx.execute(
+        "UPDATE clients SET nom = ?2, statut = ?3, types = ?4, email = ?5, telephone = ?6,
+             adresse = ?7, complement_adresse = ?8, siren = ?9, siret = ?10, supprime = ?11,
+             updated_at = ?12
+         WHERE id = ?1",
+        params![
+            client.id,
+            client.nom,
+            client.statut,
+            client.types,
+            client.email,
+            client.telephone,
+            client.adresse,
+            client.complement_adresse,
+            client.siren,
+            client.siret,
+            i64::from(client.supprime),
+            clock::now_text(),
+        ],
+    )?;
+    Ok(())
+}
+
+/// The client's contacts, oldest first.
+pub fn contacts(conn: &Connection, client_id: &str) -> AppResult<Vec<ContactRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, nom, email, telephone, fonction FROM contacts
+         WHERE client_id = ?1 ORDER BY created_at, id",
+    )?;
+    let rows = stmt
+        .query_map([client_id], |r| {
+            Ok(ContactRow {
+                id: r.get(0)?,
+                nom: r.get(1)?,
+                email: r.get(2)?,
+                telephone: r.get(3)?,
+                fonction: r.get(4)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+pub fn insert_contact(tx: &Transaction, client_id: &str, contact: &ContactRow) -> AppResult<()> {
+    let now = clock::now_text();
+    tx.execute(
+        "INSERT INTO contacts (id, client_id, nom, email, telephone, fonction, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+        params![
+            contact.id,
+            client_id,
+            contact.nom,
+            contact.email,
+            contact.telephone,
+            contact.fonction,
+            now
+        ],
+    )?;
+    Ok(())
+}
+
+pub fn update_contact(tx: &Transaction, contact: &ContactRow) -> AppResult<()> {
+    tx.execute(
+        "UPDATE contacts SET nom = ?2, email = ?3, telephone = ?4, fonction = ?5, updated_at = ?6
+         WHERE id = ?1",
+        params![
+            contact.id,
+            contact.nom,
+            contact.email,
+            contact.telephone,
+            contact.fonction,
+            clock::now_text()
+        ],
+    )?;
+    Ok(())
+}

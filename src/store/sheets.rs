@@ -1,0 +1,141 @@
+//! Single-use equipment sheet tokens (`sheet_tokens`) and what a sheet shows.
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use crate::error::AppResult;
+
+pub struct SheetTokenRow {
+    pub id: String,
+    pub agency_id: String,
+    pub equipment_id: String,
+    pub expires_at: String,
+    pub used_at: Option<String>,
+}
+
+pub fn insert(
+    tx: &Transaction,
+    id: &str,
+    agency_id: &str,
+    equipment_id: &str,
+    credential_id: &str,
+    created_at: &str,
+    expires_at: &str,
+) -> AppResult<()> {
+    tx.execute(
+        "INSERT INTO sheet_tokens (id, agency_id, equipment_id, credential_id, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![id, agency_id, equipment_id, credential_id, created_at, expires_at],
+    )?;
+    Ok(())
+}
+
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<SheetTokenRow>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, agency_id, equipment_id, expires_at, used_at FROM sheet_tokens WHERE id = ?1",
+            [id],
+            |r| {
+                Ok(SheetTokenRow {
+                    id: r.get(0)?,
+                    agency_id: r.get(1)?,
+                    equipment_id: r.get(2)?,
+                    expires_at: r.get(3)?,
+                    used_at: r.get(4)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// Marks the token used if it was not: false when it already was.
+pub fn mark_used(tx: &Transaction, id: &str, at: &str) -> AppResult<bool> {
+    Ok(tx.execute(
+        "UPDATE sheet_tokens SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL",
+        params![id, at],
+    )? == 1)
+}
+
+/// Rows of text columns of a query, for the sheet's sections.
+fn rows(
+    conn: &Connection,
+    sql: &str,
+    equipment_id: &str,
+    columns: usize,
+) -> AppResult<Vec<Vec<Option<String>>>> {
+    let mut stmt = conn.prepare(sql)?;
+    let rows = stmt
+        .query_map([equipment_id], |r| {
+            (0..columns)
+                .map(|i| r.get::<_, Option<String>>(i))
+                .collect::<Result<Vec<_>, _>>()
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// The client of an equipment: nom, telephone, email, adresse, statut.
+pub fn client_of(conn: &Connection, equipment_id: &str) -> AppResult<Option<Vec<Option<String>>>> {
+    Ok(rows(
+        conn,
+        "SELECT c.nom, c.telephone, c.email, c.adresse, c.statut FROM equipment e
+         JOIN clients c ON c.id = e.client_id WHERE e.id = ?1",
+        equipment_id,
+        5,
+    )?
+    .into_iter()
+    .next())
+}
+
+/// Access instructions of the equipment's building: JSON array, other, digicode, key box, postal code, city.
+pub fn building_access(
+    conn: &Connection,
+    equipment_id: &str,
+) -> AppResult<Option<Vec<Option<String>>>> {
+    Ok(rows(
+        conn,
+        "SELECT b.access_instructions, b.access_other, b.digicode, b.key_box, b.postal_code, b.city
+         FROM equipment e JOIN buildings b ON b.id = e.building_id WHERE e.id = ?1",
+        equipment_id,
+        6,
+    )?
+    .into_iter()
+    .next())
+}
+
+/// The last 5 visits: planned_for, status, done_on, observations.
+pub fn last_visits(conn: &Connection, equipment_id: &str) -> AppResult<Vec<Vec<Option<String>>>> {
+    rows(
+        conn,
+        "SELECT planned_for, status, done_on, observations FROM visits
+         WHERE equipment_id = ?1 ORDER BY planned_for DESC, id DESC LIMIT 5",
+        equipment_id,
+        4,
+    )
+}
+
+/// Open calls (not `resolue`): received_at, type, status, description.
+pub fn open_calls(conn: &Connection, equipment_id: &str) -> AppResult<Vec<Vec<Option<String>>>> {
+    rows(
+        conn,
+        "SELECT received_at, type, status, description FROM calls
+         WHERE equipment_id = ?1 AND status <> 'resolue' ORDER BY received_at DESC, id DESC",
+        equipment_id,
+        4,
+    )
+}
+
+/// The last survey: number, status, surveyed_on, created_at.
+pub fn last_survey(
+    conn: &Connection,
+    equipment_id: &str,
+) -> AppResult<Option<Vec<Option<String>>>> {
+    Ok(rows(
+        conn,
+        "SELECT number, status, surveyed_on, substr(created_at, 1, 10) FROM surveys
+         WHERE equipment_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 1",
+        equipment_id,
+        4,
+    )?
+    .into_iter()
+    .next())
+}
