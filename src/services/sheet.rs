@@ -142,7 +142,20 @@ fn component_label(key: Option<&str>) -> String {
         Some("machine") => "Machinerie".to_owned(),
         Some("controller") => "Armoire de commande".to_owned(),
         Some("car") => "Cabine".to_owned(),
+        Some("shaft") => "Gaine".to_owned(),
         Some(other) => other.replace('_', " "),
+    }
+}
+
+/// The equipment types' names as staff say them.
+fn equipment_type_label(code: &str) -> &str {
+    match code {
+        "ascenseur" => "Ascenseur",
+        "monte_charge" => "Monte-charge",
+        "monte_voiture" => "Monte-voiture",
+        "elevateur" => "Élévateur",
+        "porte_fermeture" => "Porte ou fermeture automatique",
+        other => other,
     }
 }
 
@@ -195,7 +208,10 @@ fn render(conn: &Connection, agency_id: &str, equipment_id: &str) -> AppResult<O
     body.push_str(&table(&[
         ("Numéro", number.clone()),
         ("Numéro de série", shown(id.serial_number.as_deref())),
-        ("Type", shown(id.equipment_type.as_deref())),
+        (
+            "Type",
+            shown(id.equipment_type.as_deref().map(equipment_type_label)),
+        ),
         ("Sous-type", shown(id.subtype.as_deref())),
         ("Emplacement", shown(id.location.as_deref())),
     ]));
