@@ -11,6 +11,36 @@ use crate::error::AppError;
 
 pub struct ApiJson<T>(pub T);
 
+const NOT_JSON: &str =
+    "Le corps de la requête doit être du JSON, avec l'en-tête Content-Type: application/json.";
+
+/// Whether the request declares a JSON body (`application/json` or `+json`).
+fn declares_json(req: &Request) -> bool {
+    req.headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|mime| {
+            let mime = mime.trim().to_ascii_lowercase();
+            mime == "application/json"
+                || (mime.starts_with("application/") && mime.ends_with("+json"))
+        })
+}
+
+/// The body's bytes, with 413 past the limit and 400 when unreadable.
+async fn body_bytes<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, AppError> {
+    Bytes::from_request(req, state).await.map_err(|rejection| {
+        if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+            AppError::PayloadTooLarge(format!(
+                "Le corps de la requête dépasse la taille maximale acceptée ({} Kio).",
+                super::MAX_BODY_BYTES / 1024
+            ))
+        } else {
+            AppError::bad_request("Le corps de la requête n'a pas pu être lu.")
+        }
+    })
+}
+
 impl<S, T> FromRequest<S> for ApiJson<T>
 where
     S: Send + Sync,
@@ -19,32 +49,37 @@ where
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let is_json = req
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|mime| {
-                let mime = mime.trim().to_ascii_lowercase();
-                mime == "application/json"
-                    || (mime.starts_with("application/") && mime.ends_with("+json"))
-            });
-        if !is_json {
-            return Err(AppError::bad_request(
-                "Le corps de la requête doit être du JSON, avec l'en-tête Content-Type: application/json.",
-            ));
+        if !declares_json(&req) {
+            return Err(AppError::bad_request(NOT_JSON));
         }
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                AppError::PayloadTooLarge(format!(
-                    "Le corps de la requête dépasse la taille maximale acceptée ({} Kio).",
-                    super::MAX_BODY_BYTES / 1024
-                ))
-            } else {
-                AppError::bad_request("Le corps de la requête n'a pas pu être lu.")
-            }
-        })?;
+        let bytes = body_bytes(req, state).await?;
         parse_json(&bytes).map(ApiJson)
+    }
+}
+
+/// A JSON body that may be left out (transitions whose fields are all
+/// optional): no body, an empty one or JSON `null` is `None`; otherwise the
+/// rules of `ApiJson` (JSON Content-Type, 400 malformed, 413, 422).
+pub struct OptionalJson<T>(pub Option<T>);
+
+impl<S, T> FromRequest<S> for OptionalJson<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let declared = declares_json(&req);
+        let bytes = body_bytes(req, state).await?;
+        let text = bytes.trim_ascii();
+        if text.is_empty() || text == b"null" {
+            return Ok(OptionalJson(None));
+        }
+        if !declared {
+            return Err(AppError::bad_request(NOT_JSON));
+        }
+        parse_json(&bytes).map(|value| OptionalJson(Some(value)))
     }
 }
 

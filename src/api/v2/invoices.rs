@@ -3,25 +3,21 @@
 //! credit note). The rules are in `services::invoices`.
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::{FromRequest, Request, State};
+use axum::extract::State;
 use axum::http::StatusCode;
-use axum::http::header::CONTENT_TYPE;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::wire::{Created, Page, PageQuery, Paging, RecordKind};
-use crate::api::MAX_BODY_BYTES;
 use crate::api::extract::{ApiPath, ApiQuery};
-use crate::api::json::{ApiJson, parse_json};
+use crate::api::json::{ApiJson, OptionalJson};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::invoice::{
     InvoiceNature, InvoiceStatus, VatSubtotal, cents_to_euros, line_total_excl_cents,
 };
-use crate::error::{AppError, AppResult, ErrorBody};
+use crate::error::{AppResult, ErrorBody};
 use crate::services::invoices::{
     self as service, Author, InvoiceDetail, LineInput, ListInput, NewInvoiceInput,
 };
@@ -483,52 +479,6 @@ async fn get_invoice(
 // ---------------------------------------------------------------------------
 // Writes
 // ---------------------------------------------------------------------------
-
-/// A JSON body that may be left out: no body, an empty one or `null` is `None`;
-/// otherwise the same rules as `ApiJson` (400 malformed or not JSON, 413,
-/// 422 for a mistyped field).
-pub struct OptionalJson<T>(pub Option<T>);
-
-impl<S, T> FromRequest<S> for OptionalJson<T>
-where
-    S: Send + Sync,
-    T: DeserializeOwned,
-{
-    type Rejection = AppError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let is_json = req
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .map(|mime| {
-                let mime = mime.trim().to_ascii_lowercase();
-                mime == "application/json"
-                    || (mime.starts_with("application/") && mime.ends_with("+json"))
-            });
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                AppError::PayloadTooLarge(format!(
-                    "Le corps de la requête dépasse la taille maximale acceptée ({} Kio).",
-                    MAX_BODY_BYTES / 1024
-                ))
-            } else {
-                AppError::bad_request("Le corps de la requête n'a pas pu être lu.")
-            }
-        })?;
-        let text = bytes.trim_ascii();
-        if text.is_empty() || text == b"null" {
-            return Ok(OptionalJson(None));
-        }
-        if is_json != Some(true) {
-            return Err(AppError::bad_request(
-                "Le corps de la requête doit être du JSON, avec l'en-tête Content-Type: application/json.",
-            ));
-        }
-        parse_json(&bytes).map(|value| OptionalJson(Some(value)))
-    }
-}
 
 /// Une nouvelle facture, créée au statut `brouillon` (sans numéro).
 #[derive(Deserialize, ToSchema)]

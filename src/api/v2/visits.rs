@@ -2,23 +2,20 @@
 //! `POST /visits/{id}/start`, `/complete`, `/reschedule`, `/cancel-start`.
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::{FromRequest, Request, State};
+use axum::extract::State;
 use axum::http::StatusCode;
-use axum::http::header::CONTENT_TYPE;
 use chrono::NaiveDate;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::extract::ApiPath;
-use crate::api::json::{ApiJson, parse_json};
+use crate::api::json::{ApiJson, OptionalJson};
 use crate::api::v2::wire::{Created, RecordKind};
 use crate::auth::api_token::ApiCaller;
 use crate::clock;
-use crate::error::{AppError, AppResult, ErrorBody};
+use crate::error::{AppResult, ErrorBody};
 use crate::services::visits::{self, Acting, CompleteInput, RescheduleInput, StartInput};
 use crate::state::AppState;
 use crate::store::audit::Actor;
@@ -143,56 +140,6 @@ async fn read_visit(
 
 // -- Transitions ------------------------------------------------------------
 
-/// A JSON body that may be left out: an empty body (or JSON `null`) reads as
-/// `T::default()`; otherwise the rules of `ApiJson` (JSON Content-Type, 400 malformed, 413
-/// too large, 422 missing or mistyped field).
-pub struct OptionalJson<T>(pub T);
-
-impl<S, T> FromRequest<S> for OptionalJson<T>
-where
-    S: Send + Sync,
-    T: DeserializeOwned + Default,
-{
-    type Rejection = AppError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let is_json = req
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|mime| {
-                let mime = mime.trim().to_ascii_lowercase();
-                mime == "application/json"
-                    || (mime.starts_with("application/") && mime.ends_with("+json"))
-            });
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                AppError::PayloadTooLarge(format!(
-                    "Le corps de la requête dépasse la taille maximale acceptée ({} Kio).",
-                    crate::api::MAX_BODY_BYTES / 1024
-                ))
-            } else {
-                AppError::bad_request("Le corps de la requête n'a pas pu être lu.")
-            }
-        })?;
-        let text = bytes.trim_ascii();
-        if text.is_empty() {
-            return Ok(Self(T::default()));
-        }
-        if !is_json {
-            return Err(AppError::bad_request(
-                "Le corps de la requête doit être du JSON, avec l'en-tête Content-Type: application/json.",
-            ));
-        }
-        // JSON `null` is the body left out, said in JSON.
-        if text == b"null" {
-            return Ok(Self(T::default()));
-        }
-        parse_json(&bytes).map(Self)
-    }
-}
-
 /// Début de visite : l'arrivée du technicien.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -278,7 +225,7 @@ async fn start_visit(
 ) -> AppResult<(StatusCode, Json<Created>)> {
     let acting = acting(&caller)?;
     let input = StartInput {
-        arrived_at: body.arrived_at,
+        arrived_at: body.and_then(|b| b.arrived_at),
     };
     let visit_id = id.clone();
     state
