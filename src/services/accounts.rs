@@ -10,18 +10,23 @@ use crate::store::agencies::{self, AgencyRow, OrganizationKind};
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::{credentials, sessions};
 
-/// Trims and lower-cases an email address, refusing what is not one.
-pub fn normalize_email(raw: &str) -> AppResult<String> {
-    let email = raw.trim().to_lowercase();
-    let valid = email.len() <= 254
+/// Whether `email` has the form of an email address: the one rule used for
+/// accounts, clients, contacts and partner calls alike.
+pub fn is_email(email: &str) -> bool {
+    email.len() <= 254
         && !email.contains(char::is_whitespace)
         && email.split_once('@').is_some_and(|(local, domain)| {
             !local.is_empty()
                 && domain.contains('.')
                 && !domain.starts_with('.')
                 && !domain.ends_with('.')
-        });
-    if valid {
+        })
+}
+
+/// Trims and lower-cases an email address, refusing what is not one.
+pub fn normalize_email(raw: &str) -> AppResult<String> {
+    let email = raw.trim().to_lowercase();
+    if is_email(&email) {
         Ok(email)
     } else {
         Err(AppError::unprocessable(format!(

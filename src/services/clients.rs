@@ -59,11 +59,7 @@ fn check_length(field: &str, value: &str) -> AppResult<()> {
 }
 
 fn check_email(field: &str, value: &str) -> AppResult<()> {
-    let valid = value
-        .split_once('@')
-        .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'))
-        && !value.chars().any(char::is_whitespace);
-    if !valid {
+    if !crate::services::accounts::is_email(value) {
         return Err(AppError::unprocessable(format!(
             "Le champ « {field} » n'est pas une adresse e-mail valide."
         )));

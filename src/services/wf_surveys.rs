@@ -54,11 +54,7 @@ fn non_blank(value: Option<String>) -> Option<String> {
 
 fn check_email(field: &str, value: &str) -> AppResult<String> {
     let value = required_text(field, value)?;
-    let valid = value
-        .split_once('@')
-        .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'))
-        && !value.chars().any(char::is_whitespace);
-    if !valid {
+    if !crate::services::accounts::is_email(&value) {
         return Err(AppError::unprocessable(format!(
             "Le champ « {field} » n'est pas une adresse e-mail valide."
         )));
