@@ -15,3 +15,4 @@ pub mod services;
 pub mod state;
 pub mod store;
 pub mod text;
+pub mod webhooks;

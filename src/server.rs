@@ -38,10 +38,14 @@ pub async fn serve(
             limiter.prune();
         }
     });
+    // The webhooks' sync task: delivers queued events whenever online.
+    let delivering = tokio::spawn(state.webhooks.clone().run());
     let served = axum::serve(listener, crate::api::router(state))
         .with_graceful_shutdown(shutdown)
         .await;
     pruning.abort();
+    // A send cut short here is sent again at the next start.
+    delivering.abort();
     served?;
     tokio::task::spawn_blocking(move || store.checkpoint()).await??;
     tracing::info!("serveur arrêté proprement");

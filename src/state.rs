@@ -8,6 +8,7 @@ use crate::auth::rate_limit::{RateLimit, RateLimiter};
 use crate::auth::sheet_token::{self, SheetSecret};
 use crate::auth::throttle::LoginThrottle;
 use crate::store::Store;
+use crate::webhooks::{WebhookSettings, WebhookSync};
 
 /// The time as the server sees it: `clock::now` except in tests.
 pub type Clock = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
@@ -25,6 +26,8 @@ pub struct AppState {
     pub sheet_secret: Arc<SheetSecret>,
     /// Now, for the sheet tokens' expiry: injectable for tests.
     pub clock: Clock,
+    /// The webhooks' sync task and its settings (retry schedule, probe…).
+    pub webhooks: Arc<WebhookSync>,
 }
 
 impl AppState {
@@ -35,13 +38,20 @@ impl AppState {
     pub fn with_rate_limit(store: Store, base_url: impl Into<Arc<str>>, limit: RateLimit) -> Self {
         let sheet_secret = Self::load_sheet_secret(&store);
         Self {
-            store,
             base_url: base_url.into(),
             login_throttle: Arc::new(LoginThrottle::default()),
             rate_limiter: Arc::new(RateLimiter::new(limit)),
             sheet_secret: Arc::new(sheet_secret),
             clock: Arc::new(crate::clock::now),
+            webhooks: Arc::new(WebhookSync::new(store.clone(), WebhookSettings::default())),
+            store,
         }
+    }
+
+    /// The same state delivering webhooks with these settings.
+    pub fn with_webhook_settings(mut self, settings: WebhookSettings) -> Self {
+        self.webhooks = Arc::new(WebhookSync::new(self.store.clone(), settings));
+        self
     }
 
     /// The same state with another clock (tests of the sheet's expiry).

@@ -125,7 +125,8 @@ fn start(app: &mut App, shell: &Shell) -> anyhow::Result<()> {
     tracing::info!(url = %base_url, "serveur embarqué");
 
     let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
-    let state = liftdesk::state::AppState::new(store, base_url.clone());
+    let state = liftdesk::state::AppState::new(store, base_url.clone())
+        .with_webhook_settings(liftdesk::webhooks::WebhookSettings::from_env());
     let task = tauri::async_runtime::spawn(async move {
         let listener =
             tokio::net::TcpListener::from_std(listener).context("Port d'écoute inutilisable")?;

@@ -56,6 +56,55 @@ pub fn has_shape(text: &str, prefix: &str) -> bool {
     })
 }
 
+/// Length of the server's own keys (sheet links, webhook secrets at rest).
+pub const KEY_BYTES: usize = 32;
+pub type Key = [u8; KEY_BYTES];
+
+/// 32 random bytes from the OS.
+pub fn random_key() -> std::io::Result<Key> {
+    let mut key = [0u8; KEY_BYTES];
+    getrandom::fill(&mut key).map_err(std::io::Error::other)?;
+    Ok(key)
+}
+
+/// Reads a key file of the data directory, creating it (mode 0600, 32
+/// random bytes) on first use; a file of another length is an error, never
+/// silently replaced (what it protects would become unreadable).
+pub fn load_or_create_key_file(path: &std::path::Path) -> std::io::Result<Key> {
+    use std::io::Write;
+    let from_bytes = |bytes: Vec<u8>| {
+        Key::try_from(bytes.as_slice()).map_err(|_| {
+            std::io::Error::other(format!(
+                "la clé {} n'a pas {KEY_BYTES} octets",
+                path.display()
+            ))
+        })
+    };
+    if let Ok(bytes) = std::fs::read(path) {
+        return from_bytes(bytes);
+    }
+    let key = random_key()?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.open(path) {
+        Ok(mut file) => {
+            file.write_all(&key)?;
+            file.sync_all()?;
+            Ok(key)
+        }
+        // Created meanwhile by another process: use that one.
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
+            from_bytes(std::fs::read(path)?)
+        }
+        Err(err) => Err(err),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,57 +4,24 @@
 //! from the OS, mode 0600, created on first use). Verification is in
 //! constant time (`Mac::verify_slice`).
 
-use std::io::Write;
 use std::path::Path;
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
 pub const SECRET_FILE: &str = "sheet-secret.key";
-pub const SECRET_BYTES: usize = 32;
+pub const SECRET_BYTES: usize = crate::auth::secret::KEY_BYTES;
 
-pub type SheetSecret = [u8; SECRET_BYTES];
+pub type SheetSecret = crate::auth::secret::Key;
 
 /// Reads the secret of the data directory, creating it (0600) on first use.
 pub fn load_or_create_secret(data_dir: &Path) -> std::io::Result<SheetSecret> {
-    let path = data_dir.join(SECRET_FILE);
-    if let Ok(bytes) = std::fs::read(&path) {
-        if let Ok(secret) = SheetSecret::try_from(bytes.as_slice()) {
-            return Ok(secret);
-        }
-        return Err(std::io::Error::other(format!(
-            "le secret des fiches {} n'a pas {SECRET_BYTES} octets",
-            path.display()
-        )));
-    }
-    let secret = random_secret()?;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    match options.open(&path) {
-        Ok(mut file) => {
-            file.write_all(&secret)?;
-            file.sync_all()?;
-            Ok(secret)
-        }
-        // Created meanwhile by another process: use that one.
-        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
-            let bytes = std::fs::read(&path)?;
-            SheetSecret::try_from(bytes.as_slice()).map_err(std::io::Error::other)
-        }
-        Err(err) => Err(err),
-    }
+    crate::auth::secret::load_or_create_key_file(&data_dir.join(SECRET_FILE))
 }
 
 /// 32 random bytes from the OS.
 pub fn random_secret() -> std::io::Result<SheetSecret> {
-    let mut secret = [0u8; SECRET_BYTES];
-    getrandom::fill(&mut secret).map_err(std::io::Error::other)?;
-    Ok(secret)
+    crate::auth::secret::random_key()
 }
 
 fn mac(secret: &SheetSecret, sheet_id: &str, agency_id: &str, equipment_id: &str) -> Hmac<Sha256> {

@@ -21,6 +21,21 @@ use crate::services::{accounts, credentials};
 use crate::state::AppState;
 use crate::store::accounts as account_store;
 use crate::store::audit::Actor;
+use crate::webhooks::{Probe, RetrySchedule, WebhookSettings};
+
+/// A flag also settable from the environment: `1`, `true`, `oui`… or `0`.
+fn parse_flag(text: &str) -> Result<bool, String> {
+    if crate::webhooks::is_true(text) {
+        Ok(true)
+    } else if matches!(
+        text.trim().to_lowercase().as_str(),
+        "" | "0" | "false" | "no" | "non" | "off"
+    ) {
+        Ok(false)
+    } else {
+        Err(format!("« {text} » n'est ni 1 ni 0"))
+    }
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -103,6 +118,15 @@ pub enum Command {
         /// Appels par minute et par jeton ou clé, avec une rafale : « 600/100 » (par défaut).
         #[arg(long, env = "LIFTDESK_RATE_LIMIT", value_parser = RateLimit::parse)]
         rate_limit: Option<RateLimit>,
+        /// Accepte des destinataires de webhooks en http:// sur une adresse locale (127.0.0.1, ::1, localhost) : intégrations locales et tests.
+        #[arg(long, env = "LIFTDESK_INSECURE_WEBHOOKS", value_parser = parse_flag, num_args = 0..=1, default_missing_value = "1", default_value = "0")]
+        insecure_webhooks: bool,
+        /// Délais des nouveaux essais d'un webhook en échec, puis abandon : « 1m,5m,30m,2h,12h » (par défaut ; unités s, m, h, d).
+        #[arg(long, env = "LIFTDESK_WEBHOOK_RETRY_SCHEDULE", value_parser = RetrySchedule::parse)]
+        webhook_retry_schedule: Option<RetrySchedule>,
+        /// Sonde de connectivité : « route » (par défaut), « off », « tcp://hôte:port » ou une adresse http(s)://.
+        #[arg(long, env = "LIFTDESK_CONNECTIVITY_PROBE", value_parser = Probe::parse)]
+        connectivity_probe: Option<Probe>,
     },
 }
 
@@ -241,14 +265,24 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         demo,
         public_url,
         rate_limit,
+        insecure_webhooks,
+        webhook_retry_schedule,
+        connectivity_probe,
     } = cli.command
     {
+        let defaults = WebhookSettings::default();
+        let webhooks = WebhookSettings {
+            insecure_loopback: insecure_webhooks,
+            retry_schedule: webhook_retry_schedule.unwrap_or(defaults.retry_schedule),
+            probe: connectivity_probe.unwrap_or(defaults.probe),
+        };
         return serve(
             &data_dir,
             &bind,
             demo,
             public_url,
             rate_limit.unwrap_or_default(),
+            webhooks,
         );
     }
     init_logging("warn");
@@ -412,8 +446,14 @@ fn serve(
     with_demo: bool,
     public_url: Option<String>,
     rate_limit: RateLimit,
+    webhooks: WebhookSettings,
 ) -> anyhow::Result<()> {
     init_logging("info");
+    if webhooks.insecure_loopback {
+        tracing::warn!(
+            "--insecure-webhooks : des destinataires de webhooks en http:// local sont acceptés (à réserver aux intégrations locales et aux tests)"
+        );
+    }
     let store = server::open_store(data_dir)?;
     if with_demo {
         demo::seed_if_empty(&store, data_dir)?;
@@ -429,7 +469,8 @@ fn serve(
         let public = public_url
             .map(|u| u.trim_end_matches('/').to_owned())
             .unwrap_or_else(|| base_url.clone());
-        let state = AppState::with_rate_limit(store, public, rate_limit);
+        let state =
+            AppState::with_rate_limit(store, public, rate_limit).with_webhook_settings(webhooks);
         // The first line on stdout: scripts wait for it, so it comes only
         // once the listener accepts connections.
         print_line(&base_url)?;

@@ -15,5 +15,6 @@ pub mod sheet;
 pub mod technical_data;
 pub mod technicians;
 pub mod visits;
+pub mod webhooks;
 pub mod wf_surveys;
 pub mod workflow;

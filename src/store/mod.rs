@@ -22,6 +22,7 @@ pub mod surveys;
 pub mod technical_fields;
 pub mod technicians;
 pub mod visits;
+pub mod webhooks;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -1,12 +1,13 @@
 //! The outbox: an event is written in the same transaction as the change
-//! that causes it, with the exact body every subscriber will receive. The
-//! webhooks' sender fans each event out to its deliveries.
+//! that causes it, with the exact body every subscriber will receive, and
+//! one delivery per subscription of the agency to that event. An event
+//! exists if and only if its change was committed.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{Transaction, params};
 use serde::Serialize;
 
-use super::new_id;
+use super::{new_id, webhooks};
 use crate::clock;
 use crate::error::AppResult;
 
@@ -18,7 +19,8 @@ struct EventBody<'a> {
     /// The object concerned (call, survey, quote), not the event row.
     id: &'a str,
     agency: &'a str,
-    equipment: &'a str,
+    /// Null only for `ping`, which concerns no equipment.
+    equipment: Option<&'a str>,
     status: &'a str,
     occurred_at: &'a str,
 }
@@ -52,6 +54,53 @@ pub fn record_event_at(
     event: &str,
     object_id: &str,
     equipment_id: &str,
+    status: &str,
+    at: DateTime<Utc>,
+) -> AppResult<String> {
+    let id = insert_event(
+        tx,
+        agency_id,
+        event,
+        object_id,
+        Some(equipment_id),
+        status,
+        at,
+    )?;
+    webhooks::fan_out(tx, agency_id, event, &id, &clock::format_timestamp(at))?;
+    Ok(id)
+}
+
+/// The event `ping` of `POST /webhooks/{id}/test`: the subscription as `id`,
+/// `equipment` null, `status` `actif`; queued for that subscription only.
+/// Returns the delivery's id.
+pub fn record_ping(
+    tx: &Transaction,
+    agency_id: &str,
+    subscription_id: &str,
+    at: DateTime<Utc>,
+) -> AppResult<String> {
+    let event_id = insert_event(
+        tx,
+        agency_id,
+        PING_EVENT,
+        subscription_id,
+        None,
+        PING_STATUS,
+        at,
+    )?;
+    webhooks::insert_delivery(tx, &event_id, subscription_id, &clock::format_timestamp(at))
+}
+
+pub const PING_EVENT: &str = "ping";
+/// The subscription's status carried by `ping`.
+pub const PING_STATUS: &str = "actif";
+
+fn insert_event(
+    tx: &Transaction,
+    agency_id: &str,
+    event: &str,
+    object_id: &str,
+    equipment_id: Option<&str>,
     status: &str,
     at: DateTime<Utc>,
 ) -> AppResult<String> {

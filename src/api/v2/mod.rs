@@ -18,6 +18,7 @@ pub mod technical_fields;
 pub mod technicians;
 pub mod users;
 pub mod visits;
+pub mod webhooks;
 pub mod wire;
 
 use std::sync::Arc;
@@ -47,6 +48,7 @@ fn resources() -> OpenApiRouter<AppState> {
         .merge(technical_fields::router())
         .merge(surveys::router())
         .merge(discrepancies::router())
+        .merge(webhooks::router())
 }
 
 /// The OpenAPI description of the REST API v2.

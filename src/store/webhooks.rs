@@ -1,0 +1,395 @@
+//! Webhook subscriptions and their deliveries. A delivery is one event for
+//! one subscription; its row carries the schedule (`next_attempt_at`), so a
+//! restart resumes exactly where the process stopped.
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use super::new_id;
+use crate::error::AppResult;
+
+/// Delivery statuses, as stored and shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeliveryStatus {
+    /// Queued, never attempted yet.
+    EnAttente,
+    /// Delivered: the receiver answered 2xx.
+    Livree,
+    /// Last attempt failed; another one is scheduled.
+    Echec,
+    /// Given up: retries exhausted, or the subscription was revoked.
+    Abandonnee,
+}
+
+impl DeliveryStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::EnAttente => "en_attente",
+            Self::Livree => "livree",
+            Self::Echec => "echec",
+            Self::Abandonnee => "abandonnee",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct SubscriptionRow {
+    pub id: String,
+    pub agency_id: String,
+    pub url: String,
+    pub events: Vec<String>,
+    pub secret_enc: Vec<u8>,
+    pub created_at: String,
+    pub revoked_at: Option<String>,
+}
+
+pub struct NewSubscription<'a> {
+    pub id: &'a str,
+    pub agency_id: &'a str,
+    pub url: &'a str,
+    pub events: &'a [String],
+    pub secret_enc: &'a [u8],
+    pub created_by: Option<&'a str>,
+    pub created_at: &'a str,
+}
+
+fn subscription_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<SubscriptionRow> {
+    let events: String = row.get(3)?;
+    Ok(SubscriptionRow {
+        id: row.get(0)?,
+        agency_id: row.get(1)?,
+        url: row.get(2)?,
+        events: serde_json::from_str(&events).unwrap_or_default(),
+        secret_enc: row.get(4)?,
+        created_at: row.get(5)?,
+        revoked_at: row.get(6)?,
+    })
+}
+
+const SUBSCRIPTION_COLUMNS: &str = "id, agency_id, url, events, secret_enc, created_at, revoked_at";
+
+pub fn insert_subscription(tx: &Transaction, sub: &NewSubscription<'_>) -> AppResult<()> {
+    let events = serde_json::to_string(sub.events).map_err(anyhow::Error::from)?;
+    tx.execute(
+        "INSERT INTO webhook_subscriptions (id, agency_id, url, events, secret_enc, created_by, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            sub.id,
+            sub.agency_id,
+            sub.url,
+            events,
+            sub.secret_enc,
+            sub.created_by,
+            sub.created_at
+        ],
+    )?;
+    Ok(())
+}
+
+/// A subscription of the agency, revoked or not.
+pub fn get_subscription(
+    conn: &Connection,
+    agency_id: &str,
+    id: &str,
+) -> AppResult<Option<SubscriptionRow>> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ?1 AND agency_id = ?2"
+            ),
+            params![id, agency_id],
+            subscription_from,
+        )
+        .optional()?)
+}
+
+/// The agency's live subscriptions, oldest first.
+pub fn live_subscriptions(conn: &Connection, agency_id: &str) -> AppResult<Vec<SubscriptionRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions
+          WHERE agency_id = ?1 AND revoked_at IS NULL ORDER BY created_at, id"
+    ))?;
+    let rows = stmt
+        .query_map(params![agency_id], subscription_from)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// Marks the subscription revoked and abandons its pending deliveries;
+/// returns how many were abandoned, or None if it was not live.
+pub fn revoke_subscription(
+    tx: &Transaction,
+    agency_id: &str,
+    id: &str,
+    now: &str,
+) -> AppResult<Option<usize>> {
+    let changed = tx.execute(
+        "UPDATE webhook_subscriptions SET revoked_at = ?3
+          WHERE id = ?1 AND agency_id = ?2 AND revoked_at IS NULL",
+        params![id, agency_id, now],
+    )?;
+    if changed == 0 {
+        return Ok(None);
+    }
+    let abandoned = tx.execute(
+        "UPDATE webhook_deliveries
+            SET status = 'abandonnee', next_attempt_at = NULL, updated_at = ?2,
+                last_error = 'Abonnement révoqué : envoi abandonné.'
+          WHERE subscription_id = ?1 AND status IN ('en_attente', 'echec')",
+        params![id, now],
+    )?;
+    Ok(Some(abandoned))
+}
+
+/// Queues one delivery of `event_id` for every live subscription of the
+/// agency that subscribed to `event`; returns their ids.
+pub fn fan_out(
+    tx: &Transaction,
+    agency_id: &str,
+    event: &str,
+    event_id: &str,
+    now: &str,
+) -> AppResult<Vec<String>> {
+    let subscribers: Vec<String> = {
+        let mut stmt = tx.prepare_cached(
+            "SELECT s.id FROM webhook_subscriptions s
+              WHERE s.agency_id = ?1 AND s.revoked_at IS NULL
+                AND EXISTS (SELECT 1 FROM json_each(s.events) e WHERE e.value = ?2)
+              ORDER BY s.created_at, s.id",
+        )?;
+        stmt.query_map(params![agency_id, event], |r| r.get(0))?
+            .collect::<Result<_, _>>()?
+    };
+    subscribers
+        .iter()
+        .map(|subscription_id| insert_delivery(tx, event_id, subscription_id, now))
+        .collect()
+}
+
+/// Queues a delivery, due at once.
+pub fn insert_delivery(
+    tx: &Transaction,
+    event_id: &str,
+    subscription_id: &str,
+    now: &str,
+) -> AppResult<String> {
+    let id = new_id();
+    tx.execute(
+        "INSERT INTO webhook_deliveries (id, event_id, subscription_id, status, attempts, next_attempt_at, created_at, updated_at)
+         VALUES (?1, ?2, ?3, 'en_attente', 0, ?4, ?4, ?4)",
+        params![id, event_id, subscription_id, now],
+    )?;
+    Ok(id)
+}
+
+/// A delivery as listed.
+#[derive(Debug, Clone)]
+pub struct DeliveryRow {
+    pub id: String,
+    pub subscription_id: String,
+    pub event: String,
+    pub object_id: String,
+    pub occurred_at: String,
+    pub status: String,
+    pub attempts: i64,
+    pub last_http_status: Option<i64>,
+    pub last_error: Option<String>,
+    pub next_attempt_at: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    pub delivered_at: Option<String>,
+}
+
+const DELIVERY_COLUMNS: &str = "d.id, d.subscription_id, e.event, e.object_id, e.occurred_at, d.status, d.attempts,
+     d.last_http_status, d.last_error, d.next_attempt_at, d.created_at, d.updated_at, d.delivered_at";
+
+fn delivery_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<DeliveryRow> {
+    Ok(DeliveryRow {
+        id: row.get(0)?,
+        subscription_id: row.get(1)?,
+        event: row.get(2)?,
+        object_id: row.get(3)?,
+        occurred_at: row.get(4)?,
+        status: row.get(5)?,
+        attempts: row.get(6)?,
+        last_http_status: row.get(7)?,
+        last_error: row.get(8)?,
+        next_attempt_at: row.get(9)?,
+        created_at: row.get(10)?,
+        updated_at: row.get(11)?,
+        delivered_at: row.get(12)?,
+    })
+}
+
+/// The subscription's deliveries, newest first, and how many there are.
+pub fn list_deliveries(
+    conn: &Connection,
+    subscription_id: &str,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<DeliveryRow>)> {
+    let total: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM webhook_deliveries WHERE subscription_id = ?1",
+        params![subscription_id],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {DELIVERY_COLUMNS}
+           FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
+          WHERE d.subscription_id = ?1
+          ORDER BY d.created_at DESC, d.rowid DESC
+          LIMIT ?2 OFFSET ?3"
+    ))?;
+    let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+    let rows = stmt
+        .query_map(params![subscription_id, limit, offset], delivery_from)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((total, rows))
+}
+
+pub fn get_delivery(conn: &Connection, id: &str) -> AppResult<Option<DeliveryRow>> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {DELIVERY_COLUMNS}
+                   FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
+                  WHERE d.id = ?1"
+            ),
+            params![id],
+            delivery_from,
+        )
+        .optional()?)
+}
+
+/// What a send needs: the exact body, where to, and the signing key.
+#[derive(Debug, Clone)]
+pub struct DueDelivery {
+    pub id: String,
+    pub subscription_id: String,
+    pub url: String,
+    pub secret_enc: Vec<u8>,
+    pub body: String,
+    pub attempts: i64,
+}
+
+fn due_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<DueDelivery> {
+    Ok(DueDelivery {
+        id: row.get(0)?,
+        subscription_id: row.get(1)?,
+        url: row.get(2)?,
+        secret_enc: row.get(3)?,
+        body: row.get(4)?,
+        attempts: row.get(5)?,
+    })
+}
+
+const DUE_COLUMNS: &str = "d.id, d.subscription_id, s.url, s.secret_enc, e.body, d.attempts";
+
+/// Deliveries due at `now`, oldest event first (per subscription, this is
+/// the order they are sent in), at most `limit`.
+pub fn due_deliveries(conn: &Connection, now: &str, limit: u32) -> AppResult<Vec<DueDelivery>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {DUE_COLUMNS}
+           FROM webhook_deliveries d
+           JOIN webhook_subscriptions s ON s.id = d.subscription_id
+           JOIN outbox_events e ON e.id = d.event_id
+          WHERE d.status IN ('en_attente', 'echec') AND d.next_attempt_at <= ?1
+            AND s.revoked_at IS NULL
+          ORDER BY d.created_at, d.rowid
+          LIMIT ?2"
+    ))?;
+    let rows = stmt
+        .query_map(params![now, limit], due_from)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// One pending delivery, whatever its time (the immediate test send).
+pub fn pending_delivery(conn: &Connection, id: &str) -> AppResult<Option<DueDelivery>> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {DUE_COLUMNS}
+                   FROM webhook_deliveries d
+                   JOIN webhook_subscriptions s ON s.id = d.subscription_id
+                   JOIN outbox_events e ON e.id = d.event_id
+                  WHERE d.id = ?1 AND d.status IN ('en_attente', 'echec') AND s.revoked_at IS NULL"
+            ),
+            params![id],
+            due_from,
+        )
+        .optional()?)
+}
+
+/// The outcome of one attempt, to record.
+pub struct AttemptRecord<'a> {
+    pub id: &'a str,
+    /// The attempt count the send was made with (guards against a
+    /// concurrent record of the same attempt).
+    pub attempts_before: i64,
+    pub status: DeliveryStatus,
+    pub http_status: Option<u16>,
+    pub error: Option<&'a str>,
+    pub next_attempt_at: Option<&'a str>,
+    pub now: &'a str,
+}
+
+/// Records an attempt; false if the delivery was meanwhile revoked,
+/// delivered or attempted by someone else.
+pub fn record_attempt(tx: &Transaction, attempt: &AttemptRecord<'_>) -> AppResult<bool> {
+    let delivered_at = (attempt.status == DeliveryStatus::Livree).then_some(attempt.now);
+    let changed = tx.execute(
+        "UPDATE webhook_deliveries
+            SET status = ?3, attempts = attempts + 1, last_http_status = ?4, last_error = ?5,
+                next_attempt_at = ?6, updated_at = ?7, delivered_at = ?8
+          WHERE id = ?1 AND attempts = ?2 AND status IN ('en_attente', 'echec')",
+        params![
+            attempt.id,
+            attempt.attempts_before,
+            attempt.status.as_str(),
+            attempt.http_status,
+            attempt.error,
+            attempt.next_attempt_at,
+            attempt.now,
+            delivered_at,
+        ],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Notes why a due delivery waits without spending an attempt (offline).
+pub fn note_waiting(tx: &Transaction, id: &str, reason: &str, now: &str) -> AppResult<()> {
+    tx.execute(
+        "UPDATE webhook_deliveries SET last_error = ?2, updated_at = ?3
+          WHERE id = ?1 AND status IN ('en_attente', 'echec')",
+        params![id, reason, now],
+    )?;
+    Ok(())
+}
+
+/// Pending deliveries (queued or to retry) and the earliest next attempt,
+/// for one agency or (None) all of them.
+pub fn pending_summary(
+    conn: &Connection,
+    agency_id: Option<&str>,
+) -> AppResult<(i64, Option<String>)> {
+    Ok(conn.query_row(
+        "SELECT COUNT(*), MIN(d.next_attempt_at)
+           FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+          WHERE d.status IN ('en_attente', 'echec') AND s.revoked_at IS NULL
+            AND (?1 IS NULL OR s.agency_id = ?1)",
+        params![agency_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
+/// The earliest scheduled attempt after `now` (the sync task sleeps until it).
+pub fn next_attempt_after(conn: &Connection, now: &str) -> AppResult<Option<String>> {
+    Ok(conn.query_row(
+        "SELECT MIN(d.next_attempt_at)
+           FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+          WHERE d.status IN ('en_attente', 'echec') AND d.next_attempt_at > ?1
+            AND s.revoked_at IS NULL",
+        params![now],
+        |r| r.get(0),
+    )?)
+}

@@ -1,0 +1,473 @@
+//! The sync task: delivers due deliveries whenever the machine is online.
+//!
+//! Each round reads the due deliveries (oldest event first), groups them by
+//! subscription and sends each group in order, one at a time (a receiver is
+//! never flooded), several receivers at once (bounded). A receiver that looks
+//! down (no connection, timeout, 5xx, 408, 429) pauses its other deliveries
+//! until its failed one's next attempt, so a backlog spends attempts only on
+//! its head. Offline (the probe fails, or names stop resolving), nothing is
+//! sent and no attempt is spent. Every outcome is written before the next
+//! send, so a restart resumes from the stored times; a delivery in flight when
+//! the process died is sent again (receivers dedupe by `X-Service-Livraison`).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use reqwest::Url;
+use tokio::sync::{Notify, Semaphore};
+
+use super::probe::Probe;
+use super::secret_box::SecretBox;
+use super::sender::{self, SendOutcome};
+use super::{RetrySchedule, WebhookSettings};
+use crate::clock;
+use crate::error::{AppError, AppResult};
+use crate::store::Store;
+use crate::store::webhooks::{self as store, AttemptRecord, DeliveryStatus, DueDelivery};
+
+/// Receivers served at once.
+const PARALLEL_RECEIVERS: usize = 4;
+/// Due deliveries read per round.
+const ROUND_SIZE: u32 = 200;
+/// Longest sleep between rounds (other processes may queue events).
+const IDLE_POLL: Duration = Duration::from_secs(2);
+/// How long a probe result is trusted.
+const PROBE_TTL: Duration = Duration::from_secs(2);
+
+const OFFLINE_TEXT: &str = "Hors ligne : envoi en attente du retour du réseau.";
+const BAD_SECRET_TEXT: &str =
+    "Secret de signature illisible : la clé du dossier de données a changé.";
+
+/// The state shown by `GET /webhooks/status` and the desktop tray.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SyncStatus {
+    pub online: bool,
+    pub checked_at: Option<DateTime<Utc>>,
+}
+
+/// Shared by the sync task and the API (the immediate test send).
+pub struct WebhookSync {
+    store: Store,
+    settings: WebhookSettings,
+    secrets: Option<SecretBox>,
+    client: reqwest::Client,
+    wake: Notify,
+    status: Mutex<SyncStatus>,
+    /// Deliveries being sent now (the task and a test send never both send one).
+    in_flight: Mutex<HashSet<String>>,
+    /// Receivers that look down: their deliveries wait until then.
+    paused: Mutex<HashMap<String, DateTime<Utc>>>,
+}
+
+impl std::fmt::Debug for WebhookSync {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookSync")
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A claim on a delivery being sent, released on drop.
+struct Claim<'a> {
+    sync: &'a WebhookSync,
+    id: String,
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        lock(&self.sync.in_flight).remove(&self.id);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// What happened to one delivery in a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sent {
+    Delivered,
+    /// A failed attempt; `receiver_down` pauses the receiver's other ones.
+    Failed {
+        receiver_down: bool,
+    },
+    /// Offline: nothing spent.
+    Held,
+    /// Someone else holds it, or it changed meanwhile.
+    Skipped,
+}
+
+impl WebhookSync {
+    /// The sync of a store, with the secrets key of the store's directory
+    /// (unreadable: subscriptions cannot be created nor signed, and the
+    /// cause is logged).
+    pub fn new(store: Store, settings: WebhookSettings) -> Self {
+        let dir = store
+            .path()
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let secrets = match SecretBox::load(&dir) {
+            Ok(secrets) => Some(secrets),
+            Err(err) => {
+                tracing::error!(error = %err, "clé des secrets de webhooks illisible");
+                None
+            }
+        };
+        let client = sender::client().unwrap_or_else(|err| {
+            tracing::error!(error = %err, "client HTTP des webhooks : réglages par défaut");
+            reqwest::Client::new()
+        });
+        Self {
+            store,
+            settings,
+            secrets,
+            client,
+            wake: Notify::new(),
+            status: Mutex::new(SyncStatus {
+                online: true,
+                checked_at: None,
+            }),
+            in_flight: Mutex::new(HashSet::new()),
+            paused: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn settings(&self) -> &WebhookSettings {
+        &self.settings
+    }
+
+    pub fn status(&self) -> SyncStatus {
+        *lock(&self.status)
+    }
+
+    /// Seals a new subscription's secret for storage.
+    pub fn seal_secret(&self, subscription_id: &str, secret: &str) -> AppResult<Vec<u8>> {
+        let secrets = self.secrets.as_ref().ok_or_else(|| {
+            AppError::Internal(anyhow::anyhow!("clé des secrets de webhooks illisible"))
+        })?;
+        Ok(secrets.seal(subscription_id, secret)?)
+    }
+
+    /// Wakes the task: something was queued.
+    pub fn notify(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Runs until the task is aborted.
+    pub async fn run(self: Arc<Self>) {
+        tracing::info!(
+            schedule = %self.settings.retry_schedule,
+            probe = %self.settings.probe,
+            "envoi des webhooks démarré"
+        );
+        loop {
+            let busy = match self.round().await {
+                Ok(busy) => busy,
+                Err(err) => {
+                    tracing::error!(error = ?err, "tour d'envoi des webhooks en échec");
+                    false
+                }
+            };
+            if busy {
+                continue;
+            }
+            let wait = self.idle_wait().await;
+            tokio::select! {
+                () = self.wake.notified() => {},
+                () = tokio::time::sleep(wait) => {},
+            }
+        }
+    }
+
+    /// How long to sleep: until the next scheduled attempt, at most
+    /// `IDLE_POLL`.
+    async fn idle_wait(&self) -> Duration {
+        let now = clock::now();
+        let stamp = clock::format_timestamp(now);
+        let next = self
+            .store
+            .read(move |conn| store::next_attempt_after(conn, &stamp))
+            .await
+            .ok()
+            .flatten()
+            .and_then(|text| clock::parse_timestamp(&text));
+        match next {
+            Some(at) => (at - now).to_std().unwrap_or_default().min(IDLE_POLL),
+            None => IDLE_POLL,
+        }
+    }
+
+    /// Probes if the last result is stale (or `force`), and records it.
+    async fn online(&self, force: bool) -> bool {
+        let now = clock::now();
+        let last = self.status();
+        let fresh = last
+            .checked_at
+            .is_some_and(|at| (now - at).to_std().unwrap_or_default() < PROBE_TTL);
+        if fresh && !force {
+            return last.online;
+        }
+        let online = self.settings.probe.is_online(&self.client).await;
+        if online != last.online {
+            if online {
+                tracing::info!("réseau de retour : envoi des webhooks repris");
+            } else {
+                tracing::warn!("hors ligne : webhooks en attente");
+            }
+        }
+        *lock(&self.status) = SyncStatus {
+            online,
+            checked_at: Some(clock::now()),
+        };
+        online
+    }
+
+    /// Whether the probe applies to this receiver.
+    fn probe_applies(&self, url: &str) -> bool {
+        self.settings.probe.holds_loopback()
+            || Url::parse(url).map_or(true, |url| !sender::is_loopback(&url))
+    }
+
+    /// One round; true if it sent something (more may be due).
+    async fn round(self: &Arc<Self>) -> AppResult<bool> {
+        let now = clock::format_timestamp(clock::now());
+        let due = self
+            .store
+            .read(move |conn| store::due_deliveries(conn, &now, ROUND_SIZE))
+            .await?;
+        if due.is_empty() {
+            // Keep the shown state fresh even when there is nothing to send.
+            if !matches!(self.settings.probe, Probe::Off) {
+                self.online(false).await;
+            }
+            return Ok(false);
+        }
+        let online = self.online(false).await;
+        let mut groups: Vec<(String, Vec<DueDelivery>)> = Vec::new();
+        {
+            let paused = lock(&self.paused);
+            let now = clock::now();
+            for delivery in due {
+                if paused
+                    .get(&delivery.subscription_id)
+                    .is_some_and(|until| *until > now)
+                {
+                    continue;
+                }
+                if !online && self.probe_applies(&delivery.url) {
+                    continue;
+                }
+                match groups
+                    .iter_mut()
+                    .find(|(id, _)| *id == delivery.subscription_id)
+                {
+                    Some((_, list)) => list.push(delivery),
+                    None => groups.push((delivery.subscription_id.clone(), vec![delivery])),
+                }
+            }
+        }
+        if groups.is_empty() {
+            return Ok(false);
+        }
+        let limit = Arc::new(Semaphore::new(PARALLEL_RECEIVERS));
+        let mut tasks = tokio::task::JoinSet::new();
+        for (_, deliveries) in groups {
+            let sync = self.clone();
+            let limit = limit.clone();
+            tasks.spawn(async move {
+                let Ok(_permit) = limit.acquire_owned().await else {
+                    return false;
+                };
+                let mut sent_any = false;
+                for delivery in deliveries {
+                    match sync.attempt(delivery).await {
+                        Ok(Sent::Delivered) => sent_any = true,
+                        Ok(Sent::Failed { receiver_down }) => {
+                            sent_any = true;
+                            if receiver_down {
+                                break;
+                            }
+                        }
+                        Ok(Sent::Held) => break,
+                        Ok(Sent::Skipped) => {}
+                        Err(err) => {
+                            tracing::error!(error = ?err, "envoi d'un webhook en échec");
+                            break;
+                        }
+                    }
+                }
+                sent_any
+            });
+        }
+        let mut busy = false;
+        while let Some(result) = tasks.join_next().await {
+            busy |= result.unwrap_or(false);
+        }
+        Ok(busy)
+    }
+
+    /// Sends one delivery now, whatever its scheduled time (the test send of
+    /// `POST /webhooks/{id}/test`); offline, it stays queued.
+    pub async fn deliver_now(self: &Arc<Self>, delivery_id: &str) -> AppResult<()> {
+        let id = delivery_id.to_owned();
+        let due = self
+            .store
+            .read(move |conn| store::pending_delivery(conn, &id))
+            .await?;
+        if let Some(due) = due {
+            self.attempt(due).await?;
+        }
+        Ok(())
+    }
+
+    fn claim(&self, id: &str) -> Option<Claim<'_>> {
+        lock(&self.in_flight).insert(id.to_owned()).then(|| Claim {
+            sync: self,
+            id: id.to_owned(),
+        })
+    }
+
+    /// One attempt of one delivery, recorded before returning.
+    async fn attempt(self: &Arc<Self>, due: DueDelivery) -> AppResult<Sent> {
+        let Some(_claim) = self.claim(&due.id) else {
+            return Ok(Sent::Skipped);
+        };
+        let probed = self.probe_applies(&due.url);
+        if probed && !self.online(false).await {
+            return Ok(Sent::Held);
+        }
+        let secret = self
+            .secrets
+            .as_ref()
+            .and_then(|secrets| secrets.open(&due.subscription_id, &due.secret_enc));
+        let outcome = match &secret {
+            Some(secret) => {
+                let timestamp = clock::now().timestamp();
+                Some(
+                    sender::send(
+                        &self.client,
+                        &due.url,
+                        &due.id,
+                        secret,
+                        timestamp,
+                        &due.body,
+                    )
+                    .await,
+                )
+            }
+            None => None,
+        };
+        // A failed connection while the network went away spends nothing.
+        let offline = match &outcome {
+            Some(SendOutcome::NameNotResolved) => true,
+            Some(SendOutcome::Unreachable | SendOutcome::TimedOut) if probed => {
+                !self.online(true).await
+            }
+            _ => false,
+        };
+        let now = clock::now();
+        let stamp = clock::format_timestamp(now);
+        if offline {
+            let reason = match &outcome {
+                Some(SendOutcome::NameNotResolved) => outcome
+                    .as_ref()
+                    .and_then(SendOutcome::error_text)
+                    .unwrap_or_default(),
+                _ => OFFLINE_TEXT.to_owned(),
+            };
+            let id = due.id.clone();
+            self.store
+                .write(move |tx| store::note_waiting(tx, &id, &reason, &stamp))
+                .await?;
+            // Do not spin on a name that does not resolve.
+            self.pause(&due.subscription_id, now + chrono::Duration::seconds(30));
+            return Ok(Sent::Held);
+        }
+        let (status, error, http_status, receiver_down) = match &outcome {
+            Some(SendOutcome::Delivered { http_status }) => {
+                (DeliveryStatus::Livree, None, Some(*http_status), false)
+            }
+            Some(failure) => (
+                DeliveryStatus::Echec,
+                failure.error_text(),
+                failure.http_status(),
+                failure.receiver_down(),
+            ),
+            None => (
+                DeliveryStatus::Echec,
+                Some(BAD_SECRET_TEXT.to_owned()),
+                None,
+                false,
+            ),
+        };
+        let attempts_after = due.attempts + 1;
+        let (status, next_at) = match status {
+            DeliveryStatus::Livree => (status, None),
+            _ => match next_attempt(&self.settings.retry_schedule, attempts_after, now) {
+                Some(at) => (DeliveryStatus::Echec, Some(at)),
+                None => (DeliveryStatus::Abandonnee, None),
+            },
+        };
+        let next_stamp = next_at.map(clock::format_timestamp);
+        let id = due.id.clone();
+        let attempts_before = due.attempts;
+        let recorded = {
+            let error = error.clone();
+            let next_stamp = next_stamp.clone();
+            self.store
+                .write(move |tx| {
+                    store::record_attempt(
+                        tx,
+                        &AttemptRecord {
+                            id: &id,
+                            attempts_before,
+                            status,
+                            http_status,
+                            error: error.as_deref(),
+                            next_attempt_at: next_stamp.as_deref(),
+                            now: &stamp,
+                        },
+                    )
+                })
+                .await?
+        };
+        if !recorded {
+            return Ok(Sent::Skipped);
+        }
+        if status == DeliveryStatus::Livree {
+            lock(&self.paused).remove(&due.subscription_id);
+            tracing::debug!(delivery = %due.id, "webhook livré");
+            return Ok(Sent::Delivered);
+        }
+        tracing::info!(
+            delivery = %due.id,
+            attempt = attempts_after,
+            status = status.as_str(),
+            "envoi de webhook en échec"
+        );
+        if receiver_down && let Some(at) = next_at {
+            self.pause(&due.subscription_id, at);
+        }
+        Ok(Sent::Failed { receiver_down })
+    }
+
+    fn pause(&self, subscription_id: &str, until: DateTime<Utc>) {
+        lock(&self.paused).insert(subscription_id.to_owned(), until);
+    }
+}
+
+/// When the next attempt is due once `attempts` have failed; None: abandon.
+pub fn next_attempt(
+    schedule: &RetrySchedule,
+    attempts: i64,
+    now: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
+    let delay = schedule.delay_after(attempts)?;
+    Some(now + chrono::Duration::from_std(delay).ok()?)
+}
