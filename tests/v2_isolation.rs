@@ -136,6 +136,11 @@ async fn no_operation_reveals_or_changes_another_scopes_object() {
         "SELECT equipment_id FROM surveys WHERE agency_id = ?1 ORDER BY id LIMIT 1",
         &s.agency_a,
     );
+    let open_survey = first_id(
+        &dir,
+        "SELECT id FROM surveys WHERE agency_id = ?1 AND status = 'a_realiser' ORDER BY id LIMIT 1",
+        &s.agency_a,
+    );
     let visit = first_id(
         &dir,
         "SELECT id FROM visits WHERE agency_id = ?1 AND status = 'planifiee' ORDER BY id LIMIT 1",
@@ -224,6 +229,11 @@ async fn no_operation_reveals_or_changes_another_scopes_object() {
             "POST",
             format!("/api/v2/visits/{visit}/start"),
             Some(json!({})),
+        ),
+        (
+            "POST",
+            format!("/api/v2/surveys/{open_survey}/submit"),
+            Some(json!({ "values": { "marque": "Piratée" } })),
         ),
     ];
     // Creations that name an object of agency A: refused without creating anything.

@@ -79,6 +79,7 @@ pub mod invoice;
 pub mod knowledge;
 pub mod quote;
 pub mod siren;
+pub mod survey;
 pub mod visit;
 
 pub use error::{DomainError, TransitionError};

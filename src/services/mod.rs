@@ -12,6 +12,7 @@ pub mod equipment;
 pub mod invoices;
 pub mod quotes;
 pub mod sheet;
+pub mod surveys;
 pub mod technical_data;
 pub mod technicians;
 pub mod visits;

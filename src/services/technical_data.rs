@@ -148,6 +148,49 @@ pub fn parse_update(
     Ok(update)
 }
 
+/// Validates the data a survey collected: a JSON object keyed by catalog
+/// code (`GET /technical-fields`'s `code`; the partner API's technical names
+/// are the same codes), each value checked by [`validate_value`] exactly as
+/// for `parse_update`. `taux_connaissance` (computed), the building's
+/// `adresse`, `complement_adresse`, `nom_immeuble` and `contrat_entretien`
+/// are not data a survey records (422, pointing to `PATCH
+/// /equipment/{id}`); any other unknown name is 422 listing the codes.
+pub fn parse_survey_values(
+    catalog: &[CatalogField],
+    body: &Map<String, Value>,
+) -> AppResult<Vec<(CatalogField, Change<Value>)>> {
+    let mut values = Vec::with_capacity(body.len());
+    for (name, value) in body {
+        if name == KNOWLEDGE_RATE {
+            return Err(AppError::unprocessable(
+                "Le champ « taux_connaissance » est en lecture seule : il est calculé à partir des données relevées.",
+            ));
+        }
+        if let Some(field) = catalog
+            .iter()
+            .find(|f| f.code == *name || f.partner_key.as_deref() == Some(name.as_str()))
+        {
+            let change = validate_value(field, name, value)?;
+            values.push((field.clone(), change));
+            continue;
+        }
+        if [ADDRESS, ADDRESS_COMPLEMENT, BUILDING_NAME, CONTRACT].contains(&name.as_str()) {
+            return Err(AppError::unprocessable(format!(
+                "Le champ « {name} » n'est pas une donnée relevée : il se corrige sur l'équipement (PATCH /equipment/{{id}})."
+            )));
+        }
+        return Err(AppError::unprocessable(format!(
+            "Le champ « {name} » n'est pas une donnée technique du catalogue : codes possibles : {}.",
+            catalog
+                .iter()
+                .map(|f| f.code.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(values)
+}
+
 /// A text (address, building name, contract): trimmed; blank or null erases.
 fn text_change(name: &str, value: &Value) -> AppResult<Change<String>> {
     match value {
@@ -722,6 +765,51 @@ mod tests {
                 .contains("« Parc »")
         );
         assert!(parse(json!({"adresse": null})).is_err());
+        assert!(parse(json!({})).expect("empty").is_empty());
+    }
+
+    #[test]
+    fn survey_values_are_catalog_codes_checked_like_the_patch() {
+        let mut shaft = field("gaine_largeur_cuvette", ValueType::Number, &[]);
+        shaft.partner_key = None;
+        let catalog = vec![field("vitesse", ValueType::Number, &[]), shaft];
+        let parse = |body: Value| {
+            parse_survey_values(&catalog, body.as_object().expect("object"))
+                .map_err(|e| (e.status().as_u16(), e.public_message()))
+        };
+        let values = parse(json!({"vitesse": 1.0, "gaine_largeur_cuvette": null})).expect("valid");
+        let change_of = |code: &str| {
+            values
+                .iter()
+                .find(|(f, _)| f.code == code)
+                .map(|(_, c)| c.clone())
+        };
+        assert_eq!(values.len(), 2);
+        assert_eq!(change_of("vitesse"), Some(Change::Set(json!(1))));
+        assert_eq!(change_of("gaine_largeur_cuvette"), Some(Change::Erase));
+        let (status, message) = parse(json!({"vitesse": "1"})).unwrap_err();
+        assert_eq!(status, 422);
+        assert_eq!(
+            message,
+            "Le champ « vitesse » doit être un nombre positif ou nul."
+        );
+        let (_, message) = parse(json!({"inconnu": 1})).unwrap_err();
+        assert_eq!(
+            message,
+            "Le champ « inconnu » n'est pas une donnée technique du catalogue : codes possibles : vitesse, gaine_largeur_cuvette."
+        );
+        assert!(
+            parse(json!({"adresse": "3 rue X"}))
+                .unwrap_err()
+                .1
+                .contains("PATCH /equipment/{id}")
+        );
+        assert!(
+            parse(json!({"taux_connaissance": 1}))
+                .unwrap_err()
+                .1
+                .contains("lecture seule")
+        );
         assert!(parse(json!({})).expect("empty").is_empty());
     }
 

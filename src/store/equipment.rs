@@ -276,6 +276,25 @@ pub fn set_value(
     Ok(())
 }
 
+/// Copies every datum a survey collected into the equipment's current data,
+/// as recorded by that survey at `surveyed_at` (a datum already there is
+/// replaced; the others are kept). Returns the number of data copied.
+pub fn record_survey_values(
+    tx: &Transaction,
+    equipment_id: &str,
+    survey_id: &str,
+    surveyed_at: &str,
+) -> AppResult<usize> {
+    Ok(tx.execute(
+        "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
+         SELECT ?1, field_code, value, survey_id, ?3 FROM survey_values WHERE survey_id = ?2
+         ON CONFLICT (equipment_id, field_code)
+         DO UPDATE SET value = excluded.value, survey_id = excluded.survey_id,
+                       surveyed_at = excluded.surveyed_at",
+        params![equipment_id, survey_id, surveyed_at],
+    )?)
+}
+
 /// Erases a datum: it is then "never surveyed" again.
 pub fn delete_value(tx: &Transaction, equipment_id: &str, field_code: &str) -> AppResult<()> {
     tx.execute(

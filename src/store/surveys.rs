@@ -1,49 +1,11 @@
 //! Surveys (relevés), the deals that asked for them and the data they collected.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::error::AppResult;
 
-/// Survey statuses (the spec leaves the set open; see docs/foundation.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SurveyStatus {
-    ARealiser,
-    EnCours,
-    Termine,
-    Annule,
-}
-
-impl SurveyStatus {
-    pub const ALL: [SurveyStatus; 4] = [
-        SurveyStatus::ARealiser,
-        SurveyStatus::EnCours,
-        SurveyStatus::Termine,
-        SurveyStatus::Annule,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::ARealiser => "a_realiser",
-            Self::EnCours => "en_cours",
-            Self::Termine => "termine",
-            Self::Annule => "annule",
-        }
-    }
-
-    pub fn parse(code: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.as_str() == code)
-    }
-
-    /// The status "as it reads" in the service.
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::ARealiser => "À réaliser",
-            Self::EnCours => "En cours",
-            Self::Termine => "Terminé",
-            Self::Annule => "Annulé",
-        }
-    }
-}
+/// Survey statuses: the domain's (see `domain::survey`).
+pub use crate::domain::survey::SurveyStatus;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SurveyListRow {
@@ -65,6 +27,8 @@ pub struct SurveyRow {
     pub photo_count: i64,
     /// Number of data the survey recorded (`survey_values`).
     pub field_count: i64,
+    pub surveyor_account_id: Option<String>,
+    pub created_at: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,7 +109,8 @@ pub fn get(conn: &Connection, agency_id: &str, survey_id: &str) -> AppResult<Opt
         .query_row(
             "SELECT s.id, s.agency_id, s.equipment_id, s.number, s.status, s.reason, s.due_on,
                     s.surveyed_on, s.photo_count,
-                    (SELECT COUNT(*) FROM survey_values v WHERE v.survey_id = s.id)
+                    (SELECT COUNT(*) FROM survey_values v WHERE v.survey_id = s.id),
+                    s.surveyor_account_id, s.created_at
              FROM surveys s WHERE s.id = ?1 AND s.agency_id = ?2",
             [survey_id, agency_id],
             |r| {
@@ -161,6 +126,8 @@ pub fn get(conn: &Connection, agency_id: &str, survey_id: &str) -> AppResult<Opt
                     surveyed_on: r.get(7)?,
                     photo_count: r.get(8)?,
                     field_count: r.get(9)?,
+                    surveyor_account_id: r.get(10)?,
+                    created_at: r.get(11)?,
                 })
             },
         )
@@ -194,6 +161,63 @@ pub fn values(conn: &Connection, survey_id: &str) -> AppResult<Vec<(String, Stri
     )?;
     let rows = stmt.query_map([survey_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Records (or replaces) one datum collected by the survey (JSON text).
+pub fn set_value(
+    tx: &Transaction,
+    survey_id: &str,
+    field_code: &str,
+    json_value: &str,
+) -> AppResult<()> {
+    tx.execute(
+        "INSERT INTO survey_values (survey_id, field_code, value) VALUES (?1, ?2, ?3)
+         ON CONFLICT (survey_id, field_code) DO UPDATE SET value = excluded.value",
+        params![survey_id, field_code, json_value],
+    )?;
+    Ok(())
+}
+
+/// Removes one datum from what the survey collected.
+pub fn delete_value(tx: &Transaction, survey_id: &str, field_code: &str) -> AppResult<()> {
+    tx.execute(
+        "DELETE FROM survey_values WHERE survey_id = ?1 AND field_code = ?2",
+        params![survey_id, field_code],
+    )?;
+    Ok(())
+}
+
+/// A submission, as `domain::survey::submit` accepted it.
+pub struct Submission<'a> {
+    pub id: &'a str,
+    /// The status the survey was read in: the update applies only if it is
+    /// still that one.
+    pub from: &'a str,
+    pub to: &'a str,
+    /// `YYYY-MM-DD`.
+    pub surveyed_on: &'a str,
+    /// UTC timestamp: `submitted_at` and `updated_at`.
+    pub submitted_at: &'a str,
+    /// Becomes the surveyor when the survey has none.
+    pub surveyor_account_id: &'a str,
+}
+
+/// Marks the survey submitted; false when its status changed meanwhile.
+pub fn mark_submitted(tx: &Transaction, submission: &Submission<'_>) -> AppResult<bool> {
+    let changed = tx.execute(
+        "UPDATE surveys SET status = ?3, surveyed_on = ?4, submitted_at = ?5,
+                surveyor_account_id = coalesce(surveyor_account_id, ?6), updated_at = ?5
+         WHERE id = ?1 AND status = ?2",
+        params![
+            submission.id,
+            submission.from,
+            submission.to,
+            submission.surveyed_on,
+            submission.submitted_at,
+            submission.surveyor_account_id
+        ],
+    )?;
+    Ok(changed == 1)
 }
 
 // -- Partner workflow API ----------------------------------------------------

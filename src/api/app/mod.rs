@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod session;
+pub mod surveys;
 
 use axum::Router;
 
@@ -12,4 +13,5 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .merge(session::router())
         .merge(account::router())
+        .merge(surveys::router())
 }

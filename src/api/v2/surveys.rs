@@ -1,21 +1,29 @@
 //! `GET /api/v2/surveys` (paged list, search on number), `GET /surveys/{id}`
-//! (the survey read: `type`, `id`, `link`, `url`, `fields`) and
-//! `GET /surveys/{id}/data` (the data read, components grouped by key).
+//! (the survey read: `type`, `id`, `link`, `url`, `fields`),
+//! `GET /surveys/{id}/data` (the data read, components grouped by key) and
+//! `POST /surveys/{id}/submit` (the technician submits the survey; the rules
+//! are in `services::surveys`).
 
 use axum::Json;
 use axum::extract::State;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
-use serde_json::Value;
+use serde_json::{Map, Value, json};
+use utoipa::openapi::schema::{AdditionalProperties, Object, ObjectBuilder, SchemaType, Type};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::json::OptionalJson;
 use crate::api::v2::wire::{Page, PageQuery, Paging, RecordKind, RecordRef};
 use crate::auth::api_token::ApiCaller;
+use crate::domain::survey::SurveyStatus;
 use crate::error::{AppError, AppResult, ErrorBody};
+use crate::services::surveys::{self as survey_service, SubmitInput};
+use crate::services::technical_data;
 use crate::state::AppState;
+use crate::store::audit::Actor;
 use crate::store::surveys::{self as survey_store, DealRow, SurveyRow};
 use crate::store::technical_fields::{self, CatalogField};
 
@@ -24,6 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_surveys))
         .routes(routes!(read_survey))
         .routes(routes!(survey_data))
+        .routes(routes!(submit_survey))
 }
 
 /// The singular type of a survey in the read envelope.
@@ -85,6 +94,11 @@ pub struct SurveyListEntry {
                     operation_id = "survey_data",
                     parameters(("id" = "$response.body#/results/0/id")),
                     description = "Les données du premier relevé de la page"
+                )),
+                ("soumettreReleve" = (
+                    operation_id = "submit_survey",
+                    parameters(("id" = "$response.body#/results/0/id")),
+                    description = "Soumettre le premier relevé de la page"
                 ))
             )
         ),
@@ -225,6 +239,11 @@ fn survey_type(deals: &[DealRow]) -> Option<String> {
                     operation_id = "survey_data",
                     parameters(("id" = "$response.body#/id")),
                     description = "Les données de ce relevé"
+                )),
+                ("soumettreReleve" = (
+                    operation_id = "submit_survey",
+                    parameters(("id" = "$response.body#/id")),
+                    description = "Soumettre ce relevé"
                 ))
             )
         ),
@@ -466,6 +485,348 @@ async fn survey_data(
         components: group_components(&catalog, values),
         id: survey.id,
     }))
+}
+
+// -- POST /surveys/{id}/submit ----------------------------------------------
+
+/// How a datum of the catalog is typed in the published schema of `values`.
+#[derive(Debug, Clone, Copy)]
+pub enum ValueKind {
+    Number,
+    Integer,
+    Text,
+    Boolean,
+    Choice(&'static [&'static str]),
+}
+
+/// The technical-field catalog (`migrations/V2__technical_catalog.sql`) as the
+/// published schema of `values` describes it: code, French description
+/// (label and unit), type. The server validates against the catalog table
+/// itself; `tests/v2_survey_submit.rs` checks that this list agrees with it.
+pub const SURVEY_VALUE_FIELDS: &[(&str, &str, ValueKind)] = &[
+    ("charge_utile", "Charge utile (kg)", ValueKind::Number),
+    ("course", "Course (m)", ValueKind::Number),
+    ("vitesse", "Vitesse nominale (m/s)", ValueKind::Number),
+    (
+        "nombre_niveaux",
+        "Nombre de niveaux desservis",
+        ValueKind::Integer,
+    ),
+    (
+        "nombre_faces_de_service",
+        "Nombre de faces de service",
+        ValueKind::Integer,
+    ),
+    (
+        "nombre_personnes",
+        "Nombre de personnes",
+        ValueKind::Integer,
+    ),
+    ("marque", "Marque", ValueKind::Text),
+    ("modele", "Modèle", ValueKind::Text),
+    (
+        "type_entrainement",
+        "Type d'entraînement",
+        ValueKind::Choice(&["Electrique", "Hydraulique"]),
+    ),
+    (
+        "implantation_machinerie",
+        "Implantation de la machinerie",
+        ValueKind::Choice(&["Haute", "Basse", "Latérale", "Sans (MRL)"]),
+    ),
+    (
+        "annee_mise_en_service",
+        "Année de mise en service",
+        ValueKind::Integer,
+    ),
+    (
+        "dimensions_cabine_largeur",
+        "Largeur de cabine (mm)",
+        ValueKind::Number,
+    ),
+    (
+        "dimensions_cabine_profondeur",
+        "Profondeur de cabine (mm)",
+        ValueKind::Number,
+    ),
+    (
+        "gaine_profondeur_cuvette",
+        "Profondeur de cuvette (mm)",
+        ValueKind::Number,
+    ),
+    (
+        "gaine_largeur_cuvette",
+        "Largeur de gaine en cuvette (mm)",
+        ValueKind::Number,
+    ),
+    (
+        "gaine_largeur_toit_cabine",
+        "Largeur de gaine au toit de cabine (mm)",
+        ValueKind::Number,
+    ),
+    (
+        "gaine_largeur_paliers",
+        "Largeur de gaine aux paliers (mm)",
+        ValueKind::Number,
+    ),
+    (
+        "gaine_reserve_tete",
+        "Réserve en tête (hauteur libre au-dessus du toit de cabine) (mm)",
+        ValueKind::Number,
+    ),
+    (
+        "porte_cabine_type",
+        "Type de porte cabine",
+        ValueKind::Choice(&[
+            "Automatique centrale",
+            "Automatique latérale",
+            "Battante",
+            "Pliante",
+            "Sans porte",
+        ]),
+    ),
+    (
+        "porte_cabine_passage",
+        "Passage libre de porte cabine (mm)",
+        ValueKind::Number,
+    ),
+    (
+        "porte_cabine_operateur",
+        "Opérateur de porte",
+        ValueKind::Text,
+    ),
+    (
+        "porte_cabine_cellule",
+        "Barrière immatérielle",
+        ValueKind::Boolean,
+    ),
+    (
+        "portes_palieres_type",
+        "Type de portes palières",
+        ValueKind::Choice(&["Automatiques", "Battantes", "Semi-automatiques"]),
+    ),
+    (
+        "machine_type",
+        "Type de machine",
+        ValueKind::Choice(&[
+            "Treuil à vis sans fin",
+            "Gearless",
+            "Centrale hydraulique",
+            "Tambour",
+        ]),
+    ),
+    ("machine_marque", "Marque de la machine", ValueKind::Text),
+    (
+        "machine_puissance",
+        "Puissance moteur (kW)",
+        ValueKind::Number,
+    ),
+    (
+        "machine_nombre_cables",
+        "Nombre de câbles de traction",
+        ValueKind::Integer,
+    ),
+    (
+        "machine_diametre_cables",
+        "Diamètre des câbles (mm)",
+        ValueKind::Number,
+    ),
+    ("machine_frein", "Type de frein", ValueKind::Text),
+    (
+        "armoire_marque",
+        "Marque de l'armoire de commande",
+        ValueKind::Text,
+    ),
+    (
+        "armoire_type_manoeuvre",
+        "Type de manœuvre",
+        ValueKind::Choice(&[
+            "Blocage",
+            "Collective descente",
+            "Collective montée-descente",
+            "Duplex",
+            "Triplex",
+        ]),
+    ),
+    (
+        "armoire_variateur",
+        "Variateur de fréquence",
+        ValueKind::Boolean,
+    ),
+    (
+        "armoire_teleassistance",
+        "Téléalarme / téléassistance",
+        ValueKind::Text,
+    ),
+    ("armoire_annee", "Année de l'armoire", ValueKind::Integer),
+];
+
+/// One datum's schema: its type or null (null removes it from the survey).
+fn value_schema(description: &str, kind: ValueKind) -> Object {
+    let builder = ObjectBuilder::new().description(Some(description));
+    match kind {
+        ValueKind::Number => builder
+            .schema_type(SchemaType::from_iter([Type::Number, Type::Null]))
+            .minimum(Some(0)),
+        ValueKind::Integer => builder
+            .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
+            .minimum(Some(0))
+            .maximum(Some(technical_data::MAX_INTEGER)),
+        ValueKind::Text => builder
+            .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+            .max_length(Some(technical_data::MAX_TEXT_CHARS)),
+        ValueKind::Boolean => {
+            builder.schema_type(SchemaType::from_iter([Type::Boolean, Type::Null]))
+        }
+        ValueKind::Choice(choices) => {
+            let mut allowed: Vec<Value> = choices.iter().map(|c| json!(c)).collect();
+            allowed.push(json!(""));
+            allowed.push(Value::Null);
+            builder
+                .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+                .enum_values(Some(allowed))
+        }
+    }
+    .build()
+}
+
+/// `values`: an object whose keys are catalog codes.
+fn survey_values_schema() -> Object {
+    let mut builder = ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Object, Type::Null]))
+        .description(Some(
+            "Données relevées, par code du catalogue des données techniques (le `code` de GET /technical-fields ; les noms techniques de l'API partenaire sont ces mêmes codes). `null`, un texte vide ou une liste vide retire la donnée du relevé. Un code inconnu, `taux_connaissance`, `adresse`, `complement_adresse`, `nom_immeuble`, `contrat_entretien` ou une valeur du mauvais type sont refusés (422).",
+        ))
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)));
+    for (code, description, kind) in SURVEY_VALUE_FIELDS {
+        builder = builder.property(*code, value_schema(description, *kind));
+    }
+    builder.build()
+}
+
+/// Soumission d'un relevé : tout est facultatif, le corps peut être omis.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SubmitBody {
+    /// Jour du relevé, AAAA-MM-JJ ; par défaut aujourd'hui (heure de Paris). Ni dans le futur, ni avant le jour où le relevé a été demandé.
+    #[schema(format = Date, pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+    pub surveyed_on: Option<String>,
+    /// Données relevées, enregistrées sur le relevé puis recopiées sur l'équipement.
+    #[schema(schema_with = survey_values_schema)]
+    pub values: Option<Map<String, Value>>,
+}
+
+impl From<SubmitBody> for SubmitInput {
+    fn from(body: SubmitBody) -> Self {
+        SubmitInput {
+            surveyed_on: body.surveyed_on,
+            values: body.values,
+        }
+    }
+}
+
+/// Statut d'un relevé (code).
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SurveyStatusCode {
+    /// À réaliser.
+    ARealiser,
+    /// En cours.
+    EnCours,
+    /// Terminé : soumis.
+    Termine,
+    /// Annulé.
+    Annule,
+}
+
+impl From<SurveyStatus> for SurveyStatusCode {
+    fn from(status: SurveyStatus) -> Self {
+        match status {
+            SurveyStatus::ARealiser => Self::ARealiser,
+            SurveyStatus::EnCours => Self::EnCours,
+            SurveyStatus::Termine => Self::Termine,
+            SurveyStatus::Annule => Self::Annule,
+        }
+    }
+}
+
+/// Réponse à la soumission d'un relevé.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SurveySubmitted {
+    /// Identifiant du relevé.
+    pub id: String,
+    /// Toujours vrai : un refus est un statut d'erreur.
+    pub ok: bool,
+    /// Statut du relevé après la soumission : `termine`.
+    pub status: SurveyStatusCode,
+    /// Chemin du relevé dans le service.
+    pub link: String,
+    /// Adresse complète du relevé.
+    pub url: String,
+}
+
+impl SurveySubmitted {
+    pub fn new(base_url: &str, submitted: &survey_service::Submitted) -> Self {
+        Self {
+            id: submitted.id.clone(),
+            ok: true,
+            status: submitted.status.into(),
+            link: RecordKind::Survey.link(&submitted.id),
+            url: RecordKind::Survey.url(base_url, &submitted.id),
+        }
+    }
+}
+
+/// Soumettre un relevé : le technicien remet les données relevées.
+///
+/// Le relevé (`a_realiser` ou `en_cours`) passe à `termine` ; les données
+/// envoyées dans `values` s'ajoutent à celles déjà saisies sur le relevé, puis
+/// toutes les données du relevé deviennent les données actuelles de
+/// l'équipement ; l'événement `releve.termine` est envoyé aux abonnés. Réservé
+/// aux comptes qui réalisent des relevés et aux administrateurs. Le corps
+/// peut être omis.
+#[utoipa::path(
+    post,
+    path = "/surveys/{id}/submit",
+    tag = "Relevés",
+    params(("id" = String, Path, description = "Identifiant du relevé")),
+    request_body = Option<SubmitBody>,
+    responses(
+        (status = 200, description = "Relevé soumis", body = SurveySubmitted,
+            links(
+                ("lireReleve" = (
+                    operation_id = "read_survey",
+                    parameters(("id" = "$response.body#/id")),
+                    description = "Lire le relevé soumis"
+                )),
+                ("donneesReleve" = (
+                    operation_id = "survey_data",
+                    parameters(("id" = "$response.body#/id")),
+                    description = "Les données du relevé soumis"
+                ))
+            )
+        ),
+        (status = 403, description = "Agence hors du périmètre, ou compte qui ne réalise pas de relevés et n'est pas administrateur", body = ErrorBody),
+        (status = 404, description = "Relevé introuvable dans l'agence", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Relevé déjà terminé ou annulé, `surveyedOn` invalide, dans le futur ou avant la demande, donnée inconnue ou valeur refusée, champ inconnu ou du mauvais type", body = ErrorBody),
+    )
+)]
+async fn submit_survey(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+    OptionalJson(body): OptionalJson<SubmitBody>,
+) -> AppResult<Json<SurveySubmitted>> {
+    let agency_id = caller.require_agency()?.id.clone();
+    let input = SubmitInput::from(body.unwrap_or_default());
+    let actor = Actor::ApiToken(caller.credential_id.clone());
+    let account = caller.account.clone();
+    let submitted = state
+        .store
+        .write(move |tx| survey_service::submit(tx, &agency_id, &id, &account, &input, &actor))
+        .await?;
+    Ok(Json(SurveySubmitted::new(&state.base_url, &submitted)))
 }
 
 #[cfg(test)]

@@ -1,0 +1,345 @@
+//! A survey's submission: the technician hands in the data collected on site.
+//! In one transaction the data are recorded on the survey and copied to the
+//! equipment's current data, the survey becomes `termine`, `releve.termine`
+//! is queued in the outbox and the audit log records who did it. Every entry
+//! point (REST API v2, web UI, later the mobile app and MCP) calls [`submit`],
+//! so the event is queued once, wherever the survey is submitted.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use rusqlite::Transaction;
+use serde_json::{Map, Value, json};
+
+use crate::clock;
+use crate::domain::survey::{self as domain, SurveyStatus};
+use crate::error::{AppError, AppResult};
+use crate::services::technical_data::{self, Change};
+use crate::services::visits::{DayError, parse_day};
+use crate::store::accounts::{AccountRow, Role};
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::surveys::{self as survey_store, Submission};
+use crate::store::{equipment as equipment_store, outbox, technical_fields};
+
+pub const NOT_FOUND: &str = "Relevé introuvable.";
+
+/// What the technician hands in; everything is optional.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SubmitInput {
+    /// The day the survey was made, `YYYY-MM-DD`; default today in Paris.
+    pub surveyed_on: Option<String>,
+    /// Data collected, keyed by catalog code (see
+    /// `technical_data::parse_survey_values`); `null` removes a datum from
+    /// the survey's data.
+    pub values: Option<Map<String, Value>>,
+}
+
+/// A submitted survey.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Submitted {
+    pub id: String,
+    pub status: SurveyStatus,
+    /// The outbox row of `releve.termine`.
+    pub event_id: Option<String>,
+}
+
+/// Who may submit a survey: an account that performs surveys (a member with
+/// `performs_surveys`) or an administrator of the organization or agency.
+/// The service operator's account reads client agencies and changes nothing.
+pub fn check_can_submit(account: &AccountRow) -> AppResult<()> {
+    match account.role {
+        Role::Operator => Err(AppError::forbidden(
+            "Le compte de service de l'opérateur consulte les agences mais n'y soumet pas de relevé.",
+        )),
+        Role::OrgAdmin | Role::AgencyAdmin => Ok(()),
+        Role::Member if account.performs_surveys => Ok(()),
+        Role::Member => Err(AppError::forbidden(
+            "Soumettre un relevé est réservé aux comptes qui réalisent des relevés et aux administrateurs : ce compte ne réalise pas de relevés.",
+        )),
+    }
+}
+
+fn french_day(day: NaiveDate) -> String {
+    day.format("%d/%m/%Y").to_string()
+}
+
+/// The day the survey was made: `raw` written exactly `YYYY-MM-DD`, not after
+/// `today` (Paris) and not before `requested_on` (the Paris day the survey
+/// was asked for); `today` when absent.
+pub fn check_surveyed_on(
+    raw: Option<&str>,
+    today: NaiveDate,
+    requested_on: Option<NaiveDate>,
+) -> AppResult<NaiveDate> {
+    let Some(raw) = raw else {
+        return Ok(today);
+    };
+    let day = parse_day(raw).map_err(|error| {
+        AppError::unprocessable(match error {
+            DayError::Malformed => format!(
+                "Le champ « surveyedOn » doit être une date AAAA-MM-JJ, par exemple 2026-03-09 (reçu : « {raw} »)."
+            ),
+            DayError::Impossible => {
+                format!("Le champ « surveyedOn » n'est pas une date qui existe : « {raw} ».")
+            }
+        })
+    })?;
+    if day > today {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « surveyedOn » ne peut pas être dans le futur (aujourd'hui : {}).",
+            french_day(today)
+        )));
+    }
+    if let Some(requested_on) = requested_on
+        && day < requested_on
+    {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « surveyedOn » ne peut pas précéder la demande du relevé, faite le {}.",
+            french_day(requested_on)
+        )));
+    }
+    Ok(day)
+}
+
+fn json_of(text: &str) -> Value {
+    // The tables' CHECK (json_valid) guarantees valid JSON.
+    serde_json::from_str(text).unwrap_or(Value::Null)
+}
+
+/// Submits a survey of the agency: 403 for an account that may not
+/// (`check_can_submit`), 404 when the survey is not in the agency, 422 when
+/// its status refuses it (`domain::survey::submit`), for a bad `surveyedOn`
+/// or a refused datum — checked in that order, before anything is written.
+/// Then, in the caller's transaction: the given data are recorded on the
+/// survey (`null` removes one), every datum of the survey is copied to the
+/// equipment (`survey_id` and `surveyed_at` = now), the survey becomes
+/// `termine` with `submitted_at` now, `surveyed_on`, and its surveyor if it
+/// had none; `releve.termine` is queued with `occurredAt` = `submitted_at`;
+/// one audit entry `soumission` records it.
+pub fn submit(
+    tx: &Transaction,
+    agency_id: &str,
+    survey_id: &str,
+    account: &AccountRow,
+    input: &SubmitInput,
+    actor: &Actor,
+) -> AppResult<Submitted> {
+    submit_at(
+        tx,
+        agency_id,
+        survey_id,
+        account,
+        input,
+        actor,
+        clock::now(),
+    )
+}
+
+/// [`submit`] at a given instant.
+pub fn submit_at(
+    tx: &Transaction,
+    agency_id: &str,
+    survey_id: &str,
+    account: &AccountRow,
+    input: &SubmitInput,
+    actor: &Actor,
+    now: DateTime<Utc>,
+) -> AppResult<Submitted> {
+    check_can_submit(account)?;
+    let survey = survey_store::get(tx, agency_id, survey_id)?
+        .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+    let from = survey.status.ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!(
+            "statut inconnu en base pour le relevé {survey_id}"
+        ))
+    })?;
+    let change =
+        domain::submit(from).map_err(|refusal| AppError::unprocessable(refusal.message()))?;
+    let requested_on = clock::parse_timestamp(&survey.created_at)
+        .map(|created| clock::paris_local(created).date());
+    let surveyed_on = check_surveyed_on(
+        input.surveyed_on.as_deref(),
+        clock::paris_local(now).date(),
+        requested_on,
+    )?;
+    let catalog = technical_fields::all(tx)?;
+    let given = match &input.values {
+        Some(values) => technical_data::parse_survey_values(&catalog, values)?,
+        None => Vec::new(),
+    };
+
+    // Everything is checked: write.
+    for (field, value) in &given {
+        match value {
+            Change::Set(value) => {
+                survey_store::set_value(tx, survey_id, &field.code, &value.to_string())?
+            }
+            Change::Erase => survey_store::delete_value(tx, survey_id, &field.code)?,
+        }
+    }
+    let submitted_at = clock::format_timestamp(now);
+    let surveyed_on_text = crate::services::visits::day_text(surveyed_on);
+    let applied = survey_store::mark_submitted(
+        tx,
+        &Submission {
+            id: survey_id,
+            from: change.from.as_str(),
+            to: change.to.as_str(),
+            surveyed_on: &surveyed_on_text,
+            submitted_at: &submitted_at,
+            surveyor_account_id: &account.id,
+        },
+    )?;
+    if !applied {
+        return Err(anyhow::anyhow!("statut du relevé {survey_id} changé entre-temps").into());
+    }
+
+    let before = equipment_store::values(tx, &survey.equipment_id)?;
+    let copied = if change.submits {
+        equipment_store::record_survey_values(tx, &survey.equipment_id, survey_id, &submitted_at)?
+    } else {
+        0
+    };
+    let recorded = survey_store::values(tx, survey_id)?;
+    let mut equipment_changes = Map::new();
+    for (code, text) in &recorded {
+        let old = before
+            .iter()
+            .find(|(c, _)| c == code)
+            .map(|(_, t)| json_of(t));
+        let new = json_of(text);
+        if old.as_ref() != Some(&new) {
+            equipment_changes.insert(code.clone(), json!({ "before": old, "after": new }));
+        }
+    }
+    if !equipment_changes.is_empty() {
+        equipment_store::touch(tx, &survey.equipment_id)?;
+    }
+
+    let event_id = if change.emits_finished_event {
+        Some(outbox::record_event_at(
+            tx,
+            agency_id,
+            domain::FINISHED_EVENT,
+            survey_id,
+            &survey.equipment_id,
+            change.to.as_str(),
+            now,
+        )?)
+    } else {
+        None
+    };
+
+    let sent: Map<String, Value> = given
+        .iter()
+        .map(|(field, value)| {
+            let value = match value {
+                Change::Set(value) => value.clone(),
+                Change::Erase => Value::Null,
+            };
+            (field.code.clone(), value)
+        })
+        .collect();
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id),
+            actor,
+            action: "soumission",
+            object_type: "survey",
+            object_id: Some(survey_id),
+            detail: Some(json!({
+                "number": survey.number,
+                "from": change.from.as_str(),
+                "to": change.to.as_str(),
+                "account": account.id,
+                "surveyedOn": surveyed_on_text,
+                "values": sent,
+                "equipment": survey.equipment_id,
+                "copiedToEquipment": copied,
+                "equipmentChanges": equipment_changes,
+                "event": event_id,
+            })),
+        },
+    )?;
+    Ok(Submitted {
+        id: survey_id.to_owned(),
+        status: change.to,
+        event_id,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(text: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+    }
+
+    fn check(raw: Option<&str>) -> Result<String, (u16, String)> {
+        check_surveyed_on(raw, day("2026-11-21"), Some(day("2026-11-02")))
+            .map(|d| d.to_string())
+            .map_err(|e| (e.status().as_u16(), e.public_message()))
+    }
+
+    #[test]
+    fn the_survey_day_is_today_by_default_never_in_the_future_nor_before_the_request() {
+        assert_eq!(check(None), Ok("2026-11-21".to_owned()));
+        assert_eq!(check(Some("2026-11-21")), Ok("2026-11-21".to_owned()));
+        assert_eq!(check(Some("2026-11-02")), Ok("2026-11-02".to_owned()));
+        assert_eq!(
+            check(Some("2026-11-22")),
+            Err((
+                422,
+                "Le champ « surveyedOn » ne peut pas être dans le futur (aujourd'hui : 21/11/2026)."
+                    .to_owned()
+            ))
+        );
+        assert_eq!(
+            check(Some("2026-11-01")),
+            Err((
+                422,
+                "Le champ « surveyedOn » ne peut pas précéder la demande du relevé, faite le 02/11/2026."
+                    .to_owned()
+            ))
+        );
+        assert_eq!(
+            check(Some("21/11/2026")),
+            Err((
+                422,
+                "Le champ « surveyedOn » doit être une date AAAA-MM-JJ, par exemple 2026-03-09 (reçu : « 21/11/2026 »)."
+                    .to_owned()
+            ))
+        );
+        assert_eq!(check(Some("2026-02-30")).unwrap_err().0, 422);
+        assert_eq!(check(Some("2026-11-2")).unwrap_err().0, 422);
+        assert_eq!(check(Some(" 2026-11-20")).unwrap_err().0, 422);
+        // Without a known request day, only the future is refused.
+        assert!(check_surveyed_on(Some("1990-01-01"), day("2026-11-21"), None).is_ok());
+    }
+
+    fn account(role: Role, performs_surveys: bool) -> AccountRow {
+        AccountRow {
+            id: "a".to_owned(),
+            organization_id: "o".to_owned(),
+            name: None,
+            email: "a@b.fr".to_owned(),
+            position: None,
+            active: true,
+            performs_surveys,
+            default_agency_id: None,
+            role,
+        }
+    }
+
+    #[test]
+    fn surveyors_and_administrators_may_submit() {
+        let allowed = |role, performs| check_can_submit(&account(role, performs)).is_ok();
+        assert!(allowed(Role::Member, true));
+        assert!(!allowed(Role::Member, false));
+        assert!(allowed(Role::AgencyAdmin, false));
+        assert!(allowed(Role::OrgAdmin, false));
+        assert!(!allowed(Role::Operator, true));
+        let refusal = check_can_submit(&account(Role::Member, false)).unwrap_err();
+        assert_eq!(refusal.status().as_u16(), 403);
+    }
+}
