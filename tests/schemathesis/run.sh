@@ -42,6 +42,26 @@ PY
 eval "$samples"
 
 token="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["admin"]["apiToken"])' "$LIFTDESK_CREDENTIALS")"
+
+# Two webhook subscriptions of the agency, one to test and read, one to
+# revoke (once revoked, it answers 404). Their receiver is a closed loopback
+# port: a test send fails at once, without any DNS lookup.
+subscribe() {
+  python3 - "$LIFTDESK_URL" "$token" "$LIFTDESK_SAMPLE_AGENCY_ID" <<'PY'
+import json, sys, urllib.request
+url, token, agency = sys.argv[1:4]
+request = urllib.request.Request(
+    f"{url}/api/v2/webhooks",
+    data=json.dumps({"url": "https://127.0.0.1:9/schemathesis", "events": ["appel.clos"]}).encode(),
+    headers={"Authorization": f"Bearer {token}", "X-Service-Agency": agency, "Content-Type": "application/json"},
+    method="POST",
+)
+print(json.load(urllib.request.urlopen(request))["id"])
+PY
+}
+LIFTDESK_SAMPLE_WEBHOOK_ID="$(subscribe)"
+LIFTDESK_SAMPLE_REVOKED_WEBHOOK_ID="$(subscribe)"
+export LIFTDESK_SAMPLE_WEBHOOK_ID LIFTDESK_SAMPLE_REVOKED_WEBHOOK_ID
 "$venv/bin/st" --config-file schemathesis.toml run "$LIFTDESK_URL/api/v2/openapi.json" \
   -H "Authorization: Bearer $token" \
   --checks all \

@@ -78,7 +78,12 @@ pub struct Subscribed {
     tag = "Webhooks",
     request_body = SubscriptionBody,
     responses(
-        (status = 201, description = "Abonnement créé ; le secret n'est montré qu'ici", body = Subscribed),
+        (status = 201, description = "Abonnement créé ; le secret n'est montré qu'ici", body = Subscribed,
+            links(
+                ("SendTest" = (operation_id = "send_test", parameters(("id" = "$response.body#/id")))),
+                ("ListDeliveries" = (operation_id = "list_deliveries", parameters(("id" = "$response.body#/id")))),
+                ("RevokeSubscription" = (operation_id = "revoke_subscription", parameters(("id" = "$response.body#/id")))),
+            )),
         (status = 403, description = "Réservé à un administrateur, ou agence hors du périmètre", body = ErrorBody),
         (status = 413, description = "Corps trop volumineux", body = ErrorBody),
         (status = 422, description = "Adresse refusée (pas https, pas absolue) ou événement inconnu", body = ErrorBody),

@@ -95,7 +95,7 @@ pub struct PageQuery {
     #[param(value_type = Option<i64>, minimum = 1, maximum = 200)]
     pub limit: Option<String>,
     /// Page demandée, à partir de 1.
-    #[param(value_type = Option<i64>, minimum = 1)]
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295_i64)]
     pub page: Option<String>,
 }
 
