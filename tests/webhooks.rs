@@ -991,3 +991,66 @@ async fn a_resolved_call_reaches_its_subscribers_with_the_spec_body() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_receiver_that_is_down_spends_attempts_on_its_head_only_and_blocks_no_other() {
+    let probe_listener = std::net::TcpListener::bind("127.0.0.1:0").expect("probe");
+    let probe_address = probe_listener.local_addr().expect("addr");
+    drop(probe_listener);
+    let (server, org) = server_with(settings("1h", Probe::Tcp(probe_address.to_string()))).await;
+    let down = Receiver::start().await;
+    down.always(reply(503));
+    let up = Receiver::start().await;
+    let (down_id, _) = subscribe(&server, &org.admin_token, &down.url).await;
+    let (up_id, _) = subscribe(&server, &org.admin_token, &up.url).await;
+    // A backlog for the receiver that is down, queued offline, then one
+    // delivery for the other.
+    for _ in 0..4 {
+        post(
+            &server,
+            &format!("/api/v2/webhooks/{down_id}/test"),
+            &org.admin_token,
+            None,
+        )
+        .await;
+    }
+    post(
+        &server,
+        &format!("/api/v2/webhooks/{up_id}/test"),
+        &org.admin_token,
+        None,
+    )
+    .await;
+
+    let _probe = tokio::net::TcpListener::bind(probe_address)
+        .await
+        .expect("probe back");
+    wait_for(
+        &server,
+        &org.admin_token,
+        &up_id,
+        Duration::from_secs(10),
+        |list| list[0]["status"] == json!("livree"),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(
+        down.hits().len(),
+        1,
+        "one request to a receiver that is down"
+    );
+    let backlog = deliveries(&server, &org.admin_token, &down_id).await;
+    let attempts: Vec<i64> = backlog
+        .iter()
+        .map(|d| d["attempts"].as_i64().expect("attempts"))
+        .collect();
+    // Newest first: the oldest (the head) failed once, the rest wait untouched.
+    assert_eq!(attempts, [0, 0, 0, 1]);
+    assert_eq!(backlog[3]["status"], json!("echec"));
+    assert!(
+        backlog[..3]
+            .iter()
+            .all(|d| d["status"] == json!("en_attente"))
+    );
+    server.stop().await;
+}

@@ -284,21 +284,41 @@ fn due_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<DueDelivery> {
 
 const DUE_COLUMNS: &str = "d.id, d.subscription_id, s.url, s.secret_enc, e.body, d.attempts";
 
-/// Deliveries due at `now`, oldest event first (per subscription, this is
-/// the order they are sent in), at most `limit`.
-pub fn due_deliveries(conn: &Connection, now: &str, limit: u32) -> AppResult<Vec<DueDelivery>> {
+/// Live subscriptions with a delivery due at `now`, and their addresses.
+pub fn due_subscriptions(conn: &Connection, now: &str) -> AppResult<Vec<(String, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.id, s.url FROM webhook_subscriptions s
+          WHERE s.revoked_at IS NULL
+            AND s.id IN (SELECT d.subscription_id FROM webhook_deliveries d
+                          WHERE d.status IN ('en_attente', 'echec') AND d.next_attempt_at <= ?1)
+          ORDER BY s.created_at, s.id",
+    )?;
+    let rows = stmt
+        .query_map(params![now], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// The subscription's deliveries due at `now`, oldest event first (the order
+/// they are sent in), at most `limit`.
+pub fn due_for_subscription(
+    conn: &Connection,
+    subscription_id: &str,
+    now: &str,
+    limit: u32,
+) -> AppResult<Vec<DueDelivery>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {DUE_COLUMNS}
-           FROM webhook_deliveries d
+           FROM webhook_deliveries d INDEXED BY webhook_deliveries_pending
            JOIN webhook_subscriptions s ON s.id = d.subscription_id
            JOIN outbox_events e ON e.id = d.event_id
-          WHERE d.status IN ('en_attente', 'echec') AND d.next_attempt_at <= ?1
-            AND s.revoked_at IS NULL
+          WHERE d.subscription_id = ?1 AND d.status IN ('en_attente', 'echec')
+            AND d.next_attempt_at <= ?2 AND s.revoked_at IS NULL
           ORDER BY d.created_at, d.rowid
-          LIMIT ?2"
+          LIMIT ?3"
     ))?;
     let rows = stmt
-        .query_map(params![now, limit], due_from)?
+        .query_map(params![subscription_id, now, limit], due_from)?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
 }

@@ -30,8 +30,9 @@ use crate::store::webhooks::{self as store, AttemptRecord, DeliveryStatus, DueDe
 
 /// Receivers served at once.
 const PARALLEL_RECEIVERS: usize = 4;
-/// Due deliveries read per round.
-const ROUND_SIZE: u32 = 200;
+/// Due deliveries of one receiver sent per round (then the next round
+/// goes on, after the other receivers had their turn).
+const BATCH_PER_RECEIVER: u32 = 50;
 /// Longest sleep between rounds (other processes may queue events).
 const IDLE_POLL: Duration = Duration::from_secs(2);
 /// How long a probe result is trusted.
@@ -236,10 +237,11 @@ impl WebhookSync {
 
     /// One round; true if it sent something (more may be due).
     async fn round(self: &Arc<Self>) -> AppResult<bool> {
-        let now = clock::format_timestamp(clock::now());
+        let now = clock::now();
+        let stamp = clock::format_timestamp(now);
         let due = self
             .store
-            .read(move |conn| store::due_deliveries(conn, &now, ROUND_SIZE))
+            .read(move |conn| store::due_subscriptions(conn, &stamp))
             .await?;
         if due.is_empty() {
             // Keep the shown state fresh even when there is nothing to send.
@@ -249,60 +251,27 @@ impl WebhookSync {
             return Ok(false);
         }
         let online = self.online(false).await;
-        let mut groups: Vec<(String, Vec<DueDelivery>)> = Vec::new();
-        {
+        let ready: Vec<String> = {
             let paused = lock(&self.paused);
-            let now = clock::now();
-            for delivery in due {
-                if paused
-                    .get(&delivery.subscription_id)
-                    .is_some_and(|until| *until > now)
-                {
-                    continue;
-                }
-                if !online && self.probe_applies(&delivery.url) {
-                    continue;
-                }
-                match groups
-                    .iter_mut()
-                    .find(|(id, _)| *id == delivery.subscription_id)
-                {
-                    Some((_, list)) => list.push(delivery),
-                    None => groups.push((delivery.subscription_id.clone(), vec![delivery])),
-                }
-            }
-        }
-        if groups.is_empty() {
-            return Ok(false);
-        }
+            due.into_iter()
+                .filter(|(id, _)| paused.get(id).is_none_or(|until| *until <= now))
+                .filter(|(_, url)| online || !self.probe_applies(url))
+                .map(|(id, _)| id)
+                .collect()
+        };
         let limit = Arc::new(Semaphore::new(PARALLEL_RECEIVERS));
         let mut tasks = tokio::task::JoinSet::new();
-        for (_, deliveries) in groups {
+        for subscription_id in ready {
             let sync = self.clone();
             let limit = limit.clone();
             tasks.spawn(async move {
                 let Ok(_permit) = limit.acquire_owned().await else {
                     return false;
                 };
-                let mut sent_any = false;
-                for delivery in deliveries {
-                    match sync.attempt(delivery).await {
-                        Ok(Sent::Delivered) => sent_any = true,
-                        Ok(Sent::Failed { receiver_down }) => {
-                            sent_any = true;
-                            if receiver_down {
-                                break;
-                            }
-                        }
-                        Ok(Sent::Held) => break,
-                        Ok(Sent::Skipped) => {}
-                        Err(err) => {
-                            tracing::error!(error = ?err, "envoi d'un webhook en échec");
-                            break;
-                        }
-                    }
-                }
-                sent_any
+                sync.drain(subscription_id).await.unwrap_or_else(|err| {
+                    tracing::error!(error = ?err, "envoi de webhooks en échec");
+                    false
+                })
             });
         }
         let mut busy = false;
@@ -312,16 +281,52 @@ impl WebhookSync {
         Ok(busy)
     }
 
-    /// Sends one delivery now, whatever its scheduled time (the test send of
-    /// `POST /webhooks/{id}/test`); offline, it stays queued.
-    pub async fn deliver_now(self: &Arc<Self>, delivery_id: &str) -> AppResult<()> {
-        let id = delivery_id.to_owned();
-        let due = self
+    /// Sends a subscription's due deliveries in order, one at a time, until
+    /// the batch is done or the receiver looks down; true if it sent any.
+    async fn drain(self: &Arc<Self>, subscription_id: String) -> AppResult<bool> {
+        let stamp = clock::format_timestamp(clock::now());
+        let batch = self
             .store
-            .read(move |conn| store::pending_delivery(conn, &id))
+            .read(move |conn| {
+                store::due_for_subscription(conn, &subscription_id, &stamp, BATCH_PER_RECEIVER)
+            })
             .await?;
-        if let Some(due) = due {
-            self.attempt(due).await?;
+        let mut sent_any = false;
+        for delivery in batch {
+            match self.attempt(delivery).await? {
+                Sent::Delivered => sent_any = true,
+                Sent::Failed { receiver_down } => {
+                    sent_any = true;
+                    if receiver_down {
+                        break;
+                    }
+                }
+                Sent::Held => break,
+                Sent::Skipped => {}
+            }
+        }
+        Ok(sent_any)
+    }
+
+    /// Sends a queued delivery now, whatever its scheduled time (the test
+    /// send of `POST /webhooks/{id}/test`), unless it was attempted already;
+    /// should the sync task be sending it, waits for that send instead.
+    /// Offline, it stays queued.
+    pub async fn deliver_now(self: &Arc<Self>, delivery_id: &str) -> AppResult<()> {
+        // The longest a send takes (10 s) and some margin.
+        for _ in 0..300 {
+            let id = delivery_id.to_owned();
+            let due = self
+                .store
+                .read(move |conn| store::pending_delivery(conn, &id))
+                .await?;
+            let Some(due) = due.filter(|due| due.attempts == 0) else {
+                return Ok(());
+            };
+            if self.attempt(due).await? != Sent::Skipped {
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
         Ok(())
     }
