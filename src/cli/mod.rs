@@ -449,11 +449,6 @@ fn serve(
     webhooks: WebhookSettings,
 ) -> anyhow::Result<()> {
     init_logging("info");
-    if webhooks.insecure_loopback {
-        tracing::warn!(
-            "--insecure-webhooks : des destinataires de webhooks en http:// local sont acceptés (à réserver aux intégrations locales et aux tests)"
-        );
-    }
     let store = server::open_store(data_dir)?;
     if with_demo {
         demo::seed_if_empty(&store, data_dir)?;

@@ -167,6 +167,11 @@ impl WebhookSync {
             probe = %self.settings.probe,
             "envoi des webhooks démarré"
         );
+        if self.settings.insecure_loopback {
+            tracing::warn!(
+                "--insecure-webhooks : des destinataires de webhooks en http:// local sont acceptés (à réserver aux intégrations locales et aux tests)"
+            );
+        }
         loop {
             let busy = match self.round().await {
                 Ok(busy) => busy,
