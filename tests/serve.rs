@@ -137,3 +137,83 @@ fn serve_refuses_an_address_it_cannot_bind_in_french() {
         stderr_of(&out)
     );
 }
+
+#[test]
+fn serve_refuses_a_bad_webhook_setting_in_french() {
+    let dir = tempfile::tempdir().expect("dir");
+    let out = run_cli(
+        dir.path(),
+        &[
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--webhook-retry-schedule",
+            "1m,deux",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr_of(&out).contains("délai « deux » illisible"),
+        "{}",
+        stderr_of(&out)
+    );
+    let out = run_cli(
+        dir.path(),
+        &[
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--connectivity-probe",
+            "ftp://x",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr_of(&out).contains("sonde « ftp://x » illisible"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[tokio::test]
+async fn insecure_webhooks_from_the_environment_are_accepted_and_warned_about() {
+    let dir = tempfile::tempdir().expect("dir");
+    let org = init_org(dir.path(), "Durand", "admin@durand.fr");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_liftdesk"))
+        .args(["--data-dir"])
+        .arg(dir.path())
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .env("LIFTDESK_INSECURE_WEBHOOKS", "1")
+        .env("LIFTDESK_WEBHOOK_RETRY_SCHEDULE", "1s,2s")
+        .env("LIFTDESK_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start server");
+    let mut first_line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first_line)
+        .expect("first line");
+    let base_url = first_line.trim().to_owned();
+    let answer = reqwest::Client::new()
+        .post(format!("{base_url}/api/v2/webhooks"))
+        .bearer_auth(&org.admin_token)
+        .json(&serde_json::json!({ "url": "http://127.0.0.1:9/hook", "events": ["appel.clos"] }))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(answer.status().as_u16(), 201);
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    let out = child.wait_with_output().expect("wait");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains(
+            "--insecure-webhooks : des destinataires de webhooks en http:// local sont acceptés"
+        ),
+        "{log}"
+    );
+    assert!(log.contains("schedule=1s,2s"), "{log}");
+}

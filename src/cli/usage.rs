@@ -47,7 +47,11 @@ pub fn report(err: clap::Error) -> ExitCode {
                 format!("valeur invalide pour {arg} : « {value} » (valeurs possibles : {valid}).")
             }
         }
-        ErrorKind::ValueValidation => format!("valeur invalide pour {arg} : « {value} »."),
+        ErrorKind::ValueValidation => match std::error::Error::source(&err) {
+            // The validator's own French reason.
+            Some(reason) => format!("valeur invalide pour {arg} : « {value} » : {reason}."),
+            None => format!("valeur invalide pour {arg} : « {value} »."),
+        },
         ErrorKind::ArgumentConflict => format!("argument incompatible avec un autre : {arg}."),
         ErrorKind::TooManyValues | ErrorKind::WrongNumberOfValues => {
             format!("nombre de valeurs incorrect pour {arg}.")
