@@ -403,11 +403,12 @@ async fn killed_twice_the_server_loses_no_webhook() {
     )
     .to_owned();
     let now = liftdesk::clock::now_text();
+    let equipment = uuid::Uuid::now_v7().to_string();
     open_db(dir)
         .execute(
             "INSERT INTO equipment (id, agency_id, number, type, maintenance_contract, created_at, updated_at)
              VALUES (?1, ?2, 'ASC 7', 'ascenseur', 'parc', ?3, ?3)",
-            params![uuid::Uuid::now_v7().to_string(), org.agency_id, now],
+            params![equipment, org.agency_id, now],
         )
         .expect("equipment");
 
@@ -538,15 +539,40 @@ async fn killed_twice_the_server_loses_no_webhook() {
         .collect();
     assert!(strangers.is_empty(), "unknown delivery ids: {strangers:?}");
     for id in &ids {
-        let (status, _, body, event) = stored(dir, id);
+        let (status, _, text, event) = stored(dir, id);
         assert_eq!(status, "livree");
-        let body: Value = serde_json::from_str(&body).expect("stored body");
+        // The spec's body, in its order: event, id, agency, equipment,
+        // status, occurredAt (UTC, milliseconds).
+        let keys: Vec<&str> = [
+            "\"event\":",
+            "\"id\":",
+            "\"agency\":",
+            "\"equipment\":",
+            "\"status\":",
+            "\"occurredAt\":",
+        ]
+        .into_iter()
+        .filter(|key| text.contains(key))
+        .collect();
+        assert_eq!(keys.len(), 6, "{text}");
+        let positions: Vec<usize> = keys.iter().filter_map(|key| text.find(key)).collect();
+        assert!(positions.is_sorted(), "fields in the spec's order: {text}");
+        let body: Value = serde_json::from_str(&text).expect("stored body");
+        assert_eq!(body.as_object().map(|o| o.len()), Some(6), "{text}");
         assert_eq!(body["event"], json!(event));
+        assert_eq!(body["agency"], json!(org.agency_id));
+        let occurred = str_of(&body, "occurredAt");
+        assert!(
+            occurred.len() == 24 && occurred.ends_with('Z') && occurred.as_bytes()[19] == b'.',
+            "{occurred}"
+        );
         if event == "ping" {
             assert_eq!(body["id"], json!(subscription));
+            assert_eq!(body["equipment"], Value::Null);
         } else {
             assert_eq!(event, "appel.clos");
             assert!(calls.contains(&str_of(&body, "id").to_owned()));
+            assert_eq!(body["equipment"], json!(equipment));
             assert_eq!(body["status"], json!("resolue"));
         }
     }
