@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every check of the project, as CI runs it: formatting, lints, every Rust
 # test of the workspace, the UI's type check, build and unit tests, the
-# browser tests and Schemathesis against the real server, and the desktop
-# test under Xvfb.
+# browser tests and Schemathesis against the real server, the webhook
+# signatures checked by Stripe's Python library, and the desktop test under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
@@ -29,6 +29,9 @@ echo "==> API REST v2 : schemathesis contre le vrai serveur (démo)"
 # The fuzzer's server gets a high rate limit: the limit has its own test, and
 # pacing the fuzzer would only slow the run.
 LIFTDESK_RATE_LIMIT=100000/10000 bash scripts/with-demo-server.sh bash tests/schemathesis/run.sh
+
+echo "==> Webhooks : signatures vérifiées par la bibliothèque stripe (Python)"
+bash tests/webhooks/stripe_verify.sh
 
 echo "==> Bureau : l'application Tauri sous Xvfb"
 bash tests/desktop/run.sh

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Starts `liftdesk serve --demo` on a free port over a fresh data directory,
 # exports LIFTDESK_URL and LIFTDESK_CREDENTIALS, runs the given command, and
-# always stops the server afterwards.
+# always stops the server afterwards. `serve` also reads its webhook options
+# from the environment, so callers set them here: LIFTDESK_INSECURE_WEBHOOKS=1
+# (http:// loopback receivers), LIFTDESK_CONNECTIVITY_PROBE=off,
+# LIFTDESK_WEBHOOK_RETRY_SCHEDULE=1s,2s. If the command fails, the end of the
+# server's log is shown.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,4 +41,10 @@ if [ -z "$LIFTDESK_URL" ]; then
 fi
 export LIFTDESK_URL
 export LIFTDESK_CREDENTIALS="$data_dir/demo-credentials.json"
-"$@"
+status=0
+"$@" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "==> fin du journal du serveur :" >&2
+  tail -n 40 "$data_dir/serve.log" >&2
+fi
+exit "$status"
