@@ -5,6 +5,7 @@
 pub mod app;
 pub mod extract;
 pub mod json;
+pub mod mcp;
 pub mod partners;
 pub mod sheet;
 pub mod ui;
@@ -29,6 +30,7 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/api/v2", v2::router())
+        .merge(mcp::router(&state))
         .nest("/api/partners", partners::router())
         .nest("/api/1.1/wf", wf::router())
         .route("/fiche/{token}", axum::routing::get(sheet::open_sheet))

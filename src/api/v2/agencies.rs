@@ -74,6 +74,11 @@ impl From<AgencyRow> for AgencyEntry {
     responses((status = 200, description = "Les agences lisibles", body = AgencyList))
 )]
 async fn list_agencies(caller: ApiCaller) -> Json<AgencyList> {
+    Json(agency_list(&caller))
+}
+
+/// The agencies the caller can read (shared with the MCP tool `agences`).
+pub fn agency_list(caller: &ApiCaller) -> AgencyList {
     let mut agencies =
         directory::readable_agencies(caller.account.role, caller.agency.as_ref(), &caller.scope);
     agencies.sort_by(|a, b| {
@@ -84,7 +89,7 @@ async fn list_agencies(caller: ApiCaller) -> Json<AgencyList> {
             &b.id,
         ))
     });
-    Json(AgencyList {
+    AgencyList {
         agencies: agencies.into_iter().map(AgencyEntry::from).collect(),
-    })
+    }
 }

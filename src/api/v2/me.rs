@@ -59,11 +59,16 @@ impl From<&AgencyRow> for AgencyRef {
     responses((status = 200, description = "Le compte du jeton", body = AccountView))
 )]
 async fn me(caller: ApiCaller) -> Json<AccountView> {
-    Json(AccountView {
+    Json(account_view(&caller))
+}
+
+/// The account of the caller (shared with the MCP tool `compte`).
+pub fn account_view(caller: &ApiCaller) -> AccountView {
+    AccountView {
         id: caller.account.id.clone(),
         name: caller.account.name.clone(),
         email: Some(caller.account.email.clone()),
         agency: caller.agency.as_ref().map(AgencyRef::from),
         agencies: caller.scope.iter().map(AgencyRef::from).collect(),
-    })
+    }
 }

@@ -77,6 +77,14 @@ async fn list_technicians(
     State(state): State<AppState>,
     caller: ApiCaller,
 ) -> AppResult<Json<Vec<TechnicianView>>> {
+    Ok(Json(technician_list(&state, &caller).await?))
+}
+
+/// The acting agency's technicians (shared with the MCP tool `techniciens`).
+pub async fn technician_list(
+    state: &AppState,
+    caller: &ApiCaller,
+) -> AppResult<Vec<TechnicianView>> {
     let agency_id = caller.require_agency()?.id.clone();
     let now = clock::now();
     let today = clock::paris_local(now).date();
@@ -84,5 +92,5 @@ async fn list_technicians(
         .store
         .read(move |conn| technicians::roster(conn, &agency_id, now, today))
         .await?;
-    Ok(Json(roster.into_iter().map(TechnicianView::from).collect()))
+    Ok(roster.into_iter().map(TechnicianView::from).collect())
 }

@@ -1,0 +1,44 @@
+//! The MCP server handler: its identity, its instructions for the model,
+//! and the union of the tool groups (one file per group under `tools/`).
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ServerHandler, tool_handler};
+
+use crate::state::AppState;
+
+/// One per HTTP request (the transport is stateless); cheap to make, since
+/// the tool set is built once and cloned.
+#[derive(Clone)]
+pub struct LiftdeskMcp {
+    pub(super) state: AppState,
+    tool_router: ToolRouter<Self>,
+}
+
+const INSTRUCTIONS: &str = "Liftdesk est le back-office d'une agence de maintenance d'ascenseurs. \
+Les outils agissent au nom du compte du jeton, avec ses droits, dans l'agence de l'en-tête \
+X-Service-Agency (sinon l'agence par défaut du compte) : ce qui n'est pas de cette agence est \
+introuvable. Les réponses ont les formes de l'API REST v2 (dates AAAA-MM-JJ, montants en euros). \
+Un refus est une erreur d'outil {\"error\": raison en français, \"status\": code HTTP}.";
+
+impl LiftdeskMcp {
+    pub fn new(state: AppState, tool_router: ToolRouter<Self>) -> Self {
+        Self { state, tool_router }
+    }
+
+    /// Every tool group.
+    pub fn tool_set() -> ToolRouter<Self> {
+        Self::account_tools() + Self::planning_tools()
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for LiftdeskMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(
+                Implementation::new("liftdesk", env!("CARGO_PKG_VERSION")).with_title("Liftdesk"),
+            )
+            .with_instructions(INSTRUCTIONS)
+    }
+}

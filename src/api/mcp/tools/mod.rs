@@ -1,0 +1,19 @@
+//! The tools, by group: each file holds one `#[tool_router]` block of the
+//! server, merged in `LiftdeskMcp::tool_set`.
+
+mod account;
+mod planning;
+
+use axum::http::request::Parts;
+
+use crate::auth::api_token::ApiCaller;
+use crate::error::AppError;
+
+/// The caller authenticated by the transport's middleware.
+pub(super) fn caller_of(parts: &Parts) -> Result<ApiCaller, AppError> {
+    parts
+        .extensions
+        .get::<ApiCaller>()
+        .cloned()
+        .ok_or_else(|| AppError::unauthorized(crate::auth::api_token::UNAUTHORIZED_MESSAGE))
+}
