@@ -2,6 +2,8 @@
 //! file, and the real `liftdesk` binary for CLI tests.
 #![allow(dead_code)]
 
+pub mod mcp;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
