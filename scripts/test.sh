@@ -2,7 +2,8 @@
 # Every check of the project, as CI runs it: formatting, lints, every Rust
 # test of the workspace, the UI's type check, build and unit tests, the
 # browser tests and Schemathesis against the real server, the webhook
-# signatures checked by Stripe's Python library, and the desktop test under Xvfb.
+# signatures checked by Stripe's Python library, the official MCP Python SDK
+# against the MCP server, and the desktop test under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
@@ -32,6 +33,9 @@ LIFTDESK_RATE_LIMIT=100000/10000 bash scripts/with-demo-server.sh bash tests/sch
 
 echo "==> Webhooks : signatures vérifiées par la bibliothèque stripe (Python)"
 bash tests/webhooks/stripe_verify.sh
+
+echo "==> MCP : le SDK Python officiel contre le vrai serveur (démo)"
+bash tests/mcp_sdk/run.sh
 
 echo "==> Bureau : l'application Tauri sous Xvfb"
 bash tests/desktop/run.sh

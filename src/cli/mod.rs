@@ -448,7 +448,8 @@ fn serve(
     rate_limit: RateLimit,
     webhooks: WebhookSettings,
 ) -> anyhow::Result<()> {
-    init_logging("info");
+    // rmcp logs every stateless request at info: only its warnings.
+    init_logging("info,rmcp=warn");
     let store = server::open_store(data_dir)?;
     if with_demo {
         demo::seed_if_empty(&store, data_dir)?;
