@@ -9,9 +9,13 @@ use serde_json::json;
 use crate::clock;
 use crate::domain::call::{self, CallStatus, CallType};
 use crate::error::{AppError, AppResult};
+use crate::services::visits::building_address;
 use crate::store::audit::{self, Actor, AuditEntry};
-use crate::store::calls::{self as store, CenterCallRow, NewCenterCall, StatusChange};
+use crate::store::calls::{
+    self as store, CallListRow, CenterCallRow, NewCenterCall, StatusChange, StatusFilter,
+};
 use crate::store::{Store, equipment, new_id, outbox, technicians};
+use crate::text::fold;
 
 /// `reference`: 1 to 120 characters.
 pub const MAX_REFERENCE_CHARS: usize = 120;
@@ -377,9 +381,224 @@ pub async fn change_status(
         .await
 }
 
+// -- Listing ----------------------------------------------------------------
+
+/// `status` value that keeps every call not resolved yet.
+pub const NOT_RESOLVED: &str = "ouverts";
+/// Longest search text, in characters.
+pub const MAX_SEARCH_CHARS: usize = 100;
+
+/// A list of calls as asked (`GET /calls`): raw query values.
+#[derive(Debug, Clone, Default)]
+pub struct ListInput {
+    pub status: Option<String>,
+    pub q: Option<String>,
+    pub equipment: Option<String>,
+}
+
+/// A checked list request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallQuery {
+    pub filter: store::ListFilter,
+    /// Folded words of `q`: each must be found in a call's reference,
+    /// equipment number, building name, address or caller.
+    pub words: Vec<String>,
+}
+
+/// A call as listed, with its building's address in one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallListItem {
+    pub row: CallListRow,
+    pub address: Option<String>,
+}
+
+/// Checks the list's filters: an unknown status is 422 (like an unknown
+/// invoice status), a search over [`MAX_SEARCH_CHARS`] is 400 (like the
+/// surveys' search); a blank search searches nothing.
+pub fn check_list(input: ListInput) -> AppResult<CallQuery> {
+    let status = match input.status.as_deref() {
+        None => StatusFilter::Any,
+        Some(NOT_RESOLVED) => StatusFilter::NotResolved,
+        Some(raw) => StatusFilter::Is(
+            CallStatus::parse(raw)
+                .ok_or_else(|| {
+                    AppError::unprocessable(format!(
+                        "Statut d'appel inconnu : « {raw} ». Valeurs possibles : {}, ou {NOT_RESOLVED} (tous sauf resolue).",
+                        CallStatus::CODES.join(", ")
+                    ))
+                })?
+                .as_str()
+                .to_owned(),
+        ),
+    };
+    let search = input.q.as_deref().map(str::trim).unwrap_or_default();
+    if search.chars().count() > MAX_SEARCH_CHARS {
+        return Err(AppError::bad_request(format!(
+            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
+        )));
+    }
+    Ok(CallQuery {
+        filter: store::ListFilter {
+            status,
+            equipment_id: input.equipment,
+        },
+        words: fold(search).split_whitespace().map(str::to_owned).collect(),
+    })
+}
+
+/// Whether every searched word is in the call's reference, equipment number
+/// (also with its spaces removed: `asc10174` finds « ASC 10174 »), building
+/// name, address or caller, accents and case ignored.
+fn matches(item: &CallListItem, words: &[String]) -> bool {
+    let row = &item.row;
+    let compact_number = row
+        .equipment_number
+        .as_deref()
+        .map(|n| n.split_whitespace().collect::<String>());
+    let haystack = [
+        Some(row.reference.as_str()),
+        row.equipment_number.as_deref(),
+        compact_number.as_deref(),
+        row.building_name.as_deref(),
+        item.address.as_deref(),
+        row.caller.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .map(fold)
+    .collect::<Vec<_>>()
+    .join("\n");
+    words.iter().all(|word| haystack.contains(word.as_str()))
+}
+
+fn list_item(row: CallListRow) -> CallListItem {
+    let address = building_address(
+        row.address.as_deref(),
+        row.postal_code.as_deref(),
+        row.city.as_deref(),
+    );
+    CallListItem { row, address }
+}
+
+/// One page of the agency's calls and how many match in all: trapped persons
+/// not yet freed first, then the newest. Without search the page is read by
+/// SQL; a search compares folded text, so it reads the filtered calls and
+/// pages them here.
+pub async fn list(
+    store: &Store,
+    agency_id: &str,
+    query: CallQuery,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<CallListItem>)> {
+    let agency_id = agency_id.to_owned();
+    store
+        .read(move |conn| {
+            if query.words.is_empty() {
+                let (total, rows) =
+                    store::list_page(conn, &agency_id, &query.filter, limit, offset)?;
+                return Ok((total, rows.into_iter().map(list_item).collect()));
+            }
+            let found: Vec<CallListItem> = store::list_all(conn, &agency_id, &query.filter)?
+                .into_iter()
+                .map(list_item)
+                .filter(|item| matches(item, &query.words))
+                .collect();
+            let total = i64::try_from(found.len()).unwrap_or(i64::MAX);
+            let skip = usize::try_from(offset).unwrap_or(usize::MAX);
+            let page = found
+                .into_iter()
+                .skip(skip)
+                .take(usize::try_from(limit).unwrap_or(usize::MAX))
+                .collect();
+            Ok((total, page))
+        })
+        .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn listed(reference: &str, number: Option<&str>, building: Option<&str>) -> CallListItem {
+        list_item(CallListRow {
+            id: "c".into(),
+            reference: reference.into(),
+            status: "ouverte".into(),
+            call_type: "panne".into(),
+            caller: Some("Mme Benali".into()),
+            received_at: "2026-11-21T07:00:00.000Z".into(),
+            equipment_id: "e".into(),
+            equipment_number: number.map(str::to_owned),
+            building_name: building.map(str::to_owned),
+            address: Some("3 rue Émile Zola".into()),
+            postal_code: Some("92300".into()),
+            city: Some("Levallois-Perret".into()),
+            technician_id: None,
+            technician_name: None,
+        })
+    }
+
+    fn search(q: &str) -> Vec<String> {
+        check_list(ListInput {
+            q: Some(q.into()),
+            ..ListInput::default()
+        })
+        .unwrap()
+        .words
+    }
+
+    #[test]
+    fn list_search_folds_and_needs_every_word() {
+        let item = listed("CC-42", Some("ASC 10174"), Some("Résidence Les Tilleuls"));
+        assert_eq!(
+            item.address.as_deref(),
+            Some("3 rue Émile Zola, 92300 Levallois-Perret")
+        );
+        for q in [
+            "tilleuls",
+            "RÉSIDENCE les",
+            "emile zola",
+            "asc10174",
+            "asc 10174",
+            "cc-42",
+            "benali 92300",
+        ] {
+            assert!(matches(&item, &search(q)), "{q}");
+        }
+        for q in ["acacias", "tilleuls acacias", "panne"] {
+            assert!(!matches(&item, &search(q)), "{q}");
+        }
+        assert!(search("   ").is_empty());
+        let bare = listed("CC-43", None, None);
+        assert!(matches(&bare, &search("cc-43")));
+        assert!(!matches(&bare, &search("tilleuls")));
+    }
+
+    #[test]
+    fn list_status_filter() {
+        let status = |raw: Option<&str>| {
+            check_list(ListInput {
+                status: raw.map(str::to_owned),
+                ..ListInput::default()
+            })
+            .map(|q| q.filter.status)
+            .map_err(|e| e.status().as_u16())
+        };
+        assert_eq!(status(None), Ok(StatusFilter::Any));
+        assert_eq!(status(Some("ouverts")), Ok(StatusFilter::NotResolved));
+        assert_eq!(
+            status(Some("a_l_arret")),
+            Ok(StatusFilter::Is("a_l_arret".into()))
+        );
+        assert_eq!(status(Some("fermee")), Err(422));
+        assert_eq!(status(Some("")), Err(422));
+        let long = check_list(ListInput {
+            q: Some("x".repeat(101)),
+            ..ListInput::default()
+        });
+        assert_eq!(long.map_err(|e| e.status().as_u16()).err(), Some(400));
+    }
 
     #[test]
     fn received_at_bounds() {

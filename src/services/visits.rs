@@ -116,6 +116,48 @@ pub fn planning_week(
     Ok(rows.into_iter().map(planning_item).collect())
 }
 
+/// A building's address in one line: the street, then postal code and city
+/// (`40 rue Camille Desmoulins, 92130 Issy-les-Moulineaux`); None when all
+/// three are blank.
+pub fn building_address(
+    street: Option<&str>,
+    postal_code: Option<&str>,
+    city: Option<&str>,
+) -> Option<String> {
+    let place = [postal_code, city]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    match (street.map(str::trim), place.is_empty()) {
+        (Some(street), false) if !street.is_empty() => Some(format!("{street}, {place}")),
+        (Some(street), true) if !street.is_empty() => Some(street.to_owned()),
+        (_, false) => Some(place),
+        _ => None,
+    }
+}
+
+/// The week of `day` for one technician of the agency (active or not): the
+/// same entries as [`planning_week`], his only. A technician who is not of
+/// the agency is refused (422), never answered with an empty week.
+pub fn technician_planning_week(
+    conn: &Connection,
+    agency_id: &str,
+    day: NaiveDate,
+    technician_id: &str,
+) -> AppResult<Vec<PlanningItem>> {
+    if technicians::name_in_agency(conn, agency_id, technician_id)?.is_none() {
+        return Err(AppError::unprocessable(format!(
+            "Technicien introuvable dans cette agence : « {technician_id} »."
+        )));
+    }
+    let mut items = planning_week(conn, agency_id, day)?;
+    items.retain(|item| item.technician_id.as_deref() == Some(technician_id));
+    Ok(items)
+}
+
 fn planning_item(row: PlanningRow) -> PlanningItem {
     let overdue = match (
         parse_day(&row.day).ok(),
@@ -124,19 +166,11 @@ fn planning_item(row: PlanningRow) -> PlanningItem {
         (Some(day), Some(deadline)) => Some(visit::is_overdue(day, deadline)),
         _ => None,
     };
-    let place = [row.postal_code.as_deref(), row.city.as_deref()]
-        .into_iter()
-        .flatten()
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let address = match (row.address.as_deref().map(str::trim), place.is_empty()) {
-        (Some(street), false) if !street.is_empty() => Some(format!("{street}, {place}")),
-        (Some(street), true) if !street.is_empty() => Some(street.to_owned()),
-        (_, false) => Some(place),
-        _ => None,
-    };
+    let address = building_address(
+        row.address.as_deref(),
+        row.postal_code.as_deref(),
+        row.city.as_deref(),
+    );
     PlanningItem {
         id: row.id,
         technician_id: row.technician_id,

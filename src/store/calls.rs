@@ -1,7 +1,8 @@
 //! Breakdown calls: as the agency reads them, as a call center opens and
 //! tracks them, and their assignment and status changes.
 
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Transaction, params, params_from_iter};
 
 use crate::error::AppResult;
 
@@ -194,4 +195,146 @@ pub fn set_status(tx: &Transaction, change: &StatusChange<'_>) -> AppResult<bool
         ],
     )?;
     Ok(changed == 1)
+}
+
+/// Which statuses a list keeps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StatusFilter {
+    /// Every status.
+    Any,
+    /// Every status but `resolue`.
+    NotResolved,
+    /// One status (wire code of `domain::call::CallStatus`).
+    Is(String),
+}
+
+/// What a list of calls keeps, besides the agency.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListFilter {
+    pub status: StatusFilter,
+    /// Calls of this equipment only.
+    pub equipment_id: Option<String>,
+}
+
+/// A call as listed: with its equipment's building and the technician.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallListRow {
+    pub id: String,
+    pub reference: String,
+    /// Wire code of `domain::call::CallStatus`.
+    pub status: String,
+    /// Wire code of `domain::call::CallType`.
+    pub call_type: String,
+    pub caller: Option<String>,
+    /// UTC timestamp.
+    pub received_at: String,
+    pub equipment_id: String,
+    pub equipment_number: Option<String>,
+    pub building_name: Option<String>,
+    /// Street address of the building.
+    pub address: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
+    pub technician_id: Option<String>,
+    pub technician_name: Option<String>,
+}
+
+/// The listing order: a trapped person not yet freed first, then the
+/// newest call first (`received_at`, then id, descending).
+const LIST_ORDER: &str =
+    "(c.status <> 'resolue' AND c.type = 'personne_bloquee') DESC, c.received_at DESC, c.id DESC";
+
+const LIST_COLUMNS: &str =
+    "c.id, c.reference, c.status, c.type, c.caller, c.received_at, c.equipment_id,
+    e.number, b.name, b.address, b.postal_code, b.city, c.technician_id, t.name";
+
+const LIST_JOINS: &str = "JOIN equipment e ON e.id = c.equipment_id
+    LEFT JOIN buildings b ON b.id = e.building_id
+    LEFT JOIN technicians t ON t.id = c.technician_id";
+
+fn list_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CallListRow> {
+    Ok(CallListRow {
+        id: r.get(0)?,
+        reference: r.get(1)?,
+        status: r.get(2)?,
+        call_type: r.get(3)?,
+        caller: r.get(4)?,
+        received_at: r.get(5)?,
+        equipment_id: r.get(6)?,
+        equipment_number: r.get(7)?,
+        building_name: r.get(8)?,
+        address: r.get(9)?,
+        postal_code: r.get(10)?,
+        city: r.get(11)?,
+        technician_id: r.get(12)?,
+        technician_name: r.get(13)?,
+    })
+}
+
+/// The WHERE clause on `calls c` and its values.
+fn list_conditions(agency_id: &str, filter: &ListFilter) -> (String, Vec<Value>) {
+    let mut conditions = vec!["c.agency_id = ?"];
+    let mut values = vec![Value::Text(agency_id.to_owned())];
+    match &filter.status {
+        StatusFilter::Any => {}
+        StatusFilter::NotResolved => conditions.push("c.status <> 'resolue'"),
+        StatusFilter::Is(status) => {
+            conditions.push("c.status = ?");
+            values.push(Value::Text(status.clone()));
+        }
+    }
+    if let Some(equipment_id) = &filter.equipment_id {
+        conditions.push("c.equipment_id = ?");
+        values.push(Value::Text(equipment_id.clone()));
+    }
+    (conditions.join(" AND "), values)
+}
+
+/// One page of the agency's calls kept by `filter`, in the listing order,
+/// and how many calls it keeps in all. The page is chosen on `calls` alone,
+/// then joined to its equipment, building and technician.
+pub fn list_page(
+    conn: &Connection,
+    agency_id: &str,
+    filter: &ListFilter,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<CallListRow>)> {
+    let (where_clause, values) = list_conditions(agency_id, filter);
+    let total: i64 = conn.query_row(
+        &format!("SELECT COUNT(*) FROM calls c WHERE {where_clause}"),
+        params_from_iter(values.iter()),
+        |r| r.get(0),
+    )?;
+    if total == 0 {
+        return Ok((0, Vec::new()));
+    }
+    let mut page_values = values;
+    page_values.push(Value::Integer(i64::from(limit)));
+    page_values.push(Value::Integer(i64::try_from(offset).unwrap_or(i64::MAX)));
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {LIST_COLUMNS} FROM calls c {LIST_JOINS}
+         WHERE c.id IN (SELECT c.id FROM calls c WHERE {where_clause}
+                        ORDER BY {LIST_ORDER} LIMIT ? OFFSET ?)
+         ORDER BY {LIST_ORDER}"
+    ))?;
+    let rows = stmt.query_map(params_from_iter(page_values.iter()), list_row)?;
+    Ok((total, rows.collect::<Result<_, _>>()?))
+}
+
+/// Every call of the agency kept by `filter`, in the listing order (for a
+/// search, which compares folded text outside SQL).
+pub fn list_all(
+    conn: &Connection,
+    agency_id: &str,
+    filter: &ListFilter,
+) -> AppResult<Vec<CallListRow>> {
+    let (where_clause, values) = list_conditions(agency_id, filter);
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {LIST_COLUMNS} FROM calls c {LIST_JOINS}
+         WHERE {where_clause}
+         ORDER BY {LIST_ORDER}"
+    ))?;
+    let rows = stmt.query_map(params_from_iter(values.iter()), list_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }

@@ -96,6 +96,18 @@ pub fn active_name_in_agency(
         .optional()?)
 }
 
+/// Name of a technician of the agency, active or not (a technician who left
+/// keeps his past visits).
+pub fn name_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2",
+            [id, agency_id],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
 /// Whether the technician is absent on `day`.
 pub fn is_absent_on(conn: &Connection, technician_id: &str, day: &str) -> AppResult<bool> {
     Ok(conn.query_row(

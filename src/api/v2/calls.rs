@@ -1,6 +1,8 @@
+//! `GET /api/v2/calls` (the agency's calls, filtered, searched and paged),
 //! `GET /api/v2/calls/{id}`: a breakdown call as the agency sees it, and its
 //! life: `POST /calls/{id}/assign` and `POST /calls/{id}/status` (the rules
-//! are in `services::calls`). The
+//! are in `services::calls`). Each operation is one `pub async fn` shared by
+//! the axum handler and the MCP tool. The
 //! fields shared with the call-center API keep its French names
 //! (`reference`, `statut`, `libelle`, `arriveLe`, `resoluLe`, `recuLe`,
 //! `appelant`), so that one integration reads both the same way.
@@ -9,23 +11,24 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::api::extract::ApiPath;
+use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::v2::wire::{Created, RecordKind};
+use crate::api::v2::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::call::{CallStatus, CallType};
 use crate::error::{AppError, AppResult, ErrorBody};
-use crate::services::calls::{self as service, AssignInput};
+use crate::services::calls::{self as service, AssignInput, CallListItem, ListInput};
 use crate::state::AppState;
 use crate::store::audit::Actor;
 use crate::store::calls::{self, CallRow};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(list_calls))
         .routes(routes!(read_call))
         .routes(routes!(assign_call))
         .routes(routes!(change_call_status))
@@ -200,6 +203,214 @@ impl CallRead {
     }
 }
 
+// -- List -------------------------------------------------------------------
+
+/// Filtre de statut de la liste des appels : un statut, ou `ouverts`.
+#[derive(Serialize, ToSchema, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+pub enum CallStatusFilterCode {
+    /// Tous les appels non résolus : `ouverte`, `en_route`, `sur_place` et `a_l_arret`.
+    Ouverts,
+    /// Reçus, personne n'est encore parti.
+    Ouverte,
+    /// Le technicien affecté se rend sur place.
+    EnRoute,
+    /// Le technicien est sur place.
+    SurPlace,
+    /// Appareil laissé à l'arrêt.
+    ALArret,
+    /// Remis en service.
+    Resolue,
+}
+
+/// Filtres, recherche et pagination de la liste des appels.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CallListQuery {
+    /// Statut : `ouverte`, `en_route`, `sur_place`, `a_l_arret`, `resolue`, ou `ouverts`
+    /// pour tous les appels non résolus ; absent : tous les appels (autre valeur : 422).
+    #[param(inline, value_type = Option<CallStatusFilterCode>)]
+    pub status: Option<String>,
+    /// Recherche, accents et casse ignorés : chaque mot doit se trouver dans la référence,
+    /// le numéro de l'équipement, le nom de l'immeuble, son adresse (rue, code postal,
+    /// ville) ou l'appelant (100 caractères au plus, sinon 400).
+    #[param(max_length = 100)]
+    pub q: Option<String>,
+    /// Identifiant d'un équipement : ses appels seulement (un identifiant inconnu ne
+    /// trouve rien).
+    pub equipment: Option<String>,
+    /// Lignes par page, de 1 à 200 (50 par défaut).
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 200)]
+    pub limit: Option<String>,
+    /// Page demandée, à partir de 1.
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295_i64)]
+    pub page: Option<String>,
+}
+
+/// Une ligne de la liste des appels : l'appel, son équipement, l'immeuble et le technicien.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallListEntry {
+    /// Identifiant de l'appel (à lire avec `GET /calls/{id}`).
+    pub id: String,
+    /// Référence donnée par le centre d'appels (ou par l'agence).
+    pub reference: String,
+    /// Statut de l'appel.
+    pub statut: CallStatusCode,
+    /// Le statut en clair.
+    #[schema(example = "Ouverte")]
+    pub libelle: String,
+    /// Ce que l'appelant a signalé.
+    #[serde(rename = "type")]
+    pub call_type: CallTypeCode,
+    /// Urgence : une personne est bloquée (`personne_bloquee`).
+    pub urgence: bool,
+    /// Heure de l'appel au centre, UTC ISO 8601.
+    #[schema(format = DateTime)]
+    pub recu_le: String,
+    /// Qui a appelé ; null si non renseigné.
+    #[schema(required = true)]
+    pub appelant: Option<String>,
+    /// L'équipement en panne.
+    pub equipment: CallEquipment,
+    /// Nom de l'immeuble de l'équipement ; null s'il n'en a pas.
+    #[schema(required = true)]
+    pub building: Option<String>,
+    /// Adresse de l'immeuble (rue, puis code postal et ville) ; null sans immeuble.
+    #[schema(required = true)]
+    pub address: Option<String>,
+    /// Technicien affecté ; null tant que personne n'est affecté.
+    #[schema(required = true)]
+    pub technician: Option<NamedRef>,
+    /// Chemin de l'appel dans le service.
+    pub link: String,
+    /// Adresse complète de l'appel, à ouvrir dans un navigateur.
+    pub url: String,
+}
+
+impl CallListEntry {
+    fn new(item: CallListItem, base_url: &str) -> AppResult<Self> {
+        let row = item.row;
+        let status = CallStatus::parse(&row.status).ok_or_else(|| {
+            AppError::Internal(anyhow::anyhow!(
+                "statut d'appel inconnu en base : {}",
+                row.status
+            ))
+        })?;
+        let call_type = CallType::parse(&row.call_type).ok_or_else(|| {
+            AppError::Internal(anyhow::anyhow!(
+                "type d'appel inconnu en base : {}",
+                row.call_type
+            ))
+        })?;
+        let equipment = RecordKind::Equipment;
+        Ok(Self {
+            link: RecordKind::Call.link(&row.id),
+            url: RecordKind::Call.url(base_url, &row.id),
+            reference: row.reference,
+            statut: status.into(),
+            libelle: status.label().to_owned(),
+            call_type: call_type.into(),
+            urgence: call_type.is_emergency(),
+            recu_le: row.received_at,
+            appelant: row.caller,
+            equipment: CallEquipment {
+                link: equipment.link(&row.equipment_id),
+                url: equipment.url(base_url, &row.equipment_id),
+                id: row.equipment_id,
+                number: row.equipment_number,
+            },
+            building: row.building_name,
+            address: item.address,
+            technician: row.technician_id.map(|id| NamedRef {
+                id,
+                name: row.technician_name.unwrap_or_default(),
+            }),
+            id: row.id,
+        })
+    }
+}
+
+/// Liste des appels de panne de l'agence.
+///
+/// Les appels « personne bloquée » non résolus d'abord, puis du plus récent au plus
+/// ancien (heure de l'appel, puis identifiant, décroissants). `status=ouverts` garde
+/// les appels non résolus ; `q` cherche, accents et casse ignorés, chaque mot dans la
+/// référence, le numéro de l'équipement, le nom et l'adresse de l'immeuble et
+/// l'appelant ; `equipment` garde les appels d'un équipement.
+#[utoipa::path(
+    get,
+    path = "/calls",
+    tag = "Appels",
+    params(CallListQuery),
+    responses(
+        (status = 200, description = "Une page d'appels", body = Page<CallListEntry>,
+            links(
+                ("lireAppel" = (
+                    operation_id = "read_call",
+                    parameters(("id" = "$response.body#/results/0/id")),
+                    description = "Lire le premier appel de la page"
+                )),
+                ("affecterAppel" = (
+                    operation_id = "assign_call",
+                    parameters(("id" = "$response.body#/results/0/id")),
+                    description = "Affecter un technicien au premier appel de la page"
+                )),
+                ("statutAppel" = (
+                    operation_id = "change_call_status",
+                    parameters(("id" = "$response.body#/results/0/id")),
+                    description = "Faire avancer le premier appel de la page"
+                ))
+            )
+        ),
+        (status = 422, description = "Statut inconnu, `limit` ou `page` hors des bornes", body = ErrorBody),
+    )
+)]
+async fn list_calls(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiQuery(query): ApiQuery<CallListQuery>,
+) -> AppResult<Json<Page<CallListEntry>>> {
+    call_list(&state, &caller, query).await.map(Json)
+}
+
+/// One page of the acting agency's calls.
+pub async fn call_list(
+    state: &AppState,
+    caller: &ApiCaller,
+    query: CallListQuery,
+) -> AppResult<Page<CallListEntry>> {
+    let paging = Paging::from_query(&PageQuery {
+        limit: query.limit,
+        page: query.page,
+    })?;
+    let checked = service::check_list(ListInput {
+        status: query.status,
+        q: query.q,
+        equipment: query.equipment,
+    })?;
+    let agency_id = caller.require_agency()?.id.clone();
+    let (total, items) = service::list(
+        &state.store,
+        &agency_id,
+        checked,
+        paging.limit,
+        paging.offset(),
+    )
+    .await?;
+    Ok(Page {
+        total,
+        page: paging.page,
+        limit: paging.limit,
+        results: items
+            .into_iter()
+            .map(|item| CallListEntry::new(item, &state.base_url))
+            .collect::<AppResult<_>>()?,
+    })
+}
+
+// -- Read -------------------------------------------------------------------
+
 /// Un appel de panne de l'agence.
 ///
 /// Les champs communs avec l'API des centres d'appels gardent leurs noms français
@@ -219,13 +430,18 @@ async fn read_call(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<CallRead>> {
+    call_read(&state, &caller, id).await.map(Json)
+}
+
+/// The call `id` of the acting agency (404 otherwise).
+pub async fn call_read(state: &AppState, caller: &ApiCaller, id: String) -> AppResult<CallRead> {
     let agency_id = caller.require_agency()?.id.clone();
     let row = state
         .store
         .read(move |conn| calls::get_in_agency(conn, &agency_id, &id))
         .await?
         .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
-    Ok(Json(CallRead::new(row, &state.base_url)?))
+    CallRead::new(row, &state.base_url)
 }
 
 /// L'affectation d'un technicien à un appel.
@@ -265,6 +481,17 @@ async fn assign_call(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<AssignBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
+    let created = assign(&state, &caller, id, body).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Assigns the technician of `body` to the call `id` of the acting agency.
+pub async fn assign(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: String,
+    body: AssignBody,
+) -> AppResult<Created> {
     let agency = caller.require_agency()?;
     let input = AssignInput {
         technician_id: body.technician_id,
@@ -278,10 +505,7 @@ async fn assign_call(
         Actor::ApiToken(caller.credential_id.clone()),
     )
     .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(Created::new(RecordKind::Call, &state.base_url, &id)),
-    ))
+    Ok(Created::new(RecordKind::Call, &state.base_url, &id))
 }
 
 /// Le statut suivant d'un appel.
@@ -321,6 +545,17 @@ async fn change_call_status(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<StatusBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
+    let created = change_status(&state, &caller, id, body).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Moves the call `id` of the acting agency to the status of `body`.
+pub async fn change_status(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: String,
+    body: StatusBody,
+) -> AppResult<Created> {
     let agency = caller.require_agency()?;
     service::change_status(
         &state.store,
@@ -330,8 +565,5 @@ async fn change_call_status(
         Actor::ApiToken(caller.credential_id.clone()),
     )
     .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(Created::new(RecordKind::Call, &state.base_url, &id)),
-    ))
+    Ok(Created::new(RecordKind::Call, &state.base_url, &id))
 }

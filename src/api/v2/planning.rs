@@ -1,5 +1,6 @@
 //! `GET /api/v2/planning?day=YYYY-MM-DD`: the visits of the acting agency
-//! for the ISO week (Monday to Sunday) of that day.
+//! for the ISO week (Monday to Sunday) of that day; `planning_entries` is
+//! shared with the MCP tool `planning` (which may keep one technician's).
 
 use axum::Json;
 use axum::extract::State;
@@ -111,6 +112,20 @@ async fn planning(
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<PlanningQuery>,
 ) -> AppResult<Json<Vec<PlanningEntry>>> {
+    planning_entries(&state, &caller, query, None)
+        .await
+        .map(Json)
+}
+
+/// The acting agency's week of `query.day`; with `technician_id` (the MCP
+/// tool's filter), that technician's entries only, the same entries
+/// otherwise: an id that is no technician of the agency is 422.
+pub async fn planning_entries(
+    state: &AppState,
+    caller: &ApiCaller,
+    query: PlanningQuery,
+    technician_id: Option<String>,
+) -> AppResult<Vec<PlanningEntry>> {
     let agency_id = caller.require_agency()?.id.clone();
     let day = match query.day.as_deref() {
         None => clock::paris_today(),
@@ -125,7 +140,12 @@ async fn planning(
     };
     let items = state
         .store
-        .read(move |conn| visits::planning_week(conn, &agency_id, day))
+        .read(move |conn| match technician_id {
+            None => visits::planning_week(conn, &agency_id, day),
+            Some(technician) => {
+                visits::technician_planning_week(conn, &agency_id, day, &technician)
+            }
+        })
         .await?;
-    Ok(Json(items.into_iter().map(PlanningEntry::from).collect()))
+    Ok(items.into_iter().map(PlanningEntry::from).collect())
 }

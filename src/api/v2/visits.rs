@@ -1,5 +1,7 @@
 //! `GET /api/v2/visits/{id}` and the visit's transitions:
 //! `POST /visits/{id}/start`, `/complete`, `/reschedule`, `/cancel-start`.
+//! Each operation is one `pub async fn` shared by the axum handler and the
+//! MCP tool.
 
 use axum::Json;
 use axum::extract::State;
@@ -130,12 +132,17 @@ async fn read_visit(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<VisitRead>> {
+    visit_read(&state, &caller, id).await.map(Json)
+}
+
+/// The visit `id` of the acting agency (404 otherwise).
+pub async fn visit_read(state: &AppState, caller: &ApiCaller, id: String) -> AppResult<VisitRead> {
     let agency_id = caller.require_agency()?.id.clone();
     let row = state
         .store
         .read(move |conn| visits::get(conn, &agency_id, &id))
         .await?;
-    Ok(Json(VisitRead::new(row, &state.base_url)))
+    Ok(VisitRead::new(row, &state.base_url))
 }
 
 // -- Transitions ------------------------------------------------------------
@@ -186,11 +193,8 @@ fn acting(caller: &ApiCaller) -> AppResult<Acting> {
     })
 }
 
-fn created(state: &AppState, id: &str) -> (StatusCode, Json<Created>) {
-    (
-        StatusCode::CREATED,
-        Json(Created::new(RecordKind::Visit, &state.base_url, id)),
-    )
+fn created(state: &AppState, id: &str) -> Created {
+    Created::new(RecordKind::Visit, &state.base_url, id)
 }
 
 /// Commence une visite : `planifiee` → `en_cours`, avec l'heure d'arrivée.
@@ -223,7 +227,18 @@ async fn start_visit(
     ApiPath(id): ApiPath<String>,
     OptionalJson(body): OptionalJson<StartBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    let acting = acting(&caller)?;
+    let created = start(&state, &caller, id, body).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Starts the visit `id` of the acting agency (`body` may be left out).
+pub async fn start(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: String,
+    body: Option<StartBody>,
+) -> AppResult<Created> {
+    let acting = acting(caller)?;
     let input = StartInput {
         arrived_at: body.and_then(|b| b.arrived_at),
     };
@@ -232,7 +247,7 @@ async fn start_visit(
         .store
         .write(move |tx| visits::start(tx, &acting, &visit_id, &input, clock::now()))
         .await?;
-    Ok(created(&state, &id))
+    Ok(created(state, &id))
 }
 
 /// Termine une visite : `planifiee` ou `en_cours` → `faite`, avec départ, signature et observations.
@@ -265,7 +280,18 @@ async fn complete_visit(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<CompleteBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    let acting = acting(&caller)?;
+    let created = complete(&state, &caller, id, body).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Completes the visit `id` of the acting agency.
+pub async fn complete(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: String,
+    body: CompleteBody,
+) -> AppResult<Created> {
+    let acting = acting(caller)?;
     let input = CompleteInput {
         arrived_at: body.arrived_at,
         left_at: body.left_at,
@@ -277,7 +303,7 @@ async fn complete_visit(
         .store
         .write(move |tx| visits::complete(tx, &acting, &visit_id, &input, clock::now()))
         .await?;
-    Ok(created(&state, &id))
+    Ok(created(state, &id))
 }
 
 /// Replanifie une visite qui n'a pas commencé, éventuellement pour un autre technicien.
@@ -308,7 +334,18 @@ async fn reschedule_visit(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<RescheduleBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    let acting = acting(&caller)?;
+    let created = reschedule(&state, &caller, id, body).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Reschedules the visit `id` of the acting agency.
+pub async fn reschedule(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: String,
+    body: RescheduleBody,
+) -> AppResult<Created> {
+    let acting = acting(caller)?;
     let input = RescheduleInput {
         planned_for: body.planned_for,
         technician_id: body.technician_id,
@@ -328,7 +365,7 @@ async fn reschedule_visit(
             )
         })
         .await?;
-    Ok(created(&state, &id))
+    Ok(created(state, &id))
 }
 
 /// Annule le début d'une visite : `en_cours` → `planifiee`, l'heure d'arrivée est effacée.
@@ -359,11 +396,17 @@ async fn cancel_visit_start(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    let acting = acting(&caller)?;
+    let created = cancel_start(&state, &caller, id).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Undoes the start of the visit `id` of the acting agency.
+pub async fn cancel_start(state: &AppState, caller: &ApiCaller, id: String) -> AppResult<Created> {
+    let acting = acting(caller)?;
     let visit_id = id.clone();
     state
         .store
         .write(move |tx| visits::cancel_start(tx, &acting, &visit_id, clock::now()))
         .await?;
-    Ok(created(&state, &id))
+    Ok(created(state, &id))
 }

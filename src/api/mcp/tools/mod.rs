@@ -2,6 +2,8 @@
 //! server, merged in `LiftdeskMcp::tool_set`.
 
 mod account;
+mod args;
+mod calls;
 mod planning;
 
 use axum::http::request::Parts;
