@@ -2,7 +2,11 @@
 //! server, merged in `LiftdeskMcp::tool_set`.
 
 mod account;
+mod checked;
+pub(super) mod equipment;
 mod planning;
+mod prompts;
+mod surveys;
 
 use axum::http::request::Parts;
 
