@@ -39,17 +39,20 @@ fn text_or(value: Option<&str>) -> Option<&str> {
 /// The text of « préparer la semaine d'un technicien ».
 pub fn week_message(args: &WeekArgs) -> String {
     let technician = args.technicien.trim();
-    let week = match text_or(args.jour.as_deref()) {
-        Some(day) => format!("la semaine du {day} (jour à donner au planning : {day})"),
-        None => "la semaine en cours".to_owned(),
+    let (week, planning_day) = match text_or(args.jour.as_deref()) {
+        Some(day) => (
+            format!("la semaine du {day}"),
+            format!(" en lui donnant le jour {day}"),
+        ),
+        None => ("la semaine en cours".to_owned(), String::new()),
     };
     format!(
         "Prépare {week} du technicien « {technician} », dans l'agence où agissent les outils Liftdesk.\n\
 \n\
 1. Trouve-le avec l'outil `techniciens` : son identifiant, ses secteurs, son astreinte, ses absences \
 (`absentUntil`), son repos de sécurité (`offUntil`) et ses appels en cours (`openCalls`).\n\
-2. Lis le planning de la semaine avec l'outil de planning de Liftdesk et garde ses visites \
-(`technicianId`) : jour, équipement, immeuble, adresse, date limite, retard (`overdue`).\n\
+2. Lis le planning de la semaine avec l'outil de planning de Liftdesk{planning_day}, et garde ses \
+visites (`technicianId`) : jour, équipement, immeuble, adresse, date limite, retard (`overdue`).\n\
 3. Pour chaque équipement de sa semaine, lis sa fiche (ressource {SHEET_TEMPLATE}, ou l'outil \
 `equipement` avec son numéro) : appels en cours, dernières visites, données utiles à l'intervention.\n\
 4. Rédige en français un programme jour par jour (AAAA-MM-JJ) : pour chaque visite l'immeuble, \
