@@ -339,6 +339,243 @@ async fn world() -> World {
 }
 
 // ---------------------------------------------------------------------------
+// GET /equipment
+// ---------------------------------------------------------------------------
+
+fn building_in(dir: &Path, agency: &str, name: &str, address: &str, city: &str) -> String {
+    let id = building(dir, agency, Some(name), address);
+    open_db(dir)
+        .execute(
+            "UPDATE buildings SET city = ?2, address_complement = 'Bâtiment B' WHERE id = ?1",
+            params![id, city],
+        )
+        .expect("city");
+    id
+}
+
+fn ids_of(body: &Value) -> Vec<&str> {
+    body["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["id"].as_str().expect("id"))
+        .collect()
+}
+
+#[tokio::test]
+async fn equipment_are_searched_by_number_building_and_address() {
+    let w = world().await;
+    let dir = w.dir();
+    let token = &w.org.admin_token;
+    let agency = &w.org.agency_id;
+    let tilleuls = building_in(
+        dir,
+        agency,
+        "Résidence Les Tilleuls",
+        "12 rue Danton",
+        "Levallois-Perret",
+    );
+    let oeillets = building_in(
+        dir,
+        agency,
+        "Les Œillets",
+        "3 avenue de la République",
+        "Issy-les-Moulineaux",
+    );
+    let mut a = Equip::new(agency, "ASC-20");
+    a.building = Some(&tilleuls);
+    let a = a.insert(dir);
+    let mut b = Equip::new(agency, "asc 3");
+    b.building = Some(&tilleuls);
+    b.contract = None;
+    let b = b.insert(dir);
+    let mut c = Equip::new(agency, "PF-1");
+    c.building = Some(&oeillets);
+    c.kind = Some("porte_fermeture");
+    let c = c.insert(dir);
+    let lone = equipment(dir, agency, "MC-9");
+    let mut unnumbered = Equip::new(agency, "x");
+    unnumbered.number = None;
+    let unnumbered = unnumbered.insert(dir);
+    let east = building_in(
+        dir,
+        &w.second_agency,
+        "Résidence Les Tilleuls",
+        "1 rue Danton",
+        "Paris",
+    );
+    let mut e = Equip::new(&w.second_agency, "ASC-21");
+    e.building = Some(&east);
+    e.insert(dir);
+    let other = building_in(
+        dir,
+        &w.other.agency_id,
+        "Résidence Les Tilleuls",
+        "1 rue Danton",
+        "Paris",
+    );
+    let mut o = Equip::new(&w.other.agency_id, "ASC-22");
+    o.building = Some(&other);
+    o.insert(dir);
+
+    // Every equipment of the acting agency, by number (spaces and case
+    // ignored), the unnumbered last; exact rows.
+    let (status, body) = get(&w.server, "/api/v2/equipment", token).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(keys(&body), ["limit", "page", "results", "total"]);
+    assert_eq!(
+        (
+            body["total"].as_i64(),
+            body["page"].as_i64(),
+            body["limit"].as_i64()
+        ),
+        (Some(5), Some(1), Some(50))
+    );
+    assert_eq!(
+        ids_of(&body),
+        [
+            a.as_str(),
+            b.as_str(),
+            lone.as_str(),
+            c.as_str(),
+            unnumbered.as_str()
+        ]
+    );
+    assert_eq!(
+        body["results"][1],
+        json!({
+            "id": b,
+            "number": "asc 3",
+            "type": "ascenseur",
+            "location": "Hall A",
+            "maintenanceContract": null,
+            "building": {
+                "id": tilleuls,
+                "name": "Résidence Les Tilleuls",
+                "address": "12 rue Danton",
+                "addressComplement": "Bâtiment B",
+                "postalCode": "75015",
+                "city": "Levallois-Perret",
+            },
+            "link": format!("/equipements/{b}"),
+            "url": format!("{}/equipements/{b}", w.server.base_url),
+        })
+    );
+    assert_eq!(body["results"][2]["building"], Value::Null);
+    assert_eq!(body["results"][4]["number"], Value::Null);
+
+    // Every word, accents, ligatures and case ignored, in the number, the
+    // building's name, address, complement, postal code or city.
+    for (q, expected) in [
+        ("tilleuls", vec![a.as_str(), b.as_str()]),
+        ("RESIDENCE  tilleuls", vec![a.as_str(), b.as_str()]),
+        ("tilleuls asc-20", vec![a.as_str()]),
+        ("oeillets", vec![c.as_str()]),
+        ("république issy", vec![c.as_str()]),
+        ("batiment", vec![a.as_str(), b.as_str(), c.as_str()]),
+        ("75015", vec![a.as_str(), b.as_str(), c.as_str()]),
+        ("mc-9", vec![lone.as_str()]),
+        ("danton paris", vec![]),
+        (
+            "  ",
+            vec![
+                a.as_str(),
+                b.as_str(),
+                lone.as_str(),
+                c.as_str(),
+                unnumbered.as_str(),
+            ],
+        ),
+    ] {
+        let encoded: String = url::form_urlencoded::byte_serialize(q.as_bytes()).collect();
+        let (status, body) = get(&w.server, &format!("/api/v2/equipment?q={encoded}"), token).await;
+        assert_eq!(status, 200, "{q}: {body}");
+        assert_eq!(ids_of(&body), expected, "{q}");
+        assert_eq!(body["total"].as_u64(), Some(expected.len() as u64), "{q}");
+    }
+
+    // Paging.
+    let (_, body) = get(&w.server, "/api/v2/equipment?limit=2&page=2", token).await;
+    assert_eq!(ids_of(&body), [lone.as_str(), c.as_str()]);
+    assert_eq!(
+        (
+            body["total"].as_i64(),
+            body["page"].as_i64(),
+            body["limit"].as_i64()
+        ),
+        (Some(5), Some(2), Some(2))
+    );
+    let (_, body) = get(&w.server, "/api/v2/equipment?limit=2&page=9", token).await;
+    assert_eq!(ids_of(&body), Vec::<&str>::new());
+    assert_eq!(body["total"], 5);
+    for (query, status, message) in [
+        (
+            "limit=0",
+            422,
+            "Le paramètre « limit » doit être compris entre 1 et 200.",
+        ),
+        (
+            "limit=201",
+            422,
+            "Le paramètre « limit » doit être compris entre 1 et 200.",
+        ),
+        (
+            "page=0",
+            422,
+            "Le paramètre « page » doit être supérieur ou égal à 1.",
+        ),
+        (
+            "limit=abc",
+            400,
+            "Le paramètre « limit » doit être un nombre entier.",
+        ),
+        (
+            "page=1.5",
+            400,
+            "Le paramètre « page » doit être un nombre entier.",
+        ),
+    ] {
+        let (got, body) = get(&w.server, &format!("/api/v2/equipment?{query}"), token).await;
+        assert_eq!((got, error_of(&body)), (status, message), "{query}");
+    }
+    let long = "a".repeat(101);
+    let (status, body) = get(&w.server, &format!("/api/v2/equipment?q={long}"), token).await;
+    assert_eq!(
+        (status, error_of(&body)),
+        (
+            400,
+            "Le paramètre « q » ne doit pas dépasser 100 caractères."
+        )
+    );
+
+    // The other agency of the organization and another organization: their own only.
+    let (_, body) = send(
+        &w.server,
+        "GET",
+        "/api/v2/equipment?q=tilleuls",
+        Some(token),
+        Some(&w.second_agency),
+        None,
+    )
+    .await;
+    assert_eq!(body["total"], 1);
+    assert_eq!(body["results"][0]["number"], "ASC-21");
+    let (_, body) = get(
+        &w.server,
+        "/api/v2/equipment?q=tilleuls",
+        &w.other.admin_token,
+    )
+    .await;
+    assert_eq!(body["total"], 1);
+    assert_eq!(body["results"][0]["number"], "ASC-22");
+    // A member reads them too; no token: 401.
+    let (status, body) = get(&w.server, "/api/v2/equipment?q=asc-20", &w.member_token).await;
+    assert_eq!((status, ids_of(&body)), (200, vec![a.as_str()]));
+    let (status, body) = send(&w.server, "GET", "/api/v2/equipment", None, None, None).await;
+    assert_eq!((status, error_of(&body)), (401, UNAUTHORIZED));
+}
+
+// ---------------------------------------------------------------------------
 // PATCH /equipment/{id}/identity
 // ---------------------------------------------------------------------------
 
@@ -1838,7 +2075,8 @@ async fn the_description_documents_every_operation_and_status() {
     let server = TestServer::start().await;
     let (status, doc) = send(&server, "GET", "/api/v2/openapi.json", None, None, None).await;
     assert_eq!(status, 200);
-    let expected: [(&str, &str, &[&str]); 9] = [
+    let expected: [(&str, &str, &[&str]); 10] = [
+        ("/equipment", "get", &["200", "422"]),
         (
             "/equipment/{id}/identity",
             "patch",
@@ -1907,6 +2145,19 @@ async fn the_description_documents_every_operation_and_status() {
         ]
     );
     assert_eq!(required("TechnicalDataView"), ["taux_connaissance"]);
+    assert_eq!(
+        required("EquipmentListEntry"),
+        [
+            "building",
+            "id",
+            "link",
+            "location",
+            "maintenanceContract",
+            "number",
+            "type",
+            "url"
+        ]
+    );
     // The published component keys are the catalog's.
     let mut published: Vec<Value> = schemas["DiscrepancyBody"]["properties"]["component"]["enum"]
         .as_array()

@@ -1,5 +1,6 @@
-//! Equipment: correcting its identity, and what a partner's maintenance
-//! software reads of it (equipment to link, and one equipment's data).
+//! Equipment: correcting its identity, finding it (number, building), and
+//! what a partner's maintenance software reads of it (equipment to link, and
+//! one equipment's data).
 
 use rusqlite::{Connection, Transaction};
 use serde_json::{Map, Value, json};
@@ -9,6 +10,7 @@ use crate::store::agencies::AgencyRow;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::equipment::{self as equipment_store, EquipmentRow, IdentityRow};
 use crate::store::technical_fields;
+use crate::text::fold;
 
 /// Equipment types the service knows (the spec gives them as examples).
 pub const EQUIPMENT_TYPES: [&str; 5] = [
@@ -265,6 +267,51 @@ pub fn external_agency(
         })
         .cloned()
         .ok_or_else(|| AppError::forbidden("Cette agence est hors du périmètre de ce compte."))
+}
+
+/// One page of the agency's equipment (`limit` rows from `offset`) whose
+/// number, building name, address, address complement, postal code and city
+/// hold every word of `search` (accents and case ignored), by number; and how
+/// many match across all pages. No search: every equipment.
+pub fn search(
+    conn: &Connection,
+    agency_id: &str,
+    search: Option<&str>,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<EquipmentRow>)> {
+    let words: Vec<String> = search
+        .map(|s| fold(s).split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default();
+    let matching: Vec<EquipmentRow> = equipment_store::of_agency(conn, agency_id)?
+        .into_iter()
+        .filter(|row| {
+            let text = searched_text(row);
+            words.iter().all(|word| text.contains(word.as_str()))
+        })
+        .collect();
+    let total = i64::try_from(matching.len()).unwrap_or(i64::MAX);
+    let page = matching
+        .into_iter()
+        .skip(usize::try_from(offset).unwrap_or(usize::MAX))
+        .take(usize::try_from(limit).unwrap_or(usize::MAX))
+        .collect();
+    Ok((total, page))
+}
+
+/// What the equipment search looks into, folded.
+fn searched_text(row: &EquipmentRow) -> String {
+    let mut parts: Vec<&str> = vec![row.identity.number.as_deref().unwrap_or_default()];
+    if let Some(building) = &row.building {
+        parts.extend([
+            building.name.as_deref().unwrap_or_default(),
+            building.address.as_str(),
+            building.address_complement.as_deref().unwrap_or_default(),
+            building.postal_code.as_deref().unwrap_or_default(),
+            building.city.as_deref().unwrap_or_default(),
+        ]);
+    }
+    fold(&parts.join(" "))
 }
 
 /// The smallest shaft width measured on an equipment.

@@ -1,7 +1,10 @@
 //! The single-use equipment sheet: `/generate_token` makes a signed address
 //! valid 5 minutes (`{base_url}/fiche/{token}`), `GET /fiche/{token}` opens
 //! it once. Opening marks the token used in the same transaction that reads
-//! the sheet, so two openings cannot both succeed.
+//! the sheet, so two openings cannot both succeed. The sheet itself is a
+//! `SheetDocument` (`document`), written as that HTML page (`html`) or, for
+//! the MCP resource `liftdesk://equipements/{id}/fiche`, as Markdown
+//! (`markdown`).
 
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::{Connection, Transaction};
@@ -103,23 +106,12 @@ fn escape(text: &str) -> String {
     out
 }
 
+/// A value as the sheet shows it: trimmed, or « — » when there is none.
 fn shown(value: Option<&str>) -> String {
     match value.map(str::trim).filter(|v| !v.is_empty()) {
-        Some(text) => escape(text),
+        Some(text) => text.to_owned(),
         None => "—".to_owned(),
     }
-}
-
-fn table(rows: &[(&str, String)]) -> String {
-    let mut out = String::from("<table>");
-    for (label, value) in rows {
-        out.push_str(&format!(
-            "<tr><th>{}</th><td>{value}</td></tr>",
-            escape(label)
-        ));
-    }
-    out.push_str("</table>");
-    out
 }
 
 fn value_text(value: &Value) -> String {
@@ -180,6 +172,11 @@ fn call_label(code: &str) -> &str {
     }
 }
 
+/// A code of a stored row in plain words (nothing when absent).
+fn label_of(code: Option<&str>) -> String {
+    call_label(code.unwrap_or_default()).to_owned()
+}
+
 fn day(text: Option<&str>) -> String {
     match text.and_then(|t| chrono::NaiveDate::parse_from_str(t.get(..10)?, "%Y-%m-%d").ok()) {
         Some(date) => date.format("%d/%m/%Y").to_string(),
@@ -193,37 +190,88 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.25rem .
 th{width:40%;font-weight:600}.rate{font-size:1.25rem;font-weight:700}\
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table{break-inside:avoid}}";
 
-/// A component key and its (label, shown value) rows.
-type ComponentRows<'a> = (Option<String>, Vec<(&'a str, String)>);
+/// The complete sheet of an equipment, whatever its format: the public HTML
+/// page (`GET /fiche/{token}`) and the MCP resource (Markdown) are both
+/// written from it. Texts are plain (not escaped) and in French.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SheetDocument {
+    /// The equipment number as shown (« — » without one).
+    pub number: String,
+    pub sections: Vec<SheetSection>,
+}
 
-/// The complete sheet, in French, with no external resource and no script.
-fn render(conn: &Connection, agency_id: &str, equipment_id: &str) -> AppResult<Option<String>> {
+/// A titled part of the sheet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SheetSection {
+    pub title: &'static str,
+    pub blocks: Vec<SheetBlock>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SheetBlock {
+    /// Label and value rows.
+    Fields(Vec<(String, String)>),
+    /// The heading of one component's data.
+    Heading(String),
+    /// A sentence saying there is nothing to show.
+    Note(&'static str),
+    /// The knowledge rate, in percent.
+    Rate(f64),
+    /// Rows under column headings.
+    Table {
+        columns: &'static [&'static str],
+        rows: Vec<Vec<String>>,
+    },
+}
+
+/// A component key and its (label, shown value) rows.
+type ComponentRows = (Option<String>, Vec<(String, String)>);
+
+fn fields(rows: Vec<(&str, String)>) -> SheetBlock {
+    SheetBlock::Fields(
+        rows.into_iter()
+            .map(|(label, value)| (label.to_owned(), value))
+            .collect(),
+    )
+}
+
+fn section(title: &'static str, blocks: Vec<SheetBlock>) -> SheetSection {
+    SheetSection { title, blocks }
+}
+
+/// The sheet of an equipment of the agency; None when the equipment is not
+/// in that agency.
+pub fn document(
+    conn: &Connection,
+    agency_id: &str,
+    equipment_id: &str,
+) -> AppResult<Option<SheetDocument>> {
     let Some(equipment) = equipment_store::get(conn, agency_id, equipment_id)? else {
         return Ok(None);
     };
     let id = &equipment.identity;
     let number = shown(id.number.as_deref());
-    let mut body = format!("<h1>Fiche de l'équipement {number}</h1>");
-    body.push_str("<h2>Identité</h2>");
-    body.push_str(&table(&[
-        ("Numéro", number.clone()),
-        ("Numéro de série", shown(id.serial_number.as_deref())),
-        (
-            "Type",
-            shown(id.equipment_type.as_deref().map(equipment_type_label)),
-        ),
-        ("Sous-type", shown(id.subtype.as_deref())),
-        ("Emplacement", shown(id.location.as_deref())),
-    ]));
-    body.push_str("<h2>Immeuble</h2>");
-    match &equipment.building {
+    let mut sections = vec![section(
+        "Identité",
+        vec![fields(vec![
+            ("Numéro", number.clone()),
+            ("Numéro de série", shown(id.serial_number.as_deref())),
+            (
+                "Type",
+                shown(id.equipment_type.as_deref().map(equipment_type_label)),
+            ),
+            ("Sous-type", shown(id.subtype.as_deref())),
+            ("Emplacement", shown(id.location.as_deref())),
+        ])],
+    )];
+    let building = match &equipment.building {
         Some(building) => {
             let access = sheets::building_access(conn, equipment_id)?.unwrap_or_default();
             let cell = |i: usize| access.get(i).cloned().flatten();
             let instructions: Vec<String> = cell(0)
                 .and_then(|text| serde_json::from_str(&text).ok())
                 .unwrap_or_default();
-            body.push_str(&table(&[
+            fields(vec![
                 ("Nom", shown(building.name.as_deref())),
                 ("Adresse", shown(Some(&building.address))),
                 ("Complément", shown(building.address_complement.as_deref())),
@@ -233,119 +281,235 @@ fn render(conn: &Connection, agency_id: &str, equipment_id: &str) -> AppResult<O
                 ("Autre consigne", shown(cell(1).as_deref())),
                 ("Digicode", shown(cell(2).as_deref())),
                 ("Coffre à clés", shown(cell(3).as_deref())),
-            ]));
+            ])
         }
-        None => body.push_str("<p>Aucun immeuble rattaché.</p>"),
-    }
-    body.push_str("<h2>Client</h2>");
-    match sheets::client_of(conn, equipment_id)? {
+        None => SheetBlock::Note("Aucun immeuble rattaché."),
+    };
+    sections.push(section("Immeuble", vec![building]));
+    let client = match sheets::client_of(conn, equipment_id)? {
         Some(client) => {
             let cell = |i: usize| client.get(i).cloned().flatten();
-            body.push_str(&table(&[
+            fields(vec![
                 ("Nom", shown(cell(0).as_deref())),
                 ("Statut", shown(cell(4).as_deref())),
                 ("Téléphone", shown(cell(1).as_deref())),
                 ("E-mail", shown(cell(2).as_deref())),
                 ("Adresse", shown(cell(3).as_deref())),
-            ]));
+            ])
         }
-        None => body.push_str("<p>Aucun client rattaché.</p>"),
-    }
-    body.push_str("<h2>Contrat</h2>");
-    body.push_str(&table(&[
-        (
-            "Contrat d'entretien",
-            shown(
-                id.maintenance_contract
-                    .as_deref()
-                    .and_then(technical_data::contract_label),
+        None => SheetBlock::Note("Aucun client rattaché."),
+    };
+    sections.push(section("Client", vec![client]));
+    sections.push(section(
+        "Contrat",
+        vec![fields(vec![
+            (
+                "Contrat d'entretien",
+                shown(
+                    id.maintenance_contract
+                        .as_deref()
+                        .and_then(technical_data::contract_label),
+                ),
             ),
-        ),
-        ("Numéro de contrat", shown(id.contract_number.as_deref())),
-    ]));
-    // Technical data by component, with units.
-    body.push_str("<h2>Données techniques</h2>");
+            ("Numéro de contrat", shown(id.contract_number.as_deref())),
+        ])],
+    ));
+    // Technical data by component, in catalog order, with units.
     let catalog = technical_fields::all(conn)?;
     let stored = equipment_store::values(conn, equipment_id)?;
-    let mut groups: Vec<ComponentRows<'_>> = Vec::new();
+    let mut groups: Vec<ComponentRows> = Vec::new();
     for field in &catalog {
         let Some((_, text)) = stored.iter().find(|(code, _)| *code == field.code) else {
             continue;
         };
         let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
-        let mut shown_value = escape(&value_text(&value));
+        let mut shown_value = value_text(&value);
         if let Some(unit) = &field.unit {
-            shown_value.push_str(&format!(" {}", escape(unit)));
+            shown_value.push_str(&format!(" {unit}"));
         }
+        let row = (field.label.clone(), shown_value);
         match groups.iter_mut().find(|(key, _)| *key == field.component) {
-            Some((_, rows)) => rows.push((&field.label, shown_value)),
-            None => groups.push((field.component.clone(), vec![(&field.label, shown_value)])),
+            Some((_, rows)) => rows.push(row),
+            None => groups.push((field.component.clone(), vec![row])),
         }
     }
+    let mut technical = Vec::new();
     if groups.is_empty() {
-        body.push_str("<p>Aucune donnée technique relevée.</p>");
+        technical.push(SheetBlock::Note("Aucune donnée technique relevée."));
     }
-    for (component, rows) in &groups {
-        body.push_str(&format!(
-            "<h3>{}</h3>",
-            escape(&component_label(component.as_deref()))
-        ));
-        body.push_str(&table(rows));
+    for (component, rows) in groups {
+        technical.push(SheetBlock::Heading(component_label(component.as_deref())));
+        technical.push(SheetBlock::Fields(rows));
     }
+    sections.push(section("Données techniques", technical));
     let rate = equipment_store::knowledge_rate(conn, agency_id, equipment_id)?.unwrap_or(0.0);
-    body.push_str(&format!(
-        "<h2>Taux de connaissance</h2><p class=\"rate\">{rate:.0} %</p>"
+    sections.push(section(
+        "Taux de connaissance",
+        vec![SheetBlock::Rate(rate)],
     ));
-    body.push_str("<h2>Dernières visites</h2>");
     let visits = sheets::last_visits(conn, equipment_id)?;
-    if visits.is_empty() {
-        body.push_str("<p>Aucune visite.</p>");
-    } else {
-        body.push_str("<table><tr><th>Prévue le</th><th>Statut</th><th>Faite le</th><th>Observations</th></tr>");
-        for v in &visits {
-            body.push_str(&format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                day(v[0].as_deref()),
-                escape(call_label(v[1].as_deref().unwrap_or_default())),
-                day(v[2].as_deref()),
-                shown(v[3].as_deref())
-            ));
-        }
-        body.push_str("</table>");
-    }
-    body.push_str("<h2>Appels en cours</h2>");
+    sections.push(section(
+        "Dernières visites",
+        vec![if visits.is_empty() {
+            SheetBlock::Note("Aucune visite.")
+        } else {
+            SheetBlock::Table {
+                columns: &["Prévue le", "Statut", "Faite le", "Observations"],
+                rows: visits
+                    .iter()
+                    .map(|v| {
+                        vec![
+                            day(v[0].as_deref()),
+                            label_of(v[1].as_deref()),
+                            day(v[2].as_deref()),
+                            shown(v[3].as_deref()),
+                        ]
+                    })
+                    .collect(),
+            }
+        }],
+    ));
     let calls = sheets::open_calls(conn, equipment_id)?;
-    if calls.is_empty() {
-        body.push_str("<p>Aucun appel en cours.</p>");
-    } else {
-        body.push_str(
-            "<table><tr><th>Reçu le</th><th>Type</th><th>Statut</th><th>Description</th></tr>",
-        );
-        for c in &calls {
-            body.push_str(&format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                day(c[0].as_deref()),
-                escape(call_label(c[1].as_deref().unwrap_or_default())),
-                escape(call_label(c[2].as_deref().unwrap_or_default())),
-                shown(c[3].as_deref())
-            ));
-        }
-        body.push_str("</table>");
-    }
-    body.push_str("<h2>Dernier relevé</h2>");
-    match sheets::last_survey(conn, equipment_id)? {
-        Some(s) => body.push_str(&table(&[
+    sections.push(section(
+        "Appels en cours",
+        vec![if calls.is_empty() {
+            SheetBlock::Note("Aucun appel en cours.")
+        } else {
+            SheetBlock::Table {
+                columns: &["Reçu le", "Type", "Statut", "Description"],
+                rows: calls
+                    .iter()
+                    .map(|c| {
+                        vec![
+                            day(c[0].as_deref()),
+                            label_of(c[1].as_deref()),
+                            label_of(c[2].as_deref()),
+                            shown(c[3].as_deref()),
+                        ]
+                    })
+                    .collect(),
+            }
+        }],
+    ));
+    let survey = match sheets::last_survey(conn, equipment_id)? {
+        Some(s) => fields(vec![
             ("Numéro", shown(s[0].as_deref())),
-            (
-                "Statut",
-                escape(call_label(s[1].as_deref().unwrap_or_default())),
-            ),
+            ("Statut", label_of(s[1].as_deref())),
             ("Relevé le", day(s[2].as_deref())),
             ("Créé le", day(s[3].as_deref())),
-        ])),
-        None => body.push_str("<p>Aucun relevé.</p>"),
+        ]),
+        None => SheetBlock::Note("Aucun relevé."),
+    };
+    sections.push(section("Dernier relevé", vec![survey]));
+    Ok(Some(SheetDocument { number, sections }))
+}
+
+/// The complete sheet page, with no external resource and no script.
+fn render(conn: &Connection, agency_id: &str, equipment_id: &str) -> AppResult<Option<String>> {
+    Ok(document(conn, agency_id, equipment_id)?.map(|document| html(&document)))
+}
+
+/// The sheet as an HTML page, in French (section titles, notes and column
+/// headings are constants of this file, written as they are).
+pub fn html(document: &SheetDocument) -> String {
+    let number = escape(&document.number);
+    let mut body = format!("<h1>Fiche de l'équipement {number}</h1>");
+    for section in &document.sections {
+        body.push_str(&format!("<h2>{}</h2>", section.title));
+        for block in &section.blocks {
+            match block {
+                SheetBlock::Fields(rows) => {
+                    body.push_str("<table>");
+                    for (label, value) in rows {
+                        body.push_str(&format!(
+                            "<tr><th>{}</th><td>{}</td></tr>",
+                            escape(label),
+                            escape(value)
+                        ));
+                    }
+                    body.push_str("</table>");
+                }
+                SheetBlock::Heading(text) => body.push_str(&format!("<h3>{}</h3>", escape(text))),
+                SheetBlock::Note(text) => body.push_str(&format!("<p>{text}</p>")),
+                SheetBlock::Rate(rate) => {
+                    body.push_str(&format!("<p class=\"rate\">{rate:.0} %</p>"));
+                }
+                SheetBlock::Table { columns, rows } => {
+                    body.push_str("<table><tr>");
+                    for column in *columns {
+                        body.push_str(&format!("<th>{column}</th>"));
+                    }
+                    body.push_str("</tr>");
+                    for row in rows {
+                        body.push_str("<tr>");
+                        for cell in row {
+                            body.push_str(&format!("<td>{}</td>", escape(cell)));
+                        }
+                        body.push_str("</tr>");
+                    }
+                    body.push_str("</table>");
+                }
+            }
+        }
     }
-    Ok(Some(page(&format!("Fiche équipement {number}"), &body)))
+    page(&format!("Fiche équipement {number}"), &body)
+}
+
+/// A text inside a Markdown line or table cell: on one line, with the
+/// characters Markdown would read as formatting escaped.
+fn markdown_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\r' | '\n' => out.push(' '),
+            '\\' | '`' | '*' | '_' | '|' | '<' | '>' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The sheet as a Markdown document, in French: what the MCP resource
+/// `liftdesk://equipements/{id}/fiche` answers.
+pub fn markdown(document: &SheetDocument) -> String {
+    let mut out = format!(
+        "# Fiche de l'équipement {}\n",
+        markdown_text(&document.number)
+    );
+    for section in &document.sections {
+        out.push_str(&format!("\n## {}\n", section.title));
+        for block in &section.blocks {
+            match block {
+                SheetBlock::Fields(rows) => {
+                    out.push('\n');
+                    for (label, value) in rows {
+                        out.push_str(&format!(
+                            "- **{}** : {}\n",
+                            markdown_text(label),
+                            markdown_text(value)
+                        ));
+                    }
+                }
+                SheetBlock::Heading(text) => {
+                    out.push_str(&format!("\n### {}\n", markdown_text(text)));
+                }
+                SheetBlock::Note(text) => out.push_str(&format!("\n{text}\n")),
+                SheetBlock::Rate(rate) => out.push_str(&format!("\n{rate:.0} %\n")),
+                SheetBlock::Table { columns, rows } => {
+                    out.push_str(&format!("\n| {} |\n", columns.join(" | ")));
+                    out.push_str(&format!("|{}\n", " --- |".repeat(columns.len())));
+                    for row in rows {
+                        let cells: Vec<String> = row.iter().map(|c| markdown_text(c)).collect();
+                        out.push_str(&format!("| {} |\n", cells.join(" | ")));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 fn page(title: &str, body: &str) -> String {

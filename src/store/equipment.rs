@@ -360,6 +360,18 @@ pub fn without_external_id(conn: &Connection, agency_id: &str) -> AppResult<Vec<
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// Every equipment of the agency, by number (`number_key`; the unnumbered
+/// last), then id.
+pub fn of_agency(conn: &Connection, agency_id: &str) -> AppResult<Vec<EquipmentRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
+         WHERE e.agency_id = ?1
+         ORDER BY e.number_key IS NULL, e.number_key, e.id"
+    ))?;
+    let rows = stmt.query_map([agency_id], equipment_from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 // -- Partner workflow API ----------------------------------------------------
 
 /// A new equipment of the agency known only by its number (and client):

@@ -3,6 +3,7 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use rmcp::schemars;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
@@ -46,7 +47,7 @@ fn finding_text() -> Object {
 }
 
 /// Un écart constaté sur un équipement lors d'un relevé.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DiscrepancyBody {
     /// Identifiant de l'équipement (de l'agence où agit l'appel).
@@ -82,6 +83,19 @@ async fn create_discrepancy(
     caller: ApiCaller,
     ApiJson(body): ApiJson<DiscrepancyBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
+    Ok((
+        StatusCode::CREATED,
+        Json(discrepancy_creation(&state, &caller, body).await?),
+    ))
+}
+
+/// Records the discrepancy in the acting agency: `POST /discrepancies` and
+/// the MCP tool `signaler_ecart`.
+pub async fn discrepancy_creation(
+    state: &AppState,
+    caller: &ApiCaller,
+    body: DiscrepancyBody,
+) -> AppResult<Created> {
     let agency_id = caller.require_agency()?.id.clone();
     let account_id = caller.account.id.clone();
     let actor = Actor::ApiToken(caller.credential_id.clone());
@@ -97,8 +111,5 @@ async fn create_discrepancy(
             discrepancy_service::create(tx, &agency_id, Some(&account_id), &input, &actor)
         })
         .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(Created::new(RecordKind::Discrepancy, &state.base_url, &id)),
-    ))
+    Ok(Created::new(RecordKind::Discrepancy, &state.base_url, &id))
 }

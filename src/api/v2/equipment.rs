@@ -1,21 +1,24 @@
+//! `GET /api/v2/equipment` (search by number, building or address, paged),
 //! `PATCH /api/v2/equipment/{id}/identity` (identity correction) and
 //! `PATCH /api/v2/equipment/{id}` (technical data, named as in the partner
 //! workflow API).
 
 use axum::Json;
 use axum::extract::State;
+use rmcp::schemars;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value, json};
-use utoipa::ToSchema;
 use utoipa::openapi::schema::{Object, ObjectBuilder, SchemaType, Type};
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::api::extract::ApiPath;
+use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::v2::wire::RecordKind;
+use crate::api::v2::external::ExternalBuilding;
+use crate::api::v2::wire::{Page, PageQuery, Paging, RecordKind};
 use crate::auth::api_token::ApiCaller;
-use crate::error::{AppResult, ErrorBody};
+use crate::error::{AppError, AppResult, ErrorBody};
 use crate::services::equipment::{self as equipment_service, IdentityPatch};
 use crate::services::technical_data;
 use crate::state::AppState;
@@ -24,8 +27,160 @@ use crate::store::equipment::EquipmentRow;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(list_equipment))
         .routes(routes!(correct_identity))
         .routes(routes!(update_technical_data))
+}
+
+/// Longest search.
+const MAX_SEARCH_CHARS: usize = 100;
+
+/// Recherche et pagination.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct EquipmentListQuery {
+    /// Mots cherchés (accents et casse ignorés) dans le numéro de l'équipement, le nom de l'immeuble, son adresse, son complément d'adresse, son code postal et sa ville : chaque mot doit s'y trouver.
+    #[param(max_length = 100)]
+    pub q: Option<String>,
+    /// Lignes par page, de 1 à 200 (50 par défaut).
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 200)]
+    pub limit: Option<String>,
+    /// Page demandée, à partir de 1.
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295_i64)]
+    pub page: Option<String>,
+}
+
+/// Une ligne de la liste des équipements.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EquipmentListEntry {
+    /// Identifiant de l'équipement.
+    pub id: String,
+    /// Numéro de l'équipement.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    /// Type (`ascenseur`, `monte_charge`, `monte_voiture`, `elevateur`, `porte_fermeture`).
+    #[serde(rename = "type")]
+    #[schema(required = true)]
+    pub equipment_type: Option<String>,
+    /// Emplacement dans l'immeuble.
+    #[schema(required = true)]
+    pub location: Option<String>,
+    /// `parc` (sous contrat) ou `hors_parc`.
+    #[schema(required = true)]
+    pub maintenance_contract: Option<String>,
+    /// L'immeuble, ou `null` si l'équipement n'est rattaché à aucun.
+    #[schema(required = true)]
+    pub building: Option<ExternalBuilding>,
+    /// Chemin de la fiche de l'équipement dans le service.
+    pub link: String,
+    /// Adresse complète de la fiche de l'équipement.
+    pub url: String,
+}
+
+impl EquipmentListEntry {
+    fn new(row: EquipmentRow, base_url: &str) -> Self {
+        Self {
+            link: RecordKind::Equipment.link(&row.id),
+            url: RecordKind::Equipment.url(base_url, &row.id),
+            id: row.id,
+            number: row.identity.number,
+            equipment_type: row.identity.equipment_type,
+            location: row.identity.location,
+            maintenance_contract: row.identity.maintenance_contract,
+            building: row.building.map(ExternalBuilding::from),
+        }
+    }
+}
+
+/// Chercher des équipements de l'agence.
+///
+/// Par numéro, immeuble ou adresse : `q` garde les équipements dont le
+/// numéro, le nom de l'immeuble, l'adresse, le complément d'adresse, le code
+/// postal et la ville contiennent chacun de ses mots (accents et casse
+/// ignorés). Triés par numéro (espaces et casse ignorés ; les équipements
+/// sans numéro à la fin), puis par identifiant.
+#[utoipa::path(
+    get,
+    path = "/equipment",
+    tag = "Équipements",
+    params(EquipmentListQuery),
+    responses(
+        (status = 200, description = "Une page d'équipements", body = Page<EquipmentListEntry>,
+            links(
+                ("donneesEquipement" = (
+                    operation_id = "equipment_data",
+                    parameters(("number" = "$response.body#/results/0/number")),
+                    description = "Les données du premier équipement de la page"
+                )),
+                ("chercherDonneesTechniques" = (
+                    operation_id = "technical_fields",
+                    parameters(("equipment" = "$response.body#/results/0/id")),
+                    description = "Chercher les données techniques du premier équipement de la page"
+                )),
+                ("corrigerIdentite" = (
+                    operation_id = "correct_identity",
+                    parameters(("id" = "$response.body#/results/0/id")),
+                    description = "Corriger l'identité du premier équipement de la page"
+                ))
+            )
+        ),
+        (status = 422, description = "`limit` ou `page` hors des bornes", body = ErrorBody),
+    )
+)]
+async fn list_equipment(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiQuery(query): ApiQuery<EquipmentListQuery>,
+) -> AppResult<Json<Page<EquipmentListEntry>>> {
+    Ok(Json(equipment_list(&state, &caller, query).await?))
+}
+
+/// One page of the acting agency's equipment matching the search: `GET
+/// /equipment` and the MCP tool `equipements`.
+pub async fn equipment_list(
+    state: &AppState,
+    caller: &ApiCaller,
+    query: EquipmentListQuery,
+) -> AppResult<Page<EquipmentListEntry>> {
+    let paging = Paging::from_query(&PageQuery {
+        limit: query.limit,
+        page: query.page,
+    })?;
+    let search = query
+        .q
+        .map(|q| q.trim().to_owned())
+        .filter(|q| !q.is_empty());
+    if search
+        .as_deref()
+        .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
+    {
+        return Err(AppError::bad_request(format!(
+            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
+        )));
+    }
+    let agency_id = caller.require_agency()?.id.clone();
+    let (total, rows) = state
+        .store
+        .read(move |conn| {
+            equipment_service::search(
+                conn,
+                &agency_id,
+                search.as_deref(),
+                paging.limit,
+                paging.offset(),
+            )
+        })
+        .await?;
+    Ok(Page {
+        total,
+        page: paging.page,
+        limit: paging.limit,
+        results: rows
+            .into_iter()
+            .map(|row| EquipmentListEntry::new(row, &state.base_url))
+            .collect(),
+    })
 }
 
 /// A field that may be absent (None), null (`Some(None)`) or a text.
@@ -80,7 +235,7 @@ fn contract_choice() -> Object {
 /// Correction de l'identité d'un équipement : seuls les champs envoyés
 /// changent ; une valeur vide (`""`) ou `null` efface le champ ; un champ
 /// inconnu est refusé (422).
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct IdentityBody {
     /// Numéro de l'équipement, unique dans l'agence (espaces et casse ignorés).
@@ -227,6 +382,17 @@ async fn correct_identity(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<IdentityBody>,
 ) -> AppResult<Json<IdentityView>> {
+    Ok(Json(identity_correction(&state, &caller, id, body).await?))
+}
+
+/// Corrects the identity of an equipment of the acting agency: `PATCH
+/// /equipment/{id}/identity` and the MCP tool `modifier_identite_equipement`.
+pub async fn identity_correction(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: String,
+    body: IdentityBody,
+) -> AppResult<IdentityView> {
     let agency_id = caller.require_agency()?.id.clone();
     let actor = Actor::ApiToken(caller.credential_id.clone());
     let patch = IdentityPatch::from(body);
@@ -234,7 +400,7 @@ async fn correct_identity(
         .store
         .write(move |tx| equipment_service::correct_identity(tx, &agency_id, &id, &patch, &actor))
         .await?;
-    Ok(Json(IdentityView::new(row, &state.base_url)))
+    Ok(IdentityView::new(row, &state.base_url))
 }
 
 fn non_negative_number() -> Object {

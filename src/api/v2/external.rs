@@ -368,6 +368,17 @@ async fn equipment_data(
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<EquipmentDataQuery>,
 ) -> AppResult<Json<ExternalEquipmentData>> {
+    Ok(Json(equipment_data_view(&state, &caller, query).await?))
+}
+
+/// The equipment designated by `query` in the agency it names (else the
+/// acting agency), with its data: `GET /external/equipment/data` and the MCP
+/// tool `equipement`.
+pub async fn equipment_data_view(
+    state: &AppState,
+    caller: &ApiCaller,
+    query: EquipmentDataQuery,
+) -> AppResult<ExternalEquipmentData> {
     let agency = equipment_service::external_agency(
         &caller.scope,
         caller.agency.as_ref(),
@@ -386,9 +397,5 @@ async fn equipment_data(
         })
         .await?
         .ok_or_else(|| AppError::not_found("Aucun équipement de l'agence ne correspond."))?;
-    Ok(Json(ExternalEquipmentData::new(
-        found,
-        &agency,
-        &state.base_url,
-    )))
+    Ok(ExternalEquipmentData::new(found, &agency, &state.base_url))
 }

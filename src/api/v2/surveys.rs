@@ -6,6 +6,7 @@
 
 use axum::Json;
 use axum::extract::State;
+use rmcp::schemars;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value, json};
@@ -110,6 +111,16 @@ async fn list_surveys(
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<SurveyListQuery>,
 ) -> AppResult<Json<Page<SurveyListEntry>>> {
+    Ok(Json(survey_list(&state, &caller, query).await?))
+}
+
+/// One page of the acting agency's surveys: `GET /surveys` and the MCP tool
+/// `releves`.
+pub async fn survey_list(
+    state: &AppState,
+    caller: &ApiCaller,
+    query: SurveyListQuery,
+) -> AppResult<Page<SurveyListEntry>> {
     let paging = Paging::from_query(&PageQuery {
         limit: query.limit,
         page: query.page,
@@ -140,7 +151,7 @@ async fn list_surveys(
         })
         .await?;
     let base_url = &state.base_url;
-    Ok(Json(Page {
+    Ok(Page {
         total,
         page: paging.page,
         limit: paging.limit,
@@ -153,7 +164,7 @@ async fn list_surveys(
                 number: row.number,
             })
             .collect(),
-    }))
+    })
 }
 
 /// Les champs d'un relevé, tels qu'ils se lisent : toujours présents, texte ou `null`.
@@ -255,6 +266,16 @@ async fn read_survey(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<SurveyRead>> {
+    Ok(Json(survey_record(&state, &caller, id).await?))
+}
+
+/// A survey of the acting agency as it reads: `GET /surveys/{id}` and the
+/// MCP tool `releve`.
+pub async fn survey_record(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: String,
+) -> AppResult<SurveyRead> {
     let agency_id = caller.require_agency()?.id.clone();
     let (survey, deals) = state
         .store
@@ -269,7 +290,7 @@ async fn read_survey(
         )
         .await?
         .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
-    Ok(Json(SurveyRead {
+    Ok(SurveyRead {
         object_type: SURVEY_TYPE.to_owned(),
         link: RecordKind::Survey.link(&survey.id),
         url: RecordKind::Survey.url(&state.base_url, &survey.id),
@@ -283,7 +304,7 @@ async fn read_survey(
             photo_count: Some(survey.photo_count.to_string()),
         },
         id: survey.id,
-    }))
+    })
 }
 
 /// Une affaire qui a demandé le relevé.
@@ -442,6 +463,16 @@ async fn survey_data(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<SurveyData>> {
+    Ok(Json(survey_data_read(&state, &caller, id).await?))
+}
+
+/// The data a survey of the acting agency collected: `GET /surveys/{id}/data`
+/// and the MCP tool `donnees_releve`.
+pub async fn survey_data_read(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: String,
+) -> AppResult<SurveyData> {
     let agency_id = caller.require_agency()?.id.clone();
     type Loaded = (
         SurveyRow,
@@ -463,7 +494,7 @@ async fn survey_data(
         .await?
         .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
     let base_url = &state.base_url;
-    Ok(Json(SurveyData {
+    Ok(SurveyData {
         number: survey.number,
         equipment: RecordRef::new(RecordKind::Equipment, base_url, &survey.equipment_id),
         agency: survey.agency_id,
@@ -484,7 +515,7 @@ async fn survey_data(
             .collect(),
         components: group_components(&catalog, values),
         id: survey.id,
-    }))
+    })
 }
 
 // -- POST /surveys/{id}/submit ----------------------------------------------
@@ -705,7 +736,7 @@ fn survey_values_schema() -> Object {
 }
 
 /// Soumission d'un relevé : tout est facultatif, le corps peut être omis.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+#[derive(Debug, Default, Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SubmitBody {
     /// Jour du relevé, AAAA-MM-JJ ; par défaut aujourd'hui (heure de Paris). Ni dans le futur, ni avant le jour où le relevé a été demandé.
@@ -818,15 +849,28 @@ async fn submit_survey(
     ApiPath(id): ApiPath<String>,
     OptionalJson(body): OptionalJson<SubmitBody>,
 ) -> AppResult<Json<SurveySubmitted>> {
+    Ok(Json(
+        survey_submission(&state, &caller, id, body.unwrap_or_default()).await?,
+    ))
+}
+
+/// The technician submits a survey of the acting agency: `POST
+/// /surveys/{id}/submit` and the MCP tool `soumettre_releve`.
+pub async fn survey_submission(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: String,
+    body: SubmitBody,
+) -> AppResult<SurveySubmitted> {
     let agency_id = caller.require_agency()?.id.clone();
-    let input = SubmitInput::from(body.unwrap_or_default());
+    let input = SubmitInput::from(body);
     let actor = Actor::ApiToken(caller.credential_id.clone());
     let account = caller.account.clone();
     let submitted = state
         .store
         .write(move |tx| survey_service::submit(tx, &agency_id, &id, &account, &input, &actor))
         .await?;
-    Ok(Json(SurveySubmitted::new(&state.base_url, &submitted)))
+    Ok(SurveySubmitted::new(&state.base_url, &submitted))
 }
 
 #[cfg(test)]

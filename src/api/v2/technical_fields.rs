@@ -92,6 +92,16 @@ async fn technical_fields(
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<TechnicalFieldsQuery>,
 ) -> AppResult<Json<Vec<TechnicalFieldEntry>>> {
+    Ok(Json(technical_field_list(&state, &caller, query).await?))
+}
+
+/// The catalog's data of an equipment of the acting agency that match the
+/// term: `GET /technical-fields` and the MCP tool `champs_techniques`.
+pub async fn technical_field_list(
+    state: &AppState,
+    caller: &ApiCaller,
+    query: TechnicalFieldsQuery,
+) -> AppResult<Vec<TechnicalFieldEntry>> {
     let equipment_id = required_param(query.equipment, "equipment")?;
     let term = required_param(query.q, "q")?;
     if term.chars().count() > MAX_QUERY_CHARS {
@@ -105,7 +115,5 @@ async fn technical_fields(
         .read(move |conn| technical_data::search_fields(conn, &agency_id, &equipment_id, &term))
         .await?
         .ok_or_else(|| AppError::not_found("Équipement introuvable."))?;
-    Ok(Json(
-        found.into_iter().map(TechnicalFieldEntry::from).collect(),
-    ))
+    Ok(found.into_iter().map(TechnicalFieldEntry::from).collect())
 }

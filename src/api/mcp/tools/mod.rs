@@ -4,7 +4,11 @@
 mod account;
 mod args;
 mod calls;
+mod checked;
+pub(super) mod equipment;
 mod planning;
+mod prompts;
+mod surveys;
 
 use axum::http::request::Parts;
 
