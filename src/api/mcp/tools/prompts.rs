@@ -51,8 +51,8 @@ pub fn week_message(args: &WeekArgs) -> String {
 \n\
 1. Trouve-le avec l'outil `techniciens` : son identifiant, ses secteurs, son astreinte, ses absences \
 (`absentUntil`), son repos de sécurité (`offUntil`) et ses appels en cours (`openCalls`).\n\
-2. Lis le planning de la semaine avec l'outil de planning de Liftdesk{planning_day}, et garde ses \
-visites (`technicianId`) : jour, équipement, immeuble, adresse, date limite, retard (`overdue`).\n\
+2. Lis le planning de la semaine avec l'outil `planning`{planning_day} et son identifiant en \
+`technicianId` : ses visites : jour, équipement, immeuble, adresse, date limite, retard (`overdue`).\n\
 3. Pour chaque équipement de sa semaine, lis sa fiche (ressource {SHEET_TEMPLATE}, ou l'outil \
 `equipement` avec son numéro) : appels en cours, dernières visites, données utiles à l'intervention.\n\
 4. Rédige en français un programme jour par jour (AAAA-MM-JJ) : pour chaque visite l'immeuble, \
@@ -87,8 +87,8 @@ contrat d'entretien, appels en cours, dernières visites.\n\
 « charge », « câbles ») pour choisir les bonnes pièces.\n\
 3. Propose un objet en une phrase et des lignes de devis (libellé, quantité, prix unitaire hors taxes \
 en euros) : pièces, main-d'œuvre (heures de technicien), déplacement, mise en sécurité s'il le faut.\n\
-4. Montre-moi ce projet et attends ma validation avant de créer le devis avec l'outil de création de \
-devis de Liftdesk : il est créé en brouillon.\n\
+4. Montre-moi ce projet et attends ma validation avant de créer le devis avec l'outil `creer_devis` : \
+il est créé en brouillon.\n\
 \n\
 {origin}"
     )
