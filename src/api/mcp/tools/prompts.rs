@@ -52,7 +52,7 @@ pub fn week_message(args: &WeekArgs) -> String {
 1. Trouve-le avec l'outil `techniciens` : son identifiant, ses secteurs, son astreinte, ses absences \
 (`absentUntil`), son repos de sécurité (`offUntil`) et ses appels en cours (`openCalls`).\n\
 2. Lis le planning de la semaine avec l'outil `planning`{planning_day} et son identifiant en \
-`technicianId` : ses visites : jour, équipement, immeuble, adresse, date limite, retard (`overdue`).\n\
+`technicianId` : ses visites, avec jour, équipement, immeuble, adresse, date limite et retard (`overdue`).\n\
 3. Pour chaque équipement de sa semaine, lis sa fiche (ressource {SHEET_TEMPLATE}, ou l'outil \
 `equipement` avec son numéro) : appels en cours, dernières visites, données utiles à l'intervention.\n\
 4. Rédige en français un programme jour par jour (AAAA-MM-JJ) : pour chaque visite l'immeuble, \
