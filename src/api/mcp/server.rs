@@ -28,7 +28,7 @@ impl LiftdeskMcp {
 
     /// Every tool group.
     pub fn tool_set() -> ToolRouter<Self> {
-        Self::account_tools() + Self::planning_tools()
+        Self::account_tools() + Self::planning_tools() + Self::billing_tools()
     }
 }
 

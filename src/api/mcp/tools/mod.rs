@@ -2,6 +2,7 @@
 //! server, merged in `LiftdeskMcp::tool_set`.
 
 mod account;
+mod billing;
 mod planning;
 
 use axum::http::request::Parts;
