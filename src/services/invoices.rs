@@ -267,7 +267,10 @@ fn day_text(day: NaiveDate) -> String {
 #[derive(Debug, Clone, Default)]
 pub struct ListInput {
     pub client: Option<String>,
-    pub status: Option<String>,
+    /// Documents at any of these statuses; empty: any status. The REST API
+    /// sends at most one (its `status` parameter); the MCP tool `factures`
+    /// may send several ("unpaid" is `emise` or `envoyee`).
+    pub statuses: Vec<String>,
     pub since: Option<String>,
     pub until: Option<String>,
 }
@@ -275,13 +278,17 @@ pub struct ListInput {
 /// Checks the filters: an unknown status is 422, a day that is not
 /// `YYYY-MM-DD` is 400, `since` after `until` is 422.
 pub fn check_filter(input: ListInput) -> AppResult<InvoiceFilter> {
-    if let Some(status) = &input.status
-        && InvoiceStatus::parse(status).is_none()
-    {
-        return Err(AppError::unprocessable(format!(
-            "Statut de facture inconnu : « {status} ». Valeurs possibles : {}.",
-            InvoiceStatus::CODES.join(", ")
-        )));
+    let mut statuses: Vec<String> = Vec::with_capacity(input.statuses.len());
+    for status in input.statuses {
+        if InvoiceStatus::parse(&status).is_none() {
+            return Err(AppError::unprocessable(format!(
+                "Statut de facture inconnu : « {status} ». Valeurs possibles : {}.",
+                InvoiceStatus::CODES.join(", ")
+            )));
+        }
+        if !statuses.contains(&status) {
+            statuses.push(status);
+        }
     }
     let day = |name: &str, value: &Option<String>| -> AppResult<Option<NaiveDate>> {
         value
@@ -308,7 +315,7 @@ pub fn check_filter(input: ListInput) -> AppResult<InvoiceFilter> {
     }
     Ok(InvoiceFilter {
         client_ref: input.client,
-        status: input.status,
+        statuses,
         since: since.map(day_text),
         until: until.map(day_text),
     })

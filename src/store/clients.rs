@@ -1,6 +1,7 @@
 //! Clients and their contacts (the partner workflow API's client records).
 
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Transaction, params, params_from_iter};
 
 use crate::clock;
 use crate::error::AppResult;
@@ -76,6 +77,50 @@ pub fn all(conn: &Connection, agency_id: &str) -> AppResult<Vec<ClientRow>> {
         .query_map([agency_id], client_from_row)?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
+}
+
+/// One page of the agency's clients (archived ones too) whose name, e-mail,
+/// partner identifier, SIREN or SIRET contains every word of `words`
+/// (accents and case ignored: the words are folded by `text::fold`, the
+/// columns by the SQL function `FOLD`, the same folding), in French order of
+/// name, then id; and how many match in all.
+pub fn search(
+    conn: &Connection,
+    agency_id: &str,
+    words: &[String],
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<ClientRow>)> {
+    const WORD: &str = "(instr(FOLD(nom), ?) > 0 OR instr(FOLD(coalesce(email, '')), ?) > 0 \
+         OR instr(FOLD(client_ref), ?) > 0 OR instr(coalesce(siren, ''), ?) > 0 \
+         OR instr(coalesce(siret, ''), ?) > 0)";
+    let mut conditions = vec!["agency_id = ?"];
+    let mut values = vec![Value::Text(agency_id.to_owned())];
+    for word in words {
+        let folded = crate::text::fold(word);
+        conditions.push(WORD);
+        values.extend(std::iter::repeat_n(Value::Text(folded), 5));
+    }
+    let where_clause = conditions.join(" AND ");
+    let total: i64 = conn.query_row(
+        &format!("SELECT COUNT(*) FROM clients WHERE {where_clause}"),
+        params_from_iter(values.iter()),
+        |r| r.get(0),
+    )?;
+    if total == 0 {
+        return Ok((0, Vec::new()));
+    }
+    values.push(Value::Integer(i64::from(limit)));
+    values.push(Value::Integer(i64::try_from(offset).unwrap_or(i64::MAX)));
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM clients WHERE {where_clause}
+         ORDER BY nom COLLATE {collation}, id LIMIT ? OFFSET ?",
+        collation = crate::text::FRENCH_COLLATION
+    ))?;
+    let rows = stmt
+        .query_map(params_from_iter(values.iter()), client_from_row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((total, rows))
 }
 
 pub fn insert(tx: &Transaction, agency_id: &str, client: &ClientRow) -> AppResult<()> {

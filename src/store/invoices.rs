@@ -73,7 +73,8 @@ pub struct InvoiceLineRow {
 pub struct InvoiceFilter {
     /// The partner's client identifier (`clients.client_ref`).
     pub client_ref: Option<String>,
-    pub status: Option<String>,
+    /// Any of these statuses; empty: any status.
+    pub statuses: Vec<String>,
     /// Created on or after this day (`YYYY-MM-DD`).
     pub since: Option<String>,
     /// Created on or before this day (`YYYY-MM-DD`).
@@ -85,7 +86,9 @@ pub struct InvoiceFilter {
 /// match in all. Each filter is an equality or range on a column of the
 /// indexes `invoices_by_client`, `invoices_by_status` and
 /// `invoices_by_created` (agency first, then created_on, id), so both the
-/// count and the page are read from one of them.
+/// count and the page are read from one of them. Several statuses (the MCP
+/// tool's "unpaid": `emise` or `envoyee`) are one `IN`, which SQLite reads
+/// from `invoices_by_status` once per status.
 pub fn list(
     conn: &Connection,
     agency_id: &str,
@@ -111,9 +114,14 @@ pub fn list(
         conditions.push("i.client_id = ?");
         values.push(Value::Text(client_id));
     }
-    if let Some(status) = &filter.status {
-        conditions.push("i.status = ?");
-        values.push(Value::Text(status.clone()));
+    let status_condition = match filter.statuses.len() {
+        0 => None,
+        1 => Some("i.status = ?".to_owned()),
+        n => Some(format!("i.status IN ({})", vec!["?"; n].join(", "))),
+    };
+    if let Some(condition) = &status_condition {
+        conditions.push(condition);
+        values.extend(filter.statuses.iter().cloned().map(Value::Text));
     }
     if let Some(since) = &filter.since {
         conditions.push("i.created_on >= ?");

@@ -203,6 +203,7 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     // FULL: a commit is on disk before the answer leaves, even on power loss.
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.create_collation(crate::text::FRENCH_COLLATION, crate::text::french_order)?;
+    crate::text::register_fold(&conn)?;
     conn.set_prepared_statement_cache_capacity(64);
     Ok(conn)
 }

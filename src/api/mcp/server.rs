@@ -42,6 +42,7 @@ impl LiftdeskMcp {
             + Self::calls_tools()
             + Self::equipment_tools()
             + Self::survey_tools()
+            + Self::billing_tools()
     }
 }
 

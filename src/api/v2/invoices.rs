@@ -5,6 +5,7 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use rmcp::schemars;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -53,21 +54,28 @@ pub(crate) fn rate_percent(rate_bp: u32) -> f64 {
 // Shared wire shapes (also used by quotes)
 // ---------------------------------------------------------------------------
 
+// Its JSON Schema for the MCP tools (schemars) leaves out `multipleOf`: a
+// client validating 120.5 against 0.01 in floating point could refuse it;
+// the server checks the decimals and names the line.
 /// Une ligne de devis ou de facture, telle qu'envoyée.
-#[derive(Deserialize, ToSchema)]
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LineBody {
     /// Libellé (obligatoire, non vide, 300 caractères au plus).
     #[schema(required = true, value_type = String, min_length = 1, max_length = 300, pattern = "\\S")]
+    #[schemars(required, with = "String", length(min = 1, max = 300))]
     pub label: Option<String>,
     /// Quantité, supérieure à zéro, trois décimales au plus, 100 000 au plus.
     #[schema(required = true, value_type = f64, exclusive_minimum = 0, maximum = 100000, multiple_of = 0.001)]
+    #[schemars(required, with = "f64", extend("exclusiveMinimum" = 0, "maximum" = 100000))]
     pub quantity: Option<f64>,
     /// Prix unitaire HT en euros, positif ou nul, deux décimales au plus, 1 000 000 au plus.
     #[schema(required = true, value_type = f64, minimum = 0, maximum = 1000000, multiple_of = 0.01)]
+    #[schemars(required, with = "f64", range(min = 0, max = 1000000))]
     pub unit_price: Option<f64>,
     /// Taux de TVA en pour cent : 20 (par défaut), 10, 5.5, 2.1 ou 0.
     #[schema(schema_with = vat_rate_schema)]
+    #[schemars(extend("enum" = [20, 10, 5.5, 2.1, 0, null]))]
     pub vat_rate: Option<f64>,
 }
 
@@ -242,17 +250,32 @@ async fn list_invoices(
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<InvoiceQuery>,
 ) -> AppResult<Json<Page<InvoiceRowView>>> {
-    let agency = caller.require_agency()?;
-    let paging = Paging::from_query(&PageQuery {
-        limit: query.limit,
-        page: query.page,
-    })?;
-    let filter = service::check_filter(ListInput {
+    let filter = ListInput {
         client: query.client,
-        status: query.status,
+        statuses: query.status.into_iter().collect(),
         since: query.since,
         until: query.until,
-    })?;
+    };
+    let paging = PageQuery {
+        limit: query.limit,
+        page: query.page,
+    };
+    invoice_list(&state, &caller, filter, paging)
+        .await
+        .map(Json)
+}
+
+/// One page of the agency's invoices: shared by `GET /invoices` and the MCP
+/// tool `factures` (which may ask for several statuses at once).
+pub async fn invoice_list(
+    state: &AppState,
+    caller: &ApiCaller,
+    filter: ListInput,
+    paging: PageQuery,
+) -> AppResult<Page<InvoiceRowView>> {
+    let agency = caller.require_agency()?;
+    let paging = Paging::from_query(&paging)?;
+    let filter = service::check_filter(filter)?;
     let (total, rows) = service::list(
         &state.store,
         &agency.id,
@@ -261,7 +284,7 @@ async fn list_invoices(
         paging.offset(),
     )
     .await?;
-    Ok(Json(Page {
+    Ok(Page {
         total,
         page: paging.page,
         limit: paging.limit,
@@ -269,7 +292,7 @@ async fn list_invoices(
             .into_iter()
             .map(|r| row_view(r, &state.base_url))
             .collect(),
-    }))
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -471,9 +494,19 @@ async fn get_invoice(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<InvoiceView>> {
+    invoice_read(&state, &caller, &id).await.map(Json)
+}
+
+/// An invoice or credit note of the agency: `GET /invoices/{id}` and the
+/// MCP tool `facture`.
+pub async fn invoice_read(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: &str,
+) -> AppResult<InvoiceView> {
     let agency = caller.require_agency()?;
-    let detail = service::get(&state.store, &agency.id, &id).await?;
-    Ok(Json(invoice_view(detail, &state.base_url)))
+    let detail = service::get(&state.store, &agency.id, id).await?;
+    Ok(invoice_view(detail, &state.base_url))
 }
 
 // ---------------------------------------------------------------------------
@@ -481,14 +514,16 @@ async fn get_invoice(
 // ---------------------------------------------------------------------------
 
 /// Une nouvelle facture, créée au statut `brouillon` (sans numéro).
-#[derive(Deserialize, ToSchema)]
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct InvoiceBody {
     /// Client facturé : son identifiant `client_id` (API partenaire), dans l'agence.
     #[schema(min_length = 1)]
+    #[schemars(length(min = 1))]
     pub client_id: String,
     /// Lignes (mêmes règles que les lignes de devis) ; absentes : celles du devis `quoteId`.
     #[schema(min_items = 1, max_items = 200)]
+    #[schemars(length(min = 1, max = 200))]
     pub lines: Option<Vec<LineBody>>,
     /// Un devis accepté de l'agence, que cette facture facture.
     pub quote_id: Option<String>,
@@ -513,6 +548,15 @@ async fn create_invoice(
     caller: ApiCaller,
     ApiJson(body): ApiJson<InvoiceBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
+    invoice_create(&state, &caller, body).await.map(answer)
+}
+
+/// A draft invoice: `POST /invoices` and the MCP tool `creer_facture`.
+pub async fn invoice_create(
+    state: &AppState,
+    caller: &ApiCaller,
+    body: InvoiceBody,
+) -> AppResult<Created> {
     let agency = caller.require_agency()?;
     let input = NewInvoiceInput {
         client_id: body.client_id,
@@ -521,15 +565,17 @@ async fn create_invoice(
             .map(|lines| lines.into_iter().map(Into::into).collect()),
         quote_id: body.quote_id,
     };
-    let id = service::create_draft(&state.store, &agency.id, input, author(&caller)).await?;
-    Ok(created(&state, &id))
+    let id = service::create_draft(&state.store, &agency.id, input, author(caller)).await?;
+    Ok(created(state, &id))
 }
 
-fn created(state: &AppState, id: &str) -> (StatusCode, Json<Created>) {
-    (
-        StatusCode::CREATED,
-        Json(Created::new(RecordKind::Invoice, &state.base_url, id)),
-    )
+fn created(state: &AppState, id: &str) -> Created {
+    Created::new(RecordKind::Invoice, &state.base_url, id)
+}
+
+/// The 201 answer of a creation or a transition.
+fn answer(created: Created) -> (StatusCode, Json<Created>) {
+    (StatusCode::CREATED, Json(created))
 }
 
 /// Émet la pièce (`brouillon` → `emise`) : numéro suivant de la série de
@@ -553,9 +599,15 @@ async fn issue_invoice(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
+    invoice_issue(&state, &caller, &id).await.map(answer)
+}
+
+/// `brouillon` → `emise`: `POST /invoices/{id}/issue` and the MCP tool
+/// `emettre_facture`.
+pub async fn invoice_issue(state: &AppState, caller: &ApiCaller, id: &str) -> AppResult<Created> {
     let agency = caller.require_agency()?;
-    service::issue(&state.store, &agency.id, &id, author(&caller)).await?;
-    Ok(created(&state, &id))
+    service::issue(&state.store, &agency.id, id, author(caller)).await?;
+    Ok(created(state, id))
 }
 
 /// Envoie la pièce au client (`emise` → `envoyee`) ; une pièce déjà envoyée
@@ -577,13 +629,19 @@ async fn send_invoice(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
+    invoice_send(&state, &caller, &id).await.map(answer)
+}
+
+/// `emise` → `envoyee` (or a reminder): `POST /invoices/{id}/send` and the
+/// MCP tool `envoyer_facture`.
+pub async fn invoice_send(state: &AppState, caller: &ApiCaller, id: &str) -> AppResult<Created> {
     let agency = caller.require_agency()?;
-    service::send(&state.store, &agency.id, &id, author(&caller)).await?;
-    Ok(created(&state, &id))
+    service::send(&state.store, &agency.id, id, author(caller)).await?;
+    Ok(created(state, id))
 }
 
 /// Le règlement d'une pièce.
-#[derive(Deserialize, ToSchema)]
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PaymentBody {
     /// Jour du règlement (AAAA-MM-JJ) ; aujourd'hui par défaut. Ni avant
@@ -614,14 +672,27 @@ async fn record_invoice_payment(
     ApiPath(id): ApiPath<String>,
     OptionalJson(body): OptionalJson<PaymentBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
+    invoice_payment(&state, &caller, &id, body)
+        .await
+        .map(answer)
+}
+
+/// The full settlement: `POST /invoices/{id}/payment` and the MCP tool
+/// `enregistrer_reglement`.
+pub async fn invoice_payment(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: &str,
+    body: Option<PaymentBody>,
+) -> AppResult<Created> {
     let agency = caller.require_agency()?;
     let paid_on = body.and_then(|b| b.paid_on);
-    service::record_payment(&state.store, &agency.id, &id, paid_on, author(&caller)).await?;
-    Ok(created(&state, &id))
+    service::record_payment(&state.store, &agency.id, id, paid_on, author(caller)).await?;
+    Ok(created(state, id))
 }
 
 /// Un avoir sur une facture émise.
-#[derive(Deserialize, ToSchema)]
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreditNoteBody {
     /// Lignes à créditer (avoir partiel), mêmes règles que les lignes de
@@ -654,11 +725,25 @@ async fn create_credit_note(
     ApiPath(id): ApiPath<String>,
     OptionalJson(body): OptionalJson<CreditNoteBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
+    credit_note_create(&state, &caller, &id, body)
+        .await
+        .map(answer)
+}
+
+/// A credit note on an issued invoice, administrators only:
+/// `POST /invoices/{id}/credit-notes` and the MCP tool `creer_avoir`. The
+/// answer names the credit note.
+pub async fn credit_note_create(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: &str,
+    body: Option<CreditNoteBody>,
+) -> AppResult<Created> {
     let agency = caller.require_agency()?;
     let lines = body
         .and_then(|b| b.lines)
         .map(|lines| lines.into_iter().map(Into::into).collect());
     let credit_note_id =
-        service::create_credit_note(&state.store, &agency.id, &id, lines, author(&caller)).await?;
-    Ok(created(&state, &credit_note_id))
+        service::create_credit_note(&state.store, &agency.id, id, lines, author(caller)).await?;
+    Ok(created(state, &credit_note_id))
 }

@@ -4,6 +4,7 @@
 
 pub mod agencies;
 pub mod calls;
+pub mod clients;
 pub mod discrepancies;
 pub mod docs;
 pub mod equipment;
@@ -43,6 +44,7 @@ fn resources() -> OpenApiRouter<AppState> {
         .merge(calls::router())
         .merge(quotes::router())
         .merge(invoices::router())
+        .merge(clients::router())
         .merge(equipment::router())
         .merge(external::router())
         .merge(technical_fields::router())

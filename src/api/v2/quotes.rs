@@ -4,6 +4,7 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use rmcp::schemars;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -51,14 +52,18 @@ pub enum QuoteOriginCode {
 }
 
 /// Un nouveau devis, créé au statut `brouillon`.
-#[derive(Deserialize, ToSchema)]
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QuoteBody {
     /// Identifiant d'un équipement de l'agence (sinon 422).
     #[schema(min_length = 1)]
+    #[schemars(length(min = 1))]
     pub equipment_id: String,
-    /// Origine du devis ; une valeur inconnue est refusée (422).
+    /// Origine du devis : `reserve` (réserve de contrôle technique), `panne`,
+    /// `technicien` (demande du technicien) ou `client` (demande du client) ;
+    /// une valeur inconnue est refusée (422).
     #[schema(value_type = QuoteOriginCode)]
+    #[schemars(extend("enum" = ["reserve", "panne", "technicien", "client"]))]
     pub origin: String,
     /// Objet du devis, en une phrase : 3 à 300 caractères, sans retour à la ligne.
     #[schema(
@@ -66,9 +71,11 @@ pub struct QuoteBody {
         max_length = 300,
         pattern = "^[^\\r\\n]*\\S[^\\r\\n]*$"
     )]
+    #[schemars(length(min = 3, max = 300))]
     pub object: String,
     /// Lignes du devis : au moins une, au plus 200.
     #[schema(min_items = 1, max_items = 200)]
+    #[schemars(length(min = 1, max = 200))]
     pub rows: Vec<LineBody>,
 }
 
@@ -215,6 +222,15 @@ async fn create_quote(
     caller: ApiCaller,
     ApiJson(body): ApiJson<QuoteBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
+    quote_create(&state, &caller, body).await.map(answer)
+}
+
+/// A draft quote: `POST /quotes` and the MCP tool `creer_devis`.
+pub async fn quote_create(
+    state: &AppState,
+    caller: &ApiCaller,
+    body: QuoteBody,
+) -> AppResult<Created> {
     let agency = caller.require_agency()?;
     let input = NewQuoteInput {
         equipment_id: body.equipment_id,
@@ -222,11 +238,13 @@ async fn create_quote(
         object: body.object,
         rows: body.rows.into_iter().map(Into::into).collect(),
     };
-    let id = service::create(&state.store, &agency.id, input, author(&caller)).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(Created::new(RecordKind::Quote, &state.base_url, &id)),
-    ))
+    let id = service::create(&state.store, &agency.id, input, author(caller)).await?;
+    Ok(Created::new(RecordKind::Quote, &state.base_url, &id))
+}
+
+/// The 201 answer of a creation or a transition.
+fn answer(created: Created) -> (StatusCode, Json<Created>) {
+    (StatusCode::CREATED, Json(created))
 }
 
 /// Un devis de l'agence, avec ses lignes et ses totaux HT, TVA et TTC.
@@ -247,23 +265,27 @@ async fn get_quote(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<QuoteView>> {
-    let agency = caller.require_agency()?;
-    let detail = service::get(&state.store, &agency.id, &id).await?;
-    Ok(Json(quote_view(detail, &state.base_url)))
+    quote_read(&state, &caller, &id).await.map(Json)
 }
 
-async fn act(
+/// A quote of the agency: `GET /quotes/{id}` and the MCP tool `devis`.
+pub async fn quote_read(state: &AppState, caller: &ApiCaller, id: &str) -> AppResult<QuoteView> {
+    let agency = caller.require_agency()?;
+    let detail = service::get(&state.store, &agency.id, id).await?;
+    Ok(quote_view(detail, &state.base_url))
+}
+
+/// A quote's transition: `POST /quotes/{id}/send|accept|refuse` and the MCP
+/// tools `envoyer_devis`, `accepter_devis`, `refuser_devis`.
+pub async fn quote_act(
     state: &AppState,
     caller: &ApiCaller,
     id: &str,
     action: QuoteAction,
-) -> AppResult<(StatusCode, Json<Created>)> {
+) -> AppResult<Created> {
     let agency = caller.require_agency()?;
     service::act(&state.store, &agency.id, id, action, author(caller)).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(Created::new(RecordKind::Quote, &state.base_url, id)),
-    ))
+    Ok(Created::new(RecordKind::Quote, &state.base_url, id))
 }
 
 /// Envoie le devis au client (`brouillon` → `envoye`) ; un devis déjà envoyé
@@ -285,7 +307,9 @@ async fn send_quote(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    act(&state, &caller, &id, QuoteAction::Send).await
+    quote_act(&state, &caller, &id, QuoteAction::Send)
+        .await
+        .map(answer)
 }
 
 /// Enregistre l'acceptation du client (`brouillon` ou `envoye` → `accepte`)
@@ -307,7 +331,9 @@ async fn accept_quote(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    act(&state, &caller, &id, QuoteAction::Accept).await
+    quote_act(&state, &caller, &id, QuoteAction::Accept)
+        .await
+        .map(answer)
 }
 
 /// Enregistre le refus du client (`brouillon` ou `envoye` → `refuse`).
@@ -328,5 +354,7 @@ async fn refuse_quote(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    act(&state, &caller, &id, QuoteAction::Refuse).await
+    quote_act(&state, &caller, &id, QuoteAction::Refuse)
+        .await
+        .map(answer)
 }

@@ -17,6 +17,9 @@ pub enum RecordKind {
     Call,
     Discrepancy,
     Deal,
+    /// A client, by its partner identifier `client_id` (the only client
+    /// identifier the interface shows).
+    Client,
 }
 
 impl RecordKind {
@@ -30,18 +33,36 @@ impl RecordKind {
             Self::Call => "/appels",
             Self::Discrepancy => "/ecarts",
             Self::Deal => "/affaires",
+            Self::Client => "/clients",
         }
     }
 
-    /// `link`: path of the record in the service.
+    /// `link`: path of the record in the service. The id is one path
+    /// segment: anything but letters, digits and `-._~` is percent-encoded
+    /// (UUIDs are unchanged; a client's partner identifier may hold spaces
+    /// or slashes).
     pub fn link(self, id: &str) -> String {
-        format!("{}/{id}", self.route())
+        format!("{}/{}", self.route(), encode_segment(id))
     }
 
     /// `url`: full address of the record, to open in a browser.
     pub fn url(self, base_url: &str, id: &str) -> String {
         format!("{base_url}{}", self.link(id))
     }
+}
+
+/// Percent-encodes a path segment (RFC 3986: only unreserved characters
+/// are kept).
+fn encode_segment(id: &str) -> String {
+    let mut out = String::with_capacity(id.len());
+    for byte in id.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 /// `{"id", "link", "url"}` of a referenced record.
@@ -207,6 +228,13 @@ mod tests {
         assert_eq!(
             RecordKind::Quote.url("http://127.0.0.1:8080", "q1"),
             "http://127.0.0.1:8080/devis/q1"
+        );
+        let uuid = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
+        assert_eq!(RecordKind::Invoice.link(uuid), format!("/factures/{uuid}"));
+        assert_eq!(RecordKind::Client.link("CLI-000105"), "/clients/CLI-000105");
+        assert_eq!(
+            RecordKind::Client.link("Dupont & fils/2 é"),
+            "/clients/Dupont%20%26%20fils%2F2%20%C3%A9"
         );
     }
 }

@@ -3,6 +3,7 @@
 
 mod account;
 mod args;
+mod billing;
 mod calls;
 mod checked;
 pub(super) mod equipment;

@@ -1,0 +1,529 @@
+//! Quotes, invoices and clients: "which invoices of client X are unpaid?",
+//! "open a quote for the door rollers on that lift".
+//!
+//! Each tool calls the function its REST operation calls
+//! (`api::v2::{clients, invoices, quotes}`). Arguments carry the REST names
+//! and are read by the REST body reader (`api::json::parse_json`), so a
+//! missing, mistyped or unknown argument is the REST API's 422 with its
+//! French reason, as a tool error, rather than a protocol error.
+
+use std::sync::Arc;
+
+use axum::http::request::Parts;
+use rmcp::handler::server::common::{schema_for_empty_input, schema_for_input};
+use rmcp::handler::server::tool::Extension;
+use rmcp::model::JsonObject;
+use rmcp::schemars::{self, JsonSchema};
+use rmcp::{tool, tool_router};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use super::caller_of;
+use crate::api::json::parse_json;
+use crate::api::mcp::result::{ToolAnswer, answer};
+use crate::api::mcp::server::LiftdeskMcp;
+use crate::api::v2::clients::{self, ClientListQuery};
+use crate::api::v2::invoices::{self, CreditNoteBody, InvoiceBody, LineBody, PaymentBody};
+use crate::api::v2::quotes::{self, QuoteBody};
+use crate::api::v2::wire::PageQuery;
+use crate::domain::quote::QuoteAction;
+use crate::error::{AppError, AppResult};
+use crate::services::invoices::ListInput;
+
+/// The JSON Schema of a tool's arguments (an object, as MCP requires).
+fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
+    schema_for_input::<T>().unwrap_or_else(|_| schema_for_empty_input())
+}
+
+/// The tool's arguments, read as the REST API reads a body.
+fn read_args<T: DeserializeOwned>(arguments: JsonObject) -> AppResult<T> {
+    let bytes = serde_json::to_vec(&arguments).map_err(|err| AppError::Internal(err.into()))?;
+    parse_json(&bytes)
+}
+
+/// An integer argument handed to the REST paging as its query text, so that
+/// `20`, `20.0` and `0` get exactly the REST answers (200, 400, 422).
+fn query_text(number: Option<serde_json::Number>) -> Option<String> {
+    number.map(|n| n.to_string())
+}
+
+/// The identifier of the record a tool reads or moves.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct QuoteId {
+    /// Identifiant (UUID) du devis : l'`id` rendu par `creer_devis`, ou
+    /// `quote.id` d'une facture lue par `facture`.
+    #[schemars(length(min = 1))]
+    id: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct InvoiceId {
+    /// Identifiant (UUID) de la facture ou de l'avoir : l'`id` d'une ligne de
+    /// `factures`, ou celui rendu par `creer_facture` / `creer_avoir`.
+    #[schemars(length(min = 1))]
+    id: String,
+}
+
+/// `clients`: the arguments of `GET /clients`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ClientsArgs {
+    /// Mots cherchés (100 caractères au plus) : chacun doit figurer, accents
+    /// et casse ignorés, dans le nom, l'e-mail, l'identifiant, le SIREN ou le
+    /// SIRET. Absent : tous les clients.
+    #[serde(default)]
+    #[schemars(length(max = 100))]
+    q: Option<String>,
+    /// Lignes par page, de 1 à 200 (50 par défaut).
+    #[serde(default)]
+    #[schemars(with = "Option<i64>", range(min = 1, max = 200))]
+    limit: Option<serde_json::Number>,
+    /// Page demandée, à partir de 1.
+    #[serde(default)]
+    #[schemars(with = "Option<i64>", range(min = 1))]
+    page: Option<serde_json::Number>,
+}
+
+/// One status, as the REST `status` parameter, or several (any of them).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Statuses {
+    One(String),
+    Several(Vec<String>),
+}
+
+impl Statuses {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            Statuses::One(status) => vec![status],
+            Statuses::Several(statuses) => statuses,
+        }
+    }
+}
+
+fn statuses_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "description": "Statut : `brouillon`, `emise`, `envoyee` ou `payee`, ou une liste de statuts (l'un ou l'autre). Impayé : [\"emise\", \"envoyee\"]. Liste vide ou absent : tous les statuts.",
+        "anyOf": [
+            { "type": "string", "enum": ["brouillon", "emise", "envoyee", "payee"] },
+            {
+                "type": "array",
+                "items": { "type": "string", "enum": ["brouillon", "emise", "envoyee", "payee"] },
+                "uniqueItems": true
+            }
+        ]
+    })
+}
+
+/// `factures`: the arguments of `GET /invoices`, `status` possibly a list.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct InvoicesArgs {
+    /// Client facturé : l'`id` d'une ligne de l'outil `clients` (identifiant
+    /// `client_id`, par ex. « CLI-000105 »). Un identifiant inconnu donne une
+    /// liste vide.
+    #[serde(default)]
+    client: Option<String>,
+    #[serde(default)]
+    #[schemars(schema_with = "statuses_schema")]
+    status: Option<Statuses>,
+    /// Créées à partir de ce jour inclus (AAAA-MM-JJ).
+    #[serde(default)]
+    #[schemars(extend("format" = "date"))]
+    since: Option<String>,
+    /// Créées jusqu'à ce jour inclus (AAAA-MM-JJ).
+    #[serde(default)]
+    #[schemars(extend("format" = "date"))]
+    until: Option<String>,
+    /// Lignes par page, de 1 à 200 (50 par défaut).
+    #[serde(default)]
+    #[schemars(with = "Option<i64>", range(min = 1, max = 200))]
+    limit: Option<serde_json::Number>,
+    /// Page demandée, à partir de 1.
+    #[serde(default)]
+    #[schemars(with = "Option<i64>", range(min = 1))]
+    page: Option<serde_json::Number>,
+}
+
+/// `enregistrer_reglement`: the invoice and the body of `POST /invoices/{id}/payment`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PaymentArgs {
+    /// Identifiant (UUID) de la facture ou de l'avoir (outil `factures`).
+    #[schemars(length(min = 1))]
+    id: String,
+    /// Jour du règlement (AAAA-MM-JJ) ; aujourd'hui par défaut. Ni avant
+    /// l'émission, ni dans le futur.
+    #[serde(default)]
+    #[schemars(extend("format" = "date"))]
+    paid_on: Option<String>,
+}
+
+/// `creer_avoir`: the invoice and the body of `POST /invoices/{id}/credit-notes`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct CreditNoteArgs {
+    /// Identifiant (UUID) de la facture émise à créditer (outil `factures`).
+    #[schemars(length(min = 1))]
+    id: String,
+    /// Lignes à créditer (avoir partiel), mêmes règles que les lignes de
+    /// facture, à des taux de TVA présents sur la facture ; absentes : tout ce
+    /// qui reste à créditer.
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 200))]
+    lines: Option<Vec<LineBody>>,
+}
+
+#[tool_router(router = billing_tools, vis = "pub(in crate::api::mcp)")]
+impl LiftdeskMcp {
+    /// Cherche les clients de l'agence (syndics, bailleurs, sociétés…) par nom, e-mail,
+    /// identifiant, SIREN ou SIRET : chaque mot de `q` doit figurer, accents et casse ignorés
+    /// (« dupont syndic » trouve « Syndic Dupont »). À appeler d'abord pour transformer « le
+    /// client X » en son identifiant `id`, que prennent `factures` (argument `client`) et
+    /// `creer_facture` (`clientId`). Réponse paginée `{total, page, limit, results}`, par ordre
+    /// alphabétique ; chaque client : `id`, `name`, `status` (`Prospect` ou `Client`), `siren`,
+    /// `email`, `phone`, `archived` (un client archivé est listé mais ne peut plus être
+    /// facturé), `link`, `url`. Plusieurs résultats : demander lequel, ou affiner `q`.
+    #[tool(
+        name = "clients",
+        input_schema = input_schema::<ClientsArgs>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn clients(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let args: ClientsArgs = read_args(arguments)?;
+                let query = ClientListQuery {
+                    q: args.q,
+                    limit: query_text(args.limit),
+                    page: query_text(args.page),
+                };
+                clients::client_list(&self.state, &caller, query).await
+            }
+            .await,
+        )
+    }
+
+    /// Les factures et avoirs de l'agence, des plus récents aux plus anciens, filtrés et
+    /// paginés : `{total, page, limit, results}` (`total` compte toutes les pages). Pour « les
+    /// factures impayées du client X » : l'identifiant du client par l'outil `clients`, puis
+    /// `client` = cet identifiant et `status` = ["emise", "envoyee"]. Statuts : `brouillon` (en
+    /// préparation, sans numéro, pas encore due), `emise` (numérotée, due, pas encore envoyée),
+    /// `envoyee` (envoyée au client, en attente de règlement), `payee` (réglée, close) ; impayé
+    /// = `emise` ou `envoyee`, et une échéance `dueOn` passée signale un retard. `nature` :
+    /// `facture`, ou `avoir` (annule tout ou partie d'une facture : ce n'est pas une somme due
+    /// par le client). Montants en euros (`totalExclTax` HT, `totalInclTax` TTC), dates
+    /// AAAA-MM-JJ ; `since`/`until` portent sur le jour de création. Détail d'une pièce
+    /// (lignes, TVA, avoirs, devis) : `facture`.
+    #[tool(
+        name = "factures",
+        input_schema = input_schema::<InvoicesArgs>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn invoices(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let args: InvoicesArgs = read_args(arguments)?;
+                let filter = ListInput {
+                    client: args.client,
+                    statuses: args.status.map(Statuses::into_vec).unwrap_or_default(),
+                    since: args.since,
+                    until: args.until,
+                };
+                let paging = PageQuery {
+                    limit: query_text(args.limit),
+                    page: query_text(args.page),
+                };
+                invoices::invoice_list(&self.state, &caller, filter, paging).await
+            }
+            .await,
+        )
+    }
+
+    /// Une facture ou un avoir de l'agence par son identifiant (UUID, l'`id` d'une ligne de
+    /// `factures`) : statut et son libellé, client, acheteur (nom, adresse, SIREN), dates
+    /// (AAAA-MM-JJ : création, émission, échéance, règlement), lignes, TVA par taux, totaux HT
+    /// et TTC en euros, facture créditée (pour un avoir), avoirs (pour une facture), devis
+    /// facturé. Hors de l'agence ou inconnu : erreur 404 « Facture introuvable. ».
+    #[tool(
+        name = "facture",
+        input_schema = input_schema::<InvoiceId>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn invoice(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let InvoiceId { id } = read_args(arguments)?;
+                invoices::invoice_read(&self.state, &caller, &id).await
+            }
+            .await,
+        )
+    }
+
+    /// Crée une facture au statut `brouillon` (sans numéro) pour un client de l'agence.
+    /// `clientId` : l'`id` du client donné par `clients` (un client archivé est refusé). Puis
+    /// `lines` (1 à 200 lignes `{label, quantity, unitPrice, vatRate}`, mêmes règles que les
+    /// lignes de `creer_devis`), ou `quoteId` (un devis accepté, dont les lignes sont reprises),
+    /// ou les deux (les lignes données, le devis seulement lié : acompte, facture partielle).
+    /// Réponse `{id, ok, link, url}` de la facture ; elle reçoit son numéro à l'émission
+    /// (`emettre_facture`). Un refus (422) donne la raison en français ; rien n'est créé.
+    #[tool(
+        name = "creer_facture",
+        input_schema = input_schema::<InvoiceBody>(),
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
+    )]
+    async fn create_invoice(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let body: InvoiceBody = read_args(arguments)?;
+                invoices::invoice_create(&self.state, &caller, body).await
+            }
+            .await,
+        )
+    }
+
+    /// Émet une facture ou un avoir brouillon (`brouillon` → `emise`) : numéro définitif
+    /// (`FA-AAAA-NNNNNN`, `AV-AAAA-NNNNNN`, sans trou), émission aujourd'hui, échéance à 30
+    /// jours, acheteur figé. Irréversible : une pièce émise ne se modifie plus et se corrige
+    /// par un avoir (`creer_avoir`). Refus 422 si la pièce n'est pas un brouillon.
+    #[tool(
+        name = "emettre_facture",
+        input_schema = input_schema::<InvoiceId>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn issue_invoice(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let InvoiceId { id } = read_args(arguments)?;
+                invoices::invoice_issue(&self.state, &caller, &id).await
+            }
+            .await,
+        )
+    }
+
+    /// Marque une facture ou un avoir émis comme envoyé au client (`emise` → `envoyee`) ; sur
+    /// une pièce déjà envoyée, c'est une relance (statut inchangé). Un brouillon doit d'abord
+    /// être émis (`emettre_facture`) : sinon refus 422.
+    #[tool(
+        name = "envoyer_facture",
+        input_schema = input_schema::<InvoiceId>(),
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
+    )]
+    async fn send_invoice(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let InvoiceId { id } = read_args(arguments)?;
+                invoices::invoice_send(&self.state, &caller, &id).await
+            }
+            .await,
+        )
+    }
+
+    /// Enregistre le règlement complet d'une facture ou d'un avoir émis ou envoyé (→ `payee`,
+    /// définitif ; « Soldé » pour un avoir). `paidOn` : jour du règlement (AAAA-MM-JJ),
+    /// aujourd'hui par défaut, ni avant l'émission ni dans le futur. Les règlements partiels
+    /// ne sont pas gérés. Refus 422 pour un brouillon ou une pièce déjà réglée.
+    #[tool(
+        name = "enregistrer_reglement",
+        input_schema = input_schema::<PaymentArgs>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn record_payment(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let PaymentArgs { id, paid_on } = read_args(arguments)?;
+                let body = paid_on.map(|paid_on| PaymentBody {
+                    paid_on: Some(paid_on),
+                });
+                invoices::invoice_payment(&self.state, &caller, &id, body).await
+            }
+            .await,
+        )
+    }
+
+    /// Établit un avoir sur une facture émise, émis aussitôt avec son numéro `AV-…` : sans
+    /// `lines`, pour tout ce qui reste à créditer ; avec `lines`, avoir partiel (lignes
+    /// `{label, quantity, unitPrice, vatRate}` à des taux de TVA présents sur la facture).
+    /// Réservé aux administrateurs (sinon 403). Refus 422 : facture brouillon, avoir, déjà
+    /// entièrement créditée, montant au-delà du reste. Réponse : `{id, ok, link, url}` de
+    /// l'avoir.
+    #[tool(
+        name = "creer_avoir",
+        input_schema = input_schema::<CreditNoteArgs>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn create_credit_note(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let CreditNoteArgs { id, lines } = read_args(arguments)?;
+                let body = lines.map(|lines| CreditNoteBody { lines: Some(lines) });
+                invoices::credit_note_create(&self.state, &caller, &id, body).await
+            }
+            .await,
+        )
+    }
+
+    /// Un devis de l'agence par son identifiant (UUID : l'`id` rendu par `creer_devis`, ou
+    /// `quote.id` d'une facture) : numéro `DV-…`, statut (`brouillon`, `envoye`, `accepte`,
+    /// `refuse`) et son libellé, origine, objet, équipement, lignes, TVA par taux, totaux HT et
+    /// TTC en euros, dates d'envoi, d'acceptation et de refus (UTC). Aucun outil ne liste les
+    /// devis. Hors de l'agence ou inconnu : erreur 404 « Devis introuvable. ».
+    #[tool(
+        name = "devis",
+        input_schema = input_schema::<QuoteId>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn quote(&self, arguments: JsonObject, Extension(parts): Extension<Parts>) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let QuoteId { id } = read_args(arguments)?;
+                quotes::quote_read(&self.state, &caller, &id).await
+            }
+            .await,
+        )
+    }
+
+    /// Ouvre un devis au statut `brouillon` sur un équipement de l'agence (« un devis pour les
+    /// galets de porte de cet ascenseur »). `equipmentId` : l'identifiant (UUID) de
+    /// l'équipement, donné par les outils d'équipement ou de planning (`equipmentId`).
+    /// `origin` : `reserve` (réserve de contrôle technique), `panne`, `technicien` (demande du
+    /// technicien) ou `client` (demande du client). `object` : l'objet en une phrase, 3 à 300
+    /// caractères, sans retour à la ligne. `rows` : 1 à 200 lignes `{label, quantity,
+    /// unitPrice, vatRate}` — `label` obligatoire ; `quantity` > 0, trois décimales au plus ;
+    /// `unitPrice` prix unitaire HT en euros, ≥ 0, deux décimales au plus ; `vatRate` TVA en
+    /// pour cent, 20 si absent, sinon 10, 5.5, 2.1 ou 0 ; une ligne de main-d'œuvre est une
+    /// ligne comme une autre (heures × taux horaire). Réponse `{id, ok, link, url}` du devis,
+    /// numéroté `DV-AAAA-NNNNN` (le lire avec `devis`). Un refus (422) donne la raison en
+    /// français (« Ligne 2 : … ») et rien n'est créé.
+    #[tool(
+        name = "creer_devis",
+        input_schema = input_schema::<QuoteBody>(),
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
+    )]
+    async fn create_quote(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let body: QuoteBody = read_args(arguments)?;
+                quotes::quote_create(&self.state, &caller, body).await
+            }
+            .await,
+        )
+    }
+
+    /// Marque un devis comme envoyé au client (`brouillon` → `envoye`) ; sur un devis déjà
+    /// envoyé, c'est une relance (date du premier envoi gardée). Refus 422 pour un devis
+    /// accepté ou refusé.
+    #[tool(
+        name = "envoyer_devis",
+        input_schema = input_schema::<QuoteId>(),
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
+    )]
+    async fn send_quote(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        self.move_quote(arguments, &parts, QuoteAction::Send).await
+    }
+
+    /// Enregistre l'acceptation du devis par le client (`brouillon` ou `envoye` → `accepte`),
+    /// définitive ; l'événement `devis.accepte` part vers les abonnés. Un devis accepté peut
+    /// ensuite être facturé (`creer_facture` avec `quoteId`). Refus 422 pour un devis déjà
+    /// accepté ou refusé.
+    #[tool(
+        name = "accepter_devis",
+        input_schema = input_schema::<QuoteId>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn accept_quote(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        self.move_quote(arguments, &parts, QuoteAction::Accept)
+            .await
+    }
+
+    /// Enregistre le refus du devis par le client (`brouillon` ou `envoye` → `refuse`),
+    /// définitif : si le client se ravise, il faut un nouveau devis. Refus 422 pour un devis
+    /// déjà accepté ou refusé.
+    #[tool(
+        name = "refuser_devis",
+        input_schema = input_schema::<QuoteId>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn refuse_quote(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        self.move_quote(arguments, &parts, QuoteAction::Refuse)
+            .await
+    }
+}
+
+impl LiftdeskMcp {
+    async fn move_quote(
+        &self,
+        arguments: JsonObject,
+        parts: &Parts,
+        action: QuoteAction,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(parts)?;
+                let QuoteId { id } = read_args(arguments)?;
+                quotes::quote_act(&self.state, &caller, &id, action).await
+            }
+            .await,
+        )
+    }
+}
