@@ -7,19 +7,14 @@
 //! missing, mistyped or unknown argument is the REST API's 422 with its
 //! French reason, as a tool error, rather than a protocol error.
 
-use std::sync::Arc;
-
 use axum::http::request::Parts;
-use rmcp::handler::server::common::{schema_for_empty_input, schema_for_input};
 use rmcp::handler::server::tool::Extension;
 use rmcp::model::JsonObject;
 use rmcp::schemars::{self, JsonSchema};
 use rmcp::{tool, tool_router};
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 
-use super::caller_of;
-use crate::api::json::parse_json;
+use super::{args, caller_of};
 use crate::api::mcp::result::{ToolAnswer, answer};
 use crate::api::mcp::server::LiftdeskMcp;
 use crate::api::v2::clients::{self, ClientListQuery};
@@ -27,19 +22,7 @@ use crate::api::v2::invoices::{self, CreditNoteBody, InvoiceBody, LineBody, Paym
 use crate::api::v2::quotes::{self, QuoteBody};
 use crate::api::v2::wire::PageQuery;
 use crate::domain::quote::QuoteAction;
-use crate::error::{AppError, AppResult};
 use crate::services::invoices::ListInput;
-
-/// The JSON Schema of a tool's arguments (an object, as MCP requires).
-fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
-    schema_for_input::<T>().unwrap_or_else(|_| schema_for_empty_input())
-}
-
-/// The tool's arguments, read as the REST API reads a body.
-fn read_args<T: DeserializeOwned>(arguments: JsonObject) -> AppResult<T> {
-    let bytes = serde_json::to_vec(&arguments).map_err(|err| AppError::Internal(err.into()))?;
-    parse_json(&bytes)
-}
 
 /// An integer argument handed to the REST paging as its query text, so that
 /// `20`, `20.0` and `0` get exactly the REST answers (200, 400, 422).
@@ -188,7 +171,7 @@ impl LiftdeskMcp {
     /// facturé), `link`, `url`. Plusieurs résultats : demander lequel, ou affiner `q`.
     #[tool(
         name = "clients",
-        input_schema = input_schema::<ClientsArgs>(),
+        input_schema = args::schema::<ClientsArgs>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn clients(
@@ -199,7 +182,7 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let args: ClientsArgs = read_args(arguments)?;
+                let args: ClientsArgs = args::parse(arguments)?;
                 let query = ClientListQuery {
                     q: args.q,
                     limit: query_text(args.limit),
@@ -224,7 +207,7 @@ impl LiftdeskMcp {
     /// (lignes, TVA, avoirs, devis) : `facture`.
     #[tool(
         name = "factures",
-        input_schema = input_schema::<InvoicesArgs>(),
+        input_schema = args::schema::<InvoicesArgs>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn invoices(
@@ -235,7 +218,7 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let args: InvoicesArgs = read_args(arguments)?;
+                let args: InvoicesArgs = args::parse(arguments)?;
                 let filter = ListInput {
                     client: args.client,
                     statuses: args.status.map(Statuses::into_vec).unwrap_or_default(),
@@ -259,7 +242,7 @@ impl LiftdeskMcp {
     /// facturé. Hors de l'agence ou inconnu : erreur 404 « Facture introuvable. ».
     #[tool(
         name = "facture",
-        input_schema = input_schema::<InvoiceId>(),
+        input_schema = args::schema::<InvoiceId>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn invoice(
@@ -270,7 +253,7 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let InvoiceId { id } = read_args(arguments)?;
+                let InvoiceId { id } = args::parse(arguments)?;
                 invoices::invoice_read(&self.state, &caller, &id).await
             }
             .await,
@@ -286,7 +269,7 @@ impl LiftdeskMcp {
     /// (`emettre_facture`). Un refus (422) donne la raison en français ; rien n'est créé.
     #[tool(
         name = "creer_facture",
-        input_schema = input_schema::<InvoiceBody>(),
+        input_schema = args::schema::<InvoiceBody>(),
         annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
     )]
     async fn create_invoice(
@@ -297,7 +280,7 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let body: InvoiceBody = read_args(arguments)?;
+                let body: InvoiceBody = args::parse(arguments)?;
                 invoices::invoice_create(&self.state, &caller, body).await
             }
             .await,
@@ -310,7 +293,7 @@ impl LiftdeskMcp {
     /// par un avoir (`creer_avoir`). Refus 422 si la pièce n'est pas un brouillon.
     #[tool(
         name = "emettre_facture",
-        input_schema = input_schema::<InvoiceId>(),
+        input_schema = args::schema::<InvoiceId>(),
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
     )]
     async fn issue_invoice(
@@ -321,7 +304,7 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let InvoiceId { id } = read_args(arguments)?;
+                let InvoiceId { id } = args::parse(arguments)?;
                 invoices::invoice_issue(&self.state, &caller, &id).await
             }
             .await,
@@ -333,7 +316,7 @@ impl LiftdeskMcp {
     /// être émis (`emettre_facture`) : sinon refus 422.
     #[tool(
         name = "envoyer_facture",
-        input_schema = input_schema::<InvoiceId>(),
+        input_schema = args::schema::<InvoiceId>(),
         annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
     )]
     async fn send_invoice(
@@ -344,7 +327,7 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let InvoiceId { id } = read_args(arguments)?;
+                let InvoiceId { id } = args::parse(arguments)?;
                 invoices::invoice_send(&self.state, &caller, &id).await
             }
             .await,
@@ -357,7 +340,7 @@ impl LiftdeskMcp {
     /// ne sont pas gérés. Refus 422 pour un brouillon ou une pièce déjà réglée.
     #[tool(
         name = "enregistrer_reglement",
-        input_schema = input_schema::<PaymentArgs>(),
+        input_schema = args::schema::<PaymentArgs>(),
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
     )]
     async fn record_payment(
@@ -368,7 +351,7 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let PaymentArgs { id, paid_on } = read_args(arguments)?;
+                let PaymentArgs { id, paid_on } = args::parse(arguments)?;
                 let body = paid_on.map(|paid_on| PaymentBody {
                     paid_on: Some(paid_on),
                 });
@@ -386,7 +369,7 @@ impl LiftdeskMcp {
     /// l'avoir.
     #[tool(
         name = "creer_avoir",
-        input_schema = input_schema::<CreditNoteArgs>(),
+        input_schema = args::schema::<CreditNoteArgs>(),
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
     )]
     async fn create_credit_note(
@@ -397,7 +380,7 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let CreditNoteArgs { id, lines } = read_args(arguments)?;
+                let CreditNoteArgs { id, lines } = args::parse(arguments)?;
                 let body = lines.map(|lines| CreditNoteBody { lines: Some(lines) });
                 invoices::credit_note_create(&self.state, &caller, &id, body).await
             }
@@ -412,14 +395,14 @@ impl LiftdeskMcp {
     /// devis. Hors de l'agence ou inconnu : erreur 404 « Devis introuvable. ».
     #[tool(
         name = "devis",
-        input_schema = input_schema::<QuoteId>(),
+        input_schema = args::schema::<QuoteId>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn quote(&self, arguments: JsonObject, Extension(parts): Extension<Parts>) -> ToolAnswer {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let QuoteId { id } = read_args(arguments)?;
+                let QuoteId { id } = args::parse(arguments)?;
                 quotes::quote_read(&self.state, &caller, &id).await
             }
             .await,
@@ -440,7 +423,7 @@ impl LiftdeskMcp {
     /// français (« Ligne 2 : … ») et rien n'est créé.
     #[tool(
         name = "creer_devis",
-        input_schema = input_schema::<QuoteBody>(),
+        input_schema = args::schema::<QuoteBody>(),
         annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
     )]
     async fn create_quote(
@@ -451,7 +434,7 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let body: QuoteBody = read_args(arguments)?;
+                let body: QuoteBody = args::parse(arguments)?;
                 quotes::quote_create(&self.state, &caller, body).await
             }
             .await,
@@ -463,7 +446,7 @@ impl LiftdeskMcp {
     /// accepté ou refusé.
     #[tool(
         name = "envoyer_devis",
-        input_schema = input_schema::<QuoteId>(),
+        input_schema = args::schema::<QuoteId>(),
         annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
     )]
     async fn send_quote(
@@ -480,7 +463,7 @@ impl LiftdeskMcp {
     /// accepté ou refusé.
     #[tool(
         name = "accepter_devis",
-        input_schema = input_schema::<QuoteId>(),
+        input_schema = args::schema::<QuoteId>(),
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
     )]
     async fn accept_quote(
@@ -497,7 +480,7 @@ impl LiftdeskMcp {
     /// déjà accepté ou refusé.
     #[tool(
         name = "refuser_devis",
-        input_schema = input_schema::<QuoteId>(),
+        input_schema = args::schema::<QuoteId>(),
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
     )]
     async fn refuse_quote(
@@ -520,7 +503,7 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(parts)?;
-                let QuoteId { id } = read_args(arguments)?;
+                let QuoteId { id } = args::parse(arguments)?;
                 quotes::quote_act(&self.state, &caller, &id, action).await
             }
             .await,
