@@ -10,7 +10,8 @@ use crate::domain::siren;
 use crate::error::{AppError, AppResult};
 use crate::services::workflow::{check_allowed, required_text};
 use crate::store::audit::{self, Actor, AuditEntry};
-use crate::store::clients::{self as store, ClientRow, ContactRow};
+use crate::store::clients::{self as store, ClientRow};
+use crate::store::contacts::{self as contact_store, ContactRow};
 use crate::text::fold;
 
 pub const STATUTS: [&str; 2] = ["Prospect", "Client"];
@@ -202,7 +203,7 @@ pub fn update_client(
         let mut current = if is_new {
             Vec::new()
         } else {
-            store::contacts(tx, &after.id)?
+            contact_store::for_client(tx, &after.id)?
         };
         let mut planned: Vec<(bool, ContactRow)> = Vec::new();
         for (index, contact) in contacts.into_iter().enumerate() {
@@ -257,9 +258,9 @@ pub fn update_client(
     }
     for (is_new_contact, contact) in &contact_changes {
         if *is_new_contact {
-            store::insert_contact(tx, &after.id, contact)?;
+            contact_store::insert(tx, &after.id, contact)?;
         } else {
-            store::update_contact(tx, contact)?;
+            contact_store::update(tx, contact)?;
         }
     }
     if is_new || after != before || !contact_changes.is_empty() {
@@ -295,7 +296,7 @@ pub fn update_client(
 /// A client record as the workflow API answers it: every field of the
 /// spec's client, null when unknown, archived ones with `supprime: true`.
 pub fn client_record(conn: &Connection, client: &ClientRow) -> AppResult<Value> {
-    let contacts: Vec<Value> = store::contacts(conn, &client.id)?
+    let contacts: Vec<Value> = contact_store::for_client(conn, &client.id)?
         .into_iter()
         .map(|c| {
             json!({

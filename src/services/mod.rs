@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod calls;
 pub mod clients;
+pub mod contacts;
 pub mod credentials;
 pub mod directory;
 pub mod discrepancies;

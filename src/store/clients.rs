@@ -1,19 +1,11 @@
-//! Clients and their contacts (the partner workflow API's client records).
+//! Clients (the partner workflow API's client records); their contacts
+//! are in `store::contacts`.
 
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Transaction, params, params_from_iter};
 
 use crate::clock;
 use crate::error::AppResult;
-
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ContactRow {
-    pub id: String,
-    pub nom: String,
-    pub email: Option<String>,
-    pub telephone: Option<String>,
-    pub fonction: Option<String>,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ClientRow {
@@ -168,60 +160,6 @@ pub fn update(tx: &Transaction, client: &ClientRow) -> AppResult<()> {
             client.siret,
             i64::from(client.supprime),
             clock::now_text(),
-        ],
-    )?;
-    Ok(())
-}
-
-/// The client's contacts, oldest first.
-pub fn contacts(conn: &Connection, client_id: &str) -> AppResult<Vec<ContactRow>> {
-    let mut stmt = conn.prepare(
-        "SELECT id, nom, email, telephone, fonction FROM contacts
-         WHERE client_id = ?1 ORDER BY created_at, id",
-    )?;
-    let rows = stmt
-        .query_map([client_id], |r| {
-            Ok(ContactRow {
-                id: r.get(0)?,
-                nom: r.get(1)?,
-                email: r.get(2)?,
-                telephone: r.get(3)?,
-                fonction: r.get(4)?,
-            })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(rows)
-}
-
-pub fn insert_contact(tx: &Transaction, client_id: &str, contact: &ContactRow) -> AppResult<()> {
-    let now = clock::now_text();
-    tx.execute(
-        "INSERT INTO contacts (id, client_id, nom, email, telephone, fonction, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
-        params![
-            contact.id,
-            client_id,
-            contact.nom,
-            contact.email,
-            contact.telephone,
-            contact.fonction,
-            now
-        ],
-    )?;
-    Ok(())
-}
-
-pub fn update_contact(tx: &Transaction, contact: &ContactRow) -> AppResult<()> {
-    tx.execute(
-        "UPDATE contacts SET nom = ?2, email = ?3, telephone = ?4, fonction = ?5, updated_at = ?6
-         WHERE id = ?1",
-        params![
-            contact.id,
-            contact.nom,
-            contact.email,
-            contact.telephone,
-            contact.fonction,
-            clock::now_text()
         ],
     )?;
     Ok(())

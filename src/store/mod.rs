@@ -8,6 +8,7 @@ pub mod agencies;
 pub mod audit;
 pub mod calls;
 pub mod clients;
+pub mod contacts;
 pub mod credentials;
 pub mod deals;
 pub mod discrepancies;

@@ -5,6 +5,7 @@
 pub mod agencies;
 pub mod calls;
 pub mod clients;
+pub mod contacts;
 pub mod discrepancies;
 pub mod docs;
 pub mod equipment;
@@ -45,6 +46,7 @@ fn resources() -> OpenApiRouter<AppState> {
         .merge(quotes::router())
         .merge(invoices::router())
         .merge(clients::router())
+        .merge(contacts::router())
         .merge(equipment::router())
         .merge(external::router())
         .merge(technical_fields::router())

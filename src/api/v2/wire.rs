@@ -20,6 +20,8 @@ pub enum RecordKind {
     /// A client, by its partner identifier `client_id` (the only client
     /// identifier the interface shows).
     Client,
+    /// A contact of a client, by its id.
+    Contact,
 }
 
 impl RecordKind {
@@ -34,6 +36,7 @@ impl RecordKind {
             Self::Discrepancy => "/ecarts",
             Self::Deal => "/affaires",
             Self::Client => "/clients",
+            Self::Contact => "/contacts",
         }
     }
 

@@ -6,6 +6,7 @@ mod args;
 mod billing;
 mod calls;
 mod checked;
+mod contacts;
 pub(super) mod equipment;
 mod planning;
 mod prompts;

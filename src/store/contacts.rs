@@ -1,0 +1,71 @@
+//! Contacts of a client (`contacts`): every SQL statement on them. A contact
+//! has no agency of its own: it is in its client's agency.
+
+use rusqlite::{Connection, Transaction, params};
+
+use crate::clock;
+use crate::error::AppResult;
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ContactRow {
+    pub id: String,
+    pub nom: String,
+    pub email: Option<String>,
+    pub telephone: Option<String>,
+    pub fonction: Option<String>,
+}
+
+/// The client's contacts (by the client's internal id), oldest first.
+pub fn for_client(conn: &Connection, client_id: &str) -> AppResult<Vec<ContactRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, nom, email, telephone, fonction FROM contacts
+         WHERE client_id = ?1 ORDER BY created_at, id",
+    )?;
+    let rows = stmt
+        .query_map([client_id], |r| {
+            Ok(ContactRow {
+                id: r.get(0)?,
+                nom: r.get(1)?,
+                email: r.get(2)?,
+                telephone: r.get(3)?,
+                fonction: r.get(4)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// Adds the contact to the client (internal id).
+pub fn insert(tx: &Transaction, client_id: &str, contact: &ContactRow) -> AppResult<()> {
+    let now = clock::now_text();
+    tx.prepare_cached(
+        "INSERT INTO contacts (id, client_id, nom, email, telephone, fonction, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+    )?
+    .execute(params![
+        contact.id,
+        client_id,
+        contact.nom,
+        contact.email,
+        contact.telephone,
+        contact.fonction,
+        now
+    ])?;
+    Ok(())
+}
+
+pub fn update(tx: &Transaction, contact: &ContactRow) -> AppResult<()> {
+    tx.prepare_cached(
+        "UPDATE contacts SET nom = ?2, email = ?3, telephone = ?4, fonction = ?5, updated_at = ?6
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        contact.id,
+        contact.nom,
+        contact.email,
+        contact.telephone,
+        contact.fonction,
+        clock::now_text()
+    ])?;
+    Ok(())
+}
