@@ -52,8 +52,8 @@ pub enum ClientStatusCode {
 #[serde(rename_all = "camelCase")]
 pub struct ClientListEntry {
     /// Identifiant du client : son `client_id` de l'API partenaire, celui que
-    /// portent les factures (`client`) et que prennent `GET /invoices?client=`
-    /// et `POST /invoices` (`clientId`).
+    /// portent les factures (`client`) et que prennent `GET /invoices?client=`,
+    /// `POST /invoices` (`clientId`) et `POST /contacts` (`parentId`).
     pub id: String,
     /// Nom de la société ou du client.
     pub name: String,
@@ -129,7 +129,8 @@ pub async fn client_list(
 /// `q` garde les clients dont le nom, l'e-mail, l'identifiant, le SIREN ou le
 /// SIRET contient chacun des mots cherchés, accents et casse ignorés
 /// (« dupont syndic » trouve « Syndic Dupont »). L'`id` d'une ligne est
-/// l'identifiant que prennent `GET /invoices?client=` et `POST /invoices`.
+/// l'identifiant que prennent `GET /invoices?client=` et `POST /invoices`,
+/// et le `parentId` de `POST /contacts`.
 #[utoipa::path(
     get,
     path = "/clients",
@@ -147,6 +148,11 @@ pub async fn client_list(
                     operation_id = "create_invoice",
                     request_body = json!({"clientId": "$response.body#/results/0/id"}),
                     description = "Une facture brouillon pour le premier client de la page"
+                )),
+                ("ajouterUnContact" = (
+                    operation_id = "create_contact",
+                    request_body = json!({"parentId": "$response.body#/results/0/id"}),
+                    description = "Un contact pour le premier client de la page"
                 ))
             )
         ),

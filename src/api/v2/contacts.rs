@@ -190,6 +190,9 @@ fn field_schema(field: &FieldSpec) -> Value {
             if field.required {
                 schema.insert("minLength".into(), json!(1));
             }
+            if field.kind == FieldType::Email {
+                schema.insert("format".into(), json!("email"));
+            }
         }
         FieldType::Choice => {
             let mut values: Vec<Value> = field.values.iter().map(|v| json!(v)).collect();

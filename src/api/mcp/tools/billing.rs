@@ -164,8 +164,8 @@ impl LiftdeskMcp {
     /// Cherche les clients de l'agence (syndics, bailleurs, sociétés…) par nom, e-mail,
     /// identifiant, SIREN ou SIRET : chaque mot de `q` doit figurer, accents et casse ignorés
     /// (« dupont syndic » trouve « Syndic Dupont »). À appeler d'abord pour transformer « le
-    /// client X » en son identifiant `id`, que prennent `factures` (argument `client`) et
-    /// `creer_facture` (`clientId`). Réponse paginée `{total, page, limit, results}`, par ordre
+    /// client X » en son identifiant `id`, que prennent `factures` (argument `client`),
+    /// `creer_facture` (`clientId`) et `creer_contact` (`parentId`). Réponse paginée `{total, page, limit, results}`, par ordre
     /// alphabétique ; chaque client : `id`, `name`, `status` (`Prospect` ou `Client`), `siren`,
     /// `email`, `phone`, `archived` (un client archivé est listé mais ne peut plus être
     /// facturé), `link`, `url`. Plusieurs résultats : demander lequel, ou affiner `q`.
