@@ -617,6 +617,15 @@ async fn each_refused_field_is_named_by_its_french_label() {
     )
     .await;
     assert_eq!(status, 401);
+    // An agency outside the token's scope.
+    let (status, answer) = w
+        .create_as(
+            &w.org.admin_token,
+            Some(&w.other.agency_id),
+            &with(json!({ "nom": "Jeanne" })),
+        )
+        .await;
+    assert_eq!(status, 403, "{answer}");
     assert_eq!(w.snapshot(), before);
     w.server.stop().await;
 }
