@@ -682,8 +682,9 @@ async fn retries_follow_the_schedule_with_the_same_id_and_bytes_then_give_up() {
     for (i, expected) in [1000u128, 2000, 3000].into_iter().enumerate() {
         let waited = hits[i + 1].at.duration_since(hits[i].at).as_millis();
         assert!(waited >= expected, "retry {} after {waited} ms", i + 1);
+        // Not seconds late either (a loose bound: the machine may be busy).
         assert!(
-            waited < expected + 1500,
+            waited < expected + 1900,
             "retry {} late: {waited} ms",
             i + 1
         );

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use reqwest::Url;
 use tokio::sync::{Notify, Semaphore};
 
@@ -203,10 +203,17 @@ impl WebhookSync {
             .ok()
             .flatten()
             .and_then(|text| clock::parse_timestamp(&text));
-        match next {
-            Some(at) => (at - now).to_std().unwrap_or_default().min(IDLE_POLL),
-            None => IDLE_POLL,
-        }
+        // A paused receiver resumes at its own time too.
+        let resume = lock(&self.paused)
+            .values()
+            .filter(|until| **until > now)
+            .min()
+            .copied();
+        [next, resume]
+            .into_iter()
+            .flatten()
+            .map(|at| (at - now).to_std().unwrap_or_default())
+            .fold(IDLE_POLL, Duration::min)
     }
 
     /// Probes if the last result is stale (or `force`), and records it.
@@ -381,7 +388,9 @@ impl WebhookSync {
             }
             _ => false,
         };
-        let now = clock::now();
+        // At the stored precision (ms): the pause below then ends exactly when
+        // the stored next attempt is due, not a fraction of a millisecond later.
+        let now = clock::now().trunc_subsecs(3);
         let stamp = clock::format_timestamp(now);
         if offline {
             let reason = match &outcome {
