@@ -109,7 +109,20 @@ pub struct UploadedFile {
     tag = "Imports",
     request_body(content = UploadBody, description = "Le fichier, en base64"),
     responses(
-        (status = 201, description = "Fichier lu et gardé 24 heures", body = UploadedFile),
+        (status = 201, description = "Fichier lu et gardé 24 heures", body = UploadedFile,
+            links(
+                ("lireFichier" = (
+                    operation_id = "import_file",
+                    parameters(("fileId" = "$response.body#/fileId")),
+                    description = "Le fichier, ses cibles et la correspondance proposée"
+                )),
+                ("verifierFichier" = (
+                    operation_id = "check_import",
+                    parameters(("fileId" = "$response.body#/fileId")),
+                    description = "Vérifier l'import du fichier"
+                ))
+            )
+        ),
         (status = 413, description = "Fichier de plus de 32 Mio", body = ErrorBody),
         (status = 422, description = "Extension autre que .csv ou .xlsx, contenu qui n'est pas du base64, fichier illisible, feuille vide (sans en-tête ou sans ligne de données), colonne sans nom ou en double, plus de 100 000 lignes ou de 200 colonnes", body = ErrorBody),
     )

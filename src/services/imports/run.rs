@@ -544,7 +544,9 @@ impl Pass<'_> {
                             Err(err) => reasons.column(cell, err)?,
                         }
                     }
-                    input.types = Some(kept);
+                    if !kept.is_empty() {
+                        input.types = Some(kept);
+                    }
                 }
                 name => {
                     let value = match name {
