@@ -640,6 +640,27 @@ async fn the_file_view_gives_targets_fields_suggestions_and_expires() {
             .await;
         assert_eq!(answer, (404, not_found.clone()), "{step}");
     }
+    // Another agency of the same organization: 404 too.
+    let second = cli_json(
+        w.dir(),
+        &[
+            "agency",
+            "create",
+            "--organization",
+            &w.org.organization_id,
+            "--name",
+            "Durand Sud",
+        ],
+    );
+    let (status, answer) = w
+        .server
+        .get_with(
+            &format!("/api/v2/imports/{file_id}"),
+            Some(&w.org.admin_token),
+            Some(str_of(&second, "id")),
+        )
+        .await;
+    assert_eq!((status, answer), (404, not_found.clone()));
     assert_eq!(w.count("SELECT COUNT(*) FROM equipment"), 0);
     assert_eq!(w.view("pas-un-id", &w.org.admin_token).await.0, 404);
 
