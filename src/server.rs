@@ -38,18 +38,41 @@ pub async fn serve(
             limiter.prune();
         }
     });
+    // Expired import files are deleted once a minute (and at start).
+    let purging = tokio::spawn(purge_import_files(state.clone()));
     // The webhooks' sync task: delivers queued events whenever online.
     let delivering = tokio::spawn(state.webhooks.clone().run());
     let served = axum::serve(listener, crate::api::router(state))
         .with_graceful_shutdown(shutdown)
         .await;
     pruning.abort();
+    purging.abort();
     // A send cut short here is sent again at the next start.
     delivering.abort();
     served?;
     tokio::task::spawn_blocking(move || store.checkpoint()).await??;
     tracing::info!("serveur arrêté proprement");
     Ok(())
+}
+
+/// Deletes the import files past their lifetime, and forgets their runs,
+/// once a minute; the first time at once.
+async fn purge_import_files(state: AppState) {
+    let mut every_minute = tokio::time::interval(std::time::Duration::from_secs(60));
+    loop {
+        every_minute.tick().await;
+        let now = state.now();
+        state.imports.prune(now);
+        match state
+            .store
+            .write(move |tx| crate::services::imports::purge_expired(tx, now))
+            .await
+        {
+            Ok(0) => {}
+            Ok(deleted) => tracing::info!(deleted, "fichiers d'import expirés supprimés"),
+            Err(err) => tracing::warn!(error = %err, "purge des fichiers d'import en échec"),
+        }
+    }
 }
 
 /// Resolves on SIGINT (Ctrl+C) or SIGTERM.

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use crate::auth::rate_limit::{RateLimit, RateLimiter};
 use crate::auth::sheet_token::{self, SheetSecret};
 use crate::auth::throttle::LoginThrottle;
+use crate::services::imports::progress::ImportRuns;
 use crate::store::Store;
 use crate::webhooks::{WebhookSettings, WebhookSync};
 
@@ -28,6 +29,8 @@ pub struct AppState {
     pub clock: Clock,
     /// The webhooks' sync task and its settings (retry schedule, probe…).
     pub webhooks: Arc<WebhookSync>,
+    /// Where the checks and imports of uploaded files stand (in memory).
+    pub imports: Arc<ImportRuns>,
 }
 
 impl AppState {
@@ -44,6 +47,7 @@ impl AppState {
             sheet_secret: Arc::new(sheet_secret),
             clock: Arc::new(crate::clock::now),
             webhooks: Arc::new(WebhookSync::new(store.clone(), WebhookSettings::default())),
+            imports: Arc::new(ImportRuns::default()),
             store,
         }
     }

@@ -29,16 +29,47 @@ fn declares_json(req: &Request) -> bool {
 
 /// The body's bytes, with 413 past the limit and 400 when unreadable.
 async fn body_bytes<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, AppError> {
+    body_bytes_or(req, state, || {
+        AppError::PayloadTooLarge(format!(
+            "Le corps de la requête dépasse la taille maximale acceptée ({} Kio).",
+            super::MAX_BODY_BYTES / 1024
+        ))
+    })
+    .await
+}
+
+/// The body's bytes, with `too_large` past the route's limit and 400 when
+/// unreadable.
+async fn body_bytes_or<S: Send + Sync>(
+    req: Request,
+    state: &S,
+    too_large: impl FnOnce() -> AppError,
+) -> Result<Bytes, AppError> {
     Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-            AppError::PayloadTooLarge(format!(
-                "Le corps de la requête dépasse la taille maximale acceptée ({} Kio).",
-                super::MAX_BODY_BYTES / 1024
-            ))
+            too_large()
         } else {
             AppError::bad_request("Le corps de la requête n'a pas pu être lu.")
         }
     })
+}
+
+/// A JSON body read by the rules of `ApiJson`, for a route that sets its
+/// own body limit (`DefaultBodyLimit` on the route): `too_large` is its 413.
+pub async fn json_body_with_limit<S, T>(
+    req: Request,
+    state: &S,
+    too_large: impl FnOnce() -> AppError,
+) -> Result<T, AppError>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    if !declares_json(&req) {
+        return Err(AppError::bad_request(NOT_JSON));
+    }
+    let bytes = body_bytes_or(req, state, too_large).await?;
+    parse_json(&bytes)
 }
 
 impl<S, T> FromRequest<S> for ApiJson<T>

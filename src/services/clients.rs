@@ -293,6 +293,39 @@ pub fn update_client(
     Ok(after.id)
 }
 
+/// One non-blank value of a client's field (`/update_client`'s names)
+/// checked by the rules `update_client` applies to it: the file imports
+/// check each cell with it, to name the column at fault.
+pub fn check_client_value(field: &str, value: &str) -> AppResult<()> {
+    match field {
+        "statut" => check_allowed("statut", value, &STATUTS),
+        "type" => check_allowed("type", value, &CATEGORIES),
+        "siren" => {
+            check_length(field, value)?;
+            siren::validate_siren(value).map_err(|e| id_error("siren", e))
+        }
+        "siret" => {
+            check_length(field, value)?;
+            siren::validate_siret(value).map_err(|e| id_error("siret", e))
+        }
+        "email" => {
+            check_length(field, value)?;
+            check_email(field, value)
+        }
+        other => check_length(other, value),
+    }
+}
+
+/// One non-blank value of a contact's field (`nom`, `email`, `telephone`,
+/// `fonction`) checked by the rules `update_client` applies to a contact.
+pub fn check_contact_value(field: &str, value: &str) -> AppResult<()> {
+    check_length(field, value)?;
+    match field {
+        "email" => check_email(field, value),
+        _ => Ok(()),
+    }
+}
+
 /// A client record as the workflow API answers it: every field of the
 /// spec's client, null when unknown, archived ones with `supprime: true`.
 pub fn client_record(conn: &Connection, client: &ClientRow) -> AppResult<Value> {

@@ -88,22 +88,113 @@ fn one_of(name: &str, value: Option<String>, allowed: &[&str]) -> AppResult<Opti
     }
 }
 
-/// Applies one given field of a patch to `target`.
-fn patch_field(
-    name: &str,
-    given: &FieldPatch,
-    max: usize,
-    allowed: Option<&[&str]>,
-    target: &mut Option<String>,
-) -> AppResult<()> {
-    if let Some(value) = given {
-        let value = clean(name, value, max)?;
-        *target = match allowed {
-            Some(allowed) => one_of(name, value, allowed)?,
-            None => value,
-        };
+/// The identity fields, by their wire name (`PATCH /equipment/{id}/identity`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdentityField {
+    Number,
+    SerialNumber,
+    Type,
+    Subtype,
+    Location,
+    MaintenanceContract,
+    ContractNumber,
+    ExternalId,
+}
+
+impl IdentityField {
+    pub const ALL: [IdentityField; 8] = [
+        Self::Number,
+        Self::SerialNumber,
+        Self::Type,
+        Self::Subtype,
+        Self::Location,
+        Self::MaintenanceContract,
+        Self::ContractNumber,
+        Self::ExternalId,
+    ];
+
+    /// The field's name on the wire.
+    pub fn wire_name(self) -> &'static str {
+        match self {
+            Self::Number => "number",
+            Self::SerialNumber => "serialNumber",
+            Self::Type => "type",
+            Self::Subtype => "subtype",
+            Self::Location => "location",
+            Self::MaintenanceContract => "maintenanceContract",
+            Self::ContractNumber => "contractNumber",
+            Self::ExternalId => "externalId",
+        }
     }
-    Ok(())
+
+    fn max_chars(self) -> usize {
+        match self {
+            Self::Number => MAX_NUMBER_CHARS,
+            _ => MAX_IDENTITY_CHARS,
+        }
+    }
+
+    /// The values allowed, for the fields that take a code.
+    pub fn allowed(self) -> Option<&'static [&'static str]> {
+        match self {
+            Self::Type => Some(&EQUIPMENT_TYPES),
+            Self::MaintenanceContract => Some(&MAINTENANCE_CONTRACTS),
+            _ => None,
+        }
+    }
+
+    /// The field's value in an identity.
+    pub fn of(self, identity: &IdentityRow) -> &Option<String> {
+        match self {
+            Self::Number => &identity.number,
+            Self::SerialNumber => &identity.serial_number,
+            Self::Type => &identity.equipment_type,
+            Self::Subtype => &identity.subtype,
+            Self::Location => &identity.location,
+            Self::MaintenanceContract => &identity.maintenance_contract,
+            Self::ContractNumber => &identity.contract_number,
+            Self::ExternalId => &identity.external_id,
+        }
+    }
+
+    /// The field's value in an identity, to change it.
+    pub fn of_mut(self, identity: &mut IdentityRow) -> &mut Option<String> {
+        match self {
+            Self::Number => &mut identity.number,
+            Self::SerialNumber => &mut identity.serial_number,
+            Self::Type => &mut identity.equipment_type,
+            Self::Subtype => &mut identity.subtype,
+            Self::Location => &mut identity.location,
+            Self::MaintenanceContract => &mut identity.maintenance_contract,
+            Self::ContractNumber => &mut identity.contract_number,
+            Self::ExternalId => &mut identity.external_id,
+        }
+    }
+
+    fn given(self, patch: &IdentityPatch) -> &FieldPatch {
+        match self {
+            Self::Number => &patch.number,
+            Self::SerialNumber => &patch.serial_number,
+            Self::Type => &patch.equipment_type,
+            Self::Subtype => &patch.subtype,
+            Self::Location => &patch.location,
+            Self::MaintenanceContract => &patch.maintenance_contract,
+            Self::ContractNumber => &patch.contract_number,
+            Self::ExternalId => &patch.external_id,
+        }
+    }
+}
+
+/// One identity value checked by the field's rules: trimmed, blank or null
+/// → None (erase), at most its length, no control character, a code among
+/// the allowed ones (422 naming the field otherwise).
+pub fn identity_value(field: IdentityField, value: &Option<String>) -> AppResult<Option<String>> {
+    let name = field.wire_name();
+    let value = clean(name, value, field.max_chars())?;
+    match field.allowed() {
+        Some(allowed) => one_of(name, value, allowed),
+        None => Ok(value),
+    }
 }
 
 /// Corrects the identity of an equipment of the agency: only the given fields
@@ -126,71 +217,16 @@ pub fn correct_identity(
         .ok_or_else(|| AppError::not_found("Équipement introuvable."))?;
     let before = equipment.identity.clone();
     let mut after = before.clone();
-    patch_field(
-        "number",
-        &patch.number,
-        MAX_NUMBER_CHARS,
-        None,
-        &mut after.number,
-    )?;
-    patch_field(
-        "serialNumber",
-        &patch.serial_number,
-        MAX_IDENTITY_CHARS,
-        None,
-        &mut after.serial_number,
-    )?;
-    patch_field(
-        "type",
-        &patch.equipment_type,
-        MAX_IDENTITY_CHARS,
-        Some(&EQUIPMENT_TYPES),
-        &mut after.equipment_type,
-    )?;
-    patch_field(
-        "subtype",
-        &patch.subtype,
-        MAX_IDENTITY_CHARS,
-        None,
-        &mut after.subtype,
-    )?;
-    patch_field(
-        "location",
-        &patch.location,
-        MAX_IDENTITY_CHARS,
-        None,
-        &mut after.location,
-    )?;
-    patch_field(
-        "maintenanceContract",
-        &patch.maintenance_contract,
-        MAX_IDENTITY_CHARS,
-        Some(&MAINTENANCE_CONTRACTS),
-        &mut after.maintenance_contract,
-    )?;
-    patch_field(
-        "contractNumber",
-        &patch.contract_number,
-        MAX_IDENTITY_CHARS,
-        None,
-        &mut after.contract_number,
-    )?;
-    patch_field(
-        "externalId",
-        &patch.external_id,
-        MAX_IDENTITY_CHARS,
-        None,
-        &mut after.external_id,
-    )?;
+    for field in IdentityField::ALL {
+        if let Some(value) = field.given(patch) {
+            *field.of_mut(&mut after) = identity_value(field, value)?;
+        }
+    }
 
     if let Some(number) = after.number.as_deref()
         && after.number != before.number
-        && let Some(other) =
-            equipment_store::number_used_by_other(tx, agency_id, number, equipment_id)?
     {
-        return Err(AppError::unprocessable(format!(
-            "Le numéro « {number} » est déjà utilisé par un autre équipement de l'agence (« {other} ») : les espaces et la casse ne distinguent pas deux numéros."
-        )));
+        check_number_free(tx, agency_id, number, equipment_id)?;
     }
     let changes = identity_changes(&before, &after);
     if changes.is_empty() {
@@ -210,6 +246,22 @@ pub fn correct_identity(
     )?;
     equipment_store::get(tx, agency_id, equipment_id)?
         .ok_or_else(|| AppError::not_found("Équipement introuvable."))
+}
+
+/// An equipment number no other equipment of the agency has (spaces and
+/// case ignored): 422 otherwise.
+pub fn check_number_free(
+    conn: &Connection,
+    agency_id: &str,
+    number: &str,
+    equipment_id: &str,
+) -> AppResult<()> {
+    match equipment_store::number_used_by_other(conn, agency_id, number, equipment_id)? {
+        Some(other) => Err(AppError::unprocessable(format!(
+            "Le numéro « {number} » est déjà utilisé par un autre équipement de l'agence (« {other} ») : les espaces et la casse ne distinguent pas deux numéros."
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// `{wire name: {"before", "after"}}` for each field that changed.

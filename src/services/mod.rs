@@ -10,6 +10,7 @@ pub mod credentials;
 pub mod directory;
 pub mod discrepancies;
 pub mod equipment;
+pub mod imports;
 pub mod invoices;
 pub mod quotes;
 pub mod sheet;

@@ -191,8 +191,9 @@ pub fn parse_survey_values(
     Ok(values)
 }
 
-/// A text (address, building name, contract): trimmed; blank or null erases.
-fn text_change(name: &str, value: &Value) -> AppResult<Change<String>> {
+/// A text (address, building name, contract): trimmed; blank or null
+/// erases; at most `MAX_TEXT_CHARS` characters.
+pub fn text_change(name: &str, value: &Value) -> AppResult<Change<String>> {
     match value {
         Value::Null => Ok(Change::Erase),
         Value::String(text) => {

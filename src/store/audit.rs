@@ -45,10 +45,11 @@ pub struct AuditEntry<'a> {
 
 pub fn record(tx: &Transaction, entry: AuditEntry<'_>) -> AppResult<()> {
     let (actor_kind, actor_id) = entry.actor.parts();
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO audit_log (at, agency_id, actor_kind, actor_id, action, object_type, object_id, detail)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![
+    )?
+    .execute(params![
             clock::now_text(),
             entry.agency_id,
             actor_kind,
@@ -57,7 +58,6 @@ pub fn record(tx: &Transaction, entry: AuditEntry<'_>) -> AppResult<()> {
             entry.object_type,
             entry.object_id,
             entry.detail.map(|d| d.to_string()),
-        ],
-    )?;
+        ])?;
     Ok(())
 }

@@ -146,14 +146,11 @@ pub fn find_by_number(
     number: &str,
 ) -> AppResult<Option<EquipmentRow>> {
     Ok(conn
-        .query_row(
-            &format!(
-                "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
+        .prepare_cached(&format!(
+            "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
                  WHERE e.agency_id = ?1 AND e.number_key = {NUMBER_KEY_OF_PARAM}"
-            ),
-            [agency_id, number],
-            equipment_from_row,
-        )
+        ))?
+        .query_row([agency_id, number], equipment_from_row)
         .optional()?)
 }
 
@@ -165,14 +162,11 @@ pub fn find_by_external_id(
     external_id: &str,
 ) -> AppResult<Option<EquipmentRow>> {
     Ok(conn
-        .query_row(
-            &format!(
-                "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
+        .prepare_cached(&format!(
+            "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
                  WHERE e.agency_id = ?1 AND e.external_id = ?2 ORDER BY e.created_at, e.id LIMIT 1"
-            ),
-            [agency_id, external_id],
-            equipment_from_row,
-        )
+        ))?
+        .query_row([agency_id, external_id], equipment_from_row)
         .optional()?)
 }
 
@@ -188,14 +182,11 @@ pub fn number_used_by_other(
     equipment_id: &str,
 ) -> AppResult<Option<String>> {
     Ok(conn
-        .query_row(
-            &format!(
-                "SELECT number FROM equipment
+        .prepare_cached(&format!(
+            "SELECT number FROM equipment
                  WHERE agency_id = ?1 AND number_key = {NUMBER_KEY_OF_PARAM} AND id <> ?3"
-            ),
-            [agency_id, number, equipment_id],
-            |r| r.get(0),
-        )
+        ))?
+        .query_row([agency_id, number, equipment_id], |r| r.get(0))
         .optional()?)
 }
 
@@ -205,11 +196,12 @@ pub fn update_identity(
     equipment_id: &str,
     identity: &IdentityRow,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.prepare_cached(
         "UPDATE equipment SET number = ?2, serial_number = ?3, type = ?4, subtype = ?5, location = ?6,
                 maintenance_contract = ?7, contract_number = ?8, external_id = ?9, updated_at = ?10
          WHERE id = ?1",
-        params![
+    )?
+    .execute(params![
             equipment_id,
             identity.number,
             identity.serial_number,
@@ -220,8 +212,7 @@ pub fn update_identity(
             identity.contract_number,
             identity.external_id,
             clock::now_text(),
-        ],
-    )?;
+        ])?;
     Ok(())
 }
 
@@ -266,13 +257,13 @@ pub fn set_value(
     field_code: &str,
     json_value: &str,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
          VALUES (?1, ?2, ?3, NULL, ?4)
          ON CONFLICT (equipment_id, field_code)
          DO UPDATE SET value = excluded.value, survey_id = NULL, surveyed_at = excluded.surveyed_at",
-        params![equipment_id, field_code, json_value, clock::now_text()],
-    )?;
+    )?
+    .execute(params![equipment_id, field_code, json_value, clock::now_text()])?;
     Ok(())
 }
 
@@ -304,18 +295,110 @@ pub fn delete_value(tx: &Transaction, equipment_id: &str, field_code: &str) -> A
     Ok(())
 }
 
-/// The building's name, address and address complement.
+/// The building's name, address, address complement, postal code and city.
 pub fn update_building(tx: &Transaction, building: &BuildingRow) -> AppResult<()> {
-    tx.execute(
-        "UPDATE buildings SET name = ?2, address = ?3, address_complement = ?4, updated_at = ?5 WHERE id = ?1",
-        params![
-            building.id,
-            building.name,
-            building.address,
-            building.address_complement,
-            clock::now_text()
-        ],
+    tx.prepare_cached(
+        "UPDATE buildings SET name = ?2, address = ?3, address_complement = ?4, postal_code = ?5,
+             city = ?6, updated_at = ?7
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        building.id,
+        building.name,
+        building.address,
+        building.address_complement,
+        building.postal_code,
+        building.city,
+        clock::now_text()
+    ])?;
+    Ok(())
+}
+
+/// Every building of the agency, oldest first.
+pub fn buildings_of_agency(conn: &Connection, agency_id: &str) -> AppResult<Vec<BuildingRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, name, address, address_complement, postal_code, city FROM buildings
+         WHERE agency_id = ?1 ORDER BY created_at, id",
     )?;
+    let rows = stmt.query_map([agency_id], |r| {
+        Ok(BuildingRow {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            address: r.get(2)?,
+            address_complement: r.get(3)?,
+            postal_code: r.get(4)?,
+            city: r.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A new building of the agency (the equipment are attached separately).
+pub fn insert_building(
+    tx: &Transaction,
+    agency_id: &str,
+    client_id: Option<&str>,
+    building: &BuildingRow,
+) -> AppResult<()> {
+    let now = clock::now_text();
+    tx.prepare_cached(
+        "INSERT INTO buildings (id, agency_id, client_id, name, address, address_complement,
+             postal_code, city, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+    )?
+    .execute(params![
+        building.id,
+        agency_id,
+        client_id,
+        building.name,
+        building.address,
+        building.address_complement,
+        building.postal_code,
+        building.city,
+        now
+    ])?;
+    Ok(())
+}
+
+/// A new equipment of the agency with its whole identity, building and
+/// client (ids given).
+pub fn insert(
+    tx: &Transaction,
+    agency_id: &str,
+    equipment_id: &str,
+    identity: &IdentityRow,
+    building_id: Option<&str>,
+    client_id: Option<&str>,
+) -> AppResult<()> {
+    let now = clock::now_text();
+    tx.prepare_cached(
+        "INSERT INTO equipment (id, agency_id, building_id, client_id, number, serial_number, type,
+             subtype, location, maintenance_contract, contract_number, external_id, created_at,
+             updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)",
+    )?
+    .execute(params![
+        equipment_id,
+        agency_id,
+        building_id,
+        client_id,
+        identity.number,
+        identity.serial_number,
+        identity.equipment_type,
+        identity.subtype,
+        identity.location,
+        identity.maintenance_contract,
+        identity.contract_number,
+        identity.external_id,
+        now
+    ])?;
+    Ok(())
+}
+
+/// Attaches the equipment to a building of its agency.
+pub fn set_building(tx: &Transaction, equipment_id: &str, building_id: &str) -> AppResult<()> {
+    tx.prepare_cached("UPDATE equipment SET building_id = ?2, updated_at = ?3 WHERE id = ?1")?
+        .execute(params![equipment_id, building_id, clock::now_text()])?;
     Ok(())
 }
 
@@ -394,10 +477,8 @@ pub fn insert_numbered(
 
 /// Sets the managing client of an equipment.
 pub fn set_client(tx: &Transaction, equipment_id: &str, client_id: &str) -> AppResult<()> {
-    tx.execute(
-        "UPDATE equipment SET client_id = ?2, updated_at = ?3 WHERE id = ?1",
-        params![equipment_id, client_id, clock::now_text()],
-    )?;
+    tx.prepare_cached("UPDATE equipment SET client_id = ?2, updated_at = ?3 WHERE id = ?1")?
+        .execute(params![equipment_id, client_id, clock::now_text()])?;
     Ok(())
 }
 

@@ -13,6 +13,7 @@ pub mod credentials;
 pub mod deals;
 pub mod discrepancies;
 pub mod equipment;
+pub mod imports;
 pub mod invoices;
 mod migrate;
 pub mod outbox;
@@ -114,6 +115,27 @@ impl Store {
         let value = work(&tx)?;
         tx.commit()?;
         Ok(value)
+    }
+
+    /// Runs `work` in one IMMEDIATE transaction on the writer and rolls it
+    /// back whatever it returns: a rehearsal (the import's check) sees
+    /// exactly what the same work would write, and nothing stays. Blocking.
+    pub fn rehearse_blocking<T, E>(
+        &self,
+        work: impl FnOnce(&Transaction) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<rusqlite::Error>,
+    {
+        let mut conn = self
+            .inner
+            .writer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = work(&tx);
+        tx.rollback()?;
+        value
     }
 
     /// Runs `work` on a pooled read connection. Blocking: for sync code.

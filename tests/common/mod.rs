@@ -102,6 +102,19 @@ impl TestServer {
         (status, body)
     }
 
+    /// Stops the server cleanly and starts it again over the same data
+    /// directory (what runs at start runs again).
+    pub async fn restart(mut self) -> TestServer {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await.expect("join").expect("server ended cleanly");
+        }
+        let TestServer { data_dir, .. } = self;
+        TestServer::start_in(data_dir).await
+    }
+
     pub async fn stop(mut self) {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());

@@ -59,6 +59,24 @@ request = urllib.request.Request(
 print(json.load(urllib.request.urlopen(request))["id"])
 PY
 }
+# An uploaded file of the agency, for the import steps by fileId (a random
+# fileId is only ever 404).
+upload() {
+  python3 - "$LIFTDESK_URL" "$token" "$LIFTDESK_SAMPLE_AGENCY_ID" <<'PY'
+import base64, json, sys, urllib.request
+url, token, agency = sys.argv[1:4]
+csv = "N° appareil;Adresse;Charge utile (kg);Raison sociale\nSCH-001;1 rue du Test;630;Syndic Test\n"
+request = urllib.request.Request(
+    f"{url}/api/v2/imports/files",
+    data=json.dumps({"name": "schemathesis.csv", "content": base64.b64encode(csv.encode()).decode()}).encode(),
+    headers={"Authorization": f"Bearer {token}", "X-Service-Agency": agency, "Content-Type": "application/json"},
+    method="POST",
+)
+print(json.load(urllib.request.urlopen(request))["fileId"])
+PY
+}
+LIFTDESK_SAMPLE_IMPORT_FILE_ID="$(upload)"
+export LIFTDESK_SAMPLE_IMPORT_FILE_ID
 LIFTDESK_SAMPLE_WEBHOOK_ID="$(subscribe)"
 LIFTDESK_SAMPLE_REVOKED_WEBHOOK_ID="$(subscribe)"
 export LIFTDESK_SAMPLE_WEBHOOK_ID LIFTDESK_SAMPLE_REVOKED_WEBHOOK_ID

@@ -10,6 +10,7 @@ pub mod discrepancies;
 pub mod docs;
 pub mod equipment;
 pub mod external;
+pub mod imports;
 pub mod invoices;
 pub mod me;
 pub mod openapi;
@@ -53,6 +54,7 @@ fn resources() -> OpenApiRouter<AppState> {
         .merge(surveys::router())
         .merge(discrepancies::router())
         .merge(webhooks::router())
+        .merge(imports::router())
 }
 
 /// The OpenAPI description of the REST API v2.

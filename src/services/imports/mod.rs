@@ -1,0 +1,237 @@
+//! Imports of spreadsheets (`/api/v2/imports`): an agency uploads a CSV or
+//! xlsx file (`file` reads it into a table, stored in `import_files` for
+//! `FILE_LIFETIME_HOURS`), then checks it against a target (equipment,
+//! clients, contacts) with a mapping of its columns, then imports it.
+
+pub mod fields;
+pub mod file;
+pub mod progress;
+pub mod run;
+
+use chrono::{DateTime, Duration, Utc};
+use rusqlite::{Connection, Transaction};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::clock;
+use crate::error::{AppError, AppResult};
+use crate::store::Store;
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::imports::{self as store, ImportFileRow};
+use crate::store::technical_fields;
+use fields::{Field, Target};
+use file::{Table, TableRow};
+use progress::{RunGuard, RunStatus};
+use run::{Plan, RowReport};
+
+/// How long an uploaded file is kept: 24 hours after its upload, then it
+/// answers 404 and is deleted.
+pub const FILE_LIFETIME_HOURS: i64 = 24;
+
+pub const FILE_NOT_FOUND: &str = "Fichier d'import introuvable (inconnu dans cette agence, ou expiré : un fichier est gardé 24 heures après son envoi).";
+
+/// What `import_files.content` holds: the table as read (the header is the
+/// `columns` column).
+#[derive(Debug, Serialize, Deserialize)]
+struct StoredTable {
+    letters: Vec<String>,
+    rows: Vec<TableRow>,
+}
+
+/// Reads an upload into its table: the name's extension first (422), then
+/// the base64 content (422, or 413 past `file::MAX_FILE_BYTES`), then the
+/// file itself (422). CPU work: run it on a blocking thread.
+pub fn read_upload(name: &str, content: &str) -> AppResult<(String, Table)> {
+    let kind = file::kind_of(name)?;
+    let bytes = file::decode_content(content)?;
+    let name = name.trim().to_owned();
+    let table = file::read(kind, &name, &bytes)?;
+    Ok((name, table))
+}
+
+/// The bytes stored for a table.
+pub fn encode_table(table: &Table) -> AppResult<Vec<u8>> {
+    serde_json::to_vec(&StoredTable {
+        letters: table.letters.clone(),
+        rows: table.rows.clone(),
+    })
+    .map_err(|err| AppError::Internal(anyhow::Error::new(err).context("fichier d'import")))
+}
+
+/// The table of a stored file.
+pub fn decode_table(file: &ImportFileRow, content: &[u8]) -> AppResult<Table> {
+    let stored: StoredTable = serde_json::from_slice(content)
+        .map_err(|err| AppError::Internal(anyhow::Error::new(err).context("fichier d'import")))?;
+    Ok(Table {
+        columns: file.columns.clone(),
+        letters: stored.letters,
+        rows: stored.rows,
+    })
+}
+
+/// Who uploads a file, where, when.
+#[derive(Debug, Clone)]
+pub struct Uploader {
+    pub agency_id: String,
+    pub account_id: Option<String>,
+    pub actor: Actor,
+    pub now: DateTime<Utc>,
+}
+
+/// Stores a file read from an upload for the agency, expiring
+/// `FILE_LIFETIME_HOURS` after `now`, with its audit entry.
+pub fn store_upload(
+    tx: &Transaction,
+    uploader: &Uploader,
+    name: String,
+    table: &Table,
+    content: &[u8],
+) -> AppResult<ImportFileRow> {
+    let Uploader {
+        agency_id,
+        account_id,
+        actor,
+        now,
+    } = uploader;
+    let agency_id = agency_id.as_str();
+    let now = *now;
+    let row = ImportFileRow {
+        id: crate::store::new_id(),
+        agency_id: agency_id.to_owned(),
+        name,
+        columns: table.columns.clone(),
+        row_count: i64::try_from(table.rows.len()).unwrap_or(i64::MAX),
+        created_by: account_id.clone(),
+        created_at: clock::format_timestamp(now),
+        expires_at: clock::format_timestamp(now + Duration::hours(FILE_LIFETIME_HOURS)),
+    };
+    store::insert(tx, &row, content)?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id),
+            actor,
+            action: "envoi_fichier_import",
+            object_type: "import_file",
+            object_id: Some(&row.id),
+            detail: Some(json!({
+                "name": row.name,
+                "columns": row.columns.len(),
+                "rows": row.row_count,
+                "bytes": content.len(),
+            })),
+        },
+    )?;
+    Ok(row)
+}
+
+/// Deletes the files expired at `now` (one audit entry when there were any).
+pub fn purge_expired(tx: &Transaction, now: DateTime<Utc>) -> AppResult<usize> {
+    let deleted = store::delete_expired(tx, &clock::format_timestamp(now))?;
+    if deleted > 0 {
+        audit::record(
+            tx,
+            AuditEntry {
+                agency_id: None,
+                actor: &Actor::System,
+                action: "purge_fichiers_import",
+                object_type: "import_file",
+                object_id: None,
+                detail: Some(json!({ "deleted": deleted })),
+            },
+        )?;
+    }
+    Ok(deleted)
+}
+
+/// The fields of a target and the mapping its headers suggest: (field
+/// index of each column).
+pub fn suggestion(
+    conn: &Connection,
+    target: Target,
+    columns: &[String],
+) -> AppResult<(Vec<Field>, Vec<Option<usize>>)> {
+    let catalog = technical_fields::all(conn)?;
+    let fields = fields::fields(target, &catalog);
+    let suggested = fields::suggest(columns, &fields);
+    Ok((fields, suggested))
+}
+
+/// A pass ready to run, with the mapping its headers suggest.
+#[derive(Debug)]
+pub struct Prepared {
+    pub plan: Plan,
+    pub suggested: Vec<Option<usize>>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Loads the agency's file (404 when unknown there or expired at `now`) and
+/// checks the mapping sent for the target (422), or takes the suggested one
+/// when none is sent.
+pub fn prepare(
+    conn: &Connection,
+    agency_id: &str,
+    file_id: &str,
+    now: DateTime<Utc>,
+    target: Target,
+    mapping: Option<Vec<(String, Option<String>)>>,
+) -> AppResult<Prepared> {
+    let now_text = clock::format_timestamp(now);
+    let file = store::get(conn, agency_id, file_id, &now_text)?
+        .ok_or_else(|| AppError::not_found(FILE_NOT_FOUND))?;
+    let content = store::content(conn, agency_id, file_id, &now_text)?
+        .ok_or_else(|| AppError::not_found(FILE_NOT_FOUND))?;
+    let table = decode_table(&file, &content)?;
+    let (fields, suggested) = suggestion(conn, target, &table.columns)?;
+    let mapping = match mapping {
+        Some(pairs) => fields::check_mapping(target, &table.columns, &fields, &pairs)?,
+        None => {
+            fields::check_required(target, &fields, &suggested).map_err(|err| {
+                AppError::unprocessable(format!(
+                    "{} Aucune correspondance n'a été envoyée et celle que proposent les en-têtes ne suffit pas : envoyez le champ « mapping » (colonne → champ).",
+                    err.public_message()
+                ))
+            })?;
+            suggested.clone()
+        }
+    };
+    let expires_at = clock::parse_timestamp(&file.expires_at).unwrap_or(now);
+    Ok(Prepared {
+        plan: Plan {
+            file_id: file.id,
+            agency_id: agency_id.to_owned(),
+            target,
+            fields,
+            mapping,
+            table,
+        },
+        suggested,
+        expires_at,
+    })
+}
+
+/// Runs a prepared pass on the writer, on the calling (blocking) thread:
+/// committed when `commit` (the import: all its rows or, on an error,
+/// none), else rolled back (the check). The run's status follows.
+pub fn execute(
+    store: &Store,
+    plan: &Plan,
+    actor: &Actor,
+    guard: RunGuard,
+    commit: bool,
+) -> AppResult<Vec<RowReport>> {
+    let work = |tx: &Transaction| run::run(tx, plan, actor, guard.run());
+    let result = if commit {
+        store.write_blocking(work)
+    } else {
+        store.rehearse_blocking(work)
+    };
+    match &result {
+        Ok(_) => guard.done(RunStatus::Done),
+        Err(err) => {
+            tracing::error!(error = %err, file = %plan.file_id, "import en échec");
+            guard.done(RunStatus::Failed);
+        }
+    }
+    result
+}

@@ -1,0 +1,1117 @@
+//! One pass over the rows of a file for a target: each row is validated by
+//! the domain's own rules (identity of an equipment, technical catalog,
+//! client fields of the partner API, SIREN/SIRET, e-mail), matched with what
+//! the agency already has, and written in its own savepoint of the caller's
+//! transaction; a refused row is rolled back to its savepoint and reported
+//! with its reasons, in French, naming the column.
+//!
+//! The check and the import run this same pass: the import commits the
+//! transaction, the check rolls it back (`Store::rehearse_blocking`), so the
+//! check answers exactly what the import would do.
+
+use std::collections::HashMap;
+
+use rusqlite::{Connection, Transaction};
+use serde_json::{Value, json};
+
+use super::fields::{CITY, Field, FieldKind, POSTAL_CODE, Target};
+use super::file::Table;
+use super::progress::{Run, Tally};
+use crate::domain::siren;
+use crate::error::{AppError, AppResult};
+use crate::services::clients::{self as client_service, CATEGORIES, ClientInput, STATUTS};
+use crate::services::equipment::{
+    self as equipment_service, EQUIPMENT_TYPES, IdentityField, MAINTENANCE_CONTRACTS,
+};
+use crate::services::technical_data::{
+    self, ADDRESS, ADDRESS_COMPLEMENT, BUILDING_NAME, CONTRACT_VALUES, Change,
+};
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::clients::{self as client_store, ClientRow};
+use crate::store::contacts::{self as contact_store, ContactRow};
+use crate::store::equipment::{self as equipment_store, BuildingRow, IdentityRow};
+use crate::store::technical_fields::{CatalogField, ValueType};
+use crate::text::fold;
+
+/// What a row does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// `creation`
+    Create,
+    /// `mise_a_jour`
+    Update,
+    /// `refus`
+    Refuse,
+}
+
+impl Action {
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Create => "creation",
+            Self::Update => "mise_a_jour",
+            Self::Refuse => "refus",
+        }
+    }
+}
+
+/// What happened to one row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowReport {
+    /// The row's number in the spreadsheet.
+    pub row: u32,
+    pub action: Action,
+    /// The object created or updated: an equipment's or a contact's id, a
+    /// client's `client_id`.
+    pub id: Option<String>,
+    /// Fields changed by an update (ids of the mapping's fields).
+    pub changes: Vec<String>,
+    /// Why the row is refused.
+    pub reasons: Vec<String>,
+}
+
+/// A file, its target and its mapping: everything a pass needs.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub file_id: String,
+    pub agency_id: String,
+    pub target: Target,
+    pub fields: Vec<Field>,
+    /// The field (index in `fields`) of each column, if any.
+    pub mapping: Vec<Option<usize>>,
+    pub table: Table,
+}
+
+/// Why a row stops: refused (its reasons), or an error that stops the
+/// whole pass (the database).
+enum RowError {
+    Refused(Vec<String>),
+    Fatal(AppError),
+}
+
+impl From<AppError> for RowError {
+    fn from(err: AppError) -> Self {
+        if matches!(err, AppError::Internal(_)) {
+            Self::Fatal(err)
+        } else {
+            Self::Refused(vec![err.public_message()])
+        }
+    }
+}
+
+impl From<rusqlite::Error> for RowError {
+    fn from(err: rusqlite::Error) -> Self {
+        Self::Fatal(err.into())
+    }
+}
+
+/// A non-blank cell of a row and where it is.
+struct Cell<'a> {
+    column: &'a str,
+    letter: &'a str,
+    text: &'a str,
+    field: &'a Field,
+}
+
+impl Cell<'_> {
+    fn reason(&self, message: &str) -> String {
+        format!("Colonne « {} » ({}) : {message}", self.column, self.letter)
+    }
+}
+
+/// Collects the reasons of a row; an internal error stops at once.
+#[derive(Default)]
+struct Reasons(Vec<String>);
+
+impl Reasons {
+    fn column(&mut self, cell: &Cell<'_>, err: AppError) -> Result<(), RowError> {
+        if matches!(err, AppError::Internal(_)) {
+            return Err(RowError::Fatal(err));
+        }
+        self.0.push(cell.reason(&err.public_message()));
+        Ok(())
+    }
+
+    fn done(self) -> Result<(), RowError> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(RowError::Refused(self.0))
+        }
+    }
+}
+
+fn refuse<T>(message: impl Into<String>) -> Result<T, RowError> {
+    Err(RowError::Refused(vec![message.into()]))
+}
+
+/// Runs the pass in `tx`: every row in order, each in its savepoint,
+/// `progress` counting them. Returns one report per row.
+pub fn run(
+    tx: &Transaction,
+    plan: &Plan,
+    actor: &Actor,
+    progress: &Run,
+) -> AppResult<Vec<RowReport>> {
+    let mut pass = Pass {
+        plan,
+        actor,
+        clients: ClientDirectory::load(tx, &plan.agency_id)?,
+        buildings: BuildingDirectory::load(tx, &plan.agency_id)?,
+    };
+    let mut reports = Vec::with_capacity(plan.table.rows.len());
+    for row in &plan.table.rows {
+        let cells: Vec<Cell<'_>> = plan
+            .mapping
+            .iter()
+            .enumerate()
+            .filter_map(|(col, field)| {
+                let field = &plan.fields[(*field)?];
+                let text = row.cells.get(col).map(|t| t.trim()).unwrap_or_default();
+                (!text.is_empty()).then(|| Cell {
+                    column: &plan.table.columns[col],
+                    letter: &plan.table.letters[col],
+                    text,
+                    field,
+                })
+            })
+            .collect();
+        tx.prepare_cached("SAVEPOINT import_row")?.execute([])?;
+        let outcome = match plan.target {
+            Target::Equipment => pass.equipment_row(tx, row.number, &cells),
+            Target::Clients => pass.client_row(tx, &cells),
+            Target::Contacts => pass.contact_row(tx, row.number, &cells),
+        };
+        let report = match outcome {
+            Ok((action, id, changes)) => {
+                tx.prepare_cached("RELEASE import_row")?.execute([])?;
+                RowReport {
+                    row: row.number,
+                    action,
+                    id: Some(id),
+                    changes,
+                    reasons: Vec::new(),
+                }
+            }
+            Err(RowError::Refused(reasons)) => {
+                tx.prepare_cached("ROLLBACK TO import_row")?.execute([])?;
+                tx.prepare_cached("RELEASE import_row")?.execute([])?;
+                RowReport {
+                    row: row.number,
+                    action: Action::Refuse,
+                    id: None,
+                    changes: Vec::new(),
+                    reasons,
+                }
+            }
+            Err(RowError::Fatal(err)) => return Err(err),
+        };
+        progress.row_done(match report.action {
+            Action::Create => Tally::Created,
+            Action::Update => Tally::Updated,
+            Action::Refuse => Tally::Refused,
+        });
+        reports.push(report);
+    }
+    let count = |action| reports.iter().filter(|r| r.action == action).count();
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(&plan.agency_id),
+            actor,
+            action: "import",
+            object_type: "import_file",
+            object_id: Some(&plan.file_id),
+            detail: Some(json!({
+                "target": plan.target.code(),
+                "created": count(Action::Create),
+                "updated": count(Action::Update),
+                "refused": count(Action::Refuse),
+            })),
+        },
+    )?;
+    Ok(reports)
+}
+
+type RowOutcome = Result<(Action, String, Vec<String>), RowError>;
+
+struct Pass<'p> {
+    plan: &'p Plan,
+    actor: &'p Actor,
+    clients: ClientDirectory,
+    buildings: BuildingDirectory,
+}
+
+impl Pass<'_> {
+    fn audit_row(
+        &self,
+        tx: &Transaction,
+        object_type: &str,
+        object_id: &str,
+        row: u32,
+        action: Action,
+        changes: &[String],
+    ) -> AppResult<()> {
+        audit::record(
+            tx,
+            AuditEntry {
+                agency_id: Some(&self.plan.agency_id),
+                actor: self.actor,
+                action: match action {
+                    Action::Create => "import.creation",
+                    _ => "import.mise_a_jour",
+                },
+                object_type,
+                object_id: Some(object_id),
+                detail: Some(json!({
+                    "fileId": self.plan.file_id,
+                    "row": row,
+                    "changes": changes,
+                })),
+            },
+        )
+    }
+
+    // -- Equipment -------------------------------------------------------------
+
+    fn equipment_row(&mut self, tx: &Transaction, row: u32, cells: &[Cell<'_>]) -> RowOutcome {
+        let agency_id = self.plan.agency_id.as_str();
+        let mut reasons = Reasons::default();
+        let mut identity: Vec<(IdentityField, String)> = Vec::new();
+        let mut client: Option<String> = None;
+        let mut building: Vec<(&'static str, String)> = Vec::new();
+        let mut data: Vec<(&CatalogField, Value)> = Vec::new();
+        for cell in cells {
+            match &cell.field.kind {
+                FieldKind::Identity(field) => {
+                    let text = identity_text(*field, cell.text);
+                    match equipment_service::identity_value(*field, &Some(text)) {
+                        Ok(Some(value)) => identity.push((*field, value)),
+                        Ok(None) => {}
+                        Err(err) => reasons.column(cell, err)?,
+                    }
+                }
+                FieldKind::EquipmentClient => match self.clients.resolve(cell.text) {
+                    Ok(found) => client = Some(found.id.clone()),
+                    Err(message) => reasons.0.push(cell.reason(&message)),
+                },
+                FieldKind::Building(name) => {
+                    match technical_data::text_change(name, &Value::String(cell.text.to_owned())) {
+                        Ok(Change::Set(text)) => building.push((name, text)),
+                        Ok(Change::Erase) => {}
+                        Err(err) => reasons.column(cell, err)?,
+                    }
+                }
+                FieldKind::Technical(datum) => {
+                    let value = cell_value(datum, cell.text);
+                    match technical_data::validate_value(datum, &datum.code, &value) {
+                        Ok(Change::Set(value)) => data.push((datum, value)),
+                        Ok(Change::Erase) => {}
+                        Err(err) => reasons.column(cell, err)?,
+                    }
+                }
+                _ => {}
+            }
+        }
+        reasons.done()?;
+        let given = |field: IdentityField| {
+            identity
+                .iter()
+                .find(|(f, _)| *f == field)
+                .map(|(_, v)| v.as_str())
+        };
+        let number = given(IdentityField::Number);
+        let external_id = given(IdentityField::ExternalId);
+        if number.is_none() && external_id.is_none() {
+            return refuse(
+                "Ni numéro (champ « number ») ni identifiant externe (champ « externalId ») : cette ligne ne désigne aucun équipement.",
+            );
+        }
+        let mut existing = match number {
+            Some(number) => equipment_store::find_by_number(tx, agency_id, number)?,
+            None => None,
+        };
+        if existing.is_none()
+            && let Some(external_id) = external_id
+        {
+            existing = equipment_store::find_by_external_id(tx, agency_id, external_id)?;
+        }
+        let equipment_id = existing
+            .as_ref()
+            .map_or_else(crate::store::new_id, |e| e.id.clone());
+        let before: IdentityRow = existing
+            .as_ref()
+            .map(|e| e.identity.clone())
+            .unwrap_or_default();
+        let mut after = before.clone();
+        for (field, value) in &identity {
+            // The same number written otherwise (spaces, case) is the same.
+            if *field == IdentityField::Number
+                && before.number.as_deref().map(number_key) == Some(number_key(value))
+            {
+                continue;
+            }
+            *field.of_mut(&mut after) = Some(value.clone());
+        }
+        if existing.is_some()
+            && after.number != before.number
+            && let Some(number) = after.number.as_deref()
+        {
+            equipment_service::check_number_free(tx, agency_id, number, &equipment_id)?;
+        }
+        let mut changes: Vec<String> = IdentityField::ALL
+            .into_iter()
+            .filter(|f| f.of(&before) != f.of(&after))
+            .map(|f| f.wire_name().to_owned())
+            .collect();
+        let client_before = existing.as_ref().and_then(|e| e.client_id.clone());
+        let client_after = client.clone().or_else(|| client_before.clone());
+        if client_after != client_before {
+            changes.push("client".to_owned());
+        }
+
+        // The building: the equipment's own, else the agency's building at
+        // that address (postal code and city), else a new one.
+        let mut building_plan: Option<(BuildingRow, BuildingWrite, bool)> = None;
+        if !building.is_empty() {
+            let detail = |name: &str| {
+                building
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| v.clone())
+            };
+            let (base, how) = match existing.as_ref().and_then(|e| e.building.clone()) {
+                Some(own) => (own, BuildingWrite::Update),
+                None => {
+                    let Some(address) = detail(ADDRESS) else {
+                        return refuse(
+                            "Cet équipement n'est rattaché à aucun immeuble : indiquez aussi son adresse (champ « adresse ») pour le rattacher à un immeuble.",
+                        );
+                    };
+                    let key = place_key(
+                        &address,
+                        detail(POSTAL_CODE).as_deref(),
+                        detail(CITY).as_deref(),
+                    );
+                    match self.buildings.find(&key) {
+                        Some(found) => (found.clone(), BuildingWrite::Attach),
+                        None => (
+                            BuildingRow {
+                                id: crate::store::new_id(),
+                                name: None,
+                                address: String::new(),
+                                address_complement: None,
+                                postal_code: None,
+                                city: None,
+                            },
+                            BuildingWrite::Create,
+                        ),
+                    }
+                }
+            };
+            let mut next = base.clone();
+            for (name, value) in &building {
+                let value = value.clone();
+                match *name {
+                    ADDRESS => next.address = value,
+                    ADDRESS_COMPLEMENT => next.address_complement = Some(value),
+                    BUILDING_NAME => next.name = Some(value),
+                    POSTAL_CODE => next.postal_code = Some(value),
+                    CITY => next.city = Some(value),
+                    _ => {}
+                }
+            }
+            if how != BuildingWrite::Update {
+                changes.push("immeuble".to_owned());
+            }
+            if how != BuildingWrite::Create {
+                let pairs = [
+                    (ADDRESS, Some(&base.address), Some(&next.address)),
+                    (
+                        ADDRESS_COMPLEMENT,
+                        base.address_complement.as_ref(),
+                        next.address_complement.as_ref(),
+                    ),
+                    (BUILDING_NAME, base.name.as_ref(), next.name.as_ref()),
+                    (
+                        POSTAL_CODE,
+                        base.postal_code.as_ref(),
+                        next.postal_code.as_ref(),
+                    ),
+                    (CITY, base.city.as_ref(), next.city.as_ref()),
+                ];
+                changes.extend(
+                    pairs
+                        .into_iter()
+                        .filter(|(_, old, new)| old != new)
+                        .map(|(name, _, _)| name.to_owned()),
+                );
+            }
+            let changed = next != base;
+            building_plan = Some((next, how, changed));
+        }
+
+        let stored = match &existing {
+            Some(e) => equipment_store::values(tx, &e.id)?,
+            None => Vec::new(),
+        };
+        let mut data_changes: Vec<(&CatalogField, Value)> = Vec::new();
+        for (datum, value) in data {
+            let current = stored
+                .iter()
+                .find(|(code, _)| *code == datum.code)
+                .and_then(|(_, text)| serde_json::from_str::<Value>(text).ok());
+            if current.as_ref() != Some(&value) {
+                changes.push(datum.code.clone());
+                data_changes.push((datum, value));
+            }
+        }
+
+        // Writes.
+        let action = if existing.is_some() {
+            Action::Update
+        } else {
+            Action::Create
+        };
+        let mut building_id = existing.as_ref().and_then(|e| e.building_id.clone());
+        if let Some((next, how, changed)) = &building_plan {
+            match how {
+                BuildingWrite::Create => {
+                    equipment_store::insert_building(tx, agency_id, client_after.as_deref(), next)?;
+                }
+                BuildingWrite::Attach | BuildingWrite::Update if *changed => {
+                    equipment_store::update_building(tx, next)?;
+                }
+                _ => {}
+            }
+            if *how == BuildingWrite::Create || *changed {
+                self.buildings.add(next.clone());
+            }
+            building_id = Some(next.id.clone());
+        }
+        match &existing {
+            None => equipment_store::insert(
+                tx,
+                agency_id,
+                &equipment_id,
+                &after,
+                building_id.as_deref(),
+                client_after.as_deref(),
+            )?,
+            Some(e) => {
+                if after != before {
+                    equipment_store::update_identity(tx, &equipment_id, &after)?;
+                }
+                if building_id != e.building_id
+                    && let Some(building_id) = &building_id
+                {
+                    equipment_store::set_building(tx, &equipment_id, building_id)?;
+                }
+                if client_after != client_before
+                    && let Some(client_id) = &client_after
+                {
+                    equipment_store::set_client(tx, &equipment_id, client_id)?;
+                }
+            }
+        }
+        for (datum, value) in &data_changes {
+            equipment_store::set_value(tx, &equipment_id, &datum.code, &value.to_string())?;
+        }
+        if action == Action::Create {
+            changes.clear();
+        }
+        if action == Action::Create || !changes.is_empty() {
+            self.audit_row(tx, "equipment", &equipment_id, row, action, &changes)?;
+        }
+        Ok((action, equipment_id, changes))
+    }
+
+    // -- Clients ---------------------------------------------------------------
+
+    fn client_row(&mut self, tx: &Transaction, cells: &[Cell<'_>]) -> RowOutcome {
+        let agency_id = self.plan.agency_id.as_str();
+        let mut reasons = Reasons::default();
+        let mut input = ClientInput::default();
+        for cell in cells {
+            let FieldKind::Client(name) = &cell.field.kind else {
+                continue;
+            };
+            match *name {
+                "type" => {
+                    let mut kept = Vec::new();
+                    for part in split_list(cell.text) {
+                        let part = canonical(&part, &CATEGORIES);
+                        match client_service::check_client_value("type", &part) {
+                            Ok(()) => kept.push(part),
+                            Err(err) => reasons.column(cell, err)?,
+                        }
+                    }
+                    if !kept.is_empty() {
+                        input.types = Some(kept);
+                    }
+                }
+                name => {
+                    let value = match name {
+                        "statut" => canonical(cell.text, &STATUTS),
+                        "siren" | "siret" => siren::remove_spaces(cell.text),
+                        _ => cell.text.to_owned(),
+                    };
+                    if let Err(err) = client_service::check_client_value(name, &value) {
+                        reasons.column(cell, err)?;
+                        continue;
+                    }
+                    match name {
+                        "client_id" => input.client_id = Some(value),
+                        "nom" => input.nom = Some(value),
+                        "statut" => input.statut = Some(value),
+                        "email" => input.email = Some(Some(value)),
+                        "telephone" => input.telephone = Some(Some(value)),
+                        "adresse" => input.adresse = Some(Some(value)),
+                        "complement_adresse" => input.complement_adresse = Some(Some(value)),
+                        "siren" => input.siren = Some(Some(value)),
+                        "siret" => input.siret = Some(Some(value)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        reasons.done()?;
+        let siret = input.siret.clone().flatten();
+        let siren = input.siren.clone().flatten();
+        let before = self.clients.find_client(
+            input.client_id.as_deref(),
+            siret.as_deref(),
+            siren.as_deref(),
+            input.nom.as_deref(),
+        )?;
+        if before.is_none() && input.client_id.is_none() && input.nom.is_none() {
+            return refuse(
+                "Aucun client de l'agence ne correspond à cette ligne (par client_id, SIRET, SIREN ou nom) : le champ « nom » est obligatoire pour le créer.",
+            );
+        }
+        let client_ref = match (&before, &input.client_id) {
+            (Some(found), _) => found.client_ref.clone(),
+            (None, Some(given)) => given.clone(),
+            (None, None) => crate::store::new_id(),
+        };
+        input.client_id = Some(client_ref.clone());
+        client_service::update_client(tx, agency_id, input, self.actor)?;
+        let after = client_store::find_by_ref(tx, agency_id, &client_ref)?.ok_or_else(|| {
+            RowError::Fatal(AppError::Internal(anyhow::anyhow!(
+                "client importé introuvable après écriture"
+            )))
+        })?;
+        let (action, changes) = match &before {
+            None => (Action::Create, Vec::new()),
+            Some(before) => (Action::Update, client_changes(before, &after)),
+        };
+        self.clients.put(after);
+        Ok((action, client_ref, changes))
+    }
+
+    // -- Contacts --------------------------------------------------------------
+
+    fn contact_row(&mut self, tx: &Transaction, row: u32, cells: &[Cell<'_>]) -> RowOutcome {
+        let mut reasons = Reasons::default();
+        let mut client: Option<ClientRow> = None;
+        let mut first_name: Option<String> = None;
+        let mut given: HashMap<&'static str, String> = HashMap::new();
+        for cell in cells {
+            match &cell.field.kind {
+                FieldKind::ContactClient => match self.clients.resolve(cell.text) {
+                    Ok(found) => client = Some(found.clone()),
+                    Err(message) => reasons.0.push(cell.reason(&message)),
+                },
+                FieldKind::ContactFirstName => first_name = Some(cell.text.to_owned()),
+                FieldKind::Contact(name) => {
+                    match client_service::check_contact_value(name, cell.text) {
+                        Ok(()) => {
+                            given.insert(name, cell.text.to_owned());
+                        }
+                        Err(err) => reasons.column(cell, err)?,
+                    }
+                }
+                _ => {}
+            }
+        }
+        let client_column = self.column_of("client");
+        let name_column = self.column_of("nom");
+        if client.is_none() && !cells.iter().any(|c| c.field.id == "client") {
+            reasons.0.push(format!(
+                "Colonne « {client_column} » vide : un contact est rattaché à un client de l'agence (son client_id ou son nom)."
+            ));
+        }
+        let nom = match (first_name, given.remove("nom")) {
+            (_, None) => {
+                reasons.0.push(format!(
+                    "Colonne « {name_column} » vide : le nom du contact est obligatoire."
+                ));
+                None
+            }
+            (Some(first), Some(last)) => Some(format!("{first} {last}")),
+            (None, Some(last)) => Some(last),
+        };
+        reasons.done()?;
+        let (Some(client), Some(nom)) = (client, nom) else {
+            return refuse("Le client et le nom du contact sont obligatoires.");
+        };
+        client_service::check_contact_value("nom", &nom)?;
+        let email = given.remove("email");
+        let contacts = contact_store::for_client(tx, &client.id)?;
+        let wanted = fold(&nom);
+        let matched = contacts
+            .iter()
+            .find(|c| fold(&c.nom) == wanted)
+            .or_else(|| {
+                email.as_ref().and_then(|email| {
+                    contacts.iter().find(|c| {
+                        c.email
+                            .as_deref()
+                            .is_some_and(|e| e.eq_ignore_ascii_case(email))
+                    })
+                })
+            });
+        let telephone = given.remove("telephone");
+        let fonction = given.remove("fonction");
+        match matched {
+            None => {
+                let contact = ContactRow {
+                    id: crate::store::new_id(),
+                    nom,
+                    email,
+                    telephone,
+                    fonction,
+                };
+                contact_store::insert(tx, &client.id, &contact)?;
+                self.audit_row(tx, "contact", &contact.id, row, Action::Create, &[])?;
+                Ok((Action::Create, contact.id, Vec::new()))
+            }
+            Some(current) => {
+                let next = ContactRow {
+                    id: current.id.clone(),
+                    nom,
+                    email: email.or_else(|| current.email.clone()),
+                    telephone: telephone.or_else(|| current.telephone.clone()),
+                    fonction: fonction.or_else(|| current.fonction.clone()),
+                };
+                let mut changes = Vec::new();
+                for (name, old, new) in [
+                    ("nom", Some(&current.nom), Some(&next.nom)),
+                    ("email", current.email.as_ref(), next.email.as_ref()),
+                    (
+                        "telephone",
+                        current.telephone.as_ref(),
+                        next.telephone.as_ref(),
+                    ),
+                    (
+                        "fonction",
+                        current.fonction.as_ref(),
+                        next.fonction.as_ref(),
+                    ),
+                ] {
+                    if old != new {
+                        changes.push(name.to_owned());
+                    }
+                }
+                if !changes.is_empty() {
+                    contact_store::update(tx, &next)?;
+                    self.audit_row(tx, "contact", &next.id, row, Action::Update, &changes)?;
+                }
+                Ok((Action::Update, next.id, changes))
+            }
+        }
+    }
+
+    /// The column mapped to a field, for messages about an empty cell.
+    fn column_of(&self, field_id: &str) -> String {
+        self.plan
+            .mapping
+            .iter()
+            .position(|f| f.is_some_and(|i| self.plan.fields[i].id == field_id))
+            .map(|col| self.plan.table.columns[col].clone())
+            .unwrap_or_else(|| field_id.to_owned())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BuildingWrite {
+    /// A new building.
+    Create,
+    /// The agency's building at that address, for an equipment that had none.
+    Attach,
+    /// The equipment's own building.
+    Update,
+}
+
+/// The client fields an update changed.
+fn client_changes(before: &ClientRow, after: &ClientRow) -> Vec<String> {
+    let pairs = [
+        ("nom", Some(&before.nom), Some(&after.nom)),
+        ("statut", Some(&before.statut), Some(&after.statut)),
+        ("type", Some(&before.types), Some(&after.types)),
+        ("email", before.email.as_ref(), after.email.as_ref()),
+        (
+            "telephone",
+            before.telephone.as_ref(),
+            after.telephone.as_ref(),
+        ),
+        ("adresse", before.adresse.as_ref(), after.adresse.as_ref()),
+        (
+            "complement_adresse",
+            before.complement_adresse.as_ref(),
+            after.complement_adresse.as_ref(),
+        ),
+        ("siren", before.siren.as_ref(), after.siren.as_ref()),
+        ("siret", before.siret.as_ref(), after.siret.as_ref()),
+    ];
+    pairs
+        .into_iter()
+        .filter(|(_, old, new)| old != new)
+        .map(|(name, _, _)| name.to_owned())
+        .collect()
+}
+
+// -- Reading cells -----------------------------------------------------------------
+
+/// The value among `allowed` that a text spells, accents and case ignored;
+/// else the text as it is (the rule then refuses it, listing the values).
+fn canonical(text: &str, allowed: &[&str]) -> String {
+    let wanted = fold(text.trim());
+    allowed
+        .iter()
+        .find(|a| fold(a) == wanted)
+        .map_or_else(|| text.trim().to_owned(), |a| (*a).to_owned())
+}
+
+/// A code (`monte_charge`, `hors_parc`) as people write it: `Monte-charge`,
+/// `Hors parc`.
+fn code_of(text: &str, codes: &[&str]) -> Option<String> {
+    let wanted: String = fold(text.trim())
+        .chars()
+        .map(|c| if c == ' ' || c == '-' { '_' } else { c })
+        .collect();
+    codes
+        .iter()
+        .find(|c| **c == wanted)
+        .map(|c| (*c).to_owned())
+}
+
+/// An identity cell as the identity rules expect it: the type and the
+/// contract as their codes when the text spells one.
+fn identity_text(field: IdentityField, text: &str) -> String {
+    match field {
+        IdentityField::Type => code_of(text, &EQUIPMENT_TYPES).unwrap_or_else(|| text.to_owned()),
+        IdentityField::MaintenanceContract => code_of(text, &MAINTENANCE_CONTRACTS)
+            .or_else(|| {
+                CONTRACT_VALUES
+                    .iter()
+                    .find(|(label, _)| fold(label) == fold(text.trim()))
+                    .map(|(_, code)| (*code).to_owned())
+            })
+            .unwrap_or_else(|| text.to_owned()),
+        _ => text.to_owned(),
+    }
+}
+
+/// The items of a list written in one cell (`;`, `,` or line breaks).
+fn split_list(text: &str) -> Vec<String> {
+    text.split([';', ',', '\n'])
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A number as written in a French spreadsheet: `1,6`, `1.6`, `1 250`.
+fn parse_number(text: &str) -> Option<Value> {
+    let compact: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '\u{202f}')
+        .map(|c| if c == ',' { '.' } else { c })
+        .collect();
+    let number: f64 = compact.parse().ok()?;
+    if !number.is_finite() {
+        return None;
+    }
+    if number.fract() == 0.0 && number.abs() < 9.0e15 {
+        return Some(json!(number as i64));
+    }
+    serde_json::Number::from_f64(number).map(Value::Number)
+}
+
+/// `oui`/`non`, `vrai`/`faux`, `x`, `1`/`0`…
+fn parse_bool(text: &str) -> Option<bool> {
+    match fold(text.trim()).as_str() {
+        "oui" | "o" | "vrai" | "true" | "yes" | "x" | "1" => Some(true),
+        "non" | "n" | "faux" | "false" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// A cell as the JSON value the catalog's rule checks: a number, a
+/// boolean, a choice spelled as in the catalog, a list; when the text is
+/// not of the datum's kind, the text itself (the rule refuses it with its
+/// reason).
+fn cell_value(datum: &CatalogField, text: &str) -> Value {
+    let choices: Vec<&str> = datum.choices.iter().map(String::as_str).collect();
+    match datum.value_type {
+        ValueType::Number | ValueType::Integer => {
+            parse_number(text).unwrap_or_else(|| Value::String(text.to_owned()))
+        }
+        ValueType::Boolean => {
+            parse_bool(text).map_or_else(|| Value::String(text.to_owned()), Value::Bool)
+        }
+        ValueType::Choice => Value::String(canonical(text, &choices)),
+        ValueType::Multi => Value::Array(
+            split_list(text)
+                .iter()
+                .map(|item| Value::String(canonical(item, &choices)))
+                .collect(),
+        ),
+        ValueType::Text => Value::String(text.to_owned()),
+    }
+}
+
+/// An equipment number as the agency's numbers are compared (the
+/// `number_key` column: spaces and tabs removed, ASCII lower-cased).
+fn number_key(number: &str) -> String {
+    number
+        .chars()
+        .filter(|c| *c != ' ' && *c != '\t')
+        .collect::<String>()
+        .to_ascii_lowercase()
+}
+
+/// An address as compared to find a building: accents, case and
+/// punctuation ignored.
+fn place_key(address: &str, postal_code: Option<&str>, city: Option<&str>) -> String {
+    let plain = |text: &str| {
+        fold(text)
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "{}|{}|{}",
+        plain(address),
+        plain(postal_code.unwrap_or_default()),
+        plain(city.unwrap_or_default())
+    )
+}
+
+// -- What the agency has -------------------------------------------------------------
+
+/// The agency's buildings by address.
+struct BuildingDirectory {
+    by_place: HashMap<String, BuildingRow>,
+    /// The address each building is found at.
+    place_of: HashMap<String, String>,
+}
+
+impl BuildingDirectory {
+    fn load(conn: &Connection, agency_id: &str) -> AppResult<Self> {
+        let mut directory = Self {
+            by_place: HashMap::new(),
+            place_of: HashMap::new(),
+        };
+        for building in equipment_store::buildings_of_agency(conn, agency_id)? {
+            let key = place_key(
+                &building.address,
+                building.postal_code.as_deref(),
+                building.city.as_deref(),
+            );
+            // The oldest building at an address is the one found.
+            if !directory.by_place.contains_key(&key) {
+                directory.place_of.insert(building.id.clone(), key.clone());
+                directory.by_place.insert(key, building);
+            }
+        }
+        Ok(directory)
+    }
+
+    fn find(&self, key: &str) -> Option<&BuildingRow> {
+        self.by_place.get(key)
+    }
+
+    /// A building created or changed: found at its (new) address from now.
+    fn add(&mut self, building: BuildingRow) {
+        let key = place_key(
+            &building.address,
+            building.postal_code.as_deref(),
+            building.city.as_deref(),
+        );
+        if let Some(old) = self.place_of.remove(&building.id) {
+            self.by_place.remove(&old);
+        }
+        self.place_of.insert(building.id.clone(), key.clone());
+        self.by_place.insert(key, building);
+    }
+}
+
+/// The agency's clients, found by `client_id`, SIRET, SIREN or name.
+struct ClientDirectory {
+    by_id: HashMap<String, ClientRow>,
+    /// Client ids, oldest first, under each key.
+    by_ref: HashMap<String, String>,
+    by_siret: HashMap<String, Vec<String>>,
+    by_siren: HashMap<String, Vec<String>>,
+    by_name: HashMap<String, Vec<String>>,
+}
+
+impl ClientDirectory {
+    fn load(conn: &Connection, agency_id: &str) -> AppResult<Self> {
+        let mut directory = Self {
+            by_id: HashMap::new(),
+            by_ref: HashMap::new(),
+            by_siret: HashMap::new(),
+            by_siren: HashMap::new(),
+            by_name: HashMap::new(),
+        };
+        for client in client_store::all(conn, agency_id)? {
+            directory.put(client);
+        }
+        Ok(directory)
+    }
+
+    /// Adds or replaces a client (its keys follow its new values).
+    fn put(&mut self, client: ClientRow) {
+        if let Some(old) = self.by_id.remove(&client.id) {
+            self.by_ref.remove(&old.client_ref);
+            for (map, key) in [
+                (&mut self.by_siret, old.siret.clone()),
+                (&mut self.by_siren, old.siren.clone()),
+                (&mut self.by_name, Some(fold(&old.nom))),
+            ] {
+                if let Some(key) = key
+                    && let Some(ids) = map.get_mut(&key)
+                {
+                    ids.retain(|id| *id != old.id);
+                }
+            }
+        }
+        self.by_ref
+            .insert(client.client_ref.clone(), client.id.clone());
+        for (map, key) in [
+            (&mut self.by_siret, client.siret.clone()),
+            (&mut self.by_siren, client.siren.clone()),
+            (&mut self.by_name, Some(fold(&client.nom))),
+        ] {
+            if let Some(key) = key {
+                map.entry(key).or_default().push(client.id.clone());
+            }
+        }
+        self.by_id.insert(client.id.clone(), client);
+    }
+
+    fn rows<'a>(&'a self, ids: Option<&'a Vec<String>>) -> impl Iterator<Item = &'a ClientRow> {
+        ids.into_iter()
+            .flatten()
+            .filter_map(|id| self.by_id.get(id))
+    }
+
+    /// The client a cell names: its `client_id`, else its name (accents and
+    /// case ignored; it must be the only one with that name).
+    fn resolve(&self, text: &str) -> Result<&ClientRow, String> {
+        if let Some(client) = self.by_ref.get(text).and_then(|id| self.by_id.get(id)) {
+            return Ok(client);
+        }
+        let named: Vec<&ClientRow> = self.rows(self.by_name.get(&fold(text))).collect();
+        match named.as_slice() {
+            [one] => Ok(one),
+            [] => Err(format!(
+                "aucun client de l'agence n'a l'identifiant (client_id) ou le nom « {text} » : importez d'abord les clients."
+            )),
+            _ => Err(format!(
+                "plusieurs clients de l'agence s'appellent « {text} » : indiquez plutôt son identifiant (client_id)."
+            )),
+        }
+    }
+
+    /// The client a row of a clients file designates: by `client_id`, else
+    /// by SIRET, else by SIREN (when the row has no SIRET), else by name; a
+    /// client whose SIRET or SIREN differs from the row's is never taken by
+    /// SIREN or name. Several clients with the row's SIREN: refused.
+    fn find_client(
+        &self,
+        client_ref: Option<&str>,
+        siret: Option<&str>,
+        siren: Option<&str>,
+        nom: Option<&str>,
+    ) -> Result<Option<ClientRow>, RowError> {
+        if let Some(found) = client_ref
+            .and_then(|r| self.by_ref.get(r))
+            .and_then(|id| self.by_id.get(id))
+        {
+            return Ok(Some(found.clone()));
+        }
+        let compatible = |c: &&ClientRow| {
+            let differs = |mine: Option<&str>, theirs: Option<&String>| matches!((mine, theirs), (Some(a), Some(b)) if a != b);
+            !differs(siret, c.siret.as_ref()) && !differs(siren, c.siren.as_ref())
+        };
+        if let Some(siret) = siret
+            && let Some(found) = self.rows(self.by_siret.get(siret)).next()
+        {
+            return Ok(Some(found.clone()));
+        }
+        if siret.is_none()
+            && let Some(siren) = siren
+        {
+            let same: Vec<&ClientRow> = self
+                .rows(self.by_siren.get(siren))
+                .filter(compatible)
+                .collect();
+            match same.as_slice() {
+                [] => {}
+                [one] => return Ok(Some((*one).clone())),
+                _ => {
+                    return refuse(format!(
+                        "Plusieurs clients de l'agence ont le SIREN « {siren} » : ajoutez une colonne client_id ou SIRET pour désigner le bon."
+                    ));
+                }
+            }
+        }
+        if let Some(nom) = nom
+            && let Some(found) = self.rows(self.by_name.get(&fold(nom))).find(compatible)
+        {
+            return Ok(Some(found.clone()));
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_read_as_people_write_them() {
+        assert_eq!(parse_number("1,6"), Some(json!(1.6)));
+        assert_eq!(parse_number(" 1 250 "), Some(json!(1250)));
+        assert_eq!(parse_number("630"), Some(json!(630)));
+        assert_eq!(parse_number("six"), None);
+        assert_eq!(parse_bool("Oui"), Some(true));
+        assert_eq!(parse_bool("FAUX"), Some(false));
+        assert_eq!(parse_bool("peut-être"), None);
+        assert_eq!(
+            canonical(" électrique ", &["Electrique", "Hydraulique"]),
+            "Electrique"
+        );
+        assert_eq!(canonical("Diesel", &["Electrique"]), "Diesel");
+        assert_eq!(
+            identity_text(IdentityField::Type, "Monte-charge"),
+            "monte_charge"
+        );
+        assert_eq!(identity_text(IdentityField::Type, "Fusée"), "Fusée");
+        assert_eq!(
+            identity_text(IdentityField::MaintenanceContract, "Hors parc"),
+            "hors_parc"
+        );
+        assert_eq!(split_list("A; B,\nC"), ["A", "B", "C"]);
+        assert_eq!(
+            place_key("3, rue de l'Église", Some("69003"), Some("LYON")),
+            place_key("3 rue de l eglise", Some(" 69003"), Some("Lyon"))
+        );
+    }
+}
