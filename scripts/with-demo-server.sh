@@ -16,7 +16,7 @@ data_dir="$(mktemp -d)"
 # (tests/v2_openapi.rs); here it would only turn answers into 429.
 export LIFTDESK_RATE_LIMIT="${LIFTDESK_RATE_LIMIT:-1000000/100000}"
 out="$data_dir/serve.out"
-target/debug/liftdesk --data-dir "$data_dir" serve --demo --bind 127.0.0.1:0 >"$out" 2>"$data_dir/serve.log" &
+"${CARGO_TARGET_DIR:-target}/debug/liftdesk" --data-dir "$data_dir" serve --demo --bind 127.0.0.1:0 >"$out" 2>"$data_dir/serve.log" &
 server_pid=$!
 cleanup() {
   kill -TERM "$server_pid" 2>/dev/null || true

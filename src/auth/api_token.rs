@@ -10,6 +10,7 @@ use crate::services::accounts::agencies_in_scope;
 use crate::state::AppState;
 use crate::store::accounts::{self, AccountRow};
 use crate::store::agencies::AgencyRow;
+use crate::store::audit::Actor;
 use crate::store::credentials;
 
 pub const AGENCY_HEADER: &str = "x-service-agency";
@@ -19,7 +20,9 @@ pub const UNAUTHORIZED_MESSAGE: &str =
 
 #[derive(Debug, Clone)]
 pub struct ApiCaller {
-    pub credential_id: String,
+    /// Who acts, for the audit log: the API token, or the staff member when
+    /// the web application's API calls a shared operation.
+    pub actor: Actor,
     pub account: AccountRow,
     /// Where this call acts: `X-Service-Agency`, else the default agency.
     pub agency: Option<AgencyRow>,
@@ -115,7 +118,7 @@ impl FromRequestParts<AppState> for ApiCaller {
             matched.last_used_at.as_deref(),
         );
         Ok(ApiCaller {
-            credential_id: matched.credential_id,
+            actor: Actor::ApiToken(matched.credential_id),
             account,
             agency,
             scope,

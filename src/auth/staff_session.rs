@@ -7,6 +7,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, header};
 use chrono::Duration;
 
+use crate::auth::api_token::ApiCaller;
 use crate::auth::secret;
 use crate::clock;
 use crate::error::{AppError, AppResult};
@@ -14,6 +15,7 @@ use crate::services::accounts::agencies_in_scope;
 use crate::state::AppState;
 use crate::store::accounts::{self, AccountRow};
 use crate::store::agencies::AgencyRow;
+use crate::store::audit::Actor;
 use crate::store::sessions;
 
 pub const COOKIE_NAME: &str = "liftdesk_session";
@@ -34,6 +36,27 @@ pub struct StaffSession {
 }
 
 /// A new session secret (the cookie value).
+impl StaffSession {
+    /// The session as the caller of an operation shared with the REST API v2
+    /// (`api::v2::*` functions take an `ApiCaller`): same account, same
+    /// agency scope, the audit log naming the staff member.
+    pub fn caller(&self) -> ApiCaller {
+        ApiCaller {
+            actor: Actor::Account(self.account.id.clone()),
+            account: self.account.clone(),
+            agency: self.agency.clone(),
+            scope: self.scope.clone(),
+        }
+    }
+
+    /// The agency the session acts in; every screen of the application needs one.
+    pub fn require_agency(&self) -> AppResult<&AgencyRow> {
+        self.agency.as_ref().ok_or_else(|| {
+            AppError::bad_request("Ce compte n'agit dans aucune agence : choisissez-en une.")
+        })
+    }
+}
+
 pub fn new_session_secret() -> anyhow::Result<String> {
     secret::random_alphanumeric(SESSION_SECRET_LENGTH)
         .map_err(|err| anyhow::anyhow!("générateur aléatoire du système indisponible : {err}"))

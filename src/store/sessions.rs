@@ -91,3 +91,12 @@ pub fn revoke_others(
     )?;
     Ok(())
 }
+
+/// The agency a session acts in (the web application's agency switcher).
+pub fn set_agency(tx: &Transaction, id: &str, agency_id: &str) -> AppResult<()> {
+    tx.execute(
+        "UPDATE sessions SET agency_id = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+        params![id, agency_id],
+    )?;
+    Ok(())
+}

@@ -2,6 +2,7 @@
 //! file, and the real `liftdesk` binary for CLI tests.
 #![allow(dead_code)]
 
+pub mod app;
 pub mod mcp;
 
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{post, put};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
@@ -21,13 +21,21 @@ use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::sessions::{self, NewSession};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/session", post(sign_in).get(current).delete(sign_out))
+    Router::new()
+        .route("/session", post(sign_in).get(current).delete(sign_out))
+        .route("/session/agency", put(switch_agency))
 }
 
 #[derive(Deserialize)]
 struct SignInBody {
     email: String,
     password: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SwitchAgencyBody {
+    agency_id: String,
 }
 
 #[derive(Serialize)]
@@ -171,4 +179,32 @@ async fn sign_out(State(state): State<AppState>, session: StaffSession) -> AppRe
         [(header::SET_COOKIE, staff_session::expired_cookie())],
     )
         .into_response())
+}
+
+/// `PUT /app/api/session/agency`: the agency switcher. Every later request of
+/// the session acts in that agency; one outside the account's scope is 403,
+/// as `X-Service-Agency` is on the REST API.
+async fn switch_agency(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<SwitchAgencyBody>,
+) -> AppResult<Json<SessionView>> {
+    let wanted = body.agency_id.trim().to_owned();
+    let Some(agency) = session.scope.iter().find(|a| a.id == wanted).cloned() else {
+        return Err(AppError::forbidden(
+            "Cette agence n'est pas dans le périmètre de votre compte.",
+        ));
+    };
+    let id = session.session_id.clone();
+    let agency_id = agency.id.clone();
+    state
+        .store
+        .write(move |tx| sessions::set_agency(tx, &id, &agency_id))
+        .await?;
+    Ok(Json(session_view(
+        &session.account,
+        Some(&agency),
+        &session.scope,
+        session.csrf_token.clone(),
+    )))
 }

@@ -23,7 +23,6 @@ use crate::domain::call::{CallStatus, CallType};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::services::calls::{self as service, AssignInput, CallListItem, ListInput};
 use crate::state::AppState;
-use crate::store::audit::Actor;
 use crate::store::calls::{self, CallRow};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -497,14 +496,7 @@ pub async fn assign(
         technician_id: body.technician_id,
         technician_name: body.technician,
     };
-    service::assign(
-        &state.store,
-        &agency.id,
-        &id,
-        input,
-        Actor::ApiToken(caller.credential_id.clone()),
-    )
-    .await?;
+    service::assign(&state.store, &agency.id, &id, input, caller.actor.clone()).await?;
     Ok(Created::new(RecordKind::Call, &state.base_url, &id))
 }
 
@@ -562,7 +554,7 @@ pub async fn change_status(
         &agency.id,
         &id,
         &body.statut,
-        Actor::ApiToken(caller.credential_id.clone()),
+        caller.actor.clone(),
     )
     .await?;
     Ok(Created::new(RecordKind::Call, &state.base_url, &id))

@@ -24,7 +24,6 @@ use crate::auth::api_token::ApiCaller;
 use crate::error::{AppResult, ErrorBody};
 use crate::services::contacts::{self as service, FieldSpec, FieldType, MAX_TEXT_CHARS};
 use crate::state::AppState;
-use crate::store::audit::Actor;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -326,7 +325,7 @@ pub async fn contact_creation(
     body: ContactBody,
 ) -> AppResult<Created> {
     let agency_id = caller.require_agency()?.id.clone();
-    let actor = Actor::ApiToken(caller.credential_id.clone());
+    let actor = caller.actor.clone();
     let champs = body.champs.unwrap_or_default();
     let parent = body.parent_id;
     let id = state

@@ -17,7 +17,6 @@ use crate::auth::api_token::ApiCaller;
 use crate::error::{AppResult, ErrorBody};
 use crate::services::discrepancies::{self as discrepancy_service, NewDiscrepancyInput};
 use crate::state::AppState;
-use crate::store::audit::Actor;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(create_discrepancy))
@@ -98,7 +97,7 @@ pub async fn discrepancy_creation(
 ) -> AppResult<Created> {
     let agency_id = caller.require_agency()?.id.clone();
     let account_id = caller.account.id.clone();
-    let actor = Actor::ApiToken(caller.credential_id.clone());
+    let actor = caller.actor.clone();
     let input = NewDiscrepancyInput {
         equipment_id: body.equipment_id,
         survey_id: body.survey_id,

@@ -22,7 +22,6 @@ use crate::error::{AppError, AppResult, ErrorBody};
 use crate::services::equipment::{self as equipment_service, IdentityPatch};
 use crate::services::technical_data;
 use crate::state::AppState;
-use crate::store::audit::Actor;
 use crate::store::equipment::EquipmentRow;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -394,7 +393,7 @@ pub async fn identity_correction(
     body: IdentityBody,
 ) -> AppResult<IdentityView> {
     let agency_id = caller.require_agency()?.id.clone();
-    let actor = Actor::ApiToken(caller.credential_id.clone());
+    let actor = caller.actor.clone();
     let patch = IdentityPatch::from(body);
     let row = state
         .store
@@ -571,7 +570,7 @@ async fn update_technical_data(
     ApiJson(body): ApiJson<Map<String, Value>>,
 ) -> AppResult<Json<Map<String, Value>>> {
     let agency_id = caller.require_agency()?.id.clone();
-    let actor = Actor::ApiToken(caller.credential_id.clone());
+    let actor = caller.actor.clone();
     let data = state
         .store
         .write(move |tx| technical_data::update_from_json(tx, &agency_id, &id, &body, &actor))

@@ -24,7 +24,6 @@ use crate::services::imports::progress::{RunKind, RunSnapshot, RunStatus};
 use crate::services::imports::run::{Action, RowReport};
 use crate::services::imports::{self as imports_service, FILE_NOT_FOUND};
 use crate::state::AppState;
-use crate::store::audit::Actor;
 use crate::store::imports::{self as store, ImportFileRow};
 
 /// Largest body of `POST /imports/files`: a file of `MAX_FILE_BYTES` in
@@ -147,7 +146,7 @@ pub async fn file_upload(
     let uploader = imports_service::Uploader {
         agency_id: caller.require_agency()?.id.clone(),
         account_id: Some(caller.account.id.clone()),
-        actor: Actor::ApiToken(caller.credential_id.clone()),
+        actor: caller.actor.clone(),
         now: state.now(),
     };
     // Decoding and reading are CPU work: off the async threads.
@@ -589,7 +588,7 @@ pub async fn import_pass(
         rows_total,
         prepared.expires_at,
     )?;
-    let actor = Actor::ApiToken(caller.credential_id.clone());
+    let actor = caller.actor.clone();
     let store = state.store.clone();
     // On its own blocking task: should the caller go away, the pass still
     // ends (committed or rolled back) and its status is still recorded.

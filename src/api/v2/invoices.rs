@@ -23,7 +23,6 @@ use crate::services::invoices::{
     self as service, Author, InvoiceDetail, LineInput, ListInput, NewInvoiceInput,
 };
 use crate::state::AppState;
-use crate::store::audit::Actor;
 use crate::store::invoices::InvoiceRow;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -39,7 +38,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Who acts: the token (audit), its account, and whether it is an administrator.
 pub(crate) fn author(caller: &ApiCaller) -> Author {
     Author {
-        actor: Actor::ApiToken(caller.credential_id.clone()),
+        actor: caller.actor.clone(),
         account_id: Some(caller.account.id.clone()),
         admin: caller.account.role.is_admin(),
     }

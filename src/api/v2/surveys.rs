@@ -24,7 +24,6 @@ use crate::error::{AppError, AppResult, ErrorBody};
 use crate::services::surveys::{self as survey_service, SubmitInput};
 use crate::services::technical_data;
 use crate::state::AppState;
-use crate::store::audit::Actor;
 use crate::store::surveys::{self as survey_store, DealRow, SurveyRow};
 use crate::store::technical_fields::{self, CatalogField};
 
@@ -864,7 +863,7 @@ pub async fn survey_submission(
 ) -> AppResult<SurveySubmitted> {
     let agency_id = caller.require_agency()?.id.clone();
     let input = SubmitInput::from(body);
-    let actor = Actor::ApiToken(caller.credential_id.clone());
+    let actor = caller.actor.clone();
     let account = caller.account.clone();
     let submitted = state
         .store

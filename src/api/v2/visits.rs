@@ -20,7 +20,6 @@ use crate::clock;
 use crate::error::{AppResult, ErrorBody};
 use crate::services::visits::{self, Acting, CompleteInput, RescheduleInput, StartInput};
 use crate::state::AppState;
-use crate::store::audit::Actor;
 use crate::store::visits::VisitRow;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -189,7 +188,7 @@ fn acting(caller: &ApiCaller) -> AppResult<Acting> {
     Ok(Acting {
         agency_id: caller.require_agency()?.id.clone(),
         role: caller.account.role,
-        actor: Actor::ApiToken(caller.credential_id.clone()),
+        actor: caller.actor.clone(),
     })
 }
 

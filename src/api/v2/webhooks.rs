@@ -17,7 +17,6 @@ use crate::clock;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::services::webhooks::{self as service, NOT_FOUND, NewSubscriptionInput};
 use crate::state::AppState;
-use crate::store::audit::Actor;
 use crate::store::webhooks::{self as store, DeliveryRow, SubscriptionRow};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -97,7 +96,7 @@ async fn create_subscription(
     let agency_id = caller.require_agency()?.id.clone();
     service::require_admin(&caller.account, "La création d'un abonnement webhook")?;
     let account_id = caller.account.id.clone();
-    let actor = Actor::ApiToken(caller.credential_id.clone());
+    let actor = caller.actor.clone();
     let sync = state.webhooks.clone();
     let subscribed = state
         .store
@@ -265,7 +264,7 @@ async fn send_test(
 ) -> AppResult<(StatusCode, Json<TestSent>)> {
     let agency_id = caller.require_agency()?.id.clone();
     service::require_admin(&caller.account, "L'envoi d'un test")?;
-    let actor = Actor::ApiToken(caller.credential_id.clone());
+    let actor = caller.actor.clone();
     let delivery_id = state
         .store
         .write(move |tx| service::queue_ping(tx, &agency_id, &id, &actor))
@@ -353,7 +352,7 @@ async fn revoke_subscription(
 ) -> AppResult<Json<Revoked>> {
     let agency_id = caller.require_agency()?.id.clone();
     service::require_admin(&caller.account, "La révocation d'un abonnement webhook")?;
-    let actor = Actor::ApiToken(caller.credential_id.clone());
+    let actor = caller.actor.clone();
     let revoked_id = id.clone();
     let abandoned = state
         .store

@@ -209,6 +209,13 @@ export class ApiClient {
     return session;
   }
 
+  /** `PUT /app/api/session/agency` : l'agence où agit la session (403 hors du périmètre du compte). */
+  async switchAgency(agencyId: string): Promise<Session> {
+    const session = await this.put<Session>(`${SESSION_PATH}/agency`, { agencyId });
+    this.#csrfToken = session.csrfToken;
+    return session;
+  }
+
   /** `DELETE /app/api/session` : déconnexion. Une session déjà expirée (401) compte comme déconnectée. */
   async signOut(): Promise<void> {
     try {

@@ -4,11 +4,28 @@
  * `index.html` pour tout chemin de l'interface (hors `/app/api/` et `/assets/`).
  */
 
-/** Chemins connus de l'interface. Les écrans à venir (planning, appels…) s'ajoutent ici. */
+/** Chemins connus de l'interface. Un écran reçoit aussi les sous-chemins du sien (`/appels/<id>`). */
 export const PATHS = {
   home: '/',
   login: '/connexion',
+  planning: '/planning',
+  calls: '/appels',
+  technicians: '/techniciens',
+  keys: '/cles',
+  webhooks: '/webhooks',
+  account: '/compte',
 } as const;
+
+/** Le chemin de l'écran qui sert `path` : `/appels/123` → `/appels`. */
+export function sectionOf(path: string): string {
+  const first = normalizePath(path).split('/')[1] ?? '';
+  return `/${first}`;
+}
+
+/** Ce qui suit le chemin de l'écran : `/appels/123` → `['123']`. */
+export function subPath(path: string): string[] {
+  return normalizePath(path).split('/').slice(2).filter(Boolean).map(decodeURIComponent);
+}
 
 /** Supprime la barre oblique finale (`/connexion/` → `/connexion`), sauf pour la racine. */
 export function normalizePath(pathname: string): string {

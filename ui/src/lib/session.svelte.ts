@@ -42,6 +42,13 @@ class SessionStore {
     return session;
   }
 
+  /** Sélecteur d'agence : tous les écrans agissent ensuite dans l'agence choisie. */
+  async switchAgency(agencyId: string): Promise<Session> {
+    const session = await api.switchAgency(agencyId);
+    this.state = { status: 'signedIn', session };
+    return session;
+  }
+
   async signOut(): Promise<void> {
     await api.signOut();
     this.state = { status: 'signedOut' };

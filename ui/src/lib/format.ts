@@ -1,0 +1,31 @@
+/** Formats français des dates et heures affichées. */
+
+const DAY = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric' });
+const DAY_TIME = new Intl.DateTimeFormat('fr-FR', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** `2026-11-21` ou un horodatage ISO → `21/11/2026` ; `null` → `—`. */
+export function formatDay(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T12:00:00`) : new Date(value);
+  return Number.isNaN(date.getTime()) ? value : DAY.format(date);
+}
+
+/** Horodatage ISO → `21/11/2026 14:05` (heure locale) ; `null` → `—`. */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : DAY_TIME.format(date);
+}
+
+/** Le jour local au format `YYYY-MM-DD`. */
+export function isoDay(date: Date): string {
+  const month = String(date.getMonth() + 1).padStart(2, '0');
+  const day = String(date.getDate()).padStart(2, '0');
+  return `${date.getFullYear()}-${month}-${day}`;
+}

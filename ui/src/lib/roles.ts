@@ -1,0 +1,7 @@
+/** Rôles des comptes, tels que la session les donne (`account.role`). */
+import type { Session } from './api';
+
+/** Administrateur de l'agence ou de l'organisation : crée et révoque les clés, gère les webhooks. */
+export function isAdmin(session: Session): boolean {
+  return session.account.role === 'agency_admin' || session.account.role === 'org_admin';
+}
