@@ -37,6 +37,10 @@ const T = {
   activeAgency: (name) => `Agence active : ${name}`,
   noActiveAgency: 'Aucune agence active.',
   agencies: 'Vos agences',
+  agencySwitcher: 'Agence',
+  menu: 'Menu principal',
+  adminMenu: ['Accueil', 'Planning', 'Appels de panne', 'Techniciens', 'Clés et jetons', 'Webhooks', 'Mon compte'],
+  memberMenu: ['Accueil', 'Planning', 'Appels de panne', 'Techniciens', 'Clés et jetons', 'Mon compte'],
 };
 
 const missing = [];
@@ -271,6 +275,42 @@ if (missing.length > 0) {
       await shot('05-accueil-apres-rechargement');
     });
 
+    const menuItems = async () =>
+      (await page.getByRole('navigation', { name: T.menu, exact: true }).getByRole('link').allTextContents()).map((s) =>
+        s.trim(),
+      );
+
+    step("menu de l'administrateur", async () => {
+      assert.deepEqual(await menuItems(), T.adminMenu);
+    });
+
+    step("changement d'agence, gardé après rechargement", async () => {
+      const switcher = page.getByRole('banner').getByLabel(T.agencySwitcher, { exact: true });
+      const start = adminSession.agency.id;
+      const other = creds.agencies.find((a) => a.id !== start);
+      assert.ok(other, 'une seconde agence est attendue dans la démo');
+      assert.equal(await switcher.inputValue(), start);
+
+      const response = page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/app/api/session/agency' && r.request().method() === 'PUT',
+      );
+      await switcher.selectOption(other.id);
+      const res = await response;
+      assert.equal(res.status(), 200, await res.text());
+      assert.ok(res.request().headers()['x-csrf-token'], 'X-CSRF-Token absent du changement d’agence');
+      await page.getByText(T.activeAgency(other.name), { exact: true }).waitFor();
+      await shot('05b-agence-changee');
+
+      await page.reload();
+      await page.getByText(T.activeAgency(other.name), { exact: true }).waitFor();
+      assert.equal(await switcher.inputValue(), other.id);
+
+      // Retour à l'agence de départ, pour les autres tests qui partagent ce serveur.
+      await switcher.selectOption(start);
+      const back = creds.agencies.find((a) => a.id === start);
+      await page.getByText(T.activeAgency(back.name), { exact: true }).waitFor();
+    });
+
     step('déconnexion', async () => {
       const response = sessionResponse('DELETE');
       await page.getByRole('button', { name: T.signOut, exact: true }).click();
@@ -291,6 +331,9 @@ if (missing.length > 0) {
       const session = await signIn(creds.member);
       const first = creds.agencies[0].name;
       await expectHome(session, [first]);
+      // Une seule agence : pas de sélecteur, les écrans d'administration ne sont pas proposés.
+      assert.equal(await page.getByRole('banner').getByLabel(T.agencySwitcher, { exact: true }).count(), 0);
+      assert.deepEqual(await menuItems(), T.memberMenu);
       await shot('07-accueil-membre');
     });
 
