@@ -81,14 +81,25 @@ pub struct InvoiceFilter {
     pub until: Option<String>,
 }
 
+/// Offsets below this are read by the index directly: skipping a few
+/// thousand index entries costs less than walking the day counters.
+const SEEK_FROM_OFFSET: u64 = 2_000;
+
 /// One page of the agency's invoices and credit notes matching `filter`,
 /// newest first (`created_on DESC, id DESC`, a stable order), and how many
-/// match in all. Each filter is an equality or range on a column of the
-/// indexes `invoices_by_client`, `invoices_by_status` and
-/// `invoices_by_created` (agency first, then created_on, id), so both the
-/// count and the page are read from one of them. Several statuses (the MCP
-/// tool's "unpaid": `emise` or `envoyee`) are one `IN`, which SQLite reads
-/// from `invoices_by_status` once per status.
+/// match in all.
+///
+/// The total is a sum over the day counters that triggers keep in every
+/// write's transaction (`invoice_day_counts`, `invoice_client_day_counts`,
+/// migration V4): exact at every moment, without counting the rows. A far
+/// page is sought the same way: the counters, read from the newest day,
+/// say on which day the page starts and how many of that day's rows come
+/// before it; the page is then read from that day on with that small
+/// offset. The rows are exactly those `LIMIT … OFFSET …` would return (a
+/// test compares both). Each filter is an equality or range on a column of
+/// the indexes `invoices_by_client`, `invoices_by_status` and
+/// `invoices_by_created` (agency first, then created_on, id). Several
+/// statuses (the MCP tool's "unpaid": `emise` or `envoyee`) are one `IN`.
 pub fn list(
     conn: &Connection,
     agency_id: &str,
@@ -96,61 +107,168 @@ pub fn list(
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<InvoiceRow>)> {
-    let mut conditions = vec!["i.agency_id = ?"];
-    let mut values: Vec<Value> = vec![Value::Text(agency_id.to_owned())];
-    if let Some(client_ref) = &filter.client_ref {
+    list_seeking_from(conn, agency_id, filter, limit, offset, SEEK_FROM_OFFSET)
+}
+
+fn list_seeking_from(
+    conn: &Connection,
+    agency_id: &str,
+    filter: &InvoiceFilter,
+    limit: u32,
+    offset: u64,
+    seek_from: u64,
+) -> AppResult<(i64, Vec<InvoiceRow>)> {
+    let client_id = match &filter.client_ref {
         // The partner's identifier is unique per agency: resolve it first so
         // that the invoices are read through `invoices_by_client`.
-        let client_id: Option<String> = conn
-            .query_row(
-                "SELECT id FROM clients WHERE agency_id = ?1 AND client_ref = ?2",
-                [agency_id, client_ref.as_str()],
-                |r| r.get(0),
-            )
-            .optional()?;
-        let Some(client_id) = client_id else {
-            return Ok((0, Vec::new()));
-        };
-        conditions.push("i.client_id = ?");
-        values.push(Value::Text(client_id));
-    }
-    let status_condition = match filter.statuses.len() {
-        0 => None,
-        1 => Some("i.status = ?".to_owned()),
-        n => Some(format!("i.status IN ({})", vec!["?"; n].join(", "))),
+        Some(client_ref) => {
+            let found: Option<String> = conn
+                .query_row(
+                    "SELECT id FROM clients WHERE agency_id = ?1 AND client_ref = ?2",
+                    [agency_id, client_ref.as_str()],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            match found {
+                Some(id) => Some(id),
+                None => return Ok((0, Vec::new())),
+            }
+        }
+        None => None,
     };
-    if let Some(condition) = &status_condition {
-        conditions.push(condition);
-        values.extend(filter.statuses.iter().cloned().map(Value::Text));
+    let mut conditions = vec!["agency_id = ?".to_owned()];
+    let mut values: Vec<Value> = vec![Value::Text(agency_id.to_owned())];
+    if let Some(client_id) = &client_id {
+        conditions.push("client_id = ?".to_owned());
+        values.push(Value::Text(client_id.clone()));
     }
+    match filter.statuses.len() {
+        0 => {}
+        1 => conditions.push("status = ?".to_owned()),
+        n => conditions.push(format!("status IN ({})", vec!["?"; n].join(", "))),
+    }
+    values.extend(filter.statuses.iter().cloned().map(Value::Text));
     if let Some(since) = &filter.since {
-        conditions.push("i.created_on >= ?");
+        conditions.push("created_on >= ?".to_owned());
         values.push(Value::Text(since.clone()));
     }
     if let Some(until) = &filter.until {
-        conditions.push("i.created_on <= ?");
+        conditions.push("created_on <= ?".to_owned());
         values.push(Value::Text(until.clone()));
     }
     let where_clause = conditions.join(" AND ");
+    let counts_table = if client_id.is_some() {
+        "invoice_client_day_counts"
+    } else {
+        "invoice_day_counts"
+    };
 
+    let total: i64 = conn
+        .prepare_cached(&format!(
+            "SELECT COALESCE(SUM(n), 0) FROM {counts_table} WHERE {where_clause}"
+        ))?
+        .query_row(params_from_iter(values.iter()), |r| r.get(0))?;
+    if total <= 0 || offset >= u64::try_from(total).unwrap_or(0) {
+        return Ok((total.max(0), Vec::new()));
+    }
+
+    // Where the page starts: from the first row, or `skip` rows into the
+    // rows created on `from_day` or before.
+    let (from_day, skip) = if offset < seek_from {
+        (None, offset)
+    } else {
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT created_on, SUM(n) FROM {counts_table} WHERE {where_clause}
+             GROUP BY created_on ORDER BY created_on DESC"
+        ))?;
+        let mut days = stmt.query(params_from_iter(values.iter()))?;
+        let mut before: u64 = 0;
+        let mut start = None;
+        while let Some(day) = days.next()? {
+            let created_on: String = day.get(0)?;
+            let n = u64::try_from(day.get::<_, i64>(1)?).unwrap_or(0);
+            if before + n > offset {
+                start = Some((Some(created_on), offset - before));
+                break;
+            }
+            before += n;
+        }
+        match start {
+            Some(start) => start,
+            // The counters say fewer rows than `total` (cannot happen, they
+            // are read in the same snapshot): fall back to the plain offset.
+            None => (None, offset),
+        }
+    };
+
+    let mut page_values = values;
+    let mut page_where = where_clause;
+    if let Some(day) = from_day {
+        page_where.push_str(" AND created_on <= ?");
+        page_values.push(Value::Text(day));
+    }
+    page_values.push(Value::Integer(i64::from(limit)));
+    page_values.push(Value::Integer(i64::try_from(skip).unwrap_or(i64::MAX)));
+    // The conditions name `invoices` columns unqualified; the join's client
+    // columns are read by a correlated lookup so no name is ambiguous.
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {INVOICE_COLUMNS} FROM (SELECT * FROM invoices WHERE {page_where}
+             ORDER BY created_on DESC, id DESC LIMIT ? OFFSET ?) i
+         LEFT JOIN clients c ON c.id = i.client_id
+         ORDER BY i.created_on DESC, i.id DESC"
+    ))?;
+    let rows = stmt.query_map(params_from_iter(page_values.iter()), invoice_from_row)?;
+    Ok((total, rows.collect::<Result<_, _>>()?))
+}
+
+/// The same page read with a plain `LIMIT … OFFSET …` and the total with
+/// `COUNT(*)`: what `list` must always equal (tests compare them).
+pub fn list_by_offset(
+    conn: &Connection,
+    agency_id: &str,
+    filter: &InvoiceFilter,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<InvoiceRow>)> {
+    let mut conditions = vec!["i.agency_id = ?".to_owned()];
+    let mut values: Vec<Value> = vec![Value::Text(agency_id.to_owned())];
+    if let Some(client_ref) = &filter.client_ref {
+        conditions.push(
+            "i.client_id = (SELECT id FROM clients WHERE agency_id = i.agency_id AND client_ref = ?)"
+                .to_owned(),
+        );
+        values.push(Value::Text(client_ref.clone()));
+    }
+    if !filter.statuses.is_empty() {
+        conditions.push(format!(
+            "i.status IN ({})",
+            vec!["?"; filter.statuses.len()].join(", ")
+        ));
+        values.extend(filter.statuses.iter().cloned().map(Value::Text));
+    }
+    if let Some(since) = &filter.since {
+        conditions.push("i.created_on >= ?".to_owned());
+        values.push(Value::Text(since.clone()));
+    }
+    if let Some(until) = &filter.until {
+        conditions.push("i.created_on <= ?".to_owned());
+        values.push(Value::Text(until.clone()));
+    }
+    let where_clause = conditions.join(" AND ");
     let total: i64 = conn.query_row(
         &format!("SELECT COUNT(*) FROM invoices i WHERE {where_clause}"),
         params_from_iter(values.iter()),
         |r| r.get(0),
     )?;
-    if total == 0 {
-        return Ok((0, Vec::new()));
-    }
-    let mut page_values = values;
-    page_values.push(Value::Integer(i64::from(limit)));
-    page_values.push(Value::Integer(i64::try_from(offset).unwrap_or(i64::MAX)));
-    let mut stmt = conn.prepare_cached(&format!(
+    values.push(Value::Integer(i64::from(limit)));
+    values.push(Value::Integer(i64::try_from(offset).unwrap_or(i64::MAX)));
+    let mut stmt = conn.prepare(&format!(
         "SELECT {INVOICE_COLUMNS} FROM invoices i LEFT JOIN clients c ON c.id = i.client_id
          WHERE {where_clause}
          ORDER BY i.created_on DESC, i.id DESC
          LIMIT ? OFFSET ?"
     ))?;
-    let rows = stmt.query_map(params_from_iter(page_values.iter()), invoice_from_row)?;
+    let rows = stmt.query_map(params_from_iter(values.iter()), invoice_from_row)?;
     Ok((total, rows.collect::<Result<_, _>>()?))
 }
 
@@ -449,4 +567,149 @@ pub fn set_status(
          WHERE id = ?1 AND status = ?2",
         params![id, from, to, paid_on, at],
     )? == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed(tx: &Transaction, invoices: usize) -> AppResult<()> {
+        let now = "2026-01-01T00:00:00.000Z";
+        tx.execute(
+            "INSERT INTO organizations (id, name, created_at) VALUES ('o', 'O', ?1)",
+            [now],
+        )?;
+        for agency in ["a", "b"] {
+            tx.execute(
+                "INSERT INTO agencies (id, organization_id, name, created_at) VALUES (?1, 'o', ?1, ?2)",
+                [agency, now],
+            )?;
+        }
+        for (id, agency, client_ref) in [("c1", "a", "C1"), ("c2", "a", "C2"), ("c3", "b", "C1")] {
+            tx.execute(
+                "INSERT INTO clients (id, agency_id, client_ref, nom, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?3, ?4, ?4)",
+                [id, agency, client_ref, now],
+            )?;
+        }
+        // A deterministic spread: several rows a day, several days, both
+        // agencies, with and without client, every status but draft numbers.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |modulo: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % modulo
+        };
+        for i in 0..invoices {
+            let agency = if next(5) == 0 { "b" } else { "a" };
+            let client = match (agency, next(3)) {
+                ("a", 0) => Some("c1"),
+                ("a", 1) => Some("c2"),
+                ("b", 0) => Some("c3"),
+                _ => None,
+            };
+            let day = format!("2026-{:02}-{:02}", 1 + next(3), 1 + next(28));
+            tx.execute(
+                "INSERT INTO invoices (id, agency_id, client_id, nature, status, created_on, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, 'facture', 'brouillon', ?4, ?5, ?5)",
+                params![format!("inv-{i:05}"), agency, client, day, now],
+            )?;
+        }
+        // Move some through statuses (the update trigger), the way issuing
+        // and payment do.
+        tx.execute(
+            "UPDATE invoices SET status = 'emise', number_year = 2026,
+                 number_seq = CAST(substr(id, 5) AS INTEGER) + 1,
+                 number = 'FA-2026-' || printf('%06d', CAST(substr(id, 5) AS INTEGER) + 1)
+             WHERE CAST(substr(id, 5) AS INTEGER) % 3 <> 0",
+            [],
+        )?;
+        tx.execute(
+            "UPDATE invoices SET status = 'payee' WHERE CAST(substr(id, 5) AS INTEGER) % 3 = 1",
+            [],
+        )?;
+        tx.execute(
+            "UPDATE invoices SET client_id = 'c2' WHERE id IN ('inv-00004', 'inv-00010')
+                 AND agency_id = 'a'",
+            [],
+        )?;
+        Ok(())
+    }
+
+    #[test]
+    fn totals_and_far_pages_equal_count_and_offset() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = crate::store::Store::open(&dir.path().join("t.db")).expect("store");
+        store.write_blocking(|tx| seed(tx, 6_000)).expect("seed");
+        let filters = [
+            InvoiceFilter::default(),
+            InvoiceFilter {
+                statuses: vec!["payee".into()],
+                ..Default::default()
+            },
+            InvoiceFilter {
+                statuses: vec!["emise".into(), "envoyee".into(), "brouillon".into()],
+                since: Some("2026-02-03".into()),
+                ..Default::default()
+            },
+            InvoiceFilter {
+                client_ref: Some("C2".into()),
+                statuses: vec!["payee".into()],
+                ..Default::default()
+            },
+            InvoiceFilter {
+                client_ref: Some("C1".into()),
+                until: Some("2026-02-14".into()),
+                ..Default::default()
+            },
+            InvoiceFilter {
+                client_ref: Some("inconnu".into()),
+                ..Default::default()
+            },
+        ];
+        store
+            .read_blocking(|conn| -> AppResult<()> {
+                for agency in ["a", "b", "z"] {
+                    for filter in &filters {
+                        for (limit, offset) in [
+                            (50, 0),
+                            (50, 13),
+                            (3, 149),
+                            (50, 1_950),
+                            (50, 2_000),
+                            (7, 2_345),
+                            (200, 3_000),
+                            (50, 4_790),
+                            (50, 4_799),
+                            (50, 5_999),
+                            (50, 7_000),
+                        ] {
+                            let (expected_total, expected) =
+                                list_by_offset(conn, agency, filter, limit, offset)?;
+                            // The counters' walk from the first page on, and the default.
+                            for seek_from in [0, SEEK_FROM_OFFSET] {
+                                let (total, rows) = list_seeking_from(
+                                    conn, agency, filter, limit, offset, seek_from,
+                                )?;
+                                assert_eq!(total, expected_total, "{agency} {filter:?}");
+                                let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+                                let expected_ids: Vec<&str> =
+                                    expected.iter().map(|r| r.id.as_str()).collect();
+                                assert_eq!(
+                                    ids, expected_ids,
+                                    "{agency} {filter:?} {limit} {offset}"
+                                );
+                                assert_eq!(
+                                    rows.iter().map(|r| &r.client_ref).collect::<Vec<_>>(),
+                                    expected.iter().map(|r| &r.client_ref).collect::<Vec<_>>()
+                                );
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .expect("compare");
+    }
 }
