@@ -70,3 +70,48 @@ async fn the_agency_switcher_moves_the_session_and_refuses_an_agency_outside_the
         )
     );
 }
+
+#[tokio::test]
+async fn an_idle_session_expires_and_an_active_one_is_extended() {
+    let server = TestServer::start().await;
+    init_org(server.data_dir.path(), "Org", "admin@org.fr");
+    let staff = StaffClient::sign_in(&server, "admin@org.fr", "motdepasse-solide").await;
+    let db = open_db(server.data_dir.path());
+    let expires_at = |db: &rusqlite::Connection| -> String {
+        db.query_row("SELECT expires_at FROM sessions", [], |r| r.get(0))
+            .expect("session row")
+    };
+    // Eight hours of idleness from the sign-in.
+    let first = expires_at(&db);
+    let at = chrono::DateTime::parse_from_rfc3339(&first).expect("timestamp");
+    let in_hours = (at.with_timezone(&chrono::Utc) - chrono::Utc::now()).num_minutes();
+    assert!((8 * 60 - 2..=8 * 60).contains(&in_hours), "{first}");
+
+    // Seen more than a minute ago: the next request moves the expiry on.
+    db.execute(
+        "UPDATE sessions SET last_seen_at = '2026-01-01T00:00:00.000Z', expires_at = ?1",
+        [&first],
+    )
+    .expect("age the session");
+    let (status, _) = staff.get("/session").await;
+    assert_eq!(status, 200);
+    let seen: String = db
+        .query_row("SELECT last_seen_at FROM sessions", [], |r| r.get(0))
+        .expect("row");
+    assert_ne!(seen, "2026-01-01T00:00:00.000Z");
+
+    // Past its expiry, the session no longer opens anything.
+    db.execute(
+        "UPDATE sessions SET expires_at = '2026-01-01T00:00:00.000Z'",
+        [],
+    )
+    .expect("expire");
+    let (status, body) = staff.get("/session").await;
+    assert_eq!(
+        (status, body),
+        (
+            401,
+            json!({ "error": "Session absente ou expirée : reconnectez-vous." })
+        )
+    );
+}
