@@ -392,7 +392,7 @@ async fn subscribing_is_an_administrators_with_https_and_known_events() {
     assert_eq!(status, 403);
     assert_eq!(
         str_of(&answer, "error"),
-        "La création d'un abonnement webhook est réservé à un administrateur de l'agence."
+        "Créer un abonnement webhook est réservé à un administrateur de l'agence."
     );
 
     // Created: id, secret (shown once), ok.

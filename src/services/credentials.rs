@@ -101,6 +101,125 @@ pub fn revoke(tx: &Transaction, credential_id: &str, actor: &Actor) -> AppResult
     Ok(())
 }
 
+/// 404 of a token that is not one of the account's own.
+pub const TOKEN_NOT_FOUND: &str = "Jeton d'API introuvable parmi ceux de votre compte.";
+/// 404 of a key that is not the agency's.
+pub const KEY_NOT_FOUND: &str = "Clé introuvable dans cette agence.";
+
+/// Revokes one of the account's own API tokens; anyone else's answers 404,
+/// like an unknown id.
+pub fn revoke_own_api_token(
+    tx: &Transaction,
+    account_id: &str,
+    credential_id: &str,
+    actor: &Actor,
+) -> AppResult<()> {
+    let row = credentials::get(tx, credential_id)?
+        .filter(|row| {
+            row.kind == CredentialKind::ApiToken.as_str()
+                && row.account_id.as_deref() == Some(account_id)
+        })
+        .ok_or_else(|| AppError::not_found(TOKEN_NOT_FOUND))?;
+    if row.revoked_at.is_some() || !credentials::revoke(tx, &row.id)? {
+        return Err(AppError::conflict("Ce jeton est déjà révoqué."));
+    }
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: None,
+            actor,
+            action: "revocation",
+            object_type: "api_token",
+            object_id: Some(&row.id),
+            detail: Some(json!({ "name": row.name, "account": account_id })),
+        },
+    )?;
+    Ok(())
+}
+
+/// Revokes a call-center key of the agency; a key of another agency
+/// answers 404.
+pub fn revoke_call_center_key(
+    tx: &Transaction,
+    agency_id: &str,
+    credential_id: &str,
+    actor: &Actor,
+) -> AppResult<()> {
+    let row = credentials::get(tx, credential_id)?
+        .filter(|row| {
+            row.kind == CredentialKind::CallCenterKey.as_str()
+                && row.agency_id.as_deref() == Some(agency_id)
+        })
+        .ok_or_else(|| AppError::not_found(KEY_NOT_FOUND))?;
+    if row.revoked_at.is_some() || !credentials::revoke(tx, &row.id)? {
+        return Err(AppError::conflict("Cette clé est déjà révoquée."));
+    }
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id),
+            actor,
+            action: "revocation",
+            object_type: "call_center_key",
+            object_id: Some(&row.id),
+            detail: Some(json!({ "center": row.name })),
+        },
+    )?;
+    Ok(())
+}
+
+/// What revoking a partner key in one agency did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartnerKeyWithdrawal {
+    /// Agencies the key still serves (never this one).
+    pub remaining_agencies: i64,
+    /// True when no agency remained: the key itself is revoked.
+    pub revoked: bool,
+}
+
+/// Revokes a partner key in one agency: the agency is withdrawn from the key
+/// at once (the partner is refused there with 403), and the key itself is
+/// revoked when no agency remains. An agency never ends the key for the
+/// other agencies it serves. A key not attributed to the agency answers 404.
+pub fn revoke_partner_key_in_agency(
+    tx: &Transaction,
+    agency_id: &str,
+    credential_id: &str,
+    actor: &Actor,
+) -> AppResult<PartnerKeyWithdrawal> {
+    let row = credentials::get(tx, credential_id)?
+        .filter(|row| row.kind == CredentialKind::PartnerKey.as_str() && row.revoked_at.is_none())
+        .ok_or_else(|| AppError::not_found(KEY_NOT_FOUND))?;
+    if !credentials::is_attributed_to(tx, &row.id, agency_id)? {
+        return Err(AppError::not_found(KEY_NOT_FOUND));
+    }
+    let remaining_agencies = credentials::withdraw_partner_agency(tx, &row.id, agency_id)?;
+    let revoked = remaining_agencies == 0 && credentials::revoke(tx, &row.id)?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id),
+            actor,
+            action: if revoked {
+                "revocation"
+            } else {
+                "retrait_agence"
+            },
+            object_type: "partner_key",
+            object_id: Some(&row.id),
+            detail: Some(json!({
+                "partner": row.name,
+                "agency": agency_id,
+                "remainingAgencies": remaining_agencies,
+            })),
+        },
+    )?;
+    Ok(PartnerKeyWithdrawal {
+        remaining_agencies,
+        revoked,
+    })
+}
+
 /// A key for a call center of the agency (the center is created if new).
 pub fn create_call_center_key(
     tx: &Transaction,

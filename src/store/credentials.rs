@@ -219,3 +219,170 @@ pub fn find_live_partner_key(
         last_used_at,
     }))
 }
+
+/// One credential as stored (never its secret: only the fingerprint).
+#[derive(Debug, Clone)]
+pub struct CredentialRow {
+    pub id: String,
+    pub kind: String,
+    pub name: String,
+    pub account_id: Option<String>,
+    pub agency_id: Option<String>,
+    pub revoked_at: Option<String>,
+}
+
+pub fn get(conn: &Connection, id: &str) -> AppResult<Option<CredentialRow>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, kind, name, account_id, agency_id, revoked_at FROM credentials WHERE id = ?1",
+            [id],
+            |row| {
+                Ok(CredentialRow {
+                    id: row.get(0)?,
+                    kind: row.get(1)?,
+                    name: row.get(2)?,
+                    account_id: row.get(3)?,
+                    agency_id: row.get(4)?,
+                    revoked_at: row.get(5)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// A live credential as the keys-and-tokens screen lists it.
+#[derive(Debug, Clone)]
+pub struct ListedCredential {
+    pub id: String,
+    /// The tool (API token), the call center, or the partner.
+    pub name: String,
+    pub fingerprint: String,
+    pub created_at: String,
+    pub last_used_at: Option<String>,
+    /// Partner keys: how many other agencies the key is attributed to.
+    pub other_agencies: i64,
+}
+
+fn listed_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<ListedCredential> {
+    Ok(ListedCredential {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        fingerprint: row.get(2)?,
+        created_at: row.get(3)?,
+        last_used_at: row.get(4)?,
+        other_agencies: row.get(5)?,
+    })
+}
+
+fn listed_page(
+    conn: &Connection,
+    count_sql: &str,
+    rows_sql: &str,
+    owner: &str,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<ListedCredential>)> {
+    let total: i64 = conn.query_row(count_sql, [owner], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(rows_sql)?;
+    let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+    let rows = stmt
+        .query_map(params![owner, limit, offset], listed_from)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((total, rows))
+}
+
+/// The live API tokens of an account, newest first.
+pub fn list_api_tokens(
+    conn: &Connection,
+    account_id: &str,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<ListedCredential>)> {
+    listed_page(
+        conn,
+        "SELECT COUNT(*) FROM credentials
+          WHERE account_id = ?1 AND kind = 'api_token' AND revoked_at IS NULL",
+        "SELECT id, name, fingerprint, created_at, last_used_at, 0 FROM credentials
+          WHERE account_id = ?1 AND kind = 'api_token' AND revoked_at IS NULL
+          ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3",
+        account_id,
+        limit,
+        offset,
+    )
+}
+
+/// The live call-center keys of an agency, newest first; `name` is the
+/// center's.
+pub fn list_call_center_keys(
+    conn: &Connection,
+    agency_id: &str,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<ListedCredential>)> {
+    listed_page(
+        conn,
+        "SELECT COUNT(*) FROM credentials
+          WHERE agency_id = ?1 AND kind = 'call_center_key' AND revoked_at IS NULL",
+        "SELECT c.id, cc.name, c.fingerprint, c.created_at, c.last_used_at, 0
+           FROM credentials c JOIN call_centers cc ON cc.id = c.call_center_id
+          WHERE c.agency_id = ?1 AND c.kind = 'call_center_key' AND c.revoked_at IS NULL
+          ORDER BY c.created_at DESC, c.id DESC LIMIT ?2 OFFSET ?3",
+        agency_id,
+        limit,
+        offset,
+    )
+}
+
+/// The live partner keys attributed to an agency, newest first, with how
+/// many other agencies each one serves.
+pub fn list_partner_keys(
+    conn: &Connection,
+    agency_id: &str,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<ListedCredential>)> {
+    listed_page(
+        conn,
+        "SELECT COUNT(*) FROM partner_key_agencies p JOIN credentials c ON c.id = p.credential_id
+          WHERE p.agency_id = ?1 AND c.kind = 'partner_key' AND c.revoked_at IS NULL",
+        "SELECT c.id, c.name, c.fingerprint, c.created_at, c.last_used_at,
+                (SELECT COUNT(*) FROM partner_key_agencies o
+                  WHERE o.credential_id = c.id AND o.agency_id <> ?1)
+           FROM partner_key_agencies p JOIN credentials c ON c.id = p.credential_id
+          WHERE p.agency_id = ?1 AND c.kind = 'partner_key' AND c.revoked_at IS NULL
+          ORDER BY c.created_at DESC, c.id DESC LIMIT ?2 OFFSET ?3",
+        agency_id,
+        limit,
+        offset,
+    )
+}
+
+pub fn is_attributed_to(
+    conn: &Connection,
+    credential_id: &str,
+    agency_id: &str,
+) -> AppResult<bool> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2)",
+        params![credential_id, agency_id],
+        |r| r.get(0),
+    )?)
+}
+
+/// Withdraws one agency from a partner key; returns how many agencies it
+/// still serves.
+pub fn withdraw_partner_agency(
+    tx: &Transaction,
+    credential_id: &str,
+    agency_id: &str,
+) -> AppResult<i64> {
+    tx.execute(
+        "DELETE FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2",
+        params![credential_id, agency_id],
+    )?;
+    Ok(tx.query_row(
+        "SELECT COUNT(*) FROM partner_key_agencies WHERE credential_id = ?1",
+        [credential_id],
+        |r| r.get(0),
+    )?)
+}

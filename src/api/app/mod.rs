@@ -2,8 +2,10 @@
 //! session cookie only. Its handlers call the same services as the REST API.
 
 pub mod account;
+pub mod keys;
 pub mod session;
 pub mod surveys;
+pub mod webhooks;
 
 use axum::Router;
 
@@ -14,4 +16,6 @@ pub fn router() -> Router<AppState> {
         .merge(session::router())
         .merge(account::router())
         .merge(surveys::router())
+        .merge(keys::router())
+        .merge(webhooks::router())
 }

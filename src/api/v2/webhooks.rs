@@ -93,8 +93,18 @@ async fn create_subscription(
     caller: ApiCaller,
     ApiJson(body): ApiJson<SubscriptionBody>,
 ) -> AppResult<(StatusCode, Json<Subscribed>)> {
+    let subscribed = subscription_create(&state, &caller, body).await?;
+    Ok((StatusCode::CREATED, Json(subscribed)))
+}
+
+/// Subscribes an address to events of the acting agency (administrator).
+pub async fn subscription_create(
+    state: &AppState,
+    caller: &ApiCaller,
+    body: SubscriptionBody,
+) -> AppResult<Subscribed> {
     let agency_id = caller.require_agency()?.id.clone();
-    service::require_admin(&caller.account, "La création d'un abonnement webhook")?;
+    service::require_admin(&caller.account, "Créer un abonnement webhook")?;
     let account_id = caller.account.id.clone();
     let actor = caller.actor.clone();
     let sync = state.webhooks.clone();
@@ -114,14 +124,11 @@ async fn create_subscription(
             )
         })
         .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(Subscribed {
-            id: subscribed.id,
-            secret: subscribed.secret,
-            ok: true,
-        }),
-    ))
+    Ok(Subscribed {
+        id: subscribed.id,
+        secret: subscribed.secret,
+        ok: true,
+    })
 }
 
 /// Un abonnement actif (son secret n'est jamais relu).
@@ -158,12 +165,20 @@ async fn list_subscriptions(
     State(state): State<AppState>,
     caller: ApiCaller,
 ) -> AppResult<Json<Vec<SubscriptionWire>>> {
+    Ok(Json(subscription_list(&state, &caller).await?))
+}
+
+/// The live subscriptions of the acting agency, oldest first.
+pub async fn subscription_list(
+    state: &AppState,
+    caller: &ApiCaller,
+) -> AppResult<Vec<SubscriptionWire>> {
     let agency_id = caller.require_agency()?.id.clone();
     let rows = state
         .store
         .read(move |conn| store::live_subscriptions(conn, &agency_id))
         .await?;
-    Ok(Json(rows.into_iter().map(SubscriptionWire::from).collect()))
+    Ok(rows.into_iter().map(SubscriptionWire::from).collect())
 }
 
 /// Statut d'une livraison.
@@ -262,8 +277,15 @@ async fn send_test(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<TestSent>)> {
+    let sent = test_send(&state, &caller, id).await?;
+    Ok((StatusCode::CREATED, Json(sent)))
+}
+
+/// Queues a `ping` to the subscription `id` and makes its first attempt now
+/// (administrator).
+pub async fn test_send(state: &AppState, caller: &ApiCaller, id: String) -> AppResult<TestSent> {
     let agency_id = caller.require_agency()?.id.clone();
-    service::require_admin(&caller.account, "L'envoi d'un test")?;
+    service::require_admin(&caller.account, "Envoyer un test")?;
     let actor = caller.actor.clone();
     let delivery_id = state
         .store
@@ -275,13 +297,10 @@ async fn send_test(
         .read(move |conn| store::get_delivery(conn, &delivery_id))
         .await?
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("livraison de test disparue")))?;
-    Ok((
-        StatusCode::CREATED,
-        Json(TestSent {
-            ok: true,
-            delivery: row.into(),
-        }),
-    ))
+    Ok(TestSent {
+        ok: true,
+        delivery: row.into(),
+    })
 }
 
 /// Les dernières livraisons de l'abonnement, des plus récentes aux plus anciennes.
@@ -304,8 +323,19 @@ async fn list_deliveries(
     ApiPath(id): ApiPath<String>,
     ApiQuery(query): ApiQuery<PageQuery>,
 ) -> AppResult<Json<Page<DeliveryWire>>> {
+    Ok(Json(delivery_list(&state, &caller, id, &query).await?))
+}
+
+/// The deliveries of the subscription `id` of the acting agency (revoked
+/// ones included), newest first, paged.
+pub async fn delivery_list(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: String,
+    query: &PageQuery,
+) -> AppResult<Page<DeliveryWire>> {
     let agency_id = caller.require_agency()?.id.clone();
-    let paging = Paging::from_query(&query)?;
+    let paging = Paging::from_query(query)?;
     let (total, rows) = state
         .store
         .read(move |conn| {
@@ -314,12 +344,12 @@ async fn list_deliveries(
             store::list_deliveries(conn, &id, paging.limit, paging.offset())
         })
         .await?;
-    Ok(Json(Page {
+    Ok(Page {
         total,
         page: paging.page,
         limit: paging.limit,
         results: rows.into_iter().map(DeliveryWire::from).collect(),
-    }))
+    })
 }
 
 /// L'abonnement révoqué.
@@ -350,19 +380,29 @@ async fn revoke_subscription(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<Revoked>> {
+    Ok(Json(subscription_revoke(&state, &caller, id).await?))
+}
+
+/// Revokes the subscription `id` of the acting agency (administrator); its
+/// pending deliveries are abandoned.
+pub async fn subscription_revoke(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: String,
+) -> AppResult<Revoked> {
     let agency_id = caller.require_agency()?.id.clone();
-    service::require_admin(&caller.account, "La révocation d'un abonnement webhook")?;
+    service::require_admin(&caller.account, "Révoquer un abonnement webhook")?;
     let actor = caller.actor.clone();
     let revoked_id = id.clone();
     let abandoned = state
         .store
         .write(move |tx| service::revoke(tx, &agency_id, &id, &actor))
         .await?;
-    Ok(Json(Revoked {
+    Ok(Revoked {
         id: revoked_id,
         ok: true,
         abandoned,
-    }))
+    })
 }
 
 /// L'état de l'envoi des webhooks.
@@ -392,16 +432,21 @@ async fn sync_status(
     State(state): State<AppState>,
     caller: ApiCaller,
 ) -> AppResult<Json<SyncStatusWire>> {
+    Ok(Json(status_read(&state, &caller).await?))
+}
+
+/// The sync task's state for the acting agency.
+pub async fn status_read(state: &AppState, caller: &ApiCaller) -> AppResult<SyncStatusWire> {
     let agency_id = caller.require_agency()?.id.clone();
     let (pending, next_attempt_at) = state
         .store
         .read(move |conn| store::pending_summary(conn, Some(&agency_id)))
         .await?;
     let status = state.webhooks.status();
-    Ok(Json(SyncStatusWire {
+    Ok(SyncStatusWire {
         online: status.online,
         checked_at: status.checked_at.map(clock::format_timestamp),
         pending,
         next_attempt_at,
-    }))
+    })
 }

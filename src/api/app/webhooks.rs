@@ -1,0 +1,91 @@
+//! `/app/api/webhooks…`: the webhooks screen. Every operation is the REST
+//! API v2's (`api::v2::webhooks`), called with the session as the caller:
+//! same shapes, same rules. Subscribing, testing and revoking are an
+//! administrator's (403 for a member); reading subscriptions, deliveries and
+//! the sync state is open to every account of the agency, as on the REST API.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+
+use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::json::ApiJson;
+use crate::api::v2::webhooks::{
+    self as shared, DeliveryWire, Revoked, Subscribed, SubscriptionBody, SubscriptionWire,
+    SyncStatusWire, TestSent,
+};
+use crate::api::v2::wire::{Page, PageQuery};
+use crate::auth::staff_session::StaffSession;
+use crate::error::AppResult;
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/webhooks", get(list).post(create))
+        .route("/webhooks/status", get(status))
+        .route("/webhooks/{id}/test", post(test))
+        .route("/webhooks/{id}/deliveries", get(deliveries))
+        .route("/webhooks/{id}/revoke", post(revoke))
+}
+
+async fn list(
+    State(state): State<AppState>,
+    session: StaffSession,
+) -> AppResult<Json<Vec<SubscriptionWire>>> {
+    session.require_agency()?;
+    Ok(Json(
+        shared::subscription_list(&state, &session.caller()).await?,
+    ))
+}
+
+async fn create(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<SubscriptionBody>,
+) -> AppResult<(StatusCode, Json<Subscribed>)> {
+    session.require_agency()?;
+    let subscribed = shared::subscription_create(&state, &session.caller(), body).await?;
+    Ok((StatusCode::CREATED, Json(subscribed)))
+}
+
+async fn status(
+    State(state): State<AppState>,
+    session: StaffSession,
+) -> AppResult<Json<SyncStatusWire>> {
+    session.require_agency()?;
+    Ok(Json(shared::status_read(&state, &session.caller()).await?))
+}
+
+async fn test(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<TestSent>)> {
+    session.require_agency()?;
+    let sent = shared::test_send(&state, &session.caller(), id).await?;
+    Ok((StatusCode::CREATED, Json(sent)))
+}
+
+async fn deliveries(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> AppResult<Json<Page<DeliveryWire>>> {
+    session.require_agency()?;
+    Ok(Json(
+        shared::delivery_list(&state, &session.caller(), id, &query).await?,
+    ))
+}
+
+async fn revoke(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<Revoked>> {
+    session.require_agency()?;
+    Ok(Json(
+        shared::subscription_revoke(&state, &session.caller(), id).await?,
+    ))
+}
