@@ -4,6 +4,7 @@
 pub mod account;
 pub mod session;
 pub mod surveys;
+pub mod technicians;
 
 use axum::Router;
 
@@ -14,4 +15,5 @@ pub fn router() -> Router<AppState> {
         .merge(session::router())
         .merge(account::router())
         .merge(surveys::router())
+        .merge(technicians::router())
 }
