@@ -296,7 +296,11 @@ mod tests {
         );
         // Tuesday to Wednesday inside b: b split in two.
         assert_eq!(
-            carve(&[b.clone()], utc(2026, 11, 24, 7), utc(2026, 11, 25, 7)),
+            carve(
+                std::slice::from_ref(&b),
+                utc(2026, 11, 24, 7),
+                utc(2026, 11, 25, 7)
+            ),
             vec![
                 Edit::Resize {
                     id: "b".into(),
