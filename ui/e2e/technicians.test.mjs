@@ -254,6 +254,68 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       const again = rotaTable().getByRole('row').filter({ has: page.getByRole('rowheader', { name: label, exact: true }) });
       assert.equal(((await again.locator('td').nth(1).locator('strong').textContent()) ?? '').trim(), choice.text);
       await shot('techniciens-07-apres-rechargement');
+      changed = { label, name: choice.text, options };
+    });
+
+    /** @type {{label: string, name: string, options: {value: string | null, text: string}[]} | undefined} */
+    let changed;
+
+    step('échange de deux semaines futures', async () => {
+      assert.ok(changed, 'la semaine changée à l’étape précédente');
+      const rowOf = (label) =>
+        rotaTable().getByRole('row').filter({ has: page.getByRole('rowheader', { name: label, exact: true }) });
+      const labels = (await rotaTable().locator('tbody tr th').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+      const otherLabel = labels.find((l, i) => i >= 2 && l !== changed.label);
+      assert.ok(otherLabel);
+      const other = changed.options.find((o) => o.value && !o.text.includes('absent') && o.text !== changed.name);
+      assert.ok(other);
+
+      // La seconde semaine est d'abord confiée à un autre technicien.
+      await rowOf(otherLabel).getByRole('button', { name: `Changer le technicien de la semaine ${otherLabel}`, exact: true }).click();
+      let dialog = page.getByRole('dialog', { name: "Changer le technicien d'astreinte" });
+      await dialog.getByLabel("Technicien d'astreinte", { exact: true }).selectOption(other.value);
+      await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await rowOf(otherLabel).locator('td strong').filter({ hasText: other.text }).waitFor();
+
+      await rowOf(changed.label).getByRole('button', { name: `Échanger la semaine ${changed.label}`, exact: true }).click();
+      dialog = page.getByRole('dialog', { name: 'Échanger deux semaines' });
+      await dialog.waitFor();
+      await dialog.getByLabel('Échanger avec la semaine', { exact: true }).selectOption({ label: `${otherLabel} — ${other.text}` });
+      await shot('techniciens-09-echange-dialogue');
+      const swapped = apiResponse('/app/api/technicians/rota/swap', 'POST');
+      await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+      const res = await swapped;
+      assert.equal(res.status(), 200, JSON.stringify(await res.json()));
+      await dialog.waitFor({ state: 'hidden' });
+      await rowOf(changed.label).locator('td strong').filter({ hasText: other.text }).waitFor();
+      await rowOf(otherLabel).locator('td strong').filter({ hasText: changed.name }).waitFor();
+      await shot('techniciens-10-echange-fait');
+    });
+
+    step('un membre voit le planning et les absences sans pouvoir les modifier', async () => {
+      assert.ok(creds?.member?.email && creds.member.password, 'LIFTDESK_CREDENTIALS : member requis');
+      const signOut = apiResponse('/app/api/session', 'DELETE');
+      await page.getByRole('button', { name: 'Se déconnecter', exact: true }).click();
+      await signOut;
+      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.member.email);
+      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.member.password);
+      const signIn = apiResponse('/app/api/session', 'POST');
+      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+      assert.equal((await signIn).status(), 200);
+      await openTechnicians();
+      await page
+        .getByText("Seul un administrateur de l'agence modifie le planning d'astreinte et les absences.", { exact: true })
+        .waitFor();
+      assert.equal(await rotaTable().getByRole('button').count(), 0, 'aucune action sur le planning');
+      const first = ((await teamTable().locator('tbody tr').first().locator('th').textContent()) ?? '').trim();
+      await teamTable().getByRole('button', { name: `Absences de ${first}`, exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: `Absences de ${first}` });
+      await dialog.getByText("Seul un administrateur de l'agence modifie les absences.", { exact: true }).waitFor();
+      assert.equal(await dialog.getByRole('button', { name: 'Ajouter' }).count(), 0);
+      assert.equal(await dialog.getByRole('button', { name: /^Supprimer/ }).count(), 0);
+      await shot('techniciens-08-membre');
+      await dialog.getByRole('button', { name: 'Fermer', exact: true }).click();
       assert.deepEqual(pageErrors, []);
     });
   });
