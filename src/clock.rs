@@ -59,6 +59,24 @@ pub fn paris_local(at: DateTime<Utc>) -> chrono::NaiveDateTime {
         .unwrap_or(utc)
 }
 
+/// The instant of a Paris wall-clock time. A time skipped by the spring
+/// change (02:00–03:00) is read as winter time; a time met twice in autumn is
+/// the first one.
+pub fn paris_to_utc(local: chrono::NaiveDateTime) -> DateTime<Utc> {
+    for offset in [2, 1] {
+        if let Some(utc) = local.checked_sub_signed(chrono::Duration::hours(offset)) {
+            let at = utc.and_utc();
+            if paris_offset_hours(at) == offset {
+                return at;
+            }
+        }
+    }
+    local
+        .checked_sub_signed(chrono::Duration::hours(1))
+        .unwrap_or(local)
+        .and_utc()
+}
+
 /// Today's date in Paris.
 pub fn paris_today() -> chrono::NaiveDate {
     paris_local(now()).date()
@@ -97,6 +115,26 @@ mod tests {
         assert_eq!(
             last_sunday(2026, 12).map(|d| d.to_string()),
             Some("2026-12-27".into())
+        );
+        // Back from local time, in winter and in summer.
+        let at = |y, mo, d, h, mi| {
+            chrono::NaiveDate::from_ymd_opt(y, mo, d)
+                .unwrap()
+                .and_hms_opt(h, mi, 0)
+                .unwrap()
+        };
+        assert_eq!(
+            paris_to_utc(at(2026, 11, 23, 8, 0)),
+            utc(2026, 11, 23, 7, 0)
+        );
+        assert_eq!(paris_to_utc(at(2026, 6, 1, 8, 0)), utc(2026, 6, 1, 6, 0));
+        assert_eq!(
+            paris_to_utc(at(2026, 3, 29, 2, 30)),
+            utc(2026, 3, 29, 1, 30)
+        );
+        assert_eq!(
+            paris_to_utc(at(2026, 10, 25, 2, 30)),
+            utc(2026, 10, 25, 0, 30)
         );
         // Far instants do not panic.
         let _ = paris_local(DateTime::<Utc>::MAX_UTC);

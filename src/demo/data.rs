@@ -1882,9 +1882,9 @@ impl AgencySeeder<'_, '_> {
         )?;
         let mut turn = 0usize;
         for week in -self.targets.rota_weeks_past..self.targets.rota_weeks_ahead {
+            // A rota week runs from Monday 08:00 to Monday 08:00, Paris time.
             let start_day = monday + Duration::weeks(week);
-            let starts = Clock::midnight(start_day) + Duration::hours(8);
-            let ends = starts + Duration::weeks(1);
+            let (starts, ends) = crate::domain::rota::week_bounds(start_day);
             let mut chosen = order[turn % order.len()];
             for attempt in 0..order.len() {
                 let candidate = order[(turn + attempt) % order.len()];
@@ -5507,9 +5507,16 @@ mod tests {
                 let (start, end) = period.split_once('/').expect("period");
                 let starts = DateTime::parse_from_rfc3339(start).expect("start");
                 let ends = DateTime::parse_from_rfc3339(end).expect("end");
-                assert_eq!(starts.weekday(), Weekday::Mon);
-                assert_eq!(&start[11..], "08:00:00.000Z");
-                assert_eq!(ends - starts, Duration::weeks(1));
+                let local = crate::clock::paris_local(starts.with_timezone(&Utc));
+                assert_eq!(local.weekday(), Weekday::Mon);
+                assert_eq!(local.time().to_string(), "08:00:00");
+                let length = ends - starts;
+                assert!(
+                    (Duration::weeks(1) - Duration::hours(1)
+                        ..=Duration::weeks(1) + Duration::hours(1))
+                        .contains(&length),
+                    "{period}"
+                );
                 if let Some(previous) = &previous_end {
                     assert_eq!(previous, start, "rota gap");
                 }

@@ -78,6 +78,7 @@ pub mod error;
 pub mod invoice;
 pub mod knowledge;
 pub mod quote;
+pub mod rota;
 pub mod siren;
 pub mod survey;
 pub mod visit;

@@ -2,11 +2,16 @@
 //! who is absent, who is resting after standby duty.
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use rusqlite::Connection;
+use rusqlite::{Connection, Transaction};
+use serde_json::json;
 
 use crate::clock;
+use crate::domain::rota::{self, Edit, Period, french_day, french_instant};
 use crate::error::{AppError, AppResult};
-use crate::store::technicians::{self, AbsenceRow};
+use crate::store::accounts::AccountRow;
+use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::new_id;
+use crate::store::technicians::{self, AbsenceDetail, AbsenceRow, OnCallRow, TechnicianRow};
 
 /// A technician's situation at an instant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,6 +109,542 @@ pub fn absent_until(absences: &[&AbsenceRow], today: NaiveDate) -> AppResult<Opt
         }
     }
     Ok(until)
+}
+
+// -- The standby rota and the absences ----------------------------------------
+
+/// Only an administrator of the agency edits the rota and the absences;
+/// every staff member reads them.
+pub fn require_rota_editor(account: &AccountRow) -> AppResult<()> {
+    crate::services::webhooks::require_admin(
+        account,
+        "Modifier les astreintes et les absences des techniciens",
+    )
+}
+
+fn technician_not_found(id: &str) -> AppError {
+    AppError::not_found(format!(
+        "Technicien introuvable dans cette agence : « {id} »."
+    ))
+}
+
+/// An active technician of the agency, else 404.
+pub fn active_technician(conn: &Connection, agency_id: &str, id: &str) -> AppResult<TechnicianRow> {
+    technicians::active_in_agency(conn, agency_id, id)?.ok_or_else(|| technician_not_found(id))
+}
+
+fn stored_instant(text: &str) -> AppResult<DateTime<Utc>> {
+    clock::parse_timestamp(text).ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!("horodatage d'astreinte illisible : {text}"))
+    })
+}
+
+fn period_of(row: &OnCallRow) -> AppResult<Period> {
+    Ok(Period {
+        id: row.id.clone(),
+        technician_id: row.technician_id.clone(),
+        starts: stored_instant(&row.starts_at)?,
+        ends: stored_instant(&row.ends_at)?,
+    })
+}
+
+/// A part of a rota week held by a technician.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RotaShift {
+    pub technician_id: String,
+    pub technician_name: String,
+    pub starts: DateTime<Utc>,
+    pub ends: DateTime<Utc>,
+}
+
+/// A rota week (Monday 08:00 to Monday 08:00, Paris time).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RotaWeek {
+    pub monday: NaiveDate,
+    pub starts: DateTime<Utc>,
+    pub ends: DateTime<Utc>,
+    /// The technician holding the longest part of the week.
+    pub holder: Option<(String, String)>,
+    /// The holder covers the whole week alone.
+    pub complete: bool,
+    /// Who is on standby in the week, clipped to it, by start.
+    pub shifts: Vec<RotaShift>,
+}
+
+/// `weeks` rota weeks from the one starting on `first_monday`.
+pub fn rota(
+    conn: &Connection,
+    agency_id: &str,
+    first_monday: NaiveDate,
+    weeks: u32,
+) -> AppResult<Vec<RotaWeek>> {
+    let from = rota::week_bounds(first_monday).0;
+    let last_monday = first_monday + Duration::weeks(i64::from(weeks.max(1)) - 1);
+    let to = rota::week_bounds(last_monday).1;
+    let rows = technicians::on_call_overlapping(
+        conn,
+        agency_id,
+        &clock::format_timestamp(from),
+        &clock::format_timestamp(to),
+    )?;
+    let periods = rows.iter().map(period_of).collect::<AppResult<Vec<_>>>()?;
+    let mut result = Vec::new();
+    for index in 0..weeks {
+        let monday = first_monday + Duration::weeks(i64::from(index));
+        let (starts, ends) = rota::week_bounds(monday);
+        let mut shifts = Vec::new();
+        let mut inside = Vec::new();
+        for (row, period) in rows.iter().zip(&periods) {
+            if period.ends <= starts || ends <= period.starts {
+                continue;
+            }
+            inside.push(period.clone());
+            shifts.push(RotaShift {
+                technician_id: row.technician_id.clone(),
+                technician_name: row.technician_name.clone(),
+                starts: period.starts.max(starts),
+                ends: period.ends.min(ends),
+            });
+        }
+        let (holder_id, complete) = rota::week_holder(&inside, starts, ends);
+        let holder = holder_id.and_then(|id| {
+            rows.iter()
+                .find(|row| row.technician_id == id)
+                .map(|row| (id, row.technician_name.clone()))
+        });
+        result.push(RotaWeek {
+            monday,
+            starts,
+            ends,
+            holder,
+            complete,
+            shifts,
+        });
+    }
+    Ok(result)
+}
+
+/// Reads the Monday that names a rota week.
+pub fn parse_monday(text: &str) -> AppResult<NaiveDate> {
+    let day = rota::parse_day(text).ok_or_else(|| {
+        AppError::unprocessable("Semaine invalide : attendu la date de son lundi, AAAA-MM-JJ.")
+    })?;
+    if rota::monday_of(day) != day {
+        return Err(AppError::unprocessable(format!(
+            "Le {} n'est pas un lundi : une semaine d'astreinte commence le lundi à 08:00.",
+            french_day(day)
+        )));
+    }
+    Ok(day)
+}
+
+/// Gives `[starts, ends)` to the technician: the stretch is cut out of the
+/// agency's periods that covered it, then the technician's period is joined
+/// with his periods right before and after. Returns the technicians whose
+/// periods changed (for the rest check).
+fn give(
+    tx: &Transaction,
+    agency_id: &str,
+    technician: &TechnicianRow,
+    starts: DateTime<Utc>,
+    ends: DateTime<Utc>,
+) -> AppResult<Vec<String>> {
+    let (first_day, last_day) = rota::period_days(starts, ends);
+    if let Some(absence) = technicians::absences_overlapping(
+        tx,
+        &technician.id,
+        &first_day.format("%Y-%m-%d").to_string(),
+        &last_day.format("%Y-%m-%d").to_string(),
+    )?
+    .first()
+    {
+        return Err(AppError::unprocessable(format!(
+            "{} est absent du {} au {}{} : il ne peut pas être d'astreinte du {} au {}.",
+            technician.name,
+            french_day_text(&absence.starts_on),
+            french_day_text(&absence.ends_on),
+            absence
+                .reason
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default(),
+            french_instant(starts),
+            french_instant(ends)
+        )));
+    }
+    let starts_text = clock::format_timestamp(starts);
+    let ends_text = clock::format_timestamp(ends);
+    let rows = technicians::on_call_overlapping(tx, agency_id, &starts_text, &ends_text)?;
+    let mut touched: Vec<String> = vec![technician.id.clone()];
+    let periods = rows.iter().map(period_of).collect::<AppResult<Vec<_>>>()?;
+    for period in &periods {
+        if !touched.contains(&period.technician_id) {
+            touched.push(period.technician_id.clone());
+        }
+    }
+    for edit in rota::carve(&periods, starts, ends) {
+        match edit {
+            Edit::Delete { id } => technicians::delete_on_call(tx, &id)?,
+            Edit::Resize { id, starts, ends } => technicians::resize_on_call(
+                tx,
+                &id,
+                &clock::format_timestamp(starts),
+                &clock::format_timestamp(ends),
+            )?,
+            Edit::Insert {
+                technician_id,
+                starts,
+                ends,
+            } => technicians::insert_on_call(
+                tx,
+                &new_id(),
+                &technician_id,
+                &clock::format_timestamp(starts),
+                &clock::format_timestamp(ends),
+            )?,
+        }
+    }
+    // Joined with the technician's periods that touch the new one.
+    let around = technicians::on_call_of_technician(
+        tx,
+        &technician.id,
+        &clock::format_timestamp(starts - Duration::milliseconds(1)),
+        &clock::format_timestamp(ends + Duration::milliseconds(1)),
+    )?;
+    let mut joined_starts = starts_text;
+    let mut joined_ends = ends_text;
+    for row in &around {
+        if row.starts_at < joined_starts {
+            joined_starts = row.starts_at.clone();
+        }
+        if row.ends_at > joined_ends {
+            joined_ends = row.ends_at.clone();
+        }
+        technicians::delete_on_call(tx, &row.id)?;
+    }
+    technicians::insert_on_call(tx, &new_id(), &technician.id, &joined_starts, &joined_ends)?;
+    Ok(touched)
+}
+
+fn french_day_text(text: &str) -> String {
+    rota::parse_day(text).map_or_else(|| text.to_owned(), french_day)
+}
+
+/// Refuses the change if a technician whose periods changed would start a
+/// standby duty before the end of his safety rest after the previous one.
+fn check_rest(
+    tx: &Transaction,
+    agency_id: &str,
+    touched: &[String],
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+) -> AppResult<()> {
+    let window_from = clock::format_timestamp(from - Duration::days(8));
+    let window_to = clock::format_timestamp(to + Duration::days(8));
+    for id in touched {
+        let Some(technician) = technicians::in_agency(tx, agency_id, id)? else {
+            continue;
+        };
+        let rows = technicians::on_call_of_technician(tx, id, &window_from, &window_to)?;
+        let spans = rows
+            .iter()
+            .map(|row| {
+                Ok((
+                    stored_instant(&row.starts_at)?,
+                    stored_instant(&row.ends_at)?,
+                ))
+            })
+            .collect::<AppResult<Vec<_>>>()?;
+        if let Some((ended, resumes)) = rota::rest_too_short(&spans, technician.rest_hours) {
+            return Err(AppError::unprocessable(format!(
+                "{} finirait une astreinte le {} et en reprendrait une le {} : il lui faut {} h de repos de sécurité entre les deux.",
+                technician.name,
+                french_instant(ended),
+                french_instant(resumes),
+                technician.rest_hours
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn record(
+    tx: &Transaction,
+    agency_id: &str,
+    actor: &Actor,
+    action: &str,
+    technician_id: &str,
+    detail: serde_json::Value,
+) -> AppResult<()> {
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id),
+            actor,
+            action,
+            object_type: "technician",
+            object_id: Some(technician_id),
+            detail: Some(detail),
+        },
+    )
+}
+
+/// The technician is on standby over `[starts, ends)` in place of whoever was.
+/// The past is not rewritten: a stretch already begun is given from `now`.
+/// Returns the stretch actually given.
+pub fn replace_on_call(
+    tx: &Transaction,
+    agency_id: &str,
+    technician_id: &str,
+    starts: DateTime<Utc>,
+    ends: DateTime<Utc>,
+    now: DateTime<Utc>,
+    actor: &Actor,
+) -> AppResult<(DateTime<Utc>, DateTime<Utc>)> {
+    let technician = active_technician(tx, agency_id, technician_id)?;
+    if ends <= starts {
+        return Err(AppError::unprocessable(
+            "La fin de l'astreinte doit suivre son début.",
+        ));
+    }
+    if ends <= now {
+        return Err(AppError::unprocessable(
+            "Cette période est passée : les astreintes passées ne se modifient pas.",
+        ));
+    }
+    let starts = starts.max(now);
+    let touched = give(tx, agency_id, &technician, starts, ends)?;
+    check_rest(tx, agency_id, &touched, starts, ends)?;
+    record(
+        tx,
+        agency_id,
+        actor,
+        "astreinte.affectation",
+        &technician.id,
+        json!({
+            "startsAt": clock::format_timestamp(starts),
+            "endsAt": clock::format_timestamp(ends),
+        }),
+    )?;
+    Ok((starts, ends))
+}
+
+/// The technician is on standby for the week starting on `monday` (from now
+/// if it has begun).
+pub fn set_week(
+    tx: &Transaction,
+    agency_id: &str,
+    monday: NaiveDate,
+    technician_id: &str,
+    now: DateTime<Utc>,
+    actor: &Actor,
+) -> AppResult<()> {
+    let (starts, ends) = rota::week_bounds(monday);
+    active_technician(tx, agency_id, technician_id)?;
+    if ends <= now {
+        return Err(AppError::unprocessable(format!(
+            "La semaine du {} est passée : les astreintes passées ne se modifient pas.",
+            french_day(monday)
+        )));
+    }
+    replace_on_call(tx, agency_id, technician_id, starts, ends, now, actor)?;
+    Ok(())
+}
+
+/// Exchanges the technicians of two whole weeks that have not begun, each
+/// held by one technician.
+pub fn swap_weeks(
+    tx: &Transaction,
+    agency_id: &str,
+    first: NaiveDate,
+    second: NaiveDate,
+    now: DateTime<Utc>,
+    actor: &Actor,
+) -> AppResult<()> {
+    if first == second {
+        return Err(AppError::unprocessable(
+            "Choisissez deux semaines différentes à échanger.",
+        ));
+    }
+    let mut holders = Vec::new();
+    for monday in [first, second] {
+        let (starts, ends) = rota::week_bounds(monday);
+        if starts <= now {
+            return Err(AppError::unprocessable(format!(
+                "La semaine du {} a commencé : seules des semaines à venir s'échangent ; remplacez plutôt le technicien à partir de maintenant.",
+                french_day(monday)
+            )));
+        }
+        let rows = technicians::on_call_overlapping(
+            tx,
+            agency_id,
+            &clock::format_timestamp(starts),
+            &clock::format_timestamp(ends),
+        )?;
+        let periods = rows.iter().map(period_of).collect::<AppResult<Vec<_>>>()?;
+        match rota::week_holder(&periods, starts, ends) {
+            (Some(id), true) => holders.push(id),
+            _ => {
+                return Err(AppError::unprocessable(format!(
+                    "La semaine du {} n'a pas un seul technicien d'astreinte du lundi au lundi : affectez-la plutôt que de l'échanger.",
+                    french_day(monday)
+                )));
+            }
+        }
+    }
+    if holders[0] == holders[1] {
+        return Err(AppError::unprocessable(
+            "Le même technicien est d'astreinte les deux semaines : il n'y a rien à échanger.",
+        ));
+    }
+    let first_tech = active_technician(tx, agency_id, &holders[0])?;
+    let second_tech = active_technician(tx, agency_id, &holders[1])?;
+    let (first_starts, first_ends) = rota::week_bounds(first);
+    let (second_starts, second_ends) = rota::week_bounds(second);
+    let mut touched = give(tx, agency_id, &second_tech, first_starts, first_ends)?;
+    touched.extend(give(
+        tx,
+        agency_id,
+        &first_tech,
+        second_starts,
+        second_ends,
+    )?);
+    check_rest(
+        tx,
+        agency_id,
+        &touched,
+        first_starts.min(second_starts),
+        first_ends.max(second_ends),
+    )?;
+    record(
+        tx,
+        agency_id,
+        actor,
+        "astreinte.echange",
+        &first_tech.id,
+        json!({
+            "weeks": [first.format("%Y-%m-%d").to_string(), second.format("%Y-%m-%d").to_string()],
+            "technicians": [first_tech.id, second_tech.id],
+        }),
+    )?;
+    Ok(())
+}
+
+/// How far back a technician's absence list goes, in days.
+pub const ABSENCES_LOOKBACK_DAYS: i64 = 92;
+/// Absences listed at most per technician.
+pub const ABSENCES_LIMIT: i64 = 200;
+
+/// A technician's absences: those under way or to come, and those of the
+/// last three months.
+pub fn absences(
+    conn: &Connection,
+    agency_id: &str,
+    technician_id: &str,
+    today: NaiveDate,
+) -> AppResult<Vec<AbsenceDetail>> {
+    technicians::in_agency(conn, agency_id, technician_id)?
+        .ok_or_else(|| technician_not_found(technician_id))?;
+    let since = today - Duration::days(ABSENCES_LOOKBACK_DAYS);
+    technicians::absences_of(
+        conn,
+        technician_id,
+        &since.format("%Y-%m-%d").to_string(),
+        ABSENCES_LIMIT,
+    )
+}
+
+/// Records an absence (days inclusive). Refused if it overlaps another
+/// absence of the technician (409) or a standby duty of his that is not over
+/// at `now` (422: a technician relieved of his standby this morning may be
+/// recorded sick from today).
+#[allow(clippy::too_many_arguments)]
+pub fn add_absence(
+    tx: &Transaction,
+    agency_id: &str,
+    technician_id: &str,
+    starts_on: &str,
+    ends_on: &str,
+    reason: &str,
+    now: DateTime<Utc>,
+    actor: &Actor,
+) -> AppResult<AbsenceDetail> {
+    let technician = active_technician(tx, agency_id, technician_id)?;
+    let (starts, ends, reason) =
+        rota::check_absence(starts_on, ends_on, reason).map_err(AppError::unprocessable)?;
+    let starts_text = starts.format("%Y-%m-%d").to_string();
+    let ends_text = ends.format("%Y-%m-%d").to_string();
+    if let Some(other) =
+        technicians::absences_overlapping(tx, &technician.id, &starts_text, &ends_text)?.first()
+    {
+        return Err(AppError::conflict(format!(
+            "{} est déjà absent du {} au {}{} : cette absence chevauche la nouvelle.",
+            technician.name,
+            french_day_text(&other.starts_on),
+            french_day_text(&other.ends_on),
+            other
+                .reason
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default()
+        )));
+    }
+    let midnight = |day: NaiveDate| clock::paris_to_utc(day.and_time(chrono::NaiveTime::MIN));
+    let duties = technicians::on_call_of_technician(
+        tx,
+        &technician.id,
+        &clock::format_timestamp(midnight(starts).max(now)),
+        &clock::format_timestamp(midnight(ends + Duration::days(1))),
+    )?;
+    if let Some(duty) = duties.first() {
+        return Err(AppError::unprocessable(format!(
+            "{} est d'astreinte du {} au {} : confiez d'abord cette astreinte à un autre technicien.",
+            technician.name,
+            french_instant(stored_instant(&duty.starts_at)?),
+            french_instant(stored_instant(&duty.ends_at)?)
+        )));
+    }
+    let id = new_id();
+    technicians::insert_absence(tx, &id, &technician.id, &starts_text, &ends_text, &reason)?;
+    record(
+        tx,
+        agency_id,
+        actor,
+        "absence.creation",
+        &technician.id,
+        json!({ "absence": id, "startsOn": starts_text, "endsOn": ends_text, "reason": reason }),
+    )?;
+    Ok(AbsenceDetail {
+        id,
+        starts_on: starts_text,
+        ends_on: ends_text,
+        reason: Some(reason),
+    })
+}
+
+/// Deletes an absence of the technician (404 if he has no such absence).
+pub fn delete_absence(
+    tx: &Transaction,
+    agency_id: &str,
+    technician_id: &str,
+    absence_id: &str,
+    actor: &Actor,
+) -> AppResult<()> {
+    let technician = technicians::in_agency(tx, agency_id, technician_id)?
+        .ok_or_else(|| technician_not_found(technician_id))?;
+    if !technicians::delete_absence(tx, &technician.id, absence_id)? {
+        return Err(AppError::not_found(format!(
+            "Absence introuvable pour ce technicien : « {absence_id} »."
+        )));
+    }
+    record(
+        tx,
+        agency_id,
+        actor,
+        "absence.suppression",
+        &technician.id,
+        json!({ "absence": absence_id }),
+    )
 }
 
 #[cfg(test)]

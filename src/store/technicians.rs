@@ -117,3 +117,212 @@ pub fn is_absent_on(conn: &Connection, technician_id: &str, day: &str) -> AppRes
         |r| r.get(0),
     )?)
 }
+
+/// An active technician of the agency, as the rota needs him.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TechnicianRow {
+    pub id: String,
+    pub name: String,
+    pub rest_hours: i64,
+}
+
+pub fn active_in_agency(
+    conn: &Connection,
+    agency_id: &str,
+    id: &str,
+) -> AppResult<Option<TechnicianRow>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, name, rest_hours FROM technicians
+             WHERE id = ?1 AND agency_id = ?2 AND active = 1",
+            [id, agency_id],
+            |r| {
+                Ok(TechnicianRow {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    rest_hours: r.get(2)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// A standby period as stored, with the technician's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnCallRow {
+    pub id: String,
+    pub technician_id: String,
+    pub technician_name: String,
+    pub starts_at: String,
+    pub ends_at: String,
+}
+
+fn on_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OnCallRow> {
+    Ok(OnCallRow {
+        id: r.get(0)?,
+        technician_id: r.get(1)?,
+        technician_name: r.get(2)?,
+        starts_at: r.get(3)?,
+        ends_at: r.get(4)?,
+    })
+}
+
+/// The agency's standby periods that overlap `[from, to)` (UTC timestamp
+/// texts), by start.
+pub fn on_call_overlapping(
+    conn: &Connection,
+    agency_id: &str,
+    from: &str,
+    to: &str,
+) -> AppResult<Vec<OnCallRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT o.id, o.technician_id, t.name, o.starts_at, o.ends_at
+         FROM technician_on_call o JOIN technicians t ON t.id = o.technician_id
+         WHERE t.agency_id = ?1 AND o.ends_at > ?2 AND o.starts_at < ?3
+         ORDER BY o.starts_at, o.id",
+    )?;
+    let rows = stmt.query_map([agency_id, from, to], on_call_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// One technician's standby periods that overlap `[from, to)`, by start.
+pub fn on_call_of_technician(
+    conn: &Connection,
+    technician_id: &str,
+    from: &str,
+    to: &str,
+) -> AppResult<Vec<OnCallRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT o.id, o.technician_id, t.name, o.starts_at, o.ends_at
+         FROM technician_on_call o JOIN technicians t ON t.id = o.technician_id
+         WHERE o.technician_id = ?1 AND o.ends_at > ?2 AND o.starts_at < ?3
+         ORDER BY o.starts_at, o.id",
+    )?;
+    let rows = stmt.query_map([technician_id, from, to], on_call_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn insert_on_call(
+    conn: &Connection,
+    id: &str,
+    technician_id: &str,
+    starts_at: &str,
+    ends_at: &str,
+) -> AppResult<()> {
+    conn.prepare_cached(
+        "INSERT INTO technician_on_call (id, technician_id, starts_at, ends_at)
+         VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute([id, technician_id, starts_at, ends_at])?;
+    Ok(())
+}
+
+pub fn resize_on_call(
+    conn: &Connection,
+    id: &str,
+    starts_at: &str,
+    ends_at: &str,
+) -> AppResult<()> {
+    conn.prepare_cached(
+        "UPDATE technician_on_call SET starts_at = ?2, ends_at = ?3 WHERE id = ?1",
+    )?
+    .execute([id, starts_at, ends_at])?;
+    Ok(())
+}
+
+pub fn delete_on_call(conn: &Connection, id: &str) -> AppResult<()> {
+    conn.prepare_cached("DELETE FROM technician_on_call WHERE id = ?1")?
+        .execute([id])?;
+    Ok(())
+}
+
+/// An absence with its identifier and reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AbsenceDetail {
+    pub id: String,
+    pub starts_on: String,
+    pub ends_on: String,
+    pub reason: Option<String>,
+}
+
+fn absence_detail(r: &rusqlite::Row<'_>) -> rusqlite::Result<AbsenceDetail> {
+    Ok(AbsenceDetail {
+        id: r.get(0)?,
+        starts_on: r.get(1)?,
+        ends_on: r.get(2)?,
+        reason: r.get(3)?,
+    })
+}
+
+/// A technician's absences not over before `day`, by start, at most `limit`.
+pub fn absences_of(
+    conn: &Connection,
+    technician_id: &str,
+    day: &str,
+    limit: i64,
+) -> AppResult<Vec<AbsenceDetail>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, starts_on, ends_on, reason FROM technician_absences
+         WHERE technician_id = ?1 AND ends_on >= ?2
+         ORDER BY starts_on, id LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(rusqlite::params![technician_id, day, limit], absence_detail)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// A technician's absences sharing a day with `[from, to]` (days inclusive).
+pub fn absences_overlapping(
+    conn: &Connection,
+    technician_id: &str,
+    from: &str,
+    to: &str,
+) -> AppResult<Vec<AbsenceDetail>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, starts_on, ends_on, reason FROM technician_absences
+         WHERE technician_id = ?1 AND ends_on >= ?2 AND starts_on <= ?3
+         ORDER BY starts_on, id",
+    )?;
+    let rows = stmt.query_map([technician_id, from, to], absence_detail)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub fn insert_absence(
+    conn: &Connection,
+    id: &str,
+    technician_id: &str,
+    starts_on: &str,
+    ends_on: &str,
+    reason: &str,
+) -> AppResult<()> {
+    conn.prepare_cached(
+        "INSERT INTO technician_absences (id, technician_id, starts_on, ends_on, reason)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute([id, technician_id, starts_on, ends_on, reason])?;
+    Ok(())
+}
+
+/// Deletes one absence of the technician; false if there is none.
+pub fn delete_absence(conn: &Connection, technician_id: &str, id: &str) -> AppResult<bool> {
+    let deleted = conn
+        .prepare_cached("DELETE FROM technician_absences WHERE id = ?1 AND technician_id = ?2")?
+        .execute([id, technician_id])?;
+    Ok(deleted > 0)
+}
+
+/// A technician of the agency, active or not.
+pub fn in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<TechnicianRow>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, name, rest_hours FROM technicians WHERE id = ?1 AND agency_id = ?2",
+            [id, agency_id],
+            |r| {
+                Ok(TechnicianRow {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    rest_hours: r.get(2)?,
+                })
+            },
+        )
+        .optional()?)
+}

@@ -5,6 +5,7 @@ pub mod account;
 pub mod keys;
 pub mod session;
 pub mod surveys;
+pub mod technicians;
 pub mod webhooks;
 
 use axum::Router;
@@ -18,4 +19,5 @@ pub fn router() -> Router<AppState> {
         .merge(surveys::router())
         .merge(keys::router())
         .merge(webhooks::router())
+        .merge(technicians::router())
 }

@@ -1,0 +1,394 @@
+//! `/app/api/technicians…`: the Technicians screen. The list is the REST API
+//! v2 roster (`api::v2::technicians::technician_list`); the standby rota and
+//! the absences go through `services::technicians`. Every staff member
+//! reads; only an administrator of the agency changes the rota or absences.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{delete, get, post, put};
+use axum::{Json, Router};
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::json::ApiJson;
+use crate::api::v2::technicians::{TechnicianView, technician_list};
+use crate::auth::staff_session::StaffSession;
+use crate::clock;
+use crate::domain::rota;
+use crate::error::{AppError, AppResult};
+use crate::services::technicians::{self as service, RotaWeek};
+use crate::state::AppState;
+use crate::store::audit::Actor;
+use crate::store::technicians::AbsenceDetail;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/technicians", get(list))
+        .route("/technicians/rota", get(read_rota))
+        .route("/technicians/rota/swap", post(swap_weeks))
+        .route("/technicians/rota/replace", post(replace))
+        .route("/technicians/rota/{monday}", put(set_week))
+        .route(
+            "/technicians/{id}/absences",
+            get(list_absences).post(add_absence),
+        )
+        .route(
+            "/technicians/{id}/absences/{absence_id}",
+            delete(delete_absence),
+        )
+}
+
+/// Weeks shown by default by the rota view.
+const DEFAULT_WEEKS: u32 = 8;
+
+fn day_text(day: chrono::NaiveDate) -> String {
+    day.format("%Y-%m-%d").to_string()
+}
+
+fn actor(session: &StaffSession) -> Actor {
+    Actor::Account(session.account.id.clone())
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TechniciansAnswer {
+    technicians: Vec<TechnicianView>,
+    /// The session may change the rota and the absences.
+    can_edit: bool,
+}
+
+async fn list(
+    State(state): State<AppState>,
+    session: StaffSession,
+) -> AppResult<Json<TechniciansAnswer>> {
+    let technicians = technician_list(&state, &session.caller()).await?;
+    Ok(Json(TechniciansAnswer {
+        technicians,
+        can_edit: service::require_rota_editor(&session.account).is_ok(),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RotaQuery {
+    from: Option<String>,
+    weeks: Option<u32>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ShiftView {
+    technician_id: String,
+    technician_name: String,
+    starts_at: String,
+    ends_at: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WeekView {
+    monday: String,
+    starts_at: String,
+    ends_at: String,
+    technician_id: Option<String>,
+    technician_name: Option<String>,
+    complete: bool,
+    /// The week has begun (it can no longer be swapped).
+    started: bool,
+    /// The week is over (it can no longer be changed).
+    past: bool,
+    shifts: Vec<ShiftView>,
+}
+
+impl WeekView {
+    fn new(week: RotaWeek, now: DateTime<Utc>) -> Self {
+        let (technician_id, technician_name) = week.holder.unzip();
+        Self {
+            monday: day_text(week.monday),
+            starts_at: clock::format_timestamp(week.starts),
+            ends_at: clock::format_timestamp(week.ends),
+            technician_id,
+            technician_name,
+            complete: week.complete,
+            started: week.starts <= now,
+            past: week.ends <= now,
+            shifts: week
+                .shifts
+                .into_iter()
+                .map(|shift| ShiftView {
+                    technician_id: shift.technician_id,
+                    technician_name: shift.technician_name,
+                    starts_at: clock::format_timestamp(shift.starts),
+                    ends_at: clock::format_timestamp(shift.ends),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RotaAnswer {
+    /// The Monday of the current rota week.
+    current_week: String,
+    weeks: Vec<WeekView>,
+}
+
+async fn rota_answer(
+    state: &AppState,
+    agency_id: String,
+    first: chrono::NaiveDate,
+    weeks: u32,
+) -> AppResult<RotaAnswer> {
+    let now = clock::now();
+    let rows = state
+        .store
+        .read(move |conn| service::rota(conn, &agency_id, first, weeks))
+        .await?;
+    Ok(RotaAnswer {
+        current_week: day_text(rota::week_of(now)),
+        weeks: rows
+            .into_iter()
+            .map(|week| WeekView::new(week, now))
+            .collect(),
+    })
+}
+
+async fn read_rota(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<RotaQuery>,
+) -> AppResult<Json<RotaAnswer>> {
+    let agency_id = session.require_agency()?.id.clone();
+    let weeks = query.weeks.unwrap_or(DEFAULT_WEEKS);
+    if !(1..=rota::MAX_WEEKS).contains(&weeks) {
+        return Err(AppError::bad_request(format!(
+            "Le nombre de semaines va de 1 à {}.",
+            rota::MAX_WEEKS
+        )));
+    }
+    let first = match query.from.as_deref() {
+        Some(text) => rota::monday_of(rota::parse_day(text).ok_or_else(|| {
+            AppError::bad_request("Paramètre « from » invalide : attendu AAAA-MM-JJ.")
+        })?),
+        None => rota::week_of(clock::now()),
+    };
+    Ok(Json(rota_answer(&state, agency_id, first, weeks).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SetWeekBody {
+    technician_id: String,
+}
+
+async fn set_week(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(monday): ApiPath<String>,
+    ApiJson(body): ApiJson<SetWeekBody>,
+) -> AppResult<Json<WeekView>> {
+    let agency_id = session.require_agency()?.id.clone();
+    service::require_rota_editor(&session.account)?;
+    let monday = service::parse_monday(&monday)?;
+    let actor = actor(&session);
+    let now = clock::now();
+    let write_agency = agency_id.clone();
+    state
+        .store
+        .write(move |tx| {
+            service::set_week(tx, &write_agency, monday, &body.technician_id, now, &actor)
+        })
+        .await?;
+    let answer = rota_answer(&state, agency_id, monday, 1).await?;
+    answer
+        .weeks
+        .into_iter()
+        .next()
+        .map(Json)
+        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("semaine d'astreinte absente")))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SwapBody {
+    first: String,
+    second: String,
+}
+
+async fn swap_weeks(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<SwapBody>,
+) -> AppResult<Json<RotaAnswer>> {
+    let agency_id = session.require_agency()?.id.clone();
+    service::require_rota_editor(&session.account)?;
+    let first = service::parse_monday(&body.first)?;
+    let second = service::parse_monday(&body.second)?;
+    let actor = actor(&session);
+    let now = clock::now();
+    let write_agency = agency_id.clone();
+    state
+        .store
+        .write(move |tx| service::swap_weeks(tx, &write_agency, first, second, now, &actor))
+        .await?;
+    let mut weeks = Vec::new();
+    for monday in [first, second] {
+        weeks.extend(
+            rota_answer(&state, agency_id.clone(), monday, 1)
+                .await?
+                .weeks,
+        );
+    }
+    Ok(Json(RotaAnswer {
+        current_week: day_text(rota::week_of(now)),
+        weeks,
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ReplaceBody {
+    technician_id: String,
+    /// Paris local time, `YYYY-MM-DDTHH:MM`.
+    from: String,
+    to: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReplacedAnswer {
+    technician_id: String,
+    starts_at: String,
+    ends_at: String,
+}
+
+async fn replace(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<ReplaceBody>,
+) -> AppResult<Json<ReplacedAnswer>> {
+    let agency_id = session.require_agency()?.id.clone();
+    service::require_rota_editor(&session.account)?;
+    let starts = rota::parse_local(&body.from).ok_or_else(|| {
+        AppError::unprocessable("Début invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
+    })?;
+    let ends = rota::parse_local(&body.to).ok_or_else(|| {
+        AppError::unprocessable("Fin invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
+    })?;
+    if ends - starts > Duration::weeks(i64::from(rota::MAX_WEEKS)) {
+        return Err(AppError::unprocessable(format!(
+            "Un remplacement dure au plus {} semaines.",
+            rota::MAX_WEEKS
+        )));
+    }
+    let actor = actor(&session);
+    let now = clock::now();
+    let technician_id = body.technician_id;
+    let id = technician_id.clone();
+    let (starts, ends) = state
+        .store
+        .write(move |tx| service::replace_on_call(tx, &agency_id, &id, starts, ends, now, &actor))
+        .await?;
+    Ok(Json(ReplacedAnswer {
+        technician_id,
+        starts_at: clock::format_timestamp(starts),
+        ends_at: clock::format_timestamp(ends),
+    }))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AbsenceView {
+    id: String,
+    starts_on: String,
+    ends_on: String,
+    reason: Option<String>,
+}
+
+impl From<AbsenceDetail> for AbsenceView {
+    fn from(row: AbsenceDetail) -> Self {
+        Self {
+            id: row.id,
+            starts_on: row.starts_on,
+            ends_on: row.ends_on,
+            reason: row.reason,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AbsencesAnswer {
+    /// Absences not over, and those of the last three months, by start.
+    absences: Vec<AbsenceView>,
+}
+
+async fn list_absences(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<AbsencesAnswer>> {
+    let agency_id = session.require_agency()?.id.clone();
+    let today = clock::paris_today();
+    let rows = state
+        .store
+        .read(move |conn| service::absences(conn, &agency_id, &id, today))
+        .await?;
+    Ok(Json(AbsencesAnswer {
+        absences: rows.into_iter().map(AbsenceView::from).collect(),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AbsenceBody {
+    starts_on: String,
+    ends_on: String,
+    #[serde(default)]
+    reason: String,
+}
+
+async fn add_absence(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<AbsenceBody>,
+) -> AppResult<(StatusCode, Json<AbsenceView>)> {
+    let agency_id = session.require_agency()?.id.clone();
+    service::require_rota_editor(&session.account)?;
+    let actor = actor(&session);
+    let now = clock::now();
+    let row = state
+        .store
+        .write(move |tx| {
+            service::add_absence(
+                tx,
+                &agency_id,
+                &id,
+                &body.starts_on,
+                &body.ends_on,
+                &body.reason,
+                now,
+                &actor,
+            )
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(AbsenceView::from(row))))
+}
+
+async fn delete_absence(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath((id, absence_id)): ApiPath<(String, String)>,
+) -> AppResult<StatusCode> {
+    let agency_id = session.require_agency()?.id.clone();
+    service::require_rota_editor(&session.account)?;
+    let actor = actor(&session);
+    state
+        .store
+        .write(move |tx| service::delete_absence(tx, &agency_id, &id, &absence_id, &actor))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}

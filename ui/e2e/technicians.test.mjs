@@ -1,0 +1,322 @@
+// Test de bout en bout de l'écran Techniciens, contre un serveur Liftdesk réel (démo).
+//
+//   bash scripts/with-demo-server.sh bash -c 'cd ui && node --test e2e/technicians.test.mjs'
+//
+// L'administrateur de la démo ouvre « Techniciens », ajoute une absence à un
+// technicien (dates lointaines, tirées au hasard : d'autres fichiers de test
+// partagent le serveur) et la voit listée, puis change le technicien
+// d'astreinte d'une semaine future (au-delà du planning de la démo) et le voit
+// après rechargement. Captures dans $LIFTDESK_ARTIFACTS/ui/.
+
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TIMEOUT = 15_000;
+const STEP_TIMEOUT = 60_000;
+
+/** `AAAA-MM-JJ` décalé de `days` jours (en UTC, sans fuseau). */
+function addDays(day, days) {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+const frenchDay = (day) => day.split('-').reverse().join('/');
+
+if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
+  test('configuration du test de bout en bout', () => {
+    assert.fail(
+      'Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.',
+    );
+  });
+} else {
+  describe('écran Techniciens', { timeout: 10 * STEP_TIMEOUT }, () => {
+    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
+    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
+      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
+      : path.resolve(UI_DIR, '../test-artifacts/ui');
+
+    let creds;
+    /** @type {import('playwright-core').Browser} */
+    let browser;
+    /** @type {import('playwright-core').Page} */
+    let page;
+    const pageErrors = [];
+
+    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
+
+    function step(name, fn) {
+      it(name, { timeout: STEP_TIMEOUT }, async () => {
+        try {
+          await fn();
+        } catch (error) {
+          if (page) await shot(`echec-techniciens-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
+          throw error;
+        }
+      });
+    }
+
+    const apiResponse = (pathname, method) =>
+      page.waitForResponse(
+        (r) => new URL(r.url()).pathname === pathname && r.request().method() === method,
+        { timeout: TIMEOUT },
+      );
+    const teamTable = () => page.getByRole('table', { name: 'Équipe', exact: true });
+    const rotaTable = () => page.getByRole('table', { name: "Planning d'astreinte", exact: true });
+
+    async function openTechnicians() {
+      const rota = page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/technicians/rota', {
+        timeout: TIMEOUT,
+      });
+      await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Techniciens' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Techniciens', exact: true }).waitFor();
+      await teamTable().waitFor();
+      assert.equal((await rota).status(), 200);
+      await rotaTable().waitFor();
+    }
+
+    /** Avance le planning de `pages` fois 8 semaines et attend la lecture. */
+    async function forward(pages) {
+      for (let i = 0; i < pages; i += 1) {
+        const read = apiResponse('/app/api/technicians/rota', 'GET');
+        await page.getByRole('button', { name: '8 semaines suivantes →', exact: true }).click();
+        assert.equal((await read).status(), 200);
+      }
+      await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    }
+
+    before(async () => {
+      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
+      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
+      mkdirSync(artifactsDir, { recursive: true });
+      browser = await chromium.launch({
+        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
+      page = await context.newPage();
+      page.setDefaultTimeout(TIMEOUT);
+      page.on('pageerror', (error) => pageErrors.push(error));
+    });
+
+    after(async () => {
+      await browser?.close();
+    });
+
+    step("connexion de l'administrateur et ouverture de l'écran", async () => {
+      await page.goto(baseUrl);
+      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
+      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
+      const signIn = apiResponse('/app/api/session', 'POST');
+      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+      assert.equal((await signIn).status(), 200);
+      await openTechnicians();
+      assert.equal(new URL(page.url()).pathname, '/techniciens');
+      const rows = teamTable().locator('tbody tr');
+      assert.ok((await rows.count()) >= 2, 'la démo a des techniciens');
+      // Le planning montre 8 semaines, la semaine en cours marquée.
+      assert.equal(await rotaTable().locator('tbody tr').count(), 8);
+      await rotaTable().getByText('En cours', { exact: true }).waitFor();
+      await shot('techniciens-01-liste');
+    });
+
+    let technicianName;
+    const stamp = Date.now().toString(36);
+    const reason = `Formation e2e ${stamp}`;
+    // Entre 1 et 3 ans d'ici : loin du planning d'astreinte de la démo et des autres tests.
+    const startsOn = addDays(new Date().toISOString().slice(0, 10), 400 + Math.floor(Math.random() * 700));
+    const endsOn = addDays(startsOn, 2);
+
+    step('ajout d’une absence à un technicien, visible dans sa liste', async () => {
+      const firstRow = teamTable().locator('tbody tr').first();
+      technicianName = ((await firstRow.locator('th').textContent()) ?? '').trim();
+      assert.ok(technicianName);
+      await teamTable()
+        .getByRole('button', { name: `Absences de ${technicianName}`, exact: true })
+        .click();
+      const dialog = page.getByRole('dialog', { name: `Absences de ${technicianName}` });
+      await dialog.waitFor();
+
+      // Validation sur le poste, comme le serveur, sans perdre la saisie.
+      await dialog.getByLabel('Premier jour', { exact: true }).fill(endsOn);
+      await dialog.getByLabel('Dernier jour (inclus)', { exact: true }).fill(startsOn);
+      await dialog.getByRole('button', { name: 'Ajouter', exact: true }).click();
+      await dialog.getByText("La fin de l'absence ne peut pas précéder son début.", { exact: true }).waitFor();
+      await dialog.getByText("Indiquez le motif de l'absence.", { exact: true }).waitFor();
+      assert.equal(await dialog.getByLabel('Premier jour', { exact: true }).inputValue(), endsOn);
+      await shot('techniciens-02-absence-validation');
+
+      await dialog.getByLabel('Premier jour', { exact: true }).fill(startsOn);
+      await dialog.getByLabel('Dernier jour (inclus)', { exact: true }).fill(endsOn);
+      await dialog.getByLabel('Motif', { exact: true }).fill(reason);
+      const posted = page.waitForResponse(
+        (r) => /\/app\/api\/technicians\/[^/]+\/absences$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST',
+        { timeout: TIMEOUT },
+      );
+      await dialog.getByRole('button', { name: 'Ajouter', exact: true }).click();
+      const res = await posted;
+      const body = await res.json();
+      assert.equal(res.status(), 201, JSON.stringify(body));
+      const row = dialog.getByRole('row').filter({ hasText: reason });
+      await row.waitFor();
+      assert.match((await row.textContent()) ?? '', new RegExp(`${frenchDay(startsOn)}.*${frenchDay(endsOn)}`));
+      await page.getByText(`Absence ajoutée : du ${frenchDay(startsOn)} au ${frenchDay(endsOn)}.`).first().waitFor();
+
+      // Le même jour une seconde fois : refusé sur le poste avec le message du serveur.
+      await dialog.getByLabel('Premier jour', { exact: true }).fill(endsOn);
+      await dialog.getByLabel('Dernier jour (inclus)', { exact: true }).fill(endsOn);
+      await dialog.getByLabel('Motif', { exact: true }).fill('RTT');
+      await dialog.getByRole('button', { name: 'Ajouter', exact: true }).click();
+      await dialog
+        .getByText(`${technicianName} est déjà absent du ${frenchDay(startsOn)} au ${frenchDay(endsOn)} (${reason}) : cette absence chevauche la nouvelle.`)
+        .waitFor();
+      await shot('techniciens-03-absence-ajoutee');
+
+      // Relue après fermeture et réouverture : elle vient du serveur.
+      await dialog.getByRole('button', { name: 'Fermer', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await teamTable().getByRole('button', { name: `Absences de ${technicianName}`, exact: true }).click();
+      await dialog.getByRole('row').filter({ hasText: reason }).waitFor();
+    });
+
+    step('suppression de l’absence après confirmation', async () => {
+      const dialog = page.getByRole('dialog', { name: `Absences de ${technicianName}` });
+      await dialog
+        .getByRole('button', { name: `Supprimer l'absence du ${frenchDay(startsOn)} au ${frenchDay(endsOn)}`, exact: true })
+        .click();
+      const confirm = dialog.getByRole('button', { name: 'Confirmer la suppression', exact: true });
+      await confirm.waitFor();
+      await shot('techniciens-04-absence-confirmation');
+      const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE', { timeout: TIMEOUT });
+      await confirm.click();
+      assert.equal((await deleted).status(), 204);
+      await dialog.getByRole('row').filter({ hasText: reason }).waitFor({ state: 'detached' });
+      await dialog.getByRole('button', { name: 'Fermer', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    });
+
+    step("changement du technicien d'astreinte d'une semaine future", async () => {
+      // 16 à 23 semaines d'ici : au-delà du planning généré par la démo.
+      await forward(2);
+      const rows = rotaTable().locator('tbody tr');
+      const row = rows.nth(2 + Math.floor(Math.random() * 5));
+      const label = ((await row.locator('th').textContent()) ?? '').replace(/\s+/g, ' ').trim();
+      const before = ((await row.locator('td').nth(1).textContent()) ?? '').trim();
+      await row.getByRole('button', { name: `Changer le technicien de la semaine ${label}`, exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: "Changer le technicien d'astreinte" });
+      await dialog.waitFor();
+      const select = dialog.getByLabel("Technicien d'astreinte", { exact: true });
+
+      // Sans choix : refusé sur le poste.
+      await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+      await dialog.getByText('Choisissez un technicien.', { exact: true }).waitFor();
+
+      const options = await select.locator('option').evaluateAll((els) =>
+        els.map((el) => ({ value: el.getAttribute('value'), text: (el.textContent ?? '').trim() })),
+      );
+      const choice = options.find((o) => o.value && !o.text.includes('absent') && !before.startsWith(o.text));
+      assert.ok(choice, `un technicien autre que « ${before} »`);
+      await select.selectOption(choice.value);
+      await shot('techniciens-05-astreinte-dialogue');
+      const saved = page.waitForResponse(
+        (r) => new URL(r.url()).pathname.startsWith('/app/api/technicians/rota/') && r.request().method() === 'PUT',
+        { timeout: TIMEOUT },
+      );
+      await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+      const res = await saved;
+      assert.equal(res.status(), 200, JSON.stringify(await res.json()));
+      await dialog.waitFor({ state: 'hidden' });
+      const holder = row.locator('td').nth(1).locator('strong');
+      await page.waitForFunction(
+        ([el, name]) => el?.textContent?.trim() === name,
+        [await holder.elementHandle(), choice.text],
+      );
+      await page.getByText(`${choice.text} est d'astreinte la semaine ${label.replace(/\s*En cours$/, '')}.`).first().waitFor();
+      await shot('techniciens-06-astreinte-changee');
+
+      // Gardé par le serveur : après rechargement, la même semaine montre le même technicien.
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Techniciens', exact: true }).waitFor();
+      await rotaTable().waitFor();
+      await forward(2);
+      const again = rotaTable().getByRole('row').filter({ has: page.getByRole('rowheader', { name: label, exact: true }) });
+      assert.equal(((await again.locator('td').nth(1).locator('strong').textContent()) ?? '').trim(), choice.text);
+      await shot('techniciens-07-apres-rechargement');
+      changed = { label, name: choice.text, options };
+    });
+
+    /** @type {{label: string, name: string, options: {value: string | null, text: string}[]} | undefined} */
+    let changed;
+
+    step('échange de deux semaines futures', async () => {
+      assert.ok(changed, 'la semaine changée à l’étape précédente');
+      const rowOf = (label) =>
+        rotaTable().getByRole('row').filter({ has: page.getByRole('rowheader', { name: label, exact: true }) });
+      const labels = (await rotaTable().locator('tbody tr th').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+      const otherLabel = labels.find((l, i) => i >= 2 && l !== changed.label);
+      assert.ok(otherLabel);
+      const other = changed.options.find((o) => o.value && !o.text.includes('absent') && o.text !== changed.name);
+      assert.ok(other);
+
+      // La seconde semaine est d'abord confiée à un autre technicien.
+      await rowOf(otherLabel).getByRole('button', { name: `Changer le technicien de la semaine ${otherLabel}`, exact: true }).click();
+      let dialog = page.getByRole('dialog', { name: "Changer le technicien d'astreinte" });
+      await dialog.getByLabel("Technicien d'astreinte", { exact: true }).selectOption(other.value);
+      await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await rowOf(otherLabel).locator('td strong').filter({ hasText: other.text }).waitFor();
+
+      await rowOf(changed.label).getByRole('button', { name: `Échanger la semaine ${changed.label}`, exact: true }).click();
+      dialog = page.getByRole('dialog', { name: 'Échanger deux semaines' });
+      await dialog.waitFor();
+      await dialog.getByLabel('Échanger avec la semaine', { exact: true }).selectOption({ label: `${otherLabel} — ${other.text}` });
+      await shot('techniciens-09-echange-dialogue');
+      const swapped = apiResponse('/app/api/technicians/rota/swap', 'POST');
+      await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+      const res = await swapped;
+      assert.equal(res.status(), 200, JSON.stringify(await res.json()));
+      await dialog.waitFor({ state: 'hidden' });
+      await rowOf(changed.label).locator('td strong').filter({ hasText: other.text }).waitFor();
+      await rowOf(otherLabel).locator('td strong').filter({ hasText: changed.name }).waitFor();
+      await shot('techniciens-10-echange-fait');
+    });
+
+    step('un membre voit le planning et les absences sans pouvoir les modifier', async () => {
+      assert.ok(creds?.member?.email && creds.member.password, 'LIFTDESK_CREDENTIALS : member requis');
+      const signOut = apiResponse('/app/api/session', 'DELETE');
+      await page.getByRole('button', { name: 'Se déconnecter', exact: true }).click();
+      await signOut;
+      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.member.email);
+      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.member.password);
+      const signIn = apiResponse('/app/api/session', 'POST');
+      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+      assert.equal((await signIn).status(), 200);
+      await openTechnicians();
+      await page
+        .getByText("Seul un administrateur de l'agence modifie le planning d'astreinte et les absences.", { exact: true })
+        .waitFor();
+      assert.equal(await rotaTable().getByRole('button').count(), 0, 'aucune action sur le planning');
+      const first = ((await teamTable().locator('tbody tr').first().locator('th').textContent()) ?? '').trim();
+      await teamTable().getByRole('button', { name: `Absences de ${first}`, exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: `Absences de ${first}` });
+      await dialog.getByText("Seul un administrateur de l'agence modifie les absences.", { exact: true }).waitFor();
+      assert.equal(await dialog.getByRole('button', { name: 'Ajouter' }).count(), 0);
+      assert.equal(await dialog.getByRole('button', { name: /^Supprimer/ }).count(), 0);
+      await shot('techniciens-08-membre');
+      await dialog.getByRole('button', { name: 'Fermer', exact: true }).click();
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+}
