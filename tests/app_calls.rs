@@ -758,4 +758,19 @@ async fn the_live_feed_receives_a_call_from_the_call_center_api_of_its_own_agenc
     assert_eq!(event["id"], created["id"]);
     assert_eq!(event["urgence"], false);
     assert!(!buffer.contains(&w.other.agency_id));
+
+    // The server stops promptly even with a stream open, and the stream ends.
+    tokio::time::timeout(Duration::from_secs(10), w.server.stop())
+        .await
+        .expect("graceful shutdown waited for the live stream");
+    let end = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match response.chunk().await {
+                Ok(Some(_)) => continue,
+                Ok(None) | Err(_) => break,
+            }
+        }
+    })
+    .await;
+    assert!(end.is_ok(), "the stream stayed open after the shutdown");
 }
