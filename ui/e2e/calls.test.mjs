@@ -310,5 +310,25 @@ if (missing.length > 0) {
       await page.getByText("Pris à l'agence", { exact: true }).waitFor();
       assert.deepEqual(pageErrors, []);
     });
+
+    step('flux coupé : le tableau se relit toutes les 15 s', async () => {
+      await page.route('**/app/api/calls/events', (route) => route.abort());
+      await page.goto(new URL('/appels', baseUrl).href);
+      await page.getByRole('heading', { level: 1, name: 'Appels de panne', exact: true }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Direct interrompu : actualisation toutes les 15 s' }).waitFor();
+      const found = await page.evaluate(async () => (await fetch('/app/api/calls/equipment?q=')).json());
+      const ref = `E2E-RELU-${Date.now()}`;
+      const { status } = await http('POST', '/api/partners/calls', {
+        token: creds.callCenterKeys[0],
+        body: { reference: ref, equipement: found.results.find((e) => e.number).number, type: 'bruit', description: 'Grincement en montée.' },
+      });
+      assert.equal(status, 201);
+      await page
+        .locator('section[data-statut="ouverte"]')
+        .getByRole('link')
+        .filter({ hasText: ref })
+        .waitFor({ timeout: 25_000 });
+      await page.unroute('**/app/api/calls/events');
+    });
   });
 }
