@@ -618,6 +618,18 @@ async fn a_call_taken_by_hand_is_numbered_by_the_agency_and_checked_like_the_cal
     let (status, found) = staff.get("/calls/equipment?q=tilleuls%208").await;
     assert_eq!(status, 200);
     assert_eq!(found["total"], 1);
+    assert_eq!(found["results"][0]["number"], "ASC 8");
+    // By number, spaces and case ignored; empty: the first ones by number.
+    let (_, found) = staff.get("/calls/equipment?q=asc%207").await;
+    assert_eq!(found["total"], 1);
+    assert_eq!(found["results"][0]["number"], "ASC 7");
+    assert_eq!(found["results"][0]["building"], "Résidence Les Tilleuls");
+    let (_, found) = staff.get("/calls/equipment?q=").await;
+    assert_eq!(found["total"], 2);
+    let (_, found) = staff.get("/calls/equipment?q=zola").await;
+    assert_eq!(found["total"], 2);
+    let (_, found) = staff.get("/calls/equipment?q=xyz").await;
+    assert_eq!(found["total"], 0);
 }
 
 #[tokio::test]

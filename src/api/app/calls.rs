@@ -502,9 +502,22 @@ async fn equipment_search(
             service::MAX_SEARCH_CHARS
         )));
     }
+    // By number first (an index range: instant on a large park); when no
+    // number starts so, the words are searched in the number, building name
+    // and address (`services::equipment::search`, which reads the park).
+    let key: String = search
+        .chars()
+        .filter(|c| *c != ' ' && *c != '\t')
+        .collect::<String>()
+        .to_ascii_lowercase();
     let (total, rows) = state
         .store
         .read(move |conn| {
+            let by_number =
+                equipment_store::by_number_prefix(conn, &agency_id, &key, EQUIPMENT_CHOICES)?;
+            if by_number.0 > 0 || search.is_empty() {
+                return Ok(by_number);
+            }
             equipment_service::search(conn, &agency_id, Some(&search), EQUIPMENT_CHOICES, 0)
         })
         .await?;
