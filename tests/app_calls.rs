@@ -776,12 +776,7 @@ async fn the_live_feed_receives_a_call_from_the_call_center_api_of_its_own_agenc
         .await
         .expect("graceful shutdown waited for the live stream");
     let end = tokio::time::timeout(Duration::from_secs(5), async {
-        loop {
-            match response.chunk().await {
-                Ok(Some(_)) => continue,
-                Ok(None) | Err(_) => break,
-            }
-        }
+        while let Ok(Some(_)) = response.chunk().await {}
     })
     .await;
     assert!(end.is_ok(), "the stream stayed open after the shutdown");
