@@ -42,6 +42,13 @@ pub async fn serve(
     let purging = tokio::spawn(purge_import_files(state.clone()));
     // The webhooks' sync task: delivers queued events whenever online.
     let delivering = tokio::spawn(state.webhooks.clone().run());
+    // Open live feeds (Server-Sent Events) end when the server stops, so the
+    // graceful shutdown does not wait for them.
+    let feed = state.call_feed.clone();
+    let shutdown = async move {
+        shutdown.await;
+        feed.close();
+    };
     let served = axum::serve(listener, crate::api::router(state))
         .with_graceful_shutdown(shutdown)
         .await;

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use crate::auth::rate_limit::{RateLimit, RateLimiter};
 use crate::auth::sheet_token::{self, SheetSecret};
 use crate::auth::throttle::LoginThrottle;
+use crate::services::call_feed::CallFeed;
 use crate::services::imports::progress::ImportRuns;
 use crate::store::Store;
 use crate::webhooks::{WebhookSettings, WebhookSync};
@@ -31,6 +32,8 @@ pub struct AppState {
     pub webhooks: Arc<WebhookSync>,
     /// Where the checks and imports of uploaded files stand (in memory).
     pub imports: Arc<ImportRuns>,
+    /// The live feed of breakdown calls (the board's Server-Sent Events).
+    pub call_feed: CallFeed,
 }
 
 impl AppState {
@@ -48,6 +51,7 @@ impl AppState {
             clock: Arc::new(crate::clock::now),
             webhooks: Arc::new(WebhookSync::new(store.clone(), WebhookSettings::default())),
             imports: Arc::new(ImportRuns::default()),
+            call_feed: CallFeed::default(),
             store,
         }
     }

@@ -9,10 +9,13 @@ use serde_json::json;
 use crate::clock;
 use crate::domain::call::{self, CallStatus, CallType};
 use crate::error::{AppError, AppResult};
+use crate::services::call_feed::{CallChange, CallEvent, CallFeed};
+use crate::services::technicians::{self as roster, TechnicianStatus};
 use crate::services::visits::building_address;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::calls::{
-    self as store, CallListRow, CenterCallRow, NewCenterCall, StatusChange, StatusFilter,
+    self as store, CallListRow, CenterCallRow, NewAgencyCall, NewCenterCall, StatusChange,
+    StatusFilter,
 };
 use crate::store::{Store, equipment, new_id, outbox, technicians};
 use crate::text::fold;
@@ -142,6 +145,7 @@ pub fn check_received_at(raw: Option<&str>, now: DateTime<Utc>) -> AppResult<Dat
 /// transaction, so concurrent requests open one call.
 pub async fn open_from_call_center(
     store: &Store,
+    feed: &CallFeed,
     sender: &CenterSender,
     input: CenterCallInput,
 ) -> AppResult<Opened> {
@@ -156,11 +160,12 @@ pub async fn open_from_call_center(
     let caller = check_caller(input.caller.as_deref())?;
     let now = clock::now();
     let received_at = check_received_at(input.received_at.as_deref(), now)?;
+    let agency_id = sender.agency_id.clone();
     let sender = sender.clone();
     let reference = input.reference;
     let number = input.equipment;
-    store
-        .write(move |tx| {
+    let opened = store
+        .write(move |tx| -> AppResult<Opened> {
             let equipment = equipment::find_by_number(tx, &sender.agency_id, &number)?
                 .ok_or_else(|| {
                     AppError::unprocessable(format!(
@@ -210,7 +215,118 @@ pub async fn open_from_call_center(
                 })?;
             Ok(Opened { call, created })
         })
-        .await
+        .await?;
+    if opened.created {
+        feed.publish(CallEvent {
+            agency_id,
+            change: CallChange::Ouvert,
+            id: opened.call.id.clone(),
+            reference: opened.call.reference.clone(),
+            statut: opened.call.status.clone(),
+            call_type: call_type.as_str().to_owned(),
+            urgence: call_type.is_emergency(),
+        });
+    }
+    Ok(opened)
+}
+
+/// A call taken by phone at the agency: the call-center body without the
+/// reference, which the agency numbers itself (`AG-<year>-<n>`).
+#[derive(Debug, Clone, Default)]
+pub struct AgencyCallInput {
+    pub equipment: String,
+    pub call_type: String,
+    pub description: String,
+    pub caller: Option<String>,
+    pub received_at: Option<String>,
+}
+
+/// A call opened at the agency: its id and generated reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenedAtAgency {
+    pub id: String,
+    pub reference: String,
+}
+
+/// Opens a call taken at the agency by the staff member `account_id`, with
+/// the call-center API's rules on the same fields (equipment of the
+/// agency's park by number, type, description, caller, time of the call);
+/// no call center (`call_center_id` NULL), reference `AG-<year>-<n>` (the
+/// next number of the year in the agency).
+pub async fn open_at_agency(
+    store: &Store,
+    feed: &CallFeed,
+    agency_id: &str,
+    account_id: &str,
+    input: AgencyCallInput,
+    actor: Actor,
+) -> AppResult<OpenedAtAgency> {
+    if input.equipment.trim().is_empty() {
+        return Err(AppError::unprocessable(
+            "Le champ « equipement » est obligatoire : le numéro de l'appareil dans le parc de l'agence.",
+        ));
+    }
+    let call_type = check_type(&input.call_type)?;
+    let description = check_description(&input.description)?;
+    let caller = check_caller(input.caller.as_deref())?;
+    let now = clock::now();
+    let received_at = check_received_at(input.received_at.as_deref(), now)?;
+    let (agency, account) = (agency_id.to_owned(), account_id.to_owned());
+    let number = input.equipment;
+    let opened = store
+        .write(move |tx| -> AppResult<OpenedAtAgency> {
+            let equipment = equipment::find_by_number(tx, &agency, &number)?.ok_or_else(|| {
+                AppError::unprocessable(format!(
+                    "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
+                ))
+            })?;
+            let year = clock::paris_local(received_at).format("%Y").to_string();
+            let reference = store::next_agency_reference(tx, &agency, &year)?;
+            let id = new_id();
+            store::insert_at_agency(
+                tx,
+                &NewAgencyCall {
+                    id: &id,
+                    agency_id: &agency,
+                    created_by: &account,
+                    reference: &reference,
+                    equipment_id: &equipment.id,
+                    call_type: call_type.as_str(),
+                    description: &description,
+                    caller: caller.as_deref(),
+                    received_at: &clock::format_timestamp(received_at),
+                    now: &clock::format_timestamp(now),
+                },
+            )?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency),
+                    actor: &actor,
+                    action: "ouverture",
+                    object_type: "call",
+                    object_id: Some(&id),
+                    detail: Some(json!({
+                        "reference": reference,
+                        "equipment": equipment.id,
+                        "type": call_type.as_str(),
+                        "urgence": call_type.is_emergency(),
+                    })),
+                },
+            )?;
+            Ok(OpenedAtAgency { id, reference })
+        })
+        .await?;
+    feed.publish(CallEvent {
+        agency_id: agency_id.to_owned(),
+        change: CallChange::Ouvert,
+        id: opened.id.clone(),
+        reference: opened.reference.clone(),
+        statut: CallStatus::Ouverte.as_str().to_owned(),
+        call_type: call_type.as_str().to_owned(),
+        urgence: call_type.is_emergency(),
+    });
+    Ok(opened)
 }
 
 /// The call `reference` opened by this center (None for another center's).
@@ -247,6 +363,7 @@ pub struct AssignInput {
 /// the technician's is refused: the dispatcher meant someone else.
 pub async fn assign(
     store: &Store,
+    feed: &CallFeed,
     agency_id: &str,
     call_id: &str,
     input: AssignInput,
@@ -258,8 +375,8 @@ pub async fn assign(
         ));
     }
     let (agency_id, call_id) = (agency_id.to_owned(), call_id.to_owned());
-    store
-        .write(move |tx| {
+    let event = store
+        .write(move |tx| -> AppResult<CallEvent> {
             let row = store::get_in_agency(tx, &agency_id, &call_id)?.ok_or_else(not_found)?;
             let status = status_of(&row.status)?;
             call::can_assign(status).map_err(|err| AppError::unprocessable(err.to_string()))?;
@@ -279,7 +396,14 @@ pub async fn assign(
                     given.trim()
                 )));
             }
-            store::set_technician(tx, &call_id, &input.technician_id, &clock::now_text())?;
+            let now = clock::now();
+            let team = roster::roster(tx, &agency_id, now, clock::paris_local(now).date())?;
+            if let Some(member) = team.iter().find(|t| t.id == input.technician_id)
+                && let Some(reason) = unavailability(member)
+            {
+                return Err(AppError::unprocessable(reason));
+            }
+            store::set_technician(tx, &call_id, &input.technician_id, &clock::format_timestamp(now))?;
             audit::record(
                 tx,
                 AuditEntry {
@@ -295,9 +419,72 @@ pub async fn assign(
                     })),
                 },
             )?;
-            Ok(())
+            Ok(CallEvent {
+                agency_id: agency_id.clone(),
+                change: CallChange::Affecte,
+                id: call_id.clone(),
+                reference: row.reference,
+                statut: row.status,
+                urgence: CallType::parse(&row.call_type).is_some_and(CallType::is_emergency),
+                call_type: row.call_type,
+            })
         })
-        .await
+        .await?;
+    feed.publish(event);
+    Ok(())
+}
+
+/// Why a technician cannot take a call now (absent today, or in the safety
+/// rest after standby duty), in French; None when he can.
+pub fn unavailability(member: &TechnicianStatus) -> Option<String> {
+    if let Some(until) = member.absent_until {
+        return Some(format!(
+            "{} est absent jusqu'au {} inclus : choisissez un autre technicien.",
+            member.name,
+            until.format("%d/%m/%Y")
+        ));
+    }
+    member.off_until.map(|until| {
+        let local = clock::paris_local(until);
+        format!(
+            "{} est en repos de sécurité après son astreinte jusqu'au {} à {} : choisissez un autre technicien.",
+            member.name,
+            local.format("%d/%m/%Y"),
+            local.format("%Hh%M")
+        )
+    })
+}
+
+/// The technicians a call may be given to, and those it may not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TechnicianChoices {
+    /// Available now: on standby first, then by name.
+    pub available: Vec<TechnicianStatus>,
+    /// Absent or resting, with the reason.
+    pub unavailable: Vec<(TechnicianStatus, String)>,
+}
+
+/// The agency's active technicians split by availability at `now`.
+pub fn technician_choices(
+    conn: &rusqlite::Connection,
+    agency_id: &str,
+    now: DateTime<Utc>,
+) -> AppResult<TechnicianChoices> {
+    let team = roster::roster(conn, agency_id, now, clock::paris_local(now).date())?;
+    let mut available = Vec::new();
+    let mut unavailable = Vec::new();
+    for member in team {
+        match unavailability(&member) {
+            Some(reason) => unavailable.push((member, reason)),
+            None => available.push(member),
+        }
+    }
+    // Stable: the roster's order by name is kept within each group.
+    available.sort_by_key(|member| !member.on_call);
+    Ok(TechnicianChoices {
+        available,
+        unavailable,
+    })
 }
 
 /// Moves the call to `target` as `domain::call::transition` allows, with its
@@ -305,6 +492,7 @@ pub async fn assign(
 /// `appel.clos` queued in the outbox on becoming `resolue`.
 pub async fn change_status(
     store: &Store,
+    feed: &CallFeed,
     agency_id: &str,
     call_id: &str,
     target: &str,
@@ -317,8 +505,8 @@ pub async fn change_status(
         ))
     })?;
     let (agency_id, call_id) = (agency_id.to_owned(), call_id.to_owned());
-    store
-        .write(move |tx| {
+    let event = store
+        .write(move |tx| -> AppResult<CallEvent> {
             let row = store::get_in_agency(tx, &agency_id, &call_id)?.ok_or_else(not_found)?;
             let from = status_of(&row.status)?;
             let refused = |err: crate::domain::error::TransitionError| {
@@ -376,9 +564,182 @@ pub async fn change_status(
                     })),
                 },
             )?;
-            Ok(())
+            Ok(CallEvent {
+                agency_id: agency_id.clone(),
+                change: CallChange::Statut,
+                id: call_id.clone(),
+                reference: row.reference,
+                statut: to.as_str().to_owned(),
+                urgence: CallType::parse(&row.call_type).is_some_and(CallType::is_emergency),
+                call_type: row.call_type,
+            })
         })
-        .await
+        .await?;
+    feed.publish(event);
+    Ok(())
+}
+
+// -- History ----------------------------------------------------------------
+
+/// A step of a call's life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Received (by the call center or at the agency).
+    Received,
+    /// A technician was assigned.
+    Assigned,
+    /// The status became this one.
+    Status(CallStatus),
+}
+
+/// Who made a change, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActorName {
+    /// `centre`, `personnel`, `jeton`, `partenaire`, `cli`, `systeme`.
+    pub kind: &'static str,
+    pub name: String,
+}
+
+/// One step of a call's timeline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryEntry {
+    /// UTC timestamp.
+    pub at: String,
+    pub step: Step,
+    /// The technician assigned (assignment steps).
+    pub technician: Option<String>,
+    /// Who did it; None when the log does not say (calls older than the log).
+    pub by: Option<ActorName>,
+}
+
+fn actor_name(row: &audit::AuditRow) -> ActorName {
+    let name = row.actor_name.clone().unwrap_or_default();
+    match row.actor_kind.as_str() {
+        "account" => ActorName {
+            kind: "personnel",
+            name,
+        },
+        "api_token" => ActorName {
+            kind: "jeton",
+            name: match &row.actor_owner {
+                Some(owner) => format!("Jeton d'API « {name} » de {owner}"),
+                None => format!("Jeton d'API « {name} »"),
+            },
+        },
+        "call_center_key" => ActorName {
+            kind: "centre",
+            name: row.actor_owner.clone().unwrap_or(name),
+        },
+        "partner_key" => ActorName {
+            kind: "partenaire",
+            name,
+        },
+        "cli" => ActorName {
+            kind: "cli",
+            name: "Ligne de commande".to_owned(),
+        },
+        _ => ActorName {
+            kind: "systeme",
+            name: "Liftdesk".to_owned(),
+        },
+    }
+}
+
+/// The timeline of a call of the agency, oldest first: its reception, each
+/// assignment and status change with who made it (the audit log), and, for
+/// a step the log does not hold (calls recorded before it, the demo's
+/// history), the time the call row keeps, without an author.
+pub fn history(
+    conn: &rusqlite::Connection,
+    agency_id: &str,
+    row: &store::CallRow,
+) -> AppResult<Vec<HistoryEntry>> {
+    let log = audit::of_object(conn, agency_id, "call", &row.id)?;
+    let stamps = store::stamps(conn, &row.id)?;
+    let opener = log.iter().find(|e| e.action == "ouverture").map(actor_name);
+    let received_by = match (&row.center_name, opener) {
+        (Some(center), _) => Some(ActorName {
+            kind: "centre",
+            name: center.clone(),
+        }),
+        (None, Some(actor)) => Some(actor),
+        (None, None) => stamps.created_by.clone().map(|name| ActorName {
+            kind: "personnel",
+            name,
+        }),
+    };
+    let mut entries = vec![HistoryEntry {
+        at: row.received_at.clone(),
+        step: Step::Received,
+        technician: None,
+        by: received_by,
+    }];
+    let detail_of = |entry: &audit::AuditRow, key: &str| -> Option<String> {
+        let detail: serde_json::Value = serde_json::from_str(entry.detail.as_deref()?).ok()?;
+        detail.get(key)?.as_str().map(str::to_owned)
+    };
+    let mut logged_assignment = false;
+    let mut logged_statuses = Vec::new();
+    for entry in &log {
+        match entry.action.as_str() {
+            "affectation" => {
+                logged_assignment = true;
+                let technician = match detail_of(entry, "technician") {
+                    Some(id) => technicians::name_in_agency(conn, agency_id, &id)?,
+                    None => None,
+                };
+                entries.push(HistoryEntry {
+                    at: entry.at.clone(),
+                    step: Step::Assigned,
+                    technician,
+                    by: Some(actor_name(entry)),
+                });
+            }
+            "changement_statut" => {
+                if let Some(to) = detail_of(entry, "to")
+                    .as_deref()
+                    .and_then(CallStatus::parse)
+                {
+                    logged_statuses.push(to);
+                    entries.push(HistoryEntry {
+                        at: entry.at.clone(),
+                        step: Step::Status(to),
+                        technician: None,
+                        by: Some(actor_name(entry)),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    if !logged_assignment && let Some(at) = &stamps.assigned_at {
+        entries.push(HistoryEntry {
+            at: at.clone(),
+            step: Step::Assigned,
+            technician: row.technician_name.clone(),
+            by: None,
+        });
+    }
+    for (status, at) in [
+        (CallStatus::EnRoute, &stamps.en_route_at),
+        (CallStatus::SurPlace, &row.arrived_at),
+        (CallStatus::ALArret, &stamps.stopped_at),
+        (CallStatus::Resolue, &row.resolved_at),
+    ] {
+        if let Some(at) = at
+            && !logged_statuses.contains(&status)
+        {
+            entries.push(HistoryEntry {
+                at: at.clone(),
+                step: Step::Status(status),
+                technician: None,
+                by: None,
+            });
+        }
+    }
+    // Stable: steps logged at the same instant keep the log's order.
+    entries.sort_by(|a, b| a.at.cmp(&b.at));
+    Ok(entries)
 }
 
 // -- Listing ----------------------------------------------------------------
@@ -441,6 +802,7 @@ pub fn check_list(input: ListInput) -> AppResult<CallQuery> {
         filter: store::ListFilter {
             status,
             equipment_id: input.equipment,
+            resolved_since: None,
         },
         words: fold(search).split_whitespace().map(str::to_owned).collect(),
     })

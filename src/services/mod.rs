@@ -3,6 +3,7 @@
 //! store in the caller's transaction, with its audit entry.
 
 pub mod accounts;
+pub mod call_feed;
 pub mod calls;
 pub mod clients;
 pub mod contacts;

@@ -61,3 +61,52 @@ pub fn record(tx: &Transaction, entry: AuditEntry<'_>) -> AppResult<()> {
         ])?;
     Ok(())
 }
+
+/// An audit entry as read back, with who made it in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditRow {
+    pub at: String,
+    /// `account`, `api_token`, `call_center_key`, `partner_key`, `cli`, `system`.
+    pub actor_kind: String,
+    /// The staff member's name (account), the token's or key's name (api
+    /// token, call-center key, partner key).
+    pub actor_name: Option<String>,
+    /// The owner's name of an API token; the call center of a call-center key.
+    pub actor_owner: Option<String>,
+    pub action: String,
+    pub detail: Option<String>,
+}
+
+/// The agency's audit entries about one object, oldest first.
+pub fn of_object(
+    conn: &rusqlite::Connection,
+    agency_id: &str,
+    object_type: &str,
+    object_id: &str,
+) -> AppResult<Vec<AuditRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT l.at, l.actor_kind,
+                CASE l.actor_kind WHEN 'account' THEN coalesce(a.name, a.email) ELSE k.name END,
+                CASE l.actor_kind WHEN 'api_token' THEN coalesce(o.name, o.email)
+                                  WHEN 'call_center_key' THEN cc.name END,
+                l.action, l.detail
+         FROM audit_log l
+         LEFT JOIN accounts a ON l.actor_kind = 'account' AND a.id = l.actor_id
+         LEFT JOIN credentials k ON l.actor_kind <> 'account' AND k.id = l.actor_id
+         LEFT JOIN accounts o ON o.id = k.account_id
+         LEFT JOIN call_centers cc ON cc.id = k.call_center_id
+         WHERE l.object_type = ?1 AND l.object_id = ?2 AND l.agency_id = ?3
+         ORDER BY l.seq",
+    )?;
+    let rows = stmt.query_map(rusqlite::params![object_type, object_id, agency_id], |r| {
+        Ok(AuditRow {
+            at: r.get(0)?,
+            actor_kind: r.get(1)?,
+            actor_name: r.get(2)?,
+            actor_owner: r.get(3)?,
+            action: r.get(4)?,
+            detail: r.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -143,6 +143,93 @@ pub fn insert_from_center(tx: &Transaction, call: &NewCenterCall<'_>) -> AppResu
     Ok(inserted == 1)
 }
 
+/// A call taken at the agency by a staff member, status `ouverte`.
+pub struct NewAgencyCall<'a> {
+    pub id: &'a str,
+    pub agency_id: &'a str,
+    /// The staff member's account.
+    pub created_by: &'a str,
+    pub reference: &'a str,
+    pub equipment_id: &'a str,
+    /// Wire code of `domain::call::CallType`.
+    pub call_type: &'a str,
+    pub description: &'a str,
+    pub caller: Option<&'a str>,
+    pub received_at: &'a str,
+    pub now: &'a str,
+}
+
+/// Inserts a call taken at the agency (no call center, no key).
+pub fn insert_at_agency(tx: &Transaction, call: &NewAgencyCall<'_>) -> AppResult<()> {
+    tx.execute(
+        "INSERT INTO calls (id, agency_id, reference, equipment_id, type, description, caller,
+                            received_at, status, created_by, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'ouverte', ?9, ?10, ?10)",
+        params![
+            call.id,
+            call.agency_id,
+            call.reference,
+            call.equipment_id,
+            call.call_type,
+            call.description,
+            call.caller,
+            call.received_at,
+            call.created_by,
+            call.now,
+        ],
+    )?;
+    Ok(())
+}
+
+/// The next reference of a call taken at the agency in `year`:
+/// `AG-<year>-<n>`, n on five digits, one more than the highest of the year.
+pub fn next_agency_reference(tx: &Transaction, agency_id: &str, year: &str) -> AppResult<String> {
+    let prefix = format!("AG-{year}-");
+    let highest: Option<i64> = tx.query_row(
+        "SELECT max(CAST(substr(reference, ?3) AS INTEGER)) FROM calls
+         WHERE agency_id = ?1 AND call_center_id IS NULL AND reference LIKE ?2 || '%'
+           AND substr(reference, ?3) GLOB '[0-9]*'",
+        params![
+            agency_id,
+            prefix,
+            i64::try_from(prefix.len() + 1).unwrap_or(i64::MAX)
+        ],
+        |r| r.get(0),
+    )?;
+    Ok(format!("{prefix}{:05}", highest.unwrap_or(0) + 1))
+}
+
+/// When a call was assigned, set off and left stopped (the latest time of
+/// each), and who took it at the agency: the stamps the call row keeps.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallStamps {
+    pub assigned_at: Option<String>,
+    pub en_route_at: Option<String>,
+    pub stopped_at: Option<String>,
+    /// Name (else email) of the staff member who took the call at the agency.
+    pub created_by: Option<String>,
+}
+
+pub fn stamps(conn: &Connection, id: &str) -> AppResult<CallStamps> {
+    Ok(conn
+        .query_row(
+            "SELECT c.assigned_at, c.en_route_at, c.stopped_at, coalesce(a.name, a.email)
+             FROM calls c LEFT JOIN accounts a ON a.id = c.created_by
+             WHERE c.id = ?1",
+            [id],
+            |r| {
+                Ok(CallStamps {
+                    assigned_at: r.get(0)?,
+                    en_route_at: r.get(1)?,
+                    stopped_at: r.get(2)?,
+                    created_by: r.get(3)?,
+                })
+            },
+        )
+        .optional()?
+        .unwrap_or_default())
+}
+
 /// Assigns the technician. `assigned_at` moves only when the technician
 /// changes.
 pub fn set_technician(tx: &Transaction, id: &str, technician_id: &str, now: &str) -> AppResult<()> {
@@ -214,6 +301,9 @@ pub struct ListFilter {
     pub status: StatusFilter,
     /// Calls of this equipment only.
     pub equipment_id: Option<String>,
+    /// Resolved calls only if resolved at or after this UTC timestamp
+    /// (unresolved calls are kept): the board's recent resolved calls.
+    pub resolved_since: Option<String>,
 }
 
 /// A call as listed: with its equipment's building and the technician.
@@ -286,6 +376,10 @@ fn list_conditions(agency_id: &str, filter: &ListFilter) -> (String, Vec<Value>)
     if let Some(equipment_id) = &filter.equipment_id {
         conditions.push("c.equipment_id = ?");
         values.push(Value::Text(equipment_id.clone()));
+    }
+    if let Some(since) = &filter.resolved_since {
+        conditions.push("(c.status <> 'resolue' OR c.resolved_at >= ?)");
+        values.push(Value::Text(since.clone()));
     }
     (conditions.join(" AND "), values)
 }

@@ -511,3 +511,32 @@ pub fn set_access(
     )?;
     Ok(())
 }
+
+/// The agency's equipment whose number starts with `key_prefix` (compared as
+/// `number_key`: spaces and tabs removed, ASCII lower case), by number: the
+/// first `limit` and how many in all. Reads the unique index on
+/// (agency_id, number_key) as a range, so it stays fast on a large park.
+pub fn by_number_prefix(
+    conn: &Connection,
+    agency_id: &str,
+    key_prefix: &str,
+    limit: u32,
+) -> AppResult<(i64, Vec<EquipmentRow>)> {
+    let upper = format!("{key_prefix}\u{10FFFF}");
+    let total: i64 = conn.query_row(
+        "SELECT count(*) FROM equipment
+         WHERE agency_id = ?1 AND number_key >= ?2 AND number_key < ?3",
+        rusqlite::params![agency_id, key_prefix, upper],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
+         WHERE e.agency_id = ?1 AND e.number_key >= ?2 AND e.number_key < ?3
+         ORDER BY e.number_key, e.id LIMIT ?4"
+    ))?;
+    let rows = stmt.query_map(
+        rusqlite::params![agency_id, key_prefix, upper, i64::from(limit)],
+        equipment_from_row,
+    )?;
+    Ok((total, rows.collect::<Result<_, _>>()?))
+}

@@ -2,6 +2,7 @@
 //! session cookie only. Its handlers call the same services as the REST API.
 
 pub mod account;
+pub mod calls;
 pub mod keys;
 pub mod session;
 pub mod surveys;
@@ -20,4 +21,5 @@ pub fn router() -> Router<AppState> {
         .merge(keys::router())
         .merge(webhooks::router())
         .merge(technicians::router())
+        .merge(calls::router())
 }

@@ -86,7 +86,8 @@ async fn open_call(
         caller: body.appelant,
         received_at: body.recu_le,
     };
-    let opened = service::open_from_call_center(&state.store, &sender, input).await?;
+    let opened =
+        service::open_from_call_center(&state.store, &state.call_feed, &sender, input).await?;
     let status = status_of(&opened.call)?;
     let code = if opened.created {
         StatusCode::CREATED

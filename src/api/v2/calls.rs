@@ -156,7 +156,7 @@ pub struct CallRead {
 }
 
 impl CallRead {
-    fn new(row: CallRow, base_url: &str) -> AppResult<Self> {
+    pub fn new(row: CallRow, base_url: &str) -> AppResult<Self> {
         let status = CallStatus::parse(&row.status).ok_or_else(|| {
             AppError::Internal(anyhow::anyhow!(
                 "statut d'appel inconnu en base : {}",
@@ -288,7 +288,7 @@ pub struct CallListEntry {
 }
 
 impl CallListEntry {
-    fn new(item: CallListItem, base_url: &str) -> AppResult<Self> {
+    pub fn new(item: CallListItem, base_url: &str) -> AppResult<Self> {
         let row = item.row;
         let status = CallStatus::parse(&row.status).ok_or_else(|| {
             AppError::Internal(anyhow::anyhow!(
@@ -459,7 +459,9 @@ pub struct AssignBody {
 /// Affecte (ou réaffecte) un technicien à l'appel.
 ///
 /// Le statut ne change pas : l'appel passe « en route » quand le technicien
-/// part (`POST /calls/{id}/status`). Un appel résolu ne s'affecte plus (422).
+/// part (`POST /calls/{id}/status`). Un appel résolu ne s'affecte plus (422),
+/// ni à un technicien absent aujourd'hui ou en repos de sécurité après son
+/// astreinte (422).
 #[utoipa::path(
     post,
     path = "/calls/{id}/assign",
@@ -471,7 +473,7 @@ pub struct AssignBody {
             links(("ReadCall" = (operation_id = "read_call", parameters(("id" = "$response.body#/id")))))),
         (status = 404, description = "Appel introuvable dans l'agence", body = ErrorBody),
         (status = 413, description = "Corps trop volumineux", body = ErrorBody),
-        (status = 422, description = "Saisie refusée : technicien inconnu ou d'une autre agence, nom qui ne correspond pas, appel résolu", body = ErrorBody),
+        (status = 422, description = "Saisie refusée : technicien inconnu ou d'une autre agence, absent ou en repos de sécurité, nom qui ne correspond pas, appel résolu", body = ErrorBody),
     )
 )]
 async fn assign_call(
@@ -496,7 +498,15 @@ pub async fn assign(
         technician_id: body.technician_id,
         technician_name: body.technician,
     };
-    service::assign(&state.store, &agency.id, &id, input, caller.actor.clone()).await?;
+    service::assign(
+        &state.store,
+        &state.call_feed,
+        &agency.id,
+        &id,
+        input,
+        caller.actor.clone(),
+    )
+    .await?;
     Ok(Created::new(RecordKind::Call, &state.base_url, &id))
 }
 
@@ -551,6 +561,7 @@ pub async fn change_status(
     let agency = caller.require_agency()?;
     service::change_status(
         &state.store,
+        &state.call_feed,
         &agency.id,
         &id,
         &body.statut,

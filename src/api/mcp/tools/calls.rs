@@ -133,7 +133,8 @@ impl LiftdeskMcp {
     /// technicien d'astreinte y a `onCall` = true) ; `technician` : son nom, pour
     /// confirmation. Le statut ne change pas : l'appel passe « en route » quand le
     /// technicien part (`statut_appel`). Réponse : `{id, ok, link, url}` de l'appel. Refus
-    /// 422 : appel déjà résolu, technicien inconnu ou d'une autre agence, nom qui ne
+    /// 422 : appel déjà résolu, technicien inconnu ou d'une autre agence, absent aujourd'hui
+    /// (`absentUntil`) ou en repos de sécurité après son astreinte (`offUntil`), nom qui ne
     /// correspond pas ; 404 : appel introuvable dans l'agence.
     #[tool(name = "affecter_appel", input_schema = args::schema::<AssignArgs>(), annotations(read_only_hint = false, destructive_hint = false))]
     async fn call_assign(

@@ -1,0 +1,593 @@
+//! `/app/api/calls…`: the breakdown calls screen. The board (calls by status,
+//! newest first, paged per column, resolved ones of the last 24 hours), a
+//! call with its timeline and what may be done next, assignment and status
+//! changes (the REST API v2's shared functions), a call taken by hand at the
+//! agency, the equipment search of its dialog, and the live feed
+//! (Server-Sent Events) that makes new calls appear without a reload.
+
+use std::convert::Infallible;
+use std::time::Duration as StdDuration;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use chrono::Duration;
+use futures_util::stream::{self, Stream};
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::json::ApiJson;
+use crate::api::v2::calls::{self as v2, AssignBody, CallListEntry, CallRead, StatusBody};
+use crate::api::v2::wire::{Created, Page, PageQuery, Paging, RecordKind};
+use crate::auth::staff_session::StaffSession;
+use crate::clock;
+use crate::domain::call::{self, CallStatus, CallType};
+use crate::error::{AppError, AppResult};
+use crate::services::call_feed::CallEvent;
+use crate::services::calls::{
+    self as service, AgencyCallInput, CallQuery, HistoryEntry, Step, TechnicianChoices,
+};
+use crate::services::equipment as equipment_service;
+use crate::services::visits::building_address;
+use crate::state::AppState;
+use crate::store::calls::{self as call_store, ListFilter, StatusFilter};
+use crate::store::equipment as equipment_store;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/calls", get(column_page).post(create_call))
+        .route("/calls/board", get(board))
+        .route("/calls/events", get(events))
+        .route("/calls/equipment", get(equipment_search))
+        .route("/calls/{id}", get(detail))
+        .route("/calls/{id}/assign", post(assign))
+        .route("/calls/{id}/status", post(change_status))
+}
+
+/// Resolved calls stay on the board this long after their resolution.
+pub const RESOLVED_HOURS: i64 = 24;
+/// Rows per column: 20 by default, 50 at most.
+const DEFAULT_COLUMN_ROWS: u32 = 20;
+const MAX_COLUMN_ROWS: u32 = 50;
+/// Equipment offered by the search of the "new call" dialog.
+const EQUIPMENT_CHOICES: u32 = 10;
+/// A live stream ends after this long; the browser reconnects at once (and
+/// the session is checked again, so a signed-out session stops receiving).
+const STREAM_LIFETIME: StdDuration = StdDuration::from_secs(300);
+
+// -- Board ------------------------------------------------------------------
+
+#[derive(Debug, Default, Deserialize)]
+struct BoardQuery {
+    limit: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct ColumnQuery {
+    statut: Option<String>,
+    limit: Option<String>,
+    page: Option<String>,
+}
+
+/// One column of the board: one page of the calls of a status.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Column {
+    statut: &'static str,
+    libelle: &'static str,
+    total: i64,
+    page: u32,
+    limit: u32,
+    results: Vec<CallListEntry>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Board {
+    /// Resolved calls shown: those resolved in the last this many hours.
+    resolved_since_hours: i64,
+    columns: Vec<Column>,
+}
+
+fn column_paging(limit: Option<String>, page: Option<String>) -> AppResult<Paging> {
+    let paging = Paging::from_query(&PageQuery { limit, page })?;
+    if paging.limit > MAX_COLUMN_ROWS {
+        return Err(AppError::unprocessable(format!(
+            "Le paramètre « limit » doit être compris entre 1 et {MAX_COLUMN_ROWS}."
+        )));
+    }
+    Ok(paging)
+}
+
+async fn column(
+    state: &AppState,
+    agency_id: &str,
+    status: CallStatus,
+    paging: Paging,
+) -> AppResult<Column> {
+    let since = clock::format_timestamp(clock::now() - Duration::hours(RESOLVED_HOURS));
+    let query = CallQuery {
+        filter: ListFilter {
+            status: StatusFilter::Is(status.as_str().to_owned()),
+            equipment_id: None,
+            resolved_since: (status == CallStatus::Resolue).then_some(since),
+        },
+        words: Vec::new(),
+    };
+    let (total, items) = service::list(
+        &state.store,
+        agency_id,
+        query,
+        paging.limit,
+        paging.offset(),
+    )
+    .await?;
+    Ok(Column {
+        statut: status.as_str(),
+        libelle: status.label(),
+        total,
+        page: paging.page,
+        limit: paging.limit,
+        results: items
+            .into_iter()
+            .map(|item| CallListEntry::new(item, &state.base_url))
+            .collect::<AppResult<_>>()?,
+    })
+}
+
+async fn board(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<BoardQuery>,
+) -> AppResult<Json<Board>> {
+    let agency_id = session.require_agency()?.id.clone();
+    let limit = Some(
+        query
+            .limit
+            .unwrap_or_else(|| DEFAULT_COLUMN_ROWS.to_string()),
+    );
+    let paging = column_paging(limit, None)?;
+    let mut columns = Vec::with_capacity(CallStatus::ALL.len());
+    for &status in CallStatus::ALL {
+        columns.push(column(&state, &agency_id, status, paging).await?);
+    }
+    Ok(Json(Board {
+        resolved_since_hours: RESOLVED_HOURS,
+        columns,
+    }))
+}
+
+async fn column_page(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<ColumnQuery>,
+) -> AppResult<Json<Page<CallListEntry>>> {
+    let agency_id = session.require_agency()?.id.clone();
+    let raw = query.statut.unwrap_or_default();
+    let status = CallStatus::parse(&raw).ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Le paramètre « statut » doit valoir {} (reçu : « {raw} »).",
+            CallStatus::CODES.join(", ")
+        ))
+    })?;
+    let limit = Some(
+        query
+            .limit
+            .unwrap_or_else(|| DEFAULT_COLUMN_ROWS.to_string()),
+    );
+    let paging = column_paging(limit, query.page)?;
+    let column = column(&state, &agency_id, status, paging).await?;
+    Ok(Json(Page {
+        total: column.total,
+        page: column.page,
+        limit: column.limit,
+        results: column.results,
+    }))
+}
+
+// -- Detail -----------------------------------------------------------------
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ActorView {
+    /// `centre`, `personnel`, `jeton`, `partenaire`, `cli`, `systeme`.
+    kind: &'static str,
+    name: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TimelineEntry {
+    at: String,
+    /// `recu`, `affecte`, or the status reached (`ouverte`, `en_route`,
+    /// `sur_place`, `a_l_arret`, `resolue`).
+    step: &'static str,
+    label: String,
+    technician: Option<String>,
+    by: Option<ActorView>,
+}
+
+impl From<HistoryEntry> for TimelineEntry {
+    fn from(entry: HistoryEntry) -> Self {
+        let (step, label) = match entry.step {
+            Step::Received => ("recu", "Appel reçu".to_owned()),
+            Step::Assigned => (
+                "affecte",
+                match &entry.technician {
+                    Some(name) => format!("Affecté à {name}"),
+                    None => "Technicien affecté".to_owned(),
+                },
+            ),
+            Step::Status(status) => (
+                status.as_str(),
+                match status {
+                    CallStatus::Ouverte => "Remis en attente (Ouverte)".to_owned(),
+                    CallStatus::EnRoute => "Technicien en route".to_owned(),
+                    CallStatus::SurPlace => "Technicien sur place".to_owned(),
+                    CallStatus::ALArret => "Appareil laissé à l'arrêt".to_owned(),
+                    CallStatus::Resolue => "Résolu : remis en service".to_owned(),
+                },
+            ),
+        };
+        Self {
+            at: entry.at,
+            step,
+            label,
+            technician: entry.technician,
+            by: entry.by.map(|by| ActorView {
+                kind: by.kind,
+                name: by.name,
+            }),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NextStatus {
+    statut: &'static str,
+    libelle: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TechnicianChoice {
+    id: String,
+    name: String,
+    sectors: Option<String>,
+    on_call: bool,
+    open_calls: i64,
+    /// The one to choose first: on standby now (the first of them).
+    suggested: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct UnavailableTechnician {
+    id: String,
+    name: String,
+    reason: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Technicians {
+    /// Who may take the call: on standby first, then by name.
+    choices: Vec<TechnicianChoice>,
+    /// Absent or resting: not offered, refused by the server.
+    unavailable: Vec<UnavailableTechnician>,
+}
+
+impl From<TechnicianChoices> for Technicians {
+    fn from(choices: TechnicianChoices) -> Self {
+        let mut suggested = false;
+        Self {
+            choices: choices
+                .available
+                .into_iter()
+                .map(|t| {
+                    let first_on_call = t.on_call && !suggested;
+                    suggested |= first_on_call;
+                    TechnicianChoice {
+                        id: t.id,
+                        name: t.name,
+                        sectors: t.sectors,
+                        on_call: t.on_call,
+                        open_calls: t.open_calls,
+                        suggested: first_on_call,
+                    }
+                })
+                .collect(),
+            unavailable: choices
+                .unavailable
+                .into_iter()
+                .map(|(t, reason)| UnavailableTechnician {
+                    id: t.id,
+                    name: t.name,
+                    reason,
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallDetail {
+    call: CallRead,
+    /// The type in plain words (« Personne bloquée »).
+    type_label: &'static str,
+    /// The equipment's building: name, then address in one line.
+    building: Option<String>,
+    address: Option<String>,
+    timeline: Vec<TimelineEntry>,
+    /// The statuses the call may move to now (the state machine, and a
+    /// technician assigned where one is needed).
+    next_statuses: Vec<NextStatus>,
+    technicians: Technicians,
+}
+
+async fn detail(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<CallDetail>> {
+    let agency_id = session.require_agency()?.id.clone();
+    let now = clock::now();
+    let (row, timeline, choices, equipment) = state
+        .store
+        .read(move |conn| -> AppResult<_> {
+            let row = call_store::get_in_agency(conn, &agency_id, &id)?
+                .ok_or_else(|| AppError::not_found("Appel introuvable."))?;
+            let timeline = service::history(conn, &agency_id, &row)?;
+            let choices = service::technician_choices(conn, &agency_id, now)?;
+            let equipment = equipment_store::get(conn, &agency_id, &row.equipment_id)?;
+            Ok((row, timeline, choices, equipment))
+        })
+        .await?;
+    let status = CallStatus::parse(&row.status)
+        .ok_or_else(|| anyhow::anyhow!("statut d'appel inconnu en base : {}", row.status))?;
+    let call_type = CallType::parse(&row.call_type)
+        .ok_or_else(|| anyhow::anyhow!("type d'appel inconnu en base : {}", row.call_type))?;
+    let assigned = row.technician_id.is_some();
+    let next_statuses = CallStatus::ALL
+        .iter()
+        .copied()
+        .filter(|&to| {
+            call::transition(status, to)
+                .is_ok_and(|change| change.check_technician(assigned).is_ok())
+        })
+        .map(|to| NextStatus {
+            statut: to.as_str(),
+            libelle: to.label(),
+        })
+        .collect();
+    let building = equipment.and_then(|e| e.building);
+    Ok(Json(CallDetail {
+        type_label: call_type.label(),
+        building: building.as_ref().and_then(|b| b.name.clone()),
+        address: building.as_ref().and_then(|b| {
+            building_address(
+                Some(b.address.as_str()),
+                b.postal_code.as_deref(),
+                b.city.as_deref(),
+            )
+        }),
+        timeline: timeline.into_iter().map(TimelineEntry::from).collect(),
+        next_statuses,
+        technicians: Technicians::from(choices),
+        call: CallRead::new(row, &state.base_url)?,
+    }))
+}
+
+// -- Changes ----------------------------------------------------------------
+
+async fn assign(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<AssignBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    let created = v2::assign(&state, &session.caller(), id, body).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+async fn change_status(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<StatusBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    let created = v2::change_status(&state, &session.caller(), id, body).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// A call taken by phone at the agency: the call-center API's body without
+/// the reference (generated).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewCallBody {
+    equipement: String,
+    #[serde(rename = "type")]
+    call_type: String,
+    description: String,
+    #[serde(default)]
+    appelant: Option<String>,
+    #[serde(default, rename = "recuLe")]
+    recu_le: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NewCall {
+    id: String,
+    reference: String,
+    statut: &'static str,
+    libelle: &'static str,
+    link: String,
+}
+
+async fn create_call(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<NewCallBody>,
+) -> AppResult<(StatusCode, Json<NewCall>)> {
+    let agency_id = session.require_agency()?.id.clone();
+    let caller = session.caller();
+    let opened = service::open_at_agency(
+        &state.store,
+        &state.call_feed,
+        &agency_id,
+        &session.account.id,
+        AgencyCallInput {
+            equipment: body.equipement,
+            call_type: body.call_type,
+            description: body.description,
+            caller: body.appelant,
+            received_at: body.recu_le,
+        },
+        caller.actor,
+    )
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(NewCall {
+            link: RecordKind::Call.link(&opened.id),
+            id: opened.id,
+            reference: opened.reference,
+            statut: CallStatus::Ouverte.as_str(),
+            libelle: CallStatus::Ouverte.label(),
+        }),
+    ))
+}
+
+// -- Equipment search -------------------------------------------------------
+
+#[derive(Debug, Default, Deserialize)]
+struct EquipmentQuery {
+    q: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EquipmentChoice {
+    id: String,
+    number: Option<String>,
+    building: Option<String>,
+    address: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EquipmentChoices {
+    /// Equipment matching, across the park.
+    total: i64,
+    /// The first ones, by number.
+    results: Vec<EquipmentChoice>,
+}
+
+async fn equipment_search(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<EquipmentQuery>,
+) -> AppResult<Json<EquipmentChoices>> {
+    let agency_id = session.require_agency()?.id.clone();
+    let search = query.q.map(|q| q.trim().to_owned()).unwrap_or_default();
+    if search.chars().count() > service::MAX_SEARCH_CHARS {
+        return Err(AppError::bad_request(format!(
+            "Le paramètre « q » ne doit pas dépasser {} caractères.",
+            service::MAX_SEARCH_CHARS
+        )));
+    }
+    // By number first (an index range: instant on a large park); when no
+    // number starts so, the words are searched in the number, building name
+    // and address (`services::equipment::search`, which reads the park).
+    let key: String = search
+        .chars()
+        .filter(|c| *c != ' ' && *c != '\t')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let (total, rows) = state
+        .store
+        .read(move |conn| {
+            let by_number =
+                equipment_store::by_number_prefix(conn, &agency_id, &key, EQUIPMENT_CHOICES)?;
+            if by_number.0 > 0 || search.is_empty() {
+                return Ok(by_number);
+            }
+            equipment_service::search(conn, &agency_id, Some(&search), EQUIPMENT_CHOICES, 0)
+        })
+        .await?;
+    Ok(Json(EquipmentChoices {
+        total,
+        results: rows
+            .into_iter()
+            .map(|row| EquipmentChoice {
+                id: row.id,
+                number: row.identity.number,
+                address: row.building.as_ref().and_then(|b| {
+                    building_address(
+                        Some(b.address.as_str()),
+                        b.postal_code.as_deref(),
+                        b.city.as_deref(),
+                    )
+                }),
+                building: row.building.and_then(|b| b.name),
+            })
+            .collect(),
+    }))
+}
+
+// -- Live feed --------------------------------------------------------------
+
+/// `GET /calls/events`: Server-Sent Events of the session's agency. Each
+/// change of a call is an event `appel` whose data is the JSON of
+/// [`CallEvent`] (`change`, `id`, `reference`, `statut`, `type`, `urgence`);
+/// `resync` says events were missed (reload the board). The stream ends
+/// after [`STREAM_LIFETIME`] or when the server stops; the browser's
+/// EventSource reconnects by itself.
+async fn events(
+    State(state): State<AppState>,
+    session: StaffSession,
+) -> AppResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+    let agency_id = session.require_agency()?.id.clone();
+    let receiver = state.call_feed.subscribe();
+    let closing = state.call_feed.closing();
+    let deadline = tokio::time::Instant::now() + STREAM_LIFETIME;
+    let greeting = Event::default()
+        .event("pret")
+        .retry(StdDuration::from_secs(2))
+        .data("{}");
+    let first = stream::once(async move { Ok(greeting) });
+    let rest = stream::unfold(
+        (receiver, closing, agency_id),
+        move |(mut receiver, mut closing, agency_id)| async move {
+            loop {
+                if *closing.borrow() {
+                    return None;
+                }
+                let next = tokio::select! {
+                    received = receiver.recv() => received,
+                    _ = closing.changed() => return None,
+                    _ = tokio::time::sleep_until(deadline) => return None,
+                };
+                let event = match next {
+                    Ok(event) if event.agency_id == agency_id => sse_event(&event),
+                    Ok(_) => continue,
+                    Err(RecvError::Lagged(_)) => Event::default().event("resync").data("{}"),
+                    Err(RecvError::Closed) => return None,
+                };
+                return Some((Ok(event), (receiver, closing, agency_id)));
+            }
+        },
+    );
+    Ok(Sse::new(stream::StreamExt::chain(first, rest)).keep_alive(KeepAlive::default()))
+}
+
+fn sse_event(event: &CallEvent) -> Event {
+    let data = serde_json::to_string(event).unwrap_or_else(|_| "{}".to_owned());
+    Event::default().event("appel").data(data)
+}

@@ -1,0 +1,116 @@
+//! The live feed of breakdown calls: every call service publishes here once
+//! its transaction is committed (a call opened by a call center or by hand,
+//! an assignment, a status change), and the web application's board listens
+//! (`GET /app/api/calls/events`, Server-Sent Events). An event names the call
+//! and its agency and carries nothing secret; each listener keeps its own
+//! agency's events only.
+
+use serde::Serialize;
+use tokio::sync::{broadcast, watch};
+
+/// Events kept for a listener that reads late; past that it is told to
+/// reload (`Lagged`).
+const CAPACITY: usize = 256;
+
+/// What happened to a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallChange {
+    /// A new call (call-center API or taken at the agency).
+    Ouvert,
+    /// A technician was assigned.
+    Affecte,
+    /// The status changed.
+    Statut,
+}
+
+/// One change of a call, as the board receives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallEvent {
+    /// The call's agency: listeners filter on it; not sent.
+    #[serde(skip)]
+    pub agency_id: String,
+    pub change: CallChange,
+    /// The call's id.
+    pub id: String,
+    pub reference: String,
+    /// Wire code of the status after the change.
+    pub statut: String,
+    /// Wire code of the call's type.
+    #[serde(rename = "type")]
+    pub call_type: String,
+    /// A trapped person (`personne_bloquee`).
+    pub urgence: bool,
+}
+
+/// The feed: a broadcast channel, and a flag raised when the server stops so
+/// that open streams end and the graceful shutdown does not wait for them.
+#[derive(Clone)]
+pub struct CallFeed {
+    sender: broadcast::Sender<CallEvent>,
+    closing: watch::Sender<bool>,
+}
+
+impl Default for CallFeed {
+    fn default() -> Self {
+        let (sender, _) = broadcast::channel(CAPACITY);
+        let (closing, _) = watch::channel(false);
+        Self { sender, closing }
+    }
+}
+
+impl CallFeed {
+    /// Sends the event to whoever listens now (nobody listening is fine).
+    pub fn publish(&self, event: CallEvent) {
+        let _ = self.sender.send(event);
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<CallEvent> {
+        self.sender.subscribe()
+    }
+
+    /// Resolves to true once the server stops.
+    pub fn closing(&self) -> watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+
+    /// Ends every open stream (server shutdown).
+    pub fn close(&self) {
+        let _ = self.closing.send(true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn listeners_receive_what_is_published_after_they_subscribe() {
+        let feed = CallFeed::default();
+        feed.publish(event("avant"));
+        let mut rx = feed.subscribe();
+        feed.publish(event("apres"));
+        assert_eq!(rx.recv().await.unwrap().id, "apres");
+        let json = serde_json::to_value(event("x")).unwrap();
+        assert!(json.get("agencyId").is_none(), "{json}");
+        assert_eq!(json["change"], "ouvert");
+        assert_eq!(json["type"], "panne");
+        let mut closing = feed.closing();
+        feed.close();
+        closing.changed().await.unwrap();
+        assert!(*closing.borrow());
+    }
+
+    fn event(id: &str) -> CallEvent {
+        CallEvent {
+            agency_id: "a".into(),
+            change: CallChange::Ouvert,
+            id: id.into(),
+            reference: "R".into(),
+            statut: "ouverte".into(),
+            call_type: "panne".into(),
+            urgence: false,
+        }
+    }
+}

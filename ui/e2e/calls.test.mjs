@@ -1,0 +1,334 @@
+// Test de bout en bout des appels de panne, contre un serveur Liftdesk réel lancé sur la démo :
+// un appel « personne bloquée » envoyé à l'API des centres d'appels apparaît sur le tableau
+// sans rechargement, avec l'alerte ; on l'ouvre, on l'affecte, on le résout, et l'événement
+// `appel.clos` est en file pour l'abonnement webhook créé au départ.
+//
+//   bash scripts/with-demo-server.sh bash -c 'cd ui && node --test e2e/calls.test.mjs'
+//
+// LIFTDESK_CREDENTIALS : {"admin": {"email","password","apiToken"}, "agencies": [{"id","name"}, …],
+//                         "callCenterKeys": ["svc_…", …]} (les clés sont celles de la première agence).
+// LIFTDESK_ARTIFACTS   : dossier des captures (défaut : ../test-artifacts), écrites dans <dossier>/ui/.
+// LIFTDESK_CHROMIUM    : navigateur à piloter (défaut : /usr/bin/chromium).
+
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TIMEOUT = 15_000;
+const STEP_TIMEOUT = 60_000;
+const HOOK_URL = 'https://receveur.invalid/hook';
+
+const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
+
+if (missing.length > 0) {
+  test('configuration du test de bout en bout', () => {
+    assert.fail(
+      `Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. ` +
+        'Ce test pilote un vrai serveur et ne peut pas être sauté.',
+    );
+  });
+} else {
+  describe('appels de panne en direct', { timeout: 10 * STEP_TIMEOUT }, () => {
+    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
+    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
+      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
+      : path.resolve(UI_DIR, '../test-artifacts/ui');
+
+    let creds;
+    /** @type {import('playwright-core').Browser} */
+    let browser;
+    /** @type {import('playwright-core').Page} */
+    let page;
+    const pageErrors = [];
+    let agencyId;
+    let subscriptionId;
+    let reference;
+    let callId;
+    let adminName;
+
+    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
+
+    function step(name, fn) {
+      it(name, { timeout: STEP_TIMEOUT }, async () => {
+        try {
+          await fn();
+        } catch (error) {
+          if (page) await shot(`echec-appels-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
+          throw error;
+        }
+      });
+    }
+
+    /** Appel HTTP hors navigateur (un autre client que l'interface). */
+    async function http(method, urlPath, { token, body, agency } = {}) {
+      const headers = { Accept: 'application/json' };
+      if (token) headers.Authorization = `Bearer ${token}`;
+      if (agency) headers['X-Service-Agency'] = agency;
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      const response = await fetch(new URL(urlPath, baseUrl), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : null };
+    }
+
+    before(async () => {
+      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
+      assert.ok(creds?.admin?.email && creds.admin.password && creds.admin.apiToken, 'admin incomplet');
+      assert.ok(Array.isArray(creds.callCenterKeys) && creds.callCenterKeys.length > 0, 'callCenterKeys manquant');
+      assert.ok(creds.agencies?.[0]?.id, 'agencies manquant');
+      agencyId = creds.agencies[0].id;
+
+      mkdirSync(artifactsDir, { recursive: true });
+      browser = await chromium.launch({
+        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          // L'alerte sonore sans clic préalable (un poste d'accueil l'autorise une fois pour toutes).
+          '--autoplay-policy=no-user-gesture-required',
+        ],
+      });
+      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
+      page = await context.newPage();
+      page.setDefaultTimeout(TIMEOUT);
+      page.on('pageerror', (error) => pageErrors.push(error));
+    });
+
+    after(async () => {
+      await browser?.close();
+    });
+
+    step("abonnement webhook à appel.clos (API REST, jeton de l'administrateur)", async () => {
+      const { status, body } = await http('POST', '/api/v2/webhooks', {
+        token: creds.admin.apiToken,
+        agency: agencyId,
+        body: { url: HOOK_URL, events: ['appel.clos'] },
+      });
+      assert.equal(status, 201, JSON.stringify(body));
+      assert.equal(typeof body.id, 'string');
+      assert.equal(typeof body.secret, 'string');
+      subscriptionId = body.id;
+    });
+
+    step("connexion de l'administrateur et tableau des appels", async () => {
+      await page.goto(baseUrl);
+      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
+      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
+      const signedIn = page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/app/api/session' && r.request().method() === 'POST',
+      );
+      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+      const session = await (await signedIn).json();
+      adminName = session.account.name;
+      if (session.agency?.id !== agencyId) {
+        // Les clés de centre d'appels de la démo sont celles de la première agence.
+        const switched = await page.evaluate(
+          async ([id, csrf]) =>
+            (
+              await fetch('/app/api/session/agency', {
+                method: 'PUT',
+                headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
+                body: JSON.stringify({ agencyId: id }),
+              })
+            ).status,
+          [agencyId, session.csrfToken],
+        );
+        assert.equal(switched, 200);
+        await page.reload();
+      }
+      await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Appels de panne' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Appels de panne', exact: true }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/appels');
+      for (const title of ['Ouverte', 'Technicien en route', 'Technicien sur place', "Appareil à l'arrêt", 'Résolue']) {
+        await page.getByRole('heading', { level: 2, name: new RegExp(`^${title} \\d+ appels?$`) }).waitFor();
+      }
+      await page.getByRole('status').filter({ hasText: 'En direct' }).waitFor();
+      await shot('appels-01-tableau');
+    });
+
+    step('un appel « personne bloquée » du centre d’appels apparaît sans rechargement, avec l’alerte', async () => {
+      // Un appareil du parc de l'agence, par la recherche de l'écran.
+      const found = await page.evaluate(async () => (await fetch('/app/api/calls/equipment?q=')).json());
+      const equipment = found.results.find((e) => e.number);
+      assert.ok(equipment, 'aucun appareil numéroté dans le parc de la démo');
+
+      await page.evaluate(() => {
+        window.__pasDeRechargement = true;
+      });
+      reference = `E2E-${Date.now()}`;
+      const { status, body } = await http('POST', '/api/partners/calls', {
+        token: creds.callCenterKeys[0],
+        body: {
+          reference,
+          equipement: equipment.number,
+          type: 'personne_bloquee',
+          description: 'Deux personnes bloquées entre le 3e et le 4e étage.',
+          appelant: 'Gardien de la résidence',
+        },
+      });
+      assert.equal(status, 201, JSON.stringify(body));
+      assert.equal(body.statut, 'ouverte');
+      callId = body.id;
+
+      const alert = page.getByRole('alert').filter({ hasText: reference });
+      await alert.waitFor();
+      assert.match((await alert.textContent()) ?? '', /Personne bloquée : nouvel appel E2E-\d+ reçu à/);
+      // Alerte sonore jouée (WebAudio) : l'attribut passe de « en_cours » à « joue ».
+      await page.waitForFunction(
+        (ref) => [...document.querySelectorAll('[role="alert"]')].some((el) => el.textContent.includes(ref) && el.dataset.son === 'joue'),
+        reference,
+      );
+      const column = page.locator('section[data-statut="ouverte"]');
+      const card = column.getByRole('link').filter({ hasText: reference });
+      await card.waitFor();
+      assert.match((await card.textContent()) ?? '', /Personne bloquée/);
+      assert.match((await card.getAttribute('class')) ?? '', /urgent/);
+      assert.equal(await page.evaluate(() => window.__pasDeRechargement), true, 'la page a été rechargée');
+      await shot('appels-02-alerte');
+    });
+
+    step("ouvrir l'appel, l'affecter au technicien suggéré et le résoudre", async () => {
+      await page.getByRole('link', { name: `Ouvrir l'appel ${reference}`, exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: `Appel ${reference}`, exact: true }).waitFor();
+      assert.equal(new URL(page.url()).pathname, `/appels/${callId}`);
+      const timeline = page.getByRole('region', { name: 'Historique' });
+      await timeline.getByText('Appel reçu', { exact: true }).waitFor();
+      await timeline.getByText(/\(centre d'appels\)$/).waitFor();
+
+      const select = page.getByLabel('Technicien', { exact: true });
+      const options = await select.locator('option').evaluateAll((els) => els.map((o) => ({ value: o.value, text: o.textContent })));
+      const real = options.filter((o) => o.value !== '');
+      assert.ok(real.length > 0, 'aucun technicien proposé');
+      // Le technicien d'astreinte, s'il y en a un, est proposé d'office et en premier.
+      const suggested = real.find((o) => o.text.includes("d'astreinte (suggéré)"));
+      if (suggested) {
+        assert.equal(real[0].value, suggested.value);
+        assert.equal(await select.inputValue(), suggested.value);
+      } else {
+        await select.selectOption(real[0].value);
+      }
+      await shot('appels-03-detail-ouvert');
+      const name = (real.find((o) => o.value === (suggested ?? real[0]).value)?.text ?? '').split(' · ')[0];
+      await page.getByRole('button', { name: 'Affecter', exact: true }).click();
+      await page.getByText(`Appel affecté à ${name}.`, { exact: true }).waitFor();
+      await timeline.getByText(`Affecté à ${name}`, { exact: true }).waitFor();
+      await timeline.getByText(`par ${adminName}`, { exact: true }).first().waitFor();
+
+      // Seuls les statuts permis sont proposés : depuis « Ouverte » avec un technicien.
+      const buttons = page.getByRole('group', { name: 'Statut' }).getByRole('button');
+      assert.deepEqual(
+        (await buttons.allTextContents()).map((t) => t.trim()),
+        ['Technicien en route', 'Technicien sur place', 'Résolu (remis en service)'],
+      );
+      await page.getByRole('button', { name: 'Technicien sur place', exact: true }).click();
+      await page.getByText('Statut mis à jour.', { exact: true }).waitFor();
+      await page.getByTestId('statut').filter({ hasText: 'Technicien sur place' }).waitFor();
+
+      await page.getByRole('button', { name: 'Résolu (remis en service)', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: "Clore l'appel ?" });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: "Confirmer : l'appareil est remis en service" }).click();
+      await page.getByTestId('statut').filter({ hasText: 'Résolue' }).waitFor();
+      await timeline.getByText('Résolu : remis en service', { exact: true }).waitFor();
+      assert.equal(await page.getByRole('group', { name: 'Statut' }).count(), 0);
+      await page.getByText("L'appel est résolu : son statut ne change plus.", { exact: true }).waitFor();
+      await shot('appels-04-detail-resolu');
+    });
+
+    step('appel.clos est en file pour l’abonnement', async () => {
+      const { status, body } = await http('GET', `/api/v2/webhooks/${subscriptionId}/deliveries?limit=200`, {
+        token: creds.admin.apiToken,
+        agency: agencyId,
+      });
+      assert.equal(status, 200, JSON.stringify(body));
+      const delivery = body.results.find((d) => d.event === 'appel.clos' && d.objectId === callId);
+      assert.ok(delivery, `aucune livraison appel.clos pour ${callId} : ${JSON.stringify(body.results)}`);
+      assert.ok(['en_attente', 'echec', 'livree'].includes(delivery.status), delivery.status);
+      // Le centre d'appels voit l'appel résolu.
+      const tracked = await http('GET', `/api/partners/calls/${encodeURIComponent(reference)}`, {
+        token: creds.callCenterKeys[0],
+      });
+      assert.equal(tracked.status, 200);
+      assert.equal(tracked.body.statut, 'resolue');
+      assert.equal(typeof tracked.body.arriveLe, 'string');
+      assert.equal(typeof tracked.body.resoluLe, 'string');
+      assert.deepEqual(pageErrors, []);
+    });
+
+    step('« Nouvel appel » : validation côté client, raison du serveur, saisie gardée', async () => {
+      await page.getByRole('link', { name: '← Tableau des appels' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Appels de panne', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Nouvel appel', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Nouvel appel' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: "Enregistrer l'appel" }).click();
+      await dialog.getByText("Saisissez le numéro de l'appareil dans le parc de l'agence.", { exact: true }).waitFor();
+      await dialog.getByText("Choisissez le type d'appel.", { exact: true }).waitFor();
+      await dialog.getByText('La description doit compter de 3 à 1000 caractères (actuellement : 0).', { exact: true }).waitFor();
+
+      await dialog.getByLabel('Appareil (numéro dans le parc)').fill('ZZZ-INCONNU-0');
+      await dialog.getByLabel("Type d'appel").selectOption('panne');
+      await dialog.getByLabel("Description (ce que l'appelant signale)").fill('Porte palière bloquée ouverte.');
+      await dialog.getByRole('button', { name: "Enregistrer l'appel" }).click();
+      await dialog
+        .getByRole('alert')
+        .filter({ hasText: "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « ZZZ-INCONNU-0 »." })
+        .waitFor();
+      assert.equal(await dialog.getByLabel("Description (ce que l'appelant signale)").inputValue(), 'Porte palière bloquée ouverte.');
+      await shot('appels-05-nouvel-appel-refuse');
+
+      // L'appareil choisi dans la recherche : l'appel est créé et son détail s'ouvre.
+      const equipment = dialog.getByLabel('Appareil (numéro dans le parc)');
+      await equipment.fill('');
+      await equipment.pressSequentially('ASC', { delay: 20 });
+      const results = dialog.getByRole('list', { name: 'Appareils trouvés' });
+      await results.waitFor();
+      const first = results.getByRole('button').first();
+      const number = ((await first.locator('strong').textContent()) ?? '').trim();
+      assert.ok(number.length > 0);
+      await first.click();
+      assert.equal(await equipment.inputValue(), number);
+      await dialog.getByLabel('Appelant (facultatif)').fill("Accueil de l'immeuble");
+      await dialog.getByRole('button', { name: "Enregistrer l'appel" }).click();
+      const heading = page.getByRole('heading', { level: 1, name: /^Appel AG-\d{4}-\d{5}$/ });
+      await heading.waitFor();
+      assert.match(new URL(page.url()).pathname, /^\/appels\/[0-9a-f-]{36}$/);
+      await page.getByRole('region', { name: 'Historique' }).getByText(`par ${adminName}`, { exact: true }).waitFor();
+      await page.getByText("Pris à l'agence", { exact: true }).waitFor();
+      assert.deepEqual(pageErrors, []);
+    });
+
+    step('flux coupé : le tableau se relit toutes les 15 s', async () => {
+      await page.route('**/app/api/calls/events', (route) => route.abort());
+      await page.goto(new URL('/appels', baseUrl).href);
+      await page.getByRole('heading', { level: 1, name: 'Appels de panne', exact: true }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Direct interrompu : actualisation toutes les 15 s' }).waitFor();
+      const found = await page.evaluate(async () => (await fetch('/app/api/calls/equipment?q=')).json());
+      const ref = `E2E-RELU-${Date.now()}`;
+      const { status } = await http('POST', '/api/partners/calls', {
+        token: creds.callCenterKeys[0],
+        body: { reference: ref, equipement: found.results.find((e) => e.number).number, type: 'bruit', description: 'Grincement en montée.' },
+      });
+      assert.equal(status, 201);
+      await page
+        .locator('section[data-statut="ouverte"]')
+        .getByRole('link')
+        .filter({ hasText: ref })
+        .waitFor({ timeout: 25_000 });
+      await page.unroute('**/app/api/calls/events');
+    });
+  });
+}
