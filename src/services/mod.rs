@@ -12,6 +12,7 @@ pub mod discrepancies;
 pub mod equipment;
 pub mod imports;
 pub mod invoices;
+pub mod planning;
 pub mod quotes;
 pub mod sheet;
 pub mod surveys;

@@ -2,6 +2,7 @@
 //! session cookie only. Its handlers call the same services as the REST API.
 
 pub mod account;
+pub mod planning;
 pub mod session;
 pub mod surveys;
 
@@ -14,4 +15,5 @@ pub fn router() -> Router<AppState> {
         .merge(session::router())
         .merge(account::router())
         .merge(surveys::router())
+        .merge(planning::router())
 }
