@@ -13,6 +13,7 @@ import {
   reviewRows,
   reviewWarnings,
   saveBody,
+  shortDay,
   validateClose,
   validateCreate,
   validateInterval,
@@ -84,6 +85,7 @@ describe('jours', () => {
 
   it('écrit les titres en français', () => {
     expect(dayHeading('2026-11-23')).toBe('lundi 23/11');
+    expect(shortDay('2027-01-03')).toBe('03/01');
     expect(weekTitle('2026-11-23')).toBe('Semaine du 23 au 29 novembre 2026');
     expect(weekTitle('2026-11-30')).toBe('Semaine du 30 novembre au 6 décembre 2026');
     expect(weekTitle('2026-12-28')).toBe('Semaine du 28 décembre 2026 au 3 janvier 2027');

@@ -141,6 +141,11 @@ const WEEKDAY = new Intl.DateTimeFormat('fr-FR', { weekday: 'long', timeZone: 'U
 const SHORT = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', timeZone: 'UTC' });
 const LONG = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
+/** `23/11`. */
+export function shortDay(day: string): string {
+  return SHORT.format(toUtc(day));
+}
+
 /** `lundi 23/11`. */
 export function dayHeading(day: string): string {
   return `${WEEKDAY.format(toUtc(day))} ${SHORT.format(toUtc(day))}`;
