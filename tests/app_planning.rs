@@ -922,3 +922,141 @@ async fn next_week_is_proposed_from_the_plan_reviewed_and_saved_in_one_transacti
         .collect();
     assert_eq!(numbers, ["P-0"]);
 }
+
+#[tokio::test]
+async fn the_week_and_the_proposal_stay_fast_on_a_large_agency() {
+    let server = TestServer::start().await;
+    let org = init_org(server.data_dir.path(), "Org", "admin@org.fr");
+    let db = Db::open(&server);
+    let agency = org.agency_id.as_str();
+    let monday = next_monday();
+    let start = clock::paris_today() - Duration::days(400);
+    let now = clock::now_text();
+    let tx = db.0.unchecked_transaction().expect("tx");
+    let mut technicians = Vec::new();
+    for t in 0..60 {
+        let tech = id();
+        tx.execute(
+            "INSERT INTO technicians (id, agency_id, name, sectors, daily_capacity, created_at)
+             VALUES (?1, ?2, ?3, ?4, 8, ?5)",
+            params![
+                tech,
+                agency,
+                format!("Tech {t:02}"),
+                format!("750{:02}", 1 + t % 20),
+                now
+            ],
+        )
+        .expect("technician");
+        technicians.push(tech);
+    }
+    // 20,000 equipment under contract, each with a done visit; 2,000 planned
+    // in the week shown.
+    for i in 0..20_000 {
+        let building = id();
+        let postal = format!("750{:02}", 1 + i % 20);
+        tx.execute(
+            "INSERT INTO buildings (id, agency_id, name, address, postal_code, city, created_at, updated_at)
+             VALUES (?1, ?2, 'Immeuble', '1 rue X', ?3, 'Paris', ?4, ?4)",
+            params![building, agency, postal, now],
+        )
+        .expect("building");
+        let equipment = id();
+        tx.execute(
+            "INSERT INTO equipment (id, agency_id, building_id, number, type, maintenance_contract,
+                                    plan_start_on, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, 'ascenseur', 'parc', ?5, ?6, ?6)",
+            params![
+                equipment,
+                agency,
+                building,
+                format!("ASC-{i:05}"),
+                day_text(start),
+                now
+            ],
+        )
+        .expect("equipment");
+        let done = clock::paris_today() - Duration::days(1 + i64::from(i % 60));
+        tx.execute(
+            "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, status,
+                                 done_on, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'faite', ?5, ?6, ?6)",
+            params![
+                id(),
+                agency,
+                equipment,
+                technicians[(i % 60) as usize],
+                day_text(done),
+                now
+            ],
+        )
+        .expect("done");
+        if i % 10 == 0 {
+            tx.execute(
+                "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, status,
+                                     created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'planifiee', ?6, ?6)",
+                params![
+                    id(),
+                    agency,
+                    equipment,
+                    technicians[((i / 10) % 60) as usize],
+                    day_text(monday + Duration::days(i64::from((i / 600) % 5))),
+                    now
+                ],
+            )
+            .expect("planned");
+        }
+    }
+    tx.commit().expect("commit");
+
+    let staff = StaffClient::sign_in(&server, "admin@org.fr", "motdepasse-solide").await;
+    let started = std::time::Instant::now();
+    let (status, week) = staff
+        .get(&format!("/planning?day={}", day_text(monday)))
+        .await;
+    let week_time = started.elapsed();
+    assert_eq!(status, 200);
+    assert_eq!(week["entries"].as_array().map(Vec::len), Some(2000));
+    let started = std::time::Instant::now();
+    let (status, proposal) = staff.get("/planning/proposal").await;
+    let proposal_time = started.elapsed();
+    assert_eq!(status, 200, "{proposal}");
+    let placed = proposal["visits"].as_array().map_or(0, Vec::len);
+    let unplaced = proposal["unplaced"].as_array().map_or(0, Vec::len);
+    assert!(placed > 0, "{placed}");
+    // Capacity: 60 technicians × 8 a day × 5 days, less the 2,000 already planned.
+    assert!(placed <= 60 * 8 * 5 - 2000, "{placed}");
+    assert!(placed + unplaced > 0);
+    let started = std::time::Instant::now();
+    let lines: Vec<Value> = proposal["visits"]
+        .as_array()
+        .expect("visits")
+        .iter()
+        .map(|l| json!({ "equipmentId": l["equipmentId"], "technicianId": l["technicianId"], "day": l["day"] }))
+        .collect();
+    let (status, saved) = staff
+        .post("/planning/proposal", json!({ "visits": lines }))
+        .await;
+    let save_time = started.elapsed();
+    assert_eq!(status, 201, "{saved}");
+    assert_eq!(saved["created"], json!(placed));
+    let busiest = db.count(&format!(
+        "SELECT max(n) FROM (SELECT count(*) AS n FROM visits
+         WHERE agency_id = '{agency}' AND status = 'planifiee' AND planned_for >= '{}' AND planned_for <= '{}'
+         GROUP BY technician_id, planned_for)",
+        day_text(monday),
+        day_text(monday + Duration::days(6))
+    ));
+    assert_eq!(busiest, 8, "never beyond the daily capacity");
+    // Debug build, shared 2-core machine: generous bounds.
+    assert!(week_time.as_secs_f64() < 3.0, "week {week_time:?}");
+    assert!(
+        proposal_time.as_secs_f64() < 5.0,
+        "proposal {proposal_time:?}"
+    );
+    assert!(save_time.as_secs_f64() < 10.0, "save {save_time:?}");
+    eprintln!(
+        "week {week_time:?}, proposal {proposal_time:?} ({placed} + {unplaced}), save {save_time:?}"
+    );
+}

@@ -136,21 +136,6 @@ fn by_deadline(due: &mut [DueEquipment]) {
     });
 }
 
-/// Whether `technician` can take one more visit on `day`, given `load`.
-pub fn available(
-    technician: &PlanTechnician,
-    day: NaiveDate,
-    load: &HashMap<(String, NaiveDate), u32>,
-) -> bool {
-    !technician.absent.contains(&day)
-        && !technician.resting.contains(&day)
-        && load
-            .get(&(technician.id.clone(), day))
-            .copied()
-            .unwrap_or(0)
-            < technician.daily_capacity
-}
-
 /// The proposal for `days` (working days, in order). `load` counts the
 /// visits already on the planning per (technician, day); `technicians` are
 /// in their display order (by name), which breaks ties.
@@ -161,12 +146,29 @@ pub fn propose(
     mut due: Vec<DueEquipment>,
 ) -> Proposal {
     by_deadline(&mut due);
-    let mut load = load.clone();
+    // Load and availability per (technician, day) as flat tables, indexed
+    // by position: no string keys in the loop.
+    let width = days.len();
+    let mut count: Vec<u32> = Vec::with_capacity(technicians.len() * width);
+    let mut open: Vec<bool> = Vec::with_capacity(technicians.len() * width);
+    for technician in technicians {
+        for &day in days {
+            count.push(
+                load.get(&(technician.id.clone(), day))
+                    .copied()
+                    .unwrap_or(0),
+            );
+            open.push(!technician.absent.contains(&day) && !technician.resting.contains(&day));
+        }
+    }
+    let sectors: Vec<Vec<String>> = technicians
+        .iter()
+        .map(|t| t.sectors.iter().map(|s| normalize_sector(s)).collect())
+        .collect();
     let mut proposal = Proposal::default();
     for equipment in due {
-        let team: Vec<&PlanTechnician> = technicians
-            .iter()
-            .filter(|t| covers(t, &equipment.sector_keys))
+        let team: Vec<usize> = (0..technicians.len())
+            .filter(|&t| sectors[t].iter().any(|s| equipment.sector_keys.contains(s)))
             .collect();
         if equipment.sector_keys.is_empty() {
             proposal.unplaced.push(Unplaced {
@@ -191,20 +193,18 @@ pub fn propose(
             });
             continue;
         }
-        // (load, day index, technician index) of the best slot, up to the
-        // deadline first, then after it.
+        // (load, day index, position in the team) of the best slot, up to
+        // the deadline first, then after it.
         let mut best_in_time: Option<(u32, usize, usize)> = None;
         let mut best_late: Option<(u32, usize, usize)> = None;
         for (d, &day) in days.iter().enumerate() {
-            for (t, technician) in team.iter().enumerate() {
-                if !available(technician, day, &load) {
+            for (position, &t) in team.iter().enumerate() {
+                let cell = t * width + d;
+                let capacity = technicians[t].daily_capacity;
+                if !open[cell] || count[cell] >= capacity {
                     continue;
                 }
-                let current = load
-                    .get(&(technician.id.clone(), day))
-                    .copied()
-                    .unwrap_or(0);
-                let slot = (current, d, t);
+                let slot = (count[cell], d, position);
                 let best = if day <= equipment.deadline {
                     &mut best_in_time
                 } else {
@@ -216,10 +216,11 @@ pub fn propose(
             }
         }
         match best_in_time.or(best_late) {
-            Some((_, d, t)) => {
-                let technician = team[t];
+            Some((_, d, position)) => {
+                let t = team[position];
+                let technician = &technicians[t];
                 let day = days[d];
-                *load.entry((technician.id.clone(), day)).or_insert(0) += 1;
+                count[t * width + d] += 1;
                 proposal.visits.push(ProposedVisit {
                     equipment_id: equipment.equipment_id,
                     technician_id: technician.id.clone(),
@@ -230,13 +231,12 @@ pub fn propose(
             None => {
                 let names = team
                     .iter()
-                    .map(|t| t.name.as_str())
+                    .map(|&t| technicians[t].name.as_str())
                     .collect::<Vec<_>>()
                     .join(", ");
-                let ever_free = team.iter().any(|t| {
-                    days.iter()
-                        .any(|day| !t.absent.contains(day) && !t.resting.contains(day))
-                });
+                let ever_free = team
+                    .iter()
+                    .any(|&t| open[t * width..(t + 1) * width].iter().any(|&o| o));
                 let reason = if ever_free {
                     format!(
                         "Les techniciens du secteur ont atteint leur charge journalière tous les jours de la semaine : {names}."
