@@ -208,29 +208,71 @@ if (missing.length > 0) {
     });
 
     step('un déplacement refusé affiche la raison du serveur', async () => {
-      // Vers hier : refusé par le serveur (jour passé) ; on appelle le même point que l'écran.
-      const yesterday = addDays(new Date().toISOString().slice(0, 10), -1);
-      const refused = await call('POST', `/visits/${dragged.id}/move`, { plannedFor: yesterday });
-      assert.equal(refused.status, 422);
-      assert.equal(refused.body.error, 'Une visite ne peut pas être replanifiée dans le passé.');
+      // Une visite commencée entre-temps (par l'API, la page n'est pas rechargée) :
+      // la carte est encore « Planifiée » à l'écran, le serveur refuse de la déplacer.
+      const week = await openWeek(nextMonday);
+      const rowIds = new Set(week.technicians.map((t) => t.id));
+      const other = week.entries.find(
+        (e) => e.status === 'planifiee' && e.id !== dragged.id && rowIds.has(e.technicianId),
+      );
+      assert.ok(other, 'une deuxième visite planifiée est nécessaire');
+      const source = await cardIn(other.technicianId, other.day, other.id);
+      const started = await call('POST', `/visits/${other.id}/start`, {});
+      assert.equal(started.status, 200, JSON.stringify(started.body));
+      const targetDay = week.days.find((d) => d !== other.day);
+      const cell = page.locator(`td[data-technician="${other.technicianId}"][data-day="${targetDay}"]`);
+      const refused = page.waitForResponse((r) => new URL(r.url()).pathname === `/app/api/visits/${other.id}/move`);
+      await source.scrollIntoViewIfNeeded();
+      await source.dragTo(cell);
+      const res = await refused;
+      assert.equal(res.status(), 422);
+      const { error } = await res.json();
+      assert.match(error, /^Action refusée : impossible de replanifier cette visite au statut « En cours »/);
+      await page.getByRole('alert').filter({ hasText: error }).waitFor();
+      await shot('planning-03-refus');
+      // Rien n'a bougé ; la visite redevient planifiée pour la suite.
+      const check = await call('GET', `/visits/${other.id}`);
+      assert.equal(check.body.plannedFor, other.day);
+      const undone = await call('POST', `/visits/${other.id}/cancel-start`);
+      assert.equal(undone.status, 200);
     });
 
     step('le détail de la visite et le déplacement au clavier', async () => {
-      await openWeek(nextMonday);
+      const week = await openWeek(nextMonday);
       const card = await cardIn(dragged.technicianId, dragged.day, dragged.id);
       await card.focus();
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: 'Déplacer' }).waitFor();
-      await shot('planning-03-visite');
+      await shot('planning-04-visite');
       await dialog.getByRole('button', { name: 'Déplacer' }).click();
       // Un jour passé est refusé dès le client, avec le message du serveur.
       await dialog.getByLabel('Nouveau jour').fill('2020-01-06');
       await dialog.getByRole('button', { name: 'Déplacer' }).click();
       await dialog.getByText('Une visite ne peut pas être replanifiée dans le passé.').waitFor();
-      await dialog.getByRole('button', { name: 'Retour' }).click();
+      // Puis un vrai déplacement au clavier : au lendemain, même technicien.
+      const tech = week.technicians.find((t) => t.id === dragged.technicianId);
+      const nextDay = week.days.find(
+        (d) =>
+          d !== dragged.day &&
+          !tech.absentDays.includes(d) &&
+          week.entries.filter((e) => e.technicianId === tech.id && e.day === d).length < CELL_LIMIT,
+      );
+      assert.ok(nextDay, 'aucun autre jour libre pour le déplacement au clavier');
+      await dialog.getByLabel('Nouveau jour').fill(nextDay);
+      const moved = page.waitForResponse((r) => new URL(r.url()).pathname === `/app/api/visits/${dragged.id}/move`);
+      await dialog.getByRole('button', { name: 'Déplacer' }).press('Enter');
+      const res = await moved;
+      if (res.status() !== 200) {
+        const { error } = await res.json();
+        await dialog.getByRole('alert').filter({ hasText: error }).waitFor();
+        assert.fail(`déplacement au clavier refusé : ${error}`);
+      }
       await dialog.getByRole('button', { name: 'Fermer' }).click();
       await dialog.waitFor({ state: 'hidden' });
+      await page.getByRole('status').filter({ hasText: 'déplacée' }).waitFor();
+      await cardIn(dragged.technicianId, nextDay, dragged.id);
+      dragged = { ...dragged, day: nextDay };
     });
 
     let proposedEquipment;
@@ -267,7 +309,7 @@ if (missing.length > 0) {
         `l'équipement dû n'est pas proposé : ${JSON.stringify(proposal.unplaced.find((u) => u.equipmentId === proposedEquipment))}`,
       );
       assert.ok(ours.day >= nextMonday && ours.day <= addDays(nextMonday, 4), 'du lundi au vendredi');
-      await shot('planning-04-proposition');
+      await shot('planning-05-proposition');
 
       // Revue : si la ligne est sur la première page, on la passe au vendredi.
       let expectedDay = ours.day;
@@ -306,7 +348,7 @@ if (missing.length > 0) {
       assert.equal(entry.day, expectedDay);
       assert.equal(entry.technicianId, ours.technicianId);
       await cardIn(entry.technicianId, entry.day, entry.id);
-      await shot('planning-05-apres-enregistrement');
+      await shot('planning-06-apres-enregistrement');
 
       // Plus due : la proposition suivante ne la reprend pas.
       const again = await call('GET', '/planning/proposal');
