@@ -793,6 +793,10 @@ async fn next_week_is_proposed_from_the_plan_reviewed_and_saved_in_one_transacti
             "reason": "Aucun technicien actif ne couvre le secteur de l'immeuble (93100 Montreuil).",
         }])
     );
+    assert_eq!(
+        proposal["existingLoads"],
+        json!({ format!("{alice}|{}", week[0]): 1 })
+    );
     let (_, again) = staff.get("/planning/proposal").await;
     assert_eq!(again, proposal, "deterministic");
 

@@ -266,6 +266,8 @@ pub struct WeekProposal {
     pub visits: Vec<ProposalLine>,
     pub unplaced: Vec<ProposalLine>,
     pub technicians: Vec<WeekTechnician>,
+    /// Visits already on the planning per (technician, day) of the whole week.
+    pub existing: Vec<(String, NaiveDate, u32)>,
 }
 
 /// The week a proposal is for: the ISO week of `day`, or the week after
@@ -301,7 +303,17 @@ pub fn propose(conn: &Connection, agency_id: &str, monday: NaiveDate) -> AppResu
             resting: t.resting.clone(),
         })
         .collect();
-    let load = loads(conn, agency_id, &working)?;
+    let week_load = loads(conn, agency_id, &days)?;
+    let load: HashMap<(String, NaiveDate), u32> = week_load
+        .iter()
+        .filter(|((_, day), _)| working.contains(day))
+        .map(|(key, count)| (key.clone(), *count))
+        .collect();
+    let mut existing: Vec<(String, NaiveDate, u32)> = week_load
+        .into_iter()
+        .map(|((tech, day), count)| (tech, day, count))
+        .collect();
+    existing.sort();
     let mut info: HashMap<String, PlanRow> = HashMap::new();
     let mut due = Vec::new();
     for row in equipment::in_plan(conn, agency_id, &day_text(sunday))? {
@@ -372,6 +384,7 @@ pub fn propose(conn: &Connection, agency_id: &str, monday: NaiveDate) -> AppResu
             })
             .collect(),
         technicians,
+        existing,
     })
 }
 

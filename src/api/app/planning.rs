@@ -191,6 +191,8 @@ struct ProposalOut {
     visits: Vec<ProposalLineOut>,
     unplaced: Vec<ProposalLineOut>,
     technicians: Vec<TechnicianOut>,
+    /// Visits already planned that week, by `"<technicianId>|<AAAA-MM-JJ>"`.
+    existing_loads: std::collections::BTreeMap<String, u32>,
 }
 
 async fn proposal(
@@ -214,6 +216,11 @@ async fn proposal(
         visits: proposal.visits.into_iter().map(Into::into).collect(),
         unplaced: proposal.unplaced.into_iter().map(Into::into).collect(),
         technicians: proposal.technicians.into_iter().map(Into::into).collect(),
+        existing_loads: proposal
+            .existing
+            .into_iter()
+            .map(|(tech, day, count)| (format!("{tech}|{}", day_text(day)), count))
+            .collect(),
     }))
 }
 

@@ -216,6 +216,7 @@ describe('proposition', () => {
     days,
     technicians: [tech('a', 'Alice', { absentDays: [at(days, 2)], restDays: [at(days, 3)] })],
     unplaced: [],
+    existingLoads: {},
     visits: ['1', '2', '3'].map((n) => ({
       equipmentId: `e${n}`,
       number: `P-${n}`,

@@ -91,6 +91,8 @@ export interface Proposal {
   visits: ProposalLine[];
   unplaced: ProposalLine[];
   technicians: PlanningTechnician[];
+  /** Visites déjà au planning cette semaine, par « technicien|jour ». */
+  existingLoads: Record<string, number>;
 }
 
 /** Une ligne de la proposition en cours de revue. */
