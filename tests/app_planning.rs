@@ -204,6 +204,29 @@ async fn the_week_lists_visits_by_technician_with_absences_and_another_agency_is
         monday,
     );
     db.planned(&org.agency_id, &unassigned_lift, None, monday);
+    // A technician who left keeps his row while he carries a visit of the week;
+    // one who left without visits that week has none.
+    let gone = db.technician(&org.agency_id, "Zoé Ancienne", "Paris 15e", 6);
+    let gone_idle = db.technician(&org.agency_id, "Yves Parti", "Paris 15e", 6);
+    db.0.execute(
+        "UPDATE technicians SET active = 0 WHERE id IN (?1, ?2)",
+        params![gone, gone_idle],
+    )
+    .expect("inactive");
+    let third_lift = db.equipment(
+        &org.agency_id,
+        &building,
+        "ASC-003",
+        "ascenseur",
+        "parc",
+        monday,
+    );
+    db.planned(
+        &org.agency_id,
+        &third_lift,
+        Some(&gone),
+        monday + Duration::days(5),
+    );
     let other_tech = db.technician(&other.agency_id, "Autre Tech", "Paris 15e", 6);
     let other_building = db.building(&other.agency_id, "Ailleurs", "75015", "Paris");
     let other_lift = db.equipment(
@@ -236,10 +259,13 @@ async fn the_week_lists_visits_by_technician_with_absences_and_another_agency_is
               "active": true, "absentDays": [], "restDays": [] },
             { "id": bruno, "name": "Bruno Petit", "sectors": "Paris 15e", "dailyCapacity": 6,
               "active": true, "absentDays": [days[1], days[2]], "restDays": [] },
+            { "id": gone, "name": "Zoé Ancienne", "sectors": "Paris 15e", "dailyCapacity": 6,
+              "active": false, "absentDays": [], "restDays": [] },
         ])
     );
     let entries = week["entries"].as_array().expect("entries");
-    assert_eq!(entries.len(), 2, "{week}");
+    assert_eq!(entries.len(), 3, "{week}");
+    assert_eq!(entries[2]["technicianId"], json!(gone));
     assert_eq!(entries[0]["technicianId"], Value::Null);
     assert_eq!(entries[0]["number"], json!("ASC-002"));
     assert_eq!(
