@@ -77,6 +77,7 @@ pub mod call;
 pub mod error;
 pub mod invoice;
 pub mod knowledge;
+pub mod planning;
 pub mod quote;
 pub mod rota;
 pub mod siren;

@@ -13,6 +13,7 @@ pub mod discrepancies;
 pub mod equipment;
 pub mod imports;
 pub mod invoices;
+pub mod planning;
 pub mod quotes;
 pub mod sheet;
 pub mod surveys;

@@ -32,7 +32,7 @@ pub struct Acting {
 
 impl Acting {
     /// The service operator's account reads client agencies, it changes nothing.
-    fn check_can_change(&self) -> AppResult<()> {
+    pub fn check_can_change(&self) -> AppResult<()> {
         if self.role == Role::Operator {
             return Err(AppError::forbidden(
                 "Le compte de service de l'opérateur consulte les agences mais n'y modifie rien.",
@@ -449,6 +449,111 @@ pub fn reschedule(
             "technicianId": { "before": row.technician_id, "after": technician_id },
         }),
     )
+}
+
+/// Input of `create`.
+#[derive(Debug, Clone, Default)]
+pub struct CreateInput {
+    pub equipment_id: String,
+    /// An active technician of the agency; None leaves the visit unassigned.
+    pub technician_id: Option<String>,
+    /// `YYYY-MM-DD`, from today on.
+    pub planned_for: String,
+}
+
+/// Plans a visit of an equipment of the agency (`planifiee`), with the
+/// deadline of its maintenance plan. Refused when the equipment already has
+/// a visit not done (move that one instead), when the day is past, when the
+/// technician is not an active one of the agency or is absent that day.
+/// Returns the new visit's id.
+pub fn create(
+    tx: &Transaction,
+    acting: &Acting,
+    input: &CreateInput,
+    today: NaiveDate,
+    now: DateTime<Utc>,
+) -> AppResult<String> {
+    acting.check_can_change()?;
+    let equipment_id = input.equipment_id.trim();
+    if equipment_id.is_empty() {
+        return Err(AppError::unprocessable(
+            "Le champ « equipmentId » est obligatoire : choisissez l'équipement à visiter.",
+        ));
+    }
+    let day = parse_day(input.planned_for.trim()).map_err(|error| {
+        AppError::unprocessable(match error {
+            DayError::Malformed => {
+                "Le champ « plannedFor » doit être un jour au format AAAA-MM-JJ.".to_owned()
+            }
+            DayError::Impossible => format!(
+                "Le champ « plannedFor » n'est pas un jour du calendrier : « {} ».",
+                input.planned_for.trim()
+            ),
+        })
+    })?;
+    if day < today {
+        return Err(AppError::unprocessable(
+            "Une visite ne peut pas être planifiée dans le passé.",
+        ));
+    }
+    let plan = crate::store::equipment::plan_of(tx, &acting.agency_id, equipment_id)?.ok_or_else(
+        || {
+            AppError::unprocessable(format!(
+                "Équipement introuvable dans cette agence : « {equipment_id} »."
+            ))
+        },
+    )?;
+    if let Some(open) = plan.open_visit_on.as_deref() {
+        let when =
+            parse_day(open).map_or_else(|_| open.to_owned(), |d| d.format("%d/%m/%Y").to_string());
+        return Err(AppError::conflict(format!(
+            "Une visite de cet équipement est déjà prévue le {when} : déplacez-la plutôt que d'en créer une autre."
+        )));
+    }
+    let technician_id = match input.technician_id.as_deref().map(str::trim) {
+        Some(tech) if !tech.is_empty() => {
+            let Some(name) = technicians::active_name_in_agency(tx, &acting.agency_id, tech)?
+            else {
+                return Err(AppError::unprocessable(format!(
+                    "Technicien introuvable dans cette agence : « {tech} »."
+                )));
+            };
+            if technicians::is_absent_on(tx, tech, &day_text(day))? {
+                return Err(AppError::unprocessable(format!(
+                    "{name} : absence enregistrée le {} ; choisissez un autre jour ou un autre technicien.",
+                    day.format("%d/%m/%Y")
+                )));
+            }
+            Some(tech.to_owned())
+        }
+        _ => None,
+    };
+    let deadline = crate::services::planning::deadline_of(&plan).map(day_text);
+    let id = crate::store::new_id();
+    let planned_for = day_text(day);
+    visits::insert(
+        tx,
+        &visits::NewVisit {
+            id: &id,
+            agency_id: &acting.agency_id,
+            equipment_id,
+            technician_id: technician_id.as_deref(),
+            planned_for: &planned_for,
+            deadline: deadline.as_deref(),
+            now: &clock::format_timestamp(now),
+        },
+    )?;
+    record(
+        tx,
+        acting,
+        &id,
+        "planification",
+        json!({
+            "equipmentId": equipment_id, "technicianId": technician_id,
+            "plannedFor": planned_for, "deadline": deadline,
+        }),
+    )?;
+    Ok(id)
 }
 
 /// Undoes a start: `en_cours` → `planifiee`, the arrival is cleared.

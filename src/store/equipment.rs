@@ -540,3 +540,81 @@ pub fn by_number_prefix(
     )?;
     Ok((total, rows.collect::<Result<_, _>>()?))
 }
+
+/// An equipment's place in the maintenance plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanRow {
+    pub id: String,
+    pub number: Option<String>,
+    pub equipment_type: Option<String>,
+    pub maintenance_contract: Option<String>,
+    pub visit_interval_days: i64,
+    /// `YYYY-MM-DD`, or the creation day when no start was recorded.
+    pub plan_start_on: String,
+    pub building: Option<String>,
+    pub address: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
+    /// `YYYY-MM-DD` of the latest done visit.
+    pub last_done_on: Option<String>,
+    /// `YYYY-MM-DD` of a visit not done yet (planned or in progress).
+    pub open_visit_on: Option<String>,
+}
+
+const PLAN_COLUMNS: &str = "e.id, e.number, e.type, e.maintenance_contract, e.visit_interval_days,
+     coalesce(e.plan_start_on, substr(e.created_at, 1, 10)), b.name, b.address, b.postal_code, b.city,
+     (SELECT max(v.done_on) FROM visits v WHERE v.equipment_id = e.id AND v.status = 'faite'),
+     (SELECT min(v.planned_for) FROM visits v
+      WHERE v.equipment_id = e.id AND v.status IN ('planifiee', 'en_cours'))";
+
+fn plan_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PlanRow> {
+    Ok(PlanRow {
+        id: r.get(0)?,
+        number: r.get(1)?,
+        equipment_type: r.get(2)?,
+        maintenance_contract: r.get(3)?,
+        visit_interval_days: r.get(4)?,
+        plan_start_on: r.get(5)?,
+        building: r.get(6)?,
+        address: r.get(7)?,
+        postal_code: r.get(8)?,
+        city: r.get(9)?,
+        last_done_on: r.get(10)?,
+        open_visit_on: r.get(11)?,
+    })
+}
+
+/// One equipment of the agency with its plan (None when not of the agency).
+pub fn plan_of(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<PlanRow>> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {PLAN_COLUMNS} FROM equipment e LEFT JOIN buildings b ON b.id = e.building_id
+                 WHERE e.id = ?1 AND e.agency_id = ?2"
+            ),
+            [id, agency_id],
+            plan_from_row,
+        )
+        .optional()?)
+}
+
+/// The agency's equipment under maintenance contract (`parc`) whose plan
+/// started by `until`, with their last done and next open visit.
+pub fn in_plan(conn: &Connection, agency_id: &str, until: &str) -> AppResult<Vec<PlanRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {PLAN_COLUMNS} FROM equipment e LEFT JOIN buildings b ON b.id = e.building_id
+         WHERE e.agency_id = ?1 AND e.maintenance_contract = 'parc'
+           AND coalesce(e.plan_start_on, substr(e.created_at, 1, 10)) <= ?2"
+    ))?;
+    let rows = stmt.query_map([agency_id, until], plan_from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Changes the days between two visits of the plan.
+pub fn set_visit_interval(tx: &Transaction, id: &str, days: i64, now: &str) -> AppResult<()> {
+    tx.execute(
+        "UPDATE equipment SET visit_interval_days = ?2, updated_at = ?3 WHERE id = ?1",
+        rusqlite::params![id, days, now],
+    )?;
+    Ok(())
+}

@@ -326,3 +326,81 @@ pub fn in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Opti
         )
         .optional()?)
 }
+
+/// An active technician as the planning needs him.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanningTechnicianRow {
+    pub id: String,
+    pub name: String,
+    pub sectors: Option<String>,
+    pub daily_capacity: i64,
+    pub rest_hours: i64,
+    pub active: bool,
+}
+
+/// The agency's technicians for the planning, sorted by name: the active
+/// ones, and the inactive ones among `also` (who still carry visits).
+pub fn for_planning(
+    conn: &Connection,
+    agency_id: &str,
+    also: &[String],
+) -> AppResult<Vec<PlanningTechnicianRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, name, sectors, daily_capacity, rest_hours, active
+         FROM technicians WHERE agency_id = ?1 AND (active = 1 OR id IN (SELECT value FROM json_each(?2)))
+         ORDER BY name COLLATE FRANCAIS, id",
+    )?;
+    let also = serde_json::to_string(also).map_err(anyhow::Error::from)?;
+    let rows = stmt.query_map(rusqlite::params![agency_id, also], |r| {
+        Ok(PlanningTechnicianRow {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            sectors: r.get(2)?,
+            daily_capacity: r.get(3)?,
+            rest_hours: r.get(4)?,
+            active: r.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Absences of the agency's technicians that overlap `from`..=`to`.
+pub fn absences_between(
+    conn: &Connection,
+    agency_id: &str,
+    from: &str,
+    to: &str,
+) -> AppResult<Vec<AbsenceRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT a.technician_id, a.starts_on, a.ends_on
+         FROM technicians t JOIN technician_absences a ON a.technician_id = t.id
+         WHERE t.agency_id = ?1 AND a.ends_on >= ?2 AND a.starts_on <= ?3
+         ORDER BY a.technician_id, a.starts_on",
+    )?;
+    let rows = stmt.query_map([agency_id, from, to], |r| {
+        Ok(AbsenceRow {
+            technician_id: r.get(0)?,
+            starts_on: r.get(1)?,
+            ends_on: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// (technician, end) of the standby periods of the agency's technicians
+/// ending between two instants (UTC timestamp texts, inclusive).
+pub fn standby_ends_between(
+    conn: &Connection,
+    agency_id: &str,
+    from: &str,
+    to: &str,
+) -> AppResult<Vec<(String, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT o.technician_id, o.ends_at
+         FROM technicians t JOIN technician_on_call o ON o.technician_id = t.id
+         WHERE t.agency_id = ?1 AND o.ends_at >= ?2 AND o.ends_at <= ?3
+         ORDER BY o.technician_id, o.ends_at",
+    )?;
+    let rows = stmt.query_map([agency_id, from, to], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -183,6 +183,58 @@ pub fn planning(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// A new planned visit.
+pub struct NewVisit<'a> {
+    pub id: &'a str,
+    pub agency_id: &'a str,
+    pub equipment_id: &'a str,
+    pub technician_id: Option<&'a str>,
+    pub planned_for: &'a str,
+    pub deadline: Option<&'a str>,
+    pub now: &'a str,
+}
+
+pub fn insert(tx: &Transaction, visit: &NewVisit<'_>) -> AppResult<()> {
+    tx.execute(
+        "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, deadline,
+                             status, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'planifiee', ?7, ?7)",
+        params![
+            visit.id,
+            visit.agency_id,
+            visit.equipment_id,
+            visit.technician_id,
+            visit.planned_for,
+            visit.deadline,
+            visit.now
+        ],
+    )?;
+    Ok(())
+}
+
+/// Visits per (technician, day) of the agency between two days: not done
+/// ones by their planned day, done ones by the day they were done.
+pub fn technician_loads(
+    conn: &Connection,
+    agency_id: &str,
+    from_day: &str,
+    to_day: &str,
+) -> AppResult<Vec<(String, String, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT technician_id, day, count(*) FROM (
+             SELECT technician_id, planned_for AS day FROM visits
+             WHERE agency_id = ?1 AND planned_for >= ?2 AND planned_for <= ?3 AND done_on IS NULL
+             UNION ALL
+             SELECT technician_id, done_on AS day FROM visits
+             WHERE agency_id = ?1 AND done_on IS NOT NULL AND done_on >= ?2 AND done_on <= ?3
+         ) WHERE technician_id IS NOT NULL GROUP BY technician_id, day",
+    )?;
+    let rows = stmt.query_map([agency_id, from_day, to_day], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

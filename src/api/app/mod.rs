@@ -4,6 +4,7 @@
 pub mod account;
 pub mod calls;
 pub mod keys;
+pub mod planning;
 pub mod session;
 pub mod surveys;
 pub mod technicians;
@@ -22,4 +23,5 @@ pub fn router() -> Router<AppState> {
         .merge(webhooks::router())
         .merge(technicians::router())
         .merge(calls::router())
+        .merge(planning::router())
 }

@@ -1,0 +1,527 @@
+//! `/app/api/planning…` and `/app/api/visits…`: the weekly planning screen.
+//! The week's entries, the visit's transitions and its rescheduling go
+//! through the functions shared with the REST API v2 (`api::v2::planning`,
+//! `api::v2::visits`); creating a visit, the maintenance interval and the
+//! proposal of next week through `services::visits` / `services::planning`.
+//!
+//! Rights: every staff member of the agency plans, moves, starts and closes
+//! visits and saves a proposal; changing the maintenance interval of an
+//! equipment is an administrator's (a regulatory setting).
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::json::{ApiJson, OptionalJson};
+use crate::api::v2::equipment::{EquipmentListEntry, EquipmentListQuery, equipment_list};
+use crate::api::v2::planning::{PlanningEntry, PlanningQuery, planning_entries};
+use crate::api::v2::visits::{self as v2_visits, CompleteBody, RescheduleBody, StartBody};
+use crate::api::v2::wire::Page;
+use crate::auth::staff_session::StaffSession;
+use crate::clock;
+use crate::error::{AppError, AppResult};
+use crate::services::planning::{self as plan, ProposalLine, SaveLine, WeekTechnician};
+use crate::services::visits::{self, Acting, CreateInput, DayError, building_address, day_text};
+use crate::services::webhooks::require_admin;
+use crate::state::AppState;
+use crate::store::equipment::{self, PlanRow};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/planning", get(week))
+        .route("/planning/proposal", get(proposal).post(save_proposal))
+        .route("/planning/equipment", get(search_equipment))
+        .route("/planning/equipment/{id}", get(equipment_plan))
+        .route("/planning/equipment/{id}/interval", put(set_interval))
+        .route("/visits", post(create_visit))
+        .route("/visits/{id}", get(read_visit))
+        .route("/visits/{id}/move", post(move_visit))
+        .route("/visits/{id}/start", post(start_visit))
+        .route("/visits/{id}/complete", post(complete_visit))
+        .route("/visits/{id}/cancel-start", post(cancel_start))
+}
+
+fn acting(session: &StaffSession) -> AppResult<Acting> {
+    Ok(Acting {
+        agency_id: session.require_agency()?.id.clone(),
+        role: session.account.role,
+        actor: session.caller().actor,
+    })
+}
+
+/// Reads `?day=` like the REST planning does (400 malformed, 422 impossible).
+fn query_day(text: Option<&str>) -> AppResult<Option<NaiveDate>> {
+    text.map(|text| {
+        visits::parse_day(text).map_err(|error| match error {
+            DayError::Malformed => AppError::bad_request(
+                "Le paramètre « day » doit être un jour au format AAAA-MM-JJ.",
+            ),
+            DayError::Impossible => AppError::unprocessable(format!(
+                "Le paramètre « day » n'est pas un jour du calendrier : « {text} »."
+            )),
+        })
+    })
+    .transpose()
+}
+
+// -- The week ---------------------------------------------------------------
+
+#[derive(Debug, Default, Deserialize)]
+struct DayQuery {
+    day: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TechnicianOut {
+    id: String,
+    name: String,
+    sectors: Option<String>,
+    daily_capacity: i64,
+    active: bool,
+    /// Days of the week the technician is absent.
+    absent_days: Vec<String>,
+    /// Days of the week touched by a safety rest after standby duty.
+    rest_days: Vec<String>,
+}
+
+impl From<WeekTechnician> for TechnicianOut {
+    fn from(t: WeekTechnician) -> Self {
+        Self {
+            id: t.row.id,
+            name: t.row.name,
+            sectors: t.row.sectors,
+            daily_capacity: t.row.daily_capacity,
+            active: t.row.active,
+            absent_days: t.absent.into_iter().map(day_text).collect(),
+            rest_days: t.resting.into_iter().map(day_text).collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WeekOut {
+    /// Monday to Sunday, `YYYY-MM-DD`.
+    days: Vec<String>,
+    today: String,
+    technicians: Vec<TechnicianOut>,
+    entries: Vec<PlanningEntry>,
+}
+
+async fn week(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<DayQuery>,
+) -> AppResult<Json<WeekOut>> {
+    let today = clock::paris_today();
+    let day = query_day(query.day.as_deref())?.unwrap_or(today);
+    let entries = planning_entries(
+        &state,
+        &session.caller(),
+        PlanningQuery {
+            day: Some(day_text(day)),
+        },
+        None,
+    )
+    .await?;
+    let mut carrying: Vec<String> = entries
+        .iter()
+        .filter_map(|e| e.technician_id.clone())
+        .collect();
+    carrying.sort_unstable();
+    carrying.dedup();
+    let agency_id = session.require_agency()?.id.clone();
+    let technicians = state
+        .store
+        .read(move |conn| plan::week_technicians(conn, &agency_id, day, &carrying))
+        .await?;
+    Ok(Json(WeekOut {
+        days: plan::week_days(day).into_iter().map(day_text).collect(),
+        today: day_text(today),
+        technicians: technicians.into_iter().map(TechnicianOut::from).collect(),
+        entries,
+    }))
+}
+
+// -- Proposal ---------------------------------------------------------------
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProposalLineOut {
+    equipment_id: String,
+    number: Option<String>,
+    building: Option<String>,
+    address: Option<String>,
+    deadline: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    technician_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    day: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    overdue: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+impl From<ProposalLine> for ProposalLineOut {
+    fn from(line: ProposalLine) -> Self {
+        Self {
+            overdue: line.day.map(|day| day > line.deadline),
+            equipment_id: line.equipment_id,
+            number: line.number,
+            building: line.building,
+            address: line.address,
+            deadline: day_text(line.deadline),
+            technician_id: line.technician_id,
+            day: line.day.map(day_text),
+            reason: line.reason,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProposalOut {
+    days: Vec<String>,
+    visits: Vec<ProposalLineOut>,
+    unplaced: Vec<ProposalLineOut>,
+    technicians: Vec<TechnicianOut>,
+    /// Visits already planned that week, by `"<technicianId>|<AAAA-MM-JJ>"`.
+    existing_loads: std::collections::BTreeMap<String, u32>,
+}
+
+async fn proposal(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<DayQuery>,
+) -> AppResult<Json<ProposalOut>> {
+    let acting = acting(&session)?;
+    acting.check_can_change()?;
+    let monday = plan::proposal_week(query_day(query.day.as_deref())?, clock::paris_today())?;
+    let agency_id = acting.agency_id;
+    let proposal = state
+        .store
+        .read(move |conn| plan::propose(conn, &agency_id, monday))
+        .await?;
+    Ok(Json(ProposalOut {
+        days: plan::week_days(proposal.monday)
+            .into_iter()
+            .map(day_text)
+            .collect(),
+        visits: proposal.visits.into_iter().map(Into::into).collect(),
+        unplaced: proposal.unplaced.into_iter().map(Into::into).collect(),
+        technicians: proposal.technicians.into_iter().map(Into::into).collect(),
+        existing_loads: proposal
+            .existing
+            .into_iter()
+            .map(|(tech, day, count)| (format!("{tech}|{}", day_text(day)), count))
+            .collect(),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SaveLineIn {
+    equipment_id: String,
+    technician_id: String,
+    day: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SaveBody {
+    visits: Vec<SaveLineIn>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Saved {
+    created: usize,
+    ids: Vec<String>,
+}
+
+async fn save_proposal(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<SaveBody>,
+) -> AppResult<(StatusCode, Json<Saved>)> {
+    let acting = acting(&session)?;
+    let lines: Vec<SaveLine> = body
+        .visits
+        .into_iter()
+        .map(|l| SaveLine {
+            equipment_id: l.equipment_id,
+            technician_id: l.technician_id,
+            day: l.day,
+        })
+        .collect();
+    let ids = state
+        .store
+        .write(move |tx| {
+            let now = clock::now();
+            plan::save(tx, &acting, &lines, clock::paris_local(now).date(), now)
+        })
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Saved {
+            created: ids.len(),
+            ids,
+        }),
+    ))
+}
+
+// -- Equipment ----------------------------------------------------------------
+
+#[derive(Debug, Default, Deserialize)]
+struct SearchQuery {
+    q: Option<String>,
+}
+
+/// Ten equipment of the agency matching `q` (the create dialog's picker),
+/// through the REST API's search.
+async fn search_equipment(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<SearchQuery>,
+) -> AppResult<Json<Page<EquipmentListEntry>>> {
+    let page = equipment_list(
+        &state,
+        &session.caller(),
+        EquipmentListQuery {
+            q: query.q,
+            limit: Some("10".to_owned()),
+            page: None,
+        },
+    )
+    .await?;
+    Ok(Json(page))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EquipmentPlanOut {
+    id: String,
+    number: Option<String>,
+    #[serde(rename = "type")]
+    equipment_type: Option<String>,
+    maintenance_contract: Option<String>,
+    /// The equipment is in the maintenance plan (`parc` contract).
+    in_plan: bool,
+    visit_interval_days: i64,
+    plan_start_on: String,
+    last_done_on: Option<String>,
+    /// Last done visit (or plan start) plus the interval; null outside the plan.
+    deadline: Option<String>,
+    /// Day of the visit not done yet, if any.
+    open_visit_on: Option<String>,
+}
+
+impl From<PlanRow> for EquipmentPlanOut {
+    fn from(row: PlanRow) -> Self {
+        Self {
+            deadline: plan::deadline_of(&row).map(day_text),
+            in_plan: row.maintenance_contract.as_deref() == Some("parc"),
+            id: row.id,
+            number: row.number,
+            equipment_type: row.equipment_type,
+            maintenance_contract: row.maintenance_contract,
+            visit_interval_days: row.visit_interval_days,
+            plan_start_on: row.plan_start_on,
+            last_done_on: row.last_done_on,
+            open_visit_on: row.open_visit_on,
+        }
+    }
+}
+
+async fn equipment_plan(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<EquipmentPlanOut>> {
+    let agency_id = session.require_agency()?.id.clone();
+    let row = state
+        .store
+        .read(move |conn| equipment::plan_of(conn, &agency_id, &id))
+        .await?
+        .ok_or_else(|| AppError::not_found(plan::EQUIPMENT_NOT_FOUND))?;
+    Ok(Json(row.into()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct IntervalBody {
+    days: i64,
+}
+
+async fn set_interval(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<IntervalBody>,
+) -> AppResult<Json<EquipmentPlanOut>> {
+    let acting = acting(&session)?;
+    require_admin(
+        &session.account,
+        "Modifier l'intervalle d'entretien d'un équipement",
+    )?;
+    let row = state
+        .store
+        .write(move |tx| plan::set_interval(tx, &acting, &id, body.days, clock::now()))
+        .await?;
+    Ok(Json(row.into()))
+}
+
+// -- One visit ------------------------------------------------------------------
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct VisitOut {
+    id: String,
+    status: String,
+    planned_for: String,
+    deadline: Option<String>,
+    overdue: Option<bool>,
+    technician_id: Option<String>,
+    equipment_id: String,
+    number: Option<String>,
+    building: Option<String>,
+    address: Option<String>,
+    /// UTC timestamps (ISO 8601).
+    arrived_at: Option<String>,
+    left_at: Option<String>,
+    done_on: Option<String>,
+    signed_by: Option<String>,
+    observations: Option<String>,
+}
+
+async fn visit_out(state: &AppState, session: &StaffSession, id: String) -> AppResult<VisitOut> {
+    let agency_id = session.require_agency()?.id.clone();
+    state
+        .store
+        .read(move |conn| {
+            let row = visits::get(conn, &agency_id, &id)?;
+            let equipment = equipment::plan_of(conn, &agency_id, &row.equipment_id)?;
+            let day = row
+                .done_on
+                .clone()
+                .unwrap_or_else(|| row.planned_for.clone());
+            let overdue = match (
+                visits::parse_day(&day).ok(),
+                row.deadline
+                    .as_deref()
+                    .and_then(|d| visits::parse_day(d).ok()),
+            ) {
+                (Some(day), Some(deadline)) => Some(day > deadline),
+                _ => None,
+            };
+            Ok(VisitOut {
+                number: equipment.as_ref().and_then(|e| e.number.clone()),
+                building: equipment.as_ref().and_then(|e| e.building.clone()),
+                address: equipment.as_ref().and_then(|e| {
+                    building_address(
+                        e.address.as_deref(),
+                        e.postal_code.as_deref(),
+                        e.city.as_deref(),
+                    )
+                }),
+                overdue,
+                id: row.id,
+                status: row.status,
+                planned_for: row.planned_for,
+                deadline: row.deadline,
+                technician_id: row.technician_id,
+                equipment_id: row.equipment_id,
+                arrived_at: row.arrived_at,
+                left_at: row.left_at,
+                done_on: row.done_on,
+                signed_by: row.signed_by,
+                observations: row.observations,
+            })
+        })
+        .await
+}
+
+async fn read_visit(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<VisitOut>> {
+    Ok(Json(visit_out(&state, &session, id).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct CreateBody {
+    equipment_id: String,
+    technician_id: Option<String>,
+    planned_for: String,
+}
+
+async fn create_visit(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<CreateBody>,
+) -> AppResult<(StatusCode, Json<VisitOut>)> {
+    let acting = acting(&session)?;
+    let input = CreateInput {
+        equipment_id: body.equipment_id,
+        technician_id: body.technician_id,
+        planned_for: body.planned_for,
+    };
+    let id = state
+        .store
+        .write(move |tx| {
+            let now = clock::now();
+            visits::create(tx, &acting, &input, clock::paris_local(now).date(), now)
+        })
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(visit_out(&state, &session, id).await?),
+    ))
+}
+
+async fn move_visit(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<RescheduleBody>,
+) -> AppResult<Json<VisitOut>> {
+    v2_visits::reschedule(&state, &session.caller(), id.clone(), body).await?;
+    Ok(Json(visit_out(&state, &session, id).await?))
+}
+
+async fn start_visit(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    OptionalJson(body): OptionalJson<StartBody>,
+) -> AppResult<Json<VisitOut>> {
+    v2_visits::start(&state, &session.caller(), id.clone(), body).await?;
+    Ok(Json(visit_out(&state, &session, id).await?))
+}
+
+async fn complete_visit(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<CompleteBody>,
+) -> AppResult<Json<VisitOut>> {
+    v2_visits::complete(&state, &session.caller(), id.clone(), body).await?;
+    Ok(Json(visit_out(&state, &session, id).await?))
+}
+
+async fn cancel_start(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<VisitOut>> {
+    v2_visits::cancel_start(&state, &session.caller(), id.clone()).await?;
+    Ok(Json(visit_out(&state, &session, id).await?))
+}

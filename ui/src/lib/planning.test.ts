@@ -1,0 +1,265 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CELL_LIMIT,
+  UNASSIGNED,
+  addDays,
+  closeBody,
+  dayHeading,
+  dayOff,
+  gridRows,
+  isDay,
+  mondayOf,
+  pageOf,
+  reviewRows,
+  reviewWarnings,
+  saveBody,
+  shortDay,
+  validateClose,
+  validateCreate,
+  validateInterval,
+  validateMove,
+  visibleEntries,
+  weekOf,
+  weekTitle,
+  type PlanningEntry,
+  type PlanningTechnician,
+  type Proposal,
+  type Week,
+} from './planning';
+
+/** L'élément `i`, qui doit exister. */
+function at<T>(items: readonly T[], i: number): T {
+  const item = items[i];
+  if (item === undefined) throw new Error(`élément ${i} absent`);
+  return item;
+}
+
+const tech = (id: string, name: string, extra: Partial<PlanningTechnician> = {}): PlanningTechnician => ({
+  id,
+  name,
+  sectors: 'Paris 15e',
+  dailyCapacity: 2,
+  active: true,
+  absentDays: [],
+  restDays: [],
+  ...extra,
+});
+
+const entry = (id: string, technicianId: string | null, day: string): PlanningEntry => ({
+  id,
+  technicianId,
+  day,
+  status: 'planifiee',
+  equipmentId: `e-${id}`,
+  number: `ASC-${id}`,
+  building: null,
+  address: null,
+  deadline: null,
+  overdue: null,
+});
+
+describe('jours', () => {
+  it('reconnaît un jour du calendrier', () => {
+    expect(isDay('2026-11-23')).toBe(true);
+    expect(isDay('2026-02-30')).toBe(false);
+    expect(isDay('23/11/2026')).toBe(false);
+    expect(isDay('')).toBe(false);
+  });
+
+  it('calcule lundi et la semaine, à cheval sur deux mois et deux années', () => {
+    expect(mondayOf('2026-11-21')).toBe('2026-11-16');
+    expect(mondayOf('2026-11-23')).toBe('2026-11-23');
+    expect(mondayOf('2027-01-03')).toBe('2026-12-28');
+    expect(weekOf('2026-12-02')).toEqual([
+      '2026-11-30',
+      '2026-12-01',
+      '2026-12-02',
+      '2026-12-03',
+      '2026-12-04',
+      '2026-12-05',
+      '2026-12-06',
+    ]);
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDays('2026-03-29', 7)).toBe('2026-04-05');
+  });
+
+  it('écrit les titres en français', () => {
+    expect(dayHeading('2026-11-23')).toBe('lundi 23/11');
+    expect(shortDay('2027-01-03')).toBe('03/01');
+    expect(weekTitle('2026-11-23')).toBe('Semaine du 23 au 29 novembre 2026');
+    expect(weekTitle('2026-11-30')).toBe('Semaine du 30 novembre au 6 décembre 2026');
+    expect(weekTitle('2026-12-28')).toBe('Semaine du 28 décembre 2026 au 3 janvier 2027');
+  });
+});
+
+describe('grille', () => {
+  const days = weekOf('2026-11-23');
+  const week: Week = {
+    days,
+    today: '2026-11-21',
+    technicians: [tech('a', 'Alice'), tech('b', 'Bruno', { sectors: 'Issy-les-Moulineaux' })],
+    entries: [entry('1', 'a', at(days, 0)), entry('2', null, at(days, 1)), entry('3', 'a', at(days, 0)), entry('4', 'x', at(days, 2))],
+  };
+
+  it('range les visites par technicien et par jour, non affectées en dernier', () => {
+    const rows = gridRows(week);
+    expect(rows.map((r) => r.key)).toEqual(['a', 'b', 'x', UNASSIGNED]);
+    expect(at(rows, 0).cells[at(days, 0)]?.map((e) => e.id)).toEqual(['1', '3']);
+    expect(at(rows, 0).total).toBe(2);
+    expect(at(rows, 1).total).toBe(0);
+    expect(at(rows, 2).name).toBe('Technicien inconnu');
+    expect(at(rows, 3).name).toBe('Non affectées');
+    expect(at(rows, 3).cells[at(days, 1)]?.map((e) => e.id)).toEqual(['2']);
+  });
+
+  it('sans visite non affectée, pas de ligne « Non affectées »', () => {
+    const rows = gridRows({ ...week, entries: [entry('1', 'a', at(days, 0))] });
+    expect(rows.map((r) => r.key)).toEqual(['a', 'b']);
+  });
+
+  it('filtre par nom ou secteur, sans accents ni casse', () => {
+    expect(gridRows(week, 'issy').map((r) => r.key)).toEqual(['b', UNASSIGNED]);
+    expect(gridRows(week, 'ALICE').map((r) => r.key)).toEqual(['a', UNASSIGNED]);
+  });
+
+  it('borne les cartes d’une case repliée', () => {
+    const many = Array.from({ length: 10 }, (_, i) => entry(String(i), 'a', at(days, 0)));
+    expect(visibleEntries(many, false)).toHaveLength(CELL_LIMIT);
+    expect(visibleEntries(many, true)).toHaveLength(10);
+  });
+
+  it('indique absence et repos', () => {
+    const t = tech('a', 'Alice', { absentDays: [at(days, 1)], restDays: [at(days, 0)] });
+    expect(dayOff(t, at(days, 0))).toBe('Repos de sécurité');
+    expect(dayOff(t, at(days, 1))).toBe('Absent');
+    expect(dayOff(t, at(days, 2))).toBeNull();
+    expect(dayOff(null, at(days, 2))).toBeNull();
+  });
+});
+
+describe('validations', () => {
+  it('déplacement et création', () => {
+    expect(validateMove('2026-11-20', '2026-11-21')).toEqual({
+      day: 'Une visite ne peut pas être replanifiée dans le passé.',
+    });
+    expect(validateMove('2026-11-21', '2026-11-21')).toEqual({});
+    expect(validateMove('', '2026-11-21').day).toBe('Choisissez un jour valide (JJ/MM/AAAA).');
+    expect(validateCreate({ equipmentId: '', day: '2026-11-19' }, '2026-11-21')).toEqual({
+      equipment: "Choisissez l'équipement à visiter.",
+      day: 'Une visite ne peut pas être planifiée dans le passé.',
+    });
+    expect(validateCreate({ equipmentId: 'e', day: '2026-11-23' }, '2026-11-21')).toEqual({});
+  });
+
+  it('clôture d’une visite commencée ou non', () => {
+    const now = new Date('2026-11-21T10:00:00Z');
+    const empty = { arrivedAt: '', leftAt: '', signedBy: ' ', observations: '' };
+    expect(validateClose(empty, false, null, now)).toEqual({
+      arrivedAt: "L'heure d'arrivée est obligatoire pour une visite qui n'a pas été commencée.",
+      signedBy: 'Indiquez qui a signé le bon de visite.',
+    });
+    expect(validateClose({ ...empty, signedBy: 'Mme Martin' }, true, '2026-11-21T08:00:00Z', now)).toEqual({});
+    expect(
+      validateClose(
+        { ...empty, signedBy: 'Mme Martin', leftAt: '2026-11-21T07:00:00Z' },
+        true,
+        '2026-11-21T08:00:00Z',
+        now,
+      ),
+    ).toEqual({ leftAt: "L'heure de départ ne peut pas précéder l'heure d'arrivée." });
+    expect(
+      validateClose(
+        { ...empty, signedBy: 'x', arrivedAt: '2026-11-21T12:00:00Z', observations: 'o'.repeat(4001) },
+        false,
+        null,
+        now,
+      ),
+    ).toEqual({
+      arrivedAt: "L'heure d'arrivée ne peut pas être dans le futur.",
+      observations: 'Les observations ne doivent pas dépasser 4000 caractères.',
+    });
+    expect(validateClose({ ...empty, signedBy: 'é'.repeat(201) }, true, null, now).signedBy).toBe(
+      'Le nom du signataire ne doit pas dépasser 200 caractères.',
+    );
+  });
+
+  it('corps de clôture', () => {
+    expect(closeBody({ arrivedAt: '', leftAt: '', signedBy: ' M. X ', observations: '  ' }, true)).toEqual({
+      signedBy: 'M. X',
+    });
+    expect(
+      closeBody({ arrivedAt: '2026-11-21T08:00:00Z', leftAt: '2026-11-21T09:00:00Z', signedBy: 'M', observations: 'RAS' }, false),
+    ).toEqual({
+      signedBy: 'M',
+      arrivedAt: '2026-11-21T08:00:00.000Z',
+      leftAt: '2026-11-21T09:00:00.000Z',
+      observations: 'RAS',
+    });
+  });
+
+  it('intervalle d’entretien', () => {
+    const range = "L'intervalle entre deux visites doit être un nombre de jours entre 1 et 365.";
+    expect(validateInterval('0', 'ascenseur')).toEqual({ days: range });
+    expect(validateInterval('12.5', null)).toEqual({ days: range });
+    expect(validateInterval('366', 'porte_fermeture')).toEqual({ days: range });
+    expect(validateInterval('43', 'ascenseur')).toEqual({
+      days: 'Un ascenseur doit être visité au moins toutes les six semaines : 42 jours au plus.',
+    });
+    expect(validateInterval('180', 'porte_fermeture')).toEqual({});
+    expect(validateInterval(' 28 ', 'ascenseur')).toEqual({});
+  });
+});
+
+describe('proposition', () => {
+  const days = weekOf('2026-11-30');
+  const proposal: Proposal = {
+    days,
+    technicians: [tech('a', 'Alice', { absentDays: [at(days, 2)], restDays: [at(days, 3)] })],
+    unplaced: [],
+    existingLoads: {},
+    visits: ['1', '2', '3'].map((n) => ({
+      equipmentId: `e${n}`,
+      number: `P-${n}`,
+      building: null,
+      address: null,
+      deadline: at(days, 4),
+      technicianId: 'a',
+      day: at(days, 0),
+      overdue: false,
+    })),
+  };
+
+  it('enregistre les lignes gardées avec les choix de la revue', () => {
+    const rows = reviewRows(proposal);
+    at(rows, 1).kept = false;
+    at(rows, 2).day = at(days, 1);
+    expect(saveBody(rows)).toEqual({
+      visits: [
+        { equipmentId: 'e1', technicianId: 'a', day: at(days, 0) },
+        { equipmentId: 'e3', technicianId: 'a', day: at(days, 1) },
+      ],
+    });
+  });
+
+  it('avertit d’une charge dépassée, d’une absence, d’un repos', () => {
+    const rows = reviewRows(proposal);
+    let warnings = reviewWarnings(rows, proposal.technicians);
+    expect([...warnings.values()]).toEqual(['Alice dépasse sa charge journalière (2 visites).']);
+    expect(warnings.get(at(rows, 2))).toBeDefined();
+    at(rows, 2).kept = false;
+    expect(reviewWarnings(rows, proposal.technicians).size).toBe(0);
+    at(rows, 0).day = at(days, 2);
+    at(rows, 1).day = at(days, 3);
+    warnings = reviewWarnings(rows, proposal.technicians);
+    expect(warnings.get(at(rows, 0))).toBe('Alice est absent ce jour-là.');
+    expect(warnings.get(at(rows, 1))).toBe('Alice est en repos de sécurité ce jour-là.');
+    expect(reviewWarnings(rows, proposal.technicians, { [`a|${at(days, 4)}`]: 2 }).size).toBe(2);
+  });
+
+  it('pagine en mémoire', () => {
+    const items = Array.from({ length: 120 }, (_, i) => i);
+    expect(pageOf(items, 1, 50)).toHaveLength(50);
+    expect(pageOf(items, 3, 50)).toEqual(items.slice(100));
+    expect(pageOf(items, 0, 50)[0]).toBe(0);
+  });
+});

@@ -1,0 +1,408 @@
+/**
+ * Planning hebdomadaire : types des réponses de `/app/api/planning…` et
+ * `/app/api/visits…`, calcul des jours, regroupement des visites par
+ * technicien et par jour, validations des formulaires (mêmes règles et,
+ * autant que possible, mêmes messages que le serveur).
+ */
+
+export type VisitStatus = 'planifiee' | 'en_cours' | 'faite';
+
+export const STATUS_LABELS: Record<VisitStatus, string> = {
+  planifiee: 'Planifiée',
+  en_cours: 'En cours',
+  faite: 'Faite',
+};
+
+export interface PlanningEntry {
+  id: string;
+  technicianId: string | null;
+  day: string;
+  status: VisitStatus;
+  equipmentId: string;
+  number: string | null;
+  building: string | null;
+  address: string | null;
+  deadline: string | null;
+  overdue: boolean | null;
+}
+
+export interface PlanningTechnician {
+  id: string;
+  name: string;
+  sectors: string | null;
+  dailyCapacity: number;
+  active: boolean;
+  absentDays: string[];
+  restDays: string[];
+}
+
+export interface Week {
+  days: string[];
+  today: string;
+  technicians: PlanningTechnician[];
+  entries: PlanningEntry[];
+}
+
+export interface VisitDetail {
+  id: string;
+  status: VisitStatus;
+  plannedFor: string;
+  deadline: string | null;
+  overdue: boolean | null;
+  technicianId: string | null;
+  equipmentId: string;
+  number: string | null;
+  building: string | null;
+  address: string | null;
+  arrivedAt: string | null;
+  leftAt: string | null;
+  doneOn: string | null;
+  signedBy: string | null;
+  observations: string | null;
+}
+
+export interface EquipmentPlan {
+  id: string;
+  number: string | null;
+  type: string | null;
+  maintenanceContract: string | null;
+  inPlan: boolean;
+  visitIntervalDays: number;
+  planStartOn: string;
+  lastDoneOn: string | null;
+  deadline: string | null;
+  openVisitOn: string | null;
+}
+
+export interface ProposalLine {
+  equipmentId: string;
+  number: string | null;
+  building: string | null;
+  address: string | null;
+  deadline: string;
+  technicianId?: string;
+  day?: string;
+  overdue?: boolean;
+  reason?: string;
+}
+
+export interface Proposal {
+  days: string[];
+  visits: ProposalLine[];
+  unplaced: ProposalLine[];
+  technicians: PlanningTechnician[];
+  /** Visites déjà au planning cette semaine, par « technicien|jour ». */
+  existingLoads: Record<string, number>;
+}
+
+/** Une ligne de la proposition en cours de revue. */
+export interface ReviewRow {
+  line: ProposalLine;
+  kept: boolean;
+  technicianId: string;
+  day: string;
+}
+
+// -- Jours ----------------------------------------------------------------------
+
+const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Un jour `AAAA-MM-JJ` valide du calendrier. */
+export function isDay(text: string): boolean {
+  const match = DAY_RE.exec(text);
+  if (!match) return false;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return date.toISOString().slice(0, 10) === text;
+}
+
+function toUtc(day: string): Date {
+  const [y = 1970, m = 1, d = 1] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d));
+}
+
+/** `day` + `n` jours. */
+export function addDays(day: string, n: number): string {
+  const date = toUtc(day);
+  date.setUTCDate(date.getUTCDate() + n);
+  return date.toISOString().slice(0, 10);
+}
+
+/** Le lundi de la semaine ISO de `day`. */
+export function mondayOf(day: string): string {
+  const weekday = (toUtc(day).getUTCDay() + 6) % 7;
+  return addDays(day, -weekday);
+}
+
+/** Les sept jours (lundi → dimanche) de la semaine de `day`. */
+export function weekOf(day: string): string[] {
+  const monday = mondayOf(day);
+  return Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+}
+
+const WEEKDAY = new Intl.DateTimeFormat('fr-FR', { weekday: 'long', timeZone: 'UTC' });
+const SHORT = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', timeZone: 'UTC' });
+const LONG = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** `23/11`. */
+export function shortDay(day: string): string {
+  return SHORT.format(toUtc(day));
+}
+
+/** `lundi 23/11`. */
+export function dayHeading(day: string): string {
+  return `${WEEKDAY.format(toUtc(day))} ${SHORT.format(toUtc(day))}`;
+}
+
+/** `Semaine du 23 au 29 novembre 2026` (ou `du 30 novembre au 6 décembre 2026`). */
+export function weekTitle(monday: string): string {
+  const sunday = addDays(monday, 6);
+  const start = toUtc(monday);
+  const end = toUtc(sunday);
+  if (start.getUTCMonth() === end.getUTCMonth() && start.getUTCFullYear() === end.getUTCFullYear()) {
+    return `Semaine du ${start.getUTCDate()} au ${LONG.format(end)}`;
+  }
+  const startText =
+    start.getUTCFullYear() === end.getUTCFullYear()
+      ? new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(start)
+      : LONG.format(start);
+  return `Semaine du ${startText} au ${LONG.format(end)}`;
+}
+
+// -- Grille -----------------------------------------------------------------------
+
+export const UNASSIGNED = 'non-affecte';
+
+export interface GridRow {
+  /** Identifiant du technicien, ou `UNASSIGNED`. */
+  key: string;
+  technician: PlanningTechnician | null;
+  name: string;
+  /** Visites par jour (`AAAA-MM-JJ`). */
+  cells: Record<string, PlanningEntry[]>;
+  total: number;
+}
+
+/**
+ * Les lignes de la grille : un technicien par ligne (dans l'ordre donné par le
+ * serveur), plus une ligne « Non affectées » s'il existe des visites sans
+ * technicien. `filter` garde les techniciens dont le nom ou les secteurs le
+ * contiennent (casse et accents ignorés).
+ */
+export function gridRows(week: Week, filter = ''): GridRow[] {
+  const wanted = fold(filter.trim());
+  const byKey = new Map<string, GridRow>();
+  const rows: GridRow[] = [];
+  const emptyCells = () => Object.fromEntries(week.days.map((d) => [d, [] as PlanningEntry[]]));
+  for (const technician of week.technicians) {
+    const row: GridRow = { key: technician.id, technician, name: technician.name, cells: emptyCells(), total: 0 };
+    byKey.set(technician.id, row);
+    rows.push(row);
+  }
+  let unassigned: GridRow | null = null;
+  for (const entry of week.entries) {
+    let row = entry.technicianId ? byKey.get(entry.technicianId) : undefined;
+    if (!row && !entry.technicianId) {
+      unassigned ??= { key: UNASSIGNED, technician: null, name: 'Non affectées', cells: emptyCells(), total: 0 };
+      row = unassigned;
+    }
+    if (!row) {
+      row = { key: entry.technicianId ?? UNASSIGNED, technician: null, name: 'Technicien inconnu', cells: emptyCells(), total: 0 };
+      byKey.set(row.key, row);
+      rows.push(row);
+    }
+    (row.cells[entry.day] ??= []).push(entry);
+    row.total += 1;
+  }
+  if (unassigned) rows.push(unassigned);
+  if (!wanted) return rows;
+  return rows.filter(
+    (row) => row.key === UNASSIGNED || fold(`${row.name} ${row.technician?.sectors ?? ''}`).includes(wanted),
+  );
+}
+
+/** Minuscules sans accents. */
+export function fold(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+}
+
+/** Cartes montrées d'office dans une case ; le reste se déplie. */
+export const CELL_LIMIT = 3;
+
+/** Les visites montrées d'une case : toutes si dépliée, sinon les `CELL_LIMIT` premières. */
+export function visibleEntries(entries: PlanningEntry[], expanded: boolean): PlanningEntry[] {
+  return expanded ? entries : entries.slice(0, CELL_LIMIT);
+}
+
+/** Pourquoi un technicien ne travaille pas ce jour-là (`null` s'il est disponible). */
+export function dayOff(technician: PlanningTechnician | null, day: string): string | null {
+  if (!technician) return null;
+  if (technician.absentDays.includes(day)) return 'Absent';
+  if (technician.restDays.includes(day)) return 'Repos de sécurité';
+  return null;
+}
+
+// -- Validations --------------------------------------------------------------------
+
+export type Errors = Record<string, string>;
+
+/** Déplacement : un jour valide, pas dans le passé. */
+export function validateMove(day: string, today: string): Errors {
+  if (!isDay(day)) return { day: 'Choisissez un jour valide (JJ/MM/AAAA).' };
+  if (day < today) return { day: 'Une visite ne peut pas être replanifiée dans le passé.' };
+  return {};
+}
+
+/** Création : un équipement choisi, un jour valide, pas dans le passé. */
+export function validateCreate(input: { equipmentId: string; day: string }, today: string): Errors {
+  const errors: Errors = {};
+  if (!input.equipmentId) errors.equipment = "Choisissez l'équipement à visiter.";
+  if (!isDay(input.day)) errors.day = 'Choisissez un jour valide (JJ/MM/AAAA).';
+  else if (input.day < today) errors.day = 'Une visite ne peut pas être planifiée dans le passé.';
+  return errors;
+}
+
+export const MAX_SIGNED_BY = 200;
+export const MAX_OBSERVATIONS = 4000;
+/** Tolérance du serveur pour une heure « dans le futur » (horloge d'un téléphone). */
+const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
+
+export interface CloseInput {
+  /** Valeur d'un `<input type="datetime-local">` (heure locale), vide si non saisie. */
+  arrivedAt: string;
+  leftAt: string;
+  signedBy: string;
+  observations: string;
+}
+
+/**
+ * Clôture. `started` : la visite a commencé (l'arrivée est déjà enregistrée,
+ * `startedAt` en ISO). Sinon l'arrivée est obligatoire.
+ */
+export function validateClose(
+  input: CloseInput,
+  started: boolean,
+  startedAt: string | null,
+  now: Date,
+): Errors {
+  const errors: Errors = {};
+  const limit = now.getTime() + FUTURE_TOLERANCE_MS;
+  let arrival: number | null = started && startedAt ? new Date(startedAt).getTime() : null;
+  if (!started) {
+    if (!input.arrivedAt) errors.arrivedAt = "L'heure d'arrivée est obligatoire pour une visite qui n'a pas été commencée.";
+    else {
+      arrival = new Date(input.arrivedAt).getTime();
+      if (Number.isNaN(arrival)) errors.arrivedAt = "Saisissez une heure d'arrivée valide.";
+      else if (arrival > limit) errors.arrivedAt = "L'heure d'arrivée ne peut pas être dans le futur.";
+    }
+  }
+  const departure = input.leftAt ? new Date(input.leftAt).getTime() : now.getTime();
+  if (Number.isNaN(departure)) errors.leftAt = 'Saisissez une heure de départ valide.';
+  else if (departure > limit) errors.leftAt = "L'heure de départ ne peut pas être dans le futur.";
+  else if (arrival !== null && !errors.arrivedAt && departure < arrival) {
+    errors.leftAt = "L'heure de départ ne peut pas précéder l'heure d'arrivée.";
+  }
+  const signedBy = input.signedBy.trim();
+  if (!signedBy) errors.signedBy = 'Indiquez qui a signé le bon de visite.';
+  else if ([...signedBy].length > MAX_SIGNED_BY) {
+    errors.signedBy = `Le nom du signataire ne doit pas dépasser ${MAX_SIGNED_BY} caractères.`;
+  }
+  if ([...input.observations.trim()].length > MAX_OBSERVATIONS) {
+    errors.observations = `Les observations ne doivent pas dépasser ${MAX_OBSERVATIONS} caractères.`;
+  }
+  return errors;
+}
+
+/** Corps de `POST /visits/{id}/complete` à partir du formulaire. */
+export function closeBody(input: CloseInput, started: boolean): Record<string, string> {
+  const body: Record<string, string> = { signedBy: input.signedBy.trim() };
+  if (!started && input.arrivedAt) body.arrivedAt = new Date(input.arrivedAt).toISOString();
+  if (input.leftAt) body.leftAt = new Date(input.leftAt).toISOString();
+  const observations = input.observations.trim();
+  if (observations) body.observations = observations;
+  return body;
+}
+
+export const MAX_INTERVAL_DAYS = 365;
+export const LIFT_MAX_INTERVAL_DAYS = 42;
+
+/** Intervalle d'entretien : un entier de 1 à 365 jours, 42 au plus pour un ascenseur. */
+export function validateInterval(text: string, type: string | null): Errors {
+  const value = text.trim();
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_INTERVAL_DAYS) {
+    return { days: `L'intervalle entre deux visites doit être un nombre de jours entre 1 et ${MAX_INTERVAL_DAYS}.` };
+  }
+  if (type === 'ascenseur' && Number(value) > LIFT_MAX_INTERVAL_DAYS) {
+    return {
+      days: `Un ascenseur doit être visité au moins toutes les six semaines : ${LIFT_MAX_INTERVAL_DAYS} jours au plus.`,
+    };
+  }
+  return {};
+}
+
+// -- Proposition ----------------------------------------------------------------------
+
+export function reviewRows(proposal: Proposal): ReviewRow[] {
+  return proposal.visits.map((line) => ({
+    line,
+    kept: true,
+    technicianId: line.technicianId ?? '',
+    day: line.day ?? '',
+  }));
+}
+
+/** Corps de `POST /planning/proposal` : les lignes gardées. */
+export function saveBody(rows: ReviewRow[]): { visits: { equipmentId: string; technicianId: string; day: string }[] } {
+  return {
+    visits: rows
+      .filter((row) => row.kept)
+      .map((row) => ({ equipmentId: row.line.equipmentId, technicianId: row.technicianId, day: row.day })),
+  };
+}
+
+/**
+ * Avertissements de revue, par ligne gardée : jour d'absence ou de repos du
+ * technicien choisi, charge journalière dépassée (avec les visites déjà au
+ * planning, `existing`, par « technicien|jour »). Le serveur refusera ces lignes.
+ */
+export function reviewWarnings(
+  rows: ReviewRow[],
+  technicians: PlanningTechnician[],
+  existing: Record<string, number> = {},
+): Map<ReviewRow, string> {
+  const byId = new Map(technicians.map((t) => [t.id, t]));
+  const load = new Map<string, number>(Object.entries(existing));
+  const warnings = new Map<ReviewRow, string>();
+  for (const row of rows) {
+    if (!row.kept) continue;
+    const technician = byId.get(row.technicianId);
+    if (!technician) {
+      warnings.set(row, 'Choisissez un technicien.');
+      continue;
+    }
+    const off = dayOff(technician, row.day);
+    if (off === 'Absent') {
+      warnings.set(row, `${technician.name} est absent ce jour-là.`);
+      continue;
+    }
+    if (off) {
+      warnings.set(row, `${technician.name} est en repos de sécurité ce jour-là.`);
+      continue;
+    }
+    const key = `${row.technicianId}|${row.day}`;
+    const count = (load.get(key) ?? 0) + 1;
+    load.set(key, count);
+    if (count > technician.dailyCapacity) {
+      warnings.set(row, `${technician.name} dépasse sa charge journalière (${technician.dailyCapacity} visites).`);
+    }
+  }
+  return warnings;
+}
+
+/** Une page d'une liste tenue en mémoire (pages à partir de 1). */
+export function pageOf<T>(items: T[], page: number, limit: number): T[] {
+  const start = (Math.max(1, page) - 1) * limit;
+  return items.slice(start, start + limit);
+}
