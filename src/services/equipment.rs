@@ -335,35 +335,7 @@ pub fn search(
     let words: Vec<String> = search
         .map(|s| fold(s).split_whitespace().map(str::to_owned).collect())
         .unwrap_or_default();
-    let matching: Vec<EquipmentRow> = equipment_store::of_agency(conn, agency_id)?
-        .into_iter()
-        .filter(|row| {
-            let text = searched_text(row);
-            words.iter().all(|word| text.contains(word.as_str()))
-        })
-        .collect();
-    let total = i64::try_from(matching.len()).unwrap_or(i64::MAX);
-    let page = matching
-        .into_iter()
-        .skip(usize::try_from(offset).unwrap_or(usize::MAX))
-        .take(usize::try_from(limit).unwrap_or(usize::MAX))
-        .collect();
-    Ok((total, page))
-}
-
-/// What the equipment search looks into, folded.
-fn searched_text(row: &EquipmentRow) -> String {
-    let mut parts: Vec<&str> = vec![row.identity.number.as_deref().unwrap_or_default()];
-    if let Some(building) = &row.building {
-        parts.extend([
-            building.name.as_deref().unwrap_or_default(),
-            building.address.as_str(),
-            building.address_complement.as_deref().unwrap_or_default(),
-            building.postal_code.as_deref().unwrap_or_default(),
-            building.city.as_deref().unwrap_or_default(),
-        ]);
-    }
-    fold(&parts.join(" "))
+    equipment_store::search(conn, agency_id, &words, limit, offset)
 }
 
 /// The smallest shaft width measured on an equipment.

@@ -455,6 +455,67 @@ pub fn of_agency(conn: &Connection, agency_id: &str) -> AppResult<Vec<EquipmentR
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// What the equipment search looks into, folded by the SQL function `FOLD`
+/// (the same folding as `text::fold`): number, building name, address,
+/// complement, postal code and city, separated by spaces.
+const SEARCHED_TEXT: &str = "FOLD(coalesce(e.number, '') || CASE WHEN b.id IS NULL THEN ''
+     ELSE ' ' || coalesce(b.name, '') || ' ' || b.address || ' ' || coalesce(b.address_complement, '')
+          || ' ' || coalesce(b.postal_code, '') || ' ' || coalesce(b.city, '') END)";
+
+/// One page of the agency's equipment (`limit` rows from `offset`) whose
+/// searched text holds every one of `words` (already folded, no spaces), by
+/// number; and how many match across all pages. The words are matched in
+/// SQL as the agency's rows are read, so only the page is built in Rust;
+/// the total comes with the page (a window count), read apart only when the
+/// page is past the end.
+pub fn search(
+    conn: &Connection,
+    agency_id: &str,
+    words: &[String],
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<EquipmentRow>)> {
+    let mut condition = String::from("e.agency_id = ?");
+    for _ in words {
+        condition.push_str(&format!(" AND instr({SEARCHED_TEXT}, ?) > 0"));
+    }
+    let mut values: Vec<rusqlite::types::Value> =
+        vec![rusqlite::types::Value::Text(agency_id.to_owned())];
+    values.extend(words.iter().cloned().map(rusqlite::types::Value::Text));
+    let mut page_values = values.clone();
+    page_values.push(rusqlite::types::Value::Integer(i64::from(limit)));
+    page_values.push(rusqlite::types::Value::Integer(
+        i64::try_from(offset).unwrap_or(i64::MAX),
+    ));
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {EQUIPMENT_COLUMNS}, COUNT(*) OVER () FROM {EQUIPMENT_FROM}
+         WHERE {condition}
+         ORDER BY e.number_key IS NULL, e.number_key, e.id
+         LIMIT ? OFFSET ?"
+    ))?;
+    let mut total = None;
+    let rows = stmt
+        .query_map(rusqlite::params_from_iter(page_values.iter()), |r| {
+            Ok((equipment_from_row(r)?, r.get::<_, i64>(18)?))
+        })?
+        .map(|row| {
+            row.map(|(equipment, count)| {
+                total = Some(count);
+                equipment
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let total = match total {
+        Some(total) => total,
+        None => conn
+            .prepare_cached(&format!(
+                "SELECT COUNT(*) FROM {EQUIPMENT_FROM} WHERE {condition}"
+            ))?
+            .query_row(rusqlite::params_from_iter(values.iter()), |r| r.get(0))?,
+    };
+    Ok((total, rows))
+}
+
 // -- Partner workflow API ----------------------------------------------------
 
 /// A new equipment of the agency known only by its number (and client):
