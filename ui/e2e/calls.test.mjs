@@ -311,6 +311,30 @@ if (missing.length > 0) {
       assert.deepEqual(pageErrors, []);
     });
 
+    step('sur un autre écran, un appel « personne bloquée » s’annonce aussi', async () => {
+      await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Planning', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Planning', exact: true }).waitFor();
+      const found = await page.evaluate(async () => (await fetch('/app/api/calls/equipment?q=')).json());
+      const ref = `E2E-AILLEURS-${Date.now()}`;
+      const { status, body } = await http('POST', '/api/partners/calls', {
+        token: creds.callCenterKeys[0],
+        body: {
+          reference: ref,
+          equipement: found.results.find((e) => e.number).number,
+          type: 'personne_bloquee',
+          description: 'Une personne bloquée au rez-de-chaussée.',
+        },
+      });
+      assert.equal(status, 201, JSON.stringify(body));
+      const alert = page.getByRole('alert').filter({ hasText: ref });
+      await alert.waitFor();
+      assert.match((await alert.textContent()) ?? '', /Personne bloquée : appel E2E-AILLEURS-\d+ reçu à/);
+      await shot('appels-06-alerte-sur-le-planning');
+      await alert.getByRole('link', { name: `Ouvrir l'appel ${ref}` }).click();
+      await page.waitForURL((url) => url.pathname === `/appels/${body.id}`);
+      await page.getByRole('heading', { level: 1, name: new RegExp(`Appel ${ref}`) }).waitFor();
+    });
+
     step('flux coupé : le tableau se relit toutes les 15 s', async () => {
       await page.route('**/app/api/calls/events', (route) => route.abort());
       await page.goto(new URL('/appels', baseUrl).href);
