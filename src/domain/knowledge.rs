@@ -38,3 +38,78 @@ mod tests {
         assert_eq!(knowledge_rate(usize::MAX / 2, usize::MAX), 50.0);
     }
 }
+
+/// Bands of knowledge rate the park can be filtered by, on the rate as
+/// shown (rounded to one decimal): `faible` below 40 %, `moyen` from 40 %
+/// to below 70 %, `bon` from 70 %.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KnowledgeBand {
+    Faible,
+    Moyen,
+    Bon,
+}
+
+impl KnowledgeBand {
+    pub const CODES: [&'static str; 3] = ["faible", "moyen", "bon"];
+
+    pub fn parse(code: &str) -> Option<Self> {
+        match code {
+            "faible" => Some(Self::Faible),
+            "moyen" => Some(Self::Moyen),
+            "bon" => Some(Self::Bon),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Faible => "faible",
+            Self::Moyen => "moyen",
+            Self::Bon => "bon",
+        }
+    }
+
+    /// The band's bounds in tenths of a percent: `[low, high)`, high None = no limit.
+    pub fn tenths(self) -> (i64, Option<i64>) {
+        match self {
+            Self::Faible => (0, Some(400)),
+            Self::Moyen => (400, Some(700)),
+            Self::Bon => (700, None),
+        }
+    }
+
+    /// The band of a rate as `knowledge_rate` gives it.
+    pub fn of(rate: f64) -> Self {
+        let tenths = (rate * 10.0).round() as i64;
+        [Self::Faible, Self::Moyen, Self::Bon]
+            .into_iter()
+            .find(|band| {
+                let (low, high) = band.tenths();
+                tenths >= low && high.is_none_or(|h| tenths < h)
+            })
+            .unwrap_or(Self::Bon)
+    }
+}
+
+/// Percentage points one more surveyed field adds to the rate of an
+/// equipment whose type has `catalog` applicable fields (each field weighs
+/// the same), rounded to one decimal.
+pub fn field_weight(catalog: usize) -> f64 {
+    knowledge_rate(1, catalog)
+}
+
+#[cfg(test)]
+mod band_tests {
+    use super::*;
+
+    #[test]
+    fn bands_split_at_forty_and_seventy_percent() {
+        assert_eq!(KnowledgeBand::of(0.0), KnowledgeBand::Faible);
+        assert_eq!(KnowledgeBand::of(39.9), KnowledgeBand::Faible);
+        assert_eq!(KnowledgeBand::of(40.0), KnowledgeBand::Moyen);
+        assert_eq!(KnowledgeBand::of(69.9), KnowledgeBand::Moyen);
+        assert_eq!(KnowledgeBand::of(70.0), KnowledgeBand::Bon);
+        assert_eq!(KnowledgeBand::of(100.0), KnowledgeBand::Bon);
+        assert_eq!(field_weight(30), 3.3);
+    }
+}

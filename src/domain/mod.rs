@@ -74,6 +74,7 @@ macro_rules! wire_enum {
 }
 
 pub mod call;
+pub mod downtime;
 pub mod error;
 pub mod invoice;
 pub mod knowledge;

@@ -126,7 +126,8 @@ fn value_text(value: &Value) -> String {
     }
 }
 
-fn component_label(key: Option<&str>) -> String {
+/// French name of a technical-data component (`None`: the equipment itself).
+pub(crate) fn component_label(key: Option<&str>) -> String {
     match key {
         None => "Appareil".to_owned(),
         Some("car_door") => "Porte de cabine".to_owned(),
@@ -140,7 +141,7 @@ fn component_label(key: Option<&str>) -> String {
 }
 
 /// The equipment types' names as staff say them.
-fn equipment_type_label(code: &str) -> &str {
+pub(crate) fn equipment_type_label(code: &str) -> &str {
     match code {
         "ascenseur" => "Ascenseur",
         "monte_charge" => "Monte-charge",

@@ -472,6 +472,40 @@ pub fn update_from_json(
     apply(tx, agency_id, equipment_id, &update, actor)
 }
 
+/// `update_from_json` for the web application's Equipment screen, which
+/// edits every catalog datum, not only the partner API's: a name is either
+/// what `parse_update` accepts or the catalog code of a datum without a
+/// partner name, checked by the same `validate_value`. 404 first when the
+/// equipment is not in the agency, then the refusals (422).
+pub fn update_by_code(
+    tx: &Transaction,
+    agency_id: &str,
+    equipment_id: &str,
+    body: &Map<String, Value>,
+    actor: &Actor,
+) -> AppResult<Map<String, Value>> {
+    if equipment_store::get(tx, agency_id, equipment_id)?.is_none() {
+        return Err(AppError::not_found("Équipement introuvable."));
+    }
+    let catalog = technical_fields::all(tx)?;
+    let mut named = Map::new();
+    let mut by_code = Vec::new();
+    for (name, value) in body {
+        match catalog
+            .iter()
+            .find(|f| f.partner_key.is_none() && f.code == *name)
+        {
+            Some(field) => by_code.push((field.clone(), validate_value(field, name, value)?)),
+            None => {
+                named.insert(name.clone(), value.clone());
+            }
+        }
+    }
+    let mut update = parse_update(&catalog, &named)?;
+    update.values.extend(by_code);
+    apply(tx, agency_id, equipment_id, &update, actor)
+}
+
 fn apply_building(
     tx: &Transaction,
     agency_id: &str,

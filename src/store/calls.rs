@@ -432,3 +432,82 @@ pub fn list_all(
     let rows = stmt.query_map(params_from_iter(values.iter()), list_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
+
+/// A call as the Equipment screen shows it (history, downtime, logbook).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EquipmentCallRow {
+    pub id: String,
+    pub reference: String,
+    pub call_type: String,
+    pub status: String,
+    pub description: String,
+    pub caller: Option<String>,
+    /// UTC timestamps.
+    pub received_at: String,
+    pub arrived_at: Option<String>,
+    pub stopped_at: Option<String>,
+    pub resolved_at: Option<String>,
+    pub technician_name: Option<String>,
+}
+
+const EQUIPMENT_CALL_COLUMNS: &str = "c.id, c.reference, c.type, c.status, c.description, c.caller,
+     c.received_at, c.arrived_at, c.stopped_at, c.resolved_at, t.name";
+
+fn equipment_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentCallRow> {
+    Ok(EquipmentCallRow {
+        id: r.get(0)?,
+        reference: r.get(1)?,
+        call_type: r.get(2)?,
+        status: r.get(3)?,
+        description: r.get(4)?,
+        caller: r.get(5)?,
+        received_at: r.get(6)?,
+        arrived_at: r.get(7)?,
+        stopped_at: r.get(8)?,
+        resolved_at: r.get(9)?,
+        technician_name: r.get(10)?,
+    })
+}
+
+/// The equipment's calls received since `since` (UTC timestamp text) or
+/// still not resolved, newest first, at most `limit`.
+pub fn of_equipment_since(
+    conn: &Connection,
+    agency_id: &str,
+    equipment_id: &str,
+    since: &str,
+    limit: u32,
+) -> AppResult<Vec<EquipmentCallRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {EQUIPMENT_CALL_COLUMNS} FROM calls c LEFT JOIN technicians t ON t.id = c.technician_id
+         WHERE c.equipment_id = ?1 AND c.agency_id = ?2
+           AND (c.received_at >= ?3 OR c.resolved_at IS NULL OR c.resolved_at >= ?3)
+         ORDER BY c.received_at DESC, c.id DESC LIMIT ?4"
+    ))?;
+    let rows = stmt.query_map(
+        params![equipment_id, agency_id, since, limit],
+        equipment_call_row,
+    )?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The equipment's latest calls (at most `limit`, newest first) and how many it has.
+pub fn recent_of_equipment(
+    conn: &Connection,
+    agency_id: &str,
+    equipment_id: &str,
+    limit: u32,
+) -> AppResult<(i64, Vec<EquipmentCallRow>)> {
+    let total: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM calls WHERE equipment_id = ?1 AND agency_id = ?2",
+        [equipment_id, agency_id],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {EQUIPMENT_CALL_COLUMNS} FROM calls c LEFT JOIN technicians t ON t.id = c.technician_id
+         WHERE c.equipment_id = ?1 AND c.agency_id = ?2
+         ORDER BY c.received_at DESC, c.id DESC LIMIT ?3"
+    ))?;
+    let rows = stmt.query_map(params![equipment_id, agency_id, limit], equipment_call_row)?;
+    Ok((total, rows.collect::<Result<_, _>>()?))
+}

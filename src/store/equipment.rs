@@ -679,3 +679,226 @@ pub fn set_visit_interval(tx: &Transaction, id: &str, days: i64, now: &str) -> A
     )?;
     Ok(())
 }
+
+// -- The Equipment screen: park and equipment page ---------------------------
+
+/// How many catalog fields apply to the type of the row `e`, as a SQL
+/// `CASE` on its type built from the catalog (a few dozen rows): the same
+/// count as `knowledge_rate`'s (a field applies to every type when its
+/// `applies_to` is NULL, else to the types listed), without a subquery per row.
+fn catalog_count_of_e(conn: &Connection) -> AppResult<String> {
+    let mut stmt = conn.prepare_cached("SELECT applies_to FROM technical_fields")?;
+    let lists: Vec<Option<String>> = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let everywhere = lists.iter().filter(|l| l.is_none()).count();
+    let mut per_type: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for list in lists.iter().flatten() {
+        let mut seen: Vec<&str> = Vec::new();
+        for kind in list.split(',').filter(|k| !k.is_empty()) {
+            if !seen.contains(&kind) {
+                seen.push(kind);
+                *per_type.entry(kind.to_owned()).or_insert(everywhere) += 1;
+            }
+        }
+    }
+    let mut case = String::from("(CASE coalesce(e.type, '')");
+    for (kind, count) in &per_type {
+        case.push_str(&format!(
+            " WHEN '{}' THEN {count}",
+            kind.replace('\'', "''")
+        ));
+    }
+    case.push_str(&format!(" ELSE {everywhere} END)"));
+    Ok(case)
+}
+
+/// Surveyed catalog fields that apply to the type of the row `e`.
+const KNOWLEDGE_SURVEYED_OF_E: &str = "(SELECT COUNT(*) FROM equipment_values v
+     JOIN technical_fields f ON f.code = v.field_code
+     WHERE v.equipment_id = e.id AND (f.applies_to IS NULL
+           OR (',' || f.applies_to || ',') LIKE ('%,' || coalesce(e.type, '') || ',%')))";
+
+/// The knowledge rate of the row `e` in tenths of a percent, rounded half up
+/// as `domain::knowledge::knowledge_rate` does, computed in SQL (so that the
+/// park can be filtered by it without reading the park into Rust).
+fn knowledge_tenths_of_e(conn: &Connection) -> AppResult<String> {
+    let c = catalog_count_of_e(conn)?;
+    let s = KNOWLEDGE_SURVEYED_OF_E;
+    Ok(format!(
+        "(CASE WHEN {c} = 0 THEN 0 ELSE (min({s}, {c}) * 2000 + {c}) / (2 * {c}) END)"
+    ))
+}
+
+/// What the park is filtered by (every filter optional, all combined).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParkFilter {
+    /// Folded words, each to be found in the number, building name or address.
+    pub words: Vec<String>,
+    /// An equipment type code.
+    pub equipment_type: Option<String>,
+    /// A client of the agency, by its public identifier (`client_ref`).
+    pub client_ref: Option<String>,
+    /// `parc`, `hors_parc`, or `aucun` (no contract recorded).
+    pub contract: Option<String>,
+    /// Knowledge rate band, `[low, high)` in tenths of a percent.
+    pub knowledge_tenths: Option<(i64, Option<i64>)>,
+}
+
+/// A row of the park: the equipment, its client (public identifier
+/// `client_ref` and name), its knowledge rate in tenths of a percent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParkRow {
+    pub equipment: EquipmentRow,
+    pub client: Option<(String, String)>,
+    pub knowledge_tenths: i64,
+}
+
+fn park_conditions(
+    agency_id: &str,
+    filter: &ParkFilter,
+    tenths: &str,
+) -> (String, Vec<rusqlite::types::Value>) {
+    use rusqlite::types::Value;
+    let mut condition = String::from("e.agency_id = ?");
+    let mut values = vec![Value::Text(agency_id.to_owned())];
+    for word in &filter.words {
+        condition.push_str(&format!(" AND instr({SEARCHED_TEXT}, ?) > 0"));
+        values.push(Value::Text(word.clone()));
+    }
+    if let Some(kind) = &filter.equipment_type {
+        condition.push_str(" AND e.type = ?");
+        values.push(Value::Text(kind.clone()));
+    }
+    if let Some(client) = &filter.client_ref {
+        condition.push_str(
+            " AND e.client_id IN (SELECT cf.id FROM clients cf WHERE cf.agency_id = e.agency_id AND cf.client_ref = ?)",
+        );
+        values.push(Value::Text(client.clone()));
+    }
+    match filter.contract.as_deref() {
+        None => {}
+        Some("aucun") => condition.push_str(" AND e.maintenance_contract IS NULL"),
+        Some(code) => {
+            condition.push_str(" AND e.maintenance_contract = ?");
+            values.push(Value::Text(code.to_owned()));
+        }
+    }
+    if let Some((low, high)) = filter.knowledge_tenths {
+        // One evaluation per row: tenths are whole, [low, high) is BETWEEN low AND high - 1.
+        condition.push_str(&format!(" AND {tenths} BETWEEN ? AND ?"));
+        values.push(Value::Integer(low));
+        values.push(Value::Integer(high.map_or(i64::MAX, |h| h - 1)));
+    }
+    (condition, values)
+}
+
+/// One page of the agency's park kept by `filter` (`limit` rows from
+/// `offset`), by number (the unnumbered last), and how many equipment it
+/// keeps in all. Every filter is applied in SQL; the page's rows are chosen
+/// first, then joined to their building and client and given their rate.
+pub fn park_page(
+    conn: &Connection,
+    agency_id: &str,
+    filter: &ParkFilter,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<ParkRow>)> {
+    use rusqlite::types::Value;
+    let tenths = knowledge_tenths_of_e(conn)?;
+    let (condition, values) = park_conditions(agency_id, filter, &tenths);
+    let mut page_values = values.clone();
+    page_values.push(Value::Integer(i64::from(limit)));
+    page_values.push(Value::Integer(i64::try_from(offset).unwrap_or(i64::MAX)));
+    let mut stmt = conn.prepare_cached(&format!(
+        "WITH page AS (
+             SELECT e.id AS page_id, COUNT(*) OVER () AS total FROM {EQUIPMENT_FROM}
+             WHERE {condition}
+             ORDER BY e.number_key IS NULL, e.number_key, e.id
+             LIMIT ? OFFSET ?)
+         SELECT {EQUIPMENT_COLUMNS}, cl.client_ref, cl.nom, {tenths}, page.total
+         FROM page JOIN equipment e ON e.id = page.page_id
+         LEFT JOIN buildings b ON b.id = e.building_id
+         LEFT JOIN clients cl ON cl.id = e.client_id
+         ORDER BY e.number_key IS NULL, e.number_key, e.id"
+    ))?;
+    let mut total = None;
+    let rows = stmt
+        .query_map(rusqlite::params_from_iter(page_values.iter()), |r| {
+            Ok((
+                ParkRow {
+                    equipment: equipment_from_row(r)?,
+                    client: match (
+                        r.get::<_, Option<String>>(18)?,
+                        r.get::<_, Option<String>>(19)?,
+                    ) {
+                        (Some(id), Some(name)) => Some((id, name)),
+                        _ => None,
+                    },
+                    knowledge_tenths: r.get(20)?,
+                },
+                r.get::<_, i64>(21)?,
+            ))
+        })?
+        .map(|row| {
+            row.map(|(park, count)| {
+                total = Some(count);
+                park
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let total = match total {
+        Some(total) => total,
+        None => conn
+            .prepare_cached(&format!(
+                "SELECT COUNT(*) FROM {EQUIPMENT_FROM} WHERE {condition}"
+            ))?
+            .query_row(rusqlite::params_from_iter(values.iter()), |r| r.get(0))?,
+    };
+    Ok((total, rows))
+}
+
+/// The public identifier (`client_ref`) and name of a client of the agency
+/// by its internal id (None when unknown).
+pub fn client_ref_and_name(
+    conn: &Connection,
+    agency_id: &str,
+    client_id: &str,
+) -> AppResult<Option<(String, String)>> {
+    Ok(conn
+        .query_row(
+            "SELECT client_ref, nom FROM clients WHERE id = ?1 AND agency_id = ?2",
+            [client_id, agency_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?)
+}
+
+/// A current datum of an equipment with when and by which survey it was recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueRow {
+    pub field_code: String,
+    /// JSON text.
+    pub value: String,
+    pub surveyed_at: String,
+    pub survey_number: Option<String>,
+}
+
+/// The current technical data of an equipment with their origin, in catalog order.
+pub fn values_detailed(conn: &Connection, equipment_id: &str) -> AppResult<Vec<ValueRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT v.field_code, v.value, v.surveyed_at, s.number FROM equipment_values v
+         JOIN technical_fields f ON f.code = v.field_code
+         LEFT JOIN surveys s ON s.id = v.survey_id
+         WHERE v.equipment_id = ?1 ORDER BY f.position, f.code",
+    )?;
+    let rows = stmt.query_map([equipment_id], |r| {
+        Ok(ValueRow {
+            field_code: r.get(0)?,
+            value: r.get(1)?,
+            surveyed_at: r.get(2)?,
+            survey_number: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -207,3 +207,44 @@ pub fn set_status(
     };
     Ok(tx.execute(sql, params![id, from, to, at])? == 1)
 }
+
+/// A quote as the Equipment screen lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EquipmentQuoteRow {
+    pub id: String,
+    pub number: Option<String>,
+    pub origin: String,
+    pub object: String,
+    pub status: String,
+    pub created_at: String,
+}
+
+/// The equipment's latest quotes (at most `limit`, newest first) and how many it has.
+pub fn recent_of_equipment(
+    conn: &Connection,
+    agency_id: &str,
+    equipment_id: &str,
+    limit: u32,
+) -> AppResult<(i64, Vec<EquipmentQuoteRow>)> {
+    let total: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM quotes WHERE equipment_id = ?1 AND agency_id = ?2",
+        [equipment_id, agency_id],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, number, origin, object, status, created_at FROM quotes
+         WHERE equipment_id = ?1 AND agency_id = ?2
+         ORDER BY created_at DESC, id DESC LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![equipment_id, agency_id, limit], |r| {
+        Ok(EquipmentQuoteRow {
+            id: r.get(0)?,
+            number: r.get(1)?,
+            origin: r.get(2)?,
+            object: r.get(3)?,
+            status: r.get(4)?,
+            created_at: r.get(5)?,
+        })
+    })?;
+    Ok((total, rows.collect::<Result<_, _>>()?))
+}

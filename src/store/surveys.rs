@@ -290,3 +290,44 @@ pub fn link_deal(tx: &rusqlite::Transaction, survey_id: &str, deal_id: &str) -> 
     )?;
     Ok(())
 }
+
+/// A survey as the Equipment screen lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EquipmentSurveyRow {
+    pub id: String,
+    pub number: Option<String>,
+    pub status: String,
+    pub due_on: Option<String>,
+    pub surveyed_on: Option<String>,
+    pub created_at: String,
+}
+
+/// The equipment's latest surveys (at most `limit`, newest first) and how many it has.
+pub fn recent_of_equipment(
+    conn: &Connection,
+    agency_id: &str,
+    equipment_id: &str,
+    limit: u32,
+) -> AppResult<(i64, Vec<EquipmentSurveyRow>)> {
+    let total: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM surveys WHERE equipment_id = ?1 AND agency_id = ?2",
+        [equipment_id, agency_id],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, number, status, due_on, surveyed_on, created_at FROM surveys
+         WHERE equipment_id = ?1 AND agency_id = ?2
+         ORDER BY created_at DESC, id DESC LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![equipment_id, agency_id, limit], |r| {
+        Ok(EquipmentSurveyRow {
+            id: r.get(0)?,
+            number: r.get(1)?,
+            status: r.get(2)?,
+            due_on: r.get(3)?,
+            surveyed_on: r.get(4)?,
+            created_at: r.get(5)?,
+        })
+    })?;
+    Ok((total, rows.collect::<Result<_, _>>()?))
+}

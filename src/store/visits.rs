@@ -260,3 +260,79 @@ mod tests {
         assert!(!text.contains("SCAN e"), "{text}");
     }
 }
+
+/// A visit as the Equipment screen shows it, with its technician's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EquipmentVisitRow {
+    pub id: String,
+    /// `YYYY-MM-DD`.
+    pub planned_for: String,
+    pub status: String,
+    /// UTC timestamps.
+    pub arrived_at: Option<String>,
+    pub left_at: Option<String>,
+    /// `YYYY-MM-DD`.
+    pub done_on: Option<String>,
+    pub signed_by: Option<String>,
+    pub observations: Option<String>,
+    pub technician_name: Option<String>,
+}
+
+const EQUIPMENT_VISIT_COLUMNS: &str = "v.id, v.planned_for, v.status, v.arrived_at, v.left_at,
+     v.done_on, v.signed_by, v.observations, t.name";
+
+fn equipment_visit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentVisitRow> {
+    Ok(EquipmentVisitRow {
+        id: r.get(0)?,
+        planned_for: r.get(1)?,
+        status: r.get(2)?,
+        arrived_at: r.get(3)?,
+        left_at: r.get(4)?,
+        done_on: r.get(5)?,
+        signed_by: r.get(6)?,
+        observations: r.get(7)?,
+        technician_name: r.get(8)?,
+    })
+}
+
+/// The equipment's latest visits by planned day (at most `limit`, newest
+/// first, planned ones included) and how many it has.
+pub fn recent_of_equipment(
+    conn: &Connection,
+    agency_id: &str,
+    equipment_id: &str,
+    limit: u32,
+) -> AppResult<(i64, Vec<EquipmentVisitRow>)> {
+    let total: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM visits WHERE equipment_id = ?1 AND agency_id = ?2",
+        [equipment_id, agency_id],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {EQUIPMENT_VISIT_COLUMNS} FROM visits v LEFT JOIN technicians t ON t.id = v.technician_id
+         WHERE v.equipment_id = ?1 AND v.agency_id = ?2
+         ORDER BY v.planned_for DESC, v.id DESC LIMIT ?3"
+    ))?;
+    let rows = stmt.query_map(params![equipment_id, agency_id, limit], equipment_visit_row)?;
+    Ok((total, rows.collect::<Result<_, _>>()?))
+}
+
+/// The equipment's visits that took place (begun or done), oldest first,
+/// at most `limit` (the latest ones when there are more).
+pub fn carried_out_of_equipment(
+    conn: &Connection,
+    agency_id: &str,
+    equipment_id: &str,
+    limit: u32,
+) -> AppResult<Vec<EquipmentVisitRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT * FROM (
+             SELECT {EQUIPMENT_VISIT_COLUMNS}, coalesce(v.arrived_at, v.done_on, v.planned_for) AS at
+             FROM visits v LEFT JOIN technicians t ON t.id = v.technician_id
+             WHERE v.equipment_id = ?1 AND v.agency_id = ?2 AND v.status IN ('en_cours', 'faite')
+             ORDER BY at DESC, v.id DESC LIMIT ?3)
+         ORDER BY at, id"
+    ))?;
+    let rows = stmt.query_map(params![equipment_id, agency_id, limit], equipment_visit_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -324,7 +324,7 @@ pub struct IdentityView {
 }
 
 impl IdentityView {
-    fn new(row: EquipmentRow, base_url: &str) -> Self {
+    pub fn new(row: EquipmentRow, base_url: &str) -> Self {
         let identity = row.identity;
         Self {
             link: RecordKind::Equipment.link(&row.id),

@@ -11,6 +11,7 @@ export const PATHS = {
   planning: '/planning',
   calls: '/appels',
   technicians: '/techniciens',
+  equipment: '/equipements',
   keys: '/cles',
   webhooks: '/webhooks',
   account: '/compte',

@@ -1,0 +1,965 @@
+//! `/app/api/equipment…`: the Equipment screen. The park (paged, searched and
+//! filtered in SQL), an equipment's page (identity, technical data by
+//! component with units, knowledge rate and what is missing to raise it,
+//! recent visits, calls, surveys and quotes, downtime over 12 months and
+//! repeat breakdowns), its corrections and its maintenance logbook.
+//!
+//! Identity corrections go through `api::v2::equipment::identity_correction`
+//! (the REST `PATCH /equipment/{id}/identity`), technical data through
+//! `services::technical_data` (the rules of `PATCH /equipment/{id}`), the
+//! repair quote through `api::v2::quotes::quote_create` (`POST /quotes`).
+//! Like the REST API, every staff member of the agency reads and corrects.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, patch, post};
+use axum::{Json, Router};
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::json::ApiJson;
+use crate::api::v2::clients::{ClientListQuery, client_list};
+use crate::api::v2::equipment::{IdentityBody, IdentityView, identity_correction};
+use crate::api::v2::external::ExternalBuilding;
+use crate::api::v2::invoices::LineBody;
+use crate::api::v2::quotes::{QuoteBody, quote_create};
+use crate::api::v2::wire::{PageQuery, Paging};
+use crate::auth::staff_session::StaffSession;
+use crate::clock;
+use crate::domain::call::{CallStatus, CallType};
+use crate::domain::downtime::{self, CallSpan};
+use crate::domain::knowledge::{self, KnowledgeBand};
+use crate::domain::quote::{QuoteOrigin, QuoteStatus};
+use crate::domain::survey::SurveyStatus;
+use crate::domain::visit::VisitStatus;
+use crate::error::{AppError, AppResult};
+use crate::services::equipment::{EQUIPMENT_TYPES, MAINTENANCE_CONTRACTS};
+use crate::services::sheet::{component_label, equipment_type_label};
+use crate::services::technical_data;
+use crate::state::AppState;
+use crate::store::calls::{self as call_store, EquipmentCallRow};
+use crate::store::equipment::{self as equipment_store, EquipmentRow, ParkFilter};
+use crate::store::quotes::{self as quote_store, EquipmentQuoteRow};
+use crate::store::surveys::{self as survey_store, EquipmentSurveyRow};
+use crate::store::technical_fields::{self, ValueType};
+use crate::store::visits::{self as visit_store, EquipmentVisitRow};
+use crate::text::fold;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/equipment", get(park))
+        .route("/equipment/clients", get(clients))
+        .route("/equipment/{id}", get(page))
+        .route("/equipment/{id}/identity", patch(correct_identity))
+        .route("/equipment/{id}/technical", patch(update_technical))
+        .route("/equipment/{id}/repair-quote", post(repair_quote))
+        .route("/equipment/{id}/logbook", get(logbook))
+}
+
+/// Longest search.
+const MAX_SEARCH_CHARS: usize = 100;
+/// Rows of each history list on the equipment's page.
+const RECENT_ROWS: u32 = 10;
+/// Calls read for downtime and repeat breakdowns (a safety bound).
+const MAX_CALLS_READ: u32 = 2000;
+/// Visits and calls in the logbook, each (the latest ones when there are more).
+const MAX_LOGBOOK_ROWS: u32 = 2000;
+/// Object of the repair quote offered on repeat breakdowns.
+pub const REPAIR_QUOTE_OBJECT: &str = "Réparation suite à pannes répétées";
+
+fn not_found() -> AppError {
+    AppError::not_found("Équipement introuvable.")
+}
+
+fn type_label(code: Option<&str>) -> Option<String> {
+    code.map(|c| equipment_type_label(c).to_owned())
+}
+
+// -- The park -----------------------------------------------------------------
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ParkQuery {
+    q: Option<String>,
+    #[serde(rename = "type")]
+    equipment_type: Option<String>,
+    client: Option<String>,
+    contract: Option<String>,
+    knowledge: Option<String>,
+    limit: Option<String>,
+    page: Option<String>,
+}
+
+fn quoted(values: &[&str]) -> String {
+    values
+        .iter()
+        .map(|v| format!("« {v} »"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A filter value: blank is no filter; otherwise one of `allowed`.
+fn choice(name: &str, value: Option<String>, allowed: &[&str]) -> AppResult<Option<String>> {
+    let Some(value) = value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    if allowed.contains(&value.as_str()) {
+        Ok(Some(value))
+    } else {
+        Err(AppError::unprocessable(format!(
+            "Le filtre « {name} » doit valoir {}.",
+            quoted(allowed)
+        )))
+    }
+}
+
+fn park_filter(query: &mut ParkQuery) -> AppResult<ParkFilter> {
+    let search = query
+        .q
+        .take()
+        .map(|q| q.trim().to_owned())
+        .filter(|q| !q.is_empty());
+    if search
+        .as_deref()
+        .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
+    {
+        return Err(AppError::bad_request(format!(
+            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
+        )));
+    }
+    let mut contracts: Vec<&str> = MAINTENANCE_CONTRACTS.to_vec();
+    contracts.push("aucun");
+    Ok(ParkFilter {
+        words: search
+            .map(|s| fold(&s).split_whitespace().map(str::to_owned).collect())
+            .unwrap_or_default(),
+        equipment_type: choice("type", query.equipment_type.take(), &EQUIPMENT_TYPES)?,
+        client_ref: query
+            .client
+            .take()
+            .map(|c| c.trim().to_owned())
+            .filter(|c| !c.is_empty()),
+        contract: choice("contract", query.contract.take(), &contracts)?,
+        knowledge_tenths: choice("knowledge", query.knowledge.take(), &KnowledgeBand::CODES)?
+            .and_then(|code| KnowledgeBand::parse(&code))
+            .map(KnowledgeBand::tenths),
+    })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClientRef {
+    id: String,
+    name: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ParkEntry {
+    id: String,
+    number: Option<String>,
+    #[serde(rename = "type")]
+    equipment_type: Option<String>,
+    type_label: Option<String>,
+    location: Option<String>,
+    maintenance_contract: Option<String>,
+    building: Option<ExternalBuilding>,
+    client: Option<ClientRef>,
+    knowledge_rate: f64,
+    knowledge_band: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ParkPage {
+    total: i64,
+    page: u32,
+    limit: u32,
+    results: Vec<ParkEntry>,
+}
+
+async fn park(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(mut query): ApiQuery<ParkQuery>,
+) -> AppResult<Json<ParkPage>> {
+    let agency_id = session.require_agency()?.id.clone();
+    let paging = Paging::from_query(&PageQuery {
+        limit: query.limit.take(),
+        page: query.page.take(),
+    })?;
+    let filter = park_filter(&mut query)?;
+    let (total, rows) = state
+        .store
+        .read(move |conn| {
+            equipment_store::park_page(conn, &agency_id, &filter, paging.limit, paging.offset())
+        })
+        .await?;
+    let results = rows
+        .into_iter()
+        .map(|row| {
+            let rate = row.knowledge_tenths as f64 / 10.0;
+            let e = row.equipment;
+            ParkEntry {
+                type_label: type_label(e.identity.equipment_type.as_deref()),
+                id: e.id,
+                number: e.identity.number,
+                equipment_type: e.identity.equipment_type,
+                location: e.identity.location,
+                maintenance_contract: e.identity.maintenance_contract,
+                building: e.building.map(ExternalBuilding::from),
+                client: row.client.map(|(id, name)| ClientRef { id, name }),
+                knowledge_rate: rate,
+                knowledge_band: KnowledgeBand::of(rate).as_str(),
+            }
+        })
+        .collect();
+    Ok(Json(ParkPage {
+        total,
+        page: paging.page,
+        limit: paging.limit,
+        results,
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClientsQuery {
+    q: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ClientsAnswer {
+    results: Vec<ClientRef>,
+}
+
+/// The clients offered by the park's client filter: the first 20 matching
+/// the search (the REST `GET /clients` search).
+async fn clients(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<ClientsQuery>,
+) -> AppResult<Json<ClientsAnswer>> {
+    let page = client_list(
+        &state,
+        &session.caller(),
+        ClientListQuery {
+            q: query.q,
+            limit: Some("20".to_owned()),
+            page: None,
+        },
+    )
+    .await?;
+    Ok(Json(ClientsAnswer {
+        results: page
+            .results
+            .into_iter()
+            .map(|c| ClientRef {
+                id: c.id,
+                name: c.name,
+            })
+            .collect(),
+    }))
+}
+
+// -- The equipment's page -----------------------------------------------------
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FieldView {
+    code: String,
+    label: String,
+    unit: Option<String>,
+    value_type: &'static str,
+    choices: Vec<String>,
+    /// None when never surveyed.
+    value: Option<Value>,
+    surveyed_at: Option<String>,
+    survey_number: Option<String>,
+    /// The field counts in the knowledge rate of this type of equipment.
+    counts: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ComponentView {
+    /// `equipment` for the equipment itself, else the component key.
+    component: String,
+    label: String,
+    fields: Vec<FieldView>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MissingField {
+    code: String,
+    label: String,
+    component_label: String,
+    unit: Option<String>,
+    /// Percentage points the field adds to the rate once surveyed.
+    gain: f64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct KnowledgeView {
+    rate: f64,
+    band: &'static str,
+    /// Fields of the catalog that count for this type.
+    catalog: usize,
+    /// Of them, how many are known.
+    known: usize,
+    /// What each field weighs, in percentage points.
+    field_weight: f64,
+    /// The fields not known yet, heaviest first (every field weighs the
+    /// same today), then in catalog order.
+    missing: Vec<MissingField>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Listed<T> {
+    total: i64,
+    results: Vec<T>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct VisitView {
+    id: String,
+    planned_for: String,
+    status: String,
+    status_label: String,
+    arrived_at: Option<String>,
+    left_at: Option<String>,
+    done_on: Option<String>,
+    signed_by: Option<String>,
+    observations: Option<String>,
+    technician_name: Option<String>,
+}
+
+impl From<EquipmentVisitRow> for VisitView {
+    fn from(v: EquipmentVisitRow) -> Self {
+        Self {
+            status_label: VisitStatus::parse(&v.status)
+                .map_or_else(|| v.status.clone(), |s| s.label().to_owned()),
+            id: v.id,
+            planned_for: v.planned_for,
+            status: v.status,
+            arrived_at: v.arrived_at,
+            left_at: v.left_at,
+            done_on: v.done_on,
+            signed_by: v.signed_by,
+            observations: v.observations,
+            technician_name: v.technician_name,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallView {
+    id: String,
+    reference: String,
+    #[serde(rename = "type")]
+    call_type: String,
+    type_label: String,
+    status: String,
+    status_label: String,
+    description: String,
+    caller: Option<String>,
+    received_at: String,
+    arrived_at: Option<String>,
+    stopped_at: Option<String>,
+    resolved_at: Option<String>,
+    technician_name: Option<String>,
+    /// The call on the calls screen.
+    link: String,
+}
+
+impl From<EquipmentCallRow> for CallView {
+    fn from(c: EquipmentCallRow) -> Self {
+        Self {
+            type_label: CallType::parse(&c.call_type)
+                .map_or_else(|| c.call_type.clone(), |t| t.label().to_owned()),
+            status_label: CallStatus::parse(&c.status)
+                .map_or_else(|| c.status.clone(), |s| s.label().to_owned()),
+            link: format!("/appels/{}", c.id),
+            id: c.id,
+            reference: c.reference,
+            call_type: c.call_type,
+            status: c.status,
+            description: c.description,
+            caller: c.caller,
+            received_at: c.received_at,
+            arrived_at: c.arrived_at,
+            stopped_at: c.stopped_at,
+            resolved_at: c.resolved_at,
+            technician_name: c.technician_name,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SurveyView {
+    id: String,
+    number: Option<String>,
+    status: String,
+    status_label: String,
+    due_on: Option<String>,
+    surveyed_on: Option<String>,
+    created_at: String,
+}
+
+impl From<EquipmentSurveyRow> for SurveyView {
+    fn from(s: EquipmentSurveyRow) -> Self {
+        Self {
+            status_label: SurveyStatus::parse(&s.status)
+                .map_or_else(|| s.status.clone(), |x| x.label().to_owned()),
+            id: s.id,
+            number: s.number,
+            status: s.status,
+            due_on: s.due_on,
+            surveyed_on: s.surveyed_on,
+            created_at: s.created_at,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct QuoteView {
+    id: String,
+    number: Option<String>,
+    origin: String,
+    origin_label: String,
+    object: String,
+    status: String,
+    status_label: String,
+    created_at: String,
+    /// The quote on the quotes screen.
+    link: String,
+}
+
+impl From<EquipmentQuoteRow> for QuoteView {
+    fn from(q: EquipmentQuoteRow) -> Self {
+        Self {
+            origin_label: QuoteOrigin::parse(&q.origin)
+                .map_or_else(|| q.origin.clone(), |o| o.label().to_owned()),
+            status_label: QuoteStatus::parse(&q.status)
+                .map_or_else(|| q.status.clone(), |s| s.label().to_owned()),
+            link: format!("/devis/{}", q.id),
+            id: q.id,
+            number: q.number,
+            origin: q.origin,
+            object: q.object,
+            status: q.status,
+            created_at: q.created_at,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DowntimeView {
+    from: String,
+    to: String,
+    /// Minutes unavailable: from each call's reception to its resolution
+    /// (or now), noise calls left out, overlaps counted once.
+    total_minutes: i64,
+    /// Part of it with the equipment left stopped (`a_l_arret` → resolution).
+    stopped_minutes: i64,
+    /// Calls that counted.
+    calls: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RecentCall {
+    id: String,
+    reference: String,
+    received_at: String,
+    type_label: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RepeatView {
+    /// Three calls or more in the last 90 days.
+    flagged: bool,
+    window_days: i64,
+    threshold: usize,
+    /// The calls received in the window, newest first.
+    calls: Vec<RecentCall>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EquipmentPage {
+    id: String,
+    identity: IdentityView,
+    type_label: Option<String>,
+    building: Option<ExternalBuilding>,
+    client: Option<ClientRef>,
+    technical: Vec<ComponentView>,
+    knowledge: KnowledgeView,
+    downtime: DowntimeView,
+    repeat_breakdowns: RepeatView,
+    visits: Listed<VisitView>,
+    calls: Listed<CallView>,
+    surveys: Listed<SurveyView>,
+    quotes: Listed<QuoteView>,
+}
+
+fn value_type_code(value_type: ValueType) -> &'static str {
+    match value_type {
+        ValueType::Text => "text",
+        ValueType::Number => "number",
+        ValueType::Integer => "integer",
+        ValueType::Boolean => "boolean",
+        ValueType::Choice => "choice",
+        ValueType::Multi => "multi",
+    }
+}
+
+fn span_of(call: &EquipmentCallRow) -> Option<CallSpan> {
+    Some(CallSpan {
+        call_type: CallType::parse(&call.call_type)?,
+        received_at: clock::parse_timestamp(&call.received_at)?,
+        stopped_at: call.stopped_at.as_deref().and_then(clock::parse_timestamp),
+        resolved_at: call.resolved_at.as_deref().and_then(clock::parse_timestamp),
+    })
+}
+
+/// Downtime over the last 12 months and the calls of the last 90 days.
+fn breakdowns(calls: &[EquipmentCallRow], now: DateTime<Utc>) -> (DowntimeView, RepeatView) {
+    let from = now - Duration::days(downtime::DOWNTIME_WINDOW_DAYS);
+    let spans: Vec<CallSpan> = calls.iter().filter_map(span_of).collect();
+    let d = downtime::downtime(&spans, from, now);
+    let received: Vec<DateTime<Utc>> = calls
+        .iter()
+        .map(|c| clock::parse_timestamp(&c.received_at).unwrap_or(DateTime::<Utc>::MIN_UTC))
+        .collect();
+    let recent = downtime::recent_calls(&received, now);
+    let repeat = RepeatView {
+        flagged: downtime::is_repeated(recent.len()),
+        window_days: downtime::REPEAT_WINDOW_DAYS,
+        threshold: downtime::REPEAT_THRESHOLD,
+        calls: recent
+            .into_iter()
+            .map(|i| {
+                let c = &calls[i];
+                RecentCall {
+                    id: c.id.clone(),
+                    reference: c.reference.clone(),
+                    received_at: c.received_at.clone(),
+                    type_label: CallType::parse(&c.call_type)
+                        .map_or_else(|| c.call_type.clone(), |t| t.label().to_owned()),
+                }
+            })
+            .collect(),
+    };
+    (
+        DowntimeView {
+            from: clock::format_timestamp(from),
+            to: clock::format_timestamp(now),
+            total_minutes: d.total.num_minutes(),
+            stopped_minutes: d.stopped.num_minutes(),
+            calls: d.calls,
+        },
+        repeat,
+    )
+}
+
+/// The equipment's client, by its public identifier and name.
+fn client_of(
+    conn: &rusqlite::Connection,
+    agency_id: &str,
+    equipment: &EquipmentRow,
+) -> AppResult<Option<ClientRef>> {
+    Ok(match &equipment.client_id {
+        Some(client_id) => equipment_store::client_ref_and_name(conn, agency_id, client_id)?
+            .map(|(id, name)| ClientRef { id, name }),
+        None => None,
+    })
+}
+
+fn load_page(
+    conn: &rusqlite::Connection,
+    base_url: &str,
+    agency_id: &str,
+    id: &str,
+) -> AppResult<EquipmentPage> {
+    let equipment: EquipmentRow =
+        equipment_store::get(conn, agency_id, id)?.ok_or_else(not_found)?;
+    let client = client_of(conn, agency_id, &equipment)?;
+    let catalog = technical_fields::all(conn)?;
+    let values = equipment_store::values_detailed(conn, id)?;
+    let equipment_type = equipment.identity.equipment_type.as_deref();
+
+    let mut technical: Vec<ComponentView> = Vec::new();
+    let mut missing = Vec::new();
+    let mut counted = 0;
+    for field in &catalog {
+        let counts = field.applies_to_type(equipment_type);
+        let stored = values.iter().find(|v| v.field_code == field.code);
+        if counts {
+            counted += 1;
+            if stored.is_none() {
+                missing.push(field);
+            }
+        }
+        if !counts && stored.is_none() {
+            continue;
+        }
+        let key = field
+            .component
+            .clone()
+            .unwrap_or_else(|| "equipment".to_owned());
+        let view = FieldView {
+            code: field.code.clone(),
+            label: field.label.clone(),
+            unit: field.unit.clone(),
+            value_type: value_type_code(field.value_type),
+            choices: field.choices.clone(),
+            value: stored.and_then(|v| serde_json::from_str(&v.value).ok()),
+            surveyed_at: stored.map(|v| v.surveyed_at.clone()),
+            survey_number: stored.and_then(|v| v.survey_number.clone()),
+            counts,
+        };
+        match technical.iter_mut().find(|c| c.component == key) {
+            Some(component) => component.fields.push(view),
+            None => technical.push(ComponentView {
+                label: component_label(field.component.as_deref()),
+                component: key,
+                fields: vec![view],
+            }),
+        }
+    }
+    let rate = equipment_store::knowledge_rate(conn, agency_id, id)?.unwrap_or(0.0);
+    let weight = knowledge::field_weight(counted);
+    let knowledge = KnowledgeView {
+        rate,
+        band: KnowledgeBand::of(rate).as_str(),
+        catalog: counted,
+        known: counted - missing.len(),
+        field_weight: weight,
+        missing: missing
+            .into_iter()
+            .map(|f| MissingField {
+                code: f.code.clone(),
+                label: f.label.clone(),
+                component_label: component_label(f.component.as_deref()),
+                unit: f.unit.clone(),
+                gain: weight,
+            })
+            .collect(),
+    };
+
+    let now = clock::now();
+    let since = clock::format_timestamp(now - Duration::days(downtime::DOWNTIME_WINDOW_DAYS));
+    let year_calls = call_store::of_equipment_since(conn, agency_id, id, &since, MAX_CALLS_READ)?;
+    let (downtime, repeat_breakdowns) = breakdowns(&year_calls, now);
+
+    let (visits_total, visits) =
+        visit_store::recent_of_equipment(conn, agency_id, id, RECENT_ROWS)?;
+    let (calls_total, calls) = call_store::recent_of_equipment(conn, agency_id, id, RECENT_ROWS)?;
+    let (surveys_total, surveys) =
+        survey_store::recent_of_equipment(conn, agency_id, id, RECENT_ROWS)?;
+    let (quotes_total, quotes) =
+        quote_store::recent_of_equipment(conn, agency_id, id, RECENT_ROWS)?;
+
+    Ok(EquipmentPage {
+        id: equipment.id.clone(),
+        type_label: type_label(equipment_type),
+        building: equipment.building.clone().map(ExternalBuilding::from),
+        identity: IdentityView::new(equipment, base_url),
+        client,
+        technical,
+        knowledge,
+        downtime,
+        repeat_breakdowns,
+        visits: Listed {
+            total: visits_total,
+            results: visits.into_iter().map(Into::into).collect(),
+        },
+        calls: Listed {
+            total: calls_total,
+            results: calls.into_iter().map(Into::into).collect(),
+        },
+        surveys: Listed {
+            total: surveys_total,
+            results: surveys.into_iter().map(Into::into).collect(),
+        },
+        quotes: Listed {
+            total: quotes_total,
+            results: quotes.into_iter().map(Into::into).collect(),
+        },
+    })
+}
+
+async fn read_page(state: &AppState, agency_id: String, id: String) -> AppResult<EquipmentPage> {
+    let base_url = state.base_url.clone();
+    state
+        .store
+        .read(move |conn| load_page(conn, &base_url, &agency_id, &id))
+        .await
+}
+
+async fn page(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<EquipmentPage>> {
+    let agency_id = session.require_agency()?.id.clone();
+    Ok(Json(read_page(&state, agency_id, id).await?))
+}
+
+/// `PATCH /equipment/{id}/identity` of the REST API, answered with the page.
+async fn correct_identity(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<IdentityBody>,
+) -> AppResult<Json<EquipmentPage>> {
+    let agency_id = session.require_agency()?.id.clone();
+    identity_correction(&state, &session.caller(), id.clone(), body).await?;
+    Ok(Json(read_page(&state, agency_id, id).await?))
+}
+
+/// The rules of `PATCH /equipment/{id}`, every catalog datum named by its
+/// code (the partner names are the codes of their data), answered with the page.
+async fn update_technical(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<Map<String, Value>>,
+) -> AppResult<Json<EquipmentPage>> {
+    let caller = session.caller();
+    let agency_id = caller.require_agency()?.id.clone();
+    let actor = caller.actor.clone();
+    {
+        let agency_id = agency_id.clone();
+        let id = id.clone();
+        state
+            .store
+            .write(move |tx| technical_data::update_by_code(tx, &agency_id, &id, &body, &actor))
+            .await?;
+    }
+    Ok(Json(read_page(&state, agency_id, id).await?))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RepairQuote {
+    id: String,
+    /// The draft on the quotes screen.
+    link: String,
+}
+
+/// A draft quote « Réparation suite à pannes répétées » (origin `panne`, one
+/// row to complete), through `POST /quotes`; refused (409) when the
+/// equipment has no repeat breakdowns.
+async fn repair_quote(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<RepairQuote>)> {
+    let agency_id = session.require_agency()?.id.clone();
+    let now = clock::now();
+    let since = clock::format_timestamp(now - Duration::days(downtime::REPEAT_WINDOW_DAYS));
+    let calls = {
+        let id = id.clone();
+        state
+            .store
+            .read(move |conn| {
+                equipment_store::get(conn, &agency_id, &id)?.ok_or_else(not_found)?;
+                call_store::of_equipment_since(conn, &agency_id, &id, &since, MAX_CALLS_READ)
+            })
+            .await?
+    };
+    let (_, repeat) = breakdowns(&calls, now);
+    if !repeat.flagged {
+        return Err(AppError::conflict(format!(
+            "Cet équipement n'a pas de pannes répétées : il faut au moins {} appels reçus en {} jours.",
+            downtime::REPEAT_THRESHOLD,
+            downtime::REPEAT_WINDOW_DAYS
+        )));
+    }
+    let references: Vec<&str> = repeat
+        .calls
+        .iter()
+        .take(10)
+        .map(|c| c.reference.as_str())
+        .collect();
+    let label = format!(
+        "À compléter : réparation suite aux appels {}",
+        references.join(", ")
+    );
+    let created = quote_create(
+        &state,
+        &session.caller(),
+        QuoteBody {
+            equipment_id: id,
+            origin: QuoteOrigin::Panne.as_str().to_owned(),
+            object: REPAIR_QUOTE_OBJECT.to_owned(),
+            rows: vec![LineBody {
+                label: Some(label.chars().take(300).collect()),
+                quantity: Some(1.0),
+                unit_price: Some(0.0),
+                vat_rate: None,
+            }],
+        },
+    )
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(RepairQuote {
+            link: format!("/devis/{}", created.id),
+            id: created.id,
+        }),
+    ))
+}
+
+// -- The maintenance logbook --------------------------------------------------
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LogbookEntry {
+    /// `visite` or `panne`.
+    kind: &'static str,
+    id: String,
+    /// Sort key: arrival (visit) or reception (call), UTC; a day for a visit
+    /// done without recorded times.
+    at: String,
+    title: String,
+    /// For a visit: arrival and departure; for a call: reception and resolution.
+    started_at: Option<String>,
+    ended_at: Option<String>,
+    /// The day of a visit (`YYYY-MM-DD`).
+    day: Option<String>,
+    technician_name: Option<String>,
+    /// Observations of the visit, or the call's description.
+    work: Option<String>,
+    /// What came of it: the visit's signature, or the call's status and stops.
+    outcome: String,
+    reference: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Logbook {
+    equipment: LogbookEquipment,
+    generated_at: String,
+    entries: Vec<LogbookEntry>,
+    /// More than the bound: only the latest visits or calls are listed.
+    truncated: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LogbookEquipment {
+    id: String,
+    number: Option<String>,
+    type_label: Option<String>,
+    serial_number: Option<String>,
+    location: Option<String>,
+    building: Option<ExternalBuilding>,
+    client: Option<ClientRef>,
+}
+
+fn visit_entry(v: EquipmentVisitRow) -> LogbookEntry {
+    let status = VisitStatus::parse(&v.status);
+    let outcome = match (status, &v.signed_by) {
+        (Some(VisitStatus::Faite), Some(by)) => format!("Visite faite, bon signé par {by}"),
+        (Some(VisitStatus::Faite), None) => "Visite faite".to_owned(),
+        _ => "Visite en cours".to_owned(),
+    };
+    LogbookEntry {
+        kind: "visite",
+        at: v
+            .arrived_at
+            .clone()
+            .or_else(|| v.done_on.clone())
+            .unwrap_or_else(|| v.planned_for.clone()),
+        id: v.id,
+        title: "Visite d'entretien".to_owned(),
+        started_at: v.arrived_at,
+        ended_at: v.left_at,
+        day: Some(v.done_on.unwrap_or(v.planned_for)),
+        technician_name: v.technician_name,
+        work: v.observations,
+        outcome,
+        reference: None,
+    }
+}
+
+fn call_entry(c: EquipmentCallRow) -> LogbookEntry {
+    let type_label =
+        CallType::parse(&c.call_type).map_or_else(|| c.call_type.clone(), |t| t.label().to_owned());
+    let status_label =
+        CallStatus::parse(&c.status).map_or_else(|| c.status.clone(), |s| s.label().to_owned());
+    let mut outcome = status_label;
+    if c.stopped_at.is_some() {
+        outcome.push_str(" (appareil laissé à l'arrêt en attente de réparation)");
+    }
+    LogbookEntry {
+        kind: "panne",
+        at: c.received_at.clone(),
+        id: c.id,
+        title: format!("Panne : {type_label}"),
+        started_at: Some(c.received_at),
+        ended_at: c.resolved_at,
+        day: None,
+        technician_name: c.technician_name,
+        work: Some(c.description),
+        outcome,
+        reference: Some(c.reference),
+    }
+}
+
+async fn logbook(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<Logbook>> {
+    let agency_id = session.require_agency()?.id.clone();
+    let book = state
+        .store
+        .read(move |conn| {
+            let equipment = equipment_store::get(conn, &agency_id, &id)?.ok_or_else(not_found)?;
+            let client = client_of(conn, &agency_id, &equipment)?;
+            let visits =
+                visit_store::carried_out_of_equipment(conn, &agency_id, &id, MAX_LOGBOOK_ROWS)?;
+            // Every call since the beginning ("" sorts before any timestamp).
+            let calls =
+                call_store::of_equipment_since(conn, &agency_id, &id, "", MAX_LOGBOOK_ROWS)?;
+            let truncated = visits.len() >= MAX_LOGBOOK_ROWS as usize
+                || calls.len() >= MAX_LOGBOOK_ROWS as usize;
+            let mut entries: Vec<LogbookEntry> = visits
+                .into_iter()
+                .map(visit_entry)
+                .chain(calls.into_iter().map(call_entry))
+                .collect();
+            entries.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.id.cmp(&b.id)));
+            Ok::<_, AppError>(Logbook {
+                equipment: LogbookEquipment {
+                    type_label: type_label(equipment.identity.equipment_type.as_deref()),
+                    id: equipment.id,
+                    number: equipment.identity.number,
+                    serial_number: equipment.identity.serial_number,
+                    location: equipment.identity.location,
+                    building: equipment.building.map(ExternalBuilding::from),
+                    client,
+                },
+                generated_at: clock::now_text(),
+                entries,
+                truncated,
+            })
+        })
+        .await?;
+    Ok(Json(book))
+}

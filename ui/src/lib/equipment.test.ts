@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EMPTY_FILTERS,
+  buildingLine,
+  byYear,
+  formatMinutes,
+  formatRate,
+  formatValue,
+  identityForm,
+  identityPatch,
+  inputOf,
+  parkQuery,
+  parseInput,
+  technicalPatch,
+  validateIdentity,
+  validateSearch,
+  type Identity,
+  type LogbookEntry,
+  type TechnicalField,
+} from './equipment';
+
+const identity: Identity = {
+  id: 'e1',
+  number: 'ASC 1',
+  serialNumber: null,
+  type: 'ascenseur',
+  subtype: null,
+  location: 'Hall A',
+  maintenanceContract: 'parc',
+  contractNumber: null,
+  externalId: null,
+};
+
+function field(partial: Partial<TechnicalField>): TechnicalField {
+  return {
+    code: 'vitesse',
+    label: 'Vitesse nominale',
+    unit: 'm/s',
+    valueType: 'number',
+    choices: [],
+    value: null,
+    surveyedAt: null,
+    surveyNumber: null,
+    counts: true,
+    ...partial,
+  };
+}
+
+describe('park query', () => {
+  it('omits empty filters and trims the search', () => {
+    expect(parkQuery(EMPTY_FILTERS, 1)).toBe('page=1&limit=50');
+    expect(parkQuery({ ...EMPTY_FILTERS, q: '  tilleuls ', type: 'ascenseur', knowledge: 'bon' }, 3)).toBe(
+      'q=tilleuls&type=ascenseur&knowledge=bon&page=3&limit=50',
+    );
+    expect(parkQuery({ ...EMPTY_FILTERS, client: 'CLI-1', contract: 'aucun' }, 1, 20)).toBe(
+      'client=CLI-1&contract=aucun&page=1&limit=20',
+    );
+  });
+
+  it('refuses a search longer than the server accepts', () => {
+    expect(validateSearch('a'.repeat(100))).toBeUndefined();
+    expect(validateSearch('a'.repeat(101))).toBe('La recherche ne doit pas dépasser 100 caractères.');
+  });
+
+  it('writes a building on one line', () => {
+    expect(
+      buildingLine({
+        id: 'b',
+        name: 'Les Tilleuls',
+        address: '3 rue Émile Zola',
+        addressComplement: null,
+        postalCode: '92300',
+        city: 'Levallois-Perret',
+      }),
+    ).toBe('Les Tilleuls, 3 rue Émile Zola, 92300 Levallois-Perret');
+    expect(buildingLine(null)).toBe('Aucun immeuble');
+  });
+});
+
+describe('identity', () => {
+  it('sends only the changed fields, an emptied one as ""', () => {
+    const form = identityForm(identity);
+    expect(form.serialNumber).toBe('');
+    form.serialNumber = ' SN-1 ';
+    form.location = '';
+    expect(identityPatch(identity, form)).toEqual({ serialNumber: 'SN-1', location: '' });
+    expect(identityPatch(identity, identityForm(identity))).toEqual({});
+  });
+
+  it('validates like the server', () => {
+    const form = identityForm(identity);
+    form.number = 'x'.repeat(61);
+    form.location = 'Hall\u0007';
+    form.type = 'fusée';
+    expect(validateIdentity(form)).toEqual({
+      number: 'Le champ « Numéro » ne doit pas dépasser 60 caractères.',
+      location: 'Le champ « Emplacement » ne doit pas contenir de caractère de contrôle.',
+      type: "La valeur « fusée » du champ « Type » n'est pas autorisée.",
+    });
+    form.number = 'x'.repeat(60);
+    form.location = '';
+    form.type = '';
+    expect(validateIdentity(form)).toEqual({});
+  });
+});
+
+describe('technical data', () => {
+  it('parses numbers with a French comma and refuses negatives', () => {
+    expect(parseInput(field({}), '1,6')).toEqual({ value: 1.6 });
+    expect(parseInput(field({}), '')).toEqual({ value: null });
+    expect(parseInput(field({}), '-1')).toEqual({
+      error: 'Le champ « Vitesse nominale » doit être un nombre positif ou nul.',
+    });
+    expect(parseInput(field({}), 'vite')).toHaveProperty('error');
+  });
+
+  it('parses integers, choices, booleans and texts', () => {
+    const levels = field({ code: 'nombre_niveaux', label: 'Nombre de niveaux', valueType: 'integer', unit: null });
+    expect(parseInput(levels, '7')).toEqual({ value: 7 });
+    expect(parseInput(levels, '2,5')).toEqual({
+      error: 'Le champ « Nombre de niveaux » doit être un nombre entier compris entre 0 et 1000000.',
+    });
+    expect(parseInput(levels, '1000001')).toHaveProperty('error');
+    const door = field({ label: 'Type de porte', valueType: 'choice', choices: ['Battante', 'Pliante'], unit: null });
+    expect(parseInput(door, 'Battante')).toEqual({ value: 'Battante' });
+    expect(parseInput(door, 'Tournante')).toEqual({
+      error: "La valeur « Tournante » du champ « Type de porte » n'est pas autorisée : valeurs possibles : « Battante », « Pliante ».",
+    });
+    const cell = field({ valueType: 'boolean', unit: null });
+    expect(parseInput(cell, 'true')).toEqual({ value: true });
+    expect(parseInput(cell, 'false')).toEqual({ value: false });
+    const brand = field({ label: 'Marque', valueType: 'text', unit: null });
+    expect(parseInput(brand, ' Otis ')).toEqual({ value: 'Otis' });
+    expect(parseInput(brand, 'x'.repeat(501))).toEqual({
+      error: 'Le champ « Marque » ne doit pas dépasser 500 caractères.',
+    });
+  });
+
+  it('builds the patch of the changed data only, or the errors', () => {
+    const speed = field({ value: 1.6 });
+    const load = field({ code: 'charge_utile', label: 'Charge utile', unit: 'kg', value: null });
+    const brand = field({ code: 'marque', label: 'Marque', valueType: 'text', unit: null, value: 'Otis' });
+    const inputs = { vitesse: inputOf(speed), charge_utile: '630', marque: '' };
+    expect(inputs.vitesse).toBe('1,6');
+    expect(technicalPatch([speed, load, brand], inputs)).toEqual({
+      body: { charge_utile: 630, marque: null },
+      errors: {},
+    });
+    expect(technicalPatch([speed], { vitesse: '-2' }).errors).toEqual({
+      vitesse: 'Le champ « Vitesse nominale » doit être un nombre positif ou nul.',
+    });
+  });
+
+  it('formats values with their unit', () => {
+    expect(formatValue({ value: 630, unit: 'kg' })).toBe('630 kg');
+    expect(formatValue({ value: 1.6, unit: 'm/s' })).toBe('1,6 m/s');
+    expect(formatValue({ value: true, unit: null })).toBe('oui');
+    expect(formatValue({ value: null, unit: 'kg' })).toBe('—');
+    expect(formatRate(47.3)).toBe('47,3 %');
+  });
+});
+
+describe('durations and logbook', () => {
+  it('formats minutes', () => {
+    expect(formatMinutes(0)).toBe('0 min');
+    expect(formatMinutes(45)).toBe('45 min');
+    expect(formatMinutes(540)).toBe('9 h');
+    expect(formatMinutes(545)).toBe('9 h 05 min');
+    expect(formatMinutes(1440 + 185)).toBe('1 j 3 h 05 min');
+  });
+
+  it('groups the logbook by year, oldest first', () => {
+    const entry = (id: string, at: string): LogbookEntry => ({
+      kind: 'visite',
+      id,
+      at,
+      title: 'Visite',
+      startedAt: null,
+      endedAt: null,
+      day: null,
+      technicianName: null,
+      work: null,
+      outcome: '',
+      reference: null,
+    });
+    const groups = byYear([entry('c', '2026-02-01T08:00:00.000Z'), entry('a', '2025-12-01'), entry('b', '2026-01-05T09:00:00.000Z')]);
+    expect(groups.map((g) => [g.year, g.entries.map((e) => e.id)])).toEqual([
+      ['2025', ['a']],
+      ['2026', ['b', 'c']],
+    ]);
+  });
+});

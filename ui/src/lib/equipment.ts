@@ -1,0 +1,465 @@
+/**
+ * Écran Équipements : types des réponses de `/app/api/equipment…`, validation
+ * côté client (mêmes règles que le serveur : `PATCH /equipment/{id}/identity`
+ * et `PATCH /equipment/{id}`), mise en forme des valeurs et des durées.
+ */
+
+export interface Building {
+  id: string;
+  name: string | null;
+  address: string;
+  addressComplement: string | null;
+  postalCode: string | null;
+  city: string | null;
+}
+
+export interface ClientRef {
+  id: string;
+  name: string;
+}
+
+export type KnowledgeBand = 'faible' | 'moyen' | 'bon';
+
+export interface ParkEntry {
+  id: string;
+  number: string | null;
+  type: string | null;
+  typeLabel: string | null;
+  location: string | null;
+  maintenanceContract: string | null;
+  building: Building | null;
+  client: ClientRef | null;
+  knowledgeRate: number;
+  knowledgeBand: KnowledgeBand;
+}
+
+export interface ParkPage {
+  total: number;
+  page: number;
+  limit: number;
+  results: ParkEntry[];
+}
+
+export interface Identity {
+  id: string;
+  number: string | null;
+  serialNumber: string | null;
+  type: string | null;
+  subtype: string | null;
+  location: string | null;
+  maintenanceContract: string | null;
+  contractNumber: string | null;
+  externalId: string | null;
+}
+
+export type ValueType = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'multi';
+export type DatumValue = string | number | boolean | string[] | null;
+
+export interface TechnicalField {
+  code: string;
+  label: string;
+  unit: string | null;
+  valueType: ValueType;
+  choices: string[];
+  value: DatumValue;
+  surveyedAt: string | null;
+  surveyNumber: string | null;
+  counts: boolean;
+}
+
+export interface Component {
+  component: string;
+  label: string;
+  fields: TechnicalField[];
+}
+
+export interface MissingField {
+  code: string;
+  label: string;
+  componentLabel: string;
+  unit: string | null;
+  gain: number;
+}
+
+export interface Knowledge {
+  rate: number;
+  band: KnowledgeBand;
+  catalog: number;
+  known: number;
+  fieldWeight: number;
+  missing: MissingField[];
+}
+
+export interface Listed<T> {
+  total: number;
+  results: T[];
+}
+
+export interface VisitItem {
+  id: string;
+  plannedFor: string;
+  status: string;
+  statusLabel: string;
+  arrivedAt: string | null;
+  leftAt: string | null;
+  doneOn: string | null;
+  signedBy: string | null;
+  observations: string | null;
+  technicianName: string | null;
+}
+
+export interface CallItem {
+  id: string;
+  reference: string;
+  type: string;
+  typeLabel: string;
+  status: string;
+  statusLabel: string;
+  description: string;
+  caller: string | null;
+  receivedAt: string;
+  arrivedAt: string | null;
+  stoppedAt: string | null;
+  resolvedAt: string | null;
+  technicianName: string | null;
+  link: string;
+}
+
+export interface SurveyItem {
+  id: string;
+  number: string | null;
+  status: string;
+  statusLabel: string;
+  dueOn: string | null;
+  surveyedOn: string | null;
+  createdAt: string;
+}
+
+export interface QuoteItem {
+  id: string;
+  number: string | null;
+  origin: string;
+  originLabel: string;
+  object: string;
+  status: string;
+  statusLabel: string;
+  createdAt: string;
+  link: string;
+}
+
+export interface EquipmentPage {
+  id: string;
+  identity: Identity;
+  typeLabel: string | null;
+  building: Building | null;
+  client: ClientRef | null;
+  technical: Component[];
+  knowledge: Knowledge;
+  downtime: {
+    from: string;
+    to: string;
+    totalMinutes: number;
+    stoppedMinutes: number;
+    calls: number;
+  };
+  repeatBreakdowns: {
+    flagged: boolean;
+    windowDays: number;
+    threshold: number;
+    calls: { id: string; reference: string; receivedAt: string; typeLabel: string }[];
+  };
+  visits: Listed<VisitItem>;
+  calls: Listed<CallItem>;
+  surveys: Listed<SurveyItem>;
+  quotes: Listed<QuoteItem>;
+}
+
+export interface LogbookEntry {
+  kind: 'visite' | 'panne';
+  id: string;
+  at: string;
+  title: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  day: string | null;
+  technicianName: string | null;
+  work: string | null;
+  outcome: string;
+  reference: string | null;
+}
+
+export interface Logbook {
+  equipment: {
+    id: string;
+    number: string | null;
+    typeLabel: string | null;
+    serialNumber: string | null;
+    location: string | null;
+    building: Building | null;
+    client: ClientRef | null;
+  };
+  generatedAt: string;
+  entries: LogbookEntry[];
+  truncated: boolean;
+}
+
+/** Types d'équipement (codes du serveur) et leur nom. */
+export const EQUIPMENT_TYPES: { code: string; label: string }[] = [
+  { code: 'ascenseur', label: 'Ascenseur' },
+  { code: 'monte_charge', label: 'Monte-charge' },
+  { code: 'monte_voiture', label: 'Monte-voiture' },
+  { code: 'elevateur', label: 'Élévateur' },
+  { code: 'porte_fermeture', label: 'Porte ou fermeture automatique' },
+];
+
+export const CONTRACTS: { code: string; label: string }[] = [
+  { code: 'parc', label: 'Sous contrat (parc)' },
+  { code: 'hors_parc', label: 'Hors parc' },
+];
+
+export const BANDS: { code: KnowledgeBand; label: string }[] = [
+  { code: 'faible', label: 'Faible (moins de 40 %)' },
+  { code: 'moyen', label: 'Moyen (40 à 70 %)' },
+  { code: 'bon', label: 'Bon (70 % et plus)' },
+];
+
+export function contractLabel(code: string | null): string {
+  if (!code) return 'Non renseigné';
+  return CONTRACTS.find((c) => c.code === code)?.label ?? code;
+}
+
+export function bandLabel(band: KnowledgeBand): string {
+  return { faible: 'Faible', moyen: 'Moyen', bon: 'Bon' }[band];
+}
+
+export interface ParkFilters {
+  q: string;
+  type: string;
+  client: string;
+  contract: string;
+  knowledge: string;
+}
+
+export const EMPTY_FILTERS: ParkFilters = { q: '', type: '', client: '', contract: '', knowledge: '' };
+
+/** Paramètres de `GET /app/api/equipment` : les filtres vides sont omis. */
+export function parkQuery(filters: ParkFilters, page: number, limit = 50): string {
+  const params = new URLSearchParams();
+  const q = filters.q.trim();
+  if (q) params.set('q', q);
+  if (filters.type) params.set('type', filters.type);
+  if (filters.client) params.set('client', filters.client);
+  if (filters.contract) params.set('contract', filters.contract);
+  if (filters.knowledge) params.set('knowledge', filters.knowledge);
+  params.set('page', String(page));
+  params.set('limit', String(limit));
+  return params.toString();
+}
+
+export const MAX_SEARCH_CHARS = 100;
+
+export function validateSearch(q: string): string | undefined {
+  if (q.trim().length > MAX_SEARCH_CHARS) {
+    return `La recherche ne doit pas dépasser ${MAX_SEARCH_CHARS} caractères.`;
+  }
+  return undefined;
+}
+
+/** « Résidence Les Tilleuls, 3 rue Émile Zola, 92300 Levallois-Perret ». */
+export function buildingLine(building: Building | null): string {
+  if (!building) return 'Aucun immeuble';
+  const town = [building.postalCode, building.city].filter(Boolean).join(' ');
+  return [building.name, building.address, building.addressComplement, town].filter(Boolean).join(', ');
+}
+
+// -- Identité -------------------------------------------------------------------
+
+export type IdentityKey = Exclude<keyof Identity, 'id'>;
+
+export const IDENTITY_FIELDS: { key: IdentityKey; label: string; max: number; choices?: string[] }[] = [
+  { key: 'number', label: 'Numéro', max: 60 },
+  { key: 'serialNumber', label: 'Numéro de série', max: 200 },
+  { key: 'type', label: 'Type', max: 200, choices: EQUIPMENT_TYPES.map((t) => t.code) },
+  { key: 'subtype', label: 'Sous-type', max: 200 },
+  { key: 'location', label: 'Emplacement', max: 200 },
+  { key: 'maintenanceContract', label: "Contrat d'entretien", max: 200, choices: CONTRACTS.map((c) => c.code) },
+  { key: 'contractNumber', label: 'Numéro de contrat', max: 200 },
+  { key: 'externalId', label: 'Identifiant chez le partenaire', max: 200 },
+];
+
+export type IdentityForm = Record<IdentityKey, string>;
+export type IdentityErrors = Partial<Record<IdentityKey, string>>;
+
+export function identityForm(identity: Identity): IdentityForm {
+  const form = {} as IdentityForm;
+  for (const field of IDENTITY_FIELDS) form[field.key] = identity[field.key] ?? '';
+  return form;
+}
+
+// Caractères de contrôle refusés par le serveur (C0, DEL et C1).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Mêmes règles que le serveur : longueur (après rognage), pas de caractère de contrôle, code connu. */
+export function validateIdentity(form: IdentityForm): IdentityErrors {
+  const errors: IdentityErrors = {};
+  for (const field of IDENTITY_FIELDS) {
+    const value = form[field.key].trim();
+    if (value === '') continue;
+    if ([...value].length > field.max) {
+      errors[field.key] = `Le champ « ${field.label} » ne doit pas dépasser ${field.max} caractères.`;
+    } else if (CONTROL.test(value)) {
+      errors[field.key] = `Le champ « ${field.label} » ne doit pas contenir de caractère de contrôle.`;
+    } else if (field.choices && !field.choices.includes(value)) {
+      errors[field.key] = `La valeur « ${value} » du champ « ${field.label} » n'est pas autorisée.`;
+    }
+  }
+  return errors;
+}
+
+/** Le corps du `PATCH` : les seuls champs changés ; un champ vidé est envoyé `""` (effacé). */
+export function identityPatch(identity: Identity, form: IdentityForm): Partial<Record<IdentityKey, string>> {
+  const patch: Partial<Record<IdentityKey, string>> = {};
+  for (const field of IDENTITY_FIELDS) {
+    const before = identity[field.key] ?? '';
+    const after = form[field.key].trim();
+    if (after !== before) patch[field.key] = after;
+  }
+  return patch;
+}
+
+// -- Données techniques -----------------------------------------------------------
+
+export const MAX_TEXT_CHARS = 500;
+export const MAX_INTEGER = 1_000_000;
+
+/** La saisie d'une donnée telle que le formulaire la garde (texte brut). */
+export function inputOf(field: TechnicalField): string {
+  const value = field.value;
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'number') return String(value).replace('.', ',');
+  return String(value);
+}
+
+export type Parsed = { value: DatumValue } | { error: string };
+
+/**
+ * Une saisie vers la valeur envoyée, avec les règles du serveur : vide → `null`
+ * (efface) ; nombre positif ou nul (virgule acceptée) ; entier de 0 à 1 000 000 ;
+ * texte de 500 caractères au plus ; choix parmi les valeurs autorisées ; oui/non.
+ */
+export function parseInput(field: TechnicalField, raw: string): Parsed {
+  const text = raw.trim();
+  const name = field.label;
+  if (text === '') return { value: null };
+  switch (field.valueType) {
+    case 'number': {
+      const number = Number(text.replace(/\s/g, '').replace(',', '.'));
+      if (!Number.isFinite(number) || number < 0) {
+        return { error: `Le champ « ${name} » doit être un nombre positif ou nul.` };
+      }
+      return { value: number };
+    }
+    case 'integer': {
+      const number = Number(text.replace(/\s/g, '').replace(',', '.'));
+      if (!Number.isInteger(number) || number < 0 || number > MAX_INTEGER) {
+        return { error: `Le champ « ${name} » doit être un nombre entier compris entre 0 et ${MAX_INTEGER}.` };
+      }
+      return { value: number };
+    }
+    case 'boolean':
+      if (text === 'true') return { value: true };
+      if (text === 'false') return { value: false };
+      return { error: `Le champ « ${name} » doit être vrai ou faux (true ou false).` };
+    case 'choice':
+      if (!field.choices.includes(text)) {
+        return {
+          error: `La valeur « ${text} » du champ « ${name} » n'est pas autorisée : valeurs possibles : ${field.choices
+            .map((c) => `« ${c} »`)
+            .join(', ')}.`,
+        };
+      }
+      return { value: text };
+    case 'multi': {
+      const items = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+      const wrong = items.find((item) => !field.choices.includes(item));
+      if (wrong !== undefined) {
+        return { error: `La valeur « ${wrong} » du champ « ${name} » n'est pas autorisée.` };
+      }
+      return { value: items.length ? items : null };
+    }
+    default:
+      if ([...text].length > MAX_TEXT_CHARS) {
+        return { error: `Le champ « ${name} » ne doit pas dépasser ${MAX_TEXT_CHARS} caractères.` };
+      }
+      return { value: text };
+  }
+}
+
+function sameValue(a: DatumValue, b: DatumValue): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/**
+ * Le corps du `PATCH …/technical` pour les saisies d'un composant : les seules
+ * données changées, par code ; ou les erreurs par code (rien n'est envoyé).
+ */
+export function technicalPatch(
+  fields: TechnicalField[],
+  inputs: Record<string, string>,
+): { body: Record<string, DatumValue>; errors: Record<string, string> } {
+  const body: Record<string, DatumValue> = {};
+  const errors: Record<string, string> = {};
+  for (const field of fields) {
+    const raw = inputs[field.code] ?? '';
+    const parsed = parseInput(field, raw);
+    if ('error' in parsed) errors[field.code] = parsed.error;
+    else if (!sameValue(parsed.value, field.value)) body[field.code] = parsed.value;
+  }
+  return { body, errors };
+}
+
+const NUMBER = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 3 });
+
+/** `630 kg`, `1,6 m/s`, `oui` ; jamais relevée : `—`. */
+export function formatValue(field: Pick<TechnicalField, 'value' | 'unit'>): string {
+  const value = field.value;
+  if (value === null || value === undefined) return '—';
+  let text: string;
+  if (typeof value === 'boolean') text = value ? 'oui' : 'non';
+  else if (typeof value === 'number') text = NUMBER.format(value);
+  else if (Array.isArray(value)) text = value.join(', ');
+  else text = value;
+  return field.unit && typeof value === 'number' ? `${text} ${field.unit}` : text;
+}
+
+/** Pourcentage à une décimale : `47,3 %`. */
+export function formatRate(rate: number): string {
+  return `${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 }).format(rate)} %`;
+}
+
+/** Durée en minutes → `2 j 3 h 05 min`, `9 h`, `45 min`, `0 min`. */
+export function formatMinutes(minutes: number): string {
+  const total = Math.max(0, Math.round(minutes));
+  const days = Math.floor(total / 1440);
+  const hours = Math.floor((total % 1440) / 60);
+  const rest = total % 60;
+  const parts: string[] = [];
+  if (days) parts.push(`${days} j`);
+  if (hours) parts.push(`${hours} h`);
+  if (rest || parts.length === 0) parts.push(`${parts.length ? String(rest).padStart(2, '0') : rest} min`);
+  return parts.join(' ');
+}
+
+/** Les entrées du carnet regroupées par année, dans l'ordre chronologique. */
+export function byYear(entries: LogbookEntry[]): { year: string; entries: LogbookEntry[] }[] {
+  const groups: { year: string; entries: LogbookEntry[] }[] = [];
+  for (const entry of [...entries].sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id))) {
+    const year = entry.at.slice(0, 4);
+    const last = groups[groups.length - 1];
+    if (last && last.year === year) last.entries.push(entry);
+    else groups.push({ year, entries: [entry] });
+  }
+  return groups;
+}
