@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod calls;
+pub mod documents;
 pub mod keys;
 pub mod planning;
 pub mod session;
@@ -24,4 +25,5 @@ pub fn router() -> Router<AppState> {
         .merge(technicians::router())
         .merge(calls::router())
         .merge(planning::router())
+        .merge(documents::router())
 }
