@@ -175,3 +175,18 @@ pub fn seller(conn: &Connection, agency_id: &str) -> AppResult<Option<SellerRow>
         )
         .optional()?)
 }
+
+/// Records the agency's legal identity printed on its documents (demo data;
+/// agencies carried over from version 1 come with theirs).
+pub fn set_legal_identity(
+    tx: &Transaction,
+    agency_id: &str,
+    siret: &str,
+    address: &str,
+) -> AppResult<()> {
+    tx.execute(
+        "UPDATE agencies SET siret = ?1, address = ?2 WHERE id = ?3",
+        params![siret, address, agency_id],
+    )?;
+    Ok(())
+}
