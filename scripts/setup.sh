@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing Liftdesk needs on Debian 12 (idempotent):
 # the WebKitGTK stack for the Tauri shell, Xvfb and WebKitWebDriver for the
-# desktop test, Chromium for the browser tests, Python's venv for the
-# Schemathesis and stripe steps, and the Rust components.
+# desktop test, Chromium for the browser tests, poppler-utils (pdftotext) for
+# the PDF documents' tests, Python's venv for the Schemathesis and stripe
+# steps, and the Rust components.
 # Sourced by demo.sh and test.sh; safe to run on its own.
 set -euo pipefail
 
@@ -13,7 +14,7 @@ APT_PACKAGES=(
   build-essential pkg-config file
   libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev
   xvfb xauth webkit2gtk-driver
-  chromium sqlite3
+  chromium sqlite3 poppler-utils
   curl python3 python3-venv
 )
 

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod demo;
+pub mod documents;
 pub mod domain;
 pub mod error;
 pub mod server;

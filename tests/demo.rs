@@ -200,6 +200,27 @@ async fn demo_prints_working_credentials_and_seeds_a_realistic_agency() {
         }
     }
 
+    // The agencies' legal identity (the seller on the PDF documents): a valid
+    // SIRET each, establishments of one company, and an address.
+    let sellers: Vec<(Option<String>, Option<String>)> = conn
+        .prepare("SELECT siret, address FROM agencies ORDER BY created_at, id")
+        .expect("prepare")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(sellers.len(), 2);
+    for (siret, address) in &sellers {
+        let siret = siret.as_deref().expect("agency SIRET");
+        validate_siret(siret).unwrap_or_else(|e| panic!("{siret}: {e}"));
+        assert!(siret_matches_siren(siret, &siret[..9]));
+        assert!(address.as_deref().is_some_and(|a| a.contains("Paris")));
+    }
+    assert_eq!(
+        sellers[0].0.as_deref().map(|s| &s[..9]),
+        sellers[1].0.as_deref().map(|s| &s[..9])
+    );
+
     // Invoice numbers gapless per agency, nature and year; counters agree.
     let mut stmt = conn
         .prepare(

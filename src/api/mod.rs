@@ -7,6 +7,7 @@ pub mod extract;
 pub mod json;
 pub mod mcp;
 pub mod partners;
+pub mod pdf;
 pub mod sheet;
 pub mod ui;
 pub mod v2;

@@ -10,16 +10,23 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::auth::password;
+use crate::domain::siren;
 use crate::error::{AppError, AppResult};
 use crate::services::{accounts, credentials};
 use crate::store::Store;
 use crate::store::accounts as account_store;
+use crate::store::agencies as agency_store;
 use crate::store::audit::Actor;
 
 pub use data::{DemoCounts, DemoSize};
 
 pub const ORGANIZATION_NAME: &str = "Ascenseurs Durand & Fils";
 pub const AGENCY_NAMES: [&str; 2] = ["Agence Paris Ouest", "Agence Paris Est"];
+/// The agencies' addresses, printed on their documents.
+pub const AGENCY_ADDRESSES: [&str; 2] = [
+    "25 avenue de la Grande Armée, 75017 Paris",
+    "40 boulevard Voltaire, 75011 Paris",
+];
 pub const ADMIN_EMAIL: &str = "claire.durand@ascenseurs-durand.fr";
 pub const ADMIN_NAME: &str = "Claire Durand";
 /// Demo passwords are documented in the README: the demo is for trying Liftdesk.
@@ -126,6 +133,13 @@ pub fn install(
         }
         let partner = credentials::create_partner_key(tx, PARTNER_NAME, &agency_ids, &actor)?;
 
+        // The seller printed on the PDF documents: one company (SIREN), one
+        // establishment (SIRET) per agency.
+        let siren = siren::luhn_complete("81234567");
+        for (index, (agency_id, address)) in agency_ids.iter().zip(AGENCY_ADDRESSES).enumerate() {
+            let siret = siren::luhn_complete(&format!("{siren}{:04}", index + 1));
+            agency_store::set_legal_identity(tx, agency_id, &siret, address)?;
+        }
         let agencies: Vec<data::DemoAgency> = agency_ids
             .iter()
             .zip(AGENCY_NAMES)

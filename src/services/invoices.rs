@@ -410,7 +410,7 @@ pub struct NewInvoiceInput {
     pub quote_id: Option<String>,
 }
 
-fn buyer_of(client: &ClientRow) -> Buyer {
+pub(crate) fn buyer_of(client: &ClientRow) -> Buyer {
     let address = match (&client.address, &client.address_complement) {
         (Some(address), Some(complement)) if !complement.trim().is_empty() => {
             Some(format!("{address}, {complement}"))

@@ -10,6 +10,7 @@ pub mod contacts;
 pub mod credentials;
 pub mod directory;
 pub mod discrepancies;
+pub mod documents;
 pub mod equipment;
 pub mod imports;
 pub mod invoices;

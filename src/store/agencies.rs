@@ -146,3 +146,47 @@ pub fn agencies_of_account(conn: &Connection, account_id: &str) -> AppResult<Vec
     let rows = stmt.query_map([account_id], agency_from_row)?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
+
+/// The agency as the seller printed on its documents: the organization's
+/// name, the agency's, and the legal identity recorded for the agency.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SellerRow {
+    pub organization_name: String,
+    pub agency_name: String,
+    pub siret: Option<String>,
+    pub address: Option<String>,
+}
+
+pub fn seller(conn: &Connection, agency_id: &str) -> AppResult<Option<SellerRow>> {
+    Ok(conn
+        .query_row(
+            "SELECT o.name, a.name, a.siret, a.address
+             FROM agencies a JOIN organizations o ON o.id = a.organization_id
+             WHERE a.id = ?1",
+            [agency_id],
+            |r| {
+                Ok(SellerRow {
+                    organization_name: r.get(0)?,
+                    agency_name: r.get(1)?,
+                    siret: r.get(2)?,
+                    address: r.get(3)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// Records the agency's legal identity printed on its documents (demo data;
+/// agencies carried over from version 1 come with theirs).
+pub fn set_legal_identity(
+    tx: &Transaction,
+    agency_id: &str,
+    siret: &str,
+    address: &str,
+) -> AppResult<()> {
+    tx.execute(
+        "UPDATE agencies SET siret = ?1, address = ?2 WHERE id = ?3",
+        params![siret, address, agency_id],
+    )?;
+    Ok(())
+}

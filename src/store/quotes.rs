@@ -248,3 +248,25 @@ pub fn recent_of_equipment(
     })?;
     Ok((total, rows.collect::<Result<_, _>>()?))
 }
+
+/// The client of the agency's equipment `equipment_id`, if it has one: the
+/// buyer printed on the quote.
+pub fn equipment_client(
+    conn: &Connection,
+    agency_id: &str,
+    equipment_id: &str,
+) -> AppResult<Option<super::invoices::ClientRow>> {
+    let client_id: Option<String> = conn
+        .query_row(
+            "SELECT e.client_id FROM equipment e
+             JOIN clients c ON c.id = e.client_id AND c.agency_id = e.agency_id
+             WHERE e.id = ?1 AND e.agency_id = ?2",
+            [equipment_id, agency_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    match client_id {
+        Some(id) => super::invoices::find_client(conn, &id),
+        None => Ok(None),
+    }
+}

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod calls;
+pub mod documents;
 pub mod equipment;
 pub mod keys;
 pub mod planning;
@@ -26,4 +27,5 @@ pub fn router() -> Router<AppState> {
         .merge(calls::router())
         .merge(planning::router())
         .merge(equipment::router())
+        .merge(documents::router())
 }

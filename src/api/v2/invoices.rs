@@ -14,11 +14,13 @@ use utoipa_axum::routes;
 use super::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
+use crate::api::pdf::{PdfBinary, PdfResponse};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::invoice::{
     InvoiceNature, InvoiceStatus, VatSubtotal, cents_to_euros, line_total_excl_cents,
 };
 use crate::error::{AppResult, ErrorBody};
+use crate::services::documents::{self as documents, PdfFile};
 use crate::services::invoices::{
     self as service, Author, InvoiceDetail, LineInput, ListInput, NewInvoiceInput,
 };
@@ -29,6 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_invoices, create_invoice))
         .routes(routes!(get_invoice))
+        .routes(routes!(get_invoice_pdf))
         .routes(routes!(issue_invoice))
         .routes(routes!(send_invoice))
         .routes(routes!(record_invoice_payment))
@@ -484,6 +487,7 @@ fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView {
             links(("IssueInvoice" = (operation_id = "issue_invoice", parameters(("id" = "$response.body#/id")))), ("SendInvoice" = (operation_id = "send_invoice", parameters(("id" = "$response.body#/id")))), ("RecordPayment" = (operation_id = "record_invoice_payment", parameters(("id" = "$response.body#/id")))), ("CreateCreditNote" = (operation_id = "create_credit_note", parameters(("id" = "$response.body#/id")))),
                 ("GetCreditedInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/creditedInvoice/id")))),
                 ("GetQuote" = (operation_id = "get_quote", parameters(("id" = "$response.body#/quote/id")))),
+                ("GetInvoicePdf" = (operation_id = "get_invoice_pdf", parameters(("id" = "$response.body#/id")))),
                 ("CreateInvoiceForClient" = (operation_id = "create_invoice", request_body = json!({"clientId": "$response.body#/client"}))))),
         (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
     )
@@ -506,6 +510,46 @@ pub async fn invoice_read(
     let agency = caller.require_agency()?;
     let detail = service::get(&state.store, &agency.id, id).await?;
     Ok(invoice_view(detail, &state.base_url))
+}
+
+/// Le document PDF d'une facture ou d'un avoir de l'agence, avec les mentions
+/// légales d'une facture française : vendeur et acheteur (SIREN), numéro,
+/// dates d'émission et d'échéance, lignes, TVA par taux, totaux HT et TTC,
+/// conditions de paiement, pénalités de retard et indemnité forfaitaire de
+/// recouvrement. Un brouillon n'a pas de numéro : il porte la mention
+/// « Brouillon — sans valeur de facture ». Fichier `FA-2026-000012.pdf`,
+/// `AV-….pdf`, ou `brouillon-<id>.pdf`, affiché dans le navigateur
+/// (`Content-Disposition: inline`).
+#[utoipa::path(
+    get,
+    path = "/invoices/{id}/pdf",
+    tag = "Factures",
+    params(("id" = String, Path, description = "Identifiant de la facture ou de l'avoir")),
+    responses(
+        (status = 200, description = "Le document PDF", content_type = "application/pdf", body = PdfBinary,
+            headers(("Content-Disposition" = String, description = "`inline; filename=\"FA-2026-000012.pdf\"` (brouillon : `brouillon-<id>.pdf`)"))),
+        (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
+    )
+)]
+async fn get_invoice_pdf(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<PdfResponse> {
+    invoice_pdf_file(&state, &caller, &id)
+        .await
+        .map(PdfResponse)
+}
+
+/// The PDF of an invoice or credit note of the caller's agency:
+/// `GET /invoices/{id}/pdf` and `GET /app/api/invoices/{id}/pdf`.
+pub async fn invoice_pdf_file(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: &str,
+) -> AppResult<PdfFile> {
+    let agency = caller.require_agency()?;
+    documents::invoice_pdf(&state.store, &agency.id, id).await
 }
 
 // ---------------------------------------------------------------------------

@@ -14,10 +14,12 @@ use super::invoices::{LineBody, VatView, author, rate_percent};
 use super::wire::{Created, RecordKind};
 use crate::api::extract::ApiPath;
 use crate::api::json::ApiJson;
+use crate::api::pdf::{PdfBinary, PdfResponse};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::invoice::{cents_to_euros, line_total_excl_cents};
 use crate::domain::quote::{QuoteAction, QuoteOrigin, QuoteStatus};
 use crate::error::{AppResult, ErrorBody};
+use crate::services::documents::{self as documents, PdfFile};
 use crate::services::quotes::{self as service, NewQuoteInput, QuoteDetail};
 use crate::state::AppState;
 
@@ -25,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(create_quote))
         .routes(routes!(get_quote))
+        .routes(routes!(get_quote_pdf))
         .routes(routes!(send_quote))
         .routes(routes!(accept_quote))
         .routes(routes!(refuse_quote))
@@ -256,6 +259,7 @@ fn answer(created: Created) -> (StatusCode, Json<Created>) {
     responses(
         (status = 200, description = "Le devis", body = QuoteView,
             links(("SendQuote" = (operation_id = "send_quote", parameters(("id" = "$response.body#/id")))), ("AcceptQuote" = (operation_id = "accept_quote", parameters(("id" = "$response.body#/id")))), ("RefuseQuote" = (operation_id = "refuse_quote", parameters(("id" = "$response.body#/id")))),
+                ("GetQuotePdf" = (operation_id = "get_quote_pdf", parameters(("id" = "$response.body#/id")))),
                 ("CreateQuoteForEquipment" = (operation_id = "create_quote", request_body = json!({"equipmentId": "$response.body#/equipment/id"}))))),
         (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
     )
@@ -273,6 +277,36 @@ pub async fn quote_read(state: &AppState, caller: &ApiCaller, id: &str) -> AppRe
     let agency = caller.require_agency()?;
     let detail = service::get(&state.store, &agency.id, id).await?;
     Ok(quote_view(detail, &state.base_url))
+}
+
+/// Le document PDF d'un devis de l'agence : l'agence (SIRET, SIREN) et le
+/// client de l'appareil, numéro, date, objet, lignes, TVA par taux, totaux
+/// HT et TTC, et un cadre « Bon pour accord ». Fichier `devis-<id>.pdf`,
+/// affiché dans le navigateur (`Content-Disposition: inline`).
+#[utoipa::path(
+    get,
+    path = "/quotes/{id}/pdf",
+    tag = "Devis",
+    params(("id" = String, Path, description = "Identifiant du devis")),
+    responses(
+        (status = 200, description = "Le document PDF", content_type = "application/pdf", body = PdfBinary,
+            headers(("Content-Disposition" = String, description = "`inline; filename=\"devis-<id>.pdf\"`"))),
+        (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
+    )
+)]
+async fn get_quote_pdf(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<PdfResponse> {
+    quote_pdf_file(&state, &caller, &id).await.map(PdfResponse)
+}
+
+/// The PDF of a quote of the caller's agency: `GET /quotes/{id}/pdf` and
+/// `GET /app/api/quotes/{id}/pdf`.
+pub async fn quote_pdf_file(state: &AppState, caller: &ApiCaller, id: &str) -> AppResult<PdfFile> {
+    let agency = caller.require_agency()?;
+    documents::quote_pdf(&state.store, &agency.id, id).await
 }
 
 /// A quote's transition: `POST /quotes/{id}/send|accept|refuse` and the MCP

@@ -1,0 +1,285 @@
+//! PDF documents: quotes, invoices and credit notes, rendered from the data
+//! the services read (`services::documents` builds the documents below).
+//!
+//! Rendering is pure: a document in, the bytes of a PDF out. The text is set
+//! in DejaVu Sans (embedded, subset), so that accents and the euro sign print
+//! and that `pdftotext` extracts them. An invoice carries the mentions French
+//! law asks of it (Code de commerce L441-9 and R123-237, CGI 242 nonies A):
+//! seller and buyer identity with their SIREN, number, issue and due dates,
+//! lines with their VAT rate, VAT per rate, totals, payment terms, late
+//! payment penalties and, for a professional buyer, the 40 € recovery
+//! indemnity.
+
+mod render;
+
+use chrono::NaiveDate;
+
+use crate::domain::invoice::{Totals, format_euros, line_total_excl_cents};
+
+pub use render::{invoice_pdf, quote_pdf};
+
+/// A party of a document: the seller (the agency) or the buyer (the client).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Party {
+    /// Company name (for the seller: the organization).
+    pub name: String,
+    /// A second line under the name (for the seller: « Agence de Lyon »).
+    pub subtitle: Option<String>,
+    pub address: Option<String>,
+    pub siren: Option<String>,
+    pub siret: Option<String>,
+}
+
+impl Party {
+    /// The SIREN printed: the one recorded, or the first nine digits of the
+    /// SIRET.
+    pub fn effective_siren(&self) -> Option<String> {
+        self.siren
+            .clone()
+            .filter(|s| !s.trim().is_empty())
+            .or_else(|| siren_of_siret(self.siret.as_deref()?))
+    }
+}
+
+/// A line of a quote, an invoice or a credit note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentLine {
+    pub label: String,
+    pub quantity_milli: i64,
+    pub unit_price_cents: i64,
+    pub vat_rate_bp: u32,
+}
+
+impl DocumentLine {
+    pub fn total_excl_cents(&self) -> i64 {
+        line_total_excl_cents(self.quantity_milli, self.unit_price_cents)
+    }
+}
+
+/// Invoice or credit note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InvoiceKind {
+    Facture,
+    Avoir,
+}
+
+/// An invoice or a credit note as printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvoiceDocument {
+    pub kind: InvoiceKind,
+    /// None while the document is a draft: no number is ever printed then.
+    pub number: Option<String>,
+    /// For a credit note: the number of the invoice it credits.
+    pub credited_number: Option<String>,
+    /// The quote the invoice bills, if any.
+    pub quote_number: Option<String>,
+    pub created_on: NaiveDate,
+    pub issued_on: Option<NaiveDate>,
+    pub due_on: Option<NaiveDate>,
+    pub paid_on: Option<NaiveDate>,
+    /// Days between issue and due date (for the terms of a draft).
+    pub payment_term_days: i64,
+    pub seller: Party,
+    pub buyer: Party,
+    pub lines: Vec<DocumentLine>,
+    pub totals: Totals,
+}
+
+impl InvoiceDocument {
+    pub fn is_draft(&self) -> bool {
+        self.number.is_none()
+    }
+
+    /// The buyer is a business (identified by a SIREN): the 40 € recovery
+    /// indemnity applies (Code de commerce L441-10).
+    pub fn professional_buyer(&self) -> bool {
+        self.buyer.effective_siren().is_some()
+    }
+}
+
+/// A quote as printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuoteDocument {
+    pub number: Option<String>,
+    pub object: String,
+    pub equipment_number: Option<String>,
+    pub created_on: NaiveDate,
+    pub seller: Party,
+    /// The client of the equipment, when it has one.
+    pub buyer: Option<Party>,
+    pub lines: Vec<DocumentLine>,
+    pub totals: Totals,
+}
+
+// ---------------------------------------------------------------------------
+// French formatting
+// ---------------------------------------------------------------------------
+
+/// Narrow no-break space: the French thousands separator (as `format_euros`).
+const THOUSANDS: char = '\u{202f}';
+
+/// An amount as a French reader writes it: `1 234,56 €`.
+pub fn amount(cents: i64) -> String {
+    format_euros(cents)
+}
+
+/// Digits grouped by three from the right with a narrow no-break space.
+fn group_thousands(digits: &str) -> String {
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3 * 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            grouped.push(THOUSANDS);
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
+/// A quantity in thousandths as written in French: `2`, `1,5`, `0,125`,
+/// `1 000`.
+pub fn quantity(milli: i64) -> String {
+    let sign = if milli < 0 { "-" } else { "" };
+    let magnitude = milli.unsigned_abs();
+    let whole = group_thousands(&(magnitude / 1000).to_string());
+    let fraction = magnitude % 1000;
+    if fraction == 0 {
+        format!("{sign}{whole}")
+    } else {
+        let decimals = format!("{fraction:03}");
+        format!("{sign}{whole},{}", decimals.trim_end_matches('0'))
+    }
+}
+
+/// A VAT rate in basis points: `20 %`, `5,5 %`, `2,1 %`.
+pub fn rate(rate_bp: u32) -> String {
+    crate::services::invoices::french_rate(rate_bp)
+}
+
+/// A day as French documents print it: `21/11/2026`.
+pub fn day(date: NaiveDate) -> String {
+    date.format("%d/%m/%Y").to_string()
+}
+
+/// The SIREN of a SIRET (its first nine digits), spaces ignored.
+pub fn siren_of_siret(siret: &str) -> Option<String> {
+    let digits: String = siret.chars().filter(|c| !c.is_whitespace()).collect();
+    (digits.len() == 14 && digits.chars().all(|c| c.is_ascii_digit()))
+        .then(|| digits[..9].to_owned())
+}
+
+/// A SIREN (`732 829 320`) or a SIRET (`732 829 320 00074`) grouped as
+/// printed; any other text unchanged.
+pub fn company_id(id: &str) -> String {
+    let digits: String = id.chars().filter(|c| !c.is_whitespace()).collect();
+    if !digits.chars().all(|c| c.is_ascii_digit()) {
+        return id.to_owned();
+    }
+    match digits.len() {
+        9 => format!("{} {} {}", &digits[..3], &digits[3..6], &digits[6..]),
+        14 => format!(
+            "{} {} {} {}",
+            &digits[..3],
+            &digits[3..6],
+            &digits[6..9],
+            &digits[9..]
+        ),
+        _ => id.to_owned(),
+    }
+}
+
+/// The file name a document is served under: its number, or for a draft
+/// `brouillon-<id>.pdf`; a quote `devis-<id>.pdf`. Only characters safe in
+/// a `Content-Disposition` header are kept.
+pub fn invoice_file_name(number: Option<&str>, id: &str) -> String {
+    match number {
+        Some(number) => format!("{}.pdf", safe_file_part(number)),
+        None => format!("brouillon-{}.pdf", safe_file_part(id)),
+    }
+}
+
+pub fn quote_file_name(id: &str) -> String {
+    format!("devis-{}.pdf", safe_file_part(id))
+}
+
+fn safe_file_part(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(text: &str) -> String {
+        text.replace(['\u{202f}', '\u{a0}'], " ")
+    }
+
+    #[test]
+    fn amounts_are_french() {
+        assert_eq!(plain(&amount(123_456)), "1 234,56 €");
+        assert_eq!(plain(&amount(5)), "0,05 €");
+        assert_eq!(plain(&amount(10_000_000_000)), "100 000 000,00 €");
+        assert_eq!(plain(&amount(-4_000)), "-40,00 €");
+        assert_eq!(plain(&amount(0)), "0,00 €");
+        // The separators are no-break spaces: an amount never wraps.
+        assert_eq!(amount(123_456), "1\u{202f}234,56\u{a0}€");
+    }
+
+    #[test]
+    fn quantities_are_french() {
+        assert_eq!(quantity(1000), "1");
+        assert_eq!(quantity(1500), "1,5");
+        assert_eq!(quantity(125), "0,125");
+        assert_eq!(quantity(2050), "2,05");
+        assert_eq!(plain(&quantity(1_000_000)), "1 000");
+        assert_eq!(plain(&quantity(100_000_000)), "100 000");
+    }
+
+    #[test]
+    fn rates_and_days() {
+        assert_eq!(rate(2000), "20 %");
+        assert_eq!(rate(550), "5,5 %");
+        assert_eq!(rate(210), "2,1 %");
+        assert_eq!(rate(0), "0 %");
+        let date = NaiveDate::from_ymd_opt(2026, 3, 7).expect("date");
+        assert_eq!(day(date), "07/03/2026");
+    }
+
+    #[test]
+    fn company_identifiers() {
+        assert_eq!(
+            siren_of_siret("73282932000074").as_deref(),
+            Some("732829320")
+        );
+        assert_eq!(
+            siren_of_siret("732 829 320 00074").as_deref(),
+            Some("732829320")
+        );
+        assert_eq!(siren_of_siret("7328"), None);
+        assert_eq!(company_id("732829320"), "732 829 320");
+        assert_eq!(company_id("73282932000074"), "732 829 320 00074");
+        assert_eq!(company_id("n/a"), "n/a");
+        let seller = Party {
+            siret: Some("73282932000074".into()),
+            ..Party::default()
+        };
+        assert_eq!(seller.effective_siren().as_deref(), Some("732829320"));
+    }
+
+    #[test]
+    fn file_names() {
+        assert_eq!(
+            invoice_file_name(Some("FA-2026-000012"), "x"),
+            "FA-2026-000012.pdf"
+        );
+        assert_eq!(invoice_file_name(None, "0190-ab"), "brouillon-0190-ab.pdf");
+        assert_eq!(quote_file_name("a\"b"), "devis-a_b.pdf");
+    }
+}

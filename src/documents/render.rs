@@ -1,0 +1,751 @@
+//! Layout and drawing of the documents on A4 pages with krilla.
+//!
+//! The layout runs first and produces, page by page, a list of drawing
+//! operations; the pages are drawn afterwards, once their count is known
+//! (« Page 1/2 »). Widths are measured with the shaper krilla uses itself
+//! (rustybuzz), so right-aligned amounts line up.
+
+use anyhow::{Context, anyhow};
+use krilla::Document;
+use krilla::color::luma;
+use krilla::geom::{PathBuilder, Point, Rect};
+use krilla::metadata::Metadata;
+use krilla::page::PageSettings;
+use krilla::paint::Fill;
+use krilla::surface::Surface;
+use krilla::text::{Font, TextDirection};
+
+use super::{
+    DocumentLine, InvoiceDocument, InvoiceKind, Party, QuoteDocument, amount, company_id, day,
+    quantity, rate,
+};
+use crate::domain::invoice::Totals;
+
+static REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+static BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+
+// A4 in points.
+const PAGE_WIDTH: f32 = 595.28;
+const PAGE_HEIGHT: f32 = 841.89;
+const LEFT: f32 = 48.0;
+const RIGHT: f32 = PAGE_WIDTH - 48.0;
+const TOP: f32 = 56.0;
+/// Nothing but the footer below this line.
+const BOTTOM: f32 = PAGE_HEIGHT - 64.0;
+const FOOTER: f32 = PAGE_HEIGHT - 30.0;
+/// The right-hand column of the header (document title, dates, buyer).
+const RIGHT_COLUMN: f32 = 320.0;
+
+// The lines' table: the label's column, then right edges of the numbers.
+const LABEL_WIDTH: f32 = 220.0;
+const QUANTITY_RIGHT: f32 = 322.0;
+const UNIT_PRICE_RIGHT: f32 = 405.0;
+const RATE_RIGHT: f32 = 455.0;
+const TOTAL_RIGHT: f32 = RIGHT - 4.0;
+
+const BODY: f32 = 9.0;
+const SMALL: f32 = 7.5;
+const LINE: f32 = 12.0;
+const GRAY_TEXT: u8 = 90;
+const GRAY_FILL: u8 = 235;
+const GRAY_RULE: u8 = 190;
+
+/// An invoice or credit note as a PDF.
+pub fn invoice_pdf(document: &InvoiceDocument) -> anyhow::Result<Vec<u8>> {
+    let metrics = Metrics::new()?;
+    let mut layout = Layout::new(&metrics);
+    let nature = match document.kind {
+        InvoiceKind::Facture => "Facture",
+        InvoiceKind::Avoir => "Avoir",
+    };
+    let mut references = Vec::new();
+    match &document.number {
+        Some(number) => references.push(Styled::bold(format!("N° {number}"))),
+        None => references.push(Styled::bold(draft_notice(document.kind).to_owned())),
+    }
+    match document.issued_on {
+        Some(issued) => {
+            references.push(Styled::plain(format!("Date d'émission : {}", day(issued))))
+        }
+        None => references.push(Styled::plain(format!(
+            "Créé le {} (non émis)",
+            day(document.created_on)
+        ))),
+    }
+    if document.kind == InvoiceKind::Facture
+        && let Some(due) = document.due_on
+    {
+        references.push(Styled::plain(format!("Date d'échéance : {}", day(due))));
+    }
+    let mut context = Vec::new();
+    if let Some(credited) = &document.credited_number {
+        context.push(format!("Avoir sur la facture n° {credited}"));
+    }
+    if let Some(quote) = &document.quote_number {
+        context.push(format!("Selon notre devis n° {quote}"));
+    }
+    let running_title = match &document.number {
+        Some(number) => format!("{nature} {number}"),
+        None => format!("{nature} (brouillon)"),
+    };
+    layout.header(
+        &document.seller,
+        nature,
+        &references,
+        Some(&document.buyer),
+        &context,
+    );
+    layout.lines_table(&document.lines, &running_title);
+    layout.totals(&document.totals);
+    if let Some(paid) = document.paid_on {
+        layout.paragraph(&[Styled::bold(format!("Acquittée le {}", day(paid)))]);
+    }
+    match document.kind {
+        InvoiceKind::Facture => {
+            let mut terms = vec![Styled::bold("Conditions de paiement".to_owned())];
+            terms.push(Styled::plain(match document.due_on {
+                Some(due) => format!(
+                    "Paiement à réception, au plus tard le {} ({} jours après la date d'émission).",
+                    day(due),
+                    document.payment_term_days
+                ),
+                None => format!(
+                    "Paiement à {} jours après la date d'émission.",
+                    document.payment_term_days
+                ),
+            }));
+            terms.push(Styled::plain(
+                "Pas d'escompte pour paiement anticipé.".to_owned(),
+            ));
+            terms.push(Styled::plain(
+                "Pénalités de retard : trois fois le taux d'intérêt légal.".to_owned(),
+            ));
+            if document.professional_buyer() {
+                terms.push(Styled::plain(
+                    "Indemnité forfaitaire pour frais de recouvrement : 40\u{a0}€".to_owned(),
+                ));
+            }
+            layout.paragraph(&terms);
+        }
+        InvoiceKind::Avoir => {
+            let credited = document
+                .credited_number
+                .as_deref()
+                .map(|n| format!("de la facture n° {n}"))
+                .unwrap_or_else(|| "de la facture créditée".to_owned());
+            layout.paragraph(&[Styled::plain(format!(
+                "Montant à déduire {credited}, ou à rembourser si elle est déjà réglée."
+            ))]);
+        }
+    }
+    let footer_note = document.is_draft().then_some(draft_notice(document.kind));
+    layout.finish(&metrics, &document.seller, footer_note, &running_title)
+}
+
+/// What a draft prints instead of a number (and in every page's footer).
+fn draft_notice(kind: InvoiceKind) -> &'static str {
+    match kind {
+        InvoiceKind::Facture => "Brouillon — sans valeur de facture",
+        InvoiceKind::Avoir => "Brouillon — sans valeur d'avoir",
+    }
+}
+
+/// A quote as a PDF.
+pub fn quote_pdf(document: &QuoteDocument) -> anyhow::Result<Vec<u8>> {
+    let metrics = Metrics::new()?;
+    let mut layout = Layout::new(&metrics);
+    let mut references = Vec::new();
+    if let Some(number) = &document.number {
+        references.push(Styled::bold(format!("N° {number}")));
+    }
+    references.push(Styled::plain(format!(
+        "Date : {}",
+        day(document.created_on)
+    )));
+    let mut context = vec![format!("Objet : {}", document.object)];
+    if let Some(equipment) = &document.equipment_number {
+        context.push(format!("Appareil : {equipment}"));
+    }
+    let running_title = match &document.number {
+        Some(number) => format!("Devis {number}"),
+        None => "Devis".to_owned(),
+    };
+    layout.header(
+        &document.seller,
+        "Devis",
+        &references,
+        document.buyer.as_ref(),
+        &context,
+    );
+    layout.lines_table(&document.lines, &running_title);
+    layout.totals(&document.totals);
+    layout.paragraph(&[
+        Styled::plain("Montants en euros ; TVA au taux indiqué sur chaque ligne.".to_owned()),
+        Styled::bold("Bon pour accord (date, signature et cachet du client) :".to_owned()),
+    ]);
+    layout.signature_box();
+    layout.finish(&metrics, &document.seller, None, &running_title)
+}
+
+// ---------------------------------------------------------------------------
+// Measurement
+// ---------------------------------------------------------------------------
+
+struct Metrics {
+    regular: rustybuzz::Face<'static>,
+    bold: rustybuzz::Face<'static>,
+}
+
+impl Metrics {
+    fn new() -> anyhow::Result<Self> {
+        Ok(Metrics {
+            regular: rustybuzz::Face::from_slice(REGULAR, 0)
+                .ok_or_else(|| anyhow!("police DejaVu Sans illisible"))?,
+            bold: rustybuzz::Face::from_slice(BOLD, 0)
+                .ok_or_else(|| anyhow!("police DejaVu Sans Bold illisible"))?,
+        })
+    }
+
+    fn face(&self, bold: bool) -> &rustybuzz::Face<'static> {
+        if bold { &self.bold } else { &self.regular }
+    }
+
+    /// Width of `text` set in `size` points.
+    fn width(&self, text: &str, size: f32, bold: bool) -> f32 {
+        if text.is_empty() {
+            return 0.0;
+        }
+        let face = self.face(bold);
+        let mut buffer = rustybuzz::UnicodeBuffer::new();
+        buffer.push_str(text);
+        buffer.guess_segment_properties();
+        let shaped = rustybuzz::shape(face, &[], buffer);
+        let advance: i64 = shaped
+            .glyph_positions()
+            .iter()
+            .map(|p| i64::from(p.x_advance))
+            .sum();
+        advance as f32 * size / face.units_per_em() as f32
+    }
+
+    /// `text` broken into lines of at most `width` points, on spaces; a word
+    /// wider than a line is cut.
+    fn wrap(&self, text: &str, width: f32, size: f32, bold: bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        for paragraph in text.lines() {
+            let mut current = String::new();
+            for word in paragraph.split_whitespace() {
+                let candidate = if current.is_empty() {
+                    word.to_owned()
+                } else {
+                    format!("{current} {word}")
+                };
+                if self.width(&candidate, size, bold) <= width {
+                    current = candidate;
+                    continue;
+                }
+                if !current.is_empty() {
+                    lines.push(std::mem::take(&mut current));
+                }
+                // The word alone: cut it if it is still too wide.
+                let mut piece = String::new();
+                for c in word.chars() {
+                    piece.push(c);
+                    if self.width(&piece, size, bold) > width && piece.chars().count() > 1 {
+                        piece.pop();
+                        lines.push(std::mem::take(&mut piece));
+                        piece.push(c);
+                    }
+                }
+                current = piece;
+            }
+            if !current.is_empty() {
+                lines.push(current);
+            }
+        }
+        if lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Layout
+// ---------------------------------------------------------------------------
+
+/// A line of text with its weight.
+struct Styled {
+    text: String,
+    bold: bool,
+}
+
+impl Styled {
+    fn plain(text: String) -> Self {
+        Styled { text, bold: false }
+    }
+    fn bold(text: String) -> Self {
+        Styled { text, bold: true }
+    }
+}
+
+enum Op {
+    Text {
+        x: f32,
+        y: f32,
+        size: f32,
+        bold: bool,
+        gray: u8,
+        text: String,
+    },
+    Rect {
+        x: f32,
+        y: f32,
+        width: f32,
+        height: f32,
+        gray: u8,
+    },
+}
+
+struct Layout<'m> {
+    metrics: &'m Metrics,
+    pages: Vec<Vec<Op>>,
+    /// Baseline of the next line on the current page.
+    y: f32,
+}
+
+impl<'m> Layout<'m> {
+    fn new(metrics: &'m Metrics) -> Self {
+        Layout {
+            metrics,
+            pages: vec![Vec::new()],
+            y: TOP,
+        }
+    }
+
+    fn ops(&mut self) -> &mut Vec<Op> {
+        if self.pages.is_empty() {
+            self.pages.push(Vec::new());
+        }
+        let last = self.pages.len() - 1;
+        &mut self.pages[last]
+    }
+
+    fn text(&mut self, x: f32, y: f32, size: f32, bold: bool, gray: u8, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.ops().push(Op::Text {
+            x,
+            y,
+            size,
+            bold,
+            gray,
+            text: text.to_owned(),
+        });
+    }
+
+    fn text_right(&mut self, right: f32, y: f32, size: f32, bold: bool, text: &str) {
+        let width = self.metrics.width(text, size, bold);
+        self.text(right - width, y, size, bold, 0, text);
+    }
+
+    fn rect(&mut self, x: f32, y: f32, width: f32, height: f32, gray: u8) {
+        self.ops().push(Op::Rect {
+            x,
+            y,
+            width,
+            height,
+            gray,
+        });
+    }
+
+    fn rule(&mut self, y: f32) {
+        self.rect(LEFT, y, RIGHT - LEFT, 0.5, GRAY_RULE);
+    }
+
+    fn new_page(&mut self) {
+        self.pages.push(Vec::new());
+        self.y = TOP;
+    }
+
+    /// Starts a new page unless `height` points still fit on this one;
+    /// true when a page was started.
+    fn ensure(&mut self, height: f32) -> bool {
+        if self.y + height > BOTTOM {
+            self.new_page();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The seller at the left, the title, references and buyer at the
+    /// right, then the context lines across the page.
+    fn header(
+        &mut self,
+        seller: &Party,
+        title: &str,
+        references: &[Styled],
+        buyer: Option<&Party>,
+        context: &[String],
+    ) {
+        let left_width = RIGHT_COLUMN - LEFT - 16.0;
+        let right_width = RIGHT - RIGHT_COLUMN;
+        // Seller.
+        let mut y = TOP;
+        for line in self.metrics.wrap(&seller.name, left_width, 13.0, true) {
+            self.text(LEFT, y, 13.0, true, 0, &line);
+            y += 16.0;
+        }
+        let mut seller_lines: Vec<String> = Vec::new();
+        if let Some(subtitle) = &seller.subtitle {
+            seller_lines.extend(self.metrics.wrap(subtitle, left_width, BODY, false));
+        }
+        if let Some(address) = seller.address.as_deref().filter(|a| !a.trim().is_empty()) {
+            seller_lines.extend(self.metrics.wrap(address, left_width, BODY, false));
+        }
+        seller_lines.push(match &seller.siret {
+            Some(siret) => format!("SIRET : {}", company_id(siret)),
+            None => "SIRET : non renseigné".to_owned(),
+        });
+        if let Some(siren) = seller.effective_siren() {
+            seller_lines.push(format!("SIREN : {}", company_id(&siren)));
+        }
+        for line in seller_lines {
+            self.text(LEFT, y, BODY, false, 0, &line);
+            y += LINE;
+        }
+        let left_end = y;
+
+        // Title and references.
+        let mut y = TOP + 4.0;
+        self.text(RIGHT_COLUMN, y, 20.0, true, 0, title);
+        y += 20.0;
+        for reference in references {
+            for line in self
+                .metrics
+                .wrap(&reference.text, right_width, 10.0, reference.bold)
+            {
+                self.text(RIGHT_COLUMN, y, 10.0, reference.bold, 0, &line);
+                y += 13.0;
+            }
+        }
+        // Buyer.
+        if let Some(buyer) = buyer {
+            y += 10.0;
+            self.text(RIGHT_COLUMN, y, SMALL, true, GRAY_TEXT, "CLIENT");
+            y += 13.0;
+            for line in self.metrics.wrap(&buyer.name, right_width, 10.0, true) {
+                self.text(RIGHT_COLUMN, y, 10.0, true, 0, &line);
+                y += 13.0;
+            }
+            let mut buyer_lines = Vec::new();
+            if let Some(address) = buyer.address.as_deref().filter(|a| !a.trim().is_empty()) {
+                buyer_lines.extend(self.metrics.wrap(address, right_width, BODY, false));
+            }
+            if let Some(siren) = buyer.effective_siren() {
+                buyer_lines.push(format!("SIREN : {}", company_id(&siren)));
+            }
+            for line in buyer_lines {
+                self.text(RIGHT_COLUMN, y, BODY, false, 0, &line);
+                y += LINE;
+            }
+        }
+        self.y = left_end.max(y) + 14.0;
+        for line in context {
+            for piece in self.metrics.wrap(line, RIGHT - LEFT, 10.0, false) {
+                self.text(LEFT, self.y, 10.0, false, 0, &piece);
+                self.y += 13.0;
+            }
+        }
+        self.y += 10.0;
+    }
+
+    fn table_head(&mut self) {
+        let y = self.y;
+        self.rect(LEFT, y - 11.0, RIGHT - LEFT, 16.0, GRAY_FILL);
+        let size = 8.5;
+        self.text(LEFT + 4.0, y, size, true, 0, "Désignation");
+        self.text_right(QUANTITY_RIGHT, y, size, true, "Qté");
+        self.text_right(UNIT_PRICE_RIGHT, y, size, true, "PU HT");
+        self.text_right(RATE_RIGHT, y, size, true, "TVA");
+        self.text_right(TOTAL_RIGHT, y, size, true, "Total HT");
+        self.y += 18.0;
+    }
+
+    /// The lines, paginated: a row never splits; the table's head is
+    /// repeated on each page, under the document's running title.
+    fn lines_table(&mut self, lines: &[DocumentLine], running_title: &str) {
+        self.ensure(60.0);
+        self.table_head();
+        for line in lines {
+            let label = self.metrics.wrap(&line.label, LABEL_WIDTH, BODY, false);
+            let height = label.len() as f32 * LINE + 5.0;
+            if self.ensure(height) {
+                self.text(
+                    LEFT,
+                    self.y,
+                    BODY,
+                    true,
+                    GRAY_TEXT,
+                    &format!("{running_title} (suite)"),
+                );
+                self.y += 22.0;
+                self.table_head();
+            }
+            let y = self.y;
+            self.text_right(
+                QUANTITY_RIGHT,
+                y,
+                BODY,
+                false,
+                &quantity(line.quantity_milli),
+            );
+            self.text_right(
+                UNIT_PRICE_RIGHT,
+                y,
+                BODY,
+                false,
+                &amount(line.unit_price_cents),
+            );
+            self.text_right(RATE_RIGHT, y, BODY, false, &rate(line.vat_rate_bp));
+            self.text_right(
+                TOTAL_RIGHT,
+                y,
+                BODY,
+                false,
+                &amount(line.total_excl_cents()),
+            );
+            for (index, piece) in label.iter().enumerate() {
+                self.text(LEFT + 4.0, y + index as f32 * LINE, BODY, false, 0, piece);
+            }
+            self.y += height - LINE + 1.0;
+            self.rule(self.y);
+            self.y += LINE;
+        }
+        self.y += 6.0;
+    }
+
+    /// Total excl. tax, the VAT of each rate on its base, total incl. tax.
+    fn totals(&mut self, totals: &Totals) {
+        let rows = 2 + totals.vat_by_rate.len();
+        self.ensure(rows as f32 * 15.0 + 10.0);
+        let label_x = RIGHT_COLUMN;
+        let mut y = self.y;
+        self.text(label_x, y, 10.0, false, 0, "Total HT");
+        self.text_right(TOTAL_RIGHT, y, 10.0, false, &amount(totals.excl_tax_cents));
+        y += 15.0;
+        for vat in &totals.vat_by_rate {
+            let label = format!("TVA {} sur {}", rate(vat.rate_bp), amount(vat.base_cents));
+            self.text(label_x, y, 10.0, false, 0, &label);
+            self.text_right(TOTAL_RIGHT, y, 10.0, false, &amount(vat.vat_cents));
+            y += 15.0;
+        }
+        self.rect(
+            label_x,
+            y - 11.5,
+            TOTAL_RIGHT - label_x + 4.0,
+            16.0,
+            GRAY_FILL,
+        );
+        self.text(label_x + 2.0, y, 10.5, true, 0, "Total TTC");
+        self.text_right(TOTAL_RIGHT, y, 10.5, true, &amount(totals.incl_tax_cents));
+        self.y = y + 26.0;
+    }
+
+    /// Lines across the page, kept together on one page.
+    fn paragraph(&mut self, lines: &[Styled]) {
+        let width = RIGHT - LEFT;
+        let wrapped: Vec<(Vec<String>, bool)> = lines
+            .iter()
+            .map(|l| (self.metrics.wrap(&l.text, width, BODY, l.bold), l.bold))
+            .collect();
+        let count: usize = wrapped.iter().map(|(w, _)| w.len()).sum();
+        self.ensure(count as f32 * LINE + 8.0);
+        for (pieces, bold) in wrapped {
+            for piece in pieces {
+                self.text(LEFT, self.y, BODY, bold, 0, &piece);
+                self.y += LINE;
+            }
+        }
+        self.y += 8.0;
+    }
+
+    fn signature_box(&mut self) {
+        let height = 70.0;
+        self.ensure(height + 8.0);
+        let (x, y, width) = (RIGHT_COLUMN, self.y - 6.0, RIGHT - RIGHT_COLUMN);
+        // Four thin borders.
+        self.rect(x, y, width, 0.6, GRAY_RULE);
+        self.rect(x, y + height, width, 0.6, GRAY_RULE);
+        self.rect(x, y, 0.6, height, GRAY_RULE);
+        self.rect(x + width - 0.6, y, 0.6, height, GRAY_RULE);
+        self.y += height + 8.0;
+    }
+
+    /// Draws every page with its footer: the seller's identity, the draft
+    /// notice if any, and « Page i/n ».
+    fn finish(
+        self,
+        metrics: &Metrics,
+        seller: &Party,
+        draft_note: Option<&str>,
+        title: &str,
+    ) -> anyhow::Result<Vec<u8>> {
+        let regular = Font::new(REGULAR.into(), 0).context("police DejaVu Sans")?;
+        let bold = Font::new(BOLD.into(), 0).context("police DejaVu Sans Bold")?;
+        let mut document = Document::new();
+        document.set_metadata(
+            Metadata::new()
+                .title(title.to_owned())
+                .language("fr".to_owned())
+                .creator("Liftdesk".to_owned()),
+        );
+        let mut identity = seller.name.clone();
+        if let Some(siret) = &seller.siret {
+            identity.push_str(&format!(" — SIRET {}", company_id(siret)));
+        }
+        let count = self.pages.len();
+        for (index, ops) in self.pages.into_iter().enumerate() {
+            let settings = PageSettings::from_wh(PAGE_WIDTH, PAGE_HEIGHT)
+                .ok_or_else(|| anyhow!("format de page invalide"))?;
+            let mut page = document.start_page_with(settings);
+            let mut surface = page.surface();
+            for op in &ops {
+                draw(&mut surface, op, &regular, &bold);
+            }
+            let mut footer = vec![Op::Rect {
+                x: LEFT,
+                y: FOOTER - 12.0,
+                width: RIGHT - LEFT,
+                height: 0.5,
+                gray: GRAY_RULE,
+            }];
+            footer.push(Op::Text {
+                x: LEFT,
+                y: FOOTER,
+                size: SMALL,
+                bold: false,
+                gray: GRAY_TEXT,
+                text: identity.clone(),
+            });
+            if let Some(note) = draft_note {
+                let width = metrics.width(note, SMALL, true);
+                footer.push(Op::Text {
+                    x: (PAGE_WIDTH - width) / 2.0,
+                    y: FOOTER + 11.0,
+                    size: SMALL,
+                    bold: true,
+                    gray: 0,
+                    text: note.to_owned(),
+                });
+            }
+            let number = format!("Page {}/{}", index + 1, count);
+            footer.push(Op::Text {
+                x: RIGHT - metrics.width(&number, SMALL, false),
+                y: FOOTER,
+                size: SMALL,
+                bold: false,
+                gray: GRAY_TEXT,
+                text: number,
+            });
+            for op in &footer {
+                draw(&mut surface, op, &regular, &bold);
+            }
+            surface.finish();
+            page.finish();
+        }
+        document
+            .finish()
+            .map_err(|e| anyhow!("PDF non produit : {e:?}"))
+    }
+}
+
+fn gray_fill(gray: u8) -> Fill {
+    Fill {
+        paint: luma::Color::new(gray).into(),
+        ..Fill::default()
+    }
+}
+
+fn draw(surface: &mut Surface<'_>, op: &Op, regular: &Font, bold: &Font) {
+    match op {
+        Op::Text {
+            x,
+            y,
+            size,
+            bold: is_bold,
+            gray,
+            text,
+        } => {
+            surface.set_fill(Some(gray_fill(*gray)));
+            let font = if *is_bold { bold } else { regular };
+            surface.draw_text(
+                Point::from_xy(*x, *y),
+                font.clone(),
+                *size,
+                text,
+                false,
+                TextDirection::Auto,
+            );
+        }
+        Op::Rect {
+            x,
+            y,
+            width,
+            height,
+            gray,
+        } => {
+            let Some(rect) = Rect::from_xywh(*x, *y, *width, *height) else {
+                return;
+            };
+            let mut builder = PathBuilder::new();
+            builder.push_rect(rect);
+            if let Some(path) = builder.finish() {
+                surface.set_fill(Some(gray_fill(*gray)));
+                surface.set_stroke(None);
+                surface.draw_path(&path);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every character the documents print has a glyph in the embedded
+    /// fonts (no blank boxes): accents, the euro sign, the no-break spaces.
+    #[test]
+    fn fonts_cover_the_french_text() {
+        let metrics = Metrics::new().expect("fonts");
+        let sample = "Facture Avoir Devis Émise échéance Pénalités d'intérêt légal « » — € \
+                      1\u{202f}234,56\u{a0}€ ÀÂÄÇÉÈÊËÎÏÔÖÙÛÜŸàâäçéèêëîïôöùûüÿœŒæÆ’ N° Qté";
+        for face in [&metrics.regular, &metrics.bold] {
+            for c in sample.chars() {
+                assert!(face.glyph_index(c).is_some(), "no glyph for {c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn wrapping_keeps_every_word_within_the_width() {
+        let metrics = Metrics::new().expect("fonts");
+        let text = "Remplacement du câble de traction et de la poulie de renvoi, \
+                    réglage des freins et essais à vide et en charge";
+        let lines = metrics.wrap(text, 120.0, BODY, false);
+        assert!(lines.len() > 2, "{lines:?}");
+        for line in &lines {
+            assert!(metrics.width(line, BODY, false) <= 120.0, "{line}");
+        }
+        assert_eq!(
+            lines.join(" "),
+            text.split_whitespace().collect::<Vec<_>>().join(" ")
+        );
+        let long = "x".repeat(200);
+        let cut = metrics.wrap(&long, 50.0, BODY, false);
+        assert!(cut.len() > 1);
+        assert_eq!(cut.concat(), long);
+    }
+}
