@@ -3,8 +3,10 @@
 
 pub mod account;
 pub mod calls;
+pub mod invoices;
 pub mod keys;
 pub mod planning;
+pub mod quotes;
 pub mod session;
 pub mod surveys;
 pub mod technicians;
@@ -24,4 +26,6 @@ pub fn router() -> Router<AppState> {
         .merge(technicians::router())
         .merge(calls::router())
         .merge(planning::router())
+        .merge(quotes::router())
+        .merge(invoices::router())
 }

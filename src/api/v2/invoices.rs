@@ -538,6 +538,7 @@ pub struct InvoiceBody {
     responses(
         (status = 201, description = "Facture créée (brouillon)", body = Created,
             links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("IssueInvoice" = (operation_id = "issue_invoice", parameters(("id" = "$response.body#/id")))))),
+        (status = 409, description = "Devis déjà facturé : sans `lines`, ses lignes ne sont reprises qu'une fois", body = ErrorBody),
         (status = 413, description = "Corps trop volumineux", body = ErrorBody),
         (status = 422, description = "Saisie refusée : client hors de l'agence ou archivé, devis non accepté, ligne invalide", body = ErrorBody),
     )
@@ -745,4 +746,34 @@ pub async fn credit_note_create(
     let credit_note_id =
         service::create_credit_note(&state.store, &agency.id, id, lines, author(caller)).await?;
     Ok(created(state, &credit_note_id))
+}
+
+/// Les changements d'un brouillon de facture : seuls les champs donnés changent.
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct InvoiceDraftBody {
+    /// Client facturé (`client_id` de l'API partenaire) : l'acheteur le suit.
+    pub client_id: Option<String>,
+    /// Toutes les lignes, qui remplacent celles du brouillon.
+    #[schema(min_items = 1, max_items = 200)]
+    pub lines: Option<Vec<LineBody>>,
+}
+
+/// Edits a draft invoice (PATCH semantics); an issued document is frozen
+/// (409). Shared with the web application (not yet routed on the REST API).
+pub async fn invoice_update(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: &str,
+    body: InvoiceDraftBody,
+) -> AppResult<Created> {
+    let agency = caller.require_agency()?;
+    let change = service::DraftChange {
+        client_id: body.client_id,
+        lines: body
+            .lines
+            .map(|lines| lines.into_iter().map(Into::into).collect()),
+    };
+    service::update_draft(&state.store, &agency.id, id, change, author(caller)).await?;
+    Ok(created(state, id))
 }

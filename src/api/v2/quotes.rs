@@ -11,7 +11,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::invoices::{LineBody, VatView, author, rate_percent};
-use super::wire::{Created, RecordKind};
+use super::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::api::extract::ApiPath;
 use crate::api::json::ApiJson;
 use crate::auth::api_token::ApiCaller;
@@ -357,4 +357,160 @@ async fn refuse_quote(
     quote_act(&state, &caller, &id, QuoteAction::Refuse)
         .await
         .map(answer)
+}
+
+// ---------------------------------------------------------------------------
+// The list and the invoice of a quote (shared with the web application; not
+// yet routed on the REST API)
+// ---------------------------------------------------------------------------
+
+/// Une pièce liée à un devis : la facture qui en est issue.
+#[derive(Serialize, ToSchema)]
+pub struct QuoteInvoiceRef {
+    pub id: String,
+    /// Numéro ; null tant que la facture est un brouillon.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    pub link: String,
+    pub url: String,
+}
+
+/// Une ligne de la liste des devis.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteListEntry {
+    pub id: String,
+    #[schema(required = true)]
+    pub number: Option<String>,
+    #[schema(value_type = QuoteStatusCode)]
+    pub status: String,
+    pub status_label: String,
+    #[schema(value_type = QuoteOriginCode)]
+    pub origin: String,
+    pub origin_label: String,
+    pub object: String,
+    pub equipment: QuoteEquipment,
+    /// Total HT, en euros.
+    pub total_excl_tax: f64,
+    /// Total TTC, en euros.
+    pub total_incl_tax: f64,
+    pub created_at: String,
+    /// La facture issue du devis ; null tant qu'il n'est pas facturé.
+    #[schema(required = true)]
+    pub invoice: Option<QuoteInvoiceRef>,
+    pub link: String,
+    pub url: String,
+}
+
+fn invoice_ref(base_url: &str, id: String, number: Option<String>) -> QuoteInvoiceRef {
+    QuoteInvoiceRef {
+        link: RecordKind::Invoice.link(&id),
+        url: RecordKind::Invoice.url(base_url, &id),
+        id,
+        number,
+    }
+}
+
+/// One page of the agency's quotes, newest first.
+pub async fn quote_list(
+    state: &AppState,
+    caller: &ApiCaller,
+    filter: service::ListInput,
+    paging: PageQuery,
+) -> AppResult<Page<QuoteListEntry>> {
+    let agency = caller.require_agency()?;
+    let paging = Paging::from_query(&paging)?;
+    let filter = service::check_filter(filter)?;
+    let (total, items) = service::list(
+        &state.store,
+        &agency.id,
+        filter,
+        paging.limit,
+        paging.offset(),
+    )
+    .await?;
+    let base_url = &state.base_url;
+    Ok(Page {
+        total,
+        page: paging.page,
+        limit: paging.limit,
+        results: items
+            .into_iter()
+            .map(|item| {
+                let service::QuoteListItem { row, totals } = item;
+                let quote = row.quote;
+                let status = QuoteStatus::parse(&quote.status);
+                let origin = QuoteOrigin::parse(&quote.origin);
+                QuoteListEntry {
+                    number: quote.number,
+                    status_label: status.map(|s| s.label()).unwrap_or_default().to_owned(),
+                    status: quote.status,
+                    origin_label: origin.map(|o| o.label()).unwrap_or_default().to_owned(),
+                    origin: quote.origin,
+                    object: quote.object,
+                    equipment: QuoteEquipment {
+                        link: RecordKind::Equipment.link(&quote.equipment_id),
+                        url: RecordKind::Equipment.url(base_url, &quote.equipment_id),
+                        id: quote.equipment_id,
+                        number: quote.equipment_number,
+                    },
+                    total_excl_tax: cents_to_euros(totals.excl_tax_cents),
+                    total_incl_tax: cents_to_euros(totals.incl_tax_cents),
+                    created_at: quote.created_at,
+                    invoice: row
+                        .invoice_id
+                        .map(|id| invoice_ref(base_url, id, row.invoice_number)),
+                    link: RecordKind::Quote.link(&quote.id),
+                    url: RecordKind::Quote.url(base_url, &quote.id),
+                    id: quote.id,
+                }
+            })
+            .collect(),
+    })
+}
+
+/// The invoice made from the quote `id` (the quote must be the agency's).
+pub async fn quote_invoice_read(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: &str,
+) -> AppResult<Option<QuoteInvoiceRef>> {
+    caller.require_agency()?;
+    Ok(service::invoice_of(&state.store, id)
+        .await?
+        .map(|(id, number)| invoice_ref(&state.base_url, id, number)))
+}
+
+/// Le client à facturer quand un devis accepté devient sa facture.
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QuoteInvoiceBody {
+    /// Client facturé (`client_id` de l'API partenaire) ; absent : le client
+    /// de l'équipement du devis (ou de son immeuble).
+    pub client_id: Option<String>,
+}
+
+/// Turns an accepted quote into its draft invoice (once); the answer names
+/// the invoice.
+pub async fn quote_invoice(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: &str,
+    body: Option<QuoteInvoiceBody>,
+) -> AppResult<Created> {
+    let agency = caller.require_agency()?;
+    let client = body.and_then(|b| b.client_id);
+    let invoice_id = crate::services::invoices::invoice_quote(
+        &state.store,
+        &agency.id,
+        id,
+        client,
+        author(caller),
+    )
+    .await?;
+    Ok(Created::new(
+        RecordKind::Invoice,
+        &state.base_url,
+        &invoice_id,
+    ))
 }

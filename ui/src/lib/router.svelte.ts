@@ -11,6 +11,8 @@ export const PATHS = {
   planning: '/planning',
   calls: '/appels',
   technicians: '/techniciens',
+  quotes: '/devis',
+  invoices: '/factures',
   keys: '/cles',
   webhooks: '/webhooks',
   account: '/compte',
