@@ -34,6 +34,8 @@ struct World {
     equipment: String,
     /// Equipment "ASC 8", without client.
     orphan: String,
+    /// The admin's API token (REST API v2).
+    token: String,
 }
 
 async fn world() -> World {
@@ -93,6 +95,7 @@ async fn world() -> World {
         outsider,
         equipment,
         orphan,
+        token: org.admin_token,
     }
 }
 
@@ -719,5 +722,83 @@ async fn issue_payment_credit_note_filters_and_rights() {
         .await
         .expect("request");
     assert_eq!(response.status().as_u16(), 403);
+    w.server.stop().await;
+}
+
+async fn rest(w: &World, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {
+    let mut request = w
+        .server
+        .client
+        .request(method, w.server.url(&format!("/api/v2{path}")))
+        .header("Authorization", format!("Bearer {}", w.token));
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.expect("request");
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn the_rest_api_has_the_same_list_invoice_of_a_quote_and_draft_editing() {
+    use reqwest::Method;
+    let w = world().await;
+    let quote = new_quote(&w.admin, &w.equipment).await;
+    let (status, page) = rest(&w, Method::GET, "/quotes?status=brouillon", None).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["total"], json!(1));
+    assert_eq!(page["results"][0]["id"], json!(quote));
+    assert_eq!(page["results"][0]["totalInclTax"], json!(396.45));
+    assert_eq!(rest(&w, Method::GET, "/quotes?status=x", None).await.0, 422);
+    assert_eq!(
+        rest(&w, Method::POST, &format!("/quotes/{quote}/accept"), None)
+            .await
+            .0,
+        201
+    );
+    let (status, created) = rest(&w, Method::POST, &format!("/quotes/{quote}/invoice"), None).await;
+    assert_eq!(status, 201, "{created}");
+    let invoice = str_of(&created, "id").to_owned();
+    assert_eq!(
+        rest(
+            &w,
+            Method::POST,
+            &format!("/quotes/{quote}/invoice"),
+            Some(json!({}))
+        )
+        .await
+        .0,
+        409
+    );
+    let (status, _) = rest(
+        &w,
+        Method::PATCH,
+        &format!("/invoices/{invoice}"),
+        Some(json!({ "clientId": OTHER_CLIENT })),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (_, read) = rest(&w, Method::GET, &format!("/invoices/{invoice}"), None).await;
+    assert_eq!(read["buyer"], json!("Résidence des Lilas"));
+    assert_eq!(
+        rest(
+            &w,
+            Method::POST,
+            &format!("/invoices/{invoice}/issue"),
+            None
+        )
+        .await
+        .0,
+        201
+    );
+    let (status, body) = rest(
+        &w,
+        Method::PATCH,
+        &format!("/invoices/{invoice}"),
+        Some(json!({ "clientId": CLIENT })),
+    )
+    .await;
+    assert_eq!(status, 409);
+    assert!(str_of(&body, "error").starts_with("Modification refusée"));
     w.server.stop().await;
 }

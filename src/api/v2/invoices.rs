@@ -28,7 +28,7 @@ use crate::store::invoices::InvoiceRow;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_invoices, create_invoice))
-        .routes(routes!(get_invoice))
+        .routes(routes!(get_invoice, update_invoice))
         .routes(routes!(issue_invoice))
         .routes(routes!(send_invoice))
         .routes(routes!(record_invoice_payment))
@@ -759,8 +759,36 @@ pub struct InvoiceDraftBody {
     pub lines: Option<Vec<LineBody>>,
 }
 
+/// Modifie une facture en brouillon : seuls les champs donnés changent
+/// (`clientId` : le client facturé, l'acheteur le suit ; `lines` : toutes les
+/// lignes, totaux recalculés). Une pièce émise est figée (409) ; un avoir ne
+/// se modifie pas (409).
+#[utoipa::path(
+    patch,
+    path = "/invoices/{id}",
+    tag = "Factures",
+    params(("id" = String, Path, description = "Identifiant de la facture")),
+    request_body = InvoiceDraftBody,
+    responses(
+        (status = 200, description = "Brouillon modifié", body = Created,
+            links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("IssueInvoice" = (operation_id = "issue_invoice", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
+        (status = 409, description = "Pièce émise (figée) ou avoir", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Rien à modifier, client hors de l'agence ou archivé, ligne invalide", body = ErrorBody),
+    )
+)]
+async fn update_invoice(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<InvoiceDraftBody>,
+) -> AppResult<Json<Created>> {
+    invoice_update(&state, &caller, &id, body).await.map(Json)
+}
+
 /// Edits a draft invoice (PATCH semantics); an issued document is frozen
-/// (409). Shared with the web application (not yet routed on the REST API).
+/// (409): `PATCH /invoices/{id}` and the web application.
 pub async fn invoice_update(
     state: &AppState,
     caller: &ApiCaller,

@@ -6,14 +6,14 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use rmcp::schemars;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::invoices::{LineBody, VatView, author, rate_percent};
 use super::wire::{Created, Page, PageQuery, Paging, RecordKind};
-use crate::api::extract::ApiPath;
-use crate::api::json::ApiJson;
+use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::json::{ApiJson, OptionalJson};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::invoice::{cents_to_euros, line_total_excl_cents};
 use crate::domain::quote::{QuoteAction, QuoteOrigin, QuoteStatus};
@@ -23,8 +23,9 @@ use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(create_quote))
+        .routes(routes!(list_quotes, create_quote))
         .routes(routes!(get_quote))
+        .routes(routes!(create_quote_invoice))
         .routes(routes!(send_quote))
         .routes(routes!(accept_quote))
         .routes(routes!(refuse_quote))
@@ -360,9 +361,86 @@ async fn refuse_quote(
 }
 
 // ---------------------------------------------------------------------------
-// The list and the invoice of a quote (shared with the web application; not
-// yet routed on the REST API)
+// The list and the invoice of a quote (shared with the web application)
 // ---------------------------------------------------------------------------
+
+/// Filtres et pagination de la liste des devis.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct QuoteQuery {
+    /// Statut : `brouillon`, `envoye`, `accepte` ou `refuse` (autre valeur : 422).
+    #[param(inline, value_type = Option<QuoteStatusCode>)]
+    pub status: Option<String>,
+    /// Un fragment du numéro de l'équipement, sans tenir compte de la casse
+    /// (100 caractères au plus).
+    #[param(max_length = 100)]
+    pub equipment: Option<String>,
+    /// Lignes par page, de 1 à 200 (50 par défaut).
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 200)]
+    pub limit: Option<String>,
+    /// Page demandée, à partir de 1.
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295_i64)]
+    pub page: Option<String>,
+}
+
+/// Les devis de l'agence, des plus récents aux plus anciens, filtrés par
+/// statut et par numéro d'équipement, paginés ; chacun avec ses totaux et la
+/// facture qui en est issue.
+#[utoipa::path(
+    get,
+    path = "/quotes",
+    tag = "Devis",
+    params(QuoteQuery),
+    responses(
+        (status = 200, description = "Une page de devis", body = Page<QuoteListEntry>,
+            links(("GetQuote" = (operation_id = "get_quote", parameters(("id" = "$response.body#/results/0/id")))))),
+        (status = 400, description = "Recherche d'équipement trop longue", body = ErrorBody),
+        (status = 422, description = "Statut inconnu, `limit` ou `page` hors bornes", body = ErrorBody),
+    )
+)]
+async fn list_quotes(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiQuery(query): ApiQuery<QuoteQuery>,
+) -> AppResult<Json<Page<QuoteListEntry>>> {
+    let filter = service::ListInput {
+        status: query.status,
+        equipment: query.equipment,
+    };
+    let paging = PageQuery {
+        limit: query.limit,
+        page: query.page,
+    };
+    quote_list(&state, &caller, filter, paging).await.map(Json)
+}
+
+/// Fait d'un devis accepté sa facture, en brouillon : les lignes du devis
+/// reprises, au client `clientId` ou, sans lui, au client de l'équipement du
+/// devis (ou de son immeuble). Une seule fois par devis. La réponse désigne
+/// la facture.
+#[utoipa::path(
+    post,
+    path = "/quotes/{id}/invoice",
+    tag = "Devis",
+    params(("id" = String, Path, description = "Identifiant du devis")),
+    request_body = Option<QuoteInvoiceBody>,
+    responses(
+        (status = 201, description = "Facture créée (brouillon)", body = Created,
+            links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("UpdateInvoice" = (operation_id = "update_invoice", parameters(("id" = "$response.body#/id")))), ("IssueInvoice" = (operation_id = "issue_invoice", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
+        (status = 409, description = "Devis déjà facturé", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Devis non accepté, client introuvable ou archivé, équipement sans client et `clientId` absent", body = ErrorBody),
+    )
+)]
+async fn create_quote_invoice(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+    OptionalJson(body): OptionalJson<QuoteInvoiceBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    quote_invoice(&state, &caller, &id, body).await.map(answer)
+}
 
 /// Une pièce liée à un devis : la facture qui en est issue.
 #[derive(Serialize, ToSchema)]
