@@ -607,12 +607,23 @@ async fn every_invoice_transition_allowed_and_refused() {
 async fn an_issued_invoice_is_never_edited_nor_deleted() {
     let w = world().await;
     let (id, before) = issued(&w).await;
-    // No route changes or removes an invoice.
-    for method in [
-        reqwest::Method::PUT,
-        reqwest::Method::PATCH,
-        reqwest::Method::DELETE,
-    ] {
+    // No route replaces or removes an invoice; PATCH edits drafts only.
+    let response = w
+        .server
+        .client
+        .patch(w.server.url(&format!("/api/v2/invoices/{id}")))
+        .header("Authorization", format!("Bearer {}", w.org.admin_token))
+        .json(&json!({ "lines": [{ "label": "x", "quantity": 1, "unitPrice": 1 }] }))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status().as_u16(), 409);
+    let body: Value = response.json().await.expect("json");
+    assert_eq!(
+        body,
+        json!({ "error": "Modification refusée : impossible de modifier cette facture au statut « Émise » : une facture émise est figée : son numéro, ses lignes et ses montants ne changent plus ; corrigez-la par un avoir." })
+    );
+    for method in [reqwest::Method::PUT, reqwest::Method::DELETE] {
         let response = w
             .server
             .client

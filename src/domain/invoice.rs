@@ -147,6 +147,28 @@ pub fn is_editable(status: InvoiceStatus) -> bool {
     status == InvoiceStatus::Brouillon
 }
 
+/// Why a document may not be edited (its buyer or lines changed), or `None`
+/// when it may: only an invoice in `brouillon`. An issued document is frozen
+/// (its number, lines and amounts are part of the accounts) and is corrected
+/// by a credit note; a credit note takes its amounts from the invoice it
+/// credits and is issued at once.
+pub fn edit_refusal(nature: InvoiceNature, status: InvoiceStatus) -> Option<String> {
+    let reason = match (nature, status) {
+        (InvoiceNature::Facture, InvoiceStatus::Brouillon) => return None,
+        (InvoiceNature::Facture, _) => {
+            "une facture émise est figée : son numéro, ses lignes et ses montants ne changent plus ; corrigez-la par un avoir"
+        }
+        (InvoiceNature::Avoir, _) => {
+            "un avoir reprend les montants de la facture qu'il crédite et ne se modifie pas"
+        }
+    };
+    Some(format!(
+        "Modification refusée : impossible de modifier {} au statut « {} » : {reason}.",
+        nature.this_document(),
+        status.label_for(nature)
+    ))
+}
+
 /// A credit note cancels an issued invoice: a draft is simply edited, and a
 /// credit note is not itself credited.
 pub fn check_creditable(nature: InvoiceNature, status: InvoiceStatus) -> Result<(), DomainError> {
@@ -460,7 +482,20 @@ mod tests {
     fn only_drafts_are_editable() {
         for &status in InvoiceStatus::ALL {
             assert_eq!(is_editable(status), status == Brouillon, "{status:?}");
+            assert_eq!(
+                edit_refusal(InvoiceNature::Facture, status).is_none(),
+                status == Brouillon
+            );
+            assert!(edit_refusal(InvoiceNature::Avoir, status).is_some());
         }
+        assert_eq!(
+            edit_refusal(InvoiceNature::Facture, Emise).as_deref(),
+            Some(
+                "Modification refusée : impossible de modifier cette facture au statut « Émise » : \
+                 une facture émise est figée : son numéro, ses lignes et ses montants ne changent plus ; \
+                 corrigez-la par un avoir."
+            )
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ use crate::clock;
 use crate::domain::invoice::{
     self, InvoiceAction, InvoiceNature, InvoiceStatus, LineAmounts, Totals,
 };
+use crate::domain::quote::QuoteStatus;
 use crate::domain::{DomainError, TransitionError};
 use crate::error::{AppError, AppResult};
 use crate::store::audit::{self, Actor, AuditEntry};
@@ -20,6 +21,7 @@ use crate::store::invoices::{
     self as store, Buyer, ClientRow, CreditNoteRow, InvoiceFilter, InvoiceLineRow, InvoiceRow,
     NewInvoice,
 };
+use crate::store::quotes::QuoteRow;
 use crate::store::{Store, quotes as quote_store};
 
 /// Days between the issue and the due date (French default of 30 days
@@ -424,6 +426,73 @@ pub(crate) fn buyer_of(client: &ClientRow) -> Buyer {
     }
 }
 
+/// The client `client_ref` of the agency, when it may be invoiced.
+fn invoiceable_client(
+    tx: &rusqlite::Transaction,
+    agency_id: &str,
+    client_ref: &str,
+) -> AppResult<ClientRow> {
+    let client = store::find_client_by_ref(tx, agency_id, client_ref)?.ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Client introuvable dans cette agence : « {client_ref} »."
+        ))
+    })?;
+    check_not_archived(&client)?;
+    Ok(client)
+}
+
+fn check_not_archived(client: &ClientRow) -> AppResult<()> {
+    if client.archived {
+        return Err(AppError::unprocessable(format!(
+            "Le client « {} » est archivé : il ne peut plus être facturé.",
+            client.name
+        )));
+    }
+    Ok(())
+}
+
+/// Only an accepted quote is invoiced.
+fn check_quote_invoiceable(quote: &QuoteRow) -> AppResult<()> {
+    if quote.status != QuoteStatus::Accepte.as_str() {
+        let label = QuoteStatus::parse(&quote.status).map_or(quote.status.as_str(), |s| s.label());
+        return Err(AppError::unprocessable(format!(
+            "Seul un devis accepté peut être facturé : le devis {} est au statut « {label} ».",
+            quote.number.as_deref().unwrap_or(&quote.id)
+        )));
+    }
+    Ok(())
+}
+
+/// A quote is turned into one invoice only (409 once it has one).
+fn check_not_invoiced(tx: &rusqlite::Transaction, quote: &QuoteRow) -> AppResult<()> {
+    if let Some((_, number)) = store::invoice_of_quote(tx, &quote.id)? {
+        let invoice = match number {
+            Some(number) => format!("facture {number}"),
+            None => "facture en brouillon".to_owned(),
+        };
+        return Err(AppError::conflict(format!(
+            "Le devis {} est déjà facturé ({invoice}) : un devis ne devient qu'une seule facture.",
+            quote.number.as_deref().unwrap_or(&quote.id)
+        )));
+    }
+    Ok(())
+}
+
+fn quote_rows_as_lines(
+    tx: &rusqlite::Transaction,
+    quote_id: &str,
+) -> AppResult<Vec<InvoiceLineRow>> {
+    Ok(quote_store::lines(tx, quote_id)?
+        .into_iter()
+        .map(|l| InvoiceLineRow {
+            label: l.label,
+            quantity_milli: l.quantity_milli,
+            unit_price_cents: l.unit_price_cents,
+            vat_rate_bp: l.vat_rate_bp,
+        })
+        .collect())
+}
+
 /// Creates a draft invoice (`brouillon`, no number); returns its id.
 pub async fn create_draft(
     store: &Store,
@@ -451,17 +520,7 @@ pub async fn create_draft(
     let quote_id = input.quote_id;
     store
         .write(move |tx| {
-            let client = store::find_client_by_ref(tx, &agency_id, &client_ref)?.ok_or_else(|| {
-                AppError::unprocessable(format!(
-                    "Client introuvable dans cette agence : « {client_ref} »."
-                ))
-            })?;
-            if client.archived {
-                return Err(AppError::unprocessable(format!(
-                    "Le client « {} » est archivé : il ne peut plus être facturé.",
-                    client.name
-                )));
-            }
+            let client = invoiceable_client(tx, &agency_id, &client_ref)?;
             let quote = match &quote_id {
                 Some(quote_id) => {
                     let quote = quote_store::get(tx, &agency_id, quote_id)?.ok_or_else(|| {
@@ -469,13 +528,10 @@ pub async fn create_draft(
                             "Devis introuvable dans cette agence : « {quote_id} »."
                         ))
                     })?;
-                    if quote.status != crate::domain::quote::QuoteStatus::Accepte.as_str() {
-                        let label = crate::domain::quote::QuoteStatus::parse(&quote.status)
-                            .map_or(quote.status.as_str(), |s| s.label());
-                        return Err(AppError::unprocessable(format!(
-                            "Seul un devis accepté peut être facturé : le devis {} est au statut « {label} ».",
-                            quote.number.as_deref().unwrap_or(&quote.id)
-                        )));
+                    check_quote_invoiceable(&quote)?;
+                    // Copying the quote is turning it into its invoice: once.
+                    if given_lines.is_none() {
+                        check_not_invoiced(tx, &quote)?;
                     }
                     Some(quote)
                 }
@@ -483,15 +539,7 @@ pub async fn create_draft(
             };
             let rows = match (given_lines, &quote) {
                 (Some(lines), _) => to_rows(&lines),
-                (None, Some(quote)) => quote_store::lines(tx, &quote.id)?
-                    .into_iter()
-                    .map(|l| InvoiceLineRow {
-                        label: l.label,
-                        quantity_milli: l.quantity_milli,
-                        unit_price_cents: l.unit_price_cents,
-                        vat_rate_bp: l.vat_rate_bp,
-                    })
-                    .collect(),
+                (None, Some(quote)) => quote_rows_as_lines(tx, &quote.id)?,
                 (None, None) => Vec::new(),
             };
             if rows.is_empty() {
@@ -536,6 +584,176 @@ pub async fn create_draft(
                 },
             )?;
             Ok(id)
+        })
+        .await
+}
+
+/// Turns an accepted quote into its draft invoice: the quote's rows copied,
+/// made out to `client_ref` when given, else to the client of the quote's
+/// equipment (or of its building). Once per quote (409 after). Returns the
+/// invoice's id.
+pub async fn invoice_quote(
+    store: &Store,
+    agency_id: &str,
+    quote_id: &str,
+    client_ref: Option<String>,
+    author: Author,
+) -> AppResult<String> {
+    let (agency_id, quote_id) = (agency_id.to_owned(), quote_id.to_owned());
+    store
+        .write(move |tx| {
+            let quote = quote_store::get(tx, &agency_id, &quote_id)?
+                .ok_or_else(|| AppError::not_found("Devis introuvable."))?;
+            check_quote_invoiceable(&quote)?;
+            check_not_invoiced(tx, &quote)?;
+            let client = match client_ref.as_deref().map(str::trim) {
+                Some(client_ref) if !client_ref.is_empty() => {
+                    invoiceable_client(tx, &agency_id, client_ref)?
+                }
+                _ => {
+                    let number = quote.number.as_deref().unwrap_or(&quote.id);
+                    let no_client = || {
+                        AppError::unprocessable(format!(
+                            "L'équipement du devis {number} n'est rattaché à aucun client : indiquez le client à facturer (« clientId »)."
+                        ))
+                    };
+                    let client_id = quote_store::equipment_client_id(tx, &quote.equipment_id)?
+                        .ok_or_else(no_client)?;
+                    let client = store::find_client(tx, &client_id)?.ok_or_else(no_client)?;
+                    check_not_archived(&client)?;
+                    client
+                }
+            };
+            let rows = quote_rows_as_lines(tx, &quote.id)?;
+            if rows.is_empty() {
+                return Err(AppError::unprocessable(
+                    "La facture doit comporter au moins une ligne.",
+                ));
+            }
+            let totals = totals_of(&rows);
+            let now = clock::now();
+            let buyer = buyer_of(&client);
+            let id = store::insert_draft(
+                tx,
+                &NewInvoice {
+                    agency_id: &agency_id,
+                    nature: InvoiceNature::Facture.as_str(),
+                    client_id: Some(&client.id),
+                    credited_invoice_id: None,
+                    quote_id: Some(&quote.id),
+                    buyer: &buyer,
+                    total_excl_cents: totals.excl_tax_cents,
+                    total_incl_cents: totals.incl_tax_cents,
+                    created_on: &day_text(now.date_naive()),
+                    created_at: &clock::format_timestamp(now),
+                    lines: &rows,
+                },
+            )?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &author.actor,
+                    action: "creation",
+                    object_type: "invoice",
+                    object_id: Some(&id),
+                    detail: Some(json!({
+                        "nature": "facture",
+                        "client": client.client_ref,
+                        "quote": quote.id,
+                        "quoteNumber": quote.number,
+                        "lines": rows.len(),
+                        "totalInclCents": totals.incl_tax_cents,
+                    })),
+                },
+            )?;
+            Ok(id)
+        })
+        .await
+}
+
+/// What a draft's edition changes; absent fields stay as they are.
+#[derive(Debug, Clone, Default)]
+pub struct DraftChange {
+    /// The invoiced client (`client_ref`): the buyer follows it.
+    pub client_id: Option<String>,
+    /// Every line, replacing the draft's (same rules as at creation).
+    pub lines: Option<Vec<LineInput>>,
+}
+
+/// Edits a draft invoice (`PATCH` semantics: only what is given changes).
+/// An issued document is frozen: 409 with the reason; a credit note is
+/// never edited (409 too).
+pub async fn update_draft(
+    store: &Store,
+    agency_id: &str,
+    id: &str,
+    change: DraftChange,
+    author: Author,
+) -> AppResult<()> {
+    if change.client_id.is_none() && change.lines.is_none() {
+        return Err(AppError::unprocessable(
+            "Rien à modifier : indiquez le client (« clientId ») ou les lignes (« lines »).",
+        ));
+    }
+    let given_lines = change
+        .lines
+        .as_deref()
+        .map(|rows| check_lines(rows, "La facture"))
+        .transpose()?;
+    let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
+    let client_ref = change.client_id;
+    store
+        .write(move |tx| {
+            let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
+            let (nature, status) = parse_stored(&row)?;
+            if let Some(reason) = invoice::edit_refusal(nature, status) {
+                return Err(AppError::conflict(reason));
+            }
+            let (client_id, buyer) = match client_ref.as_deref() {
+                Some(client_ref) => {
+                    let client = invoiceable_client(tx, &agency_id, client_ref)?;
+                    let buyer = buyer_of(&client);
+                    (Some(client.id), buyer)
+                }
+                None => (row.client_id.clone(), stored_buyer(&row)),
+            };
+            let rows = match &given_lines {
+                Some(lines) => to_rows(lines),
+                None => store::lines(tx, &row.id)?,
+            };
+            let totals = totals_of(&rows);
+            let changed = store::replace_draft(
+                tx,
+                &id,
+                &store::DraftContent {
+                    client_id: client_id.as_deref(),
+                    buyer: &buyer,
+                    total_excl_cents: totals.excl_tax_cents,
+                    total_incl_cents: totals.incl_tax_cents,
+                    lines: &rows,
+                    at: &clock::now_text(),
+                },
+            )?;
+            if !changed {
+                return Err(anyhow::anyhow!("la facture {id} n'était plus un brouillon").into());
+            }
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(&agency_id),
+                    actor: &author.actor,
+                    action: "modification",
+                    object_type: "invoice",
+                    object_id: Some(&id),
+                    detail: Some(json!({
+                        "client": client_ref,
+                        "lines": given_lines.as_ref().map(Vec::len),
+                        "totalInclCents": totals.incl_tax_cents,
+                    })),
+                },
+            )?;
+            Ok(())
         })
         .await
 }

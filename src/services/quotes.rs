@@ -240,3 +240,91 @@ pub async fn act(
         })
         .await
 }
+
+/// The quote list's filters as received.
+#[derive(Debug, Clone, Default)]
+pub struct ListInput {
+    /// `brouillon`, `envoye`, `accepte` or `refuse`; unknown: 422.
+    pub status: Option<String>,
+    /// A fragment of the equipment number (spaces and case ignored).
+    pub equipment: Option<String>,
+}
+
+/// The longest equipment number fragment searched.
+pub const MAX_SEARCH_CHARS: usize = 100;
+
+/// Checks the filters: an unknown status is 422, an over-long search 400.
+pub fn check_filter(input: ListInput) -> AppResult<store::QuoteFilter> {
+    let status = match input.status.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(raw) => Some(
+            QuoteStatus::parse(raw)
+                .ok_or_else(|| {
+                    AppError::unprocessable(format!(
+                        "Statut de devis inconnu : « {raw} ». Valeurs possibles : {}.",
+                        QuoteStatus::CODES.join(", ")
+                    ))
+                })?
+                .as_str()
+                .to_owned(),
+        ),
+    };
+    let equipment = match input.equipment.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(raw) if raw.chars().count() > MAX_SEARCH_CHARS => {
+            return Err(AppError::bad_request(format!(
+                "La recherche d'équipement ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
+            )));
+        }
+        Some(raw) => Some(raw.to_lowercase()),
+    };
+    Ok(store::QuoteFilter {
+        status,
+        equipment_number: equipment,
+    })
+}
+
+/// A quote of the list with its totals and the invoice made from it.
+#[derive(Debug, Clone)]
+pub struct QuoteListItem {
+    pub row: store::QuoteListRow,
+    pub totals: Totals,
+}
+
+/// One page of the agency's quotes, newest first, and how many match.
+pub async fn list(
+    store: &Store,
+    agency_id: &str,
+    filter: store::QuoteFilter,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<QuoteListItem>)> {
+    let agency_id = agency_id.to_owned();
+    store
+        .read(move |conn| {
+            let (total, rows) = store::list(conn, &agency_id, &filter, limit, offset)?;
+            let items = rows
+                .into_iter()
+                .map(|row| {
+                    let lines = store::lines(conn, &row.quote.id)?;
+                    Ok(QuoteListItem {
+                        totals: totals_of(&lines),
+                        row,
+                    })
+                })
+                .collect::<AppResult<Vec<_>>>()?;
+            Ok((total, items))
+        })
+        .await
+}
+
+/// The invoice made from a quote, if any: its id and number.
+pub async fn invoice_of(
+    store: &Store,
+    quote_id: &str,
+) -> AppResult<Option<(String, Option<String>)>> {
+    let quote_id = quote_id.to_owned();
+    store
+        .read(move |conn| crate::store::invoices::invoice_of_quote(conn, &quote_id))
+        .await
+}

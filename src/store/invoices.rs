@@ -358,6 +358,82 @@ pub fn issued_credit_total(conn: &Connection, invoice_id: &str) -> AppResult<i64
     )?)
 }
 
+/// The invoice (not a credit note) made from the quote `quote_id`, the
+/// first one if several (an invoice with its own lines, such as a deposit,
+/// may also name the quote): its id and number (None while a draft).
+pub fn invoice_of_quote(
+    conn: &Connection,
+    quote_id: &str,
+) -> AppResult<Option<(String, Option<String>)>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, number FROM invoices WHERE quote_id = ?1 AND nature = 'facture'
+             ORDER BY created_at, id LIMIT 1",
+            [quote_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?)
+}
+
+/// What a draft's edition writes.
+pub struct DraftContent<'a> {
+    pub client_id: Option<&'a str>,
+    pub buyer: &'a Buyer,
+    pub total_excl_cents: i64,
+    pub total_incl_cents: i64,
+    pub lines: &'a [InvoiceLineRow],
+    pub at: &'a str,
+}
+
+/// Replaces a draft's client, buyer, totals and lines. False when it was no
+/// longer a draft (nothing changed): an issued document is never edited.
+pub fn replace_draft(tx: &Transaction, id: &str, draft: &DraftContent<'_>) -> AppResult<bool> {
+    let DraftContent {
+        client_id,
+        buyer,
+        total_excl_cents,
+        total_incl_cents,
+        lines,
+        at,
+    } = *draft;
+    let changed = tx.execute(
+        "UPDATE invoices SET client_id = ?2, buyer_name = ?3, buyer_address = ?4, buyer_siren = ?5,
+                total_excl_cents = ?6, total_incl_cents = ?7, updated_at = ?8
+         WHERE id = ?1 AND status = 'brouillon'",
+        params![
+            id,
+            client_id,
+            buyer.name,
+            buyer.address,
+            buyer.siren,
+            total_excl_cents,
+            total_incl_cents,
+            at
+        ],
+    )? == 1;
+    if !changed {
+        return Ok(false);
+    }
+    tx.execute("DELETE FROM invoice_lines WHERE invoice_id = ?1", [id])?;
+    let mut insert_line = tx.prepare_cached(
+        "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli,
+                                    unit_price_cents, vat_rate_bp)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    for (index, line) in lines.iter().enumerate() {
+        insert_line.execute(params![
+            new_id(),
+            id,
+            i64::try_from(index + 1).unwrap_or(i64::MAX),
+            line.label,
+            line.quantity_milli,
+            line.unit_price_cents,
+            line.vat_rate_bp,
+        ])?;
+    }
+    Ok(true)
+}
+
 /// A client of the agency, as an invoice is made out to it.
 #[derive(Debug, Clone)]
 pub struct ClientRow {

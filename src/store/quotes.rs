@@ -270,3 +270,98 @@ pub fn equipment_client(
         None => Ok(None),
     }
 }
+
+/// Filters of the agency's quote list; every one is optional.
+#[derive(Debug, Clone, Default)]
+pub struct QuoteFilter {
+    /// One status (`brouillon`, `envoye`, `accepte`, `refuse`).
+    pub status: Option<String>,
+    /// A fragment of the equipment number, lowercased (case-insensitive match).
+    pub equipment_number: Option<String>,
+}
+
+/// A quote of the list, with the invoice made from it if any.
+#[derive(Debug, Clone)]
+pub struct QuoteListRow {
+    pub quote: QuoteRow,
+    pub invoice_id: Option<String>,
+    pub invoice_number: Option<String>,
+}
+
+/// One page of the agency's quotes matching `filter`, newest first
+/// (`created_at DESC, id DESC`), and how many match in all. The status
+/// filter reads `quotes_by_status`; the number fragment is matched on the
+/// equipment joined (an agency holds thousands of quotes, not millions).
+pub fn list(
+    conn: &Connection,
+    agency_id: &str,
+    filter: &QuoteFilter,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<QuoteListRow>)> {
+    const WHERE: &str = "q.agency_id = ?1 AND (?2 IS NULL OR q.status = ?2)
+         AND (?3 IS NULL OR instr(lower(COALESCE(e.number, '')), ?3) > 0)";
+    let total: i64 = conn
+        .prepare_cached(&format!(
+            "SELECT COUNT(*) FROM quotes q JOIN equipment e ON e.id = q.equipment_id WHERE {WHERE}"
+        ))?
+        .query_row(
+            params![agency_id, filter.status, filter.equipment_number],
+            |r| r.get(0),
+        )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT q.id, q.agency_id, q.equipment_id, e.number, q.number, q.origin, q.object,
+                q.status, q.sent_at, q.accepted_at, q.refused_at, q.created_at,
+                (SELECT i.id FROM invoices i WHERE i.quote_id = q.id AND i.nature = 'facture'
+                 ORDER BY i.created_at, i.id LIMIT 1),
+                (SELECT i.number FROM invoices i WHERE i.quote_id = q.id AND i.nature = 'facture'
+                 ORDER BY i.created_at, i.id LIMIT 1)
+         FROM quotes q JOIN equipment e ON e.id = q.equipment_id
+         WHERE {WHERE}
+         ORDER BY q.created_at DESC, q.id DESC LIMIT ?4 OFFSET ?5"
+    ))?;
+    let rows = stmt.query_map(
+        params![
+            agency_id,
+            filter.status,
+            filter.equipment_number,
+            i64::from(limit),
+            i64::try_from(offset).unwrap_or(i64::MAX)
+        ],
+        |r| {
+            Ok(QuoteListRow {
+                quote: QuoteRow {
+                    id: r.get(0)?,
+                    agency_id: r.get(1)?,
+                    equipment_id: r.get(2)?,
+                    equipment_number: r.get(3)?,
+                    number: r.get(4)?,
+                    origin: r.get(5)?,
+                    object: r.get(6)?,
+                    status: r.get(7)?,
+                    sent_at: r.get(8)?,
+                    accepted_at: r.get(9)?,
+                    refused_at: r.get(10)?,
+                    created_at: r.get(11)?,
+                },
+                invoice_id: r.get(12)?,
+                invoice_number: r.get(13)?,
+            })
+        },
+    )?;
+    Ok((total, rows.collect::<Result<_, _>>()?))
+}
+
+/// The client of a quote's equipment: the equipment's own, else its
+/// building's (the buyer of the invoice made from the quote).
+pub fn equipment_client_id(conn: &Connection, equipment_id: &str) -> AppResult<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT COALESCE(e.client_id, b.client_id) FROM equipment e
+             LEFT JOIN buildings b ON b.id = e.building_id WHERE e.id = ?1",
+            [equipment_id],
+            |r| r.get::<_, Option<String>>(0),
+        )
+        .optional()?
+        .flatten())
+}

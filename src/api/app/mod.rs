@@ -5,8 +5,10 @@ pub mod account;
 pub mod calls;
 pub mod documents;
 pub mod equipment;
+pub mod invoices;
 pub mod keys;
 pub mod planning;
+pub mod quotes;
 pub mod session;
 pub mod surveys;
 pub mod technicians;
@@ -28,4 +30,6 @@ pub fn router() -> Router<AppState> {
         .merge(planning::router())
         .merge(equipment::router())
         .merge(documents::router())
+        .merge(quotes::router())
+        .merge(invoices::router())
 }

@@ -30,7 +30,7 @@ use crate::store::invoices::InvoiceRow;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_invoices, create_invoice))
-        .routes(routes!(get_invoice))
+        .routes(routes!(get_invoice, update_invoice))
         .routes(routes!(get_invoice_pdf))
         .routes(routes!(issue_invoice))
         .routes(routes!(send_invoice))
@@ -582,6 +582,7 @@ pub struct InvoiceBody {
     responses(
         (status = 201, description = "Facture créée (brouillon)", body = Created,
             links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("IssueInvoice" = (operation_id = "issue_invoice", parameters(("id" = "$response.body#/id")))))),
+        (status = 409, description = "Devis déjà facturé : sans `lines`, ses lignes ne sont reprises qu'une fois", body = ErrorBody),
         (status = 413, description = "Corps trop volumineux", body = ErrorBody),
         (status = 422, description = "Saisie refusée : client hors de l'agence ou archivé, devis non accepté, ligne invalide", body = ErrorBody),
     )
@@ -789,4 +790,62 @@ pub async fn credit_note_create(
     let credit_note_id =
         service::create_credit_note(&state.store, &agency.id, id, lines, author(caller)).await?;
     Ok(created(state, &credit_note_id))
+}
+
+/// Les changements d'un brouillon de facture : seuls les champs donnés changent.
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct InvoiceDraftBody {
+    /// Client facturé (`client_id` de l'API partenaire) : l'acheteur le suit.
+    pub client_id: Option<String>,
+    /// Toutes les lignes, qui remplacent celles du brouillon.
+    #[schema(min_items = 1, max_items = 200)]
+    pub lines: Option<Vec<LineBody>>,
+}
+
+/// Modifie une facture en brouillon : seuls les champs donnés changent
+/// (`clientId` : le client facturé, l'acheteur le suit ; `lines` : toutes les
+/// lignes, totaux recalculés). Une pièce émise est figée (409) ; un avoir ne
+/// se modifie pas (409).
+#[utoipa::path(
+    patch,
+    path = "/invoices/{id}",
+    tag = "Factures",
+    params(("id" = String, Path, description = "Identifiant de la facture")),
+    request_body = InvoiceDraftBody,
+    responses(
+        (status = 200, description = "Brouillon modifié", body = Created,
+            links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("IssueInvoice" = (operation_id = "issue_invoice", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
+        (status = 409, description = "Pièce émise (figée) ou avoir", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Rien à modifier, client hors de l'agence ou archivé, ligne invalide", body = ErrorBody),
+    )
+)]
+async fn update_invoice(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<InvoiceDraftBody>,
+) -> AppResult<Json<Created>> {
+    invoice_update(&state, &caller, &id, body).await.map(Json)
+}
+
+/// Edits a draft invoice (PATCH semantics); an issued document is frozen
+/// (409): `PATCH /invoices/{id}` and the web application.
+pub async fn invoice_update(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: &str,
+    body: InvoiceDraftBody,
+) -> AppResult<Created> {
+    let agency = caller.require_agency()?;
+    let change = service::DraftChange {
+        client_id: body.client_id,
+        lines: body
+            .lines
+            .map(|lines| lines.into_iter().map(Into::into).collect()),
+    };
+    service::update_draft(&state.store, &agency.id, id, change, author(caller)).await?;
+    Ok(created(state, id))
 }

@@ -6,14 +6,14 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use rmcp::schemars;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::invoices::{LineBody, VatView, author, rate_percent};
-use super::wire::{Created, RecordKind};
-use crate::api::extract::ApiPath;
-use crate::api::json::ApiJson;
+use super::wire::{Created, Page, PageQuery, Paging, RecordKind};
+use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::json::{ApiJson, OptionalJson};
 use crate::api::pdf::{PdfBinary, PdfResponse};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::invoice::{cents_to_euros, line_total_excl_cents};
@@ -25,9 +25,10 @@ use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(create_quote))
+        .routes(routes!(list_quotes, create_quote))
         .routes(routes!(get_quote))
         .routes(routes!(get_quote_pdf))
+        .routes(routes!(create_quote_invoice))
         .routes(routes!(send_quote))
         .routes(routes!(accept_quote))
         .routes(routes!(refuse_quote))
@@ -391,4 +392,237 @@ async fn refuse_quote(
     quote_act(&state, &caller, &id, QuoteAction::Refuse)
         .await
         .map(answer)
+}
+
+// ---------------------------------------------------------------------------
+// The list and the invoice of a quote (shared with the web application)
+// ---------------------------------------------------------------------------
+
+/// Filtres et pagination de la liste des devis.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct QuoteQuery {
+    /// Statut : `brouillon`, `envoye`, `accepte` ou `refuse` (autre valeur : 422).
+    #[param(inline, value_type = Option<QuoteStatusCode>)]
+    pub status: Option<String>,
+    /// Un fragment du numéro de l'équipement, sans tenir compte de la casse
+    /// (100 caractères au plus).
+    #[param(max_length = 100)]
+    pub equipment: Option<String>,
+    /// Lignes par page, de 1 à 200 (50 par défaut).
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 200)]
+    pub limit: Option<String>,
+    /// Page demandée, à partir de 1.
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295_i64)]
+    pub page: Option<String>,
+}
+
+/// Les devis de l'agence, des plus récents aux plus anciens, filtrés par
+/// statut et par numéro d'équipement, paginés ; chacun avec ses totaux et la
+/// facture qui en est issue.
+#[utoipa::path(
+    get,
+    path = "/quotes",
+    tag = "Devis",
+    params(QuoteQuery),
+    responses(
+        (status = 200, description = "Une page de devis", body = Page<QuoteListEntry>,
+            links(("GetQuote" = (operation_id = "get_quote", parameters(("id" = "$response.body#/results/0/id")))))),
+        (status = 400, description = "Recherche d'équipement trop longue", body = ErrorBody),
+        (status = 422, description = "Statut inconnu, `limit` ou `page` hors bornes", body = ErrorBody),
+    )
+)]
+async fn list_quotes(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiQuery(query): ApiQuery<QuoteQuery>,
+) -> AppResult<Json<Page<QuoteListEntry>>> {
+    let filter = service::ListInput {
+        status: query.status,
+        equipment: query.equipment,
+    };
+    let paging = PageQuery {
+        limit: query.limit,
+        page: query.page,
+    };
+    quote_list(&state, &caller, filter, paging).await.map(Json)
+}
+
+/// Fait d'un devis accepté sa facture, en brouillon : les lignes du devis
+/// reprises, au client `clientId` ou, sans lui, au client de l'équipement du
+/// devis (ou de son immeuble). Une seule fois par devis. La réponse désigne
+/// la facture.
+#[utoipa::path(
+    post,
+    path = "/quotes/{id}/invoice",
+    tag = "Devis",
+    params(("id" = String, Path, description = "Identifiant du devis")),
+    request_body = Option<QuoteInvoiceBody>,
+    responses(
+        (status = 201, description = "Facture créée (brouillon)", body = Created,
+            links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("UpdateInvoice" = (operation_id = "update_invoice", parameters(("id" = "$response.body#/id")))), ("IssueInvoice" = (operation_id = "issue_invoice", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
+        (status = 409, description = "Devis déjà facturé", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Devis non accepté, client introuvable ou archivé, équipement sans client et `clientId` absent", body = ErrorBody),
+    )
+)]
+async fn create_quote_invoice(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+    OptionalJson(body): OptionalJson<QuoteInvoiceBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    quote_invoice(&state, &caller, &id, body).await.map(answer)
+}
+
+/// Une pièce liée à un devis : la facture qui en est issue.
+#[derive(Serialize, ToSchema)]
+pub struct QuoteInvoiceRef {
+    pub id: String,
+    /// Numéro ; null tant que la facture est un brouillon.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    pub link: String,
+    pub url: String,
+}
+
+/// Une ligne de la liste des devis.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteListEntry {
+    pub id: String,
+    #[schema(required = true)]
+    pub number: Option<String>,
+    #[schema(value_type = QuoteStatusCode)]
+    pub status: String,
+    pub status_label: String,
+    #[schema(value_type = QuoteOriginCode)]
+    pub origin: String,
+    pub origin_label: String,
+    pub object: String,
+    pub equipment: QuoteEquipment,
+    /// Total HT, en euros.
+    pub total_excl_tax: f64,
+    /// Total TTC, en euros.
+    pub total_incl_tax: f64,
+    pub created_at: String,
+    /// La facture issue du devis ; null tant qu'il n'est pas facturé.
+    #[schema(required = true)]
+    pub invoice: Option<QuoteInvoiceRef>,
+    pub link: String,
+    pub url: String,
+}
+
+fn invoice_ref(base_url: &str, id: String, number: Option<String>) -> QuoteInvoiceRef {
+    QuoteInvoiceRef {
+        link: RecordKind::Invoice.link(&id),
+        url: RecordKind::Invoice.url(base_url, &id),
+        id,
+        number,
+    }
+}
+
+/// One page of the agency's quotes, newest first.
+pub async fn quote_list(
+    state: &AppState,
+    caller: &ApiCaller,
+    filter: service::ListInput,
+    paging: PageQuery,
+) -> AppResult<Page<QuoteListEntry>> {
+    let agency = caller.require_agency()?;
+    let paging = Paging::from_query(&paging)?;
+    let filter = service::check_filter(filter)?;
+    let (total, items) = service::list(
+        &state.store,
+        &agency.id,
+        filter,
+        paging.limit,
+        paging.offset(),
+    )
+    .await?;
+    let base_url = &state.base_url;
+    Ok(Page {
+        total,
+        page: paging.page,
+        limit: paging.limit,
+        results: items
+            .into_iter()
+            .map(|item| {
+                let service::QuoteListItem { row, totals } = item;
+                let quote = row.quote;
+                let status = QuoteStatus::parse(&quote.status);
+                let origin = QuoteOrigin::parse(&quote.origin);
+                QuoteListEntry {
+                    number: quote.number,
+                    status_label: status.map(|s| s.label()).unwrap_or_default().to_owned(),
+                    status: quote.status,
+                    origin_label: origin.map(|o| o.label()).unwrap_or_default().to_owned(),
+                    origin: quote.origin,
+                    object: quote.object,
+                    equipment: QuoteEquipment {
+                        link: RecordKind::Equipment.link(&quote.equipment_id),
+                        url: RecordKind::Equipment.url(base_url, &quote.equipment_id),
+                        id: quote.equipment_id,
+                        number: quote.equipment_number,
+                    },
+                    total_excl_tax: cents_to_euros(totals.excl_tax_cents),
+                    total_incl_tax: cents_to_euros(totals.incl_tax_cents),
+                    created_at: quote.created_at,
+                    invoice: row
+                        .invoice_id
+                        .map(|id| invoice_ref(base_url, id, row.invoice_number)),
+                    link: RecordKind::Quote.link(&quote.id),
+                    url: RecordKind::Quote.url(base_url, &quote.id),
+                    id: quote.id,
+                }
+            })
+            .collect(),
+    })
+}
+
+/// The invoice made from the quote `id` (the quote must be the agency's).
+pub async fn quote_invoice_read(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: &str,
+) -> AppResult<Option<QuoteInvoiceRef>> {
+    caller.require_agency()?;
+    Ok(service::invoice_of(&state.store, id)
+        .await?
+        .map(|(id, number)| invoice_ref(&state.base_url, id, number)))
+}
+
+/// Le client à facturer quand un devis accepté devient sa facture.
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QuoteInvoiceBody {
+    /// Client facturé (`client_id` de l'API partenaire) ; absent : le client
+    /// de l'équipement du devis (ou de son immeuble).
+    pub client_id: Option<String>,
+}
+
+/// Turns an accepted quote into its draft invoice (once); the answer names
+/// the invoice.
+pub async fn quote_invoice(
+    state: &AppState,
+    caller: &ApiCaller,
+    id: &str,
+    body: Option<QuoteInvoiceBody>,
+) -> AppResult<Created> {
+    let agency = caller.require_agency()?;
+    let client = body.and_then(|b| b.client_id);
+    let invoice_id = crate::services::invoices::invoice_quote(
+        &state.store,
+        &agency.id,
+        id,
+        client,
+        author(caller),
+    )
+    .await?;
+    Ok(Created::new(
+        RecordKind::Invoice,
+        &state.base_url,
+        &invoice_id,
+    ))
 }

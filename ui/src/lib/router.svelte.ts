@@ -12,6 +12,8 @@ export const PATHS = {
   calls: '/appels',
   technicians: '/techniciens',
   equipment: '/equipements',
+  quotes: '/devis',
+  invoices: '/factures',
   keys: '/cles',
   webhooks: '/webhooks',
   account: '/compte',

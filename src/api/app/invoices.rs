@@ -1,0 +1,188 @@
+//! `/app/api/invoices…`: the invoices and credit notes screen. The paged
+//! list with the filters of `GET /api/v2/invoices`, a document with what may
+//! be done next, draft editing, issue, sending, payment and credit notes.
+//! Every handler calls the REST API v2's shared functions with the staff
+//! session as the caller.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::json::{ApiJson, OptionalJson};
+use crate::api::v2::invoices::{
+    self as v2, CreditNoteBody, InvoiceBody, InvoiceDraftBody, InvoiceRowView, InvoiceView,
+    PaymentBody,
+};
+use crate::api::v2::wire::{Created, Page, PageQuery};
+use crate::auth::staff_session::StaffSession;
+use crate::domain::invoice::{
+    self, InvoiceAction, InvoiceNature, InvoiceStatus, cents_to_euros, euros_to_cents,
+};
+use crate::error::AppResult;
+use crate::services::invoices::ListInput;
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/invoices", get(list).post(create))
+        .route("/invoices/{id}", get(detail).patch(update))
+        .route("/invoices/{id}/issue", post(issue))
+        .route("/invoices/{id}/send", post(send))
+        .route("/invoices/{id}/payment", post(payment))
+        .route("/invoices/{id}/credit-notes", post(credit_note))
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct ListQuery {
+    client: Option<String>,
+    status: Option<String>,
+    since: Option<String>,
+    until: Option<String>,
+    limit: Option<String>,
+    page: Option<String>,
+}
+
+async fn list(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<ListQuery>,
+) -> AppResult<Json<Page<InvoiceRowView>>> {
+    let blank = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
+    let filter = ListInput {
+        client: blank(query.client).map(|c| c.trim().to_owned()),
+        statuses: blank(query.status).into_iter().collect(),
+        since: blank(query.since),
+        until: blank(query.until),
+    };
+    let paging = PageQuery {
+        limit: query.limit,
+        page: query.page,
+    };
+    v2::invoice_list(&state, &session.caller(), filter, paging)
+        .await
+        .map(Json)
+}
+
+async fn create(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<InvoiceBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    v2::invoice_create(&state, &session.caller(), body)
+        .await
+        .map(|c| (StatusCode::CREATED, Json(c)))
+}
+
+/// A document, the actions its nature, status and the account's role allow,
+/// and what remains to credit.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InvoiceDetail {
+    invoice: InvoiceView,
+    /// `edit`, `issue`, `send`, `record_payment`, `credit_note`.
+    actions: Vec<&'static str>,
+    /// For an issued invoice: its total incl. tax less its issued credit
+    /// notes, in euros; null otherwise.
+    remaining_to_credit: Option<f64>,
+}
+
+async fn detail(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<InvoiceDetail>> {
+    let invoice = v2::invoice_read(&state, &session.caller(), &id).await?;
+    let nature = InvoiceNature::parse(&invoice.nature);
+    let status = InvoiceStatus::parse(&invoice.status);
+    let mut actions: Vec<&'static str> = Vec::new();
+    let mut remaining_to_credit = None;
+    if let (Some(nature), Some(status)) = (nature, status) {
+        if invoice::edit_refusal(nature, status).is_none() {
+            actions.push("edit");
+        }
+        actions.extend(
+            InvoiceAction::ALL
+                .iter()
+                .filter(|&&action| invoice::transition(nature, status, action).is_ok())
+                .map(|action| action.as_str()),
+        );
+        if invoice::check_creditable(nature, status).is_ok() {
+            let cents = |euros: f64| euros_to_cents(euros).unwrap_or(0);
+            let credited: i64 = invoice
+                .credit_notes
+                .iter()
+                .filter(|c| c.status != InvoiceStatus::Brouillon.as_str())
+                .map(|c| cents(c.total_incl_tax))
+                .sum();
+            let remaining = cents(invoice.total_incl_tax.unwrap_or(0.0)) - credited;
+            remaining_to_credit = Some(cents_to_euros(remaining));
+            if remaining > 0 && session.account.role.is_admin() {
+                actions.push("credit_note");
+            }
+        }
+    }
+    Ok(Json(InvoiceDetail {
+        invoice,
+        actions,
+        remaining_to_credit,
+    }))
+}
+
+/// PATCH: only the given fields change; an issued document answers 409.
+async fn update(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<InvoiceDraftBody>,
+) -> AppResult<Json<Created>> {
+    v2::invoice_update(&state, &session.caller(), &id, body)
+        .await
+        .map(Json)
+}
+
+async fn issue(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    v2::invoice_issue(&state, &session.caller(), &id)
+        .await
+        .map(|c| (StatusCode::CREATED, Json(c)))
+}
+
+async fn send(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    v2::invoice_send(&state, &session.caller(), &id)
+        .await
+        .map(|c| (StatusCode::CREATED, Json(c)))
+}
+
+async fn payment(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    OptionalJson(body): OptionalJson<PaymentBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    v2::invoice_payment(&state, &session.caller(), &id, body)
+        .await
+        .map(|c| (StatusCode::CREATED, Json(c)))
+}
+
+/// Administrators only (the service refuses members, 403); the answer names
+/// the credit note.
+async fn credit_note(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    OptionalJson(body): OptionalJson<CreditNoteBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    v2::credit_note_create(&state, &session.caller(), &id, body)
+        .await
+        .map(|c| (StatusCode::CREATED, Json(c)))
+}

@@ -1,0 +1,154 @@
+//! `/app/api/quotes…`: the quotes screen. The paged list (status, equipment
+//! number), a quote with what may be done next, creation from an equipment,
+//! send / accept / refuse, and turning an accepted quote into its invoice.
+//! Every handler calls the REST API v2's shared functions with the staff
+//! session as the caller (the audit names the staff member).
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use crate::api::extract::{ApiPath, ApiQuery};
+use crate::api::json::{ApiJson, OptionalJson};
+use crate::api::v2::quotes::{
+    self as v2, QuoteBody, QuoteInvoiceBody, QuoteInvoiceRef, QuoteListEntry, QuoteView,
+};
+use crate::api::v2::wire::{Created, Page, PageQuery};
+use crate::auth::staff_session::StaffSession;
+use crate::domain::quote::{self, QuoteAction, QuoteStatus};
+use crate::error::AppResult;
+use crate::services::quotes::ListInput;
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/quotes", get(list).post(create))
+        .route("/quotes/{id}", get(detail))
+        .route("/quotes/{id}/send", post(send))
+        .route("/quotes/{id}/accept", post(accept))
+        .route("/quotes/{id}/refuse", post(refuse))
+        .route("/quotes/{id}/invoice", post(invoice))
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct ListQuery {
+    status: Option<String>,
+    equipment: Option<String>,
+    limit: Option<String>,
+    page: Option<String>,
+}
+
+async fn list(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<ListQuery>,
+) -> AppResult<Json<Page<QuoteListEntry>>> {
+    let filter = ListInput {
+        status: query.status,
+        equipment: query.equipment,
+    };
+    let paging = PageQuery {
+        limit: query.limit,
+        page: query.page,
+    };
+    v2::quote_list(&state, &session.caller(), filter, paging)
+        .await
+        .map(Json)
+}
+
+async fn create(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<QuoteBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    v2::quote_create(&state, &session.caller(), body)
+        .await
+        .map(|c| (StatusCode::CREATED, Json(c)))
+}
+
+/// A quote, the invoice made from it, and the actions its status allows.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct QuoteDetail {
+    quote: QuoteView,
+    invoice: Option<QuoteInvoiceRef>,
+    /// `send`, `accept`, `refuse` (the state machine), and `invoice` for an
+    /// accepted quote not invoiced yet.
+    actions: Vec<&'static str>,
+}
+
+async fn detail(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<QuoteDetail>> {
+    let caller = session.caller();
+    let quote = v2::quote_read(&state, &caller, &id).await?;
+    let invoice = v2::quote_invoice_read(&state, &caller, &quote.id).await?;
+    let status = QuoteStatus::parse(&quote.status);
+    let mut actions: Vec<&'static str> = match status {
+        Some(status) => QuoteAction::ALL
+            .iter()
+            .filter(|&&action| quote::transition(status, action).is_ok())
+            .map(|action| action.as_str())
+            .collect(),
+        None => Vec::new(),
+    };
+    if status == Some(QuoteStatus::Accepte) && invoice.is_none() {
+        actions.push("invoice");
+    }
+    Ok(Json(QuoteDetail {
+        quote,
+        invoice,
+        actions,
+    }))
+}
+
+async fn act(
+    state: &AppState,
+    session: &StaffSession,
+    id: &str,
+    action: QuoteAction,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    v2::quote_act(state, &session.caller(), id, action)
+        .await
+        .map(|c| (StatusCode::CREATED, Json(c)))
+}
+
+async fn send(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    act(&state, &session, &id, QuoteAction::Send).await
+}
+
+async fn accept(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    act(&state, &session, &id, QuoteAction::Accept).await
+}
+
+async fn refuse(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    act(&state, &session, &id, QuoteAction::Refuse).await
+}
+
+/// The invoice draft made from the accepted quote: 201 naming the invoice.
+async fn invoice(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    OptionalJson(body): OptionalJson<QuoteInvoiceBody>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    v2::quote_invoice(&state, &session.caller(), &id, body)
+        .await
+        .map(|c| (StatusCode::CREATED, Json(c)))
+}

@@ -1,0 +1,351 @@
+// Test de bout en bout des devis et des factures, contre un serveur Liftdesk réel
+// lancé sur la démonstration (voir login.test.mjs pour les variables) : en
+// administrateur, un devis de deux lignes sur un équipement (totaux vérifiés),
+// envoyé, accepté (l'événement devis.accepte est mis en file pour un abonnement
+// webhook créé par l'API REST), facturé ; le brouillon modifié, émis (numéro
+// attribué et affiché), réglé, puis crédité de moitié. Captures de chaque écran.
+//
+// Le test crée ses propres objets ; d'autres fichiers peuvent changer la démo :
+// seules des lignes en plus sont tolérées.
+
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TIMEOUT = 15_000;
+const STEP_TIMEOUT = 90_000;
+const EUROS = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
+const euros = (value) => EUROS.format(value);
+
+const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
+
+if (missing.length > 0) {
+  test('configuration du test de bout en bout', () => {
+    assert.fail(`Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. Ce test pilote un vrai serveur.`);
+  });
+} else {
+  describe('devis et factures', { timeout: 12 * STEP_TIMEOUT }, () => {
+    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
+    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
+      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
+      : path.resolve(UI_DIR, '../test-artifacts/ui');
+
+    let creds;
+    /** @type {import('playwright-core').Browser} */
+    let browser;
+    /** @type {import('playwright-core').Page} */
+    let page;
+    const pageErrors = [];
+    let agencyId;
+    let webhookId;
+    let quoteId;
+    let quoteNumber;
+    let invoiceId;
+    let invoiceNumber;
+
+    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
+
+    function step(name, fn) {
+      it(name, { timeout: STEP_TIMEOUT }, async () => {
+        try {
+          await fn();
+        } catch (error) {
+          if (page) await shot(`echec-facturation-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
+          throw error;
+        }
+      });
+    }
+
+    /** L'API REST v2 avec le jeton de l'administrateur, dans l'agence de la session. */
+    async function rest(method, apiPath, body) {
+      const response = await fetch(new URL(`/api/v2${apiPath}`, baseUrl), {
+        method,
+        headers: {
+          Authorization: `Bearer ${creds.admin.apiToken}`,
+          'Content-Type': 'application/json',
+          ...(agencyId ? { 'X-Service-Agency': agencyId } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : null };
+    }
+
+    /** Attend qu'un texte (espaces normalisés) soit exactement celui attendu. */
+    async function expectText(locator, wanted) {
+      const expected = wanted.replace(/\s+/g, ' ').trim();
+      const deadline = Date.now() + TIMEOUT;
+      let actual;
+      for (;;) {
+        actual = ((await locator.textContent({ timeout: TIMEOUT })) ?? '').replace(/\s+/g, ' ').trim();
+        if (actual === expected || Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.equal(actual, expected);
+    }
+
+    before(async () => {
+      creds = JSON.parse(readFileSync(process.env.LIFTDESK_CREDENTIALS, 'utf8'));
+      assert.ok(creds?.admin?.email && creds.admin.password && creds.admin.apiToken, 'LIFTDESK_CREDENTIALS : admin incomplet');
+      mkdirSync(artifactsDir, { recursive: true });
+      browser = await chromium.launch({
+        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
+      page = await context.newPage();
+      page.setDefaultTimeout(TIMEOUT);
+      page.on('pageerror', (error) => pageErrors.push(error));
+    });
+
+    after(async () => {
+      await browser?.close();
+    });
+
+    step("connexion de l'administrateur et abonnement webhook à devis.accepte", async () => {
+      await page.goto(baseUrl);
+      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
+      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
+      const signIn = page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/app/api/session' && r.request().method() === 'POST',
+      );
+      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+      const session = await (await signIn).json();
+      agencyId = session.agency?.id;
+      assert.ok(agencyId, 'agence active attendue');
+      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
+      const created = await rest('POST', '/webhooks', {
+        url: 'https://facturation.example.invalid/liftdesk',
+        events: ['devis.accepte'],
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      webhookId = created.body.id;
+    });
+
+    step('liste des devis, puis nouveau devis de deux lignes sur un équipement', async () => {
+      await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Devis', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Devis', exact: true }).waitFor();
+      await page.locator('[data-testid="quote-list"]').waitFor();
+      await shot('devis-liste');
+
+      await page.getByRole('link', { name: 'Nouveau devis' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Nouveau devis' }).waitFor();
+      // Client-side check first: nothing chosen, empty line.
+      await page.getByRole('button', { name: 'Créer le devis' }).click();
+      await page.getByText("Choisissez l'équipement du devis.").first().waitFor();
+
+      const search = page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/calls/equipment');
+      await page.getByRole('button', { name: 'Rechercher' }).click();
+      const found = await (await search).json();
+      assert.ok(found.results.length > 0, "la démo doit avoir des équipements");
+      await page.getByRole('list', { name: 'Équipements trouvés' }).getByRole('button').first().click();
+      await page.locator('[data-testid="chosen-equipment"]').waitFor();
+
+      await page.getByLabel('Origine').selectOption('panne');
+      await page.getByLabel('Objet', { exact: true }).fill('Remplacement du contacteur de manœuvre');
+      await page.getByLabel('Libellé de la ligne 1').fill('Remplacement du contacteur');
+      await page.getByLabel('Quantité de la ligne 1').fill('2');
+      await page.getByLabel('Prix unitaire HT de la ligne 1').fill('120,505');
+      await page.getByRole('button', { name: 'Ajouter une ligne' }).click();
+      await page.getByLabel('Libellé de la ligne 2').fill("Main-d'œuvre");
+      await page.getByLabel('Quantité de la ligne 2').fill('3');
+      await page.getByLabel('Prix unitaire HT de la ligne 2').fill('65');
+      await page.getByLabel('Taux de TVA de la ligne 2').selectOption('10');
+      // Three decimals: refused on the client with the server's sentence.
+      await page.getByRole('button', { name: 'Créer le devis' }).click();
+      await page
+        .getByText('le prix unitaire HT doit être un montant en euros avec au plus deux décimales (reçu : 120,505).', { exact: true })
+        .waitFor();
+      await page.getByLabel('Prix unitaire HT de la ligne 1').fill('120,50');
+      // 2 × 120,50 + 3 × 65 = 436 HT ; TVA 48,20 + 19,50 → 503,70 TTC.
+      await expectText(page.locator('[data-testid="total-ht"]'), euros(436));
+      await expectText(page.locator('[data-testid="total-ttc"]'), euros(503.7));
+      await shot('devis-nouveau');
+      const created = page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/app/api/quotes' && r.request().method() === 'POST',
+      );
+      await page.getByRole('button', { name: 'Créer le devis' }).click();
+      const answer = await created;
+      assert.equal(answer.status(), 201);
+      quoteId = (await answer.json()).id;
+      await page.waitForURL(`**/devis/${quoteId}`);
+      await expectText(page.locator('[data-testid="statut"]'), 'Brouillon');
+      await expectText(page.locator('[data-testid="total-ht"]'), euros(436));
+      await expectText(page.locator('[data-testid="total-ttc"]'), euros(503.7));
+      quoteNumber = ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').replace('Devis', '').trim();
+      assert.match(quoteNumber, /^DV-\d{4}-\d{5}$/);
+      // Draft: no invoicing offered yet.
+      assert.equal(await page.getByRole('button', { name: 'Facturer ce devis' }).count(), 0);
+    });
+
+    step('envoi puis acceptation : devis.accepte mis en file pour l’abonnement', async () => {
+      await page.getByRole('button', { name: 'Envoyer au client' }).click();
+      await expectText(page.locator('[data-testid="statut"]'), 'Envoyé');
+      await page.getByRole('button', { name: "Enregistrer l'acceptation" }).click();
+      await page.getByRole('button', { name: "Confirmer l'acceptation" }).click();
+      await expectText(page.locator('[data-testid="statut"]'), 'Accepté');
+      await page.getByText("Devis accepté : l'événement devis.accepte est envoyé aux abonnés.").waitFor();
+      // Final: neither send nor refuse offered any more.
+      assert.equal(await page.getByRole('button', { name: 'Enregistrer le refus' }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: 'Relancer le client' }).count(), 0);
+      await shot('devis-accepte');
+
+      const deadline = Date.now() + TIMEOUT;
+      let ours = [];
+      while (Date.now() < deadline) {
+        const deliveries = await rest('GET', `/webhooks/${webhookId}/deliveries?limit=50`);
+        assert.equal(deliveries.status, 200, JSON.stringify(deliveries.body));
+        ours = deliveries.body.results.filter((d) => d.objectId === quoteId);
+        if (ours.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      assert.equal(ours.length, 1, 'une livraison devis.accepte pour ce devis');
+      assert.equal(ours[0].event, 'devis.accepte');
+    });
+
+    step('le devis devient une facture en brouillon, modifiée', async () => {
+      await page.getByRole('button', { name: 'Facturer ce devis' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Facturer ce devis' });
+      await dialog.waitFor();
+      await shot('devis-facturer');
+      await dialog.getByRole('button', { name: 'Créer la facture' }).click();
+      // An equipment without client: the client is named (a client of the agency's invoices).
+      const alert = dialog.getByRole('alert');
+      const navigated = page
+        .waitForURL('**/factures/**', { timeout: TIMEOUT })
+        .then(() => 'ok')
+        .catch(() => 'délai');
+      const refused = alert
+        .waitFor({ timeout: TIMEOUT })
+        .then(() => 'refus')
+        .catch(() => 'délai');
+      if ((await Promise.race([navigated, refused])) === 'refus') {
+        const invoices = await rest('GET', '/invoices?status=payee&limit=1');
+        const client = invoices.body.results[0]?.client;
+        assert.ok(client, 'un client facturé dans la démo');
+        await dialog.getByLabel('Client facturé (identifiant client, facultatif)').fill(client);
+        await dialog.getByRole('button', { name: 'Créer la facture' }).click();
+        await page.waitForURL('**/factures/**');
+      }
+      invoiceId = new URL(page.url()).pathname.split('/').pop();
+      await expectText(page.locator('[data-testid="statut"]'), 'Brouillon');
+      await expectText(page.locator('[data-testid="numero"]'), 'Attribué à l’émission');
+      await expectText(page.locator('[data-testid="total-ttc"]'), euros(503.7));
+      await page.getByRole('link', { name: quoteNumber }).waitFor();
+      await shot('facture-brouillon');
+
+      await page.getByRole('button', { name: 'Modifier le brouillon' }).click();
+      await page.getByLabel('Quantité de la ligne 2').fill('4');
+      await page.getByRole('button', { name: 'Ajouter une ligne' }).click();
+      await page.getByLabel('Libellé de la ligne 3').fill('Déplacement');
+      await page.getByLabel('Quantité de la ligne 3').fill('0');
+      await page.getByLabel('Prix unitaire HT de la ligne 3').fill('40');
+      await page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+      await page.getByText('Ligne 3 : la quantité doit être supérieure à zéro (reçu : 0).', { exact: true }).waitFor();
+      await page.getByLabel('Quantité de la ligne 3').fill('2');
+      // 241 + 260 + 80 = 581 HT ; TVA 20 % sur 321 = 64,20, 10 % sur 260 = 26 → 671,20 TTC.
+      await expectText(page.locator('[data-testid="total-ttc"]'), euros(671.2));
+      await shot('facture-modification');
+      await page.getByRole('button', { name: 'Enregistrer le brouillon' }).click();
+      await page.getByText('Brouillon enregistré.').waitFor();
+      await expectText(page.locator('[data-testid="total-ht"]'), euros(581));
+      await expectText(page.locator('[data-testid="total-ttc"]'), euros(671.2));
+    });
+
+    step('émission après confirmation : numéro attribué, brouillon figé', async () => {
+      await page.getByRole('button', { name: 'Émettre', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Émettre la facture ?' });
+      await dialog.getByText('Le numéro sera attribué et la facture ne pourra plus être modifiée').first().waitFor();
+      await shot('facture-confirmation-emission');
+      await dialog.getByRole('button', { name: 'Émettre la facture' }).click();
+      await expectText(page.locator('[data-testid="statut"]'), 'Émise');
+      invoiceNumber = ((await page.locator('[data-testid="numero"]').textContent()) ?? '').trim();
+      assert.match(invoiceNumber, /^FA-\d{4}-\d{6}$/);
+      await page.getByRole('heading', { level: 1, name: `Facture ${invoiceNumber}` }).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Modifier le brouillon' }).count(), 0);
+      // The server refuses the edit too, with its French reason.
+      const refused = await page.evaluate(async (id) => {
+        const session = await (await fetch('/app/api/session')).json();
+        const response = await fetch(`/app/api/invoices/${id}`, {
+          method: 'PATCH',
+          headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
+          body: JSON.stringify({ lines: [{ label: 'x', quantity: 1, unitPrice: 1 }] }),
+        });
+        return { status: response.status, body: await response.json() };
+      }, invoiceId);
+      assert.equal(refused.status, 409);
+      assert.match(refused.body.error, /^Modification refusée : impossible de modifier cette facture au statut « Émise »/);
+      await shot('facture-emise');
+    });
+
+    step('règlement enregistré', async () => {
+      await page.getByRole('button', { name: 'Enregistrer le règlement' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Enregistrer le règlement' });
+      await dialog.getByLabel('Date du règlement').waitFor();
+      await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+      await expectText(page.locator('[data-testid="statut"]'), 'Payée');
+      await expectText(page.locator('[data-testid="reste"]'), `${euros(671.2)} TTC`);
+    });
+
+    step('avoir de la moitié de la facture', async () => {
+      await page.getByRole('button', { name: 'Établir un avoir' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Établir un avoir' });
+      await dialog.waitFor();
+      for (const [index, quantity] of [
+        [0, '1'],
+        [1, '2'],
+        [2, '1'],
+      ]) {
+        await dialog.locator(`#credit-check-${index}`).check();
+        await dialog.getByLabel(`Quantité à créditer, ligne ${index + 1}`).fill(quantity);
+      }
+      // 120,50 + 130 + 40 = 290,50 HT ; TVA 32,10 + 13 → 335,60 TTC, la moitié de 671,20.
+      await expectText(dialog.locator('[data-testid="credit-preview"]'), `Avoir : ${euros(335.6)} TTC`);
+      await shot('facture-avoir');
+      await dialog.getByRole('button', { name: "Établir l'avoir" }).click();
+      await page.getByRole('heading', { level: 1, name: /^Avoir AV-\d{4}-\d{6}$/ }).waitFor();
+      await expectText(page.locator('[data-testid="total-ttc"]'), euros(335.6));
+      await page.getByRole('link', { name: invoiceNumber }).click();
+      await page.getByRole('heading', { level: 1, name: `Facture ${invoiceNumber}` }).waitFor();
+      await expectText(page.locator('[data-testid="reste"]'), `${euros(335.6)} TTC`);
+      await shot('facture-creditee');
+    });
+
+    step('liste des factures filtrée, filtres gardés dans l’adresse', async () => {
+      await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Factures', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Factures et avoirs' }).waitFor();
+      await page.getByLabel('Statut').selectOption('payee');
+      const listed = page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/invoices');
+      await page.getByRole('button', { name: 'Filtrer' }).click();
+      const body = await (await listed).json();
+      assert.ok(body.total >= 1);
+      assert.ok(body.results.every((r) => r.status === 'payee'));
+      assert.equal(new URL(page.url()).search, '?status=payee');
+      await page.locator('[data-testid="invoice-count"]').waitFor();
+      await shot('factures-liste');
+      // Reloaded with the filter kept.
+      const again = page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/invoices');
+      await page.reload();
+      assert.equal(new URL((await again).url()).searchParams.get('status'), 'payee');
+      assert.equal(await page.getByLabel('Statut').inputValue(), 'payee');
+      assert.deepEqual(pageErrors, []);
+    });
+
+    after(async () => {
+      if (webhookId) await rest('POST', `/webhooks/${webhookId}/revoke`).catch(() => {});
+    });
+  });
+}

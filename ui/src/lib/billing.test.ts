@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkLine,
+  checkLines,
+  creditLines,
+  formatEuros,
+  invoiceStatusLabel,
+  lineTotalCents,
+  linesBody,
+  parseDecimal,
+  readQuery,
+  totals,
+  writeQuery,
+  type LineDraft,
+} from './billing';
+
+const line = (label: string, quantity: string, unitPrice: string, vatRate = '20'): LineDraft => ({
+  label,
+  quantity,
+  unitPrice,
+  vatRate,
+});
+
+describe('montants', () => {
+  it('lit les décimales françaises sans flottant', () => {
+    expect(parseDecimal('12,5', 2)).toBe(1250);
+    expect(parseDecimal('1 250.00', 2)).toBe(125000);
+    expect(parseDecimal('0,1', 2)).toBe(10);
+    expect(parseDecimal('19.99', 2)).toBe(1999);
+    expect(parseDecimal('12,345', 2)).toBe('trop');
+    expect(parseDecimal('12,340', 2)).toBe(1234);
+    expect(parseDecimal('1,5', 3)).toBe(1500);
+    expect(parseDecimal('-2', 2)).toBe(-200);
+    expect(parseDecimal('abc', 2)).toBeNull();
+    expect(parseDecimal('', 2)).toBeNull();
+    expect(parseDecimal(',', 2)).toBeNull();
+  });
+
+  it('formate en euros à la française', () => {
+    expect(formatEuros(1234.5)).toBe('1\u202f234,50\u00a0€');
+    expect(formatEuros(0)).toBe('0,00\u00a0€');
+    expect(formatEuros(null)).toBe('—');
+  });
+
+  it('arrondit la ligne et la TVA comme le serveur', () => {
+    // 1,5 h à 33,33 € = 49,995 € → 50,00 €.
+    expect(lineTotalCents(1500, 3333)).toBe(5000);
+    expect(lineTotalCents(499, 1)).toBe(0);
+    expect(lineTotalCents(500, 1)).toBe(1);
+    // Trois lignes de 0,05 € à 10 % : TVA calculée sur la base (1,5 → 2 centimes).
+    const small = { label: 'x', quantityMilli: 1000, unitPriceCents: 5, vatRateBp: 1000 };
+    expect(totals([small, small, small])).toEqual({
+      exclTaxCents: 15,
+      vatByRate: [{ rateBp: 1000, baseCents: 15, vatCents: 2 }],
+      inclTaxCents: 17,
+    });
+  });
+
+  it('donne les totaux HT, TVA par taux croissant et TTC du devis de la démonstration', () => {
+    const checked = checkLines(
+      [line('Remplacement du contacteur', '2', '120,50'), line("Main-d'œuvre", '1,5', '65', '10')],
+      'Le devis',
+    );
+    expect(checked.summary).toBeUndefined();
+    const t = totals(checked.lines ?? []);
+    expect(t.exclTaxCents).toBe(33850);
+    expect(t.vatByRate).toEqual([
+      { rateBp: 1000, baseCents: 9750, vatCents: 975 },
+      { rateBp: 2000, baseCents: 24100, vatCents: 4820 },
+    ]);
+    expect(t.inclTaxCents).toBe(39645);
+    expect(linesBody(checked.lines ?? [])).toEqual([
+      { label: 'Remplacement du contacteur', quantity: 2, unitPrice: 120.5, vatRate: 20 },
+      { label: "Main-d'œuvre", quantity: 1.5, unitPrice: 65, vatRate: 10 },
+    ]);
+  });
+});
+
+describe('contrôle des lignes (messages du serveur)', () => {
+  it('refuse ce que le serveur refuse, avec ses phrases', () => {
+    expect(checkLine(line('', '1', '1')).errors.label).toBe('le libellé est obligatoire.');
+    expect(checkLine(line('  ', '1', '1')).errors.label).toBe('le libellé est obligatoire.');
+    expect(checkLine(line('x'.repeat(301), '1', '1')).errors.label).toBe(
+      'le libellé ne doit pas dépasser 300 caractères.',
+    );
+    expect(checkLine(line('B', '0', '1')).errors.quantity).toBe(
+      'la quantité doit être supérieure à zéro (reçu : 0).',
+    );
+    expect(checkLine(line('B', '-1', '1')).errors.quantity).toBe(
+      'la quantité doit être supérieure à zéro (reçu : -1).',
+    );
+    expect(checkLine(line('B', '1,2345', '1')).errors.quantity).toBe(
+      'la quantité doit avoir au plus trois décimales (reçu : 1,2345).',
+    );
+    expect(checkLine(line('B', '', '1')).errors.quantity).toBe('la quantité est obligatoire.');
+    expect(checkLine(line('B', '1', '')).errors.unitPrice).toBe('le prix unitaire HT est obligatoire.');
+    expect(checkLine(line('B', '1', '-2,5')).errors.unitPrice).toBe(
+      'le prix unitaire HT ne peut pas être négatif (reçu : -2,5).',
+    );
+    expect(checkLine(line('B', '1', '12.345')).errors.unitPrice).toBe(
+      'le prix unitaire HT doit être un montant en euros avec au plus deux décimales (reçu : 12,345).',
+    );
+    expect(checkLine(line('B', '1', 'douze')).errors.unitPrice).toBe(
+      'le prix unitaire HT doit être un nombre (reçu : « douze »).',
+    );
+    expect(checkLine(line('B', '100001', '1')).errors.quantity).toBe(
+      'la quantité ne doit pas dépasser 100000 (reçu : 100001).',
+    );
+  });
+
+  it('nomme la première ligne refusée, comme le serveur', () => {
+    expect(checkLines([], 'Le devis').summary).toBe('Le devis doit comporter au moins une ligne.');
+    const refused = checkLines([line('A', '1', '1'), line('B', '0', '1')], 'La facture');
+    expect(refused.summary).toBe('Ligne 2 : la quantité doit être supérieure à zéro (reçu : 0).');
+    expect(refused.lines).toBeUndefined();
+    expect(refused.errors[0]).toEqual({});
+  });
+});
+
+describe('avoir partiel', () => {
+  const invoiceLines = [
+    { label: 'Maintenance', quantity: 2, unitPrice: 450, vatRate: 20, totalExclTax: 900 },
+    { label: 'Pièce', quantity: 1, unitPrice: 19.99, vatRate: 5.5, totalExclTax: 19.99 },
+  ];
+
+  it('crédite les lignes choisies au même prix et au même taux', () => {
+    expect(creditLines(invoiceLines, [{ index: 0, quantity: '1' }])).toEqual({
+      lines: [{ label: 'Avoir : Maintenance', quantityMilli: 1000, unitPriceCents: 45000, vatRateBp: 2000 }],
+    });
+    expect(creditLines(invoiceLines, [{ index: 1, quantity: '1' }]).lines?.[0]?.unitPriceCents).toBe(1999);
+  });
+
+  it('refuse une quantité nulle ou au-delà de la quantité facturée', () => {
+    expect(creditLines(invoiceLines, []).error).toBe('Choisissez au moins une ligne à créditer.');
+    expect(creditLines(invoiceLines, [{ index: 0, quantity: '3' }]).error).toBe(
+      'Ligne 1 : la quantité à créditer ne peut pas dépasser la quantité facturée (2).',
+    );
+    expect(creditLines(invoiceLines, [{ index: 1, quantity: '0' }]).error).toMatch(/^Ligne 2 : /);
+  });
+});
+
+describe('libellés et adresse', () => {
+  it('accorde le statut à la nature', () => {
+    expect(invoiceStatusLabel('facture', 'emise')).toBe('Émise');
+    expect(invoiceStatusLabel('avoir', 'emise')).toBe('Émis');
+    expect(invoiceStatusLabel('avoir', 'payee')).toBe('Soldé');
+  });
+
+  it('garde les filtres dans la requête', () => {
+    expect(writeQuery({ status: 'emise', client: '', page: '1' })).toBe('?status=emise');
+    expect(writeQuery({ status: '', page: '3' })).toBe('?page=3');
+    expect(writeQuery({})).toBe('');
+    expect(readQuery('?status=emise&since=2026-11-01', ['status', 'since', 'client'] as const)).toEqual({
+      status: 'emise',
+      since: '2026-11-01',
+      client: '',
+    });
+  });
+});

@@ -1,0 +1,436 @@
+/**
+ * Devis, factures et avoirs : types des réponses de `/app/api/quotes…` et
+ * `/app/api/invoices…`, saisie et contrôle des lignes (mêmes règles et mêmes
+ * messages que le serveur), calcul des totaux (même arithmétique : centimes
+ * entiers, ligne arrondie au centime, TVA calculée une fois par taux sur la
+ * base de ce taux, arrondis « au plus loin de zéro »), formats français.
+ */
+
+// ---------------------------------------------------------------------------
+// Réponses de l'API
+// ---------------------------------------------------------------------------
+
+export type QuoteStatus = 'brouillon' | 'envoye' | 'accepte' | 'refuse';
+export type QuoteAction = 'send' | 'accept' | 'refuse' | 'invoice';
+export type InvoiceStatus = 'brouillon' | 'emise' | 'envoyee' | 'payee';
+export type InvoiceNature = 'facture' | 'avoir';
+export type InvoiceAction = 'edit' | 'issue' | 'send' | 'record_payment' | 'credit_note';
+
+export interface Page<T> {
+  total: number;
+  page: number;
+  limit: number;
+  results: T[];
+}
+
+export interface DocRef {
+  id: string;
+  number: string | null;
+  link: string;
+  url: string;
+}
+
+export interface VatLine {
+  rate: number;
+  base: number;
+  vat: number;
+}
+
+export interface AmountLine {
+  label: string;
+  quantity: number;
+  unitPrice: number;
+  vatRate: number;
+  totalExclTax: number;
+}
+
+export interface QuoteListEntry {
+  id: string;
+  number: string | null;
+  status: QuoteStatus;
+  statusLabel: string;
+  origin: string;
+  originLabel: string;
+  object: string;
+  equipment: { id: string; number: string | null };
+  totalExclTax: number;
+  totalInclTax: number;
+  createdAt: string;
+  invoice: DocRef | null;
+}
+
+export interface QuoteView {
+  id: string;
+  number: string | null;
+  status: QuoteStatus;
+  statusLabel: string;
+  origin: string;
+  originLabel: string;
+  object: string;
+  equipment: { id: string; number: string | null };
+  rows: AmountLine[];
+  totalExclTax: number;
+  vatByRate: VatLine[];
+  totalInclTax: number;
+  createdAt: string;
+  sentAt: string | null;
+  acceptedAt: string | null;
+  refusedAt: string | null;
+}
+
+export interface QuoteDetail {
+  quote: QuoteView;
+  invoice: DocRef | null;
+  actions: QuoteAction[];
+}
+
+export interface InvoiceRow {
+  id: string;
+  number: string | null;
+  nature: InvoiceNature;
+  status: InvoiceStatus;
+  client: string | null;
+  buyer: string | null;
+  issuedOn: string | null;
+  dueOn: string | null;
+  paidOn: string | null;
+  totalExclTax: number | null;
+  totalInclTax: number | null;
+}
+
+export interface CreditNoteRef extends DocRef {
+  status: InvoiceStatus;
+  totalInclTax: number;
+}
+
+export interface InvoiceView extends InvoiceRow {
+  natureLabel: string;
+  statusLabel: string;
+  buyerAddress: string | null;
+  buyerSiren: string | null;
+  createdOn: string;
+  lines: AmountLine[];
+  vatByRate: VatLine[];
+  creditedInvoice: DocRef | null;
+  creditNotes: CreditNoteRef[];
+  quote: DocRef | null;
+}
+
+export interface InvoiceDetail {
+  invoice: InvoiceView;
+  actions: InvoiceAction[];
+  remainingToCredit: number | null;
+}
+
+export interface Created {
+  id: string;
+  ok: boolean;
+  link: string;
+  url: string;
+}
+
+// ---------------------------------------------------------------------------
+// Libellés
+// ---------------------------------------------------------------------------
+
+export const QUOTE_STATUSES: { code: QuoteStatus; label: string }[] = [
+  { code: 'brouillon', label: 'Brouillon' },
+  { code: 'envoye', label: 'Envoyé' },
+  { code: 'accepte', label: 'Accepté' },
+  { code: 'refuse', label: 'Refusé' },
+];
+
+export const QUOTE_ORIGINS: { code: string; label: string }[] = [
+  { code: 'panne', label: 'Panne' },
+  { code: 'reserve', label: 'Réserve de contrôle technique' },
+  { code: 'technicien', label: 'Demande du technicien' },
+  { code: 'client', label: 'Demande du client' },
+];
+
+export const INVOICE_STATUSES: { code: InvoiceStatus; label: string }[] = [
+  { code: 'brouillon', label: 'Brouillon' },
+  { code: 'emise', label: 'Émise' },
+  { code: 'envoyee', label: 'Envoyée' },
+  { code: 'payee', label: 'Payée' },
+];
+
+/** Le statut accordé à la nature : un avoir est « Émis », « Envoyé », « Soldé ». */
+export function invoiceStatusLabel(nature: InvoiceNature, status: InvoiceStatus): string {
+  if (nature === 'avoir') {
+    if (status === 'emise') return 'Émis';
+    if (status === 'envoyee') return 'Envoyé';
+    if (status === 'payee') return 'Soldé';
+  }
+  return INVOICE_STATUSES.find((s) => s.code === status)?.label ?? status;
+}
+
+/** Classe de badge : succès pour un devis accepté ou une pièce réglée, alerte pour un refus. */
+export function statusTone(status: string): '' | 'success' | 'danger' {
+  if (status === 'accepte' || status === 'payee') return 'success';
+  if (status === 'refuse') return 'danger';
+  return '';
+}
+
+// ---------------------------------------------------------------------------
+// Montants
+// ---------------------------------------------------------------------------
+
+const EUROS = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
+const NUMBER = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 3 });
+const PERCENT = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 2 });
+
+/** `1234.5` → `1 234,50 €` ; `null` → `—`. */
+export function formatEuros(euros: number | null | undefined): string {
+  return euros === null || euros === undefined ? '—' : EUROS.format(euros);
+}
+
+export function formatCents(cents: number): string {
+  return EUROS.format(cents / 100);
+}
+
+export function formatQuantity(quantity: number): string {
+  return NUMBER.format(quantity);
+}
+
+export function formatRate(rate: number): string {
+  return `${PERCENT.format(rate)} %`;
+}
+
+/** Taux de TVA permis, en points de base (20 %, 10 %, 5,5 %, 2,1 %, 0 %). */
+export const VAT_RATES_BP = [2000, 1000, 550, 210, 0] as const;
+export const MAX_LINES = 200;
+export const MAX_LABEL_CHARS = 300;
+export const MAX_QUANTITY_MILLI = 100_000_000;
+export const MAX_UNIT_PRICE_CENTS = 100_000_000;
+
+/**
+ * Lit un nombre décimal saisi (`12,5`, `1 250.00`) en entier à `decimals`
+ * décimales, sans passer par un flottant. `null` si ce n'est pas un nombre ;
+ * `'trop'` s'il a plus de décimales que permis.
+ */
+export function parseDecimal(text: string, decimals: number): number | null | 'trop' {
+  const compact = text.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
+  const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(compact);
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return null;
+  const [, sign, whole, fraction = ''] = match;
+  const trimmed = fraction.replace(/0+$/, '');
+  if (trimmed.length > decimals) return 'trop';
+  const scaled = Number(whole || '0') * 10 ** decimals + Number(trimmed.padEnd(decimals, '0') || '0');
+  if (!Number.isSafeInteger(scaled)) return null;
+  return sign === '-' && scaled !== 0 ? -scaled : scaled;
+}
+
+/** Une ligne telle que saisie dans le formulaire. */
+export interface LineDraft {
+  label: string;
+  quantity: string;
+  unitPrice: string;
+  /** Pour cent, en texte (`20`, `5.5`). */
+  vatRate: string;
+}
+
+export interface LineErrors {
+  label?: string;
+  quantity?: string;
+  unitPrice?: string;
+}
+
+/** Une ligne contrôlée, en entiers. */
+export interface CheckedLine {
+  label: string;
+  quantityMilli: number;
+  unitPriceCents: number;
+  vatRateBp: number;
+}
+
+/** `12.5` → `12,5`, comme le serveur cite une valeur reçue. */
+function quoted(text: string): string {
+  return text.trim().replace('.', ',');
+}
+
+/** Contrôle une ligne comme le serveur (`services::invoices::check_line`), mêmes phrases. */
+export function checkLine(line: LineDraft): { line?: CheckedLine; errors: LineErrors } {
+  const errors: LineErrors = {};
+  const label = line.label.trim();
+  if (label === '') errors.label = 'le libellé est obligatoire.';
+  else if ([...line.label].length > MAX_LABEL_CHARS) {
+    errors.label = `le libellé ne doit pas dépasser ${MAX_LABEL_CHARS} caractères.`;
+  }
+
+  let quantityMilli = 0;
+  if (line.quantity.trim() === '') errors.quantity = 'la quantité est obligatoire.';
+  else {
+    const parsed = parseDecimal(line.quantity, 3);
+    if (parsed === null) errors.quantity = `la quantité doit être un nombre (reçu : « ${line.quantity.trim()} »).`;
+    else if (parsed === 'trop') {
+      errors.quantity = `la quantité doit avoir au plus trois décimales (reçu : ${quoted(line.quantity)}).`;
+    } else if (parsed <= 0) {
+      errors.quantity = `la quantité doit être supérieure à zéro (reçu : ${quoted(line.quantity)}).`;
+    } else if (parsed > MAX_QUANTITY_MILLI) {
+      errors.quantity = `la quantité ne doit pas dépasser ${MAX_QUANTITY_MILLI / 1000} (reçu : ${quoted(line.quantity)}).`;
+    } else quantityMilli = parsed;
+  }
+
+  let unitPriceCents = 0;
+  if (line.unitPrice.trim() === '') errors.unitPrice = 'le prix unitaire HT est obligatoire.';
+  else {
+    const parsed = parseDecimal(line.unitPrice, 2);
+    if (parsed === null) {
+      errors.unitPrice = `le prix unitaire HT doit être un nombre (reçu : « ${line.unitPrice.trim()} »).`;
+    } else if (parsed === 'trop') {
+      errors.unitPrice = `le prix unitaire HT doit être un montant en euros avec au plus deux décimales (reçu : ${quoted(line.unitPrice)}).`;
+    } else if (parsed < 0) {
+      errors.unitPrice = `le prix unitaire HT ne peut pas être négatif (reçu : ${quoted(line.unitPrice)}).`;
+    } else if (parsed > MAX_UNIT_PRICE_CENTS) {
+      errors.unitPrice = `le prix unitaire HT ne doit pas dépasser ${formatCents(MAX_UNIT_PRICE_CENTS)} HT (reçu : ${quoted(line.unitPrice)}).`;
+    } else unitPriceCents = parsed;
+  }
+
+  const rate = parseDecimal(line.vatRate, 2);
+  const vatRateBp = typeof rate === 'number' && (VAT_RATES_BP as readonly number[]).includes(rate) ? rate : 2000;
+
+  if (errors.label || errors.quantity || errors.unitPrice) return { errors };
+  return { line: { label, quantityMilli, unitPriceCents, vatRateBp }, errors };
+}
+
+/** Contrôle toutes les lignes ; `document` nomme la pièce (« Le devis », « La facture »). */
+export function checkLines(
+  lines: LineDraft[],
+  document: string,
+): { lines?: CheckedLine[]; errors: LineErrors[]; summary?: string } {
+  if (lines.length === 0) return { errors: [], summary: `${document} doit comporter au moins une ligne.` };
+  if (lines.length > MAX_LINES) {
+    return {
+      errors: [],
+      summary: `${document} ne peut pas comporter plus de ${MAX_LINES} lignes (reçu : ${lines.length}).`,
+    };
+  }
+  const results = lines.map(checkLine);
+  const errors = results.map((r) => r.errors);
+  const first = errors.findIndex((e) => e.label || e.quantity || e.unitPrice);
+  if (first >= 0) {
+    const e = errors[first] ?? {};
+    return { errors, summary: `Ligne ${first + 1} : ${e.label ?? e.quantity ?? e.unitPrice}` };
+  }
+  return { lines: results.map((r) => r.line as CheckedLine), errors };
+}
+
+/** Division entière arrondie au plus loin de zéro (comme le serveur). */
+function divideRounding(numerator: bigint, denominator: bigint): bigint {
+  const negative = numerator < 0n !== denominator < 0n;
+  const n = numerator < 0n ? -numerator : numerator;
+  const d = denominator < 0n ? -denominator : denominator;
+  const rounded = (n * 2n + d) / (d * 2n);
+  return negative ? -rounded : rounded;
+}
+
+/** Total HT d'une ligne, en centimes : quantité × prix unitaire, arrondi au centime. */
+export function lineTotalCents(quantityMilli: number, unitPriceCents: number): number {
+  return Number(divideRounding(BigInt(quantityMilli) * BigInt(unitPriceCents), 1000n));
+}
+
+export interface Totals {
+  exclTaxCents: number;
+  vatByRate: { rateBp: number; baseCents: number; vatCents: number }[];
+  inclTaxCents: number;
+}
+
+/** Totaux HT, TVA par taux (taux croissants) et TTC, en centimes. */
+export function totals(lines: CheckedLine[]): Totals {
+  const bases = new Map<number, number>();
+  for (const line of lines) {
+    bases.set(line.vatRateBp, (bases.get(line.vatRateBp) ?? 0) + lineTotalCents(line.quantityMilli, line.unitPriceCents));
+  }
+  const vatByRate = [...bases.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([rateBp, baseCents]) => ({
+      rateBp,
+      baseCents,
+      vatCents: Number(divideRounding(BigInt(baseCents) * BigInt(rateBp), 10_000n)),
+    }));
+  const exclTaxCents = vatByRate.reduce((sum, r) => sum + r.baseCents, 0);
+  const inclTaxCents = exclTaxCents + vatByRate.reduce((sum, r) => sum + r.vatCents, 0);
+  return { exclTaxCents, vatByRate, inclTaxCents };
+}
+
+/** Les lignes saisies, contrôlées, au format de l'API (`label`, `quantity`, `unitPrice`, `vatRate`). */
+export function linesBody(lines: CheckedLine[]): { label: string; quantity: number; unitPrice: number; vatRate: number }[] {
+  return lines.map((l) => ({
+    label: l.label,
+    quantity: l.quantityMilli / 1000,
+    unitPrice: l.unitPriceCents / 100,
+    vatRate: l.vatRateBp / 100,
+  }));
+}
+
+/** Une ligne lue (devis ou facture) remise en saisie. */
+export function draftOf(line: AmountLine): LineDraft {
+  const decimal = (value: number) => String(value).replace('.', ',');
+  return {
+    label: line.label,
+    quantity: decimal(line.quantity),
+    unitPrice: decimal(line.unitPrice),
+    vatRate: String(line.vatRate),
+  };
+}
+
+export function emptyLine(): LineDraft {
+  return { label: '', quantity: '1', unitPrice: '', vatRate: '20' };
+}
+
+/**
+ * Les lignes d'un avoir partiel : pour chaque ligne de la facture cochée,
+ * la quantité à créditer (au plus celle facturée) au même prix et au même taux.
+ */
+export function creditLines(
+  invoiceLines: AmountLine[],
+  chosen: { index: number; quantity: string }[],
+): { lines?: CheckedLine[]; error?: string } {
+  if (chosen.length === 0) return { error: "Choisissez au moins une ligne à créditer." };
+  const lines: CheckedLine[] = [];
+  for (const { index, quantity } of chosen) {
+    const source = invoiceLines[index];
+    if (!source) continue;
+    const parsed = parseDecimal(quantity, 3);
+    const billed = Math.round(source.quantity * 1000);
+    if (parsed === null || parsed === 'trop' || parsed <= 0) {
+      return {
+        error: `Ligne ${index + 1} : la quantité à créditer doit être supérieure à zéro, avec au plus trois décimales (reçu : ${quoted(quantity) || '—'}).`,
+      };
+    }
+    if (parsed > billed) {
+      return {
+        error: `Ligne ${index + 1} : la quantité à créditer ne peut pas dépasser la quantité facturée (${formatQuantity(source.quantity)}).`,
+      };
+    }
+    lines.push({
+      label: `Avoir : ${source.label}`.slice(0, MAX_LABEL_CHARS),
+      quantityMilli: parsed,
+      unitPriceCents: Math.round(source.unitPrice * 100),
+      vatRateBp: Math.round(source.vatRate * 100),
+    });
+  }
+  return { lines };
+}
+
+// ---------------------------------------------------------------------------
+// Filtres dans l'adresse
+// ---------------------------------------------------------------------------
+
+/** Lit les filtres de l'adresse (`?status=…&page=…`) ; absent : chaîne vide. */
+export function readQuery<K extends string>(search: string, keys: readonly K[]): Record<K, string> {
+  const params = new URLSearchParams(search);
+  const out = {} as Record<K, string>;
+  for (const key of keys) out[key] = params.get(key)?.trim() ?? '';
+  return out;
+}
+
+/** La chaîne de requête des filtres non vides (`?status=emise&page=2`), ou `''`. */
+export function writeQuery(values: Record<string, string>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) {
+    if (value.trim() !== '' && !(key === 'page' && value === '1')) params.set(key, value.trim());
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
