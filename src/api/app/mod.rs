@@ -3,6 +3,8 @@
 
 pub mod account;
 pub mod calls;
+pub mod dashboard;
+pub mod imports;
 pub mod keys;
 pub mod planning;
 pub mod session;
@@ -24,4 +26,6 @@ pub fn router() -> Router<AppState> {
         .merge(technicians::router())
         .merge(calls::router())
         .merge(planning::router())
+        .merge(dashboard::router())
+        .merge(imports::router())
 }
