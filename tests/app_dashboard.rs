@@ -447,6 +447,46 @@ async fn the_dashboard_counts_exactly_the_agency_s_calls_visits_invoices_and_par
         })
     );
 
+    // The surveyed-field counts follow the data: the complete lift loses its
+    // data, the partly surveyed one changes type; every count is then what a
+    // recount from the data gives.
+    db.conn
+        .execute(
+            "DELETE FROM equipment_values WHERE equipment_id =
+               (SELECT id FROM equipment WHERE agency_id = ?1 ORDER BY surveyed_fields DESC LIMIT 1)",
+            [&org.agency_id],
+        )
+        .expect("delete values");
+    db.conn
+        .execute(
+            "UPDATE equipment SET type = 'monte_charge' WHERE agency_id = ?1 AND surveyed_fields > 0",
+            [&org.agency_id],
+        )
+        .expect("change type");
+    let drift: i64 = db
+        .conn
+        .query_row(
+            "SELECT COUNT(*) FROM equipment e WHERE e.surveyed_fields <> (
+                 SELECT COUNT(*) FROM equipment_values v JOIN technical_fields f ON f.code = v.field_code
+                 WHERE v.equipment_id = e.id
+                   AND (f.applies_to IS NULL
+                        OR (',' || f.applies_to || ',') LIKE ('%,' || COALESCE(e.type, '') || ',%')))",
+            [],
+            |r| r.get(0),
+        )
+        .expect("recount");
+    assert_eq!(drift, 0);
+    let (_, body) = admin.get("/dashboard").await;
+    let bands: Vec<&Value> = body["knowledge"]["bands"]
+        .as_array()
+        .expect("bands")
+        .iter()
+        .map(|b| &b["count"])
+        .collect();
+    assert_eq!(body["knowledge"]["total"], json!(4));
+    assert_eq!(bands[0], &json!(3), "{body}");
+    assert_eq!(bands[4], &json!(0), "{body}");
+
     // The other agency reads its own figures only.
     let martin = StaffClient::sign_in(&server, "paul@martin.fr", "motdepasse-solide").await;
     let (status, theirs) = martin.get("/dashboard").await;

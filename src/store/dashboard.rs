@@ -174,31 +174,25 @@ pub fn unpaid_by_age(
 }
 
 /// The agency's equipment by type and number of surveyed catalog fields that
-/// apply to that type: (type, surveyed, equipment count), and the catalog
-/// size of each type.
+/// apply to that type (`equipment.surveyed_fields`, kept by triggers of
+/// migration V5): (type, surveyed, equipment count, catalog size of the type).
 pub fn equipment_by_surveyed(
     conn: &Connection,
     agency_id: &str,
 ) -> AppResult<Vec<(String, i64, i64, i64)>> {
-    let sql = String::from(
-        "WITH t AS MATERIALIZED (
-             SELECT COALESCE(e.type, '') AS type,
-                    (SELECT COUNT(*) FROM equipment_values v
-                       JOIN technical_fields f ON f.code = v.field_code
-                      WHERE v.equipment_id = e.id
-                        AND (f.applies_to IS NULL
-                             OR (',' || f.applies_to || ',') LIKE ('%,' || COALESCE(e.type, '') || ',%'))
-                    ) AS surveyed
-             FROM equipment e WHERE e.agency_id = ?1
-         ),
-         g AS (SELECT type, surveyed, COUNT(*) AS n FROM t GROUP BY type, surveyed)
-         SELECT g.type, g.surveyed, g.n,
+    let mut stmt = conn.prepare_cached(
+        "WITH g AS (
+             SELECT COALESCE(type, '') AS type, surveyed_fields AS surveyed, COUNT(*) AS n
+             FROM equipment INDEXED BY equipment_by_surveyed
+             WHERE agency_id = ?1
+             GROUP BY type, surveyed_fields
+         )
+         SELECT g.type, g.surveyed, SUM(g.n),
                 (SELECT COUNT(*) FROM technical_fields f
                   WHERE f.applies_to IS NULL
                      OR (',' || f.applies_to || ',') LIKE ('%,' || g.type || ',%'))
-         FROM g",
-    );
-    let mut stmt = conn.prepare_cached(&sql)?;
+         FROM g GROUP BY g.type, g.surveyed",
+    )?;
     let rows = stmt
         .query_map([agency_id], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
