@@ -16,9 +16,46 @@ pub fn knowledge_rate(surveyed: usize, catalog: usize) -> f64 {
     tenths as f64 / 10.0
 }
 
+/// Bands of the knowledge rate shown on the dashboard: code and French label.
+pub const BANDS: [(&str, &str); 5] = [
+    ("0_24", "Moins de 25 %"),
+    ("25_49", "25 à 49 %"),
+    ("50_74", "50 à 74 %"),
+    ("75_99", "75 à 99 %"),
+    ("100", "100 %"),
+];
+
+/// Index in `BANDS` of a rate (in percent, as `knowledge_rate` gives it).
+pub fn band(rate: f64) -> usize {
+    if rate >= 100.0 {
+        4
+    } else if rate >= 75.0 {
+        3
+    } else if rate >= 50.0 {
+        2
+    } else if rate >= 25.0 {
+        1
+    } else {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bands_split_at_25_50_75_and_100() {
+        assert_eq!(band(0.0), 0);
+        assert_eq!(band(24.9), 0);
+        assert_eq!(band(25.0), 1);
+        assert_eq!(band(49.9), 1);
+        assert_eq!(band(50.0), 2);
+        assert_eq!(band(74.9), 2);
+        assert_eq!(band(75.0), 3);
+        assert_eq!(band(99.9), 3);
+        assert_eq!(band(100.0), 4);
+    }
 
     #[test]
     fn rate_is_a_percentage_with_one_decimal() {

@@ -10,6 +10,7 @@ pub mod calls;
 pub mod clients;
 pub mod contacts;
 pub mod credentials;
+pub mod dashboard;
 pub mod deals;
 pub mod discrepancies;
 pub mod equipment;

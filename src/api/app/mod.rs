@@ -3,8 +3,10 @@
 
 pub mod account;
 pub mod calls;
+pub mod dashboard;
 pub mod documents;
 pub mod equipment;
+pub mod imports;
 pub mod invoices;
 pub mod keys;
 pub mod planning;
@@ -32,4 +34,6 @@ pub fn router() -> Router<AppState> {
         .merge(documents::router())
         .merge(quotes::router())
         .merge(invoices::router())
+        .merge(dashboard::router())
+        .merge(imports::router())
 }

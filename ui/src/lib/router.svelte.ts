@@ -17,6 +17,7 @@ export const PATHS = {
   keys: '/cles',
   webhooks: '/webhooks',
   account: '/compte',
+  imports: '/imports',
 } as const;
 
 /** Le chemin de l'écran qui sert `path` : `/appels/123` → `/appels`. */

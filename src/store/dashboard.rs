@@ -1,0 +1,202 @@
+//! The dashboard's figures (`GET /app/api/dashboard`): aggregate queries of
+//! one agency, each reading a slice of an index (migration V5) so that they
+//! stay fast on a million invoices and fifty thousand equipment.
+
+use rusqlite::{Connection, params};
+
+use crate::error::AppResult;
+
+/// Open calls (every status but `resolue`) by status code.
+pub fn open_calls_by_status(conn: &Connection, agency_id: &str) -> AppResult<Vec<(String, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT status, COUNT(*) FROM calls
+         WHERE agency_id = ?1 AND status <> 'resolue'
+         GROUP BY status",
+    )?;
+    let rows = stmt
+        .query_map([agency_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// Visits planned from `monday` to `sunday` (`YYYY-MM-DD`): how many, and how
+/// many of them are done.
+pub fn week_visits(
+    conn: &Connection,
+    agency_id: &str,
+    monday: &str,
+    sunday: &str,
+) -> AppResult<(i64, i64)> {
+    let counts = conn.query_row(
+        "SELECT COUNT(*), COALESCE(SUM(status = 'faite'), 0) FROM visits
+         WHERE agency_id = ?1 AND planned_for >= ?2 AND planned_for <= ?3",
+        params![agency_id, monday, sunday],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    Ok(counts)
+}
+
+/// Visits not done whose planned day, or whose limit date from the
+/// maintenance plan, is before `today`.
+pub fn overdue_visits(conn: &Connection, agency_id: &str, today: &str) -> AppResult<i64> {
+    let n = conn.query_row(
+        "SELECT COUNT(*) FROM visits
+         WHERE agency_id = ?1 AND status <> 'faite'
+           AND (planned_for < ?2 OR (deadline IS NOT NULL AND deadline < ?2))",
+        params![agency_id, today],
+        |r| r.get(0),
+    )?;
+    Ok(n)
+}
+
+/// One month's invoices: `YYYY-MM`, how many, their amount incl. tax in cents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MonthFigure {
+    pub month: String,
+    pub count: i64,
+    pub cents: i64,
+}
+
+fn month_figures(
+    conn: &Connection,
+    sql: &str,
+    agency_id: &str,
+    from: &str,
+    to: &str,
+) -> AppResult<Vec<MonthFigure>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt
+        .query_map(params![agency_id, from, to], |r| {
+            Ok(MonthFigure {
+                month: r.get(0)?,
+                count: r.get(1)?,
+                cents: r.get(2)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// Invoices (not credit notes) issued from `from` to `to` (days), by month.
+pub fn invoices_issued_by_month(
+    conn: &Connection,
+    agency_id: &str,
+    from: &str,
+    to: &str,
+) -> AppResult<Vec<MonthFigure>> {
+    month_figures(
+        conn,
+        "SELECT substr(issued_on, 1, 7), COUNT(*), COALESCE(SUM(total_incl_cents), 0)
+         FROM invoices INDEXED BY invoices_issued_by_day
+         WHERE agency_id = ?1 AND nature = 'facture' AND issued_on IS NOT NULL
+           AND issued_on >= ?2 AND issued_on <= ?3
+         GROUP BY 1",
+        agency_id,
+        from,
+        to,
+    )
+}
+
+/// Invoices (not credit notes) paid from `from` to `to` (days), by month.
+pub fn invoices_paid_by_month(
+    conn: &Connection,
+    agency_id: &str,
+    from: &str,
+    to: &str,
+) -> AppResult<Vec<MonthFigure>> {
+    month_figures(
+        conn,
+        "SELECT substr(paid_on, 1, 7), COUNT(*), COALESCE(SUM(total_incl_cents), 0)
+         FROM invoices INDEXED BY invoices_paid_by_day
+         WHERE agency_id = ?1 AND nature = 'facture' AND paid_on IS NOT NULL
+           AND paid_on >= ?2 AND paid_on <= ?3
+         GROUP BY 1",
+        agency_id,
+        from,
+        to,
+    )
+}
+
+/// Age buckets of the unpaid amount, by days past the due day.
+pub const UNPAID_BUCKETS: [&str; 5] = ["a_echoir", "0_30", "31_60", "61_90", "plus_90"];
+
+/// The bucket of an invoice due on `due_on`, seen on `?2` (today), as SQL.
+const BUCKET_SQL: &str = "CASE
+        WHEN {due} IS NULL OR {due} > ?2 THEN 'a_echoir'
+        WHEN julianday(?2) - julianday({due}) <= 30 THEN '0_30'
+        WHEN julianday(?2) - julianday({due}) <= 60 THEN '31_60'
+        WHEN julianday(?2) - julianday({due}) <= 90 THEN '61_90'
+        ELSE 'plus_90' END";
+
+/// Unpaid invoices (issued or sent, not paid) by age bucket: bucket, how
+/// many, what is still owed in cents (the amount incl. tax less the credit
+/// notes issued against them).
+pub fn unpaid_by_age(
+    conn: &Connection,
+    agency_id: &str,
+    today: &str,
+) -> AppResult<Vec<(String, i64, i64)>> {
+    let invoices_sql = format!(
+        "SELECT {}, COUNT(*), COALESCE(SUM(total_incl_cents), 0)
+         FROM invoices INDEXED BY invoices_unpaid_by_due
+         WHERE agency_id = ?1 AND nature = 'facture' AND status IN ('emise', 'envoyee')
+         GROUP BY 1",
+        BUCKET_SQL.replace("{due}", "due_on")
+    );
+    let mut stmt = conn.prepare_cached(&invoices_sql)?;
+    let mut rows: Vec<(String, i64, i64)> = stmt
+        .query_map(params![agency_id, today], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let credits_sql = format!(
+        "SELECT {}, COALESCE(SUM(a.total_incl_cents), 0)
+         FROM invoices a INDEXED BY invoices_credits_by_agency
+         JOIN invoices i ON i.id = a.credited_invoice_id
+         WHERE a.credited_invoice_id IS NOT NULL AND a.agency_id = ?1
+           AND a.nature = 'avoir' AND a.status IN ('emise', 'envoyee', 'payee')
+           AND i.nature = 'facture' AND i.status IN ('emise', 'envoyee')
+         GROUP BY 1",
+        BUCKET_SQL.replace("{due}", "i.due_on")
+    );
+    let mut stmt = conn.prepare_cached(&credits_sql)?;
+    let credits = stmt
+        .query_map(params![agency_id, today], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    for (bucket, credited) in credits {
+        if let Some(row) = rows.iter_mut().find(|row| row.0 == bucket) {
+            row.2 = (row.2 - credited).max(0);
+        }
+    }
+    Ok(rows)
+}
+
+/// The agency's equipment by type and number of surveyed catalog fields that
+/// apply to that type (`equipment.surveyed_fields`, kept by triggers of
+/// migration V5): (type, surveyed, equipment count, catalog size of the type).
+pub fn equipment_by_surveyed(
+    conn: &Connection,
+    agency_id: &str,
+) -> AppResult<Vec<(String, i64, i64, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "WITH g AS (
+             SELECT COALESCE(type, '') AS type, surveyed_fields AS surveyed, COUNT(*) AS n
+             FROM equipment INDEXED BY equipment_by_surveyed
+             WHERE agency_id = ?1
+             GROUP BY type, surveyed_fields
+         )
+         SELECT g.type, g.surveyed, SUM(g.n),
+                (SELECT COUNT(*) FROM technical_fields f
+                  WHERE f.applies_to IS NULL
+                     OR (',' || f.applies_to || ',') LIKE ('%,' || g.type || ',%'))
+         FROM g GROUP BY g.type, g.surveyed",
+    )?;
+    let rows = stmt
+        .query_map([agency_id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import {
+  duplicateFields,
+  fileProblem,
+  formatSize,
+  initialMapping,
+  mappingBody,
+  MAX_FILE_BYTES,
+  progressPercent,
+  resultCounts,
+  rowErrors,
+  toBase64,
+  type ImportReport,
+} from './imports';
+
+const report = (rows: ImportReport['rows']): ImportReport => ({
+  fileId: 'f',
+  target: 'equipment',
+  mapping: {},
+  ignoredColumns: [],
+  rowsTotal: rows.length,
+  created: rows.filter((r) => r.action === 'creation').length,
+  updated: rows.filter((r) => r.action === 'mise_a_jour').length,
+  refused: rows.filter((r) => r.action === 'refus').length,
+  rows,
+});
+
+describe('assistant d’import', () => {
+  it('refuse avant l’envoi une extension ou une taille que le serveur refuserait', () => {
+    expect(fileProblem('parc.xlsx', 10)).toBeNull();
+    expect(fileProblem('PARC.CSV', 10)).toBeNull();
+    expect(fileProblem('parc.pdf', 10)).toBe(
+      "Le fichier « parc.pdf » n'est pas accepté : seuls les fichiers .csv et .xlsx peuvent être importés.",
+    );
+    expect(fileProblem('.xlsx', 10)).not.toBeNull();
+    expect(fileProblem('parc.xlsx', MAX_FILE_BYTES)).toBeNull();
+    expect(fileProblem('parc.xlsx', MAX_FILE_BYTES + 1)).toBe(
+      'Le fichier dépasse la taille maximale acceptée (32 Mio).',
+    );
+    expect(fileProblem('parc.csv', 0)).toBe('Le fichier « parc.csv » est vide.');
+  });
+
+  it('encode en base64 comme btoa, y compris au-delà d’une tranche', () => {
+    expect(toBase64(new TextEncoder().encode('N° appareil'))).toBe('TsKwIGFwcGFyZWls');
+    const big = new Uint8Array(100_000).map((_, i) => i % 251);
+    expect(atob(toBase64(big)).length).toBe(100_000);
+    expect(formatSize(1536).replace(/\s/g, ' ')).toBe('1,5 Kio');
+  });
+
+  it('part de la correspondance proposée et envoie null pour une colonne ignorée', () => {
+    const target = { target: 'equipment' as const, fields: [], suggestedMapping: { 'N° appareil': 'number' } };
+    const mapping = initialMapping(['N° appareil', 'Remarque'], target);
+    expect(mapping).toEqual({ 'N° appareil': 'number', Remarque: '' });
+    expect(mappingBody(mapping)).toEqual({ 'N° appareil': 'number', Remarque: null });
+    expect(duplicateFields({ A: 'number', B: 'number', C: '' })).toEqual(new Map([['number', ['A', 'B']]]));
+  });
+
+  it('lit la ligne, la colonne et le message de chaque raison de refus', () => {
+    const errors = rowErrors(
+      report([
+        { row: 2, action: 'creation', id: null, changes: [], reasons: [] },
+        {
+          row: 7,
+          action: 'refus',
+          id: null,
+          changes: [],
+          reasons: [
+            'Colonne « Type » (B) : La valeur « Fusée » du champ « type » n’est pas autorisée.',
+            'Ni numéro ni identifiant externe.',
+          ],
+        },
+      ]),
+    );
+    expect(errors).toEqual([
+      { row: 7, column: 'Type', letter: 'B', message: 'La valeur « Fusée » du champ « type » n’est pas autorisée.' },
+      { row: 7, column: '', letter: '', message: 'Ni numéro ni identifiant externe.' },
+    ]);
+  });
+
+  it('compte les lignes inchangées à part des mises à jour', () => {
+    const counts = resultCounts(
+      report([
+        { row: 2, action: 'creation', id: 'a', changes: [], reasons: [] },
+        { row: 3, action: 'mise_a_jour', id: 'b', changes: ['type'], reasons: [] },
+        { row: 4, action: 'mise_a_jour', id: 'c', changes: [], reasons: [] },
+        { row: 5, action: 'refus', id: null, changes: [], reasons: ['x'] },
+      ]),
+    );
+    expect(counts).toEqual({ created: 1, updated: 1, unchanged: 1, refused: 1 });
+  });
+
+  it('donne un pourcentage d’avancement borné', () => {
+    expect(progressPercent(null)).toBe(0);
+    expect(progressPercent({ rowsProcessed: 0, rowsTotal: 0 })).toBe(0);
+    expect(progressPercent({ rowsProcessed: 250, rowsTotal: 500 })).toBe(50);
+    expect(progressPercent({ rowsProcessed: 499, rowsTotal: 500 })).toBe(99);
+    expect(progressPercent({ rowsProcessed: 600, rowsTotal: 500 })).toBe(100);
+  });
+});

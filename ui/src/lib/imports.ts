@@ -1,0 +1,182 @@
+/**
+ * Assistant d'import : les réponses de `/app/api/imports…` et la logique pure
+ * de l'assistant (contrôle du fichier avant l'envoi, base64, correspondance
+ * colonne → champ, erreurs par ligne, comptes du résultat, progression).
+ */
+
+/** Taille maximale d'un fichier, comme le serveur (32 Mio une fois décodé). */
+export const MAX_FILE_BYTES = 32 * 1024 * 1024;
+
+export type TargetCode = 'equipment' | 'clients' | 'contacts';
+
+export const TARGET_LABELS: Record<TargetCode, string> = {
+  equipment: 'Équipements (parc et immeubles)',
+  clients: 'Clients',
+  contacts: 'Contacts des clients',
+};
+
+export interface UploadedFile {
+  fileId: string;
+  name: string;
+  columns: string[];
+  rows: number;
+}
+
+export interface RunView {
+  target: string;
+  status: 'en_cours' | 'terminee' | 'echouee';
+  rowsProcessed: number;
+  rowsTotal: number;
+  created: number;
+  updated: number;
+  refused: number;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export interface FieldView {
+  id: string;
+  label: string;
+}
+
+export interface TargetView {
+  target: TargetCode;
+  fields: FieldView[];
+  suggestedMapping: Record<string, string>;
+}
+
+export interface ImportFileView {
+  fileId: string;
+  name: string;
+  columns: string[];
+  rows: number;
+  createdAt: string;
+  expiresAt: string;
+  verification: RunView | null;
+  import: RunView | null;
+  targets: TargetView[];
+}
+
+export interface RowView {
+  row: number;
+  action: 'creation' | 'mise_a_jour' | 'refus';
+  id: string | null;
+  changes: string[];
+  reasons: string[];
+}
+
+export interface ImportReport {
+  fileId: string;
+  target: TargetCode;
+  mapping: Record<string, string>;
+  ignoredColumns: string[];
+  rowsTotal: number;
+  created: number;
+  updated: number;
+  refused: number;
+  rows: RowView[];
+}
+
+/** La raison d'un refus du fichier avant l'envoi (mêmes messages que le serveur), ou `null`. */
+export function fileProblem(name: string, size: number): string | null {
+  const lower = name.trim().toLowerCase();
+  const accepted = (lower.endsWith('.csv') && lower.length > 4) || (lower.endsWith('.xlsx') && lower.length > 5);
+  if (!accepted) {
+    return `Le fichier « ${name} » n'est pas accepté : seuls les fichiers .csv et .xlsx peuvent être importés.`;
+  }
+  if (size > MAX_FILE_BYTES) {
+    return `Le fichier dépasse la taille maximale acceptée (${MAX_FILE_BYTES / (1024 * 1024)} Mio).`;
+  }
+  if (size === 0) return `Le fichier « ${name} » est vide.`;
+  return null;
+}
+
+/** Octets → base64 (par tranches, pour ne pas dépasser la pile sur un gros fichier). */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  }
+  return btoa(binary);
+}
+
+/** `1536` → `1,5 Kio` ; `2 097 152` → `2 Mio`. */
+export function formatSize(bytes: number): string {
+  const number = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
+  if (bytes < 1024) return `${bytes} o`;
+  if (bytes < 1024 * 1024) return `${number.format(bytes / 1024)} Kio`;
+  return `${number.format(bytes / (1024 * 1024))} Mio`;
+}
+
+/** La correspondance de départ d'une cible : chaque colonne → champ proposé, ou `''` (ignorée). */
+export function initialMapping(columns: string[], target: TargetView | undefined): Record<string, string> {
+  const mapping: Record<string, string> = {};
+  for (const column of columns) mapping[column] = target?.suggestedMapping[column] ?? '';
+  return mapping;
+}
+
+/** Le corps envoyé : chaque colonne → champ, `null` pour une colonne ignorée. */
+export function mappingBody(mapping: Record<string, string>): Record<string, string | null> {
+  return Object.fromEntries(Object.entries(mapping).map(([column, field]) => [column, field || null]));
+}
+
+/** Les champs donnés à plusieurs colonnes (le serveur le refuserait) : champ → colonnes. */
+export function duplicateFields(mapping: Record<string, string>): Map<string, string[]> {
+  const byField = new Map<string, string[]>();
+  for (const [column, field] of Object.entries(mapping)) {
+    if (!field) continue;
+    byField.set(field, [...(byField.get(field) ?? []), column]);
+  }
+  return new Map([...byField].filter(([, columns]) => columns.length > 1));
+}
+
+/** Une erreur d'une ligne : numéro de ligne du tableur, colonne (et sa lettre), message. */
+export interface RowError {
+  row: number;
+  column: string;
+  letter: string;
+  message: string;
+}
+
+const COLUMN_REASON = /^Colonne « (.+?) » \(([A-Z]+)\) : (.*)$/s;
+
+/** Les erreurs des lignes refusées, une par raison, dans l'ordre du fichier. */
+export function rowErrors(report: ImportReport): RowError[] {
+  const errors: RowError[] = [];
+  for (const row of report.rows) {
+    if (row.action !== 'refus') continue;
+    for (const reason of row.reasons) {
+      const match = COLUMN_REASON.exec(reason);
+      errors.push(
+        match
+          ? { row: row.row, column: match[1] ?? '', letter: match[2] ?? '', message: match[3] ?? '' }
+          : { row: row.row, column: '', letter: '', message: reason },
+      );
+    }
+  }
+  return errors;
+}
+
+/** Les comptes du résultat : créées, mises à jour (avec un changement), inchangées, refusées. */
+export function resultCounts(report: ImportReport): {
+  created: number;
+  updated: number;
+  unchanged: number;
+  refused: number;
+} {
+  let updated = 0;
+  let unchanged = 0;
+  for (const row of report.rows) {
+    if (row.action !== 'mise_a_jour') continue;
+    if (row.changes.length > 0) updated += 1;
+    else unchanged += 1;
+  }
+  return { created: report.created, updated, unchanged, refused: report.refused };
+}
+
+/** Pourcentage entier d'avancement (0 à 100). */
+export function progressPercent(run: Pick<RunView, 'rowsProcessed' | 'rowsTotal'> | null): number {
+  if (!run || run.rowsTotal <= 0) return 0;
+  return Math.min(100, Math.floor((run.rowsProcessed * 100) / run.rowsTotal));
+}
