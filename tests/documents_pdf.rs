@@ -488,7 +488,7 @@ async fn a_quote_prints_its_buyer_rows_and_totals() {
     let quote_day = clock::paris_local(created).date();
     let pdf =
         fetch(v2_pdf(&w, &w.org.admin_token, &format!("/api/v2/quotes/{id}/pdf")).await).await;
-    assert_eq!(pdf.file_name, format!("devis-{id}.pdf"));
+    assert_eq!(pdf.file_name, format!("{number}.pdf"));
     assert_has(
         &pdf.text,
         &[

@@ -188,8 +188,8 @@ pub fn company_id(id: &str) -> String {
 }
 
 /// The file name a document is served under: its number, or for a draft
-/// `brouillon-<id>.pdf`; a quote `devis-<id>.pdf`. Only characters safe in
-/// a `Content-Disposition` header are kept.
+/// `brouillon-<id>.pdf`; a quote its number too (`devis-<id>.pdf` for one
+/// without). Only characters safe in a `Content-Disposition` header are kept.
 pub fn invoice_file_name(number: Option<&str>, id: &str) -> String {
     match number {
         Some(number) => format!("{}.pdf", safe_file_part(number)),
@@ -197,8 +197,11 @@ pub fn invoice_file_name(number: Option<&str>, id: &str) -> String {
     }
 }
 
-pub fn quote_file_name(id: &str) -> String {
-    format!("devis-{}.pdf", safe_file_part(id))
+pub fn quote_file_name(number: Option<&str>, id: &str) -> String {
+    match number {
+        Some(number) => format!("{}.pdf", safe_file_part(number)),
+        None => format!("devis-{}.pdf", safe_file_part(id)),
+    }
 }
 
 fn safe_file_part(text: &str) -> String {
@@ -280,6 +283,10 @@ mod tests {
             "FA-2026-000012.pdf"
         );
         assert_eq!(invoice_file_name(None, "0190-ab"), "brouillon-0190-ab.pdf");
-        assert_eq!(quote_file_name("a\"b"), "devis-a_b.pdf");
+        assert_eq!(quote_file_name(None, "a\"b"), "devis-a_b.pdf");
+        assert_eq!(
+            quote_file_name(Some("DV-2026-00012"), "x"),
+            "DV-2026-00012.pdf"
+        );
     }
 }

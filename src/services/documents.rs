@@ -138,7 +138,7 @@ pub async fn quote_pdf(store: &Store, agency_id: &str, id: &str) -> AppResult<Pd
             .collect(),
         totals: detail.totals.clone(),
     };
-    let file_name = documents::quote_file_name(&quote.id);
+    let file_name = documents::quote_file_name(quote.number.as_deref(), &quote.id);
     let bytes = render(move || documents::quote_pdf(&document)).await?;
     Ok(PdfFile { file_name, bytes })
 }

@@ -3,12 +3,16 @@
 // administrateur, un devis de deux lignes sur un équipement (totaux vérifiés),
 // envoyé, accepté (l'événement devis.accepte est mis en file pour un abonnement
 // webhook créé par l'API REST), facturé ; le brouillon modifié, émis (numéro
-// attribué et affiché), réglé, puis crédité de moitié. Captures de chaque écran.
+// attribué et affiché), réglé, puis crédité de moitié. Les PDF du devis, de la
+// facture et de l'avoir sont ouverts (« Voir le PDF ») et téléchargés
+// (« Télécharger »), et leur texte lu par pdftotext (poppler-utils).
+// Captures de chaque écran, PDF gardés dans $LIFTDESK_ARTIFACTS/ui/pdf/.
 //
 // Le test crée ses propres objets ; d'autres fichiers peuvent changer la démo :
 // seules des lignes en plus sont tolérées.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
@@ -86,6 +90,54 @@ if (missing.length > 0) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       assert.equal(actual, expected);
+    }
+
+    /**
+     * Le PDF du document affiché : « Voir le PDF » l'ouvre dans un onglet
+     * (servi en application/pdf), « Télécharger » l'enregistre sous le nom
+     * proposé ; son texte est lu par `pdftotext -layout`, chaque ligne aux
+     * espaces normalisés (les espaces insécables du français comptent comme
+     * des espaces).
+     */
+    async function pdfOfPage(expectedName) {
+      // The tab may show the PDF or hand it to the downloads (headless): the
+      // answer it got is what is checked.
+      const [viewed, popup] = await Promise.all([
+        page.context().waitForEvent('response', {
+          predicate: (r) => /^\/app\/api\/(invoices|quotes)\/[^/]+\/pdf$/.test(new URL(r.url()).pathname),
+          timeout: TIMEOUT,
+        }),
+        page.waitForEvent('popup'),
+        page.getByRole('link', { name: 'Voir le PDF' }).click(),
+      ]);
+      assert.equal(viewed.status(), 200);
+      assert.equal(viewed.headers()['content-type'], 'application/pdf');
+      await popup.close();
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Télécharger' }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), expectedName);
+      const file = path.join(artifactsDir, 'pdf', expectedName);
+      mkdirSync(path.dirname(file), { recursive: true });
+      await download.saveAs(file);
+      assert.equal(readFileSync(file).subarray(0, 5).toString('latin1'), '%PDF-');
+      const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+      return text
+        .replace(/[\u202f\u00a0]/g, ' ')
+        .split('\n')
+        .map((line) => line.split(/\s+/).filter(Boolean).join(' '));
+    }
+
+    /** Chaque morceau attendu se trouve sur une ligne du texte du PDF. */
+    function assertPdfHas(lines, expected) {
+      for (const piece of expected) {
+        assert.ok(
+          lines.some((line) => line.includes(piece)),
+          `« ${piece} » absent du PDF :\n${lines.join('\n')}`,
+        );
+      }
     }
 
     before(async () => {
@@ -216,6 +268,22 @@ if (missing.length > 0) {
       assert.equal(ours[0].event, 'devis.accepte');
     });
 
+    step('le PDF du devis : ouvert, téléchargé, son texte lu', async () => {
+      const lines = await pdfOfPage(`${quoteNumber}.pdf`);
+      assertPdfHas(lines, [
+        'Devis',
+        `N° ${quoteNumber}`,
+        'Objet : Remplacement du contacteur de manœuvre',
+        'Désignation',
+        'Remplacement du contacteur 2 120,50 € 20 % 241,00 €',
+        "Main-d'œuvre 3 65,00 € 10 % 195,00 €",
+        'Total HT 436,00 €',
+        'TVA 10 % sur 195,00 € 19,50 €',
+        'TVA 20 % sur 241,00 € 48,20 €',
+        'Total TTC 503,70 €',
+      ]);
+    });
+
     step('le devis devient une facture en brouillon, modifiée', async () => {
       await page.getByRole('button', { name: 'Facturer ce devis' }).click();
       const dialog = page.getByRole('dialog', { name: 'Facturer ce devis' });
@@ -291,6 +359,30 @@ if (missing.length > 0) {
       await shot('facture-emise');
     });
 
+    step('le PDF de la facture émise : mentions légales, TVA par taux, totaux', async () => {
+      const lines = await pdfOfPage(`${invoiceNumber}.pdf`);
+      assertPdfHas(lines, [
+        'Facture',
+        `N° ${invoiceNumber}`,
+        "Date d'émission :",
+        "Date d'échéance :",
+        'SIRET :',
+        'SIREN :',
+        'CLIENT',
+        'Remplacement du contacteur 2 120,50 € 20 % 241,00 €',
+        "Main-d'œuvre 4 65,00 € 10 % 260,00 €",
+        'Déplacement 2 40,00 € 20 % 80,00 €',
+        'Total HT 581,00 €',
+        'TVA 10 % sur 260,00 € 26,00 €',
+        'TVA 20 % sur 321,00 € 64,20 €',
+        'Total TTC 671,20 €',
+        'Conditions de paiement',
+        "Pénalités de retard : trois fois le taux d'intérêt légal.",
+        'Indemnité forfaitaire pour frais de recouvrement : 40 €',
+      ]);
+      assert.ok(!lines.some((line) => line.includes('Brouillon')), 'une facture émise n’est plus un brouillon');
+    });
+
     step('règlement enregistré', async () => {
       await page.getByRole('button', { name: 'Enregistrer le règlement' }).click();
       const dialog = page.getByRole('dialog', { name: 'Enregistrer le règlement' });
@@ -298,6 +390,8 @@ if (missing.length > 0) {
       await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
       await expectText(page.locator('[data-testid="statut"]'), 'Payée');
       await expectText(page.locator('[data-testid="reste"]'), `${euros(671.2)} TTC`);
+      const lines = await pdfOfPage(`${invoiceNumber}.pdf`);
+      assertPdfHas(lines, ['Acquittée le']);
     });
 
     step('avoir de la moitié de la facture', async () => {
@@ -316,8 +410,19 @@ if (missing.length > 0) {
       await expectText(dialog.locator('[data-testid="credit-preview"]'), `Avoir : ${euros(335.6)} TTC`);
       await shot('facture-avoir');
       await dialog.getByRole('button', { name: "Établir l'avoir" }).click();
-      await page.getByRole('heading', { level: 1, name: /^Avoir AV-\d{4}-\d{6}$/ }).waitFor();
+      const creditHeading = page.getByRole('heading', { level: 1, name: /^Avoir AV-\d{4}-\d{6}$/ });
+      await creditHeading.waitFor();
       await expectText(page.locator('[data-testid="total-ttc"]'), euros(335.6));
+      const creditNumber = ((await creditHeading.textContent()) ?? '').replace('Avoir', '').trim();
+      const lines = await pdfOfPage(`${creditNumber}.pdf`);
+      assertPdfHas(lines, [
+        'Avoir',
+        `N° ${creditNumber}`,
+        `Avoir sur la facture n° ${invoiceNumber}`,
+        'Total TTC 335,60 €',
+        `Montant à déduire de la facture n° ${invoiceNumber}, ou à rembourser si elle est déjà réglée.`,
+      ]);
+      assert.ok(!lines.some((line) => line.includes('Pénalités de retard')));
       await page.getByRole('link', { name: invoiceNumber }).click();
       await page.getByRole('heading', { level: 1, name: `Facture ${invoiceNumber}` }).waitFor();
       await expectText(page.locator('[data-testid="reste"]'), `${euros(335.6)} TTC`);

@@ -282,7 +282,7 @@ pub async fn quote_read(state: &AppState, caller: &ApiCaller, id: &str) -> AppRe
 
 /// Le document PDF d'un devis de l'agence : l'agence (SIRET, SIREN) et le
 /// client de l'appareil, numéro, date, objet, lignes, TVA par taux, totaux
-/// HT et TTC, et un cadre « Bon pour accord ». Fichier `devis-<id>.pdf`,
+/// HT et TTC, et un cadre « Bon pour accord ». Fichier `<numéro>.pdf`,
 /// affiché dans le navigateur (`Content-Disposition: inline`).
 #[utoipa::path(
     get,
@@ -291,7 +291,7 @@ pub async fn quote_read(state: &AppState, caller: &ApiCaller, id: &str) -> AppRe
     params(("id" = String, Path, description = "Identifiant du devis")),
     responses(
         (status = 200, description = "Le document PDF", content_type = "application/pdf", body = PdfBinary,
-            headers(("Content-Disposition" = String, description = "`inline; filename=\"devis-<id>.pdf\"`"))),
+            headers(("Content-Disposition" = String, description = "`inline; filename=\"DV-2026-00012.pdf\"`"))),
         (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
     )
 )]
