@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
 use crate::services::workflow::{check_allowed, required_text};
+use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::clients::{self as store, ClientRow};
 use crate::store::contacts::{self as contact_store, ContactRow};
@@ -291,6 +292,64 @@ pub fn update_client(
         )?;
     }
     Ok(after.id)
+}
+
+/// Message of a client that is not in the agency (another agency's answers
+/// the same: its existence is not disclosed).
+pub const NOT_FOUND: &str = "Client introuvable.";
+
+/// A client of the agency, by its partner identifier, with its contacts
+/// (oldest first); `None` when the agency has no such client.
+pub fn client_with_contacts(
+    conn: &Connection,
+    agency_id: &str,
+    client_ref: &str,
+) -> AppResult<Option<(ClientRow, Vec<ContactRow>)>> {
+    let Some(client) = store::find_by_ref(conn, agency_id, client_ref)? else {
+        return Ok(None);
+    };
+    let contacts = contact_store::for_client(conn, &client.id)?;
+    Ok(Some((client, contacts)))
+}
+
+/// The categories of a client (`types`, a JSON array text), empty when the
+/// column does not hold a list of texts.
+pub fn categories(client: &ClientRow) -> Vec<String> {
+    serde_json::from_str(&client.types).unwrap_or_default()
+}
+
+/// Archiving and restoring a client change what the partner workflow API and
+/// the imports may change; from the web application they are an
+/// administrator's, as importing clients is.
+pub fn require_archiver(account: &AccountRow, archived: bool) -> AppResult<()> {
+    let what = if archived {
+        "Archiver un client"
+    } else {
+        "Restaurer un client"
+    };
+    crate::services::webhooks::require_admin(account, what)
+}
+
+/// Archives (`true`) or restores (`false`) a client of the agency: the
+/// `supprime` of `/update_client`, through `update_client` itself (same
+/// write, same audit `client.archive` / `client.restore`). Unknown in the
+/// agency: 404. Already in that state: nothing written, no audit entry.
+pub fn set_archived(
+    tx: &Transaction,
+    agency_id: &str,
+    client_ref: &str,
+    archived: bool,
+    actor: &Actor,
+) -> AppResult<()> {
+    if store::find_by_ref(tx, agency_id, client_ref)?.is_none() {
+        return Err(AppError::not_found(NOT_FOUND));
+    }
+    let input = ClientInput {
+        client_id: Some(client_ref.to_owned()),
+        supprime: Some(archived),
+        ..ClientInput::default()
+    };
+    update_client(tx, agency_id, input, actor).map(|_| ())
 }
 
 /// One non-blank value of a client's field (`/update_client`'s names)

@@ -71,15 +71,17 @@ pub fn all(conn: &Connection, agency_id: &str) -> AppResult<Vec<ClientRow>> {
     Ok(rows)
 }
 
-/// One page of the agency's clients (archived ones too) whose name, e-mail,
-/// partner identifier, SIREN or SIRET contains every word of `words`
-/// (accents and case ignored: the words are folded by `text::fold`, the
-/// columns by the SQL function `FOLD`, the same folding), in French order of
-/// name, then id; and how many match in all.
+/// One page of the agency's clients whose name, e-mail, partner identifier,
+/// SIREN or SIRET contains every word of `words` (accents and case ignored:
+/// the words are folded by `text::fold`, the columns by the SQL function
+/// `FOLD`, the same folding), in French order of name, then id; and how many
+/// match in all. `archived`: `None` keeps every client, `Some(flag)` only
+/// the archived (`true`) or the active (`false`) ones.
 pub fn search(
     conn: &Connection,
     agency_id: &str,
     words: &[String],
+    archived: Option<bool>,
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<ClientRow>)> {
@@ -92,6 +94,10 @@ pub fn search(
         let folded = crate::text::fold(word);
         conditions.push(WORD);
         values.extend(std::iter::repeat_n(Value::Text(folded), 5));
+    }
+    if let Some(flag) = archived {
+        conditions.push("supprime = ?");
+        values.push(Value::Integer(i64::from(flag)));
     }
     let where_clause = conditions.join(" AND ");
     let total: i64 = conn.query_row(

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod calls;
+pub mod clients;
 pub mod dashboard;
 pub mod documents;
 pub mod equipment;
@@ -36,4 +37,5 @@ pub fn router() -> Router<AppState> {
         .merge(invoices::router())
         .merge(dashboard::router())
         .merge(imports::router())
+        .merge(clients::router())
 }

@@ -97,6 +97,18 @@ pub async fn client_list(
     caller: &ApiCaller,
     query: ClientListQuery,
 ) -> AppResult<Page<ClientListEntry>> {
+    client_page(state, caller, query, None).await
+}
+
+/// `client_list` narrowed to the archived (`Some(true)`) or the active
+/// (`Some(false)`) clients: the web application's Clients screen filters
+/// with it, under the same search, paging and refusals as the REST list.
+pub async fn client_page(
+    state: &AppState,
+    caller: &ApiCaller,
+    query: ClientListQuery,
+    archived: Option<bool>,
+) -> AppResult<Page<ClientListEntry>> {
     let paging = Paging::from_query(&PageQuery {
         limit: query.limit,
         page: query.page,
@@ -111,7 +123,16 @@ pub async fn client_list(
     let agency_id = caller.require_agency()?.id.clone();
     let (total, rows) = state
         .store
-        .read(move |conn| store::search(conn, &agency_id, &words, paging.limit, paging.offset()))
+        .read(move |conn| {
+            store::search(
+                conn,
+                &agency_id,
+                &words,
+                archived,
+                paging.limit,
+                paging.offset(),
+            )
+        })
         .await?;
     Ok(Page {
         total,

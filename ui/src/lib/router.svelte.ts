@@ -12,6 +12,7 @@ export const PATHS = {
   calls: '/appels',
   technicians: '/techniciens',
   equipment: '/equipements',
+  clients: '/clients',
   quotes: '/devis',
   invoices: '/factures',
   keys: '/cles',
