@@ -349,7 +349,7 @@ export type Parsed = { value: DatumValue } | { error: string };
  * (efface) ; nombre positif ou nul (virgule acceptée) ; entier de 0 à 1 000 000 ;
  * texte de 500 caractères au plus ; choix parmi les valeurs autorisées ; oui/non.
  */
-export function parseInput(field: TechnicalField, raw: string): Parsed {
+export function parseInput(field: Pick<TechnicalField, 'label' | 'valueType' | 'choices'>, raw: string): Parsed {
   const text = raw.trim();
   const name = field.label;
   if (text === '') return { value: null };

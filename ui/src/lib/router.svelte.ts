@@ -12,6 +12,7 @@ export const PATHS = {
   calls: '/appels',
   technicians: '/techniciens',
   equipment: '/equipements',
+  surveys: '/releves',
   quotes: '/devis',
   invoices: '/factures',
   keys: '/cles',
