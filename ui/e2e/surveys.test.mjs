@@ -3,11 +3,13 @@
 //   bash scripts/with-demo-server.sh bash -c 'cd ui && node --test e2e/surveys.test.mjs'
 //
 // L'administrateur de la démo s'abonne à `releve.termine` (webhook créé par
-// l'API REST), ouvre « Relevés », cherche un relevé à réaliser par son numéro,
-// l'ouvre, voit ses données par composant (celles de GET /surveys/{id}/data),
-// signale un écart, puis soumet le relevé : un premier essai refusé côté
-// client (rien n'est envoyé), puis la confirmation ; le relevé est terminé et
-// `releve.termine` est mis en file pour l'abonnement.
+// l'API REST), ouvre « Relevés », cherche un relevé terminé et voit ses
+// données par composant (celles de GET /surveys/{id}/data), sans soumission
+// proposée ; puis cherche un relevé à réaliser, l'ouvre, signale un écart
+// (refus côté client d'abord) et soumet le relevé : un premier essai refusé
+// côté client (rien n'est envoyé), puis la confirmation ; le relevé est
+// terminé, ses données s'affichent par composant et `releve.termine` est mis
+// en file pour l'abonnement.
 //
 // Le serveur de démo est partagé avec les autres fichiers de test : le relevé
 // choisi porte sur un ascenseur dont le taux de connaissance n'est pas
@@ -49,6 +51,8 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     let webhookId;
     /** Le relevé choisi : ligne de la liste de l'écran. */
     let chosen;
+    /** Un relevé terminé avec des données sur plusieurs composants. */
+    let finished;
     const stamp = Date.now().toString(36);
     // Une charge qu'aucun relevé de la démo n'a (elle finit en 7) : la donnée change forcément.
     const load = 407 + 10 * (Date.now() % 50);
@@ -93,6 +97,55 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       const response = await page.request.get(new URL(`/app/api${apiPath}`, baseUrl).href);
       assert.equal(response.status(), 200, apiPath);
       return response.json();
+    }
+
+    const surveysTable = () => page.getByRole('table', { name: "Relevés de l'agence", exact: true });
+
+    /** Cherche un relevé par son numéro : la liste n'a plus que lui. */
+    async function search(survey) {
+      const searched = page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/app/api/surveys' && new URL(r.url()).searchParams.get('q') === survey.number,
+        { timeout: TIMEOUT },
+      );
+      await page.getByLabel('Numéro du relevé', { exact: true }).fill(survey.number);
+      const found = await (await searched).json();
+      assert.deepEqual(
+        found.results.map((s) => s.id),
+        [survey.id],
+      );
+      await surveysTable().getByRole('link', { name: survey.number, exact: true }).waitFor();
+      assert.equal(await surveysTable().locator('tbody tr').count(), 1);
+      assert.equal(new URL(page.url()).searchParams.get('q'), survey.number);
+    }
+
+    /** Ouvre le relevé trouvé ; ses données affichées sont celles de l'API REST. */
+    async function open(survey) {
+      const data = apiResponse(`/app/api/surveys/${survey.id}/data`, 'GET');
+      await surveysTable().getByRole('link', { name: survey.number, exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: `Relevé ${survey.number}`, exact: true }).waitFor();
+      assert.equal(new URL(page.url()).pathname, `/releves/${survey.id}`);
+      const shown = await (await data).json();
+      const expected = await rest('GET', `/surveys/${survey.id}/data`);
+      assert.equal(expected.status, 200);
+      assert.deepEqual(shown, expected.body);
+      await checkData(shown);
+      return shown;
+    }
+
+    /** Chaque composant a son tableau, chaque donnée sa ligne avec son libellé et son unité. */
+    async function checkData(data) {
+      const section = page.getByRole('region', { name: 'Données relevées' });
+      const keys = Object.keys(data.components);
+      if (keys.length === 0) await section.getByText("Aucune donnée n'a encore été relevée.").waitFor();
+      for (const key of keys) {
+        const table = section.locator(`table[aria-labelledby="data-${key}"]`);
+        await table.waitFor();
+        assert.equal(await table.locator('tbody tr').count(), data.components[key].length, key);
+        for (const datum of data.components[key]) {
+          const header = `${datum.libelle}${datum.unite ? ` (${datum.unite})` : ''}`;
+          await table.locator(`tr[data-code="${datum.code}"] th`, { hasText: header }).waitFor();
+        }
+      }
     }
 
     before(async () => {
@@ -155,68 +208,51 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         }
       }
       assert.ok(chosen, 'un relevé ouvert sur un ascenseur assez connu');
+      // Un relevé terminé dont les données couvrent plusieurs composants (lecture seule).
+      for (const candidate of all.results.filter((s) => s.status === 'termine' && s.number)) {
+        const data = await rest('GET', `/surveys/${candidate.id}/data`);
+        if (Object.keys(data.body.components).length >= 3) {
+          finished = candidate;
+          break;
+        }
+      }
+      assert.ok(finished, 'un relevé terminé avec des données');
     });
 
-    step('liste des relevés et recherche par numéro', async () => {
+    step('liste des relevés, recherche et données par composant d\'un relevé terminé', async () => {
       const list = apiResponse('/app/api/surveys', 'GET');
       await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Relevés', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Relevés', exact: true }).waitFor();
       const first = await (await list).json();
       assert.equal(new URL(page.url()).pathname, '/releves');
       assert.equal(first.page, 1);
-      const table = page.getByRole('table', { name: "Relevés de l'agence", exact: true });
-      await table.locator('tbody tr').first().waitFor();
-      assert.equal(await table.locator('tbody tr').count(), first.results.length);
+      await surveysTable().locator('tbody tr').first().waitFor();
+      assert.equal(await surveysTable().locator('tbody tr').count(), first.results.length);
       await page.getByRole('navigation', { name: 'Pages des relevés' }).waitFor();
       await shot('releves-01-liste');
 
-      const searched = page.waitForResponse(
-        (r) => new URL(r.url()).pathname === '/app/api/surveys' && new URL(r.url()).searchParams.get('q') === chosen.number,
-        { timeout: TIMEOUT },
-      );
-      await page.getByLabel('Numéro du relevé', { exact: true }).fill(chosen.number);
-      const found = await (await searched).json();
-      assert.deepEqual(
-        found.results.map((s) => s.id),
-        [chosen.id],
-      );
-      await table.getByRole('link', { name: chosen.number, exact: true }).waitFor();
-      assert.equal(await table.locator('tbody tr').count(), 1);
-      assert.equal(new URL(page.url()).searchParams.get('q'), chosen.number);
-      await shot('releves-02-recherche');
+      await search(finished);
+      await open(finished);
+      // Terminé : la soumission n'est plus proposée, la raison du serveur est dite.
+      await page
+        .getByTestId('submission-refusal')
+        .filter({ hasText: "Le relevé est déjà terminé : il a déjà été soumis, ses données sont celles de l'équipement." })
+        .waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Saisir et soumettre le relevé' }).count(), 0);
+      await shot('releves-02-donnees-par-composant');
     });
 
-    step('le relevé : identité et données par composant', async () => {
-      const table = page.getByRole('table', { name: "Relevés de l'agence", exact: true });
-      const data = apiResponse(`/app/api/surveys/${chosen.id}/data`, 'GET');
-      await table.getByRole('link', { name: chosen.number, exact: true }).click();
-      await page.getByRole('heading', { level: 1, name: `Relevé ${chosen.number}`, exact: true }).waitFor();
-      assert.equal(new URL(page.url()).pathname, `/releves/${chosen.id}`);
-      const shown = await (await data).json();
-      // Les données de l'écran sont celles de l'API REST.
-      const expected = await rest('GET', `/surveys/${chosen.id}/data`);
-      assert.equal(expected.status, 200);
-      assert.deepEqual(shown, expected.body);
-
+    step('recherche du relevé à réaliser et ouverture', async () => {
+      await page.getByRole('link', { name: '← Relevés', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Relevés', exact: true }).waitFor();
+      await search(chosen);
+      await shot('releves-03-recherche');
+      await open(chosen);
       const identity = page.getByRole('region', { name: 'Identité' });
       const equipmentLink = identity.getByRole('link', { name: chosen.equipment.number, exact: true });
       assert.equal(await equipmentLink.getAttribute('href'), `/equipements/${chosen.equipment.id}`);
       await identity.getByText(chosen.statusLabel, { exact: true }).waitFor();
-
-      const section = page.getByRole('region', { name: 'Données relevées' });
-      const keys = Object.keys(shown.components);
-      if (keys.length === 0) {
-        await section.getByText("Aucune donnée n'a encore été relevée.").waitFor();
-      }
-      for (const key of keys) {
-        const tableOf = section.locator(`table[aria-labelledby="data-${key}"]`);
-        assert.equal(await tableOf.locator('tbody tr').count(), shown.components[key].length, key);
-        for (const datum of shown.components[key]) {
-          const header = `${datum.libelle}${datum.unite ? ` (${datum.unite})` : ''}`;
-          await tableOf.locator(`tr[data-code="${datum.code}"] th`, { hasText: header }).waitFor();
-        }
-      }
-      await shot('releves-03-releve');
+      await shot('releves-04-releve');
     });
 
     step('signaler un écart (refus côté client, puis enregistrement)', async () => {
@@ -229,7 +265,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         .waitFor();
       await dialog.getByLabel('Composant concerné', { exact: true }).selectOption({ label: 'Porte de cabine' });
       await dialog.getByLabel('Constat', { exact: true }).fill(finding);
-      await shot('releves-04-ecart-saisie');
+      await shot('releves-05-ecart-saisie');
       const created = apiResponse('/app/api/discrepancies', 'POST');
       await dialog.getByRole('button', { name: "Enregistrer l'écart", exact: true }).click();
       const answer = await created;
@@ -245,7 +281,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       const rows = page.getByRole('table', { name: /^Écarts constatés/ });
       await rows.locator('tr', { hasText: finding }).getByText('Porte de cabine', { exact: true }).waitFor();
       await page.locator('.notice', { hasText: 'Écart enregistré.' }).waitFor();
-      await shot('releves-05-ecart');
+      await shot('releves-06-ecart');
     });
 
     step('soumission : un refus côté client, puis la confirmation, releve.termine en file', async () => {
@@ -266,18 +302,21 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         'le focus va au champ à corriger',
       );
       assert.equal(posts, 0, 'rien envoyé au serveur');
-      await shot('releves-06-soumission-refus');
+      await shot('releves-07-soumission-refus');
 
       await form.getByLabel('Charge utile (kg)', { exact: true }).fill(String(load));
+      await form.getByLabel('Type de porte cabine', { exact: true }).selectOption('Automatique centrale');
       await form.getByRole('button', { name: 'Soumettre le relevé…', exact: true }).click();
       const confirm = page.getByRole('dialog', { name: `Soumettre le relevé ${chosen.number} ?` });
       await confirm.waitFor();
-      await shot('releves-07-confirmation');
+      await shot('releves-08-confirmation');
       const submitted = apiResponse(submitPath, 'POST');
       await confirm.getByRole('button', { name: 'Confirmer la soumission', exact: true }).click();
       const answer = await submitted;
       assert.equal(answer.status(), 200);
-      assert.deepEqual(answer.request().postDataJSON(), { values: { charge_utile: load } });
+      assert.deepEqual(answer.request().postDataJSON(), {
+        values: { charge_utile: load, porte_cabine_type: 'Automatique centrale' },
+      });
       assert.equal((await answer.json()).status, 'termine');
       await page.locator('[data-testid="statut"]', { hasText: 'Terminé' }).waitFor();
       await page.locator('.notice', { hasText: 'Relevé soumis' }).waitFor();
@@ -286,8 +325,11 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         .filter({ hasText: "Le relevé est déjà terminé : il a déjà été soumis, ses données sont celles de l'équipement." })
         .waitFor();
       assert.equal(await page.getByRole('button', { name: 'Saisir et soumettre le relevé' }).count(), 0);
-      await page.getByRole('region', { name: 'Données relevées' }).locator('tr[data-code="charge_utile"] td', { hasText: `${load} kg` }).waitFor();
-      await shot('releves-08-soumis');
+      const data = page.getByRole('region', { name: 'Données relevées' });
+      await data.locator('tr[data-code="charge_utile"] td', { hasText: `${load} kg` }).waitFor();
+      await data.getByRole('table', { name: 'Porte de cabine' }).getByText('Automatique centrale', { exact: true }).waitFor();
+      await checkData((await rest('GET', `/surveys/${chosen.id}/data`)).body);
+      await shot('releves-09-soumis');
 
       const deadline = Date.now() + TIMEOUT;
       let ours = [];
