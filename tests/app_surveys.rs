@@ -47,7 +47,11 @@ fn survey(
     minutes: i64,
 ) -> String {
     let id = new_id();
-    let created = format!("2026-03-02T{:02}:{:02}:00.000Z", 9 + minutes / 60, minutes % 60);
+    let created = format!(
+        "2026-03-02T{:02}:{:02}:00.000Z",
+        9 + minutes / 60,
+        minutes % 60
+    );
     open_db(dir)
         .execute(
             "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, due_on,
@@ -105,9 +109,8 @@ fn written(dir: &Path, survey: &str) -> Written {
         .expect("query")
         .collect::<Result<_, _>>()
         .expect("rows");
-    let count = |sql: &str, id: &str| -> i64 {
-        db.query_row(sql, [id], |r| r.get(0)).expect("count")
-    };
+    let count =
+        |sql: &str, id: &str| -> i64 { db.query_row(sql, [id], |r| r.get(0)).expect("count") };
     Written {
         status,
         updated_at,
@@ -117,7 +120,10 @@ fn written(dir: &Path, survey: &str) -> Written {
             &equipment,
         ),
         events,
-        audit: count("SELECT COUNT(*) FROM audit_log WHERE object_id = ?1", survey),
+        audit: count(
+            "SELECT COUNT(*) FROM audit_log WHERE object_id = ?1",
+            survey,
+        ),
         discrepancies: count(
             "SELECT COUNT(*) FROM discrepancies WHERE survey_id = ?1",
             survey,
@@ -236,7 +242,10 @@ async fn the_list_is_the_rest_page_searched_and_paged_with_its_columns() {
     let (status, page) = w.admin.get("/surveys").await;
     assert_eq!(status, 200, "{page}");
     assert_eq!(page["total"], json!(5));
-    assert_eq!((page["page"].clone(), page["limit"].clone()), (json!(1), json!(50)));
+    assert_eq!(
+        (page["page"].clone(), page["limit"].clone()),
+        (json!(1), json!(50))
+    );
     assert_eq!(
         numbers(&page),
         [
@@ -281,8 +290,14 @@ async fn the_list_is_the_rest_page_searched_and_paged_with_its_columns() {
     assert_eq!(second["total"], json!(5));
     assert_eq!(numbers(&second), ["REL-2026-00003", "REL-2026-00002"]);
     let (_, none) = w.admin.get("/surveys?q=ZZZ").await;
-    assert_eq!((none["total"].clone(), none["results"].clone()), (json!(0), json!([])));
-    let (status, body) = w.admin.get(&format!("/surveys?q={}", "x".repeat(101))).await;
+    assert_eq!(
+        (none["total"].clone(), none["results"].clone()),
+        (json!(0), json!([]))
+    );
+    let (status, body) = w
+        .admin
+        .get(&format!("/surveys?q={}", "x".repeat(101)))
+        .await;
     assert_eq!(status, 400);
     assert_eq!(
         body,
@@ -314,7 +329,10 @@ async fn a_survey_and_its_data_read_as_over_the_rest_api() {
     assert_eq!(detail["createdAt"], json!("2026-03-02T09:01:00.000Z"));
     assert_eq!(detail["submittedAt"], Value::Null);
     assert_eq!(detail["surveyorName"], Value::Null);
-    assert_eq!(detail["components"][0], json!({"component": "equipment", "label": "Appareil"}));
+    assert_eq!(
+        detail["components"][0],
+        json!({"component": "equipment", "label": "Appareil"})
+    );
 
     // The submission form: offered to the administrator, the days that bound
     // `surveyedOn`, the catalog of an elevator with what the survey recorded.
@@ -344,15 +362,26 @@ async fn a_survey_and_its_data_read_as_over_the_rest_api() {
         .find(|f| f["code"] == json!("porte_cabine_type"))
         .expect("porte_cabine_type");
     assert_eq!(door["valueType"], json!("choice"));
-    assert!(door["choices"].as_array().expect("choices").contains(&json!("Battante")));
+    assert!(
+        door["choices"]
+            .as_array()
+            .expect("choices")
+            .contains(&json!("Battante"))
+    );
 
     // The data: exactly the REST answer.
     let (status, data) = w.admin.get(&format!("/surveys/{id}/data")).await;
     assert_eq!(status, 200, "{data}");
     let (_, rest_data) = w.rest(&format!("/surveys/{id}/data")).await;
     assert_eq!(data, rest_data);
-    assert_eq!(data["components"]["equipment"][0]["code"], json!("charge_utile"));
-    assert_eq!(data["components"]["car_door"][0]["valeur"], json!("Battante"));
+    assert_eq!(
+        data["components"]["equipment"][0]["code"],
+        json!("charge_utile")
+    );
+    assert_eq!(
+        data["components"]["car_door"][0]["valeur"],
+        json!("Battante")
+    );
 
     // Who may not submit is told why; a finished survey says so.
     let (_, seen) = w.member.get(&format!("/surveys/{id}")).await;
@@ -371,7 +400,10 @@ async fn a_discrepancy_is_reported_through_the_rest_rules_then_listed() {
     let id = &w.surveys[1];
     let (status, empty) = w.member.get(&format!("/surveys/{id}/discrepancies")).await;
     assert_eq!(status, 200, "{empty}");
-    assert_eq!(empty, json!({"total": 0, "page": 1, "limit": 50, "results": []}));
+    assert_eq!(
+        empty,
+        json!({"total": 0, "page": 1, "limit": 50, "results": []})
+    );
 
     // Refused as over the REST API: nothing written.
     let before = written(w.dir(), id);
@@ -395,7 +427,12 @@ async fn a_discrepancy_is_reported_through_the_rest_rules_then_listed() {
         )
         .await;
     assert_eq!(status, 422);
-    assert!(body["error"].as_str().expect("error").starts_with("Le composant « toit » n'est pas reconnu"));
+    assert!(
+        body["error"]
+            .as_str()
+            .expect("error")
+            .starts_with("Le composant « toit » n'est pas reconnu")
+    );
     assert_eq!(written(w.dir(), id), before);
 
     for (component, finding) in [
@@ -411,9 +448,17 @@ async fn a_discrepancy_is_reported_through_the_rest_rules_then_listed() {
             .await;
         assert_eq!(status, 201, "{created}");
         assert_eq!(created["ok"], json!(true));
-        assert!(created["link"].as_str().expect("link").starts_with("/ecarts/"));
+        assert!(
+            created["link"]
+                .as_str()
+                .expect("link")
+                .starts_with("/ecarts/")
+        );
     }
-    let (status, page) = w.admin.get(&format!("/surveys/{id}/discrepancies?limit=1")).await;
+    let (status, page) = w
+        .admin
+        .get(&format!("/surveys/{id}/discrepancies?limit=1"))
+        .await;
     assert_eq!(status, 200, "{page}");
     assert_eq!(page["total"], json!(2));
     let row = &page["results"][0];
@@ -421,8 +466,14 @@ async fn a_discrepancy_is_reported_through_the_rest_rules_then_listed() {
     assert_eq!(row["componentLabel"], json!("Appareil"));
     assert_eq!(row["finding"], json!("Éclairage de cuvette hors service"));
     assert_eq!(row["author"], json!("Technicien"));
-    let (_, page) = w.admin.get(&format!("/surveys/{id}/discrepancies?limit=1&page=2")).await;
-    assert_eq!(page["results"][0]["componentLabel"], json!("Porte de cabine"));
+    let (_, page) = w
+        .admin
+        .get(&format!("/surveys/{id}/discrepancies?limit=1&page=2"))
+        .await;
+    assert_eq!(
+        page["results"][0]["componentLabel"],
+        json!("Porte de cabine")
+    );
     assert_eq!(written(w.dir(), id).discrepancies, 2);
     w.server.stop().await;
 }
@@ -448,7 +499,10 @@ async fn the_submission_queues_releve_termine_and_a_refusal_writes_nothing() {
         .await;
     assert_eq!(
         (status, body),
-        (422, json!({"error": "Le champ « vitesse » doit être un nombre positif ou nul."}))
+        (
+            422,
+            json!({"error": "Le champ « vitesse » doit être un nombre positif ou nul."})
+        )
     );
     let (status, body) = w
         .surveyor
@@ -456,7 +510,10 @@ async fn the_submission_queues_releve_termine_and_a_refusal_writes_nothing() {
         .await;
     assert_eq!(
         (status, body),
-        (422, json!({"error": "Le champ « surveyedOn » ne peut pas précéder la demande du relevé, faite le 02/03/2026."}))
+        (
+            422,
+            json!({"error": "Le champ « surveyedOn » ne peut pas précéder la demande du relevé, faite le 02/03/2026."})
+        )
     );
     assert_eq!(written(w.dir(), id), before);
 
@@ -487,7 +544,10 @@ async fn the_submission_queues_releve_termine_and_a_refusal_writes_nothing() {
     assert_eq!(after.equipment_values, 2);
     let (_, detail) = w.surveyor.get(&format!("/surveys/{id}")).await;
     assert_eq!(detail["survey"]["fields"]["status"], json!("Terminé"));
-    assert_eq!(detail["survey"]["fields"]["surveyedOn"], json!("09/03/2026"));
+    assert_eq!(
+        detail["survey"]["fields"]["surveyedOn"],
+        json!("09/03/2026")
+    );
     assert_eq!(detail["surveyorName"], json!("Technicien"));
     assert_eq!(detail["submission"]["allowed"], json!(false));
 

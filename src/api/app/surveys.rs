@@ -324,7 +324,10 @@ async fn detail(
         Some(status) => survey_service::check_submittable(&session.account, status)
             .err()
             .map(|e| e.public_message()),
-        None => Some(format!("Statut de relevé inconnu : « {} ».", summary.status)),
+        None => Some(format!(
+            "Statut de relevé inconnu : « {} ».",
+            summary.status
+        )),
     };
     let submission = SubmissionView {
         allowed: refusal.is_none(),
@@ -404,13 +407,15 @@ async fn discrepancies(
     })?;
     let (total, rows) = state
         .store
-        .read(move |conn| -> AppResult<Option<(i64, Vec<DiscrepancyRow>)>> {
-            if survey_store::get(conn, &agency_id, &id)?.is_none() {
-                return Ok(None);
-            }
-            discrepancy_store::of_survey(conn, &agency_id, &id, paging.limit, paging.offset())
-                .map(Some)
-        })
+        .read(
+            move |conn| -> AppResult<Option<(i64, Vec<DiscrepancyRow>)>> {
+                if survey_store::get(conn, &agency_id, &id)?.is_none() {
+                    return Ok(None);
+                }
+                discrepancy_store::of_survey(conn, &agency_id, &id, paging.limit, paging.offset())
+                    .map(Some)
+            },
+        )
         .await?
         .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
     Ok(Json(Paged {
@@ -475,7 +480,11 @@ mod tests {
     fn the_form_offers_the_type_s_data_and_what_the_survey_recorded() {
         let catalog = [
             field("charge_utile", None, None),
-            field("porte_cabine_passage", Some("car_door"), Some(&["ascenseur"])),
+            field(
+                "porte_cabine_passage",
+                Some("car_door"),
+                Some(&["ascenseur"]),
+            ),
             field("machine_type", Some("machine"), Some(&["ascenseur"])),
         ];
         let values = vec![("machine_type".to_owned(), "\"Gearless\"".to_owned())];
@@ -505,7 +514,11 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            ["equipment=Appareil", "car_door=Porte de cabine", "machine=Machinerie"]
+            [
+                "equipment=Appareil",
+                "car_door=Porte de cabine",
+                "machine=Machinerie"
+            ]
         );
     }
 }
