@@ -292,6 +292,8 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       });
       await page.getByRole('button', { name: 'Saisir et soumettre le relevé', exact: true }).click();
       const form = page.getByRole('region', { name: 'Soumettre le relevé' });
+      await form.waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'submit-surveyed-on', 'le focus va au formulaire');
       await form.getByLabel('Charge utile (kg)', { exact: true }).fill('-5');
       await form.getByRole('button', { name: 'Soumettre le relevé…', exact: true }).click();
       await form.getByText('Le champ « Charge utile » doit être un nombre positif ou nul.', { exact: true }).waitFor();
