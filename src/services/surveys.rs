@@ -57,6 +57,22 @@ pub fn check_can_submit(account: &AccountRow) -> AppResult<()> {
     }
 }
 
+/// Whether `account` may submit a survey in `status` now: [`check_can_submit`]
+/// then the state machine (`domain::survey::submit`), the checks and reasons
+/// of [`submit`], for a screen that offers the submission only when it would
+/// be accepted (and says why not otherwise).
+pub fn check_submittable(account: &AccountRow, status: SurveyStatus) -> AppResult<()> {
+    check_can_submit(account)?;
+    domain::submit(status).map_err(|refusal| AppError::unprocessable(refusal.message()))?;
+    Ok(())
+}
+
+/// The Paris day a survey was asked for (its `created_at`): `surveyedOn`
+/// may not precede it. None when the stored timestamp does not read.
+pub fn requested_on(created_at: &str) -> Option<NaiveDate> {
+    clock::parse_timestamp(created_at).map(|created| clock::paris_local(created).date())
+}
+
 fn french_day(day: NaiveDate) -> String {
     day.format("%d/%m/%Y").to_string()
 }
@@ -153,8 +169,7 @@ pub fn submit_at(
     })?;
     let change =
         domain::submit(from).map_err(|refusal| AppError::unprocessable(refusal.message()))?;
-    let requested_on = clock::parse_timestamp(&survey.created_at)
-        .map(|created| clock::paris_local(created).date());
+    let requested_on = requested_on(&survey.created_at);
     let surveyed_on = check_surveyed_on(
         input.surveyed_on.as_deref(),
         clock::paris_local(now).date(),

@@ -1,6 +1,6 @@
 //! Discrepancies (écarts): what a survey found wrong on an equipment.
 
-use rusqlite::{Transaction, params};
+use rusqlite::{Connection, Transaction, params};
 
 use super::new_id;
 use crate::clock;
@@ -34,4 +34,49 @@ pub fn insert(tx: &Transaction, new: &NewDiscrepancy<'_>) -> AppResult<String> {
         ],
     )?;
     Ok(id)
+}
+
+/// A discrepancy as the survey's page lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiscrepancyRow {
+    pub id: String,
+    /// None for the whole equipment.
+    pub component: Option<String>,
+    pub finding: String,
+    /// Who reported it: the account's name, else its e-mail.
+    pub author: Option<String>,
+    pub created_at: String,
+}
+
+/// One page of the discrepancies a survey of the agency found, newest first,
+/// with how many there are.
+pub fn of_survey(
+    conn: &Connection,
+    agency_id: &str,
+    survey_id: &str,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<DiscrepancyRow>)> {
+    let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+    let total: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM discrepancies WHERE survey_id = ?1 AND agency_id = ?2",
+        [survey_id, agency_id],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT d.id, d.component, d.finding, coalesce(a.name, a.email), d.created_at
+         FROM discrepancies d LEFT JOIN accounts a ON a.id = d.created_by
+         WHERE d.survey_id = ?1 AND d.agency_id = ?2
+         ORDER BY d.created_at DESC, d.id DESC LIMIT ?3 OFFSET ?4",
+    )?;
+    let rows = stmt.query_map(params![survey_id, agency_id, limit, offset], |r| {
+        Ok(DiscrepancyRow {
+            id: r.get(0)?,
+            component: r.get(1)?,
+            finding: r.get(2)?,
+            author: r.get(3)?,
+            created_at: r.get(4)?,
+        })
+    })?;
+    Ok((total, rows.collect::<Result<_, _>>()?))
 }

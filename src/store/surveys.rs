@@ -331,3 +331,68 @@ pub fn recent_of_equipment(
     })?;
     Ok((total, rows.collect::<Result<_, _>>()?))
 }
+
+/// What the surveys screen shows of a survey beyond the REST list row: its
+/// status, equipment, surveyor and days.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SurveySummaryRow {
+    pub id: String,
+    /// The stored code (`a_realiser`…).
+    pub status: String,
+    pub equipment_id: String,
+    pub equipment_number: Option<String>,
+    /// The equipment's type code (`ascenseur`…).
+    pub equipment_type: Option<String>,
+    pub surveyor_name: Option<String>,
+    pub due_on: Option<String>,
+    pub surveyed_on: Option<String>,
+    pub submitted_at: Option<String>,
+    pub created_at: String,
+}
+
+/// The summaries of the given surveys of the agency, in no particular order
+/// (the caller keeps its own); ids of another agency are left out.
+pub fn summaries(
+    conn: &Connection,
+    agency_id: &str,
+    ids: &[String],
+) -> AppResult<Vec<SurveySummaryRow>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    // A page is at most 200 rows: one placeholder per id stays far below
+    // SQLite's limit on parameters.
+    let placeholders = (0..ids.len())
+        .map(|i| format!("?{}", i + 2))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "SELECT s.id, s.status, s.equipment_id, e.number, e.type,
+                coalesce(a.name, a.email), s.due_on, s.surveyed_on, s.submitted_at, s.created_at
+         FROM surveys s
+         JOIN equipment e ON e.id = s.equipment_id
+         LEFT JOIN accounts a ON a.id = s.surveyor_account_id
+         WHERE s.agency_id = ?1 AND s.id IN ({placeholders})"
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let mut values: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(ids.len() + 1);
+    values.push(&agency_id);
+    for id in ids {
+        values.push(id);
+    }
+    let rows = stmt.query_map(values.as_slice(), |r| {
+        Ok(SurveySummaryRow {
+            id: r.get(0)?,
+            status: r.get(1)?,
+            equipment_id: r.get(2)?,
+            equipment_number: r.get(3)?,
+            equipment_type: r.get(4)?,
+            surveyor_name: r.get(5)?,
+            due_on: r.get(6)?,
+            surveyed_on: r.get(7)?,
+            submitted_at: r.get(8)?,
+            created_at: r.get(9)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}

@@ -39,8 +39,8 @@ const T = {
   agencies: 'Vos agences',
   agencySwitcher: 'Agence',
   menu: 'Menu principal',
-  adminMenu: ['Accueil', 'Planning', 'Appels de panne', 'Techniciens', 'Équipements', 'Clients', 'Devis', 'Factures', 'Clés et jetons', 'Webhooks', 'Imports', 'Mon compte'],
-  memberMenu: ['Accueil', 'Planning', 'Appels de panne', 'Techniciens', 'Équipements', 'Clients', 'Devis', 'Factures', 'Clés et jetons', 'Mon compte'],
+  adminMenu: ['Accueil', 'Planning', 'Appels de panne', 'Techniciens', 'Équipements', 'Clients', 'Relevés', 'Devis', 'Factures', 'Clés et jetons', 'Webhooks', 'Imports', 'Mon compte'],
+  memberMenu: ['Accueil', 'Planning', 'Appels de panne', 'Techniciens', 'Équipements', 'Clients', 'Relevés', 'Devis', 'Factures', 'Clés et jetons', 'Mon compte'],
 };
 
 const missing = [];

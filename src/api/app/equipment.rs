@@ -514,7 +514,7 @@ struct EquipmentPage {
     quotes: Listed<QuoteView>,
 }
 
-fn value_type_code(value_type: ValueType) -> &'static str {
+pub(crate) fn value_type_code(value_type: ValueType) -> &'static str {
     match value_type {
         ValueType::Text => "text",
         ValueType::Number => "number",

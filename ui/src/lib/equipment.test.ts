@@ -155,6 +155,8 @@ describe('technical data', () => {
     expect(formatValue({ value: 630, unit: 'kg' })).toBe('630 kg');
     expect(formatValue({ value: 1.6, unit: 'm/s' })).toBe('1,6 m/s');
     expect(formatValue({ value: true, unit: null })).toBe('oui');
+    expect(formatValue({ value: 1270, unit: 'mm' })).toBe('1\u202f270 mm');
+    expect(formatValue({ value: 2003, unit: null })).toBe('2003');
     expect(formatValue({ value: null, unit: 'kg' })).toBe('—');
     expect(formatRate(47.3)).toBe('47,3 %');
   });

@@ -349,7 +349,7 @@ export type Parsed = { value: DatumValue } | { error: string };
  * (efface) ; nombre positif ou nul (virgule acceptée) ; entier de 0 à 1 000 000 ;
  * texte de 500 caractères au plus ; choix parmi les valeurs autorisées ; oui/non.
  */
-export function parseInput(field: TechnicalField, raw: string): Parsed {
+export function parseInput(field: Pick<TechnicalField, 'label' | 'valueType' | 'choices'>, raw: string): Parsed {
   const text = raw.trim();
   const name = field.label;
   if (text === '') return { value: null };
@@ -421,14 +421,16 @@ export function technicalPatch(
 }
 
 const NUMBER = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 3 });
+// Sans unité, un nombre est une année ou un compte : `2003`, pas `2 003`.
+const PLAIN_NUMBER = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 3, useGrouping: false });
 
-/** `630 kg`, `1,6 m/s`, `oui` ; jamais relevée : `—`. */
+/** `1 270 mm`, `1,6 m/s`, `2003` (sans unité, sans séparateur), `oui` ; jamais relevée : `—`. */
 export function formatValue(field: Pick<TechnicalField, 'value' | 'unit'>): string {
   const value = field.value;
   if (value === null || value === undefined) return '—';
   let text: string;
   if (typeof value === 'boolean') text = value ? 'oui' : 'non';
-  else if (typeof value === 'number') text = NUMBER.format(value);
+  else if (typeof value === 'number') text = (field.unit ? NUMBER : PLAIN_NUMBER).format(value);
   else if (Array.isArray(value)) text = value.join(', ');
   else text = value;
   return field.unit && typeof value === 'number' ? `${text} ${field.unit}` : text;

@@ -13,6 +13,7 @@ export const PATHS = {
   technicians: '/techniciens',
   equipment: '/equipements',
   clients: '/clients',
+  surveys: '/releves',
   quotes: '/devis',
   invoices: '/factures',
   keys: '/cles',

@@ -1,0 +1,268 @@
+/**
+ * Écran Relevés : types des réponses de `/app/api/surveys…`, et validation
+ * côté client avec les règles du serveur (`POST /surveys/{id}/submit` et
+ * `POST /discrepancies`), pour ne rien envoyer que le serveur refuserait.
+ */
+
+import { formatDay } from './format';
+import { parseInput, validateSearch, type DatumValue, type ValueType } from './equipment';
+
+export { validateSearch };
+
+export interface EquipmentRef {
+  id: string;
+  number: string | null;
+  typeLabel: string | null;
+  /** `/equipements/<id>`. */
+  link: string;
+}
+
+export interface SurveyRow {
+  id: string;
+  number: string | null;
+  link: string;
+  url: string;
+  status: string;
+  statusLabel: string;
+  equipment: EquipmentRef | null;
+  surveyorName: string | null;
+  dueOn: string | null;
+  surveyedOn: string | null;
+  createdAt: string | null;
+}
+
+export interface Paged<T> {
+  total: number;
+  page: number;
+  limit: number;
+  results: T[];
+}
+
+/** La lecture REST `GET /surveys/{id}`. */
+export interface SurveyRead {
+  type: string;
+  id: string;
+  link: string;
+  url: string;
+  fields: {
+    number: string | null;
+    status: string | null;
+    type: string | null;
+    surveyedOn: string | null;
+    dueOn: string | null;
+    fieldCount: string | null;
+    photoCount: string | null;
+  };
+}
+
+export interface FormField {
+  code: string;
+  label: string;
+  unit: string | null;
+  valueType: ValueType;
+  choices: string[];
+  value: DatumValue;
+}
+
+export interface FormComponent {
+  component: string;
+  label: string;
+  fields: FormField[];
+}
+
+export interface SurveyDetail {
+  survey: SurveyRead;
+  status: string;
+  equipment: EquipmentRef;
+  surveyorName: string | null;
+  createdAt: string;
+  submittedAt: string | null;
+  components: { component: string; label: string }[];
+  submission: {
+    allowed: boolean;
+    refusal: string | null;
+    today: string;
+    requestedOn: string | null;
+    components: FormComponent[];
+  };
+}
+
+/** Une donnée de `GET /surveys/{id}/data`. */
+export interface Datum {
+  code: string;
+  libelle: string;
+  valeur: DatumValue;
+  unite: string | null;
+  champV1: { table: string; champ: string };
+}
+
+/** La lecture REST `GET /surveys/{id}/data`. */
+export interface SurveyData {
+  id: string;
+  number: string | null;
+  equipment: { id: string; link: string; url: string };
+  agency: string;
+  reason: string | null;
+  status: string | null;
+  surveyedOn: string | null;
+  link: string;
+  url: string;
+  deals: { id: string; nature: string | null; natureLabel: string | null; link: string; url: string }[];
+  components: Record<string, Datum[]>;
+}
+
+export interface Discrepancy {
+  id: string;
+  component: string;
+  componentLabel: string;
+  finding: string;
+  author: string | null;
+  createdAt: string;
+}
+
+/** Paramètres de `GET /app/api/surveys` : une recherche vide est omise. */
+export function surveyQuery(q: string, page: number, limit = 50): string {
+  const params = new URLSearchParams();
+  const text = q.trim();
+  if (text) params.set('q', text);
+  params.set('page', String(page));
+  params.set('limit', String(limit));
+  return params.toString();
+}
+
+/** Classe de l'étiquette d'un statut : terminé en vert, annulé en rouge. */
+export function statusTone(status: string): 'success' | 'danger' | '' {
+  if (status === 'termine') return 'success';
+  if (status === 'annule') return 'danger';
+  return '';
+}
+
+/** Les composants de la lecture des données, dans l'ordre du serveur, avec leur nom français. */
+export function dataComponents(
+  data: SurveyData,
+  names: { component: string; label: string }[],
+): { component: string; label: string; data: Datum[] }[] {
+  return Object.entries(data.components).map(([component, items]) => ({
+    component,
+    label: names.find((n) => n.component === component)?.label ?? component.replace(/_/g, ' '),
+    data: items,
+  }));
+}
+
+// -- Écarts ------------------------------------------------------------------------
+
+export const FINDING_MIN_CHARS = 3;
+export const FINDING_MAX_CHARS = 2000;
+/** La clé qui désigne l'équipement entier (le serveur n'enregistre alors aucun composant). */
+export const WHOLE_EQUIPMENT = 'equipment';
+
+export interface DiscrepancyForm {
+  component: string;
+  finding: string;
+}
+
+export type DiscrepancyErrors = Partial<Record<keyof DiscrepancyForm, string>>;
+
+/** Mêmes règles que `POST /discrepancies` : 2000 caractères au plus tel qu'envoyé, 3 au moins une fois rogné. */
+export function validateDiscrepancy(form: DiscrepancyForm, components: string[]): DiscrepancyErrors {
+  const errors: DiscrepancyErrors = {};
+  if ([...form.finding].length > FINDING_MAX_CHARS) {
+    errors.finding = `Le constat ne doit pas dépasser ${FINDING_MAX_CHARS} caractères.`;
+  } else if ([...form.finding.trim()].length < FINDING_MIN_CHARS) {
+    errors.finding = `Le constat doit contenir au moins ${FINDING_MIN_CHARS} caractères : décrivez l'écart constaté.`;
+  }
+  if (form.component !== WHOLE_EQUIPMENT && !components.includes(form.component)) {
+    errors.component = `Le composant « ${form.component} » n'est pas reconnu.`;
+  }
+  return errors;
+}
+
+/** Le corps de `POST /app/api/discrepancies` (celui de l'API REST). */
+export function discrepancyBody(
+  equipmentId: string,
+  surveyId: string,
+  form: DiscrepancyForm,
+): { equipmentId: string; surveyId: string; component: string | null; finding: string } {
+  return {
+    equipmentId,
+    surveyId,
+    component: form.component === WHOLE_EQUIPMENT ? null : form.component,
+    finding: form.finding.trim(),
+  };
+}
+
+// -- Soumission --------------------------------------------------------------------
+
+const DAY_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+
+function realDay(text: string): boolean {
+  const [year = 0, month = 0, day = 0] = text.split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * Le jour du relevé, avec les règles du serveur : vide → aujourd'hui (rien
+ * n'est envoyé) ; AAAA-MM-JJ d'un jour qui existe ; ni après `today` ni avant
+ * `requestedOn` (jours de Paris donnés par le serveur).
+ */
+export function validateSurveyedOn(raw: string, today: string, requestedOn: string | null): string | undefined {
+  const text = raw.trim();
+  if (text === '') return undefined;
+  if (!DAY_SHAPE.test(text)) return 'La date du relevé doit être une date AAAA-MM-JJ, par exemple 2026-03-09.';
+  if (!realDay(text)) return `La date du relevé n'est pas une date qui existe : « ${text} ».`;
+  if (text > today) return `La date du relevé ne peut pas être dans le futur (aujourd'hui : ${formatDay(today)}).`;
+  if (requestedOn && text < requestedOn) {
+    return `La date du relevé ne peut pas précéder la demande du relevé, faite le ${formatDay(requestedOn)}.`;
+  }
+  return undefined;
+}
+
+/** La saisie d'une donnée telle que le formulaire la garde (texte brut). */
+export function inputOf(value: DatumValue): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'number') return String(value).replace('.', ',');
+  return String(value);
+}
+
+export function initialInputs(components: FormComponent[]): Record<string, string> {
+  return Object.fromEntries(components.flatMap((c) => c.fields.map((f) => [f.code, inputOf(f.value)])));
+}
+
+function sameValue(a: DatumValue, b: DatumValue): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+export interface SubmitBody {
+  surveyedOn?: string;
+  values?: Record<string, DatumValue>;
+}
+
+/**
+ * Le corps de `POST /app/api/surveys/{id}/submit` : la date si elle est
+ * saisie, et les seules données changées par rapport à ce que le relevé a déjà
+ * enregistré (une donnée vidée est envoyée `null` : retirée du relevé) ; ou les
+ * erreurs par champ (`surveyedOn` ou le code de la donnée), rien n'est envoyé.
+ */
+export function submissionBody(
+  components: FormComponent[],
+  inputs: Record<string, string>,
+  surveyedOn: string,
+  today: string,
+  requestedOn: string | null,
+): { body: SubmitBody; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const values: Record<string, DatumValue> = {};
+  const dayError = validateSurveyedOn(surveyedOn, today, requestedOn);
+  if (dayError) errors.surveyedOn = dayError;
+  for (const field of components.flatMap((c) => c.fields)) {
+    const parsed = parseInput(field, inputs[field.code] ?? '');
+    if ('error' in parsed) errors[field.code] = parsed.error;
+    else if (!sameValue(parsed.value, field.value)) values[field.code] = parsed.value;
+  }
+  const body: SubmitBody = {};
+  if (surveyedOn.trim()) body.surveyedOn = surveyedOn.trim();
+  if (Object.keys(values).length > 0) body.values = values;
+  return { body, errors };
+}
