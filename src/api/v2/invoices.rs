@@ -792,9 +792,11 @@ pub async fn credit_note_create(
     Ok(created(state, &credit_note_id))
 }
 
-/// Les changements d'un brouillon de facture : seuls les champs donnés changent.
+/// Les changements d'un brouillon de facture : seuls les champs donnés
+/// changent, et il en faut au moins un.
 #[derive(Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schema(min_properties = 1)]
 pub struct InvoiceDraftBody {
     /// Client facturé (`client_id` de l'API partenaire) : l'acheteur le suit.
     pub client_id: Option<String>,
