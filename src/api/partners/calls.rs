@@ -13,6 +13,7 @@ use crate::api::json::ApiJson;
 use crate::auth::call_center_key::CallCenterCaller;
 use crate::domain::call::CallStatus;
 use crate::error::{AppError, AppResult};
+use crate::notices::Notice;
 use crate::services::calls::{self as service, CenterCallInput, CenterSender};
 use crate::state::AppState;
 use crate::store::calls::CenterCallRow;
@@ -78,6 +79,10 @@ async fn open_call(
         agency_id: caller.agency_id,
         call_center_id: caller.call_center_id,
     };
+    let urgent =
+        crate::domain::call::CallType::parse(&body.call_type).is_some_and(|t| t.is_emergency());
+    let equipment_text = body.equipement.trim().to_owned();
+    let agency_id = sender.agency_id.clone();
     let input = CenterCallInput {
         reference: body.reference,
         equipment: body.equipement,
@@ -89,6 +94,15 @@ async fn open_call(
     let opened =
         service::open_from_call_center(&state.store, &state.call_feed, &sender, input).await?;
     let status = status_of(&opened.call)?;
+    if opened.created {
+        state.notices.publish(Notice::CallReceived {
+            agency_id,
+            id: opened.call.id.clone(),
+            reference: opened.call.reference.clone(),
+            equipment: equipment_text,
+            urgent,
+        });
+    }
     let code = if opened.created {
         StatusCode::CREATED
     } else {
