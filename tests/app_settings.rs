@@ -342,3 +342,46 @@ async fn a_call_from_a_call_center_is_announced_to_the_shell() {
     assert!(!notice.urgent());
     assert_eq!(notice.title(), "Nouvel appel de panne");
 }
+
+#[tokio::test]
+async fn a_failed_backup_is_refused_in_french_and_announced() {
+    let receiver = Arc::new(Mutex::new(None));
+    let slot = receiver.clone();
+    let server = TestServer::start_adjusted(
+        tempfile::tempdir().expect("dir"),
+        RateLimit::default(),
+        move |state| {
+            *slot.lock().expect("lock") = Some(state.notices.subscribe());
+            state
+        },
+    )
+    .await;
+    let mut notices = receiver.lock().expect("lock").take().expect("receiver");
+    let (admin, _, _) = admin_and_member(&server).await;
+    let parent = tempfile::tempdir().expect("parent");
+    let folder = parent.path().join("sauvegardes");
+    std::fs::create_dir(&folder).expect("folder");
+    let (status, _) = admin
+        .put(
+            "/settings",
+            json!({ "port": 8080, "lan": false, "backupDir": folder, "dailyBackup": true }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    // The folder became a file (a removed drive, a mistake…).
+    std::fs::remove_dir(&folder).expect("remove");
+    std::fs::write(&folder, "pas un dossier").expect("file");
+    let (status, body) = admin.post("/settings/backups", json!({})).await;
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("dossier de sauvegarde"),
+        "{body}"
+    );
+    match notices.try_recv().expect("notice") {
+        Notice::BackupFailed { reason } => assert!(reason.contains("dossier de sauvegarde")),
+        other => panic!("{other:?}"),
+    }
+}
