@@ -47,6 +47,10 @@ pub struct AppState {
     /// The backup folder given on the command line (`serve --backup-dir`),
     /// which wins over the settings' one.
     pub backup_dir_override: Option<Arc<Path>>,
+    /// The settings the listener was bound from (the desktop shell binds
+    /// from `settings.json`); None when the address came from elsewhere
+    /// (`serve --bind`): then the port and network settings do not apply.
+    pub listen_settings: Option<crate::settings::Settings>,
 }
 
 /// What the host of the server (the desktop shell) does on request of the
@@ -84,6 +88,7 @@ impl AppState {
             control: None,
             log_dir: None,
             backup_dir_override: None,
+            listen_settings: None,
             store,
         }
     }
@@ -111,6 +116,13 @@ impl AppState {
     /// The same state backing up into this folder whatever the settings say.
     pub fn with_backup_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.backup_dir_override = Some(Arc::from(dir.into()));
+        self
+    }
+
+    /// The same state bound from these settings (port, network): the
+    /// settings screen then says when a saved change needs a restart.
+    pub fn with_listen_settings(mut self, settings: crate::settings::Settings) -> Self {
+        self.listen_settings = Some(settings);
         self
     }
 

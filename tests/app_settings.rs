@@ -143,7 +143,9 @@ async fn settings_are_for_admins_and_are_checked_and_saved() {
     assert_eq!(status, 200, "{view}");
     assert_eq!(view["settings"]["port"], 9123);
     assert_eq!(view["settings"]["lan"], true);
-    assert_eq!(view["restartNeeded"], true);
+    // Under `serve --bind` the port and network settings are not used.
+    assert_eq!(view["restartNeeded"], false);
+    assert_eq!(view["listensFromSettings"], false);
     assert_eq!(view["backupDir"], json!(folder.path()));
     let saved = liftdesk::settings::load(server.data_dir.path()).expect("saved");
     assert_eq!(saved.port, 9123);
@@ -186,7 +188,11 @@ async fn restore_and_restart_go_through_the_host() {
     let server = TestServer::start_adjusted(
         tempfile::tempdir().expect("dir"),
         RateLimit::default(),
-        move |state| state.with_control(for_state),
+        move |state| {
+            state
+                .with_control(for_state)
+                .with_listen_settings(liftdesk::settings::Settings::default())
+        },
     )
     .await;
     let (admin, member, _) = admin_and_member(&server).await;
@@ -200,6 +206,15 @@ async fn restore_and_restart_go_through_the_host() {
     assert_eq!(status, 200);
     let (_, view) = admin.get("/settings").await;
     assert_eq!(view["restartAvailable"], true);
+    assert_eq!(view["listensFromSettings"], true);
+    assert_eq!(view["restartNeeded"], false);
+    let (_, view) = admin
+        .put(
+            "/settings",
+            json!({ "port": 9123, "lan": false, "backupDir": folder.path(), "dailyBackup": true }),
+        )
+        .await;
+    assert_eq!(view["restartNeeded"], true);
     let (_, written) = admin.post("/settings/backups", json!({})).await;
     let path = written["path"].as_str().expect("path").to_owned();
 

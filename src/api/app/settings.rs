@@ -73,8 +73,13 @@ struct SettingsView {
     /// The host can restart the server (desktop application): restore and
     /// the port change apply at once.
     restart_available: bool,
-    /// The port or network setting saved differs from the running one.
+    /// The port or network setting saved differs from the one the server
+    /// was started with.
     restart_needed: bool,
+    /// The server was bound from the settings (desktop application); false
+    /// under `liftdesk serve --bind`, where the port and network settings
+    /// are not used.
+    listens_from_settings: bool,
     backups: Vec<BackupView>,
     webhooks: Option<SyncStatusWire>,
 }
@@ -133,10 +138,6 @@ async fn view(state: &AppState, session: &StaffSession) -> AppResult<SettingsVie
     let saved = load_settings(state)?;
     let folder = current_backup_dir(state, &saved);
     let port = running_port(state);
-    let host_is_loopback = url::Url::parse(&state.base_url)
-        .ok()
-        .and_then(|u| u.host_str().map(str::to_owned))
-        .is_some_and(|h| h == "127.0.0.1" || h == "localhost" || h == "[::1]");
     let webhooks = if session.agency.is_some() {
         Some(shared::status_read(state, &session.caller()).await?)
     } else {
@@ -145,7 +146,11 @@ async fn view(state: &AppState, session: &StaffSession) -> AppResult<SettingsVie
     Ok(SettingsView {
         base_url: state.base_url.to_string(),
         running_port: port,
-        restart_needed: port.is_some_and(|p| p != saved.port) || (saved.lan && host_is_loopback),
+        restart_needed: state
+            .listen_settings
+            .as_ref()
+            .is_some_and(|started| started.port != saved.port || started.lan != saved.lan),
+        listens_from_settings: state.listen_settings.is_some(),
         settings: SettingsWire::from(&saved),
         backup_dir: folder.as_ref().map(|p| p.display().to_string()),
         backup_dir_fixed: state.backup_dir_override.is_some(),
