@@ -82,7 +82,7 @@ async fn settings_are_for_admins_and_are_checked_and_saved() {
     );
     assert_eq!(view["restartAvailable"], false);
     assert_eq!(view["backups"], json!([]));
-    assert_eq!(view["webhooks"]["online"].is_boolean(), true, "{view}");
+    assert!(view["webhooks"]["online"].is_boolean(), "{view}");
 
     // No folder yet: "back up now" says to choose one.
     let (status, body) = admin.post("/settings/backups", json!({})).await;
