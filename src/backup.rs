@@ -41,6 +41,47 @@ pub fn backup_to(store: &Store, dest: &Path) -> anyhow::Result<BackupFile> {
     describe_file(dest)
 }
 
+/// Backs up the database file `db_path` into `dest` without opening it as
+/// a store: an older database is copied as it is (not migrated), a newer
+/// one is refused untouched. Consistent while a server writes to it (the
+/// same online backup). For `liftdesk backup`. Blocking.
+pub fn backup_database_file(db_path: &Path, dest: &Path) -> anyhow::Result<BackupFile> {
+    if !db_path.is_file() {
+        anyhow::bail!(
+            "Aucune base de données {} : rien à sauvegarder.",
+            db_path.display()
+        );
+    }
+    let conn = Connection::open_with_flags(
+        db_path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|err| {
+        anyhow::anyhow!(
+            "Impossible d'ouvrir la base de données {} : {err}",
+            db_path.display()
+        )
+    })?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    let version = crate::store::applied_schema_version(&conn).map_err(|_| {
+        anyhow::anyhow!(
+            "{} n'est pas une base de données Liftdesk.",
+            db_path.display()
+        )
+    })?;
+    let known = latest_schema_version();
+    if let Some(version) = version
+        && version > known
+    {
+        anyhow::bail!(
+            "La base de données {} a été créée par une version plus récente de Liftdesk (schéma {version}, cette version connaît jusqu'au schéma {known}) : sauvegardez-la avec cette version-là.",
+            db_path.display()
+        );
+    }
+    copy_connection(&conn, dest)?;
+    describe_file(dest)
+}
+
 /// Copies what `conn` sees into `dest` (temporary file, then rename); the
 /// copy is in rollback-journal mode so it opens read-only on its own.
 pub(crate) fn copy_connection(conn: &Connection, dest: &Path) -> anyhow::Result<()> {

@@ -409,3 +409,29 @@ async fn log_files_hold_no_secret() {
         );
     }
 }
+
+#[test]
+fn the_backup_command_copies_an_older_database_as_it_is() {
+    let dir = tempfile::tempdir().expect("dir");
+    {
+        let mut conn = rusqlite::Connection::open(db_path(dir.path())).expect("open");
+        migrate_to_version(&mut conn, 1).expect("version 1");
+    }
+    let target = dir.path().join("ancienne.sqlite3");
+    let out = cli_json(
+        dir.path(),
+        &["backup", "--to", target.to_str().expect("utf-8")],
+    );
+    assert_eq!(out["schemaVersion"], json!(1));
+    // Neither migrated nor copied for a migration.
+    assert!(!dir.path().join(backup::MIGRATION_BACKUP_DIR).exists());
+    let version: i64 = open_db(dir.path())
+        .query_row(
+            "SELECT MAX(version) FROM refinery_schema_history",
+            [],
+            |r| r.get(0),
+        )
+        .expect("version");
+    assert_eq!(version, 1);
+    assert!(backup::check_backup(&target).expect("check").older_schema);
+}

@@ -320,12 +320,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             "schemaVersion": restored.schema_version,
         }));
     }
-    if matches!(cli.command, Command::Backup { .. }) && !config::database_path(&data_dir).is_file()
-    {
-        anyhow::bail!(
-            "Aucune base de données dans {} : rien à sauvegarder.",
-            data_dir.display()
-        );
+    if let Command::Backup { to } = &cli.command {
+        // The file as it is: a backup never migrates an older database.
+        let written = backup::backup_database_file(&config::database_path(&data_dir), to)?;
+        let check = backup::check_backup(&written.path)?;
+        return print_json(&json!({
+            "path": written.path,
+            "bytes": written.bytes,
+            "schemaVersion": check.schema_version,
+        }));
     }
     let store = server::open_store(&data_dir)?;
     let actor = Actor::Cli;
@@ -466,16 +469,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let creds = demo::install(&store, size, seed, crate::clock::now()).map_err(describe)?;
             serde_json::to_value(&creds)?
         }
-        Command::Backup { to } => {
-            let written = backup::backup_to(&store, &to)?;
-            let check = backup::check_backup(&written.path)?;
-            json!({
-                "path": written.path,
-                "bytes": written.bytes,
-                "schemaVersion": check.schema_version,
-            })
+        Command::Serve { .. } | Command::Restore { .. } | Command::Backup { .. } => {
+            unreachable!("handled above")
         }
-        Command::Serve { .. } | Command::Restore { .. } => unreachable!("handled above"),
     };
     print_json(&output)
 }
