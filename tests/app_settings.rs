@@ -307,13 +307,19 @@ async fn a_call_from_a_call_center_is_announced_to_the_shell() {
         "Astreinte",
     ]);
     let key = str_of(&key, "key").to_owned();
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO equipment (id, agency_id, number, type, maintenance_contract, created_at, updated_at)
-             VALUES ('eq-42', ?1, 'ASC-42', 'ascenseur', 'parc', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
-            [&org.agency_id],
-        )
-        .expect("equipment");
+    let conn = open_db(server.data_dir.path());
+    conn.execute(
+        "INSERT INTO buildings (id, agency_id, name, address, city, created_at, updated_at)
+         VALUES ('b-1', ?1, 'Résidence Les Tilleuls', '12 rue des Lilas', 'Lyon', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+        [&org.agency_id],
+    )
+    .expect("building");
+    conn.execute(
+        "INSERT INTO equipment (id, agency_id, building_id, number, type, maintenance_contract, created_at, updated_at)
+         VALUES ('eq-42', ?1, 'b-1', 'ASC-42', 'ascenseur', 'parc', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+        [&org.agency_id],
+    )
+    .expect("equipment");
     let post = |reference: &'static str, call_type: &'static str| {
         server
             .client
@@ -334,7 +340,10 @@ async fn a_call_from_a_call_center_is_announced_to_the_shell() {
             ..
         } => {
             assert_eq!(reference, "AST-1");
-            assert_eq!(equipment, "ASC-42");
+            assert_eq!(
+                equipment,
+                "ASC-42 — Résidence Les Tilleuls, 12 rue des Lilas, Lyon"
+            );
             assert_eq!(agency_id, &org.agency_id);
             assert!(urgent);
         }
