@@ -99,6 +99,22 @@ async fn the_first_run_creates_the_organization_and_signs_the_admin_in() {
 }
 
 #[tokio::test]
+async fn the_setup_is_refused_for_a_page_naming_another_host() {
+    // DNS rebinding: a page of another site reaching this server names its host.
+    let server = TestServer::start().await;
+    let response = client()
+        .post(server.url("/app/api/setup/demo"))
+        .header("Host", "exemple.invalid")
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status().as_u16(), 403);
+    let (_, body) = get(&client(), server.url("/app/api/setup")).await;
+    assert_eq!(body, json!({ "needed": true }));
+}
+
+#[tokio::test]
 async fn the_first_run_can_install_the_demo_and_answers_its_sign_ins() {
     let server = TestServer::start().await;
     let http = client();

@@ -56,18 +56,34 @@ struct SetupBody {
 }
 
 /// The peer's address, when the server was started with it
-/// (`server::serve` does); None otherwise.
-struct Peer(Option<SocketAddr>);
+/// (`server::serve` does), and whether the request named this computer in
+/// its `Host` (a page of another site reaching the loopback server through
+/// DNS rebinding names its own host).
+struct Peer(Option<SocketAddr>, bool);
+
+fn host_is_loopback(host: &str) -> bool {
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => host,
+    };
+    matches!(name, "127.0.0.1" | "localhost" | "[::1]")
+}
 
 impl<S: Send + Sync> FromRequestParts<S> for Peer {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let local_host = parts
+            .headers
+            .get(axum::http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .is_some_and(host_is_loopback);
         Ok(Peer(
             parts
                 .extensions
                 .get::<ConnectInfo<SocketAddr>>()
                 .map(|ConnectInfo(addr)| *addr),
+            local_host,
         ))
     }
 }
@@ -75,7 +91,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Peer {
 /// The peer must be this computer: the setup creates the first administrator.
 fn require_loopback(peer: Peer) -> AppResult<()> {
     match peer.0 {
-        Some(addr) if addr.ip().is_loopback() => Ok(()),
+        Some(addr) if addr.ip().is_loopback() && peer.1 => Ok(()),
         _ => Err(AppError::forbidden(
             "L'installation de Liftdesk se fait depuis l'ordinateur où il est installé.",
         )),
