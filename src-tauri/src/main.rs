@@ -4,7 +4,10 @@
 // No console window next to the app in Windows release builds.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
-use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+mod notices;
+mod port;
+mod tray;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,7 +16,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use tauri::async_runtime::JoinHandle;
-use tauri::{App, Url, WebviewUrl, WebviewWindowBuilder};
+use tauri::{App, AppHandle, Manager as _, Url, WebviewUrl, WebviewWindowBuilder};
 use tokio::sync::oneshot;
 
 /// How long the exit waits for in-flight requests and the WAL checkpoint.
@@ -29,6 +32,8 @@ struct Server {
 #[derive(Default)]
 struct Shell {
     server: Mutex<Option<Server>>,
+    /// Held while the app runs: see [`lock_data_dir`].
+    data_dir_lock: Mutex<Option<std::fs::File>>,
     startup_failed: AtomicBool,
 }
 
@@ -39,6 +44,9 @@ fn main() -> ExitCode {
     let app = {
         let shell = Arc::clone(&shell);
         tauri::Builder::default()
+            // First: a second launch must be stopped before anything else runs.
+            .plugin(single_instance())
+            .plugin(tauri_plugin_notification::init())
             .setup(move |app| {
                 // Tauri panics when setup() returns an error: handle it here so a
                 // refused database is shown to the user instead.
@@ -95,38 +103,44 @@ fn init_logging() {
         .try_init();
 }
 
-/// Opens the store, seeds the demo, starts the server, then opens the window.
+/// Binds the port, opens the store, starts the server, then opens the window.
 fn start(app: &mut App, shell: &Shell) -> anyhow::Result<()> {
-    // Port first: a typo or a busy port must not leave a freshly seeded database behind.
-    let port = configured_port()?;
-    // Bound before the window opens, so the first page load cannot race the server.
-    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).map_err(
-        |err| match err.kind() {
-            std::io::ErrorKind::AddrInUse => anyhow::anyhow!(
-                "Le port 127.0.0.1:{port} est déjà utilisé : changez LIFTDESK_PORT ou fermez l'autre application."
-            ),
-            _ => anyhow::anyhow!("Impossible d'écouter sur 127.0.0.1:{port} : {err}"),
-        },
-    )?;
-    listener
-        .set_nonblocking(true)
-        .context("Impossible de configurer le port d'écoute")?;
-    let port = listener
-        .local_addr()
-        .context("Impossible de lire le port d'écoute")?
-        .port();
-
+    // Port first: a typo must not leave a freshly created database behind.
+    let wanted = port::configured()?;
     let data_dir = data_dir()?;
     tracing::info!(dossier = %data_dir.display(), "dossier de données");
+    *shell
+        .data_dir_lock
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(lock_data_dir(&data_dir)?);
+    // Bound before the window opens, so the first page load cannot race the server.
+    let port::Bound {
+        listener,
+        port,
+        busy,
+    } = port::bind(wanted)?;
+
     let store = liftdesk::server::open_store(&data_dir)?;
-    liftdesk::demo::seed_if_empty(&store, &data_dir)?;
+    // A real installation starts empty (the first-run setup); the demo is asked for.
+    if demo_requested() {
+        liftdesk::demo::seed_if_empty(&store, &data_dir)?;
+    } else if liftdesk::demo::is_empty(&store)? {
+        tracing::info!(
+            "base vide : aucune démonstration installée (LIFTDESK_DEMO=1 pour en installer une)"
+        );
+    }
 
     let base_url = format!("http://127.0.0.1:{port}");
     tracing::info!(url = %base_url, "serveur embarqué");
+    let fallback = busy.map(|busy| port::fallback_message(busy, &base_url));
+    if let Some(message) = &fallback {
+        tracing::warn!(message = %message, "port de repli");
+    }
 
     let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
     let state = liftdesk::state::AppState::new(store, base_url.clone())
         .with_webhook_settings(liftdesk::webhooks::WebhookSettings::from_env());
+    let (tray_state, notices_state) = (state.clone(), state.clone());
     let task = tauri::async_runtime::spawn(async move {
         let listener =
             tokio::net::TcpListener::from_std(listener).context("Port d'écoute inutilisable")?;
@@ -168,7 +182,129 @@ fn start(app: &mut App, shell: &Shell) -> anyhow::Result<()> {
         .build()
         .context("Impossible d'ouvrir la fenêtre Liftdesk")?;
     close_window_with_page(&window)?;
+
+    let handle = app.handle().clone();
+    tauri::async_runtime::spawn(notices::listen(handle.clone(), notices_state));
+    if let Some(message) = fallback {
+        notices::show(
+            &handle,
+            &notices::DesktopNotice {
+                title: "Liftdesk : port changé".into(),
+                body: message,
+                urgent: false,
+            },
+        );
+    }
+    match tray::install(&handle, &base_url) {
+        Ok(tray) => {
+            tauri::async_runtime::spawn(tray::refresh(tray, tray_state));
+        }
+        // The window and the server work without it.
+        Err(err) => tracing::warn!(erreur = %err, "zone de notification indisponible"),
+    }
     Ok(())
+}
+
+/// The single-instance lock, per data directory: a second launch on the same
+/// database focuses the running window and exits before binding any port;
+/// Liftdesk on another data directory (tests, a second agency) runs apart.
+fn single_instance() -> tauri::plugin::TauriPlugin<tauri::Wry> {
+    let mut builder = tauri_plugin_single_instance::Builder::new().callback(|app, _argv, _cwd| {
+        tracing::info!("Liftdesk est déjà ouvert : fenêtre existante mise au premier plan");
+        show_main_window(app);
+    });
+    match data_dir() {
+        Ok(dir) => builder = builder.dbus_id(instance_id(&dir)),
+        // start() reports the bad directory; the lock falls back to the identifier.
+        Err(err) => tracing::debug!(erreur = %err, "dossier de données illisible"),
+    }
+    builder.build()
+}
+
+/// An exclusive lock on the data directory, for when the single-instance
+/// plugin cannot tell (no D-Bus session bus): two servers never share a
+/// database. The OS releases it when the process ends, even on a crash.
+fn lock_data_dir(data_dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    liftdesk::config::ensure_data_dir(data_dir)?;
+    let path = data_dir.join("liftdesk-desktop.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("Impossible de créer {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(anyhow::anyhow!(
+            "Liftdesk est déjà ouvert sur ce poste avec le dossier de données {} : utilisez la fenêtre déjà ouverte.",
+            data_dir.display()
+        )),
+        Err(std::fs::TryLockError::Error(err)) => {
+            Err(err).with_context(|| format!("Impossible de verrouiller {}", path.display()))
+        }
+    }
+}
+
+/// A D-Bus name (Linux) for this data directory: stable across runs and
+/// versions (FNV-1a, not the std hasher whose output may change).
+fn instance_id(data_dir: &std::path::Path) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in data_dir.as_os_str().as_encoded_bytes() {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("fr.liftdesk.app.d{hash:016x}")
+}
+
+/// Brings the window forward (the error window when start-up failed).
+pub(crate) fn show_main_window(app: &AppHandle) -> Option<tauri::WebviewWindow> {
+    let window = app
+        .get_webview_window("main")
+        .or_else(|| app.get_webview_window("erreur"))?;
+    // Best effort: a window manager may refuse focus; the window is still shown.
+    let _ = window.unminimize();
+    let _ = window.show();
+    let _ = window.set_focus();
+    Some(window)
+}
+
+/// The calls screen's « Nouvel appel » form: the UI has no URL for the form,
+/// so the page goes to `/appels` through its router and presses the button
+/// (not logged in: the login form stays, nothing is pressed).
+const NEW_CALL_SCRIPT: &str = r#"(function () {
+  if (location.pathname !== '/appels') {
+    history.pushState(null, '', '/appels');
+    dispatchEvent(new PopStateEvent('popstate'));
+  }
+  var tries = 0;
+  (function press() {
+    var button = Array.prototype.find.call(document.querySelectorAll('button'), function (b) {
+      return b.textContent.trim() === 'Nouvel appel';
+    });
+    if (button) return button.click();
+    if (++tries < 50) setTimeout(press, 100);
+  })();
+})();"#;
+
+pub(crate) fn open_new_call(app: &AppHandle) {
+    let Some(window) = app.get_webview_window("main") else {
+        show_main_window(app);
+        return;
+    };
+    show_main_window(app);
+    if let Err(err) = window.eval(NEW_CALL_SCRIPT) {
+        tracing::warn!(erreur = %err, "formulaire « Nouvel appel » non ouvert");
+    }
+}
+
+/// `LIFTDESK_DEMO=1` (or true/oui): install the demo on an empty database.
+fn demo_requested() -> bool {
+    std::env::var("LIFTDESK_DEMO").is_ok_and(|value| {
+        matches!(
+            value.trim().to_lowercase().as_str(),
+            "1" | "true" | "oui" | "yes"
+        )
+    })
 }
 
 /// On WebKitGTK, wry answers a page's close request (`window.close()`, or
@@ -210,18 +346,6 @@ fn data_dir() -> anyhow::Result<PathBuf> {
         .filter(|dir| !dir.is_empty())
         .map(PathBuf::from);
     liftdesk::config::resolve_data_dir(explicit)
-}
-
-/// `$LIFTDESK_PORT`, else 0 (any free port).
-fn configured_port() -> anyhow::Result<u16> {
-    match std::env::var("LIFTDESK_PORT") {
-        Ok(value) if !value.trim().is_empty() => value.trim().parse().map_err(|_| {
-            anyhow::anyhow!(
-                "LIFTDESK_PORT invalide : « {value} » (attendu : un numéro de port entre 0 et 65535)."
-            )
-        }),
-        _ => Ok(0),
-    }
 }
 
 /// Shows the error on the bundled page (no dialog plugin needed); the app
@@ -289,7 +413,18 @@ fn js_string(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::js_string;
+    use super::{instance_id, js_string};
+
+    #[test]
+    fn the_instance_id_is_a_stable_dbus_name_per_data_directory() {
+        let a = instance_id(std::path::Path::new("/home/agence/.local/share/liftdesk"));
+        assert_eq!(
+            a,
+            instance_id(std::path::Path::new("/home/agence/.local/share/liftdesk"))
+        );
+        assert_ne!(a, instance_id(std::path::Path::new("/tmp/autre")));
+        assert!(a.starts_with("fr.liftdesk.app.d") && a.len() == "fr.liftdesk.app.d".len() + 16);
+    }
 
     #[test]
     fn js_string_escapes_quotes_newlines_and_script_ends() {

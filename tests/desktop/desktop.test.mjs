@@ -109,19 +109,55 @@ function webdriver(base) {
   };
 }
 
-/** Pid of the desktop binary started with this data directory (from /proc). */
-function appPid(dataDir) {
+/** Pids of the desktop binaries started with this data directory (from /proc), zombies left out. */
+function appPids(dataDir) {
+  const pids = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')[0] !== APP) continue;
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`LIFTDESK_DATA_DIR=${dataDir}`)) return Number(entry);
+      if (!readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`LIFTDESK_DATA_DIR=${dataDir}`)) continue;
+      if (isRunning(Number(entry))) pids.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
   }
-  return undefined;
+  return pids;
 }
+
+/** Pid of the desktop binary started with this data directory. */
+function appPid(dataDir) {
+  return appPids(dataDir)[0];
+}
+
+/** True when nothing listens on 127.0.0.1:port. */
+function portIsFree(port) {
+  return new Promise((resolveFree) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
+  });
+}
+
+/** What the session bus carries to the notification service (the desktop's notifications). */
+const busMonitor = (() => {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) return undefined;
+  try {
+    execFileSync('sh', ['-c', 'command -v dbus-monitor'], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  const monitor = { text: '' };
+  const child = spawn('dbus-monitor', ['--session', "interface='org.freedesktop.Notifications'"], { stdio: ['ignore', 'pipe', 'ignore'] });
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => (monitor.text += chunk));
+  child.on('error', () => {});
+  child.unref();
+  child.stdout.unref?.();
+  monitor.stop = () => child.kill('SIGTERM');
+  return monitor;
+})();
 
 /** True while the process exists and is not a zombie. */
 function isRunning(pid) {
@@ -187,8 +223,12 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.once(signal, () => process.exit(130));
 }
 
-/** Starts tauri-driver for a fresh data directory, then a session on the app. */
-async function launch(name, prepare = () => {}) {
+/**
+ * Starts tauri-driver for a fresh data directory, then a session on the app.
+ * The app gets the demo and a free port unless `env` says otherwise (a value
+ * of `undefined` removes the variable).
+ */
+async function launch(name, prepare = () => {}, env = {}) {
   assert.ok(existsSync(APP), `binaire introuvable : ${APP} (cargo build -p liftdesk-desktop)`);
   mkdirSync(ARTIFACTS, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'liftdesk-desktop-'));
@@ -207,14 +247,25 @@ async function launch(name, prepare = () => {}) {
   const log = createWriteStream(logPath);
   // tauri:options has no environment field, but WebKitWebDriver launches the
   // app with the environment it inherited from tauri-driver: set it here.
+  const appEnv = {
+    ...process.env,
+    LIFTDESK_DATA_DIR: dataDir,
+    LIFTDESK_LOG: process.env.LIFTDESK_LOG ?? 'info',
+    LIFTDESK_DEMO: '1',
+    LIFTDESK_PORT: String(await freePort()),
+    NO_COLOR: '1',
+    RUST_LIB_BACKTRACE: '0',
+    ...env,
+  };
+  for (const [key, value] of Object.entries(appEnv)) if (value === undefined) delete appEnv[key];
   const driver = spawn(findTauriDriver(), ['--port', String(port), '--native-port', String(nativePort)], {
-    env: { ...process.env, LIFTDESK_DATA_DIR: dataDir, LIFTDESK_LOG: process.env.LIFTDESK_LOG ?? 'info', NO_COLOR: '1', RUST_LIB_BACKTRACE: '0' },
+    env: appEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   driver.stdout.pipe(log);
   driver.stderr.pipe(log);
-  const app = { name, dataDir, logPath, log, driver, pid: undefined, sessionId: undefined, s: undefined };
+  const app = { name, dataDir, env: appEnv, logPath, log, driver, pid: undefined, sessionId: undefined, s: undefined };
   app.exited = new Promise((r) => driver.once('exit', r));
   app.logText = () => readFileSync(logPath, 'utf8');
   launched.add(app);
@@ -261,7 +312,26 @@ async function dispose(app) {
 
 after(async () => {
   for (const app of launched) await dispose(app);
+  busMonitor?.stop();
 });
+
+const LOGIN_SUBMIT = `//button[normalize-space()=${xpathLiteral('Se connecter')}]`;
+
+async function waitForLoginForm(s) {
+  await waitFor('formulaire de connexion', async () => (await s.findAll(LOGIN_SUBMIT)).length > 0);
+}
+
+/** Waits until the app's log (its stderr, through tauri-driver) contains `text`. */
+function waitForLog(app, text, timeoutMs = 10_000) {
+  return waitFor(`« ${text} » dans le journal`, () => app.logText().includes(text), { timeoutMs });
+}
+
+/** The app quit by itself, cleanly: WAL emptied, clean stop logged. */
+async function assertCleanStop(app) {
+  const db = join(app.dataDir, 'liftdesk.db');
+  assert.equal(walSize(db), 0, 'le journal WAL n’a pas été vidé dans la base');
+  await waitForLog(app, "Liftdesk s'est arrêté proprement", 5_000);
+}
 
 // -- tests -------------------------------------------------------------------
 
@@ -348,4 +418,98 @@ test('une base créée par une version plus récente est refusée avec un messag
     const log = app.logText();
     return log.includes('échec du démarrage') && log.includes("Liftdesk s'est arrêté avec une erreur");
   }, { timeoutMs: 5_000 });
+});
+
+test('port 8080 par défaut, un deuxième lancement ne démarre pas de second serveur, la zone de notification tient sous Xvfb', { timeout: TEST_TIMEOUT_MS, skip: SKIP || (!process.env.DBUS_SESSION_BUS_ADDRESS && 'pas de bus de session D-Bus (lancez tests/desktop/run.sh)') }, async (t) => {
+  const defaultFree = await portIsFree(8080);
+  const app = await launch('instance-unique', () => {}, { LIFTDESK_PORT: undefined });
+  t.after(() => dispose(app));
+  const { s } = app;
+  await waitForLoginForm(s);
+
+  const url = await s.url();
+  if (defaultFree) {
+    assert.equal(url, 'http://127.0.0.1:8080/', 'le port par défaut n’est pas 8080');
+  } else {
+    t.diagnostic('8080 déjà pris sur ce poste : seul le repli est vérifié ici');
+    assert.match(app.logText(), /Le port 8080 est déjà utilisé/);
+  }
+  // The tray is built with the window and refreshed at once: the app is still up, and said nothing about it.
+  await waitForLog(app, 'serveur embarqué');
+  assert.ok(isRunning(app.pid), 'l’application s’est arrêtée après la zone de notification');
+  assert.doesNotMatch(app.logText(), /panicked|zone de notification indisponible/);
+
+  // A second launch on the same data directory, as a double click would.
+  const second = spawn(APP, [], { env: app.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let secondOut = '';
+  second.stdout.on('data', (chunk) => (secondOut += chunk));
+  second.stderr.on('data', (chunk) => (secondOut += chunk));
+  const code = await Promise.race([
+    new Promise((r) => second.once('exit', (c) => r(c))),
+    new Promise((r) => setTimeout(() => r('délai'), 20_000)),
+  ]);
+  if (code === 'délai') second.kill('SIGKILL');
+  writeFileSync(join(ARTIFACTS, 'instance-unique-second.log'), secondOut);
+  assert.equal(code, 0, `le deuxième lancement ne s’est pas arrêté proprement : ${secondOut}`);
+  assert.doesNotMatch(secondOut, /serveur embarqué|dossier de données/, 'le deuxième lancement a démarré un serveur');
+  await waitForLog(app, 'Liftdesk est déjà ouvert : fenêtre existante mise au premier plan');
+  assert.deepEqual(appPids(app.dataDir), [app.pid], 'un seul processus Liftdesk attendu');
+  assert.equal(await s.url(), url, 'la fenêtre existante a changé d’adresse');
+  await screenshot(app, 'instance-unique.png');
+
+  await closeFromPage(app);
+  await assertCleanStop(app);
+});
+
+test('port occupé : repli sur un port libre, message en français ; un appel « personne bloquée » du centre d’appels est notifié', { timeout: TEST_TIMEOUT_MS, skip: SKIP }, async (t) => {
+  const holder = createServer();
+  await new Promise((r) => holder.listen(0, '127.0.0.1', r));
+  t.after(() => holder.close());
+  const busy = holder.address().port;
+
+  const app = await launch('port-occupe', () => {}, { LIFTDESK_PORT: String(busy) });
+  t.after(() => dispose(app));
+  const { s } = app;
+  await waitForLoginForm(s);
+
+  const url = await s.url();
+  const port = Number(new URL(url).port);
+  assert.notEqual(port, busy, 'le port occupé a été utilisé');
+  const base = `http://127.0.0.1:${port}`;
+  await waitForLog(app, `Le port ${busy} est déjà utilisé par une autre application : Liftdesk écoute sur ${base}.`);
+  assert.match(app.logText(), /Les intégrations \(centres d'appels, partenaires, webhooks de test\) doivent utiliser cette adresse/);
+  if (busMonitor) {
+    await waitFor('notification « port changé » sur le bus', () => busMonitor.text.includes('Liftdesk : port changé'), { timeoutMs: 5_000 });
+  }
+
+  // A call center reports a trapped person (demo key and equipment).
+  const creds = JSON.parse(readFileSync(join(app.dataDir, 'demo-credentials.json'), 'utf8'));
+  const key = creds.callCenterKeys?.[0];
+  assert.ok(key, `clé de centre d’appels absente : ${Object.keys(creds)}`);
+  const numbers = execFileSync('sqlite3', [join(app.dataDir, 'liftdesk.db'), 'SELECT number FROM equipment WHERE number IS NOT NULL ORDER BY number LIMIT 50;'], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
+  const reference = `TEST-${Date.now()}`;
+  let opened;
+  for (const number of numbers) {
+    const res = await fetch(`${base}/api/partners/calls`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reference, equipement: number, type: 'personne_bloquee', description: 'Personne bloquée entre deux étages.' }),
+    });
+    if (res.ok) {
+      opened = await res.json();
+      break;
+    }
+  }
+  assert.ok(opened, 'aucun équipement de la démo accepté par le centre d’appels');
+  await waitForLog(app, 'URGENT : personne bloquée');
+  assert.match(app.logText(), new RegExp(`Appel ${reference} reçu du centre d'appels : une personne est bloquée`));
+  if (busMonitor) {
+    await waitFor('notification urgente sur le bus', () => busMonitor.text.includes(`Appel ${reference} reçu du centre d'appels`), { timeoutMs: 5_000 });
+  }
+  await screenshot(app, 'port-occupe.png');
+
+  await closeFromPage(app);
+  await assertCleanStop(app);
 });
