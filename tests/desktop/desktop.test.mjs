@@ -312,7 +312,12 @@ async function dispose(app) {
 
 after(async () => {
   for (const app of launched) await dispose(app);
-  busMonitor?.stop();
+  if (busMonitor) {
+    // What reached the notification service, for a look after the run.
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, 'notifications-dbus.txt'), busMonitor.text);
+    busMonitor.stop();
+  }
 });
 
 const LOGIN_SUBMIT = `//button[normalize-space()=${xpathLiteral('Se connecter')}]`;
