@@ -268,23 +268,8 @@ pub(crate) fn show_main_window(app: &AppHandle) -> Option<tauri::WebviewWindow> 
     Some(window)
 }
 
-/// The calls screen's « Nouvel appel » form: the UI has no URL for the form,
-/// so the page goes to `/appels` through its router and presses the button
-/// (not logged in: the login form stays, nothing is pressed).
-const NEW_CALL_SCRIPT: &str = r#"(function () {
-  if (location.pathname !== '/appels') {
-    history.pushState(null, '', '/appels');
-    dispatchEvent(new PopStateEvent('popstate'));
-  }
-  var tries = 0;
-  (function press() {
-    var button = Array.prototype.find.call(document.querySelectorAll('button'), function (b) {
-      return b.textContent.trim() === 'Nouvel appel';
-    });
-    if (button) return button.click();
-    if (++tries < 50) setTimeout(press, 100);
-  })();
-})();"#;
+/// The calls screen's « Nouvel appel » form (see the script's comment).
+const NEW_CALL_SCRIPT: &str = include_str!("new_call.js");
 
 pub(crate) fn open_new_call(app: &AppHandle) {
     let Some(window) = app.get_webview_window("main") else {

@@ -381,6 +381,13 @@ test('la fenêtre affiche l’interface, la connexion fonctionne et la base est 
   await waitFor('page d’accueil « Bienvenue, Claire Durand »', async () => (await s.findAll(welcome)).length > 0);
   await screenshot(app, 'accueil.png');
 
+  // The tray's « Nouvel appel » runs this script in the window: calls screen, form open.
+  await s.execute(readFileSync(join(REPO, 'src-tauri/src/new_call.js'), 'utf8'));
+  const newCallDialog = `//dialog[@open]//*[normalize-space()=${xpathLiteral('Nouvel appel')}]`;
+  await waitFor('formulaire « Nouvel appel » ouvert', async () => (await s.findAll(newCallDialog)).length > 0);
+  assert.match(await s.url(), /\/appels$/);
+  await screenshot(app, 'nouvel-appel.png');
+
   await closeFromPage(app);
 
   const db = join(app.dataDir, 'liftdesk.db');
