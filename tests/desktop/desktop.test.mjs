@@ -525,3 +525,36 @@ test('port occupé : repli sur un port libre, message en français ; un appel «
   await closeFromPage(app);
   await assertCleanStop(app);
 });
+
+test('sans bus D-Bus, le verrou du dossier de données refuse un second serveur', { timeout: TEST_TIMEOUT_MS, skip: SKIP }, async (t) => {
+  // No session bus: the single-instance plugin cannot see the first app.
+  const app = await launch('sans-dbus', () => {}, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/liftdesk-bus' });
+  t.after(() => dispose(app));
+  await waitForLoginForm(app.s);
+  const url = await app.s.url();
+
+  const second = spawn(APP, [], { env: app.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  t.after(() => {
+    try {
+      process.kill(-second.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  });
+  let secondOut = '';
+  second.stdout.on('data', (chunk) => (secondOut += chunk));
+  second.stderr.on('data', (chunk) => (secondOut += chunk));
+  const exited = new Promise((r) => second.once('exit', (c) => r(c)));
+  await waitFor('refus du deuxième lancement', () => secondOut.includes('Liftdesk est déjà ouvert sur ce poste avec le dossier de données'), { timeoutMs: 20_000 });
+  // Its error window is up; the user closes it (SIGTERM takes the same exit).
+  process.kill(second.pid, 'SIGTERM');
+  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('délai'), 10_000))]);
+  writeFileSync(join(ARTIFACTS, 'sans-dbus-second.log'), secondOut);
+  assert.equal(code, 1, `code de sortie du deuxième lancement : ${code}`);
+  assert.doesNotMatch(secondOut, /serveur embarqué/, 'le deuxième lancement a démarré un serveur');
+  assert.equal(await app.s.url(), url);
+  assert.ok(isRunning(app.pid), 'la première application s’est arrêtée');
+
+  await closeFromPage(app);
+  await assertCleanStop(app);
+});
