@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod backup;
 pub mod cli;
 pub mod clock;
 pub mod config;
@@ -11,8 +12,11 @@ pub mod demo;
 pub mod documents;
 pub mod domain;
 pub mod error;
+pub mod logging;
+pub mod notices;
 pub mod server;
 pub mod services;
+pub mod settings;
 pub mod state;
 pub mod store;
 pub mod text;

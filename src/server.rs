@@ -2,11 +2,15 @@
 //! signal, so tests bind port 0 and the desktop shell binds its own port.
 
 use std::future::Future;
-use std::path::Path;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 
 use tokio::net::TcpListener;
 
+use crate::backup::{self, BackupFile};
 use crate::config;
+use crate::notices::Notice;
+use crate::settings;
 use crate::state::AppState;
 use crate::store::Store;
 
@@ -40,6 +44,8 @@ pub async fn serve(
     });
     // Expired import files are deleted once a minute (and at start).
     let purging = tokio::spawn(purge_import_files(state.clone()));
+    // The daily backup (into the settings' folder, or `--backup-dir`).
+    let backing_up = tokio::spawn(daily_backups(state.clone()));
     // The webhooks' sync task: delivers queued events whenever online.
     let delivering = tokio::spawn(state.webhooks.clone().run());
     // Open live feeds (Server-Sent Events) end when the server stops, so the
@@ -49,17 +55,110 @@ pub async fn serve(
         shutdown.await;
         feed.close();
     };
-    let served = axum::serve(listener, crate::api::router(state))
+    // The peer's address is known to handlers (the first-run setup is
+    // accepted from this computer only).
+    let app = crate::api::router(state).into_make_service_with_connect_info::<SocketAddr>();
+    let served = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await;
     pruning.abort();
     purging.abort();
+    backing_up.abort();
     // A send cut short here is sent again at the next start.
     delivering.abort();
     served?;
     tokio::task::spawn_blocking(move || store.checkpoint()).await??;
     tracing::info!("serveur arrêté proprement");
     Ok(())
+}
+
+/// The folder where the daily backups of this server go now: the one given
+/// at start (`serve --backup-dir`), else the settings' one if the daily
+/// backup is on. The settings are read each time (the settings screen may
+/// have changed them).
+pub fn daily_backup_dir(state: &AppState) -> Option<PathBuf> {
+    if let Some(dir) = &state.backup_dir_override {
+        return Some(dir.to_path_buf());
+    }
+    match settings::load(&state.data_dir()) {
+        Ok(settings) => settings.daily_backup_dir().map(Path::to_path_buf),
+        Err(err) => {
+            tracing::warn!(error = %err, "réglages illisibles : pas de sauvegarde quotidienne");
+            None
+        }
+    }
+}
+
+/// Backs up into `folder` now (kept: the newest 14); a failure is logged and
+/// published as a notice. For the daily task and "back up now".
+pub async fn backup_now(state: &AppState, folder: PathBuf) -> anyhow::Result<BackupFile> {
+    let store = state.store.clone();
+    let now = state.now();
+    let result =
+        tokio::task::spawn_blocking(move || backup::backup_into_folder(&store, &folder, now))
+            .await
+            .map_err(|err| anyhow::anyhow!("La sauvegarde s'est interrompue : {err}"))
+            .and_then(|r| r);
+    if let Err(err) = &result {
+        tracing::error!(error = %err, "sauvegarde en échec");
+        state.notices.publish(Notice::BackupFailed {
+            reason: err.to_string(),
+        });
+    }
+    result
+}
+
+/// Whether `folder` already holds a backup taken today (local date).
+fn backed_up_today(folder: &Path, now: chrono::DateTime<chrono::Utc>) -> bool {
+    let today = now.with_timezone(&chrono::Local).date_naive();
+    backup::list_backups(folder).is_ok_and(|list| {
+        list.first()
+            .and_then(|b| b.taken_at)
+            .is_some_and(|at| at.date() == today)
+    })
+}
+
+/// The daily backup: at start if there is none of today yet, then once a
+/// day (looked at every hour, so a computer asleep at midnight catches up).
+async fn daily_backups(state: AppState) {
+    let mut every_hour = tokio::time::interval(std::time::Duration::from_secs(3600));
+    loop {
+        every_hour.tick().await;
+        let Some(folder) = daily_backup_dir(&state) else {
+            continue;
+        };
+        if backed_up_today(&folder, state.now()) {
+            continue;
+        }
+        let _ = backup_now(&state, folder).await;
+    }
+}
+
+/// Binds `preferred`; should the port be taken, a free port on the same
+/// address, with the French message saying so (to show and log).
+pub async fn bind_with_fallback(
+    preferred: SocketAddr,
+) -> anyhow::Result<(TcpListener, Option<String>)> {
+    match TcpListener::bind(preferred).await {
+        Ok(listener) => Ok((listener, None)),
+        Err(err) if err.kind() == std::io::ErrorKind::AddrInUse => {
+            let fallback = SocketAddr::new(preferred.ip(), 0);
+            let listener = TcpListener::bind(fallback)
+                .await
+                .map_err(|err| anyhow::anyhow!("Impossible d'écouter sur {fallback} : {err}"))?;
+            let port = listener.local_addr()?.port();
+            let message = format!(
+                "Le port {} est déjà utilisé par un autre programme : Liftdesk écoute cette fois sur le port {port}. Les intégrations configurées avec le port {} ne le joindront pas : libérez ce port ou choisissez-en un autre dans les paramètres.",
+                preferred.port(),
+                preferred.port()
+            );
+            tracing::warn!("{message}");
+            Ok((listener, Some(message)))
+        }
+        Err(err) => Err(anyhow::anyhow!(
+            "Impossible d'écouter sur {preferred} : {err}"
+        )),
+    }
 }
 
 /// Deletes the import files past their lifetime, and forgets their runs,

@@ -1,5 +1,6 @@
 //! What every request handler shares.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -7,6 +8,7 @@ use chrono::{DateTime, Utc};
 use crate::auth::rate_limit::{RateLimit, RateLimiter};
 use crate::auth::sheet_token::{self, SheetSecret};
 use crate::auth::throttle::LoginThrottle;
+use crate::notices::Notices;
 use crate::services::call_feed::CallFeed;
 use crate::services::imports::progress::ImportRuns;
 use crate::store::Store;
@@ -34,6 +36,32 @@ pub struct AppState {
     pub imports: Arc<ImportRuns>,
     /// The live feed of breakdown calls (the board's Server-Sent Events).
     pub call_feed: CallFeed,
+    /// Notices for the desktop shell (calls from a call center, abandoned
+    /// webhook deliveries, failed backups).
+    pub notices: Notices,
+    /// The host's control of the server (the desktop shell): restarts and
+    /// restores; None under `liftdesk serve`.
+    pub control: Option<Arc<dyn ServerControl>>,
+    /// The folder of the log files, shown in the diagnostics.
+    pub log_dir: Option<Arc<Path>>,
+    /// The backup folder given on the command line (`serve --backup-dir`),
+    /// which wins over the settings' one.
+    pub backup_dir_override: Option<Arc<Path>>,
+    /// The settings the listener was bound from (the desktop shell binds
+    /// from `settings.json`); None when the address came from elsewhere
+    /// (`serve --bind`): then the port and network settings do not apply.
+    pub listen_settings: Option<crate::settings::Settings>,
+}
+
+/// What the host of the server (the desktop shell) does on request of the
+/// settings screen. Both return once the request is taken; the server is
+/// then stopped and started again by the host.
+pub trait ServerControl: Send + Sync {
+    /// Stops the server, restores the backup `from` with
+    /// `backup::restore_from`, and starts again on the restored database.
+    fn restore_and_restart(&self, from: PathBuf) -> Result<(), String>;
+    /// Starts the server again (new port or network setting).
+    fn restart(&self) -> Result<(), String>;
 }
 
 impl AppState {
@@ -43,23 +71,68 @@ impl AppState {
 
     pub fn with_rate_limit(store: Store, base_url: impl Into<Arc<str>>, limit: RateLimit) -> Self {
         let sheet_secret = Self::load_sheet_secret(&store);
+        let notices = Notices::default();
         Self {
             base_url: base_url.into(),
             login_throttle: Arc::new(LoginThrottle::default()),
             rate_limiter: Arc::new(RateLimiter::new(limit)),
             sheet_secret: Arc::new(sheet_secret),
             clock: Arc::new(crate::clock::now),
-            webhooks: Arc::new(WebhookSync::new(store.clone(), WebhookSettings::default())),
+            webhooks: Arc::new(
+                WebhookSync::new(store.clone(), WebhookSettings::default())
+                    .with_notices(notices.clone()),
+            ),
             imports: Arc::new(ImportRuns::default()),
             call_feed: CallFeed::default(),
+            notices,
+            control: None,
+            log_dir: None,
+            backup_dir_override: None,
+            listen_settings: None,
             store,
         }
     }
 
     /// The same state delivering webhooks with these settings.
     pub fn with_webhook_settings(mut self, settings: WebhookSettings) -> Self {
-        self.webhooks = Arc::new(WebhookSync::new(self.store.clone(), settings));
+        self.webhooks = Arc::new(
+            WebhookSync::new(self.store.clone(), settings).with_notices(self.notices.clone()),
+        );
         self
+    }
+
+    /// The same state whose host can restart the server and restore.
+    pub fn with_control(mut self, control: Arc<dyn ServerControl>) -> Self {
+        self.control = Some(control);
+        self
+    }
+
+    /// The same state knowing where the logs are written.
+    pub fn with_log_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.log_dir = Some(Arc::from(dir.into()));
+        self
+    }
+
+    /// The same state backing up into this folder whatever the settings say.
+    pub fn with_backup_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.backup_dir_override = Some(Arc::from(dir.into()));
+        self
+    }
+
+    /// The same state bound from these settings (port, network): the
+    /// settings screen then says when a saved change needs a restart.
+    pub fn with_listen_settings(mut self, settings: crate::settings::Settings) -> Self {
+        self.listen_settings = Some(settings);
+        self
+    }
+
+    /// The data directory (the database's folder).
+    pub fn data_dir(&self) -> PathBuf {
+        self.store
+            .path()
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
     }
 
     /// The same state with another clock (tests of the sheet's expiry).

@@ -1055,3 +1055,43 @@ async fn a_receiver_that_is_down_spends_attempts_on_its_head_only_and_blocks_no_
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn an_abandoned_delivery_is_announced_to_the_desktop_shell() {
+    let dir = tempfile::tempdir().expect("dir");
+    let org = init_org(dir.path(), "Durand", "admin@durand.fr");
+    let slot = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let for_state = slot.clone();
+    let server = TestServer::start_adjusted(dir, RateLimit::default(), move |state| {
+        let state = state.with_webhook_settings(settings("1s", Probe::Off));
+        *for_state.lock().expect("lock") = Some(state.notices.subscribe());
+        state
+    })
+    .await;
+    let mut notices = slot.lock().expect("lock").take().expect("receiver");
+    let receiver = Receiver::start().await;
+    receiver.always(reply(500));
+    let (id, _) = subscribe(&server, &org.admin_token, &receiver.url).await;
+    let (status, _) = post(
+        &server,
+        &format!("/api/v2/webhooks/{id}/test"),
+        &org.admin_token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 201);
+    let notice = tokio::time::timeout(Duration::from_secs(30), notices.recv())
+        .await
+        .expect("in time")
+        .expect("notice");
+    assert_eq!(
+        notice,
+        liftdesk::notices::Notice::DeliveryAbandoned {
+            event: "ping".to_owned(),
+            receiver_host: "127.0.0.1".to_owned(),
+        }
+    );
+    assert_eq!(notice.title(), "Webhook abandonné");
+    assert!(notice.body().contains("127.0.0.1"), "{}", notice.body());
+    server.stop().await;
+}

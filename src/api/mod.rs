@@ -87,11 +87,19 @@ async fn api_not_found() -> AppError {
     AppError::not_found("Ressource introuvable.")
 }
 
+/// The path as logged: a sheet link's token is a secret, not logged.
+fn loggable_path(path: &str) -> String {
+    match path.strip_prefix("/fiche/") {
+        Some(_) => "/fiche/…".to_owned(),
+        None => path.to_owned(),
+    }
+}
+
 /// One log line per request: method, path (never the query string, which
 /// could carry secrets), status and duration.
 async fn log_request(request: Request, next: Next) -> Response {
     let method = request.method().clone();
-    let path = request.uri().path().to_owned();
+    let path = loggable_path(request.uri().path());
     let started = Instant::now();
     let response = next.run(request).await;
     tracing::info!(

@@ -13,9 +13,11 @@ use serde_json::{Value, json};
 
 use crate::auth::password;
 use crate::auth::rate_limit::RateLimit;
+use crate::backup;
 use crate::config;
 use crate::demo::{self, DemoSize};
 use crate::error::AppError;
+use crate::logging;
 use crate::server;
 use crate::services::{accounts, credentials};
 use crate::state::AppState;
@@ -127,6 +129,24 @@ pub enum Command {
         /// Sonde de connectivité : « route » (par défaut), « off », « tcp://hôte:port » ou une adresse http(s)://.
         #[arg(long, env = "LIFTDESK_CONNECTIVITY_PROBE", value_parser = Probe::parse)]
         connectivity_probe: Option<Probe>,
+        /// Dossier des journaux (fichiers quotidiens, les 14 derniers gardés) ; par défaut, journaux sur la sortie d'erreur seulement.
+        #[arg(long, env = "LIFTDESK_LOG_DIR", value_name = "DIR")]
+        log_dir: Option<PathBuf>,
+        /// Dossier des sauvegardes quotidiennes (les 14 dernières gardées) ; par défaut celui des réglages.
+        #[arg(long, env = "LIFTDESK_BACKUP_DIR", value_name = "DIR")]
+        backup_dir: Option<PathBuf>,
+    },
+    /// Sauvegarde la base dans un fichier (cohérente même serveur en marche).
+    Backup {
+        /// Fichier de sauvegarde à écrire.
+        #[arg(long, value_name = "FICHIER")]
+        to: PathBuf,
+    },
+    /// Restaure une sauvegarde (serveur arrêté) ; la base actuelle est mise de côté.
+    Restore {
+        /// Fichier de sauvegarde à restaurer.
+        #[arg(long, value_name = "FICHIER")]
+        from: PathBuf,
     },
 }
 
@@ -268,6 +288,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         insecure_webhooks,
         webhook_retry_schedule,
         connectivity_probe,
+        log_dir,
+        backup_dir,
     } = cli.command
     {
         let defaults = WebhookSettings::default();
@@ -283,9 +305,31 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             public_url,
             rate_limit.unwrap_or_default(),
             webhooks,
+            log_dir,
+            backup_dir,
         );
     }
     init_logging("warn");
+    if let Command::Restore { from } = &cli.command {
+        let _lock = config::lock_data_dir(&data_dir)?;
+        let restored = backup::restore_from(&data_dir, from)?;
+        return print_json(&json!({
+            "restoredFrom": from,
+            "database": config::database_path(&data_dir),
+            "aside": restored.aside,
+            "schemaVersion": restored.schema_version,
+        }));
+    }
+    if let Command::Backup { to } = &cli.command {
+        // The file as it is: a backup never migrates an older database.
+        let written = backup::backup_database_file(&config::database_path(&data_dir), to)?;
+        let check = backup::check_backup(&written.path)?;
+        return print_json(&json!({
+            "path": written.path,
+            "bytes": written.bytes,
+            "schemaVersion": check.schema_version,
+        }));
+    }
     let store = server::open_store(&data_dir)?;
     let actor = Actor::Cli;
     let output = match cli.command {
@@ -425,21 +469,18 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let creds = demo::install(&store, size, seed, crate::clock::now()).map_err(describe)?;
             serde_json::to_value(&creds)?
         }
-        Command::Serve { .. } => unreachable!("handled above"),
+        Command::Serve { .. } | Command::Restore { .. } | Command::Backup { .. } => {
+            unreachable!("handled above")
+        }
     };
     print_json(&output)
 }
 
 fn init_logging(default_level: &str) {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("LIFTDESK_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .try_init();
+    let _ = logging::init_with_filter(None, default_level);
 }
 
+#[allow(clippy::too_many_arguments)]
 fn serve(
     data_dir: &Path,
     bind: &str,
@@ -447,9 +488,13 @@ fn serve(
     public_url: Option<String>,
     rate_limit: RateLimit,
     webhooks: WebhookSettings,
+    log_dir: Option<PathBuf>,
+    backup_dir: Option<PathBuf>,
 ) -> anyhow::Result<()> {
     // rmcp logs every stateless request at info: only its warnings.
-    init_logging("info,rmcp=warn");
+    logging::init(log_dir.as_deref())?;
+    // Held until the server stops: `liftdesk restore` waits for that.
+    let _lock = config::lock_data_dir(data_dir)?;
     let store = server::open_store(data_dir)?;
     if with_demo {
         demo::seed_if_empty(&store, data_dir)?;
@@ -465,8 +510,14 @@ fn serve(
         let public = public_url
             .map(|u| u.trim_end_matches('/').to_owned())
             .unwrap_or_else(|| base_url.clone());
-        let state =
+        let mut state =
             AppState::with_rate_limit(store, public, rate_limit).with_webhook_settings(webhooks);
+        if let Some(dir) = log_dir {
+            state = state.with_log_dir(dir);
+        }
+        if let Some(dir) = backup_dir {
+            state = state.with_backup_dir(dir);
+        }
         // The first line on stdout: scripts wait for it, so it comes only
         // once the listener accepts connections.
         print_line(&base_url)?;

@@ -186,14 +186,22 @@ pub fn install(
 /// `serve --demo`: an empty data directory gets the demo first, and its
 /// credentials are written to DIR/demo-credentials.json (owner-only).
 pub fn seed_if_empty(store: &Store, data_dir: &Path) -> anyhow::Result<bool> {
+    Ok(seed_if_empty_credentials(store, data_dir)?.is_some())
+}
+
+/// `seed_if_empty`, answering the credentials of the demo it installed.
+pub fn seed_if_empty_credentials(
+    store: &Store,
+    data_dir: &Path,
+) -> anyhow::Result<Option<DemoCredentials>> {
     if !is_empty(store)? {
-        return Ok(false);
+        return Ok(None);
     }
     let creds = install(store, DemoSize::Small, 1, crate::clock::now())?;
     let path = data_dir.join(crate::config::DEMO_CREDENTIALS_FILE);
     write_private_file(&path, &serde_json::to_vec_pretty(&creds)?)?;
     tracing::info!(path = %path.display(), "démonstration installée ; identifiants écrits");
-    Ok(true)
+    Ok(Some(creds))
 }
 
 fn write_private_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {

@@ -190,3 +190,10 @@ pub fn set_legal_identity(
     )?;
     Ok(())
 }
+
+/// Whether any organization exists (none: the installation's first run).
+pub fn any_organization(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row("SELECT EXISTS (SELECT 1 FROM organizations)", [], |r| {
+        r.get(0)
+    })
+}

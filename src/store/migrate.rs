@@ -28,7 +28,7 @@ pub enum SchemaStatus {
 }
 
 /// Version recorded in refinery's history table, if the table exists.
-fn applied_version(conn: &Connection) -> Result<Option<i64>, rusqlite::Error> {
+pub fn applied_version(conn: &Connection) -> Result<Option<i64>, rusqlite::Error> {
     let has_table: bool = conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'refinery_schema_history')",
         [],
@@ -61,6 +61,21 @@ pub(super) fn check_and_run(
         Some(database) if database < known => SchemaStatus::Older(database),
         Some(_) => SchemaStatus::Current,
     };
+    if let SchemaStatus::Older(version) = status {
+        // An older database is copied aside before it changes; without that
+        // copy it is not touched.
+        let copy = crate::backup::backup_before_migration(conn, path, version).map_err(|err| {
+            StoreError::Migration(format!(
+                "la sauvegarde automatique avant la mise à jour a échoué, la base n'a pas été modifiée : {err}"
+            ))
+        })?;
+        tracing::info!(
+            from = version,
+            to = known,
+            backup = %copy.display(),
+            "base d'une version antérieure : sauvegardée avant sa mise à jour"
+        );
+    }
     if status != SchemaStatus::Current {
         embedded::migrations::runner()
             .run(conn)

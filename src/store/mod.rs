@@ -12,6 +12,7 @@ pub mod contacts;
 pub mod credentials;
 pub mod dashboard;
 pub mod deals;
+pub mod diagnostics;
 pub mod discrepancies;
 pub mod equipment;
 pub mod imports;
@@ -33,7 +34,10 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
-pub use migrate::{SchemaStatus, latest_schema_version, migrate_to_version};
+pub use migrate::{
+    SchemaStatus, applied_version as applied_schema_version, latest_schema_version,
+    migrate_to_version,
+};
 
 /// How many read connections are kept open between requests.
 const READ_POOL_SIZE: usize = 4;

@@ -61,6 +61,8 @@ pub struct WebhookSync {
     in_flight: Mutex<HashSet<String>>,
     /// Receivers that look down: their deliveries wait until then.
     paused: Mutex<HashMap<String, DateTime<Utc>>>,
+    /// Where an abandoned delivery is announced.
+    notices: Option<crate::notices::Notices>,
 }
 
 impl std::fmt::Debug for WebhookSync {
@@ -107,6 +109,12 @@ impl WebhookSync {
     /// The sync of a store, with the secrets key of the store's directory
     /// (unreadable: subscriptions cannot be created nor signed, and the
     /// cause is logged).
+    /// The same sync announcing abandoned deliveries on `notices`.
+    pub fn with_notices(mut self, notices: crate::notices::Notices) -> Self {
+        self.notices = Some(notices);
+        self
+    }
+
     pub fn new(store: Store, settings: WebhookSettings) -> Self {
         let dir = store
             .path()
@@ -136,6 +144,7 @@ impl WebhookSync {
             }),
             in_flight: Mutex::new(HashSet::new()),
             paused: Mutex::new(HashMap::new()),
+            notices: None,
         }
     }
 
@@ -470,6 +479,17 @@ impl WebhookSync {
             status = status.as_str(),
             "envoi de webhook en échec"
         );
+        if status == DeliveryStatus::Abandonnee
+            && let Some(notices) = &self.notices
+        {
+            notices.publish(crate::notices::Notice::DeliveryAbandoned {
+                event: event_of(&due.body),
+                receiver_host: Url::parse(&due.url)
+                    .ok()
+                    .and_then(|u| u.host_str().map(str::to_owned))
+                    .unwrap_or_default(),
+            });
+        }
         if receiver_down && let Some(at) = next_at {
             self.pause(&due.subscription_id, at);
         }
@@ -479,6 +499,14 @@ impl WebhookSync {
     fn pause(&self, subscription_id: &str, until: DateTime<Utc>) {
         lock(&self.paused).insert(subscription_id.to_owned(), until);
     }
+}
+
+/// The `event` of a delivery's body (`appel.clos`…).
+fn event_of(body: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("event").and_then(|e| e.as_str()).map(str::to_owned))
+        .unwrap_or_else(|| "?".to_owned())
 }
 
 /// When the next attempt is due once `attempts` have failed; None: abandon.

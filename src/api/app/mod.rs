@@ -13,6 +13,8 @@ pub mod keys;
 pub mod planning;
 pub mod quotes;
 pub mod session;
+pub mod settings;
+pub mod setup;
 pub mod surveys;
 pub mod technicians;
 pub mod webhooks;
@@ -38,4 +40,6 @@ pub fn router() -> Router<AppState> {
         .merge(dashboard::router())
         .merge(imports::router())
         .merge(clients::router())
+        .merge(setup::router())
+        .merge(settings::router())
 }

@@ -105,7 +105,17 @@ async fn sign_in(
         ));
     };
     state.login_throttle.clear(&email);
+    open_session(&state, account, scope).await
+}
 
+/// Opens a staff session for an authenticated account (sign-in, and the
+/// first run's administrator): the session row, its audit line, the cookie
+/// and the session view.
+pub(crate) async fn open_session(
+    state: &AppState,
+    account: AccountRow,
+    scope: Vec<AgencyRow>,
+) -> AppResult<Response> {
     let session_secret = staff_session::new_session_secret()?;
     let agency = account
         .default_agency_id

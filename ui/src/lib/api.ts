@@ -209,6 +209,33 @@ export class ApiClient {
     return session;
   }
 
+  /** `GET /app/api/setup` : l'installation reste à faire (aucune organisation). */
+  async setupNeeded(): Promise<boolean> {
+    const status = await this.get<{ needed: boolean }>('/app/api/setup', { notifyUnauthorized: false });
+    return status.needed;
+  }
+
+  /** `POST /app/api/setup` : crée l'organisation, l'agence et l'administrateur, qui est connecté. */
+  async setUp(body: {
+    organization: string;
+    agency: string;
+    adminName: string;
+    email: string;
+    password: string;
+  }): Promise<Session> {
+    const session = await this.post<Session>('/app/api/setup', body, {
+      withoutCsrf: true,
+      notifyUnauthorized: false,
+    });
+    this.#csrfToken = session.csrfToken;
+    return session;
+  }
+
+  /** `POST /app/api/setup/demo` : installe la démonstration ; ses identifiants de connexion. */
+  async installDemo(): Promise<{ admin: { email: string; password: string } }> {
+    return this.post('/app/api/setup/demo', {}, { withoutCsrf: true, notifyUnauthorized: false });
+  }
+
   /** `PUT /app/api/session/agency` : l'agence où agit la session (403 hors du périmètre du compte). */
   async switchAgency(agencyId: string): Promise<Session> {
     const session = await this.put<Session>(`${SESSION_PATH}/agency`, { agencyId });

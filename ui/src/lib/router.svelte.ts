@@ -20,6 +20,7 @@ export const PATHS = {
   webhooks: '/webhooks',
   account: '/compte',
   imports: '/imports',
+  settings: '/parametres',
 } as const;
 
 /** Le chemin de l'écran qui sert `path` : `/appels/123` → `/appels`. */

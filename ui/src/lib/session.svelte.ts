@@ -5,6 +5,7 @@ export type SessionState =
   | { status: 'loading' }
   | { status: 'unavailable'; message: string }
   | { status: 'signedOut'; notice?: string }
+  | { status: 'setup' }
   | { status: 'signedIn'; session: Session };
 
 class SessionStore {
@@ -26,7 +27,9 @@ class SessionStore {
     this.state = { status: 'loading' };
     try {
       const session = await api.getSession();
-      this.state = session ? { status: 'signedIn', session } : { status: 'signedOut' };
+      if (session) this.state = { status: 'signedIn', session };
+      // Première ouverture (aucune organisation) : l'installation remplace la connexion.
+      else this.state = (await api.setupNeeded()) ? { status: 'setup' } : { status: 'signedOut' };
     } catch (error) {
       this.state = {
         status: 'unavailable',
@@ -40,6 +43,19 @@ class SessionStore {
     const session = await api.signIn(email, password);
     this.state = { status: 'signedIn', session };
     return session;
+  }
+
+  /** Installation : l'administrateur créé est connecté. */
+  async setUp(body: Parameters<typeof api.setUp>[0]): Promise<Session> {
+    const session = await api.setUp(body);
+    this.state = { status: 'signedIn', session };
+    return session;
+  }
+
+  /** Installation de la démonstration, puis connexion de son administratrice. */
+  async installDemo(): Promise<Session> {
+    const demo = await api.installDemo();
+    return this.signIn(demo.admin.email, demo.admin.password);
   }
 
   /** Sélecteur d'agence : tous les écrans agissent ensuite dans l'agence choisie. */

@@ -1,0 +1,202 @@
+//! `/app/api/setup`: the installation's first run. While no organization
+//! exists, the setup screen creates the organization, its first agency and
+//! its administrator (the same rules as `liftdesk init`) and signs the
+//! administrator in, or installs the demo. Only from the computer itself
+//! (loopback peer: 403 otherwise), and never once an organization exists
+//! (409).
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use crate::api::json::ApiJson;
+use crate::auth::password;
+use crate::demo;
+use crate::error::{AppError, AppResult};
+use crate::services::accounts::{self, InitInput};
+use crate::state::AppState;
+use crate::store::audit::Actor;
+use crate::store::{accounts as account_store, agencies};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/setup", get(status).post(set_up))
+        .route("/setup/demo", post(install_demo))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SetupStatus {
+    /// No organization yet: the setup screen replaces the sign-in.
+    needed: bool,
+}
+
+async fn status(State(state): State<AppState>) -> AppResult<Json<SetupStatus>> {
+    let exists = state
+        .store
+        .read(|conn| agencies::any_organization(conn).map_err(AppError::from))
+        .await?;
+    Ok(Json(SetupStatus { needed: !exists }))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SetupBody {
+    organization: String,
+    agency: String,
+    #[serde(default)]
+    admin_name: Option<String>,
+    email: String,
+    password: String,
+}
+
+/// The peer's address, when the server was started with it
+/// (`server::serve` does), and whether the request named this computer in
+/// its `Host` (a page of another site reaching the loopback server through
+/// DNS rebinding names its own host).
+struct Peer(Option<SocketAddr>, bool);
+
+fn host_is_loopback(host: &str) -> bool {
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => host,
+    };
+    matches!(name, "127.0.0.1" | "localhost" | "[::1]")
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let local_host = parts
+            .headers
+            .get(axum::http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .is_some_and(host_is_loopback);
+        Ok(Peer(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|ConnectInfo(addr)| *addr),
+            local_host,
+        ))
+    }
+}
+
+/// The peer must be this computer: the setup creates the first administrator.
+fn require_loopback(peer: Peer) -> AppResult<()> {
+    match peer.0 {
+        Some(addr) if addr.ip().is_loopback() && peer.1 => Ok(()),
+        _ => Err(AppError::forbidden(
+            "L'installation de Liftdesk se fait depuis l'ordinateur où il est installé.",
+        )),
+    }
+}
+
+fn already_set_up() -> AppError {
+    AppError::Conflict(
+        "Liftdesk est déjà installé : une organisation existe. Connectez-vous avec votre compte."
+            .to_owned(),
+    )
+}
+
+async fn ensure_needed(state: &AppState) -> AppResult<()> {
+    let exists = state
+        .store
+        .read(|conn| agencies::any_organization(conn).map_err(AppError::from))
+        .await?;
+    if exists {
+        Err(already_set_up())
+    } else {
+        Ok(())
+    }
+}
+
+async fn set_up(
+    State(state): State<AppState>,
+    peer: Peer,
+    ApiJson(body): ApiJson<SetupBody>,
+) -> AppResult<Response> {
+    require_loopback(peer)?;
+    ensure_needed(&state).await?;
+    password::check_strength(&body.password)?;
+    let password_text = body.password.clone();
+    let hash = tokio::task::spawn_blocking(move || password::hash(&password_text))
+        .await
+        .map_err(|err| AppError::Internal(anyhow::anyhow!(err.to_string())))??;
+    let (account, scope) = state
+        .store
+        .write(move |tx| -> AppResult<_> {
+            // Checked again in the one writer transaction: two setups at
+            // once make one organization.
+            if agencies::any_organization(tx)? {
+                return Err(already_set_up());
+            }
+            let out = accounts::init_organization(
+                tx,
+                &InitInput {
+                    organization: &body.organization,
+                    agency: &body.agency,
+                    admin_email: &body.email,
+                    admin_name: body
+                        .admin_name
+                        .as_deref()
+                        .map(str::trim)
+                        .filter(|n| !n.is_empty()),
+                    admin_password_hash: &hash,
+                },
+                &Actor::System,
+            )?;
+            let account = account_store::get(tx, &out.account_id)?.ok_or_else(|| {
+                AppError::Internal(anyhow::anyhow!(
+                    "administrateur introuvable après sa création"
+                ))
+            })?;
+            let scope = accounts::agencies_in_scope(tx, &account)?;
+            Ok((account, scope))
+        })
+        .await?;
+    tracing::info!("installation : organisation et administrateur créés");
+    super::session::open_session(&state, account, scope).await
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DemoSignIn {
+    email: String,
+    password: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DemoInstalled {
+    admin: DemoSignIn,
+    member: DemoSignIn,
+}
+
+async fn install_demo(State(state): State<AppState>, peer: Peer) -> AppResult<Json<DemoInstalled>> {
+    require_loopback(peer)?;
+    ensure_needed(&state).await?;
+    let store = state.store.clone();
+    let data_dir = state.data_dir();
+    let creds =
+        tokio::task::spawn_blocking(move || demo::seed_if_empty_credentials(&store, &data_dir))
+            .await
+            .map_err(|err| AppError::Internal(anyhow::anyhow!(err.to_string())))??
+            .ok_or_else(already_set_up)?;
+    Ok(Json(DemoInstalled {
+        admin: DemoSignIn {
+            email: creds.admin.email,
+            password: creds.admin.password,
+        },
+        member: DemoSignIn {
+            email: creds.member.email,
+            password: creds.member.password,
+        },
+    }))
+}

@@ -1,0 +1,382 @@
+//! Backups of the database: SQLite's online backup (consistent while the
+//! server keeps writing), dated files in a folder keeping the newest 14,
+//! the check of a backup before it is restored, and the restore itself
+//! (server stopped: the data directory's lock says so).
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Local, NaiveDateTime, Utc};
+use rusqlite::backup::{Backup, StepResult};
+use rusqlite::{Connection, OpenFlags};
+use serde::Serialize;
+
+use crate::config;
+use crate::store::{Store, latest_schema_version};
+
+/// Dated backups kept in a folder; older ones of the same pattern go.
+pub const KEEP_BACKUPS: usize = 14;
+const PREFIX: &str = "liftdesk-";
+const SUFFIX: &str = ".sqlite3";
+const STAMP_FORMAT: &str = "%Y%m%d-%H%M%S";
+/// Where the automatic backup taken before a schema update goes (data dir).
+pub const MIGRATION_BACKUP_DIR: &str = "sauvegardes-migration";
+
+/// A backup written to disk.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BackupFile {
+    /// File name (`liftdesk-AAAAMMJJ-HHMMSS.sqlite3` in a backup folder).
+    pub name: String,
+    pub path: PathBuf,
+    pub bytes: u64,
+    /// Local date and time read from the name, when it follows the pattern.
+    pub taken_at: Option<NaiveDateTime>,
+}
+
+/// Copies the live database of `store` into `dest` with SQLite's online
+/// backup, in one step (one read transaction: a consistent snapshot while
+/// writes go on), into a temporary file renamed once complete. Blocking.
+pub fn backup_to(store: &Store, dest: &Path) -> anyhow::Result<BackupFile> {
+    store.read_blocking(|conn| -> anyhow::Result<()> { copy_connection(conn, dest) })?;
+    describe_file(dest)
+}
+
+/// Backs up the database file `db_path` into `dest` without opening it as
+/// a store: an older database is copied as it is (not migrated), a newer
+/// one is refused untouched. Consistent while a server writes to it (the
+/// same online backup). For `liftdesk backup`. Blocking.
+pub fn backup_database_file(db_path: &Path, dest: &Path) -> anyhow::Result<BackupFile> {
+    if !db_path.is_file() {
+        anyhow::bail!(
+            "Aucune base de données {} : rien à sauvegarder.",
+            db_path.display()
+        );
+    }
+    let conn = Connection::open_with_flags(
+        db_path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|err| {
+        anyhow::anyhow!(
+            "Impossible d'ouvrir la base de données {} : {err}",
+            db_path.display()
+        )
+    })?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    let version = crate::store::applied_schema_version(&conn).map_err(|_| {
+        anyhow::anyhow!(
+            "{} n'est pas une base de données Liftdesk.",
+            db_path.display()
+        )
+    })?;
+    let known = latest_schema_version();
+    if let Some(version) = version
+        && version > known
+    {
+        anyhow::bail!(
+            "La base de données {} a été créée par une version plus récente de Liftdesk (schéma {version}, cette version connaît jusqu'au schéma {known}) : sauvegardez-la avec cette version-là.",
+            db_path.display()
+        );
+    }
+    copy_connection(&conn, dest)?;
+    describe_file(dest)
+}
+
+/// Copies what `conn` sees into `dest` (temporary file, then rename); the
+/// copy is in rollback-journal mode so it opens read-only on its own.
+pub(crate) fn copy_connection(conn: &Connection, dest: &Path) -> anyhow::Result<()> {
+    let file_name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "Le chemin de sauvegarde {} n'est pas un fichier.",
+                dest.display()
+            )
+        })?;
+    let tmp = dest.with_file_name(format!(".{file_name}.partiel"));
+    let _ = std::fs::remove_file(&tmp);
+    let result = (|| -> anyhow::Result<()> {
+        let mut out = Connection::open(&tmp).map_err(|err| {
+            anyhow::anyhow!(
+                "Impossible d'écrire la sauvegarde {} : {err}",
+                dest.display()
+            )
+        })?;
+        {
+            let backup = Backup::new(conn, &mut out)?;
+            // -1: every page in one step, under one read transaction.
+            loop {
+                match backup.step(-1)? {
+                    StepResult::Done => break,
+                    StepResult::More | StepResult::Busy | StepResult::Locked => {
+                        std::thread::sleep(std::time::Duration::from_millis(50));
+                    }
+                    _ => std::thread::sleep(std::time::Duration::from_millis(50)),
+                }
+            }
+        }
+        out.pragma_update(None, "journal_mode", "DELETE")?;
+        drop(out);
+        std::fs::File::open(&tmp)?.sync_all()?;
+        std::fs::rename(&tmp, dest)?;
+        Ok(())
+    })();
+    if let Err(err) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(anyhow::anyhow!(
+            "La sauvegarde vers {} a échoué : {err}",
+            dest.display()
+        ));
+    }
+    Ok(())
+}
+
+fn describe_file(path: &Path) -> anyhow::Result<BackupFile> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let bytes = std::fs::metadata(path)?.len();
+    Ok(BackupFile {
+        taken_at: stamp_of(&name),
+        name,
+        path: path.to_owned(),
+        bytes,
+    })
+}
+
+/// The date in a backup file's name, if the name follows the pattern.
+fn stamp_of(name: &str) -> Option<NaiveDateTime> {
+    let stamp = name.strip_prefix(PREFIX)?.strip_suffix(SUFFIX)?;
+    if stamp.len() != 15 {
+        return None;
+    }
+    NaiveDateTime::parse_from_str(stamp, STAMP_FORMAT).ok()
+}
+
+/// The file name of a backup taken at `now` (local time).
+pub fn backup_file_name(now: DateTime<Utc>) -> String {
+    format!(
+        "{PREFIX}{}{SUFFIX}",
+        now.with_timezone(&Local).format(STAMP_FORMAT)
+    )
+}
+
+/// Backs up into `folder` (created if needed) as
+/// `liftdesk-AAAAMMJJ-HHMMSS.sqlite3`, then deletes the backups of that
+/// pattern past the newest 14 (other files are never touched). Blocking.
+pub fn backup_into_folder(
+    store: &Store,
+    folder: &Path,
+    now: DateTime<Utc>,
+) -> anyhow::Result<BackupFile> {
+    std::fs::create_dir_all(folder).map_err(|err| {
+        anyhow::anyhow!(
+            "Impossible de créer le dossier de sauvegarde {} : {err}",
+            folder.display()
+        )
+    })?;
+    let written = backup_to(store, &folder.join(backup_file_name(now)))?;
+    for old in list_backups(folder)?.into_iter().skip(KEEP_BACKUPS) {
+        if let Err(err) = std::fs::remove_file(&old.path) {
+            tracing::warn!(error = %err, file = %old.path.display(), "ancienne sauvegarde non supprimée");
+        }
+    }
+    tracing::info!(file = %written.path.display(), bytes = written.bytes, "sauvegarde écrite");
+    Ok(written)
+}
+
+/// The backups of `folder` (pattern `liftdesk-AAAAMMJJ-HHMMSS.sqlite3`
+/// only), newest first; a missing folder has none.
+pub fn list_backups(folder: &Path) -> anyhow::Result<Vec<BackupFile>> {
+    let entries = match std::fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => {
+            return Err(anyhow::anyhow!(
+                "Impossible de lire le dossier de sauvegarde {} : {err}",
+                folder.display()
+            ));
+        }
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(taken_at) = stamp_of(&name) else {
+            continue;
+        };
+        let Ok(meta) = entry.metadata() else { continue };
+        if !meta.is_file() {
+            continue;
+        }
+        found.push(BackupFile {
+            name,
+            path: entry.path(),
+            bytes: meta.len(),
+            taken_at: Some(taken_at),
+        });
+    }
+    found.sort_by(|a, b| b.name.cmp(&a.name));
+    Ok(found)
+}
+
+/// What the check of a backup found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BackupCheck {
+    pub schema_version: i64,
+    /// An older schema: it is updated when the restored database opens.
+    pub older_schema: bool,
+}
+
+/// Opens `path` read-only and checks it is a sound Liftdesk database this
+/// version can open: `integrity_check`, the schema history, no newer schema.
+pub fn check_backup(path: &Path) -> anyhow::Result<BackupCheck> {
+    let shown = path.display();
+    if !path.is_file() {
+        anyhow::bail!("Le fichier de sauvegarde {shown} est introuvable.");
+    }
+    let not_liftdesk =
+        || anyhow::anyhow!("Le fichier {shown} n'est pas une base de données Liftdesk.");
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|_| not_liftdesk())?;
+    let integrity: String = conn
+        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .map_err(|_| not_liftdesk())?;
+    if integrity != "ok" {
+        anyhow::bail!(
+            "La sauvegarde {shown} est endommagée (contrôle d'intégrité : {integrity}) : elle ne peut pas être restaurée."
+        );
+    }
+    let version = crate::store::applied_schema_version(&conn)
+        .map_err(|_| not_liftdesk())?
+        .ok_or_else(not_liftdesk)?;
+    let has_organizations: bool = conn
+        .query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'organizations')",
+            [],
+            |row| row.get(0),
+        )
+        .map_err(|_| not_liftdesk())?;
+    if !has_organizations {
+        return Err(not_liftdesk());
+    }
+    let known = latest_schema_version();
+    if version > known {
+        anyhow::bail!(
+            "La sauvegarde {shown} a été faite par une version plus récente de Liftdesk (schéma {version}, cette version connaît jusqu'au schéma {known}) : installez une version à jour de Liftdesk pour la restaurer."
+        );
+    }
+    Ok(BackupCheck {
+        schema_version: version,
+        older_schema: version < known,
+    })
+}
+
+/// What a restore did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Restored {
+    /// The folder where the replaced database (and its -wal/-shm) now is.
+    pub aside: Option<PathBuf>,
+    pub schema_version: i64,
+}
+
+/// Restores the backup `from` into `data_dir`, whose server must be stopped
+/// (the caller holds the data directory's lock): checks the backup, moves
+/// the current database and its -wal/-shm into a dated folder
+/// `avant-restauration-AAAAMMJJ-HHMMSS` of the data directory, then copies
+/// the backup in place. Blocking.
+pub fn restore_from(data_dir: &Path, from: &Path) -> anyhow::Result<Restored> {
+    let check = check_backup(from)?;
+    config::ensure_data_dir(data_dir)?;
+    let db = config::database_path(data_dir);
+    let companions = [
+        db.clone(),
+        PathBuf::from(format!("{}-wal", db.display())),
+        PathBuf::from(format!("{}-shm", db.display())),
+    ];
+    let present: Vec<&PathBuf> = companions.iter().filter(|p| p.exists()).collect();
+    let aside = if present.is_empty() {
+        None
+    } else {
+        let stamp = Local::now().format(STAMP_FORMAT);
+        let mut folder = data_dir.join(format!("avant-restauration-{stamp}"));
+        let mut n = 1;
+        while folder.exists() {
+            n += 1;
+            folder = data_dir.join(format!("avant-restauration-{stamp}-{n}"));
+        }
+        std::fs::create_dir_all(&folder)
+            .map_err(|err| anyhow::anyhow!("Impossible de créer {} : {err}", folder.display()))?;
+        for file in &present {
+            let target = folder.join(file.file_name().unwrap_or_default());
+            std::fs::rename(file, &target).map_err(|err| {
+                anyhow::anyhow!("Impossible de mettre de côté {} : {err}", file.display())
+            })?;
+        }
+        Some(folder)
+    };
+    let tmp = data_dir.join(".liftdesk.db.restauration");
+    let copied = std::fs::copy(from, &tmp)
+        .and_then(|_| std::fs::File::open(&tmp)?.sync_all())
+        .and_then(|()| std::fs::rename(&tmp, &db));
+    if let Err(err) = copied {
+        let _ = std::fs::remove_file(&tmp);
+        // Put the previous database back where it was.
+        if let Some(folder) = &aside {
+            for file in &present {
+                let _ = std::fs::rename(folder.join(file.file_name().unwrap_or_default()), file);
+            }
+        }
+        anyhow::bail!(
+            "La restauration de {} a échoué, la base actuelle est inchangée : {err}",
+            from.display()
+        );
+    }
+    tracing::info!(from = %from.display(), aside = ?aside, "sauvegarde restaurée");
+    Ok(Restored {
+        aside,
+        schema_version: check.schema_version,
+    })
+}
+
+/// The automatic backup taken before an older database is migrated:
+/// `<data dir>/sauvegardes-migration/liftdesk-avant-schema-N-AAAAMMJJ-HHMMSS.sqlite3`.
+pub(crate) fn backup_before_migration(
+    conn: &Connection,
+    db_path: &Path,
+    version: i64,
+) -> anyhow::Result<PathBuf> {
+    let dir = db_path
+        .parent()
+        .unwrap_or_else(|| Path::new("."))
+        .join(MIGRATION_BACKUP_DIR);
+    std::fs::create_dir_all(&dir)
+        .map_err(|err| anyhow::anyhow!("Impossible de créer {} : {err}", dir.display()))?;
+    let dest = dir.join(format!(
+        "liftdesk-avant-schema-{version}-{}{SUFFIX}",
+        Local::now().format(STAMP_FORMAT)
+    ));
+    copy_connection(conn, &dest)?;
+    Ok(dest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_the_pattern() {
+        assert!(stamp_of("liftdesk-20261125-093000.sqlite3").is_some());
+        assert!(stamp_of("liftdesk-2026112-093000.sqlite3").is_none());
+        assert!(stamp_of("autre-20261125-093000.sqlite3").is_none());
+        assert!(stamp_of("liftdesk-20261125-093000.sqlite3.partiel").is_none());
+        let name = backup_file_name(Utc::now());
+        assert!(stamp_of(&name).is_some(), "{name}");
+    }
+}

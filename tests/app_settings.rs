@@ -1,0 +1,411 @@
+//! The settings screen's API (`/app/api/settings…`, `/app/api/diagnostics`):
+//! administrators only; the address for integrations, the saved settings,
+//! the backup folder checked, "back up now", the backups, restore through
+//! the host (409 without one), the diagnostics without secrets; and the
+//! notices published to the shell.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use common::app::StaffClient;
+use common::*;
+use liftdesk::auth::rate_limit::RateLimit;
+use liftdesk::notices::Notice;
+use liftdesk::state::ServerControl;
+use serde_json::json;
+
+const PASSWORD: &str = "motdepasse-solide";
+
+#[derive(Default)]
+struct FakeHost {
+    restores: Mutex<Vec<PathBuf>>,
+    restarts: Mutex<u32>,
+}
+
+impl ServerControl for FakeHost {
+    fn restore_and_restart(&self, from: PathBuf) -> Result<(), String> {
+        self.restores.lock().expect("lock").push(from);
+        Ok(())
+    }
+    fn restart(&self) -> Result<(), String> {
+        *self.restarts.lock().expect("lock") += 1;
+        Ok(())
+    }
+}
+
+async fn admin_and_member(server: &TestServer) -> (StaffClient, StaffClient, Org) {
+    let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
+    server.cli_json(&[
+        "user",
+        "create",
+        "--email",
+        "membre@durand.fr",
+        "--name",
+        "Sophie",
+        "--password",
+        PASSWORD,
+        "--agency",
+        &org.agency_id,
+    ]);
+    let admin = StaffClient::sign_in(server, "admin@durand.fr", PASSWORD).await;
+    let member = StaffClient::sign_in(server, "membre@durand.fr", PASSWORD).await;
+    (admin, member, org)
+}
+
+#[tokio::test]
+async fn settings_are_for_admins_and_are_checked_and_saved() {
+    let server = TestServer::start().await;
+    let (admin, member, _) = admin_and_member(&server).await;
+    for path in ["/settings", "/settings/backups", "/diagnostics"] {
+        let (status, body) = member.get(path).await;
+        assert_eq!(status, 403, "{path}: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap_or("")
+                .contains("administrateur"),
+            "{body}"
+        );
+    }
+    let (status, _) = member.post("/settings/backups", json!({})).await;
+    assert_eq!(status, 403);
+
+    let (status, view) = admin.get("/settings").await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["baseUrl"], json!(server.base_url));
+    assert!(view["runningPort"].as_u64().unwrap_or(0) > 0);
+    assert_eq!(
+        view["settings"],
+        json!({ "port": 8080, "lan": false, "backupDir": null, "dailyBackup": true })
+    );
+    assert_eq!(view["restartAvailable"], false);
+    assert_eq!(view["backups"], json!([]));
+    assert!(view["webhooks"]["online"].is_boolean(), "{view}");
+
+    // No folder yet: "back up now" says to choose one.
+    let (status, body) = admin.post("/settings/backups", json!({})).await;
+    assert_eq!(status, 409);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("dossier de sauvegarde"),
+        "{body}"
+    );
+
+    // The folder is checked.
+    let (status, body) = admin
+        .put(
+            "/settings",
+            json!({ "port": 8080, "lan": false, "backupDir": "relatif", "dailyBackup": true }),
+        )
+        .await;
+    assert_eq!(status, 422);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("chemin complet"),
+        "{body}"
+    );
+    let missing = server.data_dir.path().join("absent");
+    let (status, body) = admin
+        .put(
+            "/settings",
+            json!({ "port": 8080, "lan": false, "backupDir": missing, "dailyBackup": true }),
+        )
+        .await;
+    assert_eq!(status, 422);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("n'existe pas"),
+        "{body}"
+    );
+    let (status, _) = admin
+        .put(
+            "/settings",
+            json!({ "port": 80, "lan": false, "backupDir": null, "dailyBackup": true }),
+        )
+        .await;
+    assert_eq!(status, 422);
+
+    let folder = tempfile::tempdir().expect("folder");
+    let (status, view) = admin
+        .put(
+            "/settings",
+            json!({ "port": 9123, "lan": true, "backupDir": folder.path(), "dailyBackup": false }),
+        )
+        .await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["settings"]["port"], 9123);
+    assert_eq!(view["settings"]["lan"], true);
+    // Under `serve --bind` the port and network settings are not used.
+    assert_eq!(view["restartNeeded"], false);
+    assert_eq!(view["listensFromSettings"], false);
+    assert_eq!(view["backupDir"], json!(folder.path()));
+    let saved = liftdesk::settings::load(server.data_dir.path()).expect("saved");
+    assert_eq!(saved.port, 9123);
+    assert_eq!(saved.backup_dir.as_deref(), Some(folder.path()));
+
+    // Back up now, then it is listed.
+    let (status, written) = admin.post("/settings/backups", json!({})).await;
+    assert_eq!(status, 201, "{written}");
+    let name = written["name"].as_str().expect("name");
+    assert!(
+        name.starts_with("liftdesk-") && name.ends_with(".sqlite3"),
+        "{name}"
+    );
+    let (_, list) = admin.get("/settings/backups").await;
+    assert_eq!(list.as_array().map(Vec::len), Some(1));
+    assert_eq!(list[0]["name"], name);
+    liftdesk::backup::check_backup(&folder.path().join(name)).expect("sound backup");
+
+    // Restore needs the host: 409 pointing to the command line.
+    let path = written["path"].as_str().expect("path").to_owned();
+    let (status, body) = admin
+        .post("/settings/restore", json!({ "path": path }))
+        .await;
+    assert_eq!(status, 409, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("liftdesk restore"),
+        "{body}"
+    );
+    let (status, _) = admin.post("/settings/restart", json!({})).await;
+    assert_eq!(status, 409);
+}
+
+#[tokio::test]
+async fn restore_and_restart_go_through_the_host() {
+    let host = Arc::new(FakeHost::default());
+    let for_state = host.clone();
+    let server = TestServer::start_adjusted(
+        tempfile::tempdir().expect("dir"),
+        RateLimit::default(),
+        move |state| {
+            state
+                .with_control(for_state)
+                .with_listen_settings(liftdesk::settings::Settings::default())
+        },
+    )
+    .await;
+    let (admin, member, _) = admin_and_member(&server).await;
+    let folder = tempfile::tempdir().expect("folder");
+    let (status, _) = admin
+        .put(
+            "/settings",
+            json!({ "port": 8080, "lan": false, "backupDir": folder.path(), "dailyBackup": true }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (_, view) = admin.get("/settings").await;
+    assert_eq!(view["restartAvailable"], true);
+    assert_eq!(view["listensFromSettings"], true);
+    assert_eq!(view["restartNeeded"], false);
+    let (_, view) = admin
+        .put(
+            "/settings",
+            json!({ "port": 9123, "lan": false, "backupDir": folder.path(), "dailyBackup": true }),
+        )
+        .await;
+    assert_eq!(view["restartNeeded"], true);
+    let (_, written) = admin.post("/settings/backups", json!({})).await;
+    let path = written["path"].as_str().expect("path").to_owned();
+
+    let (status, _) = member
+        .post("/settings/restore", json!({ "path": path }))
+        .await;
+    assert_eq!(status, 403);
+    let not_db = folder.path().join("notes.txt");
+    std::fs::write(&not_db, "bonjour").expect("write");
+    let (status, body) = admin
+        .post("/settings/restore", json!({ "path": not_db }))
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("n'est pas une base"),
+        "{body}"
+    );
+    assert!(host.restores.lock().expect("lock").is_empty());
+
+    let (status, body) = admin
+        .post("/settings/restore", json!({ "path": path }))
+        .await;
+    assert_eq!(status, 202, "{body}");
+    assert_eq!(
+        *host.restores.lock().expect("lock"),
+        vec![PathBuf::from(&path)]
+    );
+    let (status, _) = admin.post("/settings/restart", json!({})).await;
+    assert_eq!(status, 202);
+    assert_eq!(*host.restarts.lock().expect("lock"), 1);
+}
+
+#[tokio::test]
+async fn the_diagnostics_are_french_text_without_secrets() {
+    let server = TestServer::start().await;
+    let (admin, _, org) = admin_and_member(&server).await;
+    let response = admin
+        .http
+        .get(server.url("/app/api/diagnostics"))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status().as_u16(), 200);
+    assert!(
+        response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .starts_with("text/plain")
+    );
+    let text = response.text().await.expect("text");
+    assert!(text.contains("Diagnostic Liftdesk"), "{text}");
+    assert!(text.contains("Version : "), "{text}");
+    assert!(text.contains("schéma"), "{text}");
+    assert!(text.contains("organisations : 1"), "{text}");
+    assert!(
+        text.contains("Sauvegardes : aucun dossier choisi"),
+        "{text}"
+    );
+    for secret in [org.admin_token.as_str(), PASSWORD, admin.csrf.as_str()] {
+        assert!(!text.contains(secret), "secret in the diagnostics");
+    }
+}
+
+#[tokio::test]
+async fn a_call_from_a_call_center_is_announced_to_the_shell() {
+    let receiver = Arc::new(Mutex::new(None));
+    let slot = receiver.clone();
+    let server = TestServer::start_adjusted(
+        tempfile::tempdir().expect("dir"),
+        RateLimit::default(),
+        move |state| {
+            *slot.lock().expect("lock") = Some(state.notices.subscribe());
+            state
+        },
+    )
+    .await;
+    let mut notices = receiver.lock().expect("lock").take().expect("receiver");
+    let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
+    let key = server.cli_json(&[
+        "call-center-key",
+        "create",
+        "--agency",
+        &org.agency_id,
+        "--name",
+        "Astreinte",
+    ]);
+    let key = str_of(&key, "key").to_owned();
+    let conn = open_db(server.data_dir.path());
+    conn.execute(
+        "INSERT INTO buildings (id, agency_id, name, address, city, created_at, updated_at)
+         VALUES ('b-1', ?1, 'Résidence Les Tilleuls', '12 rue des Lilas', 'Lyon', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+        [&org.agency_id],
+    )
+    .expect("building");
+    conn.execute(
+        "INSERT INTO equipment (id, agency_id, building_id, number, type, maintenance_contract, created_at, updated_at)
+         VALUES ('eq-42', ?1, 'b-1', 'ASC-42', 'ascenseur', 'parc', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+        [&org.agency_id],
+    )
+    .expect("equipment");
+    let post = |reference: &'static str, call_type: &'static str| {
+        server
+            .client
+            .post(server.url("/api/partners/calls"))
+            .bearer_auth(&key)
+            .json(&json!({ "reference": reference, "equipement": "ASC-42", "type": call_type, "description": "Ascenseur à l'arrêt." }))
+            .send()
+    };
+    let response = post("AST-1", "personne_bloquee").await.expect("call");
+    assert_eq!(response.status().as_u16(), 201);
+    let notice = notices.try_recv().expect("notice published");
+    match &notice {
+        Notice::CallReceived {
+            reference,
+            urgent,
+            equipment,
+            agency_id,
+            ..
+        } => {
+            assert_eq!(reference, "AST-1");
+            assert_eq!(
+                equipment,
+                "ASC-42 — Résidence Les Tilleuls, 12 rue des Lilas, Lyon"
+            );
+            assert_eq!(agency_id, &org.agency_id);
+            assert!(urgent);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(notice.urgent());
+    assert!(
+        notice.title().contains("personne bloquée"),
+        "{}",
+        notice.title()
+    );
+    assert!(notice.body().contains("AST-1"));
+    // The same reference again opens nothing new: no notice.
+    let again = post("AST-1", "personne_bloquee").await.expect("call");
+    assert_eq!(again.status().as_u16(), 200);
+    assert!(notices.try_recv().is_err());
+    let response = post("AST-2", "panne").await.expect("call");
+    assert_eq!(response.status().as_u16(), 201);
+    let notice = notices.try_recv().expect("notice");
+    assert!(!notice.urgent());
+    assert_eq!(notice.title(), "Nouvel appel de panne");
+}
+
+#[tokio::test]
+async fn a_failed_backup_is_refused_in_french_and_announced() {
+    let receiver = Arc::new(Mutex::new(None));
+    let slot = receiver.clone();
+    let server = TestServer::start_adjusted(
+        tempfile::tempdir().expect("dir"),
+        RateLimit::default(),
+        move |state| {
+            *slot.lock().expect("lock") = Some(state.notices.subscribe());
+            state
+        },
+    )
+    .await;
+    let mut notices = receiver.lock().expect("lock").take().expect("receiver");
+    let (admin, _, _) = admin_and_member(&server).await;
+    let parent = tempfile::tempdir().expect("parent");
+    let folder = parent.path().join("sauvegardes");
+    std::fs::create_dir(&folder).expect("folder");
+    let (status, _) = admin
+        .put(
+            "/settings",
+            json!({ "port": 8080, "lan": false, "backupDir": folder, "dailyBackup": true }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    // The folder became a file (a removed drive, a mistake…).
+    std::fs::remove_dir(&folder).expect("remove");
+    std::fs::write(&folder, "pas un dossier").expect("file");
+    let (status, body) = admin.post("/settings/backups", json!({})).await;
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("dossier de sauvegarde"),
+        "{body}"
+    );
+    match notices.try_recv().expect("notice") {
+        Notice::BackupFailed { reason } => assert!(reason.contains("dossier de sauvegarde")),
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,131 @@
+/**
+ * Paramètres de l'installation et première installation : types de l'API
+ * (`/app/api/settings…`, `/app/api/setup`), validation côté client (mêmes
+ * règles et mêmes messages que le serveur) et mises en forme.
+ */
+
+export interface SavedSettings {
+  port: number;
+  lan: boolean;
+  backupDir: string | null;
+  dailyBackup: boolean;
+}
+
+export interface BackupEntry {
+  name: string;
+  path: string;
+  bytes: number;
+  /** Date et heure locales `AAAA-MM-JJTHH:MM:SS`. */
+  takenAt: string | null;
+}
+
+export interface WebhookSyncState {
+  online: boolean;
+  checkedAt: string | null;
+  pending: number;
+  nextAttemptAt: string | null;
+}
+
+export interface SettingsView {
+  baseUrl: string;
+  runningPort: number | null;
+  settings: SavedSettings;
+  backupDir: string | null;
+  backupDirFixed: boolean;
+  restartAvailable: boolean;
+  restartNeeded: boolean;
+  /** Serveur lancé d'après ces réglages (application de bureau) ; faux sous `liftdesk serve --bind`. */
+  listensFromSettings: boolean;
+  backups: BackupEntry[];
+  webhooks: WebhookSyncState | null;
+}
+
+export const SETTINGS_PATH = '/app/api/settings';
+export const BACKUPS_PATH = '/app/api/settings/backups';
+export const RESTORE_PATH = '/app/api/settings/restore';
+export const RESTART_PATH = '/app/api/settings/restart';
+export const DIAGNOSTICS_PATH = '/app/api/diagnostics';
+export const SETUP_PATH = '/app/api/setup';
+export const SETUP_DEMO_PATH = '/app/api/setup/demo';
+
+export const MIN_PORT = 1024;
+export const MAX_PORT = 65535;
+
+/** Port saisi : un entier de 1024 à 65535 ; `undefined` si valable. */
+export function validatePort(raw: string): string | undefined {
+  const text = raw.trim();
+  if (!/^\d+$/.test(text)) return 'Le port est un nombre (8080 par défaut).';
+  const port = Number(text);
+  if (port < MIN_PORT || port > MAX_PORT) {
+    return `Choisissez un port entre ${MIN_PORT} et ${MAX_PORT} (8080 par défaut).`;
+  }
+  return undefined;
+}
+
+/** Dossier de sauvegarde saisi : vide (aucun) ou un chemin complet. */
+export function validateBackupDir(raw: string): string | undefined {
+  const text = raw.trim();
+  if (text === '') return undefined;
+  const absolute = text.startsWith('/') || /^[A-Za-z]:[\\/]/.test(text) || text.startsWith('\\\\');
+  if (!absolute) {
+    return `« ${text} » n'est pas un chemin complet : indiquez le dossier depuis la racine (par exemple /home/agence/Sauvegardes ou D:\\Sauvegardes).`;
+  }
+  return undefined;
+}
+
+/** Taille lisible en français : `1,5 Mo`. */
+export function formatBytes(bytes: number): string {
+  const units = ['octets', 'Ko', 'Mo', 'Go'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const shown = unit === 0 ? String(value) : value.toLocaleString('fr-FR', { maximumFractionDigits: 1 });
+  return `${shown} ${units[unit]}`;
+}
+
+/** `2026-11-25T09:30:00` → `25/11/2026 à 09:30`. */
+export function formatBackupDate(takenAt: string | null): string {
+  if (!takenAt) return '—';
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(takenAt);
+  if (!match) return takenAt;
+  const [, year, month, day, hour, minute] = match;
+  return `${day}/${month}/${year} à ${hour}:${minute}`;
+}
+
+/** L'adresse à donner aux intégrations avec le port enregistré (après redémarrage). */
+export function integrationUrl(baseUrl: string, port: number): string {
+  try {
+    const url = new URL(baseUrl);
+    url.port = String(port);
+    return url.origin;
+  } catch {
+    return baseUrl;
+  }
+}
+
+export interface SetupForm {
+  organization: string;
+  agency: string;
+  adminName: string;
+  email: string;
+  password: string;
+  confirm: string;
+}
+
+export type SetupErrors = Partial<Record<keyof SetupForm, string>>;
+
+/** Le formulaire d'installation : champs obligatoires, mot de passe d'au moins 8 caractères, confirmé. */
+export function validateSetup(form: SetupForm): SetupErrors {
+  const errors: SetupErrors = {};
+  if (form.organization.trim() === '') errors.organization = "Le nom de l'organisation est obligatoire.";
+  if (form.agency.trim() === '') errors.agency = "Le nom de l'agence est obligatoire.";
+  const email = form.email.trim();
+  if (email === '') errors.email = "L'adresse e-mail est obligatoire.";
+  else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.email = "L'adresse e-mail n'est pas valide.";
+  if ([...form.password].length < 8) errors.password = 'Le mot de passe doit comporter au moins 8 caractères.';
+  else if (form.password !== form.confirm) errors.confirm = 'Les deux mots de passe ne sont pas identiques.';
+  return errors;
+}
