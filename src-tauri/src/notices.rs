@@ -1,10 +1,11 @@
-//! Desktop notifications: what the server reports (new breakdown calls from a
-//! call center today; the core's notices later) becomes a system notification.
+//! Desktop notifications: the core's notices (a breakdown call sent by a
+//! call center, an abandoned webhook delivery, a failed backup) become
+//! system notifications. The wording is the core's (`Notice::title/body`).
 //!
 //! Each source is one `Source` variant: adding one means a `select!` branch in
 //! [`listen`] and a match arm in [`describe`].
 
-use liftdesk::services::call_feed::{CallChange, CallEvent};
+use liftdesk::notices::Notice;
 use liftdesk::state::AppState;
 use tauri::AppHandle;
 use tauri_plugin_notification::NotificationExt as _;
@@ -13,13 +14,8 @@ use tokio::sync::broadcast::error::RecvError;
 /// Something the server reported.
 #[derive(Debug, Clone)]
 pub enum Source {
-    /// A change of a breakdown call, and whether a call center opened it.
-    Call {
-        event: CallEvent,
-        from_call_center: bool,
-    },
-    // The core's notices (abandoned webhook deliveries, failed backups) go here:
-    // Notice(liftdesk::notices::Notice),
+    /// A notice of the core (`AppState::notices`).
+    Notice(Notice),
 }
 
 /// A notification to show.
@@ -34,31 +30,11 @@ pub struct DesktopNotice {
 /// The notification for a source, or none.
 pub fn describe(source: &Source) -> Option<DesktopNotice> {
     match source {
-        Source::Call {
-            event,
-            from_call_center,
-        } => {
-            // Calls taken at the agency are already on the screen of whoever typed them.
-            if event.change != CallChange::Ouvert || !from_call_center {
-                return None;
-            }
-            Some(if event.urgence {
-                DesktopNotice {
-                    title: "URGENT : personne bloquée".into(),
-                    body: format!(
-                        "Appel {} reçu du centre d'appels : une personne est bloquée dans la cabine. Intervention immédiate.",
-                        event.reference
-                    ),
-                    urgent: true,
-                }
-            } else {
-                DesktopNotice {
-                    title: "Nouvel appel de panne".into(),
-                    body: format!("Appel {} reçu du centre d'appels.", event.reference),
-                    urgent: false,
-                }
-            })
-        }
+        Source::Notice(notice) => Some(DesktopNotice {
+            title: notice.title(),
+            body: notice.body(),
+            urgent: notice.urgent(),
+        }),
     }
 }
 
@@ -80,20 +56,17 @@ pub fn show(app: &AppHandle, notice: &DesktopNotice) {
     }
 }
 
-/// Listens to the server's feeds until they close (server stopped).
+/// Listens to the server's notices until it stops.
 pub async fn listen(app: AppHandle, state: AppState) {
-    let mut calls = state.call_feed.subscribe();
+    let mut notices = state.notices.subscribe();
     let mut closing = state.call_feed.closing();
+    drop(state);
     loop {
         let source = tokio::select! {
-            received = calls.recv() => match received {
-                Ok(event) => {
-                    let from_call_center = opened_by_call_center(&state, &event).await;
-                    Source::Call { event, from_call_center }
-                }
-                // Missed events are not replayed: the board shows them anyway.
+            received = notices.recv() => match received {
+                Ok(notice) => Source::Notice(notice),
                 Err(RecvError::Lagged(missed)) => {
-                    tracing::warn!(manques = missed, "notifications d'appels manquées");
+                    tracing::warn!(manques = missed, "notifications manquées");
                     continue;
                 }
                 Err(RecvError::Closed) => break,
@@ -106,82 +79,43 @@ pub async fn listen(app: AppHandle, state: AppState) {
     }
 }
 
-/// Whether the call came from a call center (only new calls are looked up).
-async fn opened_by_call_center(state: &AppState, event: &CallEvent) -> bool {
-    if event.change != CallChange::Ouvert {
-        return false;
-    }
-    let id = event.id.clone();
-    let found = state
-        .store
-        .read(move |conn| -> Result<bool, liftdesk::error::AppError> {
-            let mut stmt =
-                conn.prepare("SELECT call_center_id IS NOT NULL FROM calls WHERE id = ?1")?;
-            let mut rows = stmt.query([&id])?;
-            Ok(match rows.next()? {
-                Some(row) => row.get(0)?,
-                None => false,
-            })
-        })
-        .await;
-    found.unwrap_or_else(|err| {
-        tracing::warn!(erreur = %err, "origine de l'appel illisible");
-        // When in doubt, notify: a missed trapped person is worse than a duplicate.
-        true
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn call(change: CallChange, urgence: bool) -> CallEvent {
-        CallEvent {
+    fn call(urgent: bool) -> Notice {
+        Notice::CallReceived {
             agency_id: "a".into(),
-            change,
             id: "c1".into(),
             reference: "CC-42".into(),
-            statut: "ouverte".into(),
-            call_type: "panne".into(),
-            urgence,
+            equipment: "ASC-42 — Résidence Les Tilleuls".into(),
+            urgent,
         }
     }
 
     #[test]
     fn a_trapped_person_from_a_call_center_is_urgent() {
-        let notice = describe(&Source::Call {
-            event: call(CallChange::Ouvert, true),
-            from_call_center: true,
-        })
-        .unwrap();
+        let notice = describe(&Source::Notice(call(true))).unwrap();
         assert!(notice.urgent);
-        assert!(notice.title.starts_with("URGENT"), "{notice:?}");
+        assert!(notice.title.starts_with("Urgence"), "{notice:?}");
         assert!(notice.body.contains("CC-42"), "{notice:?}");
+        assert!(notice.body.contains("ASC-42"), "{notice:?}");
     }
 
     #[test]
     fn an_ordinary_call_center_call_is_notified_plainly() {
-        let notice = describe(&Source::Call {
-            event: call(CallChange::Ouvert, false),
-            from_call_center: true,
-        })
-        .unwrap();
+        let notice = describe(&Source::Notice(call(false))).unwrap();
         assert!(!notice.urgent);
         assert_eq!(notice.title, "Nouvel appel de panne");
     }
 
     #[test]
-    fn agency_calls_and_later_changes_are_not_notified() {
-        for (change, from_call_center) in [
-            (CallChange::Ouvert, false),
-            (CallChange::Affecte, true),
-            (CallChange::Statut, true),
-        ] {
-            let source = Source::Call {
-                event: call(change, true),
-                from_call_center,
-            };
-            assert_eq!(describe(&source), None, "{source:?}");
-        }
+    fn a_failed_backup_is_notified() {
+        let notice = describe(&Source::Notice(Notice::BackupFailed {
+            reason: "Disque plein.".into(),
+        }))
+        .unwrap();
+        assert_eq!(notice.title, "La sauvegarde a échoué");
+        assert!(notice.body.contains("Disque plein."), "{notice:?}");
     }
 }

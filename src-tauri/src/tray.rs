@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use liftdesk::state::AppState;
-use liftdesk::store::webhooks as webhook_store;
+use liftdesk::webhooks::SyncOverview;
 use tauri::menu::{Menu, MenuEvent, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder, TrayIconEvent};
 use tauri::{AppHandle, Wry};
@@ -16,51 +16,52 @@ const OPEN: &str = "ouvrir";
 const NEW_CALL: &str = "nouvel-appel";
 const QUIT: &str = "quitter";
 
-/// What the tray shows about the webhooks' sync.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SyncSummary {
-    pub online: bool,
-    pub pending: i64,
-    pub last_error: Option<String>,
+/// One line for the tooltip and the menu.
+pub fn describe(sync: &SyncOverview) -> String {
+    let mut text = String::from(if sync.online {
+        "Webhooks : en ligne"
+    } else {
+        "Webhooks : hors ligne"
+    });
+    match sync.pending {
+        0 => text.push_str(", aucune livraison en attente"),
+        1 => text.push_str(", 1 livraison en attente"),
+        n => text.push_str(&format!(", {n} livraisons en attente")),
+    }
+    if let Some(error) = &sync.last_error {
+        // The menu is one line: a long receiver's answer is cut.
+        let short: String = error.chars().take(80).collect();
+        let cut = if short.len() < error.len() { "…" } else { "" };
+        text.push_str(&format!(" — dernière erreur : {short}{cut}"));
+    }
+    text
 }
 
-impl SyncSummary {
-    /// One line for the tooltip and the menu.
-    pub fn describe(&self) -> String {
-        let mut text = String::from(if self.online {
-            "Webhooks : en ligne"
-        } else {
-            "Webhooks : hors ligne"
-        });
-        match self.pending {
-            0 => text.push_str(", aucune livraison en attente"),
-            1 => text.push_str(", 1 livraison en attente"),
-            n => text.push_str(&format!(", {n} livraisons en attente")),
-        }
-        if let Some(error) = &self.last_error {
-            // The menu is one line: a long receiver's answer is cut.
-            let short: String = error.chars().take(80).collect();
-            let cut = if short.len() < error.len() { "…" } else { "" };
-            text.push_str(&format!(" — dernière erreur : {short}{cut}"));
-        }
-        text
-    }
-
-    /// The short text shown beside the icon (Linux) when something needs an eye.
-    pub fn badge(&self) -> String {
-        match (self.online, self.pending) {
-            (true, 0) => String::new(),
-            (true, n) => format!("{n} en attente"),
-            (false, 0) => "hors ligne".into(),
-            (false, n) => format!("hors ligne · {n} en attente"),
-        }
+/// The short text shown beside the icon (Linux) when something needs an eye.
+pub fn badge(sync: &SyncOverview) -> String {
+    match (sync.online, sync.pending) {
+        (true, 0) => String::new(),
+        (true, n) => format!("{n} en attente"),
+        (false, 0) => "hors ligne".into(),
+        (false, n) => format!("hors ligne · {n} en attente"),
     }
 }
 
-/// The tray, kept so that the refresh task can update it.
+/// The tray, kept so that each server's refresh task can update it.
+#[derive(Clone)]
 pub struct Tray {
     icon: TrayIcon,
     status: MenuItem<Wry>,
+    address: MenuItem<Wry>,
+}
+
+impl Tray {
+    /// The address shown in the menu (after a restart on another port).
+    pub fn set_address(&self, base_url: &str) {
+        if let Err(err) = self.address.set_text(format!("Adresse : {base_url}")) {
+            tracing::warn!(erreur = %err, "adresse non mise à jour dans la zone de notification");
+        }
+    }
 }
 
 /// Builds the tray. Without a tray host (Xvfb, some desktops) the icon is
@@ -100,7 +101,11 @@ pub fn install(app: &AppHandle, base_url: &str) -> tauri::Result<Tray> {
         builder = builder.icon(icon.clone());
     }
     let icon = builder.build(app)?;
-    Ok(Tray { icon, status })
+    Ok(Tray {
+        icon,
+        status,
+        address,
+    })
 }
 
 fn on_menu_event(app: &AppHandle, event: MenuEvent) {
@@ -128,7 +133,7 @@ pub async fn refresh(tray: Tray, state: AppState) {
             _ = tick.tick() => {}
             _ = closing.changed() => break,
         }
-        let summary = match read_summary(&state).await {
+        let summary = match state.webhooks.overview().await {
             Ok(summary) => summary,
             Err(err) => {
                 tracing::warn!(erreur = %err, "état des webhooks illisible");
@@ -138,12 +143,12 @@ pub async fn refresh(tray: Tray, state: AppState) {
         if shown.as_ref() == Some(&summary) {
             continue;
         }
-        let text = summary.describe();
+        let text = describe(&summary);
         let updated = tray
             .status
             .set_text(&text)
             .and_then(|()| tray.icon.set_tooltip(Some(format!("Liftdesk — {text}"))))
-            .and_then(|()| tray.icon.set_title(Some(summary.badge())));
+            .and_then(|()| tray.icon.set_title(Some(badge(&summary))));
         if let Err(err) = updated {
             tracing::warn!(erreur = %err, "zone de notification non mise à jour");
         }
@@ -151,69 +156,40 @@ pub async fn refresh(tray: Tray, state: AppState) {
     }
 }
 
-async fn read_summary(state: &AppState) -> Result<SyncSummary, liftdesk::error::AppError> {
-    let online = state.webhooks.status().online;
-    let (pending, last_error) = state
-        .store
-        .read(|conn| -> Result<_, liftdesk::error::AppError> {
-            let (pending, _next) = webhook_store::pending_summary(conn, None)?;
-            // The latest reason a delivery still waits (receiver's answer, offline…).
-            let mut stmt = conn.prepare(
-                "SELECT d.last_error
-                   FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-                  WHERE d.status IN ('en_attente', 'echec') AND s.revoked_at IS NULL
-                    AND d.last_error IS NOT NULL
-                  ORDER BY d.updated_at DESC LIMIT 1",
-            )?;
-            let mut rows = stmt.query([])?;
-            let last_error: Option<String> = match rows.next()? {
-                Some(row) => row.get(0)?,
-                None => None,
-            };
-            Ok((pending, last_error))
-        })
-        .await?;
-    Ok(SyncSummary {
-        online,
-        pending,
-        last_error,
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::SyncSummary;
+    use super::{SyncOverview, badge, describe};
 
     #[test]
     fn the_summary_says_online_pending_and_last_error() {
-        let calm = SyncSummary {
+        let calm = SyncOverview {
             online: true,
             pending: 0,
             last_error: None,
         };
         assert_eq!(
-            calm.describe(),
+            describe(&calm),
             "Webhooks : en ligne, aucune livraison en attente"
         );
-        assert_eq!(calm.badge(), "");
+        assert_eq!(badge(&calm), "");
 
-        let stuck = SyncSummary {
+        let stuck = SyncOverview {
             online: false,
             pending: 3,
             last_error: Some("HTTP 503".into()),
         };
         assert_eq!(
-            stuck.describe(),
+            describe(&stuck),
             "Webhooks : hors ligne, 3 livraisons en attente — dernière erreur : HTTP 503"
         );
-        assert_eq!(stuck.badge(), "hors ligne · 3 en attente");
+        assert_eq!(badge(&stuck), "hors ligne · 3 en attente");
 
-        let long = SyncSummary {
+        let long = SyncOverview {
             online: true,
             pending: 1,
             last_error: Some("é".repeat(200)),
         };
-        assert!(long.describe().ends_with('…'));
-        assert!(long.describe().contains("1 livraison en attente"));
+        assert!(describe(&long).ends_with('…'));
+        assert!(describe(&long).contains("1 livraison en attente"));
     }
 }

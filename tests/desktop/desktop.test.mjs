@@ -488,8 +488,9 @@ test('port occupé : repli sur un port libre, message en français ; un appel «
   const port = Number(new URL(url).port);
   assert.notEqual(port, busy, 'le port occupé a été utilisé');
   const base = `http://127.0.0.1:${port}`;
-  await waitForLog(app, `Le port ${busy} est déjà utilisé par une autre application : Liftdesk écoute sur ${base}.`);
-  assert.match(app.logText(), /Les intégrations \(centres d'appels, partenaires, webhooks de test\) doivent utiliser cette adresse/);
+  // The core's fallback (server::bind_with_fallback) and its message.
+  await waitForLog(app, `Le port ${busy} est déjà utilisé par un autre programme : Liftdesk écoute cette fois sur le port ${port}.`);
+  assert.match(app.logText(), new RegExp(`Les intégrations configurées avec le port ${busy} ne le joindront pas`));
   if (busMonitor) {
     await waitFor('notification « port changé » sur le bus', () => busMonitor.text.includes('Liftdesk : port changé'), { timeoutMs: 5_000 });
   }
@@ -515,8 +516,9 @@ test('port occupé : repli sur un port libre, message en français ; un appel «
     }
   }
   assert.ok(opened, 'aucun équipement de la démo accepté par le centre d’appels');
-  await waitForLog(app, 'URGENT : personne bloquée');
-  assert.match(app.logText(), new RegExp(`Appel ${reference} reçu du centre d'appels : une personne est bloquée`));
+  // The core's CallReceived notice, urgent, naming the equipment.
+  await waitForLog(app, 'Urgence : personne bloquée dans un ascenseur');
+  assert.match(app.logText(), new RegExp(`Appel ${reference} reçu du centre d'appels : `));
   if (busMonitor) {
     await waitFor('notification urgente sur le bus', () => busMonitor.text.includes(`Appel ${reference} reçu du centre d'appels`), { timeoutMs: 5_000 });
   }
@@ -545,7 +547,7 @@ test('sans bus D-Bus, le verrou du dossier de données refuse un second serveur'
   second.stdout.on('data', (chunk) => (secondOut += chunk));
   second.stderr.on('data', (chunk) => (secondOut += chunk));
   const exited = new Promise((r) => second.once('exit', (c) => r(c)));
-  await waitFor('refus du deuxième lancement', () => secondOut.includes('Liftdesk est déjà ouvert sur ce poste avec le dossier de données'), { timeoutMs: 20_000 });
+  await waitFor('refus du deuxième lancement', () => secondOut.includes('est utilisé par un Liftdesk en cours d\'exécution (serveur ou application)'), { timeoutMs: 20_000 });
   // Its error window is up; the user closes it (SIGTERM takes the same exit).
   process.kill(second.pid, 'SIGTERM');
   const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('délai'), 10_000))]);
