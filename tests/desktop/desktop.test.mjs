@@ -216,7 +216,7 @@ function kill(app, signal) {
 process.on('exit', () => {
   for (const app of launched) {
     kill(app, 'SIGKILL');
-    if (!process.env.LIFTDESK_KEEP_DATA) rmSync(app.dataDir, { recursive: true, force: true });
+    if (!process.env.LIFTDESK_KEEP_DATA && !app.keepData) rmSync(app.dataDir, { recursive: true, force: true });
   }
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -228,10 +228,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
  * The app gets the demo and a free port unless `env` says otherwise (a value
  * of `undefined` removes the variable).
  */
-async function launch(name, prepare = () => {}, env = {}) {
+async function launch(name, prepare = () => {}, env = {}, { dataDir: reused } = {}) {
   assert.ok(existsSync(APP), `binaire introuvable : ${APP} (cargo build -p liftdesk-desktop)`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  const dataDir = mkdtempSync(join(tmpdir(), 'liftdesk-desktop-'));
+  // `dataDir`: a relaunch on the data directory of an app that has quit.
+  const dataDir = reused ?? mkdtempSync(join(tmpdir(), 'liftdesk-desktop-'));
   try {
     prepare(dataDir);
   } catch (error) {
@@ -265,7 +266,7 @@ async function launch(name, prepare = () => {}, env = {}) {
   });
   driver.stdout.pipe(log);
   driver.stderr.pipe(log);
-  const app = { name, dataDir, env: appEnv, logPath, log, driver, pid: undefined, sessionId: undefined, s: undefined };
+  const app = { name, dataDir, env: appEnv, logPath, log, driver, pid: undefined, sessionId: undefined, s: undefined, keepData: false };
   app.exited = new Promise((r) => driver.once('exit', r));
   app.logText = () => readFileSync(logPath, 'utf8');
   launched.add(app);
@@ -277,6 +278,19 @@ async function launch(name, prepare = () => {}, env = {}) {
   app.s = wd.session(app.sessionId);
   app.pid = await waitFor('processus de l’application', () => appPid(dataDir), { timeoutMs: 10_000 });
   return app;
+}
+
+/**
+ * Quits after the single-page app has navigated: WebKit ignores a page's
+ * `window.close()` once the history holds more than one entry, so the app
+ * gets SIGTERM, which takes the same exit as closing the window (the event
+ * loop ends, the server stops, the WAL is checkpointed).
+ */
+async function quitApp(app) {
+  process.kill(app.pid, 'SIGTERM');
+  await waitFor('fin du processus de l’application', () => !isRunning(app.pid), { timeoutMs: 15_000 });
+  await app.s.delete().catch(() => {});
+  app.sessionId = undefined;
 }
 
 /** The page closes its window (as `window.close()` in the UI would); the app must then exit by itself. */
@@ -306,7 +320,7 @@ async function dispose(app) {
   await Promise.race([app.exited, new Promise((r) => setTimeout(r, 5_000))]);
   kill(app, 'SIGKILL');
   app.log.end();
-  if (!process.env.LIFTDESK_KEEP_DATA) rmSync(app.dataDir, { recursive: true, force: true });
+  if (!process.env.LIFTDESK_KEEP_DATA && !app.keepData) rmSync(app.dataDir, { recursive: true, force: true });
   launched.delete(app);
 }
 
@@ -559,4 +573,186 @@ test('sans bus D-Bus, le verrou du dossier de données refuse un second serveur'
 
   await closeFromPage(app);
   await assertCleanStop(app);
+});
+
+// -- issue 11: a real installation, from the empty folder to the relaunch ----
+
+/** The field a label names (`for`), as a user finds it. */
+async function fieldFor(s, label) {
+  const id = await s.attribute(await s.find(`//label[normalize-space()=${xpathLiteral(label)}]`), 'for');
+  return s.find(`//*[@id=${xpathLiteral(id)}]`);
+}
+
+async function clickButton(s, name, scope = '') {
+  await s.click(await s.find(`${scope}//button[normalize-space()=${xpathLiteral(name)}]`));
+}
+
+async function waitForText(s, what, text, timeoutMs = 30_000) {
+  await waitFor(what, async () => (await s.findAll(`//*[contains(normalize-space(), ${xpathLiteral(text)})]`)).length > 0, { timeoutMs });
+}
+
+/** Through the main menu (the single-page app: no reload). */
+async function openScreen(s, menu, heading) {
+  await s.click(await s.find(`//nav[@aria-label='Menu principal']//a[normalize-space()=${xpathLiteral(menu)}]`));
+  await waitFor(`écran « ${heading} »`, async () => (await s.findAll(`//h1[normalize-space()=${xpathLiteral(heading)}]`)).length > 0);
+}
+
+async function signIn(s, email, password) {
+  await waitForLoginForm(s);
+  await s.type(await fieldFor(s, 'Adresse e-mail'), email);
+  await s.type(await fieldFor(s, 'Mot de passe'), password);
+  await clickButton(s, 'Se connecter');
+  await waitFor('connecté (« Se déconnecter »)', async () => (await s.findAll(`//button[normalize-space()='Se déconnecter']`)).length > 0);
+}
+
+/** The shown-once secret of the open dialog, then the dialog closed. */
+async function readSecret(s) {
+  const read = () => s.execute('const input = document.querySelector("dialog[open] input[data-secret]"); return input ? input.value : null;');
+  const secret = await waitFor('secret affiché une fois', read, { timeoutMs: 15_000 });
+  await clickButton(s, "J'ai copié, fermer", '//dialog[@open]');
+  await waitFor('fenêtre du secret fermée', async () => !(await read()));
+  return secret;
+}
+
+async function onBoard(s, reference) {
+  return (await s.findAll(`//*[contains(@class, 'reference') and normalize-space()=${xpathLiteral(reference)}]`)).length > 0;
+}
+
+async function postCall(base, key, reference, equipment) {
+  const res = await fetch(`${base}/api/partners/calls`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ reference, equipement: equipment, type: 'panne', description: 'Ascenseur bloqué au 3e étage, portes fermées.' }),
+  });
+  const text = await res.text();
+  assert.equal(res.status, 201, `appel du centre d’appels refusé : ${text}`);
+  return JSON.parse(text);
+}
+
+test('première installation sur un dossier vide, clés, import, appel, sauvegarde, relance (et restauration)', { timeout: 2 * TEST_TIMEOUT_MS, skip: SKIP }, async (t) => {
+  const backupDir = mkdtempSync(join(tmpdir(), 'liftdesk-sauvegardes-'));
+  t.after(() => rmSync(backupDir, { recursive: true, force: true }));
+  const admin = { name: 'Paul Martin', email: 'paul@ascenseurs-martin.fr', password: 'motdepasse-solide-2026' };
+
+  // An empty app-data directory, no demo.
+  const first = await launch('installation', () => {}, { LIFTDESK_DEMO: undefined });
+  first.keepData = true;
+  t.after(() => rmSync(first.dataDir, { recursive: true, force: true }));
+  t.after(() => dispose(first));
+  let s = first.s;
+
+  await waitFor('écran « Installation de Liftdesk »', async () => (await s.findAll(`//h1[normalize-space()='Installation de Liftdesk']`)).length > 0);
+  assert.equal((await s.findAll(LOGIN_SUBMIT)).length, 0, 'la connexion est proposée avant l’installation');
+  assert.ok(!existsSync(join(first.dataDir, 'demo-credentials.json')), 'une démonstration a été installée sans LIFTDESK_DEMO');
+  await screenshot(first, 'installation-01-ecran.png');
+
+  await s.type(await fieldFor(s, "Nom de l'organisation (la société)"), 'Ascenseurs Martin');
+  await s.type(await fieldFor(s, 'Première agence'), 'Agence de Lyon');
+  await s.type(await fieldFor(s, "Nom de l'administrateur"), admin.name);
+  await s.type(await fieldFor(s, 'Adresse e-mail'), admin.email);
+  await s.type(await fieldFor(s, 'Mot de passe (8 caractères au moins)'), admin.password);
+  await s.type(await fieldFor(s, 'Confirmez le mot de passe'), admin.password);
+  await clickButton(s, 'Installer');
+  await waitFor('administrateur connecté', async () => (await s.findAll(`//button[normalize-space()='Se déconnecter']`)).length > 0);
+  await screenshot(first, 'installation-02-connecte.png');
+
+  // Signed out, then in again with the password.
+  await clickButton(s, 'Se déconnecter');
+  await signIn(s, admin.email, admin.password);
+  const base = new URL(await s.url()).origin;
+
+  // « Clés et jetons »: an API token and a call-center key, each shown once.
+  await openScreen(s, 'Clés et jetons', 'Clés et jetons');
+  await s.type(await fieldFor(s, "Nom de l'outil qui recevra le jeton"), 'Import du parc');
+  await clickButton(s, 'Créer le jeton');
+  const token = await readSecret(s);
+  assert.match(token, /^svc_/);
+  await s.type(await fieldFor(s, "Nom du centre d'appels"), 'Centre Nuit Lyon');
+  await clickButton(s, 'Créer la clé');
+  const key = await readSecret(s);
+  assert.ok(key && key !== token, 'clé de centre d’appels absente');
+  await screenshot(first, 'installation-03-cles.png');
+
+  // One equipment through the REST imports API with the token.
+  const api = async (path, body) => {
+    const res = await fetch(`${base}/api/v2${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = await res.json();
+    return { status: res.status, json };
+  };
+  const equipment = 'ASC-DESK-1';
+  const csv = `N° appareil;Adresse\n${equipment};12 rue des Lilas, 69003 Lyon\n`;
+  const uploaded = await api('/imports/files', { name: 'parc.csv', content: Buffer.from(csv, 'utf8').toString('base64') });
+  assert.equal(uploaded.status, 201, JSON.stringify(uploaded.json));
+  const body = { target: 'equipment', mapping: { 'N° appareil': 'number', Adresse: 'adresse' } };
+  const checked = await api(`/imports/${uploaded.json.fileId}/check`, body);
+  assert.equal(checked.status, 200, JSON.stringify(checked.json));
+  assert.equal(checked.json.created, 1, JSON.stringify(checked.json));
+  const imported = await api(`/imports/${uploaded.json.fileId}/import`, body);
+  assert.equal(imported.status, 200, JSON.stringify(imported.json));
+  assert.equal(imported.json.created, 1, JSON.stringify(imported.json));
+
+  // A breakdown call from the call center, seen on the board without reload.
+  await openScreen(s, 'Appels de panne', 'Appels de panne');
+  await s.execute('window.__pasRecharge = true;');
+  const reference = `CC-${Date.now()}`;
+  await postCall(base, key, reference, equipment);
+  await waitFor(`appel ${reference} sur le tableau`, () => onBoard(s, reference), { timeoutMs: 30_000 });
+  assert.equal(await s.execute('return window.__pasRecharge === true;'), true, 'la page a été rechargée');
+  await screenshot(first, 'installation-04-appel.png');
+
+  // « Paramètres »: a backup folder, « Sauvegarder maintenant », the file in it.
+  await openScreen(s, 'Paramètres', 'Paramètres');
+  await s.type(await fieldFor(s, 'Dossier de sauvegarde'), backupDir);
+  await clickButton(s, 'Enregistrer');
+  await waitForText(s, 'réglages enregistrés', 'Paramètres enregistrés.');
+  await clickButton(s, 'Sauvegarder maintenant');
+  const backupName = await waitFor('fichier de sauvegarde dans le dossier', () => readdirSync(backupDir).find((f) => /^liftdesk-\d{8}-\d{6}\.sqlite3$/.test(f)), { timeoutMs: 20_000 });
+  await waitForText(s, 'sauvegarde listée', backupName);
+  await screenshot(first, 'installation-05-sauvegarde.png');
+
+  // Quit: clean exit, WAL checkpointed.
+  await quitApp(first);
+  await assertCleanStop(first);
+  const logs = readdirSync(join(first.dataDir, 'journaux'));
+  assert.ok(logs.some((f) => /^liftdesk\..*log$/.test(f)), `pas de journal dans journaux/ : ${logs}`);
+  await dispose(first);
+
+  // Relaunch on the same app-data directory.
+  const second = await launch('installation-relance', () => {}, { LIFTDESK_DEMO: undefined }, { dataDir: first.dataDir });
+  second.keepData = true;
+  t.after(() => dispose(second));
+  s = second.s;
+  await signIn(s, admin.email, admin.password);
+  const base2 = new URL(await s.url()).origin;
+  await openScreen(s, 'Appels de panne', 'Appels de panne');
+  await waitFor(`appel ${reference} toujours sur le tableau`, () => onBoard(s, reference));
+  await screenshot(second, 'relance-01-appel.png');
+  await openScreen(s, 'Paramètres', 'Paramètres');
+  await waitForText(s, 'sauvegarde toujours listée', backupName);
+  await screenshot(second, 'relance-02-sauvegarde.png');
+
+  // Restore: a call taken after the backup disappears once restored.
+  const later = `CC-APRES-${Date.now()}`;
+  await postCall(base2, key, later, equipment);
+  await clickButton(s, 'Restaurer…');
+  await waitForText(s, 'confirmation de la restauration', 'Liftdesk va redémarrer sur la sauvegarde');
+  await clickButton(s, 'Restaurer', '//dialog[@open]');
+  await waitForLog(second, 'sauvegarde restaurée', 30_000);
+  await waitForLog(second, 'fenêtre rechargée', 30_000);
+  assert.equal(new URL(await s.url()).origin, base2, 'la restauration a changé de port');
+  assert.ok(readdirSync(second.dataDir).some((f) => f.startsWith('avant-restauration-')), 'la base d’avant n’a pas été mise de côté');
+  // The session may predate the backup or not: sign in when asked.
+  await waitFor('page rechargée', async () => (await s.findAll(LOGIN_SUBMIT)).length > 0 || (await s.findAll(`//button[normalize-space()='Se déconnecter']`)).length > 0);
+  if ((await s.findAll(LOGIN_SUBMIT)).length > 0) await signIn(s, admin.email, admin.password);
+  await openScreen(s, 'Appels de panne', 'Appels de panne');
+  await waitFor(`appel ${reference} restauré`, () => onBoard(s, reference));
+  assert.equal(await onBoard(s, later), false, `l’appel ${later}, postérieur à la sauvegarde, est encore là`);
+  await screenshot(second, 'restauration-01-appels.png');
+
+  await quitApp(second);
+  await assertCleanStop(second);
 });
