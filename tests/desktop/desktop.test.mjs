@@ -99,6 +99,7 @@ function webdriver(base) {
         attribute: (el, name) => call('GET', `${s}/element/${el}/attribute/${name}`),
         text: (el) => call('GET', `${s}/element/${el}/text`),
         type: (el, text) => call('POST', `${s}/element/${el}/value`, { text }),
+        clear: (el) => call('POST', `${s}/element/${el}/clear`, {}),
         click: (el) => call('POST', `${s}/element/${el}/click`, {}),
         execute: (script, args = []) => call('POST', `${s}/execute/sync`, { script, args }),
         executeAsync: (script, args = []) => call('POST', `${s}/execute/async`, { script, args }),
@@ -755,4 +756,35 @@ test('première installation sur un dossier vide, clés, import, appel, sauvegar
 
   await quitApp(second);
   await assertCleanStop(second);
+});
+
+test('un nouveau port enregistré dans les paramètres : « Redémarrer maintenant » et la fenêtre suit', { timeout: TEST_TIMEOUT_MS, skip: SKIP }, async (t) => {
+  const before = await freePort();
+  let after = await freePort();
+  while (after === before) after = await freePort();
+  // The port comes from settings.json when LIFTDESK_PORT is not set.
+  const app = await launch('redemarrage', (dir) => writeFileSync(join(dir, 'settings.json'), JSON.stringify({ port: before })), { LIFTDESK_PORT: undefined });
+  t.after(() => dispose(app));
+  const { s } = app;
+  await waitForLoginForm(s);
+  assert.equal(new URL(await s.url()).port, String(before), 'le port de settings.json n’est pas utilisé');
+  const creds = JSON.parse(readFileSync(join(app.dataDir, 'demo-credentials.json'), 'utf8'));
+  await signIn(s, creds.admin.email, creds.admin.password);
+
+  await openScreen(s, 'Paramètres', 'Paramètres');
+  const port = await fieldFor(s, 'Port');
+  await s.clear(port);
+  await s.type(port, String(after));
+  await clickButton(s, 'Enregistrer');
+  await waitForText(s, 'réglages enregistrés', 'Paramètres enregistrés.');
+  await clickButton(s, 'Redémarrer maintenant');
+  await waitFor('fenêtre sur le nouveau port', async () => new URL(await s.url()).port === String(after), { timeoutMs: 20_000 });
+  assert.equal(new URL(await s.url()).pathname, '/parametres');
+  assert.ok(await portIsFree(before), 'l’ancien port est encore écouté');
+  await waitFor('écran « Paramètres » rechargé', async () => (await s.findAll(`//h1[normalize-space()='Paramètres']`)).length > 0);
+  await waitFor('plus de redémarrage demandé', async () => (await s.findAll(`//button[normalize-space()='Redémarrer maintenant']`)).length === 0);
+  await screenshot(app, 'redemarrage-nouveau-port.png');
+
+  await quitApp(app);
+  await assertCleanStop(app);
 });
