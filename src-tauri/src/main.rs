@@ -370,10 +370,11 @@ impl Host {
                 let message = format!("{err:#}");
                 tracing::error!(erreur = %message, "le serveur n'a pas pu redémarrer");
                 RESTART_FAILED.store(true, Ordering::SeqCst);
+                // The error window first: closing the last window would quit.
+                show_startup_error(&self.app, &message);
                 if let Some(window) = self.app.get_webview_window("main") {
                     let _ = window.close();
                 }
-                show_startup_error(&self.app, &message);
             }
         }
         self.restarting.store(false, Ordering::SeqCst);
