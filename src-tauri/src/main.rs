@@ -28,6 +28,8 @@ use tokio::sync::oneshot;
 
 /// How long the exit waits for in-flight requests and the WAL checkpoint.
 const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long the exit waits for a restore or restart under way.
+const RESTART_WAIT: Duration = Duration::from_secs(60);
 
 /// The running embedded server, stopped on exit, restore or restart.
 struct Server {
@@ -97,7 +99,15 @@ fn main() -> ExitCode {
 
     let host = lock(&shell.host).take();
     let stopped_cleanly = match host {
-        Some(host) => tauri::async_runtime::block_on(host.stop()),
+        Some(host) => tauri::async_runtime::block_on(async {
+            // A restore under way finishes first: quitting halfway through its
+            // copy would leave the data directory without its database.
+            let deadline = tokio::time::Instant::now() + RESTART_WAIT;
+            while host.restarting.load(Ordering::SeqCst) && tokio::time::Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            host.stop().await
+        }),
         None => true,
     };
     let failed = shell.startup_failed.load(Ordering::SeqCst)
