@@ -532,8 +532,9 @@ test('port occupé : repli sur un port libre, message en français ; un appel «
   }
   assert.ok(opened, 'aucun équipement de la démo accepté par le centre d’appels');
   // The core's CallReceived notice, urgent, naming the equipment.
-  await waitForLog(app, 'Urgence : personne bloquée dans un ascenseur');
-  assert.match(app.logText(), new RegExp(`Appel ${reference} reçu du centre d'appels : `));
+  // The shell's own line (the core logs the notice first): shown, urgent.
+  const shown = new RegExp(`WARN liftdesk_desktop::notices: notification titre=Urgence : personne bloquée dans un ascenseur texte=Appel ${reference} reçu du centre d'appels : `);
+  await waitFor('notification urgente dans le journal', () => shown.test(app.logText()), { timeoutMs: 10_000 });
   if (busMonitor) {
     await waitFor('notification urgente sur le bus', () => busMonitor.text.includes(`Appel ${reference} reçu du centre d'appels`), { timeoutMs: 5_000 });
   }
