@@ -13,7 +13,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 APT_PACKAGES=(
   build-essential pkg-config file
   libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev
-  xvfb xauth webkit2gtk-driver
+  xvfb xauth webkit2gtk-driver dbus-daemon dbus-bin
   chromium sqlite3 poppler-utils
   curl python3 python3-venv
 )

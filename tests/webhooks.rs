@@ -1095,3 +1095,48 @@ async fn an_abandoned_delivery_is_announced_to_the_desktop_shell() {
     assert!(notice.body().contains("127.0.0.1"), "{}", notice.body());
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_overview_counts_waiting_deliveries_and_gives_the_latest_error() {
+    let dir = tempfile::tempdir().expect("dir");
+    let org = init_org(dir.path(), "Durand", "admin@durand.fr");
+    let slot = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let for_state = slot.clone();
+    let server = TestServer::start_adjusted(dir, RateLimit::default(), move |state| {
+        let state = state.with_webhook_settings(settings("1h", Probe::Off));
+        *for_state.lock().expect("lock") = Some(state.webhooks.clone());
+        state
+    })
+    .await;
+    let sync = slot.lock().expect("lock").take().expect("sync");
+    let calm = sync.overview().await.expect("overview");
+    assert_eq!(
+        (calm.online, calm.pending, calm.last_error),
+        (true, 0, None)
+    );
+
+    let receiver = Receiver::start().await;
+    receiver.always(reply(503));
+    let (id, _) = subscribe(&server, &org.admin_token, &receiver.url).await;
+    let (status, _) = post(
+        &server,
+        &format!("/api/v2/webhooks/{id}/test"),
+        &org.admin_token,
+        None,
+    )
+    .await;
+    assert_eq!(status, 201);
+    // The first attempt fails; the retry is an hour away: one delivery waits.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let overview = loop {
+        let overview = sync.overview().await.expect("overview");
+        if overview.last_error.is_some() || tokio::time::Instant::now() > deadline {
+            break overview;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(overview.pending, 1, "{overview:?}");
+    let error = overview.last_error.expect("latest error");
+    assert!(error.contains("503"), "{error}");
+    server.stop().await;
+}

@@ -402,6 +402,23 @@ pub fn pending_summary(
     )?)
 }
 
+/// The latest reason a delivery still waits (the receiver's answer,
+/// offline…), over every live subscription: the desktop tray shows it.
+pub fn latest_pending_error(conn: &Connection) -> AppResult<Option<String>> {
+    let mut stmt = conn.prepare(
+        "SELECT d.last_error
+           FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+          WHERE d.status IN ('en_attente', 'echec') AND s.revoked_at IS NULL
+            AND d.last_error IS NOT NULL
+          ORDER BY d.updated_at DESC LIMIT 1",
+    )?;
+    let mut rows = stmt.query([])?;
+    Ok(match rows.next()? {
+        Some(row) => row.get(0)?,
+        None => None,
+    })
+}
+
 /// The earliest scheduled attempt after `now` (the sync task sleeps until it).
 pub fn next_attempt_after(conn: &Connection, now: &str) -> AppResult<Option<String>> {
     Ok(conn.query_row(

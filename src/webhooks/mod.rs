@@ -12,7 +12,7 @@ pub mod sync;
 
 pub use probe::Probe;
 pub use schedule::RetrySchedule;
-pub use sync::{SyncStatus, WebhookSync};
+pub use sync::{SyncOverview, SyncStatus, WebhookSync};
 
 /// Events an administrator can subscribe to (`ping` is sent on demand).
 pub const EVENTS: [&str; 3] = ["appel.clos", "releve.termine", "devis.accepte"];

@@ -49,6 +49,16 @@ pub struct SyncStatus {
     pub checked_at: Option<DateTime<Utc>>,
 }
 
+/// The sync at a glance, every agency together (the desktop tray).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyncOverview {
+    pub online: bool,
+    /// Deliveries waiting (queued or failed, to be retried).
+    pub pending: i64,
+    /// The latest reason one of them still waits.
+    pub last_error: Option<String>,
+}
+
 /// Shared by the sync task and the API (the immediate test send).
 pub struct WebhookSync {
     store: Store,
@@ -154,6 +164,23 @@ impl WebhookSync {
 
     pub fn status(&self) -> SyncStatus {
         *lock(&self.status)
+    }
+
+    /// Online or not, the deliveries waiting and the latest reason why.
+    pub async fn overview(&self) -> AppResult<SyncOverview> {
+        let online = self.status().online;
+        let (pending, last_error) = self
+            .store
+            .read(|conn| -> AppResult<_> {
+                let (pending, _next) = store::pending_summary(conn, None)?;
+                Ok((pending, store::latest_pending_error(conn)?))
+            })
+            .await?;
+        Ok(SyncOverview {
+            online,
+            pending,
+            last_error,
+        })
     }
 
     /// Seals a new subscription's secret for storage.

@@ -99,6 +99,7 @@ function webdriver(base) {
         attribute: (el, name) => call('GET', `${s}/element/${el}/attribute/${name}`),
         text: (el) => call('GET', `${s}/element/${el}/text`),
         type: (el, text) => call('POST', `${s}/element/${el}/value`, { text }),
+        clear: (el) => call('POST', `${s}/element/${el}/clear`, {}),
         click: (el) => call('POST', `${s}/element/${el}/click`, {}),
         execute: (script, args = []) => call('POST', `${s}/execute/sync`, { script, args }),
         executeAsync: (script, args = []) => call('POST', `${s}/execute/async`, { script, args }),
@@ -109,19 +110,55 @@ function webdriver(base) {
   };
 }
 
-/** Pid of the desktop binary started with this data directory (from /proc). */
-function appPid(dataDir) {
+/** Pids of the desktop binaries started with this data directory (from /proc), zombies left out. */
+function appPids(dataDir) {
+  const pids = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')[0] !== APP) continue;
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`LIFTDESK_DATA_DIR=${dataDir}`)) return Number(entry);
+      if (!readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`LIFTDESK_DATA_DIR=${dataDir}`)) continue;
+      if (isRunning(Number(entry))) pids.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
   }
-  return undefined;
+  return pids;
 }
+
+/** Pid of the desktop binary started with this data directory. */
+function appPid(dataDir) {
+  return appPids(dataDir)[0];
+}
+
+/** True when nothing listens on 127.0.0.1:port. */
+function portIsFree(port) {
+  return new Promise((resolveFree) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
+  });
+}
+
+/** What the session bus carries to the notification service (the desktop's notifications). */
+const busMonitor = (() => {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) return undefined;
+  try {
+    execFileSync('sh', ['-c', 'command -v dbus-monitor'], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  const monitor = { text: '' };
+  const child = spawn('dbus-monitor', ['--session', "interface='org.freedesktop.Notifications'"], { stdio: ['ignore', 'pipe', 'ignore'] });
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => (monitor.text += chunk));
+  child.on('error', () => {});
+  child.unref();
+  child.stdout.unref?.();
+  monitor.stop = () => child.kill('SIGTERM');
+  return monitor;
+})();
 
 /** True while the process exists and is not a zombie. */
 function isRunning(pid) {
@@ -180,18 +217,23 @@ function kill(app, signal) {
 process.on('exit', () => {
   for (const app of launched) {
     kill(app, 'SIGKILL');
-    if (!process.env.LIFTDESK_KEEP_DATA) rmSync(app.dataDir, { recursive: true, force: true });
+    if (!process.env.LIFTDESK_KEEP_DATA && !app.keepData) rmSync(app.dataDir, { recursive: true, force: true });
   }
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.once(signal, () => process.exit(130));
 }
 
-/** Starts tauri-driver for a fresh data directory, then a session on the app. */
-async function launch(name, prepare = () => {}) {
+/**
+ * Starts tauri-driver for a fresh data directory, then a session on the app.
+ * The app gets the demo and a free port unless `env` says otherwise (a value
+ * of `undefined` removes the variable).
+ */
+async function launch(name, prepare = () => {}, env = {}, { dataDir: reused } = {}) {
   assert.ok(existsSync(APP), `binaire introuvable : ${APP} (cargo build -p liftdesk-desktop)`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  const dataDir = mkdtempSync(join(tmpdir(), 'liftdesk-desktop-'));
+  // `dataDir`: a relaunch on the data directory of an app that has quit.
+  const dataDir = reused ?? mkdtempSync(join(tmpdir(), 'liftdesk-desktop-'));
   try {
     prepare(dataDir);
   } catch (error) {
@@ -207,14 +249,25 @@ async function launch(name, prepare = () => {}) {
   const log = createWriteStream(logPath);
   // tauri:options has no environment field, but WebKitWebDriver launches the
   // app with the environment it inherited from tauri-driver: set it here.
+  const appEnv = {
+    ...process.env,
+    LIFTDESK_DATA_DIR: dataDir,
+    LIFTDESK_LOG: process.env.LIFTDESK_LOG ?? 'info',
+    LIFTDESK_DEMO: '1',
+    LIFTDESK_PORT: String(await freePort()),
+    NO_COLOR: '1',
+    RUST_LIB_BACKTRACE: '0',
+    ...env,
+  };
+  for (const [key, value] of Object.entries(appEnv)) if (value === undefined) delete appEnv[key];
   const driver = spawn(findTauriDriver(), ['--port', String(port), '--native-port', String(nativePort)], {
-    env: { ...process.env, LIFTDESK_DATA_DIR: dataDir, LIFTDESK_LOG: process.env.LIFTDESK_LOG ?? 'info', NO_COLOR: '1', RUST_LIB_BACKTRACE: '0' },
+    env: appEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   driver.stdout.pipe(log);
   driver.stderr.pipe(log);
-  const app = { name, dataDir, logPath, log, driver, pid: undefined, sessionId: undefined, s: undefined };
+  const app = { name, dataDir, env: appEnv, logPath, log, driver, pid: undefined, sessionId: undefined, s: undefined, keepData: false };
   app.exited = new Promise((r) => driver.once('exit', r));
   app.logText = () => readFileSync(logPath, 'utf8');
   launched.add(app);
@@ -226,6 +279,19 @@ async function launch(name, prepare = () => {}) {
   app.s = wd.session(app.sessionId);
   app.pid = await waitFor('processus de l’application', () => appPid(dataDir), { timeoutMs: 10_000 });
   return app;
+}
+
+/**
+ * Quits after the single-page app has navigated: WebKit ignores a page's
+ * `window.close()` once the history holds more than one entry, so the app
+ * gets SIGTERM, which takes the same exit as closing the window (the event
+ * loop ends, the server stops, the WAL is checkpointed).
+ */
+async function quitApp(app) {
+  process.kill(app.pid, 'SIGTERM');
+  await waitFor('fin du processus de l’application', () => !isRunning(app.pid), { timeoutMs: 15_000 });
+  await app.s.delete().catch(() => {});
+  app.sessionId = undefined;
 }
 
 /** The page closes its window (as `window.close()` in the UI would); the app must then exit by itself. */
@@ -255,13 +321,37 @@ async function dispose(app) {
   await Promise.race([app.exited, new Promise((r) => setTimeout(r, 5_000))]);
   kill(app, 'SIGKILL');
   app.log.end();
-  if (!process.env.LIFTDESK_KEEP_DATA) rmSync(app.dataDir, { recursive: true, force: true });
+  if (!process.env.LIFTDESK_KEEP_DATA && !app.keepData) rmSync(app.dataDir, { recursive: true, force: true });
   launched.delete(app);
 }
 
 after(async () => {
   for (const app of launched) await dispose(app);
+  if (busMonitor) {
+    // What reached the notification service, for a look after the run.
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, 'notifications-dbus.txt'), busMonitor.text);
+    busMonitor.stop();
+  }
 });
+
+const LOGIN_SUBMIT = `//button[normalize-space()=${xpathLiteral('Se connecter')}]`;
+
+async function waitForLoginForm(s) {
+  await waitFor('formulaire de connexion', async () => (await s.findAll(LOGIN_SUBMIT)).length > 0);
+}
+
+/** Waits until the app's log (its stderr, through tauri-driver) contains `text`. */
+function waitForLog(app, text, timeoutMs = 10_000) {
+  return waitFor(`« ${text} » dans le journal`, () => app.logText().includes(text), { timeoutMs });
+}
+
+/** The app quit by itself, cleanly: WAL emptied, clean stop logged. */
+async function assertCleanStop(app) {
+  const db = join(app.dataDir, 'liftdesk.db');
+  assert.equal(walSize(db), 0, 'le journal WAL n’a pas été vidé dans la base');
+  await waitForLog(app, "Liftdesk s'est arrêté proprement", 5_000);
+}
 
 // -- tests -------------------------------------------------------------------
 
@@ -306,6 +396,13 @@ test('la fenêtre affiche l’interface, la connexion fonctionne et la base est 
   await waitFor('page d’accueil « Bienvenue, Claire Durand »', async () => (await s.findAll(welcome)).length > 0);
   await screenshot(app, 'accueil.png');
 
+  // The tray's « Nouvel appel » runs this script in the window: calls screen, form open.
+  await s.execute(readFileSync(join(REPO, 'src-tauri/src/new_call.js'), 'utf8'));
+  const newCallDialog = `//dialog[@open]//*[normalize-space()=${xpathLiteral('Nouvel appel')}]`;
+  await waitFor('formulaire « Nouvel appel » ouvert', async () => (await s.findAll(newCallDialog)).length > 0);
+  assert.match(await s.url(), /\/appels$/);
+  await screenshot(app, 'nouvel-appel.png');
+
   await closeFromPage(app);
 
   const db = join(app.dataDir, 'liftdesk.db');
@@ -348,4 +445,347 @@ test('une base créée par une version plus récente est refusée avec un messag
     const log = app.logText();
     return log.includes('échec du démarrage') && log.includes("Liftdesk s'est arrêté avec une erreur");
   }, { timeoutMs: 5_000 });
+});
+
+test('port 8080 par défaut, un deuxième lancement ne démarre pas de second serveur, la zone de notification tient sous Xvfb', { timeout: TEST_TIMEOUT_MS, skip: SKIP || (!process.env.DBUS_SESSION_BUS_ADDRESS && 'pas de bus de session D-Bus (lancez tests/desktop/run.sh)') }, async (t) => {
+  const defaultFree = await portIsFree(8080);
+  const app = await launch('instance-unique', () => {}, { LIFTDESK_PORT: undefined });
+  t.after(() => dispose(app));
+  const { s } = app;
+  await waitForLoginForm(s);
+
+  const url = await s.url();
+  if (defaultFree) {
+    assert.equal(url, 'http://127.0.0.1:8080/', 'le port par défaut n’est pas 8080');
+  } else {
+    t.diagnostic('8080 déjà pris sur ce poste : seul le repli est vérifié ici');
+    assert.match(app.logText(), /Le port 8080 est déjà utilisé/);
+  }
+  // The tray is built with the window and refreshed at once: the app is still up, and said nothing about it.
+  await waitForLog(app, 'serveur embarqué');
+  assert.ok(isRunning(app.pid), 'l’application s’est arrêtée après la zone de notification');
+  assert.doesNotMatch(app.logText(), /panicked|zone de notification indisponible/);
+
+  // A second launch on the same data directory, as a double click would.
+  const second = spawn(APP, [], { env: app.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let secondOut = '';
+  second.stdout.on('data', (chunk) => (secondOut += chunk));
+  second.stderr.on('data', (chunk) => (secondOut += chunk));
+  const code = await Promise.race([
+    new Promise((r) => second.once('exit', (c) => r(c))),
+    new Promise((r) => setTimeout(() => r('délai'), 20_000)),
+  ]);
+  if (code === 'délai') second.kill('SIGKILL');
+  writeFileSync(join(ARTIFACTS, 'instance-unique-second.log'), secondOut);
+  assert.equal(code, 0, `le deuxième lancement ne s’est pas arrêté proprement : ${secondOut}`);
+  assert.doesNotMatch(secondOut, /serveur embarqué|dossier de données/, 'le deuxième lancement a démarré un serveur');
+  await waitForLog(app, 'Liftdesk est déjà ouvert : fenêtre existante mise au premier plan');
+  assert.deepEqual(appPids(app.dataDir), [app.pid], 'un seul processus Liftdesk attendu');
+  assert.equal(await s.url(), url, 'la fenêtre existante a changé d’adresse');
+  await screenshot(app, 'instance-unique.png');
+
+  await closeFromPage(app);
+  await assertCleanStop(app);
+});
+
+test('port occupé : repli sur un port libre, message en français ; un appel « personne bloquée » du centre d’appels est notifié', { timeout: TEST_TIMEOUT_MS, skip: SKIP }, async (t) => {
+  const holder = createServer();
+  await new Promise((r) => holder.listen(0, '127.0.0.1', r));
+  t.after(() => holder.close());
+  const busy = holder.address().port;
+
+  const app = await launch('port-occupe', () => {}, { LIFTDESK_PORT: String(busy) });
+  t.after(() => dispose(app));
+  const { s } = app;
+  await waitForLoginForm(s);
+
+  const url = await s.url();
+  const port = Number(new URL(url).port);
+  assert.notEqual(port, busy, 'le port occupé a été utilisé');
+  const base = `http://127.0.0.1:${port}`;
+  // The core's fallback (server::bind_with_fallback) and its message.
+  await waitForLog(app, `Le port ${busy} est déjà utilisé par un autre programme : Liftdesk écoute cette fois sur le port ${port}.`);
+  assert.match(app.logText(), new RegExp(`Les intégrations configurées avec le port ${busy} ne le joindront pas`));
+  if (busMonitor) {
+    await waitFor('notification « port changé » sur le bus', () => busMonitor.text.includes('Liftdesk : port changé'), { timeoutMs: 5_000 });
+  }
+
+  // A call center reports a trapped person (demo key and equipment).
+  const creds = JSON.parse(readFileSync(join(app.dataDir, 'demo-credentials.json'), 'utf8'));
+  const key = creds.callCenterKeys?.[0];
+  assert.ok(key, `clé de centre d’appels absente : ${Object.keys(creds)}`);
+  const numbers = execFileSync('sqlite3', [join(app.dataDir, 'liftdesk.db'), 'SELECT number FROM equipment WHERE number IS NOT NULL ORDER BY number LIMIT 50;'], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
+  const reference = `TEST-${Date.now()}`;
+  let opened;
+  for (const number of numbers) {
+    const res = await fetch(`${base}/api/partners/calls`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reference, equipement: number, type: 'personne_bloquee', description: 'Personne bloquée entre deux étages.' }),
+    });
+    if (res.ok) {
+      opened = await res.json();
+      break;
+    }
+  }
+  assert.ok(opened, 'aucun équipement de la démo accepté par le centre d’appels');
+  // The core's CallReceived notice, urgent, naming the equipment.
+  // The shell's own line (the core logs the notice first): shown, urgent.
+  const shown = new RegExp(`WARN liftdesk_desktop::notices: notification titre=Urgence : personne bloquée dans un ascenseur texte=Appel ${reference} reçu du centre d'appels : `);
+  await waitFor('notification urgente dans le journal', () => shown.test(app.logText()), { timeoutMs: 10_000 });
+  if (busMonitor) {
+    await waitFor('notification urgente sur le bus', () => busMonitor.text.includes(`Appel ${reference} reçu du centre d'appels`), { timeoutMs: 5_000 });
+  }
+  await screenshot(app, 'port-occupe.png');
+
+  await closeFromPage(app);
+  await assertCleanStop(app);
+});
+
+test('sans bus D-Bus, le verrou du dossier de données refuse un second serveur', { timeout: TEST_TIMEOUT_MS, skip: SKIP }, async (t) => {
+  // No session bus: the single-instance plugin cannot see the first app.
+  const app = await launch('sans-dbus', () => {}, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/liftdesk-bus' });
+  t.after(() => dispose(app));
+  await waitForLoginForm(app.s);
+  const url = await app.s.url();
+
+  const second = spawn(APP, [], { env: app.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  t.after(() => {
+    try {
+      process.kill(-second.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  });
+  let secondOut = '';
+  second.stdout.on('data', (chunk) => (secondOut += chunk));
+  second.stderr.on('data', (chunk) => (secondOut += chunk));
+  const exited = new Promise((r) => second.once('exit', (c) => r(c)));
+  await waitFor('refus du deuxième lancement', () => secondOut.includes('est utilisé par un Liftdesk en cours d\'exécution (serveur ou application)'), { timeoutMs: 20_000 });
+  // Its error window is up; the user closes it (SIGTERM takes the same exit).
+  process.kill(second.pid, 'SIGTERM');
+  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('délai'), 10_000))]);
+  writeFileSync(join(ARTIFACTS, 'sans-dbus-second.log'), secondOut);
+  assert.equal(code, 1, `code de sortie du deuxième lancement : ${code}`);
+  assert.doesNotMatch(secondOut, /serveur embarqué/, 'le deuxième lancement a démarré un serveur');
+  assert.equal(await app.s.url(), url);
+  assert.ok(isRunning(app.pid), 'la première application s’est arrêtée');
+
+  await closeFromPage(app);
+  await assertCleanStop(app);
+});
+
+// -- issue 11: a real installation, from the empty folder to the relaunch ----
+
+/** The field a label names (`for`), as a user finds it. */
+async function fieldFor(s, label) {
+  const id = await s.attribute(await s.find(`//label[normalize-space()=${xpathLiteral(label)}]`), 'for');
+  return s.find(`//*[@id=${xpathLiteral(id)}]`);
+}
+
+async function clickButton(s, name, scope = '') {
+  await s.click(await s.find(`${scope}//button[normalize-space()=${xpathLiteral(name)}]`));
+}
+
+async function waitForText(s, what, text, timeoutMs = 30_000) {
+  await waitFor(what, async () => (await s.findAll(`//*[contains(normalize-space(), ${xpathLiteral(text)})]`)).length > 0, { timeoutMs });
+}
+
+/** Through the main menu (the single-page app: no reload). */
+async function openScreen(s, menu, heading) {
+  await s.click(await s.find(`//nav[@aria-label='Menu principal']//a[normalize-space()=${xpathLiteral(menu)}]`));
+  await waitFor(`écran « ${heading} »`, async () => (await s.findAll(`//h1[normalize-space()=${xpathLiteral(heading)}]`)).length > 0);
+}
+
+async function signIn(s, email, password) {
+  await waitForLoginForm(s);
+  await s.type(await fieldFor(s, 'Adresse e-mail'), email);
+  await s.type(await fieldFor(s, 'Mot de passe'), password);
+  await clickButton(s, 'Se connecter');
+  await waitFor('connecté (« Se déconnecter »)', async () => (await s.findAll(`//button[normalize-space()='Se déconnecter']`)).length > 0);
+}
+
+/** The shown-once secret of the open dialog, then the dialog closed. */
+async function readSecret(s) {
+  const read = () => s.execute('const input = document.querySelector("dialog[open] input[data-secret]"); return input ? input.value : null;');
+  const secret = await waitFor('secret affiché une fois', read, { timeoutMs: 15_000 });
+  await clickButton(s, "J'ai copié, fermer", '//dialog[@open]');
+  await waitFor('fenêtre du secret fermée', async () => !(await read()));
+  return secret;
+}
+
+async function onBoard(s, reference) {
+  return (await s.findAll(`//*[contains(@class, 'reference') and normalize-space()=${xpathLiteral(reference)}]`)).length > 0;
+}
+
+async function postCall(base, key, reference, equipment) {
+  const res = await fetch(`${base}/api/partners/calls`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ reference, equipement: equipment, type: 'panne', description: 'Ascenseur bloqué au 3e étage, portes fermées.' }),
+  });
+  const text = await res.text();
+  assert.equal(res.status, 201, `appel du centre d’appels refusé : ${text}`);
+  return JSON.parse(text);
+}
+
+test('première installation sur un dossier vide, clés, import, appel, sauvegarde, relance (et restauration)', { timeout: 2 * TEST_TIMEOUT_MS, skip: SKIP }, async (t) => {
+  const backupDir = mkdtempSync(join(tmpdir(), 'liftdesk-sauvegardes-'));
+  t.after(() => rmSync(backupDir, { recursive: true, force: true }));
+  const admin = { name: 'Paul Martin', email: 'paul@ascenseurs-martin.fr', password: 'motdepasse-solide-2026' };
+
+  // An empty app-data directory, no demo.
+  const first = await launch('installation', () => {}, { LIFTDESK_DEMO: undefined });
+  first.keepData = true;
+  t.after(() => rmSync(first.dataDir, { recursive: true, force: true }));
+  t.after(() => dispose(first));
+  let s = first.s;
+
+  await waitFor('écran « Installation de Liftdesk »', async () => (await s.findAll(`//h1[normalize-space()='Installation de Liftdesk']`)).length > 0);
+  assert.equal((await s.findAll(LOGIN_SUBMIT)).length, 0, 'la connexion est proposée avant l’installation');
+  assert.ok(!existsSync(join(first.dataDir, 'demo-credentials.json')), 'une démonstration a été installée sans LIFTDESK_DEMO');
+  await screenshot(first, 'installation-01-ecran.png');
+
+  await s.type(await fieldFor(s, "Nom de l'organisation (la société)"), 'Ascenseurs Martin');
+  await s.type(await fieldFor(s, 'Première agence'), 'Agence de Lyon');
+  await s.type(await fieldFor(s, "Nom de l'administrateur"), admin.name);
+  await s.type(await fieldFor(s, 'Adresse e-mail'), admin.email);
+  await s.type(await fieldFor(s, 'Mot de passe (8 caractères au moins)'), admin.password);
+  await s.type(await fieldFor(s, 'Confirmez le mot de passe'), admin.password);
+  await clickButton(s, 'Installer');
+  await waitFor('administrateur connecté', async () => (await s.findAll(`//button[normalize-space()='Se déconnecter']`)).length > 0);
+  await screenshot(first, 'installation-02-connecte.png');
+
+  // Signed out, then in again with the password.
+  await clickButton(s, 'Se déconnecter');
+  await signIn(s, admin.email, admin.password);
+  const base = new URL(await s.url()).origin;
+
+  // « Clés et jetons »: an API token and a call-center key, each shown once.
+  await openScreen(s, 'Clés et jetons', 'Clés et jetons');
+  await s.type(await fieldFor(s, "Nom de l'outil qui recevra le jeton"), 'Import du parc');
+  await clickButton(s, 'Créer le jeton');
+  const token = await readSecret(s);
+  assert.match(token, /^svc_/);
+  await s.type(await fieldFor(s, "Nom du centre d'appels"), 'Centre Nuit Lyon');
+  await clickButton(s, 'Créer la clé');
+  const key = await readSecret(s);
+  assert.ok(key && key !== token, 'clé de centre d’appels absente');
+  await screenshot(first, 'installation-03-cles.png');
+
+  // One equipment through the REST imports API with the token.
+  const api = async (path, body) => {
+    const res = await fetch(`${base}/api/v2${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = await res.json();
+    return { status: res.status, json };
+  };
+  const equipment = 'ASC-DESK-1';
+  const csv = `N° appareil;Adresse\n${equipment};12 rue des Lilas, 69003 Lyon\n`;
+  const uploaded = await api('/imports/files', { name: 'parc.csv', content: Buffer.from(csv, 'utf8').toString('base64') });
+  assert.equal(uploaded.status, 201, JSON.stringify(uploaded.json));
+  const body = { target: 'equipment', mapping: { 'N° appareil': 'number', Adresse: 'adresse' } };
+  const checked = await api(`/imports/${uploaded.json.fileId}/check`, body);
+  assert.equal(checked.status, 200, JSON.stringify(checked.json));
+  assert.equal(checked.json.created, 1, JSON.stringify(checked.json));
+  const imported = await api(`/imports/${uploaded.json.fileId}/import`, body);
+  assert.equal(imported.status, 200, JSON.stringify(imported.json));
+  assert.equal(imported.json.created, 1, JSON.stringify(imported.json));
+
+  // A breakdown call from the call center, seen on the board without reload.
+  await openScreen(s, 'Appels de panne', 'Appels de panne');
+  await s.execute('window.__pasRecharge = true;');
+  const reference = `CC-${Date.now()}`;
+  await postCall(base, key, reference, equipment);
+  await waitFor(`appel ${reference} sur le tableau`, () => onBoard(s, reference), { timeoutMs: 30_000 });
+  assert.equal(await s.execute('return window.__pasRecharge === true;'), true, 'la page a été rechargée');
+  await screenshot(first, 'installation-04-appel.png');
+
+  // « Paramètres »: a backup folder, « Sauvegarder maintenant », the file in it.
+  await openScreen(s, 'Paramètres', 'Paramètres');
+  await s.type(await fieldFor(s, 'Dossier de sauvegarde'), backupDir);
+  await clickButton(s, 'Enregistrer');
+  await waitForText(s, 'réglages enregistrés', 'Paramètres enregistrés.');
+  await clickButton(s, 'Sauvegarder maintenant');
+  const backupName = await waitFor('fichier de sauvegarde dans le dossier', () => readdirSync(backupDir).find((f) => /^liftdesk-\d{8}-\d{6}\.sqlite3$/.test(f)), { timeoutMs: 20_000 });
+  await waitForText(s, 'sauvegarde listée', backupName);
+  await screenshot(first, 'installation-05-sauvegarde.png');
+
+  // Quit: clean exit, WAL checkpointed.
+  await quitApp(first);
+  await assertCleanStop(first);
+  const logs = readdirSync(join(first.dataDir, 'journaux'));
+  assert.ok(logs.some((f) => /^liftdesk\..*log$/.test(f)), `pas de journal dans journaux/ : ${logs}`);
+  await dispose(first);
+
+  // Relaunch on the same app-data directory.
+  const second = await launch('installation-relance', () => {}, { LIFTDESK_DEMO: undefined }, { dataDir: first.dataDir });
+  second.keepData = true;
+  t.after(() => dispose(second));
+  s = second.s;
+  await signIn(s, admin.email, admin.password);
+  const base2 = new URL(await s.url()).origin;
+  await openScreen(s, 'Appels de panne', 'Appels de panne');
+  await waitFor(`appel ${reference} toujours sur le tableau`, () => onBoard(s, reference));
+  await screenshot(second, 'relance-01-appel.png');
+  await openScreen(s, 'Paramètres', 'Paramètres');
+  await waitForText(s, 'sauvegarde toujours listée', backupName);
+  await screenshot(second, 'relance-02-sauvegarde.png');
+
+  // Restore: a call taken after the backup disappears once restored.
+  const later = `CC-APRES-${Date.now()}`;
+  await postCall(base2, key, later, equipment);
+  await clickButton(s, 'Restaurer…');
+  await waitForText(s, 'confirmation de la restauration', 'Liftdesk va redémarrer sur la sauvegarde');
+  await clickButton(s, 'Restaurer', '//dialog[@open]');
+  await waitForLog(second, 'sauvegarde restaurée', 30_000);
+  await waitForLog(second, 'fenêtre rechargée', 30_000);
+  assert.equal(new URL(await s.url()).origin, base2, 'la restauration a changé de port');
+  assert.ok(readdirSync(second.dataDir).some((f) => f.startsWith('avant-restauration-')), 'la base d’avant n’a pas été mise de côté');
+  // The session may predate the backup or not: sign in when asked.
+  await waitFor('page rechargée', async () => (await s.findAll(LOGIN_SUBMIT)).length > 0 || (await s.findAll(`//button[normalize-space()='Se déconnecter']`)).length > 0);
+  if ((await s.findAll(LOGIN_SUBMIT)).length > 0) await signIn(s, admin.email, admin.password);
+  await openScreen(s, 'Appels de panne', 'Appels de panne');
+  await waitFor(`appel ${reference} restauré`, () => onBoard(s, reference));
+  assert.equal(await onBoard(s, later), false, `l’appel ${later}, postérieur à la sauvegarde, est encore là`);
+  await screenshot(second, 'restauration-01-appels.png');
+
+  await quitApp(second);
+  await assertCleanStop(second);
+});
+
+test('un nouveau port enregistré dans les paramètres : « Redémarrer maintenant » et la fenêtre suit', { timeout: TEST_TIMEOUT_MS, skip: SKIP }, async (t) => {
+  const before = await freePort();
+  let after = await freePort();
+  while (after === before) after = await freePort();
+  // The port comes from settings.json when LIFTDESK_PORT is not set.
+  const app = await launch('redemarrage', (dir) => writeFileSync(join(dir, 'settings.json'), JSON.stringify({ port: before })), { LIFTDESK_PORT: undefined });
+  t.after(() => dispose(app));
+  const { s } = app;
+  await waitForLoginForm(s);
+  assert.equal(new URL(await s.url()).port, String(before), 'le port de settings.json n’est pas utilisé');
+  const creds = JSON.parse(readFileSync(join(app.dataDir, 'demo-credentials.json'), 'utf8'));
+  await signIn(s, creds.admin.email, creds.admin.password);
+
+  await openScreen(s, 'Paramètres', 'Paramètres');
+  const port = await fieldFor(s, 'Port');
+  await s.clear(port);
+  await s.type(port, String(after));
+  await clickButton(s, 'Enregistrer');
+  await waitForText(s, 'réglages enregistrés', 'Paramètres enregistrés.');
+  await clickButton(s, 'Redémarrer maintenant');
+  await waitFor('fenêtre sur le nouveau port', async () => new URL(await s.url()).port === String(after), { timeoutMs: 20_000 });
+  assert.equal(new URL(await s.url()).pathname, '/parametres');
+  assert.ok(await portIsFree(before), 'l’ancien port est encore écouté');
+  await waitFor('écran « Paramètres » rechargé', async () => (await s.findAll(`//h1[normalize-space()='Paramètres']`)).length > 0);
+  await waitFor('plus de redémarrage demandé', async () => (await s.findAll(`//button[normalize-space()='Redémarrer maintenant']`)).length === 0);
+  await screenshot(app, 'redemarrage-nouveau-port.png');
+
+  await quitApp(app);
+  await assertCleanStop(app);
 });

@@ -4,7 +4,9 @@
 #
 # System packages (Debian/Ubuntu): libwebkit2gtk-4.1-dev libgtk-3-dev
 # libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev build-essential
-# pkg-config file xvfb xauth webkit2gtk-driver sqlite3; Node.js >= 20 and Rust.
+# pkg-config file xvfb xauth webkit2gtk-driver dbus-daemon dbus-bin sqlite3;
+# Node.js >= 20 and Rust. The run gets its own D-Bus session bus
+# (dbus-run-session): the single-instance lock and the notifications use it.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -15,6 +17,7 @@ command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
 command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
 command -v xauth >/dev/null 2>&1 || missing+=(xauth)
 command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+command -v dbus-run-session >/dev/null 2>&1 || missing+=(dbus-daemon)
 if ((${#missing[@]})); then
   echo "paquets manquants : ${missing[*]} (apt-get install ${missing[*]})" >&2
   exit 1
@@ -28,7 +31,11 @@ fi
 # Built by `cargo test --workspace` (the shell has an integration test), with
 # the same feature set as the rest of the test build: no second compilation
 # of the shared dependencies. A no-op when the test command already ran it.
-cargo test --workspace --no-run --quiet
+# LIFTDESK_DESKTOP_BIN names an already built binary instead (quick reruns
+# after `cargo build -p liftdesk-desktop`).
+if [[ -z "${LIFTDESK_DESKTOP_BIN:-}" ]]; then
+  cargo test --workspace --no-run --quiet
+fi
 
 cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
 if [[ -z "${TAURI_DRIVER:-}" ]]; then
@@ -47,5 +54,5 @@ fi
 # Overall bound (the test has its own, shorter one); -k kills a stuck run.
 # The file is named rather than the folder: Node >= 21 reads test
 # arguments as globs, where a bare folder name no longer works everywhere.
-exec timeout -k 10 420 xvfb-run -a -s "-screen 0 1280x800x24" \
-  node --test tests/desktop/desktop.test.mjs
+exec timeout -k 10 600 xvfb-run -a -s "-screen 0 1280x800x24" \
+  dbus-run-session -- node --test tests/desktop/desktop.test.mjs
