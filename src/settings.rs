@@ -54,6 +54,34 @@ impl Settings {
     }
 }
 
+/// The addresses colleagues' browsers and the agency's other computers reach
+/// this one at when the API is open to the agency's network:
+/// `http://IP:PORT` for each IPv4 address of an interface that is up,
+/// loopback and link-local (169.254.x.x, no DHCP answer) left out. Empty when
+/// the interfaces cannot be read (the settings screen then says so).
+pub fn network_urls(port: u16) -> Vec<String> {
+    let interfaces = match if_addrs::get_if_addrs() {
+        Ok(interfaces) => interfaces,
+        Err(err) => {
+            tracing::warn!(erreur = %err, "interfaces réseau illisibles");
+            return Vec::new();
+        }
+    };
+    let mut urls: Vec<String> = interfaces
+        .iter()
+        .filter(|interface| interface.is_oper_up() || cfg!(windows))
+        .filter_map(|interface| match interface.ip() {
+            std::net::IpAddr::V4(ip) if !ip.is_loopback() && !ip.is_link_local() => {
+                Some(format!("http://{ip}:{port}"))
+            }
+            _ => None,
+        })
+        .collect();
+    urls.sort();
+    urls.dedup();
+    urls
+}
+
 pub fn settings_path(data_dir: &Path) -> PathBuf {
     data_dir.join(SETTINGS_FILE)
 }

@@ -208,6 +208,8 @@ async fn restore_and_restart_go_through_the_host() {
     assert_eq!(view["restartAvailable"], true);
     assert_eq!(view["listensFromSettings"], true);
     assert_eq!(view["restartNeeded"], false);
+    // Loopback only: no address to give the agency's other computers.
+    assert_eq!(view["networkUrls"], json!([]));
     let (_, view) = admin
         .put(
             "/settings",
@@ -408,4 +410,50 @@ async fn a_failed_backup_is_refused_in_french_and_announced() {
         Notice::BackupFailed { reason } => assert!(reason.contains("dossier de sauvegarde")),
         other => panic!("{other:?}"),
     }
+}
+
+#[tokio::test]
+async fn open_to_the_agency_network_the_screen_lists_this_computers_addresses() {
+    let lan = liftdesk::settings::Settings {
+        lan: true,
+        ..liftdesk::settings::Settings::default()
+    };
+    let server = TestServer::start_adjusted(
+        tempfile::tempdir().expect("dir"),
+        RateLimit::default(),
+        move |state| state.with_listen_settings(lan),
+    )
+    .await;
+    let (admin, _, _) = admin_and_member(&server).await;
+    let (status, view) = admin.get("/settings").await;
+    assert_eq!(status, 200, "{view}");
+    let port = view["runningPort"].as_u64().expect("running port");
+    let urls = view["networkUrls"].as_array().expect("networkUrls");
+    // What the machine's interfaces are is not the test's to know; what each
+    // listed address is, is.
+    for url in urls {
+        let url = url.as_str().expect("text");
+        let rest = url.strip_prefix("http://").expect("http://");
+        let (ip, listed_port) = rest.rsplit_once(':').expect("ip:port");
+        let ip: std::net::Ipv4Addr = ip.parse().expect("IPv4");
+        assert!(!ip.is_loopback() && !ip.is_link_local(), "{url}");
+        assert_eq!(listed_port, port.to_string(), "{url}");
+    }
+    assert_eq!(
+        urls.len(),
+        liftdesk::settings::network_urls(u16::try_from(port).expect("port")).len()
+    );
+    let text = admin
+        .http
+        .get(server.url("/app/api/diagnostics"))
+        .send()
+        .await
+        .expect("request")
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        text.contains("Adresses sur le réseau de l'agence"),
+        "{text}"
+    );
 }

@@ -64,6 +64,9 @@ struct SettingsView {
     base_url: String,
     /// The port the server listens on now.
     running_port: Option<u16>,
+    /// When the running server is open to the agency's network: the
+    /// addresses the other computers of the agency use (`http://IP:PORT`).
+    network_urls: Vec<String>,
     /// The saved settings (the port and network ones apply at the next start).
     settings: SettingsWire,
     /// Where backups go now (`serve --backup-dir`, else the settings' folder).
@@ -146,6 +149,10 @@ async fn view(state: &AppState, session: &StaffSession) -> AppResult<SettingsVie
     Ok(SettingsView {
         base_url: state.base_url.to_string(),
         running_port: port,
+        network_urls: match (&state.listen_settings, port) {
+            (Some(started), Some(port)) if started.lan => settings::network_urls(port),
+            _ => Vec::new(),
+        },
         restart_needed: state
             .listen_settings
             .as_ref()
@@ -347,6 +354,14 @@ async fn diagnostics_report(
         store::latest_schema_version()
     ));
     line(format!("Adresse des intégrations : {}", state.base_url));
+    if let (Some(started), Some(port)) = (&state.listen_settings, running_port(&state))
+        && started.lan
+    {
+        line(format!(
+            "Adresses sur le réseau de l'agence : {}",
+            settings::network_urls(port).join(", ")
+        ));
+    }
     if let Some(s) = &saved {
         line(format!(
             "Réglages : port {}, réseau de l'agence {}, sauvegarde quotidienne {}",

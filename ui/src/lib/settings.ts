@@ -28,6 +28,8 @@ export interface WebhookSyncState {
 
 export interface SettingsView {
   baseUrl: string;
+  /** Serveur ouvert au réseau de l'agence : les adresses des autres ordinateurs (`http://IP:PORT`). */
+  networkUrls: string[];
   runningPort: number | null;
   settings: SavedSettings;
   backupDir: string | null;
