@@ -9,7 +9,7 @@
 // temporaire créé ici. Le test remet les réglages par défaut (sans dossier) à la fin.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
@@ -157,6 +157,29 @@ if (missing.length > 0) {
       await dialog.getByText('liftdesk restore', { exact: false }).waitFor();
       await shot('parametres-04-restauration-refusee');
       await dialog.getByRole('button', { name: 'Annuler', exact: true }).click();
+    });
+
+    step('« Restaurer depuis un fichier » : chemin vérifié, fichier non Liftdesk refusé par le serveur', async () => {
+      const field = page.getByLabel('Restaurer depuis un fichier (chemin complet)');
+      await field.fill('sauvegarde.sqlite3');
+      await page.getByRole('button', { name: 'Restaurer ce fichier…', exact: true }).click();
+      await page.getByText('Indiquez le chemin complet du fichier de sauvegarde.', { exact: true }).waitFor();
+      assert.equal(await page.getByRole('dialog').count(), 0);
+
+      const notADatabase = path.join(backupDir, 'notes.txt');
+      writeFileSync(notADatabase, 'pas une base');
+      await field.fill(notADatabase);
+      await page.getByRole('button', { name: 'Restaurer ce fichier…', exact: true }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText('« notes.txt »', { exact: false }).waitFor();
+      const refused = apiResponse('/app/api/settings/restore', 'POST');
+      await dialog.getByRole('button', { name: 'Restaurer', exact: true }).click();
+      assert.equal((await refused).status(), 422);
+      await dialog.getByText("n'est pas une base", { exact: false }).waitFor();
+      await shot('parametres-05-restauration-fichier-refusee');
+      await dialog.getByRole('button', { name: 'Annuler', exact: true }).click();
+      // Typed text is kept after the refusal.
+      assert.equal(await field.inputValue(), notADatabase);
     });
 
     step('« Copier le diagnostic » copie un rapport sans secret', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  checkRestorePath,
   formatBackupDate,
   formatBytes,
   integrationUrl,
@@ -50,5 +51,19 @@ describe('paramètres', () => {
     expect(validateSetup({ ...good, email: 'claire' }).email).toContain("n'est pas valide");
     expect(validateSetup({ ...good, password: 'court', confirm: 'court' }).password).toContain('8 caractères');
     expect(validateSetup({ ...good, confirm: 'autre' }).confirm).toContain('identiques');
+  });
+});
+
+describe('checkRestorePath', () => {
+  it('accepte un chemin complet, Unix ou Windows', () => {
+    expect(checkRestorePath('/media/cle/liftdesk-20261124-180000.sqlite3')).toBeNull();
+    expect(checkRestorePath('  D:\\Sauvegardes\\liftdesk.sqlite3 ')).toBeNull();
+    expect(checkRestorePath('\\\\serveur\\partage\\liftdesk.sqlite3')).toBeNull();
+  });
+
+  it('refuse un chemin vide ou relatif avec la phrase du serveur', () => {
+    for (const path of ['', '   ', 'liftdesk.sqlite3', './sauvegardes/x.sqlite3']) {
+      expect(checkRestorePath(path)).toBe('Indiquez le chemin complet du fichier de sauvegarde.');
+    }
   });
 });

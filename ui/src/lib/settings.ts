@@ -131,3 +131,15 @@ export function validateSetup(form: SetupForm): SetupErrors {
   else if (form.password !== form.confirm) errors.confirm = 'Les deux mots de passe ne sont pas identiques.';
   return errors;
 }
+
+/**
+ * Le fichier d'une restauration « depuis un fichier » : un chemin complet
+ * (`/…` ou `C:\…`), comme le serveur l'exige ; null s'il convient. Le
+ * serveur vérifie ensuite que c'est bien une base Liftdesk intacte.
+ */
+export function checkRestorePath(path: string): string | null {
+  // The server's sentence (POST /app/api/settings/restore), for an empty or relative path alike.
+  return /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path.trim())
+    ? null
+    : 'Indiquez le chemin complet du fichier de sauvegarde.';
+}
