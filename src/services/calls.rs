@@ -9,6 +9,7 @@ use serde_json::json;
 use crate::clock;
 use crate::domain::call::{self, CallStatus, CallType};
 use crate::error::{AppError, AppResult};
+use crate::notices::{Notice, Notices};
 use crate::services::call_feed::{CallChange, CallEvent, CallFeed};
 use crate::services::technicians::{self as roster, TechnicianStatus};
 use crate::services::visits::building_address;
@@ -17,6 +18,7 @@ use crate::store::calls::{
     self as store, CallListRow, CenterCallRow, NewAgencyCall, NewCenterCall, StatusChange,
     StatusFilter,
 };
+use crate::store::equipment::EquipmentRow;
 use crate::store::{Store, equipment, new_id, outbox, technicians};
 use crate::text::fold;
 
@@ -142,10 +144,12 @@ pub fn check_received_at(raw: Option<&str>, now: DateTime<Utc>) -> AppResult<Dat
 /// Opens the call, or returns the call this center already opened under
 /// that reference (`created` false): the body is checked first, then the
 /// UNIQUE index on (center, reference) decides, in the one writer
-/// transaction, so concurrent requests open one call.
+/// transaction, so concurrent requests open one call. A new call goes to
+/// the board's live feed and, as a notice, to the desktop shell.
 pub async fn open_from_call_center(
     store: &Store,
     feed: &CallFeed,
+    notices: &Notices,
     sender: &CenterSender,
     input: CenterCallInput,
 ) -> AppResult<Opened> {
@@ -165,7 +169,7 @@ pub async fn open_from_call_center(
     let reference = input.reference;
     let number = input.equipment;
     let opened = store
-        .write(move |tx| -> AppResult<Opened> {
+        .write(move |tx| -> AppResult<(Opened, String)> {
             let equipment = equipment::find_by_number(tx, &sender.agency_id, &number)?
                 .ok_or_else(|| {
                     AppError::unprocessable(format!(
@@ -213,10 +217,18 @@ pub async fn open_from_call_center(
                 .ok_or_else(|| {
                     anyhow::anyhow!("appel {reference} introuvable juste après son ouverture")
                 })?;
-            Ok(Opened { call, created })
+            Ok((Opened { call, created }, equipment_label(&equipment)))
         })
         .await?;
+    let (opened, equipment) = opened;
     if opened.created {
+        notices.publish(Notice::CallReceived {
+            agency_id: agency_id.clone(),
+            id: opened.call.id.clone(),
+            reference: opened.call.reference.clone(),
+            equipment,
+            urgent: call_type.is_emergency(),
+        });
         feed.publish(CallEvent {
             agency_id,
             change: CallChange::Ouvert,
@@ -228,6 +240,31 @@ pub async fn open_from_call_center(
         });
     }
     Ok(opened)
+}
+
+/// « ASC-42 — Résidence Les Tilleuls, 12 rue des Lilas, 69003 Lyon » for
+/// the shell's notice; the number alone when the building is unknown.
+fn equipment_label(equipment: &EquipmentRow) -> String {
+    let number = equipment.identity.number.clone().unwrap_or_default();
+    let Some(building) = &equipment.building else {
+        return number;
+    };
+    let address = building_address(
+        Some(building.address.as_str()),
+        building.postal_code.as_deref(),
+        building.city.as_deref(),
+    );
+    let place: Vec<&str> = [building.name.as_deref(), address.as_deref()]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect();
+    if place.is_empty() {
+        number
+    } else {
+        format!("{number} — {}", place.join(", "))
+    }
 }
 
 /// A call taken by phone at the agency: the call-center body without the

@@ -13,7 +13,6 @@ use crate::api::json::ApiJson;
 use crate::auth::call_center_key::CallCenterCaller;
 use crate::domain::call::CallStatus;
 use crate::error::{AppError, AppResult};
-use crate::notices::Notice;
 use crate::services::calls::{self as service, CenterCallInput, CenterSender};
 use crate::state::AppState;
 use crate::store::calls::CenterCallRow;
@@ -79,10 +78,6 @@ async fn open_call(
         agency_id: caller.agency_id,
         call_center_id: caller.call_center_id,
     };
-    let urgent =
-        crate::domain::call::CallType::parse(&body.call_type).is_some_and(|t| t.is_emergency());
-    let equipment_text = body.equipement.trim().to_owned();
-    let agency_id = sender.agency_id.clone();
     let input = CenterCallInput {
         reference: body.reference,
         equipment: body.equipement,
@@ -91,19 +86,15 @@ async fn open_call(
         caller: body.appelant,
         received_at: body.recu_le,
     };
-    let opened =
-        service::open_from_call_center(&state.store, &state.call_feed, &sender, input).await?;
+    let opened = service::open_from_call_center(
+        &state.store,
+        &state.call_feed,
+        &state.notices,
+        &sender,
+        input,
+    )
+    .await?;
     let status = status_of(&opened.call)?;
-    if opened.created {
-        let equipment = equipment_and_building(&state, &agency_id, equipment_text).await;
-        state.notices.publish(Notice::CallReceived {
-            agency_id,
-            id: opened.call.id.clone(),
-            reference: opened.call.reference.clone(),
-            equipment,
-            urgent,
-        });
-    }
     let code = if opened.created {
         StatusCode::CREATED
     } else {
@@ -118,38 +109,6 @@ async fn open_call(
             libelle: status.label(),
         }),
     ))
-}
-
-/// « ASC-42 — Résidence Les Tilleuls, 12 rue des Lilas, Lyon » for the
-/// shell's notice; the number alone when the building is unknown.
-async fn equipment_and_building(state: &AppState, agency_id: &str, number: String) -> String {
-    let agency = agency_id.to_owned();
-    let lookup = number.clone();
-    let found = state
-        .store
-        .read(move |conn| crate::store::equipment::find_by_number(conn, &agency, &lookup))
-        .await;
-    let Ok(Some(row)) = found else {
-        return number;
-    };
-    let Some(building) = row.building else {
-        return number;
-    };
-    let place: Vec<&str> = [
-        building.name.as_deref(),
-        Some(building.address.as_str()),
-        building.city.as_deref(),
-    ]
-    .into_iter()
-    .flatten()
-    .map(str::trim)
-    .filter(|part| !part.is_empty())
-    .collect();
-    if place.is_empty() {
-        number
-    } else {
-        format!("{number} — {}", place.join(", "))
-    }
 }
 
 async fn track_call(
