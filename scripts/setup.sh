@@ -3,7 +3,8 @@
 # the WebKitGTK stack for the Tauri shell, Xvfb and WebKitWebDriver for the
 # desktop test, Chromium for the browser tests, poppler-utils (pdftotext) for
 # the PDF documents' tests, Python's venv for the Schemathesis and stripe
-# steps, and the Rust components.
+# steps, valgrind (callgrind) for the instruction-count gate, and the Rust
+# components.
 # Sourced by demo.sh and test.sh; safe to run on its own.
 set -euo pipefail
 
@@ -16,6 +17,7 @@ APT_PACKAGES=(
   xvfb xauth webkit2gtk-driver dbus-daemon dbus-bin
   chromium sqlite3 poppler-utils
   curl python3 python3-venv
+  valgrind
 )
 
 missing=()
