@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod mcp;
+pub mod served;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
