@@ -575,7 +575,7 @@ fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
         equipment_number: Target {
             secrets: Vec::new(),
             real: number,
-            ghost: "ASC-99999".to_owned(),
+            ghost: "ZZ-FANTOME-1".to_owned(),
         },
         survey: target(dir, "surveys", survey, 2),
         open_survey: target(dir, "surveys", status_pick("surveys", "a_realiser", 0), 3),
@@ -589,10 +589,10 @@ fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
         issued_invoice: target(dir, "invoices", invoice_pick("emise"), 11),
         sent_invoice: target(dir, "invoices", invoice_pick("envoyee"), 12),
         call: target(dir, "calls", call, 13),
-        call_reference: plain(reference, "CC-2026-999999"),
+        call_reference: plain(reference, "CC-FANTOME"),
         client: Target {
             real: client,
-            ghost: "CLI-999999".to_owned(),
+            ghost: "CLI-FANTOME".to_owned(),
             secrets: client_secrets,
         },
         technician: target(dir, "technicians", technician, 14),
@@ -604,10 +604,10 @@ fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
         member_token_id: plain(member_token_id, &ghost_uuid(18)),
         center_key_id: plain(key_of("call_center_key", "Astreinte Plus"), &ghost_uuid(19)),
         partner_key_id: plain(key_of("partner_key", "GMAO de l'Ouest"), &ghost_uuid(20)),
-        b_equipment_number: plain(b_number, "ASC-99999"),
+        b_equipment_number: plain(b_number, "ZZ-FANTOME-1"),
         b_client: Target {
             real: "CLI-EST-0001".to_owned(),
-            ghost: "CLI-999999".to_owned(),
+            ghost: "CLI-FANTOME".to_owned(),
             secrets: texts(
                 dir,
                 "SELECT * FROM clients WHERE client_ref = 'CLI-EST-0001'",
