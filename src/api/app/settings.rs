@@ -228,7 +228,7 @@ async fn back_up_now(
     State(state): State<AppState>,
     session: StaffSession,
 ) -> AppResult<(StatusCode, Json<BackupView>)> {
-    require_admin(&session.account, "La sauvegarde")?;
+    require_admin(&session.account, "Sauvegarder la base")?;
     let saved = load_settings(&state)?;
     let Some(folder) = current_backup_dir(&state, &saved) else {
         return Err(AppError::Conflict(
@@ -258,7 +258,7 @@ async fn restore(
     session: StaffSession,
     ApiJson(body): ApiJson<RestoreBody>,
 ) -> AppResult<(StatusCode, Json<RestoreAccepted>)> {
-    require_admin(&session.account, "La restauration")?;
+    require_admin(&session.account, "Restaurer une sauvegarde")?;
     let path = PathBuf::from(body.path.trim());
     if !path.is_absolute() {
         return Err(AppError::unprocessable(
