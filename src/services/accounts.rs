@@ -1,5 +1,6 @@
 //! Organizations, agencies and staff accounts.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, Transaction};
 use serde_json::json;
 
@@ -195,7 +196,7 @@ pub fn create_user(tx: &Transaction, input: &NewUserInput<'_>, actor: &Actor) ->
         accounts::add_agency(tx, &id, &agency.id)?;
     }
     if input.technician {
-        tx.execute(
+        tx.execute_cached(
             "INSERT INTO technicians (id, agency_id, account_id, name, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
             rusqlite::params![crate::store::new_id(), first, id, name, crate::clock::now_text()],
         )?;

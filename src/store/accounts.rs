@@ -1,5 +1,6 @@
 //! Staff accounts and the agencies they work in.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::new_id;
@@ -91,7 +92,7 @@ fn account_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AccountRow> {
 }
 
 pub fn email_in_use(conn: &Connection, email: &str) -> AppResult<bool> {
-    Ok(conn.query_row(
+    Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM accounts WHERE email = ?1)",
         [email],
         |r| r.get(0),
@@ -107,7 +108,7 @@ pub fn create(tx: &Transaction, account: &NewAccount<'_>) -> AppResult<String> {
     }
     let id = new_id();
     let now = clock::now_text();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO accounts (id, organization_id, name, email, password_hash, role, performs_surveys,
                                default_agency_id, password_changed_at, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
@@ -127,7 +128,7 @@ pub fn create(tx: &Transaction, account: &NewAccount<'_>) -> AppResult<String> {
 }
 
 pub fn add_agency(tx: &Transaction, account_id: &str, agency_id: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "INSERT OR IGNORE INTO account_agencies (account_id, agency_id) VALUES (?1, ?2)",
         params![account_id, agency_id],
     )?;
@@ -136,7 +137,7 @@ pub fn add_agency(tx: &Transaction, account_id: &str, agency_id: &str) -> AppRes
 
 pub fn get(conn: &Connection, id: &str) -> AppResult<Option<AccountRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"),
             [id],
             account_from_row,
@@ -146,7 +147,7 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<AccountRow>> {
 
 pub fn find_by_email(conn: &Connection, email: &str) -> AppResult<Option<AccountRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE email = ?1"),
             [email],
             account_from_row,
@@ -160,7 +161,7 @@ pub fn find_credentials_by_email(
     email: &str,
 ) -> AppResult<Option<(AccountRow, String)>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!("SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE email = ?1"),
             [email],
             |row| Ok((account_from_row(row)?, row.get::<_, String>(9)?)),
@@ -170,7 +171,7 @@ pub fn find_credentials_by_email(
 
 pub fn password_hash(conn: &Connection, account_id: &str) -> AppResult<Option<String>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT password_hash FROM accounts WHERE id = ?1",
             [account_id],
             |r| r.get(0),
@@ -180,7 +181,7 @@ pub fn password_hash(conn: &Connection, account_id: &str) -> AppResult<Option<St
 
 /// Replaces the password hash. The caller revokes what a password change revokes.
 pub fn set_password_hash(tx: &Transaction, account_id: &str, hash: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE accounts SET password_hash = ?2, password_changed_at = ?3 WHERE id = ?1",
         params![account_id, hash, clock::now_text()],
     )?;
@@ -241,7 +242,7 @@ pub fn active_surveyor_of_agency(
     email: &str,
 ) -> AppResult<Option<String>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT a.id FROM accounts a
              WHERE a.email = ?2 COLLATE NOCASE AND a.active = 1 AND a.performs_surveys = 1
                AND (EXISTS (SELECT 1 FROM account_agencies aa WHERE aa.account_id = a.id AND aa.agency_id = ?1)

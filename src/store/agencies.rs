@@ -1,5 +1,6 @@
 //! Organizations and agencies.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::new_id;
@@ -36,7 +37,7 @@ pub fn create_organization(
     kind: OrganizationKind,
 ) -> AppResult<String> {
     let id = new_id();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO organizations (id, name, kind, created_at) VALUES (?1, ?2, ?3, ?4)",
         params![id, name, kind.as_str(), clock::now_text()],
     )?;
@@ -46,7 +47,7 @@ pub fn create_organization(
 /// The service operator's organization, created on first use.
 pub fn operator_organization(tx: &Transaction) -> AppResult<String> {
     let existing: Option<String> = tx
-        .query_row(
+        .query_row_cached(
             "SELECT id FROM organizations WHERE kind = 'operator'",
             [],
             |r| r.get(0),
@@ -59,7 +60,7 @@ pub fn operator_organization(tx: &Transaction) -> AppResult<String> {
 }
 
 pub fn organization_exists(conn: &Connection, id: &str) -> AppResult<bool> {
-    Ok(conn.query_row(
+    Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?1 AND kind = 'client')",
         [id],
         |r| r.get(0),
@@ -73,7 +74,7 @@ pub fn create_agency(
     v1_id: Option<&str>,
 ) -> AppResult<String> {
     if let Some(v1) = v1_id {
-        let taken: bool = tx.query_row(
+        let taken: bool = tx.query_row_cached(
             "SELECT EXISTS (SELECT 1 FROM agencies WHERE v1_id = ?1)",
             [v1],
             |r| r.get(0),
@@ -85,7 +86,7 @@ pub fn create_agency(
         }
     }
     let id = new_id();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO agencies (id, organization_id, name, v1_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![id, organization_id, name, v1_id, clock::now_text()],
     )?;
@@ -106,7 +107,7 @@ fn agency_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AgencyRow> {
 
 pub fn get_agency(conn: &Connection, id: &str) -> AppResult<Option<AgencyRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!("SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ?1"),
             [id],
             agency_from_row,
@@ -159,7 +160,7 @@ pub struct SellerRow {
 
 pub fn seller(conn: &Connection, agency_id: &str) -> AppResult<Option<SellerRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT o.name, a.name, a.siret, a.address
              FROM agencies a JOIN organizations o ON o.id = a.organization_id
              WHERE a.id = ?1",
@@ -184,7 +185,7 @@ pub fn set_legal_identity(
     siret: &str,
     address: &str,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE agencies SET siret = ?1, address = ?2 WHERE id = ?3",
         params![siret, address, agency_id],
     )?;
@@ -193,7 +194,7 @@ pub fn set_legal_identity(
 
 /// Whether any organization exists (none: the installation's first run).
 pub fn any_organization(conn: &Connection) -> rusqlite::Result<bool> {
-    conn.query_row("SELECT EXISTS (SELECT 1 FROM organizations)", [], |r| {
+    conn.query_row_cached("SELECT EXISTS (SELECT 1 FROM organizations)", [], |r| {
         r.get(0)
     })
 }

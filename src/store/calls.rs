@@ -1,6 +1,7 @@
 //! Breakdown calls: as the agency reads them, as a call center opens and
 //! tracks them, and their assignment and status changes.
 
+use crate::store::CachedStatements;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Transaction, params, params_from_iter};
 
@@ -33,7 +34,7 @@ pub struct CallRow {
 /// The call `id` if it belongs to `agency_id`.
 pub fn get_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<CallRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT c.id, c.reference, c.status, c.type, c.description, c.caller, c.received_at,
                     c.arrived_at, c.resolved_at, c.equipment_id, e.number, c.technician_id, t.name,
                     c.call_center_id, cc.name
@@ -84,7 +85,7 @@ pub fn get_by_center_reference(
     reference: &str,
 ) -> AppResult<Option<CenterCallRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT id, reference, status, arrived_at, resolved_at FROM calls
              WHERE call_center_id = ?1 AND reference = ?2",
             [call_center_id, reference],
@@ -121,7 +122,7 @@ pub struct NewCenterCall<'a> {
 /// when inserted. The UNIQUE index `calls_reference_per_center` decides, so
 /// two requests racing on one reference open one call.
 pub fn insert_from_center(tx: &Transaction, call: &NewCenterCall<'_>) -> AppResult<bool> {
-    let inserted = tx.execute(
+    let inserted = tx.execute_cached(
         "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference, equipment_id,
                             type, description, caller, received_at, status, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'ouverte', ?11, ?11)
@@ -161,7 +162,7 @@ pub struct NewAgencyCall<'a> {
 
 /// Inserts a call taken at the agency (no call center, no key).
 pub fn insert_at_agency(tx: &Transaction, call: &NewAgencyCall<'_>) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO calls (id, agency_id, reference, equipment_id, type, description, caller,
                             received_at, status, created_by, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'ouverte', ?9, ?10, ?10)",
@@ -185,7 +186,7 @@ pub fn insert_at_agency(tx: &Transaction, call: &NewAgencyCall<'_>) -> AppResult
 /// `AG-<year>-<n>`, n on five digits, one more than the highest of the year.
 pub fn next_agency_reference(tx: &Transaction, agency_id: &str, year: &str) -> AppResult<String> {
     let prefix = format!("AG-{year}-");
-    let highest: Option<i64> = tx.query_row(
+    let highest: Option<i64> = tx.query_row_cached(
         "SELECT max(CAST(substr(reference, ?3) AS INTEGER)) FROM calls
          WHERE agency_id = ?1 AND call_center_id IS NULL AND reference LIKE ?2 || '%'
            AND substr(reference, ?3) GLOB '[0-9]*'",
@@ -212,7 +213,7 @@ pub struct CallStamps {
 
 pub fn stamps(conn: &Connection, id: &str) -> AppResult<CallStamps> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT c.assigned_at, c.en_route_at, c.stopped_at, coalesce(a.name, a.email)
              FROM calls c LEFT JOIN accounts a ON a.id = c.created_by
              WHERE c.id = ?1",
@@ -233,7 +234,7 @@ pub fn stamps(conn: &Connection, id: &str) -> AppResult<CallStamps> {
 /// Assigns the technician. `assigned_at` moves only when the technician
 /// changes.
 pub fn set_technician(tx: &Transaction, id: &str, technician_id: &str, now: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE calls SET
              assigned_at = CASE WHEN technician_id IS ?2 AND assigned_at IS NOT NULL
                                 THEN assigned_at ELSE ?3 END,
@@ -261,7 +262,7 @@ pub struct StatusChange<'a> {
 
 /// Applies the change if the call is still at `from`; true when applied.
 pub fn set_status(tx: &Transaction, change: &StatusChange<'_>) -> AppResult<bool> {
-    let changed = tx.execute(
+    let changed = tx.execute_cached(
         "UPDATE calls SET
              status = ?3,
              arrived_at = CASE WHEN ?4 THEN coalesce(arrived_at, ?8) ELSE arrived_at END,
@@ -395,7 +396,7 @@ pub fn list_page(
     offset: u64,
 ) -> AppResult<(i64, Vec<CallListRow>)> {
     let (where_clause, values) = list_conditions(agency_id, filter);
-    let total: i64 = conn.query_row(
+    let total: i64 = conn.query_row_cached(
         &format!("SELECT COUNT(*) FROM calls c WHERE {where_clause}"),
         params_from_iter(values.iter()),
         |r| r.get(0),
@@ -498,7 +499,7 @@ pub fn recent_of_equipment(
     equipment_id: &str,
     limit: u32,
 ) -> AppResult<(i64, Vec<EquipmentCallRow>)> {
-    let total: i64 = conn.query_row(
+    let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM calls WHERE equipment_id = ?1 AND agency_id = ?2",
         [equipment_id, agency_id],
         |r| r.get(0),

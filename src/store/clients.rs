@@ -1,6 +1,7 @@
 //! Clients (the partner workflow API's client records); their contacts
 //! are in `store::contacts`.
 
+use crate::store::CachedStatements;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Transaction, params, params_from_iter};
 
@@ -52,7 +53,7 @@ pub fn find_by_ref(
     client_ref: &str,
 ) -> AppResult<Option<ClientRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!("SELECT {COLUMNS} FROM clients WHERE agency_id = ?1 AND client_ref = ?2"),
             [agency_id, client_ref],
             client_from_row,
@@ -100,7 +101,7 @@ pub fn search(
         values.push(Value::Integer(i64::from(flag)));
     }
     let where_clause = conditions.join(" AND ");
-    let total: i64 = conn.query_row(
+    let total: i64 = conn.query_row_cached(
         &format!("SELECT COUNT(*) FROM clients WHERE {where_clause}"),
         params_from_iter(values.iter()),
         |r| r.get(0),
@@ -123,7 +124,7 @@ pub fn search(
 
 pub fn insert(tx: &Transaction, agency_id: &str, client: &ClientRow) -> AppResult<()> {
     let now = clock::now_text();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO clients (id, agency_id, client_ref, nom, statut, types, email, telephone,
              adresse, complement_adresse, siren, siret, supprime, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)",
@@ -148,7 +149,7 @@ pub fn insert(tx: &Transaction, agency_id: &str, client: &ClientRow) -> AppResul
 }
 
 pub fn update(tx: &Transaction, client: &ClientRow) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE clients SET nom = ?2, statut = ?3, types = ?4, email = ?5, telephone = ?6,
              adresse = ?7, complement_adresse = ?8, siren = ?9, siret = ?10, supprime = ?11,
              updated_at = ?12

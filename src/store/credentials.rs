@@ -1,6 +1,7 @@
 //! API tokens, call-center keys and partner keys. Only SHA-256 fingerprints
 //! of the secrets are stored.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::new_id;
@@ -36,7 +37,7 @@ pub struct NewCredential<'a> {
 
 pub fn insert(tx: &Transaction, credential: &NewCredential<'_>) -> AppResult<String> {
     let id = new_id();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO credentials (id, kind, name, fingerprint, account_id, agency_id, call_center_id, created_by, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
@@ -67,7 +68,7 @@ pub fn find_live_api_token(
     fingerprint: &str,
 ) -> AppResult<Option<ApiTokenMatch>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT c.id, c.account_id, c.last_used_at FROM credentials c
              JOIN accounts a ON a.id = c.account_id
              WHERE c.fingerprint = ?1 AND c.kind = 'api_token' AND c.revoked_at IS NULL AND a.active = 1",
@@ -85,7 +86,7 @@ pub fn find_live_api_token(
 
 /// Revokes a credential; false when it does not exist or was already revoked.
 pub fn revoke(tx: &Transaction, id: &str) -> AppResult<bool> {
-    let changed = tx.execute(
+    let changed = tx.execute_cached(
         "UPDATE credentials SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, clock::now_text()],
     )?;
@@ -93,7 +94,7 @@ pub fn revoke(tx: &Transaction, id: &str) -> AppResult<bool> {
 }
 
 pub fn exists(conn: &Connection, id: &str) -> AppResult<bool> {
-    Ok(conn.query_row(
+    Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM credentials WHERE id = ?1)",
         [id],
         |r| r.get(0),
@@ -102,7 +103,7 @@ pub fn exists(conn: &Connection, id: &str) -> AppResult<bool> {
 
 /// Revokes every live API token of an account (a password change does this).
 pub fn revoke_api_tokens_of_account(tx: &Transaction, account_id: &str) -> AppResult<usize> {
-    Ok(tx.execute(
+    Ok(tx.execute_cached(
         "UPDATE credentials SET revoked_at = ?2
          WHERE account_id = ?1 AND kind = 'api_token' AND revoked_at IS NULL",
         params![account_id, clock::now_text()],
@@ -110,7 +111,7 @@ pub fn revoke_api_tokens_of_account(tx: &Transaction, account_id: &str) -> AppRe
 }
 
 pub fn touch(tx: &Transaction, id: &str, at: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE credentials SET last_used_at = ?2 WHERE id = ?1",
         params![id, at],
     )?;
@@ -120,7 +121,7 @@ pub fn touch(tx: &Transaction, id: &str, at: &str) -> AppResult<()> {
 /// The agency's call center of that name, created if new.
 pub fn call_center_id(tx: &Transaction, agency_id: &str, name: &str) -> AppResult<String> {
     let existing: Option<String> = tx
-        .query_row(
+        .query_row_cached(
             "SELECT id FROM call_centers WHERE agency_id = ?1 AND name = ?2",
             params![agency_id, name],
             |r| r.get(0),
@@ -130,7 +131,7 @@ pub fn call_center_id(tx: &Transaction, agency_id: &str, name: &str) -> AppResul
         return Ok(id);
     }
     let id = new_id();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO call_centers (id, agency_id, name, created_at) VALUES (?1, ?2, ?3, ?4)",
         params![id, agency_id, name, clock::now_text()],
     )?;
@@ -142,7 +143,7 @@ pub fn attribute_partner_agency(
     credential_id: &str,
     agency_id: &str,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "INSERT OR IGNORE INTO partner_key_agencies (credential_id, agency_id) VALUES (?1, ?2)",
         params![credential_id, agency_id],
     )?;
@@ -164,7 +165,7 @@ pub fn find_live_call_center_key(
     fingerprint: &str,
 ) -> AppResult<Option<CallCenterKeyMatch>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT c.id, c.agency_id, c.call_center_id, cc.name, c.last_used_at FROM credentials c
              JOIN call_centers cc ON cc.id = c.call_center_id
              WHERE c.fingerprint = ?1 AND c.kind = 'call_center_key' AND c.revoked_at IS NULL",
@@ -196,7 +197,7 @@ pub fn find_live_partner_key(
     fingerprint: &str,
 ) -> AppResult<Option<PartnerKeyMatch>> {
     let found: Option<(String, String, Option<String>)> = conn
-        .query_row(
+        .query_row_cached(
             "SELECT id, name, last_used_at FROM credentials
              WHERE fingerprint = ?1 AND kind = 'partner_key' AND revoked_at IS NULL",
             [fingerprint],
@@ -233,7 +234,7 @@ pub struct CredentialRow {
 
 pub fn get(conn: &Connection, id: &str) -> AppResult<Option<CredentialRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT id, kind, name, account_id, agency_id, revoked_at FROM credentials WHERE id = ?1",
             [id],
             |row| {
@@ -282,7 +283,7 @@ fn listed_page(
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<ListedCredential>)> {
-    let total: i64 = conn.query_row(count_sql, [owner], |r| r.get(0))?;
+    let total: i64 = conn.query_row_cached(count_sql, [owner], |r| r.get(0))?;
     let mut stmt = conn.prepare_cached(rows_sql)?;
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
     let rows = stmt
@@ -362,7 +363,7 @@ pub fn is_attributed_to(
     credential_id: &str,
     agency_id: &str,
 ) -> AppResult<bool> {
-    Ok(conn.query_row(
+    Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2)",
         params![credential_id, agency_id],
         |r| r.get(0),
@@ -376,11 +377,11 @@ pub fn withdraw_partner_agency(
     credential_id: &str,
     agency_id: &str,
 ) -> AppResult<i64> {
-    tx.execute(
+    tx.execute_cached(
         "DELETE FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2",
         params![credential_id, agency_id],
     )?;
-    Ok(tx.query_row(
+    Ok(tx.query_row_cached(
         "SELECT COUNT(*) FROM partner_key_agencies WHERE credential_id = ?1",
         [credential_id],
         |r| r.get(0),

@@ -2,6 +2,7 @@
 //! one agency, each reading a slice of an index (migration V5) so that they
 //! stay fast on a million invoices and fifty thousand equipment.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, params};
 
 use crate::error::AppResult;
@@ -27,7 +28,7 @@ pub fn week_visits(
     monday: &str,
     sunday: &str,
 ) -> AppResult<(i64, i64)> {
-    let counts = conn.query_row(
+    let counts = conn.query_row_cached(
         "SELECT COUNT(*), COALESCE(SUM(status = 'faite'), 0) FROM visits
          WHERE agency_id = ?1 AND planned_for >= ?2 AND planned_for <= ?3",
         params![agency_id, monday, sunday],
@@ -39,7 +40,7 @@ pub fn week_visits(
 /// Visits not done whose planned day, or whose limit date from the
 /// maintenance plan, is before `today`.
 pub fn overdue_visits(conn: &Connection, agency_id: &str, today: &str) -> AppResult<i64> {
-    let n = conn.query_row(
+    let n = conn.query_row_cached(
         "SELECT COUNT(*) FROM visits
          WHERE agency_id = ?1 AND status <> 'faite'
            AND (planned_for < ?2 OR (deadline IS NOT NULL AND deadline < ?2))",

@@ -1,5 +1,6 @@
 //! Deals ("affaires") of the partner workflow API.
 
+use crate::store::CachedStatements;
 use rusqlite::Connection;
 
 use crate::error::AppResult;
@@ -16,7 +17,7 @@ pub struct DealFilter {
 
 /// How many deals of that one agency match.
 pub fn count(conn: &Connection, agency_id: &str, filter: &DealFilter) -> AppResult<i64> {
-    Ok(conn.query_row(
+    Ok(conn.query_row_cached(
         "SELECT COUNT(*) FROM deals
          WHERE agency_id = ?1
            AND (?2 IS NULL OR substr(created_at, 1, 10) >= ?2)
@@ -42,7 +43,7 @@ pub fn find_by_external_id(
 ) -> AppResult<Option<String>> {
     use rusqlite::OptionalExtension;
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT id FROM deals WHERE agency_id = ?1 AND external_opportunity_id = ?2",
             [agency_id, external_id],
             |r| r.get(0),
@@ -65,7 +66,7 @@ pub struct NewDeal<'a> {
 pub fn insert(tx: &rusqlite::Transaction, deal: &NewDeal<'_>) -> AppResult<String> {
     let id = crate::store::new_id();
     let now = crate::clock::now_text();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO deals (id, agency_id, type_affaire, types_etat_des_lieux, external_opportunity_id,
              requester_email, surveyor_account_id, client_id, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",

@@ -1,6 +1,7 @@
 //! Counts for the support diagnostics: how many of each record, and the
 //! webhook deliveries by state. Numbers only, nothing personal.
 
+use crate::store::CachedStatements;
 use rusqlite::Connection;
 
 /// Tables counted, with their French label.
@@ -24,7 +25,7 @@ pub fn counts(conn: &Connection) -> rusqlite::Result<Vec<(&'static str, i64)>> {
     let mut out = Vec::with_capacity(COUNTED.len());
     for (table, label) in COUNTED {
         let count: i64 =
-            conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
+            conn.query_row_cached(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
         out.push((label, count));
     }
     Ok(out)

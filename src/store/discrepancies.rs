@@ -1,5 +1,6 @@
 //! Discrepancies (écarts): what a survey found wrong on an equipment.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, Transaction, params};
 
 use super::new_id;
@@ -19,7 +20,7 @@ pub struct NewDiscrepancy<'a> {
 /// Inserts the discrepancy and returns its id.
 pub fn insert(tx: &Transaction, new: &NewDiscrepancy<'_>) -> AppResult<String> {
     let id = new_id();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO discrepancies (id, agency_id, equipment_id, survey_id, component, finding, created_by, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
@@ -58,7 +59,7 @@ pub fn of_survey(
     offset: u64,
 ) -> AppResult<(i64, Vec<DiscrepancyRow>)> {
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
-    let total: i64 = conn.query_row(
+    let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM discrepancies WHERE survey_id = ?1 AND agency_id = ?2",
         [survey_id, agency_id],
         |r| r.get(0),

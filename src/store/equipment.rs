@@ -1,5 +1,6 @@
 //! Equipment and its surveyed technical data.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::clock;
@@ -19,7 +20,7 @@ pub fn knowledge_rate(
     equipment_id: &str,
 ) -> AppResult<Option<f64>> {
     let equipment_type: Option<Option<String>> = conn
-        .query_row(
+        .query_row_cached(
             "SELECT type FROM equipment WHERE id = ?1 AND agency_id = ?2",
             [equipment_id, agency_id],
             |r| r.get(0),
@@ -29,12 +30,12 @@ pub fn knowledge_rate(
         return Ok(None);
     };
     let equipment_type = equipment_type.unwrap_or_default();
-    let catalog: i64 = conn.query_row(
+    let catalog: i64 = conn.query_row_cached(
         &format!("SELECT COUNT(*) FROM technical_fields f WHERE {APPLIES_TO_TYPE}"),
         [&equipment_type],
         |r| r.get(0),
     )?;
-    let surveyed: i64 = conn.query_row(
+    let surveyed: i64 = conn.query_row_cached(
         &format!(
             "SELECT COUNT(*) FROM equipment_values v JOIN technical_fields f ON f.code = v.field_code
              WHERE v.equipment_id = ?2 AND {APPLIES_TO_TYPE}"
@@ -130,7 +131,7 @@ pub fn get(
     equipment_id: &str,
 ) -> AppResult<Option<EquipmentRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!("SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM} WHERE e.id = ?1 AND e.agency_id = ?2"),
             [equipment_id, agency_id],
             equipment_from_row,
@@ -222,7 +223,7 @@ pub fn set_maintenance_contract(
     equipment_id: &str,
     contract: Option<&str>,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE equipment SET maintenance_contract = ?2, updated_at = ?3 WHERE id = ?1",
         params![equipment_id, contract, clock::now_text()],
     )?;
@@ -231,7 +232,7 @@ pub fn set_maintenance_contract(
 
 /// Marks the equipment as changed (its technical data were written).
 pub fn touch(tx: &Transaction, equipment_id: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE equipment SET updated_at = ?2 WHERE id = ?1",
         params![equipment_id, clock::now_text()],
     )?;
@@ -276,7 +277,7 @@ pub fn record_survey_values(
     survey_id: &str,
     surveyed_at: &str,
 ) -> AppResult<usize> {
-    Ok(tx.execute(
+    Ok(tx.execute_cached(
         "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
          SELECT ?1, field_code, value, survey_id, ?3 FROM survey_values WHERE survey_id = ?2
          ON CONFLICT (equipment_id, field_code)
@@ -288,7 +289,7 @@ pub fn record_survey_values(
 
 /// Erases a datum: it is then "never surveyed" again.
 pub fn delete_value(tx: &Transaction, equipment_id: &str, field_code: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "DELETE FROM equipment_values WHERE equipment_id = ?1 AND field_code = ?2",
         params![equipment_id, field_code],
     )?;
@@ -410,7 +411,7 @@ pub fn create_building_for(
     building: &BuildingRow,
 ) -> AppResult<()> {
     let now = clock::now_text();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO buildings (id, agency_id, client_id, name, address, address_complement, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
         params![
@@ -423,7 +424,7 @@ pub fn create_building_for(
             now
         ],
     )?;
-    tx.execute(
+    tx.execute_cached(
         "UPDATE equipment SET building_id = ?2, updated_at = ?3 WHERE id = ?1",
         params![equipment.id, building.id, now],
     )?;
@@ -528,7 +529,7 @@ pub fn insert_numbered(
 ) -> AppResult<String> {
     let id = crate::store::new_id();
     let now = clock::now_text();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO equipment (id, agency_id, client_id, number, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
         params![id, agency_id, client_id, number, now],
@@ -557,7 +558,7 @@ pub fn set_access(
     building_id: &str,
     access: &AccessInstructions<'_>,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE buildings SET access_instructions = ?2, access_other = ?3, digicode = ?4,
              key_box = ?5, updated_at = ?6
          WHERE id = ?1",
@@ -584,7 +585,7 @@ pub fn by_number_prefix(
     limit: u32,
 ) -> AppResult<(i64, Vec<EquipmentRow>)> {
     let upper = format!("{key_prefix}\u{10FFFF}");
-    let total: i64 = conn.query_row(
+    let total: i64 = conn.query_row_cached(
         "SELECT count(*) FROM equipment
          WHERE agency_id = ?1 AND number_key >= ?2 AND number_key < ?3",
         rusqlite::params![agency_id, key_prefix, upper],
@@ -648,7 +649,7 @@ fn plan_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PlanRow> {
 /// One equipment of the agency with its plan (None when not of the agency).
 pub fn plan_of(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<PlanRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!(
                 "SELECT {PLAN_COLUMNS} FROM equipment e LEFT JOIN buildings b ON b.id = e.building_id
                  WHERE e.id = ?1 AND e.agency_id = ?2"
@@ -673,7 +674,7 @@ pub fn in_plan(conn: &Connection, agency_id: &str, until: &str) -> AppResult<Vec
 
 /// Changes the days between two visits of the plan.
 pub fn set_visit_interval(tx: &Transaction, id: &str, days: i64, now: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE equipment SET visit_interval_days = ?2, updated_at = ?3 WHERE id = ?1",
         rusqlite::params![id, days, now],
     )?;
@@ -866,7 +867,7 @@ pub fn client_ref_and_name(
     client_id: &str,
 ) -> AppResult<Option<(String, String)>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT client_ref, nom FROM clients WHERE id = ?1 AND agency_id = ?2",
             [client_id, agency_id],
             |r| Ok((r.get(0)?, r.get(1)?)),

@@ -1,6 +1,7 @@
 //! Uploaded spreadsheets waiting for verification and import
 //! (`import_files`): each belongs to an agency and expires.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::error::AppResult;
@@ -37,7 +38,7 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ImportFileRow> {
 
 /// Stores a file read from an upload; `content` is the table as read.
 pub fn insert(tx: &Transaction, file: &ImportFileRow, content: &[u8]) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO import_files (id, agency_id, name, content, columns, row_count, created_by,
              created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -64,7 +65,7 @@ pub fn get(
     now: &str,
 ) -> AppResult<Option<ImportFileRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT id, agency_id, name, columns, row_count, created_by, created_at, expires_at
              FROM import_files WHERE id = ?1 AND agency_id = ?2 AND expires_at > ?3",
             params![file_id, agency_id, now],
@@ -81,7 +82,7 @@ pub fn content(
     now: &str,
 ) -> AppResult<Option<Vec<u8>>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT content FROM import_files WHERE id = ?1 AND agency_id = ?2 AND expires_at > ?3",
             params![file_id, agency_id, now],
             |r| r.get(0),
@@ -91,5 +92,5 @@ pub fn content(
 
 /// Deletes every file expired at `now`; how many.
 pub fn delete_expired(tx: &Transaction, now: &str) -> AppResult<usize> {
-    Ok(tx.execute("DELETE FROM import_files WHERE expires_at <= ?1", [now])?)
+    Ok(tx.execute_cached("DELETE FROM import_files WHERE expires_at <= ?1", [now])?)
 }

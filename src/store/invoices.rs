@@ -1,6 +1,7 @@
 //! Invoices and credit notes, their lines, their numbering, and the clients
 //! they are made out to.
 
+use crate::store::CachedStatements;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, params, params_from_iter};
 
@@ -123,7 +124,7 @@ fn list_seeking_from(
         // that the invoices are read through `invoices_by_client`.
         Some(client_ref) => {
             let found: Option<String> = conn
-                .query_row(
+                .query_row_cached(
                     "SELECT id FROM clients WHERE agency_id = ?1 AND client_ref = ?2",
                     [agency_id, client_ref.as_str()],
                     |r| r.get(0),
@@ -255,7 +256,7 @@ pub fn list_by_offset(
         values.push(Value::Text(until.clone()));
     }
     let where_clause = conditions.join(" AND ");
-    let total: i64 = conn.query_row(
+    let total: i64 = conn.query_row_cached(
         &format!("SELECT COUNT(*) FROM invoices i WHERE {where_clause}"),
         params_from_iter(values.iter()),
         |r| r.get(0),
@@ -275,7 +276,7 @@ pub fn list_by_offset(
 /// The invoice or credit note `id` of the agency.
 pub fn get(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<InvoiceRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!(
                 "SELECT {INVOICE_COLUMNS} FROM invoices i LEFT JOIN clients c ON c.id = i.client_id
                  WHERE i.id = ?1 AND i.agency_id = ?2"
@@ -350,7 +351,7 @@ pub fn issued_credit_lines(conn: &Connection, invoice_id: &str) -> AppResult<Vec
 
 /// Total including tax of the issued credit notes (not the drafts) of `invoice_id`.
 pub fn issued_credit_total(conn: &Connection, invoice_id: &str) -> AppResult<i64> {
-    Ok(conn.query_row(
+    Ok(conn.query_row_cached(
         "SELECT COALESCE(SUM(total_incl_cents), 0) FROM invoices
          WHERE credited_invoice_id = ?1 AND status <> 'brouillon'",
         [invoice_id],
@@ -366,7 +367,7 @@ pub fn invoice_of_quote(
     quote_id: &str,
 ) -> AppResult<Option<(String, Option<String>)>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT id, number FROM invoices WHERE quote_id = ?1 AND nature = 'facture'
              ORDER BY created_at, id LIMIT 1",
             [quote_id],
@@ -396,7 +397,7 @@ pub fn replace_draft(tx: &Transaction, id: &str, draft: &DraftContent<'_>) -> Ap
         lines,
         at,
     } = *draft;
-    let changed = tx.execute(
+    let changed = tx.execute_cached(
         "UPDATE invoices SET client_id = ?2, buyer_name = ?3, buyer_address = ?4, buyer_siren = ?5,
                 total_excl_cents = ?6, total_incl_cents = ?7, updated_at = ?8
          WHERE id = ?1 AND status = 'brouillon'",
@@ -414,7 +415,7 @@ pub fn replace_draft(tx: &Transaction, id: &str, draft: &DraftContent<'_>) -> Ap
     if !changed {
         return Ok(false);
     }
-    tx.execute("DELETE FROM invoice_lines WHERE invoice_id = ?1", [id])?;
+    tx.execute_cached("DELETE FROM invoice_lines WHERE invoice_id = ?1", [id])?;
     let mut insert_line = tx.prepare_cached(
         "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli,
                                     unit_price_cents, vat_rate_bp)
@@ -468,7 +469,7 @@ pub fn find_client_by_ref(
     client_ref: &str,
 ) -> AppResult<Option<ClientRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!(
                 "SELECT {CLIENT_COLUMNS} FROM clients WHERE agency_id = ?1 AND client_ref = ?2"
             ),
@@ -481,7 +482,7 @@ pub fn find_client_by_ref(
 /// The client `id` (internal identifier).
 pub fn find_client(conn: &Connection, id: &str) -> AppResult<Option<ClientRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!("SELECT {CLIENT_COLUMNS} FROM clients WHERE id = ?1"),
             [id],
             client_from_row,
@@ -514,7 +515,7 @@ pub struct NewInvoice<'a> {
 /// Inserts a draft (no number) and its lines; returns its id.
 pub fn insert_draft(tx: &Transaction, invoice: &NewInvoice<'_>) -> AppResult<String> {
     let id = new_id();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO invoices (id, agency_id, client_id, nature, status, credited_invoice_id,
                                quote_id, buyer_name, buyer_address, buyer_siren, total_excl_cents,
                                total_incl_cents, created_on, created_at, updated_at)
@@ -567,7 +568,7 @@ pub fn next_number_seq(
     year: i32,
 ) -> AppResult<u32> {
     let taken: Option<i64> = tx
-        .query_row(
+        .query_row_cached(
             "UPDATE invoice_counters SET last_seq = last_seq + 1
              WHERE agency_id = ?1 AND nature = ?2 AND year = ?3 RETURNING last_seq",
             params![agency_id, nature, year],
@@ -577,14 +578,14 @@ pub fn next_number_seq(
     let seq = match taken {
         Some(seq) => seq,
         None => {
-            let highest: i64 = tx.query_row(
+            let highest: i64 = tx.query_row_cached(
                 "SELECT COALESCE(MAX(number_seq), 0) FROM invoices
                  WHERE agency_id = ?1 AND nature = ?2 AND number_year = ?3",
                 params![agency_id, nature, year],
                 |r| r.get(0),
             )?;
             let seq = highest + 1;
-            tx.execute(
+            tx.execute_cached(
                 "INSERT INTO invoice_counters (agency_id, nature, year, last_seq) VALUES (?1, ?2, ?3, ?4)",
                 params![agency_id, nature, year, seq],
             )?;
@@ -607,7 +608,7 @@ pub struct Issue<'a> {
 /// Gives a draft its number, dates and frozen buyer: `brouillon` → `emise`.
 /// False when it was no longer a draft (nothing changed).
 pub fn issue(tx: &Transaction, id: &str, issue: &Issue<'_>) -> AppResult<bool> {
-    Ok(tx.execute(
+    Ok(tx.execute_cached(
         "UPDATE invoices SET status = 'emise', number = ?2, number_year = ?3, number_seq = ?4,
                 issued_on = ?5, due_on = ?6, buyer_name = ?7, buyer_address = ?8,
                 buyer_siren = ?9, updated_at = ?10
@@ -638,7 +639,7 @@ pub fn set_status(
     paid_on: Option<&str>,
     at: &str,
 ) -> AppResult<bool> {
-    Ok(tx.execute(
+    Ok(tx.execute_cached(
         "UPDATE invoices SET status = ?3, paid_on = COALESCE(?4, paid_on), updated_at = ?5
          WHERE id = ?1 AND status = ?2",
         params![id, from, to, paid_on, at],

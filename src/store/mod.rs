@@ -209,7 +209,7 @@ impl Store {
             .writer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        conn.query_row_cached("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())
     }
 }
@@ -230,9 +230,20 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // FULL: a commit is on disk before the answer leaves, even on power loss.
     conn.pragma_update(None, "synchronous", "FULL")?;
+    // Plans never depend on bound values: a cached statement is then never
+    // re-prepared. Without this, SQLite marks joins with parameters as
+    // "re-prepare on a new binding", and rusqlite clears the bindings of a
+    // statement returned to its cache: every call re-parsed and re-planned
+    // its SQL (half of a call creation's instructions).
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+        true,
+    )?;
     conn.create_collation(crate::text::FRENCH_COLLATION, crate::text::french_order)?;
     crate::text::register_fold(&conn)?;
-    conn.set_prepared_statement_cache_capacity(64);
+    // Every statement of the store is prepared once per connection and kept
+    // (see `CachedStatements`): a few hundred distinct texts.
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE_CAPACITY);
     Ok(conn)
 }
 
@@ -243,3 +254,34 @@ pub fn new_id() -> String {
 
 /// Maps "no row" to `None`, as rusqlite's `OptionalExtension` does.
 pub use rusqlite::OptionalExtension;
+
+/// Prepared statements kept per connection: more than the store's distinct
+/// statement texts, so a hot path never parses its SQL again.
+const STATEMENT_CACHE_CAPACITY: usize = 512;
+
+/// `execute` and `query_row` through the connection's statement cache.
+/// Parsing and planning a statement costs more than running most of them
+/// (a call's creation spent half its instructions in SQLite's parser), so
+/// the store runs every statement through these.
+pub trait CachedStatements {
+    fn execute_cached<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize>;
+
+    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: rusqlite::Params,
+        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>;
+}
+
+impl CachedStatements for Connection {
+    fn execute_cached<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize> {
+        self.prepare_cached(sql)?.execute(params)
+    }
+
+    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: rusqlite::Params,
+        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    {
+        self.prepare_cached(sql)?.query_row(params, f)
+    }
+}

@@ -3,6 +3,7 @@
 //! one delivery per subscription of the agency to that event. An event
 //! exists if and only if its change was committed.
 
+use crate::store::CachedStatements;
 use chrono::{DateTime, Utc};
 use rusqlite::{Transaction, params};
 use serde::Serialize;
@@ -115,7 +116,7 @@ fn insert_event(
         occurred_at: &occurred_at,
     })
     .map_err(anyhow::Error::from)?;
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO outbox_events (id, agency_id, event, object_id, equipment_id, status, occurred_at, body)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![

@@ -1,5 +1,6 @@
 //! Quotes ("devis") and their rows.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::new_id;
@@ -48,7 +49,7 @@ pub fn find_equipment(
     id: &str,
 ) -> AppResult<Option<EquipmentRef>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT id, number FROM equipment WHERE id = ?1 AND agency_id = ?2",
             [id, agency_id],
             |r| {
@@ -64,7 +65,7 @@ pub fn find_equipment(
 /// The quote `id` of the agency (None for an unknown id or another agency's).
 pub fn get(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<QuoteRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT q.id, q.agency_id, q.equipment_id, e.number, q.number, q.origin, q.object,
                     q.status, q.sent_at, q.accepted_at, q.refused_at, q.created_at
              FROM quotes q JOIN equipment e ON e.id = q.equipment_id
@@ -115,7 +116,7 @@ pub fn lines(conn: &Connection, quote_id: &str) -> AppResult<Vec<QuoteLineRow>> 
 /// continuity (unlike invoice numbers); quotes are never deleted anyway.
 pub fn next_number(tx: &Transaction, agency_id: &str, year: i32) -> AppResult<String> {
     let pattern = format!("{NUMBER_PREFIX}-{year:04}-[0-9]*");
-    let highest: i64 = tx.query_row(
+    let highest: i64 = tx.query_row_cached(
         "SELECT COALESCE(MAX(CAST(substr(number, 9) AS INTEGER)), 0) FROM quotes
          WHERE agency_id = ?1 AND number GLOB ?2",
         params![agency_id, pattern],
@@ -138,7 +139,7 @@ pub struct NewQuote<'a> {
 /// Inserts a draft quote and its rows; returns its id.
 pub fn insert(tx: &Transaction, quote: &NewQuote<'_>) -> AppResult<String> {
     let id = new_id();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO quotes (id, agency_id, equipment_id, number, origin, object, status,
                              created_by, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'brouillon', ?7, ?8, ?8)",
@@ -205,7 +206,7 @@ pub fn set_status(
              WHERE id = ?1 AND status = ?2"
         }
     };
-    Ok(tx.execute(sql, params![id, from, to, at])? == 1)
+    Ok(tx.execute_cached(sql, params![id, from, to, at])? == 1)
 }
 
 /// A quote as the Equipment screen lists it.
@@ -226,7 +227,7 @@ pub fn recent_of_equipment(
     equipment_id: &str,
     limit: u32,
 ) -> AppResult<(i64, Vec<EquipmentQuoteRow>)> {
-    let total: i64 = conn.query_row(
+    let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM quotes WHERE equipment_id = ?1 AND agency_id = ?2",
         [equipment_id, agency_id],
         |r| r.get(0),
@@ -257,7 +258,7 @@ pub fn equipment_client(
     equipment_id: &str,
 ) -> AppResult<Option<super::invoices::ClientRow>> {
     let client_id: Option<String> = conn
-        .query_row(
+        .query_row_cached(
             "SELECT e.client_id FROM equipment e
              JOIN clients c ON c.id = e.client_id AND c.agency_id = e.agency_id
              WHERE e.id = ?1 AND e.agency_id = ?2",
@@ -356,7 +357,7 @@ pub fn list(
 /// building's (the buyer of the invoice made from the quote).
 pub fn equipment_client_id(conn: &Connection, equipment_id: &str) -> AppResult<Option<String>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT COALESCE(e.client_id, b.client_id) FROM equipment e
              LEFT JOIN buildings b ON b.id = e.building_id WHERE e.id = ?1",
             [equipment_id],

@@ -1,6 +1,7 @@
 //! Staff web-UI sessions. The cookie's secret is kept as a SHA-256
 //! fingerprint only.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::new_id;
@@ -25,7 +26,7 @@ pub struct NewSession<'a> {
 
 pub fn create(tx: &Transaction, session: &NewSession<'_>) -> AppResult<String> {
     let id = new_id();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO sessions (id, account_id, fingerprint, agency_id, created_at, last_seen_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)",
         params![
@@ -43,7 +44,7 @@ pub fn create(tx: &Transaction, session: &NewSession<'_>) -> AppResult<String> {
 /// A session that is neither revoked nor expired at `now`, of an active account.
 pub fn find_live(conn: &Connection, fingerprint: &str, now: &str) -> AppResult<Option<SessionRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT s.id, s.account_id, s.agency_id, s.last_seen_at, s.expires_at
              FROM sessions s JOIN accounts a ON a.id = s.account_id
              WHERE s.fingerprint = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 AND a.active = 1",
@@ -62,7 +63,7 @@ pub fn find_live(conn: &Connection, fingerprint: &str, now: &str) -> AppResult<O
 }
 
 pub fn extend(tx: &Transaction, id: &str, now: &str, expires_at: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE sessions SET last_seen_at = ?2, expires_at = ?3 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, now, expires_at],
     )?;
@@ -70,7 +71,7 @@ pub fn extend(tx: &Transaction, id: &str, now: &str, expires_at: &str) -> AppRes
 }
 
 pub fn revoke(tx: &Transaction, id: &str, now: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, now],
     )?;
@@ -84,7 +85,7 @@ pub fn revoke_others(
     keep_session_id: Option<&str>,
     now: &str,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE sessions SET revoked_at = ?3
          WHERE account_id = ?1 AND revoked_at IS NULL AND (?2 IS NULL OR id <> ?2)",
         params![account_id, keep_session_id, now],
@@ -94,7 +95,7 @@ pub fn revoke_others(
 
 /// The agency a session acts in (the web application's agency switcher).
 pub fn set_agency(tx: &Transaction, id: &str, agency_id: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE sessions SET agency_id = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, agency_id],
     )?;

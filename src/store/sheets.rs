@@ -1,5 +1,6 @@
 //! Single-use equipment sheet tokens (`sheet_tokens`) and what a sheet shows.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::error::AppResult;
@@ -21,7 +22,7 @@ pub fn insert(
     created_at: &str,
     expires_at: &str,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO sheet_tokens (id, agency_id, equipment_id, credential_id, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![id, agency_id, equipment_id, credential_id, created_at, expires_at],
@@ -31,7 +32,7 @@ pub fn insert(
 
 pub fn get(conn: &Connection, id: &str) -> AppResult<Option<SheetTokenRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT id, agency_id, equipment_id, expires_at, used_at FROM sheet_tokens WHERE id = ?1",
             [id],
             |r| {
@@ -49,7 +50,7 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<SheetTokenRow>> {
 
 /// Marks the token used if it was not: false when it already was.
 pub fn mark_used(tx: &Transaction, id: &str, at: &str) -> AppResult<bool> {
-    Ok(tx.execute(
+    Ok(tx.execute_cached(
         "UPDATE sheet_tokens SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL",
         params![id, at],
     )? == 1)

@@ -1,5 +1,6 @@
 //! Surveys (relevés), the deals that asked for them and the data they collected.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::error::AppResult;
@@ -70,7 +71,7 @@ pub fn list(
     };
     match number_search {
         None => {
-            let total: i64 = conn.query_row(
+            let total: i64 = conn.query_row_cached(
                 "SELECT COUNT(*) FROM surveys WHERE agency_id = ?1",
                 [agency_id],
                 |r| r.get(0),
@@ -88,7 +89,7 @@ pub fn list(
         }
         Some(search) => {
             let pattern = format!("%{}%", like_escape(search));
-            let total: i64 = conn.query_row(
+            let total: i64 = conn.query_row_cached(
                 "SELECT COUNT(*) FROM surveys WHERE agency_id = ?1 AND number LIKE ?2 ESCAPE '\\'",
                 params![agency_id, pattern],
                 |r| r.get(0),
@@ -106,7 +107,7 @@ pub fn list(
 /// A survey of the agency (None when unknown or in another agency).
 pub fn get(conn: &Connection, agency_id: &str, survey_id: &str) -> AppResult<Option<SurveyRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT s.id, s.agency_id, s.equipment_id, s.number, s.status, s.reason, s.due_on,
                     s.surveyed_on, s.photo_count,
                     (SELECT COUNT(*) FROM survey_values v WHERE v.survey_id = s.id),
@@ -170,7 +171,7 @@ pub fn set_value(
     field_code: &str,
     json_value: &str,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO survey_values (survey_id, field_code, value) VALUES (?1, ?2, ?3)
          ON CONFLICT (survey_id, field_code) DO UPDATE SET value = excluded.value",
         params![survey_id, field_code, json_value],
@@ -180,7 +181,7 @@ pub fn set_value(
 
 /// Removes one datum from what the survey collected.
 pub fn delete_value(tx: &Transaction, survey_id: &str, field_code: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "DELETE FROM survey_values WHERE survey_id = ?1 AND field_code = ?2",
         params![survey_id, field_code],
     )?;
@@ -204,7 +205,7 @@ pub struct Submission<'a> {
 
 /// Marks the survey submitted; false when its status changed meanwhile.
 pub fn mark_submitted(tx: &Transaction, submission: &Submission<'_>) -> AppResult<bool> {
-    let changed = tx.execute(
+    let changed = tx.execute_cached(
         "UPDATE surveys SET status = ?3, surveyed_on = ?4, submitted_at = ?5,
                 surveyor_account_id = coalesce(surveyor_account_id, ?6), updated_at = ?5
          WHERE id = ?1 AND status = ?2",
@@ -230,7 +231,7 @@ pub fn open_for_equipment(
     equipment_id: &str,
 ) -> AppResult<Option<(String, Option<String>)>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT id, surveyor_account_id FROM surveys
              WHERE agency_id = ?1 AND equipment_id = ?2 AND status IN ('a_realiser', 'en_cours')
              ORDER BY created_at DESC, id DESC LIMIT 1",
@@ -243,7 +244,7 @@ pub fn open_for_equipment(
 /// The next number of the agency for that year: `REL-YYYY-NNNNN`.
 pub fn next_number(conn: &Connection, agency_id: &str, year: i32) -> AppResult<String> {
     let prefix = format!("REL-{year}-");
-    let highest: Option<i64> = conn.query_row(
+    let highest: Option<i64> = conn.query_row_cached(
         "SELECT MAX(CAST(substr(number, length(?2) + 1) AS INTEGER)) FROM surveys
          WHERE agency_id = ?1 AND number LIKE ?2 || '%'",
         rusqlite::params![agency_id, prefix],
@@ -263,7 +264,7 @@ pub fn insert_to_do(
 ) -> AppResult<String> {
     let id = crate::store::new_id();
     let now = crate::clock::now_text();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, surveyor_account_id, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, 'a_realiser', ?5, ?6, ?7, ?7)",
         rusqlite::params![id, agency_id, equipment_id, number, reason, surveyor_account_id, now],
@@ -276,7 +277,7 @@ pub fn set_surveyor(
     survey_id: &str,
     surveyor_account_id: &str,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE surveys SET surveyor_account_id = ?2, updated_at = ?3 WHERE id = ?1",
         rusqlite::params![survey_id, surveyor_account_id, crate::clock::now_text()],
     )?;
@@ -284,7 +285,7 @@ pub fn set_surveyor(
 }
 
 pub fn link_deal(tx: &rusqlite::Transaction, survey_id: &str, deal_id: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "INSERT OR IGNORE INTO survey_deals (survey_id, deal_id) VALUES (?1, ?2)",
         [survey_id, deal_id],
     )?;
@@ -309,7 +310,7 @@ pub fn recent_of_equipment(
     equipment_id: &str,
     limit: u32,
 ) -> AppResult<(i64, Vec<EquipmentSurveyRow>)> {
-    let total: i64 = conn.query_row(
+    let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM surveys WHERE equipment_id = ?1 AND agency_id = ?2",
         [equipment_id, agency_id],
         |r| r.get(0),

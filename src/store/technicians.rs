@@ -1,5 +1,6 @@
 //! Technicians, their standby rota and their absences.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::error::AppResult;
@@ -88,7 +89,7 @@ pub fn active_name_in_agency(
     id: &str,
 ) -> AppResult<Option<String>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2 AND active = 1",
             [id, agency_id],
             |r| r.get(0),
@@ -100,7 +101,7 @@ pub fn active_name_in_agency(
 /// keeps his past visits).
 pub fn name_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<String>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2",
             [id, agency_id],
             |r| r.get(0),
@@ -110,7 +111,7 @@ pub fn name_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult
 
 /// Whether the technician is absent on `day`.
 pub fn is_absent_on(conn: &Connection, technician_id: &str, day: &str) -> AppResult<bool> {
-    Ok(conn.query_row(
+    Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM technician_absences
                         WHERE technician_id = ?1 AND ends_on >= ?2 AND starts_on <= ?2)",
         [technician_id, day],
@@ -132,7 +133,7 @@ pub fn active_in_agency(
     id: &str,
 ) -> AppResult<Option<TechnicianRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT id, name, rest_hours FROM technicians
              WHERE id = ?1 AND agency_id = ?2 AND active = 1",
             [id, agency_id],
@@ -313,7 +314,7 @@ pub fn delete_absence(conn: &Connection, technician_id: &str, id: &str) -> AppRe
 /// A technician of the agency, active or not.
 pub fn in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<TechnicianRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT id, name, rest_hours FROM technicians WHERE id = ?1 AND agency_id = ?2",
             [id, agency_id],
             |r| {

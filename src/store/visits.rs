@@ -1,5 +1,6 @@
 //! Maintenance visits: one visit, its recorded changes, and the weekly planning.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::error::AppResult;
@@ -29,7 +30,7 @@ pub struct VisitRow {
 /// The visit `id` if it belongs to `agency_id`.
 pub fn get_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<VisitRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             "SELECT id, agency_id, equipment_id, technician_id, planned_for, deadline, status,
                     arrived_at, left_at, done_on, signed_by, observations
              FROM visits WHERE id = ?1 AND agency_id = ?2",
@@ -56,7 +57,7 @@ pub fn get_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<
 
 /// The technician arrived: `en_cours`, with the arrival time.
 pub fn record_start(tx: &Transaction, id: &str, arrived_at: &str, now: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE visits SET status = 'en_cours', arrived_at = ?2, updated_at = ?3 WHERE id = ?1",
         params![id, arrived_at, now],
     )?;
@@ -78,7 +79,7 @@ pub fn record_completion(
     completion: &Completion<'_>,
     now: &str,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE visits SET status = 'faite', arrived_at = ?2, left_at = ?3, done_on = ?4,
                            signed_by = ?5, observations = ?6, updated_at = ?7
          WHERE id = ?1",
@@ -103,7 +104,7 @@ pub fn record_reschedule(
     technician_id: Option<&str>,
     now: &str,
 ) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE visits SET planned_for = ?2, technician_id = ?3, updated_at = ?4 WHERE id = ?1",
         params![id, planned_for, technician_id, now],
     )?;
@@ -112,7 +113,7 @@ pub fn record_reschedule(
 
 /// A start is undone: planned again, without arrival.
 pub fn record_cancel_start(tx: &Transaction, id: &str, now: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE visits SET status = 'planifiee', arrived_at = NULL, updated_at = ?2 WHERE id = ?1",
         params![id, now],
     )?;
@@ -195,7 +196,7 @@ pub struct NewVisit<'a> {
 }
 
 pub fn insert(tx: &Transaction, visit: &NewVisit<'_>) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, deadline,
                              status, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'planifiee', ?7, ?7)",

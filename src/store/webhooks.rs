@@ -2,6 +2,7 @@
 //! one subscription; its row carries the schedule (`next_attempt_at`), so a
 //! restart resumes exactly where the process stopped.
 
+use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::new_id;
@@ -69,7 +70,7 @@ const SUBSCRIPTION_COLUMNS: &str = "id, agency_id, url, events, secret_enc, crea
 
 pub fn insert_subscription(tx: &Transaction, sub: &NewSubscription<'_>) -> AppResult<()> {
     let events = serde_json::to_string(sub.events).map_err(anyhow::Error::from)?;
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO webhook_subscriptions (id, agency_id, url, events, secret_enc, created_by, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![
@@ -92,7 +93,7 @@ pub fn get_subscription(
     id: &str,
 ) -> AppResult<Option<SubscriptionRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!(
                 "SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ?1 AND agency_id = ?2"
             ),
@@ -122,7 +123,7 @@ pub fn revoke_subscription(
     id: &str,
     now: &str,
 ) -> AppResult<Option<usize>> {
-    let changed = tx.execute(
+    let changed = tx.execute_cached(
         "UPDATE webhook_subscriptions SET revoked_at = ?3
           WHERE id = ?1 AND agency_id = ?2 AND revoked_at IS NULL",
         params![id, agency_id, now],
@@ -130,7 +131,7 @@ pub fn revoke_subscription(
     if changed == 0 {
         return Ok(None);
     }
-    let abandoned = tx.execute(
+    let abandoned = tx.execute_cached(
         "UPDATE webhook_deliveries
             SET status = 'abandonnee', next_attempt_at = NULL, updated_at = ?2,
                 last_error = 'Abonnement révoqué : envoi abandonné.'
@@ -173,7 +174,7 @@ pub fn insert_delivery(
     now: &str,
 ) -> AppResult<String> {
     let id = new_id();
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO webhook_deliveries (id, event_id, subscription_id, status, attempts, next_attempt_at, created_at, updated_at)
          VALUES (?1, ?2, ?3, 'en_attente', 0, ?4, ?4, ?4)",
         params![id, event_id, subscription_id, now],
@@ -227,7 +228,7 @@ pub fn list_deliveries(
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<DeliveryRow>)> {
-    let total: i64 = conn.query_row(
+    let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM webhook_deliveries WHERE subscription_id = ?1",
         params![subscription_id],
         |r| r.get(0),
@@ -248,7 +249,7 @@ pub fn list_deliveries(
 
 pub fn get_delivery(conn: &Connection, id: &str) -> AppResult<Option<DeliveryRow>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!(
                 "SELECT {DELIVERY_COLUMNS}
                    FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
@@ -326,7 +327,7 @@ pub fn due_for_subscription(
 /// One pending delivery, whatever its time (the immediate test send).
 pub fn pending_delivery(conn: &Connection, id: &str) -> AppResult<Option<DueDelivery>> {
     Ok(conn
-        .query_row(
+        .query_row_cached(
             &format!(
                 "SELECT {DUE_COLUMNS}
                    FROM webhook_deliveries d
@@ -357,7 +358,7 @@ pub struct AttemptRecord<'a> {
 /// delivered or attempted by someone else.
 pub fn record_attempt(tx: &Transaction, attempt: &AttemptRecord<'_>) -> AppResult<bool> {
     let delivered_at = (attempt.status == DeliveryStatus::Livree).then_some(attempt.now);
-    let changed = tx.execute(
+    let changed = tx.execute_cached(
         "UPDATE webhook_deliveries
             SET status = ?3, attempts = attempts + 1, last_http_status = ?4, last_error = ?5,
                 next_attempt_at = ?6, updated_at = ?7, delivered_at = ?8
@@ -378,7 +379,7 @@ pub fn record_attempt(tx: &Transaction, attempt: &AttemptRecord<'_>) -> AppResul
 
 /// Notes why a due delivery waits without spending an attempt (offline).
 pub fn note_waiting(tx: &Transaction, id: &str, reason: &str, now: &str) -> AppResult<()> {
-    tx.execute(
+    tx.execute_cached(
         "UPDATE webhook_deliveries SET last_error = ?2, updated_at = ?3
           WHERE id = ?1 AND status IN ('en_attente', 'echec')",
         params![id, reason, now],
@@ -392,7 +393,7 @@ pub fn pending_summary(
     conn: &Connection,
     agency_id: Option<&str>,
 ) -> AppResult<(i64, Option<String>)> {
-    Ok(conn.query_row(
+    Ok(conn.query_row_cached(
         "SELECT COUNT(*), MIN(d.next_attempt_at)
            FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
           WHERE d.status IN ('en_attente', 'echec') AND s.revoked_at IS NULL
@@ -421,7 +422,7 @@ pub fn latest_pending_error(conn: &Connection) -> AppResult<Option<String>> {
 
 /// The earliest scheduled attempt after `now` (the sync task sleeps until it).
 pub fn next_attempt_after(conn: &Connection, now: &str) -> AppResult<Option<String>> {
-    Ok(conn.query_row(
+    Ok(conn.query_row_cached(
         "SELECT MIN(d.next_attempt_at)
            FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
           WHERE d.status IN ('en_attente', 'echec') AND d.next_attempt_at > ?1
