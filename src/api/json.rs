@@ -123,6 +123,13 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
             "Le corps de la requête doit être un objet JSON.",
         ));
     }
+    // JSON is UTF-8; serde checks it only in the strings it reads, so a
+    // broken byte after a refused field would pass for a 422.
+    if std::str::from_utf8(bytes).is_err() {
+        return Err(AppError::bad_request(
+            "Le corps de la requête n'est pas un JSON valide.",
+        ));
+    }
     // Syntax first: a malformed body is 400 even when a field is also missing.
     serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
         .map_err(|_| AppError::bad_request("Le corps de la requête n'est pas un JSON valide."))?;
@@ -234,5 +241,12 @@ mod tests {
         assert_eq!(message(r#"{} trailing"#).0, 400);
         assert_eq!(message(r#"{"count": "#).0, 400);
         assert_eq!(message(r#"{"email": "a", "count": 1}"#).0, 200);
+        // Invalid UTF-8 is malformed, wherever it stands.
+        let broken = |bytes: &[u8]| match parse_json::<Sample>(bytes) {
+            Ok(_) => 200,
+            Err(err) => err.status().as_u16(),
+        };
+        assert_eq!(broken(b"{\"x\": 1, \"email\": \"\xff\"}"), 400);
+        assert_eq!(broken(b"{\"email\": \"a\", \"count\": 1, \"\xc3\": 1}"), 400);
     }
 }
