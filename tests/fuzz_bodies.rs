@@ -15,24 +15,13 @@ use chrono::{Duration, SecondsFormat, Utc};
 use fuzz::arb::{self, Edit};
 use fuzz::{App, assert_error_body, assert_workflow_error, json_of};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use std::cell::RefCell;
+use proptest::test_runner::{TestCaseError, TestRunner};
 use serde_json::{Map, Value, json};
+use std::cell::RefCell;
 
 /// Cases per property: each is one in-process request (a few ms in debug).
 const CALL_CASES: u32 = 5000;
 const WORKFLOW_CASES: u32 = 10000;
-
-fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        // Shrinking replays requests against a database the failing case
-        // already changed; a short shrink keeps the report readable.
-        max_shrink_iters: 200,
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
 
 fn object(pairs: Vec<(&str, Option<Value>)>) -> Map<String, Value> {
     pairs
@@ -61,7 +50,12 @@ impl std::fmt::Debug for Sent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let text = String::from_utf8_lossy(&self.bytes);
         let shown: String = text.chars().take(600).collect();
-        write!(f, "{:?} {shown:?} ({} bytes)", self.content_type, self.bytes.len())
+        write!(
+            f,
+            "{:?} {shown:?} ({} bytes)",
+            self.content_type,
+            self.bytes.len()
+        )
     }
 }
 
@@ -193,16 +187,18 @@ fn call_body(numbers: Vec<String>) -> BoxedStrategy<Map<String, Value>> {
         caller,
         prop::option::of(received_at()),
     )
-        .prop_map(|(reference, equipment, call_type, description, caller, at)| {
-            object(vec![
-                ("reference", Some(json!(reference))),
-                ("equipement", Some(json!(equipment))),
-                ("type", Some(json!(call_type))),
-                ("description", Some(json!(description))),
-                ("appelant", caller.map(Value::from)),
-                ("recuLe", at.map(Value::from)),
-            ])
-        })
+        .prop_map(
+            |(reference, equipment, call_type, description, caller, at)| {
+                object(vec![
+                    ("reference", Some(json!(reference))),
+                    ("equipement", Some(json!(equipment))),
+                    ("type", Some(json!(call_type))),
+                    ("description", Some(json!(description))),
+                    ("appelant", caller.map(Value::from)),
+                    ("recuLe", at.map(Value::from)),
+                ])
+            },
+        )
         .boxed()
 }
 
@@ -224,7 +220,7 @@ fn call_center_bodies_get_a_documented_status_and_a_french_refusal() {
     let key = format!("Bearer {}", app.creds.call_center_keys[0]);
     let numbers = app.equipment_numbers(app.agency(0), 20);
     assert!(!numbers.is_empty(), "the demo park has numbers");
-    let mut runner = TestRunner::new(config(CALL_CASES));
+    let mut runner = TestRunner::new(fuzz::config(CALL_CASES));
     let strategy = sent(call_body(numbers), CALL_FIELDS.to_vec());
     let counts = RefCell::new(std::collections::BTreeMap::<u16, u32>::new());
     runner
@@ -233,7 +229,10 @@ fn call_center_bodies_get_a_documented_status_and_a_french_refusal() {
             let context = format!(
                 "{:?} {}",
                 sent.content_type,
-                String::from_utf8_lossy(&sent.bytes).chars().take(400).collect::<String>()
+                String::from_utf8_lossy(&sent.bytes)
+                    .chars()
+                    .take(400)
+                    .collect::<String>()
             );
             *counts.borrow_mut().entry(answer.status).or_default() += 1;
             prop_assert!(
@@ -266,25 +265,28 @@ fn call_center_bodies_get_a_documented_status_and_a_french_refusal() {
     }
 
     // Tracking with any reference in the path: 200, 404 or 400, in French.
-    let mut runner = TestRunner::new(config(200));
+    let mut runner = TestRunner::new(fuzz::config(200));
     runner
-        .run(&arb::text().prop_map(|t| t.chars().take(300).collect::<String>()), |reference| {
-            let uri = format!("/api/partners/calls/{}", segment(&reference));
-            let request = Request::get(uri.as_str())
-                .header("authorization", &key)
-                .body(Body::empty())
-                .expect("request");
-            let answer = app.send(request);
-            prop_assert!(
-                matches!(answer.status, 200 | 400 | 404),
-                "status {} for {uri}",
-                answer.status
-            );
-            if answer.status != 200 {
-                assert_error_body(&answer, &uri);
-            }
-            Ok(())
-        })
+        .run(
+            &arb::text().prop_map(|t| t.chars().take(300).collect::<String>()),
+            |reference| {
+                let uri = format!("/api/partners/calls/{}", segment(&reference));
+                let request = Request::get(uri.as_str())
+                    .header("authorization", &key)
+                    .body(Body::empty())
+                    .expect("request");
+                let answer = app.send(request);
+                prop_assert!(
+                    matches!(answer.status, 200 | 400 | 404),
+                    "status {} for {uri}",
+                    answer.status
+                );
+                if answer.status != 200 {
+                    assert_error_body(&answer, &uri);
+                }
+                Ok(())
+            },
+        )
         .unwrap_or_else(|failure| panic!("{failure}"));
 }
 
@@ -318,11 +320,20 @@ fn call_center_extremes_are_refused_in_french() {
         (b"".to_vec(), 400),
         (b"\xff\xfe{\x00}".to_vec(), 400),
         (b"{\"reference\": \"\xff\"}".to_vec(), 400),
-        (b"{\"reference\": 1.0, \"equipement\": 1, \"type\": [], \"description\": {}}".to_vec(), 422),
-        (b"{\"reference\": \"A\", \"reference\": \"B\"}".to_vec(), 422),
+        (
+            b"{\"reference\": 1.0, \"equipement\": 1, \"type\": [], \"description\": {}}".to_vec(),
+            422,
+        ),
+        (
+            b"{\"reference\": \"A\", \"reference\": \"B\"}".to_vec(),
+            422,
+        ),
     ];
     for (bytes, expected) in cases {
-        let context = String::from_utf8_lossy(&bytes).chars().take(120).collect::<String>();
+        let context = String::from_utf8_lossy(&bytes)
+            .chars()
+            .take(120)
+            .collect::<String>();
         let answer = post(
             &app,
             "/api/partners/calls",
@@ -511,7 +522,11 @@ impl World {
             (
                 some(arb::text()),
                 some(arb::text()),
-                some(prop_oneof!["[0-9]{9}", "[0-9]{3} [0-9]{3} [0-9]{3}", arb::text()]),
+                some(prop_oneof![
+                    "[0-9]{9}",
+                    "[0-9]{3} [0-9]{3} [0-9]{3}",
+                    arb::text()
+                ]),
                 some(prop_oneof!["[0-9]{14}", arb::text()]),
                 some(any::<bool>()),
                 some(prop::collection::vec(contact, 0..3)),
@@ -738,7 +753,7 @@ fn workflow_bodies_get_a_documented_status_and_a_french_refusal() {
         ],
         partner_key(app.creds.partner_key.clone()),
     );
-    let mut runner = TestRunner::new(config(WORKFLOW_CASES));
+    let mut runner = TestRunner::new(fuzz::config(WORKFLOW_CASES));
     let counts = RefCell::new(std::collections::BTreeMap::<(&str, u16), u32>::new());
     runner
         .run(&strategy, |((path, sent), key)| {
@@ -753,9 +768,15 @@ fn workflow_bodies_get_a_documented_status_and_a_french_refusal() {
             let context = format!(
                 "{path} key {key:?} {:?} {}",
                 sent.content_type,
-                String::from_utf8_lossy(&sent.bytes).chars().take(400).collect::<String>()
+                String::from_utf8_lossy(&sent.bytes)
+                    .chars()
+                    .take(400)
+                    .collect::<String>()
             );
-            *counts.borrow_mut().entry((path, answer.status)).or_default() += 1;
+            *counts
+                .borrow_mut()
+                .entry((path, answer.status))
+                .or_default() += 1;
             prop_assert!(
                 matches!(answer.status, 200 | 400 | 401 | 403 | 404 | 422),
                 "status {} for {context}: {:?}",
@@ -837,7 +858,10 @@ fn workflow_extremes_are_refused_in_french() {
     for (path, bytes, expected) in cases {
         let context = format!(
             "{path} {}",
-            String::from_utf8_lossy(&bytes).chars().take(120).collect::<String>()
+            String::from_utf8_lossy(&bytes)
+                .chars()
+                .take(120)
+                .collect::<String>()
         );
         let answer = app.post(
             &format!("/api/1.1/wf{path}"),

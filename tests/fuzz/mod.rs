@@ -109,6 +109,26 @@ impl App {
     }
 }
 
+/// proptest's settings for a fuzz property: that many cases, and a fixed
+/// seed so a CI run is reproducible (`PROPTEST_RNG_SEED=N` explores
+/// another part of the space; a failure report names its input).
+pub fn config(cases: u32) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, RngSeed};
+    let from_env = Config::default();
+    Config {
+        cases,
+        // Shrinking replays requests against a database the failing case
+        // already changed; a short shrink keeps the report readable.
+        max_shrink_iters: 500,
+        failure_persistence: None,
+        rng_seed: match from_env.rng_seed {
+            RngSeed::Random => RngSeed::Fixed(0x6C69_6674_6465_736B),
+            fixed => fixed,
+        },
+        ..from_env
+    }
+}
+
 /// Words of serde, axum, hyper or Rust that must never reach a caller.
 const ENGLISH: [&str; 22] = [
     "missing field",
@@ -137,8 +157,29 @@ const ENGLISH: [&str; 22] = [
 
 /// Words one of which any French sentence of ours holds.
 const FRENCH: [&str; 24] = [
-    " le ", " la ", " les ", " de ", " du ", " des ", " un ", " une ", " est ", " n'", " d'",
-    " l'", "é", "è", "ê", "à", "ç", " ou ", " pas ", " en ", " au ", " pour ", " par ",
+    " le ",
+    " la ",
+    " les ",
+    " de ",
+    " du ",
+    " des ",
+    " un ",
+    " une ",
+    " est ",
+    " n'",
+    " d'",
+    " l'",
+    "é",
+    "è",
+    "ê",
+    "à",
+    "ç",
+    " ou ",
+    " pas ",
+    " en ",
+    " au ",
+    " pour ",
+    " par ",
     "introuvable",
 ];
 
@@ -281,8 +322,18 @@ pub mod arb {
             any::<i64>().prop_map(Value::from),
             any::<u64>().prop_map(Value::from),
             any::<f64>().prop_map(|f| Number::from_f64(f).map_or(Value::Null, Value::Number)),
-            prop::sample::select(vec![0.0, -0.0, 1.0, 3.0, 0.5, 1e300, -1e300, 9.1e15, f64::MIN_POSITIVE])
-                .prop_map(|f| Number::from_f64(f).map_or(Value::Null, Value::Number)),
+            prop::sample::select(vec![
+                0.0,
+                -0.0,
+                1.0,
+                3.0,
+                0.5,
+                1e300,
+                -1e300,
+                9.1e15,
+                f64::MIN_POSITIVE
+            ])
+            .prop_map(|f| Number::from_f64(f).map_or(Value::Null, Value::Number)),
         ]
         .boxed()
     }
@@ -446,8 +497,14 @@ pub mod arb {
     /// Whether the Content-Type declares JSON (`application/json` or `+json`).
     pub fn declares_json(content_type: Option<&str>) -> bool {
         content_type.is_some_and(|ct| {
-            let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-            mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+            let mime = ct
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            mime == "application/json"
+                || (mime.starts_with("application/") && mime.ends_with("+json"))
         })
     }
 }
