@@ -750,7 +750,10 @@ fn assert_usage_error(out: &std::process::Output, line: &str) {
         "Usage:",
         "a value is required",
     ] {
-        assert!(!err.contains(english), "clap's English « {english} »: {err}");
+        assert!(
+            !err.contains(english),
+            "clap's English « {english} »: {err}"
+        );
     }
 }
 
