@@ -148,7 +148,7 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
             // The field is what is wrong; only a body nested too deep to be
             // read stays malformed.
             serde_json::error::Category::Syntax
-                if !(path.is_empty() || path == ".") && !message.starts_with("recursion limit") =>
+                if !(path.is_empty() || path == "." || message.starts_with("recursion limit")) =>
             {
                 AppError::unprocessable(if message.starts_with("number out of range") {
                     format!("Le champ « {path} » a une valeur incorrecte.")
