@@ -713,3 +713,141 @@ fn data_dir_comes_from_the_environment_when_not_given() {
         "the database is DIR/liftdesk.db"
     );
 }
+
+/// `serve` with one refused option value, given on the command line or by
+/// its environment variable. The bind address is unusable so that a value
+/// wrongly accepted ends the server at once instead of leaving it running.
+fn serve_with(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_liftdesk"));
+    command
+        .arg("--data-dir")
+        .arg(dir)
+        .args(["serve", "--bind", "adresse-impossible"])
+        .args(args)
+        .env_remove("LIFTDESK_DATA_DIR")
+        .env_remove("LIFTDESK_RATE_LIMIT")
+        .env_remove("LIFTDESK_INSECURE_WEBHOOKS")
+        .env_remove("LIFTDESK_WEBHOOK_RETRY_SCHEDULE")
+        .env_remove("LIFTDESK_CONNECTIVITY_PROBE");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command.output().expect("run liftdesk")
+}
+
+/// Exit 2, nothing on stdout, exactly this one French line; none of
+/// clap's English.
+fn assert_usage_error(out: &std::process::Output, line: &str) {
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(out));
+    assert!(out.stdout.is_empty(), "nothing on stdout on failure");
+    let err = stderr_of(out);
+    assert_eq!(err, format!("Erreur : {line} Voir « liftdesk --help ».\n"));
+    for english in [
+        "error:",
+        "invalid value",
+        "invalid digit",
+        "For more information",
+        "Usage:",
+        "a value is required",
+    ] {
+        assert!(
+            !err.contains(english),
+            "clap's English « {english} »: {err}"
+        );
+    }
+}
+
+/// The option (as clap shows it, with its value name) refused with the
+/// validator's own reason, which quotes the value.
+fn assert_value_refused(out: &std::process::Output, option: &str, reason: &str) {
+    assert_usage_error(out, &format!("valeur invalide pour {option} : {reason}."));
+}
+
+#[test]
+fn a_refused_serve_option_value_gives_the_validators_french_reason() {
+    let dir = tempfile::tempdir().expect("dir");
+    let cases: [(&[&str], &str, &str); 7] = [
+        (
+            &["--rate-limit", "abc"],
+            "--rate-limit <RATE_LIMIT>",
+            "« abc » n'est pas une limite valide (exemple : 600 ou 600/100)",
+        ),
+        (
+            &["--rate-limit", "600/0"],
+            "--rate-limit <RATE_LIMIT>",
+            "« 600/0 » n'est pas une limite valide (exemple : 600 ou 600/100)",
+        ),
+        (
+            &["--webhook-retry-schedule", "5x"],
+            "--webhook-retry-schedule <WEBHOOK_RETRY_SCHEDULE>",
+            "délai « 5x » illisible : un nombre suivi de s, m, h ou d (par exemple 1m,5m,30m,2h,12h)",
+        ),
+        (
+            &["--webhook-retry-schedule", "8d"],
+            "--webhook-retry-schedule <WEBHOOK_RETRY_SCHEDULE>",
+            "délai « 8d » hors limites (de 1 s à 7 jours)",
+        ),
+        (
+            &["--connectivity-probe", "ftp://x"],
+            "--connectivity-probe <CONNECTIVITY_PROBE>",
+            "sonde « ftp://x » illisible : route, off, tcp://hôte:port ou une adresse http(s)://",
+        ),
+        (
+            &["--connectivity-probe", "tcp://hote-sans-port"],
+            "--connectivity-probe <CONNECTIVITY_PROBE>",
+            "sonde « tcp://hote-sans-port » illisible : route, off, tcp://hôte:port ou une adresse http(s)://",
+        ),
+        (
+            &["--insecure-webhooks=peut-etre"],
+            "--insecure-webhooks [<INSECURE_WEBHOOKS>]",
+            "« peut-etre » n'est ni 1 ni 0",
+        ),
+    ];
+    for (args, option, reason) in cases {
+        assert_value_refused(&serve_with(dir.path(), args, &[]), option, reason);
+    }
+    // The same validators refuse a value given by the environment.
+    assert_value_refused(
+        &serve_with(dir.path(), &[], &[("LIFTDESK_RATE_LIMIT", "beaucoup")]),
+        "--rate-limit <RATE_LIMIT>",
+        "« beaucoup » n'est pas une limite valide (exemple : 600 ou 600/100)",
+    );
+    assert_value_refused(
+        &serve_with(dir.path(), &[], &[("LIFTDESK_INSECURE_WEBHOOKS", "oui!")]),
+        "--insecure-webhooks [<INSECURE_WEBHOOKS>]",
+        "« oui! » n'est ni 1 ni 0",
+    );
+    // A reason that does not quote the whole value follows it.
+    assert_usage_error(
+        &serve_with(dir.path(), &["--webhook-retry-schedule", "1m,8d"], &[]),
+        "valeur invalide pour --webhook-retry-schedule <WEBHOOK_RETRY_SCHEDULE> : « 1m,8d » : délai « 8d » hors limites (de 1 s à 7 jours).",
+    );
+    let many = vec!["1m"; 21].join(",");
+    assert_usage_error(
+        &serve_with(dir.path(), &["--webhook-retry-schedule", &many], &[]),
+        &format!(
+            "valeur invalide pour --webhook-retry-schedule <WEBHOOK_RETRY_SCHEDULE> : « {many} » : au plus 20 délais de nouvel essai."
+        ),
+    );
+    // clap's own number parser speaks English: said again in French.
+    assert_usage_error(
+        &run_cli(dir.path(), &["demo", "--seed", "abc"]),
+        "valeur invalide pour --seed <SEED> : « abc » : un nombre entier positif est attendu (chiffres seulement).",
+    );
+    assert_usage_error(
+        &run_cli(dir.path(), &["demo", "--seed", "99999999999999999999999"]),
+        "valeur invalide pour --seed <SEED> : « 99999999999999999999999 » : nombre hors des limites acceptées.",
+    );
+    // An enumerated value (no validator of ours) lists the possible ones.
+    assert_usage_error(
+        &run_cli(dir.path(), &["demo", "--size", "enorme"]),
+        "valeur invalide pour --size <SIZE> : « enorme » (valeurs possibles : small, large).",
+    );
+    // An option left without its value.
+    assert_usage_error(
+        &serve_with(dir.path(), &["--rate-limit"], &[]),
+        "l'argument --rate-limit <RATE_LIMIT> attend une valeur.",
+    );
+    // Nothing was started nor created by a refused command line.
+    assert!(!db_path(dir.path()).exists());
+}

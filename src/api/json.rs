@@ -123,6 +123,13 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
             "Le corps de la requête doit être un objet JSON.",
         ));
     }
+    // JSON is UTF-8; serde checks it only in the strings it reads, so a
+    // broken byte after a refused field would pass for a 422.
+    if std::str::from_utf8(bytes).is_err() {
+        return Err(AppError::bad_request(
+            "Le corps de la requête n'est pas un JSON valide.",
+        ));
+    }
     // Syntax first: a malformed body is 400 even when a field is also missing.
     serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
         .map_err(|_| AppError::bad_request("Le corps de la requête n'est pas un JSON valide."))?;
@@ -130,9 +137,24 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
+        let message = inner.to_string();
         match inner.classify() {
             serde_json::error::Category::Data => {
-                AppError::unprocessable(data_error_message(&path, &inner.to_string()))
+                AppError::unprocessable(data_error_message(&path, &message))
+            }
+            // The text is well-formed (checked above), yet serde_json calls
+            // some refusals of a value syntax: a choice sent as another JSON
+            // type (`"target": false`), a number out of range (`1e999`).
+            // The field is what is wrong; only a body nested too deep to be
+            // read stays malformed.
+            serde_json::error::Category::Syntax
+                if !(path.is_empty() || path == "." || message.starts_with("recursion limit")) =>
+            {
+                AppError::unprocessable(if message.starts_with("number out of range") {
+                    format!("Le champ « {path} » a une valeur incorrecte.")
+                } else {
+                    format!("Le champ « {path} » n'a pas le type attendu.")
+                })
             }
             _ => AppError::bad_request("Le corps de la requête n'est pas un JSON valide."),
         }
@@ -234,5 +256,72 @@ mod tests {
         assert_eq!(message(r#"{} trailing"#).0, 400);
         assert_eq!(message(r#"{"count": "#).0, 400);
         assert_eq!(message(r#"{"email": "a", "count": 1}"#).0, 200);
+        assert_eq!(
+            message(r#"{"email": "a", "count": 1e999}"#),
+            (422, "Le champ « count » a une valeur incorrecte.".into())
+        );
+        // Invalid UTF-8 is malformed, wherever it stands.
+        let broken = |bytes: &[u8]| match parse_json::<Sample>(bytes) {
+            Ok(_) => 200,
+            Err(err) => err.status().as_u16(),
+        };
+        assert_eq!(broken(b"{\"x\": 1, \"email\": \"\xff\"}"), 400);
+        assert_eq!(
+            broken(b"{\"email\": \"a\", \"count\": 1, \"\xc3\": 1}"),
+            400
+        );
+    }
+
+    #[derive(Deserialize, Debug)]
+    #[serde(rename_all = "snake_case")]
+    #[allow(dead_code)]
+    enum Kind {
+        Clients,
+        Contacts,
+    }
+
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct WithChoice {
+        target: Kind,
+    }
+
+    #[test]
+    fn a_choice_of_another_json_type_is_a_422_naming_it() {
+        let refusal = |body: &str| match parse_json::<WithChoice>(body.as_bytes()) {
+            Ok(_) => (200, String::new()),
+            Err(err) => (err.status().as_u16(), err.public_message()),
+        };
+        let mistyped = (
+            422,
+            "Le champ « target » n'a pas le type attendu.".to_owned(),
+        );
+        for body in [
+            r#"{"target": false}"#,
+            r#"{"target": {}}"#,
+            r#"{"target": [1]}"#,
+            r#"{"target": 3}"#,
+            r#"{"target": null}"#,
+        ] {
+            assert_eq!(refusal(body), mistyped, "{body}");
+        }
+        assert_eq!(
+            refusal(r#"{"target": "x"}"#),
+            (
+                422,
+                "La valeur du champ « target » ne fait pas partie des valeurs autorisées.".into()
+            )
+        );
+        assert_eq!(refusal(r#"{"target": "clients"}"#).0, 200);
+        // Depth is read only where a value is wanted: a choice sent as a
+        // deep array is mistyped at once, an ignored field is skipped.
+        let deep = format!("{{\"target\": {}{}}}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(refusal(&deep).0, 422);
+        let deep_map = format!(
+            "{{\"target\": \"clients\", \"x\": {}{}}}",
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        assert_eq!(refusal(&deep_map).0, 200);
     }
 }

@@ -2,6 +2,7 @@
 //! Opens once within 5 minutes; otherwise — used, expired, forged, unknown —
 //! the same French "lien expiré" page with 410, revealing nothing.
 
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -15,7 +16,7 @@ base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 pub async fn open_sheet(
     State(state): State<AppState>,
     method: Method,
-    Path(token): Path<String>,
+    token: Result<Path<String>, PathRejection>,
 ) -> Response {
     // axum answers HEAD with the GET handler: a link checker's HEAD must
     // not consume the single-use link, nor tell whether it is valid.
@@ -26,6 +27,11 @@ pub async fn open_sheet(
             .insert(header::ALLOW, HeaderValue::from_static("GET"));
         return with_headers(response);
     }
+    // A token that is not even text (`%FF`) is a forged link like any
+    // other: the same page, not axum's English 400.
+    let Ok(Path(token)) = token else {
+        return with_headers((StatusCode::GONE, sheet::expired_page()).into_response());
+    };
     let secret = state.sheet_secret.clone();
     let now = state.now();
     let opened = state

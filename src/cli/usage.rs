@@ -14,6 +14,29 @@ fn context(err: &clap::Error, kind: ContextKind) -> String {
     }
 }
 
+/// The reason of a refused value: our validators' own French text; the
+/// standard library's number parsers (clap's for `--seed`) speak English,
+/// so their reasons are said again in French.
+fn french_reason(source: &(dyn std::error::Error + 'static)) -> String {
+    use std::num::IntErrorKind;
+    if let Some(err) = source.downcast_ref::<std::num::ParseIntError>() {
+        return match err.kind() {
+            IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+                "nombre hors des limites acceptées".to_owned()
+            }
+            IntErrorKind::Empty => "un nombre entier est attendu".to_owned(),
+            _ => "un nombre entier positif est attendu (chiffres seulement)".to_owned(),
+        };
+    }
+    if source.is::<std::num::ParseFloatError>() {
+        return "un nombre est attendu".to_owned();
+    }
+    if source.is::<std::str::ParseBoolError>() {
+        return "true ou false est attendu".to_owned();
+    }
+    source.to_string()
+}
+
 /// Prints help and version as clap does; every other error in French (exit 2).
 pub fn report(err: clap::Error) -> ExitCode {
     match err.kind() {
@@ -41,14 +64,19 @@ pub fn report(err: clap::Error) -> ExitCode {
         ErrorKind::UnknownArgument => format!("argument inconnu : « {arg} »."),
         ErrorKind::InvalidValue => {
             let valid = context(&err, ContextKind::ValidValue);
-            if valid.is_empty() {
+            if value.is_empty() && valid.is_empty() {
+                format!("l'argument {arg} attend une valeur.")
+            } else if valid.is_empty() {
                 format!("valeur invalide pour {arg} : « {value} ».")
             } else {
                 format!("valeur invalide pour {arg} : « {value} » (valeurs possibles : {valid}).")
             }
         }
-        ErrorKind::ValueValidation => match std::error::Error::source(&err) {
-            // The validator's own French reason.
+        ErrorKind::ValueValidation => match std::error::Error::source(&err).map(french_reason) {
+            // The reason already quotes the value: not twice.
+            Some(reason) if reason.contains(&format!("« {value} »")) => {
+                format!("valeur invalide pour {arg} : {reason}.")
+            }
             Some(reason) => format!("valeur invalide pour {arg} : « {value} » : {reason}."),
             None => format!("valeur invalide pour {arg} : « {value} »."),
         },

@@ -431,7 +431,23 @@ fn read_csv(name: &str, bytes: &[u8]) -> AppResult<Grid> {
 
 // -- XLSX ----------------------------------------------------------------------
 
+/// Reads the first sheet. calamine panics on some malformed files (an
+/// arithmetic overflow on a cell reference such as `ZZZZZZZZ1` or a
+/// dimension `B2:A1`, in builds with overflow checks): such a file is
+/// unreadable, a 422 like any other, never a failed request.
 fn read_xlsx(name: &str, bytes: &[u8]) -> AppResult<Grid> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        read_xlsx_cells(name, bytes)
+    }))
+    .unwrap_or_else(|_| {
+        tracing::debug!("classeur illisible : le lecteur xlsx a paniqué");
+        Err(AppError::unprocessable(format!(
+            "Le fichier « {name} » n'est pas un classeur Excel (.xlsx) lisible."
+        )))
+    })
+}
+
+fn read_xlsx_cells(name: &str, bytes: &[u8]) -> AppResult<Grid> {
     let unreadable = || {
         AppError::unprocessable(format!(
             "Le fichier « {name} » n'est pas un classeur Excel (.xlsx) lisible."
