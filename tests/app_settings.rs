@@ -1,5 +1,6 @@
 //! The settings screen's API (`/app/api/settings…`, `/app/api/diagnostics`):
-//! administrators only; the address for integrations, the saved settings,
+//! the organization administrators of the organization that installed
+//! Liftdesk only (not another organization's, docs/isolation.md); the address for integrations, the saved settings,
 //! the backup folder checked, "back up now", the backups, restore through
 //! the host (409 without one), the diagnostics without secrets; and the
 //! notices published to the shell.
@@ -456,4 +457,239 @@ async fn open_to_the_agency_network_the_screen_lists_this_computers_addresses() 
         text.contains("Adresses sur le réseau de l'agence"),
         "{text}"
     );
+}
+
+/// What the settings routes can change: `settings.json`, the backup folder's
+/// files, and what was handed to the host.
+fn installation_state(
+    server: &TestServer,
+    folder: &std::path::Path,
+    host: &FakeHost,
+) -> (Option<Vec<u8>>, Vec<String>, Vec<PathBuf>, u32) {
+    let saved = std::fs::read(server.data_dir.path().join("settings.json")).ok();
+    let mut files: Vec<String> = std::fs::read_dir(folder)
+        .expect("folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    (
+        saved,
+        files,
+        host.restores.lock().expect("lock").clone(),
+        *host.restarts.lock().expect("lock"),
+    )
+}
+
+/// Every settings route with a body that would change something: the
+/// message's subject for each, as in `src/api/app/settings.rs`.
+fn installation_routes(
+    backup: &str,
+    other_folder: &std::path::Path,
+) -> Vec<(
+    &'static str,
+    &'static str,
+    Option<serde_json::Value>,
+    &'static str,
+)> {
+    let setting = "Le réglage de l'installation";
+    vec![
+        ("GET", "/settings", None, setting),
+        (
+            "PUT",
+            "/settings",
+            Some(
+                json!({ "port": 9555, "lan": true, "backupDir": other_folder, "dailyBackup": false }),
+            ),
+            setting,
+        ),
+        ("GET", "/settings/backups", None, setting),
+        (
+            "POST",
+            "/settings/backups",
+            Some(json!({})),
+            "Sauvegarder la base",
+        ),
+        (
+            "POST",
+            "/settings/restore",
+            Some(json!({ "path": backup })),
+            "Restaurer une sauvegarde",
+        ),
+        (
+            "POST",
+            "/settings/restart",
+            Some(json!({})),
+            "Le redémarrage",
+        ),
+        ("GET", "/diagnostics", None, "Le diagnostic"),
+    ]
+}
+
+#[tokio::test]
+async fn only_the_administrators_of_the_organization_that_installed_it_administer_the_installation()
+{
+    let host = Arc::new(FakeHost::default());
+    let for_state = host.clone();
+    let server = TestServer::start_adjusted(
+        tempfile::tempdir().expect("dir"),
+        RateLimit::default(),
+        move |state| {
+            state
+                .with_control(for_state)
+                .with_listen_settings(liftdesk::settings::Settings::default())
+        },
+    )
+    .await;
+    // Durand sets the installation up; Concurrent is made afterwards in it,
+    // and so is the service operator's account.
+    let (admin, member, durand) = admin_and_member(&server).await;
+    let concurrent = init_org(server.data_dir.path(), "Concurrent", "admin@concurrent.fr");
+    server.cli_json(&[
+        "user",
+        "create",
+        "--email",
+        "chef@durand.fr",
+        "--name",
+        "Chef d'agence",
+        "--password",
+        PASSWORD,
+        "--agency",
+        &durand.agency_id,
+        "--admin",
+    ]);
+    server.cli_json(&[
+        "operator",
+        "create",
+        "--email",
+        "operateur@service.fr",
+        "--name",
+        "Opérateur",
+        "--password",
+        PASSWORD,
+    ]);
+    let outsider = StaffClient::sign_in(&server, "admin@concurrent.fr", PASSWORD).await;
+    let agency_admin = StaffClient::sign_in(&server, "chef@durand.fr", PASSWORD).await;
+    let operator = StaffClient::sign_in(&server, "operateur@service.fr", PASSWORD).await;
+    assert_eq!(outsider.session["account"]["role"], "org_admin");
+    assert_eq!(
+        outsider.session["agencies"],
+        json!([{ "id": concurrent.agency_id, "name": "Concurrent Centre" }])
+    );
+
+    // The session says who may open the settings screen, at sign-in and after.
+    for (client, expected) in [
+        (&admin, true),
+        (&member, false),
+        (&outsider, false),
+        (&agency_admin, false),
+        (&operator, false),
+    ] {
+        let email = client.session["account"]["email"].clone();
+        assert_eq!(
+            client.session["installationAdmin"],
+            json!(expected),
+            "sign-in of {email}"
+        );
+        let (status, again) = client.get("/session").await;
+        assert_eq!(status, 200);
+        assert_eq!(again["installationAdmin"], json!(expected), "{email}");
+    }
+    let (status, switched) = outsider
+        .put(
+            "/session/agency",
+            json!({ "agencyId": concurrent.agency_id }),
+        )
+        .await;
+    assert_eq!(status, 200, "{switched}");
+    assert_eq!(switched["installationAdmin"], false);
+
+    // The installation's administrator chooses a folder and backs up.
+    let folder = tempfile::tempdir().expect("folder");
+    let other_folder = tempfile::tempdir().expect("other folder");
+    let (status, _) = admin
+        .put(
+            "/settings",
+            json!({ "port": 8080, "lan": false, "backupDir": folder.path(), "dailyBackup": true }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, written) = admin.post("/settings/backups", json!({})).await;
+    assert_eq!(status, 201, "{written}");
+    let backup = written["path"].as_str().expect("path").to_owned();
+    let routes = installation_routes(&backup, other_folder.path());
+
+    let before = installation_state(&server, folder.path(), &host);
+    for (client, who) in [
+        (&outsider, "another organization's administrator"),
+        (
+            &agency_admin,
+            "an agency administrator of the installation's organization",
+        ),
+        (&operator, "the service operator"),
+    ] {
+        for (method, path, body, what) in &routes {
+            let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+            let (status, answer) = client.send(method.clone(), path, body.clone()).await;
+            assert_eq!(status, 403, "{method} {path} by {who}: {answer}");
+            assert_eq!(
+                answer,
+                json!({ "error": format!("{what} est réservé à un administrateur de l'organisation qui a installé Liftdesk.") }),
+                "{method} {path} by {who}"
+            );
+        }
+    }
+    for (method, path, body, what) in &routes {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        let (status, answer) = member.send(method.clone(), path, body.clone()).await;
+        assert_eq!(status, 403, "{method} {path} by the member: {answer}");
+        assert_eq!(
+            answer,
+            json!({ "error": format!("{what} est réservé à un administrateur de l'agence.") }),
+            "{method} {path} by the member"
+        );
+    }
+    assert_eq!(
+        installation_state(&server, folder.path(), &host),
+        before,
+        "a refused call changed the installation"
+    );
+    assert_eq!(
+        std::fs::read_dir(other_folder.path())
+            .expect("folder")
+            .count(),
+        0
+    );
+
+    // The installation's administrator still runs every one of them.
+    let mut statuses = Vec::new();
+    for (method, path, body, _) in &routes {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        let (status, answer) = admin.send(method.clone(), path, body.clone()).await;
+        if *path == "/diagnostics" {
+            let text = answer.as_str().unwrap_or("");
+            // The whole installation's: Durand, Concurrent, the operator's.
+            assert!(text.contains("organisations : 3"), "{text}");
+        }
+        statuses.push((path.to_owned(), status));
+    }
+    assert_eq!(
+        statuses,
+        [
+            ("/settings", 200),
+            ("/settings", 200),
+            ("/settings/backups", 200),
+            ("/settings/backups", 201),
+            ("/settings/restore", 202),
+            ("/settings/restart", 202),
+            ("/diagnostics", 200),
+        ]
+    );
+    let saved = liftdesk::settings::load(server.data_dir.path()).expect("saved");
+    assert_eq!(saved.port, 9555);
+    assert_eq!(saved.backup_dir.as_deref(), Some(other_folder.path()));
+    assert_eq!(
+        *host.restores.lock().expect("lock"),
+        vec![PathBuf::from(&backup)]
+    );
+    assert_eq!(*host.restarts.lock().expect("lock"), 1);
 }

@@ -68,10 +68,13 @@ async fn the_first_run_creates_the_organization_and_signs_the_admin_in() {
     assert_eq!(session["account"]["email"], "claire@durand.fr");
     assert_eq!(session["agency"]["name"], "Lyon");
     assert!(session["csrfToken"].is_string());
+    // The organization that set the installation up administers it.
+    assert_eq!(session["installationAdmin"], true);
     // Signed in by the cookie.
     let (status, me) = get(&http, server.url("/app/api/session")).await;
     assert_eq!(status, 200, "{me}");
     assert_eq!(me["account"]["name"], "Claire");
+    assert_eq!(me["installationAdmin"], true);
 
     // Done once: the screen goes, a second setup and the demo are refused.
     let (_, body) = get(&http, server.url("/app/api/setup")).await;
@@ -123,13 +126,16 @@ async fn the_first_run_can_install_the_demo_and_answers_its_sign_ins() {
     let email = body["admin"]["email"].as_str().expect("email");
     let password = body["admin"]["password"].as_str().expect("password");
     assert!(body["member"]["email"].is_string());
-    let (status, _) = post(
+    let (status, session) = post(
         &http,
         server.url("/app/api/session"),
         json!({ "email": email, "password": password }),
     )
     .await;
     assert_eq!(status, 200);
+    // The demo's organization set the installation up: its administrator
+    // administers it.
+    assert_eq!(session["installationAdmin"], true);
     let (_, body) = get(&http, server.url("/app/api/setup")).await;
     assert_eq!(body, json!({ "needed": false }));
 }

@@ -37,6 +37,7 @@
 //! | another call center of agency A | — | 404 | — | — |
 //! | the member (A only) asking for B | 403 | — | — | 403 (agency switch) |
 //! | the member where an administrator is needed | 403 | — | — | 403 |
+//! | another organization on the installation's settings | — | — | — | 403 |
 //! | a partner key not attributed to the agency | — | — | 403 | — |
 //!
 //! "404 / hidden": an operation naming an object of A answers exactly what
@@ -52,9 +53,11 @@
 //! Not tried by another organization or agency: operations that act in the
 //! caller's own scope without naming an object of A (subscribing a webhook,
 //! uploading a file, creating a key or a token, swapping rota weeks, the
-//! workflow API's creations…), where they are legitimate callers, and the
-//! installation's settings (`/settings*`, `/diagnostics`), which belong to
-//! no organization: any administrator reaches them (see docs/isolation.md).
+//! workflow API's creations…), where they are legitimate callers. The
+//! installation's settings (`/settings*`, `/diagnostics`) belong to the
+//! organization that set the installation up (the demo's here): another
+//! organization's administrator gets 403, and `settings.json` is compared
+//! before and after the matrix (see docs/isolation.md).
 //! The sign-in and the first-run setup are public: they are checked for
 //! their documented answer on an installed server.
 //!
@@ -96,8 +99,7 @@ const SCOPE_403: &str = "Cette agence est hors du périmètre de ce compte.";
 const SWITCH_403: &str = "Cette agence n'est pas dans le périmètre de votre compte.";
 /// A surveyor of both demo agencies (the workflow API's mobile account).
 const SURVEYOR: &str = "releveur@ascenseurs-durand.fr";
-const SETTINGS_403: &str =
-    "Le réglage de l'installation est réservé à un administrateur de l'agence.";
+const SETTINGS: &str = "Le réglage de l'installation";
 
 // -- The world ------------------------------------------------------------------
 
@@ -817,6 +819,18 @@ impl Op {
         self
     }
 
+    /// An operation on the installation itself: the member gets the
+    /// administrators' 403, another organization's administrator the
+    /// installation's (`what` is the message's subject).
+    fn installation(self, what: &str) -> Op {
+        self.admin(&format!("{what} est réservé à un administrateur de l'agence."))
+            .exact(
+                Who::OtherOrganization,
+                403,
+                json!({ "error": format!("{what} est réservé à un administrateur de l'organisation qui a installé Liftdesk.") }),
+            )
+    }
+
     fn exact(mut self, who: Who, status: u16, body: Value) -> Op {
         self.exact.push((who, status, body));
         self
@@ -1250,22 +1264,22 @@ fn app_ops(w: &World) -> Vec<Op> {
         )
         .on(&[&i.partner_key_id])
         .admin("Révoquer une clé partenaire est réservé à un administrateur de l'agence."),
-        // The installation (not an organization's): administrators only.
-        app("GET /settings", "/settings".into()).admin(SETTINGS_403),
+        // The installation: the administrators of the organization that set
+        // it up (the demo's), not another organization's.
+        app("GET /settings", "/settings".into()).installation(SETTINGS),
         app("PUT /settings", "/settings".into())
-            .body(json!({ "port": 8080, "lan": false, "backupDir": null, "dailyBackup": true }))
-            .admin(SETTINGS_403),
-        app("GET /settings/backups", "/settings/backups".into()).admin(SETTINGS_403),
+            .body(json!({ "port": 9123, "lan": true, "backupDir": null, "dailyBackup": false }))
+            .installation(SETTINGS),
+        app("GET /settings/backups", "/settings/backups".into()).installation(SETTINGS),
         app("POST /settings/backups", "/settings/backups".into())
-            .admin("Sauvegarder la base est réservé à un administrateur de l'agence."),
+            .installation("Sauvegarder la base"),
         app("POST /settings/restore", "/settings/restore".into())
             .body(json!({ "path": "/nulle-part/liftdesk.sqlite3" }))
-            .admin("Restaurer une sauvegarde est réservé à un administrateur de l'agence."),
+            .installation("Restaurer une sauvegarde"),
         app("POST /settings/restart", "/settings/restart".into())
-            .admin("Le redémarrage est réservé à un administrateur de l'agence.")
+            .installation("Le redémarrage")
             .no_control(),
-        app("GET /diagnostics", "/diagnostics".into())
-            .admin("Le diagnostic est réservé à un administrateur de l'agence."),
+        app("GET /diagnostics", "/diagnostics".into()).installation("Le diagnostic"),
     ]
 }
 
@@ -2064,6 +2078,9 @@ async fn every_wrong_caller_of_every_operation_is_refused_reveals_nothing_and_ch
     }
 
     let before = digest(&w.dir);
+    // The installation's settings live beside the store.
+    let settings_file = w.dir.join("settings.json");
+    let settings_before = std::fs::read(&settings_file).ok();
     let mut watch = Watch::new(&w.dir);
     let mut checks = 0;
     for op in &ops {
@@ -2072,6 +2089,9 @@ async fn every_wrong_caller_of_every_operation_is_refused_reveals_nothing_and_ch
     let changed = changed_tables(&before, &digest(&w.dir));
     if !changed.is_empty() {
         failures.push(format!("the matrix changed {changed:?}"));
+    }
+    if std::fs::read(&settings_file).ok() != settings_before {
+        failures.push("the matrix changed settings.json".to_owned());
     }
     assert!(
         failures.is_empty(),

@@ -225,3 +225,60 @@ fn a_database_newer_than_the_binary_is_refused_untouched() {
     );
     assert_eq!(file_digest(&path), before, "still untouched");
 }
+
+fn installation_owner(dir: &std::path::Path) -> Option<String> {
+    open_db(dir)
+        .query_row("SELECT organization_id FROM installation", [], |r| r.get(0))
+        .ok()
+}
+
+#[test]
+fn an_older_database_records_its_oldest_client_organization_as_the_installations() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = db_path(dir.path());
+    // Schema version 6: the service operator's organization came first, two
+    // client organizations were made at the same instant (the id decides),
+    // and one later with a smaller id.
+    {
+        let mut conn = rusqlite::Connection::open(&path).expect("create");
+        migrate_to_version(&mut conn, 6).expect("version 6");
+        conn.execute_batch(
+            "INSERT INTO organizations (id, name, kind, created_at) VALUES
+               ('org-0', 'Opérateur du service', 'operator', '2024-01-01T00:00:00.000Z'),
+               ('org-c', 'Ex aequo', 'client', '2025-01-01T00:00:00.000Z'),
+               ('org-a', 'Tardive', 'client', '2025-03-01T00:00:00.000Z'),
+               ('org-b', 'Première', 'client', '2025-01-01T00:00:00.000Z');",
+        )
+        .expect("old data");
+    }
+    drop(Store::open(&path).expect("migrate"));
+    assert_eq!(installation_owner(dir.path()).as_deref(), Some("org-b"));
+    // A later organization does not take it over.
+    init_org(dir.path(), "Nouvelle", "admin@nouvelle.fr");
+    assert_eq!(installation_owner(dir.path()).as_deref(), Some("org-b"));
+}
+
+#[test]
+fn the_first_client_organization_made_sets_the_installation_up() {
+    let dir = tempfile::tempdir().expect("dir");
+    drop(Store::open(&db_path(dir.path())).expect("open"));
+    assert_eq!(installation_owner(dir.path()), None);
+    // The service operator's account (and organization) is not a client.
+    cli_json(
+        dir.path(),
+        &[
+            "operator",
+            "create",
+            "--email",
+            "operateur@service.fr",
+            "--name",
+            "Opérateur",
+            "--password",
+            "motdepasse-solide",
+        ],
+    );
+    assert_eq!(installation_owner(dir.path()), None);
+    let first = init_org(dir.path(), "Durand", "admin@durand.fr");
+    init_org(dir.path(), "Concurrent", "admin@concurrent.fr");
+    assert_eq!(installation_owner(dir.path()), Some(first.organization_id));
+}

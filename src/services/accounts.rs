@@ -82,6 +82,9 @@ pub fn init_organization(
         .transpose()?;
     let organization_id =
         agencies::create_organization(tx, &organization, OrganizationKind::Client)?;
+    // The first client organization sets the installation up (and
+    // administers it); later ones only live in it.
+    agencies::claim_installation(tx, &organization_id)?;
     let agency_id = agencies::create_agency(tx, &organization_id, &agency, None)?;
     let account_id = accounts::create(
         tx,
@@ -111,6 +114,38 @@ pub fn init_organization(
         agency_id,
         account_id,
     })
+}
+
+/// Whether the account administers the installation itself: an
+/// organization administrator of the organization that set it up. The
+/// installation holds every organization's data, so neither another
+/// organization's administrators, nor an agency administrator (whose scope
+/// is some agencies), nor the service operator's service account (a reading
+/// account for integrations) may back it up, restore or restart it.
+pub fn is_installation_admin(conn: &Connection, account: &AccountRow) -> AppResult<bool> {
+    if account.role != Role::OrgAdmin {
+        return Ok(false);
+    }
+    Ok(agencies::installation_organization(conn)?.as_deref() == Some(&account.organization_id))
+}
+
+/// 403 unless the account administers the installation; a member gets the
+/// usual administrators-only refusal.
+pub fn require_installation_admin(
+    conn: &Connection,
+    account: &AccountRow,
+    what: &str,
+) -> AppResult<()> {
+    if account.role == Role::Member {
+        return crate::services::webhooks::require_admin(account, what);
+    }
+    if is_installation_admin(conn, account)? {
+        Ok(())
+    } else {
+        Err(AppError::forbidden(format!(
+            "{what} est réservé à un administrateur de l'organisation qui a installé Liftdesk."
+        )))
+    }
 }
 
 pub fn create_agency(

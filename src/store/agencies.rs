@@ -198,3 +198,24 @@ pub fn any_organization(conn: &Connection) -> rusqlite::Result<bool> {
         r.get(0)
     })
 }
+
+/// Records `organization_id` as the organization that set the installation
+/// up, unless one already did (only the first client organization does).
+pub fn claim_installation(tx: &Transaction, organization_id: &str) -> AppResult<()> {
+    tx.execute(
+        "INSERT OR IGNORE INTO installation (id, organization_id) VALUES (1, ?1)",
+        [organization_id],
+    )?;
+    Ok(())
+}
+
+/// The organization that set the installation up (none before the first run).
+pub fn installation_organization(conn: &Connection) -> AppResult<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT organization_id FROM installation WHERE id = 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?)
+}

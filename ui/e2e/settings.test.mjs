@@ -201,7 +201,7 @@ if (missing.length > 0) {
       const links = await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link').allTextContents();
       assert.ok(!links.map((s) => s.trim()).includes('Paramètres'));
       await page.goto(new URL('/parametres', baseUrl).href);
-      await page.getByText("Les paramètres de l'installation sont réservés aux administrateurs.", { exact: true }).waitFor();
+      await page.getByText("Les paramètres de l'installation sont réservés aux administrateurs de l'organisation qui a installé Liftdesk.", { exact: true }).waitFor();
       // Pour l'étape de nettoyage : l'administrateur se reconnecte.
       await page.getByRole('button', { name: 'Se déconnecter', exact: true }).click();
       await signIn(creds.admin);

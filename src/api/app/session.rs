@@ -13,7 +13,7 @@ use crate::auth::secret;
 use crate::auth::staff_session::{self, StaffSession};
 use crate::clock;
 use crate::error::{AppError, AppResult};
-use crate::services::accounts::{agencies_in_scope, authenticate};
+use crate::services::accounts::{agencies_in_scope, authenticate, is_installation_admin};
 use crate::state::AppState;
 use crate::store::accounts::AccountRow;
 use crate::store::agencies::AgencyRow;
@@ -52,6 +52,9 @@ pub struct SessionView {
     account: AccountSummary,
     agency: Option<AgencyRef>,
     agencies: Vec<AgencyRef>,
+    /// The account administers the installation (the settings screen):
+    /// `services::accounts::is_installation_admin`.
+    installation_admin: bool,
     csrf_token: String,
 }
 
@@ -59,6 +62,7 @@ fn session_view(
     account: &AccountRow,
     agency: Option<&AgencyRow>,
     scope: &[AgencyRow],
+    installation_admin: bool,
     csrf_token: String,
 ) -> SessionView {
     SessionView {
@@ -70,6 +74,7 @@ fn session_view(
         },
         agency: agency.map(AgencyRef::from),
         agencies: scope.iter().map(AgencyRef::from).collect(),
+        installation_admin,
         csrf_token,
     }
 }
@@ -127,9 +132,10 @@ pub(crate) async fn open_session(
     let fingerprint = secret::fingerprint(&session_secret);
     let account_id = account.id.clone();
     let agency_id = agency.as_ref().map(|a| a.id.clone());
-    state
+    let for_check = account.clone();
+    let installation_admin = state
         .store
-        .write(move |tx| -> AppResult<()> {
+        .write(move |tx| -> AppResult<bool> {
             let session_id = sessions::create(
                 tx,
                 &NewSession {
@@ -150,13 +156,15 @@ pub(crate) async fn open_session(
                     object_id: Some(&session_id),
                     detail: None,
                 },
-            )
+            )?;
+            is_installation_admin(tx, &for_check)
         })
         .await?;
     let view = session_view(
         &account,
         agency.as_ref(),
         &scope,
+        installation_admin,
         staff_session::csrf_token_for(&session_secret),
     );
     Ok((
@@ -169,13 +177,26 @@ pub(crate) async fn open_session(
         .into_response())
 }
 
-async fn current(session: StaffSession) -> Json<SessionView> {
-    Json(session_view(
+async fn current(
+    State(state): State<AppState>,
+    session: StaffSession,
+) -> AppResult<Json<SessionView>> {
+    let installation_admin = installation_admin_of(&state, &session).await?;
+    Ok(Json(session_view(
         &session.account,
         session.agency.as_ref(),
         &session.scope,
+        installation_admin,
         session.csrf_token.clone(),
-    ))
+    )))
+}
+
+async fn installation_admin_of(state: &AppState, session: &StaffSession) -> AppResult<bool> {
+    let account = session.account.clone();
+    state
+        .store
+        .read(move |conn| is_installation_admin(conn, &account))
+        .await
 }
 
 async fn sign_out(State(state): State<AppState>, session: StaffSession) -> AppResult<Response> {
@@ -211,10 +232,12 @@ async fn switch_agency(
         .store
         .write(move |tx| sessions::set_agency(tx, &id, &agency_id))
         .await?;
+    let installation_admin = installation_admin_of(&state, &session).await?;
     Ok(Json(session_view(
         &session.account,
         Some(&agency),
         &session.scope,
+        installation_admin,
         session.csrf_token.clone(),
     )))
 }

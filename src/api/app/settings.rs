@@ -1,5 +1,7 @@
 //! `/app/api/settings…` and `/app/api/diagnostics`: the settings screen of
-//! the installation (administrators only). The address to give to
+//! the installation, for the organization administrators of the
+//! organization that set it up (`services::accounts::is_installation_admin`:
+//! the installation holds every organization's data). The address to give to
 //! integrations, the port and the agency-network switch (they take effect
 //! at the next start, or at once through the host's restart), the backup
 //! folder and the daily backup, "back up now", the backups and "restore…"
@@ -20,7 +22,7 @@ use crate::auth::staff_session::StaffSession;
 use crate::backup::{self, BackupFile};
 use crate::error::{AppError, AppResult};
 use crate::server;
-use crate::services::webhooks::require_admin;
+use crate::services::accounts;
 use crate::settings::{self, Settings};
 use crate::state::AppState;
 use crate::store::{self, diagnostics};
@@ -169,11 +171,24 @@ async fn view(state: &AppState, session: &StaffSession) -> AppResult<SettingsVie
 
 const WHAT: &str = "Le réglage de l'installation";
 
+/// 403 unless the session's account administers the installation.
+async fn require_installation_admin(
+    state: &AppState,
+    session: &StaffSession,
+    what: &'static str,
+) -> AppResult<()> {
+    let account = session.account.clone();
+    state
+        .store
+        .read(move |conn| accounts::require_installation_admin(conn, &account, what))
+        .await
+}
+
 async fn read(
     State(state): State<AppState>,
     session: StaffSession,
 ) -> AppResult<Json<SettingsView>> {
-    require_admin(&session.account, WHAT)?;
+    require_installation_admin(&state, &session, WHAT).await?;
     Ok(Json(view(&state, &session).await?))
 }
 
@@ -182,7 +197,7 @@ async fn update(
     session: StaffSession,
     ApiJson(body): ApiJson<SettingsWire>,
 ) -> AppResult<Json<SettingsView>> {
-    require_admin(&session.account, WHAT)?;
+    require_installation_admin(&state, &session, WHAT).await?;
     if body.port < 1024 {
         return Err(AppError::unprocessable(
             "Choisissez un port entre 1024 et 65535 (8080 par défaut).",
@@ -217,7 +232,7 @@ async fn list(
     State(state): State<AppState>,
     session: StaffSession,
 ) -> AppResult<Json<Vec<BackupView>>> {
-    require_admin(&session.account, WHAT)?;
+    require_installation_admin(&state, &session, WHAT).await?;
     let saved = load_settings(&state)?;
     Ok(Json(backups_in(
         current_backup_dir(&state, &saved).as_deref(),
@@ -228,7 +243,7 @@ async fn back_up_now(
     State(state): State<AppState>,
     session: StaffSession,
 ) -> AppResult<(StatusCode, Json<BackupView>)> {
-    require_admin(&session.account, "Sauvegarder la base")?;
+    require_installation_admin(&state, &session, "Sauvegarder la base").await?;
     let saved = load_settings(&state)?;
     let Some(folder) = current_backup_dir(&state, &saved) else {
         return Err(AppError::Conflict(
@@ -258,7 +273,7 @@ async fn restore(
     session: StaffSession,
     ApiJson(body): ApiJson<RestoreBody>,
 ) -> AppResult<(StatusCode, Json<RestoreAccepted>)> {
-    require_admin(&session.account, "Restaurer une sauvegarde")?;
+    require_installation_admin(&state, &session, "Restaurer une sauvegarde").await?;
     let path = PathBuf::from(body.path.trim());
     if !path.is_absolute() {
         return Err(AppError::unprocessable(
@@ -289,7 +304,7 @@ async fn restore(
 }
 
 async fn restart(State(state): State<AppState>, session: StaffSession) -> AppResult<StatusCode> {
-    require_admin(&session.account, "Le redémarrage")?;
+    require_installation_admin(&state, &session, "Le redémarrage").await?;
     let Some(control) = state.control.clone() else {
         return Err(AppError::Conflict(
             "Le serveur ne peut pas redémarrer de lui-même ici : les nouveaux réglages s'appliqueront au prochain démarrage.".to_owned(),
@@ -307,7 +322,7 @@ async fn diagnostics_report(
     State(state): State<AppState>,
     session: StaffSession,
 ) -> AppResult<Response> {
-    require_admin(&session.account, "Le diagnostic")?;
+    require_installation_admin(&state, &session, "Le diagnostic").await?;
     let saved = load_settings(&state).ok();
     let folder = saved.as_ref().and_then(|s| current_backup_dir(&state, s));
     let db_path = state.store.path().to_owned();

@@ -8,6 +8,7 @@ const SESSION: Session = {
     { id: 'ag-1', name: 'Agence Lyon Nord' },
     { id: 'ag-2', name: 'Agence Lyon Sud' },
   ],
+  installationAdmin: true,
   csrfToken: 'jeton-csrf-123',
 };
 

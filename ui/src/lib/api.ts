@@ -27,6 +27,8 @@ export interface Session {
   account: Account;
   agency: Agency | null;
   agencies: Agency[];
+  /** Administrateur de l'installation (écran « Paramètres ») : administrateur de l'organisation qui a installé Liftdesk. */
+  installationAdmin: boolean;
   csrfToken: string;
 }
 

@@ -5,3 +5,12 @@ import type { Session } from './api';
 export function isAdmin(session: Session): boolean {
   return session.account.role === 'agency_admin' || session.account.role === 'org_admin';
 }
+
+/**
+ * Administrateur de l'installation : administrateur de l'organisation qui a
+ * installé Liftdesk, seul à ouvrir les paramètres, sauvegardes et restaurations
+ * (l'installation contient les données de toutes ses organisations).
+ */
+export function isInstallationAdmin(session: Session): boolean {
+  return session.installationAdmin === true;
+}
