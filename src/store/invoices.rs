@@ -90,9 +90,11 @@ const SEEK_FROM_OFFSET: u64 = 2_000;
 /// newest first (`created_on DESC, id DESC`, a stable order), and how many
 /// match in all.
 ///
-/// The total is a sum over the day counters that triggers keep in every
-/// write's transaction (`invoice_day_counts`, `invoice_client_day_counts`,
-/// migration V4): exact at every moment, without counting the rows. A far
+/// The total comes from counters that triggers keep in every write's
+/// transaction, exact at every moment, without counting the rows: one row
+/// per status (`invoice_status_counts`, `invoice_client_status_counts`,
+/// migration V8), or with `since`/`until` a sum over the range's day
+/// counters (`invoice_day_counts`, `invoice_client_day_counts`, V4). A far
 /// page is sought the same way: the counters, read from the newest day,
 /// say on which day the page starts and how many of that day's rows come
 /// before it; the page is then read from that day on with that small
@@ -164,9 +166,17 @@ fn list_seeking_from(
         "invoice_day_counts"
     };
 
+    // Without a date filter, the per-status counters (one row per status)
+    // give the total; with one, the day counters of the range do.
+    let dated = filter.since.is_some() || filter.until.is_some();
+    let total_table = match (dated, client_id.is_some()) {
+        (true, _) => counts_table,
+        (false, true) => "invoice_client_status_counts",
+        (false, false) => "invoice_status_counts",
+    };
     let total: i64 = conn
         .prepare_cached(&format!(
-            "SELECT COALESCE(SUM(n), 0) FROM {counts_table} WHERE {where_clause}"
+            "SELECT COALESCE(SUM(n), 0) FROM {total_table} WHERE {where_clause}"
         ))?
         .query_row(params_from_iter(values.iter()), |r| r.get(0))?;
     if total <= 0 || offset >= u64::try_from(total).unwrap_or(0) {
@@ -709,6 +719,11 @@ mod tests {
         tx.execute(
             "UPDATE invoices SET client_id = 'c2' WHERE id IN ('inv-00004', 'inv-00010')
                  AND agency_id = 'a'",
+            [],
+        )?;
+        // Deleted drafts (the delete triggers).
+        tx.execute(
+            "DELETE FROM invoices WHERE status = 'brouillon' AND CAST(substr(id, 5) AS INTEGER) % 7 = 0",
             [],
         )?;
         Ok(())
