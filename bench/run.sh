@@ -16,5 +16,5 @@ if [ ! -x "$venv/bin/datasette" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q datasette
 fi
-cargo build --release --bin liftdesk -p liftdesk-bench
+cargo build --release -p liftdesk -p liftdesk-bench
 exec python3 bench/run.py "$@"

@@ -32,6 +32,9 @@ pub struct Args {
     /// GET path of the planning week, with its query.
     #[arg(long, default_value = "/api/v2/planning")]
     planning: String,
+    /// Agency whose week is planned (X-Service-Agency), if not the default one.
+    #[arg(long)]
+    planning_agency: Option<String>,
     /// GET path of the technicians.
     #[arg(long, default_value = "/api/v2/technicians")]
     technicians: String,
@@ -100,9 +103,15 @@ struct Held {
 pub async fn run(args: Args) -> anyhow::Result<()> {
     let client = reqwest::Client::new();
     let held = Held {
-        invoices: fetch(&client, &args, &args.invoices).await?,
-        planning: fetch(&client, &args, &args.planning).await?,
-        technicians: fetch(&client, &args, &args.technicians).await?,
+        invoices: fetch(&client, &args, &args.invoices, None).await?,
+        planning: fetch(
+            &client,
+            &args,
+            &args.planning,
+            args.planning_agency.as_deref(),
+        )
+        .await?,
+        technicians: fetch(&client, &args, &args.technicians, None).await?,
     };
     let app = Router::new()
         .route("/memoire/invoices", get(invoices))
@@ -121,15 +130,15 @@ async fn fetch<T: Serialize + for<'de> Deserialize<'de>>(
     client: &reqwest::Client,
     args: &Args,
     path: &str,
+    agency: Option<&str>,
 ) -> anyhow::Result<T> {
-    let answer: Value = client
+    let mut request = client
         .get(format!("{}{path}", args.from))
-        .bearer_auth(&args.token)
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
+        .bearer_auth(&args.token);
+    if let Some(agency) = agency {
+        request = request.header("X-Service-Agency", agency);
+    }
+    let answer: Value = request.send().await?.error_for_status()?.json().await?;
     let typed: T = serde_json::from_value(answer.clone())?;
     anyhow::ensure!(
         serde_json::to_value(&typed)? == answer,

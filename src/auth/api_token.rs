@@ -95,19 +95,29 @@ impl FromRequestParts<AppState> for ApiCaller {
         }
         let fingerprint = secret::fingerprint(token);
         let requested = requested_agency(parts);
-        let (matched, account, scope) = state
+        // Kept in memory until the database changes (`store::cache`): a
+        // revocation, a role or scope change is a commit, so the next call
+        // reads again. The key is the fingerprint, never the token.
+        let found = state
             .store
-            .read(move |conn| -> AppResult<_> {
-                let Some(matched) = credentials::find_live_api_token(conn, &fingerprint)? else {
-                    return Ok(None);
-                };
-                let Some(account) = accounts::get(conn, &matched.account_id)? else {
-                    return Ok(None);
-                };
-                let scope = agencies_in_scope(conn, &account)?;
-                Ok(Some((matched, account, scope)))
-            })
-            .await?
+            .read_cached(
+                format!("api-token:{fingerprint}"),
+                move |conn| -> AppResult<_> {
+                    let Some(matched) = credentials::find_live_api_token(conn, &fingerprint)?
+                    else {
+                        return Ok(None);
+                    };
+                    let Some(account) = accounts::get(conn, &matched.account_id)? else {
+                        return Ok(None);
+                    };
+                    let scope = agencies_in_scope(conn, &account)?;
+                    Ok(Some((matched, account, scope)))
+                },
+            )
+            .await?;
+        let (matched, account, scope) = found
+            .as_ref()
+            .clone()
             .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
         state.rate_limiter.check(&matched.credential_id)?;
         let requested = requested?;

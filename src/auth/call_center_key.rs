@@ -35,12 +35,19 @@ impl FromRequestParts<AppState> for CallCenterCaller {
             return Err(AppError::unauthorized(UNAUTHORIZED_MESSAGE));
         }
         let fingerprint = secret::fingerprint(key);
+        // Kept in memory until the database changes (`store::cache`): a
+        // revocation is a commit. The key is the fingerprint, never the key.
         let matched = state
             .store
-            .read(move |conn| -> AppResult<_> {
-                credentials::find_live_call_center_key(conn, &fingerprint)
-            })
+            .read_cached(
+                format!("call-center-key:{fingerprint}"),
+                move |conn| -> AppResult<_> {
+                    credentials::find_live_call_center_key(conn, &fingerprint)
+                },
+            )
             .await?
+            .as_ref()
+            .clone()
             .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
         // Per key, like API tokens: past it, 429 with `Retry-After`.
         state.rate_limiter.check(&matched.credential_id)?;

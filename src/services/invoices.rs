@@ -330,10 +330,15 @@ pub async fn list(
     filter: InvoiceFilter,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<InvoiceRow>)> {
+) -> AppResult<std::sync::Arc<(i64, Vec<InvoiceRow>)>> {
+    // Kept in memory until the database changes (`store::cache`): the key
+    // holds every parameter of the page.
+    let key = format!("invoices:{agency_id}:{filter:?}:{limit}:{offset}");
     let agency_id = agency_id.to_owned();
     store
-        .read(move |conn| store::list(conn, &agency_id, &filter, limit, offset))
+        .read_cached(key, move |conn| {
+            store::list(conn, &agency_id, &filter, limit, offset)
+        })
         .await
 }
 

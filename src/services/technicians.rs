@@ -11,7 +11,9 @@ use crate::error::{AppError, AppResult};
 use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::new_id;
-use crate::store::technicians::{self, AbsenceDetail, AbsenceRow, OnCallRow, TechnicianRow};
+use crate::store::technicians::{
+    self, AbsenceDetail, AbsenceRow, OnCallRow, RosterRow, TechnicianRow,
+};
 
 /// A technician's situation at an instant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,6 +41,74 @@ pub fn roster(
     let today_text = today.format("%Y-%m-%d").to_string();
     let rows = technicians::roster(conn, agency_id, &clock::format_timestamp(now))?;
     let absences = technicians::absences_not_over(conn, agency_id, &today_text)?;
+    roster_from(rows, &absences, now, today)
+}
+
+/// What the roster at an instant is computed from, read at `read_at`: the
+/// same until the database changes, a standby period starts or ends
+/// (`valid_until`), or the day changes.
+pub struct RosterInputs {
+    rows: Vec<RosterRow>,
+    absences: Vec<AbsenceRow>,
+    read_at: DateTime<Utc>,
+    valid_until: Option<DateTime<Utc>>,
+    today: NaiveDate,
+}
+
+/// [`roster`], its inputs kept in memory until the database changes or
+/// time moves past a standby boundary or into another day
+/// (`store::cache`): the counts of open calls and the standby periods of a
+/// few hundred technicians are read once, the roster computed at `now`.
+pub async fn roster_cached(
+    store: &crate::store::Store,
+    agency_id: &str,
+    now: DateTime<Utc>,
+    today: NaiveDate,
+) -> AppResult<Vec<TechnicianStatus>> {
+    let agency = agency_id.to_owned();
+    let inputs = store
+        .read_cached_while(
+            format!("roster:{agency_id}"),
+            |kept: &RosterInputs| {
+                kept.today == today
+                    && kept.read_at <= now
+                    && kept.valid_until.is_none_or(|until| now < until)
+            },
+            move |conn| -> AppResult<RosterInputs> {
+                let now_text = clock::format_timestamp(now);
+                let next = technicians::next_standby_boundary(conn, &agency, &now_text)?;
+                Ok(RosterInputs {
+                    rows: technicians::roster(conn, &agency, &now_text)?,
+                    absences: technicians::absences_not_over(
+                        conn,
+                        &agency,
+                        &today.format("%Y-%m-%d").to_string(),
+                    )?,
+                    read_at: now,
+                    valid_until: match next {
+                        Some(text) => Some(clock::parse_timestamp(&text).ok_or_else(|| {
+                            AppError::Internal(anyhow::anyhow!(
+                                "horaire d'astreinte illisible : {text}"
+                            ))
+                        })?),
+                        None => None,
+                    },
+                    today,
+                })
+            },
+        )
+        .await?;
+    roster_from(inputs.rows.clone(), &inputs.absences, now, today)
+}
+
+/// The roster at `now` from its rows (open calls and standby at `now`) and
+/// the absences not over by `today`.
+fn roster_from(
+    rows: Vec<RosterRow>,
+    absences: &[AbsenceRow],
+    now: DateTime<Utc>,
+    today: NaiveDate,
+) -> AppResult<Vec<TechnicianStatus>> {
     rows.into_iter()
         .map(|row| {
             let own: Vec<&AbsenceRow> = absences

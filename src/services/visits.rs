@@ -116,6 +116,23 @@ pub fn planning_week(
     Ok(rows.into_iter().map(planning_item).collect())
 }
 
+/// [`planning_week`] of the agency, kept in memory until the database
+/// changes (`store::cache`): a week of a large agency is thousands of rows
+/// joined to their equipment, building and technician.
+pub async fn planning_week_cached(
+    store: &crate::store::Store,
+    agency_id: &str,
+    day: NaiveDate,
+) -> AppResult<std::sync::Arc<Vec<PlanningItem>>> {
+    let (monday, _) = iso_week(day);
+    let agency = agency_id.to_owned();
+    store
+        .read_cached(format!("planning:{agency_id}:{monday}"), move |conn| {
+            planning_week(conn, &agency, monday)
+        })
+        .await
+}
+
 /// A building's address in one line: the street, then postal code and city
 /// (`40 rue Camille Desmoulins, 92130 Issy-les-Moulineaux`); None when all
 /// three are blank.

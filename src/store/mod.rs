@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod agencies;
 pub mod audit;
+mod cache;
 pub mod calls;
 pub mod clients;
 pub mod contacts;
@@ -76,6 +77,7 @@ struct Inner {
     path: PathBuf,
     writer: Mutex<Connection>,
     readers: Mutex<Vec<Connection>>,
+    cache: cache::ReadCache,
 }
 
 impl Store {
@@ -92,6 +94,7 @@ impl Store {
                 path: path.to_owned(),
                 writer: Mutex::new(writer),
                 readers: Mutex::new(Vec::new()),
+                cache: cache::ReadCache::default(),
             }),
         })
     }
@@ -200,6 +203,53 @@ impl Store {
         tokio::task::spawn_blocking(move || store.read_blocking(work))
             .await
             .map_err(|err| E::from(StoreError::Join(err.to_string())))?
+    }
+
+    /// `read`, answered from memory while the database has not changed since
+    /// `work` last ran under the same `key` (see `store::cache`): the key
+    /// names the query and every parameter it depends on.
+    pub async fn read_cached<T, E, F>(&self, key: String, work: F) -> Result<Arc<T>, E>
+    where
+        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        T: Send + Sync + 'static,
+        E: From<rusqlite::Error> + From<StoreError> + Send + 'static,
+    {
+        self.read_cached_while(key, |_| true, work).await
+    }
+
+    /// [`Store::read_cached`] for an answer that also depends on the time:
+    /// a kept answer is used only while `still_valid` says so.
+    pub async fn read_cached_while<T, E, F>(
+        &self,
+        key: String,
+        still_valid: impl FnOnce(&T) -> bool,
+        work: F,
+    ) -> Result<Arc<T>, E>
+    where
+        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        T: Send + Sync + 'static,
+        E: From<rusqlite::Error> + From<StoreError> + Send + 'static,
+    {
+        if !self.inner.cache.enabled() {
+            return Ok(Arc::new(self.read(work).await?));
+        }
+        // Read before the work: a commit between the two makes the kept
+        // answer newer than its version, never older.
+        let version = self.inner.cache.version(&self.inner.path)?;
+        if let Some(kept) = self.inner.cache.get::<T>(&key, version)
+            && still_valid(&kept)
+        {
+            return Ok(kept);
+        }
+        let value = Arc::new(self.read(work).await?);
+        self.inner.cache.put(key, version, value.clone());
+        Ok(value)
+    }
+
+    /// Reads every time, keeping nothing (`read_cached` becomes `read`): the
+    /// instruction counts measure the database work this way.
+    pub fn disable_read_cache(&self) {
+        self.inner.cache.disable();
     }
 
     /// Folds the WAL back into the database file (on clean shutdown).

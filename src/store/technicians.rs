@@ -51,6 +51,28 @@ pub fn roster(conn: &Connection, agency_id: &str, now: &str) -> AppResult<Vec<Ro
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// The first instant after `now` at which a standby period of the agency's
+/// technicians starts or ends: until then, who is on standby and when each
+/// one's last standby ended stay as they are at `now`.
+pub fn next_standby_boundary(
+    conn: &Connection,
+    agency_id: &str,
+    now: &str,
+) -> AppResult<Option<String>> {
+    Ok(conn.query_row_cached(
+        "SELECT min(at) FROM (
+             SELECT min(o.starts_at) AS at FROM technician_on_call o
+             JOIN technicians t ON t.id = o.technician_id
+             WHERE t.agency_id = ?1 AND o.starts_at > ?2
+             UNION ALL
+             SELECT min(o.ends_at) FROM technician_on_call o
+             JOIN technicians t ON t.id = o.technician_id
+             WHERE t.agency_id = ?1 AND o.ends_at > ?2)",
+        [agency_id, now],
+        |r| r.get(0),
+    )?)
+}
+
 /// An absence, days `YYYY-MM-DD` inclusive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AbsenceRow {

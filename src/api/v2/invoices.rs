@@ -278,7 +278,7 @@ pub async fn invoice_list(
     let agency = caller.require_agency()?;
     let paging = Paging::from_query(&paging)?;
     let filter = service::check_filter(filter)?;
-    let (total, rows) = service::list(
+    let page = service::list(
         &state.store,
         &agency.id,
         filter,
@@ -287,12 +287,13 @@ pub async fn invoice_list(
     )
     .await?;
     Ok(Page {
-        total,
+        total: page.0,
         page: paging.page,
         limit: paging.limit,
-        results: rows
-            .into_iter()
-            .map(|r| row_view(r, &state.base_url))
+        results: page
+            .1
+            .iter()
+            .map(|r| row_view(r.clone(), &state.base_url))
             .collect(),
     })
 }

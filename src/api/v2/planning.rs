@@ -138,14 +138,13 @@ pub async fn planning_entries(
             )),
         })?,
     };
+    let Some(technician) = technician_id else {
+        let week = visits::planning_week_cached(&state.store, &agency_id, day).await?;
+        return Ok(week.iter().cloned().map(PlanningEntry::from).collect());
+    };
     let items = state
         .store
-        .read(move |conn| match technician_id {
-            None => visits::planning_week(conn, &agency_id, day),
-            Some(technician) => {
-                visits::technician_planning_week(conn, &agency_id, day, &technician)
-            }
-        })
+        .read(move |conn| visits::technician_planning_week(conn, &agency_id, day, &technician))
         .await?;
     Ok(items.into_iter().map(PlanningEntry::from).collect())
 }

@@ -88,9 +88,6 @@ pub async fn technician_list(
     let agency_id = caller.require_agency()?.id.clone();
     let now = clock::now();
     let today = clock::paris_local(now).date();
-    let roster = state
-        .store
-        .read(move |conn| technicians::roster(conn, &agency_id, now, today))
-        .await?;
+    let roster = technicians::roster_cached(&state.store, &agency_id, now, today).await?;
     Ok(roster.into_iter().map(TechnicianView::from).collect())
 }
