@@ -3,7 +3,8 @@
 # test of the workspace, the UI's type check, build and unit tests, the
 # browser tests and Schemathesis against the real server, the webhook
 # signatures checked by Stripe's Python library, the official MCP Python SDK
-# against the MCP server, and the desktop test under Xvfb.
+# against the MCP server, the desktop test under Xvfb, and the instruction-count
+# gate of the hot paths (bench/icount.sh: fails on a regression over 5%).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
@@ -22,6 +23,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 echo "==> Rust : tests de tout l'espace de travail"
 cargo test --workspace
+
+echo "==> Banc : comptes d'instructions (callgrind) contre la référence (bench/baseline)"
+bash bench/icount.sh
 
 echo "==> Navigateur : tests de l'interface contre le vrai serveur (démo)"
 bash scripts/with-demo-server.sh bash -c 'cd ui && npm run e2e'

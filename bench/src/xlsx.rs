@@ -60,7 +60,7 @@ pub fn write(args: Args) -> anyhow::Result<()> {
         sheet.write_string(
             n,
             1,
-            if i % 10 == 0 {
+            if i.is_multiple_of(10) {
                 "Monte-charge"
             } else {
                 "Ascenseur"
@@ -78,7 +78,15 @@ pub fn write(args: Args) -> anyhow::Result<()> {
         sheet.write_string(n, 3, postcode)?;
         sheet.write_string(n, 4, city)?;
         sheet.write_string(n, 5, format!("Escalier {}", (b'A' + (i % 4) as u8) as char))?;
-        sheet.write_string(n, 6, if i % 7 == 0 { "hors_parc" } else { "parc" })?;
+        sheet.write_string(
+            n,
+            6,
+            if i.is_multiple_of(7) {
+                "hors_parc"
+            } else {
+                "parc"
+            },
+        )?;
         sheet.write_number(n, 7, LOADS[i % LOADS.len()])?;
         sheet.write_number(n, 8, SPEEDS[i % SPEEDS.len()])?;
     }
