@@ -106,7 +106,8 @@ class Server:
 def liftdesk_serve(data_dir, work, bind="127.0.0.1:0", extra=()):
     return Server(
         [LIFTDESK, "--data-dir", data_dir, "serve", "--bind", bind, *extra],
-        env={"LIFTDESK_RATE_LIMIT": HIGH_LIMIT, "RUST_LOG": "warn"},
+        # Logging left at its default (info, a line per request), as users run it.
+        env={"LIFTDESK_RATE_LIMIT": HIGH_LIMIT},
         log_path=work / "serve.log",
     )
 

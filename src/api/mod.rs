@@ -43,27 +43,7 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::map_response(french_method_not_allowed))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn(log_request))
-        .layer(middleware::from_fn_with_state(
-            state.clone(),
-            wake_webhooks_after_change,
-        ))
         .with_state(state)
-}
-
-/// A change that succeeded may have queued webhook deliveries (a resolved
-/// call, an accepted quote, a submitted survey…): the sync task looks at
-/// once rather than at its next poll.
-async fn wake_webhooks_after_change(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let changes = !request.method().is_safe();
-    let response = next.run(request).await;
-    if changes && response.status().is_success() {
-        state.webhooks.notify();
-    }
-    response
 }
 
 /// axum answers a known path with a wrong method by an empty 405 (with its

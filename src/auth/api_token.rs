@@ -98,23 +98,19 @@ impl FromRequestParts<AppState> for ApiCaller {
         // Kept in memory until the database changes (`store::cache`): a
         // revocation, a role or scope change is a commit, so the next call
         // reads again. The key is the fingerprint, never the token.
-        let found = state
-            .store
-            .read_cached(
-                format!("api-token:{fingerprint}"),
-                move |conn| -> AppResult<_> {
-                    let Some(matched) = credentials::find_live_api_token(conn, &fingerprint)?
-                    else {
-                        return Ok(None);
-                    };
-                    let Some(account) = accounts::get(conn, &matched.account_id)? else {
-                        return Ok(None);
-                    };
-                    let scope = agencies_in_scope(conn, &account)?;
-                    Ok(Some((matched, account, scope)))
-                },
-            )
-            .await?;
+        let found = state.store.read_cached_inline(
+            format!("api-token:{fingerprint}"),
+            move |conn| -> AppResult<_> {
+                let Some(matched) = credentials::find_live_api_token(conn, &fingerprint)? else {
+                    return Ok(None);
+                };
+                let Some(account) = accounts::get(conn, &matched.account_id)? else {
+                    return Ok(None);
+                };
+                let scope = agencies_in_scope(conn, &account)?;
+                Ok(Some((matched, account, scope)))
+            },
+        )?;
         let (matched, account, scope) = found
             .as_ref()
             .clone()

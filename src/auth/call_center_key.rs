@@ -39,13 +39,12 @@ impl FromRequestParts<AppState> for CallCenterCaller {
         // revocation is a commit. The key is the fingerprint, never the key.
         let matched = state
             .store
-            .read_cached(
+            .read_cached_inline(
                 format!("call-center-key:{fingerprint}"),
                 move |conn| -> AppResult<_> {
                     credentials::find_live_call_center_key(conn, &fingerprint)
                 },
-            )
-            .await?
+            )?
             .as_ref()
             .clone()
             .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;

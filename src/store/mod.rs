@@ -15,6 +15,7 @@ pub mod dashboard;
 pub mod deals;
 pub mod diagnostics;
 pub mod discrepancies;
+mod durability;
 pub mod equipment;
 pub mod imports;
 pub mod invoices;
@@ -30,9 +31,11 @@ pub mod visits;
 pub mod webhooks;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rusqlite::hooks::Action;
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
 pub use migrate::{
@@ -43,6 +46,9 @@ pub use migrate::{
 /// How many read connections are kept open between requests.
 const READ_POOL_SIZE: usize = 4;
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// The tables whose changes give the webhook sync task work to do.
+/// (An event queues one delivery per subscriber in its transaction.)
+const WEBHOOK_TABLES: [&str; 2] = ["webhook_deliveries", "webhook_subscriptions"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -78,6 +84,15 @@ struct Inner {
     writer: Mutex<Connection>,
     readers: Mutex<Vec<Connection>>,
     cache: cache::ReadCache,
+    /// Set when the writer commits with `synchronous=NORMAL` and its commits
+    /// are flushed by a group commit after the lock (see `durability`).
+    group_commit: Option<durability::GroupCommit>,
+    /// Set by the writer's update hook when the transaction under way
+    /// touches the webhook tables; read and cleared under the writer's lock.
+    webhook_rows_changed: Arc<AtomicBool>,
+    /// Signalled after a commit that queued, retried or rescheduled webhook
+    /// deliveries (see `Store::webhook_work`).
+    webhook_work: tokio::sync::Notify,
 }
 
 impl Store {
@@ -88,13 +103,33 @@ impl Store {
         migrate::check_and_run(&mut writer, path)?;
         // WAL is recorded in the file itself: set it only once the schema check
         // has accepted the database, so a refused file is never modified.
-        writer.pragma_update(None, "journal_mode", "WAL")?;
+        let mode: String =
+            writer.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
+        // In WAL mode the writer's commits are flushed after its lock, one
+        // flush for all the writers that committed meanwhile; otherwise
+        // (a file system without WAL support) SQLite's FULL stays.
+        let group_commit = if mode.eq_ignore_ascii_case("wal") {
+            writer.pragma_update(None, "synchronous", "NORMAL")?;
+            Some(durability::GroupCommit::new(path))
+        } else {
+            None
+        };
+        let webhook_rows_changed = Arc::new(AtomicBool::new(false));
+        let changed = webhook_rows_changed.clone();
+        writer.update_hook(Some(move |_: Action, _: &str, table: &str, _: i64| {
+            if WEBHOOK_TABLES.contains(&table) {
+                changed.store(true, Ordering::Relaxed);
+            }
+        }))?;
         Ok(Store {
             inner: Arc::new(Inner {
                 path: path.to_owned(),
                 writer: Mutex::new(writer),
                 readers: Mutex::new(Vec::new()),
                 cache: cache::ReadCache::default(),
+                group_commit,
+                webhook_rows_changed,
+                webhook_work: tokio::sync::Notify::new(),
             }),
         })
     }
@@ -104,7 +139,8 @@ impl Store {
     }
 
     /// Runs `work` in one IMMEDIATE transaction on the writer: committed if it
-    /// returns Ok, rolled back otherwise. Blocking: for the CLI and sync code.
+    /// returns Ok, rolled back otherwise. Returns once the commit is on disk.
+    /// Blocking: for the CLI and sync code.
     pub fn write_blocking<T, E>(
         &self,
         work: impl FnOnce(&Transaction) -> Result<T, E>,
@@ -112,17 +148,43 @@ impl Store {
     where
         E: From<rusqlite::Error>,
     {
-        // A panic while holding the lock leaves no open transaction (the
-        // Transaction drop rolls back), so a poisoned lock is still usable.
-        let mut conn = self
-            .inner
-            .writer
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = work(&tx)?;
-        tx.commit()?;
+        let group = self.inner.group_commit.as_ref();
+        let (value, commit) = {
+            // Declared before the lock, so dropped after it is released.
+            let _writing = group.map(durability::GroupCommit::enter);
+            // A panic while holding the lock leaves no open transaction (the
+            // Transaction drop rolls back), so a poisoned lock is still usable.
+            let mut conn = self
+                .inner
+                .writer
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let changed = &self.inner.webhook_rows_changed;
+            changed.store(false, Ordering::Relaxed);
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let value = work(&tx)?;
+            tx.commit()?;
+            let commit = group.map(durability::GroupCommit::committed);
+            if changed.swap(false, Ordering::Relaxed) {
+                self.inner.webhook_work.notify_one();
+            }
+            (value, commit)
+        };
+        // The flush happens outside the lock: the next writer's transaction
+        // runs meanwhile, and one flush covers both commits.
+        if let (Some(group), Some(commit)) = (group, commit) {
+            group.flush_through(commit).map_err(flush_error)?;
+        }
         Ok(value)
+    }
+
+    /// Resolves after a commit of this process that queued, retried or
+    /// rescheduled webhook deliveries, or created or revoked a subscription
+    /// (at once if one happened since the last call): the webhook sync task
+    /// waits on it between rounds. Commits of other processes are seen at
+    /// its next poll.
+    pub async fn webhook_work(&self) {
+        self.inner.webhook_work.notified().await;
     }
 
     /// Runs `work` in one IMMEDIATE transaction on the writer and rolls it
@@ -246,6 +308,29 @@ impl Store {
         Ok(value)
     }
 
+    /// [`Store::read_cached`] run on the calling thread, for point lookups
+    /// of a row or two (a credential at every request): they take a few
+    /// microseconds, less than handing them to a blocking thread and back,
+    /// which every commit would otherwise cost them (it makes the kept
+    /// answer stale). Never for a list or anything that scans.
+    pub fn read_cached_inline<T, E, F>(&self, key: String, work: F) -> Result<Arc<T>, E>
+    where
+        F: FnOnce(&Connection) -> Result<T, E>,
+        T: Send + Sync + 'static,
+        E: From<rusqlite::Error> + From<StoreError>,
+    {
+        if !self.inner.cache.enabled() {
+            return Ok(Arc::new(self.read_blocking(work)?));
+        }
+        let version = self.inner.cache.version(&self.inner.path)?;
+        if let Some(kept) = self.inner.cache.get::<T>(&key, version) {
+            return Ok(kept);
+        }
+        let value = Arc::new(self.read_blocking(work)?);
+        self.inner.cache.put(key, version, value.clone());
+        Ok(value)
+    }
+
     /// Reads every time, keeping nothing (`read_cached` becomes `read`): the
     /// instruction counts measure the database work this way.
     pub fn disable_read_cache(&self) {
@@ -264,6 +349,16 @@ impl Store {
     }
 }
 
+/// A failed flush of the WAL as SQLite reports one (the commit may be lost).
+fn flush_error(err: std::io::Error) -> rusqlite::Error {
+    rusqlite::Error::SqliteFailure(
+        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_IOERR_FSYNC),
+        Some(format!(
+            "écriture sur disque du journal WAL impossible : {err}"
+        )),
+    )
+}
+
 fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open_with_flags(
         path,
@@ -278,7 +373,9 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     })?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    // FULL: a commit is on disk before the answer leaves, even on power loss.
+    // FULL: a commit is on disk before the answer leaves, even on power loss
+    // (the writer trades it for a group commit with the same promise, see
+    // `durability`).
     conn.pragma_update(None, "synchronous", "FULL")?;
     // Plans never depend on bound values: a cached statement is then never
     // re-prepared. Without this, SQLite marks joins with parameters as
@@ -333,5 +430,70 @@ impl CachedStatements for Connection {
         F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
     {
         self.prepare_cached(sql)?.query_row(params, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime")
+    }
+
+    /// Whether `webhook_work` resolves within a moment.
+    fn signalled(store: &Store) -> bool {
+        runtime().block_on(async {
+            tokio::time::timeout(Duration::from_millis(50), store.webhook_work())
+                .await
+                .is_ok()
+        })
+    }
+
+    #[test]
+    fn a_commit_touching_webhook_rows_signals_the_sync_task_and_nothing_else_does()
+    -> Result<(), StoreError> {
+        let dir = tempfile::tempdir().map_err(|e| StoreError::Migration(e.to_string()))?;
+        let store = Store::open(&dir.path().join("t.db"))?;
+        store.write_blocking(|tx| {
+            tx.execute_batch(
+                "INSERT INTO organizations (id, name, created_at) VALUES ('o', 'Org', '2026-01-01T00:00:00Z');
+                 INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Agence', '2026-01-01T00:00:00Z');",
+            )
+        })?;
+        assert!(!signalled(&store), "no webhook row changed");
+        let subscribe = |id: &str| -> Result<(), rusqlite::Error> {
+            store.write_blocking(|tx| {
+                tx.execute(
+                    "INSERT INTO webhook_subscriptions (id, agency_id, url, events, secret_enc, created_at)
+                     VALUES (?1, 'a', 'https://exemple.fr/crochet', '[\"appel.clos\"]', x'00', '2026-01-01T00:00:00Z')",
+                    [id],
+                )
+                .map(|_| ())
+            })
+        };
+        // Rolled back: the hook saw the row, but nothing was committed.
+        let refused: Result<(), rusqlite::Error> = store.write_blocking(|tx| {
+            tx.execute(
+                "INSERT INTO webhook_subscriptions (id, agency_id, url, events, secret_enc, created_at)
+                 VALUES ('s0', 'a', 'https://exemple.fr/crochet', '[\"appel.clos\"]', x'00', '2026-01-01T00:00:00Z')",
+                [],
+            )?;
+            Err(rusqlite::Error::InvalidQuery)
+        });
+        assert!(refused.is_err());
+        assert!(!signalled(&store), "a rolled-back change signals nothing");
+        subscribe("s1")?;
+        assert!(signalled(&store), "a committed subscription signals");
+        assert!(!signalled(&store), "one signal per commit");
+        store.write_blocking(|tx| {
+            tx.execute("UPDATE agencies SET name = 'Autre' WHERE id = 'a'", [])
+                .map(|_| ())
+        })?;
+        assert!(!signalled(&store), "other tables signal nothing");
+        Ok(())
     }
 }

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, SubsecRound, Utc};
 use reqwest::Url;
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::Semaphore;
 
 use super::probe::Probe;
 use super::secret_box::SecretBox;
@@ -65,7 +65,6 @@ pub struct WebhookSync {
     settings: WebhookSettings,
     secrets: Option<SecretBox>,
     client: reqwest::Client,
-    wake: Notify,
     status: Mutex<SyncStatus>,
     /// Deliveries being sent now (the task and a test send never both send one).
     in_flight: Mutex<HashSet<String>>,
@@ -147,7 +146,6 @@ impl WebhookSync {
             settings,
             secrets,
             client,
-            wake: Notify::new(),
             status: Mutex::new(SyncStatus {
                 online: true,
                 checked_at: None,
@@ -191,11 +189,6 @@ impl WebhookSync {
         Ok(secrets.seal(subscription_id, secret)?)
     }
 
-    /// Wakes the task: something was queued.
-    pub fn notify(&self) {
-        self.wake.notify_one();
-    }
-
     /// Runs until the task is aborted.
     pub async fn run(self: Arc<Self>) {
         tracing::info!(
@@ -221,7 +214,7 @@ impl WebhookSync {
             }
             let wait = self.idle_wait().await;
             tokio::select! {
-                () = self.wake.notified() => {},
+                () = self.store.webhook_work() => {},
                 () = tokio::time::sleep(wait) => {},
             }
         }
