@@ -241,6 +241,15 @@ mod tests {
                 "one flush per lone write"
             );
         }
+        // A write that changes no row has nothing to flush.
+        store.write_blocking(|tx| {
+            tx.execute(
+                "UPDATE organizations SET name = 'x' WHERE id = 'absent'",
+                [],
+            )
+            .map(|_| ())
+        })?;
+        assert_eq!(group.counts(), (5, 5, 5));
         // A refused write commits nothing and flushes nothing.
         let refused: Result<(), rusqlite::Error> =
             store.write_blocking(|_| Err(rusqlite::Error::InvalidQuery));

@@ -161,10 +161,18 @@ impl Store {
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             let changed = &self.inner.webhook_rows_changed;
             changed.store(false, Ordering::Relaxed);
+            let changes_before = conn.total_changes();
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let value = work(&tx)?;
             tx.commit()?;
-            let commit = group.map(durability::GroupCommit::committed);
+            // A transaction that changed no row (a repeated call-center
+            // reference) wrote nothing to the WAL: nothing to flush. The
+            // store's writes are all INSERT, UPDATE or DELETE, which count.
+            let commit = if conn.total_changes() == changes_before {
+                None
+            } else {
+                group.map(durability::GroupCommit::committed)
+            };
             if changed.swap(false, Ordering::Relaxed) {
                 self.inner.webhook_work.notify_one();
             }
