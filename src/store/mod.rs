@@ -300,20 +300,10 @@ impl Store {
         T: Send + Sync + 'static,
         E: From<rusqlite::Error> + From<StoreError> + Send + 'static,
     {
-        if !self.inner.cache.enabled() {
-            return Ok(Arc::new(self.read(work).await?));
+        match self.kept(&key, still_valid)? {
+            Ok(kept) => Ok(kept),
+            Err(version) => Ok(self.keep(key, version, self.read(work).await?)),
         }
-        // Read before the work: a commit between the two makes the kept
-        // answer newer than its version, never older.
-        let version = self.inner.cache.version(&self.inner.path)?;
-        if let Some(kept) = self.inner.cache.get::<T>(&key, version)
-            && still_valid(&kept)
-        {
-            return Ok(kept);
-        }
-        let value = Arc::new(self.read(work).await?);
-        self.inner.cache.put(key, version, value.clone());
-        Ok(value)
     }
 
     /// [`Store::read_cached`] run on the calling thread, for point lookups
@@ -327,16 +317,44 @@ impl Store {
         T: Send + Sync + 'static,
         E: From<rusqlite::Error> + From<StoreError>,
     {
+        match self.kept(&key, |_| true)? {
+            Ok(kept) => Ok(kept),
+            Err(version) => Ok(self.keep(key, version, self.read_blocking(work)?)),
+        }
+    }
+
+    /// The answer kept under `key` if the database has not changed since and
+    /// `still_valid` accepts it; otherwise the version a fresh answer is to
+    /// be kept under (`None`: the cache is off, keep nothing).
+    fn kept<T: Send + Sync + 'static>(
+        &self,
+        key: &str,
+        still_valid: impl FnOnce(&T) -> bool,
+    ) -> Result<Result<Arc<T>, Option<i64>>, StoreError> {
         if !self.inner.cache.enabled() {
-            return Ok(Arc::new(self.read_blocking(work)?));
+            return Ok(Err(None));
         }
+        // Read before the work: a commit between the two makes the kept
+        // answer newer than its version, never older.
         let version = self.inner.cache.version(&self.inner.path)?;
-        if let Some(kept) = self.inner.cache.get::<T>(&key, version) {
-            return Ok(kept);
+        match self.inner.cache.get::<T>(key, version) {
+            Some(kept) if still_valid(&kept) => Ok(Ok(kept)),
+            _ => Ok(Err(Some(version))),
         }
-        let value = Arc::new(self.read_blocking(work)?);
-        self.inner.cache.put(key, version, value.clone());
-        Ok(value)
+    }
+
+    /// Keeps `value` under `key` at `version` (from [`Store::kept`]).
+    fn keep<T: Send + Sync + 'static>(
+        &self,
+        key: String,
+        version: Option<i64>,
+        value: T,
+    ) -> Arc<T> {
+        let value = Arc::new(value);
+        if let Some(version) = version {
+            self.inner.cache.put(key, version, value.clone());
+        }
+        value
     }
 
     /// Reads every time, keeping nothing (`read_cached` becomes `read`): the
