@@ -153,6 +153,10 @@ def copy_data(src, dst):
     for entry in src.iterdir():
         if entry.is_file() and not (dst / entry.name).exists() and not entry.name.startswith("liftdesk.db-"):
             shutil.copy2(entry, dst / entry.name)
+    # The copy (1.6 GB) is written back to disk before any measurement: left
+    # dirty, its writeback ran during the write cases and queued the
+    # server's own flushes behind it (tail latencies of 800 ms).
+    os.sync()
 
 
 def generate(work, reuse):
@@ -291,10 +295,58 @@ def read_cases(args, work, base, creds, facts):
     return results
 
 
+def wal_frames_per_call(server, data, key, equipment, page_size, run):
+    """WAL frames that one new call's commit writes, from the growth of the
+    `-wal` file over 20 calls in a row (the WAL of a fresh copy is far from
+    its checkpoint threshold, so it only grows)."""
+    wal = data / "liftdesk.db-wal"
+
+    def post(n):
+        status, _ = http("POST", server.url + "/api/partners/calls", key, {
+            "reference": f"BANC-TRAMES-{run}-{n}", "equipement": equipment, "type": "panne",
+            "description": "Banc d'essai : trames du journal par appel."})
+        assert status == 201, status
+
+    post(0)
+    before = wal.stat().st_size
+    for n in range(1, 21):
+        post(n)
+    return (wal.stat().st_size - before) / (24 + page_size) / 20
+
+
+def flush_floor(work, frames, page_size, samples=2000):
+    """Median time (µs) to write `frames` WAL-sized frames to a file of the
+    same file system and flush them (fdatasync), as the group commit does
+    for a lone call: no durable commit of a call can answer sooner. The file
+    is written over in place, like a WAL reused after a checkpoint."""
+    path = work / "flush-floor.bin"
+    frame = os.urandom(24 + page_size)
+    slots = 1000
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, frame * slots)
+        os.fsync(fd)
+        times = []
+        slot = 0
+        for _ in range(samples):
+            started = time.perf_counter()
+            for _ in range(frames):
+                os.pwrite(fd, frame, slot * len(frame))
+                slot = (slot + 1) % slots
+            os.fdatasync(fd)
+            times.append(time.perf_counter() - started)
+    finally:
+        os.close(fd)
+        path.unlink()
+    return statistics.median(times) * 1e6
+
+
 def call_cases(args, work, base, creds, facts):
     key = creds["callCenterKeys"][0]
     equipment = facts["equipment"]
-    results = {"new": [], "repeat": []}
+    with sqlite3.connect(f"file:{base / 'liftdesk.db'}?mode=ro", uri=True) as db:
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    results = {"new": [], "repeat": [], "frames": [], "floor": [], "ceiling": [], "newVsCeiling": []}
     for r in range(args.rounds):
         for case in (["new", "repeat"] if r % 2 == 0 else ["repeat", "new"]):
             data = work / f"calls-{case}"
@@ -304,6 +356,9 @@ def call_cases(args, work, base, creds, facts):
                 env = {"LIFTDESK_EQUIPMENT": equipment, "LIFTDESK_KEY": key,
                        "LIFTDESK_RUN": f"{case}{r}{int(time.time())}"}
                 script = LUA / ("call_new.lua" if case == "new" else "call_repeat.lua")
+                if case == "new":
+                    results["frames"].append(
+                        wal_frames_per_call(server, data, key, equipment, page_size, env["LIFTDESK_RUN"]))
                 if case == "repeat":
                     status, _ = http("POST", server.url + "/api/partners/calls", key, {
                         "reference": f"BANC-REPETE-{env['LIFTDESK_RUN']}",
@@ -326,9 +381,24 @@ def call_cases(args, work, base, creds, facts):
             finally:
                 server.stop()
             shutil.rmtree(data)
+            if case == "new":
+                # The physical limit, measured right after the case it bounds:
+                # at concurrency 2, each client waits for a flush that began
+                # after its commit, so 2 ÷ (flush time) calls/s at most.
+                frames = max(1, round(results["frames"][-1]))
+                floor = flush_floor(work, frames, page_size)
+                ceiling = 2e6 / floor
+                results["floor"].append(floor)
+                results["ceiling"].append(ceiling)
+                results["newVsCeiling"].append(rate / ceiling)
+                log(f"  tour {r + 1} vidage de {frames} trames {floor:8.0f} µs, plafond {ceiling:8.0f} appels/s")
     return {
         "new": median_spread(results["new"]),
         "repeat": median_spread(results["repeat"]),
+        "walFramesPerCall": median_spread(results["frames"]),
+        "flushFloorMicros": median_spread(results["floor"]),
+        "ceilingConcurrency2": median_spread(results["ceiling"]),
+        "newVsCeiling": median_spread(results["newVsCeiling"]),
         "rssPeakKiB": results.get("rssPeakKiB", 0),
     }
 
@@ -463,6 +533,14 @@ GOALS = [
     ("Import de 50 000 lignes xlsx, vérification puis import (s)", "import.totalSeconds", 10, "<="),
 ]
 
+# Shown under the goals, without a goal of their own: the physical limit the
+# durable call creation is measured against (see `flush_floor`).
+LIMITS = [
+    ("Vidage sur disque des trames d'un appel (µs)", "calls.flushFloorMicros"),
+    ("Plafond physique à concurrence 2 : 2 ÷ vidage (appels/s)", "calls.ceilingConcurrency2"),
+    ("POST /api/partners/calls, nouvelle référence / plafond physique", "calls.newVsCeiling"),
+]
+
 
 def figure(results, path):
     value = results
@@ -480,6 +558,10 @@ def report(results):
         ok = value >= goal if cmp == ">=" else value <= goal
         spread_text = f"{spread['min']:.3g} – {spread['max']:.3g}" if spread else ""
         lines.append(f"| {label} | {value:.3g} | {spread_text} | {cmp.replace('>=', '≥').replace('<=', '≤')} {goal} | {'oui' if ok else 'NON'} |")
+    lines += ["", "| Limite physique (sans objectif) | Mesure (médiane) | Écart (min – max) |", "| :- | -: | :- |"]
+    for label, path in LIMITS:
+        value, spread = figure(results, path)
+        lines.append(f"| {label} | {value:.3g} | {spread['min']:.3g} – {spread['max']:.3g} |")
     return "\n".join(lines)
 
 
