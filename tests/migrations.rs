@@ -282,3 +282,81 @@ fn the_first_client_organization_made_sets_the_installation_up() {
     init_org(dir.path(), "Concurrent", "admin@concurrent.fr");
     assert_eq!(installation_owner(dir.path()), Some(first.organization_id));
 }
+
+#[test]
+fn the_audit_log_keeps_its_entries_and_numbers_without_the_sequence_table() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = db_path(dir.path());
+    // Schema version 8: audit_log numbered by AUTOINCREMENT.
+    {
+        let mut conn = rusqlite::Connection::open(&path).expect("create");
+        migrate_to_version(&mut conn, 8).expect("version 8");
+        conn.execute_batch(
+            "INSERT INTO audit_log (at, actor_kind, action, object_type, object_id, detail) VALUES
+               ('2025-01-01T00:00:00.000Z', 'cli', 'création', 'organization', 'org-1', '{\"nom\":\"Durand\"}'),
+               ('2025-01-02T00:00:00.000Z', 'system', 'ouverture', 'call', 'c-1', NULL),
+               ('2025-01-03T00:00:00.000Z', 'cli', 'révocation', 'credential', 'k-1', NULL);",
+        )
+        .expect("old entries");
+    }
+    drop(Store::open(&path).expect("migrate"));
+    let conn = open_db(dir.path());
+    let schema: String = conn
+        .query_row(
+            "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'audit_log'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("schema");
+    assert!(!schema.contains("AUTOINCREMENT"), "{schema}");
+    let indexes: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'audit_log' ORDER BY name")
+        .expect("indexes")
+        .query_map([], |r| r.get(0))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(indexes, ["audit_log_by_agency", "audit_log_by_object"]);
+    let kept: Vec<(i64, String, String, Option<String>)> = conn
+        .prepare("SELECT seq, action, object_id, detail FROM audit_log ORDER BY seq")
+        .expect("entries")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(
+        kept,
+        [
+            (
+                1,
+                "création".into(),
+                "org-1".into(),
+                Some("{\"nom\":\"Durand\"}".into())
+            ),
+            (2, "ouverture".into(), "c-1".into(), None),
+            (3, "révocation".into(), "k-1".into(), None),
+        ]
+    );
+    drop(conn);
+    // A new audited write numbers after the kept entries, and no longer
+    // writes a counter of its own.
+    init_org(dir.path(), "Durand", "admin@durand.fr");
+    let conn = open_db(dir.path());
+    let (count, min_new): (i64, i64) = conn
+        .query_row(
+            "SELECT COUNT(*), MIN(seq) FROM audit_log WHERE seq > 3",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("new entries");
+    assert!(count >= 1, "the organization's creation is audited");
+    assert_eq!(min_new, 4);
+    let counters: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_sequence WHERE name = 'audit_log'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("sequence");
+    assert_eq!(counters, 0);
+}
