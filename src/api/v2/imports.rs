@@ -122,7 +122,7 @@ pub struct UploadedFile {
                 ))
             )
         ),
-        (status = 413, description = "Fichier de plus de 32 Mio", body = ErrorBody),
+        (status = 413, description = "Fichier de plus de 32 Mio, ou classeur .xlsx de plus de 256 Mio une fois décompressé", body = ErrorBody),
         (status = 422, description = "Extension autre que .csv ou .xlsx, contenu qui n'est pas du base64, fichier illisible, feuille vide (sans en-tête ou sans ligne de données), colonne sans nom ou en double, plus de 100 000 lignes ou de 200 colonnes", body = ErrorBody),
     )
 )]

@@ -11,7 +11,7 @@
 //! with a French reason, except a file past `MAX_FILE_BYTES` (413).
 
 use std::borrow::Cow;
-use std::io::Cursor;
+use std::io::{Cursor, Read as _};
 
 use base64::Engine as _;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
@@ -30,6 +30,15 @@ pub const MAX_DATA_ROWS: usize = 100_000;
 pub const MAX_COLUMNS: usize = 200;
 /// Longest file name.
 pub const MAX_NAME_CHARS: usize = 255;
+/// Most bytes the parts of an `.xlsx` workbook may hold once decompressed:
+/// 256 Mio, eight times the file limit (the workbook of 50 000 equipment
+/// expands to about 60 Mio). The xlsx reader keeps some parts whole in
+/// memory: a few Mio compressed to a thousandth of their size (a « zip
+/// bomb ») would otherwise take gigabytes of the desktop's memory.
+pub const MAX_XLSX_EXPANDED_BYTES: u64 = 256 * 1024 * 1024;
+/// Most parts of an `.xlsx` workbook (a workbook has a dozen, plus one per
+/// sheet, image or comment).
+const MAX_XLSX_PARTS: usize = 10_000;
 
 /// The kinds of file read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -453,6 +462,7 @@ fn read_xlsx_cells(name: &str, bytes: &[u8]) -> AppResult<Grid> {
             "Le fichier « {name} » n'est pas un classeur Excel (.xlsx) lisible."
         ))
     };
+    check_expansion(name, bytes, MAX_XLSX_EXPANDED_BYTES)?;
     let mut workbook: Xlsx<_> =
         calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|_| unreadable())?;
     let Some(sheet) = workbook.sheet_names().first().cloned() else {
@@ -491,6 +501,39 @@ fn read_xlsx_cells(name: &str, bytes: &[u8]) -> AppResult<Grid> {
         row_cells.sort_by_key(|(col, _)| *col);
     }
     Ok(grid)
+}
+
+/// Refuses a workbook whose parts hold more than `limit` bytes once
+/// decompressed (413, like a file past `MAX_FILE_BYTES`). The parts are
+/// decompressed and counted, never kept, and the count stops at the limit:
+/// the sizes an archive declares for its parts can lie.
+fn check_expansion(name: &str, bytes: &[u8], limit: u64) -> AppResult<()> {
+    let unreadable = || {
+        AppError::unprocessable(format!(
+            "Le fichier « {name} » n'est pas un classeur Excel (.xlsx) lisible."
+        ))
+    };
+    let too_big = || {
+        AppError::PayloadTooLarge(format!(
+            "Le classeur « {name} » dépasse {} Mio une fois décompressé (taille maximale acceptée) : répartissez ses lignes entre plusieurs fichiers.",
+            limit / (1024 * 1024)
+        ))
+    };
+    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|_| unreadable())?;
+    if archive.len() > MAX_XLSX_PARTS {
+        return Err(unreadable());
+    }
+    let mut left = limit;
+    for index in 0..archive.len() {
+        let mut part = archive.by_index(index).map_err(|_| unreadable())?;
+        let read = std::io::copy(&mut (&mut part).take(left + 1), &mut std::io::sink())
+            .map_err(|_| unreadable())?;
+        if read > left {
+            return Err(too_big());
+        }
+        left -= read;
+    }
+    Ok(())
 }
 
 /// A cell as a spreadsheet shows it: whole numbers without decimals
@@ -671,5 +714,69 @@ mod tests {
         let xlsx = read(FileKind::Xlsx, "parc.xlsx", b"Numero;Adresse\n").unwrap_err();
         assert_eq!(xlsx.status().as_u16(), 422);
         assert!(xlsx.public_message().contains("classeur Excel"));
+    }
+
+    /// A workbook of `parts` (name, content), deflated as Excel does.
+    fn zipped(parts: &[(&str, &[u8])]) -> Vec<u8> {
+        use std::io::Write as _;
+        let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        for (name, content) in parts {
+            out.start_file(*name, options).expect("part");
+            out.write_all(content).expect("write");
+        }
+        out.finish().expect("finish").into_inner()
+    }
+
+    #[test]
+    fn a_workbook_expanding_past_the_limit_is_refused_before_it_is_read() {
+        // 2 Mio of one repeated byte deflate to a few Kio.
+        let expanding = vec![b' '; 2 * 1024 * 1024];
+        let bomb = zipped(&[
+            ("[Content_Types].xml", b"<Types/>"),
+            ("xl/sharedStrings.xml", &expanding),
+        ]);
+        assert!(bomb.len() < 64 * 1024, "{}", bomb.len());
+        let refused = check_expansion("parc.xlsx", &bomb, 1024 * 1024).unwrap_err();
+        assert_eq!(refused.status().as_u16(), 413);
+        assert_eq!(
+            refused.public_message(),
+            "Le classeur « parc.xlsx » dépasse 1 Mio une fois décompressé (taille maximale acceptée) : répartissez ses lignes entre plusieurs fichiers."
+        );
+        // The same parts fit a higher limit; the count is of all parts
+        // together, not of each one.
+        check_expansion("parc.xlsx", &bomb, 3 * 1024 * 1024).expect("within the limit");
+        let halves = zipped(&[
+            ("xl/a.xml", &expanding[..768 * 1024]),
+            ("xl/b.xml", &expanding[..768 * 1024]),
+        ]);
+        assert_eq!(
+            check_expansion("parc.xlsx", &halves, 1024 * 1024)
+                .unwrap_err()
+                .status()
+                .as_u16(),
+            413
+        );
+        // Not an archive at all: unreadable, as before.
+        let unreadable = check_expansion("parc.xlsx", b"Numero;Adresse\n", 1024).unwrap_err();
+        assert_eq!(unreadable.status().as_u16(), 422);
+    }
+
+    #[test]
+    fn a_real_workbook_passes_the_expansion_check_and_is_read() {
+        let mut workbook = rust_xlsxwriter::Workbook::new();
+        let sheet = workbook.add_worksheet();
+        sheet.write(0, 0, "Numéro").expect("cell");
+        sheet.write(0, 1, "Adresse").expect("cell");
+        for row in 1..=200u32 {
+            sheet.write(row, 0, format!("ASC-{row}")).expect("cell");
+            sheet.write(row, 1, "12 rue des Lilas").expect("cell");
+        }
+        let bytes = workbook.save_to_buffer().expect("save");
+        check_expansion("parc.xlsx", &bytes, MAX_XLSX_EXPANDED_BYTES).expect("ordinary workbook");
+        let table = read(FileKind::Xlsx, "parc.xlsx", &bytes).expect("read");
+        assert_eq!(table.columns, ["Numéro", "Adresse"]);
+        assert_eq!(table.rows.len(), 200);
     }
 }
