@@ -769,37 +769,37 @@ fn a_refused_serve_option_value_gives_the_validators_french_reason() {
     let cases: [(&[&str], &str, &str); 7] = [
         (
             &["--rate-limit", "abc"],
-            "--rate-limit <RATE_LIMIT>",
+            "--rate-limit <LIMITE>",
             "« abc » n'est pas une limite valide (exemple : 600 ou 600/100)",
         ),
         (
             &["--rate-limit", "600/0"],
-            "--rate-limit <RATE_LIMIT>",
+            "--rate-limit <LIMITE>",
             "« 600/0 » n'est pas une limite valide (exemple : 600 ou 600/100)",
         ),
         (
             &["--webhook-retry-schedule", "5x"],
-            "--webhook-retry-schedule <WEBHOOK_RETRY_SCHEDULE>",
+            "--webhook-retry-schedule <DELAIS>",
             "délai « 5x » illisible : un nombre suivi de s, m, h ou d (par exemple 1m,5m,30m,2h,12h)",
         ),
         (
             &["--webhook-retry-schedule", "8d"],
-            "--webhook-retry-schedule <WEBHOOK_RETRY_SCHEDULE>",
+            "--webhook-retry-schedule <DELAIS>",
             "délai « 8d » hors limites (de 1 s à 7 jours)",
         ),
         (
             &["--connectivity-probe", "ftp://x"],
-            "--connectivity-probe <CONNECTIVITY_PROBE>",
+            "--connectivity-probe <SONDE>",
             "sonde « ftp://x » illisible : route, off, tcp://hôte:port ou une adresse http(s)://",
         ),
         (
             &["--connectivity-probe", "tcp://hote-sans-port"],
-            "--connectivity-probe <CONNECTIVITY_PROBE>",
+            "--connectivity-probe <SONDE>",
             "sonde « tcp://hote-sans-port » illisible : route, off, tcp://hôte:port ou une adresse http(s)://",
         ),
         (
             &["--insecure-webhooks=peut-etre"],
-            "--insecure-webhooks [<INSECURE_WEBHOOKS>]",
+            "--insecure-webhooks [<0_OU_1>]",
             "« peut-etre » n'est ni 1 ni 0",
         ),
     ];
@@ -809,45 +809,138 @@ fn a_refused_serve_option_value_gives_the_validators_french_reason() {
     // The same validators refuse a value given by the environment.
     assert_value_refused(
         &serve_with(dir.path(), &[], &[("LIFTDESK_RATE_LIMIT", "beaucoup")]),
-        "--rate-limit <RATE_LIMIT>",
+        "--rate-limit <LIMITE>",
         "« beaucoup » n'est pas une limite valide (exemple : 600 ou 600/100)",
     );
     assert_value_refused(
         &serve_with(dir.path(), &[], &[("LIFTDESK_INSECURE_WEBHOOKS", "oui!")]),
-        "--insecure-webhooks [<INSECURE_WEBHOOKS>]",
+        "--insecure-webhooks [<0_OU_1>]",
         "« oui! » n'est ni 1 ni 0",
     );
     // A reason that does not quote the whole value follows it.
     assert_usage_error(
         &serve_with(dir.path(), &["--webhook-retry-schedule", "1m,8d"], &[]),
-        "valeur invalide pour --webhook-retry-schedule <WEBHOOK_RETRY_SCHEDULE> : « 1m,8d » : délai « 8d » hors limites (de 1 s à 7 jours).",
+        "valeur invalide pour --webhook-retry-schedule <DELAIS> : « 1m,8d » : délai « 8d » hors limites (de 1 s à 7 jours).",
     );
     let many = vec!["1m"; 21].join(",");
     assert_usage_error(
         &serve_with(dir.path(), &["--webhook-retry-schedule", &many], &[]),
         &format!(
-            "valeur invalide pour --webhook-retry-schedule <WEBHOOK_RETRY_SCHEDULE> : « {many} » : au plus 20 délais de nouvel essai."
+            "valeur invalide pour --webhook-retry-schedule <DELAIS> : « {many} » : au plus 20 délais de nouvel essai."
         ),
     );
     // clap's own number parser speaks English: said again in French.
     assert_usage_error(
         &run_cli(dir.path(), &["demo", "--seed", "abc"]),
-        "valeur invalide pour --seed <SEED> : « abc » : un nombre entier positif est attendu (chiffres seulement).",
+        "valeur invalide pour --seed <GRAINE> : « abc » : un nombre entier positif est attendu (chiffres seulement).",
     );
     assert_usage_error(
         &run_cli(dir.path(), &["demo", "--seed", "99999999999999999999999"]),
-        "valeur invalide pour --seed <SEED> : « 99999999999999999999999 » : nombre hors des limites acceptées.",
+        "valeur invalide pour --seed <GRAINE> : « 99999999999999999999999 » : nombre hors des limites acceptées.",
     );
     // An enumerated value (no validator of ours) lists the possible ones.
     assert_usage_error(
         &run_cli(dir.path(), &["demo", "--size", "enorme"]),
-        "valeur invalide pour --size <SIZE> : « enorme » (valeurs possibles : small, large).",
+        "valeur invalide pour --size <TAILLE> : « enorme » (valeurs possibles : small, large).",
     );
     // An option left without its value.
     assert_usage_error(
         &serve_with(dir.path(), &["--rate-limit"], &[]),
-        "l'argument --rate-limit <RATE_LIMIT> attend une valeur.",
+        "l'argument --rate-limit <LIMITE> attend une valeur.",
     );
     // Nothing was started nor created by a refused command line.
+    assert!(!db_path(dir.path()).exists());
+}
+
+/// The help of `liftdesk` and of every command under it (found from the
+/// « Commandes » of each help, not listed here): in French, each option
+/// with its description, none of clap's English frame.
+#[test]
+fn every_help_is_in_french_and_describes_every_option() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut pending: Vec<Vec<String>> = vec![Vec::new()];
+    let mut seen = 0;
+    while let Some(path) = pending.pop() {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let out = run_cli(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(0), "{path:?}: {}", stderr_of(&out));
+        let help = String::from_utf8(out.stdout).expect("utf-8");
+        seen += 1;
+        let usage = format!("Utilisation : liftdesk {}", path.join(" "));
+        assert!(help.contains(usage.trim_end()), "{path:?}:\n{help}");
+        for english in [
+            "Usage:",
+            "Commands:",
+            "Print help",
+            "Print version",
+            "[env:",
+            "[default:",
+            "[possible values:",
+            "<COMMAND>",
+            "<NAME>",
+            "<PASSWORD>",
+            "<ORGANIZATION>",
+            "<AGENCY>",
+        ] {
+            assert!(
+                !help.contains(english),
+                "{path:?}: « {english} » in\n{help}"
+            );
+        }
+        let mut section = "";
+        let mut lines = help.lines().peekable();
+        while let Some(line) = lines.next() {
+            if !line.starts_with(' ') && line.ends_with(':') {
+                section = line;
+                continue;
+            }
+            let entry = line.trim_start();
+            if entry.is_empty() || line == entry {
+                continue;
+            }
+            // « -h, --help  Affiche cette aide », « init  Crée … »: a name,
+            // two spaces or more, then the description; or, when the texts
+            // are long, the name alone and its description on the next
+            // line, indented further.
+            let (name, description) = match entry.split_once("  ") {
+                Some(inline) => inline,
+                None => {
+                    let next = lines.next().unwrap_or_default();
+                    let indent = |l: &str| l.len() - l.trim_start().len();
+                    assert!(
+                        indent(next) > indent(line),
+                        "{path:?}: « {entry} » has no description"
+                    );
+                    (entry, next)
+                }
+            };
+            assert!(!description.trim().is_empty(), "{path:?}: « {entry} »");
+            if section == "Commandes:" {
+                let mut sub = path.clone();
+                sub.push(name.trim().to_owned());
+                pending.push(sub);
+            }
+        }
+    }
+    // liftdesk, its 11 commands and the 7 actions under them.
+    assert_eq!(seen, 19);
+    let out = run_cli(dir.path(), &["demo", "--help"]);
+    let help = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(help.contains("--size <TAILLE>"), "{help}");
+    assert!(help.contains("(par défaut : small)"), "{help}");
+    assert!(help.contains("(par défaut : 1)"), "{help}");
+    let out = run_cli(dir.path(), &["serve", "--help"]);
+    let help = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(help.contains("(variable LIFTDESK_RATE_LIMIT)"), "{help}");
+    assert!(
+        help.contains(&format!(
+            "(par défaut : {})",
+            liftdesk::config::DEFAULT_BIND
+        )),
+        "{help}"
+    );
+    assert!(help.contains("-h, --help"), "{help}");
+    // Nothing was created by asking for help.
     assert!(!db_path(dir.path()).exists());
 }

@@ -47,7 +47,7 @@ fn parse_flag(text: &str) -> Result<bool, String> {
     disable_help_subcommand = true
 )]
 pub struct Cli {
-    /// Dossier de données (la base est DIR/liftdesk.db) ; par défaut $LIFTDESK_DATA_DIR, sinon le dossier de données du système.
+    /// Dossier de données (la base est DIR/liftdesk.db) ; par défaut le dossier de données du système.
     #[arg(long, global = true, env = "LIFTDESK_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
     #[command(subcommand)]
@@ -58,15 +58,20 @@ pub struct Cli {
 pub enum Command {
     /// Crée une organisation cliente, sa première agence et son administrateur.
     Init {
-        #[arg(long)]
+        /// Nom de l'organisation (la société de maintenance).
+        #[arg(long, value_name = "NOM")]
         organization: String,
-        #[arg(long)]
+        /// Nom de sa première agence.
+        #[arg(long, value_name = "NOM")]
         agency: String,
-        #[arg(long)]
+        /// Adresse e-mail de l'administrateur (son identifiant de connexion).
+        #[arg(long, value_name = "EMAIL")]
         admin_email: String,
-        #[arg(long)]
+        /// Mot de passe de l'administrateur (12 caractères au moins).
+        #[arg(long, value_name = "MOT_DE_PASSE")]
         admin_password: String,
-        #[arg(long)]
+        /// Nom affiché de l'administrateur ; par défaut son adresse e-mail.
+        #[arg(long, value_name = "NOM")]
         admin_name: Option<String>,
     },
     /// Agences.
@@ -101,33 +106,35 @@ pub enum Command {
     },
     /// Installe une organisation de démonstration et affiche ses identifiants.
     Demo {
-        #[arg(long, value_enum, default_value_t = SizeArg::Small)]
+        /// « small » : une organisation de démonstration ; « large » : 50 000 appareils et 1 000 000 de factures (bancs d'essai).
+        #[arg(long, value_enum, value_name = "TAILLE", default_value_t = SizeArg::Small)]
         size: SizeArg,
-        #[arg(long, default_value_t = 1)]
+        /// Graine du tirage des données : la même graine donne les mêmes données.
+        #[arg(long, value_name = "GRAINE", default_value_t = 1)]
         seed: u64,
     },
     /// Lance le serveur (API et interface web).
     Serve {
         /// Adresse d'écoute ; le port 0 prend un port libre.
-        #[arg(long, default_value = config::DEFAULT_BIND)]
+        #[arg(long, value_name = "ADRESSE:PORT", default_value = config::DEFAULT_BIND)]
         bind: String,
         /// Sur un dossier de données vide, installe d'abord la démonstration.
         #[arg(long)]
         demo: bool,
-        /// Adresse publique du serveur pour les liens `url` (par défaut l'adresse d'écoute).
-        #[arg(long, env = "LIFTDESK_PUBLIC_URL")]
+        /// Adresse publique du serveur pour les liens `url` ; par défaut l'adresse d'écoute.
+        #[arg(long, value_name = "URL", env = "LIFTDESK_PUBLIC_URL")]
         public_url: Option<String>,
-        /// Appels par minute et par jeton ou clé, avec une rafale : « 600/100 » (par défaut).
-        #[arg(long, env = "LIFTDESK_RATE_LIMIT", value_parser = RateLimit::parse)]
+        /// Appels par minute et par jeton ou clé, avec une rafale ; par défaut « 600/100 ».
+        #[arg(long, value_name = "LIMITE", env = "LIFTDESK_RATE_LIMIT", value_parser = RateLimit::parse)]
         rate_limit: Option<RateLimit>,
-        /// Accepte des destinataires de webhooks en http:// sur une adresse locale (127.0.0.1, ::1, localhost) : intégrations locales et tests.
-        #[arg(long, env = "LIFTDESK_INSECURE_WEBHOOKS", value_parser = parse_flag, num_args = 0..=1, default_missing_value = "1", default_value = "0")]
+        /// Accepte des destinataires de webhooks en http:// sur une adresse locale (127.0.0.1, ::1, localhost) : intégrations locales et tests ; sans valeur : 1.
+        #[arg(long, value_name = "0_OU_1", env = "LIFTDESK_INSECURE_WEBHOOKS", value_parser = parse_flag, num_args = 0..=1, default_missing_value = "1", default_value = "0")]
         insecure_webhooks: bool,
-        /// Délais des nouveaux essais d'un webhook en échec, puis abandon : « 1m,5m,30m,2h,12h » (par défaut ; unités s, m, h, d).
-        #[arg(long, env = "LIFTDESK_WEBHOOK_RETRY_SCHEDULE", value_parser = RetrySchedule::parse)]
+        /// Délais des nouveaux essais d'un webhook en échec, puis abandon, en s, m, h ou d ; par défaut « 1m,5m,30m,2h,12h ».
+        #[arg(long, value_name = "DELAIS", env = "LIFTDESK_WEBHOOK_RETRY_SCHEDULE", value_parser = RetrySchedule::parse)]
         webhook_retry_schedule: Option<RetrySchedule>,
-        /// Sonde de connectivité : « route » (par défaut), « off », « tcp://hôte:port » ou une adresse http(s)://.
-        #[arg(long, env = "LIFTDESK_CONNECTIVITY_PROBE", value_parser = Probe::parse)]
+        /// Sonde de connectivité : « route », « off », « tcp://hôte:port » ou une adresse http(s):// ; par défaut « route ».
+        #[arg(long, value_name = "SONDE", env = "LIFTDESK_CONNECTIVITY_PROBE", value_parser = Probe::parse)]
         connectivity_probe: Option<Probe>,
         /// Dossier des journaux (fichiers quotidiens, les 14 derniers gardés) ; par défaut, journaux sur la sortie d'erreur seulement.
         #[arg(long, env = "LIFTDESK_LOG_DIR", value_name = "DIR")]
@@ -154,11 +161,14 @@ pub enum Command {
 pub enum AgencyAction {
     /// Crée une agence dans une organisation.
     Create {
-        #[arg(long)]
+        /// Identifiant de l'organisation (donné par `liftdesk init`).
+        #[arg(long, value_name = "ID")]
         organization: String,
-        #[arg(long)]
+        /// Nom de l'agence.
+        #[arg(long, value_name = "NOM")]
         name: String,
-        #[arg(long = "v1-id")]
+        /// Identifiant de l'agence dans l'API v1, pour les intégrations qui le connaissent.
+        #[arg(long = "v1-id", value_name = "ID")]
         v1_id: Option<String>,
     },
 }
@@ -167,17 +177,22 @@ pub enum AgencyAction {
 pub enum UserAction {
     /// Crée un compte ; la première agence est l'agence par défaut.
     Create {
-        #[arg(long)]
+        /// Adresse e-mail (l'identifiant de connexion).
+        #[arg(long, value_name = "EMAIL")]
         email: String,
-        #[arg(long)]
+        /// Nom affiché.
+        #[arg(long, value_name = "NOM")]
         name: String,
-        #[arg(long)]
+        /// Mot de passe (12 caractères au moins).
+        #[arg(long, value_name = "MOT_DE_PASSE")]
         password: String,
-        #[arg(long = "agency", required = true)]
+        /// Identifiant d'une agence du compte ; à répéter pour plusieurs agences.
+        #[arg(long = "agency", value_name = "ID", required = true)]
         agencies: Vec<String>,
         /// Administrateur de ses agences.
         #[arg(long)]
         admin: bool,
+        /// Réalise des relevés d'appareils.
         #[arg(long)]
         performs_surveys: bool,
         /// Crée aussi la fiche technicien.
@@ -190,11 +205,14 @@ pub enum UserAction {
 pub enum OperatorAction {
     /// Crée le compte de service de l'opérateur.
     Create {
-        #[arg(long)]
+        /// Adresse e-mail (l'identifiant de connexion).
+        #[arg(long, value_name = "EMAIL")]
         email: String,
-        #[arg(long)]
+        /// Nom affiché.
+        #[arg(long, value_name = "NOM")]
         name: String,
-        #[arg(long)]
+        /// Mot de passe (12 caractères au moins).
+        #[arg(long, value_name = "MOT_DE_PASSE")]
         password: String,
     },
 }
@@ -203,14 +221,17 @@ pub enum OperatorAction {
 pub enum TokenAction {
     /// Crée un jeton d'API, nommé d'après l'outil qui le recevra.
     Create {
-        #[arg(long)]
+        /// Adresse e-mail du compte dont le jeton prend les droits.
+        #[arg(long, value_name = "EMAIL")]
         email: String,
-        #[arg(long)]
+        /// Nom du jeton : l'outil qui le recevra.
+        #[arg(long, value_name = "NOM")]
         name: String,
     },
     /// Révoque un jeton ou une clé.
     Revoke {
-        #[arg(long)]
+        /// Identifiant du jeton ou de la clé (donné à sa création).
+        #[arg(long, value_name = "ID")]
         id: String,
     },
 }
@@ -219,9 +240,11 @@ pub enum TokenAction {
 pub enum CallCenterKeyAction {
     /// Crée une clé pour un centre d'appels de l'agence.
     Create {
-        #[arg(long)]
+        /// Identifiant de l'agence.
+        #[arg(long, value_name = "ID")]
         agency: String,
-        #[arg(long)]
+        /// Nom du centre d'appels.
+        #[arg(long, value_name = "NOM")]
         name: String,
     },
 }
@@ -230,9 +253,11 @@ pub enum CallCenterKeyAction {
 pub enum PartnerKeyAction {
     /// Crée une clé de partenaire attribuée aux agences données.
     Create {
-        #[arg(long)]
+        /// Nom du partenaire.
+        #[arg(long, value_name = "NOM")]
         name: String,
-        #[arg(long = "agency", required = true)]
+        /// Identifiant d'une agence attribuée ; à répéter pour plusieurs agences.
+        #[arg(long = "agency", value_name = "ID", required = true)]
         agencies: Vec<String>,
     },
 }
@@ -245,7 +270,7 @@ pub enum SizeArg {
 
 /// Entry point of the `liftdesk` binary.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match usage::parse() {
         Ok(cli) => cli,
         Err(err) => return usage::report(err),
     };

@@ -37,6 +37,80 @@ fn french_reason(source: &(dyn std::error::Error + 'static)) -> String {
     source.to_string()
 }
 
+/// The help's frame in French: clap's own says `Usage:`.
+const HELP_TEMPLATE: &str =
+    "{before-help}{about-with-newline}\nUtilisation : {usage}\n\n{all-args}{after-help}";
+
+/// Parses the command line with the help in French (see [`french`]).
+pub fn parse() -> Result<super::Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut command = french(super::Cli::command(), true);
+    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    super::Cli::from_arg_matches(&matches).map_err(|err| err.format(&mut command))
+}
+
+/// The command and its subcommands with their help in French: headings,
+/// the help and version flags, and what clap appends to an option's text
+/// (`[default: …]`, `[env: …]`, `[possible values: …]`) said in the text.
+pub fn french(command: clap::Command, root: bool) -> clap::Command {
+    use clap::{Arg, ArgAction};
+    let mut command = command
+        .help_template(HELP_TEMPLATE)
+        .subcommand_help_heading("Commandes")
+        .subcommand_value_name("COMMANDE")
+        .disable_help_flag(true)
+        .arg(
+            Arg::new("aide")
+                .short('h')
+                .long("help")
+                .action(ArgAction::Help)
+                .help("Affiche cette aide"),
+        );
+    if root {
+        command = command.disable_version_flag(true).arg(
+            Arg::new("version")
+                .short('V')
+                .long("version")
+                .action(ArgAction::Version)
+                .help("Affiche la version"),
+        );
+    }
+    command
+        .mut_args(|arg| {
+            // A flag (--admin, --help…) shows nothing clap would append.
+            let flag = matches!(
+                arg.get_action(),
+                ArgAction::SetTrue | ArgAction::SetFalse | ArgAction::Count
+            ) && arg.get_num_args().is_none();
+            if flag || !arg.get_action().takes_values() && arg.get_num_args().is_none() {
+                return arg;
+            }
+            let mut notes = Vec::new();
+            let defaults: Vec<String> = arg
+                .get_default_values()
+                .iter()
+                .map(|v| v.to_string_lossy().into_owned())
+                .collect();
+            if !defaults.is_empty() {
+                notes.push(format!("par défaut : {}", defaults.join(", ")));
+            }
+            if let Some(env) = arg.get_env() {
+                notes.push(format!("variable {}", env.to_string_lossy()));
+            }
+            let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+            let help = if notes.is_empty() {
+                help
+            } else {
+                format!("{help} ({})", notes.join(" ; "))
+            };
+            arg.help(help)
+                .hide_default_value(true)
+                .hide_env(true)
+                .hide_possible_values(true)
+        })
+        .mut_subcommands(|sub| french(sub, false))
+}
+
 /// Prints help and version as clap does; every other error in French (exit 2).
 pub fn report(err: clap::Error) -> ExitCode {
     match err.kind() {
