@@ -172,3 +172,80 @@ async fn the_setup_is_refused_unless_the_peer_is_this_computer() {
     assert!(!dir.path().join("demo-credentials.json").exists());
     task.abort();
 }
+
+#[tokio::test]
+async fn the_service_operator_made_first_leaves_the_first_run_to_do() {
+    // `liftdesk operator create` on an empty data directory makes the
+    // operator's own organization: the installation is not set up yet.
+    let dir = tempfile::tempdir().expect("dir");
+    cli_json(
+        dir.path(),
+        &[
+            "operator",
+            "create",
+            "--email",
+            "operateur@service.fr",
+            "--name",
+            "Opérateur",
+            "--password",
+            "motdepasse-solide",
+        ],
+    );
+    let server = TestServer::start_in(dir).await;
+    let http = client();
+    let (status, body) = get(&http, server.url("/app/api/setup")).await;
+    assert_eq!(status, 200);
+    assert_eq!(body, json!({ "needed": true }));
+    let (status, session) = post(
+        &http,
+        server.url("/app/api/setup"),
+        json!({ "organization": "Ascenseurs Durand", "agency": "Lyon", "email": "claire@durand.fr", "password": "motdepasse-solide" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{session}");
+    assert_eq!(session["installationAdmin"], true);
+    let (_, body) = get(&http, server.url("/app/api/setup")).await;
+    assert_eq!(body, json!({ "needed": false }));
+    let kinds: Vec<String> = {
+        let conn = open_db(server.data_dir.path());
+        let mut stmt = conn
+            .prepare("SELECT kind FROM organizations ORDER BY kind")
+            .expect("prepare");
+        stmt.query_map([], |r| r.get(0))
+            .expect("rows")
+            .collect::<Result<_, _>>()
+            .expect("rows")
+    };
+    assert_eq!(kinds, ["client", "operator"]);
+    // The operator keeps signing in as before.
+    let (status, _) = post(
+        &client(),
+        server.url("/app/api/session"),
+        json!({ "email": "operateur@service.fr", "password": "motdepasse-solide" }),
+    )
+    .await;
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn serve_demo_installs_the_demo_beside_a_service_operator_made_first() {
+    let dir = tempfile::tempdir().expect("dir");
+    cli_json(
+        dir.path(),
+        &[
+            "operator",
+            "create",
+            "--email",
+            "operateur@service.fr",
+            "--name",
+            "Opérateur",
+            "--password",
+            "motdepasse-solide",
+        ],
+    );
+    let store = liftdesk::server::open_store(dir.path()).expect("store");
+    assert!(liftdesk::demo::is_empty(&store).expect("read"));
+    assert!(liftdesk::demo::seed_if_empty(&store, dir.path()).expect("demo"));
+    assert!(!liftdesk::demo::is_empty(&store).expect("read"));
+    assert!(dir.path().join("demo-credentials.json").exists());
+}

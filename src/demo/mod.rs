@@ -62,14 +62,11 @@ pub struct DemoLogin {
     pub api_token: String,
 }
 
-/// True when no organization exists yet.
+/// True when no client organization exists yet (the service operator's
+/// own may).
 pub fn is_empty(store: &Store) -> AppResult<bool> {
     store.read_blocking(|conn| -> AppResult<bool> {
-        Ok(
-            conn.query_row("SELECT NOT EXISTS (SELECT 1 FROM organizations)", [], |r| {
-                r.get(0)
-            })?,
-        )
+        Ok(!crate::store::agencies::any_client_organization(conn)?)
     })
 }
 

@@ -193,10 +193,15 @@ pub fn set_legal_identity(
 }
 
 /// Whether any organization exists (none: the installation's first run).
-pub fn any_organization(conn: &Connection) -> rusqlite::Result<bool> {
-    conn.query_row_cached("SELECT EXISTS (SELECT 1 FROM organizations)", [], |r| {
-        r.get(0)
-    })
+/// Whether a client organization exists: the installation is set up. The
+/// service operator's own organization (made by `liftdesk operator create`,
+/// possibly first on an empty data directory) does not count.
+pub fn any_client_organization(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row_cached(
+        "SELECT EXISTS (SELECT 1 FROM organizations WHERE kind = 'client')",
+        [],
+        |r| r.get(0),
+    )
 }
 
 /// Records `organization_id` as the organization that set the installation

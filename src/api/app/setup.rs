@@ -1,9 +1,10 @@
-//! `/app/api/setup`: the installation's first run. While no organization
-//! exists, the setup screen creates the organization, its first agency and
-//! its administrator (the same rules as `liftdesk init`) and signs the
+//! `/app/api/setup`: the installation's first run. While no client
+//! organization exists (the service operator's own does not count), the
+//! setup screen creates the organization, its first agency and its
+//! administrator (the same rules as `liftdesk init`) and signs the
 //! administrator in, or installs the demo. Only from the computer itself
-//! (loopback peer: 403 otherwise), and never once an organization exists
-//! (409).
+//! (loopback peer: 403 otherwise), and never once a client organization
+//! exists (409).
 
 use std::net::SocketAddr;
 
@@ -39,7 +40,7 @@ struct SetupStatus {
 async fn status(State(state): State<AppState>) -> AppResult<Json<SetupStatus>> {
     let exists = state
         .store
-        .read(|conn| agencies::any_organization(conn).map_err(AppError::from))
+        .read(|conn| agencies::any_client_organization(conn).map_err(AppError::from))
         .await?;
     Ok(Json(SetupStatus { needed: !exists }))
 }
@@ -108,7 +109,7 @@ fn already_set_up() -> AppError {
 async fn ensure_needed(state: &AppState) -> AppResult<()> {
     let exists = state
         .store
-        .read(|conn| agencies::any_organization(conn).map_err(AppError::from))
+        .read(|conn| agencies::any_client_organization(conn).map_err(AppError::from))
         .await?;
     if exists {
         Err(already_set_up())
@@ -134,7 +135,7 @@ async fn set_up(
         .write(move |tx| -> AppResult<_> {
             // Checked again in the one writer transaction: two setups at
             // once make one organization.
-            if agencies::any_organization(tx)? {
+            if agencies::any_client_organization(tx)? {
                 return Err(already_set_up());
             }
             let out = accounts::init_organization(
