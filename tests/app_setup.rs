@@ -178,19 +178,7 @@ async fn the_service_operator_made_first_leaves_the_first_run_to_do() {
     // `liftdesk operator create` on an empty data directory makes the
     // operator's own organization: the installation is not set up yet.
     let dir = tempfile::tempdir().expect("dir");
-    cli_json(
-        dir.path(),
-        &[
-            "operator",
-            "create",
-            "--email",
-            "operateur@service.fr",
-            "--name",
-            "Opérateur",
-            "--password",
-            "motdepasse-solide",
-        ],
-    );
+    create_operator(dir.path(), "operateur@service.fr", "motdepasse-solide");
     let server = TestServer::start_in(dir).await;
     let http = client();
     let (status, body) = get(&http, server.url("/app/api/setup")).await;
@@ -230,19 +218,7 @@ async fn the_service_operator_made_first_leaves_the_first_run_to_do() {
 #[test]
 fn serve_demo_installs_the_demo_beside_a_service_operator_made_first() {
     let dir = tempfile::tempdir().expect("dir");
-    cli_json(
-        dir.path(),
-        &[
-            "operator",
-            "create",
-            "--email",
-            "operateur@service.fr",
-            "--name",
-            "Opérateur",
-            "--password",
-            "motdepasse-solide",
-        ],
-    );
+    create_operator(dir.path(), "operateur@service.fr", "motdepasse-solide");
     let store = liftdesk::server::open_store(dir.path()).expect("store");
     assert!(liftdesk::demo::is_empty(&store).expect("read"));
     assert!(liftdesk::demo::seed_if_empty(&store, dir.path()).expect("demo"));

@@ -264,19 +264,7 @@ fn the_first_client_organization_made_sets_the_installation_up() {
     drop(Store::open(&db_path(dir.path())).expect("open"));
     assert_eq!(installation_owner(dir.path()), None);
     // The service operator's account (and organization) is not a client.
-    cli_json(
-        dir.path(),
-        &[
-            "operator",
-            "create",
-            "--email",
-            "operateur@service.fr",
-            "--name",
-            "Opérateur",
-            "--password",
-            "motdepasse-solide",
-        ],
-    );
+    create_operator(dir.path(), "operateur@service.fr", "motdepasse-solide");
     assert_eq!(installation_owner(dir.path()), None);
     let first = init_org(dir.path(), "Durand", "admin@durand.fr");
     init_org(dir.path(), "Concurrent", "admin@concurrent.fr");

@@ -10,11 +10,8 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -22,6 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
+use common::served::Served as Server;
 use common::*;
 use hmac::{Hmac, Mac};
 use rusqlite::params;
@@ -37,78 +35,20 @@ const EVENTS: [&str; 3] = ["appel.clos", "releve.termine", "devis.accepte"];
 const PINGS: usize = 3;
 const CALLS: usize = 3;
 
-/// The real `liftdesk serve`, killed on drop if still running.
-struct Server {
-    child: Child,
-    base_url: String,
-    log: PathBuf,
-    /// Kept open: the server's stdout must stay writable.
-    _stdout: BufReader<ChildStdout>,
-}
-
-impl Server {
-    fn start(data_dir: &Path, log: PathBuf) -> Server {
-        let log_file = std::fs::File::create(&log).expect("log file");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_liftdesk"))
-            .arg("--data-dir")
-            .arg(data_dir)
-            .args([
-                "serve",
-                "--bind",
-                "127.0.0.1:0",
-                "--insecure-webhooks",
-                "--webhook-retry-schedule",
-                SCHEDULE,
-                "--connectivity-probe",
-                "off",
-            ])
-            .env_remove("LIFTDESK_DATA_DIR")
-            .env_remove("LIFTDESK_RATE_LIMIT")
-            .env("LIFTDESK_LOG", "info")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::from(log_file))
-            .spawn()
-            .expect("start liftdesk serve");
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut first_line = String::new();
-        stdout.read_line(&mut first_line).expect("first line");
-        let base_url = first_line.trim().to_owned();
-        assert!(
-            base_url.starts_with("http://127.0.0.1:"),
-            "the server did not announce its address ({base_url:?}); its log:\n{}",
-            std::fs::read_to_string(&log).unwrap_or_default()
-        );
-        Server {
-            child,
-            base_url,
-            log,
-            _stdout: stdout,
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base_url)
-    }
-
-    /// SIGKILL, as `kill -9`: no shutdown code runs.
-    fn kill_9(mut self) {
-        self.child.kill().expect("kill -9");
-        let status = self.child.wait().expect("wait");
-        assert_eq!(status.signal(), Some(9), "killed by SIGKILL: {status:?}");
-    }
-
-    fn log_text(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
+/// The real `liftdesk serve` with webhooks to a loopback receiver, quick
+/// retries and no connectivity probe; killed on drop if still running.
+fn start_server(data_dir: &Path, log: PathBuf) -> Server {
+    Server::start(
+        data_dir,
+        log,
+        &[
+            "--insecure-webhooks",
+            "--webhook-retry-schedule",
+            SCHEDULE,
+            "--connectivity-probe",
+            "off",
+        ],
+    )
 }
 
 /// One request as the receiver got it.
@@ -425,7 +365,7 @@ async fn killed_twice_the_server_loses_no_webhook() {
         client: reqwest::Client::new(),
         token: org.admin_token.clone(),
     };
-    let server = Server::start(dir, logs.path().join("serve-1.log"));
+    let server = start_server(dir, logs.path().join("serve-1.log"));
     let (status, created) = api
         .post(
             &server,
@@ -516,7 +456,7 @@ async fn killed_twice_the_server_loses_no_webhook() {
 
     // Restart on the same data directory; the receiver is still down for a
     // moment (the schedule resumes from the stored times), then comes up.
-    let server = Server::start(dir, logs.path().join("serve-2.log"));
+    let server = start_server(dir, logs.path().join("serve-2.log"));
     let attempts_at_restart: i64 = ids.iter().map(|id| stored(dir, id).1).sum();
     let deadline = Instant::now() + Duration::from_secs(5);
     while ids.iter().map(|id| stored(dir, id).1).sum::<i64>() == attempts_at_restart {
@@ -609,7 +549,7 @@ async fn killed_twice_the_server_loses_no_webhook() {
         "the send cut short by the kill is not recorded"
     );
 
-    let server = Server::start(dir, logs.path().join("serve-3.log"));
+    let server = start_server(dir, logs.path().join("serve-3.log"));
     let again = BTreeSet::from([in_flight.clone()]);
     wait_delivered(
         &api,

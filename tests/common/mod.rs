@@ -203,6 +203,24 @@ pub fn init_org(data_dir: &Path, name: &str, email: &str) -> Org {
     }
 }
 
+/// `liftdesk operator create`: the service operator's account (and, first
+/// time, its own organization), « Opérateur » with this e-mail and password.
+pub fn create_operator(data_dir: &Path, email: &str, password: &str) -> Value {
+    cli_json(
+        data_dir,
+        &[
+            "operator",
+            "create",
+            "--email",
+            email,
+            "--name",
+            "Opérateur",
+            "--password",
+            password,
+        ],
+    )
+}
+
 pub fn db_path(data_dir: &Path) -> PathBuf {
     data_dir.join("liftdesk.db")
 }
