@@ -192,7 +192,6 @@ pub fn set_legal_identity(
     Ok(())
 }
 
-/// Whether any organization exists (none: the installation's first run).
 /// Whether a client organization exists: the installation is set up. The
 /// service operator's own organization (made by `liftdesk operator create`,
 /// possibly first on an empty data directory) does not count.

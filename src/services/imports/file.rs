@@ -8,7 +8,8 @@
 //! The header is the first row that holds anything; the rows below are the
 //! data rows, numbered as the spreadsheet numbers them (header of a file
 //! starting at the top = row 1), blank rows skipped. Every refusal is a 422
-//! with a French reason, except a file past `MAX_FILE_BYTES` (413).
+//! with a French reason, except a file past `MAX_FILE_BYTES` and a workbook
+//! past `MAX_XLSX_EXPANDED_BYTES` once decompressed (413).
 
 use std::borrow::Cow;
 use std::io::{Cursor, Read as _};
