@@ -941,6 +941,20 @@ fn every_help_is_in_french_and_describes_every_option() {
         "{help}"
     );
     assert!(help.contains("-h, --help"), "{help}");
+    // The password's stated minimum is the one enforced.
+    let minimum = format!(
+        "({} caractères au moins)",
+        liftdesk::auth::password::MIN_PASSWORD_LENGTH
+    );
+    for command in [
+        &["init", "--help"][..],
+        &["user", "create", "--help"],
+        &["operator", "create", "--help"],
+    ] {
+        let out = run_cli(dir.path(), command);
+        let help = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(help.contains(&minimum), "{command:?}: {help}");
+    }
     // Nothing was created by asking for help.
     assert!(!db_path(dir.path()).exists());
 }

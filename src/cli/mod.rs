@@ -67,10 +67,10 @@ pub enum Command {
         /// Adresse e-mail de l'administrateur (son identifiant de connexion).
         #[arg(long, value_name = "EMAIL")]
         admin_email: String,
-        /// Mot de passe de l'administrateur (12 caractères au moins).
+        /// Mot de passe de l'administrateur (8 caractères au moins).
         #[arg(long, value_name = "MOT_DE_PASSE")]
         admin_password: String,
-        /// Nom affiché de l'administrateur ; par défaut son adresse e-mail.
+        /// Nom affiché de l'administrateur (facultatif).
         #[arg(long, value_name = "NOM")]
         admin_name: Option<String>,
     },
@@ -183,7 +183,7 @@ pub enum UserAction {
         /// Nom affiché.
         #[arg(long, value_name = "NOM")]
         name: String,
-        /// Mot de passe (12 caractères au moins).
+        /// Mot de passe (8 caractères au moins).
         #[arg(long, value_name = "MOT_DE_PASSE")]
         password: String,
         /// Identifiant d'une agence du compte ; à répéter pour plusieurs agences.
@@ -211,7 +211,7 @@ pub enum OperatorAction {
         /// Nom affiché.
         #[arg(long, value_name = "NOM")]
         name: String,
-        /// Mot de passe (12 caractères au moins).
+        /// Mot de passe (8 caractères au moins).
         #[arg(long, value_name = "MOT_DE_PASSE")]
         password: String,
     },

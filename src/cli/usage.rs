@@ -77,12 +77,9 @@ pub fn french(command: clap::Command, root: bool) -> clap::Command {
     }
     command
         .mut_args(|arg| {
-            // A flag (--admin, --help…) shows nothing clap would append.
-            let flag = matches!(
-                arg.get_action(),
-                ArgAction::SetTrue | ArgAction::SetFalse | ArgAction::Count
-            ) && arg.get_num_args().is_none();
-            if flag || !arg.get_action().takes_values() && arg.get_num_args().is_none() {
+            // A flag (--admin, --help…) shows nothing clap would append;
+            // `--insecure-webhooks` is a flag that also takes a value.
+            if !arg.get_action().takes_values() && arg.get_num_args().is_none() {
                 return arg;
             }
             let mut notes = Vec::new();
