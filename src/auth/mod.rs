@@ -31,8 +31,11 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// Records a credential's last use without making every request a write.
+/// The server's clock, not the machine's: under a fixed clock (tests, the
+/// instruction-count gate) a slow run must not add writes, each of which
+/// also empties the read cache.
 pub(crate) fn touch_if_stale(state: &AppState, credential_id: &str, last_used_at: Option<&str>) {
-    let now = clock::now();
+    let now = state.now();
     let stale = last_used_at
         .and_then(clock::parse_timestamp)
         .is_none_or(|at| now - at > Duration::seconds(TOUCH_INTERVAL_SECS));
