@@ -246,16 +246,7 @@ async fn the_service_operator_sees_every_client_organization() {
     let server = TestServer::start().await;
     let a = init_org(server.data_dir.path(), "A", "admin@a.fr");
     let b = init_org(server.data_dir.path(), "B", "admin@b.fr");
-    server.cli_json(&[
-        "operator",
-        "create",
-        "--email",
-        "ops@service.fr",
-        "--name",
-        "Opérateur",
-        "--password",
-        "motdepasse1",
-    ]);
+    create_operator(server.data_dir.path(), "ops@service.fr", "motdepasse1");
     let token = server.cli_json(&[
         "token",
         "create",

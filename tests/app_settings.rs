@@ -557,16 +557,7 @@ async fn only_the_administrators_of_the_organization_that_installed_it_administe
         &durand.agency_id,
         "--admin",
     ]);
-    server.cli_json(&[
-        "operator",
-        "create",
-        "--email",
-        "operateur@service.fr",
-        "--name",
-        "Opérateur",
-        "--password",
-        PASSWORD,
-    ]);
+    create_operator(server.data_dir.path(), "operateur@service.fr", PASSWORD);
     let outsider = StaffClient::sign_in(&server, "admin@concurrent.fr", PASSWORD).await;
     let agency_admin = StaffClient::sign_in(&server, "chef@durand.fr", PASSWORD).await;
     let operator = StaffClient::sign_in(&server, "operateur@service.fr", PASSWORD).await;

@@ -125,17 +125,8 @@ fn create_user(
     str_of(&server.cli_json(&args), "id").to_owned()
 }
 
-fn create_operator(server: &TestServer) -> String {
-    server.cli_json(&[
-        "operator",
-        "create",
-        "--email",
-        "ops@service.fr",
-        "--name",
-        "Opérateur",
-        "--password",
-        "motdepasse1",
-    ]);
+fn operator_token(server: &TestServer) -> String {
+    create_operator(server.data_dir.path(), "ops@service.fr", "motdepasse1");
     token_for(server, "ops@service.fr")
 }
 
@@ -394,7 +385,7 @@ async fn agencies_list_the_scope_with_organization_and_v1_identifier() {
     );
 
     // The operator: every client organization without an agency; with one, its organization.
-    let operator = create_operator(&server);
+    let operator = operator_token(&server);
     let (status, body) = server
         .get_with("/api/v2/agencies", Some(&operator), None)
         .await;
@@ -491,7 +482,7 @@ async fn users_list_the_accounts_of_the_readable_agencies_without_secrets() {
         &[],
     );
     create_user(&server, "loin@autre.fr", "Loin", &[&other.agency_id], &[]);
-    let _operator = create_operator(&server);
+    let _operator = operator_token(&server);
     let db = Db::open(&server);
     db.0.execute(
         "UPDATE accounts SET position = 'Responsable technique', active = 0 WHERE id = ?1",
@@ -746,7 +737,7 @@ async fn technicians_show_calls_in_progress_standby_absence_and_rest() {
         .await;
     assert_eq!(status, 403);
     // The operator must say where it acts.
-    let operator = create_operator(&server);
+    let operator = operator_token(&server);
     let (status, body) = server
         .get_with("/api/v2/technicians", Some(&operator), None)
         .await;
@@ -1807,7 +1798,7 @@ async fn visits_of_another_scope_answer_404_and_never_change() {
     assert_eq!((status, body), (404, not_found));
 
     // The service operator reads client agencies but changes nothing.
-    let operator = create_operator(&server);
+    let operator = operator_token(&server);
     let (status, _) = server
         .get_with(
             &format!("/api/v2/visits/{planned}"),

@@ -879,16 +879,7 @@ async fn only_surveyors_and_administrators_submit() {
     assert_eq!(survey_state(dir, &id), before);
 
     // The service operator reads client agencies and submits nothing.
-    w.server.cli_json(&[
-        "operator",
-        "create",
-        "--email",
-        "ops@service.fr",
-        "--name",
-        "Opérateur",
-        "--password",
-        "motdepasse1",
-    ]);
+    create_operator(w.server.data_dir.path(), "ops@service.fr", "motdepasse1");
     let operator = w.server.cli_json(&[
         "token",
         "create",
