@@ -164,7 +164,7 @@ async fn column_page(
     State(state): State<AppState>,
     session: StaffSession,
     ApiQuery(query): ApiQuery<ColumnQuery>,
-) -> AppResult<Json<Page<CallListEntry>>> {
+) -> AppResult<Page<CallListEntry>> {
     let agency_id = session.require_agency()?.id.clone();
     let raw = query.statut.unwrap_or_default();
     let status = CallStatus::parse(&raw).ok_or_else(|| {
@@ -180,12 +180,12 @@ async fn column_page(
     );
     let paging = column_paging(limit, query.page)?;
     let column = column(&state, &agency_id, status, paging).await?;
-    Ok(Json(Page {
+    Ok(Page {
         total: column.total,
         page: column.page,
         limit: column.limit,
         results: column.results,
-    }))
+    })
 }
 
 // -- Detail -----------------------------------------------------------------

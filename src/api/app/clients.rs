@@ -70,16 +70,14 @@ async fn list(
     State(state): State<AppState>,
     session: StaffSession,
     ApiQuery(query): ApiQuery<ListQuery>,
-) -> AppResult<Json<Page<ClientListEntry>>> {
+) -> AppResult<Page<ClientListEntry>> {
     let archived = archived_filter(query.archived.as_deref())?;
     let search = ClientListQuery {
         q: query.q,
         limit: query.limit,
         page: query.page,
     };
-    client_page(&state, &session.caller(), search, archived)
-        .await
-        .map(Json)
+    client_page(&state, &session.caller(), search, archived).await
 }
 
 // -- A client -----------------------------------------------------------------

@@ -49,7 +49,7 @@ async fn list(
     State(state): State<AppState>,
     session: StaffSession,
     ApiQuery(query): ApiQuery<ListQuery>,
-) -> AppResult<Json<Page<InvoiceRowView>>> {
+) -> AppResult<Page<InvoiceRowView>> {
     let blank = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
     let filter = ListInput {
         client: blank(query.client).map(|c| c.trim().to_owned()),
@@ -61,9 +61,7 @@ async fn list(
         limit: query.limit,
         page: query.page,
     };
-    v2::invoice_list(&state, &session.caller(), filter, paging)
-        .await
-        .map(Json)
+    v2::invoice_list(&state, &session.caller(), filter, paging).await
 }
 
 async fn create(

@@ -162,14 +162,14 @@ async fn list_tokens(
     State(state): State<AppState>,
     session: StaffSession,
     ApiQuery(query): ApiQuery<PageQuery>,
-) -> AppResult<Json<Page<KeyView>>> {
+) -> AppResult<Page<KeyView>> {
     let paging = Paging::from_query(&query)?;
     let account_id = session.account.id.clone();
     let listed = state
         .store
         .read(move |conn| store::list_api_tokens(conn, &account_id, paging.limit, paging.offset()))
         .await?;
-    Ok(Json(page_of(paging, listed, false)))
+    Ok(page_of(paging, listed, false))
 }
 
 async fn create_token(
@@ -220,7 +220,7 @@ async fn list_call_center_keys(
     State(state): State<AppState>,
     session: StaffSession,
     ApiQuery(query): ApiQuery<PageQuery>,
-) -> AppResult<Json<Page<KeyView>>> {
+) -> AppResult<Page<KeyView>> {
     let agency_id = session.require_agency()?.id.clone();
     let paging = Paging::from_query(&query)?;
     let listed = state
@@ -229,7 +229,7 @@ async fn list_call_center_keys(
             store::list_call_center_keys(conn, &agency_id, paging.limit, paging.offset())
         })
         .await?;
-    Ok(Json(page_of(paging, listed, false)))
+    Ok(page_of(paging, listed, false))
 }
 
 async fn create_call_center_key(
@@ -276,14 +276,14 @@ async fn list_partner_keys(
     State(state): State<AppState>,
     session: StaffSession,
     ApiQuery(query): ApiQuery<PageQuery>,
-) -> AppResult<Json<Page<KeyView>>> {
+) -> AppResult<Page<KeyView>> {
     let agency_id = session.require_agency()?.id.clone();
     let paging = Paging::from_query(&query)?;
     let listed = state
         .store
         .read(move |conn| store::list_partner_keys(conn, &agency_id, paging.limit, paging.offset()))
         .await?;
-    Ok(Json(page_of(paging, listed, true)))
+    Ok(page_of(paging, listed, true))
 }
 
 async fn create_partner_key(

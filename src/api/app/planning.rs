@@ -289,7 +289,7 @@ async fn search_equipment(
     State(state): State<AppState>,
     session: StaffSession,
     ApiQuery(query): ApiQuery<SearchQuery>,
-) -> AppResult<Json<Page<EquipmentListEntry>>> {
+) -> AppResult<Page<EquipmentListEntry>> {
     let page = equipment_list(
         &state,
         &session.caller(),
@@ -300,7 +300,7 @@ async fn search_equipment(
         },
     )
     .await?;
-    Ok(Json(page))
+    Ok(page)
 }
 
 #[derive(Serialize)]

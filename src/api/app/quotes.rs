@@ -44,7 +44,7 @@ async fn list(
     State(state): State<AppState>,
     session: StaffSession,
     ApiQuery(query): ApiQuery<ListQuery>,
-) -> AppResult<Json<Page<QuoteListEntry>>> {
+) -> AppResult<Page<QuoteListEntry>> {
     let filter = ListInput {
         status: query.status,
         equipment: query.equipment,
@@ -53,9 +53,7 @@ async fn list(
         limit: query.limit,
         page: query.page,
     };
-    v2::quote_list(&state, &session.caller(), filter, paging)
-        .await
-        .map(Json)
+    v2::quote_list(&state, &session.caller(), filter, paging).await
 }
 
 async fn create(

@@ -72,11 +72,9 @@ async fn deliveries(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
     ApiQuery(query): ApiQuery<PageQuery>,
-) -> AppResult<Json<Page<DeliveryWire>>> {
+) -> AppResult<Page<DeliveryWire>> {
     session.require_agency()?;
-    Ok(Json(
-        shared::delivery_list(&state, &session.caller(), id, &query).await?,
-    ))
+    shared::delivery_list(&state, &session.caller(), id, &query).await
 }
 
 async fn revoke(

@@ -369,8 +369,8 @@ async fn list_calls(
     State(state): State<AppState>,
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<CallListQuery>,
-) -> AppResult<Json<Page<CallListEntry>>> {
-    call_list(&state, &caller, query).await.map(Json)
+) -> AppResult<Page<CallListEntry>> {
+    call_list(&state, &caller, query).await
 }
 
 /// One page of the acting agency's calls.

@@ -2,7 +2,6 @@
 //! identifier, SIREN or SIRET and paged. It turns "client X" into the
 //! identifier that `GET /invoices?client=` and `POST /invoices` take.
 
-use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -184,6 +183,6 @@ async fn list_clients(
     State(state): State<AppState>,
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<ClientListQuery>,
-) -> AppResult<Json<Page<ClientListEntry>>> {
-    client_list(&state, &caller, query).await.map(Json)
+) -> AppResult<Page<ClientListEntry>> {
+    client_list(&state, &caller, query).await
 }

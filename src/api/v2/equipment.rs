@@ -131,8 +131,8 @@ async fn list_equipment(
     State(state): State<AppState>,
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<EquipmentListQuery>,
-) -> AppResult<Json<Page<EquipmentListEntry>>> {
-    Ok(Json(equipment_list(&state, &caller, query).await?))
+) -> AppResult<Page<EquipmentListEntry>> {
+    equipment_list(&state, &caller, query).await
 }
 
 /// One page of the acting agency's equipment matching the search: `GET

@@ -251,7 +251,7 @@ async fn list_invoices(
     State(state): State<AppState>,
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<InvoiceQuery>,
-) -> AppResult<Json<Page<InvoiceRowView>>> {
+) -> AppResult<Page<InvoiceRowView>> {
     let filter = ListInput {
         client: query.client,
         statuses: query.status.into_iter().collect(),
@@ -262,9 +262,7 @@ async fn list_invoices(
         limit: query.limit,
         page: query.page,
     };
-    invoice_list(&state, &caller, filter, paging)
-        .await
-        .map(Json)
+    invoice_list(&state, &caller, filter, paging).await
 }
 
 /// One page of the agency's invoices: shared by `GET /invoices` and the MCP

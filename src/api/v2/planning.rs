@@ -2,13 +2,13 @@
 //! for the ISO week (Monday to Sunday) of that day; `planning_entries` is
 //! shared with the MCP tool `planning` (which may keep one technician's).
 
-use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::wire::Rows;
 use crate::api::extract::ApiQuery;
 use crate::auth::api_token::ApiCaller;
 use crate::clock;
@@ -111,10 +111,10 @@ async fn planning(
     State(state): State<AppState>,
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<PlanningQuery>,
-) -> AppResult<Json<Vec<PlanningEntry>>> {
+) -> AppResult<Rows<PlanningEntry>> {
     planning_entries(&state, &caller, query, None)
         .await
-        .map(Json)
+        .map(Rows)
 }
 
 /// The acting agency's week of `query.day`; with `technician_id` (the MCP

@@ -436,7 +436,7 @@ async fn list_quotes(
     State(state): State<AppState>,
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<QuoteQuery>,
-) -> AppResult<Json<Page<QuoteListEntry>>> {
+) -> AppResult<Page<QuoteListEntry>> {
     let filter = service::ListInput {
         status: query.status,
         equipment: query.equipment,
@@ -445,7 +445,7 @@ async fn list_quotes(
         limit: query.limit,
         page: query.page,
     };
-    quote_list(&state, &caller, filter, paging).await.map(Json)
+    quote_list(&state, &caller, filter, paging).await
 }
 
 /// Fait d'un devis accepté sa facture, en brouillon : les lignes du devis

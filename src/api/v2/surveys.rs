@@ -109,8 +109,8 @@ async fn list_surveys(
     State(state): State<AppState>,
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<SurveyListQuery>,
-) -> AppResult<Json<Page<SurveyListEntry>>> {
-    Ok(Json(survey_list(&state, &caller, query).await?))
+) -> AppResult<Page<SurveyListEntry>> {
+    survey_list(&state, &caller, query).await
 }
 
 /// One page of the acting agency's surveys: `GET /surveys` and the MCP tool

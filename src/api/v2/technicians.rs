@@ -1,13 +1,13 @@
 //! `GET /api/v2/technicians`: the acting agency's technicians, with their
 //! calls in progress, standby duty, absence and safety rest.
 
-use axum::Json;
 use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::wire::Rows;
 use crate::auth::api_token::ApiCaller;
 use crate::clock;
 use crate::error::AppResult;
@@ -76,8 +76,8 @@ impl From<TechnicianStatus> for TechnicianView {
 async fn list_technicians(
     State(state): State<AppState>,
     caller: ApiCaller,
-) -> AppResult<Json<Vec<TechnicianView>>> {
-    Ok(Json(technician_list(&state, &caller).await?))
+) -> AppResult<Rows<TechnicianView>> {
+    technician_list(&state, &caller).await.map(Rows)
 }
 
 /// The acting agency's technicians (shared with the MCP tool `techniciens`).

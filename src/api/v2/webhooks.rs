@@ -322,8 +322,8 @@ async fn list_deliveries(
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
     ApiQuery(query): ApiQuery<PageQuery>,
-) -> AppResult<Json<Page<DeliveryWire>>> {
-    Ok(Json(delivery_list(&state, &caller, id, &query).await?))
+) -> AppResult<Page<DeliveryWire>> {
+    delivery_list(&state, &caller, id, &query).await
 }
 
 /// The deliveries of the subscription `id` of the acting agency (revoked
