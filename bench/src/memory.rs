@@ -8,10 +8,11 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::Router;
 use axum::extract::State;
+use axum::response::Response;
 use axum::routing::get;
+use liftdesk::api::v2::wire::list_json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -147,15 +148,20 @@ async fn fetch<T: Serialize + for<'de> Deserialize<'de>>(
     Ok(typed)
 }
 
-// Each handler clones its rows as a handler producing them would own them.
-async fn invoices(State(held): State<Arc<Held>>) -> Json<Page<InvoiceRow>> {
-    Json(held.invoices.clone())
+// Each handler clones its rows as a handler producing them would own them,
+// and writes them as Liftdesk's lists do (`list_json`: a buffer sized from
+// the number of rows).
+async fn invoices(State(held): State<Arc<Held>>) -> Response {
+    let page = held.invoices.clone();
+    list_json(&page, page.results.len())
 }
 
-async fn planning(State(held): State<Arc<Held>>) -> Json<Vec<PlanningEntry>> {
-    Json(held.planning.clone())
+async fn planning(State(held): State<Arc<Held>>) -> Response {
+    let entries = held.planning.clone();
+    list_json(&entries, entries.len())
 }
 
-async fn technicians(State(held): State<Arc<Held>>) -> Json<Vec<Technician>> {
-    Json(held.technicians.clone())
+async fn technicians(State(held): State<Arc<Held>>) -> Response {
+    let technicians = held.technicians.clone();
+    list_json(&technicians, technicians.len())
 }

@@ -226,7 +226,8 @@ const ROW_BYTES: usize = 512;
 /// A list as JSON, written into a buffer sized from its number of rows:
 /// `axum::Json` starts from 128 bytes and grows (and copies) it eight times
 /// for 50 invoices, which cost as much as the rest of a cached answer.
-fn list_json<T: Serialize>(value: &T, rows: usize) -> Response {
+/// Public for the benchmarks' in-memory routes, which answer the same way.
+pub fn list_json<T: Serialize>(value: &T, rows: usize) -> Response {
     let mut body = Vec::with_capacity(64 + rows.saturating_mul(ROW_BYTES));
     match serde_json::to_writer(&mut body, value) {
         Ok(()) => (
