@@ -12,36 +12,71 @@ export CARGO_TERM_COLOR=never
 export LIFTDESK_ARTIFACTS="${LIFTDESK_ARTIFACTS:-$ROOT/test-artifacts}"
 mkdir -p "$LIFTDESK_ARTIFACTS"
 
+# Each phase is timed; the durations are printed at the end (and on failure,
+# up to the phase that failed).
+PHASES=()
+phase_start=$SECONDS
+run_start=$SECONDS
+phase_name=""
+phase() {
+  phase_end
+  phase_name="$1"
+  phase_start=$SECONDS
+  echo "==> $1"
+}
+phase_end() {
+  if [ -n "$phase_name" ]; then
+    PHASES+=("$(printf '%6ss  %s' "$((SECONDS - phase_start))" "$phase_name")")
+  fi
+  phase_name=""
+}
+report() {
+  local status=$?
+  phase_end
+  echo "==> Durées des phases :"
+  printf '  %s\n' "${PHASES[@]}"
+  printf '  %6ss  %s\n' "$((SECONDS - run_start))" "total"
+  exit "$status"
+}
+trap report EXIT
+
+phase "Installation (paquets Debian, composants Rust)"
 bash scripts/setup.sh
 
-echo "==> UI : installation, vérification des types, construction, tests unitaires"
+phase "UI : installation, vérification des types, construction, tests unitaires"
 (cd ui && npm ci --no-audit --no-fund && npm run check && npm run build && npm test)
 
-echo "==> Rust : format et lints"
+phase "Rust : format"
 cargo fmt --all -- --check
+
+phase "Rust : lints (clippy)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-echo "==> Rust : tests de tout l'espace de travail"
+phase "Rust : construction des tests"
+cargo test --workspace --no-run
+
+phase "Rust : tests de tout l'espace de travail"
 cargo test --workspace
 
-echo "==> Banc : comptes d'instructions (callgrind) contre la référence (bench/baseline)"
+phase "Banc : comptes d'instructions (callgrind) contre la référence (bench/baseline)"
 bash bench/icount.sh
 
-echo "==> Navigateur : tests de l'interface contre le vrai serveur (démo)"
+phase "Navigateur : tests de l'interface contre le vrai serveur (démo)"
 bash scripts/with-demo-server.sh bash -c 'cd ui && npm run e2e'
 
-echo "==> API REST v2 : schemathesis contre le vrai serveur (démo)"
+phase "API REST v2 : schemathesis contre le vrai serveur (démo)"
 # The fuzzer's server gets a high rate limit: the limit has its own test, and
 # pacing the fuzzer would only slow the run.
 LIFTDESK_RATE_LIMIT=100000/10000 bash scripts/with-demo-server.sh bash tests/schemathesis/run.sh
 
-echo "==> Webhooks : signatures vérifiées par la bibliothèque stripe (Python)"
+phase "Webhooks : signatures vérifiées par la bibliothèque stripe (Python)"
 bash tests/webhooks/stripe_verify.sh
 
-echo "==> MCP : le SDK Python officiel contre le vrai serveur (démo)"
+phase "MCP : le SDK Python officiel contre le vrai serveur (démo)"
 bash tests/mcp_sdk/run.sh
 
-echo "==> Bureau : l'application Tauri sous Xvfb"
+phase "Bureau : l'application Tauri sous Xvfb"
 bash tests/desktop/run.sh
 
+phase_end
 echo "==> Tout est passé."
