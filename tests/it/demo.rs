@@ -1,0 +1,306 @@
+//! The demo organization: credentials that work, realistic counts, every
+//! status present, valid SIREN/SIRET, gapless invoice numbers.
+
+use crate::common;
+
+use std::collections::BTreeSet;
+
+use common::*;
+use liftdesk::domain::siren::{siret_matches_siren, validate_siren, validate_siret};
+use serde_json::Value;
+
+fn count(conn: &rusqlite::Connection, sql: &str) -> i64 {
+    conn.query_row(sql, [], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+fn distinct(conn: &rusqlite::Connection, sql: &str) -> BTreeSet<String> {
+    let mut stmt = conn.prepare(sql).expect("prepare");
+    stmt.query_map([], |r| r.get::<_, String>(0))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows")
+}
+
+fn set(values: &[&str]) -> BTreeSet<String> {
+    values.iter().map(|v| (*v).to_owned()).collect()
+}
+
+#[tokio::test]
+async fn demo_prints_working_credentials_and_seeds_a_realistic_agency() {
+    let dir = tempfile::tempdir().expect("dir");
+    let creds = cli_json(dir.path(), &["demo", "--size", "small", "--seed", "7"]);
+
+    // The credentials JSON, exactly.
+    let mut keys: Vec<&str> = creds
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "admin",
+            "agencies",
+            "callCenterKeys",
+            "member",
+            "organizationId",
+            "partnerKey"
+        ]
+    );
+    assert_eq!(creds["agencies"].as_array().map(Vec::len), Some(2));
+    for who in ["admin", "member"] {
+        let mut login: Vec<&str> = creds[who]
+            .as_object()
+            .expect("login")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        login.sort_unstable();
+        assert_eq!(login, ["apiToken", "email", "password"]);
+        assert!(str_of(&creds[who], "apiToken").starts_with("svc_agent_"));
+    }
+    let keys = creds["callCenterKeys"].as_array().expect("keys");
+    assert_eq!(keys.len(), 2);
+    assert!(keys.iter().all(|k| {
+        k.as_str()
+            .is_some_and(|k| k.starts_with("svc_") && k.len() == 36)
+    }));
+    assert!(str_of(&creds, "partnerKey").starts_with("svc_partner_"));
+
+    // The tokens work, with the documented scopes.
+    let server = TestServer::start_in(dir).await;
+    let first_agency = creds["agencies"][0].clone();
+    let (status, admin) = server
+        .get_with(
+            "/api/v2/me",
+            Some(str_of(&creds["admin"], "apiToken")),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(admin["agencies"].as_array().map(Vec::len), Some(2));
+    let (status, member) = server
+        .get_with(
+            "/api/v2/me",
+            Some(str_of(&creds["member"], "apiToken")),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(member["agencies"], Value::Array(vec![first_agency.clone()]));
+    assert_eq!(member["agency"], first_agency);
+
+    let conn = open_db(server.data_dir.path());
+    // Two call centers on the first agency; a partner key on both agencies.
+    assert_eq!(
+        count(
+            &conn,
+            &format!(
+                "SELECT COUNT(*) FROM call_centers WHERE agency_id = '{}'",
+                first_agency["id"].as_str().unwrap_or_default()
+            )
+        ),
+        2
+    );
+    assert_eq!(count(&conn, "SELECT COUNT(*) FROM partner_key_agencies"), 2);
+
+    // What a real small agency has.
+    let equipment = count(&conn, "SELECT COUNT(*) FROM equipment");
+    assert!((200..=1000).contains(&equipment), "equipment: {equipment}");
+    assert!(count(&conn, "SELECT COUNT(*) FROM technicians") >= 6);
+    assert!(count(&conn, "SELECT COUNT(*) FROM clients") >= 40);
+    assert!(count(&conn, "SELECT COUNT(*) FROM contacts") >= 40);
+    assert!(count(&conn, "SELECT COUNT(*) FROM buildings") >= 40);
+    assert!(count(&conn, "SELECT COUNT(*) FROM technician_on_call") > 0);
+    assert!(count(&conn, "SELECT COUNT(*) FROM technician_absences") > 0);
+    assert!(count(&conn, "SELECT COUNT(*) FROM equipment_values") > 0);
+    assert!(count(&conn, "SELECT COUNT(*) FROM discrepancies") > 0);
+
+    // Every status and type is present.
+    assert_eq!(
+        distinct(&conn, "SELECT DISTINCT status FROM calls"),
+        set(&["a_l_arret", "en_route", "ouverte", "resolue", "sur_place"])
+    );
+    assert_eq!(
+        distinct(&conn, "SELECT DISTINCT type FROM calls"),
+        set(&["bruit", "panne", "personne_bloquee", "vandalisme"])
+    );
+    assert_eq!(
+        distinct(&conn, "SELECT DISTINCT status FROM quotes"),
+        set(&["accepte", "brouillon", "envoye", "refuse"])
+    );
+    assert_eq!(
+        distinct(
+            &conn,
+            "SELECT DISTINCT status FROM invoices WHERE nature = 'facture'"
+        ),
+        set(&["brouillon", "emise", "envoyee", "payee"])
+    );
+    assert!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM invoices WHERE nature = 'avoir' AND credited_invoice_id IS NOT NULL"
+        ) > 0
+    );
+    // Visits done and planned (one in progress only on a working day: none on a weekend).
+    let visit_statuses = distinct(&conn, "SELECT DISTINCT status FROM visits");
+    assert!(
+        visit_statuses.is_superset(&set(&["faite", "planifiee"])),
+        "{visit_statuses:?}"
+    );
+    assert_eq!(
+        distinct(&conn, "SELECT DISTINCT status FROM surveys"),
+        set(&["a_realiser", "annule", "en_cours", "termine"])
+    );
+    let types = distinct(&conn, "SELECT DISTINCT type FROM equipment");
+    for t in [
+        "ascenseur",
+        "monte_charge",
+        "monte_voiture",
+        "elevateur",
+        "porte_fermeture",
+    ] {
+        assert!(types.contains(t), "equipment type {t} missing");
+    }
+    // Some planned visits are overdue (planned after their deadline).
+    assert!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM visits WHERE status = 'planifiee' AND planned_for > deadline"
+        ) > 0
+    );
+    // Knowledge rates vary: some equipment has none surveyed, some many.
+    let per_equipment = count(
+        &conn,
+        "SELECT COUNT(DISTINCT n) FROM (SELECT COUNT(v.field_code) AS n FROM equipment e LEFT JOIN equipment_values v ON v.equipment_id = e.id GROUP BY e.id)",
+    );
+    assert!(per_equipment >= 5, "knowledge rates should vary");
+
+    // SIREN/SIRET valid (9/14 digits and Luhn), the SIRET within its SIREN.
+    let mut sirens = conn
+        .prepare("SELECT siren, siret FROM clients WHERE siren IS NOT NULL")
+        .expect("prepare");
+    let pairs: Vec<(String, Option<String>)> = sirens
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert!(pairs.len() >= 40);
+    for (siren, siret) in &pairs {
+        validate_siren(siren).unwrap_or_else(|e| panic!("{siren}: {e}"));
+        if let Some(siret) = siret {
+            validate_siret(siret).unwrap_or_else(|e| panic!("{siret}: {e}"));
+            assert!(
+                siret_matches_siren(siret, siren),
+                "{siret} is not an establishment of {siren}"
+            );
+        }
+    }
+
+    // The agencies' legal identity (the seller on the PDF documents): a valid
+    // SIRET each, establishments of one company, and an address.
+    let sellers: Vec<(Option<String>, Option<String>)> = conn
+        .prepare("SELECT siret, address FROM agencies ORDER BY created_at, id")
+        .expect("prepare")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(sellers.len(), 2);
+    for (siret, address) in &sellers {
+        let siret = siret.as_deref().expect("agency SIRET");
+        validate_siret(siret).unwrap_or_else(|e| panic!("{siret}: {e}"));
+        assert!(siret_matches_siren(siret, &siret[..9]));
+        assert!(address.as_deref().is_some_and(|a| a.contains("Paris")));
+    }
+    assert_eq!(
+        sellers[0].0.as_deref().map(|s| &s[..9]),
+        sellers[1].0.as_deref().map(|s| &s[..9])
+    );
+
+    // Invoice numbers gapless per agency, nature and year; counters agree.
+    let mut stmt = conn
+        .prepare(
+            "SELECT agency_id, nature, number_year, COUNT(*), MIN(number_seq), MAX(number_seq)
+             FROM invoices WHERE number IS NOT NULL GROUP BY agency_id, nature, number_year",
+        )
+        .expect("prepare");
+    let groups: Vec<(String, String, i64, i64, i64, i64)> = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        })
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert!(!groups.is_empty());
+    for (agency, nature, year, n, min, max) in groups {
+        assert_eq!(
+            (min, max),
+            (1, n),
+            "gap in {nature} numbers of {agency} for {year}"
+        );
+        let last: i64 = conn
+            .query_row(
+                "SELECT last_seq FROM invoice_counters WHERE agency_id = ?1 AND nature = ?2 AND year = ?3",
+                rusqlite::params![agency, nature, year],
+                |r| r.get(0),
+            )
+            .expect("counter");
+        assert_eq!(last, n);
+    }
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM invoices WHERE status = 'brouillon' AND number IS NOT NULL"
+        ),
+        0
+    );
+    // Totals equal the sum of their lines (excluding tax).
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM invoices i WHERE total_excl_cents <> (SELECT COALESCE(SUM((quantity_milli * unit_price_cents + 500) / 1000), 0) FROM invoice_lines l WHERE l.invoice_id = i.id) AND NOT EXISTS (SELECT 1 FROM invoice_lines l WHERE l.invoice_id = i.id AND l.quantity_milli * l.unit_price_cents < 0)"
+        ),
+        0
+    );
+    assert_eq!(
+        count(&conn, "SELECT COUNT(*) FROM pragma_foreign_key_check"),
+        0
+    );
+    drop(stmt);
+    drop(sirens);
+    drop(conn);
+    server.stop().await;
+}
+
+#[test]
+fn the_same_seed_gives_the_same_park() {
+    let a = tempfile::tempdir().expect("dir");
+    let b = tempfile::tempdir().expect("dir");
+    cli_json(a.path(), &["demo", "--seed", "3"]);
+    cli_json(b.path(), &["demo", "--seed", "3"]);
+    let numbers = |dir: &std::path::Path| -> Vec<(String, Option<String>)> {
+        let conn = open_db(dir);
+        let mut stmt = conn
+            .prepare("SELECT e.number, e.type FROM equipment e ORDER BY e.number")
+            .expect("prepare");
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("query")
+            .collect::<Result<_, _>>()
+            .expect("rows")
+    };
+    assert_eq!(numbers(a.path()), numbers(b.path()));
+    let again = run_cli(a.path(), &["demo"]);
+    assert!(!again.status.success());
+    assert!(stderr_of(&again).contains("déjà installée"));
+}

@@ -1,0 +1,350 @@
+//! Schema migrations at start-up: empty, up to date, older, and newer (refused).
+
+use crate::common;
+
+use common::*;
+use liftdesk::store::{Store, StoreError, latest_schema_version, migrate_to_version};
+use sha2::{Digest, Sha256};
+
+fn history(dir: &std::path::Path) -> Vec<(i64, String)> {
+    let conn = open_db(dir);
+    let mut stmt = conn
+        .prepare("SELECT version, name FROM refinery_schema_history ORDER BY version")
+        .expect("history");
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows")
+}
+
+fn file_digest(path: &std::path::Path) -> Vec<u8> {
+    Sha256::digest(std::fs::read(path).expect("read")).to_vec()
+}
+
+#[test]
+fn an_empty_database_gets_the_whole_schema_and_the_catalog() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(&db_path(dir.path())).expect("open");
+    drop(store);
+    let versions: Vec<i64> = history(dir.path()).into_iter().map(|(v, _)| v).collect();
+    assert_eq!(versions.last().copied(), Some(latest_schema_version()));
+    let conn = open_db(dir.path());
+    for table in [
+        "organizations",
+        "agencies",
+        "accounts",
+        "account_agencies",
+        "technicians",
+        "technician_on_call",
+        "technician_absences",
+        "clients",
+        "contacts",
+        "buildings",
+        "equipment",
+        "technical_fields",
+        "equipment_values",
+        "deals",
+        "surveys",
+        "survey_values",
+        "discrepancies",
+        "visits",
+        "calls",
+        "call_centers",
+        "quotes",
+        "quote_rows",
+        "invoices",
+        "invoice_lines",
+        "invoice_counters",
+        "import_files",
+        "webhook_subscriptions",
+        "outbox_events",
+        "webhook_deliveries",
+        "credentials",
+        "partner_key_agencies",
+        "sessions",
+        "sheet_tokens",
+        "audit_log",
+    ] {
+        let exists: bool = conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1)",
+                [table],
+                |r| r.get(0),
+            )
+            .expect("query");
+        assert!(exists, "table {table} missing");
+    }
+    // The catalog ships the partner API's technical fields, with French labels and V1 names.
+    for key in [
+        "charge_utile",
+        "course",
+        "implantation_machinerie",
+        "marque",
+        "modele",
+        "nombre_faces_de_service",
+        "nombre_niveaux",
+        "nombre_personnes",
+        "type_entrainement",
+        "vitesse",
+    ] {
+        let (label, v1_table, v1_field): (String, String, String) = conn
+            .query_row(
+                "SELECT label, v1_table, v1_field FROM technical_fields WHERE partner_key = ?1",
+                [key],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap_or_else(|_| panic!("technical field {key} missing"));
+        assert!(!label.is_empty() && !v1_table.is_empty() && !v1_field.is_empty());
+    }
+    let shaft: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM technical_fields WHERE component = 'shaft'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert!(shaft >= 4, "pit, car roof and landing dimensions");
+    for component in ["car_door", "machine", "controller"] {
+        let n: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM technical_fields WHERE component = ?1",
+                [component],
+                |r| r.get(0),
+            )
+            .expect("count");
+        assert!(n > 0, "{component} fields missing");
+    }
+    let journal: String = conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .expect("pragma");
+    assert_eq!(journal, "wal");
+}
+
+#[test]
+fn an_up_to_date_database_is_opened_as_is() {
+    let dir = tempfile::tempdir().expect("dir");
+    let org = init_org(dir.path(), "Org", "a@org.fr");
+    let before = history(dir.path());
+    let store = Store::open(&db_path(dir.path())).expect("reopen");
+    drop(store);
+    assert_eq!(history(dir.path()), before);
+    let conn = open_db(dir.path());
+    let still: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM organizations WHERE id = ?1",
+            [&org.organization_id],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert_eq!(still, 1);
+}
+
+#[test]
+fn an_older_database_is_brought_up_to_date_keeping_its_data() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = db_path(dir.path());
+    // A database made by the first release: schema version 1 only.
+    {
+        let mut conn = rusqlite::Connection::open(&path).expect("create");
+        migrate_to_version(&mut conn, 1).expect("version 1");
+        conn.execute(
+            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('org-ancienne', 'Ancienne', 'client', '2025-01-01T00:00:00.000Z')",
+            [],
+        )
+        .expect("old data");
+    }
+    assert_eq!(history(dir.path()).last().map(|(v, _)| *v), Some(1));
+    let store = Store::open(&path).expect("migrate");
+    drop(store);
+    let versions: Vec<i64> = history(dir.path()).into_iter().map(|(v, _)| v).collect();
+    assert_eq!(versions.last().copied(), Some(latest_schema_version()));
+    assert_eq!(
+        versions,
+        (1..=latest_schema_version()).collect::<Vec<_>>(),
+        "every migration applied once, in order"
+    );
+    let conn = open_db(dir.path());
+    let fields: i64 = conn
+        .query_row("SELECT COUNT(*) FROM technical_fields", [], |r| r.get(0))
+        .expect("count");
+    assert!(fields > 10, "the catalog migration ran");
+    let still: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM organizations WHERE id = 'org-ancienne'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert_eq!(still, 1, "the data of the older database is kept");
+}
+
+#[test]
+fn a_database_newer_than_the_binary_is_refused_untouched() {
+    let dir = tempfile::tempdir().expect("dir");
+    init_org(dir.path(), "Org", "a@org.fr");
+    let newer = latest_schema_version() + 1;
+    {
+        let conn = open_db(dir.path());
+        conn.execute(
+            "INSERT INTO refinery_schema_history (version, name, applied_on, checksum) VALUES (?1, 'future', '2030-01-01', '0')",
+            [newer],
+        )
+        .expect("future migration");
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+            .expect("checkpoint");
+    }
+    let path = db_path(dir.path());
+    let before = file_digest(&path);
+
+    match Store::open(&path) {
+        Err(err @ StoreError::NewerSchema { .. }) => {
+            let text = err.to_string();
+            assert!(text.contains("version plus récente de Liftdesk"), "{text}");
+            assert!(text.contains(&format!("schéma {newer}")), "{text}");
+            assert!(text.contains("n'a pas été modifiée"), "{text}");
+        }
+        Err(other) => panic!("wrong error: {other}"),
+        Ok(_) => panic!("a newer database must be refused"),
+    }
+    assert_eq!(
+        file_digest(&path),
+        before,
+        "the refused file is not modified"
+    );
+
+    // The CLI says so in French and exits non-zero.
+    let out = run_cli(
+        dir.path(),
+        &["token", "create", "--email", "a@org.fr", "--name", "x"],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr_of(&out).contains("version plus récente de Liftdesk"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(file_digest(&path), before, "still untouched");
+}
+
+fn installation_owner(dir: &std::path::Path) -> Option<String> {
+    open_db(dir)
+        .query_row("SELECT organization_id FROM installation", [], |r| r.get(0))
+        .ok()
+}
+
+#[test]
+fn an_older_database_records_its_oldest_client_organization_as_the_installations() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = db_path(dir.path());
+    // Schema version 6: the service operator's organization came first, two
+    // client organizations were made at the same instant (the id decides),
+    // and one later with a smaller id.
+    {
+        let mut conn = rusqlite::Connection::open(&path).expect("create");
+        migrate_to_version(&mut conn, 6).expect("version 6");
+        conn.execute_batch(
+            "INSERT INTO organizations (id, name, kind, created_at) VALUES
+               ('org-0', 'Opérateur du service', 'operator', '2024-01-01T00:00:00.000Z'),
+               ('org-c', 'Ex aequo', 'client', '2025-01-01T00:00:00.000Z'),
+               ('org-a', 'Tardive', 'client', '2025-03-01T00:00:00.000Z'),
+               ('org-b', 'Première', 'client', '2025-01-01T00:00:00.000Z');",
+        )
+        .expect("old data");
+    }
+    drop(Store::open(&path).expect("migrate"));
+    assert_eq!(installation_owner(dir.path()).as_deref(), Some("org-b"));
+    // A later organization does not take it over.
+    init_org(dir.path(), "Nouvelle", "admin@nouvelle.fr");
+    assert_eq!(installation_owner(dir.path()).as_deref(), Some("org-b"));
+}
+
+#[test]
+fn the_first_client_organization_made_sets_the_installation_up() {
+    let dir = tempfile::tempdir().expect("dir");
+    drop(Store::open(&db_path(dir.path())).expect("open"));
+    assert_eq!(installation_owner(dir.path()), None);
+    // The service operator's account (and organization) is not a client.
+    create_operator(dir.path(), "operateur@service.fr", "motdepasse-solide");
+    assert_eq!(installation_owner(dir.path()), None);
+    let first = init_org(dir.path(), "Durand", "admin@durand.fr");
+    init_org(dir.path(), "Concurrent", "admin@concurrent.fr");
+    assert_eq!(installation_owner(dir.path()), Some(first.organization_id));
+}
+
+#[test]
+fn the_audit_log_keeps_its_entries_and_numbers_without_the_sequence_table() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = db_path(dir.path());
+    // Schema version 8: audit_log numbered by AUTOINCREMENT.
+    {
+        let mut conn = rusqlite::Connection::open(&path).expect("create");
+        migrate_to_version(&mut conn, 8).expect("version 8");
+        conn.execute_batch(
+            "INSERT INTO audit_log (at, actor_kind, action, object_type, object_id, detail) VALUES
+               ('2025-01-01T00:00:00.000Z', 'cli', 'création', 'organization', 'org-1', '{\"nom\":\"Durand\"}'),
+               ('2025-01-02T00:00:00.000Z', 'system', 'ouverture', 'call', 'c-1', NULL),
+               ('2025-01-03T00:00:00.000Z', 'cli', 'révocation', 'credential', 'k-1', NULL);",
+        )
+        .expect("old entries");
+    }
+    drop(Store::open(&path).expect("migrate"));
+    let conn = open_db(dir.path());
+    let schema: String = conn
+        .query_row(
+            "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'audit_log'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("schema");
+    assert!(!schema.contains("AUTOINCREMENT"), "{schema}");
+    let indexes: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'audit_log' ORDER BY name")
+        .expect("indexes")
+        .query_map([], |r| r.get(0))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(indexes, ["audit_log_by_agency", "audit_log_by_object"]);
+    let kept: Vec<(i64, String, String, Option<String>)> = conn
+        .prepare("SELECT seq, action, object_id, detail FROM audit_log ORDER BY seq")
+        .expect("entries")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(
+        kept,
+        [
+            (
+                1,
+                "création".into(),
+                "org-1".into(),
+                Some("{\"nom\":\"Durand\"}".into())
+            ),
+            (2, "ouverture".into(), "c-1".into(), None),
+            (3, "révocation".into(), "k-1".into(), None),
+        ]
+    );
+    drop(conn);
+    // A new audited write numbers after the kept entries, and no longer
+    // writes a counter of its own.
+    init_org(dir.path(), "Durand", "admin@durand.fr");
+    let conn = open_db(dir.path());
+    let (count, min_new): (i64, i64) = conn
+        .query_row(
+            "SELECT COUNT(*), MIN(seq) FROM audit_log WHERE seq > 3",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("new entries");
+    assert!(count >= 1, "the organization's creation is audited");
+    assert_eq!(min_new, 4);
+    let counters: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_sequence WHERE name = 'audit_log'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("sequence");
+    assert_eq!(counters, 0);
+}
