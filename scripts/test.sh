@@ -49,6 +49,9 @@ phase "UI : installation, vérification des types, construction, tests unitaires
 phase "Rust : format"
 cargo fmt --all -- --check
 
+phase "Rust : couches de l'espace de travail (cargo tree)"
+bash scripts/layers.sh
+
 phase "Rust : lints (clippy)"
 cargo clippy --workspace --all-targets -- -D warnings
 

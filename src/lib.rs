@@ -10,7 +10,6 @@ pub mod clock;
 pub mod config;
 pub mod demo;
 pub mod documents;
-pub mod domain;
 pub mod error;
 pub mod logging;
 pub mod notices;
@@ -21,3 +20,6 @@ pub mod state;
 pub mod store;
 pub mod text;
 pub mod webhooks;
+
+/// The pure rules (crate `liftdesk-domain`), under their historical path.
+pub use liftdesk_domain as domain;

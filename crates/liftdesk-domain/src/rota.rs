@@ -13,7 +13,7 @@
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, Utc};
 
-use crate::clock;
+use crate::time as clock;
 
 /// Hour (Paris local time) at which a rota week starts, on Monday.
 pub const WEEK_START_HOUR: u32 = 8;

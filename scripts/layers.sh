@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The layering of the workspace's crates, checked on their dependency trees
+# (part of scripts/test.sh). The compiler already refuses an import upwards
+# (a crate cannot name a crate that depends on it); this refuses the
+# dependencies a layer must not have at all:
+#   liftdesk-domain  pure rules: no runtime, database, HTTP or file I/O crate.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+status=0
+# forbid CRATE NAME…: fails if one of the names is among CRATE's normal
+# (non-dev, non-build) dependencies, direct or not.
+forbid() {
+  local crate="$1"
+  shift
+  local tree
+  tree="$(cargo tree -p "$crate" -e normal --prefix none --format '{p}' | awk '{print $1}' | sort -u)"
+  for name in "$@"; do
+    if grep -qx "$name" <<<"$tree"; then
+      echo "Couches : $crate dépend de $name, ce que sa couche interdit :" >&2
+      cargo tree -p "$crate" -e normal -i "$name" >&2 || true
+      status=1
+    fi
+  done
+}
+
+RUNTIME=(tokio async-std smol mio futures-executor)
+DATABASE=(rusqlite libsqlite3-sys refinery refinery-core tokio-postgres postgres sqlx deadpool-postgres)
+HTTP=(axum hyper reqwest tower tower-http utoipa rmcp tauri)
+
+forbid liftdesk-domain "${RUNTIME[@]}" "${DATABASE[@]}" "${HTTP[@]}"
+
+if [ "$status" -eq 0 ]; then
+  echo "Couches : liftdesk-domain ne dépend d'aucun runtime, base de données ni crate HTTP."
+  cargo tree -p liftdesk-domain -e normal --depth 1
+fi
+exit "$status"
