@@ -4,6 +4,10 @@
 # (a crate cannot name a crate that depends on it); this refuses the
 # dependencies a layer must not have at all:
 #   liftdesk-domain  pure rules: no runtime, database, HTTP or file I/O crate.
+# and one rule of the product's code: the machine's time is read by the
+# clock (src/clock.rs) only; everything else reads the injected clock
+# (`Tx::now` in a write, `Store::now` / `AppState::now` elsewhere). Test
+# modules (from `#[cfg(test)]` to the end of a file) and tests/ may read it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,8 +34,23 @@ HTTP=(axum hyper reqwest tower tower-http utoipa rmcp tauri)
 
 forbid liftdesk-domain "${RUNTIME[@]}" "${DATABASE[@]}" "${HTTP[@]}"
 
+clock_reads="$(
+  find src crates src-tauri/src -name '*.rs' ! -path src/clock.rs -print0 | sort -z |
+    xargs -0 awk '
+      FNR == 1 { in_tests = 0 }
+      /^#\[cfg\(test\)\]/ { in_tests = 1 }
+      !in_tests && /(Utc|Local)::now|SystemTime::now|clock::(now|now_text|paris_today)\(/ {
+        print FILENAME ":" FNR ": " $0
+      }'
+)"
+if [ -n "$clock_reads" ]; then
+  echo "Horloge : l'heure de la machine est lue hors de src/clock.rs ; lisez l'horloge injectée (Tx::now, Store::now, AppState::now) :" >&2
+  echo "$clock_reads" >&2
+  status=1
+fi
+
 if [ "$status" -eq 0 ]; then
-  echo "Couches : liftdesk-domain ne dépend d'aucun runtime, base de données ni crate HTTP."
+  echo "Couches : liftdesk-domain ne dépend d'aucun runtime, base de données ni crate HTTP ; l'heure de la machine n'est lue que par src/clock.rs."
   cargo tree -p liftdesk-domain -e normal --depth 1
 fi
 exit "$status"

@@ -304,7 +304,7 @@ pub fn restore_from(data_dir: &Path, from: &Path) -> anyhow::Result<Restored> {
     let aside = if present.is_empty() {
         None
     } else {
-        let stamp = Local::now().format(STAMP_FORMAT);
+        let stamp = crate::clock::local_now().format(STAMP_FORMAT);
         let mut folder = data_dir.join(format!("avant-restauration-{stamp}"));
         let mut n = 1;
         while folder.exists() {
@@ -360,7 +360,7 @@ pub(crate) fn backup_before_migration(
         .map_err(|err| anyhow::anyhow!("Impossible de créer {} : {err}", dir.display()))?;
     let dest = dir.join(format!(
         "liftdesk-avant-schema-{version}-{}{SUFFIX}",
-        Local::now().format(STAMP_FORMAT)
+        crate::clock::local_now().format(STAMP_FORMAT)
     ));
     copy_connection(conn, &dest)?;
     Ok(dest)
@@ -376,7 +376,7 @@ mod tests {
         assert!(stamp_of("liftdesk-2026112-093000.sqlite3").is_none());
         assert!(stamp_of("autre-20261125-093000.sqlite3").is_none());
         assert!(stamp_of("liftdesk-20261125-093000.sqlite3.partiel").is_none());
-        let name = backup_file_name(Utc::now());
+        let name = backup_file_name(crate::clock::now());
         assert!(stamp_of(&name).is_some(), "{name}");
     }
 }

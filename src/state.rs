@@ -14,8 +14,7 @@ use crate::services::imports::progress::ImportRuns;
 use crate::store::Store;
 use crate::webhooks::{WebhookSettings, WebhookSync};
 
-/// The time as the server sees it: `clock::now` except in tests.
-pub type Clock = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
+pub use crate::clock::Clock;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -28,8 +27,6 @@ pub struct AppState {
     /// The key of the single-use equipment sheet tokens (data directory's
     /// `sheet-secret.key`).
     pub sheet_secret: Arc<SheetSecret>,
-    /// Now, for the sheet tokens' expiry: injectable for tests.
-    pub clock: Clock,
     /// The webhooks' sync task and its settings (retry schedule, probe…).
     pub webhooks: Arc<WebhookSync>,
     /// Where the checks and imports of uploaded files stand (in memory).
@@ -77,12 +74,11 @@ impl AppState {
             login_throttle: Arc::new(LoginThrottle::default()),
             rate_limiter: Arc::new(RateLimiter::new(limit)),
             sheet_secret: Arc::new(sheet_secret),
-            clock: Arc::new(crate::clock::now),
             webhooks: Arc::new(
                 WebhookSync::new(store.clone(), WebhookSettings::default())
                     .with_notices(notices.clone()),
             ),
-            imports: Arc::new(ImportRuns::default()),
+            imports: Arc::new(ImportRuns::new(store.clock())),
             call_feed: CallFeed::default(),
             notices,
             control: None,
@@ -135,14 +131,16 @@ impl AppState {
             .unwrap_or_default()
     }
 
-    /// The same state with another clock (tests of the sheet's expiry).
-    pub fn with_clock(mut self, clock: Clock) -> Self {
-        self.clock = clock;
+    /// The same state with another clock: the store's, so the whole server
+    /// (every clone of the store) reads it (tests, the instruction-count gate).
+    pub fn with_clock(self, clock: Clock) -> Self {
+        self.store.set_clock(clock);
         self
     }
 
+    /// Now, by the server's clock (the store's).
     pub fn now(&self) -> DateTime<Utc> {
-        (self.clock)()
+        self.store.now()
     }
 
     /// The secret of the database's directory; should it be unreadable or

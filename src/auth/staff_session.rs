@@ -117,7 +117,7 @@ impl FromRequestParts<AppState> for StaffSession {
             }
         }
         let fingerprint = secret::fingerprint(&session_secret);
-        let now = clock::now();
+        let now = state.now();
         let now_text = clock::format_timestamp(now);
         let (row, account, scope) = state
             .store

@@ -491,7 +491,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 SizeArg::Small => DemoSize::Small,
                 SizeArg::Large => DemoSize::Large,
             };
-            let creds = demo::install(&store, size, seed, crate::clock::now()).map_err(describe)?;
+            let creds = demo::install(&store, size, seed, store.now()).map_err(describe)?;
             serde_json::to_value(&creds)?
         }
         Command::Serve { .. } | Command::Restore { .. } | Command::Backup { .. } => {

@@ -16,10 +16,11 @@ use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc, Weekday};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use rusqlite::Transaction;
 use rusqlite::params;
 use rusqlite::types::{ToSql, ToSqlOutput, ValueRef};
 use uuid::Uuid;
+
+use crate::store::Tx;
 
 // ---------------------------------------------------------------------------
 // Public API
@@ -93,7 +94,7 @@ impl DemoCounts {
 /// the same rows for the same `seed` and `scope.now`. Statements are prepared
 /// once and reused; `DemoSize::Large` writes about 3.3 million rows.
 pub fn seed_domain_data(
-    tx: &Transaction,
+    tx: &Tx,
     scope: &DemoScope,
     size: DemoSize,
     seed: u64,
@@ -703,7 +704,7 @@ impl Field {
     }
 }
 
-fn load_catalog(tx: &Transaction) -> Result<Vec<Field>> {
+fn load_catalog(tx: &Tx) -> Result<Vec<Field>> {
     let mut stmt = tx.prepare(
         "SELECT code, value_type, choices, applies_to, partner_key IS NOT NULL
          FROM technical_fields ORDER BY position, code",
@@ -775,7 +776,7 @@ impl Staff {
     }
 }
 
-fn load_staff(tx: &Transaction, organization_id: &str, agency_id: &str) -> Result<Staff> {
+fn load_staff(tx: &Tx, organization_id: &str, agency_id: &str) -> Result<Staff> {
     // Ordered by e-mail: the caller's ids may be time-based, e-mails are stable.
     let mut stmt = tx.prepare(
         "SELECT a.id, a.performs_surveys FROM accounts a
@@ -807,7 +808,7 @@ struct CallCenter {
     credential_id: Option<String>,
 }
 
-fn load_call_centers(tx: &Transaction, agency_id: &str) -> Result<Vec<CallCenter>> {
+fn load_call_centers(tx: &Tx, agency_id: &str) -> Result<Vec<CallCenter>> {
     let mut stmt = tx.prepare(
         "SELECT c.id,
                 (SELECT k.id FROM credentials k
@@ -1694,7 +1695,7 @@ struct AcceptedQuote {
 }
 
 struct AgencySeeder<'a, 'c> {
-    tx: &'a Transaction<'c>,
+    tx: &'a Tx<'c>,
     seed: u64,
     index: usize,
     agency: &'a DemoAgency,
@@ -4788,7 +4789,7 @@ mod tests {
         conn.execute_batch(V2).expect("V2");
         let agencies = test_agencies();
         caller_rows(&conn, &agencies);
-        let tx = conn.transaction().expect("transaction");
+        let tx = crate::store::Tx::begin(&mut conn, fixed_now()).expect("transaction");
         let scope = DemoScope {
             organization_id: ORG,
             agencies: &agencies,

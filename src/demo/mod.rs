@@ -194,7 +194,7 @@ pub fn seed_if_empty_credentials(
     if !is_empty(store)? {
         return Ok(None);
     }
-    let creds = install(store, DemoSize::Small, 1, crate::clock::now())?;
+    let creds = install(store, DemoSize::Small, 1, store.now())?;
     let path = data_dir.join(crate::config::DEMO_CREDENTIALS_FILE);
     write_private_file(&path, &serde_json::to_vec_pretty(&creds)?)?;
     tracing::info!(path = %path.display(), "démonstration installée ; identifiants écrits");

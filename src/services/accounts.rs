@@ -1,7 +1,8 @@
 //! Organizations, agencies and staff accounts.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, Transaction};
+use crate::store::Tx;
+use rusqlite::Connection;
 use serde_json::json;
 
 use crate::auth::password;
@@ -68,11 +69,7 @@ pub struct InitOutput {
 }
 
 /// A new client organization with its first agency and its administrator.
-pub fn init_organization(
-    tx: &Transaction,
-    input: &InitInput<'_>,
-    actor: &Actor,
-) -> AppResult<InitOutput> {
+pub fn init_organization(tx: &Tx, input: &InitInput<'_>, actor: &Actor) -> AppResult<InitOutput> {
     let organization = required_name(input.organization, "Le nom de l'organisation")?;
     let agency = required_name(input.agency, "Le nom de l'agence")?;
     let email = normalize_email(input.admin_email)?;
@@ -149,7 +146,7 @@ pub fn require_installation_admin(
 }
 
 pub fn create_agency(
-    tx: &Transaction,
+    tx: &Tx,
     organization_id: &str,
     name: &str,
     v1_id: Option<&str>,
@@ -189,7 +186,7 @@ pub struct NewUserInput<'a> {
 }
 
 /// A staff account working in the given agencies (all of one organization).
-pub fn create_user(tx: &Transaction, input: &NewUserInput<'_>, actor: &Actor) -> AppResult<String> {
+pub fn create_user(tx: &Tx, input: &NewUserInput<'_>, actor: &Actor) -> AppResult<String> {
     let email = normalize_email(input.email)?;
     let name = required_name(input.name, "Le nom")?;
     let Some(first) = input.agency_ids.first() else {
@@ -233,7 +230,7 @@ pub fn create_user(tx: &Transaction, input: &NewUserInput<'_>, actor: &Actor) ->
     if input.technician {
         tx.execute_cached(
             "INSERT INTO technicians (id, agency_id, account_id, name, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            rusqlite::params![crate::store::new_id(), first, id, name, crate::clock::now_text()],
+            rusqlite::params![crate::store::new_id(), first, id, name, tx.now_text()],
         )?;
     }
     audit::record(
@@ -255,7 +252,7 @@ pub fn create_user(tx: &Transaction, input: &NewUserInput<'_>, actor: &Actor) ->
 
 /// The service operator's service account.
 pub fn create_operator(
-    tx: &Transaction,
+    tx: &Tx,
     email: &str,
     name: &str,
     password_hash: &str,
@@ -324,7 +321,7 @@ pub fn authenticate(
 /// Sets a new password: every API token of the account is revoked, and so is
 /// every other session; the session that made the change stays open.
 pub fn change_password(
-    tx: &Transaction,
+    tx: &Tx,
     account_id: &str,
     new_password_hash: &str,
     keep_session_id: Option<&str>,
@@ -332,7 +329,7 @@ pub fn change_password(
 ) -> AppResult<usize> {
     accounts::set_password_hash(tx, account_id, new_password_hash)?;
     let revoked = credentials::revoke_api_tokens_of_account(tx, account_id)?;
-    sessions::revoke_others(tx, account_id, keep_session_id, &crate::clock::now_text())?;
+    sessions::revoke_others(tx, account_id, keep_session_id, &tx.now_text())?;
     audit::record(
         tx,
         AuditEntry {

@@ -162,7 +162,7 @@ pub async fn open_from_call_center(
     let call_type = check_type(&input.call_type)?;
     let description = check_description(&input.description)?;
     let caller = check_caller(input.caller.as_deref())?;
-    let now = clock::now();
+    let now = store.now();
     let received_at = check_received_at(input.received_at.as_deref(), now)?;
     let agency_id = sender.agency_id.clone();
     let sender = sender.clone();
@@ -306,7 +306,7 @@ pub async fn open_at_agency(
     let call_type = check_type(&input.call_type)?;
     let description = check_description(&input.description)?;
     let caller = check_caller(input.caller.as_deref())?;
-    let now = clock::now();
+    let now = store.now();
     let received_at = check_received_at(input.received_at.as_deref(), now)?;
     let (agency, account) = (agency_id.to_owned(), account_id.to_owned());
     let number = input.equipment;
@@ -433,7 +433,7 @@ pub async fn assign(
                     given.trim()
                 )));
             }
-            let now = clock::now();
+            let now = tx.now();
             let team = roster::roster(tx, &agency_id, now, clock::paris_local(now).date())?;
             if let Some(member) = team.iter().find(|t| t.id == input.technician_id)
                 && let Some(reason) = unavailability(member)
@@ -553,7 +553,7 @@ pub async fn change_status(
             change
                 .check_technician(row.technician_id.is_some())
                 .map_err(refused)?;
-            let now = clock::now();
+            let now = tx.now();
             let applied = store::set_status(
                 tx,
                 &StatusChange {

@@ -3,12 +3,13 @@
 //! statut and categories from their lists, a `nom` per contact), the write
 //! in the caller's transaction with its audit entry.
 
-use rusqlite::{Connection, Transaction};
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
 use crate::services::workflow::{check_allowed, required_text};
+use crate::store::Tx;
 use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::clients::{self as store, ClientRow};
@@ -101,7 +102,7 @@ fn id_error(field: &str, err: siren::IdError) -> AppError {
 /// `nom` (accents and case ignored); creates it when there is none. Returns
 /// the client's internal id.
 pub fn update_client(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     input: ClientInput,
     actor: &Actor,
@@ -335,7 +336,7 @@ pub fn require_archiver(account: &AccountRow, archived: bool) -> AppResult<()> {
 /// write, same audit `client.archive` / `client.restore`). Unknown in the
 /// agency: 404. Already in that state: nothing written, no audit entry.
 pub fn set_archived(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     client_ref: &str,
     archived: bool,

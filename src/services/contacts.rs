@@ -8,11 +8,12 @@
 //! (`POST /contacts`), the MCP tool `creer_contact`, and the file imports
 //! (a row of cells → `check_champs` or `contact_fields` → `add_to_client`).
 
-use rusqlite::{Connection, Transaction};
+use rusqlite::Connection;
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
 use crate::services::workflow::check_allowed;
+use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::clients::{self as client_store, ClientRow};
 use crate::store::contacts::{self as store, ContactRow};
@@ -388,7 +389,7 @@ pub fn find_by_name(
 /// workflow API matches contacts by name, so a second one would be
 /// ambiguous). One audit entry. Returns the contact's id.
 pub fn add_to_client(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     client: &ClientRow,
     fields: ContactFields,
@@ -443,7 +444,7 @@ pub fn add_to_client(
 /// the input, as `POST /invoices` refuses its `clientId`). Returns the
 /// contact's id.
 pub fn create(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     parent: Option<&Value>,
     champs: &Map<String, Value>,

@@ -1,12 +1,12 @@
 //! Issuing and revoking API tokens, call-center keys and partner keys.
 //! A secret is returned once, here; only its fingerprint is stored.
 
-use rusqlite::Transaction;
 use serde_json::json;
 
 use crate::auth::secret;
 use crate::error::{AppError, AppResult};
 use crate::services::accounts::required_name;
+use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::credentials::{self, CredentialKind, NewCredential};
 use crate::store::{accounts, agencies};
@@ -18,7 +18,7 @@ pub struct Issued {
     pub secret: String,
 }
 
-fn issue(tx: &Transaction, prefix: &str, new: NewCredential<'_>) -> AppResult<Issued> {
+fn issue(tx: &Tx, prefix: &str, new: NewCredential<'_>) -> AppResult<Issued> {
     let secret_text = secret::generate(prefix)?;
     let fingerprint = secret::fingerprint(&secret_text);
     let id = credentials::insert(
@@ -36,7 +36,7 @@ fn issue(tx: &Transaction, prefix: &str, new: NewCredential<'_>) -> AppResult<Is
 
 /// An API token named after the tool that will receive it.
 pub fn create_api_token(
-    tx: &Transaction,
+    tx: &Tx,
     account_id: &str,
     tool_name: &str,
     actor: &Actor,
@@ -76,7 +76,7 @@ pub fn create_api_token(
     Ok(issued)
 }
 
-pub fn revoke(tx: &Transaction, credential_id: &str, actor: &Actor) -> AppResult<()> {
+pub fn revoke(tx: &Tx, credential_id: &str, actor: &Actor) -> AppResult<()> {
     if !credentials::exists(tx, credential_id)? {
         return Err(AppError::not_found(format!(
             "Jeton ou clé introuvable : {credential_id}."
@@ -109,7 +109,7 @@ pub const KEY_NOT_FOUND: &str = "Clé introuvable dans cette agence.";
 /// Revokes one of the account's own API tokens; anyone else's answers 404,
 /// like an unknown id.
 pub fn revoke_own_api_token(
-    tx: &Transaction,
+    tx: &Tx,
     account_id: &str,
     credential_id: &str,
     actor: &Actor,
@@ -140,7 +140,7 @@ pub fn revoke_own_api_token(
 /// Revokes a call-center key of the agency; a key of another agency
 /// answers 404.
 pub fn revoke_call_center_key(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     credential_id: &str,
     actor: &Actor,
@@ -182,7 +182,7 @@ pub struct PartnerKeyWithdrawal {
 /// revoked when no agency remains. An agency never ends the key for the
 /// other agencies it serves. A key not attributed to the agency answers 404.
 pub fn revoke_partner_key_in_agency(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     credential_id: &str,
     actor: &Actor,
@@ -222,7 +222,7 @@ pub fn revoke_partner_key_in_agency(
 
 /// A key for a call center of the agency (the center is created if new).
 pub fn create_call_center_key(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     center_name: &str,
     actor: &Actor,
@@ -263,7 +263,7 @@ pub fn create_call_center_key(
 
 /// A partner key attributed to the given agencies.
 pub fn create_partner_key(
-    tx: &Transaction,
+    tx: &Tx,
     partner_name: &str,
     agency_ids: &[String],
     actor: &Actor,

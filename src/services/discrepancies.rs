@@ -1,9 +1,9 @@
 //! Recording a discrepancy (écart) found on an equipment during a survey.
 
-use rusqlite::Transaction;
 use serde_json::json;
 
 use crate::error::{AppError, AppResult};
+use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::discrepancies::{self, NewDiscrepancy};
 use crate::store::surveys;
@@ -39,7 +39,7 @@ pub struct NewDiscrepancyInput {
 /// `finding` at most 2000 characters as sent and at least 3 once trimmed.
 /// One audit entry.
 pub fn create(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     account_id: Option<&str>,
     input: &NewDiscrepancyInput,

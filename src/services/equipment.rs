@@ -2,10 +2,11 @@
 //! what a partner's maintenance software reads of it (equipment to link, and
 //! one equipment's data).
 
-use rusqlite::{Connection, Transaction};
+use rusqlite::Connection;
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
+use crate::store::Tx;
 use crate::store::agencies::AgencyRow;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::equipment::{self as equipment_store, EquipmentRow, IdentityRow};
@@ -207,7 +208,7 @@ pub fn identity_value(field: IdentityField, value: &Option<String>) -> AppResult
 /// fields (before and after); nothing is written when nothing changes. 404
 /// when the equipment is not in the agency.
 pub fn correct_identity(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     equipment_id: &str,
     patch: &IdentityPatch,

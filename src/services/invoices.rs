@@ -16,6 +16,7 @@ use crate::domain::invoice::{
 use crate::domain::quote::QuoteStatus;
 use crate::domain::{DomainError, TransitionError};
 use crate::error::{AppError, AppResult};
+use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::invoices::{
     self as store, Buyer, ClientRow, CreditNoteRow, InvoiceFilter, InvoiceLineRow, InvoiceRow,
@@ -432,11 +433,7 @@ pub(crate) fn buyer_of(client: &ClientRow) -> Buyer {
 }
 
 /// The client `client_ref` of the agency, when it may be invoiced.
-fn invoiceable_client(
-    tx: &rusqlite::Transaction,
-    agency_id: &str,
-    client_ref: &str,
-) -> AppResult<ClientRow> {
+fn invoiceable_client(tx: &Tx, agency_id: &str, client_ref: &str) -> AppResult<ClientRow> {
     let client = store::find_client_by_ref(tx, agency_id, client_ref)?.ok_or_else(|| {
         AppError::unprocessable(format!(
             "Client introuvable dans cette agence : « {client_ref} »."
@@ -469,7 +466,7 @@ fn check_quote_invoiceable(quote: &QuoteRow) -> AppResult<()> {
 }
 
 /// A quote is turned into one invoice only (409 once it has one).
-fn check_not_invoiced(tx: &rusqlite::Transaction, quote: &QuoteRow) -> AppResult<()> {
+fn check_not_invoiced(tx: &Tx, quote: &QuoteRow) -> AppResult<()> {
     if let Some((_, number)) = store::invoice_of_quote(tx, &quote.id)? {
         let invoice = match number {
             Some(number) => format!("facture {number}"),
@@ -483,10 +480,7 @@ fn check_not_invoiced(tx: &rusqlite::Transaction, quote: &QuoteRow) -> AppResult
     Ok(())
 }
 
-fn quote_rows_as_lines(
-    tx: &rusqlite::Transaction,
-    quote_id: &str,
-) -> AppResult<Vec<InvoiceLineRow>> {
+fn quote_rows_as_lines(tx: &Tx, quote_id: &str) -> AppResult<Vec<InvoiceLineRow>> {
     Ok(quote_store::lines(tx, quote_id)?
         .into_iter()
         .map(|l| InvoiceLineRow {
@@ -553,7 +547,7 @@ pub async fn create_draft(
                 ));
             }
             let totals = totals_of(&rows);
-            let now = clock::now();
+            let now = tx.now();
             let buyer = buyer_of(&client);
             let id = store::insert_draft(
                 tx,
@@ -636,7 +630,7 @@ pub async fn invoice_quote(
                 ));
             }
             let totals = totals_of(&rows);
-            let now = clock::now();
+            let now = tx.now();
             let buyer = buyer_of(&client);
             let id = store::insert_draft(
                 tx,
@@ -737,7 +731,7 @@ pub async fn update_draft(
                     total_excl_cents: totals.excl_tax_cents,
                     total_incl_cents: totals.incl_tax_cents,
                     lines: &rows,
-                    at: &clock::now_text(),
+                    at: &tx.now_text(),
                 },
             )?;
             if !changed {
@@ -767,7 +761,7 @@ pub async fn update_draft(
 /// issue, in this transaction), `issued_on` = today (UTC), `due_on` = issue +
 /// 30 days, and the buyer frozen. Returns the number.
 fn issue_in(
-    tx: &rusqlite::Transaction,
+    tx: &Tx,
     invoice: &InvoiceRow,
     nature: InvoiceNature,
     buyer: &Buyer,
@@ -798,10 +792,7 @@ fn issue_in(
 
 /// The credited invoice of a credit note, and the check that this credit
 /// note still fits in what remains to credit.
-fn check_credit_note_fits(
-    tx: &rusqlite::Transaction,
-    credit_note: &InvoiceRow,
-) -> AppResult<InvoiceRow> {
+fn check_credit_note_fits(tx: &Tx, credit_note: &InvoiceRow) -> AppResult<InvoiceRow> {
     let credited_id = credit_note
         .credited_invoice_id
         .as_deref()
@@ -847,7 +838,7 @@ pub async fn issue(store: &Store, agency_id: &str, id: &str, author: Author) -> 
                     None => stored_buyer(&row),
                 },
             };
-            let number = issue_in(tx, &row, nature, &buyer, clock::now())?;
+            let number = issue_in(tx, &row, nature, &buyer, tx.now())?;
             audit::record(
                 tx,
                 AuditEntry {
@@ -886,7 +877,7 @@ pub async fn send(store: &Store, agency_id: &str, id: &str, author: Author) -> A
                 status.as_str(),
                 next.status.as_str(),
                 None,
-                &clock::now_text(),
+                &tx.now_text(),
             )?;
             if !changed {
                 return Err(anyhow::anyhow!("statut de la facture {id} changé entre-temps").into());
@@ -933,7 +924,7 @@ pub async fn record_payment(
             let (nature, status) = parse_stored(&row)?;
             let next = invoice::transition(nature, status, InvoiceAction::RecordPayment)
                 .map_err(refused)?;
-            let now = clock::now();
+            let now = tx.now();
             let today = now.date_naive();
             let paid_on = paid_on.unwrap_or(today);
             if paid_on > today {
@@ -1101,7 +1092,7 @@ pub async fn create_credit_note(
             invoice::check_credit(credited.total_incl_cents, already, totals.incl_tax_cents)
                 .map_err(domain_refused)?;
             let rows = to_rows(&lines);
-            let now = clock::now();
+            let now = tx.now();
             let buyer = stored_buyer(&credited);
             let id = store::insert_draft(
                 tx,

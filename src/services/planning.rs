@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
-use rusqlite::{Connection, Transaction};
+use rusqlite::Connection;
 use serde_json::json;
 
 use crate::clock;
@@ -13,6 +13,7 @@ use crate::domain::planning::{self as plan, DueEquipment, PlanTechnician, Propos
 use crate::domain::visit;
 use crate::error::{AppError, AppResult};
 use crate::services::visits::{Acting, building_address, day_text, iso_week, parse_day};
+use crate::store::Tx;
 use crate::store::audit::{self, AuditEntry};
 use crate::store::equipment::{self, PlanRow};
 use crate::store::technicians::{self, PlanningTechnicianRow};
@@ -52,7 +53,7 @@ pub fn deadline_of(row: &PlanRow) -> Option<NaiveDate> {
 /// Sets the days between two visits of one equipment of the agency: 1 to
 /// 365, at most 42 for a lift. Administrators only (checked by the caller).
 pub fn set_interval(
-    tx: &Transaction,
+    tx: &Tx,
     acting: &Acting,
     equipment_id: &str,
     days: i64,
@@ -405,7 +406,7 @@ pub struct SaveLine {
 /// nor resting that day, within his daily capacity counting the visits
 /// already planned and the lines before). Returns the new visits' ids.
 pub fn save(
-    tx: &Transaction,
+    tx: &Tx,
     acting: &Acting,
     lines: &[SaveLine],
     today: NaiveDate,

@@ -87,7 +87,7 @@ pub async fn create(
                         "Équipement introuvable dans cette agence : « {equipment_id} »."
                     ))
                 })?;
-            let now = clock::now();
+            let now = tx.now();
             let number = store::next_number(tx, &agency_id, now.year())?;
             let id = store::insert(
                 tx,
@@ -189,7 +189,7 @@ pub async fn act(
                 QuoteAction::Accept => Stamp::Accepted,
                 QuoteAction::Refuse => Stamp::Refused,
             };
-            let now = clock::now();
+            let now = tx.now();
             let changed = store::set_status(
                 tx,
                 &id,

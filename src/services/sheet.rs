@@ -7,13 +7,14 @@
 //! (`markdown`).
 
 use chrono::{DateTime, Duration, Utc};
-use rusqlite::{Connection, Transaction};
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
 use crate::auth::sheet_token::{self, SheetSecret};
 use crate::clock;
 use crate::error::{AppError, AppResult};
 use crate::services::{technical_data, workflow};
+use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::equipment as equipment_store;
 use crate::store::sheets;
@@ -25,7 +26,7 @@ pub const VALIDITY_MINUTES: i64 = 5;
 /// `/generate_token`: the sheet address of the agency's equipment.
 #[allow(clippy::too_many_arguments)]
 pub fn generate(
-    tx: &Transaction,
+    tx: &Tx,
     secret: &SheetSecret,
     base_url: &str,
     agency_id: &str,
@@ -66,7 +67,7 @@ pub fn generate(
 /// Opens a sheet: its HTML when the token is genuine, unused and not
 /// expired (it is then used); None otherwise, whatever the reason.
 pub fn open(
-    tx: &Transaction,
+    tx: &Tx,
     secret: &SheetSecret,
     token: &str,
     now: DateTime<Utc>,

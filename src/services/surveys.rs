@@ -6,7 +6,6 @@
 //! so the event is queued once, wherever the survey is submitted.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use rusqlite::Transaction;
 use serde_json::{Map, Value, json};
 
 use crate::clock;
@@ -14,6 +13,7 @@ use crate::domain::survey::{self as domain, SurveyStatus};
 use crate::error::{AppError, AppResult};
 use crate::services::technical_data::{self, Change};
 use crate::services::visits::{DayError, parse_day};
+use crate::store::Tx;
 use crate::store::accounts::{AccountRow, Role};
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::surveys::{self as survey_store, Submission};
@@ -131,27 +131,19 @@ fn json_of(text: &str) -> Value {
 /// had none; `releve.termine` is queued with `occurredAt` = `submitted_at`;
 /// one audit entry `soumission` records it.
 pub fn submit(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     survey_id: &str,
     account: &AccountRow,
     input: &SubmitInput,
     actor: &Actor,
 ) -> AppResult<Submitted> {
-    submit_at(
-        tx,
-        agency_id,
-        survey_id,
-        account,
-        input,
-        actor,
-        clock::now(),
-    )
+    submit_at(tx, agency_id, survey_id, account, input, actor, tx.now())
 }
 
 /// [`submit`] at a given instant.
 pub fn submit_at(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     survey_id: &str,
     account: &AccountRow,

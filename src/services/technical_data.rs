@@ -11,10 +11,11 @@
 //! and `contrat_entretien` (the equipment's maintenance contract);
 //! `taux_connaissance` is computed and read-only.
 
-use rusqlite::{Connection, Transaction};
+use rusqlite::Connection;
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
+use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::equipment::{self as equipment_store, BuildingRow, EquipmentRow};
 use crate::store::technical_fields::{self, CatalogField, ValueType};
@@ -382,7 +383,7 @@ pub fn contract_label(code: &str) -> Option<&'static str> {
 /// `GET /technical-fields` offers, and data recorded before a change of type
 /// stay recorded too.
 pub fn apply(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     equipment_id: &str,
     update: &TechnicalUpdate,
@@ -458,7 +459,7 @@ pub fn apply(
 /// `parse_update` then `apply`, for a JSON object as received: 404 first when
 /// the equipment is not in the agency, then the refusals of the body (422).
 pub fn update_from_json(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     equipment_id: &str,
     body: &Map<String, Value>,
@@ -478,7 +479,7 @@ pub fn update_from_json(
 /// partner name, checked by the same `validate_value`. 404 first when the
 /// equipment is not in the agency, then the refusals (422).
 pub fn update_by_code(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     equipment_id: &str,
     body: &Map<String, Value>,
@@ -507,7 +508,7 @@ pub fn update_by_code(
 }
 
 fn apply_building(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     equipment: &EquipmentRow,
     update: &TechnicalUpdate,

@@ -2,12 +2,13 @@
 //! who is absent, who is resting after standby duty.
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use rusqlite::{Connection, Transaction};
+use rusqlite::Connection;
 use serde_json::json;
 
 use crate::clock;
 use crate::domain::rota::{self, Edit, Period, french_day, french_instant};
 use crate::error::{AppError, AppResult};
+use crate::store::Tx;
 use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::new_id;
@@ -313,7 +314,7 @@ pub fn parse_monday(text: &str) -> AppResult<NaiveDate> {
 /// with his periods right before and after. Returns the technicians whose
 /// periods changed (for the rest check).
 fn give(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     technician: &TechnicianRow,
     starts: DateTime<Utc>,
@@ -403,7 +404,7 @@ fn french_day_text(text: &str) -> String {
 /// Refuses the change if a technician whose periods changed would start a
 /// standby duty before the end of his safety rest after the previous one.
 fn check_rest(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     touched: &[String],
     from: DateTime<Utc>,
@@ -439,7 +440,7 @@ fn check_rest(
 }
 
 fn record(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     actor: &Actor,
     action: &str,
@@ -463,7 +464,7 @@ fn record(
 /// The past is not rewritten: a stretch already begun is given from `now`.
 /// Returns the stretch actually given.
 pub fn replace_on_call(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     technician_id: &str,
     starts: DateTime<Utc>,
@@ -502,7 +503,7 @@ pub fn replace_on_call(
 /// The technician is on standby for the week starting on `monday` (from now
 /// if it has begun).
 pub fn set_week(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     monday: NaiveDate,
     technician_id: &str,
@@ -524,7 +525,7 @@ pub fn set_week(
 /// Exchanges the technicians of two whole weeks that have not begun, each
 /// held by one technician.
 pub fn swap_weeks(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     first: NaiveDate,
     second: NaiveDate,
@@ -630,7 +631,7 @@ pub fn absences(
 /// recorded sick from today).
 #[allow(clippy::too_many_arguments)]
 pub fn add_absence(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     technician_id: &str,
     starts_on: &str,
@@ -694,7 +695,7 @@ pub fn add_absence(
 
 /// Deletes an absence of the technician (404 if he has no such absence).
 pub fn delete_absence(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     technician_id: &str,
     absence_id: &str,

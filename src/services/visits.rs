@@ -4,12 +4,13 @@
 //! `domain::visit`.
 
 use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
-use rusqlite::{Connection, Transaction};
+use rusqlite::Connection;
 use serde_json::json;
 
 use crate::clock;
 use crate::domain::visit::{self, VisitAction, VisitStatus};
 use crate::error::{AppError, AppResult};
+use crate::store::Tx;
 use crate::store::accounts::Role;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::technicians;
@@ -240,7 +241,7 @@ pub struct RescheduleInput {
 
 /// Loads the visit of the agency and checks the action on its status.
 fn load_for(
-    tx: &Transaction,
+    tx: &Tx,
     acting: &Acting,
     id: &str,
     action: VisitAction,
@@ -259,7 +260,7 @@ fn load_for(
 }
 
 fn record(
-    tx: &Transaction,
+    tx: &Tx,
     acting: &Acting,
     id: &str,
     action: &str,
@@ -306,7 +307,7 @@ fn stored_instant(text: Option<&str>, what: &str) -> AppResult<DateTime<Utc>> {
 
 /// The technician arrives: `planifiee` → `en_cours`.
 pub fn start(
-    tx: &Transaction,
+    tx: &Tx,
     acting: &Acting,
     id: &str,
     input: &StartInput,
@@ -327,7 +328,7 @@ pub fn start(
 /// The visit is done and signed: `planifiee` or `en_cours` → `faite`.
 /// `done_on` is the local (Paris) day of the departure.
 pub fn complete(
-    tx: &Transaction,
+    tx: &Tx,
     acting: &Acting,
     id: &str,
     input: &CompleteInput,
@@ -402,7 +403,7 @@ pub fn complete(
 /// another active technician of the agency; whoever carries it must not be
 /// absent that day.
 pub fn reschedule(
-    tx: &Transaction,
+    tx: &Tx,
     acting: &Acting,
     id: &str,
     input: &RescheduleInput,
@@ -484,7 +485,7 @@ pub struct CreateInput {
 /// technician is not an active one of the agency or is absent that day.
 /// Returns the new visit's id.
 pub fn create(
-    tx: &Transaction,
+    tx: &Tx,
     acting: &Acting,
     input: &CreateInput,
     today: NaiveDate,
@@ -574,12 +575,7 @@ pub fn create(
 }
 
 /// Undoes a start: `en_cours` → `planifiee`, the arrival is cleared.
-pub fn cancel_start(
-    tx: &Transaction,
-    acting: &Acting,
-    id: &str,
-    now: DateTime<Utc>,
-) -> AppResult<()> {
+pub fn cancel_start(tx: &Tx, acting: &Acting, id: &str, now: DateTime<Utc>) -> AppResult<()> {
     let (row, from, to) = load_for(tx, acting, id, VisitAction::CancelStart)?;
     visits::record_cancel_start(tx, id, &clock::format_timestamp(now))?;
     record(

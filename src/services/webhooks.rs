@@ -1,11 +1,11 @@
 //! Webhook subscriptions: who may subscribe, which addresses and events are
 //! accepted, the secret shown once, the test `ping`, and revocation.
 
-use rusqlite::Transaction;
 use serde_json::json;
 
 use crate::auth::secret;
-use crate::clock;
+use crate::store::Tx;
+
 use crate::error::{AppError, AppResult};
 use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
@@ -116,7 +116,7 @@ pub struct Subscribed {
 
 /// Creates a subscription; the secret is stored sealed (see `secret_box`).
 pub fn subscribe(
-    tx: &Transaction,
+    tx: &Tx,
     sync: &WebhookSync,
     input: &NewSubscriptionInput<'_>,
     actor: &Actor,
@@ -126,7 +126,7 @@ pub fn subscribe(
     let id = new_id();
     let secret_text = secret::generate(signing::SECRET_PREFIX)?;
     let sealed = sync.seal_secret(&id, &secret_text)?;
-    let now = clock::now_text();
+    let now = tx.now_text();
     store::insert_subscription(
         tx,
         &NewSubscription {
@@ -164,9 +164,9 @@ pub fn live(conn: &rusqlite::Connection, agency_id: &str, id: &str) -> AppResult
 }
 
 /// Queues a `ping` for the subscription; returns the delivery's id.
-pub fn queue_ping(tx: &Transaction, agency_id: &str, id: &str, actor: &Actor) -> AppResult<String> {
+pub fn queue_ping(tx: &Tx, agency_id: &str, id: &str, actor: &Actor) -> AppResult<String> {
     live(tx, agency_id, id)?;
-    let delivery_id = outbox::record_ping(tx, agency_id, id, clock::now())?;
+    let delivery_id = outbox::record_ping(tx, agency_id, id, tx.now())?;
     audit::record(
         tx,
         AuditEntry {
@@ -183,8 +183,8 @@ pub fn queue_ping(tx: &Transaction, agency_id: &str, id: &str, actor: &Actor) ->
 
 /// Revokes the subscription; its pending deliveries are abandoned. Returns
 /// how many.
-pub fn revoke(tx: &Transaction, agency_id: &str, id: &str, actor: &Actor) -> AppResult<usize> {
-    let abandoned = store::revoke_subscription(tx, agency_id, id, &clock::now_text())?
+pub fn revoke(tx: &Tx, agency_id: &str, id: &str, actor: &Actor) -> AppResult<usize> {
+    let abandoned = store::revoke_subscription(tx, agency_id, id, &tx.now_text())?
         .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
     audit::record(
         tx,

@@ -3,13 +3,13 @@
 //! mobile user). One transaction per call, with its audit entry.
 
 use chrono::Datelike;
-use rusqlite::Transaction;
 use serde_json::json;
 
 use crate::clock;
 use crate::error::{AppError, AppResult};
 use crate::services::clients::{self, ClientInput};
 use crate::services::workflow::{DEAL_TYPES, check_allowed, required_text};
+use crate::store::Tx;
 use crate::store::accounts;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::deals::{self, NewDeal};
@@ -63,7 +63,7 @@ fn check_email(field: &str, value: &str) -> AppResult<String> {
 }
 
 /// The active account of the agency that performs surveys, by email.
-fn surveyor(tx: &Transaction, agency_id: &str, field: &str, email: &str) -> AppResult<String> {
+fn surveyor(tx: &Tx, agency_id: &str, field: &str, email: &str) -> AppResult<String> {
     let email = check_email(field, email)?;
     accounts::active_surveyor_of_agency(tx, agency_id, &email)?.ok_or_else(|| {
         AppError::unprocessable(format!(
@@ -75,7 +75,7 @@ fn surveyor(tx: &Transaction, agency_id: &str, field: &str, email: &str) -> AppR
 /// The open survey of the equipment, else a new one `a_realiser`; the user
 /// becomes its surveyor. Returns (survey id, created).
 fn survey_for(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     equipment_id: &str,
     surveyor_id: &str,
@@ -87,7 +87,7 @@ fn survey_for(
         }
         return Ok((survey_id, false));
     }
-    let number = surveys::next_number(tx, agency_id, clock::paris_today().year())?;
+    let number = surveys::next_number(tx, agency_id, clock::paris_day(tx.now()).year())?;
     let id = surveys::insert_to_do(
         tx,
         agency_id,
@@ -103,7 +103,7 @@ fn survey_for(
 /// `external_opportunity_id`), creates unknown equipment in the park and a
 /// survey per equipment linked to the deal. Returns the deal's id.
 pub fn create_survey(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     input: CreateSurveyInput,
     actor: &Actor,
@@ -294,7 +294,7 @@ pub fn create_survey(
 /// equipment's open survey is reused or one is created, and the user becomes
 /// its surveyor.
 pub fn open_app(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     equipment_number: &str,
     user_email: &str,

@@ -4,11 +4,12 @@
 //! (`PartnerCaller::authorize_agency`) before anything here runs.
 
 use chrono::NaiveDate;
-use rusqlite::{Connection, Transaction};
+use rusqlite::Connection;
 use serde_json::{Map, Value};
 
 use crate::error::{AppError, AppResult};
 use crate::services::technical_data;
+use crate::store::Tx;
 use crate::store::audit::Actor;
 use crate::store::deals::{self, DealFilter};
 use crate::store::equipment as equipment_store;
@@ -84,7 +85,7 @@ pub fn equipment_data(
 /// (`agency_id` and `equipment_number` taken out); validated against the
 /// catalog, `taux_connaissance` refused, applied with its audit entry.
 pub fn update_equipment_data(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     equipment_number: &str,
     fields: &Map<String, Value>,

@@ -1,10 +1,11 @@
 //! Staff accounts and the agencies they work in.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::new_id;
-use crate::clock;
+
 use crate::error::{AppError, AppResult};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,7 +100,7 @@ pub fn email_in_use(conn: &Connection, email: &str) -> AppResult<bool> {
     )?)
 }
 
-pub fn create(tx: &Transaction, account: &NewAccount<'_>) -> AppResult<String> {
+pub fn create(tx: &Tx, account: &NewAccount<'_>) -> AppResult<String> {
     if email_in_use(tx, account.email)? {
         return Err(AppError::conflict(format!(
             "L'adresse e-mail « {} » est déjà utilisée par un autre compte.",
@@ -107,7 +108,7 @@ pub fn create(tx: &Transaction, account: &NewAccount<'_>) -> AppResult<String> {
         )));
     }
     let id = new_id();
-    let now = clock::now_text();
+    let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO accounts (id, organization_id, name, email, password_hash, role, performs_surveys,
                                default_agency_id, password_changed_at, created_at)
@@ -127,7 +128,7 @@ pub fn create(tx: &Transaction, account: &NewAccount<'_>) -> AppResult<String> {
     Ok(id)
 }
 
-pub fn add_agency(tx: &Transaction, account_id: &str, agency_id: &str) -> AppResult<()> {
+pub fn add_agency(tx: &Tx, account_id: &str, agency_id: &str) -> AppResult<()> {
     tx.execute_cached(
         "INSERT OR IGNORE INTO account_agencies (account_id, agency_id) VALUES (?1, ?2)",
         params![account_id, agency_id],
@@ -180,10 +181,10 @@ pub fn password_hash(conn: &Connection, account_id: &str) -> AppResult<Option<St
 }
 
 /// Replaces the password hash. The caller revokes what a password change revokes.
-pub fn set_password_hash(tx: &Transaction, account_id: &str, hash: &str) -> AppResult<()> {
+pub fn set_password_hash(tx: &Tx, account_id: &str, hash: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE accounts SET password_hash = ?2, password_changed_at = ?3 WHERE id = ?1",
-        params![account_id, hash, clock::now_text()],
+        params![account_id, hash, tx.now_text()],
     )?;
     Ok(())
 }

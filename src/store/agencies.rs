@@ -1,10 +1,11 @@
 //! Organizations and agencies.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::new_id;
-use crate::clock;
+
 use crate::error::{AppError, AppResult};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,21 +32,17 @@ impl OrganizationKind {
     }
 }
 
-pub fn create_organization(
-    tx: &Transaction,
-    name: &str,
-    kind: OrganizationKind,
-) -> AppResult<String> {
+pub fn create_organization(tx: &Tx, name: &str, kind: OrganizationKind) -> AppResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO organizations (id, name, kind, created_at) VALUES (?1, ?2, ?3, ?4)",
-        params![id, name, kind.as_str(), clock::now_text()],
+        params![id, name, kind.as_str(), tx.now_text()],
     )?;
     Ok(id)
 }
 
 /// The service operator's organization, created on first use.
-pub fn operator_organization(tx: &Transaction) -> AppResult<String> {
+pub fn operator_organization(tx: &Tx) -> AppResult<String> {
     let existing: Option<String> = tx
         .query_row_cached(
             "SELECT id FROM organizations WHERE kind = 'operator'",
@@ -68,7 +65,7 @@ pub fn organization_exists(conn: &Connection, id: &str) -> AppResult<bool> {
 }
 
 pub fn create_agency(
-    tx: &Transaction,
+    tx: &Tx,
     organization_id: &str,
     name: &str,
     v1_id: Option<&str>,
@@ -88,7 +85,7 @@ pub fn create_agency(
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO agencies (id, organization_id, name, v1_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![id, organization_id, name, v1_id, clock::now_text()],
+        params![id, organization_id, name, v1_id, tx.now_text()],
     )?;
     Ok(id)
 }
@@ -179,12 +176,7 @@ pub fn seller(conn: &Connection, agency_id: &str) -> AppResult<Option<SellerRow>
 
 /// Records the agency's legal identity printed on its documents (demo data;
 /// agencies carried over from version 1 come with theirs).
-pub fn set_legal_identity(
-    tx: &Transaction,
-    agency_id: &str,
-    siret: &str,
-    address: &str,
-) -> AppResult<()> {
+pub fn set_legal_identity(tx: &Tx, agency_id: &str, siret: &str, address: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE agencies SET siret = ?1, address = ?2 WHERE id = ?3",
         params![siret, address, agency_id],
@@ -205,7 +197,7 @@ pub fn any_client_organization(conn: &Connection) -> rusqlite::Result<bool> {
 
 /// Records `organization_id` as the organization that set the installation
 /// up, unless one already did (only the first client organization does).
-pub fn claim_installation(tx: &Transaction, organization_id: &str) -> AppResult<()> {
+pub fn claim_installation(tx: &Tx, organization_id: &str) -> AppResult<()> {
     tx.execute(
         "INSERT OR IGNORE INTO installation (id, organization_id) VALUES (1, ?1)",
         [organization_id],

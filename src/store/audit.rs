@@ -1,10 +1,10 @@
 //! The audit log: who changed what, written in the same transaction as the change.
 
-use rusqlite::{Transaction, params};
+use rusqlite::params;
 use serde_json::Value;
 
-use crate::clock;
 use crate::error::AppResult;
+use crate::store::Tx;
 
 /// Who made a change.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,14 +43,14 @@ pub struct AuditEntry<'a> {
     pub detail: Option<Value>,
 }
 
-pub fn record(tx: &Transaction, entry: AuditEntry<'_>) -> AppResult<()> {
+pub fn record(tx: &Tx, entry: AuditEntry<'_>) -> AppResult<()> {
     let (actor_kind, actor_id) = entry.actor.parts();
     tx.prepare_cached(
         "INSERT INTO audit_log (at, agency_id, actor_kind, actor_id, action, object_type, object_id, detail)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
-            clock::now_text(),
+            tx.now_text(),
             entry.agency_id,
             actor_kind,
             actor_id,

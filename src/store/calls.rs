@@ -2,8 +2,9 @@
 //! tracks them, and their assignment and status changes.
 
 use crate::store::CachedStatements;
+use crate::store::Tx;
 use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, Transaction, params, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 
 use crate::error::AppResult;
 
@@ -121,7 +122,7 @@ pub struct NewCenterCall<'a> {
 /// Inserts the call unless this center already sent that reference; true
 /// when inserted. The UNIQUE index `calls_reference_per_center` decides, so
 /// two requests racing on one reference open one call.
-pub fn insert_from_center(tx: &Transaction, call: &NewCenterCall<'_>) -> AppResult<bool> {
+pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> AppResult<bool> {
     let inserted = tx.execute_cached(
         "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference, equipment_id,
                             type, description, caller, received_at, status, created_at, updated_at)
@@ -161,7 +162,7 @@ pub struct NewAgencyCall<'a> {
 }
 
 /// Inserts a call taken at the agency (no call center, no key).
-pub fn insert_at_agency(tx: &Transaction, call: &NewAgencyCall<'_>) -> AppResult<()> {
+pub fn insert_at_agency(tx: &Tx, call: &NewAgencyCall<'_>) -> AppResult<()> {
     tx.execute_cached(
         "INSERT INTO calls (id, agency_id, reference, equipment_id, type, description, caller,
                             received_at, status, created_by, created_at, updated_at)
@@ -184,7 +185,7 @@ pub fn insert_at_agency(tx: &Transaction, call: &NewAgencyCall<'_>) -> AppResult
 
 /// The next reference of a call taken at the agency in `year`:
 /// `AG-<year>-<n>`, n on five digits, one more than the highest of the year.
-pub fn next_agency_reference(tx: &Transaction, agency_id: &str, year: &str) -> AppResult<String> {
+pub fn next_agency_reference(tx: &Tx, agency_id: &str, year: &str) -> AppResult<String> {
     let prefix = format!("AG-{year}-");
     let highest: Option<i64> = tx.query_row_cached(
         "SELECT max(CAST(substr(reference, ?3) AS INTEGER)) FROM calls
@@ -233,7 +234,7 @@ pub fn stamps(conn: &Connection, id: &str) -> AppResult<CallStamps> {
 
 /// Assigns the technician. `assigned_at` moves only when the technician
 /// changes.
-pub fn set_technician(tx: &Transaction, id: &str, technician_id: &str, now: &str) -> AppResult<()> {
+pub fn set_technician(tx: &Tx, id: &str, technician_id: &str, now: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE calls SET
              assigned_at = CASE WHEN technician_id IS ?2 AND assigned_at IS NOT NULL
@@ -261,7 +262,7 @@ pub struct StatusChange<'a> {
 }
 
 /// Applies the change if the call is still at `from`; true when applied.
-pub fn set_status(tx: &Transaction, change: &StatusChange<'_>) -> AppResult<bool> {
+pub fn set_status(tx: &Tx, change: &StatusChange<'_>) -> AppResult<bool> {
     let changed = tx.execute_cached(
         "UPDATE calls SET
              status = ?3,

@@ -2,10 +2,10 @@
 //! are in `store::contacts`.
 
 use crate::store::CachedStatements;
+use crate::store::Tx;
 use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, Transaction, params, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 
-use crate::clock;
 use crate::error::AppResult;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -122,8 +122,8 @@ pub fn search(
     Ok((total, rows))
 }
 
-pub fn insert(tx: &Transaction, agency_id: &str, client: &ClientRow) -> AppResult<()> {
-    let now = clock::now_text();
+pub fn insert(tx: &Tx, agency_id: &str, client: &ClientRow) -> AppResult<()> {
+    let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO clients (id, agency_id, client_ref, nom, statut, types, email, telephone,
              adresse, complement_adresse, siren, siret, supprime, created_at, updated_at)
@@ -148,7 +148,7 @@ pub fn insert(tx: &Transaction, agency_id: &str, client: &ClientRow) -> AppResul
     Ok(())
 }
 
-pub fn update(tx: &Transaction, client: &ClientRow) -> AppResult<()> {
+pub fn update(tx: &Tx, client: &ClientRow) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE clients SET nom = ?2, statut = ?3, types = ?4, email = ?5, telephone = ?6,
              adresse = ?7, complement_adresse = ?8, siren = ?9, siret = ?10, supprime = ?11,
@@ -166,7 +166,7 @@ pub fn update(tx: &Transaction, client: &ClientRow) -> AppResult<()> {
             client.siren,
             client.siret,
             i64::from(client.supprime),
-            clock::now_text(),
+            tx.now_text(),
         ],
     )?;
     Ok(())

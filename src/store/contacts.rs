@@ -1,10 +1,10 @@
 //! Contacts of a client (`contacts`): every SQL statement on them. A contact
 //! has no agency of its own: it is in its client's agency.
 
-use rusqlite::{Connection, Transaction, params};
+use rusqlite::{Connection, params};
 
-use crate::clock;
 use crate::error::AppResult;
+use crate::store::Tx;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ContactRow {
@@ -36,8 +36,8 @@ pub fn for_client(conn: &Connection, client_id: &str) -> AppResult<Vec<ContactRo
 }
 
 /// Adds the contact to the client (internal id).
-pub fn insert(tx: &Transaction, client_id: &str, contact: &ContactRow) -> AppResult<()> {
-    let now = clock::now_text();
+pub fn insert(tx: &Tx, client_id: &str, contact: &ContactRow) -> AppResult<()> {
+    let now = tx.now_text();
     tx.prepare_cached(
         "INSERT INTO contacts (id, client_id, nom, email, telephone, fonction, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
@@ -54,7 +54,7 @@ pub fn insert(tx: &Transaction, client_id: &str, contact: &ContactRow) -> AppRes
     Ok(())
 }
 
-pub fn update(tx: &Transaction, contact: &ContactRow) -> AppResult<()> {
+pub fn update(tx: &Tx, contact: &ContactRow) -> AppResult<()> {
     tx.prepare_cached(
         "UPDATE contacts SET nom = ?2, email = ?3, telephone = ?4, fonction = ?5, updated_at = ?6
          WHERE id = ?1",
@@ -65,7 +65,7 @@ pub fn update(tx: &Transaction, contact: &ContactRow) -> AppResult<()> {
         contact.email,
         contact.telephone,
         contact.fonction,
-        clock::now_text()
+        tx.now_text()
     ])?;
     Ok(())
 }

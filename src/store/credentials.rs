@@ -2,10 +2,11 @@
 //! of the secrets are stored.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::new_id;
-use crate::clock;
+
 use crate::error::AppResult;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +36,7 @@ pub struct NewCredential<'a> {
     pub created_by: Option<&'a str>,
 }
 
-pub fn insert(tx: &Transaction, credential: &NewCredential<'_>) -> AppResult<String> {
+pub fn insert(tx: &Tx, credential: &NewCredential<'_>) -> AppResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO credentials (id, kind, name, fingerprint, account_id, agency_id, call_center_id, created_by, created_at)
@@ -49,7 +50,7 @@ pub fn insert(tx: &Transaction, credential: &NewCredential<'_>) -> AppResult<Str
             credential.agency_id,
             credential.call_center_id,
             credential.created_by,
-            clock::now_text(),
+            tx.now_text(),
         ],
     )?;
     Ok(id)
@@ -85,10 +86,10 @@ pub fn find_live_api_token(
 }
 
 /// Revokes a credential; false when it does not exist or was already revoked.
-pub fn revoke(tx: &Transaction, id: &str) -> AppResult<bool> {
+pub fn revoke(tx: &Tx, id: &str) -> AppResult<bool> {
     let changed = tx.execute_cached(
         "UPDATE credentials SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
-        params![id, clock::now_text()],
+        params![id, tx.now_text()],
     )?;
     Ok(changed == 1)
 }
@@ -102,15 +103,15 @@ pub fn exists(conn: &Connection, id: &str) -> AppResult<bool> {
 }
 
 /// Revokes every live API token of an account (a password change does this).
-pub fn revoke_api_tokens_of_account(tx: &Transaction, account_id: &str) -> AppResult<usize> {
+pub fn revoke_api_tokens_of_account(tx: &Tx, account_id: &str) -> AppResult<usize> {
     Ok(tx.execute_cached(
         "UPDATE credentials SET revoked_at = ?2
          WHERE account_id = ?1 AND kind = 'api_token' AND revoked_at IS NULL",
-        params![account_id, clock::now_text()],
+        params![account_id, tx.now_text()],
     )?)
 }
 
-pub fn touch(tx: &Transaction, id: &str, at: &str) -> AppResult<()> {
+pub fn touch(tx: &Tx, id: &str, at: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE credentials SET last_used_at = ?2 WHERE id = ?1",
         params![id, at],
@@ -119,7 +120,7 @@ pub fn touch(tx: &Transaction, id: &str, at: &str) -> AppResult<()> {
 }
 
 /// The agency's call center of that name, created if new.
-pub fn call_center_id(tx: &Transaction, agency_id: &str, name: &str) -> AppResult<String> {
+pub fn call_center_id(tx: &Tx, agency_id: &str, name: &str) -> AppResult<String> {
     let existing: Option<String> = tx
         .query_row_cached(
             "SELECT id FROM call_centers WHERE agency_id = ?1 AND name = ?2",
@@ -133,16 +134,12 @@ pub fn call_center_id(tx: &Transaction, agency_id: &str, name: &str) -> AppResul
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO call_centers (id, agency_id, name, created_at) VALUES (?1, ?2, ?3, ?4)",
-        params![id, agency_id, name, clock::now_text()],
+        params![id, agency_id, name, tx.now_text()],
     )?;
     Ok(id)
 }
 
-pub fn attribute_partner_agency(
-    tx: &Transaction,
-    credential_id: &str,
-    agency_id: &str,
-) -> AppResult<()> {
+pub fn attribute_partner_agency(tx: &Tx, credential_id: &str, agency_id: &str) -> AppResult<()> {
     tx.execute_cached(
         "INSERT OR IGNORE INTO partner_key_agencies (credential_id, agency_id) VALUES (?1, ?2)",
         params![credential_id, agency_id],
@@ -372,11 +369,7 @@ pub fn is_attributed_to(
 
 /// Withdraws one agency from a partner key; returns how many agencies it
 /// still serves.
-pub fn withdraw_partner_agency(
-    tx: &Transaction,
-    credential_id: &str,
-    agency_id: &str,
-) -> AppResult<i64> {
+pub fn withdraw_partner_agency(tx: &Tx, credential_id: &str, agency_id: &str) -> AppResult<i64> {
     tx.execute_cached(
         "DELETE FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2",
         params![credential_id, agency_id],

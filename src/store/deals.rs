@@ -1,6 +1,7 @@
 //! Deals ("affaires") of the partner workflow API.
 
 use crate::store::CachedStatements;
+use crate::store::Tx;
 use rusqlite::Connection;
 
 use crate::error::AppResult;
@@ -63,9 +64,9 @@ pub struct NewDeal<'a> {
     pub client_id: Option<&'a str>,
 }
 
-pub fn insert(tx: &rusqlite::Transaction, deal: &NewDeal<'_>) -> AppResult<String> {
+pub fn insert(tx: &Tx, deal: &NewDeal<'_>) -> AppResult<String> {
     let id = crate::store::new_id();
-    let now = crate::clock::now_text();
+    let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO deals (id, agency_id, type_affaire, types_etat_des_lieux, external_opportunity_id,
              requester_email, surveyor_account_id, client_id, created_at, updated_at)

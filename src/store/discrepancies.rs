@@ -1,10 +1,11 @@
 //! Discrepancies (écarts): what a survey found wrong on an equipment.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, params};
 
 use super::new_id;
-use crate::clock;
+
 use crate::error::AppResult;
 
 pub struct NewDiscrepancy<'a> {
@@ -18,7 +19,7 @@ pub struct NewDiscrepancy<'a> {
 }
 
 /// Inserts the discrepancy and returns its id.
-pub fn insert(tx: &Transaction, new: &NewDiscrepancy<'_>) -> AppResult<String> {
+pub fn insert(tx: &Tx, new: &NewDiscrepancy<'_>) -> AppResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO discrepancies (id, agency_id, equipment_id, survey_id, component, finding, created_by, created_at)
@@ -31,7 +32,7 @@ pub fn insert(tx: &Transaction, new: &NewDiscrepancy<'_>) -> AppResult<String> {
             new.component,
             new.finding,
             new.created_by,
-            clock::now_text()
+            tx.now_text()
         ],
     )?;
     Ok(id)

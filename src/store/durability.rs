@@ -213,7 +213,7 @@ mod tests {
             .expect("a database in WAL mode commits by group")
     }
 
-    fn insert_organization(tx: &rusqlite::Transaction, name: &str) -> rusqlite::Result<()> {
+    fn insert_organization(tx: &crate::store::Tx, name: &str) -> rusqlite::Result<()> {
         tx.execute(
             "INSERT INTO organizations (id, name, created_at) VALUES (?1, ?2, '2026-01-01T00:00:00Z')",
             [super::super::new_id(), name.to_owned()],

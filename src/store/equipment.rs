@@ -1,9 +1,9 @@
 //! Equipment and its surveyed technical data.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::clock;
 use crate::domain::knowledge;
 use crate::error::AppResult;
 
@@ -192,11 +192,7 @@ pub fn number_used_by_other(
 }
 
 /// Writes the whole identity of an equipment.
-pub fn update_identity(
-    tx: &Transaction,
-    equipment_id: &str,
-    identity: &IdentityRow,
-) -> AppResult<()> {
+pub fn update_identity(tx: &Tx, equipment_id: &str, identity: &IdentityRow) -> AppResult<()> {
     tx.prepare_cached(
         "UPDATE equipment SET number = ?2, serial_number = ?3, type = ?4, subtype = ?5, location = ?6,
                 maintenance_contract = ?7, contract_number = ?8, external_id = ?9, updated_at = ?10
@@ -212,29 +208,29 @@ pub fn update_identity(
             identity.maintenance_contract,
             identity.contract_number,
             identity.external_id,
-            clock::now_text(),
+            tx.now_text(),
         ])?;
     Ok(())
 }
 
 /// Sets the maintenance contract (`parc`, `hors_parc` or NULL).
 pub fn set_maintenance_contract(
-    tx: &Transaction,
+    tx: &Tx,
     equipment_id: &str,
     contract: Option<&str>,
 ) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE equipment SET maintenance_contract = ?2, updated_at = ?3 WHERE id = ?1",
-        params![equipment_id, contract, clock::now_text()],
+        params![equipment_id, contract, tx.now_text()],
     )?;
     Ok(())
 }
 
 /// Marks the equipment as changed (its technical data were written).
-pub fn touch(tx: &Transaction, equipment_id: &str) -> AppResult<()> {
+pub fn touch(tx: &Tx, equipment_id: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE equipment SET updated_at = ?2 WHERE id = ?1",
-        params![equipment_id, clock::now_text()],
+        params![equipment_id, tx.now_text()],
     )?;
     Ok(())
 }
@@ -252,19 +248,14 @@ pub fn values(conn: &Connection, equipment_id: &str) -> AppResult<Vec<(String, S
 }
 
 /// Records a datum entered outside any survey (`survey_id` NULL), now.
-pub fn set_value(
-    tx: &Transaction,
-    equipment_id: &str,
-    field_code: &str,
-    json_value: &str,
-) -> AppResult<()> {
+pub fn set_value(tx: &Tx, equipment_id: &str, field_code: &str, json_value: &str) -> AppResult<()> {
     tx.prepare_cached(
         "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
          VALUES (?1, ?2, ?3, NULL, ?4)
          ON CONFLICT (equipment_id, field_code)
          DO UPDATE SET value = excluded.value, survey_id = NULL, surveyed_at = excluded.surveyed_at",
     )?
-    .execute(params![equipment_id, field_code, json_value, clock::now_text()])?;
+    .execute(params![equipment_id, field_code, json_value, tx.now_text()])?;
     Ok(())
 }
 
@@ -272,7 +263,7 @@ pub fn set_value(
 /// as recorded by that survey at `surveyed_at` (a datum already there is
 /// replaced; the others are kept). Returns the number of data copied.
 pub fn record_survey_values(
-    tx: &Transaction,
+    tx: &Tx,
     equipment_id: &str,
     survey_id: &str,
     surveyed_at: &str,
@@ -288,7 +279,7 @@ pub fn record_survey_values(
 }
 
 /// Erases a datum: it is then "never surveyed" again.
-pub fn delete_value(tx: &Transaction, equipment_id: &str, field_code: &str) -> AppResult<()> {
+pub fn delete_value(tx: &Tx, equipment_id: &str, field_code: &str) -> AppResult<()> {
     tx.execute_cached(
         "DELETE FROM equipment_values WHERE equipment_id = ?1 AND field_code = ?2",
         params![equipment_id, field_code],
@@ -297,7 +288,7 @@ pub fn delete_value(tx: &Transaction, equipment_id: &str, field_code: &str) -> A
 }
 
 /// The building's name, address, address complement, postal code and city.
-pub fn update_building(tx: &Transaction, building: &BuildingRow) -> AppResult<()> {
+pub fn update_building(tx: &Tx, building: &BuildingRow) -> AppResult<()> {
     tx.prepare_cached(
         "UPDATE buildings SET name = ?2, address = ?3, address_complement = ?4, postal_code = ?5,
              city = ?6, updated_at = ?7
@@ -310,7 +301,7 @@ pub fn update_building(tx: &Transaction, building: &BuildingRow) -> AppResult<()
         building.address_complement,
         building.postal_code,
         building.city,
-        clock::now_text()
+        tx.now_text()
     ])?;
     Ok(())
 }
@@ -336,12 +327,12 @@ pub fn buildings_of_agency(conn: &Connection, agency_id: &str) -> AppResult<Vec<
 
 /// A new building of the agency (the equipment are attached separately).
 pub fn insert_building(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     client_id: Option<&str>,
     building: &BuildingRow,
 ) -> AppResult<()> {
-    let now = clock::now_text();
+    let now = tx.now_text();
     tx.prepare_cached(
         "INSERT INTO buildings (id, agency_id, client_id, name, address, address_complement,
              postal_code, city, created_at, updated_at)
@@ -364,14 +355,14 @@ pub fn insert_building(
 /// A new equipment of the agency with its whole identity, building and
 /// client (ids given).
 pub fn insert(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     equipment_id: &str,
     identity: &IdentityRow,
     building_id: Option<&str>,
     client_id: Option<&str>,
 ) -> AppResult<()> {
-    let now = clock::now_text();
+    let now = tx.now_text();
     tx.prepare_cached(
         "INSERT INTO equipment (id, agency_id, building_id, client_id, number, serial_number, type,
              subtype, location, maintenance_contract, contract_number, external_id, created_at,
@@ -397,20 +388,20 @@ pub fn insert(
 }
 
 /// Attaches the equipment to a building of its agency.
-pub fn set_building(tx: &Transaction, equipment_id: &str, building_id: &str) -> AppResult<()> {
+pub fn set_building(tx: &Tx, equipment_id: &str, building_id: &str) -> AppResult<()> {
     tx.prepare_cached("UPDATE equipment SET building_id = ?2, updated_at = ?3 WHERE id = ?1")?
-        .execute(params![equipment_id, building_id, clock::now_text()])?;
+        .execute(params![equipment_id, building_id, tx.now_text()])?;
     Ok(())
 }
 
 /// A new building of the agency for an equipment that had none, attached to it.
 pub fn create_building_for(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     equipment: &EquipmentRow,
     building: &BuildingRow,
 ) -> AppResult<()> {
-    let now = clock::now_text();
+    let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO buildings (id, agency_id, client_id, name, address, address_complement, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
@@ -522,13 +513,13 @@ pub fn search(
 /// A new equipment of the agency known only by its number (and client):
 /// `/create_survey` adds unknown numbers to the park. Its id.
 pub fn insert_numbered(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     number: &str,
     client_id: Option<&str>,
 ) -> AppResult<String> {
     let id = crate::store::new_id();
-    let now = clock::now_text();
+    let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO equipment (id, agency_id, client_id, number, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
@@ -538,9 +529,9 @@ pub fn insert_numbered(
 }
 
 /// Sets the managing client of an equipment.
-pub fn set_client(tx: &Transaction, equipment_id: &str, client_id: &str) -> AppResult<()> {
+pub fn set_client(tx: &Tx, equipment_id: &str, client_id: &str) -> AppResult<()> {
     tx.prepare_cached("UPDATE equipment SET client_id = ?2, updated_at = ?3 WHERE id = ?1")?
-        .execute(params![equipment_id, client_id, clock::now_text()])?;
+        .execute(params![equipment_id, client_id, tx.now_text()])?;
     Ok(())
 }
 
@@ -553,11 +544,7 @@ pub struct AccessInstructions<'a> {
     pub key_box: Option<&'a str>,
 }
 
-pub fn set_access(
-    tx: &Transaction,
-    building_id: &str,
-    access: &AccessInstructions<'_>,
-) -> AppResult<()> {
+pub fn set_access(tx: &Tx, building_id: &str, access: &AccessInstructions<'_>) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE buildings SET access_instructions = ?2, access_other = ?3, digicode = ?4,
              key_box = ?5, updated_at = ?6
@@ -568,7 +555,7 @@ pub fn set_access(
             access.other,
             access.digicode,
             access.key_box,
-            clock::now_text()
+            tx.now_text()
         ],
     )?;
     Ok(())
@@ -673,7 +660,7 @@ pub fn in_plan(conn: &Connection, agency_id: &str, until: &str) -> AppResult<Vec
 }
 
 /// Changes the days between two visits of the plan.
-pub fn set_visit_interval(tx: &Transaction, id: &str, days: i64, now: &str) -> AppResult<()> {
+pub fn set_visit_interval(tx: &Tx, id: &str, days: i64, now: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE equipment SET visit_interval_days = ?2, updated_at = ?3 WHERE id = ?1",
         rusqlite::params![id, days, now],

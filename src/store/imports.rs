@@ -2,7 +2,8 @@
 //! (`import_files`): each belongs to an agency and expires.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::AppResult;
 
@@ -37,7 +38,7 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ImportFileRow> {
 }
 
 /// Stores a file read from an upload; `content` is the table as read.
-pub fn insert(tx: &Transaction, file: &ImportFileRow, content: &[u8]) -> AppResult<()> {
+pub fn insert(tx: &Tx, file: &ImportFileRow, content: &[u8]) -> AppResult<()> {
     tx.execute_cached(
         "INSERT INTO import_files (id, agency_id, name, content, columns, row_count, created_by,
              created_at, expires_at)
@@ -91,6 +92,6 @@ pub fn content(
 }
 
 /// Deletes every file expired at `now`; how many.
-pub fn delete_expired(tx: &Transaction, now: &str) -> AppResult<usize> {
+pub fn delete_expired(tx: &Tx, now: &str) -> AppResult<usize> {
     Ok(tx.execute_cached("DELETE FROM import_files WHERE expires_at <= ?1", [now])?)
 }

@@ -2,8 +2,9 @@
 //! they are made out to.
 
 use crate::store::CachedStatements;
+use crate::store::Tx;
 use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, params, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
 use super::new_id;
 use crate::error::AppResult;
@@ -398,7 +399,7 @@ pub struct DraftContent<'a> {
 
 /// Replaces a draft's client, buyer, totals and lines. False when it was no
 /// longer a draft (nothing changed): an issued document is never edited.
-pub fn replace_draft(tx: &Transaction, id: &str, draft: &DraftContent<'_>) -> AppResult<bool> {
+pub fn replace_draft(tx: &Tx, id: &str, draft: &DraftContent<'_>) -> AppResult<bool> {
     let DraftContent {
         client_id,
         buyer,
@@ -523,7 +524,7 @@ pub struct NewInvoice<'a> {
 }
 
 /// Inserts a draft (no number) and its lines; returns its id.
-pub fn insert_draft(tx: &Transaction, invoice: &NewInvoice<'_>) -> AppResult<String> {
+pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> AppResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO invoices (id, agency_id, client_id, nature, status, credited_invoice_id,
@@ -571,12 +572,7 @@ pub fn insert_draft(tx: &Transaction, invoice: &NewInvoice<'_>) -> AppResult<Str
 /// issue gives its number back. Without a counter row yet, the series
 /// continues after the highest number already given (UNIQUE index on
 /// agency, nature, year, sequence).
-pub fn next_number_seq(
-    tx: &Transaction,
-    agency_id: &str,
-    nature: &str,
-    year: i32,
-) -> AppResult<u32> {
+pub fn next_number_seq(tx: &Tx, agency_id: &str, nature: &str, year: i32) -> AppResult<u32> {
     let taken: Option<i64> = tx
         .query_row_cached(
             "UPDATE invoice_counters SET last_seq = last_seq + 1
@@ -617,7 +613,7 @@ pub struct Issue<'a> {
 
 /// Gives a draft its number, dates and frozen buyer: `brouillon` → `emise`.
 /// False when it was no longer a draft (nothing changed).
-pub fn issue(tx: &Transaction, id: &str, issue: &Issue<'_>) -> AppResult<bool> {
+pub fn issue(tx: &Tx, id: &str, issue: &Issue<'_>) -> AppResult<bool> {
     Ok(tx.execute_cached(
         "UPDATE invoices SET status = 'emise', number = ?2, number_year = ?3, number_seq = ?4,
                 issued_on = ?5, due_on = ?6, buyer_name = ?7, buyer_address = ?8,
@@ -642,7 +638,7 @@ pub fn issue(tx: &Transaction, id: &str, issue: &Issue<'_>) -> AppResult<bool> {
 /// payment, `paid_on`. Lines, amounts and number are never touched here.
 /// False when its status was no longer `from`.
 pub fn set_status(
-    tx: &Transaction,
+    tx: &Tx,
     id: &str,
     from: &str,
     to: &str,
@@ -660,7 +656,7 @@ pub fn set_status(
 mod tests {
     use super::*;
 
-    fn seed(tx: &Transaction, invoices: usize) -> AppResult<()> {
+    fn seed(tx: &Tx, invoices: usize) -> AppResult<()> {
         let now = "2026-01-01T00:00:00.000Z";
         tx.execute(
             "INSERT INTO organizations (id, name, created_at) VALUES ('o', 'O', ?1)",

@@ -27,16 +27,22 @@ pub mod sheets;
 pub mod surveys;
 pub mod technical_fields;
 pub mod technicians;
+mod tx;
 pub mod visits;
 pub mod webhooks;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use rusqlite::hooks::Action;
-use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags};
+
+use crate::clock::{self, Clock};
+
+pub use tx::Tx;
 
 pub use migrate::{
     SchemaStatus, applied_version as applied_schema_version, latest_schema_version,
@@ -93,6 +99,10 @@ struct Inner {
     /// Signalled after a commit that queued, retried or rescheduled webhook
     /// deliveries (see `Store::webhook_work`).
     webhook_work: tokio::sync::Notify,
+    /// The time as the store sees it: the system's, except where a test or
+    /// the instruction-count gate fixes it. Every write transaction reads it
+    /// once (`Tx::now`), and the server's handlers read it through the store.
+    clock: RwLock<Clock>,
 }
 
 impl Store {
@@ -130,6 +140,7 @@ impl Store {
                 group_commit,
                 webhook_rows_changed,
                 webhook_work: tokio::sync::Notify::new(),
+                clock: RwLock::new(clock::system()),
             }),
         })
     }
@@ -138,13 +149,37 @@ impl Store {
         &self.inner.path
     }
 
+    /// Now, by the store's clock.
+    pub fn now(&self) -> DateTime<Utc> {
+        let clock = self
+            .inner
+            .clock
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        clock()
+    }
+
+    /// The store's clock as a value, for what keeps time outside a write
+    /// (the imports' progress): it follows `set_clock`.
+    pub fn clock(&self) -> Clock {
+        let store = self.clone();
+        Arc::new(move || store.now())
+    }
+
+    /// Replaces the clock of this store and of every clone of it (the whole
+    /// server's time): tests and the instruction-count gate fix it.
+    pub fn set_clock(&self, clock: Clock) {
+        *self
+            .inner
+            .clock
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = clock;
+    }
+
     /// Runs `work` in one IMMEDIATE transaction on the writer: committed if it
     /// returns Ok, rolled back otherwise. Returns once the commit is on disk.
     /// Blocking: for the CLI and sync code.
-    pub fn write_blocking<T, E>(
-        &self,
-        work: impl FnOnce(&Transaction) -> Result<T, E>,
-    ) -> Result<T, E>
+    pub fn write_blocking<T, E>(&self, work: impl FnOnce(&Tx) -> Result<T, E>) -> Result<T, E>
     where
         E: From<rusqlite::Error>,
     {
@@ -162,7 +197,7 @@ impl Store {
             let changed = &self.inner.webhook_rows_changed;
             changed.store(false, Ordering::Relaxed);
             let changes_before = conn.total_changes();
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let tx = Tx::begin(&mut conn, self.now())?;
             let value = work(&tx)?;
             tx.commit()?;
             // A transaction that changed no row (a repeated call-center
@@ -198,10 +233,7 @@ impl Store {
     /// Runs `work` in one IMMEDIATE transaction on the writer and rolls it
     /// back whatever it returns: a rehearsal (the import's check) sees
     /// exactly what the same work would write, and nothing stays. Blocking.
-    pub fn rehearse_blocking<T, E>(
-        &self,
-        work: impl FnOnce(&Transaction) -> Result<T, E>,
-    ) -> Result<T, E>
+    pub fn rehearse_blocking<T, E>(&self, work: impl FnOnce(&Tx) -> Result<T, E>) -> Result<T, E>
     where
         E: From<rusqlite::Error>,
     {
@@ -210,7 +242,7 @@ impl Store {
             .writer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = Tx::begin(&mut conn, self.now())?;
         let value = work(&tx);
         tx.rollback()?;
         value
@@ -252,7 +284,7 @@ impl Store {
     /// `write_blocking` on a blocking thread.
     pub async fn write<T, E, F>(&self, work: F) -> Result<T, E>
     where
-        F: FnOnce(&Transaction) -> Result<T, E> + Send + 'static,
+        F: FnOnce(&Tx) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: From<rusqlite::Error> + From<StoreError> + Send + 'static,
     {

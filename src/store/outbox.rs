@@ -4,8 +4,9 @@
 //! exists if and only if its change was committed.
 
 use crate::store::CachedStatements;
+use crate::store::Tx;
 use chrono::{DateTime, Utc};
-use rusqlite::{Transaction, params};
+use rusqlite::params;
 use serde::Serialize;
 
 use super::{new_id, webhooks};
@@ -30,7 +31,7 @@ struct EventBody<'a> {
 /// row's id. The body is serialised once, here, and stored as the exact bytes
 /// to send: `{"event","id","agency","equipment","status","occurredAt"}`.
 pub fn record_event(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     event: &str,
     object_id: &str,
@@ -44,13 +45,13 @@ pub fn record_event(
         object_id,
         equipment_id,
         status,
-        clock::now(),
+        tx.now(),
     )
 }
 
 /// [`record_event`] at a given instant (the change's own timestamp).
 pub fn record_event_at(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     event: &str,
     object_id: &str,
@@ -75,7 +76,7 @@ pub fn record_event_at(
 /// `equipment` null, `status` `actif`; queued for that subscription only.
 /// Returns the delivery's id.
 pub fn record_ping(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     subscription_id: &str,
     at: DateTime<Utc>,
@@ -97,7 +98,7 @@ pub const PING_EVENT: &str = "ping";
 pub const PING_STATUS: &str = "actif";
 
 fn insert_event(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     event: &str,
     object_id: &str,

@@ -1,7 +1,8 @@
 //! Quotes ("devis") and their rows.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::new_id;
 use crate::error::AppResult;
@@ -114,7 +115,7 @@ pub fn lines(conn: &Connection, quote_id: &str) -> AppResult<Vec<QuoteLineRow>> 
 /// start: two creations (even from two processes) are serialised, so a
 /// number is never given twice. Quote numbers carry no legal constraint of
 /// continuity (unlike invoice numbers); quotes are never deleted anyway.
-pub fn next_number(tx: &Transaction, agency_id: &str, year: i32) -> AppResult<String> {
+pub fn next_number(tx: &Tx, agency_id: &str, year: i32) -> AppResult<String> {
     let pattern = format!("{NUMBER_PREFIX}-{year:04}-[0-9]*");
     let highest: i64 = tx.query_row_cached(
         "SELECT COALESCE(MAX(CAST(substr(number, 9) AS INTEGER)), 0) FROM quotes
@@ -137,7 +138,7 @@ pub struct NewQuote<'a> {
 }
 
 /// Inserts a draft quote and its rows; returns its id.
-pub fn insert(tx: &Transaction, quote: &NewQuote<'_>) -> AppResult<String> {
+pub fn insert(tx: &Tx, quote: &NewQuote<'_>) -> AppResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO quotes (id, agency_id, equipment_id, number, origin, object, status,
@@ -185,7 +186,7 @@ pub enum Stamp {
 /// Moves the quote from `from` to `to` at `at`; false when its status was no
 /// longer `from` (nothing changed).
 pub fn set_status(
-    tx: &Transaction,
+    tx: &Tx,
     id: &str,
     from: &str,
     to: &str,

@@ -2,7 +2,8 @@
 //! fingerprint only.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::new_id;
 use crate::error::AppResult;
@@ -24,7 +25,7 @@ pub struct NewSession<'a> {
     pub expires_at: &'a str,
 }
 
-pub fn create(tx: &Transaction, session: &NewSession<'_>) -> AppResult<String> {
+pub fn create(tx: &Tx, session: &NewSession<'_>) -> AppResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO sessions (id, account_id, fingerprint, agency_id, created_at, last_seen_at, expires_at)
@@ -62,7 +63,7 @@ pub fn find_live(conn: &Connection, fingerprint: &str, now: &str) -> AppResult<O
         .optional()?)
 }
 
-pub fn extend(tx: &Transaction, id: &str, now: &str, expires_at: &str) -> AppResult<()> {
+pub fn extend(tx: &Tx, id: &str, now: &str, expires_at: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE sessions SET last_seen_at = ?2, expires_at = ?3 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, now, expires_at],
@@ -70,7 +71,7 @@ pub fn extend(tx: &Transaction, id: &str, now: &str, expires_at: &str) -> AppRes
     Ok(())
 }
 
-pub fn revoke(tx: &Transaction, id: &str, now: &str) -> AppResult<()> {
+pub fn revoke(tx: &Tx, id: &str, now: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, now],
@@ -80,7 +81,7 @@ pub fn revoke(tx: &Transaction, id: &str, now: &str) -> AppResult<()> {
 
 /// Revokes the account's other sessions (after a password change).
 pub fn revoke_others(
-    tx: &Transaction,
+    tx: &Tx,
     account_id: &str,
     keep_session_id: Option<&str>,
     now: &str,
@@ -94,7 +95,7 @@ pub fn revoke_others(
 }
 
 /// The agency a session acts in (the web application's agency switcher).
-pub fn set_agency(tx: &Transaction, id: &str, agency_id: &str) -> AppResult<()> {
+pub fn set_agency(tx: &Tx, id: &str, agency_id: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE sessions SET agency_id = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, agency_id],

@@ -1,7 +1,8 @@
 //! Single-use equipment sheet tokens (`sheet_tokens`) and what a sheet shows.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::AppResult;
 
@@ -14,7 +15,7 @@ pub struct SheetTokenRow {
 }
 
 pub fn insert(
-    tx: &Transaction,
+    tx: &Tx,
     id: &str,
     agency_id: &str,
     equipment_id: &str,
@@ -49,7 +50,7 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<SheetTokenRow>> {
 }
 
 /// Marks the token used if it was not: false when it already was.
-pub fn mark_used(tx: &Transaction, id: &str, at: &str) -> AppResult<bool> {
+pub fn mark_used(tx: &Tx, id: &str, at: &str) -> AppResult<bool> {
     Ok(tx.execute_cached(
         "UPDATE sheet_tokens SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL",
         params![id, at],

@@ -1,7 +1,8 @@
 //! Surveys (relevés), the deals that asked for them and the data they collected.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::AppResult;
 
@@ -165,12 +166,7 @@ pub fn values(conn: &Connection, survey_id: &str) -> AppResult<Vec<(String, Stri
 }
 
 /// Records (or replaces) one datum collected by the survey (JSON text).
-pub fn set_value(
-    tx: &Transaction,
-    survey_id: &str,
-    field_code: &str,
-    json_value: &str,
-) -> AppResult<()> {
+pub fn set_value(tx: &Tx, survey_id: &str, field_code: &str, json_value: &str) -> AppResult<()> {
     tx.execute_cached(
         "INSERT INTO survey_values (survey_id, field_code, value) VALUES (?1, ?2, ?3)
          ON CONFLICT (survey_id, field_code) DO UPDATE SET value = excluded.value",
@@ -180,7 +176,7 @@ pub fn set_value(
 }
 
 /// Removes one datum from what the survey collected.
-pub fn delete_value(tx: &Transaction, survey_id: &str, field_code: &str) -> AppResult<()> {
+pub fn delete_value(tx: &Tx, survey_id: &str, field_code: &str) -> AppResult<()> {
     tx.execute_cached(
         "DELETE FROM survey_values WHERE survey_id = ?1 AND field_code = ?2",
         params![survey_id, field_code],
@@ -204,7 +200,7 @@ pub struct Submission<'a> {
 }
 
 /// Marks the survey submitted; false when its status changed meanwhile.
-pub fn mark_submitted(tx: &Transaction, submission: &Submission<'_>) -> AppResult<bool> {
+pub fn mark_submitted(tx: &Tx, submission: &Submission<'_>) -> AppResult<bool> {
     let changed = tx.execute_cached(
         "UPDATE surveys SET status = ?3, surveyed_on = ?4, submitted_at = ?5,
                 surveyor_account_id = coalesce(surveyor_account_id, ?6), updated_at = ?5
@@ -255,7 +251,7 @@ pub fn next_number(conn: &Connection, agency_id: &str, year: i32) -> AppResult<S
 
 /// A new survey `a_realiser` of an equipment; its id.
 pub fn insert_to_do(
-    tx: &rusqlite::Transaction,
+    tx: &Tx,
     agency_id: &str,
     equipment_id: &str,
     number: &str,
@@ -263,7 +259,7 @@ pub fn insert_to_do(
     reason: Option<&str>,
 ) -> AppResult<String> {
     let id = crate::store::new_id();
-    let now = crate::clock::now_text();
+    let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, surveyor_account_id, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, 'a_realiser', ?5, ?6, ?7, ?7)",
@@ -272,19 +268,15 @@ pub fn insert_to_do(
     Ok(id)
 }
 
-pub fn set_surveyor(
-    tx: &rusqlite::Transaction,
-    survey_id: &str,
-    surveyor_account_id: &str,
-) -> AppResult<()> {
+pub fn set_surveyor(tx: &Tx, survey_id: &str, surveyor_account_id: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE surveys SET surveyor_account_id = ?2, updated_at = ?3 WHERE id = ?1",
-        rusqlite::params![survey_id, surveyor_account_id, crate::clock::now_text()],
+        rusqlite::params![survey_id, surveyor_account_id, tx.now_text()],
     )?;
     Ok(())
 }
 
-pub fn link_deal(tx: &rusqlite::Transaction, survey_id: &str, deal_id: &str) -> AppResult<()> {
+pub fn link_deal(tx: &Tx, survey_id: &str, deal_id: &str) -> AppResult<()> {
     tx.execute_cached(
         "INSERT OR IGNORE INTO survey_deals (survey_id, deal_id) VALUES (?1, ?2)",
         [survey_id, deal_id],

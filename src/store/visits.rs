@@ -1,7 +1,8 @@
 //! Maintenance visits: one visit, its recorded changes, and the weekly planning.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::AppResult;
 
@@ -56,7 +57,7 @@ pub fn get_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<
 }
 
 /// The technician arrived: `en_cours`, with the arrival time.
-pub fn record_start(tx: &Transaction, id: &str, arrived_at: &str, now: &str) -> AppResult<()> {
+pub fn record_start(tx: &Tx, id: &str, arrived_at: &str, now: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE visits SET status = 'en_cours', arrived_at = ?2, updated_at = ?3 WHERE id = ?1",
         params![id, arrived_at, now],
@@ -74,7 +75,7 @@ pub struct Completion<'a> {
 
 /// The visit is done and signed: `faite`.
 pub fn record_completion(
-    tx: &Transaction,
+    tx: &Tx,
     id: &str,
     completion: &Completion<'_>,
     now: &str,
@@ -98,7 +99,7 @@ pub fn record_completion(
 
 /// A visit not begun moves to another day, possibly to another technician.
 pub fn record_reschedule(
-    tx: &Transaction,
+    tx: &Tx,
     id: &str,
     planned_for: &str,
     technician_id: Option<&str>,
@@ -112,7 +113,7 @@ pub fn record_reschedule(
 }
 
 /// A start is undone: planned again, without arrival.
-pub fn record_cancel_start(tx: &Transaction, id: &str, now: &str) -> AppResult<()> {
+pub fn record_cancel_start(tx: &Tx, id: &str, now: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE visits SET status = 'planifiee', arrived_at = NULL, updated_at = ?2 WHERE id = ?1",
         params![id, now],
@@ -250,7 +251,7 @@ pub struct NewVisit<'a> {
     pub now: &'a str,
 }
 
-pub fn insert(tx: &Transaction, visit: &NewVisit<'_>) -> AppResult<()> {
+pub fn insert(tx: &Tx, visit: &NewVisit<'_>) -> AppResult<()> {
     tx.execute_cached(
         "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, deadline,
                              status, created_at, updated_at)

@@ -3,7 +3,8 @@
 //! restart resumes exactly where the process stopped.
 
 use crate::store::CachedStatements;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::new_id;
 use crate::error::AppResult;
@@ -68,7 +69,7 @@ fn subscription_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<SubscriptionRo
 
 const SUBSCRIPTION_COLUMNS: &str = "id, agency_id, url, events, secret_enc, created_at, revoked_at";
 
-pub fn insert_subscription(tx: &Transaction, sub: &NewSubscription<'_>) -> AppResult<()> {
+pub fn insert_subscription(tx: &Tx, sub: &NewSubscription<'_>) -> AppResult<()> {
     let events = serde_json::to_string(sub.events).map_err(anyhow::Error::from)?;
     tx.execute_cached(
         "INSERT INTO webhook_subscriptions (id, agency_id, url, events, secret_enc, created_by, created_at)
@@ -118,7 +119,7 @@ pub fn live_subscriptions(conn: &Connection, agency_id: &str) -> AppResult<Vec<S
 /// Marks the subscription revoked and abandons its pending deliveries;
 /// returns how many were abandoned, or None if it was not live.
 pub fn revoke_subscription(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     id: &str,
     now: &str,
@@ -144,7 +145,7 @@ pub fn revoke_subscription(
 /// Queues one delivery of `event_id` for every live subscription of the
 /// agency that subscribed to `event`; returns their ids.
 pub fn fan_out(
-    tx: &Transaction,
+    tx: &Tx,
     agency_id: &str,
     event: &str,
     event_id: &str,
@@ -168,7 +169,7 @@ pub fn fan_out(
 
 /// Queues a delivery, due at once.
 pub fn insert_delivery(
-    tx: &Transaction,
+    tx: &Tx,
     event_id: &str,
     subscription_id: &str,
     now: &str,
@@ -356,7 +357,7 @@ pub struct AttemptRecord<'a> {
 
 /// Records an attempt; false if the delivery was meanwhile revoked,
 /// delivered or attempted by someone else.
-pub fn record_attempt(tx: &Transaction, attempt: &AttemptRecord<'_>) -> AppResult<bool> {
+pub fn record_attempt(tx: &Tx, attempt: &AttemptRecord<'_>) -> AppResult<bool> {
     let delivered_at = (attempt.status == DeliveryStatus::Livree).then_some(attempt.now);
     let changed = tx.execute_cached(
         "UPDATE webhook_deliveries
@@ -378,7 +379,7 @@ pub fn record_attempt(tx: &Transaction, attempt: &AttemptRecord<'_>) -> AppResul
 }
 
 /// Notes why a due delivery waits without spending an attempt (offline).
-pub fn note_waiting(tx: &Transaction, id: &str, reason: &str, now: &str) -> AppResult<()> {
+pub fn note_waiting(tx: &Tx, id: &str, reason: &str, now: &str) -> AppResult<()> {
     tx.execute_cached(
         "UPDATE webhook_deliveries SET last_error = ?2, updated_at = ?3
           WHERE id = ?1 AND status IN ('en_attente', 'echec')",

@@ -223,7 +223,7 @@ impl WebhookSync {
     /// How long to sleep: until the next scheduled attempt, at most
     /// `IDLE_POLL`.
     async fn idle_wait(&self) -> Duration {
-        let now = clock::now();
+        let now = self.store.now();
         let stamp = clock::format_timestamp(now);
         let next = self
             .store
@@ -247,7 +247,7 @@ impl WebhookSync {
 
     /// Probes if the last result is stale (or `force`), and records it.
     async fn online(&self, force: bool) -> bool {
-        let now = clock::now();
+        let now = self.store.now();
         let last = self.status();
         let fresh = last
             .checked_at
@@ -265,7 +265,7 @@ impl WebhookSync {
         }
         *lock(&self.status) = SyncStatus {
             online,
-            checked_at: Some(clock::now()),
+            checked_at: Some(self.store.now()),
         };
         online
     }
@@ -278,7 +278,7 @@ impl WebhookSync {
 
     /// One round; true if it sent something (more may be due).
     async fn round(self: &Arc<Self>) -> AppResult<bool> {
-        let now = clock::now();
+        let now = self.store.now();
         let stamp = clock::format_timestamp(now);
         let due = self
             .store
@@ -325,7 +325,7 @@ impl WebhookSync {
     /// Sends a subscription's due deliveries in order, one at a time, until
     /// the batch is done or the receiver looks down; true if it sent any.
     async fn drain(self: &Arc<Self>, subscription_id: String) -> AppResult<bool> {
-        let stamp = clock::format_timestamp(clock::now());
+        let stamp = clock::format_timestamp(self.store.now());
         let batch = self
             .store
             .read(move |conn| {
@@ -394,7 +394,7 @@ impl WebhookSync {
             .and_then(|secrets| secrets.open(&due.subscription_id, &due.secret_enc));
         let outcome = match &secret {
             Some(secret) => {
-                let timestamp = clock::now().timestamp();
+                let timestamp = self.store.now().timestamp();
                 Some(
                     sender::send(
                         &self.client,
@@ -419,7 +419,7 @@ impl WebhookSync {
         };
         // At the stored precision (ms): the pause below then ends exactly when
         // the stored next attempt is due, not a fraction of a millisecond later.
-        let now = clock::now().trunc_subsecs(3);
+        let now = self.store.now().trunc_subsecs(3);
         let stamp = clock::format_timestamp(now);
         if offline {
             let reason = match &outcome {

@@ -108,7 +108,7 @@ async fn column(
     status: CallStatus,
     paging: Paging,
 ) -> AppResult<Column> {
-    let since = clock::format_timestamp(clock::now() - Duration::hours(RESOLVED_HOURS));
+    let since = clock::format_timestamp(state.now() - Duration::hours(RESOLVED_HOURS));
     let query = CallQuery {
         filter: ListFilter {
             status: StatusFilter::Is(status.as_str().to_owned()),
@@ -336,7 +336,7 @@ async fn detail(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<CallDetail>> {
     let agency_id = session.require_agency()?.id.clone();
-    let now = clock::now();
+    let now = state.now();
     let (row, timeline, choices, equipment) = state
         .store
         .read(move |conn| -> AppResult<_> {

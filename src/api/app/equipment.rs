@@ -592,6 +592,7 @@ fn load_page(
     base_url: &str,
     agency_id: &str,
     id: &str,
+    now: DateTime<Utc>,
 ) -> AppResult<EquipmentPage> {
     let equipment: EquipmentRow =
         equipment_store::get(conn, agency_id, id)?.ok_or_else(not_found)?;
@@ -659,7 +660,6 @@ fn load_page(
             .collect(),
     };
 
-    let now = clock::now();
     let since = clock::format_timestamp(now - Duration::days(downtime::DOWNTIME_WINDOW_DAYS));
     let year_calls = call_store::of_equipment_since(conn, agency_id, id, &since, MAX_CALLS_READ)?;
     let (downtime, repeat_breakdowns) = breakdowns(&year_calls, now);
@@ -703,9 +703,10 @@ fn load_page(
 
 async fn read_page(state: &AppState, agency_id: String, id: String) -> AppResult<EquipmentPage> {
     let base_url = state.base_url.clone();
+    let now = state.now();
     state
         .store
-        .read(move |conn| load_page(conn, &base_url, &agency_id, &id))
+        .read(move |conn| load_page(conn, &base_url, &agency_id, &id, now))
         .await
 }
 
@@ -769,7 +770,7 @@ async fn repair_quote(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<RepairQuote>)> {
     let agency_id = session.require_agency()?.id.clone();
-    let now = clock::now();
+    let now = state.now();
     let since = clock::format_timestamp(now - Duration::days(downtime::REPEAT_WINDOW_DAYS));
     let calls = {
         let id = id.clone();
@@ -927,6 +928,7 @@ async fn logbook(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<Logbook>> {
     let agency_id = session.require_agency()?.id.clone();
+    let generated_at = clock::format_timestamp(state.now());
     let book = state
         .store
         .read(move |conn| {
@@ -955,7 +957,7 @@ async fn logbook(
                     building: equipment.building.map(ExternalBuilding::from),
                     client,
                 },
-                generated_at: clock::now_text(),
+                generated_at,
                 entries,
                 truncated,
             })

@@ -118,7 +118,7 @@ async fn week(
     session: StaffSession,
     ApiQuery(query): ApiQuery<DayQuery>,
 ) -> AppResult<Json<WeekOut>> {
-    let today = clock::paris_today();
+    let today = clock::paris_day(state.now());
     let day = query_day(query.day.as_deref())?.unwrap_or(today);
     let entries = planning_entries(
         &state,
@@ -202,7 +202,10 @@ async fn proposal(
 ) -> AppResult<Json<ProposalOut>> {
     let acting = acting(&session)?;
     acting.check_can_change()?;
-    let monday = plan::proposal_week(query_day(query.day.as_deref())?, clock::paris_today())?;
+    let monday = plan::proposal_week(
+        query_day(query.day.as_deref())?,
+        clock::paris_day(state.now()),
+    )?;
     let agency_id = acting.agency_id;
     let proposal = state
         .store
@@ -263,7 +266,7 @@ async fn save_proposal(
     let ids = state
         .store
         .write(move |tx| {
-            let now = clock::now();
+            let now = tx.now();
             plan::save(tx, &acting, &lines, clock::paris_local(now).date(), now)
         })
         .await?;
@@ -372,7 +375,7 @@ async fn set_interval(
     )?;
     let row = state
         .store
-        .write(move |tx| plan::set_interval(tx, &acting, &id, body.days, clock::now()))
+        .write(move |tx| plan::set_interval(tx, &acting, &id, body.days, tx.now()))
         .await?;
     Ok(Json(row.into()))
 }
@@ -477,7 +480,7 @@ async fn create_visit(
     let id = state
         .store
         .write(move |tx| {
-            let now = clock::now();
+            let now = tx.now();
             visits::create(tx, &acting, &input, clock::paris_local(now).date(), now)
         })
         .await?;

@@ -128,7 +128,7 @@ pub(crate) async fn open_session(
         .and_then(|id| scope.iter().find(|a| a.id == id))
         .or_else(|| scope.first())
         .cloned();
-    let now = clock::now();
+    let now = state.now();
     let fingerprint = secret::fingerprint(&session_secret);
     let account_id = account.id.clone();
     let agency_id = agency.as_ref().map(|a| a.id.clone());
@@ -203,7 +203,7 @@ async fn sign_out(State(state): State<AppState>, session: StaffSession) -> AppRe
     let id = session.session_id.clone();
     state
         .store
-        .write(move |tx| sessions::revoke(tx, &id, &clock::now_text()))
+        .write(move |tx| sessions::revoke(tx, &id, &tx.now_text()))
         .await?;
     Ok((
         StatusCode::NO_CONTENT,

@@ -141,7 +141,7 @@ async fn rota_answer(
     first: chrono::NaiveDate,
     weeks: u32,
 ) -> AppResult<RotaAnswer> {
-    let now = clock::now();
+    let now = state.now();
     let rows = state
         .store
         .read(move |conn| service::rota(conn, &agency_id, first, weeks))
@@ -172,7 +172,7 @@ async fn read_rota(
         Some(text) => rota::monday_of(rota::parse_day(text).ok_or_else(|| {
             AppError::bad_request("Paramètre « from » invalide : attendu AAAA-MM-JJ.")
         })?),
-        None => rota::week_of(clock::now()),
+        None => rota::week_of(state.now()),
     };
     Ok(Json(rota_answer(&state, agency_id, first, weeks).await?))
 }
@@ -193,7 +193,7 @@ async fn set_week(
     service::require_rota_editor(&session.account)?;
     let monday = service::parse_monday(&monday)?;
     let actor = actor(&session);
-    let now = clock::now();
+    let now = state.now();
     let write_agency = agency_id.clone();
     state
         .store
@@ -227,7 +227,7 @@ async fn swap_weeks(
     let first = service::parse_monday(&body.first)?;
     let second = service::parse_monday(&body.second)?;
     let actor = actor(&session);
-    let now = clock::now();
+    let now = state.now();
     let write_agency = agency_id.clone();
     state
         .store
@@ -284,7 +284,7 @@ async fn replace(
         )));
     }
     let actor = actor(&session);
-    let now = clock::now();
+    let now = state.now();
     let technician_id = body.technician_id;
     let id = technician_id.clone();
     let (starts, ends) = state
@@ -331,7 +331,7 @@ async fn list_absences(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<AbsencesAnswer>> {
     let agency_id = session.require_agency()?.id.clone();
-    let today = clock::paris_today();
+    let today = clock::paris_day(state.now());
     let rows = state
         .store
         .read(move |conn| service::absences(conn, &agency_id, &id, today))
@@ -359,7 +359,7 @@ async fn add_absence(
     let agency_id = session.require_agency()?.id.clone();
     service::require_rota_editor(&session.account)?;
     let actor = actor(&session);
-    let now = clock::now();
+    let now = state.now();
     let row = state
         .store
         .write(move |tx| {

@@ -86,7 +86,7 @@ pub async fn technician_list(
     caller: &ApiCaller,
 ) -> AppResult<Vec<TechnicianView>> {
     let agency_id = caller.require_agency()?.id.clone();
-    let now = clock::now();
+    let now = state.now();
     let today = clock::paris_local(now).date();
     let roster = technicians::roster_cached(&state.store, &agency_id, now, today).await?;
     Ok(roster.into_iter().map(TechnicianView::from).collect())

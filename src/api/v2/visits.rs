@@ -244,7 +244,7 @@ pub async fn start(
     let visit_id = id.clone();
     state
         .store
-        .write(move |tx| visits::start(tx, &acting, &visit_id, &input, clock::now()))
+        .write(move |tx| visits::start(tx, &acting, &visit_id, &input, tx.now()))
         .await?;
     Ok(created(state, &id))
 }
@@ -300,7 +300,7 @@ pub async fn complete(
     let visit_id = id.clone();
     state
         .store
-        .write(move |tx| visits::complete(tx, &acting, &visit_id, &input, clock::now()))
+        .write(move |tx| visits::complete(tx, &acting, &visit_id, &input, tx.now()))
         .await?;
     Ok(created(state, &id))
 }
@@ -353,7 +353,7 @@ pub async fn reschedule(
     state
         .store
         .write(move |tx| {
-            let now = clock::now();
+            let now = tx.now();
             visits::reschedule(
                 tx,
                 &acting,
@@ -405,7 +405,7 @@ pub async fn cancel_start(state: &AppState, caller: &ApiCaller, id: String) -> A
     let visit_id = id.clone();
     state
         .store
-        .write(move |tx| visits::cancel_start(tx, &acting, &visit_id, clock::now()))
+        .write(move |tx| visits::cancel_start(tx, &acting, &visit_id, tx.now()))
         .await?;
     Ok(created(state, &id))
 }

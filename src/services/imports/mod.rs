@@ -9,7 +9,7 @@ pub mod progress;
 pub mod run;
 
 use chrono::{DateTime, Duration, Utc};
-use rusqlite::{Connection, Transaction};
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -23,6 +23,8 @@ use fields::{Field, Target};
 use file::{Table, TableRow};
 use progress::{RunGuard, RunStatus};
 use run::{Plan, RowReport};
+
+use crate::store::Tx;
 
 /// How long an uploaded file is kept: 24 hours after its upload, then it
 /// answers 404 and is deleted.
@@ -81,7 +83,7 @@ pub struct Uploader {
 /// Stores a file read from an upload for the agency, expiring
 /// `FILE_LIFETIME_HOURS` after `now`, with its audit entry.
 pub fn store_upload(
-    tx: &Transaction,
+    tx: &Tx,
     uploader: &Uploader,
     name: String,
     table: &Table,
@@ -126,7 +128,7 @@ pub fn store_upload(
 }
 
 /// Deletes the files expired at `now` (one audit entry when there were any).
-pub fn purge_expired(tx: &Transaction, now: DateTime<Utc>) -> AppResult<usize> {
+pub fn purge_expired(tx: &Tx, now: DateTime<Utc>) -> AppResult<usize> {
     let deleted = store::delete_expired(tx, &clock::format_timestamp(now))?;
     if deleted > 0 {
         audit::record(
@@ -220,7 +222,7 @@ pub fn execute(
     guard: RunGuard,
     commit: bool,
 ) -> AppResult<Vec<RowReport>> {
-    let work = |tx: &Transaction| run::run(tx, plan, actor, guard.run());
+    let work = |tx: &Tx| run::run(tx, plan, actor, guard.run());
     let result = if commit {
         store.write_blocking(work)
     } else {

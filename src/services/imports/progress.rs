@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
 
-use crate::clock;
+use crate::clock::{self, Clock};
 use crate::error::{AppError, AppResult};
 
 /// A check (`verification`) or an import (`import`).
@@ -135,6 +135,7 @@ impl Run {
 pub struct RunGuard {
     run: Arc<Run>,
     finished: bool,
+    clock: Clock,
 }
 
 impl RunGuard {
@@ -143,7 +144,7 @@ impl RunGuard {
     }
 
     pub fn done(mut self, status: RunStatus) {
-        self.run.finish(status, clock::now());
+        self.run.finish(status, (self.clock)());
         self.finished = true;
     }
 }
@@ -151,7 +152,7 @@ impl RunGuard {
 impl Drop for RunGuard {
     fn drop(&mut self) {
         if !self.finished {
-            self.run.finish(RunStatus::Failed, clock::now());
+            self.run.finish(RunStatus::Failed, (self.clock)());
         }
     }
 }
@@ -160,12 +161,28 @@ impl Drop for RunGuard {
 type Runs = HashMap<(String, RunKind), (Arc<Run>, DateTime<Utc>)>;
 
 /// The runs of every file: the last check and the last import of each.
-#[derive(Debug, Default)]
 pub struct ImportRuns {
     runs: Mutex<Runs>,
+    /// The server's clock: a run's start and end.
+    clock: Clock,
+}
+
+impl std::fmt::Debug for ImportRuns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImportRuns")
+            .field("runs", &self.runs)
+            .finish()
+    }
 }
 
 impl ImportRuns {
+    pub fn new(clock: Clock) -> Self {
+        Self {
+            runs: Mutex::new(HashMap::new()),
+            clock,
+        }
+    }
+
     /// Starts a run on a file: 409 while a check or an import of that file
     /// is running.
     pub fn start(
@@ -192,7 +209,7 @@ impl ImportRuns {
         let run = Arc::new(Run {
             target,
             rows_total,
-            started_at: clock::now_text(),
+            started_at: clock::format_timestamp((self.clock)()),
             rows_processed: AtomicU64::new(0),
             created: AtomicU64::new(0),
             updated: AtomicU64::new(0),
@@ -204,6 +221,7 @@ impl ImportRuns {
         Ok(RunGuard {
             run,
             finished: false,
+            clock: self.clock.clone(),
         })
     }
 
@@ -233,7 +251,7 @@ mod tests {
 
     #[test]
     fn a_run_is_followed_and_a_second_one_waits() {
-        let runs = ImportRuns::default();
+        let runs = ImportRuns::new(clock::system());
         let later = clock::now() + chrono::Duration::hours(1);
         let guard = runs
             .start("f", RunKind::Import, "equipment", 3, later)

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, Transaction};
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
 use super::fields::{CITY, Field, FieldKind, POSTAL_CODE, Target};
@@ -26,6 +26,7 @@ use crate::services::equipment::{
 use crate::services::technical_data::{
     self, ADDRESS, ADDRESS_COMPLEMENT, BUILDING_NAME, CONTRACT_VALUES, Change,
 };
+use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::clients::{self as client_store, ClientRow};
 use crate::store::contacts::{self as contact_store, ContactRow};
@@ -146,12 +147,7 @@ fn refuse<T>(message: impl Into<String>) -> Result<T, RowError> {
 
 /// Runs the pass in `tx`: every row in order, each in its savepoint,
 /// `progress` counting them. Returns one report per row.
-pub fn run(
-    tx: &Transaction,
-    plan: &Plan,
-    actor: &Actor,
-    progress: &Run,
-) -> AppResult<Vec<RowReport>> {
+pub fn run(tx: &Tx, plan: &Plan, actor: &Actor, progress: &Run) -> AppResult<Vec<RowReport>> {
     let mut pass = Pass {
         plan,
         actor,
@@ -244,7 +240,7 @@ struct Pass<'p> {
 impl Pass<'_> {
     fn audit_row(
         &self,
-        tx: &Transaction,
+        tx: &Tx,
         object_type: &str,
         object_id: &str,
         row: u32,
@@ -273,7 +269,7 @@ impl Pass<'_> {
 
     // -- Equipment -------------------------------------------------------------
 
-    fn equipment_row(&mut self, tx: &Transaction, row: u32, cells: &[Cell<'_>]) -> RowOutcome {
+    fn equipment_row(&mut self, tx: &Tx, row: u32, cells: &[Cell<'_>]) -> RowOutcome {
         let agency_id = self.plan.agency_id.as_str();
         let mut reasons = Reasons::default();
         let mut identity: Vec<(IdentityField, String)> = Vec::new();
@@ -527,7 +523,7 @@ impl Pass<'_> {
 
     // -- Clients ---------------------------------------------------------------
 
-    fn client_row(&mut self, tx: &Transaction, cells: &[Cell<'_>]) -> RowOutcome {
+    fn client_row(&mut self, tx: &Tx, cells: &[Cell<'_>]) -> RowOutcome {
         let agency_id = self.plan.agency_id.as_str();
         let mut reasons = Reasons::default();
         let mut input = ClientInput::default();
@@ -610,7 +606,7 @@ impl Pass<'_> {
 
     // -- Contacts --------------------------------------------------------------
 
-    fn contact_row(&mut self, tx: &Transaction, row: u32, cells: &[Cell<'_>]) -> RowOutcome {
+    fn contact_row(&mut self, tx: &Tx, row: u32, cells: &[Cell<'_>]) -> RowOutcome {
         let mut reasons = Reasons::default();
         let mut client: Option<ClientRow> = None;
         let mut first_name: Option<String> = None;
