@@ -9,6 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
 export CARGO_TERM_COLOR=never
+# One build from scratch: incremental compilation only adds work (and disk)
+# to a build that is never resumed.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 export LIFTDESK_ARTIFACTS="${LIFTDESK_ARTIFACTS:-$ROOT/test-artifacts}"
 mkdir -p "$LIFTDESK_ARTIFACTS"
 
