@@ -49,9 +49,7 @@ least() {
 
 results="$work/results.txt"
 : >"$results"
-# `technicians` is left out: its count moved by up to 7% between runs of one
-# binary (its roster reads the real clock); see bench/README.md.
-for workload in invoices invoices-far planning call-create invoices-cached; do
+for workload in invoices invoices-far planning technicians call-create invoices-cached; do
   # Both runs start alike (the same warm-up, then a few requests more, so
   # one-time work such as opening a read connection lands in both); the
   # difference is `iterations` requests.
