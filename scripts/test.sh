@@ -60,6 +60,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 phase "Rust : construction des tests"
 cargo test --workspace --no-run
+# The binary the integration tests run is the one the server phases below
+# run too (scripts/with-demo-server.sh): built once.
+export LIFTDESK_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/liftdesk"
 
 phase "Rust : tests de tout l'espace de travail"
 cargo test --workspace
