@@ -41,10 +41,5 @@ pub fn now_text() -> String {
 
 /// Today's date in Paris by the machine's time (tests).
 pub fn paris_today() -> chrono::NaiveDate {
-    paris_day(now())
-}
-
-/// The date in Paris at `at`.
-pub fn paris_day(at: DateTime<Utc>) -> chrono::NaiveDate {
-    paris_local(at).date()
+    paris_local(now()).date()
 }

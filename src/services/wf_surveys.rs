@@ -87,7 +87,7 @@ fn survey_for(
         }
         return Ok((survey_id, false));
     }
-    let number = surveys::next_number(tx, agency_id, clock::paris_day(tx.now()).year())?;
+    let number = surveys::next_number(tx, agency_id, clock::paris_local(tx.now()).date().year())?;
     let id = surveys::insert_to_do(
         tx,
         agency_id,

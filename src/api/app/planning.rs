@@ -118,7 +118,7 @@ async fn week(
     session: StaffSession,
     ApiQuery(query): ApiQuery<DayQuery>,
 ) -> AppResult<Json<WeekOut>> {
-    let today = clock::paris_day(state.now());
+    let today = clock::paris_local(state.now()).date();
     let day = query_day(query.day.as_deref())?.unwrap_or(today);
     let entries = planning_entries(
         &state,
@@ -204,7 +204,7 @@ async fn proposal(
     acting.check_can_change()?;
     let monday = plan::proposal_week(
         query_day(query.day.as_deref())?,
-        clock::paris_day(state.now()),
+        clock::paris_local(state.now()).date(),
     )?;
     let agency_id = acting.agency_id;
     let proposal = state

@@ -332,7 +332,7 @@ async fn detail(
     let submission = SubmissionView {
         allowed: refusal.is_none(),
         refusal,
-        today: day_text(clock::paris_day(state.now())),
+        today: day_text(clock::paris_local(state.now()).date()),
         requested_on: survey_service::requested_on(&summary.created_at).map(day_text),
         components: form_components(&catalog, summary.equipment_type.as_deref(), &values),
     };

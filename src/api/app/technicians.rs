@@ -331,7 +331,7 @@ async fn list_absences(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<AbsencesAnswer>> {
     let agency_id = session.require_agency()?.id.clone();
-    let today = clock::paris_day(state.now());
+    let today = clock::paris_local(state.now()).date();
     let rows = state
         .store
         .read(move |conn| service::absences(conn, &agency_id, &id, today))

@@ -128,7 +128,7 @@ pub async fn planning_entries(
 ) -> AppResult<Vec<PlanningEntry>> {
     let agency_id = caller.require_agency()?.id.clone();
     let day = match query.day.as_deref() {
-        None => clock::paris_day(state.now()),
+        None => clock::paris_local(state.now()).date(),
         Some(text) => visits::parse_day(text).map_err(|error| match error {
             DayError::Malformed => AppError::bad_request(
                 "Le paramètre « day » doit être un jour au format AAAA-MM-JJ.",
