@@ -6,6 +6,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use crate::store::StoreError;
+
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     /// 400: malformed request.
@@ -84,13 +86,22 @@ impl AppError {
 
 impl From<rusqlite::Error> for AppError {
     fn from(err: rusqlite::Error) -> Self {
-        Self::Internal(anyhow::Error::new(err).context("base de données"))
+        Self::from(StoreError::from(err))
     }
 }
 
-impl From<crate::store::StoreError> for AppError {
-    fn from(err: crate::store::StoreError) -> Self {
-        Self::Internal(anyhow::Error::new(err))
+/// The one place a storage failure becomes a status: a conflict no operation
+/// expected is a 409 in general words (the operation that expects one says
+/// it in its own, `StoreError::on_constraint`); anything else is the
+/// server's fault, logged and answered 500.
+impl From<StoreError> for AppError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::Conflict { .. } => Self::Conflict(
+                "Cette modification entre en conflit avec une donnée déjà enregistrée.".to_owned(),
+            ),
+            other => Self::Internal(anyhow::Error::new(other).context("base de données")),
+        }
     }
 }
 

@@ -42,7 +42,7 @@ impl FromRequestParts<AppState> for CallCenterCaller {
             .read_cached_inline(
                 format!("call-center-key:{fingerprint}"),
                 move |conn| -> AppResult<_> {
-                    credentials::find_live_call_center_key(conn, &fingerprint)
+                    Ok(credentials::find_live_call_center_key(conn, &fingerprint)?)
                 },
             )?
             .as_ref()

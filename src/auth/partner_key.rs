@@ -99,7 +99,7 @@ impl FromRequestParts<AppState> for PartnerCaller {
         let matched = state
             .store
             .read(move |conn| -> AppResult<_> {
-                credentials::find_live_partner_key(conn, &fingerprint)
+                Ok(credentials::find_live_partner_key(conn, &fingerprint)?)
             })
             .await
             .map_err(WorkflowError)?

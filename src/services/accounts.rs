@@ -10,7 +10,7 @@ use crate::error::{AppError, AppResult};
 use crate::store::accounts::{self, AccountRow, NewAccount, Role};
 use crate::store::agencies::{self, AgencyRow, OrganizationKind};
 use crate::store::audit::{self, Actor, AuditEntry};
-use crate::store::{credentials, sessions};
+use crate::store::{constraint, credentials, sessions};
 
 /// Whether `email` has the form of an email address: the one rule used for
 /// accounts, clients, contacts and partner calls alike.
@@ -83,7 +83,7 @@ pub fn init_organization(tx: &Tx, input: &InitInput<'_>, actor: &Actor) -> AppRe
     // administers it); later ones only live in it.
     agencies::claim_installation(tx, &organization_id)?;
     let agency_id = agencies::create_agency(tx, &organization_id, &agency, None)?;
-    let account_id = accounts::create(
+    let account_id = create_account(
         tx,
         &NewAccount {
             organization_id: &organization_id,
@@ -159,7 +159,14 @@ pub fn create_agency(
         )));
     }
     let v1_id = v1_id.map(str::trim).filter(|v| !v.is_empty());
-    let id = agencies::create_agency(tx, organization_id, &name, v1_id)?;
+    let id = agencies::create_agency(tx, organization_id, &name, v1_id).map_err(|err| {
+        err.on_constraint(constraint::AGENCY_V1_ID, || {
+            AppError::conflict(format!(
+                "L'identifiant V1 « {} » est déjà attribué à une autre agence.",
+                v1_id.unwrap_or_default()
+            ))
+        })
+    })?;
     audit::record(
         tx,
         AuditEntry {
@@ -212,7 +219,7 @@ pub fn create_user(tx: &Tx, input: &NewUserInput<'_>, actor: &Actor) -> AppResul
     } else {
         Role::Member
     };
-    let id = accounts::create(
+    let id = create_account(
         tx,
         &NewAccount {
             organization_id: &organization_id,
@@ -250,6 +257,18 @@ pub fn create_user(tx: &Tx, input: &NewUserInput<'_>, actor: &Actor) -> AppResul
     Ok(id)
 }
 
+/// `accounts::create`, an address already in use refused in French.
+fn create_account(tx: &Tx, account: &NewAccount<'_>) -> AppResult<String> {
+    accounts::create(tx, account).map_err(|err| {
+        err.on_constraint(constraint::ACCOUNT_EMAIL, || {
+            AppError::conflict(format!(
+                "L'adresse e-mail « {} » est déjà utilisée par un autre compte.",
+                account.email
+            ))
+        })
+    })
+}
+
 /// The service operator's service account.
 pub fn create_operator(
     tx: &Tx,
@@ -261,7 +280,7 @@ pub fn create_operator(
     let email = normalize_email(email)?;
     let name = required_name(name, "Le nom")?;
     let organization_id = agencies::operator_organization(tx)?;
-    let id = accounts::create(
+    let id = create_account(
         tx,
         &NewAccount {
             organization_id: &organization_id,
@@ -291,11 +310,11 @@ pub fn create_operator(
 /// organization admin (present and future), every client agency for the
 /// service operator, else the agencies it was given.
 pub fn agencies_in_scope(conn: &Connection, account: &AccountRow) -> AppResult<Vec<AgencyRow>> {
-    match account.role {
-        Role::OrgAdmin => agencies::agencies_of_organization(conn, &account.organization_id),
-        Role::Operator => agencies::all_agencies(conn),
-        Role::AgencyAdmin | Role::Member => agencies::agencies_of_account(conn, &account.id),
-    }
+    Ok(match account.role {
+        Role::OrgAdmin => agencies::agencies_of_organization(conn, &account.organization_id)?,
+        Role::Operator => agencies::all_agencies(conn)?,
+        Role::AgencyAdmin | Role::Member => agencies::agencies_of_account(conn, &account.id)?,
+    })
 }
 
 /// Checks the email and password; None for either wrong (the caller cannot

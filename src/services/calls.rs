@@ -373,9 +373,9 @@ pub async fn track(
     reference: &str,
 ) -> AppResult<Option<CenterCallRow>> {
     let (center, reference) = (call_center_id.to_owned(), reference.to_owned());
-    store
+    Ok(store
         .read(move |conn| store::get_by_center_reference(conn, &center, &reference))
-        .await
+        .await?)
 }
 
 fn not_found() -> AppError {

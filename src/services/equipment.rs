@@ -336,7 +336,9 @@ pub fn search(
     let words: Vec<String> = search
         .map(|s| fold(s).split_whitespace().map(str::to_owned).collect())
         .unwrap_or_default();
-    equipment_store::search(conn, agency_id, &words, limit, offset)
+    Ok(equipment_store::search(
+        conn, agency_id, &words, limit, offset,
+    )?)
 }
 
 /// The smallest shaft width measured on an equipment.

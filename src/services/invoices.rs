@@ -336,11 +336,11 @@ pub async fn list(
     // holds every parameter of the page.
     let key = format!("invoices:{agency_id}:{filter:?}:{limit}:{offset}");
     let agency_id = agency_id.to_owned();
-    store
+    Ok(store
         .read_cached(key, move |conn| {
             store::list(conn, &agency_id, &filter, limit, offset)
         })
-        .await
+        .await?)
 }
 
 /// A referenced document: id and number.

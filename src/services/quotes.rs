@@ -324,7 +324,7 @@ pub async fn invoice_of(
     quote_id: &str,
 ) -> AppResult<Option<(String, Option<String>)>> {
     let quote_id = quote_id.to_owned();
-    store
+    Ok(store
         .read(move |conn| crate::store::invoices::invoice_of_quote(conn, &quote_id))
-        .await
+        .await?)
 }

@@ -447,7 +447,7 @@ fn record(
     technician_id: &str,
     detail: serde_json::Value,
 ) -> AppResult<()> {
-    audit::record(
+    Ok(audit::record(
         tx,
         AuditEntry {
             agency_id: Some(agency_id),
@@ -457,7 +457,7 @@ fn record(
             object_id: Some(technician_id),
             detail: Some(detail),
         },
-    )
+    )?)
 }
 
 /// The technician is on standby over `[starts, ends)` in place of whoever was.
@@ -617,12 +617,12 @@ pub fn absences(
     technicians::in_agency(conn, agency_id, technician_id)?
         .ok_or_else(|| technician_not_found(technician_id))?;
     let since = today - Duration::days(ABSENCES_LOOKBACK_DAYS);
-    technicians::absences_of(
+    Ok(technicians::absences_of(
         conn,
         technician_id,
         &since.format("%Y-%m-%d").to_string(),
         ABSENCES_LIMIT,
-    )
+    )?)
 }
 
 /// Records an absence (days inclusive). Refused if it overlaps another

@@ -266,7 +266,7 @@ fn record(
     action: &str,
     detail: serde_json::Value,
 ) -> AppResult<()> {
-    audit::record(
+    Ok(audit::record(
         tx,
         AuditEntry {
             agency_id: Some(&acting.agency_id),
@@ -276,7 +276,7 @@ fn record(
             object_id: Some(id),
             detail: Some(detail),
         },
-    )
+    )?)
 }
 
 /// Reads an instant of the body: ISO 8601 with an offset, not in the future.

@@ -144,7 +144,7 @@ pub fn opportunities_count(
     if let Some(value) = &category {
         check_allowed("opportunity_category", value, &DEAL_CATEGORIES)?;
     }
-    deals::count(
+    Ok(deals::count(
         conn,
         agency_id,
         &DealFilter {
@@ -153,5 +153,5 @@ pub fn opportunities_count(
             type_affaire,
             category,
         },
-    )
+    )?)
 }

@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::new_id;
 
-use crate::error::{AppError, AppResult};
+use super::StoreResult;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -92,7 +92,7 @@ fn account_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AccountRow> {
     })
 }
 
-pub fn email_in_use(conn: &Connection, email: &str) -> AppResult<bool> {
+pub fn email_in_use(conn: &Connection, email: &str) -> StoreResult<bool> {
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM accounts WHERE email = ?1)",
         [email],
@@ -100,13 +100,9 @@ pub fn email_in_use(conn: &Connection, email: &str) -> AppResult<bool> {
     )?)
 }
 
-pub fn create(tx: &Tx, account: &NewAccount<'_>) -> AppResult<String> {
-    if email_in_use(tx, account.email)? {
-        return Err(AppError::conflict(format!(
-            "L'adresse e-mail « {} » est déjà utilisée par un autre compte.",
-            account.email
-        )));
-    }
+/// Creates the account; an e-mail address already used (in any case) is a
+/// conflict on [`constraint::ACCOUNT_EMAIL`](super::constraint::ACCOUNT_EMAIL).
+pub fn create(tx: &Tx, account: &NewAccount<'_>) -> StoreResult<String> {
     let id = new_id();
     let now = tx.now_text();
     tx.execute_cached(
@@ -128,7 +124,7 @@ pub fn create(tx: &Tx, account: &NewAccount<'_>) -> AppResult<String> {
     Ok(id)
 }
 
-pub fn add_agency(tx: &Tx, account_id: &str, agency_id: &str) -> AppResult<()> {
+pub fn add_agency(tx: &Tx, account_id: &str, agency_id: &str) -> StoreResult<()> {
     tx.execute_cached(
         "INSERT OR IGNORE INTO account_agencies (account_id, agency_id) VALUES (?1, ?2)",
         params![account_id, agency_id],
@@ -136,7 +132,7 @@ pub fn add_agency(tx: &Tx, account_id: &str, agency_id: &str) -> AppResult<()> {
     Ok(())
 }
 
-pub fn get(conn: &Connection, id: &str) -> AppResult<Option<AccountRow>> {
+pub fn get(conn: &Connection, id: &str) -> StoreResult<Option<AccountRow>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"),
@@ -146,7 +142,7 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<AccountRow>> {
         .optional()?)
 }
 
-pub fn find_by_email(conn: &Connection, email: &str) -> AppResult<Option<AccountRow>> {
+pub fn find_by_email(conn: &Connection, email: &str) -> StoreResult<Option<AccountRow>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE email = ?1"),
@@ -160,7 +156,7 @@ pub fn find_by_email(conn: &Connection, email: &str) -> AppResult<Option<Account
 pub fn find_credentials_by_email(
     conn: &Connection,
     email: &str,
-) -> AppResult<Option<(AccountRow, String)>> {
+) -> StoreResult<Option<(AccountRow, String)>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE email = ?1"),
@@ -170,7 +166,7 @@ pub fn find_credentials_by_email(
         .optional()?)
 }
 
-pub fn password_hash(conn: &Connection, account_id: &str) -> AppResult<Option<String>> {
+pub fn password_hash(conn: &Connection, account_id: &str) -> StoreResult<Option<String>> {
     Ok(conn
         .query_row_cached(
             "SELECT password_hash FROM accounts WHERE id = ?1",
@@ -181,7 +177,7 @@ pub fn password_hash(conn: &Connection, account_id: &str) -> AppResult<Option<St
 }
 
 /// Replaces the password hash. The caller revokes what a password change revokes.
-pub fn set_password_hash(tx: &Tx, account_id: &str, hash: &str) -> AppResult<()> {
+pub fn set_password_hash(tx: &Tx, account_id: &str, hash: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE accounts SET password_hash = ?2, password_changed_at = ?3 WHERE id = ?1",
         params![account_id, hash, tx.now_text()],
@@ -202,9 +198,8 @@ pub struct WorkingRow {
 /// organization admin every agency of its organization. The service
 /// operator's account works for the service, not in an agency: not listed.
 /// Sorted by account name, email, then agency name.
-pub fn working_in(conn: &Connection, agency_ids: &[String]) -> AppResult<Vec<WorkingRow>> {
-    let ids = serde_json::to_string(agency_ids)
-        .map_err(|err| AppError::Internal(anyhow::Error::new(err)))?;
+pub fn working_in(conn: &Connection, agency_ids: &[String]) -> StoreResult<Vec<WorkingRow>> {
+    let ids = serde_json::to_string(agency_ids)?;
     let columns = ACCOUNT_COLUMNS
         .split(", ")
         .map(|c| format!("ac.{c}"))
@@ -241,7 +236,7 @@ pub fn active_surveyor_of_agency(
     conn: &Connection,
     agency_id: &str,
     email: &str,
-) -> AppResult<Option<String>> {
+) -> StoreResult<Option<String>> {
     Ok(conn
         .query_row_cached(
             "SELECT a.id FROM accounts a

@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::new_id;
 
-use crate::error::{AppError, AppResult};
+use super::StoreResult;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgencyRow {
@@ -32,7 +32,7 @@ impl OrganizationKind {
     }
 }
 
-pub fn create_organization(tx: &Tx, name: &str, kind: OrganizationKind) -> AppResult<String> {
+pub fn create_organization(tx: &Tx, name: &str, kind: OrganizationKind) -> StoreResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO organizations (id, name, kind, created_at) VALUES (?1, ?2, ?3, ?4)",
@@ -42,7 +42,7 @@ pub fn create_organization(tx: &Tx, name: &str, kind: OrganizationKind) -> AppRe
 }
 
 /// The service operator's organization, created on first use.
-pub fn operator_organization(tx: &Tx) -> AppResult<String> {
+pub fn operator_organization(tx: &Tx) -> StoreResult<String> {
     let existing: Option<String> = tx
         .query_row_cached(
             "SELECT id FROM organizations WHERE kind = 'operator'",
@@ -56,7 +56,7 @@ pub fn operator_organization(tx: &Tx) -> AppResult<String> {
     }
 }
 
-pub fn organization_exists(conn: &Connection, id: &str) -> AppResult<bool> {
+pub fn organization_exists(conn: &Connection, id: &str) -> StoreResult<bool> {
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?1 AND kind = 'client')",
         [id],
@@ -64,24 +64,14 @@ pub fn organization_exists(conn: &Connection, id: &str) -> AppResult<bool> {
     )?)
 }
 
+/// Creates the agency; a V1 identifier already given to another agency is a
+/// conflict on [`constraint::AGENCY_V1_ID`](super::constraint::AGENCY_V1_ID).
 pub fn create_agency(
     tx: &Tx,
     organization_id: &str,
     name: &str,
     v1_id: Option<&str>,
-) -> AppResult<String> {
-    if let Some(v1) = v1_id {
-        let taken: bool = tx.query_row_cached(
-            "SELECT EXISTS (SELECT 1 FROM agencies WHERE v1_id = ?1)",
-            [v1],
-            |r| r.get(0),
-        )?;
-        if taken {
-            return Err(AppError::conflict(format!(
-                "L'identifiant V1 « {v1} » est déjà attribué à une autre agence."
-            )));
-        }
-    }
+) -> StoreResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO agencies (id, organization_id, name, v1_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -102,7 +92,7 @@ fn agency_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AgencyRow> {
     })
 }
 
-pub fn get_agency(conn: &Connection, id: &str) -> AppResult<Option<AgencyRow>> {
+pub fn get_agency(conn: &Connection, id: &str) -> StoreResult<Option<AgencyRow>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ?1"),
@@ -115,7 +105,7 @@ pub fn get_agency(conn: &Connection, id: &str) -> AppResult<Option<AgencyRow>> {
 pub fn agencies_of_organization(
     conn: &Connection,
     organization_id: &str,
-) -> AppResult<Vec<AgencyRow>> {
+) -> StoreResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id
          WHERE a.organization_id = ?1 ORDER BY a.name COLLATE FRANCAIS, a.id"
@@ -125,7 +115,7 @@ pub fn agencies_of_organization(
 }
 
 /// Every agency of every client organization (the service operator's view).
-pub fn all_agencies(conn: &Connection) -> AppResult<Vec<AgencyRow>> {
+pub fn all_agencies(conn: &Connection) -> StoreResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id
          WHERE o.kind = 'client' ORDER BY o.name COLLATE FRANCAIS, a.name COLLATE FRANCAIS, a.id"
@@ -135,7 +125,7 @@ pub fn all_agencies(conn: &Connection) -> AppResult<Vec<AgencyRow>> {
 }
 
 /// Agencies listed for an account that is neither org admin nor operator.
-pub fn agencies_of_account(conn: &Connection, account_id: &str) -> AppResult<Vec<AgencyRow>> {
+pub fn agencies_of_account(conn: &Connection, account_id: &str) -> StoreResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM account_agencies aa
          JOIN agencies a ON a.id = aa.agency_id JOIN organizations o ON o.id = a.organization_id
@@ -155,7 +145,7 @@ pub struct SellerRow {
     pub address: Option<String>,
 }
 
-pub fn seller(conn: &Connection, agency_id: &str) -> AppResult<Option<SellerRow>> {
+pub fn seller(conn: &Connection, agency_id: &str) -> StoreResult<Option<SellerRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT o.name, a.name, a.siret, a.address
@@ -176,7 +166,7 @@ pub fn seller(conn: &Connection, agency_id: &str) -> AppResult<Option<SellerRow>
 
 /// Records the agency's legal identity printed on its documents (demo data;
 /// agencies carried over from version 1 come with theirs).
-pub fn set_legal_identity(tx: &Tx, agency_id: &str, siret: &str, address: &str) -> AppResult<()> {
+pub fn set_legal_identity(tx: &Tx, agency_id: &str, siret: &str, address: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE agencies SET siret = ?1, address = ?2 WHERE id = ?3",
         params![siret, address, agency_id],
@@ -187,17 +177,17 @@ pub fn set_legal_identity(tx: &Tx, agency_id: &str, siret: &str, address: &str) 
 /// Whether a client organization exists: the installation is set up. The
 /// service operator's own organization (made by `liftdesk operator create`,
 /// possibly first on an empty data directory) does not count.
-pub fn any_client_organization(conn: &Connection) -> rusqlite::Result<bool> {
-    conn.query_row_cached(
+pub fn any_client_organization(conn: &Connection) -> StoreResult<bool> {
+    Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM organizations WHERE kind = 'client')",
         [],
         |r| r.get(0),
-    )
+    )?)
 }
 
 /// Records `organization_id` as the organization that set the installation
 /// up, unless one already did (only the first client organization does).
-pub fn claim_installation(tx: &Tx, organization_id: &str) -> AppResult<()> {
+pub fn claim_installation(tx: &Tx, organization_id: &str) -> StoreResult<()> {
     tx.execute(
         "INSERT OR IGNORE INTO installation (id, organization_id) VALUES (1, ?1)",
         [organization_id],
@@ -206,7 +196,7 @@ pub fn claim_installation(tx: &Tx, organization_id: &str) -> AppResult<()> {
 }
 
 /// The organization that set the installation up (none before the first run).
-pub fn installation_organization(conn: &Connection) -> AppResult<Option<String>> {
+pub fn installation_organization(conn: &Connection) -> StoreResult<Option<String>> {
     Ok(conn
         .query_row(
             "SELECT organization_id FROM installation WHERE id = 1",

@@ -3,7 +3,7 @@
 use rusqlite::params;
 use serde_json::Value;
 
-use crate::error::AppResult;
+use super::StoreResult;
 use crate::store::Tx;
 
 /// Who made a change.
@@ -43,7 +43,7 @@ pub struct AuditEntry<'a> {
     pub detail: Option<Value>,
 }
 
-pub fn record(tx: &Tx, entry: AuditEntry<'_>) -> AppResult<()> {
+pub fn record(tx: &Tx, entry: AuditEntry<'_>) -> StoreResult<()> {
     let (actor_kind, actor_id) = entry.actor.parts();
     tx.prepare_cached(
         "INSERT INTO audit_log (at, agency_id, actor_kind, actor_id, action, object_type, object_id, detail)
@@ -83,7 +83,7 @@ pub fn of_object(
     agency_id: &str,
     object_type: &str,
     object_id: &str,
-) -> AppResult<Vec<AuditRow>> {
+) -> StoreResult<Vec<AuditRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT l.at, l.actor_kind,
                 CASE l.actor_kind WHEN 'account' THEN coalesce(a.name, a.email) ELSE k.name END,

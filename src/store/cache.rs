@@ -108,11 +108,11 @@ mod tests {
             Arc::ptr_eq(&first, &count(&store)?),
             "kept while nothing changed"
         );
-        store.write_blocking(|tx| {
-            tx.execute_cached(
+        store.write_blocking(|tx| -> Result<_, StoreError> {
+            Ok(tx.execute_cached(
                 "INSERT INTO organizations (id, name, created_at) VALUES ('o', 'O', 'now')",
                 [],
-            )
+            )?)
         })?;
         assert_eq!(*count(&store)?, 1, "read again after a commit");
         // A commit from another connection (another process, the CLI) too.

@@ -6,7 +6,7 @@ use crate::store::Tx;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 /// A call with its equipment, technician and call center.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub struct CallRow {
 }
 
 /// The call `id` if it belongs to `agency_id`.
-pub fn get_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<CallRow>> {
+pub fn get_in_agency(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<CallRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT c.id, c.reference, c.status, c.type, c.description, c.caller, c.received_at,
@@ -84,7 +84,7 @@ pub fn get_by_center_reference(
     conn: &Connection,
     call_center_id: &str,
     reference: &str,
-) -> AppResult<Option<CenterCallRow>> {
+) -> StoreResult<Option<CenterCallRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, reference, status, arrived_at, resolved_at FROM calls
@@ -122,7 +122,7 @@ pub struct NewCenterCall<'a> {
 /// Inserts the call unless this center already sent that reference; true
 /// when inserted. The UNIQUE index `calls_reference_per_center` decides, so
 /// two requests racing on one reference open one call.
-pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> AppResult<bool> {
+pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<bool> {
     let inserted = tx.execute_cached(
         "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference, equipment_id,
                             type, description, caller, received_at, status, created_at, updated_at)
@@ -162,7 +162,7 @@ pub struct NewAgencyCall<'a> {
 }
 
 /// Inserts a call taken at the agency (no call center, no key).
-pub fn insert_at_agency(tx: &Tx, call: &NewAgencyCall<'_>) -> AppResult<()> {
+pub fn insert_at_agency(tx: &Tx, call: &NewAgencyCall<'_>) -> StoreResult<()> {
     tx.execute_cached(
         "INSERT INTO calls (id, agency_id, reference, equipment_id, type, description, caller,
                             received_at, status, created_by, created_at, updated_at)
@@ -185,7 +185,7 @@ pub fn insert_at_agency(tx: &Tx, call: &NewAgencyCall<'_>) -> AppResult<()> {
 
 /// The next reference of a call taken at the agency in `year`:
 /// `AG-<year>-<n>`, n on five digits, one more than the highest of the year.
-pub fn next_agency_reference(tx: &Tx, agency_id: &str, year: &str) -> AppResult<String> {
+pub fn next_agency_reference(tx: &Tx, agency_id: &str, year: &str) -> StoreResult<String> {
     let prefix = format!("AG-{year}-");
     let highest: Option<i64> = tx.query_row_cached(
         "SELECT max(CAST(substr(reference, ?3) AS INTEGER)) FROM calls
@@ -212,7 +212,7 @@ pub struct CallStamps {
     pub created_by: Option<String>,
 }
 
-pub fn stamps(conn: &Connection, id: &str) -> AppResult<CallStamps> {
+pub fn stamps(conn: &Connection, id: &str) -> StoreResult<CallStamps> {
     Ok(conn
         .query_row_cached(
             "SELECT c.assigned_at, c.en_route_at, c.stopped_at, coalesce(a.name, a.email)
@@ -234,7 +234,7 @@ pub fn stamps(conn: &Connection, id: &str) -> AppResult<CallStamps> {
 
 /// Assigns the technician. `assigned_at` moves only when the technician
 /// changes.
-pub fn set_technician(tx: &Tx, id: &str, technician_id: &str, now: &str) -> AppResult<()> {
+pub fn set_technician(tx: &Tx, id: &str, technician_id: &str, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE calls SET
              assigned_at = CASE WHEN technician_id IS ?2 AND assigned_at IS NOT NULL
@@ -262,7 +262,7 @@ pub struct StatusChange<'a> {
 }
 
 /// Applies the change if the call is still at `from`; true when applied.
-pub fn set_status(tx: &Tx, change: &StatusChange<'_>) -> AppResult<bool> {
+pub fn set_status(tx: &Tx, change: &StatusChange<'_>) -> StoreResult<bool> {
     let changed = tx.execute_cached(
         "UPDATE calls SET
              status = ?3,
@@ -395,7 +395,7 @@ pub fn list_page(
     filter: &ListFilter,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<CallListRow>)> {
+) -> StoreResult<(i64, Vec<CallListRow>)> {
     let (where_clause, values) = list_conditions(agency_id, filter);
     let total: i64 = conn.query_row_cached(
         &format!("SELECT COUNT(*) FROM calls c WHERE {where_clause}"),
@@ -424,7 +424,7 @@ pub fn list_all(
     conn: &Connection,
     agency_id: &str,
     filter: &ListFilter,
-) -> AppResult<Vec<CallListRow>> {
+) -> StoreResult<Vec<CallListRow>> {
     let (where_clause, values) = list_conditions(agency_id, filter);
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {LIST_COLUMNS} FROM calls c {LIST_JOINS}
@@ -479,7 +479,7 @@ pub fn of_equipment_since(
     equipment_id: &str,
     since: &str,
     limit: u32,
-) -> AppResult<Vec<EquipmentCallRow>> {
+) -> StoreResult<Vec<EquipmentCallRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {EQUIPMENT_CALL_COLUMNS} FROM calls c LEFT JOIN technicians t ON t.id = c.technician_id
          WHERE c.equipment_id = ?1 AND c.agency_id = ?2
@@ -499,7 +499,7 @@ pub fn recent_of_equipment(
     agency_id: &str,
     equipment_id: &str,
     limit: u32,
-) -> AppResult<(i64, Vec<EquipmentCallRow>)> {
+) -> StoreResult<(i64, Vec<EquipmentCallRow>)> {
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM calls WHERE equipment_id = ?1 AND agency_id = ?2",
         [equipment_id, agency_id],

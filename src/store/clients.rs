@@ -6,7 +6,7 @@ use crate::store::Tx;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ClientRow {
@@ -51,7 +51,7 @@ pub fn find_by_ref(
     conn: &Connection,
     agency_id: &str,
     client_ref: &str,
-) -> AppResult<Option<ClientRow>> {
+) -> StoreResult<Option<ClientRow>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {COLUMNS} FROM clients WHERE agency_id = ?1 AND client_ref = ?2"),
@@ -62,7 +62,7 @@ pub fn find_by_ref(
 }
 
 /// Every client of the agency (archived ones too), oldest first.
-pub fn all(conn: &Connection, agency_id: &str) -> AppResult<Vec<ClientRow>> {
+pub fn all(conn: &Connection, agency_id: &str) -> StoreResult<Vec<ClientRow>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {COLUMNS} FROM clients WHERE agency_id = ?1 ORDER BY created_at, id"
     ))?;
@@ -85,7 +85,7 @@ pub fn search(
     archived: Option<bool>,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<ClientRow>)> {
+) -> StoreResult<(i64, Vec<ClientRow>)> {
     const WORD: &str = "(instr(FOLD(nom), ?) > 0 OR instr(FOLD(coalesce(email, '')), ?) > 0 \
          OR instr(FOLD(client_ref), ?) > 0 OR instr(coalesce(siren, ''), ?) > 0 \
          OR instr(coalesce(siret, ''), ?) > 0)";
@@ -122,7 +122,7 @@ pub fn search(
     Ok((total, rows))
 }
 
-pub fn insert(tx: &Tx, agency_id: &str, client: &ClientRow) -> AppResult<()> {
+pub fn insert(tx: &Tx, agency_id: &str, client: &ClientRow) -> StoreResult<()> {
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO clients (id, agency_id, client_ref, nom, statut, types, email, telephone,
@@ -148,7 +148,7 @@ pub fn insert(tx: &Tx, agency_id: &str, client: &ClientRow) -> AppResult<()> {
     Ok(())
 }
 
-pub fn update(tx: &Tx, client: &ClientRow) -> AppResult<()> {
+pub fn update(tx: &Tx, client: &ClientRow) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE clients SET nom = ?2, statut = ?3, types = ?4, email = ?5, telephone = ?6,
              adresse = ?7, complement_adresse = ?8, siren = ?9, siret = ?10, supprime = ?11,

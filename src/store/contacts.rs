@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, params};
 
-use crate::error::AppResult;
+use super::StoreResult;
 use crate::store::Tx;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -16,7 +16,7 @@ pub struct ContactRow {
 }
 
 /// The client's contacts (by the client's internal id), oldest first.
-pub fn for_client(conn: &Connection, client_id: &str) -> AppResult<Vec<ContactRow>> {
+pub fn for_client(conn: &Connection, client_id: &str) -> StoreResult<Vec<ContactRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, nom, email, telephone, fonction FROM contacts
          WHERE client_id = ?1 ORDER BY created_at, id",
@@ -36,7 +36,7 @@ pub fn for_client(conn: &Connection, client_id: &str) -> AppResult<Vec<ContactRo
 }
 
 /// Adds the contact to the client (internal id).
-pub fn insert(tx: &Tx, client_id: &str, contact: &ContactRow) -> AppResult<()> {
+pub fn insert(tx: &Tx, client_id: &str, contact: &ContactRow) -> StoreResult<()> {
     let now = tx.now_text();
     tx.prepare_cached(
         "INSERT INTO contacts (id, client_id, nom, email, telephone, fonction, created_at, updated_at)
@@ -54,7 +54,7 @@ pub fn insert(tx: &Tx, client_id: &str, contact: &ContactRow) -> AppResult<()> {
     Ok(())
 }
 
-pub fn update(tx: &Tx, contact: &ContactRow) -> AppResult<()> {
+pub fn update(tx: &Tx, contact: &ContactRow) -> StoreResult<()> {
     tx.prepare_cached(
         "UPDATE contacts SET nom = ?2, email = ?3, telephone = ?4, fonction = ?5, updated_at = ?6
          WHERE id = ?1",

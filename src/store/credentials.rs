@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::new_id;
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CredentialKind {
@@ -36,7 +36,7 @@ pub struct NewCredential<'a> {
     pub created_by: Option<&'a str>,
 }
 
-pub fn insert(tx: &Tx, credential: &NewCredential<'_>) -> AppResult<String> {
+pub fn insert(tx: &Tx, credential: &NewCredential<'_>) -> StoreResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO credentials (id, kind, name, fingerprint, account_id, agency_id, call_center_id, created_by, created_at)
@@ -67,7 +67,7 @@ pub struct ApiTokenMatch {
 pub fn find_live_api_token(
     conn: &Connection,
     fingerprint: &str,
-) -> AppResult<Option<ApiTokenMatch>> {
+) -> StoreResult<Option<ApiTokenMatch>> {
     Ok(conn
         .query_row_cached(
             "SELECT c.id, c.account_id, c.last_used_at FROM credentials c
@@ -86,7 +86,7 @@ pub fn find_live_api_token(
 }
 
 /// Revokes a credential; false when it does not exist or was already revoked.
-pub fn revoke(tx: &Tx, id: &str) -> AppResult<bool> {
+pub fn revoke(tx: &Tx, id: &str) -> StoreResult<bool> {
     let changed = tx.execute_cached(
         "UPDATE credentials SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, tx.now_text()],
@@ -94,7 +94,7 @@ pub fn revoke(tx: &Tx, id: &str) -> AppResult<bool> {
     Ok(changed == 1)
 }
 
-pub fn exists(conn: &Connection, id: &str) -> AppResult<bool> {
+pub fn exists(conn: &Connection, id: &str) -> StoreResult<bool> {
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM credentials WHERE id = ?1)",
         [id],
@@ -103,7 +103,7 @@ pub fn exists(conn: &Connection, id: &str) -> AppResult<bool> {
 }
 
 /// Revokes every live API token of an account (a password change does this).
-pub fn revoke_api_tokens_of_account(tx: &Tx, account_id: &str) -> AppResult<usize> {
+pub fn revoke_api_tokens_of_account(tx: &Tx, account_id: &str) -> StoreResult<usize> {
     Ok(tx.execute_cached(
         "UPDATE credentials SET revoked_at = ?2
          WHERE account_id = ?1 AND kind = 'api_token' AND revoked_at IS NULL",
@@ -111,7 +111,7 @@ pub fn revoke_api_tokens_of_account(tx: &Tx, account_id: &str) -> AppResult<usiz
     )?)
 }
 
-pub fn touch(tx: &Tx, id: &str, at: &str) -> AppResult<()> {
+pub fn touch(tx: &Tx, id: &str, at: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE credentials SET last_used_at = ?2 WHERE id = ?1",
         params![id, at],
@@ -120,7 +120,7 @@ pub fn touch(tx: &Tx, id: &str, at: &str) -> AppResult<()> {
 }
 
 /// The agency's call center of that name, created if new.
-pub fn call_center_id(tx: &Tx, agency_id: &str, name: &str) -> AppResult<String> {
+pub fn call_center_id(tx: &Tx, agency_id: &str, name: &str) -> StoreResult<String> {
     let existing: Option<String> = tx
         .query_row_cached(
             "SELECT id FROM call_centers WHERE agency_id = ?1 AND name = ?2",
@@ -139,7 +139,7 @@ pub fn call_center_id(tx: &Tx, agency_id: &str, name: &str) -> AppResult<String>
     Ok(id)
 }
 
-pub fn attribute_partner_agency(tx: &Tx, credential_id: &str, agency_id: &str) -> AppResult<()> {
+pub fn attribute_partner_agency(tx: &Tx, credential_id: &str, agency_id: &str) -> StoreResult<()> {
     tx.execute_cached(
         "INSERT OR IGNORE INTO partner_key_agencies (credential_id, agency_id) VALUES (?1, ?2)",
         params![credential_id, agency_id],
@@ -160,7 +160,7 @@ pub struct CallCenterKeyMatch {
 pub fn find_live_call_center_key(
     conn: &Connection,
     fingerprint: &str,
-) -> AppResult<Option<CallCenterKeyMatch>> {
+) -> StoreResult<Option<CallCenterKeyMatch>> {
     Ok(conn
         .query_row_cached(
             "SELECT c.id, c.agency_id, c.call_center_id, cc.name, c.last_used_at FROM credentials c
@@ -192,7 +192,7 @@ pub struct PartnerKeyMatch {
 pub fn find_live_partner_key(
     conn: &Connection,
     fingerprint: &str,
-) -> AppResult<Option<PartnerKeyMatch>> {
+) -> StoreResult<Option<PartnerKeyMatch>> {
     let found: Option<(String, String, Option<String>)> = conn
         .query_row_cached(
             "SELECT id, name, last_used_at FROM credentials
@@ -229,7 +229,7 @@ pub struct CredentialRow {
     pub revoked_at: Option<String>,
 }
 
-pub fn get(conn: &Connection, id: &str) -> AppResult<Option<CredentialRow>> {
+pub fn get(conn: &Connection, id: &str) -> StoreResult<Option<CredentialRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, kind, name, account_id, agency_id, revoked_at FROM credentials WHERE id = ?1",
@@ -279,7 +279,7 @@ fn listed_page(
     owner: &str,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<ListedCredential>)> {
+) -> StoreResult<(i64, Vec<ListedCredential>)> {
     let total: i64 = conn.query_row_cached(count_sql, [owner], |r| r.get(0))?;
     let mut stmt = conn.prepare_cached(rows_sql)?;
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
@@ -295,7 +295,7 @@ pub fn list_api_tokens(
     account_id: &str,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<ListedCredential>)> {
+) -> StoreResult<(i64, Vec<ListedCredential>)> {
     listed_page(
         conn,
         "SELECT COUNT(*) FROM credentials
@@ -316,7 +316,7 @@ pub fn list_call_center_keys(
     agency_id: &str,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<ListedCredential>)> {
+) -> StoreResult<(i64, Vec<ListedCredential>)> {
     listed_page(
         conn,
         "SELECT COUNT(*) FROM credentials
@@ -338,7 +338,7 @@ pub fn list_partner_keys(
     agency_id: &str,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<ListedCredential>)> {
+) -> StoreResult<(i64, Vec<ListedCredential>)> {
     listed_page(
         conn,
         "SELECT COUNT(*) FROM partner_key_agencies p JOIN credentials c ON c.id = p.credential_id
@@ -359,7 +359,7 @@ pub fn is_attributed_to(
     conn: &Connection,
     credential_id: &str,
     agency_id: &str,
-) -> AppResult<bool> {
+) -> StoreResult<bool> {
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2)",
         params![credential_id, agency_id],
@@ -369,7 +369,7 @@ pub fn is_attributed_to(
 
 /// Withdraws one agency from a partner key; returns how many agencies it
 /// still serves.
-pub fn withdraw_partner_agency(tx: &Tx, credential_id: &str, agency_id: &str) -> AppResult<i64> {
+pub fn withdraw_partner_agency(tx: &Tx, credential_id: &str, agency_id: &str) -> StoreResult<i64> {
     tx.execute_cached(
         "DELETE FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2",
         params![credential_id, agency_id],

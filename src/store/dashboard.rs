@@ -5,10 +5,10 @@
 use crate::store::CachedStatements;
 use rusqlite::{Connection, params};
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 /// Open calls (every status but `resolue`) by status code.
-pub fn open_calls_by_status(conn: &Connection, agency_id: &str) -> AppResult<Vec<(String, i64)>> {
+pub fn open_calls_by_status(conn: &Connection, agency_id: &str) -> StoreResult<Vec<(String, i64)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT status, COUNT(*) FROM calls
          WHERE agency_id = ?1 AND status <> 'resolue'
@@ -27,7 +27,7 @@ pub fn week_visits(
     agency_id: &str,
     monday: &str,
     sunday: &str,
-) -> AppResult<(i64, i64)> {
+) -> StoreResult<(i64, i64)> {
     let counts = conn.query_row_cached(
         "SELECT COUNT(*), COALESCE(SUM(status = 'faite'), 0) FROM visits
          WHERE agency_id = ?1 AND planned_for >= ?2 AND planned_for <= ?3",
@@ -39,7 +39,7 @@ pub fn week_visits(
 
 /// Visits not done whose planned day, or whose limit date from the
 /// maintenance plan, is before `today`.
-pub fn overdue_visits(conn: &Connection, agency_id: &str, today: &str) -> AppResult<i64> {
+pub fn overdue_visits(conn: &Connection, agency_id: &str, today: &str) -> StoreResult<i64> {
     let n = conn.query_row_cached(
         "SELECT COUNT(*) FROM visits
          WHERE agency_id = ?1 AND status <> 'faite'
@@ -64,7 +64,7 @@ fn month_figures(
     agency_id: &str,
     from: &str,
     to: &str,
-) -> AppResult<Vec<MonthFigure>> {
+) -> StoreResult<Vec<MonthFigure>> {
     let mut stmt = conn.prepare_cached(sql)?;
     let rows = stmt
         .query_map(params![agency_id, from, to], |r| {
@@ -84,7 +84,7 @@ pub fn invoices_issued_by_month(
     agency_id: &str,
     from: &str,
     to: &str,
-) -> AppResult<Vec<MonthFigure>> {
+) -> StoreResult<Vec<MonthFigure>> {
     month_figures(
         conn,
         "SELECT substr(issued_on, 1, 7), COUNT(*), COALESCE(SUM(total_incl_cents), 0)
@@ -104,7 +104,7 @@ pub fn invoices_paid_by_month(
     agency_id: &str,
     from: &str,
     to: &str,
-) -> AppResult<Vec<MonthFigure>> {
+) -> StoreResult<Vec<MonthFigure>> {
     month_figures(
         conn,
         "SELECT substr(paid_on, 1, 7), COUNT(*), COALESCE(SUM(total_incl_cents), 0)
@@ -136,7 +136,7 @@ pub fn unpaid_by_age(
     conn: &Connection,
     agency_id: &str,
     today: &str,
-) -> AppResult<Vec<(String, i64, i64)>> {
+) -> StoreResult<Vec<(String, i64, i64)>> {
     let invoices_sql = format!(
         "SELECT {}, COUNT(*), COALESCE(SUM(total_incl_cents), 0)
          FROM invoices INDEXED BY invoices_unpaid_by_due
@@ -180,7 +180,7 @@ pub fn unpaid_by_age(
 pub fn equipment_by_surveyed(
     conn: &Connection,
     agency_id: &str,
-) -> AppResult<Vec<(String, i64, i64, i64)>> {
+) -> StoreResult<Vec<(String, i64, i64, i64)>> {
     let mut stmt = conn.prepare_cached(
         "WITH g AS (
              SELECT COALESCE(type, '') AS type, surveyed_fields AS surveyed, COUNT(*) AS n

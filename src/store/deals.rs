@@ -4,7 +4,7 @@ use crate::store::CachedStatements;
 use crate::store::Tx;
 use rusqlite::Connection;
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 /// Filters of `/get_opportunities_stats`: all optional, dates inclusive
 /// (`YYYY-MM-DD`, compared with the day of `created_at`, UTC).
@@ -17,7 +17,7 @@ pub struct DealFilter {
 }
 
 /// How many deals of that one agency match.
-pub fn count(conn: &Connection, agency_id: &str, filter: &DealFilter) -> AppResult<i64> {
+pub fn count(conn: &Connection, agency_id: &str, filter: &DealFilter) -> StoreResult<i64> {
     Ok(conn.query_row_cached(
         "SELECT COUNT(*) FROM deals
          WHERE agency_id = ?1
@@ -41,7 +41,7 @@ pub fn find_by_external_id(
     conn: &Connection,
     agency_id: &str,
     external_id: &str,
-) -> AppResult<Option<String>> {
+) -> StoreResult<Option<String>> {
     use rusqlite::OptionalExtension;
     Ok(conn
         .query_row_cached(
@@ -64,7 +64,7 @@ pub struct NewDeal<'a> {
     pub client_id: Option<&'a str>,
 }
 
-pub fn insert(tx: &Tx, deal: &NewDeal<'_>) -> AppResult<String> {
+pub fn insert(tx: &Tx, deal: &NewDeal<'_>) -> StoreResult<String> {
     let id = crate::store::new_id();
     let now = tx.now_text();
     tx.execute_cached(

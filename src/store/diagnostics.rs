@@ -4,6 +4,8 @@
 use crate::store::CachedStatements;
 use rusqlite::Connection;
 
+use super::StoreResult;
+
 /// Tables counted, with their French label.
 const COUNTED: [(&str, &str); 12] = [
     ("organizations", "organisations"),
@@ -21,7 +23,7 @@ const COUNTED: [(&str, &str); 12] = [
 ];
 
 /// `(label, count)` of every counted table.
-pub fn counts(conn: &Connection) -> rusqlite::Result<Vec<(&'static str, i64)>> {
+pub fn counts(conn: &Connection) -> StoreResult<Vec<(&'static str, i64)>> {
     let mut out = Vec::with_capacity(COUNTED.len());
     for (table, label) in COUNTED {
         let count: i64 =
@@ -32,10 +34,11 @@ pub fn counts(conn: &Connection) -> rusqlite::Result<Vec<(&'static str, i64)>> {
 }
 
 /// Webhook deliveries by status (`en_attente`, `echec`, `abandonnee`, `livree`).
-pub fn deliveries_by_status(conn: &Connection) -> rusqlite::Result<Vec<(String, i64)>> {
+pub fn deliveries_by_status(conn: &Connection) -> StoreResult<Vec<(String, i64)>> {
     let mut stmt = conn.prepare(
         "SELECT status, count(*) FROM webhook_deliveries GROUP BY status ORDER BY status",
     )?;
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect()
+    Ok(stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?)
 }

@@ -6,7 +6,7 @@ use rusqlite::{Connection, params};
 
 use super::new_id;
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 pub struct NewDiscrepancy<'a> {
     pub agency_id: &'a str,
@@ -19,7 +19,7 @@ pub struct NewDiscrepancy<'a> {
 }
 
 /// Inserts the discrepancy and returns its id.
-pub fn insert(tx: &Tx, new: &NewDiscrepancy<'_>) -> AppResult<String> {
+pub fn insert(tx: &Tx, new: &NewDiscrepancy<'_>) -> StoreResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO discrepancies (id, agency_id, equipment_id, survey_id, component, finding, created_by, created_at)
@@ -58,7 +58,7 @@ pub fn of_survey(
     survey_id: &str,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<DiscrepancyRow>)> {
+) -> StoreResult<(i64, Vec<DiscrepancyRow>)> {
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM discrepancies WHERE survey_id = ?1 AND agency_id = ?2",

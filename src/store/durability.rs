@@ -213,12 +213,12 @@ mod tests {
             .expect("a database in WAL mode commits by group")
     }
 
-    fn insert_organization(tx: &crate::store::Tx, name: &str) -> rusqlite::Result<()> {
+    fn insert_organization(tx: &crate::store::Tx, name: &str) -> Result<(), StoreError> {
         tx.execute(
             "INSERT INTO organizations (id, name, created_at) VALUES (?1, ?2, '2026-01-01T00:00:00Z')",
             [super::super::new_id(), name.to_owned()],
-        )
-        .map(|_| ())
+        )?;
+        Ok(())
     }
 
     #[test]
@@ -242,17 +242,16 @@ mod tests {
             );
         }
         // A write that changes no row has nothing to flush.
-        store.write_blocking(|tx| {
+        store.write_blocking(|tx| -> Result<(), StoreError> {
             tx.execute(
                 "UPDATE organizations SET name = 'x' WHERE id = 'absent'",
                 [],
-            )
-            .map(|_| ())
+            )?;
+            Ok(())
         })?;
         assert_eq!(group.counts(), (5, 5, 5));
         // A refused write commits nothing and flushes nothing.
-        let refused: Result<(), rusqlite::Error> =
-            store.write_blocking(|_| Err(rusqlite::Error::InvalidQuery));
+        let refused: Result<(), StoreError> = store.write_blocking(|_| Err(StoreError::NotFound));
         assert!(refused.is_err());
         assert_eq!(group.counts(), (5, 5, 5));
         // Another connection sees every acknowledged write.

@@ -4,8 +4,8 @@ use crate::store::CachedStatements;
 use crate::store::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::StoreResult;
 use crate::domain::knowledge;
-use crate::error::AppResult;
 
 /// Catalog fields that apply to an equipment of type `?1` (NULL `applies_to`: every type).
 const APPLIES_TO_TYPE: &str =
@@ -18,7 +18,7 @@ pub fn knowledge_rate(
     conn: &Connection,
     agency_id: &str,
     equipment_id: &str,
-) -> AppResult<Option<f64>> {
+) -> StoreResult<Option<f64>> {
     let equipment_type: Option<Option<String>> = conn
         .query_row_cached(
             "SELECT type FROM equipment WHERE id = ?1 AND agency_id = ?2",
@@ -129,7 +129,7 @@ pub fn get(
     conn: &Connection,
     agency_id: &str,
     equipment_id: &str,
-) -> AppResult<Option<EquipmentRow>> {
+) -> StoreResult<Option<EquipmentRow>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM} WHERE e.id = ?1 AND e.agency_id = ?2"),
@@ -145,7 +145,7 @@ pub fn find_by_number(
     conn: &Connection,
     agency_id: &str,
     number: &str,
-) -> AppResult<Option<EquipmentRow>> {
+) -> StoreResult<Option<EquipmentRow>> {
     Ok(conn
         .prepare_cached(&format!(
             "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
@@ -161,7 +161,7 @@ pub fn find_by_external_id(
     conn: &Connection,
     agency_id: &str,
     external_id: &str,
-) -> AppResult<Option<EquipmentRow>> {
+) -> StoreResult<Option<EquipmentRow>> {
     Ok(conn
         .prepare_cached(&format!(
             "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
@@ -181,7 +181,7 @@ pub fn number_used_by_other(
     agency_id: &str,
     number: &str,
     equipment_id: &str,
-) -> AppResult<Option<String>> {
+) -> StoreResult<Option<String>> {
     Ok(conn
         .prepare_cached(&format!(
             "SELECT number FROM equipment
@@ -192,7 +192,7 @@ pub fn number_used_by_other(
 }
 
 /// Writes the whole identity of an equipment.
-pub fn update_identity(tx: &Tx, equipment_id: &str, identity: &IdentityRow) -> AppResult<()> {
+pub fn update_identity(tx: &Tx, equipment_id: &str, identity: &IdentityRow) -> StoreResult<()> {
     tx.prepare_cached(
         "UPDATE equipment SET number = ?2, serial_number = ?3, type = ?4, subtype = ?5, location = ?6,
                 maintenance_contract = ?7, contract_number = ?8, external_id = ?9, updated_at = ?10
@@ -218,7 +218,7 @@ pub fn set_maintenance_contract(
     tx: &Tx,
     equipment_id: &str,
     contract: Option<&str>,
-) -> AppResult<()> {
+) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE equipment SET maintenance_contract = ?2, updated_at = ?3 WHERE id = ?1",
         params![equipment_id, contract, tx.now_text()],
@@ -227,7 +227,7 @@ pub fn set_maintenance_contract(
 }
 
 /// Marks the equipment as changed (its technical data were written).
-pub fn touch(tx: &Tx, equipment_id: &str) -> AppResult<()> {
+pub fn touch(tx: &Tx, equipment_id: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE equipment SET updated_at = ?2 WHERE id = ?1",
         params![equipment_id, tx.now_text()],
@@ -237,7 +237,7 @@ pub fn touch(tx: &Tx, equipment_id: &str) -> AppResult<()> {
 
 /// The current technical data of an equipment: (field code, JSON text), in
 /// catalog order.
-pub fn values(conn: &Connection, equipment_id: &str) -> AppResult<Vec<(String, String)>> {
+pub fn values(conn: &Connection, equipment_id: &str) -> StoreResult<Vec<(String, String)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT v.field_code, v.value FROM equipment_values v
          JOIN technical_fields f ON f.code = v.field_code
@@ -248,7 +248,12 @@ pub fn values(conn: &Connection, equipment_id: &str) -> AppResult<Vec<(String, S
 }
 
 /// Records a datum entered outside any survey (`survey_id` NULL), now.
-pub fn set_value(tx: &Tx, equipment_id: &str, field_code: &str, json_value: &str) -> AppResult<()> {
+pub fn set_value(
+    tx: &Tx,
+    equipment_id: &str,
+    field_code: &str,
+    json_value: &str,
+) -> StoreResult<()> {
     tx.prepare_cached(
         "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
          VALUES (?1, ?2, ?3, NULL, ?4)
@@ -267,7 +272,7 @@ pub fn record_survey_values(
     equipment_id: &str,
     survey_id: &str,
     surveyed_at: &str,
-) -> AppResult<usize> {
+) -> StoreResult<usize> {
     Ok(tx.execute_cached(
         "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
          SELECT ?1, field_code, value, survey_id, ?3 FROM survey_values WHERE survey_id = ?2
@@ -279,7 +284,7 @@ pub fn record_survey_values(
 }
 
 /// Erases a datum: it is then "never surveyed" again.
-pub fn delete_value(tx: &Tx, equipment_id: &str, field_code: &str) -> AppResult<()> {
+pub fn delete_value(tx: &Tx, equipment_id: &str, field_code: &str) -> StoreResult<()> {
     tx.execute_cached(
         "DELETE FROM equipment_values WHERE equipment_id = ?1 AND field_code = ?2",
         params![equipment_id, field_code],
@@ -288,7 +293,7 @@ pub fn delete_value(tx: &Tx, equipment_id: &str, field_code: &str) -> AppResult<
 }
 
 /// The building's name, address, address complement, postal code and city.
-pub fn update_building(tx: &Tx, building: &BuildingRow) -> AppResult<()> {
+pub fn update_building(tx: &Tx, building: &BuildingRow) -> StoreResult<()> {
     tx.prepare_cached(
         "UPDATE buildings SET name = ?2, address = ?3, address_complement = ?4, postal_code = ?5,
              city = ?6, updated_at = ?7
@@ -307,7 +312,7 @@ pub fn update_building(tx: &Tx, building: &BuildingRow) -> AppResult<()> {
 }
 
 /// Every building of the agency, oldest first.
-pub fn buildings_of_agency(conn: &Connection, agency_id: &str) -> AppResult<Vec<BuildingRow>> {
+pub fn buildings_of_agency(conn: &Connection, agency_id: &str) -> StoreResult<Vec<BuildingRow>> {
     let mut stmt = conn.prepare(
         "SELECT id, name, address, address_complement, postal_code, city FROM buildings
          WHERE agency_id = ?1 ORDER BY created_at, id",
@@ -331,7 +336,7 @@ pub fn insert_building(
     agency_id: &str,
     client_id: Option<&str>,
     building: &BuildingRow,
-) -> AppResult<()> {
+) -> StoreResult<()> {
     let now = tx.now_text();
     tx.prepare_cached(
         "INSERT INTO buildings (id, agency_id, client_id, name, address, address_complement,
@@ -361,7 +366,7 @@ pub fn insert(
     identity: &IdentityRow,
     building_id: Option<&str>,
     client_id: Option<&str>,
-) -> AppResult<()> {
+) -> StoreResult<()> {
     let now = tx.now_text();
     tx.prepare_cached(
         "INSERT INTO equipment (id, agency_id, building_id, client_id, number, serial_number, type,
@@ -388,7 +393,7 @@ pub fn insert(
 }
 
 /// Attaches the equipment to a building of its agency.
-pub fn set_building(tx: &Tx, equipment_id: &str, building_id: &str) -> AppResult<()> {
+pub fn set_building(tx: &Tx, equipment_id: &str, building_id: &str) -> StoreResult<()> {
     tx.prepare_cached("UPDATE equipment SET building_id = ?2, updated_at = ?3 WHERE id = ?1")?
         .execute(params![equipment_id, building_id, tx.now_text()])?;
     Ok(())
@@ -400,7 +405,7 @@ pub fn create_building_for(
     agency_id: &str,
     equipment: &EquipmentRow,
     building: &BuildingRow,
-) -> AppResult<()> {
+) -> StoreResult<()> {
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO buildings (id, agency_id, client_id, name, address, address_complement, created_at, updated_at)
@@ -424,7 +429,7 @@ pub fn create_building_for(
 
 /// Equipment of the agency under contract (`parc`), numbered, without an
 /// identifier in the partner's software, by number.
-pub fn without_external_id(conn: &Connection, agency_id: &str) -> AppResult<Vec<EquipmentRow>> {
+pub fn without_external_id(conn: &Connection, agency_id: &str) -> StoreResult<Vec<EquipmentRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
          WHERE e.agency_id = ?1 AND e.maintenance_contract = 'parc'
@@ -437,7 +442,7 @@ pub fn without_external_id(conn: &Connection, agency_id: &str) -> AppResult<Vec<
 
 /// Every equipment of the agency, by number (`number_key`; the unnumbered
 /// last), then id.
-pub fn of_agency(conn: &Connection, agency_id: &str) -> AppResult<Vec<EquipmentRow>> {
+pub fn of_agency(conn: &Connection, agency_id: &str) -> StoreResult<Vec<EquipmentRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
          WHERE e.agency_id = ?1
@@ -466,7 +471,7 @@ pub fn search(
     words: &[String],
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<EquipmentRow>)> {
+) -> StoreResult<(i64, Vec<EquipmentRow>)> {
     let mut condition = String::from("e.agency_id = ?");
     for _ in words {
         condition.push_str(&format!(" AND instr({SEARCHED_TEXT}, ?) > 0"));
@@ -517,7 +522,7 @@ pub fn insert_numbered(
     agency_id: &str,
     number: &str,
     client_id: Option<&str>,
-) -> AppResult<String> {
+) -> StoreResult<String> {
     let id = crate::store::new_id();
     let now = tx.now_text();
     tx.execute_cached(
@@ -529,7 +534,7 @@ pub fn insert_numbered(
 }
 
 /// Sets the managing client of an equipment.
-pub fn set_client(tx: &Tx, equipment_id: &str, client_id: &str) -> AppResult<()> {
+pub fn set_client(tx: &Tx, equipment_id: &str, client_id: &str) -> StoreResult<()> {
     tx.prepare_cached("UPDATE equipment SET client_id = ?2, updated_at = ?3 WHERE id = ?1")?
         .execute(params![equipment_id, client_id, tx.now_text()])?;
     Ok(())
@@ -544,7 +549,7 @@ pub struct AccessInstructions<'a> {
     pub key_box: Option<&'a str>,
 }
 
-pub fn set_access(tx: &Tx, building_id: &str, access: &AccessInstructions<'_>) -> AppResult<()> {
+pub fn set_access(tx: &Tx, building_id: &str, access: &AccessInstructions<'_>) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE buildings SET access_instructions = ?2, access_other = ?3, digicode = ?4,
              key_box = ?5, updated_at = ?6
@@ -570,7 +575,7 @@ pub fn by_number_prefix(
     agency_id: &str,
     key_prefix: &str,
     limit: u32,
-) -> AppResult<(i64, Vec<EquipmentRow>)> {
+) -> StoreResult<(i64, Vec<EquipmentRow>)> {
     let upper = format!("{key_prefix}\u{10FFFF}");
     let total: i64 = conn.query_row_cached(
         "SELECT count(*) FROM equipment
@@ -634,7 +639,7 @@ fn plan_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PlanRow> {
 }
 
 /// One equipment of the agency with its plan (None when not of the agency).
-pub fn plan_of(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<PlanRow>> {
+pub fn plan_of(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<PlanRow>> {
     Ok(conn
         .query_row_cached(
             &format!(
@@ -649,7 +654,7 @@ pub fn plan_of(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option
 
 /// The agency's equipment under maintenance contract (`parc`) whose plan
 /// started by `until`, with their last done and next open visit.
-pub fn in_plan(conn: &Connection, agency_id: &str, until: &str) -> AppResult<Vec<PlanRow>> {
+pub fn in_plan(conn: &Connection, agency_id: &str, until: &str) -> StoreResult<Vec<PlanRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {PLAN_COLUMNS} FROM equipment e LEFT JOIN buildings b ON b.id = e.building_id
          WHERE e.agency_id = ?1 AND e.maintenance_contract = 'parc'
@@ -660,7 +665,7 @@ pub fn in_plan(conn: &Connection, agency_id: &str, until: &str) -> AppResult<Vec
 }
 
 /// Changes the days between two visits of the plan.
-pub fn set_visit_interval(tx: &Tx, id: &str, days: i64, now: &str) -> AppResult<()> {
+pub fn set_visit_interval(tx: &Tx, id: &str, days: i64, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE equipment SET visit_interval_days = ?2, updated_at = ?3 WHERE id = ?1",
         rusqlite::params![id, days, now],
@@ -674,7 +679,7 @@ pub fn set_visit_interval(tx: &Tx, id: &str, days: i64, now: &str) -> AppResult<
 /// `CASE` on its type built from the catalog (a few dozen rows): the same
 /// count as `knowledge_rate`'s (a field applies to every type when its
 /// `applies_to` is NULL, else to the types listed), without a subquery per row.
-fn catalog_count_of_e(conn: &Connection) -> AppResult<String> {
+fn catalog_count_of_e(conn: &Connection) -> StoreResult<String> {
     let mut stmt = conn.prepare_cached("SELECT applies_to FROM technical_fields")?;
     let lists: Vec<Option<String>> = stmt
         .query_map([], |r| r.get(0))?
@@ -710,7 +715,7 @@ const KNOWLEDGE_SURVEYED_OF_E: &str = "(SELECT COUNT(*) FROM equipment_values v
 /// The knowledge rate of the row `e` in tenths of a percent, rounded half up
 /// as `domain::knowledge::knowledge_rate` does, computed in SQL (so that the
 /// park can be filtered by it without reading the park into Rust).
-fn knowledge_tenths_of_e(conn: &Connection) -> AppResult<String> {
+fn knowledge_tenths_of_e(conn: &Connection) -> StoreResult<String> {
     let c = catalog_count_of_e(conn)?;
     let s = KNOWLEDGE_SURVEYED_OF_E;
     Ok(format!(
@@ -791,7 +796,7 @@ pub fn park_page(
     filter: &ParkFilter,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<ParkRow>)> {
+) -> StoreResult<(i64, Vec<ParkRow>)> {
     use rusqlite::types::Value;
     let tenths = knowledge_tenths_of_e(conn)?;
     let (condition, values) = park_conditions(agency_id, filter, &tenths);
@@ -852,7 +857,7 @@ pub fn client_ref_and_name(
     conn: &Connection,
     agency_id: &str,
     client_id: &str,
-) -> AppResult<Option<(String, String)>> {
+) -> StoreResult<Option<(String, String)>> {
     Ok(conn
         .query_row_cached(
             "SELECT client_ref, nom FROM clients WHERE id = ?1 AND agency_id = ?2",
@@ -873,7 +878,7 @@ pub struct ValueRow {
 }
 
 /// The current technical data of an equipment with their origin, in catalog order.
-pub fn values_detailed(conn: &Connection, equipment_id: &str) -> AppResult<Vec<ValueRow>> {
+pub fn values_detailed(conn: &Connection, equipment_id: &str) -> StoreResult<Vec<ValueRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT v.field_code, v.value, v.surveyed_at, s.number FROM equipment_values v
          JOIN technical_fields f ON f.code = v.field_code

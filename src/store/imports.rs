@@ -5,7 +5,7 @@ use crate::store::CachedStatements;
 use crate::store::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 /// An uploaded file, without its content.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +38,7 @@ fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ImportFileRow> {
 }
 
 /// Stores a file read from an upload; `content` is the table as read.
-pub fn insert(tx: &Tx, file: &ImportFileRow, content: &[u8]) -> AppResult<()> {
+pub fn insert(tx: &Tx, file: &ImportFileRow, content: &[u8]) -> StoreResult<()> {
     tx.execute_cached(
         "INSERT INTO import_files (id, agency_id, name, content, columns, row_count, created_by,
              created_at, expires_at)
@@ -64,7 +64,7 @@ pub fn get(
     agency_id: &str,
     file_id: &str,
     now: &str,
-) -> AppResult<Option<ImportFileRow>> {
+) -> StoreResult<Option<ImportFileRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, agency_id, name, columns, row_count, created_by, created_at, expires_at
@@ -81,7 +81,7 @@ pub fn content(
     agency_id: &str,
     file_id: &str,
     now: &str,
-) -> AppResult<Option<Vec<u8>>> {
+) -> StoreResult<Option<Vec<u8>>> {
     Ok(conn
         .query_row_cached(
             "SELECT content FROM import_files WHERE id = ?1 AND agency_id = ?2 AND expires_at > ?3",
@@ -92,6 +92,6 @@ pub fn content(
 }
 
 /// Deletes every file expired at `now`; how many.
-pub fn delete_expired(tx: &Tx, now: &str) -> AppResult<usize> {
+pub fn delete_expired(tx: &Tx, now: &str) -> StoreResult<usize> {
     Ok(tx.execute_cached("DELETE FROM import_files WHERE expires_at <= ?1", [now])?)
 }

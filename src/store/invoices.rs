@@ -7,7 +7,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
 use super::new_id;
-use crate::error::AppResult;
+use super::{StoreError, StoreResult};
 
 /// An invoice or credit note as stored, with its client's identifier.
 #[derive(Debug, Clone)]
@@ -110,7 +110,7 @@ pub fn list(
     filter: &InvoiceFilter,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<InvoiceRow>)> {
+) -> StoreResult<(i64, Vec<InvoiceRow>)> {
     list_seeking_from(conn, agency_id, filter, limit, offset, SEEK_FROM_OFFSET)
 }
 
@@ -121,7 +121,7 @@ fn list_seeking_from(
     limit: u32,
     offset: u64,
     seek_from: u64,
-) -> AppResult<(i64, Vec<InvoiceRow>)> {
+) -> StoreResult<(i64, Vec<InvoiceRow>)> {
     let client_id = match &filter.client_ref {
         // The partner's identifier is unique per agency: resolve it first so
         // that the invoices are read through `invoices_by_client`.
@@ -241,7 +241,7 @@ pub fn list_by_offset(
     filter: &InvoiceFilter,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<InvoiceRow>)> {
+) -> StoreResult<(i64, Vec<InvoiceRow>)> {
     let mut conditions = vec!["i.agency_id = ?".to_owned()];
     let mut values: Vec<Value> = vec![Value::Text(agency_id.to_owned())];
     if let Some(client_ref) = &filter.client_ref {
@@ -285,7 +285,7 @@ pub fn list_by_offset(
 }
 
 /// The invoice or credit note `id` of the agency.
-pub fn get(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<InvoiceRow>> {
+pub fn get(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<InvoiceRow>> {
     Ok(conn
         .query_row_cached(
             &format!(
@@ -299,7 +299,7 @@ pub fn get(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<Inv
 }
 
 /// The lines of an invoice or credit note, in their order.
-pub fn lines(conn: &Connection, invoice_id: &str) -> AppResult<Vec<InvoiceLineRow>> {
+pub fn lines(conn: &Connection, invoice_id: &str) -> StoreResult<Vec<InvoiceLineRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp FROM invoice_lines
          WHERE invoice_id = ?1 ORDER BY position",
@@ -325,7 +325,7 @@ pub struct CreditNoteRow {
 }
 
 /// Every credit note (drafts included) made against `invoice_id`, oldest first.
-pub fn credit_notes(conn: &Connection, invoice_id: &str) -> AppResult<Vec<CreditNoteRow>> {
+pub fn credit_notes(conn: &Connection, invoice_id: &str) -> StoreResult<Vec<CreditNoteRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, number, status, total_incl_cents FROM invoices
          WHERE credited_invoice_id = ?1 ORDER BY created_at, id",
@@ -342,7 +342,10 @@ pub fn credit_notes(conn: &Connection, invoice_id: &str) -> AppResult<Vec<Credit
 }
 
 /// The lines of every issued credit note (not the drafts) of `invoice_id`.
-pub fn issued_credit_lines(conn: &Connection, invoice_id: &str) -> AppResult<Vec<InvoiceLineRow>> {
+pub fn issued_credit_lines(
+    conn: &Connection,
+    invoice_id: &str,
+) -> StoreResult<Vec<InvoiceLineRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT l.label, l.quantity_milli, l.unit_price_cents, l.vat_rate_bp
          FROM invoices a JOIN invoice_lines l ON l.invoice_id = a.id
@@ -361,7 +364,7 @@ pub fn issued_credit_lines(conn: &Connection, invoice_id: &str) -> AppResult<Vec
 }
 
 /// Total including tax of the issued credit notes (not the drafts) of `invoice_id`.
-pub fn issued_credit_total(conn: &Connection, invoice_id: &str) -> AppResult<i64> {
+pub fn issued_credit_total(conn: &Connection, invoice_id: &str) -> StoreResult<i64> {
     Ok(conn.query_row_cached(
         "SELECT COALESCE(SUM(total_incl_cents), 0) FROM invoices
          WHERE credited_invoice_id = ?1 AND status <> 'brouillon'",
@@ -376,7 +379,7 @@ pub fn issued_credit_total(conn: &Connection, invoice_id: &str) -> AppResult<i64
 pub fn invoice_of_quote(
     conn: &Connection,
     quote_id: &str,
-) -> AppResult<Option<(String, Option<String>)>> {
+) -> StoreResult<Option<(String, Option<String>)>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, number FROM invoices WHERE quote_id = ?1 AND nature = 'facture'
@@ -399,7 +402,7 @@ pub struct DraftContent<'a> {
 
 /// Replaces a draft's client, buyer, totals and lines. False when it was no
 /// longer a draft (nothing changed): an issued document is never edited.
-pub fn replace_draft(tx: &Tx, id: &str, draft: &DraftContent<'_>) -> AppResult<bool> {
+pub fn replace_draft(tx: &Tx, id: &str, draft: &DraftContent<'_>) -> StoreResult<bool> {
     let DraftContent {
         client_id,
         buyer,
@@ -478,7 +481,7 @@ pub fn find_client_by_ref(
     conn: &Connection,
     agency_id: &str,
     client_ref: &str,
-) -> AppResult<Option<ClientRow>> {
+) -> StoreResult<Option<ClientRow>> {
     Ok(conn
         .query_row_cached(
             &format!(
@@ -491,7 +494,7 @@ pub fn find_client_by_ref(
 }
 
 /// The client `id` (internal identifier).
-pub fn find_client(conn: &Connection, id: &str) -> AppResult<Option<ClientRow>> {
+pub fn find_client(conn: &Connection, id: &str) -> StoreResult<Option<ClientRow>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {CLIENT_COLUMNS} FROM clients WHERE id = ?1"),
@@ -524,7 +527,7 @@ pub struct NewInvoice<'a> {
 }
 
 /// Inserts a draft (no number) and its lines; returns its id.
-pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> AppResult<String> {
+pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> StoreResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO invoices (id, agency_id, client_id, nature, status, credited_invoice_id,
@@ -572,7 +575,7 @@ pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> AppResult<String> {
 /// issue gives its number back. Without a counter row yet, the series
 /// continues after the highest number already given (UNIQUE index on
 /// agency, nature, year, sequence).
-pub fn next_number_seq(tx: &Tx, agency_id: &str, nature: &str, year: i32) -> AppResult<u32> {
+pub fn next_number_seq(tx: &Tx, agency_id: &str, nature: &str, year: i32) -> StoreResult<u32> {
     let taken: Option<i64> = tx
         .query_row_cached(
             "UPDATE invoice_counters SET last_seq = last_seq + 1
@@ -598,7 +601,8 @@ pub fn next_number_seq(tx: &Tx, agency_id: &str, nature: &str, year: i32) -> App
             seq
         }
     };
-    u32::try_from(seq).map_err(|_| anyhow::anyhow!("numéro de facture hors limites : {seq}").into())
+    u32::try_from(seq)
+        .map_err(|_| StoreError::encoding(format!("numéro de facture hors limites : {seq}")))
 }
 
 pub struct Issue<'a> {
@@ -613,7 +617,7 @@ pub struct Issue<'a> {
 
 /// Gives a draft its number, dates and frozen buyer: `brouillon` → `emise`.
 /// False when it was no longer a draft (nothing changed).
-pub fn issue(tx: &Tx, id: &str, issue: &Issue<'_>) -> AppResult<bool> {
+pub fn issue(tx: &Tx, id: &str, issue: &Issue<'_>) -> StoreResult<bool> {
     Ok(tx.execute_cached(
         "UPDATE invoices SET status = 'emise', number = ?2, number_year = ?3, number_seq = ?4,
                 issued_on = ?5, due_on = ?6, buyer_name = ?7, buyer_address = ?8,
@@ -644,7 +648,7 @@ pub fn set_status(
     to: &str,
     paid_on: Option<&str>,
     at: &str,
-) -> AppResult<bool> {
+) -> StoreResult<bool> {
     Ok(tx.execute_cached(
         "UPDATE invoices SET status = ?3, paid_on = COALESCE(?4, paid_on), updated_at = ?5
          WHERE id = ?1 AND status = ?2",
@@ -656,7 +660,7 @@ pub fn set_status(
 mod tests {
     use super::*;
 
-    fn seed(tx: &Tx, invoices: usize) -> AppResult<()> {
+    fn seed(tx: &Tx, invoices: usize) -> StoreResult<()> {
         let now = "2026-01-01T00:00:00.000Z";
         tx.execute(
             "INSERT INTO organizations (id, name, created_at) VALUES ('o', 'O', ?1)",
@@ -757,7 +761,7 @@ mod tests {
             },
         ];
         store
-            .read_blocking(|conn| -> AppResult<()> {
+            .read_blocking(|conn| -> StoreResult<()> {
                 for agency in ["a", "b", "z"] {
                     for filter in &filters {
                         for (limit, offset) in [

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
-use super::StoreError;
+use super::{StoreError, StoreResult};
 
 mod embedded {
     refinery::embed_migrations!("migrations");
@@ -28,7 +28,7 @@ pub enum SchemaStatus {
 }
 
 /// Version recorded in refinery's history table, if the table exists.
-pub fn applied_version(conn: &Connection) -> Result<Option<i64>, rusqlite::Error> {
+pub fn applied_version(conn: &Connection) -> StoreResult<Option<i64>> {
     let has_table: bool = conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'refinery_schema_history')",
         [],
@@ -37,11 +37,11 @@ pub fn applied_version(conn: &Connection) -> Result<Option<i64>, rusqlite::Error
     if !has_table {
         return Ok(None);
     }
-    conn.query_row(
+    Ok(conn.query_row(
         "SELECT MAX(version) FROM refinery_schema_history",
         [],
         |row| row.get(0),
-    )
+    )?)
 }
 
 pub(super) fn check_and_run(

@@ -17,6 +17,7 @@ pub mod diagnostics;
 pub mod discrepancies;
 mod durability;
 pub mod equipment;
+mod error;
 pub mod imports;
 pub mod invoices;
 mod migrate;
@@ -42,6 +43,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::clock::{self, Clock};
 
+pub use error::{StoreError, StoreResult, constraint};
 pub use tx::Tx;
 
 pub use migrate::{
@@ -55,30 +57,6 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// The tables whose changes give the webhook sync task work to do.
 /// (An event queues one delivery per subscriber in its transaction.)
 const WEBHOOK_TABLES: [&str; 2] = ["webhook_deliveries", "webhook_subscriptions"];
-
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error(
-        "La base de données {path} a été créée par une version plus récente de Liftdesk (schéma {database}, cette version connaît jusqu'au schéma {known}). Elle n'a pas été modifiée : installez une version à jour de Liftdesk."
-    )]
-    NewerSchema {
-        path: String,
-        database: i64,
-        known: i64,
-    },
-    #[error("Impossible d'ouvrir la base de données {path} : {source}")]
-    Open {
-        path: String,
-        #[source]
-        source: rusqlite::Error,
-    },
-    #[error("La mise à jour du schéma de la base de données a échoué : {0}")]
-    Migration(String),
-    #[error("Erreur de la base de données : {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    #[error("Une tâche de la base de données s'est interrompue : {0}")]
-    Join(String),
-}
 
 #[derive(Clone)]
 pub struct Store {
@@ -181,7 +159,7 @@ impl Store {
     /// Blocking: for the CLI and sync code.
     pub fn write_blocking<T, E>(&self, work: impl FnOnce(&Tx) -> Result<T, E>) -> Result<T, E>
     where
-        E: From<rusqlite::Error>,
+        E: From<StoreError>,
     {
         let group = self.inner.group_commit.as_ref();
         let (value, commit) = {
@@ -216,7 +194,9 @@ impl Store {
         // The flush happens outside the lock: the next writer's transaction
         // runs meanwhile, and one flush covers both commits.
         if let (Some(group), Some(commit)) = (group, commit) {
-            group.flush_through(commit).map_err(flush_error)?;
+            group
+                .flush_through(commit)
+                .map_err(|err| StoreError::from(flush_error(err)))?;
         }
         Ok(value)
     }
@@ -235,7 +215,7 @@ impl Store {
     /// exactly what the same work would write, and nothing stays. Blocking.
     pub fn rehearse_blocking<T, E>(&self, work: impl FnOnce(&Tx) -> Result<T, E>) -> Result<T, E>
     where
-        E: From<rusqlite::Error>,
+        E: From<StoreError>,
     {
         let mut conn = self
             .inner
@@ -254,7 +234,7 @@ impl Store {
         work: impl FnOnce(&Connection) -> Result<T, E>,
     ) -> Result<T, E>
     where
-        E: From<rusqlite::Error>,
+        E: From<StoreError>,
     {
         let pooled = self
             .inner
@@ -264,10 +244,7 @@ impl Store {
             .pop();
         let conn = match pooled {
             Some(conn) => conn,
-            None => open_connection(&self.inner.path).map_err(|err| match err {
-                StoreError::Open { source, .. } | StoreError::Sqlite(source) => E::from(source),
-                _ => E::from(rusqlite::Error::InvalidQuery),
-            })?,
+            None => open_connection(&self.inner.path)?,
         };
         let result = work(&conn);
         let mut readers = self
@@ -286,7 +263,7 @@ impl Store {
     where
         F: FnOnce(&Tx) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
-        E: From<rusqlite::Error> + From<StoreError> + Send + 'static,
+        E: From<StoreError> + Send + 'static,
     {
         let store = self.clone();
         tokio::task::spawn_blocking(move || store.write_blocking(work))
@@ -299,7 +276,7 @@ impl Store {
     where
         F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
-        E: From<rusqlite::Error> + From<StoreError> + Send + 'static,
+        E: From<StoreError> + Send + 'static,
     {
         let store = self.clone();
         tokio::task::spawn_blocking(move || store.read_blocking(work))
@@ -314,7 +291,7 @@ impl Store {
     where
         F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
         T: Send + Sync + 'static,
-        E: From<rusqlite::Error> + From<StoreError> + Send + 'static,
+        E: From<StoreError> + Send + 'static,
     {
         self.read_cached_while(key, |_| true, work).await
     }
@@ -330,7 +307,7 @@ impl Store {
     where
         F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
         T: Send + Sync + 'static,
-        E: From<rusqlite::Error> + From<StoreError> + Send + 'static,
+        E: From<StoreError> + Send + 'static,
     {
         match self.kept(&key, still_valid)? {
             Ok(kept) => Ok(kept),
@@ -347,7 +324,7 @@ impl Store {
     where
         F: FnOnce(&Connection) -> Result<T, E>,
         T: Send + Sync + 'static,
-        E: From<rusqlite::Error> + From<StoreError>,
+        E: From<StoreError>,
     {
         match self.kept(&key, |_| true)? {
             Ok(kept) => Ok(kept),
@@ -516,40 +493,40 @@ mod tests {
     -> Result<(), StoreError> {
         let dir = tempfile::tempdir().map_err(|e| StoreError::Migration(e.to_string()))?;
         let store = Store::open(&dir.path().join("t.db"))?;
-        store.write_blocking(|tx| {
-            tx.execute_batch(
+        store.write_blocking(|tx| -> Result<(), StoreError> {
+            Ok(tx.execute_batch(
                 "INSERT INTO organizations (id, name, created_at) VALUES ('o', 'Org', '2026-01-01T00:00:00Z');
                  INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Agence', '2026-01-01T00:00:00Z');",
-            )
+            )?)
         })?;
         assert!(!signalled(&store), "no webhook row changed");
-        let subscribe = |id: &str| -> Result<(), rusqlite::Error> {
-            store.write_blocking(|tx| {
+        let subscribe = |id: &str| -> Result<(), StoreError> {
+            store.write_blocking(|tx| -> Result<(), StoreError> {
                 tx.execute(
                     "INSERT INTO webhook_subscriptions (id, agency_id, url, events, secret_enc, created_at)
                      VALUES (?1, 'a', 'https://exemple.fr/crochet', '[\"appel.clos\"]', x'00', '2026-01-01T00:00:00Z')",
                     [id],
-                )
-                .map(|_| ())
+                )?;
+                Ok(())
             })
         };
         // Rolled back: the hook saw the row, but nothing was committed.
-        let refused: Result<(), rusqlite::Error> = store.write_blocking(|tx| {
+        let refused: Result<(), StoreError> = store.write_blocking(|tx| {
             tx.execute(
                 "INSERT INTO webhook_subscriptions (id, agency_id, url, events, secret_enc, created_at)
                  VALUES ('s0', 'a', 'https://exemple.fr/crochet', '[\"appel.clos\"]', x'00', '2026-01-01T00:00:00Z')",
                 [],
             )?;
-            Err(rusqlite::Error::InvalidQuery)
+            Err(StoreError::NotFound)
         });
         assert!(refused.is_err());
         assert!(!signalled(&store), "a rolled-back change signals nothing");
         subscribe("s1")?;
         assert!(signalled(&store), "a committed subscription signals");
         assert!(!signalled(&store), "one signal per commit");
-        store.write_blocking(|tx| {
-            tx.execute("UPDATE agencies SET name = 'Autre' WHERE id = 'a'", [])
-                .map(|_| ())
+        store.write_blocking(|tx| -> Result<(), StoreError> {
+            tx.execute("UPDATE agencies SET name = 'Autre' WHERE id = 'a'", [])?;
+            Ok(())
         })?;
         assert!(!signalled(&store), "other tables signal nothing");
         Ok(())

@@ -9,9 +9,9 @@ use chrono::{DateTime, Utc};
 use rusqlite::params;
 use serde::Serialize;
 
+use super::StoreResult;
 use super::{new_id, webhooks};
 use crate::clock;
-use crate::error::AppResult;
 
 /// The spec's event body, in the spec's field order.
 #[derive(Serialize)]
@@ -37,7 +37,7 @@ pub fn record_event(
     object_id: &str,
     equipment_id: &str,
     status: &str,
-) -> AppResult<String> {
+) -> StoreResult<String> {
     record_event_at(
         tx,
         agency_id,
@@ -58,7 +58,7 @@ pub fn record_event_at(
     equipment_id: &str,
     status: &str,
     at: DateTime<Utc>,
-) -> AppResult<String> {
+) -> StoreResult<String> {
     let id = insert_event(
         tx,
         agency_id,
@@ -80,7 +80,7 @@ pub fn record_ping(
     agency_id: &str,
     subscription_id: &str,
     at: DateTime<Utc>,
-) -> AppResult<String> {
+) -> StoreResult<String> {
     let event_id = insert_event(
         tx,
         agency_id,
@@ -105,7 +105,7 @@ fn insert_event(
     equipment_id: Option<&str>,
     status: &str,
     at: DateTime<Utc>,
-) -> AppResult<String> {
+) -> StoreResult<String> {
     let id = new_id();
     let occurred_at = clock::format_timestamp(at);
     let body = serde_json::to_string(&EventBody {
@@ -115,8 +115,7 @@ fn insert_event(
         equipment: equipment_id,
         status,
         occurred_at: &occurred_at,
-    })
-    .map_err(anyhow::Error::from)?;
+    })?;
     tx.execute_cached(
         "INSERT INTO outbox_events (id, agency_id, event, object_id, equipment_id, status, occurred_at, body)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",

@@ -4,8 +4,8 @@ use crate::store::CachedStatements;
 use crate::store::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::StoreResult;
 use super::new_id;
-use crate::error::AppResult;
 
 /// Prefix of quote numbers: `DV-2026-00012` (the form the demo data use).
 pub const NUMBER_PREFIX: &str = "DV";
@@ -48,7 +48,7 @@ pub fn find_equipment(
     conn: &Connection,
     agency_id: &str,
     id: &str,
-) -> AppResult<Option<EquipmentRef>> {
+) -> StoreResult<Option<EquipmentRef>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, number FROM equipment WHERE id = ?1 AND agency_id = ?2",
@@ -64,7 +64,7 @@ pub fn find_equipment(
 }
 
 /// The quote `id` of the agency (None for an unknown id or another agency's).
-pub fn get(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<QuoteRow>> {
+pub fn get(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<QuoteRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT q.id, q.agency_id, q.equipment_id, e.number, q.number, q.origin, q.object,
@@ -93,7 +93,7 @@ pub fn get(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<Quo
 }
 
 /// The rows of a quote, in their order.
-pub fn lines(conn: &Connection, quote_id: &str) -> AppResult<Vec<QuoteLineRow>> {
+pub fn lines(conn: &Connection, quote_id: &str) -> StoreResult<Vec<QuoteLineRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp FROM quote_rows
          WHERE quote_id = ?1 ORDER BY position",
@@ -115,7 +115,7 @@ pub fn lines(conn: &Connection, quote_id: &str) -> AppResult<Vec<QuoteLineRow>> 
 /// start: two creations (even from two processes) are serialised, so a
 /// number is never given twice. Quote numbers carry no legal constraint of
 /// continuity (unlike invoice numbers); quotes are never deleted anyway.
-pub fn next_number(tx: &Tx, agency_id: &str, year: i32) -> AppResult<String> {
+pub fn next_number(tx: &Tx, agency_id: &str, year: i32) -> StoreResult<String> {
     let pattern = format!("{NUMBER_PREFIX}-{year:04}-[0-9]*");
     let highest: i64 = tx.query_row_cached(
         "SELECT COALESCE(MAX(CAST(substr(number, 9) AS INTEGER)), 0) FROM quotes
@@ -138,7 +138,7 @@ pub struct NewQuote<'a> {
 }
 
 /// Inserts a draft quote and its rows; returns its id.
-pub fn insert(tx: &Tx, quote: &NewQuote<'_>) -> AppResult<String> {
+pub fn insert(tx: &Tx, quote: &NewQuote<'_>) -> StoreResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO quotes (id, agency_id, equipment_id, number, origin, object, status,
@@ -192,7 +192,7 @@ pub fn set_status(
     to: &str,
     stamp: Stamp,
     at: &str,
-) -> AppResult<bool> {
+) -> StoreResult<bool> {
     let sql = match stamp {
         Stamp::Sent => {
             "UPDATE quotes SET status = ?3, sent_at = COALESCE(sent_at, ?4), updated_at = ?4
@@ -227,7 +227,7 @@ pub fn recent_of_equipment(
     agency_id: &str,
     equipment_id: &str,
     limit: u32,
-) -> AppResult<(i64, Vec<EquipmentQuoteRow>)> {
+) -> StoreResult<(i64, Vec<EquipmentQuoteRow>)> {
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM quotes WHERE equipment_id = ?1 AND agency_id = ?2",
         [equipment_id, agency_id],
@@ -257,7 +257,7 @@ pub fn equipment_client(
     conn: &Connection,
     agency_id: &str,
     equipment_id: &str,
-) -> AppResult<Option<super::invoices::ClientRow>> {
+) -> StoreResult<Option<super::invoices::ClientRow>> {
     let client_id: Option<String> = conn
         .query_row_cached(
             "SELECT e.client_id FROM equipment e
@@ -300,7 +300,7 @@ pub fn list(
     filter: &QuoteFilter,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<QuoteListRow>)> {
+) -> StoreResult<(i64, Vec<QuoteListRow>)> {
     const WHERE: &str = "q.agency_id = ?1 AND (?2 IS NULL OR q.status = ?2)
          AND (?3 IS NULL OR instr(lower(COALESCE(e.number, '')), ?3) > 0)";
     let total: i64 = conn
@@ -356,7 +356,7 @@ pub fn list(
 
 /// The client of a quote's equipment: the equipment's own, else its
 /// building's (the buyer of the invoice made from the quote).
-pub fn equipment_client_id(conn: &Connection, equipment_id: &str) -> AppResult<Option<String>> {
+pub fn equipment_client_id(conn: &Connection, equipment_id: &str) -> StoreResult<Option<String>> {
     Ok(conn
         .query_row_cached(
             "SELECT COALESCE(e.client_id, b.client_id) FROM equipment e

@@ -5,8 +5,8 @@ use crate::store::CachedStatements;
 use crate::store::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::StoreResult;
 use super::new_id;
-use crate::error::AppResult;
 
 #[derive(Debug, Clone)]
 pub struct SessionRow {
@@ -25,7 +25,7 @@ pub struct NewSession<'a> {
     pub expires_at: &'a str,
 }
 
-pub fn create(tx: &Tx, session: &NewSession<'_>) -> AppResult<String> {
+pub fn create(tx: &Tx, session: &NewSession<'_>) -> StoreResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO sessions (id, account_id, fingerprint, agency_id, created_at, last_seen_at, expires_at)
@@ -43,7 +43,11 @@ pub fn create(tx: &Tx, session: &NewSession<'_>) -> AppResult<String> {
 }
 
 /// A session that is neither revoked nor expired at `now`, of an active account.
-pub fn find_live(conn: &Connection, fingerprint: &str, now: &str) -> AppResult<Option<SessionRow>> {
+pub fn find_live(
+    conn: &Connection,
+    fingerprint: &str,
+    now: &str,
+) -> StoreResult<Option<SessionRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT s.id, s.account_id, s.agency_id, s.last_seen_at, s.expires_at
@@ -63,7 +67,7 @@ pub fn find_live(conn: &Connection, fingerprint: &str, now: &str) -> AppResult<O
         .optional()?)
 }
 
-pub fn extend(tx: &Tx, id: &str, now: &str, expires_at: &str) -> AppResult<()> {
+pub fn extend(tx: &Tx, id: &str, now: &str, expires_at: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE sessions SET last_seen_at = ?2, expires_at = ?3 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, now, expires_at],
@@ -71,7 +75,7 @@ pub fn extend(tx: &Tx, id: &str, now: &str, expires_at: &str) -> AppResult<()> {
     Ok(())
 }
 
-pub fn revoke(tx: &Tx, id: &str, now: &str) -> AppResult<()> {
+pub fn revoke(tx: &Tx, id: &str, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, now],
@@ -85,7 +89,7 @@ pub fn revoke_others(
     account_id: &str,
     keep_session_id: Option<&str>,
     now: &str,
-) -> AppResult<()> {
+) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE sessions SET revoked_at = ?3
          WHERE account_id = ?1 AND revoked_at IS NULL AND (?2 IS NULL OR id <> ?2)",
@@ -95,7 +99,7 @@ pub fn revoke_others(
 }
 
 /// The agency a session acts in (the web application's agency switcher).
-pub fn set_agency(tx: &Tx, id: &str, agency_id: &str) -> AppResult<()> {
+pub fn set_agency(tx: &Tx, id: &str, agency_id: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE sessions SET agency_id = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, agency_id],

@@ -4,7 +4,7 @@ use crate::store::CachedStatements;
 use crate::store::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 pub struct SheetTokenRow {
     pub id: String,
@@ -22,7 +22,7 @@ pub fn insert(
     credential_id: &str,
     created_at: &str,
     expires_at: &str,
-) -> AppResult<()> {
+) -> StoreResult<()> {
     tx.execute_cached(
         "INSERT INTO sheet_tokens (id, agency_id, equipment_id, credential_id, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -31,7 +31,7 @@ pub fn insert(
     Ok(())
 }
 
-pub fn get(conn: &Connection, id: &str) -> AppResult<Option<SheetTokenRow>> {
+pub fn get(conn: &Connection, id: &str) -> StoreResult<Option<SheetTokenRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, agency_id, equipment_id, expires_at, used_at FROM sheet_tokens WHERE id = ?1",
@@ -50,7 +50,7 @@ pub fn get(conn: &Connection, id: &str) -> AppResult<Option<SheetTokenRow>> {
 }
 
 /// Marks the token used if it was not: false when it already was.
-pub fn mark_used(tx: &Tx, id: &str, at: &str) -> AppResult<bool> {
+pub fn mark_used(tx: &Tx, id: &str, at: &str) -> StoreResult<bool> {
     Ok(tx.execute_cached(
         "UPDATE sheet_tokens SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL",
         params![id, at],
@@ -63,7 +63,7 @@ fn rows(
     sql: &str,
     equipment_id: &str,
     columns: usize,
-) -> AppResult<Vec<Vec<Option<String>>>> {
+) -> StoreResult<Vec<Vec<Option<String>>>> {
     let mut stmt = conn.prepare(sql)?;
     let rows = stmt
         .query_map([equipment_id], |r| {
@@ -76,7 +76,10 @@ fn rows(
 }
 
 /// The client of an equipment: nom, telephone, email, adresse, statut.
-pub fn client_of(conn: &Connection, equipment_id: &str) -> AppResult<Option<Vec<Option<String>>>> {
+pub fn client_of(
+    conn: &Connection,
+    equipment_id: &str,
+) -> StoreResult<Option<Vec<Option<String>>>> {
     Ok(rows(
         conn,
         "SELECT c.nom, c.telephone, c.email, c.adresse, c.statut FROM equipment e
@@ -92,7 +95,7 @@ pub fn client_of(conn: &Connection, equipment_id: &str) -> AppResult<Option<Vec<
 pub fn building_access(
     conn: &Connection,
     equipment_id: &str,
-) -> AppResult<Option<Vec<Option<String>>>> {
+) -> StoreResult<Option<Vec<Option<String>>>> {
     Ok(rows(
         conn,
         "SELECT b.access_instructions, b.access_other, b.digicode, b.key_box, b.postal_code, b.city
@@ -105,7 +108,7 @@ pub fn building_access(
 }
 
 /// The last 5 visits: planned_for, status, done_on, observations.
-pub fn last_visits(conn: &Connection, equipment_id: &str) -> AppResult<Vec<Vec<Option<String>>>> {
+pub fn last_visits(conn: &Connection, equipment_id: &str) -> StoreResult<Vec<Vec<Option<String>>>> {
     rows(
         conn,
         "SELECT planned_for, status, done_on, observations FROM visits
@@ -116,7 +119,7 @@ pub fn last_visits(conn: &Connection, equipment_id: &str) -> AppResult<Vec<Vec<O
 }
 
 /// Open calls (not `resolue`): received_at, type, status, description.
-pub fn open_calls(conn: &Connection, equipment_id: &str) -> AppResult<Vec<Vec<Option<String>>>> {
+pub fn open_calls(conn: &Connection, equipment_id: &str) -> StoreResult<Vec<Vec<Option<String>>>> {
     rows(
         conn,
         "SELECT received_at, type, status, description FROM calls
@@ -130,7 +133,7 @@ pub fn open_calls(conn: &Connection, equipment_id: &str) -> AppResult<Vec<Vec<Op
 pub fn last_survey(
     conn: &Connection,
     equipment_id: &str,
-) -> AppResult<Option<Vec<Option<String>>>> {
+) -> StoreResult<Option<Vec<Option<String>>>> {
     Ok(rows(
         conn,
         "SELECT number, status, surveyed_on, substr(created_at, 1, 10) FROM surveys

@@ -4,7 +4,7 @@ use crate::store::CachedStatements;
 use crate::store::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 /// Survey statuses: the domain's (see `domain::survey`).
 pub use crate::domain::survey::SurveyStatus;
@@ -62,7 +62,7 @@ pub fn list(
     number_search: Option<&str>,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<SurveyListRow>)> {
+) -> StoreResult<(i64, Vec<SurveyListRow>)> {
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
     let map = |r: &rusqlite::Row<'_>| {
         Ok(SurveyListRow {
@@ -106,7 +106,7 @@ pub fn list(
 }
 
 /// A survey of the agency (None when unknown or in another agency).
-pub fn get(conn: &Connection, agency_id: &str, survey_id: &str) -> AppResult<Option<SurveyRow>> {
+pub fn get(conn: &Connection, agency_id: &str, survey_id: &str) -> StoreResult<Option<SurveyRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT s.id, s.agency_id, s.equipment_id, s.number, s.status, s.reason, s.due_on,
@@ -137,7 +137,7 @@ pub fn get(conn: &Connection, agency_id: &str, survey_id: &str) -> AppResult<Opt
 }
 
 /// The deals that asked for the survey, oldest first.
-pub fn deals_of(conn: &Connection, survey_id: &str) -> AppResult<Vec<DealRow>> {
+pub fn deals_of(conn: &Connection, survey_id: &str) -> StoreResult<Vec<DealRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT d.id, d.type_affaire, d.types_etat_des_lieux FROM survey_deals sd
          JOIN deals d ON d.id = sd.deal_id
@@ -155,7 +155,7 @@ pub fn deals_of(conn: &Connection, survey_id: &str) -> AppResult<Vec<DealRow>> {
 }
 
 /// The data recorded by the survey: (field code, JSON text), in catalog order.
-pub fn values(conn: &Connection, survey_id: &str) -> AppResult<Vec<(String, String)>> {
+pub fn values(conn: &Connection, survey_id: &str) -> StoreResult<Vec<(String, String)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT v.field_code, v.value FROM survey_values v
          JOIN technical_fields f ON f.code = v.field_code
@@ -166,7 +166,7 @@ pub fn values(conn: &Connection, survey_id: &str) -> AppResult<Vec<(String, Stri
 }
 
 /// Records (or replaces) one datum collected by the survey (JSON text).
-pub fn set_value(tx: &Tx, survey_id: &str, field_code: &str, json_value: &str) -> AppResult<()> {
+pub fn set_value(tx: &Tx, survey_id: &str, field_code: &str, json_value: &str) -> StoreResult<()> {
     tx.execute_cached(
         "INSERT INTO survey_values (survey_id, field_code, value) VALUES (?1, ?2, ?3)
          ON CONFLICT (survey_id, field_code) DO UPDATE SET value = excluded.value",
@@ -176,7 +176,7 @@ pub fn set_value(tx: &Tx, survey_id: &str, field_code: &str, json_value: &str) -
 }
 
 /// Removes one datum from what the survey collected.
-pub fn delete_value(tx: &Tx, survey_id: &str, field_code: &str) -> AppResult<()> {
+pub fn delete_value(tx: &Tx, survey_id: &str, field_code: &str) -> StoreResult<()> {
     tx.execute_cached(
         "DELETE FROM survey_values WHERE survey_id = ?1 AND field_code = ?2",
         params![survey_id, field_code],
@@ -200,7 +200,7 @@ pub struct Submission<'a> {
 }
 
 /// Marks the survey submitted; false when its status changed meanwhile.
-pub fn mark_submitted(tx: &Tx, submission: &Submission<'_>) -> AppResult<bool> {
+pub fn mark_submitted(tx: &Tx, submission: &Submission<'_>) -> StoreResult<bool> {
     let changed = tx.execute_cached(
         "UPDATE surveys SET status = ?3, surveyed_on = ?4, submitted_at = ?5,
                 surveyor_account_id = coalesce(surveyor_account_id, ?6), updated_at = ?5
@@ -225,7 +225,7 @@ pub fn open_for_equipment(
     conn: &Connection,
     agency_id: &str,
     equipment_id: &str,
-) -> AppResult<Option<(String, Option<String>)>> {
+) -> StoreResult<Option<(String, Option<String>)>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, surveyor_account_id FROM surveys
@@ -238,7 +238,7 @@ pub fn open_for_equipment(
 }
 
 /// The next number of the agency for that year: `REL-YYYY-NNNNN`.
-pub fn next_number(conn: &Connection, agency_id: &str, year: i32) -> AppResult<String> {
+pub fn next_number(conn: &Connection, agency_id: &str, year: i32) -> StoreResult<String> {
     let prefix = format!("REL-{year}-");
     let highest: Option<i64> = conn.query_row_cached(
         "SELECT MAX(CAST(substr(number, length(?2) + 1) AS INTEGER)) FROM surveys
@@ -257,7 +257,7 @@ pub fn insert_to_do(
     number: &str,
     surveyor_account_id: Option<&str>,
     reason: Option<&str>,
-) -> AppResult<String> {
+) -> StoreResult<String> {
     let id = crate::store::new_id();
     let now = tx.now_text();
     tx.execute_cached(
@@ -268,7 +268,7 @@ pub fn insert_to_do(
     Ok(id)
 }
 
-pub fn set_surveyor(tx: &Tx, survey_id: &str, surveyor_account_id: &str) -> AppResult<()> {
+pub fn set_surveyor(tx: &Tx, survey_id: &str, surveyor_account_id: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE surveys SET surveyor_account_id = ?2, updated_at = ?3 WHERE id = ?1",
         rusqlite::params![survey_id, surveyor_account_id, tx.now_text()],
@@ -276,7 +276,7 @@ pub fn set_surveyor(tx: &Tx, survey_id: &str, surveyor_account_id: &str) -> AppR
     Ok(())
 }
 
-pub fn link_deal(tx: &Tx, survey_id: &str, deal_id: &str) -> AppResult<()> {
+pub fn link_deal(tx: &Tx, survey_id: &str, deal_id: &str) -> StoreResult<()> {
     tx.execute_cached(
         "INSERT OR IGNORE INTO survey_deals (survey_id, deal_id) VALUES (?1, ?2)",
         [survey_id, deal_id],
@@ -301,7 +301,7 @@ pub fn recent_of_equipment(
     agency_id: &str,
     equipment_id: &str,
     limit: u32,
-) -> AppResult<(i64, Vec<EquipmentSurveyRow>)> {
+) -> StoreResult<(i64, Vec<EquipmentSurveyRow>)> {
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM surveys WHERE equipment_id = ?1 AND agency_id = ?2",
         [equipment_id, agency_id],
@@ -349,7 +349,7 @@ pub fn summaries(
     conn: &Connection,
     agency_id: &str,
     ids: &[String],
-) -> AppResult<Vec<SurveySummaryRow>> {
+) -> StoreResult<Vec<SurveySummaryRow>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }

@@ -5,7 +5,7 @@
 
 use rusqlite::Connection;
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 /// How a datum's JSON value is typed (`value_type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +68,7 @@ impl CatalogField {
 }
 
 /// The whole catalog, in its display order.
-pub fn all(conn: &Connection) -> AppResult<Vec<CatalogField>> {
+pub fn all(conn: &Connection) -> StoreResult<Vec<CatalogField>> {
     let mut stmt = conn.prepare_cached(
         "SELECT code, label, unit, component, value_type, choices, synonyms, v1_table, v1_field,
                 partner_key, applies_to, position

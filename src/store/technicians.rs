@@ -3,7 +3,7 @@
 use crate::store::CachedStatements;
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 /// A technician with what is counted for the roster at an instant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,7 +23,7 @@ pub struct RosterRow {
 
 /// The agency's active technicians at instant `now` (UTC timestamp text),
 /// sorted by name.
-pub fn roster(conn: &Connection, agency_id: &str, now: &str) -> AppResult<Vec<RosterRow>> {
+pub fn roster(conn: &Connection, agency_id: &str, now: &str) -> StoreResult<Vec<RosterRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT t.id, t.name, t.sectors, t.rest_hours,
                 (SELECT count(*) FROM calls c
@@ -58,7 +58,7 @@ pub fn next_standby_boundary(
     conn: &Connection,
     agency_id: &str,
     now: &str,
-) -> AppResult<Option<String>> {
+) -> StoreResult<Option<String>> {
     Ok(conn.query_row_cached(
         "SELECT min(at) FROM (
              SELECT min(o.starts_at) AS at FROM technician_on_call o
@@ -87,7 +87,7 @@ pub fn absences_not_over(
     conn: &Connection,
     agency_id: &str,
     day: &str,
-) -> AppResult<Vec<AbsenceRow>> {
+) -> StoreResult<Vec<AbsenceRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT a.technician_id, a.starts_on, a.ends_on
          FROM technicians t JOIN technician_absences a ON a.technician_id = t.id
@@ -109,7 +109,7 @@ pub fn active_name_in_agency(
     conn: &Connection,
     agency_id: &str,
     id: &str,
-) -> AppResult<Option<String>> {
+) -> StoreResult<Option<String>> {
     Ok(conn
         .query_row_cached(
             "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2 AND active = 1",
@@ -121,7 +121,7 @@ pub fn active_name_in_agency(
 
 /// Name of a technician of the agency, active or not (a technician who left
 /// keeps his past visits).
-pub fn name_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<String>> {
+pub fn name_in_agency(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<String>> {
     Ok(conn
         .query_row_cached(
             "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2",
@@ -132,7 +132,7 @@ pub fn name_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult
 }
 
 /// Whether the technician is absent on `day`.
-pub fn is_absent_on(conn: &Connection, technician_id: &str, day: &str) -> AppResult<bool> {
+pub fn is_absent_on(conn: &Connection, technician_id: &str, day: &str) -> StoreResult<bool> {
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM technician_absences
                         WHERE technician_id = ?1 AND ends_on >= ?2 AND starts_on <= ?2)",
@@ -153,7 +153,7 @@ pub fn active_in_agency(
     conn: &Connection,
     agency_id: &str,
     id: &str,
-) -> AppResult<Option<TechnicianRow>> {
+) -> StoreResult<Option<TechnicianRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, name, rest_hours FROM technicians
@@ -197,7 +197,7 @@ pub fn on_call_overlapping(
     agency_id: &str,
     from: &str,
     to: &str,
-) -> AppResult<Vec<OnCallRow>> {
+) -> StoreResult<Vec<OnCallRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT o.id, o.technician_id, t.name, o.starts_at, o.ends_at
          FROM technician_on_call o JOIN technicians t ON t.id = o.technician_id
@@ -214,7 +214,7 @@ pub fn on_call_of_technician(
     technician_id: &str,
     from: &str,
     to: &str,
-) -> AppResult<Vec<OnCallRow>> {
+) -> StoreResult<Vec<OnCallRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT o.id, o.technician_id, t.name, o.starts_at, o.ends_at
          FROM technician_on_call o JOIN technicians t ON t.id = o.technician_id
@@ -231,7 +231,7 @@ pub fn insert_on_call(
     technician_id: &str,
     starts_at: &str,
     ends_at: &str,
-) -> AppResult<()> {
+) -> StoreResult<()> {
     conn.prepare_cached(
         "INSERT INTO technician_on_call (id, technician_id, starts_at, ends_at)
          VALUES (?1, ?2, ?3, ?4)",
@@ -245,7 +245,7 @@ pub fn resize_on_call(
     id: &str,
     starts_at: &str,
     ends_at: &str,
-) -> AppResult<()> {
+) -> StoreResult<()> {
     conn.prepare_cached(
         "UPDATE technician_on_call SET starts_at = ?2, ends_at = ?3 WHERE id = ?1",
     )?
@@ -253,7 +253,7 @@ pub fn resize_on_call(
     Ok(())
 }
 
-pub fn delete_on_call(conn: &Connection, id: &str) -> AppResult<()> {
+pub fn delete_on_call(conn: &Connection, id: &str) -> StoreResult<()> {
     conn.prepare_cached("DELETE FROM technician_on_call WHERE id = ?1")?
         .execute([id])?;
     Ok(())
@@ -283,7 +283,7 @@ pub fn absences_of(
     technician_id: &str,
     day: &str,
     limit: i64,
-) -> AppResult<Vec<AbsenceDetail>> {
+) -> StoreResult<Vec<AbsenceDetail>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, starts_on, ends_on, reason FROM technician_absences
          WHERE technician_id = ?1 AND ends_on >= ?2
@@ -299,7 +299,7 @@ pub fn absences_overlapping(
     technician_id: &str,
     from: &str,
     to: &str,
-) -> AppResult<Vec<AbsenceDetail>> {
+) -> StoreResult<Vec<AbsenceDetail>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, starts_on, ends_on, reason FROM technician_absences
          WHERE technician_id = ?1 AND ends_on >= ?2 AND starts_on <= ?3
@@ -316,7 +316,7 @@ pub fn insert_absence(
     starts_on: &str,
     ends_on: &str,
     reason: &str,
-) -> AppResult<()> {
+) -> StoreResult<()> {
     conn.prepare_cached(
         "INSERT INTO technician_absences (id, technician_id, starts_on, ends_on, reason)
          VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -326,7 +326,7 @@ pub fn insert_absence(
 }
 
 /// Deletes one absence of the technician; false if there is none.
-pub fn delete_absence(conn: &Connection, technician_id: &str, id: &str) -> AppResult<bool> {
+pub fn delete_absence(conn: &Connection, technician_id: &str, id: &str) -> StoreResult<bool> {
     let deleted = conn
         .prepare_cached("DELETE FROM technician_absences WHERE id = ?1 AND technician_id = ?2")?
         .execute([id, technician_id])?;
@@ -334,7 +334,11 @@ pub fn delete_absence(conn: &Connection, technician_id: &str, id: &str) -> AppRe
 }
 
 /// A technician of the agency, active or not.
-pub fn in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<TechnicianRow>> {
+pub fn in_agency(
+    conn: &Connection,
+    agency_id: &str,
+    id: &str,
+) -> StoreResult<Option<TechnicianRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, name, rest_hours FROM technicians WHERE id = ?1 AND agency_id = ?2",
@@ -367,13 +371,13 @@ pub fn for_planning(
     conn: &Connection,
     agency_id: &str,
     also: &[String],
-) -> AppResult<Vec<PlanningTechnicianRow>> {
+) -> StoreResult<Vec<PlanningTechnicianRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, name, sectors, daily_capacity, rest_hours, active
          FROM technicians WHERE agency_id = ?1 AND (active = 1 OR id IN (SELECT value FROM json_each(?2)))
          ORDER BY name COLLATE FRANCAIS, id",
     )?;
-    let also = serde_json::to_string(also).map_err(anyhow::Error::from)?;
+    let also = serde_json::to_string(also)?;
     let rows = stmt.query_map(rusqlite::params![agency_id, also], |r| {
         Ok(PlanningTechnicianRow {
             id: r.get(0)?,
@@ -393,7 +397,7 @@ pub fn absences_between(
     agency_id: &str,
     from: &str,
     to: &str,
-) -> AppResult<Vec<AbsenceRow>> {
+) -> StoreResult<Vec<AbsenceRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT a.technician_id, a.starts_on, a.ends_on
          FROM technicians t JOIN technician_absences a ON a.technician_id = t.id
@@ -417,7 +421,7 @@ pub fn standby_ends_between(
     agency_id: &str,
     from: &str,
     to: &str,
-) -> AppResult<Vec<(String, String)>> {
+) -> StoreResult<Vec<(String, String)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT o.technician_id, o.ends_at
          FROM technicians t JOIN technician_on_call o ON o.technician_id = t.id

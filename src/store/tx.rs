@@ -10,6 +10,7 @@ use std::ops::Deref;
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
+use super::StoreResult;
 use crate::clock;
 
 pub struct Tx<'c> {
@@ -20,7 +21,7 @@ pub struct Tx<'c> {
 impl<'c> Tx<'c> {
     /// Begins an IMMEDIATE transaction (the writer's lock taken at once)
     /// whose time is `now`.
-    pub fn begin(conn: &'c mut Connection, now: DateTime<Utc>) -> rusqlite::Result<Tx<'c>> {
+    pub fn begin(conn: &'c mut Connection, now: DateTime<Utc>) -> StoreResult<Tx<'c>> {
         Ok(Tx {
             inner: conn.transaction_with_behavior(TransactionBehavior::Immediate)?,
             now,
@@ -37,12 +38,12 @@ impl<'c> Tx<'c> {
         clock::format_timestamp(self.now)
     }
 
-    pub fn commit(self) -> rusqlite::Result<()> {
-        self.inner.commit()
+    pub fn commit(self) -> StoreResult<()> {
+        Ok(self.inner.commit()?)
     }
 
-    pub fn rollback(self) -> rusqlite::Result<()> {
-        self.inner.rollback()
+    pub fn rollback(self) -> StoreResult<()> {
+        Ok(self.inner.rollback()?)
     }
 }
 

@@ -4,7 +4,7 @@ use crate::store::CachedStatements;
 use crate::store::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::error::AppResult;
+use super::StoreResult;
 
 /// A visit as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +29,11 @@ pub struct VisitRow {
 }
 
 /// The visit `id` if it belongs to `agency_id`.
-pub fn get_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<Option<VisitRow>> {
+pub fn get_in_agency(
+    conn: &Connection,
+    agency_id: &str,
+    id: &str,
+) -> StoreResult<Option<VisitRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, agency_id, equipment_id, technician_id, planned_for, deadline, status,
@@ -57,7 +61,7 @@ pub fn get_in_agency(conn: &Connection, agency_id: &str, id: &str) -> AppResult<
 }
 
 /// The technician arrived: `en_cours`, with the arrival time.
-pub fn record_start(tx: &Tx, id: &str, arrived_at: &str, now: &str) -> AppResult<()> {
+pub fn record_start(tx: &Tx, id: &str, arrived_at: &str, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE visits SET status = 'en_cours', arrived_at = ?2, updated_at = ?3 WHERE id = ?1",
         params![id, arrived_at, now],
@@ -79,7 +83,7 @@ pub fn record_completion(
     id: &str,
     completion: &Completion<'_>,
     now: &str,
-) -> AppResult<()> {
+) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE visits SET status = 'faite', arrived_at = ?2, left_at = ?3, done_on = ?4,
                            signed_by = ?5, observations = ?6, updated_at = ?7
@@ -104,7 +108,7 @@ pub fn record_reschedule(
     planned_for: &str,
     technician_id: Option<&str>,
     now: &str,
-) -> AppResult<()> {
+) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE visits SET planned_for = ?2, technician_id = ?3, updated_at = ?4 WHERE id = ?1",
         params![id, planned_for, technician_id, now],
@@ -113,7 +117,7 @@ pub fn record_reschedule(
 }
 
 /// A start is undone: planned again, without arrival.
-pub fn record_cancel_start(tx: &Tx, id: &str, now: &str) -> AppResult<()> {
+pub fn record_cancel_start(tx: &Tx, id: &str, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE visits SET status = 'planifiee', arrived_at = NULL, updated_at = ?2 WHERE id = ?1",
         params![id, now],
@@ -170,7 +174,7 @@ pub fn planning(
     agency_id: &str,
     from_day: &str,
     to_day: &str,
-) -> AppResult<Vec<PlanningRow>> {
+) -> StoreResult<Vec<PlanningRow>> {
     let mut stmt = conn.prepare_cached(PLANNING_SQL)?;
     let rows = stmt.query_map([agency_id, from_day, to_day], |r| {
         Ok((
@@ -251,7 +255,7 @@ pub struct NewVisit<'a> {
     pub now: &'a str,
 }
 
-pub fn insert(tx: &Tx, visit: &NewVisit<'_>) -> AppResult<()> {
+pub fn insert(tx: &Tx, visit: &NewVisit<'_>) -> StoreResult<()> {
     tx.execute_cached(
         "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, deadline,
                              status, created_at, updated_at)
@@ -276,7 +280,7 @@ pub fn technician_loads(
     agency_id: &str,
     from_day: &str,
     to_day: &str,
-) -> AppResult<Vec<(String, String, i64)>> {
+) -> StoreResult<Vec<(String, String, i64)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT technician_id, day, count(*) FROM (
              SELECT technician_id, planned_for AS day FROM visits
@@ -303,7 +307,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = crate::store::Store::open(&dir.path().join("t.db")).expect("store");
         let plan: Vec<String> = store
-            .read_blocking(|conn| -> AppResult<Vec<String>> {
+            .read_blocking(|conn| -> StoreResult<Vec<String>> {
                 let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {PLANNING_SQL}"))?;
                 let rows =
                     stmt.query_map(["a", "2026-03-09", "2026-03-15"], |r| r.get::<_, String>(3))?;
@@ -329,7 +333,7 @@ mod tests {
                 .expect("demo");
         let today = chrono::Utc::now().date_naive();
         store
-            .read_blocking(|conn| -> AppResult<()> {
+            .read_blocking(|conn| -> StoreResult<()> {
                 let sql = format!(
                     "{PLANNING_SQL} ORDER BY v.day, t.name IS NULL, t.name COLLATE FRANCAIS,
                      v.technician_id, v.arrived_at IS NULL, v.arrived_at, e.number, v.id"
@@ -400,7 +404,7 @@ pub fn recent_of_equipment(
     agency_id: &str,
     equipment_id: &str,
     limit: u32,
-) -> AppResult<(i64, Vec<EquipmentVisitRow>)> {
+) -> StoreResult<(i64, Vec<EquipmentVisitRow>)> {
     let total: i64 = conn.query_row(
         "SELECT COUNT(*) FROM visits WHERE equipment_id = ?1 AND agency_id = ?2",
         [equipment_id, agency_id],
@@ -422,7 +426,7 @@ pub fn carried_out_of_equipment(
     agency_id: &str,
     equipment_id: &str,
     limit: u32,
-) -> AppResult<Vec<EquipmentVisitRow>> {
+) -> StoreResult<Vec<EquipmentVisitRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT * FROM (
              SELECT {EQUIPMENT_VISIT_COLUMNS}, coalesce(v.arrived_at, v.done_on, v.planned_for) AS at

@@ -6,8 +6,8 @@ use crate::store::CachedStatements;
 use crate::store::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::StoreResult;
 use super::new_id;
-use crate::error::AppResult;
 
 /// Delivery statuses, as stored and shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,8 +69,8 @@ fn subscription_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<SubscriptionRo
 
 const SUBSCRIPTION_COLUMNS: &str = "id, agency_id, url, events, secret_enc, created_at, revoked_at";
 
-pub fn insert_subscription(tx: &Tx, sub: &NewSubscription<'_>) -> AppResult<()> {
-    let events = serde_json::to_string(sub.events).map_err(anyhow::Error::from)?;
+pub fn insert_subscription(tx: &Tx, sub: &NewSubscription<'_>) -> StoreResult<()> {
+    let events = serde_json::to_string(sub.events)?;
     tx.execute_cached(
         "INSERT INTO webhook_subscriptions (id, agency_id, url, events, secret_enc, created_by, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -92,7 +92,7 @@ pub fn get_subscription(
     conn: &Connection,
     agency_id: &str,
     id: &str,
-) -> AppResult<Option<SubscriptionRow>> {
+) -> StoreResult<Option<SubscriptionRow>> {
     Ok(conn
         .query_row_cached(
             &format!(
@@ -105,7 +105,7 @@ pub fn get_subscription(
 }
 
 /// The agency's live subscriptions, oldest first.
-pub fn live_subscriptions(conn: &Connection, agency_id: &str) -> AppResult<Vec<SubscriptionRow>> {
+pub fn live_subscriptions(conn: &Connection, agency_id: &str) -> StoreResult<Vec<SubscriptionRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions
           WHERE agency_id = ?1 AND revoked_at IS NULL ORDER BY created_at, id"
@@ -123,7 +123,7 @@ pub fn revoke_subscription(
     agency_id: &str,
     id: &str,
     now: &str,
-) -> AppResult<Option<usize>> {
+) -> StoreResult<Option<usize>> {
     let changed = tx.execute_cached(
         "UPDATE webhook_subscriptions SET revoked_at = ?3
           WHERE id = ?1 AND agency_id = ?2 AND revoked_at IS NULL",
@@ -150,7 +150,7 @@ pub fn fan_out(
     event: &str,
     event_id: &str,
     now: &str,
-) -> AppResult<Vec<String>> {
+) -> StoreResult<Vec<String>> {
     let subscribers: Vec<String> = {
         let mut stmt = tx.prepare_cached(
             "SELECT s.id FROM webhook_subscriptions s
@@ -173,7 +173,7 @@ pub fn insert_delivery(
     event_id: &str,
     subscription_id: &str,
     now: &str,
-) -> AppResult<String> {
+) -> StoreResult<String> {
     let id = new_id();
     tx.execute_cached(
         "INSERT INTO webhook_deliveries (id, event_id, subscription_id, status, attempts, next_attempt_at, created_at, updated_at)
@@ -228,7 +228,7 @@ pub fn list_deliveries(
     subscription_id: &str,
     limit: u32,
     offset: u64,
-) -> AppResult<(i64, Vec<DeliveryRow>)> {
+) -> StoreResult<(i64, Vec<DeliveryRow>)> {
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM webhook_deliveries WHERE subscription_id = ?1",
         params![subscription_id],
@@ -248,7 +248,7 @@ pub fn list_deliveries(
     Ok((total, rows))
 }
 
-pub fn get_delivery(conn: &Connection, id: &str) -> AppResult<Option<DeliveryRow>> {
+pub fn get_delivery(conn: &Connection, id: &str) -> StoreResult<Option<DeliveryRow>> {
     Ok(conn
         .query_row_cached(
             &format!(
@@ -287,7 +287,7 @@ fn due_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<DueDelivery> {
 const DUE_COLUMNS: &str = "d.id, d.subscription_id, s.url, s.secret_enc, e.body, d.attempts";
 
 /// Live subscriptions with a delivery due at `now`, and their addresses.
-pub fn due_subscriptions(conn: &Connection, now: &str) -> AppResult<Vec<(String, String)>> {
+pub fn due_subscriptions(conn: &Connection, now: &str) -> StoreResult<Vec<(String, String)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT s.id, s.url FROM webhook_subscriptions s
           WHERE s.revoked_at IS NULL
@@ -308,7 +308,7 @@ pub fn due_for_subscription(
     subscription_id: &str,
     now: &str,
     limit: u32,
-) -> AppResult<Vec<DueDelivery>> {
+) -> StoreResult<Vec<DueDelivery>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {DUE_COLUMNS}
            FROM webhook_deliveries d INDEXED BY webhook_deliveries_pending
@@ -326,7 +326,7 @@ pub fn due_for_subscription(
 }
 
 /// One pending delivery, whatever its time (the immediate test send).
-pub fn pending_delivery(conn: &Connection, id: &str) -> AppResult<Option<DueDelivery>> {
+pub fn pending_delivery(conn: &Connection, id: &str) -> StoreResult<Option<DueDelivery>> {
     Ok(conn
         .query_row_cached(
             &format!(
@@ -357,7 +357,7 @@ pub struct AttemptRecord<'a> {
 
 /// Records an attempt; false if the delivery was meanwhile revoked,
 /// delivered or attempted by someone else.
-pub fn record_attempt(tx: &Tx, attempt: &AttemptRecord<'_>) -> AppResult<bool> {
+pub fn record_attempt(tx: &Tx, attempt: &AttemptRecord<'_>) -> StoreResult<bool> {
     let delivered_at = (attempt.status == DeliveryStatus::Livree).then_some(attempt.now);
     let changed = tx.execute_cached(
         "UPDATE webhook_deliveries
@@ -379,7 +379,7 @@ pub fn record_attempt(tx: &Tx, attempt: &AttemptRecord<'_>) -> AppResult<bool> {
 }
 
 /// Notes why a due delivery waits without spending an attempt (offline).
-pub fn note_waiting(tx: &Tx, id: &str, reason: &str, now: &str) -> AppResult<()> {
+pub fn note_waiting(tx: &Tx, id: &str, reason: &str, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE webhook_deliveries SET last_error = ?2, updated_at = ?3
           WHERE id = ?1 AND status IN ('en_attente', 'echec')",
@@ -393,7 +393,7 @@ pub fn note_waiting(tx: &Tx, id: &str, reason: &str, now: &str) -> AppResult<()>
 pub fn pending_summary(
     conn: &Connection,
     agency_id: Option<&str>,
-) -> AppResult<(i64, Option<String>)> {
+) -> StoreResult<(i64, Option<String>)> {
     Ok(conn.query_row_cached(
         "SELECT COUNT(*), MIN(d.next_attempt_at)
            FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
@@ -406,7 +406,7 @@ pub fn pending_summary(
 
 /// The latest reason a delivery still waits (the receiver's answer,
 /// offline…), over every live subscription: the desktop tray shows it.
-pub fn latest_pending_error(conn: &Connection) -> AppResult<Option<String>> {
+pub fn latest_pending_error(conn: &Connection) -> StoreResult<Option<String>> {
     let mut stmt = conn.prepare(
         "SELECT d.last_error
            FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
@@ -422,7 +422,7 @@ pub fn latest_pending_error(conn: &Connection) -> AppResult<Option<String>> {
 }
 
 /// The earliest scheduled attempt after `now` (the sync task sleeps until it).
-pub fn next_attempt_after(conn: &Connection, now: &str) -> AppResult<Option<String>> {
+pub fn next_attempt_after(conn: &Connection, now: &str) -> StoreResult<Option<String>> {
     Ok(conn.query_row_cached(
         "SELECT MIN(d.next_attempt_at)
            FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id

@@ -776,9 +776,15 @@ async fn repair_quote(
         let id = id.clone();
         state
             .store
-            .read(move |conn| {
+            .read(move |conn| -> AppResult<_> {
                 equipment_store::get(conn, &agency_id, &id)?.ok_or_else(not_found)?;
-                call_store::of_equipment_since(conn, &agency_id, &id, &since, MAX_CALLS_READ)
+                Ok(call_store::of_equipment_since(
+                    conn,
+                    &agency_id,
+                    &id,
+                    &since,
+                    MAX_CALLS_READ,
+                )?)
             })
             .await?
     };

@@ -412,8 +412,14 @@ async fn discrepancies(
                 if survey_store::get(conn, &agency_id, &id)?.is_none() {
                     return Ok(None);
                 }
-                discrepancy_store::of_survey(conn, &agency_id, &id, paging.limit, paging.offset())
-                    .map(Some)
+                Ok(discrepancy_store::of_survey(
+                    conn,
+                    &agency_id,
+                    &id,
+                    paging.limit,
+                    paging.offset(),
+                )
+                .map(Some)?)
             },
         )
         .await?

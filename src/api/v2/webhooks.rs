@@ -338,10 +338,15 @@ pub async fn delivery_list(
     let paging = Paging::from_query(query)?;
     let (total, rows) = state
         .store
-        .read(move |conn| {
+        .read(move |conn| -> AppResult<_> {
             store::get_subscription(conn, &agency_id, &id)?
                 .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
-            store::list_deliveries(conn, &id, paging.limit, paging.offset())
+            Ok(store::list_deliveries(
+                conn,
+                &id,
+                paging.limit,
+                paging.offset(),
+            )?)
         })
         .await?;
     Ok(Page {

@@ -105,6 +105,12 @@ impl From<rusqlite::Error> for RowError {
     }
 }
 
+impl From<crate::store::StoreError> for RowError {
+    fn from(err: crate::store::StoreError) -> Self {
+        Self::Fatal(err.into())
+    }
+}
+
 /// A non-blank cell of a row and where it is.
 struct Cell<'a> {
     column: &'a str,
@@ -247,7 +253,7 @@ impl Pass<'_> {
         action: Action,
         changes: &[String],
     ) -> AppResult<()> {
-        audit::record(
+        Ok(audit::record(
             tx,
             AuditEntry {
                 agency_id: Some(&self.plan.agency_id),
@@ -264,7 +270,7 @@ impl Pass<'_> {
                     "changes": changes,
                 })),
             },
-        )
+        )?)
     }
 
     // -- Equipment -------------------------------------------------------------
