@@ -6,5 +6,4 @@ fn main() {
         let _ = std::fs::create_dir_all(dist);
     }
     println!("cargo:rerun-if-changed=ui/dist");
-    println!("cargo:rerun-if-changed=migrations");
 }

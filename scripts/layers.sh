@@ -4,8 +4,9 @@
 # (a crate cannot name a crate that depends on it); this refuses the
 # dependencies a layer must not have at all:
 #   liftdesk-domain  pure rules: no runtime, database, HTTP or file I/O crate.
+#   liftdesk-store   storage: no HTTP crate.
 # and one rule of the product's code: the machine's time is read by the
-# clock (src/clock.rs) only; everything else reads the injected clock
+# clock (crates/liftdesk-store/src/clock.rs) only; everything else reads the injected clock
 # (`Tx::now` in a write, `Store::now` / `AppState::now` elsewhere). Test
 # modules (from `#[cfg(test)]` to the end of a file) and tests/ may read it.
 set -euo pipefail
@@ -33,9 +34,11 @@ DATABASE=(rusqlite libsqlite3-sys refinery refinery-core tokio-postgres postgres
 HTTP=(axum hyper reqwest tower tower-http utoipa rmcp tauri)
 
 forbid liftdesk-domain "${RUNTIME[@]}" "${DATABASE[@]}" "${HTTP[@]}"
+forbid liftdesk-store "${HTTP[@]}"
 
+CLOCK=crates/liftdesk-store/src/clock.rs
 clock_reads="$(
-  find src crates src-tauri/src -name '*.rs' ! -path src/clock.rs -print0 | sort -z |
+  find src crates src-tauri/src -name '*.rs' ! -path "$CLOCK" -print0 | sort -z |
     xargs -0 awk '
       FNR == 1 { in_tests = 0 }
       /^#\[cfg\(test\)\]/ { in_tests = 1 }
@@ -44,13 +47,14 @@ clock_reads="$(
       }'
 )"
 if [ -n "$clock_reads" ]; then
-  echo "Horloge : l'heure de la machine est lue hors de src/clock.rs ; lisez l'horloge injectée (Tx::now, Store::now, AppState::now) :" >&2
+  echo "Horloge : l'heure de la machine est lue hors de $CLOCK ; lisez l'horloge injectée (Tx::now, Store::now, AppState::now) :" >&2
   echo "$clock_reads" >&2
   status=1
 fi
 
 if [ "$status" -eq 0 ]; then
-  echo "Couches : liftdesk-domain ne dépend d'aucun runtime, base de données ni crate HTTP ; l'heure de la machine n'est lue que par src/clock.rs."
+  echo "Couches : liftdesk-domain ne dépend d'aucun runtime, base de données ni crate HTTP ; liftdesk-store d'aucune crate HTTP ; l'heure de la machine n'est lue que par $CLOCK."
   cargo tree -p liftdesk-domain -e normal --depth 1
+  cargo tree -p liftdesk-store -e normal --depth 1
 fi
 exit "$status"

@@ -4688,8 +4688,9 @@ mod tests {
     use rusqlite::Connection;
     use rusqlite::types::Value;
 
-    const V1: &str = include_str!("../../migrations/V1__domain.sql");
-    const V2: &str = include_str!("../../migrations/V2__technical_catalog.sql");
+    const V1: &str = include_str!("../../crates/liftdesk-store/migrations/V1__domain.sql");
+    const V2: &str =
+        include_str!("../../crates/liftdesk-store/migrations/V2__technical_catalog.sql");
 
     /// A Wednesday morning.
     fn fixed_now() -> DateTime<Utc> {

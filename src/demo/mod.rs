@@ -216,3 +216,49 @@ fn write_private_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     file.sync_all()?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    /// The Rust sort gives exactly SQLite's ORDER BY with the French
+    /// collation, on the demo's weeks (unassigned visits, technicians with
+    /// accented names, visits in progress, completed ones).
+    #[test]
+    fn the_planning_order_is_the_sql_order() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = crate::store::Store::open(&dir.path().join("t.db")).expect("store");
+        let creds =
+            crate::demo::install(&store, crate::demo::DemoSize::Small, 7, crate::clock::now())
+                .expect("demo");
+        let today = chrono::Utc::now().date_naive();
+        store
+            .read_blocking(|conn| -> crate::store::StoreResult<()> {
+                let sql = format!(
+                    "{} ORDER BY v.day, t.name IS NULL, t.name COLLATE FRANCAIS,
+                     v.technician_id, v.arrived_at IS NULL, v.arrived_at, e.number, v.id",
+                    crate::store::visits::PLANNING_SQL
+                );
+                let mut compared = 0;
+                for agency in &creds.agencies {
+                    for week in -6..3_i64 {
+                        let from = today + chrono::Duration::days(7 * week);
+                        let to = from + chrono::Duration::days(6);
+                        let (from, to) = (from.to_string(), to.to_string());
+                        let expected: Vec<String> = conn
+                            .prepare(&sql)?
+                            .query_map([agency.id.as_str(), &from, &to], |r| r.get(0))?
+                            .collect::<Result<_, _>>()?;
+                        let got: Vec<String> =
+                            crate::store::visits::planning(conn, &agency.id, &from, &to)?
+                                .into_iter()
+                                .map(|row| row.id)
+                                .collect();
+                        assert_eq!(got, expected, "{} {from}", agency.name);
+                        compared += got.len();
+                    }
+                }
+                assert!(compared > 500, "{compared} visits compared");
+                Ok(())
+            })
+            .expect("compare");
+    }
+}

@@ -83,6 +83,7 @@ pub mod quote;
 pub mod rota;
 pub mod siren;
 pub mod survey;
+pub mod text;
 pub mod time;
 pub mod visit;
 

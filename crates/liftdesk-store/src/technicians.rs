@@ -1,6 +1,6 @@
 //! Technicians, their standby rota and their absences.
 
-use crate::store::CachedStatements;
+use crate::CachedStatements;
 use rusqlite::{Connection, OptionalExtension};
 
 use super::StoreResult;

@@ -1,8 +1,8 @@
 //! Uploaded spreadsheets waiting for verification and import
 //! (`import_files`): each belongs to an agency and expires.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::StoreResult;

@@ -1,8 +1,8 @@
 //! API tokens, call-center keys and partner keys. Only SHA-256 fingerprints
 //! of the secrets are stored.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::new_id;

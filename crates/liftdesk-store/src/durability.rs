@@ -213,7 +213,7 @@ mod tests {
             .expect("a database in WAL mode commits by group")
     }
 
-    fn insert_organization(tx: &crate::store::Tx, name: &str) -> Result<(), StoreError> {
+    fn insert_organization(tx: &crate::Tx, name: &str) -> Result<(), StoreError> {
         tx.execute(
             "INSERT INTO organizations (id, name, created_at) VALUES (?1, ?2, '2026-01-01T00:00:00Z')",
             [super::super::new_id(), name.to_owned()],

@@ -1,7 +1,7 @@
 //! Discrepancies (écarts): what a survey found wrong on an equipment.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::{Connection, params};
 
 use super::new_id;

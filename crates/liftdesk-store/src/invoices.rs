@@ -1,8 +1,8 @@
 //! Invoices and credit notes, their lines, their numbering, and the clients
 //! they are made out to.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
@@ -732,7 +732,7 @@ mod tests {
     #[test]
     fn totals_and_far_pages_equal_count_and_offset() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let store = crate::store::Store::open(&dir.path().join("t.db")).expect("store");
+        let store = crate::Store::open(&dir.path().join("t.db")).expect("store");
         store.write_blocking(|tx| seed(tx, 6_000)).expect("seed");
         let filters = [
             InvoiceFilter::default(),

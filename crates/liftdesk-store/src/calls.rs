@@ -1,8 +1,8 @@
 //! Breakdown calls: as the agency reads them, as a call center opens and
 //! tracks them, and their assignment and status changes.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 

@@ -1,7 +1,7 @@
 //! Counts for the support diagnostics: how many of each record, and the
 //! webhook deliveries by state. Numbers only, nothing personal.
 
-use crate::store::CachedStatements;
+use crate::CachedStatements;
 use rusqlite::Connection;
 
 use super::StoreResult;

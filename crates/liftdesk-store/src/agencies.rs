@@ -1,7 +1,7 @@
 //! Organizations and agencies.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::new_id;

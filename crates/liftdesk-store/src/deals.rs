@@ -1,7 +1,7 @@
 //! Deals ("affaires") of the partner workflow API.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::Connection;
 
 use super::StoreResult;
@@ -65,7 +65,7 @@ pub struct NewDeal<'a> {
 }
 
 pub fn insert(tx: &Tx, deal: &NewDeal<'_>) -> StoreResult<String> {
-    let id = crate::store::new_id();
+    let id = crate::new_id();
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO deals (id, agency_id, type_affaire, types_etat_des_lieux, external_opportunity_id,

@@ -1,17 +1,28 @@
-//! The store owns every SQL statement. One writer connection takes writes in
-//! IMMEDIATE transactions (`write`), a small pool serves reads (`read`); both
-//! run on tokio's blocking threads so database work never blocks the runtime.
-//! Every connection is set up the same way: WAL, foreign keys, busy timeout.
+//! `liftdesk-store`: the storage interface and its SQLite implementation.
+//! It owns every SQL statement, the schema and its migrations
+//! (`migrations/`), transactions (`Tx`, carrying the injected clock's
+//! time), the read cache, group commit, the outbox and audit rows written in
+//! the operation's transaction, backups and the data directory. It knows
+//! nothing of HTTP (no axum): its errors are `StoreError`, which the front
+//! doors map to a status.
+//!
+//! One writer connection takes writes in IMMEDIATE transactions (`write`),
+//! a small pool serves reads (`read`); both run on tokio's blocking threads
+//! so database work never blocks the runtime. Every connection is set up
+//! the same way: WAL, foreign keys, busy timeout.
 
 pub mod accounts;
 pub mod agencies;
 pub mod audit;
+pub mod backup;
 mod cache;
 pub mod calls;
 pub mod clients;
+pub mod clock;
 pub mod contacts;
 pub mod credentials;
 pub mod dashboard;
+pub mod data_dir;
 pub mod deals;
 pub mod diagnostics;
 pub mod discrepancies;
@@ -28,6 +39,7 @@ pub mod sheets;
 pub mod surveys;
 pub mod technical_fields;
 pub mod technicians;
+pub mod text;
 mod tx;
 pub mod visits;
 pub mod webhooks;
@@ -41,7 +53,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::hooks::Action;
 use rusqlite::{Connection, OpenFlags};
 
-use crate::clock::{self, Clock};
+use crate::clock::Clock;
 
 pub use error::{StoreError, StoreResult, constraint};
 pub use tx::Tx;

@@ -1,8 +1,8 @@
 //! Staff web-UI sessions. The cookie's secret is kept as a SHA-256
 //! fingerprint only.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::StoreResult;

@@ -2,7 +2,7 @@
 //! one agency, each reading a slice of an index (migration V5) so that they
 //! stay fast on a million invoices and fifty thousand equipment.
 
-use crate::store::CachedStatements;
+use crate::CachedStatements;
 use rusqlite::{Connection, params};
 
 use super::StoreResult;

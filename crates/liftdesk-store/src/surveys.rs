@@ -1,13 +1,13 @@
 //! Surveys (relevés), the deals that asked for them and the data they collected.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::StoreResult;
 
 /// Survey statuses: the domain's (see `domain::survey`).
-pub use crate::domain::survey::SurveyStatus;
+pub use liftdesk_domain::survey::SurveyStatus;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SurveyListRow {
@@ -258,7 +258,7 @@ pub fn insert_to_do(
     surveyor_account_id: Option<&str>,
     reason: Option<&str>,
 ) -> StoreResult<String> {
-    let id = crate::store::new_id();
+    let id = crate::new_id();
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, surveyor_account_id, created_at, updated_at)

@@ -3,8 +3,8 @@
 //! one delivery per subscription of the agency to that event. An event
 //! exists if and only if its change was committed.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use chrono::{DateTime, Utc};
 use rusqlite::params;
 use serde::Serialize;

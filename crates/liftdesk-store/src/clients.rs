@@ -1,8 +1,8 @@
 //! Clients (the partner workflow API's client records); their contacts
 //! are in `store::contacts`.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 

@@ -1,7 +1,7 @@
 //! Single-use equipment sheet tokens (`sheet_tokens`) and what a sheet shows.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::StoreResult;

@@ -4,7 +4,7 @@
 use rusqlite::{Connection, params};
 
 use super::StoreResult;
-use crate::store::Tx;
+use crate::Tx;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ContactRow {

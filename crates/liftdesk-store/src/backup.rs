@@ -10,8 +10,8 @@ use rusqlite::backup::{Backup, StepResult};
 use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
-use crate::config;
-use crate::store::{Store, latest_schema_version};
+use crate::data_dir as config;
+use crate::{Store, latest_schema_version};
 
 /// Dated backups kept in a folder; older ones of the same pattern go.
 pub const KEEP_BACKUPS: usize = 14;
@@ -63,7 +63,7 @@ pub fn backup_database_file(db_path: &Path, dest: &Path) -> anyhow::Result<Backu
         )
     })?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    let version = crate::store::applied_schema_version(&conn).map_err(|_| {
+    let version = crate::applied_schema_version(&conn).map_err(|_| {
         anyhow::anyhow!(
             "{} n'est pas une base de données Liftdesk.",
             db_path.display()
@@ -252,7 +252,7 @@ pub fn check_backup(path: &Path) -> anyhow::Result<BackupCheck> {
             "La sauvegarde {shown} est endommagée (contrôle d'intégrité : {integrity}) : elle ne peut pas être restaurée."
         );
     }
-    let version = crate::store::applied_schema_version(&conn)
+    let version = crate::applied_schema_version(&conn)
         .map_err(|_| not_liftdesk())?
         .ok_or_else(not_liftdesk)?;
     let has_organizations: bool = conn

@@ -1,11 +1,11 @@
 //! Equipment and its surveyed technical data.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::StoreResult;
-use crate::domain::knowledge;
+use liftdesk_domain::knowledge;
 
 /// Catalog fields that apply to an equipment of type `?1` (NULL `applies_to`: every type).
 const APPLIES_TO_TYPE: &str =
@@ -523,7 +523,7 @@ pub fn insert_numbered(
     number: &str,
     client_id: Option<&str>,
 ) -> StoreResult<String> {
-    let id = crate::store::new_id();
+    let id = crate::new_id();
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO equipment (id, agency_id, client_id, number, created_at, updated_at)

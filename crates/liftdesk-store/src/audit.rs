@@ -4,7 +4,7 @@ use rusqlite::params;
 use serde_json::Value;
 
 use super::StoreResult;
-use crate::store::Tx;
+use crate::Tx;
 
 /// Who made a change.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,8 +2,8 @@
 //! one subscription; its row carries the schedule (`next_attempt_at`), so a
 //! restart resumes exactly where the process stopped.
 
-use crate::store::CachedStatements;
-use crate::store::Tx;
+use crate::CachedStatements;
+use crate::Tx;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::StoreResult;
