@@ -5,7 +5,9 @@
 # dependencies a layer must not have at all:
 #   liftdesk-domain  pure rules: no runtime, database, HTTP or file I/O crate.
 #   liftdesk-store   storage: no HTTP crate.
-# and one rule of the product's code: the machine's time is read by the
+# and two rules of the product's code: SQL and the database engine are the
+# store's (outside crates/liftdesk-store, only the demo's bulk seeding in
+# src/demo/ names rusqlite or runs a statement); and the machine's time is read by the
 # clock (crates/liftdesk-store/src/clock.rs) only; everything else reads the injected clock
 # (`Tx::now` in a write, `Store::now` / `AppState::now` elsewhere). Test
 # modules (from `#[cfg(test)]` to the end of a file) and tests/ may read it.
@@ -52,8 +54,18 @@ if [ -n "$clock_reads" ]; then
   status=1
 fi
 
+engine_uses="$(
+  grep -rnE 'rusqlite|(execute|prepare|query_row)_cached|\.prepare\(|execute_batch|query_map' \
+    src src-tauri/src --include='*.rs' | grep -v '^src/demo/' || true
+)"
+if [ -n "$engine_uses" ]; then
+  echo "Stockage : le moteur de base de données ou du SQL hors de crates/liftdesk-store (seul src/demo/ peut le faire) ; passez par une fonction du store :" >&2
+  echo "$engine_uses" >&2
+  status=1
+fi
+
 if [ "$status" -eq 0 ]; then
-  echo "Couches : liftdesk-domain ne dépend d'aucun runtime, base de données ni crate HTTP ; liftdesk-store d'aucune crate HTTP ; l'heure de la machine n'est lue que par $CLOCK."
+  echo "Couches : liftdesk-domain ne dépend d'aucun runtime, base de données ni crate HTTP ; liftdesk-store d'aucune crate HTTP ; le SQL est au store ; l'heure de la machine n'est lue que par $CLOCK."
   cargo tree -p liftdesk-domain -e normal --depth 1
   cargo tree -p liftdesk-store -e normal --depth 1
 fi

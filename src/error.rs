@@ -84,12 +84,6 @@ impl AppError {
     }
 }
 
-impl From<rusqlite::Error> for AppError {
-    fn from(err: rusqlite::Error) -> Self {
-        Self::from(StoreError::from(err))
-    }
-}
-
 /// The one place a storage failure becomes a status: a conflict no operation
 /// expected is a 409 in general words (the operation that expects one says
 /// it in its own, `StoreError::on_constraint`); anything else is the

@@ -89,7 +89,7 @@ fn prepare(dir: &Path) -> anyhow::Result<()> {
     let store = Store::open(&path)?;
     let creds = liftdesk::demo::install(&store, DemoSize::Small, 1, fixed_now())?;
     let agency = creds.agencies[0].id.clone();
-    let equipment = store.write_blocking(|tx| -> liftdesk::error::AppResult<String> {
+    let equipment = store.write_blocking(|tx| -> liftdesk::store::StoreResult<String> {
         for copy in 1..=INVOICE_COPIES {
             // Same rows under new ids and numbers (each series moved by
             // 1,000 per copy): the counters' triggers see ordinary inserts.

@@ -32,7 +32,7 @@ pub struct QueueArgs {
 /// per live subscription of the agency, as a real change would.
 pub fn queue(args: QueueArgs) -> anyhow::Result<()> {
     let store = liftdesk::server::open_store(&args.data_dir)?;
-    let queued = store.write_blocking(|tx| -> liftdesk::error::AppResult<usize> {
+    let queued = store.write_blocking(|tx| -> liftdesk::store::StoreResult<usize> {
         let calls: Vec<(String, String)> = {
             let mut stmt = tx.prepare(
                 "SELECT id, equipment_id FROM calls WHERE agency_id = ? AND status = 'resolue'
@@ -66,7 +66,7 @@ pub fn queue(args: QueueArgs) -> anyhow::Result<()> {
         }
         Ok(queued)
     })?;
-    let deliveries: i64 = store.read_blocking(|conn| -> liftdesk::error::AppResult<i64> {
+    let deliveries: i64 = store.read_blocking(|conn| -> liftdesk::store::StoreResult<i64> {
         Ok(conn.query_row(
             "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'en_attente'",
             [],

@@ -1,8 +1,7 @@
 //! Organizations, agencies and staff accounts.
 
-use crate::store::CachedStatements;
+use crate::store::Conn;
 use crate::store::Tx;
-use rusqlite::Connection;
 use serde_json::json;
 
 use crate::auth::password;
@@ -119,7 +118,7 @@ pub fn init_organization(tx: &Tx, input: &InitInput<'_>, actor: &Actor) -> AppRe
 /// organization's administrators, nor an agency administrator (whose scope
 /// is some agencies), nor the service operator's service account (a reading
 /// account for integrations) may back it up, restore or restart it.
-pub fn is_installation_admin(conn: &Connection, account: &AccountRow) -> AppResult<bool> {
+pub fn is_installation_admin(conn: &Conn, account: &AccountRow) -> AppResult<bool> {
     if account.role != Role::OrgAdmin {
         return Ok(false);
     }
@@ -128,11 +127,7 @@ pub fn is_installation_admin(conn: &Connection, account: &AccountRow) -> AppResu
 
 /// 403 unless the account administers the installation; a member gets the
 /// usual administrators-only refusal.
-pub fn require_installation_admin(
-    conn: &Connection,
-    account: &AccountRow,
-    what: &str,
-) -> AppResult<()> {
+pub fn require_installation_admin(conn: &Conn, account: &AccountRow, what: &str) -> AppResult<()> {
     if account.role == Role::Member {
         return crate::services::webhooks::require_admin(account, what);
     }
@@ -235,10 +230,7 @@ pub fn create_user(tx: &Tx, input: &NewUserInput<'_>, actor: &Actor) -> AppResul
         accounts::add_agency(tx, &id, &agency.id)?;
     }
     if input.technician {
-        tx.execute_cached(
-            "INSERT INTO technicians (id, agency_id, account_id, name, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            rusqlite::params![crate::store::new_id(), first, id, name, tx.now_text()],
-        )?;
+        crate::store::technicians::insert_for_account(tx, first, &id, &name)?;
     }
     audit::record(
         tx,
@@ -309,7 +301,7 @@ pub fn create_operator(
 /// The agencies an account works in: every agency of its organization for an
 /// organization admin (present and future), every client agency for the
 /// service operator, else the agencies it was given.
-pub fn agencies_in_scope(conn: &Connection, account: &AccountRow) -> AppResult<Vec<AgencyRow>> {
+pub fn agencies_in_scope(conn: &Conn, account: &AccountRow) -> AppResult<Vec<AgencyRow>> {
     Ok(match account.role {
         Role::OrgAdmin => agencies::agencies_of_organization(conn, &account.organization_id)?,
         Role::Operator => agencies::all_agencies(conn)?,
@@ -320,7 +312,7 @@ pub fn agencies_in_scope(conn: &Connection, account: &AccountRow) -> AppResult<V
 /// Checks the email and password; None for either wrong (the caller cannot
 /// tell which, and the time spent is the same).
 pub fn authenticate(
-    conn: &Connection,
+    conn: &Conn,
     email: &str,
     password_text: &str,
 ) -> AppResult<Option<AccountRow>> {

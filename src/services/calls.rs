@@ -503,7 +503,7 @@ pub struct TechnicianChoices {
 
 /// The agency's active technicians split by availability at `now`.
 pub fn technician_choices(
-    conn: &rusqlite::Connection,
+    conn: &crate::store::Conn,
     agency_id: &str,
     now: DateTime<Utc>,
 ) -> AppResult<TechnicianChoices> {
@@ -687,7 +687,7 @@ fn actor_name(row: &audit::AuditRow) -> ActorName {
 /// a step the log does not hold (calls recorded before it, the demo's
 /// history), the time the call row keeps, without an author.
 pub fn history(
-    conn: &rusqlite::Connection,
+    conn: &crate::store::Conn,
     agency_id: &str,
     row: &store::CallRow,
 ) -> AppResult<Vec<HistoryEntry>> {

@@ -3,7 +3,7 @@
 //! statut and categories from their lists, a `nom` per contact), the write
 //! in the caller's transaction with its audit entry.
 
-use rusqlite::Connection;
+use crate::store::Conn;
 use serde_json::{Value, json};
 
 use crate::domain::siren;
@@ -302,7 +302,7 @@ pub const NOT_FOUND: &str = "Client introuvable.";
 /// A client of the agency, by its partner identifier, with its contacts
 /// (oldest first); `None` when the agency has no such client.
 pub fn client_with_contacts(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     client_ref: &str,
 ) -> AppResult<Option<(ClientRow, Vec<ContactRow>)>> {
@@ -388,7 +388,7 @@ pub fn check_contact_value(field: &str, value: &str) -> AppResult<()> {
 
 /// A client record as the workflow API answers it: every field of the
 /// spec's client, null when unknown, archived ones with `supprime: true`.
-pub fn client_record(conn: &Connection, client: &ClientRow) -> AppResult<Value> {
+pub fn client_record(conn: &Conn, client: &ClientRow) -> AppResult<Value> {
     let contacts: Vec<Value> = contact_store::for_client(conn, &client.id)?
         .into_iter()
         .map(|c| {
@@ -420,7 +420,7 @@ pub fn client_record(conn: &Connection, client: &ClientRow) -> AppResult<Value> 
 /// `/get_client`: by `client_id` (0 or 1 record), else every client whose
 /// name contains `nom` (accents and case ignored), archived ones included.
 pub fn find_clients(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     client_id: Option<String>,
     nom: Option<String>,

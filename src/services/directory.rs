@@ -1,7 +1,7 @@
 //! Who and where: the agencies a caller can read, and the accounts working
 //! in them.
 
-use rusqlite::Connection;
+use crate::store::Conn;
 
 use crate::error::AppResult;
 use crate::store::accounts::{self, AccountRow, Role};
@@ -36,7 +36,7 @@ pub struct UserEntry {
 
 /// Every account working in one of `agencies`; each with the agencies of
 /// that list where it works (never an agency the caller cannot read).
-pub fn users(conn: &Connection, agencies: &[AgencyRow]) -> AppResult<Vec<UserEntry>> {
+pub fn users(conn: &Conn, agencies: &[AgencyRow]) -> AppResult<Vec<UserEntry>> {
     let ids: Vec<String> = agencies.iter().map(|a| a.id.clone()).collect();
     if ids.is_empty() {
         return Ok(Vec::new());

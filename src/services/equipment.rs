@@ -2,7 +2,7 @@
 //! what a partner's maintenance software reads of it (equipment to link, and
 //! one equipment's data).
 
-use rusqlite::Connection;
+use crate::store::Conn;
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -252,7 +252,7 @@ pub fn correct_identity(
 /// An equipment number no other equipment of the agency has (spaces and
 /// case ignored): 422 otherwise.
 pub fn check_number_free(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     number: &str,
     equipment_id: &str,
@@ -327,7 +327,7 @@ pub fn external_agency(
 /// hold every word of `search` (accents and case ignored), by number; and how
 /// many match across all pages. No search: every equipment.
 pub fn search(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     search: Option<&str>,
     limit: u32,
@@ -368,7 +368,7 @@ pub struct ExternalData {
 /// saying what to send (both parameters are optional in the description, so
 /// a call without them is well formed). None when nothing matches.
 pub fn external_data(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     number: Option<&str>,
     external_id: Option<&str>,

@@ -4,8 +4,8 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use crate::store::Conn;
 use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
-use rusqlite::Connection;
 use serde_json::json;
 
 use crate::clock;
@@ -128,7 +128,7 @@ type DaysOff = HashMap<String, (BTreeSet<NaiveDate>, BTreeSet<NaiveDate>)>;
 
 /// Absence and rest days of the technicians over `days`.
 fn availability(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     rows: &[PlanningTechnicianRow],
     days: &[NaiveDate],
@@ -184,7 +184,7 @@ fn availability(
 
 /// Visits per (technician, day) over `days`.
 fn loads(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     days: &[NaiveDate],
 ) -> AppResult<HashMap<(String, NaiveDate), u32>> {
@@ -222,7 +222,7 @@ pub struct WeekTechnician {
 /// those among `also` (inactive but carrying visits), with their absence
 /// and rest days that week.
 pub fn week_technicians(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     day: NaiveDate,
     also: &[String],
@@ -288,7 +288,7 @@ pub fn proposal_week(day: Option<NaiveDate>, today: NaiveDate) -> AppResult<Naiv
 }
 
 /// Computes (writes nothing) the visits of the week starting `monday`.
-pub fn propose(conn: &Connection, agency_id: &str, monday: NaiveDate) -> AppResult<WeekProposal> {
+pub fn propose(conn: &Conn, agency_id: &str, monday: NaiveDate) -> AppResult<WeekProposal> {
     let days = week_days(monday);
     let sunday = days.last().copied().unwrap_or(monday);
     let working: Vec<NaiveDate> = days[..5.min(days.len())].to_vec();

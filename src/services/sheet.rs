@@ -6,8 +6,8 @@
 //! the MCP resource `liftdesk://equipements/{id}/fiche`, as Markdown
 //! (`markdown`).
 
+use crate::store::Conn;
 use chrono::{DateTime, Duration, Utc};
-use rusqlite::Connection;
 use serde_json::{Value, json};
 
 use crate::auth::sheet_token::{self, SheetSecret};
@@ -244,7 +244,7 @@ fn section(title: &'static str, blocks: Vec<SheetBlock>) -> SheetSection {
 /// The sheet of an equipment of the agency; None when the equipment is not
 /// in that agency.
 pub fn document(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
 ) -> AppResult<Option<SheetDocument>> {
@@ -407,7 +407,7 @@ pub fn document(
 }
 
 /// The complete sheet page, with no external resource and no script.
-fn render(conn: &Connection, agency_id: &str, equipment_id: &str) -> AppResult<Option<String>> {
+fn render(conn: &Conn, agency_id: &str, equipment_id: &str) -> AppResult<Option<String>> {
     Ok(document(conn, agency_id, equipment_id)?.map(|document| html(&document)))
 }
 

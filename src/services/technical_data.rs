@@ -11,7 +11,7 @@
 //! and `contrat_entretien` (the equipment's maintenance contract);
 //! `taux_connaissance` is computed and read-only.
 
-use rusqlite::Connection;
+use crate::store::Conn;
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -326,7 +326,7 @@ fn parse_json_text(text: &str) -> Value {
 /// `contrat_entretien` when known, and always `taux_connaissance`.
 /// None when the equipment is not in that agency.
 pub fn read(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
 ) -> AppResult<Option<Map<String, Value>>> {
@@ -619,7 +619,7 @@ fn words(text: &str) -> Vec<String> {
 /// come first, then the others, each in catalog order. None when the
 /// equipment is not in the agency; an empty list when nothing matches.
 pub fn search_fields(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
     query: &str,

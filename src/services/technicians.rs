@@ -1,8 +1,8 @@
 //! The technicians' roster: who has calls in progress, who is on standby,
 //! who is absent, who is resting after standby duty.
 
+use crate::store::Conn;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use rusqlite::Connection;
 use serde_json::json;
 
 use crate::clock;
@@ -34,7 +34,7 @@ pub struct TechnicianStatus {
 
 /// The agency's active technicians at `now`; `today` is the local day.
 pub fn roster(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     now: DateTime<Utc>,
     today: NaiveDate,
@@ -200,7 +200,7 @@ fn technician_not_found(id: &str) -> AppError {
 }
 
 /// An active technician of the agency, else 404.
-pub fn active_technician(conn: &Connection, agency_id: &str, id: &str) -> AppResult<TechnicianRow> {
+pub fn active_technician(conn: &Conn, agency_id: &str, id: &str) -> AppResult<TechnicianRow> {
     technicians::active_in_agency(conn, agency_id, id)?.ok_or_else(|| technician_not_found(id))
 }
 
@@ -244,7 +244,7 @@ pub struct RotaWeek {
 
 /// `weeks` rota weeks from the one starting on `first_monday`.
 pub fn rota(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     first_monday: NaiveDate,
     weeks: u32,
@@ -609,7 +609,7 @@ pub const ABSENCES_LIMIT: i64 = 200;
 /// A technician's absences: those under way or to come, and those of the
 /// last three months.
 pub fn absences(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     technician_id: &str,
     today: NaiveDate,

@@ -3,8 +3,8 @@
 //! change in one transaction with its audit entry. The rules are those of
 //! `domain::visit`.
 
+use crate::store::Conn;
 use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
-use rusqlite::Connection;
 use serde_json::json;
 
 use crate::clock;
@@ -107,11 +107,7 @@ pub struct PlanningItem {
 }
 
 /// The agency's visits of the ISO week (Monday to Sunday) of `day`.
-pub fn planning_week(
-    conn: &Connection,
-    agency_id: &str,
-    day: NaiveDate,
-) -> AppResult<Vec<PlanningItem>> {
+pub fn planning_week(conn: &Conn, agency_id: &str, day: NaiveDate) -> AppResult<Vec<PlanningItem>> {
     let (monday, sunday) = iso_week(day);
     let rows = visits::planning(conn, agency_id, &day_text(monday), &day_text(sunday))?;
     Ok(rows.into_iter().map(planning_item).collect())
@@ -161,7 +157,7 @@ pub fn building_address(
 /// same entries as [`planning_week`], his only. A technician who is not of
 /// the agency is refused (422), never answered with an empty week.
 pub fn technician_planning_week(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     day: NaiveDate,
     technician_id: &str,
@@ -206,7 +202,7 @@ fn planning_item(row: PlanningRow) -> PlanningItem {
 // -- Reading ----------------------------------------------------------------
 
 /// The visit `id` of the agency, or 404.
-pub fn get(conn: &Connection, agency_id: &str, id: &str) -> AppResult<VisitRow> {
+pub fn get(conn: &Conn, agency_id: &str, id: &str) -> AppResult<VisitRow> {
     visits::get_in_agency(conn, agency_id, id)?.ok_or_else(|| AppError::not_found(NOT_FOUND))
 }
 

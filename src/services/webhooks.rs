@@ -157,7 +157,7 @@ pub fn subscribe(
 }
 
 /// A live subscription of the agency, else 404.
-pub fn live(conn: &rusqlite::Connection, agency_id: &str, id: &str) -> AppResult<SubscriptionRow> {
+pub fn live(conn: &crate::store::Conn, agency_id: &str, id: &str) -> AppResult<SubscriptionRow> {
     store::get_subscription(conn, agency_id, id)?
         .filter(|sub| sub.revoked_at.is_none())
         .ok_or_else(|| AppError::not_found(NOT_FOUND))

@@ -3,8 +3,8 @@
 //! audit entry (`Actor::PartnerKey`). The agency is checked by the caller
 //! (`PartnerCaller::authorize_agency`) before anything here runs.
 
+use crate::store::Conn;
 use chrono::NaiveDate;
-use rusqlite::Connection;
 use serde_json::{Map, Value};
 
 use crate::error::{AppError, AppResult};
@@ -70,7 +70,7 @@ pub fn required_text(field: &str, value: &str) -> AppResult<String> {
 
 /// `/get_equipment_data`: the available technical data, with `taux_connaissance`.
 pub fn equipment_data(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_number: &str,
 ) -> AppResult<Map<String, Value>> {
@@ -121,11 +121,7 @@ fn date_of(field: &str, value: Option<String>) -> AppResult<Option<String>> {
 
 /// `/get_opportunities_stats`: deals of that one agency, creation day within
 /// `from`..=`to`, of that type and category (each filter optional).
-pub fn opportunities_count(
-    conn: &Connection,
-    agency_id: &str,
-    input: StatsInput,
-) -> AppResult<i64> {
+pub fn opportunities_count(conn: &Conn, agency_id: &str, input: StatsInput) -> AppResult<i64> {
     let from = date_of("from", input.from)?;
     let to = date_of("to", input.to)?;
     if let (Some(from), Some(to)) = (&from, &to)

@@ -1,8 +1,9 @@
 //! Staff accounts and the agencies they work in.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::new_id;
 
@@ -92,7 +93,7 @@ fn account_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AccountRow> {
     })
 }
 
-pub fn email_in_use(conn: &Connection, email: &str) -> StoreResult<bool> {
+pub fn email_in_use(conn: &Conn, email: &str) -> StoreResult<bool> {
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM accounts WHERE email = ?1)",
         [email],
@@ -132,7 +133,7 @@ pub fn add_agency(tx: &Tx, account_id: &str, agency_id: &str) -> StoreResult<()>
     Ok(())
 }
 
-pub fn get(conn: &Connection, id: &str) -> StoreResult<Option<AccountRow>> {
+pub fn get(conn: &Conn, id: &str) -> StoreResult<Option<AccountRow>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"),
@@ -142,7 +143,7 @@ pub fn get(conn: &Connection, id: &str) -> StoreResult<Option<AccountRow>> {
         .optional()?)
 }
 
-pub fn find_by_email(conn: &Connection, email: &str) -> StoreResult<Option<AccountRow>> {
+pub fn find_by_email(conn: &Conn, email: &str) -> StoreResult<Option<AccountRow>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE email = ?1"),
@@ -154,7 +155,7 @@ pub fn find_by_email(conn: &Connection, email: &str) -> StoreResult<Option<Accou
 
 /// The account and its password hash, for sign-in.
 pub fn find_credentials_by_email(
-    conn: &Connection,
+    conn: &Conn,
     email: &str,
 ) -> StoreResult<Option<(AccountRow, String)>> {
     Ok(conn
@@ -166,7 +167,7 @@ pub fn find_credentials_by_email(
         .optional()?)
 }
 
-pub fn password_hash(conn: &Connection, account_id: &str) -> StoreResult<Option<String>> {
+pub fn password_hash(conn: &Conn, account_id: &str) -> StoreResult<Option<String>> {
     Ok(conn
         .query_row_cached(
             "SELECT password_hash FROM accounts WHERE id = ?1",
@@ -198,7 +199,7 @@ pub struct WorkingRow {
 /// organization admin every agency of its organization. The service
 /// operator's account works for the service, not in an agency: not listed.
 /// Sorted by account name, email, then agency name.
-pub fn working_in(conn: &Connection, agency_ids: &[String]) -> StoreResult<Vec<WorkingRow>> {
+pub fn working_in(conn: &Conn, agency_ids: &[String]) -> StoreResult<Vec<WorkingRow>> {
     let ids = serde_json::to_string(agency_ids)?;
     let columns = ACCOUNT_COLUMNS
         .split(", ")
@@ -233,7 +234,7 @@ pub fn working_in(conn: &Connection, agency_ids: &[String]) -> StoreResult<Vec<W
 /// (a member or agency admin of it, or an administrator of its
 /// organization): the partner workflow API's "mobile account". Its id.
 pub fn active_surveyor_of_agency(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     email: &str,
 ) -> StoreResult<Option<String>> {

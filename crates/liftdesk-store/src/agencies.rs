@@ -1,8 +1,9 @@
 //! Organizations and agencies.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::new_id;
 
@@ -56,7 +57,7 @@ pub fn operator_organization(tx: &Tx) -> StoreResult<String> {
     }
 }
 
-pub fn organization_exists(conn: &Connection, id: &str) -> StoreResult<bool> {
+pub fn organization_exists(conn: &Conn, id: &str) -> StoreResult<bool> {
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?1 AND kind = 'client')",
         [id],
@@ -92,7 +93,7 @@ fn agency_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AgencyRow> {
     })
 }
 
-pub fn get_agency(conn: &Connection, id: &str) -> StoreResult<Option<AgencyRow>> {
+pub fn get_agency(conn: &Conn, id: &str) -> StoreResult<Option<AgencyRow>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ?1"),
@@ -102,10 +103,7 @@ pub fn get_agency(conn: &Connection, id: &str) -> StoreResult<Option<AgencyRow>>
         .optional()?)
 }
 
-pub fn agencies_of_organization(
-    conn: &Connection,
-    organization_id: &str,
-) -> StoreResult<Vec<AgencyRow>> {
+pub fn agencies_of_organization(conn: &Conn, organization_id: &str) -> StoreResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id
          WHERE a.organization_id = ?1 ORDER BY a.name COLLATE FRANCAIS, a.id"
@@ -115,7 +113,7 @@ pub fn agencies_of_organization(
 }
 
 /// Every agency of every client organization (the service operator's view).
-pub fn all_agencies(conn: &Connection) -> StoreResult<Vec<AgencyRow>> {
+pub fn all_agencies(conn: &Conn) -> StoreResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id
          WHERE o.kind = 'client' ORDER BY o.name COLLATE FRANCAIS, a.name COLLATE FRANCAIS, a.id"
@@ -125,7 +123,7 @@ pub fn all_agencies(conn: &Connection) -> StoreResult<Vec<AgencyRow>> {
 }
 
 /// Agencies listed for an account that is neither org admin nor operator.
-pub fn agencies_of_account(conn: &Connection, account_id: &str) -> StoreResult<Vec<AgencyRow>> {
+pub fn agencies_of_account(conn: &Conn, account_id: &str) -> StoreResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM account_agencies aa
          JOIN agencies a ON a.id = aa.agency_id JOIN organizations o ON o.id = a.organization_id
@@ -145,7 +143,7 @@ pub struct SellerRow {
     pub address: Option<String>,
 }
 
-pub fn seller(conn: &Connection, agency_id: &str) -> StoreResult<Option<SellerRow>> {
+pub fn seller(conn: &Conn, agency_id: &str) -> StoreResult<Option<SellerRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT o.name, a.name, a.siret, a.address
@@ -177,7 +175,7 @@ pub fn set_legal_identity(tx: &Tx, agency_id: &str, siret: &str, address: &str) 
 /// Whether a client organization exists: the installation is set up. The
 /// service operator's own organization (made by `liftdesk operator create`,
 /// possibly first on an empty data directory) does not count.
-pub fn any_client_organization(conn: &Connection) -> StoreResult<bool> {
+pub fn any_client_organization(conn: &Conn) -> StoreResult<bool> {
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM organizations WHERE kind = 'client')",
         [],
@@ -196,7 +194,7 @@ pub fn claim_installation(tx: &Tx, organization_id: &str) -> StoreResult<()> {
 }
 
 /// The organization that set the installation up (none before the first run).
-pub fn installation_organization(conn: &Connection) -> StoreResult<Option<String>> {
+pub fn installation_organization(conn: &Conn) -> StoreResult<Option<String>> {
     Ok(conn
         .query_row(
             "SELECT organization_id FROM installation WHERE id = 1",

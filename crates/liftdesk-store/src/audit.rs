@@ -79,7 +79,7 @@ pub struct AuditRow {
 
 /// The agency's audit entries about one object, oldest first.
 pub fn of_object(
-    conn: &rusqlite::Connection,
+    conn: &crate::Conn,
     agency_id: &str,
     object_type: &str,
     object_id: &str,

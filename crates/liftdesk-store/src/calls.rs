@@ -2,9 +2,10 @@
 //! tracks them, and their assignment and status changes.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
 use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
+use rusqlite::{OptionalExtension, params, params_from_iter};
 
 use super::StoreResult;
 
@@ -33,7 +34,7 @@ pub struct CallRow {
 }
 
 /// The call `id` if it belongs to `agency_id`.
-pub fn get_in_agency(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<CallRow>> {
+pub fn get_in_agency(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<CallRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT c.id, c.reference, c.status, c.type, c.description, c.caller, c.received_at,
@@ -81,7 +82,7 @@ pub struct CenterCallRow {
 
 /// The call `reference` opened by the call center `call_center_id`.
 pub fn get_by_center_reference(
-    conn: &Connection,
+    conn: &Conn,
     call_center_id: &str,
     reference: &str,
 ) -> StoreResult<Option<CenterCallRow>> {
@@ -212,7 +213,7 @@ pub struct CallStamps {
     pub created_by: Option<String>,
 }
 
-pub fn stamps(conn: &Connection, id: &str) -> StoreResult<CallStamps> {
+pub fn stamps(conn: &Conn, id: &str) -> StoreResult<CallStamps> {
     Ok(conn
         .query_row_cached(
             "SELECT c.assigned_at, c.en_route_at, c.stopped_at, coalesce(a.name, a.email)
@@ -390,7 +391,7 @@ fn list_conditions(agency_id: &str, filter: &ListFilter) -> (String, Vec<Value>)
 /// and how many calls it keeps in all. The page is chosen on `calls` alone,
 /// then joined to its equipment, building and technician.
 pub fn list_page(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     filter: &ListFilter,
     limit: u32,
@@ -421,7 +422,7 @@ pub fn list_page(
 /// Every call of the agency kept by `filter`, in the listing order (for a
 /// search, which compares folded text outside SQL).
 pub fn list_all(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     filter: &ListFilter,
 ) -> StoreResult<Vec<CallListRow>> {
@@ -474,7 +475,7 @@ fn equipment_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentCallRo
 /// The equipment's calls received since `since` (UTC timestamp text) or
 /// still not resolved, newest first, at most `limit`.
 pub fn of_equipment_since(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
     since: &str,
@@ -495,7 +496,7 @@ pub fn of_equipment_since(
 
 /// The equipment's latest calls (at most `limit`, newest first) and how many it has.
 pub fn recent_of_equipment(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
     limit: u32,

@@ -2,9 +2,10 @@
 //! are in `store::contacts`.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
 use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
+use rusqlite::{OptionalExtension, params, params_from_iter};
 
 use super::StoreResult;
 
@@ -48,7 +49,7 @@ fn client_from_row(r: &rusqlite::Row) -> rusqlite::Result<ClientRow> {
 
 /// The client of the agency with that partner identifier.
 pub fn find_by_ref(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     client_ref: &str,
 ) -> StoreResult<Option<ClientRow>> {
@@ -62,7 +63,7 @@ pub fn find_by_ref(
 }
 
 /// Every client of the agency (archived ones too), oldest first.
-pub fn all(conn: &Connection, agency_id: &str) -> StoreResult<Vec<ClientRow>> {
+pub fn all(conn: &Conn, agency_id: &str) -> StoreResult<Vec<ClientRow>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {COLUMNS} FROM clients WHERE agency_id = ?1 ORDER BY created_at, id"
     ))?;
@@ -79,7 +80,7 @@ pub fn all(conn: &Connection, agency_id: &str) -> StoreResult<Vec<ClientRow>> {
 /// match in all. `archived`: `None` keeps every client, `Some(flag)` only
 /// the archived (`true`) or the active (`false`) ones.
 pub fn search(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     words: &[String],
     archived: Option<bool>,

@@ -1,7 +1,8 @@
 //! Contacts of a client (`contacts`): every SQL statement on them. A contact
 //! has no agency of its own: it is in its client's agency.
 
-use rusqlite::{Connection, params};
+use crate::Conn;
+use rusqlite::params;
 
 use super::StoreResult;
 use crate::Tx;
@@ -16,7 +17,7 @@ pub struct ContactRow {
 }
 
 /// The client's contacts (by the client's internal id), oldest first.
-pub fn for_client(conn: &Connection, client_id: &str) -> StoreResult<Vec<ContactRow>> {
+pub fn for_client(conn: &Conn, client_id: &str) -> StoreResult<Vec<ContactRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, nom, email, telephone, fonction FROM contacts
          WHERE client_id = ?1 ORDER BY created_at, id",

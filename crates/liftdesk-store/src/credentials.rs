@@ -2,8 +2,9 @@
 //! of the secrets are stored.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::new_id;
 
@@ -64,10 +65,7 @@ pub struct ApiTokenMatch {
     pub last_used_at: Option<String>,
 }
 
-pub fn find_live_api_token(
-    conn: &Connection,
-    fingerprint: &str,
-) -> StoreResult<Option<ApiTokenMatch>> {
+pub fn find_live_api_token(conn: &Conn, fingerprint: &str) -> StoreResult<Option<ApiTokenMatch>> {
     Ok(conn
         .query_row_cached(
             "SELECT c.id, c.account_id, c.last_used_at FROM credentials c
@@ -94,7 +92,7 @@ pub fn revoke(tx: &Tx, id: &str) -> StoreResult<bool> {
     Ok(changed == 1)
 }
 
-pub fn exists(conn: &Connection, id: &str) -> StoreResult<bool> {
+pub fn exists(conn: &Conn, id: &str) -> StoreResult<bool> {
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM credentials WHERE id = ?1)",
         [id],
@@ -158,7 +156,7 @@ pub struct CallCenterKeyMatch {
 }
 
 pub fn find_live_call_center_key(
-    conn: &Connection,
+    conn: &Conn,
     fingerprint: &str,
 ) -> StoreResult<Option<CallCenterKeyMatch>> {
     Ok(conn
@@ -190,7 +188,7 @@ pub struct PartnerKeyMatch {
 }
 
 pub fn find_live_partner_key(
-    conn: &Connection,
+    conn: &Conn,
     fingerprint: &str,
 ) -> StoreResult<Option<PartnerKeyMatch>> {
     let found: Option<(String, String, Option<String>)> = conn
@@ -229,7 +227,7 @@ pub struct CredentialRow {
     pub revoked_at: Option<String>,
 }
 
-pub fn get(conn: &Connection, id: &str) -> StoreResult<Option<CredentialRow>> {
+pub fn get(conn: &Conn, id: &str) -> StoreResult<Option<CredentialRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, kind, name, account_id, agency_id, revoked_at FROM credentials WHERE id = ?1",
@@ -273,7 +271,7 @@ fn listed_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<ListedCredential> {
 }
 
 fn listed_page(
-    conn: &Connection,
+    conn: &Conn,
     count_sql: &str,
     rows_sql: &str,
     owner: &str,
@@ -291,7 +289,7 @@ fn listed_page(
 
 /// The live API tokens of an account, newest first.
 pub fn list_api_tokens(
-    conn: &Connection,
+    conn: &Conn,
     account_id: &str,
     limit: u32,
     offset: u64,
@@ -312,7 +310,7 @@ pub fn list_api_tokens(
 /// The live call-center keys of an agency, newest first; `name` is the
 /// center's.
 pub fn list_call_center_keys(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     limit: u32,
     offset: u64,
@@ -334,7 +332,7 @@ pub fn list_call_center_keys(
 /// The live partner keys attributed to an agency, newest first, with how
 /// many other agencies each one serves.
 pub fn list_partner_keys(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     limit: u32,
     offset: u64,
@@ -355,11 +353,7 @@ pub fn list_partner_keys(
     )
 }
 
-pub fn is_attributed_to(
-    conn: &Connection,
-    credential_id: &str,
-    agency_id: &str,
-) -> StoreResult<bool> {
+pub fn is_attributed_to(conn: &Conn, credential_id: &str, agency_id: &str) -> StoreResult<bool> {
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2)",
         params![credential_id, agency_id],

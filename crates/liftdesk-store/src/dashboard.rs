@@ -3,12 +3,13 @@
 //! stay fast on a million invoices and fifty thousand equipment.
 
 use crate::CachedStatements;
-use rusqlite::{Connection, params};
+use crate::Conn;
+use rusqlite::params;
 
 use super::StoreResult;
 
 /// Open calls (every status but `resolue`) by status code.
-pub fn open_calls_by_status(conn: &Connection, agency_id: &str) -> StoreResult<Vec<(String, i64)>> {
+pub fn open_calls_by_status(conn: &Conn, agency_id: &str) -> StoreResult<Vec<(String, i64)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT status, COUNT(*) FROM calls
          WHERE agency_id = ?1 AND status <> 'resolue'
@@ -23,7 +24,7 @@ pub fn open_calls_by_status(conn: &Connection, agency_id: &str) -> StoreResult<V
 /// Visits planned from `monday` to `sunday` (`YYYY-MM-DD`): how many, and how
 /// many of them are done.
 pub fn week_visits(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     monday: &str,
     sunday: &str,
@@ -39,7 +40,7 @@ pub fn week_visits(
 
 /// Visits not done whose planned day, or whose limit date from the
 /// maintenance plan, is before `today`.
-pub fn overdue_visits(conn: &Connection, agency_id: &str, today: &str) -> StoreResult<i64> {
+pub fn overdue_visits(conn: &Conn, agency_id: &str, today: &str) -> StoreResult<i64> {
     let n = conn.query_row_cached(
         "SELECT COUNT(*) FROM visits
          WHERE agency_id = ?1 AND status <> 'faite'
@@ -59,7 +60,7 @@ pub struct MonthFigure {
 }
 
 fn month_figures(
-    conn: &Connection,
+    conn: &Conn,
     sql: &str,
     agency_id: &str,
     from: &str,
@@ -80,7 +81,7 @@ fn month_figures(
 
 /// Invoices (not credit notes) issued from `from` to `to` (days), by month.
 pub fn invoices_issued_by_month(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     from: &str,
     to: &str,
@@ -100,7 +101,7 @@ pub fn invoices_issued_by_month(
 
 /// Invoices (not credit notes) paid from `from` to `to` (days), by month.
 pub fn invoices_paid_by_month(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     from: &str,
     to: &str,
@@ -133,7 +134,7 @@ const BUCKET_SQL: &str = "CASE
 /// many, what is still owed in cents (the amount incl. tax less the credit
 /// notes issued against them).
 pub fn unpaid_by_age(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     today: &str,
 ) -> StoreResult<Vec<(String, i64, i64)>> {
@@ -178,7 +179,7 @@ pub fn unpaid_by_age(
 /// apply to that type (`equipment.surveyed_fields`, kept by triggers of
 /// migration V5): (type, surveyed, equipment count, catalog size of the type).
 pub fn equipment_by_surveyed(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
 ) -> StoreResult<Vec<(String, i64, i64, i64)>> {
     let mut stmt = conn.prepare_cached(

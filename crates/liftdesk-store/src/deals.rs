@@ -1,8 +1,8 @@
 //! Deals ("affaires") of the partner workflow API.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::Connection;
 
 use super::StoreResult;
 
@@ -17,7 +17,7 @@ pub struct DealFilter {
 }
 
 /// How many deals of that one agency match.
-pub fn count(conn: &Connection, agency_id: &str, filter: &DealFilter) -> StoreResult<i64> {
+pub fn count(conn: &Conn, agency_id: &str, filter: &DealFilter) -> StoreResult<i64> {
     Ok(conn.query_row_cached(
         "SELECT COUNT(*) FROM deals
          WHERE agency_id = ?1
@@ -38,7 +38,7 @@ pub fn count(conn: &Connection, agency_id: &str, filter: &DealFilter) -> StoreRe
 
 /// The deal of the agency with that external opportunity id.
 pub fn find_by_external_id(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     external_id: &str,
 ) -> StoreResult<Option<String>> {

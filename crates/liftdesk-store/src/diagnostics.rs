@@ -2,7 +2,7 @@
 //! webhook deliveries by state. Numbers only, nothing personal.
 
 use crate::CachedStatements;
-use rusqlite::Connection;
+use crate::Conn;
 
 use super::StoreResult;
 
@@ -23,7 +23,7 @@ const COUNTED: [(&str, &str); 12] = [
 ];
 
 /// `(label, count)` of every counted table.
-pub fn counts(conn: &Connection) -> StoreResult<Vec<(&'static str, i64)>> {
+pub fn counts(conn: &Conn) -> StoreResult<Vec<(&'static str, i64)>> {
     let mut out = Vec::with_capacity(COUNTED.len());
     for (table, label) in COUNTED {
         let count: i64 =
@@ -34,7 +34,7 @@ pub fn counts(conn: &Connection) -> StoreResult<Vec<(&'static str, i64)>> {
 }
 
 /// Webhook deliveries by status (`en_attente`, `echec`, `abandonnee`, `livree`).
-pub fn deliveries_by_status(conn: &Connection) -> StoreResult<Vec<(String, i64)>> {
+pub fn deliveries_by_status(conn: &Conn) -> StoreResult<Vec<(String, i64)>> {
     let mut stmt = conn.prepare(
         "SELECT status, count(*) FROM webhook_deliveries GROUP BY status ORDER BY status",
     )?;

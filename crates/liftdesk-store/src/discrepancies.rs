@@ -1,8 +1,9 @@
 //! Discrepancies (écarts): what a survey found wrong on an equipment.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, params};
+use rusqlite::params;
 
 use super::new_id;
 
@@ -53,7 +54,7 @@ pub struct DiscrepancyRow {
 /// One page of the discrepancies a survey of the agency found, newest first,
 /// with how many there are.
 pub fn of_survey(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     survey_id: &str,
     limit: u32,

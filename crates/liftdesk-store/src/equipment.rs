@@ -1,8 +1,9 @@
 //! Equipment and its surveyed technical data.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 use liftdesk_domain::knowledge;
@@ -15,7 +16,7 @@ const APPLIES_TO_TYPE: &str =
 /// surveyed catalog fields over the catalog fields that apply to its type, in
 /// percent. None when the equipment is not in that agency.
 pub fn knowledge_rate(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
 ) -> StoreResult<Option<f64>> {
@@ -125,11 +126,7 @@ fn equipment_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentRow> {
 }
 
 /// An equipment of the agency (None when unknown or in another agency).
-pub fn get(
-    conn: &Connection,
-    agency_id: &str,
-    equipment_id: &str,
-) -> StoreResult<Option<EquipmentRow>> {
+pub fn get(conn: &Conn, agency_id: &str, equipment_id: &str) -> StoreResult<Option<EquipmentRow>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM} WHERE e.id = ?1 AND e.agency_id = ?2"),
@@ -142,7 +139,7 @@ pub fn get(
 /// The equipment of the agency whose number matches, ignoring spaces and
 /// case (the `number_key` column, unique per agency).
 pub fn find_by_number(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     number: &str,
 ) -> StoreResult<Option<EquipmentRow>> {
@@ -158,7 +155,7 @@ pub fn find_by_number(
 /// The equipment of the agency with that identifier in the partner's
 /// software (the first one created, should two share it).
 pub fn find_by_external_id(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     external_id: &str,
 ) -> StoreResult<Option<EquipmentRow>> {
@@ -177,7 +174,7 @@ const NUMBER_KEY_OF_PARAM: &str = "lower(replace(replace(?2, ' ', ''), char(9), 
 /// Another equipment of the agency whose number has the same key as `number`
 /// (spaces and case ignored): its number, if any.
 pub fn number_used_by_other(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     number: &str,
     equipment_id: &str,
@@ -237,7 +234,7 @@ pub fn touch(tx: &Tx, equipment_id: &str) -> StoreResult<()> {
 
 /// The current technical data of an equipment: (field code, JSON text), in
 /// catalog order.
-pub fn values(conn: &Connection, equipment_id: &str) -> StoreResult<Vec<(String, String)>> {
+pub fn values(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<(String, String)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT v.field_code, v.value FROM equipment_values v
          JOIN technical_fields f ON f.code = v.field_code
@@ -312,7 +309,7 @@ pub fn update_building(tx: &Tx, building: &BuildingRow) -> StoreResult<()> {
 }
 
 /// Every building of the agency, oldest first.
-pub fn buildings_of_agency(conn: &Connection, agency_id: &str) -> StoreResult<Vec<BuildingRow>> {
+pub fn buildings_of_agency(conn: &Conn, agency_id: &str) -> StoreResult<Vec<BuildingRow>> {
     let mut stmt = conn.prepare(
         "SELECT id, name, address, address_complement, postal_code, city FROM buildings
          WHERE agency_id = ?1 ORDER BY created_at, id",
@@ -429,7 +426,7 @@ pub fn create_building_for(
 
 /// Equipment of the agency under contract (`parc`), numbered, without an
 /// identifier in the partner's software, by number.
-pub fn without_external_id(conn: &Connection, agency_id: &str) -> StoreResult<Vec<EquipmentRow>> {
+pub fn without_external_id(conn: &Conn, agency_id: &str) -> StoreResult<Vec<EquipmentRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
          WHERE e.agency_id = ?1 AND e.maintenance_contract = 'parc'
@@ -442,7 +439,7 @@ pub fn without_external_id(conn: &Connection, agency_id: &str) -> StoreResult<Ve
 
 /// Every equipment of the agency, by number (`number_key`; the unnumbered
 /// last), then id.
-pub fn of_agency(conn: &Connection, agency_id: &str) -> StoreResult<Vec<EquipmentRow>> {
+pub fn of_agency(conn: &Conn, agency_id: &str) -> StoreResult<Vec<EquipmentRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
          WHERE e.agency_id = ?1
@@ -466,7 +463,7 @@ const SEARCHED_TEXT: &str = "FOLD(coalesce(e.number, '') || CASE WHEN b.id IS NU
 /// the total comes with the page (a window count), read apart only when the
 /// page is past the end.
 pub fn search(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     words: &[String],
     limit: u32,
@@ -571,7 +568,7 @@ pub fn set_access(tx: &Tx, building_id: &str, access: &AccessInstructions<'_>) -
 /// first `limit` and how many in all. Reads the unique index on
 /// (agency_id, number_key) as a range, so it stays fast on a large park.
 pub fn by_number_prefix(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     key_prefix: &str,
     limit: u32,
@@ -639,7 +636,7 @@ fn plan_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PlanRow> {
 }
 
 /// One equipment of the agency with its plan (None when not of the agency).
-pub fn plan_of(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<PlanRow>> {
+pub fn plan_of(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<PlanRow>> {
     Ok(conn
         .query_row_cached(
             &format!(
@@ -654,7 +651,7 @@ pub fn plan_of(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Opti
 
 /// The agency's equipment under maintenance contract (`parc`) whose plan
 /// started by `until`, with their last done and next open visit.
-pub fn in_plan(conn: &Connection, agency_id: &str, until: &str) -> StoreResult<Vec<PlanRow>> {
+pub fn in_plan(conn: &Conn, agency_id: &str, until: &str) -> StoreResult<Vec<PlanRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {PLAN_COLUMNS} FROM equipment e LEFT JOIN buildings b ON b.id = e.building_id
          WHERE e.agency_id = ?1 AND e.maintenance_contract = 'parc'
@@ -679,7 +676,7 @@ pub fn set_visit_interval(tx: &Tx, id: &str, days: i64, now: &str) -> StoreResul
 /// `CASE` on its type built from the catalog (a few dozen rows): the same
 /// count as `knowledge_rate`'s (a field applies to every type when its
 /// `applies_to` is NULL, else to the types listed), without a subquery per row.
-fn catalog_count_of_e(conn: &Connection) -> StoreResult<String> {
+fn catalog_count_of_e(conn: &Conn) -> StoreResult<String> {
     let mut stmt = conn.prepare_cached("SELECT applies_to FROM technical_fields")?;
     let lists: Vec<Option<String>> = stmt
         .query_map([], |r| r.get(0))?
@@ -715,7 +712,7 @@ const KNOWLEDGE_SURVEYED_OF_E: &str = "(SELECT COUNT(*) FROM equipment_values v
 /// The knowledge rate of the row `e` in tenths of a percent, rounded half up
 /// as `domain::knowledge::knowledge_rate` does, computed in SQL (so that the
 /// park can be filtered by it without reading the park into Rust).
-fn knowledge_tenths_of_e(conn: &Connection) -> StoreResult<String> {
+fn knowledge_tenths_of_e(conn: &Conn) -> StoreResult<String> {
     let c = catalog_count_of_e(conn)?;
     let s = KNOWLEDGE_SURVEYED_OF_E;
     Ok(format!(
@@ -791,7 +788,7 @@ fn park_conditions(
 /// keeps in all. Every filter is applied in SQL; the page's rows are chosen
 /// first, then joined to their building and client and given their rate.
 pub fn park_page(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     filter: &ParkFilter,
     limit: u32,
@@ -854,7 +851,7 @@ pub fn park_page(
 /// The public identifier (`client_ref`) and name of a client of the agency
 /// by its internal id (None when unknown).
 pub fn client_ref_and_name(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     client_id: &str,
 ) -> StoreResult<Option<(String, String)>> {
@@ -878,7 +875,7 @@ pub struct ValueRow {
 }
 
 /// The current technical data of an equipment with their origin, in catalog order.
-pub fn values_detailed(conn: &Connection, equipment_id: &str) -> StoreResult<Vec<ValueRow>> {
+pub fn values_detailed(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<ValueRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT v.field_code, v.value, v.surveyed_at, s.number FROM equipment_values v
          JOIN technical_fields f ON f.code = v.field_code

@@ -2,8 +2,9 @@
 //! (`import_files`): each belongs to an agency and expires.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 
@@ -60,7 +61,7 @@ pub fn insert(tx: &Tx, file: &ImportFileRow, content: &[u8]) -> StoreResult<()> 
 
 /// The agency's file with that id, unless it has expired at `now`.
 pub fn get(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     file_id: &str,
     now: &str,
@@ -77,7 +78,7 @@ pub fn get(
 
 /// The stored content of the agency's file, unless it has expired at `now`.
 pub fn content(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     file_id: &str,
     now: &str,

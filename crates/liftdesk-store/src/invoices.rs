@@ -2,9 +2,10 @@
 //! they are made out to.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
 use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
+use rusqlite::{OptionalExtension, Row, params, params_from_iter};
 
 use super::new_id;
 use super::{StoreError, StoreResult};
@@ -105,7 +106,7 @@ const SEEK_FROM_OFFSET: u64 = 2_000;
 /// `invoices_by_created` (agency first, then created_on, id). Several
 /// statuses (the MCP tool's "unpaid": `emise` or `envoyee`) are one `IN`.
 pub fn list(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     filter: &InvoiceFilter,
     limit: u32,
@@ -115,7 +116,7 @@ pub fn list(
 }
 
 fn list_seeking_from(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     filter: &InvoiceFilter,
     limit: u32,
@@ -236,7 +237,7 @@ fn list_seeking_from(
 /// The same page read with a plain `LIMIT … OFFSET …` and the total with
 /// `COUNT(*)`: what `list` must always equal (tests compare them).
 pub fn list_by_offset(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     filter: &InvoiceFilter,
     limit: u32,
@@ -285,7 +286,7 @@ pub fn list_by_offset(
 }
 
 /// The invoice or credit note `id` of the agency.
-pub fn get(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<InvoiceRow>> {
+pub fn get(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<InvoiceRow>> {
     Ok(conn
         .query_row_cached(
             &format!(
@@ -299,7 +300,7 @@ pub fn get(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<I
 }
 
 /// The lines of an invoice or credit note, in their order.
-pub fn lines(conn: &Connection, invoice_id: &str) -> StoreResult<Vec<InvoiceLineRow>> {
+pub fn lines(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<InvoiceLineRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp FROM invoice_lines
          WHERE invoice_id = ?1 ORDER BY position",
@@ -325,7 +326,7 @@ pub struct CreditNoteRow {
 }
 
 /// Every credit note (drafts included) made against `invoice_id`, oldest first.
-pub fn credit_notes(conn: &Connection, invoice_id: &str) -> StoreResult<Vec<CreditNoteRow>> {
+pub fn credit_notes(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<CreditNoteRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, number, status, total_incl_cents FROM invoices
          WHERE credited_invoice_id = ?1 ORDER BY created_at, id",
@@ -342,10 +343,7 @@ pub fn credit_notes(conn: &Connection, invoice_id: &str) -> StoreResult<Vec<Cred
 }
 
 /// The lines of every issued credit note (not the drafts) of `invoice_id`.
-pub fn issued_credit_lines(
-    conn: &Connection,
-    invoice_id: &str,
-) -> StoreResult<Vec<InvoiceLineRow>> {
+pub fn issued_credit_lines(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<InvoiceLineRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT l.label, l.quantity_milli, l.unit_price_cents, l.vat_rate_bp
          FROM invoices a JOIN invoice_lines l ON l.invoice_id = a.id
@@ -364,7 +362,7 @@ pub fn issued_credit_lines(
 }
 
 /// Total including tax of the issued credit notes (not the drafts) of `invoice_id`.
-pub fn issued_credit_total(conn: &Connection, invoice_id: &str) -> StoreResult<i64> {
+pub fn issued_credit_total(conn: &Conn, invoice_id: &str) -> StoreResult<i64> {
     Ok(conn.query_row_cached(
         "SELECT COALESCE(SUM(total_incl_cents), 0) FROM invoices
          WHERE credited_invoice_id = ?1 AND status <> 'brouillon'",
@@ -377,7 +375,7 @@ pub fn issued_credit_total(conn: &Connection, invoice_id: &str) -> StoreResult<i
 /// first one if several (an invoice with its own lines, such as a deposit,
 /// may also name the quote): its id and number (None while a draft).
 pub fn invoice_of_quote(
-    conn: &Connection,
+    conn: &Conn,
     quote_id: &str,
 ) -> StoreResult<Option<(String, Option<String>)>> {
     Ok(conn
@@ -478,7 +476,7 @@ fn client_from_row(r: &Row<'_>) -> rusqlite::Result<ClientRow> {
 
 /// The client of the agency with the partner identifier `client_ref`.
 pub fn find_client_by_ref(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     client_ref: &str,
 ) -> StoreResult<Option<ClientRow>> {
@@ -494,7 +492,7 @@ pub fn find_client_by_ref(
 }
 
 /// The client `id` (internal identifier).
-pub fn find_client(conn: &Connection, id: &str) -> StoreResult<Option<ClientRow>> {
+pub fn find_client(conn: &Conn, id: &str) -> StoreResult<Option<ClientRow>> {
     Ok(conn
         .query_row_cached(
             &format!("SELECT {CLIENT_COLUMNS} FROM clients WHERE id = ?1"),

@@ -56,7 +56,7 @@ use rusqlite::{Connection, OpenFlags};
 use crate::clock::Clock;
 
 pub use error::{StoreError, StoreResult, constraint};
-pub use tx::Tx;
+pub use tx::{Conn, Tx};
 
 pub use migrate::{
     SchemaStatus, applied_version as applied_schema_version, latest_schema_version,
@@ -241,10 +241,7 @@ impl Store {
     }
 
     /// Runs `work` on a pooled read connection. Blocking: for sync code.
-    pub fn read_blocking<T, E>(
-        &self,
-        work: impl FnOnce(&Connection) -> Result<T, E>,
-    ) -> Result<T, E>
+    pub fn read_blocking<T, E>(&self, work: impl FnOnce(&Conn) -> Result<T, E>) -> Result<T, E>
     where
         E: From<StoreError>,
     {
@@ -258,7 +255,7 @@ impl Store {
             Some(conn) => conn,
             None => open_connection(&self.inner.path)?,
         };
-        let result = work(&conn);
+        let result = work(Conn::of(&conn));
         let mut readers = self
             .inner
             .readers
@@ -286,7 +283,7 @@ impl Store {
     /// `read_blocking` on a blocking thread.
     pub async fn read<T, E, F>(&self, work: F) -> Result<T, E>
     where
-        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        F: FnOnce(&Conn) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
@@ -301,7 +298,7 @@ impl Store {
     /// names the query and every parameter it depends on.
     pub async fn read_cached<T, E, F>(&self, key: String, work: F) -> Result<Arc<T>, E>
     where
-        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        F: FnOnce(&Conn) -> Result<T, E> + Send + 'static,
         T: Send + Sync + 'static,
         E: From<StoreError> + Send + 'static,
     {
@@ -317,7 +314,7 @@ impl Store {
         work: F,
     ) -> Result<Arc<T>, E>
     where
-        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        F: FnOnce(&Conn) -> Result<T, E> + Send + 'static,
         T: Send + Sync + 'static,
         E: From<StoreError> + Send + 'static,
     {
@@ -334,7 +331,7 @@ impl Store {
     /// answer stale). Never for a list or anything that scans.
     pub fn read_cached_inline<T, E, F>(&self, key: String, work: F) -> Result<Arc<T>, E>
     where
-        F: FnOnce(&Connection) -> Result<T, E>,
+        F: FnOnce(&Conn) -> Result<T, E>,
         T: Send + Sync + 'static,
         E: From<StoreError>,
     {

@@ -1,8 +1,9 @@
 //! Quotes ("devis") and their rows.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 use super::new_id;
@@ -44,11 +45,7 @@ pub struct EquipmentRef {
 }
 
 /// The equipment `id` when it belongs to the agency.
-pub fn find_equipment(
-    conn: &Connection,
-    agency_id: &str,
-    id: &str,
-) -> StoreResult<Option<EquipmentRef>> {
+pub fn find_equipment(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<EquipmentRef>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, number FROM equipment WHERE id = ?1 AND agency_id = ?2",
@@ -64,7 +61,7 @@ pub fn find_equipment(
 }
 
 /// The quote `id` of the agency (None for an unknown id or another agency's).
-pub fn get(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<QuoteRow>> {
+pub fn get(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<QuoteRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT q.id, q.agency_id, q.equipment_id, e.number, q.number, q.origin, q.object,
@@ -93,7 +90,7 @@ pub fn get(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<Q
 }
 
 /// The rows of a quote, in their order.
-pub fn lines(conn: &Connection, quote_id: &str) -> StoreResult<Vec<QuoteLineRow>> {
+pub fn lines(conn: &Conn, quote_id: &str) -> StoreResult<Vec<QuoteLineRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp FROM quote_rows
          WHERE quote_id = ?1 ORDER BY position",
@@ -223,7 +220,7 @@ pub struct EquipmentQuoteRow {
 
 /// The equipment's latest quotes (at most `limit`, newest first) and how many it has.
 pub fn recent_of_equipment(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
     limit: u32,
@@ -254,7 +251,7 @@ pub fn recent_of_equipment(
 /// The client of the agency's equipment `equipment_id`, if it has one: the
 /// buyer printed on the quote.
 pub fn equipment_client(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
 ) -> StoreResult<Option<super::invoices::ClientRow>> {
@@ -295,7 +292,7 @@ pub struct QuoteListRow {
 /// filter reads `quotes_by_status`; the number fragment is matched on the
 /// equipment joined (an agency holds thousands of quotes, not millions).
 pub fn list(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     filter: &QuoteFilter,
     limit: u32,
@@ -356,7 +353,7 @@ pub fn list(
 
 /// The client of a quote's equipment: the equipment's own, else its
 /// building's (the buyer of the invoice made from the quote).
-pub fn equipment_client_id(conn: &Connection, equipment_id: &str) -> StoreResult<Option<String>> {
+pub fn equipment_client_id(conn: &Conn, equipment_id: &str) -> StoreResult<Option<String>> {
     Ok(conn
         .query_row_cached(
             "SELECT COALESCE(e.client_id, b.client_id) FROM equipment e

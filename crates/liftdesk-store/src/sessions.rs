@@ -2,8 +2,9 @@
 //! fingerprint only.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 use super::new_id;
@@ -43,11 +44,7 @@ pub fn create(tx: &Tx, session: &NewSession<'_>) -> StoreResult<String> {
 }
 
 /// A session that is neither revoked nor expired at `now`, of an active account.
-pub fn find_live(
-    conn: &Connection,
-    fingerprint: &str,
-    now: &str,
-) -> StoreResult<Option<SessionRow>> {
+pub fn find_live(conn: &Conn, fingerprint: &str, now: &str) -> StoreResult<Option<SessionRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT s.id, s.account_id, s.agency_id, s.last_seen_at, s.expires_at

@@ -1,8 +1,9 @@
 //! Single-use equipment sheet tokens (`sheet_tokens`) and what a sheet shows.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 
@@ -31,7 +32,7 @@ pub fn insert(
     Ok(())
 }
 
-pub fn get(conn: &Connection, id: &str) -> StoreResult<Option<SheetTokenRow>> {
+pub fn get(conn: &Conn, id: &str) -> StoreResult<Option<SheetTokenRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, agency_id, equipment_id, expires_at, used_at FROM sheet_tokens WHERE id = ?1",
@@ -59,7 +60,7 @@ pub fn mark_used(tx: &Tx, id: &str, at: &str) -> StoreResult<bool> {
 
 /// Rows of text columns of a query, for the sheet's sections.
 fn rows(
-    conn: &Connection,
+    conn: &Conn,
     sql: &str,
     equipment_id: &str,
     columns: usize,
@@ -76,10 +77,7 @@ fn rows(
 }
 
 /// The client of an equipment: nom, telephone, email, adresse, statut.
-pub fn client_of(
-    conn: &Connection,
-    equipment_id: &str,
-) -> StoreResult<Option<Vec<Option<String>>>> {
+pub fn client_of(conn: &Conn, equipment_id: &str) -> StoreResult<Option<Vec<Option<String>>>> {
     Ok(rows(
         conn,
         "SELECT c.nom, c.telephone, c.email, c.adresse, c.statut FROM equipment e
@@ -93,7 +91,7 @@ pub fn client_of(
 
 /// Access instructions of the equipment's building: JSON array, other, digicode, key box, postal code, city.
 pub fn building_access(
-    conn: &Connection,
+    conn: &Conn,
     equipment_id: &str,
 ) -> StoreResult<Option<Vec<Option<String>>>> {
     Ok(rows(
@@ -108,7 +106,7 @@ pub fn building_access(
 }
 
 /// The last 5 visits: planned_for, status, done_on, observations.
-pub fn last_visits(conn: &Connection, equipment_id: &str) -> StoreResult<Vec<Vec<Option<String>>>> {
+pub fn last_visits(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<Vec<Option<String>>>> {
     rows(
         conn,
         "SELECT planned_for, status, done_on, observations FROM visits
@@ -119,7 +117,7 @@ pub fn last_visits(conn: &Connection, equipment_id: &str) -> StoreResult<Vec<Vec
 }
 
 /// Open calls (not `resolue`): received_at, type, status, description.
-pub fn open_calls(conn: &Connection, equipment_id: &str) -> StoreResult<Vec<Vec<Option<String>>>> {
+pub fn open_calls(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<Vec<Option<String>>>> {
     rows(
         conn,
         "SELECT received_at, type, status, description FROM calls
@@ -130,10 +128,7 @@ pub fn open_calls(conn: &Connection, equipment_id: &str) -> StoreResult<Vec<Vec<
 }
 
 /// The last survey: number, status, surveyed_on, created_at.
-pub fn last_survey(
-    conn: &Connection,
-    equipment_id: &str,
-) -> StoreResult<Option<Vec<Option<String>>>> {
+pub fn last_survey(conn: &Conn, equipment_id: &str) -> StoreResult<Option<Vec<Option<String>>>> {
     Ok(rows(
         conn,
         "SELECT number, status, surveyed_on, substr(created_at, 1, 10) FROM surveys

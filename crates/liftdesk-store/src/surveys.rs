@@ -1,8 +1,9 @@
 //! Surveys (relevés), the deals that asked for them and the data they collected.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 
@@ -57,7 +58,7 @@ fn like_escape(text: &str) -> String {
 /// with the number of rows matching across all pages. `number_search` keeps
 /// the surveys whose number contains it, case ignored.
 pub fn list(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     number_search: Option<&str>,
     limit: u32,
@@ -106,7 +107,7 @@ pub fn list(
 }
 
 /// A survey of the agency (None when unknown or in another agency).
-pub fn get(conn: &Connection, agency_id: &str, survey_id: &str) -> StoreResult<Option<SurveyRow>> {
+pub fn get(conn: &Conn, agency_id: &str, survey_id: &str) -> StoreResult<Option<SurveyRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT s.id, s.agency_id, s.equipment_id, s.number, s.status, s.reason, s.due_on,
@@ -137,7 +138,7 @@ pub fn get(conn: &Connection, agency_id: &str, survey_id: &str) -> StoreResult<O
 }
 
 /// The deals that asked for the survey, oldest first.
-pub fn deals_of(conn: &Connection, survey_id: &str) -> StoreResult<Vec<DealRow>> {
+pub fn deals_of(conn: &Conn, survey_id: &str) -> StoreResult<Vec<DealRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT d.id, d.type_affaire, d.types_etat_des_lieux FROM survey_deals sd
          JOIN deals d ON d.id = sd.deal_id
@@ -155,7 +156,7 @@ pub fn deals_of(conn: &Connection, survey_id: &str) -> StoreResult<Vec<DealRow>>
 }
 
 /// The data recorded by the survey: (field code, JSON text), in catalog order.
-pub fn values(conn: &Connection, survey_id: &str) -> StoreResult<Vec<(String, String)>> {
+pub fn values(conn: &Conn, survey_id: &str) -> StoreResult<Vec<(String, String)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT v.field_code, v.value FROM survey_values v
          JOIN technical_fields f ON f.code = v.field_code
@@ -222,7 +223,7 @@ pub fn mark_submitted(tx: &Tx, submission: &Submission<'_>) -> StoreResult<bool>
 /// The open survey (`a_realiser` or `en_cours`) of an equipment, the most
 /// recent first: its id and surveyor.
 pub fn open_for_equipment(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
 ) -> StoreResult<Option<(String, Option<String>)>> {
@@ -238,7 +239,7 @@ pub fn open_for_equipment(
 }
 
 /// The next number of the agency for that year: `REL-YYYY-NNNNN`.
-pub fn next_number(conn: &Connection, agency_id: &str, year: i32) -> StoreResult<String> {
+pub fn next_number(conn: &Conn, agency_id: &str, year: i32) -> StoreResult<String> {
     let prefix = format!("REL-{year}-");
     let highest: Option<i64> = conn.query_row_cached(
         "SELECT MAX(CAST(substr(number, length(?2) + 1) AS INTEGER)) FROM surveys
@@ -297,7 +298,7 @@ pub struct EquipmentSurveyRow {
 
 /// The equipment's latest surveys (at most `limit`, newest first) and how many it has.
 pub fn recent_of_equipment(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
     limit: u32,
@@ -346,7 +347,7 @@ pub struct SurveySummaryRow {
 /// The summaries of the given surveys of the agency, in no particular order
 /// (the caller keeps its own); ids of another agency are left out.
 pub fn summaries(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     ids: &[String],
 ) -> StoreResult<Vec<SurveySummaryRow>> {

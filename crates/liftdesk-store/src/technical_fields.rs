@@ -3,7 +3,7 @@
 //! search words, V1 names and partner-API name. Small (a few dozen rows):
 //! read whole, searched and validated in Rust.
 
-use rusqlite::Connection;
+use crate::Conn;
 
 use super::StoreResult;
 
@@ -68,7 +68,7 @@ impl CatalogField {
 }
 
 /// The whole catalog, in its display order.
-pub fn all(conn: &Connection) -> StoreResult<Vec<CatalogField>> {
+pub fn all(conn: &Conn) -> StoreResult<Vec<CatalogField>> {
     let mut stmt = conn.prepare_cached(
         "SELECT code, label, unit, component, value_type, choices, synonyms, v1_table, v1_field,
                 partner_key, applies_to, position

@@ -1,7 +1,8 @@
 //! Technicians, their standby rota and their absences.
 
 use crate::CachedStatements;
-use rusqlite::{Connection, OptionalExtension};
+use crate::{Conn, Tx};
+use rusqlite::OptionalExtension;
 
 use super::StoreResult;
 
@@ -23,7 +24,7 @@ pub struct RosterRow {
 
 /// The agency's active technicians at instant `now` (UTC timestamp text),
 /// sorted by name.
-pub fn roster(conn: &Connection, agency_id: &str, now: &str) -> StoreResult<Vec<RosterRow>> {
+pub fn roster(conn: &Conn, agency_id: &str, now: &str) -> StoreResult<Vec<RosterRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT t.id, t.name, t.sectors, t.rest_hours,
                 (SELECT count(*) FROM calls c
@@ -55,7 +56,7 @@ pub fn roster(conn: &Connection, agency_id: &str, now: &str) -> StoreResult<Vec<
 /// technicians starts or ends: until then, who is on standby and when each
 /// one's last standby ended stay as they are at `now`.
 pub fn next_standby_boundary(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     now: &str,
 ) -> StoreResult<Option<String>> {
@@ -83,11 +84,7 @@ pub struct AbsenceRow {
 
 /// Absences of the agency's technicians not over before `day`, by
 /// technician and start.
-pub fn absences_not_over(
-    conn: &Connection,
-    agency_id: &str,
-    day: &str,
-) -> StoreResult<Vec<AbsenceRow>> {
+pub fn absences_not_over(conn: &Conn, agency_id: &str, day: &str) -> StoreResult<Vec<AbsenceRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT a.technician_id, a.starts_on, a.ends_on
          FROM technicians t JOIN technician_absences a ON a.technician_id = t.id
@@ -106,7 +103,7 @@ pub fn absences_not_over(
 
 /// Name of an active technician of the agency.
 pub fn active_name_in_agency(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     id: &str,
 ) -> StoreResult<Option<String>> {
@@ -121,7 +118,7 @@ pub fn active_name_in_agency(
 
 /// Name of a technician of the agency, active or not (a technician who left
 /// keeps his past visits).
-pub fn name_in_agency(conn: &Connection, agency_id: &str, id: &str) -> StoreResult<Option<String>> {
+pub fn name_in_agency(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<String>> {
     Ok(conn
         .query_row_cached(
             "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2",
@@ -132,7 +129,7 @@ pub fn name_in_agency(conn: &Connection, agency_id: &str, id: &str) -> StoreResu
 }
 
 /// Whether the technician is absent on `day`.
-pub fn is_absent_on(conn: &Connection, technician_id: &str, day: &str) -> StoreResult<bool> {
+pub fn is_absent_on(conn: &Conn, technician_id: &str, day: &str) -> StoreResult<bool> {
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM technician_absences
                         WHERE technician_id = ?1 AND ends_on >= ?2 AND starts_on <= ?2)",
@@ -150,7 +147,7 @@ pub struct TechnicianRow {
 }
 
 pub fn active_in_agency(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     id: &str,
 ) -> StoreResult<Option<TechnicianRow>> {
@@ -193,7 +190,7 @@ fn on_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OnCallRow> {
 /// The agency's standby periods that overlap `[from, to)` (UTC timestamp
 /// texts), by start.
 pub fn on_call_overlapping(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     from: &str,
     to: &str,
@@ -210,7 +207,7 @@ pub fn on_call_overlapping(
 
 /// One technician's standby periods that overlap `[from, to)`, by start.
 pub fn on_call_of_technician(
-    conn: &Connection,
+    conn: &Conn,
     technician_id: &str,
     from: &str,
     to: &str,
@@ -226,7 +223,7 @@ pub fn on_call_of_technician(
 }
 
 pub fn insert_on_call(
-    conn: &Connection,
+    conn: &Conn,
     id: &str,
     technician_id: &str,
     starts_at: &str,
@@ -240,12 +237,7 @@ pub fn insert_on_call(
     Ok(())
 }
 
-pub fn resize_on_call(
-    conn: &Connection,
-    id: &str,
-    starts_at: &str,
-    ends_at: &str,
-) -> StoreResult<()> {
+pub fn resize_on_call(conn: &Conn, id: &str, starts_at: &str, ends_at: &str) -> StoreResult<()> {
     conn.prepare_cached(
         "UPDATE technician_on_call SET starts_at = ?2, ends_at = ?3 WHERE id = ?1",
     )?
@@ -253,7 +245,7 @@ pub fn resize_on_call(
     Ok(())
 }
 
-pub fn delete_on_call(conn: &Connection, id: &str) -> StoreResult<()> {
+pub fn delete_on_call(conn: &Conn, id: &str) -> StoreResult<()> {
     conn.prepare_cached("DELETE FROM technician_on_call WHERE id = ?1")?
         .execute([id])?;
     Ok(())
@@ -279,7 +271,7 @@ fn absence_detail(r: &rusqlite::Row<'_>) -> rusqlite::Result<AbsenceDetail> {
 
 /// A technician's absences not over before `day`, by start, at most `limit`.
 pub fn absences_of(
-    conn: &Connection,
+    conn: &Conn,
     technician_id: &str,
     day: &str,
     limit: i64,
@@ -295,7 +287,7 @@ pub fn absences_of(
 
 /// A technician's absences sharing a day with `[from, to]` (days inclusive).
 pub fn absences_overlapping(
-    conn: &Connection,
+    conn: &Conn,
     technician_id: &str,
     from: &str,
     to: &str,
@@ -309,8 +301,24 @@ pub fn absences_overlapping(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// A technician of the agency who is also the staff account `account_id`
+/// (created with the account); returns its id.
+pub fn insert_for_account(
+    tx: &Tx,
+    agency_id: &str,
+    account_id: &str,
+    name: &str,
+) -> StoreResult<String> {
+    let id = crate::new_id();
+    tx.prepare_cached(
+        "INSERT INTO technicians (id, agency_id, account_id, name, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute([id.as_str(), agency_id, account_id, name, &tx.now_text()])?;
+    Ok(id)
+}
+
 pub fn insert_absence(
-    conn: &Connection,
+    conn: &Conn,
     id: &str,
     technician_id: &str,
     starts_on: &str,
@@ -326,7 +334,7 @@ pub fn insert_absence(
 }
 
 /// Deletes one absence of the technician; false if there is none.
-pub fn delete_absence(conn: &Connection, technician_id: &str, id: &str) -> StoreResult<bool> {
+pub fn delete_absence(conn: &Conn, technician_id: &str, id: &str) -> StoreResult<bool> {
     let deleted = conn
         .prepare_cached("DELETE FROM technician_absences WHERE id = ?1 AND technician_id = ?2")?
         .execute([id, technician_id])?;
@@ -334,11 +342,7 @@ pub fn delete_absence(conn: &Connection, technician_id: &str, id: &str) -> Store
 }
 
 /// A technician of the agency, active or not.
-pub fn in_agency(
-    conn: &Connection,
-    agency_id: &str,
-    id: &str,
-) -> StoreResult<Option<TechnicianRow>> {
+pub fn in_agency(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<TechnicianRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, name, rest_hours FROM technicians WHERE id = ?1 AND agency_id = ?2",
@@ -368,7 +372,7 @@ pub struct PlanningTechnicianRow {
 /// The agency's technicians for the planning, sorted by name: the active
 /// ones, and the inactive ones among `also` (who still carry visits).
 pub fn for_planning(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     also: &[String],
 ) -> StoreResult<Vec<PlanningTechnicianRow>> {
@@ -393,7 +397,7 @@ pub fn for_planning(
 
 /// Absences of the agency's technicians that overlap `from`..=`to`.
 pub fn absences_between(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     from: &str,
     to: &str,
@@ -417,7 +421,7 @@ pub fn absences_between(
 /// (technician, end) of the standby periods of the agency's technicians
 /// ending between two instants (UTC timestamp texts, inclusive).
 pub fn standby_ends_between(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     from: &str,
     to: &str,

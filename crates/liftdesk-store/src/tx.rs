@@ -1,17 +1,44 @@
-//! `Tx`: the store's write transaction, as every write sees it. It carries
-//! the time of the transaction, read once from the store's injected clock
-//! when the transaction begins, so that every row a write stamps carries the
-//! same instant and tests (and the instruction-count gate) can fix it. It is
-//! the store's own type: the operations above name it, never the engine's
-//! transaction behind it.
+//! The store's own handles on the database, the only ones the operations
+//! above name (never the engine's types):
+//! - `Conn`, what a read gets (`Store::read(|conn| …)`) and what every
+//!   reading function of the store takes;
+//! - `Tx`, the write transaction, as every write sees it (`Store::write`).
+//!   It carries the time of the transaction, read once from the store's
+//!   injected clock when the transaction begins, so that every row a write
+//!   stamps carries the same instant and tests (and the instruction-count
+//!   gate) can fix it. A `Tx` is also a `Conn`: a write reads what it has
+//!   written.
 
 use std::ops::Deref;
 
 use chrono::{DateTime, Utc};
+use ref_cast::RefCast;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
-use super::StoreResult;
+use super::{StoreError, StoreResult};
 use crate::clock;
+
+/// A connection of the store (a pooled reader, or the writer inside a
+/// transaction).
+#[derive(RefCast)]
+#[repr(transparent)]
+pub struct Conn(Connection);
+
+impl Conn {
+    /// The store's handle on an engine connection: for the store itself,
+    /// and for code that seeds a database in bulk (the demo, benchmarks).
+    pub fn of(conn: &Connection) -> &Conn {
+        Conn::ref_cast(conn)
+    }
+}
+
+impl Deref for Conn {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        &self.0
+    }
+}
 
 pub struct Tx<'c> {
     inner: Transaction<'c>,
@@ -45,12 +72,73 @@ impl<'c> Tx<'c> {
     pub fn rollback(self) -> StoreResult<()> {
         Ok(self.inner.rollback()?)
     }
+
+    /// Runs `work` inside a savepoint of this transaction: what it wrote is
+    /// kept if it returns `Ok`, undone if it returns `Err` (the transaction
+    /// goes on either way). An import applies each row this way, so that a
+    /// refused row leaves nothing behind.
+    pub fn savepoint<T, E: From<StoreError>>(
+        &self,
+        work: impl FnOnce(&Tx<'c>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let run = |sql: &str| -> StoreResult<()> {
+            self.prepare_cached(sql)?.execute([])?;
+            Ok(())
+        };
+        run("SAVEPOINT liftdesk_savepoint")?;
+        let result = work(self);
+        if result.is_err() {
+            run("ROLLBACK TO liftdesk_savepoint")?;
+        }
+        run("RELEASE liftdesk_savepoint")?;
+        result
+    }
 }
 
-impl<'c> Deref for Tx<'c> {
-    type Target = Transaction<'c>;
+impl Deref for Tx<'_> {
+    type Target = Conn;
 
-    fn deref(&self) -> &Transaction<'c> {
-        &self.inner
+    fn deref(&self) -> &Conn {
+        Conn::of(&self.inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Store, StoreError};
+
+    fn organizations(store: &Store) -> Result<Vec<String>, StoreError> {
+        store.read_blocking(|conn| {
+            let mut stmt = conn.prepare("SELECT name FROM organizations ORDER BY name")?;
+            let names = stmt.query_map([], |r| r.get(0))?;
+            Ok(names.collect::<Result<_, _>>()?)
+        })
+    }
+
+    /// A savepoint keeps what its work wrote when the work succeeds and
+    /// undoes it when it fails, while the transaction goes on.
+    #[test]
+    fn a_failed_savepoint_undoes_only_its_own_writes() -> Result<(), StoreError> {
+        let dir = tempfile::tempdir().map_err(|e| StoreError::Migration(e.to_string()))?;
+        let store = Store::open(&dir.path().join("t.db"))?;
+        let insert = |tx: &super::Tx, name: &str| -> Result<(), StoreError> {
+            tx.execute(
+                "INSERT INTO organizations (id, name, created_at) VALUES (?1, ?1, '2026-01-01T00:00:00Z')",
+                [name],
+            )?;
+            Ok(())
+        };
+        store.write_blocking(|tx| -> Result<(), StoreError> {
+            insert(tx, "A")?;
+            tx.savepoint(|tx| insert(tx, "B"))?;
+            let refused: Result<(), StoreError> = tx.savepoint(|tx| {
+                insert(tx, "C")?;
+                Err(StoreError::NotFound)
+            });
+            assert!(matches!(refused, Err(StoreError::NotFound)));
+            insert(tx, "D")
+        })?;
+        assert_eq!(organizations(&store)?, ["A", "B", "D"]);
+        Ok(())
     }
 }

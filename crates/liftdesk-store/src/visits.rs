@@ -1,8 +1,9 @@
 //! Maintenance visits: one visit, its recorded changes, and the weekly planning.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 
@@ -29,11 +30,7 @@ pub struct VisitRow {
 }
 
 /// The visit `id` if it belongs to `agency_id`.
-pub fn get_in_agency(
-    conn: &Connection,
-    agency_id: &str,
-    id: &str,
-) -> StoreResult<Option<VisitRow>> {
+pub fn get_in_agency(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<VisitRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, agency_id, equipment_id, technician_id, planned_for, deadline, status,
@@ -170,7 +167,7 @@ pub const PLANNING_SQL: &str = "
 /// v.id` gives (a test compares both), with each technician's name compared
 /// once instead of at every comparison.
 pub fn planning(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     from_day: &str,
     to_day: &str,
@@ -276,7 +273,7 @@ pub fn insert(tx: &Tx, visit: &NewVisit<'_>) -> StoreResult<()> {
 /// Visits per (technician, day) of the agency between two days: not done
 /// ones by their planned day, done ones by the day they were done.
 pub fn technician_loads(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     from_day: &str,
     to_day: &str,
@@ -359,7 +356,7 @@ fn equipment_visit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentVisit
 /// The equipment's latest visits by planned day (at most `limit`, newest
 /// first, planned ones included) and how many it has.
 pub fn recent_of_equipment(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
     limit: u32,
@@ -381,7 +378,7 @@ pub fn recent_of_equipment(
 /// The equipment's visits that took place (begun or done), oldest first,
 /// at most `limit` (the latest ones when there are more).
 pub fn carried_out_of_equipment(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     equipment_id: &str,
     limit: u32,

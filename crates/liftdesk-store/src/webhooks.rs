@@ -3,8 +3,9 @@
 //! restart resumes exactly where the process stopped.
 
 use crate::CachedStatements;
+use crate::Conn;
 use crate::Tx;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 use super::new_id;
@@ -89,7 +90,7 @@ pub fn insert_subscription(tx: &Tx, sub: &NewSubscription<'_>) -> StoreResult<()
 
 /// A subscription of the agency, revoked or not.
 pub fn get_subscription(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     id: &str,
 ) -> StoreResult<Option<SubscriptionRow>> {
@@ -105,7 +106,7 @@ pub fn get_subscription(
 }
 
 /// The agency's live subscriptions, oldest first.
-pub fn live_subscriptions(conn: &Connection, agency_id: &str) -> StoreResult<Vec<SubscriptionRow>> {
+pub fn live_subscriptions(conn: &Conn, agency_id: &str) -> StoreResult<Vec<SubscriptionRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions
           WHERE agency_id = ?1 AND revoked_at IS NULL ORDER BY created_at, id"
@@ -224,7 +225,7 @@ fn delivery_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<DeliveryRow> {
 
 /// The subscription's deliveries, newest first, and how many there are.
 pub fn list_deliveries(
-    conn: &Connection,
+    conn: &Conn,
     subscription_id: &str,
     limit: u32,
     offset: u64,
@@ -248,7 +249,7 @@ pub fn list_deliveries(
     Ok((total, rows))
 }
 
-pub fn get_delivery(conn: &Connection, id: &str) -> StoreResult<Option<DeliveryRow>> {
+pub fn get_delivery(conn: &Conn, id: &str) -> StoreResult<Option<DeliveryRow>> {
     Ok(conn
         .query_row_cached(
             &format!(
@@ -287,7 +288,7 @@ fn due_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<DueDelivery> {
 const DUE_COLUMNS: &str = "d.id, d.subscription_id, s.url, s.secret_enc, e.body, d.attempts";
 
 /// Live subscriptions with a delivery due at `now`, and their addresses.
-pub fn due_subscriptions(conn: &Connection, now: &str) -> StoreResult<Vec<(String, String)>> {
+pub fn due_subscriptions(conn: &Conn, now: &str) -> StoreResult<Vec<(String, String)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT s.id, s.url FROM webhook_subscriptions s
           WHERE s.revoked_at IS NULL
@@ -304,7 +305,7 @@ pub fn due_subscriptions(conn: &Connection, now: &str) -> StoreResult<Vec<(Strin
 /// The subscription's deliveries due at `now`, oldest event first (the order
 /// they are sent in), at most `limit`.
 pub fn due_for_subscription(
-    conn: &Connection,
+    conn: &Conn,
     subscription_id: &str,
     now: &str,
     limit: u32,
@@ -326,7 +327,7 @@ pub fn due_for_subscription(
 }
 
 /// One pending delivery, whatever its time (the immediate test send).
-pub fn pending_delivery(conn: &Connection, id: &str) -> StoreResult<Option<DueDelivery>> {
+pub fn pending_delivery(conn: &Conn, id: &str) -> StoreResult<Option<DueDelivery>> {
     Ok(conn
         .query_row_cached(
             &format!(
@@ -390,10 +391,7 @@ pub fn note_waiting(tx: &Tx, id: &str, reason: &str, now: &str) -> StoreResult<(
 
 /// Pending deliveries (queued or to retry) and the earliest next attempt,
 /// for one agency or (None) all of them.
-pub fn pending_summary(
-    conn: &Connection,
-    agency_id: Option<&str>,
-) -> StoreResult<(i64, Option<String>)> {
+pub fn pending_summary(conn: &Conn, agency_id: Option<&str>) -> StoreResult<(i64, Option<String>)> {
     Ok(conn.query_row_cached(
         "SELECT COUNT(*), MIN(d.next_attempt_at)
            FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
@@ -406,7 +404,7 @@ pub fn pending_summary(
 
 /// The latest reason a delivery still waits (the receiver's answer,
 /// offline…), over every live subscription: the desktop tray shows it.
-pub fn latest_pending_error(conn: &Connection) -> StoreResult<Option<String>> {
+pub fn latest_pending_error(conn: &Conn) -> StoreResult<Option<String>> {
     let mut stmt = conn.prepare(
         "SELECT d.last_error
            FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
@@ -422,7 +420,7 @@ pub fn latest_pending_error(conn: &Connection) -> StoreResult<Option<String>> {
 }
 
 /// The earliest scheduled attempt after `now` (the sync task sleeps until it).
-pub fn next_attempt_after(conn: &Connection, now: &str) -> StoreResult<Option<String>> {
+pub fn next_attempt_after(conn: &Conn, now: &str) -> StoreResult<Option<String>> {
     Ok(conn.query_row_cached(
         "SELECT MIN(d.next_attempt_at)
            FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id

@@ -576,7 +576,7 @@ fn breakdowns(calls: &[EquipmentCallRow], now: DateTime<Utc>) -> (DowntimeView, 
 
 /// The equipment's client, by its public identifier and name.
 fn client_of(
-    conn: &rusqlite::Connection,
+    conn: &crate::store::Conn,
     agency_id: &str,
     equipment: &EquipmentRow,
 ) -> AppResult<Option<ClientRef>> {
@@ -588,7 +588,7 @@ fn client_of(
 }
 
 fn load_page(
-    conn: &rusqlite::Connection,
+    conn: &crate::store::Conn,
     base_url: &str,
     agency_id: &str,
     id: &str,

@@ -8,8 +8,8 @@ pub mod file;
 pub mod progress;
 pub mod run;
 
+use crate::store::Conn;
 use chrono::{DateTime, Duration, Utc};
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -149,7 +149,7 @@ pub fn purge_expired(tx: &Tx, now: DateTime<Utc>) -> AppResult<usize> {
 /// The fields of a target and the mapping its headers suggest: (field
 /// index of each column).
 pub fn suggestion(
-    conn: &Connection,
+    conn: &Conn,
     target: Target,
     columns: &[String],
 ) -> AppResult<(Vec<Field>, Vec<Option<usize>>)> {
@@ -171,7 +171,7 @@ pub struct Prepared {
 /// checks the mapping sent for the target (422), or takes the suggested one
 /// when none is sent.
 pub fn prepare(
-    conn: &Connection,
+    conn: &Conn,
     agency_id: &str,
     file_id: &str,
     now: DateTime<Utc>,

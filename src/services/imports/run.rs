@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::Connection;
+use crate::store::Conn;
 use serde_json::{Value, json};
 
 use super::fields::{CITY, Field, FieldKind, POSTAL_CODE, Target};
@@ -99,12 +99,6 @@ impl From<AppError> for RowError {
     }
 }
 
-impl From<rusqlite::Error> for RowError {
-    fn from(err: rusqlite::Error) -> Self {
-        Self::Fatal(err.into())
-    }
-}
-
 impl From<crate::store::StoreError> for RowError {
     fn from(err: crate::store::StoreError) -> Self {
         Self::Fatal(err.into())
@@ -177,34 +171,27 @@ pub fn run(tx: &Tx, plan: &Plan, actor: &Actor, progress: &Run) -> AppResult<Vec
                 })
             })
             .collect();
-        tx.prepare_cached("SAVEPOINT import_row")?.execute([])?;
-        let outcome = match plan.target {
+        // A refused row leaves nothing behind: its writes are undone.
+        let outcome = tx.savepoint(|tx| match plan.target {
             Target::Equipment => pass.equipment_row(tx, row.number, &cells),
             Target::Clients => pass.client_row(tx, &cells),
             Target::Contacts => pass.contact_row(tx, row.number, &cells),
-        };
+        });
         let report = match outcome {
-            Ok((action, id, changes)) => {
-                tx.prepare_cached("RELEASE import_row")?.execute([])?;
-                RowReport {
-                    row: row.number,
-                    action,
-                    id: Some(id),
-                    changes,
-                    reasons: Vec::new(),
-                }
-            }
-            Err(RowError::Refused(reasons)) => {
-                tx.prepare_cached("ROLLBACK TO import_row")?.execute([])?;
-                tx.prepare_cached("RELEASE import_row")?.execute([])?;
-                RowReport {
-                    row: row.number,
-                    action: Action::Refuse,
-                    id: None,
-                    changes: Vec::new(),
-                    reasons,
-                }
-            }
+            Ok((action, id, changes)) => RowReport {
+                row: row.number,
+                action,
+                id: Some(id),
+                changes,
+                reasons: Vec::new(),
+            },
+            Err(RowError::Refused(reasons)) => RowReport {
+                row: row.number,
+                action: Action::Refuse,
+                id: None,
+                changes: Vec::new(),
+                reasons,
+            },
             Err(RowError::Fatal(err)) => return Err(err),
         };
         progress.row_done(match report.action {
@@ -913,7 +900,7 @@ struct BuildingDirectory {
 }
 
 impl BuildingDirectory {
-    fn load(conn: &Connection, agency_id: &str) -> AppResult<Self> {
+    fn load(conn: &Conn, agency_id: &str) -> AppResult<Self> {
         let mut directory = Self {
             by_place: HashMap::new(),
             place_of: HashMap::new(),
@@ -963,7 +950,7 @@ struct ClientDirectory {
 }
 
 impl ClientDirectory {
-    fn load(conn: &Connection, agency_id: &str) -> AppResult<Self> {
+    fn load(conn: &Conn, agency_id: &str) -> AppResult<Self> {
         let mut directory = Self {
             by_id: HashMap::new(),
             by_ref: HashMap::new(),
