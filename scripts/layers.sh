@@ -5,6 +5,9 @@
 # dependencies a layer must not have at all:
 #   liftdesk-domain  pure rules: no runtime, database, HTTP or file I/O crate.
 #   liftdesk-store   storage: no HTTP crate.
+#   liftdesk-core    the application layer: no HTTP server crate at all, and
+#                    no database engine of its own (it reaches storage only
+#                    through liftdesk-store).
 # and two rules of the product's code: SQL and the database engine are the
 # store's (outside crates/liftdesk-store, only the demo's bulk seeding in
 # src/demo/ names rusqlite or runs a statement); and the machine's time is read by the
@@ -31,12 +34,30 @@ forbid() {
   done
 }
 
+# forbid_direct CRATE NAME…: fails if one of the names is a direct normal
+# dependency of CRATE (it may come in below, through another layer).
+forbid_direct() {
+  local crate="$1"
+  shift
+  local direct
+  direct="$(cargo tree -p "$crate" -e normal --depth 1 --prefix none --format '{p}' | awk 'NR > 1 {print $1}' | sort -u)"
+  for name in "$@"; do
+    if grep -qx "$name" <<<"$direct"; then
+      echo "Couches : $crate dépend directement de $name, ce que sa couche interdit." >&2
+      status=1
+    fi
+  done
+}
+
 RUNTIME=(tokio async-std smol mio futures-executor)
 DATABASE=(rusqlite libsqlite3-sys refinery refinery-core tokio-postgres postgres sqlx deadpool-postgres)
 HTTP=(axum hyper reqwest tower tower-http utoipa rmcp tauri)
 
 forbid liftdesk-domain "${RUNTIME[@]}" "${DATABASE[@]}" "${HTTP[@]}"
 forbid liftdesk-store "${HTTP[@]}"
+HTTP_SERVER=(axum axum-core utoipa utoipa-axum rmcp tauri)
+forbid liftdesk-core "${HTTP_SERVER[@]}"
+forbid_direct liftdesk-core "${DATABASE[@]}"
 
 CLOCK=crates/liftdesk-store/src/clock.rs
 clock_reads="$(
@@ -56,7 +77,7 @@ fi
 
 engine_uses="$(
   grep -rnE 'rusqlite|(execute|prepare|query_row)_cached|\.prepare\(|execute_batch|query_map' \
-    src src-tauri/src --include='*.rs' | grep -v '^src/demo/' || true
+    src src-tauri/src crates/liftdesk-core/src crates/liftdesk-domain/src --include='*.rs' | grep -v '^src/demo/' || true
 )"
 if [ -n "$engine_uses" ]; then
   echo "Stockage : le moteur de base de données ou du SQL hors de crates/liftdesk-store (seul src/demo/ peut le faire) ; passez par une fonction du store :" >&2
@@ -65,8 +86,9 @@ if [ -n "$engine_uses" ]; then
 fi
 
 if [ "$status" -eq 0 ]; then
-  echo "Couches : liftdesk-domain ne dépend d'aucun runtime, base de données ni crate HTTP ; liftdesk-store d'aucune crate HTTP ; le SQL est au store ; l'heure de la machine n'est lue que par $CLOCK."
+  echo "Couches : liftdesk-domain ne dépend d'aucun runtime, base de données ni crate HTTP ; liftdesk-store d'aucune crate HTTP ; liftdesk-core d'aucun serveur HTTP ni moteur de base de données ; le SQL est au store ; l'heure de la machine n'est lue que par $CLOCK."
   cargo tree -p liftdesk-domain -e normal --depth 1
   cargo tree -p liftdesk-store -e normal --depth 1
+  cargo tree -p liftdesk-core -e normal --depth 1
 fi
 exit "$status"

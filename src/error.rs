@@ -1,101 +1,95 @@
-//! The one error type of the HTTP APIs and the domain: it becomes the JSON
-//! body `{"error": "<raison en français>"}` with the documented status.
-//! Internal causes are logged, never sent.
+//! The HTTP edge of a refusal: an operation refuses with `AppError` (crate
+//! `liftdesk-core`, re-exported here); the HTTP front doors answer it as
+//! `ApiError`, the JSON body `{"error": "<raison en français>"}` with its
+//! documented status (and `Retry-After` for a 429). A storage failure
+//! (`StoreError`) reaches here through `AppError`'s one mapping. Internal
+//! causes are logged, never sent.
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+pub use liftdesk_core::error::AppError;
+
 use crate::store::StoreError;
 
-#[derive(Debug, thiserror::Error)]
-pub enum AppError {
-    /// 400: malformed request.
-    #[error("{0}")]
-    BadRequest(String),
-    /// 401: credential missing, unknown or revoked.
-    #[error("{0}")]
-    Unauthorized(String),
-    /// 403: outside the caller's scope or rights.
-    #[error("{0}")]
-    Forbidden(String),
-    /// 404: object not found in the caller's scope.
-    #[error("{0}")]
-    NotFound(String),
-    /// 409: conflicts with what is stored (e.g. an email already in use).
-    #[error("{0}")]
-    Conflict(String),
-    /// 413: body over the documented limit.
-    #[error("{0}")]
-    PayloadTooLarge(String),
-    /// 422: input refused.
-    #[error("{0}")]
-    Unprocessable(String),
-    /// 429: too many calls; retry after that many seconds.
-    #[error("Trop de requêtes : réessayez dans {retry_after_secs} s.")]
-    TooManyRequests { retry_after_secs: u64 },
-    /// 500: the cause is logged, the caller reads a generic French message.
-    #[error("erreur interne : {0}")]
-    Internal(#[from] anyhow::Error),
-}
+/// A refusal as the HTTP front doors answer it.
+#[derive(Debug)]
+pub struct ApiError(pub AppError);
 
-pub type AppResult<T> = Result<T, AppError>;
+/// What a handler (and any helper of a front door) returns.
+pub type AppResult<T> = Result<T, ApiError>;
 
-impl AppError {
+impl ApiError {
     pub fn bad_request(msg: impl Into<String>) -> Self {
-        Self::BadRequest(msg.into())
+        Self(AppError::bad_request(msg))
     }
     pub fn unauthorized(msg: impl Into<String>) -> Self {
-        Self::Unauthorized(msg.into())
+        Self(AppError::unauthorized(msg))
     }
     pub fn forbidden(msg: impl Into<String>) -> Self {
-        Self::Forbidden(msg.into())
+        Self(AppError::forbidden(msg))
     }
     pub fn not_found(msg: impl Into<String>) -> Self {
-        Self::NotFound(msg.into())
+        Self(AppError::not_found(msg))
     }
     pub fn conflict(msg: impl Into<String>) -> Self {
-        Self::Conflict(msg.into())
+        Self(AppError::conflict(msg))
     }
     pub fn unprocessable(msg: impl Into<String>) -> Self {
-        Self::Unprocessable(msg.into())
+        Self(AppError::unprocessable(msg))
+    }
+    pub fn payload_too_large(msg: impl Into<String>) -> Self {
+        Self(AppError::PayloadTooLarge(msg.into()))
+    }
+
+    /// The refusal, as the operations see it.
+    pub fn refusal(&self) -> &AppError {
+        &self.0
     }
 
     pub fn status(&self) -> StatusCode {
-        match self {
-            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
-            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            Self::Forbidden(_) => StatusCode::FORBIDDEN,
-            Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::Conflict(_) => StatusCode::CONFLICT,
-            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        status_of(&self.0)
     }
 
     /// The French reason shown to the caller (never an internal cause).
     pub fn public_message(&self) -> String {
-        match self {
-            Self::Internal(_) => "Erreur interne du serveur. Réessayez plus tard.".to_owned(),
-            other => other.to_string(),
-        }
+        self.0.public_message()
     }
 }
 
-/// The one place a storage failure becomes a status: a conflict no operation
-/// expected is a 409 in general words (the operation that expects one says
-/// it in its own, `StoreError::on_constraint`); anything else is the
-/// server's fault, logged and answered 500.
-impl From<StoreError> for AppError {
+/// The HTTP status of a refusal.
+pub fn status_of(err: &AppError) -> StatusCode {
+    StatusCode::from_u16(err.status().as_u16()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for ApiError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+impl From<AppError> for ApiError {
+    fn from(err: AppError) -> Self {
+        Self(err)
+    }
+}
+
+impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
-        match err {
-            StoreError::Conflict { .. } => Self::Conflict(
-                "Cette modification entre en conflit avec une donnée déjà enregistrée.".to_owned(),
-            ),
-            other => Self::Internal(anyhow::Error::new(other).context("base de données")),
-        }
+        Self(AppError::from(err))
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(err: anyhow::Error) -> Self {
+        Self(AppError::Internal(err))
     }
 }
 
@@ -106,9 +100,9 @@ pub struct ErrorBody {
     pub error: String,
 }
 
-impl IntoResponse for AppError {
+impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if let Self::Internal(cause) = &self {
+        if let AppError::Internal(cause) = &self.0 {
             tracing::error!(error = ?cause, "requête en échec");
         }
         let status = self.status();
@@ -119,7 +113,7 @@ impl IntoResponse for AppError {
             }),
         )
             .into_response();
-        if let Self::TooManyRequests { retry_after_secs } = self
+        if let AppError::TooManyRequests { retry_after_secs } = self.0
             && let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string())
         {
             response.headers_mut().insert(header::RETRY_AFTER, value);

@@ -1,23 +1,23 @@
 //! Liftdesk: the back-office of a lift-maintenance agency, run on its own
-//! desktop. This library holds the API families, the services and the admin
-//! CLI over the store (crate `liftdesk-store`) and the domain rules (crate
-//! `liftdesk-domain`); the `liftdesk` binary and the desktop shell use it.
+//! desktop. This library holds the front doors (the API families, the web
+//! UI, the admin CLI) and the server over the application layer (crate
+//! `liftdesk-core`), the store (crate `liftdesk-store`) and the domain rules
+//! (crate `liftdesk-domain`); the `liftdesk` binary and the desktop shell
+//! use it.
 
 pub mod api;
 pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod demo;
-pub mod documents;
 pub mod error;
 pub mod logging;
-pub mod notices;
 pub mod server;
-pub mod services;
 pub mod settings;
 pub mod state;
-pub mod webhooks;
 
+/// The application layer (crate `liftdesk-core`), under its historical paths.
+pub use liftdesk_core::{documents, notices, services, webhooks};
 /// The pure rules (crate `liftdesk-domain`), under their historical path.
 pub use liftdesk_domain as domain;
 /// The store (crate `liftdesk-store`) and its clock, backups and French

@@ -5,7 +5,7 @@ use axum::extract::{FromRequestParts, Path, Query};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
-use crate::error::AppError;
+use crate::error::ApiError;
 
 /// Query parameters; a malformed query string is 400 with a French reason.
 pub struct ApiQuery<T>(pub T);
@@ -15,7 +15,7 @@ where
     S: Send + Sync,
     T: DeserializeOwned,
 {
-    type Rejection = AppError;
+    type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         Query::<T>::from_request_parts(parts, state)
@@ -23,7 +23,7 @@ where
             .map(|Query(value)| ApiQuery(value))
             .map_err(|rejection| {
                 tracing::debug!(%rejection, "paramètres de requête refusés");
-                AppError::bad_request(format!(
+                ApiError::bad_request(format!(
                     "Paramètres de requête invalides : {}.",
                     french_query_reason(&rejection.body_text())
                 ))
@@ -63,7 +63,7 @@ where
     S: Send + Sync,
     T: DeserializeOwned + Send,
 {
-    type Rejection = AppError;
+    type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         Path::<T>::from_request_parts(parts, state)
@@ -71,7 +71,7 @@ where
             .map(|Path(value)| ApiPath(value))
             .map_err(|rejection| {
                 tracing::debug!(%rejection, "chemin refusé");
-                AppError::bad_request("Le chemin de la requête est invalide.")
+                ApiError::bad_request("Le chemin de la requête est invalide.")
             })
     }
 }

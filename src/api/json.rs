@@ -7,7 +7,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
 use serde::de::DeserializeOwned;
 
-use crate::error::AppError;
+use crate::error::ApiError;
 
 pub struct ApiJson<T>(pub T);
 
@@ -28,9 +28,9 @@ fn declares_json(req: &Request) -> bool {
 }
 
 /// The body's bytes, with 413 past the limit and 400 when unreadable.
-async fn body_bytes<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, AppError> {
+async fn body_bytes<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
     body_bytes_or(req, state, || {
-        AppError::PayloadTooLarge(format!(
+        ApiError::payload_too_large(format!(
             "Le corps de la requête dépasse la taille maximale acceptée ({} Kio).",
             super::MAX_BODY_BYTES / 1024
         ))
@@ -43,13 +43,13 @@ async fn body_bytes<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, Ap
 async fn body_bytes_or<S: Send + Sync>(
     req: Request,
     state: &S,
-    too_large: impl FnOnce() -> AppError,
-) -> Result<Bytes, AppError> {
+    too_large: impl FnOnce() -> ApiError,
+) -> Result<Bytes, ApiError> {
     Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
             too_large()
         } else {
-            AppError::bad_request("Le corps de la requête n'a pas pu être lu.")
+            ApiError::bad_request("Le corps de la requête n'a pas pu être lu.")
         }
     })
 }
@@ -59,14 +59,14 @@ async fn body_bytes_or<S: Send + Sync>(
 pub async fn json_body_with_limit<S, T>(
     req: Request,
     state: &S,
-    too_large: impl FnOnce() -> AppError,
-) -> Result<T, AppError>
+    too_large: impl FnOnce() -> ApiError,
+) -> Result<T, ApiError>
 where
     S: Send + Sync,
     T: DeserializeOwned,
 {
     if !declares_json(&req) {
-        return Err(AppError::bad_request(NOT_JSON));
+        return Err(ApiError::bad_request(NOT_JSON));
     }
     let bytes = body_bytes_or(req, state, too_large).await?;
     parse_json(&bytes)
@@ -77,11 +77,11 @@ where
     S: Send + Sync,
     T: DeserializeOwned,
 {
-    type Rejection = AppError;
+    type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         if !declares_json(&req) {
-            return Err(AppError::bad_request(NOT_JSON));
+            return Err(ApiError::bad_request(NOT_JSON));
         }
         let bytes = body_bytes(req, state).await?;
         parse_json(&bytes).map(ApiJson)
@@ -98,7 +98,7 @@ where
     S: Send + Sync,
     T: DeserializeOwned,
 {
-    type Rejection = AppError;
+    type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let declared = declares_json(&req);
@@ -108,31 +108,31 @@ where
             return Ok(OptionalJson(None));
         }
         if !declared {
-            return Err(AppError::bad_request(NOT_JSON));
+            return Err(ApiError::bad_request(NOT_JSON));
         }
         parse_json(&bytes).map(|value| OptionalJson(Some(value)))
     }
 }
 
 /// Parses a JSON body into `T`, with French reasons naming the field.
-pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // Every body of these APIs is an object; serde would also accept an
     // array for a struct, so refuse anything else up front as malformed.
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(AppError::bad_request(
+        return Err(ApiError::bad_request(
             "Le corps de la requête doit être un objet JSON.",
         ));
     }
     // JSON is UTF-8; serde checks it only in the strings it reads, so a
     // broken byte after a refused field would pass for a 422.
     if std::str::from_utf8(bytes).is_err() {
-        return Err(AppError::bad_request(
+        return Err(ApiError::bad_request(
             "Le corps de la requête n'est pas un JSON valide.",
         ));
     }
     // Syntax first: a malformed body is 400 even when a field is also missing.
     serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
-        .map_err(|_| AppError::bad_request("Le corps de la requête n'est pas un JSON valide."))?;
+        .map_err(|_| ApiError::bad_request("Le corps de la requête n'est pas un JSON valide."))?;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
         let path = err.path().to_string();
@@ -140,7 +140,7 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
         let message = inner.to_string();
         match inner.classify() {
             serde_json::error::Category::Data => {
-                AppError::unprocessable(data_error_message(&path, &message))
+                ApiError::unprocessable(data_error_message(&path, &message))
             }
             // The text is well-formed (checked above), yet serde_json calls
             // some refusals of a value syntax: a choice sent as another JSON
@@ -150,19 +150,19 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
             serde_json::error::Category::Syntax
                 if !(path.is_empty() || path == "." || message.starts_with("recursion limit")) =>
             {
-                AppError::unprocessable(if message.starts_with("number out of range") {
+                ApiError::unprocessable(if message.starts_with("number out of range") {
                     format!("Le champ « {path} » a une valeur incorrecte.")
                 } else {
                     format!("Le champ « {path} » n'a pas le type attendu.")
                 })
             }
-            _ => AppError::bad_request("Le corps de la requête n'est pas un JSON valide."),
+            _ => ApiError::bad_request("Le corps de la requête n'est pas un JSON valide."),
         }
     })?;
     // Anything after the JSON value makes the body malformed.
     deserializer
         .end()
-        .map_err(|_| AppError::bad_request("Le corps de la requête n'est pas un JSON valide."))?;
+        .map_err(|_| ApiError::bad_request("Le corps de la requête n'est pas un JSON valide."))?;
     Ok(value)
 }
 

@@ -22,7 +22,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 
-use crate::error::AppError;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// Largest JSON body accepted (the import family sets its own).
@@ -63,8 +63,8 @@ async fn french_method_not_allowed(response: Response) -> Response {
     Response::from_parts(parts, Body::from(body))
 }
 
-async fn api_not_found() -> AppError {
-    AppError::not_found("Ressource introuvable.")
+async fn api_not_found() -> ApiError {
+    ApiError::not_found("Ressource introuvable.")
 }
 
 /// The path as logged: a sheet link's token is a secret, not logged.

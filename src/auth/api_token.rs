@@ -5,7 +5,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use crate::auth::{bearer_token, secret};
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::accounts::agencies_in_scope;
 use crate::state::AppState;
 use crate::store::accounts::{self, AccountRow};
@@ -34,7 +34,7 @@ impl ApiCaller {
     /// The acting agency, for operations that need one.
     pub fn require_agency(&self) -> AppResult<&AgencyRow> {
         self.agency.as_ref().ok_or_else(|| {
-            AppError::bad_request("Indiquez l'agence où agir dans l'en-tête X-Service-Agency.")
+            ApiError::bad_request("Indiquez l'agence où agir dans l'en-tête X-Service-Agency.")
         })
     }
 }
@@ -48,7 +48,7 @@ pub fn requested_agency(parts: &Parts) -> AppResult<Option<String>> {
     uuid::Uuid::parse_str(text)
         .map(|id| Some(id.hyphenated().to_string()))
         .map_err(|_| {
-            AppError::bad_request(
+            ApiError::bad_request(
                 "L'en-tête X-Service-Agency doit contenir l'identifiant (UUID) d'une agence.",
             )
         })
@@ -66,7 +66,7 @@ pub fn choose_agency(
             .find(|a| a.id == id)
             .cloned()
             .map(Some)
-            .ok_or_else(|| AppError::forbidden("Cette agence est hors du périmètre de ce compte.")),
+            .ok_or_else(|| ApiError::forbidden("Cette agence est hors du périmètre de ce compte.")),
         None => Ok(account
             .default_agency_id
             .as_deref()
@@ -81,17 +81,17 @@ pub fn choose_agency(
 }
 
 impl FromRequestParts<AppState> for ApiCaller {
-    type Rejection = AppError;
+    type Rejection = ApiError;
 
     async fn from_request_parts(
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         let token = bearer_token(&parts.headers)
-            .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
+            .ok_or_else(|| ApiError::unauthorized(UNAUTHORIZED_MESSAGE))?;
         // Only the API token form opens this API; anything else is unknown.
         if !secret::has_shape(token, secret::API_TOKEN_PREFIX) {
-            return Err(AppError::unauthorized(UNAUTHORIZED_MESSAGE));
+            return Err(ApiError::unauthorized(UNAUTHORIZED_MESSAGE));
         }
         let fingerprint = secret::fingerprint(token);
         let requested = requested_agency(parts);
@@ -114,7 +114,7 @@ impl FromRequestParts<AppState> for ApiCaller {
         let (matched, account, scope) = found
             .as_ref()
             .clone()
-            .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
+            .ok_or_else(|| ApiError::unauthorized(UNAUTHORIZED_MESSAGE))?;
         state.rate_limiter.check(&matched.credential_id)?;
         let requested = requested?;
         let agency = choose_agency(&account, &scope, requested.as_deref())?;

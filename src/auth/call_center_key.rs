@@ -6,7 +6,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use crate::auth::{bearer_token, secret, touch_if_stale};
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::state::AppState;
 use crate::store::credentials;
 
@@ -22,17 +22,17 @@ pub struct CallCenterCaller {
 }
 
 impl FromRequestParts<AppState> for CallCenterCaller {
-    type Rejection = AppError;
+    type Rejection = ApiError;
 
     async fn from_request_parts(
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         let key = bearer_token(&parts.headers)
-            .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
+            .ok_or_else(|| ApiError::unauthorized(UNAUTHORIZED_MESSAGE))?;
         // `svc_` + exactly 32 alphanumerics: API tokens and partner keys never match.
         if !secret::has_shape(key, secret::CALL_CENTER_KEY_PREFIX) {
-            return Err(AppError::unauthorized(UNAUTHORIZED_MESSAGE));
+            return Err(ApiError::unauthorized(UNAUTHORIZED_MESSAGE));
         }
         let fingerprint = secret::fingerprint(key);
         // Kept in memory until the database changes (`store::cache`): a
@@ -47,7 +47,7 @@ impl FromRequestParts<AppState> for CallCenterCaller {
             )?
             .as_ref()
             .clone()
-            .ok_or_else(|| AppError::unauthorized(UNAUTHORIZED_MESSAGE))?;
+            .ok_or_else(|| ApiError::unauthorized(UNAUTHORIZED_MESSAGE))?;
         // Per key, like API tokens: past it, 429 with `Retry-After`.
         state.rate_limiter.check(&matched.credential_id)?;
         touch_if_stale(

@@ -4,12 +4,12 @@
 pub mod api_token;
 pub mod call_center_key;
 pub mod partner_key;
-pub mod password;
 pub mod rate_limit;
-pub mod secret;
-pub mod sheet_token;
 pub mod staff_session;
 pub mod throttle;
+
+/// Secrets, fingerprints, passwords and sheet links (crate `liftdesk-core`).
+pub use liftdesk_core::auth::{password, secret, sheet_token};
 
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;

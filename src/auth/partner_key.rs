@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::auth::{secret, touch_if_stale};
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppError, AppResult, status_of};
 use crate::state::AppState;
 use crate::store::credentials;
 
@@ -50,6 +50,12 @@ impl From<AppError> for WorkflowError {
     }
 }
 
+impl From<ApiError> for WorkflowError {
+    fn from(err: ApiError) -> Self {
+        Self(err.0)
+    }
+}
+
 #[derive(Serialize)]
 struct WorkflowErrorBody {
     status: &'static str,
@@ -62,7 +68,7 @@ impl IntoResponse for WorkflowError {
             tracing::error!(error = ?cause, "requête partenaire en échec");
         }
         let mut response = (
-            self.0.status(),
+            status_of(&self.0),
             Json(WorkflowErrorBody {
                 status: "error",
                 message: self.0.public_message(),
@@ -102,7 +108,7 @@ impl FromRequestParts<AppState> for PartnerCaller {
                 Ok(credentials::find_live_partner_key(conn, &fingerprint)?)
             })
             .await
-            .map_err(WorkflowError)?
+            .map_err(WorkflowError::from)?
             .ok_or_else(unauthorized)?;
         touch_if_stale(
             state,

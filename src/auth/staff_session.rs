@@ -10,7 +10,7 @@ use chrono::Duration;
 use crate::auth::api_token::ApiCaller;
 use crate::auth::secret;
 use crate::clock;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::accounts::agencies_in_scope;
 use crate::state::AppState;
 use crate::store::accounts::{self, AccountRow};
@@ -52,7 +52,7 @@ impl StaffSession {
     /// The agency the session acts in; every screen of the application needs one.
     pub fn require_agency(&self) -> AppResult<&AgencyRow> {
         self.agency.as_ref().ok_or_else(|| {
-            AppError::bad_request("Ce compte n'agit dans aucune agence : choisissez-en une.")
+            ApiError::bad_request("Ce compte n'agit dans aucune agence : choisissez-en une.")
         })
     }
 }
@@ -98,20 +98,20 @@ fn changes_state(method: &Method) -> bool {
 }
 
 impl FromRequestParts<AppState> for StaffSession {
-    type Rejection = AppError;
+    type Rejection = ApiError;
 
     async fn from_request_parts(
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         let session_secret = cookie_value(&parts.headers, COOKIE_NAME)
-            .ok_or_else(|| AppError::unauthorized(SIGNED_OUT_MESSAGE))?
+            .ok_or_else(|| ApiError::unauthorized(SIGNED_OUT_MESSAGE))?
             .to_owned();
         let csrf_token = csrf_token_for(&session_secret);
         if changes_state(&parts.method) {
             let sent = parts.headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok());
             if sent != Some(csrf_token.as_str()) {
-                return Err(AppError::forbidden(
+                return Err(ApiError::forbidden(
                     "Jeton anti-CSRF manquant ou invalide : rechargez la page.",
                 ));
             }
@@ -132,7 +132,7 @@ impl FromRequestParts<AppState> for StaffSession {
                 Ok(Some((row, account, scope)))
             })
             .await?
-            .ok_or_else(|| AppError::unauthorized(SIGNED_OUT_MESSAGE))?;
+            .ok_or_else(|| ApiError::unauthorized(SIGNED_OUT_MESSAGE))?;
         let agency = row
             .agency_id
             .as_deref()

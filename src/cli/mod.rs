@@ -16,7 +16,6 @@ use crate::auth::rate_limit::RateLimit;
 use crate::backup;
 use crate::config;
 use crate::demo::{self, DemoSize};
-use crate::error::AppError;
 use crate::logging;
 use crate::server;
 use crate::services::{accounts, credentials};
@@ -24,6 +23,7 @@ use crate::state::AppState;
 use crate::store::accounts as account_store;
 use crate::store::audit::Actor;
 use crate::webhooks::{Probe, RetrySchedule, WebhookSettings};
+use liftdesk_core::error::AppError;
 
 /// A flag also settable from the environment: `1`, `true`, `oui`… or `0`.
 fn parse_flag(text: &str) -> Result<bool, String> {

@@ -11,12 +11,12 @@ use serde::Serialize;
 
 use crate::auth::password;
 use crate::domain::siren;
-use crate::error::{AppError, AppResult};
 use crate::services::{accounts, credentials};
 use crate::store::Store;
 use crate::store::accounts as account_store;
 use crate::store::agencies as agency_store;
 use crate::store::audit::Actor;
+use liftdesk_core::error::{AppError, AppResult};
 
 pub use data::{DemoCounts, DemoSize};
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::api::json::ApiJson;
 use crate::auth::password;
 use crate::auth::staff_session::StaffSession;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::accounts::change_password;
 use crate::state::AppState;
 use crate::store::accounts;
@@ -43,13 +43,13 @@ async fn set_password(
         .store
         .read(move |conn| accounts::password_hash(conn, &account_id))
         .await?
-        .ok_or_else(|| AppError::not_found("Compte introuvable."))?;
+        .ok_or_else(|| ApiError::not_found("Compte introuvable."))?;
     let current = body.current_password;
     let verified = tokio::task::spawn_blocking(move || password::verify(&current, &stored))
         .await
         .map_err(|err| anyhow::anyhow!(err))?;
     if !verified {
-        return Err(AppError::unprocessable(
+        return Err(ApiError::unprocessable(
             "Le mot de passe actuel est incorrect.",
         ));
     }

@@ -25,7 +25,7 @@ use crate::api::v2::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::domain::call::{self, CallStatus, CallType};
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::call_feed::CallEvent;
 use crate::services::calls::{
     self as service, AgencyCallInput, CallQuery, HistoryEntry, Step, TechnicianChoices,
@@ -95,7 +95,7 @@ struct Board {
 fn column_paging(limit: Option<String>, page: Option<String>) -> AppResult<Paging> {
     let paging = Paging::from_query(&PageQuery { limit, page })?;
     if paging.limit > MAX_COLUMN_ROWS {
-        return Err(AppError::unprocessable(format!(
+        return Err(ApiError::unprocessable(format!(
             "Le paramètre « limit » doit être compris entre 1 et {MAX_COLUMN_ROWS}."
         )));
     }
@@ -168,7 +168,7 @@ async fn column_page(
     let agency_id = session.require_agency()?.id.clone();
     let raw = query.statut.unwrap_or_default();
     let status = CallStatus::parse(&raw).ok_or_else(|| {
-        AppError::unprocessable(format!(
+        ApiError::unprocessable(format!(
             "Le paramètre « statut » doit valoir {} (reçu : « {raw} »).",
             CallStatus::CODES.join(", ")
         ))
@@ -341,7 +341,7 @@ async fn detail(
         .store
         .read(move |conn| -> AppResult<_> {
             let row = call_store::get_in_agency(conn, &agency_id, &id)?
-                .ok_or_else(|| AppError::not_found("Appel introuvable."))?;
+                .ok_or_else(|| ApiError::not_found("Appel introuvable."))?;
             let timeline = service::history(conn, &agency_id, &row)?;
             let choices = service::technician_choices(conn, &agency_id, now)?;
             let equipment = equipment_store::get(conn, &agency_id, &row.equipment_id)?;
@@ -497,7 +497,7 @@ async fn equipment_search(
     let agency_id = session.require_agency()?.id.clone();
     let search = query.q.map(|q| q.trim().to_owned()).unwrap_or_default();
     if search.chars().count() > service::MAX_SEARCH_CHARS {
-        return Err(AppError::bad_request(format!(
+        return Err(ApiError::bad_request(format!(
             "Le paramètre « q » ne doit pas dépasser {} caractères.",
             service::MAX_SEARCH_CHARS
         )));

@@ -25,7 +25,7 @@ use crate::api::v2::contacts::{
 };
 use crate::api::v2::wire::{Created, Page, RecordKind};
 use crate::auth::staff_session::StaffSession;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::clients::{self as service, NOT_FOUND};
 use crate::state::AppState;
 use crate::store::audit::Actor;
@@ -60,7 +60,7 @@ fn archived_filter(value: Option<&str>) -> AppResult<Option<bool>> {
         "" | "all" => Ok(None),
         "active" => Ok(Some(false)),
         "archived" => Ok(Some(true)),
-        _ => Err(AppError::unprocessable(
+        _ => Err(ApiError::unprocessable(
             "Le filtre « archived » doit valoir « active », « archived » ou « all ».",
         )),
     }
@@ -184,7 +184,7 @@ async fn read_detail(
         .store
         .read(move |conn| service::client_with_contacts(conn, &agency_id, &id))
         .await?
-        .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
     Ok(client_detail(state, session, client, contacts))
 }
 

@@ -34,7 +34,7 @@ use crate::domain::knowledge::{self, KnowledgeBand};
 use crate::domain::quote::{QuoteOrigin, QuoteStatus};
 use crate::domain::survey::SurveyStatus;
 use crate::domain::visit::VisitStatus;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::equipment::{EQUIPMENT_TYPES, MAINTENANCE_CONTRACTS};
 use crate::services::sheet::{component_label, equipment_type_label};
 use crate::services::technical_data;
@@ -69,8 +69,8 @@ const MAX_LOGBOOK_ROWS: u32 = 2000;
 /// Object of the repair quote offered on repeat breakdowns.
 pub const REPAIR_QUOTE_OBJECT: &str = "Réparation suite à pannes répétées";
 
-fn not_found() -> AppError {
-    AppError::not_found("Équipement introuvable.")
+fn not_found() -> ApiError {
+    ApiError::not_found("Équipement introuvable.")
 }
 
 fn type_label(code: Option<&str>) -> Option<String> {
@@ -108,7 +108,7 @@ fn choice(name: &str, value: Option<String>, allowed: &[&str]) -> AppResult<Opti
     if allowed.contains(&value.as_str()) {
         Ok(Some(value))
     } else {
-        Err(AppError::unprocessable(format!(
+        Err(ApiError::unprocessable(format!(
             "Le filtre « {name} » doit valoir {}.",
             quoted(allowed)
         )))
@@ -125,7 +125,7 @@ fn park_filter(query: &mut ParkQuery) -> AppResult<ParkFilter> {
         .as_deref()
         .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
     {
-        return Err(AppError::bad_request(format!(
+        return Err(ApiError::bad_request(format!(
             "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
         )));
     }
@@ -790,7 +790,7 @@ async fn repair_quote(
     };
     let (_, repeat) = breakdowns(&calls, now);
     if !repeat.flagged {
-        return Err(AppError::conflict(format!(
+        return Err(ApiError::conflict(format!(
             "Cet équipement n'a pas de pannes répétées : il faut au moins {} appels reçus en {} jours.",
             downtime::REPEAT_THRESHOLD,
             downtime::REPEAT_WINDOW_DAYS
@@ -953,7 +953,7 @@ async fn logbook(
                 .chain(calls.into_iter().map(call_entry))
                 .collect();
             entries.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.id.cmp(&b.id)));
-            Ok::<_, AppError>(Logbook {
+            Ok::<_, ApiError>(Logbook {
                 equipment: LogbookEquipment {
                     type_label: type_label(equipment.identity.equipment_type.as_deref()),
                     id: equipment.id,

@@ -23,7 +23,7 @@ use crate::api::v2::visits::{self as v2_visits, CompleteBody, RescheduleBody, St
 use crate::api::v2::wire::Page;
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::planning::{self as plan, ProposalLine, SaveLine, WeekTechnician};
 use crate::services::visits::{self, Acting, CreateInput, DayError, building_address, day_text};
 use crate::services::webhooks::require_admin;
@@ -57,10 +57,10 @@ fn acting(session: &StaffSession) -> AppResult<Acting> {
 fn query_day(text: Option<&str>) -> AppResult<Option<NaiveDate>> {
     text.map(|text| {
         visits::parse_day(text).map_err(|error| match error {
-            DayError::Malformed => AppError::bad_request(
+            DayError::Malformed => ApiError::bad_request(
                 "Le paramètre « day » doit être un jour au format AAAA-MM-JJ.",
             ),
-            DayError::Impossible => AppError::unprocessable(format!(
+            DayError::Impossible => ApiError::unprocessable(format!(
                 "Le paramètre « day » n'est pas un jour du calendrier : « {text} »."
             )),
         })
@@ -352,7 +352,7 @@ async fn equipment_plan(
         .store
         .read(move |conn| equipment::plan_of(conn, &agency_id, &id))
         .await?
-        .ok_or_else(|| AppError::not_found(plan::EQUIPMENT_NOT_FOUND))?;
+        .ok_or_else(|| ApiError::not_found(plan::EQUIPMENT_NOT_FOUND))?;
     Ok(Json(row.into()))
 }
 

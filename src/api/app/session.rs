@@ -12,7 +12,7 @@ use crate::api::v2::me::AgencyRef;
 use crate::auth::secret;
 use crate::auth::staff_session::{self, StaffSession};
 use crate::clock;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppError, AppResult};
 use crate::services::accounts::{agencies_in_scope, authenticate, is_installation_admin};
 use crate::state::AppState;
 use crate::store::accounts::AccountRow;
@@ -85,12 +85,12 @@ async fn sign_in(
 ) -> AppResult<Response> {
     let email = body.email.trim().to_lowercase();
     if email.is_empty() || body.password.is_empty() {
-        return Err(AppError::bad_request(
+        return Err(ApiError::bad_request(
             "Saisissez votre adresse e-mail et votre mot de passe.",
         ));
     }
     if let Some(retry_after_secs) = state.login_throttle.retry_after(&email) {
-        return Err(AppError::TooManyRequests { retry_after_secs });
+        return Err(AppError::TooManyRequests { retry_after_secs }.into());
     }
     let lookup_email = email.clone();
     let found = state
@@ -105,7 +105,7 @@ async fn sign_in(
         .await?;
     let Some((account, scope)) = found else {
         state.login_throttle.record_failure(&email);
-        return Err(AppError::unauthorized(
+        return Err(ApiError::unauthorized(
             "Adresse e-mail ou mot de passe incorrect.",
         ));
     };
@@ -157,7 +157,7 @@ pub(crate) async fn open_session(
                     detail: None,
                 },
             )?;
-            is_installation_admin(tx, &for_check)
+            Ok(is_installation_admin(tx, &for_check)?)
         })
         .await?;
     let view = session_view(
@@ -197,6 +197,7 @@ async fn installation_admin_of(state: &AppState, session: &StaffSession) -> AppR
         .store
         .read(move |conn| is_installation_admin(conn, &account))
         .await
+        .map_err(ApiError::from)
 }
 
 async fn sign_out(State(state): State<AppState>, session: StaffSession) -> AppResult<Response> {
@@ -222,7 +223,7 @@ async fn switch_agency(
 ) -> AppResult<Json<SessionView>> {
     let wanted = body.agency_id.trim().to_owned();
     let Some(agency) = session.scope.iter().find(|a| a.id == wanted).cloned() else {
-        return Err(AppError::forbidden(
+        return Err(ApiError::forbidden(
             "Cette agence n'est pas dans le périmètre de votre compte.",
         ));
     };

@@ -20,7 +20,7 @@ use crate::api::json::ApiJson;
 use crate::api::v2::webhooks::{self as shared, SyncStatusWire};
 use crate::auth::staff_session::StaffSession;
 use crate::backup::{self, BackupFile};
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppError, AppResult};
 use crate::server;
 use crate::services::accounts;
 use crate::settings::{self, Settings};
@@ -116,7 +116,7 @@ fn running_port(state: &AppState) -> Option<u16> {
 }
 
 fn load_settings(state: &AppState) -> AppResult<Settings> {
-    settings::load(&state.data_dir()).map_err(AppError::Internal)
+    settings::load(&state.data_dir()).map_err(ApiError::from)
 }
 
 /// The folder where "back up now" writes.
@@ -182,6 +182,7 @@ async fn require_installation_admin(
         .store
         .read(move |conn| accounts::require_installation_admin(conn, &account, what))
         .await
+        .map_err(ApiError::from)
 }
 
 async fn read(
@@ -199,7 +200,7 @@ async fn update(
 ) -> AppResult<Json<SettingsView>> {
     require_installation_admin(&state, &session, WHAT).await?;
     if body.port < 1024 {
-        return Err(AppError::unprocessable(
+        return Err(ApiError::unprocessable(
             "Choisissez un port entre 1024 et 65535 (8080 par défaut).",
         ));
     }
@@ -246,13 +247,13 @@ async fn back_up_now(
     require_installation_admin(&state, &session, "Sauvegarder la base").await?;
     let saved = load_settings(&state)?;
     let Some(folder) = current_backup_dir(&state, &saved) else {
-        return Err(AppError::Conflict(
-            "Choisissez d'abord le dossier de sauvegarde dans les paramètres.".to_owned(),
+        return Err(ApiError::conflict(
+            "Choisissez d'abord le dossier de sauvegarde dans les paramètres.",
         ));
     };
     let written = server::backup_now(&state, folder)
         .await
-        .map_err(|err| AppError::unprocessable(err.to_string()))?;
+        .map_err(|err| ApiError::unprocessable(err.to_string()))?;
     Ok((StatusCode::CREATED, Json(BackupView::from(written))))
 }
 
@@ -276,7 +277,7 @@ async fn restore(
     require_installation_admin(&state, &session, "Restaurer une sauvegarde").await?;
     let path = PathBuf::from(body.path.trim());
     if !path.is_absolute() {
-        return Err(AppError::unprocessable(
+        return Err(ApiError::unprocessable(
             "Indiquez le chemin complet du fichier de sauvegarde.",
         ));
     }
@@ -284,9 +285,9 @@ async fn restore(
     let check = tokio::task::spawn_blocking(move || backup::check_backup(&checked))
         .await
         .map_err(|err| AppError::Internal(anyhow::anyhow!(err.to_string())))?
-        .map_err(|err| AppError::unprocessable(err.to_string()))?;
+        .map_err(|err| ApiError::unprocessable(err.to_string()))?;
     let Some(control) = state.control.clone() else {
-        return Err(AppError::Conflict(format!(
+        return Err(ApiError::conflict(format!(
             "Le serveur ne peut pas redémarrer de lui-même ici : arrêtez-le puis lancez « liftdesk restore --from {} ».",
             path.display()
         )));
@@ -306,8 +307,8 @@ async fn restore(
 async fn restart(State(state): State<AppState>, session: StaffSession) -> AppResult<StatusCode> {
     require_installation_admin(&state, &session, "Le redémarrage").await?;
     let Some(control) = state.control.clone() else {
-        return Err(AppError::Conflict(
-            "Le serveur ne peut pas redémarrer de lui-même ici : les nouveaux réglages s'appliqueront au prochain démarrage.".to_owned(),
+        return Err(ApiError::conflict(
+            "Le serveur ne peut pas redémarrer de lui-même ici : les nouveaux réglages s'appliqueront au prochain démarrage.",
         ));
     };
     control

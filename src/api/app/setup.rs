@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::api::json::ApiJson;
 use crate::auth::password;
 use crate::demo;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppError, AppResult};
 use crate::services::accounts::{self, InitInput};
 use crate::state::AppState;
 use crate::store::audit::Actor;
@@ -40,7 +40,7 @@ struct SetupStatus {
 async fn status(State(state): State<AppState>) -> AppResult<Json<SetupStatus>> {
     let exists = state
         .store
-        .read(|conn| agencies::any_client_organization(conn).map_err(AppError::from))
+        .read(|conn| agencies::any_client_organization(conn).map_err(ApiError::from))
         .await?;
     Ok(Json(SetupStatus { needed: !exists }))
 }
@@ -93,23 +93,22 @@ impl<S: Send + Sync> FromRequestParts<S> for Peer {
 fn require_loopback(peer: Peer) -> AppResult<()> {
     match peer.0 {
         Some(addr) if addr.ip().is_loopback() && peer.1 => Ok(()),
-        _ => Err(AppError::forbidden(
+        _ => Err(ApiError::forbidden(
             "L'installation de Liftdesk se fait depuis l'ordinateur où il est installé.",
         )),
     }
 }
 
-fn already_set_up() -> AppError {
-    AppError::Conflict(
-        "Liftdesk est déjà installé : une organisation existe. Connectez-vous avec votre compte."
-            .to_owned(),
+fn already_set_up() -> ApiError {
+    ApiError::conflict(
+        "Liftdesk est déjà installé : une organisation existe. Connectez-vous avec votre compte.",
     )
 }
 
 async fn ensure_needed(state: &AppState) -> AppResult<()> {
     let exists = state
         .store
-        .read(|conn| agencies::any_client_organization(conn).map_err(AppError::from))
+        .read(|conn| agencies::any_client_organization(conn).map_err(ApiError::from))
         .await?;
     if exists {
         Err(already_set_up())

@@ -30,7 +30,7 @@ use crate::auth::api_token::ApiCaller;
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::domain::survey::SurveyStatus;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::sheet::{component_label, equipment_type_label};
 use crate::services::surveys::{self as survey_service, NOT_FOUND};
 use crate::services::visits::day_text;
@@ -319,7 +319,7 @@ async fn detail(
             Ok(Some((summary, catalog, values)))
         })
         .await?
-        .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
     let refusal = match SurveyStatus::parse(&summary.status) {
         Some(status) => survey_service::check_submittable(&session.account, status)
             .err()
@@ -423,7 +423,7 @@ async fn discrepancies(
             },
         )
         .await?
-        .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
     Ok(Json(Paged {
         total,
         page: paging.page,

@@ -16,7 +16,7 @@ use crate::api::v2::technicians::{TechnicianView, technician_list};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::domain::rota;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::technicians::{self as service, RotaWeek};
 use crate::state::AppState;
 use crate::store::audit::Actor;
@@ -163,14 +163,14 @@ async fn read_rota(
     let agency_id = session.require_agency()?.id.clone();
     let weeks = query.weeks.unwrap_or(DEFAULT_WEEKS);
     if !(1..=rota::MAX_WEEKS).contains(&weeks) {
-        return Err(AppError::bad_request(format!(
+        return Err(ApiError::bad_request(format!(
             "Le nombre de semaines va de 1 à {}.",
             rota::MAX_WEEKS
         )));
     }
     let first = match query.from.as_deref() {
         Some(text) => rota::monday_of(rota::parse_day(text).ok_or_else(|| {
-            AppError::bad_request("Paramètre « from » invalide : attendu AAAA-MM-JJ.")
+            ApiError::bad_request("Paramètre « from » invalide : attendu AAAA-MM-JJ.")
         })?),
         None => rota::week_of(state.now()),
     };
@@ -207,7 +207,7 @@ async fn set_week(
         .into_iter()
         .next()
         .map(Json)
-        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("semaine d'astreinte absente")))
+        .ok_or_else(|| anyhow::anyhow!("semaine d'astreinte absente").into())
 }
 
 #[derive(Deserialize)]
@@ -272,13 +272,13 @@ async fn replace(
     let agency_id = session.require_agency()?.id.clone();
     service::require_rota_editor(&session.account)?;
     let starts = rota::parse_local(&body.from).ok_or_else(|| {
-        AppError::unprocessable("Début invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
+        ApiError::unprocessable("Début invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
     })?;
     let ends = rota::parse_local(&body.to).ok_or_else(|| {
-        AppError::unprocessable("Fin invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
+        ApiError::unprocessable("Fin invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
     })?;
     if ends - starts > Duration::weeks(i64::from(rota::MAX_WEEKS)) {
-        return Err(AppError::unprocessable(format!(
+        return Err(ApiError::unprocessable(format!(
             "Un remplacement dure au plus {} semaines.",
             rota::MAX_WEEKS
         )));

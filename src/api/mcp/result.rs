@@ -14,7 +14,7 @@ pub type ToolAnswer = Result<CallToolResult, rmcp::ErrorData>;
 pub fn answer<T: Serialize>(outcome: AppResult<T>) -> ToolAnswer {
     match outcome {
         Ok(value) => Ok(success(&value)),
-        Err(err) => Ok(refusal(&err)),
+        Err(err) => Ok(refusal(err.refusal())),
     }
 }
 

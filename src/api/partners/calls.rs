@@ -12,7 +12,7 @@ use crate::api::extract::ApiPath;
 use crate::api::json::ApiJson;
 use crate::auth::call_center_key::CallCenterCaller;
 use crate::domain::call::CallStatus;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::calls::{self as service, CenterCallInput, CenterSender};
 use crate::state::AppState;
 use crate::store::calls::CenterCallRow;
@@ -61,7 +61,7 @@ struct TrackedCall {
 
 fn status_of(row: &CenterCallRow) -> AppResult<CallStatus> {
     CallStatus::parse(&row.status).ok_or_else(|| {
-        AppError::Internal(anyhow::anyhow!(
+        ApiError::from(anyhow::anyhow!(
             "statut d'appel inconnu en base : {}",
             row.status
         ))
@@ -118,7 +118,7 @@ async fn track_call(
 ) -> AppResult<Json<TrackedCall>> {
     let row = service::track(&state.store, &caller.call_center_id, &reference)
         .await?
-        .ok_or_else(|| AppError::not_found("Aucun appel de ce centre sous cette référence."))?;
+        .ok_or_else(|| ApiError::not_found("Aucun appel de ce centre sous cette référence."))?;
     let status = status_of(&row)?;
     Ok(Json(TrackedCall {
         id: row.id,

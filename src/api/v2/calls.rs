@@ -20,7 +20,7 @@ use crate::api::json::ApiJson;
 use crate::api::v2::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::call::{CallStatus, CallType};
-use crate::error::{AppError, AppResult, ErrorBody};
+use crate::error::{ApiError, AppError, AppResult, ErrorBody};
 use crate::services::calls::{self as service, AssignInput, CallListItem, ListInput};
 use crate::state::AppState;
 use crate::store::calls::{self, CallRow};
@@ -439,7 +439,7 @@ pub async fn call_read(state: &AppState, caller: &ApiCaller, id: String) -> AppR
         .store
         .read(move |conn| calls::get_in_agency(conn, &agency_id, &id))
         .await?
-        .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
     CallRead::new(row, &state.base_url)
 }
 

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 use super::wire::{Page, PageQuery, Paging, RecordKind};
 use crate::api::extract::ApiQuery;
 use crate::auth::api_token::ApiCaller;
-use crate::error::{AppError, AppResult, ErrorBody};
+use crate::error::{ApiError, AppResult, ErrorBody};
 use crate::state::AppState;
 use crate::store::clients::{self as store, ClientRow};
 
@@ -114,7 +114,7 @@ pub async fn client_page(
     })?;
     let search = query.q.unwrap_or_default();
     if search.trim().chars().count() > MAX_SEARCH_CHARS {
-        return Err(AppError::bad_request(format!(
+        return Err(ApiError::bad_request(format!(
             "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
         )));
     }

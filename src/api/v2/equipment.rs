@@ -18,7 +18,7 @@ use crate::api::json::ApiJson;
 use crate::api::v2::external::ExternalBuilding;
 use crate::api::v2::wire::{Page, PageQuery, Paging, RecordKind};
 use crate::auth::api_token::ApiCaller;
-use crate::error::{AppError, AppResult, ErrorBody};
+use crate::error::{ApiError, AppResult, ErrorBody};
 use crate::services::equipment::{self as equipment_service, IdentityPatch};
 use crate::services::technical_data;
 use crate::state::AppState;
@@ -154,7 +154,7 @@ pub async fn equipment_list(
         .as_deref()
         .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
     {
-        return Err(AppError::bad_request(format!(
+        return Err(ApiError::bad_request(format!(
             "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
         )));
     }

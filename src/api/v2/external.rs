@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 use crate::api::extract::ApiQuery;
 use crate::api::v2::wire::RecordKind;
 use crate::auth::api_token::ApiCaller;
-use crate::error::{AppError, AppResult, ErrorBody};
+use crate::error::{ApiError, AppResult, ErrorBody};
 use crate::services::equipment::{self as equipment_service, ExternalData};
 use crate::services::technical_data::contract_label;
 use crate::state::AppState;
@@ -396,6 +396,6 @@ pub async fn equipment_data_view(
             )
         })
         .await?
-        .ok_or_else(|| AppError::not_found("Aucun équipement de l'agence ne correspond."))?;
+        .ok_or_else(|| ApiError::not_found("Aucun équipement de l'agence ne correspond."))?;
     Ok(ExternalEquipmentData::new(found, &agency, &state.base_url))
 }

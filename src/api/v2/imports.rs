@@ -17,7 +17,7 @@ use utoipa_axum::routes;
 use crate::api::extract::ApiPath;
 use crate::api::json::{ApiJson, json_body_with_limit};
 use crate::auth::api_token::ApiCaller;
-use crate::error::{AppError, AppResult, ErrorBody};
+use crate::error::{ApiError, AppError, AppResult, ErrorBody};
 use crate::services::imports::fields::{Field, Target};
 use crate::services::imports::file::MAX_FILE_BYTES;
 use crate::services::imports::progress::{RunKind, RunSnapshot, RunStatus};
@@ -42,8 +42,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(run_import))
 }
 
-fn file_too_large() -> AppError {
-    AppError::PayloadTooLarge(format!(
+fn file_too_large() -> ApiError {
+    ApiError::payload_too_large(format!(
         "Le fichier dépasse la taille maximale acceptée ({} Mio).",
         MAX_FILE_BYTES / (1024 * 1024)
     ))
@@ -65,7 +65,7 @@ pub struct UploadBody {
 pub struct UploadJson(pub UploadBody);
 
 impl FromRequest<AppState> for UploadJson {
-    type Rejection = AppError;
+    type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
         json_body_with_limit(req, state, file_too_large)
@@ -323,7 +323,7 @@ pub async fn find_file(
         .store
         .read(move |conn| store::get(conn, &agency_id, &file_id, &now))
         .await?
-        .ok_or_else(|| AppError::not_found(FILE_NOT_FOUND))
+        .ok_or_else(|| ApiError::not_found(FILE_NOT_FOUND))
 }
 
 /// `GET /imports/{fileId}`.

@@ -548,7 +548,7 @@ pub async fn invoice_pdf_file(
     id: &str,
 ) -> AppResult<PdfFile> {
     let agency = caller.require_agency()?;
-    documents::invoice_pdf(&state.store, &agency.id, id).await
+    Ok(documents::invoice_pdf(&state.store, &agency.id, id).await?)
 }
 
 // ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ use super::wire::Rows;
 use crate::api::extract::ApiQuery;
 use crate::auth::api_token::ApiCaller;
 use crate::clock;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::visits::{self, DayError, PlanningItem};
 use crate::state::AppState;
 
@@ -130,10 +130,10 @@ pub async fn planning_entries(
     let day = match query.day.as_deref() {
         None => clock::paris_local(state.now()).date(),
         Some(text) => visits::parse_day(text).map_err(|error| match error {
-            DayError::Malformed => AppError::bad_request(
+            DayError::Malformed => ApiError::bad_request(
                 "Le paramètre « day » doit être un jour au format AAAA-MM-JJ.",
             ),
-            DayError::Impossible => AppError::unprocessable(format!(
+            DayError::Impossible => ApiError::unprocessable(format!(
                 "Le paramètre « day » n'est pas un jour du calendrier : « {text} »."
             )),
         })?,

@@ -307,7 +307,7 @@ async fn get_quote_pdf(
 /// `GET /app/api/quotes/{id}/pdf`.
 pub async fn quote_pdf_file(state: &AppState, caller: &ApiCaller, id: &str) -> AppResult<PdfFile> {
     let agency = caller.require_agency()?;
-    documents::quote_pdf(&state.store, &agency.id, id).await
+    Ok(documents::quote_pdf(&state.store, &agency.id, id).await?)
 }
 
 /// A quote's transition: `POST /quotes/{id}/send|accept|refuse` and the MCP

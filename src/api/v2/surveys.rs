@@ -20,7 +20,7 @@ use crate::api::json::OptionalJson;
 use crate::api::v2::wire::{Page, PageQuery, Paging, RecordKind, RecordRef};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::survey::SurveyStatus;
-use crate::error::{AppError, AppResult, ErrorBody};
+use crate::error::{ApiError, AppResult, ErrorBody};
 use crate::services::surveys::{self as survey_service, SubmitInput};
 use crate::services::technical_data;
 use crate::state::AppState;
@@ -132,7 +132,7 @@ pub async fn survey_list(
         .as_deref()
         .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
     {
-        return Err(AppError::bad_request(format!(
+        return Err(ApiError::bad_request(format!(
             "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
         )));
     }
@@ -288,7 +288,7 @@ pub async fn survey_record(
             },
         )
         .await?
-        .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
     Ok(SurveyRead {
         object_type: SURVEY_TYPE.to_owned(),
         link: RecordKind::Survey.link(&survey.id),
@@ -491,7 +491,7 @@ pub async fn survey_data_read(
             Ok(Some((survey, deals, catalog, values)))
         })
         .await?
-        .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
     let base_url = &state.base_url;
     Ok(SurveyData {
         number: survey.number,

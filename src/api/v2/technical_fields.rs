@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use crate::api::extract::ApiQuery;
 use crate::auth::api_token::ApiCaller;
-use crate::error::{AppError, AppResult, ErrorBody};
+use crate::error::{ApiError, AppResult, ErrorBody};
 use crate::services::technical_data::{self, FieldMatch};
 use crate::state::AppState;
 
@@ -68,7 +68,7 @@ fn required_param(value: Option<String>, name: &str) -> AppResult<String> {
     value
         .map(|v| v.trim().to_owned())
         .filter(|v| !v.is_empty())
-        .ok_or_else(|| AppError::bad_request(format!("Le paramètre « {name} » est obligatoire.")))
+        .ok_or_else(|| ApiError::bad_request(format!("Le paramètre « {name} » est obligatoire.")))
 }
 
 /// Chercher les données techniques d'un équipement.
@@ -105,7 +105,7 @@ pub async fn technical_field_list(
     let equipment_id = required_param(query.equipment, "equipment")?;
     let term = required_param(query.q, "q")?;
     if term.chars().count() > MAX_QUERY_CHARS {
-        return Err(AppError::bad_request(format!(
+        return Err(ApiError::bad_request(format!(
             "Le paramètre « q » ne doit pas dépasser {MAX_QUERY_CHARS} caractères."
         )));
     }
@@ -114,6 +114,6 @@ pub async fn technical_field_list(
         .store
         .read(move |conn| technical_data::search_fields(conn, &agency_id, &equipment_id, &term))
         .await?
-        .ok_or_else(|| AppError::not_found("Équipement introuvable."))?;
+        .ok_or_else(|| ApiError::not_found("Équipement introuvable."))?;
     Ok(found.into_iter().map(TechnicalFieldEntry::from).collect())
 }

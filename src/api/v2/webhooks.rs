@@ -14,7 +14,7 @@ use crate::api::json::ApiJson;
 use crate::api::v2::wire::{Page, PageQuery, Paging};
 use crate::auth::api_token::ApiCaller;
 use crate::clock;
-use crate::error::{AppError, AppResult, ErrorBody};
+use crate::error::{ApiError, AppError, AppResult, ErrorBody};
 use crate::services::webhooks::{self as service, NOT_FOUND, NewSubscriptionInput};
 use crate::state::AppState;
 use crate::store::webhooks::{self as store, DeliveryRow, SubscriptionRow};
@@ -340,7 +340,7 @@ pub async fn delivery_list(
         .store
         .read(move |conn| -> AppResult<_> {
             store::get_subscription(conn, &agency_id, &id)?
-                .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+                .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
             Ok(store::list_deliveries(
                 conn,
                 &id,

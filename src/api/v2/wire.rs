@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::error::AppError;
+use crate::error::ApiError;
 
 /// Where a record is shown in the service: the UI route of its screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,23 +155,23 @@ impl Paging {
     }
 
     /// Not an integer: 400; out of range: 422.
-    pub fn from_query(query: &PageQuery) -> Result<Self, AppError> {
+    pub fn from_query(query: &PageQuery) -> Result<Self, ApiError> {
         let parse = |name: &str,
                      raw: &Option<String>,
                      default: u32,
                      max: Option<u32>|
-         -> Result<u32, AppError> {
+         -> Result<u32, ApiError> {
             let Some(raw) = raw.as_deref() else {
                 return Ok(default);
             };
             let value: i64 = raw.trim().parse().map_err(|_| {
-                AppError::bad_request(format!(
+                ApiError::bad_request(format!(
                     "Le paramètre « {name} » doit être un nombre entier."
                 ))
             })?;
             let upper = i64::from(max.unwrap_or(u32::MAX));
             if value < 1 || value > upper {
-                return Err(AppError::unprocessable(match max {
+                return Err(ApiError::unprocessable(match max {
                     Some(max) => {
                         format!("Le paramètre « {name} » doit être compris entre 1 et {max}.")
                     }
@@ -185,7 +185,7 @@ impl Paging {
                 }));
             }
             u32::try_from(value).map_err(|_| {
-                AppError::unprocessable(format!("Le paramètre « {name} » est trop grand."))
+                ApiError::unprocessable(format!("Le paramètre « {name} » est trop grand."))
             })
         };
         Ok(Self {
@@ -239,7 +239,7 @@ pub fn list_json<T: Serialize>(value: &T, rows: usize) -> Response {
         )
             .into_response(),
         Err(err) => {
-            AppError::Internal(anyhow::Error::new(err).context("liste en JSON")).into_response()
+            ApiError::from(anyhow::Error::new(err).context("liste en JSON")).into_response()
         }
     }
 }

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::{WfJson, WfResult, success};
 use crate::auth::partner_key::PartnerCaller;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 use crate::services::workflow;
 use crate::state::AppState;
 use crate::store::audit::Actor;
@@ -34,10 +34,10 @@ struct GetBody {
 fn take_text(body: &mut Map<String, Value>, field: &str) -> AppResult<String> {
     match body.remove(field) {
         Some(Value::String(text)) => Ok(text),
-        None | Some(Value::Null) => Err(AppError::unprocessable(format!(
+        None | Some(Value::Null) => Err(ApiError::unprocessable(format!(
             "Le champ « {field} » est obligatoire."
         ))),
-        Some(_) => Err(AppError::unprocessable(format!(
+        Some(_) => Err(ApiError::unprocessable(format!(
             "Le champ « {field} » n'a pas le type attendu."
         ))),
     }

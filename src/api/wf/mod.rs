@@ -47,7 +47,7 @@ where
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let ApiJson(value) = ApiJson::<T>::from_request(req, state)
             .await
-            .map_err(WorkflowError)?;
+            .map_err(WorkflowError::from)?;
         Ok(WfJson(value))
     }
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use crate::api::json::parse_json;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppResult};
 
 /// The REST body `T` read from the tool's arguments, or the REST API's refusal.
 /// Flattened into a tool's arguments, it receives every argument the tool
@@ -30,7 +30,7 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Checked<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let object = Map::<String, Value>::deserialize(deserializer)?;
         let parsed = serde_json::to_vec(&Value::Object(object))
-            .map_err(|err| AppError::Internal(err.into()))
+            .map_err(|err| ApiError::from(anyhow::Error::from(err)))
             .and_then(|bytes| parse_json::<T>(&bytes));
         Ok(Self(parsed))
     }

@@ -18,7 +18,7 @@ use crate::api::v2::equipment::{self as equipment_api, EquipmentListQuery, Ident
 use crate::api::v2::external::{self, EquipmentDataQuery};
 use crate::api::v2::technical_fields::{self, TechnicalFieldsQuery};
 use crate::auth::api_token::ApiCaller;
-use crate::error::{AppError, AppResult};
+use crate::error::{ApiError, AppError, AppResult};
 use crate::services::sheet;
 
 /// Recherche d'équipements.
@@ -248,7 +248,7 @@ impl LiftdeskMcp {
             ));
         };
         let caller = parts.map(caller_of).unwrap_or_else(|| {
-            Err(AppError::unauthorized(
+            Err(ApiError::unauthorized(
                 crate::auth::api_token::UNAUTHORIZED_MESSAGE,
             ))
         });
@@ -260,9 +260,11 @@ impl LiftdeskMcp {
             Ok(text) => Ok(ReadResourceResult::new(vec![
                 ResourceContents::text(text, uri).with_mime_type("text/markdown"),
             ])),
-            Err(AppError::NotFound(message)) => Err(ErrorData::resource_not_found(message, None)),
+            Err(ApiError(AppError::NotFound(message))) => {
+                Err(ErrorData::resource_not_found(message, None))
+            }
             Err(err) => {
-                if let AppError::Internal(cause) = &err {
+                if let AppError::Internal(cause) = err.refusal() {
                     tracing::error!(error = ?cause, "fiche MCP en échec");
                 }
                 Err(ErrorData::internal_error(err.public_message(), None))
@@ -279,7 +281,7 @@ impl LiftdeskMcp {
             .read(move |conn| sheet::document(conn, &agency_id, &id))
             .await?
             .map(|document| sheet::markdown(&document))
-            .ok_or_else(|| AppError::not_found(SHEET_NOT_FOUND))
+            .ok_or_else(|| ApiError::not_found(SHEET_NOT_FOUND))
     }
 }
 

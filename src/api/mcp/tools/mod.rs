@@ -15,13 +15,13 @@ mod surveys;
 use axum::http::request::Parts;
 
 use crate::auth::api_token::ApiCaller;
-use crate::error::AppError;
+use crate::error::ApiError;
 
 /// The caller authenticated by the transport's middleware.
-pub(super) fn caller_of(parts: &Parts) -> Result<ApiCaller, AppError> {
+pub(super) fn caller_of(parts: &Parts) -> Result<ApiCaller, ApiError> {
     parts
         .extensions
         .get::<ApiCaller>()
         .cloned()
-        .ok_or_else(|| AppError::unauthorized(crate::auth::api_token::UNAUTHORIZED_MESSAGE))
+        .ok_or_else(|| ApiError::unauthorized(crate::auth::api_token::UNAUTHORIZED_MESSAGE))
 }

@@ -128,7 +128,7 @@ fn value_text(value: &Value) -> String {
 }
 
 /// French name of a technical-data component (`None`: the equipment itself).
-pub(crate) fn component_label(key: Option<&str>) -> String {
+pub fn component_label(key: Option<&str>) -> String {
     match key {
         None => "Appareil".to_owned(),
         Some("car_door") => "Porte de cabine".to_owned(),
@@ -142,7 +142,7 @@ pub(crate) fn component_label(key: Option<&str>) -> String {
 }
 
 /// The equipment types' names as staff say them.
-pub(crate) fn equipment_type_label(code: &str) -> &str {
+pub fn equipment_type_label(code: &str) -> &str {
     match code {
         "ascenseur" => "Ascenseur",
         "monte_charge" => "Monte-charge",
