@@ -18,32 +18,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 status=0
-# forbid CRATE NAME…: fails if one of the names is among CRATE's normal
-# (non-dev, non-build) dependencies, direct or not.
+# forbid [--direct] CRATE NAME…: fails if one of the names is among CRATE's
+# normal (non-dev, non-build) dependencies, direct or not; with --direct,
+# only among its direct ones (it may come in below, through another layer).
 forbid() {
+  local depth=() how="dépend de"
+  if [ "$1" = --direct ]; then
+    depth=(--depth 1)
+    how="dépend directement de"
+    shift
+  fi
   local crate="$1"
   shift
   local tree
-  tree="$(cargo tree -p "$crate" -e normal --prefix none --format '{p}' | awk '{print $1}' | sort -u)"
+  tree="$(cargo tree -p "$crate" -e normal "${depth[@]}" --prefix none --format '{p}' |
+    awk -v crate="$crate" '$1 != crate {print $1}' | sort -u)"
   for name in "$@"; do
     if grep -qx "$name" <<<"$tree"; then
-      echo "Couches : $crate dépend de $name, ce que sa couche interdit :" >&2
+      echo "Couches : $crate $how $name, ce que sa couche interdit :" >&2
       cargo tree -p "$crate" -e normal -i "$name" >&2 || true
-      status=1
-    fi
-  done
-}
-
-# forbid_direct CRATE NAME…: fails if one of the names is a direct normal
-# dependency of CRATE (it may come in below, through another layer).
-forbid_direct() {
-  local crate="$1"
-  shift
-  local direct
-  direct="$(cargo tree -p "$crate" -e normal --depth 1 --prefix none --format '{p}' | awk 'NR > 1 {print $1}' | sort -u)"
-  for name in "$@"; do
-    if grep -qx "$name" <<<"$direct"; then
-      echo "Couches : $crate dépend directement de $name, ce que sa couche interdit." >&2
       status=1
     fi
   done
@@ -57,7 +50,7 @@ forbid liftdesk-domain "${RUNTIME[@]}" "${DATABASE[@]}" "${HTTP[@]}"
 forbid liftdesk-store "${HTTP[@]}"
 HTTP_SERVER=(axum axum-core utoipa utoipa-axum rmcp tauri)
 forbid liftdesk-core "${HTTP_SERVER[@]}"
-forbid_direct liftdesk-core "${DATABASE[@]}"
+forbid --direct liftdesk-core "${DATABASE[@]}"
 
 CLOCK=crates/liftdesk-store/src/clock.rs
 clock_reads="$(
