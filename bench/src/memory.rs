@@ -12,7 +12,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::get;
-use liftdesk::api::v2::wire::list_json;
+use liftdesk::api::wire::list_json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

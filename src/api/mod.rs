@@ -12,6 +12,7 @@ pub mod sheet;
 pub mod ui;
 pub mod v2;
 pub mod wf;
+pub mod wire;
 
 use std::time::Instant;
 

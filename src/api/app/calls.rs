@@ -21,7 +21,7 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
 use crate::api::v2::calls::{self as v2, AssignBody, CallListEntry, CallRead, StatusBody};
-use crate::api::v2::wire::{Created, Page, PageQuery, Paging, RecordKind};
+use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::domain::call::{self, CallStatus, CallType};

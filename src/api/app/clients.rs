@@ -23,7 +23,7 @@ use crate::api::v2::clients::{ClientListEntry, ClientListQuery, client_page};
 use crate::api::v2::contacts::{
     ContactBody, CreationDescriptor, contact_creation, contact_descriptor,
 };
-use crate::api::v2::wire::{Created, Page, RecordKind};
+use crate::api::wire::{Created, Page, RecordKind};
 use crate::auth::staff_session::StaffSession;
 use crate::error::{ApiError, AppResult};
 use crate::services::clients::{self as service, NOT_FOUND};

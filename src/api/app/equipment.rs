@@ -25,7 +25,7 @@ use crate::api::v2::equipment::{IdentityBody, IdentityView, identity_correction}
 use crate::api::v2::external::ExternalBuilding;
 use crate::api::v2::invoices::LineBody;
 use crate::api::v2::quotes::{QuoteBody, quote_create};
-use crate::api::v2::wire::{PageQuery, Paging};
+use crate::api::wire::{PageQuery, Paging};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::domain::call::{CallStatus, CallType};

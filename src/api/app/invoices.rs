@@ -16,7 +16,7 @@ use crate::api::v2::invoices::{
     self as v2, CreditNoteBody, InvoiceBody, InvoiceDraftBody, InvoiceRowView, InvoiceView,
     PaymentBody,
 };
-use crate::api::v2::wire::{Created, Page, PageQuery};
+use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
 use crate::domain::invoice::{
     self, InvoiceAction, InvoiceNature, InvoiceStatus, cents_to_euros, euros_to_cents,

@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::v2::wire::{Page, PageQuery, Paging};
+use crate::api::wire::{Page, PageQuery, Paging};
 use crate::auth::secret;
 use crate::auth::staff_session::StaffSession;
 use crate::error::AppResult;

@@ -20,7 +20,7 @@ use crate::api::json::{ApiJson, OptionalJson};
 use crate::api::v2::equipment::{EquipmentListEntry, EquipmentListQuery, equipment_list};
 use crate::api::v2::planning::{PlanningEntry, PlanningQuery, planning_entries};
 use crate::api::v2::visits::{self as v2_visits, CompleteBody, RescheduleBody, StartBody};
-use crate::api::v2::wire::Page;
+use crate::api::wire::Page;
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::error::{ApiError, AppResult};

@@ -15,7 +15,7 @@ use crate::api::json::{ApiJson, OptionalJson};
 use crate::api::v2::quotes::{
     self as v2, QuoteBody, QuoteInvoiceBody, QuoteInvoiceRef, QuoteListEntry, QuoteView,
 };
-use crate::api::v2::wire::{Created, Page, PageQuery};
+use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
 use crate::domain::quote::{self, QuoteAction, QuoteStatus};
 use crate::error::AppResult;

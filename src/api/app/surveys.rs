@@ -25,7 +25,7 @@ use crate::api::v2::discrepancies::{DiscrepancyBody, discrepancy_creation};
 use crate::api::v2::surveys::{
     self as v2, SubmitBody, SurveyData, SurveyListQuery, SurveyRead, SurveySubmitted,
 };
-use crate::api::v2::wire::{Created, PageQuery, Paging, RecordKind};
+use crate::api::wire::{Created, PageQuery, Paging, RecordKind};
 use crate::auth::api_token::ApiCaller;
 use crate::auth::staff_session::StaffSession;
 use crate::clock;

@@ -15,7 +15,7 @@ use crate::api::v2::webhooks::{
     self as shared, DeliveryWire, Revoked, Subscribed, SubscriptionBody, SubscriptionWire,
     SyncStatusWire, TestSent,
 };
-use crate::api::v2::wire::{Page, PageQuery};
+use crate::api::wire::{Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
 use crate::error::AppResult;
 use crate::state::AppState;

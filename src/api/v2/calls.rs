@@ -17,7 +17,7 @@ use utoipa_axum::routes;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::v2::wire::{Created, Page, PageQuery, Paging, RecordKind};
+use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::call::{CallStatus, CallType};
 use crate::error::{ApiError, AppError, AppResult, ErrorBody};

@@ -8,8 +8,8 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::wire::{Page, PageQuery, Paging, RecordKind};
 use crate::api::extract::ApiQuery;
+use crate::api::wire::{Page, PageQuery, Paging, RecordKind};
 use crate::auth::api_token::ApiCaller;
 use crate::error::{ApiError, AppResult, ErrorBody};
 use crate::state::AppState;

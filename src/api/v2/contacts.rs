@@ -19,7 +19,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::json::ApiJson;
-use crate::api::v2::wire::{Created, RecordKind};
+use crate::api::wire::{Created, RecordKind};
 use crate::auth::api_token::ApiCaller;
 use crate::error::{AppResult, ErrorBody};
 use crate::services::contacts::{self as service, FieldSpec, FieldType, MAX_TEXT_CHARS};

@@ -16,7 +16,7 @@ use utoipa_axum::routes;
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
 use crate::api::v2::external::ExternalBuilding;
-use crate::api::v2::wire::{Page, PageQuery, Paging, RecordKind};
+use crate::api::wire::{Page, PageQuery, Paging, RecordKind};
 use crate::auth::api_token::ApiCaller;
 use crate::error::{ApiError, AppResult, ErrorBody};
 use crate::services::equipment::{self as equipment_service, IdentityPatch};

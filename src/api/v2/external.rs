@@ -13,7 +13,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::extract::ApiQuery;
-use crate::api::v2::wire::RecordKind;
+use crate::api::wire::RecordKind;
 use crate::auth::api_token::ApiCaller;
 use crate::error::{ApiError, AppResult, ErrorBody};
 use crate::services::equipment::{self as equipment_service, ExternalData};

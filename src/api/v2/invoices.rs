@@ -11,10 +11,10 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
 use crate::api::pdf::{PdfBinary, PdfResponse};
+use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::invoice::{
     InvoiceNature, InvoiceStatus, VatSubtotal, cents_to_euros, line_total_excl_cents,

@@ -22,7 +22,6 @@ pub mod technicians;
 pub mod users;
 pub mod visits;
 pub mod webhooks;
-pub mod wire;
 
 use std::sync::Arc;
 

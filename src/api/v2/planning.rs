@@ -8,8 +8,8 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::wire::Rows;
 use crate::api::extract::ApiQuery;
+use crate::api::wire::Rows;
 use crate::auth::api_token::ApiCaller;
 use crate::clock;
 use crate::error::{ApiError, AppResult};

@@ -17,7 +17,7 @@ use utoipa_axum::routes;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::OptionalJson;
-use crate::api::v2::wire::{Page, PageQuery, Paging, RecordKind, RecordRef};
+use crate::api::wire::{Page, PageQuery, Paging, RecordKind, RecordRef};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::survey::SurveyStatus;
 use crate::error::{ApiError, AppResult, ErrorBody};

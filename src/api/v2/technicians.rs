@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::wire::Rows;
+use crate::api::wire::Rows;
 use crate::auth::api_token::ApiCaller;
 use crate::clock;
 use crate::error::AppResult;

@@ -14,7 +14,7 @@ use utoipa_axum::routes;
 
 use crate::api::extract::ApiPath;
 use crate::api::json::{ApiJson, OptionalJson};
-use crate::api::v2::wire::{Created, RecordKind};
+use crate::api::wire::{Created, RecordKind};
 use crate::auth::api_token::ApiCaller;
 use crate::clock;
 use crate::error::{AppResult, ErrorBody};

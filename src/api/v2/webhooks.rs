@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::v2::wire::{Page, PageQuery, Paging};
+use crate::api::wire::{Page, PageQuery, Paging};
 use crate::auth::api_token::ApiCaller;
 use crate::clock;
 use crate::error::{ApiError, AppError, AppResult, ErrorBody};

@@ -20,7 +20,7 @@ use crate::api::mcp::server::LiftdeskMcp;
 use crate::api::v2::clients::{self, ClientListQuery};
 use crate::api::v2::invoices::{self, CreditNoteBody, InvoiceBody, LineBody, PaymentBody};
 use crate::api::v2::quotes::{self, QuoteBody};
-use crate::api::v2::wire::PageQuery;
+use crate::api::wire::PageQuery;
 use crate::domain::quote::QuoteAction;
 use crate::services::invoices::ListInput;
 

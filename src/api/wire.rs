@@ -1,5 +1,6 @@
-//! Wire shapes shared by the REST API v2 resources: records' `link` and
-//! `url`, creation answers, paged lists and their parameters.
+//! Wire shapes shared by the JSON front doors (the REST API v2, the web
+//! application's API, the MCP tools): records' `link` and `url`, creation
+//! answers, paged lists and their parameters.
 
 use std::fmt::Write as _;
 
