@@ -12,7 +12,6 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
-use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use crate::api::extract::{ApiPath, ApiQuery};
@@ -25,7 +24,7 @@ use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::error::{ApiError, AppResult};
 use crate::services::planning::{self as plan, ProposalLine, SaveLine, WeekTechnician};
-use crate::services::visits::{self, Acting, CreateInput, DayError, building_address, day_text};
+use crate::services::visits::{self, Acting, CreateInput, building_address, day_text};
 use crate::services::webhooks::require_admin;
 use crate::state::AppState;
 use crate::store::equipment::{self, PlanRow};
@@ -51,21 +50,6 @@ fn acting(session: &StaffSession) -> AppResult<Acting> {
         role: session.account.role,
         actor: session.caller().actor,
     })
-}
-
-/// Reads `?day=` like the REST planning does (400 malformed, 422 impossible).
-fn query_day(text: Option<&str>) -> AppResult<Option<NaiveDate>> {
-    text.map(|text| {
-        visits::parse_day(text).map_err(|error| match error {
-            DayError::Malformed => ApiError::bad_request(
-                "Le paramètre « day » doit être un jour au format AAAA-MM-JJ.",
-            ),
-            DayError::Impossible => ApiError::unprocessable(format!(
-                "Le paramètre « day » n'est pas un jour du calendrier : « {text} »."
-            )),
-        })
-    })
-    .transpose()
 }
 
 // -- The week ---------------------------------------------------------------
@@ -119,7 +103,7 @@ async fn week(
     ApiQuery(query): ApiQuery<DayQuery>,
 ) -> AppResult<Json<WeekOut>> {
     let today = clock::paris_local(state.now()).date();
-    let day = query_day(query.day.as_deref())?.unwrap_or(today);
+    let day = visits::day_parameter(query.day.as_deref())?.unwrap_or(today);
     let entries = planning_entries(
         &state,
         &session.caller(),
@@ -203,7 +187,7 @@ async fn proposal(
     let acting = acting(&session)?;
     acting.check_can_change()?;
     let monday = plan::proposal_week(
-        query_day(query.day.as_deref())?,
+        visits::day_parameter(query.day.as_deref())?,
         clock::paris_local(state.now()).date(),
     )?;
     let agency_id = acting.agency_id;

@@ -12,8 +12,8 @@ use crate::api::extract::ApiQuery;
 use crate::api::wire::Rows;
 use crate::auth::api_token::ApiCaller;
 use crate::clock;
-use crate::error::{ApiError, AppResult};
-use crate::services::visits::{self, DayError, PlanningItem};
+use crate::error::AppResult;
+use crate::services::visits::{self, PlanningItem};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -127,17 +127,8 @@ pub async fn planning_entries(
     technician_id: Option<String>,
 ) -> AppResult<Vec<PlanningEntry>> {
     let agency_id = caller.require_agency()?.id.clone();
-    let day = match query.day.as_deref() {
-        None => clock::paris_local(state.now()).date(),
-        Some(text) => visits::parse_day(text).map_err(|error| match error {
-            DayError::Malformed => ApiError::bad_request(
-                "Le paramètre « day » doit être un jour au format AAAA-MM-JJ.",
-            ),
-            DayError::Impossible => ApiError::unprocessable(format!(
-                "Le paramètre « day » n'est pas un jour du calendrier : « {text} »."
-            )),
-        })?,
-    };
+    let day = visits::day_parameter(query.day.as_deref())?
+        .unwrap_or_else(|| clock::paris_local(state.now()).date());
     let Some(technician) = technician_id else {
         let week = visits::planning_week_cached(&state.store, &agency_id, day).await?;
         return Ok(week.iter().cloned().map(PlanningEntry::from).collect());

@@ -70,6 +70,22 @@ pub fn parse_day(text: &str) -> Result<NaiveDate, DayError> {
     NaiveDate::from_ymd_opt(year, number(5..7), number(8..10)).ok_or(DayError::Impossible)
 }
 
+/// The `?day=` parameter of the planning's reads (REST, web app, MCP): absent
+/// is `None`; not `YYYY-MM-DD` is 400, no such day 422.
+pub fn day_parameter(text: Option<&str>) -> AppResult<Option<NaiveDate>> {
+    text.map(|text| {
+        parse_day(text).map_err(|error| match error {
+            DayError::Malformed => AppError::bad_request(
+                "Le paramètre « day » doit être un jour au format AAAA-MM-JJ.",
+            ),
+            DayError::Impossible => AppError::unprocessable(format!(
+                "Le paramètre « day » n'est pas un jour du calendrier : « {text} »."
+            )),
+        })
+    })
+    .transpose()
+}
+
 /// `YYYY-MM-DD`, for days of years 0 to 9999 (clamped outside).
 pub fn day_text(day: NaiveDate) -> String {
     let min = NaiveDate::from_ymd_opt(0, 1, 1).unwrap_or(NaiveDate::MIN);
@@ -586,6 +602,39 @@ pub fn cancel_start(tx: &Tx, acting: &Acting, id: &str, now: DateTime<Utc>) -> A
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The planning's `?day=`: absent is no day, a bad shape 400, no such
+    /// day 422, each refusal naming the parameter in French.
+    #[test]
+    fn the_day_parameter_refuses_a_bad_shape_and_an_impossible_day() {
+        assert_eq!(day_parameter(None).ok(), Some(None));
+        assert_eq!(
+            day_parameter(Some("2026-03-09"))
+                .ok()
+                .flatten()
+                .map(day_text),
+            Some("2026-03-09".to_owned())
+        );
+        let refusal = |text: &str| {
+            day_parameter(Some(text))
+                .err()
+                .map(|e| (e.status().as_u16(), e.public_message()))
+        };
+        assert_eq!(
+            refusal("9/3/2026"),
+            Some((
+                400,
+                "Le paramètre « day » doit être un jour au format AAAA-MM-JJ.".to_owned()
+            ))
+        );
+        assert_eq!(
+            refusal("2026-02-30"),
+            Some((
+                422,
+                "Le paramètre « day » n'est pas un jour du calendrier : « 2026-02-30 ».".to_owned()
+            ))
+        );
+    }
 
     #[test]
     fn days_are_exactly_yyyy_mm_dd() {
