@@ -102,22 +102,24 @@ pub struct ErrorBody {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if let AppError::Internal(cause) = &self.0 {
-            tracing::error!(error = ?cause, "requête en échec");
-        }
-        let status = self.status();
-        let mut response = (
-            status,
-            axum::Json(ErrorBody {
-                error: self.public_message(),
-            }),
-        )
-            .into_response();
-        if let AppError::TooManyRequests { retry_after_secs } = self.0
-            && let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string())
-        {
-            response.headers_mut().insert(header::RETRY_AFTER, value);
-        }
-        response
+        let body = ErrorBody {
+            error: self.public_message(),
+        };
+        refusal_response(&self.0, body)
     }
+}
+
+/// A refusal answered over HTTP in a front door's own envelope `body`: its
+/// status, `Retry-After` for a 429, the internal cause logged (never sent).
+pub fn refusal_response(err: &AppError, body: impl Serialize) -> Response {
+    if let AppError::Internal(cause) = err {
+        tracing::error!(error = ?cause, "requête en échec");
+    }
+    let mut response = (status_of(err), axum::Json(body)).into_response();
+    if let AppError::TooManyRequests { retry_after_secs } = err
+        && let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string())
+    {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
 }

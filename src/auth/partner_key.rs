@@ -3,14 +3,13 @@
 //! Its refusals keep the workflow API's envelope:
 //! `{"status": "error", "message": "<raison en français>"}`.
 
-use axum::Json;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::auth::{secret, touch_if_stale};
-use crate::error::{ApiError, AppError, AppResult, status_of};
+use crate::error::{ApiError, AppError, AppResult, refusal_response};
 use crate::state::AppState;
 use crate::store::credentials;
 
@@ -64,25 +63,11 @@ struct WorkflowErrorBody {
 
 impl IntoResponse for WorkflowError {
     fn into_response(self) -> Response {
-        if let AppError::Internal(cause) = &self.0 {
-            tracing::error!(error = ?cause, "requête partenaire en échec");
-        }
-        let mut response = (
-            status_of(&self.0),
-            Json(WorkflowErrorBody {
-                status: "error",
-                message: self.0.public_message(),
-            }),
-        )
-            .into_response();
-        if let AppError::TooManyRequests { retry_after_secs } = self.0
-            && let Ok(value) = axum::http::HeaderValue::from_str(&retry_after_secs.to_string())
-        {
-            response
-                .headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, value);
-        }
-        response
+        let body = WorkflowErrorBody {
+            status: "error",
+            message: self.0.public_message(),
+        };
+        refusal_response(&self.0, body)
     }
 }
 

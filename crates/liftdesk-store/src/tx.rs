@@ -25,9 +25,8 @@ use crate::clock;
 pub struct Conn(Connection);
 
 impl Conn {
-    /// The store's handle on an engine connection: for the store itself,
-    /// and for code that seeds a database in bulk (the demo, benchmarks).
-    pub fn of(conn: &Connection) -> &Conn {
+    /// The store's handle on one of its engine connections.
+    pub(crate) fn of(conn: &Connection) -> &Conn {
         Conn::ref_cast(conn)
     }
 }

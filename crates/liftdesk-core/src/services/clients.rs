@@ -3,12 +3,12 @@
 //! statut and categories from their lists, a `nom` per contact), the write
 //! in the caller's transaction with its audit entry.
 
-use crate::store::Conn;
 use serde_json::{Value, json};
 
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
 use crate::services::workflow::{check_allowed, required_text};
+use crate::store::Conn;
 use crate::store::Tx;
 use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};

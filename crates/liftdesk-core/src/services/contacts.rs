@@ -8,11 +8,11 @@
 //! (`POST /contacts`), the MCP tool `creer_contact`, and the file imports
 //! (a row of cells → `check_champs` or `contact_fields` → `add_to_client`).
 
-use crate::store::Conn;
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
 use crate::services::workflow::check_allowed;
+use crate::store::Conn;
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::clients::{self as client_store, ClientRow};

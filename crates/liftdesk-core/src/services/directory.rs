@@ -1,9 +1,8 @@
 //! Who and where: the agencies a caller can read, and the accounts working
 //! in them.
 
-use crate::store::Conn;
-
 use crate::error::AppResult;
+use crate::store::Conn;
 use crate::store::accounts::{self, AccountRow, Role};
 use crate::store::agencies::AgencyRow;
 

@@ -2,10 +2,10 @@
 //! what a partner's maintenance software reads of it (equipment to link, and
 //! one equipment's data).
 
-use crate::store::Conn;
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
+use crate::store::Conn;
 use crate::store::Tx;
 use crate::store::agencies::AgencyRow;
 use crate::store::audit::{self, Actor, AuditEntry};

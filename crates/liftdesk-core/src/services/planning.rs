@@ -4,7 +4,6 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use crate::store::Conn;
 use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
 use serde_json::json;
 
@@ -13,6 +12,7 @@ use crate::domain::planning::{self as plan, DueEquipment, PlanTechnician, Propos
 use crate::domain::visit;
 use crate::error::{AppError, AppResult};
 use crate::services::visits::{Acting, building_address, day_text, iso_week, parse_day};
+use crate::store::Conn;
 use crate::store::Tx;
 use crate::store::audit::{self, AuditEntry};
 use crate::store::equipment::{self, PlanRow};

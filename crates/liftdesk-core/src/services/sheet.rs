@@ -6,7 +6,6 @@
 //! the MCP resource `liftdesk://equipements/{id}/fiche`, as Markdown
 //! (`markdown`).
 
-use crate::store::Conn;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{Value, json};
 
@@ -14,6 +13,7 @@ use crate::auth::sheet_token::{self, SheetSecret};
 use crate::clock;
 use crate::error::{AppError, AppResult};
 use crate::services::{technical_data, workflow};
+use crate::store::Conn;
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::equipment as equipment_store;

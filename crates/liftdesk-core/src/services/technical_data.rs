@@ -11,10 +11,10 @@
 //! and `contrat_entretien` (the equipment's maintenance contract);
 //! `taux_connaissance` is computed and read-only.
 
-use crate::store::Conn;
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
+use crate::store::Conn;
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::equipment::{self as equipment_store, BuildingRow, EquipmentRow};

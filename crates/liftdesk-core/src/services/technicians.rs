@@ -1,13 +1,13 @@
 //! The technicians' roster: who has calls in progress, who is on standby,
 //! who is absent, who is resting after standby duty.
 
-use crate::store::Conn;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::json;
 
 use crate::clock;
 use crate::domain::rota::{self, Edit, Period, french_day, french_instant};
 use crate::error::{AppError, AppResult};
+use crate::store::Conn;
 use crate::store::Tx;
 use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};

@@ -3,13 +3,13 @@
 //! change in one transaction with its audit entry. The rules are those of
 //! `domain::visit`.
 
-use crate::store::Conn;
 use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
 use serde_json::json;
 
 use crate::clock;
 use crate::domain::visit::{self, VisitAction, VisitStatus};
 use crate::error::{AppError, AppResult};
+use crate::store::Conn;
 use crate::store::Tx;
 use crate::store::accounts::Role;
 use crate::store::audit::{self, Actor, AuditEntry};

@@ -3,12 +3,12 @@
 //! audit entry (`Actor::PartnerKey`). The agency is checked by the caller
 //! (`PartnerCaller::authorize_agency`) before anything here runs.
 
-use crate::store::Conn;
 use chrono::NaiveDate;
 use serde_json::{Map, Value};
 
 use crate::error::{AppError, AppResult};
 use crate::services::technical_data;
+use crate::store::Conn;
 use crate::store::Tx;
 use crate::store::audit::Actor;
 use crate::store::deals::{self, DealFilter};

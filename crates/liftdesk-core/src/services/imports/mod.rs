@@ -8,13 +8,13 @@ pub mod file;
 pub mod progress;
 pub mod run;
 
-use crate::store::Conn;
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::clock;
 use crate::error::{AppError, AppResult};
+use crate::store::Conn;
 use crate::store::Store;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::imports::{self as store, ImportFileRow};

@@ -11,7 +11,6 @@
 
 use std::collections::HashMap;
 
-use crate::store::Conn;
 use serde_json::{Value, json};
 
 use super::fields::{CITY, Field, FieldKind, POSTAL_CODE, Target};
@@ -26,6 +25,7 @@ use crate::services::equipment::{
 use crate::services::technical_data::{
     self, ADDRESS, ADDRESS_COMPLEMENT, BUILDING_NAME, CONTRACT_VALUES, Change,
 };
+use crate::store::Conn;
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::clients::{self as client_store, ClientRow};
