@@ -17,7 +17,7 @@ pub mod settings;
 pub mod state;
 
 /// The application layer (crate `liftdesk-core`), under its historical paths.
-pub use liftdesk_core::{documents, notices, services, webhooks};
+pub use liftdesk_core::{documents, notices, principal, services, webhooks};
 /// The pure rules (crate `liftdesk-domain`), under their historical path.
 pub use liftdesk_domain as domain;
 /// The store (crate `liftdesk-store`) and its clock, backups and French

@@ -1,11 +1,14 @@
 //! `ApiCaller`: a REST API v2 (and MCP) request authenticated by an API token,
 //! acting in one agency of the account's scope.
 
+use std::ops::Deref;
+
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use crate::auth::{bearer_token, secret};
 use crate::error::{ApiError, AppResult};
+use crate::principal::{Door, Principal};
 use crate::services::accounts::agencies_in_scope;
 use crate::state::AppState;
 use crate::store::accounts::{self, AccountRow};
@@ -18,24 +21,17 @@ pub const AGENCY_HEADER: &str = "x-service-agency";
 pub const UNAUTHORIZED_MESSAGE: &str =
     "Authentification requise : jeton d'API manquant, inconnu ou révoqué.";
 
+/// The extractor of the REST API v2 and the MCP server: the `Principal` of
+/// the API token, acting where `X-Service-Agency` says (else the account's
+/// default agency).
 #[derive(Debug, Clone)]
-pub struct ApiCaller {
-    /// Who acts, for the audit log: the API token, or the staff member when
-    /// the web application's API calls a shared operation.
-    pub actor: Actor,
-    pub account: AccountRow,
-    /// Where this call acts: `X-Service-Agency`, else the default agency.
-    pub agency: Option<AgencyRow>,
-    /// Every agency the account works in.
-    pub scope: Vec<AgencyRow>,
-}
+pub struct ApiCaller(pub Principal);
 
-impl ApiCaller {
-    /// The acting agency, for operations that need one.
-    pub fn require_agency(&self) -> AppResult<&AgencyRow> {
-        self.agency.as_ref().ok_or_else(|| {
-            ApiError::bad_request("Indiquez l'agence où agir dans l'en-tête X-Service-Agency.")
-        })
+impl Deref for ApiCaller {
+    type Target = Principal;
+
+    fn deref(&self) -> &Principal {
+        &self.0
     }
 }
 
@@ -123,11 +119,12 @@ impl FromRequestParts<AppState> for ApiCaller {
             &matched.credential_id,
             matched.last_used_at.as_deref(),
         );
-        Ok(ApiCaller {
+        Ok(ApiCaller(Principal {
             actor: Actor::ApiToken(matched.credential_id),
             account,
             agency,
             scope,
-        })
+            door: Door::Rest,
+        }))
     }
 }

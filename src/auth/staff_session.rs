@@ -7,10 +7,10 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, header};
 use chrono::Duration;
 
-use crate::auth::api_token::ApiCaller;
 use crate::auth::secret;
 use crate::clock;
 use crate::error::{ApiError, AppResult};
+use crate::principal::{Door, Principal};
 use crate::services::accounts::agencies_in_scope;
 use crate::state::AppState;
 use crate::store::accounts::{self, AccountRow};
@@ -37,15 +37,15 @@ pub struct StaffSession {
 
 /// A new session secret (the cookie value).
 impl StaffSession {
-    /// The session as the caller of an operation shared with the REST API v2
-    /// (`api::v2::*` functions take an `ApiCaller`): same account, same
-    /// agency scope, the audit log naming the staff member.
-    pub fn caller(&self) -> ApiCaller {
-        ApiCaller {
+    /// The session as the principal of an operation: the staff member, the
+    /// agency chosen on screen and the account's scope.
+    pub fn principal(&self) -> Principal {
+        Principal {
             actor: Actor::Account(self.account.id.clone()),
             account: self.account.clone(),
             agency: self.agency.clone(),
             scope: self.scope.clone(),
+            door: Door::App,
         }
     }
 

@@ -11,6 +11,7 @@ pub mod auth;
 pub mod documents;
 pub mod error;
 pub mod notices;
+pub mod principal;
 pub mod services;
 pub mod webhooks;
 

@@ -1,7 +1,7 @@
 //! `/app/api/calls…`: the breakdown calls screen. The board (calls by status,
 //! newest first, paged per column, resolved ones of the last 24 hours), a
 //! call with its timeline and what may be done next, assignment and status
-//! changes (the REST API v2's shared functions), a call taken by hand at the
+//! changes (the operations shared with the REST API v2, `api::wire::calls`), a call taken by hand at the
 //! agency, the equipment search of its dialog, and the live feed
 //! (Server-Sent Events) that makes new calls appear without a reload.
 
@@ -20,7 +20,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::v2::calls::{self as v2, AssignBody, CallListEntry, CallRead, StatusBody};
+use crate::api::wire::calls::{self as wire, AssignBody, CallListEntry, CallRead, StatusBody};
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
@@ -391,7 +391,7 @@ async fn assign(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<AssignBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    let created = v2::assign(&state, &session.caller(), id, body).await?;
+    let created = wire::assign(&state, &session.principal(), id, body).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -401,7 +401,7 @@ async fn change_status(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<StatusBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    let created = v2::change_status(&state, &session.caller(), id, body).await?;
+    let created = wire::change_status(&state, &session.principal(), id, body).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -436,7 +436,7 @@ async fn create_call(
     ApiJson(body): ApiJson<NewCallBody>,
 ) -> AppResult<(StatusCode, Json<NewCall>)> {
     let agency_id = session.require_agency()?.id.clone();
-    let caller = session.caller();
+    let caller = session.principal();
     let opened = service::open_at_agency(
         &state.store,
         &state.call_feed,

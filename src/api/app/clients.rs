@@ -3,10 +3,10 @@
 //! archived clients), a client with its contacts, archive and restore, and
 //! contact creation from the REST descriptor.
 //!
-//! The list goes through `api::v2::clients::client_page` (the REST list's
+//! The list goes through `api::wire::clients::client_page` (the REST list's
 //! function), archive and restore through `services::clients::set_archived`
 //! (the partner workflow API's `update_client` with `supprime`), the contact
-//! descriptor and creation through `api::v2::contacts` (`GET
+//! descriptor and creation through `api::wire::contacts` (`GET
 //! /contacts/creation`, `POST /contacts`). Rights follow the REST API: every
 //! staff member reads clients and adds contacts; archiving and restoring are
 //! an administrator's (as importing clients is).
@@ -19,8 +19,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::v2::clients::{ClientListEntry, ClientListQuery, client_page};
-use crate::api::v2::contacts::{
+use crate::api::wire::clients::{ClientListEntry, ClientListQuery, client_page};
+use crate::api::wire::contacts::{
     ContactBody, CreationDescriptor, contact_creation, contact_descriptor,
 };
 use crate::api::wire::{Created, Page, RecordKind};
@@ -77,7 +77,7 @@ async fn list(
         limit: query.limit,
         page: query.page,
     };
-    client_page(&state, &session.caller(), search, archived).await
+    client_page(&state, &session.principal(), search, archived).await
 }
 
 // -- A client -----------------------------------------------------------------
@@ -245,7 +245,7 @@ async fn create_contact(
     session: StaffSession,
     ApiJson(body): ApiJson<ContactBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    contact_creation(&state, &session.caller(), body)
+    contact_creation(&state, &session.principal(), body)
         .await
         .map(|created| (StatusCode::CREATED, Json(created)))
 }

@@ -9,7 +9,7 @@ use axum::routing::get;
 
 use crate::api::extract::ApiPath;
 use crate::api::pdf::PdfResponse;
-use crate::api::v2::{invoices, quotes};
+use crate::api::wire::{invoices, quotes};
 use crate::auth::staff_session::StaffSession;
 use crate::error::AppResult;
 use crate::state::AppState;
@@ -26,7 +26,7 @@ async fn invoice_pdf(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<PdfResponse> {
     session.require_agency()?;
-    invoices::invoice_pdf_file(&state, &session.caller(), &id)
+    invoices::invoice_pdf_file(&state, &session.principal(), &id)
         .await
         .map(PdfResponse)
 }
@@ -37,7 +37,7 @@ async fn quote_pdf(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<PdfResponse> {
     session.require_agency()?;
-    quotes::quote_pdf_file(&state, &session.caller(), &id)
+    quotes::quote_pdf_file(&state, &session.principal(), &id)
         .await
         .map(PdfResponse)
 }

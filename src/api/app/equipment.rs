@@ -4,10 +4,10 @@
 //! recent visits, calls, surveys and quotes, downtime over 12 months and
 //! repeat breakdowns), its corrections and its maintenance logbook.
 //!
-//! Identity corrections go through `api::v2::equipment::identity_correction`
+//! Identity corrections go through `api::wire::equipment::identity_correction`
 //! (the REST `PATCH /equipment/{id}/identity`), technical data through
 //! `services::technical_data` (the rules of `PATCH /equipment/{id}`), the
-//! repair quote through `api::v2::quotes::quote_create` (`POST /quotes`).
+//! repair quote through `api::wire::quotes::quote_create` (`POST /quotes`).
 //! Like the REST API, every staff member of the agency reads and corrects.
 
 use axum::extract::State;
@@ -20,11 +20,11 @@ use serde_json::{Map, Value};
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::v2::clients::{ClientListQuery, client_list};
-use crate::api::v2::equipment::{IdentityBody, IdentityView, identity_correction};
-use crate::api::v2::external::ExternalBuilding;
-use crate::api::v2::invoices::LineBody;
-use crate::api::v2::quotes::{QuoteBody, quote_create};
+use crate::api::wire::clients::{ClientListQuery, client_list};
+use crate::api::wire::equipment::{IdentityBody, IdentityView, identity_correction};
+use crate::api::wire::external::ExternalBuilding;
+use crate::api::wire::invoices::LineBody;
+use crate::api::wire::quotes::{QuoteBody, quote_create};
 use crate::api::wire::{PageQuery, Paging};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
@@ -244,7 +244,7 @@ async fn clients(
 ) -> AppResult<Json<ClientsAnswer>> {
     let page = client_list(
         &state,
-        &session.caller(),
+        &session.principal(),
         ClientListQuery {
             q: query.q,
             limit: Some("20".to_owned()),
@@ -727,7 +727,7 @@ async fn correct_identity(
     ApiJson(body): ApiJson<IdentityBody>,
 ) -> AppResult<Json<EquipmentPage>> {
     let agency_id = session.require_agency()?.id.clone();
-    identity_correction(&state, &session.caller(), id.clone(), body).await?;
+    identity_correction(&state, &session.principal(), id.clone(), body).await?;
     Ok(Json(read_page(&state, agency_id, id).await?))
 }
 
@@ -739,8 +739,8 @@ async fn update_technical(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<Map<String, Value>>,
 ) -> AppResult<Json<EquipmentPage>> {
-    let caller = session.caller();
-    let agency_id = caller.require_agency()?.id.clone();
+    let caller = session.principal();
+    let agency_id = caller.agency()?.id.clone();
     let actor = caller.actor.clone();
     {
         let agency_id = agency_id.clone();
@@ -808,7 +808,7 @@ async fn repair_quote(
     );
     let created = quote_create(
         &state,
-        &session.caller(),
+        &session.principal(),
         QuoteBody {
             equipment_id: id,
             origin: QuoteOrigin::Panne.as_str().to_owned(),

@@ -1,6 +1,6 @@
 //! `/app/api/imports…`: the imports wizard. The same four steps as the REST
-//! API v2 (`src/api/v2/imports.rs`), through its shared functions with the
-//! staff member as caller: upload (same body limit and French 413), the file
+//! API v2, through the operations shared with it (`api::wire::imports`) for
+//! the session's principal: upload (same body limit and French 413), the file
 //! with its targets and suggested mappings and the progress of its check or
 //! import, the check, and the import (administrators only).
 
@@ -11,8 +11,8 @@ use axum::{Json, Router};
 
 use crate::api::extract::ApiPath;
 use crate::api::json::ApiJson;
-use crate::api::v2::imports::{
-    self as v2, ImportFileView, ImportReport, RunBody, UPLOAD_BODY_MAX_BYTES, UploadJson,
+use crate::api::wire::imports::{
+    self as wire, ImportFileView, ImportReport, RunBody, UPLOAD_BODY_MAX_BYTES, UploadJson,
     UploadedFile,
 };
 use crate::auth::staff_session::StaffSession;
@@ -36,7 +36,7 @@ async fn upload(
     session: StaffSession,
     UploadJson(body): UploadJson,
 ) -> AppResult<(StatusCode, Json<UploadedFile>)> {
-    let file = v2::file_upload(&state, &session.caller(), body).await?;
+    let file = wire::file_upload(&state, &session.principal(), body).await?;
     Ok((StatusCode::CREATED, Json(file)))
 }
 
@@ -46,7 +46,7 @@ async fn file(
     ApiPath(file_id): ApiPath<String>,
 ) -> AppResult<Json<ImportFileView>> {
     Ok(Json(
-        v2::import_file_view(&state, &session.caller(), file_id).await?,
+        wire::import_file_view(&state, &session.principal(), file_id).await?,
     ))
 }
 
@@ -57,9 +57,9 @@ async fn check(
     ApiJson(body): ApiJson<RunBody>,
 ) -> AppResult<Json<ImportReport>> {
     Ok(Json(
-        v2::import_pass(
+        wire::import_pass(
             &state,
-            &session.caller(),
+            &session.principal(),
             file_id,
             body,
             RunKind::Verification,
@@ -75,6 +75,6 @@ async fn import(
     ApiJson(body): ApiJson<RunBody>,
 ) -> AppResult<Json<ImportReport>> {
     Ok(Json(
-        v2::import_pass(&state, &session.caller(), file_id, body, RunKind::Import).await?,
+        wire::import_pass(&state, &session.principal(), file_id, body, RunKind::Import).await?,
     ))
 }

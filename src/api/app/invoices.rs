@@ -1,8 +1,8 @@
 //! `/app/api/invoices…`: the invoices and credit notes screen. The paged
 //! list with the filters of `GET /api/v2/invoices`, a document with what may
 //! be done next, draft editing, issue, sending, payment and credit notes.
-//! Every handler calls the REST API v2's shared functions with the staff
-//! session as the caller.
+//! Every handler calls the operations shared with the REST API v2
+//! (`api::wire::invoices`) for the session's principal.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
-use crate::api::v2::invoices::{
-    self as v2, CreditNoteBody, InvoiceBody, InvoiceDraftBody, InvoiceRowView, InvoiceView,
+use crate::api::wire::invoices::{
+    self as wire, CreditNoteBody, InvoiceBody, InvoiceDraftBody, InvoiceRowView, InvoiceView,
     PaymentBody,
 };
 use crate::api::wire::{Created, Page, PageQuery};
@@ -61,7 +61,7 @@ async fn list(
         limit: query.limit,
         page: query.page,
     };
-    v2::invoice_list(&state, &session.caller(), filter, paging).await
+    wire::invoice_list(&state, &session.principal(), filter, paging).await
 }
 
 async fn create(
@@ -69,7 +69,7 @@ async fn create(
     session: StaffSession,
     ApiJson(body): ApiJson<InvoiceBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    v2::invoice_create(&state, &session.caller(), body)
+    wire::invoice_create(&state, &session.principal(), body)
         .await
         .map(|c| (StatusCode::CREATED, Json(c)))
 }
@@ -92,7 +92,7 @@ async fn detail(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<InvoiceDetail>> {
-    let invoice = v2::invoice_read(&state, &session.caller(), &id).await?;
+    let invoice = wire::invoice_read(&state, &session.principal(), &id).await?;
     let nature = InvoiceNature::parse(&invoice.nature);
     let status = InvoiceStatus::parse(&invoice.status);
     let mut actions: Vec<&'static str> = Vec::new();
@@ -136,7 +136,7 @@ async fn update(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<InvoiceDraftBody>,
 ) -> AppResult<Json<Created>> {
-    v2::invoice_update(&state, &session.caller(), &id, body)
+    wire::invoice_update(&state, &session.principal(), &id, body)
         .await
         .map(Json)
 }
@@ -146,7 +146,7 @@ async fn issue(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    v2::invoice_issue(&state, &session.caller(), &id)
+    wire::invoice_issue(&state, &session.principal(), &id)
         .await
         .map(|c| (StatusCode::CREATED, Json(c)))
 }
@@ -156,7 +156,7 @@ async fn send(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    v2::invoice_send(&state, &session.caller(), &id)
+    wire::invoice_send(&state, &session.principal(), &id)
         .await
         .map(|c| (StatusCode::CREATED, Json(c)))
 }
@@ -167,7 +167,7 @@ async fn payment(
     ApiPath(id): ApiPath<String>,
     OptionalJson(body): OptionalJson<PaymentBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    v2::invoice_payment(&state, &session.caller(), &id, body)
+    wire::invoice_payment(&state, &session.principal(), &id, body)
         .await
         .map(|c| (StatusCode::CREATED, Json(c)))
 }
@@ -180,7 +180,7 @@ async fn credit_note(
     ApiPath(id): ApiPath<String>,
     OptionalJson(body): OptionalJson<CreditNoteBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    v2::credit_note_create(&state, &session.caller(), &id, body)
+    wire::credit_note_create(&state, &session.principal(), &id, body)
         .await
         .map(|c| (StatusCode::CREATED, Json(c)))
 }

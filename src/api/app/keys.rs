@@ -18,8 +18,8 @@ use crate::api::wire::{Page, PageQuery, Paging};
 use crate::auth::secret;
 use crate::auth::staff_session::StaffSession;
 use crate::error::AppResult;
+use crate::principal::{self, Capability};
 use crate::services::credentials::{self as service, Issued};
-use crate::services::webhooks::require_admin;
 use crate::state::AppState;
 use crate::store::audit::Actor;
 use crate::store::credentials::{self as store, ListedCredential};
@@ -238,7 +238,10 @@ async fn create_call_center_key(
     ApiJson(body): ApiJson<NameBody>,
 ) -> AppResult<(StatusCode, Json<KeyCreated>)> {
     let agency_id = session.require_agency()?.id.clone();
-    require_admin(&session.account, "Créer une clé de centre d'appels")?;
+    principal::check(
+        &session.account,
+        Capability::Administer("Créer une clé de centre d'appels"),
+    )?;
     let actor = actor(&session);
     let name = body.name.clone();
     let issued = state
@@ -257,7 +260,10 @@ async fn revoke_call_center_key(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<Revoked>> {
     let agency_id = session.require_agency()?.id.clone();
-    require_admin(&session.account, "Révoquer une clé de centre d'appels")?;
+    principal::check(
+        &session.account,
+        Capability::Administer("Révoquer une clé de centre d'appels"),
+    )?;
     let actor = actor(&session);
     let revoked_id = id.clone();
     state
@@ -292,7 +298,10 @@ async fn create_partner_key(
     ApiJson(body): ApiJson<NameBody>,
 ) -> AppResult<(StatusCode, Json<KeyCreated>)> {
     let agency_id = session.require_agency()?.id.clone();
-    require_admin(&session.account, "Créer une clé partenaire")?;
+    principal::check(
+        &session.account,
+        Capability::Administer("Créer une clé partenaire"),
+    )?;
     let actor = actor(&session);
     let name = body.name.clone();
     let issued = state
@@ -311,7 +320,10 @@ async fn revoke_partner_key(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<PartnerKeyRevoked>> {
     let agency_id = session.require_agency()?.id.clone();
-    require_admin(&session.account, "Révoquer une clé partenaire")?;
+    principal::check(
+        &session.account,
+        Capability::Administer("Révoquer une clé partenaire"),
+    )?;
     let actor = actor(&session);
     let revoked_id = id.clone();
     let outcome = state

@@ -1,7 +1,7 @@
 //! `/app/api/planning…` and `/app/api/visits…`: the weekly planning screen.
 //! The week's entries, the visit's transitions and its rescheduling go
-//! through the functions shared with the REST API v2 (`api::v2::planning`,
-//! `api::v2::visits`); creating a visit, the maintenance interval and the
+//! through the functions shared with the REST API v2 (`api::wire::planning`,
+//! `api::wire::visits`); creating a visit, the maintenance interval and the
 //! proposal of next week through `services::visits` / `services::planning`.
 //!
 //! Rights: every staff member of the agency plans, moves, starts and closes
@@ -16,16 +16,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
-use crate::api::v2::equipment::{EquipmentListEntry, EquipmentListQuery, equipment_list};
-use crate::api::v2::planning::{PlanningEntry, PlanningQuery, planning_entries};
-use crate::api::v2::visits::{self as v2_visits, CompleteBody, RescheduleBody, StartBody};
 use crate::api::wire::Page;
+use crate::api::wire::equipment::{EquipmentListEntry, EquipmentListQuery, equipment_list};
+use crate::api::wire::planning::{PlanningEntry, PlanningQuery, planning_entries};
+use crate::api::wire::visits::{self as visit_wire, CompleteBody, RescheduleBody, StartBody};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::error::{ApiError, AppResult};
+use crate::principal::{self, Capability};
 use crate::services::planning::{self as plan, ProposalLine, SaveLine, WeekTechnician};
 use crate::services::visits::{self, Acting, CreateInput, building_address, day_text};
-use crate::services::webhooks::require_admin;
 use crate::state::AppState;
 use crate::store::equipment::{self, PlanRow};
 
@@ -48,7 +48,7 @@ fn acting(session: &StaffSession) -> AppResult<Acting> {
     Ok(Acting {
         agency_id: session.require_agency()?.id.clone(),
         role: session.account.role,
-        actor: session.caller().actor,
+        actor: session.principal().actor,
     })
 }
 
@@ -106,7 +106,7 @@ async fn week(
     let day = visits::day_parameter(query.day.as_deref())?.unwrap_or(today);
     let entries = planning_entries(
         &state,
-        &session.caller(),
+        &session.principal(),
         PlanningQuery {
             day: Some(day_text(day)),
         },
@@ -279,7 +279,7 @@ async fn search_equipment(
 ) -> AppResult<Page<EquipmentListEntry>> {
     let page = equipment_list(
         &state,
-        &session.caller(),
+        &session.principal(),
         EquipmentListQuery {
             q: query.q,
             limit: Some("10".to_owned()),
@@ -353,9 +353,9 @@ async fn set_interval(
     ApiJson(body): ApiJson<IntervalBody>,
 ) -> AppResult<Json<EquipmentPlanOut>> {
     let acting = acting(&session)?;
-    require_admin(
+    principal::check(
         &session.account,
-        "Modifier l'intervalle d'entretien d'un équipement",
+        Capability::Administer("Modifier l'intervalle d'entretien d'un équipement"),
     )?;
     let row = state
         .store
@@ -480,7 +480,7 @@ async fn move_visit(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<RescheduleBody>,
 ) -> AppResult<Json<VisitOut>> {
-    v2_visits::reschedule(&state, &session.caller(), id.clone(), body).await?;
+    visit_wire::reschedule(&state, &session.principal(), id.clone(), body).await?;
     Ok(Json(visit_out(&state, &session, id).await?))
 }
 
@@ -490,7 +490,7 @@ async fn start_visit(
     ApiPath(id): ApiPath<String>,
     OptionalJson(body): OptionalJson<StartBody>,
 ) -> AppResult<Json<VisitOut>> {
-    v2_visits::start(&state, &session.caller(), id.clone(), body).await?;
+    visit_wire::start(&state, &session.principal(), id.clone(), body).await?;
     Ok(Json(visit_out(&state, &session, id).await?))
 }
 
@@ -500,7 +500,7 @@ async fn complete_visit(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<CompleteBody>,
 ) -> AppResult<Json<VisitOut>> {
-    v2_visits::complete(&state, &session.caller(), id.clone(), body).await?;
+    visit_wire::complete(&state, &session.principal(), id.clone(), body).await?;
     Ok(Json(visit_out(&state, &session, id).await?))
 }
 
@@ -509,6 +509,6 @@ async fn cancel_start(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<VisitOut>> {
-    v2_visits::cancel_start(&state, &session.caller(), id.clone()).await?;
+    visit_wire::cancel_start(&state, &session.principal(), id.clone()).await?;
     Ok(Json(visit_out(&state, &session, id).await?))
 }

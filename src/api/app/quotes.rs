@@ -1,8 +1,9 @@
 //! `/app/api/quotes…`: the quotes screen. The paged list (status, equipment
 //! number), a quote with what may be done next, creation from an equipment,
 //! send / accept / refuse, and turning an accepted quote into its invoice.
-//! Every handler calls the REST API v2's shared functions with the staff
-//! session as the caller (the audit names the staff member).
+//! Every handler calls the operations shared with the REST API v2
+//! (`api::wire::quotes`) for the session's principal (the audit names the
+//! staff member).
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -12,8 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
-use crate::api::v2::quotes::{
-    self as v2, QuoteBody, QuoteInvoiceBody, QuoteInvoiceRef, QuoteListEntry, QuoteView,
+use crate::api::wire::quotes::{
+    self as wire, QuoteBody, QuoteInvoiceBody, QuoteInvoiceRef, QuoteListEntry, QuoteView,
 };
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
@@ -53,7 +54,7 @@ async fn list(
         limit: query.limit,
         page: query.page,
     };
-    v2::quote_list(&state, &session.caller(), filter, paging).await
+    wire::quote_list(&state, &session.principal(), filter, paging).await
 }
 
 async fn create(
@@ -61,7 +62,7 @@ async fn create(
     session: StaffSession,
     ApiJson(body): ApiJson<QuoteBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    v2::quote_create(&state, &session.caller(), body)
+    wire::quote_create(&state, &session.principal(), body)
         .await
         .map(|c| (StatusCode::CREATED, Json(c)))
 }
@@ -82,9 +83,9 @@ async fn detail(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<QuoteDetail>> {
-    let caller = session.caller();
-    let quote = v2::quote_read(&state, &caller, &id).await?;
-    let invoice = v2::quote_invoice_read(&state, &caller, &quote.id).await?;
+    let caller = session.principal();
+    let quote = wire::quote_read(&state, &caller, &id).await?;
+    let invoice = wire::quote_invoice_read(&state, &caller, &quote.id).await?;
     let status = QuoteStatus::parse(&quote.status);
     let mut actions: Vec<&'static str> = match status {
         Some(status) => QuoteAction::ALL
@@ -110,7 +111,7 @@ async fn act(
     id: &str,
     action: QuoteAction,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    v2::quote_act(state, &session.caller(), id, action)
+    wire::quote_act(state, &session.principal(), id, action)
         .await
         .map(|c| (StatusCode::CREATED, Json(c)))
 }
@@ -146,7 +147,7 @@ async fn invoice(
     ApiPath(id): ApiPath<String>,
     OptionalJson(body): OptionalJson<QuoteInvoiceBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    v2::quote_invoice(&state, &session.caller(), &id, body)
+    wire::quote_invoice(&state, &session.principal(), &id, body)
         .await
         .map(|c| (StatusCode::CREATED, Json(c)))
 }

@@ -8,7 +8,7 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
 use crate::api::json::ApiJson;
-use crate::api::v2::me::AgencyRef;
+use crate::api::wire::me::AgencyRef;
 use crate::auth::secret;
 use crate::auth::staff_session::{self, StaffSession};
 use crate::clock;

@@ -17,7 +17,7 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
 use crate::api::json::ApiJson;
-use crate::api::v2::webhooks::{self as shared, SyncStatusWire};
+use crate::api::wire::webhooks::{self as shared, SyncStatusWire};
 use crate::auth::staff_session::StaffSession;
 use crate::backup::{self, BackupFile};
 use crate::error::{ApiError, AppError, AppResult};
@@ -144,7 +144,7 @@ async fn view(state: &AppState, session: &StaffSession) -> AppResult<SettingsVie
     let folder = current_backup_dir(state, &saved);
     let port = running_port(state);
     let webhooks = if session.agency.is_some() {
-        Some(shared::status_read(state, &session.caller()).await?)
+        Some(shared::status_read(state, &session.principal()).await?)
     } else {
         None
     };

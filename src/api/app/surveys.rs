@@ -4,9 +4,9 @@
 //! discrepancies it found, reporting one, and the technician's submission.
 //!
 //! Every rule is the REST API v2's: the list, the read, the data, the
-//! discrepancy and the submission call `api::v2::surveys::*` and
-//! `api::v2::discrepancies::discrepancy_creation` with the staff session as
-//! the caller (the audit names the staff member). What this module adds is
+//! discrepancy and the submission call `api::wire::surveys::*` and
+//! `api::wire::discrepancies::discrepancy_creation` for the session's
+//! principal (the audit names the staff member). What this module adds is
 //! read-only: the columns of the list, the surveyor's name, the catalog of
 //! the submission form, and whether the submission would be accepted
 //! (`services::surveys::check_submittable`, the server's own checks).
@@ -21,16 +21,16 @@ use serde_json::Value;
 use crate::api::app::equipment::value_type_code;
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
-use crate::api::v2::discrepancies::{DiscrepancyBody, discrepancy_creation};
-use crate::api::v2::surveys::{
-    self as v2, SubmitBody, SurveyData, SurveyListQuery, SurveyRead, SurveySubmitted,
+use crate::api::wire::discrepancies::{DiscrepancyBody, discrepancy_creation};
+use crate::api::wire::surveys::{
+    self as wire, SubmitBody, SurveyData, SurveyListQuery, SurveyRead, SurveySubmitted,
 };
 use crate::api::wire::{Created, PageQuery, Paging, RecordKind};
-use crate::auth::api_token::ApiCaller;
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::domain::survey::SurveyStatus;
 use crate::error::{ApiError, AppResult};
+use crate::principal::Principal;
 use crate::services::sheet::{component_label, equipment_type_label};
 use crate::services::surveys::{self as survey_service, NOT_FOUND};
 use crate::services::visits::day_text;
@@ -49,11 +49,10 @@ pub fn router() -> Router<AppState> {
         .route("/discrepancies", post(report_discrepancy))
 }
 
-/// The session as the caller of the REST API's shared functions, once it is
-/// known to act in an agency (the UI's reason, not the REST header's).
-fn caller_of(session: &StaffSession) -> AppResult<ApiCaller> {
+/// The session's principal, once it is known to act in an agency.
+fn caller_of(session: &StaffSession) -> AppResult<Principal> {
     session.require_agency()?;
-    Ok(session.caller())
+    Ok(session.principal())
 }
 
 fn status_label(code: &str) -> String {
@@ -130,7 +129,7 @@ async fn list(
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> AppResult<Json<Paged<ListRow>>> {
     let caller = caller_of(&session)?;
-    let page = v2::survey_list(
+    let page = wire::survey_list(
         &state,
         &caller,
         SurveyListQuery {
@@ -140,7 +139,7 @@ async fn list(
         },
     )
     .await?;
-    let agency_id = caller.require_agency()?.id.clone();
+    let agency_id = caller.agency()?.id.clone();
     let ids: Vec<String> = page.results.iter().map(|r| r.id.clone()).collect();
     let summaries = state
         .store
@@ -240,7 +239,7 @@ struct SurveyDetail {
     submission: SubmissionView,
 }
 
-const EQUIPMENT_KEY: &str = v2::EQUIPMENT_COMPONENT;
+const EQUIPMENT_KEY: &str = wire::EQUIPMENT_COMPONENT;
 
 fn component_key(field: &CatalogField) -> String {
     field
@@ -305,8 +304,8 @@ async fn detail(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<SurveyDetail>> {
     let caller = caller_of(&session)?;
-    let survey = v2::survey_record(&state, &caller, id.clone()).await?;
-    let agency_id = caller.require_agency()?.id.clone();
+    let survey = wire::survey_record(&state, &caller, id.clone()).await?;
+    let agency_id = caller.agency()?.id.clone();
     type Loaded = (SurveySummaryRow, Vec<CatalogField>, Vec<(String, String)>);
     let (summary, catalog, values) = state
         .store
@@ -355,7 +354,7 @@ async fn data(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<SurveyData>> {
     let caller = caller_of(&session)?;
-    v2::survey_data_read(&state, &caller, id).await.map(Json)
+    wire::survey_data_read(&state, &caller, id).await.map(Json)
 }
 
 // -- Discrepancies ------------------------------------------------------------------
@@ -455,7 +454,7 @@ async fn submit_survey(
     OptionalJson(body): OptionalJson<SubmitBody>,
 ) -> AppResult<Json<SurveySubmitted>> {
     let caller = caller_of(&session)?;
-    v2::survey_submission(&state, &caller, id, body.unwrap_or_default())
+    wire::survey_submission(&state, &caller, id, body.unwrap_or_default())
         .await
         .map(Json)
 }

@@ -1,5 +1,5 @@
 //! `/app/api/technicians…`: the Technicians screen. The list is the REST API
-//! v2 roster (`api::v2::technicians::technician_list`); the standby rota and
+//! v2 roster (`api::wire::technicians::technician_list`); the standby rota and
 //! the absences go through `services::technicians`. Every staff member
 //! reads; only an administrator of the agency changes the rota or absences.
 
@@ -12,11 +12,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::v2::technicians::{TechnicianView, technician_list};
+use crate::api::wire::technicians::{TechnicianView, technician_list};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::domain::rota;
 use crate::error::{ApiError, AppResult};
+use crate::principal::{self, Capability};
 use crate::services::technicians::{self as service, RotaWeek};
 use crate::state::AppState;
 use crate::store::audit::Actor;
@@ -62,10 +63,10 @@ async fn list(
     State(state): State<AppState>,
     session: StaffSession,
 ) -> AppResult<Json<TechniciansAnswer>> {
-    let technicians = technician_list(&state, &session.caller()).await?;
+    let technicians = technician_list(&state, &session.principal()).await?;
     Ok(Json(TechniciansAnswer {
         technicians,
-        can_edit: service::require_rota_editor(&session.account).is_ok(),
+        can_edit: principal::check(&session.account, Capability::EditRota).is_ok(),
     }))
 }
 
@@ -190,7 +191,7 @@ async fn set_week(
     ApiJson(body): ApiJson<SetWeekBody>,
 ) -> AppResult<Json<WeekView>> {
     let agency_id = session.require_agency()?.id.clone();
-    service::require_rota_editor(&session.account)?;
+    principal::check(&session.account, Capability::EditRota)?;
     let monday = service::parse_monday(&monday)?;
     let actor = actor(&session);
     let now = state.now();
@@ -223,7 +224,7 @@ async fn swap_weeks(
     ApiJson(body): ApiJson<SwapBody>,
 ) -> AppResult<Json<RotaAnswer>> {
     let agency_id = session.require_agency()?.id.clone();
-    service::require_rota_editor(&session.account)?;
+    principal::check(&session.account, Capability::EditRota)?;
     let first = service::parse_monday(&body.first)?;
     let second = service::parse_monday(&body.second)?;
     let actor = actor(&session);
@@ -270,7 +271,7 @@ async fn replace(
     ApiJson(body): ApiJson<ReplaceBody>,
 ) -> AppResult<Json<ReplacedAnswer>> {
     let agency_id = session.require_agency()?.id.clone();
-    service::require_rota_editor(&session.account)?;
+    principal::check(&session.account, Capability::EditRota)?;
     let starts = rota::parse_local(&body.from).ok_or_else(|| {
         ApiError::unprocessable("Début invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
     })?;
@@ -357,7 +358,7 @@ async fn add_absence(
     ApiJson(body): ApiJson<AbsenceBody>,
 ) -> AppResult<(StatusCode, Json<AbsenceView>)> {
     let agency_id = session.require_agency()?.id.clone();
-    service::require_rota_editor(&session.account)?;
+    principal::check(&session.account, Capability::EditRota)?;
     let actor = actor(&session);
     let now = state.now();
     let row = state
@@ -384,7 +385,7 @@ async fn delete_absence(
     ApiPath((id, absence_id)): ApiPath<(String, String)>,
 ) -> AppResult<StatusCode> {
     let agency_id = session.require_agency()?.id.clone();
-    service::require_rota_editor(&session.account)?;
+    principal::check(&session.account, Capability::EditRota)?;
     let actor = actor(&session);
     state
         .store

@@ -1,5 +1,5 @@
 //! `/app/api/webhooks…`: the webhooks screen. Every operation is the REST
-//! API v2's (`api::v2::webhooks`), called with the session as the caller:
+//! API v2's (`api::wire::webhooks`), called for the session's principal:
 //! same shapes, same rules. Subscribing, testing and revoking are an
 //! administrator's (403 for a member); reading subscriptions, deliveries and
 //! the sync state is open to every account of the agency, as on the REST API.
@@ -11,7 +11,7 @@ use axum::{Json, Router};
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::v2::webhooks::{
+use crate::api::wire::webhooks::{
     self as shared, DeliveryWire, Revoked, Subscribed, SubscriptionBody, SubscriptionWire,
     SyncStatusWire, TestSent,
 };
@@ -35,7 +35,7 @@ async fn list(
 ) -> AppResult<Json<Vec<SubscriptionWire>>> {
     session.require_agency()?;
     Ok(Json(
-        shared::subscription_list(&state, &session.caller()).await?,
+        shared::subscription_list(&state, &session.principal()).await?,
     ))
 }
 
@@ -45,7 +45,7 @@ async fn create(
     ApiJson(body): ApiJson<SubscriptionBody>,
 ) -> AppResult<(StatusCode, Json<Subscribed>)> {
     session.require_agency()?;
-    let subscribed = shared::subscription_create(&state, &session.caller(), body).await?;
+    let subscribed = shared::subscription_create(&state, &session.principal(), body).await?;
     Ok((StatusCode::CREATED, Json(subscribed)))
 }
 
@@ -54,7 +54,9 @@ async fn status(
     session: StaffSession,
 ) -> AppResult<Json<SyncStatusWire>> {
     session.require_agency()?;
-    Ok(Json(shared::status_read(&state, &session.caller()).await?))
+    Ok(Json(
+        shared::status_read(&state, &session.principal()).await?,
+    ))
 }
 
 async fn test(
@@ -63,7 +65,7 @@ async fn test(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<TestSent>)> {
     session.require_agency()?;
-    let sent = shared::test_send(&state, &session.caller(), id).await?;
+    let sent = shared::test_send(&state, &session.principal(), id).await?;
     Ok((StatusCode::CREATED, Json(sent)))
 }
 
@@ -74,7 +76,7 @@ async fn deliveries(
     ApiQuery(query): ApiQuery<PageQuery>,
 ) -> AppResult<Page<DeliveryWire>> {
     session.require_agency()?;
-    shared::delivery_list(&state, &session.caller(), id, &query).await
+    shared::delivery_list(&state, &session.principal(), id, &query).await
 }
 
 async fn revoke(
@@ -84,6 +86,6 @@ async fn revoke(
 ) -> AppResult<Json<Revoked>> {
     session.require_agency()?;
     Ok(Json(
-        shared::subscription_revoke(&state, &session.caller(), id).await?,
+        shared::subscription_revoke(&state, &session.principal(), id).await?,
     ))
 }

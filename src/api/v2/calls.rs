@@ -10,20 +10,16 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
+use crate::api::wire::calls::*;
+use crate::api::wire::{Created, Page};
 use crate::auth::api_token::ApiCaller;
-use crate::domain::call::{CallStatus, CallType};
-use crate::error::{ApiError, AppError, AppResult, ErrorBody};
-use crate::services::calls::{self as service, AssignInput, CallListItem, ListInput};
+use crate::error::{AppResult, ErrorBody};
 use crate::state::AppState;
-use crate::store::calls::{self, CallRow};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -33,302 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(change_call_status))
 }
 
-const NOT_FOUND: &str = "Appel introuvable.";
-
-/// Statut d'un appel.
-#[derive(Serialize, ToSchema, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-pub enum CallStatusCode {
-    /// Reçu, personne n'est encore parti.
-    Ouverte,
-    /// Le technicien affecté se rend sur place.
-    EnRoute,
-    /// Le technicien est sur place.
-    SurPlace,
-    /// Le technicien a laissé l'appareil à l'arrêt (pièce à commander, réparation lourde).
-    ALArret,
-    /// Remis en service.
-    Resolue,
-}
-
-impl From<CallStatus> for CallStatusCode {
-    fn from(status: CallStatus) -> Self {
-        match status {
-            CallStatus::Ouverte => Self::Ouverte,
-            CallStatus::EnRoute => Self::EnRoute,
-            CallStatus::SurPlace => Self::SurPlace,
-            CallStatus::ALArret => Self::ALArret,
-            CallStatus::Resolue => Self::Resolue,
-        }
-    }
-}
-
-/// Ce que l'appelant a signalé.
-#[derive(Serialize, ToSchema, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-pub enum CallTypeCode {
-    /// Personne bloquée dans la cabine (urgence).
-    PersonneBloquee,
-    /// Panne.
-    Panne,
-    /// Vandalisme.
-    Vandalisme,
-    /// Bruit anormal.
-    Bruit,
-}
-
-impl From<CallType> for CallTypeCode {
-    fn from(call_type: CallType) -> Self {
-        match call_type {
-            CallType::PersonneBloquee => Self::PersonneBloquee,
-            CallType::Panne => Self::Panne,
-            CallType::Vandalisme => Self::Vandalisme,
-            CallType::Bruit => Self::Bruit,
-        }
-    }
-}
-
-/// L'équipement concerné.
-#[derive(Serialize, ToSchema)]
-pub struct CallEquipment {
-    /// Identifiant de l'équipement.
-    pub id: String,
-    /// Numéro de l'équipement.
-    #[schema(required = true)]
-    pub number: Option<String>,
-    /// Chemin de l'équipement dans le service.
-    pub link: String,
-    /// Adresse complète de l'équipement.
-    pub url: String,
-}
-
-/// Un technicien ou un centre d'appels : identifiant et nom.
-#[derive(Serialize, ToSchema)]
-pub struct NamedRef {
-    pub id: String,
-    pub name: String,
-}
-
-/// Un appel de panne, tel que l'agence le voit.
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CallRead {
-    /// Identifiant de l'appel.
-    pub id: String,
-    /// Référence donnée par le centre d'appels (ou par l'agence).
-    pub reference: String,
-    /// Statut de l'appel.
-    pub statut: CallStatusCode,
-    /// Le statut en clair.
-    #[schema(example = "Technicien en route")]
-    pub libelle: String,
-    /// Arrivée du technicien, UTC ISO 8601 ; null avant l'arrivée.
-    #[schema(required = true, format = DateTime)]
-    pub arrive_le: Option<String>,
-    /// Remise en service, UTC ISO 8601 ; null tant que l'appel n'est pas résolu.
-    #[schema(required = true, format = DateTime)]
-    pub resolu_le: Option<String>,
-    /// Heure de l'appel au centre, UTC ISO 8601.
-    #[schema(format = DateTime)]
-    pub recu_le: String,
-    /// Ce que l'appelant a signalé.
-    #[serde(rename = "type")]
-    pub call_type: CallTypeCode,
-    /// Urgence : une personne est bloquée (`personne_bloquee`).
-    pub urgence: bool,
-    /// Ce que l'appelant a rapporté.
-    pub description: String,
-    /// Qui a appelé ; null si non renseigné.
-    #[schema(required = true)]
-    pub appelant: Option<String>,
-    /// L'équipement en panne.
-    pub equipment: CallEquipment,
-    /// Technicien affecté ; null tant que personne n'est affecté.
-    #[schema(required = true)]
-    pub technician: Option<NamedRef>,
-    /// Centre d'appels qui a transmis l'appel ; null pour un appel pris à l'agence.
-    #[schema(required = true)]
-    pub center: Option<NamedRef>,
-    /// Chemin de l'appel dans le service.
-    pub link: String,
-    /// Adresse complète de l'appel, à ouvrir dans un navigateur.
-    pub url: String,
-}
-
-impl CallRead {
-    pub fn new(row: CallRow, base_url: &str) -> AppResult<Self> {
-        let status = CallStatus::parse(&row.status).ok_or_else(|| {
-            AppError::Internal(anyhow::anyhow!(
-                "statut d'appel inconnu en base : {}",
-                row.status
-            ))
-        })?;
-        let call_type = CallType::parse(&row.call_type).ok_or_else(|| {
-            AppError::Internal(anyhow::anyhow!(
-                "type d'appel inconnu en base : {}",
-                row.call_type
-            ))
-        })?;
-        let equipment = RecordKind::Equipment;
-        let pair = |id: Option<String>, name: Option<String>| {
-            id.map(|id| NamedRef {
-                id,
-                name: name.unwrap_or_default(),
-            })
-        };
-        Ok(Self {
-            link: RecordKind::Call.link(&row.id),
-            url: RecordKind::Call.url(base_url, &row.id),
-            reference: row.reference,
-            statut: status.into(),
-            libelle: status.label().to_owned(),
-            arrive_le: row.arrived_at,
-            resolu_le: row.resolved_at,
-            recu_le: row.received_at,
-            call_type: call_type.into(),
-            urgence: call_type.is_emergency(),
-            description: row.description,
-            appelant: row.caller,
-            equipment: CallEquipment {
-                link: equipment.link(&row.equipment_id),
-                url: equipment.url(base_url, &row.equipment_id),
-                id: row.equipment_id,
-                number: row.equipment_number,
-            },
-            technician: pair(row.technician_id, row.technician_name),
-            center: pair(row.center_id, row.center_name),
-            id: row.id,
-        })
-    }
-}
-
 // -- List -------------------------------------------------------------------
-
-/// Filtre de statut de la liste des appels : un statut, ou `ouverts`.
-#[derive(Serialize, ToSchema, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-pub enum CallStatusFilterCode {
-    /// Tous les appels non résolus : `ouverte`, `en_route`, `sur_place` et `a_l_arret`.
-    Ouverts,
-    /// Reçus, personne n'est encore parti.
-    Ouverte,
-    /// Le technicien affecté se rend sur place.
-    EnRoute,
-    /// Le technicien est sur place.
-    SurPlace,
-    /// Appareil laissé à l'arrêt.
-    ALArret,
-    /// Remis en service.
-    Resolue,
-}
-
-/// Filtres, recherche et pagination de la liste des appels.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct CallListQuery {
-    /// Statut : `ouverte`, `en_route`, `sur_place`, `a_l_arret`, `resolue`, ou `ouverts`
-    /// pour tous les appels non résolus ; absent : tous les appels (autre valeur : 422).
-    #[param(inline, value_type = Option<CallStatusFilterCode>)]
-    pub status: Option<String>,
-    /// Recherche, accents et casse ignorés : chaque mot doit se trouver dans la référence,
-    /// le numéro de l'équipement, le nom de l'immeuble, son adresse (rue, code postal,
-    /// ville) ou l'appelant (100 caractères au plus, sinon 400).
-    #[param(max_length = 100)]
-    pub q: Option<String>,
-    /// Identifiant d'un équipement : ses appels seulement (un identifiant inconnu ne
-    /// trouve rien).
-    pub equipment: Option<String>,
-    /// Lignes par page, de 1 à 200 (50 par défaut).
-    #[param(value_type = Option<i64>, minimum = 1, maximum = 200)]
-    pub limit: Option<String>,
-    /// Page demandée, à partir de 1.
-    #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295_i64)]
-    pub page: Option<String>,
-}
-
-/// Une ligne de la liste des appels : l'appel, son équipement, l'immeuble et le technicien.
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CallListEntry {
-    /// Identifiant de l'appel (à lire avec `GET /calls/{id}`).
-    pub id: String,
-    /// Référence donnée par le centre d'appels (ou par l'agence).
-    pub reference: String,
-    /// Statut de l'appel.
-    pub statut: CallStatusCode,
-    /// Le statut en clair.
-    #[schema(example = "Ouverte")]
-    pub libelle: String,
-    /// Ce que l'appelant a signalé.
-    #[serde(rename = "type")]
-    pub call_type: CallTypeCode,
-    /// Urgence : une personne est bloquée (`personne_bloquee`).
-    pub urgence: bool,
-    /// Heure de l'appel au centre, UTC ISO 8601.
-    #[schema(format = DateTime)]
-    pub recu_le: String,
-    /// Qui a appelé ; null si non renseigné.
-    #[schema(required = true)]
-    pub appelant: Option<String>,
-    /// L'équipement en panne.
-    pub equipment: CallEquipment,
-    /// Nom de l'immeuble de l'équipement ; null s'il n'en a pas.
-    #[schema(required = true)]
-    pub building: Option<String>,
-    /// Adresse de l'immeuble (rue, puis code postal et ville) ; null sans immeuble.
-    #[schema(required = true)]
-    pub address: Option<String>,
-    /// Technicien affecté ; null tant que personne n'est affecté.
-    #[schema(required = true)]
-    pub technician: Option<NamedRef>,
-    /// Chemin de l'appel dans le service.
-    pub link: String,
-    /// Adresse complète de l'appel, à ouvrir dans un navigateur.
-    pub url: String,
-}
-
-impl CallListEntry {
-    pub fn new(item: CallListItem, base_url: &str) -> AppResult<Self> {
-        let row = item.row;
-        let status = CallStatus::parse(&row.status).ok_or_else(|| {
-            AppError::Internal(anyhow::anyhow!(
-                "statut d'appel inconnu en base : {}",
-                row.status
-            ))
-        })?;
-        let call_type = CallType::parse(&row.call_type).ok_or_else(|| {
-            AppError::Internal(anyhow::anyhow!(
-                "type d'appel inconnu en base : {}",
-                row.call_type
-            ))
-        })?;
-        let equipment = RecordKind::Equipment;
-        Ok(Self {
-            link: RecordKind::Call.link(&row.id),
-            url: RecordKind::Call.url(base_url, &row.id),
-            reference: row.reference,
-            statut: status.into(),
-            libelle: status.label().to_owned(),
-            call_type: call_type.into(),
-            urgence: call_type.is_emergency(),
-            recu_le: row.received_at,
-            appelant: row.caller,
-            equipment: CallEquipment {
-                link: equipment.link(&row.equipment_id),
-                url: equipment.url(base_url, &row.equipment_id),
-                id: row.equipment_id,
-                number: row.equipment_number,
-            },
-            building: row.building_name,
-            address: item.address,
-            technician: row.technician_id.map(|id| NamedRef {
-                id,
-                name: row.technician_name.unwrap_or_default(),
-            }),
-            id: row.id,
-        })
-    }
-}
 
 /// Liste des appels de panne de l'agence.
 ///
@@ -373,41 +74,6 @@ async fn list_calls(
     call_list(&state, &caller, query).await
 }
 
-/// One page of the acting agency's calls.
-pub async fn call_list(
-    state: &AppState,
-    caller: &ApiCaller,
-    query: CallListQuery,
-) -> AppResult<Page<CallListEntry>> {
-    let paging = Paging::from_query(&PageQuery {
-        limit: query.limit,
-        page: query.page,
-    })?;
-    let checked = service::check_list(ListInput {
-        status: query.status,
-        q: query.q,
-        equipment: query.equipment,
-    })?;
-    let agency_id = caller.require_agency()?.id.clone();
-    let (total, items) = service::list(
-        &state.store,
-        &agency_id,
-        checked,
-        paging.limit,
-        paging.offset(),
-    )
-    .await?;
-    Ok(Page {
-        total,
-        page: paging.page,
-        limit: paging.limit,
-        results: items
-            .into_iter()
-            .map(|item| CallListEntry::new(item, &state.base_url))
-            .collect::<AppResult<_>>()?,
-    })
-}
-
 // -- Read -------------------------------------------------------------------
 
 /// Un appel de panne de l'agence.
@@ -430,30 +96,6 @@ async fn read_call(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<CallRead>> {
     call_read(&state, &caller, id).await.map(Json)
-}
-
-/// The call `id` of the acting agency (404 otherwise).
-pub async fn call_read(state: &AppState, caller: &ApiCaller, id: String) -> AppResult<CallRead> {
-    let agency_id = caller.require_agency()?.id.clone();
-    let row = state
-        .store
-        .read(move |conn| calls::get_in_agency(conn, &agency_id, &id))
-        .await?
-        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
-    CallRead::new(row, &state.base_url)
-}
-
-/// L'affectation d'un technicien à un appel.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AssignBody {
-    /// Identifiant d'un technicien actif de l'agence (sinon 422).
-    #[schema(min_length = 1)]
-    pub technician_id: String,
-    /// Nom du technicien, pour confirmation : s'il est donné et ne correspond
-    /// pas au technicien désigné (casse et espaces aux extrémités ignorés), 422.
-    #[serde(default)]
-    pub technician: Option<String>,
 }
 
 /// Affecte (ou réaffecte) un technicien à l'appel.
@@ -486,39 +128,6 @@ async fn assign_call(
     Ok((StatusCode::CREATED, Json(created)))
 }
 
-/// Assigns the technician of `body` to the call `id` of the acting agency.
-pub async fn assign(
-    state: &AppState,
-    caller: &ApiCaller,
-    id: String,
-    body: AssignBody,
-) -> AppResult<Created> {
-    let agency = caller.require_agency()?;
-    let input = AssignInput {
-        technician_id: body.technician_id,
-        technician_name: body.technician,
-    };
-    service::assign(
-        &state.store,
-        &state.call_feed,
-        &agency.id,
-        &id,
-        input,
-        caller.actor.clone(),
-    )
-    .await?;
-    Ok(Created::new(RecordKind::Call, &state.base_url, &id))
-}
-
-/// Le statut suivant d'un appel.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StatusBody {
-    /// Statut visé ; la transition doit être permise depuis le statut actuel (sinon 422).
-    #[schema(value_type = CallStatusCode)]
-    pub statut: String,
-}
-
 /// Fait avancer l'appel dans ses statuts.
 ///
 /// Transitions permises : `ouverte` → `en_route`, `sur_place` ou `resolue` ;
@@ -549,24 +158,4 @@ async fn change_call_status(
 ) -> AppResult<(StatusCode, Json<Created>)> {
     let created = change_status(&state, &caller, id, body).await?;
     Ok((StatusCode::CREATED, Json(created)))
-}
-
-/// Moves the call `id` of the acting agency to the status of `body`.
-pub async fn change_status(
-    state: &AppState,
-    caller: &ApiCaller,
-    id: String,
-    body: StatusBody,
-) -> AppResult<Created> {
-    let agency = caller.require_agency()?;
-    service::change_status(
-        &state.store,
-        &state.call_feed,
-        &agency.id,
-        &id,
-        &body.statut,
-        caller.actor.clone(),
-    )
-    .await?;
-    Ok(Created::new(RecordKind::Call, &state.base_url, &id))
 }

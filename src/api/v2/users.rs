@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::api::v2::me::AgencyRef;
+use crate::api::wire::me::AgencyRef;
 use crate::auth::api_token::ApiCaller;
 use crate::error::AppResult;
 use crate::services::directory::{self, UserEntry};

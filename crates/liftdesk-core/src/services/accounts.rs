@@ -6,6 +6,7 @@ use serde_json::json;
 
 use crate::auth::password;
 use crate::error::{AppError, AppResult};
+use crate::principal::{self, Capability};
 use crate::store::accounts::{self, AccountRow, NewAccount, Role};
 use crate::store::agencies::{self, AgencyRow, OrganizationKind};
 use crate::store::audit::{self, Actor, AuditEntry};
@@ -129,7 +130,7 @@ pub fn is_installation_admin(conn: &Conn, account: &AccountRow) -> AppResult<boo
 /// usual administrators-only refusal.
 pub fn require_installation_admin(conn: &Conn, account: &AccountRow, what: &str) -> AppResult<()> {
     if account.role == Role::Member {
-        return crate::services::webhooks::require_admin(account, what);
+        return principal::check(account, Capability::Administer(what));
     }
     if is_installation_admin(conn, account)? {
         Ok(())

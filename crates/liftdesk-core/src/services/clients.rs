@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
+use crate::principal::{self, Capability};
 use crate::services::workflow::{check_allowed, required_text};
 use crate::store::Conn;
 use crate::store::Tx;
@@ -328,7 +329,7 @@ pub fn require_archiver(account: &AccountRow, archived: bool) -> AppResult<()> {
     } else {
         "Restaurer un client"
     };
-    crate::services::webhooks::require_admin(account, what)
+    principal::check(account, Capability::Administer(what))
 }
 
 /// Archives (`true`) or restores (`false`) a client of the agency: the

@@ -9,6 +9,7 @@ use crate::clock;
 use crate::documents::{self, DocumentLine, InvoiceDocument, InvoiceKind, Party, QuoteDocument};
 use crate::domain::invoice::InvoiceNature;
 use crate::error::{AppError, AppResult};
+use crate::principal::Principal;
 use crate::services::invoices::{self as invoice_service, PAYMENT_TERM_DAYS, parse_day};
 use crate::services::quotes as quote_service;
 use crate::store::agencies::{self, SellerRow};
@@ -47,8 +48,9 @@ fn stored_day(text: Option<&str>) -> Option<NaiveDate> {
 }
 
 /// The invoice or credit note `id` of the agency, as a PDF.
-pub async fn invoice_pdf(store: &Store, agency_id: &str, id: &str) -> AppResult<PdfFile> {
-    let detail = invoice_service::get(store, agency_id, id).await?;
+pub async fn invoice_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<PdfFile> {
+    let detail = invoice_service::get(store, p, id).await?;
+    let agency_id = p.agency_id()?;
     let seller = seller(store, agency_id).await?;
     let row = &detail.invoice;
     let kind = if row.nature == InvoiceNature::Avoir.as_str() {
@@ -97,8 +99,9 @@ pub async fn invoice_pdf(store: &Store, agency_id: &str, id: &str) -> AppResult<
 }
 
 /// The quote `id` of the agency, as a PDF.
-pub async fn quote_pdf(store: &Store, agency_id: &str, id: &str) -> AppResult<PdfFile> {
-    let detail = quote_service::get(store, agency_id, id).await?;
+pub async fn quote_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<PdfFile> {
+    let detail = quote_service::get(store, p, id).await?;
+    let agency_id = p.agency_id()?;
     let seller = seller(store, agency_id).await?;
     let quote = &detail.quote;
     let buyer = {

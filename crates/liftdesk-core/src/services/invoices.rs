@@ -16,6 +16,7 @@ use crate::domain::invoice::{
 use crate::domain::quote::QuoteStatus;
 use crate::domain::{DomainError, TransitionError};
 use crate::error::{AppError, AppResult};
+use crate::principal::{Capability, Principal};
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::invoices::{
@@ -41,13 +42,21 @@ pub const MAX_LABEL_CHARS: usize = 300;
 pub const MAX_QUANTITY_MILLI: i64 = 100_000_000;
 pub const MAX_UNIT_PRICE_CENTS: i64 = 100_000_000;
 
-/// Who makes a change: the audit's actor, the account (for `created_by`)
-/// and whether it is an administrator (credit notes are admin-only).
+/// Who makes a change, as the writes need it inside their transaction: the
+/// audit's actor and the account (for `created_by`).
 #[derive(Debug, Clone)]
-pub struct Author {
+pub(crate) struct Author {
     pub actor: Actor,
     pub account_id: Option<String>,
-    pub admin: bool,
+}
+
+impl Author {
+    pub(crate) fn of(principal: &Principal) -> Self {
+        Self {
+            actor: principal.actor.clone(),
+            account_id: Some(principal.account.id.clone()),
+        }
+    }
 }
 
 /// A row of a quote or a line of an invoice, as received: every field is
@@ -327,11 +336,12 @@ pub fn check_filter(input: ListInput) -> AppResult<InvoiceFilter> {
 /// One page of the agency's invoices and credit notes, and the total.
 pub async fn list(
     store: &Store,
-    agency_id: &str,
+    p: &Principal,
     filter: InvoiceFilter,
     limit: u32,
     offset: u64,
 ) -> AppResult<std::sync::Arc<(i64, Vec<InvoiceRow>)>> {
+    let agency_id = p.agency_id()?;
     // Kept in memory until the database changes (`store::cache`): the key
     // holds every parameter of the page.
     let key = format!("invoices:{agency_id}:{filter:?}:{limit}:{offset}");
@@ -363,7 +373,8 @@ pub struct InvoiceDetail {
     pub quote: Option<DocumentRef>,
 }
 
-pub async fn get(store: &Store, agency_id: &str, id: &str) -> AppResult<InvoiceDetail> {
+pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<InvoiceDetail> {
+    let agency_id = p.agency_id()?;
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
     store
         .read(move |conn| {
@@ -495,10 +506,11 @@ fn quote_rows_as_lines(tx: &Tx, quote_id: &str) -> AppResult<Vec<InvoiceLineRow>
 /// Creates a draft invoice (`brouillon`, no number); returns its id.
 pub async fn create_draft(
     store: &Store,
-    agency_id: &str,
+    p: &Principal,
     input: NewInvoiceInput,
-    author: Author,
 ) -> AppResult<String> {
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
     let client_ref = input.client_id;
     if client_ref.is_empty() {
         return Err(AppError::unprocessable(
@@ -593,11 +605,12 @@ pub async fn create_draft(
 /// invoice's id.
 pub async fn invoice_quote(
     store: &Store,
-    agency_id: &str,
+    p: &Principal,
     quote_id: &str,
     client_ref: Option<String>,
-    author: Author,
 ) -> AppResult<String> {
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
     let (agency_id, quote_id) = (agency_id.to_owned(), quote_id.to_owned());
     store
         .write(move |tx| {
@@ -685,11 +698,12 @@ pub struct DraftChange {
 /// never edited (409 too).
 pub async fn update_draft(
     store: &Store,
-    agency_id: &str,
+    p: &Principal,
     id: &str,
     change: DraftChange,
-    author: Author,
 ) -> AppResult<()> {
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
     if change.client_id.is_none() && change.lines.is_none() {
         return Err(AppError::unprocessable(
             "Rien à modifier : indiquez le client (« clientId ») ou les lignes (« lines »).",
@@ -812,7 +826,9 @@ fn check_credit_note_fits(tx: &Tx, credit_note: &InvoiceRow) -> AppResult<Invoic
 }
 
 /// `brouillon` → `emise`: the number is given here, never before.
-pub async fn issue(store: &Store, agency_id: &str, id: &str, author: Author) -> AppResult<()> {
+pub async fn issue(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
     store
         .write(move |tx| {
@@ -864,7 +880,9 @@ fn stored_buyer(row: &InvoiceRow) -> Buyer {
 }
 
 /// `emise` → `envoyee`, or a reminder of an `envoyee` document.
-pub async fn send(store: &Store, agency_id: &str, id: &str, author: Author) -> AppResult<()> {
+pub async fn send(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
     store
         .write(move |tx| {
@@ -903,11 +921,12 @@ pub async fn send(store: &Store, agency_id: &str, id: &str, author: Author) -> A
 /// (`YYYY-MM-DD`, default today) is neither before the issue nor in the future.
 pub async fn record_payment(
     store: &Store,
-    agency_id: &str,
+    p: &Principal,
     id: &str,
     paid_on: Option<String>,
-    author: Author,
 ) -> AppResult<()> {
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
     let paid_on = paid_on
         .map(|text| {
             parse_day(&text).ok_or_else(|| {
@@ -1032,16 +1051,13 @@ fn remaining_lines(
 /// `lines` absent: the whole remaining amount. Administrators only.
 pub async fn create_credit_note(
     store: &Store,
-    agency_id: &str,
+    p: &Principal,
     invoice_id: &str,
     lines: Option<Vec<LineInput>>,
-    author: Author,
 ) -> AppResult<String> {
-    if !author.admin {
-        return Err(AppError::forbidden(
-            "Seul un administrateur peut établir un avoir.",
-        ));
-    }
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
+    p.require(Capability::CreditInvoice)?;
     let given = lines
         .as_deref()
         .map(|rows| check_lines(rows, "L'avoir"))

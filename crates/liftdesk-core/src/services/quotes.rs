@@ -9,6 +9,7 @@ use crate::clock;
 use crate::domain::invoice::{self, LineAmounts, Totals};
 use crate::domain::quote::{self, QuoteAction, QuoteOrigin, QuoteStatus};
 use crate::error::{AppError, AppResult};
+use crate::principal::Principal;
 use crate::services::invoices::{Author, LineInput, check_lines};
 use crate::store::audit::{self, AuditEntry};
 use crate::store::quotes::{self as store, NewQuote, QuoteLineRow, QuoteRow, Stamp};
@@ -54,12 +55,9 @@ fn check_origin(raw: &str) -> AppResult<QuoteOrigin> {
 }
 
 /// Creates a draft quote with the agency's next number; returns its id.
-pub async fn create(
-    store: &Store,
-    agency_id: &str,
-    input: NewQuoteInput,
-    author: Author,
-) -> AppResult<String> {
+pub async fn create(store: &Store, p: &Principal, input: NewQuoteInput) -> AppResult<String> {
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
     let equipment_id = input.equipment_id;
     if equipment_id.is_empty() {
         return Err(AppError::unprocessable(
@@ -150,7 +148,8 @@ fn not_found() -> AppError {
     AppError::not_found("Devis introuvable.")
 }
 
-pub async fn get(store: &Store, agency_id: &str, id: &str) -> AppResult<QuoteDetail> {
+pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<QuoteDetail> {
+    let agency_id = p.agency_id()?;
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
     store
         .read(move |conn| {
@@ -169,13 +168,9 @@ pub async fn get(store: &Store, agency_id: &str, id: &str) -> AppResult<QuoteDet
 /// Sends (or reminds), accepts or refuses a quote, as the domain allows.
 /// Acceptance records `devis.accepte` (status `accepte`) in the outbox in the
 /// same transaction.
-pub async fn act(
-    store: &Store,
-    agency_id: &str,
-    id: &str,
-    action: QuoteAction,
-    author: Author,
-) -> AppResult<()> {
+pub async fn act(store: &Store, p: &Principal, id: &str, action: QuoteAction) -> AppResult<()> {
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
     store
         .write(move |tx| {
@@ -294,11 +289,12 @@ pub struct QuoteListItem {
 /// One page of the agency's quotes, newest first, and how many match.
 pub async fn list(
     store: &Store,
-    agency_id: &str,
+    p: &Principal,
     filter: store::QuoteFilter,
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<QuoteListItem>)> {
+    let agency_id = p.agency_id()?;
     let agency_id = agency_id.to_owned();
     store
         .read(move |conn| {
@@ -321,8 +317,10 @@ pub async fn list(
 /// The invoice made from a quote, if any: its id and number.
 pub async fn invoice_of(
     store: &Store,
+    p: &Principal,
     quote_id: &str,
 ) -> AppResult<Option<(String, Option<String>)>> {
+    p.agency()?;
     let quote_id = quote_id.to_owned();
     Ok(store
         .read(move |conn| crate::store::invoices::invoice_of_quote(conn, &quote_id))

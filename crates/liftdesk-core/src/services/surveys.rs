@@ -11,10 +11,11 @@ use serde_json::{Map, Value, json};
 use crate::clock;
 use crate::domain::survey::{self as domain, SurveyStatus};
 use crate::error::{AppError, AppResult};
+use crate::principal::{self, Capability};
 use crate::services::technical_data::{self, Change};
 use crate::services::visits::{DayError, parse_day};
 use crate::store::Tx;
-use crate::store::accounts::{AccountRow, Role};
+use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::surveys::{self as survey_store, Submission};
 use crate::store::{equipment as equipment_store, outbox, technical_fields};
@@ -41,28 +42,12 @@ pub struct Submitted {
     pub event_id: Option<String>,
 }
 
-/// Who may submit a survey: an account that performs surveys (a member with
-/// `performs_surveys`) or an administrator of the organization or agency.
-/// The service operator's account reads client agencies and changes nothing.
-pub fn check_can_submit(account: &AccountRow) -> AppResult<()> {
-    match account.role {
-        Role::Operator => Err(AppError::forbidden(
-            "Le compte de service de l'opérateur consulte les agences mais n'y soumet pas de relevé.",
-        )),
-        Role::OrgAdmin | Role::AgencyAdmin => Ok(()),
-        Role::Member if account.performs_surveys => Ok(()),
-        Role::Member => Err(AppError::forbidden(
-            "Soumettre un relevé est réservé aux comptes qui réalisent des relevés et aux administrateurs : ce compte ne réalise pas de relevés.",
-        )),
-    }
-}
-
-/// Whether `account` may submit a survey in `status` now: [`check_can_submit`]
+/// Whether `account` may submit a survey in `status` now: the capability `SubmitSurvey`
 /// then the state machine (`domain::survey::submit`), the checks and reasons
 /// of [`submit`], for a screen that offers the submission only when it would
 /// be accepted (and says why not otherwise).
 pub fn check_submittable(account: &AccountRow, status: SurveyStatus) -> AppResult<()> {
-    check_can_submit(account)?;
+    principal::check(account, Capability::SubmitSurvey)?;
     domain::submit(status).map_err(|refusal| AppError::unprocessable(refusal.message()))?;
     Ok(())
 }
@@ -151,7 +136,7 @@ pub fn submit_at(
     actor: &Actor,
     now: DateTime<Utc>,
 ) -> AppResult<Submitted> {
-    check_can_submit(account)?;
+    principal::check(account, Capability::SubmitSurvey)?;
     let survey = survey_store::get(tx, agency_id, survey_id)?
         .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
     let from = survey.status.ok_or_else(|| {
@@ -322,31 +307,5 @@ mod tests {
         assert_eq!(check(Some(" 2026-11-20")).unwrap_err().0, 422);
         // Without a known request day, only the future is refused.
         assert!(check_surveyed_on(Some("1990-01-01"), day("2026-11-21"), None).is_ok());
-    }
-
-    fn account(role: Role, performs_surveys: bool) -> AccountRow {
-        AccountRow {
-            id: "a".to_owned(),
-            organization_id: "o".to_owned(),
-            name: None,
-            email: "a@b.fr".to_owned(),
-            position: None,
-            active: true,
-            performs_surveys,
-            default_agency_id: None,
-            role,
-        }
-    }
-
-    #[test]
-    fn surveyors_and_administrators_may_submit() {
-        let allowed = |role, performs| check_can_submit(&account(role, performs)).is_ok();
-        assert!(allowed(Role::Member, true));
-        assert!(!allowed(Role::Member, false));
-        assert!(allowed(Role::AgencyAdmin, false));
-        assert!(allowed(Role::OrgAdmin, false));
-        assert!(!allowed(Role::Operator, true));
-        let refusal = check_can_submit(&account(Role::Member, false)).unwrap_err();
-        assert_eq!(refusal.status().as_u16(), 403);
     }
 }

@@ -9,7 +9,6 @@ use crate::domain::rota::{self, Edit, Period, french_day, french_instant};
 use crate::error::{AppError, AppResult};
 use crate::store::Conn;
 use crate::store::Tx;
-use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::new_id;
 use crate::store::technicians::{
@@ -183,15 +182,6 @@ pub fn absent_until(absences: &[&AbsenceRow], today: NaiveDate) -> AppResult<Opt
 }
 
 // -- The standby rota and the absences ----------------------------------------
-
-/// Only an administrator of the agency edits the rota and the absences;
-/// every staff member reads them.
-pub fn require_rota_editor(account: &AccountRow) -> AppResult<()> {
-    crate::services::webhooks::require_admin(
-        account,
-        "Modifier les astreintes et les absences des techniciens",
-    )
-}
 
 fn technician_not_found(id: &str) -> AppError {
     AppError::not_found(format!(

@@ -9,6 +9,7 @@ use serde_json::json;
 use crate::clock;
 use crate::domain::visit::{self, VisitAction, VisitStatus};
 use crate::error::{AppError, AppResult};
+use crate::principal::{self, Capability};
 use crate::store::Conn;
 use crate::store::Tx;
 use crate::store::accounts::Role;
@@ -34,12 +35,7 @@ pub struct Acting {
 impl Acting {
     /// The service operator's account reads client agencies, it changes nothing.
     pub fn check_can_change(&self) -> AppResult<()> {
-        if self.role == Role::Operator {
-            return Err(AppError::forbidden(
-                "Le compte de service de l'opérateur consulte les agences mais n'y modifie rien.",
-            ));
-        }
-        Ok(())
+        principal::check_role(self.role, false, Capability::Change)
     }
 }
 

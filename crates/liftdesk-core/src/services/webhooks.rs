@@ -7,7 +7,6 @@ use crate::auth::secret;
 use crate::store::Tx;
 
 use crate::error::{AppError, AppResult};
-use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::webhooks::{self as store, NewSubscription, SubscriptionRow};
 use crate::store::{new_id, outbox};
@@ -17,17 +16,6 @@ use crate::webhooks::{EVENTS, WebhookSync, sender, signing};
 pub const MAX_URL_CHARS: usize = 2000;
 
 pub const NOT_FOUND: &str = "Abonnement webhook introuvable.";
-
-/// Subscribing, testing and revoking are an administrator's.
-pub fn require_admin(account: &AccountRow, what: &str) -> AppResult<()> {
-    if account.role.is_admin() {
-        Ok(())
-    } else {
-        Err(AppError::forbidden(format!(
-            "{what} est réservé à un administrateur de l'agence."
-        )))
-    }
-}
 
 /// An absolute `https://` address; `http://` only on a loopback address and
 /// only when the server runs with `--insecure-webhooks`.

@@ -7,7 +7,7 @@ use rmcp::{tool, tool_router};
 use super::caller_of;
 use crate::api::mcp::result::{ToolAnswer, answer};
 use crate::api::mcp::server::LiftdeskMcp;
-use crate::api::v2::{agencies, me};
+use crate::api::wire::{agencies, me};
 
 #[tool_router(router = account_tools, vis = "pub(in crate::api::mcp)")]
 impl LiftdeskMcp {

@@ -2,7 +2,7 @@
 //! "open a quote for the door rollers on that lift".
 //!
 //! Each tool calls the function its REST operation calls
-//! (`api::v2::{clients, invoices, quotes}`). Arguments carry the REST names
+//! (`api::wire::{clients, invoices, quotes}`). Arguments carry the REST names
 //! and are read by the REST body reader (`api::json::parse_json`), so a
 //! missing, mistyped or unknown argument is the REST API's 422 with its
 //! French reason, as a tool error, rather than a protocol error.
@@ -17,10 +17,10 @@ use serde::Deserialize;
 use super::{args, caller_of};
 use crate::api::mcp::result::{ToolAnswer, answer};
 use crate::api::mcp::server::LiftdeskMcp;
-use crate::api::v2::clients::{self, ClientListQuery};
-use crate::api::v2::invoices::{self, CreditNoteBody, InvoiceBody, LineBody, PaymentBody};
-use crate::api::v2::quotes::{self, QuoteBody};
 use crate::api::wire::PageQuery;
+use crate::api::wire::clients::{self, ClientListQuery};
+use crate::api::wire::invoices::{self, CreditNoteBody, InvoiceBody, LineBody, PaymentBody};
+use crate::api::wire::quotes::{self, QuoteBody};
 use crate::domain::quote::QuoteAction;
 use crate::services::invoices::ListInput;
 

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use super::{args, caller_of};
 use crate::api::mcp::result::{ToolAnswer, answer};
 use crate::api::mcp::server::LiftdeskMcp;
-use crate::api::v2::calls::{self, AssignBody, CallListQuery, StatusBody};
+use crate::api::wire::calls::{self, AssignBody, CallListQuery, StatusBody};
 
 /// Arguments of `appels`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

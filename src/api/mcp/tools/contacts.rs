@@ -1,7 +1,7 @@
 //! Contacts of clients: "add Mme Martin, the caretaker, to client X".
 //!
 //! Both tools call what `GET /contacts/creation` and `POST /contacts` call
-//! (`api::v2::contacts`); the arguments of `creer_contact` are the REST body,
+//! (`api::wire::contacts`); the arguments of `creer_contact` are the REST body,
 //! read by the REST body reader, and its schema is written from the same
 //! field table (`services::contacts::FIELDS`) as the descriptor and the
 //! validation.
@@ -14,7 +14,7 @@ use rmcp::{tool, tool_router};
 use super::{args, caller_of};
 use crate::api::mcp::result::{ToolAnswer, answer};
 use crate::api::mcp::server::LiftdeskMcp;
-use crate::api::v2::contacts::{self, ContactBody};
+use crate::api::wire::contacts::{self, ContactBody};
 
 #[tool_router(router = contacts_tools, vis = "pub(in crate::api::mcp)")]
 impl LiftdeskMcp {

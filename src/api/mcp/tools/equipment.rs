@@ -14,11 +14,11 @@ use super::caller_of;
 use super::checked::Checked;
 use crate::api::mcp::result::{ToolAnswer, answer};
 use crate::api::mcp::server::LiftdeskMcp;
-use crate::api::v2::equipment::{self as equipment_api, EquipmentListQuery, IdentityBody};
-use crate::api::v2::external::{self, EquipmentDataQuery};
-use crate::api::v2::technical_fields::{self, TechnicalFieldsQuery};
-use crate::auth::api_token::ApiCaller;
+use crate::api::wire::equipment::{self as equipment_api, EquipmentListQuery, IdentityBody};
+use crate::api::wire::external::{self, EquipmentDataQuery};
+use crate::api::wire::technical_fields::{self, TechnicalFieldsQuery};
 use crate::error::{ApiError, AppError, AppResult};
+use crate::principal::Principal;
 use crate::services::sheet;
 
 /// Recherche d'équipements.
@@ -273,8 +273,8 @@ impl LiftdeskMcp {
     }
 
     /// The sheet of an equipment of the acting agency, in Markdown.
-    async fn sheet_markdown(&self, caller: &ApiCaller, id: &str) -> AppResult<String> {
-        let agency_id = caller.require_agency()?.id.clone();
+    async fn sheet_markdown(&self, caller: &Principal, id: &str) -> AppResult<String> {
+        let agency_id = caller.agency()?.id.clone();
         let id = id.to_owned();
         self.state
             .store

@@ -10,9 +10,9 @@ use serde::Deserialize;
 use super::{args, caller_of};
 use crate::api::mcp::result::{ToolAnswer, answer};
 use crate::api::mcp::server::LiftdeskMcp;
-use crate::api::v2::planning::{self, PlanningQuery};
-use crate::api::v2::technicians;
-use crate::api::v2::visits::{self, CompleteBody, RescheduleBody, StartBody};
+use crate::api::wire::planning::{self, PlanningQuery};
+use crate::api::wire::technicians;
+use crate::api::wire::visits::{self, CompleteBody, RescheduleBody, StartBody};
 
 /// Arguments of `planning`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

@@ -12,8 +12,8 @@ use super::caller_of;
 use super::checked::Checked;
 use crate::api::mcp::result::{ToolAnswer, answer};
 use crate::api::mcp::server::LiftdeskMcp;
-use crate::api::v2::discrepancies::{self, DiscrepancyBody};
-use crate::api::v2::surveys::{self, SubmitBody, SurveyListQuery};
+use crate::api::wire::discrepancies::{self, DiscrepancyBody};
+use crate::api::wire::surveys::{self, SubmitBody, SurveyListQuery};
 
 /// Recherche et pagination des relevés.
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]

@@ -2,6 +2,24 @@
 //! application's API, the MCP tools): records' `link` and `url`, creation
 //! answers, paged lists and their parameters.
 
+pub mod agencies;
+pub mod calls;
+pub mod clients;
+pub mod contacts;
+pub mod discrepancies;
+pub mod equipment;
+pub mod external;
+pub mod imports;
+pub mod invoices;
+pub mod me;
+pub mod planning;
+pub mod quotes;
+pub mod surveys;
+pub mod technical_fields;
+pub mod technicians;
+pub mod visits;
+pub mod webhooks;
+
 use std::fmt::Write as _;
 
 use axum::http::{HeaderValue, header};

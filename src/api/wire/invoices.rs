@@ -1,0 +1,522 @@
+//! The JSON of invoices and credit notes shared by the REST API v2
+//! (`/api/v2/invoices`), the MCP tools and the web application: the bodies
+//! they accept, the records they answer with, and each operation of
+//! `services::invoices` called for a `Principal` and mapped to that JSON.
+//! No rule lives here: the checks are the operations'.
+
+use rmcp::schemars;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
+use crate::domain::invoice::{
+    InvoiceNature, InvoiceStatus, VatSubtotal, cents_to_euros, line_total_excl_cents,
+};
+use crate::error::AppResult;
+use crate::principal::Principal;
+use crate::services::documents::{self as documents, PdfFile};
+use crate::services::invoices::{
+    self as service, InvoiceDetail, LineInput, ListInput, NewInvoiceInput,
+};
+use crate::state::AppState;
+use crate::store::invoices::InvoiceRow;
+
+/// Who acts: the token (audit), its account, and whether it is an administrator.
+/// A VAT rate in basis points as the percentage sent on the wire (5.5).
+pub(crate) fn rate_percent(rate_bp: u32) -> f64 {
+    f64::from(rate_bp) / 100.0
+}
+
+// Its JSON Schema for the MCP tools (schemars) leaves out `multipleOf`: a
+// client validating 120.5 against 0.01 in floating point could refuse it;
+// the server checks the decimals and names the line.
+/// Une ligne de devis ou de facture, telle qu'envoyée.
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LineBody {
+    /// Libellé (obligatoire, non vide, 300 caractères au plus).
+    #[schema(required = true, value_type = String, min_length = 1, max_length = 300, pattern = "\\S")]
+    #[schemars(required, with = "String", length(min = 1, max = 300))]
+    pub label: Option<String>,
+    /// Quantité, supérieure à zéro, trois décimales au plus, 100 000 au plus.
+    #[schema(required = true, value_type = f64, exclusive_minimum = 0, maximum = 100000, multiple_of = 0.001)]
+    #[schemars(required, with = "f64", extend("exclusiveMinimum" = 0, "maximum" = 100000))]
+    pub quantity: Option<f64>,
+    /// Prix unitaire HT en euros, positif ou nul, deux décimales au plus, 1 000 000 au plus.
+    #[schema(required = true, value_type = f64, minimum = 0, maximum = 1000000, multiple_of = 0.01)]
+    #[schemars(required, with = "f64", range(min = 0, max = 1000000))]
+    pub unit_price: Option<f64>,
+    /// Taux de TVA en pour cent : 20 (par défaut), 10, 5.5, 2.1 ou 0.
+    #[schema(schema_with = vat_rate_schema)]
+    #[schemars(extend("enum" = [20, 10, 5.5, 2.1, 0, null]))]
+    pub vat_rate: Option<f64>,
+}
+
+/// `vatRate`: one of the allowed rates, or null (the default, 20).
+fn vat_rate_schema() -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Number, Type::Null]))
+        .enum_values(Some([
+            serde_json::json!(20),
+            serde_json::json!(10),
+            serde_json::json!(5.5),
+            serde_json::json!(2.1),
+            serde_json::json!(0),
+            serde_json::Value::Null,
+        ]))
+        .description(Some(
+            "Taux de TVA en pour cent : 20 (par défaut), 10, 5.5, 2.1 ou 0.",
+        ))
+        .build()
+}
+
+impl From<LineBody> for LineInput {
+    fn from(body: LineBody) -> Self {
+        LineInput {
+            label: body.label,
+            quantity: body.quantity,
+            unit_price: body.unit_price,
+            vat_rate: body.vat_rate,
+        }
+    }
+}
+
+/// TVA d'un taux : base HT et montant de TVA, en euros.
+#[derive(Serialize, ToSchema)]
+pub struct VatView {
+    /// Taux, en pour cent.
+    pub rate: f64,
+    /// Base HT des lignes à ce taux.
+    pub base: f64,
+    /// TVA à ce taux (calculée une fois sur la base, arrondie au centime).
+    pub vat: f64,
+}
+
+impl From<&VatSubtotal> for VatView {
+    fn from(v: &VatSubtotal) -> Self {
+        VatView {
+            rate: rate_percent(v.rate_bp),
+            base: cents_to_euros(v.base_cents),
+            vat: cents_to_euros(v.vat_cents),
+        }
+    }
+}
+
+/// Nature d'une pièce : `facture` ou `avoir`.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types)]
+pub enum InvoiceNatureCode {
+    facture,
+    avoir,
+}
+
+/// Statut d'une facture ou d'un avoir : `brouillon`, `emise`, `envoyee`, `payee`.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types)]
+pub enum InvoiceStatusCode {
+    brouillon,
+    emise,
+    envoyee,
+    payee,
+}
+
+/// Une ligne de la liste des factures (exactement les champs de la spécification).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceRowView {
+    pub id: String,
+    /// Numéro (`FA-2026-000042`, `AV-2026-000007`) ; null tant que la pièce est un brouillon.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    /// `facture` ou `avoir`.
+    #[schema(value_type = InvoiceNatureCode)]
+    pub nature: String,
+    /// Statut.
+    #[schema(value_type = InvoiceStatusCode)]
+    pub status: String,
+    /// Client facturé : son identifiant `client_id` (API partenaire).
+    #[schema(required = true)]
+    pub client: Option<String>,
+    /// Nom de l'acheteur tel qu'il figure sur la facture.
+    #[schema(required = true)]
+    pub buyer: Option<String>,
+    /// Date d'émission (AAAA-MM-JJ).
+    #[schema(required = true, format = Date)]
+    pub issued_on: Option<String>,
+    /// Date d'échéance (AAAA-MM-JJ).
+    #[schema(required = true, format = Date)]
+    pub due_on: Option<String>,
+    /// Date de règlement (AAAA-MM-JJ).
+    #[schema(required = true, format = Date)]
+    pub paid_on: Option<String>,
+    /// Total HT, en euros.
+    #[schema(required = true)]
+    pub total_excl_tax: Option<f64>,
+    /// Total TTC, en euros.
+    #[schema(required = true)]
+    pub total_incl_tax: Option<f64>,
+    pub link: String,
+    pub url: String,
+}
+
+fn row_view(row: InvoiceRow, base_url: &str) -> InvoiceRowView {
+    InvoiceRowView {
+        link: RecordKind::Invoice.link(&row.id),
+        url: RecordKind::Invoice.url(base_url, &row.id),
+        id: row.id,
+        number: row.number,
+        nature: row.nature,
+        status: row.status,
+        client: row.client_ref,
+        buyer: row.buyer_name,
+        issued_on: row.issued_on,
+        due_on: row.due_on,
+        paid_on: row.paid_on,
+        total_excl_tax: Some(cents_to_euros(row.total_excl_cents)),
+        total_incl_tax: Some(cents_to_euros(row.total_incl_cents)),
+    }
+}
+
+/// One page of the agency's invoices: shared by `GET /invoices` and the MCP
+/// tool `factures` (which may ask for several statuses at once).
+pub async fn invoice_list(
+    state: &AppState,
+    p: &Principal,
+    filter: ListInput,
+    paging: PageQuery,
+) -> AppResult<Page<InvoiceRowView>> {
+    p.agency()?;
+    let paging = Paging::from_query(&paging)?;
+    let filter = service::check_filter(filter)?;
+    let page = service::list(&state.store, p, filter, paging.limit, paging.offset()).await?;
+    Ok(Page {
+        total: page.0,
+        page: paging.page,
+        limit: paging.limit,
+        results: page
+            .1
+            .iter()
+            .map(|r| row_view(r.clone(), &state.base_url))
+            .collect(),
+    })
+}
+
+/// Une ligne de facture ou d'avoir.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceLineView {
+    pub label: String,
+    /// Quantité (jusqu'à trois décimales).
+    pub quantity: f64,
+    /// Prix unitaire HT, en euros.
+    pub unit_price: f64,
+    /// Taux de TVA, en pour cent.
+    pub vat_rate: f64,
+    /// Total HT de la ligne, en euros.
+    pub total_excl_tax: f64,
+}
+
+/// Une pièce liée : identifiant et numéro.
+#[derive(Serialize, ToSchema)]
+pub struct LinkedDocument {
+    pub id: String,
+    /// Numéro ; null pour un brouillon.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    pub link: String,
+    pub url: String,
+}
+
+/// Un avoir établi sur une facture.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreditNoteRef {
+    pub id: String,
+    /// Numéro (`AV-…`) ; null pour un brouillon.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    #[schema(value_type = InvoiceStatusCode)]
+    pub status: String,
+    /// Total TTC de l'avoir, en euros.
+    pub total_incl_tax: f64,
+    pub link: String,
+    pub url: String,
+}
+
+/// Une facture ou un avoir, tel que `GET /invoices/{id}` le lit : les champs
+/// de la ligne de liste, puis le détail.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceView {
+    pub id: String,
+    /// Numéro ; null tant que la pièce est un brouillon.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    #[schema(value_type = InvoiceNatureCode)]
+    pub nature: String,
+    /// Nature en toutes lettres.
+    pub nature_label: String,
+    #[schema(value_type = InvoiceStatusCode)]
+    pub status: String,
+    /// Statut en toutes lettres, accordé à la nature (« Émise », « Émis »…).
+    pub status_label: String,
+    /// Client facturé : son identifiant `client_id` (API partenaire).
+    #[schema(required = true)]
+    pub client: Option<String>,
+    /// Nom de l'acheteur tel qu'il figure sur la pièce (figé à l'émission).
+    #[schema(required = true)]
+    pub buyer: Option<String>,
+    /// Adresse de l'acheteur (figée à l'émission).
+    #[schema(required = true)]
+    pub buyer_address: Option<String>,
+    /// SIREN de l'acheteur (figé à l'émission).
+    #[schema(required = true)]
+    pub buyer_siren: Option<String>,
+    /// Jour de création (AAAA-MM-JJ), sur lequel filtrent `since` et `until`.
+    #[schema(format = Date)]
+    pub created_on: String,
+    #[schema(required = true, format = Date)]
+    pub issued_on: Option<String>,
+    #[schema(required = true, format = Date)]
+    pub due_on: Option<String>,
+    #[schema(required = true, format = Date)]
+    pub paid_on: Option<String>,
+    /// Lignes, dans leur ordre.
+    pub lines: Vec<InvoiceLineView>,
+    /// TVA par taux, par taux croissant.
+    pub vat_by_rate: Vec<VatView>,
+    #[schema(required = true)]
+    pub total_excl_tax: Option<f64>,
+    #[schema(required = true)]
+    pub total_incl_tax: Option<f64>,
+    /// Pour un avoir : la facture qu'il crédite ; null pour une facture.
+    #[schema(required = true)]
+    pub credited_invoice: Option<LinkedDocument>,
+    /// Pour une facture : ses avoirs (brouillons compris) ; vide pour un avoir.
+    pub credit_notes: Vec<CreditNoteRef>,
+    /// Le devis facturé, s'il y en a un.
+    #[schema(required = true)]
+    pub quote: Option<LinkedDocument>,
+    pub link: String,
+    pub url: String,
+}
+
+fn linked(kind: RecordKind, base_url: &str, id: String, number: Option<String>) -> LinkedDocument {
+    LinkedDocument {
+        link: kind.link(&id),
+        url: kind.url(base_url, &id),
+        id,
+        number,
+    }
+}
+
+fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView {
+    let InvoiceDetail {
+        invoice: row,
+        lines,
+        totals,
+        credited_invoice,
+        credit_notes,
+        quote,
+    } = detail;
+    let nature = InvoiceNature::parse(&row.nature);
+    let status = InvoiceStatus::parse(&row.status);
+    let status_label = match (nature, status) {
+        (Some(nature), Some(status)) => status.label_for(nature),
+        _ => "",
+    };
+    InvoiceView {
+        link: RecordKind::Invoice.link(&row.id),
+        url: RecordKind::Invoice.url(base_url, &row.id),
+        id: row.id,
+        number: row.number,
+        nature_label: nature.map(|n| n.label()).unwrap_or_default().to_owned(),
+        nature: row.nature,
+        status_label: status_label.to_owned(),
+        status: row.status,
+        client: row.client_ref,
+        buyer: row.buyer_name,
+        buyer_address: row.buyer_address,
+        buyer_siren: row.buyer_siren,
+        created_on: row.created_on,
+        issued_on: row.issued_on,
+        due_on: row.due_on,
+        paid_on: row.paid_on,
+        lines: lines
+            .into_iter()
+            .map(|l| InvoiceLineView {
+                total_excl_tax: cents_to_euros(line_total_excl_cents(
+                    l.quantity_milli,
+                    l.unit_price_cents,
+                )),
+                label: l.label,
+                quantity: l.quantity_milli as f64 / 1000.0,
+                unit_price: cents_to_euros(l.unit_price_cents),
+                vat_rate: rate_percent(l.vat_rate_bp),
+            })
+            .collect(),
+        vat_by_rate: totals.vat_by_rate.iter().map(VatView::from).collect(),
+        total_excl_tax: Some(cents_to_euros(row.total_excl_cents)),
+        total_incl_tax: Some(cents_to_euros(row.total_incl_cents)),
+        credited_invoice: credited_invoice
+            .map(|d| linked(RecordKind::Invoice, base_url, d.id, d.number)),
+        credit_notes: credit_notes
+            .into_iter()
+            .map(|c| CreditNoteRef {
+                link: RecordKind::Invoice.link(&c.id),
+                url: RecordKind::Invoice.url(base_url, &c.id),
+                id: c.id,
+                number: c.number,
+                status: c.status,
+                total_incl_tax: cents_to_euros(c.total_incl_cents),
+            })
+            .collect(),
+        quote: quote.map(|d| linked(RecordKind::Quote, base_url, d.id, d.number)),
+    }
+}
+
+/// An invoice or credit note of the agency: `GET /invoices/{id}` and the
+/// MCP tool `facture`.
+pub async fn invoice_read(state: &AppState, p: &Principal, id: &str) -> AppResult<InvoiceView> {
+    let detail = service::get(&state.store, p, id).await?;
+    Ok(invoice_view(detail, &state.base_url))
+}
+
+/// The PDF of an invoice or credit note of the caller's agency:
+/// `GET /invoices/{id}/pdf` and `GET /app/api/invoices/{id}/pdf`.
+pub async fn invoice_pdf_file(state: &AppState, p: &Principal, id: &str) -> AppResult<PdfFile> {
+    Ok(documents::invoice_pdf(&state.store, p, id).await?)
+}
+
+/// Une nouvelle facture, créée au statut `brouillon` (sans numéro).
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct InvoiceBody {
+    /// Client facturé : son identifiant `client_id` (API partenaire), dans l'agence.
+    #[schema(min_length = 1)]
+    #[schemars(length(min = 1))]
+    pub client_id: String,
+    /// Lignes (mêmes règles que les lignes de devis) ; absentes : celles du devis `quoteId`.
+    #[schema(min_items = 1, max_items = 200)]
+    #[schemars(length(min = 1, max = 200))]
+    pub lines: Option<Vec<LineBody>>,
+    /// Un devis accepté de l'agence, que cette facture facture.
+    pub quote_id: Option<String>,
+}
+
+/// A draft invoice: `POST /invoices` and the MCP tool `creer_facture`.
+pub async fn invoice_create(
+    state: &AppState,
+    p: &Principal,
+    body: InvoiceBody,
+) -> AppResult<Created> {
+    let input = NewInvoiceInput {
+        client_id: body.client_id,
+        lines: body
+            .lines
+            .map(|lines| lines.into_iter().map(Into::into).collect()),
+        quote_id: body.quote_id,
+    };
+    let id = service::create_draft(&state.store, p, input).await?;
+    Ok(created(state, &id))
+}
+
+fn created(state: &AppState, id: &str) -> Created {
+    Created::new(RecordKind::Invoice, &state.base_url, id)
+}
+
+/// `brouillon` → `emise`: `POST /invoices/{id}/issue` and the MCP tool
+/// `emettre_facture`.
+pub async fn invoice_issue(state: &AppState, p: &Principal, id: &str) -> AppResult<Created> {
+    service::issue(&state.store, p, id).await?;
+    Ok(created(state, id))
+}
+
+/// `emise` → `envoyee` (or a reminder): `POST /invoices/{id}/send` and the
+/// MCP tool `envoyer_facture`.
+pub async fn invoice_send(state: &AppState, p: &Principal, id: &str) -> AppResult<Created> {
+    service::send(&state.store, p, id).await?;
+    Ok(created(state, id))
+}
+
+/// Le règlement d'une pièce.
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PaymentBody {
+    /// Jour du règlement (AAAA-MM-JJ) ; aujourd'hui par défaut. Ni avant
+    /// l'émission, ni dans le futur.
+    #[schema(format = Date)]
+    pub paid_on: Option<String>,
+}
+
+/// The full settlement: `POST /invoices/{id}/payment` and the MCP tool
+/// `enregistrer_reglement`.
+pub async fn invoice_payment(
+    state: &AppState,
+    p: &Principal,
+    id: &str,
+    body: Option<PaymentBody>,
+) -> AppResult<Created> {
+    let paid_on = body.and_then(|b| b.paid_on);
+    service::record_payment(&state.store, p, id, paid_on).await?;
+    Ok(created(state, id))
+}
+
+/// Un avoir sur une facture émise.
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CreditNoteBody {
+    /// Lignes à créditer (avoir partiel), mêmes règles que les lignes de
+    /// facture, à des taux de TVA présents sur la facture ; absentes : tout
+    /// ce qui reste à créditer.
+    #[schema(min_items = 1, max_items = 200)]
+    pub lines: Option<Vec<LineBody>>,
+}
+
+/// A credit note on an issued invoice, administrators only:
+/// `POST /invoices/{id}/credit-notes` and the MCP tool `creer_avoir`. The
+/// answer names the credit note.
+pub async fn credit_note_create(
+    state: &AppState,
+    p: &Principal,
+    id: &str,
+    body: Option<CreditNoteBody>,
+) -> AppResult<Created> {
+    let lines = body
+        .and_then(|b| b.lines)
+        .map(|lines| lines.into_iter().map(Into::into).collect());
+    let credit_note_id = service::create_credit_note(&state.store, p, id, lines).await?;
+    Ok(created(state, &credit_note_id))
+}
+
+/// Les changements d'un brouillon de facture : seuls les champs donnés
+/// changent, et il en faut au moins un.
+#[derive(Deserialize, ToSchema, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schema(min_properties = 1)]
+pub struct InvoiceDraftBody {
+    /// Client facturé (`client_id` de l'API partenaire) : l'acheteur le suit.
+    pub client_id: Option<String>,
+    /// Toutes les lignes, qui remplacent celles du brouillon.
+    #[schema(min_items = 1, max_items = 200)]
+    pub lines: Option<Vec<LineBody>>,
+}
+
+/// Edits a draft invoice (PATCH semantics); an issued document is frozen
+/// (409): `PATCH /invoices/{id}` and the web application.
+pub async fn invoice_update(
+    state: &AppState,
+    p: &Principal,
+    id: &str,
+    body: InvoiceDraftBody,
+) -> AppResult<Created> {
+    let change = service::DraftChange {
+        client_id: body.client_id,
+        lines: body
+            .lines
+            .map(|lines| lines.into_iter().map(Into::into).collect()),
+    };
+    service::update_draft(&state.store, p, id, change).await?;
+    Ok(created(state, id))
+}
