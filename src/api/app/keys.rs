@@ -18,11 +18,9 @@ use crate::api::wire::{Page, PageQuery, Paging};
 use crate::auth::secret;
 use crate::auth::staff_session::StaffSession;
 use crate::error::AppResult;
-use crate::principal::{self, Capability};
-use crate::services::credentials::{self as service, Issued};
+use crate::services::credentials::{self as service, Issued, KeyKind};
 use crate::state::AppState;
-use crate::store::audit::Actor;
-use crate::store::credentials::{self as store, ListedCredential};
+use crate::store::credentials::ListedCredential;
 
 /// Hex characters of the SHA-256 fingerprint shown to tell secrets apart.
 pub const FINGERPRINT_PREFIX_CHARS: usize = 8;
@@ -152,10 +150,6 @@ struct PartnerKeyRevoked {
     remaining_agencies: i64,
 }
 
-fn actor(session: &StaffSession) -> Actor {
-    Actor::Account(session.account.id.clone())
-}
-
 // ---- API tokens of the signed-in account -------------------------------
 
 async fn list_tokens(
@@ -163,13 +157,30 @@ async fn list_tokens(
     session: StaffSession,
     ApiQuery(query): ApiQuery<PageQuery>,
 ) -> AppResult<Page<KeyView>> {
-    let paging = Paging::from_query(&query)?;
-    let account_id = session.account.id.clone();
-    let listed = state
-        .store
-        .read(move |conn| store::list_api_tokens(conn, &account_id, paging.limit, paging.offset()))
-        .await?;
-    Ok(page_of(paging, listed, false))
+    list(&state, &session, KeyKind::OwnApiTokens, &query).await
+}
+
+/// One page of keys: the paging checked, then the operation.
+async fn list(
+    state: &AppState,
+    session: &StaffSession,
+    kind: KeyKind,
+    query: &PageQuery,
+) -> AppResult<Page<KeyView>> {
+    let principal = session.principal();
+    if kind != KeyKind::OwnApiTokens {
+        principal.agency()?;
+    }
+    let paging = Paging::from_query(query)?;
+    let listed = service::list_keys(
+        &state.store,
+        &principal,
+        kind,
+        paging.limit,
+        paging.offset(),
+    )
+    .await?;
+    Ok(page_of(paging, listed, kind == KeyKind::Partner))
 }
 
 async fn create_token(
@@ -177,13 +188,8 @@ async fn create_token(
     session: StaffSession,
     ApiJson(body): ApiJson<NameBody>,
 ) -> AppResult<(StatusCode, Json<TokenCreated>)> {
-    let account_id = session.account.id.clone();
-    let actor = actor(&session);
-    let name = body.name.clone();
-    let issued = state
-        .store
-        .write(move |tx| service::create_api_token(tx, &account_id, &name, &actor))
-        .await?;
+    let issued =
+        service::issue_own_api_token(&state.store, &session.principal(), &body.name).await?;
     Ok((
         StatusCode::CREATED,
         Json(TokenCreated {
@@ -201,17 +207,8 @@ async fn revoke_token(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<Revoked>> {
-    let account_id = session.account.id.clone();
-    let actor = actor(&session);
-    let revoked_id = id.clone();
-    state
-        .store
-        .write(move |tx| service::revoke_own_api_token(tx, &account_id, &id, &actor))
-        .await?;
-    Ok(Json(Revoked {
-        id: revoked_id,
-        ok: true,
-    }))
+    service::revoke_own_token(&state.store, &session.principal(), &id).await?;
+    Ok(Json(Revoked { id, ok: true }))
 }
 
 // ---- Call-center keys of the agency ------------------------------------
@@ -221,15 +218,7 @@ async fn list_call_center_keys(
     session: StaffSession,
     ApiQuery(query): ApiQuery<PageQuery>,
 ) -> AppResult<Page<KeyView>> {
-    let agency_id = session.require_agency()?.id.clone();
-    let paging = Paging::from_query(&query)?;
-    let listed = state
-        .store
-        .read(move |conn| {
-            store::list_call_center_keys(conn, &agency_id, paging.limit, paging.offset())
-        })
-        .await?;
-    Ok(page_of(paging, listed, false))
+    list(&state, &session, KeyKind::CallCenter, &query).await
 }
 
 async fn create_call_center_key(
@@ -237,17 +226,8 @@ async fn create_call_center_key(
     session: StaffSession,
     ApiJson(body): ApiJson<NameBody>,
 ) -> AppResult<(StatusCode, Json<KeyCreated>)> {
-    let agency_id = session.require_agency()?.id.clone();
-    principal::check(
-        &session.account,
-        Capability::Administer("Créer une clé de centre d'appels"),
-    )?;
-    let actor = actor(&session);
-    let name = body.name.clone();
-    let issued = state
-        .store
-        .write(move |tx| service::create_call_center_key(tx, &agency_id, &name, &actor))
-        .await?;
+    let issued =
+        service::issue_call_center_key(&state.store, &session.principal(), &body.name).await?;
     Ok((
         StatusCode::CREATED,
         Json(KeyCreated::new(issued, &body.name)),
@@ -259,21 +239,8 @@ async fn revoke_call_center_key(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<Revoked>> {
-    let agency_id = session.require_agency()?.id.clone();
-    principal::check(
-        &session.account,
-        Capability::Administer("Révoquer une clé de centre d'appels"),
-    )?;
-    let actor = actor(&session);
-    let revoked_id = id.clone();
-    state
-        .store
-        .write(move |tx| service::revoke_call_center_key(tx, &agency_id, &id, &actor))
-        .await?;
-    Ok(Json(Revoked {
-        id: revoked_id,
-        ok: true,
-    }))
+    service::withdraw_call_center_key(&state.store, &session.principal(), &id).await?;
+    Ok(Json(Revoked { id, ok: true }))
 }
 
 // ---- Partner keys attributed to the agency -----------------------------
@@ -283,13 +250,7 @@ async fn list_partner_keys(
     session: StaffSession,
     ApiQuery(query): ApiQuery<PageQuery>,
 ) -> AppResult<Page<KeyView>> {
-    let agency_id = session.require_agency()?.id.clone();
-    let paging = Paging::from_query(&query)?;
-    let listed = state
-        .store
-        .read(move |conn| store::list_partner_keys(conn, &agency_id, paging.limit, paging.offset()))
-        .await?;
-    Ok(page_of(paging, listed, true))
+    list(&state, &session, KeyKind::Partner, &query).await
 }
 
 async fn create_partner_key(
@@ -297,17 +258,7 @@ async fn create_partner_key(
     session: StaffSession,
     ApiJson(body): ApiJson<NameBody>,
 ) -> AppResult<(StatusCode, Json<KeyCreated>)> {
-    let agency_id = session.require_agency()?.id.clone();
-    principal::check(
-        &session.account,
-        Capability::Administer("Créer une clé partenaire"),
-    )?;
-    let actor = actor(&session);
-    let name = body.name.clone();
-    let issued = state
-        .store
-        .write(move |tx| service::create_partner_key(tx, &name, &[agency_id], &actor))
-        .await?;
+    let issued = service::issue_partner_key(&state.store, &session.principal(), &body.name).await?;
     Ok((
         StatusCode::CREATED,
         Json(KeyCreated::new(issued, &body.name)),
@@ -319,19 +270,9 @@ async fn revoke_partner_key(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<PartnerKeyRevoked>> {
-    let agency_id = session.require_agency()?.id.clone();
-    principal::check(
-        &session.account,
-        Capability::Administer("Révoquer une clé partenaire"),
-    )?;
-    let actor = actor(&session);
-    let revoked_id = id.clone();
-    let outcome = state
-        .store
-        .write(move |tx| service::revoke_partner_key_in_agency(tx, &agency_id, &id, &actor))
-        .await?;
+    let outcome = service::withdraw_partner_key(&state.store, &session.principal(), &id).await?;
     Ok(Json(PartnerKeyRevoked {
-        id: revoked_id,
+        id,
         ok: true,
         revoked: outcome.revoked,
         remaining_agencies: outcome.remaining_agencies,

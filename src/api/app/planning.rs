@@ -22,12 +22,11 @@ use crate::api::wire::planning::{PlanningEntry, PlanningQuery, planning_entries}
 use crate::api::wire::visits::{self as visit_wire, CompleteBody, RescheduleBody, StartBody};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
-use crate::error::{ApiError, AppResult};
-use crate::principal::{self, Capability};
+use crate::error::AppResult;
 use crate::services::planning::{self as plan, ProposalLine, SaveLine, WeekTechnician};
-use crate::services::visits::{self, Acting, CreateInput, building_address, day_text};
+use crate::services::visits::{self, CreateInput, VisitDetail, building_address, day_text};
 use crate::state::AppState;
-use crate::store::equipment::{self, PlanRow};
+use crate::store::equipment::PlanRow;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -42,14 +41,6 @@ pub fn router() -> Router<AppState> {
         .route("/visits/{id}/start", post(start_visit))
         .route("/visits/{id}/complete", post(complete_visit))
         .route("/visits/{id}/cancel-start", post(cancel_start))
-}
-
-fn acting(session: &StaffSession) -> AppResult<Acting> {
-    Ok(Acting {
-        agency_id: session.require_agency()?.id.clone(),
-        role: session.account.role,
-        actor: session.principal().actor,
-    })
 }
 
 // -- The week ---------------------------------------------------------------
@@ -119,11 +110,7 @@ async fn week(
         .collect();
     carrying.sort_unstable();
     carrying.dedup();
-    let agency_id = session.require_agency()?.id.clone();
-    let technicians = state
-        .store
-        .read(move |conn| plan::week_technicians(conn, &agency_id, day, &carrying))
-        .await?;
+    let technicians = plan::week_staff(&state.store, &session.principal(), day, carrying).await?;
     Ok(Json(WeekOut {
         days: plan::week_days(day).into_iter().map(day_text).collect(),
         today: day_text(today),
@@ -184,17 +171,7 @@ async fn proposal(
     session: StaffSession,
     ApiQuery(query): ApiQuery<DayQuery>,
 ) -> AppResult<Json<ProposalOut>> {
-    let acting = acting(&session)?;
-    acting.check_can_change()?;
-    let monday = plan::proposal_week(
-        visits::day_parameter(query.day.as_deref())?,
-        clock::paris_local(state.now()).date(),
-    )?;
-    let agency_id = acting.agency_id;
-    let proposal = state
-        .store
-        .read(move |conn| plan::propose(conn, &agency_id, monday))
-        .await?;
+    let proposal = plan::proposal(&state.store, &session.principal(), query.day.as_deref()).await?;
     Ok(Json(ProposalOut {
         days: plan::week_days(proposal.monday)
             .into_iter()
@@ -237,7 +214,6 @@ async fn save_proposal(
     session: StaffSession,
     ApiJson(body): ApiJson<SaveBody>,
 ) -> AppResult<(StatusCode, Json<Saved>)> {
-    let acting = acting(&session)?;
     let lines: Vec<SaveLine> = body
         .visits
         .into_iter()
@@ -247,13 +223,7 @@ async fn save_proposal(
             day: l.day,
         })
         .collect();
-    let ids = state
-        .store
-        .write(move |tx| {
-            let now = tx.now();
-            plan::save(tx, &acting, &lines, clock::paris_local(now).date(), now)
-        })
-        .await?;
+    let ids = plan::save(&state.store, &session.principal(), lines).await?;
     Ok((
         StatusCode::CREATED,
         Json(Saved {
@@ -331,12 +301,7 @@ async fn equipment_plan(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<EquipmentPlanOut>> {
-    let agency_id = session.require_agency()?.id.clone();
-    let row = state
-        .store
-        .read(move |conn| equipment::plan_of(conn, &agency_id, &id))
-        .await?
-        .ok_or_else(|| ApiError::not_found(plan::EQUIPMENT_NOT_FOUND))?;
+    let row = plan::equipment_plan(&state.store, &session.principal(), &id).await?;
     Ok(Json(row.into()))
 }
 
@@ -352,15 +317,7 @@ async fn set_interval(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<IntervalBody>,
 ) -> AppResult<Json<EquipmentPlanOut>> {
-    let acting = acting(&session)?;
-    principal::check(
-        &session.account,
-        Capability::Administer("Modifier l'intervalle d'entretien d'un équipement"),
-    )?;
-    let row = state
-        .store
-        .write(move |tx| plan::set_interval(tx, &acting, &id, body.days, tx.now()))
-        .await?;
+    let row = plan::set_interval(&state.store, &session.principal(), &id, body.days).await?;
     Ok(Json(row.into()))
 }
 
@@ -388,50 +345,34 @@ struct VisitOut {
 }
 
 async fn visit_out(state: &AppState, session: &StaffSession, id: String) -> AppResult<VisitOut> {
-    let agency_id = session.require_agency()?.id.clone();
-    state
-        .store
-        .read(move |conn| {
-            let row = visits::get(conn, &agency_id, &id)?;
-            let equipment = equipment::plan_of(conn, &agency_id, &row.equipment_id)?;
-            let day = row
-                .done_on
-                .clone()
-                .unwrap_or_else(|| row.planned_for.clone());
-            let overdue = match (
-                visits::parse_day(&day).ok(),
-                row.deadline
-                    .as_deref()
-                    .and_then(|d| visits::parse_day(d).ok()),
-            ) {
-                (Some(day), Some(deadline)) => Some(day > deadline),
-                _ => None,
-            };
-            Ok(VisitOut {
-                number: equipment.as_ref().and_then(|e| e.number.clone()),
-                building: equipment.as_ref().and_then(|e| e.building.clone()),
-                address: equipment.as_ref().and_then(|e| {
-                    building_address(
-                        e.address.as_deref(),
-                        e.postal_code.as_deref(),
-                        e.city.as_deref(),
-                    )
-                }),
-                overdue,
-                id: row.id,
-                status: row.status,
-                planned_for: row.planned_for,
-                deadline: row.deadline,
-                technician_id: row.technician_id,
-                equipment_id: row.equipment_id,
-                arrived_at: row.arrived_at,
-                left_at: row.left_at,
-                done_on: row.done_on,
-                signed_by: row.signed_by,
-                observations: row.observations,
-            })
-        })
-        .await
+    let VisitDetail {
+        visit: row,
+        equipment,
+        overdue,
+    } = visits::detail(&state.store, &session.principal(), &id).await?;
+    Ok(VisitOut {
+        number: equipment.as_ref().and_then(|e| e.number.clone()),
+        building: equipment.as_ref().and_then(|e| e.building.clone()),
+        address: equipment.as_ref().and_then(|e| {
+            building_address(
+                e.address.as_deref(),
+                e.postal_code.as_deref(),
+                e.city.as_deref(),
+            )
+        }),
+        overdue,
+        id: row.id,
+        status: row.status,
+        planned_for: row.planned_for,
+        deadline: row.deadline,
+        technician_id: row.technician_id,
+        equipment_id: row.equipment_id,
+        arrived_at: row.arrived_at,
+        left_at: row.left_at,
+        done_on: row.done_on,
+        signed_by: row.signed_by,
+        observations: row.observations,
+    })
 }
 
 async fn read_visit(
@@ -455,19 +396,12 @@ async fn create_visit(
     session: StaffSession,
     ApiJson(body): ApiJson<CreateBody>,
 ) -> AppResult<(StatusCode, Json<VisitOut>)> {
-    let acting = acting(&session)?;
     let input = CreateInput {
         equipment_id: body.equipment_id,
         technician_id: body.technician_id,
         planned_for: body.planned_for,
     };
-    let id = state
-        .store
-        .write(move |tx| {
-            let now = tx.now();
-            visits::create(tx, &acting, &input, clock::paris_local(now).date(), now)
-        })
-        .await?;
+    let id = visits::create(&state.store, &session.principal(), input).await?;
     Ok((
         StatusCode::CREATED,
         Json(visit_out(&state, &session, id).await?),

@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{delete, get, post, put};
 use axum::{Json, Router};
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::api::extract::{ApiPath, ApiQuery};
@@ -15,12 +15,10 @@ use crate::api::json::ApiJson;
 use crate::api::wire::technicians::{TechnicianView, technician_list};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
-use crate::domain::rota;
-use crate::error::{ApiError, AppResult};
+use crate::error::AppResult;
 use crate::principal::{self, Capability};
-use crate::services::technicians::{self as service, RotaWeek};
+use crate::services::technicians::{self as service, RotaPage, RotaWeek};
 use crate::state::AppState;
-use crate::store::audit::Actor;
 use crate::store::technicians::AbsenceDetail;
 
 pub fn router() -> Router<AppState> {
@@ -40,15 +38,8 @@ pub fn router() -> Router<AppState> {
         )
 }
 
-/// Weeks shown by default by the rota view.
-const DEFAULT_WEEKS: u32 = 8;
-
 fn day_text(day: chrono::NaiveDate) -> String {
     day.format("%Y-%m-%d").to_string()
-}
-
-fn actor(session: &StaffSession) -> Actor {
-    Actor::Account(session.account.id.clone())
 }
 
 #[derive(Serialize)]
@@ -136,24 +127,15 @@ struct RotaAnswer {
     weeks: Vec<WeekView>,
 }
 
-async fn rota_answer(
-    state: &AppState,
-    agency_id: String,
-    first: chrono::NaiveDate,
-    weeks: u32,
-) -> AppResult<RotaAnswer> {
-    let now = state.now();
-    let rows = state
-        .store
-        .read(move |conn| service::rota(conn, &agency_id, first, weeks))
-        .await?;
-    Ok(RotaAnswer {
-        current_week: day_text(rota::week_of(now)),
-        weeks: rows
+fn rota_answer(page: RotaPage, now: DateTime<Utc>) -> RotaAnswer {
+    RotaAnswer {
+        current_week: day_text(page.current_week),
+        weeks: page
+            .weeks
             .into_iter()
             .map(|week| WeekView::new(week, now))
             .collect(),
-    })
+    }
 }
 
 async fn read_rota(
@@ -161,21 +143,14 @@ async fn read_rota(
     session: StaffSession,
     ApiQuery(query): ApiQuery<RotaQuery>,
 ) -> AppResult<Json<RotaAnswer>> {
-    let agency_id = session.require_agency()?.id.clone();
-    let weeks = query.weeks.unwrap_or(DEFAULT_WEEKS);
-    if !(1..=rota::MAX_WEEKS).contains(&weeks) {
-        return Err(ApiError::bad_request(format!(
-            "Le nombre de semaines va de 1 à {}.",
-            rota::MAX_WEEKS
-        )));
-    }
-    let first = match query.from.as_deref() {
-        Some(text) => rota::monday_of(rota::parse_day(text).ok_or_else(|| {
-            ApiError::bad_request("Paramètre « from » invalide : attendu AAAA-MM-JJ.")
-        })?),
-        None => rota::week_of(state.now()),
-    };
-    Ok(Json(rota_answer(&state, agency_id, first, weeks).await?))
+    let page = service::read_rota(
+        &state.store,
+        &session.principal(),
+        query.from.as_deref(),
+        query.weeks,
+    )
+    .await?;
+    Ok(Json(rota_answer(page, state.now())))
 }
 
 #[derive(Deserialize)]
@@ -190,25 +165,14 @@ async fn set_week(
     ApiPath(monday): ApiPath<String>,
     ApiJson(body): ApiJson<SetWeekBody>,
 ) -> AppResult<Json<WeekView>> {
-    let agency_id = session.require_agency()?.id.clone();
-    principal::check(&session.account, Capability::EditRota)?;
-    let monday = service::parse_monday(&monday)?;
-    let actor = actor(&session);
-    let now = state.now();
-    let write_agency = agency_id.clone();
-    state
-        .store
-        .write(move |tx| {
-            service::set_week(tx, &write_agency, monday, &body.technician_id, now, &actor)
-        })
-        .await?;
-    let answer = rota_answer(&state, agency_id, monday, 1).await?;
-    answer
-        .weeks
-        .into_iter()
-        .next()
-        .map(Json)
-        .ok_or_else(|| anyhow::anyhow!("semaine d'astreinte absente").into())
+    let week = service::assign_week(
+        &state.store,
+        &session.principal(),
+        &monday,
+        &body.technician_id,
+    )
+    .await?;
+    Ok(Json(WeekView::new(week, state.now())))
 }
 
 #[derive(Deserialize)]
@@ -223,29 +187,14 @@ async fn swap_weeks(
     session: StaffSession,
     ApiJson(body): ApiJson<SwapBody>,
 ) -> AppResult<Json<RotaAnswer>> {
-    let agency_id = session.require_agency()?.id.clone();
-    principal::check(&session.account, Capability::EditRota)?;
-    let first = service::parse_monday(&body.first)?;
-    let second = service::parse_monday(&body.second)?;
-    let actor = actor(&session);
-    let now = state.now();
-    let write_agency = agency_id.clone();
-    state
-        .store
-        .write(move |tx| service::swap_weeks(tx, &write_agency, first, second, now, &actor))
-        .await?;
-    let mut weeks = Vec::new();
-    for monday in [first, second] {
-        weeks.extend(
-            rota_answer(&state, agency_id.clone(), monday, 1)
-                .await?
-                .weeks,
-        );
-    }
-    Ok(Json(RotaAnswer {
-        current_week: day_text(rota::week_of(now)),
-        weeks,
-    }))
+    let page = service::swap(
+        &state.store,
+        &session.principal(),
+        &body.first,
+        &body.second,
+    )
+    .await?;
+    Ok(Json(rota_answer(page, state.now())))
 }
 
 #[derive(Deserialize)]
@@ -270,30 +219,16 @@ async fn replace(
     session: StaffSession,
     ApiJson(body): ApiJson<ReplaceBody>,
 ) -> AppResult<Json<ReplacedAnswer>> {
-    let agency_id = session.require_agency()?.id.clone();
-    principal::check(&session.account, Capability::EditRota)?;
-    let starts = rota::parse_local(&body.from).ok_or_else(|| {
-        ApiError::unprocessable("Début invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
-    })?;
-    let ends = rota::parse_local(&body.to).ok_or_else(|| {
-        ApiError::unprocessable("Fin invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
-    })?;
-    if ends - starts > Duration::weeks(i64::from(rota::MAX_WEEKS)) {
-        return Err(ApiError::unprocessable(format!(
-            "Un remplacement dure au plus {} semaines.",
-            rota::MAX_WEEKS
-        )));
-    }
-    let actor = actor(&session);
-    let now = state.now();
-    let technician_id = body.technician_id;
-    let id = technician_id.clone();
-    let (starts, ends) = state
-        .store
-        .write(move |tx| service::replace_on_call(tx, &agency_id, &id, starts, ends, now, &actor))
-        .await?;
+    let (starts, ends) = service::replace(
+        &state.store,
+        &session.principal(),
+        &body.technician_id,
+        &body.from,
+        &body.to,
+    )
+    .await?;
     Ok(Json(ReplacedAnswer {
-        technician_id,
+        technician_id: body.technician_id,
         starts_at: clock::format_timestamp(starts),
         ends_at: clock::format_timestamp(ends),
     }))
@@ -331,12 +266,7 @@ async fn list_absences(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<AbsencesAnswer>> {
-    let agency_id = session.require_agency()?.id.clone();
-    let today = clock::paris_local(state.now()).date();
-    let rows = state
-        .store
-        .read(move |conn| service::absences(conn, &agency_id, &id, today))
-        .await?;
+    let rows = service::list_absences(&state.store, &session.principal(), &id).await?;
     Ok(Json(AbsencesAnswer {
         absences: rows.into_iter().map(AbsenceView::from).collect(),
     }))
@@ -357,25 +287,15 @@ async fn add_absence(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<AbsenceBody>,
 ) -> AppResult<(StatusCode, Json<AbsenceView>)> {
-    let agency_id = session.require_agency()?.id.clone();
-    principal::check(&session.account, Capability::EditRota)?;
-    let actor = actor(&session);
-    let now = state.now();
-    let row = state
-        .store
-        .write(move |tx| {
-            service::add_absence(
-                tx,
-                &agency_id,
-                &id,
-                &body.starts_on,
-                &body.ends_on,
-                &body.reason,
-                now,
-                &actor,
-            )
-        })
-        .await?;
+    let row = service::record_absence(
+        &state.store,
+        &session.principal(),
+        &id,
+        &body.starts_on,
+        &body.ends_on,
+        &body.reason,
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(AbsenceView::from(row))))
 }
 
@@ -384,12 +304,6 @@ async fn delete_absence(
     session: StaffSession,
     ApiPath((id, absence_id)): ApiPath<(String, String)>,
 ) -> AppResult<StatusCode> {
-    let agency_id = session.require_agency()?.id.clone();
-    principal::check(&session.account, Capability::EditRota)?;
-    let actor = actor(&session);
-    state
-        .store
-        .write(move |tx| service::delete_absence(tx, &agency_id, &id, &absence_id, &actor))
-        .await?;
+    service::remove_absence(&state.store, &session.principal(), &id, &absence_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -135,11 +135,6 @@ async fn update_technical_data(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<Map<String, Value>>,
 ) -> AppResult<Json<Map<String, Value>>> {
-    let agency_id = caller.agency()?.id.clone();
-    let actor = caller.actor.clone();
-    let data = state
-        .store
-        .write(move |tx| technical_data::update_from_json(tx, &agency_id, &id, &body, &actor))
-        .await?;
+    let data = technical_data::update_for(&state.store, &caller, &id, body).await?;
     Ok(Json(data))
 }

@@ -14,7 +14,6 @@ use crate::auth::api_token::ApiCaller;
 use crate::error::{AppResult, ErrorBody};
 use crate::services::equipment::{self as equipment_service};
 use crate::state::AppState;
-use crate::store::equipment::{self as equipment_store};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -66,16 +65,9 @@ async fn equipment_to_link(
     caller: ApiCaller,
     ApiQuery(query): ApiQuery<AgencyQuery>,
 ) -> AppResult<Json<ExternalEquipmentList>> {
-    let agency = equipment_service::external_agency(
-        &caller.scope,
-        caller.agency.as_ref(),
-        query.agency.as_deref(),
-    )?;
-    let agency_id = agency.id.clone();
-    let rows = state
-        .store
-        .read(move |conn| equipment_store::without_external_id(conn, &agency_id))
-        .await?;
+    let (rows, agency) =
+        equipment_service::without_external_id_for(&state.store, &caller, query.agency.as_deref())
+            .await?;
     let base_url = &state.base_url;
     Ok(Json(ExternalEquipmentList {
         agency: ExternalAgency::from(&agency),

@@ -101,12 +101,7 @@ impl UserView {
     responses((status = 200, description = "Les comptes", body = UserList))
 )]
 async fn list_users(State(state): State<AppState>, caller: ApiCaller) -> AppResult<Json<UserList>> {
-    let agencies =
-        directory::readable_agencies(caller.account.role, caller.agency.as_ref(), &caller.scope);
-    let entries = state
-        .store
-        .read(move |conn| directory::users(conn, &agencies))
-        .await?;
+    let entries = directory::users_for(&state.store, &caller).await?;
     Ok(Json(UserList {
         users: entries
             .into_iter()

@@ -8,13 +8,11 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::domain::call::{CallStatus, CallType};
-use crate::error::{ApiError, AppError, AppResult};
+use crate::error::{AppError, AppResult};
 use crate::principal::Principal;
 use crate::services::calls::{self as service, AssignInput, CallListItem, ListInput};
 use crate::state::AppState;
-use crate::store::calls::{self, CallRow};
-
-pub(crate) const NOT_FOUND: &str = "Appel introuvable.";
+use crate::store::calls::CallRow;
 
 /// Statut d'un appel.
 #[derive(Serialize, ToSchema, Clone, Copy)]
@@ -346,12 +344,7 @@ pub async fn call_list(
 
 /// The call `id` of the acting agency (404 otherwise).
 pub async fn call_read(state: &AppState, caller: &Principal, id: String) -> AppResult<CallRead> {
-    let agency_id = caller.agency()?.id.clone();
-    let row = state
-        .store
-        .read(move |conn| calls::get_in_agency(conn, &agency_id, &id))
-        .await?
-        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
+    let row = service::read(&state.store, caller, &id).await?;
     CallRead::new(row, &state.base_url)
 }
 

@@ -7,13 +7,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::wire::{Page, PageQuery, Paging, RecordKind};
-use crate::error::{ApiError, AppResult};
+use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::state::AppState;
-use crate::store::clients::{self as store, ClientRow};
-
-/// Longest search text.
-pub const MAX_SEARCH_CHARS: usize = 100;
+use crate::store::clients::ClientRow;
 
 /// Recherche et pagination.
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -105,27 +102,15 @@ pub async fn client_page(
         limit: query.limit,
         page: query.page,
     })?;
-    let search = query.q.unwrap_or_default();
-    if search.trim().chars().count() > MAX_SEARCH_CHARS {
-        return Err(ApiError::bad_request(format!(
-            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
-        )));
-    }
-    let words: Vec<String> = search.split_whitespace().map(str::to_owned).collect();
-    let agency_id = caller.agency()?.id.clone();
-    let (total, rows) = state
-        .store
-        .read(move |conn| {
-            store::search(
-                conn,
-                &agency_id,
-                &words,
-                archived,
-                paging.limit,
-                paging.offset(),
-            )
-        })
-        .await?;
+    let (total, rows) = crate::services::clients::search_page(
+        &state.store,
+        caller,
+        query.q.as_deref(),
+        archived,
+        paging.limit,
+        paging.offset(),
+    )
+    .await?;
     Ok(Page {
         total,
         page: paging.page,

@@ -256,14 +256,8 @@ pub async fn contact_creation(
     caller: &Principal,
     body: ContactBody,
 ) -> AppResult<Created> {
-    let agency_id = caller.agency()?.id.clone();
-    let actor = caller.actor.clone();
     let champs = body.champs.unwrap_or_default();
-    let parent = body.parent_id;
-    let id = state
-        .store
-        .write(move |tx| service::create(tx, &agency_id, parent.as_ref(), &champs, &actor))
-        .await?;
+    let id = service::create_for(&state.store, caller, body.parent_id, champs).await?;
     Ok(Created::new(RecordKind::Contact, &state.base_url, &id))
 }
 

@@ -62,20 +62,12 @@ pub async fn discrepancy_creation(
     caller: &Principal,
     body: DiscrepancyBody,
 ) -> AppResult<Created> {
-    let agency_id = caller.agency()?.id.clone();
-    let account_id = caller.account.id.clone();
-    let actor = caller.actor.clone();
     let input = NewDiscrepancyInput {
         equipment_id: body.equipment_id,
         survey_id: body.survey_id,
         component: body.component,
         finding: body.finding,
     };
-    let id = state
-        .store
-        .write(move |tx| {
-            discrepancy_service::create(tx, &agency_id, Some(&account_id), &input, &actor)
-        })
-        .await?;
+    let id = discrepancy_service::report(&state.store, caller, input).await?;
     Ok(Created::new(RecordKind::Discrepancy, &state.base_url, &id))
 }

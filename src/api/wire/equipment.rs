@@ -11,15 +11,12 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::wire::external::ExternalBuilding;
 use crate::api::wire::{Page, PageQuery, Paging, RecordKind};
-use crate::error::{ApiError, AppResult};
+use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::equipment::{self as equipment_service, IdentityPatch};
 use crate::services::technical_data;
 use crate::state::AppState;
 use crate::store::equipment::EquipmentRow;
-
-/// Longest search.
-pub(crate) const MAX_SEARCH_CHARS: usize = 100;
 
 /// Recherche et pagination.
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -90,31 +87,14 @@ pub async fn equipment_list(
         limit: query.limit,
         page: query.page,
     })?;
-    let search = query
-        .q
-        .map(|q| q.trim().to_owned())
-        .filter(|q| !q.is_empty());
-    if search
-        .as_deref()
-        .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
-    {
-        return Err(ApiError::bad_request(format!(
-            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
-        )));
-    }
-    let agency_id = caller.agency()?.id.clone();
-    let (total, rows) = state
-        .store
-        .read(move |conn| {
-            equipment_service::search(
-                conn,
-                &agency_id,
-                search.as_deref(),
-                paging.limit,
-                paging.offset(),
-            )
-        })
-        .await?;
+    let (total, rows) = equipment_service::search_page(
+        &state.store,
+        caller,
+        query.q.as_deref(),
+        paging.limit,
+        paging.offset(),
+    )
+    .await?;
     Ok(Page {
         total,
         page: paging.page,
@@ -296,13 +276,8 @@ pub async fn identity_correction(
     id: String,
     body: IdentityBody,
 ) -> AppResult<IdentityView> {
-    let agency_id = caller.agency()?.id.clone();
-    let actor = caller.actor.clone();
     let patch = IdentityPatch::from(body);
-    let row = state
-        .store
-        .write(move |tx| equipment_service::correct_identity(tx, &agency_id, &id, &patch, &actor))
-        .await?;
+    let row = equipment_service::correct_identity_for(&state.store, caller, &id, patch).await?;
     Ok(IdentityView::new(row, &state.base_url))
 }
 

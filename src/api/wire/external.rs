@@ -10,7 +10,7 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::wire::RecordKind;
-use crate::error::{ApiError, AppResult};
+use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::equipment::{self as equipment_service, ExternalData};
 use crate::services::technical_data::contract_label;
@@ -264,23 +264,13 @@ pub async fn equipment_data_view(
     caller: &Principal,
     query: EquipmentDataQuery,
 ) -> AppResult<ExternalEquipmentData> {
-    let agency = equipment_service::external_agency(
-        &caller.scope,
-        caller.agency.as_ref(),
+    let (found, agency) = equipment_service::external_data_for(
+        &state.store,
+        caller,
         query.agency.as_deref(),
-    )?;
-    let agency_id = agency.id.clone();
-    let found = state
-        .store
-        .read(move |conn| {
-            equipment_service::external_data(
-                conn,
-                &agency_id,
-                query.number.as_deref(),
-                query.external_id.as_deref(),
-            )
-        })
-        .await?
-        .ok_or_else(|| ApiError::not_found("Aucun équipement de l'agence ne correspond."))?;
+        query.number,
+        query.external_id,
+    )
+    .await?;
     Ok(ExternalEquipmentData::new(found, &agency, &state.base_url))
 }

@@ -10,15 +10,15 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::api::json::json_body_with_limit;
-use crate::error::{ApiError, AppError, AppResult};
-use crate::principal::{Capability, Principal};
+use crate::error::{ApiError, AppResult};
+use crate::principal::Principal;
 use crate::services::imports::fields::{Field, Target};
 use crate::services::imports::file::MAX_FILE_BYTES;
 use crate::services::imports::progress::{RunKind, RunSnapshot, RunStatus};
 use crate::services::imports::run::{Action, RowReport};
-use crate::services::imports::{self as imports_service, FILE_NOT_FOUND};
+use crate::services::imports::{self as imports_service};
 use crate::state::AppState;
-use crate::store::imports::{self as store, ImportFileRow};
+use crate::store::imports::ImportFileRow;
 
 /// Largest body of `POST /imports/files`: a file of `MAX_FILE_BYTES` in
 /// base64 (4/3 of it), with room for line breaks in the base64 and the JSON
@@ -77,24 +77,7 @@ pub async fn file_upload(
     caller: &Principal,
     body: UploadBody,
 ) -> AppResult<UploadedFile> {
-    let uploader = imports_service::Uploader {
-        agency_id: caller.agency()?.id.clone(),
-        account_id: Some(caller.account.id.clone()),
-        actor: caller.actor.clone(),
-        now: state.now(),
-    };
-    // Decoding and reading are CPU work: off the async threads.
-    let (name, table, content) = tokio::task::spawn_blocking(move || -> AppResult<_> {
-        let (name, table) = imports_service::read_upload(&body.name, &body.content)?;
-        let content = imports_service::encode_table(&table)?;
-        Ok((name, table, content))
-    })
-    .await
-    .map_err(|err| AppError::Internal(anyhow::anyhow!("lecture du fichier : {err}")))??;
-    let row = state
-        .store
-        .write(move |tx| imports_service::store_upload(tx, &uploader, name, &table, &content))
-        .await?;
+    let row = imports_service::upload(&state.store, caller, body.name, body.content).await?;
     Ok(UploadedFile {
         file_id: row.id,
         name: row.name,
@@ -226,13 +209,7 @@ pub async fn find_file(
     caller: &Principal,
     file_id: String,
 ) -> AppResult<ImportFileRow> {
-    let agency_id = caller.agency()?.id.clone();
-    let now = crate::clock::format_timestamp(state.now());
-    state
-        .store
-        .read(move |conn| store::get(conn, &agency_id, &file_id, &now))
-        .await?
-        .ok_or_else(|| ApiError::not_found(FILE_NOT_FOUND))
+    Ok(imports_service::find_file(&state.store, caller, &file_id).await?)
 }
 
 /// `GET /imports/{fileId}`.
@@ -241,24 +218,16 @@ pub async fn import_file_view(
     caller: &Principal,
     file_id: String,
 ) -> AppResult<ImportFileView> {
-    let file = find_file(state, caller, file_id).await?;
-    let columns = file.columns.clone();
-    let targets = state
-        .store
-        .read(move |conn| -> AppResult<Vec<TargetView>> {
-            Target::ALL
-                .into_iter()
-                .map(|target| {
-                    let (fields, suggested) = imports_service::suggestion(conn, target, &columns)?;
-                    Ok(TargetView {
-                        target: target.into(),
-                        suggested_mapping: mapping_view(&columns, &fields, &suggested),
-                        fields: fields.iter().map(FieldView::from).collect(),
-                    })
-                })
-                .collect()
+    let (file, suggestions) =
+        imports_service::file_with_suggestions(&state.store, caller, &file_id).await?;
+    let targets = suggestions
+        .into_iter()
+        .map(|(target, fields, suggested)| TargetView {
+            target: target.into(),
+            suggested_mapping: mapping_view(&file.columns, &fields, &suggested),
+            fields: fields.iter().map(FieldView::from).collect(),
         })
-        .await?;
+        .collect();
     let run = |kind| state.imports.get(&file.id, kind).map(RunView::from);
     Ok(ImportFileView {
         targets,
@@ -395,43 +364,20 @@ pub async fn import_pass(
     body: RunBody,
     kind: RunKind,
 ) -> AppResult<ImportReport> {
-    let agency_id = caller.agency()?.id.clone();
-    if kind == RunKind::Import {
-        caller.require(Capability::Administer("Importer un fichier"))?;
-    }
-    let target: Target = body.target.into();
     let mapping = body
         .mapping
         .map(|pairs| pairs.into_iter().collect::<Vec<_>>());
-    let now = state.now();
-    let prepared = state
-        .store
-        .read(move |conn| {
-            imports_service::prepare(conn, &agency_id, &file_id, now, target, mapping)
-        })
-        .await?;
-    let plan = prepared.plan;
-    let rows_total = u64::try_from(plan.table.rows.len()).unwrap_or(u64::MAX);
-    let guard = state.imports.start(
-        &plan.file_id,
+    let (plan, reports) = imports_service::pass(
+        &state.store,
+        &state.imports,
+        caller,
+        &file_id,
+        body.target.into(),
+        mapping,
         kind,
-        target.code(),
-        rows_total,
-        prepared.expires_at,
-    )?;
-    let actor = caller.actor.clone();
-    let store = state.store.clone();
-    // On its own blocking task: should the caller go away, the pass still
-    // ends (committed or rolled back) and its status is still recorded.
-    let commit = kind == RunKind::Import;
-    let (plan, reports) = tokio::task::spawn_blocking(move || {
-        let reports = imports_service::execute(&store, &plan, &actor, guard, commit);
-        (plan, reports)
-    })
-    .await
-    .map_err(|err| AppError::Internal(anyhow::anyhow!("import interrompu : {err}")))?;
-    let reports = reports?;
-    Ok(report_view(&plan, reports, commit))
+    )
+    .await?;
+    Ok(report_view(&plan, reports, kind == RunKind::Import))
 }
 
 pub(crate) fn report_view(

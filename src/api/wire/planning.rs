@@ -6,7 +6,6 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::clock;
 use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::visits::{self, PlanningItem};
@@ -84,16 +83,7 @@ pub async fn planning_entries(
     query: PlanningQuery,
     technician_id: Option<String>,
 ) -> AppResult<Vec<PlanningEntry>> {
-    let agency_id = caller.agency()?.id.clone();
-    let day = visits::day_parameter(query.day.as_deref())?
-        .unwrap_or_else(|| clock::paris_local(state.now()).date());
-    let Some(technician) = technician_id else {
-        let week = visits::planning_week_cached(&state.store, &agency_id, day).await?;
-        return Ok(week.iter().cloned().map(PlanningEntry::from).collect());
-    };
-    let items = state
-        .store
-        .read(move |conn| visits::technician_planning_week(conn, &agency_id, day, &technician))
-        .await?;
+    let items =
+        visits::planning_for(&state.store, caller, query.day.as_deref(), technician_id).await?;
     Ok(items.into_iter().map(PlanningEntry::from).collect())
 }

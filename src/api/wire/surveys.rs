@@ -12,23 +12,18 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::wire::{Page, PageQuery, Paging, RecordKind, RecordRef};
 use crate::domain::survey::SurveyStatus;
-use crate::error::{ApiError, AppResult};
+use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::surveys::{self as survey_service, SubmitInput};
 use crate::services::technical_data;
 use crate::state::AppState;
-use crate::store::surveys::{self as survey_store, DealRow, SurveyRow};
-use crate::store::technical_fields::{self, CatalogField};
+use crate::store::surveys::DealRow;
+use crate::store::technical_fields::CatalogField;
 
 /// The singular type of a survey in the read envelope.
 pub const SURVEY_TYPE: &str = "releve";
 /// The component key of the equipment itself in `components`.
 pub const EQUIPMENT_COMPONENT: &str = "equipment";
-/// Longest number search.
-pub(crate) const MAX_SEARCH_CHARS: usize = 100;
-
-pub(crate) const NOT_FOUND: &str = "Relevé introuvable.";
-
 /// Recherche et pagination.
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -69,31 +64,14 @@ pub async fn survey_list(
         limit: query.limit,
         page: query.page,
     })?;
-    let search = query
-        .q
-        .map(|q| q.trim().to_owned())
-        .filter(|q| !q.is_empty());
-    if search
-        .as_deref()
-        .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
-    {
-        return Err(ApiError::bad_request(format!(
-            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
-        )));
-    }
-    let agency_id = caller.agency()?.id.clone();
-    let (total, rows) = state
-        .store
-        .read(move |conn| {
-            survey_store::list(
-                conn,
-                &agency_id,
-                search.as_deref(),
-                paging.limit,
-                paging.offset(),
-            )
-        })
-        .await?;
+    let (total, rows) = survey_service::list_page(
+        &state.store,
+        caller,
+        query.q.as_deref(),
+        paging.limit,
+        paging.offset(),
+    )
+    .await?;
     let base_url = &state.base_url;
     Ok(Page {
         total,
@@ -188,20 +166,7 @@ pub async fn survey_record(
     caller: &Principal,
     id: String,
 ) -> AppResult<SurveyRead> {
-    let agency_id = caller.agency()?.id.clone();
-    let (survey, deals) = state
-        .store
-        .read(
-            move |conn| -> AppResult<Option<(SurveyRow, Vec<DealRow>)>> {
-                let Some(survey) = survey_store::get(conn, &agency_id, &id)? else {
-                    return Ok(None);
-                };
-                let deals = survey_store::deals_of(conn, &survey.id)?;
-                Ok(Some((survey, deals)))
-            },
-        )
-        .await?
-        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
+    let (survey, deals) = survey_service::read(&state.store, caller, &id).await?;
     Ok(SurveyRead {
         object_type: SURVEY_TYPE.to_owned(),
         link: RecordKind::Survey.link(&survey.id),
@@ -355,26 +320,12 @@ pub async fn survey_data_read(
     caller: &Principal,
     id: String,
 ) -> AppResult<SurveyData> {
-    let agency_id = caller.agency()?.id.clone();
-    type Loaded = (
-        SurveyRow,
-        Vec<DealRow>,
-        Vec<CatalogField>,
-        Vec<(String, String)>,
-    );
-    let (survey, deals, catalog, values) = state
-        .store
-        .read(move |conn| -> AppResult<Option<Loaded>> {
-            let Some(survey) = survey_store::get(conn, &agency_id, &id)? else {
-                return Ok(None);
-            };
-            let deals = survey_store::deals_of(conn, &survey.id)?;
-            let catalog = technical_fields::all(conn)?;
-            let values = survey_store::values(conn, &survey.id)?;
-            Ok(Some((survey, deals, catalog, values)))
-        })
-        .await?
-        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
+    let survey_service::SurveyDataRead {
+        survey,
+        deals,
+        catalog,
+        values,
+    } = survey_service::data(&state.store, caller, &id).await?;
     let base_url = &state.base_url;
     Ok(SurveyData {
         number: survey.number,
@@ -696,14 +647,8 @@ pub async fn survey_submission(
     id: String,
     body: SubmitBody,
 ) -> AppResult<SurveySubmitted> {
-    let agency_id = caller.agency()?.id.clone();
     let input = SubmitInput::from(body);
-    let actor = caller.actor.clone();
-    let account = caller.account.clone();
-    let submitted = state
-        .store
-        .write(move |tx| survey_service::submit(tx, &agency_id, &id, &account, &input, &actor))
-        .await?;
+    let submitted = survey_service::submit_for(&state.store, caller, &id, input).await?;
     Ok(SurveySubmitted::new(&state.base_url, &submitted))
 }
 

@@ -12,9 +12,6 @@ use crate::principal::Principal;
 use crate::services::technical_data::{self, FieldMatch};
 use crate::state::AppState;
 
-/// Longest term searched.
-pub(crate) const MAX_QUERY_CHARS: usize = 200;
-
 /// L'équipement et le terme cherché, tous deux obligatoires.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -73,16 +70,6 @@ pub async fn technical_field_list(
 ) -> AppResult<Vec<TechnicalFieldEntry>> {
     let equipment_id = required_param(query.equipment, "equipment")?;
     let term = required_param(query.q, "q")?;
-    if term.chars().count() > MAX_QUERY_CHARS {
-        return Err(ApiError::bad_request(format!(
-            "Le paramètre « q » ne doit pas dépasser {MAX_QUERY_CHARS} caractères."
-        )));
-    }
-    let agency_id = caller.agency()?.id.clone();
-    let found = state
-        .store
-        .read(move |conn| technical_data::search_fields(conn, &agency_id, &equipment_id, &term))
-        .await?
-        .ok_or_else(|| ApiError::not_found("Équipement introuvable."))?;
+    let found = technical_data::search_for(&state.store, caller, &equipment_id, &term).await?;
     Ok(found.into_iter().map(TechnicalFieldEntry::from).collect())
 }

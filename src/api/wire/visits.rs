@@ -11,7 +11,7 @@ use crate::api::wire::{Created, RecordKind};
 use crate::clock;
 use crate::error::AppResult;
 use crate::principal::Principal;
-use crate::services::visits::{self, Acting, CompleteInput, RescheduleInput, StartInput};
+use crate::services::visits::{self, CompleteInput, RescheduleInput, StartInput};
 use crate::state::AppState;
 use crate::store::visits::VisitRow;
 
@@ -99,11 +99,7 @@ impl VisitRead {
 
 /// The visit `id` of the acting agency (404 otherwise).
 pub async fn visit_read(state: &AppState, caller: &Principal, id: String) -> AppResult<VisitRead> {
-    let agency_id = caller.agency()?.id.clone();
-    let row = state
-        .store
-        .read(move |conn| visits::get(conn, &agency_id, &id))
-        .await?;
+    let row = visits::read(&state.store, caller, &id).await?;
     Ok(VisitRead::new(row, &state.base_url))
 }
 
@@ -145,14 +141,6 @@ pub struct RescheduleBody {
     pub technician_id: Option<String>,
 }
 
-pub(crate) fn acting(caller: &Principal) -> AppResult<Acting> {
-    Ok(Acting {
-        agency_id: caller.agency()?.id.clone(),
-        role: caller.account.role,
-        actor: caller.actor.clone(),
-    })
-}
-
 pub(crate) fn created(state: &AppState, id: &str) -> Created {
     Created::new(RecordKind::Visit, &state.base_url, id)
 }
@@ -164,15 +152,10 @@ pub async fn start(
     id: String,
     body: Option<StartBody>,
 ) -> AppResult<Created> {
-    let acting = acting(caller)?;
     let input = StartInput {
         arrived_at: body.and_then(|b| b.arrived_at),
     };
-    let visit_id = id.clone();
-    state
-        .store
-        .write(move |tx| visits::start(tx, &acting, &visit_id, &input, tx.now()))
-        .await?;
+    visits::start(&state.store, caller, &id, input).await?;
     Ok(created(state, &id))
 }
 
@@ -183,18 +166,13 @@ pub async fn complete(
     id: String,
     body: CompleteBody,
 ) -> AppResult<Created> {
-    let acting = acting(caller)?;
     let input = CompleteInput {
         arrived_at: body.arrived_at,
         left_at: body.left_at,
         signed_by: body.signed_by,
         observations: body.observations,
     };
-    let visit_id = id.clone();
-    state
-        .store
-        .write(move |tx| visits::complete(tx, &acting, &visit_id, &input, tx.now()))
-        .await?;
+    visits::complete(&state.store, caller, &id, input).await?;
     Ok(created(state, &id))
 }
 
@@ -205,36 +183,16 @@ pub async fn reschedule(
     id: String,
     body: RescheduleBody,
 ) -> AppResult<Created> {
-    let acting = acting(caller)?;
     let input = RescheduleInput {
         planned_for: body.planned_for,
         technician_id: body.technician_id,
     };
-    let visit_id = id.clone();
-    state
-        .store
-        .write(move |tx| {
-            let now = tx.now();
-            visits::reschedule(
-                tx,
-                &acting,
-                &visit_id,
-                &input,
-                clock::paris_local(now).date(),
-                now,
-            )
-        })
-        .await?;
+    visits::reschedule(&state.store, caller, &id, input).await?;
     Ok(created(state, &id))
 }
 
 /// Undoes the start of the visit `id` of the acting agency.
 pub async fn cancel_start(state: &AppState, caller: &Principal, id: String) -> AppResult<Created> {
-    let acting = acting(caller)?;
-    let visit_id = id.clone();
-    state
-        .store
-        .write(move |tx| visits::cancel_start(tx, &acting, &visit_id, tx.now()))
-        .await?;
+    visits::cancel_start(&state.store, caller, &id).await?;
     Ok(created(state, &id))
 }

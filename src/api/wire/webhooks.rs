@@ -8,11 +8,11 @@ use utoipa::ToSchema;
 
 use crate::api::wire::{Page, PageQuery, Paging};
 use crate::clock;
-use crate::error::{ApiError, AppError, AppResult};
-use crate::principal::{Capability, Principal};
-use crate::services::webhooks::{self as service, NOT_FOUND, NewSubscriptionInput};
+use crate::error::AppResult;
+use crate::principal::Principal;
+use crate::services::webhooks::{self as service};
 use crate::state::AppState;
-use crate::store::webhooks::{self as store, DeliveryRow, SubscriptionRow};
+use crate::store::webhooks::{DeliveryRow, SubscriptionRow};
 
 /// Un événement auquel s'abonner.
 #[derive(Serialize, ToSchema)]
@@ -57,27 +57,9 @@ pub async fn subscription_create(
     caller: &Principal,
     body: SubscriptionBody,
 ) -> AppResult<Subscribed> {
-    let agency_id = caller.agency()?.id.clone();
-    caller.require(Capability::Administer("Créer un abonnement webhook"))?;
-    let account_id = caller.account.id.clone();
-    let actor = caller.actor.clone();
-    let sync = state.webhooks.clone();
-    let subscribed = state
-        .store
-        .write(move |tx| {
-            service::subscribe(
-                tx,
-                &sync,
-                &NewSubscriptionInput {
-                    agency_id: &agency_id,
-                    account_id: Some(&account_id),
-                    url: &body.url,
-                    events: &body.events,
-                },
-                &actor,
-            )
-        })
-        .await?;
+    let subscribed =
+        service::subscribe_for(&state.store, &state.webhooks, caller, body.url, body.events)
+            .await?;
     Ok(Subscribed {
         id: subscribed.id,
         secret: subscribed.secret,
@@ -113,11 +95,7 @@ pub async fn subscription_list(
     state: &AppState,
     caller: &Principal,
 ) -> AppResult<Vec<SubscriptionWire>> {
-    let agency_id = caller.agency()?.id.clone();
-    let rows = state
-        .store
-        .read(move |conn| store::live_subscriptions(conn, &agency_id))
-        .await?;
+    let rows = service::subscriptions(&state.store, caller).await?;
     Ok(rows.into_iter().map(SubscriptionWire::from).collect())
 }
 
@@ -198,19 +176,7 @@ pub struct TestSent {
 /// Queues a `ping` to the subscription `id` and makes its first attempt now
 /// (administrator).
 pub async fn test_send(state: &AppState, caller: &Principal, id: String) -> AppResult<TestSent> {
-    let agency_id = caller.agency()?.id.clone();
-    caller.require(Capability::Administer("Envoyer un test"))?;
-    let actor = caller.actor.clone();
-    let delivery_id = state
-        .store
-        .write(move |tx| service::queue_ping(tx, &agency_id, &id, &actor))
-        .await?;
-    state.webhooks.deliver_now(&delivery_id).await?;
-    let row = state
-        .store
-        .read(move |conn| store::get_delivery(conn, &delivery_id))
-        .await?
-        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("livraison de test disparue")))?;
+    let row = service::test_ping(&state.store, &state.webhooks, caller, &id).await?;
     Ok(TestSent {
         ok: true,
         delivery: row.into(),
@@ -225,21 +191,10 @@ pub async fn delivery_list(
     id: String,
     query: &PageQuery,
 ) -> AppResult<Page<DeliveryWire>> {
-    let agency_id = caller.agency()?.id.clone();
+    caller.agency()?;
     let paging = Paging::from_query(query)?;
-    let (total, rows) = state
-        .store
-        .read(move |conn| -> AppResult<_> {
-            store::get_subscription(conn, &agency_id, &id)?
-                .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
-            Ok(store::list_deliveries(
-                conn,
-                &id,
-                paging.limit,
-                paging.offset(),
-            )?)
-        })
-        .await?;
+    let (total, rows) =
+        service::deliveries(&state.store, caller, &id, paging.limit, paging.offset()).await?;
     Ok(Page {
         total,
         page: paging.page,
@@ -265,16 +220,9 @@ pub async fn subscription_revoke(
     caller: &Principal,
     id: String,
 ) -> AppResult<Revoked> {
-    let agency_id = caller.agency()?.id.clone();
-    caller.require(Capability::Administer("Révoquer un abonnement webhook"))?;
-    let actor = caller.actor.clone();
-    let revoked_id = id.clone();
-    let abandoned = state
-        .store
-        .write(move |tx| service::revoke(tx, &agency_id, &id, &actor))
-        .await?;
+    let abandoned = service::revoke_for(&state.store, caller, &id).await?;
     Ok(Revoked {
-        id: revoked_id,
+        id,
         ok: true,
         abandoned,
     })
@@ -298,11 +246,7 @@ pub struct SyncStatusWire {
 
 /// The sync task's state for the acting agency.
 pub async fn status_read(state: &AppState, caller: &Principal) -> AppResult<SyncStatusWire> {
-    let agency_id = caller.agency()?.id.clone();
-    let (pending, next_attempt_at) = state
-        .store
-        .read(move |conn| store::pending_summary(conn, Some(&agency_id)))
-        .await?;
+    let (pending, next_attempt_at) = service::pending(&state.store, caller).await?;
     let status = state.webhooks.status();
     Ok(SyncStatusWire {
         online: status.online,

@@ -10,6 +10,7 @@ use crate::clock;
 use crate::domain::call::{self, CallStatus, CallType};
 use crate::error::{AppError, AppResult};
 use crate::notices::{Notice, Notices};
+use crate::principal::Principal;
 use crate::services::call_feed::{CallChange, CallEvent, CallFeed};
 use crate::services::technicians::{self as roster, TechnicianStatus};
 use crate::services::visits::building_address;
@@ -913,6 +914,19 @@ pub async fn list(
             Ok((total, page))
         })
         .await
+}
+
+/// The call `id` of the principal's agency (404 otherwise).
+pub async fn read(
+    store: &Store,
+    p: &Principal,
+    id: &str,
+) -> AppResult<crate::store::calls::CallRow> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    store
+        .read(move |conn| crate::store::calls::get_in_agency(conn, &agency_id, &id))
+        .await?
+        .ok_or_else(not_found)
 }
 
 #[cfg(test)]

@@ -11,8 +11,10 @@
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
+use crate::principal::Principal;
 use crate::services::workflow::check_allowed;
 use crate::store::Conn;
+use crate::store::Store;
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::clients::{self as client_store, ClientRow};
@@ -455,6 +457,20 @@ pub fn create(
         ))
     })?;
     add_to_client(tx, agency_id, &client, fields, actor)
+}
+
+/// Creates a contact in the principal's agency, under the client
+/// `parent` (its `champs` as sent); returns its id.
+pub async fn create_for(
+    store: &Store,
+    p: &Principal,
+    parent: Option<Value>,
+    champs: Map<String, Value>,
+) -> AppResult<String> {
+    let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
+    store
+        .write(move |tx| create(tx, &agency_id, parent.as_ref(), &champs, &actor))
+        .await
 }
 
 #[cfg(test)]

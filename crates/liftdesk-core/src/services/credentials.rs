@@ -5,10 +5,12 @@ use serde_json::json;
 
 use crate::auth::secret;
 use crate::error::{AppError, AppResult};
+use crate::principal::{Capability, Principal};
 use crate::services::accounts::required_name;
-use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::credentials::ListedCredential;
 use crate::store::credentials::{self, CredentialKind, NewCredential};
+use crate::store::{Store, Tx};
 use crate::store::{accounts, agencies};
 
 /// A freshly issued credential: the only time its secret is known.
@@ -316,4 +318,105 @@ fn actor_account(actor: &Actor) -> Option<&str> {
         Actor::Account(id) => Some(id),
         _ => None,
     }
+}
+
+// -- Operations for a principal (the web application's keys screen) ---------
+//
+// Each opens its own transaction and checks what it asks of the principal;
+// the functions above are their steps (and the command line's).
+
+/// Which keys a page lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyKind {
+    /// The principal's own API tokens.
+    OwnApiTokens,
+    /// The call-center keys of the principal's agency.
+    CallCenter,
+    /// The partner keys attributed to the principal's agency.
+    Partner,
+}
+
+/// One page of keys of `kind`, newest first, and their total.
+pub async fn list_keys(
+    store: &Store,
+    p: &Principal,
+    kind: KeyKind,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<ListedCredential>)> {
+    let owner = match kind {
+        KeyKind::OwnApiTokens => p.account.id.clone(),
+        KeyKind::CallCenter | KeyKind::Partner => p.agency_id()?.to_owned(),
+    };
+    Ok(store
+        .read(move |conn| match kind {
+            KeyKind::OwnApiTokens => credentials::list_api_tokens(conn, &owner, limit, offset),
+            KeyKind::CallCenter => credentials::list_call_center_keys(conn, &owner, limit, offset),
+            KeyKind::Partner => credentials::list_partner_keys(conn, &owner, limit, offset),
+        })
+        .await?)
+}
+
+/// A new API token of the principal's own account; its secret is in the
+/// answer only.
+pub async fn issue_own_api_token(store: &Store, p: &Principal, name: &str) -> AppResult<Issued> {
+    let (account_id, actor, name) = (p.account.id.clone(), p.actor.clone(), name.to_owned());
+    store
+        .write(move |tx| create_api_token(tx, &account_id, &name, &actor))
+        .await
+}
+
+/// Revokes one of the principal's own API tokens (404 for anyone else's).
+pub async fn revoke_own_token(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+    let (account_id, actor, id) = (p.account.id.clone(), p.actor.clone(), id.to_owned());
+    store
+        .write(move |tx| revoke_own_api_token(tx, &account_id, &id, &actor))
+        .await
+}
+
+/// A new call-center key of the principal's agency (administrators only).
+pub async fn issue_call_center_key(store: &Store, p: &Principal, name: &str) -> AppResult<Issued> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Administer("Créer une clé de centre d'appels"))?;
+    let (actor, name) = (p.actor.clone(), name.to_owned());
+    store
+        .write(move |tx| create_call_center_key(tx, &agency_id, &name, &actor))
+        .await
+}
+
+/// Revokes a call-center key of the principal's agency (administrators only).
+pub async fn withdraw_call_center_key(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Administer(
+        "Révoquer une clé de centre d'appels",
+    ))?;
+    let (actor, id) = (p.actor.clone(), id.to_owned());
+    store
+        .write(move |tx| revoke_call_center_key(tx, &agency_id, &id, &actor))
+        .await
+}
+
+/// A new partner key attributed to the principal's agency (administrators only).
+pub async fn issue_partner_key(store: &Store, p: &Principal, name: &str) -> AppResult<Issued> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Administer("Créer une clé partenaire"))?;
+    let (actor, name) = (p.actor.clone(), name.to_owned());
+    store
+        .write(move |tx| create_partner_key(tx, &name, &[agency_id], &actor))
+        .await
+}
+
+/// Withdraws a partner key from the principal's agency, revoking it when it
+/// serves no other agency (administrators only).
+pub async fn withdraw_partner_key(
+    store: &Store,
+    p: &Principal,
+    id: &str,
+) -> AppResult<PartnerKeyWithdrawal> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Administer("Révoquer une clé partenaire"))?;
+    let (actor, id) = (p.actor.clone(), id.to_owned());
+    store
+        .write(move |tx| revoke_partner_key_in_agency(tx, &agency_id, &id, &actor))
+        .await
 }

@@ -2,7 +2,9 @@
 //! in them.
 
 use crate::error::AppResult;
+use crate::principal::Principal;
 use crate::store::Conn;
+use crate::store::Store;
 use crate::store::accounts::{self, AccountRow, Role};
 use crate::store::agencies::AgencyRow;
 
@@ -53,6 +55,13 @@ pub fn users(conn: &Conn, agencies: &[AgencyRow]) -> AppResult<Vec<UserEntry>> {
         }
     }
     Ok(entries)
+}
+
+/// The accounts the principal may read: those of the agencies it reads (see
+/// [`readable_agencies`]); the operator's service account is never listed.
+pub async fn users_for(store: &Store, p: &Principal) -> AppResult<Vec<UserEntry>> {
+    let agencies = readable_agencies(p.account.role, p.agency.as_ref(), &p.scope);
+    store.read(move |conn| users(conn, &agencies)).await
 }
 
 #[cfg(test)]

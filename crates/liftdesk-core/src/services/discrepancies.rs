@@ -3,6 +3,8 @@
 use serde_json::json;
 
 use crate::error::{AppError, AppResult};
+use crate::principal::Principal;
+use crate::store::Store;
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::discrepancies::{self, NewDiscrepancy};
@@ -123,4 +125,17 @@ pub fn create(
         },
     )?;
     Ok(id)
+}
+
+/// Records a discrepancy in the principal's agency, reported by its account;
+/// returns its id.
+pub async fn report(store: &Store, p: &Principal, input: NewDiscrepancyInput) -> AppResult<String> {
+    let (agency_id, account_id, actor) = (
+        p.agency_id()?.to_owned(),
+        p.account.id.clone(),
+        p.actor.clone(),
+    );
+    store
+        .write(move |tx| create(tx, &agency_id, Some(&account_id), &input, &actor))
+        .await
 }

@@ -5,7 +5,9 @@
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
+use crate::principal::Principal;
 use crate::store::Conn;
+use crate::store::Store;
 use crate::store::Tx;
 use crate::store::agencies::AgencyRow;
 use crate::store::audit::{self, Actor, AuditEntry};
@@ -426,6 +428,90 @@ pub fn external_data(
         smallest_shaft_dimension,
         data,
     }))
+}
+
+/// The equipment designated by its `number` or `external_id` in the agency
+/// `agency` names (see [`external_agency`]; else the principal's), with its
+/// data and that agency.
+pub async fn external_data_for(
+    store: &Store,
+    p: &Principal,
+    agency: Option<&str>,
+    number: Option<String>,
+    external_id: Option<String>,
+) -> AppResult<(ExternalData, AgencyRow)> {
+    let agency = external_agency(&p.scope, p.agency.as_ref(), agency)?;
+    let agency_id = agency.id.clone();
+    let found = store
+        .read(move |conn| {
+            external_data(conn, &agency_id, number.as_deref(), external_id.as_deref())
+        })
+        .await?
+        .ok_or_else(|| AppError::not_found("Aucun équipement de l'agence ne correspond."))?;
+    Ok((found, agency))
+}
+
+/// Longest search accepted by the equipment list.
+pub const MAX_SEARCH_CHARS: usize = 100;
+
+/// One page of the principal's agency's equipment matching `search` (see
+/// [`search`]; trimmed, 400 beyond [`MAX_SEARCH_CHARS`] characters), and
+/// how many match across all pages.
+pub async fn search_page(
+    store: &Store,
+    p: &Principal,
+    search_text: Option<&str>,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<EquipmentRow>)> {
+    let search_text = search_text
+        .map(|q| q.trim().to_owned())
+        .filter(|q| !q.is_empty());
+    if search_text
+        .as_deref()
+        .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
+    {
+        return Err(AppError::bad_request(format!(
+            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
+        )));
+    }
+    let agency_id = p.agency_id()?.to_owned();
+    store
+        .read(move |conn| search(conn, &agency_id, search_text.as_deref(), limit, offset))
+        .await
+}
+
+/// Corrects the identity of an equipment of the principal's agency (see
+/// [`correct_identity`]).
+pub async fn correct_identity_for(
+    store: &Store,
+    p: &Principal,
+    equipment_id: &str,
+    patch: IdentityPatch,
+) -> AppResult<EquipmentRow> {
+    let (agency_id, actor, id) = (
+        p.agency_id()?.to_owned(),
+        p.actor.clone(),
+        equipment_id.to_owned(),
+    );
+    store
+        .write(move |tx| correct_identity(tx, &agency_id, &id, &patch, &actor))
+        .await
+}
+
+/// The equipment of the agency `agency` names (else the principal's, see
+/// [`external_agency`]) that have no external identifier yet, and that agency.
+pub async fn without_external_id_for(
+    store: &Store,
+    p: &Principal,
+    agency: Option<&str>,
+) -> AppResult<(Vec<EquipmentRow>, AgencyRow)> {
+    let agency = external_agency(&p.scope, p.agency.as_ref(), agency)?;
+    let agency_id = agency.id.clone();
+    let rows = store
+        .read(move |conn| equipment_store::without_external_id(conn, &agency_id))
+        .await?;
+    Ok((rows, agency))
 }
 
 #[cfg(test)]

@@ -11,13 +11,14 @@ use crate::clock;
 use crate::domain::planning::{self as plan, DueEquipment, PlanTechnician, Proposal};
 use crate::domain::visit;
 use crate::error::{AppError, AppResult};
-use crate::services::visits::{Acting, building_address, day_text, iso_week, parse_day};
+use crate::principal::{Capability, Principal};
+use crate::services::visits::{building_address, day_text, iso_week, parse_day};
 use crate::store::Conn;
-use crate::store::Tx;
 use crate::store::audit::{self, AuditEntry};
 use crate::store::equipment::{self, PlanRow};
 use crate::store::technicians::{self, PlanningTechnicianRow};
 use crate::store::visits::{self, NewVisit};
+use crate::store::{Store, Tx};
 
 /// Working hours used for the safety rest: a rest that overlaps 08:00–18:00
 /// (Paris) of a day takes the technician off the planning that day.
@@ -52,15 +53,15 @@ pub fn deadline_of(row: &PlanRow) -> Option<NaiveDate> {
 
 /// Sets the days between two visits of one equipment of the agency: 1 to
 /// 365, at most 42 for a lift. Administrators only (checked by the caller).
-pub fn set_interval(
+fn set_interval_in(
     tx: &Tx,
-    acting: &Acting,
+    p: &Principal,
     equipment_id: &str,
     days: i64,
     now: DateTime<Utc>,
 ) -> AppResult<PlanRow> {
-    acting.check_can_change()?;
-    let row = equipment::plan_of(tx, &acting.agency_id, equipment_id)?
+    p.require(Capability::Change)?;
+    let row = equipment::plan_of(tx, p.agency_id()?, equipment_id)?
         .ok_or_else(|| AppError::not_found(EQUIPMENT_NOT_FOUND))?;
     if !(1..=MAX_INTERVAL_DAYS).contains(&days) {
         return Err(AppError::unprocessable(format!(
@@ -76,8 +77,8 @@ pub fn set_interval(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(&acting.agency_id),
-            actor: &acting.actor,
+            agency_id: Some(p.agency_id()?),
+            actor: &p.actor,
             action: "intervalle_visites",
             object_type: "equipment",
             object_id: Some(equipment_id),
@@ -405,14 +406,14 @@ pub struct SaveLine {
 /// once; day from today on; active technician of the agency, not absent
 /// nor resting that day, within his daily capacity counting the visits
 /// already planned and the lines before). Returns the new visits' ids.
-pub fn save(
+fn save_in(
     tx: &Tx,
-    acting: &Acting,
+    p: &Principal,
     lines: &[SaveLine],
     today: NaiveDate,
     now: DateTime<Utc>,
 ) -> AppResult<Vec<String>> {
-    acting.check_can_change()?;
+    p.require(Capability::Change)?;
     if lines.is_empty() {
         return Err(AppError::unprocessable("Aucune visite à enregistrer."));
     }
@@ -421,7 +422,7 @@ pub fn save(
             "Au plus {MAX_SAVED_VISITS} visites peuvent être enregistrées à la fois."
         )));
     }
-    let agency = acting.agency_id.as_str();
+    let agency = p.agency_id()?;
     // Parse the days first, to read availability and loads once.
     let mut parsed = Vec::with_capacity(lines.len());
     for (i, line) in lines.iter().enumerate() {
@@ -530,7 +531,7 @@ pub fn save(
             tx,
             AuditEntry {
                 agency_id: Some(agency),
-                actor: &acting.actor,
+                actor: &p.actor,
                 action: "planification",
                 object_type: "visit",
                 object_id: Some(&id),
@@ -552,6 +553,82 @@ fn french(day: &str) -> String {
 /// Monday of the ISO week, for callers that only need it.
 pub fn monday_of(day: NaiveDate) -> NaiveDate {
     day - Duration::days(i64::from(day.weekday().num_days_from_monday()))
+}
+
+// -- Operations for a principal ---------------------------------------------
+
+/// Saves the kept lines of a reviewed proposal as planned visits of the
+/// principal's agency; returns their ids.
+pub async fn save(store: &Store, p: &Principal, lines: Vec<SaveLine>) -> AppResult<Vec<String>> {
+    p.agency()?;
+    let p = p.clone();
+    store
+        .write(move |tx| {
+            let now = tx.now();
+            save_in(tx, &p, &lines, clock::paris_local(now).date(), now)
+        })
+        .await
+}
+
+/// Changes the maintenance interval of an equipment of the principal's
+/// agency (administrators only); answers its new place in the plan.
+pub async fn set_interval(
+    store: &Store,
+    p: &Principal,
+    equipment_id: &str,
+    days: i64,
+) -> AppResult<PlanRow> {
+    p.agency()?;
+    p.require(Capability::Administer(
+        "Modifier l'intervalle d'entretien d'un équipement",
+    ))?;
+    let (p, id) = (p.clone(), equipment_id.to_owned());
+    store
+        .write(move |tx| set_interval_in(tx, &p, &id, days, tx.now()))
+        .await
+}
+
+/// The proposal of visits for the week of `day` (`?day=`; next week when
+/// absent) in the principal's agency. Reading it is a planner's act: the
+/// service operator's account is refused, as for saving it.
+pub async fn proposal(store: &Store, p: &Principal, day: Option<&str>) -> AppResult<WeekProposal> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Change)?;
+    let monday = proposal_week(
+        crate::services::visits::day_parameter(day)?,
+        clock::paris_local(store.now()).date(),
+    )?;
+    store
+        .read(move |conn| propose(conn, &agency_id, monday))
+        .await
+}
+
+/// The technicians of the week of `day` in the principal's agency, with
+/// those in `carrying` (who hold visits that week) even if now inactive.
+pub async fn week_staff(
+    store: &Store,
+    p: &Principal,
+    day: NaiveDate,
+    carrying: Vec<String>,
+) -> AppResult<Vec<WeekTechnician>> {
+    let agency_id = p.agency_id()?.to_owned();
+    store
+        .read(move |conn| week_technicians(conn, &agency_id, day, &carrying))
+        .await
+}
+
+/// The place of an equipment of the principal's agency in the maintenance
+/// plan (404 outside the agency).
+pub async fn equipment_plan(
+    store: &Store,
+    p: &Principal,
+    equipment_id: &str,
+) -> AppResult<PlanRow> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), equipment_id.to_owned());
+    store
+        .read(move |conn| equipment::plan_of(conn, &agency_id, &id))
+        .await?
+        .ok_or_else(|| AppError::not_found(EQUIPMENT_NOT_FOUND))
 }
 
 #[cfg(test)]

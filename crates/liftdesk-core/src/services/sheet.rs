@@ -12,8 +12,10 @@ use serde_json::{Value, json};
 use crate::auth::sheet_token::{self, SheetSecret};
 use crate::clock;
 use crate::error::{AppError, AppResult};
+use crate::principal::Principal;
 use crate::services::{technical_data, workflow};
 use crate::store::Conn;
+use crate::store::Store;
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::equipment as equipment_store;
@@ -531,4 +533,15 @@ pub fn expired_page() -> String {
         "<h1>Lien expiré</h1><p>Ce lien vers la fiche de l'équipement a expiré ou a déjà été utilisé. \
 Demandez un nouveau lien depuis l'application de votre partenaire.</p>",
     )
+}
+
+/// The sheet of an equipment of the principal's agency, in Markdown (404
+/// outside the agency).
+pub async fn markdown_for(store: &Store, p: &Principal, equipment_id: &str) -> AppResult<String> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), equipment_id.to_owned());
+    store
+        .read(move |conn| document(conn, &agency_id, &id))
+        .await?
+        .map(|document| markdown(&document))
+        .ok_or_else(|| AppError::not_found("Équipement introuvable."))
 }

@@ -11,13 +11,14 @@ use serde_json::{Map, Value, json};
 use crate::clock;
 use crate::domain::survey::{self as domain, SurveyStatus};
 use crate::error::{AppError, AppResult};
-use crate::principal::{self, Capability};
+use crate::principal::{self, Capability, Principal};
 use crate::services::technical_data::{self, Change};
 use crate::services::visits::{DayError, parse_day};
-use crate::store::Tx;
 use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
-use crate::store::surveys::{self as survey_store, Submission};
+use crate::store::surveys::{self as survey_store, DealRow, Submission, SurveyListRow, SurveyRow};
+use crate::store::technical_fields::CatalogField;
+use crate::store::{Store, Tx};
 use crate::store::{equipment as equipment_store, outbox, technical_fields};
 
 pub const NOT_FOUND: &str = "Relevé introuvable.";
@@ -257,6 +258,96 @@ pub fn submit_at(
         status: change.to,
         event_id,
     })
+}
+
+// -- Operations for a principal ---------------------------------------------
+
+/// Longest search accepted by the survey list.
+pub const MAX_SEARCH_CHARS: usize = 100;
+
+/// One page of the principal's agency's surveys whose number holds `search`
+/// (trimmed; 400 beyond [`MAX_SEARCH_CHARS`] characters), and their total.
+pub async fn list_page(
+    store: &Store,
+    p: &Principal,
+    search: Option<&str>,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<SurveyListRow>)> {
+    let search = search
+        .map(|q| q.trim().to_owned())
+        .filter(|q| !q.is_empty());
+    if search
+        .as_deref()
+        .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
+    {
+        return Err(AppError::bad_request(format!(
+            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
+        )));
+    }
+    let agency_id = p.agency_id()?.to_owned();
+    Ok(store
+        .read(move |conn| survey_store::list(conn, &agency_id, search.as_deref(), limit, offset))
+        .await?)
+}
+
+/// A survey of the principal's agency and its deals (404 otherwise).
+pub async fn read(store: &Store, p: &Principal, id: &str) -> AppResult<(SurveyRow, Vec<DealRow>)> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    store
+        .read(move |conn| -> AppResult<_> {
+            let Some(survey) = survey_store::get(conn, &agency_id, &id)? else {
+                return Ok(None);
+            };
+            let deals = survey_store::deals_of(conn, &survey.id)?;
+            Ok(Some((survey, deals)))
+        })
+        .await?
+        .ok_or_else(|| AppError::not_found(NOT_FOUND))
+}
+
+/// What a survey collected, read in one transaction.
+#[derive(Debug, Clone)]
+pub struct SurveyDataRead {
+    pub survey: SurveyRow,
+    pub deals: Vec<DealRow>,
+    /// The catalog of technical fields.
+    pub catalog: Vec<CatalogField>,
+    /// The survey's values, by field id.
+    pub values: Vec<(String, String)>,
+}
+
+/// The data a survey of the principal's agency collected (404 otherwise).
+pub async fn data(store: &Store, p: &Principal, id: &str) -> AppResult<SurveyDataRead> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    store
+        .read(move |conn| -> AppResult<_> {
+            let Some(survey) = survey_store::get(conn, &agency_id, &id)? else {
+                return Ok(None);
+            };
+            Ok(Some(SurveyDataRead {
+                deals: survey_store::deals_of(conn, &survey.id)?,
+                catalog: technical_fields::all(conn)?,
+                values: survey_store::values(conn, &survey.id)?,
+                survey,
+            }))
+        })
+        .await?
+        .ok_or_else(|| AppError::not_found(NOT_FOUND))
+}
+
+/// The principal submits a survey of its agency (see [`submit`]).
+pub async fn submit_for(
+    store: &Store,
+    p: &Principal,
+    id: &str,
+    input: SubmitInput,
+) -> AppResult<Submitted> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    let (account, actor) = (p.account.clone(), p.actor.clone());
+    store
+        .write(move |tx| submit(tx, &agency_id, &id, &account, &input, &actor))
+        .await
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
+use crate::principal::Principal;
 use crate::store::Conn;
+use crate::store::Store;
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::equipment::{self as equipment_store, BuildingRow, EquipmentRow};
@@ -661,6 +663,49 @@ pub fn search_fields(
     }
     by_label.extend(by_other);
     Ok(Some(by_label))
+}
+
+/// Longest term accepted by the technical fields search.
+pub const MAX_QUERY_CHARS: usize = 200;
+
+/// The technical fields of an equipment of the principal's agency matching
+/// `term` (400 beyond [`MAX_QUERY_CHARS`] characters, 404 for an equipment
+/// outside the agency).
+pub async fn search_for(
+    store: &Store,
+    p: &Principal,
+    equipment_id: &str,
+    term: &str,
+) -> AppResult<Vec<FieldMatch>> {
+    if term.chars().count() > MAX_QUERY_CHARS {
+        return Err(AppError::bad_request(format!(
+            "Le paramètre « q » ne doit pas dépasser {MAX_QUERY_CHARS} caractères."
+        )));
+    }
+    let agency_id = p.agency_id()?.to_owned();
+    let (equipment_id, term) = (equipment_id.to_owned(), term.to_owned());
+    store
+        .read(move |conn| search_fields(conn, &agency_id, &equipment_id, &term))
+        .await?
+        .ok_or_else(|| AppError::not_found("Équipement introuvable."))
+}
+
+/// Writes the technical data of an equipment of the principal's agency from
+/// a JSON object (see [`update_from_json`]); answers the data as stored.
+pub async fn update_for(
+    store: &Store,
+    p: &Principal,
+    equipment_id: &str,
+    body: Map<String, Value>,
+) -> AppResult<Map<String, Value>> {
+    let (agency_id, actor, id) = (
+        p.agency_id()?.to_owned(),
+        p.actor.clone(),
+        equipment_id.to_owned(),
+    );
+    store
+        .write(move |tx| update_from_json(tx, &agency_id, &id, &body, &actor))
+        .await
 }
 
 #[cfg(test)]

@@ -7,13 +7,14 @@ use serde_json::json;
 use crate::clock;
 use crate::domain::rota::{self, Edit, Period, french_day, french_instant};
 use crate::error::{AppError, AppResult};
+use crate::principal::{Capability, Principal};
 use crate::store::Conn;
-use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::new_id;
 use crate::store::technicians::{
     self, AbsenceDetail, AbsenceRow, OnCallRow, RosterRow, TechnicianRow,
 };
+use crate::store::{Store, Tx};
 
 /// A technician's situation at an instant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -706,6 +707,211 @@ pub fn delete_absence(
         &technician.id,
         json!({ "absence": absence_id }),
     )
+}
+
+// -- The rota and the absences, as operations for a principal ---------------
+//
+// Every staff member reads; only an administrator of the agency changes the
+// rota or the absences (`Capability::EditRota`). Each operation opens its
+// own transaction; the functions above are its steps.
+
+/// Weeks of the rota read when none is asked for.
+pub const DEFAULT_ROTA_WEEKS: u32 = 8;
+
+/// Weeks of the rota from a Monday, and the week of now.
+#[derive(Debug, Clone)]
+pub struct RotaPage {
+    pub current_week: NaiveDate,
+    pub weeks: Vec<RotaWeek>,
+}
+
+/// Checks a rota request: `weeks` from 1 to `rota::MAX_WEEKS` (8 when
+/// absent), `from` a day (its week; this week when absent). 400 otherwise.
+pub fn rota_request(
+    from: Option<&str>,
+    weeks: Option<u32>,
+    now: DateTime<Utc>,
+) -> AppResult<(NaiveDate, u32)> {
+    let weeks = weeks.unwrap_or(DEFAULT_ROTA_WEEKS);
+    if !(1..=rota::MAX_WEEKS).contains(&weeks) {
+        return Err(AppError::bad_request(format!(
+            "Le nombre de semaines va de 1 à {}.",
+            rota::MAX_WEEKS
+        )));
+    }
+    let first = match from {
+        Some(text) => rota::monday_of(rota::parse_day(text).ok_or_else(|| {
+            AppError::bad_request("Paramètre « from » invalide : attendu AAAA-MM-JJ.")
+        })?),
+        None => rota::week_of(now),
+    };
+    Ok((first, weeks))
+}
+
+/// The rota of the principal's agency: `weeks` weeks from the Monday of
+/// `from` (see [`rota_request`]).
+pub async fn read_rota(
+    store: &Store,
+    p: &Principal,
+    from: Option<&str>,
+    weeks: Option<u32>,
+) -> AppResult<RotaPage> {
+    let agency_id = p.agency_id()?.to_owned();
+    let (first, weeks) = rota_request(from, weeks, store.now())?;
+    rota_page(store, agency_id, &[(first, weeks)]).await
+}
+
+/// The weeks `spans` (first Monday, number of weeks) of the agency's rota,
+/// read in one transaction.
+async fn rota_page(
+    store: &Store,
+    agency_id: String,
+    spans: &[(NaiveDate, u32)],
+) -> AppResult<RotaPage> {
+    let now = store.now();
+    let spans = spans.to_vec();
+    let weeks = store
+        .read(move |conn| {
+            let mut weeks = Vec::new();
+            for (first, count) in spans {
+                weeks.extend(rota(conn, &agency_id, first, count)?);
+            }
+            Ok::<_, AppError>(weeks)
+        })
+        .await?;
+    Ok(RotaPage {
+        current_week: rota::week_of(now),
+        weeks,
+    })
+}
+
+/// Puts `technician_id` on call for the week of `monday` (text, a Monday);
+/// answers that week.
+pub async fn assign_week(
+    store: &Store,
+    p: &Principal,
+    monday: &str,
+    technician_id: &str,
+) -> AppResult<RotaWeek> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::EditRota)?;
+    let monday = parse_monday(monday)?;
+    let (actor, technician_id, now) = (p.actor.clone(), technician_id.to_owned(), store.now());
+    let write_agency = agency_id.clone();
+    store
+        .write(move |tx| set_week(tx, &write_agency, monday, &technician_id, now, &actor))
+        .await?;
+    rota_page(store, agency_id, &[(monday, 1)])
+        .await?
+        .weeks
+        .into_iter()
+        .next()
+        .ok_or_else(|| anyhow::anyhow!("semaine d'astreinte absente").into())
+}
+
+/// Swaps the holders of two weeks (texts, Mondays); answers both weeks.
+pub async fn swap(store: &Store, p: &Principal, first: &str, second: &str) -> AppResult<RotaPage> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::EditRota)?;
+    let first = parse_monday(first)?;
+    let second = parse_monday(second)?;
+    let (actor, now) = (p.actor.clone(), store.now());
+    let write_agency = agency_id.clone();
+    store
+        .write(move |tx| swap_weeks(tx, &write_agency, first, second, now, &actor))
+        .await?;
+    rota_page(store, agency_id, &[(first, 1), (second, 1)]).await
+}
+
+/// Puts `technician_id` on call from `from` to `to` (Paris local time,
+/// `AAAA-MM-JJTHH:MM`), for at most `rota::MAX_WEEKS` weeks; answers the
+/// period as recorded.
+pub async fn replace(
+    store: &Store,
+    p: &Principal,
+    technician_id: &str,
+    from: &str,
+    to: &str,
+) -> AppResult<(DateTime<Utc>, DateTime<Utc>)> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::EditRota)?;
+    let starts = rota::parse_local(from).ok_or_else(|| {
+        AppError::unprocessable("Début invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
+    })?;
+    let ends = rota::parse_local(to).ok_or_else(|| {
+        AppError::unprocessable("Fin invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
+    })?;
+    if ends - starts > Duration::weeks(i64::from(rota::MAX_WEEKS)) {
+        return Err(AppError::unprocessable(format!(
+            "Un remplacement dure au plus {} semaines.",
+            rota::MAX_WEEKS
+        )));
+    }
+    let (actor, id, now) = (p.actor.clone(), technician_id.to_owned(), store.now());
+    store
+        .write(move |tx| replace_on_call(tx, &agency_id, &id, starts, ends, now, &actor))
+        .await
+}
+
+/// The absences of a technician of the agency: those not over, and those of
+/// the last three months, by start.
+pub async fn list_absences(
+    store: &Store,
+    p: &Principal,
+    technician_id: &str,
+) -> AppResult<Vec<AbsenceDetail>> {
+    let agency_id = p.agency_id()?.to_owned();
+    let today = clock::paris_local(store.now()).date();
+    let id = technician_id.to_owned();
+    store
+        .read(move |conn| absences(conn, &agency_id, &id, today))
+        .await
+}
+
+/// Records an absence of a technician of the agency (days `AAAA-MM-JJ`).
+pub async fn record_absence(
+    store: &Store,
+    p: &Principal,
+    technician_id: &str,
+    starts_on: &str,
+    ends_on: &str,
+    reason: &str,
+) -> AppResult<AbsenceDetail> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::EditRota)?;
+    let (actor, now) = (p.actor.clone(), store.now());
+    let (id, starts_on, ends_on, reason) = (
+        technician_id.to_owned(),
+        starts_on.to_owned(),
+        ends_on.to_owned(),
+        reason.to_owned(),
+    );
+    store
+        .write(move |tx| {
+            add_absence(
+                tx, &agency_id, &id, &starts_on, &ends_on, &reason, now, &actor,
+            )
+        })
+        .await
+}
+
+/// Removes an absence of a technician of the agency.
+pub async fn remove_absence(
+    store: &Store,
+    p: &Principal,
+    technician_id: &str,
+    absence_id: &str,
+) -> AppResult<()> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::EditRota)?;
+    let (actor, id, absence_id) = (
+        p.actor.clone(),
+        technician_id.to_owned(),
+        absence_id.to_owned(),
+    );
+    store
+        .write(move |tx| delete_absence(tx, &agency_id, &id, &absence_id, &actor))
+        .await
 }
 
 #[cfg(test)]

@@ -9,13 +9,12 @@ use serde_json::json;
 use crate::clock;
 use crate::domain::visit::{self, VisitAction, VisitStatus};
 use crate::error::{AppError, AppResult};
-use crate::principal::{self, Capability};
+use crate::principal::{Capability, Principal};
 use crate::store::Conn;
-use crate::store::Tx;
-use crate::store::accounts::Role;
-use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::audit::{self, AuditEntry};
 use crate::store::technicians;
 use crate::store::visits::{self, Completion, PlanningRow, VisitRow};
+use crate::store::{Store, Tx};
 
 pub const NOT_FOUND: &str = "Visite introuvable.";
 /// Times in the future are refused beyond this tolerance (clock drift of a
@@ -23,21 +22,6 @@ pub const NOT_FOUND: &str = "Visite introuvable.";
 const FUTURE_TOLERANCE_MINUTES: i64 = 5;
 const MAX_SIGNED_BY_CHARS: usize = 200;
 const MAX_OBSERVATIONS_CHARS: usize = 4000;
-
-/// Who acts and where.
-#[derive(Debug, Clone)]
-pub struct Acting {
-    pub agency_id: String,
-    pub role: Role,
-    pub actor: Actor,
-}
-
-impl Acting {
-    /// The service operator's account reads client agencies, it changes nothing.
-    pub fn check_can_change(&self) -> AppResult<()> {
-        principal::check_role(self.role, false, Capability::Change)
-    }
-}
 
 // -- Days -------------------------------------------------------------------
 
@@ -250,12 +234,12 @@ pub struct RescheduleInput {
 /// Loads the visit of the agency and checks the action on its status.
 fn load_for(
     tx: &Tx,
-    acting: &Acting,
+    p: &Principal,
     id: &str,
     action: VisitAction,
 ) -> AppResult<(VisitRow, VisitStatus, VisitStatus)> {
-    acting.check_can_change()?;
-    let row = get(tx, &acting.agency_id, id)?;
+    p.require(Capability::Change)?;
+    let row = get(tx, p.agency_id()?, id)?;
     let status = VisitStatus::parse(&row.status).ok_or_else(|| {
         AppError::Internal(anyhow::anyhow!(
             "statut de visite inconnu en base : {}",
@@ -269,7 +253,7 @@ fn load_for(
 
 fn record(
     tx: &Tx,
-    acting: &Acting,
+    p: &Principal,
     id: &str,
     action: &str,
     detail: serde_json::Value,
@@ -277,8 +261,8 @@ fn record(
     Ok(audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(&acting.agency_id),
-            actor: &acting.actor,
+            agency_id: Some(p.agency_id()?),
+            actor: &p.actor,
             action,
             object_type: "visit",
             object_id: Some(id),
@@ -314,19 +298,19 @@ fn stored_instant(text: Option<&str>, what: &str) -> AppResult<DateTime<Utc>> {
 }
 
 /// The technician arrives: `planifiee` → `en_cours`.
-pub fn start(
+fn start_in(
     tx: &Tx,
-    acting: &Acting,
+    p: &Principal,
     id: &str,
     input: &StartInput,
     now: DateTime<Utc>,
 ) -> AppResult<()> {
-    let (_, from, to) = load_for(tx, acting, id, VisitAction::Start)?;
+    let (_, from, to) = load_for(tx, p, id, VisitAction::Start)?;
     let arrived = clock::format_timestamp(instant("arrivedAt", input.arrived_at.as_deref(), now)?);
     visits::record_start(tx, id, &arrived, &clock::format_timestamp(now))?;
     record(
         tx,
-        acting,
+        p,
         id,
         "demarrage",
         json!({ "from": from.as_str(), "to": to.as_str(), "arrivedAt": arrived }),
@@ -335,14 +319,14 @@ pub fn start(
 
 /// The visit is done and signed: `planifiee` or `en_cours` → `faite`.
 /// `done_on` is the local (Paris) day of the departure.
-pub fn complete(
+fn complete_in(
     tx: &Tx,
-    acting: &Acting,
+    p: &Principal,
     id: &str,
     input: &CompleteInput,
     now: DateTime<Utc>,
 ) -> AppResult<()> {
-    let (row, from, to) = load_for(tx, acting, id, VisitAction::Complete)?;
+    let (row, from, to) = load_for(tx, p, id, VisitAction::Complete)?;
     let arrived = match (from, input.arrived_at.as_deref()) {
         (VisitStatus::EnCours, None) => stored_instant(row.arrived_at.as_deref(), "arrivée")?,
         (VisitStatus::EnCours, Some(_)) => {
@@ -397,7 +381,7 @@ pub fn complete(
     )?;
     record(
         tx,
-        acting,
+        p,
         id,
         "cloture",
         json!({
@@ -410,15 +394,15 @@ pub fn complete(
 /// A visit not begun moves to another day (from today on), possibly to
 /// another active technician of the agency; whoever carries it must not be
 /// absent that day.
-pub fn reschedule(
+fn reschedule_in(
     tx: &Tx,
-    acting: &Acting,
+    p: &Principal,
     id: &str,
     input: &RescheduleInput,
     today: NaiveDate,
     now: DateTime<Utc>,
 ) -> AppResult<()> {
-    let (row, from, to) = load_for(tx, acting, id, VisitAction::Reschedule)?;
+    let (row, from, to) = load_for(tx, p, id, VisitAction::Reschedule)?;
     let day = parse_day(input.planned_for.trim()).map_err(|error| {
         AppError::unprocessable(match error {
             DayError::Malformed => {
@@ -437,7 +421,7 @@ pub fn reschedule(
     }
     let technician_id = match input.technician_id.as_deref().map(str::trim) {
         Some(new_id) => {
-            if technicians::active_name_in_agency(tx, &acting.agency_id, new_id)?.is_none() {
+            if technicians::active_name_in_agency(tx, p.agency_id()?, new_id)?.is_none() {
                 return Err(AppError::unprocessable(format!(
                     "Technicien introuvable dans cette agence : « {new_id} »."
                 )));
@@ -450,7 +434,7 @@ pub fn reschedule(
     if let Some(tech) = technician_id.as_deref()
         && technicians::is_absent_on(tx, tech, &day_text)?
     {
-        let name = technicians::active_name_in_agency(tx, &acting.agency_id, tech)?
+        let name = technicians::active_name_in_agency(tx, p.agency_id()?, tech)?
             .unwrap_or_else(|| "Le technicien".to_owned());
         return Err(AppError::unprocessable(format!(
             "{name} : absence enregistrée le {} ; choisissez un autre jour ou un autre technicien.",
@@ -466,7 +450,7 @@ pub fn reschedule(
     )?;
     record(
         tx,
-        acting,
+        p,
         id,
         "replanification",
         json!({
@@ -492,14 +476,14 @@ pub struct CreateInput {
 /// a visit not done (move that one instead), when the day is past, when the
 /// technician is not an active one of the agency or is absent that day.
 /// Returns the new visit's id.
-pub fn create(
+fn create_in(
     tx: &Tx,
-    acting: &Acting,
+    p: &Principal,
     input: &CreateInput,
     today: NaiveDate,
     now: DateTime<Utc>,
 ) -> AppResult<String> {
-    acting.check_can_change()?;
+    p.require(Capability::Change)?;
     let equipment_id = input.equipment_id.trim();
     if equipment_id.is_empty() {
         return Err(AppError::unprocessable(
@@ -522,13 +506,12 @@ pub fn create(
             "Une visite ne peut pas être planifiée dans le passé.",
         ));
     }
-    let plan = crate::store::equipment::plan_of(tx, &acting.agency_id, equipment_id)?.ok_or_else(
-        || {
+    let plan =
+        crate::store::equipment::plan_of(tx, p.agency_id()?, equipment_id)?.ok_or_else(|| {
             AppError::unprocessable(format!(
                 "Équipement introuvable dans cette agence : « {equipment_id} »."
             ))
-        },
-    )?;
+        })?;
     if let Some(open) = plan.open_visit_on.as_deref() {
         let when =
             parse_day(open).map_or_else(|_| open.to_owned(), |d| d.format("%d/%m/%Y").to_string());
@@ -538,8 +521,7 @@ pub fn create(
     }
     let technician_id = match input.technician_id.as_deref().map(str::trim) {
         Some(tech) if !tech.is_empty() => {
-            let Some(name) = technicians::active_name_in_agency(tx, &acting.agency_id, tech)?
-            else {
+            let Some(name) = technicians::active_name_in_agency(tx, p.agency_id()?, tech)? else {
                 return Err(AppError::unprocessable(format!(
                     "Technicien introuvable dans cette agence : « {tech} »."
                 )));
@@ -561,7 +543,7 @@ pub fn create(
         tx,
         &visits::NewVisit {
             id: &id,
-            agency_id: &acting.agency_id,
+            agency_id: p.agency_id()?,
             equipment_id,
             technician_id: technician_id.as_deref(),
             planned_for: &planned_for,
@@ -571,7 +553,7 @@ pub fn create(
     )?;
     record(
         tx,
-        acting,
+        p,
         &id,
         "planification",
         json!({
@@ -583,16 +565,144 @@ pub fn create(
 }
 
 /// Undoes a start: `en_cours` → `planifiee`, the arrival is cleared.
-pub fn cancel_start(tx: &Tx, acting: &Acting, id: &str, now: DateTime<Utc>) -> AppResult<()> {
-    let (row, from, to) = load_for(tx, acting, id, VisitAction::CancelStart)?;
+fn cancel_start_in(tx: &Tx, p: &Principal, id: &str, now: DateTime<Utc>) -> AppResult<()> {
+    let (row, from, to) = load_for(tx, p, id, VisitAction::CancelStart)?;
     visits::record_cancel_start(tx, id, &clock::format_timestamp(now))?;
     record(
         tx,
-        acting,
+        p,
         id,
         "annulation_demarrage",
         json!({ "from": from.as_str(), "to": to.as_str(), "clearedArrivedAt": row.arrived_at }),
     )
+}
+
+// -- Operations for a principal ---------------------------------------------
+//
+// Each opens its own transaction, at the store's clock; the service
+// operator's account is refused (`Capability::Change`) inside.
+
+/// Starts the visit `id` of the principal's agency.
+pub async fn start(store: &Store, p: &Principal, id: &str, input: StartInput) -> AppResult<()> {
+    p.agency()?;
+    let (p, id) = (p.clone(), id.to_owned());
+    store
+        .write(move |tx| start_in(tx, &p, &id, &input, tx.now()))
+        .await
+}
+
+/// Completes the visit `id` of the principal's agency.
+pub async fn complete(
+    store: &Store,
+    p: &Principal,
+    id: &str,
+    input: CompleteInput,
+) -> AppResult<()> {
+    p.agency()?;
+    let (p, id) = (p.clone(), id.to_owned());
+    store
+        .write(move |tx| complete_in(tx, &p, &id, &input, tx.now()))
+        .await
+}
+
+/// Moves the visit `id` of the principal's agency to another day (and
+/// technician), from today on.
+pub async fn reschedule(
+    store: &Store,
+    p: &Principal,
+    id: &str,
+    input: RescheduleInput,
+) -> AppResult<()> {
+    p.agency()?;
+    let (p, id) = (p.clone(), id.to_owned());
+    store
+        .write(move |tx| {
+            let now = tx.now();
+            reschedule_in(tx, &p, &id, &input, clock::paris_local(now).date(), now)
+        })
+        .await
+}
+
+/// Undoes the start of the visit `id` of the principal's agency.
+pub async fn cancel_start(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+    p.agency()?;
+    let (p, id) = (p.clone(), id.to_owned());
+    store
+        .write(move |tx| cancel_start_in(tx, &p, &id, tx.now()))
+        .await
+}
+
+/// Plans a visit in the principal's agency; returns its id.
+pub async fn create(store: &Store, p: &Principal, input: CreateInput) -> AppResult<String> {
+    p.agency()?;
+    let p = p.clone();
+    store
+        .write(move |tx| {
+            let now = tx.now();
+            create_in(tx, &p, &input, clock::paris_local(now).date(), now)
+        })
+        .await
+}
+
+/// A visit with its equipment's place and whether it is (or was) late.
+#[derive(Debug, Clone)]
+pub struct VisitDetail {
+    pub visit: VisitRow,
+    pub equipment: Option<crate::store::equipment::PlanRow>,
+    /// The day it was done (else planned for) falls after its deadline;
+    /// `None` without a deadline.
+    pub overdue: Option<bool>,
+}
+
+/// The visit `id` of the principal's agency, with its equipment's place.
+pub async fn detail(store: &Store, p: &Principal, id: &str) -> AppResult<VisitDetail> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    store
+        .read(move |conn| {
+            let visit = get(conn, &agency_id, &id)?;
+            let equipment =
+                crate::store::equipment::plan_of(conn, &agency_id, &visit.equipment_id)?;
+            let day = visit.done_on.as_deref().unwrap_or(&visit.planned_for);
+            let overdue = match (
+                parse_day(day).ok(),
+                visit.deadline.as_deref().and_then(|d| parse_day(d).ok()),
+            ) {
+                (Some(day), Some(deadline)) => Some(day > deadline),
+                _ => None,
+            };
+            Ok(VisitDetail {
+                visit,
+                equipment,
+                overdue,
+            })
+        })
+        .await
+}
+
+/// The visit `id` of the principal's agency (404 otherwise).
+pub async fn read(store: &Store, p: &Principal, id: &str) -> AppResult<VisitRow> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    store.read(move |conn| get(conn, &agency_id, &id)).await
+}
+
+/// The principal's agency's planning for the week of `day` (`?day=`, this
+/// week when absent); with `technician_id`, that technician's entries only
+/// (an id that is no technician of the agency is 422).
+pub async fn planning_for(
+    store: &Store,
+    p: &Principal,
+    day: Option<&str>,
+    technician_id: Option<String>,
+) -> AppResult<Vec<PlanningItem>> {
+    let agency_id = p.agency_id()?.to_owned();
+    let day = day_parameter(day)?.unwrap_or_else(|| clock::paris_local(store.now()).date());
+    let Some(technician) = technician_id else {
+        let week = planning_week_cached(store, &agency_id, day).await?;
+        return Ok(week.as_ref().clone());
+    };
+    store
+        .read(move |conn| technician_planning_week(conn, &agency_id, day, &technician))
+        .await
 }
 
 #[cfg(test)]

@@ -4,11 +4,14 @@
 use serde_json::json;
 
 use crate::auth::secret;
-use crate::store::Tx;
+use std::sync::Arc;
+
+use crate::principal::{Capability, Principal};
+use crate::store::{Store, Tx};
 
 use crate::error::{AppError, AppResult};
 use crate::store::audit::{self, Actor, AuditEntry};
-use crate::store::webhooks::{self as store, NewSubscription, SubscriptionRow};
+use crate::store::webhooks::{self as store, DeliveryRow, NewSubscription, SubscriptionRow};
 use crate::store::{new_id, outbox};
 use crate::webhooks::{EVENTS, WebhookSync, sender, signing};
 
@@ -186,6 +189,107 @@ pub fn revoke(tx: &Tx, agency_id: &str, id: &str, actor: &Actor) -> AppResult<us
         },
     )?;
     Ok(abandoned)
+}
+
+// -- Operations for a principal ---------------------------------------------
+//
+// Reading is open to every account of the agency; subscribing, testing and
+// revoking are an administrator's.
+
+/// Subscribes `url` to `events` of the principal's agency; the secret is in
+/// the answer only.
+pub async fn subscribe_for(
+    store: &Store,
+    sync: &Arc<WebhookSync>,
+    p: &Principal,
+    url: String,
+    events: Vec<String>,
+) -> AppResult<Subscribed> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Administer("Créer un abonnement webhook"))?;
+    let (account_id, actor, sync) = (p.account.id.clone(), p.actor.clone(), Arc::clone(sync));
+    store
+        .write(move |tx| {
+            subscribe(
+                tx,
+                &sync,
+                &NewSubscriptionInput {
+                    agency_id: &agency_id,
+                    account_id: Some(&account_id),
+                    url: &url,
+                    events: &events,
+                },
+                &actor,
+            )
+        })
+        .await
+}
+
+/// The live subscriptions of the principal's agency, oldest first.
+pub async fn subscriptions(store: &Store, p: &Principal) -> AppResult<Vec<SubscriptionRow>> {
+    let agency_id = p.agency_id()?.to_owned();
+    Ok(store
+        .read(move |conn| store::live_subscriptions(conn, &agency_id))
+        .await?)
+}
+
+/// Queues a `ping` to the subscription `id` of the principal's agency and
+/// makes its first attempt now; answers the delivery as it then stands.
+pub async fn test_ping(
+    store: &Store,
+    sync: &Arc<WebhookSync>,
+    p: &Principal,
+    id: &str,
+) -> AppResult<DeliveryRow> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Administer("Envoyer un test"))?;
+    let (actor, id) = (p.actor.clone(), id.to_owned());
+    let delivery_id = store
+        .write(move |tx| queue_ping(tx, &agency_id, &id, &actor))
+        .await?;
+    sync.deliver_now(&delivery_id).await?;
+    store
+        .read(move |conn| store::get_delivery(conn, &delivery_id))
+        .await?
+        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("livraison de test disparue")))
+}
+
+/// One page of the deliveries of the subscription `id` of the principal's
+/// agency (404 otherwise), newest first, and their total.
+pub async fn deliveries(
+    store: &Store,
+    p: &Principal,
+    id: &str,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<DeliveryRow>)> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    store
+        .read(move |conn| -> AppResult<_> {
+            store::get_subscription(conn, &agency_id, &id)?
+                .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+            Ok(store::list_deliveries(conn, &id, limit, offset)?)
+        })
+        .await
+}
+
+/// Revokes the subscription `id` of the principal's agency; answers how
+/// many pending deliveries were abandoned.
+pub async fn revoke_for(store: &Store, p: &Principal, id: &str) -> AppResult<usize> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Administer("Révoquer un abonnement webhook"))?;
+    let (actor, id) = (p.actor.clone(), id.to_owned());
+    store
+        .write(move |tx| revoke(tx, &agency_id, &id, &actor))
+        .await
+}
+
+/// How many deliveries of the principal's agency wait, and the next attempt.
+pub async fn pending(store: &Store, p: &Principal) -> AppResult<(i64, Option<String>)> {
+    let agency_id = p.agency_id()?.to_owned();
+    Ok(store
+        .read(move |conn| store::pending_summary(conn, Some(&agency_id)))
+        .await?)
 }
 
 #[cfg(test)]

@@ -207,8 +207,6 @@ impl LiftdeskMcp {
 pub const SHEET_TEMPLATE: &str = "liftdesk://equipements/{id}/fiche";
 const SHEET_PREFIX: &str = "liftdesk://equipements/";
 const SHEET_SUFFIX: &str = "/fiche";
-const SHEET_NOT_FOUND: &str = "Équipement introuvable.";
-
 /// The resources' templates: the equipment sheet.
 pub(in crate::api::mcp) fn resource_templates() -> Vec<ResourceTemplate> {
     vec![
@@ -274,14 +272,7 @@ impl LiftdeskMcp {
 
     /// The sheet of an equipment of the acting agency, in Markdown.
     async fn sheet_markdown(&self, caller: &Principal, id: &str) -> AppResult<String> {
-        let agency_id = caller.agency()?.id.clone();
-        let id = id.to_owned();
-        self.state
-            .store
-            .read(move |conn| sheet::document(conn, &agency_id, &id))
-            .await?
-            .map(|document| sheet::markdown(&document))
-            .ok_or_else(|| ApiError::not_found(SHEET_NOT_FOUND))
+        Ok(sheet::markdown_for(&self.state.store, caller, id).await?)
     }
 }
 

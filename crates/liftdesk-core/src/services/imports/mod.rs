@@ -14,6 +14,7 @@ use serde_json::json;
 
 use crate::clock;
 use crate::error::{AppError, AppResult};
+use crate::principal::{Capability, Principal};
 use crate::store::Conn;
 use crate::store::Store;
 use crate::store::audit::{self, Actor, AuditEntry};
@@ -21,7 +22,7 @@ use crate::store::imports::{self as store, ImportFileRow};
 use crate::store::technical_fields;
 use fields::{Field, Target};
 use file::{Table, TableRow};
-use progress::{RunGuard, RunStatus};
+use progress::{ImportRuns, RunGuard, RunKind, RunStatus};
 use run::{Plan, RowReport};
 
 use crate::store::Tx;
@@ -236,4 +237,107 @@ pub fn execute(
         }
     }
     result
+}
+
+// -- Operations for a principal ---------------------------------------------
+
+/// Reads an uploaded file (off the async threads) and keeps it in the
+/// principal's agency for 24 hours; nothing is imported yet.
+pub async fn upload(
+    store: &Store,
+    p: &Principal,
+    name: String,
+    content: String,
+) -> AppResult<ImportFileRow> {
+    let uploader = Uploader {
+        agency_id: p.agency_id()?.to_owned(),
+        account_id: Some(p.account.id.clone()),
+        actor: p.actor.clone(),
+        now: store.now(),
+    };
+    let (name, table, content) = tokio::task::spawn_blocking(move || -> AppResult<_> {
+        let (name, table) = read_upload(&name, &content)?;
+        let content = encode_table(&table)?;
+        Ok((name, table, content))
+    })
+    .await
+    .map_err(|err| AppError::Internal(anyhow::anyhow!("lecture du fichier : {err}")))??;
+    store
+        .write(move |tx| store_upload(tx, &uploader, name, &table, &content))
+        .await
+}
+
+/// A file of the principal's agency (404 when unknown there or expired).
+pub async fn find_file(store: &Store, p: &Principal, file_id: &str) -> AppResult<ImportFileRow> {
+    let (agency_id, file_id) = (p.agency_id()?.to_owned(), file_id.to_owned());
+    let now = clock::format_timestamp(store.now());
+    store
+        .read(move |conn| store::get(conn, &agency_id, &file_id, &now))
+        .await?
+        .ok_or_else(|| AppError::not_found(FILE_NOT_FOUND))
+}
+
+/// A file of the principal's agency and, for each target, its fields and
+/// the mapping the file's headers suggest.
+pub async fn file_with_suggestions(
+    store: &Store,
+    p: &Principal,
+    file_id: &str,
+) -> AppResult<(ImportFileRow, Vec<(Target, Vec<Field>, Vec<Option<usize>>)>)> {
+    let file = find_file(store, p, file_id).await?;
+    let columns = file.columns.clone();
+    let targets = store
+        .read(move |conn| -> AppResult<Vec<_>> {
+            Target::ALL
+                .into_iter()
+                .map(|target| {
+                    let (fields, suggested) = suggestion(conn, target, &columns)?;
+                    Ok((target, fields, suggested))
+                })
+                .collect()
+        })
+        .await?;
+    Ok((file, targets))
+}
+
+/// A check (`RunKind::Verification`, rolled back) or an import (committed;
+/// administrators only) of a file of the principal's agency, recorded in
+/// `runs` while it goes. Runs on its own blocking task: should the caller go
+/// away, the pass still ends and its status is still recorded.
+pub async fn pass(
+    store: &Store,
+    runs: &ImportRuns,
+    p: &Principal,
+    file_id: &str,
+    target: Target,
+    mapping: Option<Vec<(String, Option<String>)>>,
+    kind: RunKind,
+) -> AppResult<(Plan, Vec<RowReport>)> {
+    let agency_id = p.agency_id()?.to_owned();
+    if kind == RunKind::Import {
+        p.require(Capability::Administer("Importer un fichier"))?;
+    }
+    let now = store.now();
+    let file_id = file_id.to_owned();
+    let prepared = store
+        .read(move |conn| prepare(conn, &agency_id, &file_id, now, target, mapping))
+        .await?;
+    let plan = prepared.plan;
+    let rows_total = u64::try_from(plan.table.rows.len()).unwrap_or(u64::MAX);
+    let guard = runs.start(
+        &plan.file_id,
+        kind,
+        target.code(),
+        rows_total,
+        prepared.expires_at,
+    )?;
+    let (actor, store) = (p.actor.clone(), store.clone());
+    let commit = kind == RunKind::Import;
+    let (plan, reports) = tokio::task::spawn_blocking(move || {
+        let reports = execute(&store, &plan, &actor, guard, commit);
+        (plan, reports)
+    })
+    .await
+    .map_err(|err| AppError::Internal(anyhow::anyhow!("import interrompu : {err}")))?;
+    Ok((plan, reports?))
 }
