@@ -381,15 +381,27 @@ impl Store {
         self.inner.cache.disable();
     }
 
-    /// Folds the WAL back into the database file (on clean shutdown).
+    /// Folds the WAL back into the database file (on clean shutdown). A
+    /// reader still holding the WAL (a request cut short by the shutdown)
+    /// makes SQLite answer busy or locked: the WAL is then left as it is,
+    /// with a warning, and folded in when the database is next opened;
+    /// nothing is lost and the shutdown stays clean.
     pub fn checkpoint(&self) -> Result<(), StoreError> {
         let conn = self
             .inner
             .writer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        conn.query_row_cached("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
-        Ok(())
+        match conn.query_row_cached("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())) {
+            Ok(()) => Ok(()),
+            Err(err) => match StoreError::from(err) {
+                StoreError::Busy(cause) => {
+                    tracing::warn!(error = %cause, "journal WAL laissé en place à l'arrêt : une lecture le tenait encore");
+                    Ok(())
+                }
+                other => Err(other),
+            },
+        }
     }
 }
 

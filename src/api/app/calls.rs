@@ -30,11 +30,9 @@ use crate::services::call_feed::CallEvent;
 use crate::services::calls::{
     self as service, AgencyCallInput, CallQuery, HistoryEntry, Step, TechnicianChoices,
 };
-use crate::services::equipment as equipment_service;
 use crate::services::visits::building_address;
 use crate::state::AppState;
-use crate::store::calls::{self as call_store, ListFilter, StatusFilter};
-use crate::store::equipment as equipment_store;
+use crate::store::calls::{ListFilter, StatusFilter};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -335,19 +333,12 @@ async fn detail(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<CallDetail>> {
-    let agency_id = session.require_agency()?.id.clone();
-    let now = state.now();
-    let (row, timeline, choices, equipment) = state
-        .store
-        .read(move |conn| -> AppResult<_> {
-            let row = call_store::get_in_agency(conn, &agency_id, &id)?
-                .ok_or_else(|| ApiError::not_found("Appel introuvable."))?;
-            let timeline = service::history(conn, &agency_id, &row)?;
-            let choices = service::technician_choices(conn, &agency_id, now)?;
-            let equipment = equipment_store::get(conn, &agency_id, &row.equipment_id)?;
-            Ok((row, timeline, choices, equipment))
-        })
-        .await?;
+    let service::CallDetail {
+        call: row,
+        history: timeline,
+        choices,
+        equipment,
+    } = service::detail(&state.store, &session.principal(), &id).await?;
     let status = CallStatus::parse(&row.status)
         .ok_or_else(|| anyhow::anyhow!("statut d'appel inconnu en base : {}", row.status))?;
     let call_type = CallType::parse(&row.call_type)
@@ -494,33 +485,13 @@ async fn equipment_search(
     session: StaffSession,
     ApiQuery(query): ApiQuery<EquipmentQuery>,
 ) -> AppResult<Json<EquipmentChoices>> {
-    let agency_id = session.require_agency()?.id.clone();
-    let search = query.q.map(|q| q.trim().to_owned()).unwrap_or_default();
-    if search.chars().count() > service::MAX_SEARCH_CHARS {
-        return Err(ApiError::bad_request(format!(
-            "Le paramètre « q » ne doit pas dépasser {} caractères.",
-            service::MAX_SEARCH_CHARS
-        )));
-    }
-    // By number first (an index range: instant on a large park); when no
-    // number starts so, the words are searched in the number, building name
-    // and address (`services::equipment::search`, which reads the park).
-    let key: String = search
-        .chars()
-        .filter(|c| *c != ' ' && *c != '\t')
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let (total, rows) = state
-        .store
-        .read(move |conn| {
-            let by_number =
-                equipment_store::by_number_prefix(conn, &agency_id, &key, EQUIPMENT_CHOICES)?;
-            if by_number.0 > 0 || search.is_empty() {
-                return Ok(by_number);
-            }
-            equipment_service::search(conn, &agency_id, Some(&search), EQUIPMENT_CHOICES, 0)
-        })
-        .await?;
+    let (total, rows) = service::equipment_choices(
+        &state.store,
+        &session.principal(),
+        query.q.as_deref(),
+        EQUIPMENT_CHOICES,
+    )
+    .await?;
     Ok(Json(EquipmentChoices {
         total,
         results: rows

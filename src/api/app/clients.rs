@@ -26,9 +26,8 @@ use crate::api::wire::contacts::{
 use crate::api::wire::{Created, Page, RecordKind};
 use crate::auth::staff_session::StaffSession;
 use crate::error::{ApiError, AppResult};
-use crate::services::clients::{self as service, NOT_FOUND};
+use crate::services::clients::{self as service};
 use crate::state::AppState;
-use crate::store::audit::Actor;
 use crate::store::clients::ClientRow;
 use crate::store::contacts::ContactRow;
 
@@ -179,12 +178,7 @@ async fn read_detail(
     session: &StaffSession,
     id: String,
 ) -> AppResult<ClientDetail> {
-    let agency_id = session.require_agency()?.id.clone();
-    let (client, contacts) = state
-        .store
-        .read(move |conn| service::client_with_contacts(conn, &agency_id, &id))
-        .await?
-        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
+    let (client, contacts) = service::detail(&state.store, &session.principal(), &id).await?;
     Ok(client_detail(state, session, client, contacts))
 }
 
@@ -204,14 +198,7 @@ async fn set_archived(
     id: String,
     archived: bool,
 ) -> AppResult<Json<ClientDetail>> {
-    service::require_archiver(&session.account, archived)?;
-    let agency_id = session.require_agency()?.id.clone();
-    let actor = Actor::Account(session.account.id.clone());
-    let client_ref = id.clone();
-    state
-        .store
-        .write(move |tx| service::set_archived(tx, &agency_id, &client_ref, archived, &actor))
-        .await?;
+    service::archive_for(&state.store, &session.principal(), &id, archived).await?;
     read_detail(state, session, id).await.map(Json)
 }
 

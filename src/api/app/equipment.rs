@@ -7,7 +7,7 @@
 //! Identity corrections go through `api::wire::equipment::identity_correction`
 //! (the REST `PATCH /equipment/{id}/identity`), technical data through
 //! `services::technical_data` (the rules of `PATCH /equipment/{id}`), the
-//! repair quote through `api::wire::quotes::quote_create` (`POST /quotes`).
+//! repair quote through `services::quotes::repair_quote`.
 //! Like the REST API, every staff member of the agency reads and corrects.
 
 use axum::extract::State;
@@ -23,8 +23,6 @@ use crate::api::json::ApiJson;
 use crate::api::wire::clients::{ClientListQuery, client_list};
 use crate::api::wire::equipment::{IdentityBody, IdentityView, identity_correction};
 use crate::api::wire::external::ExternalBuilding;
-use crate::api::wire::invoices::LineBody;
-use crate::api::wire::quotes::{QuoteBody, quote_create};
 use crate::api::wire::{PageQuery, Paging};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
@@ -35,16 +33,20 @@ use crate::domain::quote::{QuoteOrigin, QuoteStatus};
 use crate::domain::survey::SurveyStatus;
 use crate::domain::visit::VisitStatus;
 use crate::error::{ApiError, AppResult};
-use crate::services::equipment::{EQUIPMENT_TYPES, MAINTENANCE_CONTRACTS};
+use crate::principal::Principal;
+use crate::services::equipment::{
+    self as equipment_service, EQUIPMENT_TYPES, EquipmentPageData, LogbookData,
+    MAINTENANCE_CONTRACTS,
+};
 use crate::services::sheet::{component_label, equipment_type_label};
-use crate::services::technical_data;
+use crate::services::{quotes, technical_data};
 use crate::state::AppState;
-use crate::store::calls::{self as call_store, EquipmentCallRow};
-use crate::store::equipment::{self as equipment_store, EquipmentRow, ParkFilter};
-use crate::store::quotes::{self as quote_store, EquipmentQuoteRow};
-use crate::store::surveys::{self as survey_store, EquipmentSurveyRow};
-use crate::store::technical_fields::{self, ValueType};
-use crate::store::visits::{self as visit_store, EquipmentVisitRow};
+use crate::store::calls::EquipmentCallRow;
+use crate::store::equipment::ParkFilter;
+use crate::store::quotes::EquipmentQuoteRow;
+use crate::store::surveys::EquipmentSurveyRow;
+use crate::store::technical_fields::ValueType;
+use crate::store::visits::EquipmentVisitRow;
 use crate::text::fold;
 
 pub fn router() -> Router<AppState> {
@@ -60,18 +62,6 @@ pub fn router() -> Router<AppState> {
 
 /// Longest search.
 const MAX_SEARCH_CHARS: usize = 100;
-/// Rows of each history list on the equipment's page.
-const RECENT_ROWS: u32 = 10;
-/// Calls read for downtime and repeat breakdowns (a safety bound).
-const MAX_CALLS_READ: u32 = 2000;
-/// Visits and calls in the logbook, each (the latest ones when there are more).
-const MAX_LOGBOOK_ROWS: u32 = 2000;
-/// Object of the repair quote offered on repeat breakdowns.
-pub const REPAIR_QUOTE_OBJECT: &str = "Réparation suite à pannes répétées";
-
-fn not_found() -> ApiError {
-    ApiError::not_found("Équipement introuvable.")
-}
 
 fn type_label(code: Option<&str>) -> Option<String> {
     code.map(|c| equipment_type_label(c).to_owned())
@@ -185,18 +175,21 @@ async fn park(
     session: StaffSession,
     ApiQuery(mut query): ApiQuery<ParkQuery>,
 ) -> AppResult<Json<ParkPage>> {
-    let agency_id = session.require_agency()?.id.clone();
+    let principal = session.principal();
+    principal.agency()?;
     let paging = Paging::from_query(&PageQuery {
         limit: query.limit.take(),
         page: query.page.take(),
     })?;
     let filter = park_filter(&mut query)?;
-    let (total, rows) = state
-        .store
-        .read(move |conn| {
-            equipment_store::park_page(conn, &agency_id, &filter, paging.limit, paging.offset())
-        })
-        .await?;
+    let (total, rows) = equipment_service::park(
+        &state.store,
+        &principal,
+        filter,
+        paging.limit,
+        paging.offset(),
+    )
+    .await?;
     let results = rows
         .into_iter()
         .map(|row| {
@@ -574,31 +567,22 @@ fn breakdowns(calls: &[EquipmentCallRow], now: DateTime<Utc>) -> (DowntimeView, 
     )
 }
 
-/// The equipment's client, by its public identifier and name.
-fn client_of(
-    conn: &crate::store::Conn,
-    agency_id: &str,
-    equipment: &EquipmentRow,
-) -> AppResult<Option<ClientRef>> {
-    Ok(match &equipment.client_id {
-        Some(client_id) => equipment_store::client_ref_and_name(conn, agency_id, client_id)?
-            .map(|(id, name)| ClientRef { id, name }),
-        None => None,
-    })
-}
-
-fn load_page(
-    conn: &crate::store::Conn,
-    base_url: &str,
-    agency_id: &str,
-    id: &str,
-    now: DateTime<Utc>,
-) -> AppResult<EquipmentPage> {
-    let equipment: EquipmentRow =
-        equipment_store::get(conn, agency_id, id)?.ok_or_else(not_found)?;
-    let client = client_of(conn, agency_id, &equipment)?;
-    let catalog = technical_fields::all(conn)?;
-    let values = equipment_store::values_detailed(conn, id)?;
+/// The page, as the screen reads it, from what `services::equipment::page_data` read.
+fn build_page(data: EquipmentPageData, base_url: &str) -> EquipmentPage {
+    let EquipmentPageData {
+        equipment,
+        client,
+        catalog,
+        values,
+        knowledge_rate: rate,
+        year_calls,
+        visits: (visits_total, visits),
+        calls: (calls_total, calls),
+        surveys: (surveys_total, surveys),
+        quotes: (quotes_total, quotes),
+        now,
+    } = data;
+    let client = client.map(|(id, name)| ClientRef { id, name });
     let equipment_type = equipment.identity.equipment_type.as_deref();
 
     let mut technical: Vec<ComponentView> = Vec::new();
@@ -640,7 +624,6 @@ fn load_page(
             }),
         }
     }
-    let rate = equipment_store::knowledge_rate(conn, agency_id, id)?.unwrap_or(0.0);
     let weight = knowledge::field_weight(counted);
     let knowledge = KnowledgeView {
         rate,
@@ -660,19 +643,9 @@ fn load_page(
             .collect(),
     };
 
-    let since = clock::format_timestamp(now - Duration::days(downtime::DOWNTIME_WINDOW_DAYS));
-    let year_calls = call_store::of_equipment_since(conn, agency_id, id, &since, MAX_CALLS_READ)?;
     let (downtime, repeat_breakdowns) = breakdowns(&year_calls, now);
 
-    let (visits_total, visits) =
-        visit_store::recent_of_equipment(conn, agency_id, id, RECENT_ROWS)?;
-    let (calls_total, calls) = call_store::recent_of_equipment(conn, agency_id, id, RECENT_ROWS)?;
-    let (surveys_total, surveys) =
-        survey_store::recent_of_equipment(conn, agency_id, id, RECENT_ROWS)?;
-    let (quotes_total, quotes) =
-        quote_store::recent_of_equipment(conn, agency_id, id, RECENT_ROWS)?;
-
-    Ok(EquipmentPage {
+    EquipmentPage {
         id: equipment.id.clone(),
         type_label: type_label(equipment_type),
         building: equipment.building.clone().map(ExternalBuilding::from),
@@ -698,16 +671,12 @@ fn load_page(
             total: quotes_total,
             results: quotes.into_iter().map(Into::into).collect(),
         },
-    })
+    }
 }
 
-async fn read_page(state: &AppState, agency_id: String, id: String) -> AppResult<EquipmentPage> {
-    let base_url = state.base_url.clone();
-    let now = state.now();
-    state
-        .store
-        .read(move |conn| load_page(conn, &base_url, &agency_id, &id, now))
-        .await
+async fn read_page(state: &AppState, principal: &Principal, id: &str) -> AppResult<EquipmentPage> {
+    let data = equipment_service::page_data(&state.store, principal, id).await?;
+    Ok(build_page(data, &state.base_url))
 }
 
 async fn page(
@@ -715,8 +684,7 @@ async fn page(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<EquipmentPage>> {
-    let agency_id = session.require_agency()?.id.clone();
-    Ok(Json(read_page(&state, agency_id, id).await?))
+    Ok(Json(read_page(&state, &session.principal(), &id).await?))
 }
 
 /// `PATCH /equipment/{id}/identity` of the REST API, answered with the page.
@@ -726,9 +694,10 @@ async fn correct_identity(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<IdentityBody>,
 ) -> AppResult<Json<EquipmentPage>> {
-    let agency_id = session.require_agency()?.id.clone();
-    identity_correction(&state, &session.principal(), id.clone(), body).await?;
-    Ok(Json(read_page(&state, agency_id, id).await?))
+    let principal = session.principal();
+    principal.agency()?;
+    identity_correction(&state, &principal, id.clone(), body).await?;
+    Ok(Json(read_page(&state, &principal, &id).await?))
 }
 
 /// The rules of `PATCH /equipment/{id}`, every catalog datum named by its
@@ -739,18 +708,9 @@ async fn update_technical(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<Map<String, Value>>,
 ) -> AppResult<Json<EquipmentPage>> {
-    let caller = session.principal();
-    let agency_id = caller.agency()?.id.clone();
-    let actor = caller.actor.clone();
-    {
-        let agency_id = agency_id.clone();
-        let id = id.clone();
-        state
-            .store
-            .write(move |tx| technical_data::update_by_code(tx, &agency_id, &id, &body, &actor))
-            .await?;
-    }
-    Ok(Json(read_page(&state, agency_id, id).await?))
+    let principal = session.principal();
+    technical_data::update_by_code_for(&state.store, &principal, &id, body).await?;
+    Ok(Json(read_page(&state, &principal, &id).await?))
 }
 
 #[derive(Serialize)]
@@ -762,71 +722,19 @@ struct RepairQuote {
 }
 
 /// A draft quote « Réparation suite à pannes répétées » (origin `panne`, one
-/// row to complete), through `POST /quotes`; refused (409) when the
-/// equipment has no repeat breakdowns.
+/// row to complete): `services::quotes::repair_quote`, refused (409) when
+/// the equipment has no repeat breakdowns.
 async fn repair_quote(
     State(state): State<AppState>,
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<RepairQuote>)> {
-    let agency_id = session.require_agency()?.id.clone();
-    let now = state.now();
-    let since = clock::format_timestamp(now - Duration::days(downtime::REPEAT_WINDOW_DAYS));
-    let calls = {
-        let id = id.clone();
-        state
-            .store
-            .read(move |conn| -> AppResult<_> {
-                equipment_store::get(conn, &agency_id, &id)?.ok_or_else(not_found)?;
-                Ok(call_store::of_equipment_since(
-                    conn,
-                    &agency_id,
-                    &id,
-                    &since,
-                    MAX_CALLS_READ,
-                )?)
-            })
-            .await?
-    };
-    let (_, repeat) = breakdowns(&calls, now);
-    if !repeat.flagged {
-        return Err(ApiError::conflict(format!(
-            "Cet équipement n'a pas de pannes répétées : il faut au moins {} appels reçus en {} jours.",
-            downtime::REPEAT_THRESHOLD,
-            downtime::REPEAT_WINDOW_DAYS
-        )));
-    }
-    let references: Vec<&str> = repeat
-        .calls
-        .iter()
-        .take(10)
-        .map(|c| c.reference.as_str())
-        .collect();
-    let label = format!(
-        "À compléter : réparation suite aux appels {}",
-        references.join(", ")
-    );
-    let created = quote_create(
-        &state,
-        &session.principal(),
-        QuoteBody {
-            equipment_id: id,
-            origin: QuoteOrigin::Panne.as_str().to_owned(),
-            object: REPAIR_QUOTE_OBJECT.to_owned(),
-            rows: vec![LineBody {
-                label: Some(label.chars().take(300).collect()),
-                quantity: Some(1.0),
-                unit_price: Some(0.0),
-                vat_rate: None,
-            }],
-        },
-    )
-    .await?;
+    let id = quotes::repair_quote(&state.store, &session.principal(), &id).await?;
     Ok((
         StatusCode::CREATED,
         Json(RepairQuote {
-            link: format!("/devis/{}", created.id),
-            id: created.id,
+            link: format!("/devis/{id}"),
+            id,
         }),
     ))
 }
@@ -933,41 +841,38 @@ async fn logbook(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<Logbook>> {
-    let agency_id = session.require_agency()?.id.clone();
-    let generated_at = clock::format_timestamp(state.now());
-    let book = state
-        .store
-        .read(move |conn| {
-            let equipment = equipment_store::get(conn, &agency_id, &id)?.ok_or_else(not_found)?;
-            let client = client_of(conn, &agency_id, &equipment)?;
-            let visits =
-                visit_store::carried_out_of_equipment(conn, &agency_id, &id, MAX_LOGBOOK_ROWS)?;
-            // Every call since the beginning ("" sorts before any timestamp).
-            let calls =
-                call_store::of_equipment_since(conn, &agency_id, &id, "", MAX_LOGBOOK_ROWS)?;
-            let truncated = visits.len() >= MAX_LOGBOOK_ROWS as usize
-                || calls.len() >= MAX_LOGBOOK_ROWS as usize;
-            let mut entries: Vec<LogbookEntry> = visits
-                .into_iter()
-                .map(visit_entry)
-                .chain(calls.into_iter().map(call_entry))
-                .collect();
-            entries.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.id.cmp(&b.id)));
-            Ok::<_, ApiError>(Logbook {
-                equipment: LogbookEquipment {
-                    type_label: type_label(equipment.identity.equipment_type.as_deref()),
-                    id: equipment.id,
-                    number: equipment.identity.number,
-                    serial_number: equipment.identity.serial_number,
-                    location: equipment.identity.location,
-                    building: equipment.building.map(ExternalBuilding::from),
-                    client,
-                },
-                generated_at,
-                entries,
-                truncated,
-            })
-        })
-        .await?;
+    let LogbookData {
+        equipment,
+        client,
+        visits,
+        calls,
+        now,
+    } = equipment_service::logbook_data(&state.store, &session.principal(), &id).await?;
+    let client = client.map(|(id, name)| ClientRef { id, name });
+    let generated_at = clock::format_timestamp(now);
+    let book = {
+        let truncated = visits.len() >= equipment_service::MAX_LOGBOOK_ROWS as usize
+            || calls.len() >= equipment_service::MAX_LOGBOOK_ROWS as usize;
+        let mut entries: Vec<LogbookEntry> = visits
+            .into_iter()
+            .map(visit_entry)
+            .chain(calls.into_iter().map(call_entry))
+            .collect();
+        entries.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.id.cmp(&b.id)));
+        Logbook {
+            equipment: LogbookEquipment {
+                type_label: type_label(equipment.identity.equipment_type.as_deref()),
+                id: equipment.id,
+                number: equipment.identity.number,
+                serial_number: equipment.identity.serial_number,
+                location: equipment.identity.location,
+                building: equipment.building.map(ExternalBuilding::from),
+                client,
+            },
+            generated_at,
+            entries,
+            truncated,
+        }
+    };
     Ok(Json(book))
 }

@@ -11,14 +11,11 @@ use crate::api::json::ApiJson;
 use crate::api::wire::me::AgencyRef;
 use crate::auth::secret;
 use crate::auth::staff_session::{self, StaffSession};
-use crate::clock;
 use crate::error::{ApiError, AppError, AppResult};
-use crate::services::accounts::{agencies_in_scope, authenticate, is_installation_admin};
+use crate::services::sessions;
 use crate::state::AppState;
 use crate::store::accounts::AccountRow;
 use crate::store::agencies::AgencyRow;
-use crate::store::audit::{self, Actor, AuditEntry};
-use crate::store::sessions::{self, NewSession};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -92,17 +89,7 @@ async fn sign_in(
     if let Some(retry_after_secs) = state.login_throttle.retry_after(&email) {
         return Err(AppError::TooManyRequests { retry_after_secs }.into());
     }
-    let lookup_email = email.clone();
-    let found = state
-        .store
-        .read(move |conn| -> AppResult<_> {
-            let Some(account) = authenticate(conn, &lookup_email, &body.password)? else {
-                return Ok(None);
-            };
-            let scope = agencies_in_scope(conn, &account)?;
-            Ok(Some((account, scope)))
-        })
-        .await?;
+    let found = sessions::sign_in(&state.store, &email, body.password).await?;
     let Some((account, scope)) = found else {
         state.login_throttle.record_failure(&email);
         return Err(ApiError::unauthorized(
@@ -122,49 +109,19 @@ pub(crate) async fn open_session(
     scope: Vec<AgencyRow>,
 ) -> AppResult<Response> {
     let session_secret = staff_session::new_session_secret()?;
-    let agency = account
-        .default_agency_id
-        .as_deref()
-        .and_then(|id| scope.iter().find(|a| a.id == id))
-        .or_else(|| scope.first())
-        .cloned();
-    let now = state.now();
-    let fingerprint = secret::fingerprint(&session_secret);
-    let account_id = account.id.clone();
-    let agency_id = agency.as_ref().map(|a| a.id.clone());
-    let for_check = account.clone();
-    let installation_admin = state
-        .store
-        .write(move |tx| -> AppResult<bool> {
-            let session_id = sessions::create(
-                tx,
-                &NewSession {
-                    account_id: &account_id,
-                    fingerprint: &fingerprint,
-                    agency_id: agency_id.as_deref(),
-                    now: &clock::format_timestamp(now),
-                    expires_at: &staff_session::expiry_from(now),
-                },
-            )?;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: agency_id.as_deref(),
-                    actor: &Actor::Account(account_id.clone()),
-                    action: "connexion",
-                    object_type: "session",
-                    object_id: Some(&session_id),
-                    detail: None,
-                },
-            )?;
-            Ok(is_installation_admin(tx, &for_check)?)
-        })
-        .await?;
+    let opened = sessions::open(
+        &state.store,
+        &account,
+        &scope,
+        secret::fingerprint(&session_secret),
+        staff_session::expiry_from,
+    )
+    .await?;
     let view = session_view(
         &account,
-        agency.as_ref(),
+        opened.agency.as_ref(),
         &scope,
-        installation_admin,
+        opened.installation_admin,
         staff_session::csrf_token_for(&session_secret),
     );
     Ok((
@@ -192,20 +149,11 @@ async fn current(
 }
 
 async fn installation_admin_of(state: &AppState, session: &StaffSession) -> AppResult<bool> {
-    let account = session.account.clone();
-    state
-        .store
-        .read(move |conn| is_installation_admin(conn, &account))
-        .await
-        .map_err(ApiError::from)
+    Ok(sessions::installation_admin(&state.store, &session.principal()).await?)
 }
 
 async fn sign_out(State(state): State<AppState>, session: StaffSession) -> AppResult<Response> {
-    let id = session.session_id.clone();
-    state
-        .store
-        .write(move |tx| sessions::revoke(tx, &id, &tx.now_text()))
-        .await?;
+    sessions::sign_out(&state.store, &session.session_id).await?;
     Ok((
         StatusCode::NO_CONTENT,
         [(header::SET_COOKIE, staff_session::expired_cookie())],
@@ -221,18 +169,13 @@ async fn switch_agency(
     session: StaffSession,
     ApiJson(body): ApiJson<SwitchAgencyBody>,
 ) -> AppResult<Json<SessionView>> {
-    let wanted = body.agency_id.trim().to_owned();
-    let Some(agency) = session.scope.iter().find(|a| a.id == wanted).cloned() else {
-        return Err(ApiError::forbidden(
-            "Cette agence n'est pas dans le périmètre de votre compte.",
-        ));
-    };
-    let id = session.session_id.clone();
-    let agency_id = agency.id.clone();
-    state
-        .store
-        .write(move |tx| sessions::set_agency(tx, &id, &agency_id))
-        .await?;
+    let agency = sessions::choose_agency(
+        &state.store,
+        &session.principal(),
+        &session.session_id,
+        &body.agency_id,
+    )
+    .await?;
     let installation_admin = installation_admin_of(&state, &session).await?;
     Ok(Json(session_view(
         &session.account,

@@ -22,10 +22,10 @@ use crate::auth::staff_session::StaffSession;
 use crate::backup::{self, BackupFile};
 use crate::error::{ApiError, AppError, AppResult};
 use crate::server;
-use crate::services::accounts;
+use crate::services::sessions;
 use crate::settings::{self, Settings};
 use crate::state::AppState;
-use crate::store::{self, diagnostics};
+use crate::store;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -177,12 +177,7 @@ async fn require_installation_admin(
     session: &StaffSession,
     what: &'static str,
 ) -> AppResult<()> {
-    let account = session.account.clone();
-    state
-        .store
-        .read(move |conn| accounts::require_installation_admin(conn, &account, what))
-        .await
-        .map_err(ApiError::from)
+    Ok(sessions::require_installation_admin(&state.store, &session.principal(), what).await?)
 }
 
 async fn read(
@@ -323,21 +318,15 @@ async fn diagnostics_report(
     State(state): State<AppState>,
     session: StaffSession,
 ) -> AppResult<Response> {
-    require_installation_admin(&state, &session, "Le diagnostic").await?;
+    let figures = sessions::database_figures(&state.store, &session.principal()).await?;
     let saved = load_settings(&state).ok();
     let folder = saved.as_ref().and_then(|s| current_backup_dir(&state, s));
     let db_path = state.store.path().to_owned();
-    let (version, counts, deliveries) = state
-        .store
-        .read(|conn| -> AppResult<_> {
-            let version = store::applied_schema_version(conn)?;
-            Ok((
-                version,
-                diagnostics::counts(conn)?,
-                diagnostics::deliveries_by_status(conn)?,
-            ))
-        })
-        .await?;
+    let sessions::DatabaseFigures {
+        schema_version: version,
+        counts,
+        deliveries,
+    } = figures;
     let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
     let wal = PathBuf::from(format!("{}-wal", db_path.display()));
     let sync = state.webhooks.status();

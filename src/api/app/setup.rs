@@ -16,13 +16,10 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
 use crate::api::json::ApiJson;
-use crate::auth::password;
 use crate::demo;
 use crate::error::{ApiError, AppError, AppResult};
-use crate::services::accounts::{self, InitInput};
+use crate::services::sessions::{self, SetupInput};
 use crate::state::AppState;
-use crate::store::audit::Actor;
-use crate::store::{accounts as account_store, agencies};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -38,11 +35,9 @@ struct SetupStatus {
 }
 
 async fn status(State(state): State<AppState>) -> AppResult<Json<SetupStatus>> {
-    let exists = state
-        .store
-        .read(|conn| agencies::any_client_organization(conn).map_err(ApiError::from))
-        .await?;
-    Ok(Json(SetupStatus { needed: !exists }))
+    Ok(Json(SetupStatus {
+        needed: sessions::setup_needed(&state.store).await?,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -105,62 +100,23 @@ fn already_set_up() -> ApiError {
     )
 }
 
-async fn ensure_needed(state: &AppState) -> AppResult<()> {
-    let exists = state
-        .store
-        .read(|conn| agencies::any_client_organization(conn).map_err(ApiError::from))
-        .await?;
-    if exists {
-        Err(already_set_up())
-    } else {
-        Ok(())
-    }
-}
-
 async fn set_up(
     State(state): State<AppState>,
     peer: Peer,
     ApiJson(body): ApiJson<SetupBody>,
 ) -> AppResult<Response> {
     require_loopback(peer)?;
-    ensure_needed(&state).await?;
-    password::check_strength(&body.password)?;
-    let password_text = body.password.clone();
-    let hash = tokio::task::spawn_blocking(move || password::hash(&password_text))
-        .await
-        .map_err(|err| AppError::Internal(anyhow::anyhow!(err.to_string())))??;
-    let (account, scope) = state
-        .store
-        .write(move |tx| -> AppResult<_> {
-            // Checked again in the one writer transaction: two setups at
-            // once make one organization.
-            if agencies::any_client_organization(tx)? {
-                return Err(already_set_up());
-            }
-            let out = accounts::init_organization(
-                tx,
-                &InitInput {
-                    organization: &body.organization,
-                    agency: &body.agency,
-                    admin_email: &body.email,
-                    admin_name: body
-                        .admin_name
-                        .as_deref()
-                        .map(str::trim)
-                        .filter(|n| !n.is_empty()),
-                    admin_password_hash: &hash,
-                },
-                &Actor::System,
-            )?;
-            let account = account_store::get(tx, &out.account_id)?.ok_or_else(|| {
-                AppError::Internal(anyhow::anyhow!(
-                    "administrateur introuvable après sa création"
-                ))
-            })?;
-            let scope = accounts::agencies_in_scope(tx, &account)?;
-            Ok((account, scope))
-        })
-        .await?;
+    let (account, scope) = sessions::set_up(
+        &state.store,
+        SetupInput {
+            organization: body.organization,
+            agency: body.agency,
+            email: body.email,
+            admin_name: body.admin_name,
+            password: body.password,
+        },
+    )
+    .await?;
     tracing::info!("installation : organisation et administrateur créés");
     super::session::open_session(&state, account, scope).await
 }
@@ -181,7 +137,9 @@ struct DemoInstalled {
 
 async fn install_demo(State(state): State<AppState>, peer: Peer) -> AppResult<Json<DemoInstalled>> {
     require_loopback(peer)?;
-    ensure_needed(&state).await?;
+    if !sessions::setup_needed(&state.store).await? {
+        return Err(already_set_up());
+    }
     let store = state.store.clone();
     let data_dir = state.data_dir();
     let creds =

@@ -29,15 +29,15 @@ use crate::api::wire::{Created, PageQuery, Paging, RecordKind};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::domain::survey::SurveyStatus;
-use crate::error::{ApiError, AppResult};
+use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::sheet::{component_label, equipment_type_label};
-use crate::services::surveys::{self as survey_service, NOT_FOUND};
+use crate::services::surveys::{self as survey_service};
 use crate::services::visits::day_text;
 use crate::state::AppState;
-use crate::store::discrepancies::{self as discrepancy_store, DiscrepancyRow};
-use crate::store::surveys::{self as survey_store, SurveySummaryRow};
-use crate::store::technical_fields::{self, CatalogField};
+use crate::store::discrepancies::DiscrepancyRow;
+use crate::store::surveys::SurveySummaryRow;
+use crate::store::technical_fields::CatalogField;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -139,12 +139,8 @@ async fn list(
         },
     )
     .await?;
-    let agency_id = caller.agency()?.id.clone();
     let ids: Vec<String> = page.results.iter().map(|r| r.id.clone()).collect();
-    let summaries = state
-        .store
-        .read(move |conn| survey_store::summaries(conn, &agency_id, &ids))
-        .await?;
+    let summaries = survey_service::summaries(&state.store, &caller, ids).await?;
     let results = page
         .results
         .into_iter()
@@ -305,20 +301,7 @@ async fn detail(
 ) -> AppResult<Json<SurveyDetail>> {
     let caller = caller_of(&session)?;
     let survey = wire::survey_record(&state, &caller, id.clone()).await?;
-    let agency_id = caller.agency()?.id.clone();
-    type Loaded = (SurveySummaryRow, Vec<CatalogField>, Vec<(String, String)>);
-    let (summary, catalog, values) = state
-        .store
-        .read(move |conn| -> AppResult<Option<Loaded>> {
-            let Some(summary) = survey_store::summaries(conn, &agency_id, &[id])?.pop() else {
-                return Ok(None);
-            };
-            let catalog = technical_fields::all(conn)?;
-            let values = survey_store::values(conn, &summary.id)?;
-            Ok(Some((summary, catalog, values)))
-        })
-        .await?
-        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
+    let (summary, catalog, values) = survey_service::form(&state.store, &caller, &id).await?;
     let refusal = match SurveyStatus::parse(&summary.status) {
         Some(status) => survey_service::check_submittable(&session.account, status)
             .err()
@@ -399,30 +382,15 @@ async fn discrepancies(
     ApiPath(id): ApiPath<String>,
     ApiQuery(query): ApiQuery<PageOnly>,
 ) -> AppResult<Json<Paged<DiscrepancyView>>> {
-    let agency_id = session.require_agency()?.id.clone();
+    let principal = session.principal();
+    principal.agency()?;
     let paging = Paging::from_query(&PageQuery {
         limit: query.limit,
         page: query.page,
     })?;
-    let (total, rows) = state
-        .store
-        .read(
-            move |conn| -> AppResult<Option<(i64, Vec<DiscrepancyRow>)>> {
-                if survey_store::get(conn, &agency_id, &id)?.is_none() {
-                    return Ok(None);
-                }
-                Ok(discrepancy_store::of_survey(
-                    conn,
-                    &agency_id,
-                    &id,
-                    paging.limit,
-                    paging.offset(),
-                )
-                .map(Some)?)
-            },
-        )
-        .await?
-        .ok_or_else(|| ApiError::not_found(NOT_FOUND))?;
+    let (total, rows) =
+        survey_service::discrepancies(&state.store, &principal, &id, paging.limit, paging.offset())
+            .await?;
     Ok(Json(Paged {
         total,
         page: paging.page,

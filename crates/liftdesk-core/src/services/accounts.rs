@@ -1,7 +1,8 @@
 //! Organizations, agencies and staff accounts.
 
+use crate::principal::Principal;
 use crate::store::Conn;
-use crate::store::Tx;
+use crate::store::{Store, Tx};
 use serde_json::json;
 
 use crate::auth::password;
@@ -354,4 +355,42 @@ pub fn change_password(
         },
     )?;
     Ok(revoked)
+}
+
+/// The principal changes its own password: the current one verified (422
+/// when wrong), the new one strong enough; every API token of the account
+/// and every other session are revoked. Answers how many tokens were.
+pub async fn change_own_password(
+    store: &Store,
+    p: &Principal,
+    keep_session_id: &str,
+    current_password: String,
+    new_password: String,
+) -> AppResult<usize> {
+    password::check_strength(&new_password)?;
+    let account_id = p.account.id.clone();
+    let stored = store
+        .read(move |conn| accounts::password_hash(conn, &account_id))
+        .await?
+        .ok_or_else(|| AppError::not_found("Compte introuvable."))?;
+    let verified =
+        tokio::task::spawn_blocking(move || password::verify(&current_password, &stored))
+            .await
+            .map_err(|err| anyhow::anyhow!(err))?;
+    if !verified {
+        return Err(AppError::unprocessable(
+            "Le mot de passe actuel est incorrect.",
+        ));
+    }
+    let new_hash = tokio::task::spawn_blocking(move || password::hash(&new_password))
+        .await
+        .map_err(|err| anyhow::anyhow!(err))??;
+    let (account_id, session_id, actor) = (
+        p.account.id.clone(),
+        keep_session_id.to_owned(),
+        p.actor.clone(),
+    );
+    store
+        .write(move |tx| change_password(tx, &account_id, &new_hash, Some(&session_id), &actor))
+        .await
 }

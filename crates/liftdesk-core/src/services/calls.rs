@@ -929,6 +929,67 @@ pub async fn read(
         .ok_or_else(not_found)
 }
 
+/// A call of the agency as its screen reads it: the call, its history, the
+/// technicians who could take it now, and its equipment.
+#[derive(Debug)]
+pub struct CallDetail {
+    pub call: crate::store::calls::CallRow,
+    pub history: Vec<HistoryEntry>,
+    pub choices: TechnicianChoices,
+    pub equipment: Option<EquipmentRow>,
+}
+
+/// The call `id` of the principal's agency with its history, the technician
+/// choices and its equipment, read in one transaction (404 otherwise).
+pub async fn detail(store: &Store, p: &Principal, id: &str) -> AppResult<CallDetail> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    let now = store.now();
+    store
+        .read(move |conn| -> AppResult<_> {
+            let call = store::get_in_agency(conn, &agency_id, &id)?.ok_or_else(not_found)?;
+            Ok(CallDetail {
+                history: history(conn, &agency_id, &call)?,
+                choices: technician_choices(conn, &agency_id, now)?,
+                equipment: equipment::get(conn, &agency_id, &call.equipment_id)?,
+                call,
+            })
+        })
+        .await
+}
+
+/// The equipment of the principal's agency a call may be taken for: by
+/// number first (an index range, instant on a large park); when no number
+/// starts so, the words searched in the number, building name and address.
+/// At most `limit`, and how many match; 400 beyond [`MAX_SEARCH_CHARS`].
+pub async fn equipment_choices(
+    store: &Store,
+    p: &Principal,
+    search: Option<&str>,
+    limit: u32,
+) -> AppResult<(i64, Vec<EquipmentRow>)> {
+    let agency_id = p.agency_id()?.to_owned();
+    let search = search.map(|q| q.trim().to_owned()).unwrap_or_default();
+    if search.chars().count() > MAX_SEARCH_CHARS {
+        return Err(AppError::bad_request(format!(
+            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
+        )));
+    }
+    let key: String = search
+        .chars()
+        .filter(|c| *c != ' ' && *c != '\t')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    store
+        .read(move |conn| {
+            let by_number = equipment::by_number_prefix(conn, &agency_id, &key, limit)?;
+            if by_number.0 > 0 || search.is_empty() {
+                return Ok(by_number);
+            }
+            crate::services::equipment::search(conn, &agency_id, Some(&search), limit, 0)
+        })
+        .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

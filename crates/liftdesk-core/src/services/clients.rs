@@ -474,3 +474,32 @@ pub async fn search_page(
         .read(move |conn| store::search(conn, &agency_id, &words, archived, limit, offset))
         .await?)
 }
+
+/// A client of the principal's agency with its contacts (404 otherwise).
+pub async fn detail(
+    store_handle: &Store,
+    p: &Principal,
+    client_ref: &str,
+) -> AppResult<(ClientRow, Vec<ContactRow>)> {
+    let (agency_id, client_ref) = (p.agency_id()?.to_owned(), client_ref.to_owned());
+    store_handle
+        .read(move |conn| client_with_contacts(conn, &agency_id, &client_ref))
+        .await?
+        .ok_or_else(|| AppError::not_found(NOT_FOUND))
+}
+
+/// Archives (`true`) or restores (`false`) a client of the principal's
+/// agency (administrators only, see [`require_archiver`]).
+pub async fn archive_for(
+    store_handle: &Store,
+    p: &Principal,
+    client_ref: &str,
+    archived: bool,
+) -> AppResult<()> {
+    require_archiver(&p.account, archived)?;
+    let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
+    let client_ref = client_ref.to_owned();
+    store_handle
+        .write(move |tx| set_archived(tx, &agency_id, &client_ref, archived, &actor))
+        .await
+}

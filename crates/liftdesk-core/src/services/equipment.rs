@@ -514,6 +514,161 @@ pub async fn without_external_id_for(
     Ok((rows, agency))
 }
 
+// -- The equipment screen ---------------------------------------------------
+
+/// Rows of each history list on the equipment's page.
+pub const RECENT_ROWS: u32 = 10;
+/// Calls read for downtime and repeat breakdowns (a safety bound).
+pub const MAX_CALLS_READ: u32 = 2000;
+/// Visits and calls in the logbook, each (the latest ones when there are more).
+pub const MAX_LOGBOOK_ROWS: u32 = 2000;
+
+/// What an equipment's page shows, read in one transaction.
+#[derive(Debug)]
+pub struct EquipmentPageData {
+    pub equipment: EquipmentRow,
+    /// The client's public identifier and name.
+    pub client: Option<(String, String)>,
+    pub catalog: Vec<technical_fields::CatalogField>,
+    pub values: Vec<equipment_store::ValueRow>,
+    pub knowledge_rate: f64,
+    /// The calls of the downtime window (`domain::downtime`), oldest first.
+    pub year_calls: Vec<crate::store::calls::EquipmentCallRow>,
+    pub visits: (i64, Vec<crate::store::visits::EquipmentVisitRow>),
+    pub calls: (i64, Vec<crate::store::calls::EquipmentCallRow>),
+    pub surveys: (i64, Vec<crate::store::surveys::EquipmentSurveyRow>),
+    pub quotes: (i64, Vec<crate::store::quotes::EquipmentQuoteRow>),
+    /// When it was read, by the store's clock.
+    pub now: chrono::DateTime<chrono::Utc>,
+}
+
+fn client_of(
+    conn: &Conn,
+    agency_id: &str,
+    equipment: &EquipmentRow,
+) -> AppResult<Option<(String, String)>> {
+    Ok(match &equipment.client_id {
+        Some(client_id) => equipment_store::client_ref_and_name(conn, agency_id, client_id)?,
+        None => None,
+    })
+}
+
+fn equipment_not_found() -> AppError {
+    AppError::not_found("Équipement introuvable.")
+}
+
+/// The page of an equipment of the principal's agency (404 otherwise).
+pub async fn page_data(store: &Store, p: &Principal, id: &str) -> AppResult<EquipmentPageData> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    let now = store.now();
+    store
+        .read(move |conn| {
+            let equipment =
+                equipment_store::get(conn, &agency_id, &id)?.ok_or_else(equipment_not_found)?;
+            let since = crate::clock::format_timestamp(
+                now - chrono::Duration::days(crate::domain::downtime::DOWNTIME_WINDOW_DAYS),
+            );
+            Ok(EquipmentPageData {
+                client: client_of(conn, &agency_id, &equipment)?,
+                catalog: technical_fields::all(conn)?,
+                values: equipment_store::values_detailed(conn, &id)?,
+                knowledge_rate: equipment_store::knowledge_rate(conn, &agency_id, &id)?
+                    .unwrap_or(0.0),
+                year_calls: crate::store::calls::of_equipment_since(
+                    conn,
+                    &agency_id,
+                    &id,
+                    &since,
+                    MAX_CALLS_READ,
+                )?,
+                visits: crate::store::visits::recent_of_equipment(
+                    conn,
+                    &agency_id,
+                    &id,
+                    RECENT_ROWS,
+                )?,
+                calls: crate::store::calls::recent_of_equipment(
+                    conn,
+                    &agency_id,
+                    &id,
+                    RECENT_ROWS,
+                )?,
+                surveys: crate::store::surveys::recent_of_equipment(
+                    conn,
+                    &agency_id,
+                    &id,
+                    RECENT_ROWS,
+                )?,
+                quotes: crate::store::quotes::recent_of_equipment(
+                    conn,
+                    &agency_id,
+                    &id,
+                    RECENT_ROWS,
+                )?,
+                equipment,
+                now,
+            })
+        })
+        .await
+}
+
+/// What an equipment's maintenance logbook holds, read in one transaction.
+#[derive(Debug)]
+pub struct LogbookData {
+    pub equipment: EquipmentRow,
+    pub client: Option<(String, String)>,
+    /// The visits carried out, at most [`MAX_LOGBOOK_ROWS`].
+    pub visits: Vec<crate::store::visits::EquipmentVisitRow>,
+    /// Every call since the beginning, at most [`MAX_LOGBOOK_ROWS`].
+    pub calls: Vec<crate::store::calls::EquipmentCallRow>,
+    pub now: chrono::DateTime<chrono::Utc>,
+}
+
+/// The logbook of an equipment of the principal's agency (404 otherwise).
+pub async fn logbook_data(store: &Store, p: &Principal, id: &str) -> AppResult<LogbookData> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    let now = store.now();
+    store
+        .read(move |conn| {
+            let equipment =
+                equipment_store::get(conn, &agency_id, &id)?.ok_or_else(equipment_not_found)?;
+            Ok(LogbookData {
+                client: client_of(conn, &agency_id, &equipment)?,
+                visits: crate::store::visits::carried_out_of_equipment(
+                    conn,
+                    &agency_id,
+                    &id,
+                    MAX_LOGBOOK_ROWS,
+                )?,
+                // "" sorts before any timestamp.
+                calls: crate::store::calls::of_equipment_since(
+                    conn,
+                    &agency_id,
+                    &id,
+                    "",
+                    MAX_LOGBOOK_ROWS,
+                )?,
+                equipment,
+                now,
+            })
+        })
+        .await
+}
+
+/// One page of the park of the principal's agency, filtered, and its total.
+pub async fn park(
+    store: &Store,
+    p: &Principal,
+    filter: equipment_store::ParkFilter,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<equipment_store::ParkRow>)> {
+    let agency_id = p.agency_id()?.to_owned();
+    Ok(store
+        .read(move |conn| equipment_store::park_page(conn, &agency_id, &filter, limit, offset))
+        .await?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,10 @@
-//! Operations shared by every entry point (CLI, web UI API, REST API v2):
-//! each validates its input, applies the domain rules and writes through the
-//! store in the caller's transaction, with its audit entry.
+//! The operations of every front door (REST API v2, web app API, MCP, the
+//! call-center and partner APIs, the command line), one module per
+//! aggregate. An operation takes the store and the `Principal` that acts,
+//! checks the agency and the capability it needs, opens its own transaction,
+//! and returns a read model; inside, it validates its input, applies the
+//! domain's rules and writes with its audit entry and outbox rows. The
+//! functions taking a `Tx` or a `Conn` are its steps.
 
 pub mod accounts;
 pub mod call_feed;
@@ -8,6 +12,7 @@ pub mod calls;
 pub mod clients;
 pub mod contacts;
 pub mod credentials;
+pub mod dashboard;
 pub mod directory;
 pub mod discrepancies;
 pub mod documents;
@@ -16,6 +21,7 @@ pub mod imports;
 pub mod invoices;
 pub mod planning;
 pub mod quotes;
+pub mod sessions;
 pub mod sheet;
 pub mod surveys;
 pub mod technical_data;

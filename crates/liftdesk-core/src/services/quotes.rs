@@ -2,10 +2,11 @@
 //! `domain::quote::transition`. Acceptance writes `devis.accepte` to the
 //! outbox in the same transaction as the status change and its audit entry.
 
-use chrono::Datelike;
+use chrono::{DateTime, Datelike, Duration, Utc};
 use serde_json::json;
 
 use crate::clock;
+use crate::domain::downtime;
 use crate::domain::invoice::{self, LineAmounts, Totals};
 use crate::domain::quote::{self, QuoteAction, QuoteOrigin, QuoteStatus};
 use crate::error::{AppError, AppResult};
@@ -13,7 +14,7 @@ use crate::principal::Principal;
 use crate::services::invoices::{Author, LineInput, check_lines};
 use crate::store::audit::{self, AuditEntry};
 use crate::store::quotes::{self as store, NewQuote, QuoteLineRow, QuoteRow, Stamp};
-use crate::store::{Store, outbox};
+use crate::store::{Store, Tx, outbox};
 
 /// `object`: one sentence, 3 to 300 characters, no line break.
 pub const MIN_OBJECT_CHARS: usize = 3;
@@ -54,12 +55,17 @@ fn check_origin(raw: &str) -> AppResult<QuoteOrigin> {
     })
 }
 
-/// Creates a draft quote with the agency's next number; returns its id.
-pub async fn create(store: &Store, p: &Principal, input: NewQuoteInput) -> AppResult<String> {
-    let agency_id = p.agency_id()?;
-    let author = Author::of(p);
-    let equipment_id = input.equipment_id;
-    if equipment_id.is_empty() {
+/// A new quote's input, checked: what [`insert_draft`] writes.
+struct CheckedQuote {
+    equipment_id: String,
+    origin: QuoteOrigin,
+    object: String,
+    rows: Vec<QuoteLineRow>,
+}
+
+/// Checks a new quote's input (422 naming the field or the line).
+fn check_new(input: NewQuoteInput) -> AppResult<CheckedQuote> {
+    if input.equipment_id.is_empty() {
         return Err(AppError::unprocessable(
             "Le champ « equipmentId » est obligatoire.",
         ));
@@ -67,7 +73,7 @@ pub async fn create(store: &Store, p: &Principal, input: NewQuoteInput) -> AppRe
     let origin = check_origin(&input.origin)?;
     let object = check_object(&input.object)?;
     let lines = check_lines(&input.rows, "Le devis")?;
-    let rows: Vec<QuoteLineRow> = lines
+    let rows = lines
         .iter()
         .map(|l| QuoteLineRow {
             label: l.label.clone(),
@@ -76,49 +82,139 @@ pub async fn create(store: &Store, p: &Principal, input: NewQuoteInput) -> AppRe
             vat_rate_bp: l.vat_rate_bp,
         })
         .collect();
-    let agency_id = agency_id.to_owned();
+    Ok(CheckedQuote {
+        equipment_id: input.equipment_id,
+        origin,
+        object,
+        rows,
+    })
+}
+
+/// Writes a checked draft quote with the agency's next number, and its audit
+/// entry, in the transaction `tx`; returns its id.
+fn insert_draft(
+    tx: &Tx,
+    agency_id: &str,
+    quote: &CheckedQuote,
+    author: &Author,
+) -> AppResult<String> {
+    let CheckedQuote {
+        equipment_id,
+        origin,
+        object,
+        rows,
+    } = quote;
+    let equipment = store::find_equipment(tx, agency_id, equipment_id)?.ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Équipement introuvable dans cette agence : « {equipment_id} »."
+        ))
+    })?;
+    let now = tx.now();
+    let number = store::next_number(tx, agency_id, now.year())?;
+    let id = store::insert(
+        tx,
+        &NewQuote {
+            agency_id,
+            equipment_id: &equipment.id,
+            number: &number,
+            origin: origin.as_str(),
+            object,
+            created_by: author.account_id.as_deref(),
+            created_at: &clock::format_timestamp(now),
+            lines: rows,
+        },
+    )?;
+    let totals = totals_of(rows);
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id),
+            actor: &author.actor,
+            action: "creation",
+            object_type: "quote",
+            object_id: Some(&id),
+            detail: Some(json!({
+                "number": number,
+                "equipment": equipment.id,
+                "origin": origin.as_str(),
+                "rows": rows.len(),
+                "totalInclCents": totals.incl_tax_cents,
+            })),
+        },
+    )?;
+    Ok(id)
+}
+
+/// Creates a draft quote with the agency's next number; returns its id.
+pub async fn create(store: &Store, p: &Principal, input: NewQuoteInput) -> AppResult<String> {
+    let agency_id = p.agency_id()?.to_owned();
+    let author = Author::of(p);
+    let quote = check_new(input)?;
+    store
+        .write(move |tx| insert_draft(tx, &agency_id, &quote, &author))
+        .await
+}
+
+/// Object of the repair quote offered on repeat breakdowns.
+pub const REPAIR_QUOTE_OBJECT: &str = "Réparation suite à pannes répétées";
+/// Calls read to find repeat breakdowns (a safety bound).
+const MAX_CALLS_READ: u32 = 2000;
+
+/// A draft quote « Réparation suite à pannes répétées » (origin `panne`, one
+/// row to complete naming the calls) for an equipment of the principal's
+/// agency, read and written in one transaction: 404 for an equipment
+/// outside the agency, 409 when it has no repeat breakdowns
+/// (`domain::downtime`). Returns the quote's id.
+pub async fn repair_quote(store: &Store, p: &Principal, equipment_id: &str) -> AppResult<String> {
+    let agency_id = p.agency_id()?.to_owned();
+    let author = Author::of(p);
+    let equipment_id = equipment_id.to_owned();
     store
         .write(move |tx| {
-            let equipment =
-                store::find_equipment(tx, &agency_id, &equipment_id)?.ok_or_else(|| {
-                    AppError::unprocessable(format!(
-                        "Équipement introuvable dans cette agence : « {equipment_id} »."
-                    ))
-                })?;
             let now = tx.now();
-            let number = store::next_number(tx, &agency_id, now.year())?;
-            let id = store::insert(
+            crate::store::equipment::get(tx, &agency_id, &equipment_id)?
+                .ok_or_else(|| AppError::not_found("Équipement introuvable."))?;
+            let since = clock::format_timestamp(now - Duration::days(downtime::REPEAT_WINDOW_DAYS));
+            let calls = crate::store::calls::of_equipment_since(
                 tx,
-                &NewQuote {
-                    agency_id: &agency_id,
-                    equipment_id: &equipment.id,
-                    number: &number,
-                    origin: origin.as_str(),
-                    object: &object,
-                    created_by: author.account_id.as_deref(),
-                    created_at: &clock::format_timestamp(now),
-                    lines: &rows,
-                },
+                &agency_id,
+                &equipment_id,
+                &since,
+                MAX_CALLS_READ,
             )?;
-            let totals = totals_of(&rows);
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(&agency_id),
-                    actor: &author.actor,
-                    action: "creation",
-                    object_type: "quote",
-                    object_id: Some(&id),
-                    detail: Some(json!({
-                        "number": number,
-                        "equipment": equipment.id,
-                        "origin": origin.as_str(),
-                        "rows": rows.len(),
-                        "totalInclCents": totals.incl_tax_cents,
-                    })),
-                },
-            )?;
-            Ok(id)
+            let received: Vec<DateTime<Utc>> = calls
+                .iter()
+                .map(|c| clock::parse_timestamp(&c.received_at).unwrap_or(DateTime::<Utc>::MIN_UTC))
+                .collect();
+            let recent = downtime::recent_calls(&received, now);
+            if !downtime::is_repeated(recent.len()) {
+                return Err(AppError::conflict(format!(
+                    "Cet équipement n'a pas de pannes répétées : il faut au moins {} appels reçus en {} jours.",
+                    downtime::REPEAT_THRESHOLD,
+                    downtime::REPEAT_WINDOW_DAYS
+                )));
+            }
+            let references: Vec<&str> = recent
+                .iter()
+                .take(10)
+                .map(|&i| calls[i].reference.as_str())
+                .collect();
+            let label = format!(
+                "À compléter : réparation suite aux appels {}",
+                references.join(", ")
+            );
+            let quote = check_new(NewQuoteInput {
+                equipment_id: equipment_id.clone(),
+                origin: QuoteOrigin::Panne.as_str().to_owned(),
+                object: REPAIR_QUOTE_OBJECT.to_owned(),
+                rows: vec![LineInput {
+                    label: Some(label.chars().take(300).collect()),
+                    quantity: Some(1.0),
+                    unit_price: Some(0.0),
+                    vat_rate: None,
+                }],
+            })?;
+            insert_draft(tx, &agency_id, &quote, &author)
         })
         .await
 }

@@ -16,7 +16,10 @@ use crate::services::technical_data::{self, Change};
 use crate::services::visits::{DayError, parse_day};
 use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
-use crate::store::surveys::{self as survey_store, DealRow, Submission, SurveyListRow, SurveyRow};
+use crate::store::discrepancies::DiscrepancyRow;
+use crate::store::surveys::{
+    self as survey_store, DealRow, Submission, SurveyListRow, SurveyRow, SurveySummaryRow,
+};
 use crate::store::technical_fields::CatalogField;
 use crate::store::{Store, Tx};
 use crate::store::{equipment as equipment_store, outbox, technical_fields};
@@ -348,6 +351,64 @@ pub async fn submit_for(
     store
         .write(move |tx| submit(tx, &agency_id, &id, &account, &input, &actor))
         .await
+}
+
+/// What the survey list of the web application adds to each row: status,
+/// equipment, surveyor and days, for the surveys `ids` of the principal's
+/// agency.
+pub async fn summaries(
+    store: &Store,
+    p: &Principal,
+    ids: Vec<String>,
+) -> AppResult<Vec<SurveySummaryRow>> {
+    let agency_id = p.agency_id()?.to_owned();
+    Ok(store
+        .read(move |conn| survey_store::summaries(conn, &agency_id, &ids))
+        .await?)
+}
+
+/// A survey of the principal's agency as its submission form needs it: its
+/// summary, the catalog of technical fields and its values (404 otherwise).
+pub async fn form(
+    store: &Store,
+    p: &Principal,
+    id: &str,
+) -> AppResult<(SurveySummaryRow, Vec<CatalogField>, Vec<(String, String)>)> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    store
+        .read(move |conn| -> AppResult<_> {
+            let Some(summary) = survey_store::summaries(conn, &agency_id, &[id])?.pop() else {
+                return Ok(None);
+            };
+            let catalog = technical_fields::all(conn)?;
+            let values = survey_store::values(conn, &summary.id)?;
+            Ok(Some((summary, catalog, values)))
+        })
+        .await?
+        .ok_or_else(|| AppError::not_found(NOT_FOUND))
+}
+
+/// One page of what a survey of the principal's agency found, newest first
+/// (404 for a survey outside the agency), and their total.
+pub async fn discrepancies(
+    store: &Store,
+    p: &Principal,
+    id: &str,
+    limit: u32,
+    offset: u64,
+) -> AppResult<(i64, Vec<DiscrepancyRow>)> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    store
+        .read(move |conn| -> AppResult<_> {
+            if survey_store::get(conn, &agency_id, &id)?.is_none() {
+                return Ok(None);
+            }
+            Ok(Some(crate::store::discrepancies::of_survey(
+                conn, &agency_id, &id, limit, offset,
+            )?))
+        })
+        .await?
+        .ok_or_else(|| AppError::not_found(NOT_FOUND))
 }
 
 #[cfg(test)]

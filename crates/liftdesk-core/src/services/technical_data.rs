@@ -708,6 +708,24 @@ pub async fn update_for(
         .await
 }
 
+/// [`update_for`] with every catalog datum named by its code (the web
+/// application's form).
+pub async fn update_by_code_for(
+    store: &Store,
+    p: &Principal,
+    equipment_id: &str,
+    body: Map<String, Value>,
+) -> AppResult<Map<String, Value>> {
+    let (agency_id, actor, id) = (
+        p.agency_id()?.to_owned(),
+        p.actor.clone(),
+        equipment_id.to_owned(),
+    );
+    store
+        .write(move |tx| update_by_code(tx, &agency_id, &id, &body, &actor))
+        .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

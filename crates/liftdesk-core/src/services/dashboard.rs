@@ -1,0 +1,284 @@
+//! The home screen's figures for the principal's agency (`GET
+//! /app/api/dashboard`), in one read model — open calls by status, this week's visits (planned, done)
+//! and the overdue ones, invoices issued and paid per month over twelve
+//! months, the unpaid amount by age, and the equipment by knowledge rate.
+//! Every figure is one aggregate query of `store::dashboard`.
+
+use chrono::{Datelike, NaiveDate};
+use serde::Serialize;
+
+use crate::clock;
+use crate::domain::call::CallStatus;
+use crate::domain::knowledge;
+use crate::error::AppResult;
+use crate::principal::Principal;
+use crate::services::visits::iso_week;
+use crate::store::Store;
+use crate::store::dashboard::{self as store, MonthFigure, UNPAID_BUCKETS};
+
+/// Months shown by the invoice chart, the current one included.
+pub const MONTHS: u32 = 12;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StatusCount {
+    statut: &'static str,
+    libelle: &'static str,
+    count: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallsOut {
+    /// Open calls (not resolved).
+    total: i64,
+    /// Every status but `resolue`, in the order of the call's life.
+    by_status: Vec<StatusCount>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct VisitsOut {
+    week_start: String,
+    week_end: String,
+    /// Visits planned this week (every status).
+    planned: i64,
+    /// Of them, done.
+    done: i64,
+    /// Of them, not done yet.
+    remaining: i64,
+    /// Visits not done whose day or limit date has passed (any week).
+    overdue: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MonthOut {
+    /// `YYYY-MM`.
+    month: String,
+    /// « nov. 2026 ».
+    label: String,
+    issued: i64,
+    issued_cents: i64,
+    paid: i64,
+    paid_cents: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BucketOut {
+    bucket: &'static str,
+    label: &'static str,
+    count: i64,
+    amount_cents: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct UnpaidOut {
+    total_cents: i64,
+    count: i64,
+    buckets: Vec<BucketOut>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BandOut {
+    band: &'static str,
+    label: &'static str,
+    count: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct KnowledgeOut {
+    total: i64,
+    bands: Vec<BandOut>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DashboardOut {
+    /// Today in Paris, `YYYY-MM-DD`.
+    today: String,
+    calls: CallsOut,
+    visits: VisitsOut,
+    invoices: Vec<MonthOut>,
+    unpaid: UnpaidOut,
+    knowledge: KnowledgeOut,
+}
+
+const MONTH_NAMES: [&str; 12] = [
+    "janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.",
+    "déc.",
+];
+
+fn unpaid_label(bucket: &str) -> &'static str {
+    match bucket {
+        "a_echoir" => "Non échues",
+        "0_30" => "0 à 30 jours",
+        "31_60" => "31 à 60 jours",
+        "61_90" => "61 à 90 jours",
+        _ => "Plus de 90 jours",
+    }
+}
+
+/// The first day of the month `back` months before `day`'s.
+fn month_start(day: NaiveDate, back: u32) -> NaiveDate {
+    let index = day.year() * 12 + i32::try_from(day.month0()).unwrap_or(0)
+        - i32::try_from(back).unwrap_or(0);
+    let year = index.div_euclid(12);
+    let month0 = u32::try_from(index.rem_euclid(12)).unwrap_or(0);
+    NaiveDate::from_ymd_opt(year, month0 + 1, 1).unwrap_or(day)
+}
+
+fn day_text(day: NaiveDate) -> String {
+    day.format("%Y-%m-%d").to_string()
+}
+
+fn find(figures: &[MonthFigure], month: &str) -> (i64, i64) {
+    figures
+        .iter()
+        .find(|f| f.month == month)
+        .map_or((0, 0), |f| (f.count, f.cents))
+}
+
+/// The figures of the principal's agency today, read in one transaction.
+pub async fn figures(store: &Store, p: &Principal) -> AppResult<DashboardOut> {
+    let agency_id = p.agency_id()?.to_owned();
+    let today = clock::paris_local(store.now()).date();
+    store
+        .read(move |conn| -> AppResult<DashboardOut> {
+            let today_text = day_text(today);
+            // Calls.
+            let counts = store::open_calls_by_status(conn, &agency_id)?;
+            let by_status: Vec<StatusCount> = CallStatus::ALL
+                .iter()
+                .filter(|status| status.as_str() != "resolue")
+                .map(|status| StatusCount {
+                    statut: status.as_str(),
+                    libelle: status.label(),
+                    count: counts
+                        .iter()
+                        .find(|(code, _)| code == status.as_str())
+                        .map_or(0, |(_, n)| *n),
+                })
+                .collect();
+            let calls = CallsOut {
+                total: by_status.iter().map(|s| s.count).sum(),
+                by_status,
+            };
+            // Visits.
+            let (monday, sunday) = iso_week(today);
+            let (planned, done) =
+                store::week_visits(conn, &agency_id, &day_text(monday), &day_text(sunday))?;
+            let visits = VisitsOut {
+                week_start: day_text(monday),
+                week_end: day_text(sunday),
+                planned,
+                done,
+                remaining: planned - done,
+                overdue: store::overdue_visits(conn, &agency_id, &today_text)?,
+            };
+            // Invoices per month.
+            let first = month_start(today, MONTHS - 1);
+            let last = month_start(today, 0)
+                .checked_add_months(chrono::Months::new(1))
+                .and_then(|d| d.pred_opt())
+                .unwrap_or(today);
+            let (from, to) = (day_text(first), day_text(last));
+            let issued = store::invoices_issued_by_month(conn, &agency_id, &from, &to)?;
+            let paid = store::invoices_paid_by_month(conn, &agency_id, &from, &to)?;
+            let invoices = (0..MONTHS)
+                .rev()
+                .map(|back| {
+                    let start = month_start(today, back);
+                    let month = start.format("%Y-%m").to_string();
+                    let (issued, issued_cents) = find(&issued, &month);
+                    let (paid, paid_cents) = find(&paid, &month);
+                    MonthOut {
+                        label: format!("{} {}", MONTH_NAMES[start.month0() as usize], start.year()),
+                        month,
+                        issued,
+                        issued_cents,
+                        paid,
+                        paid_cents,
+                    }
+                })
+                .collect();
+            // Unpaid by age.
+            let rows = store::unpaid_by_age(conn, &agency_id, &today_text)?;
+            let buckets: Vec<BucketOut> = UNPAID_BUCKETS
+                .iter()
+                .map(|&bucket| {
+                    let (count, amount_cents) = rows
+                        .iter()
+                        .find(|row| row.0 == bucket)
+                        .map_or((0, 0), |row| (row.1, row.2));
+                    BucketOut {
+                        bucket,
+                        label: unpaid_label(bucket),
+                        count,
+                        amount_cents,
+                    }
+                })
+                .collect();
+            let unpaid = UnpaidOut {
+                total_cents: buckets.iter().map(|b| b.amount_cents).sum(),
+                count: buckets.iter().map(|b| b.count).sum(),
+                buckets,
+            };
+            // Knowledge rate.
+            let mut bands = [0_i64; 5];
+            for (_, surveyed, n, catalog) in store::equipment_by_surveyed(conn, &agency_id)? {
+                let rate = knowledge::knowledge_rate(
+                    usize::try_from(surveyed).unwrap_or(0),
+                    usize::try_from(catalog).unwrap_or(0),
+                );
+                bands[knowledge::band(rate)] += n;
+            }
+            let knowledge = KnowledgeOut {
+                total: bands.iter().sum(),
+                bands: knowledge::BANDS
+                    .iter()
+                    .zip(bands)
+                    .map(|(&(band, label), count)| BandOut { band, label, count })
+                    .collect(),
+            };
+            Ok(DashboardOut {
+                today: today_text,
+                calls,
+                visits,
+                invoices,
+                unpaid,
+                knowledge,
+            })
+        })
+        .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn month_start_goes_back_across_years() {
+        let day = NaiveDate::from_ymd_opt(2026, 3, 15).unwrap();
+        assert_eq!(
+            month_start(day, 0),
+            NaiveDate::from_ymd_opt(2026, 3, 1).unwrap()
+        );
+        assert_eq!(
+            month_start(day, 2),
+            NaiveDate::from_ymd_opt(2026, 1, 1).unwrap()
+        );
+        assert_eq!(
+            month_start(day, 3),
+            NaiveDate::from_ymd_opt(2025, 12, 1).unwrap()
+        );
+        assert_eq!(
+            month_start(day, 11),
+            NaiveDate::from_ymd_opt(2025, 4, 1).unwrap()
+        );
+    }
+}
