@@ -98,7 +98,7 @@ pub async fn backup_now(state: &AppState, folder: PathBuf) -> anyhow::Result<Bac
         tokio::task::spawn_blocking(move || backup::backup_into_folder(&store, &folder, now))
             .await
             .map_err(|err| anyhow::anyhow!("La sauvegarde s'est interrompue : {err}"))
-            .and_then(|r| r);
+            .and_then(|r| r.map_err(anyhow::Error::from));
     if let Err(err) = &result {
         tracing::error!(error = %err, "sauvegarde en échec");
         state.notices.publish(Notice::BackupFailed {

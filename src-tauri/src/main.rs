@@ -352,7 +352,7 @@ impl Host {
                 tokio::task::spawn_blocking(move || backup::restore_from(&data_dir, &from))
                     .await
                     .map_err(|err| anyhow::anyhow!("La restauration s'est interrompue : {err}"))
-                    .and_then(|r| r);
+                    .and_then(|r| r.map_err(anyhow::Error::from));
             match restored {
                 Ok(restored) => tracing::info!(
                     schema = restored.schema_version,

@@ -3,6 +3,7 @@
 //! the check of a backup before it is restored, and the restore itself
 //! (server stopped: the data directory's lock says so).
 
+use crate::error::{StoreError, StoreResult};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Local, NaiveDateTime, Utc};
@@ -36,8 +37,8 @@ pub struct BackupFile {
 /// Copies the live database of `store` into `dest` with SQLite's online
 /// backup, in one step (one read transaction: a consistent snapshot while
 /// writes go on), into a temporary file renamed once complete. Blocking.
-pub fn backup_to(store: &Store, dest: &Path) -> anyhow::Result<BackupFile> {
-    store.read_blocking(|conn| -> anyhow::Result<()> { copy_connection(conn, dest) })?;
+pub fn backup_to(store: &Store, dest: &Path) -> StoreResult<BackupFile> {
+    store.read_blocking(|conn| -> StoreResult<()> { copy_connection(conn, dest) })?;
     describe_file(dest)
 }
 
@@ -45,38 +46,38 @@ pub fn backup_to(store: &Store, dest: &Path) -> anyhow::Result<BackupFile> {
 /// a store: an older database is copied as it is (not migrated), a newer
 /// one is refused untouched. Consistent while a server writes to it (the
 /// same online backup). For `liftdesk backup`. Blocking.
-pub fn backup_database_file(db_path: &Path, dest: &Path) -> anyhow::Result<BackupFile> {
+pub fn backup_database_file(db_path: &Path, dest: &Path) -> StoreResult<BackupFile> {
     if !db_path.is_file() {
-        anyhow::bail!(
+        return Err(StoreError::File(format!(
             "Aucune base de données {} : rien à sauvegarder.",
             db_path.display()
-        );
+        )));
     }
     let conn = Connection::open_with_flags(
         db_path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|err| {
-        anyhow::anyhow!(
+        StoreError::File(format!(
             "Impossible d'ouvrir la base de données {} : {err}",
             db_path.display()
-        )
+        ))
     })?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     let version = crate::applied_schema_version(&conn).map_err(|_| {
-        anyhow::anyhow!(
+        StoreError::File(format!(
             "{} n'est pas une base de données Liftdesk.",
             db_path.display()
-        )
+        ))
     })?;
     let known = latest_schema_version();
     if let Some(version) = version
         && version > known
     {
-        anyhow::bail!(
+        return Err(StoreError::File(format!(
             "La base de données {} a été créée par une version plus récente de Liftdesk (schéma {version}, cette version connaît jusqu'au schéma {known}) : sauvegardez-la avec cette version-là.",
             db_path.display()
-        );
+        )));
     }
     copy_connection(&conn, dest)?;
     describe_file(dest)
@@ -84,24 +85,24 @@ pub fn backup_database_file(db_path: &Path, dest: &Path) -> anyhow::Result<Backu
 
 /// Copies what `conn` sees into `dest` (temporary file, then rename); the
 /// copy is in rollback-journal mode so it opens read-only on its own.
-pub(crate) fn copy_connection(conn: &Connection, dest: &Path) -> anyhow::Result<()> {
+pub(crate) fn copy_connection(conn: &Connection, dest: &Path) -> StoreResult<()> {
     let file_name = dest
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| {
-            anyhow::anyhow!(
+            StoreError::File(format!(
                 "Le chemin de sauvegarde {} n'est pas un fichier.",
                 dest.display()
-            )
+            ))
         })?;
     let tmp = dest.with_file_name(format!(".{file_name}.partiel"));
     let _ = std::fs::remove_file(&tmp);
-    let result = (|| -> anyhow::Result<()> {
+    let result = (|| -> StoreResult<()> {
         let mut out = Connection::open(&tmp).map_err(|err| {
-            anyhow::anyhow!(
+            StoreError::File(format!(
                 "Impossible d'écrire la sauvegarde {} : {err}",
                 dest.display()
-            )
+            ))
         })?;
         {
             let backup = Backup::new(conn, &mut out)?;
@@ -124,15 +125,15 @@ pub(crate) fn copy_connection(conn: &Connection, dest: &Path) -> anyhow::Result<
     })();
     if let Err(err) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(anyhow::anyhow!(
+        return Err(StoreError::File(format!(
             "La sauvegarde vers {} a échoué : {err}",
             dest.display()
-        ));
+        )));
     }
     Ok(())
 }
 
-fn describe_file(path: &Path) -> anyhow::Result<BackupFile> {
+fn describe_file(path: &Path) -> StoreResult<BackupFile> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -170,12 +171,12 @@ pub fn backup_into_folder(
     store: &Store,
     folder: &Path,
     now: DateTime<Utc>,
-) -> anyhow::Result<BackupFile> {
+) -> StoreResult<BackupFile> {
     std::fs::create_dir_all(folder).map_err(|err| {
-        anyhow::anyhow!(
+        StoreError::File(format!(
             "Impossible de créer le dossier de sauvegarde {} : {err}",
             folder.display()
-        )
+        ))
     })?;
     let written = backup_to(store, &folder.join(backup_file_name(now)))?;
     for old in list_backups(folder)?.into_iter().skip(KEEP_BACKUPS) {
@@ -189,15 +190,15 @@ pub fn backup_into_folder(
 
 /// The backups of `folder` (pattern `liftdesk-AAAAMMJJ-HHMMSS.sqlite3`
 /// only), newest first; a missing folder has none.
-pub fn list_backups(folder: &Path) -> anyhow::Result<Vec<BackupFile>> {
+pub fn list_backups(folder: &Path) -> StoreResult<Vec<BackupFile>> {
     let entries = match std::fs::read_dir(folder) {
         Ok(entries) => entries,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(err) => {
-            return Err(anyhow::anyhow!(
+            return Err(StoreError::File(format!(
                 "Impossible de lire le dossier de sauvegarde {} : {err}",
                 folder.display()
-            ));
+            )));
         }
     };
     let mut found = Vec::new();
@@ -232,13 +233,18 @@ pub struct BackupCheck {
 
 /// Opens `path` read-only and checks it is a sound Liftdesk database this
 /// version can open: `integrity_check`, the schema history, no newer schema.
-pub fn check_backup(path: &Path) -> anyhow::Result<BackupCheck> {
+pub fn check_backup(path: &Path) -> StoreResult<BackupCheck> {
     let shown = path.display();
     if !path.is_file() {
-        anyhow::bail!("Le fichier de sauvegarde {shown} est introuvable.");
+        return Err(StoreError::File(format!(
+            "Le fichier de sauvegarde {shown} est introuvable."
+        )));
     }
-    let not_liftdesk =
-        || anyhow::anyhow!("Le fichier {shown} n'est pas une base de données Liftdesk.");
+    let not_liftdesk = || {
+        StoreError::File(format!(
+            "Le fichier {shown} n'est pas une base de données Liftdesk."
+        ))
+    };
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -248,9 +254,9 @@ pub fn check_backup(path: &Path) -> anyhow::Result<BackupCheck> {
         .query_row("PRAGMA integrity_check", [], |row| row.get(0))
         .map_err(|_| not_liftdesk())?;
     if integrity != "ok" {
-        anyhow::bail!(
+        return Err(StoreError::File(format!(
             "La sauvegarde {shown} est endommagée (contrôle d'intégrité : {integrity}) : elle ne peut pas être restaurée."
-        );
+        )));
     }
     let version = crate::applied_schema_version(&conn)
         .map_err(|_| not_liftdesk())?
@@ -267,9 +273,9 @@ pub fn check_backup(path: &Path) -> anyhow::Result<BackupCheck> {
     }
     let known = latest_schema_version();
     if version > known {
-        anyhow::bail!(
+        return Err(StoreError::File(format!(
             "La sauvegarde {shown} a été faite par une version plus récente de Liftdesk (schéma {version}, cette version connaît jusqu'au schéma {known}) : installez une version à jour de Liftdesk pour la restaurer."
-        );
+        )));
     }
     Ok(BackupCheck {
         schema_version: version,
@@ -291,7 +297,7 @@ pub struct Restored {
 /// the current database and its -wal/-shm into a dated folder
 /// `avant-restauration-AAAAMMJJ-HHMMSS` of the data directory, then copies
 /// the backup in place. Blocking.
-pub fn restore_from(data_dir: &Path, from: &Path) -> anyhow::Result<Restored> {
+pub fn restore_from(data_dir: &Path, from: &Path) -> StoreResult<Restored> {
     let check = check_backup(from)?;
     config::ensure_data_dir(data_dir)?;
     let db = config::database_path(data_dir);
@@ -311,12 +317,16 @@ pub fn restore_from(data_dir: &Path, from: &Path) -> anyhow::Result<Restored> {
             n += 1;
             folder = data_dir.join(format!("avant-restauration-{stamp}-{n}"));
         }
-        std::fs::create_dir_all(&folder)
-            .map_err(|err| anyhow::anyhow!("Impossible de créer {} : {err}", folder.display()))?;
+        std::fs::create_dir_all(&folder).map_err(|err| {
+            StoreError::File(format!("Impossible de créer {} : {err}", folder.display()))
+        })?;
         for file in &present {
             let target = folder.join(file.file_name().unwrap_or_default());
             std::fs::rename(file, &target).map_err(|err| {
-                anyhow::anyhow!("Impossible de mettre de côté {} : {err}", file.display())
+                StoreError::File(format!(
+                    "Impossible de mettre de côté {} : {err}",
+                    file.display()
+                ))
             })?;
         }
         Some(folder)
@@ -333,10 +343,10 @@ pub fn restore_from(data_dir: &Path, from: &Path) -> anyhow::Result<Restored> {
                 let _ = std::fs::rename(folder.join(file.file_name().unwrap_or_default()), file);
             }
         }
-        anyhow::bail!(
+        return Err(StoreError::File(format!(
             "La restauration de {} a échoué, la base actuelle est inchangée : {err}",
             from.display()
-        );
+        )));
     }
     tracing::info!(from = %from.display(), aside = ?aside, "sauvegarde restaurée");
     Ok(Restored {
@@ -351,13 +361,14 @@ pub(crate) fn backup_before_migration(
     conn: &Connection,
     db_path: &Path,
     version: i64,
-) -> anyhow::Result<PathBuf> {
+) -> StoreResult<PathBuf> {
     let dir = db_path
         .parent()
         .unwrap_or_else(|| Path::new("."))
         .join(MIGRATION_BACKUP_DIR);
-    std::fs::create_dir_all(&dir)
-        .map_err(|err| anyhow::anyhow!("Impossible de créer {} : {err}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|err| {
+        StoreError::File(format!("Impossible de créer {} : {err}", dir.display()))
+    })?;
     let dest = dir.join(format!(
         "liftdesk-avant-schema-{version}-{}{SUFFIX}",
         crate::clock::local_now().format(STAMP_FORMAT)

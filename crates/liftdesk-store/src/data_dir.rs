@@ -2,6 +2,7 @@
 //! is, the directory made private to the user, and the lock a running
 //! server holds on it.
 
+use crate::error::{StoreError, StoreResult};
 use std::path::{Path, PathBuf};
 
 /// Name of the database file inside the data directory.
@@ -12,12 +13,12 @@ pub fn database_path(data_dir: &Path) -> PathBuf {
 }
 
 /// Creates the data directory (owner-only on Unix: it holds the database).
-pub fn ensure_data_dir(data_dir: &Path) -> anyhow::Result<()> {
+pub fn ensure_data_dir(data_dir: &Path) -> StoreResult<()> {
     std::fs::create_dir_all(data_dir).map_err(|err| {
-        anyhow::anyhow!(
+        StoreError::File(format!(
             "Impossible de créer le dossier de données {} : {err}",
             data_dir.display()
-        )
+        ))
     })?;
     #[cfg(unix)]
     {
@@ -47,7 +48,7 @@ impl DataDirLock {
 
 /// Takes the data directory's lock (`liftdesk.lock`), or says in French
 /// that another Liftdesk is using the directory.
-pub fn lock_data_dir(data_dir: &Path) -> anyhow::Result<DataDirLock> {
+pub fn lock_data_dir(data_dir: &Path) -> StoreResult<DataDirLock> {
     ensure_data_dir(data_dir)?;
     let path = data_dir.join(LOCK_FILE);
     let file = std::fs::OpenOptions::new()
@@ -56,18 +57,21 @@ pub fn lock_data_dir(data_dir: &Path) -> anyhow::Result<DataDirLock> {
         .write(true)
         .open(&path)
         .map_err(|err| {
-            anyhow::anyhow!("Impossible d'ouvrir le verrou {} : {err}", path.display())
+            StoreError::File(format!(
+                "Impossible d'ouvrir le verrou {} : {err}",
+                path.display()
+            ))
         })?;
     match file.try_lock() {
         Ok(()) => Ok(DataDirLock { _file: file, path }),
-        Err(std::fs::TryLockError::WouldBlock) => Err(anyhow::anyhow!(
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::File(format!(
             "Le dossier de données {} est utilisé par un Liftdesk en cours d'exécution (serveur ou application) : arrêtez-le d'abord.",
             data_dir.display()
-        )),
-        Err(std::fs::TryLockError::Error(err)) => Err(anyhow::anyhow!(
+        ))),
+        Err(std::fs::TryLockError::Error(err)) => Err(StoreError::File(format!(
             "Impossible de verrouiller le dossier de données {} : {err}",
             data_dir.display()
-        )),
+        ))),
     }
 }
 

@@ -59,6 +59,13 @@ pub enum StoreError {
     Sqlite(#[source] rusqlite::Error),
     #[error("Une tâche de la base de données s'est interrompue : {0}")]
     Join(String),
+    /// A file of the data directory or of a backup could not be read,
+    /// written or locked; the French message names the file and what to do.
+    #[error("{0}")]
+    File(String),
+    /// An input/output failure on a file of the data directory or a backup.
+    #[error("Erreur d'accès à un fichier : {0}")]
+    Io(#[from] std::io::Error),
 }
 
 impl StoreError {

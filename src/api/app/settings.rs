@@ -132,8 +132,7 @@ fn backups_in(folder: Option<&Path>) -> AppResult<Vec<BackupView>> {
     let Some(folder) = folder else {
         return Ok(Vec::new());
     };
-    Ok(backup::list_backups(folder)
-        .map_err(AppError::Internal)?
+    Ok(backup::list_backups(folder)?
         .into_iter()
         .map(BackupView::from)
         .collect())
