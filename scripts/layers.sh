@@ -8,12 +8,14 @@
 #   liftdesk-core    the application layer: no HTTP server crate at all, and
 #                    no database engine of its own (it reaches storage only
 #                    through liftdesk-store).
-# and two rules of the product's code: SQL and the database engine are the
+# and three rules of the product's code: SQL and the database engine are the
 # store's (outside crates/liftdesk-store, only the demo's bulk seeding in
 # src/demo/ names rusqlite or runs a statement); and the machine's time is read by the
 # clock (crates/liftdesk-store/src/clock.rs) only; everything else reads the injected clock
 # (`Tx::now` in a write, `Store::now` / `AppState::now` elsewhere). Test
 # modules (from `#[cfg(test)]` to the end of a file) and tests/ may read it.
+# Transactions are the operations' (crates/liftdesk-core): no front door
+# (src/, src-tauri/src, the demo's seeding aside) opens one on the store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -78,8 +80,18 @@ if [ -n "$engine_uses" ]; then
   status=1
 fi
 
+door_transactions="$(
+  grep -rnE '\.(read|write|read_blocking|write_blocking|read_cached|read_cached_inline|rehearse_blocking)\(' \
+    src src-tauri/src --include='*.rs' | grep -v '^src/demo/' | grep -vE '^[^:]+:[0-9]+:\s*//' || true
+)"
+if [ -n "$door_transactions" ]; then
+  echo "Transactions : une porte d'entrée ouvre une transaction ; appelez l'opération de crates/liftdesk-core qui l'ouvre :" >&2
+  echo "$door_transactions" >&2
+  status=1
+fi
+
 if [ "$status" -eq 0 ]; then
-  echo "Couches : liftdesk-domain ne dépend d'aucun runtime, base de données ni crate HTTP ; liftdesk-store d'aucune crate HTTP ; liftdesk-core d'aucun serveur HTTP ni moteur de base de données ; le SQL est au store ; l'heure de la machine n'est lue que par $CLOCK."
+  echo "Couches : liftdesk-domain ne dépend d'aucun runtime, base de données ni crate HTTP ; liftdesk-store d'aucune crate HTTP ; liftdesk-core d'aucun serveur HTTP ni moteur de base de données ; le SQL est au store ; les transactions sont aux opérations ; l'heure de la machine n'est lue que par $CLOCK."
   cargo tree -p liftdesk-domain -e normal --depth 1
   cargo tree -p liftdesk-store -e normal --depth 1
   cargo tree -p liftdesk-core -e normal --depth 1

@@ -169,11 +169,7 @@ async fn purge_import_files(state: AppState) {
         every_minute.tick().await;
         let now = state.now();
         state.imports.prune(now);
-        match state
-            .store
-            .write(move |tx| crate::services::imports::purge_expired(tx, now))
-            .await
-        {
+        match crate::services::imports::purge(&state.store).await {
             Ok(0) => {}
             Ok(deleted) => tracing::info!(deleted, "fichiers d'import expirés supprimés"),
             Err(err) => tracing::warn!(error = %err, "purge des fichiers d'import en échec"),

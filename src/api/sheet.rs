@@ -32,12 +32,7 @@ pub async fn open_sheet(
     let Ok(Path(token)) = token else {
         return with_headers((StatusCode::GONE, sheet::expired_page()).into_response());
     };
-    let secret = state.sheet_secret.clone();
-    let now = state.now();
-    let opened = state
-        .store
-        .write(move |tx| sheet::open(tx, &secret, &token, now))
-        .await;
+    let opened = sheet::open_link(&state.store, &state.sheet_secret, &token).await;
     let (status, html) = match opened {
         Ok(Some(html)) => (StatusCode::OK, html),
         Ok(None) => (StatusCode::GONE, sheet::expired_page()),

@@ -9,12 +9,11 @@ use axum::http::request::Parts;
 use crate::auth::{bearer_token, secret};
 use crate::error::{ApiError, AppResult};
 use crate::principal::{Door, Principal};
-use crate::services::accounts::agencies_in_scope;
+use crate::services::credentials;
 use crate::state::AppState;
 use crate::store::accounts::{self, AccountRow};
 use crate::store::agencies::AgencyRow;
 use crate::store::audit::Actor;
-use crate::store::credentials;
 
 pub const AGENCY_HEADER: &str = "x-service-agency";
 /// The spec says "401 with no further detail": one message for every case.
@@ -91,25 +90,7 @@ impl FromRequestParts<AppState> for ApiCaller {
         }
         let fingerprint = secret::fingerprint(token);
         let requested = requested_agency(parts);
-        // Kept in memory until the database changes (`store::cache`): a
-        // revocation, a role or scope change is a commit, so the next call
-        // reads again. The key is the fingerprint, never the token.
-        let found = state.store.read_cached_inline(
-            format!("api-token:{fingerprint}"),
-            move |conn| -> AppResult<_> {
-                let Some(matched) = credentials::find_live_api_token(conn, &fingerprint)? else {
-                    return Ok(None);
-                };
-                let Some(account) = accounts::get(conn, &matched.account_id)? else {
-                    return Ok(None);
-                };
-                let scope = agencies_in_scope(conn, &account)?;
-                Ok(Some((matched, account, scope)))
-            },
-        )?;
-        let (matched, account, scope) = found
-            .as_ref()
-            .clone()
+        let (matched, account, scope) = credentials::api_token_holder(&state.store, &fingerprint)?
             .ok_or_else(|| ApiError::unauthorized(UNAUTHORIZED_MESSAGE))?;
         state.rate_limiter.check(&matched.credential_id)?;
         let requested = requested?;
@@ -121,7 +102,7 @@ impl FromRequestParts<AppState> for ApiCaller {
         );
         Ok(ApiCaller(Principal {
             actor: Actor::ApiToken(matched.credential_id),
-            account,
+            account: Some(account),
             agency,
             scope,
             door: Door::Rest,

@@ -6,9 +6,9 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use crate::auth::{bearer_token, secret, touch_if_stale};
-use crate::error::{ApiError, AppResult};
+use crate::error::ApiError;
+use crate::services::credentials;
 use crate::state::AppState;
-use crate::store::credentials;
 
 pub const UNAUTHORIZED_MESSAGE: &str =
     "Authentification requise : clé de centre d'appels manquante, inconnue ou révoquée.";
@@ -35,18 +35,7 @@ impl FromRequestParts<AppState> for CallCenterCaller {
             return Err(ApiError::unauthorized(UNAUTHORIZED_MESSAGE));
         }
         let fingerprint = secret::fingerprint(key);
-        // Kept in memory until the database changes (`store::cache`): a
-        // revocation is a commit. The key is the fingerprint, never the key.
-        let matched = state
-            .store
-            .read_cached_inline(
-                format!("call-center-key:{fingerprint}"),
-                move |conn| -> AppResult<_> {
-                    Ok(credentials::find_live_call_center_key(conn, &fingerprint)?)
-                },
-            )?
-            .as_ref()
-            .clone()
+        let matched = credentials::call_center_key_holder(&state.store, &fingerprint)?
             .ok_or_else(|| ApiError::unauthorized(UNAUTHORIZED_MESSAGE))?;
         // Per key, like API tokens: past it, 429 with `Retry-After`.
         state.rate_limiter.check(&matched.credential_id)?;

@@ -16,8 +16,8 @@ use axum::http::header::AUTHORIZATION;
 use chrono::Duration;
 
 use crate::clock;
+use crate::services::credentials;
 use crate::state::AppState;
-use crate::store::credentials;
 
 /// `last_used_at` of a credential is written at most this often.
 const TOUCH_INTERVAL_SECS: i64 = 60;
@@ -46,10 +46,7 @@ pub(crate) fn touch_if_stale(state: &AppState, credential_id: &str, last_used_at
     let id = credential_id.to_owned();
     let at = clock::format_timestamp(now);
     tokio::spawn(async move {
-        if let Err(err) = store
-            .write(move |tx| credentials::touch(tx, &id, &at))
-            .await
-        {
+        if let Err(err) = credentials::record_use(&store, &id, at).await {
             tracing::warn!(error = %err, "date de dernière utilisation non enregistrée");
         }
     });

@@ -9,33 +9,36 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::auth::{secret, touch_if_stale};
-use crate::error::{ApiError, AppError, AppResult, refusal_response};
+use crate::error::{ApiError, AppError, refusal_response};
+use crate::principal::{Door, Principal};
+use crate::services::credentials;
 use crate::state::AppState;
-use crate::store::credentials;
+use crate::store::audit::Actor;
 
 pub const API_KEY_HEADER: &str = "x-api-key";
 pub const UNAUTHORIZED_MESSAGE: &str = "Clé d'API partenaire manquante, inconnue ou révoquée.";
-pub const AGENCY_NOT_AUTHORIZED_MESSAGE: &str =
-    "Cette agence n'est pas attribuée à cette clé partenaire.";
 
+/// The extractor of the partner workflow API: the `Principal` of a partner
+/// key (`Door::Partner`), its scope the agencies the key is attributed to;
+/// each call names its agency, checked by [`PartnerCaller::in_agency`].
 #[derive(Debug, Clone)]
 pub struct PartnerCaller {
-    pub credential_id: String,
+    pub principal: Principal,
+    /// The partner's name, as the key was created with.
     pub partner_name: String,
-    pub agency_ids: Vec<String>,
 }
 
 impl PartnerCaller {
-    /// The `agency_id` of a call, if attributed to the key: 403 otherwise, so
-    /// nothing is executed for an agency the partner may not reach.
+    /// The principal acting in `agency_id`, if the key is attributed to it:
+    /// 403 otherwise, so nothing is executed for an agency the partner may
+    /// not reach.
+    pub fn in_agency(&self, agency_id: &str) -> Result<Principal, WorkflowError> {
+        Ok(self.principal.in_agency(agency_id)?)
+    }
+
+    /// 403 unless the key is attributed to `agency_id` (see [`Self::in_agency`]).
     pub fn authorize_agency(&self, agency_id: &str) -> Result<(), WorkflowError> {
-        if self.agency_ids.iter().any(|id| id == agency_id) {
-            Ok(())
-        } else {
-            Err(WorkflowError(AppError::forbidden(
-                AGENCY_NOT_AUTHORIZED_MESSAGE,
-            )))
-        }
+        self.in_agency(agency_id).map(|_| ())
     }
 }
 
@@ -87,11 +90,7 @@ impl FromRequestParts<AppState> for PartnerCaller {
             .filter(|k| secret::has_shape(k, secret::PARTNER_KEY_PREFIX))
             .ok_or_else(unauthorized)?;
         let fingerprint = secret::fingerprint(key);
-        let matched = state
-            .store
-            .read(move |conn| -> AppResult<_> {
-                Ok(credentials::find_live_partner_key(conn, &fingerprint)?)
-            })
+        let (matched, scope) = credentials::partner_key_holder(&state.store, &fingerprint)
             .await
             .map_err(WorkflowError::from)?
             .ok_or_else(unauthorized)?;
@@ -101,9 +100,14 @@ impl FromRequestParts<AppState> for PartnerCaller {
             matched.last_used_at.as_deref(),
         );
         Ok(PartnerCaller {
-            credential_id: matched.credential_id,
+            principal: Principal {
+                actor: Actor::PartnerKey(matched.credential_id),
+                account: None,
+                agency: None,
+                scope,
+                door: Door::Partner,
+            },
             partner_name: matched.partner_name,
-            agency_ids: matched.agency_ids,
         })
     }
 }

@@ -11,9 +11,9 @@ use crate::auth::secret;
 use crate::clock;
 use crate::error::{ApiError, AppResult};
 use crate::principal::{Door, Principal};
-use crate::services::accounts::agencies_in_scope;
+use crate::services::credentials;
 use crate::state::AppState;
-use crate::store::accounts::{self, AccountRow};
+use crate::store::accounts::AccountRow;
 use crate::store::agencies::AgencyRow;
 use crate::store::audit::Actor;
 use crate::store::sessions;
@@ -42,7 +42,7 @@ impl StaffSession {
     pub fn principal(&self) -> Principal {
         Principal {
             actor: Actor::Account(self.account.id.clone()),
-            account: self.account.clone(),
+            account: Some(self.account.clone()),
             agency: self.agency.clone(),
             scope: self.scope.clone(),
             door: Door::App,
@@ -118,21 +118,10 @@ impl FromRequestParts<AppState> for StaffSession {
         }
         let fingerprint = secret::fingerprint(&session_secret);
         let now = state.now();
-        let now_text = clock::format_timestamp(now);
-        let (row, account, scope) = state
-            .store
-            .read(move |conn| -> AppResult<_> {
-                let Some(row) = sessions::find_live(conn, &fingerprint, &now_text)? else {
-                    return Ok(None);
-                };
-                let Some(account) = accounts::get(conn, &row.account_id)? else {
-                    return Ok(None);
-                };
-                let scope = agencies_in_scope(conn, &account)?;
-                Ok(Some((row, account, scope)))
-            })
-            .await?
-            .ok_or_else(|| ApiError::unauthorized(SIGNED_OUT_MESSAGE))?;
+        let (row, account, scope) =
+            credentials::session_holder(&state.store, &fingerprint, clock::format_timestamp(now))
+                .await?
+                .ok_or_else(|| ApiError::unauthorized(SIGNED_OUT_MESSAGE))?;
         let agency = row
             .agency_id
             .as_deref()
@@ -160,13 +149,13 @@ async fn extend_if_stale(
     let stale = clock::parse_timestamp(&row.last_seen_at)
         .is_none_or(|at| now - at > Duration::seconds(EXTEND_INTERVAL_SECS));
     if stale {
-        let id = row.id.clone();
-        let now_text = clock::format_timestamp(now);
-        let expires = expiry_from(now);
-        state
-            .store
-            .write(move |tx| sessions::extend(tx, &id, &now_text, &expires))
-            .await?;
+        credentials::extend_session(
+            &state.store,
+            &row.id,
+            clock::format_timestamp(now),
+            expiry_from(now),
+        )
+        .await?;
     }
     Ok(())
 }

@@ -11,17 +11,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
-use crate::auth::password;
 use crate::auth::rate_limit::RateLimit;
 use crate::backup;
 use crate::config;
 use crate::demo::{self, DemoSize};
 use crate::logging;
 use crate::server;
-use crate::services::{accounts, credentials};
+use crate::services::installation;
 use crate::state::AppState;
-use crate::store::accounts as account_store;
-use crate::store::audit::Actor;
 use crate::webhooks::{Probe, RetrySchedule, WebhookSettings};
 use liftdesk_core::error::AppError;
 
@@ -298,11 +295,6 @@ fn describe(err: AppError) -> anyhow::Error {
     }
 }
 
-fn hash_password(password_text: &str) -> anyhow::Result<String> {
-    password::check_strength(password_text).map_err(describe)?;
-    password::hash(password_text)
-}
-
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let data_dir = config::resolve_data_dir(cli.data_dir)?;
     if let Command::Serve {
@@ -356,7 +348,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }));
     }
     let store = server::open_store(&data_dir)?;
-    let actor = Actor::Cli;
     let output = match cli.command {
         Command::Init {
             organization,
@@ -365,22 +356,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             admin_password,
             admin_name,
         } => {
-            let hash = hash_password(&admin_password)?;
-            let out = store
-                .write_blocking(|tx| {
-                    accounts::init_organization(
-                        tx,
-                        &accounts::InitInput {
-                            organization: &organization,
-                            agency: &agency,
-                            admin_email: &admin_email,
-                            admin_name: admin_name.as_deref(),
-                            admin_password_hash: &hash,
-                        },
-                        &actor,
-                    )
-                })
-                .map_err(describe)?;
+            let out = installation::init_organization(
+                &store,
+                &organization,
+                &agency,
+                &admin_email,
+                admin_name.as_deref(),
+                &admin_password,
+            )
+            .map_err(describe)?;
             json!({ "organizationId": out.organization_id, "agencyId": out.agency_id, "accountId": out.account_id })
         }
         Command::Agency {
@@ -391,10 +375,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     v1_id,
                 },
         } => {
-            let id = store
-                .write_blocking(|tx| {
-                    accounts::create_agency(tx, &organization, &name, v1_id.as_deref(), &actor)
-                })
+            let id = installation::create_agency(&store, &organization, &name, v1_id.as_deref())
                 .map_err(describe)?;
             json!({ "id": id })
         }
@@ -410,24 +391,19 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     technician,
                 },
         } => {
-            let hash = hash_password(&password)?;
-            let id = store
-                .write_blocking(|tx| {
-                    accounts::create_user(
-                        tx,
-                        &accounts::NewUserInput {
-                            email: &email,
-                            name: &name,
-                            password_hash: &hash,
-                            agency_ids: &agencies,
-                            admin,
-                            performs_surveys,
-                            technician,
-                        },
-                        &actor,
-                    )
-                })
-                .map_err(describe)?;
+            let id = installation::create_user(
+                &store,
+                &installation::NewUser {
+                    email: &email,
+                    name: &name,
+                    password: &password,
+                    agency_ids: &agencies,
+                    admin,
+                    performs_surveys,
+                    technician,
+                },
+            )
+            .map_err(describe)?;
             json!({ "id": id })
         }
         Command::Operator {
@@ -438,52 +414,34 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     password,
                 },
         } => {
-            let hash = hash_password(&password)?;
-            let id = store
-                .write_blocking(|tx| accounts::create_operator(tx, &email, &name, &hash, &actor))
+            let id = installation::create_operator(&store, &email, &name, &password)
                 .map_err(describe)?;
             json!({ "id": id })
         }
         Command::Token {
             action: TokenAction::Create { email, name },
         } => {
-            let issued = store
-                .write_blocking(|tx| {
-                    let email = accounts::normalize_email(&email)?;
-                    let account = account_store::find_by_email(tx, &email)?.ok_or_else(|| {
-                        AppError::not_found(format!(
-                            "Aucun compte n'a l'adresse e-mail « {email} »."
-                        ))
-                    })?;
-                    credentials::create_api_token(tx, &account.id, &name, &actor)
-                })
-                .map_err(describe)?;
+            let issued = installation::issue_api_token(&store, &email, &name).map_err(describe)?;
             json!({ "id": issued.id, "token": issued.secret })
         }
         Command::Token {
             action: TokenAction::Revoke { id },
         } => {
-            store
-                .write_blocking(|tx| credentials::revoke(tx, &id, &actor))
-                .map_err(describe)?;
+            installation::revoke_credential(&store, &id).map_err(describe)?;
             json!({ "id": id })
         }
         Command::CallCenterKey {
             action: CallCenterKeyAction::Create { agency, name },
         } => {
-            let issued = store
-                .write_blocking(|tx| {
-                    credentials::create_call_center_key(tx, &agency, &name, &actor)
-                })
-                .map_err(describe)?;
+            let issued =
+                installation::issue_call_center_key(&store, &agency, &name).map_err(describe)?;
             json!({ "id": issued.id, "key": issued.secret })
         }
         Command::PartnerKey {
             action: PartnerKeyAction::Create { name, agencies },
         } => {
-            let issued = store
-                .write_blocking(|tx| credentials::create_partner_key(tx, &name, &agencies, &actor))
-                .map_err(describe)?;
+            let issued =
+                installation::issue_partner_key(&store, &name, &agencies).map_err(describe)?;
             json!({ "id": issued.id, "key": issued.secret })
         }
         Command::Demo { size, seed } => {

@@ -1,5 +1,6 @@
-//! `Principal`: who acts (the account, through a staff session, an API token
-//! or the MCP server), in which agency, through which front door; and
+//! `Principal`: who acts (an account, through a staff session, an API token
+//! or the MCP server; or a partner's key), in which agency, through which
+//! front door; and
 //! `Capability`, what an operation asks of it. Every authorization rule of an
 //! account (administrators only, the operator changes nothing, who submits a
 //! survey, who edits the rota, who credits an invoice) is decided here, in
@@ -20,18 +21,25 @@ pub enum Door {
     Mcp,
     /// The staff web application (session cookie, the agency chosen on screen).
     App,
+    /// The partner workflow API (a partner key, the agency in each body).
+    Partner,
 }
 
-/// The account that acts, its agency and the door it came through.
+/// The refusal of an agency the partner key is not attributed to.
+pub const PARTNER_AGENCY_REFUSED: &str = "Cette agence n'est pas attribuée à cette clé partenaire.";
+
+/// The account or key that acts, its agency and the door it came through.
 #[derive(Debug, Clone)]
 pub struct Principal {
-    /// Who acts, for the audit log: the API token or the staff member.
+    /// Who acts, for the audit log: the API token, the staff member or the
+    /// partner key.
     pub actor: Actor,
-    pub account: AccountRow,
+    /// The account that acts; `None` for a partner key.
+    pub account: Option<AccountRow>,
     /// Where the request acts: `X-Service-Agency` or the agency chosen on
     /// screen, else the account's default agency.
     pub agency: Option<AgencyRow>,
-    /// Every agency the account works in.
+    /// Every agency the account works in (the partner key is attributed to).
     pub scope: Vec<AgencyRow>,
     pub door: Door,
 }
@@ -64,6 +72,7 @@ impl Principal {
                 Door::Rest | Door::Mcp => {
                     "Indiquez l'agence où agir dans l'en-tête X-Service-Agency."
                 }
+                Door::Partner => "Le champ « agency_id » est obligatoire.",
             })
         })
     }
@@ -73,14 +82,52 @@ impl Principal {
         self.agency().map(|agency| agency.id.as_str())
     }
 
-    /// 403 unless the account may do what `capability` names.
-    pub fn require(&self, capability: Capability<'_>) -> AppResult<()> {
-        check(&self.account, capability)
+    /// The principal acting in `agency_id`, one of its scope: a partner key
+    /// names the agency in each call (403 for an agency it is not
+    /// attributed to, before anything is read or written).
+    pub fn in_agency(&self, agency_id: &str) -> AppResult<Self> {
+        let agency = self
+            .scope
+            .iter()
+            .find(|a| a.id == agency_id)
+            .cloned()
+            .ok_or_else(|| {
+                AppError::forbidden(match self.door {
+                    Door::Partner => PARTNER_AGENCY_REFUSED,
+                    Door::Rest | Door::Mcp | Door::App => {
+                        "Cette agence est hors du périmètre de ce compte."
+                    }
+                })
+            })?;
+        Ok(Self {
+            agency: Some(agency),
+            ..self.clone()
+        })
     }
 
-    /// Whether the account may do what `capability` names.
+    /// The account that acts: 403 for a key (what it asks is an account's).
+    pub fn account(&self) -> AppResult<&AccountRow> {
+        self.account.as_ref().ok_or_else(|| {
+            AppError::forbidden("Cette opération est réservée à un compte du personnel.")
+        })
+    }
+
+    /// 403 unless the principal may do what `capability` names.
+    pub fn require(&self, capability: Capability<'_>) -> AppResult<()> {
+        match &self.account {
+            Some(account) => check(account, capability),
+            // A partner key changes its agencies' records as the partner
+            // workflow API allows, and nothing an administrator does.
+            None => match capability {
+                Capability::Change => Ok(()),
+                _ => check_role(Role::Member, false, capability),
+            },
+        }
+    }
+
+    /// Whether the principal may do what `capability` names.
     pub fn can(&self, capability: Capability<'_>) -> bool {
-        check(&self.account, capability).is_ok()
+        self.require(capability).is_ok()
     }
 }
 
@@ -196,7 +243,7 @@ mod tests {
     fn the_missing_agency_is_worded_for_the_door() {
         let principal = |door| Principal {
             actor: Actor::System,
-            account: account(Role::Member, false),
+            account: Some(account(Role::Member, false)),
             agency: None,
             scope: Vec::new(),
             door,
@@ -214,6 +261,36 @@ mod tests {
         assert_eq!(
             message(Door::Rest),
             "Indiquez l'agence où agir dans l'en-tête X-Service-Agency."
+        );
+    }
+
+    #[test]
+    fn a_partner_key_acts_in_its_agencies_and_administers_nothing() {
+        let agency = |id: &str| AgencyRow {
+            id: id.to_owned(),
+            name: format!("Agence {id}"),
+            organization_id: "o".to_owned(),
+            organization_name: "Org".to_owned(),
+            v1_id: None,
+        };
+        let key = Principal {
+            actor: Actor::PartnerKey("k".to_owned()),
+            account: None,
+            agency: None,
+            scope: vec![agency("a1")],
+            door: Door::Partner,
+        };
+        let acting = key.in_agency("a1").expect("attributed");
+        assert_eq!(acting.agency_id().expect("agency"), "a1");
+        assert!(acting.can(Capability::Change));
+        assert!(!acting.can(Capability::Administer("Créer une clé partenaire")));
+        assert!(!acting.can(Capability::CreditInvoice));
+        let refused = key.in_agency("a2").expect_err("not attributed");
+        assert_eq!(refused.status().as_u16(), 403);
+        assert_eq!(refused.public_message(), PARTNER_AGENCY_REFUSED);
+        assert_eq!(
+            key.account().expect_err("no account").status().as_u16(),
+            403
         );
     }
 }

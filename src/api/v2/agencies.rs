@@ -7,6 +7,7 @@ use utoipa_axum::routes;
 
 use crate::api::wire::agencies::*;
 use crate::auth::api_token::ApiCaller;
+use crate::error::AppResult;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -25,6 +26,6 @@ pub fn router() -> OpenApiRouter<AppState> {
     tag = "Organisation",
     responses((status = 200, description = "Les agences lisibles", body = AgencyList))
 )]
-async fn list_agencies(caller: ApiCaller) -> Json<AgencyList> {
-    Json(agency_list(&caller))
+async fn list_agencies(caller: ApiCaller) -> AppResult<Json<AgencyList>> {
+    agency_list(&caller).map(Json)
 }

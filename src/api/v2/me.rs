@@ -6,6 +6,7 @@ use utoipa_axum::routes;
 
 use crate::api::wire::me::*;
 use crate::auth::api_token::ApiCaller;
+use crate::error::AppResult;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -19,6 +20,6 @@ pub fn router() -> OpenApiRouter<AppState> {
     tag = "Compte",
     responses((status = 200, description = "Le compte du jeton", body = AccountView))
 )]
-async fn me(caller: ApiCaller) -> Json<AccountView> {
-    Json(account_view(&caller))
+async fn me(caller: ApiCaller) -> AppResult<Json<AccountView>> {
+    account_view(&caller).map(Json)
 }

@@ -11,7 +11,6 @@ use super::{WfJson, WfResult, success};
 use crate::auth::partner_key::PartnerCaller;
 use crate::services::clients::{self as service, ClientInput, ContactInput, Edit};
 use crate::state::AppState;
-use crate::store::audit::Actor;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -82,8 +81,7 @@ async fn update_client(
     caller: PartnerCaller,
     WfJson(body): WfJson<UpdateBody>,
 ) -> WfResult {
-    caller.authorize_agency(&body.agency_id)?;
-    let agency_id = body.agency_id;
+    let principal = caller.in_agency(&body.agency_id)?;
     let input = ClientInput {
         client_id: body.client_id,
         nom: body.nom,
@@ -108,11 +106,7 @@ async fn update_client(
                 .collect()
         }),
     };
-    let actor = Actor::PartnerKey(caller.credential_id.clone());
-    state
-        .store
-        .write(move |tx| service::update_client(tx, &agency_id, input, &actor))
-        .await?;
+    service::update_client_for(&state.store, &principal, input).await?;
     Ok(success(json!({})))
 }
 
@@ -121,10 +115,8 @@ async fn get_client(
     caller: PartnerCaller,
     WfJson(body): WfJson<GetBody>,
 ) -> WfResult {
-    caller.authorize_agency(&body.agency_id)?;
-    let records = state
-        .store
-        .read(move |conn| service::find_clients(conn, &body.agency_id, body.client_id, body.nom))
-        .await?;
+    let principal = caller.in_agency(&body.agency_id)?;
+    let records =
+        service::find_clients_for(&state.store, &principal, body.client_id, body.nom).await?;
     Ok(success(Value::Array(records)))
 }

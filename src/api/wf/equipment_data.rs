@@ -14,7 +14,6 @@ use crate::auth::partner_key::PartnerCaller;
 use crate::error::{ApiError, AppResult};
 use crate::services::workflow;
 use crate::state::AppState;
-use crate::store::audit::Actor;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -49,15 +48,9 @@ async fn update_equipment_data(
     WfJson(mut body): WfJson<Map<String, Value>>,
 ) -> WfResult {
     let agency_id = take_text(&mut body, "agency_id")?;
-    caller.authorize_agency(&agency_id)?;
+    let principal = caller.in_agency(&agency_id)?;
     let equipment_number = take_text(&mut body, "equipment_number")?;
-    let actor = Actor::PartnerKey(caller.credential_id.clone());
-    state
-        .store
-        .write(move |tx| {
-            workflow::update_equipment_data(tx, &agency_id, &equipment_number, &body, &actor)
-        })
-        .await?;
+    workflow::update_equipment_data_for(&state.store, &principal, &equipment_number, body).await?;
     Ok(success(json!({})))
 }
 
@@ -66,10 +59,8 @@ async fn get_equipment_data(
     caller: PartnerCaller,
     WfJson(body): WfJson<GetBody>,
 ) -> WfResult {
-    caller.authorize_agency(&body.agency_id)?;
-    let data = state
-        .store
-        .read(move |conn| workflow::equipment_data(conn, &body.agency_id, &body.equipment_number))
-        .await?;
+    let principal = caller.in_agency(&body.agency_id)?;
+    let data =
+        workflow::equipment_data_for(&state.store, &principal, &body.equipment_number).await?;
     Ok(success(Value::Object(data)))
 }

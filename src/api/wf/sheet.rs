@@ -10,7 +10,6 @@ use super::{WfJson, WfResult, success};
 use crate::auth::partner_key::PartnerCaller;
 use crate::services::sheet;
 use crate::state::AppState;
-use crate::store::audit::Actor;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/generate_token", post(generate_token))
@@ -28,26 +27,14 @@ async fn generate_token(
     caller: PartnerCaller,
     WfJson(body): WfJson<Body>,
 ) -> WfResult {
-    caller.authorize_agency(&body.agency_id)?;
-    let secret = state.sheet_secret.clone();
-    let base_url = state.base_url.clone();
-    let now = state.now();
-    let credential_id = caller.credential_id.clone();
-    let actor = Actor::PartnerKey(caller.credential_id.clone());
-    let url = state
-        .store
-        .write(move |tx| {
-            sheet::generate(
-                tx,
-                &secret,
-                &base_url,
-                &body.agency_id,
-                &body.equipment_number,
-                &credential_id,
-                now,
-                &actor,
-            )
-        })
-        .await?;
+    let principal = caller.in_agency(&body.agency_id)?;
+    let url = sheet::generate_for(
+        &state.store,
+        &principal,
+        &state.sheet_secret,
+        &state.base_url,
+        &body.equipment_number,
+    )
+    .await?;
     Ok(success(json!({ "url": url })))
 }

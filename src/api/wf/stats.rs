@@ -35,16 +35,13 @@ async fn opportunities_stats(
     caller: PartnerCaller,
     WfJson(body): WfJson<StatsBody>,
 ) -> WfResult {
-    caller.authorize_agency(&body.agency_id)?;
+    let principal = caller.in_agency(&body.agency_id)?;
     let input = StatsInput {
         from: body.from,
         to: body.to,
         opportunity_type: body.opportunity_type,
         opportunity_category: body.opportunity_category,
     };
-    let count = state
-        .store
-        .read(move |conn| workflow::opportunities_count(conn, &body.agency_id, input))
-        .await?;
+    let count = workflow::opportunities_count_for(&state.store, &principal, input).await?;
     Ok(success(json!({ "opportunities_count": count })))
 }

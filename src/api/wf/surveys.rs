@@ -10,7 +10,6 @@ use super::{WfJson, WfResult, success};
 use crate::auth::partner_key::PartnerCaller;
 use crate::services::wf_surveys::{self as service, CreateSurveyInput, SurveyEquipmentInput};
 use crate::state::AppState;
-use crate::store::audit::Actor;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -77,8 +76,7 @@ async fn create_survey(
     caller: PartnerCaller,
     WfJson(body): WfJson<CreateBody>,
 ) -> WfResult {
-    caller.authorize_agency(&body.agency_id)?;
-    let agency_id = body.agency_id;
+    let principal = caller.in_agency(&body.agency_id)?;
     let input = CreateSurveyInput {
         type_affaire: body.type_affaire,
         type_etat_des_lieux: body.type_etat_des_lieux,
@@ -105,11 +103,7 @@ async fn create_survey(
             })
             .collect(),
     };
-    let actor = Actor::PartnerKey(caller.credential_id.clone());
-    let deal_id = state
-        .store
-        .write(move |tx| service::create_survey(tx, &agency_id, input, &actor))
-        .await?;
+    let deal_id = service::create_survey_for(&state.store, &principal, input).await?;
     Ok(success(json!({ "id_affaire": deal_id })))
 }
 
@@ -118,19 +112,13 @@ async fn open_app(
     caller: PartnerCaller,
     WfJson(body): WfJson<OpenAppBody>,
 ) -> WfResult {
-    caller.authorize_agency(&body.agency_id)?;
-    let actor = Actor::PartnerKey(caller.credential_id.clone());
-    state
-        .store
-        .write(move |tx| {
-            service::open_app(
-                tx,
-                &body.agency_id,
-                &body.equipment_number,
-                &body.user_email,
-                &actor,
-            )
-        })
-        .await?;
+    let principal = caller.in_agency(&body.agency_id)?;
+    service::open_app_for(
+        &state.store,
+        &principal,
+        &body.equipment_number,
+        &body.user_email,
+    )
+    .await?;
     Ok(success(json!({})))
 }

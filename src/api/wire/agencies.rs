@@ -6,6 +6,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::directory;
 use crate::store::agencies::AgencyRow;
@@ -56,9 +57,12 @@ impl From<AgencyRow> for AgencyEntry {
 }
 
 /// The agencies the caller can read (shared with the MCP tool `agences`).
-pub fn agency_list(caller: &Principal) -> AgencyList {
-    let mut agencies =
-        directory::readable_agencies(caller.account.role, caller.agency.as_ref(), &caller.scope);
+pub fn agency_list(caller: &Principal) -> AppResult<AgencyList> {
+    let mut agencies = directory::readable_agencies(
+        caller.account()?.role,
+        caller.agency.as_ref(),
+        &caller.scope,
+    );
     agencies.sort_by(|a, b| {
         (&a.organization_name, &a.organization_id, &a.name, &a.id).cmp(&(
             &b.organization_name,
@@ -67,7 +71,7 @@ pub fn agency_list(caller: &Principal) -> AgencyList {
             &b.id,
         ))
     });
-    AgencyList {
+    Ok(AgencyList {
         agencies: agencies.into_iter().map(AgencyEntry::from).collect(),
-    }
+    })
 }

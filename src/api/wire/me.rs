@@ -6,6 +6,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::store::agencies::AgencyRow;
 
@@ -47,12 +48,13 @@ impl From<&AgencyRow> for AgencyRef {
 }
 
 /// The account of the caller (shared with the MCP tool `compte`).
-pub fn account_view(caller: &Principal) -> AccountView {
-    AccountView {
-        id: caller.account.id.clone(),
-        name: caller.account.name.clone(),
-        email: Some(caller.account.email.clone()),
+pub fn account_view(caller: &Principal) -> AppResult<AccountView> {
+    let account = caller.account()?;
+    Ok(AccountView {
+        id: account.id.clone(),
+        name: account.name.clone(),
+        email: Some(account.email.clone()),
         agency: caller.agency.as_ref().map(AgencyRef::from),
         agencies: caller.scope.iter().map(AgencyRef::from).collect(),
-    }
+    })
 }

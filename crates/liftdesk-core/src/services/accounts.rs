@@ -368,7 +368,7 @@ pub async fn change_own_password(
     new_password: String,
 ) -> AppResult<usize> {
     password::check_strength(&new_password)?;
-    let account_id = p.account.id.clone();
+    let account_id = p.account()?.id.clone();
     let stored = store
         .read(move |conn| accounts::password_hash(conn, &account_id))
         .await?
@@ -386,7 +386,7 @@ pub async fn change_own_password(
         .await
         .map_err(|err| anyhow::anyhow!(err))??;
     let (account_id, session_id, actor) = (
-        p.account.id.clone(),
+        p.account()?.id.clone(),
         keep_session_id.to_owned(),
         p.actor.clone(),
     );

@@ -496,10 +496,36 @@ pub async fn archive_for(
     client_ref: &str,
     archived: bool,
 ) -> AppResult<()> {
-    require_archiver(&p.account, archived)?;
+    require_archiver(p.account()?, archived)?;
     let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
     let client_ref = client_ref.to_owned();
     store_handle
         .write(move |tx| set_archived(tx, &agency_id, &client_ref, archived, &actor))
+        .await
+}
+
+/// `/update_client` in the principal's agency; returns the client's id.
+pub async fn update_client_for(
+    store_handle: &Store,
+    p: &Principal,
+    input: ClientInput,
+) -> AppResult<String> {
+    p.require(Capability::Change)?;
+    let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
+    store_handle
+        .write(move |tx| update_client(tx, &agency_id, input, &actor))
+        .await
+}
+
+/// `/get_client` in the principal's agency.
+pub async fn find_clients_for(
+    store_handle: &Store,
+    p: &Principal,
+    client_id: Option<String>,
+    nom: Option<String>,
+) -> AppResult<Vec<Value>> {
+    let agency_id = p.agency_id()?.to_owned();
+    store_handle
+        .read(move |conn| find_clients(conn, &agency_id, client_id, nom))
         .await
 }

@@ -7,9 +7,14 @@ use crate::auth::secret;
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::accounts::required_name;
+use crate::store::accounts::AccountRow;
+use crate::store::agencies::AgencyRow;
 use crate::store::audit::{self, Actor, AuditEntry};
-use crate::store::credentials::ListedCredential;
 use crate::store::credentials::{self, CredentialKind, NewCredential};
+use crate::store::credentials::{
+    ApiTokenMatch, CallCenterKeyMatch, ListedCredential, PartnerKeyMatch,
+};
+use crate::store::sessions::{self, SessionRow};
 use crate::store::{Store, Tx};
 use crate::store::{accounts, agencies};
 
@@ -345,7 +350,7 @@ pub async fn list_keys(
     offset: u64,
 ) -> AppResult<(i64, Vec<ListedCredential>)> {
     let owner = match kind {
-        KeyKind::OwnApiTokens => p.account.id.clone(),
+        KeyKind::OwnApiTokens => p.account()?.id.clone(),
         KeyKind::CallCenter | KeyKind::Partner => p.agency_id()?.to_owned(),
     };
     Ok(store
@@ -360,7 +365,7 @@ pub async fn list_keys(
 /// A new API token of the principal's own account; its secret is in the
 /// answer only.
 pub async fn issue_own_api_token(store: &Store, p: &Principal, name: &str) -> AppResult<Issued> {
-    let (account_id, actor, name) = (p.account.id.clone(), p.actor.clone(), name.to_owned());
+    let (account_id, actor, name) = (p.account()?.id.clone(), p.actor.clone(), name.to_owned());
     store
         .write(move |tx| create_api_token(tx, &account_id, &name, &actor))
         .await
@@ -368,7 +373,7 @@ pub async fn issue_own_api_token(store: &Store, p: &Principal, name: &str) -> Ap
 
 /// Revokes one of the principal's own API tokens (404 for anyone else's).
 pub async fn revoke_own_token(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
-    let (account_id, actor, id) = (p.account.id.clone(), p.actor.clone(), id.to_owned());
+    let (account_id, actor, id) = (p.account()?.id.clone(), p.actor.clone(), id.to_owned());
     store
         .write(move |tx| revoke_own_api_token(tx, &account_id, &id, &actor))
         .await
@@ -419,4 +424,109 @@ pub async fn withdraw_partner_key(
     store
         .write(move |tx| revoke_partner_key_in_agency(tx, &agency_id, &id, &actor))
         .await
+}
+
+// -- Who a secret belongs to (the front doors' extractors) ------------------
+//
+// Each lookup is by the secret's SHA-256 fingerprint, never the secret. The
+// API token's and the call-center key's are kept in memory until the
+// database changes (`store::cache`): a revocation, a role or scope change is
+// a commit, so the next call reads again.
+
+/// The live API token of `fingerprint`, its account and the account's scope.
+pub fn api_token_holder(
+    store: &Store,
+    fingerprint: &str,
+) -> AppResult<Option<(ApiTokenMatch, AccountRow, Vec<AgencyRow>)>> {
+    let key = format!("api-token:{fingerprint}");
+    let fingerprint = fingerprint.to_owned();
+    let found = store.read_cached_inline(key, move |conn| -> AppResult<_> {
+        let Some(matched) = credentials::find_live_api_token(conn, &fingerprint)? else {
+            return Ok(None);
+        };
+        let Some(account) = accounts::get(conn, &matched.account_id)? else {
+            return Ok(None);
+        };
+        let scope = crate::services::accounts::agencies_in_scope(conn, &account)?;
+        Ok(Some((matched, account, scope)))
+    })?;
+    Ok(found.as_ref().clone())
+}
+
+/// The live call-center key of `fingerprint`.
+pub fn call_center_key_holder(
+    store: &Store,
+    fingerprint: &str,
+) -> AppResult<Option<CallCenterKeyMatch>> {
+    let key = format!("call-center-key:{fingerprint}");
+    let fingerprint = fingerprint.to_owned();
+    let found = store.read_cached_inline(key, move |conn| -> AppResult<_> {
+        Ok(credentials::find_live_call_center_key(conn, &fingerprint)?)
+    })?;
+    Ok(found.as_ref().clone())
+}
+
+/// The live partner key of `fingerprint` and the agencies it is attributed to.
+pub async fn partner_key_holder(
+    store: &Store,
+    fingerprint: &str,
+) -> AppResult<Option<(PartnerKeyMatch, Vec<AgencyRow>)>> {
+    let fingerprint = fingerprint.to_owned();
+    store
+        .read(move |conn| -> AppResult<_> {
+            let Some(matched) = credentials::find_live_partner_key(conn, &fingerprint)? else {
+                return Ok(None);
+            };
+            let mut scope = Vec::with_capacity(matched.agency_ids.len());
+            for id in &matched.agency_ids {
+                if let Some(agency) = agencies::get_agency(conn, id)? {
+                    scope.push(agency);
+                }
+            }
+            Ok(Some((matched, scope)))
+        })
+        .await
+}
+
+/// Records the last use of a credential at `at` (stored text).
+pub async fn record_use(store: &Store, credential_id: &str, at: String) -> AppResult<()> {
+    let id = credential_id.to_owned();
+    Ok(store
+        .write(move |tx| credentials::touch(tx, &id, &at))
+        .await?)
+}
+
+/// The live staff session of `fingerprint` at `now` (stored text), its
+/// account and the account's scope.
+pub async fn session_holder(
+    store: &Store,
+    fingerprint: &str,
+    now: String,
+) -> AppResult<Option<(SessionRow, AccountRow, Vec<AgencyRow>)>> {
+    let fingerprint = fingerprint.to_owned();
+    store
+        .read(move |conn| -> AppResult<_> {
+            let Some(row) = sessions::find_live(conn, &fingerprint, &now)? else {
+                return Ok(None);
+            };
+            let Some(account) = accounts::get(conn, &row.account_id)? else {
+                return Ok(None);
+            };
+            let scope = crate::services::accounts::agencies_in_scope(conn, &account)?;
+            Ok(Some((row, account, scope)))
+        })
+        .await
+}
+
+/// Pushes a session's idle expiry to `expires_at` (stored texts).
+pub async fn extend_session(
+    store: &Store,
+    session_id: &str,
+    now: String,
+    expires_at: String,
+) -> AppResult<()> {
+    let id = session_id.to_owned();
+    Ok(store
+        .write(move |tx| sessions::extend(tx, &id, &now, &expires_at))
+        .await?)
 }

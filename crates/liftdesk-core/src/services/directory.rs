@@ -60,7 +60,7 @@ pub fn users(conn: &Conn, agencies: &[AgencyRow]) -> AppResult<Vec<UserEntry>> {
 /// The accounts the principal may read: those of the agencies it reads (see
 /// [`readable_agencies`]); the operator's service account is never listed.
 pub async fn users_for(store: &Store, p: &Principal) -> AppResult<Vec<UserEntry>> {
-    let agencies = readable_agencies(p.account.role, p.agency.as_ref(), &p.scope);
+    let agencies = readable_agencies(p.account()?.role, p.agency.as_ref(), &p.scope);
     store.read(move |conn| users(conn, &agencies)).await
 }
 

@@ -132,10 +132,10 @@ pub fn create(
 pub async fn report(store: &Store, p: &Principal, input: NewDiscrepancyInput) -> AppResult<String> {
     let (agency_id, account_id, actor) = (
         p.agency_id()?.to_owned(),
-        p.account.id.clone(),
+        p.account.as_ref().map(|a| a.id.clone()),
         p.actor.clone(),
     );
     store
-        .write(move |tx| create(tx, &agency_id, Some(&account_id), &input, &actor))
+        .write(move |tx| create(tx, &agency_id, account_id.as_deref(), &input, &actor))
         .await
 }

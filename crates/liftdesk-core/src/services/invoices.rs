@@ -54,7 +54,7 @@ impl Author {
     pub(crate) fn of(principal: &Principal) -> Self {
         Self {
             actor: principal.actor.clone(),
-            account_id: Some(principal.account.id.clone()),
+            account_id: principal.account.as_ref().map(|a| a.id.clone()),
         }
     }
 }

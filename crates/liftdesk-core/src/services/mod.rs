@@ -18,6 +18,7 @@ pub mod discrepancies;
 pub mod documents;
 pub mod equipment;
 pub mod imports;
+pub mod installation;
 pub mod invoices;
 pub mod planning;
 pub mod quotes;

@@ -98,7 +98,7 @@ pub async fn open(
 
 /// Whether the principal's account administers the installation.
 pub async fn installation_admin(store: &Store, p: &Principal) -> AppResult<bool> {
-    let account = p.account.clone();
+    let account = p.account()?.clone();
     store
         .read(move |conn| is_installation_admin(conn, &account))
         .await
@@ -110,7 +110,7 @@ pub async fn require_installation_admin(
     p: &Principal,
     what: &'static str,
 ) -> AppResult<()> {
-    let account = p.account.clone();
+    let account = p.account()?.clone();
     store
         .read(move |conn| accounts::require_installation_admin(conn, &account, what))
         .await

@@ -545,3 +545,50 @@ pub async fn markdown_for(store: &Store, p: &Principal, equipment_id: &str) -> A
         .map(|document| markdown(&document))
         .ok_or_else(|| AppError::not_found("Équipement introuvable."))
 }
+
+/// `/generate_token`: a sheet link for an equipment of the principal's
+/// agency (a partner key), valid for its time; returns the link.
+pub async fn generate_for(
+    store: &Store,
+    p: &Principal,
+    secret: &SheetSecret,
+    base_url: &str,
+    equipment_number: &str,
+) -> AppResult<String> {
+    let agency_id = p.agency_id()?.to_owned();
+    let credential_id = match &p.actor {
+        Actor::PartnerKey(id) => id.clone(),
+        _ => {
+            return Err(AppError::forbidden(
+                "Seule une clé partenaire génère un lien de fiche.",
+            ));
+        }
+    };
+    let (actor, now) = (p.actor.clone(), store.now());
+    let (secret, base_url, number) = (*secret, base_url.to_owned(), equipment_number.to_owned());
+    store
+        .write(move |tx| {
+            generate(
+                tx,
+                &secret,
+                &base_url,
+                &agency_id,
+                &number,
+                &credential_id,
+                now,
+                &actor,
+            )
+        })
+        .await
+}
+
+/// The page of a sheet link (`None` when unknown, expired or revoked); its
+/// opening is recorded.
+pub async fn open_link(
+    store: &Store,
+    secret: &SheetSecret,
+    token: &str,
+) -> AppResult<Option<String>> {
+    let (secret, token, now) = (*secret, token.to_owned(), store.now());
+    store.write(move |tx| open(tx, &secret, &token, now)).await
+}

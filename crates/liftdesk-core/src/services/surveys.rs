@@ -347,7 +347,7 @@ pub async fn submit_for(
     input: SubmitInput,
 ) -> AppResult<Submitted> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
-    let (account, actor) = (p.account.clone(), p.actor.clone());
+    let (account, actor) = (p.account()?.clone(), p.actor.clone());
     store
         .write(move |tx| submit(tx, &agency_id, &id, &account, &input, &actor))
         .await

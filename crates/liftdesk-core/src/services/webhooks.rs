@@ -207,7 +207,7 @@ pub async fn subscribe_for(
 ) -> AppResult<Subscribed> {
     let agency_id = p.agency_id()?.to_owned();
     p.require(Capability::Administer("Créer un abonnement webhook"))?;
-    let (account_id, actor, sync) = (p.account.id.clone(), p.actor.clone(), Arc::clone(sync));
+    let (account_id, actor, sync) = (p.account()?.id.clone(), p.actor.clone(), Arc::clone(sync));
     store
         .write(move |tx| {
             subscribe(

@@ -7,14 +7,15 @@ use serde_json::json;
 
 use crate::clock;
 use crate::error::{AppError, AppResult};
+use crate::principal::{Capability, Principal};
 use crate::services::clients::{self, ClientInput};
 use crate::services::workflow::{DEAL_TYPES, check_allowed, required_text};
-use crate::store::Tx;
 use crate::store::accounts;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::deals::{self, NewDeal};
 use crate::store::equipment::{self as equipment_store, AccessInstructions, BuildingRow};
 use crate::store::surveys;
+use crate::store::{Store, Tx};
 
 /// `type_etat_des_lieux` values.
 pub const INVENTORY_TYPES: [&str; 3] = ["Prise en mains", "Essais", "Base parc"];
@@ -321,4 +322,34 @@ pub fn open_app(
         },
     )?;
     Ok(())
+}
+
+// -- Operations for a principal (the partner workflow API) -----------------
+
+/// `/create_survey` in the principal's agency; returns the deal's id.
+pub async fn create_survey_for(
+    store: &Store,
+    p: &Principal,
+    input: CreateSurveyInput,
+) -> AppResult<String> {
+    p.require(Capability::Change)?;
+    let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
+    store
+        .write(move |tx| create_survey(tx, &agency_id, input, &actor))
+        .await
+}
+
+/// `/open_app` in the principal's agency.
+pub async fn open_app_for(
+    store: &Store,
+    p: &Principal,
+    equipment_number: &str,
+    user_email: &str,
+) -> AppResult<()> {
+    p.require(Capability::Change)?;
+    let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
+    let (number, email) = (equipment_number.to_owned(), user_email.to_owned());
+    store
+        .write(move |tx| open_app(tx, &agency_id, &number, &email, &actor))
+        .await
 }

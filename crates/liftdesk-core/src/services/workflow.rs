@@ -7,12 +7,13 @@ use chrono::NaiveDate;
 use serde_json::{Map, Value};
 
 use crate::error::{AppError, AppResult};
+use crate::principal::{Capability, Principal};
 use crate::services::technical_data;
 use crate::store::Conn;
-use crate::store::Tx;
 use crate::store::audit::Actor;
 use crate::store::deals::{self, DealFilter};
 use crate::store::equipment as equipment_store;
+use crate::store::{Store, Tx};
 
 /// `type_affaire` values (also `opportunity_type`).
 pub const DEAL_TYPES: [&str; 6] = [
@@ -150,4 +151,48 @@ pub fn opportunities_count(conn: &Conn, agency_id: &str, input: StatsInput) -> A
             category,
         },
     )?)
+}
+
+// -- Operations for a principal (the partner workflow API) -----------------
+//
+// The principal acts in one agency (`Principal::in_agency`, checked by the
+// front door before the body is read further).
+
+/// `/get_equipment_data` in the principal's agency.
+pub async fn equipment_data_for(
+    store: &Store,
+    p: &Principal,
+    equipment_number: &str,
+) -> AppResult<Map<String, Value>> {
+    let (agency_id, number) = (p.agency_id()?.to_owned(), equipment_number.to_owned());
+    store
+        .read(move |conn| equipment_data(conn, &agency_id, &number))
+        .await
+}
+
+/// `/update_equipment_data` in the principal's agency.
+pub async fn update_equipment_data_for(
+    store: &Store,
+    p: &Principal,
+    equipment_number: &str,
+    fields: Map<String, Value>,
+) -> AppResult<()> {
+    p.require(Capability::Change)?;
+    let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
+    let number = equipment_number.to_owned();
+    store
+        .write(move |tx| update_equipment_data(tx, &agency_id, &number, &fields, &actor))
+        .await
+}
+
+/// `/get_stats`: the opportunities of the principal's agency.
+pub async fn opportunities_count_for(
+    store: &Store,
+    p: &Principal,
+    input: StatsInput,
+) -> AppResult<i64> {
+    let agency_id = p.agency_id()?.to_owned();
+    store
+        .read(move |conn| opportunities_count(conn, &agency_id, input))
+        .await
 }

@@ -15,13 +15,13 @@ impl LiftdeskMcp {
     /// où le compte travaille. À appeler d'abord pour savoir qui l'on est et dans quelle agence.
     #[tool(name = "compte", annotations(read_only_hint = true))]
     async fn account(&self, Extension(parts): Extension<Parts>) -> ToolAnswer {
-        answer(caller_of(&parts).map(|caller| me::account_view(&caller)))
+        answer(caller_of(&parts).and_then(|caller| me::account_view(&caller)))
     }
 
     /// Les agences lisibles par le compte, avec leur organisation et leur identifiant V1.
     /// Un identifiant d'agence se donne ensuite dans l'en-tête X-Service-Agency.
     #[tool(name = "agences", annotations(read_only_hint = true))]
     async fn agencies(&self, Extension(parts): Extension<Parts>) -> ToolAnswer {
-        answer(caller_of(&parts).map(|caller| agencies::agency_list(&caller)))
+        answer(caller_of(&parts).and_then(|caller| agencies::agency_list(&caller)))
     }
 }

@@ -251,7 +251,7 @@ pub async fn upload(
 ) -> AppResult<ImportFileRow> {
     let uploader = Uploader {
         agency_id: p.agency_id()?.to_owned(),
-        account_id: Some(p.account.id.clone()),
+        account_id: p.account.as_ref().map(|a| a.id.clone()),
         actor: p.actor.clone(),
         now: store.now(),
     };
@@ -340,4 +340,11 @@ pub async fn pass(
     .await
     .map_err(|err| AppError::Internal(anyhow::anyhow!("import interrompu : {err}")))?;
     Ok((plan, reports?))
+}
+
+/// Deletes the uploaded files expired now (the server's minute task);
+/// answers how many.
+pub async fn purge(store: &Store) -> AppResult<usize> {
+    let now = store.now();
+    store.write(move |tx| purge_expired(tx, now)).await
 }
