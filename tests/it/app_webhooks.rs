@@ -278,6 +278,22 @@ async fn the_webhooks_screen_runs_the_rest_operations_for_administrators() {
     let (status, body) = member.get(&format!("/webhooks/{id}/deliveries")).await;
     assert_eq!((status, body["total"].clone()), (200, json!(1)));
 
+    // The events the screen offers: the server's one list, codes and labels.
+    for client in [&admin, &member] {
+        let (status, events) = client.get("/webhooks/events").await;
+        assert_eq!(
+            (status, events),
+            (
+                200,
+                json!([
+                    { "code": "appel.clos", "label": "Appel de panne résolu" },
+                    { "code": "releve.termine", "label": "Relevé soumis par le technicien" },
+                    { "code": "devis.accepte", "label": "Devis accepté" },
+                ])
+            )
+        );
+    }
+
     // The sync state.
     let (status, state) = admin.get("/webhooks/status").await;
     assert_eq!(status, 200, "{state}");

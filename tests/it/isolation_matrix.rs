@@ -1226,6 +1226,7 @@ fn app_ops(w: &World) -> Vec<Op> {
         // Webhooks.
         app("GET /webhooks", "/webhooks".into()).list(),
         app("GET /webhooks/status", "/webhooks/status".into()).list(),
+        app("GET /webhooks/events", "/webhooks/events".into()).list(),
         app("POST /webhooks", "/webhooks".into())
             .body(json!({ "url": "https://127.0.0.1:9/intrus", "events": ["appel.clos"] }))
             .admin("Créer un abonnement webhook est réservé à un administrateur de l'agence."),

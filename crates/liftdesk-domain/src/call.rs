@@ -9,7 +9,7 @@
 use super::error::TransitionError;
 
 /// Event sent to webhook subscribers when a call becomes resolved.
-pub const CLOSED_EVENT: &str = "appel.clos";
+pub const CLOSED_EVENT: &str = crate::event::WebhookEvent::CallClosed.code();
 
 wire_enum! {
     /// Where a breakdown call stands, as the call center reads it (`statut`

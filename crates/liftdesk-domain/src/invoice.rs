@@ -179,6 +179,14 @@ pub fn check_creditable(nature: InvoiceNature, status: InvoiceStatus) -> Result<
     }
 }
 
+/// What an issued invoice still carries to credit: its total including tax
+/// less its issued credit notes' (never below zero).
+pub fn remaining_to_credit(invoice_total_incl: i64, already_credited_incl: i64) -> i64 {
+    invoice_total_incl
+        .saturating_sub(already_credited_incl)
+        .max(0)
+}
+
 /// Refuses a credit note that is not positive or that would credit more than
 /// what the invoice still carries (all amounts including tax, positive).
 pub fn check_credit(
@@ -191,7 +199,7 @@ pub fn check_credit(
             requested_incl_cents: requested_incl,
         });
     }
-    let remaining = invoice_total_incl.saturating_sub(already_credited_incl);
+    let remaining = remaining_to_credit(invoice_total_incl, already_credited_incl);
     if remaining <= 0 {
         return Err(DomainError::InvoiceFullyCredited {
             invoice_total_incl_cents: invoice_total_incl,

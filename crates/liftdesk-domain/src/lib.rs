@@ -76,6 +76,7 @@ macro_rules! wire_enum {
 pub mod call;
 pub mod downtime;
 pub mod error;
+pub mod event;
 pub mod invoice;
 pub mod knowledge;
 pub mod planning;

@@ -5,7 +5,7 @@
 use super::error::TransitionError;
 
 /// Event sent to webhook subscribers when a quote is accepted.
-pub const ACCEPTED_EVENT: &str = "devis.accepte";
+pub const ACCEPTED_EVENT: &str = crate::event::WebhookEvent::QuoteAccepted.code();
 
 wire_enum! {
     /// Where a quote stands.

@@ -9,7 +9,7 @@
 use super::error::TransitionError;
 
 /// Event sent to webhook subscribers when a survey is submitted.
-pub const FINISHED_EVENT: &str = "releve.termine";
+pub const FINISHED_EVENT: &str = crate::event::WebhookEvent::SurveyFinished.code();
 
 wire_enum! {
     /// Where a survey stands.

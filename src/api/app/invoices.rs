@@ -18,11 +18,10 @@ use crate::api::wire::invoices::{
 };
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
-use crate::domain::invoice::{
-    self, InvoiceAction, InvoiceNature, InvoiceStatus, cents_to_euros, euros_to_cents,
-};
+use crate::domain::invoice::{self, InvoiceAction, InvoiceNature, InvoiceStatus, cents_to_euros};
 use crate::error::AppResult;
-use crate::services::invoices::ListInput;
+use crate::principal::Capability;
+use crate::services::invoices::{self as invoices, ListInput};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -92,7 +91,10 @@ async fn detail(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<InvoiceDetail>> {
-    let invoice = wire::invoice_read(&state, &session.principal(), &id).await?;
+    let principal = session.principal();
+    let detail = invoices::get(&state.store, &principal, &id).await?;
+    let remaining_cents = detail.remaining_to_credit_cents;
+    let invoice = wire::invoice_view(detail, &state.base_url);
     let nature = InvoiceNature::parse(&invoice.nature);
     let status = InvoiceStatus::parse(&invoice.status);
     let mut actions: Vec<&'static str> = Vec::new();
@@ -107,17 +109,9 @@ async fn detail(
                 .filter(|&&action| invoice::transition(nature, status, action).is_ok())
                 .map(|action| action.as_str()),
         );
-        if invoice::check_creditable(nature, status).is_ok() {
-            let cents = |euros: f64| euros_to_cents(euros).unwrap_or(0);
-            let credited: i64 = invoice
-                .credit_notes
-                .iter()
-                .filter(|c| c.status != InvoiceStatus::Brouillon.as_str())
-                .map(|c| cents(c.total_incl_tax))
-                .sum();
-            let remaining = cents(invoice.total_incl_tax.unwrap_or(0.0)) - credited;
+        if let Some(remaining) = remaining_cents {
             remaining_to_credit = Some(cents_to_euros(remaining));
-            if remaining > 0 && session.account.role.is_admin() {
+            if remaining > 0 && principal.can(Capability::CreditInvoice) {
                 actions.push("credit_note");
             }
         }

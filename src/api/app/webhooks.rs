@@ -3,11 +3,13 @@
 //! same shapes, same rules. Subscribing, testing and revoking are an
 //! administrator's (403 for a member); reading subscriptions, deliveries and
 //! the sync state is open to every account of the agency, as on the REST API.
+//! The events offered are the server's list (`/webhooks/events`).
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::Serialize;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
@@ -17,6 +19,7 @@ use crate::api::wire::webhooks::{
 };
 use crate::api::wire::{Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
+use crate::domain::event::WebhookEvent;
 use crate::error::AppResult;
 use crate::state::AppState;
 
@@ -24,6 +27,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/webhooks", get(list).post(create))
         .route("/webhooks/status", get(status))
+        .route("/webhooks/events", get(events))
         .route("/webhooks/{id}/test", post(test))
         .route("/webhooks/{id}/deliveries", get(deliveries))
         .route("/webhooks/{id}/revoke", post(revoke))
@@ -36,6 +40,28 @@ async fn list(
     session.require_agency()?;
     Ok(Json(
         shared::subscription_list(&state, &session.principal()).await?,
+    ))
+}
+
+/// An event to subscribe to, as the screen offers it.
+#[derive(Serialize)]
+struct EventChoice {
+    code: &'static str,
+    label: &'static str,
+}
+
+/// The events to subscribe to, in the API's order (`domain::event`): the
+/// screen's choices come from here, not from a list of its own.
+async fn events(session: StaffSession) -> AppResult<Json<Vec<EventChoice>>> {
+    session.require_agency()?;
+    Ok(Json(
+        WebhookEvent::ALL
+            .into_iter()
+            .map(|event| EventChoice {
+                code: event.code(),
+                label: event.label(),
+            })
+            .collect(),
     ))
 }
 

@@ -311,7 +311,7 @@ fn linked(kind: RecordKind, base_url: &str, id: String, number: Option<String>) 
     }
 }
 
-fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView {
+pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView {
     let InvoiceDetail {
         invoice: row,
         lines,
@@ -319,6 +319,7 @@ fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView {
         credited_invoice,
         credit_notes,
         quote,
+        remaining_to_credit_cents: _,
     } = detail;
     let nature = InvoiceNature::parse(&row.nature);
     let status = InvoiceStatus::parse(&row.status);

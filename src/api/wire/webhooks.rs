@@ -14,19 +14,24 @@ use crate::services::webhooks::{self as service};
 use crate::state::AppState;
 use crate::store::webhooks::{DeliveryRow, SubscriptionRow};
 
-/// Un événement auquel s'abonner.
-#[derive(Serialize, ToSchema)]
-#[allow(dead_code)] // Only its schema is used: the values are checked by the service.
-pub enum WebhookEvent {
-    /// Un appel de panne passe `resolue`.
-    #[serde(rename = "appel.clos")]
-    AppelClos,
-    /// Un technicien soumet un relevé.
-    #[serde(rename = "releve.termine")]
-    ReleveTermine,
-    /// Un devis est accepté.
-    #[serde(rename = "devis.accepte")]
-    DevisAccepte,
+/// The OpenAPI schema `WebhookEvent`: the codes of `domain::event::WebhookEvent`
+/// (the values themselves are checked by the service).
+pub struct WebhookEvent;
+
+impl utoipa::PartialSchema for WebhookEvent {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some("Un événement auquel s'abonner."))
+            .enum_values(Some(crate::domain::event::WebhookEvent::CODES))
+            .into()
+    }
+}
+
+impl ToSchema for WebhookEvent {
+    fn name() -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed("WebhookEvent")
+    }
 }
 
 /// Un abonnement aux événements de l'agence.

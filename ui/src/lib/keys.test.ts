@@ -55,12 +55,19 @@ describe('validateWebhookUrl', () => {
   });
 });
 
+/** Les événements comme `GET /app/api/webhooks/events` les rend. */
+const EVENTS = [
+  { code: 'appel.clos', label: 'Appel de panne résolu' },
+  { code: 'releve.termine', label: 'Relevé soumis par le technicien' },
+  { code: 'devis.accepte', label: 'Devis accepté' },
+];
+
 describe('validateEvents', () => {
   it('exige au moins un événement', () => {
-    expect(validateEvents([])).toBe(
+    expect(validateEvents([], EVENTS)).toBe(
       'Le champ « events » doit contenir au moins un événement parmi : appel.clos, releve.termine, devis.accepte.',
     );
-    expect(validateEvents(['appel.clos'])).toBeUndefined();
+    expect(validateEvents(['appel.clos'], EVENTS)).toBeUndefined();
   });
 });
 
@@ -90,8 +97,8 @@ describe('libellés', () => {
   });
 
   it('des événements et des autres agences', () => {
-    expect(eventLabel('ping')).toBe('Test (ping)');
-    expect(eventLabel('appel.clos')).toBe('Appel de panne résolu');
+    expect(eventLabel('ping', EVENTS)).toBe('Test (ping)');
+    expect(eventLabel('appel.clos', EVENTS)).toBe('Appel de panne résolu');
     expect(otherAgencies(1)).toBe('1 autre agence');
     expect(otherAgencies(3)).toBe('3 autres agences');
   });

@@ -10,12 +10,11 @@ export const MAX_URL_CHARS = 2000;
 /** Longueur minimale d'un mot de passe, comme le serveur. */
 export const MIN_PASSWORD_CHARS = 8;
 
-/** Les événements auxquels s'abonner, dans l'ordre du serveur. */
-export const WEBHOOK_EVENTS = [
-  { code: 'appel.clos', label: 'Appel de panne résolu' },
-  { code: 'releve.termine', label: 'Relevé soumis par le technicien' },
-  { code: 'devis.accepte', label: 'Devis accepté' },
-] as const;
+/** Un événement auquel s'abonner, tel que le serveur le liste (`GET /app/api/webhooks/events`). */
+export interface WebhookEventChoice {
+  code: string;
+  label: string;
+}
 
 /** Ce que nomme chaque sorte de secret (sujet des messages du serveur). */
 export const NAME_SUBJECTS = {
@@ -72,9 +71,13 @@ export function validateWebhookUrl(raw: string): string | undefined {
   return "L'adresse doit commencer par https:// : les événements ne sont envoyés qu'en HTTPS.";
 }
 
-export function validateEvents(events: readonly string[]): string | undefined {
+/** Au moins un événement, parmi ceux que le serveur liste (`known`), comme le serveur le dit. */
+export function validateEvents(
+  events: readonly string[],
+  known: readonly WebhookEventChoice[],
+): string | undefined {
   if (events.length === 0) {
-    return `Le champ « events » doit contenir au moins un événement parmi : ${WEBHOOK_EVENTS.map((e) => e.code).join(', ')}.`;
+    return `Le champ « events » doit contenir au moins un événement parmi : ${known.map((e) => e.code).join(', ')}.`;
   }
   return undefined;
 }
@@ -122,10 +125,10 @@ export function deliveryStatus(code: string): { label: string; tone: 'success' |
   }
 }
 
-/** Libellé d'un événement (code affiché tel quel s'il est inconnu). */
-export function eventLabel(code: string): string {
+/** Libellé d'un événement parmi ceux que le serveur liste (code affiché tel quel s'il est inconnu). */
+export function eventLabel(code: string, known: readonly WebhookEventChoice[]): string {
   if (code === 'ping') return 'Test (ping)';
-  return WEBHOOK_EVENTS.find((e) => e.code === code)?.label ?? code;
+  return known.find((e) => e.code === code)?.label ?? code;
 }
 
 /** « 1 autre agence », « 2 autres agences ». */

@@ -371,6 +371,10 @@ pub struct InvoiceDetail {
     /// For an invoice: its credit notes, drafts included.
     pub credit_notes: Vec<CreditNoteRow>,
     pub quote: Option<DocumentRef>,
+    /// For an issued invoice: what is left to credit, including tax
+    /// (`domain::invoice::remaining_to_credit`); `None` for a draft or a
+    /// credit note.
+    pub remaining_to_credit_cents: Option<i64>,
 }
 
 pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<InvoiceDetail> {
@@ -402,6 +406,18 @@ pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<InvoiceDet
                 }
                 None => None,
             };
+            let creditable = InvoiceNature::parse(&invoice.nature)
+                .zip(InvoiceStatus::parse(&invoice.status))
+                .is_some_and(|(nature, status)| invoice::check_creditable(nature, status).is_ok());
+            let remaining_to_credit_cents = if creditable {
+                let already = store::issued_credit_total(conn, &invoice.id)?;
+                Some(invoice::remaining_to_credit(
+                    invoice.total_incl_cents,
+                    already,
+                ))
+            } else {
+                None
+            };
             Ok(InvoiceDetail {
                 invoice,
                 lines,
@@ -409,6 +425,7 @@ pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<InvoiceDet
                 credited_invoice,
                 credit_notes,
                 quote,
+                remaining_to_credit_cents,
             })
         })
         .await
@@ -1091,7 +1108,7 @@ pub async fn create_credit_note(
                 }
                 None => {
                     let credited_lines = store::issued_credit_lines(tx, &credited.id)?;
-                    let remaining = credited.total_incl_cents.saturating_sub(already);
+                    let remaining = invoice::remaining_to_credit(credited.total_incl_cents, already);
                     let lines =
                         remaining_lines(&credited, &invoice_totals, &credited_lines, remaining);
                     if lines.is_empty() {

@@ -15,7 +15,7 @@ pub use schedule::RetrySchedule;
 pub use sync::{SyncOverview, SyncStatus, WebhookSync};
 
 /// Events an administrator can subscribe to (`ping` is sent on demand).
-pub const EVENTS: [&str; 3] = ["appel.clos", "releve.termine", "devis.accepte"];
+pub const EVENTS: [&str; 3] = crate::domain::event::WebhookEvent::CODES;
 
 /// How the sync task delivers: from `serve`'s options (or the environment).
 #[derive(Debug, Clone, PartialEq, Eq)]
