@@ -709,7 +709,14 @@ async fn update_technical(
     ApiJson(body): ApiJson<Map<String, Value>>,
 ) -> AppResult<Json<EquipmentPage>> {
     let principal = session.principal();
-    technical_data::update_by_code_for(&state.store, &principal, &id, body).await?;
+    technical_data::update_for(
+        &state.store,
+        &principal,
+        &id,
+        body,
+        technical_data::FieldNames::Code,
+    )
+    .await?;
     Ok(Json(read_page(&state, &principal, &id).await?))
 }
 

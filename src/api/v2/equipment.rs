@@ -135,6 +135,13 @@ async fn update_technical_data(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<Map<String, Value>>,
 ) -> AppResult<Json<Map<String, Value>>> {
-    let data = technical_data::update_for(&state.store, &caller, &id, body).await?;
+    let data = technical_data::update_for(
+        &state.store,
+        &caller,
+        &id,
+        body,
+        technical_data::FieldNames::Api,
+    )
+    .await?;
     Ok(Json(data))
 }

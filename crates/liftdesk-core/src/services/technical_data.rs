@@ -690,13 +690,25 @@ pub async fn search_for(
         .ok_or_else(|| AppError::not_found("Équipement introuvable."))
 }
 
+/// How a JSON object of technical data names its fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldNames {
+    /// The REST API's names (see [`update_from_json`]).
+    Api,
+    /// Every catalog datum by its code (the web application's form, see
+    /// [`update_by_code`]).
+    Code,
+}
+
 /// Writes the technical data of an equipment of the principal's agency from
-/// a JSON object (see [`update_from_json`]); answers the data as stored.
+/// a JSON object whose fields are named as `names` says; answers the data
+/// as stored.
 pub async fn update_for(
     store: &Store,
     p: &Principal,
     equipment_id: &str,
     body: Map<String, Value>,
+    names: FieldNames,
 ) -> AppResult<Map<String, Value>> {
     let (agency_id, actor, id) = (
         p.agency_id()?.to_owned(),
@@ -704,25 +716,10 @@ pub async fn update_for(
         equipment_id.to_owned(),
     );
     store
-        .write(move |tx| update_from_json(tx, &agency_id, &id, &body, &actor))
-        .await
-}
-
-/// [`update_for`] with every catalog datum named by its code (the web
-/// application's form).
-pub async fn update_by_code_for(
-    store: &Store,
-    p: &Principal,
-    equipment_id: &str,
-    body: Map<String, Value>,
-) -> AppResult<Map<String, Value>> {
-    let (agency_id, actor, id) = (
-        p.agency_id()?.to_owned(),
-        p.actor.clone(),
-        equipment_id.to_owned(),
-    );
-    store
-        .write(move |tx| update_by_code(tx, &agency_id, &id, &body, &actor))
+        .write(move |tx| match names {
+            FieldNames::Api => update_from_json(tx, &agency_id, &id, &body, &actor),
+            FieldNames::Code => update_by_code(tx, &agency_id, &id, &body, &actor),
+        })
         .await
 }
 
