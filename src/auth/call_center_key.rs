@@ -1,12 +1,15 @@
 //! `CallCenterCaller`: a call-center API request authenticated by a
-//! call-center key (`Authorization: Bearer svc_…`). The agency is the key's,
-//! never the body's. Each key is rate-limited like an API token.
+//! call-center key (`Authorization: Bearer svc_…`): the `Principal` of the
+//! key (`Door::CallCenter`), acting in the key's agency, never the body's;
+//! and the center the key belongs to. Each key is rate-limited like an API
+//! token.
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use crate::auth::{bearer_token, secret, touch_if_stale};
 use crate::error::ApiError;
+use crate::principal::Principal;
 use crate::services::credentials;
 use crate::state::AppState;
 
@@ -15,8 +18,7 @@ pub const UNAUTHORIZED_MESSAGE: &str =
 
 #[derive(Debug, Clone)]
 pub struct CallCenterCaller {
-    pub credential_id: String,
-    pub agency_id: String,
+    pub principal: Principal,
     pub call_center_id: String,
     pub call_center_name: String,
 }
@@ -35,7 +37,7 @@ impl FromRequestParts<AppState> for CallCenterCaller {
             return Err(ApiError::unauthorized(UNAUTHORIZED_MESSAGE));
         }
         let fingerprint = secret::fingerprint(key);
-        let matched = credentials::call_center_key_holder(&state.store, &fingerprint)?
+        let (matched, agency) = credentials::call_center_key_holder(&state.store, &fingerprint)?
             .ok_or_else(|| ApiError::unauthorized(UNAUTHORIZED_MESSAGE))?;
         // Per key, like API tokens: past it, 429 with `Retry-After`.
         state.rate_limiter.check(&matched.credential_id)?;
@@ -45,8 +47,7 @@ impl FromRequestParts<AppState> for CallCenterCaller {
             matched.last_used_at.as_deref(),
         );
         Ok(CallCenterCaller {
-            credential_id: matched.credential_id,
-            agency_id: matched.agency_id,
+            principal: Principal::call_center_key(matched.credential_id, agency),
             call_center_id: matched.call_center_id,
             call_center_name: matched.call_center_name,
         })

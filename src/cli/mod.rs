@@ -16,6 +16,7 @@ use crate::backup;
 use crate::config;
 use crate::demo::{self, DemoSize};
 use crate::logging;
+use crate::principal::Principal;
 use crate::server;
 use crate::services::installation;
 use crate::state::AppState;
@@ -348,6 +349,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }));
     }
     let store = server::open_store(&data_dir)?;
+    // Whoever runs the command line on the data directory administers the
+    // installation: the operations below check it, and the audit names it.
+    let cli_principal = Principal::command_line();
+    let p = &cli_principal;
     let output = match cli.command {
         Command::Init {
             organization,
@@ -358,6 +363,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         } => {
             let out = installation::init_organization(
                 &store,
+                p,
                 &organization,
                 &agency,
                 &admin_email,
@@ -375,7 +381,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     v1_id,
                 },
         } => {
-            let id = installation::create_agency(&store, &organization, &name, v1_id.as_deref())
+            let id = installation::create_agency(&store, p, &organization, &name, v1_id.as_deref())
                 .map_err(describe)?;
             json!({ "id": id })
         }
@@ -393,6 +399,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         } => {
             let id = installation::create_user(
                 &store,
+                p,
                 &installation::NewUser {
                     email: &email,
                     name: &name,
@@ -414,34 +421,35 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     password,
                 },
         } => {
-            let id = installation::create_operator(&store, &email, &name, &password)
+            let id = installation::create_operator(&store, p, &email, &name, &password)
                 .map_err(describe)?;
             json!({ "id": id })
         }
         Command::Token {
             action: TokenAction::Create { email, name },
         } => {
-            let issued = installation::issue_api_token(&store, &email, &name).map_err(describe)?;
+            let issued =
+                installation::issue_api_token(&store, p, &email, &name).map_err(describe)?;
             json!({ "id": issued.id, "token": issued.secret })
         }
         Command::Token {
             action: TokenAction::Revoke { id },
         } => {
-            installation::revoke_credential(&store, &id).map_err(describe)?;
+            installation::revoke_credential(&store, p, &id).map_err(describe)?;
             json!({ "id": id })
         }
         Command::CallCenterKey {
             action: CallCenterKeyAction::Create { agency, name },
         } => {
             let issued =
-                installation::issue_call_center_key(&store, &agency, &name).map_err(describe)?;
+                installation::issue_call_center_key(&store, p, &agency, &name).map_err(describe)?;
             json!({ "id": issued.id, "key": issued.secret })
         }
         Command::PartnerKey {
             action: PartnerKeyAction::Create { name, agencies },
         } => {
             let issued =
-                installation::issue_partner_key(&store, &name, &agencies).map_err(describe)?;
+                installation::issue_partner_key(&store, p, &name, &agencies).map_err(describe)?;
             json!({ "id": issued.id, "key": issued.secret })
         }
         Command::Demo { size, seed } => {

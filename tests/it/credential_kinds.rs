@@ -12,7 +12,9 @@ use liftdesk::state::AppState;
 use serde_json::{Value, json};
 
 async fn probe_call_center(caller: CallCenterCaller) -> axum::Json<Value> {
-    axum::Json(json!({ "agency": caller.agency_id, "center": caller.call_center_name }))
+    axum::Json(
+        json!({ "agency": caller.principal.agency.as_ref().map(|a| a.id.clone()), "center": caller.call_center_name }),
+    )
 }
 
 async fn probe_partner(

@@ -23,6 +23,10 @@ pub enum Door {
     App,
     /// The partner workflow API (a partner key, the agency in each body).
     Partner,
+    /// The call-center API (a call-center key, the agency the key's).
+    CallCenter,
+    /// The admin command line, on the data directory (no account).
+    Cli,
 }
 
 /// The refusal of an agency the partner key is not attributed to.
@@ -31,10 +35,10 @@ pub const PARTNER_AGENCY_REFUSED: &str = "Cette agence n'est pas attribuée à c
 /// The account or key that acts, its agency and the door it came through.
 #[derive(Debug, Clone)]
 pub struct Principal {
-    /// Who acts, for the audit log: the API token, the staff member or the
-    /// partner key.
+    /// Who acts, for the audit log: the API token, the staff member, the
+    /// partner key or the call-center key.
     pub actor: Actor,
-    /// The account that acts; `None` for a partner key.
+    /// The account that acts; `None` for a partner or call-center key.
     pub account: Option<AccountRow>,
     /// Where the request acts: `X-Service-Agency` or the agency chosen on
     /// screen, else the account's default agency.
@@ -60,6 +64,9 @@ pub enum Capability<'a> {
     EditRota,
     /// Crediting an issued invoice.
     CreditInvoice,
+    /// Administering the installation (organizations, agencies, accounts
+    /// and keys created from the command line): the command line only.
+    Install,
 }
 
 impl Principal {
@@ -73,6 +80,8 @@ impl Principal {
                     "Indiquez l'agence où agir dans l'en-tête X-Service-Agency."
                 }
                 Door::Partner => "Le champ « agency_id » est obligatoire.",
+                Door::CallCenter => "Cette clé de centre d'appels n'agit dans aucune agence.",
+                Door::Cli => "Indiquez l'agence où agir.",
             })
         })
     }
@@ -94,6 +103,8 @@ impl Principal {
             .ok_or_else(|| {
                 AppError::forbidden(match self.door {
                     Door::Partner => PARTNER_AGENCY_REFUSED,
+                    Door::CallCenter => "Cette agence n'est pas celle de cette clé.",
+                    Door::Cli => "Agence inconnue.",
                     Door::Rest | Door::Mcp | Door::App => {
                         "Cette agence est hors du périmètre de ce compte."
                     }
@@ -112,12 +123,49 @@ impl Principal {
         })
     }
 
+    /// The command line (`Door::Cli`): whoever runs it on the data
+    /// directory administers the installation; the audit names `Actor::Cli`.
+    pub fn command_line() -> Self {
+        Self {
+            actor: Actor::Cli,
+            account: None,
+            agency: None,
+            scope: Vec::new(),
+            door: Door::Cli,
+        }
+    }
+
+    /// The call-center key acting in its agency (`Door::CallCenter`).
+    pub fn call_center_key(credential_id: String, agency: AgencyRow) -> Self {
+        Self {
+            actor: Actor::CallCenterKey(credential_id),
+            account: None,
+            agency: Some(agency.clone()),
+            scope: vec![agency],
+            door: Door::CallCenter,
+        }
+    }
+
+    /// The call-center key that acts: 403 for anyone else (a call opened by
+    /// a center names the key that sent it).
+    pub fn call_center_credential(&self) -> AppResult<&str> {
+        match &self.actor {
+            Actor::CallCenterKey(id) => Ok(id),
+            _ => Err(AppError::forbidden(
+                "Cette opération est réservée à une clé de centre d'appels.",
+            )),
+        }
+    }
+
     /// 403 unless the principal may do what `capability` names.
     pub fn require(&self, capability: Capability<'_>) -> AppResult<()> {
+        if self.door == Door::Cli {
+            return Ok(());
+        }
         match &self.account {
             Some(account) => check(account, capability),
-            // A partner key changes its agencies' records as the partner
-            // workflow API allows, and nothing an administrator does.
+            // A partner or call-center key changes its agencies' records as
+            // its API allows, and nothing an administrator does.
             None => match capability {
                 Capability::Change => Ok(()),
                 _ => check_role(Role::Member, false, capability),
@@ -152,6 +200,9 @@ pub fn check_role(role: Role, performs_surveys: bool, capability: Capability<'_>
         ),
         Capability::CreditInvoice if !admin => Err(AppError::forbidden(
             "Seul un administrateur peut établir un avoir.",
+        )),
+        Capability::Install => Err(AppError::forbidden(
+            "Cette opération se fait en ligne de commande, sur la machine de l'installation.",
         )),
         Capability::Change if role == Role::Operator => Err(AppError::forbidden(
             "Le compte de service de l'opérateur consulte les agences mais n'y modifie rien.",
@@ -292,5 +343,57 @@ mod tests {
             key.account().expect_err("no account").status().as_u16(),
             403
         );
+    }
+
+    fn agency(id: &str) -> AgencyRow {
+        AgencyRow {
+            id: id.to_owned(),
+            name: "Agence".to_owned(),
+            organization_id: "o".to_owned(),
+            organization_name: "Organisation".to_owned(),
+            v1_id: None,
+        }
+    }
+
+    #[test]
+    fn only_the_command_line_administers_the_installation() {
+        let cli = Principal::command_line();
+        assert!(cli.can(Capability::Install));
+        assert!(cli.can(Capability::Administer("Créer une agence")));
+        assert_eq!(cli.actor, Actor::Cli);
+        for role in [
+            Role::OrgAdmin,
+            Role::AgencyAdmin,
+            Role::Member,
+            Role::Operator,
+        ] {
+            let err = check(&account(role, true), Capability::Install).expect_err("refused");
+            assert_eq!(err.status().as_u16(), 403);
+            assert_eq!(
+                err.public_message(),
+                "Cette opération se fait en ligne de commande, sur la machine de l'installation."
+            );
+        }
+        let key = Principal::call_center_key("k".to_owned(), agency("a1"));
+        assert!(!key.can(Capability::Install));
+    }
+
+    #[test]
+    fn a_call_center_key_acts_in_its_agency_only() {
+        let key = Principal::call_center_key("k".to_owned(), agency("a1"));
+        assert_eq!(key.agency_id().expect("its agency"), "a1");
+        assert_eq!(key.call_center_credential().expect("a key"), "k");
+        assert!(key.can(Capability::Change));
+        assert!(!key.can(Capability::CreditInvoice));
+        assert!(key.account().is_err());
+        let err = key.in_agency("a2").expect_err("not its agency");
+        assert_eq!(err.status().as_u16(), 403);
+        assert_eq!(
+            err.public_message(),
+            "Cette agence n'est pas celle de cette clé."
+        );
+        let cli = Principal::command_line();
+        let err = cli.call_center_credential().expect_err("not a key");
+        assert_eq!(err.status().as_u16(), 403);
     }
 }

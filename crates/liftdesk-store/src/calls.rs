@@ -80,17 +80,19 @@ pub struct CenterCallRow {
     pub resolved_at: Option<String>,
 }
 
-/// The call `reference` opened by the call center `call_center_id`.
+/// The call `reference` opened in `agency_id` by the call center
+/// `call_center_id`.
 pub fn get_by_center_reference(
     conn: &Conn,
+    agency_id: &str,
     call_center_id: &str,
     reference: &str,
 ) -> StoreResult<Option<CenterCallRow>> {
     Ok(conn
         .query_row_cached(
             "SELECT id, reference, status, arrived_at, resolved_at FROM calls
-             WHERE call_center_id = ?1 AND reference = ?2",
-            [call_center_id, reference],
+             WHERE call_center_id = ?1 AND reference = ?2 AND agency_id = ?3",
+            [call_center_id, reference, agency_id],
             |r| {
                 Ok(CenterCallRow {
                     id: r.get(0)?,

@@ -13,7 +13,7 @@ use crate::api::json::ApiJson;
 use crate::auth::call_center_key::CallCenterCaller;
 use crate::domain::call::CallStatus;
 use crate::error::{ApiError, AppResult};
-use crate::services::calls::{self as service, CenterCallInput, CenterSender};
+use crate::services::calls::{self as service, CenterCallInput};
 use crate::state::AppState;
 use crate::store::calls::CenterCallRow;
 
@@ -73,11 +73,6 @@ async fn open_call(
     caller: CallCenterCaller,
     ApiJson(body): ApiJson<OpenCallBody>,
 ) -> AppResult<(StatusCode, Json<OpenedCall>)> {
-    let sender = CenterSender {
-        credential_id: caller.credential_id,
-        agency_id: caller.agency_id,
-        call_center_id: caller.call_center_id,
-    };
     let input = CenterCallInput {
         reference: body.reference,
         equipment: body.equipement,
@@ -90,7 +85,8 @@ async fn open_call(
         &state.store,
         &state.call_feed,
         &state.notices,
-        &sender,
+        &caller.principal,
+        &caller.call_center_id,
         input,
     )
     .await?;
@@ -116,9 +112,14 @@ async fn track_call(
     caller: CallCenterCaller,
     ApiPath(reference): ApiPath<String>,
 ) -> AppResult<Json<TrackedCall>> {
-    let row = service::track(&state.store, &caller.call_center_id, &reference)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Aucun appel de ce centre sous cette référence."))?;
+    let row = service::track(
+        &state.store,
+        &caller.principal,
+        &caller.call_center_id,
+        &reference,
+    )
+    .await?
+    .ok_or_else(|| ApiError::not_found("Aucun appel de ce centre sous cette référence."))?;
     let status = status_of(&row)?;
     Ok(Json(TrackedCall {
         id: row.id,

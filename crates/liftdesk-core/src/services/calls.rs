@@ -10,7 +10,7 @@ use crate::clock;
 use crate::domain::call::{self, CallStatus, CallType};
 use crate::error::{AppError, AppResult};
 use crate::notices::{Notice, Notices};
-use crate::principal::Principal;
+use crate::principal::{Capability, Principal};
 use crate::services::call_feed::{CallChange, CallEvent, CallFeed};
 use crate::services::technicians::{self as roster, TechnicianStatus};
 use crate::services::visits::building_address;
@@ -44,14 +44,6 @@ pub struct CenterCallInput {
     pub description: String,
     pub caller: Option<String>,
     pub received_at: Option<String>,
-}
-
-/// Who sent a call: the call-center key and its agency and center.
-#[derive(Debug, Clone)]
-pub struct CenterSender {
-    pub credential_id: String,
-    pub agency_id: String,
-    pub call_center_id: String,
 }
 
 /// A call opened or found again.
@@ -151,9 +143,13 @@ pub async fn open_from_call_center(
     store: &Store,
     feed: &CallFeed,
     notices: &Notices,
-    sender: &CenterSender,
+    p: &Principal,
+    call_center_id: &str,
     input: CenterCallInput,
 ) -> AppResult<Opened> {
+    let agency_id = p.agency_id()?.to_owned();
+    let credential_id = p.call_center_credential()?.to_owned();
+    p.require(Capability::Change)?;
     check_reference(&input.reference)?;
     if input.equipment.trim().is_empty() {
         return Err(AppError::unprocessable(
@@ -165,13 +161,16 @@ pub async fn open_from_call_center(
     let caller = check_caller(input.caller.as_deref())?;
     let now = store.now();
     let received_at = check_received_at(input.received_at.as_deref(), now)?;
-    let agency_id = sender.agency_id.clone();
-    let sender = sender.clone();
+    let (agency, center, actor) = (
+        agency_id.clone(),
+        call_center_id.to_owned(),
+        p.actor.clone(),
+    );
     let reference = input.reference;
     let number = input.equipment;
     let opened = store
         .write(move |tx| -> AppResult<(Opened, String)> {
-            let equipment = equipment::find_by_number(tx, &sender.agency_id, &number)?
+            let equipment = equipment::find_by_number(tx, &agency, &number)?
                 .ok_or_else(|| {
                     AppError::unprocessable(format!(
                         "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
@@ -183,9 +182,9 @@ pub async fn open_from_call_center(
                 tx,
                 &NewCenterCall {
                     id: &id,
-                    agency_id: &sender.agency_id,
-                    call_center_id: &sender.call_center_id,
-                    credential_id: &sender.credential_id,
+                    agency_id: &agency,
+                    call_center_id: &center,
+                    credential_id: &credential_id,
                     reference: &reference,
                     equipment_id: &equipment.id,
                     call_type: call_type.as_str(),
@@ -199,14 +198,14 @@ pub async fn open_from_call_center(
                 audit::record(
                     tx,
                     AuditEntry {
-                        agency_id: Some(&sender.agency_id),
-                        actor: &Actor::CallCenterKey(sender.credential_id.clone()),
+                        agency_id: Some(&agency),
+                        actor: &actor,
                         action: "ouverture",
                         object_type: "call",
                         object_id: Some(&id),
                         detail: Some(json!({
                             "reference": reference,
-                            "callCenter": sender.call_center_id,
+                            "callCenter": center,
                             "equipment": equipment.id,
                             "type": call_type.as_str(),
                             "urgence": call_type.is_emergency(),
@@ -214,7 +213,7 @@ pub async fn open_from_call_center(
                     },
                 )?;
             }
-            let call = store::get_by_center_reference(tx, &sender.call_center_id, &reference)?
+            let call = store::get_by_center_reference(tx, &agency, &center, &reference)?
                 .ok_or_else(|| {
                     anyhow::anyhow!("appel {reference} introuvable juste après son ouverture")
                 })?;
@@ -368,14 +367,17 @@ pub async fn open_at_agency(
 }
 
 /// The call `reference` opened by this center (None for another center's).
+/// The call `call_center_id` sent under `reference`, in the key's agency.
 pub async fn track(
     store: &Store,
+    p: &Principal,
     call_center_id: &str,
     reference: &str,
 ) -> AppResult<Option<CenterCallRow>> {
+    let agency_id = p.agency_id()?.to_owned();
     let (center, reference) = (call_center_id.to_owned(), reference.to_owned());
     Ok(store
-        .read(move |conn| store::get_by_center_reference(conn, &center, &reference))
+        .read(move |conn| store::get_by_center_reference(conn, &agency_id, &center, &reference))
         .await?)
 }
 

@@ -453,15 +453,18 @@ pub fn api_token_holder(
     Ok(found.as_ref().clone())
 }
 
-/// The live call-center key of `fingerprint`.
+/// The live call-center key of `fingerprint` and its agency.
 pub fn call_center_key_holder(
     store: &Store,
     fingerprint: &str,
-) -> AppResult<Option<CallCenterKeyMatch>> {
+) -> AppResult<Option<(CallCenterKeyMatch, AgencyRow)>> {
     let key = format!("call-center-key:{fingerprint}");
     let fingerprint = fingerprint.to_owned();
     let found = store.read_cached_inline(key, move |conn| -> AppResult<_> {
-        Ok(credentials::find_live_call_center_key(conn, &fingerprint)?)
+        let Some(matched) = credentials::find_live_call_center_key(conn, &fingerprint)? else {
+            return Ok(None);
+        };
+        Ok(agencies::get_agency(conn, &matched.agency_id)?.map(|agency| (matched, agency)))
     })?;
     Ok(found.as_ref().clone())
 }

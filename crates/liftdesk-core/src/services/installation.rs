@@ -1,17 +1,19 @@
 //! The installation's administration from the command line (`liftdesk
 //! init`, `agency create`, `user create`, `operator create`, `token`,
 //! `call-center-key`, `partner-key`): each operation opens its own
-//! transaction, blocking (the command line runs no async runtime), and the
-//! audit names `Actor::Cli`. Whoever runs the command line on the data
-//! directory administers the installation: there is no principal to check.
+//! transaction, blocking (the command line runs no async runtime). Each
+//! takes the command line's principal (`Principal::command_line`, which the
+//! audit names `Actor::Cli`) and asks `Capability::Install`: whoever runs the
+//! command line on the data directory administers the installation, and no
+//! account or key does these through an API.
 
 use crate::auth::password;
 use crate::error::{AppError, AppResult};
+use crate::principal::{Capability, Principal};
 use crate::services::accounts::{self, InitInput, InitOutput, NewUserInput};
 use crate::services::credentials::{self, Issued};
 use crate::store::Store;
 use crate::store::accounts as account_store;
-use crate::store::audit::Actor;
 
 /// A password checked for strength, then hashed (argon2).
 fn hashed(password_text: &str) -> AppResult<String> {
@@ -22,12 +24,14 @@ fn hashed(password_text: &str) -> AppResult<String> {
 /// The first client organization, its agency and its administrator.
 pub fn init_organization(
     store: &Store,
+    p: &Principal,
     organization: &str,
     agency: &str,
     admin_email: &str,
     admin_name: Option<&str>,
     admin_password: &str,
 ) -> AppResult<InitOutput> {
+    p.require(Capability::Install)?;
     let hash = hashed(admin_password)?;
     store.write_blocking(|tx| {
         accounts::init_organization(
@@ -39,7 +43,7 @@ pub fn init_organization(
                 admin_name,
                 admin_password_hash: &hash,
             },
-            &Actor::Cli,
+            &p.actor,
         )
     })
 }
@@ -47,12 +51,13 @@ pub fn init_organization(
 /// A new agency of an organization; returns its id.
 pub fn create_agency(
     store: &Store,
+    p: &Principal,
     organization_id: &str,
     name: &str,
     v1_id: Option<&str>,
 ) -> AppResult<String> {
-    store
-        .write_blocking(|tx| accounts::create_agency(tx, organization_id, name, v1_id, &Actor::Cli))
+    p.require(Capability::Install)?;
+    store.write_blocking(|tx| accounts::create_agency(tx, organization_id, name, v1_id, &p.actor))
 }
 
 /// A new staff account.
@@ -68,7 +73,8 @@ pub struct NewUser<'a> {
 }
 
 /// A staff account working in its agencies; returns its id.
-pub fn create_user(store: &Store, user: &NewUser<'_>) -> AppResult<String> {
+pub fn create_user(store: &Store, p: &Principal, user: &NewUser<'_>) -> AppResult<String> {
+    p.require(Capability::Install)?;
     let hash = hashed(user.password)?;
     store.write_blocking(|tx| {
         accounts::create_user(
@@ -82,7 +88,7 @@ pub fn create_user(store: &Store, user: &NewUser<'_>) -> AppResult<String> {
                 performs_surveys: user.performs_surveys,
                 technician: user.technician,
             },
-            &Actor::Cli,
+            &p.actor,
         )
     })
 }
@@ -90,36 +96,52 @@ pub fn create_user(store: &Store, user: &NewUser<'_>) -> AppResult<String> {
 /// The service operator's account; returns its id.
 pub fn create_operator(
     store: &Store,
+    p: &Principal,
     email: &str,
     name: &str,
     password: &str,
 ) -> AppResult<String> {
+    p.require(Capability::Install)?;
     let hash = hashed(password)?;
-    store.write_blocking(|tx| accounts::create_operator(tx, email, name, &hash, &Actor::Cli))
+    store.write_blocking(|tx| accounts::create_operator(tx, email, name, &hash, &p.actor))
 }
 
 /// A new API token of the account of `email`; its secret is in the answer only.
-pub fn issue_api_token(store: &Store, email: &str, name: &str) -> AppResult<Issued> {
+pub fn issue_api_token(store: &Store, p: &Principal, email: &str, name: &str) -> AppResult<Issued> {
+    p.require(Capability::Install)?;
     store.write_blocking(|tx| {
         let email = accounts::normalize_email(email)?;
         let account = account_store::find_by_email(tx, &email)?.ok_or_else(|| {
             AppError::not_found(format!("Aucun compte n'a l'adresse e-mail « {email} »."))
         })?;
-        credentials::create_api_token(tx, &account.id, name, &Actor::Cli)
+        credentials::create_api_token(tx, &account.id, name, &p.actor)
     })
 }
 
 /// Revokes any credential (API token, call-center or partner key).
-pub fn revoke_credential(store: &Store, id: &str) -> AppResult<()> {
-    store.write_blocking(|tx| credentials::revoke(tx, id, &Actor::Cli))
+pub fn revoke_credential(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+    p.require(Capability::Install)?;
+    store.write_blocking(|tx| credentials::revoke(tx, id, &p.actor))
 }
 
 /// A new call-center key of an agency.
-pub fn issue_call_center_key(store: &Store, agency_id: &str, name: &str) -> AppResult<Issued> {
-    store.write_blocking(|tx| credentials::create_call_center_key(tx, agency_id, name, &Actor::Cli))
+pub fn issue_call_center_key(
+    store: &Store,
+    p: &Principal,
+    agency_id: &str,
+    name: &str,
+) -> AppResult<Issued> {
+    p.require(Capability::Install)?;
+    store.write_blocking(|tx| credentials::create_call_center_key(tx, agency_id, name, &p.actor))
 }
 
 /// A new partner key attributed to agencies.
-pub fn issue_partner_key(store: &Store, name: &str, agency_ids: &[String]) -> AppResult<Issued> {
-    store.write_blocking(|tx| credentials::create_partner_key(tx, name, agency_ids, &Actor::Cli))
+pub fn issue_partner_key(
+    store: &Store,
+    p: &Principal,
+    name: &str,
+    agency_ids: &[String],
+) -> AppResult<Issued> {
+    p.require(Capability::Install)?;
+    store.write_blocking(|tx| credentials::create_partner_key(tx, name, agency_ids, &p.actor))
 }
