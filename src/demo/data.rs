@@ -4391,7 +4391,7 @@ impl AgencySeeder<'_, '_> {
                 label,
                 "Dépannage {} — intervention du {}",
                 eq.number_text(),
-                incident.format("%d/%m/%Y")
+                crate::domain::day::french(incident)
             );
             return;
         }
@@ -4400,7 +4400,7 @@ impl AgencySeeder<'_, '_> {
             label,
             "Dépannage {} du {} — main d'œuvre (heure)",
             eq.number_text(),
-            incident.format("%d/%m/%Y")
+            crate::domain::day::french(incident)
         );
         if lines.len < max_lines && chance(rng, 0.6) {
             let (part, price) = work_item(rng, eq.eq_type);

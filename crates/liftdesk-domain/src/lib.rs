@@ -74,6 +74,7 @@ macro_rules! wire_enum {
 }
 
 pub mod call;
+pub mod day;
 pub mod downtime;
 pub mod error;
 pub mod event;

@@ -173,11 +173,6 @@ pub fn week_holder(
     }
 }
 
-/// Reads a day `YYYY-MM-DD`.
-pub fn parse_day(text: &str) -> Option<NaiveDate> {
-    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").ok()
-}
-
 /// Reads a Paris local date-time `YYYY-MM-DDTHH:MM` (seconds accepted).
 pub fn parse_local(text: &str) -> Option<DateTime<Utc>> {
     let text = text.trim();
@@ -185,11 +180,6 @@ pub fn parse_local(text: &str) -> Option<DateTime<Utc>> {
         .or_else(|_| chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S"))
         .ok()
         .map(clock::paris_to_utc)
-}
-
-/// `23/11/2026`.
-pub fn french_day(day: NaiveDate) -> String {
-    day.format("%d/%m/%Y").to_string()
 }
 
 /// `23/11/2026 à 08:00`, Paris local time.
@@ -205,8 +195,10 @@ pub fn check_absence(
     ends_on: &str,
     reason: &str,
 ) -> Result<(NaiveDate, NaiveDate, String), String> {
-    let starts = parse_day(starts_on).ok_or("Date de début invalide : attendu AAAA-MM-JJ.")?;
-    let ends = parse_day(ends_on).ok_or("Date de fin invalide : attendu AAAA-MM-JJ.")?;
+    let starts =
+        crate::day::read(starts_on.trim()).ok_or("Date de début invalide : attendu AAAA-MM-JJ.")?;
+    let ends =
+        crate::day::read(ends_on.trim()).ok_or("Date de fin invalide : attendu AAAA-MM-JJ.")?;
     if ends < starts {
         return Err("La fin de l'absence ne peut pas précéder son début.".into());
     }
@@ -237,7 +229,7 @@ mod tests {
     }
 
     fn day(text: &str) -> NaiveDate {
-        parse_day(text).unwrap()
+        crate::day::read(text).unwrap()
     }
 
     fn period(id: &str, tech: &str, starts: DateTime<Utc>, ends: DateTime<Utc>) -> Period {

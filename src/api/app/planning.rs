@@ -22,9 +22,10 @@ use crate::api::wire::planning::{PlanningEntry, PlanningQuery, planning_entries}
 use crate::api::wire::visits::{self as visit_wire, CompleteBody, RescheduleBody, StartBody};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
+use crate::domain::day;
 use crate::error::AppResult;
 use crate::services::planning::{self as plan, ProposalLine, SaveLine, WeekTechnician};
-use crate::services::visits::{self, CreateInput, VisitDetail, building_address, day_text};
+use crate::services::visits::{self, CreateInput, VisitDetail, building_address};
 use crate::state::AppState;
 use crate::store::equipment::PlanRow;
 
@@ -72,8 +73,8 @@ impl From<WeekTechnician> for TechnicianOut {
             sectors: t.row.sectors,
             daily_capacity: t.row.daily_capacity,
             active: t.row.active,
-            absent_days: t.absent.into_iter().map(day_text).collect(),
-            rest_days: t.resting.into_iter().map(day_text).collect(),
+            absent_days: t.absent.into_iter().map(day::iso).collect(),
+            rest_days: t.resting.into_iter().map(day::iso).collect(),
         }
     }
 }
@@ -99,7 +100,7 @@ async fn week(
         &state,
         &session.principal(),
         PlanningQuery {
-            day: Some(day_text(day)),
+            day: Some(day::iso(day)),
         },
         None,
     )
@@ -112,8 +113,8 @@ async fn week(
     carrying.dedup();
     let technicians = plan::week_staff(&state.store, &session.principal(), day, carrying).await?;
     Ok(Json(WeekOut {
-        days: plan::week_days(day).into_iter().map(day_text).collect(),
-        today: day_text(today),
+        days: plan::week_days(day).into_iter().map(day::iso).collect(),
+        today: day::iso(today),
         technicians: technicians.into_iter().map(TechnicianOut::from).collect(),
         entries,
     }))
@@ -147,9 +148,9 @@ impl From<ProposalLine> for ProposalLineOut {
             number: line.number,
             building: line.building,
             address: line.address,
-            deadline: day_text(line.deadline),
+            deadline: day::iso(line.deadline),
             technician_id: line.technician_id,
-            day: line.day.map(day_text),
+            day: line.day.map(day::iso),
             reason: line.reason,
         }
     }
@@ -175,7 +176,7 @@ async fn proposal(
     Ok(Json(ProposalOut {
         days: plan::week_days(proposal.monday)
             .into_iter()
-            .map(day_text)
+            .map(day::iso)
             .collect(),
         visits: proposal.visits.into_iter().map(Into::into).collect(),
         unplaced: proposal.unplaced.into_iter().map(Into::into).collect(),
@@ -183,7 +184,7 @@ async fn proposal(
         existing_loads: proposal
             .existing
             .into_iter()
-            .map(|(tech, day, count)| (format!("{tech}|{}", day_text(day)), count))
+            .map(|(tech, day, count)| (format!("{tech}|{}", day::iso(day)), count))
             .collect(),
     }))
 }
@@ -282,7 +283,7 @@ struct EquipmentPlanOut {
 impl From<PlanRow> for EquipmentPlanOut {
     fn from(row: PlanRow) -> Self {
         Self {
-            deadline: plan::deadline_of(&row).map(day_text),
+            deadline: plan::deadline_of(&row).map(day::iso),
             in_plan: row.maintenance_contract.as_deref() == Some("parc"),
             id: row.id,
             number: row.number,

@@ -28,12 +28,12 @@ use crate::api::wire::surveys::{
 use crate::api::wire::{Created, PageQuery, Paging, RecordKind};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
+use crate::domain::day;
 use crate::domain::survey::SurveyStatus;
 use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::sheet::{component_label, equipment_type_label};
 use crate::services::surveys::{self as survey_service};
-use crate::services::visits::day_text;
 use crate::state::AppState;
 use crate::store::discrepancies::DiscrepancyRow;
 use crate::store::surveys::SurveySummaryRow;
@@ -314,8 +314,8 @@ async fn detail(
     let submission = SubmissionView {
         allowed: refusal.is_none(),
         refusal,
-        today: day_text(clock::paris_local(state.now()).date()),
-        requested_on: survey_service::requested_on(&summary.created_at).map(day_text),
+        today: day::iso(clock::paris_local(state.now()).date()),
+        requested_on: survey_service::requested_on(&summary.created_at).map(day::iso),
         components: form_components(&catalog, summary.equipment_type.as_deref(), &values),
     };
     Ok(Json(SurveyDetail {

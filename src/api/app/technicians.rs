@@ -15,6 +15,7 @@ use crate::api::json::ApiJson;
 use crate::api::wire::technicians::{TechnicianView, technician_list};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
+use crate::domain::day;
 use crate::error::AppResult;
 use crate::principal::{self, Capability};
 use crate::services::technicians::{self as service, RotaPage, RotaWeek};
@@ -36,10 +37,6 @@ pub fn router() -> Router<AppState> {
             "/technicians/{id}/absences/{absence_id}",
             delete(delete_absence),
         )
-}
-
-fn day_text(day: chrono::NaiveDate) -> String {
-    day.format("%Y-%m-%d").to_string()
 }
 
 #[derive(Serialize)]
@@ -97,7 +94,7 @@ impl WeekView {
     fn new(week: RotaWeek, now: DateTime<Utc>) -> Self {
         let (technician_id, technician_name) = week.holder.unzip();
         Self {
-            monday: day_text(week.monday),
+            monday: day::iso(week.monday),
             starts_at: clock::format_timestamp(week.starts),
             ends_at: clock::format_timestamp(week.ends),
             technician_id,
@@ -129,7 +126,7 @@ struct RotaAnswer {
 
 fn rota_answer(page: RotaPage, now: DateTime<Utc>) -> RotaAnswer {
     RotaAnswer {
-        current_week: day_text(page.current_week),
+        current_week: day::iso(page.current_week),
         weeks: page
             .weeks
             .into_iter()

@@ -11,6 +11,7 @@ use utoipa::openapi::schema::{AdditionalProperties, Object, ObjectBuilder, Schem
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::wire::{Page, PageQuery, Paging, RecordKind, RecordRef};
+use crate::domain::day;
 use crate::domain::survey::SurveyStatus;
 use crate::error::AppResult;
 use crate::principal::Principal;
@@ -133,13 +134,6 @@ pub struct SurveyRead {
     pub fields: SurveyFields,
 }
 
-/// `YYYY-MM-DD` → `DD/MM/YYYY` (a stored value that is not a day is shown as is).
-pub(crate) fn french_day(day: &str) -> String {
-    chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
-        .map(|d| d.format("%d/%m/%Y").to_string())
-        .unwrap_or_else(|_| day.to_owned())
-}
-
 /// What a deal is, in words: its `type_affaire`, else its inventory types.
 pub(crate) fn deal_label(deal: &DealRow) -> Option<String> {
     deal.type_affaire.clone().or_else(|| {
@@ -175,8 +169,8 @@ pub async fn survey_record(
             number: survey.number,
             status: survey.status.map(|s| s.label().to_owned()),
             survey_type: survey_type(&deals),
-            surveyed_on: survey.surveyed_on.as_deref().map(french_day),
-            due_on: survey.due_on.as_deref().map(french_day),
+            surveyed_on: survey.surveyed_on.as_deref().map(day::french_from_stored),
+            due_on: survey.due_on.as_deref().map(day::french_from_stored),
             field_count: Some(survey.field_count.to_string()),
             photo_count: Some(survey.photo_count.to_string()),
         },
@@ -676,6 +670,6 @@ mod tests {
             ]),
             Some("État des lieux : Prise en mains, Essais ; Modernisation pour devis".to_owned())
         );
-        assert_eq!(french_day("2026-03-09"), "09/03/2026");
+        assert_eq!(day::french_from_stored("2026-03-09"), "09/03/2026");
     }
 }

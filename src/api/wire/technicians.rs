@@ -46,9 +46,7 @@ impl From<TechnicianStatus> for TechnicianView {
             sectors: status.sectors,
             open_calls: status.open_calls,
             on_call: status.on_call,
-            absent_until: status
-                .absent_until
-                .map(|d| d.format("%Y-%m-%d").to_string()),
+            absent_until: status.absent_until.map(crate::domain::day::iso),
             off_until: status.off_until.map(clock::format_timestamp),
         }
     }

@@ -3,7 +3,7 @@
 //! web application: the bodies they accept, the records they answer with,
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
-use chrono::NaiveDate;
+use crate::domain::day;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -70,13 +70,6 @@ pub(crate) fn local_minute(stored: Option<&str>) -> Option<String> {
         .map(|at| clock::paris_local(at).format("%d/%m/%Y %H:%M").to_string())
 }
 
-/// `JJ/MM/AAAA` from a stored `YYYY-MM-DD`.
-pub(crate) fn french_day(stored: &str) -> Option<String> {
-    NaiveDate::parse_from_str(stored, "%Y-%m-%d")
-        .ok()
-        .map(|d| d.format("%d/%m/%Y").to_string())
-}
-
 impl VisitRead {
     fn new(row: VisitRow, base_url: &str) -> Self {
         let kind = RecordKind::Visit;
@@ -85,7 +78,7 @@ impl VisitRead {
             link: kind.link(&row.id),
             url: kind.url(base_url, &row.id),
             fields: VisitFields {
-                planned_for: french_day(&row.planned_for),
+                planned_for: day::read(&row.planned_for).map(day::french),
                 status: Some(row.status),
                 arrived_at: local_minute(row.arrived_at.as_deref()),
                 left_at: local_minute(row.left_at.as_deref()),

@@ -157,7 +157,7 @@ pub fn rate(rate_bp: u32) -> String {
 
 /// A day as French documents print it: `21/11/2026`.
 pub fn day(date: NaiveDate) -> String {
-    date.format("%d/%m/%Y").to_string()
+    crate::domain::day::french(date)
 }
 
 /// The SIREN of a SIRET (its first nine digits), spaces ignored.

@@ -8,6 +8,7 @@ use serde_json::json;
 
 use crate::clock;
 use crate::domain::call::{self, CallStatus, CallType};
+use crate::domain::day;
 use crate::error::{AppError, AppResult};
 use crate::notices::{Notice, Notices};
 use crate::principal::{Capability, Principal};
@@ -481,7 +482,7 @@ pub fn unavailability(member: &TechnicianStatus) -> Option<String> {
         return Some(format!(
             "{} est absent jusqu'au {} inclus : choisissez un autre technicien.",
             member.name,
-            until.format("%d/%m/%Y")
+            day::french(until)
         ));
     }
     member.off_until.map(|until| {
@@ -489,7 +490,7 @@ pub fn unavailability(member: &TechnicianStatus) -> Option<String> {
         format!(
             "{} est en repos de sécurité après son astreinte jusqu'au {} à {} : choisissez un autre technicien.",
             member.name,
-            local.format("%d/%m/%Y"),
+            day::french(local.date()),
             local.format("%Hh%M")
         )
     })

@@ -262,7 +262,7 @@ pub fn check_value(field: &FieldSpec, value: &Value) -> AppResult<Option<FieldVa
         },
         FieldType::Date => match text_of(field, value)? {
             None => Ok(None),
-            Some(day) if crate::services::invoices::parse_day(&day).is_some() => {
+            Some(day) if crate::domain::day::read(&day).is_some() => {
                 Ok(Some(FieldValue::Text(day)))
             }
             Some(day) => Err(AppError::unprocessable(format!(

@@ -9,10 +9,10 @@ use serde::Serialize;
 
 use crate::clock;
 use crate::domain::call::CallStatus;
+use crate::domain::day;
 use crate::domain::knowledge;
 use crate::error::AppResult;
 use crate::principal::Principal;
-use crate::services::visits::iso_week;
 use crate::store::Store;
 use crate::store::dashboard::{self as store, MonthFigure, UNPAID_BUCKETS};
 
@@ -132,10 +132,6 @@ fn month_start(day: NaiveDate, back: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(year, month0 + 1, 1).unwrap_or(day)
 }
 
-fn day_text(day: NaiveDate) -> String {
-    day.format("%Y-%m-%d").to_string()
-}
-
 fn find(figures: &[MonthFigure], month: &str) -> (i64, i64) {
     figures
         .iter()
@@ -149,7 +145,7 @@ pub async fn figures(store: &Store, p: &Principal) -> AppResult<DashboardOut> {
     let today = clock::paris_local(store.now()).date();
     store
         .read(move |conn| -> AppResult<DashboardOut> {
-            let today_text = day_text(today);
+            let today_text = day::iso(today);
             // Calls.
             let counts = store::open_calls_by_status(conn, &agency_id)?;
             let by_status: Vec<StatusCount> = CallStatus::ALL
@@ -169,12 +165,12 @@ pub async fn figures(store: &Store, p: &Principal) -> AppResult<DashboardOut> {
                 by_status,
             };
             // Visits.
-            let (monday, sunday) = iso_week(today);
+            let (monday, sunday) = day::iso_week(today);
             let (planned, done) =
-                store::week_visits(conn, &agency_id, &day_text(monday), &day_text(sunday))?;
+                store::week_visits(conn, &agency_id, &day::iso(monday), &day::iso(sunday))?;
             let visits = VisitsOut {
-                week_start: day_text(monday),
-                week_end: day_text(sunday),
+                week_start: day::iso(monday),
+                week_end: day::iso(sunday),
                 planned,
                 done,
                 remaining: planned - done,
@@ -186,7 +182,7 @@ pub async fn figures(store: &Store, p: &Principal) -> AppResult<DashboardOut> {
                 .checked_add_months(chrono::Months::new(1))
                 .and_then(|d| d.pred_opt())
                 .unwrap_or(today);
-            let (from, to) = (day_text(first), day_text(last));
+            let (from, to) = (day::iso(first), day::iso(last));
             let issued = store::invoices_issued_by_month(conn, &agency_id, &from, &to)?;
             let paid = store::invoices_paid_by_month(conn, &agency_id, &from, &to)?;
             let invoices = (0..MONTHS)

@@ -7,10 +7,11 @@ use chrono::NaiveDate;
 
 use crate::clock;
 use crate::documents::{self, DocumentLine, InvoiceDocument, InvoiceKind, Party, QuoteDocument};
+use crate::domain::day;
 use crate::domain::invoice::InvoiceNature;
 use crate::error::{AppError, AppResult};
 use crate::principal::Principal;
-use crate::services::invoices::{self as invoice_service, PAYMENT_TERM_DAYS, parse_day};
+use crate::services::invoices::{self as invoice_service, PAYMENT_TERM_DAYS};
 use crate::services::quotes as quote_service;
 use crate::store::agencies::{self, SellerRow};
 use crate::store::{Store, quotes as quote_store};
@@ -44,7 +45,7 @@ async fn seller(store: &Store, agency_id: &str) -> AppResult<Party> {
 }
 
 fn stored_day(text: Option<&str>) -> Option<NaiveDate> {
-    text.and_then(parse_day)
+    text.and_then(day::read)
 }
 
 /// The invoice or credit note `id` of the agency, as a PDF.
@@ -58,7 +59,7 @@ pub async fn invoice_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<Pd
     } else {
         InvoiceKind::Facture
     };
-    let created_on = parse_day(&row.created_on)
+    let created_on = day::read(&row.created_on)
         .ok_or_else(|| anyhow::anyhow!("jour de création illisible : {}", row.created_on))?;
     let document = InvoiceDocument {
         kind,

@@ -10,6 +10,7 @@ use chrono::{Datelike, Duration, NaiveDate};
 use serde_json::json;
 
 use crate::clock;
+use crate::domain::day;
 use crate::domain::invoice::{
     self, InvoiceAction, InvoiceNature, InvoiceStatus, LineAmounts, Totals,
 };
@@ -253,24 +254,6 @@ fn parse_stored(row: &InvoiceRow) -> AppResult<(InvoiceNature, InvoiceStatus)> {
     Ok((nature, status))
 }
 
-/// A strict `YYYY-MM-DD` calendar day.
-pub fn parse_day(text: &str) -> Option<NaiveDate> {
-    let bytes = text.as_bytes();
-    let shaped = bytes.len() == 10
-        && bytes.iter().enumerate().all(|(i, b)| match i {
-            4 | 7 => *b == b'-',
-            _ => b.is_ascii_digit(),
-        });
-    if !shaped {
-        return None;
-    }
-    NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
-}
-
-fn day_text(day: NaiveDate) -> String {
-    day.format("%Y-%m-%d").to_string()
-}
-
 // ---------------------------------------------------------------------------
 // Reading
 // ---------------------------------------------------------------------------
@@ -306,7 +289,7 @@ pub fn check_filter(input: ListInput) -> AppResult<InvoiceFilter> {
         value
             .as_deref()
             .map(|text| {
-                parse_day(text).ok_or_else(|| {
+                day::read(text).ok_or_else(|| {
                     AppError::bad_request(format!(
                         "Le paramètre « {name} » doit être une date au format AAAA-MM-JJ (reçu : « {text} »)."
                     ))
@@ -321,15 +304,15 @@ pub fn check_filter(input: ListInput) -> AppResult<InvoiceFilter> {
     {
         return Err(AppError::unprocessable(format!(
             "La période est vide : « since » ({}) est postérieur à « until » ({}).",
-            day_text(since),
-            day_text(until)
+            day::iso(since),
+            day::iso(until)
         )));
     }
     Ok(InvoiceFilter {
         client_ref: input.client,
         statuses,
-        since: since.map(day_text),
-        until: until.map(day_text),
+        since: since.map(day::iso),
+        until: until.map(day::iso),
     })
 }
 
@@ -589,7 +572,7 @@ pub async fn create_draft(
                     buyer: &buyer,
                     total_excl_cents: totals.excl_tax_cents,
                     total_incl_cents: totals.incl_tax_cents,
-                    created_on: &day_text(now.date_naive()),
+                    created_on: &day::iso(now.date_naive()),
                     created_at: &clock::format_timestamp(now),
                     lines: &rows,
                 },
@@ -673,7 +656,7 @@ pub async fn invoice_quote(
                     buyer: &buyer,
                     total_excl_cents: totals.excl_tax_cents,
                     total_incl_cents: totals.incl_tax_cents,
-                    created_on: &day_text(now.date_naive()),
+                    created_on: &day::iso(now.date_naive()),
                     created_at: &clock::format_timestamp(now),
                     lines: &rows,
                 },
@@ -809,8 +792,8 @@ fn issue_in(
             number: &number,
             year,
             seq,
-            issued_on: &day_text(today),
-            due_on: &day_text(today + Duration::days(PAYMENT_TERM_DAYS)),
+            issued_on: &day::iso(today),
+            due_on: &day::iso(today + Duration::days(PAYMENT_TERM_DAYS)),
             buyer,
             at: &clock::format_timestamp(now),
         },
@@ -946,7 +929,7 @@ pub async fn record_payment(
     let author = Author::of(p);
     let paid_on = paid_on
         .map(|text| {
-            parse_day(&text).ok_or_else(|| {
+            day::read(&text).ok_or_else(|| {
                 AppError::unprocessable(format!(
                     "Le champ « paidOn » doit être une date au format AAAA-MM-JJ (reçu : « {text} »)."
                 ))
@@ -966,19 +949,19 @@ pub async fn record_payment(
             if paid_on > today {
                 return Err(AppError::unprocessable(format!(
                     "La date de règlement ({}) ne peut pas être dans le futur.",
-                    day_text(paid_on)
+                    day::iso(paid_on)
                 )));
             }
-            if let Some(issued_on) = row.issued_on.as_deref().and_then(parse_day)
+            if let Some(issued_on) = row.issued_on.as_deref().and_then(day::read)
                 && paid_on < issued_on
             {
                 return Err(AppError::unprocessable(format!(
                     "La date de règlement ({}) ne peut pas précéder la date d'émission ({}).",
-                    day_text(paid_on),
-                    day_text(issued_on)
+                    day::iso(paid_on),
+                    day::iso(issued_on)
                 )));
             }
-            let paid_text = day_text(paid_on);
+            let paid_text = day::iso(paid_on);
             let changed = store::set_status(
                 tx,
                 &id,
@@ -1138,7 +1121,7 @@ pub async fn create_credit_note(
                     buyer: &buyer,
                     total_excl_cents: totals.excl_tax_cents,
                     total_incl_cents: totals.incl_tax_cents,
-                    created_on: &day_text(now.date_naive()),
+                    created_on: &day::iso(now.date_naive()),
                     created_at: &clock::format_timestamp(now),
                     lines: &rows,
                 },
@@ -1289,7 +1272,7 @@ mod tests {
 
     #[test]
     fn days_are_strict() {
-        assert_eq!(parse_day("2026-03-01"), NaiveDate::from_ymd_opt(2026, 3, 1));
+        assert_eq!(day::read("2026-03-01"), NaiveDate::from_ymd_opt(2026, 3, 1));
         for bad in [
             "2026-3-01",
             "2026-02-30",
@@ -1298,7 +1281,7 @@ mod tests {
             "",
             "+2026-03-0",
         ] {
-            assert_eq!(parse_day(bad), None, "{bad}");
+            assert_eq!(day::read(bad), None, "{bad}");
         }
     }
 

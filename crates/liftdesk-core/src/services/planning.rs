@@ -8,11 +8,12 @@ use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
 use serde_json::json;
 
 use crate::clock;
+use crate::domain::day;
 use crate::domain::planning::{self as plan, DueEquipment, PlanTechnician, Proposal};
 use crate::domain::visit;
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
-use crate::services::visits::{building_address, day_text, iso_week, parse_day};
+use crate::services::visits::building_address;
 use crate::store::Conn;
 use crate::store::audit::{self, AuditEntry};
 use crate::store::equipment::{self, PlanRow};
@@ -43,8 +44,8 @@ pub fn deadline_of(row: &PlanRow) -> Option<NaiveDate> {
     if row.maintenance_contract.as_deref() != Some("parc") {
         return None;
     }
-    let start = parse_day(&row.plan_start_on).ok()?;
-    let last = row.last_done_on.as_deref().and_then(|d| parse_day(d).ok());
+    let start = day::parse(&row.plan_start_on).ok()?;
+    let last = row.last_done_on.as_deref().and_then(|d| day::parse(d).ok());
     let interval = u32::try_from(row.visit_interval_days).unwrap_or(visit::DEFAULT_INTERVAL_DAYS);
     Some(visit::deadline(last, start, interval))
 }
@@ -138,7 +139,7 @@ fn availability(
         return Ok(HashMap::new());
     };
     let absences =
-        technicians::absences_between(conn, agency_id, &day_text(first), &day_text(last))?;
+        technicians::absences_between(conn, agency_id, &day::iso(first), &day::iso(last))?;
     let max_rest = rows
         .iter()
         .map(|r| r.rest_hours)
@@ -164,7 +165,7 @@ fn availability(
         let mut absent = BTreeSet::new();
         for a in absences.iter().filter(|a| a.technician_id == row.id) {
             for &day in days {
-                let text = day_text(day);
+                let text = day::iso(day);
                 if a.starts_on <= text && text <= a.ends_on {
                     absent.insert(day);
                 }
@@ -194,9 +195,9 @@ fn loads(
     };
     let mut out = HashMap::new();
     for (tech, day, count) in
-        visits::technician_loads(conn, agency_id, &day_text(first), &day_text(last))?
+        visits::technician_loads(conn, agency_id, &day::iso(first), &day::iso(last))?
     {
-        if let Ok(day) = parse_day(&day) {
+        if let Ok(day) = day::parse(&day) {
             out.insert((tech, day), u32::try_from(count).unwrap_or(u32::MAX));
         }
     }
@@ -205,7 +206,7 @@ fn loads(
 
 /// The seven days of the ISO week of `day`.
 pub fn week_days(day: NaiveDate) -> Vec<NaiveDate> {
-    let (monday, _) = iso_week(day);
+    let (monday, _) = day::iso_week(day);
     (0..7)
         .filter_map(|i| monday.checked_add_days(Days::new(i)))
         .collect()
@@ -275,9 +276,9 @@ pub struct WeekProposal {
 /// The week a proposal is for: the ISO week of `day`, or the week after
 /// today's; it must start after today.
 pub fn proposal_week(day: Option<NaiveDate>, today: NaiveDate) -> AppResult<NaiveDate> {
-    let (this_monday, _) = iso_week(today);
+    let (this_monday, _) = day::iso_week(today);
     let monday = match day {
-        Some(day) => iso_week(day).0,
+        Some(day) => day::iso_week(day).0,
         None => this_monday + Duration::days(7),
     };
     if monday <= today {
@@ -318,7 +319,7 @@ pub fn propose(conn: &Conn, agency_id: &str, monday: NaiveDate) -> AppResult<Wee
     existing.sort();
     let mut info: HashMap<String, PlanRow> = HashMap::new();
     let mut due = Vec::new();
-    for row in equipment::in_plan(conn, agency_id, &day_text(sunday))? {
+    for row in equipment::in_plan(conn, agency_id, &day::iso(sunday))? {
         if row.open_visit_on.is_some() {
             continue;
         }
@@ -427,7 +428,7 @@ fn save_in(
     let mut parsed = Vec::with_capacity(lines.len());
     for (i, line) in lines.iter().enumerate() {
         let n = i + 1;
-        let day = parse_day(line.day.trim()).map_err(|_| {
+        let day = day::parse(line.day.trim()).map_err(|_| {
             AppError::unprocessable(format!(
                 "Ligne {n} : le jour doit être au format AAAA-MM-JJ et exister au calendrier."
             ))
@@ -492,7 +493,7 @@ fn save_in(
             ))
         })?;
         let (absent, resting) = off.get(technician_id).cloned().unwrap_or_default();
-        let when = day.format("%d/%m/%Y");
+        let when = day::french(day);
         if absent.contains(&day) {
             return Err(AppError::unprocessable(format!(
                 "{label} : {} est absent le {when}.",
@@ -514,7 +515,7 @@ fn save_in(
         }
         *count += 1;
         let id = crate::store::new_id();
-        let deadline = deadline_of(&row).map(day_text);
+        let deadline = deadline_of(&row).map(day::iso);
         visits::insert(
             tx,
             &NewVisit {
@@ -522,7 +523,7 @@ fn save_in(
                 agency_id: agency,
                 equipment_id,
                 technician_id: Some(technician_id),
-                planned_for: &day_text(day),
+                planned_for: &day::iso(day),
                 deadline: deadline.as_deref(),
                 now: &now_text,
             },
@@ -537,7 +538,7 @@ fn save_in(
                 object_id: Some(&id),
                 detail: Some(json!({
                     "equipmentId": equipment_id, "technicianId": technician_id,
-                    "plannedFor": day_text(day), "deadline": deadline, "source": "proposition",
+                    "plannedFor": day::iso(day), "deadline": deadline, "source": "proposition",
                 })),
             },
         )?;
@@ -547,7 +548,7 @@ fn save_in(
 }
 
 fn french(day: &str) -> String {
-    parse_day(day).map_or_else(|_| day.to_owned(), |d| d.format("%d/%m/%Y").to_string())
+    day::french_from_stored(day)
 }
 
 /// Monday of the ISO week, for callers that only need it.

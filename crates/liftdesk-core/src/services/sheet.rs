@@ -182,8 +182,8 @@ fn label_of(code: Option<&str>) -> String {
 }
 
 fn day(text: Option<&str>) -> String {
-    match text.and_then(|t| chrono::NaiveDate::parse_from_str(t.get(..10)?, "%Y-%m-%d").ok()) {
-        Some(date) => date.format("%d/%m/%Y").to_string(),
+    match text.and_then(|t| crate::domain::day::read(t.get(..10)?)) {
+        Some(date) => crate::domain::day::french(date),
         None => shown(text),
     }
 }

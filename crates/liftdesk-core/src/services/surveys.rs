@@ -9,11 +9,11 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value, json};
 
 use crate::clock;
+use crate::domain::day::{self, DayError};
 use crate::domain::survey::{self as domain, SurveyStatus};
 use crate::error::{AppError, AppResult};
 use crate::principal::{self, Capability, Principal};
 use crate::services::technical_data::{self, Change};
-use crate::services::visits::{DayError, parse_day};
 use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::discrepancies::DiscrepancyRow;
@@ -62,10 +62,6 @@ pub fn requested_on(created_at: &str) -> Option<NaiveDate> {
     clock::parse_timestamp(created_at).map(|created| clock::paris_local(created).date())
 }
 
-fn french_day(day: NaiveDate) -> String {
-    day.format("%d/%m/%Y").to_string()
-}
-
 /// The day the survey was made: `raw` written exactly `YYYY-MM-DD`, not after
 /// `today` (Paris) and not before `requested_on` (the Paris day the survey
 /// was asked for); `today` when absent.
@@ -77,7 +73,7 @@ pub fn check_surveyed_on(
     let Some(raw) = raw else {
         return Ok(today);
     };
-    let day = parse_day(raw).map_err(|error| {
+    let day = day::parse(raw).map_err(|error| {
         AppError::unprocessable(match error {
             DayError::Malformed => format!(
                 "Le champ « surveyedOn » doit être une date AAAA-MM-JJ, par exemple 2026-03-09 (reçu : « {raw} »)."
@@ -90,7 +86,7 @@ pub fn check_surveyed_on(
     if day > today {
         return Err(AppError::unprocessable(format!(
             "Le champ « surveyedOn » ne peut pas être dans le futur (aujourd'hui : {}).",
-            french_day(today)
+            day::french(today)
         )));
     }
     if let Some(requested_on) = requested_on
@@ -98,7 +94,7 @@ pub fn check_surveyed_on(
     {
         return Err(AppError::unprocessable(format!(
             "Le champ « surveyedOn » ne peut pas précéder la demande du relevé, faite le {}.",
-            french_day(requested_on)
+            day::french(requested_on)
         )));
     }
     Ok(day)
@@ -172,7 +168,7 @@ pub fn submit_at(
         }
     }
     let submitted_at = clock::format_timestamp(now);
-    let surveyed_on_text = crate::services::visits::day_text(surveyed_on);
+    let surveyed_on_text = day::iso(surveyed_on);
     let applied = survey_store::mark_submitted(
         tx,
         &Submission {

@@ -5,7 +5,8 @@ use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::json;
 
 use crate::clock;
-use crate::domain::rota::{self, Edit, Period, french_day, french_instant};
+use crate::domain::day;
+use crate::domain::rota::{self, Edit, Period, french_instant};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::store::Conn;
@@ -39,7 +40,7 @@ pub fn roster(
     now: DateTime<Utc>,
     today: NaiveDate,
 ) -> AppResult<Vec<TechnicianStatus>> {
-    let today_text = today.format("%Y-%m-%d").to_string();
+    let today_text = day::iso(today);
     let rows = technicians::roster(conn, agency_id, &clock::format_timestamp(now))?;
     let absences = technicians::absences_not_over(conn, agency_id, &today_text)?;
     roster_from(rows, &absences, now, today)
@@ -80,11 +81,7 @@ pub async fn roster_cached(
                 let next = technicians::next_standby_boundary(conn, &agency, &now_text)?;
                 Ok(RosterInputs {
                     rows: technicians::roster(conn, &agency, &now_text)?,
-                    absences: technicians::absences_not_over(
-                        conn,
-                        &agency,
-                        &today.format("%Y-%m-%d").to_string(),
-                    )?,
+                    absences: technicians::absences_not_over(conn, &agency, &day::iso(today))?,
                     read_at: now,
                     valid_until: match next {
                         Some(text) => Some(clock::parse_timestamp(&text).ok_or_else(|| {
@@ -161,7 +158,7 @@ pub fn rest_until(
 /// today, sorted by start.
 pub fn absent_until(absences: &[&AbsenceRow], today: NaiveDate) -> AppResult<Option<NaiveDate>> {
     let parse = |text: &str| {
-        NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        day::parse(text)
             .map_err(|_| AppError::Internal(anyhow::anyhow!("jour d'absence illisible : {text}")))
     };
     let mut until: Option<NaiveDate> = None;
@@ -288,13 +285,13 @@ pub fn rota(
 
 /// Reads the Monday that names a rota week.
 pub fn parse_monday(text: &str) -> AppResult<NaiveDate> {
-    let day = rota::parse_day(text).ok_or_else(|| {
+    let day = day::read(text.trim()).ok_or_else(|| {
         AppError::unprocessable("Semaine invalide : attendu la date de son lundi, AAAA-MM-JJ.")
     })?;
     if rota::monday_of(day) != day {
         return Err(AppError::unprocessable(format!(
             "Le {} n'est pas un lundi : une semaine d'astreinte commence le lundi à 08:00.",
-            french_day(day)
+            day::french(day)
         )));
     }
     Ok(day)
@@ -315,16 +312,16 @@ fn give(
     if let Some(absence) = technicians::absences_overlapping(
         tx,
         &technician.id,
-        &first_day.format("%Y-%m-%d").to_string(),
-        &last_day.format("%Y-%m-%d").to_string(),
+        &day::iso(first_day),
+        &day::iso(last_day),
     )?
     .first()
     {
         return Err(AppError::unprocessable(format!(
             "{} est absent du {} au {}{} : il ne peut pas être d'astreinte du {} au {}.",
             technician.name,
-            french_day_text(&absence.starts_on),
-            french_day_text(&absence.ends_on),
+            day::french_from_stored(&absence.starts_on),
+            day::french_from_stored(&absence.ends_on),
             absence
                 .reason
                 .as_deref()
@@ -386,10 +383,6 @@ fn give(
     }
     technicians::insert_on_call(tx, &new_id(), &technician.id, &joined_starts, &joined_ends)?;
     Ok(touched)
-}
-
-fn french_day_text(text: &str) -> String {
-    rota::parse_day(text).map_or_else(|| text.to_owned(), french_day)
 }
 
 /// Refuses the change if a technician whose periods changed would start a
@@ -506,7 +499,7 @@ pub fn set_week(
     if ends <= now {
         return Err(AppError::unprocessable(format!(
             "La semaine du {} est passée : les astreintes passées ne se modifient pas.",
-            french_day(monday)
+            day::french(monday)
         )));
     }
     replace_on_call(tx, agency_id, technician_id, starts, ends, now, actor)?;
@@ -534,7 +527,7 @@ pub fn swap_weeks(
         if starts <= now {
             return Err(AppError::unprocessable(format!(
                 "La semaine du {} a commencé : seules des semaines à venir s'échangent ; remplacez plutôt le technicien à partir de maintenant.",
-                french_day(monday)
+                day::french(monday)
             )));
         }
         let rows = technicians::on_call_overlapping(
@@ -549,7 +542,7 @@ pub fn swap_weeks(
             _ => {
                 return Err(AppError::unprocessable(format!(
                     "La semaine du {} n'a pas un seul technicien d'astreinte du lundi au lundi : affectez-la plutôt que de l'échanger.",
-                    french_day(monday)
+                    day::french(monday)
                 )));
             }
         }
@@ -585,7 +578,7 @@ pub fn swap_weeks(
         "astreinte.echange",
         &first_tech.id,
         json!({
-            "weeks": [first.format("%Y-%m-%d").to_string(), second.format("%Y-%m-%d").to_string()],
+            "weeks": [day::iso(first), day::iso(second)],
             "technicians": [first_tech.id, second_tech.id],
         }),
     )?;
@@ -611,7 +604,7 @@ pub fn absences(
     Ok(technicians::absences_of(
         conn,
         technician_id,
-        &since.format("%Y-%m-%d").to_string(),
+        &day::iso(since),
         ABSENCES_LIMIT,
     )?)
 }
@@ -634,16 +627,16 @@ pub fn add_absence(
     let technician = active_technician(tx, agency_id, technician_id)?;
     let (starts, ends, reason) =
         rota::check_absence(starts_on, ends_on, reason).map_err(AppError::unprocessable)?;
-    let starts_text = starts.format("%Y-%m-%d").to_string();
-    let ends_text = ends.format("%Y-%m-%d").to_string();
+    let starts_text = day::iso(starts);
+    let ends_text = day::iso(ends);
     if let Some(other) =
         technicians::absences_overlapping(tx, &technician.id, &starts_text, &ends_text)?.first()
     {
         return Err(AppError::conflict(format!(
             "{} est déjà absent du {} au {}{} : cette absence chevauche la nouvelle.",
             technician.name,
-            french_day_text(&other.starts_on),
-            french_day_text(&other.ends_on),
+            day::french_from_stored(&other.starts_on),
+            day::french_from_stored(&other.ends_on),
             other
                 .reason
                 .as_deref()
@@ -740,7 +733,7 @@ pub fn rota_request(
         )));
     }
     let first = match from {
-        Some(text) => rota::monday_of(rota::parse_day(text).ok_or_else(|| {
+        Some(text) => rota::monday_of(day::read(text.trim()).ok_or_else(|| {
             AppError::bad_request("Paramètre « from » invalide : attendu AAAA-MM-JJ.")
         })?),
         None => rota::week_of(now),

@@ -3,10 +3,11 @@
 //! change in one transaction with its audit entry. The rules are those of
 //! `domain::visit`.
 
-use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
+use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::json;
 
 use crate::clock;
+use crate::domain::day::{self, DayError};
 use crate::domain::visit::{self, VisitAction, VisitStatus};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
@@ -25,36 +26,11 @@ const MAX_OBSERVATIONS_CHARS: usize = 4000;
 
 // -- Days -------------------------------------------------------------------
 
-/// Why a day was not read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DayError {
-    /// Not `YYYY-MM-DD`.
-    Malformed,
-    /// `YYYY-MM-DD` but no such day (2026-02-30).
-    Impossible,
-}
-
-/// Reads a day written exactly `YYYY-MM-DD`.
-pub fn parse_day(text: &str) -> Result<NaiveDate, DayError> {
-    let bytes = text.as_bytes();
-    let shaped = bytes.len() == 10
-        && bytes.iter().enumerate().all(|(i, b)| match i {
-            4 | 7 => *b == b'-',
-            _ => b.is_ascii_digit(),
-        });
-    if !shaped {
-        return Err(DayError::Malformed);
-    }
-    let number = |range: std::ops::Range<usize>| text[range].parse::<u32>().unwrap_or(0);
-    let year = i32::try_from(number(0..4)).map_err(|_| DayError::Malformed)?;
-    NaiveDate::from_ymd_opt(year, number(5..7), number(8..10)).ok_or(DayError::Impossible)
-}
-
 /// The `?day=` parameter of the planning's reads (REST, web app, MCP): absent
 /// is `None`; not `YYYY-MM-DD` is 400, no such day 422.
 pub fn day_parameter(text: Option<&str>) -> AppResult<Option<NaiveDate>> {
     text.map(|text| {
-        parse_day(text).map_err(|error| match error {
+        day::parse(text).map_err(|error| match error {
             DayError::Malformed => AppError::bad_request(
                 "Le paramètre « day » doit être un jour au format AAAA-MM-JJ.",
             ),
@@ -64,23 +40,6 @@ pub fn day_parameter(text: Option<&str>) -> AppResult<Option<NaiveDate>> {
         })
     })
     .transpose()
-}
-
-/// `YYYY-MM-DD`, for days of years 0 to 9999 (clamped outside).
-pub fn day_text(day: NaiveDate) -> String {
-    let min = NaiveDate::from_ymd_opt(0, 1, 1).unwrap_or(NaiveDate::MIN);
-    let max = NaiveDate::from_ymd_opt(9999, 12, 31).unwrap_or(NaiveDate::MAX);
-    day.clamp(min, max).format("%Y-%m-%d").to_string()
-}
-
-/// Monday and Sunday of the ISO week of `day`.
-pub fn iso_week(day: NaiveDate) -> (NaiveDate, NaiveDate) {
-    let back = u64::from(day.weekday().num_days_from_monday());
-    let monday = day.checked_sub_days(Days::new(back)).unwrap_or(day);
-    let sunday = monday
-        .checked_add_days(Days::new(6))
-        .unwrap_or(NaiveDate::MAX);
-    (monday, sunday)
 }
 
 // -- Planning ---------------------------------------------------------------
@@ -104,8 +63,8 @@ pub struct PlanningItem {
 
 /// The agency's visits of the ISO week (Monday to Sunday) of `day`.
 pub fn planning_week(conn: &Conn, agency_id: &str, day: NaiveDate) -> AppResult<Vec<PlanningItem>> {
-    let (monday, sunday) = iso_week(day);
-    let rows = visits::planning(conn, agency_id, &day_text(monday), &day_text(sunday))?;
+    let (monday, sunday) = day::iso_week(day);
+    let rows = visits::planning(conn, agency_id, &day::iso(monday), &day::iso(sunday))?;
     Ok(rows.into_iter().map(planning_item).collect())
 }
 
@@ -117,7 +76,7 @@ pub async fn planning_week_cached(
     agency_id: &str,
     day: NaiveDate,
 ) -> AppResult<std::sync::Arc<Vec<PlanningItem>>> {
-    let (monday, _) = iso_week(day);
+    let (monday, _) = day::iso_week(day);
     let agency = agency_id.to_owned();
     store
         .read_cached(format!("planning:{agency_id}:{monday}"), move |conn| {
@@ -170,8 +129,8 @@ pub fn technician_planning_week(
 
 fn planning_item(row: PlanningRow) -> PlanningItem {
     let overdue = match (
-        parse_day(&row.day).ok(),
-        row.deadline.as_deref().and_then(|d| parse_day(d).ok()),
+        day::parse(&row.day).ok(),
+        row.deadline.as_deref().and_then(|d| day::parse(d).ok()),
     ) {
         (Some(day), Some(deadline)) => Some(visit::is_overdue(day, deadline)),
         _ => None,
@@ -366,7 +325,7 @@ fn complete_in(
     }
     let arrived_text = clock::format_timestamp(arrived);
     let left_text = clock::format_timestamp(left);
-    let done_on = day_text(clock::paris_local(left).date());
+    let done_on = day::iso(clock::paris_local(left).date());
     visits::record_completion(
         tx,
         id,
@@ -403,7 +362,7 @@ fn reschedule_in(
     now: DateTime<Utc>,
 ) -> AppResult<()> {
     let (row, from, to) = load_for(tx, p, id, VisitAction::Reschedule)?;
-    let day = parse_day(input.planned_for.trim()).map_err(|error| {
+    let day = day::parse(input.planned_for.trim()).map_err(|error| {
         AppError::unprocessable(match error {
             DayError::Malformed => {
                 "Le champ « plannedFor » doit être un jour au format AAAA-MM-JJ.".to_owned()
@@ -430,7 +389,7 @@ fn reschedule_in(
         }
         None => row.technician_id.clone(),
     };
-    let day_text = day_text(day);
+    let day_text = day::iso(day);
     if let Some(tech) = technician_id.as_deref()
         && technicians::is_absent_on(tx, tech, &day_text)?
     {
@@ -438,7 +397,7 @@ fn reschedule_in(
             .unwrap_or_else(|| "Le technicien".to_owned());
         return Err(AppError::unprocessable(format!(
             "{name} : absence enregistrée le {} ; choisissez un autre jour ou un autre technicien.",
-            day.format("%d/%m/%Y")
+            day::french(day)
         )));
     }
     visits::record_reschedule(
@@ -490,7 +449,7 @@ fn create_in(
             "Le champ « equipmentId » est obligatoire : choisissez l'équipement à visiter.",
         ));
     }
-    let day = parse_day(input.planned_for.trim()).map_err(|error| {
+    let day = day::parse(input.planned_for.trim()).map_err(|error| {
         AppError::unprocessable(match error {
             DayError::Malformed => {
                 "Le champ « plannedFor » doit être un jour au format AAAA-MM-JJ.".to_owned()
@@ -513,8 +472,7 @@ fn create_in(
             ))
         })?;
     if let Some(open) = plan.open_visit_on.as_deref() {
-        let when =
-            parse_day(open).map_or_else(|_| open.to_owned(), |d| d.format("%d/%m/%Y").to_string());
+        let when = day::french_from_stored(open);
         return Err(AppError::conflict(format!(
             "Une visite de cet équipement est déjà prévue le {when} : déplacez-la plutôt que d'en créer une autre."
         )));
@@ -526,19 +484,19 @@ fn create_in(
                     "Technicien introuvable dans cette agence : « {tech} »."
                 )));
             };
-            if technicians::is_absent_on(tx, tech, &day_text(day))? {
+            if technicians::is_absent_on(tx, tech, &day::iso(day))? {
                 return Err(AppError::unprocessable(format!(
                     "{name} : absence enregistrée le {} ; choisissez un autre jour ou un autre technicien.",
-                    day.format("%d/%m/%Y")
+                    day::french(day)
                 )));
             }
             Some(tech.to_owned())
         }
         _ => None,
     };
-    let deadline = crate::services::planning::deadline_of(&plan).map(day_text);
+    let deadline = crate::services::planning::deadline_of(&plan).map(day::iso);
     let id = crate::store::new_id();
-    let planned_for = day_text(day);
+    let planned_for = day::iso(day);
     visits::insert(
         tx,
         &visits::NewVisit {
@@ -664,8 +622,8 @@ pub async fn detail(store: &Store, p: &Principal, id: &str) -> AppResult<VisitDe
                 crate::store::equipment::plan_of(conn, &agency_id, &visit.equipment_id)?;
             let day = visit.done_on.as_deref().unwrap_or(&visit.planned_for);
             let overdue = match (
-                parse_day(day).ok(),
-                visit.deadline.as_deref().and_then(|d| parse_day(d).ok()),
+                day::parse(day).ok(),
+                visit.deadline.as_deref().and_then(|d| day::parse(d).ok()),
             ) {
                 (Some(day), Some(deadline)) => Some(day > deadline),
                 _ => None,
@@ -718,7 +676,7 @@ mod tests {
             day_parameter(Some("2026-03-09"))
                 .ok()
                 .flatten()
-                .map(day_text),
+                .map(day::iso),
             Some("2026-03-09".to_owned())
         );
         let refusal = |text: &str| {
@@ -739,77 +697,6 @@ mod tests {
                 422,
                 "Le paramètre « day » n'est pas un jour du calendrier : « 2026-02-30 ».".to_owned()
             ))
-        );
-    }
-
-    #[test]
-    fn days_are_exactly_yyyy_mm_dd() {
-        assert_eq!(
-            parse_day("2026-03-11").map(day_text),
-            Ok("2026-03-11".into())
-        );
-        assert_eq!(
-            parse_day("2028-02-29").map(day_text),
-            Ok("2028-02-29".into())
-        );
-        for malformed in [
-            "",
-            "2026-3-11",
-            "11/03/2026",
-            "2026-03-11T00:00",
-            "２０２６-03-11",
-            "+026-03-11",
-            "2026/03/11",
-        ] {
-            assert_eq!(
-                parse_day(malformed),
-                Err(DayError::Malformed),
-                "{malformed}"
-            );
-        }
-        for impossible in [
-            "2026-02-30",
-            "2026-13-01",
-            "2026-00-10",
-            "2026-04-31",
-            "2027-02-29",
-        ] {
-            assert_eq!(
-                parse_day(impossible),
-                Err(DayError::Impossible),
-                "{impossible}"
-            );
-        }
-        assert_eq!(
-            parse_day("0000-01-01").map(day_text),
-            Ok("0000-01-01".into())
-        );
-    }
-
-    #[test]
-    fn the_iso_week_runs_from_monday_to_sunday() {
-        let week = |text: &str| {
-            let (monday, sunday) = iso_week(parse_day(text).unwrap());
-            (day_text(monday), day_text(sunday))
-        };
-        let expected = ("2026-03-09".to_owned(), "2026-03-15".to_owned());
-        for day in ["2026-03-09", "2026-03-11", "2026-03-15"] {
-            assert_eq!(week(day), expected, "{day}");
-        }
-        assert_eq!(week("2026-03-16").0, "2026-03-16");
-        // Across a year end.
-        assert_eq!(
-            week("2027-01-01"),
-            ("2026-12-28".into(), "2027-01-03".into())
-        );
-        // At the edges of the four-digit years, clamped.
-        assert_eq!(
-            week("9999-12-31"),
-            ("9999-12-27".into(), "9999-12-31".into())
-        );
-        assert_eq!(
-            week("0000-01-01"),
-            ("0000-01-01".into(), "0000-01-02".into())
         );
     }
 

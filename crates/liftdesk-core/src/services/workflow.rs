@@ -3,7 +3,6 @@
 //! audit entry (`Actor::PartnerKey`). The agency is checked by the caller
 //! (`PartnerCaller::authorize_agency`) before anything here runs.
 
-use chrono::NaiveDate;
 use serde_json::{Map, Value};
 
 use crate::error::{AppError, AppResult};
@@ -112,12 +111,12 @@ fn date_of(field: &str, value: Option<String>) -> AppResult<Option<String>> {
     let Some(text) = value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) else {
         return Ok(None);
     };
-    let date = NaiveDate::parse_from_str(&text, "%Y-%m-%d").map_err(|_| {
+    let date = crate::domain::day::read(&text).ok_or_else(|| {
         AppError::unprocessable(format!(
             "Le champ « {field} » doit être une date au format AAAA-MM-JJ."
         ))
     })?;
-    Ok(Some(date.format("%Y-%m-%d").to_string()))
+    Ok(Some(crate::domain::day::iso(date)))
 }
 
 /// `/get_opportunities_stats`: deals of that one agency, creation day within
