@@ -38,6 +38,7 @@ use crate::services::equipment::{
     self as equipment_service, EQUIPMENT_TYPES, EquipmentPageData, LogbookData,
     MAINTENANCE_CONTRACTS,
 };
+use crate::services::search::search_term;
 use crate::services::sheet::{component_label, equipment_type_label};
 use crate::services::{quotes, technical_data};
 use crate::state::AppState;
@@ -59,9 +60,6 @@ pub fn router() -> Router<AppState> {
         .route("/equipment/{id}/repair-quote", post(repair_quote))
         .route("/equipment/{id}/logbook", get(logbook))
 }
-
-/// Longest search.
-const MAX_SEARCH_CHARS: usize = 100;
 
 fn type_label(code: Option<&str>) -> Option<String> {
     code.map(|c| equipment_type_label(c).to_owned())
@@ -106,19 +104,7 @@ fn choice(name: &str, value: Option<String>, allowed: &[&str]) -> AppResult<Opti
 }
 
 fn park_filter(query: &mut ParkQuery) -> AppResult<ParkFilter> {
-    let search = query
-        .q
-        .take()
-        .map(|q| q.trim().to_owned())
-        .filter(|q| !q.is_empty());
-    if search
-        .as_deref()
-        .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
-    {
-        return Err(ApiError::bad_request(format!(
-            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
-        )));
-    }
+    let search = search_term(query.q.take().as_deref())?;
     let mut contracts: Vec<&str> = MAINTENANCE_CONTRACTS.to_vec();
     contracts.push("aucun");
     Ok(ParkFilter {

@@ -13,6 +13,7 @@ use crate::error::{AppError, AppResult};
 use crate::notices::{Notice, Notices};
 use crate::principal::{Capability, Principal};
 use crate::services::call_feed::{CallChange, CallEvent, CallFeed};
+use crate::services::search::search_term;
 use crate::services::technicians::{self as roster, TechnicianStatus};
 use crate::services::visits::building_address;
 use crate::store::audit::{self, Actor, AuditEntry};
@@ -787,8 +788,6 @@ pub fn history(
 
 /// `status` value that keeps every call not resolved yet.
 pub const NOT_RESOLVED: &str = "ouverts";
-/// Longest search text, in characters.
-pub const MAX_SEARCH_CHARS: usize = 100;
 
 /// A list of calls as asked (`GET /calls`): raw query values.
 #[derive(Debug, Clone, Default)]
@@ -815,7 +814,7 @@ pub struct CallListItem {
 }
 
 /// Checks the list's filters: an unknown status is 422 (like an unknown
-/// invoice status), a search over [`MAX_SEARCH_CHARS`] is 400 (like the
+/// invoice status), a search over [`MAX_SEARCH_CHARS`](crate::services::search::MAX_SEARCH_CHARS) is 400 (like the
 /// surveys' search); a blank search searches nothing.
 pub fn check_list(input: ListInput) -> AppResult<CallQuery> {
     let status = match input.status.as_deref() {
@@ -833,19 +832,14 @@ pub fn check_list(input: ListInput) -> AppResult<CallQuery> {
                 .to_owned(),
         ),
     };
-    let search = input.q.as_deref().map(str::trim).unwrap_or_default();
-    if search.chars().count() > MAX_SEARCH_CHARS {
-        return Err(AppError::bad_request(format!(
-            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
-        )));
-    }
+    let search = search_term(input.q.as_deref())?.unwrap_or_default();
     Ok(CallQuery {
         filter: store::ListFilter {
             status,
             equipment_id: input.equipment,
             resolved_since: None,
         },
-        words: fold(search).split_whitespace().map(str::to_owned).collect(),
+        words: fold(&search).split_whitespace().map(str::to_owned).collect(),
     })
 }
 
@@ -963,7 +957,7 @@ pub async fn detail(store: &Store, p: &Principal, id: &str) -> AppResult<CallDet
 /// The equipment of the principal's agency a call may be taken for: by
 /// number first (an index range, instant on a large park); when no number
 /// starts so, the words searched in the number, building name and address.
-/// At most `limit`, and how many match; 400 beyond [`MAX_SEARCH_CHARS`].
+/// At most `limit`, and how many match; 400 beyond [`MAX_SEARCH_CHARS`](crate::services::search::MAX_SEARCH_CHARS).
 pub async fn equipment_choices(
     store: &Store,
     p: &Principal,
@@ -971,12 +965,7 @@ pub async fn equipment_choices(
     limit: u32,
 ) -> AppResult<(i64, Vec<EquipmentRow>)> {
     let agency_id = p.agency_id()?.to_owned();
-    let search = search.map(|q| q.trim().to_owned()).unwrap_or_default();
-    if search.chars().count() > MAX_SEARCH_CHARS {
-        return Err(AppError::bad_request(format!(
-            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
-        )));
-    }
+    let search = search_term(search)?.unwrap_or_default();
     let key: String = search
         .chars()
         .filter(|c| *c != ' ' && *c != '\t')

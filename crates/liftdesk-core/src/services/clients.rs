@@ -9,6 +9,7 @@ use crate::domain::siren;
 use crate::error::{AppError, AppResult};
 use crate::principal::Principal;
 use crate::principal::{self, Capability};
+use crate::services::search::search_term;
 use crate::services::workflow::{check_allowed, required_text};
 use crate::store::Conn;
 use crate::store::Store;
@@ -448,11 +449,8 @@ pub fn find_clients(
     rows.iter().map(|c| client_record(conn, c)).collect()
 }
 
-/// Longest search accepted by the client list.
-pub const MAX_SEARCH_CHARS: usize = 100;
-
 /// One page of the principal's agency's clients holding every word of
-/// `search` (400 beyond [`MAX_SEARCH_CHARS`]), archived or active only when
+/// `search` (400 beyond [`MAX_SEARCH_CHARS`](crate::services::search::MAX_SEARCH_CHARS)), archived or active only when
 /// `archived` says so; and how many match across all pages.
 pub async fn search_page(
     store_handle: &Store,
@@ -462,12 +460,7 @@ pub async fn search_page(
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<ClientRow>)> {
-    let search = search.unwrap_or_default();
-    if search.trim().chars().count() > MAX_SEARCH_CHARS {
-        return Err(AppError::bad_request(format!(
-            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
-        )));
-    }
+    let search = search_term(search)?.unwrap_or_default();
     let words: Vec<String> = search.split_whitespace().map(str::to_owned).collect();
     let agency_id = p.agency_id()?.to_owned();
     Ok(store_handle

@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
 use crate::principal::Principal;
+use crate::services::search::search_term;
 use crate::store::Conn;
 use crate::store::Store;
 use crate::store::Tx;
@@ -451,11 +452,8 @@ pub async fn external_data_for(
     Ok((found, agency))
 }
 
-/// Longest search accepted by the equipment list.
-pub const MAX_SEARCH_CHARS: usize = 100;
-
 /// One page of the principal's agency's equipment matching `search` (see
-/// [`search`]; trimmed, 400 beyond [`MAX_SEARCH_CHARS`] characters), and
+/// [`search`]; trimmed, 400 beyond [`MAX_SEARCH_CHARS`](crate::services::search::MAX_SEARCH_CHARS) characters), and
 /// how many match across all pages.
 pub async fn search_page(
     store: &Store,
@@ -464,17 +462,7 @@ pub async fn search_page(
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<EquipmentRow>)> {
-    let search_text = search_text
-        .map(|q| q.trim().to_owned())
-        .filter(|q| !q.is_empty());
-    if search_text
-        .as_deref()
-        .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
-    {
-        return Err(AppError::bad_request(format!(
-            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
-        )));
-    }
+    let search_text = search_term(search_text)?;
     let agency_id = p.agency_id()?.to_owned();
     store
         .read(move |conn| search(conn, &agency_id, search_text.as_deref(), limit, offset))

@@ -22,6 +22,7 @@ pub mod installation;
 pub mod invoices;
 pub mod planning;
 pub mod quotes;
+pub mod search;
 pub mod sessions;
 pub mod sheet;
 pub mod surveys;

@@ -13,6 +13,7 @@ use crate::domain::day::{self, DayError};
 use crate::domain::survey::{self as domain, SurveyStatus};
 use crate::error::{AppError, AppResult};
 use crate::principal::{self, Capability, Principal};
+use crate::services::search::search_term;
 use crate::services::technical_data::{self, Change};
 use crate::store::accounts::AccountRow;
 use crate::store::audit::{self, Actor, AuditEntry};
@@ -261,11 +262,8 @@ pub fn submit_at(
 
 // -- Operations for a principal ---------------------------------------------
 
-/// Longest search accepted by the survey list.
-pub const MAX_SEARCH_CHARS: usize = 100;
-
 /// One page of the principal's agency's surveys whose number holds `search`
-/// (trimmed; 400 beyond [`MAX_SEARCH_CHARS`] characters), and their total.
+/// (trimmed; 400 beyond [`MAX_SEARCH_CHARS`](crate::services::search::MAX_SEARCH_CHARS) characters), and their total.
 pub async fn list_page(
     store: &Store,
     p: &Principal,
@@ -273,17 +271,7 @@ pub async fn list_page(
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<SurveyListRow>)> {
-    let search = search
-        .map(|q| q.trim().to_owned())
-        .filter(|q| !q.is_empty());
-    if search
-        .as_deref()
-        .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
-    {
-        return Err(AppError::bad_request(format!(
-            "Le paramètre « q » ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
-        )));
-    }
+    let search = search_term(search)?;
     let agency_id = p.agency_id()?.to_owned();
     Ok(store
         .read(move |conn| survey_store::list(conn, &agency_id, search.as_deref(), limit, offset))
