@@ -37,7 +37,7 @@ impl FromRequestParts<AppState> for CallCenterCaller {
             return Err(ApiError::unauthorized(UNAUTHORIZED_MESSAGE));
         }
         let fingerprint = secret::fingerprint(key);
-        let (matched, agency) = credentials::call_center_key_holder(&state.store, &fingerprint)?
+        let matched = credentials::call_center_key_holder(&state.store, &fingerprint)?
             .ok_or_else(|| ApiError::unauthorized(UNAUTHORIZED_MESSAGE))?;
         // Per key, like API tokens: past it, 429 with `Retry-After`.
         state.rate_limiter.check(&matched.credential_id)?;
@@ -47,7 +47,7 @@ impl FromRequestParts<AppState> for CallCenterCaller {
             matched.last_used_at.as_deref(),
         );
         Ok(CallCenterCaller {
-            principal: Principal::call_center_key(matched.credential_id, agency),
+            principal: Principal::call_center_key(matched.credential_id, matched.agency),
             call_center_id: matched.call_center_id,
             call_center_name: matched.call_center_name,
         })

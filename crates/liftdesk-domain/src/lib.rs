@@ -2,6 +2,18 @@
 //! identifiers. No I/O and no database here, so every rule can be tested
 //! alone and shared by every entry point (web screens, REST API, MCP, CLI).
 
+/// A closed set of values written as a code (in the database, on the
+/// wire): what `wire_enum!` declares. The store reads and writes any of them
+/// through it (`liftdesk_store::Code`).
+pub trait WireCode: Copy + Send + Sync + 'static {
+    /// Every code.
+    const CODES: &'static [&'static str];
+    /// The value's code.
+    fn code(self) -> &'static str;
+    /// The value of a code; `None` for anything else.
+    fn from_code(code: &str) -> Option<Self>;
+}
+
 /// Declares a closed set of values exchanged as text (the "wire code") and
 /// shown to people in French (the label). Generates `ALL`, `as_str`,
 /// `parse`, `label`, and serde impls that read and write the wire code, so
@@ -54,6 +66,18 @@ macro_rules! wire_enum {
                 match self {
                     $($name::$variant => $label,)+
                 }
+            }
+        }
+
+        impl $crate::WireCode for $name {
+            const CODES: &'static [&'static str] = $name::CODES;
+
+            fn code(self) -> &'static str {
+                self.as_str()
+            }
+
+            fn from_code(code: &str) -> Option<Self> {
+                $name::parse(code)
             }
         }
 

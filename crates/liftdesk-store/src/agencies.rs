@@ -81,9 +81,9 @@ pub fn create_agency(
     Ok(id)
 }
 
-const AGENCY_COLUMNS: &str = "a.id, a.name, a.organization_id, o.name, a.v1_id";
+pub(crate) const AGENCY_COLUMNS: &str = "a.id, a.name, a.organization_id, o.name, a.v1_id";
 
-fn agency_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AgencyRow> {
+pub(crate) fn agency_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AgencyRow> {
     Ok(AgencyRow {
         id: row.get(0)?,
         name: row.get(1)?,

@@ -4,6 +4,8 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::{Code, code};
+use liftdesk_domain::call::{CallStatus, CallType};
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, params, params_from_iter};
 
@@ -14,10 +16,8 @@ use super::StoreResult;
 pub struct CallRow {
     pub id: String,
     pub reference: String,
-    /// Wire code of `domain::call::CallStatus`.
-    pub status: String,
-    /// Wire code of `domain::call::CallType`.
-    pub call_type: String,
+    pub status: CallStatus,
+    pub call_type: CallType,
     pub description: String,
     pub caller: Option<String>,
     /// UTC timestamps.
@@ -50,8 +50,8 @@ pub fn get_in_agency(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Opti
                 Ok(CallRow {
                     id: r.get(0)?,
                     reference: r.get(1)?,
-                    status: r.get(2)?,
-                    call_type: r.get(3)?,
+                    status: code(r, 2)?,
+                    call_type: code(r, 3)?,
                     description: r.get(4)?,
                     caller: r.get(5)?,
                     received_at: r.get(6)?,
@@ -74,8 +74,7 @@ pub fn get_in_agency(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Opti
 pub struct CenterCallRow {
     pub id: String,
     pub reference: String,
-    /// Wire code of `domain::call::CallStatus`.
-    pub status: String,
+    pub status: CallStatus,
     pub arrived_at: Option<String>,
     pub resolved_at: Option<String>,
 }
@@ -97,7 +96,7 @@ pub fn get_by_center_reference(
                 Ok(CenterCallRow {
                     id: r.get(0)?,
                     reference: r.get(1)?,
-                    status: r.get(2)?,
+                    status: code(r, 2)?,
                     arrived_at: r.get(3)?,
                     resolved_at: r.get(4)?,
                 })
@@ -115,7 +114,7 @@ pub struct NewCenterCall<'a> {
     pub reference: &'a str,
     pub equipment_id: &'a str,
     /// Wire code of `domain::call::CallType`.
-    pub call_type: &'a str,
+    pub call_type: CallType,
     pub description: &'a str,
     pub caller: Option<&'a str>,
     pub received_at: &'a str,
@@ -138,7 +137,7 @@ pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<bool
             call.credential_id,
             call.reference,
             call.equipment_id,
-            call.call_type,
+            Code(call.call_type),
             call.description,
             call.caller,
             call.received_at,
@@ -157,7 +156,7 @@ pub struct NewAgencyCall<'a> {
     pub reference: &'a str,
     pub equipment_id: &'a str,
     /// Wire code of `domain::call::CallType`.
-    pub call_type: &'a str,
+    pub call_type: CallType,
     pub description: &'a str,
     pub caller: Option<&'a str>,
     pub received_at: &'a str,
@@ -175,7 +174,7 @@ pub fn insert_at_agency(tx: &Tx, call: &NewAgencyCall<'_>) -> StoreResult<()> {
             call.agency_id,
             call.reference,
             call.equipment_id,
-            call.call_type,
+            Code(call.call_type),
             call.description,
             call.caller,
             call.received_at,
@@ -253,8 +252,8 @@ pub fn set_technician(tx: &Tx, id: &str, technician_id: &str, now: &str) -> Stor
 /// A status change accepted by `domain::call::transition`, with its stamps.
 pub struct StatusChange<'a> {
     pub id: &'a str,
-    pub from: &'a str,
-    pub to: &'a str,
+    pub from: CallStatus,
+    pub to: CallStatus,
     /// Sets `arrived_at` if it is still null (never moved once set).
     pub arrived: bool,
     /// Sets `resolved_at` if it is still null (never moved once set).
@@ -277,8 +276,8 @@ pub fn set_status(tx: &Tx, change: &StatusChange<'_>) -> StoreResult<bool> {
          WHERE id = ?1 AND status = ?2",
         params![
             change.id,
-            change.from,
-            change.to,
+            Code(change.from),
+            Code(change.to),
             change.arrived,
             change.resolved,
             change.en_route,
@@ -316,10 +315,8 @@ pub struct ListFilter {
 pub struct CallListRow {
     pub id: String,
     pub reference: String,
-    /// Wire code of `domain::call::CallStatus`.
-    pub status: String,
-    /// Wire code of `domain::call::CallType`.
-    pub call_type: String,
+    pub status: CallStatus,
+    pub call_type: CallType,
     pub caller: Option<String>,
     /// UTC timestamp.
     pub received_at: String,
@@ -351,8 +348,8 @@ fn list_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CallListRow> {
     Ok(CallListRow {
         id: r.get(0)?,
         reference: r.get(1)?,
-        status: r.get(2)?,
-        call_type: r.get(3)?,
+        status: code(r, 2)?,
+        call_type: code(r, 3)?,
         caller: r.get(4)?,
         received_at: r.get(5)?,
         equipment_id: r.get(6)?,
@@ -443,8 +440,8 @@ pub fn list_all(
 pub struct EquipmentCallRow {
     pub id: String,
     pub reference: String,
-    pub call_type: String,
-    pub status: String,
+    pub call_type: CallType,
+    pub status: CallStatus,
     pub description: String,
     pub caller: Option<String>,
     /// UTC timestamps.
@@ -462,8 +459,8 @@ fn equipment_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentCallRo
     Ok(EquipmentCallRow {
         id: r.get(0)?,
         reference: r.get(1)?,
-        call_type: r.get(2)?,
-        status: r.get(3)?,
+        call_type: code(r, 2)?,
+        status: code(r, 3)?,
         description: r.get(4)?,
         caller: r.get(5)?,
         received_at: r.get(6)?,

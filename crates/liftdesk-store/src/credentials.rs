@@ -4,7 +4,11 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use std::sync::LazyLock;
+
 use rusqlite::{OptionalExtension, params};
+
+use crate::agencies::{AGENCY_COLUMNS, AgencyRow, agency_from_row};
 
 use super::new_id;
 
@@ -149,7 +153,7 @@ pub fn attribute_partner_agency(tx: &Tx, credential_id: &str, agency_id: &str) -
 #[derive(Debug, Clone)]
 pub struct CallCenterKeyMatch {
     pub credential_id: String,
-    pub agency_id: String,
+    pub agency: AgencyRow,
     pub call_center_id: String,
     pub call_center_name: String,
     pub last_used_at: Option<String>,
@@ -159,22 +163,27 @@ pub fn find_live_call_center_key(
     conn: &Conn,
     fingerprint: &str,
 ) -> StoreResult<Option<CallCenterKeyMatch>> {
-    Ok(conn
-        .query_row_cached(
-            "SELECT c.id, c.agency_id, c.call_center_id, cc.name, c.last_used_at FROM credentials c
+    // Read on every call-center request: the agency comes in the same query.
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT {AGENCY_COLUMNS}, c.id, c.call_center_id, cc.name, c.last_used_at
+             FROM credentials c
              JOIN call_centers cc ON cc.id = c.call_center_id
-             WHERE c.fingerprint = ?1 AND c.kind = 'call_center_key' AND c.revoked_at IS NULL",
-            [fingerprint],
-            |row| {
-                Ok(CallCenterKeyMatch {
-                    credential_id: row.get(0)?,
-                    agency_id: row.get(1)?,
-                    call_center_id: row.get(2)?,
-                    call_center_name: row.get(3)?,
-                    last_used_at: row.get(4)?,
-                })
-            },
+             JOIN agencies a ON a.id = c.agency_id
+             JOIN organizations o ON o.id = a.organization_id
+             WHERE c.fingerprint = ?1 AND c.kind = 'call_center_key' AND c.revoked_at IS NULL"
         )
+    });
+    Ok(conn
+        .query_row_cached(&SQL, [fingerprint], |row| {
+            Ok(CallCenterKeyMatch {
+                agency: agency_from_row(row)?,
+                credential_id: row.get(5)?,
+                call_center_id: row.get(6)?,
+                call_center_name: row.get(7)?,
+                last_used_at: row.get(8)?,
+            })
+        })
         .optional()?)
 }
 

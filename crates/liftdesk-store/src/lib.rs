@@ -19,6 +19,7 @@ mod cache;
 pub mod calls;
 pub mod clients;
 pub mod clock;
+mod code;
 pub mod contacts;
 pub mod credentials;
 pub mod dashboard;
@@ -55,6 +56,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::clock::Clock;
 
+pub use code::{Code, code};
 pub use error::{StoreError, StoreResult, constraint};
 pub use tx::{Conn, Tx};
 

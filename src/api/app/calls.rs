@@ -24,7 +24,7 @@ use crate::api::wire::calls::{self as wire, AssignBody, CallListEntry, CallRead,
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
-use crate::domain::call::{self, CallStatus, CallType};
+use crate::domain::call::{self, CallStatus};
 use crate::error::{ApiError, AppResult};
 use crate::services::call_feed::CallEvent;
 use crate::services::calls::{
@@ -339,10 +339,7 @@ async fn detail(
         choices,
         equipment,
     } = service::detail(&state.store, &session.principal(), &id).await?;
-    let status = CallStatus::parse(&row.status)
-        .ok_or_else(|| anyhow::anyhow!("statut d'appel inconnu en base : {}", row.status))?;
-    let call_type = CallType::parse(&row.call_type)
-        .ok_or_else(|| anyhow::anyhow!("type d'appel inconnu en base : {}", row.call_type))?;
+    let (status, call_type) = (row.status, row.call_type);
     let assigned = row.technician_id.is_some();
     let next_statuses = CallStatus::ALL
         .iter()

@@ -343,9 +343,9 @@ struct CallView {
     id: String,
     reference: String,
     #[serde(rename = "type")]
-    call_type: String,
+    call_type: CallType,
     type_label: String,
-    status: String,
+    status: CallStatus,
     status_label: String,
     description: String,
     caller: Option<String>,
@@ -361,10 +361,8 @@ struct CallView {
 impl From<EquipmentCallRow> for CallView {
     fn from(c: EquipmentCallRow) -> Self {
         Self {
-            type_label: CallType::parse(&c.call_type)
-                .map_or_else(|| c.call_type.clone(), |t| t.label().to_owned()),
-            status_label: CallStatus::parse(&c.status)
-                .map_or_else(|| c.status.clone(), |s| s.label().to_owned()),
+            type_label: c.call_type.label().to_owned(),
+            status_label: c.status.label().to_owned(),
             link: format!("/appels/{}", c.id),
             id: c.id,
             reference: c.reference,
@@ -506,7 +504,7 @@ pub(crate) fn value_type_code(value_type: ValueType) -> &'static str {
 
 fn span_of(call: &EquipmentCallRow) -> Option<CallSpan> {
     Some(CallSpan {
-        call_type: CallType::parse(&call.call_type)?,
+        call_type: call.call_type,
         received_at: clock::parse_timestamp(&call.received_at)?,
         stopped_at: call.stopped_at.as_deref().and_then(clock::parse_timestamp),
         resolved_at: call.resolved_at.as_deref().and_then(clock::parse_timestamp),
@@ -535,8 +533,7 @@ fn breakdowns(calls: &[EquipmentCallRow], now: DateTime<Utc>) -> (DowntimeView, 
                     id: c.id.clone(),
                     reference: c.reference.clone(),
                     received_at: c.received_at.clone(),
-                    type_label: CallType::parse(&c.call_type)
-                        .map_or_else(|| c.call_type.clone(), |t| t.label().to_owned()),
+                    type_label: c.call_type.label().to_owned(),
                 }
             })
             .collect(),
@@ -806,10 +803,8 @@ fn visit_entry(v: EquipmentVisitRow) -> LogbookEntry {
 }
 
 fn call_entry(c: EquipmentCallRow) -> LogbookEntry {
-    let type_label =
-        CallType::parse(&c.call_type).map_or_else(|| c.call_type.clone(), |t| t.label().to_owned());
-    let status_label =
-        CallStatus::parse(&c.status).map_or_else(|| c.status.clone(), |s| s.label().to_owned());
+    let type_label = c.call_type.label().to_owned();
+    let status_label = c.status.label().to_owned();
     let mut outcome = status_label;
     if c.stopped_at.is_some() {
         outcome.push_str(" (appareil laissé à l'arrêt en attente de réparation)");

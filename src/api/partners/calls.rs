@@ -11,11 +11,9 @@ use serde::{Deserialize, Serialize};
 use crate::api::extract::ApiPath;
 use crate::api::json::ApiJson;
 use crate::auth::call_center_key::CallCenterCaller;
-use crate::domain::call::CallStatus;
 use crate::error::{ApiError, AppResult};
 use crate::services::calls::{self as service, CenterCallInput};
 use crate::state::AppState;
-use crate::store::calls::CenterCallRow;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -59,15 +57,6 @@ struct TrackedCall {
     resolu_le: Option<String>,
 }
 
-fn status_of(row: &CenterCallRow) -> AppResult<CallStatus> {
-    CallStatus::parse(&row.status).ok_or_else(|| {
-        ApiError::from(anyhow::anyhow!(
-            "statut d'appel inconnu en base : {}",
-            row.status
-        ))
-    })
-}
-
 async fn open_call(
     State(state): State<AppState>,
     caller: CallCenterCaller,
@@ -90,7 +79,7 @@ async fn open_call(
         input,
     )
     .await?;
-    let status = status_of(&opened.call)?;
+    let status = opened.call.status;
     let code = if opened.created {
         StatusCode::CREATED
     } else {
@@ -120,7 +109,7 @@ async fn track_call(
     )
     .await?
     .ok_or_else(|| ApiError::not_found("Aucun appel de ce centre sous cette référence."))?;
-    let status = status_of(&row)?;
+    let status = row.status;
     Ok(Json(TrackedCall {
         id: row.id,
         reference: row.reference,

@@ -8,7 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::domain::call::{CallStatus, CallType};
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::calls::{self as service, AssignInput, CallListItem, ListInput};
 use crate::state::AppState;
@@ -136,18 +136,7 @@ pub struct CallRead {
 
 impl CallRead {
     pub fn new(row: CallRow, base_url: &str) -> AppResult<Self> {
-        let status = CallStatus::parse(&row.status).ok_or_else(|| {
-            AppError::Internal(anyhow::anyhow!(
-                "statut d'appel inconnu en base : {}",
-                row.status
-            ))
-        })?;
-        let call_type = CallType::parse(&row.call_type).ok_or_else(|| {
-            AppError::Internal(anyhow::anyhow!(
-                "type d'appel inconnu en base : {}",
-                row.call_type
-            ))
-        })?;
+        let (status, call_type) = (row.status, row.call_type);
         let equipment = RecordKind::Equipment;
         let pair = |id: Option<String>, name: Option<String>| {
             id.map(|id| NamedRef {
@@ -267,18 +256,7 @@ pub struct CallListEntry {
 impl CallListEntry {
     pub fn new(item: CallListItem, base_url: &str) -> AppResult<Self> {
         let row = item.row;
-        let status = CallStatus::parse(&row.status).ok_or_else(|| {
-            AppError::Internal(anyhow::anyhow!(
-                "statut d'appel inconnu en base : {}",
-                row.status
-            ))
-        })?;
-        let call_type = CallType::parse(&row.call_type).ok_or_else(|| {
-            AppError::Internal(anyhow::anyhow!(
-                "type d'appel inconnu en base : {}",
-                row.call_type
-            ))
-        })?;
+        let (status, call_type) = (row.status, row.call_type);
         let equipment = RecordKind::Equipment;
         Ok(Self {
             link: RecordKind::Call.link(&row.id),

@@ -6,6 +6,8 @@
 //! agency's events only.
 
 use serde::Serialize;
+
+use crate::domain::call::{CallStatus, CallType};
 use tokio::sync::{broadcast, watch};
 
 /// Events kept for a listener that reads late; past that it is told to
@@ -35,11 +37,11 @@ pub struct CallEvent {
     /// The call's id.
     pub id: String,
     pub reference: String,
-    /// Wire code of the status after the change.
-    pub statut: String,
-    /// Wire code of the call's type.
+    /// The status after the change (its wire code).
+    pub statut: CallStatus,
+    /// The call's type (its wire code).
     #[serde(rename = "type")]
-    pub call_type: String,
+    pub call_type: CallType,
     /// A trapped person (`personne_bloquee`).
     pub urgence: bool,
 }
@@ -108,8 +110,8 @@ mod tests {
             change: CallChange::Ouvert,
             id: id.into(),
             reference: "R".into(),
-            statut: "ouverte".into(),
-            call_type: "panne".into(),
+            statut: CallStatus::Ouverte,
+            call_type: CallType::Panne,
             urgence: false,
         }
     }

@@ -189,7 +189,7 @@ pub async fn open_from_call_center(
                     credential_id: &credential_id,
                     reference: &reference,
                     equipment_id: &equipment.id,
-                    call_type: call_type.as_str(),
+                    call_type,
                     description: &description,
                     caller: caller.as_deref(),
                     received_at: &clock::format_timestamp(received_at),
@@ -236,8 +236,8 @@ pub async fn open_from_call_center(
             change: CallChange::Ouvert,
             id: opened.call.id.clone(),
             reference: opened.call.reference.clone(),
-            statut: opened.call.status.clone(),
-            call_type: call_type.as_str().to_owned(),
+            statut: opened.call.status,
+            call_type,
             urgence: call_type.is_emergency(),
         });
     }
@@ -330,7 +330,7 @@ pub async fn open_at_agency(
                     created_by: &account,
                     reference: &reference,
                     equipment_id: &equipment.id,
-                    call_type: call_type.as_str(),
+                    call_type,
                     description: &description,
                     caller: caller.as_deref(),
                     received_at: &clock::format_timestamp(received_at),
@@ -361,8 +361,8 @@ pub async fn open_at_agency(
         change: CallChange::Ouvert,
         id: opened.id.clone(),
         reference: opened.reference.clone(),
-        statut: CallStatus::Ouverte.as_str().to_owned(),
-        call_type: call_type.as_str().to_owned(),
+        statut: CallStatus::Ouverte,
+        call_type,
         urgence: call_type.is_emergency(),
     });
     Ok(opened)
@@ -385,11 +385,6 @@ pub async fn track(
 
 fn not_found() -> AppError {
     AppError::not_found("Appel introuvable.")
-}
-
-fn status_of(raw: &str) -> AppResult<CallStatus> {
-    CallStatus::parse(raw)
-        .ok_or_else(|| anyhow::anyhow!("statut d'appel inconnu en base : {raw}").into())
 }
 
 /// An assignment as asked: the technician, and optionally his name as the
@@ -420,7 +415,7 @@ pub async fn assign(
     let event = store
         .write(move |tx| -> AppResult<CallEvent> {
             let row = store::get_in_agency(tx, &agency_id, &call_id)?.ok_or_else(not_found)?;
-            let status = status_of(&row.status)?;
+            let status = row.status;
             call::can_assign(status).map_err(|err| AppError::unprocessable(err.to_string()))?;
             let name = technicians::active_name_in_agency(tx, &agency_id, &input.technician_id)?
                 .ok_or_else(|| {
@@ -467,7 +462,7 @@ pub async fn assign(
                 id: call_id.clone(),
                 reference: row.reference,
                 statut: row.status,
-                urgence: CallType::parse(&row.call_type).is_some_and(CallType::is_emergency),
+                urgence: row.call_type.is_emergency(),
                 call_type: row.call_type,
             })
         })
@@ -550,7 +545,7 @@ pub async fn change_status(
     let event = store
         .write(move |tx| -> AppResult<CallEvent> {
             let row = store::get_in_agency(tx, &agency_id, &call_id)?.ok_or_else(not_found)?;
-            let from = status_of(&row.status)?;
+            let from = row.status;
             let refused = |err: crate::domain::error::TransitionError| {
                 AppError::unprocessable(err.to_string())
             };
@@ -563,8 +558,8 @@ pub async fn change_status(
                 tx,
                 &StatusChange {
                     id: &call_id,
-                    from: from.as_str(),
-                    to: to.as_str(),
+                    from,
+                    to,
                     arrived: change.sets_arrived_at,
                     resolved: change.sets_resolved_at,
                     en_route: to == CallStatus::EnRoute,
@@ -611,8 +606,8 @@ pub async fn change_status(
                 change: CallChange::Statut,
                 id: call_id.clone(),
                 reference: row.reference,
-                statut: to.as_str().to_owned(),
-                urgence: CallType::parse(&row.call_type).is_some_and(CallType::is_emergency),
+                statut: to,
+                urgence: row.call_type.is_emergency(),
                 call_type: row.call_type,
             })
         })
@@ -839,7 +834,10 @@ pub fn check_list(input: ListInput) -> AppResult<CallQuery> {
             equipment_id: input.equipment,
             resolved_since: None,
         },
-        words: fold(&search).split_whitespace().map(str::to_owned).collect(),
+        words: fold(&search)
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect(),
     })
 }
 
@@ -990,8 +988,8 @@ mod tests {
         list_item(CallListRow {
             id: "c".into(),
             reference: reference.into(),
-            status: "ouverte".into(),
-            call_type: "panne".into(),
+            status: CallStatus::Ouverte,
+            call_type: CallType::Panne,
             caller: Some("Mme Benali".into()),
             received_at: "2026-11-21T07:00:00.000Z".into(),
             equipment_id: "e".into(),

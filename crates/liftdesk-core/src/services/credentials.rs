@@ -453,18 +453,15 @@ pub fn api_token_holder(
     Ok(found.as_ref().clone())
 }
 
-/// The live call-center key of `fingerprint` and its agency.
+/// The live call-center key of `fingerprint`, with its agency.
 pub fn call_center_key_holder(
     store: &Store,
     fingerprint: &str,
-) -> AppResult<Option<(CallCenterKeyMatch, AgencyRow)>> {
+) -> AppResult<Option<CallCenterKeyMatch>> {
     let key = format!("call-center-key:{fingerprint}");
     let fingerprint = fingerprint.to_owned();
     let found = store.read_cached_inline(key, move |conn| -> AppResult<_> {
-        let Some(matched) = credentials::find_live_call_center_key(conn, &fingerprint)? else {
-            return Ok(None);
-        };
-        Ok(agencies::get_agency(conn, &matched.agency_id)?.map(|agency| (matched, agency)))
+        Ok(credentials::find_live_call_center_key(conn, &fingerprint)?)
     })?;
     Ok(found.as_ref().clone())
 }
