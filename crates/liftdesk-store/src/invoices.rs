@@ -4,6 +4,8 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::code;
+use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, Row, params, params_from_iter};
 
@@ -15,8 +17,8 @@ use super::{StoreError, StoreResult};
 pub struct InvoiceRow {
     pub id: String,
     pub agency_id: String,
-    pub nature: String,
-    pub status: String,
+    pub nature: InvoiceNature,
+    pub status: InvoiceStatus,
     pub number: Option<String>,
     pub client_id: Option<String>,
     /// The partner's client identifier (`clients.client_ref`).
@@ -43,8 +45,8 @@ fn invoice_from_row(r: &Row<'_>) -> rusqlite::Result<InvoiceRow> {
     Ok(InvoiceRow {
         id: r.get(0)?,
         agency_id: r.get(1)?,
-        nature: r.get(2)?,
-        status: r.get(3)?,
+        nature: code(r, 2)?,
+        status: code(r, 3)?,
         number: r.get(4)?,
         client_id: r.get(5)?,
         client_ref: r.get(6)?,
@@ -321,7 +323,7 @@ pub fn lines(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<InvoiceLineRow>> 
 pub struct CreditNoteRow {
     pub id: String,
     pub number: Option<String>,
-    pub status: String,
+    pub status: InvoiceStatus,
     pub total_incl_cents: i64,
 }
 
@@ -335,7 +337,7 @@ pub fn credit_notes(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<CreditNote
         Ok(CreditNoteRow {
             id: r.get(0)?,
             number: r.get(1)?,
-            status: r.get(2)?,
+            status: code(r, 2)?,
             total_incl_cents: r.get(3)?,
         })
     })?;

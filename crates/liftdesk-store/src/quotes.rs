@@ -3,6 +3,8 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::code;
+use liftdesk_domain::quote::QuoteStatus;
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
@@ -21,7 +23,7 @@ pub struct QuoteRow {
     pub number: Option<String>,
     pub origin: String,
     pub object: String,
-    pub status: String,
+    pub status: QuoteStatus,
     pub sent_at: Option<String>,
     pub accepted_at: Option<String>,
     pub refused_at: Option<String>,
@@ -78,7 +80,7 @@ pub fn get(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<QuoteRo
                     number: r.get(4)?,
                     origin: r.get(5)?,
                     object: r.get(6)?,
-                    status: r.get(7)?,
+                    status: code(r, 7)?,
                     sent_at: r.get(8)?,
                     accepted_at: r.get(9)?,
                     refused_at: r.get(10)?,
@@ -214,7 +216,7 @@ pub struct EquipmentQuoteRow {
     pub number: Option<String>,
     pub origin: String,
     pub object: String,
-    pub status: String,
+    pub status: QuoteStatus,
     pub created_at: String,
 }
 
@@ -241,7 +243,7 @@ pub fn recent_of_equipment(
             number: r.get(1)?,
             origin: r.get(2)?,
             object: r.get(3)?,
-            status: r.get(4)?,
+            status: code(r, 4)?,
             created_at: r.get(5)?,
         })
     })?;
@@ -337,7 +339,7 @@ pub fn list(
                     number: r.get(4)?,
                     origin: r.get(5)?,
                     object: r.get(6)?,
-                    status: r.get(7)?,
+                    status: code(r, 7)?,
                     sent_at: r.get(8)?,
                     accepted_at: r.get(9)?,
                     refused_at: r.get(10)?,

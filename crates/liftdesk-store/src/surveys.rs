@@ -3,6 +3,7 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::code;
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
@@ -290,7 +291,7 @@ pub fn link_deal(tx: &Tx, survey_id: &str, deal_id: &str) -> StoreResult<()> {
 pub struct EquipmentSurveyRow {
     pub id: String,
     pub number: Option<String>,
-    pub status: String,
+    pub status: SurveyStatus,
     pub due_on: Option<String>,
     pub surveyed_on: Option<String>,
     pub created_at: String,
@@ -317,7 +318,7 @@ pub fn recent_of_equipment(
         Ok(EquipmentSurveyRow {
             id: r.get(0)?,
             number: r.get(1)?,
-            status: r.get(2)?,
+            status: code(r, 2)?,
             due_on: r.get(3)?,
             surveyed_on: r.get(4)?,
             created_at: r.get(5)?,
@@ -331,8 +332,7 @@ pub fn recent_of_equipment(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SurveySummaryRow {
     pub id: String,
-    /// The stored code (`a_realiser`…).
-    pub status: String,
+    pub status: SurveyStatus,
     pub equipment_id: String,
     pub equipment_number: Option<String>,
     /// The equipment's type code (`ascenseur`…).
@@ -377,7 +377,7 @@ pub fn summaries(
     let rows = stmt.query_map(values.as_slice(), |r| {
         Ok(SurveySummaryRow {
             id: r.get(0)?,
-            status: r.get(1)?,
+            status: code(r, 1)?,
             equipment_id: r.get(2)?,
             equipment_number: r.get(3)?,
             equipment_type: r.get(4)?,

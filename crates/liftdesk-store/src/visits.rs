@@ -3,6 +3,8 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::code;
+use liftdesk_domain::visit::VisitStatus;
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
@@ -18,8 +20,7 @@ pub struct VisitRow {
     pub planned_for: String,
     /// `YYYY-MM-DD`: limit date from the maintenance plan.
     pub deadline: Option<String>,
-    /// Wire code of `domain::visit::VisitStatus`.
-    pub status: String,
+    pub status: VisitStatus,
     /// UTC timestamps.
     pub arrived_at: Option<String>,
     pub left_at: Option<String>,
@@ -45,7 +46,7 @@ pub fn get_in_agency(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Opti
                     technician_id: r.get(3)?,
                     planned_for: r.get(4)?,
                     deadline: r.get(5)?,
-                    status: r.get(6)?,
+                    status: code(r, 6)?,
                     arrived_at: r.get(7)?,
                     left_at: r.get(8)?,
                     done_on: r.get(9)?,
@@ -129,7 +130,7 @@ pub struct PlanningRow {
     pub technician_id: Option<String>,
     /// The planned day, or for a completed visit the day it was done.
     pub day: String,
-    pub status: String,
+    pub status: VisitStatus,
     pub equipment_id: String,
     pub number: Option<String>,
     pub building: Option<String>,
@@ -179,7 +180,7 @@ pub fn planning(
                 id: r.get(0)?,
                 technician_id: r.get(1)?,
                 day: r.get(2)?,
-                status: r.get(3)?,
+                status: code(r, 3)?,
                 equipment_id: r.get(4)?,
                 number: r.get(5)?,
                 building: r.get(6)?,
@@ -325,7 +326,7 @@ pub struct EquipmentVisitRow {
     pub id: String,
     /// `YYYY-MM-DD`.
     pub planned_for: String,
-    pub status: String,
+    pub status: VisitStatus,
     /// UTC timestamps.
     pub arrived_at: Option<String>,
     pub left_at: Option<String>,
@@ -343,7 +344,7 @@ fn equipment_visit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentVisit
     Ok(EquipmentVisitRow {
         id: r.get(0)?,
         planned_for: r.get(1)?,
-        status: r.get(2)?,
+        status: code(r, 2)?,
         arrived_at: r.get(3)?,
         left_at: r.get(4)?,
         done_on: r.get(5)?,

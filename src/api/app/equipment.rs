@@ -29,8 +29,7 @@ use crate::clock;
 use crate::domain::call::{CallStatus, CallType};
 use crate::domain::downtime::{self, CallSpan};
 use crate::domain::knowledge::{self, KnowledgeBand};
-use crate::domain::quote::{QuoteOrigin, QuoteStatus};
-use crate::domain::survey::SurveyStatus;
+use crate::domain::quote::QuoteOrigin;
 use crate::domain::visit::VisitStatus;
 use crate::error::{ApiError, AppResult};
 use crate::principal::Principal;
@@ -322,11 +321,10 @@ struct VisitView {
 impl From<EquipmentVisitRow> for VisitView {
     fn from(v: EquipmentVisitRow) -> Self {
         Self {
-            status_label: VisitStatus::parse(&v.status)
-                .map_or_else(|| v.status.clone(), |s| s.label().to_owned()),
+            status_label: v.status.label().to_owned(),
             id: v.id,
             planned_for: v.planned_for,
-            status: v.status,
+            status: v.status.as_str().to_owned(),
             arrived_at: v.arrived_at,
             left_at: v.left_at,
             done_on: v.done_on,
@@ -394,11 +392,10 @@ struct SurveyView {
 impl From<EquipmentSurveyRow> for SurveyView {
     fn from(s: EquipmentSurveyRow) -> Self {
         Self {
-            status_label: SurveyStatus::parse(&s.status)
-                .map_or_else(|| s.status.clone(), |x| x.label().to_owned()),
+            status_label: s.status.label().to_owned(),
             id: s.id,
             number: s.number,
-            status: s.status,
+            status: s.status.as_str().to_owned(),
             due_on: s.due_on,
             surveyed_on: s.surveyed_on,
             created_at: s.created_at,
@@ -426,14 +423,13 @@ impl From<EquipmentQuoteRow> for QuoteView {
         Self {
             origin_label: QuoteOrigin::parse(&q.origin)
                 .map_or_else(|| q.origin.clone(), |o| o.label().to_owned()),
-            status_label: QuoteStatus::parse(&q.status)
-                .map_or_else(|| q.status.clone(), |s| s.label().to_owned()),
+            status_label: q.status.label().to_owned(),
             link: format!("/devis/{}", q.id),
             id: q.id,
             number: q.number,
             origin: q.origin,
             object: q.object,
-            status: q.status,
+            status: q.status.as_str().to_owned(),
             created_at: q.created_at,
         }
     }
@@ -777,7 +773,7 @@ struct LogbookEquipment {
 }
 
 fn visit_entry(v: EquipmentVisitRow) -> LogbookEntry {
-    let status = VisitStatus::parse(&v.status);
+    let status = Some(v.status);
     let outcome = match (status, &v.signed_by) {
         (Some(VisitStatus::Faite), Some(by)) => format!("Visite faite, bon signé par {by}"),
         (Some(VisitStatus::Faite), None) => "Visite faite".to_owned(),

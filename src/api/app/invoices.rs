@@ -18,7 +18,7 @@ use crate::api::wire::invoices::{
 };
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
-use crate::domain::invoice::{self, InvoiceAction, InvoiceNature, InvoiceStatus, cents_to_euros};
+use crate::domain::invoice::{self, InvoiceAction, cents_to_euros};
 use crate::error::AppResult;
 use crate::principal::Capability;
 use crate::services::invoices::{self as invoices, ListInput};
@@ -94,12 +94,11 @@ async fn detail(
     let principal = session.principal();
     let detail = invoices::get(&state.store, &principal, &id).await?;
     let remaining_cents = detail.remaining_to_credit_cents;
+    let (nature, status) = (detail.invoice.nature, detail.invoice.status);
     let invoice = wire::invoice_view(detail, &state.base_url);
-    let nature = InvoiceNature::parse(&invoice.nature);
-    let status = InvoiceStatus::parse(&invoice.status);
     let mut actions: Vec<&'static str> = Vec::new();
     let mut remaining_to_credit = None;
-    if let (Some(nature), Some(status)) = (nature, status) {
+    {
         if invoice::edit_refusal(nature, status).is_none() {
             actions.push("edit");
         }

@@ -363,7 +363,7 @@ async fn visit_out(state: &AppState, session: &StaffSession, id: String) -> AppR
         }),
         overdue,
         id: row.id,
-        status: row.status,
+        status: row.status.as_str().to_owned(),
         planned_for: row.planned_for,
         deadline: row.deadline,
         technician_id: row.technician_id,

@@ -29,7 +29,6 @@ use crate::api::wire::{Created, PageQuery, Paging, RecordKind};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::domain::day;
-use crate::domain::survey::SurveyStatus;
 use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::sheet::{component_label, equipment_type_label};
@@ -53,10 +52,6 @@ pub fn router() -> Router<AppState> {
 fn caller_of(session: &StaffSession) -> AppResult<Principal> {
     session.require_agency()?;
     Ok(session.principal())
-}
-
-fn status_label(code: &str) -> String {
-    SurveyStatus::parse(code).map_or_else(|| code.to_owned(), |s| s.label().to_owned())
 }
 
 #[derive(Debug, Serialize)]
@@ -147,8 +142,12 @@ async fn list(
         .map(|row| {
             let summary = summaries.iter().find(|s| s.id == row.id);
             ListRow {
-                status: summary.map(|s| s.status.clone()).unwrap_or_default(),
-                status_label: summary.map(|s| status_label(&s.status)).unwrap_or_default(),
+                status: summary
+                    .map(|s| s.status.as_str().to_owned())
+                    .unwrap_or_default(),
+                status_label: summary
+                    .map(|s| s.status.label().to_owned())
+                    .unwrap_or_default(),
                 equipment: summary.map(EquipmentRef::of),
                 surveyor_name: summary.and_then(|s| s.surveyor_name.clone()),
                 due_on: summary.and_then(|s| s.due_on.clone()),
@@ -302,15 +301,9 @@ async fn detail(
     let caller = caller_of(&session)?;
     let survey = wire::survey_record(&state, &caller, id.clone()).await?;
     let (summary, catalog, values) = survey_service::form(&state.store, &caller, &id).await?;
-    let refusal = match SurveyStatus::parse(&summary.status) {
-        Some(status) => survey_service::check_submittable(&session.account, status)
-            .err()
-            .map(|e| e.public_message()),
-        None => Some(format!(
-            "Statut de relevé inconnu : « {} ».",
-            summary.status
-        )),
-    };
+    let refusal = survey_service::check_submittable(&session.account, summary.status)
+        .err()
+        .map(|e| e.public_message());
     let submission = SubmissionView {
         allowed: refusal.is_none(),
         refusal,
@@ -321,7 +314,7 @@ async fn detail(
     Ok(Json(SurveyDetail {
         survey,
         equipment: EquipmentRef::of(&summary),
-        status: summary.status,
+        status: summary.status.as_str().to_owned(),
         surveyor_name: summary.surveyor_name,
         created_at: summary.created_at,
         submitted_at: summary.submitted_at,

@@ -9,9 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
-use crate::domain::invoice::{
-    InvoiceNature, InvoiceStatus, VatSubtotal, cents_to_euros, line_total_excl_cents,
-};
+use crate::domain::invoice::{VatSubtotal, cents_to_euros, line_total_excl_cents};
 use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::documents::{self as documents, PdfFile};
@@ -166,8 +164,8 @@ fn row_view(row: InvoiceRow, base_url: &str) -> InvoiceRowView {
         url: RecordKind::Invoice.url(base_url, &row.id),
         id: row.id,
         number: row.number,
-        nature: row.nature,
-        status: row.status,
+        nature: row.nature.as_str().to_owned(),
+        status: row.status.as_str().to_owned(),
         client: row.client_ref,
         buyer: row.buyer_name,
         issued_on: row.issued_on,
@@ -321,21 +319,16 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
         quote,
         remaining_to_credit_cents: _,
     } = detail;
-    let nature = InvoiceNature::parse(&row.nature);
-    let status = InvoiceStatus::parse(&row.status);
-    let status_label = match (nature, status) {
-        (Some(nature), Some(status)) => status.label_for(nature),
-        _ => "",
-    };
+    let status_label = row.status.label_for(row.nature);
     InvoiceView {
         link: RecordKind::Invoice.link(&row.id),
         url: RecordKind::Invoice.url(base_url, &row.id),
         id: row.id,
         number: row.number,
-        nature_label: nature.map(|n| n.label()).unwrap_or_default().to_owned(),
-        nature: row.nature,
+        nature_label: row.nature.label().to_owned(),
+        nature: row.nature.as_str().to_owned(),
         status_label: status_label.to_owned(),
-        status: row.status,
+        status: row.status.as_str().to_owned(),
         client: row.client_ref,
         buyer: row.buyer_name,
         buyer_address: row.buyer_address,
@@ -369,7 +362,7 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
                 url: RecordKind::Invoice.url(base_url, &c.id),
                 id: c.id,
                 number: c.number,
-                status: c.status,
+                status: c.status.as_str().to_owned(),
                 total_incl_tax: cents_to_euros(c.total_incl_cents),
             })
             .collect(),

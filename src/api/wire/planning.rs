@@ -63,7 +63,7 @@ impl From<PlanningItem> for PlanningEntry {
             id: item.id,
             technician_id: item.technician_id,
             day: Some(item.day),
-            status: Some(item.status),
+            status: Some(item.status.as_str().to_owned()),
             equipment_id: Some(item.equipment_id),
             number: item.number,
             building: item.building,

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use super::invoices::{LineBody, VatView, rate_percent};
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::domain::invoice::{cents_to_euros, line_total_excl_cents};
-use crate::domain::quote::{QuoteAction, QuoteOrigin, QuoteStatus};
+use crate::domain::quote::{QuoteAction, QuoteOrigin};
 use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::documents::{self as documents, PdfFile};
@@ -145,12 +145,11 @@ fn quote_view(detail: QuoteDetail, base_url: &str) -> QuoteView {
         rows,
         totals,
     } = detail;
-    let status = QuoteStatus::parse(&quote.status);
     let origin = QuoteOrigin::parse(&quote.origin);
     QuoteView {
         number: quote.number,
-        status_label: status.map(|s| s.label()).unwrap_or_default().to_owned(),
-        status: quote.status,
+        status_label: quote.status.label().to_owned(),
+        status: quote.status.as_str().to_owned(),
         origin_label: origin.map(|o| o.label()).unwrap_or_default().to_owned(),
         origin: quote.origin,
         object: quote.object,
@@ -291,12 +290,11 @@ pub async fn quote_list(
             .map(|item| {
                 let service::QuoteListItem { row, totals } = item;
                 let quote = row.quote;
-                let status = QuoteStatus::parse(&quote.status);
                 let origin = QuoteOrigin::parse(&quote.origin);
                 QuoteListEntry {
                     number: quote.number,
-                    status_label: status.map(|s| s.label()).unwrap_or_default().to_owned(),
-                    status: quote.status,
+                    status_label: quote.status.label().to_owned(),
+                    status: quote.status.as_str().to_owned(),
                     origin_label: origin.map(|o| o.label()).unwrap_or_default().to_owned(),
                     origin: quote.origin,
                     object: quote.object,

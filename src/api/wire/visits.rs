@@ -79,7 +79,7 @@ impl VisitRead {
             url: kind.url(base_url, &row.id),
             fields: VisitFields {
                 planned_for: day::read(&row.planned_for).map(day::french),
-                status: Some(row.status),
+                status: Some(row.status.as_str().to_owned()),
                 arrived_at: local_minute(row.arrived_at.as_deref()),
                 left_at: local_minute(row.left_at.as_deref()),
                 signed_by: row.signed_by,

@@ -54,7 +54,7 @@ pub async fn invoice_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<Pd
     let agency_id = p.agency_id()?;
     let seller = seller(store, agency_id).await?;
     let row = &detail.invoice;
-    let kind = if row.nature == InvoiceNature::Avoir.as_str() {
+    let kind = if row.nature == InvoiceNature::Avoir {
         InvoiceKind::Avoir
     } else {
         InvoiceKind::Facture

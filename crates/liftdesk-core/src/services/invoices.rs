@@ -246,14 +246,6 @@ fn not_found() -> AppError {
     AppError::not_found("Facture introuvable.")
 }
 
-fn parse_stored(row: &InvoiceRow) -> AppResult<(InvoiceNature, InvoiceStatus)> {
-    let nature = InvoiceNature::parse(&row.nature)
-        .ok_or_else(|| anyhow::anyhow!("nature de facture inconnue : {}", row.nature))?;
-    let status = InvoiceStatus::parse(&row.status)
-        .ok_or_else(|| anyhow::anyhow!("statut de facture inconnu : {}", row.status))?;
-    Ok((nature, status))
-}
-
 // ---------------------------------------------------------------------------
 // Reading
 // ---------------------------------------------------------------------------
@@ -375,7 +367,7 @@ pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<InvoiceDet
                 }),
                 None => None,
             };
-            let credit_notes = if invoice.nature == InvoiceNature::Facture.as_str() {
+            let credit_notes = if invoice.nature == InvoiceNature::Facture {
                 store::credit_notes(conn, &invoice.id)?
             } else {
                 Vec::new()
@@ -389,9 +381,7 @@ pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<InvoiceDet
                 }
                 None => None,
             };
-            let creditable = InvoiceNature::parse(&invoice.nature)
-                .zip(InvoiceStatus::parse(&invoice.status))
-                .is_some_and(|(nature, status)| invoice::check_creditable(nature, status).is_ok());
+            let creditable = invoice::check_creditable(invoice.nature, invoice.status).is_ok();
             let remaining_to_credit_cents = if creditable {
                 let already = store::issued_credit_total(conn, &invoice.id)?;
                 Some(invoice::remaining_to_credit(
@@ -466,8 +456,8 @@ fn check_not_archived(client: &ClientRow) -> AppResult<()> {
 
 /// Only an accepted quote is invoiced.
 fn check_quote_invoiceable(quote: &QuoteRow) -> AppResult<()> {
-    if quote.status != QuoteStatus::Accepte.as_str() {
-        let label = QuoteStatus::parse(&quote.status).map_or(quote.status.as_str(), |s| s.label());
+    if quote.status != QuoteStatus::Accepte {
+        let label = quote.status.label();
         return Err(AppError::unprocessable(format!(
             "Seul un devis accepté peut être facturé : le devis {} est au statut « {label} ».",
             quote.number.as_deref().unwrap_or(&quote.id)
@@ -719,7 +709,7 @@ pub async fn update_draft(
     store
         .write(move |tx| {
             let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
-            let (nature, status) = parse_stored(&row)?;
+            let (nature, status) = (row.nature, row.status);
             if let Some(reason) = invoice::edit_refusal(nature, status) {
                 return Err(AppError::conflict(reason));
             }
@@ -813,7 +803,7 @@ fn check_credit_note_fits(tx: &Tx, credit_note: &InvoiceRow) -> AppResult<Invoic
         .ok_or_else(|| anyhow::anyhow!("avoir {} sans facture créditée", credit_note.id))?;
     let credited = store::get(tx, &credit_note.agency_id, credited_id)?
         .ok_or_else(|| anyhow::anyhow!("facture créditée {credited_id} introuvable"))?;
-    let (nature, status) = parse_stored(&credited)?;
+    let (nature, status) = (credited.nature, credited.status);
     invoice::check_creditable(nature, status).map_err(domain_refused)?;
     let already = store::issued_credit_total(tx, &credited.id)?;
     invoice::check_credit(
@@ -833,7 +823,7 @@ pub async fn issue(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
     store
         .write(move |tx| {
             let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
-            let (nature, status) = parse_stored(&row)?;
+            let (nature, status) = (row.nature, row.status);
             invoice::transition(nature, status, InvoiceAction::Issue).map_err(refused)?;
             let buyer = match nature {
                 // A credit note is made out to the buyer of the invoice it credits.
@@ -887,7 +877,7 @@ pub async fn send(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
     store
         .write(move |tx| {
             let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
-            let (nature, status) = parse_stored(&row)?;
+            let (nature, status) = (row.nature, row.status);
             let next = invoice::transition(nature, status, InvoiceAction::Send).map_err(refused)?;
             let changed = store::set_status(
                 tx,
@@ -940,7 +930,7 @@ pub async fn record_payment(
     store
         .write(move |tx| {
             let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
-            let (nature, status) = parse_stored(&row)?;
+            let (nature, status) = (row.nature, row.status);
             let next = invoice::transition(nature, status, InvoiceAction::RecordPayment)
                 .map_err(refused)?;
             let now = tx.now();
@@ -1066,7 +1056,7 @@ pub async fn create_credit_note(
     store
         .write(move |tx| {
             let credited = store::get(tx, &agency_id, &invoice_id)?.ok_or_else(not_found)?;
-            let (nature, status) = parse_stored(&credited)?;
+            let (nature, status) = (credited.nature, credited.status);
             invoice::check_creditable(nature, status).map_err(domain_refused)?;
             let invoice_lines = store::lines(tx, &credited.id)?;
             let invoice_totals = totals_of(&invoice_lines);
@@ -1307,8 +1297,8 @@ mod tests {
         InvoiceRow {
             id: "f".into(),
             agency_id: "a".into(),
-            nature: "facture".into(),
-            status: "emise".into(),
+            nature: InvoiceNature::Facture,
+            status: InvoiceStatus::Emise,
             number: Some("FA-2026-000001".into()),
             client_id: None,
             client_ref: None,

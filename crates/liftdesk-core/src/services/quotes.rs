@@ -271,8 +271,7 @@ pub async fn act(store: &Store, p: &Principal, id: &str, action: QuoteAction) ->
     store
         .write(move |tx| {
             let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
-            let status = QuoteStatus::parse(&row.status)
-                .ok_or_else(|| anyhow::anyhow!("statut de devis inconnu : {}", row.status))?;
+            let status = row.status;
             let next = quote::transition(status, action)
                 .map_err(|err| AppError::unprocessable(err.to_string()))?;
             let stamp = match action {

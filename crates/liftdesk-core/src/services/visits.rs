@@ -50,7 +50,7 @@ pub struct PlanningItem {
     pub id: String,
     pub technician_id: Option<String>,
     pub day: String,
-    pub status: String,
+    pub status: VisitStatus,
     pub equipment_id: String,
     pub number: Option<String>,
     pub building: Option<String>,
@@ -199,12 +199,7 @@ fn load_for(
 ) -> AppResult<(VisitRow, VisitStatus, VisitStatus)> {
     p.require(Capability::Change)?;
     let row = get(tx, p.agency_id()?, id)?;
-    let status = VisitStatus::parse(&row.status).ok_or_else(|| {
-        AppError::Internal(anyhow::anyhow!(
-            "statut de visite inconnu en base : {}",
-            row.status
-        ))
-    })?;
+    let status = row.status;
     let next = visit::transition(status, action)
         .map_err(|refusal| AppError::unprocessable(refusal.message()))?;
     Ok((row, status, next))
@@ -709,7 +704,7 @@ mod tests {
             id: "v".into(),
             technician_id: None,
             day: "2026-03-11".into(),
-            status: "planifiee".into(),
+            status: VisitStatus::Planifiee,
             equipment_id: "e".into(),
             number: None,
             building: None,
