@@ -82,13 +82,15 @@ phase "Rust : lints (clippy) et construction des tests"
 # clippy-driver is rustc with clippy's lints. As the compiler of the
 # workspace's own crates (what `cargo clippy --all-targets -- -D warnings`
 # does, building instead of only checking), it lints them while the tests
-# are built: one pass over the dependencies instead of two. Every later
-# cargo call keeps this environment, so nothing is compiled again (the
-# wrapper is part of what cargo compares).
+# are built: one pass over the dependencies instead of two. The targets
+# are those of `--all-targets` (the workspace has no examples or benches),
+# selected as the later `cargo test` calls select them; they keep this
+# environment, so nothing is compiled again (the wrapper is part of what
+# cargo compares).
 RUSTC_WORKSPACE_WRAPPER="$(rustc --print sysroot)/bin/clippy-driver"
 export RUSTC_WORKSPACE_WRAPPER
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
-cargo test --workspace --all-targets --no-run
+cargo test --workspace --no-run
 # The binary the integration tests run is the one the server phases below
 # run too (scripts/with-demo-server.sh): built once.
 export LIFTDESK_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/liftdesk"

@@ -39,6 +39,7 @@
 //! | the member where an administrator is needed | 403 | — | — | 403 |
 //! | another organization on the installation's settings | — | — | — | 403 |
 //! | a partner key not attributed to the agency | — | — | 403 | — |
+//! | the service operator changing anything | 403 (REST v2) | — | — | — |
 //!
 //! "404 / hidden": an operation naming an object of A answers exactly what
 //! it answers for an id of the same form that names nothing (same status —
@@ -69,6 +70,12 @@
 //! or 405, so the refusals above come from the caller, not from the path or
 //! the body (and the digest sees that run's changes).
 //!
+//! The service operator's account reads every client agency and changes
+//! nothing: every REST v2 operation that is not a read gets, with its token
+//! in agency A, 403 with the operator's refusal (the administrators' one
+//! where an administrator is needed), and the store does not change; the
+//! dry run of an import (`/check`) is a read.
+//!
 //! To add an operation: an entry in its family's list (`v2_ops`, `app_ops`,
 //! `call_center_ops`, `workflow_ops`, `mcp_ops`) naming the objects it acts
 //! on (`on`, or `naming` with the documented status when a body names
@@ -96,6 +103,10 @@ const PARTNER_403: &str = "Cette agence n'est pas attribuée à cette clé parte
 const SESSION_401: &str = "Session absente ou expirée : reconnectez-vous.";
 const CSRF_403: &str = "Jeton anti-CSRF manquant ou invalide : rechargez la page.";
 const SCOPE_403: &str = "Cette agence est hors du périmètre de ce compte.";
+const OPERATOR_403: &str =
+    "Le compte de service de l'opérateur consulte les agences mais n'y modifie rien.";
+/// What the operator may do besides reading: check a file (a dry run).
+const OPERATOR_MAY: &[&str] = &["POST /imports/{fileId}/check"];
 const SWITCH_403: &str = "Cette agence n'est pas dans le périmètre de votre compte.";
 /// A surveyor of both demo agencies (the workflow API's mobile account).
 const SURVEYOR: &str = "releveur@ascenseurs-durand.fr";
@@ -173,6 +184,7 @@ struct World {
     admin_token: String,
     member_token: String,
     revoked_token: String,
+    operator_token: String,
     outsider: Org,
     center_key: String,
     second_center_key: String,
@@ -348,6 +360,36 @@ async fn world() -> World {
         ],
     );
     cli_json(&dir, &["token", "revoke", "--id", str_of(&revoked, "id")]);
+    // The service operator's account and its token: it reads every client
+    // agency and changes none.
+    cli_json(
+        &dir,
+        &[
+            "operator",
+            "create",
+            "--email",
+            "ops@service.fr",
+            "--name",
+            "Opérateur",
+            "--password",
+            "motdepasse-solide",
+        ],
+    );
+    let operator_token = str_of(
+        &cli_json(
+            &dir,
+            &[
+                "token",
+                "create",
+                "--email",
+                "ops@service.fr",
+                "--name",
+                "matrice",
+            ],
+        ),
+        "token",
+    )
+    .to_owned();
     let center = |agency: &str, name: &str| {
         cli_json(
             &dir,
@@ -465,6 +507,7 @@ async fn world() -> World {
         admin_token,
         member_token: str_of(&creds["member"], "apiToken").to_owned(),
         revoked_token: str_of(&revoked, "token").to_owned(),
+        operator_token,
         outsider,
         center_key: creds["callCenterKeys"][0].as_str().expect("key").to_owned(),
         second_center_key: creds["callCenterKeys"][1].as_str().expect("key").to_owned(),
@@ -863,6 +906,7 @@ enum Who {
     Member,
     KeyNotAttributed,
     OtherCenter,
+    Operator,
 }
 
 fn v2_ops(w: &World) -> Vec<Op> {
@@ -986,7 +1030,12 @@ fn v2_ops(w: &World) -> Vec<Op> {
         v2("POST /surveys/{id}/submit", format!("/surveys/{}/submit", i.open_survey.real))
             .body(json!({ "values": { "marque": "Piratée" } }))
             .on(&[&i.open_survey])
-            .admin("Soumettre un relevé est réservé aux comptes qui réalisent des relevés et aux administrateurs : ce compte ne réalise pas de relevés."),
+            .admin("Soumettre un relevé est réservé aux comptes qui réalisent des relevés et aux administrateurs : ce compte ne réalise pas de relevés.")
+            .exact(
+                Who::Operator,
+                403,
+                json!({ "error": "Le compte de service de l'opérateur consulte les agences mais n'y soumet pas de relevé." }),
+            ),
         v2("GET /visits/{id}", format!("/visits/{}", i.visit.real)).on(&[&i.visit]),
         v2("POST /visits/{id}/start", format!("/visits/{}/start", i.visit.real))
             .body(json!({}))
@@ -1499,6 +1548,7 @@ impl World {
                 (Who::OtherAgency, bearer_in(&self.admin_token, &self.b)),
                 (Who::MemberAskingB, bearer_in(&self.member_token, &self.b)),
                 (Who::Member, bearer_in(&self.member_token, &self.a)),
+                (Who::Operator, bearer_in(&self.operator_token, &self.a)),
             ],
             Family::CallCenter => vec![
                 (Who::NoCredential, Auth::None),
@@ -1645,6 +1695,9 @@ impl World {
             (Family::App, Who::NoCsrf) => {
                 (op.method != "GET").then(|| Expect::Exact(403, error(CSRF_403)))
             }
+            (Family::V2, Who::Operator) => (op.method != "GET"
+                && !OPERATOR_MAY.contains(&op.key.as_str()))
+            .then(|| Expect::Exact(403, error(op.admin.as_deref().unwrap_or(OPERATOR_403)))),
             (_, Who::MemberAskingB) => Some(Expect::Exact(403, error(SCOPE_403))),
             (_, Who::Member) => op.admin.as_deref().map(|m| Expect::Exact(403, error(m))),
             (_, Who::OtherOrganization | Who::OtherAgency | Who::OtherCenter) => {

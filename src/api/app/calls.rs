@@ -26,6 +26,7 @@ use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::domain::call::{self, CallStatus};
 use crate::error::{ApiError, AppResult};
+use crate::principal::Principal;
 use crate::services::call_feed::CallEvent;
 use crate::services::calls::{
     self as service, AgencyCallInput, CallQuery, HistoryEntry, Step, TechnicianChoices,
@@ -102,7 +103,7 @@ fn column_paging(limit: Option<String>, page: Option<String>) -> AppResult<Pagin
 
 async fn column(
     state: &AppState,
-    agency_id: &str,
+    p: &Principal,
     status: CallStatus,
     paging: Paging,
 ) -> AppResult<Column> {
@@ -115,14 +116,8 @@ async fn column(
         },
         words: Vec::new(),
     };
-    let (total, items) = service::list(
-        &state.store,
-        agency_id,
-        query,
-        paging.limit,
-        paging.offset(),
-    )
-    .await?;
+    let (total, items) =
+        service::list(&state.store, p, query, paging.limit, paging.offset()).await?;
     Ok(Column {
         statut: status.as_str(),
         libelle: status.label(),
@@ -141,7 +136,8 @@ async fn board(
     session: StaffSession,
     ApiQuery(query): ApiQuery<BoardQuery>,
 ) -> AppResult<Json<Board>> {
-    let agency_id = session.require_agency()?.id.clone();
+    let principal = session.principal();
+    principal.agency()?;
     let limit = Some(
         query
             .limit
@@ -150,7 +146,7 @@ async fn board(
     let paging = column_paging(limit, None)?;
     let mut columns = Vec::with_capacity(CallStatus::ALL.len());
     for &status in CallStatus::ALL {
-        columns.push(column(&state, &agency_id, status, paging).await?);
+        columns.push(column(&state, &principal, status, paging).await?);
     }
     Ok(Json(Board {
         resolved_since_hours: RESOLVED_HOURS,
@@ -163,7 +159,8 @@ async fn column_page(
     session: StaffSession,
     ApiQuery(query): ApiQuery<ColumnQuery>,
 ) -> AppResult<Page<CallListEntry>> {
-    let agency_id = session.require_agency()?.id.clone();
+    let principal = session.principal();
+    principal.agency()?;
     let raw = query.statut.unwrap_or_default();
     let status = CallStatus::parse(&raw).ok_or_else(|| {
         ApiError::unprocessable(format!(
@@ -177,7 +174,7 @@ async fn column_page(
             .unwrap_or_else(|| DEFAULT_COLUMN_ROWS.to_string()),
     );
     let paging = column_paging(limit, query.page)?;
-    let column = column(&state, &agency_id, status, paging).await?;
+    let column = column(&state, &principal, status, paging).await?;
     Ok(Page {
         total: column.total,
         page: column.page,
@@ -423,13 +420,10 @@ async fn create_call(
     session: StaffSession,
     ApiJson(body): ApiJson<NewCallBody>,
 ) -> AppResult<(StatusCode, Json<NewCall>)> {
-    let agency_id = session.require_agency()?.id.clone();
-    let caller = session.principal();
     let opened = service::open_at_agency(
         &state.store,
         &state.call_feed,
-        &agency_id,
-        &session.account.id,
+        &session.principal(),
         AgencyCallInput {
             equipment: body.equipement,
             call_type: body.call_type,
@@ -437,7 +431,6 @@ async fn create_call(
             caller: body.appelant,
             received_at: body.recu_le,
         },
-        caller.actor,
     )
     .await?;
     Ok((

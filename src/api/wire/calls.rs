@@ -300,15 +300,8 @@ pub async fn call_list(
         q: query.q,
         equipment: query.equipment,
     })?;
-    let agency_id = caller.agency()?.id.clone();
-    let (total, items) = service::list(
-        &state.store,
-        &agency_id,
-        checked,
-        paging.limit,
-        paging.offset(),
-    )
-    .await?;
+    let (total, items) =
+        service::list(&state.store, caller, checked, paging.limit, paging.offset()).await?;
     Ok(Page {
         total,
         page: paging.page,
@@ -346,20 +339,11 @@ pub async fn assign(
     id: String,
     body: AssignBody,
 ) -> AppResult<Created> {
-    let agency = caller.agency()?;
     let input = AssignInput {
         technician_id: body.technician_id,
         technician_name: body.technician,
     };
-    service::assign(
-        &state.store,
-        &state.call_feed,
-        &agency.id,
-        &id,
-        input,
-        caller.actor.clone(),
-    )
-    .await?;
+    service::assign(&state.store, &state.call_feed, caller, &id, input).await?;
     Ok(Created::new(RecordKind::Call, &state.base_url, &id))
 }
 
@@ -379,15 +363,6 @@ pub async fn change_status(
     id: String,
     body: StatusBody,
 ) -> AppResult<Created> {
-    let agency = caller.agency()?;
-    service::change_status(
-        &state.store,
-        &state.call_feed,
-        &agency.id,
-        &id,
-        &body.statut,
-        caller.actor.clone(),
-    )
-    .await?;
+    service::change_status(&state.store, &state.call_feed, caller, &id, &body.statut).await?;
     Ok(Created::new(RecordKind::Call, &state.base_url, &id))
 }

@@ -16,7 +16,7 @@ use crate::services::call_feed::{CallChange, CallEvent, CallFeed};
 use crate::services::search::search_term;
 use crate::services::technicians::{self as roster, TechnicianStatus};
 use crate::services::visits::building_address;
-use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::audit::{self, AuditEntry};
 use crate::store::calls::{
     self as store, CallListRow, CenterCallRow, NewAgencyCall, NewCenterCall, StatusChange,
     StatusFilter,
@@ -295,11 +295,13 @@ pub struct OpenedAtAgency {
 pub async fn open_at_agency(
     store: &Store,
     feed: &CallFeed,
-    agency_id: &str,
-    account_id: &str,
+    p: &Principal,
     input: AgencyCallInput,
-    actor: Actor,
 ) -> AppResult<OpenedAtAgency> {
+    let agency_id = p.agency_id()?;
+    let account_id = p.account()?.id.as_str();
+    p.require(Capability::Change)?;
+    let actor = p.actor.clone();
     if input.equipment.trim().is_empty() {
         return Err(AppError::unprocessable(
             "Le champ « equipement » est obligatoire : le numéro de l'appareil dans le parc de l'agence.",
@@ -401,11 +403,13 @@ pub struct AssignInput {
 pub async fn assign(
     store: &Store,
     feed: &CallFeed,
-    agency_id: &str,
+    p: &Principal,
     call_id: &str,
     input: AssignInput,
-    actor: Actor,
 ) -> AppResult<()> {
+    let agency_id = p.agency_id()?;
+    p.require(Capability::Change)?;
+    let actor = p.actor.clone();
     if input.technician_id.trim().is_empty() {
         return Err(AppError::unprocessable(
             "Le champ « technicianId » est obligatoire.",
@@ -530,11 +534,13 @@ pub fn technician_choices(
 pub async fn change_status(
     store: &Store,
     feed: &CallFeed,
-    agency_id: &str,
+    p: &Principal,
     call_id: &str,
     target: &str,
-    actor: Actor,
 ) -> AppResult<()> {
+    let agency_id = p.agency_id()?;
+    p.require(Capability::Change)?;
+    let actor = p.actor.clone();
     let to = CallStatus::parse(target).ok_or_else(|| {
         AppError::unprocessable(format!(
             "Le champ « statut » doit valoir {} (reçu : « {target} »).",
@@ -881,12 +887,12 @@ fn list_item(row: CallListRow) -> CallListItem {
 /// pages them here.
 pub async fn list(
     store: &Store,
-    agency_id: &str,
+    p: &Principal,
     query: CallQuery,
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<CallListItem>)> {
-    let agency_id = agency_id.to_owned();
+    let agency_id = p.agency_id()?.to_owned();
     store
         .read(move |conn| {
             if query.words.is_empty() {

@@ -489,6 +489,7 @@ pub async fn archive_for(
     client_ref: &str,
     archived: bool,
 ) -> AppResult<()> {
+    p.require(Capability::Change)?;
     require_archiver(p.account()?, archived)?;
     let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
     let client_ref = client_ref.to_owned();

@@ -11,7 +11,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
-use crate::principal::Principal;
+use crate::principal::{Capability, Principal};
 use crate::services::workflow::check_allowed;
 use crate::store::Conn;
 use crate::store::Store;
@@ -467,6 +467,7 @@ pub async fn create_for(
     parent: Option<Value>,
     champs: Map<String, Value>,
 ) -> AppResult<String> {
+    p.require(Capability::Change)?;
     let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
     store
         .write(move |tx| create(tx, &agency_id, parent.as_ref(), &champs, &actor))

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use crate::error::{AppError, AppResult};
-use crate::principal::Principal;
+use crate::principal::{Capability, Principal};
 use crate::store::Store;
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
@@ -130,6 +130,7 @@ pub fn create(
 /// Records a discrepancy in the principal's agency, reported by its account;
 /// returns its id.
 pub async fn report(store: &Store, p: &Principal, input: NewDiscrepancyInput) -> AppResult<String> {
+    p.require(Capability::Change)?;
     let (agency_id, account_id, actor) = (
         p.agency_id()?.to_owned(),
         p.account.as_ref().map(|a| a.id.clone()),

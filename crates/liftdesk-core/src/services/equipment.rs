@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
-use crate::principal::Principal;
+use crate::principal::{Capability, Principal};
 use crate::services::search::search_term;
 use crate::store::Conn;
 use crate::store::Store;
@@ -477,6 +477,7 @@ pub async fn correct_identity_for(
     equipment_id: &str,
     patch: IdentityPatch,
 ) -> AppResult<EquipmentRow> {
+    p.require(Capability::Change)?;
     let (agency_id, actor, id) = (
         p.agency_id()?.to_owned(),
         p.actor.clone(),

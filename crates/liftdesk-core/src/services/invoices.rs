@@ -499,6 +499,7 @@ pub async fn create_draft(
     p: &Principal,
     input: NewInvoiceInput,
 ) -> AppResult<String> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
     let client_ref = input.client_id;
@@ -599,6 +600,7 @@ pub async fn invoice_quote(
     quote_id: &str,
     client_ref: Option<String>,
 ) -> AppResult<String> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
     let (agency_id, quote_id) = (agency_id.to_owned(), quote_id.to_owned());
@@ -692,6 +694,7 @@ pub async fn update_draft(
     id: &str,
     change: DraftChange,
 ) -> AppResult<()> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
     if change.client_id.is_none() && change.lines.is_none() {
@@ -817,6 +820,7 @@ fn check_credit_note_fits(tx: &Tx, credit_note: &InvoiceRow) -> AppResult<Invoic
 
 /// `brouillon` → `emise`: the number is given here, never before.
 pub async fn issue(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
@@ -871,6 +875,7 @@ fn stored_buyer(row: &InvoiceRow) -> Buyer {
 
 /// `emise` → `envoyee`, or a reminder of an `envoyee` document.
 pub async fn send(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
@@ -915,6 +920,7 @@ pub async fn record_payment(
     id: &str,
     paid_on: Option<String>,
 ) -> AppResult<()> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
     let paid_on = paid_on

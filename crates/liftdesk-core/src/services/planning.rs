@@ -561,6 +561,7 @@ pub fn monday_of(day: NaiveDate) -> NaiveDate {
 /// Saves the kept lines of a reviewed proposal as planned visits of the
 /// principal's agency; returns their ids.
 pub async fn save(store: &Store, p: &Principal, lines: Vec<SaveLine>) -> AppResult<Vec<String>> {
+    p.require(Capability::Change)?;
     p.agency()?;
     let p = p.clone();
     store

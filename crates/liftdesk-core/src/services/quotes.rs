@@ -10,7 +10,7 @@ use crate::domain::downtime;
 use crate::domain::invoice::{self, LineAmounts, Totals};
 use crate::domain::quote::{self, QuoteAction, QuoteOrigin, QuoteStatus};
 use crate::error::{AppError, AppResult};
-use crate::principal::Principal;
+use crate::principal::{Capability, Principal};
 use crate::services::invoices::{Author, LineInput, check_lines};
 use crate::store::audit::{self, AuditEntry};
 use crate::store::quotes::{self as store, NewQuote, QuoteLineRow, QuoteRow, Stamp};
@@ -147,6 +147,7 @@ fn insert_draft(
 
 /// Creates a draft quote with the agency's next number; returns its id.
 pub async fn create(store: &Store, p: &Principal, input: NewQuoteInput) -> AppResult<String> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?.to_owned();
     let author = Author::of(p);
     let quote = check_new(input)?;
@@ -166,6 +167,7 @@ const MAX_CALLS_READ: u32 = 2000;
 /// outside the agency, 409 when it has no repeat breakdowns
 /// (`domain::downtime`). Returns the quote's id.
 pub async fn repair_quote(store: &Store, p: &Principal, equipment_id: &str) -> AppResult<String> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?.to_owned();
     let author = Author::of(p);
     let equipment_id = equipment_id.to_owned();
@@ -265,6 +267,7 @@ pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<QuoteDetai
 /// Acceptance records `devis.accepte` (status `accepte`) in the outbox in the
 /// same transaction.
 pub async fn act(store: &Store, p: &Principal, id: &str, action: QuoteAction) -> AppResult<()> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::auth::sheet_token::{self, SheetSecret};
 use crate::clock;
 use crate::error::{AppError, AppResult};
-use crate::principal::Principal;
+use crate::principal::{Capability, Principal};
 use crate::services::{technical_data, workflow};
 use crate::store::Conn;
 use crate::store::Store;
@@ -555,6 +555,7 @@ pub async fn generate_for(
     base_url: &str,
     equipment_number: &str,
 ) -> AppResult<String> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?.to_owned();
     let credential_id = match &p.actor {
         Actor::PartnerKey(id) => id.clone(),

@@ -14,7 +14,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
-use crate::principal::Principal;
+use crate::principal::{Capability, Principal};
 use crate::store::Conn;
 use crate::store::Store;
 use crate::store::Tx;
@@ -710,6 +710,7 @@ pub async fn update_for(
     body: Map<String, Value>,
     names: FieldNames,
 ) -> AppResult<Map<String, Value>> {
+    p.require(Capability::Change)?;
     let (agency_id, actor, id) = (
         p.agency_id()?.to_owned(),
         p.actor.clone(),

@@ -249,6 +249,7 @@ pub async fn upload(
     name: String,
     content: String,
 ) -> AppResult<ImportFileRow> {
+    p.require(Capability::Change)?;
     let uploader = Uploader {
         agency_id: p.agency_id()?.to_owned(),
         account_id: p.account.as_ref().map(|a| a.id.clone()),
