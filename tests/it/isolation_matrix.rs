@@ -362,19 +362,7 @@ async fn world() -> World {
     cli_json(&dir, &["token", "revoke", "--id", str_of(&revoked, "id")]);
     // The service operator's account and its token: it reads every client
     // agency and changes none.
-    cli_json(
-        &dir,
-        &[
-            "operator",
-            "create",
-            "--email",
-            "ops@service.fr",
-            "--name",
-            "Opérateur",
-            "--password",
-            "motdepasse-solide",
-        ],
-    );
+    common::create_operator(&dir, "ops@service.fr", "motdepasse-solide");
     let operator_token = str_of(
         &cli_json(
             &dir,
