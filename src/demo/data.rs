@@ -20,6 +20,13 @@ use rusqlite::params;
 use rusqlite::types::{ToSql, ToSqlOutput, ValueRef};
 use uuid::Uuid;
 
+use crate::domain::WireCode as _;
+use crate::domain::call::{CallStatus, CallType};
+use crate::domain::invoice::{self, InvoiceNature, InvoiceStatus, LineAmounts, Totals};
+use crate::domain::money::Cents;
+use crate::domain::quote::QuoteStatus;
+use crate::domain::survey::SurveyStatus;
+use crate::services::invoices::PAYMENT_TERM_DAYS;
 use crate::store::Tx;
 
 // ---------------------------------------------------------------------------
@@ -458,13 +465,6 @@ fn workday_number(date: NaiveDate) -> i64 {
 
 fn workday_date(number: i64) -> NaiveDate {
     workday_origin() + Duration::days(number.div_euclid(5) * 7 + number.rem_euclid(5))
-}
-
-/// Rounds `numerator / denominator` half away from zero (denominator > 0).
-fn div_round_half_away(numerator: i128, denominator: i128) -> i64 {
-    let quotient = (numerator.abs() * 2 + denominator) / (denominator * 2);
-    let signed = if numerator < 0 { -quotient } else { quotient };
-    signed as i64
 }
 
 // ---------------------------------------------------------------------------
@@ -1684,7 +1684,7 @@ struct QuoteLine {
     label: String,
     quantity_milli: i64,
     unit_price_cents: i64,
-    vat_rate_bp: i64,
+    vat_rate_bp: u32,
 }
 
 struct AcceptedQuote {
@@ -2644,25 +2644,6 @@ impl AgencySeeder<'_, '_> {
 // Deals, surveys, technical data, discrepancies
 // ---------------------------------------------------------------------------
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum SurveyStatus {
-    ARealiser,
-    EnCours,
-    Termine,
-    Annule,
-}
-
-impl SurveyStatus {
-    fn code(self) -> &'static str {
-        match self {
-            SurveyStatus::ARealiser => "a_realiser",
-            SurveyStatus::EnCours => "en_cours",
-            SurveyStatus::Termine => "termine",
-            SurveyStatus::Annule => "annule",
-        }
-    }
-}
-
 struct SurveyPlan {
     id: Id,
     equipment: u32,
@@ -3442,28 +3423,8 @@ impl AgencySeeder<'_, '_> {
 // Breakdown calls
 // ---------------------------------------------------------------------------
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum CallStatus {
-    Ouverte,
-    EnRoute,
-    SurPlace,
-    ALArret,
-    Resolue,
-}
-
-impl CallStatus {
-    fn code(self) -> &'static str {
-        match self {
-            CallStatus::Ouverte => "ouverte",
-            CallStatus::EnRoute => "en_route",
-            CallStatus::SurPlace => "sur_place",
-            CallStatus::ALArret => "a_l_arret",
-            CallStatus::Resolue => "resolue",
-        }
-    }
-}
-
-const CALL_TYPES: [&str; 4] = ["personne_bloquee", "panne", "vandalisme", "bruit"];
+/// The kinds of call, in the order of the weights the seeder draws them by.
+const CALL_TYPES: &[&str] = CallType::CODES;
 
 struct CallPlan {
     equipment: u32,
@@ -3814,32 +3775,6 @@ const LABOUR_LABEL: &str = "Main d'œuvre technicien (heure)";
 const TRAVEL_LABEL: &str = "Déplacement et mise en sécurité";
 const BADGES_LABEL: &str = "Fourniture de badges Vigik (lot de 10)";
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum QuoteStatus {
-    Brouillon,
-    Envoye,
-    Accepte,
-    Refuse,
-}
-
-impl QuoteStatus {
-    const ALL: [QuoteStatus; 4] = [
-        QuoteStatus::Brouillon,
-        QuoteStatus::Envoye,
-        QuoteStatus::Accepte,
-        QuoteStatus::Refuse,
-    ];
-
-    fn code(self) -> &'static str {
-        match self {
-            QuoteStatus::Brouillon => "brouillon",
-            QuoteStatus::Envoye => "envoye",
-            QuoteStatus::Accepte => "accepte",
-            QuoteStatus::Refuse => "refuse",
-        }
-    }
-}
-
 fn work_item(rng: &mut StdRng, eq_type: EqType) -> (&'static str, i64) {
     let door = eq_type == EqType::PorteFermeture;
     loop {
@@ -3855,7 +3790,7 @@ fn work_item(rng: &mut StdRng, eq_type: EqType) -> (&'static str, i64) {
 fn work_rows(
     rng: &mut StdRng,
     eq_type: EqType,
-    vat_rate_bp: i64,
+    vat_rate_bp: u32,
     max_rows: usize,
 ) -> Vec<QuoteLine> {
     let (label, price) = work_item(rng, eq_type);
@@ -3931,7 +3866,7 @@ impl AgencySeeder<'_, '_> {
             })
             .collect();
         // Every status present, whatever the draw.
-        for status in QuoteStatus::ALL {
+        for &status in QuoteStatus::ALL {
             if statuses.contains(&status) {
                 continue;
             }
@@ -4051,68 +3986,26 @@ fn lowercase_first(text: &str) -> String {
 // Invoices and credit notes
 // ---------------------------------------------------------------------------
 
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-enum Nature {
-    Facture,
-    Avoir,
-}
-
-impl Nature {
-    fn code(self) -> &'static str {
-        match self {
-            Nature::Facture => "facture",
-            Nature::Avoir => "avoir",
-        }
-    }
-
-    fn prefix(self) -> &'static str {
-        match self {
-            Nature::Facture => "FA",
-            Nature::Avoir => "AV",
-        }
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum InvoiceStatus {
-    Brouillon,
-    Emise,
-    Envoyee,
-    Payee,
-}
-
-impl InvoiceStatus {
-    fn code(self) -> &'static str {
-        match self {
-            InvoiceStatus::Brouillon => "brouillon",
-            InvoiceStatus::Emise => "emise",
-            InvoiceStatus::Envoyee => "envoyee",
-            InvoiceStatus::Payee => "payee",
-        }
-    }
-
-    /// Older documents are mostly paid; recent ones still wait.
-    fn by_age(rng: &mut StdRng, age_days: i64, large: bool) -> InvoiceStatus {
-        let weights = match age_days {
-            61.. if large => [1, 11, 88],
-            61.. => [1, 5, 94],
-            31..=60 => [3, 27, 70],
-            _ => [20, 50, 30],
-        };
-        [
-            InvoiceStatus::Emise,
-            InvoiceStatus::Envoyee,
-            InvoiceStatus::Payee,
-        ][pick_weighted(rng, &weights)]
-    }
+/// The status of an issued document by its age: older documents are mostly
+/// paid; recent ones still wait.
+fn status_by_age(rng: &mut StdRng, age_days: i64, large: bool) -> InvoiceStatus {
+    let weights = match age_days {
+        61.. if large => [1, 11, 88],
+        61.. => [1, 5, 94],
+        31..=60 => [3, 27, 70],
+        _ => [20, 50, 30],
+    };
+    [
+        InvoiceStatus::Emise,
+        InvoiceStatus::Envoyee,
+        InvoiceStatus::Payee,
+    ][pick_weighted(rng, &weights)]
 }
 
 #[derive(Default)]
 struct Line {
     label: String,
-    quantity_milli: i64,
-    unit_price_cents: i64,
-    vat_rate_bp: i64,
+    amounts: LineAmounts,
 }
 
 /// Invoice lines whose label buffers are reused from one invoice to the next.
@@ -4132,7 +4025,7 @@ impl Lines {
         &mut self,
         quantity_milli: i64,
         unit_price_cents: i64,
-        vat_rate_bp: i64,
+        vat_rate_bp: u32,
     ) -> &mut String {
         if self.len == self.items.len() {
             self.items.push(Line::default());
@@ -4140,9 +4033,11 @@ impl Lines {
         let line = &mut self.items[self.len];
         self.len += 1;
         line.label.clear();
-        line.quantity_milli = quantity_milli;
-        line.unit_price_cents = unit_price_cents;
-        line.vat_rate_bp = vat_rate_bp;
+        line.amounts = LineAmounts {
+            quantity_milli,
+            unit_price: Cents::new(unit_price_cents),
+            vat_rate_bp,
+        };
         &mut line.label
     }
 
@@ -4151,67 +4046,24 @@ impl Lines {
     }
 }
 
-const MAX_RATES: usize = 4;
-
-/// Totals of a document: per-rate bases, VAT rounded per rate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Totals {
-    excl: i64,
-    incl: i64,
-    /// (rate in basis points, base in cents)
-    bases: [(i64, i64); MAX_RATES],
-    rate_count: usize,
-}
-
-fn line_excl_cents(quantity_milli: i64, unit_price_cents: i64) -> i64 {
-    div_round_half_away(
-        i128::from(quantity_milli) * i128::from(unit_price_cents),
-        1000,
-    )
-}
-
-fn compute_totals(lines: &[Line]) -> Result<Totals> {
-    let mut totals = Totals {
-        excl: 0,
-        incl: 0,
-        bases: [(0, 0); MAX_RATES],
-        rate_count: 0,
-    };
-    for line in lines {
-        let amount = line_excl_cents(line.quantity_milli, line.unit_price_cents);
-        totals.excl += amount;
-        let count = totals.rate_count;
-        match totals.bases[..count]
-            .iter_mut()
-            .find(|(rate, _)| *rate == line.vat_rate_bp)
-        {
-            Some(entry) => entry.1 += amount,
-            None if count < MAX_RATES => {
-                totals.bases[count] = (line.vat_rate_bp, amount);
-                totals.rate_count += 1;
-            }
-            None => bail!("more than {MAX_RATES} VAT rates on one document"),
-        }
-    }
-    let vat: i64 = totals.bases[..totals.rate_count]
-        .iter()
-        .map(|(rate, base)| div_round_half_away(i128::from(*base) * i128::from(*rate), 10_000))
-        .sum();
-    totals.incl = totals.excl + vat;
-    Ok(totals)
+/// Totals of a document, by the invoices' own rule.
+fn compute_totals(lines: &[Line]) -> Totals {
+    let amounts: Vec<LineAmounts> = lines.iter().map(|l| l.amounts).collect();
+    invoice::totals(&amounts)
 }
 
 /// An issued invoice that a later credit note may cancel.
 struct Issued {
     id: Id,
     client: u32,
-    year: i32,
-    seq: u32,
+    number: String,
     totals: Totals,
+    /// The VAT rate of its first line, on which a commercial gesture is made.
+    first_rate_bp: u32,
 }
 
 struct Document {
-    nature: Nature,
+    nature: InvoiceNature,
     status: InvoiceStatus,
     client: u32,
     credited: Option<Id>,
@@ -4224,7 +4076,8 @@ struct Document {
 struct Written {
     id: Id,
     totals: Totals,
-    number: Option<(i32, u32)>,
+    number: Option<String>,
+    first_rate_bp: u32,
 }
 
 /// Writes documents with gapless numbers per nature and year.
@@ -4234,8 +4087,7 @@ struct InvoiceWriter<'s> {
     agency_id: &'s str,
     clock: Clock,
     /// Last sequence given per (nature, year).
-    counters: BTreeMap<(Nature, i32), u32>,
-    number: String,
+    counters: BTreeMap<(&'static str, i32), u32>,
 }
 
 impl InvoiceWriter<'_> {
@@ -4246,21 +4098,22 @@ impl InvoiceWriter<'_> {
         doc: &Document,
         lines: &[Line],
     ) -> Result<Written> {
-        let totals = compute_totals(lines)?;
+        let totals = compute_totals(lines);
         let clock = self.clock;
         let id = new_id(rng, doc.created);
-        let mut number_parts = None;
+        let mut number_parts: Option<(i32, u32, String)> = None;
         let mut due_on = None;
         let mut paid_on = None;
         let mut updated = doc.created;
-        self.number.clear();
         if let (Some(issued), true) = (doc.issued_on, doc.status != InvoiceStatus::Brouillon) {
             let year = issued.year();
-            let seq = self.counters.entry((doc.nature, year)).or_insert(0);
+            let seq = self
+                .counters
+                .entry((doc.nature.as_str(), year))
+                .or_insert(0);
             *seq += 1;
-            let _ = write!(self.number, "{}-{year}-{:06}", doc.nature.prefix(), *seq);
-            number_parts = Some((year, *seq));
-            due_on = Some(issued + Duration::days(30));
+            number_parts = Some((year, *seq, invoice::format_number(doc.nature, year, *seq)));
+            due_on = Some(issued + Duration::days(PAYMENT_TERM_DAYS));
             let issued_at = clock.work_time(rng, issued).max(doc.created);
             updated = match doc.status {
                 InvoiceStatus::Envoyee => clock.later(rng, issued_at, 5, 24 * 60),
@@ -4277,11 +4130,11 @@ impl InvoiceWriter<'_> {
             id,
             self.agency_id,
             client.id,
-            doc.nature.code(),
-            doc.status.code(),
-            number_parts.map(|_| self.number.as_str()),
-            number_parts.map(|(year, _)| year),
-            number_parts.map(|(_, seq)| seq),
+            doc.nature.as_str(),
+            doc.status.as_str(),
+            number_parts.as_ref().map(|(_, _, number)| number.as_str()),
+            number_parts.as_ref().map(|(year, _, _)| *year),
+            number_parts.as_ref().map(|(_, seq, _)| *seq),
             doc.credited,
             doc.quote,
             client.name,
@@ -4290,8 +4143,8 @@ impl InvoiceWriter<'_> {
             doc.issued_on.filter(|_| number_parts.is_some()).map(day),
             due_on.map(day),
             paid_on.map(day),
-            totals.excl,
-            totals.incl,
+            totals.excl_tax.get(),
+            totals.incl_tax.get(),
             day(doc.created.date_naive()),
             ts(doc.created),
             ts(updated),
@@ -4302,15 +4155,16 @@ impl InvoiceWriter<'_> {
                 id,
                 position as i64 + 1,
                 line.label,
-                line.quantity_milli,
-                line.unit_price_cents,
-                line.vat_rate_bp,
+                line.amounts.quantity_milli,
+                line.amounts.unit_price.get(),
+                line.amounts.vat_rate_bp,
             ])?;
         }
         Ok(Written {
             id,
             totals,
-            number: number_parts,
+            number: number_parts.map(|(_, _, number)| number),
+            first_rate_bp: lines.first().map_or(0, |l| l.amounts.vat_rate_bp),
         })
     }
 }
@@ -4479,7 +4333,6 @@ impl AgencySeeder<'_, '_> {
             agency_id: &self.agency.id,
             clock,
             counters: BTreeMap::new(),
-            number: String::new(),
         };
         let mut lines = Lines::default();
         // Recent issued invoices, among which credit notes pick the one they cancel.
@@ -4511,8 +4364,8 @@ impl AgencySeeder<'_, '_> {
                         .push_str(&row.label);
                 }
                 let doc = Document {
-                    nature: Nature::Facture,
-                    status: InvoiceStatus::by_age(&mut rng, age, large),
+                    nature: InvoiceNature::Facture,
+                    status: status_by_age(&mut rng, age, large),
                     client: quote.client,
                     credited: None,
                     quote: Some(quote.id),
@@ -4537,8 +4390,8 @@ impl AgencySeeder<'_, '_> {
                     };
                     credit_lines(&mut rng, &credited, &mut lines);
                     let doc = Document {
-                        nature: Nature::Avoir,
-                        status: InvoiceStatus::by_age(&mut rng, age, large),
+                        nature: InvoiceNature::Avoir,
+                        status: status_by_age(&mut rng, age, large),
                         client: credited.client,
                         credited: Some(credited.id),
                         quote: None,
@@ -4556,7 +4409,7 @@ impl AgencySeeder<'_, '_> {
                     billable[((u * u) * billable.len() as f64) as usize % billable.len()];
                 let client = &self.clients[client_index as usize];
                 self.invoice_lines(&mut rng, client, issued, &mut lines);
-                let mut status = InvoiceStatus::by_age(&mut rng, age, large);
+                let mut status = status_by_age(&mut rng, age, large);
                 if must_fill && let Some(first_missing) = seen.iter().position(|s| !*s) {
                     status = [
                         InvoiceStatus::Emise,
@@ -4570,7 +4423,7 @@ impl AgencySeeder<'_, '_> {
                     _ => 2,
                 }] = true;
                 let doc = Document {
-                    nature: Nature::Facture,
+                    nature: InvoiceNature::Facture,
                     status,
                     client: client_index,
                     credited: None,
@@ -4592,7 +4445,7 @@ impl AgencySeeder<'_, '_> {
             {
                 credit_lines(&mut rng, &credited, &mut lines);
                 let doc = Document {
-                    nature: Nature::Avoir,
+                    nature: InvoiceNature::Avoir,
                     status: InvoiceStatus::Brouillon,
                     client: credited.client,
                     credited: Some(credited.id),
@@ -4613,7 +4466,7 @@ impl AgencySeeder<'_, '_> {
             let client = &self.clients[client_index as usize];
             self.invoice_lines(&mut rng, client, created.date_naive(), &mut lines);
             let doc = Document {
-                nature: Nature::Facture,
+                nature: InvoiceNature::Facture,
                 status: InvoiceStatus::Brouillon,
                 client: client_index,
                 credited: None,
@@ -4629,7 +4482,7 @@ impl AgencySeeder<'_, '_> {
             "INSERT INTO invoice_counters (agency_id, nature, year, last_seq) VALUES (?1, ?2, ?3, ?4)",
         )?;
         for ((nature, year), last) in &writer.counters {
-            insert_counter.execute(params![self.agency.id, nature.code(), year, last])?;
+            insert_counter.execute(params![self.agency.id, nature, year, last])?;
         }
         self.counts.invoices += factures;
         self.counts.credit_notes += avoirs;
@@ -4641,7 +4494,7 @@ impl AgencySeeder<'_, '_> {
 const RECENT_ISSUED: usize = 512;
 
 fn remember(recent: &mut VecDeque<Issued>, written: &Written, client: u32) {
-    let Some((year, seq)) = written.number else {
+    let Some(number) = &written.number else {
         return;
     };
     if recent.len() >= RECENT_ISSUED {
@@ -4650,9 +4503,9 @@ fn remember(recent: &mut VecDeque<Issued>, written: &Written, client: u32) {
     recent.push_back(Issued {
         id: written.id,
         client,
-        year,
-        seq,
-        totals: written.totals,
+        number: number.clone(),
+        totals: written.totals.clone(),
+        first_rate_bp: written.first_rate_bp,
     });
 }
 
@@ -4662,23 +4515,22 @@ fn credit_lines(rng: &mut StdRng, credited: &Issued, lines: &mut Lines) {
     lines.clear();
     let totals = &credited.totals;
     if chance(rng, 0.5) {
-        for (rate, base) in &totals.bases[..totals.rate_count] {
-            let label = lines.push(1000, *base, *rate);
-            let _ = write!(
-                label,
-                "Annulation de la facture FA-{}-{:06}",
-                credited.year, credited.seq
-            );
+        for rate in &totals.vat_by_rate {
+            let label = lines.push(1000, rate.base.get(), rate.rate_bp);
+            let _ = write!(label, "Annulation de la facture {}", credited.number);
         }
     } else {
-        let (rate, base) = totals.bases[0];
+        let Some(rate) = totals
+            .vat_by_rate
+            .iter()
+            .find(|r| r.rate_bp == credited.first_rate_bp)
+        else {
+            return;
+        };
+        let base = rate.base.get();
         let amount = (base * between(rng, 10, 90) / 100).max(1).min(base);
-        let label = lines.push(1000, amount, rate);
-        let _ = write!(
-            label,
-            "Geste commercial sur la facture FA-{}-{:06}",
-            credited.year, credited.seq
-        );
+        let label = lines.push(1000, amount, rate.rate_bp);
+        let _ = write!(label, "Geste commercial sur la facture {}", credited.number);
     }
 }
 
@@ -4876,10 +4728,6 @@ mod tests {
             at.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
         );
         assert_eq!(&day(at.date_naive()).0, b"2026-11-21");
-        assert_eq!(div_round_half_away(5, 10), 1);
-        assert_eq!(div_round_half_away(4, 10), 0);
-        assert_eq!(div_round_half_away(-5, 10), -1);
-        assert_eq!(div_round_half_away(15, 10), 2);
         assert_eq!(of_place("Issy-les-Moulineaux"), "d'Issy-les-Moulineaux");
         assert_eq!(of_place("Montreuil"), "de Montreuil");
         assert_eq!(

@@ -861,7 +861,7 @@ fn insert_invoice(db: &Connection, f: &Fixture<'_>) -> String {
         .map(|&(quantity_milli, unit_price_cents, vat_rate_bp)| {
             liftdesk::domain::invoice::LineAmounts {
                 quantity_milli,
-                unit_price_cents,
+                unit_price: liftdesk::domain::money::Cents::new(unit_price_cents),
                 vat_rate_bp,
             }
         })
@@ -895,8 +895,8 @@ fn insert_invoice(db: &Connection, f: &Fixture<'_>) -> String {
             f.buyer,
             issued_on,
             paid_on,
-            totals.excl_tax_cents,
-            totals.incl_tax_cents,
+            totals.excl_tax.get(),
+            totals.incl_tax.get(),
             f.created_on,
             format!("{}T09:00:00.000Z", f.created_on),
         ],

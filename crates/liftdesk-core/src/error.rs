@@ -95,6 +95,13 @@ impl AppError {
     }
 }
 
+/// A refused quote row or invoice line: the sentence names the line (422).
+impl From<crate::domain::lines::LineError> for AppError {
+    fn from(err: crate::domain::lines::LineError) -> Self {
+        Self::unprocessable(err.to_string())
+    }
+}
+
 /// The one place a storage failure becomes a status: a conflict no operation
 /// expected is a 409 in general words (the operation that expects one says
 /// it in its own, `StoreError::on_constraint`); anything else is the

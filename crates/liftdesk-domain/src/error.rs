@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::money::Cents;
+
 /// A status change or an action refused by a state machine.
 ///
 /// Carries the wire codes of the current state and of what was attempted (a
@@ -52,13 +54,13 @@ impl std::error::Error for TransitionError {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DomainError {
     /// A credit note must credit a positive amount.
-    CreditNotPositive { requested_incl_cents: i64 },
+    CreditNotPositive { requested_incl: Cents },
     /// Nothing is left to credit on the invoice.
-    InvoiceFullyCredited { invoice_total_incl_cents: i64 },
+    InvoiceFullyCredited { invoice_total_incl: Cents },
     /// The credit note would credit more than what the invoice still owes.
     CreditExceedsRemaining {
-        remaining_incl_cents: i64,
-        requested_incl_cents: i64,
+        remaining_incl: Cents,
+        requested_incl: Cents,
     },
     /// A draft is edited, not credited.
     CreditOfDraft,
@@ -70,30 +72,25 @@ pub enum DomainError {
 
 impl fmt::Display for DomainError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use super::invoice::format_euros;
         match self {
-            DomainError::CreditNotPositive {
-                requested_incl_cents,
-            } => write!(
+            DomainError::CreditNotPositive { requested_incl } => write!(
                 f,
                 "Le montant d'un avoir doit être supérieur à zéro (montant demandé : {}).",
-                format_euros(*requested_incl_cents)
+                requested_incl
             ),
-            DomainError::InvoiceFullyCredited {
-                invoice_total_incl_cents,
-            } => write!(
+            DomainError::InvoiceFullyCredited { invoice_total_incl } => write!(
                 f,
                 "Cette facture de {} TTC est déjà entièrement créditée : aucun nouvel avoir n'est possible.",
-                format_euros(*invoice_total_incl_cents)
+                invoice_total_incl
             ),
             DomainError::CreditExceedsRemaining {
-                remaining_incl_cents,
-                requested_incl_cents,
+                remaining_incl,
+                requested_incl,
             } => write!(
                 f,
                 "Impossible d'établir un avoir de {} TTC : il ne reste que {} TTC à créditer sur cette facture.",
-                format_euros(*requested_incl_cents),
-                format_euros(*remaining_incl_cents)
+                requested_incl,
+                remaining_incl
             ),
             DomainError::CreditOfDraft => f.write_str(
                 "Une facture au statut « Brouillon » ne se corrige pas par un avoir : modifiez-la directement.",

@@ -1,11 +1,12 @@
 //! Invoices and credit notes: life cycle, legal numbering, and the money
 //! arithmetic shared with quotes.
 //!
-//! Money is held in integer cents (`i64`), quantities in thousandths
-//! ("milli", 1.5 h = 1500) and VAT rates in basis points (2000 = 20 %), so
-//! that totals never depend on floating-point rounding.
+//! Money is held in integer cents (`money::Cents`), quantities in
+//! thousandths ("milli", 1.5 h = 1500) and VAT rates in basis points
+//! (2000 = 20 %), so that totals never depend on floating-point rounding.
 
 use super::error::{DomainError, TransitionError};
+use super::money::{Cents, divide_rounding_half_away, saturate};
 
 wire_enum! {
     /// An invoice proper, or a credit note cancelling all or part of one.
@@ -181,34 +182,28 @@ pub fn check_creditable(nature: InvoiceNature, status: InvoiceStatus) -> Result<
 
 /// What an issued invoice still carries to credit: its total including tax
 /// less its issued credit notes' (never below zero).
-pub fn remaining_to_credit(invoice_total_incl: i64, already_credited_incl: i64) -> i64 {
-    invoice_total_incl
-        .saturating_sub(already_credited_incl)
-        .max(0)
+pub fn remaining_to_credit(invoice_total_incl: Cents, already_credited_incl: Cents) -> Cents {
+    invoice_total_incl.remaining_after(already_credited_incl)
 }
 
 /// Refuses a credit note that is not positive or that would credit more than
 /// what the invoice still carries (all amounts including tax, positive).
 pub fn check_credit(
-    invoice_total_incl: i64,
-    already_credited_incl: i64,
-    requested_incl: i64,
+    invoice_total_incl: Cents,
+    already_credited_incl: Cents,
+    requested_incl: Cents,
 ) -> Result<(), DomainError> {
-    if requested_incl <= 0 {
-        return Err(DomainError::CreditNotPositive {
-            requested_incl_cents: requested_incl,
-        });
+    if !requested_incl.is_positive() {
+        return Err(DomainError::CreditNotPositive { requested_incl });
     }
     let remaining = remaining_to_credit(invoice_total_incl, already_credited_incl);
-    if remaining <= 0 {
-        return Err(DomainError::InvoiceFullyCredited {
-            invoice_total_incl_cents: invoice_total_incl,
-        });
+    if !remaining.is_positive() {
+        return Err(DomainError::InvoiceFullyCredited { invoice_total_incl });
     }
     if requested_incl > remaining {
         return Err(DomainError::CreditExceedsRemaining {
-            remaining_incl_cents: remaining,
-            requested_incl_cents: requested_incl,
+            remaining_incl: remaining,
+            requested_incl,
         });
     }
     Ok(())
@@ -222,12 +217,12 @@ pub fn format_number(nature: InvoiceNature, year: i32, seq: u32) -> String {
 }
 
 /// One line of an invoice or a quote.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LineAmounts {
     /// Thousandths of a unit: 1.5 hours = 1500.
     pub quantity_milli: i64,
-    /// Unit price excluding tax, in cents.
-    pub unit_price_cents: i64,
+    /// Unit price excluding tax.
+    pub unit_price: Cents,
     /// VAT rate in basis points: 2000 = 20 %, 1000 = 10 %, 550 = 5.5 %.
     pub vat_rate_bp: u32,
 }
@@ -237,33 +232,40 @@ pub struct LineAmounts {
 pub struct VatSubtotal {
     pub rate_bp: u32,
     /// Sum of the lines at this rate, excluding tax.
-    pub base_cents: i64,
-    pub vat_cents: i64,
+    pub base: Cents,
+    pub vat: Cents,
 }
 
 /// Totals of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Totals {
-    pub excl_tax_cents: i64,
+    pub excl_tax: Cents,
     /// One entry per rate present, by increasing rate.
     pub vat_by_rate: Vec<VatSubtotal>,
-    pub incl_tax_cents: i64,
+    pub incl_tax: Cents,
 }
 
 /// Quantity × unit price, rounded to the cent half away from zero.
 /// Computed without overflow; saturates at the bounds of `i64`, which no
 /// real invoice reaches.
-pub fn line_total_excl_cents(quantity_milli: i64, unit_price_cents: i64) -> i64 {
-    let exact_milli_cents = i128::from(quantity_milli) * i128::from(unit_price_cents);
-    saturate(divide_rounding_half_away(exact_milli_cents, 1000))
+pub fn line_total_excl(quantity_milli: i64, unit_price: Cents) -> Cents {
+    let exact_milli_cents = i128::from(quantity_milli) * i128::from(unit_price.get());
+    Cents::new(saturate(divide_rounding_half_away(exact_milli_cents, 1000)))
 }
 
 /// VAT on a base, rounded to the cent half away from zero.
-pub fn vat_cents(base_cents: i64, rate_bp: u32) -> i64 {
-    saturate(divide_rounding_half_away(
-        i128::from(base_cents) * i128::from(rate_bp),
+pub fn vat_on(base: Cents, rate_bp: u32) -> Cents {
+    Cents::new(saturate(divide_rounding_half_away(
+        i128::from(base.get()) * i128::from(rate_bp),
         10_000,
-    ))
+    )))
+}
+
+impl LineAmounts {
+    /// Quantity × unit price, rounded to the cent.
+    pub fn total_excl(&self) -> Cents {
+        line_total_excl(self.quantity_milli, self.unit_price)
+    }
 }
 
 /// Totals with the VAT computed once per rate on the sum of that rate's
@@ -272,10 +274,7 @@ pub fn vat_cents(base_cents: i64, rate_bp: u32) -> i64 {
 pub fn totals(lines: &[LineAmounts]) -> Totals {
     let mut bases: Vec<(u32, i128)> = Vec::new();
     for line in lines {
-        let line_total = i128::from(line_total_excl_cents(
-            line.quantity_milli,
-            line.unit_price_cents,
-        ));
+        let line_total = i128::from(line.total_excl().get());
         match bases.iter_mut().find(|(rate, _)| *rate == line.vat_rate_bp) {
             Some((_, base)) => *base += line_total,
             None => bases.push((line.vat_rate_bp, line_total)),
@@ -286,96 +285,21 @@ pub fn totals(lines: &[LineAmounts]) -> Totals {
     let vat_by_rate: Vec<VatSubtotal> = bases
         .into_iter()
         .map(|(rate_bp, base)| {
-            let base_cents = saturate(base);
+            let base = Cents::new(saturate(base));
             VatSubtotal {
                 rate_bp,
-                base_cents,
-                vat_cents: vat_cents(base_cents, rate_bp),
+                base,
+                vat: vat_on(base, rate_bp),
             }
         })
         .collect();
-    let excl: i128 = vat_by_rate.iter().map(|v| i128::from(v.base_cents)).sum();
-    let vat: i128 = vat_by_rate.iter().map(|v| i128::from(v.vat_cents)).sum();
+    let excl: i128 = vat_by_rate.iter().map(|v| i128::from(v.base.get())).sum();
+    let vat: i128 = vat_by_rate.iter().map(|v| i128::from(v.vat.get())).sum();
     Totals {
-        excl_tax_cents: saturate(excl),
+        excl_tax: Cents::new(saturate(excl)),
         vat_by_rate,
-        incl_tax_cents: saturate(excl + vat),
+        incl_tax: Cents::new(saturate(excl + vat)),
     }
-}
-
-/// For JSON output (`totalExclTax`, `totalInclTax` are numbers in euros).
-pub fn cents_to_euros(cents: i64) -> f64 {
-    cents as f64 / 100.0
-}
-
-/// Reads an amount in euros received as a JSON number. Refuses NaN, infinity,
-/// amounts out of range and amounts with more than two decimals (12.345 is an
-/// input error, not something to round silently).
-pub fn euros_to_cents(euros: f64) -> Option<i64> {
-    scale_exact_decimal(euros, 2)
-}
-
-/// Reads a quantity received as a JSON number into thousandths. Refuses what
-/// [`euros_to_cents`] refuses, and more than three decimals.
-pub fn quantity_to_milli(quantity: f64) -> Option<i64> {
-    scale_exact_decimal(quantity, 3)
-}
-
-/// French display of an amount: `1 234,56 €`, with a narrow no-break space
-/// between thousands and a no-break space before the sign, as
-/// `Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" })`.
-pub fn format_euros(cents: i64) -> String {
-    let magnitude = cents.unsigned_abs();
-    let whole = (magnitude / 100).to_string();
-    let mut grouped = String::new();
-    for (index, digit) in whole.chars().enumerate() {
-        if index > 0 && (whole.len() - index).is_multiple_of(3) {
-            grouped.push('\u{202f}');
-        }
-        grouped.push(digit);
-    }
-    let sign = if cents < 0 { "-" } else { "" };
-    format!("{sign}{grouped},{:02}\u{a0}€", magnitude % 100)
-}
-
-/// `numerator / denominator` rounded half away from zero; `denominator > 0`.
-fn divide_rounding_half_away(numerator: i128, denominator: i128) -> i128 {
-    let quotient = numerator / denominator;
-    let remainder = numerator % denominator;
-    if 2 * remainder.abs() >= denominator {
-        quotient + numerator.signum()
-    } else {
-        quotient
-    }
-}
-
-fn saturate(value: i128) -> i64 {
-    i64::try_from(value).unwrap_or(if value < 0 { i64::MIN } else { i64::MAX })
-}
-
-/// `value × 10^decimals` as an integer, when `value` is written with at most
-/// `decimals` decimals. Works on the shortest decimal form of the float
-/// (Rust's `Display`, which never uses an exponent), i.e. what the client
-/// wrote in its JSON, so 0.1 or 19.99 are exact and no tolerance is needed.
-fn scale_exact_decimal(value: f64, decimals: usize) -> Option<i64> {
-    if !value.is_finite() {
-        return None;
-    }
-    let written = value.abs().to_string();
-    let (whole, fraction) = written.split_once('.').unwrap_or((&written, ""));
-    if fraction.len() > decimals {
-        return None;
-    }
-    let mut digits = String::with_capacity(whole.len() + decimals);
-    digits.push_str(whole);
-    digits.push_str(fraction);
-    digits.extend(std::iter::repeat_n('0', decimals - fraction.len()));
-    let magnitude: i64 = digits.parse().ok()?;
-    Some(if value.is_sign_negative() {
-        -magnitude
-    } else {
-        magnitude
-    })
 }
 
 #[cfg(test)]
@@ -383,6 +307,22 @@ mod tests {
     use super::*;
     use InvoiceAction::*;
     use InvoiceStatus::*;
+
+    fn line_total_excl_cents(quantity_milli: i64, unit_price_cents: i64) -> i64 {
+        line_total_excl(quantity_milli, Cents::new(unit_price_cents)).get()
+    }
+
+    fn vat_cents(base_cents: i64, rate_bp: u32) -> i64 {
+        vat_on(Cents::new(base_cents), rate_bp).get()
+    }
+
+    fn check_credit(total: i64, credited: i64, requested: i64) -> Result<(), DomainError> {
+        super::check_credit(
+            Cents::new(total),
+            Cents::new(credited),
+            Cents::new(requested),
+        )
+    }
 
     /// (new status, assigns_number, sets_paid_on), or `None` when refused.
     type Expected = Option<(InvoiceStatus, bool, bool)>;
@@ -589,25 +529,25 @@ mod tests {
             // Labour, 2 h at 65.00 €, 20 %
             LineAmounts {
                 quantity_milli: 2000,
-                unit_price_cents: 6500,
+                unit_price: Cents::new(6500),
                 vat_rate_bp: 2000,
             },
             // Works in a dwelling, 10 %
             LineAmounts {
                 quantity_milli: 1000,
-                unit_price_cents: 100_005,
+                unit_price: Cents::new(100_005),
                 vat_rate_bp: 1000,
             },
             // Door operator part, 20 %
             LineAmounts {
                 quantity_milli: 1000,
-                unit_price_cents: 123_456,
+                unit_price: Cents::new(123_456),
                 vat_rate_bp: 2000,
             },
             // Accessibility works, 5.5 %
             LineAmounts {
                 quantity_milli: 3000,
-                unit_price_cents: 3333,
+                unit_price: Cents::new(3333),
                 vat_rate_bp: 550,
             },
         ];
@@ -617,23 +557,23 @@ mod tests {
             vec![
                 VatSubtotal {
                     rate_bp: 550,
-                    base_cents: 9999,
-                    vat_cents: 550
+                    base: Cents::new(9999),
+                    vat: Cents::new(550)
                 },
                 VatSubtotal {
                     rate_bp: 1000,
-                    base_cents: 100_005,
-                    vat_cents: 10_001
+                    base: Cents::new(100_005),
+                    vat: Cents::new(10_001)
                 },
                 VatSubtotal {
                     rate_bp: 2000,
-                    base_cents: 136_456,
-                    vat_cents: 27_291
+                    base: Cents::new(136_456),
+                    vat: Cents::new(27_291)
                 },
             ]
         );
-        assert_eq!(totals.excl_tax_cents, 246_460);
-        assert_eq!(totals.incl_tax_cents, 246_460 + 550 + 10_001 + 27_291);
+        assert_eq!(totals.excl_tax.get(), 246_460);
+        assert_eq!(totals.incl_tax.get(), 246_460 + 550 + 10_001 + 27_291);
     }
 
     #[test]
@@ -642,7 +582,7 @@ mod tests {
         // cents line by line; on the 0.15 € base it is 1.5 → 2 cents.
         let line = LineAmounts {
             quantity_milli: 1000,
-            unit_price_cents: 5,
+            unit_price: Cents::new(5),
             vat_rate_bp: 1000,
         };
         let totals = totals(&[line, line, line]);
@@ -650,11 +590,11 @@ mod tests {
             totals.vat_by_rate,
             vec![VatSubtotal {
                 rate_bp: 1000,
-                base_cents: 15,
-                vat_cents: 2
+                base: Cents::new(15),
+                vat: Cents::new(2)
             }]
         );
-        assert_eq!(totals.incl_tax_cents, 17);
+        assert_eq!(totals.incl_tax.get(), 17);
     }
 
     #[test]
@@ -662,45 +602,45 @@ mod tests {
         let totals_with_discount = totals(&[
             LineAmounts {
                 quantity_milli: 1000,
-                unit_price_cents: 10_000,
+                unit_price: Cents::new(10_000),
                 vat_rate_bp: 2000,
             },
             LineAmounts {
                 quantity_milli: -1000,
-                unit_price_cents: 2000,
+                unit_price: Cents::new(2000),
                 vat_rate_bp: 2000,
             },
             LineAmounts {
                 quantity_milli: 1000,
-                unit_price_cents: 700,
+                unit_price: Cents::new(700),
                 vat_rate_bp: 0,
             },
         ]);
         assert_eq!(
             totals_with_discount,
             Totals {
-                excl_tax_cents: 8700,
+                excl_tax: Cents::new(8700),
                 vat_by_rate: vec![
                     VatSubtotal {
                         rate_bp: 0,
-                        base_cents: 700,
-                        vat_cents: 0
+                        base: Cents::new(700),
+                        vat: Cents::new(0)
                     },
                     VatSubtotal {
                         rate_bp: 2000,
-                        base_cents: 8000,
-                        vat_cents: 1600
+                        base: Cents::new(8000),
+                        vat: Cents::new(1600)
                     },
                 ],
-                incl_tax_cents: 10_300,
+                incl_tax: Cents::new(10_300),
             }
         );
         assert_eq!(
             totals(&[]),
             Totals {
-                excl_tax_cents: 0,
+                excl_tax: Cents::new(0),
                 vat_by_rate: vec![],
-                incl_tax_cents: 0
+                incl_tax: Cents::new(0)
             }
         );
     }
@@ -713,20 +653,20 @@ mod tests {
         assert_eq!(
             check_credit(12_000, 2000, 10_001),
             Err(DomainError::CreditExceedsRemaining {
-                remaining_incl_cents: 10_000,
-                requested_incl_cents: 10_001
+                remaining_incl: Cents::new(10_000),
+                requested_incl: Cents::new(10_001)
             })
         );
         assert_eq!(
             check_credit(12_000, 12_000, 1),
             Err(DomainError::InvoiceFullyCredited {
-                invoice_total_incl_cents: 12_000
+                invoice_total_incl: Cents::new(12_000)
             })
         );
         assert_eq!(
             check_credit(12_000, 0, 0),
             Err(DomainError::CreditNotPositive {
-                requested_incl_cents: 0
+                requested_incl: Cents::new(0)
             })
         );
         assert!(check_credit(12_000, 0, -500).is_err());
@@ -759,64 +699,6 @@ mod tests {
         assert_eq!(
             DomainError::CreditOfDraft.to_string(),
             "Une facture au statut « Brouillon » ne se corrige pas par un avoir : modifiez-la directement."
-        );
-    }
-
-    #[test]
-    fn euros_and_cents() {
-        assert_eq!(cents_to_euros(12_345), 123.45);
-        assert_eq!(cents_to_euros(-5), -0.05);
-        assert_eq!(euros_to_cents(123.45), Some(12_345));
-        assert_eq!(euros_to_cents(0.1), Some(10));
-        assert_eq!(euros_to_cents(0.3), Some(30));
-        assert_eq!(euros_to_cents(19.99), Some(1999));
-        assert_eq!(euros_to_cents(12.3), Some(1230));
-        assert_eq!(euros_to_cents(1e16), Some(1_000_000_000_000_000_000));
-        assert_eq!(euros_to_cents(-5.5), Some(-550));
-        assert_eq!(euros_to_cents(-0.0), Some(0));
-        assert_eq!(euros_to_cents(12.345), None);
-        assert_eq!(euros_to_cents(0.1 + 0.2), None);
-        assert_eq!(euros_to_cents(1e-7), None);
-        assert_eq!(euros_to_cents(1e17), None);
-        assert_eq!(euros_to_cents(f64::NAN), None);
-        assert_eq!(euros_to_cents(f64::INFINITY), None);
-        assert_eq!(euros_to_cents(f64::NEG_INFINITY), None);
-        assert_eq!(euros_to_cents(f64::MAX), None);
-        for cents in
-            (-1_000_000..1_000_000).chain([99_999_999_999, 123_456_789_012, -987_654_321_098])
-        {
-            assert_eq!(
-                euros_to_cents(cents_to_euros(cents)),
-                Some(cents),
-                "{cents}"
-            );
-        }
-    }
-
-    #[test]
-    fn quantities_in_thousandths() {
-        assert_eq!(quantity_to_milli(1.5), Some(1500));
-        assert_eq!(quantity_to_milli(0.001), Some(1));
-        assert_eq!(quantity_to_milli(2.0), Some(2000));
-        assert_eq!(quantity_to_milli(-1.0), Some(-1000));
-        assert_eq!(quantity_to_milli(0.0005), None);
-        assert_eq!(quantity_to_milli(f64::NAN), None);
-    }
-
-    #[test]
-    fn french_display_of_amounts() {
-        assert_eq!(
-            format_euros(123_456_789),
-            "1\u{202f}234\u{202f}567,89\u{a0}€"
-        );
-        assert_eq!(format_euros(100_000), "1\u{202f}000,00\u{a0}€");
-        assert_eq!(format_euros(99_999), "999,99\u{a0}€");
-        assert_eq!(format_euros(5), "0,05\u{a0}€");
-        assert_eq!(format_euros(0), "0,00\u{a0}€");
-        assert_eq!(format_euros(-12_000), "-120,00\u{a0}€");
-        assert_eq!(
-            format_euros(i64::MIN),
-            "-92\u{202f}233\u{202f}720\u{202f}368\u{202f}547\u{202f}758,08\u{a0}€"
         );
     }
 }

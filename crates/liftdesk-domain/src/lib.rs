@@ -104,6 +104,8 @@ pub mod error;
 pub mod event;
 pub mod invoice;
 pub mod knowledge;
+pub mod lines;
+pub mod money;
 pub mod planning;
 pub mod quote;
 pub mod rota;

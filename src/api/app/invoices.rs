@@ -18,7 +18,7 @@ use crate::api::wire::invoices::{
 };
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
-use crate::domain::invoice::{self, InvoiceAction, cents_to_euros};
+use crate::domain::invoice::{self, InvoiceAction};
 use crate::error::AppResult;
 use crate::principal::Capability;
 use crate::services::invoices::{self as invoices, ListInput};
@@ -93,7 +93,7 @@ async fn detail(
 ) -> AppResult<Json<InvoiceDetail>> {
     let principal = session.principal();
     let detail = invoices::get(&state.store, &principal, &id).await?;
-    let remaining_cents = detail.remaining_to_credit_cents;
+    let remaining = detail.remaining_to_credit;
     let (nature, status) = (detail.invoice.nature, detail.invoice.status);
     let invoice = wire::invoice_view(detail, &state.base_url);
     let mut actions: Vec<&'static str> = Vec::new();
@@ -108,9 +108,9 @@ async fn detail(
                 .filter(|&&action| invoice::transition(nature, status, action).is_ok())
                 .map(|action| action.as_str()),
         );
-        if let Some(remaining) = remaining_cents {
-            remaining_to_credit = Some(cents_to_euros(remaining));
-            if remaining > 0 && principal.can(Capability::CreditInvoice) {
+        if let Some(remaining) = remaining {
+            remaining_to_credit = Some(remaining.euros());
+            if remaining.is_positive() && principal.can(Capability::CreditInvoice) {
                 actions.push("credit_note");
             }
         }

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
-use crate::domain::invoice::{VatSubtotal, cents_to_euros, line_total_excl_cents};
+use crate::domain::invoice::{VatSubtotal, line_total_excl};
+use crate::domain::money::{Cents, milli_to_quantity};
 use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::documents::{self as documents, PdfFile};
@@ -95,8 +96,8 @@ impl From<&VatSubtotal> for VatView {
     fn from(v: &VatSubtotal) -> Self {
         VatView {
             rate: rate_percent(v.rate_bp),
-            base: cents_to_euros(v.base_cents),
-            vat: cents_to_euros(v.vat_cents),
+            base: v.base.euros(),
+            vat: v.vat.euros(),
         }
     }
 }
@@ -171,8 +172,8 @@ fn row_view(row: InvoiceRow, base_url: &str) -> InvoiceRowView {
         issued_on: row.issued_on,
         due_on: row.due_on,
         paid_on: row.paid_on,
-        total_excl_tax: Some(cents_to_euros(row.total_excl_cents)),
-        total_incl_tax: Some(cents_to_euros(row.total_incl_cents)),
+        total_excl_tax: Some(Cents::new(row.total_excl_cents).euros()),
+        total_incl_tax: Some(Cents::new(row.total_incl_cents).euros()),
     }
 }
 
@@ -317,7 +318,7 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
         credited_invoice,
         credit_notes,
         quote,
-        remaining_to_credit_cents: _,
+        remaining_to_credit: _,
     } = detail;
     let status_label = row.status.label_for(row.nature);
     InvoiceView {
@@ -340,19 +341,17 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
         lines: lines
             .into_iter()
             .map(|l| InvoiceLineView {
-                total_excl_tax: cents_to_euros(line_total_excl_cents(
-                    l.quantity_milli,
-                    l.unit_price_cents,
-                )),
+                total_excl_tax: line_total_excl(l.quantity_milli, Cents::new(l.unit_price_cents))
+                    .euros(),
                 label: l.label,
-                quantity: l.quantity_milli as f64 / 1000.0,
-                unit_price: cents_to_euros(l.unit_price_cents),
+                quantity: milli_to_quantity(l.quantity_milli),
+                unit_price: Cents::new(l.unit_price_cents).euros(),
                 vat_rate: rate_percent(l.vat_rate_bp),
             })
             .collect(),
         vat_by_rate: totals.vat_by_rate.iter().map(VatView::from).collect(),
-        total_excl_tax: Some(cents_to_euros(row.total_excl_cents)),
-        total_incl_tax: Some(cents_to_euros(row.total_incl_cents)),
+        total_excl_tax: Some(Cents::new(row.total_excl_cents).euros()),
+        total_incl_tax: Some(Cents::new(row.total_incl_cents).euros()),
         credited_invoice: credited_invoice
             .map(|d| linked(RecordKind::Invoice, base_url, d.id, d.number)),
         credit_notes: credit_notes
@@ -363,7 +362,7 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
                 id: c.id,
                 number: c.number,
                 status: c.status.as_str().to_owned(),
-                total_incl_tax: cents_to_euros(c.total_incl_cents),
+                total_incl_tax: Cents::new(c.total_incl_cents).euros(),
             })
             .collect(),
         quote: quote.map(|d| linked(RecordKind::Quote, base_url, d.id, d.number)),
@@ -513,4 +512,85 @@ pub async fn invoice_update(
     };
     service::update_draft(&state.store, p, id, change).await?;
     Ok(created(state, id))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The line bounds the OpenAPI description and the MCP tools publish are
+    //! attribute literals; they must be the domain's (`domain::lines`).
+
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::domain::lines::{
+        MAX_LABEL_CHARS, MAX_LINES, MAX_QUANTITY_MILLI, MAX_UNIT_PRICE_CENTS, VAT_RATES_BP,
+    };
+
+    fn check_line_schema(line: &Value) {
+        assert_eq!(line["label"]["maxLength"], json!(MAX_LABEL_CHARS));
+        assert_eq!(
+            line["quantity"]["maximum"].as_f64(),
+            Some(MAX_QUANTITY_MILLI as f64 / 1000.0)
+        );
+        assert_eq!(
+            line["unitPrice"]["maximum"].as_f64(),
+            Some(Cents::new(MAX_UNIT_PRICE_CENTS).euros())
+        );
+        let rates: Vec<f64> = line["vatRate"]["enum"]
+            .as_array()
+            .expect("vatRate enum")
+            .iter()
+            .filter_map(Value::as_f64)
+            .collect();
+        let expected: Vec<f64> = VAT_RATES_BP.iter().map(|&bp| rate_percent(bp)).collect();
+        assert_eq!(rates, expected);
+    }
+
+    /// Every array of lines, wherever it sits, with its `maxItems`.
+    fn line_arrays(value: &Value, found: &mut Vec<Value>) {
+        match value {
+            Value::Object(map) => {
+                let items_ref = map
+                    .get("items")
+                    .and_then(|items| items.get("$ref"))
+                    .and_then(Value::as_str);
+                if items_ref.is_some_and(|r| r.ends_with("/LineBody")) {
+                    found.push(map.get("maxItems").cloned().unwrap_or(Value::Null));
+                }
+                map.values().for_each(|v| line_arrays(v, found));
+            }
+            Value::Array(items) => items.iter().for_each(|v| line_arrays(v, found)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn the_published_line_bounds_are_the_domain_rules() {
+        let doc = serde_json::to_value(crate::api::v2::openapi_description()).expect("json");
+        let schemas = &doc["components"]["schemas"];
+        check_line_schema(&schemas["LineBody"]["properties"]);
+        let mut arrays = Vec::new();
+        line_arrays(schemas, &mut arrays);
+        assert_eq!(
+            arrays.len(),
+            4,
+            "quote, invoice, draft and credit-note lines"
+        );
+        assert!(
+            arrays.iter().all(|max| *max == json!(MAX_LINES)),
+            "{arrays:?}"
+        );
+
+        let mcp = serde_json::to_value(schemars::schema_for!(LineBody)).expect("json");
+        assert_eq!(
+            mcp["properties"]["label"]["maxLength"],
+            json!(MAX_LABEL_CHARS)
+        );
+        assert_eq!(
+            mcp["properties"]["unitPrice"]["maximum"].as_f64(),
+            Some(Cents::new(MAX_UNIT_PRICE_CENTS).euros())
+        );
+        let invoice = serde_json::to_value(schemars::schema_for!(InvoiceBody)).expect("json");
+        assert_eq!(invoice["properties"]["lines"]["maxItems"], json!(MAX_LINES));
+    }
 }

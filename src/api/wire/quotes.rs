@@ -9,7 +9,8 @@ use utoipa::ToSchema;
 
 use super::invoices::{LineBody, VatView, rate_percent};
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
-use crate::domain::invoice::{cents_to_euros, line_total_excl_cents};
+use crate::domain::invoice::line_total_excl;
+use crate::domain::money::{Cents, milli_to_quantity};
 use crate::domain::quote::{QuoteAction, QuoteOrigin};
 use crate::error::AppResult;
 use crate::principal::Principal;
@@ -162,19 +163,17 @@ fn quote_view(detail: QuoteDetail, base_url: &str) -> QuoteView {
         rows: rows
             .into_iter()
             .map(|r| QuoteRowView {
-                total_excl_tax: cents_to_euros(line_total_excl_cents(
-                    r.quantity_milli,
-                    r.unit_price_cents,
-                )),
+                total_excl_tax: line_total_excl(r.quantity_milli, Cents::new(r.unit_price_cents))
+                    .euros(),
                 label: r.label,
-                quantity: r.quantity_milli as f64 / 1000.0,
-                unit_price: cents_to_euros(r.unit_price_cents),
+                quantity: milli_to_quantity(r.quantity_milli),
+                unit_price: Cents::new(r.unit_price_cents).euros(),
                 vat_rate: rate_percent(r.vat_rate_bp),
             })
             .collect(),
-        total_excl_tax: cents_to_euros(totals.excl_tax_cents),
+        total_excl_tax: totals.excl_tax.euros(),
         vat_by_rate: totals.vat_by_rate.iter().map(VatView::from).collect(),
-        total_incl_tax: cents_to_euros(totals.incl_tax_cents),
+        total_incl_tax: totals.incl_tax.euros(),
         created_at: quote.created_at,
         sent_at: quote.sent_at,
         accepted_at: quote.accepted_at,
@@ -304,8 +303,8 @@ pub async fn quote_list(
                         id: quote.equipment_id,
                         number: quote.equipment_number,
                     },
-                    total_excl_tax: cents_to_euros(totals.excl_tax_cents),
-                    total_incl_tax: cents_to_euros(totals.incl_tax_cents),
+                    total_excl_tax: totals.excl_tax.euros(),
+                    total_incl_tax: totals.incl_tax.euros(),
                     created_at: quote.created_at,
                     invoice: row
                         .invoice_id

@@ -14,7 +14,8 @@ mod render;
 
 use chrono::NaiveDate;
 
-use crate::domain::invoice::{Totals, format_euros, line_total_excl_cents};
+use crate::domain::invoice::{Totals, line_total_excl};
+use crate::domain::money::Cents;
 
 pub use render::{invoice_pdf, quote_pdf};
 
@@ -52,7 +53,7 @@ pub struct DocumentLine {
 
 impl DocumentLine {
     pub fn total_excl_cents(&self) -> i64 {
-        line_total_excl_cents(self.quantity_milli, self.unit_price_cents)
+        line_total_excl(self.quantity_milli, Cents::new(self.unit_price_cents)).get()
     }
 }
 
@@ -115,12 +116,12 @@ pub struct QuoteDocument {
 // French formatting
 // ---------------------------------------------------------------------------
 
-/// Narrow no-break space: the French thousands separator (as `format_euros`).
+/// Narrow no-break space: the French thousands separator (as `Cents::french`).
 const THOUSANDS: char = '\u{202f}';
 
 /// An amount as a French reader writes it: `1 234,56 €`.
 pub fn amount(cents: i64) -> String {
-    format_euros(cents)
+    Cents::new(cents).french()
 }
 
 /// Digits grouped by three from the right with a narrow no-break space.

@@ -534,12 +534,12 @@ impl<'m> Layout<'m> {
         let label_x = RIGHT_COLUMN;
         let mut y = self.y;
         self.text(label_x, y, 10.0, false, 0, "Total HT");
-        self.text_right(TOTAL_RIGHT, y, 10.0, false, &amount(totals.excl_tax_cents));
+        self.text_right(TOTAL_RIGHT, y, 10.0, false, &totals.excl_tax.french());
         y += 15.0;
         for vat in &totals.vat_by_rate {
-            let label = format!("TVA {} sur {}", rate(vat.rate_bp), amount(vat.base_cents));
+            let label = format!("TVA {} sur {}", rate(vat.rate_bp), vat.base.french());
             self.text(label_x, y, 10.0, false, 0, &label);
-            self.text_right(TOTAL_RIGHT, y, 10.0, false, &amount(vat.vat_cents));
+            self.text_right(TOTAL_RIGHT, y, 10.0, false, &vat.vat.french());
             y += 15.0;
         }
         self.rect(
@@ -550,7 +550,7 @@ impl<'m> Layout<'m> {
             GRAY_FILL,
         );
         self.text(label_x + 2.0, y, 10.5, true, 0, "Total TTC");
-        self.text_right(TOTAL_RIGHT, y, 10.5, true, &amount(totals.incl_tax_cents));
+        self.text_right(TOTAL_RIGHT, y, 10.5, true, &totals.incl_tax.french());
         self.y = y + 26.0;
     }
 

@@ -8,10 +8,12 @@ use serde_json::json;
 use crate::clock;
 use crate::domain::downtime;
 use crate::domain::invoice::{self, LineAmounts, Totals};
+use crate::domain::lines::{LineInput, check_lines};
+use crate::domain::money::Cents;
 use crate::domain::quote::{self, QuoteAction, QuoteOrigin, QuoteStatus};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
-use crate::services::invoices::{Author, LineInput, check_lines};
+use crate::services::invoices::Author;
 use crate::store::audit::{self, AuditEntry};
 use crate::store::quotes::{self as store, NewQuote, QuoteLineRow, QuoteRow, Stamp};
 use crate::store::{Store, Tx, outbox};
@@ -78,7 +80,7 @@ fn check_new(input: NewQuoteInput) -> AppResult<CheckedQuote> {
         .map(|l| QuoteLineRow {
             label: l.label.clone(),
             quantity_milli: l.quantity_milli,
-            unit_price_cents: l.unit_price_cents,
+            unit_price_cents: l.unit_price.get(),
             vat_rate_bp: l.vat_rate_bp,
         })
         .collect();
@@ -138,7 +140,7 @@ fn insert_draft(
                 "equipment": equipment.id,
                 "origin": origin.as_str(),
                 "rows": rows.len(),
-                "totalInclCents": totals.incl_tax_cents,
+                "totalInclCents": totals.incl_tax.get(),
             })),
         },
     )?;
@@ -227,7 +229,7 @@ pub fn totals_of(rows: &[QuoteLineRow]) -> Totals {
         .iter()
         .map(|r| LineAmounts {
             quantity_milli: r.quantity_milli,
-            unit_price_cents: r.unit_price_cents,
+            unit_price: Cents::new(r.unit_price_cents),
             vat_rate_bp: r.vat_rate_bp,
         })
         .collect();
