@@ -12,6 +12,10 @@ pub trait WireCode: Copy + Send + Sync + 'static {
     fn code(self) -> &'static str;
     /// The value of a code; `None` for anything else.
     fn from_code(code: &str) -> Option<Self>;
+    /// Every value, in declaration order.
+    fn all() -> &'static [Self];
+    /// The French wording shown to people.
+    fn french(self) -> &'static str;
 }
 
 /// Declares a closed set of values exchanged as text (the "wire code") and
@@ -78,6 +82,14 @@ macro_rules! wire_enum {
 
             fn from_code(code: &str) -> Option<Self> {
                 $name::parse(code)
+            }
+
+            fn all() -> &'static [Self] {
+                $name::ALL
+            }
+
+            fn french(self) -> &'static str {
+                self.label()
             }
         }
 

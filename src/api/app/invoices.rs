@@ -9,6 +9,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
@@ -75,11 +76,12 @@ async fn create(
 
 /// A document, the actions its nature, status and the account's role allow,
 /// and what remains to credit.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct InvoiceDetail {
+pub(super) struct InvoiceDetail {
     invoice: InvoiceView,
     /// `edit`, `issue`, `send`, `record_payment`, `credit_note`.
+    #[ts(type = "Array<'edit' | InvoiceActionCode | 'credit_note'>")]
     actions: Vec<&'static str>,
     /// For an issued invoice: its total incl. tax less its issued credit
     /// notes, in euros; null otherwise.

@@ -4,6 +4,8 @@
 pub mod account;
 pub mod calls;
 pub mod clients;
+#[cfg(test)]
+mod contract;
 pub mod dashboard;
 pub mod documents;
 pub mod equipment;

@@ -10,6 +10,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
@@ -68,13 +69,14 @@ async fn create(
 }
 
 /// A quote, the invoice made from it, and the actions its status allows.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct QuoteDetail {
+pub(super) struct QuoteDetail {
     quote: QuoteView,
     invoice: Option<QuoteInvoiceRef>,
     /// `send`, `accept`, `refuse` (the state machine), and `invoice` for an
     /// accepted quote not invoiced yet.
+    #[ts(type = "Array<QuoteActionCode | 'invoice'>")]
     actions: Vec<&'static str>,
 }
 

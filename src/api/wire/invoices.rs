@@ -6,6 +6,7 @@
 
 use rmcp::schemars;
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
@@ -82,7 +83,7 @@ impl From<LineBody> for LineInput {
 }
 
 /// TVA d'un taux : base HT et montant de TVA, en euros.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 pub struct VatView {
     /// Taux, en pour cent.
     pub rate: f64,
@@ -121,7 +122,7 @@ pub enum InvoiceStatusCode {
 }
 
 /// Une ligne de la liste des factures (exactement les champs de la spécification).
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceRowView {
     pub id: String,
@@ -130,9 +131,11 @@ pub struct InvoiceRowView {
     pub number: Option<String>,
     /// `facture` ou `avoir`.
     #[schema(value_type = InvoiceNatureCode)]
+    #[ts(type = "InvoiceNature")]
     pub nature: String,
     /// Statut.
     #[schema(value_type = InvoiceStatusCode)]
+    #[ts(type = "InvoiceStatus")]
     pub status: String,
     /// Client facturé : son identifiant `client_id` (API partenaire).
     #[schema(required = true)]
@@ -202,7 +205,7 @@ pub async fn invoice_list(
 }
 
 /// Une ligne de facture ou d'avoir.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceLineView {
     pub label: String,
@@ -217,7 +220,7 @@ pub struct InvoiceLineView {
 }
 
 /// Une pièce liée : identifiant et numéro.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 pub struct LinkedDocument {
     pub id: String,
     /// Numéro ; null pour un brouillon.
@@ -228,7 +231,7 @@ pub struct LinkedDocument {
 }
 
 /// Un avoir établi sur une facture.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CreditNoteRef {
     pub id: String,
@@ -236,6 +239,7 @@ pub struct CreditNoteRef {
     #[schema(required = true)]
     pub number: Option<String>,
     #[schema(value_type = InvoiceStatusCode)]
+    #[ts(type = "InvoiceStatus")]
     pub status: String,
     /// Total TTC de l'avoir, en euros.
     pub total_incl_tax: f64,
@@ -245,7 +249,7 @@ pub struct CreditNoteRef {
 
 /// Une facture ou un avoir, tel que `GET /invoices/{id}` le lit : les champs
 /// de la ligne de liste, puis le détail.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceView {
     pub id: String,
@@ -253,10 +257,12 @@ pub struct InvoiceView {
     #[schema(required = true)]
     pub number: Option<String>,
     #[schema(value_type = InvoiceNatureCode)]
+    #[ts(type = "InvoiceNature")]
     pub nature: String,
     /// Nature en toutes lettres.
     pub nature_label: String,
     #[schema(value_type = InvoiceStatusCode)]
+    #[ts(type = "InvoiceStatus")]
     pub status: String,
     /// Statut en toutes lettres, accordé à la nature (« Émise », « Émis »…).
     pub status_label: String,

@@ -21,6 +21,7 @@ pub mod visits;
 pub mod webhooks;
 
 use std::fmt::Write as _;
+use ts_rs::TS;
 
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -127,7 +128,7 @@ impl RecordRef {
 
 /// The answer of every creation (201): `ok` is always true; a refusal is an
 /// error status with its French reason, never `ok: false`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, TS)]
 pub struct Created {
     pub id: String,
     /// Always true.
@@ -215,8 +216,8 @@ impl Paging {
 }
 
 /// A paged list: `total` rows match across all pages.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Page<T: ToSchema> {
+#[derive(Debug, Clone, Serialize, ToSchema, TS)]
+pub struct Page<T> {
     pub total: i64,
     pub page: u32,
     pub limit: u32,

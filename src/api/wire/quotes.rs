@@ -5,6 +5,7 @@
 
 use rmcp::schemars;
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use utoipa::ToSchema;
 
 use super::invoices::{LineBody, VatView, rate_percent};
@@ -68,7 +69,7 @@ pub struct QuoteBody {
 }
 
 /// L'équipement du devis.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 pub struct QuoteEquipment {
     pub id: String,
     /// Numéro de l'équipement.
@@ -79,7 +80,7 @@ pub struct QuoteEquipment {
 }
 
 /// Une ligne de devis.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct QuoteRowView {
     /// Libellé.
@@ -95,7 +96,7 @@ pub struct QuoteRowView {
 }
 
 /// Un devis, tel que `GET /quotes/{id}` le lit.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct QuoteView {
     /// Identifiant du devis.
@@ -105,11 +106,13 @@ pub struct QuoteView {
     pub number: Option<String>,
     /// Statut.
     #[schema(value_type = QuoteStatusCode)]
+    #[ts(type = "QuoteStatus")]
     pub status: String,
     /// Statut en toutes lettres.
     pub status_label: String,
     /// Origine.
     #[schema(value_type = QuoteOriginCode)]
+    #[ts(type = "QuoteOrigin")]
     pub origin: String,
     /// Origine en toutes lettres.
     pub origin_label: String,
@@ -221,7 +224,7 @@ pub async fn quote_act(
 }
 
 /// Une pièce liée à un devis : la facture qui en est issue.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 pub struct QuoteInvoiceRef {
     pub id: String,
     /// Numéro ; null tant que la facture est un brouillon.
@@ -232,16 +235,18 @@ pub struct QuoteInvoiceRef {
 }
 
 /// Une ligne de la liste des devis.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct QuoteListEntry {
     pub id: String,
     #[schema(required = true)]
     pub number: Option<String>,
     #[schema(value_type = QuoteStatusCode)]
+    #[ts(type = "QuoteStatus")]
     pub status: String,
     pub status_label: String,
     #[schema(value_type = QuoteOriginCode)]
+    #[ts(type = "QuoteOrigin")]
     pub origin: String,
     pub origin_label: String,
     pub object: String,

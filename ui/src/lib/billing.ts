@@ -10,158 +10,67 @@
 // Réponses de l'API
 // ---------------------------------------------------------------------------
 
-export type QuoteStatus = 'brouillon' | 'envoye' | 'accepte' | 'refuse';
-export type QuoteAction = 'send' | 'accept' | 'refuse' | 'invoice';
-export type InvoiceStatus = 'brouillon' | 'emise' | 'envoyee' | 'payee';
-export type InvoiceNature = 'facture' | 'avoir';
-export type InvoiceAction = 'edit' | 'issue' | 'send' | 'record_payment' | 'credit_note';
+import type {
+  InvoiceDetail,
+  InvoiceLineView,
+  InvoiceNature,
+  InvoiceStatus,
+  InvoiceRowView,
+  LinkedDocument,
+  QuoteDetail,
+  VatView,
+} from './generated/contract';
+import {
+  MAX_LABEL_CHARS,
+  MAX_LINES,
+  MAX_QUANTITY_MILLI,
+  MAX_UNIT_PRICE_CENTS,
+  VAT_RATES_BP,
+  INVOICE_STATUSES,
+  CREDIT_NOTE_STATUSES,
+} from './generated/contract';
 
-export interface Page<T> {
-  total: number;
-  page: number;
-  limit: number;
-  results: T[];
-}
+// Les réponses, les statuts et leurs libellés, et les bornes des lignes
+// viennent du serveur : `generated/contract.ts` est généré depuis le code Rust.
+export type {
+  Created,
+  InvoiceDetail,
+  InvoiceNature,
+  InvoiceStatus,
+  InvoiceView,
+  Page,
+  QuoteDetail,
+  QuoteListEntry,
+  QuoteStatus,
+  QuoteView,
+} from './generated/contract';
+export {
+  INVOICE_STATUSES,
+  MAX_LABEL_CHARS,
+  MAX_LINES,
+  MAX_QUANTITY_MILLI,
+  MAX_UNIT_PRICE_CENTS,
+  QUOTE_ORIGINS,
+  QUOTE_STATUSES,
+  VAT_RATES_BP,
+} from './generated/contract';
 
-export interface DocRef {
-  id: string;
-  number: string | null;
-  link: string;
-  url: string;
-}
-
-export interface VatLine {
-  rate: number;
-  base: number;
-  vat: number;
-}
-
-export interface AmountLine {
-  label: string;
-  quantity: number;
-  unitPrice: number;
-  vatRate: number;
-  totalExclTax: number;
-}
-
-export interface QuoteListEntry {
-  id: string;
-  number: string | null;
-  status: QuoteStatus;
-  statusLabel: string;
-  origin: string;
-  originLabel: string;
-  object: string;
-  equipment: { id: string; number: string | null };
-  totalExclTax: number;
-  totalInclTax: number;
-  createdAt: string;
-  invoice: DocRef | null;
-}
-
-export interface QuoteView {
-  id: string;
-  number: string | null;
-  status: QuoteStatus;
-  statusLabel: string;
-  origin: string;
-  originLabel: string;
-  object: string;
-  equipment: { id: string; number: string | null };
-  rows: AmountLine[];
-  totalExclTax: number;
-  vatByRate: VatLine[];
-  totalInclTax: number;
-  createdAt: string;
-  sentAt: string | null;
-  acceptedAt: string | null;
-  refusedAt: string | null;
-}
-
-export interface QuoteDetail {
-  quote: QuoteView;
-  invoice: DocRef | null;
-  actions: QuoteAction[];
-}
-
-export interface InvoiceRow {
-  id: string;
-  number: string | null;
-  nature: InvoiceNature;
-  status: InvoiceStatus;
-  client: string | null;
-  buyer: string | null;
-  issuedOn: string | null;
-  dueOn: string | null;
-  paidOn: string | null;
-  totalExclTax: number | null;
-  totalInclTax: number | null;
-}
-
-export interface CreditNoteRef extends DocRef {
-  status: InvoiceStatus;
-  totalInclTax: number;
-}
-
-export interface InvoiceView extends InvoiceRow {
-  natureLabel: string;
-  statusLabel: string;
-  buyerAddress: string | null;
-  buyerSiren: string | null;
-  createdOn: string;
-  lines: AmountLine[];
-  vatByRate: VatLine[];
-  creditedInvoice: DocRef | null;
-  creditNotes: CreditNoteRef[];
-  quote: DocRef | null;
-}
-
-export interface InvoiceDetail {
-  invoice: InvoiceView;
-  actions: InvoiceAction[];
-  remainingToCredit: number | null;
-}
-
-export interface Created {
-  id: string;
-  ok: boolean;
-  link: string;
-  url: string;
-}
+export type QuoteAction = QuoteDetail['actions'][number];
+export type InvoiceAction = InvoiceDetail['actions'][number];
+export type DocRef = LinkedDocument;
+export type VatLine = VatView;
+/** Une ligne chiffrée : ligne de devis ou de facture (même forme). */
+export type AmountLine = InvoiceLineView;
+export type InvoiceRow = InvoiceRowView;
 
 // ---------------------------------------------------------------------------
 // Libellés
 // ---------------------------------------------------------------------------
 
-export const QUOTE_STATUSES: { code: QuoteStatus; label: string }[] = [
-  { code: 'brouillon', label: 'Brouillon' },
-  { code: 'envoye', label: 'Envoyé' },
-  { code: 'accepte', label: 'Accepté' },
-  { code: 'refuse', label: 'Refusé' },
-];
-
-export const QUOTE_ORIGINS: { code: string; label: string }[] = [
-  { code: 'panne', label: 'Panne' },
-  { code: 'reserve', label: 'Réserve de contrôle technique' },
-  { code: 'technicien', label: 'Demande du technicien' },
-  { code: 'client', label: 'Demande du client' },
-];
-
-export const INVOICE_STATUSES: { code: InvoiceStatus; label: string }[] = [
-  { code: 'brouillon', label: 'Brouillon' },
-  { code: 'emise', label: 'Émise' },
-  { code: 'envoyee', label: 'Envoyée' },
-  { code: 'payee', label: 'Payée' },
-];
-
 /** Le statut accordé à la nature : un avoir est « Émis », « Envoyé », « Soldé ». */
 export function invoiceStatusLabel(nature: InvoiceNature, status: InvoiceStatus): string {
-  if (nature === 'avoir') {
-    if (status === 'emise') return 'Émis';
-    if (status === 'envoyee') return 'Envoyé';
-    if (status === 'payee') return 'Soldé';
-  }
-  return INVOICE_STATUSES.find((s) => s.code === status)?.label ?? status;
+  const labels = nature === 'avoir' ? CREDIT_NOTE_STATUSES : INVOICE_STATUSES;
+  return labels.find((s) => s.code === status)?.label ?? status;
 }
 
 /** Classe de badge : succès pour un devis accepté ou une pièce réglée, alerte pour un refus. */
@@ -196,12 +105,6 @@ export function formatRate(rate: number): string {
   return `${PERCENT.format(rate)} %`;
 }
 
-/** Taux de TVA permis, en points de base (20 %, 10 %, 5,5 %, 2,1 %, 0 %). */
-export const VAT_RATES_BP = [2000, 1000, 550, 210, 0] as const;
-export const MAX_LINES = 200;
-export const MAX_LABEL_CHARS = 300;
-export const MAX_QUANTITY_MILLI = 100_000_000;
-export const MAX_UNIT_PRICE_CENTS = 100_000_000;
 
 /**
  * Lit un nombre décimal saisi (`12,5`, `1 250.00`) en entier à `decimals`

@@ -1,0 +1,216 @@
+//! The web application's contract in TypeScript, generated from Rust:
+//! `ui/src/lib/generated/contract.ts`. It holds the read models the
+//! `/app/api` handlers answer with (derived with ts-rs, with the types they
+//! use), the closed sets of codes with their French labels (`wire_enum!`),
+//! and the limits the screens check before sending (the domain's constants).
+//!
+//! The file is committed, so that the UI builds without Rust; the test below
+//! fails when it is stale. `LIFTDESK_WRITE_CONTRACT=1 cargo test --lib
+//! contract` writes it again. A new read model is added to `typescript()`.
+
+use std::any::TypeId;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+use ts_rs::{Config, TS, TypeVisitor};
+
+use crate::domain::WireCode;
+use crate::domain::invoice::{InvoiceAction, InvoiceNature, InvoiceStatus};
+use crate::domain::lines;
+use crate::domain::quote::{QuoteAction, QuoteOrigin, QuoteStatus};
+
+/// Where the generated file lives, from the crate's root.
+pub const PATH: &str = "ui/src/lib/generated/contract.ts";
+
+/// The whole file.
+pub fn typescript() -> String {
+    let mut file = Contract::new();
+
+    file.section("Devis, factures et avoirs");
+    file.codes::<QuoteStatus>("QuoteStatus", "QUOTE_STATUSES");
+    file.codes::<QuoteOrigin>("QuoteOrigin", "QUOTE_ORIGINS");
+    file.codes::<QuoteAction>("QuoteActionCode", "QUOTE_ACTIONS");
+    file.codes::<InvoiceStatus>("InvoiceStatus", "INVOICE_STATUSES");
+    file.labels(
+        "Les statuts d'un avoir, accordés au masculin.",
+        "CREDIT_NOTE_STATUSES",
+        "InvoiceStatus",
+        InvoiceStatus::ALL
+            .iter()
+            .map(|s| (s.as_str(), s.label_for(InvoiceNature::Avoir))),
+    );
+    file.codes::<InvoiceNature>("InvoiceNature", "INVOICE_NATURES");
+    file.codes::<InvoiceAction>("InvoiceActionCode", "INVOICE_ACTIONS");
+    file.constant(
+        "Taux de TVA permis, en points de base (20 %, 10 %, 5,5 %, 2,1 %, 0 %).",
+        "VAT_RATES_BP",
+        &lines::VAT_RATES_BP,
+    );
+    file.constant(
+        "Taux appliqué quand une ligne n'en donne pas.",
+        "DEFAULT_VAT_RATE_BP",
+        &lines::DEFAULT_VAT_RATE_BP,
+    );
+    file.constant(
+        "Lignes d'un devis ou d'une facture, au plus.",
+        "MAX_LINES",
+        &lines::MAX_LINES,
+    );
+    file.constant(
+        "Caractères d'un libellé de ligne, au plus.",
+        "MAX_LABEL_CHARS",
+        &lines::MAX_LABEL_CHARS,
+    );
+    file.constant(
+        "Quantité d'une ligne, en millièmes, au plus.",
+        "MAX_QUANTITY_MILLI",
+        &lines::MAX_QUANTITY_MILLI,
+    );
+    file.constant(
+        "Prix unitaire HT d'une ligne, en centimes, au plus.",
+        "MAX_UNIT_PRICE_CENTS",
+        &lines::MAX_UNIT_PRICE_CENTS,
+    );
+    file.ty::<crate::api::wire::Created>();
+    file.ty::<crate::api::wire::Page<crate::api::wire::quotes::QuoteListEntry>>();
+    file.ty::<crate::api::wire::invoices::InvoiceRowView>();
+    file.ty::<super::quotes::QuoteDetail>();
+    file.ty::<super::invoices::InvoiceDetail>();
+
+    file.finish()
+}
+
+/// The file being written: each declaration once, in the order first met.
+struct Contract {
+    cfg: Config,
+    seen: HashSet<TypeId>,
+    out: String,
+}
+
+impl Contract {
+    fn new() -> Self {
+        let mut out = String::new();
+        out.push_str(
+            "// Généré depuis le code Rust (src/api/app/contract.rs) : ne pas modifier à la main.\n\
+             // LIFTDESK_WRITE_CONTRACT=1 cargo test --lib contract le régénère.\n",
+        );
+        Self {
+            // Every number of the API is a JSON number, never a bigint.
+            cfg: Config::new().with_large_int("number"),
+            seen: HashSet::new(),
+            out,
+        }
+    }
+
+    fn section(&mut self, title: &str) {
+        let _ = write!(self.out, "\n// {title}\n");
+    }
+
+    /// A closed set: its type (the union of its codes) and the list of its
+    /// codes with their French labels, in declaration order.
+    fn codes<E: WireCode>(&mut self, type_name: &str, list_name: &str) {
+        let union: Vec<String> = E::all()
+            .iter()
+            .map(|value| format!("'{}'", value.code()))
+            .collect();
+        let _ = writeln!(
+            self.out,
+            "\nexport type {type_name} = {};",
+            union.join(" | ")
+        );
+        let labels = E::all().iter().map(|v| (v.code(), v.french()));
+        self.labels("", list_name, type_name, labels);
+    }
+
+    /// A list of codes with their labels.
+    fn labels<'a>(
+        &mut self,
+        doc: &str,
+        list_name: &str,
+        type_name: &str,
+        labels: impl Iterator<Item = (&'a str, &'a str)>,
+    ) {
+        self.out.push('\n');
+        if !doc.is_empty() {
+            let _ = writeln!(self.out, "/** {doc} */");
+        }
+        let _ = writeln!(
+            self.out,
+            "export const {list_name}: readonly {{ code: {type_name}; label: string }}[] = ["
+        );
+        for (code, label) in labels {
+            let _ = writeln!(
+                self.out,
+                "  {{ code: '{code}', label: {} }},",
+                quoted(label)
+            );
+        }
+        self.out.push_str("];\n");
+    }
+
+    fn constant<T: Serialize + ?Sized>(&mut self, doc: &str, name: &str, value: &T) {
+        let json = serde_json::to_string(value).unwrap_or_default();
+        let _ = write!(
+            self.out,
+            "\n/** {doc} */\nexport const {name} = {json} as const;\n"
+        );
+    }
+
+    /// A read model and every type it uses.
+    fn ty<T: TS + ?Sized + 'static>(&mut self) {
+        self.visit::<T>();
+    }
+
+    fn finish(self) -> String {
+        self.out
+    }
+}
+
+impl TypeVisitor for Contract {
+    fn visit<T: TS + 'static + ?Sized>(&mut self) {
+        // Built-in types (strings, numbers, arrays…) have no declaration.
+        if <T as TS>::output_path().is_none() {
+            return;
+        }
+        if !self.seen.insert(TypeId::of::<<T as TS>::WithoutGenerics>()) {
+            return;
+        }
+        self.out.push('\n');
+        if let Some(docs) = <T as TS>::docs() {
+            self.out.push_str(&docs);
+        }
+        self.out.push_str("export ");
+        self.out
+            .push_str(&<<T as TS>::WithoutGenerics as TS>::decl(&self.cfg));
+        self.out.push('\n');
+        <T as TS>::visit_dependencies(self);
+    }
+}
+
+/// A TypeScript string literal.
+fn quoted(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed file is what the Rust types give today: a read model
+    /// changed without regenerating it fails here (and the UI's type check
+    /// then holds the screens to the new shape).
+    #[test]
+    fn the_ui_contract_is_generated_from_the_read_models() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(PATH);
+        let generated = typescript();
+        if std::env::var_os("LIFTDESK_WRITE_CONTRACT").is_some() {
+            std::fs::write(&path, &generated).expect("write the contract");
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "{PATH} n'est pas à jour : LIFTDESK_WRITE_CONTRACT=1 cargo test --lib contract"
+        );
+    }
+}
