@@ -5,6 +5,7 @@ use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::api::json::ApiJson;
 use crate::auth::staff_session::StaffSession;
@@ -23,9 +24,9 @@ struct PasswordBody {
     new_password: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct PasswordChanged {
+pub(crate) struct PasswordChanged {
     revoked_tokens: usize,
 }
 

@@ -7,6 +7,7 @@
 
 use std::convert::Infallible;
 use std::time::Duration as StdDuration;
+use ts_rs::TS;
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -72,9 +73,10 @@ struct ColumnQuery {
 }
 
 /// One column of the board: one page of the calls of a status.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct Column {
+    #[ts(type = "CallStatus")]
     statut: &'static str,
     libelle: &'static str,
     total: i64,
@@ -83,9 +85,9 @@ struct Column {
     results: Vec<CallListEntry>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct Board {
+pub(crate) struct Board {
     /// Resolved calls shown: those resolved in the last this many hours.
     resolved_since_hours: i64,
     columns: Vec<Column>,
@@ -185,7 +187,7 @@ async fn column_page(
 
 // -- Detail -----------------------------------------------------------------
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct ActorView {
     /// `centre`, `personnel`, `jeton`, `partenaire`, `cli`, `systeme`.
@@ -193,7 +195,7 @@ struct ActorView {
     name: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct TimelineEntry {
     at: String,
@@ -240,14 +242,15 @@ impl From<HistoryEntry> for TimelineEntry {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct NextStatus {
+    #[ts(type = "CallStatus")]
     statut: &'static str,
     libelle: &'static str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct TechnicianChoice {
     id: String,
@@ -259,7 +262,7 @@ struct TechnicianChoice {
     suggested: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct UnavailableTechnician {
     id: String,
@@ -267,7 +270,7 @@ struct UnavailableTechnician {
     reason: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct Technicians {
     /// Who may take the call: on standby first, then by name.
@@ -309,9 +312,9 @@ impl From<TechnicianChoices> for Technicians {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct CallDetail {
+pub(crate) struct CallDetail {
     call: CallRead,
     /// The type in plain words (« Personne bloquée »).
     type_label: &'static str,
@@ -405,11 +408,12 @@ struct NewCallBody {
     recu_le: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct NewCall {
+pub(crate) struct NewCall {
     id: String,
     reference: String,
+    #[ts(type = "CallStatus")]
     statut: &'static str,
     libelle: &'static str,
     link: String,
@@ -452,7 +456,7 @@ struct EquipmentQuery {
     q: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct EquipmentChoice {
     id: String,
@@ -461,9 +465,9 @@ struct EquipmentChoice {
     address: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct EquipmentChoices {
+pub(crate) struct EquipmentChoices {
     /// Equipment matching, across the park.
     total: i64,
     /// The first ones, by number.

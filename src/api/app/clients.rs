@@ -16,6 +16,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
@@ -81,7 +82,7 @@ async fn list(
 
 // -- A client -----------------------------------------------------------------
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct ClientView {
     /// The partner identifier: the `id` of the list, the `parentId` of a contact.
@@ -103,7 +104,7 @@ struct ClientView {
     url: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct ContactView {
     id: String,
@@ -115,9 +116,9 @@ struct ContactView {
 }
 
 /// A client, its contacts, and what the session may do with it.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct ClientDetail {
+pub(crate) struct ClientDetail {
     client: ClientView,
     contacts: Vec<ContactView>,
     /// `contact` (an active client receives contacts), and for an

@@ -9,13 +9,14 @@
 //! contract` writes it again. A new read model is added to `typescript()`.
 
 use std::any::TypeId;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
 use serde::Serialize;
 use ts_rs::{Config, TS, TypeVisitor};
 
 use crate::domain::WireCode;
+use crate::domain::call::{CallStatus, CallType};
 use crate::domain::invoice::{InvoiceAction, InvoiceNature, InvoiceStatus};
 use crate::domain::lines;
 use crate::domain::quote::{QuoteAction, QuoteOrigin, QuoteStatus};
@@ -78,6 +79,83 @@ pub fn typescript() -> String {
     file.ty::<super::quotes::QuoteDetail>();
     file.ty::<super::invoices::InvoiceDetail>();
 
+    file.section("Appels de panne");
+    file.codes::<CallStatus>("CallStatus", "CALL_STATUSES");
+    file.codes::<CallType>("CallType", "CALL_TYPES");
+    file.ty::<super::calls::Board>();
+    file.ty::<super::calls::CallDetail>();
+    file.ty::<super::calls::EquipmentChoices>();
+    file.ty::<super::calls::NewCall>();
+    file.ty::<crate::api::wire::Page<crate::api::wire::calls::CallListEntry>>();
+
+    file.section("Tableau de bord");
+    file.ty::<crate::services::dashboard::DashboardOut>();
+
+    file.section("Planning et visites");
+    file.ty::<super::planning::WeekOut>();
+    file.ty::<super::planning::VisitOut>();
+    file.ty::<super::planning::Saved>();
+    file.ty::<super::planning::EquipmentPlanOut>();
+    file.ty::<super::planning::ProposalOut>();
+    file.ty::<crate::api::wire::Page<crate::api::wire::equipment::EquipmentListEntry>>();
+
+    file.section("Techniciens et astreinte");
+    file.ty::<super::technicians::TechniciansAnswer>();
+    file.ty::<super::technicians::WeekView>();
+    file.ty::<super::technicians::RotaAnswer>();
+    file.ty::<super::technicians::ReplacedAnswer>();
+    file.ty::<super::technicians::AbsencesAnswer>();
+    file.ty::<super::technicians::AbsenceView>();
+
+    file.section("Clients et contacts");
+    file.ty::<crate::api::wire::Page<crate::api::wire::clients::ClientListEntry>>();
+    file.ty::<super::clients::ClientDetail>();
+    file.ty::<crate::api::wire::contacts::CreationDescriptor>();
+
+    file.section("Équipements");
+    file.ty::<super::equipment::ParkPage>();
+    file.ty::<super::equipment::EquipmentPage>();
+    file.ty::<super::equipment::Logbook>();
+    file.ty::<super::equipment::ClientsAnswer>();
+    file.ty::<super::equipment::RepairQuote>();
+
+    file.section("Relevés et écarts");
+    file.ty::<super::surveys::Paged<super::surveys::ListRow>>();
+    file.ty::<super::surveys::SurveyDetail>();
+    file.ty::<super::surveys::Paged<super::surveys::DiscrepancyView>>();
+    file.ty::<crate::api::wire::surveys::SurveyData>();
+    file.ty::<crate::api::wire::surveys::SurveySubmitted>();
+
+    file.section("Imports");
+    file.ty::<crate::api::wire::imports::UploadedFile>();
+    file.ty::<crate::api::wire::imports::ImportFileView>();
+    file.ty::<crate::api::wire::imports::ImportReport>();
+
+    file.section("Clés d'accès");
+    file.ty::<crate::api::wire::Page<super::keys::KeyView>>();
+    file.ty::<super::keys::KeyCreated>();
+    file.ty::<super::keys::TokenCreated>();
+    file.ty::<super::keys::Revoked>();
+    file.ty::<super::keys::PartnerKeyRevoked>();
+
+    file.section("Webhooks");
+    file.ty::<crate::api::wire::webhooks::SyncStatusWire>();
+    file.ty::<super::webhooks::EventChoice>();
+    file.ty::<crate::api::wire::webhooks::SubscriptionWire>();
+    file.ty::<crate::api::wire::Page<crate::api::wire::webhooks::DeliveryWire>>();
+    file.ty::<crate::api::wire::webhooks::Subscribed>();
+    file.ty::<crate::api::wire::webhooks::TestSent>();
+    file.ty::<crate::api::wire::webhooks::Revoked>();
+
+    file.section("Session, compte, installation et réglages");
+    file.ty::<super::session::SessionView>();
+    file.ty::<super::account::PasswordChanged>();
+    file.ty::<super::setup::SetupStatus>();
+    file.ty::<super::setup::DemoInstalled>();
+    file.ty::<super::settings::SettingsView>();
+    file.ty::<super::settings::BackupView>();
+    file.ty::<super::settings::RestoreAccepted>();
+
     file.finish()
 }
 
@@ -86,6 +164,10 @@ struct Contract {
     cfg: Config,
     seen: HashSet<TypeId>,
     out: String,
+    /// Declarations met while visiting a read model, by TypeScript name.
+    pending: BTreeMap<String, String>,
+    /// Inside a read model's dependencies.
+    visiting: bool,
 }
 
 impl Contract {
@@ -100,6 +182,8 @@ impl Contract {
             cfg: Config::new().with_large_int("number"),
             seen: HashSet::new(),
             out,
+            pending: BTreeMap::new(),
+            visiting: false,
         }
     }
 
@@ -157,9 +241,13 @@ impl Contract {
         );
     }
 
-    /// A read model and every type it uses.
+    /// A read model, then every type it uses not declared yet, by name (the
+    /// order ts-rs visits them in is not stable from one build to the next).
     fn ty<T: TS + ?Sized + 'static>(&mut self) {
         self.visit::<T>();
+        for declaration in std::mem::take(&mut self.pending).into_values() {
+            self.out.push_str(&declaration);
+        }
     }
 
     fn finish(self) -> String {
@@ -176,15 +264,23 @@ impl TypeVisitor for Contract {
         if !self.seen.insert(TypeId::of::<<T as TS>::WithoutGenerics>()) {
             return;
         }
-        self.out.push('\n');
+        let mut declaration = String::from("\n");
         if let Some(docs) = <T as TS>::docs() {
-            self.out.push_str(&docs);
+            declaration.push_str(&docs);
         }
-        self.out.push_str("export ");
-        self.out
-            .push_str(&<<T as TS>::WithoutGenerics as TS>::decl(&self.cfg));
-        self.out.push('\n');
+        declaration.push_str("export ");
+        declaration.push_str(&<<T as TS>::WithoutGenerics as TS>::decl(&self.cfg));
+        declaration.push('\n');
+        let name = <T as TS>::ident(&self.cfg);
+        if self.pending.is_empty() && !self.visiting {
+            // The read model itself, in the order `typescript()` lists it.
+            self.out.push_str(&declaration);
+        } else {
+            self.pending.insert(name, declaration);
+        }
+        let visiting = std::mem::replace(&mut self.visiting, true);
         <T as TS>::visit_dependencies(self);
+        self.visiting = visiting;
     }
 }
 

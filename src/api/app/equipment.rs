@@ -17,6 +17,7 @@ use axum::{Json, Router};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use ts_rs::TS;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
@@ -123,14 +124,14 @@ fn park_filter(query: &mut ParkQuery) -> AppResult<ParkFilter> {
     })
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct ClientRef {
     id: String,
     name: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct ParkEntry {
     id: String,
@@ -146,9 +147,9 @@ struct ParkEntry {
     knowledge_band: &'static str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct ParkPage {
+pub(crate) struct ParkPage {
     total: i64,
     page: u32,
     limit: u32,
@@ -208,8 +209,8 @@ struct ClientsQuery {
     q: Option<String>,
 }
 
-#[derive(Serialize)]
-struct ClientsAnswer {
+#[derive(Serialize, TS)]
+pub(crate) struct ClientsAnswer {
     results: Vec<ClientRef>,
 }
 
@@ -244,7 +245,8 @@ async fn clients(
 
 // -- The equipment's page -----------------------------------------------------
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
+#[ts(rename = "EquipmentFieldView")]
 #[serde(rename_all = "camelCase")]
 struct FieldView {
     code: String,
@@ -260,7 +262,7 @@ struct FieldView {
     counts: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct ComponentView {
     /// `equipment` for the equipment itself, else the component key.
@@ -269,7 +271,7 @@ struct ComponentView {
     fields: Vec<FieldView>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct MissingField {
     code: String,
@@ -280,7 +282,7 @@ struct MissingField {
     gain: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct KnowledgeView {
     rate: f64,
@@ -296,14 +298,14 @@ struct KnowledgeView {
     missing: Vec<MissingField>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct Listed<T> {
     total: i64,
     results: Vec<T>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct VisitView {
     id: String,
@@ -335,14 +337,16 @@ impl From<EquipmentVisitRow> for VisitView {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct CallView {
     id: String,
     reference: String,
     #[serde(rename = "type")]
+    #[ts(type = "CallType")]
     call_type: CallType,
     type_label: String,
+    #[ts(type = "CallStatus")]
     status: CallStatus,
     status_label: String,
     description: String,
@@ -377,7 +381,7 @@ impl From<EquipmentCallRow> for CallView {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct SurveyView {
     id: String,
@@ -403,7 +407,8 @@ impl From<EquipmentSurveyRow> for SurveyView {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
+#[ts(rename = "EquipmentQuoteView")]
 #[serde(rename_all = "camelCase")]
 struct QuoteView {
     id: String,
@@ -435,7 +440,7 @@ impl From<EquipmentQuoteRow> for QuoteView {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct DowntimeView {
     from: String,
@@ -449,7 +454,7 @@ struct DowntimeView {
     calls: usize,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct RecentCall {
     id: String,
@@ -458,7 +463,7 @@ struct RecentCall {
     type_label: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct RepeatView {
     /// Three calls or more in the last 90 days.
@@ -469,9 +474,9 @@ struct RepeatView {
     calls: Vec<RecentCall>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct EquipmentPage {
+pub(crate) struct EquipmentPage {
     id: String,
     identity: IdentityView,
     type_label: Option<String>,
@@ -699,9 +704,9 @@ async fn update_technical(
     Ok(Json(read_page(&state, &principal, &id).await?))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct RepairQuote {
+pub(crate) struct RepairQuote {
     id: String,
     /// The draft on the quotes screen.
     link: String,
@@ -727,7 +732,7 @@ async fn repair_quote(
 
 // -- The maintenance logbook --------------------------------------------------
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct LogbookEntry {
     /// `visite` or `panne`.
@@ -750,9 +755,9 @@ struct LogbookEntry {
     reference: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct Logbook {
+pub(crate) struct Logbook {
     equipment: LogbookEquipment,
     generated_at: String,
     entries: Vec<LogbookEntry>,
@@ -760,7 +765,7 @@ struct Logbook {
     truncated: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct LogbookEquipment {
     id: String,

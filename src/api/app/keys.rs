@@ -10,6 +10,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::api::extract::{ApiPath, ApiQuery};
@@ -49,7 +50,7 @@ fn fingerprint_prefix(fingerprint: &str) -> String {
 }
 
 /// A live token or key as listed: never its secret.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct KeyView {
     pub id: String,
@@ -100,9 +101,9 @@ struct NameBody {
 }
 
 /// The token just created: the only answer that carries its secret.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct TokenCreated {
+pub(crate) struct TokenCreated {
     id: String,
     name: String,
     fingerprint_prefix: String,
@@ -111,9 +112,9 @@ struct TokenCreated {
 }
 
 /// A key just created: the only answer that carries its secret.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct KeyCreated {
+pub(crate) struct KeyCreated {
     id: String,
     name: String,
     fingerprint_prefix: String,
@@ -133,15 +134,16 @@ impl KeyCreated {
     }
 }
 
-#[derive(Debug, Serialize)]
-struct Revoked {
+#[derive(Debug, Serialize, TS)]
+#[ts(rename = "KeyRevoked")]
+pub(crate) struct Revoked {
     id: String,
     ok: bool,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct PartnerKeyRevoked {
+pub(crate) struct PartnerKeyRevoked {
     id: String,
     ok: bool,
     /// True when the key itself is revoked (no agency remained).

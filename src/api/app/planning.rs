@@ -13,6 +13,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
@@ -51,7 +52,7 @@ struct DayQuery {
     day: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct TechnicianOut {
     id: String,
@@ -79,9 +80,9 @@ impl From<WeekTechnician> for TechnicianOut {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct WeekOut {
+pub(crate) struct WeekOut {
     /// Monday to Sunday, `YYYY-MM-DD`.
     days: Vec<String>,
     today: String,
@@ -122,7 +123,7 @@ async fn week(
 
 // -- Proposal ---------------------------------------------------------------
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct ProposalLineOut {
     equipment_id: String,
@@ -156,9 +157,9 @@ impl From<ProposalLine> for ProposalLineOut {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct ProposalOut {
+pub(crate) struct ProposalOut {
     days: Vec<String>,
     visits: Vec<ProposalLineOut>,
     unplaced: Vec<ProposalLineOut>,
@@ -203,9 +204,9 @@ struct SaveBody {
     visits: Vec<SaveLineIn>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct Saved {
+pub(crate) struct Saved {
     created: usize,
     ids: Vec<String>,
 }
@@ -261,9 +262,9 @@ async fn search_equipment(
     Ok(page)
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct EquipmentPlanOut {
+pub(crate) struct EquipmentPlanOut {
     id: String,
     number: Option<String>,
     #[serde(rename = "type")]
@@ -324,9 +325,9 @@ async fn set_interval(
 
 // -- One visit ------------------------------------------------------------------
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct VisitOut {
+pub(crate) struct VisitOut {
     id: String,
     status: String,
     planned_for: String,

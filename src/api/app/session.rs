@@ -6,6 +6,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{post, put};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::api::json::ApiJson;
 use crate::api::wire::me::AgencyRef;
@@ -35,7 +36,7 @@ struct SwitchAgencyBody {
     agency_id: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 struct AccountSummary {
     id: String,
     name: Option<String>,
@@ -43,7 +44,7 @@ struct AccountSummary {
     role: &'static str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionView {
     account: AccountSummary,

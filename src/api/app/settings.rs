@@ -8,6 +8,7 @@
 //! (through the host: the server must stop), and the support diagnostics.
 
 use std::path::{Path, PathBuf};
+use ts_rs::TS;
 
 use axum::extract::State;
 use axum::http::{StatusCode, header};
@@ -36,9 +37,9 @@ pub fn router() -> Router<AppState> {
         .route("/diagnostics", get(diagnostics_report))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct BackupView {
+pub(crate) struct BackupView {
     name: String,
     path: String,
     bytes: u64,
@@ -59,9 +60,9 @@ impl From<BackupFile> for BackupView {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct SettingsView {
+pub(crate) struct SettingsView {
     /// The address to give to integrations (API, webhooks' partners…).
     base_url: String,
     /// The port the server listens on now.
@@ -89,7 +90,7 @@ struct SettingsView {
     webhooks: Option<SyncStatusWire>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct SettingsWire {
     port: u16,
@@ -257,9 +258,9 @@ struct RestoreBody {
     path: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct RestoreAccepted {
+pub(crate) struct RestoreAccepted {
     schema_version: i64,
 }
 

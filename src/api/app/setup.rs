@@ -7,6 +7,7 @@
 //! exists (409).
 
 use std::net::SocketAddr;
+use ts_rs::TS;
 
 use axum::extract::{ConnectInfo, FromRequestParts, State};
 use axum::http::request::Parts;
@@ -27,9 +28,9 @@ pub fn router() -> Router<AppState> {
         .route("/setup/demo", post(install_demo))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct SetupStatus {
+pub(crate) struct SetupStatus {
     /// No organization yet: the setup screen replaces the sign-in.
     needed: bool,
 }
@@ -121,16 +122,16 @@ async fn set_up(
     super::session::open_session(&state, account, scope).await
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct DemoSignIn {
     email: String,
     password: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct DemoInstalled {
+pub(crate) struct DemoInstalled {
     admin: DemoSignIn,
     member: DemoSignIn,
 }

@@ -17,6 +17,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
 use crate::api::app::equipment::value_type_code;
 use crate::api::extract::{ApiPath, ApiQuery};
@@ -54,9 +55,9 @@ fn caller_of(session: &StaffSession) -> AppResult<Principal> {
     Ok(session.principal())
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct Paged<T> {
+pub(crate) struct Paged<T> {
     total: i64,
     page: u32,
     limit: u32,
@@ -64,7 +65,7 @@ struct Paged<T> {
 }
 
 /// The surveyed equipment, with its page on the equipment screen.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct EquipmentRef {
     id: String,
@@ -100,9 +101,9 @@ struct ListQuery {
 
 /// A row of the list: the REST row (`id`, `number`, `link`, `url`) and what
 /// the screen shows besides.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct ListRow {
+pub(crate) struct ListRow {
     id: String,
     number: Option<String>,
     link: String,
@@ -171,7 +172,7 @@ async fn list(
 // -- The survey -------------------------------------------------------------------
 
 /// A component of the catalog and its French name.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct ComponentName {
     /// `equipment` for the equipment itself, else the key (`car_door`…), as
@@ -181,7 +182,7 @@ struct ComponentName {
 }
 
 /// A datum the submission form offers.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct FormField {
     code: String,
@@ -193,7 +194,7 @@ struct FormField {
     value: Option<Value>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct FormComponent {
     component: String,
@@ -202,7 +203,7 @@ struct FormComponent {
 }
 
 /// What the submission form needs, and whether the server would accept it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct SubmissionView {
     /// This account may submit this survey now.
@@ -218,9 +219,9 @@ struct SubmissionView {
     components: Vec<FormComponent>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct SurveyDetail {
+pub(crate) struct SurveyDetail {
     /// The REST read (`GET /surveys/{id}`), as is.
     survey: SurveyRead,
     /// The status code (`a_realiser`, `en_cours`, `termine`, `annule`).
@@ -342,9 +343,9 @@ struct PageOnly {
     page: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct DiscrepancyView {
+pub(crate) struct DiscrepancyView {
     id: String,
     /// `equipment` for the whole equipment, else the component key.
     component: String,

@@ -9,6 +9,7 @@ use axum::routing::{delete, get, post, put};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
@@ -39,9 +40,9 @@ pub fn router() -> Router<AppState> {
         )
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct TechniciansAnswer {
+pub(crate) struct TechniciansAnswer {
     technicians: Vec<TechnicianView>,
     /// The session may change the rota and the absences.
     can_edit: bool,
@@ -65,7 +66,7 @@ struct RotaQuery {
     weeks: Option<u32>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct ShiftView {
     technician_id: String,
@@ -74,9 +75,9 @@ struct ShiftView {
     ends_at: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct WeekView {
+pub(crate) struct WeekView {
     monday: String,
     starts_at: String,
     ends_at: String,
@@ -116,9 +117,9 @@ impl WeekView {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct RotaAnswer {
+pub(crate) struct RotaAnswer {
     /// The Monday of the current rota week.
     current_week: String,
     weeks: Vec<WeekView>,
@@ -203,9 +204,9 @@ struct ReplaceBody {
     to: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct ReplacedAnswer {
+pub(crate) struct ReplacedAnswer {
     technician_id: String,
     starts_at: String,
     ends_at: String,
@@ -231,9 +232,9 @@ async fn replace(
     }))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct AbsenceView {
+pub(crate) struct AbsenceView {
     id: String,
     starts_on: String,
     ends_on: String,
@@ -251,9 +252,9 @@ impl From<AbsenceDetail> for AbsenceView {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct AbsencesAnswer {
+pub(crate) struct AbsencesAnswer {
     /// Absences not over, and those of the last three months, by start.
     absences: Vec<AbsenceView>,
 }

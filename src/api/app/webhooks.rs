@@ -10,6 +10,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
@@ -44,8 +45,8 @@ async fn list(
 }
 
 /// An event to subscribe to, as the screen offers it.
-#[derive(Serialize)]
-struct EventChoice {
+#[derive(Serialize, TS)]
+pub(crate) struct EventChoice {
     code: &'static str,
     label: &'static str,
 }

@@ -4,6 +4,7 @@
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
@@ -68,7 +69,7 @@ impl From<CallType> for CallTypeCode {
 }
 
 /// L'équipement concerné.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 pub struct CallEquipment {
     /// Identifiant de l'équipement.
     pub id: String,
@@ -82,14 +83,14 @@ pub struct CallEquipment {
 }
 
 /// Un technicien ou un centre d'appels : identifiant et nom.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 pub struct NamedRef {
     pub id: String,
     pub name: String,
 }
 
 /// Un appel de panne, tel que l'agence le voit.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CallRead {
     /// Identifiant de l'appel.
@@ -97,6 +98,7 @@ pub struct CallRead {
     /// Référence donnée par le centre d'appels (ou par l'agence).
     pub reference: String,
     /// Statut de l'appel.
+    #[ts(type = "CallStatus")]
     pub statut: CallStatusCode,
     /// Le statut en clair.
     #[schema(example = "Technicien en route")]
@@ -112,6 +114,7 @@ pub struct CallRead {
     pub recu_le: String,
     /// Ce que l'appelant a signalé.
     #[serde(rename = "type")]
+    #[ts(type = "CallType")]
     pub call_type: CallTypeCode,
     /// Urgence : une personne est bloquée (`personne_bloquee`).
     pub urgence: bool,
@@ -213,7 +216,7 @@ pub struct CallListQuery {
 }
 
 /// Une ligne de la liste des appels : l'appel, son équipement, l'immeuble et le technicien.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CallListEntry {
     /// Identifiant de l'appel (à lire avec `GET /calls/{id}`).
@@ -221,12 +224,14 @@ pub struct CallListEntry {
     /// Référence donnée par le centre d'appels (ou par l'agence).
     pub reference: String,
     /// Statut de l'appel.
+    #[ts(type = "CallStatus")]
     pub statut: CallStatusCode,
     /// Le statut en clair.
     #[schema(example = "Ouverte")]
     pub libelle: String,
     /// Ce que l'appelant a signalé.
     #[serde(rename = "type")]
+    #[ts(type = "CallType")]
     pub call_type: CallTypeCode,
     /// Urgence : une personne est bloquée (`personne_bloquee`).
     pub urgence: bool,

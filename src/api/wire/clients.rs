@@ -4,6 +4,7 @@
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::wire::{Page, PageQuery, Paging, RecordKind};
@@ -37,7 +38,7 @@ pub enum ClientStatusCode {
 }
 
 /// Une ligne de la liste des clients.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientListEntry {
     /// Identifiant du client : son `client_id` de l'API partenaire, celui que

@@ -4,6 +4,7 @@
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
 use std::borrow::Cow;
+use ts_rs::TS;
 
 use rmcp::schemars;
 use serde::{Deserialize, Serialize};
@@ -33,7 +34,7 @@ pub enum FieldTypeCode {
 }
 
 /// L'objet auquel rattacher le contact (`parentId` à la création).
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
 pub struct DescriptorParent {
     /// Nom du champ parent.
     pub label: String,
@@ -44,7 +45,7 @@ pub struct DescriptorParent {
 }
 
 /// Un champ à remplir.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
 pub struct DescriptorField {
     /// Clé à envoyer dans `champs`.
     pub id: String,
@@ -61,7 +62,7 @@ pub struct DescriptorField {
 }
 
 /// Le descripteur de création d'un contact : exactement ces trois champs.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema, TS)]
 pub struct CreationDescriptor {
     /// Type de l'objet créé, au singulier.
     #[serde(rename = "type")]

@@ -6,6 +6,7 @@
 use rmcp::schemars;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
+use ts_rs::TS;
 use utoipa::openapi::schema::{Object, ObjectBuilder, SchemaType, Type};
 use utoipa::{IntoParams, ToSchema};
 
@@ -34,7 +35,7 @@ pub struct EquipmentListQuery {
 }
 
 /// Une ligne de la liste des équipements.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct EquipmentListEntry {
     /// Identifiant de l'équipement.
@@ -213,7 +214,7 @@ impl From<IdentityBody> for IdentityPatch {
 }
 
 /// L'identité d'un équipement après correction ; un champ sans valeur vaut `null`.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct IdentityView {
     /// Identifiant de l'équipement.

@@ -4,6 +4,7 @@
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
 use std::collections::BTreeMap;
+use ts_rs::TS;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -43,7 +44,7 @@ impl From<&AgencyRow> for ExternalAgency {
 }
 
 /// L'immeuble où se trouve l'équipement.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ExternalBuilding {
     /// Identifiant de l'immeuble.

@@ -4,6 +4,7 @@
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
 use std::collections::BTreeMap;
+use ts_rs::TS;
 
 use axum::extract::{FromRequest, Request};
 use serde::{Deserialize, Serialize};
@@ -58,7 +59,7 @@ impl FromRequest<AppState> for UploadJson {
 }
 
 /// Le fichier reçu, tel qu'il a été lu. Rien n'est encore importé.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct UploadedFile {
     /// Identifiant du fichier, pour la vérification et l'import.
@@ -87,7 +88,7 @@ pub async fn file_upload(
 }
 
 /// `en_cours`, `terminee` ou `echouee`.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Serialize, ToSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatusCode {
     EnCours,
@@ -107,7 +108,7 @@ impl From<RunStatus> for RunStatusCode {
 
 /// Où en est une vérification ou un import (suivi en mémoire : un
 /// redémarrage du serveur l'oublie).
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct RunView {
     /// Cible : `equipment`, `clients` ou `contacts`.
@@ -148,7 +149,7 @@ impl From<RunSnapshot> for RunView {
 }
 
 /// Un fichier envoyé, et où en sont sa vérification et son import.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportFileView {
     /// Identifiant du fichier.
@@ -174,7 +175,8 @@ pub struct ImportFileView {
 }
 
 /// Un champ d'une cible, auquel une colonne peut être associée.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
+#[ts(rename = "ImportFieldView")]
 pub struct FieldView {
     /// Clé du champ dans `mapping`.
     pub id: String,
@@ -192,7 +194,7 @@ impl From<&Field> for FieldView {
 }
 
 /// Une cible d'import, ses champs et la correspondance proposée pour ce fichier.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TargetView {
     /// `equipment`, `clients` ou `contacts`.
@@ -257,7 +259,7 @@ pub(crate) fn mapping_view(
 
 /// `equipment` (le parc : équipements et leurs immeubles), `clients` ou
 /// `contacts` (des clients de l'agence).
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum TargetCode {
     Equipment,
@@ -298,7 +300,7 @@ pub struct RunBody {
 }
 
 /// `creation`, `mise_a_jour` ou `refus`.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Serialize, ToSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ActionCode {
     Creation,
@@ -317,7 +319,7 @@ impl From<Action> for ActionCode {
 }
 
 /// Ce que fait (vérification) ou a fait (import) une ligne du fichier.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 pub struct RowView {
     /// Numéro de la ligne dans le tableur (l'en-tête d'un fichier qui commence en haut est la ligne 1).
     pub row: u32,
@@ -333,7 +335,7 @@ pub struct RowView {
 }
 
 /// Le résultat d'une vérification ou d'un import, ligne par ligne.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportReport {
     /// Identifiant du fichier.

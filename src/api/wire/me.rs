@@ -4,6 +4,7 @@
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
 use serde::Serialize;
+use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::error::AppResult;
@@ -31,7 +32,7 @@ pub struct AccountView {
 }
 
 /// Une agence : identifiant et nom.
-#[derive(Serialize, Clone, ToSchema)]
+#[derive(Serialize, Clone, ToSchema, TS)]
 pub struct AgencyRef {
     #[schema(format = Uuid)]
     pub id: String,

@@ -109,7 +109,7 @@ fn encode_segment(id: &str, out: &mut String) {
 }
 
 /// `{"id", "link", "url"}` of a referenced record.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, TS)]
 pub struct RecordRef {
     pub id: String,
     pub link: String,

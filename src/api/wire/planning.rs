@@ -4,6 +4,7 @@
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::error::AppResult;
@@ -23,7 +24,7 @@ pub struct PlanningQuery {
 
 // Exactly the spec's Planning entry table.
 /// Une visite du planning.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanningEntry {
     /// Identifiant de la visite.

@@ -107,11 +107,13 @@ pub struct QuoteView {
     /// Statut.
     #[schema(value_type = QuoteStatusCode)]
     #[ts(type = "QuoteStatus")]
+    #[ts(type = "QuoteStatus")]
     pub status: String,
     /// Statut en toutes lettres.
     pub status_label: String,
     /// Origine.
     #[schema(value_type = QuoteOriginCode)]
+    #[ts(type = "QuoteOrigin")]
     #[ts(type = "QuoteOrigin")]
     pub origin: String,
     /// Origine en toutes lettres.

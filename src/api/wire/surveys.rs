@@ -7,6 +7,7 @@ use rmcp::schemars;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value, json};
+use ts_rs::TS;
 use utoipa::openapi::schema::{AdditionalProperties, Object, ObjectBuilder, SchemaType, Type};
 use utoipa::{IntoParams, ToSchema};
 
@@ -91,7 +92,7 @@ pub async fn survey_list(
 }
 
 /// Les champs d'un relevé, tels qu'ils se lisent : toujours présents, texte ou `null`.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SurveyFields {
     /// Numéro.
@@ -119,7 +120,7 @@ pub struct SurveyFields {
 }
 
 /// Un relevé : son type (`releve`), son identifiant, son lien et ses champs.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 pub struct SurveyRead {
     /// Type de l'objet, au singulier : toujours `releve`.
     #[serde(rename = "type")]
@@ -179,7 +180,7 @@ pub async fn survey_record(
 }
 
 /// Une affaire qui a demandé le relevé.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SurveyDeal {
     /// Identifiant de l'affaire.
@@ -197,7 +198,7 @@ pub struct SurveyDeal {
 }
 
 /// Noms V1 d'une donnée.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, TS)]
 pub struct ChampV1 {
     /// Table V1.
     pub table: String,
@@ -206,7 +207,7 @@ pub struct ChampV1 {
 }
 
 /// Une donnée relevée.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, TS)]
 pub struct SurveyDatum {
     /// Code de la donnée dans le catalogue.
     pub code: String,
@@ -224,7 +225,7 @@ pub struct SurveyDatum {
 }
 
 /// Data grouped by component key, serialized as a JSON object in this order.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, TS)]
 pub struct Components(pub Vec<(String, Vec<SurveyDatum>)>);
 
 impl Serialize for Components {
@@ -274,7 +275,7 @@ pub(crate) fn group_components(
 }
 
 /// Les données d'un relevé.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SurveyData {
     /// Identifiant du relevé.
@@ -582,7 +583,7 @@ impl From<SubmitBody> for SubmitInput {
 }
 
 /// Statut d'un relevé (code).
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Serialize, ToSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum SurveyStatusCode {
     /// À réaliser.
@@ -607,7 +608,7 @@ impl From<SurveyStatus> for SurveyStatusCode {
 }
 
 /// Réponse à la soumission d'un relevé.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema, TS)]
 pub struct SurveySubmitted {
     /// Identifiant du relevé.
     pub id: String,

@@ -4,6 +4,7 @@
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
 use serde::Serialize;
+use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::clock;
@@ -14,7 +15,7 @@ use crate::state::AppState;
 
 // Exactly the spec's Technician table.
 /// Un technicien de l'agence.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TechnicianView {
     /// Identifiant du technicien.

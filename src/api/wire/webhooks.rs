@@ -4,6 +4,7 @@
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::api::wire::{Page, PageQuery, Paging};
@@ -47,7 +48,7 @@ pub struct SubscriptionBody {
 }
 
 /// L'abonnement créé et son secret de signature, montré cette fois seulement.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 pub struct Subscribed {
     pub id: String,
     /// Secret de signature (`whsec_` + 32 caractères) : il ne sera plus jamais affiché.
@@ -73,7 +74,7 @@ pub async fn subscription_create(
 }
 
 /// Un abonnement actif (son secret n'est jamais relu).
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SubscriptionWire {
     pub id: String,
@@ -120,7 +121,7 @@ pub enum DeliveryStatus {
 }
 
 /// Une livraison : un événement pour un abonnement.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct DeliveryWire {
     /// Identifiant de la livraison : l'en-tête `X-Service-Livraison`, le même à chaque essai.
@@ -171,7 +172,7 @@ impl From<DeliveryRow> for DeliveryWire {
 }
 
 /// L'envoi de test et son résultat.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 pub struct TestSent {
     /// Toujours `true` : le `ping` est en file ; son résultat est dans `delivery`.
     pub ok: bool,
@@ -209,7 +210,8 @@ pub async fn delivery_list(
 }
 
 /// L'abonnement révoqué.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
+#[ts(rename = "WebhookRevoked")]
 pub struct Revoked {
     pub id: String,
     /// Toujours `true`.
@@ -234,7 +236,7 @@ pub async fn subscription_revoke(
 }
 
 /// L'état de l'envoi des webhooks.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SyncStatusWire {
     /// Le poste est-il en ligne (d'après la sonde de connectivité) ?

@@ -6,6 +6,7 @@
 
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::clock;
 use crate::domain::call::CallStatus;
@@ -19,7 +20,7 @@ use crate::store::dashboard::{self as store, MonthFigure, UNPAID_BUCKETS};
 /// Months shown by the invoice chart, the current one included.
 pub const MONTHS: u32 = 12;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct StatusCount {
     statut: &'static str,
@@ -27,7 +28,7 @@ struct StatusCount {
     count: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct CallsOut {
     /// Open calls (not resolved).
@@ -36,7 +37,7 @@ struct CallsOut {
     by_status: Vec<StatusCount>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct VisitsOut {
     week_start: String,
@@ -51,7 +52,7 @@ struct VisitsOut {
     overdue: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct MonthOut {
     /// `YYYY-MM`.
@@ -64,7 +65,7 @@ struct MonthOut {
     paid_cents: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct BucketOut {
     bucket: &'static str,
@@ -73,7 +74,7 @@ struct BucketOut {
     amount_cents: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct UnpaidOut {
     total_cents: i64,
@@ -81,7 +82,7 @@ struct UnpaidOut {
     buckets: Vec<BucketOut>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct BandOut {
     band: &'static str,
@@ -89,14 +90,14 @@ struct BandOut {
     count: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 struct KnowledgeOut {
     total: i64,
     bands: Vec<BandOut>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct DashboardOut {
     /// Today in Paris, `YYYY-MM-DD`.

@@ -95,6 +95,24 @@ ok: boolean, link: string, url: string, };
 export type Page<T> = { total: number, page: number, limit: number, results: Array<T>, };
 
 /**
+ * L'équipement du devis.
+ */
+export type QuoteEquipment = { id: string, 
+/**
+ * Numéro de l'équipement.
+ */
+number: string | null, link: string, url: string, };
+
+/**
+ * Une pièce liée à un devis : la facture qui en est issue.
+ */
+export type QuoteInvoiceRef = { id: string, 
+/**
+ * Numéro ; null tant que la facture est un brouillon.
+ */
+number: string | null, link: string, url: string, };
+
+/**
  * Une ligne de la liste des devis.
  */
 export type QuoteListEntry = { id: string, number: string | null, status: QuoteStatus, statusLabel: string, origin: QuoteOrigin, originLabel: string, object: string, equipment: QuoteEquipment, 
@@ -110,24 +128,6 @@ totalInclTax: number, createdAt: string,
  * La facture issue du devis ; null tant qu'il n'est pas facturé.
  */
 invoice: QuoteInvoiceRef | null, link: string, url: string, };
-
-/**
- * Une pièce liée à un devis : la facture qui en est issue.
- */
-export type QuoteInvoiceRef = { id: string, 
-/**
- * Numéro ; null tant que la facture est un brouillon.
- */
-number: string | null, link: string, url: string, };
-
-/**
- * L'équipement du devis.
- */
-export type QuoteEquipment = { id: string, 
-/**
- * Numéro de l'équipement.
- */
-number: string | null, link: string, url: string, };
 
 /**
  * Une ligne de la liste des factures (exactement les champs de la spécification).
@@ -183,6 +183,31 @@ export type QuoteDetail = { quote: QuoteView, invoice: QuoteInvoiceRef | null,
  * accepted quote not invoiced yet.
  */
 actions: Array<QuoteActionCode | 'invoice'>, };
+
+/**
+ * Une ligne de devis.
+ */
+export type QuoteRowView = { 
+/**
+ * Libellé.
+ */
+label: string, 
+/**
+ * Quantité (jusqu'à trois décimales).
+ */
+quantity: number, 
+/**
+ * Prix unitaire HT, en euros.
+ */
+unitPrice: number, 
+/**
+ * Taux de TVA, en pour cent (20, 10, 5.5, 2.1 ou 0).
+ */
+vatRate: number, 
+/**
+ * Total HT de la ligne, en euros (quantité × prix unitaire, arrondi au centime).
+ */
+totalExclTax: number, };
 
 /**
  * Un devis, tel que `GET /quotes/{id}` le lit.
@@ -271,31 +296,6 @@ base: number,
 vat: number, };
 
 /**
- * Une ligne de devis.
- */
-export type QuoteRowView = { 
-/**
- * Libellé.
- */
-label: string, 
-/**
- * Quantité (jusqu'à trois décimales).
- */
-quantity: number, 
-/**
- * Prix unitaire HT, en euros.
- */
-unitPrice: number, 
-/**
- * Taux de TVA, en pour cent (20, 10, 5.5, 2.1 ou 0).
- */
-vatRate: number, 
-/**
- * Total HT de la ligne, en euros (quantité × prix unitaire, arrondi au centime).
- */
-totalExclTax: number, };
-
-/**
  * A document, the actions its nature, status and the account's role allow,
  * and what remains to credit.
  */
@@ -309,6 +309,40 @@ actions: Array<'edit' | InvoiceActionCode | 'credit_note'>,
  * notes, in euros; null otherwise.
  */
 remainingToCredit: number | null, };
+
+/**
+ * Un avoir établi sur une facture.
+ */
+export type CreditNoteRef = { id: string, 
+/**
+ * Numéro (`AV-…`) ; null pour un brouillon.
+ */
+number: string | null, status: InvoiceStatus, 
+/**
+ * Total TTC de l'avoir, en euros.
+ */
+totalInclTax: number, link: string, url: string, };
+
+/**
+ * Une ligne de facture ou d'avoir.
+ */
+export type InvoiceLineView = { label: string, 
+/**
+ * Quantité (jusqu'à trois décimales).
+ */
+quantity: number, 
+/**
+ * Prix unitaire HT, en euros.
+ */
+unitPrice: number, 
+/**
+ * Taux de TVA, en pour cent.
+ */
+vatRate: number, 
+/**
+ * Total HT de la ligne, en euros.
+ */
+totalExclTax: number, };
 
 /**
  * Une facture ou un avoir, tel que `GET /invoices/{id}` le lit : les champs
@@ -369,40 +403,6 @@ creditNotes: Array<CreditNoteRef>,
 quote: LinkedDocument | null, link: string, url: string, };
 
 /**
- * Une ligne de facture ou d'avoir.
- */
-export type InvoiceLineView = { label: string, 
-/**
- * Quantité (jusqu'à trois décimales).
- */
-quantity: number, 
-/**
- * Prix unitaire HT, en euros.
- */
-unitPrice: number, 
-/**
- * Taux de TVA, en pour cent.
- */
-vatRate: number, 
-/**
- * Total HT de la ligne, en euros.
- */
-totalExclTax: number, };
-
-/**
- * Un avoir établi sur une facture.
- */
-export type CreditNoteRef = { id: string, 
-/**
- * Numéro (`AV-…`) ; null pour un brouillon.
- */
-number: string | null, status: InvoiceStatus, 
-/**
- * Total TTC de l'avoir, en euros.
- */
-totalInclTax: number, link: string, url: string, };
-
-/**
  * Une pièce liée : identifiant et numéro.
  */
 export type LinkedDocument = { id: string, 
@@ -410,3 +410,1508 @@ export type LinkedDocument = { id: string,
  * Numéro ; null pour un brouillon.
  */
 number: string | null, link: string, url: string, };
+
+// Appels de panne
+
+export type CallStatus = 'ouverte' | 'en_route' | 'sur_place' | 'a_l_arret' | 'resolue';
+
+export const CALL_STATUSES: readonly { code: CallStatus; label: string }[] = [
+  { code: 'ouverte', label: "Ouverte" },
+  { code: 'en_route', label: "Technicien en route" },
+  { code: 'sur_place', label: "Technicien sur place" },
+  { code: 'a_l_arret', label: "Appareil à l'arrêt" },
+  { code: 'resolue', label: "Résolue" },
+];
+
+export type CallType = 'personne_bloquee' | 'panne' | 'vandalisme' | 'bruit';
+
+export const CALL_TYPES: readonly { code: CallType; label: string }[] = [
+  { code: 'personne_bloquee', label: "Personne bloquée" },
+  { code: 'panne', label: "Panne" },
+  { code: 'vandalisme', label: "Vandalisme" },
+  { code: 'bruit', label: "Bruit anormal" },
+];
+
+export type Board = { 
+/**
+ * Resolved calls shown: those resolved in the last this many hours.
+ */
+resolvedSinceHours: number, columns: Array<Column>, };
+
+/**
+ * L'équipement concerné.
+ */
+export type CallEquipment = { 
+/**
+ * Identifiant de l'équipement.
+ */
+id: string, 
+/**
+ * Numéro de l'équipement.
+ */
+number: string | null, 
+/**
+ * Chemin de l'équipement dans le service.
+ */
+link: string, 
+/**
+ * Adresse complète de l'équipement.
+ */
+url: string, };
+
+/**
+ * Une ligne de la liste des appels : l'appel, son équipement, l'immeuble et le technicien.
+ */
+export type CallListEntry = { 
+/**
+ * Identifiant de l'appel (à lire avec `GET /calls/{id}`).
+ */
+id: string, 
+/**
+ * Référence donnée par le centre d'appels (ou par l'agence).
+ */
+reference: string, 
+/**
+ * Statut de l'appel.
+ */
+statut: CallStatus, 
+/**
+ * Le statut en clair.
+ */
+libelle: string, 
+/**
+ * Ce que l'appelant a signalé.
+ */
+type: CallType, 
+/**
+ * Urgence : une personne est bloquée (`personne_bloquee`).
+ */
+urgence: boolean, 
+/**
+ * Heure de l'appel au centre, UTC ISO 8601.
+ */
+recuLe: string, 
+/**
+ * Qui a appelé ; null si non renseigné.
+ */
+appelant: string | null, 
+/**
+ * L'équipement en panne.
+ */
+equipment: CallEquipment, 
+/**
+ * Nom de l'immeuble de l'équipement ; null s'il n'en a pas.
+ */
+building: string | null, 
+/**
+ * Adresse de l'immeuble (rue, puis code postal et ville) ; null sans immeuble.
+ */
+address: string | null, 
+/**
+ * Technicien affecté ; null tant que personne n'est affecté.
+ */
+technician: NamedRef | null, 
+/**
+ * Chemin de l'appel dans le service.
+ */
+link: string, 
+/**
+ * Adresse complète de l'appel, à ouvrir dans un navigateur.
+ */
+url: string, };
+
+/**
+ * One column of the board: one page of the calls of a status.
+ */
+export type Column = { statut: CallStatus, libelle: string, total: number, page: number, limit: number, results: Array<CallListEntry>, };
+
+/**
+ * Un technicien ou un centre d'appels : identifiant et nom.
+ */
+export type NamedRef = { id: string, name: string, };
+
+export type CallDetail = { call: CallRead, 
+/**
+ * The type in plain words (« Personne bloquée »).
+ */
+typeLabel: string, 
+/**
+ * The equipment's building: name, then address in one line.
+ */
+building: string | null, address: string | null, timeline: Array<TimelineEntry>, 
+/**
+ * The statuses the call may move to now (the state machine, and a
+ * technician assigned where one is needed).
+ */
+nextStatuses: Array<NextStatus>, technicians: Technicians, };
+
+export type ActorView = { 
+/**
+ * `centre`, `personnel`, `jeton`, `partenaire`, `cli`, `systeme`.
+ */
+kind: string, name: string, };
+
+/**
+ * Un appel de panne, tel que l'agence le voit.
+ */
+export type CallRead = { 
+/**
+ * Identifiant de l'appel.
+ */
+id: string, 
+/**
+ * Référence donnée par le centre d'appels (ou par l'agence).
+ */
+reference: string, 
+/**
+ * Statut de l'appel.
+ */
+statut: CallStatus, 
+/**
+ * Le statut en clair.
+ */
+libelle: string, 
+/**
+ * Arrivée du technicien, UTC ISO 8601 ; null avant l'arrivée.
+ */
+arriveLe: string | null, 
+/**
+ * Remise en service, UTC ISO 8601 ; null tant que l'appel n'est pas résolu.
+ */
+resoluLe: string | null, 
+/**
+ * Heure de l'appel au centre, UTC ISO 8601.
+ */
+recuLe: string, 
+/**
+ * Ce que l'appelant a signalé.
+ */
+type: CallType, 
+/**
+ * Urgence : une personne est bloquée (`personne_bloquee`).
+ */
+urgence: boolean, 
+/**
+ * Ce que l'appelant a rapporté.
+ */
+description: string, 
+/**
+ * Qui a appelé ; null si non renseigné.
+ */
+appelant: string | null, 
+/**
+ * L'équipement en panne.
+ */
+equipment: CallEquipment, 
+/**
+ * Technicien affecté ; null tant que personne n'est affecté.
+ */
+technician: NamedRef | null, 
+/**
+ * Centre d'appels qui a transmis l'appel ; null pour un appel pris à l'agence.
+ */
+center: NamedRef | null, 
+/**
+ * Chemin de l'appel dans le service.
+ */
+link: string, 
+/**
+ * Adresse complète de l'appel, à ouvrir dans un navigateur.
+ */
+url: string, };
+
+export type NextStatus = { statut: CallStatus, libelle: string, };
+
+export type TechnicianChoice = { id: string, name: string, sectors: string | null, onCall: boolean, openCalls: number, 
+/**
+ * The one to choose first: on standby now (the first of them).
+ */
+suggested: boolean, };
+
+export type Technicians = { 
+/**
+ * Who may take the call: on standby first, then by name.
+ */
+choices: Array<TechnicianChoice>, 
+/**
+ * Absent or resting: not offered, refused by the server.
+ */
+unavailable: Array<UnavailableTechnician>, };
+
+export type TimelineEntry = { at: string, 
+/**
+ * `recu`, `affecte`, or the status reached (`ouverte`, `en_route`,
+ * `sur_place`, `a_l_arret`, `resolue`).
+ */
+step: string, label: string, technician: string | null, by: ActorView | null, };
+
+export type UnavailableTechnician = { id: string, name: string, reason: string, };
+
+export type EquipmentChoices = { 
+/**
+ * Equipment matching, across the park.
+ */
+total: number, 
+/**
+ * The first ones, by number.
+ */
+results: Array<EquipmentChoice>, };
+
+export type EquipmentChoice = { id: string, number: string | null, building: string | null, address: string | null, };
+
+export type NewCall = { id: string, reference: string, statut: CallStatus, libelle: string, link: string, };
+
+// Tableau de bord
+
+export type DashboardOut = { 
+/**
+ * Today in Paris, `YYYY-MM-DD`.
+ */
+today: string, calls: CallsOut, visits: VisitsOut, invoices: Array<MonthOut>, unpaid: UnpaidOut, knowledge: KnowledgeOut, };
+
+export type BandOut = { band: string, label: string, count: number, };
+
+export type BucketOut = { bucket: string, label: string, count: number, amountCents: number, };
+
+export type CallsOut = { 
+/**
+ * Open calls (not resolved).
+ */
+total: number, 
+/**
+ * Every status but `resolue`, in the order of the call's life.
+ */
+byStatus: Array<StatusCount>, };
+
+export type KnowledgeOut = { total: number, bands: Array<BandOut>, };
+
+export type MonthOut = { 
+/**
+ * `YYYY-MM`.
+ */
+month: string, 
+/**
+ * « nov. 2026 ».
+ */
+label: string, issued: number, issuedCents: number, paid: number, paidCents: number, };
+
+export type StatusCount = { statut: string, libelle: string, count: number, };
+
+export type UnpaidOut = { totalCents: number, count: number, buckets: Array<BucketOut>, };
+
+export type VisitsOut = { weekStart: string, weekEnd: string, 
+/**
+ * Visits planned this week (every status).
+ */
+planned: number, 
+/**
+ * Of them, done.
+ */
+done: number, 
+/**
+ * Of them, not done yet.
+ */
+remaining: number, 
+/**
+ * Visits not done whose day or limit date has passed (any week).
+ */
+overdue: number, };
+
+// Planning et visites
+
+export type WeekOut = { 
+/**
+ * Monday to Sunday, `YYYY-MM-DD`.
+ */
+days: Array<string>, today: string, technicians: Array<TechnicianOut>, entries: Array<PlanningEntry>, };
+
+/**
+ * Une visite du planning.
+ */
+export type PlanningEntry = { 
+/**
+ * Identifiant de la visite.
+ */
+id: string, 
+/**
+ * Technicien affecté.
+ */
+technicianId: string | null, 
+/**
+ * AAAA-MM-JJ : le jour prévu ; pour une visite faite, le jour où elle a été faite.
+ */
+day: string | null, 
+/**
+ * `planifiee`, `en_cours` ou `faite`.
+ */
+status: string | null, 
+/**
+ * Équipement visité.
+ */
+equipmentId: string | null, 
+/**
+ * Numéro de l'équipement.
+ */
+number: string | null, 
+/**
+ * Nom de l'immeuble.
+ */
+building: string | null, 
+/**
+ * Adresse de l'immeuble (rue, puis code postal et ville).
+ */
+address: string | null, 
+/**
+ * AAAA-MM-JJ : date limite du plan de maintenance.
+ */
+deadline: string | null, 
+/**
+ * Le jour de la visite (`day`) est après sa date limite ; null sans date limite.
+ */
+overdue: boolean | null, };
+
+export type TechnicianOut = { id: string, name: string, sectors: string | null, dailyCapacity: number, active: boolean, 
+/**
+ * Days of the week the technician is absent.
+ */
+absentDays: Array<string>, 
+/**
+ * Days of the week touched by a safety rest after standby duty.
+ */
+restDays: Array<string>, };
+
+export type VisitOut = { id: string, status: string, plannedFor: string, deadline: string | null, overdue: boolean | null, technicianId: string | null, equipmentId: string, number: string | null, building: string | null, address: string | null, 
+/**
+ * UTC timestamps (ISO 8601).
+ */
+arrivedAt: string | null, leftAt: string | null, doneOn: string | null, signedBy: string | null, observations: string | null, };
+
+export type Saved = { created: number, ids: Array<string>, };
+
+export type EquipmentPlanOut = { id: string, number: string | null, type: string | null, maintenanceContract: string | null, 
+/**
+ * The equipment is in the maintenance plan (`parc` contract).
+ */
+inPlan: boolean, visitIntervalDays: number, planStartOn: string, lastDoneOn: string | null, 
+/**
+ * Last done visit (or plan start) plus the interval; null outside the plan.
+ */
+deadline: string | null, 
+/**
+ * Day of the visit not done yet, if any.
+ */
+openVisitOn: string | null, };
+
+export type ProposalOut = { days: Array<string>, visits: Array<ProposalLineOut>, unplaced: Array<ProposalLineOut>, technicians: Array<TechnicianOut>, 
+/**
+ * Visits already planned that week, by `"<technicianId>|<AAAA-MM-JJ>"`.
+ */
+existingLoads: { [key in string]: number }, };
+
+export type ProposalLineOut = { equipmentId: string, number: string | null, building: string | null, address: string | null, deadline: string, technicianId: string | null, day: string | null, overdue: boolean | null, reason: string | null, };
+
+// Techniciens et astreinte
+
+export type TechniciansAnswer = { technicians: Array<TechnicianView>, 
+/**
+ * The session may change the rota and the absences.
+ */
+canEdit: boolean, };
+
+/**
+ * Un technicien de l'agence.
+ */
+export type TechnicianView = { 
+/**
+ * Identifiant du technicien.
+ */
+id: string, 
+/**
+ * Nom.
+ */
+name: string | null, 
+/**
+ * Secteurs, séparés par des virgules.
+ */
+sectors: string | null, 
+/**
+ * Appels en cours affectés au technicien (statuts `ouverte`, `en_route`, `sur_place`, `a_l_arret`).
+ */
+openCalls: number, 
+/**
+ * D'astreinte en ce moment.
+ */
+onCall: boolean, 
+/**
+ * Dernier jour (AAAA-MM-JJ) de l'absence en cours ; null s'il n'est pas absent aujourd'hui.
+ */
+absentUntil: string | null, 
+/**
+ * Fin du repos de sécurité après une astreinte (horodatage UTC ISO 8601, par exemple `2026-03-09T19:00:00.000Z`) ; null hors repos.
+ */
+offUntil: string | null, };
+
+export type WeekView = { monday: string, startsAt: string, endsAt: string, technicianId: string | null, technicianName: string | null, complete: boolean, 
+/**
+ * The week has begun (it can no longer be swapped).
+ */
+started: boolean, 
+/**
+ * The week is over (it can no longer be changed).
+ */
+past: boolean, shifts: Array<ShiftView>, };
+
+export type ShiftView = { technicianId: string, technicianName: string, startsAt: string, endsAt: string, };
+
+export type RotaAnswer = { 
+/**
+ * The Monday of the current rota week.
+ */
+currentWeek: string, weeks: Array<WeekView>, };
+
+export type ReplacedAnswer = { technicianId: string, startsAt: string, endsAt: string, };
+
+export type AbsencesAnswer = { 
+/**
+ * Absences not over, and those of the last three months, by start.
+ */
+absences: Array<AbsenceView>, };
+
+export type AbsenceView = { id: string, startsOn: string, endsOn: string, reason: string | null, };
+
+// Clients et contacts
+
+/**
+ * A client, its contacts, and what the session may do with it.
+ */
+export type ClientDetail = { client: ClientView, contacts: Array<ContactView>, 
+/**
+ * `contact` (an active client receives contacts), and for an
+ * administrator `archive` (active client) or `restore` (archived one).
+ */
+actions: Array<string>, };
+
+export type ClientView = { 
+/**
+ * The partner identifier: the `id` of the list, the `parentId` of a contact.
+ */
+id: string, name: string, 
+/**
+ * `Prospect` or `Client`.
+ */
+status: string, 
+/**
+ * `Propriétaire/exploitant`, `Gestionnaire`.
+ */
+categories: Array<string>, email: string | null, phone: string | null, address: string | null, addressComplement: string | null, siren: string | null, siret: string | null, archived: boolean, 
+/**
+ * The full address of the client's page in the web application (the
+ * `url` of the REST list's row).
+ */
+url: string, };
+
+export type ContactView = { id: string, name: string, email: string | null, phone: string | null, 
+/**
+ * `fonction`.
+ */
+role: string | null, };
+
+/**
+ * Le descripteur de création d'un contact : exactement ces trois champs.
+ */
+export type CreationDescriptor = { 
+/**
+ * Type de l'objet créé, au singulier.
+ */
+type: string, 
+/**
+ * L'objet auquel rattacher le contact (`parentId` à la création).
+ */
+parent: DescriptorParent | null, 
+/**
+ * Les champs à remplir, dans l'ordre du formulaire.
+ */
+fields: Array<DescriptorField>, };
+
+/**
+ * Un champ à remplir.
+ */
+export type DescriptorField = { 
+/**
+ * Clé à envoyer dans `champs`.
+ */
+id: string, 
+/**
+ * Nom du champ, en français ; les refus nomment le champ ainsi.
+ */
+label: string, 
+/**
+ * Sans ce champ, la création est refusée (422).
+ */
+required: boolean, type: string, 
+/**
+ * Valeurs autorisées d'un champ `choice` ou `multi`, sinon null.
+ */
+values: Array<string> | null, };
+
+/**
+ * L'objet auquel rattacher le contact (`parentId` à la création).
+ */
+export type DescriptorParent = { 
+/**
+ * Nom du champ parent.
+ */
+label: string, 
+/**
+ * Type de l'objet parent.
+ */
+object: string, 
+/**
+ * Toujours vrai : sans parent, la création est refusée.
+ */
+required: boolean, };
+
+// Équipements
+
+export type ParkPage = { total: number, page: number, limit: number, results: Array<ParkEntry>, };
+
+export type ClientRef = { id: string, name: string, };
+
+/**
+ * L'immeuble où se trouve l'équipement.
+ */
+export type ExternalBuilding = { 
+/**
+ * Identifiant de l'immeuble.
+ */
+id: string, 
+/**
+ * Nom de l'immeuble.
+ */
+name: string | null, 
+/**
+ * Adresse (voie).
+ */
+address: string, 
+/**
+ * Complément d'adresse (bâtiment, escalier).
+ */
+addressComplement: string | null, 
+/**
+ * Code postal.
+ */
+postalCode: string | null, 
+/**
+ * Commune.
+ */
+city: string | null, };
+
+export type ParkEntry = { id: string, number: string | null, type: string | null, typeLabel: string | null, location: string | null, maintenanceContract: string | null, building: ExternalBuilding | null, client: ClientRef | null, knowledgeRate: number, knowledgeBand: string, };
+
+export type EquipmentPage = { id: string, identity: IdentityView, typeLabel: string | null, building: ExternalBuilding | null, client: ClientRef | null, technical: Array<ComponentView>, knowledge: KnowledgeView, downtime: DowntimeView, repeatBreakdowns: RepeatView, visits: Listed<VisitView>, calls: Listed<CallView>, surveys: Listed<SurveyView>, quotes: Listed<EquipmentQuoteView>, };
+
+export type CallView = { id: string, reference: string, type: CallType, typeLabel: string, status: CallStatus, statusLabel: string, description: string, caller: string | null, receivedAt: string, arrivedAt: string | null, stoppedAt: string | null, resolvedAt: string | null, technicianName: string | null, 
+/**
+ * The call on the calls screen.
+ */
+link: string, };
+
+export type ComponentView = { 
+/**
+ * `equipment` for the equipment itself, else the component key.
+ */
+component: string, label: string, fields: Array<EquipmentFieldView>, };
+
+export type DowntimeView = { from: string, to: string, 
+/**
+ * Minutes unavailable: from each call's reception to its resolution
+ * (or now), noise calls left out, overlaps counted once.
+ */
+totalMinutes: number, 
+/**
+ * Part of it with the equipment left stopped (`a_l_arret` → resolution).
+ */
+stoppedMinutes: number, 
+/**
+ * Calls that counted.
+ */
+calls: number, };
+
+export type EquipmentFieldView = { code: string, label: string, unit: string | null, valueType: string, choices: Array<string>, 
+/**
+ * None when never surveyed.
+ */
+value: JsonValue | null, surveyedAt: string | null, surveyNumber: string | null, 
+/**
+ * The field counts in the knowledge rate of this type of equipment.
+ */
+counts: boolean, };
+
+export type EquipmentQuoteView = { id: string, number: string | null, origin: string, originLabel: string, object: string, status: string, statusLabel: string, createdAt: string, 
+/**
+ * The quote on the quotes screen.
+ */
+link: string, };
+
+/**
+ * L'identité d'un équipement après correction ; un champ sans valeur vaut `null`.
+ */
+export type IdentityView = { 
+/**
+ * Identifiant de l'équipement.
+ */
+id: string, 
+/**
+ * Numéro de l'équipement.
+ */
+number: string | null, 
+/**
+ * Numéro de série.
+ */
+serialNumber: string | null, 
+/**
+ * Type (`ascenseur`, `monte_charge`, `monte_voiture`, `elevateur`, `porte_fermeture`).
+ */
+type: string | null, 
+/**
+ * Sous-type.
+ */
+subtype: string | null, 
+/**
+ * Emplacement dans l'immeuble.
+ */
+location: string | null, 
+/**
+ * `parc` ou `hors_parc`.
+ */
+maintenanceContract: string | null, 
+/**
+ * Numéro du contrat d'entretien.
+ */
+contractNumber: string | null, 
+/**
+ * Identifiant dans le logiciel de maintenance du partenaire.
+ */
+externalId: string | null, 
+/**
+ * Chemin de la fiche de l'équipement dans le service.
+ */
+link: string, 
+/**
+ * Adresse complète de la fiche de l'équipement.
+ */
+url: string, };
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+export type KnowledgeView = { rate: number, band: string, 
+/**
+ * Fields of the catalog that count for this type.
+ */
+catalog: number, 
+/**
+ * Of them, how many are known.
+ */
+known: number, 
+/**
+ * What each field weighs, in percentage points.
+ */
+fieldWeight: number, 
+/**
+ * The fields not known yet, heaviest first (every field weighs the
+ * same today), then in catalog order.
+ */
+missing: Array<MissingField>, };
+
+export type Listed<T> = { total: number, results: Array<T>, };
+
+export type MissingField = { code: string, label: string, componentLabel: string, unit: string | null, 
+/**
+ * Percentage points the field adds to the rate once surveyed.
+ */
+gain: number, };
+
+export type RecentCall = { id: string, reference: string, receivedAt: string, typeLabel: string, };
+
+export type RepeatView = { 
+/**
+ * Three calls or more in the last 90 days.
+ */
+flagged: boolean, windowDays: number, threshold: number, 
+/**
+ * The calls received in the window, newest first.
+ */
+calls: Array<RecentCall>, };
+
+export type SurveyView = { id: string, number: string | null, status: string, statusLabel: string, dueOn: string | null, surveyedOn: string | null, createdAt: string, };
+
+export type VisitView = { id: string, plannedFor: string, status: string, statusLabel: string, arrivedAt: string | null, leftAt: string | null, doneOn: string | null, signedBy: string | null, observations: string | null, technicianName: string | null, };
+
+export type Logbook = { equipment: LogbookEquipment, generatedAt: string, entries: Array<LogbookEntry>, 
+/**
+ * More than the bound: only the latest visits or calls are listed.
+ */
+truncated: boolean, };
+
+export type LogbookEntry = { 
+/**
+ * `visite` or `panne`.
+ */
+kind: string, id: string, 
+/**
+ * Sort key: arrival (visit) or reception (call), UTC; a day for a visit
+ * done without recorded times.
+ */
+at: string, title: string, 
+/**
+ * For a visit: arrival and departure; for a call: reception and resolution.
+ */
+startedAt: string | null, endedAt: string | null, 
+/**
+ * The day of a visit (`YYYY-MM-DD`).
+ */
+day: string | null, technicianName: string | null, 
+/**
+ * Observations of the visit, or the call's description.
+ */
+work: string | null, 
+/**
+ * What came of it: the visit's signature, or the call's status and stops.
+ */
+outcome: string, reference: string | null, };
+
+export type LogbookEquipment = { id: string, number: string | null, typeLabel: string | null, serialNumber: string | null, location: string | null, building: ExternalBuilding | null, client: ClientRef | null, };
+
+export type ClientsAnswer = { results: Array<ClientRef>, };
+
+export type RepairQuote = { id: string, 
+/**
+ * The draft on the quotes screen.
+ */
+link: string, };
+
+// Relevés et écarts
+
+export type Paged<T> = { total: number, page: number, limit: number, results: Array<T>, };
+
+/**
+ * The surveyed equipment, with its page on the equipment screen.
+ */
+export type EquipmentRef = { id: string, number: string | null, typeLabel: string | null, 
+/**
+ * `/equipements/<id>`.
+ */
+link: string, };
+
+/**
+ * A row of the list: the REST row (`id`, `number`, `link`, `url`) and what
+ * the screen shows besides.
+ */
+export type ListRow = { id: string, number: string | null, link: string, url: string, status: string, statusLabel: string, equipment: EquipmentRef | null, surveyorName: string | null, dueOn: string | null, surveyedOn: string | null, createdAt: string | null, };
+
+export type SurveyDetail = { 
+/**
+ * The REST read (`GET /surveys/{id}`), as is.
+ */
+survey: SurveyRead, 
+/**
+ * The status code (`a_realiser`, `en_cours`, `termine`, `annule`).
+ */
+status: string, equipment: EquipmentRef, surveyorName: string | null, createdAt: string, submittedAt: string | null, 
+/**
+ * Every component's French name, in catalog order.
+ */
+components: Array<ComponentName>, submission: SubmissionView, };
+
+/**
+ * A component of the catalog and its French name.
+ */
+export type ComponentName = { 
+/**
+ * `equipment` for the equipment itself, else the key (`car_door`…), as
+ * in the `components` of the data.
+ */
+component: string, label: string, };
+
+export type FormComponent = { component: string, label: string, fields: Array<FormField>, };
+
+/**
+ * A datum the submission form offers.
+ */
+export type FormField = { code: string, label: string, unit: string | null, valueType: string, choices: Array<string>, 
+/**
+ * What the survey recorded so far; None when nothing.
+ */
+value: JsonValue | null, };
+
+/**
+ * What the submission form needs, and whether the server would accept it.
+ */
+export type SubmissionView = { 
+/**
+ * This account may submit this survey now.
+ */
+allowed: boolean, 
+/**
+ * Otherwise the server's French reason.
+ */
+refusal: string | null, 
+/**
+ * Today in Paris, `YYYY-MM-DD`: `surveyedOn` may not be later.
+ */
+today: string, 
+/**
+ * The Paris day the survey was asked for: `surveyedOn` may not be earlier.
+ */
+requestedOn: string | null, 
+/**
+ * The data of the catalog that apply to the equipment's type, plus any
+ * other the survey recorded, by component in catalog order.
+ */
+components: Array<FormComponent>, };
+
+/**
+ * Les champs d'un relevé, tels qu'ils se lisent : toujours présents, texte ou `null`.
+ */
+export type SurveyFields = { 
+/**
+ * Numéro.
+ */
+number: string | null, 
+/**
+ * Statut en clair : « À réaliser », « En cours », « Terminé » ou « Annulé ».
+ */
+status: string | null, 
+/**
+ * Type : la nature des affaires qui ont demandé le relevé (type d'affaire, ou « État des lieux : … »).
+ */
+type: string | null, 
+/**
+ * Relevé le, JJ/MM/AAAA.
+ */
+surveyedOn: string | null, 
+/**
+ * À réaliser avant le, JJ/MM/AAAA.
+ */
+dueOn: string | null, 
+/**
+ * Nombre de données relevées, en texte.
+ */
+fieldCount: string | null, 
+/**
+ * Nombre de photos prises, en texte.
+ */
+photoCount: string | null, };
+
+/**
+ * Un relevé : son type (`releve`), son identifiant, son lien et ses champs.
+ */
+export type SurveyRead = { 
+/**
+ * Type de l'objet, au singulier : toujours `releve`.
+ */
+type: string, 
+/**
+ * Identifiant du relevé.
+ */
+id: string, 
+/**
+ * Chemin du relevé dans le service.
+ */
+link: string, 
+/**
+ * Adresse complète du relevé.
+ */
+url: string, 
+/**
+ * Les champs du relevé.
+ */
+fields: SurveyFields, };
+
+/**
+ * Les données d'un relevé.
+ */
+export type SurveyData = { 
+/**
+ * Identifiant du relevé.
+ */
+id: string, 
+/**
+ * Numéro du relevé.
+ */
+number: string | null, 
+/**
+ * L'équipement relevé.
+ */
+equipment: RecordRef, 
+/**
+ * Agence du relevé : son identifiant (UUID).
+ */
+agency: string, 
+/**
+ * Motif du relevé, tel qu'il se lit.
+ */
+reason: string | null, 
+/**
+ * Statut en clair : « À réaliser », « En cours », « Terminé » ou « Annulé ».
+ */
+status: string | null, 
+/**
+ * Relevé le, AAAA-MM-JJ.
+ */
+surveyedOn: string | null, 
+/**
+ * Chemin du relevé dans le service.
+ */
+link: string, 
+/**
+ * Adresse complète du relevé.
+ */
+url: string, 
+/**
+ * Les affaires qui ont demandé le relevé.
+ */
+deals: Array<SurveyDeal>, 
+/**
+ * Données relevées par ce relevé, groupées par composant : `equipment` pour l'équipement lui-même, puis `shaft`, `car_door`, `landing_door`, `machine`, `controller`… Une donnée jamais relevée est absente, un composant sans donnée aussi.
+ */
+components: Components, };
+
+/**
+ * Noms V1 d'une donnée.
+ */
+export type ChampV1 = { 
+/**
+ * Table V1.
+ */
+table: string, 
+/**
+ * Champ V1.
+ */
+champ: string, };
+
+/**
+ * Data grouped by component key, serialized as a JSON object in this order.
+ */
+export type Components = Array<[string, Array<SurveyDatum>]>;
+
+/**
+ * `{"id", "link", "url"}` of a referenced record.
+ */
+export type RecordRef = { id: string, link: string, url: string, };
+
+/**
+ * Une donnée relevée.
+ */
+export type SurveyDatum = { 
+/**
+ * Code de la donnée dans le catalogue.
+ */
+code: string, 
+/**
+ * Libellé de la donnée.
+ */
+libelle: string, 
+/**
+ * Valeur relevée (texte, nombre, booléen ou liste).
+ */
+valeur: JsonValue, 
+/**
+ * Unité, `null` s'il n'y en a pas.
+ */
+unite: string | null, 
+/**
+ * Noms V1 de la donnée.
+ */
+champV1: ChampV1, };
+
+/**
+ * Une affaire qui a demandé le relevé.
+ */
+export type SurveyDeal = { 
+/**
+ * Identifiant de l'affaire.
+ */
+id: string, 
+/**
+ * Nature de l'affaire (son type d'affaire, par exemple `Modernisation pour devis`), `null` pour un état des lieux.
+ */
+nature: string | null, 
+/**
+ * Nature en clair (type d'affaire, ou « État des lieux : … »), `null` si inconnue.
+ */
+natureLabel: string | null, 
+/**
+ * Chemin de l'affaire dans le service.
+ */
+link: string, 
+/**
+ * Adresse complète de l'affaire.
+ */
+url: string, };
+
+/**
+ * Réponse à la soumission d'un relevé.
+ */
+export type SurveySubmitted = { 
+/**
+ * Identifiant du relevé.
+ */
+id: string, 
+/**
+ * Toujours vrai : un refus est un statut d'erreur.
+ */
+ok: boolean, 
+/**
+ * Statut du relevé après la soumission : `termine`.
+ */
+status: SurveyStatusCode, 
+/**
+ * Chemin du relevé dans le service.
+ */
+link: string, 
+/**
+ * Adresse complète du relevé.
+ */
+url: string, };
+
+/**
+ * Statut d'un relevé (code).
+ */
+export type SurveyStatusCode = "a_realiser" | "en_cours" | "termine" | "annule";
+
+// Imports
+
+/**
+ * Le fichier reçu, tel qu'il a été lu. Rien n'est encore importé.
+ */
+export type UploadedFile = { 
+/**
+ * Identifiant du fichier, pour la vérification et l'import.
+ */
+fileId: string, 
+/**
+ * Nom du fichier, tel qu'envoyé.
+ */
+name: string, 
+/**
+ * La ligne d'en-tête lue : le nom de chaque colonne.
+ */
+columns: Array<string>, 
+/**
+ * Nombre de lignes de données (lignes vides non comptées).
+ */
+rows: number, };
+
+/**
+ * Un fichier envoyé, et où en sont sa vérification et son import.
+ */
+export type ImportFileView = { 
+/**
+ * Identifiant du fichier.
+ */
+fileId: string, 
+/**
+ * Nom du fichier, tel qu'envoyé.
+ */
+name: string, 
+/**
+ * La ligne d'en-tête lue.
+ */
+columns: Array<string>, 
+/**
+ * Nombre de lignes de données.
+ */
+rows: number, 
+/**
+ * Envoi (UTC).
+ */
+createdAt: string, 
+/**
+ * Expiration (UTC) : 24 heures après l'envoi ; le fichier est ensuite supprimé.
+ */
+expiresAt: string, 
+/**
+ * La vérification en cours ou la dernière, ou `null`.
+ */
+verification: RunView | null, 
+/**
+ * L'import en cours ou le dernier, ou `null`.
+ */
+import: RunView | null, 
+/**
+ * Les cibles possibles (`equipment`, `clients`, `contacts`), chacune avec ses champs et la correspondance que proposent les en-têtes du fichier.
+ */
+targets: Array<TargetView>, };
+
+/**
+ * Un champ d'une cible, auquel une colonne peut être associée.
+ */
+export type ImportFieldView = { 
+/**
+ * Clé du champ dans `mapping`.
+ */
+id: string, 
+/**
+ * Nom du champ, en français.
+ */
+label: string, };
+
+/**
+ * `en_cours`, `terminee` ou `echouee`.
+ */
+export type RunStatusCode = "en_cours" | "terminee" | "echouee";
+
+/**
+ * Où en est une vérification ou un import (suivi en mémoire : un
+ * redémarrage du serveur l'oublie).
+ */
+export type RunView = { 
+/**
+ * Cible : `equipment`, `clients` ou `contacts`.
+ */
+target: string, 
+/**
+ * `en_cours` ; `terminee` (vérification répondue, import enregistré) ; `echouee` (arrêt sur une erreur : un import n'a alors rien enregistré).
+ */
+status: RunStatusCode, 
+/**
+ * Lignes traitées jusqu'ici.
+ */
+rowsProcessed: number, 
+/**
+ * Lignes de données du fichier.
+ */
+rowsTotal: number, 
+/**
+ * Lignes traitées qui créent.
+ */
+created: number, 
+/**
+ * Lignes traitées qui mettent à jour.
+ */
+updated: number, 
+/**
+ * Lignes traitées refusées.
+ */
+refused: number, 
+/**
+ * Début (UTC).
+ */
+startedAt: string, 
+/**
+ * Fin (UTC), ou `null` tant qu'elle est en cours.
+ */
+finishedAt: string | null, };
+
+/**
+ * `equipment` (le parc : équipements et leurs immeubles), `clients` ou
+ * `contacts` (des clients de l'agence).
+ */
+export type TargetCode = "equipment" | "clients" | "contacts";
+
+/**
+ * Une cible d'import, ses champs et la correspondance proposée pour ce fichier.
+ */
+export type TargetView = { 
+/**
+ * `equipment`, `clients` ou `contacts`.
+ */
+target: TargetCode, 
+/**
+ * Les champs de la cible.
+ */
+fields: Array<ImportFieldView>, 
+/**
+ * Colonne du fichier → champ, d'après les en-têtes (accents, casse et ponctuation ignorés) ; les colonnes sans correspondance n'y figurent pas.
+ */
+suggestedMapping: { [key in string]: string }, };
+
+/**
+ * Le résultat d'une vérification ou d'un import, ligne par ligne.
+ */
+export type ImportReport = { 
+/**
+ * Identifiant du fichier.
+ */
+fileId: string, 
+/**
+ * La cible.
+ */
+target: TargetCode, 
+/**
+ * La correspondance appliquée : colonne → champ.
+ */
+mapping: { [key in string]: string }, 
+/**
+ * Les colonnes ignorées (associées à aucun champ).
+ */
+ignoredColumns: Array<string>, 
+/**
+ * Lignes de données du fichier.
+ */
+rowsTotal: number, 
+/**
+ * Lignes qui créent (vérification) ou ont créé (import).
+ */
+created: number, 
+/**
+ * Lignes qui mettent (ont mis) à jour.
+ */
+updated: number, 
+/**
+ * Lignes refusées : rien n'en est écrit.
+ */
+refused: number, 
+/**
+ * Chaque ligne de données, dans l'ordre du fichier.
+ */
+rows: Array<RowView>, };
+
+/**
+ * `creation`, `mise_a_jour` ou `refus`.
+ */
+export type ActionCode = "creation" | "mise_a_jour" | "refus";
+
+/**
+ * Ce que fait (vérification) ou a fait (import) une ligne du fichier.
+ */
+export type RowView = { 
+/**
+ * Numéro de la ligne dans le tableur (l'en-tête d'un fichier qui commence en haut est la ligne 1).
+ */
+row: number, 
+/**
+ * `creation`, `mise_a_jour` ou `refus`.
+ */
+action: ActionCode, 
+/**
+ * L'objet créé ou mis à jour : identifiant de l'équipement ou du contact, `client_id` du client. Vérification : celui de l'objet mis à jour, `null` pour une création (rien n'est créé) ; `null` pour un refus.
+ */
+id: string | null, 
+/**
+ * Champs modifiés par une mise à jour (vide s'il n'y a rien à changer, et pour une création : tous les champs associés y sont écrits) ; `immeuble` quand l'équipement est rattaché à un immeuble.
+ */
+changes: Array<string>, 
+/**
+ * Raisons du refus, en français, avec la colonne en cause (vide sinon).
+ */
+reasons: Array<string>, };
+
+// Clés d'accès
+
+/**
+ * A key just created: the only answer that carries its secret.
+ */
+export type KeyCreated = { id: string, name: string, fingerprintPrefix: string, key: string, ok: boolean, };
+
+/**
+ * The token just created: the only answer that carries its secret.
+ */
+export type TokenCreated = { id: string, name: string, fingerprintPrefix: string, token: string, ok: boolean, };
+
+export type KeyRevoked = { id: string, ok: boolean, };
+
+export type PartnerKeyRevoked = { id: string, ok: boolean, 
+/**
+ * True when the key itself is revoked (no agency remained).
+ */
+revoked: boolean, 
+/**
+ * Agencies the key still serves.
+ */
+remainingAgencies: number, };
+
+// Webhooks
+
+/**
+ * L'état de l'envoi des webhooks.
+ */
+export type SyncStatusWire = { 
+/**
+ * Le poste est-il en ligne (d'après la sonde de connectivité) ?
+ */
+online: boolean, 
+/**
+ * Dernière vérification (UTC), null si pas encore faite.
+ */
+checkedAt: string | null, 
+/**
+ * Livraisons de l'agence en attente d'envoi ou de nouvel essai.
+ */
+pending: number, 
+/**
+ * Prochain essai prévu pour l'agence (UTC), null s'il n'y a rien en attente.
+ */
+nextAttemptAt: string | null, };
+
+/**
+ * An event to subscribe to, as the screen offers it.
+ */
+export type EventChoice = { code: string, label: string, };
+
+/**
+ * Un abonnement actif (son secret n'est jamais relu).
+ */
+export type SubscriptionWire = { id: string, url: string, events: Array<string>, 
+/**
+ * Création, horodatage UTC ISO 8601.
+ */
+createdAt: string, };
+
+/**
+ * L'abonnement créé et son secret de signature, montré cette fois seulement.
+ */
+export type Subscribed = { id: string, 
+/**
+ * Secret de signature (`whsec_` + 32 caractères) : il ne sera plus jamais affiché.
+ */
+secret: string, 
+/**
+ * Toujours `true`.
+ */
+ok: boolean, };
+
+/**
+ * L'envoi de test et son résultat.
+ */
+export type TestSent = { 
+/**
+ * Toujours `true` : le `ping` est en file ; son résultat est dans `delivery`.
+ */
+ok: boolean, delivery: DeliveryWire, };
+
+/**
+ * Une livraison : un événement pour un abonnement.
+ */
+export type DeliveryWire = { 
+/**
+ * Identifiant de la livraison : l'en-tête `X-Service-Livraison`, le même à chaque essai.
+ */
+id: string, 
+/**
+ * `appel.clos`, `releve.termine`, `devis.accepte` ou `ping`.
+ */
+event: string, 
+/**
+ * L'objet concerné (appel, relevé, devis ; l'abonnement pour `ping`).
+ */
+objectId: string, 
+/**
+ * `en_attente` (jamais essayée), `livree`, `echec` (nouvel essai prévu) ou `abandonnee`.
+ */
+status: string, 
+/**
+ * Essais faits.
+ */
+attempts: number, 
+/**
+ * Statut HTTP de la dernière réponse du destinataire.
+ */
+lastHttpStatus: number | null, 
+/**
+ * La dernière erreur, en français.
+ */
+lastError: string | null, 
+/**
+ * Prochain essai (UTC), null si livrée ou abandonnée.
+ */
+nextAttemptAt: string | null, 
+/**
+ * L'instant de l'événement (`occurredAt` du corps envoyé).
+ */
+occurredAt: string, createdAt: string, updatedAt: string, deliveredAt: string | null, };
+
+/**
+ * L'abonnement révoqué.
+ */
+export type WebhookRevoked = { id: string, 
+/**
+ * Toujours `true`.
+ */
+ok: boolean, 
+/**
+ * Livraisons en attente abandonnées par la révocation.
+ */
+abandoned: number, };
+
+// Session, compte, installation et réglages
+
+export type SessionView = { account: AccountSummary, agency: AgencyRef | null, agencies: Array<AgencyRef>, 
+/**
+ * The account administers the installation (the settings screen):
+ * `services::accounts::is_installation_admin`.
+ */
+installationAdmin: boolean, csrfToken: string, };
+
+export type AccountSummary = { id: string, name: string | null, email: string, role: string, };
+
+/**
+ * Une agence : identifiant et nom.
+ */
+export type AgencyRef = { id: string, name: string, };
+
+export type PasswordChanged = { revokedTokens: number, };
+
+export type SetupStatus = { 
+/**
+ * No organization yet: the setup screen replaces the sign-in.
+ */
+needed: boolean, };
+
+export type DemoInstalled = { admin: DemoSignIn, member: DemoSignIn, };
+
+export type DemoSignIn = { email: string, password: string, };
+
+export type SettingsView = { 
+/**
+ * The address to give to integrations (API, webhooks' partners…).
+ */
+baseUrl: string, 
+/**
+ * The port the server listens on now.
+ */
+runningPort: number | null, 
+/**
+ * When the running server is open to the agency's network: the
+ * addresses the other computers of the agency use (`http://IP:PORT`).
+ */
+networkUrls: Array<string>, 
+/**
+ * The saved settings (the port and network ones apply at the next start).
+ */
+settings: SettingsWire, 
+/**
+ * Where backups go now (`serve --backup-dir`, else the settings' folder).
+ */
+backupDir: string | null, 
+/**
+ * Set by `serve --backup-dir`: the folder cannot be changed here.
+ */
+backupDirFixed: boolean, 
+/**
+ * The host can restart the server (desktop application): restore and
+ * the port change apply at once.
+ */
+restartAvailable: boolean, 
+/**
+ * The port or network setting saved differs from the one the server
+ * was started with.
+ */
+restartNeeded: boolean, 
+/**
+ * The server was bound from the settings (desktop application); false
+ * under `liftdesk serve --bind`, where the port and network settings
+ * are not used.
+ */
+listensFromSettings: boolean, backups: Array<BackupView>, webhooks: SyncStatusWire | null, };
+
+export type BackupView = { name: string, path: string, bytes: number, 
+/**
+ * Local date and time, `AAAA-MM-JJTHH:MM:SS`.
+ */
+takenAt: string | null, };
+
+export type SettingsWire = { port: number, lan: boolean, backupDir: string | null, dailyBackup: boolean, };
+
+export type RestoreAccepted = { schemaVersion: number, };
