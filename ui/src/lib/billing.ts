@@ -3,21 +3,26 @@
  * `/app/api/invoices…`, saisie et contrôle des lignes (mêmes règles et mêmes
  * messages que le serveur), calcul des totaux (même arithmétique : centimes
  * entiers, ligne arrondie au centime, TVA calculée une fois par taux sur la
- * base de ce taux, arrondis « au plus loin de zéro »), formats français.
+ * base de ce taux, arrondis « au plus loin de zéro »), formats français, et
+ * les appels à l'API des devis et des factures.
  */
 
 // ---------------------------------------------------------------------------
 // Réponses de l'API
 // ---------------------------------------------------------------------------
 
+import { api } from './api';
 import type {
+  Created,
   InvoiceDetail,
   InvoiceLineView,
   InvoiceNature,
   InvoiceStatus,
   InvoiceRowView,
   LinkedDocument,
+  Page,
   QuoteDetail,
+  QuoteListEntry,
   VatView,
 } from './generated/contract';
 import {
@@ -336,4 +341,92 @@ export function writeQuery(values: Record<string, string>): string {
   }
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+// ---------------------------------------------------------------------------
+// Appels à l'API
+// ---------------------------------------------------------------------------
+
+const quotePath = (id: string) => `/app/api/quotes/${encodeURIComponent(id)}`;
+const invoicePath = (id: string) => `/app/api/invoices/${encodeURIComponent(id)}`;
+
+/** `GET /quotes` : une page des devis, filtrés par statut et par numéro d'équipement. */
+export function listQuotes(
+  filters: { status: string; equipment: string },
+  page: number,
+  limit: number,
+): Promise<Page<QuoteListEntry>> {
+  const params = new URLSearchParams({ limit: String(limit), page: String(page) });
+  if (filters.status) params.set('status', filters.status);
+  if (filters.equipment.trim()) params.set('equipment', filters.equipment.trim());
+  return api.get<Page<QuoteListEntry>>(`/app/api/quotes?${params}`);
+}
+
+/** `GET /quotes/{id}`. */
+export function getQuote(id: string): Promise<QuoteDetail> {
+  return api.get<QuoteDetail>(quotePath(id));
+}
+
+/** `POST /quotes` : un nouveau devis (lignes au format de `linesBody`). */
+export function createQuote(body: {
+  equipmentId: string | undefined;
+  origin: string;
+  object: string;
+  rows: ReturnType<typeof linesBody>;
+}): Promise<Created> {
+  return api.post<Created>('/app/api/quotes', body);
+}
+
+/** `POST /quotes/{id}/send|accept|refuse` : envoie le devis, ou enregistre son acceptation ou son refus. */
+export function changeQuoteStatus(id: string, action: 'send' | 'accept' | 'refuse'): Promise<void> {
+  return api.post<void>(`${quotePath(id)}/${action}`);
+}
+
+/** `POST /quotes/{id}/invoice` : la facture issue du devis (client facturé : celui du devis sans `clientId`). */
+export function invoiceQuote(id: string, clientId: string): Promise<Created> {
+  return api.post<Created>(`${quotePath(id)}/invoice`, clientId ? { clientId } : {});
+}
+
+/** `GET /invoices` : une page des factures et avoirs, avec les filtres de la liste. */
+export function listInvoices(
+  filters: { client: string; status: string; since: string; until: string },
+  page: number,
+  limit: number,
+): Promise<Page<InvoiceRow>> {
+  const params = new URLSearchParams({ limit: String(limit), page: String(page) });
+  if (filters.client.trim()) params.set('client', filters.client.trim());
+  if (filters.status) params.set('status', filters.status);
+  if (filters.since) params.set('since', filters.since);
+  if (filters.until) params.set('until', filters.until);
+  return api.get<Page<InvoiceRow>>(`/app/api/invoices?${params}`);
+}
+
+/** `GET /invoices/{id}`. */
+export function getInvoice(id: string): Promise<InvoiceDetail> {
+  return api.get<InvoiceDetail>(invoicePath(id));
+}
+
+/** `PATCH /invoices/{id}` : enregistre le brouillon (lignes, et client s'il change). */
+export function updateInvoiceDraft(id: string, body: Record<string, unknown>): Promise<void> {
+  return api.patch<void>(invoicePath(id), body);
+}
+
+/** `POST /invoices/{id}/issue` : émet la facture (numéro attribué, pièce figée). */
+export function issueInvoice(id: string): Promise<void> {
+  return api.post<void>(`${invoicePath(id)}/issue`);
+}
+
+/** `POST /invoices/{id}/send` : envoie la pièce au client (ou la relance). */
+export function sendInvoice(id: string): Promise<void> {
+  return api.post<void>(`${invoicePath(id)}/send`);
+}
+
+/** `POST /invoices/{id}/payment` : enregistre le règlement, à la date `paidOn` (AAAA-MM-JJ). */
+export function recordPayment(id: string, paidOn: string): Promise<void> {
+  return api.post<void>(`${invoicePath(id)}/payment`, { paidOn });
+}
+
+/** `POST /invoices/{id}/credit-notes` : établit et émet un avoir (total : `{}` ; partiel : `{ lines }`). */
+export function createCreditNote(id: string, body: unknown): Promise<Created> {
+  return api.post<Created>(`${invoicePath(id)}/credit-notes`, body);
 }

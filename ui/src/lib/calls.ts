@@ -1,8 +1,10 @@
 /**
  * Appels de panne : types des réponses de `/app/api/calls…`, libellés, validation
  * du formulaire « Nouvel appel » (les règles du serveur, celles de l'API des
- * centres d'appels) et lecture des événements du flux en direct.
+ * centres d'appels), lecture des événements du flux en direct, et les appels
+ * à l'API des appels.
  */
+import { api } from './api';
 
 export const STATUSES = ['ouverte', 'en_route', 'sur_place', 'a_l_arret', 'resolue'] as const;
 export type CallStatus = (typeof STATUSES)[number];
@@ -142,6 +144,43 @@ export interface CallEvent {
   statut: CallStatus;
   type: CallType;
   urgence: boolean;
+}
+
+// -- Appels à l'API -------------------------------------------------------------
+
+/** `GET /calls/board` : les colonnes du tableau, chacune à sa première page. */
+export function getCallBoard(): Promise<Board> {
+  return api.get<Board>('/app/api/calls/board');
+}
+
+/** `GET /calls?statut=…` : une autre page d'une colonne du tableau. */
+export function listCallColumn(statut: CallStatus, page: number, limit: number): Promise<ColumnPage> {
+  return api.get<ColumnPage>(`/app/api/calls?statut=${statut}&page=${page}&limit=${limit}`);
+}
+
+/** `GET /calls/{id}` : l'appel, son historique, les techniciens et les statuts possibles. */
+export function getCall(id: string): Promise<CallDetail> {
+  return api.get<CallDetail>(`/app/api/calls/${encodeURIComponent(id)}`);
+}
+
+/** `POST /calls/{id}/assign` : affecte un technicien (son nom, pour l'historique). */
+export function assignCall(id: string, technicianId: string, technician: string | undefined): Promise<void> {
+  return api.post<void>(`/app/api/calls/${encodeURIComponent(id)}/assign`, { technicianId, technician });
+}
+
+/** `POST /calls/{id}/status` : fait passer l'appel au statut `statut`. */
+export function setCallStatus(id: string, statut: CallStatus): Promise<void> {
+  return api.post<void>(`/app/api/calls/${encodeURIComponent(id)}/status`, { statut });
+}
+
+/** `GET /calls/equipment?q=` : les appareils du parc qui répondent au numéro saisi. */
+export function searchCallEquipment(q: string): Promise<{ total: number; results: EquipmentChoice[] }> {
+  return api.get<{ total: number; results: EquipmentChoice[] }>(`/app/api/calls/equipment?q=${encodeURIComponent(q)}`);
+}
+
+/** `POST /calls` : un appel pris à l'agence (corps de `newCallBody`). */
+export function createCall(body: Record<string, string>): Promise<{ id: string }> {
+  return api.post<{ id: string }>('/app/api/calls', body);
 }
 
 /** Lit les données d'un événement `appel` ; `null` si elles ne sont pas reconnues. */

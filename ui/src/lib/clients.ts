@@ -4,8 +4,9 @@
  * adresse) et le formulaire « Nouveau contact » écrit depuis le descripteur
  * `GET /contacts/creation` : valeurs de départ, contrôles côté client (les
  * règles et les phrases du serveur, `services::contacts::check_value`) et
- * corps envoyé.
+ * corps envoyé ; et les appels à l'API des clients et des contacts.
  */
+import { api } from './api';
 
 export interface ClientEntry {
   id: string;
@@ -252,4 +253,33 @@ export function contactBody(
 export function fieldNamedBy(descriptor: CreationDescriptor, message: string): string | null {
   const field = descriptor.fields.find((f) => message.includes(`champ « ${f.label} »`));
   return field?.id ?? null;
+}
+
+// -- Appels à l'API ---------------------------------------------------------------
+
+const clientPath = (id: string) => `/app/api/clients/${encodeURIComponent(id)}`;
+
+/** `GET /clients` : une page de la liste, avec les filtres de `clientQuery`. */
+export function listClients(filters: ClientFilters, page: number): Promise<ClientPage> {
+  return api.get<ClientPage>(`/app/api/clients?${clientQuery(filters, page)}`);
+}
+
+/** `GET /clients/{id}` : la fiche, les contacts et ce que la session peut faire. */
+export function getClient(id: string): Promise<ClientDetail> {
+  return api.get<ClientDetail>(clientPath(id));
+}
+
+/** `POST /clients/{id}/archive|restore` : archive ou restaure le client ; la fiche relue. */
+export function setClientArchived(id: string, action: 'archive' | 'restore'): Promise<ClientDetail> {
+  return api.post<ClientDetail>(`${clientPath(id)}/${action}`, {});
+}
+
+/** `GET /contacts/creation` : le descripteur du formulaire « Nouveau contact ». */
+export function getContactDescriptor(): Promise<CreationDescriptor> {
+  return api.get<CreationDescriptor>('/app/api/contacts/creation');
+}
+
+/** `POST /contacts` : crée le contact (corps de `contactBody`). */
+export function createContact(body: ReturnType<typeof contactBody>): Promise<void> {
+  return api.post<void>('/app/api/contacts', body);
 }

@@ -1,8 +1,9 @@
 /**
  * Tableau de bord (accueil) : la réponse de `GET /app/api/dashboard` et sa mise
  * en forme pour les graphiques (séries, libellés, montants) et pour les
- * tableaux lus par les lecteurs d'écran. Aucune dépendance au navigateur.
+ * tableaux lus par les lecteurs d'écran, et sa lecture (`getDashboard`).
  */
+import { api } from './api';
 
 export interface StatusCount {
   statut: string;
@@ -46,6 +47,11 @@ export interface Dashboard {
   invoices: DashboardMonth[];
   unpaid: { totalCents: number; count: number; buckets: UnpaidBucket[] };
   knowledge: { total: number; bands: KnowledgeBand[] };
+}
+
+/** `GET /dashboard` : les chiffres du tableau de bord de l'agence active. */
+export function getDashboard(): Promise<Dashboard> {
+  return api.get<Dashboard>('/app/api/dashboard');
 }
 
 /** Une série d'un graphique : nom (légende) et valeurs, dans l'ordre des libellés. */

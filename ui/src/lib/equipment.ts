@@ -1,8 +1,10 @@
 /**
  * Écran Équipements : types des réponses de `/app/api/equipment…`, validation
  * côté client (mêmes règles que le serveur : `PATCH /equipment/{id}/identity`
- * et `PATCH /equipment/{id}`), mise en forme des valeurs et des durées.
+ * et `PATCH /equipment/{id}`), mise en forme des valeurs et des durées, et
+ * les appels à l'API du parc.
  */
+import { api } from './api';
 
 export interface Building {
   id: string;
@@ -464,4 +466,43 @@ export function byYear(entries: LogbookEntry[]): { year: string; entries: Logboo
     else groups.push({ year, entries: [entry] });
   }
   return groups;
+}
+
+// -- Appels à l'API -------------------------------------------------------------------
+
+const equipmentPath = (id: string) => `/app/api/equipment/${encodeURIComponent(id)}`;
+
+/** `GET /equipment` : une page du parc, avec les filtres de `parkQuery`. */
+export function listEquipment(filters: ParkFilters, page: number): Promise<ParkPage> {
+  return api.get<ParkPage>(`/app/api/equipment?${parkQuery(filters, page)}`);
+}
+
+/** `GET /equipment/clients?q=` : les clients proposés au filtre « Client ». */
+export function searchEquipmentClients(q: string): Promise<{ results: ClientRef[] }> {
+  return api.get<{ results: ClientRef[] }>(`/app/api/equipment/clients?q=${encodeURIComponent(q)}`);
+}
+
+/** `GET /equipment/{id}` : la fiche de l'équipement. */
+export function getEquipment(id: string): Promise<EquipmentPage> {
+  return api.get<EquipmentPage>(equipmentPath(id));
+}
+
+/** `GET /equipment/{id}/logbook` : le carnet d'entretien. */
+export function getLogbook(id: string): Promise<Logbook> {
+  return api.get<Logbook>(`${equipmentPath(id)}/logbook`);
+}
+
+/** `PATCH /equipment/{id}/identity` : les champs d'identité changés ; la fiche relue. */
+export function updateIdentity(id: string, patch: ReturnType<typeof identityPatch>): Promise<EquipmentPage> {
+  return api.patch<EquipmentPage>(`${equipmentPath(id)}/identity`, patch);
+}
+
+/** `PATCH /equipment/{id}/technical` : les données techniques changées ; la fiche relue. */
+export function updateTechnical(id: string, body: Record<string, DatumValue>): Promise<EquipmentPage> {
+  return api.patch<EquipmentPage>(`${equipmentPath(id)}/technical`, body);
+}
+
+/** `POST /equipment/{id}/repair-quote` : un devis de réparation pour les pannes répétées. */
+export function createRepairQuote(id: string): Promise<{ id: string; link: string }> {
+  return api.post<{ id: string; link: string }>(`${equipmentPath(id)}/repair-quote`, {});
 }

@@ -1,8 +1,12 @@
 /**
  * Assistant d'import : les réponses de `/app/api/imports…` et la logique pure
  * de l'assistant (contrôle du fichier avant l'envoi, base64, correspondance
- * colonne → champ, erreurs par ligne, comptes du résultat, progression).
+ * colonne → champ, erreurs par ligne, comptes du résultat, progression),
+ * et les appels à l'API des imports.
  */
+import { api } from './api';
+
+const BASE = '/app/api/imports';
 
 /** Taille maximale d'un fichier, comme le serveur (32 Mio une fois décodé). */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -75,6 +79,36 @@ export interface ImportReport {
   updated: number;
   refused: number;
   rows: RowView[];
+}
+
+// -- Appels à l'API -------------------------------------------------------------------
+
+/** `POST /imports/files` : envoie le fichier (contenu en base64). */
+export function uploadImportFile(name: string, content: string): Promise<UploadedFile> {
+  return api.post<UploadedFile>(`${BASE}/files`, { name, content });
+}
+
+/** `GET /imports/{fileId}` : le fichier envoyé, ses cibles, sa vérification et son import. */
+export function getImportFile(fileId: string): Promise<ImportFileView> {
+  return api.get<ImportFileView>(`${BASE}/${encodeURIComponent(fileId)}`);
+}
+
+/** `POST /imports/{fileId}/check` : vérifie le fichier sans rien écrire. */
+export function checkImport(
+  fileId: string,
+  target: TargetCode,
+  mapping: Record<string, string | null>,
+): Promise<ImportReport> {
+  return api.post<ImportReport>(`${BASE}/${encodeURIComponent(fileId)}/check`, { target, mapping });
+}
+
+/** `POST /imports/{fileId}/import` : importe le fichier ; le compte rendu à la fin. */
+export function importFile(
+  fileId: string,
+  target: TargetCode,
+  mapping: Record<string, string | null>,
+): Promise<ImportReport> {
+  return api.post<ImportReport>(`${BASE}/${encodeURIComponent(fileId)}/import`, { target, mapping });
 }
 
 /** La raison d'un refus du fichier avant l'envoi (mêmes messages que le serveur), ou `null`. */

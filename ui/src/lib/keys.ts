@@ -1,7 +1,9 @@
 /**
  * Clés et jetons, webhooks, mot de passe : validation côté client (mêmes
- * règles et mêmes messages que le serveur), libellés et copie d'un secret.
+ * règles et mêmes messages que le serveur), libellés, copie d'un secret, et
+ * les appels à `/app/api/keys…` (ceux des webhooks sont dans `webhooks.ts`).
  */
+import { api } from './api';
 
 /** Longueur maximale d'un nom (outil, centre d'appels, partenaire), comme le serveur. */
 export const MAX_NAME_CHARS = 200;
@@ -258,4 +260,22 @@ export interface SyncStatus {
   checkedAt: string | null;
   pending: number;
   nextAttemptAt: string | null;
+}
+
+// ---- Appels à /app/api/keys ----
+// `endpoint` : `/app/api/keys/tokens`, `/app/api/keys/call-center-keys` ou `/app/api/keys/partner-keys`.
+
+/** Une page des jetons ou clés en vigueur. */
+export function listKeys(endpoint: string, limit: number, page: number): Promise<Paged<KeyRow>> {
+  return api.get<Paged<KeyRow>>(`${endpoint}?limit=${limit}&page=${page}`);
+}
+
+/** Crée un jeton ou une clé ; le secret n'est dans la réponse que cette fois. */
+export function createKey(endpoint: string, name: string): Promise<TokenCreated | KeyCreated> {
+  return api.post<TokenCreated | KeyCreated>(endpoint, { name });
+}
+
+/** Révoque un jeton ou une clé ; une clé partenaire peut rester valable pour d'autres agences. */
+export function revokeKey(endpoint: string, id: string): Promise<PartnerKeyRevoked | { id: string; ok: boolean }> {
+  return api.post<PartnerKeyRevoked | { id: string; ok: boolean }>(`${endpoint}/${encodeURIComponent(id)}/revoke`);
 }

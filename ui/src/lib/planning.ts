@@ -2,8 +2,10 @@
  * Planning hebdomadaire : types des réponses de `/app/api/planning…` et
  * `/app/api/visits…`, calcul des jours, regroupement des visites par
  * technicien et par jour, validations des formulaires (mêmes règles et,
- * autant que possible, mêmes messages que le serveur).
+ * autant que possible, mêmes messages que le serveur), et les appels à l'API
+ * du planning et des visites.
  */
+import { api } from './api';
 
 export type VisitStatus = 'planifiee' | 'en_cours' | 'faite';
 
@@ -93,6 +95,13 @@ export interface Proposal {
   technicians: PlanningTechnician[];
   /** Visites déjà au planning cette semaine, par « technicien|jour ». */
   existingLoads: Record<string, number>;
+}
+
+/** Un équipement trouvé par la recherche de « Nouvelle visite » (`GET /planning/equipment`). */
+export interface EquipmentHit {
+  id: string;
+  number: string | null;
+  building: { name: string | null; address: string; postalCode: string | null; city: string | null } | null;
 }
 
 /** Une ligne de la proposition en cours de revue. */
@@ -405,4 +414,78 @@ export function reviewWarnings(
 export function pageOf<T>(items: T[], page: number, limit: number): T[] {
   const start = (Math.max(1, page) - 1) * limit;
   return items.slice(start, start + limit);
+}
+
+// -- Appels à l'API -------------------------------------------------------------------
+
+/** `GET /planning` : la semaine du jour `day` (celle d'aujourd'hui sans jour). */
+export function getWeek(day: string | null, signal?: AbortSignal): Promise<Week> {
+  const query = day ? `?day=${day}` : '';
+  return api.get<Week>(`/app/api/planning${query}`, { signal });
+}
+
+/** `GET /planning/proposal` : la proposition de la semaine prochaine. */
+export function getProposal(): Promise<Proposal> {
+  return api.get<Proposal>('/app/api/planning/proposal');
+}
+
+/** `POST /planning/proposal` : crée les visites gardées, en une fois. */
+export function saveProposal(body: ReturnType<typeof saveBody>): Promise<{ created: number }> {
+  return api.post<{ created: number }>('/app/api/planning/proposal', body);
+}
+
+/** `GET /planning/equipment?q=` : les équipements qui répondent à la recherche. */
+export function searchPlanningEquipment(
+  q: string,
+  signal?: AbortSignal,
+): Promise<{ total: number; results: EquipmentHit[] }> {
+  return api.get<{ total: number; results: EquipmentHit[] }>(`/app/api/planning/equipment?q=${encodeURIComponent(q)}`, {
+    signal,
+  });
+}
+
+/** `GET /planning/equipment/{id}` : le plan d'entretien d'un équipement. */
+export function getEquipmentPlan(equipmentId: string): Promise<EquipmentPlan> {
+  return api.get<EquipmentPlan>(`/app/api/planning/equipment/${encodeURIComponent(equipmentId)}`);
+}
+
+/** `PUT /planning/equipment/{id}/interval` : l'intervalle d'entretien, en jours. */
+export function setVisitInterval(equipmentId: string, days: number): Promise<void> {
+  return api.put<void>(`/app/api/planning/equipment/${encodeURIComponent(equipmentId)}/interval`, { days });
+}
+
+/** `POST /visits` : une nouvelle visite (technicien `null` : non affectée). */
+export function createVisit(body: {
+  equipmentId: string;
+  technicianId: string | null;
+  plannedFor: string;
+}): Promise<VisitDetail> {
+  return api.post<VisitDetail>('/app/api/visits', body);
+}
+
+/** `GET /visits/{id}` : le détail d'une visite. */
+export function getVisit(id: string): Promise<VisitDetail> {
+  return api.get<VisitDetail>(`/app/api/visits/${encodeURIComponent(id)}`);
+}
+
+const visitPath = (id: string, action: string) => `/app/api/visits/${encodeURIComponent(id)}/${action}`;
+
+/** `POST /visits/{id}/start` : la visite commence (arrivée maintenant). */
+export function startVisit(id: string): Promise<void> {
+  return api.post<void>(visitPath(id, 'start'), {});
+}
+
+/** `POST /visits/{id}/cancel-start` : annule le début de la visite. */
+export function cancelVisitStart(id: string): Promise<void> {
+  return api.post<void>(visitPath(id, 'cancel-start'));
+}
+
+/** `POST /visits/{id}/move` : nouveau jour et, s'il est donné, nouveau technicien. */
+export function moveVisit(id: string, body: { plannedFor: string; technicianId?: string }): Promise<void> {
+  return api.post<void>(visitPath(id, 'move'), body);
+}
+
+/** `POST /visits/{id}/complete` : clôture (corps de `closeBody`). */
+export function completeVisit(id: string, body: Record<string, string>): Promise<void> {
+  return api.post<void>(visitPath(id, 'complete'), body);
 }

@@ -1,8 +1,10 @@
 /**
  * Paramètres de l'installation et première installation : types de l'API
  * (`/app/api/settings…`, `/app/api/setup`), validation côté client (mêmes
- * règles et mêmes messages que le serveur) et mises en forme.
+ * règles et mêmes messages que le serveur), mises en forme, et les appels
+ * à l'API de l'écran « Paramètres ».
  */
+import { api, FALLBACK_MESSAGES } from './api';
 
 export interface SavedSettings {
   port: number;
@@ -49,6 +51,40 @@ export const RESTART_PATH = '/app/api/settings/restart';
 export const DIAGNOSTICS_PATH = '/app/api/diagnostics';
 export const SETUP_PATH = '/app/api/setup';
 export const SETUP_DEMO_PATH = '/app/api/setup/demo';
+
+// -- Appels à l'API ---------------------------------------------------------------
+
+/** `GET /settings` : les réglages, l'adresse à donner aux intégrations, les sauvegardes. */
+export function getSettings(): Promise<SettingsView> {
+  return api.get<SettingsView>(SETTINGS_PATH);
+}
+
+/** `PUT /settings` : enregistre les réglages ; la vue relue. */
+export function saveSettings(settings: SavedSettings): Promise<SettingsView> {
+  return api.put<SettingsView>(SETTINGS_PATH, settings);
+}
+
+/** `POST /settings/backups` : une sauvegarde tout de suite. */
+export function createBackup(): Promise<BackupEntry> {
+  return api.post<BackupEntry>(BACKUPS_PATH, {});
+}
+
+/** `POST /settings/restore` : redémarre sur la sauvegarde `path` (chemin complet). */
+export function restoreBackup(path: string): Promise<void> {
+  return api.post<void>(RESTORE_PATH, { path });
+}
+
+/** `POST /settings/restart` : redémarre avec les réglages enregistrés. */
+export function restartServer(): Promise<void> {
+  return api.post<void>(RESTART_PATH, {});
+}
+
+/** `GET /diagnostics` : le texte du diagnostic à copier pour le support. */
+export async function getDiagnostics(): Promise<string> {
+  const response = await fetch(DIAGNOSTICS_PATH, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(FALLBACK_MESSAGES.server);
+  return response.text();
+}
 
 export const MIN_PORT = 1024;
 export const MAX_PORT = 65535;

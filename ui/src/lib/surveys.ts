@@ -1,9 +1,11 @@
 /**
  * Écran Relevés : types des réponses de `/app/api/surveys…`, et validation
  * côté client avec les règles du serveur (`POST /surveys/{id}/submit` et
- * `POST /discrepancies`), pour ne rien envoyer que le serveur refuserait.
+ * `POST /discrepancies`), pour ne rien envoyer que le serveur refuserait ;
+ * et les appels à l'API des relevés et des écarts.
  */
 
+import { api } from './api';
 import { formatDay } from './format';
 import { parseInput, validateSearch, type DatumValue, type ValueType } from './equipment';
 
@@ -265,4 +267,38 @@ export function submissionBody(
   if (surveyedOn.trim()) body.surveyedOn = surveyedOn.trim();
   if (Object.keys(values).length > 0) body.values = values;
   return { body, errors };
+}
+
+// -- Appels à l'API ------------------------------------------------------------------
+
+const surveyPath = (id: string) => `/app/api/surveys/${encodeURIComponent(id)}`;
+
+/** `GET /surveys` : une page de la liste (recherche de `surveyQuery`). */
+export function listSurveys(q: string, page: number): Promise<Paged<SurveyRow>> {
+  return api.get<Paged<SurveyRow>>(`/app/api/surveys?${surveyQuery(q, page)}`);
+}
+
+/** `GET /surveys/{id}` (vue de l'écran) : identité, composants et soumission possible. */
+export function getSurvey(id: string): Promise<SurveyDetail> {
+  return api.get<SurveyDetail>(surveyPath(id));
+}
+
+/** `GET /surveys/{id}/data` : les données relevées, par composant. */
+export function getSurveyData(id: string): Promise<SurveyData> {
+  return api.get<SurveyData>(`${surveyPath(id)}/data`);
+}
+
+/** `GET /surveys/{id}/discrepancies` : une page des écarts constatés. */
+export function listDiscrepancies(id: string, page: number, limit: number): Promise<Paged<Discrepancy>> {
+  return api.get<Paged<Discrepancy>>(`${surveyPath(id)}/discrepancies?page=${page}&limit=${limit}`);
+}
+
+/** `POST /surveys/{id}/submit` : soumet le relevé (corps de `submissionBody`) ; c'est définitif. */
+export function submitSurvey(id: string, body: SubmitBody): Promise<void> {
+  return api.post<void>(`${surveyPath(id)}/submit`, body);
+}
+
+/** `POST /discrepancies` : signale un écart (corps de `discrepancyBody`). */
+export function reportDiscrepancy(body: ReturnType<typeof discrepancyBody>): Promise<void> {
+  return api.post<void>('/app/api/discrepancies', body);
 }

@@ -1,8 +1,9 @@
 /**
  * Écran Techniciens : types de l'API, dates du planning d'astreinte (heure de
  * Paris, quel que soit le fuseau du poste) et validation des formulaires, avec
- * les messages du serveur.
+ * les messages du serveur, et les appels à l'API des techniciens.
  */
+import { api } from './api';
 
 /** Ligne de `GET /app/api/technicians` (celle de `GET /api/v2/technicians`). */
 export interface Technician {
@@ -49,6 +50,55 @@ export interface Absence {
   startsOn: string;
   endsOn: string;
   reason: string | null;
+}
+
+// -- Appels à l'API -------------------------------------------------------------------
+
+/** `GET /technicians` : l'équipe de l'agence, et si le compte peut la modifier. */
+export function listTechnicians(): Promise<TechniciansAnswer> {
+  return api.get<TechniciansAnswer>('/app/api/technicians');
+}
+
+/** `GET /technicians/rota` : `weeks` semaines du planning d'astreinte, depuis le lundi `from` (sinon la semaine en cours). */
+export function getRota(weeks: number, from: string | null): Promise<RotaAnswer> {
+  const query = new URLSearchParams({ weeks: String(weeks) });
+  if (from) query.set('from', from);
+  return api.get<RotaAnswer>(`/app/api/technicians/rota?${query}`);
+}
+
+/** `PUT /technicians/rota/{monday}` : confie la semaine à un technicien. */
+export function setRotaWeek(monday: string, technicianId: string): Promise<void> {
+  return api.put<void>(`/app/api/technicians/rota/${monday}`, { technicianId });
+}
+
+/** `POST /technicians/rota/swap` : échange deux semaines. */
+export function swapRotaWeeks(first: string, second: string): Promise<void> {
+  return api.post<void>('/app/api/technicians/rota/swap', { first, second });
+}
+
+/** `POST /technicians/rota/replace` : un remplaçant sur une plage (heures de Paris `AAAA-MM-JJTHH:MM`). */
+export function replaceOnCall(technicianId: string, from: string, to: string): Promise<void> {
+  return api.post<void>('/app/api/technicians/rota/replace', { technicianId, from, to });
+}
+
+const absencesPath = (technicianId: string) => `/app/api/technicians/${encodeURIComponent(technicianId)}/absences`;
+
+/** `GET /technicians/{id}/absences` : les absences en cours, à venir et des trois derniers mois. */
+export function listAbsences(technicianId: string): Promise<{ absences: Absence[] }> {
+  return api.get<{ absences: Absence[] }>(absencesPath(technicianId));
+}
+
+/** `POST /technicians/{id}/absences` : une absence (jours inclus) et son motif. */
+export function addAbsence(
+  technicianId: string,
+  absence: { startsOn: string; endsOn: string; reason: string },
+): Promise<Absence> {
+  return api.post<Absence>(absencesPath(technicianId), absence);
+}
+
+/** `DELETE /technicians/{id}/absences/{absenceId}`. */
+export function deleteAbsence(technicianId: string, absenceId: string): Promise<void> {
+  return api.delete(`${absencesPath(technicianId)}/${encodeURIComponent(absenceId)}`);
 }
 
 /** Action sur une semaine du planning : la confier, l'échanger, remplacer sur une plage. */
