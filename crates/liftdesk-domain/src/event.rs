@@ -1,7 +1,21 @@
 //! The events a webhook subscription receives: one list, with each event's
 //! code (as sent on the wire and stored in the outbox) and its French label.
 //! The REST API's schema, the subscription's check and the web application's
-//! choices are all read from it.
+//! choices are all read from it. And the statuses of a delivery.
+
+wire_enum! {
+    /// Where the delivery of one event to one subscription stands.
+    pub enum DeliveryStatus {
+        /// Queued, never attempted yet.
+        EnAttente => "en_attente", "En attente";
+        /// Delivered: the receiver answered 2xx.
+        Livree => "livree", "Livrée";
+        /// Last attempt failed; another one is scheduled.
+        Echec => "echec", "Échec, nouvel essai prévu";
+        /// Given up: retries exhausted, or the subscription was revoked.
+        Abandonnee => "abandonnee", "Abandonnée";
+    }
+}
 
 /// An event of the agency a receiver may subscribe to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

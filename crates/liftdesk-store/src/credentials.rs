@@ -9,27 +9,13 @@ use std::sync::LazyLock;
 use rusqlite::{OptionalExtension, params};
 
 use crate::agencies::{AGENCY_COLUMNS, AgencyRow, agency_from_row};
+use crate::{Code, code};
 
 use super::new_id;
 
 use super::StoreResult;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CredentialKind {
-    ApiToken,
-    CallCenterKey,
-    PartnerKey,
-}
-
-impl CredentialKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::ApiToken => "api_token",
-            Self::CallCenterKey => "call_center_key",
-            Self::PartnerKey => "partner_key",
-        }
-    }
-}
+pub use liftdesk_domain::credential::CredentialKind;
 
 pub struct NewCredential<'a> {
     pub kind: CredentialKind,
@@ -48,7 +34,7 @@ pub fn insert(tx: &Tx, credential: &NewCredential<'_>) -> StoreResult<String> {
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             id,
-            credential.kind.as_str(),
+            Code(credential.kind),
             credential.name,
             credential.fingerprint,
             credential.account_id,
@@ -229,7 +215,7 @@ pub fn find_live_partner_key(
 #[derive(Debug, Clone)]
 pub struct CredentialRow {
     pub id: String,
-    pub kind: String,
+    pub kind: CredentialKind,
     pub name: String,
     pub account_id: Option<String>,
     pub agency_id: Option<String>,
@@ -244,7 +230,7 @@ pub fn get(conn: &Conn, id: &str) -> StoreResult<Option<CredentialRow>> {
             |row| {
                 Ok(CredentialRow {
                     id: row.get(0)?,
-                    kind: row.get(1)?,
+                    kind: code(row, 1)?,
                     name: row.get(2)?,
                     account_id: row.get(3)?,
                     agency_id: row.get(4)?,

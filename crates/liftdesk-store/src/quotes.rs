@@ -3,8 +3,8 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
-use crate::code;
-use liftdesk_domain::quote::QuoteStatus;
+use crate::{Code, code};
+use liftdesk_domain::quote::{QuoteOrigin, QuoteStatus};
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
@@ -21,7 +21,7 @@ pub struct QuoteRow {
     pub equipment_id: String,
     pub equipment_number: Option<String>,
     pub number: Option<String>,
-    pub origin: String,
+    pub origin: QuoteOrigin,
     pub object: String,
     pub status: QuoteStatus,
     pub sent_at: Option<String>,
@@ -78,7 +78,7 @@ pub fn get(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<QuoteRo
                     equipment_id: r.get(2)?,
                     equipment_number: r.get(3)?,
                     number: r.get(4)?,
-                    origin: r.get(5)?,
+                    origin: code(r, 5)?,
                     object: r.get(6)?,
                     status: code(r, 7)?,
                     sent_at: r.get(8)?,
@@ -129,7 +129,7 @@ pub struct NewQuote<'a> {
     pub agency_id: &'a str,
     pub equipment_id: &'a str,
     pub number: &'a str,
-    pub origin: &'a str,
+    pub origin: QuoteOrigin,
     pub object: &'a str,
     pub created_by: Option<&'a str>,
     pub created_at: &'a str,
@@ -148,7 +148,7 @@ pub fn insert(tx: &Tx, quote: &NewQuote<'_>) -> StoreResult<String> {
             quote.agency_id,
             quote.equipment_id,
             quote.number,
-            quote.origin,
+            Code(quote.origin),
             quote.object,
             quote.created_by,
             quote.created_at,
@@ -214,7 +214,7 @@ pub fn set_status(
 pub struct EquipmentQuoteRow {
     pub id: String,
     pub number: Option<String>,
-    pub origin: String,
+    pub origin: QuoteOrigin,
     pub object: String,
     pub status: QuoteStatus,
     pub created_at: String,
@@ -241,7 +241,7 @@ pub fn recent_of_equipment(
         Ok(EquipmentQuoteRow {
             id: r.get(0)?,
             number: r.get(1)?,
-            origin: r.get(2)?,
+            origin: code(r, 2)?,
             object: r.get(3)?,
             status: code(r, 4)?,
             created_at: r.get(5)?,
@@ -337,7 +337,7 @@ pub fn list(
                     equipment_id: r.get(2)?,
                     equipment_number: r.get(3)?,
                     number: r.get(4)?,
-                    origin: r.get(5)?,
+                    origin: code(r, 5)?,
                     object: r.get(6)?,
                     status: code(r, 7)?,
                     sent_at: r.get(8)?,

@@ -5,34 +5,13 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::{Code, code};
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 use super::new_id;
 
-/// Delivery statuses, as stored and shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DeliveryStatus {
-    /// Queued, never attempted yet.
-    EnAttente,
-    /// Delivered: the receiver answered 2xx.
-    Livree,
-    /// Last attempt failed; another one is scheduled.
-    Echec,
-    /// Given up: retries exhausted, or the subscription was revoked.
-    Abandonnee,
-}
-
-impl DeliveryStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::EnAttente => "en_attente",
-            Self::Livree => "livree",
-            Self::Echec => "echec",
-            Self::Abandonnee => "abandonnee",
-        }
-    }
-}
+pub use liftdesk_domain::event::DeliveryStatus;
 
 #[derive(Debug, Clone)]
 pub struct SubscriptionRow {
@@ -192,7 +171,7 @@ pub struct DeliveryRow {
     pub event: String,
     pub object_id: String,
     pub occurred_at: String,
-    pub status: String,
+    pub status: DeliveryStatus,
     pub attempts: i64,
     pub last_http_status: Option<i64>,
     pub last_error: Option<String>,
@@ -212,7 +191,7 @@ fn delivery_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<DeliveryRow> {
         event: row.get(2)?,
         object_id: row.get(3)?,
         occurred_at: row.get(4)?,
-        status: row.get(5)?,
+        status: code(row, 5)?,
         attempts: row.get(6)?,
         last_http_status: row.get(7)?,
         last_error: row.get(8)?,
@@ -368,7 +347,7 @@ pub fn record_attempt(tx: &Tx, attempt: &AttemptRecord<'_>) -> StoreResult<bool>
         params![
             attempt.id,
             attempt.attempts_before,
-            attempt.status.as_str(),
+            Code(attempt.status),
             attempt.http_status,
             attempt.error,
             attempt.next_attempt_at,

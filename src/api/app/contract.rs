@@ -17,6 +17,7 @@ use ts_rs::{Config, TS, TypeVisitor};
 
 use crate::domain::WireCode;
 use crate::domain::call::{CallStatus, CallType};
+use crate::domain::event::DeliveryStatus;
 use crate::domain::invoice::{InvoiceAction, InvoiceNature, InvoiceStatus};
 use crate::domain::lines;
 use crate::domain::quote::{QuoteAction, QuoteOrigin, QuoteStatus};
@@ -139,6 +140,7 @@ pub fn typescript() -> String {
     file.ty::<super::keys::PartnerKeyRevoked>();
 
     file.section("Webhooks");
+    file.codes::<DeliveryStatus>("DeliveryStatus", "DELIVERY_STATUSES");
     file.ty::<crate::api::wire::webhooks::SyncStatusWire>();
     file.ty::<super::webhooks::EventChoice>();
     file.ty::<crate::api::wire::webhooks::SubscriptionWire>();

@@ -30,7 +30,6 @@ use crate::clock;
 use crate::domain::call::{CallStatus, CallType};
 use crate::domain::downtime::{self, CallSpan};
 use crate::domain::knowledge::{self, KnowledgeBand};
-use crate::domain::quote::QuoteOrigin;
 use crate::domain::visit::VisitStatus;
 use crate::error::{ApiError, AppResult};
 use crate::principal::Principal;
@@ -413,9 +412,11 @@ impl From<EquipmentSurveyRow> for SurveyView {
 struct QuoteView {
     id: String,
     number: Option<String>,
+    #[ts(type = "QuoteOrigin")]
     origin: String,
     origin_label: String,
     object: String,
+    #[ts(type = "QuoteStatus")]
     status: String,
     status_label: String,
     created_at: String,
@@ -426,13 +427,12 @@ struct QuoteView {
 impl From<EquipmentQuoteRow> for QuoteView {
     fn from(q: EquipmentQuoteRow) -> Self {
         Self {
-            origin_label: QuoteOrigin::parse(&q.origin)
-                .map_or_else(|| q.origin.clone(), |o| o.label().to_owned()),
+            origin_label: q.origin.label().to_owned(),
             status_label: q.status.label().to_owned(),
             link: format!("/devis/{}", q.id),
             id: q.id,
             number: q.number,
-            origin: q.origin,
+            origin: q.origin.as_str().to_owned(),
             object: q.object,
             status: q.status.as_str().to_owned(),
             created_at: q.created_at,

@@ -12,7 +12,7 @@ use super::invoices::{LineBody, VatView, rate_percent};
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::domain::invoice::line_total_excl;
 use crate::domain::money::{Cents, milli_to_quantity};
-use crate::domain::quote::{QuoteAction, QuoteOrigin};
+use crate::domain::quote::QuoteAction;
 use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::documents::{self as documents, PdfFile};
@@ -151,13 +151,12 @@ fn quote_view(detail: QuoteDetail, base_url: &str) -> QuoteView {
         rows,
         totals,
     } = detail;
-    let origin = QuoteOrigin::parse(&quote.origin);
     QuoteView {
         number: quote.number,
         status_label: quote.status.label().to_owned(),
         status: quote.status.as_str().to_owned(),
-        origin_label: origin.map(|o| o.label()).unwrap_or_default().to_owned(),
-        origin: quote.origin,
+        origin_label: quote.origin.label().to_owned(),
+        origin: quote.origin.as_str().to_owned(),
         object: quote.object,
         equipment: QuoteEquipment {
             link: RecordKind::Equipment.link(&quote.equipment_id),
@@ -296,13 +295,12 @@ pub async fn quote_list(
             .map(|item| {
                 let service::QuoteListItem { row, totals } = item;
                 let quote = row.quote;
-                let origin = QuoteOrigin::parse(&quote.origin);
                 QuoteListEntry {
                     number: quote.number,
                     status_label: quote.status.label().to_owned(),
                     status: quote.status.as_str().to_owned(),
-                    origin_label: origin.map(|o| o.label()).unwrap_or_default().to_owned(),
-                    origin: quote.origin,
+                    origin_label: quote.origin.label().to_owned(),
+                    origin: quote.origin.as_str().to_owned(),
                     object: quote.object,
                     equipment: QuoteEquipment {
                         link: RecordKind::Equipment.link(&quote.equipment_id),

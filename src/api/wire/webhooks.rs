@@ -132,6 +132,7 @@ pub struct DeliveryWire {
     pub object_id: String,
     /// `en_attente` (jamais essayée), `livree`, `echec` (nouvel essai prévu) ou `abandonnee`.
     #[schema(value_type = DeliveryStatus)]
+    #[ts(type = "DeliveryStatus")]
     pub status: String,
     /// Essais faits.
     pub attempts: i64,
@@ -158,7 +159,7 @@ impl From<DeliveryRow> for DeliveryWire {
             id: row.id,
             event: row.event,
             object_id: row.object_id,
-            status: row.status,
+            status: row.status.as_str().to_owned(),
             attempts: row.attempts,
             last_http_status: row.last_http_status,
             last_error: row.last_error,

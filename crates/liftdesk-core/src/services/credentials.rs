@@ -75,7 +75,7 @@ pub fn create_api_token(
             agency_id: account.default_agency_id.as_deref(),
             actor,
             action: "creation",
-            object_type: "api_token",
+            object_type: CredentialKind::ApiToken.as_str(),
             object_id: Some(&issued.id),
             detail: Some(json!({ "name": name, "account": account_id })),
         },
@@ -123,8 +123,7 @@ pub fn revoke_own_api_token(
 ) -> AppResult<()> {
     let row = credentials::get(tx, credential_id)?
         .filter(|row| {
-            row.kind == CredentialKind::ApiToken.as_str()
-                && row.account_id.as_deref() == Some(account_id)
+            row.kind == CredentialKind::ApiToken && row.account_id.as_deref() == Some(account_id)
         })
         .ok_or_else(|| AppError::not_found(TOKEN_NOT_FOUND))?;
     if row.revoked_at.is_some() || !credentials::revoke(tx, &row.id)? {
@@ -136,7 +135,7 @@ pub fn revoke_own_api_token(
             agency_id: None,
             actor,
             action: "revocation",
-            object_type: "api_token",
+            object_type: CredentialKind::ApiToken.as_str(),
             object_id: Some(&row.id),
             detail: Some(json!({ "name": row.name, "account": account_id })),
         },
@@ -154,8 +153,7 @@ pub fn revoke_call_center_key(
 ) -> AppResult<()> {
     let row = credentials::get(tx, credential_id)?
         .filter(|row| {
-            row.kind == CredentialKind::CallCenterKey.as_str()
-                && row.agency_id.as_deref() == Some(agency_id)
+            row.kind == CredentialKind::CallCenterKey && row.agency_id.as_deref() == Some(agency_id)
         })
         .ok_or_else(|| AppError::not_found(KEY_NOT_FOUND))?;
     if row.revoked_at.is_some() || !credentials::revoke(tx, &row.id)? {
@@ -167,7 +165,7 @@ pub fn revoke_call_center_key(
             agency_id: Some(agency_id),
             actor,
             action: "revocation",
-            object_type: "call_center_key",
+            object_type: CredentialKind::CallCenterKey.as_str(),
             object_id: Some(&row.id),
             detail: Some(json!({ "center": row.name })),
         },
@@ -195,7 +193,7 @@ pub fn revoke_partner_key_in_agency(
     actor: &Actor,
 ) -> AppResult<PartnerKeyWithdrawal> {
     let row = credentials::get(tx, credential_id)?
-        .filter(|row| row.kind == CredentialKind::PartnerKey.as_str() && row.revoked_at.is_none())
+        .filter(|row| row.kind == CredentialKind::PartnerKey && row.revoked_at.is_none())
         .ok_or_else(|| AppError::not_found(KEY_NOT_FOUND))?;
     if !credentials::is_attributed_to(tx, &row.id, agency_id)? {
         return Err(AppError::not_found(KEY_NOT_FOUND));
@@ -212,7 +210,7 @@ pub fn revoke_partner_key_in_agency(
             } else {
                 "retrait_agence"
             },
-            object_type: "partner_key",
+            object_type: CredentialKind::PartnerKey.as_str(),
             object_id: Some(&row.id),
             detail: Some(json!({
                 "partner": row.name,
@@ -260,7 +258,7 @@ pub fn create_call_center_key(
             agency_id: Some(agency_id),
             actor,
             action: "creation",
-            object_type: "call_center_key",
+            object_type: CredentialKind::CallCenterKey.as_str(),
             object_id: Some(&issued.id),
             detail: Some(json!({ "center": name, "callCenterId": center_id })),
         },
@@ -310,7 +308,7 @@ pub fn create_partner_key(
             agency_id: agency_ids.first().map(String::as_str),
             actor,
             action: "creation",
-            object_type: "partner_key",
+            object_type: CredentialKind::PartnerKey.as_str(),
             object_id: Some(&issued.id),
             detail: Some(json!({ "partner": name, "agencies": agency_ids })),
         },

@@ -119,7 +119,7 @@ fn insert_draft(
             agency_id,
             equipment_id: &equipment.id,
             number: &number,
-            origin: origin.as_str(),
+            origin: *origin,
             object,
             created_by: author.account_id.as_deref(),
             created_at: &clock::format_timestamp(now),

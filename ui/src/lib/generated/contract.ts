@@ -1047,7 +1047,7 @@ value: JsonValue | null, surveyedAt: string | null, surveyNumber: string | null,
  */
 counts: boolean, };
 
-export type EquipmentQuoteView = { id: string, number: string | null, origin: string, originLabel: string, object: string, status: string, statusLabel: string, createdAt: string, 
+export type EquipmentQuoteView = { id: string, number: string | null, origin: QuoteOrigin, originLabel: string, object: string, status: QuoteStatus, statusLabel: string, createdAt: string, 
 /**
  * The quote on the quotes screen.
  */
@@ -1724,6 +1724,15 @@ remainingAgencies: number, };
 
 // Webhooks
 
+export type DeliveryStatus = 'en_attente' | 'livree' | 'echec' | 'abandonnee';
+
+export const DELIVERY_STATUSES: readonly { code: DeliveryStatus; label: string }[] = [
+  { code: 'en_attente', label: "En attente" },
+  { code: 'livree', label: "Livrée" },
+  { code: 'echec', label: "Échec, nouvel essai prévu" },
+  { code: 'abandonnee', label: "Abandonnée" },
+];
+
 /**
  * L'état de l'envoi des webhooks.
  */
@@ -1800,7 +1809,7 @@ objectId: string,
 /**
  * `en_attente` (jamais essayée), `livree`, `echec` (nouvel essai prévu) ou `abandonnee`.
  */
-status: string, 
+status: DeliveryStatus, 
 /**
  * Essais faits.
  */
