@@ -107,6 +107,29 @@ const OPERATOR_403: &str =
     "Le compte de service de l'opérateur consulte les agences mais n'y modifie rien.";
 /// What the operator may do besides reading: check a file (a dry run).
 const OPERATOR_MAY: &[&str] = &["POST /imports/{fileId}/check"];
+/// The MCP tools that change something: refused to the operator as their
+/// REST operations are (the read tools answer it).
+const MCP_WRITE_TOOLS: &[&str] = &[
+    "commencer_visite",
+    "replanifier_visite",
+    "terminer_visite",
+    "annuler_debut_visite",
+    "affecter_appel",
+    "statut_appel",
+    "creer_facture",
+    "emettre_facture",
+    "envoyer_facture",
+    "enregistrer_reglement",
+    "creer_avoir",
+    "creer_devis",
+    "envoyer_devis",
+    "accepter_devis",
+    "refuser_devis",
+    "creer_contact",
+    "modifier_identite_equipement",
+    "soumettre_releve",
+    "signaler_ecart",
+];
 const SWITCH_403: &str = "Cette agence n'est pas dans le périmètre de votre compte.";
 /// A surveyor of both demo agencies (the workflow API's mobile account).
 const SURVEYOR: &str = "releveur@ascenseurs-durand.fr";
@@ -1489,7 +1512,12 @@ fn mcp_ops(w: &World) -> Vec<Op> {
         tool("donnees_releve", id(&i.survey)).on(&[&i.survey]),
         tool("soumettre_releve", json!({ "id": i.open_survey.real, "values": { "marque": "Piratée" } }))
             .on(&[&i.open_survey])
-            .admin("Soumettre un relevé est réservé aux comptes qui réalisent des relevés et aux administrateurs : ce compte ne réalise pas de relevés."),
+            .admin("Soumettre un relevé est réservé aux comptes qui réalisent des relevés et aux administrateurs : ce compte ne réalise pas de relevés.")
+            .exact(
+                Who::Operator,
+                403,
+                json!({ "error": "Le compte de service de l'opérateur consulte les agences mais n'y soumet pas de relevé." }),
+            ),
         tool(
             "signaler_ecart",
             json!({ "equipmentId": i.survey_equipment.real, "surveyId": i.survey.real, "finding": "Constat d'essai sur la porte." }),
@@ -1686,6 +1714,9 @@ impl World {
             (Family::V2, Who::Operator) => (op.method != "GET"
                 && !OPERATOR_MAY.contains(&op.key.as_str()))
             .then(|| Expect::Exact(403, error(op.admin.as_deref().unwrap_or(OPERATOR_403)))),
+            (Family::Mcp, Who::Operator) => MCP_WRITE_TOOLS
+                .contains(&op.key.as_str())
+                .then(|| Expect::Exact(403, error(op.admin.as_deref().unwrap_or(OPERATOR_403)))),
             (_, Who::MemberAskingB) => Some(Expect::Exact(403, error(SCOPE_403))),
             (_, Who::Member) => op.admin.as_deref().map(|m| Expect::Exact(403, error(m))),
             (_, Who::OtherOrganization | Who::OtherAgency | Who::OtherCenter) => {
