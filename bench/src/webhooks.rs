@@ -52,7 +52,7 @@ pub fn queue(args: QueueArgs) -> anyhow::Result<()> {
                 }
                 liftdesk::store::outbox::record_event(
                     tx,
-                    &args.agency,
+                    &liftdesk::domain::id::AgencyId::new(args.agency.as_str()),
                     "appel.clos",
                     call,
                     equipment,

@@ -3,6 +3,7 @@
 //! Its refusals keep the workflow API's envelope:
 //! `{"status": "error", "message": "<raison en français>"}`.
 
+use crate::domain::id::AgencyId;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
@@ -33,7 +34,7 @@ impl PartnerCaller {
     /// 403 otherwise, so nothing is executed for an agency the partner may
     /// not reach.
     pub fn in_agency(&self, agency_id: &str) -> Result<Principal, WorkflowError> {
-        Ok(self.principal.in_agency(agency_id)?)
+        Ok(self.principal.in_agency(&AgencyId::new(agency_id))?)
     }
 
     /// 403 unless the key is attributed to `agency_id` (see [`Self::in_agency`]).

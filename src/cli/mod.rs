@@ -4,6 +4,7 @@
 
 mod usage;
 
+use crate::domain::id::AgencyId;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -441,8 +442,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::CallCenterKey {
             action: CallCenterKeyAction::Create { agency, name },
         } => {
-            let issued =
-                installation::issue_call_center_key(&store, p, &agency, &name).map_err(describe)?;
+            let issued = installation::issue_call_center_key(
+                &store,
+                p,
+                &AgencyId::new(agency.as_str()),
+                &name,
+            )
+            .map_err(describe)?;
             json!({ "id": issued.id, "key": issued.secret })
         }
         Command::PartnerKey {

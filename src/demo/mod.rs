@@ -4,6 +4,7 @@
 
 pub mod data;
 
+use crate::domain::id::AgencyId;
 use std::io::Write;
 use std::path::Path;
 
@@ -125,7 +126,13 @@ pub fn install(
         let mut call_center_keys = Vec::new();
         for center in CALL_CENTERS {
             call_center_keys.push(
-                credentials::create_call_center_key(tx, &init.agency_id, center, &actor)?.secret,
+                credentials::create_call_center_key(
+                    tx,
+                    &AgencyId::new(init.agency_id.as_str()),
+                    center,
+                    &actor,
+                )?
+                .secret,
             );
         }
         let partner = credentials::create_partner_key(tx, PARTNER_NAME, &agency_ids, &actor)?;
@@ -135,7 +142,12 @@ pub fn install(
         let siren = siren::luhn_complete("81234567");
         for (index, (agency_id, address)) in agency_ids.iter().zip(AGENCY_ADDRESSES).enumerate() {
             let siret = siren::luhn_complete(&format!("{siren}{:04}", index + 1));
-            agency_store::set_legal_identity(tx, agency_id, &siret, address)?;
+            agency_store::set_legal_identity(
+                tx,
+                &AgencyId::new(agency_id.as_str()),
+                &siret,
+                address,
+            )?;
         }
         let agencies: Vec<data::DemoAgency> = agency_ids
             .iter()
@@ -247,11 +259,15 @@ mod tests {
                             .prepare(&sql)?
                             .query_map([agency.id.as_str(), &from, &to], |r| r.get(0))?
                             .collect::<Result<_, _>>()?;
-                        let got: Vec<String> =
-                            crate::store::visits::planning(conn, &agency.id, &from, &to)?
-                                .into_iter()
-                                .map(|row| row.id)
-                                .collect();
+                        let got: Vec<String> = crate::store::visits::planning(
+                            conn,
+                            &crate::domain::id::AgencyId::new(agency.id.as_str()),
+                            &from,
+                            &to,
+                        )?
+                        .into_iter()
+                        .map(|row| row.id)
+                        .collect();
                         assert_eq!(got, expected, "{} {from}", agency.name);
                         compared += got.len();
                     }

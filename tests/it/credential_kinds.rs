@@ -205,7 +205,13 @@ fn the_knowledge_rate_counts_surveyed_fields_over_the_fields_of_the_type() {
     let store = liftdesk::server::open_store(dir.path()).expect("store");
     let rate = |equipment: &str, agency: &str| {
         store
-            .read_blocking(|c| liftdesk::store::equipment::knowledge_rate(c, agency, equipment))
+            .read_blocking(|c| {
+                liftdesk::store::equipment::knowledge_rate(
+                    c,
+                    &liftdesk::domain::id::AgencyId::new(agency),
+                    equipment,
+                )
+            })
             .expect("rate")
     };
     assert_eq!(rate("eq-lift", &org.agency_id), Some(0.0));

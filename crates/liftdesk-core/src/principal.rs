@@ -6,6 +6,7 @@
 //! survey, who edits the rota, who credits an invoice) is decided here, in
 //! [`Principal::require`], and nowhere else.
 
+use crate::domain::id::AgencyId;
 use crate::error::{AppError, AppResult};
 use crate::store::accounts::{AccountRow, Role};
 use crate::store::agencies::AgencyRow;
@@ -87,18 +88,18 @@ impl Principal {
     }
 
     /// The acting agency's id (see [`Principal::agency`]).
-    pub fn agency_id(&self) -> AppResult<&str> {
-        self.agency().map(|agency| agency.id.as_str())
+    pub fn agency_id(&self) -> AppResult<&AgencyId> {
+        self.agency().map(|agency| &agency.id)
     }
 
     /// The principal acting in `agency_id`, one of its scope: a partner key
     /// names the agency in each call (403 for an agency it is not
     /// attributed to, before anything is read or written).
-    pub fn in_agency(&self, agency_id: &str) -> AppResult<Self> {
+    pub fn in_agency(&self, agency_id: &AgencyId) -> AppResult<Self> {
         let agency = self
             .scope
             .iter()
-            .find(|a| a.id == agency_id)
+            .find(|a| a.id == *agency_id)
             .cloned()
             .ok_or_else(|| {
                 AppError::forbidden(match self.door {
@@ -318,7 +319,7 @@ mod tests {
     #[test]
     fn a_partner_key_acts_in_its_agencies_and_administers_nothing() {
         let agency = |id: &str| AgencyRow {
-            id: id.to_owned(),
+            id: AgencyId::new(id),
             name: format!("Agence {id}"),
             organization_id: "o".to_owned(),
             organization_name: "Org".to_owned(),
@@ -331,12 +332,14 @@ mod tests {
             scope: vec![agency("a1")],
             door: Door::Partner,
         };
-        let acting = key.in_agency("a1").expect("attributed");
+        let acting = key.in_agency(&AgencyId::new("a1")).expect("attributed");
         assert_eq!(acting.agency_id().expect("agency"), "a1");
         assert!(acting.can(Capability::Change));
         assert!(!acting.can(Capability::Administer("Créer une clé partenaire")));
         assert!(!acting.can(Capability::CreditInvoice));
-        let refused = key.in_agency("a2").expect_err("not attributed");
+        let refused = key
+            .in_agency(&AgencyId::new("a2"))
+            .expect_err("not attributed");
         assert_eq!(refused.status().as_u16(), 403);
         assert_eq!(refused.public_message(), PARTNER_AGENCY_REFUSED);
         assert_eq!(
@@ -347,7 +350,7 @@ mod tests {
 
     fn agency(id: &str) -> AgencyRow {
         AgencyRow {
-            id: id.to_owned(),
+            id: AgencyId::new(id),
             name: "Agence".to_owned(),
             organization_id: "o".to_owned(),
             organization_name: "Organisation".to_owned(),
@@ -386,7 +389,9 @@ mod tests {
         assert!(key.can(Capability::Change));
         assert!(!key.can(Capability::CreditInvoice));
         assert!(key.account().is_err());
-        let err = key.in_agency("a2").expect_err("not its agency");
+        let err = key
+            .in_agency(&AgencyId::new("a2"))
+            .expect_err("not its agency");
         assert_eq!(err.status().as_u16(), 403);
         assert_eq!(
             err.public_message(),

@@ -115,6 +115,7 @@ pub mod day;
 pub mod downtime;
 pub mod error;
 pub mod event;
+pub mod id;
 pub mod invoice;
 pub mod knowledge;
 pub mod lines;

@@ -3,6 +3,7 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use liftdesk_domain::id::AgencyId;
 use rusqlite::{OptionalExtension, params};
 
 use super::new_id;
@@ -125,7 +126,8 @@ pub fn create(tx: &Tx, account: &NewAccount<'_>) -> StoreResult<String> {
     Ok(id)
 }
 
-pub fn add_agency(tx: &Tx, account_id: &str, agency_id: &str) -> StoreResult<()> {
+pub fn add_agency(tx: &Tx, account_id: &str, agency_id: &AgencyId) -> StoreResult<()> {
+    let agency_id = agency_id.as_str();
     tx.execute_cached(
         "INSERT OR IGNORE INTO account_agencies (account_id, agency_id) VALUES (?1, ?2)",
         params![account_id, agency_id],
@@ -235,9 +237,10 @@ pub fn working_in(conn: &Conn, agency_ids: &[String]) -> StoreResult<Vec<Working
 /// organization): the partner workflow API's "mobile account". Its id.
 pub fn active_surveyor_of_agency(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     email: &str,
 ) -> StoreResult<Option<String>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT a.id FROM accounts a

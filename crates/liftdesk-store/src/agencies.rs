@@ -3,6 +3,7 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use liftdesk_domain::id::AgencyId;
 use rusqlite::{OptionalExtension, params};
 
 use super::new_id;
@@ -11,7 +12,7 @@ use super::StoreResult;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgencyRow {
-    pub id: String,
+    pub id: AgencyId,
     pub name: String,
     pub organization_id: String,
     pub organization_name: String,
@@ -85,7 +86,7 @@ pub(crate) const AGENCY_COLUMNS: &str = "a.id, a.name, a.organization_id, o.name
 
 pub(crate) fn agency_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AgencyRow> {
     Ok(AgencyRow {
-        id: row.get(0)?,
+        id: AgencyId::new(row.get::<_, String>(0)?),
         name: row.get(1)?,
         organization_id: row.get(2)?,
         organization_name: row.get(3)?,
@@ -143,7 +144,8 @@ pub struct SellerRow {
     pub address: Option<String>,
 }
 
-pub fn seller(conn: &Conn, agency_id: &str) -> StoreResult<Option<SellerRow>> {
+pub fn seller(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Option<SellerRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT o.name, a.name, a.siret, a.address
@@ -164,7 +166,13 @@ pub fn seller(conn: &Conn, agency_id: &str) -> StoreResult<Option<SellerRow>> {
 
 /// Records the agency's legal identity printed on its documents (demo data;
 /// agencies carried over from version 1 come with theirs).
-pub fn set_legal_identity(tx: &Tx, agency_id: &str, siret: &str, address: &str) -> StoreResult<()> {
+pub fn set_legal_identity(
+    tx: &Tx,
+    agency_id: &AgencyId,
+    siret: &str,
+    address: &str,
+) -> StoreResult<()> {
+    let agency_id = agency_id.as_str();
     tx.execute_cached(
         "UPDATE agencies SET siret = ?1, address = ?2 WHERE id = ?3",
         params![siret, address, agency_id],

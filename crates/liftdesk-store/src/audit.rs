@@ -1,5 +1,6 @@
 //! The audit log: who changed what, written in the same transaction as the change.
 
+use liftdesk_domain::id::AgencyId;
 use rusqlite::params;
 use serde_json::Value;
 
@@ -80,10 +81,11 @@ pub struct AuditRow {
 /// The agency's audit entries about one object, oldest first.
 pub fn of_object(
     conn: &crate::Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     object_type: &str,
     object_id: &str,
 ) -> StoreResult<Vec<AuditRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT l.at, l.actor_kind,
                 CASE l.actor_kind WHEN 'account' THEN coalesce(a.name, a.email) ELSE k.name END,

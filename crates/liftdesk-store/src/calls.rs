@@ -6,6 +6,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::{Code, code};
 use liftdesk_domain::call::{CallStatus, CallType};
+use liftdesk_domain::id::AgencyId;
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, params, params_from_iter};
 
@@ -34,7 +35,8 @@ pub struct CallRow {
 }
 
 /// The call `id` if it belongs to `agency_id`.
-pub fn get_in_agency(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<CallRow>> {
+pub fn get_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<CallRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT c.id, c.reference, c.status, c.type, c.description, c.caller, c.received_at,
@@ -83,10 +85,11 @@ pub struct CenterCallRow {
 /// `call_center_id`.
 pub fn get_by_center_reference(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     call_center_id: &str,
     reference: &str,
 ) -> StoreResult<Option<CenterCallRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT id, reference, status, arrived_at, resolved_at FROM calls
@@ -187,7 +190,8 @@ pub fn insert_at_agency(tx: &Tx, call: &NewAgencyCall<'_>) -> StoreResult<()> {
 
 /// The next reference of a call taken at the agency in `year`:
 /// `AG-<year>-<n>`, n on five digits, one more than the highest of the year.
-pub fn next_agency_reference(tx: &Tx, agency_id: &str, year: &str) -> StoreResult<String> {
+pub fn next_agency_reference(tx: &Tx, agency_id: &AgencyId, year: &str) -> StoreResult<String> {
+    let agency_id = agency_id.as_str();
     let prefix = format!("AG-{year}-");
     let highest: Option<i64> = tx.query_row_cached(
         "SELECT max(CAST(substr(reference, ?3) AS INTEGER)) FROM calls
@@ -391,11 +395,12 @@ fn list_conditions(agency_id: &str, filter: &ListFilter) -> (String, Vec<Value>)
 /// then joined to its equipment, building and technician.
 pub fn list_page(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     filter: &ListFilter,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<CallListRow>)> {
+    let agency_id = agency_id.as_str();
     let (where_clause, values) = list_conditions(agency_id, filter);
     let total: i64 = conn.query_row_cached(
         &format!("SELECT COUNT(*) FROM calls c WHERE {where_clause}"),
@@ -422,9 +427,10 @@ pub fn list_page(
 /// search, which compares folded text outside SQL).
 pub fn list_all(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     filter: &ListFilter,
 ) -> StoreResult<Vec<CallListRow>> {
+    let agency_id = agency_id.as_str();
     let (where_clause, values) = list_conditions(agency_id, filter);
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {LIST_COLUMNS} FROM calls c {LIST_JOINS}
@@ -475,11 +481,12 @@ fn equipment_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentCallRo
 /// still not resolved, newest first, at most `limit`.
 pub fn of_equipment_since(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     since: &str,
     limit: u32,
 ) -> StoreResult<Vec<EquipmentCallRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {EQUIPMENT_CALL_COLUMNS} FROM calls c LEFT JOIN technicians t ON t.id = c.technician_id
          WHERE c.equipment_id = ?1 AND c.agency_id = ?2
@@ -496,10 +503,11 @@ pub fn of_equipment_since(
 /// The equipment's latest calls (at most `limit`, newest first) and how many it has.
 pub fn recent_of_equipment(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     limit: u32,
 ) -> StoreResult<(i64, Vec<EquipmentCallRow>)> {
+    let agency_id = agency_id.as_str();
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM calls WHERE equipment_id = ?1 AND agency_id = ?2",
         [equipment_id, agency_id],

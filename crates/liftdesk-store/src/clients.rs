@@ -4,6 +4,7 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use liftdesk_domain::id::AgencyId;
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, params, params_from_iter};
 
@@ -50,9 +51,10 @@ fn client_from_row(r: &rusqlite::Row) -> rusqlite::Result<ClientRow> {
 /// The client of the agency with that partner identifier.
 pub fn find_by_ref(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     client_ref: &str,
 ) -> StoreResult<Option<ClientRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             &format!("SELECT {COLUMNS} FROM clients WHERE agency_id = ?1 AND client_ref = ?2"),
@@ -63,7 +65,8 @@ pub fn find_by_ref(
 }
 
 /// Every client of the agency (archived ones too), oldest first.
-pub fn all(conn: &Conn, agency_id: &str) -> StoreResult<Vec<ClientRow>> {
+pub fn all(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<ClientRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare(&format!(
         "SELECT {COLUMNS} FROM clients WHERE agency_id = ?1 ORDER BY created_at, id"
     ))?;
@@ -81,12 +84,13 @@ pub fn all(conn: &Conn, agency_id: &str) -> StoreResult<Vec<ClientRow>> {
 /// the archived (`true`) or the active (`false`) ones.
 pub fn search(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     words: &[String],
     archived: Option<bool>,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<ClientRow>)> {
+    let agency_id = agency_id.as_str();
     const WORD: &str = "(instr(FOLD(nom), ?) > 0 OR instr(FOLD(coalesce(email, '')), ?) > 0 \
          OR instr(FOLD(client_ref), ?) > 0 OR instr(coalesce(siren, ''), ?) > 0 \
          OR instr(coalesce(siret, ''), ?) > 0)";
@@ -123,7 +127,8 @@ pub fn search(
     Ok((total, rows))
 }
 
-pub fn insert(tx: &Tx, agency_id: &str, client: &ClientRow) -> StoreResult<()> {
+pub fn insert(tx: &Tx, agency_id: &AgencyId, client: &ClientRow) -> StoreResult<()> {
+    let agency_id = agency_id.as_str();
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO clients (id, agency_id, client_ref, nom, statut, types, email, telephone,

@@ -4,6 +4,7 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use liftdesk_domain::id::AgencyId;
 use std::sync::LazyLock;
 
 use rusqlite::{OptionalExtension, params};
@@ -108,7 +109,8 @@ pub fn touch(tx: &Tx, id: &str, at: &str) -> StoreResult<()> {
 }
 
 /// The agency's call center of that name, created if new.
-pub fn call_center_id(tx: &Tx, agency_id: &str, name: &str) -> StoreResult<String> {
+pub fn call_center_id(tx: &Tx, agency_id: &AgencyId, name: &str) -> StoreResult<String> {
+    let agency_id = agency_id.as_str();
     let existing: Option<String> = tx
         .query_row_cached(
             "SELECT id FROM call_centers WHERE agency_id = ?1 AND name = ?2",
@@ -127,7 +129,12 @@ pub fn call_center_id(tx: &Tx, agency_id: &str, name: &str) -> StoreResult<Strin
     Ok(id)
 }
 
-pub fn attribute_partner_agency(tx: &Tx, credential_id: &str, agency_id: &str) -> StoreResult<()> {
+pub fn attribute_partner_agency(
+    tx: &Tx,
+    credential_id: &str,
+    agency_id: &AgencyId,
+) -> StoreResult<()> {
+    let agency_id = agency_id.as_str();
     tx.execute_cached(
         "INSERT OR IGNORE INTO partner_key_agencies (credential_id, agency_id) VALUES (?1, ?2)",
         params![credential_id, agency_id],
@@ -306,10 +313,11 @@ pub fn list_api_tokens(
 /// center's.
 pub fn list_call_center_keys(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<ListedCredential>)> {
+    let agency_id = agency_id.as_str();
     listed_page(
         conn,
         "SELECT COUNT(*) FROM credentials
@@ -328,10 +336,11 @@ pub fn list_call_center_keys(
 /// many other agencies each one serves.
 pub fn list_partner_keys(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<ListedCredential>)> {
+    let agency_id = agency_id.as_str();
     listed_page(
         conn,
         "SELECT COUNT(*) FROM partner_key_agencies p JOIN credentials c ON c.id = p.credential_id
@@ -348,7 +357,12 @@ pub fn list_partner_keys(
     )
 }
 
-pub fn is_attributed_to(conn: &Conn, credential_id: &str, agency_id: &str) -> StoreResult<bool> {
+pub fn is_attributed_to(
+    conn: &Conn,
+    credential_id: &str,
+    agency_id: &AgencyId,
+) -> StoreResult<bool> {
+    let agency_id = agency_id.as_str();
     Ok(conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2)",
         params![credential_id, agency_id],
@@ -358,7 +372,12 @@ pub fn is_attributed_to(conn: &Conn, credential_id: &str, agency_id: &str) -> St
 
 /// Withdraws one agency from a partner key; returns how many agencies it
 /// still serves.
-pub fn withdraw_partner_agency(tx: &Tx, credential_id: &str, agency_id: &str) -> StoreResult<i64> {
+pub fn withdraw_partner_agency(
+    tx: &Tx,
+    credential_id: &str,
+    agency_id: &AgencyId,
+) -> StoreResult<i64> {
+    let agency_id = agency_id.as_str();
     tx.execute_cached(
         "DELETE FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2",
         params![credential_id, agency_id],

@@ -4,12 +4,14 @@
 
 use crate::CachedStatements;
 use crate::Conn;
+use liftdesk_domain::id::AgencyId;
 use rusqlite::params;
 
 use super::StoreResult;
 
 /// Open calls (every status but `resolue`) by status code.
-pub fn open_calls_by_status(conn: &Conn, agency_id: &str) -> StoreResult<Vec<(String, i64)>> {
+pub fn open_calls_by_status(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<(String, i64)>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT status, COUNT(*) FROM calls
          WHERE agency_id = ?1 AND status <> 'resolue'
@@ -25,10 +27,11 @@ pub fn open_calls_by_status(conn: &Conn, agency_id: &str) -> StoreResult<Vec<(St
 /// many of them are done.
 pub fn week_visits(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     monday: &str,
     sunday: &str,
 ) -> StoreResult<(i64, i64)> {
+    let agency_id = agency_id.as_str();
     let counts = conn.query_row_cached(
         "SELECT COUNT(*), COALESCE(SUM(status = 'faite'), 0) FROM visits
          WHERE agency_id = ?1 AND planned_for >= ?2 AND planned_for <= ?3",
@@ -40,7 +43,8 @@ pub fn week_visits(
 
 /// Visits not done whose planned day, or whose limit date from the
 /// maintenance plan, is before `today`.
-pub fn overdue_visits(conn: &Conn, agency_id: &str, today: &str) -> StoreResult<i64> {
+pub fn overdue_visits(conn: &Conn, agency_id: &AgencyId, today: &str) -> StoreResult<i64> {
+    let agency_id = agency_id.as_str();
     let n = conn.query_row_cached(
         "SELECT COUNT(*) FROM visits
          WHERE agency_id = ?1 AND status <> 'faite'
@@ -82,10 +86,11 @@ fn month_figures(
 /// Invoices (not credit notes) issued from `from` to `to` (days), by month.
 pub fn invoices_issued_by_month(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     from: &str,
     to: &str,
 ) -> StoreResult<Vec<MonthFigure>> {
+    let agency_id = agency_id.as_str();
     month_figures(
         conn,
         "SELECT substr(issued_on, 1, 7), COUNT(*), COALESCE(SUM(total_incl_cents), 0)
@@ -102,10 +107,11 @@ pub fn invoices_issued_by_month(
 /// Invoices (not credit notes) paid from `from` to `to` (days), by month.
 pub fn invoices_paid_by_month(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     from: &str,
     to: &str,
 ) -> StoreResult<Vec<MonthFigure>> {
+    let agency_id = agency_id.as_str();
     month_figures(
         conn,
         "SELECT substr(paid_on, 1, 7), COUNT(*), COALESCE(SUM(total_incl_cents), 0)
@@ -135,9 +141,10 @@ const BUCKET_SQL: &str = "CASE
 /// notes issued against them).
 pub fn unpaid_by_age(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     today: &str,
 ) -> StoreResult<Vec<(String, i64, i64)>> {
+    let agency_id = agency_id.as_str();
     let invoices_sql = format!(
         "SELECT {}, COUNT(*), COALESCE(SUM(total_incl_cents), 0)
          FROM invoices INDEXED BY invoices_unpaid_by_due
@@ -180,8 +187,9 @@ pub fn unpaid_by_age(
 /// migration V5): (type, surveyed, equipment count, catalog size of the type).
 pub fn equipment_by_surveyed(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
 ) -> StoreResult<Vec<(String, i64, i64, i64)>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(
         "WITH g AS (
              SELECT COALESCE(type, '') AS type, surveyed_fields AS surveyed, COUNT(*) AS n

@@ -3,6 +3,7 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use liftdesk_domain::id::AgencyId;
 
 use super::StoreResult;
 
@@ -17,7 +18,8 @@ pub struct DealFilter {
 }
 
 /// How many deals of that one agency match.
-pub fn count(conn: &Conn, agency_id: &str, filter: &DealFilter) -> StoreResult<i64> {
+pub fn count(conn: &Conn, agency_id: &AgencyId, filter: &DealFilter) -> StoreResult<i64> {
+    let agency_id = agency_id.as_str();
     Ok(conn.query_row_cached(
         "SELECT COUNT(*) FROM deals
          WHERE agency_id = ?1
@@ -39,9 +41,10 @@ pub fn count(conn: &Conn, agency_id: &str, filter: &DealFilter) -> StoreResult<i
 /// The deal of the agency with that external opportunity id.
 pub fn find_by_external_id(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     external_id: &str,
 ) -> StoreResult<Option<String>> {
+    let agency_id = agency_id.as_str();
     use rusqlite::OptionalExtension;
     Ok(conn
         .query_row_cached(

@@ -3,6 +3,7 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use liftdesk_domain::id::AgencyId;
 use rusqlite::params;
 
 use super::new_id;
@@ -55,11 +56,12 @@ pub struct DiscrepancyRow {
 /// with how many there are.
 pub fn of_survey(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     survey_id: &str,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<DiscrepancyRow>)> {
+    let agency_id = agency_id.as_str();
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM discrepancies WHERE survey_id = ?1 AND agency_id = ?2",

@@ -3,6 +3,7 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use liftdesk_domain::id::AgencyId;
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
@@ -17,9 +18,10 @@ const APPLIES_TO_TYPE: &str =
 /// percent. None when the equipment is not in that agency.
 pub fn knowledge_rate(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
 ) -> StoreResult<Option<f64>> {
+    let agency_id = agency_id.as_str();
     let equipment_type: Option<Option<String>> = conn
         .query_row_cached(
             "SELECT type FROM equipment WHERE id = ?1 AND agency_id = ?2",
@@ -126,7 +128,12 @@ fn equipment_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentRow> {
 }
 
 /// An equipment of the agency (None when unknown or in another agency).
-pub fn get(conn: &Conn, agency_id: &str, equipment_id: &str) -> StoreResult<Option<EquipmentRow>> {
+pub fn get(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    equipment_id: &str,
+) -> StoreResult<Option<EquipmentRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             &format!("SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM} WHERE e.id = ?1 AND e.agency_id = ?2"),
@@ -140,9 +147,10 @@ pub fn get(conn: &Conn, agency_id: &str, equipment_id: &str) -> StoreResult<Opti
 /// case (the `number_key` column, unique per agency).
 pub fn find_by_number(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     number: &str,
 ) -> StoreResult<Option<EquipmentRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .prepare_cached(&format!(
             "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
@@ -156,9 +164,10 @@ pub fn find_by_number(
 /// software (the first one created, should two share it).
 pub fn find_by_external_id(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     external_id: &str,
 ) -> StoreResult<Option<EquipmentRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .prepare_cached(&format!(
             "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
@@ -175,10 +184,11 @@ const NUMBER_KEY_OF_PARAM: &str = "lower(replace(replace(?2, ' ', ''), char(9), 
 /// (spaces and case ignored): its number, if any.
 pub fn number_used_by_other(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     number: &str,
     equipment_id: &str,
 ) -> StoreResult<Option<String>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .prepare_cached(&format!(
             "SELECT number FROM equipment
@@ -309,7 +319,8 @@ pub fn update_building(tx: &Tx, building: &BuildingRow) -> StoreResult<()> {
 }
 
 /// Every building of the agency, oldest first.
-pub fn buildings_of_agency(conn: &Conn, agency_id: &str) -> StoreResult<Vec<BuildingRow>> {
+pub fn buildings_of_agency(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<BuildingRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare(
         "SELECT id, name, address, address_complement, postal_code, city FROM buildings
          WHERE agency_id = ?1 ORDER BY created_at, id",
@@ -330,10 +341,11 @@ pub fn buildings_of_agency(conn: &Conn, agency_id: &str) -> StoreResult<Vec<Buil
 /// A new building of the agency (the equipment are attached separately).
 pub fn insert_building(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     client_id: Option<&str>,
     building: &BuildingRow,
 ) -> StoreResult<()> {
+    let agency_id = agency_id.as_str();
     let now = tx.now_text();
     tx.prepare_cached(
         "INSERT INTO buildings (id, agency_id, client_id, name, address, address_complement,
@@ -358,12 +370,13 @@ pub fn insert_building(
 /// client (ids given).
 pub fn insert(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     identity: &IdentityRow,
     building_id: Option<&str>,
     client_id: Option<&str>,
 ) -> StoreResult<()> {
+    let agency_id = agency_id.as_str();
     let now = tx.now_text();
     tx.prepare_cached(
         "INSERT INTO equipment (id, agency_id, building_id, client_id, number, serial_number, type,
@@ -399,10 +412,11 @@ pub fn set_building(tx: &Tx, equipment_id: &str, building_id: &str) -> StoreResu
 /// A new building of the agency for an equipment that had none, attached to it.
 pub fn create_building_for(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment: &EquipmentRow,
     building: &BuildingRow,
 ) -> StoreResult<()> {
+    let agency_id = agency_id.as_str();
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO buildings (id, agency_id, client_id, name, address, address_complement, created_at, updated_at)
@@ -426,7 +440,8 @@ pub fn create_building_for(
 
 /// Equipment of the agency under contract (`parc`), numbered, without an
 /// identifier in the partner's software, by number.
-pub fn without_external_id(conn: &Conn, agency_id: &str) -> StoreResult<Vec<EquipmentRow>> {
+pub fn without_external_id(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<EquipmentRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
          WHERE e.agency_id = ?1 AND e.maintenance_contract = 'parc'
@@ -439,7 +454,8 @@ pub fn without_external_id(conn: &Conn, agency_id: &str) -> StoreResult<Vec<Equi
 
 /// Every equipment of the agency, by number (`number_key`; the unnumbered
 /// last), then id.
-pub fn of_agency(conn: &Conn, agency_id: &str) -> StoreResult<Vec<EquipmentRow>> {
+pub fn of_agency(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<EquipmentRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
          WHERE e.agency_id = ?1
@@ -464,11 +480,12 @@ const SEARCHED_TEXT: &str = "FOLD(coalesce(e.number, '') || CASE WHEN b.id IS NU
 /// page is past the end.
 pub fn search(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     words: &[String],
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<EquipmentRow>)> {
+    let agency_id = agency_id.as_str();
     let mut condition = String::from("e.agency_id = ?");
     for _ in words {
         condition.push_str(&format!(" AND instr({SEARCHED_TEXT}, ?) > 0"));
@@ -516,10 +533,11 @@ pub fn search(
 /// `/create_survey` adds unknown numbers to the park. Its id.
 pub fn insert_numbered(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     number: &str,
     client_id: Option<&str>,
 ) -> StoreResult<String> {
+    let agency_id = agency_id.as_str();
     let id = crate::new_id();
     let now = tx.now_text();
     tx.execute_cached(
@@ -569,10 +587,11 @@ pub fn set_access(tx: &Tx, building_id: &str, access: &AccessInstructions<'_>) -
 /// (agency_id, number_key) as a range, so it stays fast on a large park.
 pub fn by_number_prefix(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     key_prefix: &str,
     limit: u32,
 ) -> StoreResult<(i64, Vec<EquipmentRow>)> {
+    let agency_id = agency_id.as_str();
     let upper = format!("{key_prefix}\u{10FFFF}");
     let total: i64 = conn.query_row_cached(
         "SELECT count(*) FROM equipment
@@ -636,7 +655,8 @@ fn plan_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PlanRow> {
 }
 
 /// One equipment of the agency with its plan (None when not of the agency).
-pub fn plan_of(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<PlanRow>> {
+pub fn plan_of(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<PlanRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             &format!(
@@ -651,7 +671,8 @@ pub fn plan_of(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<Pla
 
 /// The agency's equipment under maintenance contract (`parc`) whose plan
 /// started by `until`, with their last done and next open visit.
-pub fn in_plan(conn: &Conn, agency_id: &str, until: &str) -> StoreResult<Vec<PlanRow>> {
+pub fn in_plan(conn: &Conn, agency_id: &AgencyId, until: &str) -> StoreResult<Vec<PlanRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {PLAN_COLUMNS} FROM equipment e LEFT JOIN buildings b ON b.id = e.building_id
          WHERE e.agency_id = ?1 AND e.maintenance_contract = 'parc'
@@ -789,11 +810,12 @@ fn park_conditions(
 /// first, then joined to their building and client and given their rate.
 pub fn park_page(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     filter: &ParkFilter,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<ParkRow>)> {
+    let agency_id = agency_id.as_str();
     use rusqlite::types::Value;
     let tenths = knowledge_tenths_of_e(conn)?;
     let (condition, values) = park_conditions(agency_id, filter, &tenths);
@@ -852,9 +874,10 @@ pub fn park_page(
 /// by its internal id (None when unknown).
 pub fn client_ref_and_name(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     client_id: &str,
 ) -> StoreResult<Option<(String, String)>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT client_ref, nom FROM clients WHERE id = ?1 AND agency_id = ?2",

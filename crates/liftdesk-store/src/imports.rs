@@ -4,6 +4,7 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use liftdesk_domain::id::AgencyId;
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
@@ -62,10 +63,11 @@ pub fn insert(tx: &Tx, file: &ImportFileRow, content: &[u8]) -> StoreResult<()> 
 /// The agency's file with that id, unless it has expired at `now`.
 pub fn get(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     file_id: &str,
     now: &str,
 ) -> StoreResult<Option<ImportFileRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT id, agency_id, name, columns, row_count, created_by, created_at, expires_at
@@ -79,10 +81,11 @@ pub fn get(
 /// The stored content of the agency's file, unless it has expired at `now`.
 pub fn content(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     file_id: &str,
     now: &str,
 ) -> StoreResult<Option<Vec<u8>>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT content FROM import_files WHERE id = ?1 AND agency_id = ?2 AND expires_at > ?3",

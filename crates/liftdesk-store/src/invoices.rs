@@ -5,6 +5,7 @@ use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
 use crate::code;
+use liftdesk_domain::id::AgencyId;
 use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, Row, params, params_from_iter};
@@ -16,7 +17,7 @@ use super::{StoreError, StoreResult};
 #[derive(Debug, Clone)]
 pub struct InvoiceRow {
     pub id: String,
-    pub agency_id: String,
+    pub agency_id: AgencyId,
     pub nature: InvoiceNature,
     pub status: InvoiceStatus,
     pub number: Option<String>,
@@ -44,7 +45,7 @@ const INVOICE_COLUMNS: &str =
 fn invoice_from_row(r: &Row<'_>) -> rusqlite::Result<InvoiceRow> {
     Ok(InvoiceRow {
         id: r.get(0)?,
-        agency_id: r.get(1)?,
+        agency_id: AgencyId::new(r.get::<_, String>(1)?),
         nature: code(r, 2)?,
         status: code(r, 3)?,
         number: r.get(4)?,
@@ -109,11 +110,12 @@ const SEEK_FROM_OFFSET: u64 = 2_000;
 /// statuses (the MCP tool's "unpaid": `emise` or `envoyee`) are one `IN`.
 pub fn list(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     filter: &InvoiceFilter,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<InvoiceRow>)> {
+    let agency_id = agency_id.as_str();
     list_seeking_from(conn, agency_id, filter, limit, offset, SEEK_FROM_OFFSET)
 }
 
@@ -240,11 +242,12 @@ fn list_seeking_from(
 /// `COUNT(*)`: what `list` must always equal (tests compare them).
 pub fn list_by_offset(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     filter: &InvoiceFilter,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<InvoiceRow>)> {
+    let agency_id = agency_id.as_str();
     let mut conditions = vec!["i.agency_id = ?".to_owned()];
     let mut values: Vec<Value> = vec![Value::Text(agency_id.to_owned())];
     if let Some(client_ref) = &filter.client_ref {
@@ -288,7 +291,8 @@ pub fn list_by_offset(
 }
 
 /// The invoice or credit note `id` of the agency.
-pub fn get(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<InvoiceRow>> {
+pub fn get(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<InvoiceRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             &format!(
@@ -479,9 +483,10 @@ fn client_from_row(r: &Row<'_>) -> rusqlite::Result<ClientRow> {
 /// The client of the agency with the partner identifier `client_ref`.
 pub fn find_client_by_ref(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     client_ref: &str,
 ) -> StoreResult<Option<ClientRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             &format!(
@@ -575,7 +580,8 @@ pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> StoreResult<String> {
 /// issue gives its number back. Without a counter row yet, the series
 /// continues after the highest number already given (UNIQUE index on
 /// agency, nature, year, sequence).
-pub fn next_number_seq(tx: &Tx, agency_id: &str, nature: &str, year: i32) -> StoreResult<u32> {
+pub fn next_number_seq(tx: &Tx, agency_id: &AgencyId, nature: &str, year: i32) -> StoreResult<u32> {
+    let agency_id = agency_id.as_str();
     let taken: Option<i64> = tx
         .query_row_cached(
             "UPDATE invoice_counters SET last_seq = last_seq + 1
@@ -777,8 +783,13 @@ mod tests {
                             (50, 5_999),
                             (50, 7_000),
                         ] {
-                            let (expected_total, expected) =
-                                list_by_offset(conn, agency, filter, limit, offset)?;
+                            let (expected_total, expected) = list_by_offset(
+                                conn,
+                                &AgencyId::new(agency),
+                                filter,
+                                limit,
+                                offset,
+                            )?;
                             // The counters' walk from the first page on, and the default.
                             for seek_from in [0, SEEK_FROM_OFFSET] {
                                 let (total, rows) = list_seeking_from(

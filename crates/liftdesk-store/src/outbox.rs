@@ -6,6 +6,7 @@
 use crate::CachedStatements;
 use crate::Tx;
 use chrono::{DateTime, Utc};
+use liftdesk_domain::id::AgencyId;
 use rusqlite::params;
 use serde::Serialize;
 
@@ -32,7 +33,7 @@ struct EventBody<'a> {
 /// to send: `{"event","id","agency","equipment","status","occurredAt"}`.
 pub fn record_event(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     event: &str,
     object_id: &str,
     equipment_id: &str,
@@ -52,7 +53,7 @@ pub fn record_event(
 /// [`record_event`] at a given instant (the change's own timestamp).
 pub fn record_event_at(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     event: &str,
     object_id: &str,
     equipment_id: &str,
@@ -61,7 +62,7 @@ pub fn record_event_at(
 ) -> StoreResult<String> {
     let id = insert_event(
         tx,
-        agency_id,
+        agency_id.as_str(),
         event,
         object_id,
         Some(equipment_id),
@@ -77,10 +78,11 @@ pub fn record_event_at(
 /// Returns the delivery's id.
 pub fn record_ping(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     subscription_id: &str,
     at: DateTime<Utc>,
 ) -> StoreResult<String> {
+    let agency_id = agency_id.as_str();
     let event_id = insert_event(
         tx,
         agency_id,

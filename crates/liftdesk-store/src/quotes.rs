@@ -4,6 +4,7 @@ use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
 use crate::{Code, code};
+use liftdesk_domain::id::AgencyId;
 use liftdesk_domain::quote::{QuoteOrigin, QuoteStatus};
 use rusqlite::{OptionalExtension, params};
 
@@ -47,7 +48,12 @@ pub struct EquipmentRef {
 }
 
 /// The equipment `id` when it belongs to the agency.
-pub fn find_equipment(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<EquipmentRef>> {
+pub fn find_equipment(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &str,
+) -> StoreResult<Option<EquipmentRef>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT id, number FROM equipment WHERE id = ?1 AND agency_id = ?2",
@@ -63,7 +69,8 @@ pub fn find_equipment(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Opt
 }
 
 /// The quote `id` of the agency (None for an unknown id or another agency's).
-pub fn get(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<QuoteRow>> {
+pub fn get(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<QuoteRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT q.id, q.agency_id, q.equipment_id, e.number, q.number, q.origin, q.object,
@@ -114,7 +121,8 @@ pub fn lines(conn: &Conn, quote_id: &str) -> StoreResult<Vec<QuoteLineRow>> {
 /// start: two creations (even from two processes) are serialised, so a
 /// number is never given twice. Quote numbers carry no legal constraint of
 /// continuity (unlike invoice numbers); quotes are never deleted anyway.
-pub fn next_number(tx: &Tx, agency_id: &str, year: i32) -> StoreResult<String> {
+pub fn next_number(tx: &Tx, agency_id: &AgencyId, year: i32) -> StoreResult<String> {
+    let agency_id = agency_id.as_str();
     let pattern = format!("{NUMBER_PREFIX}-{year:04}-[0-9]*");
     let highest: i64 = tx.query_row_cached(
         "SELECT COALESCE(MAX(CAST(substr(number, 9) AS INTEGER)), 0) FROM quotes
@@ -223,10 +231,11 @@ pub struct EquipmentQuoteRow {
 /// The equipment's latest quotes (at most `limit`, newest first) and how many it has.
 pub fn recent_of_equipment(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     limit: u32,
 ) -> StoreResult<(i64, Vec<EquipmentQuoteRow>)> {
+    let agency_id = agency_id.as_str();
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM quotes WHERE equipment_id = ?1 AND agency_id = ?2",
         [equipment_id, agency_id],
@@ -254,9 +263,10 @@ pub fn recent_of_equipment(
 /// buyer printed on the quote.
 pub fn equipment_client(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
 ) -> StoreResult<Option<super::invoices::ClientRow>> {
+    let agency_id = agency_id.as_str();
     let client_id: Option<String> = conn
         .query_row_cached(
             "SELECT e.client_id FROM equipment e
@@ -295,11 +305,12 @@ pub struct QuoteListRow {
 /// equipment joined (an agency holds thousands of quotes, not millions).
 pub fn list(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     filter: &QuoteFilter,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<QuoteListRow>)> {
+    let agency_id = agency_id.as_str();
     const WHERE: &str = "q.agency_id = ?1 AND (?2 IS NULL OR q.status = ?2)
          AND (?3 IS NULL OR instr(lower(COALESCE(e.number, '')), ?3) > 0)";
     let total: i64 = conn

@@ -4,6 +4,7 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use liftdesk_domain::id::AgencyId;
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
@@ -96,7 +97,8 @@ pub fn revoke_others(
 }
 
 /// The agency a session acts in (the web application's agency switcher).
-pub fn set_agency(tx: &Tx, id: &str, agency_id: &str) -> StoreResult<()> {
+pub fn set_agency(tx: &Tx, id: &str, agency_id: &AgencyId) -> StoreResult<()> {
+    let agency_id = agency_id.as_str();
     tx.execute_cached(
         "UPDATE sessions SET agency_id = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, agency_id],

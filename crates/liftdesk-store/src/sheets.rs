@@ -3,13 +3,14 @@
 use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use liftdesk_domain::id::AgencyId;
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 
 pub struct SheetTokenRow {
     pub id: String,
-    pub agency_id: String,
+    pub agency_id: AgencyId,
     pub equipment_id: String,
     pub expires_at: String,
     pub used_at: Option<String>,
@@ -18,12 +19,13 @@ pub struct SheetTokenRow {
 pub fn insert(
     tx: &Tx,
     id: &str,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     credential_id: &str,
     created_at: &str,
     expires_at: &str,
 ) -> StoreResult<()> {
+    let agency_id = agency_id.as_str();
     tx.execute_cached(
         "INSERT INTO sheet_tokens (id, agency_id, equipment_id, credential_id, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -40,7 +42,7 @@ pub fn get(conn: &Conn, id: &str) -> StoreResult<Option<SheetTokenRow>> {
             |r| {
                 Ok(SheetTokenRow {
                     id: r.get(0)?,
-                    agency_id: r.get(1)?,
+                    agency_id: AgencyId::new(r.get::<_, String>(1)?),
                     equipment_id: r.get(2)?,
                     expires_at: r.get(3)?,
                     used_at: r.get(4)?,

@@ -4,6 +4,7 @@ use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
 use crate::code;
+use liftdesk_domain::id::AgencyId;
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
@@ -60,11 +61,12 @@ fn like_escape(text: &str) -> String {
 /// the surveys whose number contains it, case ignored.
 pub fn list(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     number_search: Option<&str>,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<SurveyListRow>)> {
+    let agency_id = agency_id.as_str();
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
     let map = |r: &rusqlite::Row<'_>| {
         Ok(SurveyListRow {
@@ -108,7 +110,8 @@ pub fn list(
 }
 
 /// A survey of the agency (None when unknown or in another agency).
-pub fn get(conn: &Conn, agency_id: &str, survey_id: &str) -> StoreResult<Option<SurveyRow>> {
+pub fn get(conn: &Conn, agency_id: &AgencyId, survey_id: &str) -> StoreResult<Option<SurveyRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT s.id, s.agency_id, s.equipment_id, s.number, s.status, s.reason, s.due_on,
@@ -225,9 +228,10 @@ pub fn mark_submitted(tx: &Tx, submission: &Submission<'_>) -> StoreResult<bool>
 /// recent first: its id and surveyor.
 pub fn open_for_equipment(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
 ) -> StoreResult<Option<(String, Option<String>)>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT id, surveyor_account_id FROM surveys
@@ -240,7 +244,8 @@ pub fn open_for_equipment(
 }
 
 /// The next number of the agency for that year: `REL-YYYY-NNNNN`.
-pub fn next_number(conn: &Conn, agency_id: &str, year: i32) -> StoreResult<String> {
+pub fn next_number(conn: &Conn, agency_id: &AgencyId, year: i32) -> StoreResult<String> {
+    let agency_id = agency_id.as_str();
     let prefix = format!("REL-{year}-");
     let highest: Option<i64> = conn.query_row_cached(
         "SELECT MAX(CAST(substr(number, length(?2) + 1) AS INTEGER)) FROM surveys
@@ -254,12 +259,13 @@ pub fn next_number(conn: &Conn, agency_id: &str, year: i32) -> StoreResult<Strin
 /// A new survey `a_realiser` of an equipment; its id.
 pub fn insert_to_do(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     number: &str,
     surveyor_account_id: Option<&str>,
     reason: Option<&str>,
 ) -> StoreResult<String> {
+    let agency_id = agency_id.as_str();
     let id = crate::new_id();
     let now = tx.now_text();
     tx.execute_cached(
@@ -300,10 +306,11 @@ pub struct EquipmentSurveyRow {
 /// The equipment's latest surveys (at most `limit`, newest first) and how many it has.
 pub fn recent_of_equipment(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     limit: u32,
 ) -> StoreResult<(i64, Vec<EquipmentSurveyRow>)> {
+    let agency_id = agency_id.as_str();
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM surveys WHERE equipment_id = ?1 AND agency_id = ?2",
         [equipment_id, agency_id],
@@ -348,9 +355,10 @@ pub struct SurveySummaryRow {
 /// (the caller keeps its own); ids of another agency are left out.
 pub fn summaries(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     ids: &[String],
 ) -> StoreResult<Vec<SurveySummaryRow>> {
+    let agency_id = agency_id.as_str();
     if ids.is_empty() {
         return Ok(Vec::new());
     }

@@ -2,6 +2,7 @@
 
 use crate::CachedStatements;
 use crate::{Conn, Tx};
+use liftdesk_domain::id::AgencyId;
 use rusqlite::OptionalExtension;
 
 use super::StoreResult;
@@ -24,7 +25,8 @@ pub struct RosterRow {
 
 /// The agency's active technicians at instant `now` (UTC timestamp text),
 /// sorted by name.
-pub fn roster(conn: &Conn, agency_id: &str, now: &str) -> StoreResult<Vec<RosterRow>> {
+pub fn roster(conn: &Conn, agency_id: &AgencyId, now: &str) -> StoreResult<Vec<RosterRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT t.id, t.name, t.sectors, t.rest_hours,
                 (SELECT count(*) FROM calls c
@@ -57,9 +59,10 @@ pub fn roster(conn: &Conn, agency_id: &str, now: &str) -> StoreResult<Vec<Roster
 /// one's last standby ended stay as they are at `now`.
 pub fn next_standby_boundary(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     now: &str,
 ) -> StoreResult<Option<String>> {
+    let agency_id = agency_id.as_str();
     Ok(conn.query_row_cached(
         "SELECT min(at) FROM (
              SELECT min(o.starts_at) AS at FROM technician_on_call o
@@ -84,7 +87,12 @@ pub struct AbsenceRow {
 
 /// Absences of the agency's technicians not over before `day`, by
 /// technician and start.
-pub fn absences_not_over(conn: &Conn, agency_id: &str, day: &str) -> StoreResult<Vec<AbsenceRow>> {
+pub fn absences_not_over(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    day: &str,
+) -> StoreResult<Vec<AbsenceRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT a.technician_id, a.starts_on, a.ends_on
          FROM technicians t JOIN technician_absences a ON a.technician_id = t.id
@@ -104,9 +112,10 @@ pub fn absences_not_over(conn: &Conn, agency_id: &str, day: &str) -> StoreResult
 /// Name of an active technician of the agency.
 pub fn active_name_in_agency(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     id: &str,
 ) -> StoreResult<Option<String>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2 AND active = 1",
@@ -118,7 +127,8 @@ pub fn active_name_in_agency(
 
 /// Name of a technician of the agency, active or not (a technician who left
 /// keeps his past visits).
-pub fn name_in_agency(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<String>> {
+pub fn name_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<String>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2",
@@ -148,9 +158,10 @@ pub struct TechnicianRow {
 
 pub fn active_in_agency(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     id: &str,
 ) -> StoreResult<Option<TechnicianRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT id, name, rest_hours FROM technicians
@@ -191,10 +202,11 @@ fn on_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OnCallRow> {
 /// texts), by start.
 pub fn on_call_overlapping(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     from: &str,
     to: &str,
 ) -> StoreResult<Vec<OnCallRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT o.id, o.technician_id, t.name, o.starts_at, o.ends_at
          FROM technician_on_call o JOIN technicians t ON t.id = o.technician_id
@@ -305,10 +317,11 @@ pub fn absences_overlapping(
 /// (created with the account); returns its id.
 pub fn insert_for_account(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     account_id: &str,
     name: &str,
 ) -> StoreResult<String> {
+    let agency_id = agency_id.as_str();
     let id = crate::new_id();
     tx.prepare_cached(
         "INSERT INTO technicians (id, agency_id, account_id, name, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -342,7 +355,12 @@ pub fn delete_absence(conn: &Conn, technician_id: &str, id: &str) -> StoreResult
 }
 
 /// A technician of the agency, active or not.
-pub fn in_agency(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<TechnicianRow>> {
+pub fn in_agency(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &str,
+) -> StoreResult<Option<TechnicianRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT id, name, rest_hours FROM technicians WHERE id = ?1 AND agency_id = ?2",
@@ -373,9 +391,10 @@ pub struct PlanningTechnicianRow {
 /// ones, and the inactive ones among `also` (who still carry visits).
 pub fn for_planning(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     also: &[String],
 ) -> StoreResult<Vec<PlanningTechnicianRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT id, name, sectors, daily_capacity, rest_hours, active
          FROM technicians WHERE agency_id = ?1 AND (active = 1 OR id IN (SELECT value FROM json_each(?2)))
@@ -398,10 +417,11 @@ pub fn for_planning(
 /// Absences of the agency's technicians that overlap `from`..=`to`.
 pub fn absences_between(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     from: &str,
     to: &str,
 ) -> StoreResult<Vec<AbsenceRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT a.technician_id, a.starts_on, a.ends_on
          FROM technicians t JOIN technician_absences a ON a.technician_id = t.id
@@ -422,10 +442,11 @@ pub fn absences_between(
 /// ending between two instants (UTC timestamp texts, inclusive).
 pub fn standby_ends_between(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     from: &str,
     to: &str,
 ) -> StoreResult<Vec<(String, String)>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT o.technician_id, o.ends_at
          FROM technicians t JOIN technician_on_call o ON o.technician_id = t.id

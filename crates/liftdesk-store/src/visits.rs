@@ -4,6 +4,7 @@ use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
 use crate::code;
+use liftdesk_domain::id::AgencyId;
 use liftdesk_domain::visit::VisitStatus;
 use rusqlite::{OptionalExtension, params};
 
@@ -31,7 +32,8 @@ pub struct VisitRow {
 }
 
 /// The visit `id` if it belongs to `agency_id`.
-pub fn get_in_agency(conn: &Conn, agency_id: &str, id: &str) -> StoreResult<Option<VisitRow>> {
+pub fn get_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<VisitRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT id, agency_id, equipment_id, technician_id, planned_for, deadline, status,
@@ -169,10 +171,11 @@ pub const PLANNING_SQL: &str = "
 /// once instead of at every comparison.
 pub fn planning(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     from_day: &str,
     to_day: &str,
 ) -> StoreResult<Vec<PlanningRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(PLANNING_SQL)?;
     let rows = stmt.query_map([agency_id, from_day, to_day], |r| {
         Ok((
@@ -275,10 +278,11 @@ pub fn insert(tx: &Tx, visit: &NewVisit<'_>) -> StoreResult<()> {
 /// ones by their planned day, done ones by the day they were done.
 pub fn technician_loads(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     from_day: &str,
     to_day: &str,
 ) -> StoreResult<Vec<(String, String, i64)>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT technician_id, day, count(*) FROM (
              SELECT technician_id, planned_for AS day FROM visits
@@ -358,10 +362,11 @@ fn equipment_visit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentVisit
 /// first, planned ones included) and how many it has.
 pub fn recent_of_equipment(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     limit: u32,
 ) -> StoreResult<(i64, Vec<EquipmentVisitRow>)> {
+    let agency_id = agency_id.as_str();
     let total: i64 = conn.query_row(
         "SELECT COUNT(*) FROM visits WHERE equipment_id = ?1 AND agency_id = ?2",
         [equipment_id, agency_id],
@@ -380,10 +385,11 @@ pub fn recent_of_equipment(
 /// at most `limit` (the latest ones when there are more).
 pub fn carried_out_of_equipment(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     limit: u32,
 ) -> StoreResult<Vec<EquipmentVisitRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT * FROM (
              SELECT {EQUIPMENT_VISIT_COLUMNS}, coalesce(v.arrived_at, v.done_on, v.planned_for) AS at

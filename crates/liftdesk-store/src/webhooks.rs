@@ -6,6 +6,7 @@ use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
 use crate::{Code, code};
+use liftdesk_domain::id::AgencyId;
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
@@ -70,9 +71,10 @@ pub fn insert_subscription(tx: &Tx, sub: &NewSubscription<'_>) -> StoreResult<()
 /// A subscription of the agency, revoked or not.
 pub fn get_subscription(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     id: &str,
 ) -> StoreResult<Option<SubscriptionRow>> {
+    let agency_id = agency_id.as_str();
     Ok(conn
         .query_row_cached(
             &format!(
@@ -85,7 +87,8 @@ pub fn get_subscription(
 }
 
 /// The agency's live subscriptions, oldest first.
-pub fn live_subscriptions(conn: &Conn, agency_id: &str) -> StoreResult<Vec<SubscriptionRow>> {
+pub fn live_subscriptions(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<SubscriptionRow>> {
+    let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions
           WHERE agency_id = ?1 AND revoked_at IS NULL ORDER BY created_at, id"
@@ -100,10 +103,11 @@ pub fn live_subscriptions(conn: &Conn, agency_id: &str) -> StoreResult<Vec<Subsc
 /// returns how many were abandoned, or None if it was not live.
 pub fn revoke_subscription(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     id: &str,
     now: &str,
 ) -> StoreResult<Option<usize>> {
+    let agency_id = agency_id.as_str();
     let changed = tx.execute_cached(
         "UPDATE webhook_subscriptions SET revoked_at = ?3
           WHERE id = ?1 AND agency_id = ?2 AND revoked_at IS NULL",
@@ -126,11 +130,12 @@ pub fn revoke_subscription(
 /// agency that subscribed to `event`; returns their ids.
 pub fn fan_out(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     event: &str,
     event_id: &str,
     now: &str,
 ) -> StoreResult<Vec<String>> {
+    let agency_id = agency_id.as_str();
     let subscribers: Vec<String> = {
         let mut stmt = tx.prepare_cached(
             "SELECT s.id FROM webhook_subscriptions s

@@ -540,7 +540,7 @@ async fn events(
                     _ = tokio::time::sleep_until(deadline) => return None,
                 };
                 let event = match next {
-                    Ok(event) if event.agency_id == agency_id => sse_event(&event),
+                    Ok(event) if agency_id == event.agency_id => sse_event(&event),
                     Ok(_) => continue,
                     Err(RecvError::Lagged(_)) => Event::default().event("resync").data("{}"),
                     Err(RecvError::Closed) => return None,

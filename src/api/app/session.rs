@@ -1,5 +1,6 @@
 //! `/app/api/session`: sign in, who am I, sign out.
 
+use crate::domain::id::AgencyId;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -174,7 +175,7 @@ async fn switch_agency(
         &state.store,
         &session.principal(),
         &session.session_id,
-        &body.agency_id,
+        &AgencyId::new(body.agency_id.as_str()),
     )
     .await?;
     let installation_admin = installation_admin_of(&state, &session).await?;

@@ -45,7 +45,7 @@ pub struct OrganizationRef {
 impl From<AgencyRow> for AgencyEntry {
     fn from(row: AgencyRow) -> Self {
         Self {
-            id: row.id,
+            id: row.id.into_string(),
             name: row.name,
             organization: OrganizationRef {
                 id: row.organization_id,

@@ -36,7 +36,7 @@ pub struct ExternalAgency {
 impl From<&AgencyRow> for ExternalAgency {
     fn from(row: &AgencyRow) -> Self {
         Self {
-            id: row.id.clone(),
+            id: row.id.clone().into_string(),
             name: row.name.clone(),
             v1_id: row.v1_id.clone(),
         }

@@ -42,7 +42,7 @@ pub struct AgencyRef {
 impl From<&AgencyRow> for AgencyRef {
     fn from(row: &AgencyRow) -> Self {
         Self {
-            id: row.id.clone(),
+            id: row.id.clone().into_string(),
             name: row.name.clone(),
         }
     }

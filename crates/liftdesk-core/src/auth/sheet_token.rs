@@ -4,6 +4,7 @@
 //! from the OS, mode 0600, created on first use). Verification is in
 //! constant time (`Mac::verify_slice`).
 
+use crate::domain::id::AgencyId;
 use std::path::Path;
 
 use hmac::{Hmac, Mac};
@@ -24,7 +25,12 @@ pub fn random_secret() -> std::io::Result<SheetSecret> {
     crate::auth::secret::random_key()
 }
 
-fn mac(secret: &SheetSecret, sheet_id: &str, agency_id: &str, equipment_id: &str) -> Hmac<Sha256> {
+fn mac(
+    secret: &SheetSecret,
+    sheet_id: &str,
+    agency_id: &AgencyId,
+    equipment_id: &str,
+) -> Hmac<Sha256> {
     // HMAC accepts keys of any length: this cannot fail.
     let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(secret)
         .unwrap_or_else(|_| unreachable!("HMAC accepte toute longueur de clé"));
@@ -33,7 +39,12 @@ fn mac(secret: &SheetSecret, sheet_id: &str, agency_id: &str, equipment_id: &str
 }
 
 /// The token of a sheet.
-pub fn sign(secret: &SheetSecret, sheet_id: &str, agency_id: &str, equipment_id: &str) -> String {
+pub fn sign(
+    secret: &SheetSecret,
+    sheet_id: &str,
+    agency_id: &AgencyId,
+    equipment_id: &str,
+) -> String {
     let tag = mac(secret, sheet_id, agency_id, equipment_id)
         .finalize()
         .into_bytes();
@@ -52,7 +63,7 @@ pub fn verify(
     secret: &SheetSecret,
     token: &str,
     sheet_id: &str,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
 ) -> bool {
     let Some((id, tag_hex)) = token.split_once('.') else {
@@ -80,17 +91,18 @@ mod tests {
     #[test]
     fn a_token_verifies_only_for_its_sheet_and_equipment() {
         let secret = [7u8; 32];
-        let token = sign(&secret, "s1", "a1", "e1");
+        let a1 = AgencyId::new("a1");
+        let token = sign(&secret, "s1", &a1, "e1");
         assert_eq!(sheet_id_of(&token), Some("s1"));
-        assert!(verify(&secret, &token, "s1", "a1", "e1"));
-        assert!(!verify(&secret, &token, "s1", "a1", "e2"));
-        assert!(!verify(&secret, &token, "s2", "a1", "e1"));
-        assert!(!verify(&[8u8; 32], &token, "s1", "a1", "e1"));
+        assert!(verify(&secret, &token, "s1", &a1, "e1"));
+        assert!(!verify(&secret, &token, "s1", &a1, "e2"));
+        assert!(!verify(&secret, &token, "s2", &a1, "e1"));
+        assert!(!verify(&[8u8; 32], &token, "s1", &a1, "e1"));
         let mut forged = token.clone();
         forged.pop();
         forged.push('0');
-        assert!(!verify(&secret, &forged, "s1", "a1", "e1") || token.ends_with('0'));
-        assert!(!verify(&secret, "s1.zz", "s1", "a1", "e1"));
+        assert!(!verify(&secret, &forged, "s1", &a1, "e1") || token.ends_with('0'));
+        assert!(!verify(&secret, "s1.zz", "s1", &a1, "e1"));
     }
 
     #[test]

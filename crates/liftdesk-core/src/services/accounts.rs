@@ -1,5 +1,6 @@
 //! Organizations, agencies and staff accounts.
 
+use crate::domain::id::AgencyId;
 use crate::principal::Principal;
 use crate::store::Conn;
 use crate::store::{Store, Tx};
@@ -232,7 +233,12 @@ pub fn create_user(tx: &Tx, input: &NewUserInput<'_>, actor: &Actor) -> AppResul
         accounts::add_agency(tx, &id, &agency.id)?;
     }
     if input.technician {
-        crate::store::technicians::insert_for_account(tx, first, &id, &name)?;
+        crate::store::technicians::insert_for_account(
+            tx,
+            &AgencyId::new(first.as_str()),
+            &id,
+            &name,
+        )?;
     }
     audit::record(
         tx,

@@ -3,6 +3,7 @@
 //! UI, CLI) goes through these functions, so `appel.clos` is queued exactly
 //! once whenever a call becomes `resolue`, wherever the change is made.
 
+use crate::domain::id::AgencyId;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
 
@@ -184,7 +185,7 @@ pub async fn open_from_call_center(
                 tx,
                 &NewCenterCall {
                     id: &id,
-                    agency_id: &agency,
+                    agency_id: agency.as_str(),
                     call_center_id: &center,
                     credential_id: &credential_id,
                     reference: &reference,
@@ -200,7 +201,7 @@ pub async fn open_from_call_center(
                 audit::record(
                     tx,
                     AuditEntry {
-                        agency_id: Some(&agency),
+                        agency_id: Some(agency.as_str()),
                         actor: &actor,
                         action: "ouverture",
                         object_type: "call",
@@ -225,14 +226,14 @@ pub async fn open_from_call_center(
     let (opened, equipment) = opened;
     if opened.created {
         notices.publish(Notice::CallReceived {
-            agency_id: agency_id.clone(),
+            agency_id: agency_id.clone().into_string(),
             id: opened.call.id.clone(),
             reference: opened.call.reference.clone(),
             equipment,
             urgent: call_type.is_emergency(),
         });
         feed.publish(CallEvent {
-            agency_id,
+            agency_id: agency_id.into_string(),
             change: CallChange::Ouvert,
             id: opened.call.id.clone(),
             reference: opened.call.reference.clone(),
@@ -328,7 +329,7 @@ pub async fn open_at_agency(
                 tx,
                 &NewAgencyCall {
                     id: &id,
-                    agency_id: &agency,
+                    agency_id: agency.as_str(),
                     created_by: &account,
                     reference: &reference,
                     equipment_id: &equipment.id,
@@ -342,7 +343,7 @@ pub async fn open_at_agency(
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency),
+                    agency_id: Some(agency.as_str()),
                     actor: &actor,
                     action: "ouverture",
                     object_type: "call",
@@ -359,7 +360,7 @@ pub async fn open_at_agency(
         })
         .await?;
     feed.publish(CallEvent {
-        agency_id: agency_id.to_owned(),
+        agency_id: agency_id.to_owned().into_string(),
         change: CallChange::Ouvert,
         id: opened.id.clone(),
         reference: opened.reference.clone(),
@@ -448,7 +449,7 @@ pub async fn assign(
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency_id),
+                    agency_id: Some(agency_id.as_str()),
                     actor: &actor,
                     action: "affectation",
                     object_type: "call",
@@ -461,7 +462,7 @@ pub async fn assign(
                 },
             )?;
             Ok(CallEvent {
-                agency_id: agency_id.clone(),
+                agency_id: agency_id.clone().into_string(),
                 change: CallChange::Affecte,
                 id: call_id.clone(),
                 reference: row.reference,
@@ -508,7 +509,7 @@ pub struct TechnicianChoices {
 /// The agency's active technicians split by availability at `now`.
 pub fn technician_choices(
     conn: &crate::store::Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     now: DateTime<Utc>,
 ) -> AppResult<TechnicianChoices> {
     let team = roster::roster(conn, agency_id, now, clock::paris_local(now).date())?;
@@ -594,7 +595,7 @@ pub async fn change_status(
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency_id),
+                    agency_id: Some(agency_id.as_str()),
                     actor: &actor,
                     action: "changement_statut",
                     object_type: "call",
@@ -608,7 +609,7 @@ pub async fn change_status(
                 },
             )?;
             Ok(CallEvent {
-                agency_id: agency_id.clone(),
+                agency_id: agency_id.clone().into_string(),
                 change: CallChange::Statut,
                 id: call_id.clone(),
                 reference: row.reference,
@@ -694,7 +695,7 @@ fn actor_name(row: &audit::AuditRow) -> ActorName {
 /// history), the time the call row keeps, without an author.
 pub fn history(
     conn: &crate::store::Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     row: &store::CallRow,
 ) -> AppResult<Vec<HistoryEntry>> {
     let log = audit::of_object(conn, agency_id, "call", &row.id)?;

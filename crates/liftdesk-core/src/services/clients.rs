@@ -3,6 +3,7 @@
 //! statut and categories from their lists, a `nom` per contact), the write
 //! in the caller's transaction with its audit entry.
 
+use crate::domain::id::AgencyId;
 use serde_json::{Value, json};
 
 use crate::domain::siren;
@@ -107,7 +108,7 @@ fn id_error(field: &str, err: siren::IdError) -> AppError {
 /// the client's internal id.
 pub fn update_client(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     input: ClientInput,
     actor: &Actor,
 ) -> AppResult<String> {
@@ -284,7 +285,7 @@ pub fn update_client(
         audit::record(
             tx,
             AuditEntry {
-                agency_id: Some(agency_id),
+                agency_id: Some(agency_id.as_str()),
                 actor,
                 action,
                 object_type: "client",
@@ -307,7 +308,7 @@ pub const NOT_FOUND: &str = "Client introuvable.";
 /// (oldest first); `None` when the agency has no such client.
 pub fn client_with_contacts(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     client_ref: &str,
 ) -> AppResult<Option<(ClientRow, Vec<ContactRow>)>> {
     let Some(client) = store::find_by_ref(conn, agency_id, client_ref)? else {
@@ -341,7 +342,7 @@ pub fn require_archiver(account: &AccountRow, archived: bool) -> AppResult<()> {
 /// agency: 404. Already in that state: nothing written, no audit entry.
 pub fn set_archived(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     client_ref: &str,
     archived: bool,
     actor: &Actor,
@@ -425,7 +426,7 @@ pub fn client_record(conn: &Conn, client: &ClientRow) -> AppResult<Value> {
 /// name contains `nom` (accents and case ignored), archived ones included.
 pub fn find_clients(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     client_id: Option<String>,
     nom: Option<String>,
 ) -> AppResult<Vec<Value>> {

@@ -8,6 +8,7 @@
 //! (`POST /contacts`), the MCP tool `creer_contact`, and the file imports
 //! (a row of cells → `check_champs` or `contact_fields` → `add_to_client`).
 
+use crate::domain::id::AgencyId;
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -388,7 +389,7 @@ pub fn find_by_name(conn: &Conn, client_id: &str, nom: &str) -> AppResult<Option
 /// ambiguous). One audit entry. Returns the contact's id.
 pub fn add_to_client(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     client: &ClientRow,
     fields: ContactFields,
     actor: &Actor,
@@ -418,7 +419,7 @@ pub fn add_to_client(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: "creation",
             object_type: OBJECT_TYPE,
@@ -443,7 +444,7 @@ pub fn add_to_client(
 /// contact's id.
 pub fn create(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     parent: Option<&Value>,
     champs: &Map<String, Value>,
     actor: &Actor,

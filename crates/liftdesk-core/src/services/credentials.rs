@@ -1,6 +1,7 @@
 //! Issuing and revoking API tokens, call-center keys and partner keys.
 //! A secret is returned once, here; only its fingerprint is stored.
 
+use crate::domain::id::AgencyId;
 use serde_json::json;
 
 use crate::auth::secret;
@@ -147,13 +148,14 @@ pub fn revoke_own_api_token(
 /// answers 404.
 pub fn revoke_call_center_key(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     credential_id: &str,
     actor: &Actor,
 ) -> AppResult<()> {
     let row = credentials::get(tx, credential_id)?
         .filter(|row| {
-            row.kind == CredentialKind::CallCenterKey && row.agency_id.as_deref() == Some(agency_id)
+            row.kind == CredentialKind::CallCenterKey
+                && row.agency_id.as_deref() == Some(agency_id.as_str())
         })
         .ok_or_else(|| AppError::not_found(KEY_NOT_FOUND))?;
     if row.revoked_at.is_some() || !credentials::revoke(tx, &row.id)? {
@@ -162,7 +164,7 @@ pub fn revoke_call_center_key(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: "revocation",
             object_type: CredentialKind::CallCenterKey.as_str(),
@@ -188,7 +190,7 @@ pub struct PartnerKeyWithdrawal {
 /// other agencies it serves. A key not attributed to the agency answers 404.
 pub fn revoke_partner_key_in_agency(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     credential_id: &str,
     actor: &Actor,
 ) -> AppResult<PartnerKeyWithdrawal> {
@@ -203,7 +205,7 @@ pub fn revoke_partner_key_in_agency(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: if revoked {
                 "revocation"
@@ -228,12 +230,12 @@ pub fn revoke_partner_key_in_agency(
 /// A key for a call center of the agency (the center is created if new).
 pub fn create_call_center_key(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     center_name: &str,
     actor: &Actor,
 ) -> AppResult<Issued> {
     let name = required_name(center_name, "Le nom du centre d'appels")?;
-    if agencies::get_agency(tx, agency_id)?.is_none() {
+    if agencies::get_agency(tx, agency_id.as_str())?.is_none() {
         return Err(AppError::not_found(format!(
             "Agence introuvable : {agency_id}."
         )));
@@ -247,7 +249,7 @@ pub fn create_call_center_key(
             name: &name,
             fingerprint: "",
             account_id: None,
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             call_center_id: Some(&center_id),
             created_by: actor_account(actor),
         },
@@ -255,7 +257,7 @@ pub fn create_call_center_key(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: "creation",
             object_type: CredentialKind::CallCenterKey.as_str(),
@@ -300,7 +302,7 @@ pub fn create_partner_key(
         },
     )?;
     for agency_id in agency_ids {
-        credentials::attribute_partner_agency(tx, &issued.id, agency_id)?;
+        credentials::attribute_partner_agency(tx, &issued.id, &AgencyId::new(agency_id.as_str()))?;
     }
     audit::record(
         tx,
@@ -347,15 +349,26 @@ pub async fn list_keys(
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<ListedCredential>)> {
-    let owner = match kind {
-        KeyKind::OwnApiTokens => p.account()?.id.clone(),
-        KeyKind::CallCenter | KeyKind::Partner => p.agency_id()?.to_owned(),
+    let account_id = match kind {
+        KeyKind::OwnApiTokens => Some(p.account()?.id.clone()),
+        KeyKind::CallCenter | KeyKind::Partner => None,
+    };
+    let agency_id = match kind {
+        KeyKind::OwnApiTokens => None,
+        KeyKind::CallCenter | KeyKind::Partner => Some(p.agency_id()?.to_owned()),
     };
     Ok(store
-        .read(move |conn| match kind {
-            KeyKind::OwnApiTokens => credentials::list_api_tokens(conn, &owner, limit, offset),
-            KeyKind::CallCenter => credentials::list_call_center_keys(conn, &owner, limit, offset),
-            KeyKind::Partner => credentials::list_partner_keys(conn, &owner, limit, offset),
+        .read(move |conn| match (kind, account_id, agency_id) {
+            (KeyKind::OwnApiTokens, Some(account_id), _) => {
+                credentials::list_api_tokens(conn, &account_id, limit, offset)
+            }
+            (KeyKind::CallCenter, _, Some(agency_id)) => {
+                credentials::list_call_center_keys(conn, &agency_id, limit, offset)
+            }
+            (KeyKind::Partner, _, Some(agency_id)) => {
+                credentials::list_partner_keys(conn, &agency_id, limit, offset)
+            }
+            _ => Ok((0, Vec::new())),
         })
         .await?)
 }
@@ -405,7 +418,7 @@ pub async fn issue_partner_key(store: &Store, p: &Principal, name: &str) -> AppR
     p.require(Capability::Administer("Créer une clé partenaire"))?;
     let (actor, name) = (p.actor.clone(), name.to_owned());
     store
-        .write(move |tx| create_partner_key(tx, &name, &[agency_id], &actor))
+        .write(move |tx| create_partner_key(tx, &name, &[agency_id.into_string()], &actor))
         .await
 }
 

@@ -38,7 +38,7 @@ pub struct UserEntry {
 /// Every account working in one of `agencies`; each with the agencies of
 /// that list where it works (never an agency the caller cannot read).
 pub fn users(conn: &Conn, agencies: &[AgencyRow]) -> AppResult<Vec<UserEntry>> {
-    let ids: Vec<String> = agencies.iter().map(|a| a.id.clone()).collect();
+    let ids: Vec<String> = agencies.iter().map(|a| a.id.to_string()).collect();
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -70,7 +70,7 @@ mod tests {
 
     fn agency(id: &str, org: &str) -> AgencyRow {
         AgencyRow {
-            id: id.into(),
+            id: crate::domain::id::AgencyId::new(id),
             name: id.to_uppercase(),
             organization_id: org.into(),
             organization_name: org.to_uppercase(),

@@ -1,5 +1,6 @@
 //! Recording a discrepancy (écart) found on an equipment during a survey.
 
+use crate::domain::id::AgencyId;
 use serde_json::json;
 
 use crate::error::{AppError, AppResult};
@@ -42,7 +43,7 @@ pub struct NewDiscrepancyInput {
 /// One audit entry.
 pub fn create(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     account_id: Option<&str>,
     input: &NewDiscrepancyInput,
     actor: &Actor,
@@ -100,7 +101,7 @@ pub fn create(
     let id = discrepancies::insert(
         tx,
         &NewDiscrepancy {
-            agency_id,
+            agency_id: agency_id.as_str(),
             equipment_id: &equipment.id,
             survey_id: &survey.id,
             component: component.as_deref(),
@@ -111,7 +112,7 @@ pub fn create(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: "creation",
             object_type: "discrepancy",

@@ -3,6 +3,7 @@
 //! identity made into a `documents::*Document`, then rendered off the async
 //! runtime. Another agency's document is not found (404), like its reads.
 
+use crate::domain::id::AgencyId;
 use chrono::NaiveDate;
 
 use crate::clock;
@@ -35,7 +36,7 @@ fn seller_party(seller: SellerRow) -> Party {
     }
 }
 
-async fn seller(store: &Store, agency_id: &str) -> AppResult<Party> {
+async fn seller(store: &Store, agency_id: &AgencyId) -> AppResult<Party> {
     let agency_id = agency_id.to_owned();
     let row = store
         .read(move |conn| agencies::seller(conn, &agency_id))

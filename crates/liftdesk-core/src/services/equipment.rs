@@ -2,6 +2,7 @@
 //! what a partner's maintenance software reads of it (equipment to link, and
 //! one equipment's data).
 
+use crate::domain::id::AgencyId;
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -212,7 +213,7 @@ pub fn identity_value(field: IdentityField, value: &Option<String>) -> AppResult
 /// when the equipment is not in the agency.
 pub fn correct_identity(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     patch: &IdentityPatch,
     actor: &Actor,
@@ -240,7 +241,7 @@ pub fn correct_identity(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: "correction_identite",
             object_type: "equipment",
@@ -256,7 +257,7 @@ pub fn correct_identity(
 /// case ignored): 422 otherwise.
 pub fn check_number_free(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     number: &str,
     equipment_id: &str,
 ) -> AppResult<()> {
@@ -331,7 +332,7 @@ pub fn external_agency(
 /// many match across all pages. No search: every equipment.
 pub fn search(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     search: Option<&str>,
     limit: u32,
     offset: u64,
@@ -372,7 +373,7 @@ pub struct ExternalData {
 /// a call without them is well formed). None when nothing matches.
 pub fn external_data(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     number: Option<&str>,
     external_id: Option<&str>,
 ) -> AppResult<Option<ExternalData>> {
@@ -533,7 +534,7 @@ pub struct EquipmentPageData {
 
 fn client_of(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment: &EquipmentRow,
 ) -> AppResult<Option<(String, String)>> {
     Ok(match &equipment.client_id {
@@ -664,7 +665,7 @@ mod tests {
 
     fn agency(id: &str, v1: Option<&str>) -> AgencyRow {
         AgencyRow {
-            id: id.to_owned(),
+            id: AgencyId::new(id),
             name: id.to_owned(),
             organization_id: "o".to_owned(),
             organization_name: "O".to_owned(),
@@ -683,7 +684,10 @@ mod tests {
         assert_eq!(pick(Some(&a), None), Ok(a.clone()));
         assert_eq!(pick(Some(&a), Some("  ")), Ok(a.clone()));
         assert_eq!(pick(Some(&a), Some("V1-42")), Ok(b.clone()));
-        assert_eq!(pick(Some(&a), Some(&b.id.to_uppercase())), Ok(b.clone()));
+        assert_eq!(
+            pick(Some(&a), Some(&b.id.as_str().to_uppercase())),
+            Ok(b.clone())
+        );
         assert_eq!(pick(Some(&a), Some("v1-42")), Err(403));
         assert_eq!(
             pick(Some(&a), Some("0190a0a0-0000-7000-8000-000000000009")),

@@ -8,6 +8,7 @@
 //! account or key does these through an API.
 
 use crate::auth::password;
+use crate::domain::id::AgencyId;
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::accounts::{self, InitInput, InitOutput, NewUserInput};
@@ -128,7 +129,7 @@ pub fn revoke_credential(store: &Store, p: &Principal, id: &str) -> AppResult<()
 pub fn issue_call_center_key(
     store: &Store,
     p: &Principal,
-    agency_id: &str,
+    agency_id: &AgencyId,
     name: &str,
 ) -> AppResult<Issued> {
     p.require(Capability::Install)?;

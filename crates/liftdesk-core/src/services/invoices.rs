@@ -6,6 +6,7 @@
 //! is never edited nor deleted: nothing here changes the lines or amounts of
 //! an invoice once it has left `brouillon`.
 
+use crate::domain::id::AgencyId;
 use chrono::{Datelike, Duration, NaiveDate};
 use serde_json::json;
 
@@ -275,7 +276,7 @@ pub(crate) fn buyer_of(client: &ClientRow) -> Buyer {
 }
 
 /// The client `client_ref` of the agency, when it may be invoiced.
-fn invoiceable_client(tx: &Tx, agency_id: &str, client_ref: &str) -> AppResult<ClientRow> {
+fn invoiceable_client(tx: &Tx, agency_id: &AgencyId, client_ref: &str) -> AppResult<ClientRow> {
     let client = store::find_client_by_ref(tx, agency_id, client_ref)?.ok_or_else(|| {
         AppError::unprocessable(format!(
             "Client introuvable dans cette agence : « {client_ref} »."
@@ -396,7 +397,7 @@ pub async fn create_draft(
             let id = store::insert_draft(
                 tx,
                 &NewInvoice {
-                    agency_id: &agency_id,
+                    agency_id: agency_id.as_str(),
                     nature: InvoiceNature::Facture.as_str(),
                     client_id: Some(&client.id),
                     credited_invoice_id: None,
@@ -412,7 +413,7 @@ pub async fn create_draft(
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency_id),
+                    agency_id: Some(agency_id.as_str()),
                     actor: &author.actor,
                     action: "creation",
                     object_type: "invoice",
@@ -481,7 +482,7 @@ pub async fn invoice_quote(
             let id = store::insert_draft(
                 tx,
                 &NewInvoice {
-                    agency_id: &agency_id,
+                    agency_id: agency_id.as_str(),
                     nature: InvoiceNature::Facture.as_str(),
                     client_id: Some(&client.id),
                     credited_invoice_id: None,
@@ -497,7 +498,7 @@ pub async fn invoice_quote(
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency_id),
+                    agency_id: Some(agency_id.as_str()),
                     actor: &author.actor,
                     action: "creation",
                     object_type: "invoice",
@@ -588,7 +589,7 @@ pub async fn update_draft(
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency_id),
+                    agency_id: Some(agency_id.as_str()),
                     actor: &author.actor,
                     action: "modification",
                     object_type: "invoice",
@@ -693,7 +694,7 @@ pub async fn issue(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency_id),
+                    agency_id: Some(agency_id.as_str()),
                     actor: &author.actor,
                     action: "emission",
                     object_type: "invoice",
@@ -740,7 +741,7 @@ pub async fn send(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency_id),
+                    agency_id: Some(agency_id.as_str()),
                     actor: &author.actor,
                     action: if reminder { "relance" } else { "envoi" },
                     object_type: "invoice",
@@ -813,7 +814,7 @@ pub async fn record_payment(
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency_id),
+                    agency_id: Some(agency_id.as_str()),
                     actor: &author.actor,
                     action: "reglement",
                     object_type: "invoice",
@@ -957,7 +958,7 @@ pub async fn create_credit_note(
             let id = store::insert_draft(
                 tx,
                 &NewInvoice {
-                    agency_id: &agency_id,
+                    agency_id: agency_id.as_str(),
                     nature: InvoiceNature::Avoir.as_str(),
                     client_id: credited.client_id.as_deref(),
                     credited_invoice_id: Some(&credited.id),
@@ -973,7 +974,7 @@ pub async fn create_credit_note(
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency_id),
+                    agency_id: Some(agency_id.as_str()),
                     actor: &author.actor,
                     action: "creation",
                     object_type: "invoice",
@@ -993,7 +994,7 @@ pub async fn create_credit_note(
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency_id),
+                    agency_id: Some(agency_id.as_str()),
                     actor: &author.actor,
                     action: "emission",
                     object_type: "invoice",
@@ -1037,7 +1038,7 @@ mod tests {
     fn invoice_row(total_incl: i64) -> InvoiceRow {
         InvoiceRow {
             id: "f".into(),
-            agency_id: "a".into(),
+            agency_id: AgencyId::new("a"),
             nature: InvoiceNature::Facture,
             status: InvoiceStatus::Emise,
             number: Some("FA-2026-000001".into()),

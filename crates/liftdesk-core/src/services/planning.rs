@@ -2,6 +2,7 @@
 //! proposal of next week's visits (`domain::planning` decides, this module
 //! reads the facts) and its saving in one transaction, re-validated.
 
+use crate::domain::id::AgencyId;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
@@ -78,7 +79,7 @@ fn set_interval_in(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(p.agency_id()?),
+            agency_id: Some(p.agency_id()?.as_str()),
             actor: &p.actor,
             action: "intervalle_visites",
             object_type: "equipment",
@@ -131,7 +132,7 @@ type DaysOff = HashMap<String, (BTreeSet<NaiveDate>, BTreeSet<NaiveDate>)>;
 /// Absence and rest days of the technicians over `days`.
 fn availability(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     rows: &[PlanningTechnicianRow],
     days: &[NaiveDate],
 ) -> AppResult<DaysOff> {
@@ -187,7 +188,7 @@ fn availability(
 /// Visits per (technician, day) over `days`.
 fn loads(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     days: &[NaiveDate],
 ) -> AppResult<HashMap<(String, NaiveDate), u32>> {
     let (Some(&first), Some(&last)) = (days.first(), days.last()) else {
@@ -225,7 +226,7 @@ pub struct WeekTechnician {
 /// and rest days that week.
 pub fn week_technicians(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     day: NaiveDate,
     also: &[String],
 ) -> AppResult<Vec<WeekTechnician>> {
@@ -290,7 +291,7 @@ pub fn proposal_week(day: Option<NaiveDate>, today: NaiveDate) -> AppResult<Naiv
 }
 
 /// Computes (writes nothing) the visits of the week starting `monday`.
-pub fn propose(conn: &Conn, agency_id: &str, monday: NaiveDate) -> AppResult<WeekProposal> {
+pub fn propose(conn: &Conn, agency_id: &AgencyId, monday: NaiveDate) -> AppResult<WeekProposal> {
     let days = week_days(monday);
     let sunday = days.last().copied().unwrap_or(monday);
     let working: Vec<NaiveDate> = days[..5.min(days.len())].to_vec();
@@ -520,7 +521,7 @@ fn save_in(
             tx,
             &NewVisit {
                 id: &id,
-                agency_id: agency,
+                agency_id: agency.as_str(),
                 equipment_id,
                 technician_id: Some(technician_id),
                 planned_for: &day::iso(day),
@@ -531,7 +532,7 @@ fn save_in(
         audit::record(
             tx,
             AuditEntry {
-                agency_id: Some(agency),
+                agency_id: Some(agency.as_str()),
                 actor: &p.actor,
                 action: "planification",
                 object_type: "visit",

@@ -2,6 +2,7 @@
 //! `domain::quote::transition`. Acceptance writes `devis.accepte` to the
 //! outbox in the same transaction as the status change and its audit entry.
 
+use crate::domain::id::AgencyId;
 use chrono::{DateTime, Datelike, Duration, Utc};
 use serde_json::json;
 
@@ -96,7 +97,7 @@ fn check_new(input: NewQuoteInput) -> AppResult<CheckedQuote> {
 /// entry, in the transaction `tx`; returns its id.
 fn insert_draft(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     quote: &CheckedQuote,
     author: &Author,
 ) -> AppResult<String> {
@@ -116,7 +117,7 @@ fn insert_draft(
     let id = store::insert(
         tx,
         &NewQuote {
-            agency_id,
+            agency_id: agency_id.as_str(),
             equipment_id: &equipment.id,
             number: &number,
             origin: *origin,
@@ -130,7 +131,7 @@ fn insert_draft(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor: &author.actor,
             action: "creation",
             object_type: "quote",
@@ -313,7 +314,7 @@ pub async fn act(store: &Store, p: &Principal, id: &str, action: QuoteAction) ->
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: Some(&agency_id),
+                    agency_id: Some(agency_id.as_str()),
                     actor: &author.actor,
                     action: match action {
                         QuoteAction::Send if reminder => "relance",

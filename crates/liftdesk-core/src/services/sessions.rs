@@ -4,6 +4,7 @@
 //! and creating the organization with its administrator. The cookie, its
 //! secret and the sign-in throttle belong to the front door.
 
+use crate::domain::id::AgencyId;
 use chrono::{DateTime, Utc};
 
 use crate::auth::password;
@@ -71,7 +72,7 @@ pub async fn open(
                 &NewSession {
                     account_id: &account.id,
                     fingerprint: &fingerprint,
-                    agency_id: agency_id.as_deref(),
+                    agency_id: agency_id.as_ref().map(AgencyId::as_str),
                     now: &crate::clock::format_timestamp(now),
                     expires_at: &expires_at,
                 },
@@ -79,7 +80,7 @@ pub async fn open(
             audit::record(
                 tx,
                 AuditEntry {
-                    agency_id: agency_id.as_deref(),
+                    agency_id: agency_id.as_ref().map(AgencyId::as_str),
                     actor: &Actor::Account(account.id.clone()),
                     action: "connexion",
                     object_type: "session",
@@ -130,9 +131,9 @@ pub async fn choose_agency(
     store: &Store,
     p: &Principal,
     session_id: &str,
-    agency_id: &str,
+    agency_id: &AgencyId,
 ) -> AppResult<AgencyRow> {
-    let wanted = agency_id.trim();
+    let wanted = agency_id.as_str().trim();
     let Some(agency) = p.scope.iter().find(|a| a.id == wanted).cloned() else {
         return Err(AppError::forbidden(
             "Cette agence n'est pas dans le périmètre de votre compte.",

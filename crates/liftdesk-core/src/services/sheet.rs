@@ -6,6 +6,7 @@
 //! the MCP resource `liftdesk://equipements/{id}/fiche`, as Markdown
 //! (`markdown`).
 
+use crate::domain::id::AgencyId;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{Value, json};
 
@@ -31,7 +32,7 @@ pub fn generate(
     tx: &Tx,
     secret: &SheetSecret,
     base_url: &str,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_number: &str,
     credential_id: &str,
     now: DateTime<Utc>,
@@ -54,7 +55,7 @@ pub fn generate(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: "sheet_token.create",
             object_type: "equipment",
@@ -247,7 +248,7 @@ fn section(title: &'static str, blocks: Vec<SheetBlock>) -> SheetSection {
 /// in that agency.
 pub fn document(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
 ) -> AppResult<Option<SheetDocument>> {
     let Some(equipment) = equipment_store::get(conn, agency_id, equipment_id)? else {
@@ -409,7 +410,7 @@ pub fn document(
 }
 
 /// The complete sheet page, with no external resource and no script.
-fn render(conn: &Conn, agency_id: &str, equipment_id: &str) -> AppResult<Option<String>> {
+fn render(conn: &Conn, agency_id: &AgencyId, equipment_id: &str) -> AppResult<Option<String>> {
     Ok(document(conn, agency_id, equipment_id)?.map(|document| html(&document)))
 }
 

@@ -5,6 +5,7 @@
 //! point (REST API v2, web UI, later the mobile app and MCP) calls [`submit`],
 //! so the event is queued once, wherever the survey is submitted.
 
+use crate::domain::id::AgencyId;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value, json};
 
@@ -118,7 +119,7 @@ fn json_of(text: &str) -> Value {
 /// one audit entry `soumission` records it.
 pub fn submit(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     survey_id: &str,
     account: &AccountRow,
     input: &SubmitInput,
@@ -130,7 +131,7 @@ pub fn submit(
 /// [`submit`] at a given instant.
 pub fn submit_at(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     survey_id: &str,
     account: &AccountRow,
     input: &SubmitInput,
@@ -234,7 +235,7 @@ pub fn submit_at(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: "soumission",
             object_type: "survey",

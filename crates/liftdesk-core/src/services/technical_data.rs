@@ -11,6 +11,7 @@
 //! and `contrat_entretien` (the equipment's maintenance contract);
 //! `taux_connaissance` is computed and read-only.
 
+use crate::domain::id::AgencyId;
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -329,7 +330,7 @@ fn parse_json_text(text: &str) -> Value {
 /// None when the equipment is not in that agency.
 pub fn read(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
 ) -> AppResult<Option<Map<String, Value>>> {
     let Some(equipment) = equipment_store::get(conn, agency_id, equipment_id)? else {
@@ -386,7 +387,7 @@ pub fn contract_label(code: &str) -> Option<&'static str> {
 /// stay recorded too.
 pub fn apply(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     update: &TechnicalUpdate,
     actor: &Actor,
@@ -446,7 +447,7 @@ pub fn apply(
         audit::record(
             tx,
             AuditEntry {
-                agency_id: Some(agency_id),
+                agency_id: Some(agency_id.as_str()),
                 actor,
                 action: "donnees_techniques",
                 object_type: "equipment",
@@ -462,7 +463,7 @@ pub fn apply(
 /// the equipment is not in the agency, then the refusals of the body (422).
 pub fn update_from_json(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     body: &Map<String, Value>,
     actor: &Actor,
@@ -482,7 +483,7 @@ pub fn update_from_json(
 /// equipment is not in the agency, then the refusals (422).
 pub fn update_by_code(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     body: &Map<String, Value>,
     actor: &Actor,
@@ -511,7 +512,7 @@ pub fn update_by_code(
 
 fn apply_building(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment: &EquipmentRow,
     update: &TechnicalUpdate,
     changes: &mut Map<String, Value>,
@@ -622,7 +623,7 @@ fn words(text: &str) -> Vec<String> {
 /// equipment is not in the agency; an empty list when nothing matches.
 pub fn search_fields(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     query: &str,
 ) -> AppResult<Option<Vec<FieldMatch>>> {

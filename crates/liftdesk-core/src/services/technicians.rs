@@ -1,6 +1,7 @@
 //! The technicians' roster: who has calls in progress, who is on standby,
 //! who is absent, who is resting after standby duty.
 
+use crate::domain::id::AgencyId;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::json;
 
@@ -36,7 +37,7 @@ pub struct TechnicianStatus {
 /// The agency's active technicians at `now`; `today` is the local day.
 pub fn roster(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     now: DateTime<Utc>,
     today: NaiveDate,
 ) -> AppResult<Vec<TechnicianStatus>> {
@@ -63,7 +64,7 @@ pub struct RosterInputs {
 /// few hundred technicians are read once, the roster computed at `now`.
 pub async fn roster_cached(
     store: &crate::store::Store,
-    agency_id: &str,
+    agency_id: &AgencyId,
     now: DateTime<Utc>,
     today: NaiveDate,
 ) -> AppResult<Vec<TechnicianStatus>> {
@@ -188,7 +189,7 @@ fn technician_not_found(id: &str) -> AppError {
 }
 
 /// An active technician of the agency, else 404.
-pub fn active_technician(conn: &Conn, agency_id: &str, id: &str) -> AppResult<TechnicianRow> {
+pub fn active_technician(conn: &Conn, agency_id: &AgencyId, id: &str) -> AppResult<TechnicianRow> {
     technicians::active_in_agency(conn, agency_id, id)?.ok_or_else(|| technician_not_found(id))
 }
 
@@ -233,7 +234,7 @@ pub struct RotaWeek {
 /// `weeks` rota weeks from the one starting on `first_monday`.
 pub fn rota(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     first_monday: NaiveDate,
     weeks: u32,
 ) -> AppResult<Vec<RotaWeek>> {
@@ -303,7 +304,7 @@ pub fn parse_monday(text: &str) -> AppResult<NaiveDate> {
 /// periods changed (for the rest check).
 fn give(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     technician: &TechnicianRow,
     starts: DateTime<Utc>,
     ends: DateTime<Utc>,
@@ -389,7 +390,7 @@ fn give(
 /// standby duty before the end of his safety rest after the previous one.
 fn check_rest(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     touched: &[String],
     from: DateTime<Utc>,
     to: DateTime<Utc>,
@@ -425,7 +426,7 @@ fn check_rest(
 
 fn record(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     actor: &Actor,
     action: &str,
     technician_id: &str,
@@ -434,7 +435,7 @@ fn record(
     Ok(audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action,
             object_type: "technician",
@@ -449,7 +450,7 @@ fn record(
 /// Returns the stretch actually given.
 pub fn replace_on_call(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     technician_id: &str,
     starts: DateTime<Utc>,
     ends: DateTime<Utc>,
@@ -488,7 +489,7 @@ pub fn replace_on_call(
 /// if it has begun).
 pub fn set_week(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     monday: NaiveDate,
     technician_id: &str,
     now: DateTime<Utc>,
@@ -510,7 +511,7 @@ pub fn set_week(
 /// held by one technician.
 pub fn swap_weeks(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     first: NaiveDate,
     second: NaiveDate,
     now: DateTime<Utc>,
@@ -594,7 +595,7 @@ pub const ABSENCES_LIMIT: i64 = 200;
 /// last three months.
 pub fn absences(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     technician_id: &str,
     today: NaiveDate,
 ) -> AppResult<Vec<AbsenceDetail>> {
@@ -616,7 +617,7 @@ pub fn absences(
 #[allow(clippy::too_many_arguments)]
 pub fn add_absence(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     technician_id: &str,
     starts_on: &str,
     ends_on: &str,
@@ -680,7 +681,7 @@ pub fn add_absence(
 /// Deletes an absence of the technician (404 if he has no such absence).
 pub fn delete_absence(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     technician_id: &str,
     absence_id: &str,
     actor: &Actor,
@@ -758,7 +759,7 @@ pub async fn read_rota(
 /// read in one transaction.
 async fn rota_page(
     store: &Store,
-    agency_id: String,
+    agency_id: AgencyId,
     spans: &[(NaiveDate, u32)],
 ) -> AppResult<RotaPage> {
     let now = store.now();

@@ -3,6 +3,7 @@
 //! change in one transaction with its audit entry. The rules are those of
 //! `domain::visit`.
 
+use crate::domain::id::AgencyId;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::json;
 
@@ -62,7 +63,11 @@ pub struct PlanningItem {
 }
 
 /// The agency's visits of the ISO week (Monday to Sunday) of `day`.
-pub fn planning_week(conn: &Conn, agency_id: &str, day: NaiveDate) -> AppResult<Vec<PlanningItem>> {
+pub fn planning_week(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    day: NaiveDate,
+) -> AppResult<Vec<PlanningItem>> {
     let (monday, sunday) = day::iso_week(day);
     let rows = visits::planning(conn, agency_id, &day::iso(monday), &day::iso(sunday))?;
     Ok(rows.into_iter().map(planning_item).collect())
@@ -73,7 +78,7 @@ pub fn planning_week(conn: &Conn, agency_id: &str, day: NaiveDate) -> AppResult<
 /// joined to their equipment, building and technician.
 pub async fn planning_week_cached(
     store: &crate::store::Store,
-    agency_id: &str,
+    agency_id: &AgencyId,
     day: NaiveDate,
 ) -> AppResult<std::sync::Arc<Vec<PlanningItem>>> {
     let (monday, _) = day::iso_week(day);
@@ -113,7 +118,7 @@ pub fn building_address(
 /// the agency is refused (422), never answered with an empty week.
 pub fn technician_planning_week(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     day: NaiveDate,
     technician_id: &str,
 ) -> AppResult<Vec<PlanningItem>> {
@@ -157,7 +162,7 @@ fn planning_item(row: PlanningRow) -> PlanningItem {
 // -- Reading ----------------------------------------------------------------
 
 /// The visit `id` of the agency, or 404.
-pub fn get(conn: &Conn, agency_id: &str, id: &str) -> AppResult<VisitRow> {
+pub fn get(conn: &Conn, agency_id: &AgencyId, id: &str) -> AppResult<VisitRow> {
     visits::get_in_agency(conn, agency_id, id)?.ok_or_else(|| AppError::not_found(NOT_FOUND))
 }
 
@@ -215,7 +220,7 @@ fn record(
     Ok(audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(p.agency_id()?),
+            agency_id: Some(p.agency_id()?.as_str()),
             actor: &p.actor,
             action,
             object_type: "visit",
@@ -496,7 +501,7 @@ fn create_in(
         tx,
         &visits::NewVisit {
             id: &id,
-            agency_id: p.agency_id()?,
+            agency_id: p.agency_id()?.as_str(),
             equipment_id,
             technician_id: technician_id.as_deref(),
             planned_for: &planned_for,

@@ -1,6 +1,7 @@
 //! Webhook subscriptions: who may subscribe, which addresses and events are
 //! accepted, the secret shown once, the test `ping`, and revocation.
 
+use crate::domain::id::AgencyId;
 use serde_json::json;
 
 use crate::auth::secret;
@@ -148,20 +149,24 @@ pub fn subscribe(
 }
 
 /// A live subscription of the agency, else 404.
-pub fn live(conn: &crate::store::Conn, agency_id: &str, id: &str) -> AppResult<SubscriptionRow> {
+pub fn live(
+    conn: &crate::store::Conn,
+    agency_id: &AgencyId,
+    id: &str,
+) -> AppResult<SubscriptionRow> {
     store::get_subscription(conn, agency_id, id)?
         .filter(|sub| sub.revoked_at.is_none())
         .ok_or_else(|| AppError::not_found(NOT_FOUND))
 }
 
 /// Queues a `ping` for the subscription; returns the delivery's id.
-pub fn queue_ping(tx: &Tx, agency_id: &str, id: &str, actor: &Actor) -> AppResult<String> {
+pub fn queue_ping(tx: &Tx, agency_id: &AgencyId, id: &str, actor: &Actor) -> AppResult<String> {
     live(tx, agency_id, id)?;
     let delivery_id = outbox::record_ping(tx, agency_id, id, tx.now())?;
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: "test",
             object_type: "webhook_subscription",
@@ -174,13 +179,13 @@ pub fn queue_ping(tx: &Tx, agency_id: &str, id: &str, actor: &Actor) -> AppResul
 
 /// Revokes the subscription; its pending deliveries are abandoned. Returns
 /// how many.
-pub fn revoke(tx: &Tx, agency_id: &str, id: &str, actor: &Actor) -> AppResult<usize> {
+pub fn revoke(tx: &Tx, agency_id: &AgencyId, id: &str, actor: &Actor) -> AppResult<usize> {
     let abandoned = store::revoke_subscription(tx, agency_id, id, &tx.now_text())?
         .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: "revocation",
             object_type: "webhook_subscription",
@@ -214,7 +219,7 @@ pub async fn subscribe_for(
                 tx,
                 &sync,
                 &NewSubscriptionInput {
-                    agency_id: &agency_id,
+                    agency_id: agency_id.as_str(),
                     account_id: Some(&account_id),
                     url: &url,
                     events: &events,
@@ -288,7 +293,7 @@ pub async fn revoke_for(store: &Store, p: &Principal, id: &str) -> AppResult<usi
 pub async fn pending(store: &Store, p: &Principal) -> AppResult<(i64, Option<String>)> {
     let agency_id = p.agency_id()?.to_owned();
     Ok(store
-        .read(move |conn| store::pending_summary(conn, Some(&agency_id)))
+        .read(move |conn| store::pending_summary(conn, Some(agency_id.as_str())))
         .await?)
 }
 

@@ -2,6 +2,7 @@
 //! survey per equipment) and `/open_app` (the survey of an equipment for a
 //! mobile user). One transaction per call, with its audit entry.
 
+use crate::domain::id::AgencyId;
 use chrono::Datelike;
 use serde_json::json;
 
@@ -64,7 +65,7 @@ fn check_email(field: &str, value: &str) -> AppResult<String> {
 }
 
 /// The active account of the agency that performs surveys, by email.
-fn surveyor(tx: &Tx, agency_id: &str, field: &str, email: &str) -> AppResult<String> {
+fn surveyor(tx: &Tx, agency_id: &AgencyId, field: &str, email: &str) -> AppResult<String> {
     let email = check_email(field, email)?;
     accounts::active_surveyor_of_agency(tx, agency_id, &email)?.ok_or_else(|| {
         AppError::unprocessable(format!(
@@ -77,7 +78,7 @@ fn surveyor(tx: &Tx, agency_id: &str, field: &str, email: &str) -> AppResult<Str
 /// becomes its surveyor. Returns (survey id, created).
 fn survey_for(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_id: &str,
     surveyor_id: &str,
     reason: Option<&str>,
@@ -105,7 +106,7 @@ fn survey_for(
 /// survey per equipment linked to the deal. Returns the deal's id.
 pub fn create_survey(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     input: CreateSurveyInput,
     actor: &Actor,
 ) -> AppResult<String> {
@@ -246,7 +247,7 @@ pub fn create_survey(
             let id = deals::insert(
                 tx,
                 &NewDeal {
-                    agency_id,
+                    agency_id: agency_id.as_str(),
                     type_affaire: type_affaire.as_deref(),
                     types_etat_des_lieux: &inventory_json,
                     external_opportunity_id: external_id.as_deref(),
@@ -268,7 +269,7 @@ pub fn create_survey(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: if reused {
                 "deal.add_surveys"
@@ -296,7 +297,7 @@ pub fn create_survey(
 /// its surveyor.
 pub fn open_app(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_number: &str,
     user_email: &str,
     actor: &Actor,
@@ -309,7 +310,7 @@ pub fn open_app(
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(agency_id),
+            agency_id: Some(agency_id.as_str()),
             actor,
             action: if created {
                 "survey.create"

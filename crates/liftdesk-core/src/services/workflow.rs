@@ -3,6 +3,7 @@
 //! audit entry (`Actor::PartnerKey`). The agency is checked by the caller
 //! (`PartnerCaller::authorize_agency`) before anything here runs.
 
+use crate::domain::id::AgencyId;
 use serde_json::{Map, Value};
 
 use crate::error::{AppError, AppResult};
@@ -71,7 +72,7 @@ pub fn required_text(field: &str, value: &str) -> AppResult<String> {
 /// `/get_equipment_data`: the available technical data, with `taux_connaissance`.
 pub fn equipment_data(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_number: &str,
 ) -> AppResult<Map<String, Value>> {
     let number = required_text("equipment_number", equipment_number)?;
@@ -86,7 +87,7 @@ pub fn equipment_data(
 /// catalog, `taux_connaissance` refused, applied with its audit entry.
 pub fn update_equipment_data(
     tx: &Tx,
-    agency_id: &str,
+    agency_id: &AgencyId,
     equipment_number: &str,
     fields: &Map<String, Value>,
     actor: &Actor,
@@ -121,7 +122,7 @@ fn date_of(field: &str, value: Option<String>) -> AppResult<Option<String>> {
 
 /// `/get_opportunities_stats`: deals of that one agency, creation day within
 /// `from`..=`to`, of that type and category (each filter optional).
-pub fn opportunities_count(conn: &Conn, agency_id: &str, input: StatsInput) -> AppResult<i64> {
+pub fn opportunities_count(conn: &Conn, agency_id: &AgencyId, input: StatsInput) -> AppResult<i64> {
     let from = date_of("from", input.from)?;
     let to = date_of("to", input.to)?;
     if let (Some(from), Some(to)) = (&from, &to)

@@ -8,6 +8,7 @@ pub mod file;
 pub mod progress;
 pub mod run;
 
+use crate::domain::id::AgencyId;
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -173,7 +174,7 @@ pub struct Prepared {
 /// when none is sent.
 pub fn prepare(
     conn: &Conn,
-    agency_id: &str,
+    agency_id: &AgencyId,
     file_id: &str,
     now: DateTime<Utc>,
     target: Target,
@@ -251,7 +252,7 @@ pub async fn upload(
 ) -> AppResult<ImportFileRow> {
     p.require(Capability::Change)?;
     let uploader = Uploader {
-        agency_id: p.agency_id()?.to_owned(),
+        agency_id: p.agency_id()?.to_owned().into_string(),
         account_id: p.account.as_ref().map(|a| a.id.clone()),
         actor: p.actor.clone(),
         now: store.now(),

@@ -9,6 +9,7 @@
 //! transaction, the check rolls it back (`Store::rehearse_blocking`), so the
 //! check answers exactly what the import would do.
 
+use crate::domain::id::AgencyId;
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
@@ -74,7 +75,7 @@ pub struct RowReport {
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub file_id: String,
-    pub agency_id: String,
+    pub agency_id: AgencyId,
     pub target: Target,
     pub fields: Vec<Field>,
     /// The field (index in `fields`) of each column, if any.
@@ -205,7 +206,7 @@ pub fn run(tx: &Tx, plan: &Plan, actor: &Actor, progress: &Run) -> AppResult<Vec
     audit::record(
         tx,
         AuditEntry {
-            agency_id: Some(&plan.agency_id),
+            agency_id: Some(plan.agency_id.as_str()),
             actor,
             action: "import",
             object_type: "import_file",
@@ -243,7 +244,7 @@ impl Pass<'_> {
         Ok(audit::record(
             tx,
             AuditEntry {
-                agency_id: Some(&self.plan.agency_id),
+                agency_id: Some(self.plan.agency_id.as_str()),
                 actor: self.actor,
                 action: match action {
                     Action::Create => "import.creation",
@@ -263,7 +264,7 @@ impl Pass<'_> {
     // -- Equipment -------------------------------------------------------------
 
     fn equipment_row(&mut self, tx: &Tx, row: u32, cells: &[Cell<'_>]) -> RowOutcome {
-        let agency_id = self.plan.agency_id.as_str();
+        let agency_id = &self.plan.agency_id;
         let mut reasons = Reasons::default();
         let mut identity: Vec<(IdentityField, String)> = Vec::new();
         let mut client: Option<String> = None;
@@ -517,7 +518,7 @@ impl Pass<'_> {
     // -- Clients ---------------------------------------------------------------
 
     fn client_row(&mut self, tx: &Tx, cells: &[Cell<'_>]) -> RowOutcome {
-        let agency_id = self.plan.agency_id.as_str();
+        let agency_id = &self.plan.agency_id;
         let mut reasons = Reasons::default();
         let mut input = ClientInput::default();
         for cell in cells {
@@ -900,7 +901,7 @@ struct BuildingDirectory {
 }
 
 impl BuildingDirectory {
-    fn load(conn: &Conn, agency_id: &str) -> AppResult<Self> {
+    fn load(conn: &Conn, agency_id: &AgencyId) -> AppResult<Self> {
         let mut directory = Self {
             by_place: HashMap::new(),
             place_of: HashMap::new(),
@@ -950,7 +951,7 @@ struct ClientDirectory {
 }
 
 impl ClientDirectory {
-    fn load(conn: &Conn, agency_id: &str) -> AppResult<Self> {
+    fn load(conn: &Conn, agency_id: &AgencyId) -> AppResult<Self> {
         let mut directory = Self {
             by_id: HashMap::new(),
             by_ref: HashMap::new(),
