@@ -165,6 +165,7 @@ pub fn typescript() -> String {
 struct Contract {
     cfg: Config,
     seen: HashSet<TypeId>,
+    visited: HashSet<TypeId>,
     out: String,
     /// Declarations met while visiting a read model, by TypeScript name.
     pending: BTreeMap<String, String>,
@@ -183,6 +184,7 @@ impl Contract {
             // Every number of the API is a JSON number, never a bigint.
             cfg: Config::new().with_large_int("number"),
             seen: HashSet::new(),
+            visited: HashSet::new(),
             out,
             pending: BTreeMap::new(),
             visiting: false,
@@ -263,7 +265,13 @@ impl TypeVisitor for Contract {
         if <T as TS>::output_path().is_none() {
             return;
         }
+        // Each concrete type once (`Page<A>` and `Page<B>` each bring their
+        // rows), each declaration once (`Page<T>`).
+        if !self.visited.insert(TypeId::of::<T>()) {
+            return;
+        }
         if !self.seen.insert(TypeId::of::<<T as TS>::WithoutGenerics>()) {
+            <T as TS>::visit_dependencies(self);
             return;
         }
         let mut declaration = String::from("\n");

@@ -62,6 +62,7 @@ pub struct KeyView {
     pub fingerprint_prefix: String,
     /// Partner keys only: other agencies the key also serves.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub other_agencies: Option<i64>,
 }
 

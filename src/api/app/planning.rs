@@ -132,12 +132,16 @@ struct ProposalLineOut {
     address: Option<String>,
     deadline: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     technician_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     day: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     overdue: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     reason: Option<String>,
 }
 

@@ -225,7 +225,7 @@ pub struct SurveyDatum {
 }
 
 /// Data grouped by component key, serialized as a JSON object in this order.
-#[derive(Debug, Default, TS)]
+#[derive(Debug, Default)]
 pub struct Components(pub Vec<(String, Vec<SurveyDatum>)>);
 
 impl Serialize for Components {
@@ -305,6 +305,7 @@ pub struct SurveyData {
     pub deals: Vec<SurveyDeal>,
     /// Données relevées par ce relevé, groupées par composant : `equipment` pour l'équipement lui-même, puis `shaft`, `car_door`, `landing_door`, `machine`, `controller`… Une donnée jamais relevée est absente, un composant sans donnée aussi.
     #[schema(value_type = std::collections::HashMap<String, Vec<SurveyDatum>>)]
+    #[ts(as = "std::collections::HashMap<String, Vec<SurveyDatum>>")]
     pub components: Components,
 }
 

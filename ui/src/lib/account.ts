@@ -3,11 +3,14 @@
  * de mot de passe est dans `keys.ts`.
  */
 import { api } from './api';
+import type { PasswordChanged } from './generated/contract';
+
+export type { PasswordChanged } from './generated/contract';
 
 /**
  * `POST /account/password` : change le mot de passe ; le serveur révoque tous
  * les jetons d'API du compte et dit combien.
  */
-export function changePassword(currentPassword: string, newPassword: string): Promise<{ revokedTokens: number }> {
-  return api.post<{ revokedTokens: number }>('/app/api/account/password', { currentPassword, newPassword });
+export function changePassword(currentPassword: string, newPassword: string): Promise<PasswordChanged> {
+  return api.post<PasswordChanged>('/app/api/account/password', { currentPassword, newPassword });
 }

@@ -11,26 +11,15 @@
  *   message français du serveur et le code HTTP.
  */
 
-export interface Agency {
-  id: string;
-  name: string;
-}
+import type { AccountSummary, AgencyRef, DemoInstalled, SessionView, SetupStatus } from './generated/contract';
 
-export interface Account {
-  id: string;
-  name: string;
-  email: string;
-  role: string;
-}
-
-export interface Session {
-  account: Account;
-  agency: Agency | null;
-  agencies: Agency[];
-  /** Administrateur de l'installation (écran « Paramètres ») : administrateur de l'organisation qui a installé Liftdesk. */
-  installationAdmin: boolean;
-  csrfToken: string;
-}
+// La session (`GET`, `POST /app/api/session`, `PUT /app/api/session/agency`,
+// `POST /app/api/setup`) vient du serveur : `generated/contract.ts` est généré
+// depuis le code Rust. `installationAdmin` : administrateur de l'installation
+// (écran « Paramètres »), administrateur de l'organisation qui a installé Liftdesk.
+export type Agency = AgencyRef;
+export type Account = AccountSummary;
+export type Session = SessionView;
 
 export const SESSION_PATH = '/app/api/session';
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -213,7 +202,7 @@ export class ApiClient {
 
   /** `GET /app/api/setup` : l'installation reste à faire (aucune organisation). */
   async setupNeeded(): Promise<boolean> {
-    const status = await this.get<{ needed: boolean }>('/app/api/setup', { notifyUnauthorized: false });
+    const status = await this.get<SetupStatus>('/app/api/setup', { notifyUnauthorized: false });
     return status.needed;
   }
 
@@ -234,7 +223,7 @@ export class ApiClient {
   }
 
   /** `POST /app/api/setup/demo` : installe la démonstration ; ses identifiants de connexion. */
-  async installDemo(): Promise<{ admin: { email: string; password: string } }> {
+  async installDemo(): Promise<DemoInstalled> {
     return this.post('/app/api/setup/demo', {}, { withoutCsrf: true, notifyUnauthorized: false });
   }
 

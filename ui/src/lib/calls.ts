@@ -5,136 +5,59 @@
  * à l'API des appels.
  */
 import { api } from './api';
+import {
+  CALL_STATUSES,
+  CALL_TYPES as CALL_TYPE_CHOICES,
+  type Board,
+  type CallDetail,
+  type CallListEntry,
+  type CallStatus,
+  type CallType,
+  type Column,
+  type EquipmentChoices,
+  type NewCall,
+  type Page,
+  type TechnicianChoice,
+  type TimelineEntry,
+} from './generated/contract';
 
-export const STATUSES = ['ouverte', 'en_route', 'sur_place', 'a_l_arret', 'resolue'] as const;
-export type CallStatus = (typeof STATUSES)[number];
+// Les réponses, les statuts et les types d'appel avec leurs libellés viennent
+// du serveur : `generated/contract.ts` est généré depuis le code Rust.
+export type {
+  Board,
+  CallDetail,
+  CallEquipment,
+  CallListEntry,
+  CallRead,
+  CallStatus,
+  CallType,
+  EquipmentChoice,
+  EquipmentChoices,
+  NamedRef,
+  NewCall,
+  TechnicianChoice,
+  TimelineEntry,
+} from './generated/contract';
+export type BoardColumn = Column;
+export type ColumnPage = Page<CallListEntry>;
 
-export const CALL_TYPES = ['personne_bloquee', 'panne', 'vandalisme', 'bruit'] as const;
-export type CallType = (typeof CALL_TYPES)[number];
+/** Les statuts, dans l'ordre de la vie d'un appel. */
+export const STATUSES: readonly CallStatus[] = CALL_STATUSES.map((s) => s.code);
+
+/** Les types d'appel, dans l'ordre du serveur. */
+export const CALL_TYPES: readonly CallType[] = CALL_TYPE_CHOICES.map((t) => t.code);
 
 /** Libellés des types, comme le serveur les nomme. */
-export const TYPE_LABELS: Record<CallType, string> = {
-  personne_bloquee: 'Personne bloquée',
-  panne: 'Panne',
-  vandalisme: 'Vandalisme',
-  bruit: 'Bruit anormal',
-};
+export const TYPE_LABELS = Object.fromEntries(CALL_TYPE_CHOICES.map((t) => [t.code, t.label])) as Record<
+  CallType,
+  string
+>;
 
 /** Titres des colonnes du tableau. */
-export const STATUS_LABELS: Record<CallStatus, string> = {
-  ouverte: 'Ouverte',
-  en_route: 'Technicien en route',
-  sur_place: 'Technicien sur place',
-  a_l_arret: "Appareil à l'arrêt",
-  resolue: 'Résolue',
-};
-
-export interface NamedRef {
-  id: string;
-  name: string;
-}
-
-export interface CallEquipment {
-  id: string;
-  number: string | null;
-  link: string;
-  url: string;
-}
-
-/** Une ligne d'une colonne du tableau. */
-export interface CallListEntry {
-  id: string;
-  reference: string;
-  statut: CallStatus;
-  libelle: string;
-  type: CallType;
-  urgence: boolean;
-  recuLe: string;
-  appelant: string | null;
-  equipment: CallEquipment;
-  building: string | null;
-  address: string | null;
-  technician: NamedRef | null;
-  link: string;
-  url: string;
-}
-
-export interface BoardColumn {
-  statut: CallStatus;
-  libelle: string;
-  total: number;
-  page: number;
-  limit: number;
-  results: CallListEntry[];
-}
-
-export interface Board {
-  resolvedSinceHours: number;
-  columns: BoardColumn[];
-}
-
-export interface ColumnPage {
-  total: number;
-  page: number;
-  limit: number;
-  results: CallListEntry[];
-}
-
-export interface CallRead {
-  id: string;
-  reference: string;
-  statut: CallStatus;
-  libelle: string;
-  arriveLe: string | null;
-  resoluLe: string | null;
-  recuLe: string;
-  type: CallType;
-  urgence: boolean;
-  description: string;
-  appelant: string | null;
-  equipment: CallEquipment;
-  technician: NamedRef | null;
-  center: NamedRef | null;
-  link: string;
-  url: string;
-}
-
-export interface TimelineEntry {
-  at: string;
-  step: 'recu' | 'affecte' | CallStatus;
-  label: string;
-  technician: string | null;
-  by: { kind: 'centre' | 'personnel' | 'jeton' | 'partenaire' | 'cli' | 'systeme'; name: string } | null;
-}
-
-export interface TechnicianChoice {
-  id: string;
-  name: string;
-  sectors: string | null;
-  onCall: boolean;
-  openCalls: number;
-  suggested: boolean;
-}
-
-export interface CallDetail {
-  call: CallRead;
-  typeLabel: string;
-  building: string | null;
-  address: string | null;
-  timeline: TimelineEntry[];
-  nextStatuses: { statut: CallStatus; libelle: string }[];
-  technicians: {
-    choices: TechnicianChoice[];
-    unavailable: { id: string; name: string; reason: string }[];
-  };
-}
-
-export interface EquipmentChoice {
-  id: string;
-  number: string | null;
-  building: string | null;
-  address: string | null;
-}
+export const STATUS_LABELS = Object.fromEntries(CALL_STATUSES.map((s) => [s.code, s.label])) as Record<
+  CallStatus,
+  string
+>;
 
 /** Un événement `appel` du flux `GET /app/api/calls/events`. */
 export interface CallEvent {
@@ -174,13 +97,13 @@ export function setCallStatus(id: string, statut: CallStatus): Promise<void> {
 }
 
 /** `GET /calls/equipment?q=` : les appareils du parc qui répondent au numéro saisi. */
-export function searchCallEquipment(q: string): Promise<{ total: number; results: EquipmentChoice[] }> {
-  return api.get<{ total: number; results: EquipmentChoice[] }>(`/app/api/calls/equipment?q=${encodeURIComponent(q)}`);
+export function searchCallEquipment(q: string): Promise<EquipmentChoices> {
+  return api.get<EquipmentChoices>(`/app/api/calls/equipment?q=${encodeURIComponent(q)}`);
 }
 
 /** `POST /calls` : un appel pris à l'agence (corps de `newCallBody`). */
-export function createCall(body: Record<string, string>): Promise<{ id: string }> {
-  return api.post<{ id: string }>('/app/api/calls', body);
+export function createCall(body: Record<string, string>): Promise<NewCall> {
+  return api.post<NewCall>('/app/api/calls', body);
 }
 
 /** Lit les données d'un événement `appel` ; `null` si elles ne sont pas reconnues. */

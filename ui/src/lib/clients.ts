@@ -7,56 +7,27 @@
  * corps envoyé ; et les appels à l'API des clients et des contacts.
  */
 import { api } from './api';
+import type { ClientDetail, ClientListEntry, ClientView, CreationDescriptor, DescriptorField, Page } from './generated/contract';
 
-export interface ClientEntry {
-  id: string;
-  name: string;
-  status: string;
-  siren: string | null;
-  email: string | null;
-  phone: string | null;
-  archived: boolean;
-  link: string;
-  url: string;
-}
+// La fiche d'un client et le descripteur du formulaire viennent du serveur :
+// `generated/contract.ts` est généré depuis le code Rust.
+export type {
+  ClientDetail,
+  ClientView,
+  ContactView,
+  CreationDescriptor,
+  DescriptorField,
+} from './generated/contract';
 
-export interface ClientPage {
-  total: number;
-  page: number;
-  limit: number;
-  results: ClientEntry[];
-}
+/**
+ * Une ligne de `GET /clients` (`ClientListEntry` côté serveur).
+ */
+export type ClientEntry = ClientListEntry;
 
-export interface ClientView {
-  id: string;
-  name: string;
-  status: string;
-  categories: string[];
-  email: string | null;
-  phone: string | null;
-  address: string | null;
-  addressComplement: string | null;
-  siren: string | null;
-  siret: string | null;
-  archived: boolean;
-  url: string;
-}
+export type ClientPage = Page<ClientEntry>;
 
-export interface ContactView {
-  id: string;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  role: string | null;
-}
-
+/** Les actions de la fiche que l'écran propose (`actions` de `ClientDetail`). */
 export type ClientAction = 'contact' | 'archive' | 'restore';
-
-export interface ClientDetail {
-  client: ClientView;
-  contacts: ContactView[];
-  actions: ClientAction[];
-}
 
 // -- La liste ------------------------------------------------------------------
 
@@ -121,21 +92,8 @@ export function addressLine(client: Pick<ClientView, 'address' | 'addressComplem
 
 // -- Le formulaire « Nouveau contact » -------------------------------------------
 
+/** Les types de champ du descripteur (`type` de `DescriptorField`). */
 export type FieldType = 'text' | 'number' | 'choice' | 'multi' | 'email' | 'date';
-
-export interface DescriptorField {
-  id: string;
-  label: string;
-  required: boolean;
-  type: FieldType;
-  values: string[] | null;
-}
-
-export interface CreationDescriptor {
-  type: string;
-  parent: { label: string; object: string; required: boolean } | null;
-  fields: DescriptorField[];
-}
 
 /** Ce qui est tapé : un texte par champ, une liste pour un champ `multi`. */
 export type ContactForm = Record<string, string | string[]>;

@@ -4,50 +4,14 @@
  * tableaux lus par les lecteurs d'écran, et sa lecture (`getDashboard`).
  */
 import { api } from './api';
+import type { BandOut, BucketOut, DashboardOut, MonthOut } from './generated/contract';
 
-export interface StatusCount {
-  statut: string;
-  libelle: string;
-  count: number;
-}
-
-export interface DashboardMonth {
-  month: string;
-  label: string;
-  issued: number;
-  issuedCents: number;
-  paid: number;
-  paidCents: number;
-}
-
-export interface UnpaidBucket {
-  bucket: string;
-  label: string;
-  count: number;
-  amountCents: number;
-}
-
-export interface KnowledgeBand {
-  band: string;
-  label: string;
-  count: number;
-}
-
-export interface Dashboard {
-  today: string;
-  calls: { total: number; byStatus: StatusCount[] };
-  visits: {
-    weekStart: string;
-    weekEnd: string;
-    planned: number;
-    done: number;
-    remaining: number;
-    overdue: number;
-  };
-  invoices: DashboardMonth[];
-  unpaid: { totalCents: number; count: number; buckets: UnpaidBucket[] };
-  knowledge: { total: number; bands: KnowledgeBand[] };
-}
+// La réponse vient du serveur : `generated/contract.ts` est généré depuis le code Rust.
+export type { StatusCount } from './generated/contract';
+export type Dashboard = DashboardOut;
+export type DashboardMonth = MonthOut;
+export type UnpaidBucket = BucketOut;
+export type KnowledgeBand = BandOut;
 
 /** `GET /dashboard` : les chiffres du tableau de bord de l'agence active. */
 export function getDashboard(): Promise<Dashboard> {

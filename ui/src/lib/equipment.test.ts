@@ -29,6 +29,8 @@ const identity: Identity = {
   maintenanceContract: 'parc',
   contractNumber: null,
   externalId: null,
+  link: '/equipements/e1',
+  url: 'http://127.0.0.1:8080/equipements/e1',
 };
 
 function field(partial: Partial<TechnicalField>): TechnicalField {

@@ -5,205 +5,56 @@
  * les appels à l'API du parc.
  */
 import { api } from './api';
+import type {
+  CallView,
+  ClientsAnswer,
+  ComponentView,
+  EquipmentFieldView,
+  EquipmentPage,
+  EquipmentQuoteView,
+  ExternalBuilding,
+  IdentityView,
+  JsonValue,
+  KnowledgeView,
+  Logbook,
+  LogbookEntry,
+  ParkPage,
+  RepairQuote,
+  SurveyView,
+  VisitView,
+} from './generated/contract';
 
-export interface Building {
-  id: string;
-  name: string | null;
-  address: string;
-  addressComplement: string | null;
-  postalCode: string | null;
-  city: string | null;
-}
+// Les réponses viennent du serveur : `generated/contract.ts` est généré depuis le code Rust.
+export type {
+  ClientRef,
+  ClientsAnswer,
+  EquipmentPage,
+  JsonValue,
+  Listed,
+  Logbook,
+  LogbookEntry,
+  MissingField,
+  ParkEntry,
+  ParkPage,
+  RepairQuote,
+} from './generated/contract';
+export type Building = ExternalBuilding;
+export type Identity = IdentityView;
+export type TechnicalField = EquipmentFieldView;
+export type Component = ComponentView;
+export type Knowledge = KnowledgeView;
+export type VisitItem = VisitView;
+export type CallItem = CallView;
+export type SurveyItem = SurveyView;
+export type QuoteItem = EquipmentQuoteView;
 
-export interface ClientRef {
-  id: string;
-  name: string;
-}
-
+/** Tranches du taux de connaissance (filtre `knowledge` du parc, `knowledgeBand` des réponses). */
 export type KnowledgeBand = 'faible' | 'moyen' | 'bon';
 
-export interface ParkEntry {
-  id: string;
-  number: string | null;
-  type: string | null;
-  typeLabel: string | null;
-  location: string | null;
-  maintenanceContract: string | null;
-  building: Building | null;
-  client: ClientRef | null;
-  knowledgeRate: number;
-  knowledgeBand: KnowledgeBand;
-}
-
-export interface ParkPage {
-  total: number;
-  page: number;
-  limit: number;
-  results: ParkEntry[];
-}
-
-export interface Identity {
-  id: string;
-  number: string | null;
-  serialNumber: string | null;
-  type: string | null;
-  subtype: string | null;
-  location: string | null;
-  maintenanceContract: string | null;
-  contractNumber: string | null;
-  externalId: string | null;
-}
-
+/** Types de valeur d'une donnée technique (`valueType` des réponses) que la saisie connaît. */
 export type ValueType = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'multi';
+/** Une valeur de donnée telle que la saisie l'envoie. */
 export type DatumValue = string | number | boolean | string[] | null;
-
-export interface TechnicalField {
-  code: string;
-  label: string;
-  unit: string | null;
-  valueType: ValueType;
-  choices: string[];
-  value: DatumValue;
-  surveyedAt: string | null;
-  surveyNumber: string | null;
-  counts: boolean;
-}
-
-export interface Component {
-  component: string;
-  label: string;
-  fields: TechnicalField[];
-}
-
-export interface MissingField {
-  code: string;
-  label: string;
-  componentLabel: string;
-  unit: string | null;
-  gain: number;
-}
-
-export interface Knowledge {
-  rate: number;
-  band: KnowledgeBand;
-  catalog: number;
-  known: number;
-  fieldWeight: number;
-  missing: MissingField[];
-}
-
-export interface Listed<T> {
-  total: number;
-  results: T[];
-}
-
-export interface VisitItem {
-  id: string;
-  plannedFor: string;
-  status: string;
-  statusLabel: string;
-  arrivedAt: string | null;
-  leftAt: string | null;
-  doneOn: string | null;
-  signedBy: string | null;
-  observations: string | null;
-  technicianName: string | null;
-}
-
-export interface CallItem {
-  id: string;
-  reference: string;
-  type: string;
-  typeLabel: string;
-  status: string;
-  statusLabel: string;
-  description: string;
-  caller: string | null;
-  receivedAt: string;
-  arrivedAt: string | null;
-  stoppedAt: string | null;
-  resolvedAt: string | null;
-  technicianName: string | null;
-  link: string;
-}
-
-export interface SurveyItem {
-  id: string;
-  number: string | null;
-  status: string;
-  statusLabel: string;
-  dueOn: string | null;
-  surveyedOn: string | null;
-  createdAt: string;
-}
-
-export interface QuoteItem {
-  id: string;
-  number: string | null;
-  origin: string;
-  originLabel: string;
-  object: string;
-  status: string;
-  statusLabel: string;
-  createdAt: string;
-  link: string;
-}
-
-export interface EquipmentPage {
-  id: string;
-  identity: Identity;
-  typeLabel: string | null;
-  building: Building | null;
-  client: ClientRef | null;
-  technical: Component[];
-  knowledge: Knowledge;
-  downtime: {
-    from: string;
-    to: string;
-    totalMinutes: number;
-    stoppedMinutes: number;
-    calls: number;
-  };
-  repeatBreakdowns: {
-    flagged: boolean;
-    windowDays: number;
-    threshold: number;
-    calls: { id: string; reference: string; receivedAt: string; typeLabel: string }[];
-  };
-  visits: Listed<VisitItem>;
-  calls: Listed<CallItem>;
-  surveys: Listed<SurveyItem>;
-  quotes: Listed<QuoteItem>;
-}
-
-export interface LogbookEntry {
-  kind: 'visite' | 'panne';
-  id: string;
-  at: string;
-  title: string;
-  startedAt: string | null;
-  endedAt: string | null;
-  day: string | null;
-  technicianName: string | null;
-  work: string | null;
-  outcome: string;
-  reference: string | null;
-}
-
-export interface Logbook {
-  equipment: {
-    id: string;
-    number: string | null;
-    typeLabel: string | null;
-    serialNumber: string | null;
-    location: string | null;
-    building: Building | null;
-    client: ClientRef | null;
-  };
-  generatedAt: string;
-  entries: LogbookEntry[];
-  truncated: boolean;
-}
 
 /** Types d'équipement (codes du serveur) et leur nom. */
 export const EQUIPMENT_TYPES: { code: string; label: string }[] = [
@@ -230,8 +81,11 @@ export function contractLabel(code: string | null): string {
   return CONTRACTS.find((c) => c.code === code)?.label ?? code;
 }
 
-export function bandLabel(band: KnowledgeBand): string {
-  return { faible: 'Faible', moyen: 'Moyen', bon: 'Bon' }[band];
+const BAND_NAMES: Record<string, string> = { faible: 'Faible', moyen: 'Moyen', bon: 'Bon' };
+
+/** Nom court d'une tranche (`knowledgeBand`, `knowledge.band`). */
+export function bandLabel(band: string): string {
+  return BAND_NAMES[band] ?? band;
 }
 
 export interface ParkFilters {
@@ -276,7 +130,7 @@ export function buildingLine(building: Building | null): string {
 
 // -- Identité -------------------------------------------------------------------
 
-export type IdentityKey = Exclude<keyof Identity, 'id'>;
+export type IdentityKey = Exclude<keyof Identity, 'id' | 'link' | 'url'>;
 
 export const IDENTITY_FIELDS: { key: IdentityKey; label: string; max: number; choices?: string[] }[] = [
   { key: 'number', label: 'Numéro', max: 60 },
@@ -399,7 +253,7 @@ export function parseInput(field: Pick<TechnicalField, 'label' | 'valueType' | '
   }
 }
 
-function sameValue(a: DatumValue, b: DatumValue): boolean {
+function sameValue(a: JsonValue, b: JsonValue): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
@@ -434,7 +288,7 @@ export function formatValue(field: Pick<TechnicalField, 'value' | 'unit'>): stri
   if (typeof value === 'boolean') text = value ? 'oui' : 'non';
   else if (typeof value === 'number') text = (field.unit ? NUMBER : PLAIN_NUMBER).format(value);
   else if (Array.isArray(value)) text = value.join(', ');
-  else text = value;
+  else text = String(value);
   return field.unit && typeof value === 'number' ? `${text} ${field.unit}` : text;
 }
 
@@ -478,8 +332,8 @@ export function listEquipment(filters: ParkFilters, page: number): Promise<ParkP
 }
 
 /** `GET /equipment/clients?q=` : les clients proposés au filtre « Client ». */
-export function searchEquipmentClients(q: string): Promise<{ results: ClientRef[] }> {
-  return api.get<{ results: ClientRef[] }>(`/app/api/equipment/clients?q=${encodeURIComponent(q)}`);
+export function searchEquipmentClients(q: string): Promise<ClientsAnswer> {
+  return api.get<ClientsAnswer>(`/app/api/equipment/clients?q=${encodeURIComponent(q)}`);
 }
 
 /** `GET /equipment/{id}` : la fiche de l'équipement. */
@@ -503,6 +357,6 @@ export function updateTechnical(id: string, body: Record<string, DatumValue>): P
 }
 
 /** `POST /equipment/{id}/repair-quote` : un devis de réparation pour les pannes répétées. */
-export function createRepairQuote(id: string): Promise<{ id: string; link: string }> {
-  return api.post<{ id: string; link: string }>(`${equipmentPath(id)}/repair-quote`, {});
+export function createRepairQuote(id: string): Promise<RepairQuote> {
+  return api.post<RepairQuote>(`${equipmentPath(id)}/repair-quote`, {});
 }

@@ -5,81 +5,39 @@
  * et les appels à l'API des imports.
  */
 import { api } from './api';
+import type {
+  ImportFieldView,
+  ImportFileView,
+  ImportReport,
+  RunView,
+  TargetCode,
+  TargetView,
+  UploadedFile,
+} from './generated/contract';
 
 const BASE = '/app/api/imports';
 
 /** Taille maximale d'un fichier, comme le serveur (32 Mio une fois décodé). */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
-export type TargetCode = 'equipment' | 'clients' | 'contacts';
+// Les réponses et les codes des cibles viennent du serveur : `generated/contract.ts`
+// est généré depuis le code Rust.
+export type {
+  ImportFileView,
+  ImportReport,
+  RowView,
+  RunView,
+  TargetCode,
+  TargetView,
+  UploadedFile,
+} from './generated/contract';
+export type FieldView = ImportFieldView;
 
 export const TARGET_LABELS: Record<TargetCode, string> = {
   equipment: 'Équipements (parc et immeubles)',
   clients: 'Clients',
   contacts: 'Contacts des clients',
 };
-
-export interface UploadedFile {
-  fileId: string;
-  name: string;
-  columns: string[];
-  rows: number;
-}
-
-export interface RunView {
-  target: string;
-  status: 'en_cours' | 'terminee' | 'echouee';
-  rowsProcessed: number;
-  rowsTotal: number;
-  created: number;
-  updated: number;
-  refused: number;
-  startedAt: string;
-  finishedAt: string | null;
-}
-
-export interface FieldView {
-  id: string;
-  label: string;
-}
-
-export interface TargetView {
-  target: TargetCode;
-  fields: FieldView[];
-  suggestedMapping: Record<string, string>;
-}
-
-export interface ImportFileView {
-  fileId: string;
-  name: string;
-  columns: string[];
-  rows: number;
-  createdAt: string;
-  expiresAt: string;
-  verification: RunView | null;
-  import: RunView | null;
-  targets: TargetView[];
-}
-
-export interface RowView {
-  row: number;
-  action: 'creation' | 'mise_a_jour' | 'refus';
-  id: string | null;
-  changes: string[];
-  reasons: string[];
-}
-
-export interface ImportReport {
-  fileId: string;
-  target: TargetCode;
-  mapping: Record<string, string>;
-  ignoredColumns: string[];
-  rowsTotal: number;
-  created: number;
-  updated: number;
-  refused: number;
-  rows: RowView[];
-}
 
 // -- Appels à l'API -------------------------------------------------------------------
 

@@ -4,6 +4,20 @@
  * les appels à `/app/api/keys…` (ceux des webhooks sont dans `webhooks.ts`).
  */
 import { api } from './api';
+import {
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  type DeliveryWire,
+  type EventChoice,
+  type KeyCreated,
+  type KeyRevoked,
+  type KeyView,
+  type Page,
+  type PartnerKeyRevoked,
+  type SubscriptionWire,
+  type SyncStatusWire,
+  type TokenCreated,
+} from './generated/contract';
 
 /** Longueur maximale d'un nom (outil, centre d'appels, partenaire), comme le serveur. */
 export const MAX_NAME_CHARS = 200;
@@ -13,10 +27,7 @@ export const MAX_URL_CHARS = 2000;
 export const MIN_PASSWORD_CHARS = 8;
 
 /** Un événement auquel s'abonner, tel que le serveur le liste (`GET /app/api/webhooks/events`). */
-export interface WebhookEventChoice {
-  code: string;
-  label: string;
-}
+export type WebhookEventChoice = EventChoice;
 
 /** Ce que nomme chaque sorte de secret (sujet des messages du serveur). */
 export const NAME_SUBJECTS = {
@@ -111,20 +122,18 @@ export function validatePasswordChange(input: PasswordInput): PasswordErrors {
   return errors;
 }
 
+/** Ton du badge de chaque statut de livraison (le libellé vient du serveur). */
+const DELIVERY_TONES: Record<DeliveryStatus, 'success' | 'danger' | 'neutral'> = {
+  en_attente: 'neutral',
+  livree: 'success',
+  echec: 'danger',
+  abandonnee: 'danger',
+};
+
 /** Statuts d'une livraison de webhook : libellé et ton du badge. */
 export function deliveryStatus(code: string): { label: string; tone: 'success' | 'danger' | 'neutral' } {
-  switch (code) {
-    case 'livree':
-      return { label: 'Livrée', tone: 'success' };
-    case 'echec':
-      return { label: 'Échec, nouvel essai prévu', tone: 'danger' };
-    case 'abandonnee':
-      return { label: 'Abandonnée', tone: 'danger' };
-    case 'en_attente':
-      return { label: 'En attente', tone: 'neutral' };
-    default:
-      return { label: code, tone: 'neutral' };
-  }
+  const status = DELIVERY_STATUSES.find((s) => s.code === code);
+  return status ? { label: status.label, tone: DELIVERY_TONES[status.code] } : { label: code, tone: 'neutral' };
 }
 
 /** Libellé d'un événement parmi ceux que le serveur liste (code affiché tel quel s'il est inconnu). */
@@ -183,84 +192,28 @@ export async function copyText(
 }
 
 // ---- Formes des réponses de /app/api/keys et /app/api/webhooks ----
+// Elles viennent du serveur : `generated/contract.ts` est généré depuis le code Rust.
 
-export interface Paged<T> {
-  total: number;
-  page: number;
-  limit: number;
-  results: T[];
-}
+export type {
+  DeliveryStatus,
+  KeyCreated,
+  KeyRevoked,
+  PartnerKeyRevoked,
+  Subscribed,
+  TestSent,
+  TokenCreated,
+  WebhookRevoked,
+} from './generated/contract';
+export type Delivery = DeliveryWire;
+export type Subscription = SubscriptionWire;
+export type SyncStatus = SyncStatusWire;
+export type Paged<T> = Page<T>;
 
-/** Un jeton ou une clé en vigueur : jamais son secret, seulement le début de son empreinte. */
-export interface KeyRow {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  fingerprintPrefix: string;
-  /** Clés partenaires : autres agences servies par la clé. */
-  otherAgencies?: number;
-}
-
-export interface TokenCreated {
-  id: string;
-  name: string;
-  fingerprintPrefix: string;
-  token: string;
-}
-
-export interface KeyCreated {
-  id: string;
-  name: string;
-  fingerprintPrefix: string;
-  key: string;
-}
-
-export interface PartnerKeyRevoked {
-  id: string;
-  ok: boolean;
-  revoked: boolean;
-  remainingAgencies: number;
-}
-
-export interface Subscription {
-  id: string;
-  url: string;
-  events: string[];
-  createdAt: string;
-}
-
-export interface Subscribed {
-  id: string;
-  secret: string;
-}
-
-export interface Delivery {
-  id: string;
-  event: string;
-  objectId: string;
-  status: string;
-  attempts: number;
-  lastHttpStatus: number | null;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  occurredAt: string;
-  createdAt: string;
-  updatedAt: string;
-  deliveredAt: string | null;
-}
-
-export interface TestSent {
-  ok: boolean;
-  delivery: Delivery;
-}
-
-export interface SyncStatus {
-  online: boolean;
-  checkedAt: string | null;
-  pending: number;
-  nextAttemptAt: string | null;
-}
+/**
+ * Un jeton ou une clé en vigueur : jamais son secret, seulement le début de son
+ * empreinte (`KeyView` côté serveur).
+ */
+export type KeyRow = KeyView;
 
 // ---- Appels à /app/api/keys ----
 // `endpoint` : `/app/api/keys/tokens`, `/app/api/keys/call-center-keys` ou `/app/api/keys/partner-keys`.
@@ -276,6 +229,6 @@ export function createKey(endpoint: string, name: string): Promise<TokenCreated 
 }
 
 /** Révoque un jeton ou une clé ; une clé partenaire peut rester valable pour d'autres agences. */
-export function revokeKey(endpoint: string, id: string): Promise<PartnerKeyRevoked | { id: string; ok: boolean }> {
-  return api.post<PartnerKeyRevoked | { id: string; ok: boolean }>(`${endpoint}/${encodeURIComponent(id)}/revoke`);
+export function revokeKey(endpoint: string, id: string): Promise<PartnerKeyRevoked | KeyRevoked> {
+  return api.post<PartnerKeyRevoked | KeyRevoked>(`${endpoint}/${encodeURIComponent(id)}/revoke`);
 }

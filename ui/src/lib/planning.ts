@@ -6,6 +6,14 @@
  * du planning et des visites.
  */
 import { api } from './api';
+import type { EquipmentListEntry, EquipmentPlanOut, Page, ProposalLineOut, ProposalOut, PlanningEntry, Saved, TechnicianOut, VisitOut, WeekOut } from './generated/contract';
+
+// Les réponses viennent du serveur : `generated/contract.ts` est généré depuis le code Rust.
+export type { PlanningEntry, Saved } from './generated/contract';
+export type PlanningTechnician = TechnicianOut;
+export type Week = WeekOut;
+export type VisitDetail = VisitOut;
+export type EquipmentPlan = EquipmentPlanOut;
 
 export type VisitStatus = 'planifiee' | 'en_cours' | 'faite';
 
@@ -15,94 +23,21 @@ export const STATUS_LABELS: Record<VisitStatus, string> = {
   faite: 'Faite',
 };
 
-export interface PlanningEntry {
-  id: string;
-  technicianId: string | null;
-  day: string;
-  status: VisitStatus;
-  equipmentId: string;
-  number: string | null;
-  building: string | null;
-  address: string | null;
-  deadline: string | null;
-  overdue: boolean | null;
+/** Libellé du statut d'une visite (`status` des réponses) ; rien pour un statut absent ou inconnu. */
+export function visitStatusLabel(status: string | null): string {
+  return STATUS_LABELS[status as VisitStatus] ?? '';
 }
 
-export interface PlanningTechnician {
-  id: string;
-  name: string;
-  sectors: string | null;
-  dailyCapacity: number;
-  active: boolean;
-  absentDays: string[];
-  restDays: string[];
-}
+/**
+ * Une ligne de la proposition (`GET /planning/proposal`).
+ */
+export type ProposalLine = ProposalLineOut;
 
-export interface Week {
-  days: string[];
-  today: string;
-  technicians: PlanningTechnician[];
-  entries: PlanningEntry[];
-}
-
-export interface VisitDetail {
-  id: string;
-  status: VisitStatus;
-  plannedFor: string;
-  deadline: string | null;
-  overdue: boolean | null;
-  technicianId: string | null;
-  equipmentId: string;
-  number: string | null;
-  building: string | null;
-  address: string | null;
-  arrivedAt: string | null;
-  leftAt: string | null;
-  doneOn: string | null;
-  signedBy: string | null;
-  observations: string | null;
-}
-
-export interface EquipmentPlan {
-  id: string;
-  number: string | null;
-  type: string | null;
-  maintenanceContract: string | null;
-  inPlan: boolean;
-  visitIntervalDays: number;
-  planStartOn: string;
-  lastDoneOn: string | null;
-  deadline: string | null;
-  openVisitOn: string | null;
-}
-
-export interface ProposalLine {
-  equipmentId: string;
-  number: string | null;
-  building: string | null;
-  address: string | null;
-  deadline: string;
-  technicianId?: string;
-  day?: string;
-  overdue?: boolean;
-  reason?: string;
-}
-
-export interface Proposal {
-  days: string[];
-  visits: ProposalLine[];
-  unplaced: ProposalLine[];
-  technicians: PlanningTechnician[];
-  /** Visites déjà au planning cette semaine, par « technicien|jour ». */
-  existingLoads: Record<string, number>;
-}
+/** La proposition de la semaine prochaine (`ProposalOut`, avec les lignes ci-dessus). */
+export type Proposal = ProposalOut;
 
 /** Un équipement trouvé par la recherche de « Nouvelle visite » (`GET /planning/equipment`). */
-export interface EquipmentHit {
-  id: string;
-  number: string | null;
-  building: { name: string | null; address: string; postalCode: string | null; city: string | null } | null;
-}
+export type EquipmentHit = EquipmentListEntry;
 
 /** Une ligne de la proposition en cours de revue. */
 export interface ReviewRow {
@@ -219,7 +154,7 @@ export function gridRows(week: Week, filter = ''): GridRow[] {
       byKey.set(row.key, row);
       rows.push(row);
     }
-    (row.cells[entry.day] ??= []).push(entry);
+    (row.cells[entry.day ?? ''] ??= []).push(entry);
     row.total += 1;
   }
   if (unassigned) rows.push(unassigned);
@@ -430,16 +365,16 @@ export function getProposal(): Promise<Proposal> {
 }
 
 /** `POST /planning/proposal` : crée les visites gardées, en une fois. */
-export function saveProposal(body: ReturnType<typeof saveBody>): Promise<{ created: number }> {
-  return api.post<{ created: number }>('/app/api/planning/proposal', body);
+export function saveProposal(body: ReturnType<typeof saveBody>): Promise<Saved> {
+  return api.post<Saved>('/app/api/planning/proposal', body);
 }
 
 /** `GET /planning/equipment?q=` : les équipements qui répondent à la recherche. */
 export function searchPlanningEquipment(
   q: string,
   signal?: AbortSignal,
-): Promise<{ total: number; results: EquipmentHit[] }> {
-  return api.get<{ total: number; results: EquipmentHit[] }>(`/app/api/planning/equipment?q=${encodeURIComponent(q)}`, {
+): Promise<Page<EquipmentHit>> {
+  return api.get<Page<EquipmentHit>>(`/app/api/planning/equipment?q=${encodeURIComponent(q)}`, {
     signal,
   });
 }

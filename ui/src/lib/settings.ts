@@ -5,44 +5,14 @@
  * à l'API de l'écran « Paramètres ».
  */
 import { api, FALLBACK_MESSAGES } from './api';
+import type { BackupView, SettingsView, SettingsWire, SyncStatusWire } from './generated/contract';
 
-export interface SavedSettings {
-  port: number;
-  lan: boolean;
-  backupDir: string | null;
-  dailyBackup: boolean;
-}
-
-export interface BackupEntry {
-  name: string;
-  path: string;
-  bytes: number;
-  /** Date et heure locales `AAAA-MM-JJTHH:MM:SS`. */
-  takenAt: string | null;
-}
-
-export interface WebhookSyncState {
-  online: boolean;
-  checkedAt: string | null;
-  pending: number;
-  nextAttemptAt: string | null;
-}
-
-export interface SettingsView {
-  baseUrl: string;
-  /** Serveur ouvert au réseau de l'agence : les adresses des autres ordinateurs (`http://IP:PORT`). */
-  networkUrls: string[];
-  runningPort: number | null;
-  settings: SavedSettings;
-  backupDir: string | null;
-  backupDirFixed: boolean;
-  restartAvailable: boolean;
-  restartNeeded: boolean;
-  /** Serveur lancé d'après ces réglages (application de bureau) ; faux sous `liftdesk serve --bind`. */
-  listensFromSettings: boolean;
-  backups: BackupEntry[];
-  webhooks: WebhookSyncState | null;
-}
+// Les réponses viennent du serveur : `generated/contract.ts` est généré depuis
+// le code Rust. `SavedSettings` est aussi le corps de `PUT /settings`.
+export type { SettingsView } from './generated/contract';
+export type SavedSettings = SettingsWire;
+export type BackupEntry = BackupView;
+export type WebhookSyncState = SyncStatusWire;
 
 export const SETTINGS_PATH = '/app/api/settings';
 export const BACKUPS_PATH = '/app/api/settings/backups';

@@ -7,120 +7,34 @@
 
 import { api } from './api';
 import { formatDay } from './format';
-import { parseInput, validateSearch, type DatumValue, type ValueType } from './equipment';
+import { parseInput, validateSearch, type DatumValue } from './equipment';
+import type { DiscrepancyView, FormComponent, JsonValue, ListRow, Paged, SurveyData as GeneratedSurveyData, SurveyDatum, SurveyDetail } from './generated/contract';
 
 export { validateSearch };
 
-export interface EquipmentRef {
-  id: string;
-  number: string | null;
-  typeLabel: string | null;
-  /** `/equipements/<id>`. */
-  link: string;
-}
-
-export interface SurveyRow {
-  id: string;
-  number: string | null;
-  link: string;
-  url: string;
-  status: string;
-  statusLabel: string;
-  equipment: EquipmentRef | null;
-  surveyorName: string | null;
-  dueOn: string | null;
-  surveyedOn: string | null;
-  createdAt: string | null;
-}
-
-export interface Paged<T> {
-  total: number;
-  page: number;
-  limit: number;
-  results: T[];
-}
-
-/** La lecture REST `GET /surveys/{id}`. */
-export interface SurveyRead {
-  type: string;
-  id: string;
-  link: string;
-  url: string;
-  fields: {
-    number: string | null;
-    status: string | null;
-    type: string | null;
-    surveyedOn: string | null;
-    dueOn: string | null;
-    fieldCount: string | null;
-    photoCount: string | null;
-  };
-}
-
-export interface FormField {
-  code: string;
-  label: string;
-  unit: string | null;
-  valueType: ValueType;
-  choices: string[];
-  value: DatumValue;
-}
-
-export interface FormComponent {
-  component: string;
-  label: string;
-  fields: FormField[];
-}
-
-export interface SurveyDetail {
-  survey: SurveyRead;
-  status: string;
-  equipment: EquipmentRef;
-  surveyorName: string | null;
-  createdAt: string;
-  submittedAt: string | null;
-  components: { component: string; label: string }[];
-  submission: {
-    allowed: boolean;
-    refusal: string | null;
-    today: string;
-    requestedOn: string | null;
-    components: FormComponent[];
-  };
-}
-
+// Les réponses viennent du serveur : `generated/contract.ts` est généré depuis le code Rust.
+export type {
+  EquipmentRef,
+  FormComponent,
+  FormField,
+  Paged,
+  SurveyDetail,
+  SurveyRead,
+} from './generated/contract';
+export type SurveyRow = ListRow;
 /** Une donnée de `GET /surveys/{id}/data`. */
-export interface Datum {
-  code: string;
-  libelle: string;
-  valeur: DatumValue;
-  unite: string | null;
-  champV1: { table: string; champ: string };
-}
+export type Datum = SurveyDatum;
 
-/** La lecture REST `GET /surveys/{id}/data`. */
-export interface SurveyData {
-  id: string;
-  number: string | null;
-  equipment: { id: string; link: string; url: string };
-  agency: string;
-  reason: string | null;
-  status: string | null;
-  surveyedOn: string | null;
-  link: string;
-  url: string;
-  deals: { id: string; nature: string | null; natureLabel: string | null; link: string; url: string }[];
-  components: Record<string, Datum[]>;
-}
+/**
+ * La lecture REST `GET /surveys/{id}/data`.
+ */
+export type SurveyData = GeneratedSurveyData;
 
-export interface Discrepancy {
-  id: string;
-  component: string;
-  componentLabel: string;
-  finding: string;
-  author: string | null;
-  createdAt: string;
-}
+/**
+ * Un écart constaté (`GET /surveys/{id}/discrepancies`, `DiscrepancyView` côté
+ * serveur).
+ */
+export type Discrepancy = DiscrepancyView;
 
 /** Paramètres de `GET /app/api/surveys` : une recherche vide est omise. */
 export function surveyQuery(q: string, page: number, limit = 50): string {
@@ -221,7 +135,7 @@ export function validateSurveyedOn(raw: string, today: string, requestedOn: stri
 }
 
 /** La saisie d'une donnée telle que le formulaire la garde (texte brut). */
-export function inputOf(value: DatumValue): string {
+export function inputOf(value: JsonValue | undefined): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.join(', ');
   if (typeof value === 'number') return String(value).replace('.', ',');
@@ -232,7 +146,7 @@ export function initialInputs(components: FormComponent[]): Record<string, strin
   return Object.fromEntries(components.flatMap((c) => c.fields.map((f) => [f.code, inputOf(f.value)])));
 }
 
-function sameValue(a: DatumValue, b: DatumValue): boolean {
+function sameValue(a: JsonValue, b: JsonValue): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 

@@ -4,53 +4,23 @@
  * les messages du serveur, et les appels à l'API des techniciens.
  */
 import { api } from './api';
+import type {
+  AbsenceView,
+  AbsencesAnswer,
+  RotaAnswer,
+  ShiftView,
+  TechnicianView,
+  TechniciansAnswer,
+  WeekView,
+} from './generated/contract';
 
+// Les réponses viennent du serveur : `generated/contract.ts` est généré depuis le code Rust.
+export type { AbsencesAnswer, ReplacedAnswer, RotaAnswer, TechniciansAnswer } from './generated/contract';
 /** Ligne de `GET /app/api/technicians` (celle de `GET /api/v2/technicians`). */
-export interface Technician {
-  id: string;
-  name: string | null;
-  sectors: string | null;
-  openCalls: number;
-  onCall: boolean;
-  absentUntil: string | null;
-  offUntil: string | null;
-}
-
-export interface TechniciansAnswer {
-  technicians: Technician[];
-  canEdit: boolean;
-}
-
-export interface Shift {
-  technicianId: string;
-  technicianName: string;
-  startsAt: string;
-  endsAt: string;
-}
-
-export interface RotaWeek {
-  monday: string;
-  startsAt: string;
-  endsAt: string;
-  technicianId: string | null;
-  technicianName: string | null;
-  complete: boolean;
-  started: boolean;
-  past: boolean;
-  shifts: Shift[];
-}
-
-export interface RotaAnswer {
-  currentWeek: string;
-  weeks: RotaWeek[];
-}
-
-export interface Absence {
-  id: string;
-  startsOn: string;
-  endsOn: string;
-  reason: string | null;
-}
+export type Technician = TechnicianView;
+export type Shift = ShiftView;
+export type RotaWeek = WeekView;
+export type Absence = AbsenceView;
 
 // -- Appels à l'API -------------------------------------------------------------------
 
@@ -84,16 +54,16 @@ export function replaceOnCall(technicianId: string, from: string, to: string): P
 const absencesPath = (technicianId: string) => `/app/api/technicians/${encodeURIComponent(technicianId)}/absences`;
 
 /** `GET /technicians/{id}/absences` : les absences en cours, à venir et des trois derniers mois. */
-export function listAbsences(technicianId: string): Promise<{ absences: Absence[] }> {
-  return api.get<{ absences: Absence[] }>(absencesPath(technicianId));
+export function listAbsences(technicianId: string): Promise<AbsencesAnswer> {
+  return api.get<AbsencesAnswer>(absencesPath(technicianId));
 }
 
 /** `POST /technicians/{id}/absences` : une absence (jours inclus) et son motif. */
 export function addAbsence(
   technicianId: string,
   absence: { startsOn: string; endsOn: string; reason: string },
-): Promise<Absence> {
-  return api.post<Absence>(absencesPath(technicianId), absence);
+): Promise<AbsenceView> {
+  return api.post<AbsenceView>(absencesPath(technicianId), absence);
 }
 
 /** `DELETE /technicians/{id}/absences/{absenceId}`. */

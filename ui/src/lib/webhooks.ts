@@ -1,7 +1,8 @@
 /**
  * Webhooks de l'agence active : les appels à `/app/api/webhooks…` (état de
  * l'envoi, événements, abonnements, livraisons, test et révocation). Les
- * formes des réponses et la validation sont dans `keys.ts`.
+ * formes des réponses (générées depuis le code Rust) et la validation sont
+ * dans `keys.ts`.
  */
 import { api } from './api';
 import type {
@@ -12,6 +13,7 @@ import type {
   SyncStatus,
   TestSent,
   WebhookEventChoice,
+  WebhookRevoked,
 } from './keys';
 
 const BASE = '/app/api/webhooks';
@@ -47,6 +49,6 @@ export function testSubscription(id: string): Promise<TestSent> {
 }
 
 /** `POST /webhooks/{id}/revoke` : révoque l'abonnement ; les livraisons en attente abandonnées. */
-export function revokeSubscription(id: string): Promise<{ abandoned: number }> {
-  return api.post<{ abandoned: number }>(`${BASE}/${encodeURIComponent(id)}/revoke`);
+export function revokeSubscription(id: string): Promise<WebhookRevoked> {
+  return api.post<WebhookRevoked>(`${BASE}/${encodeURIComponent(id)}/revoke`);
 }

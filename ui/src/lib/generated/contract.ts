@@ -808,7 +808,73 @@ export type ProposalOut = { days: Array<string>, visits: Array<ProposalLineOut>,
  */
 existingLoads: { [key in string]: number }, };
 
-export type ProposalLineOut = { equipmentId: string, number: string | null, building: string | null, address: string | null, deadline: string, technicianId: string | null, day: string | null, overdue: boolean | null, reason: string | null, };
+export type ProposalLineOut = { equipmentId: string, number: string | null, building: string | null, address: string | null, deadline: string, technicianId?: string, day?: string, overdue?: boolean, reason?: string, };
+
+/**
+ * Une ligne de la liste des équipements.
+ */
+export type EquipmentListEntry = { 
+/**
+ * Identifiant de l'équipement.
+ */
+id: string, 
+/**
+ * Numéro de l'équipement.
+ */
+number: string | null, 
+/**
+ * Type (`ascenseur`, `monte_charge`, `monte_voiture`, `elevateur`, `porte_fermeture`).
+ */
+type: string | null, 
+/**
+ * Emplacement dans l'immeuble.
+ */
+location: string | null, 
+/**
+ * `parc` (sous contrat) ou `hors_parc`.
+ */
+maintenanceContract: string | null, 
+/**
+ * L'immeuble, ou `null` si l'équipement n'est rattaché à aucun.
+ */
+building: ExternalBuilding | null, 
+/**
+ * Chemin de la fiche de l'équipement dans le service.
+ */
+link: string, 
+/**
+ * Adresse complète de la fiche de l'équipement.
+ */
+url: string, };
+
+/**
+ * L'immeuble où se trouve l'équipement.
+ */
+export type ExternalBuilding = { 
+/**
+ * Identifiant de l'immeuble.
+ */
+id: string, 
+/**
+ * Nom de l'immeuble.
+ */
+name: string | null, 
+/**
+ * Adresse (voie).
+ */
+address: string, 
+/**
+ * Complément d'adresse (bâtiment, escalier).
+ */
+addressComplement: string | null, 
+/**
+ * Code postal.
+ */
+postalCode: string | null, 
+/**
+ * Commune.
+ */
+city: string | null, };
 
 // Techniciens et astreinte
 
@@ -880,6 +946,42 @@ absences: Array<AbsenceView>, };
 export type AbsenceView = { id: string, startsOn: string, endsOn: string, reason: string | null, };
 
 // Clients et contacts
+
+/**
+ * Une ligne de la liste des clients.
+ */
+export type ClientListEntry = { 
+/**
+ * Identifiant du client : son `client_id` de l'API partenaire, celui que
+ * portent les factures (`client`) et que prennent `GET /invoices?client=`,
+ * `POST /invoices` (`clientId`) et `POST /contacts` (`parentId`).
+ */
+id: string, 
+/**
+ * Nom de la société ou du client.
+ */
+name: string, 
+/**
+ * `Prospect` ou `Client`.
+ */
+status: string, 
+/**
+ * SIREN (9 chiffres).
+ */
+siren: string | null, 
+/**
+ * E-mail principal.
+ */
+email: string | null, 
+/**
+ * Téléphone du standard.
+ */
+phone: string | null, 
+/**
+ * Client archivé : il reste listé (ses factures aussi) mais ne peut plus
+ * être facturé.
+ */
+archived: boolean, link: string, url: string, };
 
 /**
  * A client, its contacts, and what the session may do with it.
@@ -976,35 +1078,6 @@ required: boolean, };
 export type ParkPage = { total: number, page: number, limit: number, results: Array<ParkEntry>, };
 
 export type ClientRef = { id: string, name: string, };
-
-/**
- * L'immeuble où se trouve l'équipement.
- */
-export type ExternalBuilding = { 
-/**
- * Identifiant de l'immeuble.
- */
-id: string, 
-/**
- * Nom de l'immeuble.
- */
-name: string | null, 
-/**
- * Adresse (voie).
- */
-address: string, 
-/**
- * Complément d'adresse (bâtiment, escalier).
- */
-addressComplement: string | null, 
-/**
- * Code postal.
- */
-postalCode: string | null, 
-/**
- * Commune.
- */
-city: string | null, };
 
 export type ParkEntry = { id: string, number: string | null, type: string | null, typeLabel: string | null, location: string | null, maintenanceContract: string | null, building: ExternalBuilding | null, client: ClientRef | null, knowledgeRate: number, knowledgeBand: string, };
 
@@ -1328,6 +1401,12 @@ url: string,
  */
 fields: SurveyFields, };
 
+export type DiscrepancyView = { id: string, 
+/**
+ * `equipment` for the whole equipment, else the component key.
+ */
+component: string, componentLabel: string, finding: string, author: string | null, createdAt: string, };
+
 /**
  * Les données d'un relevé.
  */
@@ -1375,7 +1454,7 @@ deals: Array<SurveyDeal>,
 /**
  * Données relevées par ce relevé, groupées par composant : `equipment` pour l'équipement lui-même, puis `shaft`, `car_door`, `landing_door`, `machine`, `controller`… Une donnée jamais relevée est absente, un composant sans donnée aussi.
  */
-components: Components, };
+components: { [key in string]: Array<SurveyDatum> }, };
 
 /**
  * Noms V1 d'une donnée.
@@ -1389,11 +1468,6 @@ table: string,
  * Champ V1.
  */
 champ: string, };
-
-/**
- * Data grouped by component key, serialized as a JSON object in this order.
- */
-export type Components = Array<[string, Array<SurveyDatum>]>;
 
 /**
  * `{"id", "link", "url"}` of a referenced record.
@@ -1701,6 +1775,23 @@ reasons: Array<string>, };
 // Clés d'accès
 
 /**
+ * A live token or key as listed: never its secret.
+ */
+export type KeyView = { id: string, 
+/**
+ * The tool (API token), the call center, or the partner.
+ */
+name: string, createdAt: string, lastUsedAt: string | null, 
+/**
+ * The first 8 hex characters of the secret's SHA-256 fingerprint.
+ */
+fingerprintPrefix: string, 
+/**
+ * Partner keys only: other agencies the key also serves.
+ */
+otherAgencies?: number, };
+
+/**
  * A key just created: the only answer that carries its secret.
  */
 export type KeyCreated = { id: string, name: string, fingerprintPrefix: string, key: string, ok: boolean, };
@@ -1769,28 +1860,6 @@ export type SubscriptionWire = { id: string, url: string, events: Array<string>,
 createdAt: string, };
 
 /**
- * L'abonnement créé et son secret de signature, montré cette fois seulement.
- */
-export type Subscribed = { id: string, 
-/**
- * Secret de signature (`whsec_` + 32 caractères) : il ne sera plus jamais affiché.
- */
-secret: string, 
-/**
- * Toujours `true`.
- */
-ok: boolean, };
-
-/**
- * L'envoi de test et son résultat.
- */
-export type TestSent = { 
-/**
- * Toujours `true` : le `ping` est en file ; son résultat est dans `delivery`.
- */
-ok: boolean, delivery: DeliveryWire, };
-
-/**
  * Une livraison : un événement pour un abonnement.
  */
 export type DeliveryWire = { 
@@ -1830,6 +1899,28 @@ nextAttemptAt: string | null,
  * L'instant de l'événement (`occurredAt` du corps envoyé).
  */
 occurredAt: string, createdAt: string, updatedAt: string, deliveredAt: string | null, };
+
+/**
+ * L'abonnement créé et son secret de signature, montré cette fois seulement.
+ */
+export type Subscribed = { id: string, 
+/**
+ * Secret de signature (`whsec_` + 32 caractères) : il ne sera plus jamais affiché.
+ */
+secret: string, 
+/**
+ * Toujours `true`.
+ */
+ok: boolean, };
+
+/**
+ * L'envoi de test et son résultat.
+ */
+export type TestSent = { 
+/**
+ * Toujours `true` : le `ping` est en file ; son résultat est dans `delivery`.
+ */
+ok: boolean, delivery: DeliveryWire, };
 
 /**
  * L'abonnement révoqué.
