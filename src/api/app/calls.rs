@@ -129,7 +129,7 @@ async fn column(
         results: items
             .into_iter()
             .map(|item| CallListEntry::new(item, &state.base_url))
-            .collect::<AppResult<_>>()?,
+            .collect(),
     })
 }
 
@@ -367,7 +367,7 @@ async fn detail(
         timeline: timeline.into_iter().map(TimelineEntry::from).collect(),
         next_statuses,
         technicians: Technicians::from(choices),
-        call: CallRead::new(row, &state.base_url)?,
+        call: CallRead::new(row, &state.base_url),
     }))
 }
 

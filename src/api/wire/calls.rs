@@ -138,7 +138,7 @@ pub struct CallRead {
 }
 
 impl CallRead {
-    pub fn new(row: CallRow, base_url: &str) -> AppResult<Self> {
+    pub fn new(row: CallRow, base_url: &str) -> Self {
         let (status, call_type) = (row.status, row.call_type);
         let equipment = RecordKind::Equipment;
         let pair = |id: Option<String>, name: Option<String>| {
@@ -147,7 +147,7 @@ impl CallRead {
                 name: name.unwrap_or_default(),
             })
         };
-        Ok(Self {
+        Self {
             link: RecordKind::Call.link(&row.id),
             url: RecordKind::Call.url(base_url, &row.id),
             reference: row.reference,
@@ -169,7 +169,7 @@ impl CallRead {
             technician: pair(row.technician_id, row.technician_name),
             center: pair(row.center_id, row.center_name),
             id: row.id,
-        })
+        }
     }
 }
 
@@ -259,11 +259,11 @@ pub struct CallListEntry {
 }
 
 impl CallListEntry {
-    pub fn new(item: CallListItem, base_url: &str) -> AppResult<Self> {
+    pub fn new(item: CallListItem, base_url: &str) -> Self {
         let row = item.row;
         let (status, call_type) = (row.status, row.call_type);
         let equipment = RecordKind::Equipment;
-        Ok(Self {
+        Self {
             link: RecordKind::Call.link(&row.id),
             url: RecordKind::Call.url(base_url, &row.id),
             reference: row.reference,
@@ -286,7 +286,7 @@ impl CallListEntry {
                 name: row.technician_name.unwrap_or_default(),
             }),
             id: row.id,
-        })
+        }
     }
 }
 
@@ -314,14 +314,14 @@ pub async fn call_list(
         results: items
             .into_iter()
             .map(|item| CallListEntry::new(item, &state.base_url))
-            .collect::<AppResult<_>>()?,
+            .collect(),
     })
 }
 
 /// The call `id` of the acting agency (404 otherwise).
 pub async fn call_read(state: &AppState, caller: &Principal, id: String) -> AppResult<CallRead> {
     let row = service::read(&state.store, caller, &id).await?;
-    CallRead::new(row, &state.base_url)
+    Ok(CallRead::new(row, &state.base_url))
 }
 
 /// L'affectation d'un technicien à un appel.
