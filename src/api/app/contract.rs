@@ -21,6 +21,8 @@ use crate::domain::event::DeliveryStatus;
 use crate::domain::invoice::{InvoiceAction, InvoiceNature, InvoiceStatus};
 use crate::domain::lines;
 use crate::domain::quote::{QuoteAction, QuoteOrigin, QuoteStatus};
+use crate::domain::survey::SurveyStatus;
+use crate::domain::visit::VisitStatus;
 
 /// Where the generated file lives, from the crate's root.
 pub const PATH: &str = "ui/src/lib/generated/contract.ts";
@@ -93,6 +95,7 @@ pub fn typescript() -> String {
     file.ty::<crate::services::dashboard::DashboardOut>();
 
     file.section("Planning et visites");
+    file.codes::<VisitStatus>("VisitStatus", "VISIT_STATUSES");
     file.ty::<super::planning::WeekOut>();
     file.ty::<super::planning::VisitOut>();
     file.ty::<super::planning::Saved>();
@@ -121,6 +124,7 @@ pub fn typescript() -> String {
     file.ty::<super::equipment::RepairQuote>();
 
     file.section("Relevés et écarts");
+    file.codes::<SurveyStatus>("SurveyStatus", "SURVEY_STATUSES");
     file.ty::<super::surveys::Paged<super::surveys::ListRow>>();
     file.ty::<super::surveys::SurveyDetail>();
     file.ty::<super::surveys::Paged<super::surveys::DiscrepancyView>>();

@@ -309,6 +309,7 @@ struct Listed<T> {
 struct VisitView {
     id: String,
     planned_for: String,
+    #[ts(type = "VisitStatus")]
     status: String,
     status_label: String,
     arrived_at: Option<String>,
@@ -385,6 +386,7 @@ impl From<EquipmentCallRow> for CallView {
 struct SurveyView {
     id: String,
     number: Option<String>,
+    #[ts(type = "SurveyStatus")]
     status: String,
     status_label: String,
     due_on: Option<String>,

@@ -333,6 +333,7 @@ async fn set_interval(
 #[serde(rename_all = "camelCase")]
 pub(crate) struct VisitOut {
     id: String,
+    #[ts(type = "VisitStatus")]
     status: String,
     planned_for: String,
     deadline: Option<String>,

@@ -108,6 +108,7 @@ pub(crate) struct ListRow {
     number: Option<String>,
     link: String,
     url: String,
+    #[ts(type = "SurveyStatus")]
     status: String,
     status_label: String,
     equipment: Option<EquipmentRef>,
@@ -225,6 +226,7 @@ pub(crate) struct SurveyDetail {
     /// The REST read (`GET /surveys/{id}`), as is.
     survey: SurveyRead,
     /// The status code (`a_realiser`, `en_cours`, `termine`, `annule`).
+    #[ts(type = "SurveyStatus")]
     status: String,
     equipment: EquipmentRef,
     surveyor_name: Option<String>,

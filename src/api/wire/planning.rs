@@ -37,6 +37,7 @@ pub struct PlanningEntry {
     pub day: Option<String>,
     /// `planifiee`, `en_cours` ou `faite`.
     #[schema(required = true)]
+    #[ts(type = "VisitStatus | null")]
     pub status: Option<String>,
     /// Équipement visité.
     #[schema(required = true)]

@@ -584,7 +584,7 @@ impl From<SubmitBody> for SubmitInput {
 }
 
 /// Statut d'un relevé (code).
-#[derive(Debug, Clone, Copy, Serialize, ToSchema, TS)]
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SurveyStatusCode {
     /// À réaliser.
@@ -616,6 +616,7 @@ pub struct SurveySubmitted {
     /// Toujours vrai : un refus est un statut d'erreur.
     pub ok: bool,
     /// Statut du relevé après la soumission : `termine`.
+    #[ts(type = "SurveyStatus")]
     pub status: SurveyStatusCode,
     /// Chemin du relevé dans le service.
     pub link: String,

@@ -6,7 +6,8 @@
  * du planning et des visites.
  */
 import { api } from './api';
-import type { EquipmentListEntry, EquipmentPlanOut, Page, ProposalLineOut, ProposalOut, PlanningEntry, Saved, TechnicianOut, VisitOut, WeekOut } from './generated/contract';
+import { VISIT_STATUSES } from './generated/contract';
+import type { EquipmentListEntry, EquipmentPlanOut, Page, ProposalLineOut, ProposalOut, VisitStatus, PlanningEntry, Saved, TechnicianOut, VisitOut, WeekOut } from './generated/contract';
 
 // Les réponses viennent du serveur : `generated/contract.ts` est généré depuis le code Rust.
 export type { PlanningEntry, Saved } from './generated/contract';
@@ -15,13 +16,13 @@ export type Week = WeekOut;
 export type VisitDetail = VisitOut;
 export type EquipmentPlan = EquipmentPlanOut;
 
-export type VisitStatus = 'planifiee' | 'en_cours' | 'faite';
+export type { VisitStatus } from './generated/contract';
 
-export const STATUS_LABELS: Record<VisitStatus, string> = {
-  planifiee: 'Planifiée',
-  en_cours: 'En cours',
-  faite: 'Faite',
-};
+/** Les libellés des statuts d'une visite, par code (la liste générée depuis le serveur). */
+export const STATUS_LABELS = Object.fromEntries(VISIT_STATUSES.map((s) => [s.code, s.label])) as Record<
+  VisitStatus,
+  string
+>;
 
 /** Libellé du statut d'une visite (`status` des réponses) ; rien pour un statut absent ou inconnu. */
 export function visitStatusLabel(status: string | null): string {

@@ -719,6 +719,14 @@ overdue: number, };
 
 // Planning et visites
 
+export type VisitStatus = 'planifiee' | 'en_cours' | 'faite';
+
+export const VISIT_STATUSES: readonly { code: VisitStatus; label: string }[] = [
+  { code: 'planifiee', label: "Planifiée" },
+  { code: 'en_cours', label: "En cours" },
+  { code: 'faite', label: "Faite" },
+];
+
 export type WeekOut = { 
 /**
  * Monday to Sunday, `YYYY-MM-DD`.
@@ -744,7 +752,7 @@ day: string | null,
 /**
  * `planifiee`, `en_cours` ou `faite`.
  */
-status: string | null, 
+status: VisitStatus | null, 
 /**
  * Équipement visité.
  */
@@ -780,7 +788,7 @@ absentDays: Array<string>,
  */
 restDays: Array<string>, };
 
-export type VisitOut = { id: string, status: string, plannedFor: string, deadline: string | null, overdue: boolean | null, technicianId: string | null, equipmentId: string, number: string | null, building: string | null, address: string | null, 
+export type VisitOut = { id: string, status: VisitStatus, plannedFor: string, deadline: string | null, overdue: boolean | null, technicianId: string | null, equipmentId: string, number: string | null, building: string | null, address: string | null, 
 /**
  * UTC timestamps (ISO 8601).
  */
@@ -1216,9 +1224,9 @@ flagged: boolean, windowDays: number, threshold: number,
  */
 calls: Array<RecentCall>, };
 
-export type SurveyView = { id: string, number: string | null, status: string, statusLabel: string, dueOn: string | null, surveyedOn: string | null, createdAt: string, };
+export type SurveyView = { id: string, number: string | null, status: SurveyStatus, statusLabel: string, dueOn: string | null, surveyedOn: string | null, createdAt: string, };
 
-export type VisitView = { id: string, plannedFor: string, status: string, statusLabel: string, arrivedAt: string | null, leftAt: string | null, doneOn: string | null, signedBy: string | null, observations: string | null, technicianName: string | null, };
+export type VisitView = { id: string, plannedFor: string, status: VisitStatus, statusLabel: string, arrivedAt: string | null, leftAt: string | null, doneOn: string | null, signedBy: string | null, observations: string | null, technicianName: string | null, };
 
 export type Logbook = { equipment: LogbookEquipment, generatedAt: string, entries: Array<LogbookEntry>, 
 /**
@@ -1265,6 +1273,15 @@ link: string, };
 
 // Relevés et écarts
 
+export type SurveyStatus = 'a_realiser' | 'en_cours' | 'termine' | 'annule';
+
+export const SURVEY_STATUSES: readonly { code: SurveyStatus; label: string }[] = [
+  { code: 'a_realiser', label: "À réaliser" },
+  { code: 'en_cours', label: "En cours" },
+  { code: 'termine', label: "Terminé" },
+  { code: 'annule', label: "Annulé" },
+];
+
 export type Paged<T> = { total: number, page: number, limit: number, results: Array<T>, };
 
 /**
@@ -1280,7 +1297,7 @@ link: string, };
  * A row of the list: the REST row (`id`, `number`, `link`, `url`) and what
  * the screen shows besides.
  */
-export type ListRow = { id: string, number: string | null, link: string, url: string, status: string, statusLabel: string, equipment: EquipmentRef | null, surveyorName: string | null, dueOn: string | null, surveyedOn: string | null, createdAt: string | null, };
+export type ListRow = { id: string, number: string | null, link: string, url: string, status: SurveyStatus, statusLabel: string, equipment: EquipmentRef | null, surveyorName: string | null, dueOn: string | null, surveyedOn: string | null, createdAt: string | null, };
 
 export type SurveyDetail = { 
 /**
@@ -1290,7 +1307,7 @@ survey: SurveyRead,
 /**
  * The status code (`a_realiser`, `en_cours`, `termine`, `annule`).
  */
-status: string, equipment: EquipmentRef, surveyorName: string | null, createdAt: string, submittedAt: string | null, 
+status: SurveyStatus, equipment: EquipmentRef, surveyorName: string | null, createdAt: string, submittedAt: string | null, 
 /**
  * Every component's French name, in catalog order.
  */
@@ -1539,7 +1556,7 @@ ok: boolean,
 /**
  * Statut du relevé après la soumission : `termine`.
  */
-status: SurveyStatusCode, 
+status: SurveyStatus, 
 /**
  * Chemin du relevé dans le service.
  */
@@ -1548,11 +1565,6 @@ link: string,
  * Adresse complète du relevé.
  */
 url: string, };
-
-/**
- * Statut d'un relevé (code).
- */
-export type SurveyStatusCode = "a_realiser" | "en_cours" | "termine" | "annule";
 
 // Imports
 
