@@ -29,42 +29,52 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$bin" icount prepare --dir "$work/fixture" >/dev/null
 
-# Instructions of the whole process, all threads.
+# Instructions of the whole process, all threads, of one run: `count
+# WORKLOAD ITERATIONS TAG` writes them to $work/TAG.count. Each run works on
+# its own copy of the fixture (`icount run`), so runs are independent.
 count() {
-  local out="$work/callgrind.err"
-  valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
+  local out="$work/$3.err"
+  valgrind --tool=callgrind --callgrind-out-file="$work/$3.cg" \
     "$bin" icount run --dir "$work/fixture" --workload "$1" --iterations "$2" 2>"$out" >/dev/null \
     || { cat "$out" >&2; return 1; }
-  sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out" | tail -n 1
+  sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out" | tail -n 1 >"$work/$3.count"
 }
+export -f count
+export bin work
 
-least() {
-  local best="" value
-  for _ in 1 2 3; do
-    value="$(count "$1" "$2")"
-    if [ -z "$best" ] || [ "$value" -lt "$best" ]; then best="$value"; fi
+workloads="invoices invoices-far planning technicians call-create invoices-cached"
+# Both runs of a workload start alike (the same warm-up, then a few requests
+# more, so one-time work such as opening a read connection lands in both);
+# the difference is `iterations` requests. Writes vary more from run to run
+# (B-tree splits under random ids, the WAL's checkpoints): more requests
+# average them out. So does the answer from the cache: at about half the
+# instructions of a database read, the one-time work that differs between
+# runs weighs twice as much on 200 requests.
+requests() {
+  case "$1" in call-create | invoices-cached) echo "$write_iterations" ;; *) echo "$iterations" ;; esac
+}
+# Every run (each workload, short and long, three times), two at a time: the
+# counts do not depend on what else the machine runs, the wall time halves.
+for workload in $workloads; do
+  n="$(requests "$workload")"
+  for rep in 1 2 3; do
+    echo "$workload $lead $workload.few.$rep"
+    echo "$workload $((lead + n)) $workload.many.$rep"
   done
-  echo "$best"
+done | xargs -P 2 -L 1 bash -c 'count "$0" "$1" "$2"'
+
+# The least of three runs each: what varies is one-time work added to a
+# run, never work taken away.
+least() {
+  sort -n "$work/$1".*.count | head -n 1
 }
 
 results="$work/results.txt"
 : >"$results"
-for workload in invoices invoices-far planning technicians call-create invoices-cached; do
-  # Both runs start alike (the same warm-up, then a few requests more, so
-  # one-time work such as opening a read connection lands in both); the
-  # difference is `iterations` requests.
-  n=$iterations
-  # Writes vary more from run to run (B-tree splits under random ids, the
-  # WAL's checkpoints): more requests average them out. So does the answer
-  # from the cache: at about half the instructions of a database read, the
-  # one-time work that differs between runs (quanta's clock calibration,
-  # where the allocator finds room to grow a buffer) weighs twice as much
-  # on 200 requests.
-  case "$workload" in call-create | invoices-cached) n=$write_iterations ;; esac
-  # The least of three runs each: what varies is one-time work added to a
-  # run, never work taken away.
-  few="$(least "$workload" "$lead")"
-  many="$(least "$workload" $((lead + n)))"
+for workload in $workloads; do
+  n="$(requests "$workload")"
+  few="$(least "$workload.few")"
+  many="$(least "$workload.many")"
   per=$(( (many - few) / n ))
   echo "$workload $per" >>"$results"
 done
