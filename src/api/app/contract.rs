@@ -286,7 +286,7 @@ impl TypeVisitor for Contract {
         declaration.push_str(&<<T as TS>::WithoutGenerics as TS>::decl(&self.cfg));
         declaration.push('\n');
         let name = <T as TS>::ident(&self.cfg);
-        if self.pending.is_empty() && !self.visiting {
+        if !self.visiting {
             // The read model itself, in the order `typescript()` lists it.
             self.out.push_str(&declaration);
         } else {

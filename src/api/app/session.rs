@@ -175,7 +175,7 @@ async fn switch_agency(
         &state.store,
         &session.principal(),
         &session.session_id,
-        &AgencyId::new(body.agency_id.as_str()),
+        &AgencyId::new(body.agency_id.trim()),
     )
     .await?;
     let installation_admin = installation_admin_of(&state, &session).await?;

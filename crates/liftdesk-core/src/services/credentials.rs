@@ -349,26 +349,24 @@ pub async fn list_keys(
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<ListedCredential>)> {
-    let account_id = match kind {
-        KeyKind::OwnApiTokens => Some(p.account()?.id.clone()),
-        KeyKind::CallCenter | KeyKind::Partner => None,
-    };
-    let agency_id = match kind {
-        KeyKind::OwnApiTokens => None,
-        KeyKind::CallCenter | KeyKind::Partner => Some(p.agency_id()?.to_owned()),
+    // Whose keys: the account's own tokens, or the agency's keys.
+    enum Owner {
+        Account(String),
+        CallCenters(AgencyId),
+        Partners(AgencyId),
+    }
+    let owner = match kind {
+        KeyKind::OwnApiTokens => Owner::Account(p.account()?.id.clone()),
+        KeyKind::CallCenter => Owner::CallCenters(p.agency_id()?.to_owned()),
+        KeyKind::Partner => Owner::Partners(p.agency_id()?.to_owned()),
     };
     Ok(store
-        .read(move |conn| match (kind, account_id, agency_id) {
-            (KeyKind::OwnApiTokens, Some(account_id), _) => {
-                credentials::list_api_tokens(conn, &account_id, limit, offset)
+        .read(move |conn| match &owner {
+            Owner::Account(id) => credentials::list_api_tokens(conn, id, limit, offset),
+            Owner::CallCenters(agency) => {
+                credentials::list_call_center_keys(conn, agency, limit, offset)
             }
-            (KeyKind::CallCenter, _, Some(agency_id)) => {
-                credentials::list_call_center_keys(conn, &agency_id, limit, offset)
-            }
-            (KeyKind::Partner, _, Some(agency_id)) => {
-                credentials::list_partner_keys(conn, &agency_id, limit, offset)
-            }
-            _ => Ok((0, Vec::new())),
+            Owner::Partners(agency) => credentials::list_partner_keys(conn, agency, limit, offset),
         })
         .await?)
 }

@@ -133,8 +133,7 @@ pub async fn choose_agency(
     session_id: &str,
     agency_id: &AgencyId,
 ) -> AppResult<AgencyRow> {
-    let wanted = agency_id.as_str().trim();
-    let Some(agency) = p.scope.iter().find(|a| a.id == wanted).cloned() else {
+    let Some(agency) = p.scope.iter().find(|a| a.id == *agency_id).cloned() else {
         return Err(AppError::forbidden(
             "Cette agence n'est pas dans le périmètre de votre compte.",
         ));
