@@ -8,14 +8,17 @@
 #   liftdesk-core    the application layer: no HTTP server crate at all, and
 #                    no database engine of its own (it reaches storage only
 #                    through liftdesk-store).
+#   liftdesk (the front doors) and the desktop shell: no database engine of
+#                    their own either.
 # and three rules of the product's code: SQL and the database engine are the
-# store's (outside crates/liftdesk-store, only the demo's bulk seeding in
-# src/demo/ names rusqlite or runs a statement); and the machine's time is read by the
-# clock (crates/liftdesk-store/src/clock.rs) only; everything else reads the injected clock
+# store's (outside crates/liftdesk-store, nothing names rusqlite or runs a
+# statement: the store's handles do not even give access to the engine);
+# the machine's time is read by the clock (crates/liftdesk-store/src/clock.rs)
+# only; everything else reads the injected clock
 # (`Tx::now` in a write, `Store::now` / `AppState::now` elsewhere). Test
 # modules (from `#[cfg(test)]` to the end of a file) and tests/ may read it.
 # Transactions are the operations' (crates/liftdesk-core): no front door
-# (src/, src-tauri/src, the demo's seeding aside) opens one on the store.
+# (src/, src-tauri/src) opens one on the store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,6 +56,8 @@ forbid liftdesk-store "${HTTP[@]}"
 HTTP_SERVER=(axum axum-core utoipa utoipa-axum rmcp tauri)
 forbid liftdesk-core "${HTTP_SERVER[@]}"
 forbid --direct liftdesk-core "${DATABASE[@]}"
+forbid --direct liftdesk "${DATABASE[@]}"
+forbid --direct liftdesk-desktop "${DATABASE[@]}"
 
 CLOCK=crates/liftdesk-store/src/clock.rs
 clock_reads="$(
@@ -72,17 +77,17 @@ fi
 
 engine_uses="$(
   grep -rnE 'rusqlite|(execute|prepare|query_row)_cached|\.prepare\(|execute_batch|query_map' \
-    src src-tauri/src crates/liftdesk-core/src crates/liftdesk-domain/src --include='*.rs' | grep -v '^src/demo/' || true
+    src src-tauri/src crates/liftdesk-core/src crates/liftdesk-domain/src --include='*.rs' || true
 )"
 if [ -n "$engine_uses" ]; then
-  echo "Stockage : le moteur de base de données ou du SQL hors de crates/liftdesk-store (seul src/demo/ peut le faire) ; passez par une fonction du store :" >&2
+  echo "Stockage : le moteur de base de données ou du SQL hors de crates/liftdesk-store ; passez par une fonction du store :" >&2
   echo "$engine_uses" >&2
   status=1
 fi
 
 door_transactions="$(
   grep -rnE '\.(read|write|read_blocking|write_blocking|read_cached|read_cached_inline|rehearse_blocking)\(' \
-    src src-tauri/src --include='*.rs' | grep -v '^src/demo/' | grep -vE '^[^:]+:[0-9]+:\s*//' || true
+    src src-tauri/src --include='*.rs' | grep -vE '^[^:]+:[0-9]+:\s*//' || true
 )"
 if [ -n "$door_transactions" ]; then
   echo "Transactions : une porte d'entrée ouvre une transaction ; appelez l'opération de crates/liftdesk-core qui l'ouvre :" >&2

@@ -6,8 +6,6 @@ use std::path::PathBuf;
 
 pub use liftdesk_store::data_dir::*;
 
-/// Written by `serve --demo` when it seeds an empty data directory.
-pub const DEMO_CREDENTIALS_FILE: &str = "demo-credentials.json";
 pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// `--data-dir`, else `$LIFTDESK_DATA_DIR` (clap reads it), else the OS data directory.

@@ -9,13 +9,14 @@ pub mod api;
 pub mod auth;
 pub mod cli;
 pub mod config;
-pub mod demo;
 pub mod error;
 pub mod logging;
 pub mod server;
 pub mod settings;
 pub mod state;
 
+/// Installing the demo (`services::demo`).
+pub use liftdesk_core::services::demo;
 /// The application layer (crate `liftdesk-core`), under its historical paths.
 pub use liftdesk_core::{documents, notices, principal, services, webhooks};
 /// The pure rules (crate `liftdesk-domain`), under their historical path.

@@ -89,7 +89,13 @@ fn prepare(dir: &Path) -> anyhow::Result<()> {
     let store = Store::open(&path)?;
     let creds = liftdesk::demo::install(&store, DemoSize::Small, 1, fixed_now())?;
     let agency = creds.agencies[0].id.clone();
-    let equipment = store.write_blocking(|tx| -> liftdesk::store::StoreResult<String> {
+    // The copies are the fixture's own rows, not an operation's: they are
+    // written by SQL on a connection of the benchmark's, in one
+    // transaction, while the store (whose handles keep SQL to itself) waits.
+    let mut conn = rusqlite::Connection::open(&path)?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let equipment: String = {
         for copy in 1..=INVOICE_COPIES {
             // Same rows under new ids and numbers (each series moved by
             // 1,000 per copy): the counters' triggers see ordinary inserts.
@@ -118,12 +124,14 @@ fn prepare(dir: &Path) -> anyhow::Result<()> {
                 [copy],
             )?;
         }
-        Ok(tx.query_row(
+        tx.query_row(
             "SELECT number FROM equipment WHERE agency_id = ? AND number IS NOT NULL ORDER BY number LIMIT 1",
             [&agency],
             |r| r.get(0),
-        )?)
-    })?;
+        )?
+    };
+    tx.commit()?;
+    drop(conn);
     store.checkpoint()?;
     let fixture = json!({
         "agency": agency,

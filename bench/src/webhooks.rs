@@ -32,18 +32,20 @@ pub struct QueueArgs {
 /// per live subscription of the agency, as a real change would.
 pub fn queue(args: QueueArgs) -> anyhow::Result<()> {
     let store = liftdesk::server::open_store(&args.data_dir)?;
+    // The benchmark's own reads of the database file (the store keeps its
+    // SQL to itself): which calls give events, and how many deliveries wait.
+    let raw = rusqlite::Connection::open(store.path())?;
+    let calls: Vec<(String, String)> = raw
+        .prepare(
+            "SELECT id, equipment_id FROM calls WHERE agency_id = ? AND status = 'resolue'
+             ORDER BY id LIMIT ?",
+        )?
+        .query_map(
+            rusqlite::params![args.agency, i64::try_from(args.count).unwrap_or(i64::MAX)],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?
+        .collect::<Result<_, _>>()?;
     let queued = store.write_blocking(|tx| -> liftdesk::store::StoreResult<usize> {
-        let calls: Vec<(String, String)> = {
-            let mut stmt = tx.prepare(
-                "SELECT id, equipment_id FROM calls WHERE agency_id = ? AND status = 'resolue'
-                 ORDER BY id LIMIT ?",
-            )?;
-            stmt.query_map(
-                rusqlite::params![args.agency, i64::try_from(args.count).unwrap_or(i64::MAX)],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?
-            .collect::<Result<_, _>>()?
-        };
         let mut queued = 0;
         while queued < args.count {
             for (call, equipment) in &calls {
@@ -66,13 +68,11 @@ pub fn queue(args: QueueArgs) -> anyhow::Result<()> {
         }
         Ok(queued)
     })?;
-    let deliveries: i64 = store.read_blocking(|conn| -> liftdesk::store::StoreResult<i64> {
-        Ok(conn.query_row(
-            "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'en_attente'",
-            [],
-            |r| r.get(0),
-        )?)
-    })?;
+    let deliveries: i64 = raw.query_row(
+        "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'en_attente'",
+        [],
+        |r| r.get(0),
+    )?;
     println!(
         "{}",
         json!({ "events": queued, "pendingDeliveries": deliveries })

@@ -297,8 +297,7 @@ fn an_older_database_is_backed_up_before_its_update_and_a_fresh_one_is_not() {
     let dir = tempfile::tempdir().expect("dir");
     let path = db_path(dir.path());
     {
-        let mut conn = rusqlite::Connection::open(&path).expect("open");
-        migrate_to_version(&mut conn, 1).expect("version 1");
+        migrate_to_version(&path, 1).expect("version 1");
     }
     drop(Store::open(&path).expect("migrate"));
     let folder = dir.path().join(backup::MIGRATION_BACKUP_DIR);
@@ -414,8 +413,7 @@ async fn log_files_hold_no_secret() {
 fn the_backup_command_copies_an_older_database_as_it_is() {
     let dir = tempfile::tempdir().expect("dir");
     {
-        let mut conn = rusqlite::Connection::open(db_path(dir.path())).expect("open");
-        migrate_to_version(&mut conn, 1).expect("version 1");
+        migrate_to_version(&db_path(dir.path()), 1).expect("version 1");
     }
     let target = dir.path().join("ancienne.sqlite3");
     let out = cli_json(

@@ -510,6 +510,22 @@ async fn world() -> World {
     )
     .await;
     assert_eq!(status, 200, "client of B: {answer}");
+    // A visit in progress whatever the day: the demo starts some of
+    // today's first visits, and none on a weekend.
+    let planned = one(
+        &dir,
+        "SELECT id FROM visits WHERE agency_id = ?1 AND status = 'planifiee' ORDER BY id DESC LIMIT 1",
+        &[&a],
+    );
+    let (status, started) = send(
+        &server,
+        "POST",
+        &format!("/api/v2/visits/{planned}/start"),
+        &bearer_in(&admin_token, &a),
+        None,
+    )
+    .await;
+    assert_eq!(status, 201, "visit started: {started}");
     let ids = ids(&dir, &a, &b, &made);
     World {
         dir,

@@ -145,8 +145,8 @@ fn an_older_database_is_brought_up_to_date_keeping_its_data() {
     let path = db_path(dir.path());
     // A database made by the first release: schema version 1 only.
     {
-        let mut conn = rusqlite::Connection::open(&path).expect("create");
-        migrate_to_version(&mut conn, 1).expect("version 1");
+        migrate_to_version(&path, 1).expect("version 1");
+        let conn = rusqlite::Connection::open(&path).expect("create");
         conn.execute(
             "INSERT INTO organizations (id, name, kind, created_at) VALUES ('org-ancienne', 'Ancienne', 'client', '2025-01-01T00:00:00.000Z')",
             [],
@@ -240,8 +240,8 @@ fn an_older_database_records_its_oldest_client_organization_as_the_installations
     // client organizations were made at the same instant (the id decides),
     // and one later with a smaller id.
     {
-        let mut conn = rusqlite::Connection::open(&path).expect("create");
-        migrate_to_version(&mut conn, 6).expect("version 6");
+        migrate_to_version(&path, 6).expect("version 6");
+        let conn = rusqlite::Connection::open(&path).expect("create");
         conn.execute_batch(
             "INSERT INTO organizations (id, name, kind, created_at) VALUES
                ('org-0', 'Opérateur du service', 'operator', '2024-01-01T00:00:00.000Z'),
@@ -277,8 +277,8 @@ fn the_audit_log_keeps_its_entries_and_numbers_without_the_sequence_table() {
     let path = db_path(dir.path());
     // Schema version 8: audit_log numbered by AUTOINCREMENT.
     {
-        let mut conn = rusqlite::Connection::open(&path).expect("create");
-        migrate_to_version(&mut conn, 8).expect("version 8");
+        migrate_to_version(&path, 8).expect("version 8");
+        let conn = rusqlite::Connection::open(&path).expect("create");
         conn.execute_batch(
             "INSERT INTO audit_log (at, actor_kind, action, object_type, object_id, detail) VALUES
                ('2025-01-01T00:00:00.000Z', 'cli', 'création', 'organization', 'org-1', '{\"nom\":\"Durand\"}'),

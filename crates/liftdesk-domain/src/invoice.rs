@@ -209,6 +209,10 @@ pub fn check_credit(
     Ok(())
 }
 
+/// Days between the issue and the due date (French default of 30 days
+/// after the invoice date; the demo data follow the same rule).
+pub const PAYMENT_TERM_DAYS: i64 = 30;
+
 /// The document number: `FA-2026-000042`, `AV-2026-000007`. Numbers are
 /// gapless per agency, year and nature; the sequence is padded to six digits
 /// and simply grows longer past 999 999.

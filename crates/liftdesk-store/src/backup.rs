@@ -38,7 +38,7 @@ pub struct BackupFile {
 /// backup, in one step (one read transaction: a consistent snapshot while
 /// writes go on), into a temporary file renamed once complete. Blocking.
 pub fn backup_to(store: &Store, dest: &Path) -> StoreResult<BackupFile> {
-    store.read_blocking(|conn| -> StoreResult<()> { copy_connection(conn, dest) })?;
+    store.read_blocking(|conn| -> StoreResult<()> { copy_connection(conn.sqlite(), dest) })?;
     describe_file(dest)
 }
 
@@ -64,7 +64,7 @@ pub fn backup_database_file(db_path: &Path, dest: &Path) -> StoreResult<BackupFi
         ))
     })?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    let version = crate::applied_schema_version(&conn).map_err(|_| {
+    let version = crate::migrate::applied_version(&conn).map_err(|_| {
         StoreError::File(format!(
             "{} n'est pas une base de données Liftdesk.",
             db_path.display()
@@ -258,7 +258,7 @@ pub fn check_backup(path: &Path) -> StoreResult<BackupCheck> {
             "La sauvegarde {shown} est endommagée (contrôle d'intégrité : {integrity}) : elle ne peut pas être restaurée."
         )));
     }
-    let version = crate::applied_schema_version(&conn)
+    let version = crate::migrate::applied_version(&conn)
         .map_err(|_| not_liftdesk())?
         .ok_or_else(not_liftdesk)?;
     let has_organizations: bool = conn

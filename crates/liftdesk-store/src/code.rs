@@ -52,7 +52,7 @@ impl<T: WireCode> ToSql for Code<T> {
 }
 
 /// The value of column `index`, stored as a code.
-pub fn code<T: WireCode>(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<T> {
+pub(crate) fn code<T: WireCode>(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<T> {
     row.get::<_, Code<T>>(index).map(|code| code.0)
 }
 

@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 /// Name of the database file inside the data directory.
 pub const DATABASE_FILE: &str = "liftdesk.db";
 
+/// Written by `serve --demo` when it seeds an empty data directory.
+pub const DEMO_CREDENTIALS_FILE: &str = "demo-credentials.json";
+
 pub fn database_path(data_dir: &Path) -> PathBuf {
     data_dir.join(DATABASE_FILE)
 }

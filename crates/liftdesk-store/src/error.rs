@@ -34,7 +34,7 @@ pub enum StoreError {
     Open {
         path: String,
         #[source]
-        source: rusqlite::Error,
+        source: EngineError,
     },
     #[error("La mise à jour du schéma de la base de données a échoué : {0}")]
     Migration(String),
@@ -47,16 +47,16 @@ pub enum StoreError {
     NotFound,
     /// Another process held the database longer than the busy timeout.
     #[error("La base de données est occupée par un autre programme : {0}")]
-    Busy(#[source] rusqlite::Error),
+    Busy(#[source] EngineError),
     /// The file is not a database, or a damaged one.
     #[error("La base de données est endommagée : {0}")]
-    Corrupt(#[source] rusqlite::Error),
+    Corrupt(#[source] EngineError),
     /// A value could not be written or read in its stored form.
     #[error("Une valeur n'a pas pu être enregistrée ou relue : {0}")]
     Encoding(String),
     /// Any other failure of the engine (a bug, a full disk…).
     #[error("Erreur de la base de données : {0}")]
-    Sqlite(#[source] rusqlite::Error),
+    Engine(#[source] EngineError),
     #[error("Une tâche de la base de données s'est interrompue : {0}")]
     Join(String),
     /// A file of the data directory or of a backup could not be read,
@@ -68,7 +68,39 @@ pub enum StoreError {
     Io(#[from] std::io::Error),
 }
 
+/// The database engine's own report of a failure, kept as the cause of a
+/// `StoreError` (logged, never shown to a user): the store's callers see
+/// its text, never the engine's type.
+#[derive(Debug)]
+pub struct EngineError(Box<dyn std::error::Error + Send + Sync>);
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for EngineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+impl From<rusqlite::Error> for EngineError {
+    fn from(err: rusqlite::Error) -> Self {
+        EngineError(Box::new(err))
+    }
+}
+
 impl StoreError {
+    /// The database at `path` could not be opened.
+    pub(crate) fn open(path: &std::path::Path, source: rusqlite::Error) -> Self {
+        Self::Open {
+            path: path.display().to_string(),
+            source: source.into(),
+        }
+    }
+
     /// `refusal(self)` when this is a conflict on `name`, `self` otherwise:
     /// an operation says in its own words which constraint it expects.
     pub fn on_constraint<E: From<StoreError>>(self, name: &str, refusal: impl FnOnce() -> E) -> E {
@@ -97,7 +129,7 @@ impl From<rusqlite::Error> for StoreError {
                 rusqlite::Error::IntegralValueOutOfRange(column, value) => {
                     Self::Encoding(format!("colonne {column} : {value} hors limites"))
                 }
-                other => Self::Sqlite(other),
+                other => Self::Engine(other.into()),
             };
         };
         match failure.code {
@@ -112,9 +144,9 @@ impl From<rusqlite::Error> for StoreError {
                     constraint: constraint_name(message.as_deref()),
                 }
             }
-            ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => Self::Busy(err),
-            ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase => Self::Corrupt(err),
-            _ => Self::Sqlite(err),
+            ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => Self::Busy(err.into()),
+            ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase => Self::Corrupt(err.into()),
+            _ => Self::Engine(err.into()),
         }
     }
 }
@@ -177,9 +209,9 @@ mod tests {
     #[test]
     fn other_failures_are_told_apart() {
         let err = failing("INSERT INTO accounts (id, email) VALUES (2, NULL)");
-        assert!(matches!(err, StoreError::Sqlite(_)), "{err:?}");
+        assert!(matches!(err, StoreError::Engine(_)), "{err:?}");
         let err = failing("SELECT nothing FROM nowhere");
-        assert!(matches!(err, StoreError::Sqlite(_)), "{err:?}");
+        assert!(matches!(err, StoreError::Engine(_)), "{err:?}");
         assert!(matches!(
             StoreError::from(rusqlite::Error::QueryReturnedNoRows),
             StoreError::NotFound

@@ -25,6 +25,7 @@ pub mod credentials;
 pub mod dashboard;
 pub mod data_dir;
 pub mod deals;
+pub mod demo;
 pub mod diagnostics;
 pub mod discrepancies;
 mod durability;
@@ -56,13 +57,13 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::clock::Clock;
 
-pub use code::{Code, code};
-pub use error::{StoreError, StoreResult, constraint};
+pub use code::Code;
+pub(crate) use code::code;
+pub use error::{EngineError, StoreError, StoreResult, constraint};
 pub use tx::{Conn, Tx};
 
 pub use migrate::{
-    SchemaStatus, applied_version as applied_schema_version, latest_schema_version,
-    migrate_to_version,
+    SchemaStatus, applied_schema_version, latest_schema_version, migrate_to_version,
 };
 
 /// How many read connections are kept open between requests.
@@ -425,10 +426,7 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
             | OpenFlags::SQLITE_OPEN_URI,
     )
-    .map_err(|source| StoreError::Open {
-        path: path.display().to_string(),
-        source,
-    })?;
+    .map_err(|source| StoreError::open(path, source))?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // FULL: a commit is on disk before the answer leaves, even on power loss
@@ -457,9 +455,6 @@ pub fn new_id() -> String {
     uuid::Uuid::now_v7().to_string()
 }
 
-/// Maps "no row" to `None`, as rusqlite's `OptionalExtension` does.
-pub use rusqlite::OptionalExtension;
-
 /// Prepared statements kept per connection: more than the store's distinct
 /// statement texts, so a hot path never parses its SQL again.
 const STATEMENT_CACHE_CAPACITY: usize = 512;
@@ -468,7 +463,7 @@ const STATEMENT_CACHE_CAPACITY: usize = 512;
 /// Parsing and planning a statement costs more than running most of them
 /// (a call's creation spent half its instructions in SQLite's parser), so
 /// the store runs every statement through these.
-pub trait CachedStatements {
+pub(crate) trait CachedStatements {
     fn execute_cached<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize>;
 
     fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
@@ -517,7 +512,7 @@ mod tests {
         let dir = tempfile::tempdir().map_err(|e| StoreError::Migration(e.to_string()))?;
         let store = Store::open(&dir.path().join("t.db"))?;
         store.write_blocking(|tx| -> Result<(), StoreError> {
-            Ok(tx.execute_batch(
+            Ok(tx.sqlite().execute_batch(
                 "INSERT INTO organizations (id, name, created_at) VALUES ('o', 'Org', '2026-01-01T00:00:00Z');
                  INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Agence', '2026-01-01T00:00:00Z');",
             )?)

@@ -27,8 +27,13 @@ pub enum SchemaStatus {
     Current,
 }
 
+/// Version recorded in the schema's history, if the database has one.
+pub fn applied_schema_version(conn: &crate::Conn) -> StoreResult<Option<i64>> {
+    applied_version(conn.sqlite())
+}
+
 /// Version recorded in refinery's history table, if the table exists.
-pub fn applied_version(conn: &Connection) -> StoreResult<Option<i64>> {
+pub(crate) fn applied_version(conn: &Connection) -> StoreResult<Option<i64>> {
     let has_table: bool = conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'refinery_schema_history')",
         [],
@@ -87,10 +92,11 @@ pub(super) fn check_and_run(
 
 /// Brings a database to exactly `version` and no further: how an older
 /// database is made, for tests of the upgrade path.
-pub fn migrate_to_version(conn: &mut Connection, version: i32) -> Result<(), StoreError> {
+pub fn migrate_to_version(path: &std::path::Path, version: i32) -> Result<(), StoreError> {
+    let mut conn = Connection::open(path).map_err(|source| StoreError::open(path, source))?;
     embedded::migrations::runner()
         .set_target(refinery::Target::Version(version))
-        .run(conn)
+        .run(&mut conn)
         .map_err(|err| StoreError::Migration(err.to_string()))?;
     Ok(())
 }

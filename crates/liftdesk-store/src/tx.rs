@@ -13,9 +13,12 @@ use std::ops::Deref;
 
 use chrono::{DateTime, Utc};
 use ref_cast::RefCast;
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use rusqlite::{
+    CachedStatement, Connection, Params, Row, Statement, Transaction, TransactionBehavior,
+};
 
 use super::{StoreError, StoreResult};
+use crate::CachedStatements;
 use crate::clock;
 
 /// A connection of the store (a pooled reader, or the writer inside a
@@ -29,13 +32,46 @@ impl Conn {
     pub(crate) fn of(conn: &Connection) -> &Conn {
         Conn::ref_cast(conn)
     }
+
+    /// The engine's connection: the store's own modules run their SQL on
+    /// it; nothing outside this crate can reach it (a `Conn` does not
+    /// dereference to it), so no code above the store names the engine.
+    pub(crate) fn sqlite(&self) -> &Connection {
+        &self.0
+    }
+
+    pub(crate) fn prepare_cached(&self, sql: &str) -> rusqlite::Result<CachedStatement<'_>> {
+        self.0.prepare_cached(sql)
+    }
+
+    pub(crate) fn prepare(&self, sql: &str) -> rusqlite::Result<Statement<'_>> {
+        self.0.prepare(sql)
+    }
+
+    pub(crate) fn query_row<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: Params,
+        F: FnOnce(&Row<'_>) -> rusqlite::Result<T>,
+    {
+        self.0.query_row(sql, params, f)
+    }
+
+    pub(crate) fn execute<P: Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize> {
+        self.0.execute(sql, params)
+    }
 }
 
-impl Deref for Conn {
-    type Target = Connection;
+impl CachedStatements for Conn {
+    fn execute_cached<P: Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize> {
+        self.0.execute_cached(sql, params)
+    }
 
-    fn deref(&self) -> &Connection {
-        &self.0
+    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: Params,
+        F: FnOnce(&Row<'_>) -> rusqlite::Result<T>,
+    {
+        self.0.query_row_cached(sql, params, f)
     }
 }
 
@@ -47,7 +83,7 @@ pub struct Tx<'c> {
 impl<'c> Tx<'c> {
     /// Begins an IMMEDIATE transaction (the writer's lock taken at once)
     /// whose time is `now`.
-    pub fn begin(conn: &'c mut Connection, now: DateTime<Utc>) -> StoreResult<Tx<'c>> {
+    pub(crate) fn begin(conn: &'c mut Connection, now: DateTime<Utc>) -> StoreResult<Tx<'c>> {
         Ok(Tx {
             inner: conn.transaction_with_behavior(TransactionBehavior::Immediate)?,
             now,

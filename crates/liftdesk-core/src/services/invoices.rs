@@ -30,9 +30,7 @@ use crate::store::invoices::{
 use crate::store::quotes::QuoteRow;
 use crate::store::{Store, quotes as quote_store};
 
-/// Days between the issue and the due date (French default of 30 days
-/// after the invoice date; the demo data follow the same rule).
-pub const PAYMENT_TERM_DAYS: i64 = 30;
+pub use liftdesk_domain::invoice::PAYMENT_TERM_DAYS;
 /// Who makes a change, as the writes need it inside their transaction: the
 /// audit's actor and the account (for `created_by`).
 #[derive(Debug, Clone)]

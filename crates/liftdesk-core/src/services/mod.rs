@@ -13,6 +13,7 @@ pub mod clients;
 pub mod contacts;
 pub mod credentials;
 pub mod dashboard;
+pub mod demo;
 pub mod directory;
 pub mod discrepancies;
 pub mod documents;

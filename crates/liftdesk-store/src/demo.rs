@@ -20,14 +20,15 @@ use rusqlite::params;
 use rusqlite::types::{ToSql, ToSqlOutput, ValueRef};
 use uuid::Uuid;
 
-use crate::domain::WireCode as _;
-use crate::domain::call::{CallStatus, CallType};
-use crate::domain::invoice::{self, InvoiceNature, InvoiceStatus, LineAmounts, Totals};
-use crate::domain::money::Cents;
-use crate::domain::quote::QuoteStatus;
-use crate::domain::survey::SurveyStatus;
-use crate::services::invoices::PAYMENT_TERM_DAYS;
-use crate::store::Tx;
+use crate::Tx;
+use liftdesk_domain::WireCode as _;
+use liftdesk_domain::call::{CallStatus, CallType};
+use liftdesk_domain::invoice::{
+    self, InvoiceNature, InvoiceStatus, LineAmounts, PAYMENT_TERM_DAYS, Totals,
+};
+use liftdesk_domain::money::Cents;
+use liftdesk_domain::quote::QuoteStatus;
+use liftdesk_domain::survey::SurveyStatus;
 
 // ---------------------------------------------------------------------------
 // Public API
@@ -1885,7 +1886,7 @@ impl AgencySeeder<'_, '_> {
         for week in -self.targets.rota_weeks_past..self.targets.rota_weeks_ahead {
             // A rota week runs from Monday 08:00 to Monday 08:00, Paris time.
             let start_day = monday + Duration::weeks(week);
-            let (starts, ends) = crate::domain::rota::week_bounds(start_day);
+            let (starts, ends) = liftdesk_domain::rota::week_bounds(start_day);
             let mut chosen = order[turn % order.len()];
             for attempt in 0..order.len() {
                 let candidate = order[(turn + attempt) % order.len()];
@@ -4245,7 +4246,7 @@ impl AgencySeeder<'_, '_> {
                 label,
                 "Dépannage {} — intervention du {}",
                 eq.number_text(),
-                crate::domain::day::french(incident)
+                liftdesk_domain::day::french(incident)
             );
             return;
         }
@@ -4254,7 +4255,7 @@ impl AgencySeeder<'_, '_> {
             label,
             "Dépannage {} du {} — main d'œuvre (heure)",
             eq.number_text(),
-            crate::domain::day::french(incident)
+            liftdesk_domain::day::french(incident)
         );
         if lines.len < max_lines && chance(rng, 0.6) {
             let (part, price) = work_item(rng, eq.eq_type);
@@ -4540,9 +4541,8 @@ mod tests {
     use rusqlite::Connection;
     use rusqlite::types::Value;
 
-    const V1: &str = include_str!("../../crates/liftdesk-store/migrations/V1__domain.sql");
-    const V2: &str =
-        include_str!("../../crates/liftdesk-store/migrations/V2__technical_catalog.sql");
+    const V1: &str = include_str!("../migrations/V1__domain.sql");
+    const V2: &str = include_str!("../migrations/V2__technical_catalog.sql");
 
     /// A Wednesday morning.
     fn fixed_now() -> DateTime<Utc> {
@@ -4634,6 +4634,64 @@ mod tests {
         }
     }
 
+    /// The Rust sort gives exactly SQLite's ORDER BY with the French
+    /// collation, on the demo's weeks (unassigned visits, technicians with
+    /// accented names, visits in progress, completed ones).
+    #[test]
+    fn the_planning_order_is_the_sql_order() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = crate::Store::open(&dir.path().join("t.db")).expect("store");
+        let agencies = test_agencies();
+        store
+            .write_blocking(|tx| -> crate::StoreResult<()> {
+                caller_rows(tx.sqlite(), &agencies);
+                let scope = DemoScope {
+                    organization_id: ORG,
+                    agencies: &agencies,
+                    now: fixed_now(),
+                };
+                seed_domain_data(tx, &scope, DemoSize::Small, 7)
+                    .map_err(|err| crate::StoreError::Encoding(err.to_string()))?;
+                Ok(())
+            })
+            .expect("demo");
+        let today = fixed_now().date_naive();
+        store
+            .read_blocking(|conn| -> crate::StoreResult<()> {
+                let sql = format!(
+                    "{} ORDER BY v.day, t.name IS NULL, t.name COLLATE FRANCAIS,
+                     v.technician_id, v.arrived_at IS NULL, v.arrived_at, e.number, v.id",
+                    crate::visits::PLANNING_SQL
+                );
+                let mut compared = 0;
+                for agency in &agencies {
+                    for week in -6..3_i64 {
+                        let from = today + chrono::Duration::days(7 * week);
+                        let to = from + chrono::Duration::days(6);
+                        let (from, to) = (from.to_string(), to.to_string());
+                        let expected: Vec<String> = conn
+                            .prepare(&sql)?
+                            .query_map([agency.id.as_str(), &from, &to], |r| r.get(0))?
+                            .collect::<Result<_, _>>()?;
+                        let got: Vec<String> = crate::visits::planning(
+                            conn,
+                            &liftdesk_domain::id::AgencyId::new(agency.id.as_str()),
+                            &from,
+                            &to,
+                        )?
+                        .into_iter()
+                        .map(|row| row.id)
+                        .collect();
+                        assert_eq!(got, expected, "{} {from}", agency.name);
+                        compared += got.len();
+                    }
+                }
+                assert!(compared > 500, "{compared} visits compared");
+                Ok(())
+            })
+            .expect("compare");
+    }
+
     fn seeded(seed: u64) -> (Connection, DemoCounts) {
         let mut conn = Connection::open_in_memory().expect("open");
         conn.execute_batch("PRAGMA foreign_keys=ON;")
@@ -4642,7 +4700,7 @@ mod tests {
         conn.execute_batch(V2).expect("V2");
         let agencies = test_agencies();
         caller_rows(&conn, &agencies);
-        let tx = crate::store::Tx::begin(&mut conn, fixed_now()).expect("transaction");
+        let tx = crate::Tx::begin(&mut conn, fixed_now()).expect("transaction");
         let scope = DemoScope {
             organization_id: ORG,
             agencies: &agencies,
@@ -5357,7 +5415,7 @@ mod tests {
                 let (start, end) = period.split_once('/').expect("period");
                 let starts = DateTime::parse_from_rfc3339(start).expect("start");
                 let ends = DateTime::parse_from_rfc3339(end).expect("end");
-                let local = crate::clock::paris_local(starts.with_timezone(&Utc));
+                let local = liftdesk_domain::time::paris_local(starts.with_timezone(&Utc));
                 assert_eq!(local.weekday(), Weekday::Mon);
                 assert_eq!(local.time().to_string(), "08:00:00");
                 let length = ends - starts;

@@ -1,10 +1,17 @@
-//! The demo organization: two agencies, an administrator, a member, two call
-//! centers with keys, a partner key, and a realistic French park
-//! (`data::seed_domain_data`), all in one transaction.
+//! Installing the demo organization: two agencies, an administrator, a
+//! member, two call centers with keys, a partner key (through the
+//! operations that make them), and a realistic French park
+//! (`store::demo::seed_domain_data`, the storage interface's bulk path),
+//! all in one transaction. The installation runs it itself (`liftdesk demo`,
+//! `serve --demo`, the first-run screen's « Essayer avec la démonstration »)
+//! before anyone has an account: it takes no principal; the audit names
+//! the system. `seed_if_empty` installs it into an empty data directory and
+//! writes its credentials beside the database, readable by the owner only.
 
-pub mod data;
+pub use crate::store::demo as data;
 
 use crate::domain::id::AgencyId;
+
 use std::io::Write;
 use std::path::Path;
 
@@ -12,12 +19,12 @@ use serde::Serialize;
 
 use crate::auth::password;
 use crate::domain::siren;
+use crate::error::{AppError, AppResult};
 use crate::services::{accounts, credentials};
 use crate::store::Store;
 use crate::store::accounts as account_store;
 use crate::store::agencies as agency_store;
 use crate::store::audit::Actor;
-use liftdesk_core::error::{AppError, AppResult};
 
 pub use data::{DemoCounts, DemoSize};
 
@@ -207,7 +214,7 @@ pub fn seed_if_empty_credentials(
         return Ok(None);
     }
     let creds = install(store, DemoSize::Small, 1, store.now())?;
-    let path = data_dir.join(crate::config::DEMO_CREDENTIALS_FILE);
+    let path = data_dir.join(crate::store::data_dir::DEMO_CREDENTIALS_FILE);
     write_private_file(&path, &serde_json::to_vec_pretty(&creds)?)?;
     tracing::info!(path = %path.display(), "démonstration installée ; identifiants écrits");
     Ok(Some(creds))
@@ -227,54 +234,4 @@ fn write_private_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     file.write_all(bytes)?;
     file.sync_all()?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    /// The Rust sort gives exactly SQLite's ORDER BY with the French
-    /// collation, on the demo's weeks (unassigned visits, technicians with
-    /// accented names, visits in progress, completed ones).
-    #[test]
-    fn the_planning_order_is_the_sql_order() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = crate::store::Store::open(&dir.path().join("t.db")).expect("store");
-        let creds =
-            crate::demo::install(&store, crate::demo::DemoSize::Small, 7, crate::clock::now())
-                .expect("demo");
-        let today = chrono::Utc::now().date_naive();
-        store
-            .read_blocking(|conn| -> crate::store::StoreResult<()> {
-                let sql = format!(
-                    "{} ORDER BY v.day, t.name IS NULL, t.name COLLATE FRANCAIS,
-                     v.technician_id, v.arrived_at IS NULL, v.arrived_at, e.number, v.id",
-                    crate::store::visits::PLANNING_SQL
-                );
-                let mut compared = 0;
-                for agency in &creds.agencies {
-                    for week in -6..3_i64 {
-                        let from = today + chrono::Duration::days(7 * week);
-                        let to = from + chrono::Duration::days(6);
-                        let (from, to) = (from.to_string(), to.to_string());
-                        let expected: Vec<String> = conn
-                            .prepare(&sql)?
-                            .query_map([agency.id.as_str(), &from, &to], |r| r.get(0))?
-                            .collect::<Result<_, _>>()?;
-                        let got: Vec<String> = crate::store::visits::planning(
-                            conn,
-                            &crate::domain::id::AgencyId::new(agency.id.as_str()),
-                            &from,
-                            &to,
-                        )?
-                        .into_iter()
-                        .map(|row| row.id)
-                        .collect();
-                        assert_eq!(got, expected, "{} {from}", agency.name);
-                        compared += got.len();
-                    }
-                }
-                assert!(compared > 500, "{compared} visits compared");
-                Ok(())
-            })
-            .expect("compare");
-    }
 }
