@@ -85,6 +85,26 @@ if [ -n "$engine_uses" ]; then
   status=1
 fi
 
+# Inside the store, the engine is named by its own files only (connections,
+# transactions, statements, errors, migrations, backups, the cache's change
+# counter, group commit, the SQL functions it registers); an aggregate's
+# module writes its SQL through `sql.rs` (tests may open an engine
+# connection of their own).
+ENGINE_FILES='(lib|tx|sql|error|migrate|backup|cache|durability|text)\.rs'
+engine_in_modules="$(
+  find crates/liftdesk-store/src -name '*.rs' -print0 | sort -z |
+    xargs -0 awk '
+      FNR == 1 { in_tests = 0 }
+      /^#\[cfg\(test\)\]/ { in_tests = 1 }
+      !in_tests && /rusqlite/ { print FILENAME ":" FNR ": " $0 }' |
+    grep -vE "^crates/liftdesk-store/src/$ENGINE_FILES:" || true
+)"
+if [ -n "$engine_in_modules" ]; then
+  echo "Stockage : un module d'agrégat nomme le moteur ; écrivez ses requêtes avec crates/liftdesk-store/src/sql.rs :" >&2
+  echo "$engine_in_modules" >&2
+  status=1
+fi
+
 door_transactions="$(
   grep -rnE '\.(read|write|read_blocking|write_blocking|read_cached|read_cached_inline|rehearse_blocking)\(' \
     src src-tauri/src --include='*.rs' | grep -vE '^[^:]+:[0-9]+:\s*//' || true

@@ -1,10 +1,9 @@
 //! Staff accounts and the agencies they work in.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::sql::{OptionalExtension, params};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::{OptionalExtension, params};
 
 use super::new_id;
 
@@ -72,15 +71,10 @@ pub struct NewAccount<'a> {
 const ACCOUNT_COLUMNS: &str =
     "id, organization_id, name, email, position, active, performs_surveys, default_agency_id, role";
 
-fn account_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AccountRow> {
+fn account_from_row(row: &crate::sql::Row<'_>) -> crate::StoreResult<AccountRow> {
     let role_text: String = row.get(8)?;
-    let role = Role::parse(&role_text).ok_or_else(|| {
-        rusqlite::Error::FromSqlConversionFailure(
-            8,
-            rusqlite::types::Type::Text,
-            format!("rôle inconnu {role_text}").into(),
-        )
-    })?;
+    let role = Role::parse(&role_text)
+        .ok_or_else(|| crate::StoreError::Encoding(format!("rôle inconnu {role_text}")))?;
     Ok(AccountRow {
         id: row.get(0)?,
         organization_id: row.get(1)?,
@@ -95,11 +89,11 @@ fn account_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AccountRow> {
 }
 
 pub fn email_in_use(conn: &Conn, email: &str) -> StoreResult<bool> {
-    Ok(conn.query_row_cached(
+    conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM accounts WHERE email = ?1)",
         [email],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Creates the account; an e-mail address already used (in any case) is a
@@ -136,23 +130,21 @@ pub fn add_agency(tx: &Tx, account_id: &str, agency_id: &AgencyId) -> StoreResul
 }
 
 pub fn get(conn: &Conn, id: &str) -> StoreResult<Option<AccountRow>> {
-    Ok(conn
-        .query_row_cached(
-            &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"),
-            [id],
-            account_from_row,
-        )
-        .optional()?)
+    conn.query_row_cached(
+        &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"),
+        [id],
+        account_from_row,
+    )
+    .optional()
 }
 
 pub fn find_by_email(conn: &Conn, email: &str) -> StoreResult<Option<AccountRow>> {
-    Ok(conn
-        .query_row_cached(
-            &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE email = ?1"),
-            [email],
-            account_from_row,
-        )
-        .optional()?)
+    conn.query_row_cached(
+        &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE email = ?1"),
+        [email],
+        account_from_row,
+    )
+    .optional()
 }
 
 /// The account and its password hash, for sign-in.
@@ -160,23 +152,21 @@ pub fn find_credentials_by_email(
     conn: &Conn,
     email: &str,
 ) -> StoreResult<Option<(AccountRow, String)>> {
-    Ok(conn
-        .query_row_cached(
-            &format!("SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE email = ?1"),
-            [email],
-            |row| Ok((account_from_row(row)?, row.get::<_, String>(9)?)),
-        )
-        .optional()?)
+    conn.query_row_cached(
+        &format!("SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE email = ?1"),
+        [email],
+        |row| Ok((account_from_row(row)?, row.get::<String>(9)?)),
+    )
+    .optional()
 }
 
 pub fn password_hash(conn: &Conn, account_id: &str) -> StoreResult<Option<String>> {
-    Ok(conn
-        .query_row_cached(
-            "SELECT password_hash FROM accounts WHERE id = ?1",
-            [account_id],
-            |r| r.get(0),
-        )
-        .optional()?)
+    conn.query_row_cached(
+        "SELECT password_hash FROM accounts WHERE id = ?1",
+        [account_id],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 /// Replaces the password hash. The caller revokes what a password change revokes.
@@ -229,7 +219,7 @@ pub fn working_in(conn: &Conn, agency_ids: &[String]) -> StoreResult<Vec<Working
             agency_name: row.get(10)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// The active account with that email that performs surveys in the agency
@@ -241,7 +231,7 @@ pub fn active_surveyor_of_agency(
     email: &str,
 ) -> StoreResult<Option<String>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
+    conn
         .query_row_cached(
             "SELECT a.id FROM accounts a
              WHERE a.email = ?2 COLLATE NOCASE AND a.active = 1 AND a.performs_surveys = 1
@@ -251,5 +241,5 @@ pub fn active_surveyor_of_agency(
             [agency_id, email.trim()],
             |r| r.get(0),
         )
-        .optional()?)
+        .optional()
 }

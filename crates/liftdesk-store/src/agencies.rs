@@ -1,10 +1,9 @@
 //! Organizations and agencies.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::sql::{OptionalExtension, params};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::{OptionalExtension, params};
 
 use super::new_id;
 
@@ -59,11 +58,11 @@ pub fn operator_organization(tx: &Tx) -> StoreResult<String> {
 }
 
 pub fn organization_exists(conn: &Conn, id: &str) -> StoreResult<bool> {
-    Ok(conn.query_row_cached(
+    conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?1 AND kind = 'client')",
         [id],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Creates the agency; a V1 identifier already given to another agency is a
@@ -84,9 +83,9 @@ pub fn create_agency(
 
 pub(crate) const AGENCY_COLUMNS: &str = "a.id, a.name, a.organization_id, o.name, a.v1_id";
 
-pub(crate) fn agency_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AgencyRow> {
+pub(crate) fn agency_from_row(row: &crate::sql::Row<'_>) -> crate::StoreResult<AgencyRow> {
     Ok(AgencyRow {
-        id: AgencyId::new(row.get::<_, String>(0)?),
+        id: AgencyId::new(row.get::<String>(0)?),
         name: row.get(1)?,
         organization_id: row.get(2)?,
         organization_name: row.get(3)?,
@@ -95,13 +94,13 @@ pub(crate) fn agency_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Agenc
 }
 
 pub fn get_agency(conn: &Conn, id: &str) -> StoreResult<Option<AgencyRow>> {
-    Ok(conn
+    conn
         .query_row_cached(
             &format!("SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ?1"),
             [id],
             agency_from_row,
         )
-        .optional()?)
+        .optional()
 }
 
 pub fn agencies_of_organization(conn: &Conn, organization_id: &str) -> StoreResult<Vec<AgencyRow>> {
@@ -110,7 +109,7 @@ pub fn agencies_of_organization(conn: &Conn, organization_id: &str) -> StoreResu
          WHERE a.organization_id = ?1 ORDER BY a.name COLLATE FRANCAIS, a.id"
     ))?;
     let rows = stmt.query_map([organization_id], agency_from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// Every agency of every client organization (the service operator's view).
@@ -120,7 +119,7 @@ pub fn all_agencies(conn: &Conn) -> StoreResult<Vec<AgencyRow>> {
          WHERE o.kind = 'client' ORDER BY o.name COLLATE FRANCAIS, a.name COLLATE FRANCAIS, a.id"
     ))?;
     let rows = stmt.query_map([], agency_from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// Agencies listed for an account that is neither org admin nor operator.
@@ -131,7 +130,7 @@ pub fn agencies_of_account(conn: &Conn, account_id: &str) -> StoreResult<Vec<Age
          WHERE aa.account_id = ?1 ORDER BY a.name COLLATE FRANCAIS, a.id"
     ))?;
     let rows = stmt.query_map([account_id], agency_from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// The agency as the seller printed on its documents: the organization's
@@ -146,22 +145,21 @@ pub struct SellerRow {
 
 pub fn seller(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Option<SellerRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT o.name, a.name, a.siret, a.address
+    conn.query_row_cached(
+        "SELECT o.name, a.name, a.siret, a.address
              FROM agencies a JOIN organizations o ON o.id = a.organization_id
              WHERE a.id = ?1",
-            [agency_id],
-            |r| {
-                Ok(SellerRow {
-                    organization_name: r.get(0)?,
-                    agency_name: r.get(1)?,
-                    siret: r.get(2)?,
-                    address: r.get(3)?,
-                })
-            },
-        )
-        .optional()?)
+        [agency_id],
+        |r| {
+            Ok(SellerRow {
+                organization_name: r.get(0)?,
+                agency_name: r.get(1)?,
+                siret: r.get(2)?,
+                address: r.get(3)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// Records the agency's legal identity printed on its documents (demo data;
@@ -184,11 +182,11 @@ pub fn set_legal_identity(
 /// service operator's own organization (made by `liftdesk operator create`,
 /// possibly first on an empty data directory) does not count.
 pub fn any_client_organization(conn: &Conn) -> StoreResult<bool> {
-    Ok(conn.query_row_cached(
+    conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM organizations WHERE kind = 'client')",
         [],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Records `organization_id` as the organization that set the installation
@@ -203,11 +201,10 @@ pub fn claim_installation(tx: &Tx, organization_id: &str) -> StoreResult<()> {
 
 /// The organization that set the installation up (none before the first run).
 pub fn installation_organization(conn: &Conn) -> StoreResult<Option<String>> {
-    Ok(conn
-        .query_row(
-            "SELECT organization_id FROM installation WHERE id = 1",
-            [],
-            |r| r.get(0),
-        )
-        .optional()?)
+    conn.query_row(
+        "SELECT organization_id FROM installation WHERE id = 1",
+        [],
+        |r| r.get(0),
+    )
+    .optional()
 }

@@ -1,7 +1,7 @@
 //! The audit log: who changed what, written in the same transaction as the change.
 
+use crate::sql::params;
 use liftdesk_domain::id::AgencyId;
-use rusqlite::params;
 use serde_json::Value;
 
 use super::StoreResult;
@@ -100,15 +100,18 @@ pub fn of_object(
          WHERE l.object_type = ?1 AND l.object_id = ?2 AND l.agency_id = ?3
          ORDER BY l.seq",
     )?;
-    let rows = stmt.query_map(rusqlite::params![object_type, object_id, agency_id], |r| {
-        Ok(AuditRow {
-            at: r.get(0)?,
-            actor_kind: r.get(1)?,
-            actor_name: r.get(2)?,
-            actor_owner: r.get(3)?,
-            action: r.get(4)?,
-            detail: r.get(5)?,
-        })
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let rows = stmt.query_map(
+        crate::sql::params![object_type, object_id, agency_id],
+        |r| {
+            Ok(AuditRow {
+                at: r.get(0)?,
+                actor_kind: r.get(1)?,
+                actor_name: r.get(2)?,
+                actor_owner: r.get(3)?,
+                action: r.get(4)?,
+                detail: r.get(5)?,
+            })
+        },
+    )?;
+    rows.collect::<Result<_, _>>()
 }

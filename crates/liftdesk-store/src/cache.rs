@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::Connection;
 
-use super::{CachedStatements, StoreError};
+use super::{Conn, StoreError};
 
 /// Kept answers at most; past it the oldest version's are dropped first
 /// (all of them: any commit makes every answer stale anyway).
@@ -59,7 +59,7 @@ impl ReadCache {
             Some(conn) => conn,
             None => watch.insert(super::open_connection(path)?),
         };
-        Ok(conn.query_row_cached("PRAGMA data_version", [], |r| r.get(0))?)
+        Conn::of(conn).query_row_cached("PRAGMA data_version", [], |r| r.get(0))
     }
 
     /// The answer kept under `key` at `version`, if it is of type `T`.
@@ -99,7 +99,6 @@ mod tests {
                 .map_err(|e| StoreError::Migration(e.to_string()))?;
             runtime.block_on(store.read_cached("organisations".to_owned(), |conn| {
                 conn.query_row_cached("SELECT count(*) FROM organizations", [], |r| r.get(0))
-                    .map_err(StoreError::from)
             }))
         };
         assert_eq!(*count(&store)?, 0);
@@ -109,10 +108,10 @@ mod tests {
             "kept while nothing changed"
         );
         store.write_blocking(|tx| -> Result<_, StoreError> {
-            Ok(tx.execute_cached(
+            tx.execute_cached(
                 "INSERT INTO organizations (id, name, created_at) VALUES ('o', 'O', 'now')",
                 [],
-            )?)
+            )
         })?;
         assert_eq!(*count(&store)?, 1, "read again after a commit");
         // A commit from another connection (another process, the CLI) too.

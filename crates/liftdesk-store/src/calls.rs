@@ -1,14 +1,13 @@
 //! Breakdown calls: as the agency reads them, as a call center opens and
 //! tracks them, and their assignment and status changes.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::sql::Value;
+use crate::sql::{OptionalExtension, params, params_from_iter};
 use crate::{Code, code};
 use liftdesk_domain::call::{CallStatus, CallType};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::types::Value;
-use rusqlite::{OptionalExtension, params, params_from_iter};
 
 use super::StoreResult;
 
@@ -37,9 +36,8 @@ pub struct CallRow {
 /// The call `id` if it belongs to `agency_id`.
 pub fn get_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<CallRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT c.id, c.reference, c.status, c.type, c.description, c.caller, c.received_at,
+    conn.query_row_cached(
+        "SELECT c.id, c.reference, c.status, c.type, c.description, c.caller, c.received_at,
                     c.arrived_at, c.resolved_at, c.equipment_id, e.number, c.technician_id, t.name,
                     c.call_center_id, cc.name
              FROM calls c
@@ -47,28 +45,28 @@ pub fn get_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult
              LEFT JOIN technicians t ON t.id = c.technician_id
              LEFT JOIN call_centers cc ON cc.id = c.call_center_id
              WHERE c.id = ?1 AND c.agency_id = ?2",
-            [id, agency_id],
-            |r| {
-                Ok(CallRow {
-                    id: r.get(0)?,
-                    reference: r.get(1)?,
-                    status: code(r, 2)?,
-                    call_type: code(r, 3)?,
-                    description: r.get(4)?,
-                    caller: r.get(5)?,
-                    received_at: r.get(6)?,
-                    arrived_at: r.get(7)?,
-                    resolved_at: r.get(8)?,
-                    equipment_id: r.get(9)?,
-                    equipment_number: r.get(10)?,
-                    technician_id: r.get(11)?,
-                    technician_name: r.get(12)?,
-                    center_id: r.get(13)?,
-                    center_name: r.get(14)?,
-                })
-            },
-        )
-        .optional()?)
+        [id, agency_id],
+        |r| {
+            Ok(CallRow {
+                id: r.get(0)?,
+                reference: r.get(1)?,
+                status: code(r, 2)?,
+                call_type: code(r, 3)?,
+                description: r.get(4)?,
+                caller: r.get(5)?,
+                received_at: r.get(6)?,
+                arrived_at: r.get(7)?,
+                resolved_at: r.get(8)?,
+                equipment_id: r.get(9)?,
+                equipment_number: r.get(10)?,
+                technician_id: r.get(11)?,
+                technician_name: r.get(12)?,
+                center_id: r.get(13)?,
+                center_name: r.get(14)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// A call as its call center tracks it.
@@ -90,22 +88,21 @@ pub fn get_by_center_reference(
     reference: &str,
 ) -> StoreResult<Option<CenterCallRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT id, reference, status, arrived_at, resolved_at FROM calls
+    conn.query_row_cached(
+        "SELECT id, reference, status, arrived_at, resolved_at FROM calls
              WHERE call_center_id = ?1 AND reference = ?2 AND agency_id = ?3",
-            [call_center_id, reference, agency_id],
-            |r| {
-                Ok(CenterCallRow {
-                    id: r.get(0)?,
-                    reference: r.get(1)?,
-                    status: code(r, 2)?,
-                    arrived_at: r.get(3)?,
-                    resolved_at: r.get(4)?,
-                })
-            },
-        )
-        .optional()?)
+        [call_center_id, reference, agency_id],
+        |r| {
+            Ok(CenterCallRow {
+                id: r.get(0)?,
+                reference: r.get(1)?,
+                status: code(r, 2)?,
+                arrived_at: r.get(3)?,
+                resolved_at: r.get(4)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// A call sent by a call center, status `ouverte`.
@@ -348,7 +345,7 @@ const LIST_JOINS: &str = "JOIN equipment e ON e.id = c.equipment_id
     LEFT JOIN buildings b ON b.id = e.building_id
     LEFT JOIN technicians t ON t.id = c.technician_id";
 
-fn list_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CallListRow> {
+fn list_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<CallListRow> {
     Ok(CallListRow {
         id: r.get(0)?,
         reference: r.get(1)?,
@@ -438,7 +435,7 @@ pub fn list_all(
          ORDER BY {LIST_ORDER}"
     ))?;
     let rows = stmt.query_map(params_from_iter(values.iter()), list_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// A call as the Equipment screen shows it (history, downtime, logbook).
@@ -461,7 +458,7 @@ pub struct EquipmentCallRow {
 const EQUIPMENT_CALL_COLUMNS: &str = "c.id, c.reference, c.type, c.status, c.description, c.caller,
      c.received_at, c.arrived_at, c.stopped_at, c.resolved_at, t.name";
 
-fn equipment_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentCallRow> {
+fn equipment_call_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentCallRow> {
     Ok(EquipmentCallRow {
         id: r.get(0)?,
         reference: r.get(1)?,
@@ -497,7 +494,7 @@ pub fn of_equipment_since(
         params![equipment_id, agency_id, since, limit],
         equipment_call_row,
     )?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// The equipment's latest calls (at most `limit`, newest first) and how many it has.

@@ -1,12 +1,11 @@
 //! Clients (the partner workflow API's client records); their contacts
 //! are in `store::contacts`.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::sql::Value;
+use crate::sql::{OptionalExtension, params, params_from_iter};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::types::Value;
-use rusqlite::{OptionalExtension, params, params_from_iter};
 
 use super::StoreResult;
 
@@ -31,7 +30,7 @@ pub struct ClientRow {
 const COLUMNS: &str = "id, client_ref, nom, statut, types, email, telephone, adresse, \
      complement_adresse, siren, siret, supprime";
 
-fn client_from_row(r: &rusqlite::Row) -> rusqlite::Result<ClientRow> {
+fn client_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<ClientRow> {
     Ok(ClientRow {
         id: r.get(0)?,
         client_ref: r.get(1)?,
@@ -44,7 +43,7 @@ fn client_from_row(r: &rusqlite::Row) -> rusqlite::Result<ClientRow> {
         complement_adresse: r.get(8)?,
         siren: r.get(9)?,
         siret: r.get(10)?,
-        supprime: r.get::<_, i64>(11)? != 0,
+        supprime: r.get::<i64>(11)? != 0,
     })
 }
 
@@ -55,13 +54,12 @@ pub fn find_by_ref(
     client_ref: &str,
 ) -> StoreResult<Option<ClientRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            &format!("SELECT {COLUMNS} FROM clients WHERE agency_id = ?1 AND client_ref = ?2"),
-            [agency_id, client_ref],
-            client_from_row,
-        )
-        .optional()?)
+    conn.query_row_cached(
+        &format!("SELECT {COLUMNS} FROM clients WHERE agency_id = ?1 AND client_ref = ?2"),
+        [agency_id, client_ref],
+        client_from_row,
+    )
+    .optional()
 }
 
 /// Every client of the agency (archived ones too), oldest first.

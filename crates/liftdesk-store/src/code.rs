@@ -4,56 +4,35 @@
 //! not know is an error where the row is read (the store's `Corrupt`
 //! failure), not a string re-parsed further up.
 
-use std::fmt;
-
+use crate::StoreResult;
+use crate::sql::{FromValue, Row, ToValue, ValueRef};
 use liftdesk_domain::WireCode;
-use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 /// `T` as stored: its code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Code<T>(pub T);
 
-/// A stored code that is none of `T`'s.
-#[derive(Debug)]
-struct UnknownCode {
-    code: String,
-    known: &'static [&'static str],
-}
-
-impl fmt::Display for UnknownCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "code inconnu en base : « {} » (attendu : {})",
-            self.code,
-            self.known.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for UnknownCode {}
-
-impl<T: WireCode> FromSql for Code<T> {
-    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-        let text = value.as_str()?;
-        T::from_code(text).map(Code).ok_or_else(|| {
-            FromSqlError::Other(Box::new(UnknownCode {
-                code: text.to_owned(),
-                known: T::CODES,
-            }))
+impl<T: WireCode> FromValue for Code<T> {
+    fn from_value(value: ValueRef<'_>) -> Result<Self, String> {
+        let text = String::from_value(value)?;
+        T::from_code(&text).map(Code).ok_or_else(|| {
+            format!(
+                "code inconnu en base : « {text} » (attendu : {})",
+                T::CODES.join(", ")
+            )
         })
     }
 }
 
-impl<T: WireCode> ToSql for Code<T> {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.0.code()))
+impl<T: WireCode> ToValue for Code<T> {
+    fn to_value(&self) -> StoreResult<ValueRef<'_>> {
+        Ok(ValueRef::Text(self.0.code()))
     }
 }
 
 /// The value of column `index`, stored as a code.
-pub(crate) fn code<T: WireCode>(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<T> {
-    row.get::<_, Code<T>>(index).map(|code| code.0)
+pub(crate) fn code<T: WireCode>(row: &Row<'_>, index: usize) -> StoreResult<T> {
+    row.get::<Code<T>>(index).map(|code| code.0)
 }
 
 #[cfg(test)]
@@ -63,7 +42,8 @@ mod tests {
 
     #[test]
     fn reads_and_writes_the_code_and_refuses_an_unknown_one() {
-        let conn = rusqlite::Connection::open_in_memory().expect("memory");
+        let raw = rusqlite::Connection::open_in_memory().expect("memory");
+        let conn = crate::Conn::of(&raw);
         let back: String = conn
             .query_row("SELECT ?1", [Code(CallStatus::Resolue)], |r| r.get(0))
             .expect("written");

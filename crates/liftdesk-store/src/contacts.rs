@@ -2,7 +2,7 @@
 //! has no agency of its own: it is in its client's agency.
 
 use crate::Conn;
-use rusqlite::params;
+use crate::sql::params;
 
 use super::StoreResult;
 use crate::Tx;

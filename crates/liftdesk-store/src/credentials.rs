@@ -1,13 +1,12 @@
 //! API tokens, call-center keys and partner keys. Only SHA-256 fingerprints
 //! of the secrets are stored.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
 use liftdesk_domain::id::AgencyId;
 use std::sync::LazyLock;
 
-use rusqlite::{OptionalExtension, params};
+use crate::sql::{OptionalExtension, params};
 
 use crate::agencies::{AGENCY_COLUMNS, AgencyRow, agency_from_row};
 use crate::{Code, code};
@@ -57,7 +56,7 @@ pub struct ApiTokenMatch {
 }
 
 pub fn find_live_api_token(conn: &Conn, fingerprint: &str) -> StoreResult<Option<ApiTokenMatch>> {
-    Ok(conn
+    conn
         .query_row_cached(
             "SELECT c.id, c.account_id, c.last_used_at FROM credentials c
              JOIN accounts a ON a.id = c.account_id
@@ -71,7 +70,7 @@ pub fn find_live_api_token(conn: &Conn, fingerprint: &str) -> StoreResult<Option
                 })
             },
         )
-        .optional()?)
+        .optional()
 }
 
 /// Revokes a credential; false when it does not exist or was already revoked.
@@ -84,20 +83,20 @@ pub fn revoke(tx: &Tx, id: &str) -> StoreResult<bool> {
 }
 
 pub fn exists(conn: &Conn, id: &str) -> StoreResult<bool> {
-    Ok(conn.query_row_cached(
+    conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM credentials WHERE id = ?1)",
         [id],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Revokes every live API token of an account (a password change does this).
 pub fn revoke_api_tokens_of_account(tx: &Tx, account_id: &str) -> StoreResult<usize> {
-    Ok(tx.execute_cached(
+    tx.execute_cached(
         "UPDATE credentials SET revoked_at = ?2
          WHERE account_id = ?1 AND kind = 'api_token' AND revoked_at IS NULL",
         params![account_id, tx.now_text()],
-    )?)
+    )
 }
 
 pub fn touch(tx: &Tx, id: &str, at: &str) -> StoreResult<()> {
@@ -167,17 +166,16 @@ pub fn find_live_call_center_key(
              WHERE c.fingerprint = ?1 AND c.kind = 'call_center_key' AND c.revoked_at IS NULL"
         )
     });
-    Ok(conn
-        .query_row_cached(&SQL, [fingerprint], |row| {
-            Ok(CallCenterKeyMatch {
-                agency: agency_from_row(row)?,
-                credential_id: row.get(5)?,
-                call_center_id: row.get(6)?,
-                call_center_name: row.get(7)?,
-                last_used_at: row.get(8)?,
-            })
+    conn.query_row_cached(&SQL, [fingerprint], |row| {
+        Ok(CallCenterKeyMatch {
+            agency: agency_from_row(row)?,
+            credential_id: row.get(5)?,
+            call_center_id: row.get(6)?,
+            call_center_name: row.get(7)?,
+            last_used_at: row.get(8)?,
         })
-        .optional()?)
+    })
+    .optional()
 }
 
 /// A live partner key and the agencies attributed to it.
@@ -230,22 +228,21 @@ pub struct CredentialRow {
 }
 
 pub fn get(conn: &Conn, id: &str) -> StoreResult<Option<CredentialRow>> {
-    Ok(conn
-        .query_row_cached(
-            "SELECT id, kind, name, account_id, agency_id, revoked_at FROM credentials WHERE id = ?1",
-            [id],
-            |row| {
-                Ok(CredentialRow {
-                    id: row.get(0)?,
-                    kind: code(row, 1)?,
-                    name: row.get(2)?,
-                    account_id: row.get(3)?,
-                    agency_id: row.get(4)?,
-                    revoked_at: row.get(5)?,
-                })
-            },
-        )
-        .optional()?)
+    conn.query_row_cached(
+        "SELECT id, kind, name, account_id, agency_id, revoked_at FROM credentials WHERE id = ?1",
+        [id],
+        |row| {
+            Ok(CredentialRow {
+                id: row.get(0)?,
+                kind: code(row, 1)?,
+                name: row.get(2)?,
+                account_id: row.get(3)?,
+                agency_id: row.get(4)?,
+                revoked_at: row.get(5)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// A live credential as the keys-and-tokens screen lists it.
@@ -261,7 +258,7 @@ pub struct ListedCredential {
     pub other_agencies: i64,
 }
 
-fn listed_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<ListedCredential> {
+fn listed_from(row: &crate::sql::Row<'_>) -> crate::StoreResult<ListedCredential> {
     Ok(ListedCredential {
         id: row.get(0)?,
         name: row.get(1)?,
@@ -363,11 +360,11 @@ pub fn is_attributed_to(
     agency_id: &AgencyId,
 ) -> StoreResult<bool> {
     let agency_id = agency_id.as_str();
-    Ok(conn.query_row_cached(
+    conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2)",
         params![credential_id, agency_id],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Withdraws one agency from a partner key; returns how many agencies it
@@ -382,9 +379,9 @@ pub fn withdraw_partner_agency(
         "DELETE FROM partner_key_agencies WHERE credential_id = ?1 AND agency_id = ?2",
         params![credential_id, agency_id],
     )?;
-    Ok(tx.query_row_cached(
+    tx.query_row_cached(
         "SELECT COUNT(*) FROM partner_key_agencies WHERE credential_id = ?1",
         [credential_id],
         |r| r.get(0),
-    )?)
+    )
 }

@@ -2,10 +2,9 @@
 //! one agency, each reading a slice of an index (migration V5) so that they
 //! stay fast on a million invoices and fifty thousand equipment.
 
-use crate::CachedStatements;
 use crate::Conn;
+use crate::sql::params;
 use liftdesk_domain::id::AgencyId;
-use rusqlite::params;
 
 use super::StoreResult;
 
@@ -171,7 +170,7 @@ pub fn unpaid_by_age(
     let mut stmt = conn.prepare_cached(&credits_sql)?;
     let credits = stmt
         .query_map(params![agency_id, today], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+            Ok((r.get::<String>(0)?, r.get::<i64>(1)?))
         })?
         .collect::<Result<Vec<_>, _>>()?;
     for (bucket, credited) in credits {

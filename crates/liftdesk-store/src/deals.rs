@@ -1,6 +1,5 @@
 //! Deals ("affaires") of the partner workflow API.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
 use liftdesk_domain::id::AgencyId;
@@ -20,14 +19,14 @@ pub struct DealFilter {
 /// How many deals of that one agency match.
 pub fn count(conn: &Conn, agency_id: &AgencyId, filter: &DealFilter) -> StoreResult<i64> {
     let agency_id = agency_id.as_str();
-    Ok(conn.query_row_cached(
+    conn.query_row_cached(
         "SELECT COUNT(*) FROM deals
          WHERE agency_id = ?1
            AND (?2 IS NULL OR substr(created_at, 1, 10) >= ?2)
            AND (?3 IS NULL OR substr(created_at, 1, 10) <= ?3)
            AND (?4 IS NULL OR type_affaire = ?4)
            AND (?5 IS NULL OR category = ?5)",
-        rusqlite::params![
+        crate::sql::params![
             agency_id,
             filter.from,
             filter.to,
@@ -35,7 +34,7 @@ pub fn count(conn: &Conn, agency_id: &AgencyId, filter: &DealFilter) -> StoreRes
             filter.category
         ],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// The deal of the agency with that external opportunity id.
@@ -45,14 +44,13 @@ pub fn find_by_external_id(
     external_id: &str,
 ) -> StoreResult<Option<String>> {
     let agency_id = agency_id.as_str();
-    use rusqlite::OptionalExtension;
-    Ok(conn
-        .query_row_cached(
-            "SELECT id FROM deals WHERE agency_id = ?1 AND external_opportunity_id = ?2",
-            [agency_id, external_id],
-            |r| r.get(0),
-        )
-        .optional()?)
+    use crate::sql::OptionalExtension;
+    conn.query_row_cached(
+        "SELECT id FROM deals WHERE agency_id = ?1 AND external_opportunity_id = ?2",
+        [agency_id, external_id],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 /// A new deal (`Ouverte`); its id.
@@ -74,7 +72,7 @@ pub fn insert(tx: &Tx, deal: &NewDeal<'_>) -> StoreResult<String> {
         "INSERT INTO deals (id, agency_id, type_affaire, types_etat_des_lieux, external_opportunity_id,
              requester_email, surveyor_account_id, client_id, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
-        rusqlite::params![
+        crate::sql::params![
             id,
             deal.agency_id,
             deal.type_affaire,

@@ -12,12 +12,12 @@
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 
+use crate::sql::params;
+use crate::sql::{ToValue, ValueRef};
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc, Weekday};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use rusqlite::params;
-use rusqlite::types::{ToSql, ToSqlOutput, ValueRef};
 use uuid::Uuid;
 
 use crate::Tx;
@@ -246,19 +246,26 @@ impl Id {
     }
 }
 
-impl ToSql for Id {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::Borrowed(ValueRef::Text(&self.0)))
+impl ToValue for Id {
+    fn to_value(&self) -> crate::StoreResult<ValueRef<'_>> {
+        ascii(&self.0)
     }
+}
+
+/// A text the demo wrote in ASCII (ids, days, instants) as a value.
+fn ascii(bytes: &[u8]) -> crate::StoreResult<ValueRef<'_>> {
+    std::str::from_utf8(bytes)
+        .map(ValueRef::Text)
+        .map_err(crate::StoreError::encoding)
 }
 
 /// A UTC timestamp as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
 #[derive(Clone, Copy)]
 struct Ts([u8; 24]);
 
-impl ToSql for Ts {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::Borrowed(ValueRef::Text(&self.0)))
+impl ToValue for Ts {
+    fn to_value(&self) -> crate::StoreResult<ValueRef<'_>> {
+        ascii(&self.0)
     }
 }
 
@@ -266,9 +273,9 @@ impl ToSql for Ts {
 #[derive(Clone, Copy)]
 struct Day([u8; 10]);
 
-impl ToSql for Day {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::Borrowed(ValueRef::Text(&self.0)))
+impl ToValue for Day {
+    fn to_value(&self) -> crate::StoreResult<ValueRef<'_>> {
+        ascii(&self.0)
     }
 }
 
@@ -712,11 +719,11 @@ fn load_catalog(tx: &Tx) -> Result<Vec<Field>> {
     )?;
     let rows = stmt.query_map([], |row| {
         Ok((
-            row.get::<_, String>(0)?,
-            row.get::<_, String>(1)?,
-            row.get::<_, Option<String>>(2)?,
-            row.get::<_, Option<String>>(3)?,
-            row.get::<_, bool>(4)?,
+            row.get::<String>(0)?,
+            row.get::<String>(1)?,
+            row.get::<Option<String>>(2)?,
+            row.get::<Option<String>>(3)?,
+            row.get::<bool>(4)?,
         ))
     })?;
     let mut fields = Vec::new();
@@ -787,7 +794,7 @@ fn load_staff(tx: &Tx, organization_id: &str, agency_id: &str) -> Result<Staff> 
          ORDER BY a.email",
     )?;
     let rows = stmt.query_map(params![organization_id, agency_id], |row| {
-        Ok((row.get::<_, String>(0)?, row.get::<_, bool>(1)?))
+        Ok((row.get::<String>(0)?, row.get::<bool>(1)?))
     })?;
     let mut staff = Staff {
         accounts: Vec::new(),
@@ -823,7 +830,7 @@ fn load_call_centers(tx: &Tx, agency_id: &str) -> Result<Vec<CallCenter>> {
             credential_id: row.get(1)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    Ok(rows.collect::<crate::StoreResult<Vec<_>>>()?)
 }
 
 // ---------------------------------------------------------------------------
@@ -4083,8 +4090,8 @@ struct Written {
 
 /// Writes documents with gapless numbers per nature and year.
 struct InvoiceWriter<'s> {
-    insert_invoice: rusqlite::CachedStatement<'s>,
-    insert_line: rusqlite::CachedStatement<'s>,
+    insert_invoice: crate::sql::Statement<'s>,
+    insert_line: crate::sql::Statement<'s>,
     agency_id: &'s str,
     clock: Clock,
     /// Last sequence given per (nature, year).
@@ -4539,6 +4546,7 @@ fn credit_lines(rng: &mut StdRng, credited: &Issued, lines: &mut Lines) {
 mod tests {
     use super::*;
     use rusqlite::Connection;
+    use rusqlite::params;
     use rusqlite::types::Value;
 
     const V1: &str = include_str!("../migrations/V1__domain.sql");

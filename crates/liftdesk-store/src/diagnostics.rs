@@ -1,7 +1,6 @@
 //! Counts for the support diagnostics: how many of each record, and the
 //! webhook deliveries by state. Numbers only, nothing personal.
 
-use crate::CachedStatements;
 use crate::Conn;
 
 use super::StoreResult;
@@ -38,7 +37,6 @@ pub fn deliveries_by_status(conn: &Conn) -> StoreResult<Vec<(String, i64)>> {
     let mut stmt = conn.prepare(
         "SELECT status, count(*) FROM webhook_deliveries GROUP BY status ORDER BY status",
     )?;
-    Ok(stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?)
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<crate::StoreResult<_>>()
 }

@@ -1,10 +1,9 @@
 //! Discrepancies (écarts): what a survey found wrong on an equipment.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::sql::params;
 use liftdesk_domain::id::AgencyId;
-use rusqlite::params;
 
 use super::new_id;
 

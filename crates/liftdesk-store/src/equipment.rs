@@ -1,10 +1,9 @@
 //! Equipment and its surveyed technical data.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::sql::{OptionalExtension, params};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 use liftdesk_domain::knowledge;
@@ -95,7 +94,7 @@ const EQUIPMENT_COLUMNS: &str =
 
 const EQUIPMENT_FROM: &str = "equipment e LEFT JOIN buildings b ON b.id = e.building_id";
 
-fn equipment_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentRow> {
+fn equipment_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentRow> {
     let building_id: Option<String> = r.get(12)?;
     let building = match building_id {
         Some(id) => Some(BuildingRow {
@@ -134,13 +133,14 @@ pub fn get(
     equipment_id: &str,
 ) -> StoreResult<Option<EquipmentRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            &format!("SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM} WHERE e.id = ?1 AND e.agency_id = ?2"),
-            [equipment_id, agency_id],
-            equipment_from_row,
-        )
-        .optional()?)
+    conn.query_row_cached(
+        &format!(
+            "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM} WHERE e.id = ?1 AND e.agency_id = ?2"
+        ),
+        [equipment_id, agency_id],
+        equipment_from_row,
+    )
+    .optional()
 }
 
 /// The equipment of the agency whose number matches, ignoring spaces and
@@ -151,13 +151,12 @@ pub fn find_by_number(
     number: &str,
 ) -> StoreResult<Option<EquipmentRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .prepare_cached(&format!(
-            "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
+    conn.prepare_cached(&format!(
+        "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
                  WHERE e.agency_id = ?1 AND e.number_key = {NUMBER_KEY_OF_PARAM}"
-        ))?
-        .query_row([agency_id, number], equipment_from_row)
-        .optional()?)
+    ))?
+    .query_row([agency_id, number], equipment_from_row)
+    .optional()
 }
 
 /// The equipment of the agency with that identifier in the partner's
@@ -168,13 +167,12 @@ pub fn find_by_external_id(
     external_id: &str,
 ) -> StoreResult<Option<EquipmentRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .prepare_cached(&format!(
-            "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
+    conn.prepare_cached(&format!(
+        "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
                  WHERE e.agency_id = ?1 AND e.external_id = ?2 ORDER BY e.created_at, e.id LIMIT 1"
-        ))?
-        .query_row([agency_id, external_id], equipment_from_row)
-        .optional()?)
+    ))?
+    .query_row([agency_id, external_id], equipment_from_row)
+    .optional()
 }
 
 /// `number_key` of the text parameter ?2, computed as the generated column is.
@@ -189,13 +187,12 @@ pub fn number_used_by_other(
     equipment_id: &str,
 ) -> StoreResult<Option<String>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .prepare_cached(&format!(
-            "SELECT number FROM equipment
+    conn.prepare_cached(&format!(
+        "SELECT number FROM equipment
                  WHERE agency_id = ?1 AND number_key = {NUMBER_KEY_OF_PARAM} AND id <> ?3"
-        ))?
-        .query_row([agency_id, number, equipment_id], |r| r.get(0))
-        .optional()?)
+    ))?
+    .query_row([agency_id, number, equipment_id], |r| r.get(0))
+    .optional()
 }
 
 /// Writes the whole identity of an equipment.
@@ -251,7 +248,7 @@ pub fn values(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<(String, Strin
          WHERE v.equipment_id = ?1 ORDER BY f.position, f.code",
     )?;
     let rows = stmt.query_map([equipment_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// Records a datum entered outside any survey (`survey_id` NULL), now.
@@ -280,14 +277,14 @@ pub fn record_survey_values(
     survey_id: &str,
     surveyed_at: &str,
 ) -> StoreResult<usize> {
-    Ok(tx.execute_cached(
+    tx.execute_cached(
         "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
          SELECT ?1, field_code, value, survey_id, ?3 FROM survey_values WHERE survey_id = ?2
          ON CONFLICT (equipment_id, field_code)
          DO UPDATE SET value = excluded.value, survey_id = excluded.survey_id,
                        surveyed_at = excluded.surveyed_at",
         params![equipment_id, survey_id, surveyed_at],
-    )?)
+    )
 }
 
 /// Erases a datum: it is then "never surveyed" again.
@@ -335,7 +332,7 @@ pub fn buildings_of_agency(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec
             city: r.get(5)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// A new building of the agency (the equipment are attached separately).
@@ -449,7 +446,7 @@ pub fn without_external_id(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec
          ORDER BY e.number_key, e.id"
     ))?;
     let rows = stmt.query_map([agency_id], equipment_from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// Every equipment of the agency, by number (`number_key`; the unnumbered
@@ -462,7 +459,7 @@ pub fn of_agency(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<Equipment
          ORDER BY e.number_key IS NULL, e.number_key, e.id"
     ))?;
     let rows = stmt.query_map([agency_id], equipment_from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// What the equipment search looks into, folded by the SQL function `FOLD`
@@ -490,12 +487,11 @@ pub fn search(
     for _ in words {
         condition.push_str(&format!(" AND instr({SEARCHED_TEXT}, ?) > 0"));
     }
-    let mut values: Vec<rusqlite::types::Value> =
-        vec![rusqlite::types::Value::Text(agency_id.to_owned())];
-    values.extend(words.iter().cloned().map(rusqlite::types::Value::Text));
+    let mut values: Vec<crate::sql::Value> = vec![crate::sql::Value::Text(agency_id.to_owned())];
+    values.extend(words.iter().cloned().map(crate::sql::Value::Text));
     let mut page_values = values.clone();
-    page_values.push(rusqlite::types::Value::Integer(i64::from(limit)));
-    page_values.push(rusqlite::types::Value::Integer(
+    page_values.push(crate::sql::Value::Integer(i64::from(limit)));
+    page_values.push(crate::sql::Value::Integer(
         i64::try_from(offset).unwrap_or(i64::MAX),
     ));
     let mut stmt = conn.prepare_cached(&format!(
@@ -506,8 +502,8 @@ pub fn search(
     ))?;
     let mut total = None;
     let rows = stmt
-        .query_map(rusqlite::params_from_iter(page_values.iter()), |r| {
-            Ok((equipment_from_row(r)?, r.get::<_, i64>(18)?))
+        .query_map(crate::sql::params_from_iter(page_values.iter()), |r| {
+            Ok((equipment_from_row(r)?, r.get::<i64>(18)?))
         })?
         .map(|row| {
             row.map(|(equipment, count)| {
@@ -522,7 +518,7 @@ pub fn search(
             .prepare_cached(&format!(
                 "SELECT COUNT(*) FROM {EQUIPMENT_FROM} WHERE {condition}"
             ))?
-            .query_row(rusqlite::params_from_iter(values.iter()), |r| r.get(0))?,
+            .query_row(crate::sql::params_from_iter(values.iter()), |r| r.get(0))?,
     };
     Ok((total, rows))
 }
@@ -596,7 +592,7 @@ pub fn by_number_prefix(
     let total: i64 = conn.query_row_cached(
         "SELECT count(*) FROM equipment
          WHERE agency_id = ?1 AND number_key >= ?2 AND number_key < ?3",
-        rusqlite::params![agency_id, key_prefix, upper],
+        crate::sql::params![agency_id, key_prefix, upper],
         |r| r.get(0),
     )?;
     let mut stmt = conn.prepare_cached(&format!(
@@ -605,7 +601,7 @@ pub fn by_number_prefix(
          ORDER BY e.number_key, e.id LIMIT ?4"
     ))?;
     let rows = stmt.query_map(
-        rusqlite::params![agency_id, key_prefix, upper, i64::from(limit)],
+        crate::sql::params![agency_id, key_prefix, upper, i64::from(limit)],
         equipment_from_row,
     )?;
     Ok((total, rows.collect::<Result<_, _>>()?))
@@ -637,7 +633,7 @@ const PLAN_COLUMNS: &str = "e.id, e.number, e.type, e.maintenance_contract, e.vi
      (SELECT min(v.planned_for) FROM visits v
       WHERE v.equipment_id = e.id AND v.status IN ('planifiee', 'en_cours'))";
 
-fn plan_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PlanRow> {
+fn plan_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<PlanRow> {
     Ok(PlanRow {
         id: r.get(0)?,
         number: r.get(1)?,
@@ -657,16 +653,15 @@ fn plan_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PlanRow> {
 /// One equipment of the agency with its plan (None when not of the agency).
 pub fn plan_of(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<PlanRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            &format!(
-                "SELECT {PLAN_COLUMNS} FROM equipment e LEFT JOIN buildings b ON b.id = e.building_id
+    conn.query_row_cached(
+        &format!(
+            "SELECT {PLAN_COLUMNS} FROM equipment e LEFT JOIN buildings b ON b.id = e.building_id
                  WHERE e.id = ?1 AND e.agency_id = ?2"
-            ),
-            [id, agency_id],
-            plan_from_row,
-        )
-        .optional()?)
+        ),
+        [id, agency_id],
+        plan_from_row,
+    )
+    .optional()
 }
 
 /// The agency's equipment under maintenance contract (`parc`) whose plan
@@ -679,14 +674,14 @@ pub fn in_plan(conn: &Conn, agency_id: &AgencyId, until: &str) -> StoreResult<Ve
            AND coalesce(e.plan_start_on, substr(e.created_at, 1, 10)) <= ?2"
     ))?;
     let rows = stmt.query_map([agency_id, until], plan_from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// Changes the days between two visits of the plan.
 pub fn set_visit_interval(tx: &Tx, id: &str, days: i64, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE equipment SET visit_interval_days = ?2, updated_at = ?3 WHERE id = ?1",
-        rusqlite::params![id, days, now],
+        crate::sql::params![id, days, now],
     )?;
     Ok(())
 }
@@ -769,8 +764,8 @@ fn park_conditions(
     agency_id: &str,
     filter: &ParkFilter,
     tenths: &str,
-) -> (String, Vec<rusqlite::types::Value>) {
-    use rusqlite::types::Value;
+) -> (String, Vec<crate::sql::Value>) {
+    use crate::sql::Value;
     let mut condition = String::from("e.agency_id = ?");
     let mut values = vec![Value::Text(agency_id.to_owned())];
     for word in &filter.words {
@@ -816,7 +811,7 @@ pub fn park_page(
     offset: u64,
 ) -> StoreResult<(i64, Vec<ParkRow>)> {
     let agency_id = agency_id.as_str();
-    use rusqlite::types::Value;
+    use crate::sql::Value;
     let tenths = knowledge_tenths_of_e(conn)?;
     let (condition, values) = park_conditions(agency_id, filter, &tenths);
     let mut page_values = values.clone();
@@ -836,20 +831,17 @@ pub fn park_page(
     ))?;
     let mut total = None;
     let rows = stmt
-        .query_map(rusqlite::params_from_iter(page_values.iter()), |r| {
+        .query_map(crate::sql::params_from_iter(page_values.iter()), |r| {
             Ok((
                 ParkRow {
                     equipment: equipment_from_row(r)?,
-                    client: match (
-                        r.get::<_, Option<String>>(18)?,
-                        r.get::<_, Option<String>>(19)?,
-                    ) {
+                    client: match (r.get::<Option<String>>(18)?, r.get::<Option<String>>(19)?) {
                         (Some(id), Some(name)) => Some((id, name)),
                         _ => None,
                     },
                     knowledge_tenths: r.get(20)?,
                 },
-                r.get::<_, i64>(21)?,
+                r.get::<i64>(21)?,
             ))
         })?
         .map(|row| {
@@ -865,7 +857,7 @@ pub fn park_page(
             .prepare_cached(&format!(
                 "SELECT COUNT(*) FROM {EQUIPMENT_FROM} WHERE {condition}"
             ))?
-            .query_row(rusqlite::params_from_iter(values.iter()), |r| r.get(0))?,
+            .query_row(crate::sql::params_from_iter(values.iter()), |r| r.get(0))?,
     };
     Ok((total, rows))
 }
@@ -878,13 +870,12 @@ pub fn client_ref_and_name(
     client_id: &str,
 ) -> StoreResult<Option<(String, String)>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT client_ref, nom FROM clients WHERE id = ?1 AND agency_id = ?2",
-            [client_id, agency_id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?)
+    conn.query_row_cached(
+        "SELECT client_ref, nom FROM clients WHERE id = ?1 AND agency_id = ?2",
+        [client_id, agency_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
 }
 
 /// A current datum of an equipment with when and by which survey it was recorded.
@@ -913,5 +904,5 @@ pub fn values_detailed(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<Value
             survey_number: r.get(3)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }

@@ -1,11 +1,10 @@
 //! Uploaded spreadsheets waiting for verification and import
 //! (`import_files`): each belongs to an agency and expires.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::sql::{OptionalExtension, params};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 
@@ -24,7 +23,7 @@ pub struct ImportFileRow {
     pub expires_at: String,
 }
 
-fn file_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ImportFileRow> {
+fn file_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<ImportFileRow> {
     let columns: String = r.get(3)?;
     Ok(ImportFileRow {
         id: r.get(0)?,
@@ -68,14 +67,13 @@ pub fn get(
     now: &str,
 ) -> StoreResult<Option<ImportFileRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT id, agency_id, name, columns, row_count, created_by, created_at, expires_at
+    conn.query_row_cached(
+        "SELECT id, agency_id, name, columns, row_count, created_by, created_at, expires_at
              FROM import_files WHERE id = ?1 AND agency_id = ?2 AND expires_at > ?3",
-            params![file_id, agency_id, now],
-            file_from_row,
-        )
-        .optional()?)
+        params![file_id, agency_id, now],
+        file_from_row,
+    )
+    .optional()
 }
 
 /// The stored content of the agency's file, unless it has expired at `now`.
@@ -86,16 +84,15 @@ pub fn content(
     now: &str,
 ) -> StoreResult<Option<Vec<u8>>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT content FROM import_files WHERE id = ?1 AND agency_id = ?2 AND expires_at > ?3",
-            params![file_id, agency_id, now],
-            |r| r.get(0),
-        )
-        .optional()?)
+    conn.query_row_cached(
+        "SELECT content FROM import_files WHERE id = ?1 AND agency_id = ?2 AND expires_at > ?3",
+        params![file_id, agency_id, now],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 /// Deletes every file expired at `now`; how many.
 pub fn delete_expired(tx: &Tx, now: &str) -> StoreResult<usize> {
-    Ok(tx.execute_cached("DELETE FROM import_files WHERE expires_at <= ?1", [now])?)
+    tx.execute_cached("DELETE FROM import_files WHERE expires_at <= ?1", [now])
 }

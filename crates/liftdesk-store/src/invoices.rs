@@ -1,14 +1,13 @@
 //! Invoices and credit notes, their lines, their numbering, and the clients
 //! they are made out to.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
 use crate::code;
+use crate::sql::Value;
+use crate::sql::{OptionalExtension, Row, params, params_from_iter};
 use liftdesk_domain::id::AgencyId;
 use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
-use rusqlite::types::Value;
-use rusqlite::{OptionalExtension, Row, params, params_from_iter};
 
 use super::new_id;
 use super::{StoreError, StoreResult};
@@ -42,10 +41,10 @@ const INVOICE_COLUMNS: &str =
      i.credited_invoice_id, i.quote_id, i.buyer_name, i.buyer_address, i.buyer_siren, i.issued_on,
      i.due_on, i.paid_on, i.total_excl_cents, i.total_incl_cents, i.created_on";
 
-fn invoice_from_row(r: &Row<'_>) -> rusqlite::Result<InvoiceRow> {
+fn invoice_from_row(r: &Row<'_>) -> crate::StoreResult<InvoiceRow> {
     Ok(InvoiceRow {
         id: r.get(0)?,
-        agency_id: AgencyId::new(r.get::<_, String>(1)?),
+        agency_id: AgencyId::new(r.get::<String>(1)?),
         nature: code(r, 2)?,
         status: code(r, 3)?,
         number: r.get(4)?,
@@ -203,7 +202,7 @@ fn list_seeking_from(
         let mut start = None;
         while let Some(day) = days.next()? {
             let created_on: String = day.get(0)?;
-            let n = u64::try_from(day.get::<_, i64>(1)?).unwrap_or(0);
+            let n = u64::try_from(day.get::<i64>(1)?).unwrap_or(0);
             if before + n > offset {
                 start = Some((Some(created_on), offset - before));
                 break;
@@ -293,16 +292,15 @@ pub fn list_by_offset(
 /// The invoice or credit note `id` of the agency.
 pub fn get(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<InvoiceRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            &format!(
-                "SELECT {INVOICE_COLUMNS} FROM invoices i LEFT JOIN clients c ON c.id = i.client_id
+    conn.query_row_cached(
+        &format!(
+            "SELECT {INVOICE_COLUMNS} FROM invoices i LEFT JOIN clients c ON c.id = i.client_id
                  WHERE i.id = ?1 AND i.agency_id = ?2"
-            ),
-            [id, agency_id],
-            invoice_from_row,
-        )
-        .optional()?)
+        ),
+        [id, agency_id],
+        invoice_from_row,
+    )
+    .optional()
 }
 
 /// The lines of an invoice or credit note, in their order.
@@ -319,7 +317,7 @@ pub fn lines(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<InvoiceLineRow>> 
             vat_rate_bp: r.get(3)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// A credit note of an invoice, as the invoice lists it.
@@ -345,7 +343,7 @@ pub fn credit_notes(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<CreditNote
             total_incl_cents: r.get(3)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// The lines of every issued credit note (not the drafts) of `invoice_id`.
@@ -364,17 +362,17 @@ pub fn issued_credit_lines(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<Inv
             vat_rate_bp: r.get(3)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// Total including tax of the issued credit notes (not the drafts) of `invoice_id`.
 pub fn issued_credit_total(conn: &Conn, invoice_id: &str) -> StoreResult<i64> {
-    Ok(conn.query_row_cached(
+    conn.query_row_cached(
         "SELECT COALESCE(SUM(total_incl_cents), 0) FROM invoices
          WHERE credited_invoice_id = ?1 AND status <> 'brouillon'",
         [invoice_id],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// The invoice (not a credit note) made from the quote `quote_id`, the
@@ -384,14 +382,13 @@ pub fn invoice_of_quote(
     conn: &Conn,
     quote_id: &str,
 ) -> StoreResult<Option<(String, Option<String>)>> {
-    Ok(conn
-        .query_row_cached(
-            "SELECT id, number FROM invoices WHERE quote_id = ?1 AND nature = 'facture'
+    conn.query_row_cached(
+        "SELECT id, number FROM invoices WHERE quote_id = ?1 AND nature = 'facture'
              ORDER BY created_at, id LIMIT 1",
-            [quote_id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?)
+        [quote_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
 }
 
 /// What a draft's edition writes.
@@ -468,7 +465,7 @@ pub struct ClientRow {
 const CLIENT_COLUMNS: &str =
     "id, client_ref, nom, adresse, complement_adresse, siren, supprime = 1";
 
-fn client_from_row(r: &Row<'_>) -> rusqlite::Result<ClientRow> {
+fn client_from_row(r: &Row<'_>) -> crate::StoreResult<ClientRow> {
     Ok(ClientRow {
         id: r.get(0)?,
         client_ref: r.get(1)?,
@@ -487,26 +484,22 @@ pub fn find_client_by_ref(
     client_ref: &str,
 ) -> StoreResult<Option<ClientRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            &format!(
-                "SELECT {CLIENT_COLUMNS} FROM clients WHERE agency_id = ?1 AND client_ref = ?2"
-            ),
-            [agency_id, client_ref],
-            client_from_row,
-        )
-        .optional()?)
+    conn.query_row_cached(
+        &format!("SELECT {CLIENT_COLUMNS} FROM clients WHERE agency_id = ?1 AND client_ref = ?2"),
+        [agency_id, client_ref],
+        client_from_row,
+    )
+    .optional()
 }
 
 /// The client `id` (internal identifier).
 pub fn find_client(conn: &Conn, id: &str) -> StoreResult<Option<ClientRow>> {
-    Ok(conn
-        .query_row_cached(
-            &format!("SELECT {CLIENT_COLUMNS} FROM clients WHERE id = ?1"),
-            [id],
-            client_from_row,
-        )
-        .optional()?)
+    conn.query_row_cached(
+        &format!("SELECT {CLIENT_COLUMNS} FROM clients WHERE id = ?1"),
+        [id],
+        client_from_row,
+    )
+    .optional()
 }
 
 /// The buyer as printed on an invoice.

@@ -38,6 +38,7 @@ pub mod outbox;
 pub mod quotes;
 pub mod sessions;
 pub mod sheets;
+pub mod sql;
 pub mod surveys;
 pub mod technical_fields;
 pub mod technicians;
@@ -395,15 +396,13 @@ impl Store {
             .writer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        match conn.query_row_cached("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())) {
+        match Conn::of(&conn).query_row_cached("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())) {
             Ok(()) => Ok(()),
-            Err(err) => match StoreError::from(err) {
-                StoreError::Busy(cause) => {
-                    tracing::warn!(error = %cause, "journal WAL laissé en place à l'arrêt : une lecture le tenait encore");
-                    Ok(())
-                }
-                other => Err(other),
-            },
+            Err(StoreError::Busy(cause)) => {
+                tracing::warn!(error = %cause, "journal WAL laissé en place à l'arrêt : une lecture le tenait encore");
+                Ok(())
+            }
+            Err(other) => Err(other),
         }
     }
 }
@@ -445,7 +444,7 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     conn.create_collation(crate::text::FRENCH_COLLATION, crate::text::french_order)?;
     crate::text::register_fold(&conn)?;
     // Every statement of the store is prepared once per connection and kept
-    // (see `CachedStatements`): a few hundred distinct texts.
+    // (see `Conn::prepare_cached`): a few hundred distinct texts.
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE_CAPACITY);
     Ok(conn)
 }
@@ -458,33 +457,6 @@ pub fn new_id() -> String {
 /// Prepared statements kept per connection: more than the store's distinct
 /// statement texts, so a hot path never parses its SQL again.
 const STATEMENT_CACHE_CAPACITY: usize = 512;
-
-/// `execute` and `query_row` through the connection's statement cache.
-/// Parsing and planning a statement costs more than running most of them
-/// (a call's creation spent half its instructions in SQLite's parser), so
-/// the store runs every statement through these.
-pub(crate) trait CachedStatements {
-    fn execute_cached<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize>;
-
-    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
-    where
-        P: rusqlite::Params,
-        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>;
-}
-
-impl CachedStatements for Connection {
-    fn execute_cached<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize> {
-        self.prepare_cached(sql)?.execute(params)
-    }
-
-    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
-    where
-        P: rusqlite::Params,
-        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
-    {
-        self.prepare_cached(sql)?.query_row(params, f)
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -3,11 +3,10 @@
 //! one delivery per subscription of the agency to that event. An event
 //! exists if and only if its change was committed.
 
-use crate::CachedStatements;
 use crate::Tx;
+use crate::sql::params;
 use chrono::{DateTime, Utc};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::params;
 use serde::Serialize;
 
 use super::StoreResult;

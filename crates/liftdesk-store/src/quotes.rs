@@ -1,12 +1,11 @@
 //! Quotes ("devis") and their rows.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::sql::{OptionalExtension, params};
 use crate::{Code, code};
 use liftdesk_domain::id::AgencyId;
 use liftdesk_domain::quote::{QuoteOrigin, QuoteStatus};
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 use super::new_id;
@@ -54,48 +53,46 @@ pub fn find_equipment(
     id: &str,
 ) -> StoreResult<Option<EquipmentRef>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT id, number FROM equipment WHERE id = ?1 AND agency_id = ?2",
-            [id, agency_id],
-            |r| {
-                Ok(EquipmentRef {
-                    id: r.get(0)?,
-                    number: r.get(1)?,
-                })
-            },
-        )
-        .optional()?)
+    conn.query_row_cached(
+        "SELECT id, number FROM equipment WHERE id = ?1 AND agency_id = ?2",
+        [id, agency_id],
+        |r| {
+            Ok(EquipmentRef {
+                id: r.get(0)?,
+                number: r.get(1)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// The quote `id` of the agency (None for an unknown id or another agency's).
 pub fn get(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<QuoteRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT q.id, q.agency_id, q.equipment_id, e.number, q.number, q.origin, q.object,
+    conn.query_row_cached(
+        "SELECT q.id, q.agency_id, q.equipment_id, e.number, q.number, q.origin, q.object,
                     q.status, q.sent_at, q.accepted_at, q.refused_at, q.created_at
              FROM quotes q JOIN equipment e ON e.id = q.equipment_id
              WHERE q.id = ?1 AND q.agency_id = ?2",
-            [id, agency_id],
-            |r| {
-                Ok(QuoteRow {
-                    id: r.get(0)?,
-                    agency_id: r.get(1)?,
-                    equipment_id: r.get(2)?,
-                    equipment_number: r.get(3)?,
-                    number: r.get(4)?,
-                    origin: code(r, 5)?,
-                    object: r.get(6)?,
-                    status: code(r, 7)?,
-                    sent_at: r.get(8)?,
-                    accepted_at: r.get(9)?,
-                    refused_at: r.get(10)?,
-                    created_at: r.get(11)?,
-                })
-            },
-        )
-        .optional()?)
+        [id, agency_id],
+        |r| {
+            Ok(QuoteRow {
+                id: r.get(0)?,
+                agency_id: r.get(1)?,
+                equipment_id: r.get(2)?,
+                equipment_number: r.get(3)?,
+                number: r.get(4)?,
+                origin: code(r, 5)?,
+                object: r.get(6)?,
+                status: code(r, 7)?,
+                sent_at: r.get(8)?,
+                accepted_at: r.get(9)?,
+                refused_at: r.get(10)?,
+                created_at: r.get(11)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// The rows of a quote, in their order.
@@ -112,7 +109,7 @@ pub fn lines(conn: &Conn, quote_id: &str) -> StoreResult<Vec<QuoteLineRow>> {
             vat_rate_bp: r.get(3)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// The next quote number of the agency for `year`: `DV-2026-00012`, one
@@ -372,7 +369,7 @@ pub fn equipment_client_id(conn: &Conn, equipment_id: &str) -> StoreResult<Optio
             "SELECT COALESCE(e.client_id, b.client_id) FROM equipment e
              LEFT JOIN buildings b ON b.id = e.building_id WHERE e.id = ?1",
             [equipment_id],
-            |r| r.get::<_, Option<String>>(0),
+            |r| r.get::<Option<String>>(0),
         )
         .optional()?
         .flatten())

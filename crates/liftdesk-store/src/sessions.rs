@@ -1,11 +1,10 @@
 //! Staff web-UI sessions. The cookie's secret is kept as a SHA-256
 //! fingerprint only.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::sql::{OptionalExtension, params};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 use super::new_id;
@@ -46,7 +45,7 @@ pub fn create(tx: &Tx, session: &NewSession<'_>) -> StoreResult<String> {
 
 /// A session that is neither revoked nor expired at `now`, of an active account.
 pub fn find_live(conn: &Conn, fingerprint: &str, now: &str) -> StoreResult<Option<SessionRow>> {
-    Ok(conn
+    conn
         .query_row_cached(
             "SELECT s.id, s.account_id, s.agency_id, s.last_seen_at, s.expires_at
              FROM sessions s JOIN accounts a ON a.id = s.account_id
@@ -62,7 +61,7 @@ pub fn find_live(conn: &Conn, fingerprint: &str, now: &str) -> StoreResult<Optio
                 })
             },
         )
-        .optional()?)
+        .optional()
 }
 
 pub fn extend(tx: &Tx, id: &str, now: &str, expires_at: &str) -> StoreResult<()> {

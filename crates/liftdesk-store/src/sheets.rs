@@ -1,10 +1,9 @@
 //! Single-use equipment sheet tokens (`sheet_tokens`) and what a sheet shows.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::sql::{OptionalExtension, params};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 
@@ -35,21 +34,20 @@ pub fn insert(
 }
 
 pub fn get(conn: &Conn, id: &str) -> StoreResult<Option<SheetTokenRow>> {
-    Ok(conn
-        .query_row_cached(
-            "SELECT id, agency_id, equipment_id, expires_at, used_at FROM sheet_tokens WHERE id = ?1",
-            [id],
-            |r| {
-                Ok(SheetTokenRow {
-                    id: r.get(0)?,
-                    agency_id: AgencyId::new(r.get::<_, String>(1)?),
-                    equipment_id: r.get(2)?,
-                    expires_at: r.get(3)?,
-                    used_at: r.get(4)?,
-                })
-            },
-        )
-        .optional()?)
+    conn.query_row_cached(
+        "SELECT id, agency_id, equipment_id, expires_at, used_at FROM sheet_tokens WHERE id = ?1",
+        [id],
+        |r| {
+            Ok(SheetTokenRow {
+                id: r.get(0)?,
+                agency_id: AgencyId::new(r.get::<String>(1)?),
+                equipment_id: r.get(2)?,
+                expires_at: r.get(3)?,
+                used_at: r.get(4)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// Marks the token used if it was not: false when it already was.
@@ -71,7 +69,7 @@ fn rows(
     let rows = stmt
         .query_map([equipment_id], |r| {
             (0..columns)
-                .map(|i| r.get::<_, Option<String>>(i))
+                .map(|i| r.get::<Option<String>>(i))
                 .collect::<Result<Vec<_>, _>>()
         })?
         .collect::<Result<Vec<_>, _>>()?;

@@ -1,11 +1,10 @@
 //! Surveys (relevés), the deals that asked for them and the data they collected.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
 use crate::code;
+use crate::sql::{OptionalExtension, params};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 
@@ -68,7 +67,7 @@ pub fn list(
 ) -> StoreResult<(i64, Vec<SurveyListRow>)> {
     let agency_id = agency_id.as_str();
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
-    let map = |r: &rusqlite::Row<'_>| {
+    let map = |r: &crate::sql::Row<'_>| {
         Ok(SurveyListRow {
             id: r.get(0)?,
             number: r.get(1)?,
@@ -112,33 +111,32 @@ pub fn list(
 /// A survey of the agency (None when unknown or in another agency).
 pub fn get(conn: &Conn, agency_id: &AgencyId, survey_id: &str) -> StoreResult<Option<SurveyRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT s.id, s.agency_id, s.equipment_id, s.number, s.status, s.reason, s.due_on,
+    conn.query_row_cached(
+        "SELECT s.id, s.agency_id, s.equipment_id, s.number, s.status, s.reason, s.due_on,
                     s.surveyed_on, s.photo_count,
                     (SELECT COUNT(*) FROM survey_values v WHERE v.survey_id = s.id),
                     s.surveyor_account_id, s.created_at
              FROM surveys s WHERE s.id = ?1 AND s.agency_id = ?2",
-            [survey_id, agency_id],
-            |r| {
-                let status: String = r.get(4)?;
-                Ok(SurveyRow {
-                    id: r.get(0)?,
-                    agency_id: r.get(1)?,
-                    equipment_id: r.get(2)?,
-                    number: r.get(3)?,
-                    status: SurveyStatus::parse(&status),
-                    reason: r.get(5)?,
-                    due_on: r.get(6)?,
-                    surveyed_on: r.get(7)?,
-                    photo_count: r.get(8)?,
-                    field_count: r.get(9)?,
-                    surveyor_account_id: r.get(10)?,
-                    created_at: r.get(11)?,
-                })
-            },
-        )
-        .optional()?)
+        [survey_id, agency_id],
+        |r| {
+            let status: String = r.get(4)?;
+            Ok(SurveyRow {
+                id: r.get(0)?,
+                agency_id: r.get(1)?,
+                equipment_id: r.get(2)?,
+                number: r.get(3)?,
+                status: SurveyStatus::parse(&status),
+                reason: r.get(5)?,
+                due_on: r.get(6)?,
+                surveyed_on: r.get(7)?,
+                photo_count: r.get(8)?,
+                field_count: r.get(9)?,
+                surveyor_account_id: r.get(10)?,
+                created_at: r.get(11)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// The deals that asked for the survey, oldest first.
@@ -156,7 +154,7 @@ pub fn deals_of(conn: &Conn, survey_id: &str) -> StoreResult<Vec<DealRow>> {
             inventory_types: serde_json::from_str(&types).unwrap_or_default(),
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// The data recorded by the survey: (field code, JSON text), in catalog order.
@@ -167,7 +165,7 @@ pub fn values(conn: &Conn, survey_id: &str) -> StoreResult<Vec<(String, String)>
          WHERE v.survey_id = ?1 ORDER BY f.position, f.code",
     )?;
     let rows = stmt.query_map([survey_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// Records (or replaces) one datum collected by the survey (JSON text).
@@ -232,15 +230,14 @@ pub fn open_for_equipment(
     equipment_id: &str,
 ) -> StoreResult<Option<(String, Option<String>)>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT id, surveyor_account_id FROM surveys
+    conn.query_row_cached(
+        "SELECT id, surveyor_account_id FROM surveys
              WHERE agency_id = ?1 AND equipment_id = ?2 AND status IN ('a_realiser', 'en_cours')
              ORDER BY created_at DESC, id DESC LIMIT 1",
-            [agency_id, equipment_id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?)
+        [agency_id, equipment_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
 }
 
 /// The next number of the agency for that year: `REL-YYYY-NNNNN`.
@@ -250,7 +247,7 @@ pub fn next_number(conn: &Conn, agency_id: &AgencyId, year: i32) -> StoreResult<
     let highest: Option<i64> = conn.query_row_cached(
         "SELECT MAX(CAST(substr(number, length(?2) + 1) AS INTEGER)) FROM surveys
          WHERE agency_id = ?1 AND number LIKE ?2 || '%'",
-        rusqlite::params![agency_id, prefix],
+        crate::sql::params![agency_id, prefix],
         |r| r.get(0),
     )?;
     Ok(format!("{prefix}{:05}", highest.unwrap_or(0) + 1))
@@ -271,7 +268,7 @@ pub fn insert_to_do(
     tx.execute_cached(
         "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, surveyor_account_id, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, 'a_realiser', ?5, ?6, ?7, ?7)",
-        rusqlite::params![id, agency_id, equipment_id, number, reason, surveyor_account_id, now],
+        crate::sql::params![id, agency_id, equipment_id, number, reason, surveyor_account_id, now],
     )?;
     Ok(id)
 }
@@ -279,7 +276,7 @@ pub fn insert_to_do(
 pub fn set_surveyor(tx: &Tx, survey_id: &str, surveyor_account_id: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE surveys SET surveyor_account_id = ?2, updated_at = ?3 WHERE id = ?1",
-        rusqlite::params![survey_id, surveyor_account_id, tx.now_text()],
+        crate::sql::params![survey_id, surveyor_account_id, tx.now_text()],
     )?;
     Ok(())
 }
@@ -377,7 +374,7 @@ pub fn summaries(
          WHERE s.agency_id = ?1 AND s.id IN ({placeholders})"
     );
     let mut stmt = conn.prepare(&sql)?;
-    let mut values: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(ids.len() + 1);
+    let mut values: Vec<&dyn crate::sql::ToValue> = Vec::with_capacity(ids.len() + 1);
     values.push(&agency_id);
     for id in ids {
         values.push(id);
@@ -396,5 +393,5 @@ pub fn summaries(
             created_at: r.get(9)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }

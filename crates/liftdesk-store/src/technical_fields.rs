@@ -102,5 +102,5 @@ pub fn all(conn: &Conn) -> StoreResult<Vec<CatalogField>> {
             position: r.get(11)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }

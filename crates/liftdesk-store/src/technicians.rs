@@ -1,9 +1,8 @@
 //! Technicians, their standby rota and their absences.
 
-use crate::CachedStatements;
+use crate::sql::OptionalExtension;
 use crate::{Conn, Tx};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::OptionalExtension;
 
 use super::StoreResult;
 
@@ -51,7 +50,7 @@ pub fn roster(conn: &Conn, agency_id: &AgencyId, now: &str) -> StoreResult<Vec<R
             last_standby_end: r.get(6)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// The first instant after `now` at which a standby period of the agency's
@@ -63,7 +62,7 @@ pub fn next_standby_boundary(
     now: &str,
 ) -> StoreResult<Option<String>> {
     let agency_id = agency_id.as_str();
-    Ok(conn.query_row_cached(
+    conn.query_row_cached(
         "SELECT min(at) FROM (
              SELECT min(o.starts_at) AS at FROM technician_on_call o
              JOIN technicians t ON t.id = o.technician_id
@@ -74,7 +73,7 @@ pub fn next_standby_boundary(
              WHERE t.agency_id = ?1 AND o.ends_at > ?2)",
         [agency_id, now],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// An absence, days `YYYY-MM-DD` inclusive.
@@ -106,7 +105,7 @@ pub fn absences_not_over(
             ends_on: r.get(2)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// Name of an active technician of the agency.
@@ -116,36 +115,34 @@ pub fn active_name_in_agency(
     id: &str,
 ) -> StoreResult<Option<String>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2 AND active = 1",
-            [id, agency_id],
-            |r| r.get(0),
-        )
-        .optional()?)
+    conn.query_row_cached(
+        "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2 AND active = 1",
+        [id, agency_id],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 /// Name of a technician of the agency, active or not (a technician who left
 /// keeps his past visits).
 pub fn name_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<String>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2",
-            [id, agency_id],
-            |r| r.get(0),
-        )
-        .optional()?)
+    conn.query_row_cached(
+        "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2",
+        [id, agency_id],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 /// Whether the technician is absent on `day`.
 pub fn is_absent_on(conn: &Conn, technician_id: &str, day: &str) -> StoreResult<bool> {
-    Ok(conn.query_row_cached(
+    conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM technician_absences
                         WHERE technician_id = ?1 AND ends_on >= ?2 AND starts_on <= ?2)",
         [technician_id, day],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// An active technician of the agency, as the rota needs him.
@@ -162,20 +159,19 @@ pub fn active_in_agency(
     id: &str,
 ) -> StoreResult<Option<TechnicianRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT id, name, rest_hours FROM technicians
+    conn.query_row_cached(
+        "SELECT id, name, rest_hours FROM technicians
              WHERE id = ?1 AND agency_id = ?2 AND active = 1",
-            [id, agency_id],
-            |r| {
-                Ok(TechnicianRow {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    rest_hours: r.get(2)?,
-                })
-            },
-        )
-        .optional()?)
+        [id, agency_id],
+        |r| {
+            Ok(TechnicianRow {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                rest_hours: r.get(2)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// A standby period as stored, with the technician's name.
@@ -188,7 +184,7 @@ pub struct OnCallRow {
     pub ends_at: String,
 }
 
-fn on_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OnCallRow> {
+fn on_call_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<OnCallRow> {
     Ok(OnCallRow {
         id: r.get(0)?,
         technician_id: r.get(1)?,
@@ -214,7 +210,7 @@ pub fn on_call_overlapping(
          ORDER BY o.starts_at, o.id",
     )?;
     let rows = stmt.query_map([agency_id, from, to], on_call_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// One technician's standby periods that overlap `[from, to)`, by start.
@@ -231,7 +227,7 @@ pub fn on_call_of_technician(
          ORDER BY o.starts_at, o.id",
     )?;
     let rows = stmt.query_map([technician_id, from, to], on_call_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 pub fn insert_on_call(
@@ -272,7 +268,7 @@ pub struct AbsenceDetail {
     pub reason: Option<String>,
 }
 
-fn absence_detail(r: &rusqlite::Row<'_>) -> rusqlite::Result<AbsenceDetail> {
+fn absence_detail(r: &crate::sql::Row<'_>) -> crate::StoreResult<AbsenceDetail> {
     Ok(AbsenceDetail {
         id: r.get(0)?,
         starts_on: r.get(1)?,
@@ -293,8 +289,11 @@ pub fn absences_of(
          WHERE technician_id = ?1 AND ends_on >= ?2
          ORDER BY starts_on, id LIMIT ?3",
     )?;
-    let rows = stmt.query_map(rusqlite::params![technician_id, day, limit], absence_detail)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let rows = stmt.query_map(
+        crate::sql::params![technician_id, day, limit],
+        absence_detail,
+    )?;
+    rows.collect::<Result<_, _>>()
 }
 
 /// A technician's absences sharing a day with `[from, to]` (days inclusive).
@@ -310,7 +309,7 @@ pub fn absences_overlapping(
          ORDER BY starts_on, id",
     )?;
     let rows = stmt.query_map([technician_id, from, to], absence_detail)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// A technician of the agency who is also the staff account `account_id`
@@ -361,19 +360,18 @@ pub fn in_agency(
     id: &str,
 ) -> StoreResult<Option<TechnicianRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT id, name, rest_hours FROM technicians WHERE id = ?1 AND agency_id = ?2",
-            [id, agency_id],
-            |r| {
-                Ok(TechnicianRow {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    rest_hours: r.get(2)?,
-                })
-            },
-        )
-        .optional()?)
+    conn.query_row_cached(
+        "SELECT id, name, rest_hours FROM technicians WHERE id = ?1 AND agency_id = ?2",
+        [id, agency_id],
+        |r| {
+            Ok(TechnicianRow {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                rest_hours: r.get(2)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// An active technician as the planning needs him.
@@ -401,7 +399,7 @@ pub fn for_planning(
          ORDER BY name COLLATE FRANCAIS, id",
     )?;
     let also = serde_json::to_string(also)?;
-    let rows = stmt.query_map(rusqlite::params![agency_id, also], |r| {
+    let rows = stmt.query_map(crate::sql::params![agency_id, also], |r| {
         Ok(PlanningTechnicianRow {
             id: r.get(0)?,
             name: r.get(1)?,
@@ -411,7 +409,7 @@ pub fn for_planning(
             active: r.get(5)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// Absences of the agency's technicians that overlap `from`..=`to`.
@@ -435,7 +433,7 @@ pub fn absences_between(
             ends_on: r.get(2)?,
         })
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 /// (technician, end) of the standby periods of the agency's technicians
@@ -454,5 +452,5 @@ pub fn standby_ends_between(
          ORDER BY o.technician_id, o.ends_at",
     )?;
     let rows = stmt.query_map([agency_id, from, to], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }

@@ -13,13 +13,11 @@ use std::ops::Deref;
 
 use chrono::{DateTime, Utc};
 use ref_cast::RefCast;
-use rusqlite::{
-    CachedStatement, Connection, Params, Row, Statement, Transaction, TransactionBehavior,
-};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use super::{StoreError, StoreResult};
-use crate::CachedStatements;
 use crate::clock;
+use crate::sql::{Params, Row, Statement};
 
 /// A connection of the store (a pooled reader, or the writer inside a
 /// transaction).
@@ -40,38 +38,48 @@ impl Conn {
         &self.0
     }
 
-    pub(crate) fn prepare_cached(&self, sql: &str) -> rusqlite::Result<CachedStatement<'_>> {
-        self.0.prepare_cached(sql)
+    /// Prepares `sql` once per connection and keeps it: parsing and
+    /// planning a statement costs more than running most of them (a call's
+    /// creation spent half its instructions in SQLite's parser), so the
+    /// store runs every statement it runs often through this.
+    pub(crate) fn prepare_cached(&self, sql: &str) -> StoreResult<Statement<'_>> {
+        Ok(Statement::sqlite_cached(self.0.prepare_cached(sql)?))
     }
 
-    pub(crate) fn prepare(&self, sql: &str) -> rusqlite::Result<Statement<'_>> {
-        self.0.prepare(sql)
+    /// Prepares `sql` for this use only (a text built for one request).
+    pub(crate) fn prepare(&self, sql: &str) -> StoreResult<Statement<'_>> {
+        Ok(Statement::sqlite(self.0.prepare(sql)?))
     }
 
-    pub(crate) fn query_row<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
-    where
-        P: Params,
-        F: FnOnce(&Row<'_>) -> rusqlite::Result<T>,
-    {
-        self.0.query_row(sql, params, f)
+    /// The first row of `sql`, read by `read` ([`StoreError::NotFound`]
+    /// if none).
+    pub(crate) fn query_row<T>(
+        &self,
+        sql: &str,
+        params: impl Params,
+        read: impl FnOnce(&Row<'_>) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        self.prepare(sql)?.query_row(params, read)
     }
 
-    pub(crate) fn execute<P: Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize> {
-        self.0.execute(sql, params)
+    /// [`Conn::query_row`] through the statement cache.
+    pub(crate) fn query_row_cached<T>(
+        &self,
+        sql: &str,
+        params: impl Params,
+        read: impl FnOnce(&Row<'_>) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        self.prepare_cached(sql)?.query_row(params, read)
     }
-}
 
-impl CachedStatements for Conn {
-    fn execute_cached<P: Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize> {
-        self.0.execute_cached(sql, params)
+    /// Runs `sql`; how many rows it changed.
+    pub(crate) fn execute(&self, sql: &str, params: impl Params) -> StoreResult<usize> {
+        self.prepare(sql)?.execute(params)
     }
 
-    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
-    where
-        P: Params,
-        F: FnOnce(&Row<'_>) -> rusqlite::Result<T>,
-    {
-        self.0.query_row_cached(sql, params, f)
+    /// [`Conn::execute`] through the statement cache.
+    pub(crate) fn execute_cached(&self, sql: &str, params: impl Params) -> StoreResult<usize> {
+        self.prepare_cached(sql)?.execute(params)
     }
 }
 
@@ -146,7 +154,7 @@ mod tests {
         store.read_blocking(|conn| {
             let mut stmt = conn.prepare("SELECT name FROM organizations ORDER BY name")?;
             let names = stmt.query_map([], |r| r.get(0))?;
-            Ok(names.collect::<Result<_, _>>()?)
+            names.collect::<Result<_, _>>()
         })
     }
 

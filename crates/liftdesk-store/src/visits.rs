@@ -1,12 +1,11 @@
 //! Maintenance visits: one visit, its recorded changes, and the weekly planning.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
 use crate::code;
+use crate::sql::{OptionalExtension, params};
 use liftdesk_domain::id::AgencyId;
 use liftdesk_domain::visit::VisitStatus;
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 
@@ -34,30 +33,29 @@ pub struct VisitRow {
 /// The visit `id` if it belongs to `agency_id`.
 pub fn get_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<VisitRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
-        .query_row_cached(
-            "SELECT id, agency_id, equipment_id, technician_id, planned_for, deadline, status,
+    conn.query_row_cached(
+        "SELECT id, agency_id, equipment_id, technician_id, planned_for, deadline, status,
                     arrived_at, left_at, done_on, signed_by, observations
              FROM visits WHERE id = ?1 AND agency_id = ?2",
-            [id, agency_id],
-            |r| {
-                Ok(VisitRow {
-                    id: r.get(0)?,
-                    agency_id: r.get(1)?,
-                    equipment_id: r.get(2)?,
-                    technician_id: r.get(3)?,
-                    planned_for: r.get(4)?,
-                    deadline: r.get(5)?,
-                    status: code(r, 6)?,
-                    arrived_at: r.get(7)?,
-                    left_at: r.get(8)?,
-                    done_on: r.get(9)?,
-                    signed_by: r.get(10)?,
-                    observations: r.get(11)?,
-                })
-            },
-        )
-        .optional()?)
+        [id, agency_id],
+        |r| {
+            Ok(VisitRow {
+                id: r.get(0)?,
+                agency_id: r.get(1)?,
+                equipment_id: r.get(2)?,
+                technician_id: r.get(3)?,
+                planned_for: r.get(4)?,
+                deadline: r.get(5)?,
+                status: code(r, 6)?,
+                arrived_at: r.get(7)?,
+                left_at: r.get(8)?,
+                done_on: r.get(9)?,
+                signed_by: r.get(10)?,
+                observations: r.get(11)?,
+            })
+        },
+    )
+    .optional()
 }
 
 /// The technician arrived: `en_cours`, with the arrival time.
@@ -192,8 +190,8 @@ pub fn planning(
                 city: r.get(9)?,
                 deadline: r.get(10)?,
             },
-            r.get::<_, Option<String>>(11)?,
-            r.get::<_, Option<String>>(12)?,
+            r.get::<Option<String>>(11)?,
+            r.get::<Option<String>>(12)?,
         ))
     })?;
     let rows: Vec<(PlanningRow, Option<String>, Option<String>)> =
@@ -295,7 +293,7 @@ pub fn technician_loads(
     let rows = stmt.query_map([agency_id, from_day, to_day], |r| {
         Ok((r.get(0)?, r.get(1)?, r.get(2)?))
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }
 
 #[cfg(test)]
@@ -312,8 +310,8 @@ mod tests {
             .read_blocking(|conn| -> StoreResult<Vec<String>> {
                 let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {PLANNING_SQL}"))?;
                 let rows =
-                    stmt.query_map(["a", "2026-03-09", "2026-03-15"], |r| r.get::<_, String>(3))?;
-                Ok(rows.collect::<Result<_, _>>()?)
+                    stmt.query_map(["a", "2026-03-09", "2026-03-15"], |r| r.get::<String>(3))?;
+                rows.collect::<Result<_, _>>()
             })
             .expect("plan");
         let text = plan.join("\n");
@@ -344,7 +342,7 @@ pub struct EquipmentVisitRow {
 const EQUIPMENT_VISIT_COLUMNS: &str = "v.id, v.planned_for, v.status, v.arrived_at, v.left_at,
      v.done_on, v.signed_by, v.observations, t.name";
 
-fn equipment_visit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EquipmentVisitRow> {
+fn equipment_visit_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentVisitRow> {
     Ok(EquipmentVisitRow {
         id: r.get(0)?,
         planned_for: r.get(1)?,
@@ -399,5 +397,5 @@ pub fn carried_out_of_equipment(
          ORDER BY at, id"
     ))?;
     let rows = stmt.query_map(params![equipment_id, agency_id, limit], equipment_visit_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.collect::<Result<_, _>>()
 }

@@ -2,12 +2,11 @@
 //! one subscription; its row carries the schedule (`next_attempt_at`), so a
 //! restart resumes exactly where the process stopped.
 
-use crate::CachedStatements;
 use crate::Conn;
 use crate::Tx;
+use crate::sql::{OptionalExtension, params};
 use crate::{Code, code};
 use liftdesk_domain::id::AgencyId;
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreResult;
 use super::new_id;
@@ -35,7 +34,7 @@ pub struct NewSubscription<'a> {
     pub created_at: &'a str,
 }
 
-fn subscription_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<SubscriptionRow> {
+fn subscription_from(row: &crate::sql::Row<'_>) -> crate::StoreResult<SubscriptionRow> {
     let events: String = row.get(3)?;
     Ok(SubscriptionRow {
         id: row.get(0)?,
@@ -75,7 +74,7 @@ pub fn get_subscription(
     id: &str,
 ) -> StoreResult<Option<SubscriptionRow>> {
     let agency_id = agency_id.as_str();
-    Ok(conn
+    conn
         .query_row_cached(
             &format!(
                 "SELECT {SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ?1 AND agency_id = ?2"
@@ -83,7 +82,7 @@ pub fn get_subscription(
             params![id, agency_id],
             subscription_from,
         )
-        .optional()?)
+        .optional()
 }
 
 /// The agency's live subscriptions, oldest first.
@@ -189,7 +188,7 @@ pub struct DeliveryRow {
 const DELIVERY_COLUMNS: &str = "d.id, d.subscription_id, e.event, e.object_id, e.occurred_at, d.status, d.attempts,
      d.last_http_status, d.last_error, d.next_attempt_at, d.created_at, d.updated_at, d.delivered_at";
 
-fn delivery_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<DeliveryRow> {
+fn delivery_from(row: &crate::sql::Row<'_>) -> crate::StoreResult<DeliveryRow> {
     Ok(DeliveryRow {
         id: row.get(0)?,
         subscription_id: row.get(1)?,
@@ -234,17 +233,16 @@ pub fn list_deliveries(
 }
 
 pub fn get_delivery(conn: &Conn, id: &str) -> StoreResult<Option<DeliveryRow>> {
-    Ok(conn
-        .query_row_cached(
-            &format!(
-                "SELECT {DELIVERY_COLUMNS}
+    conn.query_row_cached(
+        &format!(
+            "SELECT {DELIVERY_COLUMNS}
                    FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
                   WHERE d.id = ?1"
-            ),
-            params![id],
-            delivery_from,
-        )
-        .optional()?)
+        ),
+        params![id],
+        delivery_from,
+    )
+    .optional()
 }
 
 /// What a send needs: the exact body, where to, and the signing key.
@@ -258,7 +256,7 @@ pub struct DueDelivery {
     pub attempts: i64,
 }
 
-fn due_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<DueDelivery> {
+fn due_from(row: &crate::sql::Row<'_>) -> crate::StoreResult<DueDelivery> {
     Ok(DueDelivery {
         id: row.get(0)?,
         subscription_id: row.get(1)?,
@@ -312,19 +310,18 @@ pub fn due_for_subscription(
 
 /// One pending delivery, whatever its time (the immediate test send).
 pub fn pending_delivery(conn: &Conn, id: &str) -> StoreResult<Option<DueDelivery>> {
-    Ok(conn
-        .query_row_cached(
-            &format!(
-                "SELECT {DUE_COLUMNS}
+    conn.query_row_cached(
+        &format!(
+            "SELECT {DUE_COLUMNS}
                    FROM webhook_deliveries d
                    JOIN webhook_subscriptions s ON s.id = d.subscription_id
                    JOIN outbox_events e ON e.id = d.event_id
                   WHERE d.id = ?1 AND d.status IN ('en_attente', 'echec') AND s.revoked_at IS NULL"
-            ),
-            params![id],
-            due_from,
-        )
-        .optional()?)
+        ),
+        params![id],
+        due_from,
+    )
+    .optional()
 }
 
 /// The outcome of one attempt, to record.
@@ -376,14 +373,14 @@ pub fn note_waiting(tx: &Tx, id: &str, reason: &str, now: &str) -> StoreResult<(
 /// Pending deliveries (queued or to retry) and the earliest next attempt,
 /// for one agency or (None) all of them.
 pub fn pending_summary(conn: &Conn, agency_id: Option<&str>) -> StoreResult<(i64, Option<String>)> {
-    Ok(conn.query_row_cached(
+    conn.query_row_cached(
         "SELECT COUNT(*), MIN(d.next_attempt_at)
            FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
           WHERE d.status IN ('en_attente', 'echec') AND s.revoked_at IS NULL
             AND (?1 IS NULL OR s.agency_id = ?1)",
         params![agency_id],
         |r| Ok((r.get(0)?, r.get(1)?)),
-    )?)
+    )
 }
 
 /// The latest reason a delivery still waits (the receiver's answer,
@@ -405,12 +402,12 @@ pub fn latest_pending_error(conn: &Conn) -> StoreResult<Option<String>> {
 
 /// The earliest scheduled attempt after `now` (the sync task sleeps until it).
 pub fn next_attempt_after(conn: &Conn, now: &str) -> StoreResult<Option<String>> {
-    Ok(conn.query_row_cached(
+    conn.query_row_cached(
         "SELECT MIN(d.next_attempt_at)
            FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
           WHERE d.status IN ('en_attente', 'echec') AND d.next_attempt_at > ?1
             AND s.revoked_at IS NULL",
         params![now],
         |r| r.get(0),
-    )?)
+    )
 }
