@@ -62,6 +62,16 @@ pub fn find_by_ref(
     .optional()
 }
 
+/// The client `id` of the agency.
+pub fn find(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<ClientRow>> {
+    conn.query_row_cached(
+        &format!("SELECT {COLUMNS} FROM clients WHERE id = ?1 AND agency_id = ?2"),
+        [id, agency_id.as_str()],
+        client_from_row,
+    )
+    .optional()
+}
+
 /// Every client of the agency (archived ones too), oldest first.
 pub fn all(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<ClientRow>> {
     let agency_id = agency_id.as_str();

@@ -450,58 +450,6 @@ pub fn replace_draft(tx: &Tx, id: &str, draft: &DraftContent<'_>) -> StoreResult
     Ok(true)
 }
 
-/// A client of the agency, as an invoice is made out to it.
-#[derive(Debug, Clone)]
-pub struct ClientRow {
-    pub id: String,
-    pub client_ref: String,
-    pub name: String,
-    pub address: Option<String>,
-    pub address_complement: Option<String>,
-    pub siren: Option<String>,
-    pub archived: bool,
-}
-
-const CLIENT_COLUMNS: &str =
-    "id, client_ref, nom, adresse, complement_adresse, siren, supprime = 1";
-
-fn client_from_row(r: &Row<'_>) -> crate::StoreResult<ClientRow> {
-    Ok(ClientRow {
-        id: r.get(0)?,
-        client_ref: r.get(1)?,
-        name: r.get(2)?,
-        address: r.get(3)?,
-        address_complement: r.get(4)?,
-        siren: r.get(5)?,
-        archived: r.get(6)?,
-    })
-}
-
-/// The client of the agency with the partner identifier `client_ref`.
-pub fn find_client_by_ref(
-    conn: &Conn,
-    agency_id: &AgencyId,
-    client_ref: &str,
-) -> StoreResult<Option<ClientRow>> {
-    let agency_id = agency_id.as_str();
-    conn.query_row_cached(
-        &format!("SELECT {CLIENT_COLUMNS} FROM clients WHERE agency_id = ?1 AND client_ref = ?2"),
-        [agency_id, client_ref],
-        client_from_row,
-    )
-    .optional()
-}
-
-/// The client `id` (internal identifier).
-pub fn find_client(conn: &Conn, id: &str) -> StoreResult<Option<ClientRow>> {
-    conn.query_row_cached(
-        &format!("SELECT {CLIENT_COLUMNS} FROM clients WHERE id = ?1"),
-        [id],
-        client_from_row,
-    )
-    .optional()
-}
-
 /// The buyer as printed on an invoice.
 #[derive(Debug, Clone, Default)]
 pub struct Buyer {

@@ -262,19 +262,18 @@ pub fn equipment_client(
     conn: &Conn,
     agency_id: &AgencyId,
     equipment_id: &str,
-) -> StoreResult<Option<super::invoices::ClientRow>> {
-    let agency_id = agency_id.as_str();
+) -> StoreResult<Option<super::clients::ClientRow>> {
     let client_id: Option<String> = conn
         .query_row_cached(
             "SELECT e.client_id FROM equipment e
              JOIN clients c ON c.id = e.client_id AND c.agency_id = e.agency_id
              WHERE e.id = ?1 AND e.agency_id = ?2",
-            [equipment_id, agency_id],
+            [equipment_id, agency_id.as_str()],
             |r| r.get(0),
         )
         .optional()?;
     match client_id {
-        Some(id) => super::invoices::find_client(conn, &id),
+        Some(id) => super::clients::find(conn, agency_id, &id),
         None => Ok(None),
     }
 }

@@ -23,9 +23,9 @@ use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
+use crate::store::clients::{self as client_store, ClientRow};
 use crate::store::invoices::{
-    self as store, Buyer, ClientRow, CreditNoteRow, InvoiceFilter, InvoiceLineRow, InvoiceRow,
-    NewInvoice,
+    self as store, Buyer, CreditNoteRow, InvoiceFilter, InvoiceLineRow, InvoiceRow, NewInvoice,
 };
 use crate::store::quotes::QuoteRow;
 use crate::store::{Store, quotes as quote_store};
@@ -260,14 +260,14 @@ pub struct NewInvoiceInput {
 }
 
 pub(crate) fn buyer_of(client: &ClientRow) -> Buyer {
-    let address = match (&client.address, &client.address_complement) {
+    let address = match (&client.adresse, &client.complement_adresse) {
         (Some(address), Some(complement)) if !complement.trim().is_empty() => {
             Some(format!("{address}, {complement}"))
         }
         (address, _) => address.clone(),
     };
     Buyer {
-        name: Some(client.name.clone()),
+        name: Some(client.nom.clone()),
         address,
         siren: client.siren.clone(),
     }
@@ -275,7 +275,7 @@ pub(crate) fn buyer_of(client: &ClientRow) -> Buyer {
 
 /// The client `client_ref` of the agency, when it may be invoiced.
 fn invoiceable_client(tx: &Tx, agency_id: &AgencyId, client_ref: &str) -> AppResult<ClientRow> {
-    let client = store::find_client_by_ref(tx, agency_id, client_ref)?.ok_or_else(|| {
+    let client = client_store::find_by_ref(tx, agency_id, client_ref)?.ok_or_else(|| {
         AppError::unprocessable(format!(
             "Client introuvable dans cette agence : « {client_ref} »."
         ))
@@ -285,10 +285,10 @@ fn invoiceable_client(tx: &Tx, agency_id: &AgencyId, client_ref: &str) -> AppRes
 }
 
 fn check_not_archived(client: &ClientRow) -> AppResult<()> {
-    if client.archived {
+    if client.supprime {
         return Err(AppError::unprocessable(format!(
             "Le client « {} » est archivé : il ne peut plus être facturé.",
-            client.name
+            client.nom
         )));
     }
     Ok(())
@@ -463,7 +463,7 @@ pub async fn invoice_quote(
                     };
                     let client_id = quote_store::equipment_client_id(tx, &quote.equipment_id)?
                         .ok_or_else(no_client)?;
-                    let client = store::find_client(tx, &client_id)?.ok_or_else(no_client)?;
+                    let client = client_store::find(tx, &agency_id, &client_id)?.ok_or_else(no_client)?;
                     check_not_archived(&client)?;
                     client
                 }
@@ -681,7 +681,7 @@ pub async fn issue(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
                 }
                 // An invoice is made out to the client as it is at the issue.
                 InvoiceNature::Facture => match &row.client_id {
-                    Some(client_id) => match store::find_client(tx, client_id)? {
+                    Some(client_id) => match client_store::find(tx, &agency_id, client_id)? {
                         Some(client) => buyer_of(&client),
                         None => stored_buyer(&row),
                     },
