@@ -110,6 +110,7 @@ macro_rules! wire_enum {
 }
 
 pub mod call;
+pub mod client;
 pub mod credential;
 pub mod day;
 pub mod downtime;

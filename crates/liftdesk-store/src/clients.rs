@@ -1,10 +1,12 @@
 //! Clients (the partner workflow API's client records); their contacts
 //! are in `store::contacts`.
 
+use crate::Code;
 use crate::Conn;
 use crate::Tx;
 use crate::sql::Value;
 use crate::sql::{OptionalExtension, params, params_from_iter};
+use liftdesk_domain::client::ClientStatus;
 use liftdesk_domain::id::AgencyId;
 
 use super::StoreResult;
@@ -15,7 +17,7 @@ pub struct ClientRow {
     /// The partner's identifier (`client_id` on the wire).
     pub client_ref: String,
     pub nom: String,
-    pub statut: String,
+    pub statut: ClientStatus,
     /// JSON array text of the categories.
     pub types: String,
     pub email: Option<String>,
@@ -35,7 +37,7 @@ fn client_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<ClientRow> {
         id: r.get(0)?,
         client_ref: r.get(1)?,
         nom: r.get(2)?,
-        statut: r.get(3)?,
+        statut: crate::code(r, 3)?,
         types: r.get(4)?,
         email: r.get(5)?,
         telephone: r.get(6)?,
@@ -147,7 +149,7 @@ pub fn insert(tx: &Tx, agency_id: &AgencyId, client: &ClientRow) -> StoreResult<
             agency_id,
             client.client_ref,
             client.nom,
-            client.statut,
+            Code(client.statut),
             client.types,
             client.email,
             client.telephone,
@@ -171,7 +173,7 @@ pub fn update(tx: &Tx, client: &ClientRow) -> StoreResult<()> {
         params![
             client.id,
             client.nom,
-            client.statut,
+            Code(client.statut),
             client.types,
             client.email,
             client.telephone,

@@ -89,6 +89,7 @@ struct ClientView {
     id: String,
     name: String,
     /// `Prospect` or `Client`.
+    #[ts(type = "ClientStatus")]
     status: String,
     /// `Propriétaire/exploitant`, `Gestionnaire`.
     categories: Vec<String>,
@@ -150,7 +151,7 @@ fn client_detail(
             categories: service::categories(&client),
             id: client.client_ref,
             name: client.nom,
-            status: client.statut,
+            status: client.statut.as_str().to_owned(),
             email: client.email,
             phone: client.telephone,
             address: client.adresse,

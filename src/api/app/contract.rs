@@ -17,6 +17,7 @@ use ts_rs::{Config, TS, TypeVisitor};
 
 use crate::domain::WireCode;
 use crate::domain::call::{CallStatus, CallType};
+use crate::domain::client::ClientStatus;
 use crate::domain::event::DeliveryStatus;
 use crate::domain::invoice::{InvoiceAction, InvoiceNature, InvoiceStatus};
 use crate::domain::lines;
@@ -112,6 +113,7 @@ pub fn typescript() -> String {
     file.ty::<super::technicians::AbsenceView>();
 
     file.section("Clients et contacts");
+    file.codes::<ClientStatus>("ClientStatus", "CLIENT_STATUSES");
     file.ty::<crate::api::wire::Page<crate::api::wire::clients::ClientListEntry>>();
     file.ty::<super::clients::ClientDetail>();
     file.ty::<crate::api::wire::contacts::CreationDescriptor>();

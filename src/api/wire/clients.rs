@@ -49,6 +49,7 @@ pub struct ClientListEntry {
     pub name: String,
     /// `Prospect` ou `Client`.
     #[schema(value_type = ClientStatusCode)]
+    #[ts(type = "ClientStatus")]
     pub status: String,
     /// SIREN (9 chiffres).
     #[schema(required = true)]
@@ -72,7 +73,7 @@ pub(crate) fn entry(row: ClientRow, base_url: &str) -> ClientListEntry {
         url: RecordKind::Client.url(base_url, &row.client_ref),
         id: row.client_ref,
         name: row.nom,
-        status: row.statut,
+        status: row.statut.as_str().to_owned(),
         siren: row.siren,
         email: row.email,
         phone: row.telephone,

@@ -6,12 +6,13 @@
 use crate::domain::id::AgencyId;
 use serde_json::{Value, json};
 
+use crate::domain::client::ClientStatus;
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
 use crate::principal::Principal;
 use crate::principal::{self, Capability};
 use crate::services::search::search_term;
-use crate::services::workflow::{check_allowed, required_text};
+use crate::services::workflow::{check_allowed, not_allowed, required_text};
 use crate::store::Conn;
 use crate::store::Store;
 use crate::store::Tx;
@@ -21,7 +22,6 @@ use crate::store::clients::{self as store, ClientRow};
 use crate::store::contacts::{self as contact_store, ContactRow};
 use crate::text::fold;
 
-pub const STATUTS: [&str; 2] = ["Prospect", "Client"];
 pub const CATEGORIES: [&str; 2] = ["Propriétaire/exploitant", "Gestionnaire"];
 const MAX_TEXT_CHARS: usize = 500;
 
@@ -51,6 +51,12 @@ pub struct ClientInput {
     pub siret: Edit,
     pub supprime: Option<bool>,
     pub contacts: Option<Vec<ContactInput>>,
+}
+
+/// The client status `text` names (`statut`), or the French refusal
+/// listing the values.
+fn status(text: &str) -> AppResult<ClientStatus> {
+    ClientStatus::parse(text).ok_or_else(|| not_allowed("statut", text, ClientStatus::CODES))
 }
 
 fn non_blank(value: Option<String>) -> Option<String> {
@@ -136,7 +142,6 @@ pub fn update_client(
         id: crate::store::new_id(),
         client_ref: client_ref.clone().unwrap_or_else(crate::store::new_id),
         nom: String::new(),
-        statut: "Client".to_owned(),
         types: "[]".to_owned(),
         ..ClientRow::default()
     });
@@ -146,11 +151,8 @@ pub fn update_client(
         ));
     }
     let statut = match non_blank(input.statut) {
-        None => before.statut.clone(),
-        Some(statut) => {
-            check_allowed("statut", &statut, &STATUTS)?;
-            statut
-        }
+        None => before.statut,
+        Some(statut) => status(&statut)?,
     };
     let types = match input.types {
         None => before.types.clone(),
@@ -363,7 +365,7 @@ pub fn set_archived(
 /// check each cell with it, to name the column at fault.
 pub fn check_client_value(field: &str, value: &str) -> AppResult<()> {
     match field {
-        "statut" => check_allowed("statut", value, &STATUTS),
+        "statut" => status(value).map(|_| ()),
         "type" => check_allowed("type", value, &CATEGORIES),
         "siren" => {
             check_length(field, value)?;

@@ -51,11 +51,16 @@ pub fn check_allowed(field: &str, value: &str, allowed: &[&str]) -> AppResult<()
     if allowed.contains(&value) {
         Ok(())
     } else {
-        Err(AppError::unprocessable(format!(
-            "La valeur « {value} » du champ « {field} » n'est pas autorisée : valeurs possibles : {}.",
-            allowed_list(allowed)
-        )))
+        Err(not_allowed(field, value, allowed))
     }
+}
+
+/// The refusal of `value`, none of the `allowed` values of `field`.
+pub fn not_allowed(field: &str, value: &str, allowed: &[&str]) -> AppError {
+    AppError::unprocessable(format!(
+        "La valeur « {value} » du champ « {field} » n'est pas autorisée : valeurs possibles : {}.",
+        allowed_list(allowed)
+    ))
 }
 
 /// A required, non-blank text: 422 naming the field otherwise.

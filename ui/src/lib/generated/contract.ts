@@ -955,6 +955,13 @@ export type AbsenceView = { id: string, startsOn: string, endsOn: string, reason
 
 // Clients et contacts
 
+export type ClientStatus = 'Prospect' | 'Client';
+
+export const CLIENT_STATUSES: readonly { code: ClientStatus; label: string }[] = [
+  { code: 'Prospect', label: "Prospect" },
+  { code: 'Client', label: "Client" },
+];
+
 /**
  * Une ligne de la liste des clients.
  */
@@ -972,7 +979,7 @@ name: string,
 /**
  * `Prospect` ou `Client`.
  */
-status: string, 
+status: ClientStatus, 
 /**
  * SIREN (9 chiffres).
  */
@@ -1009,7 +1016,7 @@ id: string, name: string,
 /**
  * `Prospect` or `Client`.
  */
-status: string, 
+status: ClientStatus, 
 /**
  * `Propriétaire/exploitant`, `Gestionnaire`.
  */

@@ -17,9 +17,10 @@ use serde_json::{Value, json};
 use super::fields::{CITY, Field, FieldKind, POSTAL_CODE, Target};
 use super::file::Table;
 use super::progress::{Run, Tally};
+use crate::domain::client::ClientStatus;
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
-use crate::services::clients::{self as client_service, CATEGORIES, ClientInput, STATUTS};
+use crate::services::clients::{self as client_service, CATEGORIES, ClientInput};
 use crate::services::equipment::{
     self as equipment_service, EQUIPMENT_TYPES, IdentityField, MAINTENANCE_CONTRACTS,
 };
@@ -541,7 +542,7 @@ impl Pass<'_> {
                 }
                 name => {
                     let value = match name {
-                        "statut" => canonical(cell.text, &STATUTS),
+                        "statut" => canonical(cell.text, ClientStatus::CODES),
                         "siren" | "siret" => siren::remove_spaces(cell.text),
                         _ => cell.text.to_owned(),
                     };
@@ -734,24 +735,33 @@ enum BuildingWrite {
 
 /// The client fields an update changed.
 fn client_changes(before: &ClientRow, after: &ClientRow) -> Vec<String> {
+    let (status_before, status_after) = (before.statut.as_str(), after.statut.as_str());
     let pairs = [
-        ("nom", Some(&before.nom), Some(&after.nom)),
-        ("statut", Some(&before.statut), Some(&after.statut)),
-        ("type", Some(&before.types), Some(&after.types)),
-        ("email", before.email.as_ref(), after.email.as_ref()),
+        ("nom", Some(before.nom.as_str()), Some(after.nom.as_str())),
+        ("statut", Some(status_before), Some(status_after)),
+        (
+            "type",
+            Some(before.types.as_str()),
+            Some(after.types.as_str()),
+        ),
+        ("email", before.email.as_deref(), after.email.as_deref()),
         (
             "telephone",
-            before.telephone.as_ref(),
-            after.telephone.as_ref(),
+            before.telephone.as_deref(),
+            after.telephone.as_deref(),
         ),
-        ("adresse", before.adresse.as_ref(), after.adresse.as_ref()),
+        (
+            "adresse",
+            before.adresse.as_deref(),
+            after.adresse.as_deref(),
+        ),
         (
             "complement_adresse",
-            before.complement_adresse.as_ref(),
-            after.complement_adresse.as_ref(),
+            before.complement_adresse.as_deref(),
+            after.complement_adresse.as_deref(),
         ),
-        ("siren", before.siren.as_ref(), after.siren.as_ref()),
-        ("siret", before.siret.as_ref(), after.siret.as_ref()),
+        ("siren", before.siren.as_deref(), after.siren.as_deref()),
+        ("siret", before.siret.as_deref(), after.siret.as_deref()),
     ];
     pairs
         .into_iter()

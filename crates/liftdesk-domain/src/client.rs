@@ -1,0 +1,33 @@
+//! A client's standing with the agency: the closed list the partner API's
+//! `statut` takes (`/update_client`), the file imports read and the screens
+//! show.
+
+wire_enum! {
+    /// Where a client stands.
+    pub enum ClientStatus {
+        /// Not yet under contract: quotes, no invoice expected.
+        Prospect => "Prospect", "Prospect";
+        /// Under contract with the agency.
+        Client => "Client", "Client";
+    }
+}
+
+/// A client made without a `statut` is one.
+impl Default for ClientStatus {
+    fn default() -> Self {
+        ClientStatus::Client
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_codes_are_the_partner_api_values() {
+        assert_eq!(ClientStatus::CODES, ["Prospect", "Client"]);
+        assert_eq!(ClientStatus::parse("Client"), Some(ClientStatus::Client));
+        assert_eq!(ClientStatus::parse("client"), None);
+        assert_eq!(ClientStatus::default(), ClientStatus::Client);
+    }
+}
