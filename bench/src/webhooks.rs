@@ -57,7 +57,7 @@ pub fn queue(args: QueueArgs) -> anyhow::Result<()> {
                     &liftdesk::domain::id::AgencyId::new(args.agency.as_str()),
                     "appel.clos",
                     call,
-                    equipment,
+                    &liftdesk::domain::id::EquipmentId::new(equipment.as_str()),
                     "resolue",
                 )?;
                 queued += 1;

@@ -209,7 +209,7 @@ fn the_knowledge_rate_counts_surveyed_fields_over_the_fields_of_the_type() {
                 liftdesk::store::equipment::knowledge_rate(
                     c,
                     &liftdesk::domain::id::AgencyId::new(agency),
-                    equipment,
+                    &liftdesk::domain::id::EquipmentId::new(equipment),
                 )
             })
             .expect("rate")

@@ -64,6 +64,12 @@ id_type! {
     AgencyId
 }
 
+id_type! {
+    /// A piece of equipment (a lift, a door…) of an agency's park: what
+    /// calls, visits, surveys and quotes are about.
+    EquipmentId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

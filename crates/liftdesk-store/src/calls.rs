@@ -7,7 +7,7 @@ use crate::sql::Value;
 use crate::sql::{OptionalExtension, params, params_from_iter};
 use crate::{Code, code};
 use liftdesk_domain::call::{CallStatus, CallType};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, EquipmentId};
 
 use super::StoreResult;
 
@@ -24,7 +24,7 @@ pub struct CallRow {
     pub received_at: String,
     pub arrived_at: Option<String>,
     pub resolved_at: Option<String>,
-    pub equipment_id: String,
+    pub equipment_id: EquipmentId,
     pub equipment_number: Option<String>,
     pub technician_id: Option<String>,
     pub technician_name: Option<String>,
@@ -112,7 +112,7 @@ pub struct NewCenterCall<'a> {
     pub call_center_id: &'a str,
     pub credential_id: &'a str,
     pub reference: &'a str,
-    pub equipment_id: &'a str,
+    pub equipment_id: &'a EquipmentId,
     /// Wire code of `domain::call::CallType`.
     pub call_type: CallType,
     pub description: &'a str,
@@ -154,7 +154,7 @@ pub struct NewAgencyCall<'a> {
     /// The staff member's account.
     pub created_by: &'a str,
     pub reference: &'a str,
-    pub equipment_id: &'a str,
+    pub equipment_id: &'a EquipmentId,
     /// Wire code of `domain::call::CallType`.
     pub call_type: CallType,
     pub description: &'a str,
@@ -305,7 +305,7 @@ pub enum StatusFilter {
 pub struct ListFilter {
     pub status: StatusFilter,
     /// Calls of this equipment only.
-    pub equipment_id: Option<String>,
+    pub equipment_id: Option<EquipmentId>,
     /// Resolved calls only if resolved at or after this UTC timestamp
     /// (unresolved calls are kept): the board's recent resolved calls.
     pub resolved_since: Option<String>,
@@ -321,7 +321,7 @@ pub struct CallListRow {
     pub caller: Option<String>,
     /// UTC timestamp.
     pub received_at: String,
-    pub equipment_id: String,
+    pub equipment_id: EquipmentId,
     pub equipment_number: Option<String>,
     pub building_name: Option<String>,
     /// Street address of the building.
@@ -378,7 +378,7 @@ fn list_conditions(agency_id: &str, filter: &ListFilter) -> (String, Vec<Value>)
     }
     if let Some(equipment_id) = &filter.equipment_id {
         conditions.push("c.equipment_id = ?");
-        values.push(Value::Text(equipment_id.clone()));
+        values.push(Value::Text(equipment_id.as_str().to_owned()));
     }
     if let Some(since) = &filter.resolved_since {
         conditions.push("(c.status <> 'resolue' OR c.resolved_at >= ?)");
@@ -479,10 +479,11 @@ fn equipment_call_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentCa
 pub fn of_equipment_since(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     since: &str,
     limit: u32,
 ) -> StoreResult<Vec<EquipmentCallRow>> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {EQUIPMENT_CALL_COLUMNS} FROM calls c LEFT JOIN technicians t ON t.id = c.technician_id
@@ -501,9 +502,10 @@ pub fn of_equipment_since(
 pub fn recent_of_equipment(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     limit: u32,
 ) -> StoreResult<(i64, Vec<EquipmentCallRow>)> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM calls WHERE equipment_id = ?1 AND agency_id = ?2",

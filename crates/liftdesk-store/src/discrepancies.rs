@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::params;
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, EquipmentId};
 
 use super::new_id;
 
@@ -11,7 +11,7 @@ use super::StoreResult;
 
 pub struct NewDiscrepancy<'a> {
     pub agency_id: &'a str,
-    pub equipment_id: &'a str,
+    pub equipment_id: &'a EquipmentId,
     pub survey_id: &'a str,
     /// None for the whole equipment.
     pub component: Option<&'a str>,

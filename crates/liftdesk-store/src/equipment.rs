@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, EquipmentId};
 
 use super::StoreResult;
 use liftdesk_domain::knowledge;
@@ -18,8 +18,9 @@ const APPLIES_TO_TYPE: &str =
 pub fn knowledge_rate(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> StoreResult<Option<f64>> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     let equipment_type: Option<Option<String>> = conn
         .query_row_cached(
@@ -69,7 +70,7 @@ pub struct IdentityRow {
 /// An equipment of an agency with its building, as the APIs show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EquipmentRow {
-    pub id: String,
+    pub id: EquipmentId,
     pub agency_id: String,
     pub building_id: Option<String>,
     pub client_id: Option<String>,
@@ -130,8 +131,9 @@ fn equipment_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentRo
 pub fn get(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> StoreResult<Option<EquipmentRow>> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
         &format!(
@@ -184,8 +186,9 @@ pub fn number_used_by_other(
     conn: &Conn,
     agency_id: &AgencyId,
     number: &str,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> StoreResult<Option<String>> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     conn.prepare_cached(&format!(
         "SELECT number FROM equipment
@@ -196,7 +199,12 @@ pub fn number_used_by_other(
 }
 
 /// Writes the whole identity of an equipment.
-pub fn update_identity(tx: &Tx, equipment_id: &str, identity: &IdentityRow) -> StoreResult<()> {
+pub fn update_identity(
+    tx: &Tx,
+    equipment_id: &EquipmentId,
+    identity: &IdentityRow,
+) -> StoreResult<()> {
+    let equipment_id = equipment_id.as_str();
     tx.prepare_cached(
         "UPDATE equipment SET number = ?2, serial_number = ?3, type = ?4, subtype = ?5, location = ?6,
                 maintenance_contract = ?7, contract_number = ?8, external_id = ?9, updated_at = ?10
@@ -220,9 +228,10 @@ pub fn update_identity(tx: &Tx, equipment_id: &str, identity: &IdentityRow) -> S
 /// Sets the maintenance contract (`parc`, `hors_parc` or NULL).
 pub fn set_maintenance_contract(
     tx: &Tx,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     contract: Option<&str>,
 ) -> StoreResult<()> {
+    let equipment_id = equipment_id.as_str();
     tx.execute_cached(
         "UPDATE equipment SET maintenance_contract = ?2, updated_at = ?3 WHERE id = ?1",
         params![equipment_id, contract, tx.now_text()],
@@ -231,7 +240,8 @@ pub fn set_maintenance_contract(
 }
 
 /// Marks the equipment as changed (its technical data were written).
-pub fn touch(tx: &Tx, equipment_id: &str) -> StoreResult<()> {
+pub fn touch(tx: &Tx, equipment_id: &EquipmentId) -> StoreResult<()> {
+    let equipment_id = equipment_id.as_str();
     tx.execute_cached(
         "UPDATE equipment SET updated_at = ?2 WHERE id = ?1",
         params![equipment_id, tx.now_text()],
@@ -241,7 +251,8 @@ pub fn touch(tx: &Tx, equipment_id: &str) -> StoreResult<()> {
 
 /// The current technical data of an equipment: (field code, JSON text), in
 /// catalog order.
-pub fn values(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<(String, String)>> {
+pub fn values(conn: &Conn, equipment_id: &EquipmentId) -> StoreResult<Vec<(String, String)>> {
+    let equipment_id = equipment_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT v.field_code, v.value FROM equipment_values v
          JOIN technical_fields f ON f.code = v.field_code
@@ -254,10 +265,11 @@ pub fn values(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<(String, Strin
 /// Records a datum entered outside any survey (`survey_id` NULL), now.
 pub fn set_value(
     tx: &Tx,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     field_code: &str,
     json_value: &str,
 ) -> StoreResult<()> {
+    let equipment_id = equipment_id.as_str();
     tx.prepare_cached(
         "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
          VALUES (?1, ?2, ?3, NULL, ?4)
@@ -273,10 +285,11 @@ pub fn set_value(
 /// replaced; the others are kept). Returns the number of data copied.
 pub fn record_survey_values(
     tx: &Tx,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     survey_id: &str,
     surveyed_at: &str,
 ) -> StoreResult<usize> {
+    let equipment_id = equipment_id.as_str();
     tx.execute_cached(
         "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
          SELECT ?1, field_code, value, survey_id, ?3 FROM survey_values WHERE survey_id = ?2
@@ -288,7 +301,8 @@ pub fn record_survey_values(
 }
 
 /// Erases a datum: it is then "never surveyed" again.
-pub fn delete_value(tx: &Tx, equipment_id: &str, field_code: &str) -> StoreResult<()> {
+pub fn delete_value(tx: &Tx, equipment_id: &EquipmentId, field_code: &str) -> StoreResult<()> {
+    let equipment_id = equipment_id.as_str();
     tx.execute_cached(
         "DELETE FROM equipment_values WHERE equipment_id = ?1 AND field_code = ?2",
         params![equipment_id, field_code],
@@ -368,11 +382,12 @@ pub fn insert_building(
 pub fn insert(
     tx: &Tx,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     identity: &IdentityRow,
     building_id: Option<&str>,
     client_id: Option<&str>,
 ) -> StoreResult<()> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     let now = tx.now_text();
     tx.prepare_cached(
@@ -400,7 +415,8 @@ pub fn insert(
 }
 
 /// Attaches the equipment to a building of its agency.
-pub fn set_building(tx: &Tx, equipment_id: &str, building_id: &str) -> StoreResult<()> {
+pub fn set_building(tx: &Tx, equipment_id: &EquipmentId, building_id: &str) -> StoreResult<()> {
+    let equipment_id = equipment_id.as_str();
     tx.prepare_cached("UPDATE equipment SET building_id = ?2, updated_at = ?3 WHERE id = ?1")?
         .execute(params![equipment_id, building_id, tx.now_text()])?;
     Ok(())
@@ -532,9 +548,9 @@ pub fn insert_numbered(
     agency_id: &AgencyId,
     number: &str,
     client_id: Option<&str>,
-) -> StoreResult<String> {
+) -> StoreResult<EquipmentId> {
     let agency_id = agency_id.as_str();
-    let id = crate::new_id();
+    let id = EquipmentId::new(crate::new_id());
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO equipment (id, agency_id, client_id, number, created_at, updated_at)
@@ -545,7 +561,8 @@ pub fn insert_numbered(
 }
 
 /// Sets the managing client of an equipment.
-pub fn set_client(tx: &Tx, equipment_id: &str, client_id: &str) -> StoreResult<()> {
+pub fn set_client(tx: &Tx, equipment_id: &EquipmentId, client_id: &str) -> StoreResult<()> {
+    let equipment_id = equipment_id.as_str();
     tx.prepare_cached("UPDATE equipment SET client_id = ?2, updated_at = ?3 WHERE id = ?1")?
         .execute(params![equipment_id, client_id, tx.now_text()])?;
     Ok(())
@@ -610,7 +627,7 @@ pub fn by_number_prefix(
 /// An equipment's place in the maintenance plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanRow {
-    pub id: String,
+    pub id: EquipmentId,
     pub number: Option<String>,
     pub equipment_type: Option<String>,
     pub maintenance_contract: Option<String>,
@@ -651,7 +668,12 @@ fn plan_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<PlanRow> {
 }
 
 /// One equipment of the agency with its plan (None when not of the agency).
-pub fn plan_of(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<PlanRow>> {
+pub fn plan_of(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &EquipmentId,
+) -> StoreResult<Option<PlanRow>> {
+    let id = id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
         &format!(
@@ -678,7 +700,8 @@ pub fn in_plan(conn: &Conn, agency_id: &AgencyId, until: &str) -> StoreResult<Ve
 }
 
 /// Changes the days between two visits of the plan.
-pub fn set_visit_interval(tx: &Tx, id: &str, days: i64, now: &str) -> StoreResult<()> {
+pub fn set_visit_interval(tx: &Tx, id: &EquipmentId, days: i64, now: &str) -> StoreResult<()> {
+    let id = id.as_str();
     tx.execute_cached(
         "UPDATE equipment SET visit_interval_days = ?2, updated_at = ?3 WHERE id = ?1",
         crate::sql::params![id, days, now],
@@ -889,7 +912,8 @@ pub struct ValueRow {
 }
 
 /// The current technical data of an equipment with their origin, in catalog order.
-pub fn values_detailed(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<ValueRow>> {
+pub fn values_detailed(conn: &Conn, equipment_id: &EquipmentId) -> StoreResult<Vec<ValueRow>> {
+    let equipment_id = equipment_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT v.field_code, v.value, v.surveyed_at, s.number FROM equipment_values v
          JOIN technical_fields f ON f.code = v.field_code

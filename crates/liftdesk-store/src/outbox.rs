@@ -6,7 +6,7 @@
 use crate::Tx;
 use crate::sql::params;
 use chrono::{DateTime, Utc};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, EquipmentId};
 use serde::Serialize;
 
 use super::StoreResult;
@@ -35,7 +35,7 @@ pub fn record_event(
     agency_id: &AgencyId,
     event: &str,
     object_id: &str,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     status: &str,
 ) -> StoreResult<String> {
     record_event_at(
@@ -55,10 +55,11 @@ pub fn record_event_at(
     agency_id: &AgencyId,
     event: &str,
     object_id: &str,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     status: &str,
     at: DateTime<Utc>,
 ) -> StoreResult<String> {
+    let equipment_id = equipment_id.as_str();
     let id = insert_event(
         tx,
         agency_id.as_str(),

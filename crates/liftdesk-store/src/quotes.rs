@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
 use crate::{Code, code};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, EquipmentId};
 use liftdesk_domain::quote::{QuoteOrigin, QuoteStatus};
 
 use super::StoreResult;
@@ -18,7 +18,7 @@ pub const NUMBER_PREFIX: &str = "DV";
 pub struct QuoteRow {
     pub id: String,
     pub agency_id: String,
-    pub equipment_id: String,
+    pub equipment_id: EquipmentId,
     pub equipment_number: Option<String>,
     pub number: Option<String>,
     pub origin: QuoteOrigin,
@@ -42,7 +42,7 @@ pub struct QuoteLineRow {
 /// An equipment of the agency, as a quote refers to it.
 #[derive(Debug, Clone)]
 pub struct EquipmentRef {
-    pub id: String,
+    pub id: EquipmentId,
     pub number: Option<String>,
 }
 
@@ -50,12 +50,11 @@ pub struct EquipmentRef {
 pub fn find_equipment(
     conn: &Conn,
     agency_id: &AgencyId,
-    id: &str,
+    id: &EquipmentId,
 ) -> StoreResult<Option<EquipmentRef>> {
-    let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT id, number FROM equipment WHERE id = ?1 AND agency_id = ?2",
-        [id, agency_id],
+        params![id, agency_id],
         |r| {
             Ok(EquipmentRef {
                 id: r.get(0)?,
@@ -132,7 +131,7 @@ pub fn next_number(tx: &Tx, agency_id: &AgencyId, year: i32) -> StoreResult<Stri
 
 pub struct NewQuote<'a> {
     pub agency_id: &'a str,
-    pub equipment_id: &'a str,
+    pub equipment_id: &'a EquipmentId,
     pub number: &'a str,
     pub origin: QuoteOrigin,
     pub object: &'a str,
@@ -229,9 +228,10 @@ pub struct EquipmentQuoteRow {
 pub fn recent_of_equipment(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     limit: u32,
 ) -> StoreResult<(i64, Vec<EquipmentQuoteRow>)> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM quotes WHERE equipment_id = ?1 AND agency_id = ?2",
@@ -261,8 +261,9 @@ pub fn recent_of_equipment(
 pub fn equipment_client(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> StoreResult<Option<super::clients::ClientRow>> {
+    let equipment_id = equipment_id.as_str();
     let client_id: Option<String> = conn
         .query_row_cached(
             "SELECT e.client_id FROM equipment e
@@ -362,7 +363,8 @@ pub fn list(
 
 /// The client of a quote's equipment: the equipment's own, else its
 /// building's (the buyer of the invoice made from the quote).
-pub fn equipment_client_id(conn: &Conn, equipment_id: &str) -> StoreResult<Option<String>> {
+pub fn equipment_client_id(conn: &Conn, equipment_id: &EquipmentId) -> StoreResult<Option<String>> {
+    let equipment_id = equipment_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT COALESCE(e.client_id, b.client_id) FROM equipment e

@@ -3,14 +3,14 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, EquipmentId};
 
 use super::StoreResult;
 
 pub struct SheetTokenRow {
     pub id: String,
     pub agency_id: AgencyId,
-    pub equipment_id: String,
+    pub equipment_id: EquipmentId,
     pub expires_at: String,
     pub used_at: Option<String>,
 }
@@ -19,11 +19,12 @@ pub fn insert(
     tx: &Tx,
     id: &str,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     credential_id: &str,
     created_at: &str,
     expires_at: &str,
 ) -> StoreResult<()> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     tx.execute_cached(
         "INSERT INTO sheet_tokens (id, agency_id, equipment_id, credential_id, created_at, expires_at)
@@ -77,7 +78,11 @@ fn rows(
 }
 
 /// The client of an equipment: nom, telephone, email, adresse, statut.
-pub fn client_of(conn: &Conn, equipment_id: &str) -> StoreResult<Option<Vec<Option<String>>>> {
+pub fn client_of(
+    conn: &Conn,
+    equipment_id: &EquipmentId,
+) -> StoreResult<Option<Vec<Option<String>>>> {
+    let equipment_id = equipment_id.as_str();
     Ok(rows(
         conn,
         "SELECT c.nom, c.telephone, c.email, c.adresse, c.statut FROM equipment e
@@ -92,8 +97,9 @@ pub fn client_of(conn: &Conn, equipment_id: &str) -> StoreResult<Option<Vec<Opti
 /// Access instructions of the equipment's building: JSON array, other, digicode, key box, postal code, city.
 pub fn building_access(
     conn: &Conn,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> StoreResult<Option<Vec<Option<String>>>> {
+    let equipment_id = equipment_id.as_str();
     Ok(rows(
         conn,
         "SELECT b.access_instructions, b.access_other, b.digicode, b.key_box, b.postal_code, b.city
@@ -106,7 +112,11 @@ pub fn building_access(
 }
 
 /// The last 5 visits: planned_for, status, done_on, observations.
-pub fn last_visits(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<Vec<Option<String>>>> {
+pub fn last_visits(
+    conn: &Conn,
+    equipment_id: &EquipmentId,
+) -> StoreResult<Vec<Vec<Option<String>>>> {
+    let equipment_id = equipment_id.as_str();
     rows(
         conn,
         "SELECT planned_for, status, done_on, observations FROM visits
@@ -117,7 +127,11 @@ pub fn last_visits(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<Vec<Optio
 }
 
 /// Open calls (not `resolue`): received_at, type, status, description.
-pub fn open_calls(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<Vec<Option<String>>>> {
+pub fn open_calls(
+    conn: &Conn,
+    equipment_id: &EquipmentId,
+) -> StoreResult<Vec<Vec<Option<String>>>> {
+    let equipment_id = equipment_id.as_str();
     rows(
         conn,
         "SELECT received_at, type, status, description FROM calls
@@ -128,7 +142,11 @@ pub fn open_calls(conn: &Conn, equipment_id: &str) -> StoreResult<Vec<Vec<Option
 }
 
 /// The last survey: number, status, surveyed_on, created_at.
-pub fn last_survey(conn: &Conn, equipment_id: &str) -> StoreResult<Option<Vec<Option<String>>>> {
+pub fn last_survey(
+    conn: &Conn,
+    equipment_id: &EquipmentId,
+) -> StoreResult<Option<Vec<Option<String>>>> {
+    let equipment_id = equipment_id.as_str();
     Ok(rows(
         conn,
         "SELECT number, status, surveyed_on, substr(created_at, 1, 10) FROM surveys

@@ -236,6 +236,23 @@ impl ToValue for ValueRef<'_> {
     }
 }
 
+macro_rules! id_values {
+    ($($t:ty)+) => {$(
+        impl ToValue for $t {
+            fn to_value(&self) -> StoreResult<ValueRef<'_>> {
+                Ok(ValueRef::Text(self.as_str()))
+            }
+        }
+
+        impl FromValue for $t {
+            fn from_value(value: ValueRef<'_>) -> Result<Self, String> {
+                String::from_value(value).map(<$t>::new)
+            }
+        }
+    )+};
+}
+id_values!(liftdesk_domain::id::AgencyId liftdesk_domain::id::EquipmentId);
+
 /// What a stored value is, for a reading that refuses it.
 fn mismatch(wanted: &str, value: ValueRef<'_>) -> String {
     let found = match value {

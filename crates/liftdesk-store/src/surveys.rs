@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::code;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, EquipmentId};
 
 use super::StoreResult;
 
@@ -21,7 +21,7 @@ pub struct SurveyListRow {
 pub struct SurveyRow {
     pub id: String,
     pub agency_id: String,
-    pub equipment_id: String,
+    pub equipment_id: EquipmentId,
     pub number: Option<String>,
     /// None only if the stored code is unknown (the table's CHECK forbids it).
     pub status: Option<SurveyStatus>,
@@ -227,8 +227,9 @@ pub fn mark_submitted(tx: &Tx, submission: &Submission<'_>) -> StoreResult<bool>
 pub fn open_for_equipment(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> StoreResult<Option<(String, Option<String>)>> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT id, surveyor_account_id FROM surveys
@@ -257,11 +258,12 @@ pub fn next_number(conn: &Conn, agency_id: &AgencyId, year: i32) -> StoreResult<
 pub fn insert_to_do(
     tx: &Tx,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     number: &str,
     surveyor_account_id: Option<&str>,
     reason: Option<&str>,
 ) -> StoreResult<String> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     let id = crate::new_id();
     let now = tx.now_text();
@@ -304,9 +306,10 @@ pub struct EquipmentSurveyRow {
 pub fn recent_of_equipment(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     limit: u32,
 ) -> StoreResult<(i64, Vec<EquipmentSurveyRow>)> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     let total: i64 = conn.query_row_cached(
         "SELECT COUNT(*) FROM surveys WHERE equipment_id = ?1 AND agency_id = ?2",
@@ -337,7 +340,7 @@ pub fn recent_of_equipment(
 pub struct SurveySummaryRow {
     pub id: String,
     pub status: SurveyStatus,
-    pub equipment_id: String,
+    pub equipment_id: EquipmentId,
     pub equipment_number: Option<String>,
     /// The equipment's type code (`ascenseur`…).
     pub equipment_type: Option<String>,

@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::code;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, EquipmentId};
 use liftdesk_domain::visit::VisitStatus;
 
 use super::StoreResult;
@@ -14,7 +14,7 @@ use super::StoreResult;
 pub struct VisitRow {
     pub id: String,
     pub agency_id: String,
-    pub equipment_id: String,
+    pub equipment_id: EquipmentId,
     pub technician_id: Option<String>,
     /// `YYYY-MM-DD`.
     pub planned_for: String,
@@ -131,7 +131,7 @@ pub struct PlanningRow {
     /// The planned day, or for a completed visit the day it was done.
     pub day: String,
     pub status: VisitStatus,
-    pub equipment_id: String,
+    pub equipment_id: EquipmentId,
     pub number: Option<String>,
     pub building: Option<String>,
     pub address: Option<String>,
@@ -247,7 +247,7 @@ fn sort_planning(rows: Vec<(PlanningRow, Option<String>, Option<String>)>) -> Ve
 pub struct NewVisit<'a> {
     pub id: &'a str,
     pub agency_id: &'a str,
-    pub equipment_id: &'a str,
+    pub equipment_id: &'a EquipmentId,
     pub technician_id: Option<&'a str>,
     pub planned_for: &'a str,
     pub deadline: Option<&'a str>,
@@ -361,9 +361,10 @@ fn equipment_visit_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentV
 pub fn recent_of_equipment(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     limit: u32,
 ) -> StoreResult<(i64, Vec<EquipmentVisitRow>)> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     let total: i64 = conn.query_row(
         "SELECT COUNT(*) FROM visits WHERE equipment_id = ?1 AND agency_id = ?2",
@@ -384,9 +385,10 @@ pub fn recent_of_equipment(
 pub fn carried_out_of_equipment(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     limit: u32,
 ) -> StoreResult<Vec<EquipmentVisitRow>> {
+    let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT * FROM (

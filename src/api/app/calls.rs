@@ -491,7 +491,7 @@ async fn equipment_search(
         results: rows
             .into_iter()
             .map(|row| EquipmentChoice {
-                id: row.id,
+                id: row.id.into_string(),
                 number: row.identity.number,
                 address: row.building.as_ref().and_then(|b| {
                     building_address(

@@ -10,6 +10,7 @@
 //! repair quote through `services::quotes::repair_quote`.
 //! Like the REST API, every staff member of the agency reads and corrects.
 
+use crate::domain::id::EquipmentId;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, patch, post};
@@ -182,7 +183,7 @@ async fn park(
             let e = row.equipment;
             ParkEntry {
                 type_label: type_label(e.identity.equipment_type.as_deref()),
-                id: e.id,
+                id: e.id.into_string(),
                 number: e.identity.number,
                 equipment_type: e.identity.equipment_type,
                 location: e.identity.location,
@@ -632,7 +633,7 @@ fn build_page(data: EquipmentPageData, base_url: &str) -> EquipmentPage {
     let (downtime, repeat_breakdowns) = breakdowns(&year_calls, now);
 
     EquipmentPage {
-        id: equipment.id.clone(),
+        id: equipment.id.to_string(),
         type_label: type_label(equipment_type),
         building: equipment.building.clone().map(ExternalBuilding::from),
         identity: IdentityView::new(equipment, base_url),
@@ -661,7 +662,7 @@ fn build_page(data: EquipmentPageData, base_url: &str) -> EquipmentPage {
 }
 
 async fn read_page(state: &AppState, principal: &Principal, id: &str) -> AppResult<EquipmentPage> {
-    let data = equipment_service::page_data(&state.store, principal, id).await?;
+    let data = equipment_service::page_data(&state.store, principal, &EquipmentId::new(id)).await?;
     Ok(build_page(data, &state.base_url))
 }
 
@@ -698,7 +699,7 @@ async fn update_technical(
     technical_data::update_for(
         &state.store,
         &principal,
-        &id,
+        &EquipmentId::new(id.as_str()),
         body,
         technical_data::FieldNames::Code,
     )
@@ -722,7 +723,12 @@ async fn repair_quote(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<RepairQuote>)> {
-    let id = quotes::repair_quote(&state.store, &session.principal(), &id).await?;
+    let id = quotes::repair_quote(
+        &state.store,
+        &session.principal(),
+        &EquipmentId::new(id.as_str()),
+    )
+    .await?;
     Ok((
         StatusCode::CREATED,
         Json(RepairQuote {
@@ -838,7 +844,12 @@ async fn logbook(
         visits,
         calls,
         now,
-    } = equipment_service::logbook_data(&state.store, &session.principal(), &id).await?;
+    } = equipment_service::logbook_data(
+        &state.store,
+        &session.principal(),
+        &EquipmentId::new(id.as_str()),
+    )
+    .await?;
     let client = client.map(|(id, name)| ClientRef { id, name });
     let generated_at = clock::format_timestamp(now);
     let book = {
@@ -853,7 +864,7 @@ async fn logbook(
         Logbook {
             equipment: LogbookEquipment {
                 type_label: type_label(equipment.identity.equipment_type.as_deref()),
-                id: equipment.id,
+                id: equipment.id.into_string(),
                 number: equipment.identity.number,
                 serial_number: equipment.identity.serial_number,
                 location: equipment.identity.location,

@@ -8,6 +8,7 @@
 //! visits and saves a proposal; changing the maintenance interval of an
 //! equipment is an administrator's (a regulatory setting).
 
+use crate::domain::id::EquipmentId;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
@@ -290,7 +291,7 @@ impl From<PlanRow> for EquipmentPlanOut {
         Self {
             deadline: plan::deadline_of(&row).map(day::iso),
             in_plan: row.maintenance_contract.as_deref() == Some("parc"),
-            id: row.id,
+            id: row.id.into_string(),
             number: row.number,
             equipment_type: row.equipment_type,
             maintenance_contract: row.maintenance_contract,
@@ -307,7 +308,12 @@ async fn equipment_plan(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<EquipmentPlanOut>> {
-    let row = plan::equipment_plan(&state.store, &session.principal(), &id).await?;
+    let row = plan::equipment_plan(
+        &state.store,
+        &session.principal(),
+        &EquipmentId::new(id.as_str()),
+    )
+    .await?;
     Ok(Json(row.into()))
 }
 
@@ -323,7 +329,13 @@ async fn set_interval(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<IntervalBody>,
 ) -> AppResult<Json<EquipmentPlanOut>> {
-    let row = plan::set_interval(&state.store, &session.principal(), &id, body.days).await?;
+    let row = plan::set_interval(
+        &state.store,
+        &session.principal(),
+        &EquipmentId::new(id.as_str()),
+        body.days,
+    )
+    .await?;
     Ok(Json(row.into()))
 }
 
@@ -373,7 +385,7 @@ async fn visit_out(state: &AppState, session: &StaffSession, id: String) -> AppR
         planned_for: row.planned_for,
         deadline: row.deadline,
         technician_id: row.technician_id,
-        equipment_id: row.equipment_id,
+        equipment_id: row.equipment_id.into_string(),
         arrived_at: row.arrived_at,
         left_at: row.left_at,
         done_on: row.done_on,

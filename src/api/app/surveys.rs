@@ -78,13 +78,13 @@ struct EquipmentRef {
 impl EquipmentRef {
     fn of(row: &SurveySummaryRow) -> Self {
         Self {
-            id: row.equipment_id.clone(),
+            id: row.equipment_id.to_string(),
             number: row.equipment_number.clone(),
             type_label: row
                 .equipment_type
                 .as_deref()
                 .map(|t| equipment_type_label(t).to_owned()),
-            link: RecordKind::Equipment.link(&row.equipment_id),
+            link: RecordKind::Equipment.link(row.equipment_id.as_str()),
         }
     }
 }

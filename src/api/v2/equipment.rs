@@ -3,6 +3,7 @@
 //! `PATCH /api/v2/equipment/{id}` (technical data, named as in the partner
 //! workflow API).
 
+use crate::domain::id::EquipmentId;
 use axum::Json;
 use axum::extract::State;
 use serde_json::{Map, Value};
@@ -138,7 +139,7 @@ async fn update_technical_data(
     let data = technical_data::update_for(
         &state.store,
         &caller,
-        &id,
+        &EquipmentId::new(id.as_str()),
         body,
         technical_data::FieldNames::Api,
     )

@@ -74,9 +74,9 @@ async fn equipment_to_link(
         equipment: rows
             .into_iter()
             .map(|row| ExternalEquipmentRow {
-                link: RecordKind::Equipment.link(&row.id),
-                url: RecordKind::Equipment.url(base_url, &row.id),
-                id: row.id,
+                link: RecordKind::Equipment.link(row.id.as_str()),
+                url: RecordKind::Equipment.url(base_url, row.id.as_str()),
+                id: row.id.into_string(),
                 number: row.identity.number.unwrap_or_default(),
                 equipment_type: row.identity.equipment_type,
                 location: row.identity.location,

@@ -3,6 +3,7 @@
 //! web application: the bodies they accept, the records they answer with,
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
+use crate::domain::id::EquipmentId;
 use rmcp::schemars;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Value, json};
@@ -65,9 +66,9 @@ pub struct EquipmentListEntry {
 impl EquipmentListEntry {
     fn new(row: EquipmentRow, base_url: &str) -> Self {
         Self {
-            link: RecordKind::Equipment.link(&row.id),
-            url: RecordKind::Equipment.url(base_url, &row.id),
-            id: row.id,
+            link: RecordKind::Equipment.link(row.id.as_str()),
+            url: RecordKind::Equipment.url(base_url, row.id.as_str()),
+            id: row.id.into_string(),
             number: row.identity.number,
             equipment_type: row.identity.equipment_type,
             location: row.identity.location,
@@ -254,9 +255,9 @@ impl IdentityView {
     pub fn new(row: EquipmentRow, base_url: &str) -> Self {
         let identity = row.identity;
         Self {
-            link: RecordKind::Equipment.link(&row.id),
-            url: RecordKind::Equipment.url(base_url, &row.id),
-            id: row.id,
+            link: RecordKind::Equipment.link(row.id.as_str()),
+            url: RecordKind::Equipment.url(base_url, row.id.as_str()),
+            id: row.id.into_string(),
             number: identity.number,
             serial_number: identity.serial_number,
             equipment_type: identity.equipment_type,
@@ -278,7 +279,13 @@ pub async fn identity_correction(
     body: IdentityBody,
 ) -> AppResult<IdentityView> {
     let patch = IdentityPatch::from(body);
-    let row = equipment_service::correct_identity_for(&state.store, caller, &id, patch).await?;
+    let row = equipment_service::correct_identity_for(
+        &state.store,
+        caller,
+        &EquipmentId::new(id.as_str()),
+        patch,
+    )
+    .await?;
     Ok(IdentityView::new(row, &state.base_url))
 }
 

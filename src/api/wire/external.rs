@@ -225,9 +225,9 @@ impl ExternalEquipmentData {
             ..
         } = found.equipment;
         Self {
-            link: RecordKind::Equipment.link(&id),
-            url: RecordKind::Equipment.url(base_url, &id),
-            id,
+            link: RecordKind::Equipment.link(id.as_str()),
+            url: RecordKind::Equipment.url(base_url, id.as_str()),
+            id: id.into_string(),
             number: identity.number,
             serial_number: identity.serial_number,
             equipment_type: identity.equipment_type,

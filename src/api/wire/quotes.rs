@@ -159,9 +159,9 @@ fn quote_view(detail: QuoteDetail, base_url: &str) -> QuoteView {
         origin: quote.origin.as_str().to_owned(),
         object: quote.object,
         equipment: QuoteEquipment {
-            link: RecordKind::Equipment.link(&quote.equipment_id),
-            url: RecordKind::Equipment.url(base_url, &quote.equipment_id),
-            id: quote.equipment_id,
+            link: RecordKind::Equipment.link(quote.equipment_id.as_str()),
+            url: RecordKind::Equipment.url(base_url, quote.equipment_id.as_str()),
+            id: quote.equipment_id.into_string(),
             number: quote.equipment_number,
         },
         rows: rows
@@ -303,9 +303,9 @@ pub async fn quote_list(
                     origin: quote.origin.as_str().to_owned(),
                     object: quote.object,
                     equipment: QuoteEquipment {
-                        link: RecordKind::Equipment.link(&quote.equipment_id),
-                        url: RecordKind::Equipment.url(base_url, &quote.equipment_id),
-                        id: quote.equipment_id,
+                        link: RecordKind::Equipment.link(quote.equipment_id.as_str()),
+                        url: RecordKind::Equipment.url(base_url, quote.equipment_id.as_str()),
+                        id: quote.equipment_id.into_string(),
                         number: quote.equipment_number,
                     },
                     total_excl_tax: totals.excl_tax.euros(),

@@ -325,7 +325,11 @@ pub async fn survey_data_read(
     let base_url = &state.base_url;
     Ok(SurveyData {
         number: survey.number,
-        equipment: RecordRef::new(RecordKind::Equipment, base_url, &survey.equipment_id),
+        equipment: RecordRef::new(
+            RecordKind::Equipment,
+            base_url,
+            survey.equipment_id.as_str(),
+        ),
         agency: survey.agency_id,
         reason: survey.reason,
         status: survey.status.map(|s| s.label().to_owned()),

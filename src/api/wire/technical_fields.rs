@@ -3,6 +3,7 @@
 //! web application: the bodies they accept, the records they answer with,
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
+use crate::domain::id::EquipmentId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -70,6 +71,12 @@ pub async fn technical_field_list(
 ) -> AppResult<Vec<TechnicalFieldEntry>> {
     let equipment_id = required_param(query.equipment, "equipment")?;
     let term = required_param(query.q, "q")?;
-    let found = technical_data::search_for(&state.store, caller, &equipment_id, &term).await?;
+    let found = technical_data::search_for(
+        &state.store,
+        caller,
+        &EquipmentId::new(equipment_id.as_str()),
+        &term,
+    )
+    .await?;
     Ok(found.into_iter().map(TechnicalFieldEntry::from).collect())
 }

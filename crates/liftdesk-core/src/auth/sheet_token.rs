@@ -4,7 +4,7 @@
 //! from the OS, mode 0600, created on first use). Verification is in
 //! constant time (`Mac::verify_slice`).
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, EquipmentId};
 use std::path::Path;
 
 use hmac::{Hmac, Mac};
@@ -29,7 +29,7 @@ fn mac(
     secret: &SheetSecret,
     sheet_id: &str,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> Hmac<Sha256> {
     // HMAC accepts keys of any length: this cannot fail.
     let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(secret)
@@ -43,7 +43,7 @@ pub fn sign(
     secret: &SheetSecret,
     sheet_id: &str,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> String {
     let tag = mac(secret, sheet_id, agency_id, equipment_id)
         .finalize()
@@ -64,7 +64,7 @@ pub fn verify(
     token: &str,
     sheet_id: &str,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> bool {
     let Some((id, tag_hex)) = token.split_once('.') else {
         return false;
@@ -92,17 +92,31 @@ mod tests {
     fn a_token_verifies_only_for_its_sheet_and_equipment() {
         let secret = [7u8; 32];
         let a1 = AgencyId::new("a1");
-        let token = sign(&secret, "s1", &a1, "e1");
+        let token = sign(&secret, "s1", &a1, &EquipmentId::new("e1"));
         assert_eq!(sheet_id_of(&token), Some("s1"));
-        assert!(verify(&secret, &token, "s1", &a1, "e1"));
-        assert!(!verify(&secret, &token, "s1", &a1, "e2"));
-        assert!(!verify(&secret, &token, "s2", &a1, "e1"));
-        assert!(!verify(&[8u8; 32], &token, "s1", &a1, "e1"));
+        assert!(verify(&secret, &token, "s1", &a1, &EquipmentId::new("e1")));
+        assert!(!verify(&secret, &token, "s1", &a1, &EquipmentId::new("e2")));
+        assert!(!verify(&secret, &token, "s2", &a1, &EquipmentId::new("e1")));
+        assert!(!verify(
+            &[8u8; 32],
+            &token,
+            "s1",
+            &a1,
+            &EquipmentId::new("e1")
+        ));
         let mut forged = token.clone();
         forged.pop();
         forged.push('0');
-        assert!(!verify(&secret, &forged, "s1", &a1, "e1") || token.ends_with('0'));
-        assert!(!verify(&secret, "s1.zz", "s1", &a1, "e1"));
+        assert!(
+            !verify(&secret, &forged, "s1", &a1, &EquipmentId::new("e1")) || token.ends_with('0')
+        );
+        assert!(!verify(
+            &secret,
+            "s1.zz",
+            "s1",
+            &a1,
+            &EquipmentId::new("e1")
+        ));
     }
 
     #[test]

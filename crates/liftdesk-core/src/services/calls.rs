@@ -3,7 +3,7 @@
 //! UI, CLI) goes through these functions, so `appel.clos` is queued exactly
 //! once whenever a call becomes `resolue`, wherever the change is made.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, EquipmentId};
 use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
 
@@ -838,7 +838,7 @@ pub fn check_list(input: ListInput) -> AppResult<CallQuery> {
     Ok(CallQuery {
         filter: store::ListFilter {
             status,
-            equipment_id: input.equipment,
+            equipment_id: input.equipment.map(EquipmentId::new),
             resolved_since: None,
         },
         words: fold(&search)
@@ -999,7 +999,7 @@ mod tests {
             call_type: CallType::Panne,
             caller: Some("Mme Benali".into()),
             received_at: "2026-11-21T07:00:00.000Z".into(),
-            equipment_id: "e".into(),
+            equipment_id: EquipmentId::new("e"),
             equipment_number: number.map(str::to_owned),
             building_name: building.map(str::to_owned),
             address: Some("3 rue Émile Zola".into()),

@@ -1,6 +1,6 @@
 //! Recording a discrepancy (écart) found on an equipment during a survey.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, EquipmentId};
 use serde_json::json;
 
 use crate::error::{AppError, AppResult};
@@ -48,7 +48,7 @@ pub fn create(
     input: &NewDiscrepancyInput,
     actor: &Actor,
 ) -> AppResult<String> {
-    let equipment_id = input.equipment_id.trim();
+    let equipment_id = &EquipmentId::new(input.equipment_id.trim());
     let survey_id = input.survey_id.trim();
     let Some(equipment) = equipment::get(tx, agency_id, equipment_id)? else {
         return Err(AppError::unprocessable(format!(

@@ -2,7 +2,7 @@
 //! what a partner's maintenance software reads of it (equipment to link, and
 //! one equipment's data).
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, EquipmentId};
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -214,7 +214,7 @@ pub fn identity_value(field: IdentityField, value: &Option<String>) -> AppResult
 pub fn correct_identity(
     tx: &Tx,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     patch: &IdentityPatch,
     actor: &Actor,
 ) -> AppResult<EquipmentRow> {
@@ -245,7 +245,7 @@ pub fn correct_identity(
             actor,
             action: "correction_identite",
             object_type: "equipment",
-            object_id: Some(equipment_id),
+            object_id: Some(equipment_id.as_str()),
             detail: Some(json!({ "changes": changes })),
         },
     )?;
@@ -259,7 +259,7 @@ pub fn check_number_free(
     conn: &Conn,
     agency_id: &AgencyId,
     number: &str,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> AppResult<()> {
     match equipment_store::number_used_by_other(conn, agency_id, number, equipment_id)? {
         Some(other) => Err(AppError::unprocessable(format!(
@@ -475,7 +475,7 @@ pub async fn search_page(
 pub async fn correct_identity_for(
     store: &Store,
     p: &Principal,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     patch: IdentityPatch,
 ) -> AppResult<EquipmentRow> {
     p.require(Capability::Change)?;
@@ -548,7 +548,11 @@ fn equipment_not_found() -> AppError {
 }
 
 /// The page of an equipment of the principal's agency (404 otherwise).
-pub async fn page_data(store: &Store, p: &Principal, id: &str) -> AppResult<EquipmentPageData> {
+pub async fn page_data(
+    store: &Store,
+    p: &Principal,
+    id: &EquipmentId,
+) -> AppResult<EquipmentPageData> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
     let now = store.now();
     store
@@ -615,7 +619,11 @@ pub struct LogbookData {
 }
 
 /// The logbook of an equipment of the principal's agency (404 otherwise).
-pub async fn logbook_data(store: &Store, p: &Principal, id: &str) -> AppResult<LogbookData> {
+pub async fn logbook_data(
+    store: &Store,
+    p: &Principal,
+    id: &EquipmentId,
+) -> AppResult<LogbookData> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
     let now = store.now();
     store

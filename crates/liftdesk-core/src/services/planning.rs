@@ -2,7 +2,7 @@
 //! proposal of next week's visits (`domain::planning` decides, this module
 //! reads the facts) and its saving in one transaction, re-validated.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, EquipmentId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
@@ -58,7 +58,7 @@ pub fn deadline_of(row: &PlanRow) -> Option<NaiveDate> {
 fn set_interval_in(
     tx: &Tx,
     p: &Principal,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     days: i64,
     now: DateTime<Utc>,
 ) -> AppResult<PlanRow> {
@@ -83,7 +83,7 @@ fn set_interval_in(
             actor: &p.actor,
             action: "intervalle_visites",
             object_type: "equipment",
-            object_id: Some(equipment_id),
+            object_id: Some(equipment_id.as_str()),
             detail: Some(json!({ "from": row.visit_interval_days, "to": days })),
         },
     )?;
@@ -338,7 +338,7 @@ pub fn propose(conn: &Conn, agency_id: &AgencyId, monday: NaiveDate) -> AppResul
             .collect::<Vec<_>>()
             .join(" ");
         due.push(DueEquipment {
-            equipment_id: row.id.clone(),
+            equipment_id: row.id.to_string(),
             number: row.number.clone(),
             sector_keys: plan::building_sector_keys(
                 row.postal_code.as_deref(),
@@ -347,7 +347,7 @@ pub fn propose(conn: &Conn, agency_id: &AgencyId, monday: NaiveDate) -> AppResul
             place: (!place.is_empty()).then_some(place),
             deadline,
         });
-        info.insert(row.id.clone(), row);
+        info.insert(row.id.to_string(), row);
     }
     let Proposal { visits, unplaced } = plan::propose(&working, &plan_technicians, &load, due);
     let line = |id: &str, deadline: NaiveDate| {
@@ -461,12 +461,12 @@ fn save_in(
     };
     let off = availability(tx, agency, &technician_rows, &span)?;
     let mut load = loads(tx, agency, &span)?;
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: HashSet<EquipmentId> = HashSet::new();
     let mut ids = Vec::with_capacity(lines.len());
     let now_text = clock::format_timestamp(now);
     for (i, (line, &day)) in lines.iter().zip(&parsed).enumerate() {
         let n = i + 1;
-        let equipment_id = line.equipment_id.trim();
+        let equipment_id = &EquipmentId::new(line.equipment_id.trim());
         let row = equipment::plan_of(tx, agency, equipment_id)?.ok_or_else(|| {
             AppError::unprocessable(format!(
                 "Ligne {n} : équipement introuvable dans cette agence : « {equipment_id} »."
@@ -476,7 +476,7 @@ fn save_in(
             || format!("Ligne {n}"),
             |number| format!("Ligne {n} ({number})"),
         );
-        if !seen.insert(equipment_id) {
+        if !seen.insert(equipment_id.clone()) {
             return Err(AppError::unprocessable(format!(
                 "{label} : l'équipement figure deux fois dans la liste."
             )));
@@ -578,7 +578,7 @@ pub async fn save(store: &Store, p: &Principal, lines: Vec<SaveLine>) -> AppResu
 pub async fn set_interval(
     store: &Store,
     p: &Principal,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     days: i64,
 ) -> AppResult<PlanRow> {
     p.agency()?;
@@ -625,7 +625,7 @@ pub async fn week_staff(
 pub async fn equipment_plan(
     store: &Store,
     p: &Principal,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> AppResult<PlanRow> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), equipment_id.to_owned());
     store

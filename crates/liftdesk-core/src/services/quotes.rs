@@ -2,7 +2,7 @@
 //! `domain::quote::transition`. Acceptance writes `devis.accepte` to the
 //! outbox in the same transaction as the status change and its audit entry.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, EquipmentId};
 use chrono::{DateTime, Datelike, Duration, Utc};
 use serde_json::json;
 
@@ -60,7 +60,7 @@ fn check_origin(raw: &str) -> AppResult<QuoteOrigin> {
 
 /// A new quote's input, checked: what [`insert_draft`] writes.
 struct CheckedQuote {
-    equipment_id: String,
+    equipment_id: EquipmentId,
     origin: QuoteOrigin,
     object: String,
     rows: Vec<QuoteLineRow>,
@@ -86,7 +86,7 @@ fn check_new(input: NewQuoteInput) -> AppResult<CheckedQuote> {
         })
         .collect();
     Ok(CheckedQuote {
-        equipment_id: input.equipment_id,
+        equipment_id: EquipmentId::new(input.equipment_id),
         origin,
         object,
         rows,
@@ -169,7 +169,11 @@ const MAX_CALLS_READ: u32 = 2000;
 /// agency, read and written in one transaction: 404 for an equipment
 /// outside the agency, 409 when it has no repeat breakdowns
 /// (`domain::downtime`). Returns the quote's id.
-pub async fn repair_quote(store: &Store, p: &Principal, equipment_id: &str) -> AppResult<String> {
+pub async fn repair_quote(
+    store: &Store,
+    p: &Principal,
+    equipment_id: &EquipmentId,
+) -> AppResult<String> {
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?.to_owned();
     let author = Author::of(p);
@@ -209,7 +213,7 @@ pub async fn repair_quote(store: &Store, p: &Principal, equipment_id: &str) -> A
                 references.join(", ")
             );
             let quote = check_new(NewQuoteInput {
-                equipment_id: equipment_id.clone(),
+                equipment_id: equipment_id.to_string(),
                 origin: QuoteOrigin::Panne.as_str().to_owned(),
                 object: REPAIR_QUOTE_OBJECT.to_owned(),
                 rows: vec![LineInput {

@@ -6,7 +6,7 @@
 //! the MCP resource `liftdesk://equipements/{id}/fiche`, as Markdown
 //! (`markdown`).
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, EquipmentId};
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{Value, json};
 
@@ -59,7 +59,7 @@ pub fn generate(
             actor,
             action: "sheet_token.create",
             object_type: "equipment",
-            object_id: Some(&equipment.id),
+            object_id: Some(equipment.id.as_str()),
             detail: Some(json!({ "sheet_token": id })),
         },
     )?;
@@ -249,7 +249,7 @@ fn section(title: &'static str, blocks: Vec<SheetBlock>) -> SheetSection {
 pub fn document(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> AppResult<Option<SheetDocument>> {
     let Some(equipment) = equipment_store::get(conn, agency_id, equipment_id)? else {
         return Ok(None);
@@ -410,7 +410,11 @@ pub fn document(
 }
 
 /// The complete sheet page, with no external resource and no script.
-fn render(conn: &Conn, agency_id: &AgencyId, equipment_id: &str) -> AppResult<Option<String>> {
+fn render(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    equipment_id: &EquipmentId,
+) -> AppResult<Option<String>> {
     Ok(document(conn, agency_id, equipment_id)?.map(|document| html(&document)))
 }
 
@@ -538,7 +542,11 @@ Demandez un nouveau lien depuis l'application de votre partenaire.</p>",
 
 /// The sheet of an equipment of the principal's agency, in Markdown (404
 /// outside the agency).
-pub async fn markdown_for(store: &Store, p: &Principal, equipment_id: &str) -> AppResult<String> {
+pub async fn markdown_for(
+    store: &Store,
+    p: &Principal,
+    equipment_id: &EquipmentId,
+) -> AppResult<String> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), equipment_id.to_owned());
     store
         .read(move |conn| document(conn, &agency_id, &id))

@@ -11,7 +11,7 @@
 //! and `contrat_entretien` (the equipment's maintenance contract);
 //! `taux_connaissance` is computed and read-only.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, EquipmentId};
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -331,7 +331,7 @@ fn parse_json_text(text: &str) -> Value {
 pub fn read(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
 ) -> AppResult<Option<Map<String, Value>>> {
     let Some(equipment) = equipment_store::get(conn, agency_id, equipment_id)? else {
         return Ok(None);
@@ -388,7 +388,7 @@ pub fn contract_label(code: &str) -> Option<&'static str> {
 pub fn apply(
     tx: &Tx,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     update: &TechnicalUpdate,
     actor: &Actor,
 ) -> AppResult<Map<String, Value>> {
@@ -451,7 +451,7 @@ pub fn apply(
                 actor,
                 action: "donnees_techniques",
                 object_type: "equipment",
-                object_id: Some(equipment_id),
+                object_id: Some(equipment_id.as_str()),
                 detail: Some(json!({ "changes": changes })),
             },
         )?;
@@ -464,7 +464,7 @@ pub fn apply(
 pub fn update_from_json(
     tx: &Tx,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     body: &Map<String, Value>,
     actor: &Actor,
 ) -> AppResult<Map<String, Value>> {
@@ -484,7 +484,7 @@ pub fn update_from_json(
 pub fn update_by_code(
     tx: &Tx,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     body: &Map<String, Value>,
     actor: &Actor,
 ) -> AppResult<Map<String, Value>> {
@@ -624,7 +624,7 @@ fn words(text: &str) -> Vec<String> {
 pub fn search_fields(
     conn: &Conn,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     query: &str,
 ) -> AppResult<Option<Vec<FieldMatch>>> {
     let Some(equipment) = equipment_store::get(conn, agency_id, equipment_id)? else {
@@ -675,7 +675,7 @@ pub const MAX_QUERY_CHARS: usize = 200;
 pub async fn search_for(
     store: &Store,
     p: &Principal,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     term: &str,
 ) -> AppResult<Vec<FieldMatch>> {
     if term.chars().count() > MAX_QUERY_CHARS {
@@ -707,7 +707,7 @@ pub enum FieldNames {
 pub async fn update_for(
     store: &Store,
     p: &Principal,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     body: Map<String, Value>,
     names: FieldNames,
 ) -> AppResult<Map<String, Value>> {

@@ -3,7 +3,7 @@
 //! change in one transaction with its audit entry. The rules are those of
 //! `domain::visit`.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, EquipmentId};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::json;
 
@@ -150,7 +150,7 @@ fn planning_item(row: PlanningRow) -> PlanningItem {
         technician_id: row.technician_id,
         day: row.day,
         status: row.status,
-        equipment_id: row.equipment_id,
+        equipment_id: row.equipment_id.into_string(),
         number: row.number,
         building: row.building,
         address,
@@ -443,8 +443,8 @@ fn create_in(
     now: DateTime<Utc>,
 ) -> AppResult<String> {
     p.require(Capability::Change)?;
-    let equipment_id = input.equipment_id.trim();
-    if equipment_id.is_empty() {
+    let equipment_id = &EquipmentId::new(input.equipment_id.trim());
+    if equipment_id.as_str().is_empty() {
         return Err(AppError::unprocessable(
             "Le champ « equipmentId » est obligatoire : choisissez l'équipement à visiter.",
         ));
@@ -710,7 +710,7 @@ mod tests {
             technician_id: None,
             day: "2026-03-11".into(),
             status: VisitStatus::Planifiee,
-            equipment_id: "e".into(),
+            equipment_id: EquipmentId::new("e"),
             number: None,
             building: None,
             address: address.map(Into::into),

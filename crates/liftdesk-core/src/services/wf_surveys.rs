@@ -2,7 +2,7 @@
 //! survey per equipment) and `/open_app` (the survey of an equipment for a
 //! mobile user). One transaction per call, with its audit entry.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, EquipmentId};
 use chrono::Datelike;
 use serde_json::json;
 
@@ -79,7 +79,7 @@ fn surveyor(tx: &Tx, agency_id: &AgencyId, field: &str, email: &str) -> AppResul
 fn survey_for(
     tx: &Tx,
     agency_id: &AgencyId,
-    equipment_id: &str,
+    equipment_id: &EquipmentId,
     surveyor_id: &str,
     reason: Option<&str>,
 ) -> AppResult<(String, bool)> {

@@ -1,6 +1,7 @@
 //! Equipment: finding one (by number, building, address), its data, its
 //! technical fields, its identity; and its sheet as an MCP resource.
 
+use crate::domain::id::EquipmentId;
 use axum::http::request::Parts;
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::Extension;
@@ -272,7 +273,7 @@ impl LiftdeskMcp {
 
     /// The sheet of an equipment of the acting agency, in Markdown.
     async fn sheet_markdown(&self, caller: &Principal, id: &str) -> AppResult<String> {
-        Ok(sheet::markdown_for(&self.state.store, caller, id).await?)
+        Ok(sheet::markdown_for(&self.state.store, caller, &EquipmentId::new(id)).await?)
     }
 }
 

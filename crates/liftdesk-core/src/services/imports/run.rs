@@ -9,7 +9,7 @@
 //! transaction, the check rolls it back (`Store::rehearse_blocking`), so the
 //! check answers exactly what the import would do.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, EquipmentId};
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
@@ -326,9 +326,10 @@ impl Pass<'_> {
         {
             existing = equipment_store::find_by_external_id(tx, agency_id, external_id)?;
         }
-        let equipment_id = existing
-            .as_ref()
-            .map_or_else(crate::store::new_id, |e| e.id.clone());
+        let equipment_id = existing.as_ref().map_or_else(
+            || EquipmentId::new(crate::store::new_id()),
+            |e| e.id.clone(),
+        );
         let before: IdentityRow = existing
             .as_ref()
             .map(|e| e.identity.clone())
@@ -511,9 +512,16 @@ impl Pass<'_> {
             changes.clear();
         }
         if action == Action::Create || !changes.is_empty() {
-            self.audit_row(tx, "equipment", &equipment_id, row, action, &changes)?;
+            self.audit_row(
+                tx,
+                "equipment",
+                equipment_id.as_str(),
+                row,
+                action,
+                &changes,
+            )?;
         }
-        Ok((action, equipment_id, changes))
+        Ok((action, equipment_id.into_string(), changes))
     }
 
     // -- Clients ---------------------------------------------------------------
