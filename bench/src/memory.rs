@@ -102,6 +102,7 @@ struct Held {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
+    liftdesk::webhooks::sender::install_tls_provider();
     let client = reqwest::Client::new();
     let held = Held {
         invoices: fetch(&client, &args, &args.invoices, None).await?,

@@ -180,6 +180,7 @@ pub async fn latency(args: LatencyArgs) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let receiver = format!("http://{}/crochet", listener.local_addr()?);
     let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    liftdesk::webhooks::sender::install_tls_provider();
     let client = reqwest::Client::new();
     let subscribed: Value = client
         .post(format!("{}/api/v2/webhooks", args.url))

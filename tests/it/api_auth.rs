@@ -295,7 +295,7 @@ async fn unknown_api_paths_answer_json_404() {
 
 /// A browser-like client that keeps cookies.
 fn browser() -> reqwest::Client {
-    reqwest::Client::builder()
+    crate::common::http_client_builder()
         .cookie_store(true)
         .build()
         .expect("client")

@@ -8,7 +8,7 @@ use common::*;
 use serde_json::{Value, json};
 
 fn client() -> reqwest::Client {
-    reqwest::Client::builder()
+    crate::common::http_client_builder()
         .cookie_store(true)
         .build()
         .expect("client")

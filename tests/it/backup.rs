@@ -102,7 +102,7 @@ async fn a_backup_taken_while_calls_arrive_restores_every_committed_record() {
         .expect("agency")
         .to_owned();
     let number = equipment_number(dir.path(), &agency);
-    let client = reqwest::Client::new();
+    let client = crate::common::http_client();
     let url = format!("{}/api/partners/calls", served.base_url);
     let post = {
         let client = client.clone();
@@ -353,7 +353,7 @@ async fn log_files_hold_no_secret() {
         .to_owned();
     let number = equipment_number(dir.path(), &agency);
     let base = served.base_url.clone();
-    let client = reqwest::Client::builder()
+    let client = crate::common::http_client_builder()
         .cookie_store(true)
         .build()
         .expect("client");

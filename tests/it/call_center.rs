@@ -388,7 +388,7 @@ async fn twenty_concurrent_posts_of_one_reference_open_one_call() {
     let mut tasks = Vec::new();
     for _ in 0..20 {
         let start = start.clone();
-        let client = reqwest::Client::new();
+        let client = crate::common::http_client();
         let url = server.url("/api/partners/calls");
         let key = key.key.clone();
         tasks.push(tokio::spawn(async move {

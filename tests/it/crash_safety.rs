@@ -621,7 +621,7 @@ async fn subscribe(served: &Served, fixture: &Fixture) {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         listener.local_addr().expect("address").port()
     };
-    let client = reqwest::Client::new();
+    let client = crate::common::http_client();
     for agency in &fixture.agencies {
         let response = client
             .post(served.url("/api/v2/webhooks"))
@@ -664,7 +664,7 @@ async fn round(
             acked: acked.clone(),
             kill_at,
             kill: kill.clone(),
-            client: reqwest::Client::new(),
+            client: crate::common::http_client(),
         };
         workers.spawn(worker.run(PLANNED_WRITES / WORKERS));
     }
@@ -1270,7 +1270,7 @@ fn check_store(dir: &Path, fixture: &Fixture, shared: &Shared, base: &Baseline) 
 /// An invoice issued through the API after the last restart takes the next
 /// number of its series.
 async fn issue_one_more(served: &Served, fixture: &Fixture, dir: &Path) {
-    let client = reqwest::Client::new();
+    let client = crate::common::http_client();
     for (agency, id) in fixture.agencies.iter().enumerate() {
         let year = {
             let db = read_only(dir);

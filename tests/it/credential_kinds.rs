@@ -58,7 +58,7 @@ async fn call_center_keys_open_only_their_agency_and_die_on_revocation() {
     );
     let key_text = str_of(&key, "key").to_owned();
     let base = start_probe(dir.path()).await;
-    let client = reqwest::Client::new();
+    let client = crate::common::http_client();
     let call = |auth: Option<String>| {
         let mut request = client.get(format!("{base}/probe/call-center"));
         if let Some(auth) = auth {
@@ -122,7 +122,7 @@ async fn partner_keys_act_only_on_their_agencies_in_the_workflow_envelope() {
     );
     let key_text = str_of(&key, "key").to_owned();
     let base = start_probe(dir.path()).await;
-    let client = reqwest::Client::new();
+    let client = crate::common::http_client();
     let call = |key: Option<&str>, agency: &str| {
         let mut request = client
             .post(format!("{base}/probe/partner"))

@@ -131,7 +131,7 @@ fn server(dir: &Path, log: &Path) -> Served {
 
 /// The staff board's live feed, read by a task: (event name, data).
 async fn live_feed(served: &Served, email: &str, password: &str, agency: &str) -> Feed {
-    let http = reqwest::Client::builder()
+    let http = crate::common::http_client_builder()
         .cookie_store(true)
         .build()
         .expect("client");
@@ -316,7 +316,7 @@ async fn duplicates_from_two_centers_open_one_call_per_center_and_reference() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         listener.local_addr().expect("address").port()
     };
-    let client = reqwest::Client::new();
+    let client = crate::common::http_client();
     let response = client
         .post(served.url("/api/v2/webhooks"))
         .bearer_auth(&admin_token)
@@ -358,7 +358,7 @@ async fn duplicates_from_two_centers_open_one_call_per_center_and_reference() {
             centers.clone(),
         );
         tasks.push(tokio::spawn(async move {
-            let client = reqwest::Client::new();
+            let client = crate::common::http_client();
             while let Some((center, reference, copy)) =
                 requests.get(next.fetch_add(1, Ordering::SeqCst))
             {
@@ -374,7 +374,9 @@ async fn duplicates_from_two_centers_open_one_call_per_center_and_reference() {
 
     // -- 2. The race: the 20 copies of a reference released together, each
     // on a connection of its own already open.
-    let clients: Vec<reqwest::Client> = (0..2 * COPIES).map(|_| reqwest::Client::new()).collect();
+    let clients: Vec<reqwest::Client> = (0..2 * COPIES)
+        .map(|_| crate::common::http_client())
+        .collect();
     for client in &clients {
         let response = client
             .get(served.url("/api/partners/calls/IDEM-AUCUN"))
@@ -531,7 +533,10 @@ async fn duplicates_from_two_centers_open_one_call_per_center_and_reference() {
     let tokens = [admin_token.clone(), member_token, admin_token];
     // One client per token slot: the three resolutions of a call go out on
     // three connections.
-    let resolvers: Vec<reqwest::Client> = tokens.iter().map(|_| reqwest::Client::new()).collect();
+    let resolvers: Vec<reqwest::Client> = tokens
+        .iter()
+        .map(|_| crate::common::http_client())
+        .collect();
     let ids: Vec<String> = ours.iter().map(|id| (*id).clone()).collect();
     let mut resolutions: BTreeMap<String, Vec<(u16, Value)>> = BTreeMap::new();
     for batch in ids.chunks(RESOLVE_BATCH) {

@@ -249,7 +249,7 @@ async fn no_secret_reaches_the_logs_the_answers_or_the_database_in_clear() {
         .expect("an equipment");
 
     let http = Http {
-        client: reqwest::Client::builder()
+        client: crate::common::http_client_builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .expect("client"),
@@ -401,7 +401,7 @@ async fn no_secret_reaches_the_logs_the_answers_or_the_database_in_clear() {
 
     // -- Staff: a wrong password, then the right one; the session's cookie
     // and CSRF token; a forged cookie and a wrong CSRF token.
-    let staff = reqwest::Client::builder()
+    let staff = crate::common::http_client_builder()
         .cookie_store(true)
         .build()
         .expect("client");

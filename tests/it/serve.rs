@@ -51,7 +51,7 @@ async fn serve_with_demo_prints_its_url_serves_the_api_and_stops_cleanly() {
         assert_eq!(mode, 0o600, "credentials readable by the owner only");
     }
     let token = creds["admin"]["apiToken"].as_str().expect("admin token");
-    let client = reqwest::Client::new();
+    let client = crate::common::http_client();
     let me: Value = client
         .get(format!("{base_url}/api/v2/me"))
         .bearer_auth(token)
@@ -195,7 +195,7 @@ async fn insecure_webhooks_from_the_environment_are_accepted_and_warned_about() 
         .read_line(&mut first_line)
         .expect("first line");
     let base_url = first_line.trim().to_owned();
-    let answer = reqwest::Client::new()
+    let answer = crate::common::http_client()
         .post(format!("{base_url}/api/v2/webhooks"))
         .bearer_auth(&org.admin_token)
         .json(&serde_json::json!({ "url": "http://127.0.0.1:9/hook", "events": ["appel.clos"] }))

@@ -1331,7 +1331,7 @@ const KILL_AFTER_ROWS: u64 = 20_000;
 async fn a_kill_9_in_the_middle_of_an_import_leaves_none_of_its_rows() {
     let dir = tempfile::tempdir().expect("dir");
     let org = init_org(dir.path(), "Durand", "claire@durand.fr");
-    let client = reqwest::Client::new();
+    let client = crate::common::http_client();
     let server = Binary::start(dir.path());
     let response = client
         .post(server.url("/api/v2/imports/files"))

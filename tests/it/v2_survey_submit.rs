@@ -924,7 +924,7 @@ async fn the_web_application_submits_with_its_session_and_csrf_token() {
     let eq = equipment(dir, agency, "ASC-6");
     let id = survey(dir, agency, &eq, "REL-6", "a_realiser");
     let path = format!("/app/api/surveys/{id}/submit");
-    let browser = reqwest::Client::builder()
+    let browser = crate::common::http_client_builder()
         .cookie_store(true)
         .build()
         .expect("client");

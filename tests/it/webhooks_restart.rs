@@ -362,7 +362,7 @@ async fn killed_twice_the_server_loses_no_webhook() {
     };
 
     let api = Api {
-        client: reqwest::Client::new(),
+        client: crate::common::http_client(),
         token: org.admin_token.clone(),
     };
     let server = start_server(dir, logs.path().join("serve-1.log"));

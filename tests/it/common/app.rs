@@ -18,7 +18,7 @@ pub struct StaffClient {
 impl StaffClient {
     /// Signs in; panics unless the answer is 200.
     pub async fn sign_in(server: &TestServer, email: &str, password: &str) -> StaffClient {
-        let http = reqwest::Client::builder()
+        let http = crate::common::http_client_builder()
             .cookie_store(true)
             .build()
             .expect("client");

@@ -22,6 +22,8 @@ pub async fn connect(server: &TestServer, token: &str, agency: Option<&str>) -> 
             axum::http::HeaderValue::from_str(agency).expect("header"),
         );
     }
+    // rmcp's transport makes its own reqwest client.
+    liftdesk::webhooks::sender::install_tls_provider();
     let transport = StreamableHttpClientTransport::from_config(
         StreamableHttpClientTransportConfig::with_uri(server.url("/api/mcp"))
             .auth_header(token)

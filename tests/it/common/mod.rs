@@ -16,6 +16,20 @@ use serde_json::Value;
 use tempfile::TempDir;
 use tokio::sync::oneshot;
 
+/// A `reqwest` client builder, TLS provider installed: reqwest is built
+/// without one (the workspace's `Cargo.toml`), and the product installs
+/// ring when it makes its own client; a test that makes one first does the
+/// same.
+pub fn http_client_builder() -> reqwest::ClientBuilder {
+    liftdesk::webhooks::sender::install_tls_provider();
+    reqwest::Client::builder()
+}
+
+/// [`http_client_builder`] with reqwest's defaults.
+pub fn http_client() -> reqwest::Client {
+    http_client_builder().build().expect("client HTTP")
+}
+
 pub struct TestServer {
     pub base_url: String,
     pub data_dir: TempDir,
@@ -66,7 +80,9 @@ impl TestServer {
             base_url,
             data_dir,
             store,
-            client: reqwest::Client::builder().build().expect("client"),
+            client: crate::common::http_client_builder()
+                .build()
+                .expect("client"),
             shutdown: Some(tx),
             task: Some(task),
         }

@@ -123,7 +123,7 @@ mod tests {
             .expect("bind");
         let address = listener.local_addr().expect("addr");
         let probe = Probe::Tcp(address.to_string());
-        let client = reqwest::Client::new();
+        let client = crate::webhooks::sender::client().expect("client");
         assert!(probe.is_online(&client).await);
         drop(listener);
         assert!(!probe.is_online(&client).await);

@@ -72,8 +72,16 @@ impl SendOutcome {
     }
 }
 
+/// Makes ring the process's TLS crypto provider, which every
+/// `reqwest::Client` needs (reqwest is built without one: see the workspace's
+/// `Cargo.toml`). Idempotent: a provider already installed stays.
+pub fn install_tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// The HTTP client of the deliveries: rustls, 10 s, no redirect followed.
 pub fn client() -> anyhow::Result<reqwest::Client> {
+    install_tls_provider();
     Ok(reqwest::Client::builder()
         .timeout(RESPONSE_TIMEOUT)
         .connect_timeout(RESPONSE_TIMEOUT)
@@ -156,6 +164,30 @@ pub fn is_loopback(url: &Url) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// reqwest has no TLS provider of its own: the deliveries' client makes
+    /// ring the process's, and an HTTPS request then reaches the network
+    /// layer (refused by a closed local port, not by a missing provider).
+    #[tokio::test]
+    async fn the_client_brings_its_tls_provider() {
+        let client = client().expect("client");
+        let provider = rustls::crypto::CryptoProvider::get_default().expect("provider");
+        assert!(
+            provider
+                .cipher_suites
+                .iter()
+                .any(|suite| suite.suite() == rustls::CipherSuite::TLS13_AES_128_GCM_SHA256)
+        );
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        drop(listener);
+        let err = client
+            .get(format!("https://127.0.0.1:{port}/"))
+            .send()
+            .await
+            .expect_err("nothing listens");
+        assert!(err.is_connect(), "{err:?}");
+    }
 
     #[test]
     fn loopback_addresses() {

@@ -139,6 +139,7 @@ impl WebhookSync {
         };
         let client = sender::client().unwrap_or_else(|err| {
             tracing::error!(error = %err, "client HTTP des webhooks : réglages par défaut");
+            sender::install_tls_provider();
             reqwest::Client::new()
         });
         Self {
