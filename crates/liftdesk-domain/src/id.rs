@@ -70,6 +70,11 @@ id_type! {
     EquipmentId
 }
 
+id_type! {
+    /// A technician of an agency: who visits, answers calls and stands by.
+    TechnicianId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,7 @@ use crate::sql::Value;
 use crate::sql::{OptionalExtension, params, params_from_iter};
 use crate::{Code, code};
 use liftdesk_domain::call::{CallStatus, CallType};
-use liftdesk_domain::id::{AgencyId, EquipmentId};
+use liftdesk_domain::id::{AgencyId, EquipmentId, TechnicianId};
 
 use super::StoreResult;
 
@@ -26,7 +26,7 @@ pub struct CallRow {
     pub resolved_at: Option<String>,
     pub equipment_id: EquipmentId,
     pub equipment_number: Option<String>,
-    pub technician_id: Option<String>,
+    pub technician_id: Option<TechnicianId>,
     pub technician_name: Option<String>,
     /// None for a call taken at the agency.
     pub center_id: Option<String>,
@@ -237,7 +237,13 @@ pub fn stamps(conn: &Conn, id: &str) -> StoreResult<CallStamps> {
 
 /// Assigns the technician. `assigned_at` moves only when the technician
 /// changes.
-pub fn set_technician(tx: &Tx, id: &str, technician_id: &str, now: &str) -> StoreResult<()> {
+pub fn set_technician(
+    tx: &Tx,
+    id: &str,
+    technician_id: &TechnicianId,
+    now: &str,
+) -> StoreResult<()> {
+    let technician_id = technician_id.as_str();
     tx.execute_cached(
         "UPDATE calls SET
              assigned_at = CASE WHEN technician_id IS ?2 AND assigned_at IS NOT NULL
@@ -328,7 +334,7 @@ pub struct CallListRow {
     pub address: Option<String>,
     pub postal_code: Option<String>,
     pub city: Option<String>,
-    pub technician_id: Option<String>,
+    pub technician_id: Option<TechnicianId>,
     pub technician_name: Option<String>,
 }
 

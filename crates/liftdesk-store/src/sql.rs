@@ -251,7 +251,11 @@ macro_rules! id_values {
         }
     )+};
 }
-id_values!(liftdesk_domain::id::AgencyId liftdesk_domain::id::EquipmentId);
+id_values!(
+    liftdesk_domain::id::AgencyId
+    liftdesk_domain::id::EquipmentId
+    liftdesk_domain::id::TechnicianId
+);
 
 /// What a stored value is, for a reading that refuses it.
 fn mismatch(wanted: &str, value: ValueRef<'_>) -> String {

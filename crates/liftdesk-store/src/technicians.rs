@@ -2,14 +2,14 @@
 
 use crate::sql::OptionalExtension;
 use crate::{Conn, Tx};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, TechnicianId};
 
 use super::StoreResult;
 
 /// A technician with what is counted for the roster at an instant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RosterRow {
-    pub id: String,
+    pub id: TechnicianId,
     pub name: String,
     pub sectors: Option<String>,
     /// Safety rest after a standby period, in hours.
@@ -79,7 +79,7 @@ pub fn next_standby_boundary(
 /// An absence, days `YYYY-MM-DD` inclusive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AbsenceRow {
-    pub technician_id: String,
+    pub technician_id: TechnicianId,
     pub starts_on: String,
     pub ends_on: String,
 }
@@ -112,8 +112,9 @@ pub fn absences_not_over(
 pub fn active_name_in_agency(
     conn: &Conn,
     agency_id: &AgencyId,
-    id: &str,
+    id: &TechnicianId,
 ) -> StoreResult<Option<String>> {
+    let id = id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2 AND active = 1",
@@ -125,7 +126,12 @@ pub fn active_name_in_agency(
 
 /// Name of a technician of the agency, active or not (a technician who left
 /// keeps his past visits).
-pub fn name_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<String>> {
+pub fn name_in_agency(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &TechnicianId,
+) -> StoreResult<Option<String>> {
+    let id = id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT name FROM technicians WHERE id = ?1 AND agency_id = ?2",
@@ -136,7 +142,8 @@ pub fn name_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResul
 }
 
 /// Whether the technician is absent on `day`.
-pub fn is_absent_on(conn: &Conn, technician_id: &str, day: &str) -> StoreResult<bool> {
+pub fn is_absent_on(conn: &Conn, technician_id: &TechnicianId, day: &str) -> StoreResult<bool> {
+    let technician_id = technician_id.as_str();
     conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM technician_absences
                         WHERE technician_id = ?1 AND ends_on >= ?2 AND starts_on <= ?2)",
@@ -148,7 +155,7 @@ pub fn is_absent_on(conn: &Conn, technician_id: &str, day: &str) -> StoreResult<
 /// An active technician of the agency, as the rota needs him.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TechnicianRow {
-    pub id: String,
+    pub id: TechnicianId,
     pub name: String,
     pub rest_hours: i64,
 }
@@ -156,8 +163,9 @@ pub struct TechnicianRow {
 pub fn active_in_agency(
     conn: &Conn,
     agency_id: &AgencyId,
-    id: &str,
+    id: &TechnicianId,
 ) -> StoreResult<Option<TechnicianRow>> {
+    let id = id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT id, name, rest_hours FROM technicians
@@ -178,7 +186,7 @@ pub fn active_in_agency(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OnCallRow {
     pub id: String,
-    pub technician_id: String,
+    pub technician_id: TechnicianId,
     pub technician_name: String,
     pub starts_at: String,
     pub ends_at: String,
@@ -216,10 +224,11 @@ pub fn on_call_overlapping(
 /// One technician's standby periods that overlap `[from, to)`, by start.
 pub fn on_call_of_technician(
     conn: &Conn,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     from: &str,
     to: &str,
 ) -> StoreResult<Vec<OnCallRow>> {
+    let technician_id = technician_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT o.id, o.technician_id, t.name, o.starts_at, o.ends_at
          FROM technician_on_call o JOIN technicians t ON t.id = o.technician_id
@@ -233,10 +242,11 @@ pub fn on_call_of_technician(
 pub fn insert_on_call(
     conn: &Conn,
     id: &str,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     starts_at: &str,
     ends_at: &str,
 ) -> StoreResult<()> {
+    let technician_id = technician_id.as_str();
     conn.prepare_cached(
         "INSERT INTO technician_on_call (id, technician_id, starts_at, ends_at)
          VALUES (?1, ?2, ?3, ?4)",
@@ -280,10 +290,11 @@ fn absence_detail(r: &crate::sql::Row<'_>) -> crate::StoreResult<AbsenceDetail> 
 /// A technician's absences not over before `day`, by start, at most `limit`.
 pub fn absences_of(
     conn: &Conn,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     day: &str,
     limit: i64,
 ) -> StoreResult<Vec<AbsenceDetail>> {
+    let technician_id = technician_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT id, starts_on, ends_on, reason FROM technician_absences
          WHERE technician_id = ?1 AND ends_on >= ?2
@@ -299,10 +310,11 @@ pub fn absences_of(
 /// A technician's absences sharing a day with `[from, to]` (days inclusive).
 pub fn absences_overlapping(
     conn: &Conn,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     from: &str,
     to: &str,
 ) -> StoreResult<Vec<AbsenceDetail>> {
+    let technician_id = technician_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT id, starts_on, ends_on, reason FROM technician_absences
          WHERE technician_id = ?1 AND ends_on >= ?2 AND starts_on <= ?3
@@ -332,11 +344,12 @@ pub fn insert_for_account(
 pub fn insert_absence(
     conn: &Conn,
     id: &str,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     starts_on: &str,
     ends_on: &str,
     reason: &str,
 ) -> StoreResult<()> {
+    let technician_id = technician_id.as_str();
     conn.prepare_cached(
         "INSERT INTO technician_absences (id, technician_id, starts_on, ends_on, reason)
          VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -346,7 +359,8 @@ pub fn insert_absence(
 }
 
 /// Deletes one absence of the technician; false if there is none.
-pub fn delete_absence(conn: &Conn, technician_id: &str, id: &str) -> StoreResult<bool> {
+pub fn delete_absence(conn: &Conn, technician_id: &TechnicianId, id: &str) -> StoreResult<bool> {
+    let technician_id = technician_id.as_str();
     let deleted = conn
         .prepare_cached("DELETE FROM technician_absences WHERE id = ?1 AND technician_id = ?2")?
         .execute([id, technician_id])?;
@@ -357,8 +371,9 @@ pub fn delete_absence(conn: &Conn, technician_id: &str, id: &str) -> StoreResult
 pub fn in_agency(
     conn: &Conn,
     agency_id: &AgencyId,
-    id: &str,
+    id: &TechnicianId,
 ) -> StoreResult<Option<TechnicianRow>> {
+    let id = id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT id, name, rest_hours FROM technicians WHERE id = ?1 AND agency_id = ?2",
@@ -377,7 +392,7 @@ pub fn in_agency(
 /// An active technician as the planning needs him.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanningTechnicianRow {
-    pub id: String,
+    pub id: TechnicianId,
     pub name: String,
     pub sectors: Option<String>,
     pub daily_capacity: i64,

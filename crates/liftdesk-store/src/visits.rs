@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::code;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AgencyId, EquipmentId};
+use liftdesk_domain::id::{AgencyId, EquipmentId, TechnicianId};
 use liftdesk_domain::visit::VisitStatus;
 
 use super::StoreResult;
@@ -15,7 +15,7 @@ pub struct VisitRow {
     pub id: String,
     pub agency_id: String,
     pub equipment_id: EquipmentId,
-    pub technician_id: Option<String>,
+    pub technician_id: Option<TechnicianId>,
     /// `YYYY-MM-DD`.
     pub planned_for: String,
     /// `YYYY-MM-DD`: limit date from the maintenance plan.
@@ -104,7 +104,7 @@ pub fn record_reschedule(
     tx: &Tx,
     id: &str,
     planned_for: &str,
-    technician_id: Option<&str>,
+    technician_id: Option<&TechnicianId>,
     now: &str,
 ) -> StoreResult<()> {
     tx.execute_cached(
@@ -127,7 +127,7 @@ pub fn record_cancel_start(tx: &Tx, id: &str, now: &str) -> StoreResult<()> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanningRow {
     pub id: String,
-    pub technician_id: Option<String>,
+    pub technician_id: Option<TechnicianId>,
     /// The planned day, or for a completed visit the day it was done.
     pub day: String,
     pub status: VisitStatus,
@@ -206,7 +206,9 @@ fn sort_planning(rows: Vec<(PlanningRow, Option<String>, Option<String>)>) -> Ve
     let ranks: Vec<Option<usize>> = {
         let distinct: std::collections::HashSet<(&str, &str)> = rows
             .iter()
-            .filter_map(|(row, name, _)| Some((name.as_deref()?, row.technician_id.as_deref()?)))
+            .filter_map(|(row, name, _)| {
+                Some((name.as_deref()?, row.technician_id.as_ref()?.as_str()))
+            })
             .collect();
         let mut named: Vec<(&str, &str)> = distinct.into_iter().collect();
         named.sort_unstable_by(|a, b| {
@@ -219,7 +221,7 @@ fn sort_planning(rows: Vec<(PlanningRow, Option<String>, Option<String>)>) -> Ve
             .collect();
         rows.iter()
             .map(|(row, name, _)| {
-                let key = (name.as_deref()?, row.technician_id.as_deref()?);
+                let key = (name.as_deref()?, row.technician_id.as_ref()?.as_str());
                 rank_of.get(&key).copied()
             })
             .collect()
@@ -248,7 +250,7 @@ pub struct NewVisit<'a> {
     pub id: &'a str,
     pub agency_id: &'a str,
     pub equipment_id: &'a EquipmentId,
-    pub technician_id: Option<&'a str>,
+    pub technician_id: Option<&'a TechnicianId>,
     pub planned_for: &'a str,
     pub deadline: Option<&'a str>,
     pub now: &'a str,

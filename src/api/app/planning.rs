@@ -8,7 +8,7 @@
 //! visits and saves a proposal; changing the maintenance interval of an
 //! equipment is an administrator's (a regulatory setting).
 
-use crate::domain::id::EquipmentId;
+use crate::domain::id::{EquipmentId, TechnicianId};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
@@ -70,7 +70,7 @@ struct TechnicianOut {
 impl From<WeekTechnician> for TechnicianOut {
     fn from(t: WeekTechnician) -> Self {
         Self {
-            id: t.row.id,
+            id: t.row.id.into_string(),
             name: t.row.name,
             sectors: t.row.sectors,
             daily_capacity: t.row.daily_capacity,
@@ -384,7 +384,7 @@ async fn visit_out(state: &AppState, session: &StaffSession, id: String) -> AppR
         status: row.status.as_str().to_owned(),
         planned_for: row.planned_for,
         deadline: row.deadline,
-        technician_id: row.technician_id,
+        technician_id: row.technician_id.map(TechnicianId::into_string),
         equipment_id: row.equipment_id.into_string(),
         arrived_at: row.arrived_at,
         left_at: row.left_at,

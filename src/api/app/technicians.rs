@@ -3,6 +3,7 @@
 //! the absences go through `services::technicians`. Every staff member
 //! reads; only an administrator of the agency changes the rota or absences.
 
+use crate::domain::id::TechnicianId;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{delete, get, post, put};
@@ -167,7 +168,7 @@ async fn set_week(
         &state.store,
         &session.principal(),
         &monday,
-        &body.technician_id,
+        &TechnicianId::new(body.technician_id.as_str()),
     )
     .await?;
     Ok(Json(WeekView::new(week, state.now())))
@@ -220,7 +221,7 @@ async fn replace(
     let (starts, ends) = service::replace(
         &state.store,
         &session.principal(),
-        &body.technician_id,
+        &TechnicianId::new(body.technician_id.as_str()),
         &body.from,
         &body.to,
     )
@@ -264,7 +265,12 @@ async fn list_absences(
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<AbsencesAnswer>> {
-    let rows = service::list_absences(&state.store, &session.principal(), &id).await?;
+    let rows = service::list_absences(
+        &state.store,
+        &session.principal(),
+        &TechnicianId::new(id.as_str()),
+    )
+    .await?;
     Ok(Json(AbsencesAnswer {
         absences: rows.into_iter().map(AbsenceView::from).collect(),
     }))
@@ -288,7 +294,7 @@ async fn add_absence(
     let row = service::record_absence(
         &state.store,
         &session.principal(),
-        &id,
+        &TechnicianId::new(id.as_str()),
         &body.starts_on,
         &body.ends_on,
         &body.reason,
@@ -302,6 +308,12 @@ async fn delete_absence(
     session: StaffSession,
     ApiPath((id, absence_id)): ApiPath<(String, String)>,
 ) -> AppResult<StatusCode> {
-    service::remove_absence(&state.store, &session.principal(), &id, &absence_id).await?;
+    service::remove_absence(
+        &state.store,
+        &session.principal(),
+        &TechnicianId::new(id.as_str()),
+        &absence_id,
+    )
+    .await?;
     Ok(StatusCode::NO_CONTENT)
 }

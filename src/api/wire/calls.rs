@@ -3,6 +3,7 @@
 //! web application: the bodies they accept, the records they answer with,
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
+use crate::domain::id::TechnicianId;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
@@ -166,7 +167,10 @@ impl CallRead {
                 id: row.equipment_id.into_string(),
                 number: row.equipment_number,
             },
-            technician: pair(row.technician_id, row.technician_name),
+            technician: pair(
+                row.technician_id.map(TechnicianId::into_string),
+                row.technician_name,
+            ),
             center: pair(row.center_id, row.center_name),
             id: row.id,
         }
@@ -282,7 +286,7 @@ impl CallListEntry {
             building: row.building_name,
             address: item.address,
             technician: row.technician_id.map(|id| NamedRef {
-                id,
+                id: id.into_string(),
                 name: row.technician_name.unwrap_or_default(),
             }),
             id: row.id,

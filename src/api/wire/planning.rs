@@ -3,6 +3,7 @@
 //! web application: the bodies they accept, the records they answer with,
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
+use crate::domain::id::TechnicianId;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::{IntoParams, ToSchema};
@@ -85,7 +86,12 @@ pub async fn planning_entries(
     query: PlanningQuery,
     technician_id: Option<String>,
 ) -> AppResult<Vec<PlanningEntry>> {
-    let items =
-        visits::planning_for(&state.store, caller, query.day.as_deref(), technician_id).await?;
+    let items = visits::planning_for(
+        &state.store,
+        caller,
+        query.day.as_deref(),
+        technician_id.map(TechnicianId::new),
+    )
+    .await?;
     Ok(items.into_iter().map(PlanningEntry::from).collect())
 }

@@ -3,7 +3,7 @@
 //! UI, CLI) goes through these functions, so `appel.clos` is queued exactly
 //! once whenever a call becomes `resolue`, wherever the change is made.
 
-use crate::domain::id::{AgencyId, EquipmentId};
+use crate::domain::id::{AgencyId, EquipmentId, TechnicianId};
 use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
 
@@ -422,7 +422,8 @@ pub async fn assign(
             let row = store::get_in_agency(tx, &agency_id, &call_id)?.ok_or_else(not_found)?;
             let status = row.status;
             call::can_assign(status).map_err(|err| AppError::unprocessable(err.to_string()))?;
-            let name = technicians::active_name_in_agency(tx, &agency_id, &input.technician_id)?
+            let technician_id = TechnicianId::new(input.technician_id.as_str());
+            let name = technicians::active_name_in_agency(tx, &agency_id, &technician_id)?
                 .ok_or_else(|| {
                     AppError::unprocessable(format!(
                         "Technicien introuvable dans cette agence : « {} ».",
@@ -445,7 +446,7 @@ pub async fn assign(
             {
                 return Err(AppError::unprocessable(reason));
             }
-            store::set_technician(tx, &call_id, &input.technician_id, &clock::format_timestamp(now))?;
+            store::set_technician(tx, &call_id, &technician_id, &clock::format_timestamp(now))?;
             audit::record(
                 tx,
                 AuditEntry {
@@ -729,7 +730,9 @@ pub fn history(
             "affectation" => {
                 logged_assignment = true;
                 let technician = match detail_of(entry, "technician") {
-                    Some(id) => technicians::name_in_agency(conn, agency_id, &id)?,
+                    Some(id) => {
+                        technicians::name_in_agency(conn, agency_id, &TechnicianId::new(id))?
+                    }
                     None => None,
                 };
                 entries.push(HistoryEntry {

@@ -2,7 +2,7 @@
 //! proposal of next week's visits (`domain::planning` decides, this module
 //! reads the facts) and its saving in one transaction, re-validated.
 
-use crate::domain::id::{AgencyId, EquipmentId};
+use crate::domain::id::{AgencyId, EquipmentId, TechnicianId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
@@ -127,7 +127,7 @@ pub fn rest_days(
 }
 
 /// Per technician: (absence days, rest days).
-type DaysOff = HashMap<String, (BTreeSet<NaiveDate>, BTreeSet<NaiveDate>)>;
+type DaysOff = HashMap<TechnicianId, (BTreeSet<NaiveDate>, BTreeSet<NaiveDate>)>;
 
 /// Absence and rest days of the technicians over `days`.
 fn availability(
@@ -174,7 +174,7 @@ fn availability(
         }
         let own: Vec<DateTime<Utc>> = ends
             .iter()
-            .filter(|(t, _)| *t == row.id)
+            .filter(|(t, _)| row.id == *t)
             .filter_map(|(_, e)| clock::parse_timestamp(e))
             .collect();
         out.insert(
@@ -299,7 +299,7 @@ pub fn propose(conn: &Conn, agency_id: &AgencyId, monday: NaiveDate) -> AppResul
     let plan_technicians: Vec<PlanTechnician> = technicians
         .iter()
         .map(|t| PlanTechnician {
-            id: t.row.id.clone(),
+            id: t.row.id.to_string(),
             name: t.row.name.clone(),
             sectors: plan::split_sectors(t.row.sectors.as_deref()),
             daily_capacity: u32::try_from(t.row.daily_capacity).unwrap_or(0),
@@ -487,8 +487,8 @@ fn save_in(
                 french(open)
             )));
         }
-        let technician_id = line.technician_id.trim();
-        let technician = by_id.get(technician_id).ok_or_else(|| {
+        let technician_id = &TechnicianId::new(line.technician_id.trim());
+        let technician = by_id.get(technician_id.as_str()).ok_or_else(|| {
             AppError::unprocessable(format!(
                 "{label} : technicien introuvable dans cette agence : « {technician_id} »."
             ))
@@ -507,7 +507,9 @@ fn save_in(
                 technician.name
             )));
         }
-        let count = load.entry((technician_id.to_owned(), day)).or_insert(0);
+        let count = load
+            .entry((technician_id.to_owned().into_string(), day))
+            .or_insert(0);
         if i64::from(*count) >= technician.daily_capacity {
             return Err(AppError::unprocessable(format!(
                 "{label} : {} a déjà {} visites le {when} (charge journalière : {}).",

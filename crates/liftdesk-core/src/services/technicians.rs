@@ -1,7 +1,7 @@
 //! The technicians' roster: who has calls in progress, who is on standby,
 //! who is absent, who is resting after standby duty.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, TechnicianId};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::json;
 
@@ -133,7 +133,7 @@ fn roster_from(
             Ok(TechnicianStatus {
                 absent_until: absent_until(&own, today)?,
                 off_until,
-                id: row.id,
+                id: row.id.into_string(),
                 name: row.name,
                 sectors: row.sectors,
                 open_calls: row.open_calls,
@@ -182,14 +182,18 @@ pub fn absent_until(absences: &[&AbsenceRow], today: NaiveDate) -> AppResult<Opt
 
 // -- The standby rota and the absences ----------------------------------------
 
-fn technician_not_found(id: &str) -> AppError {
+fn technician_not_found(id: &TechnicianId) -> AppError {
     AppError::not_found(format!(
         "Technicien introuvable dans cette agence : « {id} »."
     ))
 }
 
 /// An active technician of the agency, else 404.
-pub fn active_technician(conn: &Conn, agency_id: &AgencyId, id: &str) -> AppResult<TechnicianRow> {
+pub fn active_technician(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &TechnicianId,
+) -> AppResult<TechnicianRow> {
     technicians::active_in_agency(conn, agency_id, id)?.ok_or_else(|| technician_not_found(id))
 }
 
@@ -202,7 +206,7 @@ fn stored_instant(text: &str) -> AppResult<DateTime<Utc>> {
 fn period_of(row: &OnCallRow) -> AppResult<Period> {
     Ok(Period {
         id: row.id.clone(),
-        technician_id: row.technician_id.clone(),
+        technician_id: row.technician_id.to_string(),
         starts: stored_instant(&row.starts_at)?,
         ends: stored_instant(&row.ends_at)?,
     })
@@ -260,7 +264,7 @@ pub fn rota(
             }
             inside.push(period.clone());
             shifts.push(RotaShift {
-                technician_id: row.technician_id.clone(),
+                technician_id: row.technician_id.to_string(),
                 technician_name: row.technician_name.clone(),
                 starts: period.starts.max(starts),
                 ends: period.ends.min(ends),
@@ -335,7 +339,7 @@ fn give(
     let starts_text = clock::format_timestamp(starts);
     let ends_text = clock::format_timestamp(ends);
     let rows = technicians::on_call_overlapping(tx, agency_id, &starts_text, &ends_text)?;
-    let mut touched: Vec<String> = vec![technician.id.clone()];
+    let mut touched: Vec<String> = vec![technician.id.to_string()];
     let periods = rows.iter().map(period_of).collect::<AppResult<Vec<_>>>()?;
     for period in &periods {
         if !touched.contains(&period.technician_id) {
@@ -358,7 +362,7 @@ fn give(
             } => technicians::insert_on_call(
                 tx,
                 &new_id(),
-                &technician_id,
+                &TechnicianId::new(technician_id),
                 &clock::format_timestamp(starts),
                 &clock::format_timestamp(ends),
             )?,
@@ -398,6 +402,8 @@ fn check_rest(
     let window_from = clock::format_timestamp(from - Duration::days(8));
     let window_to = clock::format_timestamp(to + Duration::days(8));
     for id in touched {
+        // The rota's rules (`domain::rota`) name technicians by their text.
+        let id = &TechnicianId::new(id.as_str());
         let Some(technician) = technicians::in_agency(tx, agency_id, id)? else {
             continue;
         };
@@ -429,7 +435,7 @@ fn record(
     agency_id: &AgencyId,
     actor: &Actor,
     action: &str,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     detail: serde_json::Value,
 ) -> AppResult<()> {
     Ok(audit::record(
@@ -439,7 +445,7 @@ fn record(
             actor,
             action,
             object_type: "technician",
-            object_id: Some(technician_id),
+            object_id: Some(technician_id.as_str()),
             detail: Some(detail),
         },
     )?)
@@ -451,7 +457,7 @@ fn record(
 pub fn replace_on_call(
     tx: &Tx,
     agency_id: &AgencyId,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     starts: DateTime<Utc>,
     ends: DateTime<Utc>,
     now: DateTime<Utc>,
@@ -491,7 +497,7 @@ pub fn set_week(
     tx: &Tx,
     agency_id: &AgencyId,
     monday: NaiveDate,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     now: DateTime<Utc>,
     actor: &Actor,
 ) -> AppResult<()> {
@@ -553,8 +559,8 @@ pub fn swap_weeks(
             "Le même technicien est d'astreinte les deux semaines : il n'y a rien à échanger.",
         ));
     }
-    let first_tech = active_technician(tx, agency_id, &holders[0])?;
-    let second_tech = active_technician(tx, agency_id, &holders[1])?;
+    let first_tech = active_technician(tx, agency_id, &TechnicianId::new(holders[0].as_str()))?;
+    let second_tech = active_technician(tx, agency_id, &TechnicianId::new(holders[1].as_str()))?;
     let (first_starts, first_ends) = rota::week_bounds(first);
     let (second_starts, second_ends) = rota::week_bounds(second);
     let mut touched = give(tx, agency_id, &second_tech, first_starts, first_ends)?;
@@ -596,7 +602,7 @@ pub const ABSENCES_LIMIT: i64 = 200;
 pub fn absences(
     conn: &Conn,
     agency_id: &AgencyId,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     today: NaiveDate,
 ) -> AppResult<Vec<AbsenceDetail>> {
     technicians::in_agency(conn, agency_id, technician_id)?
@@ -618,7 +624,7 @@ pub fn absences(
 pub fn add_absence(
     tx: &Tx,
     agency_id: &AgencyId,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     starts_on: &str,
     ends_on: &str,
     reason: &str,
@@ -682,7 +688,7 @@ pub fn add_absence(
 pub fn delete_absence(
     tx: &Tx,
     agency_id: &AgencyId,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     absence_id: &str,
     actor: &Actor,
 ) -> AppResult<()> {
@@ -785,7 +791,7 @@ pub async fn assign_week(
     store: &Store,
     p: &Principal,
     monday: &str,
-    technician_id: &str,
+    technician_id: &TechnicianId,
 ) -> AppResult<RotaWeek> {
     let agency_id = p.agency_id()?.to_owned();
     p.require(Capability::EditRota)?;
@@ -823,7 +829,7 @@ pub async fn swap(store: &Store, p: &Principal, first: &str, second: &str) -> Ap
 pub async fn replace(
     store: &Store,
     p: &Principal,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     from: &str,
     to: &str,
 ) -> AppResult<(DateTime<Utc>, DateTime<Utc>)> {
@@ -852,7 +858,7 @@ pub async fn replace(
 pub async fn list_absences(
     store: &Store,
     p: &Principal,
-    technician_id: &str,
+    technician_id: &TechnicianId,
 ) -> AppResult<Vec<AbsenceDetail>> {
     let agency_id = p.agency_id()?.to_owned();
     let today = clock::paris_local(store.now()).date();
@@ -866,7 +872,7 @@ pub async fn list_absences(
 pub async fn record_absence(
     store: &Store,
     p: &Principal,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     starts_on: &str,
     ends_on: &str,
     reason: &str,
@@ -893,7 +899,7 @@ pub async fn record_absence(
 pub async fn remove_absence(
     store: &Store,
     p: &Principal,
-    technician_id: &str,
+    technician_id: &TechnicianId,
     absence_id: &str,
 ) -> AppResult<()> {
     let agency_id = p.agency_id()?.to_owned();
@@ -915,7 +921,7 @@ mod tests {
 
     fn absence(starts: &str, ends: &str) -> AbsenceRow {
         AbsenceRow {
-            technician_id: "t".into(),
+            technician_id: TechnicianId::new("t"),
             starts_on: starts.into(),
             ends_on: ends.into(),
         }

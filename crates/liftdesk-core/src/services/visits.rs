@@ -3,7 +3,7 @@
 //! change in one transaction with its audit entry. The rules are those of
 //! `domain::visit`.
 
-use crate::domain::id::{AgencyId, EquipmentId};
+use crate::domain::id::{AgencyId, EquipmentId, TechnicianId};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::json;
 
@@ -120,7 +120,7 @@ pub fn technician_planning_week(
     conn: &Conn,
     agency_id: &AgencyId,
     day: NaiveDate,
-    technician_id: &str,
+    technician_id: &TechnicianId,
 ) -> AppResult<Vec<PlanningItem>> {
     if technicians::name_in_agency(conn, agency_id, technician_id)?.is_none() {
         return Err(AppError::unprocessable(format!(
@@ -128,7 +128,7 @@ pub fn technician_planning_week(
         )));
     }
     let mut items = planning_week(conn, agency_id, day)?;
-    items.retain(|item| item.technician_id.as_deref() == Some(technician_id));
+    items.retain(|item| item.technician_id.as_deref() == Some(technician_id.as_str()));
     Ok(items)
 }
 
@@ -147,7 +147,7 @@ fn planning_item(row: PlanningRow) -> PlanningItem {
     );
     PlanningItem {
         id: row.id,
-        technician_id: row.technician_id,
+        technician_id: row.technician_id.map(TechnicianId::into_string),
         day: row.day,
         status: row.status,
         equipment_id: row.equipment_id.into_string(),
@@ -380,17 +380,18 @@ fn reschedule_in(
     }
     let technician_id = match input.technician_id.as_deref().map(str::trim) {
         Some(new_id) => {
-            if technicians::active_name_in_agency(tx, p.agency_id()?, new_id)?.is_none() {
+            let new_id = TechnicianId::new(new_id);
+            if technicians::active_name_in_agency(tx, p.agency_id()?, &new_id)?.is_none() {
                 return Err(AppError::unprocessable(format!(
                     "Technicien introuvable dans cette agence : « {new_id} »."
                 )));
             }
-            Some(new_id.to_owned())
+            Some(new_id)
         }
         None => row.technician_id.clone(),
     };
     let day_text = day::iso(day);
-    if let Some(tech) = technician_id.as_deref()
+    if let Some(tech) = technician_id.as_ref()
         && technicians::is_absent_on(tx, tech, &day_text)?
     {
         let name = technicians::active_name_in_agency(tx, p.agency_id()?, tech)?
@@ -404,7 +405,7 @@ fn reschedule_in(
         tx,
         id,
         &day_text,
-        technician_id.as_deref(),
+        technician_id.as_ref(),
         &clock::format_timestamp(now),
     )?;
     record(
@@ -479,18 +480,19 @@ fn create_in(
     }
     let technician_id = match input.technician_id.as_deref().map(str::trim) {
         Some(tech) if !tech.is_empty() => {
-            let Some(name) = technicians::active_name_in_agency(tx, p.agency_id()?, tech)? else {
+            let tech = TechnicianId::new(tech);
+            let Some(name) = technicians::active_name_in_agency(tx, p.agency_id()?, &tech)? else {
                 return Err(AppError::unprocessable(format!(
                     "Technicien introuvable dans cette agence : « {tech} »."
                 )));
             };
-            if technicians::is_absent_on(tx, tech, &day::iso(day))? {
+            if technicians::is_absent_on(tx, &tech, &day::iso(day))? {
                 return Err(AppError::unprocessable(format!(
                     "{name} : absence enregistrée le {} ; choisissez un autre jour ou un autre technicien.",
                     day::french(day)
                 )));
             }
-            Some(tech.to_owned())
+            Some(tech)
         }
         _ => None,
     };
@@ -503,7 +505,7 @@ fn create_in(
             id: &id,
             agency_id: p.agency_id()?.as_str(),
             equipment_id,
-            technician_id: technician_id.as_deref(),
+            technician_id: technician_id.as_ref(),
             planned_for: &planned_for,
             deadline: deadline.as_deref(),
             now: &clock::format_timestamp(now),
@@ -650,7 +652,7 @@ pub async fn planning_for(
     store: &Store,
     p: &Principal,
     day: Option<&str>,
-    technician_id: Option<String>,
+    technician_id: Option<TechnicianId>,
 ) -> AppResult<Vec<PlanningItem>> {
     let agency_id = p.agency_id()?.to_owned();
     let day = day_parameter(day)?.unwrap_or_else(|| clock::paris_local(store.now()).date());
