@@ -1,6 +1,6 @@
 //! Technicians, their standby rota and their absences.
 
-use crate::sql::OptionalExtension;
+use crate::sql::{OptionalExtension, params};
 use crate::{Conn, Tx};
 use liftdesk_domain::id::{AgencyId, TechnicianId};
 
@@ -160,24 +160,25 @@ pub struct TechnicianRow {
     pub rest_hours: i64,
 }
 
+fn technician_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<TechnicianRow> {
+    Ok(TechnicianRow {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        rest_hours: r.get(2)?,
+    })
+}
+
+/// An active technician of the agency.
 pub fn active_in_agency(
     conn: &Conn,
     agency_id: &AgencyId,
     id: &TechnicianId,
 ) -> StoreResult<Option<TechnicianRow>> {
-    let id = id.as_str();
-    let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT id, name, rest_hours FROM technicians
              WHERE id = ?1 AND agency_id = ?2 AND active = 1",
-        [id, agency_id],
-        |r| {
-            Ok(TechnicianRow {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                rest_hours: r.get(2)?,
-            })
-        },
+        params![id, agency_id],
+        technician_row,
     )
     .optional()
 }
@@ -373,18 +374,10 @@ pub fn in_agency(
     agency_id: &AgencyId,
     id: &TechnicianId,
 ) -> StoreResult<Option<TechnicianRow>> {
-    let id = id.as_str();
-    let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT id, name, rest_hours FROM technicians WHERE id = ?1 AND agency_id = ?2",
-        [id, agency_id],
-        |r| {
-            Ok(TechnicianRow {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                rest_hours: r.get(2)?,
-            })
-        },
+        params![id, agency_id],
+        technician_row,
     )
     .optional()
 }
