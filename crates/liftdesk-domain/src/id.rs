@@ -75,6 +75,11 @@ id_type! {
     TechnicianId
 }
 
+id_type! {
+    /// A survey of an equipment's technical data (« relevé »).
+    SurveyId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

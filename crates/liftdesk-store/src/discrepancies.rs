@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::params;
-use liftdesk_domain::id::{AgencyId, EquipmentId};
+use liftdesk_domain::id::{AgencyId, EquipmentId, SurveyId};
 
 use super::new_id;
 
@@ -12,7 +12,7 @@ use super::StoreResult;
 pub struct NewDiscrepancy<'a> {
     pub agency_id: &'a str,
     pub equipment_id: &'a EquipmentId,
-    pub survey_id: &'a str,
+    pub survey_id: &'a SurveyId,
     /// None for the whole equipment.
     pub component: Option<&'a str>,
     pub finding: &'a str,
@@ -56,10 +56,11 @@ pub struct DiscrepancyRow {
 pub fn of_survey(
     conn: &Conn,
     agency_id: &AgencyId,
-    survey_id: &str,
+    survey_id: &SurveyId,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<DiscrepancyRow>)> {
+    let survey_id = survey_id.as_str();
     let agency_id = agency_id.as_str();
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
     let total: i64 = conn.query_row_cached(

@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AgencyId, EquipmentId};
+use liftdesk_domain::id::{AgencyId, EquipmentId, SurveyId};
 
 use super::StoreResult;
 use liftdesk_domain::knowledge;
@@ -286,9 +286,10 @@ pub fn set_value(
 pub fn record_survey_values(
     tx: &Tx,
     equipment_id: &EquipmentId,
-    survey_id: &str,
+    survey_id: &SurveyId,
     surveyed_at: &str,
 ) -> StoreResult<usize> {
+    let survey_id = survey_id.as_str();
     let equipment_id = equipment_id.as_str();
     tx.execute_cached(
         "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)

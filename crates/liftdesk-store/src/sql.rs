@@ -255,6 +255,7 @@ id_values!(
     liftdesk_domain::id::AgencyId
     liftdesk_domain::id::EquipmentId
     liftdesk_domain::id::TechnicianId
+    liftdesk_domain::id::SurveyId
 );
 
 /// What a stored value is, for a reading that refuses it.

@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::code;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AgencyId, EquipmentId};
+use liftdesk_domain::id::{AgencyId, EquipmentId, SurveyId};
 
 use super::StoreResult;
 
@@ -13,13 +13,13 @@ pub use liftdesk_domain::survey::SurveyStatus;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SurveyListRow {
-    pub id: String,
+    pub id: SurveyId,
     pub number: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SurveyRow {
-    pub id: String,
+    pub id: SurveyId,
     pub agency_id: String,
     pub equipment_id: EquipmentId,
     pub number: Option<String>,
@@ -109,7 +109,12 @@ pub fn list(
 }
 
 /// A survey of the agency (None when unknown or in another agency).
-pub fn get(conn: &Conn, agency_id: &AgencyId, survey_id: &str) -> StoreResult<Option<SurveyRow>> {
+pub fn get(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    survey_id: &SurveyId,
+) -> StoreResult<Option<SurveyRow>> {
+    let survey_id = survey_id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT s.id, s.agency_id, s.equipment_id, s.number, s.status, s.reason, s.due_on,
@@ -140,7 +145,8 @@ pub fn get(conn: &Conn, agency_id: &AgencyId, survey_id: &str) -> StoreResult<Op
 }
 
 /// The deals that asked for the survey, oldest first.
-pub fn deals_of(conn: &Conn, survey_id: &str) -> StoreResult<Vec<DealRow>> {
+pub fn deals_of(conn: &Conn, survey_id: &SurveyId) -> StoreResult<Vec<DealRow>> {
+    let survey_id = survey_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT d.id, d.type_affaire, d.types_etat_des_lieux FROM survey_deals sd
          JOIN deals d ON d.id = sd.deal_id
@@ -158,7 +164,8 @@ pub fn deals_of(conn: &Conn, survey_id: &str) -> StoreResult<Vec<DealRow>> {
 }
 
 /// The data recorded by the survey: (field code, JSON text), in catalog order.
-pub fn values(conn: &Conn, survey_id: &str) -> StoreResult<Vec<(String, String)>> {
+pub fn values(conn: &Conn, survey_id: &SurveyId) -> StoreResult<Vec<(String, String)>> {
+    let survey_id = survey_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT v.field_code, v.value FROM survey_values v
          JOIN technical_fields f ON f.code = v.field_code
@@ -169,7 +176,13 @@ pub fn values(conn: &Conn, survey_id: &str) -> StoreResult<Vec<(String, String)>
 }
 
 /// Records (or replaces) one datum collected by the survey (JSON text).
-pub fn set_value(tx: &Tx, survey_id: &str, field_code: &str, json_value: &str) -> StoreResult<()> {
+pub fn set_value(
+    tx: &Tx,
+    survey_id: &SurveyId,
+    field_code: &str,
+    json_value: &str,
+) -> StoreResult<()> {
+    let survey_id = survey_id.as_str();
     tx.execute_cached(
         "INSERT INTO survey_values (survey_id, field_code, value) VALUES (?1, ?2, ?3)
          ON CONFLICT (survey_id, field_code) DO UPDATE SET value = excluded.value",
@@ -179,7 +192,8 @@ pub fn set_value(tx: &Tx, survey_id: &str, field_code: &str, json_value: &str) -
 }
 
 /// Removes one datum from what the survey collected.
-pub fn delete_value(tx: &Tx, survey_id: &str, field_code: &str) -> StoreResult<()> {
+pub fn delete_value(tx: &Tx, survey_id: &SurveyId, field_code: &str) -> StoreResult<()> {
+    let survey_id = survey_id.as_str();
     tx.execute_cached(
         "DELETE FROM survey_values WHERE survey_id = ?1 AND field_code = ?2",
         params![survey_id, field_code],
@@ -189,7 +203,7 @@ pub fn delete_value(tx: &Tx, survey_id: &str, field_code: &str) -> StoreResult<(
 
 /// A submission, as `domain::survey::submit` accepted it.
 pub struct Submission<'a> {
-    pub id: &'a str,
+    pub id: &'a SurveyId,
     /// The status the survey was read in: the update applies only if it is
     /// still that one.
     pub from: &'a str,
@@ -228,7 +242,7 @@ pub fn open_for_equipment(
     conn: &Conn,
     agency_id: &AgencyId,
     equipment_id: &EquipmentId,
-) -> StoreResult<Option<(String, Option<String>)>> {
+) -> StoreResult<Option<(SurveyId, Option<String>)>> {
     let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
@@ -262,10 +276,10 @@ pub fn insert_to_do(
     number: &str,
     surveyor_account_id: Option<&str>,
     reason: Option<&str>,
-) -> StoreResult<String> {
+) -> StoreResult<SurveyId> {
     let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
-    let id = crate::new_id();
+    let id = SurveyId::new(crate::new_id());
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, surveyor_account_id, created_at, updated_at)
@@ -275,7 +289,8 @@ pub fn insert_to_do(
     Ok(id)
 }
 
-pub fn set_surveyor(tx: &Tx, survey_id: &str, surveyor_account_id: &str) -> StoreResult<()> {
+pub fn set_surveyor(tx: &Tx, survey_id: &SurveyId, surveyor_account_id: &str) -> StoreResult<()> {
+    let survey_id = survey_id.as_str();
     tx.execute_cached(
         "UPDATE surveys SET surveyor_account_id = ?2, updated_at = ?3 WHERE id = ?1",
         crate::sql::params![survey_id, surveyor_account_id, tx.now_text()],
@@ -283,7 +298,8 @@ pub fn set_surveyor(tx: &Tx, survey_id: &str, surveyor_account_id: &str) -> Stor
     Ok(())
 }
 
-pub fn link_deal(tx: &Tx, survey_id: &str, deal_id: &str) -> StoreResult<()> {
+pub fn link_deal(tx: &Tx, survey_id: &SurveyId, deal_id: &str) -> StoreResult<()> {
+    let survey_id = survey_id.as_str();
     tx.execute_cached(
         "INSERT OR IGNORE INTO survey_deals (survey_id, deal_id) VALUES (?1, ?2)",
         [survey_id, deal_id],
@@ -294,7 +310,7 @@ pub fn link_deal(tx: &Tx, survey_id: &str, deal_id: &str) -> StoreResult<()> {
 /// A survey as the Equipment screen lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EquipmentSurveyRow {
-    pub id: String,
+    pub id: SurveyId,
     pub number: Option<String>,
     pub status: SurveyStatus,
     pub due_on: Option<String>,
@@ -338,7 +354,7 @@ pub fn recent_of_equipment(
 /// status, equipment, surveyor and days.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SurveySummaryRow {
-    pub id: String,
+    pub id: SurveyId,
     pub status: SurveyStatus,
     pub equipment_id: EquipmentId,
     pub equipment_number: Option<String>,

@@ -399,7 +399,7 @@ impl From<EquipmentSurveyRow> for SurveyView {
     fn from(s: EquipmentSurveyRow) -> Self {
         Self {
             status_label: s.status.label().to_owned(),
-            id: s.id,
+            id: s.id.into_string(),
             number: s.number,
             status: s.status.as_str().to_owned(),
             due_on: s.due_on,

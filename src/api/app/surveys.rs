@@ -11,6 +11,7 @@
 //! the submission form, and whether the submission would be accepted
 //! (`services::surveys::check_submittable`, the server's own checks).
 
+use crate::domain::id::SurveyId;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
@@ -303,7 +304,8 @@ async fn detail(
 ) -> AppResult<Json<SurveyDetail>> {
     let caller = caller_of(&session)?;
     let survey = wire::survey_record(&state, &caller, id.clone()).await?;
-    let (summary, catalog, values) = survey_service::form(&state.store, &caller, &id).await?;
+    let (summary, catalog, values) =
+        survey_service::form(&state.store, &caller, &SurveyId::new(id.as_str())).await?;
     let refusal = survey_service::check_submittable(&session.account, summary.status)
         .err()
         .map(|e| e.public_message());
@@ -384,9 +386,14 @@ async fn discrepancies(
         limit: query.limit,
         page: query.page,
     })?;
-    let (total, rows) =
-        survey_service::discrepancies(&state.store, &principal, &id, paging.limit, paging.offset())
-            .await?;
+    let (total, rows) = survey_service::discrepancies(
+        &state.store,
+        &principal,
+        &SurveyId::new(id.as_str()),
+        paging.limit,
+        paging.offset(),
+    )
+    .await?;
     Ok(Json(Paged {
         total,
         page: paging.page,

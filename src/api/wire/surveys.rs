@@ -3,6 +3,7 @@
 //! web application: the bodies they accept, the records they answer with,
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
+use crate::domain::id::SurveyId;
 use rmcp::schemars;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
@@ -82,9 +83,9 @@ pub async fn survey_list(
         results: rows
             .into_iter()
             .map(|row| SurveyListEntry {
-                link: RecordKind::Survey.link(&row.id),
-                url: RecordKind::Survey.url(base_url, &row.id),
-                id: row.id,
+                link: RecordKind::Survey.link(row.id.as_str()),
+                url: RecordKind::Survey.url(base_url, row.id.as_str()),
+                id: row.id.into_string(),
                 number: row.number,
             })
             .collect(),
@@ -161,11 +162,12 @@ pub async fn survey_record(
     caller: &Principal,
     id: String,
 ) -> AppResult<SurveyRead> {
-    let (survey, deals) = survey_service::read(&state.store, caller, &id).await?;
+    let (survey, deals) =
+        survey_service::read(&state.store, caller, &SurveyId::new(id.as_str())).await?;
     Ok(SurveyRead {
         object_type: SURVEY_TYPE.to_owned(),
-        link: RecordKind::Survey.link(&survey.id),
-        url: RecordKind::Survey.url(&state.base_url, &survey.id),
+        link: RecordKind::Survey.link(survey.id.as_str()),
+        url: RecordKind::Survey.url(&state.base_url, survey.id.as_str()),
         fields: SurveyFields {
             number: survey.number,
             status: survey.status.map(|s| s.label().to_owned()),
@@ -175,7 +177,7 @@ pub async fn survey_record(
             field_count: Some(survey.field_count.to_string()),
             photo_count: Some(survey.photo_count.to_string()),
         },
-        id: survey.id,
+        id: survey.id.into_string(),
     })
 }
 
@@ -321,7 +323,7 @@ pub async fn survey_data_read(
         deals,
         catalog,
         values,
-    } = survey_service::data(&state.store, caller, &id).await?;
+    } = survey_service::data(&state.store, caller, &SurveyId::new(id.as_str())).await?;
     let base_url = &state.base_url;
     Ok(SurveyData {
         number: survey.number,
@@ -334,8 +336,8 @@ pub async fn survey_data_read(
         reason: survey.reason,
         status: survey.status.map(|s| s.label().to_owned()),
         surveyed_on: survey.surveyed_on,
-        link: RecordKind::Survey.link(&survey.id),
-        url: RecordKind::Survey.url(base_url, &survey.id),
+        link: RecordKind::Survey.link(survey.id.as_str()),
+        url: RecordKind::Survey.url(base_url, survey.id.as_str()),
         deals: deals
             .iter()
             .map(|deal| SurveyDeal {
@@ -347,7 +349,7 @@ pub async fn survey_data_read(
             })
             .collect(),
         components: group_components(&catalog, values),
-        id: survey.id,
+        id: survey.id.into_string(),
     })
 }
 
@@ -649,7 +651,9 @@ pub async fn survey_submission(
     body: SubmitBody,
 ) -> AppResult<SurveySubmitted> {
     let input = SubmitInput::from(body);
-    let submitted = survey_service::submit_for(&state.store, caller, &id, input).await?;
+    let submitted =
+        survey_service::submit_for(&state.store, caller, &SurveyId::new(id.as_str()), input)
+            .await?;
     Ok(SurveySubmitted::new(&state.base_url, &submitted))
 }
 

@@ -1,6 +1,6 @@
 //! Recording a discrepancy (écart) found on an equipment during a survey.
 
-use crate::domain::id::{AgencyId, EquipmentId};
+use crate::domain::id::{AgencyId, EquipmentId, SurveyId};
 use serde_json::json;
 
 use crate::error::{AppError, AppResult};
@@ -49,7 +49,7 @@ pub fn create(
     actor: &Actor,
 ) -> AppResult<String> {
     let equipment_id = &EquipmentId::new(input.equipment_id.trim());
-    let survey_id = input.survey_id.trim();
+    let survey_id = &SurveyId::new(input.survey_id.trim());
     let Some(equipment) = equipment::get(tx, agency_id, equipment_id)? else {
         return Err(AppError::unprocessable(format!(
             "L'équipement « {equipment_id} » est introuvable dans cette agence."
@@ -60,7 +60,10 @@ pub fn create(
             "Le relevé « {survey_id} » est introuvable dans cette agence."
         )));
     };
-    let survey_name = survey.number.clone().unwrap_or_else(|| survey.id.clone());
+    let survey_name = survey
+        .number
+        .clone()
+        .unwrap_or_else(|| survey.id.to_string());
     if survey.equipment_id != equipment.id {
         return Err(AppError::unprocessable(format!(
             "Le relevé « {survey_name} » n'est pas un relevé de cet équipement : indiquez un relevé de l'équipement."

@@ -5,7 +5,7 @@
 //! point (REST API v2, web UI, later the mobile app and MCP) calls [`submit`],
 //! so the event is queued once, wherever the survey is submitted.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, SurveyId};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value, json};
 
@@ -120,7 +120,7 @@ fn json_of(text: &str) -> Value {
 pub fn submit(
     tx: &Tx,
     agency_id: &AgencyId,
-    survey_id: &str,
+    survey_id: &SurveyId,
     account: &AccountRow,
     input: &SubmitInput,
     actor: &Actor,
@@ -132,7 +132,7 @@ pub fn submit(
 pub fn submit_at(
     tx: &Tx,
     agency_id: &AgencyId,
-    survey_id: &str,
+    survey_id: &SurveyId,
     account: &AccountRow,
     input: &SubmitInput,
     actor: &Actor,
@@ -213,7 +213,7 @@ pub fn submit_at(
             tx,
             agency_id,
             domain::FINISHED_EVENT,
-            survey_id,
+            survey_id.as_str(),
             &survey.equipment_id,
             change.to.as_str(),
             now,
@@ -239,7 +239,7 @@ pub fn submit_at(
             actor,
             action: "soumission",
             object_type: "survey",
-            object_id: Some(survey_id),
+            object_id: Some(survey_id.as_str()),
             detail: Some(json!({
                 "number": survey.number,
                 "from": change.from.as_str(),
@@ -255,7 +255,7 @@ pub fn submit_at(
         },
     )?;
     Ok(Submitted {
-        id: survey_id.to_owned(),
+        id: survey_id.to_owned().into_string(),
         status: change.to,
         event_id,
     })
@@ -280,7 +280,11 @@ pub async fn list_page(
 }
 
 /// A survey of the principal's agency and its deals (404 otherwise).
-pub async fn read(store: &Store, p: &Principal, id: &str) -> AppResult<(SurveyRow, Vec<DealRow>)> {
+pub async fn read(
+    store: &Store,
+    p: &Principal,
+    id: &SurveyId,
+) -> AppResult<(SurveyRow, Vec<DealRow>)> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
     store
         .read(move |conn| -> AppResult<_> {
@@ -306,7 +310,7 @@ pub struct SurveyDataRead {
 }
 
 /// The data a survey of the principal's agency collected (404 otherwise).
-pub async fn data(store: &Store, p: &Principal, id: &str) -> AppResult<SurveyDataRead> {
+pub async fn data(store: &Store, p: &Principal, id: &SurveyId) -> AppResult<SurveyDataRead> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
     store
         .read(move |conn| -> AppResult<_> {
@@ -328,7 +332,7 @@ pub async fn data(store: &Store, p: &Principal, id: &str) -> AppResult<SurveyDat
 pub async fn submit_for(
     store: &Store,
     p: &Principal,
-    id: &str,
+    id: &SurveyId,
     input: SubmitInput,
 ) -> AppResult<Submitted> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
@@ -357,12 +361,14 @@ pub async fn summaries(
 pub async fn form(
     store: &Store,
     p: &Principal,
-    id: &str,
+    id: &SurveyId,
 ) -> AppResult<(SurveySummaryRow, Vec<CatalogField>, Vec<(String, String)>)> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
     store
         .read(move |conn| -> AppResult<_> {
-            let Some(summary) = survey_store::summaries(conn, &agency_id, &[id])?.pop() else {
+            let Some(summary) =
+                survey_store::summaries(conn, &agency_id, &[id.into_string()])?.pop()
+            else {
                 return Ok(None);
             };
             let catalog = technical_fields::all(conn)?;
@@ -378,7 +384,7 @@ pub async fn form(
 pub async fn discrepancies(
     store: &Store,
     p: &Principal,
-    id: &str,
+    id: &SurveyId,
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<DiscrepancyRow>)> {

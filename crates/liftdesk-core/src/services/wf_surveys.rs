@@ -2,7 +2,7 @@
 //! survey per equipment) and `/open_app` (the survey of an equipment for a
 //! mobile user). One transaction per call, with its audit entry.
 
-use crate::domain::id::{AgencyId, EquipmentId};
+use crate::domain::id::{AgencyId, EquipmentId, SurveyId};
 use chrono::Datelike;
 use serde_json::json;
 
@@ -82,7 +82,7 @@ fn survey_for(
     equipment_id: &EquipmentId,
     surveyor_id: &str,
     reason: Option<&str>,
-) -> AppResult<(String, bool)> {
+) -> AppResult<(SurveyId, bool)> {
     if let Some((survey_id, current)) = surveys::open_for_equipment(tx, agency_id, equipment_id)? {
         if current.as_deref() != Some(surveyor_id) {
             surveys::set_surveyor(tx, &survey_id, surveyor_id)?;
@@ -318,7 +318,7 @@ pub fn open_app(
                 "survey.assign"
             },
             object_type: "survey",
-            object_id: Some(&survey_id),
+            object_id: Some(survey_id.as_str()),
             detail: Some(json!({ "surveyor": user, "via": "open_app" })),
         },
     )?;
