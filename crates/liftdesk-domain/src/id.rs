@@ -80,6 +80,11 @@ id_type! {
     SurveyId
 }
 
+id_type! {
+    /// A quote (« devis ») of an agency.
+    QuoteId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

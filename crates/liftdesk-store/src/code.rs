@@ -14,8 +14,11 @@ pub struct Code<T>(pub T);
 
 impl<T: WireCode> FromValue for Code<T> {
     fn from_value(value: ValueRef<'_>) -> Result<Self, String> {
-        let text = String::from_value(value)?;
-        T::from_code(&text).map(Code).ok_or_else(|| {
+        // Read in place: a code is matched, never kept as text.
+        let ValueRef::Text(text) = value else {
+            return Err(crate::sql::mismatch("un code (texte)", value));
+        };
+        T::from_code(text).map(Code).ok_or_else(|| {
             format!(
                 "code inconnu en base : « {text} » (attendu : {})",
                 T::CODES.join(", ")

@@ -6,7 +6,7 @@ use crate::Tx;
 use crate::code;
 use crate::sql::Value;
 use crate::sql::{OptionalExtension, Row, params, params_from_iter};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, QuoteId};
 use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
 
 use super::new_id;
@@ -24,7 +24,7 @@ pub struct InvoiceRow {
     /// The partner's client identifier (`clients.client_ref`).
     pub client_ref: Option<String>,
     pub credited_invoice_id: Option<String>,
-    pub quote_id: Option<String>,
+    pub quote_id: Option<QuoteId>,
     pub buyer_name: Option<String>,
     pub buyer_address: Option<String>,
     pub buyer_siren: Option<String>,
@@ -380,8 +380,9 @@ pub fn issued_credit_total(conn: &Conn, invoice_id: &str) -> StoreResult<i64> {
 /// may also name the quote): its id and number (None while a draft).
 pub fn invoice_of_quote(
     conn: &Conn,
-    quote_id: &str,
+    quote_id: &QuoteId,
 ) -> StoreResult<Option<(String, Option<String>)>> {
+    let quote_id = quote_id.as_str();
     conn.query_row_cached(
         "SELECT id, number FROM invoices WHERE quote_id = ?1 AND nature = 'facture'
              ORDER BY created_at, id LIMIT 1",
@@ -463,7 +464,7 @@ pub struct NewInvoice<'a> {
     pub nature: &'a str,
     pub client_id: Option<&'a str>,
     pub credited_invoice_id: Option<&'a str>,
-    pub quote_id: Option<&'a str>,
+    pub quote_id: Option<&'a QuoteId>,
     pub buyer: &'a Buyer,
     pub total_excl_cents: i64,
     pub total_incl_cents: i64,

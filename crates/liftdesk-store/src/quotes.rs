@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
 use crate::{Code, code};
-use liftdesk_domain::id::{AgencyId, EquipmentId};
+use liftdesk_domain::id::{AgencyId, EquipmentId, QuoteId};
 use liftdesk_domain::quote::{QuoteOrigin, QuoteStatus};
 
 use super::StoreResult;
@@ -16,7 +16,7 @@ pub const NUMBER_PREFIX: &str = "DV";
 /// A quote as stored, with its equipment's number.
 #[derive(Debug, Clone)]
 pub struct QuoteRow {
-    pub id: String,
+    pub id: QuoteId,
     pub agency_id: String,
     pub equipment_id: EquipmentId,
     pub equipment_number: Option<String>,
@@ -66,7 +66,8 @@ pub fn find_equipment(
 }
 
 /// The quote `id` of the agency (None for an unknown id or another agency's).
-pub fn get(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<QuoteRow>> {
+pub fn get(conn: &Conn, agency_id: &AgencyId, id: &QuoteId) -> StoreResult<Option<QuoteRow>> {
+    let id = id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT q.id, q.agency_id, q.equipment_id, e.number, q.number, q.origin, q.object,
@@ -95,7 +96,8 @@ pub fn get(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<Qu
 }
 
 /// The rows of a quote, in their order.
-pub fn lines(conn: &Conn, quote_id: &str) -> StoreResult<Vec<QuoteLineRow>> {
+pub fn lines(conn: &Conn, quote_id: &QuoteId) -> StoreResult<Vec<QuoteLineRow>> {
+    let quote_id = quote_id.as_str();
     let mut stmt = conn.prepare_cached(
         "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp FROM quote_rows
          WHERE quote_id = ?1 ORDER BY position",
@@ -141,8 +143,8 @@ pub struct NewQuote<'a> {
 }
 
 /// Inserts a draft quote and its rows; returns its id.
-pub fn insert(tx: &Tx, quote: &NewQuote<'_>) -> StoreResult<String> {
-    let id = new_id();
+pub fn insert(tx: &Tx, quote: &NewQuote<'_>) -> StoreResult<QuoteId> {
+    let id = QuoteId::new(new_id());
     tx.execute_cached(
         "INSERT INTO quotes (id, agency_id, equipment_id, number, origin, object, status,
                              created_by, created_at, updated_at)
@@ -190,12 +192,13 @@ pub enum Stamp {
 /// longer `from` (nothing changed).
 pub fn set_status(
     tx: &Tx,
-    id: &str,
+    id: &QuoteId,
     from: &str,
     to: &str,
     stamp: Stamp,
     at: &str,
 ) -> StoreResult<bool> {
+    let id = id.as_str();
     let sql = match stamp {
         Stamp::Sent => {
             "UPDATE quotes SET status = ?3, sent_at = COALESCE(sent_at, ?4), updated_at = ?4
@@ -216,7 +219,7 @@ pub fn set_status(
 /// A quote as the Equipment screen lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EquipmentQuoteRow {
-    pub id: String,
+    pub id: QuoteId,
     pub number: Option<String>,
     pub origin: QuoteOrigin,
     pub object: String,

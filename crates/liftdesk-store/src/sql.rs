@@ -256,10 +256,11 @@ id_values!(
     liftdesk_domain::id::EquipmentId
     liftdesk_domain::id::TechnicianId
     liftdesk_domain::id::SurveyId
+    liftdesk_domain::id::QuoteId
 );
 
 /// What a stored value is, for a reading that refuses it.
-fn mismatch(wanted: &str, value: ValueRef<'_>) -> String {
+pub(crate) fn mismatch(wanted: &str, value: ValueRef<'_>) -> String {
     let found = match value {
         ValueRef::Null => "NULL",
         ValueRef::Integer(_) => "un entier",

@@ -433,7 +433,7 @@ impl From<EquipmentQuoteRow> for QuoteView {
             origin_label: q.origin.label().to_owned(),
             status_label: q.status.label().to_owned(),
             link: format!("/devis/{}", q.id),
-            id: q.id,
+            id: q.id.into_string(),
             number: q.number,
             origin: q.origin.as_str().to_owned(),
             object: q.object,

@@ -3,6 +3,7 @@
 //! answer with, and each operation of `services::quotes` called for a
 //! `Principal` and mapped to that JSON. No rule lives here.
 
+use crate::domain::id::QuoteId;
 use rmcp::schemars;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -182,9 +183,9 @@ fn quote_view(detail: QuoteDetail, base_url: &str) -> QuoteView {
         sent_at: quote.sent_at,
         accepted_at: quote.accepted_at,
         refused_at: quote.refused_at,
-        link: RecordKind::Quote.link(&quote.id),
-        url: RecordKind::Quote.url(base_url, &quote.id),
-        id: quote.id,
+        link: RecordKind::Quote.link(quote.id.as_str()),
+        url: RecordKind::Quote.url(base_url, quote.id.as_str()),
+        id: quote.id.into_string(),
     }
 }
 
@@ -202,7 +203,7 @@ pub async fn quote_create(state: &AppState, p: &Principal, body: QuoteBody) -> A
 
 /// A quote of the agency: `GET /quotes/{id}` and the MCP tool `devis`.
 pub async fn quote_read(state: &AppState, p: &Principal, id: &str) -> AppResult<QuoteView> {
-    let detail = service::get(&state.store, p, id).await?;
+    let detail = service::get(&state.store, p, &QuoteId::new(id)).await?;
     Ok(quote_view(detail, &state.base_url))
 }
 
@@ -220,7 +221,7 @@ pub async fn quote_act(
     id: &str,
     action: QuoteAction,
 ) -> AppResult<Created> {
-    service::act(&state.store, p, id, action).await?;
+    service::act(&state.store, p, &QuoteId::new(id), action).await?;
     Ok(Created::new(RecordKind::Quote, &state.base_url, id))
 }
 
@@ -314,9 +315,9 @@ pub async fn quote_list(
                     invoice: row
                         .invoice_id
                         .map(|id| invoice_ref(base_url, id, row.invoice_number)),
-                    link: RecordKind::Quote.link(&quote.id),
-                    url: RecordKind::Quote.url(base_url, &quote.id),
-                    id: quote.id,
+                    link: RecordKind::Quote.link(quote.id.as_str()),
+                    url: RecordKind::Quote.url(base_url, quote.id.as_str()),
+                    id: quote.id.into_string(),
                 }
             })
             .collect(),
@@ -329,7 +330,7 @@ pub async fn quote_invoice_read(
     p: &Principal,
     id: &str,
 ) -> AppResult<Option<QuoteInvoiceRef>> {
-    Ok(service::invoice_of(&state.store, p, id)
+    Ok(service::invoice_of(&state.store, p, &QuoteId::new(id))
         .await?
         .map(|(id, number)| invoice_ref(&state.base_url, id, number)))
 }
@@ -352,7 +353,9 @@ pub async fn quote_invoice(
     body: Option<QuoteInvoiceBody>,
 ) -> AppResult<Created> {
     let client = body.and_then(|b| b.client_id);
-    let invoice_id = crate::services::invoices::invoice_quote(&state.store, p, id, client).await?;
+    let invoice_id =
+        crate::services::invoices::invoice_quote(&state.store, p, &QuoteId::new(id), client)
+            .await?;
     Ok(Created::new(
         RecordKind::Invoice,
         &state.base_url,

@@ -4,6 +4,7 @@
 //! runtime. Another agency's document is not found (404), like its reads.
 
 use crate::domain::id::AgencyId;
+use crate::domain::id::QuoteId;
 use chrono::NaiveDate;
 
 use crate::clock;
@@ -102,7 +103,7 @@ pub async fn invoice_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<Pd
 
 /// The quote `id` of the agency, as a PDF.
 pub async fn quote_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<PdfFile> {
-    let detail = quote_service::get(store, p, id).await?;
+    let detail = quote_service::get(store, p, &QuoteId::new(id)).await?;
     let agency_id = p.agency_id()?;
     let seller = seller(store, agency_id).await?;
     let quote = &detail.quote;
@@ -143,7 +144,7 @@ pub async fn quote_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<PdfF
             .collect(),
         totals: detail.totals.clone(),
     };
-    let file_name = documents::quote_file_name(quote.number.as_deref(), &quote.id);
+    let file_name = documents::quote_file_name(quote.number.as_deref(), quote.id.as_str());
     let bytes = render(move || documents::quote_pdf(&document)).await?;
     Ok(PdfFile { file_name, bytes })
 }

@@ -7,6 +7,7 @@
 //! an invoice once it has left `brouillon`.
 
 use crate::domain::id::AgencyId;
+use crate::domain::id::QuoteId;
 use chrono::{Datelike, Duration, NaiveDate};
 use serde_json::json;
 
@@ -215,7 +216,7 @@ pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<InvoiceDet
             let quote = match &invoice.quote_id {
                 Some(quote_id) => {
                     quote_store::get(conn, &agency_id, quote_id)?.map(|q| DocumentRef {
-                        id: q.id,
+                        id: q.id.into_string(),
                         number: q.number,
                     })
                 }
@@ -300,7 +301,7 @@ fn check_quote_invoiceable(quote: &QuoteRow) -> AppResult<()> {
         let label = quote.status.label();
         return Err(AppError::unprocessable(format!(
             "Seul un devis accepté peut être facturé : le devis {} est au statut « {label} ».",
-            quote.number.as_deref().unwrap_or(&quote.id)
+            quote.number.as_deref().unwrap_or(quote.id.as_str())
         )));
     }
     Ok(())
@@ -315,13 +316,13 @@ fn check_not_invoiced(tx: &Tx, quote: &QuoteRow) -> AppResult<()> {
         };
         return Err(AppError::conflict(format!(
             "Le devis {} est déjà facturé ({invoice}) : un devis ne devient qu'une seule facture.",
-            quote.number.as_deref().unwrap_or(&quote.id)
+            quote.number.as_deref().unwrap_or(quote.id.as_str())
         )));
     }
     Ok(())
 }
 
-fn quote_rows_as_lines(tx: &Tx, quote_id: &str) -> AppResult<Vec<InvoiceLineRow>> {
+fn quote_rows_as_lines(tx: &Tx, quote_id: &QuoteId) -> AppResult<Vec<InvoiceLineRow>> {
     Ok(quote_store::lines(tx, quote_id)?
         .into_iter()
         .map(|l| InvoiceLineRow {
@@ -359,7 +360,7 @@ pub async fn create_draft(
         ));
     }
     let agency_id = agency_id.to_owned();
-    let quote_id = input.quote_id;
+    let quote_id = input.quote_id.map(QuoteId::new);
     store
         .write(move |tx| {
             let client = invoiceable_client(tx, &agency_id, &client_ref)?;
@@ -399,7 +400,7 @@ pub async fn create_draft(
                     nature: InvoiceNature::Facture.as_str(),
                     client_id: Some(&client.id),
                     credited_invoice_id: None,
-                    quote_id: quote.as_ref().map(|q| q.id.as_str()),
+                    quote_id: quote.as_ref().map(|q| &q.id),
                     buyer: &buyer,
                     total_excl_cents: totals.excl_tax.get(),
                     total_incl_cents: totals.incl_tax.get(),
@@ -437,7 +438,7 @@ pub async fn create_draft(
 pub async fn invoice_quote(
     store: &Store,
     p: &Principal,
-    quote_id: &str,
+    quote_id: &QuoteId,
     client_ref: Option<String>,
 ) -> AppResult<String> {
     p.require(Capability::Change)?;
@@ -455,7 +456,7 @@ pub async fn invoice_quote(
                     invoiceable_client(tx, &agency_id, client_ref)?
                 }
                 _ => {
-                    let number = quote.number.as_deref().unwrap_or(&quote.id);
+                    let number = quote.number.as_deref().unwrap_or(quote.id.as_str());
                     let no_client = || {
                         AppError::unprocessable(format!(
                             "L'équipement du devis {number} n'est rattaché à aucun client : indiquez le client à facturer (« clientId »)."

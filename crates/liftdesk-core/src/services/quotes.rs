@@ -2,7 +2,7 @@
 //! `domain::quote::transition`. Acceptance writes `devis.accepte` to the
 //! outbox in the same transaction as the status change and its audit entry.
 
-use crate::domain::id::{AgencyId, EquipmentId};
+use crate::domain::id::{AgencyId, EquipmentId, QuoteId};
 use chrono::{DateTime, Datelike, Duration, Utc};
 use serde_json::json;
 
@@ -135,7 +135,7 @@ fn insert_draft(
             actor: &author.actor,
             action: "creation",
             object_type: "quote",
-            object_id: Some(&id),
+            object_id: Some(id.as_str()),
             detail: Some(json!({
                 "number": number,
                 "equipment": equipment.id,
@@ -145,7 +145,7 @@ fn insert_draft(
             })),
         },
     )?;
-    Ok(id)
+    Ok(id.into_string())
 }
 
 /// Creates a draft quote with the agency's next number; returns its id.
@@ -253,7 +253,7 @@ fn not_found() -> AppError {
     AppError::not_found("Devis introuvable.")
 }
 
-pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<QuoteDetail> {
+pub async fn get(store: &Store, p: &Principal, id: &QuoteId) -> AppResult<QuoteDetail> {
     let agency_id = p.agency_id()?;
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
     store
@@ -273,7 +273,7 @@ pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<QuoteDetai
 /// Sends (or reminds), accepts or refuses a quote, as the domain allows.
 /// Acceptance records `devis.accepte` (status `accepte`) in the outbox in the
 /// same transaction.
-pub async fn act(store: &Store, p: &Principal, id: &str, action: QuoteAction) -> AppResult<()> {
+pub async fn act(store: &Store, p: &Principal, id: &QuoteId, action: QuoteAction) -> AppResult<()> {
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
@@ -306,7 +306,7 @@ pub async fn act(store: &Store, p: &Principal, id: &str, action: QuoteAction) ->
                     tx,
                     &agency_id,
                     quote::ACCEPTED_EVENT,
-                    &id,
+                    id.as_str(),
                     &row.equipment_id,
                     next.status.as_str(),
                     now,
@@ -327,7 +327,7 @@ pub async fn act(store: &Store, p: &Principal, id: &str, action: QuoteAction) ->
                         QuoteAction::Refuse => "refus",
                     },
                     object_type: "quote",
-                    object_id: Some(&id),
+                    object_id: Some(id.as_str()),
                     detail: Some(json!({
                         "number": row.number,
                         "from": status.as_str(),
@@ -423,7 +423,7 @@ pub async fn list(
 pub async fn invoice_of(
     store: &Store,
     p: &Principal,
-    quote_id: &str,
+    quote_id: &QuoteId,
 ) -> AppResult<Option<(String, Option<String>)>> {
     p.agency()?;
     let quote_id = quote_id.to_owned();
