@@ -85,6 +85,11 @@ id_type! {
     QuoteId
 }
 
+id_type! {
+    /// A breakdown call of an agency.
+    CallId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,14 +7,14 @@ use crate::sql::Value;
 use crate::sql::{OptionalExtension, params, params_from_iter};
 use crate::{Code, code};
 use liftdesk_domain::call::{CallStatus, CallType};
-use liftdesk_domain::id::{AgencyId, EquipmentId, TechnicianId};
+use liftdesk_domain::id::{AgencyId, CallId, EquipmentId, TechnicianId};
 
 use super::StoreResult;
 
 /// A call with its equipment, technician and call center.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallRow {
-    pub id: String,
+    pub id: CallId,
     pub reference: String,
     pub status: CallStatus,
     pub call_type: CallType,
@@ -34,7 +34,12 @@ pub struct CallRow {
 }
 
 /// The call `id` if it belongs to `agency_id`.
-pub fn get_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<CallRow>> {
+pub fn get_in_agency(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &CallId,
+) -> StoreResult<Option<CallRow>> {
+    let id = id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT c.id, c.reference, c.status, c.type, c.description, c.caller, c.received_at,
@@ -72,7 +77,7 @@ pub fn get_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult
 /// A call as its call center tracks it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CenterCallRow {
-    pub id: String,
+    pub id: CallId,
     pub reference: String,
     pub status: CallStatus,
     pub arrived_at: Option<String>,
@@ -107,7 +112,7 @@ pub fn get_by_center_reference(
 
 /// A call sent by a call center, status `ouverte`.
 pub struct NewCenterCall<'a> {
-    pub id: &'a str,
+    pub id: &'a CallId,
     pub agency_id: &'a str,
     pub call_center_id: &'a str,
     pub credential_id: &'a str,
@@ -149,7 +154,7 @@ pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<bool
 
 /// A call taken at the agency by a staff member, status `ouverte`.
 pub struct NewAgencyCall<'a> {
-    pub id: &'a str,
+    pub id: &'a CallId,
     pub agency_id: &'a str,
     /// The staff member's account.
     pub created_by: &'a str,
@@ -215,7 +220,8 @@ pub struct CallStamps {
     pub created_by: Option<String>,
 }
 
-pub fn stamps(conn: &Conn, id: &str) -> StoreResult<CallStamps> {
+pub fn stamps(conn: &Conn, id: &CallId) -> StoreResult<CallStamps> {
+    let id = id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT c.assigned_at, c.en_route_at, c.stopped_at, coalesce(a.name, a.email)
@@ -239,10 +245,11 @@ pub fn stamps(conn: &Conn, id: &str) -> StoreResult<CallStamps> {
 /// changes.
 pub fn set_technician(
     tx: &Tx,
-    id: &str,
+    id: &CallId,
     technician_id: &TechnicianId,
     now: &str,
 ) -> StoreResult<()> {
+    let id = id.as_str();
     let technician_id = technician_id.as_str();
     tx.execute_cached(
         "UPDATE calls SET
@@ -258,7 +265,7 @@ pub fn set_technician(
 
 /// A status change accepted by `domain::call::transition`, with its stamps.
 pub struct StatusChange<'a> {
-    pub id: &'a str,
+    pub id: &'a CallId,
     pub from: CallStatus,
     pub to: CallStatus,
     /// Sets `arrived_at` if it is still null (never moved once set).
@@ -320,7 +327,7 @@ pub struct ListFilter {
 /// A call as listed: with its equipment's building and the technician.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallListRow {
-    pub id: String,
+    pub id: CallId,
     pub reference: String,
     pub status: CallStatus,
     pub call_type: CallType,
@@ -447,7 +454,7 @@ pub fn list_all(
 /// A call as the Equipment screen shows it (history, downtime, logbook).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EquipmentCallRow {
-    pub id: String,
+    pub id: CallId,
     pub reference: String,
     pub call_type: CallType,
     pub status: CallStatus,

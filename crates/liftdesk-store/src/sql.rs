@@ -257,6 +257,7 @@ id_values!(
     liftdesk_domain::id::TechnicianId
     liftdesk_domain::id::SurveyId
     liftdesk_domain::id::QuoteId
+    liftdesk_domain::id::CallId
 );
 
 /// What a stored value is, for a reading that refuses it.

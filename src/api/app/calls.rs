@@ -5,6 +5,7 @@
 //! agency, the equipment search of its dialog, and the live feed
 //! (Server-Sent Events) that makes new calls appear without a reload.
 
+use crate::domain::id::CallId;
 use std::convert::Infallible;
 use std::time::Duration as StdDuration;
 use ts_rs::TS;
@@ -338,7 +339,12 @@ async fn detail(
         history: timeline,
         choices,
         equipment,
-    } = service::detail(&state.store, &session.principal(), &id).await?;
+    } = service::detail(
+        &state.store,
+        &session.principal(),
+        &CallId::new(id.as_str()),
+    )
+    .await?;
     let (status, call_type) = (row.status, row.call_type);
     let assigned = row.technician_id.is_some();
     let next_statuses = CallStatus::ALL

@@ -367,7 +367,7 @@ impl From<EquipmentCallRow> for CallView {
             type_label: c.call_type.label().to_owned(),
             status_label: c.status.label().to_owned(),
             link: format!("/appels/{}", c.id),
-            id: c.id,
+            id: c.id.into_string(),
             reference: c.reference,
             call_type: c.call_type,
             status: c.status,
@@ -534,7 +534,7 @@ fn breakdowns(calls: &[EquipmentCallRow], now: DateTime<Utc>) -> (DowntimeView, 
             .map(|i| {
                 let c = &calls[i];
                 RecentCall {
-                    id: c.id.clone(),
+                    id: c.id.to_string(),
                     reference: c.reference.clone(),
                     received_at: c.received_at.clone(),
                     type_label: c.call_type.label().to_owned(),
@@ -821,7 +821,7 @@ fn call_entry(c: EquipmentCallRow) -> LogbookEntry {
     LogbookEntry {
         kind: "panne",
         at: c.received_at.clone(),
-        id: c.id,
+        id: c.id.into_string(),
         title: format!("Panne : {type_label}"),
         started_at: Some(c.received_at),
         ended_at: c.resolved_at,

@@ -88,7 +88,7 @@ async fn open_call(
     Ok((
         code,
         Json(OpenedCall {
-            id: opened.call.id,
+            id: opened.call.id.into_string(),
             reference: opened.call.reference,
             statut: status.as_str(),
             libelle: status.label(),
@@ -111,7 +111,7 @@ async fn track_call(
     .ok_or_else(|| ApiError::not_found("Aucun appel de ce centre sous cette référence."))?;
     let status = row.status;
     Ok(Json(TrackedCall {
-        id: row.id,
+        id: row.id.into_string(),
         reference: row.reference,
         statut: status.as_str(),
         libelle: status.label(),

@@ -3,6 +3,7 @@
 //! web application: the bodies they accept, the records they answer with,
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
+use crate::domain::id::CallId;
 use crate::domain::id::TechnicianId;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -149,8 +150,8 @@ impl CallRead {
             })
         };
         Self {
-            link: RecordKind::Call.link(&row.id),
-            url: RecordKind::Call.url(base_url, &row.id),
+            link: RecordKind::Call.link(row.id.as_str()),
+            url: RecordKind::Call.url(base_url, row.id.as_str()),
             reference: row.reference,
             statut: status.into(),
             libelle: status.label().to_owned(),
@@ -172,7 +173,7 @@ impl CallRead {
                 row.technician_name,
             ),
             center: pair(row.center_id, row.center_name),
-            id: row.id,
+            id: row.id.into_string(),
         }
     }
 }
@@ -268,8 +269,8 @@ impl CallListEntry {
         let (status, call_type) = (row.status, row.call_type);
         let equipment = RecordKind::Equipment;
         Self {
-            link: RecordKind::Call.link(&row.id),
-            url: RecordKind::Call.url(base_url, &row.id),
+            link: RecordKind::Call.link(row.id.as_str()),
+            url: RecordKind::Call.url(base_url, row.id.as_str()),
             reference: row.reference,
             statut: status.into(),
             libelle: status.label().to_owned(),
@@ -289,7 +290,7 @@ impl CallListEntry {
                 id: id.into_string(),
                 name: row.technician_name.unwrap_or_default(),
             }),
-            id: row.id,
+            id: row.id.into_string(),
         }
     }
 }
@@ -324,7 +325,7 @@ pub async fn call_list(
 
 /// The call `id` of the acting agency (404 otherwise).
 pub async fn call_read(state: &AppState, caller: &Principal, id: String) -> AppResult<CallRead> {
-    let row = service::read(&state.store, caller, &id).await?;
+    let row = service::read(&state.store, caller, &CallId::new(id.as_str())).await?;
     Ok(CallRead::new(row, &state.base_url))
 }
 
@@ -352,7 +353,14 @@ pub async fn assign(
         technician_id: body.technician_id,
         technician_name: body.technician,
     };
-    service::assign(&state.store, &state.call_feed, caller, &id, input).await?;
+    service::assign(
+        &state.store,
+        &state.call_feed,
+        caller,
+        &CallId::new(id.as_str()),
+        input,
+    )
+    .await?;
     Ok(Created::new(RecordKind::Call, &state.base_url, &id))
 }
 
@@ -372,6 +380,13 @@ pub async fn change_status(
     id: String,
     body: StatusBody,
 ) -> AppResult<Created> {
-    service::change_status(&state.store, &state.call_feed, caller, &id, &body.statut).await?;
+    service::change_status(
+        &state.store,
+        &state.call_feed,
+        caller,
+        &CallId::new(id.as_str()),
+        &body.statut,
+    )
+    .await?;
     Ok(Created::new(RecordKind::Call, &state.base_url, &id))
 }

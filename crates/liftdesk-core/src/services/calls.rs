@@ -3,7 +3,7 @@
 //! UI, CLI) goes through these functions, so `appel.clos` is queued exactly
 //! once whenever a call becomes `resolue`, wherever the change is made.
 
-use crate::domain::id::{AgencyId, EquipmentId, TechnicianId};
+use crate::domain::id::{AgencyId, CallId, EquipmentId, TechnicianId};
 use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
 
@@ -179,7 +179,7 @@ pub async fn open_from_call_center(
                         "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
                     ))
                 })?;
-            let id = new_id();
+            let id = CallId::new(new_id());
             let now_text = clock::format_timestamp(now);
             let created = store::insert_from_center(
                 tx,
@@ -205,7 +205,7 @@ pub async fn open_from_call_center(
                         actor: &actor,
                         action: "ouverture",
                         object_type: "call",
-                        object_id: Some(&id),
+                        object_id: Some(id.as_str()),
                         detail: Some(json!({
                             "reference": reference,
                             "callCenter": center,
@@ -227,7 +227,7 @@ pub async fn open_from_call_center(
     if opened.created {
         notices.publish(Notice::CallReceived {
             agency_id: agency_id.clone().into_string(),
-            id: opened.call.id.clone(),
+            id: opened.call.id.to_string(),
             reference: opened.call.reference.clone(),
             equipment,
             urgent: call_type.is_emergency(),
@@ -235,7 +235,7 @@ pub async fn open_from_call_center(
         feed.publish(CallEvent {
             agency_id: agency_id.into_string(),
             change: CallChange::Ouvert,
-            id: opened.call.id.clone(),
+            id: opened.call.id.to_string(),
             reference: opened.call.reference.clone(),
             statut: opened.call.status,
             call_type,
@@ -324,7 +324,7 @@ pub async fn open_at_agency(
             })?;
             let year = clock::paris_local(received_at).format("%Y").to_string();
             let reference = store::next_agency_reference(tx, &agency, &year)?;
-            let id = new_id();
+            let id = CallId::new(new_id());
             store::insert_at_agency(
                 tx,
                 &NewAgencyCall {
@@ -347,7 +347,7 @@ pub async fn open_at_agency(
                     actor: &actor,
                     action: "ouverture",
                     object_type: "call",
-                    object_id: Some(&id),
+                    object_id: Some(id.as_str()),
                     detail: Some(json!({
                         "reference": reference,
                         "equipment": equipment.id,
@@ -356,7 +356,10 @@ pub async fn open_at_agency(
                     })),
                 },
             )?;
-            Ok(OpenedAtAgency { id, reference })
+            Ok(OpenedAtAgency {
+                id: id.into_string(),
+                reference,
+            })
         })
         .await?;
     feed.publish(CallEvent {
@@ -405,7 +408,7 @@ pub async fn assign(
     store: &Store,
     feed: &CallFeed,
     p: &Principal,
-    call_id: &str,
+    call_id: &CallId,
     input: AssignInput,
 ) -> AppResult<()> {
     let agency_id = p.agency_id()?;
@@ -454,7 +457,7 @@ pub async fn assign(
                     actor: &actor,
                     action: "affectation",
                     object_type: "call",
-                    object_id: Some(&call_id),
+                    object_id: Some(call_id.as_str()),
                     detail: Some(json!({
                         "technician": input.technician_id,
                         "previousTechnician": row.technician_id,
@@ -465,7 +468,7 @@ pub async fn assign(
             Ok(CallEvent {
                 agency_id: agency_id.clone().into_string(),
                 change: CallChange::Affecte,
-                id: call_id.clone(),
+                id: call_id.to_string(),
                 reference: row.reference,
                 statut: row.status,
                 urgence: row.call_type.is_emergency(),
@@ -537,7 +540,7 @@ pub async fn change_status(
     store: &Store,
     feed: &CallFeed,
     p: &Principal,
-    call_id: &str,
+    call_id: &CallId,
     target: &str,
 ) -> AppResult<()> {
     let agency_id = p.agency_id()?;
@@ -585,7 +588,7 @@ pub async fn change_status(
                     tx,
                     &agency_id,
                     call::CLOSED_EVENT,
-                    &call_id,
+                    call_id.as_str(),
                     &row.equipment_id,
                     to.as_str(),
                     now,
@@ -600,7 +603,7 @@ pub async fn change_status(
                     actor: &actor,
                     action: "changement_statut",
                     object_type: "call",
-                    object_id: Some(&call_id),
+                    object_id: Some(call_id.as_str()),
                     detail: Some(json!({
                         "reference": row.reference,
                         "from": from.as_str(),
@@ -612,7 +615,7 @@ pub async fn change_status(
             Ok(CallEvent {
                 agency_id: agency_id.clone().into_string(),
                 change: CallChange::Statut,
-                id: call_id.clone(),
+                id: call_id.to_string(),
                 reference: row.reference,
                 statut: to,
                 urgence: row.call_type.is_emergency(),
@@ -699,7 +702,7 @@ pub fn history(
     agency_id: &AgencyId,
     row: &store::CallRow,
 ) -> AppResult<Vec<HistoryEntry>> {
-    let log = audit::of_object(conn, agency_id, "call", &row.id)?;
+    let log = audit::of_object(conn, agency_id, "call", row.id.as_str())?;
     let stamps = store::stamps(conn, &row.id)?;
     let opener = log.iter().find(|e| e.action == "ouverture").map(actor_name);
     let received_by = match (&row.center_name, opener) {
@@ -925,7 +928,7 @@ pub async fn list(
 pub async fn read(
     store: &Store,
     p: &Principal,
-    id: &str,
+    id: &CallId,
 ) -> AppResult<crate::store::calls::CallRow> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
     store
@@ -946,7 +949,7 @@ pub struct CallDetail {
 
 /// The call `id` of the principal's agency with its history, the technician
 /// choices and its equipment, read in one transaction (404 otherwise).
-pub async fn detail(store: &Store, p: &Principal, id: &str) -> AppResult<CallDetail> {
+pub async fn detail(store: &Store, p: &Principal, id: &CallId) -> AppResult<CallDetail> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
     let now = store.now();
     store
@@ -996,7 +999,7 @@ mod tests {
 
     fn listed(reference: &str, number: Option<&str>, building: Option<&str>) -> CallListItem {
         list_item(CallListRow {
-            id: "c".into(),
+            id: CallId::new("c"),
             reference: reference.into(),
             status: CallStatus::Ouverte,
             call_type: CallType::Panne,
