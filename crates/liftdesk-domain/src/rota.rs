@@ -11,6 +11,7 @@
 //!   without a gap (it is then the same duty going on);
 //! - an absence is a span of days, both ends included.
 
+use crate::id::TechnicianId;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, Utc};
 
 use crate::time as clock;
@@ -67,7 +68,7 @@ pub fn days_overlap(a: (NaiveDate, NaiveDate), b: (NaiveDate, NaiveDate)) -> boo
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Period {
     pub id: String,
-    pub technician_id: String,
+    pub technician_id: TechnicianId,
     pub starts: DateTime<Utc>,
     pub ends: DateTime<Utc>,
 }
@@ -84,7 +85,7 @@ pub enum Edit {
         ends: DateTime<Utc>,
     },
     Insert {
-        technician_id: String,
+        technician_id: TechnicianId,
         starts: DateTime<Utc>,
         ends: DateTime<Utc>,
     },
@@ -147,8 +148,8 @@ pub fn week_holder(
     periods: &[Period],
     starts: DateTime<Utc>,
     ends: DateTime<Utc>,
-) -> (Option<String>, bool) {
-    let mut covered: Vec<(String, Duration)> = Vec::new();
+) -> (Option<TechnicianId>, bool) {
+    let mut covered: Vec<(TechnicianId, Duration)> = Vec::new();
     for period in periods {
         let from = period.starts.max(starts);
         let to = period.ends.min(ends);
@@ -235,7 +236,7 @@ mod tests {
     fn period(id: &str, tech: &str, starts: DateTime<Utc>, ends: DateTime<Utc>) -> Period {
         Period {
             id: id.into(),
-            technician_id: tech.into(),
+            technician_id: TechnicianId::new(tech),
             starts,
             ends,
         }
@@ -300,7 +301,7 @@ mod tests {
                     ends: utc(2026, 11, 24, 7)
                 },
                 Edit::Insert {
-                    technician_id: "t2".into(),
+                    technician_id: TechnicianId::new("t2"),
                     starts: utc(2026, 11, 25, 7),
                     ends: utc(2026, 11, 30, 7)
                 }
@@ -343,10 +344,16 @@ mod tests {
     fn the_holder_of_a_week() {
         let (s, e) = week_bounds(day("2026-11-23"));
         let whole = period("b", "t2", s, e);
-        assert_eq!(week_holder(&[whole], s, e), (Some("t2".into()), true));
+        assert_eq!(
+            week_holder(&[whole], s, e),
+            (Some(TechnicianId::new("t2")), true)
+        );
         let most = period("b", "t2", s, utc(2026, 11, 28, 7));
         let rest = period("c", "t3", utc(2026, 11, 28, 7), e);
-        assert_eq!(week_holder(&[most, rest], s, e), (Some("t2".into()), false));
+        assert_eq!(
+            week_holder(&[most, rest], s, e),
+            (Some(TechnicianId::new("t2")), false)
+        );
         assert_eq!(week_holder(&[], s, e), (None, false));
     }
 

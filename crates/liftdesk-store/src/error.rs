@@ -71,20 +71,9 @@ pub enum StoreError {
 /// The database engine's own report of a failure, kept as the cause of a
 /// `StoreError` (logged, never shown to a user): the store's callers see
 /// its text, never the engine's type.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
 pub struct EngineError(Box<dyn std::error::Error + Send + Sync>);
-
-impl std::fmt::Display for EngineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl std::error::Error for EngineError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.0.source()
-    }
-}
 
 impl From<rusqlite::Error> for EngineError {
     fn from(err: rusqlite::Error) -> Self {

@@ -38,7 +38,7 @@ pub mod outbox;
 pub mod quotes;
 pub mod sessions;
 pub mod sheets;
-pub mod sql;
+pub(crate) mod sql;
 pub mod surveys;
 pub mod technical_fields;
 pub mod technicians;

@@ -426,16 +426,6 @@ impl<'c> Statement<'c> {
             read,
         })
     }
-
-    /// Whether the statement gives at least one row.
-    pub fn exists(&mut self, params: impl Params) -> StoreResult<bool> {
-        Ok(self.query(params)?.next()?.is_some())
-    }
-
-    /// How many columns each row has.
-    pub fn column_count(&mut self) -> usize {
-        self.sqlite_statement().column_count()
-    }
 }
 
 fn parameter_count(expected: usize, given: usize) -> StoreError {

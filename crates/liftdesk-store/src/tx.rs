@@ -31,9 +31,11 @@ impl Conn {
         Conn::ref_cast(conn)
     }
 
-    /// The engine's connection: the store's own modules run their SQL on
-    /// it; nothing outside this crate can reach it (a `Conn` does not
-    /// dereference to it), so no code above the store names the engine.
+    /// The engine's connection, for the engine's own files (backups,
+    /// migrations, the cache's change counter); the aggregates' modules go
+    /// through `sql.rs`. Nothing outside this crate can reach it (a `Conn`
+    /// does not dereference to it), so no code above the store names the
+    /// engine.
     pub(crate) fn sqlite(&self) -> &Connection {
         &self.0
     }

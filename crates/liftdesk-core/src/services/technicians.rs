@@ -206,7 +206,7 @@ fn stored_instant(text: &str) -> AppResult<DateTime<Utc>> {
 fn period_of(row: &OnCallRow) -> AppResult<Period> {
     Ok(Period {
         id: row.id.clone(),
-        technician_id: row.technician_id.to_string(),
+        technician_id: row.technician_id.clone(),
         starts: stored_instant(&row.starts_at)?,
         ends: stored_instant(&row.ends_at)?,
     })
@@ -274,7 +274,7 @@ pub fn rota(
         let holder = holder_id.and_then(|id| {
             rows.iter()
                 .find(|row| row.technician_id == id)
-                .map(|row| (id, row.technician_name.clone()))
+                .map(|row| (id.into_string(), row.technician_name.clone()))
         });
         result.push(RotaWeek {
             monday,
@@ -312,7 +312,7 @@ fn give(
     technician: &TechnicianRow,
     starts: DateTime<Utc>,
     ends: DateTime<Utc>,
-) -> AppResult<Vec<String>> {
+) -> AppResult<Vec<TechnicianId>> {
     let (first_day, last_day) = rota::period_days(starts, ends);
     if let Some(absence) = technicians::absences_overlapping(
         tx,
@@ -339,7 +339,7 @@ fn give(
     let starts_text = clock::format_timestamp(starts);
     let ends_text = clock::format_timestamp(ends);
     let rows = technicians::on_call_overlapping(tx, agency_id, &starts_text, &ends_text)?;
-    let mut touched: Vec<String> = vec![technician.id.to_string()];
+    let mut touched: Vec<TechnicianId> = vec![technician.id.clone()];
     let periods = rows.iter().map(period_of).collect::<AppResult<Vec<_>>>()?;
     for period in &periods {
         if !touched.contains(&period.technician_id) {
@@ -362,7 +362,7 @@ fn give(
             } => technicians::insert_on_call(
                 tx,
                 &new_id(),
-                &TechnicianId::new(technician_id),
+                &technician_id,
                 &clock::format_timestamp(starts),
                 &clock::format_timestamp(ends),
             )?,
@@ -395,15 +395,13 @@ fn give(
 fn check_rest(
     tx: &Tx,
     agency_id: &AgencyId,
-    touched: &[String],
+    touched: &[TechnicianId],
     from: DateTime<Utc>,
     to: DateTime<Utc>,
 ) -> AppResult<()> {
     let window_from = clock::format_timestamp(from - Duration::days(8));
     let window_to = clock::format_timestamp(to + Duration::days(8));
     for id in touched {
-        // The rota's rules (`domain::rota`) name technicians by their text.
-        let id = &TechnicianId::new(id.as_str());
         let Some(technician) = technicians::in_agency(tx, agency_id, id)? else {
             continue;
         };
@@ -559,8 +557,8 @@ pub fn swap_weeks(
             "Le même technicien est d'astreinte les deux semaines : il n'y a rien à échanger.",
         ));
     }
-    let first_tech = active_technician(tx, agency_id, &TechnicianId::new(holders[0].as_str()))?;
-    let second_tech = active_technician(tx, agency_id, &TechnicianId::new(holders[1].as_str()))?;
+    let first_tech = active_technician(tx, agency_id, &holders[0])?;
+    let second_tech = active_technician(tx, agency_id, &holders[1])?;
     let (first_starts, first_ends) = rota::week_bounds(first);
     let (second_starts, second_ends) = rota::week_bounds(second);
     let mut touched = give(tx, agency_id, &second_tech, first_starts, first_ends)?;
