@@ -7,17 +7,14 @@ use crate::common;
 
 use chrono::{DateTime, Duration, NaiveDate, Timelike, Utc};
 use common::app::StaffClient;
+use common::world::World;
 use common::*;
 use liftdesk::clock;
 use liftdesk::domain::rota;
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
 const ADMIN_ONLY: &str = "Modifier les astreintes et les absences des techniciens est réservé à un administrateur de l'agence.";
-
-fn id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
 
 fn ts(at: DateTime<Utc>) -> String {
     clock::format_timestamp(at)
@@ -39,36 +36,6 @@ impl Db {
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .expect("busy timeout");
         Db(conn)
-    }
-
-    fn technician(&self, agency: &str, name: &str, sectors: Option<&str>) -> String {
-        let tech = id();
-        self.0
-            .execute(
-                "INSERT INTO technicians (id, agency_id, name, sectors, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![tech, agency, name, sectors, clock::now_text()],
-            )
-            .expect("technician");
-        tech
-    }
-
-    fn on_call(&self, technician: &str, starts: DateTime<Utc>, ends: DateTime<Utc>) {
-        self.0
-            .execute(
-                "INSERT INTO technician_on_call (id, technician_id, starts_at, ends_at) VALUES (?1, ?2, ?3, ?4)",
-                params![id(), technician, ts(starts), ts(ends)],
-            )
-            .expect("on call");
-    }
-
-    fn absence(&self, technician: &str, starts: NaiveDate, ends: NaiveDate) {
-        self.0
-            .execute(
-                "INSERT INTO technician_absences (id, technician_id, starts_on, ends_on, reason)
-                 VALUES (?1, ?2, ?3, ?4, 'Congés payés')",
-                params![id(), technician, day_text(starts), day_text(ends)],
-            )
-            .expect("absence");
     }
 
     /// The agency's periods, `(technician, starts, ends)` by start.
@@ -126,10 +93,15 @@ async fn the_rota_is_read_by_everyone_and_changed_by_an_administrator() {
     let agency = org.agency_id.as_str();
     member(&server, agency, "marc@durand.fr");
     let db = Db::open(&server);
-    let alice = db.technician(agency, "Alice Martin", Some("Paris 15e,Paris 16e"));
-    let bruno = db.technician(agency, "Bruno Petit", Some("Paris 7e"));
-    let chloe = db.technician(agency, "Chloé Roux", None);
-    let xavier = db.technician(&other.agency_id, "Xavier Ailleurs", None);
+    let world = World::in_agency(&server, agency);
+    let alice = world
+        .technician("Alice Martin", Some("Paris 15e,Paris 16e"))
+        .await;
+    let bruno = world.technician("Bruno Petit", Some("Paris 7e")).await;
+    let chloe = world.technician("Chloé Roux", None).await;
+    let xavier = World::in_agency(&server, &other.agency_id)
+        .technician("Xavier Ailleurs", None)
+        .await;
 
     let admin = StaffClient::sign_in(&server, "admin@durand.fr", "motdepasse-solide").await;
     let marc = StaffClient::sign_in(&server, "marc@durand.fr", "motdepasse-solide").await;
@@ -353,7 +325,9 @@ async fn the_rota_is_read_by_everyone_and_changed_by_an_administrator() {
         )
     );
     // Not on standby while absent (the last Monday morning counts).
-    db.absence(&chloe, week(6), week(6));
+    world
+        .absence(&chloe, week(6), week(6), "Congés payés")
+        .await;
     let (status, body) = admin
         .put(
             &format!("/technicians/rota/{}", week(5)),
@@ -490,9 +464,11 @@ async fn absences_are_added_listed_refused_and_deleted() {
     let other = init_org(server.data_dir.path(), "Autre", "admin@autre.fr");
     let agency = org.agency_id.as_str();
     member(&server, agency, "marc@durand.fr");
-    let db = Db::open(&server);
-    let alice = db.technician(agency, "Alice Martin", None);
-    let xavier = db.technician(&other.agency_id, "Xavier Ailleurs", None);
+    let world = World::in_agency(&server, agency);
+    let alice = world.technician("Alice Martin", None).await;
+    let xavier = World::in_agency(&server, &other.agency_id)
+        .technician("Xavier Ailleurs", None)
+        .await;
     let admin = StaffClient::sign_in(&server, "admin@durand.fr", "motdepasse-solide").await;
     let marc = StaffClient::sign_in(&server, "marc@durand.fr", "motdepasse-solide").await;
     let today = clock::paris_today();
@@ -516,11 +492,14 @@ async fn absences_are_added_listed_refused_and_deleted() {
         json!({ "id": absence, "startsOn": day_text(start), "endsOn": day_text(end), "reason": "Congés payés" })
     );
     // Everyone reads it; an old one (over four months ago) is not listed.
-    db.absence(
-        &alice,
-        today - Duration::days(130),
-        today - Duration::days(128),
-    );
+    world
+        .absence(
+            &alice,
+            today - Duration::days(130),
+            today - Duration::days(128),
+            "Congés payés",
+        )
+        .await;
     let (status, body) = marc.get(&path).await;
     assert_eq!(status, 200);
     assert_eq!(
@@ -573,7 +552,7 @@ async fn absences_are_added_listed_refused_and_deleted() {
     );
     // Not absent while on standby.
     let (w3s, w3e) = rota::week_bounds(week(3));
-    db.on_call(&alice, w3s, w3e);
+    world.on_call(&alice, w3s, w3e).await;
     let (status, body) = admin
         .post(
             &path,
@@ -651,13 +630,14 @@ async fn the_rest_api_follows_the_edited_rota_and_absences() {
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
     let agency = org.agency_id.as_str();
     let db = Db::open(&server);
-    let alice = db.technician(agency, "Alice Martin", None);
-    let bruno = db.technician(agency, "Bruno Petit", None);
+    let world = World::in_agency(&server, agency);
+    let alice = world.technician("Alice Martin", None).await;
+    let bruno = world.technician("Bruno Petit", None).await;
     let admin = StaffClient::sign_in(&server, "admin@durand.fr", "motdepasse-solide").await;
     let today = clock::paris_today();
     // Bruno holds the current week.
     let (w0s, w0e) = rota::week_bounds(week(0));
-    db.on_call(&bruno, w0s, w0e);
+    world.on_call(&bruno, w0s, w0e).await;
 
     let rest = |body: &Value, name: &str| -> Value {
         body.as_array()

@@ -136,6 +136,17 @@ impl Principal {
         }
     }
 
+    /// The command line acting in one agency (`--agency`): what it does
+    /// there is the agency's own work, done by whoever administers the
+    /// installation.
+    pub fn command_line_in(agency: AgencyRow) -> Self {
+        Self {
+            agency: Some(agency.clone()),
+            scope: vec![agency],
+            ..Self::command_line()
+        }
+    }
+
     /// The call-center key acting in its agency (`Door::CallCenter`).
     pub fn call_center_key(credential_id: String, agency: AgencyRow) -> Self {
         Self {

@@ -109,6 +109,7 @@ macro_rules! wire_enum {
     };
 }
 
+pub mod building;
 pub mod call;
 pub mod client;
 pub mod credential;
@@ -126,6 +127,7 @@ pub mod quote;
 pub mod rota;
 pub mod siren;
 pub mod survey;
+pub mod technician;
 pub mod text;
 pub mod time;
 pub mod visit;

@@ -96,3 +96,59 @@ mod tests {
         );
     }
 }
+
+/// One free-text field as a person typed it: trimmed; blank → `None`; more
+/// than `max` characters or a control character → the French reason,
+/// naming the field by `name`.
+pub fn field(name: &str, value: Option<&str>, max: usize) -> Result<Option<String>, String> {
+    let Some(text) = value.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    if text.chars().count() > max {
+        return Err(format!(
+            "Le champ « {name} » ne doit pas dépasser {max} caractères."
+        ));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(format!(
+            "Le champ « {name} » ne doit pas contenir de caractère de contrôle."
+        ));
+    }
+    Ok(Some(text.to_owned()))
+}
+
+/// [`field`] that must be given: blank → « Le champ « name » est obligatoire. ».
+pub fn required_field(name: &str, value: Option<&str>, max: usize) -> Result<String, String> {
+    field(name, value, max)?.ok_or_else(|| format!("Le champ « {name} » est obligatoire."))
+}
+
+#[cfg(test)]
+mod field_tests {
+    use super::*;
+
+    #[test]
+    fn a_field_is_trimmed_bounded_and_printable() {
+        assert_eq!(
+            field("nom", Some("  Rémi  "), 10),
+            Ok(Some("Rémi".to_owned()))
+        );
+        assert_eq!(field("nom", Some("   "), 10), Ok(None));
+        assert_eq!(field("nom", None, 10), Ok(None));
+        assert_eq!(
+            field("nom", Some("éééééééééé"), 10),
+            Ok(Some("éééééééééé".to_owned()))
+        );
+        assert_eq!(
+            field("nom", Some("ééééééééééé"), 10),
+            Err("Le champ « nom » ne doit pas dépasser 10 caractères.".to_owned())
+        );
+        assert_eq!(
+            field("nom", Some("a\u{7}b"), 10),
+            Err("Le champ « nom » ne doit pas contenir de caractère de contrôle.".to_owned())
+        );
+        assert_eq!(
+            required_field("nom", Some(" "), 10),
+            Err("Le champ « nom » est obligatoire.".to_owned())
+        );
+    }
+}

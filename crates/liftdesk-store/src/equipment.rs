@@ -350,6 +350,26 @@ pub fn buildings_of_agency(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec
     rows.collect::<Result<_, _>>()
 }
 
+/// The building `id` of the agency (None when unknown or in another agency).
+pub fn building(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<BuildingRow>> {
+    conn.query_row_cached(
+        "SELECT id, name, address, address_complement, postal_code, city FROM buildings
+         WHERE id = ?1 AND agency_id = ?2",
+        params![id, agency_id],
+        |r| {
+            Ok(BuildingRow {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                address: r.get(2)?,
+                address_complement: r.get(3)?,
+                postal_code: r.get(4)?,
+                city: r.get(5)?,
+            })
+        },
+    )
+    .optional()
+}
+
 /// A new building of the agency (the equipment are attached separately).
 pub fn insert_building(
     tx: &Tx,

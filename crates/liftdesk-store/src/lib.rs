@@ -163,11 +163,20 @@ impl Store {
     /// Replaces the clock of this store and of every clone of it (the whole
     /// server's time): tests and the instruction-count gate fix it.
     pub fn set_clock(&self, clock: Clock) {
-        *self
-            .inner
-            .clock
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = clock;
+        self.replace_clock(clock);
+    }
+
+    /// [`Store::set_clock`], answering the clock it replaced (to put it
+    /// back: test fixtures write the past with the clock set back).
+    pub fn replace_clock(&self, clock: Clock) -> Clock {
+        std::mem::replace(
+            &mut *self
+                .inner
+                .clock
+                .write()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            clock,
+        )
     }
 
     /// Runs `work` in one IMMEDIATE transaction on the writer: committed if it

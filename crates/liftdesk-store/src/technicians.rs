@@ -325,6 +325,30 @@ pub fn absences_overlapping(
     rows.collect::<Result<_, _>>()
 }
 
+/// A new technician of the agency (active, the schema's rest hours), from a
+/// checked record; returns its id.
+pub fn insert(
+    tx: &Tx,
+    agency_id: &AgencyId,
+    record: &liftdesk_domain::technician::TechnicianRecord,
+) -> StoreResult<TechnicianId> {
+    let id = TechnicianId::new(crate::new_id());
+    tx.prepare_cached(
+        "INSERT INTO technicians (id, agency_id, name, sectors, phone, daily_capacity, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        id,
+        agency_id,
+        record.name,
+        record.sectors,
+        record.phone,
+        record.daily_capacity,
+        tx.now_text()
+    ])?;
+    Ok(id)
+}
+
 /// A technician of the agency who is also the staff account `account_id`
 /// (created with the account); returns its id.
 pub fn insert_for_account(

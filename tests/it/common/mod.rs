@@ -5,6 +5,7 @@
 pub mod app;
 pub mod mcp;
 pub mod served;
+pub mod world;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

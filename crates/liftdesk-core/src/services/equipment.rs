@@ -13,7 +13,7 @@ use crate::store::Store;
 use crate::store::Tx;
 use crate::store::agencies::AgencyRow;
 use crate::store::audit::{self, Actor, AuditEntry};
-use crate::store::equipment::{self as equipment_store, EquipmentRow, IdentityRow};
+use crate::store::equipment::{self as equipment_store, BuildingRow, EquipmentRow, IdentityRow};
 use crate::store::technical_fields;
 use crate::text::fold;
 
@@ -61,22 +61,10 @@ pub struct IdentityPatch {
     pub external_id: FieldPatch,
 }
 
-/// Trimmed; blank or null → None (erase); over `max` characters → 422.
+/// Trimmed; blank or null → None (erase); over `max` characters or a
+/// control character → 422 (`domain::text::field`).
 fn clean(name: &str, value: &Option<String>, max: usize) -> AppResult<Option<String>> {
-    let Some(text) = value.as_deref().map(str::trim).filter(|t| !t.is_empty()) else {
-        return Ok(None);
-    };
-    if text.chars().count() > max {
-        return Err(AppError::unprocessable(format!(
-            "Le champ « {name} » ne doit pas dépasser {max} caractères."
-        )));
-    }
-    if text.chars().any(char::is_control) {
-        return Err(AppError::unprocessable(format!(
-            "Le champ « {name} » ne doit pas contenir de caractère de contrôle."
-        )));
-    }
-    Ok(Some(text.to_owned()))
+    crate::domain::text::field(name, value.as_deref(), max).map_err(AppError::unprocessable)
 }
 
 fn one_of(name: &str, value: Option<String>, allowed: &[&str]) -> AppResult<Option<String>> {
@@ -717,4 +705,153 @@ mod tests {
         assert!(one_of("type", Some("fusée".to_owned()), &EQUIPMENT_TYPES).is_err());
         assert_eq!(one_of("type", None, &EQUIPMENT_TYPES).ok(), Some(None));
     }
+}
+
+/// Adds a building to the principal's agency: the address checked by
+/// `domain::building::check` (422 naming the field), belonging to a client of
+/// the agency when `client_id` names one (422 otherwise). One audit entry
+/// `immeuble.creation`. Returns the building.
+pub async fn create_building(
+    store: &Store,
+    p: &Principal,
+    input: crate::domain::building::BuildingInput,
+    client_id: Option<String>,
+) -> AppResult<BuildingRow> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Change)?;
+    let checked = crate::domain::building::check(&input).map_err(AppError::unprocessable)?;
+    let actor = p.actor.clone();
+    store
+        .write(move |tx| {
+            let client_id = client_of_agency(tx, &agency_id, client_id.as_deref())?;
+            let building = BuildingRow {
+                id: crate::store::new_id(),
+                name: checked.name,
+                address: checked.address,
+                address_complement: checked.address_complement,
+                postal_code: checked.postal_code,
+                city: checked.city,
+            };
+            equipment_store::insert_building(tx, &agency_id, client_id.as_deref(), &building)?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(agency_id.as_str()),
+                    actor: &actor,
+                    action: "immeuble.creation",
+                    object_type: "building",
+                    object_id: Some(&building.id),
+                    detail: Some(json!({
+                        "name": building.name,
+                        "address": building.address,
+                        "addressComplement": building.address_complement,
+                        "postalCode": building.postal_code,
+                        "city": building.city,
+                        "clientId": client_id,
+                    })),
+                },
+            )?;
+            Ok(building)
+        })
+        .await
+}
+
+/// A new equipment as given: its identity (wire names of
+/// `PATCH /equipment/{id}/identity`), its building and its client.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NewEquipment {
+    pub identity: IdentityRow,
+    pub building_id: Option<String>,
+    pub client_id: Option<String>,
+}
+
+/// Adds an equipment to the principal's agency: a number no other equipment
+/// of the agency has (spaces and case ignored), every identity field checked
+/// as a correction checks it, a building and a client of the agency when
+/// given (422 naming the field otherwise). One audit entry
+/// `equipement.creation`. Returns the equipment as the APIs show it.
+pub async fn create(store: &Store, p: &Principal, input: NewEquipment) -> AppResult<EquipmentRow> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Change)?;
+    let mut identity = IdentityRow::default();
+    for field in IdentityField::ALL {
+        *field.of_mut(&mut identity) = identity_value(field, field.of(&input.identity))?;
+    }
+    if identity.number.is_none() {
+        return Err(AppError::unprocessable(
+            "Le champ « number » est obligatoire.",
+        ));
+    }
+    let actor = p.actor.clone();
+    store
+        .write(move |tx| {
+            let id = EquipmentId::new(crate::store::new_id());
+            if let Some(number) = identity.number.as_deref() {
+                check_number_free(tx, &agency_id, number, &id)?;
+            }
+            let client_id = client_of_agency(tx, &agency_id, input.client_id.as_deref())?;
+            let building_id = match non_blank(input.building_id.as_deref()) {
+                None => None,
+                Some(building) => Some(
+                    equipment_store::building(tx, &agency_id, building)?
+                        .ok_or_else(|| {
+                            AppError::unprocessable(format!(
+                                "Le champ « buildingId » ne désigne aucun immeuble de l'agence : « {building} »."
+                            ))
+                        })?
+                        .id,
+                ),
+            };
+            equipment_store::insert(
+                tx,
+                &agency_id,
+                &id,
+                &identity,
+                building_id.as_deref(),
+                client_id.as_deref(),
+            )?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(agency_id.as_str()),
+                    actor: &actor,
+                    action: "equipement.creation",
+                    object_type: "equipment",
+                    object_id: Some(id.as_str()),
+                    detail: Some(json!({
+                        "number": identity.number,
+                        "type": identity.equipment_type,
+                        "maintenanceContract": identity.maintenance_contract,
+                        "buildingId": building_id,
+                        "clientId": client_id,
+                    })),
+                },
+            )?;
+            equipment_store::get(tx, &agency_id, &id)?
+                .ok_or_else(|| AppError::not_found("Équipement introuvable."))
+        })
+        .await
+}
+
+fn non_blank(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|v| !v.is_empty())
+}
+
+/// The client `client_id` names in the agency (its id); None when not given;
+/// 422 naming the field when it is not a client of the agency.
+fn client_of_agency(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    client_id: Option<&str>,
+) -> AppResult<Option<String>> {
+    let Some(client_id) = non_blank(client_id) else {
+        return Ok(None);
+    };
+    crate::store::clients::find(conn, agency_id, client_id)?
+        .map(|client| Some(client.id))
+        .ok_or_else(|| {
+            AppError::unprocessable(format!(
+                "Le champ « clientId » ne désigne aucun client de l'agence : « {client_id} »."
+            ))
+        })
 }

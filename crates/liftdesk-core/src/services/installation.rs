@@ -22,6 +22,16 @@ fn hashed(password_text: &str) -> AppResult<String> {
     Ok(password::hash(password_text)?)
 }
 
+/// The command line acting in the agency `agency_id`
+/// ([`Principal::command_line_in`]); 404 « Agence inconnue. » otherwise.
+pub fn command_line_in_agency(store: &Store, agency_id: &AgencyId) -> AppResult<Principal> {
+    let agency =
+        store.read_blocking(|conn| crate::store::agencies::get_agency(conn, agency_id.as_str()))?;
+    agency
+        .map(Principal::command_line_in)
+        .ok_or_else(|| AppError::not_found("Agence inconnue."))
+}
+
 /// The first client organization, its agency and its administrator.
 pub fn init_organization(
     store: &Store,

@@ -831,7 +831,7 @@ pub async fn replace(
     from: &str,
     to: &str,
 ) -> AppResult<(DateTime<Utc>, DateTime<Utc>)> {
-    let agency_id = p.agency_id()?.to_owned();
+    p.agency_id()?;
     p.require(Capability::EditRota)?;
     let starts = rota::parse_local(from).ok_or_else(|| {
         AppError::unprocessable("Début invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
@@ -839,6 +839,21 @@ pub async fn replace(
     let ends = rota::parse_local(to).ok_or_else(|| {
         AppError::unprocessable("Fin invalide : attendu AAAA-MM-JJTHH:MM (heure de Paris).")
     })?;
+    replace_between(store, p, technician_id, starts, ends).await
+}
+
+/// Puts `technician_id` on call over `[starts, ends)`, for at most
+/// `rota::MAX_WEEKS` weeks (see [`replace_on_call`]); answers the period as
+/// recorded.
+pub async fn replace_between(
+    store: &Store,
+    p: &Principal,
+    technician_id: &TechnicianId,
+    starts: DateTime<Utc>,
+    ends: DateTime<Utc>,
+) -> AppResult<(DateTime<Utc>, DateTime<Utc>)> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::EditRota)?;
     if ends - starts > Duration::weeks(i64::from(rota::MAX_WEEKS)) {
         return Err(AppError::unprocessable(format!(
             "Un remplacement dure au plus {} semaines.",
@@ -909,6 +924,40 @@ pub async fn remove_absence(
     );
     store
         .write(move |tx| delete_absence(tx, &agency_id, &id, &absence_id, &actor))
+        .await
+}
+
+/// Adds a technician to the principal's agency (administrators): the record
+/// checked by `domain::technician::check` (422 naming the field), active,
+/// with the schema's safety rest; the planning and the rota offer him at
+/// once. One audit entry `technicien.creation`. Returns his id.
+pub async fn create(
+    store: &Store,
+    p: &Principal,
+    input: crate::domain::technician::TechnicianInput,
+) -> AppResult<TechnicianId> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Administer("Ajouter un technicien"))?;
+    let checked = crate::domain::technician::check(&input).map_err(AppError::unprocessable)?;
+    let actor = p.actor.clone();
+    store
+        .write(move |tx| {
+            let id = technicians::insert(tx, &agency_id, &checked)?;
+            record(
+                tx,
+                &agency_id,
+                &actor,
+                "technicien.creation",
+                &id,
+                json!({
+                    "name": checked.name,
+                    "phone": checked.phone,
+                    "sectors": checked.sectors,
+                    "dailyCapacity": checked.daily_capacity,
+                }),
+            )?;
+            Ok(id)
+        })
         .await
 }
 

@@ -1,0 +1,173 @@
+//! A technician's record as the agency writes it: name, phone, sectors and
+//! daily capacity, checked once for every door (screens, API, CLI).
+
+use crate::text::{field, required_field};
+
+/// Longest name.
+pub const MAX_NAME_CHARS: usize = 100;
+/// Longest phone number, as typed (spaces, dots, a leading `+`).
+pub const MAX_PHONE_CHARS: usize = 30;
+/// Longest sector name.
+pub const MAX_SECTOR_CHARS: usize = 60;
+/// Most sectors of one technician.
+pub const MAX_SECTORS: usize = 20;
+/// Visits a day the planning may give a technician: from 1 to this.
+pub const MAX_DAILY_CAPACITY: i64 = 20;
+/// The daily capacity when none is given (the schema's default).
+pub const DEFAULT_DAILY_CAPACITY: i64 = 6;
+
+/// A technician's record as given (wire names in the refusals).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TechnicianInput {
+    pub name: Option<String>,
+    pub phone: Option<String>,
+    pub sectors: Vec<String>,
+    pub daily_capacity: Option<i64>,
+}
+
+/// A checked record: what is stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TechnicianRecord {
+    pub name: String,
+    pub phone: Option<String>,
+    /// Comma-separated without spaces, as the technicians' list shows them
+    /// (`planning::split_sectors` reads them); `None` without.
+    pub sectors: Option<String>,
+    pub daily_capacity: i64,
+}
+
+/// Checks a technician's record: a name; a phone of digits, spaces, dots,
+/// dashes and a leading `+`; sectors without commas (they are stored
+/// comma-separated), duplicates (case ignored) dropped; a daily capacity
+/// from 1 to [`MAX_DAILY_CAPACITY`]. The French reason names the field.
+pub fn check(input: &TechnicianInput) -> Result<TechnicianRecord, String> {
+    let name = required_field("name", input.name.as_deref(), MAX_NAME_CHARS)?;
+    let phone = field("phone", input.phone.as_deref(), MAX_PHONE_CHARS)?;
+    if let Some(phone) = &phone {
+        let digits = phone.chars().filter(char::is_ascii_digit).count();
+        let shaped = phone.chars().enumerate().all(|(i, c)| {
+            c.is_ascii_digit() || matches!(c, ' ' | '.' | '-') || (c == '+' && i == 0)
+        });
+        if !shaped || !(4..=15).contains(&digits) {
+            return Err(format!(
+                "Le champ « phone » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « {phone} » n'en est pas un."
+            ));
+        }
+    }
+    if input.sectors.len() > MAX_SECTORS {
+        return Err(format!(
+            "Le champ « sectors » compte au plus {MAX_SECTORS} secteurs."
+        ));
+    }
+    let mut sectors: Vec<String> = Vec::new();
+    for sector in &input.sectors {
+        let Some(sector) = field("sectors", Some(sector), MAX_SECTOR_CHARS)? else {
+            continue;
+        };
+        if sector.contains(',') {
+            return Err(format!(
+                "Le champ « sectors » : le secteur « {sector} » ne doit pas contenir de virgule (donnez chaque secteur à part)."
+            ));
+        }
+        let key = crate::planning::normalize_sector(&sector);
+        if !sectors
+            .iter()
+            .any(|s| crate::planning::normalize_sector(s) == key)
+        {
+            sectors.push(sector);
+        }
+    }
+    let daily_capacity = input.daily_capacity.unwrap_or(DEFAULT_DAILY_CAPACITY);
+    if !(1..=MAX_DAILY_CAPACITY).contains(&daily_capacity) {
+        return Err(format!(
+            "Le champ « dailyCapacity » doit être compris entre 1 et {MAX_DAILY_CAPACITY} visites par jour."
+        ));
+    }
+    Ok(TechnicianRecord {
+        name,
+        phone,
+        sectors: (!sectors.is_empty()).then(|| sectors.join(",")),
+        daily_capacity,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(name: &str) -> TechnicianInput {
+        TechnicianInput {
+            name: Some(name.to_owned()),
+            ..TechnicianInput::default()
+        }
+    }
+
+    #[test]
+    fn a_record_is_checked_and_normalized() {
+        let record = check(&TechnicianInput {
+            name: Some("  Rémi Caron ".to_owned()),
+            phone: Some("+33 6 12 34 56 78".to_owned()),
+            sectors: vec![
+                "Levallois".to_owned(),
+                " levallois ".to_owned(),
+                "Neuilly".to_owned(),
+                " ".to_owned(),
+            ],
+            daily_capacity: Some(8),
+        })
+        .expect("valid");
+        assert_eq!(
+            record,
+            TechnicianRecord {
+                name: "Rémi Caron".to_owned(),
+                phone: Some("+33 6 12 34 56 78".to_owned()),
+                sectors: Some("Levallois,Neuilly".to_owned()),
+                daily_capacity: 8,
+            }
+        );
+        let plain = check(&input("Bruno")).expect("valid");
+        assert_eq!(plain.daily_capacity, DEFAULT_DAILY_CAPACITY);
+        assert_eq!(plain.sectors, None);
+    }
+
+    #[test]
+    fn bad_records_are_refused_naming_the_field() {
+        assert_eq!(
+            check(&input("  ")),
+            Err("Le champ « name » est obligatoire.".to_owned())
+        );
+        for phone in [
+            "06 12 a4",
+            "12",
+            "0612+345678",
+            "+33 6 12 34 56 78 90 12 34",
+        ] {
+            let err = check(&TechnicianInput {
+                phone: Some(phone.to_owned()),
+                ..input("Rémi")
+            })
+            .expect_err(phone);
+            assert!(err.starts_with("Le champ « phone »"), "{err}");
+        }
+        assert!(
+            check(&TechnicianInput {
+                sectors: vec!["Paris, Neuilly".to_owned()],
+                ..input("Rémi")
+            })
+            .expect_err("comma")
+            .contains("virgule")
+        );
+        for capacity in [0, -1, MAX_DAILY_CAPACITY + 1] {
+            assert_eq!(
+                check(&TechnicianInput {
+                    daily_capacity: Some(capacity),
+                    ..input("Rémi")
+                }),
+                Err(
+                    "Le champ « dailyCapacity » doit être compris entre 1 et 20 visites par jour."
+                        .to_owned()
+                )
+            );
+        }
+    }
+}

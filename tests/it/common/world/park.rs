@@ -1,0 +1,112 @@
+//! Fixtures: clients, buildings and equipment.
+
+use liftdesk::domain::building::BuildingInput;
+use liftdesk::services::clients::{self, ClientInput};
+use liftdesk::services::equipment::{self, NewEquipment};
+use liftdesk::store::equipment::IdentityRow;
+
+use super::World;
+
+impl World {
+    // -- Buildings and equipment --------------------------------------------
+
+    /// A building; returns its id.
+    pub async fn building(
+        &self,
+        name: Option<&str>,
+        address: &str,
+        postal_code: Option<&str>,
+        city: Option<&str>,
+    ) -> String {
+        self.building_of(None, name, address, postal_code, city)
+            .await
+    }
+
+    /// A building of the client `client_id`; returns its id.
+    pub async fn building_of(
+        &self,
+        client_id: Option<&str>,
+        name: Option<&str>,
+        address: &str,
+        postal_code: Option<&str>,
+        city: Option<&str>,
+    ) -> String {
+        Box::pin(equipment::create_building(
+            &self.store,
+            &self.principal,
+            BuildingInput {
+                name: name.map(str::to_owned),
+                address: Some(address.to_owned()),
+                address_complement: None,
+                postal_code: postal_code.map(str::to_owned),
+                city: city.map(str::to_owned),
+            },
+            client_id.map(str::to_owned),
+        ))
+        .await
+        .expect("immeuble")
+        .id
+    }
+
+    /// A lift under contract (`ascenseur`, `parc`), in the building if
+    /// given; returns its id.
+    pub async fn lift(&self, number: &str, building_id: Option<&str>) -> String {
+        self.equipment_with(NewEquipment {
+            identity: IdentityRow {
+                number: Some(number.to_owned()),
+                equipment_type: Some("ascenseur".to_owned()),
+                maintenance_contract: Some("parc".to_owned()),
+                ..IdentityRow::default()
+            },
+            building_id: building_id.map(str::to_owned),
+            client_id: None,
+        })
+        .await
+    }
+
+    /// An equipment with only its number (no type, no contract); returns
+    /// its id.
+    pub async fn numbered(&self, number: &str) -> String {
+        self.equipment_with(NewEquipment {
+            identity: IdentityRow {
+                number: Some(number.to_owned()),
+                ..IdentityRow::default()
+            },
+            ..NewEquipment::default()
+        })
+        .await
+    }
+
+    /// An equipment as given; returns its id.
+    pub async fn equipment_with(&self, input: NewEquipment) -> String {
+        Box::pin(equipment::create(&self.store, &self.principal, input))
+            .await
+            .expect("équipement")
+            .id
+            .into_string()
+    }
+
+    // -- Clients ------------------------------------------------------------
+
+    /// A client as the partner API's `/update_client` creates it; returns
+    /// its internal id.
+    pub async fn client(&self, input: ClientInput) -> String {
+        Box::pin(clients::update_client_for(
+            &self.store,
+            &self.principal,
+            input,
+        ))
+        .await
+        .expect("client")
+    }
+
+    /// A client with its reference and name only; returns its internal id.
+    pub async fn client_named(&self, client_ref: &str, name: &str) -> String {
+        self.client(ClientInput {
+            client_id: Some(client_ref.to_owned()),
+            nom: Some(name.to_owned()),
+            ..ClientInput::default()
+        })
+        .await
+    }
+}
