@@ -19,8 +19,12 @@ use liftdesk::store::Store;
 
 use super::TestServer;
 
+mod billing;
+mod calls;
+mod data;
 mod park;
 mod people;
+mod surveys;
 mod visits;
 
 /// One agency's fixtures, written through the operations.

@@ -1,0 +1,5 @@
+//! Fixtures: quotes, invoices, payments and credit notes.
+
+use super::World;
+
+impl World {}

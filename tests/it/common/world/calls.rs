@@ -1,0 +1,5 @@
+//! Fixtures: calls: opened, assigned, on their way, resolved.
+
+use super::World;
+
+impl World {}

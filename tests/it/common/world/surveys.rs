@@ -1,0 +1,5 @@
+//! Fixtures: surveys and the partner's deals.
+
+use super::World;
+
+impl World {}
