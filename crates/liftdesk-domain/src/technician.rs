@@ -16,6 +16,25 @@ pub const MAX_DAILY_CAPACITY: i64 = 20;
 /// The daily capacity when none is given (the schema's default).
 pub const DEFAULT_DAILY_CAPACITY: i64 = 6;
 
+/// The safety rest after a standby period, in hours: French law's daily
+/// rest (11 consecutive hours) unless the agency's collective agreement
+/// says otherwise.
+pub const DEFAULT_REST_HOURS: i64 = 11;
+/// Longest safety rest the rota can hold.
+pub const MAX_REST_HOURS: i64 = 48;
+
+/// Checks the safety rest after a standby period: from 0 to
+/// [`MAX_REST_HOURS`] hours (`restHours` in the refusal).
+pub fn check_rest_hours(hours: i64) -> Result<i64, String> {
+    if (0..=MAX_REST_HOURS).contains(&hours) {
+        Ok(hours)
+    } else {
+        Err(format!(
+            "Le champ « restHours » doit être compris entre 0 et {MAX_REST_HOURS} heures."
+        ))
+    }
+}
+
 /// A technician's record as given (wire names in the refusals).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TechnicianInput {
@@ -156,6 +175,12 @@ mod tests {
             })
             .expect_err("comma")
             .contains("virgule")
+        );
+        assert_eq!(check_rest_hours(11), Ok(11));
+        assert_eq!(check_rest_hours(0), Ok(0));
+        assert_eq!(
+            check_rest_hours(49),
+            Err("Le champ « restHours » doit être compris entre 0 et 48 heures.".to_owned())
         );
         for capacity in [0, -1, MAX_DAILY_CAPACITY + 1] {
             assert_eq!(

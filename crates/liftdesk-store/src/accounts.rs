@@ -243,3 +243,36 @@ pub fn active_surveyor_of_agency(
         )
         .optional()
 }
+
+/// The account's name and position (its profile as its colleagues see it).
+pub fn set_profile(
+    tx: &Tx,
+    account_id: &str,
+    name: Option<&str>,
+    position: Option<&str>,
+) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE accounts SET name = ?2, position = ?3 WHERE id = ?1",
+        params![account_id, name, position],
+    )?;
+    Ok(())
+}
+
+/// Marks the account active or not (an inactive account signs in nowhere).
+pub fn set_active(tx: &Tx, account_id: &str, active: bool) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE accounts SET active = ?2 WHERE id = ?1",
+        params![account_id, active],
+    )?;
+    Ok(())
+}
+
+/// How many active organization administrators the organization has.
+pub fn active_org_admins(conn: &Conn, organization_id: &str) -> StoreResult<i64> {
+    conn.query_row_cached(
+        "SELECT count(*) FROM accounts
+         WHERE organization_id = ?1 AND role = 'org_admin' AND active = 1",
+        params![organization_id],
+        |r| r.get(0),
+    )
+}

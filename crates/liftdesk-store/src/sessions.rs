@@ -95,6 +95,14 @@ pub fn revoke_others(
     Ok(())
 }
 
+/// Revokes every live session of the account (it was deactivated); how many.
+pub fn revoke_all(tx: &Tx, account_id: &str, now: &str) -> StoreResult<usize> {
+    tx.execute_cached(
+        "UPDATE sessions SET revoked_at = ?2 WHERE account_id = ?1 AND revoked_at IS NULL",
+        params![account_id, now],
+    )
+}
+
 /// The agency a session acts in (the web application's agency switcher).
 pub fn set_agency(tx: &Tx, id: &str, agency_id: &AgencyId) -> StoreResult<()> {
     let agency_id = agency_id.as_str();

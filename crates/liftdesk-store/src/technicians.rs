@@ -349,6 +349,74 @@ pub fn insert(
     Ok(id)
 }
 
+/// A technician's whole record, active or not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TechnicianDetail {
+    pub id: TechnicianId,
+    pub record: liftdesk_domain::technician::TechnicianRecord,
+    pub rest_hours: i64,
+    pub active: bool,
+}
+
+/// The technician `id` of the agency with his whole record.
+pub fn detail(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &TechnicianId,
+) -> StoreResult<Option<TechnicianDetail>> {
+    conn.query_row_cached(
+        "SELECT id, name, phone, sectors, daily_capacity, rest_hours, active
+         FROM technicians WHERE id = ?1 AND agency_id = ?2",
+        params![id, agency_id],
+        |r| {
+            Ok(TechnicianDetail {
+                id: r.get(0)?,
+                record: liftdesk_domain::technician::TechnicianRecord {
+                    name: r.get(1)?,
+                    phone: r.get(2)?,
+                    sectors: r.get(3)?,
+                    daily_capacity: r.get(4)?,
+                },
+                rest_hours: r.get(5)?,
+                active: r.get(6)?,
+            })
+        },
+    )
+    .optional()
+}
+
+/// Rewrites the technician's record and safety rest.
+pub fn update(
+    tx: &Tx,
+    id: &TechnicianId,
+    record: &liftdesk_domain::technician::TechnicianRecord,
+    rest_hours: i64,
+) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE technicians SET name = ?2, phone = ?3, sectors = ?4, daily_capacity = ?5,
+             rest_hours = ?6 WHERE id = ?1",
+        params![
+            id,
+            record.name,
+            record.phone,
+            record.sectors,
+            record.daily_capacity,
+            rest_hours
+        ],
+    )?;
+    Ok(())
+}
+
+/// Marks the technician active (on the roster, the planning and the rota)
+/// or not.
+pub fn set_active(tx: &Tx, id: &TechnicianId, active: bool) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE technicians SET active = ?2 WHERE id = ?1",
+        params![id, active],
+    )?;
+    Ok(())
+}
+
 /// A technician of the agency who is also the staff account `account_id`
 /// (created with the account); returns its id.
 pub fn insert_for_account(

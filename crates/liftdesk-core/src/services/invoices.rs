@@ -883,6 +883,105 @@ fn remaining_lines(
     lines
 }
 
+/// Writes a credit note (`avoir`) of the issued invoice `invoice_id` as a
+/// draft, with its audit entry, in the transaction `tx`: `given` lines (at
+/// rates of the invoice), or absent for what remains to credit, refused
+/// beyond what remains. Returns its id and its buyer (the credited
+/// invoice's).
+fn draft_credit_note_in(
+    tx: &Tx,
+    agency_id: &AgencyId,
+    author: &Author,
+    invoice_id: &str,
+    given: Option<Vec<Line>>,
+) -> AppResult<(String, Buyer)> {
+    let credited = store::get(tx, agency_id, invoice_id)?.ok_or_else(not_found)?;
+    let (nature, status) = (credited.nature, credited.status);
+    invoice::check_creditable(nature, status).map_err(domain_refused)?;
+    let invoice_lines = store::lines(tx, &credited.id)?;
+    let invoice_totals = totals_of(&invoice_lines);
+    let already = store::issued_credit_total(tx, &credited.id)?;
+    let number = credited.number.clone().unwrap_or_default();
+    let lines = match given {
+        Some(lines) => {
+            for (index, line) in lines.iter().enumerate() {
+                let on_invoice = invoice_totals
+                    .vat_by_rate
+                    .iter()
+                    .any(|r| r.rate_bp == line.vat_rate_bp);
+                if !on_invoice {
+                    return Err(AppError::unprocessable(format!(
+                        "Ligne {} : le taux de TVA {} ne figure pas sur la facture {number}.",
+                        index + 1,
+                        french_rate(line.vat_rate_bp)
+                    )));
+                }
+            }
+            lines
+        }
+        None => {
+            let credited_lines = store::issued_credit_lines(tx, &credited.id)?;
+            let remaining = invoice::remaining_to_credit(
+                Cents::new(credited.total_incl_cents),
+                Cents::new(already),
+            );
+            let lines = remaining_lines(&credited, &invoice_totals, &credited_lines, remaining);
+            if lines.is_empty() {
+                // Nothing left at any rate: the invoice is fully credited.
+                return Err(domain_refused(DomainError::InvoiceFullyCredited {
+                    invoice_total_incl: Cents::new(credited.total_incl_cents),
+                }));
+            }
+            lines
+        }
+    };
+    let amounts: Vec<LineAmounts> = lines.iter().map(Line::amounts).collect();
+    let totals = invoice::totals(&amounts);
+    invoice::check_credit(
+        Cents::new(credited.total_incl_cents),
+        Cents::new(already),
+        totals.incl_tax,
+    )
+    .map_err(domain_refused)?;
+    let rows = to_rows(&lines);
+    let now = tx.now();
+    let buyer = stored_buyer(&credited);
+    let id = store::insert_draft(
+        tx,
+        &NewInvoice {
+            agency_id: agency_id.as_str(),
+            nature: InvoiceNature::Avoir.as_str(),
+            client_id: credited.client_id.as_deref(),
+            credited_invoice_id: Some(&credited.id),
+            quote_id: None,
+            buyer: &buyer,
+            total_excl_cents: totals.excl_tax.get(),
+            total_incl_cents: totals.incl_tax.get(),
+            created_on: &day::iso(now.date_naive()),
+            created_at: &clock::format_timestamp(now),
+            lines: &rows,
+        },
+    )?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &author.actor,
+            action: "creation",
+            object_type: "invoice",
+            object_id: Some(&id),
+            detail: Some(json!({
+                "nature": "avoir",
+                "creditedInvoice": credited.id,
+                "creditedNumber": credited.number,
+                "lines": rows.len(),
+                "totalInclCents": totals.incl_tax.get(),
+            })),
+        },
+    )?;
+    Ok((id, buyer))
+}
+
 /// Credits all or part of an issued invoice: the credit note (`avoir`) is
 /// created and issued at once, with its own `AV` number, in one transaction.
 /// `lines` absent: the whole remaining amount. Administrators only.
@@ -902,94 +1001,10 @@ pub async fn create_credit_note(
     let (agency_id, invoice_id) = (agency_id.to_owned(), invoice_id.to_owned());
     store
         .write(move |tx| {
-            let credited = store::get(tx, &agency_id, &invoice_id)?.ok_or_else(not_found)?;
-            let (nature, status) = (credited.nature, credited.status);
-            invoice::check_creditable(nature, status).map_err(domain_refused)?;
-            let invoice_lines = store::lines(tx, &credited.id)?;
-            let invoice_totals = totals_of(&invoice_lines);
-            let already = store::issued_credit_total(tx, &credited.id)?;
-            let number = credited.number.clone().unwrap_or_default();
-            let lines = match given {
-                Some(lines) => {
-                    for (index, line) in lines.iter().enumerate() {
-                        let on_invoice = invoice_totals
-                            .vat_by_rate
-                            .iter()
-                            .any(|r| r.rate_bp == line.vat_rate_bp);
-                        if !on_invoice {
-                            return Err(AppError::unprocessable(format!(
-                                "Ligne {} : le taux de TVA {} ne figure pas sur la facture {number}.",
-                                index + 1,
-                                french_rate(line.vat_rate_bp)
-                            )));
-                        }
-                    }
-                    lines
-                }
-                None => {
-                    let credited_lines = store::issued_credit_lines(tx, &credited.id)?;
-                    let remaining = invoice::remaining_to_credit(
-                        Cents::new(credited.total_incl_cents),
-                        Cents::new(already),
-                    );
-                    let lines =
-                        remaining_lines(&credited, &invoice_totals, &credited_lines, remaining);
-                    if lines.is_empty() {
-                        // Nothing left at any rate: the invoice is fully credited.
-                        return Err(domain_refused(DomainError::InvoiceFullyCredited {
-                            invoice_total_incl: Cents::new(credited.total_incl_cents),
-                        }));
-                    }
-                    lines
-                }
-            };
-            let amounts: Vec<LineAmounts> = lines.iter().map(Line::amounts).collect();
-            let totals = invoice::totals(&amounts);
-            invoice::check_credit(
-                Cents::new(credited.total_incl_cents),
-                Cents::new(already),
-                totals.incl_tax,
-            )
-                .map_err(domain_refused)?;
-            let rows = to_rows(&lines);
-            let now = tx.now();
-            let buyer = stored_buyer(&credited);
-            let id = store::insert_draft(
-                tx,
-                &NewInvoice {
-                    agency_id: agency_id.as_str(),
-                    nature: InvoiceNature::Avoir.as_str(),
-                    client_id: credited.client_id.as_deref(),
-                    credited_invoice_id: Some(&credited.id),
-                    quote_id: None,
-                    buyer: &buyer,
-                    total_excl_cents: totals.excl_tax.get(),
-                    total_incl_cents: totals.incl_tax.get(),
-                    created_on: &day::iso(now.date_naive()),
-                    created_at: &clock::format_timestamp(now),
-                    lines: &rows,
-                },
-            )?;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &author.actor,
-                    action: "creation",
-                    object_type: "invoice",
-                    object_id: Some(&id),
-                    detail: Some(json!({
-                        "nature": "avoir",
-                        "creditedInvoice": credited.id,
-                        "creditedNumber": credited.number,
-                        "lines": rows.len(),
-                        "totalInclCents": totals.incl_tax.get(),
-                    })),
-                },
-            )?;
+            let (id, buyer) = draft_credit_note_in(tx, &agency_id, &author, &invoice_id, given)?;
             let draft = store::get(tx, &agency_id, &id)?
                 .ok_or_else(|| anyhow::anyhow!("avoir {id} introuvable après création"))?;
-            let av_number = issue_in(tx, &draft, InvoiceNature::Avoir, &buyer, now)?;
+            let av_number = issue_in(tx, &draft, InvoiceNature::Avoir, &buyer, tx.now())?;
             audit::record(
                 tx,
                 AuditEntry {
@@ -1002,6 +1017,34 @@ pub async fn create_credit_note(
                 },
             )?;
             Ok(id)
+        })
+        .await
+}
+
+/// Prepares a credit note of an issued invoice without issuing it: the
+/// draft (`avoir` at `brouillon`, no number) follows the rules of
+/// [`create_credit_note`] (its lines at rates of the invoice, within what
+/// remains to credit; `lines` absent: the whole remaining amount), in one
+/// transaction with its audit entry `creation`. Its issue ([`issue`])
+/// checks again that it fits in what then remains, and gives it its `AV`
+/// number. Administrators only. Returns its id.
+pub async fn prepare_credit_note(
+    store: &Store,
+    p: &Principal,
+    invoice_id: &str,
+    lines: Option<Vec<LineInput>>,
+) -> AppResult<String> {
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
+    p.require(Capability::CreditInvoice)?;
+    let given = lines
+        .as_deref()
+        .map(|rows| check_lines(rows, "L'avoir"))
+        .transpose()?;
+    let (agency_id, invoice_id) = (agency_id.to_owned(), invoice_id.to_owned());
+    store
+        .write(move |tx| {
+            draft_credit_note_in(tx, &agency_id, &author, &invoice_id, given).map(|(id, _)| id)
         })
         .await
 }

@@ -2,7 +2,7 @@
 //! who is absent, who is resting after standby duty.
 
 use crate::domain::id::{AgencyId, TechnicianId};
-use chrono::{DateTime, Duration, NaiveDate, Utc};
+use chrono::{DateTime, Duration, NaiveDate, SubsecRound, Utc};
 use serde_json::json;
 
 use crate::clock;
@@ -428,7 +428,7 @@ fn check_rest(
     Ok(())
 }
 
-fn record(
+fn record_change(
     tx: &Tx,
     agency_id: &AgencyId,
     actor: &Actor,
@@ -462,6 +462,13 @@ pub fn replace_on_call(
     actor: &Actor,
 ) -> AppResult<(DateTime<Utc>, DateTime<Utc>)> {
     let technician = active_technician(tx, agency_id, technician_id)?;
+    // Instants are stored to the millisecond: compared finer, a stretch
+    // would leave a remainder shorter than what can be stored.
+    let (starts, ends, now) = (
+        starts.trunc_subsecs(3),
+        ends.trunc_subsecs(3),
+        now.trunc_subsecs(3),
+    );
     if ends <= starts {
         return Err(AppError::unprocessable(
             "La fin de l'astreinte doit suivre son début.",
@@ -475,7 +482,7 @@ pub fn replace_on_call(
     let starts = starts.max(now);
     let touched = give(tx, agency_id, &technician, starts, ends)?;
     check_rest(tx, agency_id, &touched, starts, ends)?;
-    record(
+    record_change(
         tx,
         agency_id,
         actor,
@@ -576,7 +583,7 @@ pub fn swap_weeks(
         first_starts.min(second_starts),
         first_ends.max(second_ends),
     )?;
-    record(
+    record_change(
         tx,
         agency_id,
         actor,
@@ -666,7 +673,7 @@ pub fn add_absence(
     }
     let id = new_id();
     technicians::insert_absence(tx, &id, &technician.id, &starts_text, &ends_text, &reason)?;
-    record(
+    record_change(
         tx,
         agency_id,
         actor,
@@ -697,7 +704,7 @@ pub fn delete_absence(
             "Absence introuvable pour ce technicien : « {absence_id} »."
         )));
     }
-    record(
+    record_change(
         tx,
         agency_id,
         actor,
@@ -943,7 +950,7 @@ pub async fn create(
     store
         .write(move |tx| {
             let id = technicians::insert(tx, &agency_id, &checked)?;
-            record(
+            record_change(
                 tx,
                 &agency_id,
                 &actor,
@@ -957,6 +964,138 @@ pub async fn create(
                 }),
             )?;
             Ok(id)
+        })
+        .await
+}
+
+/// A change of a technician's record: only the given fields change (a
+/// phone given empty is erased; sectors given replace his sectors).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TechnicianEdit {
+    pub name: Option<String>,
+    pub phone: Option<Option<String>>,
+    pub sectors: Option<Vec<String>>,
+    pub daily_capacity: Option<i64>,
+    pub rest_hours: Option<i64>,
+}
+
+/// Changes the record of a technician of the principal's agency
+/// (administrators), checked as a new one is (`domain::technician`), and his
+/// safety rest after standby (`restHours`, from 0 to 48 hours). One audit
+/// entry `technicien.modification` with what changed; nothing written when
+/// nothing changes. 404 for a technician outside the agency.
+pub async fn edit(
+    store: &Store,
+    p: &Principal,
+    technician_id: &TechnicianId,
+    edit: TechnicianEdit,
+) -> AppResult<TechnicianId> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Administer("Modifier un technicien"))?;
+    let rest_hours = edit
+        .rest_hours
+        .map(crate::domain::technician::check_rest_hours)
+        .transpose()
+        .map_err(AppError::unprocessable)?;
+    let (actor, id) = (p.actor.clone(), technician_id.to_owned());
+    store
+        .write(move |tx| {
+            let before = technicians::detail(tx, &agency_id, &id)?
+                .ok_or_else(|| technician_not_found(&id))?;
+            let input = crate::domain::technician::TechnicianInput {
+                name: Some(edit.name.unwrap_or_else(|| before.record.name.clone())),
+                phone: edit.phone.unwrap_or_else(|| before.record.phone.clone()),
+                sectors: edit.sectors.unwrap_or_else(|| {
+                    let kept = before.record.sectors.as_deref().unwrap_or("");
+                    kept.split(',').map(str::to_owned).collect()
+                }),
+                daily_capacity: Some(edit.daily_capacity.unwrap_or(before.record.daily_capacity)),
+            };
+            let record =
+                crate::domain::technician::check(&input).map_err(AppError::unprocessable)?;
+            let rest_hours = rest_hours.unwrap_or(before.rest_hours);
+            if record == before.record && rest_hours == before.rest_hours {
+                return Ok(id);
+            }
+            technicians::update(tx, &id, &record, rest_hours)?;
+            record_change(
+                tx,
+                &agency_id,
+                &actor,
+                "technicien.modification",
+                &id,
+                json!({
+                    "before": {
+                        "name": before.record.name, "phone": before.record.phone,
+                        "sectors": before.record.sectors,
+                        "dailyCapacity": before.record.daily_capacity,
+                        "restHours": before.rest_hours,
+                    },
+                    "after": {
+                        "name": record.name, "phone": record.phone, "sectors": record.sectors,
+                        "dailyCapacity": record.daily_capacity, "restHours": rest_hours,
+                    },
+                }),
+            )?;
+            Ok(id)
+        })
+        .await
+}
+
+/// Takes a technician of the principal's agency off the roster, the
+/// planning's proposals and the rota (`active` false), or puts him back
+/// (administrators). Refused while he holds a standby period not over (422:
+/// give it to someone else first); his planned visits stay on the planning
+/// under his name, to be moved. One audit entry `technicien.desactivation`
+/// or `technicien.reactivation`; nothing written when nothing changes.
+pub async fn set_active(
+    store: &Store,
+    p: &Principal,
+    technician_id: &TechnicianId,
+    active: bool,
+) -> AppResult<()> {
+    let agency_id = p.agency_id()?.to_owned();
+    p.require(Capability::Administer(if active {
+        "Réactiver un technicien"
+    } else {
+        "Désactiver un technicien"
+    }))?;
+    let (actor, id) = (p.actor.clone(), technician_id.to_owned());
+    store
+        .write(move |tx| {
+            let technician = technicians::detail(tx, &agency_id, &id)?
+                .ok_or_else(|| technician_not_found(&id))?;
+            if technician.active == active {
+                return Ok(());
+            }
+            if !active {
+                let now = clock::format_timestamp(tx.now());
+                let far = clock::format_timestamp(tx.now() + Duration::days(366 * 10));
+                if let Some(duty) =
+                    technicians::on_call_of_technician(tx, &id, &now, &far)?.first()
+                {
+                    return Err(AppError::unprocessable(format!(
+                        "{} est d'astreinte du {} au {} : confiez d'abord cette astreinte à un autre technicien.",
+                        technician.record.name,
+                        french_instant(stored_instant(&duty.starts_at)?),
+                        french_instant(stored_instant(&duty.ends_at)?)
+                    )));
+                }
+            }
+            technicians::set_active(tx, &id, active)?;
+            record_change(
+                tx,
+                &agency_id,
+                &actor,
+                if active {
+                    "technicien.reactivation"
+                } else {
+                    "technicien.desactivation"
+                },
+                &id,
+                json!({ "name": technician.record.name }),
+            )?;
+            Ok(())
         })
         .await
 }
