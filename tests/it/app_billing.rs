@@ -9,17 +9,16 @@ use crate::common;
 
 use chrono::{Datelike, Utc};
 use common::app::StaffClient;
+use common::world::World as Fixtures;
 use common::*;
-use rusqlite::params;
+use liftdesk::services::clients::ClientInput;
+use liftdesk::services::equipment::NewEquipment;
+use liftdesk::store::equipment::IdentityRow;
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "motdepasse-solide";
 const CLIENT: &str = "CLI-000042";
 const OTHER_CLIENT: &str = "CLI-000043";
-
-fn new_id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
 
 fn year() -> i32 {
     Utc::now().year()
@@ -54,37 +53,40 @@ async fn world() -> World {
         "--agency",
         &org.agency_id,
     ]);
-    let db = open_db(server.data_dir.path());
     let mut clients = Vec::new();
     for (agency, client_ref, name) in [
         (&org.agency_id, CLIENT, "Syndic Dupont"),
         (&org.agency_id, OTHER_CLIENT, "Résidence des Lilas"),
         (&other.agency_id, "CLI-000050", "Client de Martin"),
     ] {
-        let id = new_id();
-        db.execute(
-            "INSERT INTO clients (id, agency_id, client_ref, nom, adresse, siren, supprime,
-                                  created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, '12 rue de la Paix, 75002 Paris', '732829320', 0,
-                     '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-            params![id, agency, client_ref, name],
-        )
-        .expect("client");
+        let id = Fixtures::in_agency(&server, agency)
+            .client(ClientInput {
+                client_id: Some(client_ref.to_owned()),
+                nom: Some(name.to_owned()),
+                adresse: Some(Some("12 rue de la Paix, 75002 Paris".to_owned())),
+                siren: Some(Some("732829320".to_owned())),
+                supprime: Some(false),
+                ..ClientInput::default()
+            })
+            .await;
         clients.push(id);
     }
-    let equipment = new_id();
-    let orphan = new_id();
-    for (id, number, client) in [
-        (&equipment, "ASC 7", Some(&clients[0])),
-        (&orphan, "ASC 8", None),
-    ] {
-        db.execute(
-            "INSERT INTO equipment (id, agency_id, number, client_id, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-            params![id, org.agency_id, number, client],
-        )
-        .expect("equipment");
+    let ours = Fixtures::in_agency(&server, &org.agency_id);
+    let mut ids = Vec::new();
+    for (number, client) in [("ASC 7", Some(&clients[0])), ("ASC 8", None)] {
+        let id = ours
+            .equipment_with(NewEquipment {
+                identity: IdentityRow {
+                    number: Some(number.to_owned()),
+                    ..IdentityRow::default()
+                },
+                building_id: None,
+                client_id: client.cloned(),
+            })
+            .await;
+        ids.push(id);
     }
+    let [equipment, orphan] = <[String; 2]>::try_from(ids).expect("two equipment");
     let admin = StaffClient::sign_in(&server, "claire@durand.fr", PASSWORD).await;
     let member = StaffClient::sign_in(&server, "membre@durand.fr", "motdepasse1").await;
     let outsider = StaffClient::sign_in(&server, "paul@martin.fr", PASSWORD).await;

@@ -10,16 +10,13 @@ use std::time::Duration;
 
 use chrono::Utc;
 use common::app::StaffClient;
+use common::world::World as Fixtures;
 use common::*;
 use liftdesk::clock;
-use rusqlite::params;
+use liftdesk::services::calls::CenterCallInput;
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "motdepasse-solide";
-
-fn id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
 
 fn keys_of(value: &Value) -> Vec<&str> {
     let mut keys: Vec<&str> = value
@@ -49,34 +46,17 @@ struct World {
     counter: std::cell::Cell<u32>,
 }
 
-fn technician(server: &TestServer, agency: &str, name: &str) -> String {
-    let tech = id();
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO technicians (id, agency_id, name, sectors, created_at) VALUES (?1, ?2, ?3, 'Levallois', ?4)",
-            params![tech, agency, name, clock::now_text()],
+/// A lift of the Résidence Les Tilleuls (a building of its own).
+async fn tilleuls_lift(fixtures: &Fixtures, number: &str) -> String {
+    let building = fixtures
+        .building(
+            Some("Résidence Les Tilleuls"),
+            "3 rue Émile Zola",
+            Some("92300"),
+            Some("Levallois-Perret"),
         )
-        .expect("technician");
-    tech
-}
-
-fn equipment(server: &TestServer, agency: &str, number: &str) -> String {
-    let equipment = id();
-    let building = id();
-    let db = open_db(server.data_dir.path());
-    db.execute(
-        "INSERT INTO buildings (id, agency_id, name, address, postal_code, city, created_at, updated_at)
-         VALUES (?1, ?2, 'Résidence Les Tilleuls', '3 rue Émile Zola', '92300', 'Levallois-Perret', ?3, ?3)",
-        params![building, agency, clock::now_text()],
-    )
-    .expect("building");
-    db.execute(
-        "INSERT INTO equipment (id, agency_id, building_id, number, type, maintenance_contract, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, 'ascenseur', 'parc', ?5, ?5)",
-        params![equipment, agency, building, number, clock::now_text()],
-    )
-    .expect("equipment");
-    equipment
+        .await;
+    fixtures.lift(number, Some(&building)).await
 }
 
 fn new_center_key(server: &TestServer, agency: &str, name: &str) -> String {
@@ -100,36 +80,24 @@ async fn world() -> World {
     let other = init_org(server.data_dir.path(), "Autre", "admin@autre.fr");
     let center_key = new_center_key(&server, &org.agency_id, "Astreinte Plus");
     let other_key = new_center_key(&server, &other.agency_id, "Ailleurs Secours");
-    equipment(&server, &org.agency_id, "ASC 7");
-    equipment(&server, &org.agency_id, "ASC 8");
-    equipment(&server, &other.agency_id, "ASC 7");
-    let olivier = technician(&server, &org.agency_id, "Olivier Garde");
-    let alice = technician(&server, &org.agency_id, "Alice Martin");
-    let bruno = technician(&server, &org.agency_id, "Bruno Petit");
-    let remi = technician(&server, &org.agency_id, "Rémi Repos");
+    let fixtures = Fixtures::in_agency(&server, &org.agency_id);
+    tilleuls_lift(&fixtures, "ASC 7").await;
+    tilleuls_lift(&fixtures, "ASC 8").await;
+    tilleuls_lift(&Fixtures::in_agency(&server, &other.agency_id), "ASC 7").await;
+    let olivier = fixtures
+        .technician("Olivier Garde", Some("Levallois"))
+        .await;
+    let alice = fixtures.technician("Alice Martin", Some("Levallois")).await;
+    let bruno = fixtures.technician("Bruno Petit", Some("Levallois")).await;
+    let remi = fixtures.technician("Rémi Repos", Some("Levallois")).await;
     let now = Utc::now();
-    let db = open_db(server.data_dir.path());
-    let stamp = |hours: i64| clock::format_timestamp(now + chrono::Duration::hours(hours));
-    db.execute(
-        "INSERT INTO technician_on_call (id, technician_id, starts_at, ends_at) VALUES (?1, ?2, ?3, ?4)",
-        params![id(), olivier, stamp(-2), stamp(10)],
-    )
-    .expect("standby");
-    db.execute(
-        "INSERT INTO technician_on_call (id, technician_id, starts_at, ends_at) VALUES (?1, ?2, ?3, ?4)",
-        params![id(), remi, stamp(-20), stamp(-1)],
-    )
-    .expect("past standby");
-    let day = |days: i64| {
-        (now + chrono::Duration::days(days))
-            .format("%Y-%m-%d")
-            .to_string()
-    };
-    db.execute(
-        "INSERT INTO technician_absences (id, technician_id, starts_on, ends_on) VALUES (?1, ?2, ?3, ?4)",
-        params![id(), bruno, day(-1), day(3)],
-    )
-    .expect("absence");
+    let hours = |hours: i64| now + chrono::Duration::hours(hours);
+    // Olivier is on standby now; Rémi's standby ended an hour ago (written
+    // after Olivier's, it takes the hour before from him).
+    fixtures.on_call(&olivier, hours(-2), hours(10)).await;
+    fixtures.on_call(&remi, hours(-20), hours(-1)).await;
+    let day = |days: i64| (now + chrono::Duration::days(days)).date_naive();
+    fixtures.absence(&bruno, day(-1), day(3), "Congés").await;
     World {
         server,
         org,
@@ -203,16 +171,24 @@ async fn the_board_has_five_columns_newest_first_and_recent_resolved_calls_only(
     let second = w.open("bruit").await;
     let trapped = w.open("personne_bloquee").await;
     // An old resolved call (resolved two days ago) stays off the board.
-    let old = w.open("panne").await;
-    open_db(w.server.data_dir.path())
-        .execute(
-            "UPDATE calls SET status = 'resolue', resolved_at = ?2 WHERE id = ?1",
-            params![
-                old,
-                clock::format_timestamp(Utc::now() - chrono::Duration::hours(48))
-            ],
+    w.counter.set(w.counter.get() + 1);
+    let fixtures = Fixtures::in_agency(&w.server, &w.org.agency_id);
+    let two_days_ago = Utc::now() - chrono::Duration::hours(48);
+    let old = fixtures
+        .call_at(
+            &w.center_key,
+            CenterCallInput {
+                reference: format!("CC-{}", w.counter.get()),
+                equipment: "asc7".to_owned(),
+                call_type: "panne".to_owned(),
+                description: "Cabine bloquée entre deux étages.".to_owned(),
+                caller: Some("Mme Benali".to_owned()),
+                received_at: None,
+            },
+            two_days_ago - chrono::Duration::hours(1),
         )
-        .expect("old resolved");
+        .await;
+    fixtures.move_call_at(&old, "resolue", two_days_ago).await;
     let (status, _) = staff
         .post(
             &format!("/calls/{first}/status"),

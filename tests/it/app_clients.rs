@@ -8,16 +8,13 @@
 use crate::common;
 
 use common::app::StaffClient;
+use common::world::World as Fixtures;
 use common::*;
-use liftdesk::clock;
-use rusqlite::{Connection, params};
+use liftdesk::services::clients::{ClientInput, ContactInput};
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "motdepasse-solide";
-
-fn id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
 
 struct ClientSpec<'a> {
     reference: &'a str,
@@ -41,38 +38,38 @@ impl<'a> ClientSpec<'a> {
     }
 }
 
-fn client(server: &TestServer, agency: &str, spec: ClientSpec<'_>) -> String {
-    let client = id();
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO clients (id, agency_id, client_ref, nom, statut, types, email, telephone,
-                 adresse, complement_adresse, siren, siret, supprime, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, 'Client', '[\"Gestionnaire\"]', ?5, '01 47 00 00 00',
-                 '3 rue Émile Zola, 92300 Levallois-Perret', 'Bâtiment B', ?6, ?7, ?8, ?9, ?9)",
-            params![
-                client,
-                agency,
-                spec.reference,
-                spec.name,
-                spec.email,
-                spec.siren,
-                spec.siret,
-                i64::from(spec.archived),
-                clock::now_text()
-            ],
-        )
-        .expect("client");
-    client
+async fn client(server: &TestServer, agency: &str, spec: ClientSpec<'_>) -> String {
+    let text = |value: &str| Some(Some(value.to_owned()));
+    Fixtures::in_agency(server, agency)
+        .client(ClientInput {
+            client_id: Some(spec.reference.to_owned()),
+            nom: Some(spec.name.to_owned()),
+            statut: Some("Client".to_owned()),
+            types: Some(vec!["Gestionnaire".to_owned()]),
+            email: spec.email.map(|e| Some(e.to_owned())),
+            telephone: text("01 47 00 00 00"),
+            adresse: text("3 rue Émile Zola, 92300 Levallois-Perret"),
+            complement_adresse: text("Bâtiment B"),
+            siren: spec.siren.map(|v| Some(v.to_owned())),
+            siret: spec.siret.map(|v| Some(v.to_owned())),
+            supprime: Some(spec.archived),
+            ..ClientInput::default()
+        })
+        .await
 }
 
-fn contact(server: &TestServer, client: &str, name: &str, role: &str) {
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO contacts (id, client_id, nom, email, telephone, fonction, created_at, updated_at)
-             VALUES (?1, ?2, ?3, 'gardien@dupont.fr', '06 12 34 56 78', ?4, ?5, ?5)",
-            params![id(), client, name, role, clock::now_text()],
+async fn contact(server: &TestServer, agency: &str, client_ref: &str, name: &str, role: &str) {
+    Fixtures::in_agency(server, agency)
+        .contact(
+            client_ref,
+            ContactInput {
+                nom: Some(name.to_owned()),
+                email: Some("gardien@dupont.fr".to_owned()),
+                telephone: Some("06 12 34 56 78".to_owned()),
+                fonction: Some(role.to_owned()),
+            },
         )
-        .expect("contact");
+        .await;
 }
 
 fn member(server: &TestServer, agency: &str, email: &str) {
@@ -132,8 +129,9 @@ async fn world() -> World {
             email: Some("contact@dupont.fr"),
             ..ClientSpec::named("CLI-1", "Syndic Dupont")
         },
-    );
-    contact(&server, &dupont, "Jean Gardien", "Gardien");
+    )
+    .await;
+    contact(&server, &org.agency_id, "CLI-1", "Jean Gardien", "Gardien").await;
     client(
         &server,
         &org.agency_id,
@@ -141,23 +139,27 @@ async fn world() -> World {
             archived: true,
             ..ClientSpec::named("CLI-2", "Gestion Horizon")
         },
-    );
+    )
+    .await;
     client(
         &server,
         &org.agency_id,
         ClientSpec::named("CLI-3", "Régie Étoile"),
-    );
+    )
+    .await;
     // Another agency: one client under the same reference, one of its own.
     client(
         &server,
         &other.agency_id,
         ClientSpec::named("CLI-1", "Syndic Ailleurs"),
-    );
+    )
+    .await;
     client(
         &server,
         &other.agency_id,
         ClientSpec::named("CLI-9", "Syndic Lointain"),
-    );
+    )
+    .await;
     World {
         server,
         org,

@@ -8,32 +8,14 @@ use crate::common;
 
 use chrono::{Duration, Utc};
 use common::app::StaffClient;
+use common::world::{World as Fixtures, morning};
 use common::*;
-use liftdesk::clock;
-use rusqlite::params;
+use liftdesk::services::calls::CenterCallInput;
+use liftdesk::services::equipment::NewEquipment;
+use liftdesk::store::equipment::IdentityRow;
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "motdepasse-solide";
-
-fn id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
-
-fn stamp(at: chrono::DateTime<Utc>) -> String {
-    clock::format_timestamp(at)
-}
-
-fn client(server: &TestServer, agency: &str, reference: &str, name: &str) -> String {
-    let client = id();
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO clients (id, agency_id, client_ref, nom, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-            params![client, agency, reference, name, clock::now_text()],
-        )
-        .expect("client");
-    client
-}
 
 struct Spec<'a> {
     number: &'a str,
@@ -43,46 +25,27 @@ struct Spec<'a> {
     building: Option<(&'a str, &'a str, &'a str, &'a str)>,
 }
 
-fn equipment(server: &TestServer, agency: &str, spec: Spec<'_>) -> String {
-    let equipment = id();
-    let db = open_db(server.data_dir.path());
-    let building = spec.building.map(|(name, address, postal, city)| {
-        let building = id();
-        db.execute(
-            "INSERT INTO buildings (id, agency_id, name, address, postal_code, city, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
-            params![building, agency, name, address, postal, city, clock::now_text()],
-        )
-        .expect("building");
-        building
-    });
-    db.execute(
-        "INSERT INTO equipment (id, agency_id, building_id, client_id, number, type, maintenance_contract, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
-        params![
-            equipment,
-            agency,
-            building,
-            spec.client,
-            spec.number,
-            spec.kind,
-            spec.contract,
-            clock::now_text()
-        ],
-    )
-    .expect("equipment");
-    equipment
-}
-
-fn technician(server: &TestServer, agency: &str, name: &str) -> String {
-    let tech = id();
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO technicians (id, agency_id, name, sectors, created_at) VALUES (?1, ?2, ?3, 'Levallois', ?4)",
-            params![tech, agency, name, clock::now_text()],
-        )
-        .expect("technician");
-    tech
+async fn equipment(fixtures: &Fixtures, spec: Spec<'_>) -> String {
+    let building = match spec.building {
+        Some((name, address, postal, city)) => Some(
+            fixtures
+                .building(Some(name), address, Some(postal), Some(city))
+                .await,
+        ),
+        None => None,
+    };
+    fixtures
+        .equipment_with(NewEquipment {
+            identity: IdentityRow {
+                number: Some(spec.number.to_owned()),
+                equipment_type: spec.kind.map(str::to_owned),
+                maintenance_contract: spec.contract.map(str::to_owned),
+                ..IdentityRow::default()
+            },
+            building_id: building,
+            client_id: spec.client.map(str::to_owned),
+        })
+        .await
 }
 
 struct Call<'a> {
@@ -95,36 +58,69 @@ struct Call<'a> {
     technician: Option<&'a str>,
 }
 
-fn call(server: &TestServer, agency: &str, equipment: &str, c: Call<'_>) -> String {
-    let call = id();
-    let status = if c.resolved.is_some() {
-        "resolue"
-    } else if c.stopped.is_some() {
-        "a_l_arret"
-    } else {
-        "ouverte"
-    };
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO calls (id, agency_id, reference, equipment_id, type, description, caller,
-                                received_at, status, technician_id, stopped_at, resolved_at, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Gardienne', ?7, ?8, ?9, ?10, ?11, ?7, ?7)",
-            params![
-                call,
-                agency,
-                c.reference,
-                equipment,
-                c.kind,
-                c.description,
-                stamp(c.received),
-                status,
-                c.technician,
-                c.stopped.map(stamp),
-                c.resolved.map(stamp)
-            ],
+/// A call the center (`key`) sent about the equipment numbered
+/// `equipment` at `received`: the technician, if any, assigned a minute
+/// later; when it was left stopped, the technician on site a minute before
+/// `stopped`; resolved at `resolved`.
+async fn call(fixtures: &Fixtures, key: &str, equipment: &str, c: Call<'_>) -> String {
+    let call = fixtures
+        .call_at(
+            key,
+            CenterCallInput {
+                reference: c.reference.to_owned(),
+                equipment: equipment.to_owned(),
+                call_type: c.kind.to_owned(),
+                description: c.description.to_owned(),
+                caller: Some("Gardienne".to_owned()),
+                received_at: None,
+            },
+            c.received,
         )
-        .expect("call");
+        .await;
+    if let Some(technician) = c.technician {
+        fixtures
+            .assign_call_at(&call, technician, c.received + Duration::minutes(1))
+            .await;
+    }
+    if let Some(stopped) = c.stopped {
+        fixtures
+            .move_call_at(&call, "sur_place", stopped - Duration::minutes(1))
+            .await;
+        fixtures.move_call_at(&call, "a_l_arret", stopped).await;
+    }
+    if let Some(resolved) = c.resolved {
+        fixtures.move_call_at(&call, "resolue", resolved).await;
+    }
     call
+}
+
+/// A visit of the equipment planned `days` ago (ahead when negative), by
+/// the technician; when done, started that morning and completed 45
+/// minutes later, signed by M. Gardien with the observations.
+async fn visit(
+    fixtures: &Fixtures,
+    equipment: &str,
+    technician: &str,
+    days: i64,
+    done: Option<&str>,
+) -> String {
+    let day = (Utc::now() - Duration::days(days)).date_naive();
+    match done {
+        None => fixtures.visit(equipment, Some(technician), day).await,
+        Some(observations) => {
+            let arrived = morning(day) + Duration::hours(1);
+            fixtures
+                .done_visit(
+                    equipment,
+                    Some(technician),
+                    day,
+                    (arrived, arrived + Duration::minutes(45)),
+                    "M. Gardien",
+                    Some(observations),
+                )
+                .await
+        }
+    }
 }
 
 fn member(server: &TestServer, agency: &str, email: &str) {
@@ -227,11 +223,11 @@ async fn world() -> World {
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
     let other = init_org(server.data_dir.path(), "Autre", "admin@autre.fr");
-    let syndic = client(&server, &org.agency_id, "CLI-1", "Syndic Dupont");
-    let gestion = client(&server, &org.agency_id, "CLI-2", "Gestion Horizon");
+    let here = Fixtures::in_agency(&server, &org.agency_id);
+    let syndic = here.client_named("CLI-1", "Syndic Dupont").await;
+    let gestion = here.client_named("CLI-2", "Gestion Horizon").await;
     let asc1 = equipment(
-        &server,
-        &org.agency_id,
+        &here,
         Spec {
             number: "ASC 1",
             kind: Some("ascenseur"),
@@ -244,10 +240,10 @@ async fn world() -> World {
                 "Levallois-Perret",
             )),
         },
-    );
+    )
+    .await;
     let asc2 = equipment(
-        &server,
-        &org.agency_id,
+        &here,
         Spec {
             number: "ASC 2",
             kind: Some("monte_charge"),
@@ -255,10 +251,10 @@ async fn world() -> World {
             client: Some(gestion.as_str()),
             building: Some(("Tour Horizon", "12 avenue Foch", "75016", "Paris")),
         },
-    );
+    )
+    .await;
     let pf3 = equipment(
-        &server,
-        &org.agency_id,
+        &here,
         Spec {
             number: "PF 3",
             kind: Some("porte_fermeture"),
@@ -266,10 +262,10 @@ async fn world() -> World {
             client: None,
             building: None,
         },
-    );
+    )
+    .await;
     let foreign = equipment(
-        &server,
-        &other.agency_id,
+        &Fixtures::in_agency(&server, &other.agency_id),
         Spec {
             number: "ASC 1",
             kind: Some("ascenseur"),
@@ -277,7 +273,8 @@ async fn world() -> World {
             client: None,
             building: Some(("Ailleurs", "1 rue Ailleurs", "69001", "Lyon")),
         },
-    );
+    )
+    .await;
     World {
         server,
         org,
@@ -659,14 +656,17 @@ async fn technical_data_are_edited_with_units_refused_like_rest_and_raise_the_kn
 async fn downtime_and_repeat_breakdowns_come_from_the_calls_and_offer_a_repair_quote() {
     let w = world().await;
     let staff = w.staff().await;
-    let agency = &w.org.agency_id;
+    let fixtures = Fixtures::in_agency(&w.server, &w.org.agency_id);
+    let key = fixtures.call_center_key("Centre d'appels").await;
+    // The technician who leaves ASC 1 stopped after the vandalism (AP-4).
+    let tech = fixtures.technician("Alice Martin", Some("Levallois")).await;
     let now = Utc::now();
     let day10 = now - Duration::days(10);
     // Two overlapping breakdowns: 0 h → 4 h and 2 h → 6 h, six hours in all.
     call(
-        &w.server,
-        agency,
-        &w.asc1,
+        &fixtures,
+        &key,
+        "ASC 1",
         Call {
             reference: "AP-1",
             kind: "panne",
@@ -676,11 +676,12 @@ async fn downtime_and_repeat_breakdowns_come_from_the_calls_and_offer_a_repair_q
             resolved: Some(day10 + Duration::hours(4)),
             technician: None,
         },
-    );
+    )
+    .await;
     call(
-        &w.server,
-        agency,
-        &w.asc1,
+        &fixtures,
+        &key,
+        "ASC 1",
         Call {
             reference: "AP-2",
             kind: "personne_bloquee",
@@ -690,12 +691,13 @@ async fn downtime_and_repeat_breakdowns_come_from_the_calls_and_offer_a_repair_q
             resolved: Some(day10 + Duration::hours(6)),
             technician: None,
         },
-    );
+    )
+    .await;
     // A noise: the equipment still runs, no downtime (but a call of the window).
     call(
-        &w.server,
-        agency,
-        &w.asc1,
+        &fixtures,
+        &key,
+        "ASC 1",
         Call {
             reference: "AP-3",
             kind: "bruit",
@@ -705,13 +707,14 @@ async fn downtime_and_repeat_breakdowns_come_from_the_calls_and_offer_a_repair_q
             resolved: Some(now - Duration::days(19)),
             technician: None,
         },
-    );
+    )
+    .await;
     // Vandalism: 3 hours, of which 2 stopped.
     let day30 = now - Duration::days(30);
     call(
-        &w.server,
-        agency,
-        &w.asc1,
+        &fixtures,
+        &key,
+        "ASC 1",
         Call {
             reference: "AP-4",
             kind: "vandalisme",
@@ -719,14 +722,15 @@ async fn downtime_and_repeat_breakdowns_come_from_the_calls_and_offer_a_repair_q
             received: day30,
             stopped: Some(day30 + Duration::hours(1)),
             resolved: Some(day30 + Duration::hours(3)),
-            technician: None,
+            technician: Some(&tech),
         },
-    );
+    )
+    .await;
     // More than 12 months ago: out of the period.
     call(
-        &w.server,
-        agency,
-        &w.asc1,
+        &fixtures,
+        &key,
+        "ASC 1",
         Call {
             reference: "AP-5",
             kind: "panne",
@@ -736,13 +740,14 @@ async fn downtime_and_repeat_breakdowns_come_from_the_calls_and_offer_a_repair_q
             resolved: Some(now - Duration::days(399)),
             technician: None,
         },
-    );
+    )
+    .await;
     // ASC 2: two calls in 90 days, not repeated.
     for (i, days) in [5, 60].into_iter().enumerate() {
         call(
-            &w.server,
-            agency,
-            &w.asc2,
+            &fixtures,
+            &key,
+            "ASC 2",
             Call {
                 reference: &format!("AM-{i}"),
                 kind: "panne",
@@ -752,7 +757,8 @@ async fn downtime_and_repeat_breakdowns_come_from_the_calls_and_offer_a_repair_q
                 resolved: Some(now - Duration::days(days) + Duration::hours(1)),
                 technician: None,
             },
-        );
+        )
+        .await;
     }
 
     let (status, page) = staff.get(&format!("/equipment/{}", w.asc1)).await;
@@ -829,37 +835,31 @@ async fn downtime_and_repeat_breakdowns_come_from_the_calls_and_offer_a_repair_q
 async fn the_logbook_lists_visits_and_breakdowns_in_order_with_the_work_done() {
     let w = world().await;
     let staff = w.staff().await;
-    let agency = &w.org.agency_id;
-    let tech = technician(&w.server, agency, "Alice Martin");
+    let fixtures = Fixtures::in_agency(&w.server, &w.org.agency_id);
+    let key = fixtures.call_center_key("Centre d'appels").await;
+    let tech = fixtures.technician("Alice Martin", Some("Levallois")).await;
     let now = Utc::now();
-    let db = open_db(w.server.data_dir.path());
-    let visit = |days: i64, status: &str, observations: Option<&str>| {
-        let visit = id();
-        let day = (now - Duration::days(days)).format("%Y-%m-%d").to_string();
-        let arrived = (status != "planifiee").then(|| stamp(now - Duration::days(days)));
-        let left =
-            (status == "faite").then(|| stamp(now - Duration::days(days) + Duration::minutes(45)));
-        let done = (status == "faite").then(|| day.clone());
-        db.execute(
-            "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, status,
-                                 arrived_at, left_at, done_on, signed_by, observations, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'M. Gardien', ?10, ?11, ?11)",
-            params![visit, agency, w.asc1, tech, day, status, arrived, left, done, observations, clock::now_text()],
-        )
-        .expect("visit");
-        visit
-    };
     let old_visit = visit(
-        80,
-        "faite",
-        Some("Graissage des guides, contrôle du parachute."),
-    );
-    let recent_visit = visit(5, "faite", Some("Remplacement d'un galet de porte."));
-    visit(-7, "planifiee", None);
-    call(
-        &w.server,
-        agency,
+        &fixtures,
         &w.asc1,
+        &tech,
+        80,
+        Some("Graissage des guides, contrôle du parachute."),
+    )
+    .await;
+    let recent_visit = visit(
+        &fixtures,
+        &w.asc1,
+        &tech,
+        5,
+        Some("Remplacement d'un galet de porte."),
+    )
+    .await;
+    visit(&fixtures, &w.asc1, &tech, -7, None).await;
+    call(
+        &fixtures,
+        &key,
+        "ASC 1",
         Call {
             reference: "AP-9",
             kind: "panne",
@@ -869,12 +869,13 @@ async fn the_logbook_lists_visits_and_breakdowns_in_order_with_the_work_done() {
             resolved: Some(now - Duration::days(39)),
             technician: Some(&tech),
         },
-    );
+    )
+    .await;
     // Another equipment's call stays out.
     call(
-        &w.server,
-        agency,
-        &w.asc2,
+        &fixtures,
+        &key,
+        "ASC 2",
         Call {
             reference: "AM-1",
             kind: "panne",
@@ -884,7 +885,8 @@ async fn the_logbook_lists_visits_and_breakdowns_in_order_with_the_work_done() {
             resolved: None,
             technician: None,
         },
-    );
+    )
+    .await;
 
     let (status, book) = staff.get(&format!("/equipment/{}/logbook", w.asc1)).await;
     assert_eq!(status, 200, "{book}");

@@ -1,21 +1,23 @@
 //! The web application's weekly planning (`/app/api/planning…`,
 //! `/app/api/visits…`): the week by technician, creating, moving, starting
 //! and closing a visit, the maintenance interval, and the proposal of next
-//! week with its saving. Fixtures are written with SQL; every call goes over
-//! HTTP as the UI makes it (session cookie + CSRF token).
+//! week with its saving. Fixtures are written by the operations
+//! (`common::world`, the command line acting in the agency); every call goes
+//! over HTTP as the UI makes it (session cookie + CSRF token).
 
 use crate::common;
 
-use chrono::{Datelike, Duration, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use common::app::StaffClient;
+use common::world::{World, morning};
 use common::*;
 use liftdesk::clock;
-use rusqlite::{Connection, params};
+use liftdesk::domain::technician::TechnicianInput;
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
-fn id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
+/// Writes of the large fixtures run side by side.
+const WIDTH: usize = 64;
 
 fn day_text(date: NaiveDate) -> String {
     date.format("%Y-%m-%d").to_string()
@@ -41,109 +43,64 @@ impl Db {
         Db(conn)
     }
 
-    fn technician(&self, agency: &str, name: &str, sectors: &str, capacity: i64) -> String {
-        let tech = id();
-        self.0
-            .execute(
-                "INSERT INTO technicians (id, agency_id, name, sectors, daily_capacity, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![tech, agency, name, sectors, capacity, clock::now_text()],
-            )
-            .expect("technician");
-        tech
-    }
-
-    fn building(&self, agency: &str, name: &str, postal_code: &str, city: &str) -> String {
-        let building = id();
-        let now = clock::now_text();
-        self.0
-            .execute(
-                "INSERT INTO buildings (id, agency_id, name, address, postal_code, city, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, '12 rue de la Paix', ?4, ?5, ?6, ?6)",
-                params![building, agency, name, postal_code, city, now],
-            )
-            .expect("building");
-        building
-    }
-
-    fn equipment(
-        &self,
-        agency: &str,
-        building: &str,
-        number: &str,
-        kind: &str,
-        contract: &str,
-        plan_start: NaiveDate,
-    ) -> String {
-        let equipment = id();
-        let now = clock::now_text();
-        self.0
-            .execute(
-                "INSERT INTO equipment (id, agency_id, building_id, number, type, maintenance_contract,
-                                        plan_start_on, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
-                params![equipment, agency, building, number, kind, contract, day_text(plan_start), now],
-            )
-            .expect("equipment");
-        equipment
-    }
-
-    fn planned(&self, agency: &str, equipment: &str, tech: Option<&str>, day: NaiveDate) -> String {
-        let visit = id();
-        let now = clock::now_text();
-        self.0
-            .execute(
-                "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, status, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'planifiee', ?6, ?6)",
-                params![visit, agency, equipment, tech, day_text(day), now],
-            )
-            .expect("visit");
-        visit
-    }
-
-    fn done(&self, agency: &str, equipment: &str, tech: &str, day: NaiveDate) -> String {
-        let visit = id();
-        let now = clock::now_text();
-        let arrived = format!("{}T08:00:00.000Z", day_text(day));
-        let left = format!("{}T09:00:00.000Z", day_text(day));
-        self.0
-            .execute(
-                "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, status,
-                                     arrived_at, left_at, done_on, signed_by, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'faite', ?6, ?7, ?5, 'Mme Martin', ?8, ?8)",
-                params![visit, agency, equipment, tech, day_text(day), arrived, left, now],
-            )
-            .expect("done visit");
-        visit
-    }
-
-    fn absence(&self, technician: &str, starts: NaiveDate, ends: NaiveDate) {
-        self.0
-            .execute(
-                "INSERT INTO technician_absences (id, technician_id, starts_on, ends_on, reason)
-                 VALUES (?1, ?2, ?3, ?4, 'Congés payés')",
-                params![id(), technician, day_text(starts), day_text(ends)],
-            )
-            .expect("absence");
-    }
-
-    fn on_call_until(&self, technician: &str, ends: chrono::DateTime<Utc>) {
-        self.0
-            .execute(
-                "INSERT INTO technician_on_call (id, technician_id, starts_at, ends_at) VALUES (?1, ?2, ?3, ?4)",
-                params![
-                    id(),
-                    technician,
-                    clock::format_timestamp(ends - Duration::days(7)),
-                    clock::format_timestamp(ends)
-                ],
-            )
-            .expect("on call");
-    }
-
     fn count(&self, sql: &str) -> i64 {
         self.0.query_row(sql, [], |r| r.get(0)).expect("count")
     }
+}
+
+/// A technician of the agency with his sectors and daily capacity.
+async fn new_technician(world: &World, name: &str, sectors: &str, capacity: i64) -> String {
+    world
+        .technician_with(TechnicianInput {
+            name: Some(name.to_owned()),
+            sectors: vec![sectors.to_owned()],
+            daily_capacity: Some(capacity),
+            ..TechnicianInput::default()
+        })
+        .await
+}
+
+/// A building at 12 rue de la Paix.
+async fn new_building(world: &World, name: &str, postal_code: &str, city: &str) -> String {
+    world
+        .building(
+            Some(name),
+            "12 rue de la Paix",
+            Some(postal_code),
+            Some(city),
+        )
+        .await
+}
+
+/// A lift under contract (`parc`) in the building, its plan started on
+/// `plan_start`.
+async fn new_lift(world: &World, building: &str, number: &str, plan_start: NaiveDate) -> String {
+    world
+        .equipment_since(number, ("ascenseur", "parc"), Some(building), plan_start)
+        .await
+}
+
+/// A visit of `day` by `tech`, done from 08:00 to 09:00 UTC, signed by
+/// Mme Martin.
+async fn done_visit(world: &World, equipment: &str, tech: &str, day: NaiveDate) -> String {
+    let arrived = day.and_hms_opt(8, 0, 0).expect("8h").and_utc();
+    world
+        .done_visit(
+            equipment,
+            Some(tech),
+            day,
+            (arrived, arrived + Duration::hours(1)),
+            "Mme Martin",
+            None,
+        )
+        .await
+}
+
+/// Standby for the week ending at `ends`.
+async fn on_call_until(world: &World, technician: &str, ends: DateTime<Utc>) {
+    world
+        .on_call(technician, ends - Duration::days(7), ends)
+        .await;
 }
 
 fn member(server: &TestServer, agency: &str, email: &str) {
@@ -168,76 +125,41 @@ async fn the_week_lists_visits_by_technician_with_absences_and_another_agency_is
     let other = init_org(server.data_dir.path(), "Autre", "admin@autre.fr");
     let db = Db::open(&server);
     let monday = next_monday();
-    let alice = db.technician(&org.agency_id, "Alice Durand", "Paris 15e", 6);
-    let bruno = db.technician(&org.agency_id, "Bruno Petit", "Paris 15e", 6);
-    db.absence(
-        &bruno,
-        monday + Duration::days(1),
-        monday + Duration::days(2),
-    );
-    let building = db.building(&org.agency_id, "Résidence Lourmel", "75015", "Paris");
-    let lift = db.equipment(
-        &org.agency_id,
-        &building,
-        "ASC-001",
-        "ascenseur",
-        "parc",
-        monday,
-    );
-    let visit = db.planned(
-        &org.agency_id,
-        &lift,
-        Some(&alice),
-        monday + Duration::days(3),
-    );
-    db.0.execute(
-        "UPDATE visits SET deadline = ?2 WHERE id = ?1",
-        params![visit, day_text(monday + Duration::days(2))],
-    )
-    .expect("deadline");
-    let unassigned_lift = db.equipment(
-        &org.agency_id,
-        &building,
-        "ASC-002",
-        "ascenseur",
-        "parc",
-        monday,
-    );
-    db.planned(&org.agency_id, &unassigned_lift, None, monday);
+    let world = World::in_agency(&server, &org.agency_id);
+    let far = World::in_agency(&server, &other.agency_id);
+    let alice = new_technician(&world, "Alice Durand", "Paris 15e", 6).await;
+    let bruno = new_technician(&world, "Bruno Petit", "Paris 15e", 6).await;
+    world
+        .absence(
+            &bruno,
+            monday + Duration::days(1),
+            monday + Duration::days(2),
+            "Congés payés",
+        )
+        .await;
+    let building = new_building(&world, "Résidence Lourmel", "75015", "Paris").await;
+    let lift = new_lift(&world, &building, "ASC-001", monday).await;
+    // Every two days: the deadline is Wednesday.
+    world.visit_interval(&lift, 2).await;
+    let visit = world
+        .visit(&lift, Some(&alice), monday + Duration::days(3))
+        .await;
+    let unassigned_lift = new_lift(&world, &building, "ASC-002", monday).await;
+    world.visit(&unassigned_lift, None, monday).await;
     // A technician who left keeps his row while he carries a visit of the week;
     // one who left without visits that week has none.
-    let gone = db.technician(&org.agency_id, "Zoé Ancienne", "Paris 15e", 6);
-    let gone_idle = db.technician(&org.agency_id, "Yves Parti", "Paris 15e", 6);
-    db.0.execute(
-        "UPDATE technicians SET active = 0 WHERE id IN (?1, ?2)",
-        params![gone, gone_idle],
-    )
-    .expect("inactive");
-    let third_lift = db.equipment(
-        &org.agency_id,
-        &building,
-        "ASC-003",
-        "ascenseur",
-        "parc",
-        monday,
-    );
-    db.planned(
-        &org.agency_id,
-        &third_lift,
-        Some(&gone),
-        monday + Duration::days(5),
-    );
-    let other_tech = db.technician(&other.agency_id, "Autre Tech", "Paris 15e", 6);
-    let other_building = db.building(&other.agency_id, "Ailleurs", "75015", "Paris");
-    let other_lift = db.equipment(
-        &other.agency_id,
-        &other_building,
-        "ASC-900",
-        "ascenseur",
-        "parc",
-        monday,
-    );
-    let other_visit = db.planned(&other.agency_id, &other_lift, Some(&other_tech), monday);
+    let gone = new_technician(&world, "Zoé Ancienne", "Paris 15e", 6).await;
+    let gone_idle = new_technician(&world, "Yves Parti", "Paris 15e", 6).await;
+    let third_lift = new_lift(&world, &building, "ASC-003", monday).await;
+    world
+        .visit(&third_lift, Some(&gone), monday + Duration::days(5))
+        .await;
+    world.deactivate_technician(&gone).await;
+    world.deactivate_technician(&gone_idle).await;
+    let other_tech = new_technician(&far, "Autre Tech", "Paris 15e", 6).await;
+    let other_building = new_building(&far, "Ailleurs", "75015", "Paris").await;
+    let other_lift = new_lift(&far, &other_building, "ASC-900", monday).await;
+    let other_visit = far.visit(&other_lift, Some(&other_tech), monday).await;
 
     let staff = StaffClient::sign_in(&server, "admin@org.fr", "motdepasse-solide").await;
     let (status, week) = staff
@@ -337,22 +259,24 @@ async fn a_visit_is_created_moved_started_and_closed_with_french_refusals() {
     let db = Db::open(&server);
     let monday = next_monday();
     let days: Vec<NaiveDate> = (0..7).map(|i| monday + Duration::days(i)).collect();
-    let alice = db.technician(&org.agency_id, "Alice Durand", "Paris 15e", 6);
-    let bruno = db.technician(&org.agency_id, "Bruno Petit", "Paris 15e", 6);
-    db.absence(&bruno, days[1], days[1]);
-    let foreign_tech = db.technician(&other.agency_id, "Autre Tech", "Paris 15e", 6);
-    let building = db.building(&org.agency_id, "Résidence Lourmel", "75015", "Paris");
+    let world = World::in_agency(&server, &org.agency_id);
+    let alice = new_technician(&world, "Alice Durand", "Paris 15e", 6).await;
+    let bruno = new_technician(&world, "Bruno Petit", "Paris 15e", 6).await;
+    world
+        .absence(&bruno, days[1], days[1], "Congés payés")
+        .await;
+    let foreign_tech = new_technician(
+        &World::in_agency(&server, &other.agency_id),
+        "Autre Tech",
+        "Paris 15e",
+        6,
+    )
+    .await;
+    let building = new_building(&world, "Résidence Lourmel", "75015", "Paris").await;
     let plan_start = clock::paris_today() - Duration::days(100);
-    let lift = db.equipment(
-        &org.agency_id,
-        &building,
-        "ASC-001",
-        "ascenseur",
-        "parc",
-        plan_start,
-    );
+    let lift = new_lift(&world, &building, "ASC-001", plan_start).await;
     let last_done = clock::paris_today() - Duration::days(30);
-    db.done(&org.agency_id, &lift, &alice, last_done);
+    done_visit(&world, &lift, &alice, last_done).await;
 
     // Members plan too.
     let staff = StaffClient::sign_in(&server, "membre@org.fr", "motdepasse-solide").await;
@@ -394,14 +318,7 @@ async fn a_visit_is_created_moved_started_and_closed_with_french_refusals() {
             french(days[0])
         ))
     );
-    let second = db.equipment(
-        &org.agency_id,
-        &building,
-        "ASC-002",
-        "ascenseur",
-        "parc",
-        plan_start,
-    );
+    let second = new_lift(&world, &building, "ASC-002", plan_start).await;
     for (body, message) in [
         (
             json!({ "equipmentId": second, "plannedFor": day_text(clock::paris_today() - Duration::days(1)) }),
@@ -561,32 +478,20 @@ async fn the_maintenance_interval_is_an_administrators_and_validated() {
     member(&server, &org.agency_id, "membre@org.fr");
     let db = Db::open(&server);
     let start = NaiveDate::from_ymd_opt(2026, 1, 5).expect("day");
-    let building = db.building(&org.agency_id, "Résidence", "75015", "Paris");
-    let lift = db.equipment(
-        &org.agency_id,
-        &building,
-        "ASC-001",
-        "ascenseur",
-        "parc",
-        start,
-    );
-    let door = db.equipment(
-        &org.agency_id,
-        &building,
-        "PFE-001",
-        "porte_fermeture",
-        "parc",
-        start,
-    );
-    let other_building = db.building(&other.agency_id, "Ailleurs", "75015", "Paris");
-    let foreign = db.equipment(
-        &other.agency_id,
-        &other_building,
-        "ASC-9",
-        "ascenseur",
-        "parc",
-        start,
-    );
+    let world = World::in_agency(&server, &org.agency_id);
+    let far = World::in_agency(&server, &other.agency_id);
+    let building = new_building(&world, "Résidence", "75015", "Paris").await;
+    let lift = new_lift(&world, &building, "ASC-001", start).await;
+    let door = world
+        .equipment_since(
+            "PFE-001",
+            ("porte_fermeture", "parc"),
+            Some(&building),
+            start,
+        )
+        .await;
+    let other_building = new_building(&far, "Ailleurs", "75015", "Paris").await;
+    let foreign = new_lift(&far, &other_building, "ASC-9", start).await;
 
     let admin = StaffClient::sign_in(&server, "admin@org.fr", "motdepasse-solide").await;
     let (status, plan) = admin.get(&format!("/planning/equipment/{lift}")).await;
@@ -698,74 +603,67 @@ async fn next_week_is_proposed_from_the_plan_reviewed_and_saved_in_one_transacti
     let monday = next_monday();
     let days: Vec<NaiveDate> = (0..7).map(|i| monday + Duration::days(i)).collect();
     let agency = org.agency_id.as_str();
+    let world = World::in_agency(&server, agency);
     // Alice covers Paris 15e, two visits a day, and already has one on Monday.
-    let alice = db.technician(agency, "Alice Durand", "Paris 15e", 2);
+    let alice = new_technician(&world, "Alice Durand", "Paris 15e", 2).await;
     // Bruno covers it too but is away all week.
-    let bruno = db.technician(agency, "Bruno Petit", "75015", 6);
-    db.absence(&bruno, days[0] - Duration::days(3), days[6]);
+    let bruno = new_technician(&world, "Bruno Petit", "75015", 6).await;
+    world
+        .absence(&bruno, days[0] - Duration::days(3), days[6], "Congés payés")
+        .await;
     // Chloé covers Issy and rests on Monday after her standby (ends 08:00 Paris).
-    let chloe = db.technician(agency, "Chloé Martin", "Issy-les-Moulineaux", 6);
+    let chloe = new_technician(&world, "Chloé Martin", "Issy-les-Moulineaux", 6).await;
     let offset = clock::paris_offset_hours(days[0].and_hms_opt(12, 0, 0).expect("noon").and_utc());
-    db.on_call_until(
+    on_call_until(
+        &world,
         &chloe,
         days[0].and_hms_opt(8, 0, 0).expect("8h").and_utc() - Duration::hours(offset),
-    );
-    let paris = db.building(agency, "Résidence Lourmel", "75015", "Paris");
-    let issy = db.building(agency, "Les Jardins", "92130", "Issy-les-Moulineaux");
-    let montreuil = db.building(agency, "Croix de Chavaux", "93100", "Montreuil");
+    )
+    .await;
+    let paris = new_building(&world, "Résidence Lourmel", "75015", "Paris").await;
+    let issy = new_building(&world, "Les Jardins", "92130", "Issy-les-Moulineaux").await;
+    let montreuil = new_building(&world, "Croix de Chavaux", "93100", "Montreuil").await;
     let start = clock::paris_today() - Duration::days(400);
     // Six lifts in Paris 15e, deadlines from Tuesday to Sunday of next week
     // (last visit 42 days before).
     let mut paris_lifts = Vec::new();
     for i in 0..6 {
-        let lift = db.equipment(
-            agency,
-            &paris,
-            &format!("P-{i}"),
-            "ascenseur",
-            "parc",
-            start,
-        );
-        db.done(
-            agency,
+        let lift = new_lift(&world, &paris, &format!("P-{i}"), start).await;
+        done_visit(
+            &world,
             &lift,
             &alice,
             days[6 - i as usize] - Duration::days(42),
-        );
+        )
+        .await;
         paris_lifts.push(lift);
     }
-    let busy = db.equipment(agency, &paris, "P-busy", "ascenseur", "parc", start);
-    db.planned(agency, &busy, Some(&alice), days[0]);
+    let busy = new_lift(&world, &paris, "P-busy", start).await;
+    world.visit(&busy, Some(&alice), days[0]).await;
     // Issy: due, deadline Monday.
-    let issy_lift = db.equipment(agency, &issy, "I-1", "ascenseur", "parc", start);
-    db.done(agency, &issy_lift, &chloe, days[0] - Duration::days(42));
+    let issy_lift = new_lift(&world, &issy, "I-1", start).await;
+    done_visit(&world, &issy_lift, &chloe, days[0] - Duration::days(42)).await;
     // Montreuil: no technician covers it.
-    let lost = db.equipment(agency, &montreuil, "M-1", "ascenseur", "parc", start);
+    let lost = new_lift(&world, &montreuil, "M-1", start).await;
     // Not due: deadline after next Sunday; outside the plan; already planned later.
-    let later = db.equipment(agency, &paris, "P-later", "ascenseur", "parc", start);
-    db.done(
-        agency,
+    let later = new_lift(&world, &paris, "P-later", start).await;
+    done_visit(
+        &world,
         &later,
         &alice,
         days[6] + Duration::days(1) - Duration::days(42),
-    );
-    db.equipment(agency, &paris, "P-hors", "ascenseur", "hors_parc", start);
-    let planned_later = db.equipment(agency, &paris, "P-planned", "ascenseur", "parc", start);
-    db.planned(
-        agency,
-        &planned_later,
-        Some(&alice),
-        days[6] + Duration::days(14),
-    );
-    let other_building = db.building(&other.agency_id, "Ailleurs", "75015", "Paris");
-    let foreign = db.equipment(
-        &other.agency_id,
-        &other_building,
-        "X-1",
-        "ascenseur",
-        "parc",
-        start,
-    );
+    )
+    .await;
+    world
+        .equipment_since("P-hors", ("ascenseur", "hors_parc"), Some(&paris), start)
+        .await;
+    let planned_later = new_lift(&world, &paris, "P-planned", start).await;
+    world
+        .visit(&planned_later, Some(&alice), days[6] + Duration::days(14))
+        .await;
+    let far = World::in_agency(&server, &other.agency_id);
+    let other_building = new_building(&far, "Ailleurs", "75015", "Paris").await;
+    let foreign = new_lift(&far, &other_building, "X-1", start).await;
     let visits_before = db.count("SELECT count(*) FROM visits");
 
     let staff = StaffClient::sign_in(&server, "membre@org.fr", "motdepasse-solide").await;
@@ -960,85 +858,88 @@ async fn the_week_and_the_proposal_stay_fast_on_a_large_agency() {
     let db = Db::open(&server);
     let agency = org.agency_id.as_str();
     let monday = next_monday();
-    let start = clock::paris_today() - Duration::days(400);
-    let now = clock::now_text();
-    let tx = db.0.unchecked_transaction().expect("tx");
-    let mut technicians = Vec::new();
-    for t in 0..60 {
-        let tech = id();
-        tx.execute(
-            "INSERT INTO technicians (id, agency_id, name, sectors, daily_capacity, created_at)
-             VALUES (?1, ?2, ?3, ?4, 8, ?5)",
-            params![
-                tech,
-                agency,
-                format!("Tech {t:02}"),
-                format!("750{:02}", 1 + t % 20),
-                now
-            ],
-        )
-        .expect("technician");
-        technicians.push(tech);
-    }
+    let world = World::in_agency(&server, agency);
+    let jobs = (0..60)
+        .map(|t| {
+            let world = world.same();
+            async move {
+                new_technician(
+                    &world,
+                    &format!("Tech {t:02}"),
+                    &format!("750{:02}", 1 + t % 20),
+                    8,
+                )
+                .await
+            }
+        })
+        .collect();
+    let technicians = world.side_by_side(WIDTH, jobs).await;
     // 20,000 equipment under contract, each with a done visit; 2,000 planned
     // in the week shown.
-    for i in 0..20_000 {
-        let building = id();
-        let postal = format!("750{:02}", 1 + i % 20);
-        tx.execute(
-            "INSERT INTO buildings (id, agency_id, name, address, postal_code, city, created_at, updated_at)
-             VALUES (?1, ?2, 'Immeuble', '1 rue X', ?3, 'Paris', ?4, ?4)",
-            params![building, agency, postal, now],
-        )
-        .expect("building");
-        let equipment = id();
-        tx.execute(
-            "INSERT INTO equipment (id, agency_id, building_id, number, type, maintenance_contract,
-                                    plan_start_on, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, 'ascenseur', 'parc', ?5, ?6, ?6)",
-            params![
-                equipment,
-                agency,
-                building,
-                format!("ASC-{i:05}"),
-                day_text(start),
-                now
-            ],
-        )
-        .expect("equipment");
-        let done = clock::paris_today() - Duration::days(1 + i64::from(i % 60));
-        tx.execute(
-            "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, status,
-                                 done_on, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'faite', ?5, ?6, ?6)",
-            params![
-                id(),
-                agency,
-                equipment,
-                technicians[(i % 60) as usize],
-                day_text(done),
-                now
-            ],
-        )
-        .expect("done");
-        if i % 10 == 0 {
-            tx.execute(
-                "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, status,
-                                     created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'planifiee', ?6, ?6)",
-                params![
-                    id(),
-                    agency,
-                    equipment,
-                    technicians[((i / 10) % 60) as usize],
-                    day_text(monday + Duration::days(i64::from((i / 600) % 5))),
-                    now
-                ],
+    let jobs = (0..20_000)
+        .map(|i| {
+            let world = world.same();
+            async move {
+                let building = world
+                    .building(
+                        Some("Immeuble"),
+                        "1 rue X",
+                        Some(&format!("750{:02}", 1 + i % 20)),
+                        Some("Paris"),
+                    )
+                    .await;
+                world.lift(&format!("ASC-{i:05}"), Some(&building)).await
+            }
+        })
+        .collect();
+    let equipment = world.side_by_side(WIDTH, jobs).await;
+    // The done visits are planned before their days, then entered afterwards.
+    let done_on = |i: usize| clock::paris_today() - Duration::days(1 + (i % 60) as i64);
+    let jobs = equipment
+        .iter()
+        .enumerate()
+        .map(|(i, equipment)| {
+            let (world, equipment) = (world.same(), equipment.clone());
+            let (tech, day) = (technicians[i % 60].clone(), done_on(i));
+            async move { world.visit_now(&equipment, Some(&tech), day).await }
+        })
+        .collect();
+    let visits = world
+        .at(morning(done_on(59) - Duration::days(1)), || {
+            world.side_by_side(WIDTH, jobs)
+        })
+        .await;
+    let jobs = visits
+        .into_iter()
+        .enumerate()
+        .map(|(i, visit)| {
+            let world = world.same();
+            let arrived = done_on(i).and_hms_opt(8, 0, 0).expect("8h").and_utc();
+            async move {
+                world
+                    .complete_visit(
+                        &visit,
+                        (arrived, arrived + Duration::hours(1)),
+                        "Mme Martin",
+                    )
+                    .await
+            }
+        })
+        .collect();
+    world.side_by_side(WIDTH, jobs).await;
+    let planned: Vec<(String, String, NaiveDate)> = equipment
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 10 == 0)
+        .map(|(i, equipment)| {
+            (
+                equipment.clone(),
+                technicians[(i / 10) % 60].clone(),
+                monday + Duration::days(((i / 600) % 5) as i64),
             )
-            .expect("planned");
-        }
-    }
-    tx.commit().expect("commit");
+        })
+        .collect();
+    world.saved_visits(&planned).await;
 
     let staff = StaffClient::sign_in(&server, "admin@org.fr", "motdepasse-solide").await;
     let started = std::time::Instant::now();

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use common::app::StaffClient;
+use common::world::World;
 use common::*;
 use liftdesk::auth::rate_limit::RateLimit;
 use liftdesk::notices::Notice;
@@ -310,19 +311,16 @@ async fn a_call_from_a_call_center_is_announced_to_the_shell() {
         "Astreinte",
     ]);
     let key = str_of(&key, "key").to_owned();
-    let conn = open_db(server.data_dir.path());
-    conn.execute(
-        "INSERT INTO buildings (id, agency_id, name, address, city, created_at, updated_at)
-         VALUES ('b-1', ?1, 'Résidence Les Tilleuls', '12 rue des Lilas', 'Lyon', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
-        [&org.agency_id],
-    )
-    .expect("building");
-    conn.execute(
-        "INSERT INTO equipment (id, agency_id, building_id, number, type, maintenance_contract, created_at, updated_at)
-         VALUES ('eq-42', ?1, 'b-1', 'ASC-42', 'ascenseur', 'parc', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
-        [&org.agency_id],
-    )
-    .expect("equipment");
+    let ours = World::in_agency(&server, &org.agency_id);
+    let building = ours
+        .building(
+            Some("Résidence Les Tilleuls"),
+            "12 rue des Lilas",
+            None,
+            Some("Lyon"),
+        )
+        .await;
+    ours.lift("ASC-42", Some(&building)).await;
     let post = |reference: &'static str, call_type: &'static str| {
         server
             .client

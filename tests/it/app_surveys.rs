@@ -9,7 +9,9 @@ use crate::common;
 
 use std::path::Path;
 
+use chrono::{DateTime, Duration, Utc};
 use common::app::StaffClient;
+use common::world::World as Fixtures;
 use common::*;
 use rusqlite::params;
 use serde_json::{Value, json};
@@ -25,19 +27,32 @@ fn new_id() -> String {
     uuid::Uuid::now_v7().to_string()
 }
 
-fn equipment(dir: &Path, agency: &str, number: &str) -> String {
-    let id = new_id();
-    open_db(dir)
-        .execute(
-            "INSERT INTO equipment (id, agency_id, number, type, maintenance_contract, created_at, updated_at)
-             VALUES (?1, ?2, ?3, 'ascenseur', 'parc', ?4, ?4)",
-            params![id, agency, number, CREATED],
-        )
-        .expect("equipment");
-    id
+/// CREATED plus `minutes`.
+fn created(minutes: i64) -> DateTime<Utc> {
+    liftdesk::clock::parse_timestamp(CREATED).expect("instant") + Duration::minutes(minutes)
 }
 
-/// A survey created `minutes` after CREATED (the list is newest first).
+/// A survey of the equipment `number` opened in the app by the mobile account
+/// `email` `minutes` after CREATED (the list is newest first).
+async fn opened(
+    server: &TestServer,
+    agency: &str,
+    number: &str,
+    email: &str,
+    minutes: i64,
+) -> String {
+    let fixtures = Fixtures::in_agency(server, agency);
+    fixtures
+        .at(created(minutes), || fixtures.opened_survey(number, email))
+        .await
+}
+
+/// A survey created `minutes` after CREATED (the list is newest first),
+/// « Prise en main du parc », due 2026-04-01, three photos, in SQL: it is
+/// one of several open surveys of an equipment, holds data entered before
+/// its submission, or has a due day and photos, which no operation writes
+/// (a survey is asked for only when its equipment has none open, its data
+/// are recorded by its submission, and nothing sets a due day or photos).
 fn survey(
     dir: &Path,
     agency: &str,
@@ -47,11 +62,7 @@ fn survey(
     minutes: i64,
 ) -> String {
     let id = new_id();
-    let created = format!(
-        "2026-03-02T{:02}:{:02}:00.000Z",
-        9 + minutes / 60,
-        minutes % 60
-    );
+    let created = liftdesk::clock::format_timestamp(created(minutes));
     open_db(dir)
         .execute(
             "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, due_on,
@@ -63,6 +74,8 @@ fn survey(
     id
 }
 
+/// A datum entered in the mobile app on a survey not yet submitted, in
+/// SQL: no operation records a survey's data before its submission.
 fn survey_value(dir: &Path, survey: &str, code: &str, value: Value) {
     open_db(dir)
         .execute(
@@ -157,7 +170,8 @@ struct World {
     member: StaffClient,
     surveyor: StaffClient,
     outsider: StaffClient,
-    /// ASC-1, surveyed by every survey of `org` below.
+    /// ASC-1, surveyed by the surveys of `org` below but the third and the
+    /// fifth (ASC-2 and ASC-3: an equipment has one open survey at a time).
     equipment: String,
     /// REL-2026-00001 … 00005 (00004 `termine`), oldest first.
     surveys: Vec<String>,
@@ -184,32 +198,44 @@ async fn world() -> World {
     let other = init_org(dir, "Martin", "paul@martin.fr");
     user(dir, "membre@durand.fr", &org.agency_id, false);
     user(dir, "releveur@durand.fr", &org.agency_id, true);
-    let eq = equipment(dir, &org.agency_id, "ASC-1");
-    let surveys: Vec<String> = (1..=5)
-        .map(|n| {
-            let status = if n == 4 { "termine" } else { "a_realiser" };
-            survey(
-                dir,
-                &org.agency_id,
-                &eq,
-                &format!("REL-2026-0000{n}"),
-                status,
-                n,
-            )
-        })
-        .collect();
+    let server = TestServer::start_in(data_dir).await;
+    let dir = server.data_dir.path();
+    let fixtures = Fixtures::in_agency(&server, &org.agency_id);
+    let eq = fixtures.lift("ASC-1", None).await;
+    fixtures.lift("ASC-2", None).await;
+    fixtures.lift("ASC-3", None).await;
+    let mut surveys = Vec::new();
+    for n in 1..=5 {
+        let survey = match n {
+            3 => opened(&server, &org.agency_id, "ASC-2", "releveur@durand.fr", n).await,
+            5 => opened(&server, &org.agency_id, "ASC-3", "releveur@durand.fr", n).await,
+            _ => {
+                let status = if n == 4 { "termine" } else { "a_realiser" };
+                survey(
+                    dir,
+                    &org.agency_id,
+                    &eq,
+                    &format!("REL-2026-0000{n}"),
+                    status,
+                    n,
+                )
+            }
+        };
+        surveys.push(survey);
+    }
     survey_value(dir, &surveys[0], "charge_utile", json!(630));
     survey_value(dir, &surveys[0], "porte_cabine_type", json!("Battante"));
-    let foreign_eq = equipment(dir, &other.agency_id, "AUTRE-1");
-    let foreign = survey(
-        dir,
+    let theirs = Fixtures::in_agency(&server, &other.agency_id);
+    theirs.lift("AUTRE-1", None).await;
+    theirs.staff_account("releveur@martin.fr", true).await;
+    let foreign = opened(
+        &server,
         &other.agency_id,
-        &foreign_eq,
-        "REL-2026-00001",
-        "a_realiser",
+        "AUTRE-1",
+        "releveur@martin.fr",
         0,
-    );
-    let server = TestServer::start_in(data_dir).await;
+    )
+    .await;
     let admin = StaffClient::sign_in(&server, "claire@durand.fr", PASSWORD).await;
     let member = StaffClient::sign_in(&server, "membre@durand.fr", "motdepasse1").await;
     let surveyor = StaffClient::sign_in(&server, "releveur@durand.fr", "motdepasse1").await;

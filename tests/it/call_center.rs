@@ -1,24 +1,20 @@
 //! The call-center API (`/api/partners`): POST /calls and GET
 //! /calls/{reference} over HTTP against the real router, with call-center
-//! keys made by the CLI and equipment written with SQL.
+//! keys made by the CLI and equipment added by the operation.
 
 use crate::common;
 
 use std::num::NonZeroU32;
 
 use chrono::{Duration, Utc};
+use common::world::World;
 use common::*;
 use liftdesk::auth::rate_limit::RateLimit;
 use liftdesk::clock;
-use rusqlite::params;
 use serde_json::{Value, json};
 
 const UNAUTHORIZED: &str =
     "Authentification requise : clé de centre d'appels manquante, inconnue ou révoquée.";
-
-fn id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
 
 fn keys_of(value: &Value) -> Vec<&str> {
     let mut keys: Vec<&str> = value
@@ -49,18 +45,6 @@ fn call_center_key(server: &TestServer, agency: &str, center: &str) -> Key {
         id: str_of(&out, "id").to_owned(),
         key: str_of(&out, "key").to_owned(),
     }
-}
-
-fn equipment(server: &TestServer, agency: &str, number: &str) -> String {
-    let equipment = id();
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO equipment (id, agency_id, number, type, maintenance_contract, created_at, updated_at)
-             VALUES (?1, ?2, ?3, 'ascenseur', 'parc', ?4, ?4)",
-            params![equipment, agency, number, clock::now_text()],
-        )
-        .expect("equipment");
-    equipment
 }
 
 async fn post_call(server: &TestServer, key: &str, body: &Value) -> (u16, Value) {
@@ -128,7 +112,9 @@ async fn fixture() -> Fixture {
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
     let key = call_center_key(&server, &org.agency_id, "Astreinte Plus");
-    let equipment = equipment(&server, &org.agency_id, "ASC 0042");
+    let equipment = World::in_agency(&server, &org.agency_id)
+        .lift("ASC 0042", None)
+        .await;
     Fixture {
         server,
         org,

@@ -5,10 +5,13 @@ use crate::common;
 
 use axum::Router;
 use axum::routing::{get, post};
+use common::world::World;
 use common::*;
 use liftdesk::auth::call_center_key::CallCenterCaller;
 use liftdesk::auth::partner_key::{PartnerCaller, WorkflowError};
+use liftdesk::services::equipment::NewEquipment;
 use liftdesk::state::AppState;
+use liftdesk::store::equipment::IdentityRow;
 use serde_json::{Value, json};
 
 async fn probe_call_center(caller: CallCenterCaller) -> axum::Json<Value> {
@@ -173,19 +176,28 @@ async fn partner_keys_act_only_on_their_agencies_in_the_workflow_envelope() {
     );
 }
 
-#[test]
-fn the_knowledge_rate_counts_surveyed_fields_over_the_fields_of_the_type() {
+#[tokio::test]
+async fn the_knowledge_rate_counts_surveyed_fields_over_the_fields_of_the_type() {
     let dir = tempfile::tempdir().expect("dir");
     let org = init_org(dir.path(), "Org", "admin@org.fr");
     let other = init_org(dir.path(), "Autre", "admin@autre.fr");
     let conn = open_db(dir.path());
-    let now = "2026-11-21T08:00:00.000Z";
-    for (id, kind) in [("eq-lift", "ascenseur"), ("eq-door", "porte_fermeture")] {
-        conn.execute(
-            "INSERT INTO equipment (id, agency_id, number, type, created_at, updated_at) VALUES (?1, ?2, ?1, ?3, ?4, ?4)",
-            rusqlite::params![id, org.agency_id, kind, now],
-        )
-        .expect("equipment");
+    let store = liftdesk::server::open_store(dir.path()).expect("store");
+    let world = World::of_store(&store, &org.agency_id);
+    // The equipment numbered « eq-lift » and « eq-door », by number.
+    let mut ids = std::collections::HashMap::new();
+    for (number, kind) in [("eq-lift", "ascenseur"), ("eq-door", "porte_fermeture")] {
+        let id = world
+            .equipment_with(NewEquipment {
+                identity: IdentityRow {
+                    number: Some(number.to_owned()),
+                    equipment_type: Some(kind.to_owned()),
+                    ..IdentityRow::default()
+                },
+                ..NewEquipment::default()
+            })
+            .await;
+        ids.insert(number, id);
     }
     let applicable = |kind: &str| -> i64 {
         conn.query_row(
@@ -202,31 +214,25 @@ fn the_knowledge_rate_counts_surveyed_fields_over_the_fields_of_the_type() {
         "lift-only fields do not apply to a door"
     );
 
-    let store = liftdesk::server::open_store(dir.path()).expect("store");
     let rate = |equipment: &str, agency: &str| {
         store
             .read_blocking(|c| {
                 liftdesk::store::equipment::knowledge_rate(
                     c,
                     &liftdesk::domain::id::AgencyId::new(agency),
-                    &liftdesk::domain::id::EquipmentId::new(equipment),
+                    &liftdesk::domain::id::EquipmentId::new(ids[equipment].as_str()),
                 )
             })
             .expect("rate")
     };
     assert_eq!(rate("eq-lift", &org.agency_id), Some(0.0));
-    for (code, value) in [
-        ("charge_utile", "630"),
-        ("vitesse", "1.0"),
-        ("marque", "\"Otis\""),
-    ] {
-        for equipment in ["eq-lift", "eq-door"] {
-            conn.execute(
-                "INSERT INTO equipment_values (equipment_id, field_code, value, surveyed_at) VALUES (?1, ?2, ?3, ?4)",
-                rusqlite::params![equipment, code, value, now],
+    for equipment in ["eq-lift", "eq-door"] {
+        world
+            .technical_data(
+                &ids[equipment],
+                json!({ "charge_utile": 630, "vitesse": 1.0, "marque": "Otis" }),
             )
-            .expect("value");
-        }
+            .await;
     }
     let expected = |surveyed: usize, catalog: i64| {
         liftdesk::domain::knowledge::knowledge_rate(surveyed, catalog as usize)

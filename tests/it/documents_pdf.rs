@@ -9,18 +9,18 @@ use std::process::Command;
 
 use chrono::{Datelike, Duration};
 use common::app::StaffClient;
+use common::world::World as Fixtures;
 use common::*;
 use liftdesk::clock;
+use liftdesk::services::clients::ClientInput;
+use liftdesk::services::equipment::NewEquipment;
+use liftdesk::store::equipment::IdentityRow;
 use rusqlite::params;
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "motdepasse-solide";
 const CLIENT: &str = "CLI-000042";
 const SELLER_SIRET: &str = "55210055400013";
-
-fn new_id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
 
 struct World {
     server: TestServer,
@@ -43,22 +43,27 @@ async fn world() -> World {
         params![SELLER_SIRET, org.agency_id],
     )
     .expect("seller identity");
-    let client = new_id();
-    db.execute(
-        "INSERT INTO clients (id, agency_id, client_ref, nom, adresse, complement_adresse, siren,
-                              created_at, updated_at)
-         VALUES (?1, ?2, ?3, 'Syndic Dupont & Fils', '12 rue de la Paix, 75002 Paris', 'Bâtiment B',
-                 '732829320', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-        params![client, org.agency_id, CLIENT],
-    )
-    .expect("client");
-    let equipment = new_id();
-    db.execute(
-        "INSERT INTO equipment (id, agency_id, client_id, number, created_at, updated_at)
-         VALUES (?1, ?2, ?3, 'ASC 7', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-        params![equipment, org.agency_id, client],
-    )
-    .expect("equipment");
+    let ours = Fixtures::in_agency(&server, &org.agency_id);
+    let client = ours
+        .client(ClientInput {
+            client_id: Some(CLIENT.to_owned()),
+            nom: Some("Syndic Dupont & Fils".to_owned()),
+            adresse: Some(Some("12 rue de la Paix, 75002 Paris".to_owned())),
+            complement_adresse: Some(Some("Bâtiment B".to_owned())),
+            siren: Some(Some("732829320".to_owned())),
+            ..ClientInput::default()
+        })
+        .await;
+    let equipment = ours
+        .equipment_with(NewEquipment {
+            identity: IdentityRow {
+                number: Some("ASC 7".to_owned()),
+                ..IdentityRow::default()
+            },
+            building_id: None,
+            client_id: Some(client),
+        })
+        .await;
     World {
         server,
         org,

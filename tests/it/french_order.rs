@@ -3,32 +3,24 @@
 
 use crate::common;
 
+use common::world::World;
 use common::*;
 
 #[tokio::test]
 async fn technicians_are_listed_in_french_order() {
     let dir = tempfile::tempdir().expect("dir");
     let org = init_org(dir.path(), "Org", "admin@org.fr");
-    {
-        let conn = open_db(dir.path());
-        for (i, name) in [
-            "Zoé Martin",
-            "Éric Petit",
-            "Céline Roux",
-            "Christophe Blanc",
-            "denis Leroy",
-        ]
-        .iter()
-        .enumerate()
-        {
-            conn.execute(
-                "INSERT INTO technicians (id, agency_id, name, created_at) VALUES (?1, ?2, ?3, '2026-01-01T00:00:00.000Z')",
-                rusqlite::params![format!("tech-{i}"), org.agency_id, name],
-            )
-            .expect("technician");
-        }
-    }
     let server = TestServer::start_in(dir).await;
+    let world = World::in_agency(&server, &org.agency_id);
+    for name in [
+        "Zoé Martin",
+        "Éric Petit",
+        "Céline Roux",
+        "Christophe Blanc",
+        "denis Leroy",
+    ] {
+        world.technician(name, None).await;
+    }
     let (status, body) = server
         .get_with("/api/v2/technicians", Some(&org.admin_token), None)
         .await;

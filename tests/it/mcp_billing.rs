@@ -6,9 +6,15 @@
 
 use crate::common;
 
+use chrono::NaiveDate;
 use common::mcp::*;
+use common::world::World as Fixtures;
 use common::*;
-use rusqlite::{Connection, params};
+use liftdesk::domain::invoice::InvoiceStatus;
+use liftdesk::services::clients::ClientInput;
+use liftdesk::services::equipment::NewEquipment;
+use liftdesk::store::equipment::IdentityRow;
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
 fn new_id() -> String {
@@ -51,56 +57,35 @@ struct World {
     other_invoice: String,
 }
 
-fn insert_client(db: &Connection, agency: &str, client_ref: &str, name: &str) -> String {
-    let id = new_id();
-    db.execute(
-        "INSERT INTO clients (id, agency_id, client_ref, nom, adresse, siren, email, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, '12 rue de la Paix, 75002 Paris', '732829320', 'contact@dupont.fr',
-                 '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-        params![id, agency, client_ref, name],
-    )
-    .expect("client");
-    id
+/// A client with its address, SIREN and e-mail.
+async fn client(agency: &Fixtures, client_ref: &str, name: &str) {
+    agency
+        .client(ClientInput {
+            client_id: Some(client_ref.to_owned()),
+            nom: Some(name.to_owned()),
+            adresse: Some(Some("12 rue de la Paix, 75002 Paris".to_owned())),
+            siren: Some(Some("732829320".to_owned())),
+            email: Some(Some("contact@dupont.fr".to_owned())),
+            ..ClientInput::default()
+        })
+        .await;
 }
 
-fn insert_invoice(
-    db: &Connection,
-    agency: &str,
-    client: &str,
-    status: &str,
-    day: &str,
-    seq: i64,
+/// An invoice of 100 € excl. of the client, brought to `status` on `day`.
+async fn invoice(
+    agency: &Fixtures,
+    client_ref: &str,
+    status: InvoiceStatus,
+    day: NaiveDate,
 ) -> String {
-    let id = new_id();
-    let issued = status != "brouillon";
-    db.execute(
-        "INSERT INTO invoices (id, agency_id, client_id, nature, status, number, number_year,
-                               number_seq, buyer_name, issued_on, due_on, paid_on,
-                               total_excl_cents, total_incl_cents, created_on, created_at, updated_at)
-         VALUES (?1, ?2, ?3, 'facture', ?4, ?5, ?6, ?7, 'Syndic Dupont', ?8, ?8, ?9, 10000, 12000,
-                 ?10, ?11, ?11)",
-        params![
-            id,
-            agency,
-            client,
-            status,
-            issued.then(|| format!("FA-2026-{seq:06}")),
-            issued.then_some(2026),
-            issued.then_some(seq),
-            issued.then_some(day),
-            (status == "payee").then_some(day),
+    agency
+        .invoice_on(
             day,
-            format!("{day}T09:00:00.000Z"),
-        ],
-    )
-    .expect("invoice");
-    db.execute(
-        "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli, unit_price_cents, vat_rate_bp)
-         VALUES (?1, ?2, 1, 'Maintenance', 1000, 10000, 2000)",
-        params![new_id(), id],
-    )
-    .expect("line");
-    id
+            client_ref,
+            status,
+            vec![Fixtures::line("Maintenance", 1.0, 100.0, None)],
+        )
+        .await
 }
 
 async fn world() -> World {
@@ -145,38 +130,43 @@ async fn world() -> World {
             "t",
         ],
     );
-    let db = open_db(&dir);
+    let ours = Fixtures::in_agency(&server, &org.agency_id);
+    let theirs = Fixtures::in_agency(&server, &other.agency_id);
     let mut equipment_ids = Vec::new();
-    for agency in [&org.agency_id, &other.agency_id] {
-        let id = new_id();
-        db.execute(
-            "INSERT INTO equipment (id, agency_id, number, type, created_at, updated_at)
-             VALUES (?1, ?2, 'ASC 0042', 'ascenseur', '2026-01-05T08:00:00.000Z', '2026-01-05T08:00:00.000Z')",
-            params![id, agency],
-        )
-        .expect("equipment");
+    for agency in [&ours, &theirs] {
+        let id = agency
+            .equipment_with(NewEquipment {
+                identity: IdentityRow {
+                    number: Some("ASC 0042".to_owned()),
+                    equipment_type: Some("ascenseur".to_owned()),
+                    ..IdentityRow::default()
+                },
+                ..NewEquipment::default()
+            })
+            .await;
         equipment_ids.push(id);
     }
-    let dupont = insert_client(&db, &org.agency_id, "CLI-000001", "Syndic Dupont");
-    let lebrun = insert_client(&db, &org.agency_id, "CLI-000002", "Résidence Lebrun");
-    let theirs = insert_client(&db, &other.agency_id, "CLI-000001", "Syndic Dupont");
+    client(&ours, "CLI-000001", "Syndic Dupont").await;
+    client(&ours, "CLI-000002", "Résidence Lebrun").await;
+    client(&theirs, "CLI-000001", "Syndic Dupont").await;
     let statuses = [
-        "brouillon",
-        "emise",
-        "envoyee",
-        "payee",
-        "emise",
-        "envoyee",
-        "payee",
+        InvoiceStatus::Brouillon,
+        InvoiceStatus::Emise,
+        InvoiceStatus::Envoyee,
+        InvoiceStatus::Payee,
+        InvoiceStatus::Emise,
+        InvoiceStatus::Envoyee,
+        InvoiceStatus::Payee,
     ];
     let mut dupont_invoices = Vec::new();
     for (i, status) in statuses.into_iter().enumerate() {
-        let day = format!("2026-03-{:02}", 2 + i);
-        let id = insert_invoice(&db, &org.agency_id, &dupont, status, &day, i as i64 + 1);
-        dupont_invoices.push((id, status));
-        insert_invoice(&db, &org.agency_id, &lebrun, status, &day, i as i64 + 20);
+        let day = NaiveDate::from_ymd_opt(2026, 3, 2 + i as u32).expect("day");
+        let id = invoice(&ours, "CLI-000001", status, day).await;
+        dupont_invoices.push((id, status.as_str()));
+        invoice(&ours, "CLI-000002", status, day).await;
     }
-    let other_invoice = insert_invoice(&db, &other.agency_id, &theirs, "emise", "2026-03-02", 1);
+    let day = NaiveDate::from_ymd_opt(2026, 3, 2).expect("day");
+    let other_invoice = invoice(&theirs, "CLI-000001", InvoiceStatus::Emise, day).await;
     World {
         server,
         org,
@@ -767,11 +757,13 @@ async fn an_invoice_is_drafted_issued_sent_and_paid_and_credit_notes_are_for_adm
     member.cancel().await.expect("close");
 
     // An archived client cannot be billed, as through REST.
-    db.execute(
-        "UPDATE clients SET supprime = 1 WHERE client_ref = 'CLI-000002' AND agency_id = ?1",
-        [&w.org.agency_id],
-    )
-    .expect("archive");
+    Fixtures::in_agency(&w.server, &w.org.agency_id)
+        .client(ClientInput {
+            client_id: Some("CLI-000002".to_owned()),
+            supprime: Some(true),
+            ..ClientInput::default()
+        })
+        .await;
     let body = json!({ "clientId": "CLI-000002", "lines": [{ "label": "Visite", "quantity": 1, "unitPrice": 90 }] });
     let (status, message) = refused(&client, "creer_facture", body.clone()).await;
     let (rest_status, rest_body) = post(&w.server, "/api/v2/invoices", &w.token, Some(body)).await;

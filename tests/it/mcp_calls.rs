@@ -8,84 +8,55 @@ use crate::common;
 
 use chrono::{Days, Duration, Utc};
 use common::mcp::*;
+use common::world::World as Fixtures;
 use common::*;
 use liftdesk::clock;
-use rusqlite::{Connection, params};
+use liftdesk::services::calls::CenterCallInput;
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
 fn id() -> String {
     uuid::Uuid::now_v7().to_string()
 }
 
-fn building(db: &Connection, agency: &str, name: &str, street: &str) -> String {
-    let building = id();
-    db.execute(
-        "INSERT INTO buildings (id, agency_id, name, address, postal_code, city, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, '92200', 'Neuilly-sur-Seine', ?5, ?5)",
-        params![building, agency, name, street, clock::now_text()],
-    )
-    .expect("building");
-    building
+async fn building(fixtures: &Fixtures, name: &str, street: &str) -> String {
+    fixtures
+        .building(Some(name), street, Some("92200"), Some("Neuilly-sur-Seine"))
+        .await
 }
 
-fn equipment(db: &Connection, agency: &str, building: &str, number: &str) -> String {
-    let equipment = id();
-    db.execute(
-        "INSERT INTO equipment (id, agency_id, building_id, number, type, maintenance_contract, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, 'ascenseur', 'parc', ?5, ?5)",
-        params![equipment, agency, building, number, clock::now_text()],
-    )
-    .expect("equipment");
-    equipment
+async fn technician(fixtures: &Fixtures, name: &str) -> String {
+    fixtures.technician(name, Some("Neuilly-sur-Seine")).await
 }
 
-fn technician(db: &Connection, agency: &str, name: &str) -> String {
-    let tech = id();
-    db.execute(
-        "INSERT INTO technicians (id, agency_id, name, sectors, created_at) VALUES (?1, ?2, ?3, 'Neuilly-sur-Seine', ?4)",
-        params![tech, agency, name, clock::now_text()],
-    )
-    .expect("technician");
-    tech
-}
-
-fn insert_call(
-    db: &Connection,
-    agency: &str,
+/// A breakdown the call center received half an hour ago, still open.
+async fn open_call(
+    fixtures: &Fixtures,
+    center_key: &str,
     reference: &str,
-    equipment: &str,
-    status: &str,
+    equipment_number: &str,
 ) -> String {
-    let call = id();
-    let received = clock::format_timestamp(Utc::now() - Duration::minutes(30));
-    db.execute(
-        "INSERT INTO calls (id, agency_id, reference, equipment_id, type, description, caller,
-                            received_at, status, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, 'panne', 'Cabine arrêtée au 3e étage.', 'Gardienne', ?5, ?6, ?5, ?5)",
-        params![call, agency, reference, equipment, received, status],
-    )
-    .expect("call");
-    call
+    fixtures
+        .call_at(
+            center_key,
+            CenterCallInput {
+                reference: reference.to_owned(),
+                equipment: equipment_number.to_owned(),
+                call_type: "panne".to_owned(),
+                description: "Cabine arrêtée au 3e étage.".to_owned(),
+                caller: Some("Gardienne".to_owned()),
+                received_at: None,
+            },
+            Utc::now() - Duration::minutes(30),
+        )
+        .await
 }
 
-fn visit(db: &Connection, agency: &str, equipment: &str, technician: &str) -> String {
-    let visit = id();
-    let today = clock::paris_today();
-    db.execute(
-        "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, deadline, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
-        params![
-            visit,
-            agency,
-            equipment,
-            technician,
-            today.format("%Y-%m-%d").to_string(),
-            (today + Days::new(20)).format("%Y-%m-%d").to_string(),
-            clock::now_text()
-        ],
-    )
-    .expect("visit");
-    visit
+/// A visit planned today.
+async fn visit(fixtures: &Fixtures, equipment: &str, technician: &str) -> String {
+    fixtures
+        .visit(equipment, Some(technician), clock::paris_today())
+        .await
 }
 
 struct World {
@@ -113,52 +84,53 @@ async fn world() -> World {
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
     let other = init_org(server.data_dir.path(), "Autre", "admin@autre.fr");
-    let db = open_db(server.data_dir.path());
-    let a = org.agency_id.as_str();
+    let here = Fixtures::in_agency(&server, &org.agency_id);
     let tilleuls = building(
-        &db,
-        a,
+        &here,
         "Résidence Les Tilleuls",
         "12 avenue Charles de Gaulle",
-    );
-    let acacias = building(&db, a, "Résidence Les Acacias", "3 rue Émile Zola");
-    let tilleuls_lift = equipment(&db, a, &tilleuls, "ASC 10174");
-    let acacias_lift = equipment(&db, a, &acacias, "ASC 20001");
-    let karim = technician(&db, a, "Karim Legrand");
-    let alice = technician(&db, a, "Alice Martin");
-    // Karim is on call now.
-    db.execute(
-        "INSERT INTO technician_on_call (id, technician_id, starts_at, ends_at) VALUES (?1, ?2, ?3, ?4)",
-        params![
-            id(),
-            karim,
-            clock::format_timestamp(Utc::now() - Duration::hours(2)),
-            clock::format_timestamp(Utc::now() + Duration::hours(10))
-        ],
     )
-    .expect("on call");
-    let open_call = insert_call(&db, a, "CC-1", &tilleuls_lift, "ouverte");
-    let resolved_call = insert_call(&db, a, "CC-2", &tilleuls_lift, "resolue");
-    let acacias_call = insert_call(&db, a, "CC-3", &acacias_lift, "ouverte");
+    .await;
+    let acacias = building(&here, "Résidence Les Acacias", "3 rue Émile Zola").await;
+    let tilleuls_lift = here.lift("ASC 10174", Some(&tilleuls)).await;
+    let acacias_lift = here.lift("ASC 20001", Some(&acacias)).await;
+    // An equipment has one visit to come at most: Alice's is of the
+    // Acacias' second lift.
+    let acacias_second_lift = here.lift("ASC 20002", Some(&acacias)).await;
+    let karim = technician(&here, "Karim Legrand").await;
+    let alice = technician(&here, "Alice Martin").await;
+    // Karim is on call now.
+    here.on_call(
+        &karim,
+        Utc::now() - Duration::hours(2),
+        Utc::now() + Duration::hours(10),
+    )
+    .await;
+    let center = here.call_center_key("Centre d'appels").await;
+    let open_call_id = open_call(&here, &center, "CC-1", "ASC 10174").await;
+    let resolved_call = open_call(&here, &center, "CC-2", "ASC 10174").await;
+    here.move_call(&resolved_call, "resolue").await;
+    let acacias_call = open_call(&here, &center, "CC-3", "ASC 20001").await;
     let karim_visits = [
-        visit(&db, a, &tilleuls_lift, &karim),
-        visit(&db, a, &acacias_lift, &karim),
+        visit(&here, &tilleuls_lift, &karim).await,
+        visit(&here, &acacias_lift, &karim).await,
     ];
-    let alice_visit = visit(&db, a, &acacias_lift, &alice);
+    let alice_visit = visit(&here, &acacias_second_lift, &alice).await;
 
-    let o = other.agency_id.as_str();
-    let foreign_building = building(&db, o, "Résidence Les Tilleuls", "1 rue des Tilleuls");
-    let foreign_lift = equipment(&db, o, &foreign_building, "ASC 10174");
-    let stranger = technician(&db, o, "Xavier Ailleurs");
-    let foreign_call = insert_call(&db, o, "CC-1", &foreign_lift, "ouverte");
-    let foreign_visit = visit(&db, o, &foreign_lift, &stranger);
+    let there = Fixtures::in_agency(&server, &other.agency_id);
+    let foreign_building = building(&there, "Résidence Les Tilleuls", "1 rue des Tilleuls").await;
+    let foreign_lift = there.lift("ASC 10174", Some(&foreign_building)).await;
+    let stranger = technician(&there, "Xavier Ailleurs").await;
+    let foreign_center = there.call_center_key("Centre d'appels").await;
+    let foreign_call = open_call(&there, &foreign_center, "CC-1", "ASC 10174").await;
+    let foreign_visit = visit(&there, &foreign_lift, &stranger).await;
     World {
         server,
         org,
         other,
         karim,
         alice,
-        open_call,
+        open_call: open_call_id,
         resolved_call,
         acacias_call,
         karim_visits,

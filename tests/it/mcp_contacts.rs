@@ -7,27 +7,13 @@
 use crate::common;
 
 use common::mcp::*;
+use common::world::World as Fixtures;
 use common::*;
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 use serde_json::{Value, json};
-
-fn new_id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
 
 fn count(db: &Connection, sql: &str) -> i64 {
     db.query_row(sql, [], |r| r.get(0)).expect("count")
-}
-
-fn insert_client(db: &Connection, agency: &str, client_ref: &str, name: &str) -> String {
-    let id = new_id();
-    db.execute(
-        "INSERT INTO clients (id, agency_id, client_ref, nom, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-        params![id, agency, client_ref, name],
-    )
-    .expect("client");
-    id
 }
 
 struct World {
@@ -68,9 +54,12 @@ async fn world() -> World {
             &org.agency_id,
         ],
     );
-    let db = open_db(&dir);
-    let dupont = insert_client(&db, &org.agency_id, "CLI-000001", "Syndic Dupont");
-    insert_client(&db, &other.agency_id, "CLI-MARTIN", "Martin Immobilier");
+    let dupont = Fixtures::in_agency(&server, &org.agency_id)
+        .client_named("CLI-000001", "Syndic Dupont")
+        .await;
+    Fixtures::in_agency(&server, &other.agency_id)
+        .client_named("CLI-MARTIN", "Martin Immobilier")
+        .await;
     World {
         server,
         org,

@@ -1,22 +1,18 @@
 //! A breakdown call's life in the agency: POST /api/v2/calls/{id}/assign and
 //! /status, checked against `domain::call::transition`, with the effects the
 //! call center and the webhook outbox see. Calls are opened through the
-//! call-center API; fixtures are written with SQL.
+//! call-center API; fixtures are written by the operations.
 
 use crate::common;
 
 use std::num::NonZeroU32;
 
+use common::world::World as Fixtures;
 use common::*;
 use liftdesk::auth::rate_limit::RateLimit;
 use liftdesk::clock;
 use liftdesk::domain::call::{self, CallStatus};
-use rusqlite::params;
 use serde_json::{Value, json};
-
-fn id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
 
 fn keys_of(value: &Value) -> Vec<&str> {
     let mut keys: Vec<&str> = value
@@ -42,15 +38,10 @@ struct World {
     counter: std::cell::Cell<u32>,
 }
 
-fn technician(server: &TestServer, agency: &str, name: &str) -> String {
-    let tech = id();
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO technicians (id, agency_id, name, created_at) VALUES (?1, ?2, ?3, ?4)",
-            params![tech, agency, name, clock::now_text()],
-        )
-        .expect("technician");
-    tech
+async fn technician(server: &TestServer, agency: &str, name: &str) -> String {
+    Fixtures::in_agency(server, agency)
+        .technician(name, None)
+        .await
 }
 
 async fn world() -> World {
@@ -74,17 +65,12 @@ async fn world() -> World {
         "key",
     )
     .to_owned();
-    let equipment = id();
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO equipment (id, agency_id, number, type, maintenance_contract, created_at, updated_at)
-             VALUES (?1, ?2, 'ASC 7', 'ascenseur', 'parc', ?3, ?3)",
-            params![equipment, org.agency_id, clock::now_text()],
-        )
-        .expect("equipment");
-    let alice = technician(&server, &org.agency_id, "Alice Martin");
-    let bruno = technician(&server, &org.agency_id, "Bruno Petit");
-    let stranger = technician(&server, &other.agency_id, "Xavier Ailleurs");
+    let equipment = Fixtures::in_agency(&server, &org.agency_id)
+        .lift("ASC 7", None)
+        .await;
+    let alice = technician(&server, &org.agency_id, "Alice Martin").await;
+    let bruno = technician(&server, &org.agency_id, "Bruno Petit").await;
+    let stranger = technician(&server, &other.agency_id, "Xavier Ailleurs").await;
     World {
         server,
         org,
@@ -351,13 +337,10 @@ async fn assignment_rules() {
     let w = world().await;
     let (call, _) = w.open().await;
     let path = format!("/api/v2/calls/{call}/assign");
-    let inactive = technician(&w.server, &w.org.agency_id, "Denis Parti");
-    w.db()
-        .execute(
-            "UPDATE technicians SET active = 0 WHERE id = ?1",
-            [&inactive],
-        )
-        .expect("inactive");
+    let inactive = technician(&w.server, &w.org.agency_id, "Denis Parti").await;
+    Fixtures::in_agency(&w.server, &w.org.agency_id)
+        .deactivate_technician(&inactive)
+        .await;
     for (sent, needle) in [
         (
             json!({ "technicianId": "inconnu" }),

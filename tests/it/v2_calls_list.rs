@@ -1,12 +1,16 @@
 //! GET /api/v2/calls: the agency's breakdown calls, filtered (`status`,
 //! `equipment`), searched (`q`, accents and case ignored) and paged, trapped
-//! persons not yet freed first, never another agency's. Fixtures are SQL.
+//! persons not yet freed first, never another agency's. Fixtures are
+//! written by the operations (one call by SQL: see `stopped_unassigned`).
 
 use crate::common;
 
+use chrono::Duration;
+use common::world::World as Fixtures;
 use common::*;
 use liftdesk::clock;
-use rusqlite::{Connection, params};
+use liftdesk::services::calls::CenterCallInput;
+use rusqlite::params;
 use serde_json::{Value, json};
 
 fn id() -> String {
@@ -24,48 +28,21 @@ fn keys_of(value: &Value) -> Vec<&str> {
     keys
 }
 
-fn building(
-    db: &Connection,
-    agency: &str,
+async fn building(
+    fixtures: &Fixtures,
     name: &str,
     street: &str,
     postal: &str,
     city: &str,
 ) -> String {
-    let building = id();
-    db.execute(
-        "INSERT INTO buildings (id, agency_id, name, address, postal_code, city, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
-        params![building, agency, name, street, postal, city, clock::now_text()],
-    )
-    .expect("building");
-    building
-}
-
-fn equipment(db: &Connection, agency: &str, building: Option<&str>, number: &str) -> String {
-    let equipment = id();
-    db.execute(
-        "INSERT INTO equipment (id, agency_id, building_id, number, type, maintenance_contract, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, 'ascenseur', 'parc', ?5, ?5)",
-        params![equipment, agency, building, number, clock::now_text()],
-    )
-    .expect("equipment");
-    equipment
-}
-
-fn technician(db: &Connection, agency: &str, name: &str) -> String {
-    let tech = id();
-    db.execute(
-        "INSERT INTO technicians (id, agency_id, name, created_at) VALUES (?1, ?2, ?3, ?4)",
-        params![tech, agency, name, clock::now_text()],
-    )
-    .expect("technician");
-    tech
+    fixtures
+        .building(Some(name), street, Some(postal), Some(city))
+        .await
 }
 
 struct NewCall<'a> {
-    agency: &'a str,
     reference: &'a str,
+    /// The equipment's number, as the call center gives it.
     equipment: &'a str,
     call_type: &'a str,
     status: &'a str,
@@ -74,26 +51,68 @@ struct NewCall<'a> {
     technician: Option<&'a str>,
 }
 
-fn call(db: &Connection, c: NewCall<'_>) -> String {
+/// A call the center (`key`) sent at `received_at`, given to its technician
+/// a minute later, then moved to its status a minute apart each step.
+async fn call(fixtures: &Fixtures, key: &str, c: NewCall<'_>) -> String {
+    let received = clock::parse_timestamp(c.received_at).expect("received_at");
+    let call = fixtures
+        .call_at(
+            key,
+            CenterCallInput {
+                reference: c.reference.to_owned(),
+                equipment: c.equipment.to_owned(),
+                call_type: c.call_type.to_owned(),
+                description: "Appareil arrêté.".to_owned(),
+                caller: c.caller.map(str::to_owned),
+                received_at: None,
+            },
+            received,
+        )
+        .await;
+    let minute = |n: i64| received + Duration::minutes(n);
+    if let Some(technician) = c.technician {
+        fixtures.assign_call_at(&call, technician, minute(1)).await;
+    }
+    let steps: &[&str] = match c.status {
+        "ouverte" => &[],
+        "a_l_arret" => &["sur_place", "a_l_arret"],
+        status => &[status],
+    };
+    for (n, status) in (2..).zip(steps) {
+        fixtures.move_call_at(&call, status, minute(n)).await;
+    }
+    call
+}
+
+/// A call left stopped (`a_l_arret`) with no technician assigned, received
+/// at `received_at`. No operation writes it: a call is left stopped by its
+/// technician on site (`domain::call`: `a_l_arret` needs one assigned), and
+/// no operation takes the technician off a call.
+fn stopped_unassigned(
+    server: &TestServer,
+    agency: &str,
+    reference: &str,
+    equipment: &str,
+    call_type: &str,
+    received_at: &str,
+) -> String {
     let call = id();
-    db.execute(
-        "INSERT INTO calls (id, agency_id, reference, equipment_id, type, description, caller,
-                            received_at, status, technician_id, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, 'Appareil arrêté.', ?6, ?7, ?8, ?9, ?10, ?10)",
-        params![
-            call,
-            c.agency,
-            c.reference,
-            c.equipment,
-            c.call_type,
-            c.caller,
-            c.received_at,
-            c.status,
-            c.technician,
-            clock::now_text()
-        ],
-    )
-    .expect("call");
+    open_db(server.data_dir.path())
+        .execute(
+            "INSERT INTO calls (id, agency_id, reference, equipment_id, type, description, caller,
+                                received_at, status, technician_id, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'Appareil arrêté.', NULL, ?6, 'a_l_arret', NULL, ?7, ?7)",
+            params![
+                call,
+                agency,
+                reference,
+                equipment,
+                call_type,
+                received_at,
+                clock::now_text()
+            ],
+        )
+        .expect("call");
     call
 }
 
@@ -136,138 +155,141 @@ async fn world() -> World {
         "id",
     )
     .to_owned();
-    let db = open_db(server.data_dir.path());
-    let a = org.agency_id.as_str();
+    let here = Fixtures::in_agency(&server, &org.agency_id);
     let tilleuls = building(
-        &db,
-        a,
+        &here,
         "Résidence Les Tilleuls",
         "12 avenue Charles de Gaulle",
         "92200",
         "Neuilly-sur-Seine",
-    );
+    )
+    .await;
     let acacias = building(
-        &db,
-        a,
+        &here,
         "Résidence Les Acacias",
         "3 rue Émile Zola",
         "92300",
         "Levallois-Perret",
-    );
-    let tilleuls_lift = equipment(&db, a, Some(&tilleuls), "ASC 10174");
-    let acacias_lift = equipment(&db, a, Some(&acacias), "ASC-20001");
-    let loose = equipment(&db, a, None, "MC 3");
-    let karim = technician(&db, a, "Karim Legrand");
-    let alice = technician(&db, a, "Alice Martin");
+    )
+    .await;
+    let tilleuls_lift = here.lift("ASC 10174", Some(&tilleuls)).await;
+    let acacias_lift = here.lift("ASC-20001", Some(&acacias)).await;
+    here.lift("MC 3", None).await;
+    let karim = here.technician("Karim Legrand", None).await;
+    let alice = here.technician("Alice Martin", None).await;
+    let center = here.call_center_key("Centre d'appels").await;
     let c1 = call(
-        &db,
+        &here,
+        &center,
         NewCall {
-            agency: a,
             reference: "CC-001",
-            equipment: &tilleuls_lift,
+            equipment: "ASC 10174",
             call_type: "panne",
             status: "ouverte",
             caller: Some("Mme Benali (résidente)"),
             received_at: "2026-11-20T08:00:00.000Z",
             technician: None,
         },
-    );
+    )
+    .await;
     let c2 = call(
-        &db,
+        &here,
+        &center,
         NewCall {
-            agency: a,
             reference: "CC-002",
-            equipment: &acacias_lift,
+            equipment: "ASC-20001",
             call_type: "personne_bloquee",
             status: "en_route",
             caller: Some("Gardien"),
             received_at: "2026-11-19T10:00:00.000Z",
             technician: Some(&karim),
         },
-    );
+    )
+    .await;
     let c3 = call(
-        &db,
+        &here,
+        &center,
         NewCall {
-            agency: a,
             reference: "CC-003",
-            equipment: &tilleuls_lift,
+            equipment: "ASC 10174",
             call_type: "personne_bloquee",
             status: "resolue",
             caller: None,
             received_at: "2026-11-21T09:00:00.000Z",
             technician: Some(&karim),
         },
-    );
+    )
+    .await;
     let c4 = call(
-        &db,
+        &here,
+        &center,
         NewCall {
-            agency: a,
             reference: "AG-004",
-            equipment: &loose,
+            equipment: "MC 3",
             call_type: "bruit",
             status: "sur_place",
             caller: None,
             received_at: "2026-11-18T07:00:00.000Z",
             technician: Some(&alice),
         },
+    )
+    .await;
+    let c5 = stopped_unassigned(
+        &server,
+        &org.agency_id,
+        "CC-005",
+        &acacias_lift,
+        "vandalisme",
+        "2026-11-21T06:00:00.000Z",
     );
-    let c5 = call(
-        &db,
-        NewCall {
-            agency: a,
-            reference: "CC-005",
-            equipment: &acacias_lift,
-            call_type: "vandalisme",
-            status: "a_l_arret",
-            caller: None,
-            received_at: "2026-11-21T06:00:00.000Z",
-            technician: None,
-        },
-    );
+    let there = Fixtures::in_agency(&server, &other.agency_id);
     let foreign_building = building(
-        &db,
-        &other.agency_id,
+        &there,
         "Résidence Les Tilleuls",
         "1 rue des Tilleuls",
         "69000",
         "Lyon",
-    );
-    let foreign_lift = equipment(&db, &other.agency_id, Some(&foreign_building), "ASC 10174");
+    )
+    .await;
+    there.lift("ASC 10174", Some(&foreign_building)).await;
     let foreign = call(
-        &db,
+        &there,
+        &there.call_center_key("Centre d'appels").await,
         NewCall {
-            agency: &other.agency_id,
             reference: "CC-001",
-            equipment: &foreign_lift,
+            equipment: "ASC 10174",
             call_type: "personne_bloquee",
             status: "ouverte",
             caller: Some("Mme Benali"),
             received_at: "2026-11-22T08:00:00.000Z",
             technician: None,
         },
-    );
+    )
+    .await;
+    let neighbours = Fixtures::in_agency(&server, &second_agency);
     let neighbour_building = building(
-        &db,
-        &second_agency,
+        &neighbours,
         "Résidence Les Tilleuls",
         "5 allée des Tilleuls",
         "77000",
         "Melun",
-    );
-    let neighbour_lift = equipment(&db, &second_agency, Some(&neighbour_building), "ASC 1");
+    )
+    .await;
+    neighbours.lift("ASC 1", Some(&neighbour_building)).await;
     let neighbour = call(
-        &db,
+        &neighbours,
+        &neighbours.call_center_key("Centre d'appels").await,
         NewCall {
-            agency: &second_agency,
             reference: "CC-900",
-            equipment: &neighbour_lift,
+            equipment: "ASC 1",
             call_type: "panne",
             status: "ouverte",
             caller: None,
             received_at: "2026-11-22T09:00:00.000Z",
             technician: None,
         },
-    );
+    )
+    .await;
     World {
         server,
         org,

@@ -3,8 +3,9 @@
 
 use crate::common;
 
+use common::world::World as Fixtures;
 use common::*;
-use rusqlite::{Connection, params};
+use liftdesk::services::clients::ClientInput;
 use serde_json::{Value, json};
 
 fn keys(value: &Value) -> Vec<&str> {
@@ -16,10 +17,6 @@ fn keys(value: &Value) -> Vec<&str> {
         .collect();
     keys.sort_unstable();
     keys
-}
-
-fn new_id() -> String {
-    uuid::Uuid::now_v7().to_string()
 }
 
 /// A client row as the partner API writes it.
@@ -49,28 +46,22 @@ impl<'a> Client<'a> {
     }
 }
 
-fn insert_client(db: &Connection, agency: &str, c: &Client<'_>) -> String {
-    let id = new_id();
-    db.execute(
-        "INSERT INTO clients (id, agency_id, client_ref, nom, statut, email, telephone, siren,
-                              siret, supprime, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
-                 '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-        params![
-            id,
-            agency,
-            c.client_ref,
-            c.nom,
-            c.statut,
-            c.email,
-            c.telephone,
-            c.siren,
-            c.siret,
-            i64::from(c.archived)
-        ],
-    )
-    .expect("client");
-    id
+/// Writes the client through the partner API's operation (`/update_client`).
+async fn insert_client(server: &TestServer, agency: &str, c: &Client<'_>) -> String {
+    let text = |value: Option<&str>| value.map(|v| Some(v.to_owned()));
+    Fixtures::in_agency(server, agency)
+        .client(ClientInput {
+            client_id: Some(c.client_ref.to_owned()),
+            nom: Some(c.nom.to_owned()),
+            statut: Some(c.statut.to_owned()),
+            email: text(c.email),
+            telephone: text(c.telephone),
+            siren: text(c.siren),
+            siret: text(c.siret),
+            supprime: Some(c.archived),
+            ..ClientInput::default()
+        })
+        .await
 }
 
 struct World {
@@ -127,10 +118,9 @@ async fn world() -> World {
             "t",
         ],
     );
-    let db = open_db(&dir);
     let a = &org.agency_id;
     insert_client(
-        &db,
+        &server,
         a,
         &Client {
             email: Some("contact@syndic-dupont.fr"),
@@ -139,44 +129,50 @@ async fn world() -> World {
             siret: Some("73282932000074"),
             ..Client::named("CLI-000001", "Syndic Dupont")
         },
-    );
+    )
+    .await;
     insert_client(
-        &db,
+        &server,
         a,
         &Client {
             statut: "Prospect",
             email: Some("gestion@etoile-habitat.fr"),
             ..Client::named("CLI-000002", "Résidence L'Étoile")
         },
-    );
+    )
+    .await;
     insert_client(
-        &db,
+        &server,
         a,
         &Client {
             archived: true,
             ..Client::named("CLI-000003", "Ancien syndic Zéphyr")
         },
-    );
+    )
+    .await;
     insert_client(
-        &db,
+        &server,
         a,
         &Client::named("CLI-000004", "Bailleur Œuvre Sociale"),
-    );
-    insert_client(&db, a, &Client::named("Réf 5/B", "école Jules Ferry"));
+    )
+    .await;
+    insert_client(&server, a, &Client::named("Réf 5/B", "école Jules Ferry")).await;
     // Same names elsewhere: never listed from the first agency.
     insert_client(
-        &db,
+        &server,
         &other.agency_id,
         &Client {
             siren: Some("732829320"),
             ..Client::named("CLI-000001", "Syndic Dupont")
         },
-    );
+    )
+    .await;
     insert_client(
-        &db,
+        &server,
         &second_agency,
         &Client::named("CLI-900001", "Syndic Dupont Sud"),
-    );
+    )
+    .await;
     World {
         server,
         org,
@@ -440,23 +436,14 @@ async fn another_agencys_clients_are_never_listed() {
 #[tokio::test]
 async fn a_listed_id_finds_the_clients_invoices() {
     let w = world().await;
-    let db = open_db(w.server.data_dir.path());
-    let client: String = db
-        .query_row(
-            "SELECT id FROM clients WHERE agency_id = ?1 AND client_ref = 'CLI-000001'",
-            [&w.org.agency_id],
-            |r| r.get(0),
+    let invoice = Fixtures::in_agency(&w.server, &w.org.agency_id)
+        .invoice_on(
+            chrono::NaiveDate::from_ymd_opt(2026, 3, 2).expect("day"),
+            "CLI-000001",
+            liftdesk::domain::invoice::InvoiceStatus::Brouillon,
+            vec![Fixtures::line("Maintenance", 1.0, 100.0, None)],
         )
-        .expect("client");
-    let invoice = new_id();
-    db.execute(
-        "INSERT INTO invoices (id, agency_id, client_id, nature, status, buyer_name,
-                               total_excl_cents, total_incl_cents, created_on, created_at, updated_at)
-         VALUES (?1, ?2, ?3, 'facture', 'brouillon', 'Syndic Dupont', 10000, 12000, '2026-03-02',
-                 '2026-03-02T09:00:00.000Z', '2026-03-02T09:00:00.000Z')",
-        params![invoice, w.org.agency_id, client],
-    )
-    .expect("invoice");
+        .await;
     let (_, clients) = list(&w, "?q=syndic%20dupont").await;
     let id = str_of(&clients["results"][0], "id").to_owned();
     let (status, invoices) = w

@@ -6,42 +6,45 @@
 
 use crate::common;
 
+use common::world::World as Fixtures;
 use common::*;
-use rusqlite::{Connection, params};
+use liftdesk::services::clients::{ClientInput, ContactInput};
+use rusqlite::Connection;
 use serde_json::{Value, json};
-
-fn new_id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
 
 fn count(db: &Connection, sql: &str) -> i64 {
     db.query_row(sql, [], |r| r.get(0)).expect("count")
 }
 
-fn insert_client(
-    db: &Connection,
+/// A client of the agency, archived or not; returns its internal id.
+async fn insert_client(
+    server: &TestServer,
     agency: &str,
     client_ref: &str,
     name: &str,
     archived: bool,
 ) -> String {
-    let id = new_id();
-    db.execute(
-        "INSERT INTO clients (id, agency_id, client_ref, nom, supprime, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-        params![id, agency, client_ref, name, i64::from(archived)],
-    )
-    .expect("client");
-    id
+    Fixtures::in_agency(server, agency)
+        .client(ClientInput {
+            client_id: Some(client_ref.to_owned()),
+            nom: Some(name.to_owned()),
+            supprime: Some(archived),
+            ..ClientInput::default()
+        })
+        .await
 }
 
-fn insert_contact(db: &Connection, client: &str, nom: &str) {
-    db.execute(
-        "INSERT INTO contacts (id, client_id, nom, created_at, updated_at)
-         VALUES (?1, ?2, ?3, '2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z')",
-        params![new_id(), client, nom],
-    )
-    .expect("contact");
+/// A contact with its name only, of the client `client_ref` of the agency.
+async fn insert_contact(server: &TestServer, agency: &str, client_ref: &str, nom: &str) {
+    Fixtures::in_agency(server, agency)
+        .contact(
+            client_ref,
+            ContactInput {
+                nom: Some(nom.to_owned()),
+                ..ContactInput::default()
+            },
+        )
+        .await;
 }
 
 struct World {
@@ -123,22 +126,51 @@ async fn world() -> World {
             &org.agency_id,
         ],
     );
-    let db = open_db(dir.path());
-    let dupont = insert_client(&db, &org.agency_id, "CLI-000001", "Syndic Dupont", false);
-    insert_client(&db, &org.agency_id, "CLI-000002", "Résidence Lebrun", true);
-    insert_contact(&db, &dupont, "Paul Lefèvre");
-    insert_client(&db, &second_agency, "CLI-SUD-1", "Foncière du Sud", false);
-    // Same partner identifier in another organization.
-    let theirs = insert_client(&db, &other.agency_id, "CLI-000001", "Syndic Dupont", false);
+    let server = TestServer::start_in(dir).await;
+    let dupont = insert_client(
+        &server,
+        &org.agency_id,
+        "CLI-000001",
+        "Syndic Dupont",
+        false,
+    )
+    .await;
     insert_client(
-        &db,
+        &server,
+        &org.agency_id,
+        "CLI-000002",
+        "Résidence Lebrun",
+        true,
+    )
+    .await;
+    insert_contact(&server, &org.agency_id, "CLI-000001", "Paul Lefèvre").await;
+    insert_client(
+        &server,
+        &second_agency,
+        "CLI-SUD-1",
+        "Foncière du Sud",
+        false,
+    )
+    .await;
+    // Same partner identifier in another organization.
+    let theirs = insert_client(
+        &server,
+        &other.agency_id,
+        "CLI-000001",
+        "Syndic Dupont",
+        false,
+    )
+    .await;
+    insert_client(
+        &server,
         &other.agency_id,
         "CLI-MARTIN",
         "Martin Immobilier",
         false,
-    );
+    )
+    .await;
     World {
-        server: TestServer::start_in(dir).await,
+        server,
         credential: tokens,
         org,
         other,

@@ -1,12 +1,19 @@
 //! REST API v2: equipment identity and technical data, the partner's
 //! external reads, technical fields, surveys and discrepancies — over HTTP on
-//! the real router, with fixtures inserted in SQL.
+//! the real router, with fixtures written through the operations (SQL only
+//! for the survey states no operation writes).
 
 use crate::common;
 
 use std::path::Path;
 
+use common::world::World as Fixtures;
 use common::*;
+use liftdesk::domain::building::BuildingInput;
+use liftdesk::services::equipment::{IdentityPatch, NewEquipment};
+use liftdesk::services::surveys::SubmitInput;
+use liftdesk::services::wf_surveys::{CreateSurveyInput, SurveyEquipmentInput};
+use liftdesk::store::equipment::IdentityRow;
 use liftdesk::store::new_id;
 use rusqlite::params;
 use serde_json::{Value, json};
@@ -98,10 +105,13 @@ fn count(dir: &Path, sql: &str, id: &str) -> i64 {
         .expect("count")
 }
 
+/// The audit entries of an object written by the calls under test: the
+/// fixtures, written through the operations by the command line
+/// (`actor_kind` `cli`), are left out.
 fn audit_entries(dir: &Path, object_id: &str) -> Vec<(String, Value)> {
     let db = open_db(dir);
     let mut stmt = db
-        .prepare("SELECT action, coalesce(detail, 'null') FROM audit_log WHERE object_id = ?1 ORDER BY seq")
+        .prepare("SELECT action, coalesce(detail, 'null') FROM audit_log WHERE object_id = ?1 AND actor_kind <> 'cli' ORDER BY seq")
         .expect("prepare");
     stmt.query_map([object_id], |r| {
         let detail: String = r.get(1)?;
@@ -113,19 +123,15 @@ fn audit_entries(dir: &Path, object_id: &str) -> Vec<(String, Value)> {
 }
 
 // ---------------------------------------------------------------------------
-// Fixtures (direct SQL)
+// Fixtures, written through the operations (SQL only for the survey states
+// no operation writes)
 // ---------------------------------------------------------------------------
 
-fn building(dir: &Path, agency: &str, name: Option<&str>, address: &str) -> String {
-    let id = new_id();
-    open_db(dir)
-        .execute(
-            "INSERT INTO buildings (id, agency_id, name, address, postal_code, city, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, '75015', 'Paris', ?5, ?5)",
-            params![id, agency, name, address, NOW],
-        )
-        .expect("building");
-    id
+/// A building in 75015 Paris; returns its id.
+async fn building(server: &TestServer, agency: &str, name: Option<&str>, address: &str) -> String {
+    Fixtures::in_agency(server, agency)
+        .building(name, address, Some("75015"), Some("Paris"))
+        .await
 }
 
 struct Equip<'a> {
@@ -149,44 +155,78 @@ impl<'a> Equip<'a> {
         }
     }
 
-    fn insert(&self, dir: &Path) -> String {
-        let id = new_id();
-        open_db(dir)
-            .execute(
-                "INSERT INTO equipment (id, agency_id, building_id, number, serial_number, type, subtype,
-                                        location, maintenance_contract, contract_number, external_id,
-                                        created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, 'SN-1', ?5, 'Traction', 'Hall A', ?6, 'CT-9', ?7, ?8, ?8)",
-                params![
-                    id,
-                    self.agency,
-                    self.building,
-                    self.number,
-                    self.kind,
-                    self.contract,
-                    self.external_id,
-                    NOW
-                ],
-            )
-            .expect("equipment");
+    /// Serial number SN-1, subtype Traction, in Hall A, contract CT-9. An
+    /// equipment is added numbered: one without number is added under a
+    /// provisional number, then its number is erased.
+    async fn insert(&self, server: &TestServer) -> String {
+        let fixtures = Fixtures::in_agency(server, self.agency);
+        let number = match self.number {
+            Some(number) => number.to_owned(),
+            None => format!("PROVISOIRE-{}", new_id()),
+        };
+        let id = fixtures
+            .equipment_with(NewEquipment {
+                identity: IdentityRow {
+                    number: Some(number),
+                    serial_number: Some("SN-1".to_owned()),
+                    equipment_type: self.kind.map(str::to_owned),
+                    subtype: Some("Traction".to_owned()),
+                    location: Some("Hall A".to_owned()),
+                    maintenance_contract: self.contract.map(str::to_owned),
+                    contract_number: Some("CT-9".to_owned()),
+                    external_id: self.external_id.map(str::to_owned),
+                },
+                building_id: self.building.map(str::to_owned),
+                client_id: None,
+            })
+            .await;
+        if self.number.is_none() {
+            fixtures
+                .identity_corrected(
+                    &id,
+                    IdentityPatch {
+                        number: Some(None),
+                        ..IdentityPatch::default()
+                    },
+                )
+                .await;
+        }
         id
     }
 }
 
-fn equipment(dir: &Path, agency: &str, number: &str) -> String {
-    Equip::new(agency, number).insert(dir)
+async fn equipment(server: &TestServer, agency: &str, number: &str) -> String {
+    Equip::new(agency, number).insert(server).await
 }
 
-fn equipment_value(dir: &Path, equipment: &str, code: &str, value: Value) {
-    open_db(dir)
-        .execute(
-            "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
-             VALUES (?1, ?2, ?3, NULL, ?4)",
-            params![equipment, code, value.to_string(), NOW],
-        )
-        .expect("equipment value");
+/// Technical data of an equipment, by catalog code, entered outside any
+/// survey.
+async fn equipment_values(server: &TestServer, agency: &str, equipment: &str, values: Value) {
+    Fixtures::in_agency(server, agency)
+        .technical_values(equipment, values)
+        .await;
 }
 
+/// A mobile account (performs surveys) of the agency; returns its id.
+async fn surveyor(server: &TestServer, agency: &str, email: &str) -> String {
+    Fixtures::in_agency(server, agency)
+        .staff_account(email, true)
+        .await
+}
+
+/// The survey of the equipment `number` opened in the app by the mobile
+/// account `email`: a new one `a_realiser` when none is open.
+async fn opened(server: &TestServer, agency: &str, number: &str, email: &str) -> String {
+    Fixtures::in_agency(server, agency)
+        .opened_survey(number, email)
+        .await
+}
+
+/// A survey written in SQL, for what no operation writes: a survey without
+/// number, with a given number, `en_cours` or `annule`, with a reason of its
+/// own, a due day, photos or a survey day before its submission (surveys are
+/// asked for `a_realiser`, numbered REL-YYYY-NNNNN, by the partner's deal
+/// or the app, and only their submission sets their day and data).
 struct Sv<'a> {
     agency: &'a str,
     equipment: &'a str,
@@ -239,10 +279,8 @@ impl<'a> Sv<'a> {
     }
 }
 
-fn survey(dir: &Path, agency: &str, equipment: &str, number: &str) -> String {
-    Sv::new(agency, equipment, number, NOW).insert(dir)
-}
-
+/// A datum entered in the mobile app on a survey not yet submitted, in
+/// SQL: no operation records a survey's data before its submission.
 fn survey_value(dir: &Path, survey: &str, code: &str, value: Value) {
     open_db(dir)
         .execute(
@@ -250,23 +288,6 @@ fn survey_value(dir: &Path, survey: &str, code: &str, value: Value) {
             params![survey, code, value.to_string()],
         )
         .expect("survey value");
-}
-
-fn deal(dir: &Path, agency: &str, survey: &str, type_affaire: Option<&str>, types: &str) -> String {
-    let id = new_id();
-    let db = open_db(dir);
-    db.execute(
-        "INSERT INTO deals (id, agency_id, type_affaire, types_etat_des_lieux, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-        params![id, agency, type_affaire, types, NOW],
-    )
-    .expect("deal");
-    db.execute(
-        "INSERT INTO survey_deals (survey_id, deal_id) VALUES (?1, ?2)",
-        params![survey, id],
-    )
-    .expect("survey deal");
-    id
 }
 
 /// Two organizations: `org` (the caller, with a second agency carrying a V1
@@ -342,15 +363,26 @@ async fn world() -> World {
 // GET /equipment
 // ---------------------------------------------------------------------------
 
-fn building_in(dir: &Path, agency: &str, name: &str, address: &str, city: &str) -> String {
-    let id = building(dir, agency, Some(name), address);
-    open_db(dir)
-        .execute(
-            "UPDATE buildings SET city = ?2, address_complement = 'Bâtiment B' WHERE id = ?1",
-            params![id, city],
+/// A building « Bâtiment B » in 75015 `city`.
+async fn building_in(
+    server: &TestServer,
+    agency: &str,
+    name: &str,
+    address: &str,
+    city: &str,
+) -> String {
+    Fixtures::in_agency(server, agency)
+        .building_from(
+            BuildingInput {
+                name: Some(name.to_owned()),
+                address: Some(address.to_owned()),
+                address_complement: Some("Bâtiment B".to_owned()),
+                postal_code: Some("75015".to_owned()),
+                city: Some(city.to_owned()),
+            },
+            None,
         )
-        .expect("city");
-    id
+        .await
 }
 
 fn ids_of(body: &Value) -> Vec<&str> {
@@ -365,58 +397,62 @@ fn ids_of(body: &Value) -> Vec<&str> {
 #[tokio::test]
 async fn equipment_are_searched_by_number_building_and_address() {
     let w = world().await;
-    let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
+    let server = &w.server;
     let tilleuls = building_in(
-        dir,
+        server,
         agency,
         "Résidence Les Tilleuls",
         "12 rue Danton",
         "Levallois-Perret",
-    );
+    )
+    .await;
     let oeillets = building_in(
-        dir,
+        server,
         agency,
         "Les Œillets",
         "3 avenue de la République",
         "Issy-les-Moulineaux",
-    );
+    )
+    .await;
     let mut a = Equip::new(agency, "ASC-20");
     a.building = Some(&tilleuls);
-    let a = a.insert(dir);
+    let a = a.insert(server).await;
     let mut b = Equip::new(agency, "asc 3");
     b.building = Some(&tilleuls);
     b.contract = None;
-    let b = b.insert(dir);
+    let b = b.insert(server).await;
     let mut c = Equip::new(agency, "PF-1");
     c.building = Some(&oeillets);
     c.kind = Some("porte_fermeture");
-    let c = c.insert(dir);
-    let lone = equipment(dir, agency, "MC-9");
+    let c = c.insert(server).await;
+    let lone = equipment(server, agency, "MC-9").await;
     let mut unnumbered = Equip::new(agency, "x");
     unnumbered.number = None;
-    let unnumbered = unnumbered.insert(dir);
+    let unnumbered = unnumbered.insert(server).await;
     let east = building_in(
-        dir,
+        server,
         &w.second_agency,
         "Résidence Les Tilleuls",
         "1 rue Danton",
         "Paris",
-    );
+    )
+    .await;
     let mut e = Equip::new(&w.second_agency, "ASC-21");
     e.building = Some(&east);
-    e.insert(dir);
+    e.insert(server).await;
     let other = building_in(
-        dir,
+        server,
         &w.other.agency_id,
         "Résidence Les Tilleuls",
         "1 rue Danton",
         "Paris",
-    );
+    )
+    .await;
     let mut o = Equip::new(&w.other.agency_id, "ASC-22");
     o.building = Some(&other);
-    o.insert(dir);
+    o.insert(server).await;
 
     // Every equipment of the acting agency, by number (spaces and case
     // ignored), the unnumbered last; exact rows.
@@ -585,8 +621,8 @@ async fn identity_correction_changes_only_the_given_fields() {
     let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let id = equipment(dir, agency, "ASC-001");
-    let _neighbour = equipment(dir, agency, "ASC 002");
+    let id = equipment(&w.server, agency, "ASC-001").await;
+    let _neighbour = equipment(&w.server, agency, "ASC 002").await;
     let path = format!("/api/v2/equipment/{id}/identity");
 
     // Only the given fields change; "" and null erase; texts are trimmed.
@@ -683,12 +719,12 @@ async fn identity_correction_refusals() {
     let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let id = equipment(dir, agency, "ASC-001");
+    let id = equipment(&w.server, agency, "ASC-001").await;
     let mut other = Equip::new(agency, "ASC 002");
     other.external_id = Some("GMAO-7");
-    other.insert(dir);
+    other.insert(&w.server).await;
     // Same number in another agency of the organization: no conflict.
-    equipment(dir, &w.second_agency, "ASC-003");
+    equipment(&w.server, &w.second_agency, "ASC-003").await;
     let path = format!("/api/v2/equipment/{id}/identity");
 
     let cases: Vec<(Value, &str)> = vec![
@@ -791,7 +827,7 @@ async fn identity_correction_refusals() {
     assert_eq!((status, error_of(&body)), (404, "Équipement introuvable."));
 
     // Another organization's equipment: 404, and unchanged.
-    let foreign = equipment(dir, &w.other.agency_id, "ASC-900");
+    let foreign = equipment(&w.server, &w.other.agency_id, "ASC-900").await;
     let (status, body) = patch(
         &w.server,
         &format!("/api/v2/equipment/{foreign}/identity"),
@@ -801,7 +837,7 @@ async fn identity_correction_refusals() {
     .await;
     assert_eq!((status, error_of(&body)), (404, "Équipement introuvable."));
     // Another agency of the same organization is not the acting agency: 404 too.
-    let sibling = equipment(dir, &w.second_agency, "ASC-901");
+    let sibling = equipment(&w.server, &w.second_agency, "ASC-901").await;
     let (status, _) = patch(
         &w.server,
         &format!("/api/v2/equipment/{sibling}/identity"),
@@ -855,16 +891,22 @@ async fn technical_data_are_written_as_the_partner_api_names_them() {
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
     let b = building(
-        dir,
+        &w.server,
         agency,
         Some("Résidence Les Tilleuls"),
         "12 rue Lecourbe",
-    );
+    )
+    .await;
     let mut eq = Equip::new(agency, "ASC-100");
     eq.building = Some(&b);
-    let id = eq.insert(dir);
-    equipment_value(dir, &id, "marque", json!("Otis"));
-    equipment_value(dir, &id, "gaine_largeur_cuvette", json!(1500));
+    let id = eq.insert(&w.server).await;
+    equipment_values(
+        &w.server,
+        agency,
+        &id,
+        json!({"marque": "Otis", "gaine_largeur_cuvette": 1500}),
+    )
+    .await;
     let path = format!("/api/v2/equipment/{id}");
 
     let (status, body) = patch(
@@ -982,10 +1024,10 @@ async fn technical_data_refusals_name_the_field_and_write_nothing() {
     let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let id = equipment(dir, agency, "ASC-100");
+    let id = equipment(&w.server, agency, "ASC-100").await;
     let mut door = Equip::new(agency, "PFE-1");
     door.kind = Some("porte_fermeture");
-    let door = door.insert(dir);
+    let door = door.insert(&w.server).await;
     let path = format!("/api/v2/equipment/{id}");
 
     let cases: Vec<(String, Value, String)> = vec![
@@ -1130,7 +1172,7 @@ async fn technical_data_refusals_name_the_field_and_write_nothing() {
     );
     let (status, body) = send(&w.server, "PATCH", &path, None, None, Some("{}")).await;
     assert_eq!((status, body), (401, json!({"error": UNAUTHORIZED})));
-    let foreign = equipment(dir, &w.other.agency_id, "ASC-900");
+    let foreign = equipment(&w.server, &w.other.agency_id, "ASC-900").await;
     let (status, body) = patch(
         &w.server,
         &format!("/api/v2/equipment/{foreign}"),
@@ -1166,28 +1208,28 @@ async fn technical_data_refusals_name_the_field_and_write_nothing() {
 #[tokio::test]
 async fn external_equipment_lists_numbered_contract_equipment_without_external_id() {
     let w = world().await;
-    let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let b = building(dir, agency, None, "8 rue de Vaugirard");
+    let server = &w.server;
+    let b = building(server, agency, None, "8 rue de Vaugirard").await;
     let mut listed = Equip::new(agency, "ASC-2");
     listed.building = Some(&b);
-    let listed = listed.insert(dir);
-    let first = equipment(dir, agency, "asc-1");
+    let listed = listed.insert(server).await;
+    let first = equipment(server, agency, "asc-1").await;
     let mut linked = Equip::new(agency, "ASC-3");
     linked.external_id = Some("GMAO-3");
-    linked.insert(dir);
+    linked.insert(server).await;
     let mut off_contract = Equip::new(agency, "ASC-4");
     off_contract.contract = Some("hors_parc");
-    off_contract.insert(dir);
+    off_contract.insert(server).await;
     let mut no_contract = Equip::new(agency, "ASC-5");
     no_contract.contract = None;
-    no_contract.insert(dir);
+    no_contract.insert(server).await;
     let mut unnumbered = Equip::new(agency, "x");
     unnumbered.number = None;
-    unnumbered.insert(dir);
-    let east = equipment(dir, &w.second_agency, "EST-1");
-    equipment(dir, &w.other.agency_id, "AUTRE-1");
+    unnumbered.insert(server).await;
+    let east = equipment(server, &w.second_agency, "EST-1").await;
+    equipment(server, &w.other.agency_id, "AUTRE-1").await;
 
     let (status, body) = get(&w.server, "/api/v2/external/equipment", token).await;
     assert_eq!(status, 200, "{body}");
@@ -1287,23 +1329,30 @@ async fn external_equipment_lists_numbered_contract_equipment_without_external_i
 #[tokio::test]
 async fn external_equipment_data_finds_by_number_or_external_id() {
     let w = world().await;
-    let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let b = building(dir, agency, Some("Le Ponant"), "19 rue Leblanc");
+    let b = building(&w.server, agency, Some("Le Ponant"), "19 rue Leblanc").await;
     let mut eq = Equip::new(agency, "ASC 0042");
     eq.building = Some(&b);
     eq.external_id = Some("GMAO-42");
-    let id = eq.insert(dir);
-    equipment_value(dir, &id, "charge_utile", json!(630));
-    equipment_value(dir, &id, "gaine_largeur_cuvette", json!(1500));
-    equipment_value(dir, &id, "gaine_largeur_toit_cabine", json!(1480.5));
-    equipment_value(dir, &id, "gaine_largeur_paliers", json!(1520));
-    // Vertical clearances: not compared with the widths.
-    equipment_value(dir, &id, "gaine_profondeur_cuvette", json!(1200));
-    equipment_value(dir, &id, "gaine_reserve_tete", json!(900));
-    equipment_value(dir, &id, "porte_cabine_cellule", json!(true));
-    let bare = equipment(dir, agency, "ASC-0043");
+    let id = eq.insert(&w.server).await;
+    equipment_values(
+        &w.server,
+        agency,
+        &id,
+        json!({
+            "charge_utile": 630,
+            "gaine_largeur_cuvette": 1500,
+            "gaine_largeur_toit_cabine": 1480.5,
+            "gaine_largeur_paliers": 1520,
+            // Vertical clearances: not compared with the widths.
+            "gaine_profondeur_cuvette": 1200,
+            "gaine_reserve_tete": 900,
+            "porte_cabine_cellule": true,
+        }),
+    )
+    .await;
+    let bare = equipment(&w.server, agency, "ASC-0043").await;
 
     let (status, body) = get(
         &w.server,
@@ -1422,7 +1471,7 @@ async fn external_equipment_data_finds_by_number_or_external_id() {
         );
     }
     // Another organization's equipment: 404 in my agency, 403 when its agency is named.
-    equipment(dir, &w.other.agency_id, "AUTRE-1");
+    equipment(&w.server, &w.other.agency_id, "AUTRE-1").await;
     let (status, _) = get(
         &w.server,
         "/api/v2/external/equipment/data?number=AUTRE-1",
@@ -1460,15 +1509,19 @@ async fn external_equipment_data_finds_by_number_or_external_id() {
 #[tokio::test]
 async fn technical_fields_search_label_code_and_synonyms() {
     let w = world().await;
-    let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let lift = equipment(dir, agency, "ASC-1");
-    equipment_value(dir, &lift, "charge_utile", json!(630));
-    equipment_value(dir, &lift, "porte_cabine_cellule", json!(false));
+    let lift = equipment(&w.server, agency, "ASC-1").await;
+    equipment_values(
+        &w.server,
+        agency,
+        &lift,
+        json!({"charge_utile": 630, "porte_cabine_cellule": false}),
+    )
+    .await;
     let mut door = Equip::new(agency, "PFE-1");
     door.kind = Some("porte_fermeture");
-    let door = door.insert(dir);
+    let door = door.insert(&w.server).await;
     let search = |eq: &str, q: &str| format!("/api/v2/technical-fields?equipment={eq}&q={q}");
 
     let (status, body) = get(&w.server, &search(&lift, "charge"), token).await;
@@ -1558,7 +1611,7 @@ async fn technical_fields_search_label_code_and_synonyms() {
         assert_eq!((status, error_of(&body)), (400, message));
     }
     // Unknown or another organization's equipment: 404.
-    let foreign = equipment(dir, &w.other.agency_id, "AUTRE-1");
+    let foreign = equipment(&w.server, &w.other.agency_id, "AUTRE-1").await;
     for eq in [foreign.as_str(), "pas-un-id"] {
         let (status, body) = get(&w.server, &search(eq, "charge"), token).await;
         assert_eq!((status, error_of(&body)), (404, "Équipement introuvable."));
@@ -1578,18 +1631,49 @@ async fn surveys_are_paged_newest_first_and_searched_on_number() {
     let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let eq = equipment(dir, agency, "ASC-1");
+    let server = &w.server;
+    let eq = equipment(server, agency, "ASC-1").await;
+    let releveur = "releveur@durand.fr";
+    let surveyor_id = surveyor(server, agency, releveur).await;
+    let fixtures = Fixtures::in_agency(server, agency);
     let mut ids = Vec::new();
     for i in 1..=5 {
+        // REL-2026-0000i, asked for on the i-th of January and submitted at
+        // once (an equipment has one open survey at a time).
         let created = format!("2026-01-0{i}T10:00:00.000Z");
-        let number = format!("REL-2026-0000{i}");
-        ids.push(Sv::new(agency, &eq, &number, &created).insert(dir));
+        let at = liftdesk::clock::parse_timestamp(&created).expect("instant");
+        let id = fixtures
+            .at(at, || async {
+                let id = fixtures.opened_survey("ASC-1", releveur).await;
+                fixtures
+                    .submitted_survey(&surveyor_id, &id, SubmitInput::default())
+                    .await;
+                id
+            })
+            .await;
+        ids.push(id);
     }
     let mut unnumbered = Sv::new(agency, &eq, "x", "2025-12-01T10:00:00.000Z");
     unnumbered.number = None;
     let unnumbered = unnumbered.insert(dir);
-    let foreign_eq = equipment(dir, &w.other.agency_id, "AUTRE-1");
-    survey(dir, &w.other.agency_id, &foreign_eq, "REL-2026-00009");
+    // Another organization's nine surveys, asked for by one deal: the
+    // ninth is numbered …-00009.
+    surveyor(server, &w.other.agency_id, "releveur@concurrent.fr").await;
+    Fixtures::in_agency(server, &w.other.agency_id)
+        .survey_deal(CreateSurveyInput {
+            type_affaire: Some("Contrat".to_owned()),
+            solliciteur_email: "commercial@partenaire.fr".to_owned(),
+            releveur_email: "releveur@concurrent.fr".to_owned(),
+            equipments: (1..=9)
+                .map(|n| SurveyEquipmentInput {
+                    equipment_number: Some(format!("AUTRE-{n}")),
+                    adresse: Some("1 rue Danton, 75006 Paris".to_owned()),
+                    ..SurveyEquipmentInput::default()
+                })
+                .collect(),
+            ..CreateSurveyInput::default()
+        })
+        .await;
 
     let (status, body) = get(&w.server, "/api/v2/surveys?limit=2", token).await;
     assert_eq!(status, 200, "{body}");
@@ -1674,17 +1758,34 @@ async fn a_survey_reads_exactly_its_fields() {
     let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let eq = equipment(dir, agency, "ASC-1");
+    let server = &w.server;
+    let eq = equipment(server, agency, "ASC-1").await;
+    let releveur = "releveur@durand.fr";
+    let surveyor_id = surveyor(server, agency, releveur).await;
+    // Due on the 15th, twelve photos: in SQL (see `Sv`); then asked for by
+    // two deals and submitted.
     let mut done = Sv::new(agency, &eq, "REL-2026-00001", NOW);
-    done.status = "termine";
     done.due_on = Some("2026-03-15");
-    done.surveyed_on = Some("2026-03-09");
     done.photos = 12;
     let done = done.insert(dir);
-    survey_value(dir, &done, "charge_utile", json!(630));
-    survey_value(dir, &done, "porte_cabine_type", json!("Battante"));
-    deal(dir, agency, &done, None, r#"["Prise en mains","Essais"]"#);
-    deal(dir, agency, &done, Some("Modernisation pour devis"), "[]");
+    let fixtures = Fixtures::in_agency(server, agency);
+    fixtures
+        .requested_survey("ASC-1", releveur, None, &["Prise en mains", "Essais"])
+        .await;
+    fixtures
+        .requested_survey("ASC-1", releveur, Some("Modernisation pour devis"), &[])
+        .await;
+    let values = json!({"charge_utile": 630, "porte_cabine_type": "Battante"});
+    fixtures
+        .submitted_survey(
+            &surveyor_id,
+            &done,
+            SubmitInput {
+                surveyed_on: Some("2026-03-09".to_owned()),
+                values: values.as_object().cloned(),
+            },
+        )
+        .await;
 
     let (status, body) = get(&w.server, &format!("/api/v2/surveys/{done}"), token).await;
     assert_eq!(status, 200, "{body}");
@@ -1734,8 +1835,10 @@ async fn a_survey_reads_exactly_its_fields() {
     }
 
     // Another organization's survey, or an unknown one: 404.
-    let foreign_eq = equipment(dir, &w.other.agency_id, "AUTRE-1");
-    let foreign = survey(dir, &w.other.agency_id, &foreign_eq, "REL-X");
+    let theirs = &w.other.agency_id;
+    equipment(server, theirs, "AUTRE-1").await;
+    surveyor(server, theirs, "releveur@concurrent.fr").await;
+    let foreign = opened(server, theirs, "AUTRE-1", "releveur@concurrent.fr").await;
     for id in [foreign.as_str(), "inconnu"] {
         for suffix in ["", "/data"] {
             let (status, body) =
@@ -1762,9 +1865,10 @@ async fn survey_data_are_grouped_by_component_with_their_v1_names() {
     let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let eq = equipment(dir, agency, "ASC-1");
+    let server = &w.server;
+    let eq = equipment(server, agency, "ASC-1").await;
     // The equipment's current data are not the survey's.
-    equipment_value(dir, &eq, "marque", json!("Otis"));
+    equipment_values(server, agency, &eq, json!({"marque": "Otis"})).await;
     let mut s = Sv::new(agency, &eq, "REL-2026-00007", NOW);
     s.status = "en_cours";
     s.reason = Some("Prise en main du parc");
@@ -1774,8 +1878,16 @@ async fn survey_data_are_grouped_by_component_with_their_v1_names() {
     survey_value(dir, &id, "charge_utile", json!(630));
     survey_value(dir, &id, "porte_cabine_cellule", json!(true));
     survey_value(dir, &id, "course", json!(12.5));
-    let contract_deal = deal(dir, agency, &id, Some("Contrat"), "[]");
-    let inventory_deal = deal(dir, agency, &id, None, r#"["Base parc"]"#);
+    // Asked for by two deals, which find it open.
+    let releveur = "releveur@durand.fr";
+    surveyor(server, agency, releveur).await;
+    let fixtures = Fixtures::in_agency(server, agency);
+    let (contract_deal, _) = fixtures
+        .requested_survey("ASC-1", releveur, Some("Contrat"), &[])
+        .await;
+    let (inventory_deal, _) = fixtures
+        .requested_survey("ASC-1", releveur, None, &["Base parc"])
+        .await;
 
     let (status, body) = get(&w.server, &format!("/api/v2/surveys/{id}/data"), token).await;
     assert_eq!(status, 200, "{body}");
@@ -1862,8 +1974,10 @@ async fn survey_data_are_grouped_by_component_with_their_v1_names() {
         .collect();
     assert!(positions.windows(2).all(|p| p[0] < p[1]), "{text}");
 
-    // No datum: an empty object, no deal: an empty list.
-    let empty = survey(dir, agency, &eq, "REL-2026-00008");
+    // No datum: an empty object, no deal: an empty list (opened on another
+    // equipment, this one's survey being open).
+    equipment(server, agency, "ASC-2").await;
+    let empty = opened(server, agency, "ASC-2", releveur).await;
     let (_, body) = get(&w.server, &format!("/api/v2/surveys/{empty}/data"), token).await;
     assert_eq!(body["components"], json!({}));
     assert_eq!(body["deals"], json!([]));
@@ -1882,8 +1996,9 @@ async fn a_discrepancy_is_created_on_a_survey_of_that_equipment() {
     let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let eq = equipment(dir, agency, "ASC-1");
-    let s = survey(dir, agency, &eq, "REL-1");
+    let eq = equipment(&w.server, agency, "ASC-1").await;
+    surveyor(&w.server, agency, "releveur@durand.fr").await;
+    let s = opened(&w.server, agency, "ASC-1", "releveur@durand.fr").await;
 
     let (status, body) = post(
         &w.server,
@@ -1956,12 +2071,17 @@ async fn discrepancy_refusals_create_nothing() {
     let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let eq = equipment(dir, agency, "ASC-1");
-    let s = survey(dir, agency, &eq, "REL-1");
-    let other_eq = equipment(dir, agency, "ASC-2");
-    let other_s = survey(dir, agency, &other_eq, "REL-2");
-    let foreign_eq = equipment(dir, &w.other.agency_id, "AUTRE-1");
-    let foreign_s = survey(dir, &w.other.agency_id, &foreign_eq, "REL-X");
+    let server = &w.server;
+    let eq = equipment(server, agency, "ASC-1").await;
+    surveyor(server, agency, "releveur@durand.fr").await;
+    let s = opened(server, agency, "ASC-1", "releveur@durand.fr").await;
+    let other_eq = equipment(server, agency, "ASC-2").await;
+    // Its number is in a refusal below: in SQL (see `Sv`).
+    let other_s = Sv::new(agency, &other_eq, "REL-2", NOW).insert(dir);
+    let theirs = &w.other.agency_id;
+    let foreign_eq = equipment(server, theirs, "AUTRE-1").await;
+    surveyor(server, theirs, "releveur@concurrent.fr").await;
+    let foreign_s = opened(server, theirs, "AUTRE-1", "releveur@concurrent.fr").await;
     let finding = "Contact de porte cabine défaillant.";
 
     let cases: Vec<(Value, String)> = vec![

@@ -1,13 +1,20 @@
 //! REST API v2: quotes (`/quotes`) and the invoice list and read
-//! (`/invoices`), end to end over HTTP, with fixtures written in SQL. The
+//! (`/invoices`), end to end over HTTP, with fixtures written through the
+//! operations (`common::world`). The
 //! invoice life (draft, issue, send, payment, credit notes, numbering) is in
 //! `v2_quotes_and_invoices_life.rs`.
 
 use crate::common;
 
-use chrono::{Datelike, Utc};
+use chrono::{Datelike, NaiveDate, Utc};
+use common::world::{World as Fixtures, morning};
 use common::*;
+use liftdesk::domain::invoice::InvoiceStatus;
 use liftdesk::domain::quote::{self, QuoteAction, QuoteStatus};
+use liftdesk::services::clients::ClientInput;
+use liftdesk::services::equipment::NewEquipment;
+use liftdesk::services::invoices::NewInvoiceInput;
+use liftdesk::store::equipment::IdentityRow;
 use rusqlite::{Connection, params};
 use serde_json::{Value, json};
 
@@ -68,15 +75,18 @@ async fn post_raw(
     (status, response.json().await.unwrap_or(Value::Null))
 }
 
-fn insert_equipment(db: &Connection, agency: &str, number: &str) -> String {
-    let id = new_id();
-    db.execute(
-        "INSERT INTO equipment (id, agency_id, number, type, created_at, updated_at)
-         VALUES (?1, ?2, ?3, 'ascenseur', '2026-01-05T08:00:00.000Z', '2026-01-05T08:00:00.000Z')",
-        params![id, agency, number],
-    )
-    .expect("equipment");
-    id
+/// A lift of the agency with only its number and type; returns its id.
+async fn lift(server: &TestServer, agency: &str, number: &str) -> String {
+    Fixtures::in_agency(server, agency)
+        .equipment_with(NewEquipment {
+            identity: IdentityRow {
+                number: Some(number.to_owned()),
+                equipment_type: Some("ascenseur".to_owned()),
+                ..IdentityRow::default()
+            },
+            ..NewEquipment::default()
+        })
+        .await
 }
 
 fn count(db: &Connection, sql: &str) -> i64 {
@@ -107,9 +117,8 @@ async fn world() -> World {
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "claire@durand.fr");
     let other = init_org(server.data_dir.path(), "Martin", "paul@martin.fr");
-    let db = open_db(server.data_dir.path());
-    let equipment = insert_equipment(&db, &org.agency_id, "ASC 0042");
-    let other_equipment = insert_equipment(&db, &other.agency_id, "ASC 0042");
+    let equipment = lift(&server, &org.agency_id, "ASC 0042").await;
+    let other_equipment = lift(&server, &other.agency_id, "ASC 0042").await;
     World {
         server,
         org,
@@ -825,101 +834,19 @@ async fn a_member_can_make_and_move_quotes() {
 // Invoice list and read
 // ---------------------------------------------------------------------------
 
-fn insert_client(db: &Connection, agency: &str, client_ref: &str, name: &str) -> String {
-    let id = new_id();
-    db.execute(
-        "INSERT INTO clients (id, agency_id, client_ref, nom, adresse, complement_adresse, siren,
-                              created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, '12 rue de la Paix, 75002 Paris', 'Bâtiment B', '732829320',
-                 '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-        params![id, agency, client_ref, name],
-    )
-    .expect("client");
-    id
-}
-
-/// An invoice row written directly, as the demo or an import would.
-struct Fixture<'a> {
-    agency: &'a str,
-    client: Option<&'a str>,
-    nature: &'a str,
-    status: &'a str,
-    /// (year, seq) for issued documents.
-    number: Option<(i32, i64)>,
-    created_on: &'a str,
-    credited: Option<&'a str>,
-    buyer: Option<&'a str>,
-    /// (quantity_milli, unit_price_cents, vat_rate_bp)
-    lines: &'a [(i64, i64, u32)],
-}
-
-fn insert_invoice(db: &Connection, f: &Fixture<'_>) -> String {
-    let id = new_id();
-    let amounts: Vec<liftdesk::domain::invoice::LineAmounts> = f
-        .lines
-        .iter()
-        .map(|&(quantity_milli, unit_price_cents, vat_rate_bp)| {
-            liftdesk::domain::invoice::LineAmounts {
-                quantity_milli,
-                unit_price: liftdesk::domain::money::Cents::new(unit_price_cents),
-                vat_rate_bp,
-            }
-        })
-        .collect();
-    let totals = liftdesk::domain::invoice::totals(&amounts);
-    let number = f.number.map(|(y, seq)| {
-        format!(
-            "{}-{y}-{seq:06}",
-            if f.nature == "facture" { "FA" } else { "AV" }
-        )
-    });
-    let issued_on = f.number.map(|_| f.created_on.to_owned());
-    let paid_on = (f.status == "payee").then(|| f.created_on.to_owned());
-    db.execute(
-        "INSERT INTO invoices (id, agency_id, client_id, nature, status, number, number_year,
-                               number_seq, credited_invoice_id, buyer_name, buyer_address,
-                               buyer_siren, issued_on, due_on, paid_on, total_excl_cents,
-                               total_incl_cents, created_on, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, '1 place du Marché', '732829320', ?11,
-                 ?11, ?12, ?13, ?14, ?15, ?16, ?16)",
-        params![
-            id,
-            f.agency,
-            f.client,
-            f.nature,
-            f.status,
-            number,
-            f.number.map(|n| n.0),
-            f.number.map(|n| n.1),
-            f.credited,
-            f.buyer,
-            issued_on,
-            paid_on,
-            totals.excl_tax.get(),
-            totals.incl_tax.get(),
-            f.created_on,
-            format!("{}T09:00:00.000Z", f.created_on),
-        ],
-    )
-    .expect("invoice");
-    for (position, (quantity, price, rate)) in f.lines.iter().enumerate() {
-        db.execute(
-            "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli,
-                                        unit_price_cents, vat_rate_bp)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                new_id(),
-                id,
-                position as i64 + 1,
-                format!("Ligne {}", position + 1),
-                quantity,
-                price,
-                rate
-            ],
-        )
-        .expect("line");
+/// A client with its billing address and SIREN.
+fn billed(client_ref: &str, name: &str, address: &str) -> ClientInput {
+    ClientInput {
+        client_id: Some(client_ref.to_owned()),
+        nom: Some(name.to_owned()),
+        adresse: Some(Some(address.to_owned())),
+        siren: Some(Some("732829320".to_owned())),
+        ..ClientInput::default()
     }
-    id
+}
+
+fn day(text: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").expect("day")
 }
 
 /// (id, client ref, status, created_on) of a listed invoice.
@@ -935,58 +862,59 @@ struct Listing {
 
 async fn listing() -> Listing {
     let w = world().await;
-    let db = open_db(w.server.data_dir.path());
-    let dupont = insert_client(&db, &w.org.agency_id, "CLI-000001", "Syndic Dupont");
-    let lebrun = insert_client(&db, &w.org.agency_id, "CLI-000002", "Résidence Lebrun");
-    let theirs = insert_client(&db, &w.other.agency_id, "CLI-000001", "Syndic Dupont");
-    let statuses = ["brouillon", "emise", "envoyee", "payee"];
+    let ours = Fixtures::in_agency(&w.server, &w.org.agency_id);
+    let theirs = Fixtures::in_agency(&w.server, &w.other.agency_id);
+    let address = "1 place du Marché";
+    ours.client(billed("CLI-000001", "Syndic Dupont", address))
+        .await;
+    ours.client(billed("CLI-000002", "Résidence Lebrun", address))
+        .await;
+    theirs
+        .client(billed("CLI-000001", "Syndic Dupont", address))
+        .await;
+    let statuses = [
+        InvoiceStatus::Brouillon,
+        InvoiceStatus::Emise,
+        InvoiceStatus::Envoyee,
+        InvoiceStatus::Payee,
+    ];
     let mut rows = Vec::new();
-    let mut seq = 0;
-    // 24 invoices over 8 days (three on the same day: ties ordered by id).
+    // 24 invoices over 8 days (three on the same day: ties ordered by id),
+    // each created, then issued, sent or paid, on its day.
     for i in 0..24usize {
-        let day = format!("2026-03-{:02}", 2 + i / 3);
+        let created_on = format!("2026-03-{:02}", 2 + i / 3);
         let status = statuses[i % 4];
-        let (client_id, client_ref, buyer) = if i % 3 == 0 {
-            (&lebrun, "CLI-000002", "Résidence Lebrun")
+        let client_ref = if i % 3 == 0 {
+            "CLI-000002"
         } else {
-            (&dupont, "CLI-000001", "Syndic Dupont")
+            "CLI-000001"
         };
-        let number = (status != "brouillon").then(|| {
-            seq += 1;
-            (2026, seq)
-        });
-        let id = insert_invoice(
-            &db,
-            &Fixture {
-                agency: &w.org.agency_id,
-                client: Some(client_id),
-                nature: "facture",
+        let price = (10_000 + i) as f64 / 100.0;
+        let id = ours
+            .invoice_on(
+                day(&created_on),
+                client_ref,
                 status,
-                number,
-                created_on: &day,
-                credited: None,
-                buyer: Some(buyer),
-                lines: &[(1000, 10_000 + i as i64, 2000)],
-            },
-        );
-        rows.push((id, client_ref.to_owned(), status.to_owned(), day));
+                vec![Fixtures::line("Ligne 1", 1.0, price, None)],
+            )
+            .await;
+        rows.push((
+            id,
+            client_ref.to_owned(),
+            status.as_str().to_owned(),
+            created_on,
+        ));
     }
     // Another organization's invoices are never listed.
     for i in 0..3 {
-        insert_invoice(
-            &db,
-            &Fixture {
-                agency: &w.other.agency_id,
-                client: Some(&theirs),
-                nature: "facture",
-                status: "brouillon",
-                number: None,
-                created_on: &format!("2026-03-0{}", 2 + i),
-                credited: None,
-                buyer: Some("Syndic Dupont"),
-                lines: &[(1000, 100, 2000)],
-            },
-        );
+        theirs
+            .invoice_on(
+                day(&format!("2026-03-0{}", 2 + i)),
+                "CLI-000001",
+                InvoiceStatus::Brouillon,
+                vec![Fixtures::line("Ligne 1", 1.0, 1.0, None)],
+            )
+            .await;
     }
     let mut sorted = rows.clone();
     sorted.sort_by(|a, b| b.3.cmp(&a.3).then(b.0.cmp(&a.0)));
@@ -1250,8 +1178,9 @@ async fn every_invoice_filter_and_its_refusals() {
 #[tokio::test]
 async fn an_invoice_and_a_credit_note_read_with_their_links() {
     let w = world().await;
-    let db = open_db(w.server.data_dir.path());
-    let client = insert_client(&db, &w.org.agency_id, "CLI-000007", "Syndic Dupont");
+    let ours = Fixtures::in_agency(&w.server, &w.org.agency_id);
+    ours.client(billed("CLI-000007", "Syndic Dupont", "1 place du Marché"))
+        .await;
     // An accepted quote, invoiced, then partly credited.
     let (_, created) = post(
         &w.server,
@@ -1261,39 +1190,53 @@ async fn an_invoice_and_a_credit_note_read_with_their_links() {
     )
     .await;
     let quote_id = str_of(&created, "id").to_owned();
-    let invoice = insert_invoice(
-        &db,
-        &Fixture {
-            agency: &w.org.agency_id,
-            client: Some(&client),
-            nature: "facture",
-            status: "emise",
-            number: Some((2026, 12)),
-            created_on: "2026-03-10",
-            credited: None,
-            buyer: Some("Syndic Dupont"),
-            lines: &[(2000, 6500, 2000), (1500, 3333, 1000)],
-        },
-    );
-    db.execute(
-        "UPDATE invoices SET quote_id = ?1, due_on = '2026-04-09' WHERE id = ?2",
-        [&quote_id, &invoice],
-    )
-    .expect("quote link");
-    let credit = insert_invoice(
-        &db,
-        &Fixture {
-            agency: &w.org.agency_id,
-            client: Some(&client),
-            nature: "avoir",
-            status: "emise",
-            number: Some((2026, 3)),
-            created_on: "2026-03-12",
-            credited: Some(&invoice),
-            buyer: Some("Syndic Dupont"),
-            lines: &[(1000, 2000, 2000)],
-        },
-    );
+    ours.quote_act(&quote_id, QuoteAction::Accept).await;
+    // Eleven invoices and two credit notes issued before this year's 12th
+    // invoice and 3rd credit note.
+    let earlier = day("2026-03-01");
+    let mut issued = Vec::new();
+    for _ in 0..11 {
+        let id = ours
+            .invoice_on(
+                earlier,
+                "CLI-000007",
+                InvoiceStatus::Emise,
+                vec![Fixtures::line("Maintenance", 1.0, 100.0, None)],
+            )
+            .await;
+        issued.push(id);
+    }
+    ours.at(morning(earlier), || async {
+        for id in &issued[..2] {
+            ours.credit_note(id, Some(vec![Fixtures::line("Geste", 1.0, 10.0, None)]))
+                .await;
+        }
+    })
+    .await;
+    let invoice = ours
+        .at(morning(day("2026-03-10")), || async {
+            let id = ours
+                .draft_invoice_with(NewInvoiceInput {
+                    client_id: "CLI-000007".to_owned(),
+                    lines: Some(vec![
+                        Fixtures::line("Ligne 1", 2.0, 65.0, None),
+                        Fixtures::line("Ligne 2", 1.5, 33.33, Some(10.0)),
+                    ]),
+                    quote_id: Some(quote_id.clone()),
+                })
+                .await;
+            ours.issue_invoice(&id).await;
+            id
+        })
+        .await;
+    let credit = ours
+        .at(morning(day("2026-03-12")), || {
+            ours.credit_note(
+                &invoice,
+                Some(vec![Fixtures::line("Ligne 1", 1.0, 20.0, None)]),
+            )
+        })
+        .await;
 
     let (status, body) = w
         .server
@@ -1405,21 +1348,16 @@ async fn an_invoice_and_a_credit_note_read_with_their_links() {
     );
 
     // Another organization's invoice, an unknown id: 404; no token: 401.
-    let other_client = insert_client(&db, &w.other.agency_id, "CLI-000007", "Autre");
-    let theirs = insert_invoice(
-        &db,
-        &Fixture {
-            agency: &w.other.agency_id,
-            client: Some(&other_client),
-            nature: "facture",
-            status: "brouillon",
-            number: None,
-            created_on: "2026-03-10",
-            credited: None,
-            buyer: None,
-            lines: &[(1000, 100, 2000)],
-        },
-    );
+    let martin = Fixtures::in_agency(&w.server, &w.other.agency_id);
+    martin.client_named("CLI-000007", "Autre").await;
+    let theirs = martin
+        .at(morning(day("2026-03-10")), || {
+            martin.draft_invoice(
+                "CLI-000007",
+                vec![Fixtures::line("Ligne 1", 1.0, 1.0, None)],
+            )
+        })
+        .await;
     for id in [theirs.as_str(), "0190a0a0-0000-7000-8000-000000000000"] {
         let (status, body) = w
             .server

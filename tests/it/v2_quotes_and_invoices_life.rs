@@ -3,19 +3,17 @@
 
 use crate::common;
 
-use chrono::{Datelike, Duration, Utc};
+use chrono::{Datelike, Duration, NaiveDate, Utc};
+use common::world::World as Fixtures;
 use common::*;
 use liftdesk::domain::invoice::{self, InvoiceAction, InvoiceNature, InvoiceStatus};
+use liftdesk::services::clients::ClientInput;
 use rusqlite::{Connection, params};
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------
 // Helpers and fixtures
 // ---------------------------------------------------------------------------
-
-fn new_id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
 
 async fn post(
     server: &TestServer,
@@ -82,27 +80,25 @@ async fn world() -> World {
         "--name",
         "t",
     ]);
-    let db = open_db(server.data_dir.path());
-    let equipment = new_id();
-    db.execute(
-        "INSERT INTO equipment (id, agency_id, number, created_at, updated_at)
-         VALUES (?1, ?2, 'ASC 7', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-        params![equipment, org.agency_id],
-    )
-    .expect("equipment");
+    let equipment = Fixtures::in_agency(&server, &org.agency_id)
+        .numbered("ASC 7")
+        .await;
     for (agency, client_ref, name, archived) in [
-        (&org.agency_id, CLIENT, "Syndic Dupont", 0),
-        (&org.agency_id, "CLI-000099", "Ancien client", 1),
-        (&other.agency_id, "CLI-000050", "Client de Martin", 0),
+        (&org.agency_id, CLIENT, "Syndic Dupont", false),
+        (&org.agency_id, "CLI-000099", "Ancien client", true),
+        (&other.agency_id, "CLI-000050", "Client de Martin", false),
     ] {
-        db.execute(
-            "INSERT INTO clients (id, agency_id, client_ref, nom, adresse, complement_adresse, siren,
-                                  supprime, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, '12 rue de la Paix, 75002 Paris', 'Bâtiment B', '732829320',
-                     ?5, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-            params![new_id(), agency, client_ref, name, archived],
-        )
-        .expect("client");
+        Fixtures::in_agency(&server, agency)
+            .client(ClientInput {
+                client_id: Some(client_ref.to_owned()),
+                nom: Some(name.to_owned()),
+                adresse: Some(Some("12 rue de la Paix, 75002 Paris".to_owned())),
+                complement_adresse: Some(Some("Bâtiment B".to_owned())),
+                siren: Some(Some("732829320".to_owned())),
+                supprime: Some(archived),
+                ..ClientInput::default()
+            })
+            .await;
     }
     World {
         server,
@@ -335,23 +331,15 @@ async fn a_draft_from_an_accepted_quote_copies_its_rows() {
 async fn draft_refusals_are_french() {
     let w = world().await;
     // Another organization's accepted quote is not found here.
-    let other_db = open_db(w.server.data_dir.path());
-    let other_equipment = new_id();
-    other_db
-        .execute(
-            "INSERT INTO equipment (id, agency_id, number, created_at, updated_at)
-             VALUES (?1, ?2, 'X', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-            params![other_equipment, w.other.agency_id],
+    let martin = Fixtures::in_agency(&w.server, &w.other.agency_id);
+    let other_equipment = martin.numbered("X").await;
+    let theirs = martin
+        .accepted_quote(
+            &other_equipment,
+            "Devis",
+            vec![Fixtures::line("Travaux", 1.0, 100.0, None)],
         )
-        .expect("equipment");
-    let theirs = new_id();
-    other_db
-        .execute(
-            "INSERT INTO quotes (id, agency_id, equipment_id, origin, object, status, created_at, updated_at)
-             VALUES (?1, ?2, ?3, 'client', 'Devis', 'accepte', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-            params![theirs, w.other.agency_id, other_equipment],
-        )
-        .expect("quote");
+        .await;
     let cases = [
         (json!({ "lines": lines() }), "Le champ « clientId » est obligatoire.".to_owned()),
         (
@@ -450,11 +438,14 @@ async fn every_invoice_transition_allowed_and_refused() {
 
     // The client changes its name before the issue: the buyer is frozen at issue.
     let db = open_db(w.server.data_dir.path());
-    db.execute(
-        "UPDATE clients SET nom = 'Syndic Dupont & Fils', siren = '552100554' WHERE client_ref = ?1",
-        [CLIENT],
-    )
-    .expect("rename");
+    let ours = Fixtures::in_agency(&w.server, &w.org.agency_id);
+    ours.client(ClientInput {
+        client_id: Some(CLIENT.to_owned()),
+        nom: Some("Syndic Dupont & Fils".to_owned()),
+        siren: Some(Some("552100554".to_owned())),
+        ..ClientInput::default()
+    })
+    .await;
 
     // brouillon → emise: number, dates, buyer.
     let (status, answer) = act(&w, &id, "issue", None).await;
@@ -488,11 +479,12 @@ async fn every_invoice_transition_allowed_and_refused() {
     );
 
     // After the issue the client changes again: the issued invoice does not.
-    db.execute(
-        "UPDATE clients SET nom = 'Nouveau nom' WHERE client_ref = ?1",
-        [CLIENT],
-    )
-    .expect("rename");
+    ours.client(ClientInput {
+        client_id: Some(CLIENT.to_owned()),
+        nom: Some("Nouveau nom".to_owned()),
+        ..ClientInput::default()
+    })
+    .await;
     assert_eq!(read(&w, &id).await["buyer"], json!("Syndic Dupont & Fils"));
 
     // emise: issue again refused (the number is final).
@@ -754,22 +746,20 @@ async fn thirty_issues_some_in_parallel_give_numbers_1_to_30_without_gap() {
 #[tokio::test]
 async fn numbering_continues_after_existing_numbers_without_a_counter() {
     let w = world().await;
-    let db = open_db(w.server.data_dir.path());
-    let client_id: String = db
-        .query_row(
-            "SELECT id FROM clients WHERE client_ref = ?1",
-            [CLIENT],
-            |r| r.get(0),
+    // Forty-one invoices issued on 2 January: FA-…-000041 is the last one.
+    // (The operations keep the counter: no operation leaves issued invoices
+    // without one, as a file of an older version did.)
+    let ours = Fixtures::in_agency(&w.server, &w.org.agency_id);
+    let day = NaiveDate::from_ymd_opt(year(), 1, 2).expect("2 January");
+    for _ in 0..41 {
+        ours.invoice_on(
+            day,
+            CLIENT,
+            InvoiceStatus::Emise,
+            vec![Fixtures::line("Maintenance", 1.0, 100.0, None)],
         )
-        .expect("client");
-    db.execute(
-        "INSERT INTO invoices (id, agency_id, client_id, nature, status, number, number_year, number_seq,
-                               issued_on, created_on, created_at, updated_at)
-         VALUES (?1, ?2, ?3, 'facture', 'emise', ?4, ?5, 41, '2026-01-02', '2026-01-02',
-                 '2026-01-02T08:00:00.000Z', '2026-01-02T08:00:00.000Z')",
-        params![new_id(), w.org.agency_id, client_id, format!("FA-{}-000041", year()), year()],
-    )
-    .expect("invoice");
+        .await;
+    }
     let (_, body) = issued(&w).await;
     assert_eq!(body["number"], json!(format!("FA-{}-000042", year())));
     w.server.stop().await;
@@ -1078,30 +1068,11 @@ async fn partial_credit_notes_stay_within_what_remains() {
 async fn issuing_a_draft_credit_note_checks_what_remains() {
     let w = world().await;
     let (id, _) = issued(&w).await;
-    // A draft credit note of 300 € excl. (360 € incl.), made elsewhere (web screen, import).
+    // A draft credit note of 300 € excl. (360 € incl.), prepared and not issued yet.
     let db = open_db(w.server.data_dir.path());
-    let (client_id, buyer): (String, String) = db
-        .query_row(
-            "SELECT client_id, buyer_name FROM invoices WHERE id = ?1",
-            [&id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .expect("invoice");
-    let note = new_id();
-    db.execute(
-        "INSERT INTO invoices (id, agency_id, client_id, nature, status, credited_invoice_id, buyer_name,
-                               total_excl_cents, total_incl_cents, created_on, created_at, updated_at)
-         VALUES (?1, ?2, ?3, 'avoir', 'brouillon', ?4, ?5, 30000, 36000, '2026-01-05',
-                 '2026-01-05T08:00:00.000Z', '2026-01-05T08:00:00.000Z')",
-        params![note, w.org.agency_id, client_id, id, buyer],
-    )
-    .expect("draft note");
-    db.execute(
-        "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli, unit_price_cents, vat_rate_bp)
-         VALUES (?1, ?2, 1, 'Reprise', 1000, 30000, 2000)",
-        params![new_id(), note],
-    )
-    .expect("line");
+    let note = Fixtures::in_agency(&w.server, &w.org.agency_id)
+        .draft_credit_note(&id, vec![Fixtures::line("Reprise", 1.0, 300.0, None)])
+        .await;
     // Meanwhile 300 € excl. are credited through the API: 262.50 € remain.
     let (status, _) = act(
         &w,

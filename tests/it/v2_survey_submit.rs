@@ -1,6 +1,7 @@
 //! The survey submission: `POST /api/v2/surveys/{id}/submit` and
 //! `POST /app/api/surveys/{id}/submit` — over HTTP on the real router, with
-//! fixtures inserted in SQL. The survey becomes `termine`, its data reach the
+//! fixtures written through the operations (SQL only for the states no
+//! operation writes). The survey becomes `termine`, its data reach the
 //! equipment and exactly one `releve.termine` is queued, or nothing at all
 //! is written.
 
@@ -8,7 +9,10 @@ use crate::common;
 
 use std::path::Path;
 
+use chrono::{DateTime, Utc};
+use common::world::World as Fixtures;
 use common::*;
+use liftdesk::services::surveys::SubmitInput;
 use liftdesk::store::new_id;
 use rusqlite::{OptionalExtension, params};
 use serde_json::{Value, json};
@@ -244,44 +248,68 @@ fn credential_of(dir: &Path, token_name: &str, account: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------
-// Fixtures (direct SQL)
+// Fixtures
 // ---------------------------------------------------------------------------
 
-fn equipment(dir: &Path, agency: &str, number: &str) -> String {
-    let id = new_id();
-    open_db(dir)
-        .execute(
-            "INSERT INTO equipment (id, agency_id, number, type, maintenance_contract, created_at, updated_at)
-             VALUES (?1, ?2, ?3, 'ascenseur', 'parc', ?4, ?4)",
-            params![id, agency, number, CREATED],
-        )
-        .expect("equipment");
-    id
+fn created() -> DateTime<Utc> {
+    liftdesk::clock::parse_timestamp(CREATED).expect("instant")
 }
 
-fn equipment_value(dir: &Path, equipment: &str, code: &str, value: Value) {
-    open_db(dir)
-        .execute(
-            "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
-             VALUES (?1, ?2, ?3, NULL, ?4)",
-            params![equipment, code, value.to_string(), CREATED],
-        )
-        .expect("equipment value");
+/// An `ascenseur` under contract of the agency, without building.
+async fn equipment(server: &TestServer, agency: &str, number: &str) -> String {
+    Fixtures::in_agency(server, agency).lift(number, None).await
 }
 
-fn survey(dir: &Path, agency: &str, equipment: &str, number: &str, status: &str) -> String {
+/// Technical data of the equipment entered outside any survey at CREATED.
+async fn equipment_values(server: &TestServer, agency: &str, equipment: &str, values: Value) {
+    let fixtures = Fixtures::in_agency(server, agency);
+    fixtures
+        .at(created(), || fixtures.technical_values(equipment, values))
+        .await;
+}
+
+/// A mobile account (performs surveys) of the agency.
+async fn surveyor_in(server: &TestServer, agency: &str, email: &str) {
+    Fixtures::in_agency(server, agency)
+        .staff_account(email, true)
+        .await;
+}
+
+/// The survey of the equipment `number` opened in the app by the mobile
+/// account `email` (a new one `a_realiser` when none is open).
+async fn opened(server: &TestServer, agency: &str, number: &str, email: &str) -> String {
+    Fixtures::in_agency(server, agency)
+        .opened_survey(number, email)
+        .await
+}
+
+/// A survey in a state no operation writes, in SQL: `en_cours` (the
+/// technician has begun entering data in the mobile app, which no operation
+/// records yet), `annule` (no operation cancels a survey), or one with a
+/// due day and photos (no operation sets them). Asked for at CREATED,
+/// « Prise en main du parc », due 2026-04-01, three photos.
+fn survey_in_state(
+    dir: &Path,
+    agency: &str,
+    equipment: &str,
+    number: &str,
+    status: &str,
+    surveyor: Option<&str>,
+) -> String {
     let id = new_id();
     open_db(dir)
         .execute(
             "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, due_on,
-                                  photo_count, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'Prise en main du parc', '2026-04-01', 3, ?6, ?6)",
-            params![id, agency, equipment, number, status, CREATED],
+                                  photo_count, surveyor_account_id, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'Prise en main du parc', '2026-04-01', 3, ?6, ?7, ?7)",
+            params![id, agency, equipment, number, status, surveyor, CREATED],
         )
         .expect("survey");
     id
 }
 
+/// A datum entered in the mobile app on a survey not yet submitted, in
+/// SQL: no operation records a survey's data before its submission.
 fn survey_value(dir: &Path, survey: &str, code: &str, value: Value) {
     open_db(dir)
         .execute(
@@ -289,15 +317,6 @@ fn survey_value(dir: &Path, survey: &str, code: &str, value: Value) {
             params![survey, code, value.to_string()],
         )
         .expect("survey value");
-}
-
-fn set_surveyor(dir: &Path, survey: &str, account: &str) {
-    open_db(dir)
-        .execute(
-            "UPDATE surveys SET surveyor_account_id = ?2 WHERE id = ?1",
-            [survey, account],
-        )
-        .expect("surveyor");
 }
 
 /// Two organizations (`org`, the caller, with a second agency; `other`), a
@@ -382,11 +401,16 @@ async fn a_survey_to_do_is_submitted_with_its_data_and_one_event() {
     let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let eq = equipment(dir, agency, "ASC-1");
+    let eq = equipment(&w.server, agency, "ASC-1").await;
     // Data entered outside any survey: one replaced, one kept.
-    equipment_value(dir, &eq, "vitesse", json!(1));
-    equipment_value(dir, &eq, "marque", json!("Otis"));
-    let id = survey(dir, agency, &eq, "REL-2026-00001", "a_realiser");
+    equipment_values(
+        &w.server,
+        agency,
+        &eq,
+        json!({"vitesse": 1, "marque": "Otis"}),
+    )
+    .await;
+    let id = survey_in_state(dir, agency, &eq, "REL-2026-00001", "a_realiser", None);
 
     let body = json!({
         "surveyedOn": "2026-03-09",
@@ -579,14 +603,20 @@ async fn a_survey_in_progress_keeps_its_data_and_its_surveyor() {
     let w = world().await;
     let dir = w.dir();
     let agency = &w.org.agency_id;
-    let eq = equipment(dir, agency, "ASC-2");
-    equipment_value(dir, &eq, "marque", json!("Otis"));
-    let id = survey(dir, agency, &eq, "REL-2026-00002", "en_cours");
+    let eq = equipment(&w.server, agency, "ASC-2").await;
+    equipment_values(&w.server, agency, &eq, json!({"marque": "Otis"})).await;
+    let id = survey_in_state(
+        dir,
+        agency,
+        &eq,
+        "REL-2026-00002",
+        "en_cours",
+        Some(&w.surveyor_id),
+    );
     // Entered earlier in the mobile app.
     survey_value(dir, &id, "marque", json!("Schindler"));
     survey_value(dir, &id, "machine_type", json!("Gearless"));
     survey_value(dir, &id, "armoire_variateur", json!(false));
-    set_surveyor(dir, &id, &w.surveyor_id);
 
     // The surveyor submits without a body: today in Paris; `null` removes a
     // datum from the survey (the equipment keeps its own).
@@ -658,7 +688,7 @@ async fn a_survey_in_progress_keeps_its_data_and_its_surveyor() {
         (Some("application/json"), Some("null")),
         (Some("application/json"), Some("{}")),
     ] {
-        let other = survey(dir, agency, &eq, "REL-X", "a_realiser");
+        let other = opened(&w.server, agency, "ASC-2", "releveur@durand.fr").await;
         let (status, text) = send_raw(
             &w.server,
             &format!("/api/v2/surveys/{other}/submit"),
@@ -685,17 +715,20 @@ async fn final_states_and_other_agencies_refuse_and_change_nothing() {
     let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let eq = equipment(dir, agency, "ASC-3");
+    let eq = equipment(&w.server, agency, "ASC-3").await;
 
     // An annule survey: 422 with the domain's reason.
-    let cancelled = survey(dir, agency, &eq, "REL-A", "annule");
+    let cancelled = survey_in_state(dir, agency, &eq, "REL-A", "annule", None);
     let before = survey_state(dir, &cancelled);
     let (status, body) = submit(&w.server, token, &cancelled, None).await;
     assert_eq!((status, error_of(&body)), (422, CANCELLED));
     assert_eq!(survey_state(dir, &cancelled), before);
 
     // A termine survey: 422.
-    let done = survey(dir, agency, &eq, "REL-T", "termine");
+    let done = opened(&w.server, agency, "ASC-3", "releveur@durand.fr").await;
+    Fixtures::in_agency(&w.server, agency)
+        .submitted_survey(&w.surveyor_id, &done, SubmitInput::default())
+        .await;
     let before = survey_state(dir, &done);
     let (status, body) = submit(&w.server, token, &done, None).await;
     assert_eq!((status, error_of(&body)), (422, ALREADY_DONE));
@@ -703,10 +736,19 @@ async fn final_states_and_other_agencies_refuse_and_change_nothing() {
 
     // Another organization's survey, a survey of another agency of the same
     // organization (not the acting one), an unknown id: 404, nothing changed.
-    let foreign_eq = equipment(dir, &w.other.agency_id, "AUTRE-1");
-    let foreign = survey(dir, &w.other.agency_id, &foreign_eq, "REL-F", "a_realiser");
-    let east_eq = equipment(dir, &w.second_agency, "EST-1");
-    let east = survey(dir, &w.second_agency, &east_eq, "REL-E", "a_realiser");
+    let other_agency = &w.other.agency_id;
+    equipment(&w.server, other_agency, "AUTRE-1").await;
+    surveyor_in(&w.server, other_agency, "releveur@concurrent.fr").await;
+    let foreign = opened(&w.server, other_agency, "AUTRE-1", "releveur@concurrent.fr").await;
+    equipment(&w.server, &w.second_agency, "EST-1").await;
+    surveyor_in(&w.server, &w.second_agency, "releveur-est@durand.fr").await;
+    let east = opened(
+        &w.server,
+        &w.second_agency,
+        "EST-1",
+        "releveur-est@durand.fr",
+    )
+    .await;
     for id in [foreign.as_str(), east.as_str()] {
         let before = survey_state(dir, id);
         let (status, body) = submit(
@@ -722,7 +764,7 @@ async fn final_states_and_other_agencies_refuse_and_change_nothing() {
     let (status, body) = submit(&w.server, token, "inconnu", None).await;
     assert_eq!((status, error_of(&body)), (404, "Relevé introuvable."));
     // The other organization's admin cannot reach ours either.
-    let mine = survey(dir, agency, &eq, "REL-M", "a_realiser");
+    let mine = opened(&w.server, agency, "ASC-3", "releveur@durand.fr").await;
     let (status, _) = submit(&w.server, &w.other.admin_token, &mine, None).await;
     assert_eq!(status, 404);
     // Acting in the second agency (org admin), its survey is found.
@@ -742,9 +784,9 @@ async fn refused_input_writes_nothing() {
     let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
-    let eq = equipment(dir, agency, "ASC-4");
-    equipment_value(dir, &eq, "vitesse", json!(1));
-    let id = survey(dir, agency, &eq, "REL-4", "en_cours");
+    let eq = equipment(&w.server, agency, "ASC-4").await;
+    equipment_values(&w.server, agency, &eq, json!({"vitesse": 1})).await;
+    let id = survey_in_state(dir, agency, &eq, "REL-4", "en_cours", None);
     survey_value(dir, &id, "marque", json!("Otis"));
     let before = survey_state(dir, &id);
     let path = format!("/api/v2/surveys/{id}/submit");
@@ -863,8 +905,8 @@ async fn only_surveyors_and_administrators_submit() {
     let w = world().await;
     let dir = w.dir();
     let agency = &w.org.agency_id;
-    let eq = equipment(dir, agency, "ASC-5");
-    let id = survey(dir, agency, &eq, "REL-5", "a_realiser");
+    equipment(&w.server, agency, "ASC-5").await;
+    let id = opened(&w.server, agency, "ASC-5", "releveur@durand.fr").await;
     let before = survey_state(dir, &id);
 
     // A member who does not perform surveys: 403, nothing written.
@@ -921,8 +963,14 @@ async fn the_web_application_submits_with_its_session_and_csrf_token() {
     let w = world().await;
     let dir = w.dir();
     let agency = &w.org.agency_id;
-    let eq = equipment(dir, agency, "ASC-6");
-    let id = survey(dir, agency, &eq, "REL-6", "a_realiser");
+    equipment(&w.server, agency, "ASC-6").await;
+    // Asked for at CREATED by the partner's deal.
+    let fixtures = Fixtures::in_agency(&w.server, agency);
+    let (_, id) = fixtures
+        .at(created(), || {
+            fixtures.requested_survey("ASC-6", "releveur@durand.fr", Some("Contrat"), &[])
+        })
+        .await;
     let path = format!("/app/api/surveys/{id}/submit");
     let browser = crate::common::http_client_builder()
         .cookie_store(true)
@@ -1002,8 +1050,10 @@ async fn the_web_application_submits_with_its_session_and_csrf_token() {
 
     // The session's agency bounds it too: another organization's survey is 404;
     // a second submission is 422.
-    let foreign_eq = equipment(dir, &w.other.agency_id, "AUTRE-2");
-    let foreign = survey(dir, &w.other.agency_id, &foreign_eq, "REL-F", "a_realiser");
+    let other_agency = &w.other.agency_id;
+    equipment(&w.server, other_agency, "AUTRE-2").await;
+    surveyor_in(&w.server, other_agency, "releveur@concurrent.fr").await;
+    let foreign = opened(&w.server, other_agency, "AUTRE-2", "releveur@concurrent.fr").await;
     for (survey_id, expected) in [(foreign.as_str(), 404), (id.as_str(), 422)] {
         let response = browser
             .post(

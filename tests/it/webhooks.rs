@@ -12,12 +12,12 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use chrono::Utc;
+use common::world::World;
 use common::*;
 use hmac::{Hmac, Mac};
 use liftdesk::auth::rate_limit::RateLimit;
 use liftdesk::clock;
 use liftdesk::webhooks::{Probe, RetrySchedule, WebhookSettings};
-use rusqlite::params;
 use serde_json::{Value, json};
 use sha2::Sha256;
 
@@ -921,14 +921,9 @@ async fn a_resolved_call_reaches_its_subscribers_with_the_spec_body() {
         "key",
     )
     .to_owned();
-    let equipment = uuid::Uuid::now_v7().to_string();
-    open_db(dir)
-        .execute(
-            "INSERT INTO equipment (id, agency_id, number, type, maintenance_contract, created_at, updated_at)
-             VALUES (?1, ?2, 'ASC 7', 'ascenseur', 'parc', ?3, ?3)",
-            params![equipment, org.agency_id, clock::now_text()],
-        )
-        .expect("equipment");
+    let equipment = World::in_agency(&server, &org.agency_id)
+        .lift("ASC 7", None)
+        .await;
     let (status, call) = post(
         &server,
         "/api/partners/calls",

@@ -20,6 +20,7 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use common::served::Served as Server;
+use common::world::World;
 use common::*;
 use hmac::{Hmac, Mac};
 use rusqlite::params;
@@ -325,7 +326,7 @@ async fn killed_twice_the_server_loses_no_webhook() {
     let logs = tempfile::tempdir().expect("logs dir");
     let dir = data.path();
 
-    // Fixtures through the CLI and SQL, as an installer would.
+    // Fixtures through the CLI and the operations, as an installer would.
     let org = init_org(dir, "Durand", "admin@durand.fr");
     let center_key = str_of(
         &cli_json(
@@ -342,15 +343,12 @@ async fn killed_twice_the_server_loses_no_webhook() {
         "key",
     )
     .to_owned();
-    let now = liftdesk::clock::now_text();
-    let equipment = uuid::Uuid::now_v7().to_string();
-    open_db(dir)
-        .execute(
-            "INSERT INTO equipment (id, agency_id, number, type, maintenance_contract, created_at, updated_at)
-             VALUES (?1, ?2, 'ASC 7', 'ascenseur', 'parc', ?3, ?3)",
-            params![equipment, org.agency_id, now],
-        )
-        .expect("equipment");
+    let equipment = {
+        let store = liftdesk::server::open_store(dir).expect("store");
+        World::of_store(&store, &org.agency_id)
+            .lift("ASC 7", None)
+            .await
+    };
 
     // The receiver is down: its port is reserved, nobody listens.
     let port = reserve_port();

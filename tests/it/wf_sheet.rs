@@ -8,9 +8,10 @@ use crate::wf;
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, Utc};
+use common::world::World;
 use common::*;
 use liftdesk::auth::rate_limit::RateLimit;
-use rusqlite::params;
+use liftdesk::services::calls::CenterCallInput;
 use serde_json::json;
 use wf::*;
 
@@ -94,28 +95,32 @@ fn assert_headers(headers: &reqwest::header::HeaderMap) {
     );
 }
 
-fn fixture(s: &Setup) -> String {
-    let equipment = equipment(&s.server, &s.agency, "ASC-10");
-    let conn = open_db(s.server.data_dir.path());
-    let now = now_text();
-    conn.execute(
-        "INSERT INTO equipment_values (equipment_id, field_code, value, surveyed_at) VALUES (?1, 'charge_utile', '630', ?2)",
-        params![equipment, now],
-    )
-    .expect("value");
-    conn.execute(
-        "INSERT INTO calls (id, agency_id, reference, equipment_id, type, description, received_at, created_at, updated_at)
-         VALUES (?1, ?2, 'R-1', ?3, 'panne', 'Cabine bloquée au 3e', ?4, ?4, ?4)",
-        params![id(), s.agency, equipment, now],
-    )
-    .expect("call");
+async fn fixture(s: &Setup) -> String {
+    let equipment = lift(&s.server, &s.agency, "ASC-10").await;
+    let world = World::in_agency(&s.server, &s.agency);
+    world
+        .technical_data(&equipment, json!({ "charge_utile": 630 }))
+        .await;
+    let center = world.call_center_key("Centre d'appels").await;
+    world
+        .call_from(
+            &center,
+            CenterCallInput {
+                reference: "R-1".to_owned(),
+                equipment: "ASC-10".to_owned(),
+                call_type: "panne".to_owned(),
+                description: "Cabine bloquée au 3e".to_owned(),
+                ..CenterCallInput::default()
+            },
+        )
+        .await;
     equipment
 }
 
 #[tokio::test]
 async fn the_sheet_opens_once_complete_with_its_headers() {
     let Sheet { s, .. } = sheet_setup().await;
-    fixture(&s);
+    fixture(&s).await;
     let url = token_url(&s, "ASC-10").await;
     // A HEAD (link checkers) neither consumes the link nor tells anything.
     let head = s.server.client.head(&url).send().await.expect("head");
@@ -166,7 +171,7 @@ async fn the_sheet_opens_once_complete_with_its_headers() {
 #[tokio::test]
 async fn the_link_expires_after_five_minutes_on_the_injected_clock() {
     let Sheet { s, now } = sheet_setup().await;
-    fixture(&s);
+    fixture(&s).await;
     let start = *now.lock().expect("clock");
     let late = token_url(&s, "ASC-10").await;
     let in_time = token_url(&s, "ASC-10").await;
@@ -183,8 +188,8 @@ async fn the_link_expires_after_five_minutes_on_the_injected_clock() {
 #[tokio::test]
 async fn forged_and_other_equipment_tokens_are_expired_links() {
     let Sheet { s, .. } = sheet_setup().await;
-    fixture(&s);
-    equipment(&s.server, &s.agency, "ASC-11");
+    fixture(&s).await;
+    lift(&s.server, &s.agency, "ASC-11").await;
     let url = token_url(&s, "ASC-10").await;
     let other = token_url(&s, "ASC-11").await;
     let token = url.rsplit('/').next().expect("token").to_owned();
@@ -219,7 +224,7 @@ async fn forged_and_other_equipment_tokens_are_expired_links() {
 #[tokio::test]
 async fn generate_token_refusals() {
     let Sheet { s, .. } = sheet_setup().await;
-    equipment(&s.server, &s.other_agency, "B-1");
+    lift(&s.server, &s.other_agency, "B-1").await;
     let before = snapshot(&s.server);
     error(
         post(

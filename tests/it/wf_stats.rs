@@ -3,12 +3,40 @@
 use crate::common;
 use crate::wf;
 
+use common::world::World;
 use common::*;
 use rusqlite::params;
 use serde_json::json;
 use wf::*;
 
-fn deal(s: &Setup, agency: &str, created_at: &str, type_affaire: Option<&str>, category: &str) {
+/// A deal of the agency asked for at `created_at` through `/create_survey`
+/// (by type of deal, else by inventory type), still `Ouverte`.
+async fn deal(s: &Setup, agency: &str, created_at: &str, type_affaire: Option<&str>) {
+    let world = World::in_agency(&s.server, agency);
+    let surveyor = format!("releveur-{}@alpha.fr", id());
+    world.staff_account(&surveyor, true).await;
+    let inventory: &[&str] = match type_affaire {
+        Some(_) => &[],
+        None => &["Base parc"],
+    };
+    let at = liftdesk::clock::parse_timestamp(created_at).expect("instant");
+    world
+        .at(at, || {
+            world.requested_survey("ASC-1", &surveyor, type_affaire, inventory)
+        })
+        .await;
+}
+
+/// A deal of the agency in a category other than `Ouverte`. Written in SQL:
+/// no operation moves a deal out of `Ouverte` (the partner API only counts
+/// the categories, and no screen, API or command changes one).
+fn deal_in_category(
+    s: &Setup,
+    agency: &str,
+    created_at: &str,
+    type_affaire: Option<&str>,
+    category: &str,
+) {
     open_db(s.server.data_dir.path())
         .execute(
             "INSERT INTO deals (id, agency_id, type_affaire, category, created_at, updated_at)
@@ -21,28 +49,22 @@ fn deal(s: &Setup, agency: &str, created_at: &str, type_affaire: Option<&str>, c
 #[tokio::test]
 async fn counts_the_deals_of_that_one_agency_by_dates_type_and_category() {
     let s = setup().await;
-    deal(
-        &s,
-        &s.agency,
-        "2026-03-01T08:00:00.000Z",
-        Some("Contrat"),
-        "Ouverte",
-    );
-    deal(
+    deal(&s, &s.agency, "2026-03-01T08:00:00.000Z", Some("Contrat")).await;
+    deal_in_category(
         &s,
         &s.agency,
         "2026-03-15T23:59:00.000Z",
         Some("Réparation"),
         "Gagnée",
     );
-    deal(&s, &s.agency, "2026-04-02T10:00:00.000Z", None, "Ouverte");
+    deal(&s, &s.agency, "2026-04-02T10:00:00.000Z", None).await;
     deal(
         &s,
         &s.other_agency,
         "2026-03-10T10:00:00.000Z",
         Some("Contrat"),
-        "Ouverte",
-    );
+    )
+    .await;
     let count = |body: serde_json::Value| {
         let s = &s;
         async move {

@@ -3,33 +3,26 @@
 use crate::common;
 use crate::wf;
 
+use common::world::World;
 use common::*;
-use rusqlite::params;
+use liftdesk::services::surveys::SubmitInput;
 use serde_json::{Value, json};
 use wf::*;
 
-/// An account of the agency (member), active or not, surveying or not.
-fn account(s: &Setup, agency: &str, email: &str, active: bool, surveys: bool) -> String {
-    let account = id();
-    let conn = open_db(s.server.data_dir.path());
-    let organization: String = conn
-        .query_row(
-            "SELECT organization_id FROM agencies WHERE id = ?1",
-            [agency],
-            |r| r.get(0),
-        )
-        .expect("agency");
-    conn.execute(
-        "INSERT INTO accounts (id, organization_id, name, email, active, performs_surveys, password_hash, role, password_changed_at, created_at)
-         VALUES (?1, ?2, 'Technicien', ?3, ?4, ?5, 'x', 'member', ?6, ?6)",
-        params![account, organization, email, active, surveys, now_text()],
-    )
-    .expect("account");
-    conn.execute(
-        "INSERT INTO account_agencies (account_id, agency_id) VALUES (?1, ?2)",
-        [&account, agency],
-    )
-    .expect("membership");
+/// An account of the agency (member, « Technicien »), surveying or not,
+/// created through the installation's operation.
+async fn account(s: &Setup, agency: &str, email: &str, surveys: bool) -> String {
+    World::in_agency(&s.server, agency)
+        .staff_account(email, surveys)
+        .await
+}
+
+/// An inactive account of the agency that performs surveys: created, then
+/// deactivated by the agency.
+async fn inactive_account(s: &Setup, agency: &str, email: &str) -> String {
+    let world = World::in_agency(&s.server, agency);
+    let account = world.staff_account(email, true).await;
+    world.deactivate_account(&account).await;
     account
 }
 
@@ -67,8 +60,8 @@ fn count(s: &Setup, sql: &str) -> i64 {
 #[tokio::test]
 async fn creates_the_deal_the_surveys_the_client_and_unknown_equipment() {
     let s = setup().await;
-    let surveyor = account(&s, &s.agency, "releveur@alpha.fr", true, true);
-    equipment(&s.server, &s.agency, "ASC-1");
+    let surveyor = account(&s, &s.agency, "releveur@alpha.fr", true).await;
+    lift(&s.server, &s.agency, "ASC-1").await;
     let answer = success(post(&s.server, &s.key, "/create_survey", &base_body(&s)).await);
     let keys: Vec<&String> = answer.as_object().expect("object").keys().collect();
     assert_eq!(keys, ["id_affaire"]);
@@ -194,11 +187,11 @@ async fn creates_the_deal_the_surveys_the_client_and_unknown_equipment() {
 #[tokio::test]
 async fn refuses_each_rule_and_changes_nothing() {
     let s = setup().await;
-    account(&s, &s.agency, "releveur@alpha.fr", true, true);
-    account(&s, &s.agency, "inactif@alpha.fr", false, true);
-    account(&s, &s.agency, "bureau@alpha.fr", true, false);
-    account(&s, &s.other_agency, "ailleurs@beta.fr", true, true);
-    equipment(&s.server, &s.agency, "ASC-1");
+    account(&s, &s.agency, "releveur@alpha.fr", true).await;
+    inactive_account(&s, &s.agency, "inactif@alpha.fr").await;
+    account(&s, &s.agency, "bureau@alpha.fr", false).await;
+    account(&s, &s.other_agency, "ailleurs@beta.fr", true).await;
+    lift(&s.server, &s.agency, "ASC-1").await;
     let before = snapshot(&s.server);
     let cases: Vec<(BodyChange, &str)> = vec![
         (
@@ -331,12 +324,12 @@ async fn refuses_each_rule_and_changes_nothing() {
 #[tokio::test]
 async fn open_app_creates_the_survey_if_none_is_open_and_assigns_the_user() {
     let s = setup().await;
-    let first = account(&s, &s.agency, "tech1@alpha.fr", true, true);
-    let second = account(&s, &s.agency, "tech2@alpha.fr", true, true);
-    account(&s, &s.agency, "bureau@alpha.fr", true, false);
-    account(&s, &s.other_agency, "ailleurs@beta.fr", true, true);
-    let equipment_id = equipment(&s.server, &s.agency, "ASC-5");
-    equipment(&s.server, &s.other_agency, "ASC-6");
+    let first = account(&s, &s.agency, "tech1@alpha.fr", true).await;
+    let second = account(&s, &s.agency, "tech2@alpha.fr", true).await;
+    account(&s, &s.agency, "bureau@alpha.fr", false).await;
+    account(&s, &s.other_agency, "ailleurs@beta.fr", true).await;
+    let equipment_id = lift(&s.server, &s.agency, "ASC-5").await;
+    lift(&s.server, &s.other_agency, "ASC-6").await;
     let open = |email: &str, number: &str| {
         let body =
             json!({ "agency_id": s.agency, "equipment_number": number, "user_email": email });
@@ -358,10 +351,17 @@ async fn open_app_creates_the_survey_if_none_is_open_and_assigns_the_user() {
     // Already open: no second survey, the new user is associated.
     success(open("tech2@alpha.fr", "ASC-5").await);
     assert_eq!(surveys(), [("a_realiser".to_owned(), second.clone())]);
-    // Once it is done, a new one is created.
-    open_db(s.server.data_dir.path())
-        .execute("UPDATE surveys SET status = 'termine'", [])
-        .expect("done");
+    // Once it is done (tech1 submits it), a new one is created.
+    let to_submit: String = open_db(s.server.data_dir.path())
+        .query_row(
+            "SELECT id FROM surveys WHERE equipment_id = ?1",
+            [&equipment_id],
+            |r| r.get(0),
+        )
+        .expect("survey");
+    World::in_agency(&s.server, &s.agency)
+        .submitted_survey(&first, &to_submit, SubmitInput::default())
+        .await;
     success(open("tech1@alpha.fr", "ASC-5").await);
     assert_eq!(surveys().len(), 2);
     let before = snapshot(&s.server);

@@ -1,9 +1,9 @@
 //! Fixtures shared by the partner workflow API tests (`tests/wf_*.rs`).
 #![allow(dead_code)]
 
-use rusqlite::params;
 use serde_json::Value;
 
+use crate::common::world::World;
 use crate::common::*;
 
 pub fn id() -> String {
@@ -43,17 +43,28 @@ pub async fn setup() -> Setup {
     }
 }
 
-/// An `ascenseur` of the agency, under contract, without building.
+/// An `ascenseur` of the agency, under contract, without building, added
+/// by the operation (`World::lift`); returns its id.
+pub async fn lift(server: &TestServer, agency: &str, number: &str) -> String {
+    World::in_agency(server, agency).lift(number, None).await
+}
+
+/// [`lift`] for a caller that does not await: the operation runs on a
+/// thread of its own, with its own runtime, and this waits for it.
 pub fn equipment(server: &TestServer, agency: &str, number: &str) -> String {
-    let equipment = id();
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO equipment (id, agency_id, number, type, maintenance_contract, created_at, updated_at)
-             VALUES (?1, ?2, ?3, 'ascenseur', 'parc', ?4, ?4)",
-            params![equipment, agency, number, now_text()],
-        )
-        .expect("equipment");
-    equipment
+    let world = World::in_agency(server, agency);
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("runtime")
+                    .block_on(world.lift(number, None))
+            })
+            .join()
+            .expect("équipement")
+    })
 }
 
 pub async fn post(server: &TestServer, key: &str, path: &str, body: &Value) -> (u16, Value) {

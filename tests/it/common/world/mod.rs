@@ -19,6 +19,7 @@ use liftdesk::store::Store;
 
 use super::TestServer;
 
+mod accounts;
 mod billing;
 mod calls;
 mod data;

@@ -1,8 +1,10 @@
 //! Fixtures: clients, buildings and equipment.
 
 use liftdesk::domain::building::BuildingInput;
-use liftdesk::services::clients::{self, ClientInput};
-use liftdesk::services::equipment::{self, NewEquipment};
+use liftdesk::domain::id::EquipmentId;
+use liftdesk::services::clients::{self, ClientInput, ContactInput};
+use liftdesk::services::contacts;
+use liftdesk::services::equipment::{self, IdentityPatch, NewEquipment};
 use liftdesk::store::equipment::IdentityRow;
 
 use super::World;
@@ -31,9 +33,7 @@ impl World {
         postal_code: Option<&str>,
         city: Option<&str>,
     ) -> String {
-        Box::pin(equipment::create_building(
-            &self.store,
-            &self.principal,
+        self.building_from(
             BuildingInput {
                 name: name.map(str::to_owned),
                 address: Some(address.to_owned()),
@@ -41,11 +41,34 @@ impl World {
                 postal_code: postal_code.map(str::to_owned),
                 city: city.map(str::to_owned),
             },
+            client_id,
+        )
+        .await
+    }
+
+    /// A building as given, of the client `client_id` if any; returns its id.
+    pub async fn building_from(&self, input: BuildingInput, client_id: Option<&str>) -> String {
+        Box::pin(equipment::create_building(
+            &self.store,
+            &self.principal,
+            input,
             client_id.map(str::to_owned),
         ))
         .await
         .expect("immeuble")
         .id
+    }
+
+    /// Corrects the identity of an equipment (`PATCH /equipment/{id}/identity`).
+    pub async fn identity_corrected(&self, equipment_id: &str, patch: IdentityPatch) {
+        Box::pin(equipment::correct_identity_for(
+            &self.store,
+            &self.principal,
+            &EquipmentId::new(equipment_id),
+            patch,
+        ))
+        .await
+        .expect("identité");
     }
 
     /// A lift under contract (`ascenseur`, `parc`), in the building if
@@ -108,5 +131,27 @@ impl World {
             ..ClientInput::default()
         })
         .await
+    }
+
+    /// A contact of the client `client_ref`, as the contact form creates it
+    /// (`nom` required, `fonction` from its list); returns its id.
+    pub async fn contact(&self, client_ref: &str, contact: ContactInput) -> String {
+        let champs = [
+            ("nom", contact.nom),
+            ("email", contact.email),
+            ("telephone", contact.telephone),
+            ("fonction", contact.fonction),
+        ]
+        .into_iter()
+        .filter_map(|(field, value)| Some((field.to_owned(), value?.into())))
+        .collect();
+        Box::pin(contacts::create_for(
+            &self.store,
+            &self.principal,
+            Some(client_ref.into()),
+            champs,
+        ))
+        .await
+        .expect("contact")
     }
 }

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use liftdesk::domain::id::TechnicianId;
 use liftdesk::domain::technician::TechnicianInput;
-use liftdesk::services::technicians;
+use liftdesk::services::technicians::{self, TechnicianEdit};
 
 use super::{World, split};
 
@@ -71,5 +71,29 @@ impl World {
         .await
         .expect("absence")
         .id
+    }
+
+    /// Changes a technician's record (`technicians::edit`).
+    pub async fn edit_technician(&self, technician: &str, edit: TechnicianEdit) {
+        Box::pin(technicians::edit(
+            &self.store,
+            &self.principal,
+            &TechnicianId::new(technician),
+            edit,
+        ))
+        .await
+        .expect("modification du technicien");
+    }
+
+    /// Takes a technician off the roster (`technicians::set_active`).
+    pub async fn deactivate_technician(&self, technician: &str) {
+        Box::pin(technicians::set_active(
+            &self.store,
+            &self.principal,
+            &TechnicianId::new(technician),
+            false,
+        ))
+        .await
+        .expect("désactivation du technicien");
     }
 }
