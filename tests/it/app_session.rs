@@ -88,11 +88,8 @@ async fn an_idle_session_expires_and_an_active_one_is_extended() {
     assert!((8 * 60 - 2..=8 * 60).contains(&in_hours), "{first}");
 
     // Seen more than a minute ago: the next request moves the expiry on.
-    db.execute(
-        "UPDATE sessions SET last_seen_at = '2026-01-01T00:00:00.000Z', expires_at = ?1",
-        [&first],
-    )
-    .expect("age the session");
+    let later = chrono::Utc::now() + chrono::Duration::minutes(2);
+    server.store.set_clock(std::sync::Arc::new(move || later));
     let (status, _) = staff.get("/session").await;
     assert_eq!(status, 200);
     let seen: String = db
@@ -101,11 +98,8 @@ async fn an_idle_session_expires_and_an_active_one_is_extended() {
     assert_ne!(seen, "2026-01-01T00:00:00.000Z");
 
     // Past its expiry, the session no longer opens anything.
-    db.execute(
-        "UPDATE sessions SET expires_at = '2026-01-01T00:00:00.000Z'",
-        [],
-    )
-    .expect("expire");
+    let idle = later + chrono::Duration::hours(8) + chrono::Duration::minutes(1);
+    server.store.set_clock(std::sync::Arc::new(move || idle));
     let (status, body) = staff.get("/session").await;
     assert_eq!(
         (status, body),

@@ -15,7 +15,6 @@ use liftdesk::clock;
 use liftdesk::services::clients::ClientInput;
 use liftdesk::services::equipment::NewEquipment;
 use liftdesk::store::equipment::IdentityRow;
-use rusqlite::params;
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "motdepasse-solide";
@@ -37,13 +36,9 @@ async fn world() -> World {
         "claire@durand.fr",
     );
     let other = init_org(server.data_dir.path(), "Martin", "paul@martin.fr");
-    let db = open_db(server.data_dir.path());
-    db.execute(
-        "UPDATE agencies SET siret = ?1, address = '3 quai Saint-Étienne, 69005 Lyon' WHERE id = ?2",
-        params![SELLER_SIRET, org.agency_id],
-    )
-    .expect("seller identity");
     let ours = Fixtures::in_agency(&server, &org.agency_id);
+    ours.legal_identity(SELLER_SIRET, "3 quai Saint-Étienne, 69005 Lyon")
+        .await;
     let client = ours
         .client(ClientInput {
             client_id: Some(CLIENT.to_owned()),

@@ -23,7 +23,6 @@ use crate::error::{AppError, AppResult};
 use crate::services::{accounts, credentials};
 use crate::store::Store;
 use crate::store::accounts as account_store;
-use crate::store::agencies as agency_store;
 use crate::store::audit::Actor;
 
 pub use data::{DemoCounts, DemoSize};
@@ -149,11 +148,12 @@ pub fn install(
         let siren = siren::luhn_complete("81234567");
         for (index, (agency_id, address)) in agency_ids.iter().zip(AGENCY_ADDRESSES).enumerate() {
             let siret = siren::luhn_complete(&format!("{siren}{:04}", index + 1));
-            agency_store::set_legal_identity(
+            accounts::set_legal_identity_in(
                 tx,
                 &AgencyId::new(agency_id.as_str()),
                 &siret,
                 address,
+                &actor,
             )?;
         }
         let agencies: Vec<data::DemoAgency> = agency_ids

@@ -86,6 +86,18 @@ impl World {
         .expect("désactivation du compte");
     }
 
+    /// The agency's identity as a seller (`accounts::set_legal_identity`).
+    pub async fn legal_identity(&self, siret: &str, address: &str) {
+        Box::pin(accounts::set_legal_identity(
+            &self.store,
+            &self.principal,
+            siret,
+            address,
+        ))
+        .await
+        .expect("identité de l'agence");
+    }
+
     async fn acting_as(&self, which: Account<'_>) -> World {
         let (by_email, key) = match which {
             Account::Email(email) => (true, email.to_owned()),
