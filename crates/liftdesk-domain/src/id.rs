@@ -56,6 +56,14 @@ macro_rules! id_type {
                 serializer.serialize_str(&self.0)
             }
         }
+
+        /// Any text: a front door reads the id from a path or a body as
+        /// given, and the operation answers 404 for an unknown one.
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                String::deserialize(deserializer).map(Self)
+            }
+        }
     };
 }
 
@@ -88,6 +96,11 @@ id_type! {
 id_type! {
     /// A breakdown call of an agency.
     CallId
+}
+
+id_type! {
+    /// A maintenance visit of an equipment.
+    VisitId
 }
 
 #[cfg(test)]

@@ -4688,7 +4688,7 @@ mod tests {
                             &to,
                         )?
                         .into_iter()
-                        .map(|row| row.id)
+                        .map(|row| row.id.into_string())
                         .collect();
                         assert_eq!(got, expected, "{} {from}", agency.name);
                         compared += got.len();

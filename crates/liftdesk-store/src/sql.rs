@@ -258,6 +258,7 @@ id_values!(
     liftdesk_domain::id::SurveyId
     liftdesk_domain::id::QuoteId
     liftdesk_domain::id::CallId
+    liftdesk_domain::id::VisitId
 );
 
 /// What a stored value is, for a reading that refuses it.

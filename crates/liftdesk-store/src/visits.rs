@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::code;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AgencyId, EquipmentId, TechnicianId};
+use liftdesk_domain::id::{AgencyId, EquipmentId, TechnicianId, VisitId};
 use liftdesk_domain::visit::VisitStatus;
 
 use super::StoreResult;
@@ -12,7 +12,7 @@ use super::StoreResult;
 /// A visit as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VisitRow {
-    pub id: String,
+    pub id: VisitId,
     pub agency_id: String,
     pub equipment_id: EquipmentId,
     pub technician_id: Option<TechnicianId>,
@@ -31,13 +31,16 @@ pub struct VisitRow {
 }
 
 /// The visit `id` if it belongs to `agency_id`.
-pub fn get_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<VisitRow>> {
-    let agency_id = agency_id.as_str();
+pub fn get_in_agency(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &VisitId,
+) -> StoreResult<Option<VisitRow>> {
     conn.query_row_cached(
         "SELECT id, agency_id, equipment_id, technician_id, planned_for, deadline, status,
                     arrived_at, left_at, done_on, signed_by, observations
              FROM visits WHERE id = ?1 AND agency_id = ?2",
-        [id, agency_id],
+        params![id, agency_id],
         |r| {
             Ok(VisitRow {
                 id: r.get(0)?,
@@ -59,7 +62,7 @@ pub fn get_in_agency(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult
 }
 
 /// The technician arrived: `en_cours`, with the arrival time.
-pub fn record_start(tx: &Tx, id: &str, arrived_at: &str, now: &str) -> StoreResult<()> {
+pub fn record_start(tx: &Tx, id: &VisitId, arrived_at: &str, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE visits SET status = 'en_cours', arrived_at = ?2, updated_at = ?3 WHERE id = ?1",
         params![id, arrived_at, now],
@@ -78,7 +81,7 @@ pub struct Completion<'a> {
 /// The visit is done and signed: `faite`.
 pub fn record_completion(
     tx: &Tx,
-    id: &str,
+    id: &VisitId,
     completion: &Completion<'_>,
     now: &str,
 ) -> StoreResult<()> {
@@ -102,7 +105,7 @@ pub fn record_completion(
 /// A visit not begun moves to another day, possibly to another technician.
 pub fn record_reschedule(
     tx: &Tx,
-    id: &str,
+    id: &VisitId,
     planned_for: &str,
     technician_id: Option<&TechnicianId>,
     now: &str,
@@ -115,7 +118,7 @@ pub fn record_reschedule(
 }
 
 /// A start is undone: planned again, without arrival.
-pub fn record_cancel_start(tx: &Tx, id: &str, now: &str) -> StoreResult<()> {
+pub fn record_cancel_start(tx: &Tx, id: &VisitId, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE visits SET status = 'planifiee', arrived_at = NULL, updated_at = ?2 WHERE id = ?1",
         params![id, now],
@@ -126,7 +129,7 @@ pub fn record_cancel_start(tx: &Tx, id: &str, now: &str) -> StoreResult<()> {
 /// One visit of the planning, with what a technician needs to find it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanningRow {
-    pub id: String,
+    pub id: VisitId,
     pub technician_id: Option<TechnicianId>,
     /// The planned day, or for a completed visit the day it was done.
     pub day: String,
@@ -247,7 +250,7 @@ fn sort_planning(rows: Vec<(PlanningRow, Option<String>, Option<String>)>) -> Ve
 
 /// A new planned visit.
 pub struct NewVisit<'a> {
-    pub id: &'a str,
+    pub id: &'a VisitId,
     pub agency_id: &'a str,
     pub equipment_id: &'a EquipmentId,
     pub technician_id: Option<&'a TechnicianId>,
@@ -327,7 +330,7 @@ mod tests {
 /// A visit as the Equipment screen shows it, with its technician's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EquipmentVisitRow {
-    pub id: String,
+    pub id: VisitId,
     /// `YYYY-MM-DD`.
     pub planned_for: String,
     pub status: VisitStatus,

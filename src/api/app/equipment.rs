@@ -325,7 +325,7 @@ impl From<EquipmentVisitRow> for VisitView {
     fn from(v: EquipmentVisitRow) -> Self {
         Self {
             status_label: v.status.label().to_owned(),
-            id: v.id,
+            id: v.id.into_string(),
             planned_for: v.planned_for,
             status: v.status.as_str().to_owned(),
             arrived_at: v.arrived_at,
@@ -799,7 +799,7 @@ fn visit_entry(v: EquipmentVisitRow) -> LogbookEntry {
             .clone()
             .or_else(|| v.done_on.clone())
             .unwrap_or_else(|| v.planned_for.clone()),
-        id: v.id,
+        id: v.id.into_string(),
         title: "Visite d'entretien".to_owned(),
         started_at: v.arrived_at,
         ended_at: v.left_at,

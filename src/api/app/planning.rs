@@ -8,6 +8,7 @@
 //! visits and saves a proposal; changing the maintenance interval of an
 //! equipment is an administrator's (a regulatory setting).
 
+use crate::domain::id::VisitId;
 use crate::domain::id::{EquipmentId, TechnicianId};
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -235,7 +236,7 @@ async fn save_proposal(
         StatusCode::CREATED,
         Json(Saved {
             created: ids.len(),
-            ids,
+            ids: ids.into_iter().map(VisitId::into_string).collect(),
         }),
     ))
 }
@@ -363,7 +364,7 @@ pub(crate) struct VisitOut {
     observations: Option<String>,
 }
 
-async fn visit_out(state: &AppState, session: &StaffSession, id: String) -> AppResult<VisitOut> {
+async fn visit_out(state: &AppState, session: &StaffSession, id: VisitId) -> AppResult<VisitOut> {
     let VisitDetail {
         visit: row,
         equipment,
@@ -380,7 +381,7 @@ async fn visit_out(state: &AppState, session: &StaffSession, id: String) -> AppR
             )
         }),
         overdue,
-        id: row.id,
+        id: row.id.into_string(),
         status: row.status.as_str().to_owned(),
         planned_for: row.planned_for,
         deadline: row.deadline,
@@ -397,7 +398,7 @@ async fn visit_out(state: &AppState, session: &StaffSession, id: String) -> AppR
 async fn read_visit(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<VisitId>,
 ) -> AppResult<Json<VisitOut>> {
     Ok(Json(visit_out(&state, &session, id).await?))
 }
@@ -430,7 +431,7 @@ async fn create_visit(
 async fn move_visit(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<VisitId>,
     ApiJson(body): ApiJson<RescheduleBody>,
 ) -> AppResult<Json<VisitOut>> {
     visit_wire::reschedule(&state, &session.principal(), id.clone(), body).await?;
@@ -440,7 +441,7 @@ async fn move_visit(
 async fn start_visit(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<VisitId>,
     OptionalJson(body): OptionalJson<StartBody>,
 ) -> AppResult<Json<VisitOut>> {
     visit_wire::start(&state, &session.principal(), id.clone(), body).await?;
@@ -450,7 +451,7 @@ async fn start_visit(
 async fn complete_visit(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<VisitId>,
     ApiJson(body): ApiJson<CompleteBody>,
 ) -> AppResult<Json<VisitOut>> {
     visit_wire::complete(&state, &session.principal(), id.clone(), body).await?;
@@ -460,7 +461,7 @@ async fn complete_visit(
 async fn cancel_start(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<VisitId>,
 ) -> AppResult<Json<VisitOut>> {
     visit_wire::cancel_start(&state, &session.principal(), id.clone()).await?;
     Ok(Json(visit_out(&state, &session, id).await?))

@@ -14,6 +14,7 @@ use crate::api::json::{ApiJson, OptionalJson};
 use crate::api::wire::Created;
 use crate::api::wire::visits::*;
 use crate::auth::api_token::ApiCaller;
+use crate::domain::id::VisitId;
 use crate::error::{AppResult, ErrorBody};
 use crate::state::AppState;
 
@@ -42,7 +43,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 async fn read_visit(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<VisitId>,
 ) -> AppResult<Json<VisitRead>> {
     visit_read(&state, &caller, id).await.map(Json)
 }
@@ -76,7 +77,7 @@ async fn read_visit(
 async fn start_visit(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<VisitId>,
     OptionalJson(body): OptionalJson<StartBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     let created = start(&state, &caller, id, body).await?;
@@ -110,7 +111,7 @@ async fn start_visit(
 async fn complete_visit(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<VisitId>,
     ApiJson(body): ApiJson<CompleteBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     let created = complete(&state, &caller, id, body).await?;
@@ -142,7 +143,7 @@ async fn complete_visit(
 async fn reschedule_visit(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<VisitId>,
     ApiJson(body): ApiJson<RescheduleBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     let created = reschedule(&state, &caller, id, body).await?;
@@ -175,7 +176,7 @@ async fn reschedule_visit(
 async fn cancel_visit_start(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<VisitId>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     let created = cancel_start(&state, &caller, id).await?;
     Ok((StatusCode::CREATED, Json(created)))

@@ -4,6 +4,7 @@
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
 use crate::domain::day;
+use crate::domain::id::VisitId;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -75,8 +76,8 @@ impl VisitRead {
         let kind = RecordKind::Visit;
         Self {
             kind: VisitType::Visite,
-            link: kind.link(&row.id),
-            url: kind.url(base_url, &row.id),
+            link: kind.link(row.id.as_str()),
+            url: kind.url(base_url, row.id.as_str()),
             fields: VisitFields {
                 planned_for: day::read(&row.planned_for).map(day::french),
                 status: Some(row.status.as_str().to_owned()),
@@ -85,13 +86,13 @@ impl VisitRead {
                 signed_by: row.signed_by,
                 observations: row.observations,
             },
-            id: row.id,
+            id: row.id.into_string(),
         }
     }
 }
 
 /// The visit `id` of the acting agency (404 otherwise).
-pub async fn visit_read(state: &AppState, caller: &Principal, id: String) -> AppResult<VisitRead> {
+pub async fn visit_read(state: &AppState, caller: &Principal, id: VisitId) -> AppResult<VisitRead> {
     let row = visits::read(&state.store, caller, &id).await?;
     Ok(VisitRead::new(row, &state.base_url))
 }
@@ -134,15 +135,15 @@ pub struct RescheduleBody {
     pub technician_id: Option<String>,
 }
 
-pub(crate) fn created(state: &AppState, id: &str) -> Created {
-    Created::new(RecordKind::Visit, &state.base_url, id)
+pub(crate) fn created(state: &AppState, id: &VisitId) -> Created {
+    Created::new(RecordKind::Visit, &state.base_url, id.as_str())
 }
 
 /// Starts the visit `id` of the acting agency (`body` may be left out).
 pub async fn start(
     state: &AppState,
     caller: &Principal,
-    id: String,
+    id: VisitId,
     body: Option<StartBody>,
 ) -> AppResult<Created> {
     let input = StartInput {
@@ -156,7 +157,7 @@ pub async fn start(
 pub async fn complete(
     state: &AppState,
     caller: &Principal,
-    id: String,
+    id: VisitId,
     body: CompleteBody,
 ) -> AppResult<Created> {
     let input = CompleteInput {
@@ -173,7 +174,7 @@ pub async fn complete(
 pub async fn reschedule(
     state: &AppState,
     caller: &Principal,
-    id: String,
+    id: VisitId,
     body: RescheduleBody,
 ) -> AppResult<Created> {
     let input = RescheduleInput {
@@ -185,7 +186,7 @@ pub async fn reschedule(
 }
 
 /// Undoes the start of the visit `id` of the acting agency.
-pub async fn cancel_start(state: &AppState, caller: &Principal, id: String) -> AppResult<Created> {
+pub async fn cancel_start(state: &AppState, caller: &Principal, id: VisitId) -> AppResult<Created> {
     visits::cancel_start(&state.store, caller, &id).await?;
     Ok(created(state, &id))
 }

@@ -2,7 +2,7 @@
 //! proposal of next week's visits (`domain::planning` decides, this module
 //! reads the facts) and its saving in one transaction, re-validated.
 
-use crate::domain::id::{AgencyId, EquipmentId, TechnicianId};
+use crate::domain::id::{AgencyId, EquipmentId, TechnicianId, VisitId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use chrono::{DateTime, Datelike, Days, Duration, NaiveDate, Utc};
@@ -414,7 +414,7 @@ fn save_in(
     lines: &[SaveLine],
     today: NaiveDate,
     now: DateTime<Utc>,
-) -> AppResult<Vec<String>> {
+) -> AppResult<Vec<VisitId>> {
     p.require(Capability::Change)?;
     if lines.is_empty() {
         return Err(AppError::unprocessable("Aucune visite à enregistrer."));
@@ -517,7 +517,7 @@ fn save_in(
             )));
         }
         *count += 1;
-        let id = crate::store::new_id();
+        let id = VisitId::new(crate::store::new_id());
         let deadline = deadline_of(&row).map(day::iso);
         visits::insert(
             tx,
@@ -538,7 +538,7 @@ fn save_in(
                 actor: &p.actor,
                 action: "planification",
                 object_type: "visit",
-                object_id: Some(&id),
+                object_id: Some(id.as_str()),
                 detail: Some(json!({
                     "equipmentId": equipment_id, "technicianId": technician_id,
                     "plannedFor": day::iso(day), "deadline": deadline, "source": "proposition",
@@ -563,7 +563,7 @@ pub fn monday_of(day: NaiveDate) -> NaiveDate {
 
 /// Saves the kept lines of a reviewed proposal as planned visits of the
 /// principal's agency; returns their ids.
-pub async fn save(store: &Store, p: &Principal, lines: Vec<SaveLine>) -> AppResult<Vec<String>> {
+pub async fn save(store: &Store, p: &Principal, lines: Vec<SaveLine>) -> AppResult<Vec<VisitId>> {
     p.require(Capability::Change)?;
     p.agency()?;
     let p = p.clone();

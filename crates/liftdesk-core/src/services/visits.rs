@@ -3,7 +3,7 @@
 //! change in one transaction with its audit entry. The rules are those of
 //! `domain::visit`.
 
-use crate::domain::id::{AgencyId, EquipmentId, TechnicianId};
+use crate::domain::id::{AgencyId, EquipmentId, TechnicianId, VisitId};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::json;
 
@@ -146,7 +146,7 @@ fn planning_item(row: PlanningRow) -> PlanningItem {
         row.city.as_deref(),
     );
     PlanningItem {
-        id: row.id,
+        id: row.id.into_string(),
         technician_id: row.technician_id.map(TechnicianId::into_string),
         day: row.day,
         status: row.status,
@@ -162,7 +162,7 @@ fn planning_item(row: PlanningRow) -> PlanningItem {
 // -- Reading ----------------------------------------------------------------
 
 /// The visit `id` of the agency, or 404.
-pub fn get(conn: &Conn, agency_id: &AgencyId, id: &str) -> AppResult<VisitRow> {
+pub fn get(conn: &Conn, agency_id: &AgencyId, id: &VisitId) -> AppResult<VisitRow> {
     visits::get_in_agency(conn, agency_id, id)?.ok_or_else(|| AppError::not_found(NOT_FOUND))
 }
 
@@ -199,7 +199,7 @@ pub struct RescheduleInput {
 fn load_for(
     tx: &Tx,
     p: &Principal,
-    id: &str,
+    id: &VisitId,
     action: VisitAction,
 ) -> AppResult<(VisitRow, VisitStatus, VisitStatus)> {
     p.require(Capability::Change)?;
@@ -213,7 +213,7 @@ fn load_for(
 fn record(
     tx: &Tx,
     p: &Principal,
-    id: &str,
+    id: &VisitId,
     action: &str,
     detail: serde_json::Value,
 ) -> AppResult<()> {
@@ -224,7 +224,7 @@ fn record(
             actor: &p.actor,
             action,
             object_type: "visit",
-            object_id: Some(id),
+            object_id: Some(id.as_str()),
             detail: Some(detail),
         },
     )?)
@@ -260,7 +260,7 @@ fn stored_instant(text: Option<&str>, what: &str) -> AppResult<DateTime<Utc>> {
 fn start_in(
     tx: &Tx,
     p: &Principal,
-    id: &str,
+    id: &VisitId,
     input: &StartInput,
     now: DateTime<Utc>,
 ) -> AppResult<()> {
@@ -281,7 +281,7 @@ fn start_in(
 fn complete_in(
     tx: &Tx,
     p: &Principal,
-    id: &str,
+    id: &VisitId,
     input: &CompleteInput,
     now: DateTime<Utc>,
 ) -> AppResult<()> {
@@ -356,7 +356,7 @@ fn complete_in(
 fn reschedule_in(
     tx: &Tx,
     p: &Principal,
-    id: &str,
+    id: &VisitId,
     input: &RescheduleInput,
     today: NaiveDate,
     now: DateTime<Utc>,
@@ -442,7 +442,7 @@ fn create_in(
     input: &CreateInput,
     today: NaiveDate,
     now: DateTime<Utc>,
-) -> AppResult<String> {
+) -> AppResult<VisitId> {
     p.require(Capability::Change)?;
     let equipment_id = &EquipmentId::new(input.equipment_id.trim());
     if equipment_id.as_str().is_empty() {
@@ -497,7 +497,7 @@ fn create_in(
         _ => None,
     };
     let deadline = crate::services::planning::deadline_of(&plan).map(day::iso);
-    let id = crate::store::new_id();
+    let id = VisitId::new(crate::store::new_id());
     let planned_for = day::iso(day);
     visits::insert(
         tx,
@@ -525,7 +525,7 @@ fn create_in(
 }
 
 /// Undoes a start: `en_cours` → `planifiee`, the arrival is cleared.
-fn cancel_start_in(tx: &Tx, p: &Principal, id: &str, now: DateTime<Utc>) -> AppResult<()> {
+fn cancel_start_in(tx: &Tx, p: &Principal, id: &VisitId, now: DateTime<Utc>) -> AppResult<()> {
     let (row, from, to) = load_for(tx, p, id, VisitAction::CancelStart)?;
     visits::record_cancel_start(tx, id, &clock::format_timestamp(now))?;
     record(
@@ -543,7 +543,7 @@ fn cancel_start_in(tx: &Tx, p: &Principal, id: &str, now: DateTime<Utc>) -> AppR
 // operator's account is refused (`Capability::Change`) inside.
 
 /// Starts the visit `id` of the principal's agency.
-pub async fn start(store: &Store, p: &Principal, id: &str, input: StartInput) -> AppResult<()> {
+pub async fn start(store: &Store, p: &Principal, id: &VisitId, input: StartInput) -> AppResult<()> {
     p.agency()?;
     let (p, id) = (p.clone(), id.to_owned());
     store
@@ -555,7 +555,7 @@ pub async fn start(store: &Store, p: &Principal, id: &str, input: StartInput) ->
 pub async fn complete(
     store: &Store,
     p: &Principal,
-    id: &str,
+    id: &VisitId,
     input: CompleteInput,
 ) -> AppResult<()> {
     p.agency()?;
@@ -570,7 +570,7 @@ pub async fn complete(
 pub async fn reschedule(
     store: &Store,
     p: &Principal,
-    id: &str,
+    id: &VisitId,
     input: RescheduleInput,
 ) -> AppResult<()> {
     p.agency()?;
@@ -584,7 +584,7 @@ pub async fn reschedule(
 }
 
 /// Undoes the start of the visit `id` of the principal's agency.
-pub async fn cancel_start(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+pub async fn cancel_start(store: &Store, p: &Principal, id: &VisitId) -> AppResult<()> {
     p.agency()?;
     let (p, id) = (p.clone(), id.to_owned());
     store
@@ -593,7 +593,7 @@ pub async fn cancel_start(store: &Store, p: &Principal, id: &str) -> AppResult<(
 }
 
 /// Plans a visit in the principal's agency; returns its id.
-pub async fn create(store: &Store, p: &Principal, input: CreateInput) -> AppResult<String> {
+pub async fn create(store: &Store, p: &Principal, input: CreateInput) -> AppResult<VisitId> {
     p.agency()?;
     let p = p.clone();
     store
@@ -615,7 +615,7 @@ pub struct VisitDetail {
 }
 
 /// The visit `id` of the principal's agency, with its equipment's place.
-pub async fn detail(store: &Store, p: &Principal, id: &str) -> AppResult<VisitDetail> {
+pub async fn detail(store: &Store, p: &Principal, id: &VisitId) -> AppResult<VisitDetail> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
     store
         .read(move |conn| {
@@ -640,7 +640,7 @@ pub async fn detail(store: &Store, p: &Principal, id: &str) -> AppResult<VisitDe
 }
 
 /// The visit `id` of the principal's agency (404 otherwise).
-pub async fn read(store: &Store, p: &Principal, id: &str) -> AppResult<VisitRow> {
+pub async fn read(store: &Store, p: &Principal, id: &VisitId) -> AppResult<VisitRow> {
     let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
     store.read(move |conn| get(conn, &agency_id, &id)).await
 }
@@ -708,7 +708,7 @@ mod tests {
                    postal: Option<&str>,
                    city: Option<&str>,
                    deadline: Option<&str>| PlanningRow {
-            id: "v".into(),
+            id: VisitId::new("v"),
             technician_id: None,
             day: "2026-03-11".into(),
             status: VisitStatus::Planifiee,

@@ -1,5 +1,6 @@
 //! The agency's people and their week, and the visits' life.
 
+use crate::domain::id::VisitId;
 use axum::http::request::Parts;
 use rmcp::handler::server::tool::Extension;
 use rmcp::model::JsonObject;
@@ -31,7 +32,7 @@ pub(crate) struct PlanningArgs {
 /// A visit named by its id.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct VisitId {
+pub(crate) struct VisitArg {
     /// Identifiant (UUID) de la visite : le champ `id` d'une entrée de l'outil `planning`.
     pub id: String,
 }
@@ -134,7 +135,7 @@ impl LiftdeskMcp {
     /// `faite`), arrivée et départ (JJ/MM/AAAA HH:MM, heure de Paris), signataire et
     /// observations du technicien. L'`id` vient de l'outil `planning`. Refus : 404 si la
     /// visite n'est pas de l'agence.
-    #[tool(name = "visite", input_schema = args::schema::<VisitId>(), annotations(read_only_hint = true))]
+    #[tool(name = "visite", input_schema = args::schema::<VisitArg>(), annotations(read_only_hint = true))]
     async fn visit_read(
         &self,
         Extension(parts): Extension<Parts>,
@@ -143,8 +144,8 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let args: VisitId = args::parse(arguments)?;
-                visits::visit_read(&self.state, &caller, args.id).await
+                let args: VisitArg = args::parse(arguments)?;
+                visits::visit_read(&self.state, &caller, VisitId::new(args.id)).await
             }
             .await,
         )
@@ -167,7 +168,7 @@ impl LiftdeskMcp {
                 let body = StartBody {
                     arrived_at: args.arrived_at,
                 };
-                visits::start(&self.state, &caller, args.id, Some(body)).await
+                visits::start(&self.state, &caller, VisitId::new(args.id), Some(body)).await
             }
             .await,
         )
@@ -195,7 +196,7 @@ impl LiftdeskMcp {
                     signed_by: args.signed_by,
                     observations: args.observations,
                 };
-                visits::complete(&self.state, &caller, args.id, body).await
+                visits::complete(&self.state, &caller, VisitId::new(args.id), body).await
             }
             .await,
         )
@@ -220,7 +221,7 @@ impl LiftdeskMcp {
                     planned_for: args.planned_for,
                     technician_id: args.technician_id,
                 };
-                visits::reschedule(&self.state, &caller, args.id, body).await
+                visits::reschedule(&self.state, &caller, VisitId::new(args.id), body).await
             }
             .await,
         )
@@ -230,7 +231,7 @@ impl LiftdeskMcp {
     /// refusé) : `en_cours` → `planifiee`, l'heure d'arrivée est effacée ; elle peut ensuite
     /// être replanifiée. Réponse : `{id, ok, link, url}`. Refus 422 : visite qui n'est pas
     /// en cours ; 404 : visite introuvable dans l'agence.
-    #[tool(name = "annuler_debut_visite", input_schema = args::schema::<VisitId>(), annotations(read_only_hint = false, destructive_hint = false))]
+    #[tool(name = "annuler_debut_visite", input_schema = args::schema::<VisitArg>(), annotations(read_only_hint = false, destructive_hint = false))]
     async fn visit_cancel_start(
         &self,
         Extension(parts): Extension<Parts>,
@@ -239,8 +240,8 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let args: VisitId = args::parse(arguments)?;
-                visits::cancel_start(&self.state, &caller, args.id).await
+                let args: VisitArg = args::parse(arguments)?;
+                visits::cancel_start(&self.state, &caller, VisitId::new(args.id)).await
             }
             .await,
         )

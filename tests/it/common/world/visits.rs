@@ -5,7 +5,7 @@ use std::future::Future;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use liftdesk::clock;
-use liftdesk::domain::id::EquipmentId;
+use liftdesk::domain::id::{EquipmentId, VisitId};
 use liftdesk::services::equipment::NewEquipment;
 use liftdesk::services::planning::{self, SaveLine};
 use liftdesk::services::visits;
@@ -50,6 +50,7 @@ impl World {
         Box::pin(visits::create(&self.store, &self.principal, input))
             .await
             .expect("visite")
+            .into_string()
     }
 
     /// A visit planned for `day` (see [`World::visit`]) and done: the
@@ -72,9 +73,14 @@ impl World {
             observations: observations.map(str::to_owned),
         };
         self.at(times.1, || async {
-            Box::pin(visits::complete(&self.store, &self.principal, &id, input))
-                .await
-                .expect("visite faite")
+            Box::pin(visits::complete(
+                &self.store,
+                &self.principal,
+                &VisitId::new(id.as_str()),
+                input,
+            ))
+            .await
+            .expect("visite faite")
         })
         .await;
         id
@@ -95,9 +101,14 @@ impl World {
             signed_by: signed_by.to_owned(),
             observations: None,
         };
-        Box::pin(visits::complete(&self.store, &self.principal, id, input))
-            .await
-            .expect("visite faite");
+        Box::pin(visits::complete(
+            &self.store,
+            &self.principal,
+            &VisitId::new(id),
+            input,
+        ))
+        .await
+        .expect("visite faite");
     }
 
     /// A visit planned for `day` (see [`World::visit`]) and begun: the
@@ -113,9 +124,14 @@ impl World {
         let input = visits::StartInput {
             arrived_at: Some(clock::format_timestamp(arrived)),
         };
-        Box::pin(visits::start(&self.store, &self.principal, &id, input))
-            .await
-            .expect("visite commencée");
+        Box::pin(visits::start(
+            &self.store,
+            &self.principal,
+            &VisitId::new(id.as_str()),
+            input,
+        ))
+        .await
+        .expect("visite commencée");
         id
     }
 
@@ -134,6 +150,9 @@ impl World {
         Box::pin(planning::save(&self.store, &self.principal, lines))
             .await
             .expect("visites enregistrées")
+            .into_iter()
+            .map(VisitId::into_string)
+            .collect()
     }
 
     // -- The maintenance plan -----------------------------------------------
