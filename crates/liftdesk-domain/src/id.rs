@@ -103,6 +103,13 @@ id_type! {
     VisitId
 }
 
+id_type! {
+    /// An invoice or a credit note (« facture », « avoir ») of an agency:
+    /// both are rows of the same table, and a credit note names the
+    /// invoice it credits by this id.
+    InvoiceId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use crate::Tx;
 use crate::code;
 use crate::sql::Value;
 use crate::sql::{OptionalExtension, Row, params, params_from_iter};
-use liftdesk_domain::id::{AgencyId, QuoteId};
+use liftdesk_domain::id::{AgencyId, InvoiceId, QuoteId};
 use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
 
 use super::new_id;
@@ -15,7 +15,7 @@ use super::{StoreError, StoreResult};
 /// An invoice or credit note as stored, with its client's identifier.
 #[derive(Debug, Clone)]
 pub struct InvoiceRow {
-    pub id: String,
+    pub id: InvoiceId,
     pub agency_id: AgencyId,
     pub nature: InvoiceNature,
     pub status: InvoiceStatus,
@@ -23,7 +23,7 @@ pub struct InvoiceRow {
     pub client_id: Option<String>,
     /// The partner's client identifier (`clients.client_ref`).
     pub client_ref: Option<String>,
-    pub credited_invoice_id: Option<String>,
+    pub credited_invoice_id: Option<InvoiceId>,
     pub quote_id: Option<QuoteId>,
     pub buyer_name: Option<String>,
     pub buyer_address: Option<String>,
@@ -290,21 +290,20 @@ pub fn list_by_offset(
 }
 
 /// The invoice or credit note `id` of the agency.
-pub fn get(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<InvoiceRow>> {
-    let agency_id = agency_id.as_str();
+pub fn get(conn: &Conn, agency_id: &AgencyId, id: &InvoiceId) -> StoreResult<Option<InvoiceRow>> {
     conn.query_row_cached(
         &format!(
             "SELECT {INVOICE_COLUMNS} FROM invoices i LEFT JOIN clients c ON c.id = i.client_id
                  WHERE i.id = ?1 AND i.agency_id = ?2"
         ),
-        [id, agency_id],
+        params![id, agency_id],
         invoice_from_row,
     )
     .optional()
 }
 
 /// The lines of an invoice or credit note, in their order.
-pub fn lines(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<InvoiceLineRow>> {
+pub fn lines(conn: &Conn, invoice_id: &InvoiceId) -> StoreResult<Vec<InvoiceLineRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp FROM invoice_lines
          WHERE invoice_id = ?1 ORDER BY position",
@@ -323,14 +322,14 @@ pub fn lines(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<InvoiceLineRow>> 
 /// A credit note of an invoice, as the invoice lists it.
 #[derive(Debug, Clone)]
 pub struct CreditNoteRow {
-    pub id: String,
+    pub id: InvoiceId,
     pub number: Option<String>,
     pub status: InvoiceStatus,
     pub total_incl_cents: i64,
 }
 
 /// Every credit note (drafts included) made against `invoice_id`, oldest first.
-pub fn credit_notes(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<CreditNoteRow>> {
+pub fn credit_notes(conn: &Conn, invoice_id: &InvoiceId) -> StoreResult<Vec<CreditNoteRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, number, status, total_incl_cents FROM invoices
          WHERE credited_invoice_id = ?1 ORDER BY created_at, id",
@@ -347,7 +346,10 @@ pub fn credit_notes(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<CreditNote
 }
 
 /// The lines of every issued credit note (not the drafts) of `invoice_id`.
-pub fn issued_credit_lines(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<InvoiceLineRow>> {
+pub fn issued_credit_lines(
+    conn: &Conn,
+    invoice_id: &InvoiceId,
+) -> StoreResult<Vec<InvoiceLineRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT l.label, l.quantity_milli, l.unit_price_cents, l.vat_rate_bp
          FROM invoices a JOIN invoice_lines l ON l.invoice_id = a.id
@@ -366,7 +368,7 @@ pub fn issued_credit_lines(conn: &Conn, invoice_id: &str) -> StoreResult<Vec<Inv
 }
 
 /// Total including tax of the issued credit notes (not the drafts) of `invoice_id`.
-pub fn issued_credit_total(conn: &Conn, invoice_id: &str) -> StoreResult<i64> {
+pub fn issued_credit_total(conn: &Conn, invoice_id: &InvoiceId) -> StoreResult<i64> {
     conn.query_row_cached(
         "SELECT COALESCE(SUM(total_incl_cents), 0) FROM invoices
          WHERE credited_invoice_id = ?1 AND status <> 'brouillon'",
@@ -381,8 +383,7 @@ pub fn issued_credit_total(conn: &Conn, invoice_id: &str) -> StoreResult<i64> {
 pub fn invoice_of_quote(
     conn: &Conn,
     quote_id: &QuoteId,
-) -> StoreResult<Option<(String, Option<String>)>> {
-    let quote_id = quote_id.as_str();
+) -> StoreResult<Option<(InvoiceId, Option<String>)>> {
     conn.query_row_cached(
         "SELECT id, number FROM invoices WHERE quote_id = ?1 AND nature = 'facture'
              ORDER BY created_at, id LIMIT 1",
@@ -404,7 +405,7 @@ pub struct DraftContent<'a> {
 
 /// Replaces a draft's client, buyer, totals and lines. False when it was no
 /// longer a draft (nothing changed): an issued document is never edited.
-pub fn replace_draft(tx: &Tx, id: &str, draft: &DraftContent<'_>) -> StoreResult<bool> {
+pub fn replace_draft(tx: &Tx, id: &InvoiceId, draft: &DraftContent<'_>) -> StoreResult<bool> {
     let DraftContent {
         client_id,
         buyer,
@@ -463,7 +464,7 @@ pub struct NewInvoice<'a> {
     pub agency_id: &'a str,
     pub nature: &'a str,
     pub client_id: Option<&'a str>,
-    pub credited_invoice_id: Option<&'a str>,
+    pub credited_invoice_id: Option<&'a InvoiceId>,
     pub quote_id: Option<&'a QuoteId>,
     pub buyer: &'a Buyer,
     pub total_excl_cents: i64,
@@ -474,8 +475,8 @@ pub struct NewInvoice<'a> {
 }
 
 /// Inserts a draft (no number) and its lines; returns its id.
-pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> StoreResult<String> {
-    let id = new_id();
+pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> StoreResult<InvoiceId> {
+    let id = InvoiceId::new(new_id());
     tx.execute_cached(
         "INSERT INTO invoices (id, agency_id, client_id, nature, status, credited_invoice_id,
                                quote_id, buyer_name, buyer_address, buyer_siren, total_excl_cents,
@@ -565,7 +566,7 @@ pub struct Issue<'a> {
 
 /// Gives a draft its number, dates and frozen buyer: `brouillon` → `emise`.
 /// False when it was no longer a draft (nothing changed).
-pub fn issue(tx: &Tx, id: &str, issue: &Issue<'_>) -> StoreResult<bool> {
+pub fn issue(tx: &Tx, id: &InvoiceId, issue: &Issue<'_>) -> StoreResult<bool> {
     Ok(tx.execute_cached(
         "UPDATE invoices SET status = 'emise', number = ?2, number_year = ?3, number_seq = ?4,
                 issued_on = ?5, due_on = ?6, buyer_name = ?7, buyer_address = ?8,
@@ -591,7 +592,7 @@ pub fn issue(tx: &Tx, id: &str, issue: &Issue<'_>) -> StoreResult<bool> {
 /// False when its status was no longer `from`.
 pub fn set_status(
     tx: &Tx,
-    id: &str,
+    id: &InvoiceId,
     from: &str,
     to: &str,
     paid_on: Option<&str>,

@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
 use crate::{Code, code};
-use liftdesk_domain::id::{AgencyId, EquipmentId, QuoteId};
+use liftdesk_domain::id::{AgencyId, EquipmentId, InvoiceId, QuoteId};
 use liftdesk_domain::quote::{QuoteOrigin, QuoteStatus};
 
 use super::StoreResult;
@@ -295,7 +295,7 @@ pub struct QuoteFilter {
 #[derive(Debug, Clone)]
 pub struct QuoteListRow {
     pub quote: QuoteRow,
-    pub invoice_id: Option<String>,
+    pub invoice_id: Option<InvoiceId>,
     pub invoice_number: Option<String>,
 }
 

@@ -259,6 +259,7 @@ id_values!(
     liftdesk_domain::id::QuoteId
     liftdesk_domain::id::CallId
     liftdesk_domain::id::VisitId
+    liftdesk_domain::id::InvoiceId
 );
 
 /// What a stored value is, for a reading that refuses it.

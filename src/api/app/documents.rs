@@ -11,6 +11,7 @@ use crate::api::extract::ApiPath;
 use crate::api::pdf::PdfResponse;
 use crate::api::wire::{invoices, quotes};
 use crate::auth::staff_session::StaffSession;
+use crate::domain::id::InvoiceId;
 use crate::error::AppResult;
 use crate::state::AppState;
 
@@ -23,7 +24,7 @@ pub fn router() -> Router<AppState> {
 async fn invoice_pdf(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
 ) -> AppResult<PdfResponse> {
     session.require_agency()?;
     invoices::invoice_pdf_file(&state, &session.principal(), &id)

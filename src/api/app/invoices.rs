@@ -19,6 +19,7 @@ use crate::api::wire::invoices::{
 };
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
+use crate::domain::id::InvoiceId;
 use crate::domain::invoice::{self, InvoiceAction};
 use crate::error::AppResult;
 use crate::principal::Capability;
@@ -91,7 +92,7 @@ pub(super) struct InvoiceDetail {
 async fn detail(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
 ) -> AppResult<Json<InvoiceDetail>> {
     let principal = session.principal();
     let detail = invoices::get(&state.store, &principal, &id).await?;
@@ -128,7 +129,7 @@ async fn detail(
 async fn update(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
     ApiJson(body): ApiJson<InvoiceDraftBody>,
 ) -> AppResult<Json<Created>> {
     wire::invoice_update(&state, &session.principal(), &id, body)
@@ -139,7 +140,7 @@ async fn update(
 async fn issue(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     wire::invoice_issue(&state, &session.principal(), &id)
         .await
@@ -149,7 +150,7 @@ async fn issue(
 async fn send(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     wire::invoice_send(&state, &session.principal(), &id)
         .await
@@ -159,7 +160,7 @@ async fn send(
 async fn payment(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
     OptionalJson(body): OptionalJson<PaymentBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     wire::invoice_payment(&state, &session.principal(), &id, body)
@@ -172,7 +173,7 @@ async fn payment(
 async fn credit_note(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
     OptionalJson(body): OptionalJson<CreditNoteBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     wire::credit_note_create(&state, &session.principal(), &id, body)

@@ -16,6 +16,7 @@ use crate::api::pdf::{PdfBinary, PdfResponse};
 use crate::api::wire::invoices::*;
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::api_token::ApiCaller;
+use crate::domain::id::InvoiceId;
 use crate::error::{AppResult, ErrorBody};
 use crate::services::invoices::ListInput;
 use crate::state::AppState;
@@ -117,7 +118,7 @@ async fn list_invoices(
 async fn get_invoice(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
 ) -> AppResult<Json<InvoiceView>> {
     invoice_read(&state, &caller, &id).await.map(Json)
 }
@@ -144,7 +145,7 @@ async fn get_invoice(
 async fn get_invoice_pdf(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
 ) -> AppResult<PdfResponse> {
     invoice_pdf_file(&state, &caller, &id)
         .await
@@ -202,7 +203,7 @@ fn answer(created: Created) -> (StatusCode, Json<Created>) {
 async fn issue_invoice(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     invoice_issue(&state, &caller, &id).await.map(answer)
 }
@@ -224,7 +225,7 @@ async fn issue_invoice(
 async fn send_invoice(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     invoice_send(&state, &caller, &id).await.map(answer)
 }
@@ -248,7 +249,7 @@ async fn send_invoice(
 async fn record_invoice_payment(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
     OptionalJson(body): OptionalJson<PaymentBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     invoice_payment(&state, &caller, &id, body)
@@ -276,7 +277,7 @@ async fn record_invoice_payment(
 async fn create_credit_note(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
     OptionalJson(body): OptionalJson<CreditNoteBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     credit_note_create(&state, &caller, &id, body)
@@ -306,7 +307,7 @@ async fn create_credit_note(
 async fn update_invoice(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<InvoiceId>,
     ApiJson(body): ApiJson<InvoiceDraftBody>,
 ) -> AppResult<Json<Created>> {
     invoice_update(&state, &caller, &id, body).await.map(Json)

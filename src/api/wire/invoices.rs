@@ -10,6 +10,7 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
+use crate::domain::id::InvoiceId;
 use crate::domain::invoice::{VatSubtotal, line_total_excl};
 use crate::domain::money::{Cents, milli_to_quantity};
 use crate::error::AppResult;
@@ -164,9 +165,9 @@ pub struct InvoiceRowView {
 
 fn row_view(row: InvoiceRow, base_url: &str) -> InvoiceRowView {
     InvoiceRowView {
-        link: RecordKind::Invoice.link(&row.id),
-        url: RecordKind::Invoice.url(base_url, &row.id),
-        id: row.id,
+        link: RecordKind::Invoice.link(row.id.as_str()),
+        url: RecordKind::Invoice.url(base_url, row.id.as_str()),
+        id: row.id.into_string(),
         number: row.number,
         nature: row.nature.as_str().to_owned(),
         status: row.status.as_str().to_owned(),
@@ -328,9 +329,9 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
     } = detail;
     let status_label = row.status.label_for(row.nature);
     InvoiceView {
-        link: RecordKind::Invoice.link(&row.id),
-        url: RecordKind::Invoice.url(base_url, &row.id),
-        id: row.id,
+        link: RecordKind::Invoice.link(row.id.as_str()),
+        url: RecordKind::Invoice.url(base_url, row.id.as_str()),
+        id: row.id.into_string(),
         number: row.number,
         nature_label: row.nature.label().to_owned(),
         nature: row.nature.as_str().to_owned(),
@@ -363,9 +364,9 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
         credit_notes: credit_notes
             .into_iter()
             .map(|c| CreditNoteRef {
-                link: RecordKind::Invoice.link(&c.id),
-                url: RecordKind::Invoice.url(base_url, &c.id),
-                id: c.id,
+                link: RecordKind::Invoice.link(c.id.as_str()),
+                url: RecordKind::Invoice.url(base_url, c.id.as_str()),
+                id: c.id.into_string(),
                 number: c.number,
                 status: c.status.as_str().to_owned(),
                 total_incl_tax: Cents::new(c.total_incl_cents).euros(),
@@ -377,14 +378,22 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
 
 /// An invoice or credit note of the agency: `GET /invoices/{id}` and the
 /// MCP tool `facture`.
-pub async fn invoice_read(state: &AppState, p: &Principal, id: &str) -> AppResult<InvoiceView> {
+pub async fn invoice_read(
+    state: &AppState,
+    p: &Principal,
+    id: &InvoiceId,
+) -> AppResult<InvoiceView> {
     let detail = service::get(&state.store, p, id).await?;
     Ok(invoice_view(detail, &state.base_url))
 }
 
 /// The PDF of an invoice or credit note of the caller's agency:
 /// `GET /invoices/{id}/pdf` and `GET /app/api/invoices/{id}/pdf`.
-pub async fn invoice_pdf_file(state: &AppState, p: &Principal, id: &str) -> AppResult<PdfFile> {
+pub async fn invoice_pdf_file(
+    state: &AppState,
+    p: &Principal,
+    id: &InvoiceId,
+) -> AppResult<PdfFile> {
     Ok(documents::invoice_pdf(&state.store, p, id).await?)
 }
 
@@ -421,20 +430,20 @@ pub async fn invoice_create(
     Ok(created(state, &id))
 }
 
-fn created(state: &AppState, id: &str) -> Created {
-    Created::new(RecordKind::Invoice, &state.base_url, id)
+fn created(state: &AppState, id: &InvoiceId) -> Created {
+    Created::new(RecordKind::Invoice, &state.base_url, id.as_str())
 }
 
 /// `brouillon` → `emise`: `POST /invoices/{id}/issue` and the MCP tool
 /// `emettre_facture`.
-pub async fn invoice_issue(state: &AppState, p: &Principal, id: &str) -> AppResult<Created> {
+pub async fn invoice_issue(state: &AppState, p: &Principal, id: &InvoiceId) -> AppResult<Created> {
     service::issue(&state.store, p, id).await?;
     Ok(created(state, id))
 }
 
 /// `emise` → `envoyee` (or a reminder): `POST /invoices/{id}/send` and the
 /// MCP tool `envoyer_facture`.
-pub async fn invoice_send(state: &AppState, p: &Principal, id: &str) -> AppResult<Created> {
+pub async fn invoice_send(state: &AppState, p: &Principal, id: &InvoiceId) -> AppResult<Created> {
     service::send(&state.store, p, id).await?;
     Ok(created(state, id))
 }
@@ -454,7 +463,7 @@ pub struct PaymentBody {
 pub async fn invoice_payment(
     state: &AppState,
     p: &Principal,
-    id: &str,
+    id: &InvoiceId,
     body: Option<PaymentBody>,
 ) -> AppResult<Created> {
     let paid_on = body.and_then(|b| b.paid_on);
@@ -479,7 +488,7 @@ pub struct CreditNoteBody {
 pub async fn credit_note_create(
     state: &AppState,
     p: &Principal,
-    id: &str,
+    id: &InvoiceId,
     body: Option<CreditNoteBody>,
 ) -> AppResult<Created> {
     let lines = body
@@ -507,7 +516,7 @@ pub struct InvoiceDraftBody {
 pub async fn invoice_update(
     state: &AppState,
     p: &Principal,
-    id: &str,
+    id: &InvoiceId,
     body: InvoiceDraftBody,
 ) -> AppResult<Created> {
     let change = service::DraftChange {

@@ -3,7 +3,7 @@
 //! answer with, and each operation of `services::quotes` called for a
 //! `Principal` and mapped to that JSON. No rule lives here.
 
-use crate::domain::id::QuoteId;
+use crate::domain::id::{InvoiceId, QuoteId};
 use rmcp::schemars;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -265,11 +265,11 @@ pub struct QuoteListEntry {
     pub url: String,
 }
 
-fn invoice_ref(base_url: &str, id: String, number: Option<String>) -> QuoteInvoiceRef {
+fn invoice_ref(base_url: &str, id: InvoiceId, number: Option<String>) -> QuoteInvoiceRef {
     QuoteInvoiceRef {
-        link: RecordKind::Invoice.link(&id),
-        url: RecordKind::Invoice.url(base_url, &id),
-        id,
+        link: RecordKind::Invoice.link(id.as_str()),
+        url: RecordKind::Invoice.url(base_url, id.as_str()),
+        id: id.into_string(),
         number,
     }
 }
@@ -359,6 +359,6 @@ pub async fn quote_invoice(
     Ok(Created::new(
         RecordKind::Invoice,
         &state.base_url,
-        &invoice_id,
+        invoice_id.as_str(),
     ))
 }

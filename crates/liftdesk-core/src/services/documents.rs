@@ -4,7 +4,7 @@
 //! runtime. Another agency's document is not found (404), like its reads.
 
 use crate::domain::id::AgencyId;
-use crate::domain::id::QuoteId;
+use crate::domain::id::{InvoiceId, QuoteId};
 use chrono::NaiveDate;
 
 use crate::clock;
@@ -51,7 +51,7 @@ fn stored_day(text: Option<&str>) -> Option<NaiveDate> {
 }
 
 /// The invoice or credit note `id` of the agency, as a PDF.
-pub async fn invoice_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<PdfFile> {
+pub async fn invoice_pdf(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<PdfFile> {
     let detail = invoice_service::get(store, p, id).await?;
     let agency_id = p.agency_id()?;
     let seller = seller(store, agency_id).await?;
@@ -96,7 +96,7 @@ pub async fn invoice_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<Pd
             .collect(),
         totals: detail.totals.clone(),
     };
-    let file_name = documents::invoice_file_name(row.number.as_deref(), &row.id);
+    let file_name = documents::invoice_file_name(row.number.as_deref(), row.id.as_str());
     let bytes = render(move || documents::invoice_pdf(&document)).await?;
     Ok(PdfFile { file_name, bytes })
 }

@@ -7,7 +7,7 @@
 //! an invoice once it has left `brouillon`.
 
 use crate::domain::id::AgencyId;
-use crate::domain::id::QuoteId;
+use crate::domain::id::{InvoiceId, QuoteId};
 use chrono::{Datelike, Duration, NaiveDate};
 use serde_json::json;
 
@@ -193,7 +193,7 @@ pub struct InvoiceDetail {
     pub remaining_to_credit: Option<Cents>,
 }
 
-pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<InvoiceDetail> {
+pub async fn get(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<InvoiceDetail> {
     let agency_id = p.agency_id()?;
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
     store
@@ -203,7 +203,7 @@ pub async fn get(store: &Store, p: &Principal, id: &str) -> AppResult<InvoiceDet
             let totals = totals_of(&lines);
             let credited_invoice = match &invoice.credited_invoice_id {
                 Some(credited) => store::get(conn, &agency_id, credited)?.map(|c| DocumentRef {
-                    id: c.id,
+                    id: c.id.into_string(),
                     number: c.number,
                 }),
                 None => None,
@@ -339,7 +339,7 @@ pub async fn create_draft(
     store: &Store,
     p: &Principal,
     input: NewInvoiceInput,
-) -> AppResult<String> {
+) -> AppResult<InvoiceId> {
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
@@ -416,7 +416,7 @@ pub async fn create_draft(
                     actor: &author.actor,
                     action: "creation",
                     object_type: "invoice",
-                    object_id: Some(&id),
+                    object_id: Some(id.as_str()),
                     detail: Some(json!({
                         "nature": "facture",
                         "client": client.client_ref,
@@ -440,7 +440,7 @@ pub async fn invoice_quote(
     p: &Principal,
     quote_id: &QuoteId,
     client_ref: Option<String>,
-) -> AppResult<String> {
+) -> AppResult<InvoiceId> {
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
@@ -501,7 +501,7 @@ pub async fn invoice_quote(
                     actor: &author.actor,
                     action: "creation",
                     object_type: "invoice",
-                    object_id: Some(&id),
+                    object_id: Some(id.as_str()),
                     detail: Some(json!({
                         "nature": "facture",
                         "client": client.client_ref,
@@ -532,7 +532,7 @@ pub struct DraftChange {
 pub async fn update_draft(
     store: &Store,
     p: &Principal,
-    id: &str,
+    id: &InvoiceId,
     change: DraftChange,
 ) -> AppResult<()> {
     p.require(Capability::Change)?;
@@ -592,7 +592,7 @@ pub async fn update_draft(
                     actor: &author.actor,
                     action: "modification",
                     object_type: "invoice",
-                    object_id: Some(&id),
+                    object_id: Some(id.as_str()),
                     detail: Some(json!({
                         "client": client_ref,
                         "lines": given_lines.as_ref().map(Vec::len),
@@ -643,7 +643,7 @@ fn issue_in(
 fn check_credit_note_fits(tx: &Tx, credit_note: &InvoiceRow) -> AppResult<InvoiceRow> {
     let credited_id = credit_note
         .credited_invoice_id
-        .as_deref()
+        .as_ref()
         .ok_or_else(|| anyhow::anyhow!("avoir {} sans facture créditée", credit_note.id))?;
     let credited = store::get(tx, &credit_note.agency_id, credited_id)?
         .ok_or_else(|| anyhow::anyhow!("facture créditée {credited_id} introuvable"))?;
@@ -660,7 +660,7 @@ fn check_credit_note_fits(tx: &Tx, credit_note: &InvoiceRow) -> AppResult<Invoic
 }
 
 /// `brouillon` → `emise`: the number is given here, never before.
-pub async fn issue(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+pub async fn issue(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<()> {
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
@@ -697,7 +697,7 @@ pub async fn issue(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
                     actor: &author.actor,
                     action: "emission",
                     object_type: "invoice",
-                    object_id: Some(&id),
+                    object_id: Some(id.as_str()),
                     detail: Some(json!({ "nature": nature.as_str(), "number": number })),
                 },
             )?;
@@ -715,7 +715,7 @@ fn stored_buyer(row: &InvoiceRow) -> Buyer {
 }
 
 /// `emise` → `envoyee`, or a reminder of an `envoyee` document.
-pub async fn send(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+pub async fn send(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<()> {
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
@@ -744,7 +744,7 @@ pub async fn send(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
                     actor: &author.actor,
                     action: if reminder { "relance" } else { "envoi" },
                     object_type: "invoice",
-                    object_id: Some(&id),
+                    object_id: Some(id.as_str()),
                     detail: Some(json!({ "number": row.number })),
                 },
             )?;
@@ -758,7 +758,7 @@ pub async fn send(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
 pub async fn record_payment(
     store: &Store,
     p: &Principal,
-    id: &str,
+    id: &InvoiceId,
     paid_on: Option<String>,
 ) -> AppResult<()> {
     p.require(Capability::Change)?;
@@ -817,7 +817,7 @@ pub async fn record_payment(
                     actor: &author.actor,
                     action: "reglement",
                     object_type: "invoice",
-                    object_id: Some(&id),
+                    object_id: Some(id.as_str()),
                     detail: Some(json!({ "number": row.number, "paidOn": paid_text })),
                 },
             )?;
@@ -837,7 +837,10 @@ fn remaining_lines(
     remaining_incl: Cents,
 ) -> Vec<Line> {
     let credited = totals_of(credited_lines);
-    let number = invoice_row.number.as_deref().unwrap_or(&invoice_row.id);
+    let number = invoice_row
+        .number
+        .as_deref()
+        .unwrap_or(invoice_row.id.as_str());
     let mut lines: Vec<Line> = invoice_totals
         .vat_by_rate
         .iter()
@@ -892,9 +895,9 @@ fn draft_credit_note_in(
     tx: &Tx,
     agency_id: &AgencyId,
     author: &Author,
-    invoice_id: &str,
+    invoice_id: &InvoiceId,
     given: Option<Vec<Line>>,
-) -> AppResult<(String, Buyer)> {
+) -> AppResult<(InvoiceId, Buyer)> {
     let credited = store::get(tx, agency_id, invoice_id)?.ok_or_else(not_found)?;
     let (nature, status) = (credited.nature, credited.status);
     invoice::check_creditable(nature, status).map_err(domain_refused)?;
@@ -969,7 +972,7 @@ fn draft_credit_note_in(
             actor: &author.actor,
             action: "creation",
             object_type: "invoice",
-            object_id: Some(&id),
+            object_id: Some(id.as_str()),
             detail: Some(json!({
                 "nature": "avoir",
                 "creditedInvoice": credited.id,
@@ -988,9 +991,9 @@ fn draft_credit_note_in(
 pub async fn create_credit_note(
     store: &Store,
     p: &Principal,
-    invoice_id: &str,
+    invoice_id: &InvoiceId,
     lines: Option<Vec<LineInput>>,
-) -> AppResult<String> {
+) -> AppResult<InvoiceId> {
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
     p.require(Capability::CreditInvoice)?;
@@ -1012,7 +1015,7 @@ pub async fn create_credit_note(
                     actor: &author.actor,
                     action: "emission",
                     object_type: "invoice",
-                    object_id: Some(&id),
+                    object_id: Some(id.as_str()),
                     detail: Some(json!({ "nature": "avoir", "number": av_number })),
                 },
             )?;
@@ -1031,9 +1034,9 @@ pub async fn create_credit_note(
 pub async fn prepare_credit_note(
     store: &Store,
     p: &Principal,
-    invoice_id: &str,
+    invoice_id: &InvoiceId,
     lines: Option<Vec<LineInput>>,
-) -> AppResult<String> {
+) -> AppResult<InvoiceId> {
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
     p.require(Capability::CreditInvoice)?;
@@ -1079,7 +1082,7 @@ mod tests {
 
     fn invoice_row(total_incl: i64) -> InvoiceRow {
         InvoiceRow {
-            id: "f".into(),
+            id: InvoiceId::new("f"),
             agency_id: AgencyId::new("a"),
             nature: InvoiceNature::Facture,
             status: InvoiceStatus::Emise,

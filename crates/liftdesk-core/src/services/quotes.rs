@@ -2,7 +2,7 @@
 //! `domain::quote::transition`. Acceptance writes `devis.accepte` to the
 //! outbox in the same transaction as the status change and its audit entry.
 
-use crate::domain::id::{AgencyId, EquipmentId, QuoteId};
+use crate::domain::id::{AgencyId, EquipmentId, InvoiceId, QuoteId};
 use chrono::{DateTime, Datelike, Duration, Utc};
 use serde_json::json;
 
@@ -424,7 +424,7 @@ pub async fn invoice_of(
     store: &Store,
     p: &Principal,
     quote_id: &QuoteId,
-) -> AppResult<Option<(String, Option<String>)>> {
+) -> AppResult<Option<(InvoiceId, Option<String>)>> {
     p.agency()?;
     let quote_id = quote_id.to_owned();
     Ok(store

@@ -21,6 +21,7 @@ use crate::api::wire::PageQuery;
 use crate::api::wire::clients::{self, ClientListQuery};
 use crate::api::wire::invoices::{self, CreditNoteBody, InvoiceBody, LineBody, PaymentBody};
 use crate::api::wire::quotes::{self, QuoteBody};
+use crate::domain::id::InvoiceId;
 use crate::domain::quote::QuoteAction;
 use crate::services::invoices::ListInput;
 
@@ -42,7 +43,7 @@ struct QuoteId {
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct InvoiceId {
+struct InvoiceArg {
     /// Identifiant (UUID) de la facture ou de l'avoir : l'`id` d'une ligne de
     /// `factures`, ou celui rendu par `creer_facture` / `creer_avoir`.
     #[schemars(length(min = 1))]
@@ -242,7 +243,7 @@ impl LiftdeskMcp {
     /// facturé. Hors de l'agence ou inconnu : erreur 404 « Facture introuvable. ».
     #[tool(
         name = "facture",
-        input_schema = args::schema::<InvoiceId>(),
+        input_schema = args::schema::<InvoiceArg>(),
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn invoice(
@@ -253,8 +254,8 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let InvoiceId { id } = args::parse(arguments)?;
-                invoices::invoice_read(&self.state, &caller, &id).await
+                let InvoiceArg { id } = args::parse(arguments)?;
+                invoices::invoice_read(&self.state, &caller, &InvoiceId::new(id)).await
             }
             .await,
         )
@@ -293,7 +294,7 @@ impl LiftdeskMcp {
     /// par un avoir (`creer_avoir`). Refus 422 si la pièce n'est pas un brouillon.
     #[tool(
         name = "emettre_facture",
-        input_schema = args::schema::<InvoiceId>(),
+        input_schema = args::schema::<InvoiceArg>(),
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
     )]
     async fn issue_invoice(
@@ -304,8 +305,8 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let InvoiceId { id } = args::parse(arguments)?;
-                invoices::invoice_issue(&self.state, &caller, &id).await
+                let InvoiceArg { id } = args::parse(arguments)?;
+                invoices::invoice_issue(&self.state, &caller, &InvoiceId::new(id)).await
             }
             .await,
         )
@@ -316,7 +317,7 @@ impl LiftdeskMcp {
     /// être émis (`emettre_facture`) : sinon refus 422.
     #[tool(
         name = "envoyer_facture",
-        input_schema = args::schema::<InvoiceId>(),
+        input_schema = args::schema::<InvoiceArg>(),
         annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
     )]
     async fn send_invoice(
@@ -327,8 +328,8 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let InvoiceId { id } = args::parse(arguments)?;
-                invoices::invoice_send(&self.state, &caller, &id).await
+                let InvoiceArg { id } = args::parse(arguments)?;
+                invoices::invoice_send(&self.state, &caller, &InvoiceId::new(id)).await
             }
             .await,
         )
@@ -355,7 +356,7 @@ impl LiftdeskMcp {
                 let body = paid_on.map(|paid_on| PaymentBody {
                     paid_on: Some(paid_on),
                 });
-                invoices::invoice_payment(&self.state, &caller, &id, body).await
+                invoices::invoice_payment(&self.state, &caller, &InvoiceId::new(id), body).await
             }
             .await,
         )
@@ -382,7 +383,7 @@ impl LiftdeskMcp {
                 let caller = caller_of(&parts)?;
                 let CreditNoteArgs { id, lines } = args::parse(arguments)?;
                 let body = lines.map(|lines| CreditNoteBody { lines: Some(lines) });
-                invoices::credit_note_create(&self.state, &caller, &id, body).await
+                invoices::credit_note_create(&self.state, &caller, &InvoiceId::new(id), body).await
             }
             .await,
         )

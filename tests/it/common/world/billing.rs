@@ -1,7 +1,7 @@
 //! Fixtures: quotes, invoices, payments and credit notes.
 
 use chrono::NaiveDate;
-use liftdesk::domain::id::QuoteId;
+use liftdesk::domain::id::{InvoiceId, QuoteId};
 use liftdesk::domain::invoice::InvoiceStatus;
 use liftdesk::domain::quote::QuoteAction;
 use liftdesk::services::invoices::{self, LineInput, NewInvoiceInput};
@@ -70,6 +70,7 @@ impl World {
         Box::pin(invoices::create_draft(&self.store, &self.principal, input))
             .await
             .expect("facture en brouillon")
+            .into_string()
     }
 
     /// A draft invoice of the client (`client_ref`) with its lines; returns
@@ -85,16 +86,24 @@ impl World {
 
     /// Issues the draft (invoice or credit note): its number, today.
     pub async fn issue_invoice(&self, id: &str) {
-        Box::pin(invoices::issue(&self.store, &self.principal, id))
-            .await
-            .expect("émission");
+        Box::pin(invoices::issue(
+            &self.store,
+            &self.principal,
+            &InvoiceId::new(id),
+        ))
+        .await
+        .expect("émission");
     }
 
     /// Sends the issued document.
     pub async fn send_invoice(&self, id: &str) {
-        Box::pin(invoices::send(&self.store, &self.principal, id))
-            .await
-            .expect("envoi");
+        Box::pin(invoices::send(
+            &self.store,
+            &self.principal,
+            &InvoiceId::new(id),
+        ))
+        .await
+        .expect("envoi");
     }
 
     /// Records the settlement of the document, paid on `paid_on` (today
@@ -103,7 +112,7 @@ impl World {
         Box::pin(invoices::record_payment(
             &self.store,
             &self.principal,
-            id,
+            &InvoiceId::new(id),
             paid_on.map(|day| day.format("%Y-%m-%d").to_string()),
         ))
         .await
@@ -116,11 +125,12 @@ impl World {
         Box::pin(invoices::create_credit_note(
             &self.store,
             &self.principal,
-            invoice_id,
+            &InvoiceId::new(invoice_id),
             lines,
         ))
         .await
         .expect("avoir")
+        .into_string()
     }
 
     /// A draft credit note of the issued invoice, to issue later; returns
@@ -129,11 +139,12 @@ impl World {
         Box::pin(invoices::prepare_credit_note(
             &self.store,
             &self.principal,
-            invoice_id,
+            &InvoiceId::new(invoice_id),
             Some(lines),
         ))
         .await
         .expect("avoir en brouillon")
+        .into_string()
     }
 
     /// An invoice of the client (`client_ref`) brought to `status` on `day`,
