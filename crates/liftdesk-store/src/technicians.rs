@@ -152,19 +152,36 @@ pub fn is_absent_on(conn: &Conn, technician_id: &TechnicianId, day: &str) -> Sto
     )
 }
 
-/// An active technician of the agency, as the rota needs him.
+/// A technician of an agency: the one row type of the `technicians` table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TechnicianRow {
     pub id: TechnicianId,
     pub name: String,
+    pub phone: Option<String>,
+    /// Comma-separated.
+    pub sectors: Option<String>,
+    pub daily_capacity: i64,
+    /// Safety rest after a standby period, in hours.
     pub rest_hours: i64,
+    pub active: bool,
+    /// The staff account he is, if any.
+    pub account_id: Option<String>,
 }
+
+/// The columns [`technician_row`] reads, in its order.
+const TECHNICIAN_COLUMNS: &str =
+    "id, name, phone, sectors, daily_capacity, rest_hours, active, account_id";
 
 fn technician_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<TechnicianRow> {
     Ok(TechnicianRow {
         id: r.get(0)?,
         name: r.get(1)?,
-        rest_hours: r.get(2)?,
+        phone: r.get(2)?,
+        sectors: r.get(3)?,
+        daily_capacity: r.get(4)?,
+        rest_hours: r.get(5)?,
+        active: r.get(6)?,
+        account_id: r.get(7)?,
     })
 }
 
@@ -175,8 +192,10 @@ pub fn active_in_agency(
     id: &TechnicianId,
 ) -> StoreResult<Option<TechnicianRow>> {
     conn.query_row_cached(
-        "SELECT id, name, rest_hours FROM technicians
-             WHERE id = ?1 AND agency_id = ?2 AND active = 1",
+        &format!(
+            "SELECT {TECHNICIAN_COLUMNS} FROM technicians
+             WHERE id = ?1 AND agency_id = ?2 AND active = 1"
+        ),
         params![id, agency_id],
         technician_row,
     )
@@ -349,42 +368,6 @@ pub fn insert(
     Ok(id)
 }
 
-/// A technician's whole record, active or not.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TechnicianDetail {
-    pub id: TechnicianId,
-    pub record: liftdesk_domain::technician::TechnicianRecord,
-    pub rest_hours: i64,
-    pub active: bool,
-}
-
-/// The technician `id` of the agency with his whole record.
-pub fn detail(
-    conn: &Conn,
-    agency_id: &AgencyId,
-    id: &TechnicianId,
-) -> StoreResult<Option<TechnicianDetail>> {
-    conn.query_row_cached(
-        "SELECT id, name, phone, sectors, daily_capacity, rest_hours, active
-         FROM technicians WHERE id = ?1 AND agency_id = ?2",
-        params![id, agency_id],
-        |r| {
-            Ok(TechnicianDetail {
-                id: r.get(0)?,
-                record: liftdesk_domain::technician::TechnicianRecord {
-                    name: r.get(1)?,
-                    phone: r.get(2)?,
-                    sectors: r.get(3)?,
-                    daily_capacity: r.get(4)?,
-                },
-                rest_hours: r.get(5)?,
-                active: r.get(6)?,
-            })
-        },
-    )
-    .optional()
-}
-
 /// Rewrites the technician's record and safety rest.
 pub fn update(
     tx: &Tx,
@@ -467,22 +450,11 @@ pub fn in_agency(
     id: &TechnicianId,
 ) -> StoreResult<Option<TechnicianRow>> {
     conn.query_row_cached(
-        "SELECT id, name, rest_hours FROM technicians WHERE id = ?1 AND agency_id = ?2",
+        &format!("SELECT {TECHNICIAN_COLUMNS} FROM technicians WHERE id = ?1 AND agency_id = ?2"),
         params![id, agency_id],
         technician_row,
     )
     .optional()
-}
-
-/// An active technician as the planning needs him.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlanningTechnicianRow {
-    pub id: TechnicianId,
-    pub name: String,
-    pub sectors: Option<String>,
-    pub daily_capacity: i64,
-    pub rest_hours: i64,
-    pub active: bool,
 }
 
 /// The agency's technicians for the planning, sorted by name: the active
@@ -491,24 +463,14 @@ pub fn for_planning(
     conn: &Conn,
     agency_id: &AgencyId,
     also: &[String],
-) -> StoreResult<Vec<PlanningTechnicianRow>> {
-    let agency_id = agency_id.as_str();
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, name, sectors, daily_capacity, rest_hours, active
+) -> StoreResult<Vec<TechnicianRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {TECHNICIAN_COLUMNS}
          FROM technicians WHERE agency_id = ?1 AND (active = 1 OR id IN (SELECT value FROM json_each(?2)))
-         ORDER BY name COLLATE FRANCAIS, id",
-    )?;
+         ORDER BY name COLLATE FRANCAIS, id"
+    ))?;
     let also = serde_json::to_string(also)?;
-    let rows = stmt.query_map(crate::sql::params![agency_id, also], |r| {
-        Ok(PlanningTechnicianRow {
-            id: r.get(0)?,
-            name: r.get(1)?,
-            sectors: r.get(2)?,
-            daily_capacity: r.get(3)?,
-            rest_hours: r.get(4)?,
-            active: r.get(5)?,
-        })
-    })?;
+    let rows = stmt.query_map(params![agency_id, also], technician_row)?;
     rows.collect::<Result<_, _>>()
 }
 

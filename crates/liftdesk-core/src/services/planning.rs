@@ -18,7 +18,7 @@ use crate::services::visits::building_address;
 use crate::store::Conn;
 use crate::store::audit::{self, AuditEntry};
 use crate::store::equipment::{self, PlanRow};
-use crate::store::technicians::{self, PlanningTechnicianRow};
+use crate::store::technicians::{self, TechnicianRow};
 use crate::store::visits::{self, NewVisit};
 use crate::store::{Store, Tx};
 
@@ -133,7 +133,7 @@ type DaysOff = HashMap<TechnicianId, (BTreeSet<NaiveDate>, BTreeSet<NaiveDate>)>
 fn availability(
     conn: &Conn,
     agency_id: &AgencyId,
-    rows: &[PlanningTechnicianRow],
+    rows: &[TechnicianRow],
     days: &[NaiveDate],
 ) -> AppResult<DaysOff> {
     let (Some(&first), Some(&last)) = (days.first(), days.last()) else {
@@ -216,7 +216,7 @@ pub fn week_days(day: NaiveDate) -> Vec<NaiveDate> {
 /// A technician of the planning with his days off in a week.
 #[derive(Debug, Clone)]
 pub struct WeekTechnician {
-    pub row: PlanningTechnicianRow,
+    pub row: TechnicianRow,
     pub absent: BTreeSet<NaiveDate>,
     pub resting: BTreeSet<NaiveDate>,
 }
@@ -448,7 +448,7 @@ fn save_in(
         .into_iter()
         .collect();
     let technician_rows = technicians::for_planning(tx, agency, &[])?;
-    let by_id: HashMap<&str, &PlanningTechnicianRow> =
+    let by_id: HashMap<&str, &TechnicianRow> =
         technician_rows.iter().map(|t| (t.id.as_str(), t)).collect();
     // Availability per distinct week is simplest read over the whole span.
     let span: Vec<NaiveDate> = match (days.first(), days.last()) {

@@ -1000,21 +1000,27 @@ pub async fn edit(
     let (actor, id) = (p.actor.clone(), technician_id.to_owned());
     store
         .write(move |tx| {
-            let before = technicians::detail(tx, &agency_id, &id)?
+            let before = technicians::in_agency(tx, &agency_id, &id)?
                 .ok_or_else(|| technician_not_found(&id))?;
+            let before_record = crate::domain::technician::TechnicianRecord {
+                name: before.name.clone(),
+                phone: before.phone.clone(),
+                sectors: before.sectors.clone(),
+                daily_capacity: before.daily_capacity,
+            };
             let input = crate::domain::technician::TechnicianInput {
-                name: Some(edit.name.unwrap_or_else(|| before.record.name.clone())),
-                phone: edit.phone.unwrap_or_else(|| before.record.phone.clone()),
+                name: Some(edit.name.unwrap_or_else(|| before_record.name.clone())),
+                phone: edit.phone.unwrap_or_else(|| before_record.phone.clone()),
                 sectors: edit.sectors.unwrap_or_else(|| {
-                    let kept = before.record.sectors.as_deref().unwrap_or("");
+                    let kept = before_record.sectors.as_deref().unwrap_or("");
                     kept.split(',').map(str::to_owned).collect()
                 }),
-                daily_capacity: Some(edit.daily_capacity.unwrap_or(before.record.daily_capacity)),
+                daily_capacity: Some(edit.daily_capacity.unwrap_or(before_record.daily_capacity)),
             };
             let record =
                 crate::domain::technician::check(&input).map_err(AppError::unprocessable)?;
             let rest_hours = rest_hours.unwrap_or(before.rest_hours);
-            if record == before.record && rest_hours == before.rest_hours {
+            if record == before_record && rest_hours == before.rest_hours {
                 return Ok(id);
             }
             technicians::update(tx, &id, &record, rest_hours)?;
@@ -1026,9 +1032,9 @@ pub async fn edit(
                 &id,
                 json!({
                     "before": {
-                        "name": before.record.name, "phone": before.record.phone,
-                        "sectors": before.record.sectors,
-                        "dailyCapacity": before.record.daily_capacity,
+                        "name": before_record.name, "phone": before_record.phone,
+                        "sectors": before_record.sectors,
+                        "dailyCapacity": before_record.daily_capacity,
                         "restHours": before.rest_hours,
                     },
                     "after": {
@@ -1063,7 +1069,7 @@ pub async fn set_active(
     let (actor, id) = (p.actor.clone(), technician_id.to_owned());
     store
         .write(move |tx| {
-            let technician = technicians::detail(tx, &agency_id, &id)?
+            let technician = technicians::in_agency(tx, &agency_id, &id)?
                 .ok_or_else(|| technician_not_found(&id))?;
             if technician.active == active {
                 return Ok(());
@@ -1076,7 +1082,7 @@ pub async fn set_active(
                 {
                     return Err(AppError::unprocessable(format!(
                         "{} est d'astreinte du {} au {} : confiez d'abord cette astreinte à un autre technicien.",
-                        technician.record.name,
+                        technician.name,
                         french_instant(stored_instant(&duty.starts_at)?),
                         french_instant(stored_instant(&duty.ends_at)?)
                     )));
@@ -1093,7 +1099,7 @@ pub async fn set_active(
                     "technicien.desactivation"
                 },
                 &id,
-                json!({ "name": technician.record.name }),
+                json!({ "name": technician.name }),
             )?;
             Ok(())
         })
