@@ -110,6 +110,13 @@ id_type! {
     InvoiceId
 }
 
+id_type! {
+    /// A client of an agency, by its internal id (`clients.id`), not the
+    /// partner's identifier (`client_ref`, `client_id` on the wire), which
+    /// stays text.
+    ClientId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,13 +7,13 @@ use crate::Tx;
 use crate::sql::Value;
 use crate::sql::{OptionalExtension, params, params_from_iter};
 use liftdesk_domain::client::ClientStatus;
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, ClientId};
 
 use super::StoreResult;
 
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientRow {
-    pub id: String,
+    pub id: ClientId,
     /// The partner's identifier (`client_id` on the wire).
     pub client_ref: String,
     pub nom: String,
@@ -65,10 +65,10 @@ pub fn find_by_ref(
 }
 
 /// The client `id` of the agency.
-pub fn find(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<ClientRow>> {
+pub fn find(conn: &Conn, agency_id: &AgencyId, id: &ClientId) -> StoreResult<Option<ClientRow>> {
     conn.query_row_cached(
         &format!("SELECT {COLUMNS} FROM clients WHERE id = ?1 AND agency_id = ?2"),
-        [id, agency_id.as_str()],
+        params![id, agency_id],
         client_from_row,
     )
     .optional()

@@ -3,6 +3,7 @@
 
 use crate::Conn;
 use crate::sql::params;
+use liftdesk_domain::id::ClientId;
 
 use super::StoreResult;
 use crate::Tx;
@@ -17,7 +18,7 @@ pub struct ContactRow {
 }
 
 /// The client's contacts (by the client's internal id), oldest first.
-pub fn for_client(conn: &Conn, client_id: &str) -> StoreResult<Vec<ContactRow>> {
+pub fn for_client(conn: &Conn, client_id: &ClientId) -> StoreResult<Vec<ContactRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, nom, email, telephone, fonction FROM contacts
          WHERE client_id = ?1 ORDER BY created_at, id",
@@ -37,7 +38,7 @@ pub fn for_client(conn: &Conn, client_id: &str) -> StoreResult<Vec<ContactRow>> 
 }
 
 /// Adds the contact to the client (internal id).
-pub fn insert(tx: &Tx, client_id: &str, contact: &ContactRow) -> StoreResult<()> {
+pub fn insert(tx: &Tx, client_id: &ClientId, contact: &ContactRow) -> StoreResult<()> {
     let now = tx.now_text();
     tx.prepare_cached(
         "INSERT INTO contacts (id, client_id, nom, email, telephone, fonction, created_at, updated_at)

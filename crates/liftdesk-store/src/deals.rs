@@ -2,7 +2,7 @@
 
 use crate::Conn;
 use crate::Tx;
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AgencyId, ClientId};
 
 use super::StoreResult;
 
@@ -62,7 +62,7 @@ pub struct NewDeal<'a> {
     pub external_opportunity_id: Option<&'a str>,
     pub requester_email: &'a str,
     pub surveyor_account_id: &'a str,
-    pub client_id: Option<&'a str>,
+    pub client_id: Option<&'a ClientId>,
 }
 
 pub fn insert(tx: &Tx, deal: &NewDeal<'_>) -> StoreResult<String> {

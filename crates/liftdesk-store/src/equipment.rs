@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AgencyId, EquipmentId, SurveyId};
+use liftdesk_domain::id::{AgencyId, ClientId, EquipmentId, SurveyId};
 
 use super::StoreResult;
 use liftdesk_domain::knowledge;
@@ -73,7 +73,7 @@ pub struct EquipmentRow {
     pub id: EquipmentId,
     pub agency_id: String,
     pub building_id: Option<String>,
-    pub client_id: Option<String>,
+    pub client_id: Option<ClientId>,
     pub identity: IdentityRow,
     pub building: Option<BuildingRow>,
 }
@@ -374,7 +374,7 @@ pub fn building(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Opti
 pub fn insert_building(
     tx: &Tx,
     agency_id: &AgencyId,
-    client_id: Option<&str>,
+    client_id: Option<&ClientId>,
     building: &BuildingRow,
 ) -> StoreResult<()> {
     let agency_id = agency_id.as_str();
@@ -406,7 +406,7 @@ pub fn insert(
     equipment_id: &EquipmentId,
     identity: &IdentityRow,
     building_id: Option<&str>,
-    client_id: Option<&str>,
+    client_id: Option<&ClientId>,
 ) -> StoreResult<()> {
     let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
@@ -568,7 +568,7 @@ pub fn insert_numbered(
     tx: &Tx,
     agency_id: &AgencyId,
     number: &str,
-    client_id: Option<&str>,
+    client_id: Option<&ClientId>,
 ) -> StoreResult<EquipmentId> {
     let agency_id = agency_id.as_str();
     let id = EquipmentId::new(crate::new_id());
@@ -582,7 +582,7 @@ pub fn insert_numbered(
 }
 
 /// Sets the managing client of an equipment.
-pub fn set_client(tx: &Tx, equipment_id: &EquipmentId, client_id: &str) -> StoreResult<()> {
+pub fn set_client(tx: &Tx, equipment_id: &EquipmentId, client_id: &ClientId) -> StoreResult<()> {
     let equipment_id = equipment_id.as_str();
     tx.prepare_cached("UPDATE equipment SET client_id = ?2, updated_at = ?3 WHERE id = ?1")?
         .execute(params![equipment_id, client_id, tx.now_text()])?;
@@ -911,12 +911,11 @@ pub fn park_page(
 pub fn client_ref_and_name(
     conn: &Conn,
     agency_id: &AgencyId,
-    client_id: &str,
+    client_id: &ClientId,
 ) -> StoreResult<Option<(String, String)>> {
-    let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT client_ref, nom FROM clients WHERE id = ?1 AND agency_id = ?2",
-        [client_id, agency_id],
+        params![client_id, agency_id],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )
     .optional()

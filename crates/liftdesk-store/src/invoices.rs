@@ -6,7 +6,7 @@ use crate::Tx;
 use crate::code;
 use crate::sql::Value;
 use crate::sql::{OptionalExtension, Row, params, params_from_iter};
-use liftdesk_domain::id::{AgencyId, InvoiceId, QuoteId};
+use liftdesk_domain::id::{AgencyId, ClientId, InvoiceId, QuoteId};
 use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
 
 use super::new_id;
@@ -20,7 +20,7 @@ pub struct InvoiceRow {
     pub nature: InvoiceNature,
     pub status: InvoiceStatus,
     pub number: Option<String>,
-    pub client_id: Option<String>,
+    pub client_id: Option<ClientId>,
     /// The partner's client identifier (`clients.client_ref`).
     pub client_ref: Option<String>,
     pub credited_invoice_id: Option<InvoiceId>,
@@ -395,7 +395,7 @@ pub fn invoice_of_quote(
 
 /// What a draft's edition writes.
 pub struct DraftContent<'a> {
-    pub client_id: Option<&'a str>,
+    pub client_id: Option<&'a ClientId>,
     pub buyer: &'a Buyer,
     pub total_excl_cents: i64,
     pub total_incl_cents: i64,
@@ -463,7 +463,7 @@ pub struct Buyer {
 pub struct NewInvoice<'a> {
     pub agency_id: &'a str,
     pub nature: &'a str,
-    pub client_id: Option<&'a str>,
+    pub client_id: Option<&'a ClientId>,
     pub credited_invoice_id: Option<&'a InvoiceId>,
     pub quote_id: Option<&'a QuoteId>,
     pub buyer: &'a Buyer,

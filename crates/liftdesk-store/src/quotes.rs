@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
 use crate::{Code, code};
-use liftdesk_domain::id::{AgencyId, EquipmentId, InvoiceId, QuoteId};
+use liftdesk_domain::id::{AgencyId, ClientId, EquipmentId, InvoiceId, QuoteId};
 use liftdesk_domain::quote::{QuoteOrigin, QuoteStatus};
 
 use super::StoreResult;
@@ -267,7 +267,7 @@ pub fn equipment_client(
     equipment_id: &EquipmentId,
 ) -> StoreResult<Option<super::clients::ClientRow>> {
     let equipment_id = equipment_id.as_str();
-    let client_id: Option<String> = conn
+    let client_id: Option<ClientId> = conn
         .query_row_cached(
             "SELECT e.client_id FROM equipment e
              JOIN clients c ON c.id = e.client_id AND c.agency_id = e.agency_id
@@ -366,14 +366,17 @@ pub fn list(
 
 /// The client of a quote's equipment: the equipment's own, else its
 /// building's (the buyer of the invoice made from the quote).
-pub fn equipment_client_id(conn: &Conn, equipment_id: &EquipmentId) -> StoreResult<Option<String>> {
+pub fn equipment_client_id(
+    conn: &Conn,
+    equipment_id: &EquipmentId,
+) -> StoreResult<Option<ClientId>> {
     let equipment_id = equipment_id.as_str();
     Ok(conn
         .query_row_cached(
             "SELECT COALESCE(e.client_id, b.client_id) FROM equipment e
              LEFT JOIN buildings b ON b.id = e.building_id WHERE e.id = ?1",
             [equipment_id],
-            |r| r.get::<Option<String>>(0),
+            |r| r.get::<Option<ClientId>>(0),
         )
         .optional()?
         .flatten())

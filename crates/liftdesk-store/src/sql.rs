@@ -260,6 +260,7 @@ id_values!(
     liftdesk_domain::id::CallId
     liftdesk_domain::id::VisitId
     liftdesk_domain::id::InvoiceId
+    liftdesk_domain::id::ClientId
 );
 
 /// What a stored value is, for a reading that refuses it.

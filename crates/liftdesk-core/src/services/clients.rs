@@ -3,7 +3,7 @@
 //! statut and categories from their lists, a `nom` per contact), the write
 //! in the caller's transaction with its audit entry.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, ClientId};
 use serde_json::{Value, json};
 
 use crate::domain::client::ClientStatus;
@@ -117,7 +117,7 @@ pub fn update_client(
     agency_id: &AgencyId,
     input: ClientInput,
     actor: &Actor,
-) -> AppResult<String> {
+) -> AppResult<ClientId> {
     let client_ref = non_blank(input.client_id);
     let nom = non_blank(input.nom);
     if client_ref.is_none() && nom.is_none() {
@@ -139,11 +139,18 @@ pub fn update_client(
     };
     let is_new = existing.is_none();
     let before = existing.clone().unwrap_or_else(|| ClientRow {
-        id: crate::store::new_id(),
+        id: ClientId::new(crate::store::new_id()),
         client_ref: client_ref.clone().unwrap_or_else(crate::store::new_id),
         nom: String::new(),
+        statut: ClientStatus::default(),
         types: "[]".to_owned(),
-        ..ClientRow::default()
+        email: None,
+        telephone: None,
+        adresse: None,
+        complement_adresse: None,
+        siren: None,
+        siret: None,
+        supprime: false,
     });
     if is_new && nom.is_none() {
         return Err(AppError::unprocessable(
@@ -291,7 +298,7 @@ pub fn update_client(
                 actor,
                 action,
                 object_type: "client",
-                object_id: Some(&after.id),
+                object_id: Some(after.id.as_str()),
                 detail: Some(json!({
                     "client_id": after.client_ref,
                     "contacts": contact_changes.len(),
@@ -506,7 +513,7 @@ pub async fn update_client_for(
     store_handle: &Store,
     p: &Principal,
     input: ClientInput,
-) -> AppResult<String> {
+) -> AppResult<ClientId> {
     p.require(Capability::Change)?;
     let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
     store_handle

@@ -8,7 +8,7 @@
 //! (`POST /contacts`), the MCP tool `creer_contact`, and the file imports
 //! (a row of cells → `check_champs` or `contact_fields` → `add_to_client`).
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, ClientId};
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -376,7 +376,7 @@ fn missing_parent() -> AppError {
 
 /// The client's contact with that name (accents, case and surrounding
 /// spaces ignored), the way the partner workflow API matches contacts.
-pub fn find_by_name(conn: &Conn, client_id: &str, nom: &str) -> AppResult<Option<ContactRow>> {
+pub fn find_by_name(conn: &Conn, client_id: &ClientId, nom: &str) -> AppResult<Option<ContactRow>> {
     let wanted = fold(nom.trim());
     Ok(store::for_client(conn, client_id)?
         .into_iter()

@@ -2,7 +2,7 @@
 //! what a partner's maintenance software reads of it (equipment to link, and
 //! one equipment's data).
 
-use crate::domain::id::{AgencyId, EquipmentId};
+use crate::domain::id::{AgencyId, ClientId, EquipmentId};
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -732,7 +732,7 @@ pub async fn create_building(
                 postal_code: checked.postal_code,
                 city: checked.city,
             };
-            equipment_store::insert_building(tx, &agency_id, client_id.as_deref(), &building)?;
+            equipment_store::insert_building(tx, &agency_id, client_id.as_ref(), &building)?;
             audit::record(
                 tx,
                 AuditEntry {
@@ -808,7 +808,7 @@ pub async fn create(store: &Store, p: &Principal, input: NewEquipment) -> AppRes
                 &id,
                 &identity,
                 building_id.as_deref(),
-                client_id.as_deref(),
+                client_id.as_ref(),
             )?;
             audit::record(
                 tx,
@@ -843,11 +843,11 @@ fn client_of_agency(
     conn: &Conn,
     agency_id: &AgencyId,
     client_id: Option<&str>,
-) -> AppResult<Option<String>> {
+) -> AppResult<Option<ClientId>> {
     let Some(client_id) = non_blank(client_id) else {
         return Ok(None);
     };
-    crate::store::clients::find(conn, agency_id, client_id)?
+    crate::store::clients::find(conn, agency_id, &ClientId::new(client_id))?
         .map(|client| Some(client.id))
         .ok_or_else(|| {
             AppError::unprocessable(format!(

@@ -574,7 +574,7 @@ pub async fn update_draft(
                 tx,
                 &id,
                 &store::DraftContent {
-                    client_id: client_id.as_deref(),
+                    client_id: client_id.as_ref(),
                     buyer: &buyer,
                     total_excl_cents: totals.excl_tax.get(),
                     total_incl_cents: totals.incl_tax.get(),
@@ -954,7 +954,7 @@ fn draft_credit_note_in(
         &NewInvoice {
             agency_id: agency_id.as_str(),
             nature: InvoiceNature::Avoir.as_str(),
-            client_id: credited.client_id.as_deref(),
+            client_id: credited.client_id.as_ref(),
             credited_invoice_id: Some(&credited.id),
             quote_id: None,
             buyer: &buyer,

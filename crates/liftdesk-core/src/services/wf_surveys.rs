@@ -2,7 +2,7 @@
 //! survey per equipment) and `/open_app` (the survey of an equipment for a
 //! mobile user). One transaction per call, with its audit entry.
 
-use crate::domain::id::{AgencyId, EquipmentId, SurveyId};
+use crate::domain::id::{AgencyId, ClientId, EquipmentId, SurveyId};
 use chrono::Datelike;
 use serde_json::json;
 
@@ -132,7 +132,7 @@ pub fn create_survey(
     }
     let external_id = non_blank(input.external_opportunity_id);
     let reason = type_affaire.clone().or_else(|| inventory.first().cloned());
-    let mut deal_client: Option<String> = None;
+    let mut deal_client: Option<ClientId> = None;
     let mut planned = Vec::new();
     for (index, equipment) in input.equipments.into_iter().enumerate() {
         let field = |name: &str| format!("equipments[{index}].{name}");
@@ -192,14 +192,14 @@ pub fn create_survey(
         {
             Some(found) => {
                 if let Some(client) = &client
-                    && found.client_id.as_deref() != Some(client)
+                    && found.client_id.as_ref() != Some(client)
                 {
                     equipment_store::set_client(tx, &found.id, client)?;
                 }
                 (found.id, false)
             }
             None => (
-                equipment_store::insert_numbered(tx, agency_id, &number, client.as_deref())?,
+                equipment_store::insert_numbered(tx, agency_id, &number, client.as_ref())?,
                 true,
             ),
         };
@@ -253,7 +253,7 @@ pub fn create_survey(
                     external_opportunity_id: external_id.as_deref(),
                     requester_email: &requester,
                     surveyor_account_id: &surveyor_id,
-                    client_id: deal_client.as_deref(),
+                    client_id: deal_client.as_ref(),
                 },
             )?;
             (id, false)

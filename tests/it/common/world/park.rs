@@ -121,6 +121,7 @@ impl World {
         ))
         .await
         .expect("client")
+        .into_string()
     }
 
     /// A client with its reference and name only; returns its internal id.

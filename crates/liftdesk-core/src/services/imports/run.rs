@@ -9,7 +9,7 @@
 //! transaction, the check rolls it back (`Store::rehearse_blocking`), so the
 //! check answers exactly what the import would do.
 
-use crate::domain::id::{AgencyId, EquipmentId};
+use crate::domain::id::{AgencyId, ClientId, EquipmentId};
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
@@ -268,7 +268,7 @@ impl Pass<'_> {
         let agency_id = &self.plan.agency_id;
         let mut reasons = Reasons::default();
         let mut identity: Vec<(IdentityField, String)> = Vec::new();
-        let mut client: Option<String> = None;
+        let mut client: Option<ClientId> = None;
         let mut building: Vec<(&'static str, String)> = Vec::new();
         let mut data: Vec<(&CatalogField, Value)> = Vec::new();
         for cell in cells {
@@ -468,7 +468,7 @@ impl Pass<'_> {
         if let Some((next, how, changed)) = &building_plan {
             match how {
                 BuildingWrite::Create => {
-                    equipment_store::insert_building(tx, agency_id, client_after.as_deref(), next)?;
+                    equipment_store::insert_building(tx, agency_id, client_after.as_ref(), next)?;
                 }
                 BuildingWrite::Attach | BuildingWrite::Update if *changed => {
                     equipment_store::update_building(tx, next)?;
@@ -487,7 +487,7 @@ impl Pass<'_> {
                 &equipment_id,
                 &after,
                 building_id.as_deref(),
-                client_after.as_deref(),
+                client_after.as_ref(),
             )?,
             Some(e) => {
                 if after != before {
@@ -960,12 +960,12 @@ impl BuildingDirectory {
 
 /// The agency's clients, found by `client_id`, SIRET, SIREN or name.
 struct ClientDirectory {
-    by_id: HashMap<String, ClientRow>,
+    by_id: HashMap<ClientId, ClientRow>,
     /// Client ids, oldest first, under each key.
-    by_ref: HashMap<String, String>,
-    by_siret: HashMap<String, Vec<String>>,
-    by_siren: HashMap<String, Vec<String>>,
-    by_name: HashMap<String, Vec<String>>,
+    by_ref: HashMap<String, ClientId>,
+    by_siret: HashMap<String, Vec<ClientId>>,
+    by_siren: HashMap<String, Vec<ClientId>>,
+    by_name: HashMap<String, Vec<ClientId>>,
 }
 
 impl ClientDirectory {
@@ -1013,7 +1013,7 @@ impl ClientDirectory {
         self.by_id.insert(client.id.clone(), client);
     }
 
-    fn rows<'a>(&'a self, ids: Option<&'a Vec<String>>) -> impl Iterator<Item = &'a ClientRow> {
+    fn rows<'a>(&'a self, ids: Option<&'a Vec<ClientId>>) -> impl Iterator<Item = &'a ClientRow> {
         ids.into_iter()
             .flatten()
             .filter_map(|id| self.by_id.get(id))
