@@ -8,6 +8,7 @@
 //! and what the APIs then show.
 
 use crate::common;
+use liftdesk::domain::id::AccountId;
 
 use common::world::World;
 use common::*;
@@ -469,6 +470,9 @@ async fn administrators_deactivate_accounts_whose_sessions_and_tokens_end() {
     let agency_admin = world.staff("lea@durand.fr").await.principal;
     let as_marc = world.staff("marc@durand.fr").await.principal;
     let store = &server.store;
+    let (marc_id, lea_id) = (AccountId::new(marc.as_str()), AccountId::new(lea.as_str()));
+    let org_admin_id = AccountId::new(org.admin_id.as_str());
+    let other_admin_id = AccountId::new(other.admin_id.as_str());
     let (status, _) = server
         .get_with("/api/v2/technicians", Some(&marc_token), None)
         .await;
@@ -478,35 +482,35 @@ async fn administrators_deactivate_accounts_whose_sessions_and_tokens_end() {
     // organization administrator; an agency administrator does not manage an
     // organization administrator; another organization's account is unknown.
     assert_eq!(
-        refusal(accounts::deactivate(store, &as_marc, &lea).await),
+        refusal(accounts::deactivate(store, &as_marc, &lea_id).await),
         (
             403,
             "Désactiver un compte est réservé à un administrateur de l'agence.".to_owned()
         )
     );
     assert_eq!(
-        refusal(accounts::deactivate(store, &agency_admin, &lea).await),
+        refusal(accounts::deactivate(store, &agency_admin, &lea_id).await),
         (
             422,
             "Vous ne pouvez pas désactiver votre propre compte : demandez-le à un autre administrateur.".to_owned()
         )
     );
     assert_eq!(
-        refusal(accounts::deactivate(store, &agency_admin, &org.admin_id).await),
+        refusal(accounts::deactivate(store, &agency_admin, &org_admin_id).await),
         (
             403,
             "Seul un administrateur de l'organisation gère le compte d'un administrateur de l'organisation.".to_owned()
         )
     );
     assert_eq!(
-        refusal(accounts::deactivate(store, &world.principal, &org.admin_id).await),
+        refusal(accounts::deactivate(store, &world.principal, &org_admin_id).await),
         (
             422,
             "C'est le dernier administrateur de l'organisation : nommez-en un autre avant de désactiver ce compte.".to_owned()
         )
     );
     assert_eq!(
-        refusal(accounts::deactivate(store, &admin, &other.admin_id).await),
+        refusal(accounts::deactivate(store, &admin, &other_admin_id).await),
         (404, "Compte introuvable.".to_owned())
     );
     assert_eq!(
@@ -514,7 +518,7 @@ async fn administrators_deactivate_accounts_whose_sessions_and_tokens_end() {
             accounts::edit_profile(
                 store,
                 &admin,
-                &marc,
+                &marc_id,
                 ProfileEdit {
                     position: Some(Some("x".repeat(101))),
                     ..ProfileEdit::default()
@@ -531,7 +535,7 @@ async fn administrators_deactivate_accounts_whose_sessions_and_tokens_end() {
     let edited = accounts::edit_profile(
         store,
         &agency_admin,
-        &marc,
+        &marc_id,
         ProfileEdit {
             position: Some(Some("Chargé d'affaires".to_owned())),
             ..ProfileEdit::default()
@@ -540,7 +544,7 @@ async fn administrators_deactivate_accounts_whose_sessions_and_tokens_end() {
     .await
     .expect("modification");
     assert_eq!(edited.position.as_deref(), Some("Chargé d'affaires"));
-    let gone = accounts::deactivate(store, &agency_admin, &marc)
+    let gone = accounts::deactivate(store, &agency_admin, &marc_id)
         .await
         .expect("désactivation");
     assert!(!gone.active);

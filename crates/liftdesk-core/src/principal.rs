@@ -239,7 +239,7 @@ mod tests {
 
     fn account(role: Role, performs_surveys: bool) -> AccountRow {
         AccountRow {
-            id: "a".to_owned(),
+            id: crate::domain::id::AccountId::new("a"),
             organization_id: "o".to_owned(),
             name: None,
             email: "a@b.fr".to_owned(),

@@ -117,6 +117,12 @@ id_type! {
     ClientId
 }
 
+id_type! {
+    /// A staff account (`accounts.id`): who signs in, owns API tokens,
+    /// surveys and may be a technician.
+    AccountId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AccountId, AgencyId};
 
 use super::new_id;
 
@@ -47,7 +47,7 @@ impl Role {
 
 #[derive(Debug, Clone)]
 pub struct AccountRow {
-    pub id: String,
+    pub id: AccountId,
     pub organization_id: String,
     pub name: Option<String>,
     pub email: String,
@@ -98,8 +98,8 @@ pub fn email_in_use(conn: &Conn, email: &str) -> StoreResult<bool> {
 
 /// Creates the account; an e-mail address already used (in any case) is a
 /// conflict on [`constraint::ACCOUNT_EMAIL`](super::constraint::ACCOUNT_EMAIL).
-pub fn create(tx: &Tx, account: &NewAccount<'_>) -> StoreResult<String> {
-    let id = new_id();
+pub fn create(tx: &Tx, account: &NewAccount<'_>) -> StoreResult<AccountId> {
+    let id = AccountId::new(new_id());
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO accounts (id, organization_id, name, email, password_hash, role, performs_surveys,
@@ -120,7 +120,7 @@ pub fn create(tx: &Tx, account: &NewAccount<'_>) -> StoreResult<String> {
     Ok(id)
 }
 
-pub fn add_agency(tx: &Tx, account_id: &str, agency_id: &AgencyId) -> StoreResult<()> {
+pub fn add_agency(tx: &Tx, account_id: &AccountId, agency_id: &AgencyId) -> StoreResult<()> {
     let agency_id = agency_id.as_str();
     tx.execute_cached(
         "INSERT OR IGNORE INTO account_agencies (account_id, agency_id) VALUES (?1, ?2)",
@@ -129,7 +129,7 @@ pub fn add_agency(tx: &Tx, account_id: &str, agency_id: &AgencyId) -> StoreResul
     Ok(())
 }
 
-pub fn get(conn: &Conn, id: &str) -> StoreResult<Option<AccountRow>> {
+pub fn get(conn: &Conn, id: &AccountId) -> StoreResult<Option<AccountRow>> {
     conn.query_row_cached(
         &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"),
         [id],
@@ -160,7 +160,7 @@ pub fn find_credentials_by_email(
     .optional()
 }
 
-pub fn password_hash(conn: &Conn, account_id: &str) -> StoreResult<Option<String>> {
+pub fn password_hash(conn: &Conn, account_id: &AccountId) -> StoreResult<Option<String>> {
     conn.query_row_cached(
         "SELECT password_hash FROM accounts WHERE id = ?1",
         [account_id],
@@ -170,7 +170,7 @@ pub fn password_hash(conn: &Conn, account_id: &str) -> StoreResult<Option<String
 }
 
 /// Replaces the password hash. The caller revokes what a password change revokes.
-pub fn set_password_hash(tx: &Tx, account_id: &str, hash: &str) -> StoreResult<()> {
+pub fn set_password_hash(tx: &Tx, account_id: &AccountId, hash: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE accounts SET password_hash = ?2, password_changed_at = ?3 WHERE id = ?1",
         params![account_id, hash, tx.now_text()],
@@ -229,7 +229,7 @@ pub fn active_surveyor_of_agency(
     conn: &Conn,
     agency_id: &AgencyId,
     email: &str,
-) -> StoreResult<Option<String>> {
+) -> StoreResult<Option<AccountId>> {
     let agency_id = agency_id.as_str();
     conn
         .query_row_cached(
@@ -247,7 +247,7 @@ pub fn active_surveyor_of_agency(
 /// The account's name and position (its profile as its colleagues see it).
 pub fn set_profile(
     tx: &Tx,
-    account_id: &str,
+    account_id: &AccountId,
     name: Option<&str>,
     position: Option<&str>,
 ) -> StoreResult<()> {
@@ -259,7 +259,7 @@ pub fn set_profile(
 }
 
 /// Marks the account active or not (an inactive account signs in nowhere).
-pub fn set_active(tx: &Tx, account_id: &str, active: bool) -> StoreResult<()> {
+pub fn set_active(tx: &Tx, account_id: &AccountId, active: bool) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE accounts SET active = ?2 WHERE id = ?1",
         params![account_id, active],

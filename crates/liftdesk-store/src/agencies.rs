@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AccountId, AgencyId};
 
 use super::new_id;
 
@@ -123,7 +123,7 @@ pub fn all_agencies(conn: &Conn) -> StoreResult<Vec<AgencyRow>> {
 }
 
 /// Agencies listed for an account that is neither org admin nor operator.
-pub fn agencies_of_account(conn: &Conn, account_id: &str) -> StoreResult<Vec<AgencyRow>> {
+pub fn agencies_of_account(conn: &Conn, account_id: &AccountId) -> StoreResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM account_agencies aa
          JOIN agencies a ON a.id = aa.agency_id JOIN organizations o ON o.id = a.organization_id

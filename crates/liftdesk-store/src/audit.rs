@@ -1,7 +1,7 @@
 //! The audit log: who changed what, written in the same transaction as the change.
 
 use crate::sql::params;
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AccountId, AgencyId};
 use serde_json::Value;
 
 use super::StoreResult;
@@ -11,7 +11,7 @@ use crate::Tx;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Actor {
     /// A staff member in the web UI (account id).
-    Account(String),
+    Account(AccountId),
     /// An API token (credential id).
     ApiToken(String),
     CallCenterKey(String),
@@ -25,7 +25,7 @@ pub enum Actor {
 impl Actor {
     fn parts(&self) -> (&'static str, Option<&str>) {
         match self {
-            Self::Account(id) => ("account", Some(id)),
+            Self::Account(id) => ("account", Some(id.as_str())),
             Self::ApiToken(id) => ("api_token", Some(id)),
             Self::CallCenterKey(id) => ("call_center_key", Some(id)),
             Self::PartnerKey(id) => ("partner_key", Some(id)),

@@ -7,7 +7,7 @@ use crate::sql::Value;
 use crate::sql::{OptionalExtension, params, params_from_iter};
 use crate::{Code, code};
 use liftdesk_domain::call::{CallStatus, CallType};
-use liftdesk_domain::id::{AgencyId, CallId, EquipmentId, TechnicianId};
+use liftdesk_domain::id::{AccountId, AgencyId, CallId, EquipmentId, TechnicianId};
 
 use super::StoreResult;
 
@@ -157,7 +157,7 @@ pub struct NewAgencyCall<'a> {
     pub id: &'a CallId,
     pub agency_id: &'a str,
     /// The staff member's account.
-    pub created_by: &'a str,
+    pub created_by: &'a AccountId,
     pub reference: &'a str,
     pub equipment_id: &'a EquipmentId,
     /// Wire code of `domain::call::CallType`.

@@ -3,7 +3,7 @@
 
 use crate::Conn;
 use crate::Tx;
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AccountId, AgencyId};
 use std::sync::LazyLock;
 
 use crate::sql::{OptionalExtension, params};
@@ -21,10 +21,10 @@ pub struct NewCredential<'a> {
     pub kind: CredentialKind,
     pub name: &'a str,
     pub fingerprint: &'a str,
-    pub account_id: Option<&'a str>,
+    pub account_id: Option<&'a AccountId>,
     pub agency_id: Option<&'a str>,
     pub call_center_id: Option<&'a str>,
-    pub created_by: Option<&'a str>,
+    pub created_by: Option<&'a AccountId>,
 }
 
 pub fn insert(tx: &Tx, credential: &NewCredential<'_>) -> StoreResult<String> {
@@ -51,7 +51,7 @@ pub fn insert(tx: &Tx, credential: &NewCredential<'_>) -> StoreResult<String> {
 #[derive(Debug, Clone)]
 pub struct ApiTokenMatch {
     pub credential_id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub last_used_at: Option<String>,
 }
 
@@ -91,7 +91,7 @@ pub fn exists(conn: &Conn, id: &str) -> StoreResult<bool> {
 }
 
 /// Revokes every live API token of an account (a password change does this).
-pub fn revoke_api_tokens_of_account(tx: &Tx, account_id: &str) -> StoreResult<usize> {
+pub fn revoke_api_tokens_of_account(tx: &Tx, account_id: &AccountId) -> StoreResult<usize> {
     tx.execute_cached(
         "UPDATE credentials SET revoked_at = ?2
          WHERE account_id = ?1 AND kind = 'api_token' AND revoked_at IS NULL",
@@ -222,7 +222,7 @@ pub struct CredentialRow {
     pub id: String,
     pub kind: CredentialKind,
     pub name: String,
-    pub account_id: Option<String>,
+    pub account_id: Option<AccountId>,
     pub agency_id: Option<String>,
     pub revoked_at: Option<String>,
 }
@@ -289,7 +289,7 @@ fn listed_page(
 /// The live API tokens of an account, newest first.
 pub fn list_api_tokens(
     conn: &Conn,
-    account_id: &str,
+    account_id: &AccountId,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<ListedCredential>)> {
@@ -300,7 +300,7 @@ pub fn list_api_tokens(
         "SELECT id, name, fingerprint, created_at, last_used_at, 0 FROM credentials
           WHERE account_id = ?1 AND kind = 'api_token' AND revoked_at IS NULL
           ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3",
-        account_id,
+        account_id.as_str(),
         limit,
         offset,
     )

@@ -2,7 +2,7 @@
 
 use crate::Conn;
 use crate::Tx;
-use liftdesk_domain::id::{AgencyId, ClientId};
+use liftdesk_domain::id::{AccountId, AgencyId, ClientId};
 
 use super::StoreResult;
 
@@ -61,7 +61,7 @@ pub struct NewDeal<'a> {
     pub types_etat_des_lieux: &'a str,
     pub external_opportunity_id: Option<&'a str>,
     pub requester_email: &'a str,
-    pub surveyor_account_id: &'a str,
+    pub surveyor_account_id: &'a AccountId,
     pub client_id: Option<&'a ClientId>,
 }
 

@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::params;
-use liftdesk_domain::id::{AgencyId, EquipmentId, SurveyId};
+use liftdesk_domain::id::{AccountId, AgencyId, EquipmentId, SurveyId};
 
 use super::new_id;
 
@@ -16,7 +16,7 @@ pub struct NewDiscrepancy<'a> {
     /// None for the whole equipment.
     pub component: Option<&'a str>,
     pub finding: &'a str,
-    pub created_by: Option<&'a str>,
+    pub created_by: Option<&'a AccountId>,
 }
 
 /// Inserts the discrepancy and returns its id.

@@ -4,7 +4,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AccountId, AgencyId};
 
 use super::StoreResult;
 
@@ -18,7 +18,7 @@ pub struct ImportFileRow {
     pub columns: Vec<String>,
     /// Data rows.
     pub row_count: i64,
-    pub created_by: Option<String>,
+    pub created_by: Option<AccountId>,
     pub created_at: String,
     pub expires_at: String,
 }

@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
 use crate::{Code, code};
-use liftdesk_domain::id::{AgencyId, ClientId, EquipmentId, InvoiceId, QuoteId};
+use liftdesk_domain::id::{AccountId, AgencyId, ClientId, EquipmentId, InvoiceId, QuoteId};
 use liftdesk_domain::quote::{QuoteOrigin, QuoteStatus};
 
 use super::StoreResult;
@@ -137,7 +137,7 @@ pub struct NewQuote<'a> {
     pub number: &'a str,
     pub origin: QuoteOrigin,
     pub object: &'a str,
-    pub created_by: Option<&'a str>,
+    pub created_by: Option<&'a AccountId>,
     pub created_at: &'a str,
     pub lines: &'a [QuoteLineRow],
 }

@@ -4,7 +4,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AccountId, AgencyId};
 
 use super::StoreResult;
 use super::new_id;
@@ -12,14 +12,14 @@ use super::new_id;
 #[derive(Debug, Clone)]
 pub struct SessionRow {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub agency_id: Option<String>,
     pub last_seen_at: String,
     pub expires_at: String,
 }
 
 pub struct NewSession<'a> {
-    pub account_id: &'a str,
+    pub account_id: &'a AccountId,
     pub fingerprint: &'a str,
     pub agency_id: Option<&'a str>,
     pub now: &'a str,
@@ -83,7 +83,7 @@ pub fn revoke(tx: &Tx, id: &str, now: &str) -> StoreResult<()> {
 /// Revokes the account's other sessions (after a password change).
 pub fn revoke_others(
     tx: &Tx,
-    account_id: &str,
+    account_id: &AccountId,
     keep_session_id: Option<&str>,
     now: &str,
 ) -> StoreResult<()> {
@@ -96,7 +96,7 @@ pub fn revoke_others(
 }
 
 /// Revokes every live session of the account (it was deactivated); how many.
-pub fn revoke_all(tx: &Tx, account_id: &str, now: &str) -> StoreResult<usize> {
+pub fn revoke_all(tx: &Tx, account_id: &AccountId, now: &str) -> StoreResult<usize> {
     tx.execute_cached(
         "UPDATE sessions SET revoked_at = ?2 WHERE account_id = ?1 AND revoked_at IS NULL",
         params![account_id, now],

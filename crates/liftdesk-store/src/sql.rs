@@ -261,6 +261,7 @@ id_values!(
     liftdesk_domain::id::VisitId
     liftdesk_domain::id::InvoiceId
     liftdesk_domain::id::ClientId
+    liftdesk_domain::id::AccountId
 );
 
 /// What a stored value is, for a reading that refuses it.

@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::code;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AgencyId, EquipmentId, SurveyId};
+use liftdesk_domain::id::{AccountId, AgencyId, EquipmentId, SurveyId};
 
 use super::StoreResult;
 
@@ -31,7 +31,7 @@ pub struct SurveyRow {
     pub photo_count: i64,
     /// Number of data the survey recorded (`survey_values`).
     pub field_count: i64,
-    pub surveyor_account_id: Option<String>,
+    pub surveyor_account_id: Option<AccountId>,
     pub created_at: String,
 }
 
@@ -213,7 +213,7 @@ pub struct Submission<'a> {
     /// UTC timestamp: `submitted_at` and `updated_at`.
     pub submitted_at: &'a str,
     /// Becomes the surveyor when the survey has none.
-    pub surveyor_account_id: &'a str,
+    pub surveyor_account_id: &'a AccountId,
 }
 
 /// Marks the survey submitted; false when its status changed meanwhile.
@@ -242,7 +242,7 @@ pub fn open_for_equipment(
     conn: &Conn,
     agency_id: &AgencyId,
     equipment_id: &EquipmentId,
-) -> StoreResult<Option<(SurveyId, Option<String>)>> {
+) -> StoreResult<Option<(SurveyId, Option<AccountId>)>> {
     let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
@@ -274,7 +274,7 @@ pub fn insert_to_do(
     agency_id: &AgencyId,
     equipment_id: &EquipmentId,
     number: &str,
-    surveyor_account_id: Option<&str>,
+    surveyor_account_id: Option<&AccountId>,
     reason: Option<&str>,
 ) -> StoreResult<SurveyId> {
     let equipment_id = equipment_id.as_str();
@@ -289,7 +289,11 @@ pub fn insert_to_do(
     Ok(id)
 }
 
-pub fn set_surveyor(tx: &Tx, survey_id: &SurveyId, surveyor_account_id: &str) -> StoreResult<()> {
+pub fn set_surveyor(
+    tx: &Tx,
+    survey_id: &SurveyId,
+    surveyor_account_id: &AccountId,
+) -> StoreResult<()> {
     let survey_id = survey_id.as_str();
     tx.execute_cached(
         "UPDATE surveys SET surveyor_account_id = ?2, updated_at = ?3 WHERE id = ?1",

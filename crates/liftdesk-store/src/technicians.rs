@@ -2,7 +2,7 @@
 
 use crate::sql::{OptionalExtension, params};
 use crate::{Conn, Tx};
-use liftdesk_domain::id::{AgencyId, TechnicianId};
+use liftdesk_domain::id::{AccountId, AgencyId, TechnicianId};
 
 use super::StoreResult;
 
@@ -165,7 +165,7 @@ pub struct TechnicianRow {
     pub rest_hours: i64,
     pub active: bool,
     /// The staff account he is, if any.
-    pub account_id: Option<String>,
+    pub account_id: Option<AccountId>,
 }
 
 /// The columns [`technician_row`] reads, in its order.
@@ -405,7 +405,7 @@ pub fn set_active(tx: &Tx, id: &TechnicianId, active: bool) -> StoreResult<()> {
 pub fn insert_for_account(
     tx: &Tx,
     agency_id: &AgencyId,
-    account_id: &str,
+    account_id: &AccountId,
     name: &str,
 ) -> StoreResult<String> {
     let agency_id = agency_id.as_str();
@@ -413,7 +413,7 @@ pub fn insert_for_account(
     tx.prepare_cached(
         "INSERT INTO technicians (id, agency_id, account_id, name, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute([id.as_str(), agency_id, account_id, name, &tx.now_text()])?;
+    .execute([id.as_str(), agency_id, account_id.as_str(), name, &tx.now_text()])?;
     Ok(id)
 }
 

@@ -6,7 +6,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
 use crate::{Code, code};
-use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::id::{AccountId, AgencyId};
 
 use super::StoreResult;
 use super::new_id;
@@ -30,7 +30,7 @@ pub struct NewSubscription<'a> {
     pub url: &'a str,
     pub events: &'a [String],
     pub secret_enc: &'a [u8],
-    pub created_by: Option<&'a str>,
+    pub created_by: Option<&'a AccountId>,
     pub created_at: &'a str,
 }
 

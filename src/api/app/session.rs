@@ -66,7 +66,7 @@ fn session_view(
 ) -> SessionView {
     SessionView {
         account: AccountSummary {
-            id: account.id.clone(),
+            id: account.id.to_string(),
             name: account.name.clone(),
             email: account.email.clone(),
             role: account.role.as_str(),

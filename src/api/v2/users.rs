@@ -73,7 +73,7 @@ impl UserView {
             Role::Operator => return None,
         };
         Some(Self {
-            id: entry.account.id,
+            id: entry.account.id.into_string(),
             name: entry.account.name,
             email: entry.account.email,
             position: entry.account.position,

@@ -52,7 +52,7 @@ impl From<&AgencyRow> for AgencyRef {
 pub fn account_view(caller: &Principal) -> AppResult<AccountView> {
     let account = caller.account()?;
     Ok(AccountView {
-        id: account.id.clone(),
+        id: account.id.to_string(),
         name: account.name.clone(),
         email: Some(account.email.clone()),
         agency: caller.agency.as_ref().map(AgencyRef::from),

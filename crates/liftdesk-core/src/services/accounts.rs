@@ -1,6 +1,6 @@
 //! Organizations, agencies and staff accounts.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AccountId, AgencyId};
 use crate::principal::Principal;
 use crate::store::Conn;
 use crate::store::{Store, Tx};
@@ -67,7 +67,7 @@ pub struct InitInput<'a> {
 pub struct InitOutput {
     pub organization_id: String,
     pub agency_id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
 }
 
 /// A new client organization with its first agency and its administrator.
@@ -191,7 +191,7 @@ pub struct NewUserInput<'a> {
 }
 
 /// A staff account working in the given agencies (all of one organization).
-pub fn create_user(tx: &Tx, input: &NewUserInput<'_>, actor: &Actor) -> AppResult<String> {
+pub fn create_user(tx: &Tx, input: &NewUserInput<'_>, actor: &Actor) -> AppResult<AccountId> {
     let email = normalize_email(input.email)?;
     let name = required_name(input.name, "Le nom")?;
     let Some(first) = input.agency_ids.first() else {
@@ -247,7 +247,7 @@ pub fn create_user(tx: &Tx, input: &NewUserInput<'_>, actor: &Actor) -> AppResul
             actor,
             action: "creation",
             object_type: "account",
-            object_id: Some(&id),
+            object_id: Some(id.as_str()),
             detail: Some(json!({
                 "email": email, "role": role.as_str(), "agencies": input.agency_ids,
                 "performsSurveys": input.performs_surveys, "technician": input.technician,
@@ -258,7 +258,7 @@ pub fn create_user(tx: &Tx, input: &NewUserInput<'_>, actor: &Actor) -> AppResul
 }
 
 /// `accounts::create`, an address already in use refused in French.
-fn create_account(tx: &Tx, account: &NewAccount<'_>) -> AppResult<String> {
+fn create_account(tx: &Tx, account: &NewAccount<'_>) -> AppResult<AccountId> {
     accounts::create(tx, account).map_err(|err| {
         err.on_constraint(constraint::ACCOUNT_EMAIL, || {
             AppError::conflict(format!(
@@ -276,7 +276,7 @@ pub fn create_operator(
     name: &str,
     password_hash: &str,
     actor: &Actor,
-) -> AppResult<String> {
+) -> AppResult<AccountId> {
     let email = normalize_email(email)?;
     let name = required_name(name, "Le nom")?;
     let organization_id = agencies::operator_organization(tx)?;
@@ -299,7 +299,7 @@ pub fn create_operator(
             actor,
             action: "creation",
             object_type: "account",
-            object_id: Some(&id),
+            object_id: Some(id.as_str()),
             detail: Some(json!({ "email": email, "role": "operator" })),
         },
     )?;
@@ -341,7 +341,7 @@ pub fn authenticate(
 /// every other session; the session that made the change stays open.
 pub fn change_password(
     tx: &Tx,
-    account_id: &str,
+    account_id: &AccountId,
     new_password_hash: &str,
     keep_session_id: Option<&str>,
     actor: &Actor,
@@ -356,7 +356,7 @@ pub fn change_password(
             actor,
             action: "changement_mot_de_passe",
             object_type: "account",
-            object_id: Some(account_id),
+            object_id: Some(account_id.as_str()),
             detail: Some(json!({ "revokedTokens": revoked })),
         },
     )?;
@@ -417,7 +417,7 @@ pub struct ProfileEdit {
 /// in that agency (an organization administrator works in all of them);
 /// 404 « Compte introuvable. » otherwise. An agency administrator does not
 /// manage an organization administrator (403).
-fn managed_account(conn: &Conn, p: &Principal, account_id: &str) -> AppResult<AccountRow> {
+fn managed_account(conn: &Conn, p: &Principal, account_id: &AccountId) -> AppResult<AccountRow> {
     let agency = p.agency()?;
     let not_found = || AppError::not_found("Compte introuvable.");
     let account = accounts::get(conn, account_id)?.ok_or_else(not_found)?;
@@ -444,7 +444,7 @@ fn managed_account(conn: &Conn, p: &Principal, account_id: &str) -> AppResult<Ac
 pub async fn edit_profile(
     store: &Store,
     p: &Principal,
-    account_id: &str,
+    account_id: &AccountId,
     edit: ProfileEdit,
 ) -> AppResult<AccountRow> {
     p.agency()?;
@@ -482,7 +482,7 @@ pub async fn edit_profile(
                     actor: &p.actor,
                     action: "modification",
                     object_type: "account",
-                    object_id: Some(&before.id),
+                    object_id: Some(before.id.as_str()),
                     detail: Some(json!({
                         "name": { "before": before.name, "after": after_name },
                         "position": { "before": before.position, "after": after_position },
@@ -504,7 +504,11 @@ pub async fn edit_profile(
 /// last active administrator (422). Deactivating an inactive account changes
 /// nothing. One audit entry `desactivation` with the tokens and sessions
 /// ended. Answers the account.
-pub async fn deactivate(store: &Store, p: &Principal, account_id: &str) -> AppResult<AccountRow> {
+pub async fn deactivate(
+    store: &Store,
+    p: &Principal,
+    account_id: &AccountId,
+) -> AppResult<AccountRow> {
     p.agency()?;
     p.require(Capability::Administer("Désactiver un compte"))?;
     let (p, account_id) = (p.clone(), account_id.to_owned());
@@ -536,7 +540,7 @@ pub async fn deactivate(store: &Store, p: &Principal, account_id: &str) -> AppRe
                     actor: &p.actor,
                     action: "desactivation",
                     object_type: "account",
-                    object_id: Some(&account.id),
+                    object_id: Some(account.id.as_str()),
                     detail: Some(json!({ "revokedSessions": sessions, "revokedTokens": tokens })),
                 },
             )?;

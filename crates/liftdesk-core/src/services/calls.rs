@@ -300,7 +300,7 @@ pub async fn open_at_agency(
     input: AgencyCallInput,
 ) -> AppResult<OpenedAtAgency> {
     let agency_id = p.agency_id()?;
-    let account_id = p.account()?.id.as_str();
+    let account_id = &p.account()?.id;
     p.require(Capability::Change)?;
     let actor = p.actor.clone();
     if input.equipment.trim().is_empty() {

@@ -1,7 +1,7 @@
 //! Issuing and revoking API tokens, call-center keys and partner keys.
 //! A secret is returned once, here; only its fingerprint is stored.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AccountId, AgencyId};
 use serde_json::json;
 
 use crate::auth::secret;
@@ -45,7 +45,7 @@ fn issue(tx: &Tx, prefix: &str, new: NewCredential<'_>) -> AppResult<Issued> {
 /// An API token named after the tool that will receive it.
 pub fn create_api_token(
     tx: &Tx,
-    account_id: &str,
+    account_id: &AccountId,
     tool_name: &str,
     actor: &Actor,
 ) -> AppResult<Issued> {
@@ -118,13 +118,13 @@ pub const KEY_NOT_FOUND: &str = "Clé introuvable dans cette agence.";
 /// like an unknown id.
 pub fn revoke_own_api_token(
     tx: &Tx,
-    account_id: &str,
+    account_id: &AccountId,
     credential_id: &str,
     actor: &Actor,
 ) -> AppResult<()> {
     let row = credentials::get(tx, credential_id)?
         .filter(|row| {
-            row.kind == CredentialKind::ApiToken && row.account_id.as_deref() == Some(account_id)
+            row.kind == CredentialKind::ApiToken && row.account_id.as_ref() == Some(account_id)
         })
         .ok_or_else(|| AppError::not_found(TOKEN_NOT_FOUND))?;
     if row.revoked_at.is_some() || !credentials::revoke(tx, &row.id)? {
@@ -318,7 +318,7 @@ pub fn create_partner_key(
     Ok(issued)
 }
 
-fn actor_account(actor: &Actor) -> Option<&str> {
+fn actor_account(actor: &Actor) -> Option<&AccountId> {
     match actor {
         Actor::Account(id) => Some(id),
         _ => None,
@@ -351,7 +351,7 @@ pub async fn list_keys(
 ) -> AppResult<(i64, Vec<ListedCredential>)> {
     // Whose keys: the account's own tokens, or the agency's keys.
     enum Owner {
-        Account(String),
+        Account(AccountId),
         CallCenters(AgencyId),
         Partners(AgencyId),
     }

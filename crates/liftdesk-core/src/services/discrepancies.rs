@@ -1,6 +1,6 @@
 //! Recording a discrepancy (écart) found on an equipment during a survey.
 
-use crate::domain::id::{AgencyId, EquipmentId, SurveyId};
+use crate::domain::id::{AccountId, AgencyId, EquipmentId, SurveyId};
 use serde_json::json;
 
 use crate::error::{AppError, AppResult};
@@ -44,7 +44,7 @@ pub struct NewDiscrepancyInput {
 pub fn create(
     tx: &Tx,
     agency_id: &AgencyId,
-    account_id: Option<&str>,
+    account_id: Option<&AccountId>,
     input: &NewDiscrepancyInput,
     actor: &Actor,
 ) -> AppResult<String> {
@@ -141,6 +141,6 @@ pub async fn report(store: &Store, p: &Principal, input: NewDiscrepancyInput) ->
         p.actor.clone(),
     );
     store
-        .write(move |tx| create(tx, &agency_id, account_id.as_deref(), &input, &actor))
+        .write(move |tx| create(tx, &agency_id, account_id.as_ref(), &input, &actor))
         .await
 }

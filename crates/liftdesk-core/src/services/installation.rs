@@ -8,7 +8,7 @@
 //! account or key does these through an API.
 
 use crate::auth::password;
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AccountId, AgencyId};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::accounts::{self, InitInput, InitOutput, NewUserInput};
@@ -84,7 +84,7 @@ pub struct NewUser<'a> {
 }
 
 /// A staff account working in its agencies; returns its id.
-pub fn create_user(store: &Store, p: &Principal, user: &NewUser<'_>) -> AppResult<String> {
+pub fn create_user(store: &Store, p: &Principal, user: &NewUser<'_>) -> AppResult<AccountId> {
     p.require(Capability::Install)?;
     let hash = hashed(user.password)?;
     store.write_blocking(|tx| {
@@ -111,7 +111,7 @@ pub fn create_operator(
     email: &str,
     name: &str,
     password: &str,
-) -> AppResult<String> {
+) -> AppResult<AccountId> {
     p.require(Capability::Install)?;
     let hash = hashed(password)?;
     store.write_blocking(|tx| accounts::create_operator(tx, email, name, &hash, &p.actor))

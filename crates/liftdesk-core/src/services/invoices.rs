@@ -7,7 +7,7 @@
 //! an invoice once it has left `brouillon`.
 
 use crate::domain::id::AgencyId;
-use crate::domain::id::{InvoiceId, QuoteId};
+use crate::domain::id::{AccountId, InvoiceId, QuoteId};
 use chrono::{Datelike, Duration, NaiveDate};
 use serde_json::json;
 
@@ -37,7 +37,7 @@ pub use liftdesk_domain::invoice::PAYMENT_TERM_DAYS;
 #[derive(Debug, Clone)]
 pub(crate) struct Author {
     pub actor: Actor,
-    pub account_id: Option<String>,
+    pub account_id: Option<AccountId>,
 }
 
 impl Author {

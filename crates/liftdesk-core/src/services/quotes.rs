@@ -122,7 +122,7 @@ fn insert_draft(
             number: &number,
             origin: *origin,
             object,
-            created_by: author.account_id.as_deref(),
+            created_by: author.account_id.as_ref(),
             created_at: &clock::format_timestamp(now),
             lines: rows,
         },

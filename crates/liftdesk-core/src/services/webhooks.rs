@@ -1,7 +1,7 @@
 //! Webhook subscriptions: who may subscribe, which addresses and events are
 //! accepted, the secret shown once, the test `ping`, and revocation.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AccountId, AgencyId};
 use serde_json::json;
 
 use crate::auth::secret;
@@ -94,7 +94,7 @@ pub fn check_events(events: &[String]) -> AppResult<Vec<String>> {
 
 pub struct NewSubscriptionInput<'a> {
     pub agency_id: &'a str,
-    pub account_id: Option<&'a str>,
+    pub account_id: Option<&'a AccountId>,
     pub url: &'a str,
     pub events: &'a [String],
 }

@@ -2,7 +2,7 @@
 //! survey per equipment) and `/open_app` (the survey of an equipment for a
 //! mobile user). One transaction per call, with its audit entry.
 
-use crate::domain::id::{AgencyId, ClientId, EquipmentId, SurveyId};
+use crate::domain::id::{AccountId, AgencyId, ClientId, EquipmentId, SurveyId};
 use chrono::Datelike;
 use serde_json::json;
 
@@ -65,7 +65,7 @@ fn check_email(field: &str, value: &str) -> AppResult<String> {
 }
 
 /// The active account of the agency that performs surveys, by email.
-fn surveyor(tx: &Tx, agency_id: &AgencyId, field: &str, email: &str) -> AppResult<String> {
+fn surveyor(tx: &Tx, agency_id: &AgencyId, field: &str, email: &str) -> AppResult<AccountId> {
     let email = check_email(field, email)?;
     accounts::active_surveyor_of_agency(tx, agency_id, &email)?.ok_or_else(|| {
         AppError::unprocessable(format!(
@@ -80,11 +80,11 @@ fn survey_for(
     tx: &Tx,
     agency_id: &AgencyId,
     equipment_id: &EquipmentId,
-    surveyor_id: &str,
+    surveyor_id: &AccountId,
     reason: Option<&str>,
 ) -> AppResult<(SurveyId, bool)> {
     if let Some((survey_id, current)) = surveys::open_for_equipment(tx, agency_id, equipment_id)? {
-        if current.as_deref() != Some(surveyor_id) {
+        if current.as_ref() != Some(surveyor_id) {
             surveys::set_surveyor(tx, &survey_id, surveyor_id)?;
         }
         return Ok((survey_id, false));

@@ -1,7 +1,7 @@
 //! Fixtures: staff accounts, and the same agency's fixtures written by one
 //! of them (what only an account does, audited in its name).
 
-use liftdesk::domain::id::AgencyId;
+use liftdesk::domain::id::{AccountId, AgencyId};
 use liftdesk::error::AppError;
 use liftdesk::principal::{Door, Principal};
 use liftdesk::services::accounts::{self, ProfileEdit};
@@ -50,6 +50,7 @@ impl World {
         .await
         .expect("tâche")
         .expect("compte")
+        .into_string()
     }
 
     /// The same agency's fixtures written by the staff member of `email` in
@@ -68,7 +69,7 @@ impl World {
         Box::pin(accounts::edit_profile(
             &self.store,
             &self.principal,
-            account_id,
+            &AccountId::new(account_id),
             edit,
         ))
         .await
@@ -80,7 +81,7 @@ impl World {
         Box::pin(accounts::deactivate(
             &self.store,
             &self.principal,
-            account_id,
+            &AccountId::new(account_id),
         ))
         .await
         .expect("désactivation du compte");
@@ -109,7 +110,7 @@ impl World {
                 let account = if by_email {
                     account_store::find_by_email(conn, &key)?
                 } else {
-                    account_store::get(conn, &key)?
+                    account_store::get(conn, &AccountId::new(key.as_str()))?
                 }
                 .expect("compte");
                 let scope = accounts::agencies_in_scope(conn, &account)?;

@@ -8,7 +8,7 @@ pub mod file;
 pub mod progress;
 pub mod run;
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AccountId, AgencyId};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -77,7 +77,7 @@ pub fn decode_table(file: &ImportFileRow, content: &[u8]) -> AppResult<Table> {
 #[derive(Debug, Clone)]
 pub struct Uploader {
     pub agency_id: String,
-    pub account_id: Option<String>,
+    pub account_id: Option<AccountId>,
     pub actor: Actor,
     pub now: DateTime<Utc>,
 }
