@@ -2,7 +2,11 @@
 //! on crafted data — open calls by status, this week's visits and the overdue
 //! ones, invoices issued and paid per month over twelve months, the unpaid
 //! amount by age, the equipment by knowledge rate — and another agency's
-//! data never counted. Fixtures are written with SQL.
+//! data never counted. Fixtures are written with SQL: the figures are
+//! checked on crafted rows the operations do not produce (one lift carrying
+//! several visits not done, invoices due on chosen days, values surveyed
+//! outside any survey), and the counts kept by the store's triggers are
+//! checked against a recount after rows change under them.
 
 use crate::common;
 
