@@ -8,10 +8,10 @@ use axum::http::request::Parts;
 
 use crate::auth::{bearer_token, secret};
 use crate::error::{ApiError, AppResult};
-use crate::principal::{Door, Principal};
+use crate::principal::{self, Door, Principal};
 use crate::services::credentials;
 use crate::state::AppState;
-use crate::store::accounts::{self, AccountRow};
+use crate::store::accounts::AccountRow;
 use crate::store::agencies::AgencyRow;
 use crate::store::audit::Actor;
 
@@ -49,29 +49,17 @@ pub fn requested_agency(parts: &Parts) -> AppResult<Option<String>> {
         })
 }
 
-/// Picks the acting agency within the scope: 403 outside it.
+/// Picks the acting agency within the scope: 403 outside it
+/// (`principal::scope_agency`); none named, the account's default
+/// (`principal::default_agency`).
 pub fn choose_agency(
     account: &AccountRow,
     scope: &[AgencyRow],
     requested: Option<&str>,
 ) -> AppResult<Option<AgencyRow>> {
     match requested {
-        Some(id) => scope
-            .iter()
-            .find(|a| a.id == id)
-            .cloned()
-            .map(Some)
-            .ok_or_else(|| ApiError::forbidden("Cette agence est hors du périmètre de ce compte.")),
-        None => Ok(account
-            .default_agency_id
-            .as_deref()
-            .and_then(|id| scope.iter().find(|a| a.id == id))
-            .or_else(|| {
-                scope
-                    .first()
-                    .filter(|_| account.role != accounts::Role::Operator)
-            })
-            .cloned()),
+        Some(id) => Ok(Some(principal::scope_agency(scope, id, Door::Rest)?)),
+        None => Ok(principal::default_agency(account, scope, None, Door::Rest)),
     }
 }
 

@@ -10,7 +10,7 @@ use chrono::Duration;
 use crate::auth::secret;
 use crate::clock;
 use crate::error::{ApiError, AppResult};
-use crate::principal::{Door, Principal};
+use crate::principal::{self, Door, Principal};
 use crate::services::credentials;
 use crate::state::AppState;
 use crate::store::accounts::AccountRow;
@@ -122,13 +122,8 @@ impl FromRequestParts<AppState> for StaffSession {
             credentials::session_holder(&state.store, &fingerprint, clock::format_timestamp(now))
                 .await?
                 .ok_or_else(|| ApiError::unauthorized(SIGNED_OUT_MESSAGE))?;
-        let agency = row
-            .agency_id
-            .as_deref()
-            .or(account.default_agency_id.as_deref())
-            .and_then(|id| scope.iter().find(|a| a.id == id))
-            .or_else(|| scope.first())
-            .cloned();
+        let agency =
+            principal::default_agency(&account, &scope, row.agency_id.as_deref(), Door::App);
         extend_if_stale(state, &row, now).await?;
         Ok(StaffSession {
             session_id: row.id,

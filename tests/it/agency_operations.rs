@@ -143,7 +143,7 @@ async fn administrators_add_technicians_and_the_roster_shows_them() {
         refusal(admin.in_agency(&AgencyId::new(other.agency_id.as_str()))),
         (
             403,
-            "Cette agence est hors du périmètre de ce compte.".to_owned()
+            "Cette agence n'est pas dans le périmètre de votre compte.".to_owned()
         )
     );
     let (_, body) = server

@@ -96,21 +96,7 @@ impl Principal {
     /// names the agency in each call (403 for an agency it is not
     /// attributed to, before anything is read or written).
     pub fn in_agency(&self, agency_id: &AgencyId) -> AppResult<Self> {
-        let agency = self
-            .scope
-            .iter()
-            .find(|a| a.id == *agency_id)
-            .cloned()
-            .ok_or_else(|| {
-                AppError::forbidden(match self.door {
-                    Door::Partner => PARTNER_AGENCY_REFUSED,
-                    Door::CallCenter => "Cette agence n'est pas celle de cette clé.",
-                    Door::Cli => "Agence inconnue.",
-                    Door::Rest | Door::Mcp | Door::App => {
-                        "Cette agence est hors du périmètre de ce compte."
-                    }
-                })
-            })?;
+        let agency = scope_agency(&self.scope, agency_id.as_str(), self.door)?;
         Ok(Self {
             agency: Some(agency),
             ..self.clone()
@@ -189,6 +175,53 @@ impl Principal {
     pub fn can(&self, capability: Capability<'_>) -> bool {
         self.require(capability).is_ok()
     }
+}
+
+impl Door {
+    /// The refusal of an agency outside the caller's scope, worded for the
+    /// door.
+    pub fn outside_scope(self) -> &'static str {
+        match self {
+            Door::Partner => PARTNER_AGENCY_REFUSED,
+            Door::CallCenter => "Cette agence n'est pas celle de cette clé.",
+            Door::Cli => "Agence inconnue.",
+            Door::Rest | Door::Mcp => "Cette agence est hors du périmètre de ce compte.",
+            Door::App => "Cette agence n'est pas dans le périmètre de votre compte.",
+        }
+    }
+}
+
+/// The agency `agency_id` of `scope`: 403 worded for the door otherwise.
+/// The one check of an agency a caller names (`X-Service-Agency`, the
+/// screen's agency switcher, a partner's `agency_id`).
+pub fn scope_agency(scope: &[AgencyRow], agency_id: &str, door: Door) -> AppResult<AgencyRow> {
+    scope
+        .iter()
+        .find(|a| a.id == agency_id)
+        .cloned()
+        .ok_or_else(|| AppError::forbidden(door.outside_scope()))
+}
+
+/// The agency a caller acts in when it names none: the one its session chose
+/// (`chosen`), else the account's default agency, else the first of its
+/// scope; the service operator's account names its agency on the REST API
+/// and MCP each time (no first agency for it there).
+pub fn default_agency(
+    account: &AccountRow,
+    scope: &[AgencyRow],
+    chosen: Option<&str>,
+    door: Door,
+) -> Option<AgencyRow> {
+    let in_scope = |id: &str| scope.iter().find(|a| a.id == id);
+    chosen
+        .and_then(in_scope)
+        .or_else(|| account.default_agency_id.as_deref().and_then(in_scope))
+        .or_else(|| {
+            scope.first().filter(|_| {
+                !(account.role == Role::Operator && matches!(door, Door::Rest | Door::Mcp))
+            })
+        })
+        .cloned()
 }
 
 /// The one authorization rule of an account: 403 with the French reason
@@ -411,5 +444,60 @@ mod tests {
         let cli = Principal::command_line();
         let err = cli.call_center_credential().expect_err("not a key");
         assert_eq!(err.status().as_u16(), 403);
+    }
+
+    #[test]
+    fn an_agency_is_named_within_the_scope_or_taken_by_default() {
+        let agency = |id: &str| AgencyRow {
+            id: AgencyId::new(id),
+            name: format!("Agence {id}"),
+            organization_id: "o".to_owned(),
+            organization_name: "Org".to_owned(),
+            v1_id: None,
+        };
+        let scope = vec![agency("a1"), agency("a2")];
+        assert_eq!(
+            scope_agency(&scope, "a2", Door::Rest).map(|a| a.id).ok(),
+            Some(AgencyId::new("a2"))
+        );
+        for (door, message) in [
+            (
+                Door::Rest,
+                "Cette agence est hors du périmètre de ce compte.",
+            ),
+            (
+                Door::App,
+                "Cette agence n'est pas dans le périmètre de votre compte.",
+            ),
+            (Door::Partner, PARTNER_AGENCY_REFUSED),
+        ] {
+            let refusal = scope_agency(&scope, "ailleurs", door).expect_err("outside");
+            assert_eq!(
+                (refusal.status().as_u16(), refusal.public_message()),
+                (403, message.to_owned())
+            );
+        }
+
+        let mut member = account(Role::Member, false);
+        let chosen = |account: &AccountRow, chosen: Option<&str>, door| {
+            default_agency(account, &scope, chosen, door).map(|a| a.id.into_string())
+        };
+        // The session's choice, else the default agency, else the first.
+        assert_eq!(chosen(&member, None, Door::App).as_deref(), Some("a1"));
+        member.default_agency_id = Some("a2".to_owned());
+        assert_eq!(chosen(&member, None, Door::Rest).as_deref(), Some("a2"));
+        assert_eq!(
+            chosen(&member, Some("a1"), Door::App).as_deref(),
+            Some("a1")
+        );
+        assert_eq!(
+            chosen(&member, Some("ailleurs"), Door::App).as_deref(),
+            Some("a2")
+        );
+        // The service operator names its agency on the REST API and MCP.
+        let operator = account(Role::Operator, false);
+        assert_eq!(chosen(&operator, None, Door::Rest), None);
+        assert_eq!(chosen(&operator, None, Door::Mcp), None);
+        assert_eq!(chosen(&operator, None, Door::App).as_deref(), Some("a1"));
     }
 }

@@ -6,7 +6,7 @@ use crate::domain::id::{AgencyId, ClientId, EquipmentId};
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
-use crate::principal::{Capability, Principal};
+use crate::principal::{Capability, Door, Principal};
 use crate::services::search::search_term;
 use crate::store::Conn;
 use crate::store::Store;
@@ -311,7 +311,7 @@ pub fn external_agency(
             by_uuid.as_deref() == Some(a.id.as_str()) || a.v1_id.as_deref() == Some(requested)
         })
         .cloned()
-        .ok_or_else(|| AppError::forbidden("Cette agence est hors du périmètre de ce compte."))
+        .ok_or_else(|| AppError::forbidden(Door::Rest.outside_scope()))
 }
 
 /// One page of the agency's equipment (`limit` rows from `offset`) whose

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use crate::auth::password;
 use crate::error::{AppError, AppResult};
-use crate::principal::Principal;
+use crate::principal::{Door, Principal};
 use crate::services::accounts::{
     self, InitInput, agencies_in_scope, authenticate, is_installation_admin,
 };
@@ -55,12 +55,7 @@ pub async fn open(
     fingerprint: String,
     expires_at: impl FnOnce(DateTime<Utc>) -> String,
 ) -> AppResult<OpenedSession> {
-    let agency = account
-        .default_agency_id
-        .as_deref()
-        .and_then(|id| scope.iter().find(|a| a.id == id))
-        .or_else(|| scope.first())
-        .cloned();
+    let agency = crate::principal::default_agency(account, scope, None, Door::App);
     let now = store.now();
     let expires_at = expires_at(now);
     let account = account.clone();
@@ -133,11 +128,7 @@ pub async fn choose_agency(
     session_id: &str,
     agency_id: &AgencyId,
 ) -> AppResult<AgencyRow> {
-    let Some(agency) = p.scope.iter().find(|a| a.id == *agency_id).cloned() else {
-        return Err(AppError::forbidden(
-            "Cette agence n'est pas dans le périmètre de votre compte.",
-        ));
-    };
+    let agency = crate::principal::scope_agency(&p.scope, agency_id.as_str(), Door::App)?;
     let (id, agency_id) = (session_id.to_owned(), agency.id.clone());
     store
         .write(move |tx| sessions::set_agency(tx, &id, &agency_id))
