@@ -665,12 +665,11 @@ async fn the_file_view_gives_targets_fields_suggestions_and_expires() {
     assert_eq!(w.view("pas-un-id", &w.org.admin_token).await.0, 404);
 
     // Expired: 404 at once, deleted by the purge (at start, then every minute).
-    open_db(w.dir())
-        .execute(
-            "UPDATE import_files SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?1",
-            [&file_id],
-        )
-        .expect("expire");
+    let expired = chrono::Utc::now()
+        + chrono::Duration::hours(liftdesk::services::imports::FILE_LIFETIME_HOURS + 1);
+    w.server
+        .store
+        .set_clock(std::sync::Arc::new(move || expired));
     assert_eq!(
         w.view(&file_id, &w.org.admin_token).await,
         (404, not_found.clone())
@@ -680,7 +679,9 @@ async fn the_file_view_gives_targets_fields_suggestions_and_expires() {
         (404, not_found)
     );
     let World { server, .. } = w;
-    let restarted = server.restart().await;
+    let restarted = server
+        .restart_adjusted(|state| state.with_clock(std::sync::Arc::new(move || expired)))
+        .await;
     let started = Instant::now();
     loop {
         let left: i64 = open_db(restarted.data_dir.path())

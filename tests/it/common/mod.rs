@@ -123,7 +123,16 @@ impl TestServer {
 
     /// Stops the server cleanly and starts it again over the same data
     /// directory (what runs at start runs again).
-    pub async fn restart(mut self) -> TestServer {
+    pub async fn restart(self) -> TestServer {
+        self.restart_adjusted(|state| state).await
+    }
+
+    /// [`TestServer::restart`], the new server's state adjusted before it
+    /// serves (e.g. its clock, which what runs at start then reads).
+    pub async fn restart_adjusted(
+        mut self,
+        adjust: impl FnOnce(AppState) -> AppState,
+    ) -> TestServer {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
@@ -131,7 +140,7 @@ impl TestServer {
             task.await.expect("join").expect("server ended cleanly");
         }
         let TestServer { data_dir, .. } = self;
-        TestServer::start_in(data_dir).await
+        TestServer::start_adjusted(data_dir, RateLimit::default(), adjust).await
     }
 
     pub async fn stop(mut self) {
