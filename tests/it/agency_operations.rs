@@ -16,6 +16,7 @@ use liftdesk::domain::building::BuildingInput;
 use liftdesk::domain::id::AgencyId;
 use liftdesk::domain::id::TechnicianId;
 use liftdesk::domain::technician::TechnicianInput;
+use liftdesk::domain::technician::TechnicianPatch;
 use liftdesk::services::accounts::{self, ProfileEdit};
 use liftdesk::services::equipment::{self, NewEquipment};
 use liftdesk::services::technicians::{self, TechnicianEdit};
@@ -166,7 +167,7 @@ async fn buildings_and_equipment_are_added_in_the_agency_only() {
     let their_building = theirs
         .building(None, "1 rue Ailleurs", Some("69001"), Some("Lyon"))
         .await;
-    let their_client = theirs.client_named("C-9", "Syndic Ailleurs").await;
+    theirs.client_named("C-9", "Syndic Ailleurs").await;
 
     let building = equipment::create_building(
         store,
@@ -190,7 +191,7 @@ async fn buildings_and_equipment_are_added_in_the_agency_only() {
             ..IdentityRow::default()
         },
         building_id: Some(building.to_owned()),
-        client_id: None,
+        client_ref: None,
     };
     let created = equipment::create(store, &admin, lift("ASC 7", &building.id))
         .await
@@ -244,7 +245,7 @@ async fn buildings_and_equipment_are_added_in_the_agency_only() {
                 store,
                 &admin,
                 NewEquipment {
-                    client_id: Some(their_client.clone()),
+                    client_ref: Some("C-9".to_owned()),
                     ..lift("ASC 8", &building.id)
                 }
             )
@@ -252,9 +253,32 @@ async fn buildings_and_equipment_are_added_in_the_agency_only() {
         ),
         (
             422,
-            format!(
-                "Le champ « clientId » ne désigne aucun client de l'agence : « {their_client} »."
+            "Le champ « clientId » ne désigne aucun client de l'agence : « C-9 ».".to_owned()
+        )
+    );
+    World::in_agency(&server, &org.agency_id)
+        .client(liftdesk::services::clients::ClientInput {
+            client_id: Some("C-0".to_owned()),
+            nom: Some("Ancien Syndic".to_owned()),
+            supprime: Some(true),
+            ..liftdesk::services::clients::ClientInput::default()
+        })
+        .await;
+    assert_eq!(
+        refusal(
+            equipment::create(
+                store,
+                &admin,
+                NewEquipment {
+                    client_ref: Some("C-0".to_owned()),
+                    ..lift("ASC 8", &building.id)
+                }
             )
+            .await
+        ),
+        (
+            422,
+            "Le client « Ancien Syndic » est archivé : on ne lui rattache plus d'immeuble ni d'équipement.".to_owned()
         )
     );
     let mut unknown_type = lift("ASC 8", &building.id);
@@ -333,10 +357,12 @@ async fn administrators_edit_a_technician_and_take_him_off_the_roster() {
         &admin,
         &remi,
         TechnicianEdit {
-            phone: Some(Some("01 47 00 00 00".to_owned())),
-            sectors: Some(vec!["Neuilly".to_owned(), "Levallois".to_owned()]),
+            record: TechnicianPatch {
+                phone: Some(Some("01 47 00 00 00".to_owned())),
+                sectors: Some(vec!["Neuilly".to_owned(), "Levallois".to_owned()]),
+                ..TechnicianPatch::default()
+            },
             rest_hours: Some(9),
-            ..TechnicianEdit::default()
         },
     )
     .await
@@ -388,7 +414,10 @@ async fn administrators_edit_a_technician_and_take_him_off_the_roster() {
                 &admin,
                 &remi,
                 TechnicianEdit {
-                    name: Some(String::new()),
+                    record: TechnicianPatch {
+                        name: Some(String::new()),
+                        ..TechnicianPatch::default()
+                    },
                     ..TechnicianEdit::default()
                 }
             )
@@ -647,4 +676,50 @@ async fn administrators_set_the_seller_identity_printed_on_documents() {
                     "after": { "siret": siret, "address": "3 quai Saint-Étienne, 69005 Lyon" } })
         )]
     );
+}
+
+#[tokio::test]
+async fn only_an_administrator_issues_a_prepared_credit_note() {
+    let server = TestServer::start().await;
+    let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
+    member(&server, &org.agency_id, "marc@durand.fr", &[]);
+    let world = World::in_agency(&server, &org.agency_id);
+    world
+        .client(liftdesk::services::clients::ClientInput {
+            client_id: Some("C-1".to_owned()),
+            nom: Some("Syndic Dupont".to_owned()),
+            adresse: Some(Some("12 rue de la Paix, 75002 Paris".to_owned())),
+            ..liftdesk::services::clients::ClientInput::default()
+        })
+        .await;
+    let invoice = world
+        .draft_invoice("C-1", vec![World::line("Maintenance", 1.0, 100.0, None)])
+        .await;
+    world.issue_invoice(&invoice).await;
+    let note = world
+        .draft_credit_note(&invoice, vec![World::line("Reprise", 1.0, 50.0, None)])
+        .await;
+    // The screen offers « Émettre » to whoever may issue it.
+    for (email, actions) in [
+        ("marc@durand.fr", json!([])),
+        ("admin@durand.fr", json!(["issue"])),
+    ] {
+        let staff = common::app::StaffClient::sign_in(&server, email, "motdepasse-solide").await;
+        let (status, body) = staff.get(&format!("/invoices/{note}")).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["actions"], actions, "{email}");
+    }
+    let marc = world.staff("marc@durand.fr").await.principal;
+    let admin = world.staff("admin@durand.fr").await.principal;
+    let note = liftdesk::domain::id::InvoiceId::new(note);
+    assert_eq!(
+        refusal(liftdesk::services::invoices::issue(&server.store, &marc, &note).await),
+        (
+            403,
+            "Seul un administrateur peut établir un avoir.".to_owned()
+        )
+    );
+    liftdesk::services::invoices::issue(&server.store, &admin, &note)
+        .await
+        .expect("avoir émis");
 }

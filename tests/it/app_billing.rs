@@ -73,7 +73,7 @@ async fn world() -> World {
     }
     let ours = Fixtures::in_agency(&server, &org.agency_id);
     let mut ids = Vec::new();
-    for (number, client) in [("ASC 7", Some(&clients[0])), ("ASC 8", None)] {
+    for (number, client) in [("ASC 7", Some(CLIENT)), ("ASC 8", None)] {
         let id = ours
             .equipment_with(NewEquipment {
                 identity: IdentityRow {
@@ -81,7 +81,7 @@ async fn world() -> World {
                     ..IdentityRow::default()
                 },
                 building_id: None,
-                client_id: client.cloned(),
+                client_ref: client.map(str::to_owned),
             })
             .await;
         ids.push(id);

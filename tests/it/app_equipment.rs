@@ -43,7 +43,7 @@ async fn equipment(fixtures: &Fixtures, spec: Spec<'_>) -> String {
                 ..IdentityRow::default()
             },
             building_id: building,
-            client_id: spec.client.map(str::to_owned),
+            client_ref: spec.client.map(str::to_owned),
         })
         .await
 }
@@ -224,15 +224,15 @@ async fn world() -> World {
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
     let other = init_org(server.data_dir.path(), "Autre", "admin@autre.fr");
     let here = Fixtures::in_agency(&server, &org.agency_id);
-    let syndic = here.client_named("CLI-1", "Syndic Dupont").await;
-    let gestion = here.client_named("CLI-2", "Gestion Horizon").await;
+    here.client_named("CLI-1", "Syndic Dupont").await;
+    here.client_named("CLI-2", "Gestion Horizon").await;
     let asc1 = equipment(
         &here,
         Spec {
             number: "ASC 1",
             kind: Some("ascenseur"),
             contract: Some("parc"),
-            client: Some(syndic.as_str()),
+            client: Some("CLI-1"),
             building: Some((
                 "Résidence Les Tilleuls",
                 "3 rue Émile Zola",
@@ -248,7 +248,7 @@ async fn world() -> World {
             number: "ASC 2",
             kind: Some("monte_charge"),
             contract: Some("hors_parc"),
-            client: Some(gestion.as_str()),
+            client: Some("CLI-2"),
             building: Some(("Tour Horizon", "12 avenue Foch", "75016", "Paris")),
         },
     )

@@ -39,16 +39,15 @@ async fn world() -> World {
     let ours = Fixtures::in_agency(&server, &org.agency_id);
     ours.legal_identity(SELLER_SIRET, "3 quai Saint-Étienne, 69005 Lyon")
         .await;
-    let client = ours
-        .client(ClientInput {
-            client_id: Some(CLIENT.to_owned()),
-            nom: Some("Syndic Dupont & Fils".to_owned()),
-            adresse: Some(Some("12 rue de la Paix, 75002 Paris".to_owned())),
-            complement_adresse: Some(Some("Bâtiment B".to_owned())),
-            siren: Some(Some("732829320".to_owned())),
-            ..ClientInput::default()
-        })
-        .await;
+    ours.client(ClientInput {
+        client_id: Some(CLIENT.to_owned()),
+        nom: Some("Syndic Dupont & Fils".to_owned()),
+        adresse: Some(Some("12 rue de la Paix, 75002 Paris".to_owned())),
+        complement_adresse: Some(Some("Bâtiment B".to_owned())),
+        siren: Some(Some("732829320".to_owned())),
+        ..ClientInput::default()
+    })
+    .await;
     let equipment = ours
         .equipment_with(NewEquipment {
             identity: IdentityRow {
@@ -56,7 +55,7 @@ async fn world() -> World {
                 ..IdentityRow::default()
             },
             building_id: None,
-            client_id: Some(client),
+            client_ref: Some(CLIENT.to_owned()),
         })
         .await;
     World {

@@ -177,7 +177,7 @@ impl<'a> Equip<'a> {
                     external_id: self.external_id.map(str::to_owned),
                 },
                 building_id: self.building.map(str::to_owned),
-                client_id: None,
+                client_ref: None,
             })
             .await;
         if self.number.is_none() {

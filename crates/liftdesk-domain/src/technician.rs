@@ -60,8 +60,58 @@ pub struct TechnicianRecord {
 /// comma-separated), duplicates (case ignored) dropped; a daily capacity
 /// from 1 to [`MAX_DAILY_CAPACITY`]. The French reason names the field.
 pub fn check(input: &TechnicianInput) -> Result<TechnicianRecord, String> {
-    let name = required_field("name", input.name.as_deref(), MAX_NAME_CHARS)?;
-    let phone = field("phone", input.phone.as_deref(), MAX_PHONE_CHARS)?;
+    Ok(TechnicianRecord {
+        name: check_name(input.name.as_deref())?,
+        phone: check_phone(input.phone.as_deref())?,
+        sectors: check_sectors(&input.sectors)?,
+        daily_capacity: check_daily_capacity(
+            input.daily_capacity.unwrap_or(DEFAULT_DAILY_CAPACITY),
+        )?,
+    })
+}
+
+/// A change of a technician's record: only the given fields change (a
+/// phone given empty is erased; sectors given replace his sectors).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TechnicianPatch {
+    pub name: Option<String>,
+    pub phone: Option<Option<String>>,
+    pub sectors: Option<Vec<String>>,
+    pub daily_capacity: Option<i64>,
+}
+
+/// The record `before` with the given fields of `patch`, each checked as
+/// [`check`] checks it; the fields not given are kept as they are.
+pub fn apply(
+    before: &TechnicianRecord,
+    patch: &TechnicianPatch,
+) -> Result<TechnicianRecord, String> {
+    Ok(TechnicianRecord {
+        name: match &patch.name {
+            Some(name) => check_name(Some(name))?,
+            None => before.name.clone(),
+        },
+        phone: match &patch.phone {
+            Some(phone) => check_phone(phone.as_deref())?,
+            None => before.phone.clone(),
+        },
+        sectors: match &patch.sectors {
+            Some(sectors) => check_sectors(sectors)?,
+            None => before.sectors.clone(),
+        },
+        daily_capacity: match patch.daily_capacity {
+            Some(capacity) => check_daily_capacity(capacity)?,
+            None => before.daily_capacity,
+        },
+    })
+}
+
+fn check_name(name: Option<&str>) -> Result<String, String> {
+    required_field("name", name, MAX_NAME_CHARS)
+}
+
+fn check_phone(phone: Option<&str>) -> Result<Option<String>, String> {
+    let phone = field("phone", phone, MAX_PHONE_CHARS)?;
     if let Some(phone) = &phone {
         let digits = phone.chars().filter(char::is_ascii_digit).count();
         let shaped = phone.chars().enumerate().all(|(i, c)| {
@@ -73,13 +123,17 @@ pub fn check(input: &TechnicianInput) -> Result<TechnicianRecord, String> {
             ));
         }
     }
-    if input.sectors.len() > MAX_SECTORS {
+    Ok(phone)
+}
+
+fn check_sectors(given: &[String]) -> Result<Option<String>, String> {
+    if given.len() > MAX_SECTORS {
         return Err(format!(
             "Le champ « sectors » compte au plus {MAX_SECTORS} secteurs."
         ));
     }
     let mut sectors: Vec<String> = Vec::new();
-    for sector in &input.sectors {
+    for sector in given {
         let Some(sector) = field("sectors", Some(sector), MAX_SECTOR_CHARS)? else {
             continue;
         };
@@ -96,18 +150,17 @@ pub fn check(input: &TechnicianInput) -> Result<TechnicianRecord, String> {
             sectors.push(sector);
         }
     }
-    let daily_capacity = input.daily_capacity.unwrap_or(DEFAULT_DAILY_CAPACITY);
-    if !(1..=MAX_DAILY_CAPACITY).contains(&daily_capacity) {
-        return Err(format!(
+    Ok((!sectors.is_empty()).then(|| sectors.join(",")))
+}
+
+fn check_daily_capacity(capacity: i64) -> Result<i64, String> {
+    if (1..=MAX_DAILY_CAPACITY).contains(&capacity) {
+        Ok(capacity)
+    } else {
+        Err(format!(
             "Le champ « dailyCapacity » doit être compris entre 1 et {MAX_DAILY_CAPACITY} visites par jour."
-        ));
+        ))
     }
-    Ok(TechnicianRecord {
-        name,
-        phone,
-        sectors: (!sectors.is_empty()).then(|| sectors.join(",")),
-        daily_capacity,
-    })
 }
 
 #[cfg(test)]
@@ -194,5 +247,53 @@ mod tests {
                 )
             );
         }
+    }
+
+    #[test]
+    fn an_edit_checks_only_the_fields_it_gives() {
+        let before = TechnicianRecord {
+            // Written before the rules (by the account that is him): kept.
+            name: "N".repeat(150),
+            phone: None,
+            sectors: Some("A, B".to_owned()),
+            daily_capacity: 6,
+        };
+        let after = apply(
+            &before,
+            &TechnicianPatch {
+                daily_capacity: Some(8),
+                ..TechnicianPatch::default()
+            },
+        )
+        .expect("capacity only");
+        assert_eq!(
+            after,
+            TechnicianRecord {
+                daily_capacity: 8,
+                ..before.clone()
+            }
+        );
+        assert_eq!(
+            apply(
+                &before,
+                &TechnicianPatch {
+                    name: Some(" ".to_owned()),
+                    ..TechnicianPatch::default()
+                }
+            ),
+            Err("Le champ « name » est obligatoire.".to_owned())
+        );
+        assert_eq!(
+            apply(
+                &before,
+                &TechnicianPatch {
+                    phone: Some(None),
+                    sectors: Some(vec!["Neuilly".to_owned()]),
+                    ..TechnicianPatch::default()
+                }
+            )
+            .map(|r| (r.phone, r.sectors)),
+            Ok((None, Some("Neuilly".to_owned())))
+        );
     }
 }

@@ -20,7 +20,7 @@ use crate::api::wire::invoices::{
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
 use crate::domain::id::InvoiceId;
-use crate::domain::invoice::{self, InvoiceAction};
+use crate::domain::invoice::{self, InvoiceAction, InvoiceNature};
 use crate::error::AppResult;
 use crate::principal::Capability;
 use crate::services::invoices::{self as invoices, ListInput};
@@ -109,6 +109,12 @@ async fn detail(
             InvoiceAction::ALL
                 .iter()
                 .filter(|&&action| invoice::transition(nature, status, action).is_ok())
+                // Issuing a credit note is crediting (`invoices::issue`).
+                .filter(|&&action| {
+                    !(action == InvoiceAction::Issue
+                        && nature == InvoiceNature::Avoir
+                        && !principal.can(Capability::CreditInvoice))
+                })
                 .map(|action| action.as_str()),
         );
         if let Some(remaining) = remaining {

@@ -708,14 +708,14 @@ mod tests {
 }
 
 /// Adds a building to the principal's agency: the address checked by
-/// `domain::building::check` (422 naming the field), belonging to a client of
-/// the agency when `client_id` names one (422 otherwise). One audit entry
-/// `immeuble.creation`. Returns the building.
+/// `domain::building::check` (422 naming the field), belonging to the client
+/// of the agency `client_ref` names, if given (see `client_of_agency`). One
+/// audit entry `immeuble.creation`. Returns the building.
 pub async fn create_building(
     store: &Store,
     p: &Principal,
     input: crate::domain::building::BuildingInput,
-    client_id: Option<String>,
+    client_ref: Option<String>,
 ) -> AppResult<BuildingRow> {
     let agency_id = p.agency_id()?.to_owned();
     p.require(Capability::Change)?;
@@ -723,7 +723,7 @@ pub async fn create_building(
     let actor = p.actor.clone();
     store
         .write(move |tx| {
-            let client_id = client_of_agency(tx, &agency_id, client_id.as_deref())?;
+            let client_id = client_of_agency(tx, &agency_id, client_ref.as_deref())?;
             let building = BuildingRow {
                 id: crate::store::new_id(),
                 name: checked.name,
@@ -757,12 +757,13 @@ pub async fn create_building(
 }
 
 /// A new equipment as given: its identity (wire names of
-/// `PATCH /equipment/{id}/identity`), its building and its client.
+/// `PATCH /equipment/{id}/identity`), its building and its client (by the
+/// reference the APIs name it with, « clientId », as invoices do).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NewEquipment {
     pub identity: IdentityRow,
     pub building_id: Option<String>,
-    pub client_id: Option<String>,
+    pub client_ref: Option<String>,
 }
 
 /// Adds an equipment to the principal's agency: a number no other equipment
@@ -789,7 +790,7 @@ pub async fn create(store: &Store, p: &Principal, input: NewEquipment) -> AppRes
             if let Some(number) = identity.number.as_deref() {
                 check_number_free(tx, &agency_id, number, &id)?;
             }
-            let client_id = client_of_agency(tx, &agency_id, input.client_id.as_deref())?;
+            let client_id = client_of_agency(tx, &agency_id, input.client_ref.as_deref())?;
             let building_id = match non_blank(input.building_id.as_deref()) {
                 None => None,
                 Some(building) => Some(
@@ -837,21 +838,29 @@ fn non_blank(value: Option<&str>) -> Option<&str> {
     value.map(str::trim).filter(|v| !v.is_empty())
 }
 
-/// The client `client_id` names in the agency (its id); None when not given;
-/// 422 naming the field when it is not a client of the agency.
+/// The client of the agency whose reference is `client_ref` (« clientId »,
+/// as the invoices and the partner API name it): its id; None when not
+/// given; 422 naming the field when the agency has no such client, or when
+/// it is archived.
 fn client_of_agency(
     conn: &Conn,
     agency_id: &AgencyId,
-    client_id: Option<&str>,
+    client_ref: Option<&str>,
 ) -> AppResult<Option<ClientId>> {
-    let Some(client_id) = non_blank(client_id) else {
+    let Some(client_ref) = non_blank(client_ref) else {
         return Ok(None);
     };
-    crate::store::clients::find(conn, agency_id, &ClientId::new(client_id))?
-        .map(|client| Some(client.id))
-        .ok_or_else(|| {
+    let client =
+        crate::store::clients::find_by_ref(conn, agency_id, client_ref)?.ok_or_else(|| {
             AppError::unprocessable(format!(
-                "Le champ « clientId » ne désigne aucun client de l'agence : « {client_id} »."
+                "Le champ « clientId » ne désigne aucun client de l'agence : « {client_ref} »."
             ))
-        })
+        })?;
+    if client.supprime {
+        return Err(AppError::unprocessable(format!(
+            "Le client « {} » est archivé : on ne lui rattache plus d'immeuble ni d'équipement.",
+            client.nom
+        )));
+    }
+    Ok(Some(client.id))
 }

@@ -664,11 +664,16 @@ pub async fn issue(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<()
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
-    let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
+    let (agency_id, id, p) = (agency_id.to_owned(), id.to_owned(), p.clone());
     store
         .write(move |tx| {
             let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
             let (nature, status) = (row.nature, row.status);
+            if nature == InvoiceNature::Avoir {
+                // Issuing a credit note (one prepared as a draft) is
+                // crediting: the same right as creating one.
+                p.require(Capability::CreditInvoice)?;
+            }
             invoice::transition(nature, status, InvoiceAction::Issue).map_err(refused)?;
             let buyer = match nature {
                 // A credit note is made out to the buyer of the invoice it credits.

@@ -968,14 +968,11 @@ pub async fn create(
         .await
 }
 
-/// A change of a technician's record: only the given fields change (a
-/// phone given empty is erased; sectors given replace his sectors).
+/// A change of a technician: his record (`domain::technician::TechnicianPatch`:
+/// only the given fields change) and his safety rest after standby.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TechnicianEdit {
-    pub name: Option<String>,
-    pub phone: Option<Option<String>>,
-    pub sectors: Option<Vec<String>>,
-    pub daily_capacity: Option<i64>,
+    pub record: crate::domain::technician::TechnicianPatch,
     pub rest_hours: Option<i64>,
 }
 
@@ -1008,22 +1005,24 @@ pub async fn edit(
                 sectors: before.sectors.clone(),
                 daily_capacity: before.daily_capacity,
             };
-            let input = crate::domain::technician::TechnicianInput {
-                name: Some(edit.name.unwrap_or_else(|| before_record.name.clone())),
-                phone: edit.phone.unwrap_or_else(|| before_record.phone.clone()),
-                sectors: edit.sectors.unwrap_or_else(|| {
-                    let kept = before_record.sectors.as_deref().unwrap_or("");
-                    kept.split(',').map(str::to_owned).collect()
-                }),
-                daily_capacity: Some(edit.daily_capacity.unwrap_or(before_record.daily_capacity)),
-            };
-            let record =
-                crate::domain::technician::check(&input).map_err(AppError::unprocessable)?;
+            let record = crate::domain::technician::apply(&before_record, &edit.record)
+                .map_err(AppError::unprocessable)?;
             let rest_hours = rest_hours.unwrap_or(before.rest_hours);
             if record == before_record && rest_hours == before.rest_hours {
                 return Ok(id);
             }
             technicians::update(tx, &id, &record, rest_hours)?;
+            if rest_hours > before.rest_hours {
+                // A longer rest may no longer fit between his standby
+                // periods to come.
+                check_rest(
+                    tx,
+                    &agency_id,
+                    std::slice::from_ref(&id),
+                    tx.now(),
+                    tx.now() + Duration::days(366 * 10),
+                )?;
+            }
             record_change(
                 tx,
                 &agency_id,

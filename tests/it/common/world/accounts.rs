@@ -3,7 +3,7 @@
 
 use liftdesk::domain::id::{AccountId, AgencyId};
 use liftdesk::error::AppError;
-use liftdesk::principal::{Door, Principal};
+use liftdesk::principal::{self, Door, Principal};
 use liftdesk::services::accounts::{self, ProfileEdit};
 use liftdesk::services::installation::{self, NewUser};
 use liftdesk::store::accounts as account_store;
@@ -123,7 +123,10 @@ impl World {
             principal: Principal {
                 actor: Actor::Account(account.id.clone()),
                 account: Some(account),
-                agency: self.principal.agency.clone(),
+                agency: Some(
+                    principal::scope_agency(&scope, self.agency_id().as_str(), Door::App)
+                        .expect("agence du compte"),
+                ),
                 scope,
                 door: Door::App,
             },

@@ -24,10 +24,10 @@ impl World {
             .await
     }
 
-    /// A building of the client `client_id`; returns its id.
+    /// A building of the client whose reference is `client_ref`; returns its id.
     pub async fn building_of(
         &self,
-        client_id: Option<&str>,
+        client_ref: Option<&str>,
         name: Option<&str>,
         address: &str,
         postal_code: Option<&str>,
@@ -41,18 +41,19 @@ impl World {
                 postal_code: postal_code.map(str::to_owned),
                 city: city.map(str::to_owned),
             },
-            client_id,
+            client_ref,
         )
         .await
     }
 
-    /// A building as given, of the client `client_id` if any; returns its id.
-    pub async fn building_from(&self, input: BuildingInput, client_id: Option<&str>) -> String {
+    /// A building as given, of the client whose reference is `client_ref` if
+    /// any; returns its id.
+    pub async fn building_from(&self, input: BuildingInput, client_ref: Option<&str>) -> String {
         Box::pin(equipment::create_building(
             &self.store,
             &self.principal,
             input,
-            client_id.map(str::to_owned),
+            client_ref.map(str::to_owned),
         ))
         .await
         .expect("immeuble")
@@ -82,7 +83,7 @@ impl World {
                 ..IdentityRow::default()
             },
             building_id: building_id.map(str::to_owned),
-            client_id: None,
+            client_ref: None,
         })
         .await
     }

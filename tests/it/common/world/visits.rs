@@ -175,7 +175,7 @@ impl World {
                 ..IdentityRow::default()
             },
             building_id: building_id.map(str::to_owned),
-            client_id: None,
+            client_ref: None,
         };
         self.at(morning(plan_start), || self.equipment_with(input))
             .await
