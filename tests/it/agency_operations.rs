@@ -239,23 +239,6 @@ async fn buildings_and_equipment_are_added_in_the_agency_only() {
             )
         )
     );
-    assert_eq!(
-        refusal(
-            equipment::create(
-                store,
-                &admin,
-                NewEquipment {
-                    client_ref: Some("C-9".to_owned()),
-                    ..lift("ASC 8", &building.id)
-                }
-            )
-            .await
-        ),
-        (
-            422,
-            "Le champ « clientId » ne désigne aucun client de l'agence : « C-9 ».".to_owned()
-        )
-    );
     World::in_agency(&server, &org.agency_id)
         .client(liftdesk::services::clients::ClientInput {
             client_id: Some("C-0".to_owned()),
@@ -264,23 +247,25 @@ async fn buildings_and_equipment_are_added_in_the_agency_only() {
             ..liftdesk::services::clients::ClientInput::default()
         })
         .await;
-    assert_eq!(
-        refusal(
-            equipment::create(
-                store,
-                &admin,
-                NewEquipment {
-                    client_ref: Some("C-0".to_owned()),
-                    ..lift("ASC 8", &building.id)
-                }
-            )
-            .await
+    for (client_ref, message) in [
+        (
+            "C-9",
+            "Le champ « clientId » ne désigne aucun client de l'agence : « C-9 ».",
         ),
         (
-            422,
-            "Le client « Ancien Syndic » est archivé : on ne lui rattache plus d'immeuble ni d'équipement.".to_owned()
-        )
-    );
+            "C-0",
+            "Le client « Ancien Syndic » est archivé : on ne lui rattache plus d'immeuble ni d'équipement.",
+        ),
+    ] {
+        let with_client = NewEquipment {
+            client_ref: Some(client_ref.to_owned()),
+            ..lift("ASC 8", &building.id)
+        };
+        assert_eq!(
+            refusal(equipment::create(store, &admin, with_client).await),
+            (422, message.to_owned())
+        );
+    }
     let mut unknown_type = lift("ASC 8", &building.id);
     unknown_type.identity.equipment_type = Some("escalator".to_owned());
     assert_eq!(

@@ -565,40 +565,23 @@ async fn technicians_show_calls_in_progress_standby_absence_and_rest() {
         .await;
     world.on_call(&resting, relieved, ended).await;
     world.on_call(&busy, ended, now + Duration::days(5)).await;
-    // Bruno: absent since yesterday, then on leave right after.
-    world
-        .absence(
-            &resting,
-            today - Duration::days(1),
-            today + Duration::days(2),
-            "Congés payés",
-        )
-        .await;
-    world
-        .absence(
-            &resting,
-            today + Duration::days(3),
-            today + Duration::days(5),
-            "Congés payés",
-        )
-        .await;
-    world
-        .absence(
-            &resting,
-            today + Duration::days(9),
-            today + Duration::days(12),
-            "Congés payés",
-        )
-        .await;
-    // Chloé: a leave to come.
-    world
-        .absence(
-            &rested,
-            today + Duration::days(1),
-            today + Duration::days(4),
-            "Congés payés",
-        )
-        .await;
+    // Bruno: absent since yesterday, then on leave right after; Chloé: a
+    // leave to come.
+    for (technician, from, to) in [
+        (&resting, -1, 2),
+        (&resting, 3, 5),
+        (&resting, 9, 12),
+        (&rested, 1, 4),
+    ] {
+        world
+            .absence(
+                technician,
+                today + Duration::days(from),
+                today + Duration::days(to),
+                "Congés payés",
+            )
+            .await;
+    }
     far.on_call(&elsewhere, now - Duration::days(1), now + Duration::days(1))
         .await;
 

@@ -17,7 +17,7 @@ fn keys(value: &Value) -> Vec<String> {
 #[tokio::test]
 async fn get_equipment_data_answers_the_available_fields_and_the_knowledge_rate() {
     let s = setup().await;
-    equipment(&s.server, &s.agency, "ASC 001");
+    lift(&s.server, &s.agency, "ASC 001").await;
     let data = success(
         post(
             &s.server,
@@ -37,7 +37,7 @@ async fn get_equipment_data_answers_the_available_fields_and_the_knowledge_rate(
 #[tokio::test]
 async fn update_equipment_data_writes_every_kind_of_field_and_moves_the_knowledge_rate() {
     let s = setup().await;
-    equipment(&s.server, &s.agency, "ASC-7");
+    lift(&s.server, &s.agency, "ASC-7").await;
     let get_body = json!({ "agency_id": s.agency, "equipment_number": "ASC-7" });
     let get = || post(&s.server, &s.key, "/get_equipment_data", &get_body);
     let before = success(get().await);
@@ -112,7 +112,7 @@ async fn update_equipment_data_writes_every_kind_of_field_and_moves_the_knowledg
 #[tokio::test]
 async fn update_equipment_data_refuses_values_outside_each_allowed_list_and_the_rate() {
     let s = setup().await;
-    equipment(&s.server, &s.agency, "E1");
+    lift(&s.server, &s.agency, "E1").await;
     let before = snapshot(&s.server);
     for (field, value) in [
         ("implantation_machinerie", json!("Au sous-sol")),
@@ -150,8 +150,8 @@ async fn update_equipment_data_refuses_values_outside_each_allowed_list_and_the_
 #[tokio::test]
 async fn required_fields_unknown_equipment_malformed_body_and_bad_key() {
     let s = setup().await;
-    equipment(&s.server, &s.agency, "E1");
-    let other = equipment(&s.server, &s.other_agency, "E2");
+    lift(&s.server, &s.agency, "E1").await;
+    let other = lift(&s.server, &s.other_agency, "E2").await;
     for path in ["/update_equipment_data", "/get_equipment_data"] {
         let message = error(
             post(
@@ -214,7 +214,7 @@ async fn required_fields_unknown_equipment_malformed_body_and_bad_key() {
 #[tokio::test]
 async fn an_agency_not_attributed_to_the_key_is_refused_and_nothing_changes() {
     let s = setup().await;
-    equipment(&s.server, &s.other_agency, "E2");
+    lift(&s.server, &s.other_agency, "E2").await;
     let before = snapshot(&s.server);
     let message = error(
         post(

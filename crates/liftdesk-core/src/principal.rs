@@ -362,13 +362,6 @@ mod tests {
 
     #[test]
     fn a_partner_key_acts_in_its_agencies_and_administers_nothing() {
-        let agency = |id: &str| AgencyRow {
-            id: AgencyId::new(id),
-            name: format!("Agence {id}"),
-            organization_id: "o".to_owned(),
-            organization_name: "Org".to_owned(),
-            v1_id: None,
-        };
         let key = Principal {
             actor: Actor::PartnerKey("k".to_owned()),
             account: None,
@@ -448,13 +441,6 @@ mod tests {
 
     #[test]
     fn an_agency_is_named_within_the_scope_or_taken_by_default() {
-        let agency = |id: &str| AgencyRow {
-            id: AgencyId::new(id),
-            name: format!("Agence {id}"),
-            organization_id: "o".to_owned(),
-            organization_name: "Org".to_owned(),
-            v1_id: None,
-        };
         let scope = vec![agency("a1"), agency("a2")];
         assert_eq!(
             scope_agency(&scope, "a2", Door::Rest).map(|a| a.id).ok(),

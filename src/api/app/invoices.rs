@@ -20,9 +20,7 @@ use crate::api::wire::invoices::{
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
 use crate::domain::id::InvoiceId;
-use crate::domain::invoice::{self, InvoiceAction, InvoiceNature};
 use crate::error::AppResult;
-use crate::principal::Capability;
 use crate::services::invoices::{self as invoices, ListInput};
 use crate::state::AppState;
 
@@ -96,34 +94,9 @@ async fn detail(
 ) -> AppResult<Json<InvoiceDetail>> {
     let principal = session.principal();
     let detail = invoices::get(&state.store, &principal, &id).await?;
-    let remaining = detail.remaining_to_credit;
-    let (nature, status) = (detail.invoice.nature, detail.invoice.status);
+    let actions = invoices::actions(&principal, &detail);
+    let remaining_to_credit = detail.remaining_to_credit.map(|r| r.euros());
     let invoice = wire::invoice_view(detail, &state.base_url);
-    let mut actions: Vec<&'static str> = Vec::new();
-    let mut remaining_to_credit = None;
-    {
-        if invoice::edit_refusal(nature, status).is_none() {
-            actions.push("edit");
-        }
-        actions.extend(
-            InvoiceAction::ALL
-                .iter()
-                .filter(|&&action| invoice::transition(nature, status, action).is_ok())
-                // Issuing a credit note is crediting (`invoices::issue`).
-                .filter(|&&action| {
-                    !(action == InvoiceAction::Issue
-                        && nature == InvoiceNature::Avoir
-                        && !principal.can(Capability::CreditInvoice))
-                })
-                .map(|action| action.as_str()),
-        );
-        if let Some(remaining) = remaining {
-            remaining_to_credit = Some(remaining.euros());
-            if remaining.is_positive() && principal.can(Capability::CreditInvoice) {
-                actions.push("credit_note");
-            }
-        }
-    }
     Ok(Json(InvoiceDetail {
         invoice,
         actions,

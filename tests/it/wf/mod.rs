@@ -49,24 +49,6 @@ pub async fn lift(server: &TestServer, agency: &str, number: &str) -> String {
     World::in_agency(server, agency).lift(number, None).await
 }
 
-/// [`lift`] for a caller that does not await: the operation runs on a
-/// thread of its own, with its own runtime, and this waits for it.
-pub fn equipment(server: &TestServer, agency: &str, number: &str) -> String {
-    let world = World::in_agency(server, agency);
-    std::thread::scope(|scope| {
-        scope
-            .spawn(|| {
-                tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("runtime")
-                    .block_on(world.lift(number, None))
-            })
-            .join()
-            .expect("équipement")
-    })
-}
-
 pub async fn post(server: &TestServer, key: &str, path: &str, body: &Value) -> (u16, Value) {
     post_raw(server, Some(key), path, &body.to_string()).await
 }

@@ -401,8 +401,6 @@ pub async fn change_own_password(
         .await
 }
 
-/// Longest account name.
-pub const MAX_NAME_CHARS: usize = 200;
 /// Longest position (« Responsable technique »).
 pub const MAX_POSITION_CHARS: usize = 100;
 
@@ -453,10 +451,8 @@ pub async fn edit_profile(
     p.require(Capability::Administer("Modifier un compte"))?;
     let name = match &edit.name {
         None => None,
-        Some(name) => Some(
-            crate::domain::text::required_field("name", Some(name), MAX_NAME_CHARS)
-                .map_err(AppError::unprocessable)?,
-        ),
+        // The rule an account's name was created with (`create_user`).
+        Some(name) => Some(required_name(name, "Le nom")?),
     };
     let position = match &edit.position {
         None => None,

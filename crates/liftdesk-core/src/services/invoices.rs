@@ -659,6 +659,40 @@ fn check_credit_note_fits(tx: &Tx, credit_note: &InvoiceRow) -> AppResult<Invoic
     Ok(credited)
 }
 
+/// What an action on an invoice of this nature asks of the principal:
+/// issuing a credit note (one prepared as a draft) is crediting, the same
+/// right as creating one; the rest is a change of the agency's records.
+fn capability_for(nature: InvoiceNature, action: InvoiceAction) -> Capability<'static> {
+    match (nature, action) {
+        (InvoiceNature::Avoir, InvoiceAction::Issue) => Capability::CreditInvoice,
+        _ => Capability::Change,
+    }
+}
+
+/// What the principal may do to the document now, as the screens offer it
+/// (`edit`, the actions of `domain::invoice` its status accepts and its
+/// rights allow, `credit_note` while something remains to credit).
+pub fn actions(p: &Principal, detail: &InvoiceDetail) -> Vec<&'static str> {
+    let (nature, status) = (detail.invoice.nature, detail.invoice.status);
+    let mut actions = Vec::new();
+    if invoice::edit_refusal(nature, status).is_none() && p.can(Capability::Change) {
+        actions.push("edit");
+    }
+    actions.extend(
+        InvoiceAction::ALL
+            .iter()
+            .filter(|&&action| invoice::transition(nature, status, action).is_ok())
+            .filter(|&&action| p.can(capability_for(nature, action)))
+            .map(|action| action.as_str()),
+    );
+    if detail.remaining_to_credit.is_some_and(|r| r.is_positive())
+        && p.can(Capability::CreditInvoice)
+    {
+        actions.push("credit_note");
+    }
+    actions
+}
+
 /// `brouillon` → `emise`: the number is given here, never before.
 pub async fn issue(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<()> {
     p.require(Capability::Change)?;
@@ -669,11 +703,7 @@ pub async fn issue(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<()
         .write(move |tx| {
             let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
             let (nature, status) = (row.nature, row.status);
-            if nature == InvoiceNature::Avoir {
-                // Issuing a credit note (one prepared as a draft) is
-                // crediting: the same right as creating one.
-                p.require(Capability::CreditInvoice)?;
-            }
+            p.require(capability_for(nature, InvoiceAction::Issue))?;
             invoice::transition(nature, status, InvoiceAction::Issue).map_err(refused)?;
             let buyer = match nature {
                 // A credit note is made out to the buyer of the invoice it credits.

@@ -89,22 +89,13 @@ fn too_large() -> AppError {
 /// The kind of file its name says (`.csv` or `.xlsx`, any case), after
 /// checking the name itself.
 pub fn kind_of(name: &str) -> AppResult<FileKind> {
-    let name = name.trim();
-    if name.is_empty() {
+    let Some(name) = crate::domain::text::field("name", Some(name), MAX_NAME_CHARS)
+        .map_err(AppError::unprocessable)?
+    else {
         return Err(AppError::unprocessable(
             "Le champ « name » est obligatoire : le nom du fichier, avec son extension .csv ou .xlsx.",
         ));
-    }
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(AppError::unprocessable(format!(
-            "Le champ « name » ne doit pas dépasser {MAX_NAME_CHARS} caractères."
-        )));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(AppError::unprocessable(
-            "Le champ « name » ne doit pas contenir de caractère de contrôle.",
-        ));
-    }
+    };
     let lower = name.to_lowercase();
     if lower.ends_with(".csv") && lower.len() > 4 {
         Ok(FileKind::Csv)
