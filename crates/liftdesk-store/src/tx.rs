@@ -9,6 +9,7 @@
 //!   gate) can fix it. A `Tx` is also a `Conn`: a write reads what it has
 //!   written.
 
+use std::cell::Cell;
 use std::ops::Deref;
 
 use chrono::{DateTime, Utc};
@@ -87,7 +88,7 @@ impl Conn {
 
 pub struct Tx<'c> {
     inner: Transaction<'c>,
-    now: DateTime<Utc>,
+    now: Cell<DateTime<Utc>>,
 }
 
 impl<'c> Tx<'c> {
@@ -96,18 +97,30 @@ impl<'c> Tx<'c> {
     pub(crate) fn begin(conn: &'c mut Connection, now: DateTime<Utc>) -> StoreResult<Tx<'c>> {
         Ok(Tx {
             inner: conn.transaction_with_behavior(TransactionBehavior::Immediate)?,
-            now,
+            now: Cell::new(now),
         })
     }
 
     /// The time of this transaction.
     pub fn now(&self) -> DateTime<Utc> {
-        self.now
+        self.now.get()
     }
 
     /// The time of this transaction as stored (`2026-11-21T07:23:00.000Z`).
     pub fn now_text(&self) -> String {
-        clock::format_timestamp(self.now)
+        clock::format_timestamp(self.now())
+    }
+
+    /// Runs `step` as if the transaction began at `instant`: every row it
+    /// stamps and every rule it checks against "now" sees `instant`; the
+    /// transaction's own time comes back afterwards. The demo writes its
+    /// past through the operations this way, each step at its own date, in
+    /// one transaction.
+    pub fn at<T>(&self, instant: DateTime<Utc>, step: impl FnOnce(&Self) -> T) -> T {
+        let own = self.now.replace(instant);
+        let result = step(self);
+        self.now.set(own);
+        result
     }
 
     pub fn commit(self) -> StoreResult<()> {
@@ -185,5 +198,26 @@ mod tests {
         })?;
         assert_eq!(organizations(&store)?, ["A", "B", "D"]);
         Ok(())
+    }
+
+    /// A step run `at` an instant sees that instant as the transaction's
+    /// time; the transaction's own time comes back after it.
+    #[test]
+    fn a_step_at_an_instant_sees_that_instant() -> Result<(), StoreError> {
+        use chrono::{TimeZone, Utc};
+        let dir = tempfile::tempdir().map_err(|e| StoreError::Migration(e.to_string()))?;
+        let store = Store::open(&dir.path().join("t.db"))?;
+        let past = Utc
+            .with_ymd_and_hms(2024, 5, 6, 7, 8, 9)
+            .single()
+            .ok_or(StoreError::NotFound)?;
+        store.write_blocking(|tx| -> Result<(), StoreError> {
+            let own = tx.now();
+            assert_ne!(own, past);
+            let seen = tx.at(past, |tx| (tx.now(), tx.now_text()));
+            assert_eq!(seen, (past, "2024-05-06T07:08:09.000Z".to_owned()));
+            assert_eq!(tx.now(), own);
+            Ok(())
+        })
     }
 }

@@ -1,0 +1,192 @@
+//! The demo's bulk writer: each seed as one row written by a prepared
+//! statement, under the id the plan proposed, with no audit entry and no
+//! check (the plan is coherent by construction). The large demo (millions
+//! of rows) is written this way only; the small one through the operations
+//! (`liftdesk-core`'s `services::demo`).
+
+use anyhow::Result;
+
+use super::seeds::{
+    AbsenceSeed, BuildingSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, OnCallSeed,
+    TechnicianSeed, Writer,
+};
+use super::{DemoAgency, day, ts};
+use crate::Tx;
+use crate::sql::params;
+
+pub struct Bulk<'a, 'c> {
+    tx: &'a Tx<'c>,
+    agency_id: String,
+}
+
+impl<'a, 'c> Bulk<'a, 'c> {
+    pub fn new(tx: &'a Tx<'c>) -> Self {
+        Self {
+            tx,
+            agency_id: String::new(),
+        }
+    }
+}
+
+impl Writer for Bulk<'_, '_> {
+    fn agency(&mut self, agency: &DemoAgency) -> Result<()> {
+        self.agency_id.clone_from(&agency.id);
+        Ok(())
+    }
+
+    fn technician(&mut self, seed: &TechnicianSeed) -> Result<Id> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO technicians (id, agency_id, account_id, name, sectors, phone, rest_hours,
+                                          daily_capacity, active, created_at)
+                 VALUES (?1, ?2, NULL, ?3, ?4, ?5, 11, ?6, ?7, ?8)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.name,
+                seed.sectors,
+                seed.phone,
+                seed.daily_capacity,
+                seed.active,
+                ts(seed.created),
+            ])?;
+        Ok(seed.id)
+    }
+
+    fn absence(&mut self, seed: &AbsenceSeed) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO technician_absences (id, technician_id, starts_on, ends_on, reason)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                seed.id,
+                seed.technician,
+                day(seed.from),
+                day(seed.to),
+                seed.reason
+            ])?;
+        Ok(())
+    }
+
+    fn on_call(&mut self, seed: &OnCallSeed) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO technician_on_call (id, technician_id, starts_at, ends_at)
+                 VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![
+                seed.id,
+                seed.technician,
+                ts(seed.starts),
+                ts(seed.ends)
+            ])?;
+        Ok(())
+    }
+
+    fn client(&mut self, seed: &ClientSeed) -> Result<Id> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO clients (id, agency_id, client_ref, nom, statut, types, email, telephone,
+                                      adresse, complement_adresse, siren, siret, supprime, created_at,
+                                      updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.client_ref,
+                seed.name,
+                if seed.prospect { "Prospect" } else { "Client" },
+                seed.types,
+                seed.email,
+                seed.phone,
+                seed.address,
+                seed.address_complement,
+                seed.siren,
+                seed.siret,
+                seed.archived,
+                ts(seed.created),
+                ts(seed.updated),
+            ])?;
+        Ok(seed.id)
+    }
+
+    fn contact(&mut self, seed: &ContactSeed) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO contacts (id, client_id, nom, email, telephone, fonction, created_at,
+                                       updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?
+            .execute(params![
+                seed.id,
+                seed.client,
+                seed.name,
+                seed.email,
+                seed.phone,
+                seed.role,
+                ts(seed.created),
+                ts(seed.created),
+            ])?;
+        Ok(())
+    }
+
+    fn building(&mut self, seed: &BuildingSeed) -> Result<Id> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO buildings (id, agency_id, client_id, name, address, address_complement,
+                                        postal_code, city, access_instructions, access_other,
+                                        digicode, key_box, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.client,
+                seed.name,
+                seed.address,
+                seed.address_complement,
+                seed.postal_code,
+                seed.city,
+                seed.access,
+                seed.access_other,
+                seed.digicode,
+                seed.key_box,
+                ts(seed.created),
+                ts(seed.created),
+            ])?;
+        Ok(seed.id)
+    }
+
+    fn equipment(&mut self, seed: &EquipmentSeed) -> Result<Id> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO equipment (id, agency_id, building_id, client_id, number, serial_number,
+                                        type, subtype, location, maintenance_contract,
+                                        contract_number, external_id, visit_interval_days,
+                                        plan_start_on, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.building,
+                seed.client,
+                seed.number,
+                seed.serial_number,
+                seed.eq_type,
+                seed.subtype,
+                seed.location,
+                seed.contract,
+                seed.contract_number,
+                seed.external_id,
+                seed.visit_interval_days,
+                seed.plan_start.map(day),
+                ts(seed.created),
+                ts(seed.updated),
+            ])?;
+        Ok(seed.id)
+    }
+}

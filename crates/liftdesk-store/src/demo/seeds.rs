@@ -1,0 +1,165 @@
+//! What the demo's plan hands to a writer: one seed per record it decides
+//! (a technician, an absence, a standby week, a client, a contact, a
+//! building, an equipment), and the `Writer` that turns each into stored
+//! records. Two writers exist: the store's bulk statements
+//! (`demo::bulk`, every size; the large demo's only path) and the
+//! application layer's operations (`liftdesk-core`'s `services::demo`, the
+//! small demo), which write each seed as the agency's staff would have, at
+//! the seed's own instant.
+//!
+//! A seed carries the id the plan proposes; the writer answers the id the
+//! record was stored under (the bulk writer keeps the proposed one; the
+//! operations make their own), and the plan refers to records by the
+//! answered id from then on.
+
+use anyhow::{Result, bail};
+use chrono::{DateTime, NaiveDate, Utc};
+
+use super::DemoAgency;
+
+/// A UUID in its 36-character text form, held without allocating.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Id(pub(super) [u8; 36]);
+
+impl Id {
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        // Built from a UUID's hyphenated form or from checked ASCII text.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+
+    /// An id a writer stored a record under (36 ASCII characters).
+    pub fn of_text(text: &str) -> Result<Id> {
+        let bytes: [u8; 36] = match text.as_bytes().try_into() {
+            Ok(bytes) if text.is_ascii() => bytes,
+            _ => bail!("not a 36-character id: {text:?}"),
+        };
+        Ok(Id(bytes))
+    }
+}
+
+impl std::fmt::Debug for Id {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A technician of the agency, with the day it joined.
+pub struct TechnicianSeed<'a> {
+    pub id: Id,
+    pub name: &'a str,
+    /// Comma-separated sector names.
+    pub sectors: &'a str,
+    pub phone: &'a str,
+    pub daily_capacity: u8,
+    /// False for the one who left the company: kept for history.
+    pub active: bool,
+    pub created: DateTime<Utc>,
+}
+
+/// A technician's absence (leave, sickness, training), both days included.
+pub struct AbsenceSeed<'a> {
+    pub id: Id,
+    pub technician: Id,
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub reason: &'a str,
+    /// When it was recorded.
+    pub created: DateTime<Utc>,
+}
+
+/// A standby week of the rota (Monday 08:00 to Monday 08:00, Paris time).
+pub struct OnCallSeed {
+    pub id: Id,
+    pub technician: Id,
+    pub starts: DateTime<Utc>,
+    pub ends: DateTime<Utc>,
+    /// When the week was put on the rota.
+    pub created: DateTime<Utc>,
+}
+
+/// A client (or a prospect) of the agency.
+pub struct ClientSeed<'a> {
+    pub id: Id,
+    /// The partner's identifier (`CLI-000100`).
+    pub client_ref: &'a str,
+    pub name: &'a str,
+    pub prospect: bool,
+    /// The categories, as a JSON array of text.
+    pub types: &'a str,
+    pub email: Option<&'a str>,
+    pub phone: &'a str,
+    pub address: &'a str,
+    pub address_complement: Option<&'a str>,
+    pub siren: Option<&'a str>,
+    pub siret: Option<&'a str>,
+    /// Archived (« supprimé »): kept for history.
+    pub archived: bool,
+    pub created: DateTime<Utc>,
+    /// When its record last changed.
+    pub updated: DateTime<Utc>,
+}
+
+/// A contact person of a client.
+pub struct ContactSeed<'a> {
+    pub id: Id,
+    pub client: Id,
+    pub name: &'a str,
+    pub email: Option<&'a str>,
+    pub phone: &'a str,
+    /// The position (« Gardien », « Gestionnaire »…).
+    pub role: &'a str,
+    pub created: DateTime<Utc>,
+}
+
+/// A building of a client, with how a technician gets in.
+pub struct BuildingSeed<'a> {
+    pub id: Id,
+    pub client: Id,
+    pub name: Option<&'a str>,
+    pub address: &'a str,
+    pub address_complement: Option<&'a str>,
+    pub postal_code: &'a str,
+    pub city: &'a str,
+    /// The access instructions, as a JSON array (`["Digicode"]`).
+    pub access: &'a str,
+    pub access_other: Option<&'a str>,
+    pub digicode: Option<&'a str>,
+    pub key_box: Option<&'a str>,
+    pub created: DateTime<Utc>,
+}
+
+/// An equipment of a building, with its maintenance plan.
+pub struct EquipmentSeed<'a> {
+    pub id: Id,
+    pub building: Id,
+    pub client: Id,
+    pub number: &'a str,
+    pub serial_number: Option<&'a str>,
+    /// The type's code (`ascenseur`, `porte_fermeture`…).
+    pub eq_type: &'a str,
+    pub subtype: &'a str,
+    pub location: Option<&'a str>,
+    /// `parc`, `hors_parc` or none.
+    pub contract: Option<&'a str>,
+    pub contract_number: Option<&'a str>,
+    pub external_id: Option<&'a str>,
+    pub visit_interval_days: i64,
+    pub plan_start: Option<NaiveDate>,
+    pub created: DateTime<Utc>,
+    pub updated: DateTime<Utc>,
+}
+
+/// Stores the seeds of the demo's plan, agency by agency, inside the
+/// demo's one transaction.
+pub trait Writer {
+    /// The agency whose seeds follow.
+    fn agency(&mut self, agency: &DemoAgency) -> Result<()>;
+    fn technician(&mut self, seed: &TechnicianSeed) -> Result<Id>;
+    fn absence(&mut self, seed: &AbsenceSeed) -> Result<()>;
+    fn on_call(&mut self, seed: &OnCallSeed) -> Result<()>;
+    fn client(&mut self, seed: &ClientSeed) -> Result<Id>;
+    fn contact(&mut self, seed: &ContactSeed) -> Result<()>;
+    fn building(&mut self, seed: &BuildingSeed) -> Result<Id>;
+    fn equipment(&mut self, seed: &EquipmentSeed) -> Result<Id>;
+}
