@@ -16,7 +16,8 @@
 # the machine's time is read by the clock (crates/liftdesk-store/src/clock.rs)
 # only; everything else reads the injected clock
 # (`Tx::now` in a write, `Store::now` / `AppState::now` elsewhere). Test
-# modules (from `#[cfg(test)]` to the end of a file) and tests/ may read it.
+# modules (from `#[cfg(test)]` to the end of a file, or a file `tests.rs`)
+# and tests/ may read it.
 # Transactions are the operations' (crates/liftdesk-core): no front door
 # (src/, src-tauri/src) opens one on the store.
 set -euo pipefail
@@ -63,7 +64,7 @@ CLOCK=crates/liftdesk-store/src/clock.rs
 clock_reads="$(
   find src crates src-tauri/src -name '*.rs' ! -path "$CLOCK" -print0 | sort -z |
     xargs -0 awk '
-      FNR == 1 { in_tests = 0 }
+      FNR == 1 { in_tests = (FILENAME ~ /\/tests\.rs$/) }
       /^#\[cfg\(test\)\]/ { in_tests = 1 }
       !in_tests && /(Utc|Local)::now|SystemTime::now|clock::(now|now_text|paris_today)\(/ {
         print FILENAME ":" FNR ": " $0
@@ -94,7 +95,7 @@ ENGINE_FILES='(lib|tx|sql|error|migrate|backup|cache|durability|text)\.rs'
 engine_in_modules="$(
   find crates/liftdesk-store/src -name '*.rs' -print0 | sort -z |
     xargs -0 awk '
-      FNR == 1 { in_tests = 0 }
+      FNR == 1 { in_tests = (FILENAME ~ /\/tests\.rs$/) }
       /^#\[cfg\(test\)\]/ { in_tests = 1 }
       !in_tests && /rusqlite/ { print FILENAME ":" FNR ": " $0 }' |
     grep -vE "^crates/liftdesk-store/src/$ENGINE_FILES:" || true

@@ -304,3 +304,83 @@ fn the_same_seed_gives_the_same_park() {
     assert!(!again.status.success());
     assert!(stderr_of(&again).contains("déjà installée"));
 }
+
+/// The small demo's technicians, absences, standby weeks, clients and
+/// contacts are written through the operations, each at its own date: every
+/// one has the audit entry its operation writes, at the instant the record
+/// bears, in the name of Liftdesk itself.
+#[test]
+fn the_small_demo_is_written_through_the_operations() {
+    let dir = tempfile::tempdir().expect("dir");
+    cli_json(dir.path(), &["demo", "--seed", "5"]);
+    let conn = open_db(dir.path());
+    let entries = |action: &str| {
+        count(
+            &conn,
+            &format!(
+                "SELECT COUNT(*) FROM audit_log WHERE action = '{action}' AND actor_kind = 'system'"
+            ),
+        )
+    };
+    let technicians = count(&conn, "SELECT COUNT(*) FROM technicians");
+    assert!(technicians >= 12, "technicians: {technicians}");
+    assert_eq!(entries("technicien.creation"), technicians);
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM technicians t JOIN audit_log a
+               ON a.object_id = t.id AND a.action = 'technicien.creation' AND a.at = t.created_at"
+        ),
+        technicians
+    );
+    // The one who left each agency was taken off the roster after he came.
+    let left = count(&conn, "SELECT COUNT(*) FROM technicians WHERE active = 0");
+    assert_eq!(left, 2);
+    assert_eq!(entries("technicien.desactivation"), left);
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM technicians t JOIN audit_log a
+               ON a.object_id = t.id AND a.action = 'technicien.desactivation'
+             WHERE t.active = 0 AND a.at > t.created_at"
+        ),
+        left
+    );
+    assert_eq!(
+        entries("absence.creation"),
+        count(&conn, "SELECT COUNT(*) FROM technician_absences")
+    );
+    let weeks = count(&conn, "SELECT COUNT(*) FROM technician_on_call");
+    assert_eq!(weeks, 32);
+    assert_eq!(entries("astreinte.affectation"), weeks);
+    // A week was put on the rota before it began.
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM technician_on_call o JOIN audit_log a
+               ON a.action = 'astreinte.affectation' AND a.object_id = o.technician_id
+              AND json_extract(a.detail, '$.startsAt') = o.starts_at
+             WHERE a.at < o.starts_at"
+        ),
+        weeks
+    );
+    let clients = count(&conn, "SELECT COUNT(*) FROM clients");
+    assert_eq!(entries("client.create"), clients);
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM clients c JOIN audit_log a
+               ON a.object_id = c.id AND a.action = 'client.create' AND a.at = c.created_at"
+        ),
+        clients
+    );
+    assert_eq!(
+        entries("client.archive"),
+        count(&conn, "SELECT COUNT(*) FROM clients WHERE supprime = 1")
+    );
+    // Each contact was added to its client by an update of the client.
+    assert_eq!(
+        entries("client.update"),
+        count(&conn, "SELECT COUNT(*) FROM contacts")
+    );
+}

@@ -133,6 +133,16 @@ impl Principal {
         }
     }
 
+    /// Liftdesk itself acting in one agency: the demo's installation writes
+    /// the agency's history through the operations this way (the command
+    /// line's rights; the audit names `Actor::System`).
+    pub fn system_in(agency: AgencyRow) -> Self {
+        Self {
+            actor: Actor::System,
+            ..Self::command_line_in(agency)
+        }
+    }
+
     /// The call-center key acting in its agency (`Door::CallCenter`).
     pub fn call_center_key(credential_id: String, agency: AgencyRow) -> Self {
         Self {

@@ -515,10 +515,17 @@ pub async fn update_client_for(
     input: ClientInput,
 ) -> AppResult<ClientId> {
     p.require(Capability::Change)?;
-    let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
+    p.agency_id()?;
+    let p = p.clone();
     store_handle
-        .write(move |tx| update_client(tx, &agency_id, input, &actor))
+        .write(move |tx| update_client_in(tx, &p, input))
         .await
+}
+
+/// [`update_client_for`]'s step in `tx`, at its time.
+pub fn update_client_in(tx: &Tx, p: &Principal, input: ClientInput) -> AppResult<ClientId> {
+    p.require(Capability::Change)?;
+    update_client(tx, p.agency_id()?, input, &p.actor)
 }
 
 /// `/get_client` in the principal's agency.

@@ -801,10 +801,9 @@ pub async fn assign_week(
     let agency_id = p.agency_id()?.to_owned();
     p.require(Capability::EditRota)?;
     let monday = parse_monday(monday)?;
-    let (actor, technician_id, now) = (p.actor.clone(), technician_id.to_owned(), store.now());
-    let write_agency = agency_id.clone();
+    let (writer, technician_id) = (p.clone(), technician_id.to_owned());
     store
-        .write(move |tx| set_week(tx, &write_agency, monday, &technician_id, now, &actor))
+        .write(move |tx| assign_week_in(tx, &writer, monday, &technician_id))
         .await?;
     rota_page(store, agency_id, &[(monday, 1)])
         .await?
@@ -812,6 +811,19 @@ pub async fn assign_week(
         .into_iter()
         .next()
         .ok_or_else(|| anyhow::anyhow!("semaine d'astreinte absente").into())
+}
+
+/// [`assign_week`]'s step in `tx`, at its time: the technician on standby
+/// for the week of `monday`.
+pub fn assign_week_in(
+    tx: &Tx,
+    p: &Principal,
+    monday: NaiveDate,
+    technician_id: &TechnicianId,
+) -> AppResult<()> {
+    let agency_id = p.agency_id()?;
+    p.require(Capability::EditRota)?;
+    set_week(tx, agency_id, monday, technician_id, tx.now(), &p.actor)
 }
 
 /// Swaps the holders of two weeks (texts, Mondays); answers both weeks.
@@ -897,22 +909,41 @@ pub async fn record_absence(
     ends_on: &str,
     reason: &str,
 ) -> AppResult<AbsenceDetail> {
-    let agency_id = p.agency_id()?.to_owned();
+    p.agency_id()?;
     p.require(Capability::EditRota)?;
-    let (actor, now) = (p.actor.clone(), store.now());
-    let (id, starts_on, ends_on, reason) = (
+    let (p, id, starts_on, ends_on, reason) = (
+        p.clone(),
         technician_id.to_owned(),
         starts_on.to_owned(),
         ends_on.to_owned(),
         reason.to_owned(),
     );
     store
-        .write(move |tx| {
-            add_absence(
-                tx, &agency_id, &id, &starts_on, &ends_on, &reason, now, &actor,
-            )
-        })
+        .write(move |tx| record_absence_in(tx, &p, &id, &starts_on, &ends_on, &reason))
         .await
+}
+
+/// [`record_absence`]'s step in `tx`, at its time.
+pub fn record_absence_in(
+    tx: &Tx,
+    p: &Principal,
+    technician_id: &TechnicianId,
+    starts_on: &str,
+    ends_on: &str,
+    reason: &str,
+) -> AppResult<AbsenceDetail> {
+    let agency_id = p.agency_id()?;
+    p.require(Capability::EditRota)?;
+    add_absence(
+        tx,
+        agency_id,
+        technician_id,
+        starts_on,
+        ends_on,
+        reason,
+        tx.now(),
+        &p.actor,
+    )
 }
 
 /// Removes an absence of a technician of the agency.
@@ -943,29 +974,37 @@ pub async fn create(
     p: &Principal,
     input: crate::domain::technician::TechnicianInput,
 ) -> AppResult<TechnicianId> {
-    let agency_id = p.agency_id()?.to_owned();
+    p.agency_id()?;
     p.require(Capability::Administer("Ajouter un technicien"))?;
-    let checked = crate::domain::technician::check(&input).map_err(AppError::unprocessable)?;
-    let actor = p.actor.clone();
-    store
-        .write(move |tx| {
-            let id = technicians::insert(tx, &agency_id, &checked)?;
-            record_change(
-                tx,
-                &agency_id,
-                &actor,
-                "technicien.creation",
-                &id,
-                json!({
-                    "name": checked.name,
-                    "phone": checked.phone,
-                    "sectors": checked.sectors,
-                    "dailyCapacity": checked.daily_capacity,
-                }),
-            )?;
-            Ok(id)
-        })
-        .await
+    crate::domain::technician::check(&input).map_err(AppError::unprocessable)?;
+    let p = p.clone();
+    store.write(move |tx| create_in(tx, &p, &input)).await
+}
+
+/// [`create`]'s step in `tx`, at its time.
+pub fn create_in(
+    tx: &Tx,
+    p: &Principal,
+    input: &crate::domain::technician::TechnicianInput,
+) -> AppResult<TechnicianId> {
+    let agency_id = p.agency_id()?;
+    p.require(Capability::Administer("Ajouter un technicien"))?;
+    let checked = crate::domain::technician::check(input).map_err(AppError::unprocessable)?;
+    let id = technicians::insert(tx, agency_id, &checked)?;
+    record_change(
+        tx,
+        agency_id,
+        &p.actor,
+        "technicien.creation",
+        &id,
+        json!({
+            "name": checked.name,
+            "phone": checked.phone,
+            "sectors": checked.sectors,
+            "dailyCapacity": checked.daily_capacity,
+        }),
+    )?;
+    Ok(id)
 }
 
 /// A change of a technician: his record (`domain::technician::TechnicianPatch`:
@@ -1059,50 +1098,58 @@ pub async fn set_active(
     technician_id: &TechnicianId,
     active: bool,
 ) -> AppResult<()> {
-    let agency_id = p.agency_id()?.to_owned();
+    p.agency_id()?;
+    let (p, id) = (p.clone(), technician_id.to_owned());
+    store
+        .write(move |tx| set_active_in(tx, &p, &id, active))
+        .await
+}
+
+/// [`set_active`]'s step in `tx`, at its time.
+pub fn set_active_in(
+    tx: &Tx,
+    p: &Principal,
+    technician_id: &TechnicianId,
+    active: bool,
+) -> AppResult<()> {
+    let agency_id = p.agency_id()?;
     p.require(Capability::Administer(if active {
         "Réactiver un technicien"
     } else {
         "Désactiver un technicien"
     }))?;
-    let (actor, id) = (p.actor.clone(), technician_id.to_owned());
-    store
-        .write(move |tx| {
-            let technician = technicians::in_agency(tx, &agency_id, &id)?
-                .ok_or_else(|| technician_not_found(&id))?;
-            if technician.active == active {
-                return Ok(());
-            }
-            if !active {
-                let now = clock::format_timestamp(tx.now());
-                let far = clock::format_timestamp(tx.now() + Duration::days(366 * 10));
-                if let Some(duty) =
-                    technicians::on_call_of_technician(tx, &id, &now, &far)?.first()
-                {
-                    return Err(AppError::unprocessable(format!(
-                        "{} est d'astreinte du {} au {} : confiez d'abord cette astreinte à un autre technicien.",
-                        technician.name,
-                        french_instant(stored_instant(&duty.starts_at)?),
-                        french_instant(stored_instant(&duty.ends_at)?)
-                    )));
-                }
-            }
-            technicians::set_active(tx, &id, active)?;
-            record_change(
-                tx,
-                &agency_id,
-                &actor,
-                if active {
-                    "technicien.reactivation"
-                } else {
-                    "technicien.desactivation"
-                },
-                &id,
-                json!({ "name": technician.name }),
-            )?;
-            Ok(())
-        })
-        .await
+    let id = technician_id;
+    let technician =
+        technicians::in_agency(tx, agency_id, id)?.ok_or_else(|| technician_not_found(id))?;
+    if technician.active == active {
+        return Ok(());
+    }
+    if !active {
+        let now = clock::format_timestamp(tx.now());
+        let far = clock::format_timestamp(tx.now() + Duration::days(366 * 10));
+        if let Some(duty) = technicians::on_call_of_technician(tx, id, &now, &far)?.first() {
+            return Err(AppError::unprocessable(format!(
+                "{} est d'astreinte du {} au {} : confiez d'abord cette astreinte à un autre technicien.",
+                technician.name,
+                french_instant(stored_instant(&duty.starts_at)?),
+                french_instant(stored_instant(&duty.ends_at)?)
+            )));
+        }
+    }
+    technicians::set_active(tx, id, active)?;
+    record_change(
+        tx,
+        agency_id,
+        &p.actor,
+        if active {
+            "technicien.reactivation"
+        } else {
+            "technicien.desactivation"
+        },
+        id,
+        json!({ "name": technician.name }),
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]

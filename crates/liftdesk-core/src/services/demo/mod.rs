@@ -1,14 +1,17 @@
 //! Installing the demo organization: two agencies, an administrator, a
 //! member, two call centers with keys, a partner key (through the
-//! operations that make them), and a realistic French park
-//! (`store::demo::seed_domain_data`, the storage interface's bulk path),
-//! all in one transaction. The installation runs it itself (`liftdesk demo`,
+//! operations that make them), and a realistic French park planned by
+//! `store::demo`: the small demo's technicians, rota and clients written
+//! through the operations (`operations`), the rest (and the whole large
+//! demo) by the storage interface's bulk path; all in one transaction. The installation runs it itself (`liftdesk demo`,
 //! `serve --demo`, the first-run screen's « Essayer avec la démonstration »)
 //! before anyone has an account: it takes no principal; the audit names
 //! the system. `seed_if_empty` installs it into an empty data directory and
 //! writes its credentials beside the database, readable by the owner only.
 
 pub use crate::store::demo as data;
+
+mod operations;
 
 use crate::domain::id::AgencyId;
 
@@ -164,16 +167,23 @@ pub fn install(
                 name: name.to_owned(),
             })
             .collect();
-        data::seed_domain_data(
-            tx,
-            &data::DemoScope {
-                organization_id: &init.organization_id,
-                agencies: &agencies,
-                now,
-            },
-            size,
-            seed,
-        )?;
+        let scope = data::DemoScope {
+            organization_id: &init.organization_id,
+            agencies: &agencies,
+            now,
+        };
+        match size {
+            // A small agency's history, written as its staff would have.
+            DemoSize::Small => data::seed_domain_data_with(
+                tx,
+                &mut operations::Operations::new(tx),
+                &scope,
+                size,
+                seed,
+            )?,
+            // Millions of rows: the storage interface's bulk path.
+            DemoSize::Large => data::seed_domain_data(tx, &scope, size, seed)?,
+        };
         Ok(DemoCredentials {
             organization_id: init.organization_id,
             agencies: agencies
