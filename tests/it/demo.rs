@@ -305,8 +305,8 @@ fn the_same_seed_gives_the_same_park() {
     assert!(stderr_of(&again).contains("déjà installée"));
 }
 
-/// The small demo's technicians, absences, standby weeks, clients and
-/// contacts are written through the operations, each at its own date: every
+/// The small demo's technicians, absences, standby weeks, clients,
+/// contacts, buildings and equipment are written through the operations, each at its own date: every
 /// one has the audit entry its operation writes, at the instant the record
 /// bears, in the name of Liftdesk itself.
 #[test]
@@ -382,5 +382,98 @@ fn the_small_demo_is_written_through_the_operations() {
     assert_eq!(
         entries("client.update"),
         count(&conn, "SELECT COUNT(*) FROM contacts")
+    );
+    // Buildings with their access instructions, equipment with their plan.
+    let buildings = count(&conn, "SELECT COUNT(*) FROM buildings");
+    assert!(buildings >= 40, "buildings: {buildings}");
+    assert_eq!(entries("immeuble.creation"), buildings);
+    assert_eq!(entries("immeuble.acces"), buildings);
+    assert!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM buildings WHERE digicode IS NOT NULL"
+        ) > 0
+    );
+    let equipment = count(&conn, "SELECT COUNT(*) FROM equipment");
+    assert_eq!(entries("equipement.creation"), equipment);
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM equipment e JOIN audit_log a
+               ON a.object_id = e.id AND a.action = 'equipement.creation' AND a.at = e.created_at"
+        ),
+        equipment
+    );
+    // The plan's first day is the last one set (the contract's start, then
+    // the last visit before the demo's history).
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM equipment e
+             WHERE e.plan_start_on = (SELECT json_extract(a.detail, '$.to') FROM audit_log a
+                                      WHERE a.object_id = e.id AND a.action = 'debut_plan'
+                                      ORDER BY a.seq DESC LIMIT 1)"
+        ),
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM equipment WHERE plan_start_on IS NOT NULL"
+        )
+    );
+    let monthly = count(
+        &conn,
+        "SELECT COUNT(*) FROM equipment WHERE visit_interval_days = 30",
+    );
+    assert!(monthly > 0);
+    assert_eq!(entries("intervalle_visites"), monthly);
+}
+
+/// On a working morning, the demo has visits under way: each started by
+/// its operation (`demarrage`) at the arrival it bears, after it was
+/// planned; visits done were closed (`cloture`) at their departure, their
+/// deadline the one their plan gives.
+#[test]
+fn on_a_monday_morning_the_demo_has_visits_under_way() {
+    use chrono::TimeZone;
+    let dir = tempfile::tempdir().expect("dir");
+    let store = liftdesk::server::open_store(dir.path()).expect("store");
+    let monday = chrono::Utc
+        .with_ymd_and_hms(2026, 3, 2, 9, 0, 0)
+        .single()
+        .expect("instant");
+    liftdesk::demo::install(&store, liftdesk::demo::DemoSize::Small, 2, monday).expect("demo");
+    drop(store);
+    let conn = open_db(dir.path());
+    let under_way = count(
+        &conn,
+        "SELECT COUNT(*) FROM visits WHERE status = 'en_cours'",
+    );
+    assert!(under_way >= 2, "visits under way: {under_way}");
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM visits v JOIN audit_log a
+               ON a.object_id = v.id AND a.action = 'demarrage' AND a.at = v.arrived_at
+             WHERE v.status = 'en_cours' AND v.arrived_at > v.created_at
+               AND v.arrived_at <= '2026-03-02T09:00:00.000Z'"
+        ),
+        under_way
+    );
+    let done = count(&conn, "SELECT COUNT(*) FROM visits WHERE status = 'faite'");
+    assert!(done > 100, "visits done: {done}");
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM visits v JOIN audit_log a
+               ON a.object_id = v.id AND a.action = 'cloture' AND a.at = v.left_at
+             WHERE v.status = 'faite' AND v.done_on = v.planned_for"
+        ),
+        done
+    );
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM audit_log WHERE action = 'planification'"
+        ),
+        count(&conn, "SELECT COUNT(*) FROM visits")
     );
 }

@@ -122,6 +122,24 @@ pub fn required_field(name: &str, value: Option<&str>, max: usize) -> Result<Str
     field(name, value, max)?.ok_or_else(|| format!("Le champ « {name} » est obligatoire."))
 }
 
+/// The refusal of `value`, none of the `allowed` values of the field
+/// `name`: the one wording of every door.
+pub fn not_allowed<T: AsRef<str>>(name: &str, value: &str, allowed: &[T]) -> String {
+    format!(
+        "La valeur « {value} » du champ « {name} » n'est pas autorisée : valeurs possibles : {}.",
+        quoted_list(allowed)
+    )
+}
+
+/// `« a », « b », « c »`.
+pub fn quoted_list<T: AsRef<str>>(values: &[T]) -> String {
+    values
+        .iter()
+        .map(|v| format!("« {} »", v.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod field_tests {
     use super::*;

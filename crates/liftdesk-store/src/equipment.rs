@@ -6,6 +6,7 @@ use crate::sql::{OptionalExtension, params};
 use liftdesk_domain::id::{AgencyId, ClientId, EquipmentId, SurveyId};
 
 use super::StoreResult;
+use liftdesk_domain::building::AccessRecord;
 use liftdesk_domain::knowledge;
 
 /// Catalog fields that apply to an equipment of type `?1` (NULL `applies_to`: every type).
@@ -589,16 +590,9 @@ pub fn set_client(tx: &Tx, equipment_id: &EquipmentId, client_id: &ClientId) -> 
     Ok(())
 }
 
-/// The access instructions of a building.
-pub struct AccessInstructions<'a> {
-    /// JSON array text among `Sans`, `Digicode`, `Coffre à clé`, `Vigik`, `Autre`.
-    pub instructions: &'a str,
-    pub other: Option<&'a str>,
-    pub digicode: Option<&'a str>,
-    pub key_box: Option<&'a str>,
-}
-
-pub fn set_access(tx: &Tx, building_id: &str, access: &AccessInstructions<'_>) -> StoreResult<()> {
+/// Sets the access instructions of a building (checked by
+/// `domain::building::check_access`).
+pub fn set_access(tx: &Tx, building_id: &str, access: &AccessRecord) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE buildings SET access_instructions = ?2, access_other = ?3, digicode = ?4,
              key_box = ?5, updated_at = ?6
@@ -726,6 +720,15 @@ pub fn set_visit_interval(tx: &Tx, id: &EquipmentId, days: i64, now: &str) -> St
     tx.execute_cached(
         "UPDATE equipment SET visit_interval_days = ?2, updated_at = ?3 WHERE id = ?1",
         crate::sql::params![id, days, now],
+    )?;
+    Ok(())
+}
+
+/// Changes the first day of the plan (`YYYY-MM-DD`).
+pub fn set_plan_start(tx: &Tx, id: &EquipmentId, start: &str) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE equipment SET plan_start_on = ?2, updated_at = ?3 WHERE id = ?1",
+        crate::sql::params![id.as_str(), start, tx.now_text()],
     )?;
     Ok(())
 }

@@ -69,14 +69,9 @@ fn clean(name: &str, value: &Option<String>, max: usize) -> AppResult<Option<Str
 
 fn one_of(name: &str, value: Option<String>, allowed: &[&str]) -> AppResult<Option<String>> {
     match value {
-        Some(v) if !allowed.contains(&v.as_str()) => Err(AppError::unprocessable(format!(
-            "La valeur « {v} » du champ « {name} » n'est pas autorisée : valeurs possibles : {}.",
-            allowed
-                .iter()
-                .map(|a| format!("« {a} »"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
+        Some(v) if !allowed.contains(&v.as_str()) => Err(AppError::unprocessable(
+            crate::domain::text::not_allowed(name, &v, allowed),
+        )),
         other => Ok(other),
     }
 }
@@ -717,43 +712,106 @@ pub async fn create_building(
     input: crate::domain::building::BuildingInput,
     client_ref: Option<String>,
 ) -> AppResult<BuildingRow> {
-    let agency_id = p.agency_id()?.to_owned();
+    p.agency_id()?;
     p.require(Capability::Change)?;
-    let checked = crate::domain::building::check(&input).map_err(AppError::unprocessable)?;
-    let actor = p.actor.clone();
+    crate::domain::building::check(&input).map_err(AppError::unprocessable)?;
+    let p = p.clone();
     store
-        .write(move |tx| {
-            let client_id = client_of_agency(tx, &agency_id, client_ref.as_deref())?;
-            let building = BuildingRow {
-                id: crate::store::new_id(),
-                name: checked.name,
-                address: checked.address,
-                address_complement: checked.address_complement,
-                postal_code: checked.postal_code,
-                city: checked.city,
-            };
-            equipment_store::insert_building(tx, &agency_id, client_id.as_ref(), &building)?;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &actor,
-                    action: "immeuble.creation",
-                    object_type: "building",
-                    object_id: Some(&building.id),
-                    detail: Some(json!({
-                        "name": building.name,
-                        "address": building.address,
-                        "addressComplement": building.address_complement,
-                        "postalCode": building.postal_code,
-                        "city": building.city,
-                        "clientId": client_id,
-                    })),
-                },
-            )?;
-            Ok(building)
-        })
+        .write(move |tx| create_building_in(tx, &p, &input, client_ref.as_deref()))
         .await
+}
+
+/// [`create_building`]'s step in `tx`, at its time.
+pub fn create_building_in(
+    tx: &Tx,
+    p: &Principal,
+    input: &crate::domain::building::BuildingInput,
+    client_ref: Option<&str>,
+) -> AppResult<BuildingRow> {
+    let agency_id = p.agency_id()?;
+    p.require(Capability::Change)?;
+    let checked = crate::domain::building::check(input).map_err(AppError::unprocessable)?;
+    let client_id = client_of_agency(tx, agency_id, client_ref)?;
+    let building = BuildingRow {
+        id: crate::store::new_id(),
+        name: checked.name,
+        address: checked.address,
+        address_complement: checked.address_complement,
+        postal_code: checked.postal_code,
+        city: checked.city,
+    };
+    equipment_store::insert_building(tx, agency_id, client_id.as_ref(), &building)?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &p.actor,
+            action: "immeuble.creation",
+            object_type: "building",
+            object_id: Some(&building.id),
+            detail: Some(json!({
+                "name": building.name,
+                "address": building.address,
+                "addressComplement": building.address_complement,
+                "postalCode": building.postal_code,
+                "city": building.city,
+                "clientId": client_id,
+            })),
+        },
+    )?;
+    Ok(building)
+}
+
+/// Sets how a technician gets into a building of the principal's agency:
+/// its access instructions checked by `domain::building::check_access`
+/// (« accessInstructions », « accessOther » in the refusals), each text
+/// bounded as a field a person types. One audit entry `immeuble.acces`.
+/// 404 for a building outside the agency.
+pub fn set_building_access_in(
+    tx: &Tx,
+    p: &Principal,
+    building_id: &str,
+    input: &crate::domain::building::AccessInput,
+) -> AppResult<()> {
+    use crate::domain::building::{AccessNames, MAX_TEXT_CHARS, check_access};
+    let agency_id = p.agency_id()?;
+    p.require(Capability::Change)?;
+    for (name, value) in [
+        ("accessOther", &input.other),
+        ("digicode", &input.digicode),
+        ("keyBox", &input.key_box),
+    ] {
+        crate::domain::text::field(name, value.as_deref(), MAX_TEXT_CHARS)
+            .map_err(AppError::unprocessable)?;
+    }
+    let access = check_access(
+        input,
+        &AccessNames {
+            instructions: "accessInstructions",
+            other: "accessOther",
+        },
+    )
+    .map_err(AppError::unprocessable)?;
+    equipment_store::building(tx, agency_id, building_id)?
+        .ok_or_else(|| AppError::not_found("Immeuble introuvable."))?;
+    equipment_store::set_access(tx, building_id, &access)?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &p.actor,
+            action: "immeuble.acces",
+            object_type: "building",
+            object_id: Some(building_id),
+            detail: Some(json!({
+                "accessInstructions": access.instructions,
+                "accessOther": access.other,
+                "digicode": access.digicode.is_some(),
+                "keyBox": access.key_box.is_some(),
+            })),
+        },
+    )?;
+    Ok(())
 }
 
 /// A new equipment as given: its identity (wire names of
@@ -772,66 +830,76 @@ pub struct NewEquipment {
 /// given (422 naming the field otherwise). One audit entry
 /// `equipement.creation`. Returns the equipment as the APIs show it.
 pub async fn create(store: &Store, p: &Principal, input: NewEquipment) -> AppResult<EquipmentRow> {
-    let agency_id = p.agency_id()?.to_owned();
+    p.agency_id()?;
     p.require(Capability::Change)?;
+    checked_identity(&input.identity)?;
+    let p = p.clone();
+    store.write(move |tx| create_in(tx, &p, &input)).await
+}
+
+/// Every identity field of a new equipment checked, its number required.
+fn checked_identity(given: &IdentityRow) -> AppResult<IdentityRow> {
     let mut identity = IdentityRow::default();
     for field in IdentityField::ALL {
-        *field.of_mut(&mut identity) = identity_value(field, field.of(&input.identity))?;
+        *field.of_mut(&mut identity) = identity_value(field, field.of(given))?;
     }
     if identity.number.is_none() {
         return Err(AppError::unprocessable(
             "Le champ « number » est obligatoire.",
         ));
     }
-    let actor = p.actor.clone();
-    store
-        .write(move |tx| {
-            let id = EquipmentId::new(crate::store::new_id());
-            if let Some(number) = identity.number.as_deref() {
-                check_number_free(tx, &agency_id, number, &id)?;
-            }
-            let client_id = client_of_agency(tx, &agency_id, input.client_ref.as_deref())?;
-            let building_id = match non_blank(input.building_id.as_deref()) {
-                None => None,
-                Some(building) => Some(
-                    equipment_store::building(tx, &agency_id, building)?
-                        .ok_or_else(|| {
-                            AppError::unprocessable(format!(
-                                "Le champ « buildingId » ne désigne aucun immeuble de l'agence : « {building} »."
-                            ))
-                        })?
-                        .id,
-                ),
-            };
-            equipment_store::insert(
-                tx,
-                &agency_id,
-                &id,
-                &identity,
-                building_id.as_deref(),
-                client_id.as_ref(),
-            )?;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &actor,
-                    action: "equipement.creation",
-                    object_type: "equipment",
-                    object_id: Some(id.as_str()),
-                    detail: Some(json!({
-                        "number": identity.number,
-                        "type": identity.equipment_type,
-                        "maintenanceContract": identity.maintenance_contract,
-                        "buildingId": building_id,
-                        "clientId": client_id,
-                    })),
-                },
-            )?;
-            equipment_store::get(tx, &agency_id, &id)?
-                .ok_or_else(|| AppError::not_found("Équipement introuvable."))
-        })
-        .await
+    Ok(identity)
+}
+
+/// [`create`]'s step in `tx`, at its time.
+pub fn create_in(tx: &Tx, p: &Principal, input: &NewEquipment) -> AppResult<EquipmentRow> {
+    let agency_id = p.agency_id()?;
+    p.require(Capability::Change)?;
+    let identity = checked_identity(&input.identity)?;
+    let id = EquipmentId::new(crate::store::new_id());
+    if let Some(number) = identity.number.as_deref() {
+        check_number_free(tx, agency_id, number, &id)?;
+    }
+    let client_id = client_of_agency(tx, agency_id, input.client_ref.as_deref())?;
+    let building_id = match non_blank(input.building_id.as_deref()) {
+        None => None,
+        Some(building) => Some(
+            equipment_store::building(tx, agency_id, building)?
+                .ok_or_else(|| {
+                    AppError::unprocessable(format!(
+                        "Le champ « buildingId » ne désigne aucun immeuble de l'agence : « {building} »."
+                    ))
+                })?
+                .id,
+        ),
+    };
+    equipment_store::insert(
+        tx,
+        agency_id,
+        &id,
+        &identity,
+        building_id.as_deref(),
+        client_id.as_ref(),
+    )?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &p.actor,
+            action: "equipement.creation",
+            object_type: "equipment",
+            object_id: Some(id.as_str()),
+            detail: Some(json!({
+                "number": identity.number,
+                "type": identity.equipment_type,
+                "maintenanceContract": identity.maintenance_contract,
+                "buildingId": building_id,
+                "clientId": client_id,
+            })),
+        },
+    )?;
+    equipment_store::get(tx, agency_id, &id)?
+        .ok_or_else(|| AppError::not_found("Équipement introuvable."))
 }
 
 fn non_blank(value: Option<&str>) -> Option<&str> {

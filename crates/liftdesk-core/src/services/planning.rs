@@ -54,15 +54,17 @@ pub fn deadline_of(row: &PlanRow) -> Option<NaiveDate> {
 // -- Interval ----------------------------------------------------------------
 
 /// Sets the days between two visits of one equipment of the agency: 1 to
-/// 365, at most 42 for a lift. Administrators only (checked by the caller).
-fn set_interval_in(
+/// 365, at most 42 for a lift. Administrators only.
+pub fn set_interval_in(
     tx: &Tx,
     p: &Principal,
     equipment_id: &EquipmentId,
     days: i64,
     now: DateTime<Utc>,
 ) -> AppResult<PlanRow> {
-    p.require(Capability::Change)?;
+    p.require(Capability::Administer(
+        "Modifier l'intervalle d'entretien d'un équipement",
+    ))?;
     let row = equipment::plan_of(tx, p.agency_id()?, equipment_id)?
         .ok_or_else(|| AppError::not_found(EQUIPMENT_NOT_FOUND))?;
     if !(1..=MAX_INTERVAL_DAYS).contains(&days) {
@@ -89,6 +91,39 @@ fn set_interval_in(
     )?;
     Ok(PlanRow {
         visit_interval_days: days,
+        ..row
+    })
+}
+
+/// Sets the first day of the maintenance plan of one equipment of the
+/// agency (its contract's first day): its first visit is due an interval
+/// after it. Administrators only. One audit entry `debut_plan`.
+pub fn set_plan_start_in(
+    tx: &Tx,
+    p: &Principal,
+    equipment_id: &EquipmentId,
+    start: NaiveDate,
+) -> AppResult<PlanRow> {
+    p.require(Capability::Administer(
+        "Modifier le début du plan d'entretien d'un équipement",
+    ))?;
+    let row = equipment::plan_of(tx, p.agency_id()?, equipment_id)?
+        .ok_or_else(|| AppError::not_found(EQUIPMENT_NOT_FOUND))?;
+    let start_text = day::iso(start);
+    equipment::set_plan_start(tx, equipment_id, &start_text)?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(p.agency_id()?.as_str()),
+            actor: &p.actor,
+            action: "debut_plan",
+            object_type: "equipment",
+            object_id: Some(equipment_id.as_str()),
+            detail: Some(json!({ "from": row.plan_start_on, "to": start_text })),
+        },
+    )?;
+    Ok(PlanRow {
+        plan_start_on: start_text,
         ..row
     })
 }

@@ -82,13 +82,7 @@ pub fn writable_names(catalog: &[CatalogField]) -> Vec<String> {
     names
 }
 
-fn quoted_list(values: &[String]) -> String {
-    values
-        .iter()
-        .map(|v| format!("« {v} »"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
+use crate::domain::text::quoted_list;
 
 /// Validates a JSON object of technical data named as in the partner API.
 /// Unknown names, the read-only `taux_connaissance`, values of the wrong type
@@ -231,10 +225,7 @@ pub fn validate_value(field: &CatalogField, name: &str, value: &Value) -> AppRes
         AppError::unprocessable(format!("Le champ « {name} » doit être {expected}."))
     };
     let not_allowed = |text: &str| {
-        AppError::unprocessable(format!(
-            "La valeur « {text} » du champ « {name} » n'est pas autorisée : valeurs possibles : {}.",
-            quoted_list(&field.choices)
-        ))
+        AppError::unprocessable(crate::domain::text::not_allowed(name, text, &field.choices))
     };
     match field.value_type {
         ValueType::Number => {

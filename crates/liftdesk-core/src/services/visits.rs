@@ -257,7 +257,7 @@ fn stored_instant(text: Option<&str>, what: &str) -> AppResult<DateTime<Utc>> {
 }
 
 /// The technician arrives: `planifiee` → `en_cours`.
-fn start_in(
+pub fn start_in(
     tx: &Tx,
     p: &Principal,
     id: &VisitId,
@@ -278,7 +278,7 @@ fn start_in(
 
 /// The visit is done and signed: `planifiee` or `en_cours` → `faite`.
 /// `done_on` is the local (Paris) day of the departure.
-fn complete_in(
+pub fn complete_in(
     tx: &Tx,
     p: &Principal,
     id: &VisitId,
@@ -353,7 +353,7 @@ fn complete_in(
 /// A visit not begun moves to another day (from today on), possibly to
 /// another active technician of the agency; whoever carries it must not be
 /// absent that day.
-fn reschedule_in(
+pub fn reschedule_in(
     tx: &Tx,
     p: &Principal,
     id: &VisitId,
@@ -436,7 +436,7 @@ pub struct CreateInput {
 /// a visit not done (move that one instead), when the day is past, when the
 /// technician is not an active one of the agency or is absent that day.
 /// Returns the new visit's id.
-fn create_in(
+pub fn create_in(
     tx: &Tx,
     p: &Principal,
     input: &CreateInput,
@@ -525,7 +525,7 @@ fn create_in(
 }
 
 /// Undoes a start: `en_cours` → `planifiee`, the arrival is cleared.
-fn cancel_start_in(tx: &Tx, p: &Principal, id: &VisitId, now: DateTime<Utc>) -> AppResult<()> {
+pub fn cancel_start_in(tx: &Tx, p: &Principal, id: &VisitId, now: DateTime<Utc>) -> AppResult<()> {
     let (row, from, to) = load_for(tx, p, id, VisitAction::CancelStart)?;
     visits::record_cancel_start(tx, id, &clock::format_timestamp(now))?;
     record(

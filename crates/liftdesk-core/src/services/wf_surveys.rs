@@ -7,6 +7,7 @@ use chrono::Datelike;
 use serde_json::json;
 
 use crate::clock;
+use crate::domain::building::{self, AccessInput, AccessNames};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::clients::{self, ClientInput};
@@ -14,14 +15,12 @@ use crate::services::workflow::{DEAL_TYPES, check_allowed, required_text};
 use crate::store::accounts;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::deals::{self, NewDeal};
-use crate::store::equipment::{self as equipment_store, AccessInstructions, BuildingRow};
+use crate::store::equipment::{self as equipment_store, BuildingRow};
 use crate::store::surveys;
 use crate::store::{Store, Tx};
 
 /// `type_etat_des_lieux` values.
 pub const INVENTORY_TYPES: [&str; 3] = ["Prise en mains", "Essais", "Base parc"];
-/// `consignes_acces` values.
-pub const ACCESS_VALUES: [&str; 5] = ["Sans", "Digicode", "Coffre à clé", "Vigik", "Autre"];
 
 #[derive(Debug, Clone, Default)]
 pub struct SurveyEquipmentInput {
@@ -144,18 +143,19 @@ pub fn create_survey(
             &field("adresse"),
             equipment.adresse.as_deref().unwrap_or_default(),
         )?;
-        let access = equipment.consignes_acces.unwrap_or_default();
-        for value in &access {
-            check_allowed(&field("consignes_acces"), value, &ACCESS_VALUES)?;
-        }
-        let other = non_blank(equipment.consignes_acces_autre);
-        if access.iter().any(|v| v == "Autre") && other.is_none() {
-            return Err(AppError::unprocessable(format!(
-                "Le champ « {} » est obligatoire quand « Autre » est choisi dans « {} ».",
-                field("consignes_acces_autre"),
-                field("consignes_acces")
-            )));
-        }
+        let access = building::check_access(
+            &AccessInput {
+                instructions: equipment.consignes_acces.unwrap_or_default(),
+                other: equipment.consignes_acces_autre,
+                digicode: equipment.digicode,
+                key_box: equipment.coffre_a_cles,
+            },
+            &AccessNames {
+                instructions: &field("consignes_acces"),
+                other: &field("consignes_acces_autre"),
+            },
+        )
+        .map_err(AppError::unprocessable)?;
         // The managing client, created or updated from the client_* fields.
         let client_ref = non_blank(equipment.client_id);
         let client_nom = non_blank(equipment.client_nom);
@@ -220,19 +220,7 @@ pub fn create_survey(
                 building.id
             }
         };
-        let access_json = json!(access).to_string();
-        let digicode = non_blank(equipment.digicode);
-        let key_box = non_blank(equipment.coffre_a_cles);
-        equipment_store::set_access(
-            tx,
-            &building_id,
-            &AccessInstructions {
-                instructions: &access_json,
-                other: other.as_deref(),
-                digicode: digicode.as_deref(),
-                key_box: key_box.as_deref(),
-            },
-        )?;
+        equipment_store::set_access(tx, &building_id, &access)?;
         planned.push((equipment_id, number, created));
     }
     let (deal_id, reused) = match external_id

@@ -38,14 +38,6 @@ pub const DEAL_CATEGORIES: [&str; 7] = [
 
 pub const EQUIPMENT_NOT_FOUND: &str = "Équipement introuvable dans cette agence.";
 
-fn allowed_list(values: &[&str]) -> String {
-    values
-        .iter()
-        .map(|v| format!("« {v} »"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// A value that must be one of `allowed`: 422 naming the field otherwise.
 pub fn check_allowed(field: &str, value: &str, allowed: &[&str]) -> AppResult<()> {
     if allowed.contains(&value) {
@@ -57,10 +49,7 @@ pub fn check_allowed(field: &str, value: &str, allowed: &[&str]) -> AppResult<()
 
 /// The refusal of `value`, none of the `allowed` values of `field`.
 pub fn not_allowed(field: &str, value: &str, allowed: &[&str]) -> AppError {
-    AppError::unprocessable(format!(
-        "La valeur « {value} » du champ « {field} » n'est pas autorisée : valeurs possibles : {}.",
-        allowed_list(allowed)
-    ))
+    AppError::unprocessable(crate::domain::text::not_allowed(field, value, allowed))
 }
 
 /// A required, non-blank text: 422 naming the field otherwise.

@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use super::seeds::{
     AbsenceSeed, BuildingSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, OnCallSeed,
-    TechnicianSeed, Writer,
+    TechnicianSeed, VisitSeed, Writer,
 };
 use super::{DemoAgency, day, ts};
 use crate::Tx;
@@ -188,5 +188,38 @@ impl Writer for Bulk<'_, '_> {
                 ts(seed.updated),
             ])?;
         Ok(seed.id)
+    }
+
+    fn visit(&mut self, seed: &VisitSeed) -> Result<()> {
+        let status = match (seed.arrived, seed.left) {
+            (_, Some(_)) => "faite",
+            (Some(_), None) => "en_cours",
+            (None, None) => "planifiee",
+        };
+        let updated = seed.left.or(seed.arrived).unwrap_or(seed.created);
+        self.tx
+            .prepare_cached(
+                "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for,
+                                     deadline, status, arrived_at, left_at, done_on, signed_by,
+                                     observations, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.equipment,
+                seed.technician,
+                day(seed.planned_for),
+                day(seed.deadline),
+                status,
+                seed.arrived.map(ts),
+                seed.left.map(ts),
+                seed.left.map(|_| day(seed.planned_for)),
+                seed.signed_by,
+                seed.observations,
+                ts(seed.created),
+                ts(updated),
+            ])?;
+        Ok(())
     }
 }

@@ -36,7 +36,7 @@ use liftdesk_domain::quote::QuoteStatus;
 use liftdesk_domain::survey::SurveyStatus;
 use seeds::{
     AbsenceSeed, BuildingSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, OnCallSeed,
-    TechnicianSeed, Writer,
+    TechnicianSeed, VisitSeed, Writer,
 };
 
 // ---------------------------------------------------------------------------
@@ -3264,12 +3264,6 @@ impl AgencySeeder<'_, '_> {
         let mut on_site = vec![false; self.technicians.len()];
         let max_on_site = (self.active_techs().len() / 3).max(2);
         let mut on_site_count = 0;
-        let mut insert = self.tx.prepare_cached(
-            "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, deadline,
-                                 status, arrived_at, left_at, done_on, signed_by, observations,
-                                 created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-        )?;
         let mut chain: Vec<NaiveDate> = Vec::new();
         let today_workday = workday_number(today);
         for eq in &self.equipment {
@@ -3328,22 +3322,24 @@ impl AgencySeeder<'_, '_> {
                 } else {
                     pick(&mut rng, LIFT_OBSERVATIONS)
                 };
-                insert.execute(params![
-                    new_id(&mut rng, created),
-                    self.agency.id,
-                    eq.id,
-                    self.technicians[tech as usize].id,
-                    day(done_on),
-                    day(deadline),
-                    "faite",
-                    ts(arrived),
-                    ts(left),
-                    day(done_on),
-                    signatory(&mut rng),
-                    observation,
-                    ts(created),
-                    ts(left),
-                ])?;
+                let id = new_id(&mut rng, created);
+                let signed_by = signatory(&mut rng);
+                self.writer.visit(&VisitSeed {
+                    id,
+                    equipment: eq.id,
+                    technician: self.technicians[tech as usize].id,
+                    planned_for: done_on,
+                    deadline,
+                    after: chain
+                        .get(i + 1)
+                        .copied()
+                        .filter(|prev| *prev < window_start),
+                    arrived: Some(arrived),
+                    left: Some(left),
+                    signed_by: Some(&signed_by),
+                    observations: Some(observation),
+                    created,
+                })?;
                 self.counts.visits += 1;
             }
 
@@ -3378,32 +3374,30 @@ impl AgencySeeder<'_, '_> {
                 && !on_site[tech as usize]
                 && on_site_count < max_on_site
                 && (on_site_count == 0 || chance(&mut rng, 0.35));
-            let (status, arrived, updated) = if starts_now {
+            let arrived = if starts_now {
                 on_site[tech as usize] = true;
                 on_site_count += 1;
-                let arrived = (now - Duration::minutes(between(&mut rng, 10, 100)))
-                    .max(Clock::midnight(today))
-                    .max(created);
-                ("en_cours", Some(arrived), arrived)
+                Some(
+                    (now - Duration::minutes(between(&mut rng, 10, 100)))
+                        .max(Clock::midnight(today))
+                        .max(created),
+                )
             } else {
-                ("planifiee", None, created)
+                None
             };
-            insert.execute(params![
-                new_id(&mut rng, created),
-                self.agency.id,
-                eq.id,
-                self.technicians[tech as usize].id,
-                day(planned),
-                day(deadline),
-                status,
-                arrived.map(ts),
-                None::<Ts>,
-                None::<Day>,
-                None::<String>,
-                None::<String>,
-                ts(created),
-                ts(updated),
-            ])?;
+            self.writer.visit(&VisitSeed {
+                id: new_id(&mut rng, created),
+                equipment: eq.id,
+                technician: self.technicians[tech as usize].id,
+                planned_for: planned,
+                deadline,
+                after: chain.first().copied().filter(|last| *last < window_start),
+                arrived,
+                left: None,
+                signed_by: None,
+                observations: None,
+                created,
+            })?;
             self.counts.visits += 1;
         }
         Ok(())

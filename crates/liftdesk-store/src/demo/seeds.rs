@@ -1,6 +1,6 @@
 //! What the demo's plan hands to a writer: one seed per record it decides
 //! (a technician, an absence, a standby week, a client, a contact, a
-//! building, an equipment), and the `Writer` that turns each into stored
+//! building, an equipment, a visit), and the `Writer` that turns each into stored
 //! records. Two writers exist: the store's bulk statements
 //! (`demo::bulk`, every size; the large demo's only path) and the
 //! application layer's operations (`liftdesk-core`'s `services::demo`, the
@@ -150,6 +150,28 @@ pub struct EquipmentSeed<'a> {
     pub updated: DateTime<Utc>,
 }
 
+/// A maintenance visit: planned (`planifiee`), under way (`en_cours`,
+/// arrived) or done (`faite`, arrived, left, signed).
+pub struct VisitSeed<'a> {
+    pub id: Id,
+    pub equipment: Id,
+    pub technician: Id,
+    pub planned_for: NaiveDate,
+    /// The day its maintenance plan wanted it by.
+    pub deadline: NaiveDate,
+    /// The equipment's last visit before the demo's history begins, when
+    /// this visit is the first of the history: its deadline counts from it
+    /// (the operations restart the maintenance plan from that day).
+    pub after: Option<NaiveDate>,
+    pub arrived: Option<DateTime<Utc>>,
+    /// The departure, for a visit done (its day is the visit's).
+    pub left: Option<DateTime<Utc>>,
+    pub signed_by: Option<&'a str>,
+    pub observations: Option<&'a str>,
+    /// When it was planned.
+    pub created: DateTime<Utc>,
+}
+
 /// Stores the seeds of the demo's plan, agency by agency, inside the
 /// demo's one transaction.
 pub trait Writer {
@@ -162,4 +184,5 @@ pub trait Writer {
     fn contact(&mut self, seed: &ContactSeed) -> Result<()>;
     fn building(&mut self, seed: &BuildingSeed) -> Result<Id>;
     fn equipment(&mut self, seed: &EquipmentSeed) -> Result<Id>;
+    fn visit(&mut self, seed: &VisitSeed) -> Result<()>;
 }

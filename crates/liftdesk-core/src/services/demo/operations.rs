@@ -8,21 +8,25 @@
 //! The seeds the operations cannot write yet (buildings and equipment with
 //! their access instructions and maintenance plan) go to the bulk writer.
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 use crate::clock;
-use crate::domain::id::{AgencyId, ClientId, TechnicianId};
+use crate::domain::building::{AccessInput, BuildingInput};
+use crate::domain::id::{ClientId, EquipmentId, TechnicianId};
 use crate::domain::technician::TechnicianInput;
+use crate::error::AppError;
 use crate::principal::Principal;
 use crate::services::clients::{self, ClientInput, ContactInput};
-use crate::services::technicians;
+use crate::services::equipment::{self, NewEquipment};
+use crate::services::{planning, technicians, visits};
 use crate::store::Tx;
 use crate::store::agencies;
 use crate::store::demo::seeds::{
     AbsenceSeed, BuildingSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, OnCallSeed,
-    TechnicianSeed, Writer,
+    TechnicianSeed, VisitSeed, Writer,
 };
 use crate::store::demo::{Bulk, DemoAgency};
+use crate::store::equipment::IdentityRow;
 
 pub struct Operations<'a, 'c> {
     tx: &'a Tx<'c>,
@@ -147,12 +151,8 @@ impl Writer for Operations<'_, '_> {
 
     fn contact(&mut self, seed: &ContactSeed) -> Result<()> {
         let p = self.principal()?;
-        let agency_id: &AgencyId = p.agency_id()?;
-        let client =
-            crate::store::clients::find(self.tx, agency_id, &ClientId::new(seed.client.as_str()))?
-                .context("le contact d'un client absent")?;
         let input = ClientInput {
-            client_id: Some(client.client_ref),
+            client_id: Some(self.client_ref(seed.client)?),
             contacts: Some(vec![ContactInput {
                 nom: Some(seed.name.to_owned()),
                 email: seed.email.map(str::to_owned),
@@ -168,10 +168,141 @@ impl Writer for Operations<'_, '_> {
     }
 
     fn building(&mut self, seed: &BuildingSeed) -> Result<Id> {
-        self.bulk.building(seed)
+        let p = self.principal()?;
+        let client_ref = self.client_ref(seed.client)?;
+        let input = BuildingInput {
+            name: seed.name.map(str::to_owned),
+            address: Some(seed.address.to_owned()),
+            address_complement: seed.address_complement.map(str::to_owned),
+            postal_code: Some(seed.postal_code.to_owned()),
+            city: Some(seed.city.to_owned()),
+        };
+        let access = AccessInput {
+            instructions: serde_json::from_str(seed.access)?,
+            other: seed.access_other.map(str::to_owned),
+            digicode: seed.digicode.map(str::to_owned),
+            key_box: seed.key_box.map(str::to_owned),
+        };
+        let building = self
+            .tx
+            .at(seed.created, |tx| {
+                let building = equipment::create_building_in(tx, p, &input, Some(&client_ref))?;
+                equipment::set_building_access_in(tx, p, &building.id, &access)?;
+                Ok::<_, AppError>(building)
+            })
+            .with_context(|| format!("immeuble « {} »", seed.address))?;
+        Id::of_text(&building.id)
     }
 
     fn equipment(&mut self, seed: &EquipmentSeed) -> Result<Id> {
-        self.bulk.equipment(seed)
+        let p = self.principal()?;
+        let input = NewEquipment {
+            identity: IdentityRow {
+                number: Some(seed.number.to_owned()),
+                serial_number: seed.serial_number.map(str::to_owned),
+                equipment_type: Some(seed.eq_type.to_owned()),
+                subtype: Some(seed.subtype.to_owned()),
+                location: seed.location.map(str::to_owned),
+                maintenance_contract: seed.contract.map(str::to_owned),
+                contract_number: seed.contract_number.map(str::to_owned),
+                external_id: seed.external_id.map(str::to_owned),
+            },
+            building_id: Some(seed.building.as_str().to_owned()),
+            client_ref: Some(self.client_ref(seed.client)?),
+        };
+        let equipment = self
+            .tx
+            .at(seed.created, |tx| {
+                let equipment = equipment::create_in(tx, p, &input)?;
+                if seed.visit_interval_days != DEFAULT_INTERVAL_DAYS {
+                    planning::set_interval_in(
+                        tx,
+                        p,
+                        &equipment.id,
+                        seed.visit_interval_days,
+                        tx.now(),
+                    )?;
+                }
+                if let Some(start) = seed.plan_start {
+                    planning::set_plan_start_in(tx, p, &equipment.id, start)?;
+                }
+                Ok::<_, AppError>(equipment)
+            })
+            .with_context(|| format!("équipement {}", seed.number))?;
+        Id::of_text(equipment.id.as_str())
+    }
+
+    fn visit(&mut self, seed: &VisitSeed) -> Result<()> {
+        self.write_visit(seed)
     }
 }
+
+impl Operations<'_, '_> {
+    /// Plans a visit at `seed.created`; then the technician arrives and, for
+    /// a visit done, leaves with the signed report.
+    fn write_visit(&self, seed: &VisitSeed) -> Result<()> {
+        let p = self.principal()?;
+        let input = visits::CreateInput {
+            equipment_id: seed.equipment.as_str().to_owned(),
+            technician_id: Some(seed.technician.as_str().to_owned()),
+            planned_for: seed.planned_for.to_string(),
+        };
+        let equipment = EquipmentId::new(seed.equipment.as_str());
+        let id = self
+            .tx
+            .at(seed.created, |tx| {
+                if let Some(last) = seed.after {
+                    planning::set_plan_start_in(tx, p, &equipment, last)?;
+                }
+                let now = tx.now();
+                visits::create_in(tx, p, &input, clock::paris_local(now).date(), now)
+            })
+            .with_context(|| format!("visite du {}", seed.planned_for))?;
+        // The plan's deadline is the one the operations computed.
+        let planned = visits::get(self.tx, p.agency_id()?, &id)?;
+        if planned.deadline.as_deref() != Some(seed.deadline.to_string().as_str()) {
+            bail!(
+                "visite du {} : échéance {:?} calculée, {} prévue",
+                seed.planned_for,
+                planned.deadline,
+                seed.deadline
+            );
+        }
+        match (seed.arrived, seed.left) {
+            (Some(arrived), None) => {
+                let start = visits::StartInput {
+                    arrived_at: Some(clock::format_timestamp(arrived)),
+                };
+                self.tx
+                    .at(arrived, |tx| visits::start_in(tx, p, &id, &start, tx.now()))
+                    .with_context(|| format!("arrivée à la visite du {}", seed.planned_for))?;
+            }
+            (Some(arrived), Some(left)) => {
+                let report = visits::CompleteInput {
+                    arrived_at: Some(clock::format_timestamp(arrived)),
+                    left_at: Some(clock::format_timestamp(left)),
+                    signed_by: seed.signed_by.unwrap_or_default().to_owned(),
+                    observations: seed.observations.map(str::to_owned),
+                };
+                self.tx
+                    .at(left, |tx| {
+                        visits::complete_in(tx, p, &id, &report, tx.now())
+                    })
+                    .with_context(|| format!("clôture de la visite du {}", seed.planned_for))?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The reference (« clientId ») of the client the plan stored as `id`.
+    fn client_ref(&self, id: Id) -> Result<String> {
+        let agency_id = self.principal()?.agency_id()?;
+        let client = crate::store::clients::find(self.tx, agency_id, &ClientId::new(id.as_str()))?
+            .with_context(|| format!("client absent : {id:?}"))?;
+        Ok(client.client_ref)
+    }
+}
+
+/// The schema's days between two visits.
+const DEFAULT_INTERVAL_DAYS: i64 = 42;
