@@ -276,7 +276,8 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            let _ = writeln!(std::io::stderr(), "Erreur : {err}");
+            // With its causes: « seeding …: appel …: <the refusal> ».
+            let _ = writeln!(std::io::stderr(), "Erreur : {err:#}");
             ExitCode::FAILURE
         }
     }

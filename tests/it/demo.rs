@@ -419,6 +419,65 @@ fn the_small_demo_is_written_through_the_operations() {
             "SELECT COUNT(*) FROM equipment WHERE plan_start_on IS NOT NULL"
         )
     );
+    // Calls opened by their center's key or by the member who took them,
+    // assigned and moved by the dispatcher at the instants they bear.
+    let calls = count(&conn, "SELECT COUNT(*) FROM calls");
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM calls c JOIN audit_log a
+               ON a.object_id = c.id AND a.action = 'ouverture' AND a.at = c.created_at
+              AND a.actor_kind = CASE WHEN c.call_center_id IS NULL THEN 'account'
+                                      ELSE 'call_center_key' END"
+        ),
+        calls
+    );
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM calls c JOIN audit_log a
+               ON a.object_id = c.id AND a.action = 'affectation' AND a.at = c.assigned_at"
+        ),
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM calls WHERE assigned_at IS NOT NULL"
+        )
+    );
+    let resolved = count(&conn, "SELECT COUNT(*) FROM calls WHERE status = 'resolue'");
+    assert!(resolved > 40, "resolved calls: {resolved}");
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM calls c JOIN audit_log a
+               ON a.object_id = c.id AND a.action = 'changement_statut' AND a.at = c.resolved_at
+              AND json_extract(a.detail, '$.to') = 'resolue'"
+        ),
+        resolved
+    );
+    // Quotes written by their author, sent and answered at their dates.
+    let quotes = count(&conn, "SELECT COUNT(*) FROM quotes");
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM quotes q JOIN audit_log a
+               ON a.object_id = q.id AND a.object_type = 'quote' AND a.action = 'creation'
+              AND a.at = q.created_at"
+        ),
+        quotes
+    );
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM quotes q JOIN audit_log a
+               ON a.object_id = q.id AND a.action = 'acceptation' AND a.at = q.accepted_at"
+        ),
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM quotes WHERE status = 'accepte'"
+        )
+    );
+    // What happened in the demo's past reached no one: no event is queued.
+    assert_eq!(count(&conn, "SELECT COUNT(*) FROM outbox_events"), 0);
     let monthly = count(
         &conn,
         "SELECT COUNT(*) FROM equipment WHERE visit_interval_days = 30",

@@ -143,6 +143,17 @@ impl Principal {
         }
     }
 
+    /// A staff member acting on screen in one agency (`Door::App`).
+    pub fn staff_in(account: AccountRow, agency: AgencyRow) -> Self {
+        Self {
+            actor: Actor::Account(account.id.clone()),
+            account: Some(account),
+            agency: Some(agency.clone()),
+            scope: vec![agency],
+            door: Door::App,
+        }
+    }
+
     /// The call-center key acting in its agency (`Door::CallCenter`).
     pub fn call_center_key(credential_id: String, agency: AgencyRow) -> Self {
         Self {

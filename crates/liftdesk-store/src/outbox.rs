@@ -28,7 +28,7 @@ struct EventBody<'a> {
 }
 
 /// Records `event` about `object_id`, occurring now, and returns the outbox
-/// row's id. The body is serialised once, here, and stored as the exact bytes
+/// row's id (None for a step that writes history, see `record_event_at`). The body is serialised once, here, and stored as the exact bytes
 /// to send: `{"event","id","agency","equipment","status","occurredAt"}`.
 pub fn record_event(
     tx: &Tx,
@@ -37,7 +37,7 @@ pub fn record_event(
     object_id: &str,
     equipment_id: &EquipmentId,
     status: &str,
-) -> StoreResult<String> {
+) -> StoreResult<Option<String>> {
     record_event_at(
         tx,
         agency_id,
@@ -49,7 +49,9 @@ pub fn record_event(
     )
 }
 
-/// [`record_event`] at a given instant (the change's own timestamp).
+/// [`record_event`] at a given instant (the change's own timestamp). An
+/// event of a step that writes history (`Tx::writes_history`: the demo's
+/// past) is not queued: no subscription was there to receive it.
 pub fn record_event_at(
     tx: &Tx,
     agency_id: &AgencyId,
@@ -58,7 +60,10 @@ pub fn record_event_at(
     equipment_id: &EquipmentId,
     status: &str,
     at: DateTime<Utc>,
-) -> StoreResult<String> {
+) -> StoreResult<Option<String>> {
+    if tx.writes_history() {
+        return Ok(None);
+    }
     let equipment_id = equipment_id.as_str();
     let id = insert_event(
         tx,
@@ -70,7 +75,7 @@ pub fn record_event_at(
         at,
     )?;
     webhooks::fan_out(tx, agency_id, event, &id, &clock::format_timestamp(at))?;
-    Ok(id)
+    Ok(Some(id))
 }
 
 /// The event `ping` of `POST /webhooks/{id}/test`: the subscription as `id`,

@@ -89,6 +89,8 @@ impl Conn {
 pub struct Tx<'c> {
     inner: Transaction<'c>,
     now: Cell<DateTime<Utc>>,
+    /// When the transaction began: its time outside `Tx::at`.
+    began: DateTime<Utc>,
 }
 
 impl<'c> Tx<'c> {
@@ -98,6 +100,7 @@ impl<'c> Tx<'c> {
         Ok(Tx {
             inner: conn.transaction_with_behavior(TransactionBehavior::Immediate)?,
             now: Cell::new(now),
+            began: now,
         })
     }
 
@@ -121,6 +124,13 @@ impl<'c> Tx<'c> {
         let result = step(self);
         self.now.set(own);
         result
+    }
+
+    /// Whether the step running writes history: it runs `at` an instant
+    /// before the transaction began (the demo's past). What happened then
+    /// reached no one: the outbox queues no event for it.
+    pub fn writes_history(&self) -> bool {
+        self.now.get() < self.began
     }
 
     pub fn commit(self) -> StoreResult<()> {
@@ -214,9 +224,11 @@ mod tests {
         store.write_blocking(|tx| -> Result<(), StoreError> {
             let own = tx.now();
             assert_ne!(own, past);
-            let seen = tx.at(past, |tx| (tx.now(), tx.now_text()));
-            assert_eq!(seen, (past, "2024-05-06T07:08:09.000Z".to_owned()));
+            assert!(!tx.writes_history());
+            let seen = tx.at(past, |tx| (tx.now(), tx.now_text(), tx.writes_history()));
+            assert_eq!(seen, (past, "2024-05-06T07:08:09.000Z".to_owned(), true));
             assert_eq!(tx.now(), own);
+            assert!(!tx.writes_history());
             Ok(())
         })
     }

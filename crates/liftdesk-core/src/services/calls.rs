@@ -23,7 +23,7 @@ use crate::store::calls::{
     StatusFilter,
 };
 use crate::store::equipment::EquipmentRow;
-use crate::store::{Store, equipment, new_id, outbox, technicians};
+use crate::store::{Store, Tx, equipment, new_id, outbox, technicians};
 use crate::text::fold;
 
 /// `reference`: 1 to 120 characters.
@@ -151,79 +151,11 @@ pub async fn open_from_call_center(
     input: CenterCallInput,
 ) -> AppResult<Opened> {
     let agency_id = p.agency_id()?.to_owned();
-    let credential_id = p.call_center_credential()?.to_owned();
-    p.require(Capability::Change)?;
-    check_reference(&input.reference)?;
-    if input.equipment.trim().is_empty() {
-        return Err(AppError::unprocessable(
-            "Le champ « equipement » est obligatoire : le numéro de l'appareil dans le parc de l'agence.",
-        ));
-    }
-    let call_type = check_type(&input.call_type)?;
-    let description = check_description(&input.description)?;
-    let caller = check_caller(input.caller.as_deref())?;
-    let now = store.now();
-    let received_at = check_received_at(input.received_at.as_deref(), now)?;
-    let (agency, center, actor) = (
-        agency_id.clone(),
-        call_center_id.to_owned(),
-        p.actor.clone(),
-    );
-    let reference = input.reference;
-    let number = input.equipment;
-    let opened = store
-        .write(move |tx| -> AppResult<(Opened, String)> {
-            let equipment = equipment::find_by_number(tx, &agency, &number)?
-                .ok_or_else(|| {
-                    AppError::unprocessable(format!(
-                        "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
-                    ))
-                })?;
-            let id = CallId::new(new_id());
-            let now_text = clock::format_timestamp(now);
-            let created = store::insert_from_center(
-                tx,
-                &NewCenterCall {
-                    id: &id,
-                    agency_id: agency.as_str(),
-                    call_center_id: &center,
-                    credential_id: &credential_id,
-                    reference: &reference,
-                    equipment_id: &equipment.id,
-                    call_type,
-                    description: &description,
-                    caller: caller.as_deref(),
-                    received_at: &clock::format_timestamp(received_at),
-                    now: &now_text,
-                },
-            )?;
-            if created {
-                audit::record(
-                    tx,
-                    AuditEntry {
-                        agency_id: Some(agency.as_str()),
-                        actor: &actor,
-                        action: "ouverture",
-                        object_type: "call",
-                        object_id: Some(id.as_str()),
-                        detail: Some(json!({
-                            "reference": reference,
-                            "callCenter": center,
-                            "equipment": equipment.id,
-                            "type": call_type.as_str(),
-                            "urgence": call_type.is_emergency(),
-                        })),
-                    },
-                )?;
-            }
-            let call = store::get_by_center_reference(tx, &agency, &center, &reference)?
-                .ok_or_else(|| {
-                    anyhow::anyhow!("appel {reference} introuvable juste après son ouverture")
-                })?;
-            Ok((Opened { call, created }, equipment_label(&equipment)))
-        })
+    let call_type = check_center_call(p, &input, store.now())?.0;
+    let (writer, center) = (p.clone(), call_center_id.to_owned());
+    let (opened, equipment) = store
+        .write(move |tx| open_from_call_center_in(tx, &writer, &center, &input))
         .await?;
-    let (opened, equipment) = opened;
     if opened.created {
         notices.publish(Notice::CallReceived {
             agency_id: agency_id.clone().into_string(),
@@ -243,6 +175,90 @@ pub async fn open_from_call_center(
         });
     }
     Ok(opened)
+}
+
+/// A call center's call checked at `now`: its type, description, caller
+/// and reception time.
+fn check_center_call(
+    p: &Principal,
+    input: &CenterCallInput,
+    now: DateTime<Utc>,
+) -> AppResult<(CallType, String, Option<String>, DateTime<Utc>)> {
+    p.agency_id()?;
+    p.call_center_credential()?;
+    p.require(Capability::Change)?;
+    check_reference(&input.reference)?;
+    if input.equipment.trim().is_empty() {
+        return Err(AppError::unprocessable(
+            "Le champ « equipement » est obligatoire : le numéro de l'appareil dans le parc de l'agence.",
+        ));
+    }
+    let call_type = check_type(&input.call_type)?;
+    let description = check_description(&input.description)?;
+    let caller = check_caller(input.caller.as_deref())?;
+    let received_at = check_received_at(input.received_at.as_deref(), now)?;
+    Ok((call_type, description, caller, received_at))
+}
+
+/// [`open_from_call_center`]'s step in `tx`, at its time: the call opened
+/// (or found again) and its equipment as the shell's notice names it.
+pub fn open_from_call_center_in(
+    tx: &Tx,
+    p: &Principal,
+    call_center_id: &str,
+    input: &CenterCallInput,
+) -> AppResult<(Opened, String)> {
+    let now = tx.now();
+    let (call_type, description, caller, received_at) = check_center_call(p, input, now)?;
+    let agency = p.agency_id()?;
+    let credential_id = p.call_center_credential()?;
+    let (reference, number) = (&input.reference, &input.equipment);
+    let equipment = equipment::find_by_number(tx, agency, number)?.ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
+        ))
+    })?;
+    let id = CallId::new(new_id());
+    let now_text = clock::format_timestamp(now);
+    let created = store::insert_from_center(
+        tx,
+        &NewCenterCall {
+            id: &id,
+            agency_id: agency.as_str(),
+            call_center_id,
+            credential_id,
+            reference,
+            equipment_id: &equipment.id,
+            call_type,
+            description: &description,
+            caller: caller.as_deref(),
+            received_at: &clock::format_timestamp(received_at),
+            now: &now_text,
+        },
+    )?;
+    if created {
+        audit::record(
+            tx,
+            AuditEntry {
+                agency_id: Some(agency.as_str()),
+                actor: &p.actor,
+                action: "ouverture",
+                object_type: "call",
+                object_id: Some(id.as_str()),
+                detail: Some(json!({
+                    "reference": reference,
+                    "callCenter": call_center_id,
+                    "equipment": equipment.id,
+                    "type": call_type.as_str(),
+                    "urgence": call_type.is_emergency(),
+                })),
+            },
+        )?;
+    }
+    let call = store::get_by_center_reference(tx, agency, call_center_id, reference)?.ok_or_else(
+        || anyhow::anyhow!("appel {reference} introuvable juste après son ouverture"),
+    )?;
+    Ok((Opened { call, created }, equipment_label(&equipment)))
 }
 
 /// « ASC-42 — Résidence Les Tilleuls, 12 rue des Lilas, 69003 Lyon » for
@@ -299,71 +315,14 @@ pub async fn open_at_agency(
     p: &Principal,
     input: AgencyCallInput,
 ) -> AppResult<OpenedAtAgency> {
-    let agency_id = p.agency_id()?;
-    let account_id = &p.account()?.id;
-    p.require(Capability::Change)?;
-    let actor = p.actor.clone();
-    if input.equipment.trim().is_empty() {
-        return Err(AppError::unprocessable(
-            "Le champ « equipement » est obligatoire : le numéro de l'appareil dans le parc de l'agence.",
-        ));
-    }
-    let call_type = check_type(&input.call_type)?;
-    let description = check_description(&input.description)?;
-    let caller = check_caller(input.caller.as_deref())?;
-    let now = store.now();
-    let received_at = check_received_at(input.received_at.as_deref(), now)?;
-    let (agency, account) = (agency_id.to_owned(), account_id.to_owned());
-    let number = input.equipment;
+    let agency_id = p.agency_id()?.to_owned();
+    let call_type = check_agency_call(p, &input, store.now())?.0;
+    let writer = p.clone();
     let opened = store
-        .write(move |tx| -> AppResult<OpenedAtAgency> {
-            let equipment = equipment::find_by_number(tx, &agency, &number)?.ok_or_else(|| {
-                AppError::unprocessable(format!(
-                    "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
-                ))
-            })?;
-            let year = clock::paris_local(received_at).format("%Y").to_string();
-            let reference = store::next_agency_reference(tx, &agency, &year)?;
-            let id = CallId::new(new_id());
-            store::insert_at_agency(
-                tx,
-                &NewAgencyCall {
-                    id: &id,
-                    agency_id: agency.as_str(),
-                    created_by: &account,
-                    reference: &reference,
-                    equipment_id: &equipment.id,
-                    call_type,
-                    description: &description,
-                    caller: caller.as_deref(),
-                    received_at: &clock::format_timestamp(received_at),
-                    now: &clock::format_timestamp(now),
-                },
-            )?;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency.as_str()),
-                    actor: &actor,
-                    action: "ouverture",
-                    object_type: "call",
-                    object_id: Some(id.as_str()),
-                    detail: Some(json!({
-                        "reference": reference,
-                        "equipment": equipment.id,
-                        "type": call_type.as_str(),
-                        "urgence": call_type.is_emergency(),
-                    })),
-                },
-            )?;
-            Ok(OpenedAtAgency {
-                id: id.into_string(),
-                reference,
-            })
-        })
+        .write(move |tx| open_at_agency_in(tx, &writer, &input))
         .await?;
     feed.publish(CallEvent {
-        agency_id: agency_id.to_owned().into_string(),
+        agency_id: agency_id.into_string(),
         change: CallChange::Ouvert,
         id: opened.id.clone(),
         reference: opened.reference.clone(),
@@ -372,6 +331,84 @@ pub async fn open_at_agency(
         urgence: call_type.is_emergency(),
     });
     Ok(opened)
+}
+
+/// A call taken at the agency checked at `now`: its type, description,
+/// caller and reception time.
+fn check_agency_call(
+    p: &Principal,
+    input: &AgencyCallInput,
+    now: DateTime<Utc>,
+) -> AppResult<(CallType, String, Option<String>, DateTime<Utc>)> {
+    p.agency_id()?;
+    p.account()?;
+    p.require(Capability::Change)?;
+    if input.equipment.trim().is_empty() {
+        return Err(AppError::unprocessable(
+            "Le champ « equipement » est obligatoire : le numéro de l'appareil dans le parc de l'agence.",
+        ));
+    }
+    let call_type = check_type(&input.call_type)?;
+    let description = check_description(&input.description)?;
+    let caller = check_caller(input.caller.as_deref())?;
+    let received_at = check_received_at(input.received_at.as_deref(), now)?;
+    Ok((call_type, description, caller, received_at))
+}
+
+/// [`open_at_agency`]'s step in `tx`, at its time.
+pub fn open_at_agency_in(
+    tx: &Tx,
+    p: &Principal,
+    input: &AgencyCallInput,
+) -> AppResult<OpenedAtAgency> {
+    let now = tx.now();
+    let (call_type, description, caller, received_at) = check_agency_call(p, input, now)?;
+    let agency = p.agency_id()?;
+    let account = &p.account()?.id;
+    let number = &input.equipment;
+    let equipment = equipment::find_by_number(tx, agency, number)?.ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
+        ))
+    })?;
+    let year = clock::paris_local(received_at).format("%Y").to_string();
+    let reference = store::next_agency_reference(tx, agency, &year)?;
+    let id = CallId::new(new_id());
+    store::insert_at_agency(
+        tx,
+        &NewAgencyCall {
+            id: &id,
+            agency_id: agency.as_str(),
+            created_by: account,
+            reference: &reference,
+            equipment_id: &equipment.id,
+            call_type,
+            description: &description,
+            caller: caller.as_deref(),
+            received_at: &clock::format_timestamp(received_at),
+            now: &clock::format_timestamp(now),
+        },
+    )?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency.as_str()),
+            actor: &p.actor,
+            action: "ouverture",
+            object_type: "call",
+            object_id: Some(id.as_str()),
+            detail: Some(json!({
+                "reference": reference,
+                "equipment": equipment.id,
+                "type": call_type.as_str(),
+                "urgence": call_type.is_emergency(),
+            })),
+        },
+    )?;
+    Ok(OpenedAtAgency {
+        id: id.into_string(),
+        reference,
+    })
 }
 
 /// The call `reference` opened by this center (None for another center's).
@@ -411,73 +448,82 @@ pub async fn assign(
     call_id: &CallId,
     input: AssignInput,
 ) -> AppResult<()> {
+    p.agency_id()?;
+    p.require(Capability::Change)?;
+    let (writer, call_id) = (p.clone(), call_id.to_owned());
+    let event = store
+        .write(move |tx| assign_in(tx, &writer, &call_id, &input))
+        .await?;
+    feed.publish(event);
+    Ok(())
+}
+
+/// [`assign`]'s step in `tx`, at its time: the board's event to publish.
+pub fn assign_in(
+    tx: &Tx,
+    p: &Principal,
+    call_id: &CallId,
+    input: &AssignInput,
+) -> AppResult<CallEvent> {
     let agency_id = p.agency_id()?;
     p.require(Capability::Change)?;
-    let actor = p.actor.clone();
     if input.technician_id.trim().is_empty() {
         return Err(AppError::unprocessable(
             "Le champ « technicianId » est obligatoire.",
         ));
     }
-    let (agency_id, call_id) = (agency_id.to_owned(), call_id.to_owned());
-    let event = store
-        .write(move |tx| -> AppResult<CallEvent> {
-            let row = store::get_in_agency(tx, &agency_id, &call_id)?.ok_or_else(not_found)?;
-            let status = row.status;
-            call::can_assign(status).map_err(|err| AppError::unprocessable(err.to_string()))?;
-            let technician_id = TechnicianId::new(input.technician_id.as_str());
-            let name = technicians::active_name_in_agency(tx, &agency_id, &technician_id)?
-                .ok_or_else(|| {
-                    AppError::unprocessable(format!(
-                        "Technicien introuvable dans cette agence : « {} ».",
-                        input.technician_id
-                    ))
-                })?;
-            if let Some(given) = input.technician_name.as_deref()
-                && !given.trim().is_empty()
-                && given.trim().to_lowercase() != name.trim().to_lowercase()
-            {
-                return Err(AppError::unprocessable(format!(
-                    "Le champ « technician » (« {} ») ne correspond pas au technicien désigné par « technicianId » : « {name} ».",
-                    given.trim()
-                )));
-            }
-            let now = tx.now();
-            let team = roster::roster(tx, &agency_id, now, clock::paris_local(now).date())?;
-            if let Some(member) = team.iter().find(|t| t.id == input.technician_id)
-                && let Some(reason) = unavailability(member)
-            {
-                return Err(AppError::unprocessable(reason));
-            }
-            store::set_technician(tx, &call_id, &technician_id, &clock::format_timestamp(now))?;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &actor,
-                    action: "affectation",
-                    object_type: "call",
-                    object_id: Some(call_id.as_str()),
-                    detail: Some(json!({
-                        "technician": input.technician_id,
-                        "previousTechnician": row.technician_id,
-                        "status": status.as_str(),
-                    })),
-                },
-            )?;
-            Ok(CallEvent {
-                agency_id: agency_id.clone().into_string(),
-                change: CallChange::Affecte,
-                id: call_id.to_string(),
-                reference: row.reference,
-                statut: row.status,
-                urgence: row.call_type.is_emergency(),
-                call_type: row.call_type,
-            })
-        })
-        .await?;
-    feed.publish(event);
-    Ok(())
+    let row = store::get_in_agency(tx, agency_id, call_id)?.ok_or_else(not_found)?;
+    let status = row.status;
+    call::can_assign(status).map_err(|err| AppError::unprocessable(err.to_string()))?;
+    let technician_id = TechnicianId::new(input.technician_id.as_str());
+    let name =
+        technicians::active_name_in_agency(tx, agency_id, &technician_id)?.ok_or_else(|| {
+            AppError::unprocessable(format!(
+                "Technicien introuvable dans cette agence : « {} ».",
+                input.technician_id
+            ))
+        })?;
+    if let Some(given) = input.technician_name.as_deref()
+        && !given.trim().is_empty()
+        && given.trim().to_lowercase() != name.trim().to_lowercase()
+    {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « technician » (« {} ») ne correspond pas au technicien désigné par « technicianId » : « {name} ».",
+            given.trim()
+        )));
+    }
+    let now = tx.now();
+    let team = roster::roster(tx, agency_id, now, clock::paris_local(now).date())?;
+    if let Some(member) = team.iter().find(|t| t.id == input.technician_id)
+        && let Some(reason) = unavailability(member)
+    {
+        return Err(AppError::unprocessable(reason));
+    }
+    store::set_technician(tx, call_id, &technician_id, &clock::format_timestamp(now))?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &p.actor,
+            action: "affectation",
+            object_type: "call",
+            object_id: Some(call_id.as_str()),
+            detail: Some(json!({
+                "technician": input.technician_id,
+                "previousTechnician": row.technician_id,
+                "status": status.as_str(),
+            })),
+        },
+    )?;
+    Ok(CallEvent {
+        agency_id: agency_id.to_owned().into_string(),
+        change: CallChange::Affecte,
+        id: call_id.to_string(),
+        reference: row.reference,
+        statut: row.status,
+        urgence: row.call_type.is_emergency(),
+        call_type: row.call_type,
+    })
 }
 
 /// Why a technician cannot take a call now (absent today, or in the safety
@@ -543,88 +589,100 @@ pub async fn change_status(
     call_id: &CallId,
     target: &str,
 ) -> AppResult<()> {
-    let agency_id = p.agency_id()?;
+    p.agency_id()?;
     p.require(Capability::Change)?;
-    let actor = p.actor.clone();
-    let to = CallStatus::parse(target).ok_or_else(|| {
+    let to = check_status(target)?;
+    let (writer, call_id) = (p.clone(), call_id.to_owned());
+    let event = store
+        .write(move |tx| change_status_in(tx, &writer, &call_id, to))
+        .await?;
+    feed.publish(event);
+    Ok(())
+}
+
+/// The status `target` names: 422 listing the statuses otherwise.
+pub fn check_status(target: &str) -> AppResult<CallStatus> {
+    CallStatus::parse(target).ok_or_else(|| {
         AppError::unprocessable(format!(
             "Le champ « statut » doit valoir {} (reçu : « {target} »).",
             CallStatus::CODES.join(", ")
         ))
-    })?;
-    let (agency_id, call_id) = (agency_id.to_owned(), call_id.to_owned());
-    let event = store
-        .write(move |tx| -> AppResult<CallEvent> {
-            let row = store::get_in_agency(tx, &agency_id, &call_id)?.ok_or_else(not_found)?;
-            let from = row.status;
-            let refused = |err: crate::domain::error::TransitionError| {
-                AppError::unprocessable(err.to_string())
-            };
-            let change = call::transition(from, to).map_err(refused)?;
-            change
-                .check_technician(row.technician_id.is_some())
-                .map_err(refused)?;
-            let now = tx.now();
-            let applied = store::set_status(
-                tx,
-                &StatusChange {
-                    id: &call_id,
-                    from,
-                    to,
-                    arrived: change.sets_arrived_at,
-                    resolved: change.sets_resolved_at,
-                    en_route: to == CallStatus::EnRoute,
-                    stopped: to == CallStatus::ALArret,
-                    now: &clock::format_timestamp(now),
-                },
-            )?;
-            if !applied {
-                return Err(
-                    anyhow::anyhow!("statut de l'appel {call_id} changé entre-temps").into(),
-                );
-            }
-            let event = if change.emits_closed_event {
-                Some(outbox::record_event_at(
-                    tx,
-                    &agency_id,
-                    call::CLOSED_EVENT,
-                    call_id.as_str(),
-                    &row.equipment_id,
-                    to.as_str(),
-                    now,
-                )?)
-            } else {
-                None
-            };
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &actor,
-                    action: "changement_statut",
-                    object_type: "call",
-                    object_id: Some(call_id.as_str()),
-                    detail: Some(json!({
-                        "reference": row.reference,
-                        "from": from.as_str(),
-                        "to": to.as_str(),
-                        "event": event,
-                    })),
-                },
-            )?;
-            Ok(CallEvent {
-                agency_id: agency_id.clone().into_string(),
-                change: CallChange::Statut,
-                id: call_id.to_string(),
-                reference: row.reference,
-                statut: to,
-                urgence: row.call_type.is_emergency(),
-                call_type: row.call_type,
-            })
-        })
-        .await?;
-    feed.publish(event);
-    Ok(())
+    })
+}
+
+/// [`change_status`]'s step in `tx`, at its time: the board's event to
+/// publish.
+pub fn change_status_in(
+    tx: &Tx,
+    p: &Principal,
+    call_id: &CallId,
+    to: CallStatus,
+) -> AppResult<CallEvent> {
+    let agency_id = p.agency_id()?;
+    p.require(Capability::Change)?;
+    let row = store::get_in_agency(tx, agency_id, call_id)?.ok_or_else(not_found)?;
+    let from = row.status;
+    let refused =
+        |err: crate::domain::error::TransitionError| AppError::unprocessable(err.to_string());
+    let change = call::transition(from, to).map_err(refused)?;
+    change
+        .check_technician(row.technician_id.is_some())
+        .map_err(refused)?;
+    let now = tx.now();
+    let applied = store::set_status(
+        tx,
+        &StatusChange {
+            id: call_id,
+            from,
+            to,
+            arrived: change.sets_arrived_at,
+            resolved: change.sets_resolved_at,
+            en_route: to == CallStatus::EnRoute,
+            stopped: to == CallStatus::ALArret,
+            now: &clock::format_timestamp(now),
+        },
+    )?;
+    if !applied {
+        return Err(anyhow::anyhow!("statut de l'appel {call_id} changé entre-temps").into());
+    }
+    let event = if change.emits_closed_event {
+        outbox::record_event_at(
+            tx,
+            agency_id,
+            call::CLOSED_EVENT,
+            call_id.as_str(),
+            &row.equipment_id,
+            to.as_str(),
+            now,
+        )?
+    } else {
+        None
+    };
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &p.actor,
+            action: "changement_statut",
+            object_type: "call",
+            object_id: Some(call_id.as_str()),
+            detail: Some(json!({
+                "reference": row.reference,
+                "from": from.as_str(),
+                "to": to.as_str(),
+                "event": event,
+            })),
+        },
+    )?;
+    Ok(CallEvent {
+        agency_id: agency_id.to_owned().into_string(),
+        change: CallChange::Statut,
+        id: call_id.to_string(),
+        reference: row.reference,
+        statut: to,
+        urgence: row.call_type.is_emergency(),
+        call_type: row.call_type,
+    })
 }
 
 // -- History ----------------------------------------------------------------
@@ -695,8 +753,8 @@ fn actor_name(row: &audit::AuditRow) -> ActorName {
 
 /// The timeline of a call of the agency, oldest first: its reception, each
 /// assignment and status change with who made it (the audit log), and, for
-/// a step the log does not hold (calls recorded before it, the demo's
-/// history), the time the call row keeps, without an author.
+/// a step the log does not hold (calls recorded before it, the large
+/// demo's bulk rows), the time the call row keeps, without an author.
 pub fn history(
     conn: &crate::store::Conn,
     agency_id: &AgencyId,

@@ -159,6 +159,13 @@ pub async fn create(store: &Store, p: &Principal, input: NewQuoteInput) -> AppRe
         .await
 }
 
+/// [`create`]'s step in `tx`, at its time.
+pub fn create_in(tx: &Tx, p: &Principal, input: NewQuoteInput) -> AppResult<String> {
+    p.require(Capability::Change)?;
+    let quote = check_new(input)?;
+    insert_draft(tx, p.agency_id()?, &quote, &Author::of(p))
+}
+
 /// Object of the repair quote offered on repeat breakdowns.
 pub const REPAIR_QUOTE_OBJECT: &str = "Réparation suite à pannes répétées";
 /// Calls read to find repeat breakdowns (a safety bound).
@@ -275,70 +282,72 @@ pub async fn get(store: &Store, p: &Principal, id: &QuoteId) -> AppResult<QuoteD
 /// same transaction.
 pub async fn act(store: &Store, p: &Principal, id: &QuoteId, action: QuoteAction) -> AppResult<()> {
     p.require(Capability::Change)?;
+    p.agency_id()?;
+    let (p, id) = (p.clone(), id.to_owned());
+    store.write(move |tx| act_in(tx, &p, &id, action)).await
+}
+
+/// [`act`]'s step in `tx`, at its time.
+pub fn act_in(tx: &Tx, p: &Principal, id: &QuoteId, action: QuoteAction) -> AppResult<()> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
-    let author = Author::of(p);
-    let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
-    store
-        .write(move |tx| {
-            let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
-            let status = row.status;
-            let next = quote::transition(status, action)
-                .map_err(|err| AppError::unprocessable(err.to_string()))?;
-            let stamp = match action {
-                QuoteAction::Send => Stamp::Sent,
-                QuoteAction::Accept => Stamp::Accepted,
-                QuoteAction::Refuse => Stamp::Refused,
-            };
-            let now = tx.now();
-            let changed = store::set_status(
-                tx,
-                &id,
-                status.as_str(),
-                next.status.as_str(),
-                stamp,
-                &clock::format_timestamp(now),
-            )?;
-            if !changed {
-                return Err(anyhow::anyhow!("statut du devis {id} changé entre-temps").into());
-            }
-            let event = if next.emits_accepted_event {
-                Some(outbox::record_event_at(
-                    tx,
-                    &agency_id,
-                    quote::ACCEPTED_EVENT,
-                    id.as_str(),
-                    &row.equipment_id,
-                    next.status.as_str(),
-                    now,
-                )?)
-            } else {
-                None
-            };
-            let reminder = action == QuoteAction::Send && status == QuoteStatus::Envoye;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &author.actor,
-                    action: match action {
-                        QuoteAction::Send if reminder => "relance",
-                        QuoteAction::Send => "envoi",
-                        QuoteAction::Accept => "acceptation",
-                        QuoteAction::Refuse => "refus",
-                    },
-                    object_type: "quote",
-                    object_id: Some(id.as_str()),
-                    detail: Some(json!({
-                        "number": row.number,
-                        "from": status.as_str(),
-                        "to": next.status.as_str(),
-                        "event": event,
-                    })),
-                },
-            )?;
-            Ok(())
-        })
-        .await
+    let row = store::get(tx, agency_id, id)?.ok_or_else(not_found)?;
+    let status = row.status;
+    let next = quote::transition(status, action)
+        .map_err(|err| AppError::unprocessable(err.to_string()))?;
+    let stamp = match action {
+        QuoteAction::Send => Stamp::Sent,
+        QuoteAction::Accept => Stamp::Accepted,
+        QuoteAction::Refuse => Stamp::Refused,
+    };
+    let now = tx.now();
+    let changed = store::set_status(
+        tx,
+        id,
+        status.as_str(),
+        next.status.as_str(),
+        stamp,
+        &clock::format_timestamp(now),
+    )?;
+    if !changed {
+        return Err(anyhow::anyhow!("statut du devis {id} changé entre-temps").into());
+    }
+    let event = if next.emits_accepted_event {
+        outbox::record_event_at(
+            tx,
+            agency_id,
+            quote::ACCEPTED_EVENT,
+            id.as_str(),
+            &row.equipment_id,
+            next.status.as_str(),
+            now,
+        )?
+    } else {
+        None
+    };
+    let reminder = action == QuoteAction::Send && status == QuoteStatus::Envoye;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &p.actor,
+            action: match action {
+                QuoteAction::Send if reminder => "relance",
+                QuoteAction::Send => "envoi",
+                QuoteAction::Accept => "acceptation",
+                QuoteAction::Refuse => "refus",
+            },
+            object_type: "quote",
+            object_id: Some(id.as_str()),
+            detail: Some(json!({
+                "number": row.number,
+                "from": status.as_str(),
+                "to": next.status.as_str(),
+                "event": event,
+            })),
+        },
+    )?;
+    Ok(())
 }
 
 /// The quote list's filters as received.

@@ -209,7 +209,7 @@ pub fn submit_at(
     }
 
     let event_id = if change.emits_finished_event {
-        Some(outbox::record_event_at(
+        outbox::record_event_at(
             tx,
             agency_id,
             domain::FINISHED_EVENT,
@@ -217,7 +217,7 @@ pub fn submit_at(
             &survey.equipment_id,
             change.to.as_str(),
             now,
-        )?)
+        )?
     } else {
         None
     };

@@ -7,8 +7,8 @@
 use anyhow::Result;
 
 use super::seeds::{
-    AbsenceSeed, BuildingSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, OnCallSeed,
-    TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, OnCallSeed,
+    QuoteSeed, TechnicianSeed, VisitSeed, Writer,
 };
 use super::{DemoAgency, day, ts};
 use crate::Tx;
@@ -39,7 +39,7 @@ impl Writer for Bulk<'_, '_> {
             .prepare_cached(
                 "INSERT INTO technicians (id, agency_id, account_id, name, sectors, phone, rest_hours,
                                           daily_capacity, active, created_at)
-                 VALUES (?1, ?2, NULL, ?3, ?4, ?5, 11, ?6, ?7, ?8)",
+                 VALUES (?1, ?2, NULL, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?
             .execute(params![
                 seed.id,
@@ -47,6 +47,7 @@ impl Writer for Bulk<'_, '_> {
                 seed.name,
                 seed.sectors,
                 seed.phone,
+                liftdesk_domain::technician::DEFAULT_REST_HOURS,
                 seed.daily_capacity,
                 seed.active,
                 ts(seed.created),
@@ -221,5 +222,98 @@ impl Writer for Bulk<'_, '_> {
                 ts(updated),
             ])?;
         Ok(())
+    }
+
+    fn call(&mut self, seed: &CallSeed) -> Result<()> {
+        let updated = [
+            seed.assigned,
+            seed.en_route,
+            seed.arrived,
+            seed.stopped,
+            seed.resolved,
+        ]
+        .into_iter()
+        .flatten()
+        .max()
+        .unwrap_or(seed.created);
+        self.tx
+            .prepare_cached(
+                "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference,
+                                    equipment_id, type, description, caller, received_at, status,
+                                    technician_id, assigned_at, en_route_at, arrived_at,
+                                    stopped_at, resolved_at, created_by, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                         ?17, ?18, ?19, ?20)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.call_center,
+                seed.credential,
+                seed.reference,
+                seed.equipment,
+                seed.kind,
+                seed.description,
+                seed.caller,
+                ts(seed.received),
+                seed.status,
+                seed.technician,
+                seed.assigned.map(ts),
+                seed.en_route.map(ts),
+                seed.arrived.map(ts),
+                seed.stopped.map(ts),
+                seed.resolved.map(ts),
+                seed.created_by,
+                ts(seed.created),
+                ts(updated),
+            ])?;
+        Ok(())
+    }
+
+    fn quote(&mut self, seed: &QuoteSeed) -> Result<Id> {
+        let updated = seed
+            .accepted
+            .or(seed.refused)
+            .or(seed.sent)
+            .unwrap_or(seed.created);
+        self.tx
+            .prepare_cached(
+                "INSERT INTO quotes (id, agency_id, equipment_id, number, origin, object, status,
+                                     created_by, sent_at, accepted_at, refused_at, created_at,
+                                     updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.equipment,
+                seed.number,
+                seed.origin,
+                seed.object,
+                seed.status,
+                seed.created_by,
+                seed.sent.map(ts),
+                seed.accepted.map(ts),
+                seed.refused.map(ts),
+                ts(seed.created),
+                ts(updated),
+            ])?;
+        let mut insert_row = self.tx.prepare_cached(
+            "INSERT INTO quote_rows (id, quote_id, position, label, quantity_milli,
+                                     unit_price_cents, vat_rate_bp)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        for (position, row) in seed.rows.iter().enumerate() {
+            insert_row.execute(params![
+                row.id,
+                seed.id,
+                position as i64 + 1,
+                row.label,
+                row.quantity_milli,
+                row.unit_price_cents,
+                row.vat_rate_bp,
+            ])?;
+        }
+        Ok(seed.id)
     }
 }

@@ -35,8 +35,8 @@ use liftdesk_domain::money::Cents;
 use liftdesk_domain::quote::QuoteStatus;
 use liftdesk_domain::survey::SurveyStatus;
 use seeds::{
-    AbsenceSeed, BuildingSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, OnCallSeed,
-    TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, LineSeed,
+    OnCallSeed, QuoteSeed, TechnicianSeed, VisitSeed, Writer,
 };
 
 // ---------------------------------------------------------------------------
@@ -3527,13 +3527,27 @@ impl AgencySeeder<'_, '_> {
         {
             return Some(tech);
         }
+        // Assigned within 20 minutes: someone not resting then either.
+        let assigned_by = at + Duration::minutes(20);
         std::iter::once(eq.home_tech)
             .chain(self.sector_techs[eq.sector as usize].iter().copied())
             .chain(0..self.technicians.len() as u32)
             .find(|&t| {
                 let technician = &self.technicians[t as usize];
-                technician.active && !technician.absent_on(date)
+                technician.active
+                    && !technician.absent_on(date)
+                    && !self.resting(t, at)
+                    && !self.resting(t, assigned_by)
             })
+    }
+
+    /// Whether `tech` is in his safety rest at `at`: within the 11 hours
+    /// after a standby period of his ended, and not on standby again.
+    fn resting(&self, tech: u32, at: DateTime<Utc>) -> bool {
+        let rest = Duration::hours(liftdesk_domain::technician::DEFAULT_REST_HOURS);
+        let mine = || self.on_call.iter().filter(|(_, _, t)| *t == tech);
+        mine().any(|(_, end, _)| *end <= at && at < *end + rest)
+            && !mine().any(|(start, end, _)| *start <= at && at < *end)
     }
 
     fn seed_calls(&mut self) -> Result<()> {
@@ -3605,14 +3619,6 @@ impl AgencySeeder<'_, '_> {
         // References follow reception order.
         plans.sort_by_key(|plan| plan.received);
 
-        let mut insert = self.tx.prepare_cached(
-            "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference, equipment_id,
-                                type, description, caller, received_at, status, technician_id,
-                                assigned_at, en_route_at, arrived_at, stopped_at, resolved_at,
-                                created_by, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                     ?18, ?19, ?20)",
-        )?;
         // A center numbers the calls of all its customers: our references have gaps.
         let mut center_seq: BTreeMap<(usize, i32), i64> = BTreeMap::new();
         let mut manual_seq: BTreeMap<i32, i64> = BTreeMap::new();
@@ -3686,11 +3692,6 @@ impl AgencySeeder<'_, '_> {
             let created = (plan.received + Duration::milliseconds(between(&mut rng, 200, 5_000)))
                 .min(now)
                 .max(plan.received);
-            let updated = [assigned, en_route, arrived, stopped, resolved_at]
-                .into_iter()
-                .flatten()
-                .max()
-                .unwrap_or(created);
             let (center_id, credential_id) = match center {
                 Some(c) => (
                     Some(self.call_centers[c].id.as_str()),
@@ -3703,28 +3704,29 @@ impl AgencySeeder<'_, '_> {
             } else {
                 None
             };
-            insert.execute(params![
-                new_id(&mut rng, created),
-                self.agency.id,
-                center_id,
-                credential_id,
-                reference,
-                eq.id,
-                plan.kind,
-                call_description(&mut rng, plan.kind, eq.eq_type),
-                caller(&mut rng, plan.kind),
-                ts(plan.received),
-                plan.status.code(),
-                technician.map(|t| self.technicians[t as usize].id),
-                assigned.map(ts),
-                en_route.map(ts),
-                arrived.map(ts),
-                stopped.map(ts),
-                resolved_at.map(ts),
+            let id = new_id(&mut rng, created);
+            let description = call_description(&mut rng, plan.kind, eq.eq_type);
+            let caller = caller(&mut rng, plan.kind);
+            self.writer.call(&CallSeed {
+                id,
+                equipment: eq.id,
+                call_center: center_id,
+                credential: credential_id,
                 created_by,
-                ts(created),
-                ts(updated),
-            ])?;
+                reference: &reference,
+                status: plan.status.code(),
+                kind: plan.kind,
+                description: &description,
+                caller: caller.as_deref(),
+                received: plan.received,
+                technician: technician.map(|t| self.technicians[t as usize].id),
+                assigned,
+                en_route,
+                arrived,
+                stopped,
+                resolved: resolved_at,
+                created,
+            })?;
             self.counts.calls += 1;
         }
         Ok(())
@@ -3865,16 +3867,6 @@ impl AgencySeeder<'_, '_> {
             }
         }
 
-        let mut insert_quote = self.tx.prepare_cached(
-            "INSERT INTO quotes (id, agency_id, equipment_id, number, origin, object, status,
-                                 created_by, sent_at, accepted_at, refused_at, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-        )?;
-        let mut insert_row = self.tx.prepare_cached(
-            "INSERT INTO quote_rows (id, quote_id, position, label, quantity_milli, unit_price_cents,
-                                     vat_rate_bp)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )?;
         let mut year_seq: BTreeMap<i32, u32> = BTreeMap::new();
         for (created, status) in created.into_iter().zip(statuses) {
             let e = pick(&mut rng, &candidates);
@@ -3912,37 +3904,36 @@ impl AgencySeeder<'_, '_> {
             let answered = sent.map(|s| office_day_after(&mut rng, s, 30));
             let accepted = answered.filter(|_| status == QuoteStatus::Accepte);
             let refused = answered.filter(|_| status == QuoteStatus::Refuse);
-            let updated = accepted.or(refused).or(sent).unwrap_or(created);
             let year = created.year();
             let seq = year_seq.entry(year).or_insert(0);
             *seq += 1;
-            let id = new_id(&mut rng, created);
-            insert_quote.execute(params![
-                id,
-                self.agency.id,
-                eq.id,
-                format!("DV-{year}-{:05}", *seq),
+            let proposed = new_id(&mut rng, created);
+            let created_by = self.staff.any(&mut rng);
+            let lines: Vec<LineSeed> = rows
+                .iter()
+                .map(|row| LineSeed {
+                    id: new_id(&mut rng, created),
+                    label: &row.label,
+                    quantity_milli: row.quantity_milli,
+                    unit_price_cents: row.unit_price_cents,
+                    vat_rate_bp: row.vat_rate_bp,
+                })
+                .collect();
+            let id = self.writer.quote(&QuoteSeed {
+                id: proposed,
+                equipment: eq.id,
+                number: &format!("DV-{year}-{:05}", *seq),
                 origin,
-                object,
-                status.code(),
-                self.staff.any(&mut rng),
-                sent.map(ts),
-                accepted.map(ts),
-                refused.map(ts),
-                ts(created),
-                ts(updated),
-            ])?;
-            for (position, row) in rows.iter().enumerate() {
-                insert_row.execute(params![
-                    new_id(&mut rng, created),
-                    id,
-                    position as i64 + 1,
-                    row.label,
-                    row.quantity_milli,
-                    row.unit_price_cents,
-                    row.vat_rate_bp,
-                ])?;
-            }
+                object: &object,
+                status: status.code(),
+                created_by,
+                sent,
+                accepted,
+                refused,
+                created,
+                rows: &lines,
+            })?;
+            drop(lines);
             self.counts.quotes += 1;
             if let Some(accepted) = accepted
                 && !client.prospect

@@ -1,6 +1,6 @@
 //! What the demo's plan hands to a writer: one seed per record it decides
 //! (a technician, an absence, a standby week, a client, a contact, a
-//! building, an equipment, a visit), and the `Writer` that turns each into stored
+//! building, an equipment, a visit, a call, a quote), and the `Writer` that turns each into stored
 //! records. Two writers exist: the store's bulk statements
 //! (`demo::bulk`, every size; the large demo's only path) and the
 //! application layer's operations (`liftdesk-core`'s `services::demo`, the
@@ -172,6 +172,67 @@ pub struct VisitSeed<'a> {
     pub created: DateTime<Utc>,
 }
 
+/// A breakdown call, sent by a call center (with its key) or taken at the
+/// agency by a member of its staff, and its life: assigned, on the way,
+/// on site, stopped for parts, resolved (each instant when it happened).
+pub struct CallSeed<'a> {
+    pub id: Id,
+    pub equipment: Id,
+    /// The call center that sent it and the key it used.
+    pub call_center: Option<&'a str>,
+    pub credential: Option<&'a str>,
+    /// The staff account that took it at the agency.
+    pub created_by: Option<&'a str>,
+    pub reference: &'a str,
+    /// The status it has reached (`CallStatus`'s code).
+    pub status: &'a str,
+    /// The type's code (`panne`, `personne_bloquee`…).
+    pub kind: &'a str,
+    pub description: &'a str,
+    pub caller: Option<&'a str>,
+    pub received: DateTime<Utc>,
+    pub technician: Option<Id>,
+    pub assigned: Option<DateTime<Utc>>,
+    pub en_route: Option<DateTime<Utc>>,
+    pub arrived: Option<DateTime<Utc>>,
+    pub stopped: Option<DateTime<Utc>>,
+    pub resolved: Option<DateTime<Utc>>,
+    /// When it reached Liftdesk (a moment after it was received).
+    pub created: DateTime<Utc>,
+}
+
+/// A line of a quote or an invoice.
+pub struct LineSeed<'a> {
+    pub id: Id,
+    pub label: &'a str,
+    /// Thousandths of a unit (1,500 is 1.5 hours).
+    pub quantity_milli: i64,
+    /// Excluding tax.
+    pub unit_price_cents: i64,
+    /// Basis points (2,000 is 20 %).
+    pub vat_rate_bp: u32,
+}
+
+/// A quote (« devis ») for repairs on an equipment, written by a member of
+/// the staff, and its life: sent, then accepted or refused.
+pub struct QuoteSeed<'a> {
+    pub id: Id,
+    pub equipment: Id,
+    /// `DV-<year>-<n>`, the agency's numbering.
+    pub number: &'a str,
+    /// `reserve`, `panne`, `technicien` or `client`.
+    pub origin: &'a str,
+    pub object: &'a str,
+    /// The status it has reached (`QuoteStatus`'s code).
+    pub status: &'a str,
+    pub created_by: Option<&'a str>,
+    pub sent: Option<DateTime<Utc>>,
+    pub accepted: Option<DateTime<Utc>>,
+    pub refused: Option<DateTime<Utc>>,
+    pub created: DateTime<Utc>,
+    pub rows: &'a [LineSeed<'a>],
+}
+
 /// Stores the seeds of the demo's plan, agency by agency, inside the
 /// demo's one transaction.
 pub trait Writer {
@@ -185,4 +246,7 @@ pub trait Writer {
     fn building(&mut self, seed: &BuildingSeed) -> Result<Id>;
     fn equipment(&mut self, seed: &EquipmentSeed) -> Result<Id>;
     fn visit(&mut self, seed: &VisitSeed) -> Result<()>;
+    fn call(&mut self, seed: &CallSeed) -> Result<()>;
+    /// Answers the quote's id.
+    fn quote(&mut self, seed: &QuoteSeed) -> Result<Id>;
 }

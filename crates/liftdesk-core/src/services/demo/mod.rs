@@ -176,7 +176,7 @@ pub fn install(
             // A small agency's history, written as its staff would have.
             DemoSize::Small => data::seed_domain_data_with(
                 tx,
-                &mut operations::Operations::new(tx),
+                &mut operations::Operations::new(tx, init.account_id.clone()),
                 &scope,
                 size,
                 seed,

@@ -12,18 +12,21 @@ use anyhow::{Context, Result, bail};
 
 use crate::clock;
 use crate::domain::building::{AccessInput, BuildingInput};
-use crate::domain::id::{ClientId, EquipmentId, TechnicianId};
+use crate::domain::call::CallStatus;
+use crate::domain::id::{AccountId, CallId, ClientId, EquipmentId, QuoteId, TechnicianId};
+use crate::domain::lines::LineInput;
+use crate::domain::quote::QuoteAction;
 use crate::domain::technician::TechnicianInput;
 use crate::error::AppError;
 use crate::principal::Principal;
 use crate::services::clients::{self, ClientInput, ContactInput};
 use crate::services::equipment::{self, NewEquipment};
-use crate::services::{planning, technicians, visits};
+use crate::services::{calls, planning, quotes, technicians, visits};
 use crate::store::Tx;
 use crate::store::agencies;
 use crate::store::demo::seeds::{
-    AbsenceSeed, BuildingSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, OnCallSeed,
-    TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, LineSeed,
+    OnCallSeed, QuoteSeed, TechnicianSeed, VisitSeed, Writer,
 };
 use crate::store::demo::{Bulk, DemoAgency};
 use crate::store::equipment::IdentityRow;
@@ -33,14 +36,20 @@ pub struct Operations<'a, 'c> {
     bulk: Bulk<'a, 'c>,
     /// Liftdesk itself in the agency being written.
     principal: Option<Principal>,
+    /// The organization's administrator, who dispatches the calls.
+    administrator: AccountId,
+    /// The administrator acting in the agency being written.
+    dispatcher: Option<Principal>,
 }
 
 impl<'a, 'c> Operations<'a, 'c> {
-    pub fn new(tx: &'a Tx<'c>) -> Self {
+    pub fn new(tx: &'a Tx<'c>, administrator: AccountId) -> Self {
         Self {
             tx,
+            administrator,
             bulk: Bulk::new(tx),
             principal: None,
+            dispatcher: None,
         }
     }
 
@@ -60,6 +69,7 @@ impl Writer for Operations<'_, '_> {
         let row = agencies::get_agency(self.tx, &agency.id)?
             .with_context(|| format!("agence de démonstration absente : {}", agency.id))?;
         self.principal = Some(Principal::system_in(row));
+        self.dispatcher = None;
         self.bulk.agency(agency)
     }
 
@@ -235,9 +245,154 @@ impl Writer for Operations<'_, '_> {
     fn visit(&mut self, seed: &VisitSeed) -> Result<()> {
         self.write_visit(seed)
     }
+
+    fn quote(&mut self, seed: &QuoteSeed) -> Result<Id> {
+        self.write_quote(seed)
+            .with_context(|| format!("devis {}", seed.number))
+    }
+
+    fn call(&mut self, seed: &CallSeed) -> Result<()> {
+        self.write_call(seed)
+            .with_context(|| format!("appel {}", seed.reference))
+    }
 }
 
 impl Operations<'_, '_> {
+    /// Opens a call as it came (the call center's key, or the member of the
+    /// staff who took it), then the dispatcher assigns it and moves it
+    /// through its statuses, each at its instant.
+    fn write_call(&mut self, seed: &CallSeed) -> Result<()> {
+        let p = self.principal()?.clone();
+        let agency = p.agency()?.clone();
+        let number = crate::store::equipment::get(
+            self.tx,
+            &agency.id,
+            &EquipmentId::new(seed.equipment.as_str()),
+        )?
+        .and_then(|row| row.identity.number)
+        .context("l'équipement d'un appel sans numéro")?;
+        let received_at = Some(clock::format_timestamp(seed.received));
+        let id = match (seed.call_center, seed.credential, seed.created_by) {
+            (Some(center), Some(credential), _) => {
+                let key = Principal::call_center_key(credential.to_owned(), agency.clone());
+                let input = calls::CenterCallInput {
+                    reference: seed.reference.to_owned(),
+                    equipment: number,
+                    call_type: seed.kind.to_owned(),
+                    description: seed.description.to_owned(),
+                    caller: seed.caller.map(str::to_owned),
+                    received_at,
+                };
+                let (opened, _) = self.tx.at(seed.created, |tx| {
+                    calls::open_from_call_center_in(tx, &key, center, &input)
+                })?;
+                opened.call.id
+            }
+            (None, _, Some(account)) => {
+                let staff = self.staff(account)?;
+                let input = calls::AgencyCallInput {
+                    equipment: number,
+                    call_type: seed.kind.to_owned(),
+                    description: seed.description.to_owned(),
+                    caller: seed.caller.map(str::to_owned),
+                    received_at,
+                };
+                let opened = self.tx.at(seed.created, |tx| {
+                    calls::open_at_agency_in(tx, &staff, &input)
+                })?;
+                if opened.reference != seed.reference {
+                    bail!(
+                        "référence {} donnée par l'agence, {} prévue",
+                        opened.reference,
+                        seed.reference
+                    );
+                }
+                CallId::new(opened.id)
+            }
+            _ => bail!("un appel ni d'un centre avec sa clé ni pris à l'agence"),
+        };
+        let dispatcher = self.dispatcher()?;
+        if let (Some(technician), Some(assigned)) = (seed.technician, seed.assigned) {
+            let input = calls::AssignInput {
+                technician_id: technician.as_str().to_owned(),
+                technician_name: None,
+            };
+            self.tx
+                .at(assigned, |tx| {
+                    calls::assign_in(tx, &dispatcher, &id, &input)
+                })
+                .context("affectation")?;
+        }
+        for (status, at) in [
+            (CallStatus::EnRoute, seed.en_route),
+            (CallStatus::SurPlace, seed.arrived),
+            (CallStatus::ALArret, seed.stopped),
+            (CallStatus::Resolue, seed.resolved),
+        ] {
+            if let Some(at) = at {
+                self.tx
+                    .at(at, |tx| {
+                        calls::change_status_in(tx, &dispatcher, &id, status)
+                    })
+                    .with_context(|| format!("passage au statut {}", status.as_str()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A quote written by its author, then sent and answered (the
+    /// client's answer recorded by the same member of the staff).
+    fn write_quote(&mut self, seed: &QuoteSeed) -> Result<Id> {
+        let author = match seed.created_by {
+            Some(account) => self.staff(account)?,
+            None => self.principal()?.clone(),
+        };
+        let input = quotes::NewQuoteInput {
+            equipment_id: seed.equipment.as_str().to_owned(),
+            origin: seed.origin.to_owned(),
+            object: seed.object.to_owned(),
+            rows: seed.rows.iter().map(line_input).collect(),
+        };
+        let id = QuoteId::new(
+            self.tx
+                .at(seed.created, |tx| quotes::create_in(tx, &author, input))?,
+        );
+        let number = crate::store::quotes::get(self.tx, author.agency_id()?, &id)?
+            .context("devis absent juste après sa création")?
+            .number;
+        if number.as_deref() != Some(seed.number) {
+            bail!("numéro {number:?} donné, {} prévu", seed.number);
+        }
+        for (action, at) in [
+            (QuoteAction::Send, seed.sent),
+            (QuoteAction::Accept, seed.accepted),
+            (QuoteAction::Refuse, seed.refused),
+        ] {
+            if let Some(at) = at {
+                self.tx
+                    .at(at, |tx| quotes::act_in(tx, &author, &id, action))
+                    .with_context(|| format!("{action:?}"))?;
+            }
+        }
+        Id::of_text(id.as_str())
+    }
+
+    /// The staff member `account` acting in the agency being written.
+    fn staff(&self, account: &str) -> Result<Principal> {
+        let agency = self.principal()?.agency()?.clone();
+        let row = crate::store::accounts::get(self.tx, &AccountId::new(account))?
+            .with_context(|| format!("compte absent : {account}"))?;
+        Ok(Principal::staff_in(row, agency))
+    }
+
+    /// Who dispatches the agency's calls: the organization's administrator.
+    fn dispatcher(&mut self) -> Result<Principal> {
+        if self.dispatcher.is_none() {
+            self.dispatcher = Some(self.staff(self.administrator.as_str())?);
+        }
+        self.dispatcher.clone().context("dispatcher")
+    }
+
     /// Plans a visit at `seed.created`; then the technician arrives and, for
     /// a visit done, leaves with the signed report.
     fn write_visit(&self, seed: &VisitSeed) -> Result<()> {
@@ -306,3 +461,13 @@ impl Operations<'_, '_> {
 
 /// The schema's days between two visits.
 const DEFAULT_INTERVAL_DAYS: i64 = 42;
+
+/// A line as a person types it: quantity and prices in units and euros.
+fn line_input(line: &LineSeed) -> LineInput {
+    LineInput {
+        label: Some(line.label.to_owned()),
+        quantity: Some(line.quantity_milli as f64 / 1000.0),
+        unit_price: Some(line.unit_price_cents as f64 / 100.0),
+        vat_rate: Some(f64::from(line.vat_rate_bp) / 100.0),
+    }
+}
