@@ -273,7 +273,7 @@ mod tests {
     fn account(role: Role, performs_surveys: bool) -> AccountRow {
         AccountRow {
             id: crate::domain::id::AccountId::new("a"),
-            organization_id: "o".to_owned(),
+            organization_id: crate::domain::id::OrganizationId::new("o"),
             name: None,
             email: "a@b.fr".to_owned(),
             position: None,
@@ -389,7 +389,7 @@ mod tests {
         AgencyRow {
             id: AgencyId::new(id),
             name: "Agence".to_owned(),
-            organization_id: "o".to_owned(),
+            organization_id: crate::domain::id::OrganizationId::new("o"),
             organization_name: "Organisation".to_owned(),
             v1_id: None,
         }

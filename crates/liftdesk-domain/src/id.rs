@@ -123,6 +123,12 @@ id_type! {
     AccountId
 }
 
+id_type! {
+    /// A client organization (the company an installation's agencies belong
+    /// to) or the service operator's (`organizations.id`).
+    OrganizationId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

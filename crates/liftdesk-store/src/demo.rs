@@ -23,6 +23,7 @@ use uuid::Uuid;
 use crate::Tx;
 use liftdesk_domain::WireCode as _;
 use liftdesk_domain::call::{CallStatus, CallType};
+use liftdesk_domain::id::OrganizationId;
 use liftdesk_domain::invoice::{
     self, InvoiceNature, InvoiceStatus, LineAmounts, PAYMENT_TERM_DAYS, Totals,
 };
@@ -36,7 +37,7 @@ use liftdesk_domain::survey::SurveyStatus;
 
 /// What the caller already created and the demo data hangs on.
 pub struct DemoScope<'a> {
-    pub organization_id: &'a str,
+    pub organization_id: &'a OrganizationId,
     /// Agencies created by the caller; the first one owns the call centers.
     pub agencies: &'a [DemoAgency],
     /// "Now" for every relative date (tests pass a fixed instant).
@@ -784,7 +785,7 @@ impl Staff {
     }
 }
 
-fn load_staff(tx: &Tx, organization_id: &str, agency_id: &str) -> Result<Staff> {
+fn load_staff(tx: &Tx, organization_id: &OrganizationId, agency_id: &str) -> Result<Staff> {
     // Ordered by e-mail: the caller's ids may be time-based, e-mails are stable.
     let mut stmt = tx.prepare(
         "SELECT a.id, a.performs_surveys FROM accounts a
@@ -4654,7 +4655,7 @@ mod tests {
             .write_blocking(|tx| -> crate::StoreResult<()> {
                 caller_rows(tx.sqlite(), &agencies);
                 let scope = DemoScope {
-                    organization_id: ORG,
+                    organization_id: &OrganizationId::new(ORG),
                     agencies: &agencies,
                     now: fixed_now(),
                 };
@@ -4710,7 +4711,7 @@ mod tests {
         caller_rows(&conn, &agencies);
         let tx = crate::Tx::begin(&mut conn, fixed_now()).expect("transaction");
         let scope = DemoScope {
-            organization_id: ORG,
+            organization_id: &OrganizationId::new(ORG),
             agencies: &agencies,
             now: fixed_now(),
         };

@@ -262,6 +262,7 @@ id_values!(
     liftdesk_domain::id::InvoiceId
     liftdesk_domain::id::ClientId
     liftdesk_domain::id::AccountId
+    liftdesk_domain::id::OrganizationId
 );
 
 /// What a stored value is, for a reading that refuses it.

@@ -10,7 +10,7 @@
 
 pub use crate::store::demo as data;
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, OrganizationId};
 
 use std::io::Write;
 use std::path::Path;
@@ -47,7 +47,7 @@ pub const PARTNER_NAME: &str = "GMAO Partenaire";
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DemoCredentials {
-    pub organization_id: String,
+    pub organization_id: OrganizationId,
     pub agencies: Vec<DemoAgencyRef>,
     pub admin: DemoLogin,
     pub member: DemoLogin,

@@ -663,7 +663,7 @@ mod tests {
         AgencyRow {
             id: AgencyId::new(id),
             name: id.to_owned(),
-            organization_id: "o".to_owned(),
+            organization_id: crate::domain::id::OrganizationId::new("o"),
             organization_name: "O".to_owned(),
             v1_id: v1.map(str::to_owned),
         }
