@@ -129,6 +129,11 @@ id_type! {
     OrganizationId
 }
 
+id_type! {
+    /// A contact of a client (« contact » : a caretaker, a property manager…).
+    ContactId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

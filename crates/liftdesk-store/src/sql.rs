@@ -263,6 +263,7 @@ id_values!(
     liftdesk_domain::id::ClientId
     liftdesk_domain::id::AccountId
     liftdesk_domain::id::OrganizationId
+    liftdesk_domain::id::ContactId
 );
 
 /// What a stored value is, for a reading that refuses it.

@@ -155,5 +155,6 @@ impl World {
         ))
         .await
         .expect("contact")
+        .into_string()
     }
 }

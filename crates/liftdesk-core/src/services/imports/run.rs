@@ -9,7 +9,7 @@
 //! transaction, the check rolls it back (`Store::rehearse_blocking`), so the
 //! check answers exactly what the import would do.
 
-use crate::domain::id::{AgencyId, ClientId, EquipmentId};
+use crate::domain::id::{AgencyId, ClientId, ContactId, EquipmentId};
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
@@ -674,15 +674,15 @@ impl Pass<'_> {
         match matched {
             None => {
                 let contact = ContactRow {
-                    id: crate::store::new_id(),
+                    id: ContactId::new(crate::store::new_id()),
                     nom,
                     email,
                     telephone,
                     fonction,
                 };
                 contact_store::insert(tx, &client.id, &contact)?;
-                self.audit_row(tx, "contact", &contact.id, row, Action::Create, &[])?;
-                Ok((Action::Create, contact.id, Vec::new()))
+                self.audit_row(tx, "contact", contact.id.as_str(), row, Action::Create, &[])?;
+                Ok((Action::Create, contact.id.into_string(), Vec::new()))
             }
             Some(current) => {
                 let next = ContactRow {
@@ -713,9 +713,16 @@ impl Pass<'_> {
                 }
                 if !changes.is_empty() {
                     contact_store::update(tx, &next)?;
-                    self.audit_row(tx, "contact", &next.id, row, Action::Update, &changes)?;
+                    self.audit_row(
+                        tx,
+                        "contact",
+                        next.id.as_str(),
+                        row,
+                        Action::Update,
+                        &changes,
+                    )?;
                 }
-                Ok((Action::Update, next.id, changes))
+                Ok((Action::Update, next.id.into_string(), changes))
             }
         }
     }
