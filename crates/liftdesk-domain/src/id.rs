@@ -134,6 +134,12 @@ id_type! {
     ContactId
 }
 
+id_type! {
+    /// A building (« bâtiment ») of an agency: where its equipment stand,
+    /// with their address and access.
+    BuildingId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -264,6 +264,7 @@ id_values!(
     liftdesk_domain::id::AccountId
     liftdesk_domain::id::OrganizationId
     liftdesk_domain::id::ContactId
+    liftdesk_domain::id::BuildingId
 );
 
 /// What a stored value is, for a reading that refuses it.

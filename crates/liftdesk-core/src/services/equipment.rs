@@ -2,7 +2,7 @@
 //! what a partner's maintenance software reads of it (equipment to link, and
 //! one equipment's data).
 
-use crate::domain::id::{AgencyId, ClientId, EquipmentId};
+use crate::domain::id::{AgencyId, BuildingId, ClientId, EquipmentId};
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -725,7 +725,7 @@ pub async fn create_building(
         .write(move |tx| {
             let client_id = client_of_agency(tx, &agency_id, client_ref.as_deref())?;
             let building = BuildingRow {
-                id: crate::store::new_id(),
+                id: BuildingId::new(crate::store::new_id()),
                 name: checked.name,
                 address: checked.address,
                 address_complement: checked.address_complement,
@@ -740,7 +740,7 @@ pub async fn create_building(
                     actor: &actor,
                     action: "immeuble.creation",
                     object_type: "building",
-                    object_id: Some(&building.id),
+                    object_id: Some(building.id.as_str()),
                     detail: Some(json!({
                         "name": building.name,
                         "address": building.address,
@@ -794,7 +794,7 @@ pub async fn create(store: &Store, p: &Principal, input: NewEquipment) -> AppRes
             let building_id = match non_blank(input.building_id.as_deref()) {
                 None => None,
                 Some(building) => Some(
-                    equipment_store::building(tx, &agency_id, building)?
+                    equipment_store::building(tx, &agency_id, &BuildingId::new(building))?
                         .ok_or_else(|| {
                             AppError::unprocessable(format!(
                                 "Le champ « buildingId » ne désigne aucun immeuble de l'agence : « {building} »."
@@ -808,7 +808,7 @@ pub async fn create(store: &Store, p: &Principal, input: NewEquipment) -> AppRes
                 &agency_id,
                 &id,
                 &identity,
-                building_id.as_deref(),
+                building_id.as_ref(),
                 client_id.as_ref(),
             )?;
             audit::record(

@@ -2,7 +2,7 @@
 //! survey per equipment) and `/open_app` (the survey of an equipment for a
 //! mobile user). One transaction per call, with its audit entry.
 
-use crate::domain::id::{AccountId, AgencyId, ClientId, EquipmentId, SurveyId};
+use crate::domain::id::{AccountId, AgencyId, BuildingId, ClientId, EquipmentId, SurveyId};
 use chrono::Datelike;
 use serde_json::json;
 
@@ -209,7 +209,7 @@ pub fn create_survey(
             Some(building) => building.id.clone(),
             None => {
                 let building = BuildingRow {
-                    id: crate::store::new_id(),
+                    id: BuildingId::new(crate::store::new_id()),
                     name: None,
                     address: address.clone(),
                     address_complement: non_blank(equipment.complement_adresse.clone()),

@@ -58,6 +58,7 @@ impl World {
         .await
         .expect("immeuble")
         .id
+        .into_string()
     }
 
     /// Corrects the identity of an equipment (`PATCH /equipment/{id}/identity`).

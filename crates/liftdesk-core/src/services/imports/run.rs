@@ -9,7 +9,7 @@
 //! transaction, the check rolls it back (`Store::rehearse_blocking`), so the
 //! check answers exactly what the import would do.
 
-use crate::domain::id::{AgencyId, ClientId, ContactId, EquipmentId};
+use crate::domain::id::{AgencyId, BuildingId, ClientId, ContactId, EquipmentId};
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
@@ -388,7 +388,7 @@ impl Pass<'_> {
                         Some(found) => (found.clone(), BuildingWrite::Attach),
                         None => (
                             BuildingRow {
-                                id: crate::store::new_id(),
+                                id: BuildingId::new(crate::store::new_id()),
                                 name: None,
                                 address: String::new(),
                                 address_complement: None,
@@ -486,7 +486,7 @@ impl Pass<'_> {
                 agency_id,
                 &equipment_id,
                 &after,
-                building_id.as_deref(),
+                building_id.as_ref(),
                 client_after.as_ref(),
             )?,
             Some(e) => {
@@ -922,7 +922,7 @@ fn place_key(address: &str, postal_code: Option<&str>, city: Option<&str>) -> St
 struct BuildingDirectory {
     by_place: HashMap<String, BuildingRow>,
     /// The address each building is found at.
-    place_of: HashMap<String, String>,
+    place_of: HashMap<BuildingId, String>,
 }
 
 impl BuildingDirectory {
