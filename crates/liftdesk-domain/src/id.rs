@@ -140,6 +140,12 @@ id_type! {
     BuildingId
 }
 
+id_type! {
+    /// A deal (« affaire ») of the partner workflow API: what asks for
+    /// surveys of an agency's equipment.
+    DealId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

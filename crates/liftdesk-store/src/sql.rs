@@ -265,6 +265,7 @@ id_values!(
     liftdesk_domain::id::OrganizationId
     liftdesk_domain::id::ContactId
     liftdesk_domain::id::BuildingId
+    liftdesk_domain::id::DealId
 );
 
 /// What a stored value is, for a reading that refuses it.
