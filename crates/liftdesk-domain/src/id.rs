@@ -146,6 +146,12 @@ id_type! {
     DealId
 }
 
+id_type! {
+    /// A spreadsheet uploaded for import (« fichier d'import »,
+    /// `import_files.id`), kept in its agency until it expires.
+    ImportId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

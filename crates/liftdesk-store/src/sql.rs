@@ -266,6 +266,7 @@ id_values!(
     liftdesk_domain::id::ContactId
     liftdesk_domain::id::BuildingId
     liftdesk_domain::id::DealId
+    liftdesk_domain::id::ImportId
 );
 
 /// What a stored value is, for a reading that refuses it.

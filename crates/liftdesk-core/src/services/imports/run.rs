@@ -9,7 +9,7 @@
 //! transaction, the check rolls it back (`Store::rehearse_blocking`), so the
 //! check answers exactly what the import would do.
 
-use crate::domain::id::{AgencyId, BuildingId, ClientId, ContactId, EquipmentId};
+use crate::domain::id::{AgencyId, BuildingId, ClientId, ContactId, EquipmentId, ImportId};
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
@@ -75,7 +75,7 @@ pub struct RowReport {
 /// A file, its target and its mapping: everything a pass needs.
 #[derive(Debug, Clone)]
 pub struct Plan {
-    pub file_id: String,
+    pub file_id: ImportId,
     pub agency_id: AgencyId,
     pub target: Target,
     pub fields: Vec<Field>,
@@ -211,7 +211,7 @@ pub fn run(tx: &Tx, plan: &Plan, actor: &Actor, progress: &Run) -> AppResult<Vec
             actor,
             action: "import",
             object_type: "import_file",
-            object_id: Some(&plan.file_id),
+            object_id: Some(plan.file_id.as_str()),
             detail: Some(json!({
                 "target": plan.target.code(),
                 "created": count(Action::Create),
