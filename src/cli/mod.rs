@@ -4,7 +4,7 @@
 
 mod usage;
 
-use crate::domain::id::{AgencyId, OrganizationId};
+use crate::domain::id::{AgencyId, CredentialId, OrganizationId};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -437,6 +437,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Token {
             action: TokenAction::Revoke { id },
         } => {
+            let id = CredentialId::new(id);
             installation::revoke_credential(&store, p, &id).map_err(describe)?;
             json!({ "id": id })
         }

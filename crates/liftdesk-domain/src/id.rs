@@ -152,6 +152,12 @@ id_type! {
     ImportId
 }
 
+id_type! {
+    /// A credential (`credentials.id`): an API token, a call-center key or a
+    /// partner key, never its secret (only the secret's fingerprint is kept).
+    CredentialId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -267,6 +267,7 @@ id_values!(
     liftdesk_domain::id::BuildingId
     liftdesk_domain::id::DealId
     liftdesk_domain::id::ImportId
+    liftdesk_domain::id::CredentialId
 );
 
 /// What a stored value is, for a reading that refuses it.
