@@ -158,6 +158,12 @@ id_type! {
     CredentialId
 }
 
+id_type! {
+    /// A staff member's web session (`sessions.id`), not its cookie's secret
+    /// (the session is found by the secret's fingerprint).
+    SessionId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

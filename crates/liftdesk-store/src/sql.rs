@@ -268,6 +268,7 @@ id_values!(
     liftdesk_domain::id::DealId
     liftdesk_domain::id::ImportId
     liftdesk_domain::id::CredentialId
+    liftdesk_domain::id::SessionId
 );
 
 /// What a stored value is, for a reading that refuses it.

@@ -1,6 +1,6 @@
 //! Organizations, agencies and staff accounts.
 
-use crate::domain::id::{AccountId, AgencyId, OrganizationId};
+use crate::domain::id::{AccountId, AgencyId, OrganizationId, SessionId};
 use crate::principal::Principal;
 use crate::store::Conn;
 use crate::store::{Store, Tx};
@@ -343,7 +343,7 @@ pub fn change_password(
     tx: &Tx,
     account_id: &AccountId,
     new_password_hash: &str,
-    keep_session_id: Option<&str>,
+    keep_session_id: Option<&SessionId>,
     actor: &Actor,
 ) -> AppResult<usize> {
     accounts::set_password_hash(tx, account_id, new_password_hash)?;
@@ -369,7 +369,7 @@ pub fn change_password(
 pub async fn change_own_password(
     store: &Store,
     p: &Principal,
-    keep_session_id: &str,
+    keep_session_id: &SessionId,
     current_password: String,
     new_password: String,
 ) -> AppResult<usize> {

@@ -1,7 +1,7 @@
 //! Issuing and revoking API tokens, call-center keys and partner keys.
 //! A secret is returned once, here; only its fingerprint is stored.
 
-use crate::domain::id::{AccountId, AgencyId, CredentialId};
+use crate::domain::id::{AccountId, AgencyId, CredentialId, SessionId};
 use serde_json::json;
 
 use crate::auth::secret;
@@ -534,7 +534,7 @@ pub async fn session_holder(
 /// Pushes a session's idle expiry to `expires_at` (stored texts).
 pub async fn extend_session(
     store: &Store,
-    session_id: &str,
+    session_id: &SessionId,
     now: String,
     expires_at: String,
 ) -> AppResult<()> {
