@@ -16,6 +16,7 @@ use axum::http::header::AUTHORIZATION;
 use chrono::Duration;
 
 use crate::clock;
+use crate::domain::id::CredentialId;
 use crate::services::credentials;
 use crate::state::AppState;
 
@@ -34,7 +35,11 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
 /// The server's clock, not the machine's: under a fixed clock (tests, the
 /// instruction-count gate) a slow run must not add writes, each of which
 /// also empties the read cache.
-pub(crate) fn touch_if_stale(state: &AppState, credential_id: &str, last_used_at: Option<&str>) {
+pub(crate) fn touch_if_stale(
+    state: &AppState,
+    credential_id: &CredentialId,
+    last_used_at: Option<&str>,
+) {
     let now = state.now();
     let stale = last_used_at
         .and_then(clock::parse_timestamp)

@@ -6,6 +6,7 @@ use std::num::NonZeroU32;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
+use crate::domain::id::CredentialId;
 use crate::error::AppError;
 
 /// Sustained calls per minute allowed to one token or key by default.
@@ -58,7 +59,7 @@ impl RateLimit {
 }
 
 pub struct RateLimiter {
-    limiter: DefaultKeyedRateLimiter<String>,
+    limiter: DefaultKeyedRateLimiter<CredentialId>,
     clock: DefaultClock,
 }
 
@@ -71,9 +72,9 @@ impl RateLimiter {
         }
     }
 
-    /// Counts one call of `key`; refused with 429 once over the threshold.
-    pub fn check(&self, key: &str) -> Result<(), AppError> {
-        match self.limiter.check_key(&key.to_owned()) {
+    /// Counts one call of the credential; refused with 429 once over the threshold.
+    pub fn check(&self, credential_id: &CredentialId) -> Result<(), AppError> {
+        match self.limiter.check_key(credential_id) {
             Ok(()) => Ok(()),
             Err(not_until) => {
                 let wait = not_until.wait_time_from(self.clock.now());
@@ -106,15 +107,16 @@ mod tests {
     #[test]
     fn refuses_past_the_burst_with_a_retry_delay() {
         let limiter = RateLimiter::new(RateLimit::parse("60/3").expect("valid"));
+        let (a, b) = (CredentialId::new("a"), CredentialId::new("b"));
         for _ in 0..3 {
-            assert!(limiter.check("a").is_ok());
+            assert!(limiter.check(&a).is_ok());
         }
-        match limiter.check("a") {
+        match limiter.check(&a) {
             Err(AppError::TooManyRequests { retry_after_secs }) => {
                 assert!((1..=2).contains(&retry_after_secs))
             }
             other => panic!("expected 429, got {other:?}"),
         }
-        assert!(limiter.check("b").is_ok(), "each key has its own bucket");
+        assert!(limiter.check(&b).is_ok(), "each key has its own bucket");
     }
 }

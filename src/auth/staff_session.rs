@@ -9,6 +9,7 @@ use chrono::Duration;
 
 use crate::auth::secret;
 use crate::clock;
+use crate::domain::id::SessionId;
 use crate::error::{ApiError, AppResult};
 use crate::principal::{self, Door, Principal};
 use crate::services::credentials;
@@ -28,7 +29,7 @@ const SIGNED_OUT_MESSAGE: &str = "Session absente ou expirée : reconnectez-vous
 
 #[derive(Debug, Clone)]
 pub struct StaffSession {
-    pub session_id: String,
+    pub session_id: SessionId,
     pub account: AccountRow,
     pub agency: Option<AgencyRow>,
     pub scope: Vec<AgencyRow>,

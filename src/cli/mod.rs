@@ -4,7 +4,7 @@
 
 mod usage;
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, CredentialId, OrganizationId};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -383,6 +383,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     v1_id,
                 },
         } => {
+            let organization = OrganizationId::new(organization);
             let id = installation::create_agency(&store, p, &organization, &name, v1_id.as_deref())
                 .map_err(describe)?;
             json!({ "id": id })
@@ -437,6 +438,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Token {
             action: TokenAction::Revoke { id },
         } => {
+            let id = CredentialId::new(id);
             installation::revoke_credential(&store, p, &id).map_err(describe)?;
             json!({ "id": id })
         }

@@ -193,7 +193,7 @@ async fn buildings_and_equipment_are_added_in_the_agency_only() {
         building_id: Some(building.to_owned()),
         client_ref: None,
     };
-    let created = equipment::create(store, &admin, lift("ASC 7", &building.id))
+    let created = equipment::create(store, &admin, lift("ASC 7", building.id.as_str()))
         .await
         .expect("équipement");
     let (status, body) = server
@@ -224,7 +224,7 @@ async fn buildings_and_equipment_are_added_in_the_agency_only() {
     // The same number (spaces and case ignored), another agency's building
     // or client, an unknown type, no number: refused, naming the field.
     assert_eq!(
-        refusal(equipment::create(store, &admin, lift("asc7", &building.id)).await),
+        refusal(equipment::create(store, &admin, lift("asc7", building.id.as_str())).await),
         (
             422,
             "Le numéro « asc7 » est déjà utilisé par un autre équipement de l'agence (« ASC 7 ») : les espaces et la casse ne distinguent pas deux numéros.".to_owned()
@@ -259,20 +259,20 @@ async fn buildings_and_equipment_are_added_in_the_agency_only() {
     ] {
         let with_client = NewEquipment {
             client_ref: Some(client_ref.to_owned()),
-            ..lift("ASC 8", &building.id)
+            ..lift("ASC 8", building.id.as_str())
         };
         assert_eq!(
             refusal(equipment::create(store, &admin, with_client).await),
             (422, message.to_owned())
         );
     }
-    let mut unknown_type = lift("ASC 8", &building.id);
+    let mut unknown_type = lift("ASC 8", building.id.as_str());
     unknown_type.identity.equipment_type = Some("escalator".to_owned());
     assert_eq!(
         refusal(equipment::create(store, &admin, unknown_type).await).0,
         422
     );
-    let mut unnumbered = lift(" ", &building.id);
+    let mut unnumbered = lift(" ", building.id.as_str());
     unnumbered.identity.number = Some(" ".to_owned());
     assert_eq!(
         refusal(equipment::create(store, &admin, unnumbered).await),

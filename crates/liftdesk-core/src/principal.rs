@@ -6,7 +6,7 @@
 //! survey, who edits the rota, who credits an invoice) is decided here, in
 //! [`Principal::require`], and nowhere else.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, CredentialId};
 use crate::error::{AppError, AppResult};
 use crate::store::accounts::{AccountRow, Role};
 use crate::store::agencies::AgencyRow;
@@ -155,7 +155,7 @@ impl Principal {
     }
 
     /// The call-center key acting in its agency (`Door::CallCenter`).
-    pub fn call_center_key(credential_id: String, agency: AgencyRow) -> Self {
+    pub fn call_center_key(credential_id: CredentialId, agency: AgencyRow) -> Self {
         Self {
             actor: Actor::CallCenterKey(credential_id),
             account: None,
@@ -167,7 +167,7 @@ impl Principal {
 
     /// The call-center key that acts: 403 for anyone else (a call opened by
     /// a center names the key that sent it).
-    pub fn call_center_credential(&self) -> AppResult<&str> {
+    pub fn call_center_credential(&self) -> AppResult<&CredentialId> {
         match &self.actor {
             Actor::CallCenterKey(id) => Ok(id),
             _ => Err(AppError::forbidden(
@@ -294,7 +294,7 @@ mod tests {
     fn account(role: Role, performs_surveys: bool) -> AccountRow {
         AccountRow {
             id: crate::domain::id::AccountId::new("a"),
-            organization_id: "o".to_owned(),
+            organization_id: crate::domain::id::OrganizationId::new("o"),
             name: None,
             email: "a@b.fr".to_owned(),
             position: None,
@@ -384,7 +384,7 @@ mod tests {
     #[test]
     fn a_partner_key_acts_in_its_agencies_and_administers_nothing() {
         let key = Principal {
-            actor: Actor::PartnerKey("k".to_owned()),
+            actor: Actor::PartnerKey(CredentialId::new("k")),
             account: None,
             agency: None,
             scope: vec![agency("a1")],
@@ -410,7 +410,7 @@ mod tests {
         AgencyRow {
             id: AgencyId::new(id),
             name: "Agence".to_owned(),
-            organization_id: "o".to_owned(),
+            organization_id: crate::domain::id::OrganizationId::new("o"),
             organization_name: "Organisation".to_owned(),
             v1_id: None,
         }
@@ -435,13 +435,13 @@ mod tests {
                 "Cette opération se fait en ligne de commande, sur la machine de l'installation."
             );
         }
-        let key = Principal::call_center_key("k".to_owned(), agency("a1"));
+        let key = Principal::call_center_key(CredentialId::new("k"), agency("a1"));
         assert!(!key.can(Capability::Install));
     }
 
     #[test]
     fn a_call_center_key_acts_in_its_agency_only() {
-        let key = Principal::call_center_key("k".to_owned(), agency("a1"));
+        let key = Principal::call_center_key(CredentialId::new("k"), agency("a1"));
         assert_eq!(key.agency_id().expect("its agency"), "a1");
         assert_eq!(key.call_center_credential().expect("a key"), "k");
         assert!(key.can(Capability::Change));

@@ -123,6 +123,47 @@ id_type! {
     AccountId
 }
 
+id_type! {
+    /// A client organization (the company an installation's agencies belong
+    /// to) or the service operator's (`organizations.id`).
+    OrganizationId
+}
+
+id_type! {
+    /// A contact of a client (« contact » : a caretaker, a property manager…).
+    ContactId
+}
+
+id_type! {
+    /// A building (« bâtiment ») of an agency: where its equipment stand,
+    /// with their address and access.
+    BuildingId
+}
+
+id_type! {
+    /// A deal (« affaire ») of the partner workflow API: what asks for
+    /// surveys of an agency's equipment.
+    DealId
+}
+
+id_type! {
+    /// A spreadsheet uploaded for import (« fichier d'import »,
+    /// `import_files.id`), kept in its agency until it expires.
+    ImportId
+}
+
+id_type! {
+    /// A credential (`credentials.id`): an API token, a call-center key or a
+    /// partner key, never its secret (only the secret's fingerprint is kept).
+    CredentialId
+}
+
+id_type! {
+    /// A staff member's web session (`sessions.id`), not its cookie's secret
+    /// (the session is found by the secret's fingerprint).
+    SessionId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AccountId, AgencyId};
+use liftdesk_domain::id::{AccountId, AgencyId, OrganizationId};
 
 use super::new_id;
 
@@ -48,7 +48,7 @@ impl Role {
 #[derive(Debug, Clone)]
 pub struct AccountRow {
     pub id: AccountId,
-    pub organization_id: String,
+    pub organization_id: OrganizationId,
     pub name: Option<String>,
     pub email: String,
     pub position: Option<String>,
@@ -59,7 +59,7 @@ pub struct AccountRow {
 }
 
 pub struct NewAccount<'a> {
-    pub organization_id: &'a str,
+    pub organization_id: &'a OrganizationId,
     pub name: Option<&'a str>,
     pub email: &'a str,
     pub password_hash: &'a str,
@@ -268,7 +268,7 @@ pub fn set_active(tx: &Tx, account_id: &AccountId, active: bool) -> StoreResult<
 }
 
 /// How many active organization administrators the organization has.
-pub fn active_org_admins(conn: &Conn, organization_id: &str) -> StoreResult<i64> {
+pub fn active_org_admins(conn: &Conn, organization_id: &OrganizationId) -> StoreResult<i64> {
     conn.query_row_cached(
         "SELECT count(*) FROM accounts
          WHERE organization_id = ?1 AND role = 'org_admin' AND active = 1",

@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AccountId, AgencyId};
+use liftdesk_domain::id::{AccountId, AgencyId, OrganizationId};
 
 use super::new_id;
 
@@ -13,7 +13,7 @@ use super::StoreResult;
 pub struct AgencyRow {
     pub id: AgencyId,
     pub name: String,
-    pub organization_id: String,
+    pub organization_id: OrganizationId,
     pub organization_name: String,
     pub v1_id: Option<String>,
 }
@@ -33,8 +33,12 @@ impl OrganizationKind {
     }
 }
 
-pub fn create_organization(tx: &Tx, name: &str, kind: OrganizationKind) -> StoreResult<String> {
-    let id = new_id();
+pub fn create_organization(
+    tx: &Tx,
+    name: &str,
+    kind: OrganizationKind,
+) -> StoreResult<OrganizationId> {
+    let id = OrganizationId::new(new_id());
     tx.execute_cached(
         "INSERT INTO organizations (id, name, kind, created_at) VALUES (?1, ?2, ?3, ?4)",
         params![id, name, kind.as_str(), tx.now_text()],
@@ -43,8 +47,8 @@ pub fn create_organization(tx: &Tx, name: &str, kind: OrganizationKind) -> Store
 }
 
 /// The service operator's organization, created on first use.
-pub fn operator_organization(tx: &Tx) -> StoreResult<String> {
-    let existing: Option<String> = tx
+pub fn operator_organization(tx: &Tx) -> StoreResult<OrganizationId> {
+    let existing: Option<OrganizationId> = tx
         .query_row_cached(
             "SELECT id FROM organizations WHERE kind = 'operator'",
             [],
@@ -57,7 +61,7 @@ pub fn operator_organization(tx: &Tx) -> StoreResult<String> {
     }
 }
 
-pub fn organization_exists(conn: &Conn, id: &str) -> StoreResult<bool> {
+pub fn organization_exists(conn: &Conn, id: &OrganizationId) -> StoreResult<bool> {
     conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?1 AND kind = 'client')",
         [id],
@@ -69,7 +73,7 @@ pub fn organization_exists(conn: &Conn, id: &str) -> StoreResult<bool> {
 /// conflict on [`constraint::AGENCY_V1_ID`](super::constraint::AGENCY_V1_ID).
 pub fn create_agency(
     tx: &Tx,
-    organization_id: &str,
+    organization_id: &OrganizationId,
     name: &str,
     v1_id: Option<&str>,
 ) -> StoreResult<String> {
@@ -103,7 +107,10 @@ pub fn get_agency(conn: &Conn, id: &str) -> StoreResult<Option<AgencyRow>> {
         .optional()
 }
 
-pub fn agencies_of_organization(conn: &Conn, organization_id: &str) -> StoreResult<Vec<AgencyRow>> {
+pub fn agencies_of_organization(
+    conn: &Conn,
+    organization_id: &OrganizationId,
+) -> StoreResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id
          WHERE a.organization_id = ?1 ORDER BY a.name COLLATE FRANCAIS, a.id"
@@ -191,7 +198,7 @@ pub fn any_client_organization(conn: &Conn) -> StoreResult<bool> {
 
 /// Records `organization_id` as the organization that set the installation
 /// up, unless one already did (only the first client organization does).
-pub fn claim_installation(tx: &Tx, organization_id: &str) -> StoreResult<()> {
+pub fn claim_installation(tx: &Tx, organization_id: &OrganizationId) -> StoreResult<()> {
     tx.execute(
         "INSERT OR IGNORE INTO installation (id, organization_id) VALUES (1, ?1)",
         [organization_id],
@@ -200,7 +207,7 @@ pub fn claim_installation(tx: &Tx, organization_id: &str) -> StoreResult<()> {
 }
 
 /// The organization that set the installation up (none before the first run).
-pub fn installation_organization(conn: &Conn) -> StoreResult<Option<String>> {
+pub fn installation_organization(conn: &Conn) -> StoreResult<Option<OrganizationId>> {
     conn.query_row(
         "SELECT organization_id FROM installation WHERE id = 1",
         [],

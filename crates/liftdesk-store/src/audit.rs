@@ -1,7 +1,7 @@
 //! The audit log: who changed what, written in the same transaction as the change.
 
 use crate::sql::params;
-use liftdesk_domain::id::{AccountId, AgencyId};
+use liftdesk_domain::id::{AccountId, AgencyId, CredentialId};
 use serde_json::Value;
 
 use super::StoreResult;
@@ -13,9 +13,9 @@ pub enum Actor {
     /// A staff member in the web UI (account id).
     Account(AccountId),
     /// An API token (credential id).
-    ApiToken(String),
-    CallCenterKey(String),
-    PartnerKey(String),
+    ApiToken(CredentialId),
+    CallCenterKey(CredentialId),
+    PartnerKey(CredentialId),
     /// The admin command line.
     Cli,
     /// Liftdesk itself (demo seeding, background tasks).
@@ -26,9 +26,9 @@ impl Actor {
     fn parts(&self) -> (&'static str, Option<&str>) {
         match self {
             Self::Account(id) => ("account", Some(id.as_str())),
-            Self::ApiToken(id) => ("api_token", Some(id)),
-            Self::CallCenterKey(id) => ("call_center_key", Some(id)),
-            Self::PartnerKey(id) => ("partner_key", Some(id)),
+            Self::ApiToken(id) => ("api_token", Some(id.as_str())),
+            Self::CallCenterKey(id) => ("call_center_key", Some(id.as_str())),
+            Self::PartnerKey(id) => ("partner_key", Some(id.as_str())),
             Self::Cli => ("cli", None),
             Self::System => ("system", None),
         }

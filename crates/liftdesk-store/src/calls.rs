@@ -7,7 +7,7 @@ use crate::sql::Value;
 use crate::sql::{OptionalExtension, params, params_from_iter};
 use crate::{Code, code};
 use liftdesk_domain::call::{CallStatus, CallType};
-use liftdesk_domain::id::{AccountId, AgencyId, CallId, EquipmentId, TechnicianId};
+use liftdesk_domain::id::{AccountId, AgencyId, CallId, CredentialId, EquipmentId, TechnicianId};
 
 use super::StoreResult;
 
@@ -115,7 +115,7 @@ pub struct NewCenterCall<'a> {
     pub id: &'a CallId,
     pub agency_id: &'a str,
     pub call_center_id: &'a str,
-    pub credential_id: &'a str,
+    pub credential_id: &'a CredentialId,
     pub reference: &'a str,
     pub equipment_id: &'a EquipmentId,
     /// Wire code of `domain::call::CallType`.

@@ -3,14 +3,14 @@
 
 use crate::Conn;
 use crate::sql::params;
-use liftdesk_domain::id::ClientId;
+use liftdesk_domain::id::{ClientId, ContactId};
 
 use super::StoreResult;
 use crate::Tx;
 
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContactRow {
-    pub id: String,
+    pub id: ContactId,
     pub nom: String,
     pub email: Option<String>,
     pub telephone: Option<String>,

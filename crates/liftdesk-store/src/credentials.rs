@@ -3,7 +3,7 @@
 
 use crate::Conn;
 use crate::Tx;
-use liftdesk_domain::id::{AccountId, AgencyId};
+use liftdesk_domain::id::{AccountId, AgencyId, CredentialId};
 use std::sync::LazyLock;
 
 use crate::sql::{OptionalExtension, params};
@@ -27,8 +27,8 @@ pub struct NewCredential<'a> {
     pub created_by: Option<&'a AccountId>,
 }
 
-pub fn insert(tx: &Tx, credential: &NewCredential<'_>) -> StoreResult<String> {
-    let id = new_id();
+pub fn insert(tx: &Tx, credential: &NewCredential<'_>) -> StoreResult<CredentialId> {
+    let id = CredentialId::new(new_id());
     tx.execute_cached(
         "INSERT INTO credentials (id, kind, name, fingerprint, account_id, agency_id, call_center_id, created_by, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -50,7 +50,7 @@ pub fn insert(tx: &Tx, credential: &NewCredential<'_>) -> StoreResult<String> {
 /// A live API token: its id, its owner (active account), when last used.
 #[derive(Debug, Clone)]
 pub struct ApiTokenMatch {
-    pub credential_id: String,
+    pub credential_id: CredentialId,
     pub account_id: AccountId,
     pub last_used_at: Option<String>,
 }
@@ -74,7 +74,7 @@ pub fn find_live_api_token(conn: &Conn, fingerprint: &str) -> StoreResult<Option
 }
 
 /// Revokes a credential; false when it does not exist or was already revoked.
-pub fn revoke(tx: &Tx, id: &str) -> StoreResult<bool> {
+pub fn revoke(tx: &Tx, id: &CredentialId) -> StoreResult<bool> {
     let changed = tx.execute_cached(
         "UPDATE credentials SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, tx.now_text()],
@@ -82,7 +82,7 @@ pub fn revoke(tx: &Tx, id: &str) -> StoreResult<bool> {
     Ok(changed == 1)
 }
 
-pub fn exists(conn: &Conn, id: &str) -> StoreResult<bool> {
+pub fn exists(conn: &Conn, id: &CredentialId) -> StoreResult<bool> {
     conn.query_row_cached(
         "SELECT EXISTS (SELECT 1 FROM credentials WHERE id = ?1)",
         [id],
@@ -99,7 +99,7 @@ pub fn revoke_api_tokens_of_account(tx: &Tx, account_id: &AccountId) -> StoreRes
     )
 }
 
-pub fn touch(tx: &Tx, id: &str, at: &str) -> StoreResult<()> {
+pub fn touch(tx: &Tx, id: &CredentialId, at: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE credentials SET last_used_at = ?2 WHERE id = ?1",
         params![id, at],
@@ -130,7 +130,7 @@ pub fn call_center_id(tx: &Tx, agency_id: &AgencyId, name: &str) -> StoreResult<
 
 pub fn attribute_partner_agency(
     tx: &Tx,
-    credential_id: &str,
+    credential_id: &CredentialId,
     agency_id: &AgencyId,
 ) -> StoreResult<()> {
     let agency_id = agency_id.as_str();
@@ -144,7 +144,7 @@ pub fn attribute_partner_agency(
 /// A live call-center key: its agency and its call center.
 #[derive(Debug, Clone)]
 pub struct CallCenterKeyMatch {
-    pub credential_id: String,
+    pub credential_id: CredentialId,
     pub agency: AgencyRow,
     pub call_center_id: String,
     pub call_center_name: String,
@@ -181,7 +181,7 @@ pub fn find_live_call_center_key(
 /// A live partner key and the agencies attributed to it.
 #[derive(Debug, Clone)]
 pub struct PartnerKeyMatch {
-    pub credential_id: String,
+    pub credential_id: CredentialId,
     pub partner_name: String,
     pub agency_ids: Vec<String>,
     pub last_used_at: Option<String>,
@@ -191,7 +191,7 @@ pub fn find_live_partner_key(
     conn: &Conn,
     fingerprint: &str,
 ) -> StoreResult<Option<PartnerKeyMatch>> {
-    let found: Option<(String, String, Option<String>)> = conn
+    let found: Option<(CredentialId, String, Option<String>)> = conn
         .query_row_cached(
             "SELECT id, name, last_used_at FROM credentials
              WHERE fingerprint = ?1 AND kind = 'partner_key' AND revoked_at IS NULL",
@@ -219,7 +219,7 @@ pub fn find_live_partner_key(
 /// One credential as stored (never its secret: only the fingerprint).
 #[derive(Debug, Clone)]
 pub struct CredentialRow {
-    pub id: String,
+    pub id: CredentialId,
     pub kind: CredentialKind,
     pub name: String,
     pub account_id: Option<AccountId>,
@@ -227,7 +227,7 @@ pub struct CredentialRow {
     pub revoked_at: Option<String>,
 }
 
-pub fn get(conn: &Conn, id: &str) -> StoreResult<Option<CredentialRow>> {
+pub fn get(conn: &Conn, id: &CredentialId) -> StoreResult<Option<CredentialRow>> {
     conn.query_row_cached(
         "SELECT id, kind, name, account_id, agency_id, revoked_at FROM credentials WHERE id = ?1",
         [id],
@@ -248,7 +248,7 @@ pub fn get(conn: &Conn, id: &str) -> StoreResult<Option<CredentialRow>> {
 /// A live credential as the keys-and-tokens screen lists it.
 #[derive(Debug, Clone)]
 pub struct ListedCredential {
-    pub id: String,
+    pub id: CredentialId,
     /// The tool (API token), the call center, or the partner.
     pub name: String,
     pub fingerprint: String,
@@ -356,7 +356,7 @@ pub fn list_partner_keys(
 
 pub fn is_attributed_to(
     conn: &Conn,
-    credential_id: &str,
+    credential_id: &CredentialId,
     agency_id: &AgencyId,
 ) -> StoreResult<bool> {
     let agency_id = agency_id.as_str();
@@ -371,7 +371,7 @@ pub fn is_attributed_to(
 /// still serves.
 pub fn withdraw_partner_agency(
     tx: &Tx,
-    credential_id: &str,
+    credential_id: &CredentialId,
     agency_id: &AgencyId,
 ) -> StoreResult<i64> {
     let agency_id = agency_id.as_str();

@@ -2,7 +2,7 @@
 
 use crate::Conn;
 use crate::Tx;
-use liftdesk_domain::id::{AccountId, AgencyId, ClientId};
+use liftdesk_domain::id::{AccountId, AgencyId, ClientId, DealId};
 
 use super::StoreResult;
 
@@ -42,7 +42,7 @@ pub fn find_by_external_id(
     conn: &Conn,
     agency_id: &AgencyId,
     external_id: &str,
-) -> StoreResult<Option<String>> {
+) -> StoreResult<Option<DealId>> {
     let agency_id = agency_id.as_str();
     use crate::sql::OptionalExtension;
     conn.query_row_cached(
@@ -65,8 +65,8 @@ pub struct NewDeal<'a> {
     pub client_id: Option<&'a ClientId>,
 }
 
-pub fn insert(tx: &Tx, deal: &NewDeal<'_>) -> StoreResult<String> {
-    let id = crate::new_id();
+pub fn insert(tx: &Tx, deal: &NewDeal<'_>) -> StoreResult<DealId> {
+    let id = DealId::new(crate::new_id());
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO deals (id, agency_id, type_affaire, types_etat_des_lieux, external_opportunity_id,

@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AgencyId, ClientId, EquipmentId, SurveyId};
+use liftdesk_domain::id::{AgencyId, BuildingId, ClientId, EquipmentId, SurveyId};
 
 use super::StoreResult;
 use liftdesk_domain::building::AccessRecord;
@@ -73,7 +73,7 @@ pub struct IdentityRow {
 pub struct EquipmentRow {
     pub id: EquipmentId,
     pub agency_id: String,
-    pub building_id: Option<String>,
+    pub building_id: Option<BuildingId>,
     pub client_id: Option<ClientId>,
     pub identity: IdentityRow,
     pub building: Option<BuildingRow>,
@@ -81,7 +81,7 @@ pub struct EquipmentRow {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildingRow {
-    pub id: String,
+    pub id: BuildingId,
     pub name: Option<String>,
     pub address: String,
     pub address_complement: Option<String>,
@@ -97,7 +97,7 @@ const EQUIPMENT_COLUMNS: &str =
 const EQUIPMENT_FROM: &str = "equipment e LEFT JOIN buildings b ON b.id = e.building_id";
 
 fn equipment_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentRow> {
-    let building_id: Option<String> = r.get(12)?;
+    let building_id: Option<BuildingId> = r.get(12)?;
     let building = match building_id {
         Some(id) => Some(BuildingRow {
             id,
@@ -352,7 +352,11 @@ pub fn buildings_of_agency(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec
 }
 
 /// The building `id` of the agency (None when unknown or in another agency).
-pub fn building(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<BuildingRow>> {
+pub fn building(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &BuildingId,
+) -> StoreResult<Option<BuildingRow>> {
     conn.query_row_cached(
         "SELECT id, name, address, address_complement, postal_code, city FROM buildings
          WHERE id = ?1 AND agency_id = ?2",
@@ -406,7 +410,7 @@ pub fn insert(
     agency_id: &AgencyId,
     equipment_id: &EquipmentId,
     identity: &IdentityRow,
-    building_id: Option<&str>,
+    building_id: Option<&BuildingId>,
     client_id: Option<&ClientId>,
 ) -> StoreResult<()> {
     let equipment_id = equipment_id.as_str();
@@ -437,7 +441,11 @@ pub fn insert(
 }
 
 /// Attaches the equipment to a building of its agency.
-pub fn set_building(tx: &Tx, equipment_id: &EquipmentId, building_id: &str) -> StoreResult<()> {
+pub fn set_building(
+    tx: &Tx,
+    equipment_id: &EquipmentId,
+    building_id: &BuildingId,
+) -> StoreResult<()> {
     let equipment_id = equipment_id.as_str();
     tx.prepare_cached("UPDATE equipment SET building_id = ?2, updated_at = ?3 WHERE id = ?1")?
         .execute(params![equipment_id, building_id, tx.now_text()])?;
@@ -592,7 +600,7 @@ pub fn set_client(tx: &Tx, equipment_id: &EquipmentId, client_id: &ClientId) -> 
 
 /// Sets the access instructions of a building (checked by
 /// `domain::building::check_access`).
-pub fn set_access(tx: &Tx, building_id: &str, access: &AccessRecord) -> StoreResult<()> {
+pub fn set_access(tx: &Tx, building_id: &BuildingId, access: &AccessRecord) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE buildings SET access_instructions = ?2, access_other = ?3, digicode = ?4,
              key_box = ?5, updated_at = ?6

@@ -4,14 +4,14 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AccountId, AgencyId};
+use liftdesk_domain::id::{AccountId, AgencyId, ImportId};
 
 use super::StoreResult;
 
 /// An uploaded file, without its content.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportFileRow {
-    pub id: String,
+    pub id: ImportId,
     pub agency_id: String,
     pub name: String,
     /// The header row as read.
@@ -63,7 +63,7 @@ pub fn insert(tx: &Tx, file: &ImportFileRow, content: &[u8]) -> StoreResult<()> 
 pub fn get(
     conn: &Conn,
     agency_id: &AgencyId,
-    file_id: &str,
+    file_id: &ImportId,
     now: &str,
 ) -> StoreResult<Option<ImportFileRow>> {
     let agency_id = agency_id.as_str();
@@ -80,7 +80,7 @@ pub fn get(
 pub fn content(
     conn: &Conn,
     agency_id: &AgencyId,
-    file_id: &str,
+    file_id: &ImportId,
     now: &str,
 ) -> StoreResult<Option<Vec<u8>>> {
     let agency_id = agency_id.as_str();

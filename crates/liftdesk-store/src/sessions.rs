@@ -4,14 +4,14 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AccountId, AgencyId};
+use liftdesk_domain::id::{AccountId, AgencyId, SessionId};
 
 use super::StoreResult;
 use super::new_id;
 
 #[derive(Debug, Clone)]
 pub struct SessionRow {
-    pub id: String,
+    pub id: SessionId,
     pub account_id: AccountId,
     pub agency_id: Option<String>,
     pub last_seen_at: String,
@@ -26,8 +26,8 @@ pub struct NewSession<'a> {
     pub expires_at: &'a str,
 }
 
-pub fn create(tx: &Tx, session: &NewSession<'_>) -> StoreResult<String> {
-    let id = new_id();
+pub fn create(tx: &Tx, session: &NewSession<'_>) -> StoreResult<SessionId> {
+    let id = SessionId::new(new_id());
     tx.execute_cached(
         "INSERT INTO sessions (id, account_id, fingerprint, agency_id, created_at, last_seen_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)",
@@ -64,7 +64,7 @@ pub fn find_live(conn: &Conn, fingerprint: &str, now: &str) -> StoreResult<Optio
         .optional()
 }
 
-pub fn extend(tx: &Tx, id: &str, now: &str, expires_at: &str) -> StoreResult<()> {
+pub fn extend(tx: &Tx, id: &SessionId, now: &str, expires_at: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE sessions SET last_seen_at = ?2, expires_at = ?3 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, now, expires_at],
@@ -72,7 +72,7 @@ pub fn extend(tx: &Tx, id: &str, now: &str, expires_at: &str) -> StoreResult<()>
     Ok(())
 }
 
-pub fn revoke(tx: &Tx, id: &str, now: &str) -> StoreResult<()> {
+pub fn revoke(tx: &Tx, id: &SessionId, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, now],
@@ -84,7 +84,7 @@ pub fn revoke(tx: &Tx, id: &str, now: &str) -> StoreResult<()> {
 pub fn revoke_others(
     tx: &Tx,
     account_id: &AccountId,
-    keep_session_id: Option<&str>,
+    keep_session_id: Option<&SessionId>,
     now: &str,
 ) -> StoreResult<()> {
     tx.execute_cached(
@@ -104,7 +104,7 @@ pub fn revoke_all(tx: &Tx, account_id: &AccountId, now: &str) -> StoreResult<usi
 }
 
 /// The agency a session acts in (the web application's agency switcher).
-pub fn set_agency(tx: &Tx, id: &str, agency_id: &AgencyId) -> StoreResult<()> {
+pub fn set_agency(tx: &Tx, id: &SessionId, agency_id: &AgencyId) -> StoreResult<()> {
     let agency_id = agency_id.as_str();
     tx.execute_cached(
         "UPDATE sessions SET agency_id = ?2 WHERE id = ?1 AND revoked_at IS NULL",

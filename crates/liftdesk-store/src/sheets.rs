@@ -3,7 +3,7 @@
 use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AgencyId, EquipmentId};
+use liftdesk_domain::id::{AgencyId, CredentialId, EquipmentId};
 
 use super::StoreResult;
 
@@ -20,7 +20,7 @@ pub fn insert(
     id: &str,
     agency_id: &AgencyId,
     equipment_id: &EquipmentId,
-    credential_id: &str,
+    credential_id: &CredentialId,
     created_at: &str,
     expires_at: &str,
 ) -> StoreResult<()> {

@@ -262,6 +262,13 @@ id_values!(
     liftdesk_domain::id::InvoiceId
     liftdesk_domain::id::ClientId
     liftdesk_domain::id::AccountId
+    liftdesk_domain::id::OrganizationId
+    liftdesk_domain::id::ContactId
+    liftdesk_domain::id::BuildingId
+    liftdesk_domain::id::DealId
+    liftdesk_domain::id::ImportId
+    liftdesk_domain::id::CredentialId
+    liftdesk_domain::id::SessionId
 );
 
 /// What a stored value is, for a reading that refuses it.

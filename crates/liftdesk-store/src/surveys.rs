@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::code;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AccountId, AgencyId, EquipmentId, SurveyId};
+use liftdesk_domain::id::{AccountId, AgencyId, DealId, EquipmentId, SurveyId};
 
 use super::StoreResult;
 
@@ -37,7 +37,7 @@ pub struct SurveyRow {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DealRow {
-    pub id: String,
+    pub id: DealId,
     pub type_affaire: Option<String>,
     /// `types_etat_des_lieux`, decoded.
     pub inventory_types: Vec<String>,
@@ -302,11 +302,10 @@ pub fn set_surveyor(
     Ok(())
 }
 
-pub fn link_deal(tx: &Tx, survey_id: &SurveyId, deal_id: &str) -> StoreResult<()> {
-    let survey_id = survey_id.as_str();
+pub fn link_deal(tx: &Tx, survey_id: &SurveyId, deal_id: &DealId) -> StoreResult<()> {
     tx.execute_cached(
         "INSERT OR IGNORE INTO survey_deals (survey_id, deal_id) VALUES (?1, ?2)",
-        [survey_id, deal_id],
+        crate::sql::params![survey_id, deal_id],
     )?;
     Ok(())
 }

@@ -163,7 +163,7 @@ fn client_detail(
         contacts: contacts
             .into_iter()
             .map(|c| ContactView {
-                id: c.id,
+                id: c.id.into_string(),
                 name: c.nom,
                 email: c.email,
                 phone: c.telephone,

@@ -16,6 +16,7 @@ use crate::api::wire::imports::{
     UploadedFile,
 };
 use crate::auth::staff_session::StaffSession;
+use crate::domain::id::ImportId;
 use crate::error::AppResult;
 use crate::services::imports::progress::RunKind;
 use crate::state::AppState;
@@ -43,7 +44,7 @@ async fn upload(
 async fn file(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(file_id): ApiPath<String>,
+    ApiPath(file_id): ApiPath<ImportId>,
 ) -> AppResult<Json<ImportFileView>> {
     Ok(Json(
         wire::import_file_view(&state, &session.principal(), file_id).await?,
@@ -53,7 +54,7 @@ async fn file(
 async fn check(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(file_id): ApiPath<String>,
+    ApiPath(file_id): ApiPath<ImportId>,
     ApiJson(body): ApiJson<RunBody>,
 ) -> AppResult<Json<ImportReport>> {
     Ok(Json(
@@ -71,7 +72,7 @@ async fn check(
 async fn import(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(file_id): ApiPath<String>,
+    ApiPath(file_id): ApiPath<ImportId>,
     ApiJson(body): ApiJson<RunBody>,
 ) -> AppResult<Json<ImportReport>> {
     Ok(Json(

@@ -18,6 +18,7 @@ use crate::api::json::ApiJson;
 use crate::api::wire::{Page, PageQuery, Paging};
 use crate::auth::secret;
 use crate::auth::staff_session::StaffSession;
+use crate::domain::id::CredentialId;
 use crate::error::AppResult;
 use crate::services::credentials::{self as service, Issued, KeyKind};
 use crate::state::AppState;
@@ -70,7 +71,7 @@ impl KeyView {
     fn from_listed(row: ListedCredential, partner: bool) -> Self {
         Self {
             fingerprint_prefix: fingerprint_prefix(&row.fingerprint),
-            id: row.id,
+            id: row.id.into_string(),
             name: row.name,
             created_at: row.created_at,
             last_used_at: row.last_used_at,
@@ -127,7 +128,7 @@ impl KeyCreated {
     fn new(issued: Issued, name: &str) -> Self {
         Self {
             fingerprint_prefix: fingerprint_prefix(&secret::fingerprint(&issued.secret)),
-            id: issued.id,
+            id: issued.id.into_string(),
             name: name.trim().to_owned(),
             key: issued.secret,
             ok: true,
@@ -197,7 +198,7 @@ async fn create_token(
         StatusCode::CREATED,
         Json(TokenCreated {
             fingerprint_prefix: fingerprint_prefix(&secret::fingerprint(&issued.secret)),
-            id: issued.id,
+            id: issued.id.into_string(),
             name: body.name.trim().to_owned(),
             token: issued.secret,
             ok: true,
@@ -208,10 +209,13 @@ async fn create_token(
 async fn revoke_token(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<CredentialId>,
 ) -> AppResult<Json<Revoked>> {
     service::revoke_own_token(&state.store, &session.principal(), &id).await?;
-    Ok(Json(Revoked { id, ok: true }))
+    Ok(Json(Revoked {
+        id: id.into_string(),
+        ok: true,
+    }))
 }
 
 // ---- Call-center keys of the agency ------------------------------------
@@ -240,10 +244,13 @@ async fn create_call_center_key(
 async fn revoke_call_center_key(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<CredentialId>,
 ) -> AppResult<Json<Revoked>> {
     service::withdraw_call_center_key(&state.store, &session.principal(), &id).await?;
-    Ok(Json(Revoked { id, ok: true }))
+    Ok(Json(Revoked {
+        id: id.into_string(),
+        ok: true,
+    }))
 }
 
 // ---- Partner keys attributed to the agency -----------------------------
@@ -271,11 +278,11 @@ async fn create_partner_key(
 async fn revoke_partner_key(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiPath(id): ApiPath<String>,
+    ApiPath(id): ApiPath<CredentialId>,
 ) -> AppResult<Json<PartnerKeyRevoked>> {
     let outcome = service::withdraw_partner_key(&state.store, &session.principal(), &id).await?;
     Ok(Json(PartnerKeyRevoked {
-        id,
+        id: id.into_string(),
         ok: true,
         revoked: outcome.revoked,
         remaining_agencies: outcome.remaining_agencies,

@@ -14,6 +14,7 @@ use crate::api::extract::ApiPath;
 use crate::api::json::ApiJson;
 use crate::api::wire::imports::*;
 use crate::auth::api_token::ApiCaller;
+use crate::domain::id::ImportId;
 use crate::error::{AppResult, ErrorBody};
 use crate::services::imports::progress::RunKind;
 use crate::state::AppState;
@@ -98,7 +99,7 @@ async fn upload_file(
 async fn import_file(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(file_id): ApiPath<String>,
+    ApiPath(file_id): ApiPath<ImportId>,
 ) -> AppResult<Json<ImportFileView>> {
     Ok(Json(import_file_view(&state, &caller, file_id).await?))
 }
@@ -137,7 +138,7 @@ async fn import_file(
 async fn check_import(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(file_id): ApiPath<String>,
+    ApiPath(file_id): ApiPath<ImportId>,
     ApiJson(body): ApiJson<RunBody>,
 ) -> AppResult<Json<ImportReport>> {
     Ok(Json(
@@ -173,7 +174,7 @@ async fn check_import(
 async fn run_import(
     State(state): State<AppState>,
     caller: ApiCaller,
-    ApiPath(file_id): ApiPath<String>,
+    ApiPath(file_id): ApiPath<ImportId>,
     ApiJson(body): ApiJson<RunBody>,
 ) -> AppResult<Json<ImportReport>> {
     Ok(Json(

@@ -48,7 +48,7 @@ impl From<AgencyRow> for AgencyEntry {
             id: row.id.into_string(),
             name: row.name,
             organization: OrganizationRef {
-                id: row.organization_id,
+                id: row.organization_id.into_string(),
                 name: row.organization_name,
             },
             v1_id: row.v1_id,

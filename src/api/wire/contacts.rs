@@ -259,7 +259,11 @@ pub async fn contact_creation(
 ) -> AppResult<Created> {
     let champs = body.champs.unwrap_or_default();
     let id = service::create_for(&state.store, caller, body.parent_id, champs).await?;
-    Ok(Created::new(RecordKind::Contact, &state.base_url, &id))
+    Ok(Created::new(
+        RecordKind::Contact,
+        &state.base_url,
+        id.as_str(),
+    ))
 }
 
 #[cfg(test)]

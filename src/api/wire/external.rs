@@ -68,7 +68,7 @@ pub struct ExternalBuilding {
 impl From<BuildingRow> for ExternalBuilding {
     fn from(row: BuildingRow) -> Self {
         Self {
-            id: row.id,
+            id: row.id.into_string(),
             name: row.name,
             address: row.address,
             address_complement: row.address_complement,

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::api::json::json_body_with_limit;
+use crate::domain::id::ImportId;
 use crate::error::{ApiError, AppResult};
 use crate::principal::Principal;
 use crate::services::imports::fields::{Field, Target};
@@ -80,7 +81,7 @@ pub async fn file_upload(
 ) -> AppResult<UploadedFile> {
     let row = imports_service::upload(&state.store, caller, body.name, body.content).await?;
     Ok(UploadedFile {
-        file_id: row.id,
+        file_id: row.id.into_string(),
         name: row.name,
         columns: row.columns,
         rows: row.row_count,
@@ -209,7 +210,7 @@ pub struct TargetView {
 pub async fn find_file(
     state: &AppState,
     caller: &Principal,
-    file_id: String,
+    file_id: ImportId,
 ) -> AppResult<ImportFileRow> {
     Ok(imports_service::find_file(&state.store, caller, &file_id).await?)
 }
@@ -218,7 +219,7 @@ pub async fn find_file(
 pub async fn import_file_view(
     state: &AppState,
     caller: &Principal,
-    file_id: String,
+    file_id: ImportId,
 ) -> AppResult<ImportFileView> {
     let (file, suggestions) =
         imports_service::file_with_suggestions(&state.store, caller, &file_id).await?;
@@ -235,7 +236,7 @@ pub async fn import_file_view(
         targets,
         verification: run(RunKind::Verification),
         import: run(RunKind::Import),
-        file_id: file.id,
+        file_id: file.id.into_string(),
         name: file.name,
         columns: file.columns,
         rows: file.row_count,
@@ -362,7 +363,7 @@ pub struct ImportReport {
 pub async fn import_pass(
     state: &AppState,
     caller: &Principal,
-    file_id: String,
+    file_id: ImportId,
     body: RunBody,
     kind: RunKind,
 ) -> AppResult<ImportReport> {
@@ -391,7 +392,7 @@ pub(crate) fn report_view(
         u64::try_from(reports.iter().filter(|r| r.action == action).count()).unwrap_or(u64::MAX)
     };
     ImportReport {
-        file_id: plan.file_id.clone(),
+        file_id: plan.file_id.to_string(),
         target: plan.target.into(),
         mapping: mapping_view(&plan.table.columns, &plan.fields, &plan.mapping),
         ignored_columns: plan

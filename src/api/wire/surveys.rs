@@ -341,11 +341,11 @@ pub async fn survey_data_read(
         deals: deals
             .iter()
             .map(|deal| SurveyDeal {
-                id: deal.id.clone(),
+                id: deal.id.to_string(),
                 nature: deal.type_affaire.clone(),
                 nature_label: deal_label(deal),
-                link: RecordKind::Deal.link(&deal.id),
-                url: RecordKind::Deal.url(base_url, &deal.id),
+                link: RecordKind::Deal.link(deal.id.as_str()),
+                url: RecordKind::Deal.url(base_url, deal.id.as_str()),
             })
             .collect(),
         components: group_components(&catalog, values),
@@ -663,7 +663,7 @@ mod tests {
 
     fn deal(type_affaire: Option<&str>, types: &[&str]) -> DealRow {
         DealRow {
-            id: "d".to_owned(),
+            id: crate::domain::id::DealId::new("d"),
             type_affaire: type_affaire.map(str::to_owned),
             inventory_types: types.iter().map(|t| (*t).to_owned()).collect(),
         }

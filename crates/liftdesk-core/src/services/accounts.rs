@@ -1,6 +1,6 @@
 //! Organizations, agencies and staff accounts.
 
-use crate::domain::id::{AccountId, AgencyId};
+use crate::domain::id::{AccountId, AgencyId, OrganizationId, SessionId};
 use crate::principal::Principal;
 use crate::store::Conn;
 use crate::store::{Store, Tx};
@@ -65,7 +65,7 @@ pub struct InitInput<'a> {
 
 #[derive(Debug, Clone)]
 pub struct InitOutput {
-    pub organization_id: String,
+    pub organization_id: OrganizationId,
     pub agency_id: String,
     pub account_id: AccountId,
 }
@@ -104,7 +104,7 @@ pub fn init_organization(tx: &Tx, input: &InitInput<'_>, actor: &Actor) -> AppRe
             actor,
             action: "creation",
             object_type: "organization",
-            object_id: Some(&organization_id),
+            object_id: Some(organization_id.as_str()),
             detail: Some(json!({ "agency": agency_id, "admin": account_id })),
         },
     )?;
@@ -125,7 +125,7 @@ pub fn is_installation_admin(conn: &Conn, account: &AccountRow) -> AppResult<boo
     if account.role != Role::OrgAdmin {
         return Ok(false);
     }
-    Ok(agencies::installation_organization(conn)?.as_deref() == Some(&account.organization_id))
+    Ok(agencies::installation_organization(conn)?.as_ref() == Some(&account.organization_id))
 }
 
 /// 403 unless the account administers the installation; a member gets the
@@ -145,7 +145,7 @@ pub fn require_installation_admin(conn: &Conn, account: &AccountRow, what: &str)
 
 pub fn create_agency(
     tx: &Tx,
-    organization_id: &str,
+    organization_id: &OrganizationId,
     name: &str,
     v1_id: Option<&str>,
     actor: &Actor,
@@ -343,7 +343,7 @@ pub fn change_password(
     tx: &Tx,
     account_id: &AccountId,
     new_password_hash: &str,
-    keep_session_id: Option<&str>,
+    keep_session_id: Option<&SessionId>,
     actor: &Actor,
 ) -> AppResult<usize> {
     accounts::set_password_hash(tx, account_id, new_password_hash)?;
@@ -369,7 +369,7 @@ pub fn change_password(
 pub async fn change_own_password(
     store: &Store,
     p: &Principal,
-    keep_session_id: &str,
+    keep_session_id: &SessionId,
     current_password: String,
     new_password: String,
 ) -> AppResult<usize> {

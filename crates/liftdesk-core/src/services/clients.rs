@@ -3,7 +3,7 @@
 //! statut and categories from their lists, a `nom` per contact), the write
 //! in the caller's transaction with its audit entry.
 
-use crate::domain::id::{AgencyId, ClientId};
+use crate::domain::id::{AgencyId, ClientId, ContactId};
 use serde_json::{Value, json};
 
 use crate::domain::client::ClientStatus;
@@ -254,7 +254,7 @@ pub fn update_client(
                 }
                 None => {
                     let row = ContactRow {
-                        id: crate::store::new_id(),
+                        id: ContactId::new(crate::store::new_id()),
                         nom,
                         email,
                         telephone,

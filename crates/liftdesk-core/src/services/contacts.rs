@@ -8,7 +8,7 @@
 //! (`POST /contacts`), the MCP tool `creer_contact`, and the file imports
 //! (a row of cells → `check_champs` or `contact_fields` → `add_to_client`).
 
-use crate::domain::id::{AgencyId, ClientId};
+use crate::domain::id::{AgencyId, ClientId, ContactId};
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -393,7 +393,7 @@ pub fn add_to_client(
     client: &ClientRow,
     fields: ContactFields,
     actor: &Actor,
-) -> AppResult<String> {
+) -> AppResult<ContactId> {
     if client.supprime {
         return Err(AppError::unprocessable(format!(
             "Le client « {} » est archivé : il ne reçoit plus de contacts.",
@@ -409,7 +409,7 @@ pub fn add_to_client(
         )));
     }
     let row = ContactRow {
-        id: crate::store::new_id(),
+        id: ContactId::new(crate::store::new_id()),
         nom: fields.nom,
         email: fields.email,
         telephone: fields.telephone,
@@ -423,7 +423,7 @@ pub fn add_to_client(
             actor,
             action: "creation",
             object_type: OBJECT_TYPE,
-            object_id: Some(&row.id),
+            object_id: Some(row.id.as_str()),
             detail: Some(json!({
                 "client": client.id,
                 "client_id": client.client_ref,
@@ -448,7 +448,7 @@ pub fn create(
     parent: Option<&Value>,
     champs: &Map<String, Value>,
     actor: &Actor,
-) -> AppResult<String> {
+) -> AppResult<ContactId> {
     let client_ref = parent_ref(parent)?;
     let fields = contact_fields(champs)?;
     let client = client_store::find_by_ref(tx, agency_id, &client_ref)?.ok_or_else(|| {
@@ -467,7 +467,7 @@ pub async fn create_for(
     p: &Principal,
     parent: Option<Value>,
     champs: Map<String, Value>,
-) -> AppResult<String> {
+) -> AppResult<ContactId> {
     p.require(Capability::Change)?;
     let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
     store

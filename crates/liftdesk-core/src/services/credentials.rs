@@ -1,7 +1,7 @@
 //! Issuing and revoking API tokens, call-center keys and partner keys.
 //! A secret is returned once, here; only its fingerprint is stored.
 
-use crate::domain::id::{AccountId, AgencyId};
+use crate::domain::id::{AccountId, AgencyId, CredentialId, SessionId};
 use serde_json::json;
 
 use crate::auth::secret;
@@ -22,7 +22,7 @@ use crate::store::{accounts, agencies};
 /// A freshly issued credential: the only time its secret is known.
 #[derive(Debug, Clone)]
 pub struct Issued {
-    pub id: String,
+    pub id: CredentialId,
     pub secret: String,
 }
 
@@ -77,14 +77,14 @@ pub fn create_api_token(
             actor,
             action: "creation",
             object_type: CredentialKind::ApiToken.as_str(),
-            object_id: Some(&issued.id),
+            object_id: Some(issued.id.as_str()),
             detail: Some(json!({ "name": name, "account": account_id })),
         },
     )?;
     Ok(issued)
 }
 
-pub fn revoke(tx: &Tx, credential_id: &str, actor: &Actor) -> AppResult<()> {
+pub fn revoke(tx: &Tx, credential_id: &CredentialId, actor: &Actor) -> AppResult<()> {
     if !credentials::exists(tx, credential_id)? {
         return Err(AppError::not_found(format!(
             "Jeton ou clé introuvable : {credential_id}."
@@ -102,7 +102,7 @@ pub fn revoke(tx: &Tx, credential_id: &str, actor: &Actor) -> AppResult<()> {
             actor,
             action: "revocation",
             object_type: "credential",
-            object_id: Some(credential_id),
+            object_id: Some(credential_id.as_str()),
             detail: None,
         },
     )?;
@@ -119,7 +119,7 @@ pub const KEY_NOT_FOUND: &str = "Clé introuvable dans cette agence.";
 pub fn revoke_own_api_token(
     tx: &Tx,
     account_id: &AccountId,
-    credential_id: &str,
+    credential_id: &CredentialId,
     actor: &Actor,
 ) -> AppResult<()> {
     let row = credentials::get(tx, credential_id)?
@@ -137,7 +137,7 @@ pub fn revoke_own_api_token(
             actor,
             action: "revocation",
             object_type: CredentialKind::ApiToken.as_str(),
-            object_id: Some(&row.id),
+            object_id: Some(row.id.as_str()),
             detail: Some(json!({ "name": row.name, "account": account_id })),
         },
     )?;
@@ -149,7 +149,7 @@ pub fn revoke_own_api_token(
 pub fn revoke_call_center_key(
     tx: &Tx,
     agency_id: &AgencyId,
-    credential_id: &str,
+    credential_id: &CredentialId,
     actor: &Actor,
 ) -> AppResult<()> {
     let row = credentials::get(tx, credential_id)?
@@ -168,7 +168,7 @@ pub fn revoke_call_center_key(
             actor,
             action: "revocation",
             object_type: CredentialKind::CallCenterKey.as_str(),
-            object_id: Some(&row.id),
+            object_id: Some(row.id.as_str()),
             detail: Some(json!({ "center": row.name })),
         },
     )?;
@@ -191,7 +191,7 @@ pub struct PartnerKeyWithdrawal {
 pub fn revoke_partner_key_in_agency(
     tx: &Tx,
     agency_id: &AgencyId,
-    credential_id: &str,
+    credential_id: &CredentialId,
     actor: &Actor,
 ) -> AppResult<PartnerKeyWithdrawal> {
     let row = credentials::get(tx, credential_id)?
@@ -213,7 +213,7 @@ pub fn revoke_partner_key_in_agency(
                 "retrait_agence"
             },
             object_type: CredentialKind::PartnerKey.as_str(),
-            object_id: Some(&row.id),
+            object_id: Some(row.id.as_str()),
             detail: Some(json!({
                 "partner": row.name,
                 "agency": agency_id,
@@ -261,7 +261,7 @@ pub fn create_call_center_key(
             actor,
             action: "creation",
             object_type: CredentialKind::CallCenterKey.as_str(),
-            object_id: Some(&issued.id),
+            object_id: Some(issued.id.as_str()),
             detail: Some(json!({ "center": name, "callCenterId": center_id })),
         },
     )?;
@@ -311,7 +311,7 @@ pub fn create_partner_key(
             actor,
             action: "creation",
             object_type: CredentialKind::PartnerKey.as_str(),
-            object_id: Some(&issued.id),
+            object_id: Some(issued.id.as_str()),
             detail: Some(json!({ "partner": name, "agencies": agency_ids })),
         },
     )?;
@@ -381,7 +381,7 @@ pub async fn issue_own_api_token(store: &Store, p: &Principal, name: &str) -> Ap
 }
 
 /// Revokes one of the principal's own API tokens (404 for anyone else's).
-pub async fn revoke_own_token(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+pub async fn revoke_own_token(store: &Store, p: &Principal, id: &CredentialId) -> AppResult<()> {
     let (account_id, actor, id) = (p.account()?.id.clone(), p.actor.clone(), id.to_owned());
     store
         .write(move |tx| revoke_own_api_token(tx, &account_id, &id, &actor))
@@ -399,7 +399,11 @@ pub async fn issue_call_center_key(store: &Store, p: &Principal, name: &str) -> 
 }
 
 /// Revokes a call-center key of the principal's agency (administrators only).
-pub async fn withdraw_call_center_key(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+pub async fn withdraw_call_center_key(
+    store: &Store,
+    p: &Principal,
+    id: &CredentialId,
+) -> AppResult<()> {
     let agency_id = p.agency_id()?.to_owned();
     p.require(Capability::Administer(
         "Révoquer une clé de centre d'appels",
@@ -425,7 +429,7 @@ pub async fn issue_partner_key(store: &Store, p: &Principal, name: &str) -> AppR
 pub async fn withdraw_partner_key(
     store: &Store,
     p: &Principal,
-    id: &str,
+    id: &CredentialId,
 ) -> AppResult<PartnerKeyWithdrawal> {
     let agency_id = p.agency_id()?.to_owned();
     p.require(Capability::Administer("Révoquer une clé partenaire"))?;
@@ -498,7 +502,7 @@ pub async fn partner_key_holder(
 }
 
 /// Records the last use of a credential at `at` (stored text).
-pub async fn record_use(store: &Store, credential_id: &str, at: String) -> AppResult<()> {
+pub async fn record_use(store: &Store, credential_id: &CredentialId, at: String) -> AppResult<()> {
     let id = credential_id.to_owned();
     Ok(store
         .write(move |tx| credentials::touch(tx, &id, &at))
@@ -530,7 +534,7 @@ pub async fn session_holder(
 /// Pushes a session's idle expiry to `expires_at` (stored texts).
 pub async fn extend_session(
     store: &Store,
-    session_id: &str,
+    session_id: &SessionId,
     now: String,
     expires_at: String,
 ) -> AppResult<()> {

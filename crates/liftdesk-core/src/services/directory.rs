@@ -72,7 +72,7 @@ mod tests {
         AgencyRow {
             id: crate::domain::id::AgencyId::new(id),
             name: id.to_uppercase(),
-            organization_id: org.into(),
+            organization_id: crate::domain::id::OrganizationId::new(org),
             organization_name: org.to_uppercase(),
             v1_id: None,
         }

@@ -2,7 +2,7 @@
 //! what a partner's maintenance software reads of it (equipment to link, and
 //! one equipment's data).
 
-use crate::domain::id::{AgencyId, ClientId, EquipmentId};
+use crate::domain::id::{AgencyId, BuildingId, ClientId, EquipmentId};
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -658,7 +658,7 @@ mod tests {
         AgencyRow {
             id: AgencyId::new(id),
             name: id.to_owned(),
-            organization_id: "o".to_owned(),
+            organization_id: crate::domain::id::OrganizationId::new("o"),
             organization_name: "O".to_owned(),
             v1_id: v1.map(str::to_owned),
         }
@@ -733,7 +733,7 @@ pub fn create_building_in(
     let checked = crate::domain::building::check(input).map_err(AppError::unprocessable)?;
     let client_id = client_of_agency(tx, agency_id, client_ref)?;
     let building = BuildingRow {
-        id: crate::store::new_id(),
+        id: BuildingId::new(crate::store::new_id()),
         name: checked.name,
         address: checked.address,
         address_complement: checked.address_complement,
@@ -748,7 +748,7 @@ pub fn create_building_in(
             actor: &p.actor,
             action: "immeuble.creation",
             object_type: "building",
-            object_id: Some(&building.id),
+            object_id: Some(building.id.as_str()),
             detail: Some(json!({
                 "name": building.name,
                 "address": building.address,
@@ -770,7 +770,7 @@ pub fn create_building_in(
 pub fn set_building_access_in(
     tx: &Tx,
     p: &Principal,
-    building_id: &str,
+    building_id: &BuildingId,
     input: &crate::domain::building::AccessInput,
 ) -> AppResult<()> {
     use crate::domain::building::{AccessNames, MAX_TEXT_CHARS, check_access};
@@ -802,7 +802,7 @@ pub fn set_building_access_in(
             actor: &p.actor,
             action: "immeuble.acces",
             object_type: "building",
-            object_id: Some(building_id),
+            object_id: Some(building_id.as_str()),
             detail: Some(json!({
                 "accessInstructions": access.instructions,
                 "accessOther": access.other,
@@ -864,7 +864,7 @@ pub fn create_in(tx: &Tx, p: &Principal, input: &NewEquipment) -> AppResult<Equi
     let building_id = match non_blank(input.building_id.as_deref()) {
         None => None,
         Some(building) => Some(
-            equipment_store::building(tx, agency_id, building)?
+            equipment_store::building(tx, agency_id, &BuildingId::new(building))?
                 .ok_or_else(|| {
                     AppError::unprocessable(format!(
                         "Le champ « buildingId » ne désigne aucun immeuble de l'agence : « {building} »."
@@ -878,7 +878,7 @@ pub fn create_in(tx: &Tx, p: &Principal, input: &NewEquipment) -> AppResult<Equi
         agency_id,
         &id,
         &identity,
-        building_id.as_deref(),
+        building_id.as_ref(),
         client_id.as_ref(),
     )?;
     audit::record(

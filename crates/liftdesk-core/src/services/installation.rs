@@ -8,7 +8,7 @@
 //! account or key does these through an API.
 
 use crate::auth::password;
-use crate::domain::id::{AccountId, AgencyId};
+use crate::domain::id::{AccountId, AgencyId, CredentialId, OrganizationId};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::accounts::{self, InitInput, InitOutput, NewUserInput};
@@ -63,7 +63,7 @@ pub fn init_organization(
 pub fn create_agency(
     store: &Store,
     p: &Principal,
-    organization_id: &str,
+    organization_id: &OrganizationId,
     name: &str,
     v1_id: Option<&str>,
 ) -> AppResult<String> {
@@ -130,7 +130,7 @@ pub fn issue_api_token(store: &Store, p: &Principal, email: &str, name: &str) ->
 }
 
 /// Revokes any credential (API token, call-center or partner key).
-pub fn revoke_credential(store: &Store, p: &Principal, id: &str) -> AppResult<()> {
+pub fn revoke_credential(store: &Store, p: &Principal, id: &CredentialId) -> AppResult<()> {
     p.require(Capability::Install)?;
     store.write_blocking(|tx| credentials::revoke(tx, id, &p.actor))
 }

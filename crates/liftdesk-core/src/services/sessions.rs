@@ -4,7 +4,7 @@
 //! and creating the organization with its administrator. The cookie, its
 //! secret and the sign-in throttle belong to the front door.
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, SessionId};
 use chrono::{DateTime, Utc};
 
 use crate::auth::password;
@@ -79,7 +79,7 @@ pub async fn open(
                     actor: &Actor::Account(account.id.clone()),
                     action: "connexion",
                     object_type: "session",
-                    object_id: Some(&session_id),
+                    object_id: Some(session_id.as_str()),
                     detail: None,
                 },
             )?;
@@ -113,7 +113,7 @@ pub async fn require_installation_admin(
 }
 
 /// Ends the session `session_id`.
-pub async fn sign_out(store: &Store, session_id: &str) -> AppResult<()> {
+pub async fn sign_out(store: &Store, session_id: &SessionId) -> AppResult<()> {
     let id = session_id.to_owned();
     Ok(store
         .write(move |tx| sessions::revoke(tx, &id, &tx.now_text()))
@@ -125,7 +125,7 @@ pub async fn sign_out(store: &Store, session_id: &str) -> AppResult<()> {
 pub async fn choose_agency(
     store: &Store,
     p: &Principal,
-    session_id: &str,
+    session_id: &SessionId,
     agency_id: &AgencyId,
 ) -> AppResult<AgencyRow> {
     let agency = crate::principal::scope_agency(&p.scope, agency_id.as_str(), Door::App)?;

@@ -6,7 +6,7 @@
 //! the MCP resource `liftdesk://equipements/{id}/fiche`, as Markdown
 //! (`markdown`).
 
-use crate::domain::id::{AgencyId, EquipmentId};
+use crate::domain::id::{AgencyId, CredentialId, EquipmentId};
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{Value, json};
 
@@ -34,7 +34,7 @@ pub fn generate(
     base_url: &str,
     agency_id: &AgencyId,
     equipment_number: &str,
-    credential_id: &str,
+    credential_id: &CredentialId,
     now: DateTime<Utc>,
     actor: &Actor,
 ) -> AppResult<String> {

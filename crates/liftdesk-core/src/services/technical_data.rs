@@ -11,7 +11,7 @@
 //! and `contrat_entretien` (the equipment's maintenance contract);
 //! `taux_connaissance` is computed and read-only.
 
-use crate::domain::id::{AgencyId, EquipmentId};
+use crate::domain::id::{AgencyId, BuildingId, EquipmentId};
 use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
@@ -536,7 +536,7 @@ fn apply_building(
             }
             (
                 BuildingRow {
-                    id: crate::store::new_id(),
+                    id: BuildingId::new(crate::store::new_id()),
                     name: None,
                     address: String::new(),
                     address_complement: None,

@@ -2,7 +2,7 @@
 //! survey per equipment) and `/open_app` (the survey of an equipment for a
 //! mobile user). One transaction per call, with its audit entry.
 
-use crate::domain::id::{AccountId, AgencyId, ClientId, EquipmentId, SurveyId};
+use crate::domain::id::{AccountId, AgencyId, BuildingId, ClientId, DealId, EquipmentId, SurveyId};
 use chrono::Datelike;
 use serde_json::json;
 
@@ -108,7 +108,7 @@ pub fn create_survey(
     agency_id: &AgencyId,
     input: CreateSurveyInput,
     actor: &Actor,
-) -> AppResult<String> {
+) -> AppResult<DealId> {
     let type_affaire = non_blank(input.type_affaire);
     let inventory: Vec<String> = input.type_etat_des_lieux.unwrap_or_default();
     if type_affaire.is_none() && inventory.is_empty() {
@@ -209,7 +209,7 @@ pub fn create_survey(
             Some(building) => building.id.clone(),
             None => {
                 let building = BuildingRow {
-                    id: crate::store::new_id(),
+                    id: BuildingId::new(crate::store::new_id()),
                     name: None,
                     address: address.clone(),
                     address_complement: non_blank(equipment.complement_adresse.clone()),
@@ -265,7 +265,7 @@ pub fn create_survey(
                 "deal.create"
             },
             object_type: "deal",
-            object_id: Some(&deal_id),
+            object_id: Some(deal_id.as_str()),
             detail: Some(json!({
                 "external_opportunity_id": external_id,
                 "surveys": survey_ids,
@@ -320,7 +320,7 @@ pub async fn create_survey_for(
     store: &Store,
     p: &Principal,
     input: CreateSurveyInput,
-) -> AppResult<String> {
+) -> AppResult<DealId> {
     p.require(Capability::Change)?;
     let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
     store

@@ -28,6 +28,7 @@ pub mod seeds;
 
 pub use bulk::Bulk;
 use liftdesk_domain::call::{CallStatus, CallType};
+use liftdesk_domain::id::OrganizationId;
 use liftdesk_domain::invoice::{
     self, InvoiceNature, InvoiceStatus, LineAmounts, PAYMENT_TERM_DAYS, Totals,
 };
@@ -45,7 +46,7 @@ use seeds::{
 
 /// What the caller already created and the demo data hangs on.
 pub struct DemoScope<'a> {
-    pub organization_id: &'a str,
+    pub organization_id: &'a OrganizationId,
     /// Agencies created by the caller; the first one owns the call centers.
     pub agencies: &'a [DemoAgency],
     /// "Now" for every relative date (tests pass a fixed instant).
@@ -804,7 +805,7 @@ impl Staff {
     }
 }
 
-fn load_staff(tx: &Tx, organization_id: &str, agency_id: &str) -> Result<Staff> {
+fn load_staff(tx: &Tx, organization_id: &OrganizationId, agency_id: &str) -> Result<Staff> {
     // Ordered by e-mail: the caller's ids may be time-based, e-mails are stable.
     let mut stmt = tx.prepare(
         "SELECT a.id, a.performs_surveys FROM accounts a

@@ -111,7 +111,7 @@ fn the_planning_order_is_the_sql_order() {
         .write_blocking(|tx| -> crate::StoreResult<()> {
             caller_rows(tx.sqlite(), &agencies);
             let scope = DemoScope {
-                organization_id: ORG,
+                organization_id: &OrganizationId::new(ORG),
                 agencies: &agencies,
                 now: fixed_now(),
             };
@@ -167,7 +167,7 @@ fn seeded(seed: u64) -> (Connection, DemoCounts) {
     caller_rows(&conn, &agencies);
     let tx = crate::Tx::begin(&mut conn, fixed_now()).expect("transaction");
     let scope = DemoScope {
-        organization_id: ORG,
+        organization_id: &OrganizationId::new(ORG),
         agencies: &agencies,
         now: fixed_now(),
     };

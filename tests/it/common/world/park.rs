@@ -58,6 +58,7 @@ impl World {
         .await
         .expect("immeuble")
         .id
+        .into_string()
     }
 
     /// Corrects the identity of an equipment (`PATCH /equipment/{id}/identity`).
@@ -155,5 +156,6 @@ impl World {
         ))
         .await
         .expect("contact")
+        .into_string()
     }
 }

@@ -30,6 +30,7 @@ impl World {
         ))
         .await
         .expect("affaire")
+        .into_string()
     }
 
     /// A deal of `type_affaire` (else of the inventory types) asking for the

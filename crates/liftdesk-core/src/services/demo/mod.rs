@@ -13,7 +13,7 @@ pub use crate::store::demo as data;
 
 mod operations;
 
-use crate::domain::id::AgencyId;
+use crate::domain::id::{AgencyId, OrganizationId};
 
 use std::io::Write;
 use std::path::Path;
@@ -50,7 +50,7 @@ pub const PARTNER_NAME: &str = "GMAO Partenaire";
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DemoCredentials {
-    pub organization_id: String,
+    pub organization_id: OrganizationId,
     pub agencies: Vec<DemoAgencyRef>,
     pub admin: DemoLogin,
     pub member: DemoLogin,

@@ -13,7 +13,9 @@ use anyhow::{Context, Result, bail};
 use crate::clock;
 use crate::domain::building::{AccessInput, BuildingInput};
 use crate::domain::call::CallStatus;
-use crate::domain::id::{AccountId, CallId, ClientId, EquipmentId, QuoteId, TechnicianId};
+use crate::domain::id::{
+    AccountId, CallId, ClientId, CredentialId, EquipmentId, QuoteId, TechnicianId,
+};
 use crate::domain::lines::LineInput;
 use crate::domain::quote::QuoteAction;
 use crate::domain::technician::TechnicianInput;
@@ -201,7 +203,7 @@ impl Writer for Operations<'_, '_> {
                 Ok::<_, AppError>(building)
             })
             .with_context(|| format!("immeuble « {} »", seed.address))?;
-        Id::of_text(&building.id)
+        Id::of_text(building.id.as_str())
     }
 
     fn equipment(&mut self, seed: &EquipmentSeed) -> Result<Id> {
@@ -274,7 +276,7 @@ impl Operations<'_, '_> {
         let received_at = Some(clock::format_timestamp(seed.received));
         let id = match (seed.call_center, seed.credential, seed.created_by) {
             (Some(center), Some(credential), _) => {
-                let key = Principal::call_center_key(credential.to_owned(), agency.clone());
+                let key = Principal::call_center_key(CredentialId::new(credential), agency.clone());
                 let input = calls::CenterCallInput {
                     reference: seed.reference.to_owned(),
                     equipment: number,

@@ -8,7 +8,7 @@ pub mod file;
 pub mod progress;
 pub mod run;
 
-use crate::domain::id::{AccountId, AgencyId};
+use crate::domain::id::{AccountId, AgencyId, ImportId};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -100,7 +100,7 @@ pub fn store_upload(
     let agency_id = agency_id.as_str();
     let now = *now;
     let row = ImportFileRow {
-        id: crate::store::new_id(),
+        id: ImportId::new(crate::store::new_id()),
         agency_id: agency_id.to_owned(),
         name,
         columns: table.columns.clone(),
@@ -117,7 +117,7 @@ pub fn store_upload(
             actor,
             action: "envoi_fichier_import",
             object_type: "import_file",
-            object_id: Some(&row.id),
+            object_id: Some(row.id.as_str()),
             detail: Some(json!({
                 "name": row.name,
                 "columns": row.columns.len(),
@@ -175,7 +175,7 @@ pub struct Prepared {
 pub fn prepare(
     conn: &Conn,
     agency_id: &AgencyId,
-    file_id: &str,
+    file_id: &ImportId,
     now: DateTime<Utc>,
     target: Target,
     mapping: Option<Vec<(String, Option<String>)>>,
@@ -270,7 +270,11 @@ pub async fn upload(
 }
 
 /// A file of the principal's agency (404 when unknown there or expired).
-pub async fn find_file(store: &Store, p: &Principal, file_id: &str) -> AppResult<ImportFileRow> {
+pub async fn find_file(
+    store: &Store,
+    p: &Principal,
+    file_id: &ImportId,
+) -> AppResult<ImportFileRow> {
     let (agency_id, file_id) = (p.agency_id()?.to_owned(), file_id.to_owned());
     let now = clock::format_timestamp(store.now());
     store
@@ -284,7 +288,7 @@ pub async fn find_file(store: &Store, p: &Principal, file_id: &str) -> AppResult
 pub async fn file_with_suggestions(
     store: &Store,
     p: &Principal,
-    file_id: &str,
+    file_id: &ImportId,
 ) -> AppResult<(ImportFileRow, Vec<(Target, Vec<Field>, Vec<Option<usize>>)>)> {
     let file = find_file(store, p, file_id).await?;
     let columns = file.columns.clone();
@@ -310,7 +314,7 @@ pub async fn pass(
     store: &Store,
     runs: &ImportRuns,
     p: &Principal,
-    file_id: &str,
+    file_id: &ImportId,
     target: Target,
     mapping: Option<Vec<(String, Option<String>)>>,
     kind: RunKind,

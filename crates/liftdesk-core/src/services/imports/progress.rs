@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, Utc};
 
 use crate::clock::{self, Clock};
+use crate::domain::id::ImportId;
 use crate::error::{AppError, AppResult};
 
 /// A check (`verification`) or an import (`import`).
@@ -158,7 +159,7 @@ impl Drop for RunGuard {
 }
 
 /// A run and the expiry of its file, under (file id, kind).
-type Runs = HashMap<(String, RunKind), (Arc<Run>, DateTime<Utc>)>;
+type Runs = HashMap<(ImportId, RunKind), (Arc<Run>, DateTime<Utc>)>;
 
 /// The runs of every file: the last check and the last import of each.
 pub struct ImportRuns {
@@ -187,7 +188,7 @@ impl ImportRuns {
     /// is running.
     pub fn start(
         &self,
-        file_id: &str,
+        file_id: &ImportId,
         kind: RunKind,
         target: &'static str,
         rows_total: u64,
@@ -226,7 +227,7 @@ impl ImportRuns {
     }
 
     /// The current or last run of that kind on the file.
-    pub fn get(&self, file_id: &str, kind: RunKind) -> Option<RunSnapshot> {
+    pub fn get(&self, file_id: &ImportId, kind: RunKind) -> Option<RunSnapshot> {
         let runs = self
             .runs
             .lock()
@@ -252,36 +253,37 @@ mod tests {
     #[test]
     fn a_run_is_followed_and_a_second_one_waits() {
         let runs = ImportRuns::new(clock::system());
+        let f = ImportId::new("f");
         let later = clock::now() + chrono::Duration::hours(1);
         let guard = runs
-            .start("f", RunKind::Import, "equipment", 3, later)
+            .start(&f, RunKind::Import, "equipment", 3, later)
             .expect("start");
         guard.run().row_done(Tally::Created);
         guard.run().row_done(Tally::Refused);
-        let seen = runs.get("f", RunKind::Import).expect("run");
+        let seen = runs.get(&f, RunKind::Import).expect("run");
         assert_eq!(seen.status, RunStatus::Running);
         assert_eq!((seen.rows_processed, seen.rows_total), (2, 3));
         assert_eq!((seen.created, seen.updated, seen.refused), (1, 0, 1));
         assert_eq!(
-            runs.start("f", RunKind::Verification, "equipment", 3, later)
+            runs.start(&f, RunKind::Verification, "equipment", 3, later)
                 .err()
                 .map(|e| e.status().as_u16()),
             Some(409)
         );
-        assert!(runs.get("f", RunKind::Verification).is_none());
+        assert!(runs.get(&f, RunKind::Verification).is_none());
         drop(guard);
-        let seen = runs.get("f", RunKind::Import).expect("run");
+        let seen = runs.get(&f, RunKind::Import).expect("run");
         assert_eq!(seen.status, RunStatus::Failed);
         assert!(seen.finished_at.is_some());
         let guard = runs
-            .start("f", RunKind::Verification, "clients", 1, later)
+            .start(&f, RunKind::Verification, "clients", 1, later)
             .expect("free again");
         guard.done(RunStatus::Done);
         assert_eq!(
-            runs.get("f", RunKind::Verification).map(|s| s.status),
+            runs.get(&f, RunKind::Verification).map(|s| s.status),
             Some(RunStatus::Done)
         );
         runs.prune(later + chrono::Duration::seconds(1));
-        assert!(runs.get("f", RunKind::Import).is_none());
+        assert!(runs.get(&f, RunKind::Import).is_none());
     }
 }

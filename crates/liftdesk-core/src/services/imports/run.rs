@@ -9,7 +9,7 @@
 //! transaction, the check rolls it back (`Store::rehearse_blocking`), so the
 //! check answers exactly what the import would do.
 
-use crate::domain::id::{AgencyId, ClientId, EquipmentId};
+use crate::domain::id::{AgencyId, BuildingId, ClientId, ContactId, EquipmentId, ImportId};
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
@@ -75,7 +75,7 @@ pub struct RowReport {
 /// A file, its target and its mapping: everything a pass needs.
 #[derive(Debug, Clone)]
 pub struct Plan {
-    pub file_id: String,
+    pub file_id: ImportId,
     pub agency_id: AgencyId,
     pub target: Target,
     pub fields: Vec<Field>,
@@ -211,7 +211,7 @@ pub fn run(tx: &Tx, plan: &Plan, actor: &Actor, progress: &Run) -> AppResult<Vec
             actor,
             action: "import",
             object_type: "import_file",
-            object_id: Some(&plan.file_id),
+            object_id: Some(plan.file_id.as_str()),
             detail: Some(json!({
                 "target": plan.target.code(),
                 "created": count(Action::Create),
@@ -388,7 +388,7 @@ impl Pass<'_> {
                         Some(found) => (found.clone(), BuildingWrite::Attach),
                         None => (
                             BuildingRow {
-                                id: crate::store::new_id(),
+                                id: BuildingId::new(crate::store::new_id()),
                                 name: None,
                                 address: String::new(),
                                 address_complement: None,
@@ -486,7 +486,7 @@ impl Pass<'_> {
                 agency_id,
                 &equipment_id,
                 &after,
-                building_id.as_deref(),
+                building_id.as_ref(),
                 client_after.as_ref(),
             )?,
             Some(e) => {
@@ -674,15 +674,15 @@ impl Pass<'_> {
         match matched {
             None => {
                 let contact = ContactRow {
-                    id: crate::store::new_id(),
+                    id: ContactId::new(crate::store::new_id()),
                     nom,
                     email,
                     telephone,
                     fonction,
                 };
                 contact_store::insert(tx, &client.id, &contact)?;
-                self.audit_row(tx, "contact", &contact.id, row, Action::Create, &[])?;
-                Ok((Action::Create, contact.id, Vec::new()))
+                self.audit_row(tx, "contact", contact.id.as_str(), row, Action::Create, &[])?;
+                Ok((Action::Create, contact.id.into_string(), Vec::new()))
             }
             Some(current) => {
                 let next = ContactRow {
@@ -713,9 +713,16 @@ impl Pass<'_> {
                 }
                 if !changes.is_empty() {
                     contact_store::update(tx, &next)?;
-                    self.audit_row(tx, "contact", &next.id, row, Action::Update, &changes)?;
+                    self.audit_row(
+                        tx,
+                        "contact",
+                        next.id.as_str(),
+                        row,
+                        Action::Update,
+                        &changes,
+                    )?;
                 }
-                Ok((Action::Update, next.id, changes))
+                Ok((Action::Update, next.id.into_string(), changes))
             }
         }
     }
@@ -915,7 +922,7 @@ fn place_key(address: &str, postal_code: Option<&str>, city: Option<&str>) -> St
 struct BuildingDirectory {
     by_place: HashMap<String, BuildingRow>,
     /// The address each building is found at.
-    place_of: HashMap<String, String>,
+    place_of: HashMap<BuildingId, String>,
 }
 
 impl BuildingDirectory {
