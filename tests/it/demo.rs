@@ -306,7 +306,8 @@ fn the_same_seed_gives_the_same_park() {
 }
 
 /// The small demo's technicians, absences, standby weeks, clients,
-/// contacts, buildings and equipment are written through the operations, each at its own date: every
+/// contacts, buildings, equipment, calls, quotes, invoices and credit notes
+/// are written through the operations, each at its own date: every
 /// one has the audit entry its operation writes, at the instant the record
 /// bears, in the name of Liftdesk itself.
 #[test]
@@ -474,6 +475,39 @@ fn the_small_demo_is_written_through_the_operations() {
         count(
             &conn,
             "SELECT COUNT(*) FROM quotes WHERE status = 'accepte'"
+        )
+    );
+    // Invoices and credit notes drafted, issued with their number, sent
+    // and paid by their operations.
+    let document_entries = |action: &str| {
+        count(
+            &conn,
+            &format!(
+                "SELECT COUNT(*) FROM audit_log WHERE object_type = 'invoice' AND action = '{action}'"
+            ),
+        )
+    };
+    assert_eq!(
+        document_entries("creation"),
+        count(&conn, "SELECT COUNT(*) FROM invoices")
+    );
+    assert_eq!(
+        document_entries("emission"),
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM invoices WHERE number IS NOT NULL"
+        )
+    );
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM invoices i JOIN audit_log a
+               ON a.object_id = i.id AND a.action = 'reglement'
+              AND json_extract(a.detail, '$.paidOn') = i.paid_on"
+        ),
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM invoices WHERE status = 'payee'"
         )
     );
     // What happened in the demo's past reached no one: no event is queued.

@@ -340,11 +340,16 @@ pub async fn create_draft(
     p: &Principal,
     input: NewInvoiceInput,
 ) -> AppResult<InvoiceId> {
+    check_draft(p, &input)?;
+    let p = p.clone();
+    store.write(move |tx| create_draft_in(tx, &p, &input)).await
+}
+
+/// A new draft's input checked: its lines, when given.
+fn check_draft(p: &Principal, input: &NewInvoiceInput) -> AppResult<Option<Vec<Line>>> {
     p.require(Capability::Change)?;
-    let agency_id = p.agency_id()?;
-    let author = Author::of(p);
-    let client_ref = input.client_id;
-    if client_ref.is_empty() {
+    p.agency_id()?;
+    if input.client_id.is_empty() {
         return Err(AppError::unprocessable(
             "Le champ « clientId » est obligatoire.",
         ));
@@ -359,76 +364,80 @@ pub async fn create_draft(
             "Indiquez les lignes de la facture (« lines ») ou le devis accepté à facturer (« quoteId »).",
         ));
     }
-    let agency_id = agency_id.to_owned();
-    let quote_id = input.quote_id.map(QuoteId::new);
-    store
-        .write(move |tx| {
-            let client = invoiceable_client(tx, &agency_id, &client_ref)?;
-            let quote = match &quote_id {
-                Some(quote_id) => {
-                    let quote = quote_store::get(tx, &agency_id, quote_id)?.ok_or_else(|| {
-                        AppError::unprocessable(format!(
-                            "Devis introuvable dans cette agence : « {quote_id} »."
-                        ))
-                    })?;
-                    check_quote_invoiceable(&quote)?;
-                    // Copying the quote is turning it into its invoice: once.
-                    if given_lines.is_none() {
-                        check_not_invoiced(tx, &quote)?;
-                    }
-                    Some(quote)
-                }
-                None => None,
-            };
-            let rows = match (given_lines, &quote) {
-                (Some(lines), _) => to_rows(&lines),
-                (None, Some(quote)) => quote_rows_as_lines(tx, &quote.id)?,
-                (None, None) => Vec::new(),
-            };
-            if rows.is_empty() {
-                return Err(AppError::unprocessable(
-                    "La facture doit comporter au moins une ligne.",
-                ));
+    Ok(given_lines)
+}
+
+/// [`create_draft`]'s step in `tx`, at its time.
+pub fn create_draft_in(tx: &Tx, p: &Principal, input: &NewInvoiceInput) -> AppResult<InvoiceId> {
+    let given_lines = check_draft(p, input)?;
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
+    let client_ref = &input.client_id;
+    let quote_id = input.quote_id.clone().map(QuoteId::new);
+    let client = invoiceable_client(tx, agency_id, client_ref)?;
+    let quote = match &quote_id {
+        Some(quote_id) => {
+            let quote = quote_store::get(tx, agency_id, quote_id)?.ok_or_else(|| {
+                AppError::unprocessable(format!(
+                    "Devis introuvable dans cette agence : « {quote_id} »."
+                ))
+            })?;
+            check_quote_invoiceable(&quote)?;
+            // Copying the quote is turning it into its invoice: once.
+            if given_lines.is_none() {
+                check_not_invoiced(tx, &quote)?;
             }
-            let totals = totals_of(&rows);
-            let now = tx.now();
-            let buyer = buyer_of(&client);
-            let id = store::insert_draft(
-                tx,
-                &NewInvoice {
-                    agency_id: agency_id.as_str(),
-                    nature: InvoiceNature::Facture.as_str(),
-                    client_id: Some(&client.id),
-                    credited_invoice_id: None,
-                    quote_id: quote.as_ref().map(|q| &q.id),
-                    buyer: &buyer,
-                    total_excl_cents: totals.excl_tax.get(),
-                    total_incl_cents: totals.incl_tax.get(),
-                    created_on: &day::iso(now.date_naive()),
-                    created_at: &clock::format_timestamp(now),
-                    lines: &rows,
-                },
-            )?;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &author.actor,
-                    action: "creation",
-                    object_type: "invoice",
-                    object_id: Some(id.as_str()),
-                    detail: Some(json!({
-                        "nature": "facture",
-                        "client": client.client_ref,
-                        "quote": quote.as_ref().map(|q| q.id.clone()),
-                        "lines": rows.len(),
-                        "totalInclCents": totals.incl_tax.get(),
-                    })),
-                },
-            )?;
-            Ok(id)
-        })
-        .await
+            Some(quote)
+        }
+        None => None,
+    };
+    let rows = match (given_lines, &quote) {
+        (Some(lines), _) => to_rows(&lines),
+        (None, Some(quote)) => quote_rows_as_lines(tx, &quote.id)?,
+        (None, None) => Vec::new(),
+    };
+    if rows.is_empty() {
+        return Err(AppError::unprocessable(
+            "La facture doit comporter au moins une ligne.",
+        ));
+    }
+    let totals = totals_of(&rows);
+    let now = tx.now();
+    let buyer = buyer_of(&client);
+    let id = store::insert_draft(
+        tx,
+        &NewInvoice {
+            agency_id: agency_id.as_str(),
+            nature: InvoiceNature::Facture.as_str(),
+            client_id: Some(&client.id),
+            credited_invoice_id: None,
+            quote_id: quote.as_ref().map(|q| &q.id),
+            buyer: &buyer,
+            total_excl_cents: totals.excl_tax.get(),
+            total_incl_cents: totals.incl_tax.get(),
+            created_on: &day::iso(now.date_naive()),
+            created_at: &clock::format_timestamp(now),
+            lines: &rows,
+        },
+    )?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &author.actor,
+            action: "creation",
+            object_type: "invoice",
+            object_id: Some(id.as_str()),
+            detail: Some(json!({
+                "nature": "facture",
+                "client": client.client_ref,
+                "quote": quote.as_ref().map(|q| q.id.clone()),
+                "lines": rows.len(),
+                "totalInclCents": totals.incl_tax.get(),
+            })),
+        },
+    )?;
+    Ok(id)
 }
 
 /// Turns an accepted quote into its draft invoice: the quote's rows copied,
@@ -442,79 +451,89 @@ pub async fn invoice_quote(
     client_ref: Option<String>,
 ) -> AppResult<InvoiceId> {
     p.require(Capability::Change)?;
+    p.agency_id()?;
+    let (p, quote_id) = (p.clone(), quote_id.to_owned());
+    store
+        .write(move |tx| invoice_quote_in(tx, &p, &quote_id, client_ref))
+        .await
+}
+
+/// [`invoice_quote`]'s step in `tx`, at its time.
+pub fn invoice_quote_in(
+    tx: &Tx,
+    p: &Principal,
+    quote_id: &QuoteId,
+    client_ref: Option<String>,
+) -> AppResult<InvoiceId> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
-    let (agency_id, quote_id) = (agency_id.to_owned(), quote_id.to_owned());
-    store
-        .write(move |tx| {
-            let quote = quote_store::get(tx, &agency_id, &quote_id)?
-                .ok_or_else(|| AppError::not_found("Devis introuvable."))?;
-            check_quote_invoiceable(&quote)?;
-            check_not_invoiced(tx, &quote)?;
-            let client = match client_ref.as_deref().map(str::trim) {
-                Some(client_ref) if !client_ref.is_empty() => {
-                    invoiceable_client(tx, &agency_id, client_ref)?
-                }
-                _ => {
-                    let number = quote.number.as_deref().unwrap_or(quote.id.as_str());
-                    let no_client = || {
-                        AppError::unprocessable(format!(
-                            "L'équipement du devis {number} n'est rattaché à aucun client : indiquez le client à facturer (« clientId »)."
-                        ))
-                    };
-                    let client_id = quote_store::equipment_client_id(tx, &quote.equipment_id)?
-                        .ok_or_else(no_client)?;
-                    let client = client_store::find(tx, &agency_id, &client_id)?.ok_or_else(no_client)?;
-                    check_not_archived(&client)?;
-                    client
-                }
+    let quote = quote_store::get(tx, agency_id, quote_id)?
+        .ok_or_else(|| AppError::not_found("Devis introuvable."))?;
+    check_quote_invoiceable(&quote)?;
+    check_not_invoiced(tx, &quote)?;
+    let client = match client_ref.as_deref().map(str::trim) {
+        Some(client_ref) if !client_ref.is_empty() => {
+            invoiceable_client(tx, agency_id, client_ref)?
+        }
+        _ => {
+            let number = quote.number.as_deref().unwrap_or(quote.id.as_str());
+            let no_client = || {
+                AppError::unprocessable(format!(
+                    "L'équipement du devis {number} n'est rattaché à aucun client : indiquez le client à facturer (« clientId »)."
+                ))
             };
-            let rows = quote_rows_as_lines(tx, &quote.id)?;
-            if rows.is_empty() {
-                return Err(AppError::unprocessable(
-                    "La facture doit comporter au moins une ligne.",
-                ));
-            }
-            let totals = totals_of(&rows);
-            let now = tx.now();
-            let buyer = buyer_of(&client);
-            let id = store::insert_draft(
-                tx,
-                &NewInvoice {
-                    agency_id: agency_id.as_str(),
-                    nature: InvoiceNature::Facture.as_str(),
-                    client_id: Some(&client.id),
-                    credited_invoice_id: None,
-                    quote_id: Some(&quote.id),
-                    buyer: &buyer,
-                    total_excl_cents: totals.excl_tax.get(),
-                    total_incl_cents: totals.incl_tax.get(),
-                    created_on: &day::iso(now.date_naive()),
-                    created_at: &clock::format_timestamp(now),
-                    lines: &rows,
-                },
-            )?;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &author.actor,
-                    action: "creation",
-                    object_type: "invoice",
-                    object_id: Some(id.as_str()),
-                    detail: Some(json!({
-                        "nature": "facture",
-                        "client": client.client_ref,
-                        "quote": quote.id,
-                        "quoteNumber": quote.number,
-                        "lines": rows.len(),
-                        "totalInclCents": totals.incl_tax.get(),
-                    })),
-                },
-            )?;
-            Ok(id)
-        })
-        .await
+            let client_id =
+                quote_store::equipment_client_id(tx, &quote.equipment_id)?.ok_or_else(no_client)?;
+            let client = client_store::find(tx, agency_id, &client_id)?.ok_or_else(no_client)?;
+            check_not_archived(&client)?;
+            client
+        }
+    };
+    let rows = quote_rows_as_lines(tx, &quote.id)?;
+    if rows.is_empty() {
+        return Err(AppError::unprocessable(
+            "La facture doit comporter au moins une ligne.",
+        ));
+    }
+    let totals = totals_of(&rows);
+    let now = tx.now();
+    let buyer = buyer_of(&client);
+    let id = store::insert_draft(
+        tx,
+        &NewInvoice {
+            agency_id: agency_id.as_str(),
+            nature: InvoiceNature::Facture.as_str(),
+            client_id: Some(&client.id),
+            credited_invoice_id: None,
+            quote_id: Some(&quote.id),
+            buyer: &buyer,
+            total_excl_cents: totals.excl_tax.get(),
+            total_incl_cents: totals.incl_tax.get(),
+            created_on: &day::iso(now.date_naive()),
+            created_at: &clock::format_timestamp(now),
+            lines: &rows,
+        },
+    )?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &author.actor,
+            action: "creation",
+            object_type: "invoice",
+            object_id: Some(id.as_str()),
+            detail: Some(json!({
+                "nature": "facture",
+                "client": client.client_ref,
+                "quote": quote.id,
+                "quoteNumber": quote.number,
+                "lines": rows.len(),
+                "totalInclCents": totals.incl_tax.get(),
+            })),
+        },
+    )?;
+    Ok(id)
 }
 
 /// What a draft's edition changes; absent fields stay as they are.
@@ -608,7 +627,7 @@ pub async fn update_draft(
 /// Gives a draft its number (next of the series agency × nature × year of
 /// issue, in this transaction), `issued_on` = today (UTC), `due_on` = issue +
 /// 30 days, and the buyer frozen. Returns the number.
-fn issue_in(
+fn number_in(
     tx: &Tx,
     invoice: &InvoiceRow,
     nature: InvoiceNature,
@@ -696,49 +715,52 @@ pub fn actions(p: &Principal, detail: &InvoiceDetail) -> Vec<&'static str> {
 /// `brouillon` → `emise`: the number is given here, never before.
 pub async fn issue(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<()> {
     p.require(Capability::Change)?;
+    p.agency_id()?;
+    let (p, id) = (p.clone(), id.to_owned());
+    store.write(move |tx| issue_in(tx, &p, &id)).await
+}
+
+/// [`issue`]'s step in `tx`, at its time.
+pub fn issue_in(tx: &Tx, p: &Principal, id: &InvoiceId) -> AppResult<()> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
-    let (agency_id, id, p) = (agency_id.to_owned(), id.to_owned(), p.clone());
-    store
-        .write(move |tx| {
-            let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
-            let (nature, status) = (row.nature, row.status);
-            p.require(capability_for(nature, InvoiceAction::Issue))?;
-            invoice::transition(nature, status, InvoiceAction::Issue).map_err(refused)?;
-            let buyer = match nature {
-                // A credit note is made out to the buyer of the invoice it credits.
-                InvoiceNature::Avoir => {
-                    let credited = check_credit_note_fits(tx, &row)?;
-                    Buyer {
-                        name: credited.buyer_name,
-                        address: credited.buyer_address,
-                        siren: credited.buyer_siren,
-                    }
-                }
-                // An invoice is made out to the client as it is at the issue.
-                InvoiceNature::Facture => match &row.client_id {
-                    Some(client_id) => match client_store::find(tx, &agency_id, client_id)? {
-                        Some(client) => buyer_of(&client),
-                        None => stored_buyer(&row),
-                    },
-                    None => stored_buyer(&row),
-                },
-            };
-            let number = issue_in(tx, &row, nature, &buyer, tx.now())?;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &author.actor,
-                    action: "emission",
-                    object_type: "invoice",
-                    object_id: Some(id.as_str()),
-                    detail: Some(json!({ "nature": nature.as_str(), "number": number })),
-                },
-            )?;
-            Ok(())
-        })
-        .await
+    let row = store::get(tx, agency_id, id)?.ok_or_else(not_found)?;
+    let (nature, status) = (row.nature, row.status);
+    p.require(capability_for(nature, InvoiceAction::Issue))?;
+    invoice::transition(nature, status, InvoiceAction::Issue).map_err(refused)?;
+    let buyer = match nature {
+        // A credit note is made out to the buyer of the invoice it credits.
+        InvoiceNature::Avoir => {
+            let credited = check_credit_note_fits(tx, &row)?;
+            Buyer {
+                name: credited.buyer_name,
+                address: credited.buyer_address,
+                siren: credited.buyer_siren,
+            }
+        }
+        // An invoice is made out to the client as it is at the issue.
+        InvoiceNature::Facture => match &row.client_id {
+            Some(client_id) => match client_store::find(tx, agency_id, client_id)? {
+                Some(client) => buyer_of(&client),
+                None => stored_buyer(&row),
+            },
+            None => stored_buyer(&row),
+        },
+    };
+    let number = number_in(tx, &row, nature, &buyer, tx.now())?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &author.actor,
+            action: "emission",
+            object_type: "invoice",
+            object_id: Some(id.as_str()),
+            detail: Some(json!({ "nature": nature.as_str(), "number": number })),
+        },
+    )?;
+    Ok(())
 }
 
 fn stored_buyer(row: &InvoiceRow) -> Buyer {
@@ -752,40 +774,43 @@ fn stored_buyer(row: &InvoiceRow) -> Buyer {
 /// `emise` → `envoyee`, or a reminder of an `envoyee` document.
 pub async fn send(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<()> {
     p.require(Capability::Change)?;
+    p.agency_id()?;
+    let (p, id) = (p.clone(), id.to_owned());
+    store.write(move |tx| send_in(tx, &p, &id)).await
+}
+
+/// [`send`]'s step in `tx`, at its time.
+pub fn send_in(tx: &Tx, p: &Principal, id: &InvoiceId) -> AppResult<()> {
+    p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
-    let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
-    store
-        .write(move |tx| {
-            let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
-            let (nature, status) = (row.nature, row.status);
-            let next = invoice::transition(nature, status, InvoiceAction::Send).map_err(refused)?;
-            let changed = store::set_status(
-                tx,
-                &id,
-                status.as_str(),
-                next.status.as_str(),
-                None,
-                &tx.now_text(),
-            )?;
-            if !changed {
-                return Err(anyhow::anyhow!("statut de la facture {id} changé entre-temps").into());
-            }
-            let reminder = status == InvoiceStatus::Envoyee;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &author.actor,
-                    action: if reminder { "relance" } else { "envoi" },
-                    object_type: "invoice",
-                    object_id: Some(id.as_str()),
-                    detail: Some(json!({ "number": row.number })),
-                },
-            )?;
-            Ok(())
-        })
-        .await
+    let row = store::get(tx, agency_id, id)?.ok_or_else(not_found)?;
+    let (nature, status) = (row.nature, row.status);
+    let next = invoice::transition(nature, status, InvoiceAction::Send).map_err(refused)?;
+    let changed = store::set_status(
+        tx,
+        id,
+        status.as_str(),
+        next.status.as_str(),
+        None,
+        &tx.now_text(),
+    )?;
+    if !changed {
+        return Err(anyhow::anyhow!("statut de la facture {id} changé entre-temps").into());
+    }
+    let reminder = status == InvoiceStatus::Envoyee;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &author.actor,
+            action: if reminder { "relance" } else { "envoi" },
+            object_type: "invoice",
+            object_id: Some(id.as_str()),
+            detail: Some(json!({ "number": row.number })),
+        },
+    )?;
+    Ok(())
 }
 
 /// Records the settlement: `emise` or `envoyee` → `payee`. `paid_on`
@@ -797,8 +822,7 @@ pub async fn record_payment(
     paid_on: Option<String>,
 ) -> AppResult<()> {
     p.require(Capability::Change)?;
-    let agency_id = p.agency_id()?;
-    let author = Author::of(p);
+    p.agency_id()?;
     let paid_on = paid_on
         .map(|text| {
             day::read(&text).ok_or_else(|| {
@@ -808,57 +832,68 @@ pub async fn record_payment(
             })
         })
         .transpose()?;
-    let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
+    let (p, id) = (p.clone(), id.to_owned());
     store
-        .write(move |tx| {
-            let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
-            let (nature, status) = (row.nature, row.status);
-            let next = invoice::transition(nature, status, InvoiceAction::RecordPayment)
-                .map_err(refused)?;
-            let now = tx.now();
-            let today = now.date_naive();
-            let paid_on = paid_on.unwrap_or(today);
-            if paid_on > today {
-                return Err(AppError::unprocessable(format!(
-                    "La date de règlement ({}) ne peut pas être dans le futur.",
-                    day::iso(paid_on)
-                )));
-            }
-            if let Some(issued_on) = row.issued_on.as_deref().and_then(day::read)
-                && paid_on < issued_on
-            {
-                return Err(AppError::unprocessable(format!(
-                    "La date de règlement ({}) ne peut pas précéder la date d'émission ({}).",
-                    day::iso(paid_on),
-                    day::iso(issued_on)
-                )));
-            }
-            let paid_text = day::iso(paid_on);
-            let changed = store::set_status(
-                tx,
-                &id,
-                status.as_str(),
-                next.status.as_str(),
-                Some(&paid_text),
-                &clock::format_timestamp(now),
-            )?;
-            if !changed {
-                return Err(anyhow::anyhow!("statut de la facture {id} changé entre-temps").into());
-            }
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &author.actor,
-                    action: "reglement",
-                    object_type: "invoice",
-                    object_id: Some(id.as_str()),
-                    detail: Some(json!({ "number": row.number, "paidOn": paid_text })),
-                },
-            )?;
-            Ok(())
-        })
+        .write(move |tx| record_payment_in(tx, &p, &id, paid_on))
         .await
+}
+
+/// [`record_payment`]'s step in `tx`, at its time.
+pub fn record_payment_in(
+    tx: &Tx,
+    p: &Principal,
+    id: &InvoiceId,
+    paid_on: Option<NaiveDate>,
+) -> AppResult<()> {
+    p.require(Capability::Change)?;
+    let agency_id = p.agency_id()?;
+    let author = Author::of(p);
+    let row = store::get(tx, agency_id, id)?.ok_or_else(not_found)?;
+    let (nature, status) = (row.nature, row.status);
+    let next =
+        invoice::transition(nature, status, InvoiceAction::RecordPayment).map_err(refused)?;
+    let now = tx.now();
+    let today = now.date_naive();
+    let paid_on = paid_on.unwrap_or(today);
+    if paid_on > today {
+        return Err(AppError::unprocessable(format!(
+            "La date de règlement ({}) ne peut pas être dans le futur.",
+            day::iso(paid_on)
+        )));
+    }
+    if let Some(issued_on) = row.issued_on.as_deref().and_then(day::read)
+        && paid_on < issued_on
+    {
+        return Err(AppError::unprocessable(format!(
+            "La date de règlement ({}) ne peut pas précéder la date d'émission ({}).",
+            day::iso(paid_on),
+            day::iso(issued_on)
+        )));
+    }
+    let paid_text = day::iso(paid_on);
+    let changed = store::set_status(
+        tx,
+        id,
+        status.as_str(),
+        next.status.as_str(),
+        Some(&paid_text),
+        &clock::format_timestamp(now),
+    )?;
+    if !changed {
+        return Err(anyhow::anyhow!("statut de la facture {id} changé entre-temps").into());
+    }
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &author.actor,
+            action: "reglement",
+            object_type: "invoice",
+            object_id: Some(id.as_str()),
+            detail: Some(json!({ "number": row.number, "paidOn": paid_text })),
+        },
+    )?;
+    Ok(())
 }
 
 /// The lines crediting what remains of an invoice: one line per VAT rate,
@@ -1029,34 +1064,47 @@ pub async fn create_credit_note(
     invoice_id: &InvoiceId,
     lines: Option<Vec<LineInput>>,
 ) -> AppResult<InvoiceId> {
+    p.agency_id()?;
+    p.require(Capability::CreditInvoice)?;
+    check_credit_lines(lines.as_deref())?;
+    let (p, invoice_id) = (p.clone(), invoice_id.to_owned());
+    store
+        .write(move |tx| create_credit_note_in(tx, &p, &invoice_id, lines.as_deref()))
+        .await
+}
+
+/// A credit note's lines as given, checked (absent: what remains).
+fn check_credit_lines(lines: Option<&[LineInput]>) -> AppResult<Option<Vec<Line>>> {
+    Ok(lines.map(|rows| check_lines(rows, "L'avoir")).transpose()?)
+}
+
+/// [`create_credit_note`]'s step in `tx`, at its time.
+pub fn create_credit_note_in(
+    tx: &Tx,
+    p: &Principal,
+    invoice_id: &InvoiceId,
+    lines: Option<&[LineInput]>,
+) -> AppResult<InvoiceId> {
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
     p.require(Capability::CreditInvoice)?;
-    let given = lines
-        .as_deref()
-        .map(|rows| check_lines(rows, "L'avoir"))
-        .transpose()?;
-    let (agency_id, invoice_id) = (agency_id.to_owned(), invoice_id.to_owned());
-    store
-        .write(move |tx| {
-            let (id, buyer) = draft_credit_note_in(tx, &agency_id, &author, &invoice_id, given)?;
-            let draft = store::get(tx, &agency_id, &id)?
-                .ok_or_else(|| anyhow::anyhow!("avoir {id} introuvable après création"))?;
-            let av_number = issue_in(tx, &draft, InvoiceNature::Avoir, &buyer, tx.now())?;
-            audit::record(
-                tx,
-                AuditEntry {
-                    agency_id: Some(agency_id.as_str()),
-                    actor: &author.actor,
-                    action: "emission",
-                    object_type: "invoice",
-                    object_id: Some(id.as_str()),
-                    detail: Some(json!({ "nature": "avoir", "number": av_number })),
-                },
-            )?;
-            Ok(id)
-        })
-        .await
+    let given = check_credit_lines(lines)?;
+    let (id, buyer) = draft_credit_note_in(tx, agency_id, &author, invoice_id, given)?;
+    let draft = store::get(tx, agency_id, &id)?
+        .ok_or_else(|| anyhow::anyhow!("avoir {id} introuvable après création"))?;
+    let av_number = number_in(tx, &draft, InvoiceNature::Avoir, &buyer, tx.now())?;
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &author.actor,
+            action: "emission",
+            object_type: "invoice",
+            object_id: Some(id.as_str()),
+            detail: Some(json!({ "nature": "avoir", "number": av_number })),
+        },
+    )?;
+    Ok(id)
 }
 
 /// Prepares a credit note of an issued invoice without issuing it: the
@@ -1072,19 +1120,26 @@ pub async fn prepare_credit_note(
     invoice_id: &InvoiceId,
     lines: Option<Vec<LineInput>>,
 ) -> AppResult<InvoiceId> {
-    let agency_id = p.agency_id()?;
-    let author = Author::of(p);
+    p.agency_id()?;
     p.require(Capability::CreditInvoice)?;
-    let given = lines
-        .as_deref()
-        .map(|rows| check_lines(rows, "L'avoir"))
-        .transpose()?;
-    let (agency_id, invoice_id) = (agency_id.to_owned(), invoice_id.to_owned());
+    check_credit_lines(lines.as_deref())?;
+    let (p, invoice_id) = (p.clone(), invoice_id.to_owned());
     store
-        .write(move |tx| {
-            draft_credit_note_in(tx, &agency_id, &author, &invoice_id, given).map(|(id, _)| id)
-        })
+        .write(move |tx| prepare_credit_note_in(tx, &p, &invoice_id, lines.as_deref()))
         .await
+}
+
+/// [`prepare_credit_note`]'s step in `tx`, at its time.
+pub fn prepare_credit_note_in(
+    tx: &Tx,
+    p: &Principal,
+    invoice_id: &InvoiceId,
+    lines: Option<&[LineInput]>,
+) -> AppResult<InvoiceId> {
+    let agency_id = p.agency_id()?;
+    p.require(Capability::CreditInvoice)?;
+    let given = check_credit_lines(lines)?;
+    draft_credit_note_in(tx, agency_id, &Author::of(p), invoice_id, given).map(|(id, _)| id)
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 use anyhow::Result;
 
 use super::seeds::{
-    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, OnCallSeed,
-    QuoteSeed, TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, InvoiceSeed,
+    OnCallSeed, QuoteSeed, TechnicianSeed, VisitSeed, Writer,
 };
 use super::{DemoAgency, day, ts};
 use crate::Tx;
@@ -315,5 +315,74 @@ impl Writer for Bulk<'_, '_> {
             ])?;
         }
         Ok(seed.id)
+    }
+
+    fn invoice(&mut self, seed: &InvoiceSeed) -> Result<Id> {
+        let updated = seed
+            .paid
+            .map(|(_, at)| at)
+            .or(seed.sent_at)
+            .or(seed.issued_at)
+            .unwrap_or(seed.created);
+        self.tx
+            .prepare_cached(
+                "INSERT INTO invoices (id, agency_id, client_id, nature, status, number, number_year,
+                                       number_seq, credited_invoice_id, quote_id, buyer_name,
+                                       buyer_address, buyer_siren, issued_on, due_on, paid_on,
+                                       total_excl_cents, total_incl_cents, created_on, created_at,
+                                       updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                         ?18, ?19, ?20, ?21)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.client,
+                seed.nature.as_str(),
+                seed.status.as_str(),
+                seed.number.map(|(number, _, _)| number),
+                seed.number.map(|(_, year, _)| year),
+                seed.number.map(|(_, _, seq)| seq),
+                seed.credited,
+                seed.quote,
+                seed.buyer_name,
+                seed.buyer_address,
+                seed.buyer_siren,
+                seed.issued_on.map(day),
+                seed.due_on.map(day),
+                seed.paid.map(|(on, _)| day(on)),
+                seed.total_excl_cents,
+                seed.total_incl_cents,
+                day(seed.created.date_naive()),
+                ts(seed.created),
+                ts(updated),
+            ])?;
+        let mut insert_line = self.tx.prepare_cached(
+            "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli,
+                                        unit_price_cents, vat_rate_bp)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        for (position, line) in seed.lines.iter().enumerate() {
+            insert_line.execute(params![
+                line.id,
+                seed.id,
+                position as i64 + 1,
+                line.label,
+                line.quantity_milli,
+                line.unit_price_cents,
+                line.vat_rate_bp,
+            ])?;
+        }
+        Ok(seed.id)
+    }
+
+    fn invoice_series(&mut self, nature: &str, year: i32, last_seq: u32) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO invoice_counters (agency_id, nature, year, last_seq)
+                 VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![self.agency_id, nature, year, last_seq])?;
+        Ok(())
     }
 }

@@ -36,8 +36,8 @@ use liftdesk_domain::money::Cents;
 use liftdesk_domain::quote::QuoteStatus;
 use liftdesk_domain::survey::SurveyStatus;
 use seeds::{
-    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, LineSeed,
-    OnCallSeed, QuoteSeed, TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, InvoiceSeed,
+    LineSeed, OnCallSeed, QuoteSeed, TechnicianSeed, VisitSeed, Writer,
 };
 
 // ---------------------------------------------------------------------------
@@ -4057,31 +4057,31 @@ struct Written {
     first_rate_bp: u32,
 }
 
-/// Writes documents with gapless numbers per nature and year.
-struct InvoiceWriter<'s> {
-    insert_invoice: crate::sql::Statement<'s>,
-    insert_line: crate::sql::Statement<'s>,
-    agency_id: &'s str,
+/// Plans documents with gapless numbers per nature and year, and hands
+/// them to the writer.
+struct InvoiceWriter {
     clock: Clock,
     /// Last sequence given per (nature, year).
     counters: BTreeMap<(&'static str, i32), u32>,
 }
 
-impl InvoiceWriter<'_> {
+impl InvoiceWriter {
     fn write(
         &mut self,
         rng: &mut StdRng,
+        sink: &mut dyn Writer,
         client: &ClientRec,
         doc: &Document,
         lines: &[Line],
     ) -> Result<Written> {
         let totals = compute_totals(lines);
         let clock = self.clock;
-        let id = new_id(rng, doc.created);
+        let proposed = new_id(rng, doc.created);
         let mut number_parts: Option<(i32, u32, String)> = None;
         let mut due_on = None;
-        let mut paid_on = None;
-        let mut updated = doc.created;
+        let mut issued_at = None;
+        let mut sent_at = None;
+        let mut paid = None;
         if let (Some(issued), true) = (doc.issued_on, doc.status != InvoiceStatus::Brouillon) {
             let year = issued.year();
             let seq = self
@@ -4091,52 +4091,51 @@ impl InvoiceWriter<'_> {
             *seq += 1;
             number_parts = Some((year, *seq, invoice::format_number(doc.nature, year, *seq)));
             due_on = Some(issued + Duration::days(PAYMENT_TERM_DAYS));
-            let issued_at = clock.work_time(rng, issued).max(doc.created);
-            updated = match doc.status {
-                InvoiceStatus::Envoyee => clock.later(rng, issued_at, 5, 24 * 60),
+            let at = clock.work_time(rng, issued).max(doc.created);
+            issued_at = Some(at);
+            match doc.status {
+                InvoiceStatus::Envoyee => sent_at = Some(clock.later(rng, at, 5, 24 * 60)),
                 InvoiceStatus::Payee => {
                     let age = (clock.today - issued).num_days();
-                    let paid = issued + Duration::days(between(rng, age.min(5), age.min(60)));
-                    paid_on = Some(paid);
-                    clock.work_time(rng, paid).max(issued_at)
+                    let paid_on = issued + Duration::days(between(rng, age.min(5), age.min(60)));
+                    paid = Some((paid_on, clock.work_time(rng, paid_on).max(at)));
                 }
-                _ => issued_at,
-            };
+                _ => {}
+            }
         }
-        self.insert_invoice.execute(params![
-            id,
-            self.agency_id,
-            client.id,
-            doc.nature.as_str(),
-            doc.status.as_str(),
-            number_parts.as_ref().map(|(_, _, number)| number.as_str()),
-            number_parts.as_ref().map(|(year, _, _)| *year),
-            number_parts.as_ref().map(|(_, seq, _)| *seq),
-            doc.credited,
-            doc.quote,
-            client.name,
-            client.address,
-            client.siren,
-            doc.issued_on.filter(|_| number_parts.is_some()).map(day),
-            due_on.map(day),
-            paid_on.map(day),
-            totals.excl_tax.get(),
-            totals.incl_tax.get(),
-            day(doc.created.date_naive()),
-            ts(doc.created),
-            ts(updated),
-        ])?;
-        for (position, line) in lines.iter().enumerate() {
-            self.insert_line.execute(params![
-                new_id(rng, doc.created),
-                id,
-                position as i64 + 1,
-                line.label,
-                line.amounts.quantity_milli,
-                line.amounts.unit_price.get(),
-                line.amounts.vat_rate_bp,
-            ])?;
-        }
+        let line_seeds: Vec<LineSeed> = lines
+            .iter()
+            .map(|line| LineSeed {
+                id: new_id(rng, doc.created),
+                label: &line.label,
+                quantity_milli: line.amounts.quantity_milli,
+                unit_price_cents: line.amounts.unit_price.get(),
+                vat_rate_bp: line.amounts.vat_rate_bp,
+            })
+            .collect();
+        let id = sink.invoice(&InvoiceSeed {
+            id: proposed,
+            client: client.id,
+            nature: doc.nature,
+            status: doc.status,
+            number: number_parts
+                .as_ref()
+                .map(|(year, seq, number)| (number.as_str(), *year, *seq)),
+            credited: doc.credited,
+            quote: doc.quote,
+            buyer_name: &client.name,
+            buyer_address: &client.address,
+            buyer_siren: client.siren.as_deref(),
+            issued_on: doc.issued_on.filter(|_| number_parts.is_some()),
+            issued_at,
+            due_on,
+            sent_at,
+            paid,
+            total_excl_cents: totals.excl_tax.get(),
+            total_incl_cents: totals.incl_tax.get(),
+            created: doc.created,
+            lines: &line_seeds,
+        })?;
         Ok(Written {
             id,
             totals,
@@ -4293,21 +4292,6 @@ impl AgencySeeder<'_, '_> {
         let credit_per_mille = self.targets.credit_note_per_mille;
 
         let mut writer = InvoiceWriter {
-            insert_invoice: self.tx.prepare_cached(
-                "INSERT INTO invoices (id, agency_id, client_id, nature, status, number, number_year,
-                                       number_seq, credited_invoice_id, quote_id, buyer_name,
-                                       buyer_address, buyer_siren, issued_on, due_on, paid_on,
-                                       total_excl_cents, total_incl_cents, created_on, created_at,
-                                       updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                         ?18, ?19, ?20, ?21)",
-            )?,
-            insert_line: self.tx.prepare_cached(
-                "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli,
-                                            unit_price_cents, vat_rate_bp)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?,
-            agency_id: &self.agency.id,
             clock,
             counters: BTreeMap::new(),
         };
@@ -4350,7 +4334,8 @@ impl AgencySeeder<'_, '_> {
                     created: created_for(&mut rng),
                 };
                 let client = &self.clients[doc.client as usize];
-                let written = writer.write(&mut rng, client, &doc, lines.as_slice())?;
+                let written =
+                    writer.write(&mut rng, &mut *self.writer, client, &doc, lines.as_slice())?;
                 factures += 1;
                 remember(&mut recent, &written, doc.client);
             }
@@ -4376,7 +4361,7 @@ impl AgencySeeder<'_, '_> {
                         created: clock.work_time(&mut rng, issued),
                     };
                     let client = &self.clients[doc.client as usize];
-                    writer.write(&mut rng, client, &doc, lines.as_slice())?;
+                    writer.write(&mut rng, &mut *self.writer, client, &doc, lines.as_slice())?;
                     avoirs += 1;
                     continue;
                 }
@@ -4408,7 +4393,8 @@ impl AgencySeeder<'_, '_> {
                     issued_on: Some(issued),
                     created: created_for(&mut rng),
                 };
-                let written = writer.write(&mut rng, client, &doc, lines.as_slice())?;
+                let written =
+                    writer.write(&mut rng, &mut *self.writer, client, &doc, lines.as_slice())?;
                 factures += 1;
                 remember(&mut recent, &written, client_index);
             }
@@ -4432,6 +4418,7 @@ impl AgencySeeder<'_, '_> {
                 };
                 writer.write(
                     &mut rng,
+                    &mut *self.writer,
                     &self.clients[doc.client as usize],
                     &doc,
                     lines.as_slice(),
@@ -4451,15 +4438,12 @@ impl AgencySeeder<'_, '_> {
                 issued_on: None,
                 created,
             };
-            writer.write(&mut rng, client, &doc, lines.as_slice())?;
+            writer.write(&mut rng, &mut *self.writer, client, &doc, lines.as_slice())?;
             factures += 1;
         }
 
-        let mut insert_counter = self.tx.prepare_cached(
-            "INSERT INTO invoice_counters (agency_id, nature, year, last_seq) VALUES (?1, ?2, ?3, ?4)",
-        )?;
         for ((nature, year), last) in &writer.counters {
-            insert_counter.execute(params![self.agency.id, nature, year, last])?;
+            self.writer.invoice_series(nature, *year, *last)?;
         }
         self.counts.invoices += factures;
         self.counts.credit_notes += avoirs;

@@ -1,6 +1,6 @@
 //! What the demo's plan hands to a writer: one seed per record it decides
 //! (a technician, an absence, a standby week, a client, a contact, a
-//! building, an equipment, a visit, a call, a quote), and the `Writer` that turns each into stored
+//! building, an equipment, a visit, a call, a quote, an invoice), and the `Writer` that turns each into stored
 //! records. Two writers exist: the store's bulk statements
 //! (`demo::bulk`, every size; the large demo's only path) and the
 //! application layer's operations (`liftdesk-core`'s `services::demo`, the
@@ -14,6 +14,8 @@
 
 use anyhow::{Result, bail};
 use chrono::{DateTime, NaiveDate, Utc};
+
+use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
 
 use super::DemoAgency;
 
@@ -233,6 +235,38 @@ pub struct QuoteSeed<'a> {
     pub rows: &'a [LineSeed<'a>],
 }
 
+/// An invoice or a credit note (« facture », « avoir ») and its life: a
+/// draft made out to a client (from an accepted quote, or crediting an
+/// issued invoice), issued with its number, sent, paid.
+pub struct InvoiceSeed<'a> {
+    pub id: Id,
+    pub client: Id,
+    /// `facture` or `avoir`.
+    pub nature: InvoiceNature,
+    pub status: InvoiceStatus,
+    /// `FA-<year>-<n>` or `AV-<year>-<n>` once issued; its year and rank.
+    pub number: Option<(&'a str, i32, u32)>,
+    /// The invoice a credit note credits.
+    pub credited: Option<Id>,
+    /// The accepted quote an invoice bills.
+    pub quote: Option<Id>,
+    pub buyer_name: &'a str,
+    pub buyer_address: &'a str,
+    pub buyer_siren: Option<&'a str>,
+    pub issued_on: Option<NaiveDate>,
+    /// When it was issued.
+    pub issued_at: Option<DateTime<Utc>>,
+    pub due_on: Option<NaiveDate>,
+    /// When it was sent (`envoyee`).
+    pub sent_at: Option<DateTime<Utc>>,
+    /// The day it was paid and when the payment was recorded (`payee`).
+    pub paid: Option<(NaiveDate, DateTime<Utc>)>,
+    pub total_excl_cents: i64,
+    pub total_incl_cents: i64,
+    pub created: DateTime<Utc>,
+    pub lines: &'a [LineSeed<'a>],
+}
+
 /// Stores the seeds of the demo's plan, agency by agency, inside the
 /// demo's one transaction.
 pub trait Writer {
@@ -249,4 +283,9 @@ pub trait Writer {
     fn call(&mut self, seed: &CallSeed) -> Result<()>;
     /// Answers the quote's id.
     fn quote(&mut self, seed: &QuoteSeed) -> Result<Id>;
+    /// Answers the document's id.
+    fn invoice(&mut self, seed: &InvoiceSeed) -> Result<Id>;
+    /// The last number given in a series (nature × year) of the agency,
+    /// once all its documents are written.
+    fn invoice_series(&mut self, nature: &str, year: i32, last_seq: u32) -> Result<()>;
 }

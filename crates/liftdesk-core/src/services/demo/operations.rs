@@ -14,8 +14,9 @@ use crate::clock;
 use crate::domain::building::{AccessInput, BuildingInput};
 use crate::domain::call::CallStatus;
 use crate::domain::id::{
-    AccountId, CallId, ClientId, CredentialId, EquipmentId, QuoteId, TechnicianId,
+    AccountId, CallId, ClientId, CredentialId, EquipmentId, InvoiceId, QuoteId, TechnicianId,
 };
+use crate::domain::invoice::{InvoiceNature, InvoiceStatus};
 use crate::domain::lines::LineInput;
 use crate::domain::quote::QuoteAction;
 use crate::domain::technician::TechnicianInput;
@@ -23,12 +24,12 @@ use crate::error::AppError;
 use crate::principal::Principal;
 use crate::services::clients::{self, ClientInput, ContactInput};
 use crate::services::equipment::{self, NewEquipment};
-use crate::services::{calls, planning, quotes, technicians, visits};
+use crate::services::{calls, invoices, planning, quotes, technicians, visits};
 use crate::store::Tx;
 use crate::store::agencies;
 use crate::store::demo::seeds::{
-    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, LineSeed,
-    OnCallSeed, QuoteSeed, TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, InvoiceSeed,
+    LineSeed, OnCallSeed, QuoteSeed, TechnicianSeed, VisitSeed, Writer,
 };
 use crate::store::demo::{Bulk, DemoAgency};
 use crate::store::equipment::IdentityRow;
@@ -253,6 +254,19 @@ impl Writer for Operations<'_, '_> {
             .with_context(|| format!("devis {}", seed.number))
     }
 
+    fn invoice(&mut self, seed: &InvoiceSeed) -> Result<Id> {
+        self.write_invoice(seed).with_context(|| match seed.number {
+            Some((number, _, _)) => format!("pièce {number}"),
+            None => format!("brouillon du {}", seed.created),
+        })
+    }
+
+    /// The operations keep the series' counters as they number: each
+    /// number was checked against the plan's as it was given.
+    fn invoice_series(&mut self, _nature: &str, _year: i32, _last_seq: u32) -> Result<()> {
+        Ok(())
+    }
+
     fn call(&mut self, seed: &CallSeed) -> Result<()> {
         self.write_call(seed)
             .with_context(|| format!("appel {}", seed.reference))
@@ -375,6 +389,78 @@ impl Operations<'_, '_> {
                     .at(at, |tx| quotes::act_in(tx, &author, &id, action))
                     .with_context(|| format!("{action:?}"))?;
             }
+        }
+        Id::of_text(id.as_str())
+    }
+
+    /// A document as the agency's administrator makes it: a draft (from
+    /// the accepted quote, with its lines, or crediting an invoice), issued
+    /// at its date (a credit note is created issued), then sent or paid.
+    fn write_invoice(&mut self, seed: &InvoiceSeed) -> Result<Id> {
+        let clerk = self.dispatcher()?;
+        let lines: Vec<LineInput> = seed.lines.iter().map(line_input).collect();
+        let issued_credit_note =
+            seed.nature == InvoiceNature::Avoir && seed.status != InvoiceStatus::Brouillon;
+        let id = match (seed.credited, seed.quote) {
+            (Some(credited), _) => {
+                let credited = InvoiceId::new(credited.as_str());
+                self.tx.at(seed.created, |tx| {
+                    if issued_credit_note {
+                        invoices::create_credit_note_in(tx, &clerk, &credited, Some(&lines))
+                    } else {
+                        invoices::prepare_credit_note_in(tx, &clerk, &credited, Some(&lines))
+                    }
+                })?
+            }
+            (None, Some(quote)) => {
+                let client_ref = Some(self.client_ref(seed.client)?);
+                let quote = QuoteId::new(quote.as_str());
+                self.tx.at(seed.created, |tx| {
+                    invoices::invoice_quote_in(tx, &clerk, &quote, client_ref)
+                })?
+            }
+            (None, None) => {
+                let input = invoices::NewInvoiceInput {
+                    client_id: self.client_ref(seed.client)?,
+                    lines: Some(lines),
+                    quote_id: None,
+                };
+                self.tx.at(seed.created, |tx| {
+                    invoices::create_draft_in(tx, &clerk, &input)
+                })?
+            }
+        };
+        if let Some(at) = seed.issued_at
+            && !issued_credit_note
+        {
+            self.tx
+                .at(at, |tx| invoices::issue_in(tx, &clerk, &id))
+                .context("émission")?;
+        }
+        let row = crate::store::invoices::get(self.tx, clerk.agency_id()?, &id)?
+            .context("pièce absente juste après son écriture")?;
+        if row.number.as_deref() != seed.number.map(|(number, _, _)| number)
+            || row.total_incl_cents != seed.total_incl_cents
+        {
+            bail!(
+                "{:?} pour {} centimes données, {:?} pour {} prévus",
+                row.number,
+                row.total_incl_cents,
+                seed.number,
+                seed.total_incl_cents
+            );
+        }
+        if let Some(at) = seed.sent_at {
+            self.tx
+                .at(at, |tx| invoices::send_in(tx, &clerk, &id))
+                .context("envoi")?;
+        }
+        if let Some((paid_on, at)) = seed.paid {
+            self.tx
+                .at(at, |tx| {
+                    invoices::record_payment_in(tx, &clerk, &id, Some(paid_on))
+                })
+                .context("règlement")?;
         }
         Id::of_text(id.as_str())
     }
