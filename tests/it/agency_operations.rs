@@ -3,7 +3,10 @@
 //! off the roster (`services::technicians::create`, `edit`, `set_active`),
 //! adding a building and an equipment (`services::equipment::
 //! create_building`, `create`), editing and deactivating a staff account
-//! (`services::accounts::edit_profile`, `deactivate`). Who may, what they
+//! (`services::accounts::edit_profile`, `deactivate`), saving, cancelling
+//! and dating a survey, moving a deal to another category
+//! (`services::surveys::save_for`, `cancel_for`, `set_due_on_for`,
+//! `services::workflow::set_deal_category`). Who may, what they
 //! refuse (French, naming the field), the agency's scope, the audit entry,
 //! and what the APIs then show.
 
@@ -707,4 +710,174 @@ async fn only_an_administrator_issues_a_prepared_credit_note() {
     liftdesk::services::invoices::issue(&server.store, &admin, &note)
         .await
         .expect("avoir émis");
+}
+
+/// A survey saved before its submission (`surveys::save_for`): its data on
+/// the survey only, its photos counted, `en_cours` with the one who saved
+/// it as surveyor; cancelled (`cancel_for`), it is final; its due day
+/// (`set_due_on_for`); a deal moved to another category
+/// (`workflow::set_deal_category`). The API shows each; refusals in French.
+#[tokio::test]
+async fn surveys_are_saved_cancelled_and_dated_and_deals_change_category() {
+    use liftdesk::domain::id::{DealId, SurveyId};
+    use liftdesk::services::surveys::{self, SaveInput};
+    use liftdesk::services::workflow;
+
+    let server = TestServer::start().await;
+    let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
+    let other = init_org(server.data_dir.path(), "Autre", "admin@autre.fr");
+    let world = World::in_agency(&server, &org.agency_id);
+    let surveyor_id = world.staff_account("releveur@durand.fr", true).await;
+    let member_id = world.staff_account("membre@durand.fr", false).await;
+    world.lift("ASC-1", None).await;
+    world.lift("ASC-2", None).await;
+    let (deal, survey) = world
+        .requested_survey("ASC-1", "releveur@durand.fr", Some("Contrat"), &[])
+        .await;
+    let token = &org.admin_token;
+    let read = |id: String| {
+        let server = &server;
+        async move {
+            let (status, body) = server
+                .get_with(&format!("/api/v2/surveys/{id}"), Some(token), None)
+                .await;
+            assert_eq!(status, 200, "{body}");
+            body["fields"].clone()
+        }
+    };
+
+    // A member who does not survey may not save; the surveyor may.
+    let member = world.staff_by_id(&member_id).await.principal;
+    let save = SaveInput {
+        values: Some(
+            json!({"marque": "Otis", "nombre_niveaux": 6})
+                .as_object()
+                .expect("object")
+                .clone(),
+        ),
+        photo_count: Some(4),
+    };
+    assert_eq!(
+        refusal(
+            surveys::save_for(
+                &server.store,
+                &member,
+                &SurveyId::new(survey.as_str()),
+                save.clone()
+            )
+            .await
+        )
+        .0,
+        403
+    );
+    world.saved_survey(&surveyor_id, &survey, save).await;
+    let fields = read(survey.clone()).await;
+    assert_eq!(fields["status"], json!("En cours"));
+    assert_eq!(fields["photoCount"], json!("4"));
+    let conn = open_db(server.data_dir.path());
+    let (values, equipment_values, surveyor): (i64, i64, Option<String>) = conn
+        .query_row(
+            "SELECT (SELECT COUNT(*) FROM survey_values WHERE survey_id = s.id),
+                    (SELECT COUNT(*) FROM equipment_values WHERE equipment_id = s.equipment_id),
+                    s.surveyor_account_id
+             FROM surveys s WHERE s.id = ?1",
+            [&survey],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .expect("survey");
+    assert_eq!((values, equipment_values), (2, 0));
+    assert_eq!(surveyor.as_deref(), Some(surveyor_id.as_str()));
+    let surveyor = world.staff_by_id(&surveyor_id).await.principal;
+    let bad_photos = SaveInput {
+        values: None,
+        photo_count: Some(-1),
+    };
+    assert_eq!(
+        refusal(
+            surveys::save_for(
+                &server.store,
+                &surveyor,
+                &SurveyId::new(survey.as_str()),
+                bad_photos
+            )
+            .await
+        ),
+        (
+            422,
+            "Le champ « photoCount » va de 0 à 500 (reçu : -1).".to_owned()
+        )
+    );
+
+    // Its due day, then cancelled: final.
+    let due = chrono::NaiveDate::from_ymd_opt(2026, 4, 1).expect("day");
+    world.survey_due(&survey, due).await;
+    assert_eq!(read(survey.clone()).await["dueOn"], json!("01/04/2026"));
+    world.cancelled_survey(&survey).await;
+    assert_eq!(read(survey.clone()).await["status"], json!("Annulé"));
+    assert_eq!(
+        refusal(surveys::save_for(&server.store, &surveyor, &SurveyId::new(survey.as_str()), SaveInput::default()).await),
+        (
+            422,
+            "Action refusée : impossible d'enregistrer ce relevé au statut « Annulé » : si l'équipement doit être relevé, demandez un nouveau relevé.".to_owned()
+        )
+    );
+    assert_eq!(
+        refusal(
+            surveys::set_due_on_for(
+                &server.store,
+                &world.principal,
+                &SurveyId::new(survey.as_str()),
+                Some(due)
+            )
+            .await
+        ),
+        (
+            422,
+            "L'échéance d'un relevé terminé ou annulé ne se modifie plus.".to_owned()
+        )
+    );
+    let actions: Vec<String> = audit(&server, &survey)
+        .into_iter()
+        .map(|(_, action, _)| action)
+        .collect();
+    assert_eq!(actions, ["enregistrement", "echeance", "annulation"]);
+
+    // The deal: another category, not an unknown one, not another agency's.
+    world.deal_category(&deal, "Gagnée").await;
+    let category: String = conn
+        .query_row("SELECT category FROM deals WHERE id = ?1", [&deal], |r| {
+            r.get(0)
+        })
+        .expect("deal");
+    assert_eq!(category, "Gagnée");
+    let (status, message) = refusal(
+        workflow::set_deal_category(
+            &server.store,
+            &world.principal,
+            &DealId::new(deal.as_str()),
+            "Gagné",
+        )
+        .await,
+    );
+    assert_eq!(status, 422);
+    assert!(
+        message.starts_with(
+            "La valeur « Gagné » du champ « opportunity_category » n'est pas autorisée"
+        ),
+        "{message}"
+    );
+    let theirs = World::in_agency(&server, &other.agency_id);
+    assert_eq!(
+        refusal(
+            workflow::set_deal_category(
+                &server.store,
+                &theirs.principal,
+                &DealId::new(deal.as_str()),
+                "Perdue"
+            )
+            .await
+        ),
+        (404, "Affaire introuvable.".to_owned())
+    );
+    server.stop().await;
 }

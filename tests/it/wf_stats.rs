@@ -4,8 +4,6 @@ use crate::common;
 use crate::wf;
 
 use common::world::World;
-use common::*;
-use rusqlite::params;
 use serde_json::json;
 use wf::*;
 
@@ -27,23 +25,27 @@ async fn deal(s: &Setup, agency: &str, created_at: &str, type_affaire: Option<&s
         .await;
 }
 
-/// A deal of the agency in a category other than `Ouverte`. Written in SQL:
-/// no operation moves a deal out of `Ouverte` (the partner API only counts
-/// the categories, and no screen, API or command changes one).
-fn deal_in_category(
+/// A deal of the agency asked for at `created_at`, then moved to
+/// `category` at the same instant.
+async fn deal_in_category(
     s: &Setup,
     agency: &str,
     created_at: &str,
     type_affaire: Option<&str>,
     category: &str,
 ) {
-    open_db(s.server.data_dir.path())
-        .execute(
-            "INSERT INTO deals (id, agency_id, type_affaire, category, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-            params![id(), agency, type_affaire, category, created_at],
-        )
-        .expect("deal");
+    let world = World::in_agency(&s.server, agency);
+    let surveyor = format!("releveur-{}@alpha.fr", id());
+    world.staff_account(&surveyor, true).await;
+    let at = liftdesk::clock::parse_timestamp(created_at).expect("instant");
+    world
+        .at(at, || async {
+            let (deal, _) = world
+                .requested_survey("ASC-1", &surveyor, type_affaire, &[])
+                .await;
+            world.deal_category(&deal, category).await;
+        })
+        .await;
 }
 
 #[tokio::test]
@@ -56,7 +58,8 @@ async fn counts_the_deals_of_that_one_agency_by_dates_type_and_category() {
         "2026-03-15T23:59:00.000Z",
         Some("Réparation"),
         "Gagnée",
-    );
+    )
+    .await;
     deal(&s, &s.agency, "2026-04-02T10:00:00.000Z", None).await;
     deal(
         &s,

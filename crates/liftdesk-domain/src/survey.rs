@@ -31,6 +31,11 @@ wire_enum! {
         /// The technician submits the survey: it becomes `termine`, its data
         /// are copied to the equipment and `releve.termine` is sent.
         Submit => "submit", "Soumettre";
+        /// The technician saves the data entered so far: the survey is
+        /// `en_cours`; nothing reaches the equipment yet.
+        Save => "save", "Enregistrer";
+        /// The survey is no longer wanted: `annule`, final.
+        Cancel => "cancel", "Annuler";
     }
 }
 
@@ -49,10 +54,11 @@ pub struct SurveyTransition {
 /// Checks an action on a survey and says which effects the store applies.
 ///
 /// A survey `a_realiser` or `en_cours` can be submitted (a survey filled in
-/// one go, on paper or in the app, never went through `en_cours`).
-/// `termine` is final: submitting again is refused so that the data are not
-/// copied twice and the event is sent once. `annule` is final too: a survey
-/// that is wanted again is asked for anew.
+/// one go, on paper or in the app, never went through `en_cours`), saved
+/// (`en_cours`) or cancelled (`annule`). `termine` is final: submitting
+/// again is refused so that the data are not copied twice and the event is
+/// sent once. `annule` is final too: a survey that is wanted again is asked
+/// for anew.
 pub fn transition(
     status: SurveyStatus,
     action: SurveyAction,
@@ -67,6 +73,34 @@ pub fn transition(
             submits: true,
             emits_finished_event: true,
         }),
+        (ARealiser | EnCours, Save) => Ok(SurveyTransition {
+            from: status,
+            to: EnCours,
+            submits: false,
+            emits_finished_event: false,
+        }),
+        (ARealiser | EnCours, Cancel) => Ok(SurveyTransition {
+            from: status,
+            to: Annule,
+            submits: false,
+            emits_finished_event: false,
+        }),
+        (Termine, Save | Cancel) => Err(TransitionError::new(
+            status.as_str(),
+            action.as_str(),
+            format!(
+                "Action refusée : impossible {} ce relevé au statut « Terminé » : il a été soumis, ses données sont celles de l'équipement.",
+                action.after_impossible()
+            ),
+        )),
+        (Annule, Save | Cancel) => Err(TransitionError::new(
+            status.as_str(),
+            action.as_str(),
+            format!(
+                "Action refusée : impossible {} ce relevé au statut « Annulé » : si l'équipement doit être relevé, demandez un nouveau relevé.",
+                action.after_impossible()
+            ),
+        )),
         (Termine, Submit) => Err(TransitionError::new(
             status.as_str(),
             action.as_str(),
@@ -79,6 +113,18 @@ pub fn transition(
             "Action refusée : impossible de soumettre ce relevé au statut « Annulé » : un relevé annulé ne se soumet plus ; si l'équipement doit être relevé, demandez un nouveau relevé."
                 .to_owned(),
         )),
+    }
+}
+
+impl SurveyAction {
+    /// « de soumettre », « d'enregistrer », « d'annuler »: the action in
+    /// a refusal.
+    pub fn after_impossible(self) -> &'static str {
+        match self {
+            SurveyAction::Submit => "de soumettre",
+            SurveyAction::Save => "d'enregistrer",
+            SurveyAction::Cancel => "d'annuler",
+        }
     }
 }
 
@@ -101,6 +147,14 @@ mod tests {
         (EnCours, Submit, Some(Termine)),
         (Termine, Submit, None),
         (Annule, Submit, None),
+        (ARealiser, Save, Some(EnCours)),
+        (EnCours, Save, Some(EnCours)),
+        (Termine, Save, None),
+        (Annule, Save, None),
+        (ARealiser, Cancel, Some(Annule)),
+        (EnCours, Cancel, Some(Annule)),
+        (Termine, Cancel, None),
+        (Annule, Cancel, None),
     ];
 
     #[test]
@@ -123,8 +177,10 @@ mod tests {
                 match (rows[0].2, transition(status, action)) {
                     (Some(next), Ok(effects)) => {
                         assert_eq!((effects.from, effects.to), (status, next));
-                        // Submitting is the only action: it always submits and sends the event.
-                        assert!(effects.submits && effects.emits_finished_event);
+                        // Submitting, and only submitting, submits and sends the event.
+                        let submitting = action == Submit;
+                        assert_eq!(effects.submits, submitting);
+                        assert_eq!(effects.emits_finished_event, submitting);
                     }
                     (None, Err(error)) => {
                         assert_eq!(error.current(), status.as_str());
@@ -172,6 +228,18 @@ mod tests {
                 "{start:?}"
             );
         }
+    }
+
+    #[test]
+    fn saving_and_cancelling_are_refused_once_final() {
+        assert_eq!(
+            transition(Termine, Cancel).unwrap_err().to_string(),
+            "Action refusée : impossible d'annuler ce relevé au statut « Terminé » : il a été soumis, ses données sont celles de l'équipement."
+        );
+        assert_eq!(
+            transition(Annule, Save).unwrap_err().to_string(),
+            "Action refusée : impossible d'enregistrer ce relevé au statut « Annulé » : si l'équipement doit être relevé, demandez un nouveau relevé."
+        );
     }
 
     #[test]

@@ -86,3 +86,18 @@ pub fn insert(tx: &Tx, deal: &NewDeal<'_>) -> StoreResult<DealId> {
     )?;
     Ok(id)
 }
+
+/// Moves the deal of the agency to `category`; false when the agency has
+/// no such deal.
+pub fn set_category(
+    tx: &Tx,
+    agency_id: &AgencyId,
+    id: &DealId,
+    category: &str,
+) -> StoreResult<bool> {
+    let changed = tx.execute_cached(
+        "UPDATE deals SET category = ?3, updated_at = ?4 WHERE agency_id = ?1 AND id = ?2",
+        crate::sql::params![agency_id, id, category, tx.now_text()],
+    )?;
+    Ok(changed == 1)
+}

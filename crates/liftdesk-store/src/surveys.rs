@@ -234,6 +234,43 @@ pub fn mark_submitted(tx: &Tx, submission: &Submission<'_>) -> StoreResult<bool>
     Ok(changed == 1)
 }
 
+/// Moves the survey from `from` to `to` (saved `en_cours`, or cancelled);
+/// false when its status changed meanwhile. The surveyor, when given,
+/// becomes the survey's if it has none.
+pub fn mark_status(
+    tx: &Tx,
+    id: &SurveyId,
+    from: &str,
+    to: &str,
+    surveyor_account_id: Option<&AccountId>,
+) -> StoreResult<bool> {
+    let changed = tx.execute_cached(
+        "UPDATE surveys SET status = ?3, surveyor_account_id = coalesce(surveyor_account_id, ?4),
+                updated_at = ?5
+         WHERE id = ?1 AND status = ?2",
+        params![id, from, to, surveyor_account_id, tx.now_text()],
+    )?;
+    Ok(changed == 1)
+}
+
+/// How many photos the survey holds, as the technician's app counts them.
+pub fn set_photo_count(tx: &Tx, id: &SurveyId, photo_count: i64) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE surveys SET photo_count = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, photo_count, tx.now_text()],
+    )?;
+    Ok(())
+}
+
+/// The day the survey is wanted by (`YYYY-MM-DD`), or none.
+pub fn set_due_on(tx: &Tx, id: &SurveyId, due_on: Option<&str>) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE surveys SET due_on = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, due_on, tx.now_text()],
+    )?;
+    Ok(())
+}
+
 // -- Partner workflow API ----------------------------------------------------
 
 /// The open survey (`a_realiser` or `en_cours`) of an equipment, the most

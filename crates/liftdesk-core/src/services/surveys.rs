@@ -261,6 +261,162 @@ pub fn submit_at(
     })
 }
 
+/// The most photos a survey holds.
+pub const MAX_PHOTOS: i64 = 500;
+
+/// What the technician saves before submitting: data entered so far and
+/// the photos taken.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SaveInput {
+    /// Keyed by catalog code, as for a submission; `null` removes one.
+    pub values: Option<Map<String, Value>>,
+    /// How many photos the survey holds (0 to [`MAX_PHOTOS`]).
+    pub photo_count: Option<i64>,
+}
+
+/// The survey of the principal's agency and the transition `action` makes
+/// of its status (404, 422 in French otherwise).
+fn load_for(
+    tx: &Tx,
+    p: &Principal,
+    id: &SurveyId,
+    action: domain::SurveyAction,
+) -> AppResult<(SurveyRow, domain::SurveyTransition)> {
+    let survey =
+        survey_store::get(tx, p.agency_id()?, id)?.ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+    let from = survey.status.ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!(
+            "statut inconnu en base pour le relevé {id}"
+        ))
+    })?;
+    let change = domain::transition(from, action)
+        .map_err(|refusal| AppError::unprocessable(refusal.message()))?;
+    Ok((survey, change))
+}
+
+/// The technician saves what he entered on a survey of the principal's
+/// agency without submitting it: the data are recorded on the survey only
+/// (the equipment's stay as they are until the submission), the photos
+/// counted, the survey `en_cours` with him as its surveyor if it had none.
+/// Accounts that perform surveys, and administrators. One audit entry
+/// `enregistrement`.
+pub fn save_in(tx: &Tx, p: &Principal, id: &SurveyId, input: &SaveInput) -> AppResult<()> {
+    let account = p.account()?;
+    principal::check(account, Capability::SubmitSurvey)?;
+    let (survey, change) = load_for(tx, p, id, domain::SurveyAction::Save)?;
+    if let Some(count) = input.photo_count
+        && !(0..=MAX_PHOTOS).contains(&count)
+    {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « photoCount » va de 0 à {MAX_PHOTOS} (reçu : {count})."
+        )));
+    }
+    let catalog = technical_fields::all(tx)?;
+    let given = match &input.values {
+        Some(values) => technical_data::parse_survey_values(&catalog, values)?,
+        None => Vec::new(),
+    };
+    for (field, value) in &given {
+        match value {
+            Change::Set(value) => survey_store::set_value(tx, id, &field.code, &value.to_string())?,
+            Change::Erase => survey_store::delete_value(tx, id, &field.code)?,
+        }
+    }
+    if let Some(count) = input.photo_count {
+        survey_store::set_photo_count(tx, id, count)?;
+    }
+    let applied = survey_store::mark_status(
+        tx,
+        id,
+        change.from.as_str(),
+        change.to.as_str(),
+        Some(&account.id),
+    )?;
+    if !applied {
+        return Err(anyhow::anyhow!("statut du relevé {id} changé entre-temps").into());
+    }
+    record(
+        tx,
+        p,
+        id,
+        "enregistrement",
+        json!({
+            "number": survey.number, "from": change.from.as_str(), "to": change.to.as_str(),
+            "values": given.len(), "photoCount": input.photo_count,
+        }),
+    )
+}
+
+/// A survey of the principal's agency is no longer wanted: `annule`, final
+/// (its data never reach the equipment). `reason`, when given, says why.
+/// One audit entry `annulation`.
+pub fn cancel_in(tx: &Tx, p: &Principal, id: &SurveyId, reason: Option<&str>) -> AppResult<()> {
+    p.require(Capability::Change)?;
+    let reason =
+        crate::domain::text::field("reason", reason, 300).map_err(AppError::unprocessable)?;
+    let (survey, change) = load_for(tx, p, id, domain::SurveyAction::Cancel)?;
+    let applied =
+        survey_store::mark_status(tx, id, change.from.as_str(), change.to.as_str(), None)?;
+    if !applied {
+        return Err(anyhow::anyhow!("statut du relevé {id} changé entre-temps").into());
+    }
+    record(
+        tx,
+        p,
+        id,
+        "annulation",
+        json!({
+            "number": survey.number, "from": change.from.as_str(), "to": change.to.as_str(),
+            "reason": reason,
+        }),
+    )
+}
+
+/// The day a survey of the principal's agency is wanted by (none to clear
+/// it); refused once it is submitted or cancelled. One audit entry
+/// `echeance`.
+pub fn set_due_on_in(
+    tx: &Tx,
+    p: &Principal,
+    id: &SurveyId,
+    due_on: Option<NaiveDate>,
+) -> AppResult<()> {
+    p.require(Capability::Change)?;
+    let survey =
+        survey_store::get(tx, p.agency_id()?, id)?.ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+    if matches!(
+        survey.status,
+        Some(SurveyStatus::Termine | SurveyStatus::Annule)
+    ) {
+        return Err(AppError::unprocessable(
+            "L'échéance d'un relevé terminé ou annulé ne se modifie plus.",
+        ));
+    }
+    let due_text = due_on.map(day::iso);
+    survey_store::set_due_on(tx, id, due_text.as_deref())?;
+    record(
+        tx,
+        p,
+        id,
+        "echeance",
+        json!({ "number": survey.number, "dueOn": due_text }),
+    )
+}
+
+fn record(tx: &Tx, p: &Principal, id: &SurveyId, action: &str, detail: Value) -> AppResult<()> {
+    Ok(audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(p.agency_id()?.as_str()),
+            actor: &p.actor,
+            action,
+            object_type: "survey",
+            object_id: Some(id.as_str()),
+            detail: Some(detail),
+        },
+    )?)
+}
+
 // -- Operations for a principal ---------------------------------------------
 
 /// One page of the principal's agency's surveys whose number holds `search`
@@ -339,6 +495,46 @@ pub async fn submit_for(
     let (account, actor) = (p.account()?.clone(), p.actor.clone());
     store
         .write(move |tx| submit(tx, &agency_id, &id, &account, &input, &actor))
+        .await
+}
+
+/// The principal saves what was entered on a survey (see [`save_in`]).
+pub async fn save_for(
+    store: &Store,
+    p: &Principal,
+    id: &SurveyId,
+    input: SaveInput,
+) -> AppResult<()> {
+    p.agency_id()?;
+    let (p, id) = (p.clone(), id.to_owned());
+    store.write(move |tx| save_in(tx, &p, &id, &input)).await
+}
+
+/// The principal cancels a survey (see [`cancel_in`]).
+pub async fn cancel_for(
+    store: &Store,
+    p: &Principal,
+    id: &SurveyId,
+    reason: Option<String>,
+) -> AppResult<()> {
+    p.agency_id()?;
+    let (p, id) = (p.clone(), id.to_owned());
+    store
+        .write(move |tx| cancel_in(tx, &p, &id, reason.as_deref()))
+        .await
+}
+
+/// The principal sets the day a survey is wanted by (see [`set_due_on_in`]).
+pub async fn set_due_on_for(
+    store: &Store,
+    p: &Principal,
+    id: &SurveyId,
+    due_on: Option<NaiveDate>,
+) -> AppResult<()> {
+    p.agency_id()?;
+    let (p, id) = (p.clone(), id.to_owned());
+    store
+        .write(move |tx| set_due_on_in(tx, &p, &id, due_on))
         .await
 }
 

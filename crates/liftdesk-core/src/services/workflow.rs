@@ -3,14 +3,14 @@
 //! audit entry (`Actor::PartnerKey`). The agency is checked by the caller
 //! (`PartnerCaller::authorize_agency`) before anything here runs.
 
-use crate::domain::id::AgencyId;
-use serde_json::{Map, Value};
+use crate::domain::id::{AgencyId, DealId};
+use serde_json::{Map, Value, json};
 
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::technical_data;
 use crate::store::Conn;
-use crate::store::audit::Actor;
+use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::deals::{self, DealFilter};
 use crate::store::equipment as equipment_store;
 use crate::store::{Store, Tx};
@@ -37,6 +37,50 @@ pub const DEAL_CATEGORIES: [&str; 7] = [
 ];
 
 pub const EQUIPMENT_NOT_FOUND: &str = "Équipement introuvable dans cette agence.";
+
+/// Moves a deal of the principal's agency to another category (« Gagnée »,
+/// « Perdue »…, [`DEAL_CATEGORIES`]): 422 naming the field for another
+/// value, 404 for a deal outside the agency. One audit entry
+/// `deal.category`.
+pub fn set_deal_category_in(
+    tx: &Tx,
+    p: &Principal,
+    deal_id: &DealId,
+    category: &str,
+) -> AppResult<()> {
+    p.require(Capability::Change)?;
+    let agency_id = p.agency_id()?;
+    check_allowed("opportunity_category", category, &DEAL_CATEGORIES)?;
+    if !deals::set_category(tx, agency_id, deal_id, category)? {
+        return Err(AppError::not_found("Affaire introuvable."));
+    }
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &p.actor,
+            action: "deal.category",
+            object_type: "deal",
+            object_id: Some(deal_id.as_str()),
+            detail: Some(json!({ "category": category })),
+        },
+    )?;
+    Ok(())
+}
+
+/// The principal moves a deal to a category (see [`set_deal_category_in`]).
+pub async fn set_deal_category(
+    store: &Store,
+    p: &Principal,
+    deal_id: &DealId,
+    category: &str,
+) -> AppResult<()> {
+    p.agency_id()?;
+    let (p, deal_id, category) = (p.clone(), deal_id.to_owned(), category.to_owned());
+    store
+        .write(move |tx| set_deal_category_in(tx, &p, &deal_id, &category))
+        .await
+}
 
 /// A value that must be one of `allowed`: 422 naming the field otherwise.
 pub fn check_allowed(field: &str, value: &str, allowed: &[&str]) -> AppResult<()> {

@@ -7,9 +7,10 @@
 //! reuse the equipment's open survey, so an equipment has at most one open
 //! survey written this way.
 
-use liftdesk::domain::id::SurveyId;
-use liftdesk::services::surveys::{self, SubmitInput};
+use liftdesk::domain::id::{DealId, SurveyId};
+use liftdesk::services::surveys::{self, SaveInput, SubmitInput};
 use liftdesk::services::wf_surveys::{self, CreateSurveyInput, SurveyEquipmentInput};
+use liftdesk::services::workflow;
 use liftdesk::store::StoreError;
 use liftdesk::store::{equipment as equipment_store, surveys as survey_store};
 
@@ -87,6 +88,56 @@ impl World {
         ))
         .await
         .expect("soumission");
+    }
+
+    /// The deal moves to `category` (« Gagnée »…).
+    pub async fn deal_category(&self, deal_id: &str, category: &str) {
+        Box::pin(workflow::set_deal_category(
+            &self.store,
+            &self.principal,
+            &DealId::new(deal_id),
+            category,
+        ))
+        .await
+        .expect("catégorie de l'affaire");
+    }
+
+    /// The account `account_id` saves data on the survey without
+    /// submitting it: the survey is `en_cours`.
+    pub async fn saved_survey(&self, account_id: &str, survey_id: &str, input: SaveInput) {
+        let principal = self.staff_by_id(account_id).await.principal;
+        Box::pin(surveys::save_for(
+            &self.store,
+            &principal,
+            &SurveyId::new(survey_id),
+            input,
+        ))
+        .await
+        .expect("enregistrement du relevé");
+    }
+
+    /// The survey is cancelled (`annule`).
+    pub async fn cancelled_survey(&self, survey_id: &str) {
+        Box::pin(surveys::cancel_for(
+            &self.store,
+            &self.principal,
+            &SurveyId::new(survey_id),
+            None,
+        ))
+        .await
+        .expect("annulation du relevé");
+    }
+
+    /// The survey is wanted by `due_on`.
+    pub async fn survey_due(&self, survey_id: &str, due_on: chrono::NaiveDate) {
+        Box::pin(surveys::set_due_on_for(
+            &self.store,
+            &self.principal,
+            &SurveyId::new(survey_id),
+            Some(due_on),
+        ))
+        .await
+        .expect("échéance du relevé");
     }
 
     /// The open survey of the equipment `number`.
