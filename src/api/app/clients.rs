@@ -133,18 +133,7 @@ fn client_detail(
     client: ClientRow,
     contacts: Vec<ContactRow>,
 ) -> ClientDetail {
-    let admin = session.account.role.is_admin();
-    let mut actions = Vec::new();
-    if !client.supprime {
-        actions.push("contact");
-    }
-    if admin {
-        actions.push(if client.supprime {
-            "restore"
-        } else {
-            "archive"
-        });
-    }
+    let actions = service::actions(&session.principal(), &client);
     ClientDetail {
         client: ClientView {
             url: RecordKind::Client.url(&state.base_url, &client.client_ref),

@@ -19,7 +19,7 @@ use crate::api::wire::quotes::{
 };
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
-use crate::domain::quote::{self, QuoteAction, QuoteStatus};
+use crate::domain::quote::{QuoteAction, QuoteStatus};
 use crate::error::AppResult;
 use crate::services::quotes::ListInput;
 use crate::state::AppState;
@@ -88,18 +88,10 @@ async fn detail(
     let caller = session.principal();
     let quote = wire::quote_read(&state, &caller, &id).await?;
     let invoice = wire::quote_invoice_read(&state, &caller, &quote.id).await?;
-    let status = QuoteStatus::parse(&quote.status);
-    let mut actions: Vec<&'static str> = match status {
-        Some(status) => QuoteAction::ALL
-            .iter()
-            .filter(|&&action| quote::transition(status, action).is_ok())
-            .map(|action| action.as_str())
-            .collect(),
+    let actions = match QuoteStatus::parse(&quote.status) {
+        Some(status) => crate::services::quotes::actions(&caller, status, invoice.is_some()),
         None => Vec::new(),
     };
-    if status == Some(QuoteStatus::Accepte) && invoice.is_none() {
-        actions.push("invoice");
-    }
     Ok(Json(QuoteDetail {
         quote,
         invoice,

@@ -345,6 +345,25 @@ pub fn require_archiver(account: &AccountRow, archived: bool) -> AppResult<()> {
     principal::check(account, Capability::Administer(what))
 }
 
+/// What the principal may do with a client now, as the screens offer it:
+/// `contact` (an active client receives contacts), and for an
+/// administrator `archive` (an active client) or `restore` (an archived
+/// one).
+pub fn actions(p: &Principal, client: &ClientRow) -> Vec<&'static str> {
+    let mut actions = Vec::new();
+    if !client.supprime && p.can(Capability::Change) {
+        actions.push("contact");
+    }
+    let archiving = !client.supprime;
+    if p
+        .account()
+        .is_ok_and(|account| require_archiver(account, archiving).is_ok())
+    {
+        actions.push(if archiving { "archive" } else { "restore" });
+    }
+    actions
+}
+
 /// Archives (`true`) or restores (`false`) a client of the agency: the
 /// `supprime` of `/update_client`, through `update_client` itself (same
 /// write, same audit `client.archive` / `client.restore`). Unknown in the

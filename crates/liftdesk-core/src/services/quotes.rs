@@ -350,6 +350,25 @@ pub fn act_in(tx: &Tx, p: &Principal, id: &QuoteId, action: QuoteAction) -> AppR
     Ok(())
 }
 
+/// What the principal may do to a quote now, as the screens offer it:
+/// `send`, `accept`, `refuse` as `domain::quote` allows them from its
+/// status, and `invoice` for an accepted quote not invoiced yet; nothing
+/// for an account that changes nothing.
+pub fn actions(p: &Principal, status: QuoteStatus, invoiced: bool) -> Vec<&'static str> {
+    if !p.can(Capability::Change) {
+        return Vec::new();
+    }
+    let mut actions: Vec<&'static str> = QuoteAction::ALL
+        .iter()
+        .filter(|&&action| quote::transition(status, action).is_ok())
+        .map(|action| action.as_str())
+        .collect();
+    if status == QuoteStatus::Accepte && !invoiced {
+        actions.push("invoice");
+    }
+    actions
+}
+
 /// The quote list's filters as received.
 #[derive(Debug, Clone, Default)]
 pub struct ListInput {
