@@ -114,6 +114,7 @@ pub mod call;
 pub mod client;
 pub mod credential;
 pub mod day;
+pub mod deal;
 pub mod downtime;
 pub mod error;
 pub mod event;

@@ -188,15 +188,36 @@ fn check_center_call(
     p.call_center_credential()?;
     p.require(Capability::Change)?;
     check_reference(&input.reference)?;
-    if input.equipment.trim().is_empty() {
+    check_call(
+        &input.equipment,
+        &input.call_type,
+        &input.description,
+        input.caller.as_deref(),
+        input.received_at.as_deref(),
+        now,
+    )
+}
+
+/// What a call says, as a center or the agency gives it, checked at `now`:
+/// the equipment's number given, its type, description, caller and
+/// reception time.
+fn check_call(
+    equipment: &str,
+    call_type: &str,
+    description: &str,
+    caller: Option<&str>,
+    received_at: Option<&str>,
+    now: DateTime<Utc>,
+) -> AppResult<(CallType, String, Option<String>, DateTime<Utc>)> {
+    if equipment.trim().is_empty() {
         return Err(AppError::unprocessable(
             "Le champ « equipement » est obligatoire : le numéro de l'appareil dans le parc de l'agence.",
         ));
     }
-    let call_type = check_type(&input.call_type)?;
-    let description = check_description(&input.description)?;
-    let caller = check_caller(input.caller.as_deref())?;
-    let received_at = check_received_at(input.received_at.as_deref(), now)?;
+    let call_type = check_type(call_type)?;
+    let description = check_description(description)?;
+    let caller = check_caller(caller)?;
+    let received_at = check_received_at(received_at, now)?;
     Ok((call_type, description, caller, received_at))
 }
 
@@ -212,12 +233,8 @@ pub fn open_from_call_center_in(
     let (call_type, description, caller, received_at) = check_center_call(p, input, now)?;
     let agency = p.agency_id()?;
     let credential_id = p.call_center_credential()?;
-    let (reference, number) = (&input.reference, &input.equipment);
-    let equipment = equipment::find_by_number(tx, agency, number)?.ok_or_else(|| {
-        AppError::unprocessable(format!(
-            "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
-        ))
-    })?;
+    let reference = &input.reference;
+    let equipment = equipment_of_call(tx, agency, &input.equipment)?;
     let id = CallId::new(new_id());
     let now_text = clock::format_timestamp(now);
     let created = store::insert_from_center(
@@ -259,6 +276,16 @@ pub fn open_from_call_center_in(
         || anyhow::anyhow!("appel {reference} introuvable juste après son ouverture"),
     )?;
     Ok((Opened { call, created }, equipment_label(&equipment)))
+}
+
+/// The equipment of the agency's park a call names by its number: 422
+/// naming the field otherwise.
+fn equipment_of_call(tx: &Tx, agency: &AgencyId, number: &str) -> AppResult<EquipmentRow> {
+    equipment::find_by_number(tx, agency, number)?.ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
+        ))
+    })
 }
 
 /// « ASC-42 — Résidence Les Tilleuls, 12 rue des Lilas, 69003 Lyon » for
@@ -343,16 +370,14 @@ fn check_agency_call(
     p.agency_id()?;
     p.account()?;
     p.require(Capability::Change)?;
-    if input.equipment.trim().is_empty() {
-        return Err(AppError::unprocessable(
-            "Le champ « equipement » est obligatoire : le numéro de l'appareil dans le parc de l'agence.",
-        ));
-    }
-    let call_type = check_type(&input.call_type)?;
-    let description = check_description(&input.description)?;
-    let caller = check_caller(input.caller.as_deref())?;
-    let received_at = check_received_at(input.received_at.as_deref(), now)?;
-    Ok((call_type, description, caller, received_at))
+    check_call(
+        &input.equipment,
+        &input.call_type,
+        &input.description,
+        input.caller.as_deref(),
+        input.received_at.as_deref(),
+        now,
+    )
 }
 
 /// [`open_at_agency`]'s step in `tx`, at its time.
@@ -365,12 +390,7 @@ pub fn open_at_agency_in(
     let (call_type, description, caller, received_at) = check_agency_call(p, input, now)?;
     let agency = p.agency_id()?;
     let account = &p.account()?.id;
-    let number = &input.equipment;
-    let equipment = equipment::find_by_number(tx, agency, number)?.ok_or_else(|| {
-        AppError::unprocessable(format!(
-            "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
-        ))
-    })?;
+    let equipment = equipment_of_call(tx, agency, &input.equipment)?;
     let year = clock::paris_local(received_at).format("%Y").to_string();
     let reference = store::next_agency_reference(tx, agency, &year)?;
     let id = CallId::new(new_id());

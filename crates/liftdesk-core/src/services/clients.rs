@@ -355,8 +355,7 @@ pub fn actions(p: &Principal, client: &ClientRow) -> Vec<&'static str> {
         actions.push("contact");
     }
     let archiving = !client.supprime;
-    if p
-        .account()
+    if p.account()
         .is_ok_and(|account| require_archiver(account, archiving).is_ok())
     {
         actions.push(if archiving { "archive" } else { "restore" });

@@ -19,8 +19,7 @@ use crate::store::equipment::{self as equipment_store, BuildingRow};
 use crate::store::surveys;
 use crate::store::{Store, Tx};
 
-/// `type_etat_des_lieux` values.
-pub const INVENTORY_TYPES: [&str; 3] = ["Prise en mains", "Essais", "Base parc"];
+pub use crate::domain::deal::INVENTORY_TYPES;
 
 #[derive(Debug, Clone, Default)]
 pub struct SurveyEquipmentInput {

@@ -15,26 +15,7 @@ use crate::store::deals::{self, DealFilter};
 use crate::store::equipment as equipment_store;
 use crate::store::{Store, Tx};
 
-/// `type_affaire` values (also `opportunity_type`).
-pub const DEAL_TYPES: [&str; 6] = [
-    "Contrat",
-    "Réparation",
-    "Modernisation pour devis",
-    "Remplacement complet pour devis",
-    "Modernisation pour commande",
-    "Remplacement complet pour commande",
-];
-
-/// `opportunity_category` values.
-pub const DEAL_CATEGORIES: [&str; 7] = [
-    "Ouverte",
-    "En attente",
-    "En retard",
-    "Gagnée",
-    "Perdue",
-    "Annulée",
-    "Fermée",
-];
+pub use crate::domain::deal::{DEAL_CATEGORIES, DEAL_TYPES};
 
 pub const EQUIPMENT_NOT_FOUND: &str = "Équipement introuvable dans cette agence.";
 

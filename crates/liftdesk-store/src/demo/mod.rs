@@ -28,6 +28,7 @@ pub mod seeds;
 
 pub use bulk::Bulk;
 use liftdesk_domain::call::{CallStatus, CallType};
+use liftdesk_domain::deal::{DEAL_CATEGORIES, DEAL_TYPES};
 use liftdesk_domain::id::OrganizationId;
 use liftdesk_domain::invoice::{
     self, InvoiceNature, InvoiceStatus, LineAmounts, PAYMENT_TERM_DAYS, Totals,
@@ -2662,25 +2663,6 @@ struct DealPlan {
     surveys: Vec<usize>,
 }
 
-const DEAL_CATEGORIES: [&str; 7] = [
-    "Ouverte",
-    "En attente",
-    "En retard",
-    "Gagnée",
-    "Perdue",
-    "Annulée",
-    "Fermée",
-];
-
-const TYPES_AFFAIRE: [&str; 6] = [
-    "Contrat",
-    "Réparation",
-    "Modernisation pour devis",
-    "Remplacement complet pour devis",
-    "Modernisation pour commande",
-    "Remplacement complet pour commande",
-];
-
 /// Findings of a survey: (component, text, for equipment with a cabin only).
 #[rustfmt::skip]
 const FINDINGS: &[(Option<&str>, &str, bool)] = &[
@@ -3014,7 +2996,7 @@ impl AgencySeeder<'_, '_> {
                 Some(category) => category,
                 None => DEAL_CATEGORIES[pick_weighted(rng, &[30, 15, 8, 20, 12, 5, 10])],
             };
-            let type_affaire = TYPES_AFFAIRE[pick_weighted(rng, &[30, 30, 12, 8, 12, 8])];
+            let type_affaire = DEAL_TYPES[pick_weighted(rng, &[30, 30, 12, 8, 12, 8])];
             let client =
                 (!live_clients.is_empty() && chance(rng, 0.9)).then(|| pick(rng, &live_clients));
             let created = self.clock.ago(rng, 1, 365);
