@@ -87,7 +87,8 @@ fn prepare(dir: &Path) -> anyhow::Result<()> {
     let path = dir.join("liftdesk.db");
     anyhow::ensure!(!path.exists(), "{} existe déjà", path.display());
     let store = Store::open(&path)?;
-    let creds = liftdesk::demo::install(&store, DemoSize::Small, 1, fixed_now())?;
+    // In bulk: the same rows, ids included, on every run.
+    let creds = liftdesk::demo::install_reproducible(&store, DemoSize::Small, 1, fixed_now())?;
     let agency = creds.agencies[0].id.clone();
     // The copies are the fixture's own rows, not an operation's: they are
     // written by SQL on a connection of the benchmark's, in one

@@ -570,3 +570,37 @@ fn on_a_monday_morning_the_demo_has_visits_under_way() {
         count(&conn, "SELECT COUNT(*) FROM visits")
     );
 }
+
+/// The small demo installs through the operations whatever its seed and
+/// its "now": a plan that broke one of their rules (a technician resting
+/// after his standby, absent, a deadline, a number) would fail it.
+#[test]
+fn the_small_demo_installs_on_any_seed_and_day() {
+    use chrono::TimeZone;
+    let instants = [
+        // Monday: a standby week ends at 08:00 Paris.
+        (2026, 3, 2, 6, 58),
+        (2026, 3, 2, 9, 0),
+        (2026, 3, 2, 17, 30),
+        // Saturday, and a Sunday night.
+        (2026, 11, 28, 12, 0),
+        (2026, 5, 31, 23, 30),
+        // New Year's Eve, UTC and Paris in different years.
+        (2025, 12, 31, 23, 30),
+    ];
+    for seed in 1..=3u64 {
+        for &(year, month, day, hour, minute) in &instants {
+            let now = chrono::Utc
+                .with_ymd_and_hms(year, month, day, hour, minute, 0)
+                .single()
+                .expect("instant");
+            let dir = tempfile::tempdir().expect("dir");
+            let store = liftdesk::server::open_store(dir.path()).expect("store");
+            if let Err(err) =
+                liftdesk::demo::install(&store, liftdesk::demo::DemoSize::Small, seed, now)
+            {
+                panic!("seed {seed}, {now}: {err:?}");
+            }
+        }
+    }
+}

@@ -118,7 +118,9 @@ impl<'c> Tx<'c> {
     /// stamps and every rule it checks against "now" sees `instant`; the
     /// transaction's own time comes back afterwards. The demo writes its
     /// past through the operations this way, each step at its own date, in
-    /// one transaction.
+    /// one transaction. A step run before the transaction began writes
+    /// history ([`Tx::writes_history`]): the outbox queues no webhook event
+    /// for it.
     pub fn at<T>(&self, instant: DateTime<Utc>, step: impl FnOnce(&Self) -> T) -> T {
         let own = self.now.replace(instant);
         let result = step(self);

@@ -151,19 +151,17 @@ fn insert_draft(
 /// Creates a draft quote with the agency's next number; returns its id.
 pub async fn create(store: &Store, p: &Principal, input: NewQuoteInput) -> AppResult<String> {
     p.require(Capability::Change)?;
-    let agency_id = p.agency_id()?.to_owned();
-    let author = Author::of(p);
-    let quote = check_new(input)?;
-    store
-        .write(move |tx| insert_draft(tx, &agency_id, &quote, &author))
-        .await
+    p.agency_id()?;
+    let p = p.clone();
+    store.write(move |tx| create_in(tx, &p, input)).await
 }
 
 /// [`create`]'s step in `tx`, at its time.
 pub fn create_in(tx: &Tx, p: &Principal, input: NewQuoteInput) -> AppResult<String> {
     p.require(Capability::Change)?;
+    let agency_id = p.agency_id()?;
     let quote = check_new(input)?;
-    insert_draft(tx, p.agency_id()?, &quote, &Author::of(p))
+    insert_draft(tx, agency_id, &quote, &Author::of(p))
 }
 
 /// Object of the repair quote offered on repeat breakdowns.

@@ -823,6 +823,12 @@ pub fn assign_week_in(
 ) -> AppResult<()> {
     let agency_id = p.agency_id()?;
     p.require(Capability::EditRota)?;
+    if rota::monday_of(monday) != monday {
+        return Err(AppError::unprocessable(format!(
+            "Une semaine d'astreinte commence un lundi : le {} n'en est pas un.",
+            day::french(monday)
+        )));
+    }
     set_week(tx, agency_id, monday, technician_id, tx.now(), &p.actor)
 }
 

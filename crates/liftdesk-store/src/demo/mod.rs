@@ -5,7 +5,8 @@
 //!
 //! Everything is derived from the seed and `now`: ids are v7-shaped UUIDs
 //! built from the record's creation instant and bytes drawn from seeded
-//! generators, so two runs with the same inputs write byte-identical rows.
+//! generators, so two runs of the bulk writer with the same inputs write
+//! byte-identical rows (the operations' writer makes its own ids).
 //! Each agency and each step has its own generator, so changing one step
 //! does not reshuffle the data of the others.
 
@@ -1822,6 +1823,8 @@ impl AgencySeeder<'_, '_> {
                 daily_capacity: capacity,
                 active,
                 created,
+                // Halfway between his arrival and today.
+                left: (!active).then(|| created + (self.clock.now - created) / 2),
             })?;
             self.technicians.push(Tech {
                 id,
@@ -3294,6 +3297,13 @@ impl AgencySeeder<'_, '_> {
                 };
                 let tech = self
                     .book_technician(&mut load, window_start, window_len, eq, done_on)
+                    // The whole team booked: anyone present that day, over capacity.
+                    .or_else(|| {
+                        (0..self.technicians.len() as u32).find(|&t| {
+                            let technician = &self.technicians[t as usize];
+                            technician.active && !technician.absent_on(done_on)
+                        })
+                    })
                     .unwrap_or(eq.home_tech);
                 let arrived = clock.work_time(&mut rng, done_on);
                 let left = arrived + Duration::minutes(between(&mut rng, 25, 95));
@@ -3505,20 +3515,24 @@ impl AgencySeeder<'_, '_> {
     fn call_technician(&self, eq: &EquipRec, at: DateTime<Utc>) -> Option<u32> {
         let date = at.date_naive();
         let hour = chrono::Timelike::hour(&at);
+        // Assigned within 20 minutes: someone not resting then either (a
+        // standby period may end in between).
+        let assigned_by = at + Duration::minutes(20);
         if (!is_weekday(date) || !(7..17).contains(&hour))
             && let Some(tech) = self.on_call_at(at)
+            && !self.resting(tech, assigned_by)
         {
             return Some(tech);
         }
-        // Assigned within 20 minutes: someone not resting then either.
-        let assigned_by = at + Duration::minutes(20);
         std::iter::once(eq.home_tech)
             .chain(self.sector_techs[eq.sector as usize].iter().copied())
             .chain(0..self.technicians.len() as u32)
             .find(|&t| {
                 let technician = &self.technicians[t as usize];
+                // Absences are Paris days.
                 technician.active
-                    && !technician.absent_on(date)
+                    && !technician.absent_on(crate::clock::paris_local(at).date())
+                    && !technician.absent_on(crate::clock::paris_local(assigned_by).date())
                     && !self.resting(t, at)
                     && !self.resting(t, assigned_by)
             })
@@ -3608,7 +3622,8 @@ impl AgencySeeder<'_, '_> {
         let mut reference = String::new();
         for plan in &plans {
             let eq = &self.equipment[plan.equipment as usize];
-            let year = plan.received.year();
+            // The agency numbers its calls by the Paris year.
+            let year = crate::clock::paris_local(plan.received).year();
             let center = if !self.call_centers.is_empty() && chance(&mut rng, 0.88) {
                 Some(if self.call_centers.len() > 1 && chance(&mut rng, 0.3) {
                     1

@@ -57,6 +57,8 @@ pub struct TechnicianSeed<'a> {
     /// False for the one who left the company: kept for history.
     pub active: bool,
     pub created: DateTime<Utc>,
+    /// When the one who left was taken off the roster.
+    pub left: Option<DateTime<Utc>>,
 }
 
 /// A technician's absence (leave, sickness, training), both days included.

@@ -80,12 +80,43 @@ pub fn is_empty(store: &Store) -> AppResult<bool> {
     })
 }
 
+/// How the park is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Writing {
+    /// The small demo through the operations, the large one in bulk.
+    BySize,
+    /// Every size in bulk: every row, ids included, the same from one run
+    /// to the next for the same seed and "now".
+    Bulk,
+}
+
 /// Installs the demo organization and returns its credentials.
 pub fn install(
     store: &Store,
     size: DemoSize,
     seed: u64,
     now: chrono::DateTime<chrono::Utc>,
+) -> AppResult<DemoCredentials> {
+    install_writing(store, size, seed, now, Writing::BySize)
+}
+
+/// [`install`] with the park written in bulk whatever its size: a fixture
+/// that must be the same on every run (the instruction-count gate's).
+pub fn install_reproducible(
+    store: &Store,
+    size: DemoSize,
+    seed: u64,
+    now: chrono::DateTime<chrono::Utc>,
+) -> AppResult<DemoCredentials> {
+    install_writing(store, size, seed, now, Writing::Bulk)
+}
+
+fn install_writing(
+    store: &Store,
+    size: DemoSize,
+    seed: u64,
+    now: chrono::DateTime<chrono::Utc>,
+    writing: Writing,
 ) -> AppResult<DemoCredentials> {
     // Hash outside the write transaction: hashing is deliberately slow.
     let admin_hash = password::hash(ADMIN_PASSWORD)?;
@@ -172,17 +203,19 @@ pub fn install(
             agencies: &agencies,
             now,
         };
-        match size {
+        match (size, writing) {
             // A small agency's history, written as its staff would have.
-            DemoSize::Small => data::seed_domain_data_with(
+            (DemoSize::Small, Writing::BySize) => data::seed_domain_data_with(
                 tx,
                 &mut operations::Operations::new(tx, init.account_id.clone()),
                 &scope,
                 size,
                 seed,
             )?,
-            // Millions of rows: the storage interface's bulk path.
-            DemoSize::Large => data::seed_domain_data(tx, &scope, size, seed)?,
+            // Millions of rows, or a fixture: the storage interface's bulk path.
+            (DemoSize::Large, _) | (_, Writing::Bulk) => {
+                data::seed_domain_data(tx, &scope, size, seed)?
+            }
         };
         Ok(DemoCredentials {
             organization_id: init.organization_id,

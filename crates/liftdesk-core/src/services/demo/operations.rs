@@ -88,9 +88,7 @@ impl Writer for Operations<'_, '_> {
             .tx
             .at(seed.created, |tx| technicians::create_in(tx, p, &input))
             .with_context(|| format!("technicien « {} »", seed.name))?;
-        if !seed.active {
-            // He left the company halfway between his arrival and today.
-            let left = seed.created + (self.tx.now() - seed.created) / 2;
+        if let Some(left) = seed.left {
             self.tx
                 .at(left, |tx| technicians::set_active_in(tx, p, &id, false))
                 .with_context(|| format!("départ du technicien « {} »", seed.name))?;
