@@ -220,7 +220,13 @@ pub fn scope_agency(scope: &[AgencyRow], agency_id: &str, door: Door) -> AppResu
         .iter()
         .find(|a| a.id == agency_id)
         .cloned()
-        .ok_or_else(|| AppError::forbidden(door.outside_scope()))
+        .ok_or_else(|| match door {
+            // The command line administers every agency: one it does not
+            // find does not exist, as `installation::command_line_in_agency`
+            // answers.
+            Door::Cli => AppError::not_found(door.outside_scope()),
+            _ => AppError::forbidden(door.outside_scope()),
+        })
 }
 
 /// The agency a caller acts in when it names none: the one its session chose
@@ -484,6 +490,11 @@ mod tests {
                 (403, message.to_owned())
             );
         }
+        let refusal = scope_agency(&scope, "ailleurs", Door::Cli).expect_err("unknown");
+        assert_eq!(
+            (refusal.status().as_u16(), refusal.public_message()),
+            (404, "Agence inconnue.".to_owned())
+        );
 
         let mut member = account(Role::Member, false);
         let chosen = |account: &AccountRow, chosen: Option<&str>, door| {
