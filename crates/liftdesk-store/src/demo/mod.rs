@@ -2571,7 +2571,7 @@ impl AgencySeeder<'_, '_> {
                     let interval = if contract == Contract::Parc && chance(&mut rng, 0.15) {
                         30
                     } else {
-                        42
+                        i64::from(liftdesk_domain::visit::DEFAULT_INTERVAL_DAYS)
                     };
                     let knowledge = if plan.prospect {
                         [Knowledge::Scarce, Knowledge::Partial][pick_weighted(&mut rng, &[60, 40])]

@@ -225,7 +225,9 @@ impl Writer for Operations<'_, '_> {
             .tx
             .at(seed.created, |tx| {
                 let equipment = equipment::create_in(tx, p, &input)?;
-                if seed.visit_interval_days != DEFAULT_INTERVAL_DAYS {
+                if seed.visit_interval_days
+                    != i64::from(crate::domain::visit::DEFAULT_INTERVAL_DAYS)
+                {
                     planning::set_interval_in(
                         tx,
                         p,
@@ -544,9 +546,6 @@ impl Operations<'_, '_> {
         Ok(client.client_ref)
     }
 }
-
-/// The schema's days between two visits.
-const DEFAULT_INTERVAL_DAYS: i64 = 42;
 
 /// A line as a person types it: quantity and prices in units and euros.
 fn line_input(line: &LineSeed) -> LineInput {
