@@ -1,12 +1,12 @@
 //! The small demo's writer: each seed of the demo's plan
 //! (`store::demo::seeds`) written through the operation a member of the
 //! agency would have used, at the seed's own instant (`Tx::at`), inside the
-//! demo's one transaction: technicians added, their absences recorded,
-//! their standby weeks put on the rota, clients and their contacts entered.
-//! So the demo holds what the operations write, their audit entries
-//! included, and a rule the demo's plan breaks fails its installation.
-//! The seeds the operations cannot write yet (buildings and equipment with
-//! their access instructions and maintenance plan) go to the bulk writer.
+//! demo's one transaction: technicians, their absences and standby weeks,
+//! clients and contacts, buildings and equipment, visits, calls, quotes,
+//! invoices and credit notes. So the demo holds what the operations write,
+//! their audit entries included, and a rule the demo's plan breaks fails
+//! its installation. (The plan's surveys, deals and technical data are
+//! still written by its own bulk statements, `store::demo`.)
 
 use anyhow::{Context, Result, bail};
 
@@ -27,16 +27,15 @@ use crate::services::equipment::{self, NewEquipment};
 use crate::services::{calls, invoices, planning, quotes, technicians, visits};
 use crate::store::Tx;
 use crate::store::agencies;
+use crate::store::demo::DemoAgency;
 use crate::store::demo::seeds::{
     AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, InvoiceSeed,
     LineSeed, OnCallSeed, QuoteSeed, TechnicianSeed, VisitSeed, Writer,
 };
-use crate::store::demo::{Bulk, DemoAgency};
 use crate::store::equipment::IdentityRow;
 
 pub struct Operations<'a, 'c> {
     tx: &'a Tx<'c>,
-    bulk: Bulk<'a, 'c>,
     /// Liftdesk itself in the agency being written.
     principal: Option<Principal>,
     /// The organization's administrator, who dispatches the calls.
@@ -50,7 +49,6 @@ impl<'a, 'c> Operations<'a, 'c> {
         Self {
             tx,
             administrator,
-            bulk: Bulk::new(tx),
             principal: None,
             dispatcher: None,
         }
@@ -73,7 +71,7 @@ impl Writer for Operations<'_, '_> {
             .with_context(|| format!("agence de démonstration absente : {}", agency.id))?;
         self.principal = Some(Principal::system_in(row));
         self.dispatcher = None;
-        self.bulk.agency(agency)
+        Ok(())
     }
 
     fn technician(&mut self, seed: &TechnicianSeed) -> Result<Id> {
