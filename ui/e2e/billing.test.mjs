@@ -433,7 +433,11 @@ if (missing.length > 0) {
       await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Factures', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Factures et avoirs' }).waitFor();
       await page.getByLabel('Statut').selectOption('payee');
-      const listed = page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/invoices');
+      // The filtered answer, not the first load's, which may still be on its way.
+      const listed = page.waitForResponse((r) => {
+        const url = new URL(r.url());
+        return url.pathname === '/app/api/invoices' && url.searchParams.get('status') === 'payee';
+      });
       await page.getByRole('button', { name: 'Filtrer' }).click();
       const body = await (await listed).json();
       assert.ok(body.total >= 1);
