@@ -1,7 +1,8 @@
 //! GET /api/v2/calls: the agency's breakdown calls, filtered (`status`,
 //! `equipment`), searched (`q`, accents and case ignored) and paged, trapped
 //! persons not yet freed first, never another agency's. Fixtures are
-//! written by the operations (one call by SQL: see `stopped_unassigned`).
+//! written by the operations (one stopped call without technician by the
+//! store's bulk writer: see `World::stopped_call_without_technician`).
 
 use crate::common;
 
@@ -10,7 +11,6 @@ use common::world::World as Fixtures;
 use common::*;
 use liftdesk::clock;
 use liftdesk::services::calls::CenterCallInput;
-use rusqlite::params;
 use serde_json::{Value, json};
 
 fn id() -> String {
@@ -81,38 +81,6 @@ async fn call(fixtures: &Fixtures, key: &str, c: NewCall<'_>) -> String {
     for (n, status) in (2..).zip(steps) {
         fixtures.move_call_at(&call, status, minute(n)).await;
     }
-    call
-}
-
-/// A call left stopped (`a_l_arret`) with no technician assigned, received
-/// at `received_at`. No operation writes it: a call is left stopped by its
-/// technician on site (`domain::call`: `a_l_arret` needs one assigned), and
-/// no operation takes the technician off a call.
-fn stopped_unassigned(
-    server: &TestServer,
-    agency: &str,
-    reference: &str,
-    equipment: &str,
-    call_type: &str,
-    received_at: &str,
-) -> String {
-    let call = id();
-    open_db(server.data_dir.path())
-        .execute(
-            "INSERT INTO calls (id, agency_id, reference, equipment_id, type, description, caller,
-                                received_at, status, technician_id, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'Appareil arrêté.', NULL, ?6, 'a_l_arret', NULL, ?7, ?7)",
-            params![
-                call,
-                agency,
-                reference,
-                equipment,
-                call_type,
-                received_at,
-                clock::now_text()
-            ],
-        )
-        .expect("call");
     call
 }
 
@@ -234,14 +202,14 @@ async fn world() -> World {
         },
     )
     .await;
-    let c5 = stopped_unassigned(
-        &server,
-        &org.agency_id,
-        "CC-005",
-        &acacias_lift,
-        "vandalisme",
-        "2026-11-21T06:00:00.000Z",
-    );
+    let c5 = Fixtures::in_agency(&server, &org.agency_id)
+        .stopped_call_without_technician(
+            &acacias_lift,
+            "CC-005",
+            "vandalisme",
+            clock::parse_timestamp("2026-11-21T06:00:00.000Z").expect("instant"),
+        )
+        .await;
     let there = Fixtures::in_agency(&server, &other.agency_id);
     let foreign_building = building(
         &there,

@@ -15,7 +15,7 @@ use liftdesk::clock;
 use liftdesk::services::accounts::ProfileEdit;
 use liftdesk::services::calls::{AgencyCallInput, CenterCallInput};
 use liftdesk::services::technicians::TechnicianEdit;
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
 /// Writes of the large fixtures run side by side.
@@ -32,10 +32,6 @@ fn object_keys(value: &Value) -> Vec<&str> {
         .collect();
     keys.sort_unstable();
     keys
-}
-
-fn id() -> String {
-    uuid::Uuid::now_v7().to_string()
 }
 
 fn ts(at: DateTime<Utc>) -> String {
@@ -152,32 +148,6 @@ impl Db {
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .expect("busy timeout");
         Db(conn)
-    }
-
-    /// A second visit not done of an equipment that already has one, with
-    /// its deadline. No operation writes it: `visits::create` and
-    /// `planning::save` refuse it (« déplacez-la plutôt que d'en créer une
-    /// autre »), and the planning's test shows two planned visits of one
-    /// lift in a week; this row is the one fixture still written by hand.
-    fn second_open_visit(
-        &self,
-        agency: &str,
-        equipment: &str,
-        technician: &str,
-        planned_for: &str,
-        deadline: &str,
-    ) -> String {
-        let visit = id();
-        let now = clock::now_text();
-        self.0
-            .execute(
-                "INSERT INTO visits (id, agency_id, equipment_id, technician_id, planned_for, deadline, status,
-                                     created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'planifiee', ?7, ?7)",
-                params![visit, agency, equipment, technician, planned_for, deadline, now],
-            )
-            .expect("visit");
-        visit
     }
 
     fn visit_row(&self, visit: &str) -> Value {
@@ -689,7 +659,6 @@ async fn planning_returns_the_iso_week_sorted_with_deadlines() {
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
     let other = init_org(server.data_dir.path(), "Autre", "admin@autre.fr");
-    let db = Db::open(&server);
     let agency = org.agency_id.as_str();
     let world = World::in_agency(&server, agency);
     let albert = world.technician("Albert", None).await;
@@ -760,7 +729,10 @@ async fn planning_returns_the_iso_week_sorted_with_deadlines() {
     world.visit_interval(&asc2, 3).await;
     let wed_albert = world.visit(&asc2, Some(&albert), day("2030-06-12")).await;
     let wed_nobody = world.visit(&bare, None, day("2030-06-12")).await;
-    let sunday = db.second_open_visit(agency, &asc2, &albert, "2030-06-16", "2030-06-16");
+    // A second visit not done of ASC-2, from the agency's history.
+    let sunday = world
+        .open_visit_from_history(&asc2, &albert, day("2030-06-16"), day("2030-06-16"))
+        .await;
     // The Sunday before and the Monday after are other weeks.
     let asc4 = world.numbered("ASC-4").await;
     world.visit(&asc4, Some(&albert), day("2030-06-09")).await;

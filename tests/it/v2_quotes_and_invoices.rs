@@ -15,7 +15,7 @@ use liftdesk::services::clients::ClientInput;
 use liftdesk::services::equipment::NewEquipment;
 use liftdesk::services::invoices::NewInvoiceInput;
 use liftdesk::store::equipment::IdentityRow;
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------
@@ -31,10 +31,6 @@ fn keys(value: &Value) -> Vec<&str> {
         .collect();
     keys.sort_unstable();
     keys
-}
-
-fn new_id() -> String {
-    uuid::Uuid::now_v7().to_string()
 }
 
 async fn post(
@@ -283,12 +279,14 @@ async fn quote_numbers_follow_each_other_per_agency_and_year() {
     // A quote already numbered this year (imported, or demo data) without a
     // counter: the series continues after it.
     let y = year();
-    db.execute(
-        "INSERT INTO quotes (id, agency_id, equipment_id, number, origin, object, status, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, 'client', 'Ancien devis', 'brouillon', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-        params![new_id(), w.org.agency_id, w.equipment, format!("DV-{y}-00041")],
-    )
-    .expect("quote");
+    Fixtures::in_agency(&w.server, &w.org.agency_id)
+        .imported_quote(
+            &w.equipment,
+            &format!("DV-{y}-00041"),
+            "Ancien devis",
+            liftdesk::clock::parse_timestamp(&format!("{y}-01-01T00:00:00.000Z")).expect("instant"),
+        )
+        .await;
     let mut numbers = Vec::new();
     for _ in 0..3 {
         let id = create_quote(&w).await;

@@ -23,6 +23,7 @@ mod accounts;
 mod billing;
 mod calls;
 mod data;
+mod history;
 mod park;
 mod people;
 mod surveys;

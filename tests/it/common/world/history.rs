@@ -1,0 +1,151 @@
+//! Fixtures: records an agency holds that no operation writes, its history
+//! from before Liftdesk or from an import (a quote numbered without the
+//! agency's counter, a stopped call whose technician was taken off, a
+//! second visit not done of one lift). They are written by the store's bulk
+//! writer (`store::demo::Bulk`), the one the large demo writes millions of
+//! records with: the tables' shape stays known by the store alone.
+
+use anyhow::Result;
+use chrono::{DateTime, NaiveDate, Utc};
+use liftdesk::store::Tx;
+use liftdesk::store::demo::seeds::{CallSeed, Id, QuoteSeed, VisitSeed, Writer};
+use liftdesk::store::demo::{Bulk, DemoAgency};
+
+use super::World;
+
+fn id(text: &str) -> Id {
+    Id::of_text(text).expect("identifiant")
+}
+
+fn new_id() -> Id {
+    id(&uuid::Uuid::now_v7().to_string())
+}
+
+impl World {
+    /// Runs `write` with the store's bulk writer set on this agency, in one
+    /// transaction.
+    async fn bulk<T: Send + 'static>(
+        &self,
+        write: impl FnOnce(&mut Bulk) -> Result<T> + Send + 'static,
+    ) -> T {
+        let agency = DemoAgency {
+            id: self.agency_id().into_string(),
+            name: String::new(),
+        };
+        self.store
+            .write(move |tx: &Tx| -> Result<T> {
+                let mut bulk = Bulk::new(tx);
+                bulk.agency(&agency)?;
+                write(&mut bulk)
+            })
+            .await
+            .expect("historique")
+    }
+
+    /// A quote brought along numbered `number` (« DV-2026-00041 ») without
+    /// the agency's counter having given it: a draft with no line, written
+    /// at `created`. Returns its id.
+    pub async fn imported_quote(
+        &self,
+        equipment_id: &str,
+        number: &str,
+        object: &str,
+        created: DateTime<Utc>,
+    ) -> String {
+        let (equipment, number, object) = (id(equipment_id), number.to_owned(), object.to_owned());
+        self.bulk(move |bulk| {
+            bulk.quote(&QuoteSeed {
+                id: new_id(),
+                equipment,
+                number: &number,
+                origin: "client",
+                object: &object,
+                status: "brouillon",
+                created_by: None,
+                sent: None,
+                accepted: None,
+                refused: None,
+                created,
+                rows: &[],
+            })
+        })
+        .await
+        .as_str()
+        .to_owned()
+    }
+
+    /// A call left stopped (`a_l_arret`) with no technician on it, received
+    /// at `received` and recorded at the store's clock: « Appareil arrêté. »,
+    /// no caller. The operations leave a
+    /// call stopped only with its technician (`domain::call`), and none takes
+    /// the technician off a call. Returns its id.
+    pub async fn stopped_call_without_technician(
+        &self,
+        equipment_id: &str,
+        reference: &str,
+        kind: &str,
+        received: DateTime<Utc>,
+    ) -> String {
+        let (call, created) = (new_id(), self.store.now());
+        let (equipment, reference, kind) =
+            (id(equipment_id), reference.to_owned(), kind.to_owned());
+        self.bulk(move |bulk| {
+            bulk.call(&CallSeed {
+                id: call,
+                equipment,
+                call_center: None,
+                credential: None,
+                created_by: None,
+                reference: &reference,
+                status: "a_l_arret",
+                kind: &kind,
+                description: "Appareil arrêté.",
+                caller: None,
+                received,
+                technician: None,
+                assigned: None,
+                en_route: None,
+                arrived: None,
+                stopped: None,
+                resolved: None,
+                created,
+            })
+        })
+        .await;
+        call.as_str().to_owned()
+    }
+
+    /// A visit not done (`planifiee`) of an equipment, with the technician
+    /// and the deadline given, planned at the store's clock. The operations
+    /// refuse a second visit not done of one equipment (« déplacez-la
+    /// plutôt que d'en créer une autre »), which an agency's history may
+    /// hold. Returns its id.
+    pub async fn open_visit_from_history(
+        &self,
+        equipment_id: &str,
+        technician_id: &str,
+        planned_for: NaiveDate,
+        deadline: NaiveDate,
+    ) -> String {
+        let visit = new_id();
+        let (equipment, technician, created) =
+            (id(equipment_id), id(technician_id), self.store.now());
+        self.bulk(move |bulk| {
+            bulk.visit(&VisitSeed {
+                id: visit,
+                equipment,
+                technician,
+                planned_for,
+                deadline,
+                after: None,
+                arrived: None,
+                left: None,
+                signed_by: None,
+                observations: None,
+                created,
+            })
+        })
+        .await;
+        visit.as_str().to_owned()
+    }
+}
