@@ -9,11 +9,11 @@ use crate::common;
 
 use std::path::Path;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Duration, NaiveDate, Utc};
 use common::app::StaffClient;
-use common::world::World as Fixtures;
+use common::world::{PastSurvey, World as Fixtures};
 use common::*;
-use rusqlite::params;
+use liftdesk::domain::survey::SurveyStatus;
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "motdepasse-solide";
@@ -22,10 +22,6 @@ const NOT_FOUND: &str = "Relevé introuvable.";
 const NOT_A_SURVEYOR: &str = "Soumettre un relevé est réservé aux comptes qui réalisent des relevés et aux administrateurs : ce compte ne réalise pas de relevés.";
 const ALREADY_DONE: &str =
     "Le relevé est déjà terminé : il a déjà été soumis, ses données sont celles de l'équipement.";
-
-fn new_id() -> String {
-    uuid::Uuid::now_v7().to_string()
-}
 
 /// CREATED plus `minutes`.
 fn created(minutes: i64) -> DateTime<Utc> {
@@ -48,41 +44,38 @@ async fn opened(
 }
 
 /// A survey created `minutes` after CREATED (the list is newest first),
-/// « Prise en main du parc », due 2026-04-01, three photos, in SQL: it is
-/// one of several open surveys of an equipment, holds data entered before
-/// its submission, or has a due day and photos, which no operation writes
-/// (a survey is asked for only when its equipment has none open, its data
-/// are recorded by its submission, and nothing sets a due day or photos).
-fn survey(
-    dir: &Path,
+/// « Prise en main du parc », due 2026-04-01, three photos, from the
+/// agency's history (`World::survey_from_history`): it is one of several
+/// open surveys of an equipment, holds data entered before its submission,
+/// or has a due day and photos while still `a_realiser`, as the operations
+/// do not leave it (a survey is asked for only when its equipment has none
+/// open, and the technician's first save makes it `en_cours`).
+async fn survey(
+    server: &TestServer,
     agency: &str,
     equipment: &str,
     number: &str,
-    status: &str,
+    status: SurveyStatus,
     minutes: i64,
+    values: &[(&str, Value)],
 ) -> String {
-    let id = new_id();
-    let created = liftdesk::clock::format_timestamp(created(minutes));
-    open_db(dir)
-        .execute(
-            "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, due_on,
-                                  photo_count, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'Prise en main du parc', '2026-04-01', 3, ?6, ?6)",
-            params![id, agency, equipment, number, status, created],
-        )
-        .expect("survey");
-    id
-}
-
-/// A datum entered in the mobile app on a survey not yet submitted, in
-/// SQL: no operation records a survey's data before its submission.
-fn survey_value(dir: &Path, survey: &str, code: &str, value: Value) {
-    open_db(dir)
-        .execute(
-            "INSERT INTO survey_values (survey_id, field_code, value) VALUES (?1, ?2, ?3)",
-            params![survey, code, value.to_string()],
-        )
-        .expect("survey value");
+    Fixtures::in_agency(server, agency)
+        .survey_from_history(PastSurvey {
+            equipment: equipment.to_owned(),
+            number: Some(number.to_owned()),
+            status,
+            reason: Some("Prise en main du parc".to_owned()),
+            surveyor: None,
+            due_on: NaiveDate::from_ymd_opt(2026, 4, 1),
+            surveyed_on: None,
+            photo_count: 3,
+            created: created(minutes),
+            values: values
+                .iter()
+                .map(|(code, value)| ((*code).to_owned(), value.clone()))
+                .collect(),
+        })
+        .await
 }
 
 /// Everything a submission or a report writes about a survey.
@@ -199,7 +192,6 @@ async fn world() -> World {
     user(dir, "membre@durand.fr", &org.agency_id, false);
     user(dir, "releveur@durand.fr", &org.agency_id, true);
     let server = TestServer::start_in(data_dir).await;
-    let dir = server.data_dir.path();
     let fixtures = Fixtures::in_agency(&server, &org.agency_id);
     let eq = fixtures.lift("ASC-1", None).await;
     fixtures.lift("ASC-2", None).await;
@@ -210,21 +202,33 @@ async fn world() -> World {
             3 => opened(&server, &org.agency_id, "ASC-2", "releveur@durand.fr", n).await,
             5 => opened(&server, &org.agency_id, "ASC-3", "releveur@durand.fr", n).await,
             _ => {
-                let status = if n == 4 { "termine" } else { "a_realiser" };
+                let status = if n == 4 {
+                    SurveyStatus::Termine
+                } else {
+                    SurveyStatus::ARealiser
+                };
+                let values = if n == 1 {
+                    vec![
+                        ("charge_utile", json!(630)),
+                        ("porte_cabine_type", json!("Battante")),
+                    ]
+                } else {
+                    Vec::new()
+                };
                 survey(
-                    dir,
+                    &server,
                     &org.agency_id,
                     &eq,
                     &format!("REL-2026-0000{n}"),
                     status,
                     n,
+                    &values,
                 )
+                .await
             }
         };
         surveys.push(survey);
     }
-    survey_value(dir, &surveys[0], "charge_utile", json!(630));
-    survey_value(dir, &surveys[0], "porte_cabine_type", json!("Battante"));
     let theirs = Fixtures::in_agency(&server, &other.agency_id);
     theirs.lift("AUTRE-1", None).await;
     theirs.staff_account("releveur@martin.fr", true).await;

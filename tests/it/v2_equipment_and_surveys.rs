@@ -7,15 +7,17 @@ use crate::common;
 
 use std::path::Path;
 
-use common::world::World as Fixtures;
+use chrono::NaiveDate;
+use common::world::{PastSurvey, World as Fixtures};
 use common::*;
+use liftdesk::domain::WireCode as _;
 use liftdesk::domain::building::BuildingInput;
+use liftdesk::domain::survey::SurveyStatus;
 use liftdesk::services::equipment::{IdentityPatch, NewEquipment};
 use liftdesk::services::surveys::SubmitInput;
 use liftdesk::services::wf_surveys::{CreateSurveyInput, SurveyEquipmentInput};
 use liftdesk::store::equipment::IdentityRow;
 use liftdesk::store::new_id;
-use rusqlite::params;
 use serde_json::{Value, json};
 
 const UNAUTHORIZED: &str = "Authentification requise : jeton d'API manquant, inconnu ou révoqué.";
@@ -222,11 +224,11 @@ async fn opened(server: &TestServer, agency: &str, number: &str, email: &str) ->
         .await
 }
 
-/// A survey written in SQL, for what no operation writes: a survey without
-/// number, with a given number, `en_cours` or `annule`, with a reason of its
-/// own, a due day, photos or a survey day before its submission (surveys are
-/// asked for `a_realiser`, numbered REL-YYYY-NNNNN, by the partner's deal
-/// or the app, and only their submission sets their day and data).
+/// A survey from the agency's history, in a state the operations do not
+/// leave it in: without number, with a given number, with a reason of its
+/// own, a due day, photos, data or a survey day while not submitted
+/// (surveys are asked for `a_realiser`, numbered REL-YYYY-NNNNN, by the
+/// partner's deal or the app, and only their submission sets their day).
 struct Sv<'a> {
     agency: &'a str,
     equipment: &'a str,
@@ -237,6 +239,8 @@ struct Sv<'a> {
     photos: i64,
     reason: Option<&'a str>,
     created_at: &'a str,
+    /// Data entered on it, by catalog code.
+    values: Vec<(&'a str, Value)>,
 }
 
 impl<'a> Sv<'a> {
@@ -251,43 +255,32 @@ impl<'a> Sv<'a> {
             photos: 0,
             reason: None,
             created_at,
+            values: Vec::new(),
         }
     }
 
-    fn insert(&self, dir: &Path) -> String {
-        let id = new_id();
-        open_db(dir)
-            .execute(
-                "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, due_on,
-                                      surveyed_on, photo_count, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
-                params![
-                    id,
-                    self.agency,
-                    self.equipment,
-                    self.number,
-                    self.status,
-                    self.reason,
-                    self.due_on,
-                    self.surveyed_on,
-                    self.photos,
-                    self.created_at
-                ],
-            )
-            .expect("survey");
-        id
+    /// The survey, from the agency's history (`World::survey_from_history`).
+    async fn insert(&self, server: &TestServer) -> String {
+        let day = |text: &str| NaiveDate::parse_from_str(text, "%Y-%m-%d").expect("jour");
+        Fixtures::in_agency(server, self.agency)
+            .survey_from_history(PastSurvey {
+                equipment: self.equipment.to_owned(),
+                number: self.number.map(str::to_owned),
+                status: SurveyStatus::from_code(self.status).expect("statut"),
+                reason: self.reason.map(str::to_owned),
+                surveyor: None,
+                due_on: self.due_on.map(day),
+                surveyed_on: self.surveyed_on.map(day),
+                photo_count: self.photos,
+                created: liftdesk::clock::parse_timestamp(self.created_at).expect("instant"),
+                values: self
+                    .values
+                    .iter()
+                    .map(|(code, value)| ((*code).to_owned(), value.clone()))
+                    .collect(),
+            })
+            .await
     }
-}
-
-/// A datum entered in the mobile app on a survey not yet submitted, in
-/// SQL: no operation records a survey's data before its submission.
-fn survey_value(dir: &Path, survey: &str, code: &str, value: Value) {
-    open_db(dir)
-        .execute(
-            "INSERT INTO survey_values (survey_id, field_code, value) VALUES (?1, ?2, ?3)",
-            params![survey, code, value.to_string()],
-        )
-        .expect("survey value");
 }
 
 /// Two organizations: `org` (the caller, with a second agency carrying a V1
@@ -1628,7 +1621,6 @@ async fn technical_fields_search_label_code_and_synonyms() {
 #[tokio::test]
 async fn surveys_are_paged_newest_first_and_searched_on_number() {
     let w = world().await;
-    let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
     let server = &w.server;
@@ -1655,7 +1647,7 @@ async fn surveys_are_paged_newest_first_and_searched_on_number() {
     }
     let mut unnumbered = Sv::new(agency, &eq, "x", "2025-12-01T10:00:00.000Z");
     unnumbered.number = None;
-    let unnumbered = unnumbered.insert(dir);
+    let unnumbered = unnumbered.insert(server).await;
     // Another organization's nine surveys, asked for by one deal: the
     // ninth is numbered …-00009.
     surveyor(server, &w.other.agency_id, "releveur@concurrent.fr").await;
@@ -1755,7 +1747,6 @@ async fn surveys_are_paged_newest_first_and_searched_on_number() {
 #[tokio::test]
 async fn a_survey_reads_exactly_its_fields() {
     let w = world().await;
-    let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
     let server = &w.server;
@@ -1767,7 +1758,7 @@ async fn a_survey_reads_exactly_its_fields() {
     let mut done = Sv::new(agency, &eq, "REL-2026-00001", NOW);
     done.due_on = Some("2026-03-15");
     done.photos = 12;
-    let done = done.insert(dir);
+    let done = done.insert(server).await;
     let fixtures = Fixtures::in_agency(server, agency);
     fixtures
         .requested_survey("ASC-1", releveur, None, &["Prise en mains", "Essais"])
@@ -1817,7 +1808,7 @@ async fn a_survey_reads_exactly_its_fields() {
         let mut s = Sv::new(agency, &eq, "n", NOW);
         s.number = None;
         s.status = code;
-        let id = s.insert(dir);
+        let id = s.insert(&w.server).await;
         let (status, body) = get(&w.server, &format!("/api/v2/surveys/{id}"), token).await;
         assert_eq!(status, 200);
         assert_eq!(
@@ -1862,7 +1853,6 @@ async fn a_survey_reads_exactly_its_fields() {
 #[tokio::test]
 async fn survey_data_are_grouped_by_component_with_their_v1_names() {
     let w = world().await;
-    let dir = w.dir();
     let token = &w.org.admin_token;
     let agency = &w.org.agency_id;
     let server = &w.server;
@@ -1873,11 +1863,13 @@ async fn survey_data_are_grouped_by_component_with_their_v1_names() {
     s.status = "en_cours";
     s.reason = Some("Prise en main du parc");
     s.surveyed_on = Some("2026-03-01");
-    let id = s.insert(dir);
-    survey_value(dir, &id, "machine_type", json!("Gearless"));
-    survey_value(dir, &id, "charge_utile", json!(630));
-    survey_value(dir, &id, "porte_cabine_cellule", json!(true));
-    survey_value(dir, &id, "course", json!(12.5));
+    s.values = vec![
+        ("machine_type", json!("Gearless")),
+        ("charge_utile", json!(630)),
+        ("porte_cabine_cellule", json!(true)),
+        ("course", json!(12.5)),
+    ];
+    let id = s.insert(server).await;
     // Asked for by two deals, which find it open.
     let releveur = "releveur@durand.fr";
     surveyor(server, agency, releveur).await;
@@ -2077,7 +2069,9 @@ async fn discrepancy_refusals_create_nothing() {
     let s = opened(server, agency, "ASC-1", "releveur@durand.fr").await;
     let other_eq = equipment(server, agency, "ASC-2").await;
     // Its number is in a refusal below: in SQL (see `Sv`).
-    let other_s = Sv::new(agency, &other_eq, "REL-2", NOW).insert(dir);
+    let other_s = Sv::new(agency, &other_eq, "REL-2", NOW)
+        .insert(&w.server)
+        .await;
     let theirs = &w.other.agency_id;
     let foreign_eq = equipment(server, theirs, "AUTRE-1").await;
     surveyor(server, theirs, "releveur@concurrent.fr").await;

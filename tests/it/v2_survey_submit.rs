@@ -1,7 +1,7 @@
 //! The survey submission: `POST /api/v2/surveys/{id}/submit` and
 //! `POST /app/api/surveys/{id}/submit` — over HTTP on the real router, with
-//! fixtures written through the operations (SQL only for the states no
-//! operation writes). The survey becomes `termine`, its data reach the
+//! fixtures written through the operations (and the states they do not
+//! leave a survey in from the agency's history, `World::survey_from_history`). The survey becomes `termine`, its data reach the
 //! equipment and exactly one `releve.termine` is queued, or nothing at all
 //! is written.
 
@@ -9,12 +9,12 @@ use crate::common;
 
 use std::path::Path;
 
-use chrono::{DateTime, Utc};
-use common::world::World as Fixtures;
+use chrono::{DateTime, NaiveDate, Utc};
+use common::world::{PastSurvey, World as Fixtures};
 use common::*;
+use liftdesk::domain::survey::SurveyStatus;
 use liftdesk::services::surveys::SubmitInput;
-use liftdesk::store::new_id;
-use rusqlite::{OptionalExtension, params};
+use rusqlite::OptionalExtension;
 use serde_json::{Value, json};
 
 const UNAUTHORIZED: &str = "Authentification requise : jeton d'API manquant, inconnu ou révoqué.";
@@ -283,40 +283,37 @@ async fn opened(server: &TestServer, agency: &str, number: &str, email: &str) ->
         .await
 }
 
-/// A survey in a state no operation writes, in SQL: `en_cours` (the
-/// technician has begun entering data in the mobile app, which no operation
-/// records yet), `annule` (no operation cancels a survey), or one with a
-/// due day and photos (no operation sets them). Asked for at CREATED,
-/// « Prise en main du parc », due 2026-04-01, three photos.
-fn survey_in_state(
-    dir: &Path,
+/// A survey in a state the operations do not leave it in, from the
+/// agency's history (`World::survey_from_history`): `en_cours` with data
+/// the technician entered, `annule`, or `a_realiser` with a due day and
+/// photos. Asked for at CREATED, « Prise en main du parc », due 2026-04-01,
+/// three photos.
+async fn survey_in_state(
+    server: &TestServer,
     agency: &str,
     equipment: &str,
     number: &str,
-    status: &str,
+    status: SurveyStatus,
     surveyor: Option<&str>,
+    values: &[(&str, Value)],
 ) -> String {
-    let id = new_id();
-    open_db(dir)
-        .execute(
-            "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason, due_on,
-                                  photo_count, surveyor_account_id, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'Prise en main du parc', '2026-04-01', 3, ?6, ?7, ?7)",
-            params![id, agency, equipment, number, status, surveyor, CREATED],
-        )
-        .expect("survey");
-    id
-}
-
-/// A datum entered in the mobile app on a survey not yet submitted, in
-/// SQL: no operation records a survey's data before its submission.
-fn survey_value(dir: &Path, survey: &str, code: &str, value: Value) {
-    open_db(dir)
-        .execute(
-            "INSERT INTO survey_values (survey_id, field_code, value) VALUES (?1, ?2, ?3)",
-            params![survey, code, value.to_string()],
-        )
-        .expect("survey value");
+    Fixtures::in_agency(server, agency)
+        .survey_from_history(PastSurvey {
+            equipment: equipment.to_owned(),
+            number: Some(number.to_owned()),
+            status,
+            reason: Some("Prise en main du parc".to_owned()),
+            surveyor: surveyor.map(str::to_owned),
+            due_on: NaiveDate::from_ymd_opt(2026, 4, 1),
+            surveyed_on: None,
+            photo_count: 3,
+            created: created(),
+            values: values
+                .iter()
+                .map(|(code, value)| ((*code).to_owned(), value.clone()))
+                .collect(),
+        })
+        .await
 }
 
 /// Two organizations (`org`, the caller, with a second agency; `other`), a
@@ -410,7 +407,16 @@ async fn a_survey_to_do_is_submitted_with_its_data_and_one_event() {
         json!({"vitesse": 1, "marque": "Otis"}),
     )
     .await;
-    let id = survey_in_state(dir, agency, &eq, "REL-2026-00001", "a_realiser", None);
+    let id = survey_in_state(
+        &w.server,
+        agency,
+        &eq,
+        "REL-2026-00001",
+        SurveyStatus::ARealiser,
+        None,
+        &[],
+    )
+    .await;
 
     let body = json!({
         "surveyedOn": "2026-03-09",
@@ -605,18 +611,21 @@ async fn a_survey_in_progress_keeps_its_data_and_its_surveyor() {
     let agency = &w.org.agency_id;
     let eq = equipment(&w.server, agency, "ASC-2").await;
     equipment_values(&w.server, agency, &eq, json!({"marque": "Otis"})).await;
+    // Entered earlier in the mobile app.
     let id = survey_in_state(
-        dir,
+        &w.server,
         agency,
         &eq,
         "REL-2026-00002",
-        "en_cours",
+        SurveyStatus::EnCours,
         Some(&w.surveyor_id),
-    );
-    // Entered earlier in the mobile app.
-    survey_value(dir, &id, "marque", json!("Schindler"));
-    survey_value(dir, &id, "machine_type", json!("Gearless"));
-    survey_value(dir, &id, "armoire_variateur", json!(false));
+        &[
+            ("marque", json!("Schindler")),
+            ("machine_type", json!("Gearless")),
+            ("armoire_variateur", json!(false)),
+        ],
+    )
+    .await;
 
     // The surveyor submits without a body: today in Paris; `null` removes a
     // datum from the survey (the equipment keeps its own).
@@ -718,7 +727,16 @@ async fn final_states_and_other_agencies_refuse_and_change_nothing() {
     let eq = equipment(&w.server, agency, "ASC-3").await;
 
     // An annule survey: 422 with the domain's reason.
-    let cancelled = survey_in_state(dir, agency, &eq, "REL-A", "annule", None);
+    let cancelled = survey_in_state(
+        &w.server,
+        agency,
+        &eq,
+        "REL-A",
+        SurveyStatus::Annule,
+        None,
+        &[],
+    )
+    .await;
     let before = survey_state(dir, &cancelled);
     let (status, body) = submit(&w.server, token, &cancelled, None).await;
     assert_eq!((status, error_of(&body)), (422, CANCELLED));
@@ -786,8 +804,16 @@ async fn refused_input_writes_nothing() {
     let agency = &w.org.agency_id;
     let eq = equipment(&w.server, agency, "ASC-4").await;
     equipment_values(&w.server, agency, &eq, json!({"vitesse": 1})).await;
-    let id = survey_in_state(dir, agency, &eq, "REL-4", "en_cours", None);
-    survey_value(dir, &id, "marque", json!("Otis"));
+    let id = survey_in_state(
+        &w.server,
+        agency,
+        &eq,
+        "REL-4",
+        SurveyStatus::EnCours,
+        None,
+        &[("marque", json!("Otis"))],
+    )
+    .await;
     let before = survey_state(dir, &id);
     let path = format!("/api/v2/surveys/{id}/submit");
 

@@ -7,12 +7,14 @@
 use anyhow::Result;
 
 use super::seeds::{
-    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, InvoiceSeed,
-    OnCallSeed, QuoteSeed, TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, DealSeed, DiscrepancySeed,
+    EquipmentSeed, Id, InvoiceSeed, OnCallSeed, QuoteSeed, SurveySeed, TechnicalValueSeed,
+    TechnicianSeed, VisitSeed, Writer,
 };
 use super::{DemoAgency, day, ts};
 use crate::Tx;
 use crate::sql::params;
+use liftdesk_domain::WireCode as _;
 
 pub struct Bulk<'a, 'c> {
     tx: &'a Tx<'c>,
@@ -383,6 +385,109 @@ impl Writer for Bulk<'_, '_> {
                  VALUES (?1, ?2, ?3, ?4)",
             )?
             .execute(params![self.agency_id, nature, year, last_seq])?;
+        Ok(())
+    }
+
+    fn deal(&mut self, seed: &DealSeed) -> Result<Id> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO deals (id, agency_id, type_affaire, types_etat_des_lieux, category,
+                                    external_opportunity_id, requester_email, surveyor_account_id,
+                                    client_id, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.type_affaire,
+                seed.types,
+                seed.category,
+                seed.external_opportunity,
+                seed.requester_email,
+                seed.surveyor,
+                seed.client,
+                ts(seed.created),
+                ts(seed.updated),
+            ])?;
+        Ok(seed.id)
+    }
+
+    fn survey(&mut self, seed: &SurveySeed) -> Result<Id> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason,
+                                      surveyor_account_id, due_on, surveyed_on, photo_count,
+                                      submitted_at, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.equipment,
+                seed.number,
+                seed.status.code(),
+                seed.reason,
+                seed.surveyor,
+                seed.due_on.map(day),
+                seed.surveyed_on.map(day),
+                seed.photo_count,
+                seed.submitted_at.map(ts),
+                ts(seed.created),
+                ts(seed.updated),
+            ])?;
+        Ok(seed.id)
+    }
+
+    fn survey_of_deal(&mut self, survey: Id, deal: Id) -> Result<()> {
+        self.tx
+            .prepare_cached("INSERT INTO survey_deals (survey_id, deal_id) VALUES (?1, ?2)")?
+            .execute(params![survey, deal])?;
+        Ok(())
+    }
+
+    fn technical_value(&mut self, seed: &TechnicalValueSeed) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id,
+                                               surveyed_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                seed.equipment,
+                seed.code,
+                seed.value,
+                seed.survey,
+                ts(seed.surveyed)
+            ])?;
+        Ok(())
+    }
+
+    fn survey_value(&mut self, survey: Id, code: &str, value: &str) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO survey_values (survey_id, field_code, value) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![survey, code, value])?;
+        Ok(())
+    }
+
+    fn discrepancy(&mut self, seed: &DiscrepancySeed) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO discrepancies (id, agency_id, equipment_id, survey_id, component,
+                                            finding, created_by, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.equipment,
+                seed.survey,
+                seed.component,
+                seed.finding,
+                seed.created_by,
+                ts(seed.created),
+            ])?;
         Ok(())
     }
 }

@@ -38,8 +38,9 @@ use liftdesk_domain::money::Cents;
 use liftdesk_domain::quote::QuoteStatus;
 use liftdesk_domain::survey::SurveyStatus;
 use seeds::{
-    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, InvoiceSeed,
-    LineSeed, OnCallSeed, QuoteSeed, TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, DealSeed, DiscrepancySeed,
+    EquipmentSeed, Id, InvoiceSeed, LineSeed, OnCallSeed, QuoteSeed, SurveySeed,
+    TechnicalValueSeed, TechnicianSeed, VisitSeed, Writer,
 };
 
 // ---------------------------------------------------------------------------
@@ -122,9 +123,9 @@ pub fn seed_domain_data(
     seed_domain_data_with(tx, &mut Bulk::new(tx), scope, size, seed)
 }
 
-/// `seed_domain_data`, the technicians, clients and park written by
-/// `writer` (the operations, for the small demo); the rest of the plan is
-/// still written by the bulk statements in `tx`, the writer's transaction.
+/// `seed_domain_data`, every seed of the plan handed to `writer` (the
+/// operations, for the small demo); `tx`, the writer's transaction, is
+/// only read (the catalog, the staff, the call centers).
 pub fn seed_domain_data_with(
     tx: &Tx,
     writer: &mut dyn Writer,
@@ -145,7 +146,6 @@ pub fn seed_domain_data_with(
         let call_centers = load_call_centers(tx, &agency.id)?;
         writer.agency(agency)?;
         let mut seeder = AgencySeeder {
-            tx,
             writer: &mut *writer,
             seed,
             index,
@@ -1725,8 +1725,7 @@ struct AcceptedQuote {
     rows: Vec<QuoteLine>,
 }
 
-struct AgencySeeder<'a, 'c> {
-    tx: &'a Tx<'c>,
+struct AgencySeeder<'a> {
     writer: &'a mut dyn Writer,
     seed: u64,
     index: usize,
@@ -1748,7 +1747,7 @@ struct AgencySeeder<'a, 'c> {
     counts: DemoCounts,
 }
 
-impl AgencySeeder<'_, '_> {
+impl AgencySeeder<'_> {
     fn run(&mut self) -> Result<()> {
         self.seed_technicians()?;
         self.seed_absences()?;
@@ -1972,7 +1971,7 @@ struct ClientPlan {
     quota: i64,
 }
 
-impl AgencySeeder<'_, '_> {
+impl AgencySeeder<'_> {
     /// A street address of the sector not used yet in this agency.
     fn new_address(
         &self,
@@ -2684,13 +2683,12 @@ const FINDINGS: &[(Option<&str>, &str, bool)] = &[
     (Some("machine"), "Moteur bruyant en fin de course", false),
 ];
 
-impl AgencySeeder<'_, '_> {
+impl AgencySeeder<'_> {
     fn seed_surveys_and_technical_data(&mut self) -> Result<()> {
         let mut rng = self.rng(stage::SURVEYS);
         let clock = self.clock;
         let now = clock.now;
         let today = clock.today;
-        let tx = self.tx;
 
         // Which equipment is surveyed, in which status.
         let total = jitter(&mut rng, self.targets.surveys, 10).max(4);
@@ -2838,15 +2836,10 @@ impl AgencySeeder<'_, '_> {
 
         let deals = self.plan_deals(&mut rng, &surveys);
 
-        let mut insert_deal = tx.prepare_cached(
-            "INSERT INTO deals (id, agency_id, type_affaire, types_etat_des_lieux, category,
-                                external_opportunity_id, requester_email, surveyor_account_id,
-                                client_id, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        )?;
         let agency_domain = format!("{}.fr", ascii_slug(&self.agency.name, '-', 28));
         let mut opportunity_seq = between(&mut rng, 1_200_000, 1_300_000);
-        for deal in &deals {
+        let mut deals = deals;
+        for deal in &mut deals {
             let external = chance(&mut rng, 0.6).then(|| {
                 opportunity_seq += between(&mut rng, 1, 50);
                 format!("OPP-{opportunity_seq:07}")
@@ -2855,56 +2848,46 @@ impl AgencySeeder<'_, '_> {
                 "{}@{agency_domain}",
                 Person::random(&mut rng).email_local(false)
             );
-            insert_deal.execute(params![
-                deal.id,
-                self.agency.id,
-                deal.type_affaire,
-                deal.types,
-                deal.category,
-                external,
-                requester,
-                deal.surveyor,
-                deal.client.map(|c| self.clients[c as usize].id),
-                ts(deal.created),
-                ts(deal.updated),
-            ])?;
+            deal.id = self.writer.deal(&DealSeed {
+                id: deal.id,
+                type_affaire: deal.type_affaire,
+                types: deal.types,
+                category: deal.category,
+                external_opportunity: external.as_deref(),
+                requester_email: &requester,
+                surveyor: deal.surveyor.as_deref(),
+                client: deal.client.map(|c| self.clients[c as usize].id),
+                created: deal.created,
+                updated: deal.updated,
+            })?;
         }
         self.counts.deals += deals.len();
 
-        let mut insert_survey = tx.prepare_cached(
-            "INSERT INTO surveys (id, agency_id, equipment_id, number, status, reason,
-                                  surveyor_account_id, due_on, surveyed_on, photo_count,
-                                  submitted_at, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-        )?;
         let mut year_seq: BTreeMap<i32, u32> = BTreeMap::new();
-        for survey in &surveys {
+        for survey in &mut surveys {
             let year = survey.created.year();
             let seq = year_seq.entry(year).or_insert(0);
             *seq += 1;
-            insert_survey.execute(params![
-                survey.id,
-                self.agency.id,
-                self.equipment[survey.equipment as usize].id,
-                format!("REL-{year}-{:05}", *seq),
-                survey.status.code(),
-                survey.reason,
-                survey.surveyor,
-                day(survey.due_on),
-                survey.surveyed_on.map(day),
-                survey.photo_count,
-                survey.submitted_at.map(ts),
-                ts(survey.created),
-                ts(survey.updated),
-            ])?;
+            survey.id = self.writer.survey(&SurveySeed {
+                id: survey.id,
+                equipment: self.equipment[survey.equipment as usize].id,
+                number: Some(&format!("REL-{year}-{:05}", *seq)),
+                status: survey.status,
+                reason: Some(survey.reason),
+                surveyor: survey.surveyor.as_deref(),
+                due_on: Some(survey.due_on),
+                surveyed_on: survey.surveyed_on,
+                photo_count: survey.photo_count,
+                submitted_at: survey.submitted_at,
+                created: survey.created,
+                updated: survey.updated,
+            })?;
         }
         self.counts.surveys += surveys.len();
 
-        let mut insert_link =
-            tx.prepare_cached("INSERT INTO survey_deals (survey_id, deal_id) VALUES (?1, ?2)")?;
         for deal in &deals {
             for &survey in &deal.surveys {
-                insert_link.execute(params![surveys[survey].id, deal.id])?;
+                self.writer.survey_of_deal(surveys[survey].id, deal.id)?;
             }
         }
 
@@ -3022,7 +3005,6 @@ impl AgencySeeder<'_, '_> {
     /// Current technical data of every equipment, surveyed to varied extents.
     fn seed_technical_values(&mut self, surveys: &[SurveyPlan]) -> Result<()> {
         let mut rng = self.rng(stage::VALUES);
-        let tx = self.tx;
         let now = self.clock.now;
         let mut finished_survey: Vec<Option<usize>> = vec![None; self.equipment.len()];
         for (index, survey) in surveys.iter().enumerate() {
@@ -3030,13 +3012,6 @@ impl AgencySeeder<'_, '_> {
                 finished_survey[survey.equipment as usize] = Some(index);
             }
         }
-        let mut insert_value = tx.prepare_cached(
-            "INSERT INTO equipment_values (equipment_id, field_code, value, survey_id, surveyed_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?;
-        let mut insert_survey_value = tx.prepare_cached(
-            "INSERT INTO survey_values (survey_id, field_code, value) VALUES (?1, ?2, ?3)",
-        )?;
         // In id order, so the WITHOUT ROWID table grows at its end.
         let mut order: Vec<u32> = (0..self.equipment.len() as u32).collect();
         order.sort_by(|a, b| {
@@ -3088,16 +3063,16 @@ impl AgencySeeder<'_, '_> {
                 if !keep || !render_value(field, suggestion, &mut field_rng, &mut value) {
                     continue;
                 }
-                insert_value.execute(params![
-                    eq.id,
-                    field.code,
-                    value,
-                    survey_id,
-                    ts(surveyed_at)
-                ])?;
+                self.writer.technical_value(&TechnicalValueSeed {
+                    equipment: eq.id,
+                    code: &field.code,
+                    value: &value,
+                    survey: survey_id,
+                    surveyed: surveyed_at,
+                })?;
                 self.counts.equipment_values += 1;
                 if let Some(survey_id) = survey_id {
-                    insert_survey_value.execute(params![survey_id, field.code, value])?;
+                    self.writer.survey_value(survey_id, &field.code, &value)?;
                 }
             }
         }
@@ -3112,7 +3087,7 @@ impl AgencySeeder<'_, '_> {
                 }
                 let suggestion = hint(&field.code, eq.eq_type, &profile, &mut rng);
                 if render_value(field, suggestion, &mut rng, &mut value) {
-                    insert_survey_value.execute(params![survey.id, field.code, value])?;
+                    self.writer.survey_value(survey.id, &field.code, &value)?;
                 }
             }
         }
@@ -3120,11 +3095,6 @@ impl AgencySeeder<'_, '_> {
     }
 
     fn seed_discrepancies(&mut self, rng: &mut StdRng, surveys: &[SurveyPlan]) -> Result<()> {
-        let mut insert = self.tx.prepare_cached(
-            "INSERT INTO discrepancies (id, agency_id, equipment_id, survey_id, component, finding,
-                                        created_by, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        )?;
         for survey in surveys {
             let count = match survey.status {
                 SurveyStatus::Termine if chance(rng, 0.45) => between(rng, 1, 3),
@@ -3144,16 +3114,15 @@ impl AgencySeeder<'_, '_> {
                 }
                 noted.push(finding);
                 let created = survey.submitted_at.unwrap_or(survey.updated);
-                insert.execute(params![
-                    new_id(rng, created),
-                    self.agency.id,
-                    eq.id,
-                    survey.id,
+                self.writer.discrepancy(&DiscrepancySeed {
+                    id: new_id(rng, created),
+                    equipment: eq.id,
+                    survey: survey.id,
                     component,
                     finding,
-                    survey.surveyor,
-                    ts(created),
-                ])?;
+                    created_by: survey.surveyor.as_deref(),
+                    created,
+                })?;
             }
         }
         Ok(())
@@ -3205,7 +3174,7 @@ fn signatory(rng: &mut StdRng) -> String {
     )
 }
 
-impl AgencySeeder<'_, '_> {
+impl AgencySeeder<'_> {
     /// A technician for a visit of `eq` on `date`: its own one when free,
     /// else a colleague of the sector, else anyone free; None when the whole
     /// team is away or booked.
@@ -3509,7 +3478,7 @@ fn caller(rng: &mut StdRng, kind: &str) -> Option<String> {
     Some(format!("{} ({role})", person.civil_name()))
 }
 
-impl AgencySeeder<'_, '_> {
+impl AgencySeeder<'_> {
     /// Who takes a call: the on-call technician out of hours, else the
     /// equipment's own technician or a colleague who is not on leave.
     fn call_technician(&self, eq: &EquipRec, at: DateTime<Utc>) -> Option<u32> {
@@ -3824,7 +3793,7 @@ fn work_rows(
     rows
 }
 
-impl AgencySeeder<'_, '_> {
+impl AgencySeeder<'_> {
     fn seed_quotes(&mut self) -> Result<()> {
         let mut rng = self.rng(stage::QUOTES);
         let clock = self.clock;
@@ -4164,7 +4133,7 @@ fn contract_price_cents(eq: &EquipRec) -> i64 {
     euros * 100
 }
 
-impl AgencySeeder<'_, '_> {
+impl AgencySeeder<'_> {
     /// Lines of an ordinary invoice: a maintenance quarter or a repair.
     fn invoice_lines(
         &self,

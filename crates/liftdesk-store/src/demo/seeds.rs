@@ -1,7 +1,8 @@
 //! What the demo's plan hands to a writer: one seed per record it decides
 //! (a technician, an absence, a standby week, a client, a contact, a
-//! building, an equipment, a visit, a call, a quote, an invoice), and the `Writer` that turns each into stored
-//! records. Two writers exist: the store's bulk statements
+//! building, an equipment, a visit, a call, a quote, an invoice, a deal, a
+//! survey, a technical datum, a discrepancy), and the `Writer` that turns
+//! each into stored records. Two writers exist: the store's bulk statements
 //! (`demo::bulk`, every size; the large demo's only path) and the
 //! application layer's operations (`liftdesk-core`'s `services::demo`, the
 //! small demo), which write each seed as the agency's staff would have, at
@@ -16,6 +17,7 @@ use anyhow::{Result, bail};
 use chrono::{DateTime, NaiveDate, Utc};
 
 use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
+use liftdesk_domain::survey::SurveyStatus;
 
 use super::DemoAgency;
 
@@ -269,6 +271,75 @@ pub struct InvoiceSeed<'a> {
     pub lines: &'a [LineSeed<'a>],
 }
 
+/// A deal of the partner (« affaire ») asking for surveys, and the category
+/// it has reached.
+pub struct DealSeed<'a> {
+    pub id: Id,
+    pub type_affaire: Option<&'a str>,
+    /// The inventory types asked for, as a JSON array of text.
+    pub types: &'a str,
+    /// « Nouvelle », « Gagnée »…
+    pub category: &'a str,
+    /// The partner's opportunity (`OPP-1234567`).
+    pub external_opportunity: Option<&'a str>,
+    /// Who asked, at the partner.
+    pub requester_email: &'a str,
+    /// The account that performs its surveys.
+    pub surveyor: Option<&'a str>,
+    pub client: Option<Id>,
+    pub created: DateTime<Utc>,
+    /// When its record last changed.
+    pub updated: DateTime<Utc>,
+}
+
+/// A survey of an equipment (« relevé ») and the status it has reached: to
+/// do, under way (data entered, photos taken), submitted, or cancelled.
+pub struct SurveySeed<'a> {
+    pub id: Id,
+    pub equipment: Id,
+    /// `REL-<year>-<n>`, the agency's numbering (none for a survey brought
+    /// from before it).
+    pub number: Option<&'a str>,
+    pub status: SurveyStatus,
+    /// Why it was asked for (« Prise en main du parc »…).
+    pub reason: Option<&'a str>,
+    /// The account performing it.
+    pub surveyor: Option<&'a str>,
+    /// The day it is wanted by.
+    pub due_on: Option<NaiveDate>,
+    /// The day it was done, once submitted.
+    pub surveyed_on: Option<NaiveDate>,
+    pub photo_count: i64,
+    pub submitted_at: Option<DateTime<Utc>>,
+    pub created: DateTime<Utc>,
+    /// When it last changed (entered data, cancellation, submission).
+    pub updated: DateTime<Utc>,
+}
+
+/// A technical datum of an equipment (catalog code, JSON value), surveyed
+/// at `surveyed` by a survey or outside any.
+pub struct TechnicalValueSeed<'a> {
+    pub equipment: Id,
+    pub code: &'a str,
+    /// The value as JSON text (`630`, `"Otis"`, `true`).
+    pub value: &'a str,
+    pub survey: Option<Id>,
+    pub surveyed: DateTime<Utc>,
+}
+
+/// A discrepancy (« écart ») a survey found on its equipment.
+pub struct DiscrepancySeed<'a> {
+    pub id: Id,
+    pub equipment: Id,
+    pub survey: Id,
+    /// The component's code (`car_door`, `machine`), none for the whole.
+    pub component: Option<&'a str>,
+    pub finding: &'a str,
+    /// The account that noted it.
+    pub created_by: Option<&'a str>,
+    pub created: DateTime<Utc>,
+}
+
 /// Stores the seeds of the demo's plan, agency by agency, inside the
 /// demo's one transaction.
 pub trait Writer {
@@ -290,4 +361,14 @@ pub trait Writer {
     /// The last number given in a series (nature × year) of the agency,
     /// once all its documents are written.
     fn invoice_series(&mut self, nature: &str, year: i32, last_seq: u32) -> Result<()>;
+    /// Answers the deal's id.
+    fn deal(&mut self, seed: &DealSeed) -> Result<Id>;
+    /// Answers the survey's id.
+    fn survey(&mut self, seed: &SurveySeed) -> Result<Id>;
+    /// The deal asked for the survey.
+    fn survey_of_deal(&mut self, survey: Id, deal: Id) -> Result<()>;
+    fn technical_value(&mut self, seed: &TechnicalValueSeed) -> Result<()>;
+    /// A datum entered on a survey (catalog code, JSON value).
+    fn survey_value(&mut self, survey: Id, code: &str, value: &str) -> Result<()>;
+    fn discrepancy(&mut self, seed: &DiscrepancySeed) -> Result<()>;
 }

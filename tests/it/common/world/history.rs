@@ -1,15 +1,17 @@
 //! Fixtures: records an agency holds that no operation writes, its history
 //! from before Liftdesk or from an import (a quote numbered without the
 //! agency's counter, a stopped call whose technician was taken off, a
-//! second visit not done of one lift). They are written by the store's bulk
+//! second visit not done of one lift, surveys as the mobile app left them). They are written by the store's bulk
 //! writer (`store::demo::Bulk`), the one the large demo writes millions of
 //! records with: the tables' shape stays known by the store alone.
 
 use anyhow::Result;
 use chrono::{DateTime, NaiveDate, Utc};
+use liftdesk::domain::survey::SurveyStatus;
 use liftdesk::store::Tx;
-use liftdesk::store::demo::seeds::{CallSeed, Id, QuoteSeed, VisitSeed, Writer};
+use liftdesk::store::demo::seeds::{CallSeed, Id, QuoteSeed, SurveySeed, VisitSeed, Writer};
 use liftdesk::store::demo::{Bulk, DemoAgency};
+use serde_json::Value;
 
 use super::World;
 
@@ -147,5 +149,54 @@ impl World {
         })
         .await;
         visit.as_str().to_owned()
+    }
+}
+
+/// A survey as the agency's history holds it (see
+/// [`World::survey_from_history`]).
+pub struct PastSurvey {
+    pub equipment: String,
+    pub number: Option<String>,
+    pub status: SurveyStatus,
+    pub reason: Option<String>,
+    pub surveyor: Option<String>,
+    pub due_on: Option<NaiveDate>,
+    pub surveyed_on: Option<NaiveDate>,
+    pub photo_count: i64,
+    /// When it was asked for (and last changed).
+    pub created: DateTime<Utc>,
+    /// Data entered on it, by catalog code.
+    pub values: Vec<(String, Value)>,
+}
+
+impl World {
+    /// A survey in a state the operations do not leave it in: one of
+    /// several open surveys of an equipment, without number or with a
+    /// number of its own, data or photos recorded while still `a_realiser`,
+    /// a survey day before its submission… Returns its id.
+    pub async fn survey_from_history(&self, survey: PastSurvey) -> String {
+        let id = new_id();
+        self.bulk(move |bulk| {
+            bulk.survey(&SurveySeed {
+                id,
+                equipment: self::id(&survey.equipment),
+                number: survey.number.as_deref(),
+                status: survey.status,
+                reason: survey.reason.as_deref(),
+                surveyor: survey.surveyor.as_deref(),
+                due_on: survey.due_on,
+                surveyed_on: survey.surveyed_on,
+                photo_count: survey.photo_count,
+                submitted_at: None,
+                created: survey.created,
+                updated: survey.created,
+            })?;
+            for (code, value) in &survey.values {
+                bulk.survey_value(id, code, &value.to_string())?;
+            }
+            Ok(())
+        })
+        .await;
+        id.as_str().to_owned()
     }
 }

@@ -29,6 +29,8 @@ mod people;
 mod surveys;
 mod visits;
 
+pub use history::PastSurvey;
+
 /// One agency's fixtures, written through the operations.
 pub struct World {
     pub store: Store,

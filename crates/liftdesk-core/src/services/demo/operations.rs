@@ -5,8 +5,9 @@
 //! clients and contacts, buildings and equipment, visits, calls, quotes,
 //! invoices and credit notes. So the demo holds what the operations write,
 //! their audit entries included, and a rule the demo's plan breaks fails
-//! its installation. (The plan's surveys, deals and technical data are
-//! still written by its own bulk statements, `store::demo`.)
+//! its installation. (The plan's deals, surveys, technical data and
+//! discrepancies are still handed to the store's bulk writer,
+//! `store::demo::Bulk`.)
 
 use anyhow::{Context, Result, bail};
 
@@ -27,11 +28,12 @@ use crate::services::equipment::{self, NewEquipment};
 use crate::services::{calls, invoices, planning, quotes, technicians, visits};
 use crate::store::Tx;
 use crate::store::agencies;
-use crate::store::demo::DemoAgency;
 use crate::store::demo::seeds::{
-    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, EquipmentSeed, Id, InvoiceSeed,
-    LineSeed, OnCallSeed, QuoteSeed, TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, DealSeed, DiscrepancySeed,
+    EquipmentSeed, Id, InvoiceSeed, LineSeed, OnCallSeed, QuoteSeed, SurveySeed,
+    TechnicalValueSeed, TechnicianSeed, VisitSeed, Writer,
 };
+use crate::store::demo::{Bulk, DemoAgency};
 use crate::store::equipment::IdentityRow;
 
 pub struct Operations<'a, 'c> {
@@ -42,6 +44,9 @@ pub struct Operations<'a, 'c> {
     administrator: AccountId,
     /// The administrator acting in the agency being written.
     dispatcher: Option<Principal>,
+    /// Writes what no operation writes yet: deals, surveys, technical data
+    /// and discrepancies.
+    bulk: Bulk<'a, 'c>,
 }
 
 impl<'a, 'c> Operations<'a, 'c> {
@@ -51,6 +56,7 @@ impl<'a, 'c> Operations<'a, 'c> {
             administrator,
             principal: None,
             dispatcher: None,
+            bulk: Bulk::new(tx),
         }
     }
 
@@ -71,7 +77,7 @@ impl Writer for Operations<'_, '_> {
             .with_context(|| format!("agence de démonstration absente : {}", agency.id))?;
         self.principal = Some(Principal::system_in(row));
         self.dispatcher = None;
-        Ok(())
+        self.bulk.agency(agency)
     }
 
     fn technician(&mut self, seed: &TechnicianSeed) -> Result<Id> {
@@ -268,6 +274,30 @@ impl Writer for Operations<'_, '_> {
     fn call(&mut self, seed: &CallSeed) -> Result<()> {
         self.write_call(seed)
             .with_context(|| format!("appel {}", seed.reference))
+    }
+
+    fn deal(&mut self, seed: &DealSeed) -> Result<Id> {
+        self.bulk.deal(seed)
+    }
+
+    fn survey(&mut self, seed: &SurveySeed) -> Result<Id> {
+        self.bulk.survey(seed)
+    }
+
+    fn survey_of_deal(&mut self, survey: Id, deal: Id) -> Result<()> {
+        self.bulk.survey_of_deal(survey, deal)
+    }
+
+    fn technical_value(&mut self, seed: &TechnicalValueSeed) -> Result<()> {
+        self.bulk.technical_value(seed)
+    }
+
+    fn survey_value(&mut self, survey: Id, code: &str, value: &str) -> Result<()> {
+        self.bulk.survey_value(survey, code, value)
+    }
+
+    fn discrepancy(&mut self, seed: &DiscrepancySeed) -> Result<()> {
+        self.bulk.discrepancy(seed)
     }
 }
 
