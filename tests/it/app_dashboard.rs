@@ -2,20 +2,26 @@
 //! on crafted data — open calls by status, this week's visits and the overdue
 //! ones, invoices issued and paid per month over twelve months, the unpaid
 //! amount by age, the equipment by knowledge rate — and another agency's
-//! data never counted. Fixtures are written with SQL: the figures are
-//! checked on crafted rows the operations do not produce (one lift carrying
-//! several visits not done, invoices due on chosen days, values surveyed
-//! outside any survey), and the counts kept by the store's triggers are
-//! checked against a recount after rows change under them.
+//! data never counted. Calls, equipment and their technical data are
+//! written by the operations; the visits and invoices come from the
+//! agency's history (`World::visit_from_history`, `invoice_from_history`):
+//! the figures are checked on what the operations do not write (one lift
+//! carrying several visits not done, invoices issued, due and paid on
+//! chosen days). The counts kept by the store's triggers are checked
+//! against a recount after data change under them.
 
 use crate::common;
 
 use chrono::{Datelike, Duration, Months, NaiveDate};
 use common::app::StaffClient;
+use common::world::{PastInvoice, PastVisit, World, morning};
 use common::*;
 use liftdesk::clock;
-use rusqlite::{Connection, params};
-use serde_json::{Value, json};
+use liftdesk::domain::invoice::{InvoiceNature, InvoiceStatus};
+use liftdesk::services::calls::CenterCallInput;
+use liftdesk::services::equipment::IdentityPatch;
+use liftdesk::store::technical_fields::{self, ValueType};
+use serde_json::{Map, Value, json};
 
 fn id() -> String {
     uuid::Uuid::now_v7().to_string()
@@ -33,305 +39,246 @@ fn month_start(today: NaiveDate, back: u32) -> NaiveDate {
         .expect("month")
 }
 
-struct Db {
-    conn: Connection,
-    seq: std::cell::Cell<i64>,
+/// A valid value of every catalog field that applies to a lift
+/// (`ascenseur`), in catalog order.
+async fn lift_values(world: &World) -> Vec<(String, Value)> {
+    let catalog = world
+        .store
+        .read(technical_fields::all)
+        .await
+        .expect("catalogue");
+    catalog
+        .into_iter()
+        .filter(|f| {
+            f.applies_to
+                .as_ref()
+                .is_none_or(|types| types.iter().any(|t| t == "ascenseur"))
+        })
+        .map(|f| {
+            let first = f.choices.first().cloned().unwrap_or_default();
+            let value = match f.value_type {
+                ValueType::Text => json!("relevé"),
+                ValueType::Number | ValueType::Integer => json!(1),
+                ValueType::Boolean => json!(true),
+                ValueType::Choice => json!(first),
+                ValueType::Multi => json!([first]),
+            };
+            (f.code, value)
+        })
+        .collect()
 }
 
-impl Db {
-    fn open(server: &TestServer) -> Db {
-        let conn = open_db(server.data_dir.path());
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .expect("busy timeout");
-        Db {
-            conn,
-            seq: std::cell::Cell::new(0),
-        }
-    }
+fn values_of(values: &[(String, Value)]) -> Value {
+    Value::Object(values.iter().cloned().collect::<Map<_, _>>())
+}
 
-    fn equipment(&self, agency: &str, number: &str) -> String {
-        let equipment = id();
-        let now = clock::now_text();
-        self.conn
-            .execute(
-                "INSERT INTO equipment (id, agency_id, number, type, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, 'ascenseur', ?4, ?4)",
-                params![equipment, agency, number, now],
-            )
-            .expect("equipment");
-        equipment
-    }
-
-    /// The catalog fields that apply to a lift (`ascenseur`).
-    fn lift_fields(&self) -> Vec<String> {
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT code FROM technical_fields
-                 WHERE applies_to IS NULL OR (',' || applies_to || ',') LIKE '%,ascenseur,%'
-                 ORDER BY position",
-            )
-            .expect("prepare");
-        stmt.query_map([], |r| r.get(0))
-            .expect("fields")
-            .collect::<Result<Vec<_>, _>>()
-            .expect("fields")
-    }
-
-    fn surveyed(&self, equipment: &str, fields: &[String]) {
-        for field in fields {
-            self.conn
-                .execute(
-                    "INSERT INTO equipment_values (equipment_id, field_code, value, surveyed_at)
-                     VALUES (?1, ?2, '\"relevé\"', ?3)",
-                    params![equipment, field, clock::now_text()],
-                )
-                .expect("value");
-        }
-    }
-
-    fn call(&self, agency: &str, equipment: &str, status: &str) {
-        let now = clock::now_text();
-        self.conn
-            .execute(
-                "INSERT INTO calls (id, agency_id, reference, equipment_id, type, description,
-                                    received_at, status, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, 'panne', 'Cabine bloquée', ?5, ?6, ?5, ?5)",
-                params![id(), agency, id(), equipment, now, status],
-            )
-            .expect("call");
-    }
-
-    fn visit(
-        &self,
-        agency: &str,
-        equipment: &str,
-        day: NaiveDate,
-        status: &str,
-        deadline: Option<NaiveDate>,
-    ) {
-        let now = clock::now_text();
-        let done_on = (status == "faite").then(|| day_text(day));
-        self.conn
-            .execute(
-                "INSERT INTO visits (id, agency_id, equipment_id, planned_for, deadline, status,
-                                     done_on, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
-                params![
-                    id(),
-                    agency,
-                    equipment,
-                    day_text(day),
-                    deadline.map(day_text),
-                    status,
-                    done_on,
-                    now
-                ],
-            )
-            .expect("visit");
-    }
-
-    /// An invoice (`facture`) or credit note (`avoir`); a number unless draft.
-    #[allow(clippy::too_many_arguments)]
-    fn invoice(
-        &self,
-        agency: &str,
-        nature: &str,
-        status: &str,
-        issued: Option<NaiveDate>,
-        due: Option<NaiveDate>,
-        paid: Option<NaiveDate>,
-        cents: i64,
-        credited: Option<&str>,
-    ) -> String {
-        let invoice = id();
-        let now = clock::now_text();
-        let created = issued.unwrap_or_else(clock::paris_today);
-        let (number, year, seq) = if status == "brouillon" {
-            (None, None, None)
-        } else {
-            let seq = self.seq.get() + 1;
-            self.seq.set(seq);
-            let prefix = if nature == "facture" { "FA" } else { "AV" };
-            let year = created.year();
-            (
-                Some(format!("{prefix}-{year}-{seq:06}")),
-                Some(year),
-                Some(seq),
-            )
-        };
-        self.conn
-            .execute(
-                "INSERT INTO invoices (id, agency_id, nature, status, number, number_year, number_seq,
-                                       credited_invoice_id, issued_on, due_on, paid_on,
-                                       total_excl_cents, total_incl_cents, created_on, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
-                params![
-                    invoice,
-                    agency,
-                    nature,
-                    status,
-                    number,
-                    year,
-                    seq,
-                    credited,
-                    issued.map(day_text),
-                    due.map(day_text),
-                    paid.map(day_text),
-                    cents * 5 / 6,
-                    cents,
-                    day_text(created),
-                    now
-                ],
-            )
-            .expect("invoice");
-        invoice
-    }
+/// The lifts whose knowledge the test changes afterwards.
+struct Surveyed {
+    partly: String,
+    complete: String,
+    fields: Vec<(String, Value)>,
 }
 
 /// Every kind of figure of an agency, with `scale` copies (another agency
 /// gets other amounts so that a leak would show).
-fn fixtures(db: &Db, agency: &str, today: NaiveDate, scale: i64) {
-    let lift = db.equipment(agency, &format!("ASC-{}", id()));
+async fn fixtures(world: &World, today: NaiveDate, scale: i64) -> Surveyed {
+    let number = format!("ASC-{}", id());
+    let lift = world.lift(&number, None).await;
+    let key = world.call_center_key("Centre d'appels").await;
+    let technician = world.technician("Albert", None).await;
     // Calls: 2 open, 1 on the way, 1 stopped, 3 resolved.
-    for status in ["ouverte", "ouverte", "en_route", "a_l_arret"] {
+    let call = |steps: &'static [&'static str]| {
+        let (key, number, technician) = (key.clone(), number.clone(), technician.clone());
+        async move {
+            let call = world
+                .call_from(
+                    &key,
+                    CenterCallInput {
+                        reference: id(),
+                        equipment: number,
+                        call_type: "panne".to_owned(),
+                        description: "Cabine bloquée".to_owned(),
+                        caller: None,
+                        received_at: None,
+                    },
+                )
+                .await;
+            if !steps.is_empty() {
+                world.assign_call(&call, &technician).await;
+            }
+            for step in steps {
+                world.move_call(&call, step).await;
+            }
+        }
+    };
+    let paths: [&'static [&'static str]; 4] =
+        [&[], &[], &["en_route"], &["sur_place", "a_l_arret"]];
+    for steps in paths {
         for _ in 0..scale {
-            db.call(agency, &lift, status);
+            call(steps).await;
         }
     }
     for _ in 0..3 {
-        db.call(agency, &lift, "resolue");
+        call(&["resolue"]).await;
     }
     // Visits of this week (today): one done, one planned, one begun.
-    db.visit(agency, &lift, today, "faite", None);
-    db.visit(agency, &lift, today, "planifiee", None);
+    let visit = |planned_for: NaiveDate, status: &str, deadline: Option<NaiveDate>| PastVisit {
+        equipment: lift.clone(),
+        technician: technician.clone(),
+        planned_for,
+        // None: a limit far enough not to make it overdue.
+        deadline: deadline.unwrap_or(planned_for + Duration::days(30)),
+        arrived: (status != "planifiee").then(|| morning(planned_for)),
+        left: (status == "faite").then(|| morning(planned_for) + Duration::hours(1)),
+    };
+    world.visit_from_history(visit(today, "faite", None)).await;
+    world
+        .visit_from_history(visit(today, "planifiee", None))
+        .await;
     for _ in 0..scale {
-        db.visit(agency, &lift, today, "en_cours", None);
+        world
+            .visit_from_history(visit(today, "en_cours", None))
+            .await;
     }
     // Overdue: a planned visit whose day has passed, one whose limit date
     // has passed; not overdue: a done visit of the past, a visit to come.
-    db.visit(agency, &lift, today - Duration::days(10), "planifiee", None);
-    db.visit(
-        agency,
-        &lift,
-        today + Duration::days(10),
-        "planifiee",
-        Some(today - Duration::days(1)),
-    );
-    db.visit(agency, &lift, today - Duration::days(20), "faite", None);
-    db.visit(agency, &lift, today + Duration::days(10), "planifiee", None);
-    // Invoices.
+    world
+        .visit_from_history(visit(today - Duration::days(10), "planifiee", None))
+        .await;
+    world
+        .visit_from_history(visit(
+            today + Duration::days(10),
+            "planifiee",
+            Some(today - Duration::days(1)),
+        ))
+        .await;
+    world
+        .visit_from_history(visit(today - Duration::days(20), "faite", None))
+        .await;
+    world
+        .visit_from_history(visit(today + Duration::days(10), "planifiee", None))
+        .await;
+    // Invoices, numbered in one series as they come.
+    let client = world
+        .client_named(&format!("CLI-{}", id()), "Syndic Dupont")
+        .await;
     let m = |back| month_start(today, back) + Duration::days(1);
     let s = scale;
-    db.invoice(
-        agency,
-        "facture",
-        "emise",
+    let mut seq = 0;
+    let mut invoice = |nature: InvoiceNature,
+                       status: InvoiceStatus,
+                       issued: Option<NaiveDate>,
+                       due: Option<NaiveDate>,
+                       paid: Option<NaiveDate>,
+                       cents: i64,
+                       credited: Option<&str>| {
+        let number = (status != InvoiceStatus::Brouillon).then(|| {
+            seq += 1;
+            (issued.unwrap_or(today).year(), seq)
+        });
+        world.invoice_from_history(PastInvoice {
+            client: client.clone(),
+            nature,
+            status,
+            number,
+            credited: credited.map(str::to_owned),
+            issued_on: issued,
+            due_on: due,
+            paid_on: paid,
+            total_incl_cents: cents,
+        })
+    };
+    use InvoiceNature::{Avoir, Facture};
+    use InvoiceStatus::{Brouillon, Emise, Envoyee, Payee};
+    invoice(
+        Facture,
+        Emise,
         Some(today),
         Some(today + Duration::days(30)),
         None,
         120_000 * s,
         None,
-    );
-    db.invoice(
-        agency,
-        "facture",
-        "payee",
+    )
+    .await;
+    invoice(
+        Facture,
+        Payee,
         Some(today),
         Some(today + Duration::days(30)),
         Some(today),
         50_000 * s,
         None,
-    );
-    let c = db.invoice(
-        agency,
-        "facture",
-        "envoyee",
+    )
+    .await;
+    let c = invoice(
+        Facture,
+        Envoyee,
         Some(m(3)),
         Some(today - Duration::days(31)),
         None,
         30_000 * s,
         None,
-    );
-    db.invoice(
-        agency,
-        "avoir",
-        "emise",
-        Some(today),
-        None,
-        None,
-        10_000 * s,
-        Some(&c),
-    );
-    db.invoice(
-        agency,
-        "avoir",
-        "brouillon",
-        None,
-        None,
-        None,
-        5_000 * s,
-        Some(&c),
-    );
-    db.invoice(
-        agency,
-        "facture",
-        "emise",
+    )
+    .await;
+    invoice(Avoir, Emise, Some(today), None, None, 10_000 * s, Some(&c)).await;
+    invoice(Avoir, Brouillon, None, None, None, 5_000 * s, Some(&c)).await;
+    invoice(
+        Facture,
+        Emise,
         Some(month_start(today, 13)),
         Some(today - Duration::days(91)),
         None,
         70_000 * s,
         None,
-    );
-    db.invoice(
-        agency,
-        "facture",
-        "emise",
+    )
+    .await;
+    invoice(
+        Facture,
+        Emise,
         Some(m(1)),
         Some(today - Duration::days(30)),
         None,
         5_000 * s,
         None,
-    );
-    db.invoice(
-        agency,
-        "facture",
-        "brouillon",
-        None,
-        None,
-        None,
-        99_000 * s,
-        None,
-    );
-    db.invoice(
-        agency,
-        "facture",
-        "envoyee",
+    )
+    .await;
+    invoice(Facture, Brouillon, None, None, None, 99_000 * s, None).await;
+    invoice(
+        Facture,
+        Envoyee,
         Some(m(2)),
         Some(today - Duration::days(90)),
         None,
         8_000 * s,
         None,
-    );
-    db.invoice(
-        agency,
-        "facture",
-        "payee",
+    )
+    .await;
+    invoice(
+        Facture,
+        Payee,
         Some(m(4)),
         Some(m(4) + Duration::days(30)),
         Some(m(2) + Duration::days(4)),
         25_000 * s,
         None,
-    );
+    )
+    .await;
     // Knowledge: besides `lift` (nothing surveyed), one with nothing, one
     // with 60 % of its catalog, one complete.
-    let fields = db.lift_fields();
+    let fields = lift_values(world).await;
     assert!(fields.len() >= 10, "catalog of a lift: {fields:?}");
-    db.equipment(agency, &format!("ASC-{}", id()));
-    let partly = db.equipment(agency, &format!("ASC-{}", id()));
-    db.surveyed(&partly, &fields[..fields.len() * 6 / 10]);
-    let complete = db.equipment(agency, &format!("ASC-{}", id()));
-    db.surveyed(&complete, &fields);
+    world.lift(&format!("ASC-{}", id()), None).await;
+    let partly = world.lift(&format!("ASC-{}", id()), None).await;
+    world
+        .technical_values(&partly, values_of(&fields[..fields.len() * 6 / 10]))
+        .await;
+    let complete = world.lift(&format!("ASC-{}", id()), None).await;
+    world.technical_values(&complete, values_of(&fields)).await;
+    Surveyed {
+        partly,
+        complete,
+        fields,
+    }
 }
 
 fn month_row(body: &Value, today: NaiveDate, back: u32) -> Value {
@@ -356,10 +303,10 @@ async fn the_dashboard_counts_exactly_the_agency_s_calls_visits_invoices_and_par
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "claire@durand.fr");
     let other = init_org(server.data_dir.path(), "Martin", "paul@martin.fr");
-    let db = Db::open(&server);
     let today = clock::paris_today();
-    fixtures(&db, &org.agency_id, today, 1);
-    fixtures(&db, &other.agency_id, today, 3);
+    let ours = World::in_agency(&server, &org.agency_id);
+    let surveyed = fixtures(&ours, today, 1).await;
+    fixtures(&World::in_agency(&server, &other.agency_id), today, 3).await;
 
     let admin = StaffClient::sign_in(&server, "claire@durand.fr", "motdepasse-solide").await;
     let (status, body) = admin.get("/dashboard").await;
@@ -454,21 +401,23 @@ async fn the_dashboard_counts_exactly_the_agency_s_calls_visits_invoices_and_par
     // The surveyed-field counts follow the data: the complete lift loses its
     // data, the partly surveyed one changes type; every count is then what a
     // recount from the data gives.
-    db.conn
-        .execute(
-            "DELETE FROM equipment_values WHERE equipment_id =
-               (SELECT id FROM equipment WHERE agency_id = ?1 ORDER BY surveyed_fields DESC LIMIT 1)",
-            [&org.agency_id],
-        )
-        .expect("delete values");
-    db.conn
-        .execute(
-            "UPDATE equipment SET type = 'monte_charge' WHERE agency_id = ?1 AND surveyed_fields > 0",
-            [&org.agency_id],
-        )
-        .expect("change type");
+    let erased: Vec<(String, Value)> = surveyed
+        .fields
+        .iter()
+        .map(|(code, _)| (code.clone(), Value::Null))
+        .collect();
+    ours.technical_values(&surveyed.complete, values_of(&erased))
+        .await;
+    ours.identity_corrected(
+        &surveyed.partly,
+        IdentityPatch {
+            equipment_type: Some(Some("monte_charge".to_owned())),
+            ..IdentityPatch::default()
+        },
+    )
+    .await;
+    let db = open_db(server.data_dir.path());
     let drift: i64 = db
-        .conn
         .query_row(
             "SELECT COUNT(*) FROM equipment e WHERE e.surveyed_fields <> (
                  SELECT COUNT(*) FROM equipment_values v JOIN technical_fields f ON f.code = v.field_code

@@ -7,9 +7,12 @@
 
 use anyhow::Result;
 use chrono::{DateTime, NaiveDate, Utc};
+use liftdesk::domain::invoice::{InvoiceNature, InvoiceStatus};
 use liftdesk::domain::survey::SurveyStatus;
 use liftdesk::store::Tx;
-use liftdesk::store::demo::seeds::{CallSeed, Id, QuoteSeed, SurveySeed, VisitSeed, Writer};
+use liftdesk::store::demo::seeds::{
+    CallSeed, Id, InvoiceSeed, QuoteSeed, SurveySeed, VisitSeed, Writer,
+};
 use liftdesk::store::demo::{Bulk, DemoAgency};
 use serde_json::Value;
 
@@ -129,27 +132,113 @@ impl World {
         planned_for: NaiveDate,
         deadline: NaiveDate,
     ) -> String {
-        let visit = new_id();
-        let (equipment, technician, created) =
-            (id(equipment_id), id(technician_id), self.store.now());
+        self.visit_from_history(PastVisit {
+            equipment: equipment_id.to_owned(),
+            technician: technician_id.to_owned(),
+            planned_for,
+            deadline,
+            arrived: None,
+            left: None,
+        })
+        .await
+    }
+
+    /// A visit of the agency's history, planned at the store's clock: one
+    /// of several not done of an equipment, begun or done on a day of its
+    /// own. Returns its id.
+    pub async fn visit_from_history(&self, visit: PastVisit) -> String {
+        let (id, created) = (new_id(), self.store.now());
         self.bulk(move |bulk| {
             bulk.visit(&VisitSeed {
-                id: visit,
-                equipment,
-                technician,
-                planned_for,
-                deadline,
+                id,
+                equipment: self::id(&visit.equipment),
+                technician: self::id(&visit.technician),
+                planned_for: visit.planned_for,
+                deadline: visit.deadline,
                 after: None,
-                arrived: None,
-                left: None,
-                signed_by: None,
+                arrived: visit.arrived,
+                left: visit.left,
+                signed_by: visit.left.map(|_| "M. Martin"),
                 observations: None,
                 created,
             })
         })
         .await;
-        visit.as_str().to_owned()
+        id.as_str().to_owned()
     }
+
+    /// An invoice or a credit note of the agency's history, with the days
+    /// and the totals given and no line: issued, due and paid on days of
+    /// its own (the operations date each step by the clock and take the due
+    /// day from the payment terms). Numbered `FA-`/`AV-<year>-<seq>` when
+    /// not a draft, without the agency's counter. Returns its id.
+    pub async fn invoice_from_history(&self, invoice: PastInvoice) -> String {
+        let (id, now) = (new_id(), self.store.now());
+        self.bulk(move |bulk| {
+            let number = invoice.number.as_ref().map(|(year, seq)| {
+                let prefix = match invoice.nature {
+                    InvoiceNature::Facture => "FA",
+                    InvoiceNature::Avoir => "AV",
+                };
+                (format!("{prefix}-{year}-{seq:06}"), *year, *seq)
+            });
+            let issued_at = invoice.issued_on.map(|_| now);
+            bulk.invoice(&InvoiceSeed {
+                id,
+                client: self::id(&invoice.client),
+                nature: invoice.nature,
+                status: invoice.status,
+                number: number
+                    .as_ref()
+                    .map(|(text, year, seq)| (text.as_str(), *year, *seq)),
+                credited: invoice.credited.as_deref().map(self::id),
+                quote: None,
+                buyer_name: "Client",
+                buyer_address: "1 rue de Paris, 75001 Paris",
+                buyer_siren: None,
+                issued_on: invoice.issued_on,
+                issued_at,
+                due_on: invoice.due_on,
+                sent_at: (invoice.status == InvoiceStatus::Envoyee).then_some(now),
+                paid: invoice.paid_on.map(|day| (day, now)),
+                total_excl_cents: invoice.total_incl_cents * 5 / 6,
+                total_incl_cents: invoice.total_incl_cents,
+                created: now,
+                lines: &[],
+            })
+        })
+        .await;
+        id.as_str().to_owned()
+    }
+}
+
+/// A visit as the agency's history holds it (see
+/// [`World::visit_from_history`]): planned, begun (`arrived`) or done
+/// (`left`).
+pub struct PastVisit {
+    pub equipment: String,
+    pub technician: String,
+    pub planned_for: NaiveDate,
+    pub deadline: NaiveDate,
+    pub arrived: Option<DateTime<Utc>>,
+    pub left: Option<DateTime<Utc>>,
+}
+
+/// An invoice or a credit note as the agency's history holds it (see
+/// [`World::invoice_from_history`]).
+pub struct PastInvoice {
+    pub client: String,
+    pub nature: InvoiceNature,
+    pub status: InvoiceStatus,
+    /// Year and rank of its number, unless a draft.
+    pub number: Option<(i32, u32)>,
+    /// The invoice a credit note credits.
+    pub credited: Option<String>,
+    pub issued_on: Option<NaiveDate>,
+    pub due_on: Option<NaiveDate>,
+    pub paid_on: Option<NaiveDate>,
+    /// Including tax (VAT 20 %: a sixth of it).
+    pub total_incl_cents: i64,
 }
 
 /// A survey as the agency's history holds it (see

@@ -29,7 +29,7 @@ mod people;
 mod surveys;
 mod visits;
 
-pub use history::PastSurvey;
+pub use history::{PastInvoice, PastSurvey, PastVisit};
 
 /// One agency's fixtures, written through the operations.
 pub struct World {
