@@ -490,4 +490,8 @@ impl Writer for Bulk<'_, '_> {
             ])?;
         Ok(())
     }
+
+    fn end_of_agency(&mut self) -> Result<()> {
+        Ok(())
+    }
 }

@@ -168,6 +168,9 @@ pub fn seed_domain_data_with(
             .run()
             .with_context(|| format!("seeding demo data of agency {}", agency.name))?;
         total.add(&seeder.counts);
+        writer
+            .end_of_agency()
+            .with_context(|| format!("seeding demo data of agency {}", agency.name))?;
     }
     Ok(total)
 }
@@ -1686,7 +1689,6 @@ struct ClientRec {
     name: String,
     address: String,
     siren: Option<String>,
-    created: DateTime<Utc>,
     equipment: Vec<u32>,
 }
 
@@ -2356,7 +2358,6 @@ impl AgencySeeder<'_> {
                 name,
                 address: full_address,
                 siren,
-                created,
                 equipment: Vec::new(),
             });
 
@@ -2656,7 +2657,8 @@ struct SurveyPlan {
 struct DealPlan {
     id: Id,
     type_affaire: Option<&'static str>,
-    types: &'static str,
+    /// The inventory types asked for.
+    types: &'static [&'static str],
     category: &'static str,
     client: Option<u32>,
     surveyor: Option<String>,
@@ -2840,7 +2842,9 @@ impl AgencySeeder<'_> {
         let mut opportunity_seq = between(&mut rng, 1_200_000, 1_300_000);
         let mut deals = deals;
         for deal in &mut deals {
-            let external = chance(&mut rng, 0.6).then(|| {
+            // A deal asking for several surveys is the partner's opportunity
+            // (`/create_survey` adds the later ones to it by its id).
+            let external = (chance(&mut rng, 0.6) || deal.surveys.len() > 1).then(|| {
                 opportunity_seq += between(&mut rng, 1, 50);
                 format!("OPP-{opportunity_seq:07}")
             });
@@ -2851,7 +2855,7 @@ impl AgencySeeder<'_> {
             deal.id = self.writer.deal(&DealSeed {
                 id: deal.id,
                 type_affaire: deal.type_affaire,
-                types: deal.types,
+                types: &serde_json::to_string(deal.types)?,
                 category: deal.category,
                 external_opportunity: external.as_deref(),
                 requester_email: &requester,
@@ -2863,17 +2867,28 @@ impl AgencySeeder<'_> {
         }
         self.counts.deals += deals.len();
 
+        // A survey a deal asks for has the deal's type (else its first
+        // inventory type) as its reason, as `/create_survey` gives it; one
+        // opened in the app has none. A cancelled survey's reason is why.
+        let mut reason_of: Vec<Option<&'static str>> = vec![None; surveys.len()];
+        for deal in &deals {
+            for &survey in &deal.surveys {
+                reason_of[survey] = deal.type_affaire.or_else(|| deal.types.first().copied());
+            }
+        }
         let mut year_seq: BTreeMap<i32, u32> = BTreeMap::new();
-        for survey in &mut surveys {
+        for (index, survey) in surveys.iter_mut().enumerate() {
             let year = survey.created.year();
             let seq = year_seq.entry(year).or_insert(0);
             *seq += 1;
+            let cancelled = survey.status == SurveyStatus::Annule;
             survey.id = self.writer.survey(&SurveySeed {
                 id: survey.id,
                 equipment: self.equipment[survey.equipment as usize].id,
                 number: Some(&format!("REL-{year}-{:05}", *seq)),
                 status: survey.status,
-                reason: Some(survey.reason),
+                reason: reason_of[index],
+                cancel_reason: cancelled.then_some(survey.reason),
                 surveyor: survey.surveyor.as_deref(),
                 due_on: Some(survey.due_on),
                 surveyed_on: survey.surveyed_on,
@@ -2923,14 +2938,14 @@ impl AgencySeeder<'_> {
             let (type_affaire, types) = if chance(rng, 0.7) {
                 (
                     None,
-                    pick(
+                    pick::<&'static [&'static str]>(
                         rng,
                         &[
-                            r#"["Prise en mains"]"#,
-                            r#"["Essais"]"#,
-                            r#"["Base parc"]"#,
-                            r#"["Prise en mains","Essais"]"#,
-                            r#"["Prise en mains","Base parc"]"#,
+                            &["Prise en mains"],
+                            &["Essais"],
+                            &["Base parc"],
+                            &["Prise en mains", "Essais"],
+                            &["Prise en mains", "Base parc"],
                         ],
                     ),
                 )
@@ -2943,14 +2958,12 @@ impl AgencySeeder<'_> {
                             "Remplacement complet pour devis",
                         ],
                     )),
-                    "[]",
+                    &[] as &'static [&'static str],
                 )
             };
-            let created = self
-                .clock
-                .office_between(rng, survey.created - Duration::days(3), survey.created)
-                .max(self.clients[client as usize].created);
-            let updated = survey.updated.max(created);
+            // Asked for with its first survey (`/create_survey` makes both).
+            let created = survey.created;
+            let updated = survey.updated;
             open_by_client.insert(client, deals.len());
             deals.push(DealPlan {
                 id: new_id(rng, created),
@@ -2990,7 +3003,7 @@ impl AgencySeeder<'_> {
             deals.push(DealPlan {
                 id: new_id(rng, created),
                 type_affaire: Some(type_affaire),
-                types: "[]",
+                types: &[],
                 category,
                 client,
                 surveyor: None,

@@ -11,7 +11,10 @@
 //! A seed carries the id the plan proposes; the writer answers the id the
 //! record was stored under (the bulk writer keeps the proposed one; the
 //! operations make their own), and the plan refers to records by the
-//! answered id from then on.
+//! answered id from then on. A writer that keeps seeds back until the
+//! agency's end (`Writer::end_of_agency`: the operations keep the deals and
+//! surveys until their data are handed over) answers an id it knows them
+//! by, and is named it again.
 
 use anyhow::{Result, bail};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -301,8 +304,10 @@ pub struct SurveySeed<'a> {
     /// from before it).
     pub number: Option<&'a str>,
     pub status: SurveyStatus,
-    /// Why it was asked for (« Prise en main du parc »…).
+    /// Why it was asked for (the deal's type, « Contrat »…).
     pub reason: Option<&'a str>,
+    /// Why it was cancelled, for a survey `annule` (its audit entry says it).
+    pub cancel_reason: Option<&'a str>,
     /// The account performing it.
     pub surveyor: Option<&'a str>,
     /// The day it is wanted by.
@@ -371,4 +376,7 @@ pub trait Writer {
     /// A datum entered on a survey (catalog code, JSON value).
     fn survey_value(&mut self, survey: Id, code: &str, value: &str) -> Result<()>;
     fn discrepancy(&mut self, seed: &DiscrepancySeed) -> Result<()>;
+    /// Every seed of the agency was handed over: a writer that keeps some
+    /// back to write them in their own order writes them now.
+    fn end_of_agency(&mut self) -> Result<()>;
 }

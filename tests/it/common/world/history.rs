@@ -272,6 +272,7 @@ impl World {
                 number: survey.number.as_deref(),
                 status: survey.status,
                 reason: survey.reason.as_deref(),
+                cancel_reason: None,
                 surveyor: survey.surveyor.as_deref(),
                 due_on: survey.due_on,
                 surveyed_on: survey.surveyed_on,

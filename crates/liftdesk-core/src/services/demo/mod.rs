@@ -1,13 +1,15 @@
 //! Installing the demo organization: two agencies, an administrator, a
-//! member, two call centers with keys, a partner key (through the
-//! operations that make them), and a realistic French park planned by
-//! `store::demo`: the small demo's technicians, rota and clients written
-//! through the operations (`operations`), the rest (and the whole large
-//! demo) by the storage interface's bulk path; all in one transaction. The installation runs it itself (`liftdesk demo`,
+//! member, a surveyor, two call centers with keys, a partner key (through
+//! the operations that make them), and a realistic French park planned by
+//! `store::demo`: the small demo written through the operations
+//! (`operations`: every record but the partner's deals without survey),
+//! the large one by the storage interface's bulk path; all in one
+//! transaction. The installation runs it itself (`liftdesk demo`,
 //! `serve --demo`, the first-run screen's « Essayer avec la démonstration »)
 //! before anyone has an account: it takes no principal; the audit names
 //! the system. `seed_if_empty` installs it into an empty data directory and
-//! writes its credentials beside the database, readable by the owner only.
+//! writes its credentials beside the database, readable by the owner only
+//! (the surveyor signs in with the README's password).
 
 pub use crate::store::demo as data;
 
@@ -44,6 +46,10 @@ pub const ADMIN_PASSWORD: &str = "demo-admin-2026";
 pub const MEMBER_EMAIL: &str = "sophie.martin@ascenseurs-durand.fr";
 pub const MEMBER_NAME: &str = "Sophie Martin";
 pub const MEMBER_PASSWORD: &str = "demo-membre-2026";
+/// The agencies' surveyor (mobile account that performs surveys).
+pub const SURVEYOR_EMAIL: &str = "julien.roux@ascenseurs-durand.fr";
+pub const SURVEYOR_NAME: &str = "Julien Roux";
+pub const SURVEYOR_PASSWORD: &str = "demo-releveur-2026";
 pub const CALL_CENTERS: [&str; 2] = ["Astreinte Plus", "Télésecours Île-de-France"];
 pub const PARTNER_NAME: &str = "GMAO Partenaire";
 
@@ -121,6 +127,7 @@ fn install_writing(
     // Hash outside the write transaction: hashing is deliberately slow.
     let admin_hash = password::hash(ADMIN_PASSWORD)?;
     let member_hash = password::hash(MEMBER_PASSWORD)?;
+    let surveyor_hash = password::hash(SURVEYOR_PASSWORD)?;
     let actor = Actor::System;
     store.write_blocking(|tx| {
         if account_store::email_in_use(tx, ADMIN_EMAIL)? {
@@ -156,6 +163,20 @@ fn install_writing(
                 agency_ids: &agency_ids[..1],
                 admin: false,
                 performs_surveys: false,
+                technician: false,
+            },
+            &actor,
+        )?;
+        // Signs in with the README's password; no API token of its own.
+        accounts::create_user(
+            tx,
+            &accounts::NewUserInput {
+                email: SURVEYOR_EMAIL,
+                name: SURVEYOR_NAME,
+                password_hash: &surveyor_hash,
+                agency_ids: &agency_ids,
+                admin: false,
+                performs_surveys: true,
                 technician: false,
             },
             &actor,
@@ -207,7 +228,7 @@ fn install_writing(
             // A small agency's history, written as its staff would have.
             (DemoSize::Small, Writing::BySize) => data::seed_domain_data_with(
                 tx,
-                &mut operations::Operations::new(tx, init.account_id.clone()),
+                &mut operations::Operations::new(tx, init.account_id.clone(), partner.id.clone()),
                 &scope,
                 size,
                 seed,
@@ -236,6 +257,7 @@ fn install_writing(
                 password: MEMBER_PASSWORD.to_owned(),
                 api_token: member_token.secret,
             },
+
             call_center_keys,
             partner_key: partner.secret,
         })

@@ -5,9 +5,9 @@
 //! clients and contacts, buildings and equipment, visits, calls, quotes,
 //! invoices and credit notes. So the demo holds what the operations write,
 //! their audit entries included, and a rule the demo's plan breaks fails
-//! its installation. (The plan's deals, surveys, technical data and
-//! discrepancies are still handed to the store's bulk writer,
-//! `store::demo::Bulk`.)
+//! its installation. The deals, surveys, their data and the equipment's
+//! technical data are kept back until the agency's seeds are all handed
+//! over, then written by `surveys`.
 
 use anyhow::{Context, Result, bail};
 
@@ -36,6 +36,8 @@ use crate::store::demo::seeds::{
 use crate::store::demo::{Bulk, DemoAgency};
 use crate::store::equipment::IdentityRow;
 
+mod surveys;
+
 pub struct Operations<'a, 'c> {
     tx: &'a Tx<'c>,
     /// Liftdesk itself in the agency being written.
@@ -44,16 +46,22 @@ pub struct Operations<'a, 'c> {
     administrator: AccountId,
     /// The administrator acting in the agency being written.
     dispatcher: Option<Principal>,
-    /// Writes what no operation writes yet: deals, surveys, technical data
-    /// and discrepancies.
+    /// The partner's key, which asks for the surveys.
+    partner_key: CredentialId,
+    /// The agency's surveys and their data, until they are all handed over.
+    pending: surveys::Pending,
+    /// Writes the partner's commercial deals without survey, which no
+    /// operation makes (imported history).
     bulk: Bulk<'a, 'c>,
 }
 
 impl<'a, 'c> Operations<'a, 'c> {
-    pub fn new(tx: &'a Tx<'c>, administrator: AccountId) -> Self {
+    pub fn new(tx: &'a Tx<'c>, administrator: AccountId, partner_key: CredentialId) -> Self {
         Self {
             tx,
             administrator,
+            partner_key,
+            pending: surveys::Pending::default(),
             principal: None,
             dispatcher: None,
             bulk: Bulk::new(tx),
@@ -276,28 +284,35 @@ impl Writer for Operations<'_, '_> {
             .with_context(|| format!("appel {}", seed.reference))
     }
 
+    /// Kept back with the agency's surveys: answers the plan's id, by
+    /// which the plan names the deal to this writer again.
     fn deal(&mut self, seed: &DealSeed) -> Result<Id> {
-        self.bulk.deal(seed)
+        Ok(self.pending.deal(seed))
     }
 
+    /// Kept back (see `deal`).
     fn survey(&mut self, seed: &SurveySeed) -> Result<Id> {
-        self.bulk.survey(seed)
+        Ok(self.pending.survey(seed))
     }
 
     fn survey_of_deal(&mut self, survey: Id, deal: Id) -> Result<()> {
-        self.bulk.survey_of_deal(survey, deal)
+        self.pending.survey_of_deal(survey, deal)
     }
 
     fn technical_value(&mut self, seed: &TechnicalValueSeed) -> Result<()> {
-        self.bulk.technical_value(seed)
+        self.pending.technical_value(seed)
     }
 
     fn survey_value(&mut self, survey: Id, code: &str, value: &str) -> Result<()> {
-        self.bulk.survey_value(survey, code, value)
+        self.pending.survey_value(survey, code, value)
     }
 
     fn discrepancy(&mut self, seed: &DiscrepancySeed) -> Result<()> {
-        self.bulk.discrepancy(seed)
+        self.pending.discrepancy(seed)
+    }
+
+    fn end_of_agency(&mut self) -> Result<()> {
+        self.write_surveys()
     }
 }
 
