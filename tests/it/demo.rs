@@ -518,6 +518,73 @@ fn the_small_demo_is_written_through_the_operations() {
     );
     assert!(monthly > 0);
     assert_eq!(entries("intervalle_visites"), monthly);
+
+    // Surveys: each asked for by the partner's key at its creation, through
+    // a deal or the app, by the demo's surveyor.
+    let by = |sql: &str| count(&conn, sql);
+    let surveys = by("SELECT COUNT(*) FROM surveys");
+    assert!(surveys >= 20, "surveys: {surveys}");
+    assert_eq!(
+        by("SELECT COUNT(*) FROM surveys s JOIN audit_log a
+              ON a.action = 'survey.create' AND a.object_id = s.id AND a.at = s.created_at
+             AND a.actor_kind = 'partner_key'")
+            + by(
+                "SELECT COUNT(*) FROM surveys s WHERE EXISTS (
+                    SELECT 1 FROM audit_log a, json_each(a.detail, '$.surveys') j
+                    WHERE a.action IN ('deal.create', 'deal.add_surveys')
+                      AND a.actor_kind = 'partner_key' AND j.value = s.id AND a.at = s.created_at)"
+            ),
+        surveys
+    );
+    assert_eq!(
+        by(
+            "SELECT COUNT(*) FROM surveys s JOIN accounts a ON a.id = s.surveyor_account_id
+             WHERE a.performs_surveys = 1"
+        ),
+        surveys
+    );
+    // Each one submitted was submitted by its surveyor at its submission
+    // instant, its data copied to its equipment then.
+    let submitted = by("SELECT COUNT(*) FROM surveys WHERE status = 'termine'");
+    assert!(submitted > 0);
+    assert_eq!(
+        by("SELECT COUNT(*) FROM surveys s JOIN audit_log a
+              ON a.action = 'soumission' AND a.object_id = s.id AND a.at = s.submitted_at
+             AND a.actor_kind = 'account' AND a.actor_id = s.surveyor_account_id"),
+        submitted
+    );
+    assert_eq!(
+        by(
+            "SELECT COUNT(*) FROM equipment_values v JOIN surveys s ON s.id = v.survey_id
+             WHERE v.surveyed_at <> s.submitted_at OR s.status <> 'termine'"
+        ),
+        0
+    );
+    // Each cancelled one says why; each discrepancy was reported by its
+    // survey's surveyor.
+    assert_eq!(
+        by("SELECT COUNT(*) FROM surveys s JOIN audit_log a
+              ON a.action = 'annulation' AND a.object_id = s.id AND a.at = s.updated_at
+             WHERE json_extract(a.detail, '$.reason') LIKE 'Annulé : %'"),
+        by("SELECT COUNT(*) FROM surveys WHERE status = 'annule'")
+    );
+    assert_eq!(
+        by("SELECT COUNT(*) FROM discrepancies d JOIN audit_log a
+              ON a.object_type = 'discrepancy' AND a.object_id = d.id AND a.at = d.created_at
+             JOIN surveys s ON s.id = d.survey_id AND s.surveyor_account_id = d.created_by"),
+        by("SELECT COUNT(*) FROM discrepancies")
+    );
+    // A deal asked for surveys, then moved to its category once its last
+    // survey changed; only the commercial deals without survey were
+    // brought along (no audit entry).
+    assert_eq!(
+        by("SELECT COUNT(*) FROM deals d JOIN audit_log a
+              ON a.action = 'deal.category' AND a.object_id = d.id AND a.at = d.updated_at
+             WHERE a.at >= (SELECT MAX(s.updated_at) FROM survey_deals sd
+                            JOIN surveys s ON s.id = sd.survey_id WHERE sd.deal_id = d.id)"),
+        by("SELECT COUNT(*) FROM deals d WHERE EXISTS (
+              SELECT 1 FROM survey_deals sd WHERE sd.deal_id = d.id)")
+    );
 }
 
 /// On a working morning, the demo has visits under way: each started by

@@ -224,9 +224,9 @@ async fn opened(server: &TestServer, agency: &str, number: &str, email: &str) ->
         .await
 }
 
-/// A survey from the agency's history, in a state the operations do not
-/// leave it in: without number, with a given number, with a reason of its
-/// own, a due day, photos, data or a survey day while not submitted
+/// A survey from the agency's history, as the operations would not leave
+/// it: without number or with one given by hand, a reason of its own, a
+/// survey day while not submitted, several open surveys of one equipment
 /// (surveys are asked for `a_realiser`, numbered REL-YYYY-NNNNN, by the
 /// partner's deal or the app, and only their submission sets their day).
 struct Sv<'a> {
@@ -1753,8 +1753,8 @@ async fn a_survey_reads_exactly_its_fields() {
     let eq = equipment(server, agency, "ASC-1").await;
     let releveur = "releveur@durand.fr";
     let surveyor_id = surveyor(server, agency, releveur).await;
-    // Due on the 15th, twelve photos: in SQL (see `Sv`); then asked for by
-    // two deals and submitted.
+    // Due on the 15th, twelve photos: from the history (see `Sv`); then
+    // asked for by two deals and submitted.
     let mut done = Sv::new(agency, &eq, "REL-2026-00001", NOW);
     done.due_on = Some("2026-03-15");
     done.photos = 12;
@@ -2068,7 +2068,7 @@ async fn discrepancy_refusals_create_nothing() {
     surveyor(server, agency, "releveur@durand.fr").await;
     let s = opened(server, agency, "ASC-1", "releveur@durand.fr").await;
     let other_eq = equipment(server, agency, "ASC-2").await;
-    // Its number is in a refusal below: in SQL (see `Sv`).
+    // Its number is in a refusal below: from the history (see `Sv`).
     let other_s = Sv::new(agency, &other_eq, "REL-2", NOW)
         .insert(&w.server)
         .await;

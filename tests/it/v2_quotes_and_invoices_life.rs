@@ -1094,8 +1094,9 @@ async fn issuing_a_draft_credit_note_checks_what_remains() {
         (body["status"].clone(), body["number"].clone()),
         (json!("brouillon"), Value::Null)
     );
-    // Another draft of 200 € (240 € incl.) fits: it is issued with the next
-    // AV number (a credit note's draft is never edited).
+    // A credit note's draft is never edited: the refused one stays a draft,
+    // and another of 200 € (240 € incl.), which fits, is issued with the
+    // next AV number.
     let note = Fixtures::in_agency(&w.server, &w.org.agency_id)
         .draft_credit_note(&id, vec![Fixtures::line("Reprise", 1.0, 200.0, None)])
         .await;

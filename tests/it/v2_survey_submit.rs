@@ -1,9 +1,9 @@
 //! The survey submission: `POST /api/v2/surveys/{id}/submit` and
 //! `POST /app/api/surveys/{id}/submit` — over HTTP on the real router, with
-//! fixtures written through the operations (and the states they do not
-//! leave a survey in from the agency's history, `World::survey_from_history`). The survey becomes `termine`, its data reach the
-//! equipment and exactly one `releve.termine` is queued, or nothing at all
-//! is written.
+//! fixtures written through the operations, and the surveys to submit from
+//! the agency's history (`World::survey_from_history`). The survey becomes
+//! `termine`, its data reach the equipment and exactly one
+//! `releve.termine` is queued, or nothing at all is written.
 
 use crate::common;
 
@@ -283,11 +283,12 @@ async fn opened(server: &TestServer, agency: &str, number: &str, email: &str) ->
         .await
 }
 
-/// A survey in a state the operations do not leave it in, from the
-/// agency's history (`World::survey_from_history`): `en_cours` with data
-/// the technician entered, `annule`, or `a_realiser` with a due day and
-/// photos. Asked for at CREATED, « Prise en main du parc », due 2026-04-01,
-/// three photos.
+/// A survey from the agency's history (`World::survey_from_history`), as
+/// the operations would not leave it: with a number given by hand, photos
+/// while still `a_realiser`, and no audit entry of its own (the tests count
+/// the submission's one entry). `en_cours` with data the technician
+/// entered, `annule`, or `a_realiser`. Asked for at CREATED, « Prise en
+/// main du parc », due 2026-04-01, three photos.
 async fn survey_in_state(
     server: &TestServer,
     agency: &str,

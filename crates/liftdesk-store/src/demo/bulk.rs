@@ -2,7 +2,10 @@
 //! statement, under the id the plan proposed, with no audit entry and no
 //! check (the plan is coherent by construction). The large demo (millions
 //! of rows) is written this way only; the small one through the operations
-//! (`liftdesk-core`'s `services::demo`).
+//! (`liftdesk-core`'s `services::demo`), but for the partner's deals
+//! without survey, which no operation makes. The integration tests write
+//! with it what an agency's history holds and no operation writes
+//! (`tests/it/common/world/history.rs`).
 
 use anyhow::Result;
 

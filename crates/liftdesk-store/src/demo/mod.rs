@@ -166,11 +166,11 @@ pub fn seed_domain_data_with(
         };
         seeder
             .run()
-            .with_context(|| format!("seeding demo data of agency {}", agency.name))?;
+            .with_context(|| format!("données de démonstration de l'agence {}", agency.name))?;
         total.add(&seeder.counts);
         writer
             .end_of_agency()
-            .with_context(|| format!("seeding demo data of agency {}", agency.name))?;
+            .with_context(|| format!("relevés de démonstration de l'agence {}", agency.name))?;
     }
     Ok(total)
 }
@@ -2926,6 +2926,7 @@ impl AgencySeeder<'_> {
                 && survey.created - deals[deal].created < Duration::days(30)
             {
                 deals[deal].surveys.push(index);
+                deals[deal].updated = deals[deal].updated.max(survey.updated);
                 continue;
             }
             let category = match survey.status {

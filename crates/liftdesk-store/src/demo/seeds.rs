@@ -291,7 +291,8 @@ pub struct DealSeed<'a> {
     pub surveyor: Option<&'a str>,
     pub client: Option<Id>,
     pub created: DateTime<Utc>,
-    /// When its record last changed.
+    /// When its record last changed: its category, or its last survey's
+    /// change.
     pub updated: DateTime<Utc>,
 }
 
@@ -306,7 +307,9 @@ pub struct SurveySeed<'a> {
     pub status: SurveyStatus,
     /// Why it was asked for (the deal's type, « Contrat »…).
     pub reason: Option<&'a str>,
-    /// Why it was cancelled, for a survey `annule` (its audit entry says it).
+    /// Why it was cancelled, for a survey `annule`: the operations write it
+    /// in the cancellation's audit entry; the bulk writer, which writes no
+    /// audit entry, keeps none.
     pub cancel_reason: Option<&'a str>,
     /// The account performing it.
     pub surveyor: Option<&'a str>,

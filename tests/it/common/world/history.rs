@@ -1,9 +1,11 @@
 //! Fixtures: records an agency holds that no operation writes, its history
-//! from before Liftdesk or from an import (a quote numbered without the
-//! agency's counter, a stopped call whose technician was taken off, a
-//! second visit not done of one lift, surveys as the mobile app left them). They are written by the store's bulk
-//! writer (`store::demo::Bulk`), the one the large demo writes millions of
-//! records with: the tables' shape stays known by the store alone.
+//! from before Liftdesk or from an import: a quote numbered without the
+//! agency's counter, a stopped call whose technician was taken off, several
+//! visits not done of one lift, invoices due on chosen days, surveys with
+//! numbers given by hand or several open on one lift. They are written by
+//! the store's bulk writer (`store::demo::Bulk`), the one the large demo
+//! writes millions of records with: the tables' shape stays known by the
+//! store alone, and they leave no audit entry.
 
 use anyhow::Result;
 use chrono::{DateTime, NaiveDate, Utc};

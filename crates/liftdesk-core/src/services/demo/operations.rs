@@ -71,7 +71,7 @@ impl<'a, 'c> Operations<'a, 'c> {
     fn principal(&self) -> Result<&Principal> {
         self.principal
             .as_ref()
-            .context("the demo writes a seed before naming its agency")
+            .context("la démonstration écrit une donnée avant de nommer son agence")
     }
 }
 

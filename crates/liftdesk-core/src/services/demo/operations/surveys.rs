@@ -8,11 +8,15 @@
 //! - each survey, in the plan's order (so the agency's numbering gives the
 //!   plan's numbers): asked for by the partner's key (`/create_survey`, a
 //!   deal's later surveys added to it by its opportunity id) or opened in
-//!   the app (`/open_app`), by the surveyor's e-mail; its due day; then,
-//!   as its surveyor, saved `en_cours` with its data and photos, or saved
-//!   with its photos and submitted with its data and its day, or cancelled
-//!   with why; the discrepancies it found;
-//! - each deal's category.
+//!   the app (`/open_app`), by the surveyor's e-mail; its due day, set by
+//!   the agency; then saved `en_cours` by the surveyor with its data and
+//!   photos, or saved with its photos and submitted with its data and its
+//!   day, or cancelled by the agency with why; the discrepancies the
+//!   surveyor found;
+//! - each deal's category, once its last survey changed.
+//!
+//! What the operations answer is checked against the plan: each survey's
+//! number and reason, one deal per deal of the plan.
 //!
 //! The partner's commercial deals without any survey are the one thing no
 //! operation makes (`/create_survey` wants at least one equipment): the
@@ -69,6 +73,7 @@ struct PendingSurvey {
     equipment: Id,
     number: Option<String>,
     status: SurveyStatus,
+    reason: Option<String>,
     cancel_reason: Option<String>,
     surveyor: Option<String>,
     due_on: Option<NaiveDate>,
@@ -118,6 +123,7 @@ impl Pending {
             equipment: seed.equipment,
             number: seed.number.map(str::to_owned),
             status: seed.status,
+            reason: seed.reason.map(str::to_owned),
             cancel_reason: seed.cancel_reason.map(str::to_owned),
             surveyor: seed.surveyor.map(str::to_owned),
             due_on: seed.due_on,
@@ -137,24 +143,34 @@ impl Pending {
         let index = *self
             .survey_index
             .get(&id)
-            .with_context(|| format!("relevé inconnu du plan : {id:?}"))?;
+            .with_context(|| format!("relevé inconnu du plan : {}", id.as_str()))?;
         Ok(&mut self.surveys[index])
     }
 
     pub(super) fn survey_of_deal(&mut self, survey: Id, deal: Id) -> Result<()> {
-        let deal = *self
+        let index = *self
             .deal_index
             .get(&deal)
-            .with_context(|| format!("affaire inconnue du plan : {deal:?}"))?;
-        self.deals[deal].has_surveys = true;
-        self.survey_mut(survey)?.deal = Some(deal);
+            .with_context(|| format!("affaire inconnue du plan : {}", deal.as_str()))?;
+        self.deals[index].has_surveys = true;
+        let survey = self.survey_mut(survey)?;
+        if survey.deal.is_some() {
+            bail!("un relevé demandé par deux affaires : /create_survey n'en fait qu'une");
+        }
+        survey.deal = Some(index);
         Ok(())
     }
 
-    /// A datum copied from a survey is written by its submission; one
-    /// noted outside any survey is kept for its equipment.
+    /// A datum copied from a survey is written by its submission (the
+    /// plan hands it over again as the survey's); one noted outside any
+    /// survey is kept for its equipment.
     pub(super) fn technical_value(&mut self, seed: &TechnicalValueSeed) -> Result<()> {
-        if seed.survey.is_some() {
+        if let Some(survey) = seed.survey {
+            let survey = self.survey_mut(survey)?;
+            if survey.status != SurveyStatus::Termine || survey.submitted_at != Some(seed.surveyed)
+            {
+                bail!("une donnée copiée d'un relevé qui n'a pas été soumis à cet instant");
+            }
             return Ok(());
         }
         let (at, values) = self
@@ -163,8 +179,8 @@ impl Pending {
             .or_insert_with(|| (seed.surveyed, Map::new()));
         if *at != seed.surveyed {
             bail!(
-                "données d'un équipement notées à deux instants : {:?}",
-                seed.equipment
+                "données d'un équipement notées à deux instants : {}",
+                seed.equipment.as_str()
             );
         }
         values.insert(seed.code.to_owned(), json_of(seed.value)?);
@@ -244,7 +260,7 @@ impl Operations<'_, '_> {
                         updated: deal.updated,
                     })?;
                 }
-                None => bail!("affaire {:?} jamais demandée", deal.id),
+                None => bail!("affaire {} jamais demandée", deal.id.as_str()),
             }
         }
         Ok(())
@@ -311,7 +327,12 @@ impl Operations<'_, '_> {
                         wf_surveys::create_survey(tx, &agency_id, input, &partner)
                     })
                     .context("demande du partenaire")?;
-                deal_ids[index] = Some(deal_id);
+                match &deal_ids[index] {
+                    Some(known) if *known != deal_id => {
+                        bail!("une deuxième affaire ({deal_id}) pour l'affaire {known} du plan")
+                    }
+                    _ => deal_ids[index] = Some(deal_id),
+                }
             }
             None => {
                 self.tx
@@ -329,11 +350,22 @@ impl Operations<'_, '_> {
         }
         let (id, _) = survey_store::open_for_equipment(self.tx, &agency_id, &equipment_id)?
             .context("relevé absent juste après sa demande")?;
-        let number = survey_store::get(self.tx, &agency_id, &id)?
-            .context("relevé absent juste après sa demande")?
-            .number;
-        if number != survey.number {
-            bail!("numéro {number:?} donné, {:?} prévu", survey.number);
+        let stored = survey_store::get(self.tx, &agency_id, &id)?
+            .context("relevé absent juste après sa demande")?;
+        let text = |value: &Option<String>| value.clone().unwrap_or_else(|| "aucun".to_owned());
+        if stored.number != survey.number {
+            bail!(
+                "numéro {} donné, {} prévu",
+                text(&stored.number),
+                text(&survey.number)
+            );
+        }
+        if stored.reason != survey.reason {
+            bail!(
+                "motif {} donné, {} prévu",
+                text(&stored.reason),
+                text(&survey.reason)
+            );
         }
         if let Some(due_on) = survey.due_on {
             self.tx
