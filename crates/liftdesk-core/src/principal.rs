@@ -92,6 +92,29 @@ impl Principal {
         self.agency().map(|agency| &agency.id)
     }
 
+    /// One audit entry for what the principal did in its agency to the
+    /// object `object_type`/`object_id`, in the caller's transaction.
+    pub fn record(
+        &self,
+        tx: &crate::store::Tx,
+        object_type: &str,
+        object_id: &str,
+        action: &str,
+        detail: serde_json::Value,
+    ) -> AppResult<()> {
+        Ok(crate::store::audit::record(
+            tx,
+            crate::store::audit::AuditEntry {
+                agency_id: Some(self.agency_id()?.as_str()),
+                actor: &self.actor,
+                action,
+                object_type,
+                object_id: Some(object_id),
+                detail: Some(detail),
+            },
+        )?)
+    }
+
     /// The principal acting in `agency_id`, one of its scope: a partner key
     /// names the agency in each call (403 for an agency it is not
     /// attributed to, before anything is read or written).

@@ -476,19 +476,15 @@ pub async fn edit_profile(
                 after_name.as_deref(),
                 after_position.as_deref(),
             )?;
-            audit::record(
+            p.record(
                 tx,
-                AuditEntry {
-                    agency_id: Some(p.agency_id()?.as_str()),
-                    actor: &p.actor,
-                    action: "modification",
-                    object_type: "account",
-                    object_id: Some(before.id.as_str()),
-                    detail: Some(json!({
-                        "name": { "before": before.name, "after": after_name },
-                        "position": { "before": before.position, "after": after_position },
-                    })),
-                },
+                "account",
+                before.id.as_str(),
+                "modification",
+                json!({
+                    "name": { "before": before.name, "after": after_name },
+                    "position": { "before": before.position, "after": after_position },
+                }),
             )?;
             Ok(AccountRow {
                 name: after_name,
@@ -534,16 +530,12 @@ pub async fn deactivate(
             accounts::set_active(tx, &account.id, false)?;
             let sessions = sessions::revoke_all(tx, &account.id, &tx.now_text())?;
             let tokens = credentials::revoke_api_tokens_of_account(tx, &account.id)?;
-            audit::record(
+            p.record(
                 tx,
-                AuditEntry {
-                    agency_id: Some(p.agency_id()?.as_str()),
-                    actor: &p.actor,
-                    action: "desactivation",
-                    object_type: "account",
-                    object_id: Some(account.id.as_str()),
-                    detail: Some(json!({ "revokedSessions": sessions, "revokedTokens": tokens })),
-                },
+                "account",
+                account.id.as_str(),
+                "desactivation",
+                json!({ "revokedSessions": sessions, "revokedTokens": tokens }),
             )?;
             Ok(AccountRow {
                 active: false,

@@ -78,16 +78,12 @@ pub fn set_interval_in(
         )));
     }
     equipment::set_visit_interval(tx, equipment_id, days, &clock::format_timestamp(now))?;
-    audit::record(
+    p.record(
         tx,
-        AuditEntry {
-            agency_id: Some(p.agency_id()?.as_str()),
-            actor: &p.actor,
-            action: "intervalle_visites",
-            object_type: "equipment",
-            object_id: Some(equipment_id.as_str()),
-            detail: Some(json!({ "from": row.visit_interval_days, "to": days })),
-        },
+        "equipment",
+        equipment_id.as_str(),
+        "intervalle_visites",
+        json!({ "from": row.visit_interval_days, "to": days }),
     )?;
     Ok(PlanRow {
         visit_interval_days: days,
@@ -111,16 +107,12 @@ pub fn set_plan_start_in(
         .ok_or_else(|| AppError::not_found(EQUIPMENT_NOT_FOUND))?;
     let start_text = day::iso(start);
     equipment::set_plan_start(tx, equipment_id, &start_text)?;
-    audit::record(
+    p.record(
         tx,
-        AuditEntry {
-            agency_id: Some(p.agency_id()?.as_str()),
-            actor: &p.actor,
-            action: "debut_plan",
-            object_type: "equipment",
-            object_id: Some(equipment_id.as_str()),
-            detail: Some(json!({ "from": row.plan_start_on, "to": start_text })),
-        },
+        "equipment",
+        equipment_id.as_str(),
+        "debut_plan",
+        json!({ "from": row.plan_start_on, "to": start_text }),
     )?;
     Ok(PlanRow {
         plan_start_on: start_text,

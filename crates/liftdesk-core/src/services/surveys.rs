@@ -294,6 +294,21 @@ fn load_for(
     Ok((survey, change))
 }
 
+/// Moves the survey through `change` (its surveyor set if it had none),
+/// unless its status changed meanwhile.
+fn apply(
+    tx: &Tx,
+    id: &SurveyId,
+    change: domain::SurveyTransition,
+    surveyor: Option<&crate::domain::id::AccountId>,
+) -> AppResult<()> {
+    if survey_store::mark_status(tx, id, change.from.as_str(), change.to.as_str(), surveyor)? {
+        Ok(())
+    } else {
+        Err(anyhow::anyhow!("statut du relevé {id} changé entre-temps").into())
+    }
+}
+
 /// The technician saves what he entered on a survey of the principal's
 /// agency without submitting it: the data are recorded on the survey only
 /// (the equipment's stay as they are until the submission), the photos
@@ -325,16 +340,7 @@ pub fn save_in(tx: &Tx, p: &Principal, id: &SurveyId, input: &SaveInput) -> AppR
     if let Some(count) = input.photo_count {
         survey_store::set_photo_count(tx, id, count)?;
     }
-    let applied = survey_store::mark_status(
-        tx,
-        id,
-        change.from.as_str(),
-        change.to.as_str(),
-        Some(&account.id),
-    )?;
-    if !applied {
-        return Err(anyhow::anyhow!("statut du relevé {id} changé entre-temps").into());
-    }
+    apply(tx, id, change, Some(&account.id))?;
     record(
         tx,
         p,
@@ -355,11 +361,7 @@ pub fn cancel_in(tx: &Tx, p: &Principal, id: &SurveyId, reason: Option<&str>) ->
     let reason =
         crate::domain::text::field("reason", reason, 300).map_err(AppError::unprocessable)?;
     let (survey, change) = load_for(tx, p, id, domain::SurveyAction::Cancel)?;
-    let applied =
-        survey_store::mark_status(tx, id, change.from.as_str(), change.to.as_str(), None)?;
-    if !applied {
-        return Err(anyhow::anyhow!("statut du relevé {id} changé entre-temps").into());
-    }
+    apply(tx, id, change, None)?;
     record(
         tx,
         p,
@@ -404,17 +406,7 @@ pub fn set_due_on_in(
 }
 
 fn record(tx: &Tx, p: &Principal, id: &SurveyId, action: &str, detail: Value) -> AppResult<()> {
-    Ok(audit::record(
-        tx,
-        AuditEntry {
-            agency_id: Some(p.agency_id()?.as_str()),
-            actor: &p.actor,
-            action,
-            object_type: "survey",
-            object_id: Some(id.as_str()),
-            detail: Some(detail),
-        },
-    )?)
+    p.record(tx, "survey", id.as_str(), action, detail)
 }
 
 // -- Operations for a principal ---------------------------------------------

@@ -13,7 +13,6 @@ use crate::domain::visit::{self, VisitAction, VisitStatus};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::store::Conn;
-use crate::store::audit::{self, AuditEntry};
 use crate::store::technicians;
 use crate::store::visits::{self, Completion, PlanningRow, VisitRow};
 use crate::store::{Store, Tx};
@@ -217,17 +216,7 @@ fn record(
     action: &str,
     detail: serde_json::Value,
 ) -> AppResult<()> {
-    Ok(audit::record(
-        tx,
-        AuditEntry {
-            agency_id: Some(p.agency_id()?.as_str()),
-            actor: &p.actor,
-            action,
-            object_type: "visit",
-            object_id: Some(id.as_str()),
-            detail: Some(detail),
-        },
-    )?)
+    p.record(tx, "visit", id.as_str(), action, detail)
 }
 
 /// Reads an instant of the body: ISO 8601 with an offset, not in the future.

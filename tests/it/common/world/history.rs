@@ -9,7 +9,7 @@
 
 use anyhow::Result;
 use chrono::{DateTime, NaiveDate, Utc};
-use liftdesk::domain::invoice::{InvoiceNature, InvoiceStatus};
+use liftdesk::domain::invoice::{self, InvoiceNature, InvoiceStatus};
 use liftdesk::domain::survey::SurveyStatus;
 use liftdesk::store::Tx;
 use liftdesk::store::demo::seeds::{
@@ -177,13 +177,9 @@ impl World {
     pub async fn invoice_from_history(&self, invoice: PastInvoice) -> String {
         let (id, now) = (new_id(), self.store.now());
         self.bulk(move |bulk| {
-            let number = invoice.number.as_ref().map(|(year, seq)| {
-                let prefix = match invoice.nature {
-                    InvoiceNature::Facture => "FA",
-                    InvoiceNature::Avoir => "AV",
-                };
-                (format!("{prefix}-{year}-{seq:06}"), *year, *seq)
-            });
+            let number = invoice
+                .number
+                .map(|(year, seq)| (invoice::format_number(invoice.nature, year, seq), year, seq));
             let issued_at = invoice.issued_on.map(|_| now);
             bulk.invoice(&InvoiceSeed {
                 id,
