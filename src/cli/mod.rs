@@ -16,6 +16,7 @@ use crate::auth::rate_limit::RateLimit;
 use crate::backup;
 use crate::config;
 use crate::demo::{self, DemoSize};
+use crate::domain::identity::{IdentityField, IdentityInput};
 use crate::logging;
 use crate::principal::Principal;
 use crate::server;
@@ -72,6 +73,12 @@ pub enum Command {
         /// Nom affiché de l'administrateur (facultatif).
         #[arg(long, value_name = "NOM")]
         admin_name: Option<String>,
+        /// SIRET de la première agence (14 chiffres), imprimé sur ses factures (facultatif).
+        #[arg(long, value_name = "SIRET")]
+        siret: Option<String>,
+        /// Adresse postale de la première agence, imprimée sur ses factures (facultatif).
+        #[arg(long, value_name = "ADRESSE")]
+        address: Option<String>,
     },
     /// Agences.
     Agency {
@@ -170,6 +177,68 @@ pub enum AgencyAction {
         #[arg(long = "v1-id", value_name = "ID")]
         v1_id: Option<String>,
     },
+    /// Affiche l'identité de l'agence imprimée sur ses documents ; les champs donnés la modifient (une valeur vide efface).
+    Identity {
+        /// Identifiant de l'agence.
+        #[arg(long, value_name = "ID")]
+        agency: String,
+        #[command(flatten)]
+        fields: Box<IdentityArgs>,
+    },
+}
+
+/// The identity's fields of `liftdesk agency identity`: each one given
+/// replaces the recorded one (an empty text erases it).
+#[derive(clap::Args, Debug)]
+pub struct IdentityArgs {
+    /// Raison sociale (par défaut le nom de l'organisation).
+    #[arg(long, value_name = "TEXTE")]
+    legal_name: Option<String>,
+    /// Forme juridique (SAS, SARL…).
+    #[arg(long, value_name = "TEXTE")]
+    legal_form: Option<String>,
+    /// Capital social en euros (50000 ou 50 000,50).
+    #[arg(long, value_name = "MONTANT")]
+    share_capital: Option<String>,
+    /// Ville du registre du commerce (RCS).
+    #[arg(long, value_name = "VILLE")]
+    rcs_city: Option<String>,
+    /// SIRET de l'agence (14 chiffres, clé vérifiée).
+    #[arg(long, value_name = "SIRET")]
+    siret: Option<String>,
+    /// Numéro de TVA intracommunautaire (FR, clé, SIREN).
+    #[arg(long, value_name = "NUMÉRO")]
+    vat_number: Option<String>,
+    /// Adresse du siège social.
+    #[arg(long, value_name = "ADRESSE")]
+    head_office_address: Option<String>,
+    /// Adresse postale de l'agence.
+    #[arg(long, value_name = "ADRESSE")]
+    address: Option<String>,
+    /// Téléphone.
+    #[arg(long, value_name = "NUMÉRO")]
+    phone: Option<String>,
+    /// Adresse e-mail de l'agence.
+    #[arg(long, value_name = "EMAIL")]
+    email: Option<String>,
+    /// IBAN du compte où régler les factures.
+    #[arg(long, value_name = "IBAN")]
+    iban: Option<String>,
+    /// BIC de la banque.
+    #[arg(long, value_name = "BIC")]
+    bic: Option<String>,
+    /// Assureur de la responsabilité professionnelle (nom et adresse).
+    #[arg(long, value_name = "TEXTE")]
+    insurer: Option<String>,
+    /// Numéro de police d'assurance.
+    #[arg(long, value_name = "NUMÉRO")]
+    insurance_policy: Option<String>,
+    /// Couverture géographique de l'assurance.
+    #[arg(long, value_name = "TEXTE")]
+    insurance_area: Option<String>,
+    /// Option pour le paiement de la TVA d'après les débits (1 ou 0).
+    #[arg(long, value_name = "1|0", value_parser = parse_flag)]
+    vat_on_debits: Option<bool>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -362,18 +431,86 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             admin_email,
             admin_password,
             admin_name,
+            siret,
+            address,
         } => {
+            let seller = (siret.is_some() || address.is_some()).then(|| IdentityInput {
+                siret,
+                address,
+                ..IdentityInput::default()
+            });
             let out = installation::init_organization(
                 &store,
                 p,
-                &organization,
-                &agency,
-                &admin_email,
-                admin_name.as_deref(),
-                &admin_password,
+                &installation::Init {
+                    organization: &organization,
+                    agency: &agency,
+                    admin_email: &admin_email,
+                    admin_name: admin_name.as_deref(),
+                    admin_password: &admin_password,
+                    seller: seller.as_ref(),
+                },
             )
             .map_err(describe)?;
             json!({ "organizationId": out.organization_id, "agencyId": out.agency_id, "accountId": out.account_id })
+        }
+        Command::Agency {
+            action: AgencyAction::Identity { agency, fields },
+        } => {
+            let IdentityArgs {
+                legal_name,
+                legal_form,
+                share_capital,
+                rcs_city,
+                siret,
+                vat_number,
+                head_office_address,
+                address,
+                phone,
+                email,
+                iban,
+                bic,
+                insurer,
+                insurance_policy,
+                insurance_area,
+                vat_on_debits,
+            } = *fields;
+            use IdentityField as F;
+            let given = [
+                (F::LegalName, legal_name),
+                (F::LegalForm, legal_form),
+                (F::ShareCapital, share_capital),
+                (F::RcsCity, rcs_city),
+                (F::Siret, siret),
+                (F::VatNumber, vat_number),
+                (F::HeadOfficeAddress, head_office_address),
+                (F::Address, address),
+                (F::Phone, phone),
+                (F::Email, email),
+                (F::Iban, iban),
+                (F::Bic, bic),
+                (F::Insurer, insurer),
+                (F::InsurancePolicy, insurance_policy),
+                (F::InsuranceArea, insurance_area),
+            ];
+            let patch = installation::IdentityPatch {
+                fields: given
+                    .into_iter()
+                    .filter_map(|(field, text)| text.map(|text| (field, text)))
+                    .collect(),
+                vat_on_debits,
+            };
+            let view = installation::agency_identity(&store, p, &AgencyId::new(agency), patch)
+                .map_err(describe)?;
+            let mut shown = serde_json::to_value(IdentityInput::of(&view.identity))?;
+            if let Some(object) = shown.as_object_mut() {
+                let missing: Vec<&str> = view.missing_to_issue.iter().map(|f| f.as_str()).collect();
+                object.insert("agencyId".to_owned(), json!(view.agency_id.as_str()));
+                object.insert("siren".to_owned(), json!(view.identity.siren()));
+                object.insert("missingToIssue".to_owned(), json!(missing));
+                object.insert("updatedAt".to_owned(), json!(view.updated_at));
+            }
+            shown
         }
         Command::Agency {
             action:

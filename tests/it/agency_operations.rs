@@ -605,68 +605,6 @@ async fn administrators_deactivate_accounts_whose_sessions_and_tokens_end() {
 }
 
 #[tokio::test]
-async fn administrators_set_the_seller_identity_printed_on_documents() {
-    let server = TestServer::start().await;
-    let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
-    member(&server, &org.agency_id, "marc@durand.fr", &[]);
-    let world = World::in_agency(&server, &org.agency_id);
-    let admin = world.staff("admin@durand.fr").await.principal;
-    let marc = world.staff("marc@durand.fr").await.principal;
-    let store = &server.store;
-    let siren = liftdesk::domain::siren::luhn_complete("81234567");
-    let siret = liftdesk::domain::siren::luhn_complete(&format!("{siren}0001"));
-
-    assert_eq!(
-        refusal(accounts::set_legal_identity(store, &marc, &siret, "3 quai Saint-Étienne").await),
-        (
-            403,
-            "Modifier l'identité de l'agence est réservé à un administrateur de l'agence."
-                .to_owned()
-        )
-    );
-    assert_eq!(
-        refusal(accounts::set_legal_identity(store, &admin, "1234", "3 quai Saint-Étienne").await),
-        (
-            422,
-            "Champ « siret » : Le SIRET doit comporter exactement 14 chiffres.".to_owned()
-        )
-    );
-    assert_eq!(
-        refusal(accounts::set_legal_identity(store, &admin, &siret, "  ").await),
-        (422, "Le champ « address » est obligatoire.".to_owned())
-    );
-    accounts::set_legal_identity(
-        store,
-        &admin,
-        &format!(" {siret} "),
-        "3 quai Saint-Étienne, 69005 Lyon",
-    )
-    .await
-    .expect("identité");
-    let conn = open_db(server.data_dir.path());
-    let stored: (String, String) = conn
-        .query_row(
-            "SELECT siret, address FROM agencies WHERE id = ?1",
-            [&org.agency_id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .expect("agence");
-    assert_eq!(
-        stored,
-        (siret.clone(), "3 quai Saint-Étienne, 69005 Lyon".to_owned())
-    );
-    assert_eq!(
-        audit(&server, &org.agency_id),
-        [(
-            "account".to_owned(),
-            "identite".to_owned(),
-            json!({ "before": { "siret": null, "address": null },
-                    "after": { "siret": siret, "address": "3 quai Saint-Étienne, 69005 Lyon" } })
-        )]
-    );
-}
-
-#[tokio::test]
 async fn only_an_administrator_issues_a_prepared_credit_note() {
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");

@@ -201,9 +201,13 @@ async fn demo_prints_working_credentials_and_seeds_a_realistic_agency() {
     }
 
     // The agencies' legal identity (the seller on the PDF documents): a valid
-    // SIRET each, establishments of one company, and an address.
+    // SIRET each, establishments of one company, and an address; every
+    // mention an invoice should carry is filled in.
     let sellers: Vec<(Option<String>, Option<String>)> = conn
-        .prepare("SELECT siret, address FROM agencies ORDER BY created_at, id")
+        .prepare(
+            "SELECT i.siret, i.address FROM agencies a JOIN agency_identities i ON i.id = a.identity_id
+             ORDER BY a.created_at, a.id",
+        )
         .expect("prepare")
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
         .expect("query")
@@ -220,6 +224,17 @@ async fn demo_prints_working_credentials_and_seeds_a_realistic_agency() {
         sellers[0].0.as_deref().map(|s| &s[..9]),
         sellers[1].0.as_deref().map(|s| &s[..9])
     );
+    let incomplete: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM agencies a JOIN agency_identities i ON i.id = a.identity_id
+             WHERE i.legal_form IS NULL OR i.share_capital_cents IS NULL OR i.rcs_city IS NULL
+                OR i.vat_number IS NULL OR i.iban IS NULL OR i.insurer IS NULL
+                OR i.insurance_policy IS NULL",
+            [],
+            |r| r.get(0),
+        )
+        .expect("mentions");
+    assert_eq!(incomplete, 0);
 
     // Invoice numbers gapless per agency, nature and year; counters agree.
     let mut stmt = conn

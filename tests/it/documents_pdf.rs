@@ -5,13 +5,12 @@
 
 use crate::common;
 
-use std::process::Command;
-
 use chrono::{Datelike, Duration};
 use common::app::StaffClient;
 use common::world::World as Fixtures;
 use common::*;
 use liftdesk::clock;
+use liftdesk::domain::identity::IdentityInput;
 use liftdesk::services::clients::ClientInput;
 use liftdesk::services::equipment::NewEquipment;
 use liftdesk::store::equipment::IdentityRow;
@@ -37,8 +36,21 @@ async fn world() -> World {
     );
     let other = init_org(server.data_dir.path(), "Martin", "paul@martin.fr");
     let ours = Fixtures::in_agency(&server, &org.agency_id);
-    ours.legal_identity(SELLER_SIRET, "3 quai Saint-Étienne, 69005 Lyon")
-        .await;
+    ours.seller_identity(IdentityInput {
+        legal_form: Some("SAS".to_owned()),
+        share_capital: Some(50_000.0),
+        rcs_city: Some("Lyon".to_owned()),
+        siret: Some(SELLER_SIRET.to_owned()),
+        vat_number: Some("FR96552100554".to_owned()),
+        address: Some("3 quai Saint-Étienne, 69005 Lyon".to_owned()),
+        iban: Some("FR76 3000 6000 0112 3456 7890 189".to_owned()),
+        bic: Some("BNPAFRPP".to_owned()),
+        insurer: Some("SMABTP, 8 rue Louis-Armand, 75015 Paris".to_owned()),
+        insurance_policy: Some("123456/RC".to_owned()),
+        insurance_area: Some("France métropolitaine".to_owned()),
+        ..IdentityInput::default()
+    })
+    .await;
     ours.client(ClientInput {
         client_id: Some(CLIENT.to_owned()),
         nom: Some("Syndic Dupont & Fils".to_owned()),
@@ -162,30 +174,6 @@ async fn v2_pdf(w: &World, token: &str, path: &str) -> reqwest::Response {
         .expect("request")
 }
 
-/// `pdftotext -layout`, its no-break spaces (French thousands and before
-/// the euro sign) read as spaces.
-fn pdftotext(bytes: &[u8]) -> String {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("document.pdf");
-    std::fs::write(&path, bytes).expect("write pdf");
-    let out = Command::new("pdftotext")
-        .arg("-layout")
-        .arg("-enc")
-        .arg("UTF-8")
-        .arg(&path)
-        .arg("-")
-        .output()
-        .expect("pdftotext (poppler-utils, scripts/setup.sh) must be installed");
-    assert!(
-        out.status.success(),
-        "pdftotext: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .replace(['\u{202f}', '\u{a0}'], " ")
-}
-
 /// Each expected piece of text is on one line of the extracted text (the
 /// layout keeps a line's words together; runs of spaces are columns).
 fn assert_has(text: &str, expected: &[&str]) {
@@ -238,12 +226,15 @@ async fn an_issued_invoice_carries_the_legal_mentions_of_a_french_invoice() {
             &format!("N° {number}"),
             &format!("Date d'émission : {}", french_day(issued)),
             &format!("Date d'échéance : {}", french_day(due)),
-            // Seller: organization, agency, address, SIRET and SIREN.
+            // Seller: organization, legal form and capital, agency,
+            // address, SIRET, RCS, VAT number.
             "Durand Ascenseurs",
+            "SAS au capital de 50 000 €",
             "Agence : Durand Ascenseurs Centre",
             "3 quai Saint-Étienne, 69005 Lyon",
             "SIRET : 552 100 554 00013",
-            "SIREN : 552 100 554",
+            "RCS Lyon 552 100 554",
+            "TVA intracommunautaire : FR 96 552 100 554",
             // Buyer, frozen at the issue.
             "CLIENT",
             "Syndic Dupont & Fils",
@@ -274,10 +265,17 @@ async fn an_issued_invoice_carries_the_legal_mentions_of_a_french_invoice() {
             "Pas d'escompte pour paiement anticipé.",
             "Pénalités de retard : trois fois le taux d'intérêt légal.",
             "Indemnité forfaitaire pour frais de recouvrement : 40 €",
+            "Règlement par virement : IBAN FR76 3000 6000 0112 3456 7890 189, BIC BNPAFRPP.",
+            // The professional insurance of the building trades.
+            "Assurance professionnelle : SMABTP, 8 rue Louis-Armand, 75015 Paris, police n° 123456/RC, couverture",
+            "géographique : France métropolitaine.",
+            // Every page's footer.
+            "Durand Ascenseurs — SAS — SIRET 552 100 554 00013 — TVA FR 96 552 100 554",
             "Page 1/1",
         ],
     );
     assert!(!pdf.text.contains("Brouillon"), "{}", pdf.text);
+    assert!(!pdf.text.contains("TVA d'après les débits"), "{}", pdf.text);
     // VAT rates by increasing rate, as the totals list them.
     let ten = pdf.text.find("TVA 10 %").expect("10 %");
     let twenty = pdf.text.find("TVA 20 %").expect("20 %");
@@ -441,12 +439,15 @@ async fn sixty_lines_run_over_pages_numbered_page_i_of_n() {
             )],
         );
     }
-    // Every line once, the totals once, on the last page.
+    // Every line once, the totals once after them, the terms (kept
+    // together) on the last page.
     assert_eq!(pdf.text.matches("du parachute").count(), 60);
     assert_eq!(pdf.text.matches("Total TTC").count(), 1);
+    assert_has(&pdf.text, &["Total TTC 720,00 €"]);
+    assert!(pdf.text.find("Total TTC") > pdf.text.find("n° 60 du parachute"));
     assert_has(
         pages[pages.len() - 1],
-        &["Total TTC 720,00 €", "Pénalités de retard"],
+        &["Pénalités de retard", "Assurance professionnelle : SMABTP"],
     );
     w.server.stop().await;
 }
@@ -496,6 +497,8 @@ async fn a_quote_prints_its_buyer_rows_and_totals() {
             &format!("Date : {}", french_day(quote_day)),
             "Durand Ascenseurs",
             "SIRET : 552 100 554 00013",
+            "RCS Lyon 552 100 554",
+            "Assurance professionnelle : SMABTP",
             "Syndic Dupont & Fils",
             "SIREN : 732 829 320",
             "Objet : Remplacement du câble de traction suite à panne",

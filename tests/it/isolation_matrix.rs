@@ -1103,6 +1103,7 @@ fn app_ops(w: &World) -> Vec<Op> {
     let tech = &i.technician.real;
     let row = json!([{ "label": "Galets de porte", "quantity": 2, "unitPrice": 45.5 }]);
     let rota = "Modifier les astreintes et les absences des techniciens est réservé à un administrateur de l'agence.";
+    let identity = "Modifier l'identité de l'agence est réservé à un administrateur de l'agence.";
     let installed = json!({ "error": "Liftdesk est déjà installé : une organisation existe. Connectez-vous avec votre compte." });
     vec![
         // Public by design: the sign-in and the first-run setup.
@@ -1341,6 +1342,17 @@ fn app_ops(w: &World) -> Vec<Op> {
         )
         .on(&[&i.partner_key_id])
         .admin("Révoquer une clé partenaire est réservé à un administrateur de l'agence."),
+        // The agency's identity: each agency reads and changes its own.
+        app("GET /agency/identity", "/agency/identity".into()).list(),
+        app("PUT /agency/identity", "/agency/identity".into())
+            .body(json!({ "siret": "73282932000074", "address": "1 rue d'Essai, 75001 Paris" }))
+            .admin(identity),
+        app("PUT /agency/identity/logo", "/agency/identity/logo".into())
+            .body(json!({ "content": base64::engine::general_purpose::STANDARD.encode(include_bytes!("../../icons/32x32.png")) }))
+            .admin(identity),
+        // Read after the control run set it (the demo has no logo).
+        app("GET /agency/identity/logo", "/agency/identity/logo".into()),
+        app("DELETE /agency/identity/logo", "/agency/identity/logo".into()).admin(identity),
         // The installation: the administrators of the organization that set
         // it up (the demo's), not another organization's.
         app("GET /settings", "/settings".into()).installation(SETTINGS),

@@ -348,3 +348,64 @@ fn the_audit_log_keeps_its_entries_and_numbers_without_the_sequence_table() {
         .expect("sequence");
     assert_eq!(counters, 0);
 }
+
+#[test]
+fn an_agencys_siret_and_address_become_its_first_identity_version() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = db_path(dir.path());
+    // Schema version 9: the seller's SIRET and address on the agency's row.
+    {
+        migrate_to_version(&path, 9).expect("version 9");
+        let conn = rusqlite::Connection::open(&path).expect("create");
+        conn.execute_batch(
+            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
+             INSERT INTO agencies (id, organization_id, name, v1_id, siret, address, created_at) VALUES
+               ('a1', 'o', 'Lyon', 'V1-LY', '55210055400013', '3 quai Saint-Étienne, 69005 Lyon', '2025-01-01T00:00:00Z'),
+               ('a2', 'o', 'Vienne', NULL, NULL, NULL, '2025-01-02T00:00:00Z');",
+        )
+        .expect("old agencies");
+    }
+    drop(Store::open(&path).expect("migrate"));
+    let conn = open_db(dir.path());
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('agencies') ORDER BY cid")
+        .expect("columns")
+        .query_map([], |r| r.get(0))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(
+        columns,
+        [
+            "id",
+            "organization_id",
+            "name",
+            "v1_id",
+            "created_at",
+            "identity_id"
+        ]
+    );
+    type Identity = (String, Option<String>, Option<String>, Option<String>);
+    let identities: Vec<Identity> = conn
+        .prepare(
+            "SELECT a.id, i.siret, i.address, i.legal_form FROM agencies a
+             LEFT JOIN agency_identities i ON i.id = a.identity_id ORDER BY a.id",
+        )
+        .expect("identities")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(
+        identities,
+        [
+            (
+                "a1".to_owned(),
+                Some("55210055400013".to_owned()),
+                Some("3 quai Saint-Étienne, 69005 Lyon".to_owned()),
+                None
+            ),
+            ("a2".to_owned(), None, None, None),
+        ]
+    );
+}

@@ -119,6 +119,7 @@ pub mod downtime;
 pub mod error;
 pub mod event;
 pub mod id;
+pub mod identity;
 pub mod invoice;
 pub mod knowledge;
 pub mod lines;

@@ -97,6 +97,19 @@ mod tests {
     }
 }
 
+/// An e-mail address as Liftdesk accepts it: no whitespace, a non-empty
+/// local part, a domain with a dot not at either end, 254 bytes at most.
+pub fn is_email(email: &str) -> bool {
+    email.len() <= 254
+        && !email.contains(char::is_whitespace)
+        && email.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+        })
+}
+
 /// One free-text field as a person typed it: trimmed; blank → `None`; more
 /// than `max` characters or a control character → the French reason,
 /// naming the field by `name`.

@@ -140,49 +140,27 @@ pub fn agencies_of_account(conn: &Conn, account_id: &AccountId) -> StoreResult<V
     rows.collect::<Result<_, _>>()
 }
 
-/// The agency as the seller printed on its documents: the organization's
-/// name, the agency's, and the legal identity recorded for the agency.
+/// The names printed for the agency as a seller: its organization's and
+/// its own (the legal identity is `store::identities`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SellerRow {
+pub struct SellerNames {
     pub organization_name: String,
     pub agency_name: String,
-    pub siret: Option<String>,
-    pub address: Option<String>,
 }
 
-pub fn seller(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Option<SellerRow>> {
-    let agency_id = agency_id.as_str();
+pub fn seller_names(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Option<SellerNames>> {
     conn.query_row_cached(
-        "SELECT o.name, a.name, a.siret, a.address
-             FROM agencies a JOIN organizations o ON o.id = a.organization_id
+        "SELECT o.name, a.name FROM agencies a JOIN organizations o ON o.id = a.organization_id
              WHERE a.id = ?1",
-        [agency_id],
+        [agency_id.as_str()],
         |r| {
-            Ok(SellerRow {
+            Ok(SellerNames {
                 organization_name: r.get(0)?,
                 agency_name: r.get(1)?,
-                siret: r.get(2)?,
-                address: r.get(3)?,
             })
         },
     )
     .optional()
-}
-
-/// Records the agency's legal identity printed on its documents (demo data;
-/// agencies carried over from version 1 come with theirs).
-pub fn set_legal_identity(
-    tx: &Tx,
-    agency_id: &AgencyId,
-    siret: &str,
-    address: &str,
-) -> StoreResult<()> {
-    let agency_id = agency_id.as_str();
-    tx.execute_cached(
-        "UPDATE agencies SET siret = ?1, address = ?2 WHERE id = ?3",
-        params![siret, address, agency_id],
-    )?;
-    Ok(())
 }
 
 /// Whether a client organization exists: the installation is set up. The

@@ -561,6 +561,8 @@ pub struct Issue<'a> {
     pub issued_on: &'a str,
     pub due_on: &'a str,
     pub buyer: &'a Buyer,
+    /// The version of the seller's identity the document is issued under.
+    pub seller_identity_id: &'a str,
     pub at: &'a str,
 }
 
@@ -570,7 +572,7 @@ pub fn issue(tx: &Tx, id: &InvoiceId, issue: &Issue<'_>) -> StoreResult<bool> {
     Ok(tx.execute_cached(
         "UPDATE invoices SET status = 'emise', number = ?2, number_year = ?3, number_seq = ?4,
                 issued_on = ?5, due_on = ?6, buyer_name = ?7, buyer_address = ?8,
-                buyer_siren = ?9, updated_at = ?10
+                buyer_siren = ?9, updated_at = ?10, seller_identity_id = ?11
          WHERE id = ?1 AND status = 'brouillon'",
         params![
             id,
@@ -583,8 +585,23 @@ pub fn issue(tx: &Tx, id: &InvoiceId, issue: &Issue<'_>) -> StoreResult<bool> {
             issue.buyer.address,
             issue.buyer.siren,
             issue.at,
+            issue.seller_identity_id,
         ],
     )? == 1)
+}
+
+/// The version of the seller's identity an issued document was issued
+/// under; `None` for a draft, or a document issued before identities were
+/// versioned (imported history): it prints the current one.
+pub fn seller_identity_of(conn: &Conn, id: &InvoiceId) -> StoreResult<Option<String>> {
+    Ok(conn
+        .query_row_cached(
+            "SELECT seller_identity_id FROM invoices WHERE id = ?1",
+            [id],
+            |r| r.get::<Option<String>>(0),
+        )
+        .optional()?
+        .flatten())
 }
 
 /// Changes the status of an issued document (send, payment) and, for a

@@ -31,6 +31,7 @@ pub mod discrepancies;
 mod durability;
 pub mod equipment;
 mod error;
+pub mod identities;
 pub mod imports;
 pub mod invoices;
 mod migrate;

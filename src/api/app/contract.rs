@@ -164,6 +164,9 @@ pub fn typescript() -> String {
     file.ty::<super::settings::BackupView>();
     file.ty::<super::settings::RestoreAccepted>();
 
+    file.section("Agence : identité");
+    file.ty::<super::agency::IdentityAnswer>();
+
     file.finish()
 }
 

@@ -2,6 +2,7 @@
 //! session cookie only. Its handlers call the same services as the REST API.
 
 pub mod account;
+pub mod agency;
 pub mod calls;
 pub mod clients;
 #[cfg(test)]
@@ -29,6 +30,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .merge(session::router())
         .merge(account::router())
+        .merge(agency::router())
         .merge(surveys::router())
         .merge(keys::router())
         .merge(webhooks::router())

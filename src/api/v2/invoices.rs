@@ -197,7 +197,7 @@ fn answer(created: Created) -> (StatusCode, Json<Created>) {
         (status = 201, description = "Pièce émise", body = Created,
             links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("SendInvoice" = (operation_id = "send_invoice", parameters(("id" = "$response.body#/id")))), ("RecordPayment" = (operation_id = "record_invoice_payment", parameters(("id" = "$response.body#/id")))), ("CreateCreditNote" = (operation_id = "create_credit_note", parameters(("id" = "$response.body#/id")))))),
         (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
-        (status = 422, description = "Transition refusée par le statut, ou avoir dépassant le reste à créditer", body = ErrorBody),
+        (status = 422, description = "Transition refusée par le statut, avoir dépassant le reste à créditer, ou SIRET ou adresse de l'agence non renseignés (aucun numéro n'est pris)", body = ErrorBody),
     )
 )]
 async fn issue_invoice(
@@ -271,7 +271,7 @@ async fn record_invoice_payment(
             links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("SendInvoice" = (operation_id = "send_invoice", parameters(("id" = "$response.body#/id")))), ("RecordPayment" = (operation_id = "record_invoice_payment", parameters(("id" = "$response.body#/id")))))),
         (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
         (status = 413, description = "Corps trop volumineux", body = ErrorBody),
-        (status = 422, description = "Avoir refusé : facture brouillon, avoir, déjà entièrement créditée, montant au-delà du reste, ligne invalide", body = ErrorBody),
+        (status = 422, description = "Avoir refusé : facture brouillon, avoir, déjà entièrement créditée, montant au-delà du reste, ligne invalide, ou SIRET ou adresse de l'agence non renseignés", body = ErrorBody),
     )
 )]
 async fn create_credit_note(

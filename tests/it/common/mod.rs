@@ -199,23 +199,46 @@ pub struct Org {
     pub admin_token: String,
 }
 
+/// The SIRET and address `init_org` gives every test organization's first
+/// agency: what it needs to issue invoices.
+pub const TEST_SIRET: &str = "73282932000074";
+pub const TEST_ADDRESS: &str = "1 place Bellecour, 69002 Lyon";
+
+/// `liftdesk init`: an organization whose first agency has filled in its
+/// SIRET and address (`TEST_SIRET`, `TEST_ADDRESS`), so it can issue.
 pub fn init_org(data_dir: &Path, name: &str, email: &str) -> Org {
-    let out = cli_json(
+    init_org_with(
         data_dir,
-        &[
-            "init",
-            "--organization",
-            name,
-            "--agency",
-            &format!("{name} Centre"),
-            "--admin-email",
-            email,
-            "--admin-password",
-            "motdepasse-solide",
-            "--admin-name",
-            &format!("Admin {name}"),
-        ],
-    );
+        name,
+        email,
+        &["--siret", TEST_SIRET, "--address", TEST_ADDRESS],
+    )
+}
+
+/// `liftdesk init` of an organization whose agency has no identity yet (as
+/// the first-run setup leaves it).
+pub fn init_bare_org(data_dir: &Path, name: &str, email: &str) -> Org {
+    init_org_with(data_dir, name, email, &[])
+}
+
+fn init_org_with(data_dir: &Path, name: &str, email: &str, identity: &[&str]) -> Org {
+    let agency = format!("{name} Centre");
+    let admin_name = format!("Admin {name}");
+    let mut args = vec![
+        "init",
+        "--organization",
+        name,
+        "--agency",
+        &agency,
+        "--admin-email",
+        email,
+        "--admin-password",
+        "motdepasse-solide",
+        "--admin-name",
+        &admin_name,
+    ];
+    args.extend_from_slice(identity);
+    let out = cli_json(data_dir, &args);
     let token = cli_json(
         data_dir,
         &["token", "create", "--email", email, "--name", "tests"],
@@ -254,4 +277,56 @@ pub fn db_path(data_dir: &Path) -> PathBuf {
 /// A read-only look at the database file, as an auditor would take it.
 pub fn open_db(data_dir: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(db_path(data_dir)).expect("open database")
+}
+
+/// The text of a PDF as `pdftotext -layout` extracts it (poppler-utils),
+/// no-break spaces as plain spaces.
+pub fn pdftotext(bytes: &[u8]) -> String {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("document.pdf");
+    std::fs::write(&path, bytes).expect("write pdf");
+    let out = Command::new("pdftotext")
+        .arg("-layout")
+        .arg("-enc")
+        .arg("UTF-8")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils, scripts/setup.sh) must be installed");
+    assert!(
+        out.status.success(),
+        "pdftotext: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .replace(['\u{202f}', '\u{a0}'], " ")
+}
+
+/// The images of a PDF as `pdfimages -list` lists them: (width, height).
+pub fn pdf_images(bytes: &[u8]) -> Vec<(u32, u32)> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("document.pdf");
+    std::fs::write(&path, bytes).expect("write pdf");
+    let out = Command::new("pdfimages")
+        .arg("-list")
+        .arg(&path)
+        .output()
+        .expect("pdfimages (poppler-utils) must be installed");
+    assert!(
+        out.status.success(),
+        "pdfimages: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .skip(2)
+        .filter_map(|line| {
+            let columns: Vec<&str> = line.split_whitespace().collect();
+            // page num type width height …; an image's soft mask is listed too.
+            (columns.get(2) == Some(&"image"))
+                .then(|| Some((columns.get(3)?.parse().ok()?, columns.get(4)?.parse().ok()?)))
+                .flatten()
+        })
+        .collect()
 }

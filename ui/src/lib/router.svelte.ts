@@ -20,6 +20,7 @@ export const PATHS = {
   webhooks: '/webhooks',
   account: '/compte',
   imports: '/imports',
+  agency: '/agence',
   settings: '/parametres',
 } as const;
 

@@ -8,7 +8,10 @@
 //! seller and buyer identity with their SIREN, number, issue and due dates,
 //! lines with their VAT rate, VAT per rate, totals, payment terms, late
 //! payment penalties and, for a professional buyer, the 40 € recovery
-//! indemnity.
+//! indemnity; the seller's legal form and capital, RCS, VAT number, bank
+//! details, professional insurance and VAT-on-debits option when recorded.
+//! The agency's logo, checked here when it is uploaded ([`check_logo`]),
+//! heads every page's seller block.
 
 mod render;
 
@@ -17,7 +20,68 @@ use chrono::NaiveDate;
 use crate::domain::invoice::{Totals, line_total_excl};
 use crate::domain::money::Cents;
 
-pub use render::{invoice_pdf, quote_pdf};
+pub use render::{check_logo, invoice_pdf, quote_pdf};
+
+use crate::domain::identity::SellerIdentity;
+
+/// The seller of a document: the agency, with its legal identity.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Seller {
+    /// The legal name, else the organization's name.
+    pub name: String,
+    /// A second line under the name (« Agence : Agence de Lyon »).
+    pub subtitle: Option<String>,
+    pub identity: SellerIdentity,
+    pub logo: Option<Logo>,
+}
+
+/// A logo as uploaded: PNG or JPEG bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Logo {
+    pub format: LogoFormat,
+    pub bytes: Vec<u8>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogoFormat {
+    Png,
+    Jpeg,
+}
+
+impl LogoFormat {
+    /// From the file's first bytes (never from its name).
+    pub fn sniff(bytes: &[u8]) -> Option<Self> {
+        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+            Some(Self::Png)
+        } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+            Some(Self::Jpeg)
+        } else {
+            None
+        }
+    }
+
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Self::Png => "image/png",
+            Self::Jpeg => "image/jpeg",
+        }
+    }
+
+    pub fn from_media_type(media_type: &str) -> Option<Self> {
+        match media_type {
+            "image/png" => Some(Self::Png),
+            "image/jpeg" => Some(Self::Jpeg),
+            _ => None,
+        }
+    }
+}
+
+/// Largest logo file: 1 Mio.
+pub const LOGO_MAX_BYTES: usize = 1024 * 1024;
+/// Largest logo side, in pixels.
+pub const LOGO_MAX_PIXELS: u32 = 4000;
+/// Smallest logo side, in pixels.
+pub const LOGO_MIN_PIXELS: u32 = 16;
 
 /// A party of a document: the seller (the agency) or the buyer (the client).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -80,7 +144,7 @@ pub struct InvoiceDocument {
     pub paid_on: Option<NaiveDate>,
     /// Days between issue and due date (for the terms of a draft).
     pub payment_term_days: i64,
-    pub seller: Party,
+    pub seller: Seller,
     pub buyer: Party,
     pub lines: Vec<DocumentLine>,
     pub totals: Totals,
@@ -105,7 +169,7 @@ pub struct QuoteDocument {
     pub object: String,
     pub equipment_number: Option<String>,
     pub created_on: NaiveDate,
-    pub seller: Party,
+    pub seller: Seller,
     /// The client of the equipment, when it has one.
     pub buyer: Option<Party>,
     pub lines: Vec<DocumentLine>,

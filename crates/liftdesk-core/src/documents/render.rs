@@ -16,10 +16,14 @@ use krilla::surface::Surface;
 use krilla::text::{Font, TextDirection};
 
 use super::{
-    DocumentLine, InvoiceDocument, InvoiceKind, Party, QuoteDocument, amount, company_id, day,
-    quantity, rate,
+    DocumentLine, InvoiceDocument, InvoiceKind, LOGO_MAX_BYTES, LOGO_MAX_PIXELS, LOGO_MIN_PIXELS,
+    Logo, LogoFormat, Party, QuoteDocument, Seller, amount, company_id, day, quantity, rate,
 };
+use crate::domain::identity::{self as identity, SellerIdentity};
 use crate::domain::invoice::Totals;
+use crate::domain::money::Cents;
+use krilla::geom::{Size, Transform};
+use krilla::image::Image;
 
 static REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 static BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
@@ -53,7 +57,8 @@ const GRAY_RULE: u8 = 190;
 /// An invoice or credit note as a PDF.
 pub fn invoice_pdf(document: &InvoiceDocument) -> anyhow::Result<Vec<u8>> {
     let metrics = Metrics::new()?;
-    let mut layout = Layout::new(&metrics);
+    let logo = logo_image(document.seller.logo.as_ref())?;
+    let mut layout = Layout::new(&metrics, logo.as_ref());
     let nature = match document.kind {
         InvoiceKind::Facture => "Facture",
         InvoiceKind::Avoir => "Avoir",
@@ -125,6 +130,14 @@ pub fn invoice_pdf(document: &InvoiceDocument) -> anyhow::Result<Vec<u8>> {
                     "Indemnité forfaitaire pour frais de recouvrement : 40\u{a0}€".to_owned(),
                 ));
             }
+            if let Some(bank) = bank_line(&document.seller.identity) {
+                terms.push(Styled::plain(bank));
+            }
+            if document.seller.identity.vat_on_debits {
+                terms.push(Styled::plain(
+                    "Option pour le paiement de la TVA d'après les débits.".to_owned(),
+                ));
+            }
             layout.paragraph(&terms);
         }
         InvoiceKind::Avoir => {
@@ -138,8 +151,17 @@ pub fn invoice_pdf(document: &InvoiceDocument) -> anyhow::Result<Vec<u8>> {
             ))]);
         }
     }
+    if let Some(insurance) = insurance_line(&document.seller.identity) {
+        layout.paragraph(&[Styled::plain(insurance)]);
+    }
     let footer_note = document.is_draft().then_some(draft_notice(document.kind));
-    layout.finish(&metrics, &document.seller, footer_note, &running_title)
+    layout.finish(
+        &metrics,
+        &document.seller,
+        logo,
+        footer_note,
+        &running_title,
+    )
 }
 
 /// What a draft prints instead of a number (and in every page's footer).
@@ -153,7 +175,8 @@ fn draft_notice(kind: InvoiceKind) -> &'static str {
 /// A quote as a PDF.
 pub fn quote_pdf(document: &QuoteDocument) -> anyhow::Result<Vec<u8>> {
     let metrics = Metrics::new()?;
-    let mut layout = Layout::new(&metrics);
+    let logo = logo_image(document.seller.logo.as_ref())?;
+    let mut layout = Layout::new(&metrics, logo.as_ref());
     let mut references = Vec::new();
     if let Some(number) = &document.number {
         references.push(Styled::bold(format!("N° {number}")));
@@ -183,8 +206,11 @@ pub fn quote_pdf(document: &QuoteDocument) -> anyhow::Result<Vec<u8>> {
         Styled::plain("Montants en euros ; TVA au taux indiqué sur chaque ligne.".to_owned()),
         Styled::bold("Bon pour accord (date, signature et cachet du client) :".to_owned()),
     ]);
+    if let Some(insurance) = insurance_line(&document.seller.identity) {
+        layout.paragraph(&[Styled::plain(insurance)]);
+    }
     layout.signature_box();
-    layout.finish(&metrics, &document.seller, None, &running_title)
+    layout.finish(&metrics, &document.seller, logo, None, &running_title)
 }
 
 // ---------------------------------------------------------------------------
@@ -305,19 +331,29 @@ enum Op {
         height: f32,
         gray: u8,
     },
+    /// The seller's logo, its top-left corner at `x`, `y`.
+    Logo {
+        x: f32,
+        y: f32,
+        width: f32,
+        height: f32,
+    },
 }
 
 struct Layout<'m> {
     metrics: &'m Metrics,
+    /// The logo's printed size in points, when the seller has one.
+    logo_size: Option<(f32, f32)>,
     pages: Vec<Vec<Op>>,
     /// Baseline of the next line on the current page.
     y: f32,
 }
 
 impl<'m> Layout<'m> {
-    fn new(metrics: &'m Metrics) -> Self {
+    fn new(metrics: &'m Metrics, logo: Option<&Image>) -> Self {
         Layout {
             metrics,
+            logo_size: logo.map(logo_size),
             pages: vec![Vec::new()],
             y: TOP,
         }
@@ -384,7 +420,7 @@ impl<'m> Layout<'m> {
     /// right, then the context lines across the page.
     fn header(
         &mut self,
-        seller: &Party,
+        seller: &Seller,
         title: &str,
         references: &[Styled],
         buyer: Option<&Party>,
@@ -392,25 +428,25 @@ impl<'m> Layout<'m> {
     ) {
         let left_width = RIGHT_COLUMN - LEFT - 16.0;
         let right_width = RIGHT - RIGHT_COLUMN;
-        // Seller.
+        // Seller: the logo above its name.
         let mut y = TOP;
+        if let Some((width, height)) = self.logo_size {
+            let top = TOP - 12.0;
+            self.ops().push(Op::Logo {
+                x: LEFT,
+                y: top,
+                width,
+                height,
+            });
+            y = top + height + 16.0;
+        }
         for line in self.metrics.wrap(&seller.name, left_width, 13.0, true) {
             self.text(LEFT, y, 13.0, true, 0, &line);
             y += 16.0;
         }
         let mut seller_lines: Vec<String> = Vec::new();
-        if let Some(subtitle) = &seller.subtitle {
-            seller_lines.extend(self.metrics.wrap(subtitle, left_width, BODY, false));
-        }
-        if let Some(address) = seller.address.as_deref().filter(|a| !a.trim().is_empty()) {
-            seller_lines.extend(self.metrics.wrap(address, left_width, BODY, false));
-        }
-        seller_lines.push(match &seller.siret {
-            Some(siret) => format!("SIRET : {}", company_id(siret)),
-            None => "SIRET : non renseigné".to_owned(),
-        });
-        if let Some(siren) = seller.effective_siren() {
-            seller_lines.push(format!("SIREN : {}", company_id(&siren)));
+        for line in seller_lines_of(seller) {
+            seller_lines.extend(self.metrics.wrap(&line, left_width, BODY, false));
         }
         for line in seller_lines {
             self.text(LEFT, y, BODY, false, 0, &line);
@@ -589,7 +625,8 @@ impl<'m> Layout<'m> {
     fn finish(
         self,
         metrics: &Metrics,
-        seller: &Party,
+        seller: &Seller,
+        logo: Option<Image>,
         draft_note: Option<&str>,
         title: &str,
     ) -> anyhow::Result<Vec<u8>> {
@@ -602,10 +639,7 @@ impl<'m> Layout<'m> {
                 .language("fr".to_owned())
                 .creator("Liftdesk".to_owned()),
         );
-        let mut identity = seller.name.clone();
-        if let Some(siret) = &seller.siret {
-            identity.push_str(&format!(" — SIRET {}", company_id(siret)));
-        }
+        let identity = footer_line(metrics, seller);
         let count = self.pages.len();
         for (index, ops) in self.pages.into_iter().enumerate() {
             let settings = PageSettings::from_wh(PAGE_WIDTH, PAGE_HEIGHT)
@@ -613,7 +647,7 @@ impl<'m> Layout<'m> {
             let mut page = document.start_page_with(settings);
             let mut surface = page.surface();
             for op in &ops {
-                draw(&mut surface, op, &regular, &bold);
+                draw(&mut surface, op, &regular, &bold, logo.as_ref());
             }
             let mut footer = vec![Op::Rect {
                 x: LEFT,
@@ -651,7 +685,7 @@ impl<'m> Layout<'m> {
                 text: number,
             });
             for op in &footer {
-                draw(&mut surface, op, &regular, &bold);
+                draw(&mut surface, op, &regular, &bold, None);
             }
             surface.finish();
             page.finish();
@@ -662,6 +696,202 @@ impl<'m> Layout<'m> {
     }
 }
 
+/// The lines under the seller's name: legal form and capital, agency,
+/// address, head office, SIRET, RCS (else SIREN), VAT number, phone and
+/// e-mail.
+fn seller_lines_of(seller: &Seller) -> Vec<String> {
+    let id = &seller.identity;
+    let mut lines = Vec::new();
+    match (&id.legal_form, id.share_capital) {
+        (Some(form), Some(capital)) => {
+            lines.push(format!("{form} au capital de {}", capital_text(capital)))
+        }
+        (Some(form), None) => lines.push(form.clone()),
+        (None, Some(capital)) => lines.push(format!("Capital de {}", capital_text(capital))),
+        (None, None) => {}
+    }
+    if let Some(subtitle) = &seller.subtitle {
+        lines.push(subtitle.clone());
+    }
+    if let Some(address) = &id.address {
+        lines.extend(address.lines().map(str::to_owned));
+    }
+    if let Some(head_office) = id
+        .head_office_address
+        .as_ref()
+        .filter(|h| Some(*h) != id.address.as_ref())
+    {
+        lines.push(format!(
+            "Siège social : {}",
+            head_office.lines().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    lines.push(match &id.siret {
+        Some(siret) => format!("SIRET : {}", company_id(siret)),
+        None => "SIRET : non renseigné".to_owned(),
+    });
+    match (&id.rcs_city, id.siren()) {
+        (Some(city), Some(siren)) => {
+            lines.push(format!("RCS {city} {}", identity::group_siren(siren)))
+        }
+        (_, Some(siren)) => lines.push(format!("SIREN : {}", identity::group_siren(siren))),
+        _ => {}
+    }
+    if let Some(vat) = &id.vat_number {
+        lines.push(format!(
+            "TVA intracommunautaire : {}",
+            identity::group_vat_number(vat)
+        ));
+    }
+    let contact: Vec<String> = [
+        id.phone.as_ref().map(|p| format!("Tél. {p}")),
+        id.email.clone(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !contact.is_empty() {
+        lines.push(contact.join(" — "));
+    }
+    lines
+}
+
+/// A share capital as printed: `50 000 €`, cents only when there are some.
+fn capital_text(capital: Cents) -> String {
+    let french = capital.french();
+    if capital.get() % 100 == 0 {
+        french.replace(",00", "")
+    } else {
+        french
+    }
+}
+
+/// « Règlement par virement : IBAN …, BIC … ».
+fn bank_line(id: &SellerIdentity) -> Option<String> {
+    let iban = id.iban.as_deref()?;
+    let mut line = format!(
+        "Règlement par virement : IBAN {}",
+        identity::group_by_four(iban)
+    );
+    if let Some(bic) = &id.bic {
+        line.push_str(&format!(", BIC {bic}"));
+    }
+    line.push('.');
+    Some(line)
+}
+
+/// The professional insurance the building trades must mention (loi 96-603
+/// art. 22): insurer, policy and coverage.
+fn insurance_line(id: &SellerIdentity) -> Option<String> {
+    let insurer = id.insurer.as_deref()?;
+    let mut line = format!("Assurance professionnelle : {insurer}");
+    if let Some(policy) = &id.insurance_policy {
+        line.push_str(&format!(", police n° {policy}"));
+    }
+    if let Some(area) = &id.insurance_area {
+        line.push_str(&format!(", couverture géographique : {area}"));
+    }
+    line.push('.');
+    Some(line)
+}
+
+/// Every page's footer: the seller's name, SIRET and VAT number, as far as
+/// they fit on one line.
+fn footer_line(metrics: &Metrics, seller: &Seller) -> String {
+    let id = &seller.identity;
+    let mut line = seller.name.clone();
+    let parts = [
+        id.legal_form.clone(),
+        id.siret
+            .as_ref()
+            .map(|s| format!("SIRET {}", company_id(s))),
+        id.vat_number
+            .as_ref()
+            .map(|v| format!("TVA {}", identity::group_vat_number(v))),
+    ];
+    for part in parts.into_iter().flatten() {
+        let longer = format!("{line} — {part}");
+        if metrics.width(&longer, SMALL, false) > RIGHT - LEFT - 60.0 {
+            break;
+        }
+        line = longer;
+    }
+    line
+}
+
+/// The logo's printed size: at most 140 × 48 points, proportions kept.
+fn logo_size(image: &Image) -> (f32, f32) {
+    let (width, height) = image.size();
+    let (width, height) = (width.max(1) as f32, height.max(1) as f32);
+    let scale = (140.0 / width).min(48.0 / height);
+    (width * scale, height * scale)
+}
+
+fn logo_image(logo: Option<&Logo>) -> anyhow::Result<Option<Image>> {
+    let Some(logo) = logo else {
+        return Ok(None);
+    };
+    let data = logo.bytes.clone().into();
+    let image = match logo.format {
+        LogoFormat::Png => Image::from_png(data, true),
+        LogoFormat::Jpeg => Image::from_jpeg(data, true),
+    }
+    .map_err(|e| anyhow!("logo illisible : {e}"))?;
+    Ok(Some(image))
+}
+
+/// Checks an uploaded logo: PNG or JPEG (by its bytes), 1 Mio at most,
+/// 16 to 4,000 pixels a side, and drawable (decoded into a PDF page, as the
+/// documents will). Returns its format and size in pixels, or the French
+/// reason.
+pub fn check_logo(bytes: &[u8]) -> Result<(LogoFormat, (u32, u32)), String> {
+    if bytes.len() > LOGO_MAX_BYTES {
+        return Err(format!(
+            "Le logo pèse {} Ko : 1 024 Ko au plus.",
+            bytes.len().div_ceil(1024)
+        ));
+    }
+    let format = LogoFormat::sniff(bytes)
+        .ok_or_else(|| "Le logo doit être une image PNG ou JPEG.".to_owned())?;
+    let unreadable = || {
+        "Le fichier du logo est illisible ou endommagé : enregistrez-le de nouveau en PNG ou en JPEG.".to_owned()
+    };
+    let logo = Logo {
+        format,
+        bytes: bytes.to_vec(),
+    };
+    let image = logo_image(Some(&logo))
+        .map_err(|_| unreadable())?
+        .ok_or_else(unreadable)?;
+    let (width, height) = image.size();
+    if width.max(height) > LOGO_MAX_PIXELS || width.min(height) < LOGO_MIN_PIXELS {
+        return Err(format!(
+            "Le logo mesure {width} × {height} pixels : de {LOGO_MIN_PIXELS} à {LOGO_MAX_PIXELS} pixels de côté."
+        ));
+    }
+    let mut document = Document::new();
+    let settings = PageSettings::from_wh(200.0, 100.0).ok_or_else(unreadable)?;
+    let mut page = document.start_page_with(settings);
+    let mut surface = page.surface();
+    let (w, h) = logo_size(&image);
+    draw(
+        &mut surface,
+        &Op::Logo {
+            x: 0.0,
+            y: 0.0,
+            width: w,
+            height: h,
+        },
+        &Font::new(REGULAR.into(), 0).ok_or_else(unreadable)?,
+        &Font::new(BOLD.into(), 0).ok_or_else(unreadable)?,
+        Some(&image),
+    );
+    surface.finish();
+    page.finish();
+    document.finish().map_err(|_| unreadable())?;
+    Ok((format, (width, height)))
+}
+
 fn gray_fill(gray: u8) -> Fill {
     Fill {
         paint: luma::Color::new(gray).into(),
@@ -669,8 +899,21 @@ fn gray_fill(gray: u8) -> Fill {
     }
 }
 
-fn draw(surface: &mut Surface<'_>, op: &Op, regular: &Font, bold: &Font) {
+fn draw(surface: &mut Surface<'_>, op: &Op, regular: &Font, bold: &Font, logo: Option<&Image>) {
     match op {
+        Op::Logo {
+            x,
+            y,
+            width,
+            height,
+        } => {
+            let (Some(image), Some(size)) = (logo, Size::from_wh(*width, *height)) else {
+                return;
+            };
+            surface.push_transform(&Transform::from_translate(*x, *y));
+            surface.draw_image(image.clone(), size);
+            surface.pop();
+        }
         Op::Text {
             x,
             y,

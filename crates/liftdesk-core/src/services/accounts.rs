@@ -16,16 +16,7 @@ use crate::store::{constraint, credentials, sessions};
 
 /// Whether `email` has the form of an email address: the one rule used for
 /// accounts, clients, contacts and partner calls alike.
-pub fn is_email(email: &str) -> bool {
-    email.len() <= 254
-        && !email.contains(char::is_whitespace)
-        && email.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty()
-                && domain.contains('.')
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-        })
-}
+pub use crate::domain::text::is_email;
 
 /// Trims and lower-cases an email address, refusing what is not one.
 pub fn normalize_email(raw: &str) -> AppResult<String> {
@@ -542,57 +533,5 @@ pub async fn deactivate(
                 ..account
             })
         })
-        .await
-}
-
-/// Longest agency address.
-pub const MAX_ADDRESS_CHARS: usize = 300;
-
-/// Sets the seller's identity printed on the agency's documents: its SIRET
-/// (14 digits, Luhn key checked) and its postal address (required), in the
-/// transaction `tx`. One audit entry `identite` with the before and after.
-pub fn set_legal_identity_in(
-    tx: &Tx,
-    agency_id: &AgencyId,
-    siret: &str,
-    address: &str,
-    actor: &Actor,
-) -> AppResult<()> {
-    let siret = siret.trim();
-    crate::domain::siren::validate_siret(siret)
-        .map_err(|err| AppError::unprocessable(format!("Champ « siret » : {err}")))?;
-    let address = crate::domain::text::required_field("address", Some(address), MAX_ADDRESS_CHARS)
-        .map_err(AppError::unprocessable)?;
-    let before = agencies::seller(tx, agency_id)?;
-    agencies::set_legal_identity(tx, agency_id, siret, &address)?;
-    audit::record(
-        tx,
-        AuditEntry {
-            agency_id: Some(agency_id.as_str()),
-            actor,
-            action: "identite",
-            object_type: "agency",
-            object_id: Some(agency_id.as_str()),
-            detail: Some(json!({
-                "before": before.map(|s| json!({ "siret": s.siret, "address": s.address })),
-                "after": { "siret": siret, "address": address },
-            })),
-        },
-    )?;
-    Ok(())
-}
-
-/// [`set_legal_identity_in`] for the principal's agency (administrators).
-pub async fn set_legal_identity(
-    store: &Store,
-    p: &Principal,
-    siret: &str,
-    address: &str,
-) -> AppResult<()> {
-    let agency_id = p.agency_id()?.to_owned();
-    p.require(Capability::Administer("Modifier l'identité de l'agence"))?;
-    let (siret, address, actor) = (siret.to_owned(), address.to_owned(), p.actor.clone());
-    store
-        .write(move |tx| set_legal_identity_in(tx, &agency_id, &siret, &address, &actor))
         .await
 }

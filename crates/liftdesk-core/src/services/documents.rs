@@ -1,9 +1,9 @@
 //! The PDF documents of quotes, invoices and credit notes: the service data
 //! (`services::invoices::get`, `services::quotes::get`) and the seller's
-//! identity made into a `documents::*Document`, then rendered off the async
+//! identity (`services::identity::seller`: an issued invoice's as it was at
+//! its issue) made into a `documents::*Document`, then rendered off the async
 //! runtime. Another agency's document is not found (404), like its reads.
 
-use crate::domain::id::AgencyId;
 use crate::domain::id::{InvoiceId, QuoteId};
 use chrono::NaiveDate;
 
@@ -11,39 +11,18 @@ use crate::clock;
 use crate::documents::{self, DocumentLine, InvoiceDocument, InvoiceKind, Party, QuoteDocument};
 use crate::domain::day;
 use crate::domain::invoice::InvoiceNature;
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::principal::Principal;
+use crate::services::identity;
 use crate::services::invoices::{self as invoice_service, PAYMENT_TERM_DAYS};
 use crate::services::quotes as quote_service;
-use crate::store::agencies::{self, SellerRow};
-use crate::store::{Store, quotes as quote_store};
+use crate::store::{Store, invoices as invoice_store, quotes as quote_store};
 
 /// A rendered document: its file name and its bytes.
 #[derive(Debug, Clone)]
 pub struct PdfFile {
     pub file_name: String,
     pub bytes: Vec<u8>,
-}
-
-fn seller_party(seller: SellerRow) -> Party {
-    let subtitle = (seller.agency_name.trim() != seller.organization_name.trim())
-        .then(|| format!("Agence : {}", seller.agency_name));
-    Party {
-        name: seller.organization_name,
-        subtitle,
-        address: seller.address,
-        siren: None,
-        siret: seller.siret,
-    }
-}
-
-async fn seller(store: &Store, agency_id: &AgencyId) -> AppResult<Party> {
-    let agency_id = agency_id.to_owned();
-    let row = store
-        .read(move |conn| agencies::seller(conn, &agency_id))
-        .await?
-        .ok_or_else(|| AppError::not_found("Agence introuvable."))?;
-    Ok(seller_party(row))
 }
 
 fn stored_day(text: Option<&str>) -> Option<NaiveDate> {
@@ -54,7 +33,14 @@ fn stored_day(text: Option<&str>) -> Option<NaiveDate> {
 pub async fn invoice_pdf(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<PdfFile> {
     let detail = invoice_service::get(store, p, id).await?;
     let agency_id = p.agency_id()?;
-    let seller = seller(store, agency_id).await?;
+    // An issued document prints the seller it was issued by.
+    let issued_under = {
+        let id = id.clone();
+        store
+            .read(move |conn| invoice_store::seller_identity_of(conn, &id))
+            .await?
+    };
+    let seller = identity::seller(store, agency_id, issued_under).await?;
     let row = &detail.invoice;
     let kind = if row.nature == InvoiceNature::Avoir {
         InvoiceKind::Avoir
@@ -105,7 +91,7 @@ pub async fn invoice_pdf(store: &Store, p: &Principal, id: &InvoiceId) -> AppRes
 pub async fn quote_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<PdfFile> {
     let detail = quote_service::get(store, p, &QuoteId::new(id)).await?;
     let agency_id = p.agency_id()?;
-    let seller = seller(store, agency_id).await?;
+    let seller = identity::seller(store, agency_id, None).await?;
     let quote = &detail.quote;
     let buyer = {
         let (agency_id, equipment_id) = (agency_id.to_owned(), quote.equipment_id.clone());

@@ -9,10 +9,12 @@
 
 use crate::auth::password;
 use crate::domain::id::{AccountId, AgencyId, CredentialId, OrganizationId};
+use crate::domain::identity::{IdentityField, IdentityInput};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::accounts::{self, InitInput, InitOutput, NewUserInput};
 use crate::services::credentials::{self, Issued};
+use crate::services::identity::{self, IdentityView};
 use crate::store::Store;
 use crate::store::accounts as account_store;
 
@@ -32,30 +34,72 @@ pub fn command_line_in_agency(store: &Store, agency_id: &AgencyId) -> AppResult<
         .ok_or_else(|| AppError::not_found("Agence inconnue."))
 }
 
-/// The first client organization, its agency and its administrator.
-pub fn init_organization(
-    store: &Store,
-    p: &Principal,
-    organization: &str,
-    agency: &str,
-    admin_email: &str,
-    admin_name: Option<&str>,
-    admin_password: &str,
-) -> AppResult<InitOutput> {
+/// What `liftdesk init` is given.
+pub struct Init<'a> {
+    pub organization: &'a str,
+    pub agency: &'a str,
+    pub admin_email: &'a str,
+    pub admin_name: Option<&'a str>,
+    pub admin_password: &'a str,
+    /// The first agency's identity as a seller (its SIRET and address).
+    pub seller: Option<&'a IdentityInput>,
+}
+
+/// The first client organization, its agency and its administrator, with
+/// the agency's identity when given, in one transaction.
+pub fn init_organization(store: &Store, p: &Principal, init: &Init<'_>) -> AppResult<InitOutput> {
     p.require(Capability::Install)?;
-    let hash = hashed(admin_password)?;
+    let hash = hashed(init.admin_password)?;
+    let seller = init.seller.map(identity::checked).transpose()?;
     store.write_blocking(|tx| {
-        accounts::init_organization(
+        let out = accounts::init_organization(
             tx,
             &InitInput {
-                organization,
-                agency,
-                admin_email,
-                admin_name,
+                organization: init.organization,
+                agency: init.agency,
+                admin_email: init.admin_email,
+                admin_name: init.admin_name,
                 admin_password_hash: &hash,
             },
             &p.actor,
-        )
+        )?;
+        if let Some(seller) = &seller {
+            identity::record_in(tx, &AgencyId::new(out.agency_id.as_str()), seller, &p.actor)?;
+        }
+        Ok(out)
+    })
+}
+
+/// A change of the agency's identity from the command line: each field
+/// given replaces the recorded one (an empty text erases it), the others
+/// are kept.
+#[derive(Debug, Clone, Default)]
+pub struct IdentityPatch {
+    pub fields: Vec<(IdentityField, String)>,
+    pub vat_on_debits: Option<bool>,
+}
+
+/// Changes the identity of the agency `agency_id` by `patch` (nothing
+/// given: reads it); returns it as recorded.
+pub fn agency_identity(
+    store: &Store,
+    p: &Principal,
+    agency_id: &AgencyId,
+    patch: IdentityPatch,
+) -> AppResult<IdentityView> {
+    p.require(Capability::Install)?;
+    let p = command_line_in_agency(store, agency_id)?;
+    store.write_blocking(|tx| {
+        let current = identity::view_in(tx, &p, agency_id)?;
+        let mut form = IdentityInput::of(&current.identity);
+        for (field, text) in patch.fields {
+            form.set(field, text).map_err(AppError::unprocessable)?;
+        }
+        if let Some(on) = patch.vat_on_debits {
+            form.vat_on_debits = on;
+        }
+        identity::record_in(tx, agency_id, &identity::checked(&form)?, &p.actor)?;
+        identity::view_in(tx, &p, agency_id)
     })
 }
 

@@ -22,6 +22,7 @@ use crate::domain::quote::QuoteStatus;
 use crate::domain::{DomainError, TransitionError};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
+use crate::services::identity;
 use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::clients::{self as client_store, ClientRow};
@@ -634,6 +635,8 @@ fn number_in(
     buyer: &Buyer,
     now: chrono::DateTime<chrono::Utc>,
 ) -> AppResult<String> {
+    // The seller's SIRET and address first: refused, no number is taken.
+    let seller = identity::seller_for_issue(tx, &invoice.agency_id, nature)?;
     let today = now.date_naive();
     let year = today.year();
     let seq = store::next_number_seq(tx, &invoice.agency_id, nature.as_str(), year)?;
@@ -648,6 +651,7 @@ fn number_in(
             issued_on: &day::iso(today),
             due_on: &day::iso(today + Duration::days(PAYMENT_TERM_DAYS)),
             buyer,
+            seller_identity_id: &seller,
             at: &clock::format_timestamp(now),
         },
     )?;

@@ -18,6 +18,7 @@ pub mod directory;
 pub mod discrepancies;
 pub mod documents;
 pub mod equipment;
+pub mod identity;
 pub mod imports;
 pub mod installation;
 pub mod invoices;

@@ -87,13 +87,12 @@ impl World {
         .expect("désactivation du compte");
     }
 
-    /// The agency's identity as a seller (`accounts::set_legal_identity`).
-    pub async fn legal_identity(&self, siret: &str, address: &str) {
-        Box::pin(accounts::set_legal_identity(
+    /// The agency's identity as a seller (`identity::update`).
+    pub async fn seller_identity(&self, form: liftdesk::domain::identity::IdentityInput) {
+        Box::pin(liftdesk::services::identity::update(
             &self.store,
             &self.principal,
-            siret,
-            address,
+            form,
         ))
         .await
         .expect("identité de l'agence");

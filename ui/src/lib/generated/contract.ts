@@ -2034,3 +2034,46 @@ takenAt: string | null, };
 export type SettingsWire = { port: number, lan: boolean, backupDir: string | null, dailyBackup: boolean, };
 
 export type RestoreAccepted = { schemaVersion: number, };
+
+// Agence : identité
+
+export type IdentityAnswer = { agencyId: string, agencyName: string, organizationName: string, identity: IdentityWire, 
+/**
+ * Les 9 premiers chiffres du SIRET.
+ */
+siren: string | null, 
+/**
+ * Date et heure (UTC) de la dernière modification.
+ */
+updatedAt: string | null, logo: LogoWire | null, 
+/**
+ * Ce sans quoi une facture ou un avoir ne peut pas être émis.
+ */
+missingToIssue: Array<IdentityFieldWire>, 
+/**
+ * Les autres mentions des factures non renseignées.
+ */
+missingMentions: Array<IdentityFieldWire>, 
+/**
+ * La session peut modifier l'identité.
+ */
+canEdit: boolean, };
+
+/**
+ * Un champ de l'identité : son nom dans `identity` et son libellé.
+ */
+export type IdentityFieldWire = { field: string, label: string, };
+
+/**
+ * L'identité de l'agence telle que ses documents l'impriment : le corps de
+ * `PUT /agency/identity` et le champ `identity` de la réponse. At run time
+ * both are the domain's `IdentityInput`; this type only declares it to the
+ * web application (a unit test holds the two to the same fields).
+ */
+export type IdentityWire = { legalName: string | null, legalForm: string | null, 
+/**
+ * En euros.
+ */
+shareCapital: number | null, rcsCity: string | null, siret: string | null, vatNumber: string | null, headOfficeAddress: string | null, address: string | null, phone: string | null, email: string | null, iban: string | null, bic: string | null, insurer: string | null, insurancePolicy: string | null, insuranceArea: string | null, vatOnDebits: boolean, };
+
+export type LogoWire = { mediaType: string, width: number, height: number, };

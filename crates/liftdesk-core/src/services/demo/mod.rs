@@ -23,8 +23,11 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::auth::password;
+use crate::domain::identity;
+use crate::domain::money::Cents;
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
+use crate::services::identity as identity_service;
 use crate::services::{accounts, credentials};
 use crate::store::Store;
 use crate::store::accounts as account_store;
@@ -199,17 +202,30 @@ fn install_writing(
         let partner = credentials::create_partner_key(tx, PARTNER_NAME, &agency_ids, &actor)?;
 
         // The seller printed on the PDF documents: one company (SIREN), one
-        // establishment (SIRET) per agency.
+        // establishment (SIRET) per agency, with every mention filled in.
         let siren = siren::luhn_complete("81234567");
+        let vat = format!("FR{:02}{siren}", identity::vat_key(&siren));
         for (index, (agency_id, address)) in agency_ids.iter().zip(AGENCY_ADDRESSES).enumerate() {
             let siret = siren::luhn_complete(&format!("{siren}{:04}", index + 1));
-            accounts::set_legal_identity_in(
-                tx,
-                &AgencyId::new(agency_id.as_str()),
-                &siret,
-                address,
-                &actor,
-            )?;
+            let seller = identity::SellerIdentity {
+                legal_name: Some(ORGANIZATION_NAME.to_owned()),
+                legal_form: Some("SAS".to_owned()),
+                share_capital: Some(Cents::new(15_000_000)),
+                rcs_city: Some("Paris".to_owned()),
+                siret: Some(siret),
+                vat_number: Some(vat.clone()),
+                head_office_address: Some(AGENCY_ADDRESSES[0].to_owned()),
+                address: Some((*address).to_owned()),
+                phone: Some(format!("01 45 67 8{index} 00")),
+                email: Some(format!("agence{}@ascenseurs-durand.fr", index + 1)),
+                iban: Some("FR7630006000011234567890189".to_owned()),
+                bic: Some("AGRIFRPP".to_owned()),
+                insurer: Some("SMABTP, 8 rue Louis-Armand, 75015 Paris".to_owned()),
+                insurance_policy: Some("RC-2026-481516".to_owned()),
+                insurance_area: Some("France métropolitaine".to_owned()),
+                vat_on_debits: false,
+            };
+            identity_service::record_in(tx, &AgencyId::new(agency_id.as_str()), &seller, &actor)?;
         }
         let agencies: Vec<data::DemoAgency> = agency_ids
             .iter()

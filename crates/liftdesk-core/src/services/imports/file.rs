@@ -112,8 +112,23 @@ pub fn kind_of(name: &str) -> AppResult<FileKind> {
 /// and spaces ignored): 413 past `MAX_FILE_BYTES`, 422 when not base64 or
 /// empty.
 pub fn decode_content(content: &str) -> AppResult<Vec<u8>> {
+    let bytes = decode_base64_within(content, MAX_FILE_BYTES, too_large)?;
+    if bytes.is_empty() {
+        return Err(AppError::unprocessable("Le fichier est vide."));
+    }
+    Ok(bytes)
+}
+
+/// The bytes of the base64 field `content` of an upload (standard alphabet,
+/// padding optional, line breaks and spaces ignored): `too_large` past
+/// `max_bytes` (checked before decoding too), 422 when not base64.
+pub fn decode_base64_within(
+    content: &str,
+    max_bytes: usize,
+    too_large: impl Fn() -> AppError,
+) -> AppResult<Vec<u8>> {
     // Four characters of base64 hold three bytes: refuse before decoding.
-    if content.len() / 4 * 3 > MAX_FILE_BYTES + 3 * 1024 {
+    if content.len() / 4 * 3 > max_bytes + 3 * 1024 {
         return Err(too_large());
     }
     let compact: String = content
@@ -129,11 +144,8 @@ pub fn decode_content(content: &str) -> AppResult<Vec<u8>> {
             "Le champ « content » n'est pas du base64 valide : envoyez le contenu du fichier encodé en base64 (alphabet standard).",
         )
     })?;
-    if bytes.len() > MAX_FILE_BYTES {
+    if bytes.len() > max_bytes {
         return Err(too_large());
-    }
-    if bytes.is_empty() {
-        return Err(AppError::unprocessable("Le fichier est vide."));
     }
     Ok(bytes)
 }

@@ -1,0 +1,175 @@
+//! The agency's identity as a seller (`agency_identities`) and its logos
+//! (`agency_logos`). A change is a new version, made current on the agency
+//! (`agencies.identity_id`); an issued invoice names the version it was
+//! issued under (`invoices.seller_identity_id`).
+
+use crate::sql::{OptionalExtension, Row, params};
+use crate::{Conn, StoreResult, Tx, new_id};
+use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::identity::SellerIdentity;
+use liftdesk_domain::money::Cents;
+
+/// One version of an agency's identity.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdentityRow {
+    pub id: String,
+    pub identity: SellerIdentity,
+    /// The logo printed with it, if any.
+    pub logo_id: Option<String>,
+    /// When this version was recorded (`YYYY-MM-DDTHH:MM:SSZ`).
+    pub created_at: String,
+}
+
+const COLUMNS: &str = "i.id, i.legal_name, i.legal_form, i.share_capital_cents, i.rcs_city,
+     i.siret, i.vat_number, i.head_office_address, i.address, i.phone, i.email, i.iban, i.bic,
+     i.insurer, i.insurance_policy, i.insurance_area, i.vat_on_debits, i.logo_id, i.created_at";
+
+fn identity_row(row: &Row<'_>) -> StoreResult<IdentityRow> {
+    Ok(IdentityRow {
+        id: row.get(0)?,
+        identity: SellerIdentity {
+            legal_name: row.get(1)?,
+            legal_form: row.get(2)?,
+            share_capital: row.get::<Option<i64>>(3)?.map(Cents::new),
+            rcs_city: row.get(4)?,
+            siret: row.get(5)?,
+            vat_number: row.get(6)?,
+            head_office_address: row.get(7)?,
+            address: row.get(8)?,
+            phone: row.get(9)?,
+            email: row.get(10)?,
+            iban: row.get(11)?,
+            bic: row.get(12)?,
+            insurer: row.get(13)?,
+            insurance_policy: row.get(14)?,
+            insurance_area: row.get(15)?,
+            vat_on_debits: row.get(16)?,
+        },
+        logo_id: row.get(17)?,
+        created_at: row.get(18)?,
+    })
+}
+
+/// The agency's current identity; `None` while none was ever recorded.
+pub fn current(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Option<IdentityRow>> {
+    conn.query_row_cached(
+        &format!(
+            "SELECT {COLUMNS} FROM agencies a JOIN agency_identities i ON i.id = a.identity_id
+             WHERE a.id = ?1"
+        ),
+        [agency_id.as_str()],
+        identity_row,
+    )
+    .optional()
+}
+
+/// The version `id` of the agency's identity (another agency's: `None`).
+pub fn version(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<IdentityRow>> {
+    conn.query_row_cached(
+        &format!("SELECT {COLUMNS} FROM agency_identities i WHERE i.id = ?1 AND i.agency_id = ?2"),
+        params![id, agency_id.as_str()],
+        identity_row,
+    )
+    .optional()
+}
+
+/// Records a new version of the agency's identity, with the logo
+/// `logo_id`, and makes it current. Returns its id.
+pub fn record(
+    tx: &Tx,
+    agency_id: &AgencyId,
+    identity: &SellerIdentity,
+    logo_id: Option<&str>,
+) -> StoreResult<String> {
+    let id = new_id();
+    let i = identity;
+    tx.execute_cached(
+        "INSERT INTO agency_identities (id, agency_id, legal_name, legal_form, share_capital_cents,
+             rcs_city, siret, vat_number, head_office_address, address, phone, email, iban, bic,
+             insurer, insurance_policy, insurance_area, vat_on_debits, logo_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+             ?19, ?20)",
+        params![
+            id,
+            agency_id.as_str(),
+            i.legal_name,
+            i.legal_form,
+            i.share_capital.map(Cents::get),
+            i.rcs_city,
+            i.siret,
+            i.vat_number,
+            i.head_office_address,
+            i.address,
+            i.phone,
+            i.email,
+            i.iban,
+            i.bic,
+            i.insurer,
+            i.insurance_policy,
+            i.insurance_area,
+            i.vat_on_debits,
+            logo_id,
+            tx.now_text(),
+        ],
+    )?;
+    tx.execute_cached(
+        "UPDATE agencies SET identity_id = ?1 WHERE id = ?2",
+        params![id, agency_id.as_str()],
+    )?;
+    Ok(id)
+}
+
+/// A logo as stored: its media type (`image/png`, `image/jpeg`), its
+/// bytes and its size in pixels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogoRow {
+    pub id: String,
+    pub media_type: String,
+    pub bytes: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Stores a logo of the agency; returns its id.
+pub fn insert_logo(
+    tx: &Tx,
+    agency_id: &AgencyId,
+    media_type: &str,
+    bytes: &[u8],
+    (width, height): (u32, u32),
+) -> StoreResult<String> {
+    let id = new_id();
+    tx.execute_cached(
+        "INSERT INTO agency_logos (id, agency_id, media_type, bytes, width, height, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            id,
+            agency_id.as_str(),
+            media_type,
+            bytes,
+            width,
+            height,
+            tx.now_text()
+        ],
+    )?;
+    Ok(id)
+}
+
+/// The logo `id` of the agency (another agency's: `None`).
+pub fn logo(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<LogoRow>> {
+    conn.query_row_cached(
+        "SELECT id, media_type, bytes, width, height FROM agency_logos
+         WHERE id = ?1 AND agency_id = ?2",
+        params![id, agency_id.as_str()],
+        |r| {
+            Ok(LogoRow {
+                id: r.get(0)?,
+                media_type: r.get(1)?,
+                bytes: r.get(2)?,
+                width: r.get(3)?,
+                height: r.get(4)?,
+            })
+        },
+    )
+    .optional()
+}

@@ -1,0 +1,288 @@
+// Test de bout en bout de l'écran « Agence », rubrique « Identité », contre un serveur Liftdesk
+// réel lancé sur la démo :
+//
+//   bash scripts/with-demo-server.sh bash -c 'cd ui && node --test e2e/agency.test.mjs'
+//
+// LIFTDESK_URL, LIFTDESK_CREDENTIALS (voir keys.test.mjs) ; LIFTDESK_ARTIFACTS : dossier des
+// captures (écrites dans <dossier>/ui/) ; LIFTDESK_CHROMIUM : navigateur (défaut /usr/bin/chromium).
+//
+// La démo donne à chaque agence une identité complète (SIRET, adresse, SAS, capital, RCS, TVA,
+// IBAN, BIC, assureur) et aucun logo. Le test change le téléphone de l'agence active de
+// l'administrateur et lui met puis retire un logo ; à la fin, il remet l'identité lue au départ
+// (et retire le logo s'il en reste un), pour les autres tests du même serveur.
+
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const LOGO_FILE = path.resolve(UI_DIR, '../icons/64x64.png');
+const TIMEOUT = 15_000;
+const STEP_TIMEOUT = 90_000;
+
+const T = {
+  menu: 'Menu principal',
+  agencyMenu: 'Agence',
+  title: 'Agence',
+  section: 'Identité',
+  siret: 'SIRET',
+  siren: 'SIREN',
+  phone: 'Téléphone',
+  legalForm: 'Forme juridique',
+  save: 'Enregistrer',
+  saved: 'Identité enregistrée.',
+  badSiret: "Le SIRET n'est pas valide (clé de contrôle incorrecte).",
+  cannotIssue: 'Les factures et avoirs ne peuvent pas être émis',
+  chooseLogo: 'Choisir un logo…',
+  removeLogo: 'Retirer le logo',
+  logoAlt: "Logo de l'agence",
+  logoSaved: 'Logo enregistré.',
+  logoRemoved: 'Logo retiré.',
+  readOnly: "Seul un administrateur de l'agence modifie son identité et son logo.",
+  signIn: 'Se connecter',
+  signOut: 'Se déconnecter',
+};
+
+const IDENTITY_PATH = '/app/api/agency/identity';
+const LOGO_PATH = '/app/api/agency/identity/logo';
+
+const missing = [];
+if (!process.env.LIFTDESK_URL) missing.push('LIFTDESK_URL');
+if (!process.env.LIFTDESK_CREDENTIALS) missing.push('LIFTDESK_CREDENTIALS');
+
+if (missing.length > 0) {
+  test('configuration du test de bout en bout', () => {
+    assert.fail(
+      `Variable(s) d'environnement manquante(s) : ${missing.join(' ; ')}. Ce test pilote un vrai serveur et ne peut pas être sauté.`,
+    );
+  });
+} else {
+  describe('agence : identité', { timeout: 10 * STEP_TIMEOUT }, () => {
+    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
+    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
+      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
+      : path.resolve(UI_DIR, '../test-artifacts/ui');
+
+    let creds;
+    /** @type {import('playwright-core').Browser} */
+    let browser;
+    /** @type {import('playwright-core').Page} */
+    let page;
+    const pageErrors = [];
+    /** L'identité lue au départ (`IdentityAnswer`), remise à la fin. */
+    let original = null;
+
+    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
+
+    function step(name, fn) {
+      it(name, { timeout: STEP_TIMEOUT }, async () => {
+        try {
+          await fn();
+        } catch (error) {
+          if (page) await shot(`echec-agence-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
+          throw error;
+        }
+      });
+    }
+
+    const apiResponse = (pathname, method) =>
+      page.waitForResponse((r) => new URL(r.url()).pathname === pathname && r.request().method() === method, {
+        timeout: TIMEOUT,
+      });
+
+    const menu = () => page.getByRole('navigation', { name: T.menu });
+    const field = (label) => page.getByLabel(label, { exact: true });
+
+    async function signIn(account) {
+      await page.goto(baseUrl);
+      await page.getByLabel('Adresse e-mail', { exact: true }).fill(account.email);
+      await page.getByLabel('Mot de passe', { exact: true }).fill(account.password);
+      const response = apiResponse('/app/api/session', 'POST');
+      await page.getByRole('button', { name: T.signIn, exact: true }).click();
+      assert.equal((await response).status(), 200);
+      await page.getByRole('button', { name: T.signOut, exact: true }).waitFor();
+    }
+
+    async function signOut() {
+      await page.getByRole('button', { name: T.signOut, exact: true }).click();
+      await page.getByRole('button', { name: T.signIn, exact: true }).waitFor();
+    }
+
+    /** L'écran est chargé : le titre, la rubrique et le formulaire (rendu avec la réponse). */
+    async function screenLoaded() {
+      await page.getByRole('heading', { level: 1, name: T.title, exact: true }).waitFor();
+      await page.getByRole('heading', { level: 2, name: T.section, exact: true }).waitFor();
+      await field(T.siret).waitFor();
+    }
+
+    /** Un appel de l'API depuis la page, avec le cookie et le jeton CSRF de la session. */
+    const callApi = (method, pathname, body) =>
+      page.evaluate(
+        async ({ method, pathname, body }) => {
+          const session = await (await fetch('/app/api/session')).json();
+          const response = await fetch(pathname, {
+            method,
+            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+          const text = await response.text();
+          return { status: response.status, body: text ? JSON.parse(text) : null };
+        },
+        { method, pathname, body },
+      );
+
+    before(async () => {
+      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
+      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
+      assert.ok(creds?.member?.email && creds.member.password, 'LIFTDESK_CREDENTIALS : member.email et member.password requis');
+      mkdirSync(artifactsDir, { recursive: true });
+      browser = await chromium.launch({
+        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      });
+      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
+      page = await context.newPage();
+      page.setDefaultTimeout(TIMEOUT);
+      page.on('pageerror', (error) => pageErrors.push(error));
+    });
+
+    after(async () => {
+      // L'identité du départ, sans logo, pour les autres tests du même serveur : une nouvelle
+      // connexion de l'administrateur (la session du test peut être celle du membre).
+      if (page && original) {
+        await page
+          .evaluate(
+            async ({ admin, identity, hadLogo }) => {
+              const response = await fetch('/app/api/session', {
+                method: 'POST',
+                headers: { 'Content-Type': 'application/json' },
+                body: JSON.stringify({ email: admin.email, password: admin.password }),
+              });
+              const session = await response.json();
+              const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken };
+              await fetch('/app/api/agency/identity', { method: 'PUT', headers, body: JSON.stringify(identity) });
+              const now = await (await fetch('/app/api/agency/identity')).json();
+              if (now.logo && !hadLogo) await fetch('/app/api/agency/identity/logo', { method: 'DELETE', headers });
+            },
+            { admin: creds.admin, identity: original.identity, hadLogo: original.logo !== null },
+          )
+          .catch(() => {});
+      }
+      await browser?.close();
+    });
+
+    let siret;
+
+    step("l'administrateur ouvre « Agence » : l'identité de la démo, complète", async () => {
+      await signIn(creds.admin);
+      const read = apiResponse(IDENTITY_PATH, 'GET');
+      await menu().getByRole('link', { name: T.agencyMenu, exact: true }).click();
+      assert.equal((await read).status(), 200);
+      await screenLoaded();
+      assert.equal(new URL(page.url()).pathname, '/agence');
+      original = (await callApi('GET', IDENTITY_PATH)).body;
+      assert.equal(original.canEdit, true);
+      assert.equal(original.logo, null, 'la démo n’a pas de logo');
+
+      siret = await field(T.siret).inputValue();
+      assert.match(siret, /^\d{14}$/);
+      assert.equal(siret, original.identity.siret);
+      const siren = await field(T.siren).inputValue();
+      assert.equal(siren.replace(/\s/g, ''), siret.slice(0, 9));
+      assert.equal(await field(T.legalForm).inputValue(), 'SAS');
+      assert.equal(await page.getByText(T.cannotIssue, { exact: false }).count(), 0);
+      await page.locator('main').getByText(original.agencyName, { exact: true }).first().waitFor();
+      await shot('agence-01-identite');
+    });
+
+    step('un SIRET faux est refusé en français, comme par le serveur', async () => {
+      const last = Number(siret.at(-1));
+      const bad = `${siret.slice(0, 13)}${(last + 1) % 10}`;
+      const input = field(T.siret);
+      await input.fill(bad);
+      await page.getByRole('button', { name: T.save, exact: true }).click();
+      await page.getByText(T.badSiret, { exact: true }).waitFor();
+      assert.equal(await input.getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.getByText(T.saved, { exact: true }).count(), 0);
+      await shot('agence-02-siret-refuse');
+
+      // Le serveur refuse le même SIRET avec la même raison, en nommant le champ.
+      const refused = await callApi('PUT', IDENTITY_PATH, { ...original.identity, siret: bad });
+      assert.equal(refused.status, 422);
+      assert.equal(refused.body.error, `Champ « siret » : ${T.badSiret}`);
+    });
+
+    const newPhone = '04 72 10 20 30';
+
+    step('le SIRET remis et le téléphone changé : « Identité enregistrée. », relu après rechargement', async () => {
+      await field(T.siret).fill(siret);
+      await page.getByText(T.badSiret, { exact: true }).waitFor({ state: 'detached' });
+      assert.notEqual(original.identity.phone, newPhone);
+      await field(T.phone).fill(newPhone);
+      const saved = apiResponse(IDENTITY_PATH, 'PUT');
+      await page.getByRole('button', { name: T.save, exact: true }).click();
+      assert.equal((await saved).status(), 200);
+      await page.getByRole('status').filter({ hasText: T.saved }).waitFor();
+      await shot('agence-03-enregistree');
+
+      await page.reload();
+      await screenLoaded();
+      assert.equal(await field(T.phone).inputValue(), newPhone);
+      assert.equal(await field(T.siret).inputValue(), siret);
+    });
+
+    step('un logo choisi est enregistré et montré, puis retiré', async () => {
+      const uploaded = apiResponse(LOGO_PATH, 'PUT');
+      await page.getByLabel(T.chooseLogo, { exact: true }).setInputFiles(LOGO_FILE);
+      assert.equal((await uploaded).status(), 200);
+      await page.getByText(T.logoSaved, { exact: true }).waitFor();
+      const preview = page.getByRole('img', { name: T.logoAlt, exact: true });
+      await preview.waitFor();
+      const width = await preview.evaluate(async (img) => {
+        await img.decode();
+        return img.naturalWidth;
+      });
+      assert.equal(width, 64);
+      const served = await page.evaluate(
+        async (url) => (await (await fetch(url)).arrayBuffer()).byteLength,
+        LOGO_PATH,
+      );
+      assert.equal(served, statSync(LOGO_FILE).size);
+      await shot('agence-04-logo');
+
+      const removed = apiResponse(LOGO_PATH, 'DELETE');
+      await page.getByRole('button', { name: T.removeLogo, exact: true }).click();
+      assert.equal((await removed).status(), 200);
+      await page.getByText(T.logoRemoved, { exact: true }).waitFor();
+      await preview.waitFor({ state: 'detached' });
+      assert.equal(await page.getByRole('button', { name: T.removeLogo, exact: true }).count(), 0);
+      assert.equal((await callApi('GET', IDENTITY_PATH)).body.logo, null);
+      assert.deepEqual(pageErrors, []);
+    });
+
+    step("un membre n'a pas « Agence » au menu, et lit l'identité sans la modifier", async () => {
+      await signOut();
+      await signIn(creds.member);
+      const links = (await menu().getByRole('link').allTextContents()).map((s) => s.trim());
+      assert.ok(!links.includes(T.agencyMenu), `menu du membre : ${links.join(', ')}`);
+
+      await page.goto(new URL('/agence', baseUrl).href);
+      await screenLoaded();
+      await page.getByText(T.readOnly, { exact: true }).waitFor();
+      assert.equal(await field(T.siret).isDisabled(), true);
+      assert.equal(await field(T.phone).isDisabled(), true);
+      assert.equal(await page.getByRole('button', { name: T.save, exact: true }).count(), 0);
+      assert.equal(await page.getByLabel(T.chooseLogo, { exact: true }).count(), 0);
+      await shot('agence-05-membre');
+
+      // Le serveur refuse aussi : 403 avec sa raison en français.
+      const refused = await callApi('PUT', IDENTITY_PATH, original.identity);
+      assert.equal(refused.status, 403);
+      assert.match(refused.body.error, /réservé à un administrateur/);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+}
