@@ -98,6 +98,14 @@ fn changes_state(method: &Method) -> bool {
     !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
+/// What a session signed in with a temporary password may open: itself
+/// (read, sign out) and the password change (`/app/api` is nested, so the
+/// paths are the router's).
+const OPEN_BEFORE_OWN_PASSWORD: &[&str] = &["/session", "/account/password"];
+
+/// The refusal of everything else to such a session.
+pub const MUST_CHANGE_MESSAGE: &str = "Choisissez d'abord votre propre mot de passe (écran « Mon compte ») : celui que vous avez reçu est provisoire.";
+
 impl FromRequestParts<AppState> for StaffSession {
     type Rejection = ApiError;
 
@@ -123,6 +131,9 @@ impl FromRequestParts<AppState> for StaffSession {
             credentials::session_holder(&state.store, &fingerprint, clock::format_timestamp(now))
                 .await?
                 .ok_or_else(|| ApiError::unauthorized(SIGNED_OUT_MESSAGE))?;
+        if account.must_change_password && !OPEN_BEFORE_OWN_PASSWORD.contains(&parts.uri.path()) {
+            return Err(ApiError::forbidden(MUST_CHANGE_MESSAGE));
+        }
         let agency =
             principal::default_agency(&account, &scope, row.agency_id.as_deref(), Door::App);
         extend_if_stale(state, &row, now).await?;

@@ -3,7 +3,7 @@
 //! off the roster (`services::technicians::create`, `edit`, `set_active`),
 //! adding a building and an equipment (`services::equipment::
 //! create_building`, `create`), editing and deactivating a staff account
-//! (`services::accounts::edit_profile`, `deactivate`), saving, cancelling
+//! (`services::people::edit`, `deactivate`), saving, cancelling
 //! and dating a survey, moving a deal to another category
 //! (`services::surveys::save_for`, `cancel_for`, `set_due_on_for`,
 //! `services::workflow::set_deal_category`). Who may, what they
@@ -20,8 +20,8 @@ use liftdesk::domain::id::AgencyId;
 use liftdesk::domain::id::TechnicianId;
 use liftdesk::domain::technician::TechnicianInput;
 use liftdesk::domain::technician::TechnicianPatch;
-use liftdesk::services::accounts::{self, ProfileEdit};
 use liftdesk::services::equipment::{self, NewEquipment};
+use liftdesk::services::people::{self, AccountEdit};
 use liftdesk::services::technicians::{self, TechnicianEdit};
 use liftdesk::store::equipment::IdentityRow;
 use serde_json::{Value, json};
@@ -499,46 +499,46 @@ async fn administrators_deactivate_accounts_whose_sessions_and_tokens_end() {
     // organization administrator; an agency administrator does not manage an
     // organization administrator; another organization's account is unknown.
     assert_eq!(
-        refusal(accounts::deactivate(store, &as_marc, &lea_id).await),
+        refusal(people::deactivate(store, &as_marc, &lea_id).await),
         (
             403,
             "Désactiver un compte est réservé à un administrateur de l'agence.".to_owned()
         )
     );
     assert_eq!(
-        refusal(accounts::deactivate(store, &agency_admin, &lea_id).await),
+        refusal(people::deactivate(store, &agency_admin, &lea_id).await),
         (
             422,
             "Vous ne pouvez pas désactiver votre propre compte : demandez-le à un autre administrateur.".to_owned()
         )
     );
     assert_eq!(
-        refusal(accounts::deactivate(store, &agency_admin, &org_admin_id).await),
+        refusal(people::deactivate(store, &agency_admin, &org_admin_id).await),
         (
             403,
             "Seul un administrateur de l'organisation gère le compte d'un administrateur de l'organisation.".to_owned()
         )
     );
     assert_eq!(
-        refusal(accounts::deactivate(store, &world.principal, &org_admin_id).await),
+        refusal(people::deactivate(store, &world.principal, &org_admin_id).await),
         (
             422,
             "C'est le dernier administrateur de l'organisation : nommez-en un autre avant de désactiver ce compte.".to_owned()
         )
     );
     assert_eq!(
-        refusal(accounts::deactivate(store, &admin, &other_admin_id).await),
+        refusal(people::deactivate(store, &admin, &other_admin_id).await),
         (404, "Compte introuvable.".to_owned())
     );
     assert_eq!(
         refusal(
-            accounts::edit_profile(
+            people::edit(
                 store,
                 &admin,
                 &marc_id,
-                ProfileEdit {
+                AccountEdit {
                     position: Some(Some("x".repeat(101))),
-                    ..ProfileEdit::default()
+                    ..AccountEdit::default()
                 }
             )
             .await
@@ -549,22 +549,25 @@ async fn administrators_deactivate_accounts_whose_sessions_and_tokens_end() {
         )
     );
 
-    let edited = accounts::edit_profile(
+    let edited = people::edit(
         store,
         &agency_admin,
         &marc_id,
-        ProfileEdit {
+        AccountEdit {
             position: Some(Some("Chargé d'affaires".to_owned())),
-            ..ProfileEdit::default()
+            ..AccountEdit::default()
         },
     )
     .await
     .expect("modification");
-    assert_eq!(edited.position.as_deref(), Some("Chargé d'affaires"));
-    let gone = accounts::deactivate(store, &agency_admin, &marc_id)
+    assert_eq!(
+        edited.account.position.as_deref(),
+        Some("Chargé d'affaires")
+    );
+    let gone = people::deactivate(store, &agency_admin, &marc_id)
         .await
         .expect("désactivation");
-    assert!(!gone.active);
+    assert!(!gone.account.active);
     let (status, body) = server
         .get_with("/api/v2/technicians", Some(&marc_token), None)
         .await;
@@ -592,8 +595,7 @@ async fn administrators_deactivate_accounts_whose_sessions_and_tokens_end() {
             (
                 "account".to_owned(),
                 "modification".to_owned(),
-                json!({ "name": { "before": "Marc Membre", "after": "Marc Membre" },
-                        "position": { "before": null, "after": "Chargé d'affaires" } })
+                json!({ "position": { "before": null, "after": "Chargé d'affaires" } })
             ),
             (
                 "account".to_owned(),

@@ -363,7 +363,7 @@ async fn staff_session_sign_in_csrf_and_sign_out() {
     let body: Value = response.json().await.expect("json");
     assert_eq!(
         body["account"],
-        json!({ "id": org.admin_id, "name": "Admin Org", "email": "admin@org.fr", "role": "org_admin" })
+        json!({ "id": org.admin_id, "name": "Admin Org", "email": "admin@org.fr", "role": "org_admin", "mustChangePassword": false })
     );
     assert_eq!(
         body["agency"],

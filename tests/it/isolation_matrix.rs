@@ -33,7 +33,7 @@
 //! | staff session cookie | 401 | 401 | — | — |
 //! | a change without the CSRF token | — | — | — | 403 |
 //! | another organization | 404 / hidden | 404 / 422 | 403 | 404 / hidden |
-//! | another agency of the organization | 404 / hidden | 404 / 422 | 404 / [] | 404 / hidden |
+//! | another agency of the organization | 404 / hidden | 404 / 422 | 404 / [] | 404 / hidden (not tried on the organization's people) |
 //! | another call center of agency A | — | 404 | — | — |
 //! | the member (A only) asking for B | 403 | — | — | 403 (agency switch) |
 //! | the member where an administrator is needed | 403 | — | — | 403 |
@@ -258,6 +258,11 @@ struct Ids {
     b_client: Target,
     /// A's survey's equipment (for discrepancies).
     survey_equipment: Target,
+    /// An account of A the people operations act on (not the member's:
+    /// the control run deactivates it).
+    person: Target,
+    /// Agency A, named in a new account's `agencyIds`.
+    agency_a: Target,
     monday: String,
 }
 
@@ -556,6 +561,25 @@ async fn world() -> World {
 }
 
 fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
+    let person = str_of(
+        &cli_json(
+            dir,
+            &[
+                "user",
+                "create",
+                "--email",
+                "cible@ascenseurs-durand.fr",
+                "--name",
+                "Cible Personne",
+                "--password",
+                "motdepasse-solide",
+                "--agency",
+                a,
+            ],
+        ),
+        "id",
+    )
+    .to_owned();
     let pick = |sql: &str| one(dir, sql, &[a]);
     let survey = pick(
         "SELECT id FROM surveys WHERE agency_id = ?1 AND status = 'termine' ORDER BY id LIMIT 1",
@@ -688,6 +712,8 @@ fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
             ),
         },
         survey_equipment: target(dir, "equipment", survey_equipment, 23),
+        person: target(dir, "accounts", person, 24),
+        agency_a: target(dir, "agencies", a.to_owned(), 25),
         monday,
     }
 }
@@ -837,6 +863,9 @@ struct Op {
     control: bool,
     /// Needs no credential by design: only the callers of `exact` are tried.
     public: bool,
+    /// Acts on the organization's people: the organization administrator
+    /// acting in B manages them too, so another agency is not a wrong caller.
+    organization_wide: bool,
 }
 
 impl Op {
@@ -860,6 +889,7 @@ impl Op {
             exact: Vec::new(),
             control: true,
             public: false,
+            organization_wide: false,
         }
     }
 
@@ -903,6 +933,11 @@ impl Op {
 
     fn exact(mut self, who: Who, status: u16, body: Value) -> Op {
         self.exact.push((who, status, body));
+        self
+    }
+
+    fn organization_wide(mut self) -> Op {
+        self.organization_wide = true;
         self
     }
 
@@ -1342,6 +1377,34 @@ fn app_ops(w: &World) -> Vec<Op> {
         )
         .on(&[&i.partner_key_id])
         .admin("Révoquer une clé partenaire est réservé à un administrateur de l'agence."),
+        // The organization's people: its administrators manage them in
+        // every agency (an agency administrator in its own).
+        app("GET /people", "/people".into())
+            .list()
+            .organization_wide()
+            .admin("Consulter les comptes du personnel est réservé à un administrateur de l'agence."),
+        app("POST /people", "/people".into())
+            .body(json!({ "name": "Nouvelle Recrue", "email": "recrue@ascenseurs-durand.fr", "role": "member", "agencyIds": [i.agency_a.real] }))
+            .naming(&[&i.agency_a], 404)
+            .organization_wide()
+            .admin("Créer un compte est réservé à un administrateur de l'agence."),
+        app("PATCH /people/{id}", format!("/people/{}", i.person.real))
+            .body(json!({ "position": "Piratée" }))
+            .on(&[&i.person])
+            .organization_wide()
+            .admin("Modifier un compte est réservé à un administrateur de l'agence."),
+        app("POST /people/{id}/deactivate", format!("/people/{}/deactivate", i.person.real))
+            .on(&[&i.person])
+            .organization_wide()
+            .admin("Désactiver un compte est réservé à un administrateur de l'agence."),
+        app("POST /people/{id}/reactivate", format!("/people/{}/reactivate", i.person.real))
+            .on(&[&i.person])
+            .organization_wide()
+            .admin("Réactiver un compte est réservé à un administrateur de l'agence."),
+        app("POST /people/{id}/password-reset", format!("/people/{}/password-reset", i.person.real))
+            .on(&[&i.person])
+            .organization_wide()
+            .admin("Réinitialiser un mot de passe est réservé à un administrateur de l'agence."),
         // The agency's identity: each agency reads and changes its own.
         app("GET /agency/identity", "/agency/identity".into()).list(),
         app("PUT /agency/identity", "/agency/identity".into())
@@ -1698,7 +1761,7 @@ impl World {
         if let Some((_, status, body)) = op.exact.iter().find(|(w, ..)| *w == who) {
             return Some(Expect::Exact(*status, body.clone()));
         }
-        if op.public {
+        if op.public || (op.organization_wide && who == Who::OtherAgency) {
             return None;
         }
         let error = |message: &str| json!({ "error": message });

@@ -10,6 +10,7 @@ mod wf;
 
 mod agency_identity;
 mod agency_operations;
+mod agency_people;
 mod api_auth;
 mod app_billing;
 mod app_calls;

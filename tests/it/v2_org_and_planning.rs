@@ -12,8 +12,8 @@ use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use common::world::{World, morning};
 use common::*;
 use liftdesk::clock;
-use liftdesk::services::accounts::ProfileEdit;
 use liftdesk::services::calls::{AgencyCallInput, CenterCallInput};
+use liftdesk::services::people::AccountEdit;
 use liftdesk::services::technicians::TechnicianEdit;
 use rusqlite::Connection;
 use serde_json::{Value, json};
@@ -368,9 +368,9 @@ async fn users_list_the_accounts_of_the_readable_agencies_without_secrets() {
     world
         .edit_account(
             &chief,
-            ProfileEdit {
+            AccountEdit {
                 position: Some(Some("Responsable technique".to_owned())),
-                ..ProfileEdit::default()
+                ..AccountEdit::default()
             },
         )
         .await;

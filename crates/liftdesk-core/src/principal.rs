@@ -331,6 +331,7 @@ mod tests {
             performs_surveys,
             default_agency_id: None,
             role,
+            must_change_password: false,
         }
     }
 

@@ -56,6 +56,9 @@ pub struct AccountRow {
     pub performs_surveys: bool,
     pub default_agency_id: Option<String>,
     pub role: Role,
+    /// Signed in with a password an administrator gave: must choose its own
+    /// before anything else.
+    pub must_change_password: bool,
 }
 
 pub struct NewAccount<'a> {
@@ -66,10 +69,12 @@ pub struct NewAccount<'a> {
     pub role: Role,
     pub performs_surveys: bool,
     pub default_agency_id: Option<&'a str>,
+    /// The password was given by an administrator (shown once): the
+    /// account chooses its own at its first sign-in.
+    pub temporary_password: bool,
 }
 
-const ACCOUNT_COLUMNS: &str =
-    "id, organization_id, name, email, position, active, performs_surveys, default_agency_id, role";
+const ACCOUNT_COLUMNS: &str = "id, organization_id, name, email, position, active, performs_surveys, default_agency_id, role, must_change_password";
 
 fn account_from_row(row: &crate::sql::Row<'_>) -> crate::StoreResult<AccountRow> {
     let role_text: String = row.get(8)?;
@@ -85,6 +90,7 @@ fn account_from_row(row: &crate::sql::Row<'_>) -> crate::StoreResult<AccountRow>
         performs_surveys: row.get(6)?,
         default_agency_id: row.get(7)?,
         role,
+        must_change_password: row.get(9)?,
     })
 }
 
@@ -103,8 +109,8 @@ pub fn create(tx: &Tx, account: &NewAccount<'_>) -> StoreResult<AccountId> {
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO accounts (id, organization_id, name, email, password_hash, role, performs_surveys,
-                               default_agency_id, password_changed_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+                               default_agency_id, password_changed_at, created_at, must_change_password)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10)",
         params![
             id,
             account.organization_id,
@@ -115,6 +121,7 @@ pub fn create(tx: &Tx, account: &NewAccount<'_>) -> StoreResult<AccountId> {
             account.performs_surveys,
             account.default_agency_id,
             now,
+            account.temporary_password,
         ],
     )?;
     Ok(id)
@@ -155,7 +162,7 @@ pub fn find_credentials_by_email(
     conn.query_row_cached(
         &format!("SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE email = ?1"),
         [email],
-        |row| Ok((account_from_row(row)?, row.get::<String>(9)?)),
+        |row| Ok((account_from_row(row)?, row.get::<String>(10)?)),
     )
     .optional()
 }
@@ -169,11 +176,60 @@ pub fn password_hash(conn: &Conn, account_id: &AccountId) -> StoreResult<Option<
     .optional()
 }
 
-/// Replaces the password hash. The caller revokes what a password change revokes.
+/// Replaces the password hash with the account's own choice (a temporary
+/// password is then behind it). The caller revokes what a password change
+/// revokes.
 pub fn set_password_hash(tx: &Tx, account_id: &AccountId, hash: &str) -> StoreResult<()> {
     tx.execute_cached(
-        "UPDATE accounts SET password_hash = ?2, password_changed_at = ?3 WHERE id = ?1",
+        "UPDATE accounts SET password_hash = ?2, password_changed_at = ?3, must_change_password = 0
+         WHERE id = ?1",
         params![account_id, hash, tx.now_text()],
+    )?;
+    Ok(())
+}
+
+/// Gives the account a temporary password (an administrator's reset): it
+/// must choose its own at its next sign-in.
+pub fn set_temporary_password(tx: &Tx, account_id: &AccountId, hash: &str) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE accounts SET password_hash = ?2, password_changed_at = ?3, must_change_password = 1
+         WHERE id = ?1",
+        params![account_id, hash, tx.now_text()],
+    )?;
+    Ok(())
+}
+
+/// What an administrator changes of an account's place in the
+/// organization: its role, whether it performs surveys, its default agency.
+pub fn set_standing(
+    tx: &Tx,
+    account_id: &AccountId,
+    role: Role,
+    performs_surveys: bool,
+    default_agency_id: Option<&str>,
+) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE accounts SET role = ?2, performs_surveys = ?3, default_agency_id = ?4 WHERE id = ?1",
+        params![account_id, role.as_str(), performs_surveys, default_agency_id],
+    )?;
+    Ok(())
+}
+
+/// The agencies the account was given (an organization administrator's
+/// list is empty: it works in every agency).
+pub fn agency_ids(conn: &Conn, account_id: &AccountId) -> StoreResult<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT agency_id FROM account_agencies WHERE account_id = ?1 ORDER BY agency_id",
+    )?;
+    let rows = stmt.query_map([account_id], |r| r.get(0))?;
+    rows.collect::<Result<_, _>>()
+}
+
+/// Takes the account out of the agency `agency_id`.
+pub fn remove_agency(tx: &Tx, account_id: &AccountId, agency_id: &str) -> StoreResult<()> {
+    tx.execute_cached(
+        "DELETE FROM account_agencies WHERE account_id = ?1 AND agency_id = ?2",
+        params![account_id, agency_id],
     )?;
     Ok(())
 }
@@ -215,8 +271,8 @@ pub fn working_in(conn: &Conn, agency_ids: &[String]) -> StoreResult<Vec<Working
     let rows = stmt.query_map([ids], |row| {
         Ok(WorkingRow {
             account: account_from_row(row)?,
-            agency_id: row.get(9)?,
-            agency_name: row.get(10)?,
+            agency_id: row.get(10)?,
+            agency_name: row.get(11)?,
         })
     })?;
     rows.collect::<Result<_, _>>()

@@ -402,6 +402,29 @@ pub fn set_active(tx: &Tx, id: &TechnicianId, active: bool) -> StoreResult<()> {
 
 /// A technician of the agency who is also the staff account `account_id`
 /// (created with the account); returns its id.
+/// The accounts that have a technician record in one of `agency_ids`.
+pub fn account_ids_in(
+    conn: &Conn,
+    agency_ids: &[String],
+) -> StoreResult<std::collections::HashSet<AccountId>> {
+    let ids = serde_json::to_string(agency_ids)?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT account_id FROM technicians
+         WHERE account_id IS NOT NULL AND agency_id IN (SELECT value FROM json_each(?1))",
+    )?;
+    let rows = stmt.query_map([ids], |r| r.get(0))?;
+    rows.collect::<Result<_, _>>()
+}
+
+/// Whether the account has a technician record.
+pub fn has_account(conn: &Conn, account_id: &AccountId) -> StoreResult<bool> {
+    conn.query_row_cached(
+        "SELECT EXISTS (SELECT 1 FROM technicians WHERE account_id = ?1)",
+        [account_id],
+        |r| r.get(0),
+    )
+}
+
 pub fn insert_for_account(
     tx: &Tx,
     agency_id: &AgencyId,

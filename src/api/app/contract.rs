@@ -164,8 +164,10 @@ pub fn typescript() -> String {
     file.ty::<super::settings::BackupView>();
     file.ty::<super::settings::RestoreAccepted>();
 
-    file.section("Agence : identité");
+    file.section("Agence : identité et personnes");
     file.ty::<super::agency::IdentityAnswer>();
+    file.ty::<super::people::PeopleAnswer>();
+    file.ty::<super::people::PersonWithPassword>();
 
     file.finish()
 }

@@ -13,6 +13,7 @@ pub mod equipment;
 pub mod imports;
 pub mod invoices;
 pub mod keys;
+pub mod people;
 pub mod planning;
 pub mod quotes;
 pub mod session;
@@ -31,6 +32,7 @@ pub fn router() -> Router<AppState> {
         .merge(session::router())
         .merge(account::router())
         .merge(agency::router())
+        .merge(people::router())
         .merge(surveys::router())
         .merge(keys::router())
         .merge(webhooks::router())

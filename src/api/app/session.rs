@@ -38,11 +38,15 @@ struct SwitchAgencyBody {
 }
 
 #[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
 struct AccountSummary {
     id: String,
     name: Option<String>,
     email: String,
     role: &'static str,
+    /// Signed in with a password an administrator gave: the session opens
+    /// nothing but « Mon compte » until the account chooses its own.
+    must_change_password: bool,
 }
 
 #[derive(Serialize, TS)]
@@ -70,6 +74,7 @@ fn session_view(
             name: account.name.clone(),
             email: account.email.clone(),
             role: account.role.as_str(),
+            must_change_password: account.must_change_password,
         },
         agency: agency.map(AgencyRef::from),
         agencies: scope.iter().map(AgencyRef::from).collect(),

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient, ApiError, errorFromResponse, FALLBACK_MESSAGES, type Session } from './api';
 
 const SESSION: Session = {
-  account: { id: 'acc-1', name: 'Camille Martin', email: 'camille@agence.fr', role: 'admin' },
+  account: { id: 'acc-1', name: 'Camille Martin', email: 'camille@agence.fr', role: 'admin', mustChangePassword: false },
   agency: { id: 'ag-1', name: 'Agence Lyon Nord' },
   agencies: [
     { id: 'ag-1', name: 'Agence Lyon Nord' },

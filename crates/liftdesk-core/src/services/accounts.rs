@@ -86,6 +86,7 @@ pub fn init_organization(tx: &Tx, input: &InitInput<'_>, actor: &Actor) -> AppRe
             role: Role::OrgAdmin,
             performs_surveys: false,
             default_agency_id: Some(&agency_id),
+            temporary_password: false,
         },
     )?;
     audit::record(
@@ -218,6 +219,7 @@ pub fn create_user(tx: &Tx, input: &NewUserInput<'_>, actor: &Actor) -> AppResul
             role,
             performs_surveys: input.performs_surveys,
             default_agency_id: Some(first),
+            temporary_password: false,
         },
     )?;
     for agency in &agencies_found {
@@ -281,6 +283,7 @@ pub fn create_operator(
             role: Role::Operator,
             performs_surveys: false,
             default_agency_id: None,
+            temporary_password: false,
         },
     )?;
     audit::record(
@@ -389,149 +392,5 @@ pub async fn change_own_password(
     );
     store
         .write(move |tx| change_password(tx, &account_id, &new_hash, Some(&session_id), &actor))
-        .await
-}
-
-/// Longest position (« Responsable technique »).
-pub const MAX_POSITION_CHARS: usize = 100;
-
-/// A change of an account's profile: only the given fields change; a
-/// position given empty is erased.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ProfileEdit {
-    pub name: Option<String>,
-    pub position: Option<Option<String>>,
-}
-
-/// The account `account_id` as an administrator acting in the principal's
-/// agency may manage it: an account of the agency's organization that works
-/// in that agency (an organization administrator works in all of them);
-/// 404 « Compte introuvable. » otherwise. An agency administrator does not
-/// manage an organization administrator (403).
-fn managed_account(conn: &Conn, p: &Principal, account_id: &AccountId) -> AppResult<AccountRow> {
-    let agency = p.agency()?;
-    let not_found = || AppError::not_found("Compte introuvable.");
-    let account = accounts::get(conn, account_id)?.ok_or_else(not_found)?;
-    if account.organization_id != agency.organization_id
-        || !agencies_in_scope(conn, &account)?
-            .iter()
-            .any(|a| a.id == agency.id)
-    {
-        return Err(not_found());
-    }
-    let acting_org_admin = p.account.as_ref().is_none_or(|a| a.role == Role::OrgAdmin);
-    if account.role == Role::OrgAdmin && !acting_org_admin {
-        return Err(AppError::forbidden(
-            "Seul un administrateur de l'organisation gère le compte d'un administrateur de l'organisation.",
-        ));
-    }
-    Ok(account)
-}
-
-/// Changes the name and position of an account of the agency
-/// (administrators): the name required when given, each text bounded and
-/// printable (422 naming the field). One audit entry `modification` with
-/// what changed; nothing written when nothing changes. Answers the account.
-pub async fn edit_profile(
-    store: &Store,
-    p: &Principal,
-    account_id: &AccountId,
-    edit: ProfileEdit,
-) -> AppResult<AccountRow> {
-    p.agency()?;
-    p.require(Capability::Administer("Modifier un compte"))?;
-    let name = match &edit.name {
-        None => None,
-        // The rule an account's name was created with (`create_user`).
-        Some(name) => Some(required_name(name, "Le nom")?),
-    };
-    let position = match &edit.position {
-        None => None,
-        Some(position) => Some(
-            crate::domain::text::field("position", position.as_deref(), MAX_POSITION_CHARS)
-                .map_err(AppError::unprocessable)?,
-        ),
-    };
-    let (p, account_id) = (p.clone(), account_id.to_owned());
-    store
-        .write(move |tx| {
-            let before = managed_account(tx, &p, &account_id)?;
-            let after_name = name.or_else(|| before.name.clone());
-            let after_position = position.unwrap_or_else(|| before.position.clone());
-            if after_name == before.name && after_position == before.position {
-                return Ok(before);
-            }
-            accounts::set_profile(
-                tx,
-                &before.id,
-                after_name.as_deref(),
-                after_position.as_deref(),
-            )?;
-            p.record(
-                tx,
-                "account",
-                before.id.as_str(),
-                "modification",
-                json!({
-                    "name": { "before": before.name, "after": after_name },
-                    "position": { "before": before.position, "after": after_position },
-                }),
-            )?;
-            Ok(AccountRow {
-                name: after_name,
-                position: after_position,
-                ..before
-            })
-        })
-        .await
-}
-
-/// Deactivates an account of the agency (administrators): it signs in
-/// nowhere from now on, its sessions and API tokens end at once, its history
-/// stays. Refused for the principal's own account and for the organization's
-/// last active administrator (422). Deactivating an inactive account changes
-/// nothing. One audit entry `desactivation` with the tokens and sessions
-/// ended. Answers the account.
-pub async fn deactivate(
-    store: &Store,
-    p: &Principal,
-    account_id: &AccountId,
-) -> AppResult<AccountRow> {
-    p.agency()?;
-    p.require(Capability::Administer("Désactiver un compte"))?;
-    let (p, account_id) = (p.clone(), account_id.to_owned());
-    store
-        .write(move |tx| {
-            let account = managed_account(tx, &p, &account_id)?;
-            if !account.active {
-                return Ok(account);
-            }
-            if p.account.as_ref().is_some_and(|me| me.id == account.id) {
-                return Err(AppError::unprocessable(
-                    "Vous ne pouvez pas désactiver votre propre compte : demandez-le à un autre administrateur.",
-                ));
-            }
-            if account.role == Role::OrgAdmin
-                && accounts::active_org_admins(tx, &account.organization_id)? <= 1
-            {
-                return Err(AppError::unprocessable(
-                    "C'est le dernier administrateur de l'organisation : nommez-en un autre avant de désactiver ce compte.",
-                ));
-            }
-            accounts::set_active(tx, &account.id, false)?;
-            let sessions = sessions::revoke_all(tx, &account.id, &tx.now_text())?;
-            let tokens = credentials::revoke_api_tokens_of_account(tx, &account.id)?;
-            p.record(
-                tx,
-                "account",
-                account.id.as_str(),
-                "desactivation",
-                json!({ "revokedSessions": sessions, "revokedTokens": tokens }),
-            )?;
-            Ok(AccountRow {
-                active: false,
-                ..account
-            })
-        })
         .await
 }

@@ -22,6 +22,7 @@ pub mod identity;
 pub mod imports;
 pub mod installation;
 pub mod invoices;
+pub mod people;
 pub mod planning;
 pub mod quotes;
 pub mod search;

@@ -4,8 +4,9 @@
 use liftdesk::domain::id::{AccountId, AgencyId};
 use liftdesk::error::AppError;
 use liftdesk::principal::{self, Door, Principal};
-use liftdesk::services::accounts::{self, ProfileEdit};
+use liftdesk::services::accounts;
 use liftdesk::services::installation::{self, NewUser};
+use liftdesk::services::people::{self, AccountEdit};
 use liftdesk::store::accounts as account_store;
 use liftdesk::store::audit::Actor;
 
@@ -64,9 +65,9 @@ impl World {
         self.acting_as(Account::Id(account_id)).await
     }
 
-    /// Changes an account's name or position (`accounts::edit_profile`).
-    pub async fn edit_account(&self, account_id: &str, edit: ProfileEdit) {
-        Box::pin(accounts::edit_profile(
+    /// Changes an account's name or position (`people::edit`).
+    pub async fn edit_account(&self, account_id: &str, edit: AccountEdit) {
+        Box::pin(people::edit(
             &self.store,
             &self.principal,
             &AccountId::new(account_id),
@@ -76,9 +77,9 @@ impl World {
         .expect("modification du compte");
     }
 
-    /// Deactivates an account (`accounts::deactivate`).
+    /// Deactivates an account (`people::deactivate`).
     pub async fn deactivate_account(&self, account_id: &str) {
-        Box::pin(accounts::deactivate(
+        Box::pin(people::deactivate(
             &self.store,
             &self.principal,
             &AccountId::new(account_id),

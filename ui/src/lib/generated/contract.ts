@@ -1963,7 +1963,12 @@ export type SessionView = { account: AccountSummary, agency: AgencyRef | null, a
  */
 installationAdmin: boolean, csrfToken: string, };
 
-export type AccountSummary = { id: string, name: string | null, email: string, role: string, };
+export type AccountSummary = { id: string, name: string | null, email: string, role: string, 
+/**
+ * Signed in with a password an administrator gave: the session opens
+ * nothing but « Mon compte » until the account chooses its own.
+ */
+mustChangePassword: boolean, };
 
 /**
  * Une agence : identifiant et nom.
@@ -2035,7 +2040,7 @@ export type SettingsWire = { port: number, lan: boolean, backupDir: string | nul
 
 export type RestoreAccepted = { schemaVersion: number, };
 
-// Agence : identité
+// Agence : identité et personnes
 
 export type IdentityAnswer = { agencyId: string, agencyName: string, organizationName: string, identity: IdentityWire, 
 /**
@@ -2077,3 +2082,43 @@ export type IdentityWire = { legalName: string | null, legalForm: string | null,
 shareCapital: number | null, rcsCity: string | null, siret: string | null, vatNumber: string | null, headOfficeAddress: string | null, address: string | null, phone: string | null, email: string | null, iban: string | null, bic: string | null, insurer: string | null, insurancePolicy: string | null, insuranceArea: string | null, vatOnDebits: boolean, };
 
 export type LogoWire = { mediaType: string, width: number, height: number, };
+
+export type PeopleAnswer = { people: Array<PersonWire>, 
+/**
+ * Les agences que l'administrateur peut donner.
+ */
+agencies: Array<AgencyRef>, 
+/**
+ * L'administrateur peut nommer des administrateurs de l'organisation.
+ */
+canNameOrgAdmins: boolean, 
+/**
+ * Le compte de la session (pas de rôle ni de mot de passe à changer ici).
+ */
+me: string, };
+
+/**
+ * Une personne de l'organisation.
+ */
+export type PersonWire = { id: string, name: string | null, email: string, position: string | null, 
+/**
+ * `org_admin`, `agency_admin` ou `member`.
+ */
+role: string, roleLabel: string, active: boolean, performsSurveys: boolean, 
+/**
+ * A aussi une fiche technicien.
+ */
+technician: boolean, 
+/**
+ * N'a pas encore choisi son mot de passe (provisoire).
+ */
+mustChangePassword: boolean, 
+/**
+ * Les agences où elle travaille, parmi celles de l'administrateur.
+ */
+agencies: Array<AgencyRef>, };
+
+/**
+ * Le compte, et le mot de passe provisoire à transmettre, montré une fois.
+ */
+export type PersonWithPassword = { person: PersonWire, temporaryPassword: string, };
