@@ -267,6 +267,12 @@ pub enum UserAction {
         #[arg(long)]
         technician: bool,
     },
+    /// Donne au compte un mot de passe provisoire, affiché une fois (il choisira le sien à sa prochaine connexion) ; ses sessions et jetons d'API prennent fin.
+    ResetPassword {
+        /// Adresse e-mail du compte.
+        #[arg(long, value_name = "EMAIL")]
+        email: String,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -552,6 +558,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             )
             .map_err(describe)?;
             json!({ "id": id })
+        }
+        Command::User {
+            action: UserAction::ResetPassword { email },
+        } => {
+            let (id, password) =
+                installation::reset_password(&store, p, &email).map_err(describe)?;
+            json!({ "id": id, "temporaryPassword": password.0 })
         }
         Command::Operator {
             action:

@@ -436,7 +436,7 @@ async fn each_bad_field_gets_its_french_reason_and_nothing_is_stored() {
         ),
         (
             json!({ "phone": "appelez-nous" }),
-            "Champ « phone » : Le numéro « appelez-nous » n'est pas un numéro de téléphone (chiffres, espaces, points, et « + » devant l'indicatif).",
+            "Le champ « phone » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « appelez-nous » n'en est pas un.",
         ),
         (
             json!({ "legalName": "x".repeat(121) }),

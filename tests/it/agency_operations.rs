@@ -1,14 +1,15 @@
-//! The agency's own records written through the application layer, with no
-//! front door of their own yet: adding and editing a technician, taking him
-//! off the roster (`services::technicians::create`, `edit`, `set_active`),
-//! adding a building and an equipment (`services::equipment::
-//! create_building`, `create`), editing and deactivating a staff account
-//! (`services::people::edit`, `deactivate`), saving, cancelling
-//! and dating a survey, moving a deal to another category
+//! The agency's own records written through the application layer, called
+//! directly (the screens' doors are tested in `app_technicians` and
+//! `agency_people`): adding and editing a technician, taking him off the
+//! roster (`services::technicians::create`, `edit`, `set_active`), adding a
+//! building and an equipment (`services::equipment::create_building`,
+//! `create`, no door of their own yet), editing and deactivating a staff
+//! account (`services::people::edit`, `deactivate`), saving, cancelling and
+//! dating a survey, moving a deal to another category
 //! (`services::surveys::save_for`, `cancel_for`, `set_due_on_for`,
-//! `services::workflow::set_deal_category`). Who may, what they
-//! refuse (French, naming the field), the agency's scope, the audit entry,
-//! and what the APIs then show.
+//! `services::workflow::set_deal_category`). Who may, what they refuse
+//! (French, naming the field), the agency's scope, the audit entry, and
+//! what the APIs then show.
 
 use crate::common;
 use liftdesk::domain::id::AccountId;

@@ -587,3 +587,25 @@ async fn members_and_other_organizations_are_refused_and_bad_inputs_named() {
     let (_, list) = admin.get("/people").await;
     assert_eq!(list["people"].as_array().map(Vec::len), Some(2));
 }
+
+#[tokio::test]
+async fn the_command_line_gives_a_forgotten_administrator_a_temporary_password() {
+    let server = TestServer::start().await;
+    init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
+    let before = StaffClient::sign_in(&server, "admin@durand.fr", PASSWORD).await;
+    let out = server.cli_json(&["user", "reset-password", "--email", "Admin@Durand.fr"]);
+    let temporary = str_of(&out, "temporaryPassword").to_owned();
+    let (status, _) = before.get("/session").await;
+    assert_eq!(status, 401, "its sessions ended");
+    assert_eq!(sign_in(&server, "admin@durand.fr", PASSWORD).await, 401);
+    let admin = StaffClient::sign_in(&server, "admin@durand.fr", &temporary).await;
+    let (status, body) = admin.get("/people").await;
+    assert_eq!((status, body), (403, json!({ "error": MUST_CHANGE })));
+    let out = server.cli(&["user", "reset-password", "--email", "personne@durand.fr"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr_of(&out).contains("Aucun compte n'a l'adresse e-mail « personne@durand.fr »."),
+        "{}",
+        stderr_of(&out)
+    );
+}

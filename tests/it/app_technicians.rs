@@ -710,3 +710,152 @@ async fn the_rest_api_follows_the_edited_rota_and_absences() {
     assert_eq!(rest(&body, "Bruno Petit")["absentUntil"], Value::Null);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn administrators_add_edit_and_take_technicians_off_the_roster_from_the_screen() {
+    let server = TestServer::start().await;
+    let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
+    init_org(server.data_dir.path(), "Martin", "paul@martin.fr");
+    member(&server, &org.agency_id, "marc@durand.fr");
+    let admin = StaffClient::sign_in(&server, "admin@durand.fr", "motdepasse-solide").await;
+
+    let (status, body) = admin
+        .post(
+            "/technicians",
+            json!({ "name": " Hugo Lefèvre ", "phone": "06 12 34 56 78", "sectors": ["Lyon 3", "Villeurbanne", "lyon 3"], "dailyCapacity": 5 }),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let id = str_of(&body, "id").to_owned();
+    assert_eq!(
+        body,
+        json!({ "id": id, "name": "Hugo Lefèvre", "phone": "06 12 34 56 78", "sectors": ["Lyon 3", "Villeurbanne"],
+                "dailyCapacity": 5, "restHours": 11, "active": true, "accountId": null })
+    );
+    // On the roster at once, and on the REST API.
+    let (_, roster) = admin.get("/technicians").await;
+    assert!(roster.to_string().contains("Hugo Lefèvre"), "{roster}");
+    let (_, v2) = server
+        .get_with("/api/v2/technicians", Some(&org.admin_token), None)
+        .await;
+    assert!(v2.to_string().contains("Hugo Lefèvre"), "{v2}");
+
+    let (status, body) = admin
+        .patch(
+            &format!("/technicians/{id}"),
+            json!({ "phone": "", "restHours": 12, "sectors": ["Bron"] }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        (
+            body["phone"].clone(),
+            body["restHours"].clone(),
+            body["sectors"].clone()
+        ),
+        (Value::Null, json!(12), json!(["Bron"]))
+    );
+    assert_eq!(body["name"], "Hugo Lefèvre", "kept");
+
+    let (status, body) = admin
+        .post(&format!("/technicians/{id}/deactivate"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["active"], false);
+    let (_, roster) = admin.get("/technicians").await;
+    assert!(!roster.to_string().contains("Hugo Lefèvre"), "{roster}");
+    let (_, records) = admin.get("/technicians/records").await;
+    assert_eq!(records["canEdit"], true);
+    assert_eq!(
+        records["technicians"]
+            .as_array()
+            .and_then(|t| t.last())
+            .map(|t| t["name"].clone()),
+        Some(json!("Hugo Lefèvre"))
+    );
+    let (status, body) = admin
+        .post(&format!("/technicians/{id}/reactivate"), json!({}))
+        .await;
+    assert_eq!((status, body["active"].clone()), (200, json!(true)));
+
+    // Bad inputs, named.
+    for (body, expected) in [
+        (json!({ "name": "" }), "Le champ « name » est obligatoire."),
+        (
+            json!({ "name": "Léa", "dailyCapacity": 0 }),
+            "Le champ « dailyCapacity » doit être compris entre 1 et 20 visites par jour.",
+        ),
+        (
+            json!({ "name": "Léa", "phone": "appelez" }),
+            "Le champ « phone » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « appelez » n'en est pas un.",
+        ),
+    ] {
+        let (status, answer) = admin.post("/technicians", body.clone()).await;
+        assert_eq!(
+            (status, answer["error"].as_str()),
+            (422, Some(expected)),
+            "{body}"
+        );
+    }
+    let (status, answer) = admin
+        .patch(&format!("/technicians/{id}"), json!({ "restHours": 49 }))
+        .await;
+    assert_eq!(
+        (status, answer["error"].clone()),
+        (
+            422,
+            json!("Le champ « restHours » doit être compris entre 0 et 48 heures.")
+        )
+    );
+
+    // A member reads, and changes nothing.
+    let marc = StaffClient::sign_in(&server, "marc@durand.fr", "motdepasse-solide").await;
+    let (status, records) = marc.get("/technicians/records").await;
+    assert_eq!((status, records["canEdit"].clone()), (200, json!(false)));
+    for (status, body, what) in [
+        {
+            let (s, b) = marc.post("/technicians", json!({ "name": "Intrus" })).await;
+            (s, b, "Ajouter un technicien")
+        },
+        {
+            let (s, b) = marc
+                .patch(&format!("/technicians/{id}"), json!({ "name": "Intrus" }))
+                .await;
+            (s, b, "Modifier un technicien")
+        },
+        {
+            let (s, b) = marc
+                .post(&format!("/technicians/{id}/deactivate"), json!({}))
+                .await;
+            (s, b, "Désactiver un technicien")
+        },
+        {
+            let (s, b) = marc
+                .post(&format!("/technicians/{id}/reactivate"), json!({}))
+                .await;
+            (s, b, "Réactiver un technicien")
+        },
+    ] {
+        assert_eq!(
+            (status, body),
+            (
+                403,
+                json!({ "error": format!("{what} est réservé à un administrateur de l'agence.") })
+            )
+        );
+    }
+    // Another organization does not find him.
+    let paul = StaffClient::sign_in(&server, "paul@martin.fr", "motdepasse-solide").await;
+    let (status, body) = paul
+        .patch(&format!("/technicians/{id}"), json!({ "name": "Pirate" }))
+        .await;
+    assert_eq!(
+        (status, body),
+        (
+            404,
+            json!({ "error": format!("Technicien introuvable dans cette agence : « {id} ».") })
+        )
+    );
+    let (_, records) = paul.get("/technicians/records").await;
+    assert!(!records.to_string().contains("Hugo"), "{records}");
+}

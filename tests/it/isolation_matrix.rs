@@ -263,6 +263,9 @@ struct Ids {
     person: Target,
     /// Agency A, named in a new account's `agencyIds`.
     agency_a: Target,
+    /// That account's technician record (the control run takes him off the
+    /// roster and puts him back).
+    person_technician: Target,
     monday: String,
 }
 
@@ -575,11 +578,19 @@ fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
                 "motdepasse-solide",
                 "--agency",
                 a,
+                "--technician",
             ],
         ),
         "id",
     )
     .to_owned();
+    let person_technician: String = open_db(dir)
+        .query_row(
+            "SELECT id FROM technicians WHERE account_id = ?1",
+            [&person],
+            |r| r.get(0),
+        )
+        .expect("technicien de la cible");
     let pick = |sql: &str| one(dir, sql, &[a]);
     let survey = pick(
         "SELECT id FROM surveys WHERE agency_id = ?1 AND status = 'termine' ORDER BY id LIMIT 1",
@@ -714,6 +725,7 @@ fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
         survey_equipment: target(dir, "equipment", survey_equipment, 23),
         person: target(dir, "accounts", person, 24),
         agency_a: target(dir, "agencies", a.to_owned(), 25),
+        person_technician: target(dir, "technicians", person_technician, 26),
         monday,
     }
 }
@@ -1278,6 +1290,20 @@ fn app_ops(w: &World) -> Vec<Op> {
             .body(json!({ "technicianId": tech, "from": format!("{}T09:00", i.monday), "to": format!("{}T18:00", i.monday) }))
             .naming(&[&i.technician], 404)
             .admin(rota),
+        app("GET /technicians/records", "/technicians/records".into()).list(),
+        app("POST /technicians", "/technicians".into())
+            .body(json!({ "name": "Technicien d'essai" }))
+            .admin("Ajouter un technicien est réservé à un administrateur de l'agence."),
+        app("PATCH /technicians/{id}", format!("/technicians/{}", i.person_technician.real))
+            .body(json!({ "phone": "06 00 00 00 00" }))
+            .on(&[&i.person_technician])
+            .admin("Modifier un technicien est réservé à un administrateur de l'agence."),
+        app("POST /technicians/{id}/deactivate", format!("/technicians/{}/deactivate", i.person_technician.real))
+            .on(&[&i.person_technician])
+            .admin("Désactiver un technicien est réservé à un administrateur de l'agence."),
+        app("POST /technicians/{id}/reactivate", format!("/technicians/{}/reactivate", i.person_technician.real))
+            .on(&[&i.person_technician])
+            .admin("Réactiver un technicien est réservé à un administrateur de l'agence."),
         app("GET /technicians/{id}/absences", format!("/technicians/{tech}/absences")).on(&[&i.technician]),
         app("POST /technicians/{id}/absences", format!("/technicians/{tech}/absences"))
             .body(json!({ "startsOn": i.monday, "endsOn": i.monday, "reason": "Formation" }))

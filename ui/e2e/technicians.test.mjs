@@ -6,7 +6,11 @@
 // technicien (dates lointaines, tirées au hasard : d'autres fichiers de test
 // partagent le serveur) et la voit listée, puis change le technicien
 // d'astreinte d'une semaine future (au-delà du planning de la démo) et le voit
-// après rechargement. Captures dans $LIFTDESK_ARTIFACTS/ui/.
+// après rechargement. Il ajoute ensuite un technicien « Hugo Lefèvre » (nom
+// unique à chaque passage), modifie son téléphone, le retire du planning, l'y
+// remet, puis le retire de nouveau : l'équipe de la démo reste celle que les
+// autres fichiers de test connaissent. Un membre voit tout sans rien pouvoir
+// modifier. Captures dans $LIFTDESK_ARTIFACTS/ui/.
 
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -65,6 +69,10 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         { timeout: TIMEOUT },
       );
     const teamTable = () => page.getByRole('table', { name: 'Équipe', exact: true });
+    const retiredTable = () => page.getByRole('table', { name: 'Techniciens retirés du planning', exact: true });
+    /** La ligne du technicien dans un tableau, par son nom (en-tête de ligne). */
+    const rowNamed = (table, name) =>
+      table.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
     const rotaTable = () => page.getByRole('table', { name: "Planning d'astreinte", exact: true });
 
     async function openTechnicians() {
@@ -293,7 +301,160 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await shot('techniciens-10-echange-fait');
     });
 
-    step('un membre voit le planning et les absences sans pouvoir les modifier', async () => {
+    const hugo = {
+      name: `Hugo Lefèvre ${stamp}`,
+      phone: '06 11 22 33 44',
+      newPhone: '07 55 66 77 88',
+    };
+
+    step('ajout d’un technicien, visible dans l’équipe', async () => {
+      await page.getByRole('button', { name: 'Ajouter un technicien', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Ajouter un technicien' });
+      await dialog.waitFor();
+      assert.equal(await dialog.getByLabel('Capacité journalière (visites par jour)', { exact: true }).inputValue(), '6');
+      // Pas de repos à la création : le serveur donne 11 h.
+      assert.equal(await dialog.getByLabel('Repos après astreinte (heures)', { exact: true }).count(), 0);
+
+      // Vérifié sur le poste avec les messages du serveur, sans rien envoyer ni perdre la saisie.
+      let posted = 0;
+      const countPosts = (request) => {
+        if (request.method() === 'POST' && new URL(request.url()).pathname === '/app/api/technicians') posted += 1;
+      };
+      page.on('request', countPosts);
+      await dialog.getByLabel('Téléphone', { exact: true }).fill('12');
+      await dialog.getByLabel('Capacité journalière (visites par jour)', { exact: true }).fill('21');
+      await dialog.getByRole('button', { name: 'Ajouter', exact: true }).click();
+      await dialog.getByText('Le champ « Nom » est obligatoire.', { exact: true }).waitFor();
+      await dialog
+        .getByText(
+          "Le champ « Téléphone » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « 12 » n'en est pas un.",
+          { exact: true },
+        )
+        .waitFor();
+      await dialog
+        .getByText('Le champ « Capacité journalière » doit être compris entre 1 et 20 visites par jour.', { exact: true })
+        .waitFor();
+      // Le premier champ refusé reçoit le focus.
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'technician-name');
+      assert.equal(await dialog.getByLabel('Téléphone', { exact: true }).inputValue(), '12');
+      await shot('techniciens-11-ajout-validation');
+      page.off('request', countPosts);
+      assert.equal(posted, 0, 'rien n’est envoyé');
+
+      await dialog.getByLabel('Nom', { exact: true }).fill(hugo.name);
+      await dialog.getByLabel('Téléphone', { exact: true }).fill(hugo.phone);
+      await dialog.getByLabel('Secteurs', { exact: true }).fill('Levallois-Perret, 92300, levallois-perret');
+      await dialog.getByLabel('Capacité journalière (visites par jour)', { exact: true }).fill('5');
+      const created = apiResponse('/app/api/technicians', 'POST');
+      await dialog.getByRole('button', { name: 'Ajouter', exact: true }).click();
+      const res = await created;
+      const body = await res.json();
+      assert.equal(res.status(), 201, JSON.stringify(body));
+      assert.deepEqual(res.request().postDataJSON(), {
+        name: hugo.name,
+        phone: hugo.phone,
+        sectors: ['Levallois-Perret', '92300'],
+        dailyCapacity: 5,
+      });
+      assert.equal(body.name, hugo.name);
+      assert.equal(body.active, true);
+      assert.equal(body.restHours, 11);
+      hugo.id = body.id;
+      await dialog.waitFor({ state: 'hidden' });
+
+      // L'écran relit l'équipe : il y est, avec ses secteurs.
+      const row = rowNamed(teamTable(), hugo.name);
+      await row.waitFor();
+      assert.match((await row.textContent()) ?? '', /Levallois-Perret, 92300/);
+      await page.getByText(`${hugo.name} est ajouté à l'équipe.`, { exact: true }).waitFor();
+      await shot('techniciens-12-technicien-ajoute');
+    });
+
+    step('modification de son téléphone : seul ce qui change part', async () => {
+      assert.ok(hugo.id, 'le technicien ajouté à l’étape précédente');
+      await rowNamed(teamTable(), hugo.name).getByRole('button', { name: `Modifier « ${hugo.name} »`, exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: `Modifier la fiche de ${hugo.name}` });
+      await dialog.waitFor();
+      assert.equal(await dialog.getByLabel('Nom', { exact: true }).inputValue(), hugo.name);
+      assert.equal(await dialog.getByLabel('Téléphone', { exact: true }).inputValue(), hugo.phone);
+      assert.equal(await dialog.getByLabel('Capacité journalière (visites par jour)', { exact: true }).inputValue(), '5');
+      assert.equal(await dialog.getByLabel('Repos après astreinte (heures)', { exact: true }).inputValue(), '11');
+
+      await dialog.getByLabel('Téléphone', { exact: true }).fill(hugo.newPhone);
+      await shot('techniciens-13-modification');
+      const edited = apiResponse(`/app/api/technicians/${hugo.id}`, 'PATCH');
+      await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+      const res = await edited;
+      const body = await res.json();
+      assert.equal(res.status(), 200, JSON.stringify(body));
+      assert.deepEqual(res.request().postDataJSON(), { phone: hugo.newPhone });
+      assert.equal(body.phone, hugo.newPhone);
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByText(`Fiche de ${hugo.name} enregistrée.`, { exact: true }).waitFor();
+
+      // Relu du serveur : la fiche rouverte montre le nouveau numéro.
+      await rowNamed(teamTable(), hugo.name).getByRole('button', { name: `Modifier « ${hugo.name} »`, exact: true }).click();
+      await dialog.waitFor();
+      assert.equal(await dialog.getByLabel('Téléphone', { exact: true }).inputValue(), hugo.newPhone);
+      await dialog.getByRole('button', { name: 'Annuler', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    });
+
+    /** Retire Hugo du planning après confirmation ; il passe dans « Techniciens retirés du planning ». */
+    async function takeOff() {
+      await rowNamed(teamTable(), hugo.name)
+        .getByRole('button', { name: `Retirer du planning « ${hugo.name} »`, exact: true })
+        .click();
+      const dialog = page.getByRole('dialog', { name: `Retirer ${hugo.name} du planning ?` });
+      await dialog.waitFor();
+      await dialog.getByText(/Ses visites déjà planifiées restent au planning, à son nom : déplacez-les/).waitFor();
+      const done = apiResponse(`/app/api/technicians/${hugo.id}/deactivate`, 'POST');
+      await dialog.getByRole('button', { name: 'Retirer du planning', exact: true }).click();
+      const res = await done;
+      assert.equal(res.status(), 200, JSON.stringify(await res.json()));
+      await dialog.waitFor({ state: 'hidden' });
+      await rowNamed(retiredTable(), hugo.name).waitFor();
+      await rowNamed(teamTable(), hugo.name).waitFor({ state: 'detached' });
+    }
+
+    step('retrait du planning après confirmation, puis retour au planning', async () => {
+      assert.ok(hugo.id, 'le technicien ajouté plus haut');
+      // Annuler ne change rien.
+      await rowNamed(teamTable(), hugo.name)
+        .getByRole('button', { name: `Retirer du planning « ${hugo.name} »`, exact: true })
+        .click();
+      const dialog = page.getByRole('dialog', { name: `Retirer ${hugo.name} du planning ?` });
+      await dialog.waitFor();
+      await shot('techniciens-14-retrait-confirmation');
+      await dialog.getByRole('button', { name: 'Annuler', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await rowNamed(teamTable(), hugo.name).waitFor();
+
+      await takeOff();
+      await page
+        .getByText(`${hugo.name} est retiré du planning : ses visites planifiées restent à son nom, à déplacer.`, {
+          exact: true,
+        })
+        .waitFor();
+      assert.match((await rowNamed(retiredTable(), hugo.name).textContent()) ?? '', new RegExp(hugo.newPhone));
+      await shot('techniciens-15-retire');
+
+      const back = apiResponse(`/app/api/technicians/${hugo.id}/reactivate`, 'POST');
+      await rowNamed(retiredTable(), hugo.name)
+        .getByRole('button', { name: `Remettre au planning « ${hugo.name} »`, exact: true })
+        .click();
+      const res = await back;
+      assert.equal(res.status(), 200, JSON.stringify(await res.json()));
+      await rowNamed(teamTable(), hugo.name).waitFor();
+      await rowNamed(retiredTable(), hugo.name).waitFor({ state: 'detached' });
+      await page.getByText(`${hugo.name} est remis au planning.`, { exact: true }).waitFor();
+      await shot('techniciens-16-remis');
+
+      // Retiré de nouveau : l'équipe de la démo reste celle que les autres tests connaissent.
+      await takeOff();
+    });
+
+    step('un membre voit le planning, les absences et les techniciens retirés sans pouvoir les modifier', async () => {
       assert.ok(creds?.member?.email && creds.member.password, 'LIFTDESK_CREDENTIALS : member requis');
       const signOut = apiResponse('/app/api/session', 'DELETE');
       await page.getByRole('button', { name: 'Se déconnecter', exact: true }).click();
@@ -308,6 +469,11 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         .getByText("Seul un administrateur de l'agence modifie le planning d'astreinte et les absences.", { exact: true })
         .waitFor();
       assert.equal(await rotaTable().getByRole('button').count(), 0, 'aucune action sur le planning');
+      assert.equal(await page.getByRole('button', { name: 'Ajouter un technicien' }).count(), 0);
+      assert.equal(await teamTable().getByRole('button', { name: /^(Modifier|Retirer du planning)/ }).count(), 0);
+      // Le technicien retiré plus haut est listé, sans « Remettre au planning ».
+      if (hugo.id) await rowNamed(retiredTable(), hugo.name).waitFor();
+      assert.equal(await page.getByRole('button', { name: /^Remettre au planning/ }).count(), 0);
       const first = ((await teamTable().locator('tbody tr').first().locator('th').textContent()) ?? '').trim();
       await teamTable().getByRole('button', { name: `Absences de ${first}`, exact: true }).click();
       const dialog = page.getByRole('dialog', { name: `Absences de ${first}` });

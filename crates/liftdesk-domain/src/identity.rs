@@ -262,10 +262,7 @@ pub fn check(input: &IdentityInput) -> Result<SellerIdentity, String> {
                 })
         })
         .transpose()?;
-    let phone = free(F::Phone, input.phone.as_deref(), 30)?;
-    if let Some(phone) = &phone {
-        check_phone(phone).map_err(|reason| refusal(F::Phone, &reason))?;
-    }
+    let phone = text::phone(F::Phone.as_str(), input.phone.as_deref())?;
     let email = free(F::Email, input.email.as_deref(), 254)?.map(|e| e.to_lowercase());
     if let Some(email) = &email
         && !text::is_email(email)
@@ -470,22 +467,6 @@ pub fn check_bic(bic: &str) -> Result<(), String> {
     }
 }
 
-/// A phone number: digits, spaces, dots, dashes, parentheses and a leading
-/// `+`; 6 to 20 digits.
-fn check_phone(phone: &str) -> Result<(), String> {
-    let allowed = phone.char_indices().all(|(i, c)| {
-        c.is_ascii_digit() || matches!(c, ' ' | '.' | '-' | '(' | ')') || (c == '+' && i == 0)
-    });
-    let digits = phone.chars().filter(char::is_ascii_digit).count();
-    if allowed && (6..=20).contains(&digits) {
-        Ok(())
-    } else {
-        Err(format!(
-            "Le numéro « {phone} » n'est pas un numéro de téléphone (chiffres, espaces, points, et « + » devant l'indicatif)."
-        ))
-    }
-}
-
 /// `732 829 320`.
 pub fn group_siren(siren: &str) -> String {
     match (siren.get(..3), siren.get(3..6), siren.get(6..)) {
@@ -651,7 +632,7 @@ mod tests {
                     phone: Some("04 72 AB".to_owned()),
                     ..input()
                 },
-                "Champ « phone » : Le numéro « 04 72 AB » n'est pas un numéro de téléphone (chiffres, espaces, points, et « + » devant l'indicatif).",
+                "Le champ « phone » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « 04 72 AB » n'en est pas un.",
             ),
             (
                 IdentityInput {

@@ -6,7 +6,7 @@ use crate::text::{field, required_field};
 /// Longest name.
 pub const MAX_NAME_CHARS: usize = 100;
 /// Longest phone number, as typed (spaces, dots, a leading `+`).
-pub const MAX_PHONE_CHARS: usize = 30;
+pub use crate::text::MAX_PHONE_CHARS;
 /// Longest sector name.
 pub const MAX_SECTOR_CHARS: usize = 60;
 /// Most sectors of one technician.
@@ -111,19 +111,7 @@ fn check_name(name: Option<&str>) -> Result<String, String> {
 }
 
 fn check_phone(phone: Option<&str>) -> Result<Option<String>, String> {
-    let phone = field("phone", phone, MAX_PHONE_CHARS)?;
-    if let Some(phone) = &phone {
-        let digits = phone.chars().filter(char::is_ascii_digit).count();
-        let shaped = phone.chars().enumerate().all(|(i, c)| {
-            c.is_ascii_digit() || matches!(c, ' ' | '.' | '-') || (c == '+' && i == 0)
-        });
-        if !shaped || !(4..=15).contains(&digits) {
-            return Err(format!(
-                "Le champ « phone » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « {phone} » n'en est pas un."
-            ));
-        }
-    }
-    Ok(phone)
+    crate::text::phone("phone", phone)
 }
 
 fn check_sectors(given: &[String]) -> Result<Option<String>, String> {

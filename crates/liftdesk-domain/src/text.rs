@@ -130,6 +130,28 @@ pub fn field(name: &str, value: Option<&str>, max: usize) -> Result<Option<Strin
     Ok(Some(text.to_owned()))
 }
 
+/// Longest phone number as typed.
+pub const MAX_PHONE_CHARS: usize = 30;
+
+/// A phone number as typed ([`field`] `name`): digits, spaces, dots,
+/// dashes and a leading `+`, 4 to 15 digits (E.164's most); blank → `None`.
+/// The one rule of every phone (technicians, the agency's identity).
+pub fn phone(name: &str, value: Option<&str>) -> Result<Option<String>, String> {
+    let phone = field(name, value, MAX_PHONE_CHARS)?;
+    if let Some(phone) = &phone {
+        let digits = phone.chars().filter(char::is_ascii_digit).count();
+        let shaped = phone.chars().enumerate().all(|(i, c)| {
+            c.is_ascii_digit() || matches!(c, ' ' | '.' | '-') || (c == '+' && i == 0)
+        });
+        if !shaped || !(4..=15).contains(&digits) {
+            return Err(format!(
+                "Le champ « {name} » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « {phone} » n'en est pas un."
+            ));
+        }
+    }
+    Ok(phone)
+}
+
 /// [`field`] that must be given: blank → « Le champ « name » est obligatoire. ».
 pub fn required_field(name: &str, value: Option<&str>, max: usize) -> Result<String, String> {
     field(name, value, max)?.ok_or_else(|| format!("Le champ « {name} » est obligatoire."))

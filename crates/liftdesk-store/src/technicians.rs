@@ -466,6 +466,16 @@ pub fn delete_absence(conn: &Conn, technician_id: &TechnicianId, id: &str) -> St
     Ok(deleted > 0)
 }
 
+/// Every technician of the agency, active or not, by name.
+pub fn records_of_agency(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<TechnicianRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {TECHNICIAN_COLUMNS} FROM technicians WHERE agency_id = ?1
+         ORDER BY active DESC, name COLLATE FRANCAIS, id"
+    ))?;
+    let rows = stmt.query_map([agency_id.as_str()], technician_row)?;
+    rows.collect::<Result<_, _>>()
+}
+
 /// A technician of the agency, active or not.
 pub fn in_agency(
     conn: &Conn,

@@ -168,6 +168,7 @@ pub fn typescript() -> String {
     file.ty::<super::agency::IdentityAnswer>();
     file.ty::<super::people::PeopleAnswer>();
     file.ty::<super::people::PersonWithPassword>();
+    file.ty::<super::technicians::TechnicianRecords>();
 
     file.finish()
 }

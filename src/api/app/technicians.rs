@@ -2,11 +2,14 @@
 //! v2 roster (`api::wire::technicians::technician_list`); the standby rota and
 //! the absences go through `services::technicians`. Every staff member
 //! reads; only an administrator of the agency changes the rota or absences.
+//! The technicians' records (`/technicians/records`, create, edit, take off
+//! or put back on the roster) go through `services::technicians` too:
+//! administrators change them.
 
 use crate::domain::id::TechnicianId;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::{delete, get, post, put};
+use axum::routing::{delete, get, patch, post, put};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -26,7 +29,11 @@ use crate::store::technicians::AbsenceDetail;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/technicians", get(list))
+        .route("/technicians", get(list).post(create))
+        .route("/technicians/records", get(records))
+        .route("/technicians/{id}", patch(edit))
+        .route("/technicians/{id}/deactivate", post(deactivate))
+        .route("/technicians/{id}/reactivate", post(reactivate))
         .route("/technicians/rota", get(read_rota))
         .route("/technicians/rota/swap", post(swap_weeks))
         .route("/technicians/rota/replace", post(replace))
@@ -316,4 +323,148 @@ async fn delete_absence(
     )
     .await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// La fiche d'un technicien, telle que l'écran la modifie.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TechnicianRecordWire {
+    id: String,
+    name: String,
+    phone: Option<String>,
+    sectors: Vec<String>,
+    /// Visites par jour au plus (propositions du planning).
+    daily_capacity: i64,
+    /// Repos de sécurité après une astreinte, en heures.
+    rest_hours: i64,
+    /// Au planning, aux propositions et aux astreintes.
+    active: bool,
+    /// Le compte du personnel qu'il est, s'il en a un.
+    account_id: Option<String>,
+}
+
+impl From<crate::store::technicians::TechnicianRow> for TechnicianRecordWire {
+    fn from(row: crate::store::technicians::TechnicianRow) -> Self {
+        Self {
+            id: row.id.to_string(),
+            name: row.name,
+            phone: row.phone,
+            // As typed (the planning's matching folds them itself).
+            sectors: row
+                .sectors
+                .as_deref()
+                .unwrap_or_default()
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            daily_capacity: row.daily_capacity,
+            rest_hours: row.rest_hours,
+            active: row.active,
+            account_id: row.account_id.map(|id| id.to_string()),
+        }
+    }
+}
+
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TechnicianRecords {
+    technicians: Vec<TechnicianRecordWire>,
+    /// La session peut ajouter, modifier et retirer des techniciens.
+    can_edit: bool,
+}
+
+async fn records(
+    State(state): State<AppState>,
+    session: StaffSession,
+) -> AppResult<Json<TechnicianRecords>> {
+    let p = session.principal();
+    let rows = service::records(&state.store, &p).await?;
+    Ok(Json(TechnicianRecords {
+        technicians: rows.into_iter().map(Into::into).collect(),
+        can_edit: p.can(Capability::Administer("")),
+    }))
+}
+
+/// Un nouveau technicien.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct NewTechnicianBody {
+    name: Option<String>,
+    phone: Option<String>,
+    #[serde(default)]
+    sectors: Vec<String>,
+    daily_capacity: Option<i64>,
+}
+
+async fn create(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<NewTechnicianBody>,
+) -> AppResult<(StatusCode, Json<TechnicianRecordWire>)> {
+    let p = session.principal();
+    let input = crate::domain::technician::TechnicianInput {
+        name: body.name,
+        phone: body.phone,
+        sectors: body.sectors,
+        daily_capacity: body.daily_capacity,
+    };
+    let id = service::create(&state.store, &p, input).await?;
+    let row = service::record(&state.store, &p, &id).await?;
+    Ok((StatusCode::CREATED, Json(row.into())))
+}
+
+/// Ce qui change d'un technicien : seuls les champs donnés ; `phone` vide
+/// l'efface.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct EditTechnicianBody {
+    name: Option<String>,
+    phone: Option<String>,
+    sectors: Option<Vec<String>>,
+    daily_capacity: Option<i64>,
+    rest_hours: Option<i64>,
+}
+
+async fn edit(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<TechnicianId>,
+    ApiJson(body): ApiJson<EditTechnicianBody>,
+) -> AppResult<Json<TechnicianRecordWire>> {
+    let p = session.principal();
+    let change = service::TechnicianEdit {
+        record: crate::domain::technician::TechnicianPatch {
+            name: body.name,
+            phone: body
+                .phone
+                .map(|phone| Some(phone).filter(|p| !p.trim().is_empty())),
+            sectors: body.sectors,
+            daily_capacity: body.daily_capacity,
+        },
+        rest_hours: body.rest_hours,
+    };
+    service::edit(&state.store, &p, &id, change).await?;
+    Ok(Json(service::record(&state.store, &p, &id).await?.into()))
+}
+
+async fn deactivate(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<TechnicianId>,
+) -> AppResult<Json<TechnicianRecordWire>> {
+    let p = session.principal();
+    service::set_active(&state.store, &p, &id, false).await?;
+    Ok(Json(service::record(&state.store, &p, &id).await?.into()))
+}
+
+async fn reactivate(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<TechnicianId>,
+) -> AppResult<Json<TechnicianRecordWire>> {
+    let p = session.principal();
+    service::set_active(&state.store, &p, &id, true).await?;
+    Ok(Json(service::record(&state.store, &p, &id).await?.into()))
 }

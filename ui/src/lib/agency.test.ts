@@ -145,12 +145,12 @@ describe('identité : vérifications du serveur, mêmes messages', () => {
       [
         { phone: '04 72 AB' },
         'phone',
-        "Le numéro « 04 72 AB » n'est pas un numéro de téléphone (chiffres, espaces, points, et « + » devant l'indicatif).",
+        "Le champ « Téléphone » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « 04 72 AB » n'en est pas un.",
       ],
       [
         { phone: '04 7+2 00 00' },
         'phone',
-        "Le numéro « 04 7+2 00 00 » n'est pas un numéro de téléphone (chiffres, espaces, points, et « + » devant l'indicatif).",
+        "Le champ « Téléphone » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « 04 7+2 00 00 » n'en est pas un.",
       ],
       [{ email: ' Contact@ ' }, 'email', "L'adresse e-mail « contact@ » n'est pas valide."],
       [

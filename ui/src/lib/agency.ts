@@ -6,6 +6,7 @@
  * (`liftdesk-domain/src/identity.rs`, `siren.rs`, `text.rs`), lecture des
  * refus du serveur qui nomment un champ, et les appels à l'API.
  */
+import { phoneReason } from './validation';
 import { api } from './api';
 import type { IdentityAnswer, IdentityWire } from './generated/contract';
 import { toBase64 } from './imports';
@@ -365,14 +366,6 @@ export function checkBic(bic: string): string | undefined {
   return `Le BIC « ${bic} » n'est pas valide : 8 ou 11 caractères, 4 lettres de la banque, 2 du pays, puis 2 (ou 5) lettres ou chiffres, par exemple BNPAFRPPXXX.`;
 }
 
-/** Un numéro de téléphone rogné : chiffres, espaces, points, tirets, parenthèses, « + » devant ; 6 à 20 chiffres. */
-export function checkPhone(phone: string): string | undefined {
-  const allowed = /^\+?[\d .\-()]*$/.test(phone);
-  const digits = (phone.match(/\d/g) ?? []).length;
-  if (allowed && digits >= 6 && digits <= 20) return undefined;
-  return `Le numéro « ${phone} » n'est pas un numéro de téléphone (chiffres, espaces, points, et « + » devant l'indicatif).`;
-}
-
 /** Une adresse e-mail comme Liftdesk l'accepte (`text::is_email`). */
 export function isEmail(email: string): boolean {
   if (new TextEncoder().encode(email).length > 254 || /\s/u.test(email)) return false;
@@ -416,7 +409,8 @@ export function checkIdentity(form: IdentityForm): IdentityErrors {
   put('shareCapital', checkCapital(form.shareCapital));
 
   const phone = form.phone.trim();
-  put('phone', freeText('phone', form.phone, MAX_CHARS.phone) ?? (phone ? checkPhone(phone) : undefined));
+  const badPhone = phone ? phoneReason('phone', phone) : undefined;
+  put('phone', freeText('phone', form.phone, MAX_CHARS.phone) ?? (badPhone && displayReason('phone', badPhone)));
   const email = form.email.trim().toLowerCase();
   put(
     'email',

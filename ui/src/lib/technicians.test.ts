@@ -1,17 +1,36 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   MESSAGES,
   addDays,
+  checkDailyCapacity,
+  checkPhone,
+  checkRestHours,
+  checkSectors,
+  checkTechnician,
+  checkTechnicianName,
+  createTechnician,
   dayNumber,
+  deactivateTechnician,
+  editBody,
+  editTechnician,
+  emptyTechnicianForm,
+  formOfTechnician,
   formatParis,
   isoWeek,
+  listTechnicianRecords,
   mondayOf,
+  newTechnicianBody,
   overlapMessage,
   overlappingAbsence,
+  parseSectors,
+  reactivateTechnician,
+  technicianRefusalOf,
   toParisInput,
   validateAbsence,
   validateReplacement,
   weekLabel,
+  type TechnicianForm,
+  type TechnicianRecord,
 } from './technicians';
 
 describe('jours et semaines', () => {
@@ -101,5 +120,224 @@ describe('validation d’un remplacement', () => {
     expect(validateReplacement({ technicianId: 't', from: '2026-11-24T08:00', to: '2026-11-25T08:00' })).toEqual(
       {},
     );
+  });
+});
+
+const remi = (overrides: Partial<TechnicianRecord> = {}): TechnicianRecord => ({
+  id: 'tech-remi',
+  name: 'Rémi Caron',
+  phone: '06 12 34 56 78',
+  sectors: ['levallois-perret', '92300'],
+  dailyCapacity: 6,
+  restHours: 11,
+  active: true,
+  accountId: null,
+  ...overrides,
+});
+
+const typed = (overrides: Partial<TechnicianForm> = {}): TechnicianForm => ({
+  name: ' Hugo Lefèvre ',
+  phone: ' +33 6 98 76 54 32 ',
+  sectors: 'Neuilly-sur-Seine, 92200 , neuilly-sur-seine,  ,Paris 17e',
+  dailyCapacity: 8,
+  restHours: null,
+  ...overrides,
+});
+
+describe('fiche d’un technicien : vérifications du serveur, mêmes messages', () => {
+  it('le nom : obligatoire, 100 caractères au plus, le champ nommé par son libellé', () => {
+    expect(checkTechnicianName(' Hugo ')).toBeUndefined();
+    expect(checkTechnicianName('  ')).toBe('Le champ « Nom » est obligatoire.');
+    expect(checkTechnicianName('N'.repeat(101))).toBe('Le champ « Nom » ne doit pas dépasser 100 caractères.');
+    expect(checkTechnicianName('Hugo\u0007')).toBe('Le champ « Nom » ne doit pas contenir de caractère de contrôle.');
+  });
+
+  it('le téléphone : facultatif, chiffres, espaces, points, tirets, « + » en tête, 4 à 15 chiffres', () => {
+    for (const ok of ['', '  ', '+33 6 12 34 56 78', '06.12.34.56.78', '01-23-45-67-89', '3631']) {
+      expect(checkPhone(ok), ok).toBeUndefined();
+    }
+    for (const bad of ['06 12 a4', '12', '0612+345678', '+33 6 12 34 56 78 90 12 34']) {
+      expect(checkPhone(` ${bad} `), bad).toBe(
+        `Le champ « Téléphone » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « ${bad} » n'en est pas un.`,
+      );
+    }
+    expect(checkPhone('0'.repeat(31))).toBe('Le champ « Téléphone » ne doit pas dépasser 30 caractères.');
+  });
+
+  it('les secteurs : séparés par des virgules, rognés, sans doublon ni vide, 20 au plus de 60 caractères', () => {
+    expect(parseSectors('Neuilly-sur-Seine, 92200 , neuilly-sur-seine,  ,Paris  17e, paris 17E')).toEqual([
+      'Neuilly-sur-Seine',
+      '92200',
+      'Paris  17e',
+    ]);
+    expect(parseSectors('  ')).toEqual([]);
+    expect(checkSectors('A, B, a')).toBeUndefined();
+    const many = Array.from({ length: 21 }, (_, i) => `Secteur ${i}`).join(',');
+    expect(checkSectors(many)).toBe('Le champ « Secteurs » compte au plus 20 secteurs.');
+    expect(checkSectors(`Paris, ${'x'.repeat(61)}`)).toBe('Le champ « Secteurs » ne doit pas dépasser 60 caractères.');
+  });
+
+  it('la capacité journalière (1 à 20) et le repos après astreinte (0 à 48 h), en nombres entiers', () => {
+    expect(checkDailyCapacity(1)).toBeUndefined();
+    expect(checkDailyCapacity(20)).toBeUndefined();
+    for (const bad of [0, -1, 21, 2.5, null]) {
+      expect(checkDailyCapacity(bad), String(bad)).toBe(
+        'Le champ « Capacité journalière » doit être compris entre 1 et 20 visites par jour.',
+      );
+    }
+    expect(checkRestHours(0)).toBeUndefined();
+    expect(checkRestHours(48)).toBeUndefined();
+    for (const bad of [-1, 49, 11.5, null]) {
+      expect(checkRestHours(bad), String(bad)).toBe(
+        'Le champ « Repos après astreinte » doit être compris entre 0 et 48 heures.',
+      );
+    }
+  });
+
+  it('un nouveau technicien : tous les champs, sans le repos', () => {
+    expect(checkTechnician(typed())).toEqual({});
+    expect(checkTechnician(typed({ name: '', phone: '12', dailyCapacity: null }))).toEqual({
+      name: 'Le champ « Nom » est obligatoire.',
+      phone:
+        "Le champ « Téléphone » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « 12 » n'en est pas un.",
+      dailyCapacity: 'Le champ « Capacité journalière » doit être compris entre 1 et 20 visites par jour.',
+    });
+  });
+
+  it('une modification : seuls les champs changés sont vérifiés, comme le serveur', () => {
+    // Une fiche écrite avant les règles (nom trop long, téléphone libre) reste telle quelle.
+    const old = remi({ name: 'N'.repeat(150), phone: 'poste 12' });
+    expect(checkTechnician({ ...formOfTechnician(old), dailyCapacity: 8 }, old)).toEqual({});
+    expect(checkTechnician({ ...formOfTechnician(old), phone: 'poste 13' }, old).phone).toMatch(
+      /^Le champ « Téléphone » doit être un numéro/,
+    );
+    expect(checkTechnician({ ...formOfTechnician(remi()), restHours: 49, dailyCapacity: null }, remi())).toEqual({
+      dailyCapacity: 'Le champ « Capacité journalière » doit être compris entre 1 et 20 visites par jour.',
+      restHours: 'Le champ « Repos après astreinte » doit être compris entre 0 et 48 heures.',
+    });
+  });
+});
+
+describe('fiche d’un technicien : formulaire et corps envoyés', () => {
+  it('un nouveau technicien part de 6 visites par jour', () => {
+    expect(emptyTechnicianForm()).toEqual({ name: '', phone: '', sectors: '', dailyCapacity: 6, restHours: null });
+  });
+
+  it('le corps de la création : rogné, secteurs en liste, sans téléphone vide', () => {
+    expect(newTechnicianBody(typed())).toEqual({
+      name: 'Hugo Lefèvre',
+      phone: '+33 6 98 76 54 32',
+      sectors: ['Neuilly-sur-Seine', '92200', 'Paris 17e'],
+      dailyCapacity: 8,
+    });
+    expect(newTechnicianBody(typed({ phone: '  ', sectors: '' }))).toEqual({
+      name: 'Hugo Lefèvre',
+      sectors: [],
+      dailyCapacity: 8,
+    });
+  });
+
+  it('le formulaire d’une fiche enregistrée', () => {
+    expect(formOfTechnician(remi({ phone: null }))).toEqual({
+      name: 'Rémi Caron',
+      phone: '',
+      sectors: 'levallois-perret, 92300',
+      dailyCapacity: 6,
+      restHours: 11,
+    });
+  });
+
+  it('la modification : seulement ce qui a changé', () => {
+    const before = remi();
+    expect(editBody(before, formOfTechnician(before))).toEqual({});
+    // Mêmes secteurs à la casse et aux espaces près, même nom rogné : rien ne part.
+    expect(
+      editBody(before, { ...formOfTechnician(before), name: ' Rémi Caron ', sectors: 'Levallois-Perret ,92300,' }),
+    ).toEqual({});
+    expect(editBody(before, { ...formOfTechnician(before), phone: ' 07 00 00 00 01 ' })).toEqual({
+      phone: '07 00 00 00 01',
+    });
+    // Un téléphone vidé part vide : le serveur l'efface.
+    expect(editBody(before, { ...formOfTechnician(before), phone: ' ' })).toEqual({ phone: '' });
+    expect(
+      editBody(before, {
+        ...formOfTechnician(before),
+        name: 'Rémi Caron-Petit',
+        sectors: '92300, Levallois-Perret',
+        dailyCapacity: 8,
+        restHours: 12,
+      }),
+    ).toEqual({ name: 'Rémi Caron-Petit', sectors: ['92300', 'Levallois-Perret'], dailyCapacity: 8, restHours: 12 });
+    // Tous les secteurs retirés : une liste vide.
+    expect(editBody(before, { ...formOfTechnician(before), sectors: ' , ' })).toEqual({ sectors: [] });
+  });
+});
+
+describe('fiche d’un technicien : refus du serveur', () => {
+  it('nomme le champ refusé, par son libellé', () => {
+    expect(technicianRefusalOf('Le champ « phone » doit être un numéro de téléphone (…) : « 12 » n’en est pas un.')).toEqual({
+      field: 'phone',
+      message: 'Le champ « Téléphone » doit être un numéro de téléphone (…) : « 12 » n’en est pas un.',
+    });
+    expect(technicianRefusalOf('Le champ « restHours » doit être compris entre 0 et 48 heures.')).toEqual({
+      field: 'restHours',
+      message: 'Le champ « Repos après astreinte » doit être compris entre 0 et 48 heures.',
+    });
+    expect(technicianRefusalOf('Le champ « agencyId » est inconnu.')).toBeNull();
+    expect(
+      technicianRefusalOf(
+        "Rémi Caron est d'astreinte du 23/11/2026 08:00 au 30/11/2026 08:00 : confiez d'abord cette astreinte à un autre technicien.",
+      ),
+    ).toBeNull();
+  });
+});
+
+describe('fiche d’un technicien : appels à l’API', () => {
+  type Seen = { method: string; url: string; body: string | undefined };
+  let seen: Seen[] = [];
+
+  beforeEach(() => {
+    seen = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        seen.push({ method: init?.method ?? 'GET', url: String(input), body: init?.body as string | undefined });
+        return new Response('{}', { status: 200 });
+      }),
+    );
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('lit, ajoute, modifie, retire et remet au planning', async () => {
+    await listTechnicianRecords();
+    await createTechnician(newTechnicianBody(typed()));
+    await editTechnician('tech 1', { phone: '' });
+    await deactivateTechnician('tech-1');
+    await reactivateTechnician('tech-1');
+    expect(seen.map((s) => [s.method, s.url])).toEqual([
+      ['GET', '/app/api/technicians/records'],
+      ['POST', '/app/api/technicians'],
+      ['PATCH', '/app/api/technicians/tech%201'],
+      ['POST', '/app/api/technicians/tech-1/deactivate'],
+      ['POST', '/app/api/technicians/tech-1/reactivate'],
+    ]);
+    expect(JSON.parse(seen[1]!.body!)).toEqual({
+      name: 'Hugo Lefèvre',
+      phone: '+33 6 98 76 54 32',
+      sectors: ['Neuilly-sur-Seine', '92200', 'Paris 17e'],
+      dailyCapacity: 8,
+    });
+    expect(JSON.parse(seen[2]!.body!)).toEqual({ phone: '' });
+    expect(seen[3]!.body).toBeUndefined();
+  });
+
+  it('un refus du serveur arrive tel quel', async () => {
+    const refusal =
+      "Rémi Caron est d'astreinte du 23/11/2026 08:00 au 30/11/2026 08:00 : confiez d'abord cette astreinte à un autre technicien.";
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ error: refusal }), { status: 422 })));
+    await expect(deactivateTechnician('tech-remi')).rejects.toMatchObject({ status: 422, message: refusal });
   });
 });

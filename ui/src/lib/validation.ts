@@ -48,3 +48,15 @@ export function validateLogin(input: LoginInput): LoginErrors {
 export function hasErrors(errors: LoginErrors): boolean {
   return Object.values(errors).some(Boolean);
 }
+
+/**
+ * Un numéro de téléphone rogné, la règle du serveur (`text::phone`) : chiffres
+ * (4 à 15), espaces, points, tirets, un « + » en tête. `undefined` s'il est
+ * valable, sinon la raison du serveur, le champ nommé `name`.
+ */
+export function phoneReason(name: string, phone: string): string | undefined {
+  const digits = [...phone].filter((c) => c >= '0' && c <= '9').length;
+  const shaped = [...phone].every((c, i) => /[0-9 .-]/u.test(c) || (c === '+' && i === 0));
+  if (shaped && digits >= 4 && digits <= 15) return undefined;
+  return `Le champ « ${name} » doit être un numéro de téléphone (chiffres, espaces, points, tirets, « + » en tête) : « ${phone} » n'en est pas un.`;
+}

@@ -15,6 +15,7 @@ use crate::principal::{Capability, Principal};
 use crate::services::accounts::{self, InitInput, InitOutput, NewUserInput};
 use crate::services::credentials::{self, Issued};
 use crate::services::identity::{self, IdentityView};
+use crate::services::people;
 use crate::store::Store;
 use crate::store::accounts as account_store;
 
@@ -199,4 +200,33 @@ pub fn issue_partner_key(
 ) -> AppResult<Issued> {
     p.require(Capability::Install)?;
     store.write_blocking(|tx| credentials::create_partner_key(tx, name, agency_ids, &p.actor))
+}
+
+/// Gives the account `email` a temporary password, shown once (the way back
+/// in for an administrator who forgot theirs): it chooses its own at its
+/// next sign-in, its sessions and API tokens end. An inactive account is
+/// refused (422): its administrators reactivate it first. Audit
+/// `reinitialisation_mot_de_passe` by the command line.
+pub fn reset_password(
+    store: &Store,
+    p: &Principal,
+    email: &str,
+) -> AppResult<(AccountId, people::TemporaryPassword)> {
+    p.require(Capability::Install)?;
+    let email = accounts::normalize_email(email)?;
+    let temporary = people::temporary_password()?;
+    let hash = password::hash(&temporary.0)?;
+    let id = store.write_blocking(|tx| {
+        let account = account_store::find_by_email(tx, &email)?.ok_or_else(|| {
+            AppError::not_found(format!("Aucun compte n'a l'adresse e-mail « {email} »."))
+        })?;
+        if !account.active {
+            return Err(AppError::unprocessable(
+                "Ce compte est désactivé : réactivez-le avant de réinitialiser son mot de passe.",
+            ));
+        }
+        people::reset_in(tx, &account, &hash, &p.actor)?;
+        Ok(account.id)
+    })?;
+    Ok((id, temporary))
 }

@@ -17,6 +17,7 @@ use crate::principal::{Capability, Principal};
 use crate::services::accounts::{agencies_in_scope, normalize_email, required_name};
 use crate::store::accounts::{self, AccountRow, NewAccount, Role};
 use crate::store::agencies::AgencyRow;
+use crate::store::audit::{self, Actor};
 use crate::store::{Conn, Store, Tx, constraint, credentials, sessions};
 
 /// Longest position (« Responsable technique »).
@@ -174,7 +175,7 @@ pub struct NewPerson {
 pub struct TemporaryPassword(pub String);
 
 /// 16 random letters and digits in four groups (`Xk4m-…`), about 95 bits.
-fn temporary_password() -> AppResult<TemporaryPassword> {
+pub(crate) fn temporary_password() -> AppResult<TemporaryPassword> {
     let random = secret::random_alphanumeric(16)
         .map_err(|err| anyhow::anyhow!("générateur aléatoire du système indisponible : {err}"))?;
     let groups: Vec<&str> = (0..4).map(|i| &random[i * 4..i * 4 + 4]).collect();
@@ -555,18 +556,30 @@ pub async fn reset_password(
                     "Ce compte est désactivé : réactivez-le avant de réinitialiser son mot de passe.",
                 ));
             }
-            accounts::set_temporary_password(tx, &account.id, &hash)?;
-            let sessions = sessions::revoke_all(tx, &account.id, &tx.now_text())?;
-            let tokens = credentials::revoke_api_tokens_of_account(tx, &account.id)?;
-            p.record(
-                tx,
-                "account",
-                account.id.as_str(),
-                "reinitialisation_mot_de_passe",
-                json!({ "revokedSessions": sessions, "revokedTokens": tokens }),
-            )?;
+            reset_in(tx, &account, &hash, &p.actor)?;
             person_in(tx, &p, &account_id)
         })
         .await?;
     Ok((person, temporary))
+}
+
+/// [`reset_password`]'s step, rights checked by the caller: the temporary
+/// password's hash, every session and API token of the account ended, the
+/// audit entry (never the password).
+pub(crate) fn reset_in(tx: &Tx, account: &AccountRow, hash: &str, actor: &Actor) -> AppResult<()> {
+    accounts::set_temporary_password(tx, &account.id, hash)?;
+    let sessions = sessions::revoke_all(tx, &account.id, &tx.now_text())?;
+    let tokens = credentials::revoke_api_tokens_of_account(tx, &account.id)?;
+    audit::record(
+        tx,
+        audit::AuditEntry {
+            agency_id: account.default_agency_id.as_deref(),
+            actor,
+            action: "reinitialisation_mot_de_passe",
+            object_type: "account",
+            object_id: Some(account.id.as_str()),
+            detail: Some(json!({ "revokedSessions": sessions, "revokedTokens": tokens })),
+        },
+    )?;
+    Ok(())
 }

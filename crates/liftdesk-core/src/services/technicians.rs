@@ -971,6 +971,30 @@ pub async fn remove_absence(
         .await
 }
 
+/// Every technician of the principal's agency with his record (phone,
+/// daily capacity, safety rest, whether on the roster), the ones taken off
+/// it last: what the screen edits. Any staff member of the agency reads it.
+pub async fn records(store: &Store, p: &Principal) -> AppResult<Vec<TechnicianRow>> {
+    let agency_id = p.agency_id()?.to_owned();
+    store
+        .read(move |conn| Ok(technicians::records_of_agency(conn, &agency_id)?))
+        .await
+}
+
+/// One technician of the principal's agency with his record; 404 outside it.
+pub async fn record(
+    store: &Store,
+    p: &Principal,
+    technician_id: &TechnicianId,
+) -> AppResult<TechnicianRow> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), technician_id.to_owned());
+    store
+        .read(move |conn| {
+            technicians::in_agency(conn, &agency_id, &id)?.ok_or_else(|| technician_not_found(&id))
+        })
+        .await
+}
+
 /// Adds a technician to the principal's agency (administrators): the record
 /// checked by `domain::technician::check` (422 naming the field), active,
 /// with the schema's safety rest; the planning and the rota offer him at

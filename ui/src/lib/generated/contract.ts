@@ -2122,3 +2122,30 @@ agencies: Array<AgencyRef>, };
  * Le compte, et le mot de passe provisoire à transmettre, montré une fois.
  */
 export type PersonWithPassword = { person: PersonWire, temporaryPassword: string, };
+
+export type TechnicianRecords = { technicians: Array<TechnicianRecordWire>, 
+/**
+ * La session peut ajouter, modifier et retirer des techniciens.
+ */
+canEdit: boolean, };
+
+/**
+ * La fiche d'un technicien, telle que l'écran la modifie.
+ */
+export type TechnicianRecordWire = { id: string, name: string, phone: string | null, sectors: Array<string>, 
+/**
+ * Visites par jour au plus (propositions du planning).
+ */
+dailyCapacity: number, 
+/**
+ * Repos de sécurité après une astreinte, en heures.
+ */
+restHours: number, 
+/**
+ * Au planning, aux propositions et aux astreintes.
+ */
+active: boolean, 
+/**
+ * Le compte du personnel qu'il est, s'il en a un.
+ */
+accountId: string | null, };
