@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { recordRequests } from './test-requests';
+import { describe, expect, it } from 'vitest';
 import {
   FIELD_LABELS,
   checkBic,
@@ -323,23 +324,7 @@ describe('identité : logo', () => {
 });
 
 describe('identité : appels à l’API', () => {
-  type Seen = { method: string; url: string; body: string | undefined };
-  let seen: Seen[] = [];
-
-  beforeEach(() => {
-    seen = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        seen.push({ method: init?.method ?? 'GET', url: String(input), body: init?.body as string | undefined });
-        return new Response('{}', { status: 200 });
-      }),
-    );
-  });
-
-  afterEach(() => {
-    vi.unstubAllGlobals();
-  });
+  const seen = recordRequests();
 
   it('lit, enregistre, envoie et retire le logo', async () => {
     await getIdentity();

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { recordRequests } from './test-requests';
+import { describe, expect, it, vi } from 'vitest';
 import {
   MESSAGES,
   addDays,
@@ -293,23 +294,7 @@ describe('fiche d’un technicien : refus du serveur', () => {
 });
 
 describe('fiche d’un technicien : appels à l’API', () => {
-  type Seen = { method: string; url: string; body: string | undefined };
-  let seen: Seen[] = [];
-
-  beforeEach(() => {
-    seen = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        seen.push({ method: init?.method ?? 'GET', url: String(input), body: init?.body as string | undefined });
-        return new Response('{}', { status: 200 });
-      }),
-    );
-  });
-
-  afterEach(() => {
-    vi.unstubAllGlobals();
-  });
+  const seen = recordRequests();
 
   it('lit, ajoute, modifie, retire et remet au planning', async () => {
     await listTechnicianRecords();
