@@ -609,3 +609,116 @@ async fn the_command_line_gives_a_forgotten_administrator_a_temporary_password()
         stderr_of(&out)
     );
 }
+
+#[tokio::test]
+async fn an_agency_administrator_leaves_what_holds_elsewhere_to_the_organization() {
+    let server = TestServer::start().await;
+    let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
+    let sud = second_agency(&server, &org, "Durand Sud");
+    user(&server, &org.agency_id, "lea@durand.fr", &["--admin"]);
+    // Marc works in both agencies; Léa administers the first only.
+    let marc = user(
+        &server,
+        &org.agency_id,
+        "marc@durand.fr",
+        &["--agency", &sud],
+    );
+    let lea = StaffClient::sign_in(&server, "lea@durand.fr", PASSWORD).await;
+    let (status, body) = lea
+        .patch(
+            &format!("/people/{marc}"),
+            json!({ "name": "Marc Martin", "position": "Technicien" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["agencies"],
+        json!([{ "id": org.agency_id, "name": "Durand Centre" }])
+    );
+    let beyond = |what: &str| json!({ "error": format!("Ce compte travaille aussi dans des agences hors des vôtres : seul un administrateur de l'organisation peut {what}.") });
+    for ((status, body), what) in [
+        (
+            lea.patch(
+                &format!("/people/{marc}"),
+                json!({ "role": "agency_admin" }),
+            )
+            .await,
+            "changer son rôle",
+        ),
+        (
+            lea.patch(
+                &format!("/people/{marc}"),
+                json!({ "performsSurveys": true }),
+            )
+            .await,
+            "changer s'il réalise des relevés",
+        ),
+        (
+            lea.post(&format!("/people/{marc}/password-reset"), json!({}))
+                .await,
+            "réinitialiser son mot de passe",
+        ),
+        (
+            lea.post(&format!("/people/{marc}/deactivate"), json!({}))
+                .await,
+            "le désactiver",
+        ),
+    ] {
+        assert_eq!((status, body), (403, beyond(what)));
+    }
+    // Taking him out of her agency leaves him in the other one.
+    let (status, body) = lea
+        .patch(&format!("/people/{marc}"), json!({ "agencyIds": [] }))
+        .await;
+    assert_eq!(
+        (status, body["error"].clone()),
+        (
+            422,
+            json!("Indiquez au moins une agence où travaille ce compte (champ « agencyIds »).")
+        )
+    );
+    // A reset filed under the administrator's agency.
+    let admin = StaffClient::sign_in(&server, "admin@durand.fr", PASSWORD).await;
+    let (status, _) = admin
+        .post(&format!("/people/{marc}/password-reset"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let filed: String = open_db(server.data_dir.path())
+        .query_row(
+            "SELECT agency_id FROM audit_log WHERE action = 'reinitialisation_mot_de_passe' AND object_id = ?1",
+            [&marc],
+            |r| r.get(0),
+        )
+        .expect("entry");
+    assert_eq!(filed, org.agency_id);
+}
+
+#[tokio::test]
+async fn a_temporary_password_is_not_kept_as_ones_own() {
+    let server = TestServer::start().await;
+    let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
+    let admin = StaffClient::sign_in(&server, "admin@durand.fr", PASSWORD).await;
+    let (_, body) = admin
+        .post("/people", json!({ "name": "Paul", "email": "paul@durand.fr", "role": "member", "agencyIds": [org.agency_id] }))
+        .await;
+    let temporary = body["temporaryPassword"]
+        .as_str()
+        .expect("password")
+        .to_owned();
+    let paul = StaffClient::sign_in(&server, "paul@durand.fr", &temporary).await;
+    let (status, body) = paul
+        .post(
+            "/account/password",
+            json!({ "currentPassword": temporary, "newPassword": temporary }),
+        )
+        .await;
+    assert_eq!(
+        (status, body),
+        (
+            422,
+            json!({ "error": "Le nouveau mot de passe doit être différent de l'actuel." })
+        )
+    );
+    let (_, session) = paul.get("/session").await;
+    assert_eq!(session["account"]["mustChangePassword"], true);
+}

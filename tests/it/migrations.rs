@@ -361,7 +361,13 @@ fn an_agencys_siret_and_address_become_its_first_identity_version() {
             "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
              INSERT INTO agencies (id, organization_id, name, v1_id, siret, address, created_at) VALUES
                ('a1', 'o', 'Lyon', 'V1-LY', '55210055400013', '3 quai Saint-Étienne, 69005 Lyon', '2025-01-01T00:00:00Z'),
-               ('a2', 'o', 'Vienne', NULL, NULL, NULL, '2025-01-02T00:00:00Z');",
+               ('a2', 'o', 'Vienne', NULL, NULL, NULL, '2025-01-02T00:00:00Z');
+             INSERT INTO invoices (id, agency_id, nature, status, number, number_year, number_seq,
+                                   issued_on, created_on, created_at, updated_at) VALUES
+               ('i1', 'a1', 'facture', 'emise', 'FA-2025-000001', 2025, 1, '2025-03-01', '2025-03-01',
+                '2025-03-01T09:00:00Z', '2025-03-01T09:00:00Z'),
+               ('i2', 'a1', 'facture', 'brouillon', NULL, NULL, NULL, NULL, '2025-03-02',
+                '2025-03-02T09:00:00Z', '2025-03-02T09:00:00Z');",
         )
         .expect("old agencies");
     }
@@ -406,6 +412,22 @@ fn an_agencys_siret_and_address_become_its_first_identity_version() {
                 None
             ),
             ("a2".to_owned(), None, None, None),
+        ]
+    );
+    // The invoice issued before keeps the seller it was issued by (V12);
+    // a draft prints the current one.
+    let issued_under: Vec<(String, Option<String>)> = conn
+        .prepare("SELECT id, seller_identity_id FROM invoices ORDER BY id")
+        .expect("invoices")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(
+        issued_under,
+        [
+            ("i1".to_owned(), Some("identite-a1".to_owned())),
+            ("i2".to_owned(), None)
         ]
     );
 }

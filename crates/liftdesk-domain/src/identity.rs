@@ -417,6 +417,13 @@ pub fn check_iban(iban: &str) -> Result<(), String> {
     if !shape {
         return Err("L'IBAN commence par le code du pays (2 lettres) et 2 chiffres de contrôle, suivis du numéro de compte (lettres et chiffres), par exemple FR76 3000 6000 0112 3456 7890 189.".to_owned());
     }
+    // ISO 13616: the check digits run from 02 to 98.
+    if matches!(&iban[2..4], "00" | "01" | "99") {
+        return Err(format!(
+            "L'IBAN « {} » n'est pas valide (clé de contrôle incorrecte) : vérifiez-le sur votre RIB.",
+            group_by_four(iban)
+        ));
+    }
     let country = &iban[..2];
     let length_ok = match IBAN_LENGTHS.iter().find(|(c, _)| *c == country) {
         Some((_, length)) => iban.len() == *length,
@@ -671,6 +678,8 @@ mod tests {
         assert!(check_iban("GB82WEST12345698765432").is_ok());
         assert!(check_iban("BE68539007547034").is_ok());
         assert!(check_bic("DEUTDEFF500").is_ok());
+        // Congruent to a valid one modulo 97, but outside ISO 13616's 02–98.
+        assert!(check_iban("FR0130006000011234567890189").is_err());
     }
 
     #[test]

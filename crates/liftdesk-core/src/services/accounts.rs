@@ -368,6 +368,13 @@ pub async fn change_own_password(
     new_password: String,
 ) -> AppResult<usize> {
     password::check_strength(&new_password)?;
+    if new_password == current_password {
+        // A temporary password kept as one's own stays known to the
+        // administrator who handed it over.
+        return Err(AppError::unprocessable(
+            "Le nouveau mot de passe doit être différent de l'actuel.",
+        ));
+    }
     let account_id = p.account()?.id.clone();
     let stored = store
         .read(move |conn| accounts::password_hash(conn, &account_id))

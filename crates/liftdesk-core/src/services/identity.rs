@@ -128,7 +128,9 @@ pub fn record_in(
         .as_ref()
         .map(|c| c.identity.clone())
         .unwrap_or_default();
-    if current.is_some() && before == *identity {
+    // Nothing new: the current version again, or an empty identity where
+    // none was ever recorded.
+    if before == *identity {
         return Ok(());
     }
     let logo_id = current.as_ref().and_then(|c| c.logo_id.clone());

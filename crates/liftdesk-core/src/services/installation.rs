@@ -90,6 +90,10 @@ pub fn agency_identity(
 ) -> AppResult<IdentityView> {
     p.require(Capability::Install)?;
     let p = command_line_in_agency(store, agency_id)?;
+    if patch.fields.is_empty() && patch.vat_on_debits.is_none() {
+        // Shown as recorded, not checked again by today's rules.
+        return store.read_blocking(|conn| identity::view_in(conn, &p, agency_id));
+    }
     store.write_blocking(|tx| {
         let current = identity::view_in(tx, &p, agency_id)?;
         let mut form = IdentityInput::of(&current.identity);
@@ -225,7 +229,13 @@ pub fn reset_password(
                 "Ce compte est désactivé : réactivez-le avant de réinitialiser son mot de passe.",
             ));
         }
-        people::reset_in(tx, &account, &hash, &p.actor)?;
+        people::reset_in(
+            tx,
+            &account,
+            &hash,
+            account.default_agency_id.as_deref(),
+            &p.actor,
+        )?;
         Ok(account.id)
     })?;
     Ok((id, temporary))

@@ -130,11 +130,7 @@ fn check_standing(
     role: Role,
     agency_ids: &[String],
 ) -> AppResult<Vec<AgencyRow>> {
-    if role == Role::OrgAdmin && !acting_org_admin(p) {
-        return Err(AppError::forbidden(
-            "Seul un administrateur de l'organisation nomme un administrateur de l'organisation.",
-        ));
-    }
+    check_role_given(p, role)?;
     let scope = managed_scope(conn, p)?;
     let mut agencies: Vec<AgencyRow> = Vec::new();
     for id in agency_ids {
@@ -152,6 +148,41 @@ fn check_standing(
         ));
     }
     Ok(agencies)
+}
+
+/// Only an organization administrator names one (403).
+fn check_role_given(p: &Principal, role: Role) -> AppResult<()> {
+    if role == Role::OrgAdmin && !acting_org_admin(p) {
+        return Err(AppError::forbidden(
+            "Seul un administrateur de l'organisation nomme un administrateur de l'organisation.",
+        ));
+    }
+    Ok(())
+}
+
+/// What holds for the account everywhere (its role, its password, whether
+/// it signs in, whether it performs surveys) is changed by an agency
+/// administrator only for an account that works in its agencies alone:
+/// one that also works elsewhere is its organization administrators' (403).
+fn require_within_reach(
+    conn: &Conn,
+    p: &Principal,
+    account: &AccountRow,
+    what: &str,
+) -> AppResult<()> {
+    if acting_org_admin(p) {
+        return Ok(());
+    }
+    let scope = managed_scope(conn, p)?;
+    let elsewhere = agencies_in_scope(conn, account)?
+        .iter()
+        .any(|a| !scope.iter().any(|s| s.id == a.id));
+    if elsewhere {
+        return Err(AppError::forbidden(format!(
+            "Ce compte travaille aussi dans des agences hors des vôtres : seul un administrateur de l'organisation peut {what}."
+        )));
+    }
+    Ok(())
 }
 
 /// A new colleague as an administrator enters them.
@@ -380,6 +411,12 @@ fn edit_in(
             ));
         }
     }
+    if after_role != before.role {
+        require_within_reach(tx, p, &before, "changer son rôle")?;
+    }
+    if after_surveys != before.performs_surveys {
+        require_within_reach(tx, p, &before, "changer s'il réalise des relevés")?;
+    }
     note(
         "role",
         json!(before.role.as_str()),
@@ -400,7 +437,7 @@ fn edit_in(
             Some(vec![p.agency()?.clone()])
         }
         None => {
-            check_standing(tx, p, after_role, &had)?;
+            check_role_given(p, after_role)?;
             None
         }
     };
@@ -470,6 +507,7 @@ pub async fn deactivate(store: &Store, p: &Principal, account_id: &AccountId) ->
         .write(move |tx| {
             let account = managed_account(tx, &p, &account_id)?;
             if account.active {
+                require_within_reach(tx, &p, &account, "le désactiver")?;
                 if p.account.as_ref().is_some_and(|me| me.id == account.id) {
                     return Err(AppError::unprocessable(
                         "Vous ne pouvez pas désactiver votre propre compte : demandez-le à un autre administrateur.",
@@ -509,6 +547,7 @@ pub async fn reactivate(store: &Store, p: &Principal, account_id: &AccountId) ->
         .write(move |tx| {
             let account = managed_account(tx, &p, &account_id)?;
             if !account.active {
+                require_within_reach(tx, &p, &account, "le réactiver")?;
                 accounts::set_active(tx, &account.id, true)?;
                 p.record(
                     tx,
@@ -556,7 +595,8 @@ pub async fn reset_password(
                     "Ce compte est désactivé : réactivez-le avant de réinitialiser son mot de passe.",
                 ));
             }
-            reset_in(tx, &account, &hash, &p.actor)?;
+            require_within_reach(tx, &p, &account, "réinitialiser son mot de passe")?;
+            reset_in(tx, &account, &hash, Some(p.agency_id()?.as_str()), &p.actor)?;
             person_in(tx, &p, &account_id)
         })
         .await?;
@@ -566,14 +606,22 @@ pub async fn reset_password(
 /// [`reset_password`]'s step, rights checked by the caller: the temporary
 /// password's hash, every session and API token of the account ended, the
 /// audit entry (never the password).
-pub(crate) fn reset_in(tx: &Tx, account: &AccountRow, hash: &str, actor: &Actor) -> AppResult<()> {
+/// The entry is filed under `agency_id` (the administrator's agency; the
+/// command line's: the account's default one).
+pub(crate) fn reset_in(
+    tx: &Tx,
+    account: &AccountRow,
+    hash: &str,
+    agency_id: Option<&str>,
+    actor: &Actor,
+) -> AppResult<()> {
     accounts::set_temporary_password(tx, &account.id, hash)?;
     let sessions = sessions::revoke_all(tx, &account.id, &tx.now_text())?;
     let tokens = credentials::revoke_api_tokens_of_account(tx, &account.id)?;
     audit::record(
         tx,
         audit::AuditEntry {
-            agency_id: account.default_agency_id.as_deref(),
+            agency_id,
             actor,
             action: "reinitialisation_mot_de_passe",
             object_type: "account",
