@@ -678,7 +678,7 @@ mod tests {
         assert!(check_iban("GB82WEST12345698765432").is_ok());
         assert!(check_iban("BE68539007547034").is_ok());
         assert!(check_bic("DEUTDEFF500").is_ok());
-        // Congruent to a valid one modulo 97, but outside ISO 13616's 02–98.
+        // Check digits outside ISO 13616's 02–98 are refused outright.
         assert!(check_iban("FR0130006000011234567890189").is_err());
     }
 

@@ -217,6 +217,10 @@ describe('identité : vérifications du serveur, mêmes messages', () => {
     expect(checkIban('GB82WEST12345698765432')).toBeUndefined();
     expect(checkIban('BE68539007547034')).toBeUndefined();
     expect(checkIban('FR7630006000011234567890189')).toBeUndefined();
+    // Une clé hors de 02 à 98 (ISO 13616) est refusée d'emblée.
+    expect(checkIban('FR0130006000011234567890189')).toBe(
+      "L'IBAN « FR01 3000 6000 0112 3456 7890 189 » n'est pas valide (clé de contrôle incorrecte) : vérifiez-le sur votre RIB.",
+    );
     expect(checkBic('DEUTDEFF500')).toBeUndefined();
     expect(checkBic('AGRIFRPP')).toBeUndefined();
     expect(checkBic('AGRIFRPPX')).toContain("n'est pas valide");

@@ -345,6 +345,10 @@ export function checkIban(iban: string): string | undefined {
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]*$/.test(iban)) {
     return "L'IBAN commence par le code du pays (2 lettres) et 2 chiffres de contrôle, suivis du numéro de compte (lettres et chiffres), par exemple FR76 3000 6000 0112 3456 7890 189.";
   }
+  // ISO 13616 : la clé va de 02 à 98.
+  if (['00', '01', '99'].includes(iban.slice(2, 4))) {
+    return `L'IBAN « ${groupByFour(iban)} » n'est pas valide (clé de contrôle incorrecte) : vérifiez-le sur votre RIB.`;
+  }
   const country = iban.slice(0, 2);
   const length = IBAN_LENGTHS[country];
   const lengthOk = length !== undefined ? iban.length === length : iban.length >= 15 && iban.length <= 34;
