@@ -48,23 +48,6 @@ fn full_identity() -> Value {
     })
 }
 
-fn member(server: &TestServer, agency: &str, email: &str, extra: &[&str]) -> String {
-    let mut args = vec![
-        "user",
-        "create",
-        "--email",
-        email,
-        "--name",
-        "Marc Membre",
-        "--password",
-        PASSWORD,
-        "--agency",
-        agency,
-    ];
-    args.extend_from_slice(extra);
-    str_of(&server.cli_json(&args), "id").to_owned()
-}
-
 async fn pdf_of(staff: &StaffClient, path: &str) -> Vec<u8> {
     let response = staff
         .http

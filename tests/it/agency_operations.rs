@@ -313,23 +313,6 @@ async fn buildings_and_equipment_are_added_in_the_agency_only() {
     assert_eq!(count, 1);
 }
 
-fn member(server: &TestServer, agency: &str, email: &str, extra: &[&str]) -> String {
-    let mut args = vec![
-        "user",
-        "create",
-        "--email",
-        email,
-        "--name",
-        "Marc Membre",
-        "--password",
-        "motdepasse-solide",
-        "--agency",
-        agency,
-    ];
-    args.extend_from_slice(extra);
-    str_of(&server.cli_json(&args), "id").to_owned()
-}
-
 #[tokio::test]
 async fn administrators_edit_a_technician_and_take_him_off_the_roster() {
     let server = TestServer::start().await;

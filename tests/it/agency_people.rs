@@ -15,23 +15,6 @@ use serde_json::{Value, json};
 const PASSWORD: &str = "motdepasse-solide";
 const MUST_CHANGE: &str = "Choisissez d'abord votre propre mot de passe (écran « Mon compte ») : celui que vous avez reçu est provisoire.";
 
-fn user(server: &TestServer, agency: &str, email: &str, extra: &[&str]) -> String {
-    let mut args = vec![
-        "user",
-        "create",
-        "--email",
-        email,
-        "--name",
-        "Marc Membre",
-        "--password",
-        PASSWORD,
-        "--agency",
-        agency,
-    ];
-    args.extend_from_slice(extra);
-    str_of(&server.cli_json(&args), "id").to_owned()
-}
-
 fn second_agency(server: &TestServer, org: &Org, name: &str) -> String {
     str_of(
         &server.cli_json(&[
@@ -189,7 +172,7 @@ async fn roles_and_agencies_change_and_the_last_administrator_stays() {
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
     let sud = second_agency(&server, &org, "Durand Sud");
-    let marc = user(&server, &org.agency_id, "marc@durand.fr", &[]);
+    let marc = member(&server, &org.agency_id, "marc@durand.fr", &[]);
     let admin = StaffClient::sign_in(&server, "admin@durand.fr", PASSWORD).await;
 
     // The only organization administrator: not demoted, not deactivated,
@@ -343,7 +326,7 @@ async fn roles_and_agencies_change_and_the_last_administrator_stays() {
 async fn deactivation_ends_sessions_and_tokens_and_a_reset_gives_a_new_temporary_password() {
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
-    let marc = user(&server, &org.agency_id, "marc@durand.fr", &[]);
+    let marc = member(&server, &org.agency_id, "marc@durand.fr", &[]);
     let token = str_of(
         &server.cli_json(&[
             "token",
@@ -442,7 +425,7 @@ async fn members_and_other_organizations_are_refused_and_bad_inputs_named() {
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
     init_org(server.data_dir.path(), "Martin", "paul@martin.fr");
-    let marc = user(&server, &org.agency_id, "marc@durand.fr", &[]);
+    let marc = member(&server, &org.agency_id, "marc@durand.fr", &[]);
     let member = StaffClient::sign_in(&server, "marc@durand.fr", PASSWORD).await;
     for (status, body, what) in [
         {
@@ -615,9 +598,9 @@ async fn an_agency_administrator_leaves_what_holds_elsewhere_to_the_organization
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
     let sud = second_agency(&server, &org, "Durand Sud");
-    user(&server, &org.agency_id, "lea@durand.fr", &["--admin"]);
+    member(&server, &org.agency_id, "lea@durand.fr", &["--admin"]);
     // Marc works in both agencies; Léa administers the first only.
-    let marc = user(
+    let marc = member(
         &server,
         &org.agency_id,
         "marc@durand.fr",

@@ -97,11 +97,10 @@ async fn list(
     session.require_agency()?;
     let p = session.principal();
     let people = service::list(&state.store, &p).await?;
-    let org_admin = session.account.role == Role::OrgAdmin;
     Ok(Json(PeopleAnswer {
         people: people.into_iter().map(Into::into).collect(),
         agencies: session.scope.iter().map(AgencyRef::from).collect(),
-        can_name_org_admins: org_admin,
+        can_name_org_admins: service::acting_org_admin(&p),
         me: session.account.id.to_string(),
     }))
 }

@@ -252,6 +252,26 @@ fn init_org_with(data_dir: &Path, name: &str, email: &str, identity: &[&str]) ->
     }
 }
 
+/// `liftdesk user create`: « Marc Membre » in `agency`, password
+/// `motdepasse-solide`, with the command's `extra` flags (`--admin`,
+/// `--agency ID`, `--technician`…). Its id.
+pub fn member(server: &TestServer, agency: &str, email: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "user",
+        "create",
+        "--email",
+        email,
+        "--name",
+        "Marc Membre",
+        "--password",
+        "motdepasse-solide",
+        "--agency",
+        agency,
+    ];
+    args.extend_from_slice(extra);
+    str_of(&server.cli_json(&args), "id").to_owned()
+}
+
 /// `liftdesk operator create`: the service operator's account (and, first
 /// time, its own organization), « Opérateur » with this e-mail and password.
 pub fn create_operator(data_dir: &Path, email: &str, password: &str) -> Value {

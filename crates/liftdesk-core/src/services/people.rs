@@ -90,7 +90,9 @@ fn managed_scope(conn: &Conn, p: &Principal) -> AppResult<Vec<AgencyRow>> {
     }
 }
 
-fn acting_org_admin(p: &Principal) -> bool {
+/// Whether the principal manages the whole organization (and names its
+/// administrators): an organization administrator, or the command line.
+pub fn acting_org_admin(p: &Principal) -> bool {
     p.account.as_ref().is_none_or(|a| a.role == Role::OrgAdmin)
 }
 
