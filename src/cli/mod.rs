@@ -177,6 +177,27 @@ pub enum AgencyAction {
         #[arg(long = "v1-id", value_name = "ID")]
         v1_id: Option<String>,
     },
+    /// Renomme une agence.
+    Rename {
+        /// Identifiant de l'agence.
+        #[arg(long, value_name = "ID")]
+        agency: String,
+        /// Nouveau nom de l'agence.
+        #[arg(long, value_name = "NOM")]
+        name: String,
+    },
+    /// Archive une agence : elle sort du périmètre de tous les comptes, ses clés et abonnements webhook s'arrêtent ; son historique reste.
+    Archive {
+        /// Identifiant de l'agence.
+        #[arg(long, value_name = "ID")]
+        agency: String,
+    },
+    /// Réactive une agence archivée (ses clés et abonnements révoqués le restent).
+    Restore {
+        /// Identifiant de l'agence.
+        #[arg(long, value_name = "ID")]
+        agency: String,
+    },
     /// Affiche l'identité de l'agence imprimée sur ses documents ; les champs donnés la modifient (une valeur vide efface).
     Identity {
         /// Identifiant de l'agence.
@@ -531,6 +552,27 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 .map_err(describe)?;
             json!({ "id": id })
         }
+        Command::Agency {
+            action: AgencyAction::Rename { agency, name },
+        } => {
+            let entry = installation::rename_agency(&store, p, &AgencyId::new(agency), &name)
+                .map_err(describe)?;
+            agency_json(&entry, None)
+        }
+        Command::Agency {
+            action: AgencyAction::Archive { agency },
+        } => {
+            let (entry, stopped) = installation::archive_agency(&store, p, &AgencyId::new(agency))
+                .map_err(describe)?;
+            agency_json(&entry, Some(stopped))
+        }
+        Command::Agency {
+            action: AgencyAction::Restore { agency },
+        } => {
+            let entry = installation::restore_agency(&store, p, &AgencyId::new(agency))
+                .map_err(describe)?;
+            agency_json(&entry, None)
+        }
         Command::User {
             action:
                 UserAction::Create {
@@ -681,4 +723,29 @@ fn print_line(line: &str) -> anyhow::Result<()> {
     writeln!(out, "{line}")?;
     out.flush()?;
     Ok(())
+}
+
+/// An agency as `liftdesk agency rename|archive|restore` prints it, with
+/// what archiving stopped.
+fn agency_json(
+    entry: &crate::services::agencies::AgencyEntry,
+    stopped: Option<crate::services::agencies::Stopped>,
+) -> Value {
+    let record = &entry.record;
+    let mut shown = json!({
+        "id": record.agency.id.as_str(),
+        "name": record.agency.name,
+        "archivedAt": record.archived_at,
+    });
+    if let (Some(stopped), Some(object)) = (stopped, shown.as_object_mut()) {
+        object.insert(
+            "stopped".to_owned(),
+            json!({
+                "callCenterKeys": stopped.call_center_keys,
+                "partnerKeys": stopped.partner_keys,
+                "webhookSubscriptions": stopped.webhook_subscriptions,
+            }),
+        );
+    }
+    shown
 }

@@ -15,21 +15,6 @@ use serde_json::{Value, json};
 const PASSWORD: &str = "motdepasse-solide";
 const MUST_CHANGE: &str = "Choisissez d'abord votre propre mot de passe (écran « Mon compte ») : celui que vous avez reçu est provisoire.";
 
-fn second_agency(server: &TestServer, org: &Org, name: &str) -> String {
-    str_of(
-        &server.cli_json(&[
-            "agency",
-            "create",
-            "--organization",
-            &org.organization_id,
-            "--name",
-            name,
-        ]),
-        "id",
-    )
-    .to_owned()
-}
-
 /// Signs in; the status and body of `POST /app/api/session`.
 async fn sign_in(server: &TestServer, email: &str, password: &str) -> u16 {
     server
@@ -41,25 +26,6 @@ async fn sign_in(server: &TestServer, email: &str, password: &str) -> u16 {
         .expect("request")
         .status()
         .as_u16()
-}
-
-fn audit_actions(server: &TestServer, account_id: &str) -> Vec<(String, Value)> {
-    let conn = open_db(server.data_dir.path());
-    let mut stmt = conn
-        .prepare("SELECT action, detail FROM audit_log WHERE object_type = 'account' AND object_id = ?1 ORDER BY seq")
-        .expect("prepare");
-    stmt.query_map([account_id], |r| {
-        let detail: Option<String> = r.get(1)?;
-        Ok((
-            r.get(0)?,
-            detail
-                .map(|d| serde_json::from_str(&d).expect("json"))
-                .unwrap_or(Value::Null),
-        ))
-    })
-    .expect("query")
-    .collect::<Result<_, _>>()
-    .expect("rows")
 }
 
 #[tokio::test]
@@ -109,7 +75,7 @@ async fn a_new_colleague_signs_in_with_a_temporary_password_and_chooses_their_ow
         json!([{ "id": org.agency_id, "name": "Durand Centre" }])
     );
     // The password is nowhere in the audit log.
-    let log = audit_actions(&server, &paul_id);
+    let log = audit_of(&server, "account", &paul_id);
     assert_eq!(log.len(), 1);
     assert_eq!(log[0].0, "creation");
     assert!(!log[0].1.to_string().contains(&temporary));
@@ -171,7 +137,7 @@ async fn a_new_colleague_signs_in_with_a_temporary_password_and_chooses_their_ow
 async fn roles_and_agencies_change_and_the_last_administrator_stays() {
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
-    let sud = second_agency(&server, &org, "Durand Sud");
+    let sud = new_agency(&server, &org, "Durand Sud");
     let marc = member(&server, &org.agency_id, "marc@durand.fr", &[]);
     let admin = StaffClient::sign_in(&server, "admin@durand.fr", PASSWORD).await;
 
@@ -301,7 +267,7 @@ async fn roles_and_agencies_change_and_the_last_administrator_stays() {
     assert_eq!(body["position"], "Gérant");
 
     // The audit names what changed.
-    let log = audit_actions(&server, &marc);
+    let log = audit_of(&server, "account", &marc);
     let changes: Vec<&Value> = log
         .iter()
         .filter(|(a, _)| a == "modification")
@@ -405,7 +371,7 @@ async fn deactivation_ends_sessions_and_tokens_and_a_reset_gives_a_new_temporary
             json!("Changez votre propre mot de passe sur l'écran « Mon compte ».")
         )
     );
-    let actions: Vec<String> = audit_actions(&server, &marc)
+    let actions: Vec<String> = audit_of(&server, "account", &marc)
         .into_iter()
         .map(|(a, _)| a)
         .collect();
@@ -597,7 +563,7 @@ async fn the_command_line_gives_a_forgotten_administrator_a_temporary_password()
 async fn an_agency_administrator_leaves_what_holds_elsewhere_to_the_organization() {
     let server = TestServer::start().await;
     let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
-    let sud = second_agency(&server, &org, "Durand Sud");
+    let sud = new_agency(&server, &org, "Durand Sud");
     member(&server, &org.agency_id, "lea@durand.fr", &["--admin"]);
     // Marc works in both agencies; Léa administers the first only.
     let marc = member(

@@ -1431,6 +1431,31 @@ fn app_ops(w: &World) -> Vec<Op> {
             .on(&[&i.person])
             .organization_wide()
             .admin("Réinitialiser un mot de passe est réservé à un administrateur de l'agence."),
+        // The organization's agencies: its administrators manage them from
+        // any agency (an agency administrator renames its own).
+        app("GET /agencies", "/agencies".into())
+            .list()
+            .organization_wide()
+            .admin("Consulter les agences est réservé à un administrateur de l'agence."),
+        app("POST /agencies", "/agencies".into())
+            .body(json!({ "name": "Agence d'essai" }))
+            .admin("Créer une agence est réservé à un administrateur de l'organisation."),
+        app("PATCH /agencies/{id}", format!("/agencies/{}", i.agency_a.real))
+            .body(json!({ "name": "Paris Ouest" }))
+            .on(&[&i.agency_a])
+            .organization_wide()
+            .admin("Renommer l'agence est réservé à un administrateur de l'agence."),
+        // Not run by the rightful caller: it would take agency A out of
+        // every scope (its refusals are tried all the same).
+        app("POST /agencies/{id}/archive", format!("/agencies/{}/archive", i.agency_a.real))
+            .on(&[&i.agency_a])
+            .organization_wide()
+            .no_control()
+            .admin("Archiver ou réactiver une agence est réservé à un administrateur de l'organisation."),
+        app("POST /agencies/{id}/restore", format!("/agencies/{}/restore", i.agency_a.real))
+            .on(&[&i.agency_a])
+            .organization_wide()
+            .admin("Archiver ou réactiver une agence est réservé à un administrateur de l'organisation."),
         // The agency's identity: each agency reads and changes its own.
         app("GET /agency/identity", "/agency/identity".into()).list(),
         app("PUT /agency/identity", "/agency/identity".into())

@@ -388,7 +388,9 @@ fn an_agencys_siret_and_address_become_its_first_identity_version() {
             "name",
             "v1_id",
             "created_at",
-            "identity_id"
+            "identity_id",
+            // V13: an archived agency.
+            "archived_at"
         ]
     );
     type Identity = (String, Option<String>, Option<String>, Option<String>);

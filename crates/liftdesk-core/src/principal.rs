@@ -55,6 +55,9 @@ pub enum Capability<'a> {
     /// An administrator of the agency (or of its organization); the text
     /// names the act in the refusal (« Créer une clé partenaire »).
     Administer(&'a str),
+    /// An administrator of the whole organization (not of one agency); the
+    /// text names the act (« Créer une agence »).
+    AdministerOrganization(&'a str),
     /// Any change to the agency's records: the service operator's account
     /// only reads.
     Change,
@@ -288,6 +291,11 @@ pub fn check_role(role: Role, performs_surveys: bool, capability: Capability<'_>
         Capability::Administer(what) if !admin => Err(AppError::forbidden(format!(
             "{what} est réservé à un administrateur de l'agence."
         ))),
+        Capability::AdministerOrganization(what) if role != Role::OrgAdmin => {
+            Err(AppError::forbidden(format!(
+                "{what} est réservé à un administrateur de l'organisation."
+            )))
+        }
         Capability::EditRota if !admin => check_role(
             role,
             performs_surveys,

@@ -226,6 +226,27 @@ pub fn agency_ids(conn: &Conn, account_id: &AccountId) -> StoreResult<Vec<String
 }
 
 /// Takes the account out of the agency `agency_id`.
+/// The active accounts (agency administrators and members) that work in
+/// `agency_id` and in no other working agency: archiving it would leave
+/// them nowhere. Sorted by name, then email.
+pub fn only_in_agency(conn: &Conn, agency_id: &str) -> StoreResult<Vec<AccountRow>> {
+    let columns = ACCOUNT_COLUMNS
+        .split(", ")
+        .map(|c| format!("ac.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {columns} FROM accounts ac JOIN account_agencies aa ON aa.account_id = ac.id
+          WHERE aa.agency_id = ?1 AND ac.active = 1 AND ac.role IN ('agency_admin', 'member')
+            AND NOT EXISTS (SELECT 1 FROM account_agencies o JOIN agencies a ON a.id = o.agency_id
+                             WHERE o.account_id = ac.id AND o.agency_id <> ?1
+                               AND a.archived_at IS NULL)
+          ORDER BY ac.name COLLATE FRANCAIS, ac.email"
+    ))?;
+    let rows = stmt.query_map([agency_id], account_from_row)?;
+    rows.collect::<Result<_, _>>()
+}
+
 pub fn remove_agency(tx: &Tx, account_id: &AccountId, agency_id: &str) -> StoreResult<()> {
     tx.execute_cached(
         "DELETE FROM account_agencies WHERE account_id = ?1 AND agency_id = ?2",

@@ -97,6 +97,7 @@ pub(crate) fn agency_from_row(row: &crate::sql::Row<'_>) -> crate::StoreResult<A
     })
 }
 
+/// The agency `id`, archived or not (its documents keep naming it).
 pub fn get_agency(conn: &Conn, id: &str) -> StoreResult<Option<AgencyRow>> {
     conn
         .query_row_cached(
@@ -107,37 +108,137 @@ pub fn get_agency(conn: &Conn, id: &str) -> StoreResult<Option<AgencyRow>> {
         .optional()
 }
 
+/// The organization's working agencies (an archived one is in no scope).
 pub fn agencies_of_organization(
     conn: &Conn,
     organization_id: &OrganizationId,
 ) -> StoreResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id
-         WHERE a.organization_id = ?1 ORDER BY a.name COLLATE FRANCAIS, a.id"
+         WHERE a.organization_id = ?1 AND a.archived_at IS NULL
+         ORDER BY a.name COLLATE FRANCAIS, a.id"
     ))?;
     let rows = stmt.query_map([organization_id], agency_from_row)?;
     rows.collect::<Result<_, _>>()
 }
 
-/// Every agency of every client organization (the service operator's view).
+/// Every working agency of every client organization (the service
+/// operator's view).
 pub fn all_agencies(conn: &Conn) -> StoreResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id
-         WHERE o.kind = 'client' ORDER BY o.name COLLATE FRANCAIS, a.name COLLATE FRANCAIS, a.id"
+         WHERE o.kind = 'client' AND a.archived_at IS NULL
+         ORDER BY o.name COLLATE FRANCAIS, a.name COLLATE FRANCAIS, a.id"
     ))?;
     let rows = stmt.query_map([], agency_from_row)?;
     rows.collect::<Result<_, _>>()
 }
 
-/// Agencies listed for an account that is neither org admin nor operator.
+/// The working agencies given to an account that is neither org admin nor
+/// operator.
 pub fn agencies_of_account(conn: &Conn, account_id: &AccountId) -> StoreResult<Vec<AgencyRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {AGENCY_COLUMNS} FROM account_agencies aa
          JOIN agencies a ON a.id = aa.agency_id JOIN organizations o ON o.id = a.organization_id
-         WHERE aa.account_id = ?1 ORDER BY a.name COLLATE FRANCAIS, a.id"
+         WHERE aa.account_id = ?1 AND a.archived_at IS NULL ORDER BY a.name COLLATE FRANCAIS, a.id"
     ))?;
     let rows = stmt.query_map([account_id], agency_from_row)?;
     rows.collect::<Result<_, _>>()
+}
+
+/// The agency `id` if it works (not archived): what a new account, key or
+/// attribution may name.
+pub fn get_live_agency(conn: &Conn, id: &str) -> StoreResult<Option<AgencyRow>> {
+    conn
+        .query_row_cached(
+            &format!("SELECT {AGENCY_COLUMNS} FROM agencies a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ?1 AND a.archived_at IS NULL"),
+            [id],
+            agency_from_row,
+        )
+        .optional()
+}
+
+/// An agency of the organization as its administrators manage it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgencyRecord {
+    pub agency: AgencyRow,
+    pub created_at: String,
+    pub archived_at: Option<String>,
+}
+
+/// Every agency of the organization, archived ones included: working ones
+/// first, each group by name.
+pub fn records_of_organization(
+    conn: &Conn,
+    organization_id: &OrganizationId,
+) -> StoreResult<Vec<AgencyRecord>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {AGENCY_COLUMNS}, a.created_at, a.archived_at
+           FROM agencies a JOIN organizations o ON o.id = a.organization_id
+          WHERE a.organization_id = ?1
+          ORDER BY a.archived_at IS NOT NULL, a.name COLLATE FRANCAIS, a.id"
+    ))?;
+    let rows = stmt.query_map([organization_id], record_from_row)?;
+    rows.collect::<Result<_, _>>()
+}
+
+/// One agency of the organization, archived or not.
+pub fn record(
+    conn: &Conn,
+    organization_id: &OrganizationId,
+    id: &str,
+) -> StoreResult<Option<AgencyRecord>> {
+    conn.query_row_cached(
+        &format!(
+            "SELECT {AGENCY_COLUMNS}, a.created_at, a.archived_at
+               FROM agencies a JOIN organizations o ON o.id = a.organization_id
+              WHERE a.id = ?1 AND a.organization_id = ?2"
+        ),
+        params![id, organization_id],
+        record_from_row,
+    )
+    .optional()
+}
+
+fn record_from_row(row: &crate::sql::Row<'_>) -> StoreResult<AgencyRecord> {
+    Ok(AgencyRecord {
+        agency: agency_from_row(row)?,
+        created_at: row.get(5)?,
+        archived_at: row.get(6)?,
+    })
+}
+
+/// Whether another agency of the organization already has this name
+/// (compared folded: case and accents aside).
+pub fn name_taken(
+    conn: &Conn,
+    organization_id: &OrganizationId,
+    name: &str,
+    except: Option<&str>,
+) -> StoreResult<bool> {
+    conn.query_row_cached(
+        "SELECT EXISTS (SELECT 1 FROM agencies WHERE organization_id = ?1
+                          AND FOLD(name) = FOLD(?2) AND id IS NOT ?3)",
+        params![organization_id, name, except],
+        |r| r.get(0),
+    )
+}
+
+pub fn rename(tx: &Tx, id: &AgencyId, name: &str) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE agencies SET name = ?2 WHERE id = ?1",
+        params![id.as_str(), name],
+    )?;
+    Ok(())
+}
+
+/// Archives (`Some(at)`) or restores (`None`) the agency.
+pub fn set_archived(tx: &Tx, id: &AgencyId, at: Option<&str>) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE agencies SET archived_at = ?2 WHERE id = ?1",
+        params![id.as_str(), at],
+    )?;
+    Ok(())
 }
 
 /// The names printed for the agency as a seller: its organization's and

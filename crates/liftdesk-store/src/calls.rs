@@ -34,6 +34,15 @@ pub struct CallRow {
 }
 
 /// The call `id` if it belongs to `agency_id`.
+/// How many calls of the agency are not resolved yet.
+pub fn open_count(conn: &Conn, agency_id: &AgencyId) -> StoreResult<i64> {
+    conn.query_row_cached(
+        "SELECT COUNT(*) FROM calls WHERE agency_id = ?1 AND status <> 'resolue'",
+        [agency_id.as_str()],
+        |r| r.get(0),
+    )
+}
+
 pub fn get_in_agency(
     conn: &Conn,
     agency_id: &AgencyId,

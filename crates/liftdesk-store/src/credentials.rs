@@ -354,6 +354,30 @@ pub fn list_partner_keys(
     )
 }
 
+/// The live keys that reach an agency: its call-center keys, and the
+/// partner keys attributed to it (what archiving the agency stops).
+pub fn live_keys_of_agency(
+    conn: &Conn,
+    agency_id: &AgencyId,
+) -> StoreResult<(Vec<CredentialId>, Vec<CredentialId>)> {
+    let agency_id = agency_id.as_str();
+    let mut centers = conn.prepare_cached(
+        "SELECT id FROM credentials
+          WHERE agency_id = ?1 AND kind = 'call_center_key' AND revoked_at IS NULL ORDER BY id",
+    )?;
+    let call_center = centers
+        .query_map([agency_id], |r| r.get(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut partners = conn.prepare_cached(
+        "SELECT c.id FROM partner_key_agencies p JOIN credentials c ON c.id = p.credential_id
+          WHERE p.agency_id = ?1 AND c.kind = 'partner_key' AND c.revoked_at IS NULL ORDER BY c.id",
+    )?;
+    let partner = partners
+        .query_map([agency_id], |r| r.get(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((call_center, partner))
+}
+
 pub fn is_attributed_to(
     conn: &Conn,
     credential_id: &CredentialId,

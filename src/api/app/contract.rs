@@ -168,6 +168,10 @@ pub fn typescript() -> String {
     file.ty::<super::agency::IdentityAnswer>();
     file.ty::<super::people::PeopleAnswer>();
     file.ty::<super::people::PersonWithPassword>();
+    file.ty::<super::agencies::AgenciesAnswer>();
+    file.ty::<super::agencies::ArchiveAnswer>();
+    file.ty::<super::agencies::NewAgencyBody>();
+    file.ty::<super::agencies::RenameBody>();
     file.ty::<super::technicians::TechnicianRecords>();
 
     file.finish()

@@ -2,6 +2,7 @@
 //! session cookie only. Its handlers call the same services as the REST API.
 
 pub mod account;
+pub mod agencies;
 pub mod agency;
 pub mod calls;
 pub mod clients;
@@ -32,6 +33,7 @@ pub fn router() -> Router<AppState> {
         .merge(session::router())
         .merge(account::router())
         .merge(agency::router())
+        .merge(agencies::router())
         .merge(people::router())
         .merge(surveys::router())
         .merge(keys::router())

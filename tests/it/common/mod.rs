@@ -252,6 +252,45 @@ fn init_org_with(data_dir: &Path, name: &str, email: &str, identity: &[&str]) ->
     }
 }
 
+/// `liftdesk agency create`: a new agency `name` of the organization; its id.
+pub fn new_agency(server: &TestServer, org: &Org, name: &str) -> String {
+    str_of(
+        &server.cli_json(&[
+            "agency",
+            "create",
+            "--organization",
+            &org.organization_id,
+            "--name",
+            name,
+        ]),
+        "id",
+    )
+    .to_owned()
+}
+
+/// The audit entries of one object (`object_type`, `object_id`), oldest
+/// first: each action and its detail (`Value::Null` when none).
+pub fn audit_of(server: &TestServer, object_type: &str, object_id: &str) -> Vec<(String, Value)> {
+    let conn = open_db(server.data_dir.path());
+    let mut stmt = conn
+        .prepare(
+            "SELECT action, detail FROM audit_log WHERE object_type = ?1 AND object_id = ?2 ORDER BY seq",
+        )
+        .expect("prepare");
+    stmt.query_map([object_type, object_id], |r| {
+        let detail: Option<String> = r.get(1)?;
+        Ok((
+            r.get(0)?,
+            detail
+                .map(|d| serde_json::from_str(&d).expect("json"))
+                .unwrap_or(Value::Null),
+        ))
+    })
+    .expect("query")
+    .collect::<Result<_, _>>()
+    .expect("rows")
+}
+
 /// `liftdesk user create`: « Marc Membre » in `agency`, password
 /// `motdepasse-solide`, with the command's `extra` flags (`--admin`,
 /// `--agency ID`, `--technician`…). Its id.

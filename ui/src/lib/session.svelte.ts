@@ -38,6 +38,19 @@ class SessionStore {
     }
   }
 
+  /**
+   * Relit la session sans quitter l'écran (contrairement à `load`, pas d'état
+   * « chargement ») : après la création, le renommage, l'archivage ou la
+   * réactivation d'une agence, le sélecteur d'agence de l'en-tête suit. Si
+   * l'agence active a été archivée, le serveur en a choisi une autre : l'écran
+   * est alors rechargé (App.svelte). Les erreurs remontent à l'appelant.
+   */
+  async refresh(): Promise<Session | null> {
+    const session = await api.getSession();
+    this.state = session ? { status: 'signedIn', session } : { status: 'signedOut' };
+    return session;
+  }
+
   /** Connexion ; les erreurs (`ApiError`) remontent à l'écran de connexion qui les affiche. */
   async signIn(email: string, password: string): Promise<Session> {
     const session = await api.signIn(email, password);

@@ -135,42 +135,6 @@ pub fn require_installation_admin(conn: &Conn, account: &AccountRow, what: &str)
     }
 }
 
-pub fn create_agency(
-    tx: &Tx,
-    organization_id: &OrganizationId,
-    name: &str,
-    v1_id: Option<&str>,
-    actor: &Actor,
-) -> AppResult<String> {
-    let name = required_name(name, "Le nom de l'agence")?;
-    if !agencies::organization_exists(tx, organization_id)? {
-        return Err(AppError::not_found(format!(
-            "Organisation introuvable : {organization_id}."
-        )));
-    }
-    let v1_id = v1_id.map(str::trim).filter(|v| !v.is_empty());
-    let id = agencies::create_agency(tx, organization_id, &name, v1_id).map_err(|err| {
-        err.on_constraint(constraint::AGENCY_V1_ID, || {
-            AppError::conflict(format!(
-                "L'identifiant V1 « {} » est déjà attribué à une autre agence.",
-                v1_id.unwrap_or_default()
-            ))
-        })
-    })?;
-    audit::record(
-        tx,
-        AuditEntry {
-            agency_id: Some(&id),
-            actor,
-            action: "creation",
-            object_type: "agency",
-            object_id: Some(&id),
-            detail: Some(json!({ "name": name, "v1Id": v1_id })),
-        },
-    )?;
-    Ok(id)
-}
-
 pub struct NewUserInput<'a> {
     pub email: &'a str,
     pub name: &'a str,
@@ -191,7 +155,7 @@ pub fn create_user(tx: &Tx, input: &NewUserInput<'_>, actor: &Actor) -> AppResul
     };
     let mut agencies_found: Vec<AgencyRow> = Vec::new();
     for agency_id in input.agency_ids {
-        let agency = agencies::get_agency(tx, agency_id)?
+        let agency = agencies::get_live_agency(tx, agency_id)?
             .ok_or_else(|| AppError::not_found(format!("Agence introuvable : {agency_id}.")))?;
         agencies_found.push(agency);
     }

@@ -235,7 +235,7 @@ pub fn create_call_center_key(
     actor: &Actor,
 ) -> AppResult<Issued> {
     let name = required_name(center_name, "Le nom du centre d'appels")?;
-    if agencies::get_agency(tx, agency_id.as_str())?.is_none() {
+    if agencies::get_live_agency(tx, agency_id.as_str())?.is_none() {
         return Err(AppError::not_found(format!(
             "Agence introuvable : {agency_id}."
         )));
@@ -282,7 +282,7 @@ pub fn create_partner_key(
         ));
     }
     for agency_id in agency_ids {
-        if agencies::get_agency(tx, agency_id)?.is_none() {
+        if agencies::get_live_agency(tx, agency_id)?.is_none() {
             return Err(AppError::not_found(format!(
                 "Agence introuvable : {agency_id}."
             )));
@@ -492,7 +492,7 @@ pub async fn partner_key_holder(
             };
             let mut scope = Vec::with_capacity(matched.agency_ids.len());
             for id in &matched.agency_ids {
-                if let Some(agency) = agencies::get_agency(conn, id)? {
+                if let Some(agency) = agencies::get_live_agency(conn, id)? {
                     scope.push(agency);
                 }
             }

@@ -13,6 +13,7 @@ use crate::domain::identity::{IdentityField, IdentityInput};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::accounts::{self, InitInput, InitOutput, NewUserInput};
+use crate::services::agencies::{self, AgencyEntry, Stopped};
 use crate::services::credentials::{self, Issued};
 use crate::services::identity::{self, IdentityView};
 use crate::services::people;
@@ -117,7 +118,43 @@ pub fn create_agency(
     v1_id: Option<&str>,
 ) -> AppResult<String> {
     p.require(Capability::Install)?;
-    store.write_blocking(|tx| accounts::create_agency(tx, organization_id, name, v1_id, &p.actor))
+    store.write_blocking(|tx| {
+        agencies::create_in(tx, organization_id, name, v1_id, &p.actor).map(|id| id.to_string())
+    })
+}
+
+/// Renames the agency `agency_id`.
+pub fn rename_agency(
+    store: &Store,
+    p: &Principal,
+    agency_id: &AgencyId,
+    name: &str,
+) -> AppResult<AgencyEntry> {
+    p.require(Capability::Install)?;
+    let p = command_line_in_agency(store, agency_id)?;
+    store.write_blocking(|tx| agencies::rename_in(tx, &p, agency_id, name))
+}
+
+/// Archives the agency `agency_id` (see `services::agencies::archive`).
+pub fn archive_agency(
+    store: &Store,
+    p: &Principal,
+    agency_id: &AgencyId,
+) -> AppResult<(AgencyEntry, Stopped)> {
+    p.require(Capability::Install)?;
+    let p = command_line_in_agency(store, agency_id)?;
+    store.write_blocking(|tx| agencies::archive_in(tx, &p, agency_id))
+}
+
+/// Restores the archived agency `agency_id`.
+pub fn restore_agency(
+    store: &Store,
+    p: &Principal,
+    agency_id: &AgencyId,
+) -> AppResult<AgencyEntry> {
+    p.require(Capability::Install)?;
+    let p = command_line_in_agency(store, agency_id)?;
+    store.write_blocking(|tx| agencies::restore_in(tx, &p, agency_id))
 }
 
 /// A new staff account.

@@ -7,6 +7,7 @@
 //! functions taking a `Tx` or a `Conn` are its steps.
 
 pub mod accounts;
+pub mod agencies;
 pub mod call_feed;
 pub mod calls;
 pub mod clients;

@@ -2123,6 +2123,74 @@ agencies: Array<AgencyRef>, };
  */
 export type PersonWithPassword = { person: PersonWire, temporaryPassword: string, };
 
+export type AgenciesAnswer = { 
+/**
+ * Les agences en activité d'abord, puis les archivées.
+ */
+agencies: Array<AgencyEntryWire>, 
+/**
+ * La session peut créer une agence.
+ */
+canCreate: boolean, };
+
+/**
+ * Une agence de l'organisation.
+ */
+export type AgencyEntryWire = { id: string, name: string, 
+/**
+ * Date et heure (UTC) de sa création.
+ */
+createdAt: string, 
+/**
+ * Date et heure (UTC) de son archivage ; absente tant qu'elle travaille.
+ */
+archivedAt: string | null, 
+/**
+ * Ce qui manque à son identité pour émettre une facture (`siret`, `address`).
+ */
+missingToIssue: Array<string>, 
+/**
+ * C'est l'agence où la session agit.
+ */
+current: boolean, 
+/**
+ * La session peut la renommer.
+ */
+canRename: boolean, 
+/**
+ * La session peut l'archiver ou la réactiver.
+ */
+canArchive: boolean, };
+
+export type ArchiveAnswer = { agency: AgencyEntryWire, stopped: StoppedWire, };
+
+/**
+ * Ce que l'archivage a arrêté.
+ */
+export type StoppedWire = { 
+/**
+ * Clés de centre d'appels révoquées.
+ */
+callCenterKeys: number, 
+/**
+ * Clés partenaires retirées de l'agence (révoquées si elles ne servaient qu'elle).
+ */
+partnerKeys: number, 
+/**
+ * Abonnements webhook révoqués (leurs envois en attente abandonnés).
+ */
+webhookSubscriptions: number, };
+
+/**
+ * Une nouvelle agence, et son identité si elle est déjà connue.
+ */
+export type NewAgencyBody = { name: string, identity?: IdentityWire, };
+
+/**
+ * Le nouveau nom de l'agence.
+ */
+export type RenameBody = { name: string, };
+
 export type TechnicianRecords = { technicians: Array<TechnicianRecordWire>, 
 /**
  * La session peut ajouter, modifier et retirer des techniciens.

@@ -149,13 +149,14 @@ fn install_writing(
             },
             &actor,
         )?;
-        let second_agency = accounts::create_agency(
+        let second_agency = crate::services::agencies::create_in(
             tx,
             &init.organization_id,
             AGENCY_NAMES[1],
             Some("V1-PE-0042"),
             &actor,
         )?;
+        let second_agency = second_agency.to_string();
         let agency_ids = vec![init.agency_id.clone(), second_agency.clone()];
         let member_id = accounts::create_user(
             tx,
