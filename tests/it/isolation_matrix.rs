@@ -244,6 +244,8 @@ struct Ids {
     call: Target,
     call_reference: Target,
     client: Target,
+    /// A contact of a client of A.
+    contact: Target,
     technician: Target,
     absence: Target,
     webhook: Target,
@@ -622,6 +624,11 @@ fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
          AND NOT EXISTS (SELECT 1 FROM clients o WHERE o.client_ref = c.client_ref AND o.agency_id <> c.agency_id)
          ORDER BY client_ref LIMIT 1";
     let client = pick(client_sql);
+    // A contact of a client of A (the control run edits, then removes it).
+    let contact = pick(
+        "SELECT t.id FROM contacts t JOIN clients c ON c.id = t.client_id
+         WHERE c.agency_id = ?1 AND c.supprime = 0 ORDER BY t.id LIMIT 1",
+    );
     let technician = pick(
         "SELECT t.id FROM technicians t WHERE t.agency_id = ?1 AND t.active = 1
          AND EXISTS (SELECT 1 FROM technician_absences a WHERE a.technician_id = t.id) ORDER BY t.id LIMIT 1",
@@ -702,6 +709,7 @@ fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
             ghost: "CLI-FANTOME".to_owned(),
             secrets: client_secrets,
         },
+        contact: target(dir, "contacts", contact, 27),
         technician: target(dir, "technicians", technician, 14),
         absence: target(dir, "technician_absences", absence, 15),
         webhook: target(dir, "webhook_subscriptions", made[0].0.clone(), 16),
@@ -1217,6 +1225,11 @@ fn app_ops(w: &World) -> Vec<Op> {
         // Clients and contacts.
         app("GET /clients", "/clients?limit=200".into()).list(),
         app("GET /clients/{id}", format!("/clients/{}", i.client.real)).on(&[&i.client]),
+        // Created by hand in the caller's own agency.
+        app("POST /clients", "/clients".into()).body(json!({ "name": "Client d'essai de la matrice" })),
+        app("PATCH /clients/{id}", format!("/clients/{}", i.client.real))
+            .body(json!({ "phone": "01 40 00 00 00" }))
+            .on(&[&i.client]),
         app("POST /clients/{id}/archive", format!("/clients/{}/archive", i.client.real))
             .on(&[&i.client])
             .admin("Archiver un client est réservé à un administrateur de l'agence."),
@@ -1227,6 +1240,10 @@ fn app_ops(w: &World) -> Vec<Op> {
         app("POST /contacts", "/contacts".into())
             .body(json!({ "parentId": i.client.real, "champs": { "nom": "Jean Intrus" } }))
             .naming(&[&i.client], 422),
+        app("PATCH /contacts/{id}", format!("/contacts/{}", i.contact.real))
+            .body(json!({ "role": "Fonction piratée" }))
+            .on(&[&i.contact]),
+        app("DELETE /contacts/{id}", format!("/contacts/{}", i.contact.real)).on(&[&i.contact]),
         // Surveys.
         app("GET /surveys", "/surveys?limit=200".into()).list(),
         app("GET /surveys/{id}", format!("/surveys/{}", i.survey.real)).on(&[&i.survey]),

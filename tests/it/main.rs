@@ -16,6 +16,7 @@ mod api_auth;
 mod app_billing;
 mod app_calls;
 mod app_clients;
+mod app_clients_by_hand;
 mod app_dashboard;
 mod app_equipment;
 mod app_imports;

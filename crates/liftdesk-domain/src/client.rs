@@ -1,6 +1,6 @@
 //! A client's standing with the agency: the closed list the partner API's
 //! `statut` takes (`/update_client`), the file imports read and the screens
-//! show.
+//! show; and how it is invoiced ([`BillingCategory`]).
 
 wire_enum! {
     /// Where a client stands.
@@ -9,6 +9,19 @@ wire_enum! {
         Prospect => "Prospect", "Prospect";
         /// Under contract with the agency.
         Client => "Client", "Client";
+    }
+}
+
+wire_enum! {
+    /// How the client is invoiced: what the invoice must carry and where it
+    /// goes (a public body's through Chorus Pro).
+    pub enum BillingCategory {
+        /// A company subject to VAT: its VAT number on the invoice.
+        Entreprise => "entreprise", "Entreprise assujettie à la TVA";
+        /// A co-ownership (syndicat de copropriétaires), not subject to VAT.
+        Copropriete => "copropriete", "Copropriété non assujettie à la TVA";
+        /// A public body (collectivité, bailleur social public, hôpital…).
+        OrganismePublic => "organisme_public", "Organisme public";
     }
 }
 

@@ -6,7 +6,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::sql::Value;
 use crate::sql::{OptionalExtension, params, params_from_iter};
-use liftdesk_domain::client::ClientStatus;
+use liftdesk_domain::client::{BillingCategory, ClientStatus};
 use liftdesk_domain::id::{AgencyId, ClientId};
 
 use super::StoreResult;
@@ -27,10 +27,12 @@ pub struct ClientRow {
     pub siren: Option<String>,
     pub siret: Option<String>,
     pub supprime: bool,
+    /// How it is invoiced (chosen on its screen; none from the partner API).
+    pub billing_category: Option<BillingCategory>,
 }
 
 const COLUMNS: &str = "id, client_ref, nom, statut, types, email, telephone, adresse, \
-     complement_adresse, siren, siret, supprime";
+     complement_adresse, siren, siret, supprime, billing_category";
 
 fn client_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<ClientRow> {
     Ok(ClientRow {
@@ -46,6 +48,7 @@ fn client_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<ClientRow> {
         siren: r.get(9)?,
         siret: r.get(10)?,
         supprime: r.get::<i64>(11)? != 0,
+        billing_category: r.get::<Option<Code<BillingCategory>>>(12)?.map(|c| c.0),
     })
 }
 
@@ -137,13 +140,26 @@ pub fn search(
     Ok((total, rows))
 }
 
+/// The next free partner identifier of the agency in the `CLI-000123`
+/// form: one past the highest number of that form.
+pub fn next_reference(conn: &Conn, agency_id: &AgencyId) -> StoreResult<String> {
+    let highest: Option<i64> = conn.query_row_cached(
+        "SELECT MAX(CAST(substr(client_ref, 5) AS INTEGER)) FROM clients
+          WHERE agency_id = ?1 AND client_ref GLOB 'CLI-[0-9]*'
+            AND substr(client_ref, 5) NOT GLOB '*[^0-9]*'",
+        [agency_id.as_str()],
+        |r| r.get(0),
+    )?;
+    Ok(format!("CLI-{:06}", highest.unwrap_or(0) + 1))
+}
+
 pub fn insert(tx: &Tx, agency_id: &AgencyId, client: &ClientRow) -> StoreResult<()> {
     let agency_id = agency_id.as_str();
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO clients (id, agency_id, client_ref, nom, statut, types, email, telephone,
-             adresse, complement_adresse, siren, siret, supprime, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)",
+             adresse, complement_adresse, siren, siret, supprime, billing_category, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?15, ?14, ?14)",
         params![
             client.id,
             agency_id,
@@ -159,6 +175,7 @@ pub fn insert(tx: &Tx, agency_id: &AgencyId, client: &ClientRow) -> StoreResult<
             client.siret,
             i64::from(client.supprime),
             now,
+            client.billing_category.map(Code),
         ],
     )?;
     Ok(())
@@ -168,7 +185,7 @@ pub fn update(tx: &Tx, client: &ClientRow) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE clients SET nom = ?2, statut = ?3, types = ?4, email = ?5, telephone = ?6,
              adresse = ?7, complement_adresse = ?8, siren = ?9, siret = ?10, supprime = ?11,
-             updated_at = ?12
+             updated_at = ?12, billing_category = ?13
          WHERE id = ?1",
         params![
             client.id,
@@ -183,6 +200,7 @@ pub fn update(tx: &Tx, client: &ClientRow) -> StoreResult<()> {
             client.siret,
             i64::from(client.supprime),
             tx.now_text(),
+            client.billing_category.map(Code),
         ],
     )?;
     Ok(())

@@ -2,8 +2,8 @@
 //! has no agency of its own: it is in its client's agency.
 
 use crate::Conn;
-use crate::sql::params;
-use liftdesk_domain::id::{ClientId, ContactId};
+use crate::sql::{OptionalExtension, params};
+use liftdesk_domain::id::{AgencyId, ClientId, ContactId};
 
 use super::StoreResult;
 use crate::Tx;
@@ -69,5 +69,38 @@ pub fn update(tx: &Tx, contact: &ContactRow) -> StoreResult<()> {
         contact.fonction,
         tx.now_text()
     ])?;
+    Ok(())
+}
+
+/// The contact `id` of a client of the agency, with its client's internal
+/// id; `None` for another agency's or an unknown one.
+pub fn get_in_agency(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &ContactId,
+) -> StoreResult<Option<(ClientId, ContactRow)>> {
+    conn.query_row_cached(
+        "SELECT c.client_id, c.id, c.nom, c.email, c.telephone, c.fonction
+           FROM contacts c JOIN clients k ON k.id = c.client_id
+          WHERE c.id = ?1 AND k.agency_id = ?2",
+        params![id, agency_id.as_str()],
+        |r| {
+            Ok((
+                r.get(0)?,
+                ContactRow {
+                    id: r.get(1)?,
+                    nom: r.get(2)?,
+                    email: r.get(3)?,
+                    telephone: r.get(4)?,
+                    fonction: r.get(5)?,
+                },
+            ))
+        },
+    )
+    .optional()
+}
+
+pub fn delete(tx: &Tx, id: &ContactId) -> StoreResult<()> {
+    tx.execute_cached("DELETE FROM contacts WHERE id = ?1", params![id])?;
     Ok(())
 }

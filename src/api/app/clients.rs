@@ -13,7 +13,7 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::{get, post};
+use axum::routing::{get, patch, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -24,22 +24,26 @@ use crate::api::wire::clients::{ClientListEntry, ClientListQuery, client_page};
 use crate::api::wire::contacts::{
     ContactBody, CreationDescriptor, contact_creation, contact_descriptor,
 };
+use crate::api::wire::equipment::present;
 use crate::api::wire::{Created, Page, RecordKind};
 use crate::auth::staff_session::StaffSession;
+use crate::domain::id::ContactId;
 use crate::error::{ApiError, AppResult};
-use crate::services::clients::{self as service};
+use crate::services::clients::{self as service, ClientForm, Edit};
+use crate::services::contacts::{self, ContactEdit};
 use crate::state::AppState;
 use crate::store::clients::ClientRow;
 use crate::store::contacts::ContactRow;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/clients", get(list))
-        .route("/clients/{id}", get(detail))
+        .route("/clients", get(list).post(create))
+        .route("/clients/{id}", get(detail).patch(edit))
         .route("/clients/{id}/archive", post(archive))
         .route("/clients/{id}/restore", post(restore))
         .route("/contacts/creation", get(descriptor))
         .route("/contacts", post(create_contact))
+        .route("/contacts/{id}", patch(edit_contact).delete(remove_contact))
 }
 
 // -- The list -----------------------------------------------------------------
@@ -99,6 +103,11 @@ struct ClientView {
     address_complement: Option<String>,
     siren: Option<String>,
     siret: Option<String>,
+    /// How it is invoiced: `entreprise` (assujettie à la TVA),
+    /// `copropriete` (non assujettie), `organisme_public`; null until chosen.
+    #[ts(type = "BillingCategory | null")]
+    billing_category: Option<String>,
+    billing_category_label: Option<String>,
     archived: bool,
     /// The full address of the client's page in the web application (the
     /// `url` of the REST list's row).
@@ -107,7 +116,7 @@ struct ClientView {
 
 #[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct ContactView {
+pub(crate) struct ContactView {
     id: String,
     name: String,
     email: Option<String>,
@@ -147,6 +156,8 @@ fn client_detail(
             address_complement: client.complement_adresse,
             siren: client.siren,
             siret: client.siret,
+            billing_category: client.billing_category.map(|c| c.as_str().to_owned()),
+            billing_category_label: client.billing_category.map(|c| c.label().to_owned()),
             archived: client.supprime,
         },
         contacts: contacts
@@ -207,6 +218,145 @@ async fn restore(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<ClientDetail>> {
     set_archived(&state, &session, id, false).await
+}
+
+// -- Created and changed by hand ----------------------------------------------
+
+/// Un client saisi ou modifié à la main : absent, un champ est gardé ; `null`
+/// ou vide, il est effacé. `id` (l'identifiant partenaire) seulement à la
+/// création ; `name` obligatoire à la création.
+#[derive(Debug, Default, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct ClientBody {
+    #[ts(optional)]
+    id: Option<String>,
+    #[ts(optional)]
+    name: Option<String>,
+    #[ts(optional, type = "ClientStatus")]
+    status: Option<String>,
+    #[ts(optional)]
+    categories: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    email: Edit,
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    phone: Edit,
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    address: Edit,
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    address_complement: Edit,
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    siren: Edit,
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    siret: Edit,
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "BillingCategory | null")]
+    billing_category: Edit,
+}
+
+impl From<ClientBody> for ClientForm {
+    fn from(body: ClientBody) -> Self {
+        ClientForm {
+            reference: body.id,
+            name: body.name,
+            status: body.status,
+            categories: body.categories,
+            email: body.email,
+            phone: body.phone,
+            address: body.address,
+            address_complement: body.address_complement,
+            siren: body.siren,
+            siret: body.siret,
+            billing_category: body.billing_category,
+        }
+    }
+}
+
+async fn create(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<ClientBody>,
+) -> AppResult<(StatusCode, Json<ClientDetail>)> {
+    session.require_agency()?;
+    let client = service::create_by_hand(&state.store, &session.principal(), body.into()).await?;
+    let detail = read_detail(&state, &session, client.client_ref).await?;
+    Ok((StatusCode::CREATED, Json(detail)))
+}
+
+async fn edit(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<ClientBody>,
+) -> AppResult<Json<ClientDetail>> {
+    session.require_agency()?;
+    if body.id.is_some() {
+        return Err(ApiError::unprocessable(
+            "L'identifiant client (« id ») ne se change pas : il est donné à la création.",
+        ));
+    }
+    let client =
+        service::edit_by_hand(&state.store, &session.principal(), &id, body.into()).await?;
+    read_detail(&state, &session, client.client_ref)
+        .await
+        .map(Json)
+}
+
+/// Ce qui change d'un contact : absent, gardé ; `email`, `phone`, `role`
+/// `null` ou vides, effacés.
+#[derive(Debug, Default, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct ContactEditBody {
+    #[ts(optional)]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    email: Edit,
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    phone: Edit,
+    /// La fonction.
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    role: Edit,
+}
+
+async fn edit_contact(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<ContactId>,
+    ApiJson(body): ApiJson<ContactEditBody>,
+) -> AppResult<Json<ContactView>> {
+    session.require_agency()?;
+    let change = ContactEdit {
+        nom: body.name,
+        email: body.email,
+        telephone: body.phone,
+        fonction: body.role,
+    };
+    let c = contacts::edit_for(&state.store, &session.principal(), id, change).await?;
+    Ok(Json(ContactView {
+        id: c.id.into_string(),
+        name: c.nom,
+        email: c.email,
+        phone: c.telephone,
+        role: c.fonction,
+    }))
+}
+
+async fn remove_contact(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<ContactId>,
+) -> AppResult<StatusCode> {
+    session.require_agency()?;
+    contacts::remove_for(&state.store, &session.principal(), id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 // -- Contacts -----------------------------------------------------------------

@@ -17,7 +17,7 @@ use ts_rs::{Config, TS, TypeVisitor};
 
 use crate::domain::WireCode;
 use crate::domain::call::{CallStatus, CallType};
-use crate::domain::client::ClientStatus;
+use crate::domain::client::{BillingCategory, ClientStatus};
 use crate::domain::event::DeliveryStatus;
 use crate::domain::invoice::{InvoiceAction, InvoiceNature, InvoiceStatus};
 use crate::domain::lines;
@@ -114,6 +114,7 @@ pub fn typescript() -> String {
 
     file.section("Clients et contacts");
     file.codes::<ClientStatus>("ClientStatus", "CLIENT_STATUSES");
+    file.codes::<BillingCategory>("BillingCategory", "BILLING_CATEGORIES");
     file.ty::<crate::api::wire::Page<crate::api::wire::clients::ClientListEntry>>();
     file.ty::<super::clients::ClientDetail>();
     file.ty::<crate::api::wire::contacts::CreationDescriptor>();
@@ -169,6 +170,8 @@ pub fn typescript() -> String {
     file.ty::<super::people::PeopleAnswer>();
     file.ty::<super::people::PersonWithPassword>();
     file.ty::<super::agencies::AgenciesAnswer>();
+    file.ty::<super::clients::ClientBody>();
+    file.ty::<super::clients::ContactEditBody>();
     file.ty::<super::agencies::ArchiveAnswer>();
     file.ty::<super::agencies::NewAgencyBody>();
     file.ty::<super::agencies::RenameBody>();

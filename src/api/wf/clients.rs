@@ -105,6 +105,8 @@ async fn update_client(
                 })
                 .collect()
         }),
+        // Not a field of the partner API: the client's screen sets it.
+        billing_category: None,
     };
     service::update_client_for(&state.store, &principal, input).await?;
     Ok(success(json!({})))

@@ -1,19 +1,41 @@
 import { describe, expect, it } from 'vitest';
+import { recordRequests } from './test-requests';
+import { canChange } from './roles';
+import type { Session } from './api';
 import {
   EMPTY_CLIENT_FILTERS,
   addressLine,
+  billingCategoryLabel,
+  checkClient,
+  checkContactEdit,
   checkContactField,
+  clientEditBody,
+  clientFieldNamedBy,
   clientQuery,
+  compactNumber,
   contactBody,
+  contactEditBody,
+  contactFieldNamedBy,
+  createClient,
+  deleteContact,
+  editClient,
+  editContact,
+  emptyClientForm,
   emptyContactForm,
   fieldNamedBy,
+  formOfClient,
+  formOfContact,
   formatSiren,
   formatSiret,
   isDay,
   isEmail,
+  newClientBody,
   parseNumber,
   validateClientSearch,
   validateContact,
+  type ClientForm,
+  type ClientView,
+  type ContactView,
   type CreationDescriptor,
   type DescriptorField,
 } from './clients';
@@ -141,5 +163,287 @@ describe('formulaire « Nouveau contact »', () => {
       fieldNamedBy(descriptor, 'Le client « Syndic Dupont » a déjà un contact nommé « Jean Gardien » (champ « Nom »).'),
     ).toBe('nom');
     expect(fieldNamedBy(descriptor, 'Le client « Syndic Dupont » est archivé : il ne reçoit plus de contacts.')).toBeNull();
+  });
+});
+
+/** Un client tel que `GET /clients/{id}` le donne. */
+const client: ClientView = {
+  id: 'CLI-1',
+  name: 'Copropriété Les Tilleuls',
+  status: 'Client',
+  categories: ['Gestionnaire'],
+  email: 'syndic@tilleuls.fr',
+  phone: '01 47 58 12 34',
+  address: '14 rue Anatole France',
+  addressComplement: null,
+  siren: '732829320',
+  siret: '73282932000074',
+  billingCategory: 'copropriete',
+  billingCategoryLabel: 'Copropriété non assujettie à la TVA',
+  archived: false,
+  url: 'http://localhost/clients/CLI-1',
+};
+
+const typedClient = (partial: Partial<ClientForm> = {}): ClientForm => ({
+  ...emptyClientForm(),
+  name: 'Copropriété Test',
+  ...partial,
+});
+
+describe('formulaire « Nouveau client »', () => {
+  it('part vide, au statut « Client »', () => {
+    expect(emptyClientForm()).toEqual({
+      id: '',
+      name: '',
+      status: 'Client',
+      categories: [],
+      billingCategory: '',
+      email: '',
+      phone: '',
+      address: '',
+      addressComplement: '',
+      siren: '',
+      siret: '',
+    });
+  });
+
+  it('exige le nom et vérifie SIREN, SIRET et e-mail comme le serveur', () => {
+    expect(checkClient(typedClient(), true)).toEqual({});
+    expect(checkClient(typedClient({ name: '  ' }), true)).toEqual({ name: 'Le champ « Nom » est obligatoire.' });
+    expect(checkClient(typedClient({ siren: '73282932', siret: '7328293200007' }), true)).toEqual({
+      siren: 'Le SIREN doit comporter exactement 9 chiffres.',
+      siret: 'Le SIRET doit comporter exactement 14 chiffres.',
+    });
+    expect(checkClient(typedClient({ siren: '732829321', siret: '73282932000075' }), true)).toEqual({
+      siren: "Le SIREN n'est pas valide (clé de contrôle incorrecte).",
+      siret: "Le SIRET n'est pas valide (clé de contrôle incorrecte).",
+    });
+    // Un SIRET valable d'une autre société.
+    expect(checkClient(typedClient({ siren: '552100554', siret: '73282932000074' }), true)).toEqual({
+      siret: 'Le SIRET doit commencer par le SIREN du client (552 100 554).',
+    });
+    expect(checkClient(typedClient({ email: 'syndic' }), true)).toEqual({
+      email: "Le champ « E-mail » n'est pas une adresse e-mail valide : « syndic ».",
+    });
+    expect(checkClient(typedClient({ id: 'x'.repeat(501), address: 'é'.repeat(501) }), true)).toEqual({
+      id: 'Le champ « Identifiant client » dépasse 500 caractères.',
+      address: 'Le champ « Adresse » dépasse 500 caractères.',
+    });
+    // L'identifiant ne se vérifie pas en modification : il ne part pas.
+    expect(checkClient(typedClient({ id: 'x'.repeat(501) }), false)).toEqual({});
+  });
+
+  it('lit un SIREN et un SIRET tapés avec des espaces', () => {
+    expect(compactNumber(' 732 829 320 ')).toBe('732829320');
+    expect(checkClient(typedClient({ siren: '732 829 320', siret: '732 829 320 00074' }), true)).toEqual({});
+  });
+
+  it('envoie le nom, le statut, les catégories et les champs remplis seulement', () => {
+    expect(newClientBody(typedClient({ name: ' Copropriété Test ' }))).toEqual({
+      name: 'Copropriété Test',
+      status: 'Client',
+      categories: [],
+    });
+    expect(
+      newClientBody(
+        typedClient({
+          id: ' COPRO-42 ',
+          status: 'Prospect',
+          categories: ['Gestionnaire', 'Propriétaire/exploitant'],
+          billingCategory: 'copropriete',
+          email: ' syndic@test.fr ',
+          phone: '01 02 03 04 05',
+          address: '3 rue Émile Zola',
+          addressComplement: '  ',
+          siren: '732 829 320',
+          siret: '73282932000074',
+        }),
+      ),
+    ).toEqual({
+      id: 'COPRO-42',
+      name: 'Copropriété Test',
+      status: 'Prospect',
+      categories: ['Propriétaire/exploitant', 'Gestionnaire'],
+      billingCategory: 'copropriete',
+      email: 'syndic@test.fr',
+      phone: '01 02 03 04 05',
+      address: '3 rue Émile Zola',
+      siren: '732829320',
+      siret: '73282932000074',
+    });
+  });
+});
+
+describe('formulaire « Modifier » d\'un client', () => {
+  it('part des valeurs du client', () => {
+    expect(formOfClient(client)).toEqual({
+      id: 'CLI-1',
+      name: 'Copropriété Les Tilleuls',
+      status: 'Client',
+      categories: ['Gestionnaire'],
+      billingCategory: 'copropriete',
+      email: 'syndic@tilleuls.fr',
+      phone: '01 47 58 12 34',
+      address: '14 rue Anatole France',
+      addressComplement: '',
+      siren: '732829320',
+      siret: '73282932000074',
+    });
+  });
+
+  it("n'envoie rien quand rien n'a changé", () => {
+    expect(clientEditBody(client, formOfClient(client))).toEqual({});
+    // Des espaces autour, un SIREN groupé, des catégories dans un autre ordre : rien n'a changé.
+    const same = { ...formOfClient(client), name: ' Copropriété Les Tilleuls ', siren: '732 829 320' };
+    expect(clientEditBody(client, same)).toEqual({});
+    const both = { ...client, categories: ['Gestionnaire', 'Propriétaire/exploitant'] };
+    expect(
+      clientEditBody(both, { ...formOfClient(both), categories: ['Propriétaire/exploitant', 'Gestionnaire'] }),
+    ).toEqual({});
+  });
+
+  it("envoie ce qui a changé, null pour un champ vidé, jamais l'identifiant", () => {
+    expect(clientEditBody(client, { ...formOfClient(client), phone: ' 01 99 88 77 66 ' })).toEqual({
+      phone: '01 99 88 77 66',
+    });
+    expect(
+      clientEditBody(client, {
+        ...formOfClient(client),
+        id: 'AUTRE',
+        name: 'Copropriété Les Érables',
+        status: 'Prospect',
+        categories: [],
+        email: '',
+        siren: '',
+        siret: '',
+        addressComplement: 'Bâtiment B',
+        billingCategory: '',
+      }),
+    ).toEqual({
+      name: 'Copropriété Les Érables',
+      status: 'Prospect',
+      categories: [],
+      email: null,
+      siren: null,
+      siret: null,
+      addressComplement: 'Bâtiment B',
+      billingCategory: null,
+    });
+    const uncategorized = { ...client, billingCategory: null, billingCategoryLabel: null };
+    expect(clientEditBody(uncategorized, { ...formOfClient(uncategorized), billingCategory: 'entreprise' })).toEqual({
+      billingCategory: 'entreprise',
+    });
+  });
+
+  it('montre la catégorie de facturation, ou « Non renseignée »', () => {
+    expect(billingCategoryLabel(client)).toBe('Copropriété non assujettie à la TVA');
+    expect(billingCategoryLabel({ billingCategory: 'organisme_public', billingCategoryLabel: null })).toBe(
+      'Organisme public',
+    );
+    expect(billingCategoryLabel({ billingCategory: null, billingCategoryLabel: null })).toBe('Non renseignée');
+  });
+
+  it('retrouve le champ nommé par un refus du serveur', () => {
+    const cases: [string, string | null][] = [
+      ['Champ « siren » : Le SIREN doit comporter exactement 9 chiffres.', 'siren'],
+      ["Champ « siret » : Le SIRET n'est pas valide (clé de contrôle incorrecte).", 'siret'],
+      ['Le champ « siret » doit commencer par le SIREN du client (champ « siren »).', 'siret'],
+      ["Le champ « email » n'est pas une adresse e-mail valide.", 'email'],
+      ['Le champ « nom » est obligatoire.', 'name'],
+      ['Le champ « telephone » dépasse 500 caractères.', 'phone'],
+      ['Le champ « adresse » dépasse 500 caractères.', 'address'],
+      ['Le champ « complement_adresse » dépasse 500 caractères.', 'addressComplement'],
+      ['Le champ « client_id » dépasse 500 caractères.', 'id'],
+      [
+        "La valeur « Locataire » du champ « type » n'est pas autorisée : valeurs possibles : « Propriétaire/exploitant », « Gestionnaire ».",
+        'categories',
+      ],
+      ["La valeur « Ancien » du champ « statut » n'est pas autorisée : valeurs possibles : « Prospect », « Client ».", 'status'],
+      ['Catégorie de facturation inconnue : « x ». Valeurs possibles : entreprise (Entreprise assujettie à la TVA).', 'billingCategory'],
+      [
+        "Un client de l'agence s'appelle déjà « Copropriété Les Tilleuls » : choisissez un autre nom ou ouvrez sa fiche.",
+        'name',
+      ],
+      ["L'identifiant client « CLI-1 » est déjà celui d'un autre client de l'agence.", 'id'],
+      ['Le client « Copropriété Les Tilleuls » est archivé : restaurez-le avant de le modifier.', null],
+      ["Vous n'avez pas les droits nécessaires pour cette action.", null],
+    ];
+    for (const [message, field] of cases) expect(clientFieldNamedBy(message), message).toBe(field);
+  });
+});
+
+const contact: ContactView = {
+  id: 'ct-1',
+  name: 'Anne Martin',
+  email: 'anne@tilleuls.fr',
+  phone: null,
+  role: 'Syndic',
+};
+
+describe('formulaire « Modifier » d\'un contact', () => {
+  it('part des valeurs du contact et vérifie nom et e-mail', () => {
+    const form = formOfContact(contact);
+    expect(form).toEqual({ name: 'Anne Martin', email: 'anne@tilleuls.fr', phone: '', role: 'Syndic' });
+    expect(checkContactEdit(form)).toEqual({});
+    expect(checkContactEdit({ ...form, name: ' ', email: 'anne', role: 'x'.repeat(501) })).toEqual({
+      name: 'Le champ « Nom » est obligatoire.',
+      email: "Le champ « E-mail » n'est pas une adresse e-mail valide : « anne ».",
+      role: 'Le champ « Fonction » dépasse 500 caractères.',
+    });
+  });
+
+  it("envoie ce qui a changé, null pour un champ vidé", () => {
+    expect(contactEditBody(contact, formOfContact(contact))).toEqual({});
+    expect(contactEditBody(contact, { ...formOfContact(contact), role: ' Gardien ' })).toEqual({ role: 'Gardien' });
+    expect(
+      contactEditBody(contact, { name: 'Anne Durand', email: '', phone: '06 12 34 56 78', role: 'Syndic' }),
+    ).toEqual({ name: 'Anne Durand', email: null, phone: '06 12 34 56 78' });
+  });
+
+  it('retrouve le champ nommé par un refus du serveur', () => {
+    expect(
+      contactFieldNamedBy('Le client « Copropriété Les Tilleuls » a déjà un contact nommé « Paul Gardien » (champ « nom »).'),
+    ).toBe('name');
+    expect(contactFieldNamedBy("Le champ « email » n'est pas une adresse e-mail valide.")).toBe('email');
+    expect(contactFieldNamedBy('Le champ « telephone » dépasse 500 caractères.')).toBe('phone');
+    expect(contactFieldNamedBy('Le champ « fonction » dépasse 500 caractères.')).toBe('role');
+    expect(
+      contactFieldNamedBy('Le client « X » est archivé : restaurez-le avant de modifier ses contacts.'),
+    ).toBeNull();
+  });
+});
+
+describe('qui crée et modifie les clients', () => {
+  const session = (role: string) => ({ account: { role } }) as unknown as Session;
+
+  it("tout le personnel, sauf l'opérateur du service", () => {
+    for (const role of ['org_admin', 'agency_admin', 'member']) expect(canChange(session(role)), role).toBe(true);
+    expect(canChange(session('operator'))).toBe(false);
+  });
+});
+
+describe("appels à l'API des clients et des contacts", () => {
+  const seen = recordRequests();
+
+  it('crée, modifie un client, modifie et supprime un contact', async () => {
+    await createClient(newClientBody(typedClient({ billingCategory: 'copropriete' })));
+    await editClient('CLI 1/2', { phone: null });
+    await editContact('ct-1', { role: 'Gardien' });
+    await deleteContact('ct 1');
+    expect(seen.map((s) => [s.method, s.url])).toEqual([
+      ['POST', '/app/api/clients'],
+      ['PATCH', '/app/api/clients/CLI%201%2F2'],
+      ['PATCH', '/app/api/contacts/ct-1'],
+      ['DELETE', '/app/api/contacts/ct%201'],
+    ]);
+    expect(JSON.parse(seen[0]!.body!)).toEqual({
+      name: 'Copropriété Test',
+      status: 'Client',
+      categories: [],
+      billingCategory: 'copropriete',
+    });
+    expect(JSON.parse(seen[1]!.body!)).toEqual({ phone: null });
+    expect(JSON.parse(seen[2]!.body!)).toEqual({ role: 'Gardien' });
+    expect(seen[3]!.body).toBeUndefined();
   });
 });

@@ -1,23 +1,46 @@
 /**
  * Écran Clients : types des réponses de `/app/api/clients…` et
  * `/app/api/contacts…`, paramètres de la liste, mise en forme (SIREN, SIRET,
- * adresse) et le formulaire « Nouveau contact » écrit depuis le descripteur
+ * adresse), le formulaire « Nouveau contact » écrit depuis le descripteur
  * `GET /contacts/creation` : valeurs de départ, contrôles côté client (les
  * règles et les phrases du serveur, `services::contacts::check_value`) et
- * corps envoyé ; et les appels à l'API des clients et des contacts.
+ * corps envoyé ; les formulaires « Nouveau client » / « Modifier » d'un client
+ * et « Modifier » d'un contact (contrôles, corps avec seulement ce qui a
+ * changé, champ nommé par un refus du serveur) ; et les appels à l'API des
+ * clients et des contacts.
  */
 import { api } from './api';
-import type { ClientDetail, ClientListEntry, ClientView, CreationDescriptor, DescriptorField, Page } from './generated/contract';
+import { checkSiren, checkSiret } from './agency';
+import {
+  BILLING_CATEGORIES,
+  CLIENT_STATUSES,
+  type BillingCategory,
+  type ClientBody,
+  type ClientDetail,
+  type ClientListEntry,
+  type ClientStatus,
+  type ClientView,
+  type ContactEditBody,
+  type ContactView,
+  type CreationDescriptor,
+  type DescriptorField,
+  type Page,
+} from './generated/contract';
 
 // La fiche d'un client et le descripteur du formulaire viennent du serveur :
 // `generated/contract.ts` est généré depuis le code Rust.
 export type {
+  BillingCategory,
+  ClientBody,
   ClientDetail,
+  ClientStatus,
   ClientView,
+  ContactEditBody,
   ContactView,
   CreationDescriptor,
   DescriptorField,
 } from './generated/contract';
+export { BILLING_CATEGORIES, CLIENT_STATUSES };
 
 /**
  * Une ligne de `GET /clients` (`ClientListEntry` côté serveur).
@@ -213,6 +236,325 @@ export function fieldNamedBy(descriptor: CreationDescriptor, message: string): s
   return field?.id ?? null;
 }
 
+// -- Le formulaire d'un client (« Nouveau client », « Modifier ») -----------------
+
+/** Les catégories d'un client (`services::clients::CATEGORIES`, champ « type » de l'API partenaire). */
+export const CLIENT_CATEGORIES = ['Propriétaire/exploitant', 'Gestionnaire'] as const;
+
+/** Ce qui est saisi : des textes, le statut, les catégories cochées, la catégorie de facturation (`''` : non renseignée). */
+export interface ClientForm {
+  /** L'identifiant client (partenaire) : saisi à la création seulement, facultatif. */
+  id: string;
+  name: string;
+  status: ClientStatus;
+  categories: string[];
+  billingCategory: BillingCategory | '';
+  email: string;
+  phone: string;
+  address: string;
+  addressComplement: string;
+  siren: string;
+  siret: string;
+}
+
+export type ClientField = keyof ClientForm;
+export type ClientErrors = Partial<Record<ClientField, string>>;
+
+/** Dans l'ordre du formulaire (la première erreur reçoit le focus). */
+export const CLIENT_FIELD_ORDER: ClientField[] = [
+  'name',
+  'status',
+  'categories',
+  'billingCategory',
+  'email',
+  'phone',
+  'address',
+  'addressComplement',
+  'siren',
+  'siret',
+  'id',
+];
+
+/** Les libellés du formulaire, qui nomment les champs dans les refus côté client. */
+export const CLIENT_FIELD_LABELS: Record<ClientField, string> = {
+  id: 'Identifiant client',
+  name: 'Nom',
+  status: 'Statut',
+  categories: 'Catégories',
+  billingCategory: 'Catégorie de facturation',
+  email: 'E-mail',
+  phone: 'Téléphone',
+  address: 'Adresse',
+  addressComplement: "Complément d'adresse",
+  siren: 'SIREN',
+  siret: 'SIRET',
+};
+
+/** Un nouveau client : statut « Client », rien d'autre. */
+export function emptyClientForm(): ClientForm {
+  return {
+    id: '',
+    name: '',
+    status: 'Client',
+    categories: [],
+    billingCategory: '',
+    email: '',
+    phone: '',
+    address: '',
+    addressComplement: '',
+    siren: '',
+    siret: '',
+  };
+}
+
+/** Le formulaire « Modifier » d'un client : ses valeurs, un champ vide pour ce qui n'est pas renseigné. */
+export function formOfClient(client: ClientView): ClientForm {
+  return {
+    id: client.id,
+    name: client.name,
+    status: client.status,
+    categories: [...client.categories],
+    billingCategory: client.billingCategory ?? '',
+    email: client.email ?? '',
+    phone: client.phone ?? '',
+    address: client.address ?? '',
+    addressComplement: client.addressComplement ?? '',
+    siren: client.siren ?? '',
+    siret: client.siret ?? '',
+  };
+}
+
+/** Un SIREN ou un SIRET tel que tapé (« 732 829 320 ») : sans ses espaces. */
+export function compactNumber(value: string): string {
+  return value.replace(/\s/gu, '');
+}
+
+/** « Copropriété non assujettie à la TVA », ou « Non renseignée ». */
+export function billingCategoryLabel(client: Pick<ClientView, 'billingCategory' | 'billingCategoryLabel'>): string {
+  if (client.billingCategoryLabel) return client.billingCategoryLabel;
+  const known = BILLING_CATEGORIES.find((c) => c.code === client.billingCategory);
+  return known?.label ?? 'Non renseignée';
+}
+
+const tooLong = (label: string, value: string): string | undefined =>
+  chars(value) > MAX_TEXT_CHARS ? `Le champ « ${label} » dépasse ${MAX_TEXT_CHARS} caractères.` : undefined;
+
+/**
+ * Les refus du formulaire d'un client, champ par champ, avec les règles du
+ * serveur (`services::clients::update_client`) : nom obligatoire, SIREN et
+ * SIRET avec leurs clés de Luhn, le SIRET commençant par le SIREN, la forme
+ * de l'adresse e-mail, 500 caractères au plus. `creating` : l'identifiant
+ * client se saisit (il ne se change plus ensuite). Un objet vide : le
+ * formulaire peut partir.
+ */
+export function checkClient(form: ClientForm, creating: boolean): ClientErrors {
+  const errors: ClientErrors = {};
+  const put = (field: ClientField, reason: string | undefined) => {
+    if (reason && !errors[field]) errors[field] = reason;
+  };
+  const texts: ClientField[] = ['name', 'email', 'phone', 'address', 'addressComplement'];
+  if (creating) texts.push('id');
+  for (const field of texts) put(field, tooLong(CLIENT_FIELD_LABELS[field], (form[field] as string).trim()));
+  if (form.name.trim() === '') put('name', `Le champ « ${CLIENT_FIELD_LABELS.name} » est obligatoire.`);
+  if (!(CLIENT_STATUSES as readonly { code: string }[]).some((s) => s.code === form.status)) {
+    put('status', `La valeur « ${form.status} » du champ « Statut » n'est pas autorisée.`);
+  }
+  const wrong = form.categories.find((c) => !(CLIENT_CATEGORIES as readonly string[]).includes(c));
+  if (wrong !== undefined) put('categories', `La valeur « ${wrong} » du champ « Catégories » n'est pas autorisée.`);
+  const email = form.email.trim();
+  if (email !== '' && !isEmail(email)) {
+    put('email', `Le champ « ${CLIENT_FIELD_LABELS.email} » n'est pas une adresse e-mail valide : « ${email} ».`);
+  }
+  const siren = compactNumber(form.siren);
+  const siret = compactNumber(form.siret);
+  if (siren !== '') put('siren', checkSiren(siren));
+  if (siret !== '') put('siret', checkSiret(siret));
+  if (siren !== '' && siret !== '' && !errors.siren && !errors.siret && !siret.startsWith(siren)) {
+    put('siret', `Le SIRET doit commencer par le SIREN du client (${formatSiren(siren)}).`);
+  }
+  return errors;
+}
+
+/** Un texte facultatif rogné ; vide → `null`. */
+const optional = (value: string): string | null => {
+  const text = value.trim();
+  return text === '' ? null : text;
+};
+
+/** Les champs de texte facultatifs, tels qu'envoyés (SIREN et SIRET sans espaces). */
+function optionalTexts(
+  form: ClientForm,
+): Record<'email' | 'phone' | 'address' | 'addressComplement' | 'siren' | 'siret', string | null> {
+  return {
+    email: optional(form.email),
+    phone: optional(form.phone),
+    address: optional(form.address),
+    addressComplement: optional(form.addressComplement),
+    siren: optional(compactNumber(form.siren)),
+    siret: optional(compactNumber(form.siret)),
+  };
+}
+
+/** Les catégories cochées, dans l'ordre de la liste, sans doublon. */
+const orderedCategories = (categories: readonly string[]): string[] => [
+  ...CLIENT_CATEGORIES.filter((c) => categories.includes(c)),
+  ...categories.filter((c) => !(CLIENT_CATEGORIES as readonly string[]).includes(c)),
+];
+
+/**
+ * Le corps de `POST /clients` : le nom, le statut, les catégories, et les
+ * champs remplis seulement (l'identifiant client absent : le serveur en
+ * attribue un).
+ */
+export function newClientBody(form: ClientForm): ClientBody {
+  const body: ClientBody = {
+    name: form.name.trim(),
+    status: form.status,
+    categories: orderedCategories(form.categories),
+  };
+  const id = form.id.trim();
+  if (id !== '') body.id = id;
+  const texts = optionalTexts(form);
+  for (const key of Object.keys(texts) as (keyof typeof texts)[]) {
+    const value = texts[key];
+    if (value !== null) body[key] = value;
+  }
+  if (form.billingCategory !== '') body.billingCategory = form.billingCategory;
+  return body;
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((v) => b.includes(v)) && b.every((v) => a.includes(v));
+
+/**
+ * Le corps de `PATCH /clients/{id}` : seulement ce qui a changé (un objet
+ * vide : rien à envoyer) ; un champ facultatif vidé part à `null` (effacé).
+ * Jamais l'identifiant client, qui ne se change pas.
+ */
+export function clientEditBody(client: ClientView, form: ClientForm): ClientBody {
+  const body: ClientBody = {};
+  const name = form.name.trim();
+  if (name !== client.name.trim()) body.name = name;
+  if (form.status !== client.status) body.status = form.status;
+  if (!sameSet(form.categories, client.categories)) body.categories = orderedCategories(form.categories);
+  const before = optionalTexts(formOfClient(client));
+  const after = optionalTexts(form);
+  for (const key of Object.keys(after) as (keyof typeof after)[]) {
+    if (after[key] !== before[key]) body[key] = after[key];
+  }
+  const billing = form.billingCategory === '' ? null : form.billingCategory;
+  if (billing !== client.billingCategory) body.billingCategory = billing;
+  return body;
+}
+
+/** Les noms des champs dans les refus du serveur (ceux de l'API partenaire) → les champs du formulaire. */
+const CLIENT_WIRE_FIELDS: Record<string, ClientField> = {
+  nom: 'name',
+  name: 'name',
+  statut: 'status',
+  status: 'status',
+  type: 'categories',
+  categories: 'categories',
+  email: 'email',
+  telephone: 'phone',
+  phone: 'phone',
+  adresse: 'address',
+  address: 'address',
+  complement_adresse: 'addressComplement',
+  addressComplement: 'addressComplement',
+  siren: 'siren',
+  siret: 'siret',
+  client_id: 'id',
+  id: 'id',
+};
+
+/**
+ * Le champ du formulaire que nomme un refus du serveur (« Champ « siret » : … »,
+ * « Le champ « email » … », nom ou identifiant déjà pris), pour le signaler ;
+ * la phrase reste dans l'alerte, telle que le serveur l'a écrite. `null` sinon.
+ */
+export function clientFieldNamedBy(message: string): ClientField | null {
+  if (/s'appelle déjà « /u.test(message)) return 'name';
+  if (/^L'identifiant client /u.test(message)) return 'id';
+  if (/^Catégorie de facturation /u.test(message)) return 'billingCategory';
+  const named = /champ « ([^»]+?) »/iu.exec(message);
+  return named ? (CLIENT_WIRE_FIELDS[named[1] ?? ''] ?? null) : null;
+}
+
+// -- Le formulaire « Modifier » d'un contact ---------------------------------------
+
+export interface ContactEditForm {
+  name: string;
+  email: string;
+  phone: string;
+  /** La fonction. */
+  role: string;
+}
+
+export type ContactEditField = keyof ContactEditForm;
+export type ContactEditErrors = Partial<Record<ContactEditField, string>>;
+
+export const CONTACT_FIELD_ORDER: ContactEditField[] = ['name', 'email', 'phone', 'role'];
+
+export const CONTACT_FIELD_LABELS: Record<ContactEditField, string> = {
+  name: 'Nom',
+  email: 'E-mail',
+  phone: 'Téléphone',
+  role: 'Fonction',
+};
+
+export function formOfContact(contact: ContactView): ContactEditForm {
+  return {
+    name: contact.name,
+    email: contact.email ?? '',
+    phone: contact.phone ?? '',
+    role: contact.role ?? '',
+  };
+}
+
+/** Les refus du formulaire d'un contact (`services::contacts::edit_for`) : nom obligatoire, e-mail, 500 caractères. */
+export function checkContactEdit(form: ContactEditForm): ContactEditErrors {
+  const errors: ContactEditErrors = {};
+  for (const field of CONTACT_FIELD_ORDER) {
+    const reason = tooLong(CONTACT_FIELD_LABELS[field], form[field].trim());
+    if (reason) errors[field] = reason;
+  }
+  if (form.name.trim() === '') errors.name = `Le champ « ${CONTACT_FIELD_LABELS.name} » est obligatoire.`;
+  const email = form.email.trim();
+  if (!errors.email && email !== '' && !isEmail(email)) {
+    errors.email = `Le champ « ${CONTACT_FIELD_LABELS.email} » n'est pas une adresse e-mail valide : « ${email} ».`;
+  }
+  return errors;
+}
+
+/** Le corps de `PATCH /contacts/{id}` : seulement ce qui a changé ; un champ facultatif vidé part à `null`. */
+export function contactEditBody(contact: ContactView, form: ContactEditForm): ContactEditBody {
+  const body: ContactEditBody = {};
+  const name = form.name.trim();
+  if (name !== contact.name.trim()) body.name = name;
+  for (const key of ['email', 'phone', 'role'] as const) {
+    const value = optional(form[key]);
+    if (value !== (contact[key] ?? null)) body[key] = value;
+  }
+  return body;
+}
+
+const CONTACT_WIRE_FIELDS: Record<string, ContactEditField> = {
+  nom: 'name',
+  name: 'name',
+  email: 'email',
+  telephone: 'phone',
+  phone: 'phone',
+  fonction: 'role',
+  role: 'role',
+};
+
+/** Le champ du formulaire d'un contact que nomme un refus du serveur ; `null` sinon. */
+export function contactFieldNamedBy(message: string): ContactEditField | null {
+  const named = /champ « ([^»]+?) »/iu.exec(message);
+  return named ? (CONTACT_WIRE_FIELDS[named[1] ?? ''] ?? null) : null;
+}
+
 // -- Appels à l'API ---------------------------------------------------------------
 
 const clientPath = (id: string) => `/app/api/clients/${encodeURIComponent(id)}`;
@@ -240,4 +582,26 @@ export function getContactDescriptor(): Promise<CreationDescriptor> {
 /** `POST /contacts` : crée le contact (corps de `contactBody`). */
 export function createContact(body: ReturnType<typeof contactBody>): Promise<void> {
   return api.post<void>('/app/api/contacts', body);
+}
+
+/** `POST /clients` (201) : le client créé, sa fiche. */
+export function createClient(body: ClientBody): Promise<ClientDetail> {
+  return api.post<ClientDetail>('/app/api/clients', body);
+}
+
+/** `PATCH /clients/{id}` : le client modifié (corps de `clientEditBody`), sa fiche relue. */
+export function editClient(id: string, body: ClientBody): Promise<ClientDetail> {
+  return api.patch<ClientDetail>(clientPath(id), body);
+}
+
+const contactPath = (id: string) => `/app/api/contacts/${encodeURIComponent(id)}`;
+
+/** `PATCH /contacts/{id}` : le contact modifié (corps de `contactEditBody`), relu. */
+export function editContact(id: string, body: ContactEditBody): Promise<ContactView> {
+  return api.patch<ContactView>(contactPath(id), body);
+}
+
+/** `DELETE /contacts/{id}` (204) : le contact retiré ; l'historique garde ce qu'il contenait. */
+export function deleteContact(id: string): Promise<void> {
+  return api.delete(contactPath(id));
 }

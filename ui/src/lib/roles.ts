@@ -14,3 +14,12 @@ export function isAdmin(session: Session): boolean {
 export function isInstallationAdmin(session: Session): boolean {
   return session.installationAdmin === true;
 }
+
+/**
+ * Le compte peut modifier les fiches de l'agence (clients, contacts…) : tout
+ * le personnel sauf l'opérateur du service, qui consulte sans rien changer
+ * (le serveur le refuse de toute façon).
+ */
+export function canChange(session: Session): boolean {
+  return session.account.role !== 'operator';
+}

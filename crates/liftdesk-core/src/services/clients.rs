@@ -6,7 +6,7 @@
 use crate::domain::id::{AgencyId, ClientId, ContactId};
 use serde_json::{Value, json};
 
-use crate::domain::client::ClientStatus;
+use crate::domain::client::{BillingCategory, ClientStatus};
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
 use crate::principal::Principal;
@@ -51,6 +51,8 @@ pub struct ClientInput {
     pub siret: Edit,
     pub supprime: Option<bool>,
     pub contacts: Option<Vec<ContactInput>>,
+    /// Set on the client's screen only (not a partner API field).
+    pub billing_category: Option<Option<BillingCategory>>,
 }
 
 /// The client status `text` names (`statut`), or the French refusal
@@ -151,6 +153,7 @@ pub fn update_client(
         siren: None,
         siret: None,
         supprime: false,
+        billing_category: None,
     });
     if is_new && nom.is_none() {
         return Err(AppError::unprocessable(
@@ -210,6 +213,7 @@ pub fn update_client(
         siren: siren_value,
         siret: siret_value,
         supprime: input.supprime.unwrap_or(before.supprime),
+        billing_category: input.billing_category.unwrap_or(before.billing_category),
         ..before.clone()
     };
     // Contacts: matched by name (accents and case ignored), updated or added;
@@ -556,5 +560,163 @@ pub async fn find_clients_for(
     let agency_id = p.agency_id()?.to_owned();
     store_handle
         .read(move |conn| find_clients(conn, &agency_id, client_id, nom))
+        .await
+}
+
+/// A client as the client's screen creates or changes it by hand: the
+/// partner API's fields under the screen's names, and how it is invoiced.
+/// Every field is optional in a change (absent: kept; null or blank:
+/// erased); a new client needs its `name`.
+#[derive(Debug, Clone, Default)]
+pub struct ClientForm {
+    /// The partner's identifier of a new client (`client_id`); the next
+    /// `CLI-000123` of the agency when absent. Not changed afterwards.
+    pub reference: Option<String>,
+    pub name: Option<String>,
+    /// `Prospect` or `Client`.
+    pub status: Option<String>,
+    /// `Propriétaire/exploitant`, `Gestionnaire`.
+    pub categories: Option<Vec<String>>,
+    pub email: Edit,
+    pub phone: Edit,
+    pub address: Edit,
+    pub address_complement: Edit,
+    pub siren: Edit,
+    pub siret: Edit,
+    /// `entreprise`, `copropriete`, `organisme_public`.
+    pub billing_category: Edit,
+}
+
+/// The invoicing category `code` names, or the French refusal listing them.
+pub fn billing_category(code: &str) -> AppResult<BillingCategory> {
+    BillingCategory::parse(code).ok_or_else(|| {
+        let values: Vec<String> = BillingCategory::CODES
+            .iter()
+            .filter_map(|c| BillingCategory::parse(c))
+            .map(|c| format!("{} ({})", c.as_str(), c.label()))
+            .collect();
+        AppError::unprocessable(format!(
+            "Catégorie de facturation inconnue : « {code} ». Valeurs possibles : {}.",
+            values.join(", ")
+        ))
+    })
+}
+
+impl ClientForm {
+    /// The form as `/update_client` takes it, for the client `client_ref`.
+    fn input(self, client_ref: String) -> AppResult<ClientInput> {
+        let billing_category = match self.billing_category {
+            None => None,
+            Some(value) => Some(
+                non_blank(value)
+                    .map(|code| billing_category(&code))
+                    .transpose()?,
+            ),
+        };
+        Ok(ClientInput {
+            client_id: Some(client_ref),
+            nom: self.name,
+            statut: self.status,
+            types: self.categories,
+            email: self.email,
+            telephone: self.phone,
+            adresse: self.address,
+            complement_adresse: self.address_complement,
+            siren: self.siren,
+            siret: self.siret,
+            supprime: None,
+            contacts: None,
+            billing_category,
+        })
+    }
+}
+
+/// 409 unless no other client of the agency has that name (accents and case
+/// aside): the partner workflow API finds clients by name.
+fn check_name_free(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    name: &str,
+    except: Option<&ClientId>,
+) -> AppResult<()> {
+    let wanted = fold(name.trim());
+    if let Some(other) = store::all(conn, agency_id)?
+        .into_iter()
+        .find(|c| Some(&c.id) != except && fold(c.nom.trim()) == wanted)
+    {
+        return Err(AppError::conflict(format!(
+            "Un client de l'agence s'appelle déjà « {} » : choisissez un autre nom ou ouvrez sa fiche.",
+            other.nom
+        )));
+    }
+    Ok(())
+}
+
+/// A client created by hand in the principal's agency (anyone who changes
+/// the agency's records); returns it. Its name and its partner identifier
+/// must be free in the agency (409).
+pub async fn create_by_hand(
+    store_handle: &Store,
+    p: &Principal,
+    form: ClientForm,
+) -> AppResult<ClientRow> {
+    p.require(Capability::Change)?;
+    let agency_id = p.agency_id()?.to_owned();
+    if non_blank(form.name.clone()).is_none() {
+        return Err(AppError::unprocessable("Le champ « nom » est obligatoire."));
+    }
+    let p = p.clone();
+    store_handle
+        .write(move |tx| {
+            let reference = match non_blank(form.reference.clone()) {
+                Some(reference) => {
+                    check_length("client_id", &reference)?;
+                    if store::find_by_ref(tx, &agency_id, &reference)?.is_some() {
+                        return Err(AppError::conflict(format!(
+                            "L'identifiant client « {reference} » est déjà celui d'un autre client de l'agence."
+                        )));
+                    }
+                    reference
+                }
+                None => store::next_reference(tx, &agency_id)?,
+            };
+            check_name_free(tx, &agency_id, form.name.as_deref().unwrap_or_default(), None)?;
+            let id = update_client(tx, &agency_id, form.input(reference)?, &p.actor)?;
+            store::find(tx, &agency_id, &id)?.ok_or_else(|| AppError::not_found(NOT_FOUND))
+        })
+        .await
+}
+
+/// Changes a client of the principal's agency by hand (404 for another
+/// agency's); an archived client is restored first (409). Only the given
+/// fields change; a name another client has is refused (409).
+pub async fn edit_by_hand(
+    store_handle: &Store,
+    p: &Principal,
+    client_ref: &str,
+    form: ClientForm,
+) -> AppResult<ClientRow> {
+    p.require(Capability::Change)?;
+    let agency_id = p.agency_id()?.to_owned();
+    let (p, client_ref) = (p.clone(), client_ref.to_owned());
+    store_handle
+        .write(move |tx| {
+            let client = store::find_by_ref(tx, &agency_id, &client_ref)?
+                .ok_or_else(|| AppError::not_found(NOT_FOUND))?;
+            if client.supprime {
+                return Err(AppError::conflict(format!(
+                    "Le client « {} » est archivé : restaurez-le avant de le modifier.",
+                    client.nom
+                )));
+            }
+            if let Some(name) = &form.name {
+                if name.trim().is_empty() {
+                    return Err(AppError::unprocessable("Le champ « nom » est obligatoire."));
+                }
+                check_name_free(tx, &agency_id, name, Some(&client.id))?;
+            }
+            update_client(tx, &agency_id, form.input(client_ref)?, &p.actor)?;
+            store::find(tx, &agency_id, &client.id)?.ok_or_else(|| AppError::not_found(NOT_FOUND))
+        })
         .await
 }

@@ -475,6 +475,163 @@ pub async fn create_for(
         .await
 }
 
+/// What changes in a contact edited on the client's screen: only the given
+/// fields; `email`, `telephone`, `fonction` null or blank erase.
+#[derive(Debug, Clone, Default)]
+pub struct ContactEdit {
+    pub nom: Option<String>,
+    pub email: Option<Option<String>>,
+    pub telephone: Option<Option<String>>,
+    pub fonction: Option<Option<String>>,
+}
+
+fn contact_not_found() -> AppError {
+    AppError::not_found("Contact introuvable.")
+}
+
+/// The contact `id` of a client of the agency, with its client: 404 for
+/// another agency's; a contact of an archived client is not changed (409).
+fn changeable(tx: &Tx, agency_id: &AgencyId, id: &ContactId) -> AppResult<(ClientRow, ContactRow)> {
+    let (client_id, contact) =
+        store::get_in_agency(tx, agency_id, id)?.ok_or_else(contact_not_found)?;
+    let client = client_store::find(tx, agency_id, &client_id)?.ok_or_else(contact_not_found)?;
+    if client.supprime {
+        return Err(AppError::conflict(format!(
+            "Le client « {} » est archivé : restaurez-le avant de modifier ses contacts.",
+            client.nom
+        )));
+    }
+    Ok((client, contact))
+}
+
+/// An optional text of a contact: kept, erased or set (checked).
+fn edited(
+    field: &str,
+    change: Option<Option<String>>,
+    current: Option<String>,
+) -> AppResult<Option<String>> {
+    match change {
+        None => Ok(current),
+        Some(value) => match value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) {
+            None => Ok(None),
+            Some(text) => {
+                crate::services::clients::check_contact_value(field, &text)?;
+                Ok(Some(text))
+            }
+        },
+    }
+}
+
+/// Changes a contact of a client of the principal's agency; returns it as
+/// recorded. Its name stays required and unique among the client's
+/// contacts (the partner workflow API finds contacts by name). One audit
+/// entry `modification` with what changed, none when nothing did.
+pub async fn edit_for(
+    store_handle: &Store,
+    p: &Principal,
+    id: ContactId,
+    change: ContactEdit,
+) -> AppResult<ContactRow> {
+    p.require(Capability::Change)?;
+    let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
+    store_handle
+        .write(move |tx| {
+            let (client, before) = changeable(tx, &agency_id, &id)?;
+            let nom = match change.nom {
+                None => before.nom.clone(),
+                Some(nom) => {
+                    let nom = nom.trim().to_owned();
+                    if nom.is_empty() {
+                        return Err(AppError::unprocessable("Le champ « nom » est obligatoire."));
+                    }
+                    crate::services::clients::check_contact_value("nom", &nom)?;
+                    if let Some(other) =
+                        find_by_name(tx, &client.id, &nom)?.filter(|other| other.id != before.id)
+                    {
+                        return Err(AppError::unprocessable(format!(
+                            "Le client « {} » a déjà un contact nommé « {} » (champ « nom »).",
+                            client.nom, other.nom
+                        )));
+                    }
+                    nom
+                }
+            };
+            let after = ContactRow {
+                id: before.id.clone(),
+                nom,
+                email: edited("email", change.email, before.email.clone())?,
+                telephone: edited("telephone", change.telephone, before.telephone.clone())?,
+                fonction: edited("fonction", change.fonction, before.fonction.clone())?,
+            };
+            if after != before {
+                store::update(tx, &after)?;
+                let mut changes = Map::new();
+                for (field, old, new) in [
+                    ("nom", Some(&before.nom), Some(&after.nom)),
+                    ("email", before.email.as_ref(), after.email.as_ref()),
+                    (
+                        "telephone",
+                        before.telephone.as_ref(),
+                        after.telephone.as_ref(),
+                    ),
+                    (
+                        "fonction",
+                        before.fonction.as_ref(),
+                        after.fonction.as_ref(),
+                    ),
+                ] {
+                    if old != new {
+                        changes.insert(field.to_owned(), json!({ "before": old, "after": new }));
+                    }
+                }
+                audit::record(
+                    tx,
+                    AuditEntry {
+                        agency_id: Some(agency_id.as_str()),
+                        actor: &actor,
+                        action: "modification",
+                        object_type: OBJECT_TYPE,
+                        object_id: Some(after.id.as_str()),
+                        detail: Some(json!({ "client_id": client.client_ref, "changes": changes })),
+                    },
+                )?;
+            }
+            Ok(after)
+        })
+        .await
+}
+
+/// Removes a contact of a client of the principal's agency; the audit entry
+/// `suppression` keeps what it held.
+pub async fn remove_for(store_handle: &Store, p: &Principal, id: ContactId) -> AppResult<()> {
+    p.require(Capability::Change)?;
+    let (agency_id, actor) = (p.agency_id()?.to_owned(), p.actor.clone());
+    store_handle
+        .write(move |tx| {
+            let (client, contact) = changeable(tx, &agency_id, &id)?;
+            store::delete(tx, &contact.id)?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(agency_id.as_str()),
+                    actor: &actor,
+                    action: "suppression",
+                    object_type: OBJECT_TYPE,
+                    object_id: Some(contact.id.as_str()),
+                    detail: Some(json!({
+                        "client_id": client.client_ref,
+                        "nom": contact.nom,
+                        "email": contact.email,
+                        "telephone": contact.telephone,
+                        "fonction": contact.fonction,
+                    })),
+                },
+            )?;
+            Ok(())
+        })
+        .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

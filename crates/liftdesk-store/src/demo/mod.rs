@@ -17,6 +17,7 @@ use crate::sql::params;
 use crate::sql::{ToValue, ValueRef};
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc, Weekday};
+use liftdesk_domain::client::BillingCategory;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use uuid::Uuid;
@@ -952,6 +953,19 @@ impl ClientKind {
             self,
             ClientKind::Syndic | ClientKind::Bailleur | ClientKind::Copropriete
         )
+    }
+
+    /// How such a client is invoiced: a co-ownership is not subject to
+    /// VAT, a town hall and a public housing office are public bodies.
+    fn billing(self, name: &str) -> Option<BillingCategory> {
+        Some(match self {
+            ClientKind::Copropriete => BillingCategory::Copropriete,
+            ClientKind::Mairie => BillingCategory::OrganismePublic,
+            ClientKind::Bailleur if name.starts_with("Office public") => {
+                BillingCategory::OrganismePublic
+            }
+            _ => BillingCategory::Entreprise,
+        })
     }
 
     fn types_json(self) -> &'static str {
@@ -2292,6 +2306,7 @@ impl AgencySeeder<'_> {
                 siren: siren.as_deref(),
                 siret: siret.as_deref(),
                 archived: plan.deleted,
+                billing: kind.billing(&name),
                 created,
                 updated,
             })?;

@@ -19,6 +19,7 @@
 use anyhow::{Result, bail};
 use chrono::{DateTime, NaiveDate, Utc};
 
+use liftdesk_domain::client::BillingCategory;
 use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
 use liftdesk_domain::survey::SurveyStatus;
 
@@ -104,6 +105,8 @@ pub struct ClientSeed<'a> {
     pub siret: Option<&'a str>,
     /// Archived (« supprimé »): kept for history.
     pub archived: bool,
+    /// How it is invoiced.
+    pub billing: Option<BillingCategory>,
     pub created: DateTime<Utc>,
     /// When its record last changed.
     pub updated: DateTime<Utc>,

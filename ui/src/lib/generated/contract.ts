@@ -962,6 +962,14 @@ export const CLIENT_STATUSES: readonly { code: ClientStatus; label: string }[] =
   { code: 'Client', label: "Client" },
 ];
 
+export type BillingCategory = 'entreprise' | 'copropriete' | 'organisme_public';
+
+export const BILLING_CATEGORIES: readonly { code: BillingCategory; label: string }[] = [
+  { code: 'entreprise', label: "Entreprise assujettie à la TVA" },
+  { code: 'copropriete', label: "Copropriété non assujettie à la TVA" },
+  { code: 'organisme_public', label: "Organisme public" },
+];
+
 /**
  * Une ligne de la liste des clients.
  */
@@ -1020,7 +1028,12 @@ status: ClientStatus,
 /**
  * `Propriétaire/exploitant`, `Gestionnaire`.
  */
-categories: Array<string>, email: string | null, phone: string | null, address: string | null, addressComplement: string | null, siren: string | null, siret: string | null, archived: boolean, 
+categories: Array<string>, email: string | null, phone: string | null, address: string | null, addressComplement: string | null, siren: string | null, siret: string | null, 
+/**
+ * How it is invoiced: `entreprise` (assujettie à la TVA),
+ * `copropriete` (non assujettie), `organisme_public`; null until chosen.
+ */
+billingCategory: BillingCategory | null, billingCategoryLabel: string | null, archived: boolean, 
 /**
  * The full address of the client's page in the web application (the
  * `url` of the REST list's row).
@@ -2161,6 +2174,23 @@ canRename: boolean,
  * La session peut l'archiver ou la réactiver.
  */
 canArchive: boolean, };
+
+/**
+ * Un client saisi ou modifié à la main : absent, un champ est gardé ; `null`
+ * ou vide, il est effacé. `id` (l'identifiant partenaire) seulement à la
+ * création ; `name` obligatoire à la création.
+ */
+export type ClientBody = { id?: string, name?: string, status?: ClientStatus, categories?: Array<string>, email?: string | null, phone?: string | null, address?: string | null, addressComplement?: string | null, siren?: string | null, siret?: string | null, billingCategory?: BillingCategory | null, };
+
+/**
+ * Ce qui change d'un contact : absent, gardé ; `email`, `phone`, `role`
+ * `null` ou vides, effacés.
+ */
+export type ContactEditBody = { name?: string, email?: string | null, phone?: string | null, 
+/**
+ * La fonction.
+ */
+role?: string | null, };
 
 export type ArchiveAnswer = { agency: AgencyEntryWire, stopped: StoppedWire, };
 

@@ -154,6 +154,7 @@ impl Writer for Operations<'_, '_> {
             siret: some(seed.siret),
             supprime: None,
             contacts: None,
+            billing_category: Some(seed.billing),
         };
         let id = self
             .tx
