@@ -516,6 +516,7 @@ async fn technical_data_are_edited_with_units_refused_like_rest_and_raise_the_kn
     assert_eq!(
         keys_of(&page),
         [
+            "archivedAt",
             "building",
             "calls",
             "client",

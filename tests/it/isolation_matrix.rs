@@ -246,6 +246,8 @@ struct Ids {
     client: Target,
     /// A contact of a client of A.
     contact: Target,
+    /// A building of A.
+    building: Target,
     technician: Target,
     absence: Target,
     webhook: Target,
@@ -624,6 +626,7 @@ fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
          AND NOT EXISTS (SELECT 1 FROM clients o WHERE o.client_ref = c.client_ref AND o.agency_id <> c.agency_id)
          ORDER BY client_ref LIMIT 1";
     let client = pick(client_sql);
+    let building = pick("SELECT id FROM buildings WHERE agency_id = ?1 ORDER BY id LIMIT 1");
     // A contact of a client of A (the control run edits, then removes it).
     let contact = pick(
         "SELECT t.id FROM contacts t JOIN clients c ON c.id = t.client_id
@@ -710,6 +713,7 @@ fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
             secrets: client_secrets,
         },
         contact: target(dir, "contacts", contact, 27),
+        building: target(dir, "buildings", building, 28),
         technician: target(dir, "technicians", technician, 14),
         absence: target(dir, "technician_absences", absence, 15),
         webhook: target(dir, "webhook_subscriptions", made[0].0.clone(), 16),
@@ -1222,6 +1226,28 @@ fn app_ops(w: &World) -> Vec<Op> {
         app("POST /equipment/{id}/repair-quote", format!("/equipment/{eq}/repair-quote"))
             .on(&[&i.equipment]),
         app("GET /equipment/{id}/logbook", format!("/equipment/{eq}/logbook")).on(&[&i.equipment]),
+        // Buildings and new equipment.
+        app("GET /buildings", "/buildings?q=".into()).list(),
+        app("POST /buildings", "/buildings".into())
+            .body(json!({ "address": "1 rue de la Matrice", "postalCode": "75001", "city": "Paris" })),
+        app("GET /buildings/{id}", format!("/buildings/{}", i.building.real)).on(&[&i.building]),
+        app("PUT /buildings/{id}/access", format!("/buildings/{}/access", i.building.real))
+            .body(json!({ "instructions": ["Digicode"], "digicode": "0000A" }))
+            .on(&[&i.building]),
+        app("POST /equipment", "/equipment".into())
+            .body(json!({ "number": "MATRICE-001", "type": "ascenseur" })),
+        app("POST /equipment/{id}/client", format!("/equipment/{eq}/client"))
+            .body(json!({ "clientId": i.client.real }))
+            .on(&[&i.equipment]),
+        // Not run by the rightful caller: the equipment the other operations
+        // act on would leave the park.
+        app("POST /equipment/{id}/archive", format!("/equipment/{eq}/archive"))
+            .on(&[&i.equipment])
+            .no_control()
+            .admin("Archiver un équipement est réservé à un administrateur de l'agence."),
+        app("POST /equipment/{id}/restore", format!("/equipment/{eq}/restore"))
+            .on(&[&i.equipment])
+            .admin("Remettre un équipement dans le parc est réservé à un administrateur de l'agence."),
         // Clients and contacts.
         app("GET /clients", "/clients?limit=200".into()).list(),
         app("GET /clients/{id}", format!("/clients/{}", i.client.real)).on(&[&i.client]),

@@ -14,6 +14,7 @@ mod agency_operations;
 mod agency_people;
 mod api_auth;
 mod app_billing;
+mod app_buildings;
 mod app_calls;
 mod app_clients;
 mod app_clients_by_hand;

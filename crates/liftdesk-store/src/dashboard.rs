@@ -181,7 +181,7 @@ pub fn unpaid_by_age(
     Ok(rows)
 }
 
-/// The agency's equipment by type and number of surveyed catalog fields that
+/// The agency's equipment in the park (not archived) by type and number of surveyed catalog fields that
 /// apply to that type (`equipment.surveyed_fields`, kept by triggers of
 /// migration V5): (type, surveyed, equipment count, catalog size of the type).
 pub fn equipment_by_surveyed(
@@ -193,7 +193,7 @@ pub fn equipment_by_surveyed(
         "WITH g AS (
              SELECT COALESCE(type, '') AS type, surveyed_fields AS surveyed, COUNT(*) AS n
              FROM equipment INDEXED BY equipment_by_surveyed
-             WHERE agency_id = ?1
+             WHERE agency_id = ?1 AND archived_at IS NULL
              GROUP BY type, surveyed_fields
          )
          SELECT g.type, g.surveyed, SUM(g.n),

@@ -2,7 +2,7 @@
 
 use crate::Conn;
 use crate::Tx;
-use crate::sql::{OptionalExtension, params};
+use crate::sql::{OptionalExtension, Value, params, params_from_iter};
 use liftdesk_domain::id::{AgencyId, BuildingId, ClientId, EquipmentId, SurveyId};
 
 use super::StoreResult;
@@ -77,6 +77,8 @@ pub struct EquipmentRow {
     pub client_id: Option<ClientId>,
     pub identity: IdentityRow,
     pub building: Option<BuildingRow>,
+    /// When it was archived (it left the park); None while in the park.
+    pub archived_at: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,7 +94,11 @@ pub struct BuildingRow {
 const EQUIPMENT_COLUMNS: &str =
     "e.id, e.agency_id, e.building_id, e.client_id, e.number, e.serial_number, e.type,
      e.subtype, e.location, e.maintenance_contract, e.contract_number, e.external_id,
-     b.id, b.name, b.address, b.address_complement, b.postal_code, b.city";
+     b.id, b.name, b.address, b.address_complement, b.postal_code, b.city, e.archived_at";
+
+/// How many columns [`EQUIPMENT_COLUMNS`] has: a query reading more after
+/// them starts there.
+const EQUIPMENT_COLUMN_COUNT: usize = 19;
 
 const EQUIPMENT_FROM: &str = "equipment e LEFT JOIN buildings b ON b.id = e.building_id";
 
@@ -125,6 +131,7 @@ fn equipment_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentRo
             external_id: r.get(11)?,
         },
         building,
+        archived_at: r.get(18)?,
     })
 }
 
@@ -549,7 +556,10 @@ pub fn search(
     let mut total = None;
     let rows = stmt
         .query_map(crate::sql::params_from_iter(page_values.iter()), |r| {
-            Ok((equipment_from_row(r)?, r.get::<i64>(18)?))
+            Ok((
+                equipment_from_row(r)?,
+                r.get::<i64>(EQUIPMENT_COLUMN_COUNT)?,
+            ))
         })?
         .map(|row| {
             row.map(|(equipment, count)| {
@@ -596,6 +606,96 @@ pub fn set_client(tx: &Tx, equipment_id: &EquipmentId, client_id: &ClientId) -> 
     tx.prepare_cached("UPDATE equipment SET client_id = ?2, updated_at = ?3 WHERE id = ?1")?
         .execute(params![equipment_id, client_id, tx.now_text()])?;
     Ok(())
+}
+
+/// A building of the agency as its screen shows it: the building, its
+/// client (public identifier and name), its access instructions and how
+/// many equipment it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildingEntry {
+    pub building: BuildingRow,
+    pub client: Option<(String, String)>,
+    pub access: AccessRecord,
+    pub equipment_count: i64,
+}
+
+const BUILDING_ENTRY_SELECT: &str =
+    "SELECT b.id, b.name, b.address, b.address_complement, b.postal_code, b.city,
+            c.client_ref, c.nom, b.access_instructions, b.access_other, b.digicode, b.key_box,
+            (SELECT COUNT(*) FROM equipment e WHERE e.building_id = b.id)
+       FROM buildings b LEFT JOIN clients c ON c.id = b.client_id";
+
+fn building_entry_from(r: &crate::sql::Row<'_>) -> StoreResult<BuildingEntry> {
+    let client_ref: Option<String> = r.get(6)?;
+    let client_name: Option<String> = r.get(7)?;
+    Ok(BuildingEntry {
+        building: BuildingRow {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            address: r.get(2)?,
+            address_complement: r.get(3)?,
+            postal_code: r.get(4)?,
+            city: r.get(5)?,
+        },
+        client: client_ref.zip(client_name),
+        access: AccessRecord {
+            instructions: r.get(8)?,
+            other: r.get(9)?,
+            digicode: r.get(10)?,
+            key_box: r.get(11)?,
+        },
+        equipment_count: r.get(12)?,
+    })
+}
+
+/// The building `id` of the agency with its client, access and count.
+pub fn building_entry(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &BuildingId,
+) -> StoreResult<Option<BuildingEntry>> {
+    conn.query_row_cached(
+        &format!("{BUILDING_ENTRY_SELECT} WHERE b.id = ?1 AND b.agency_id = ?2"),
+        params![id, agency_id.as_str()],
+        building_entry_from,
+    )
+    .optional()
+}
+
+/// The agency's buildings whose name, address, postal code, city or
+/// client's name contains every word of `words` (folded), in French order
+/// of address; at most `limit`, and how many match in all.
+pub fn search_buildings(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    words: &[String],
+    limit: u32,
+) -> StoreResult<(i64, Vec<BuildingEntry>)> {
+    const WORD: &str = "instr(FOLD(coalesce(b.name, '') || ' ' || b.address || ' ' || coalesce(b.postal_code, '') || ' ' || coalesce(b.city, '') || ' ' || coalesce(c.nom, '')), ?) > 0";
+    let mut conditions = vec!["b.agency_id = ?".to_owned()];
+    let mut values = vec![Value::Text(agency_id.as_str().to_owned())];
+    for word in words {
+        conditions.push(WORD.to_owned());
+        values.push(Value::Text(crate::text::fold(word)));
+    }
+    let where_clause = conditions.join(" AND ");
+    let total: i64 = conn.query_row_cached(
+        &format!(
+            "SELECT COUNT(*) FROM buildings b LEFT JOIN clients c ON c.id = b.client_id WHERE {where_clause}"
+        ),
+        params_from_iter(values.iter()),
+        |r| r.get(0),
+    )?;
+    values.push(Value::Integer(i64::from(limit)));
+    let mut stmt = conn.prepare_cached(&format!(
+        "{BUILDING_ENTRY_SELECT} WHERE {where_clause}
+          ORDER BY b.address COLLATE {collation}, b.id LIMIT ?",
+        collation = crate::text::FRENCH_COLLATION
+    ))?;
+    let rows = stmt
+        .query_map(params_from_iter(values.iter()), building_entry_from)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((total, rows))
 }
 
 /// Sets the access instructions of a building (checked by
@@ -665,13 +765,16 @@ pub struct PlanRow {
     pub last_done_on: Option<String>,
     /// `YYYY-MM-DD` of a visit not done yet (planned or in progress).
     pub open_visit_on: Option<String>,
+    /// It left the park: no new visit.
+    pub archived: bool,
 }
 
 const PLAN_COLUMNS: &str = "e.id, e.number, e.type, e.maintenance_contract, e.visit_interval_days,
      coalesce(e.plan_start_on, substr(e.created_at, 1, 10)), b.name, b.address, b.postal_code, b.city,
      (SELECT max(v.done_on) FROM visits v WHERE v.equipment_id = e.id AND v.status = 'faite'),
      (SELECT min(v.planned_for) FROM visits v
-      WHERE v.equipment_id = e.id AND v.status IN ('planifiee', 'en_cours'))";
+      WHERE v.equipment_id = e.id AND v.status IN ('planifiee', 'en_cours')),
+     e.archived_at IS NOT NULL";
 
 fn plan_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<PlanRow> {
     Ok(PlanRow {
@@ -687,6 +790,7 @@ fn plan_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<PlanRow> {
         city: r.get(9)?,
         last_done_on: r.get(10)?,
         open_visit_on: r.get(11)?,
+        archived: r.get(12)?,
     })
 }
 
@@ -709,17 +813,53 @@ pub fn plan_of(
     .optional()
 }
 
-/// The agency's equipment under maintenance contract (`parc`) whose plan
+/// The agency's equipment under maintenance contract (`parc`, not archived) whose plan
 /// started by `until`, with their last done and next open visit.
 pub fn in_plan(conn: &Conn, agency_id: &AgencyId, until: &str) -> StoreResult<Vec<PlanRow>> {
     let agency_id = agency_id.as_str();
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {PLAN_COLUMNS} FROM equipment e LEFT JOIN buildings b ON b.id = e.building_id
-         WHERE e.agency_id = ?1 AND e.maintenance_contract = 'parc'
+         WHERE e.agency_id = ?1 AND e.maintenance_contract = 'parc' AND e.archived_at IS NULL
            AND coalesce(e.plan_start_on, substr(e.created_at, 1, 10)) <= ?2"
     ))?;
     let rows = stmt.query_map([agency_id, until], plan_from_row)?;
     rows.collect::<Result<_, _>>()
+}
+
+/// Archives (`Some(at)`) or puts back in the park (`None`) an equipment.
+pub fn set_archived(tx: &Tx, id: &EquipmentId, at: Option<&str>) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE equipment SET archived_at = ?2, updated_at = ?3 WHERE id = ?1",
+        crate::sql::params![id.as_str(), at, tx.now_text()],
+    )?;
+    Ok(())
+}
+
+/// What still runs on an equipment: calls not resolved, visits in
+/// progress.
+pub fn open_work(conn: &Conn, id: &EquipmentId) -> StoreResult<(i64, i64)> {
+    conn.query_row_cached(
+        "SELECT (SELECT COUNT(*) FROM calls WHERE equipment_id = ?1 AND status <> 'resolue'),
+                (SELECT COUNT(*) FROM visits WHERE equipment_id = ?1 AND status = 'en_cours')",
+        [id.as_str()],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+}
+
+/// Removes the equipment's visits planned and not started (nothing was
+/// done); returns each one's id and day.
+pub fn remove_planned_visits(tx: &Tx, id: &EquipmentId) -> StoreResult<Vec<(String, String)>> {
+    let planned: Vec<(String, String)> = tx
+        .prepare_cached(
+            "SELECT id, planned_for FROM visits WHERE equipment_id = ?1 AND status = 'planifiee' ORDER BY planned_for, id",
+        )?
+        .query_map([id.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    tx.execute_cached(
+        "DELETE FROM visits WHERE equipment_id = ?1 AND status = 'planifiee'",
+        [id.as_str()],
+    )?;
+    Ok(planned)
 }
 
 /// Changes the days between two visits of the plan.
@@ -804,6 +944,9 @@ pub struct ParkFilter {
     pub contract: Option<String>,
     /// Knowledge rate band, `[low, high)` in tenths of a percent.
     pub knowledge_tenths: Option<(i64, Option<i64>)>,
+    /// `Some(false)`: the park (not archived); `Some(true)`: the archived
+    /// ones; `None`: both.
+    pub archived: Option<bool>,
 }
 
 /// A row of the park: the equipment, its client (public identifier
@@ -844,6 +987,11 @@ fn park_conditions(
             condition.push_str(" AND e.maintenance_contract = ?");
             values.push(Value::Text(code.to_owned()));
         }
+    }
+    match filter.archived {
+        None => {}
+        Some(false) => condition.push_str(" AND e.archived_at IS NULL"),
+        Some(true) => condition.push_str(" AND e.archived_at IS NOT NULL"),
     }
     if let Some((low, high)) = filter.knowledge_tenths {
         // One evaluation per row: tenths are whole, [low, high) is BETWEEN low AND high - 1.
@@ -890,13 +1038,16 @@ pub fn park_page(
             Ok((
                 ParkRow {
                     equipment: equipment_from_row(r)?,
-                    client: match (r.get::<Option<String>>(18)?, r.get::<Option<String>>(19)?) {
+                    client: match (
+                        r.get::<Option<String>>(EQUIPMENT_COLUMN_COUNT)?,
+                        r.get::<Option<String>>(EQUIPMENT_COLUMN_COUNT + 1)?,
+                    ) {
                         (Some(id), Some(name)) => Some((id, name)),
                         _ => None,
                     },
-                    knowledge_tenths: r.get(20)?,
+                    knowledge_tenths: r.get(EQUIPMENT_COLUMN_COUNT + 2)?,
                 },
-                r.get::<i64>(21)?,
+                r.get::<i64>(EQUIPMENT_COLUMN_COUNT + 3)?,
             ))
         })?
         .map(|row| {

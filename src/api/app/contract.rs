@@ -171,6 +171,11 @@ pub fn typescript() -> String {
     file.ty::<super::people::PersonWithPassword>();
     file.ty::<super::agencies::AgenciesAnswer>();
     file.ty::<super::clients::ClientBody>();
+    file.ty::<super::buildings::BuildingsAnswer>();
+    file.ty::<super::buildings::NewBuildingBody>();
+    file.ty::<super::equipment::NewEquipmentBody>();
+    file.ty::<super::equipment::CreatedEquipment>();
+    file.ty::<super::equipment::MoveBody>();
     file.ty::<super::clients::ContactEditBody>();
     file.ty::<super::agencies::ArchiveAnswer>();
     file.ty::<super::agencies::NewAgencyBody>();

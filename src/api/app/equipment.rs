@@ -9,6 +9,9 @@
 //! `services::technical_data` (the rules of `PATCH /equipment/{id}`), the
 //! repair quote through `services::quotes::repair_quote`.
 //! Like the REST API, every staff member of the agency reads and corrects.
+//! A new equipment (`POST /equipment`, `services::equipment::create`, the
+//! operation the imports and the demo use) and a move to another client
+//! (`POST /equipment/{id}/client`) are every staff member's too.
 
 use crate::domain::id::EquipmentId;
 use axum::extract::State;
@@ -34,6 +37,7 @@ use crate::domain::knowledge::{self, KnowledgeBand};
 use crate::domain::visit::VisitStatus;
 use crate::error::{ApiError, AppResult};
 use crate::principal::Principal;
+use crate::services::equipment::NewEquipment;
 use crate::services::equipment::{
     self as equipment_service, EQUIPMENT_TYPES, EquipmentPageData, LogbookData,
     MAINTENANCE_CONTRACTS,
@@ -43,6 +47,7 @@ use crate::services::sheet::{component_label, equipment_type_label};
 use crate::services::{quotes, technical_data};
 use crate::state::AppState;
 use crate::store::calls::EquipmentCallRow;
+use crate::store::equipment::IdentityRow;
 use crate::store::equipment::ParkFilter;
 use crate::store::quotes::EquipmentQuoteRow;
 use crate::store::surveys::EquipmentSurveyRow;
@@ -52,10 +57,13 @@ use crate::text::fold;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/equipment", get(park))
+        .route("/equipment", get(park).post(create))
         .route("/equipment/clients", get(clients))
         .route("/equipment/{id}", get(page))
         .route("/equipment/{id}/identity", patch(correct_identity))
+        .route("/equipment/{id}/client", post(move_to_client))
+        .route("/equipment/{id}/archive", post(archive))
+        .route("/equipment/{id}/restore", post(restore))
         .route("/equipment/{id}/technical", patch(update_technical))
         .route("/equipment/{id}/repair-quote", post(repair_quote))
         .route("/equipment/{id}/logbook", get(logbook))
@@ -76,6 +84,8 @@ struct ParkQuery {
     client: Option<String>,
     contract: Option<String>,
     knowledge: Option<String>,
+    /// `active` (the default: the park), `archived` or `all`.
+    archived: Option<String>,
     limit: Option<String>,
     page: Option<String>,
 }
@@ -121,6 +131,17 @@ fn park_filter(query: &mut ParkQuery) -> AppResult<ParkFilter> {
         knowledge_tenths: choice("knowledge", query.knowledge.take(), &KnowledgeBand::CODES)?
             .and_then(|code| KnowledgeBand::parse(&code))
             .map(KnowledgeBand::tenths),
+        archived: match choice(
+            "archived",
+            query.archived.take(),
+            &["active", "archived", "all"],
+        )?
+        .as_deref()
+        {
+            None | Some("active") => Some(false),
+            Some("archived") => Some(true),
+            _ => None,
+        },
     })
 }
 
@@ -481,6 +502,8 @@ struct RepeatView {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct EquipmentPage {
     id: String,
+    /// Date et heure (UTC) de son archivage ; absente tant qu'il est au parc.
+    archived_at: Option<String>,
     identity: IdentityView,
     type_label: Option<String>,
     building: Option<ExternalBuilding>,
@@ -634,6 +657,7 @@ fn build_page(data: EquipmentPageData, base_url: &str) -> EquipmentPage {
 
     EquipmentPage {
         id: equipment.id.to_string(),
+        archived_at: equipment.archived_at.clone(),
         type_label: type_label(equipment_type),
         building: equipment.building.clone().map(ExternalBuilding::from),
         identity: IdentityView::new(equipment, base_url),
@@ -675,6 +699,128 @@ async fn page(
 }
 
 /// `PATCH /equipment/{id}/identity` of the REST API, answered with the page.
+/// Un nouvel équipement : son identité (les noms de `PATCH
+/// /equipment/{id}/identity`, `number` obligatoire), son immeuble et son
+/// client (identifiant partenaire), et l'intervalle de ses visites.
+#[derive(Deserialize, TS, Debug)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct NewEquipmentBody {
+    number: Option<String>,
+    #[ts(optional)]
+    serial_number: Option<String>,
+    /// `ascenseur`, `monte_charge`, `monte_voiture`, `elevateur`, `porte_fermeture`.
+    #[serde(rename = "type")]
+    #[ts(optional, rename = "type")]
+    equipment_type: Option<String>,
+    #[ts(optional)]
+    subtype: Option<String>,
+    #[ts(optional)]
+    location: Option<String>,
+    /// `parc` (sous contrat) ou `hors_parc`.
+    #[ts(optional)]
+    maintenance_contract: Option<String>,
+    #[ts(optional)]
+    contract_number: Option<String>,
+    #[ts(optional)]
+    building_id: Option<String>,
+    #[ts(optional)]
+    client_id: Option<String>,
+    /// Jours entre deux visites d'entretien (42 par défaut).
+    #[ts(optional)]
+    visit_interval_days: Option<i64>,
+}
+
+/// L'équipement créé : son identifiant (sa page est `/equipements/<id>`).
+#[derive(Serialize, TS, Debug)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct CreatedEquipment {
+    id: String,
+}
+
+async fn create(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiJson(body): ApiJson<NewEquipmentBody>,
+) -> AppResult<(StatusCode, Json<CreatedEquipment>)> {
+    session.require_agency()?;
+    let input = NewEquipment {
+        identity: IdentityRow {
+            number: body.number,
+            serial_number: body.serial_number,
+            equipment_type: body.equipment_type,
+            subtype: body.subtype,
+            location: body.location,
+            maintenance_contract: body.maintenance_contract,
+            contract_number: body.contract_number,
+            external_id: None,
+        },
+        building_id: body.building_id,
+        client_ref: body.client_id,
+    };
+    let row = crate::services::equipment::create_with_interval(
+        &state.store,
+        &session.principal(),
+        input,
+        body.visit_interval_days,
+    )
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(CreatedEquipment {
+            id: row.id.into_string(),
+        }),
+    ))
+}
+
+/// Le nouveau client de l'équipement (identifiant partenaire).
+#[derive(Deserialize, TS, Debug)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct MoveBody {
+    client_id: String,
+}
+
+async fn move_to_client(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<MoveBody>,
+) -> AppResult<Json<EquipmentPage>> {
+    let principal = session.principal();
+    principal.agency()?;
+    crate::services::equipment::move_to_client(
+        &state.store,
+        &principal,
+        EquipmentId::new(id.as_str()),
+        body.client_id,
+    )
+    .await?;
+    Ok(Json(read_page(&state, &principal, &id).await?))
+}
+
+async fn archive(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<EquipmentPage>> {
+    let principal = session.principal();
+    principal.agency()?;
+    crate::services::equipment::archive(&state.store, &principal, EquipmentId::new(id.as_str()))
+        .await?;
+    Ok(Json(read_page(&state, &principal, &id).await?))
+}
+
+async fn restore(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<EquipmentPage>> {
+    let principal = session.principal();
+    principal.agency()?;
+    crate::services::equipment::restore(&state.store, &principal, EquipmentId::new(id.as_str()))
+        .await?;
+    Ok(Json(read_page(&state, &principal, &id).await?))
+}
+
 async fn correct_identity(
     State(state): State<AppState>,
     session: StaffSession,

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod agencies;
 pub mod agency;
+pub mod buildings;
 pub mod calls;
 pub mod clients;
 #[cfg(test)]
@@ -42,6 +43,7 @@ pub fn router() -> Router<AppState> {
         .merge(calls::router())
         .merge(planning::router())
         .merge(equipment::router())
+        .merge(buildings::router())
         .merge(documents::router())
         .merge(quotes::router())
         .merge(invoices::router())

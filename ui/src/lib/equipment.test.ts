@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { recordRequests } from './test-requests';
+import type { BuildingView } from './buildings';
 import {
   EMPTY_FILTERS,
   buildingLine,
   byYear,
+  checkMove,
+  checkNewEquipment,
+  createEquipment,
+  emptyEquipmentForm,
+  equipmentFieldNamedBy,
+  intervalReason,
+  moveEquipment,
+  newEquipmentBody,
   formatMinutes,
   formatRate,
   formatValue,
@@ -16,6 +26,7 @@ import {
   validateSearch,
   type Identity,
   type LogbookEntry,
+  type NewEquipmentForm,
   type TechnicalField,
 } from './equipment';
 
@@ -192,5 +203,131 @@ describe('durations and logbook', () => {
       ['2025', ['a']],
       ['2026', ['b', 'c']],
     ]);
+  });
+});
+
+const building: BuildingView = {
+  id: 'bat-1',
+  name: 'Résidence Test',
+  address: '12 rue des Lilas',
+  addressComplement: null,
+  postalCode: '75011',
+  city: 'Paris',
+  client: { id: 'CLI-7', name: 'Syndic Martin' },
+  access: { instructions: ['Digicode'], other: null, digicode: '4521B', keyBox: null },
+  equipmentCount: 0,
+};
+
+function newForm(partial: Partial<NewEquipmentForm> = {}): NewEquipmentForm {
+  return { ...emptyEquipmentForm(), number: ' ASC-T1 ', type: 'ascenseur', maintenanceContract: 'parc', ...partial };
+}
+
+describe('nouvel équipement', () => {
+  it('exige le numéro et vérifie l’identité comme une correction', () => {
+    expect(checkNewEquipment(newForm(), false)).toEqual({});
+    expect(checkNewEquipment(newForm({ number: '  ' }), false)).toEqual({ number: 'Le champ « Numéro » est obligatoire.' });
+    expect(checkNewEquipment(newForm({ number: 'x'.repeat(61), subtype: 'a\u0001', type: 'fusée' }), false)).toEqual({
+      number: 'Le champ « Numéro » ne doit pas dépasser 60 caractères.',
+      subtype: 'Le champ « Sous-type » ne doit pas contenir de caractère de contrôle.',
+      type: "La valeur « fusée » du champ « Type » n'est pas autorisée.",
+    });
+  });
+
+  it("vérifie l'intervalle d'un administrateur : 1 à 365 jours, 42 au plus pour un ascenseur", () => {
+    expect(intervalReason('', 'ascenseur')).toBeUndefined();
+    expect(intervalReason(' 30 ', 'ascenseur')).toBeUndefined();
+    expect(intervalReason('42', 'ascenseur')).toBeUndefined();
+    expect(intervalReason('43', 'ascenseur')).toBe(
+      'Un ascenseur doit être visité au moins toutes les six semaines : 42 jours au plus.',
+    );
+    expect(intervalReason('90', 'monte_charge')).toBeUndefined();
+    for (const wrong of ['0', '366', '2,5', '-1', 'trente']) {
+      expect(intervalReason(wrong, '')).toBe("L'intervalle entre deux visites doit être un nombre de jours entre 1 et 365.");
+    }
+    expect(checkNewEquipment(newForm({ visitIntervalDays: '60' }), true)).toEqual({
+      visitIntervalDays: 'Un ascenseur doit être visité au moins toutes les six semaines : 42 jours au plus.',
+    });
+    // Un membre ne voit pas le champ : il n'est ni vérifié ni envoyé.
+    expect(checkNewEquipment(newForm({ visitIntervalDays: '60' }), false)).toEqual({});
+  });
+
+  it('envoie les seuls champs saisis, l’immeuble et le client par leur identifiant', () => {
+    expect(newEquipmentBody(newForm(), true)).toEqual({ number: 'ASC-T1', type: 'ascenseur', maintenanceContract: 'parc' });
+    const form = newForm({
+      subtype: ' électrique ',
+      location: 'Hall A',
+      contractNumber: 'C-12',
+      serialNumber: 'SN 9',
+      building,
+      client: { id: 'CLI-7', name: 'Syndic Martin' },
+      visitIntervalDays: ' 30 ',
+    });
+    expect(newEquipmentBody(form, true)).toEqual({
+      number: 'ASC-T1',
+      serialNumber: 'SN 9',
+      type: 'ascenseur',
+      subtype: 'électrique',
+      location: 'Hall A',
+      maintenanceContract: 'parc',
+      contractNumber: 'C-12',
+      buildingId: 'bat-1',
+      clientId: 'CLI-7',
+      visitIntervalDays: 30,
+    });
+    expect(newEquipmentBody(form, false)).not.toHaveProperty('visitIntervalDays');
+  });
+
+  it('retrouve le champ que nomme un refus du serveur', () => {
+    expect(
+      equipmentFieldNamedBy(
+        "Le numéro « ASC 1 » est déjà utilisé par un autre équipement de l'agence (« ASC1 ») : les espaces et la casse ne distinguent pas deux numéros.",
+      ),
+    ).toBe('number');
+    expect(equipmentFieldNamedBy('Le champ « number » est obligatoire.')).toBe('number');
+    expect(equipmentFieldNamedBy("La valeur « fusée » du champ « type » n'est pas autorisée : valeurs possibles : …")).toBe(
+      'type',
+    );
+    expect(equipmentFieldNamedBy("Le champ « buildingId » ne désigne aucun immeuble de l'agence : « x ».")).toBe('building');
+    expect(equipmentFieldNamedBy("Le champ « clientId » ne désigne aucun client de l'agence : « X ».")).toBe('client');
+    expect(
+      equipmentFieldNamedBy("Le client « A » est archivé : on ne lui rattache plus d'immeuble ni d'équipement."),
+    ).toBe('client');
+    expect(
+      equipmentFieldNamedBy(
+        "Modifier l'intervalle d'entretien d'un équipement est réservé à un administrateur de l'agence.",
+      ),
+    ).toBe('visitIntervalDays');
+    expect(equipmentFieldNamedBy('Un ascenseur doit être visité au moins toutes les six semaines : 42 jours au plus.')).toBe(
+      'visitIntervalDays',
+    );
+    expect(equipmentFieldNamedBy('Le serveur a rencontré une erreur. Réessayez plus tard.')).toBeNull();
+  });
+
+  it('« Changer de client » demande un autre client choisi dans la liste', () => {
+    const current = { id: 'CLI-1', name: 'Copropriété A' };
+    expect(checkMove(current, null)).toBe('Choisissez le nouveau client dans la liste.');
+    expect(checkMove(current, { ...current })).toBe("L'équipement est déjà rattaché au client « Copropriété A ».");
+    expect(checkMove(current, { id: 'CLI-2', name: 'B' })).toBeUndefined();
+    expect(checkMove(null, { id: 'CLI-2', name: 'B' })).toBeUndefined();
+  });
+});
+
+describe("appels à l'API : création et changement de client", () => {
+  const seen = recordRequests();
+
+  it('crée un équipement et le rattache à un autre client', async () => {
+    await createEquipment(newEquipmentBody(newForm({ building }), false));
+    await moveEquipment('eq 1/2', 'CLI-9');
+    expect(seen.map((s) => [s.method, s.url])).toEqual([
+      ['POST', '/app/api/equipment'],
+      ['POST', '/app/api/equipment/eq%201%2F2/client'],
+    ]);
+    expect(JSON.parse(seen[0]!.body!)).toEqual({
+      number: 'ASC-T1',
+      type: 'ascenseur',
+      maintenanceContract: 'parc',
+      buildingId: 'bat-1',
+    });
+    expect(JSON.parse(seen[1]!.body!)).toEqual({ clientId: 'CLI-9' });
   });
 });

@@ -1,14 +1,17 @@
 /**
  * Écran Équipements : types des réponses de `/app/api/equipment…`, validation
- * côté client (mêmes règles que le serveur : `PATCH /equipment/{id}/identity`
- * et `PATCH /equipment/{id}`), mise en forme des valeurs et des durées, et
- * les appels à l'API du parc.
+ * côté client (mêmes règles que le serveur : `POST /equipment`,
+ * `PATCH /equipment/{id}/identity` et `PATCH /equipment/{id}`), mise en forme
+ * des valeurs et des durées, et les appels à l'API du parc.
  */
 import { api } from './api';
 import type {
+  BuildingView,
   CallView,
+  ClientRef,
   ClientsAnswer,
   ComponentView,
+  CreatedEquipment,
   EquipmentFieldView,
   EquipmentPage,
   EquipmentQuoteView,
@@ -18,6 +21,8 @@ import type {
   KnowledgeView,
   Logbook,
   LogbookEntry,
+  MoveBody,
+  NewEquipmentBody,
   ParkPage,
   RepairQuote,
   SurveyView,
@@ -28,12 +33,15 @@ import type {
 export type {
   ClientRef,
   ClientsAnswer,
+  CreatedEquipment,
   EquipmentPage,
   JsonValue,
   Listed,
   Logbook,
   LogbookEntry,
   MissingField,
+  MoveBody,
+  NewEquipmentBody,
   ParkEntry,
   ParkPage,
   RepairQuote,
@@ -182,6 +190,161 @@ export function identityPatch(identity: Identity, form: IdentityForm): Partial<R
     if (after !== before) patch[field.key] = after;
   }
   return patch;
+}
+
+// -- Nouvel équipement ---------------------------------------------------------------
+
+/** Plus long intervalle entre deux visites, et pour un ascenseur (`services::planning`). */
+export const MAX_INTERVAL_DAYS = 365;
+export const LIFT_MAX_INTERVAL_DAYS = 42;
+
+/** Ce qui est saisi : l'identité (textes et codes), le client et l'immeuble choisis, l'intervalle. */
+export interface NewEquipmentForm {
+  number: string;
+  type: string;
+  subtype: string;
+  location: string;
+  maintenanceContract: string;
+  contractNumber: string;
+  serialNumber: string;
+  client: ClientRef | null;
+  building: BuildingView | null;
+  /** Jours entre deux visites (administrateurs seulement) ; vide : l'intervalle par défaut. */
+  visitIntervalDays: string;
+}
+
+export type NewEquipmentField = keyof NewEquipmentForm;
+export type NewEquipmentErrors = Partial<Record<NewEquipmentField, string>>;
+
+/** Dans l'ordre du formulaire (la première erreur reçoit le focus). */
+export const NEW_EQUIPMENT_FIELD_ORDER: NewEquipmentField[] = [
+  'number',
+  'type',
+  'subtype',
+  'location',
+  'maintenanceContract',
+  'contractNumber',
+  'serialNumber',
+  'client',
+  'building',
+  'visitIntervalDays',
+];
+
+export const NEW_EQUIPMENT_FIELD_LABELS: Record<NewEquipmentField, string> = {
+  ...(Object.fromEntries(IDENTITY_FIELDS.map((f) => [f.key, f.label])) as Record<IdentityKey, string>),
+  client: 'Client',
+  building: 'Immeuble',
+  visitIntervalDays: 'Intervalle de visites (jours)',
+};
+
+export function emptyEquipmentForm(): NewEquipmentForm {
+  return {
+    number: '',
+    type: '',
+    subtype: '',
+    location: '',
+    maintenanceContract: '',
+    contractNumber: '',
+    serialNumber: '',
+    client: null,
+    building: null,
+    visitIntervalDays: '',
+  };
+}
+
+/**
+ * L'intervalle saisi, la règle du serveur (`planning::set_interval_in`) :
+ * un nombre entier de jours de 1 à 365, 42 au plus pour un ascenseur.
+ * `undefined` s'il est valable (ou vide), sinon la raison du serveur.
+ */
+export function intervalReason(raw: string, type: string): string | undefined {
+  const text = raw.trim();
+  if (text === '') return undefined;
+  const days = /^[0-9]+$/u.test(text) ? Number(text) : NaN;
+  if (!(days >= 1 && days <= MAX_INTERVAL_DAYS)) {
+    return `L'intervalle entre deux visites doit être un nombre de jours entre 1 et ${MAX_INTERVAL_DAYS}.`;
+  }
+  if (type === 'ascenseur' && days > LIFT_MAX_INTERVAL_DAYS) {
+    return `Un ascenseur doit être visité au moins toutes les six semaines : ${LIFT_MAX_INTERVAL_DAYS} jours au plus.`;
+  }
+  return undefined;
+}
+
+/**
+ * Les refus du serveur (`POST /equipment`) : le numéro obligatoire, chaque
+ * champ d'identité comme une correction le vérifie ; l'intervalle pour un
+ * administrateur (`admin` faux : le champ n'est ni montré ni vérifié).
+ */
+export function checkNewEquipment(form: NewEquipmentForm, admin: boolean): NewEquipmentErrors {
+  const errors: NewEquipmentErrors = {
+    ...validateIdentity({
+      number: form.number,
+      serialNumber: form.serialNumber,
+      type: form.type,
+      subtype: form.subtype,
+      location: form.location,
+      maintenanceContract: form.maintenanceContract,
+      contractNumber: form.contractNumber,
+      externalId: '',
+    }),
+  };
+  if (!errors.number && form.number.trim() === '') {
+    errors.number = `Le champ « ${NEW_EQUIPMENT_FIELD_LABELS.number} » est obligatoire.`;
+  }
+  if (admin) {
+    const reason = intervalReason(form.visitIntervalDays, form.type.trim());
+    if (reason) errors.visitIntervalDays = reason;
+  }
+  return errors;
+}
+
+/** Le corps de `POST /equipment` : les textes rognés, les vides omis ; l'intervalle d'un administrateur s'il est saisi. */
+export function newEquipmentBody(form: NewEquipmentForm, admin: boolean): NewEquipmentBody {
+  const body: NewEquipmentBody = { number: form.number.trim() };
+  for (const key of ['serialNumber', 'type', 'subtype', 'location', 'maintenanceContract', 'contractNumber'] as const) {
+    const value = form[key].trim();
+    if (value !== '') body[key] = value;
+  }
+  if (form.building) body.buildingId = form.building.id;
+  if (form.client) body.clientId = form.client.id;
+  const days = form.visitIntervalDays.trim();
+  if (admin && days !== '') body.visitIntervalDays = Number(days);
+  return body;
+}
+
+const EQUIPMENT_WIRE_FIELDS: Record<string, NewEquipmentField> = {
+  number: 'number',
+  serialNumber: 'serialNumber',
+  type: 'type',
+  subtype: 'subtype',
+  location: 'location',
+  maintenanceContract: 'maintenanceContract',
+  contractNumber: 'contractNumber',
+  buildingId: 'building',
+  clientId: 'client',
+  visitIntervalDays: 'visitIntervalDays',
+};
+
+/**
+ * Le champ qu'un refus de `POST /equipment` nomme : le numéro déjà pris,
+ * l'intervalle (hors limites, ou réservé aux administrateurs), un client
+ * archivé, ou `« champ »` par son nom d'API ; sinon `null`.
+ */
+export function equipmentFieldNamedBy(message: string): NewEquipmentField | null {
+  if (/^Le numéro « /u.test(message)) return 'number';
+  if (/^L'intervalle entre deux visites|^Un ascenseur doit être visité|intervalle d'entretien/u.test(message)) {
+    return 'visitIntervalDays';
+  }
+  if (/^Le client « .+ » est archivé/u.test(message)) return 'client';
+  const named = /champ « ([^»]+?) »/u.exec(message);
+  return named ? (EQUIPMENT_WIRE_FIELDS[named[1] ?? ''] ?? null) : null;
+}
+
+/** « Changer de client » : un client choisi dans la liste, autre que l'actuel. */
+export function checkMove(current: ClientRef | null, chosen: ClientRef | null): string | undefined {
+  if (!chosen) return 'Choisissez le nouveau client dans la liste.';
+  if (current && current.id === chosen.id) return `L'équipement est déjà rattaché au client « ${chosen.name} ».`;
+  return undefined;
 }
 
 // -- Données techniques -----------------------------------------------------------
@@ -359,4 +522,15 @@ export function updateTechnical(id: string, body: Record<string, DatumValue>): P
 /** `POST /equipment/{id}/repair-quote` : un devis de réparation pour les pannes répétées. */
 export function createRepairQuote(id: string): Promise<RepairQuote> {
   return api.post<RepairQuote>(`${equipmentPath(id)}/repair-quote`, {});
+}
+
+/** `POST /equipment` : un nouvel équipement ; son identifiant (sa fiche est `/equipements/<id>`). */
+export function createEquipment(body: NewEquipmentBody): Promise<CreatedEquipment> {
+  return api.post<CreatedEquipment>('/app/api/equipment', body);
+}
+
+/** `POST /equipment/{id}/client` : l'équipement rattaché à un autre client ; la fiche relue. */
+export function moveEquipment(id: string, clientId: string): Promise<EquipmentPage> {
+  const body: MoveBody = { clientId };
+  return api.post<EquipmentPage>(`${equipmentPath(id)}/client`, body);
 }

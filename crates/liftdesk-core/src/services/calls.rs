@@ -279,13 +279,19 @@ pub fn open_from_call_center_in(
 }
 
 /// The equipment of the agency's park a call names by its number: 422
-/// naming the field otherwise.
+/// naming the field otherwise, or for an archived one.
 fn equipment_of_call(tx: &Tx, agency: &AgencyId, number: &str) -> AppResult<EquipmentRow> {
-    equipment::find_by_number(tx, agency, number)?.ok_or_else(|| {
+    let row = equipment::find_by_number(tx, agency, number)?.ok_or_else(|| {
         AppError::unprocessable(format!(
             "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
         ))
-    })
+    })?;
+    if row.archived_at.is_some() {
+        return Err(crate::services::equipment::archived_refusal(
+            row.identity.number.as_deref(),
+        ));
+    }
+    Ok(row)
 }
 
 /// « ASC-42 — Résidence Les Tilleuls, 12 rue des Lilas, 69003 Lyon » for

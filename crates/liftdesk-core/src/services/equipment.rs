@@ -932,3 +932,189 @@ fn client_of_agency(
     }
     Ok(Some(client.id))
 }
+
+/// Moves the equipment `id` of the principal's agency to the client
+/// `client_ref` of the agency (a new syndic, a new owner): its history
+/// (visits, calls, quotes, invoices already made) stays as it was, what
+/// comes next is the new client's. The same client again changes nothing.
+/// One audit entry `equipement.client` with the clients before and after.
+/// 404 for another agency's equipment; 422 for a client unknown in the
+/// agency, archived, or none given.
+pub async fn move_to_client(
+    store: &Store,
+    p: &Principal,
+    id: EquipmentId,
+    client_ref: String,
+) -> AppResult<EquipmentRow> {
+    p.agency_id()?;
+    p.require(Capability::Change)?;
+    if non_blank(Some(&client_ref)).is_none() {
+        return Err(AppError::unprocessable(
+            "Le champ « clientId » est obligatoire.",
+        ));
+    }
+    let p = p.clone();
+    store
+        .write(move |tx| {
+            let agency_id = p.agency_id()?;
+            let equipment =
+                equipment_store::get(tx, agency_id, &id)?.ok_or_else(equipment_not_found)?;
+            let Some(client_id) = client_of_agency(tx, agency_id, Some(&client_ref))? else {
+                return Err(AppError::unprocessable(
+                    "Le champ « clientId » est obligatoire.",
+                ));
+            };
+            if equipment.client_id.as_ref() != Some(&client_id) {
+                let before = client_of(tx, agency_id, &equipment)?;
+                equipment_store::set_client(tx, &id, &client_id)?;
+                audit::record(
+                    tx,
+                    AuditEntry {
+                        agency_id: Some(agency_id.as_str()),
+                        actor: &p.actor,
+                        action: "equipement.client",
+                        object_type: "equipment",
+                        object_id: Some(id.as_str()),
+                        detail: Some(json!({
+                            "before": before.map(|(reference, _)| reference),
+                            "after": client_ref.trim(),
+                        })),
+                    },
+                )?;
+            }
+            equipment_store::get(tx, agency_id, &id)?.ok_or_else(equipment_not_found)
+        })
+        .await
+}
+
+/// [`create`], and the days between two of its visits when given (an
+/// administrator's choice, as `planning::set_interval`: a member naming it
+/// is refused, nothing created), in one transaction.
+pub async fn create_with_interval(
+    store: &Store,
+    p: &Principal,
+    input: NewEquipment,
+    visit_interval_days: Option<i64>,
+) -> AppResult<EquipmentRow> {
+    p.agency_id()?;
+    p.require(Capability::Change)?;
+    checked_identity(&input.identity)?;
+    let p = p.clone();
+    store
+        .write(move |tx| {
+            let row = create_in(tx, &p, &input)?;
+            if let Some(days) = visit_interval_days {
+                crate::services::planning::set_interval_in(tx, &p, &row.id, days, tx.now())?;
+            }
+            Ok(row)
+        })
+        .await
+}
+
+/// Takes the equipment `id` of the principal's agency out of the park
+/// (administrators): it leaves the park list, the maintenance plan and the
+/// park's knowledge rate, takes no new call or visit, and keeps its
+/// history; its visits planned and not started are called off (each with
+/// its audit entry `annulation`). Refused (422) while a call on it is not
+/// resolved or a visit is in progress; 409 when already archived. One
+/// audit entry `equipement.archivage`.
+pub async fn archive(store: &Store, p: &Principal, id: EquipmentId) -> AppResult<EquipmentRow> {
+    p.agency_id()?;
+    p.require(Capability::Change)?;
+    p.require(Capability::Administer("Archiver un équipement"))?;
+    let p = p.clone();
+    store
+        .write(move |tx| {
+            let agency_id = p.agency_id()?;
+            let equipment =
+                equipment_store::get(tx, agency_id, &id)?.ok_or_else(equipment_not_found)?;
+            let number = equipment.identity.number.clone().unwrap_or_default();
+            if equipment.archived_at.is_some() {
+                return Err(AppError::conflict(format!(
+                    "L'équipement « {number} » est déjà archivé."
+                )));
+            }
+            let (calls, visits) = equipment_store::open_work(tx, &id)?;
+            if calls > 0 || visits > 0 {
+                let mut open = Vec::new();
+                if calls > 0 {
+                    open.push(format!(
+                        "{calls} appel{} en cours",
+                        if calls > 1 { "s" } else { "" }
+                    ));
+                }
+                if visits > 0 {
+                    open.push(format!(
+                        "{visits} visite{} en cours",
+                        if visits > 1 { "s" } else { "" }
+                    ));
+                }
+                return Err(AppError::unprocessable(format!(
+                    "L'équipement « {number} » a encore {} : résolvez les appels et terminez les visites avant de l'archiver.",
+                    open.join(" et ")
+                )));
+            }
+            let called_off = equipment_store::remove_planned_visits(tx, &id)?;
+            for (visit_id, planned_for) in &called_off {
+                p.record(
+                    tx,
+                    "visit",
+                    visit_id,
+                    "annulation",
+                    json!({ "plannedFor": planned_for, "equipmentId": id, "reason": "équipement archivé" }),
+                )?;
+            }
+            equipment_store::set_archived(tx, &id, Some(&tx.now_text()))?;
+            p.record(
+                tx,
+                "equipment",
+                id.as_str(),
+                "equipement.archivage",
+                json!({ "number": number, "plannedVisitsCalledOff": called_off.len() }),
+            )?;
+            equipment_store::get(tx, agency_id, &id)?.ok_or_else(equipment_not_found)
+        })
+        .await
+}
+
+/// Puts an archived equipment of the principal's agency back in the park
+/// (administrators); 409 when it is not archived. One audit entry
+/// `equipement.reactivation`.
+pub async fn restore(store: &Store, p: &Principal, id: EquipmentId) -> AppResult<EquipmentRow> {
+    p.agency_id()?;
+    p.require(Capability::Change)?;
+    p.require(Capability::Administer(
+        "Remettre un équipement dans le parc",
+    ))?;
+    let p = p.clone();
+    store
+        .write(move |tx| {
+            let agency_id = p.agency_id()?;
+            let equipment =
+                equipment_store::get(tx, agency_id, &id)?.ok_or_else(equipment_not_found)?;
+            let number = equipment.identity.number.clone().unwrap_or_default();
+            if equipment.archived_at.is_none() {
+                return Err(AppError::conflict(format!(
+                    "L'équipement « {number} » n'est pas archivé."
+                )));
+            }
+            equipment_store::set_archived(tx, &id, None)?;
+            p.record(
+                tx,
+                "equipment",
+                id.as_str(),
+                "equipement.reactivation",
+                json!({ "number": number }),
+            )?;
+            equipment_store::get(tx, agency_id, &id)?.ok_or_else(equipment_not_found)
+        })
+        .await
+}
+
+/// The refusal of new work (a call, a visit) on an archived equipment.
+pub fn archived_refusal(number: Option<&str>) -> AppError {
+    AppError::unprocessable(format!(
+        "L'équipement « {} » est archivé : il ne fait plus partie du parc de l'agence (un administrateur peut l'y remettre depuis sa fiche).",
+        number.unwrap_or_default()
+    ))
+}

@@ -8,6 +8,7 @@
 
 pub mod accounts;
 pub mod agencies;
+pub mod buildings;
 pub mod call_feed;
 pub mod calls;
 pub mod clients;

@@ -503,6 +503,13 @@ fn save_in(
             || format!("Ligne {n}"),
             |number| format!("Ligne {n} ({number})"),
         );
+        if row.archived {
+            return Err(AppError::unprocessable(format!(
+                "{label} : {}",
+                crate::services::equipment::archived_refusal(row.number.as_deref())
+                    .public_message()
+            )));
+        }
         if !seen.insert(equipment_id.clone()) {
             return Err(AppError::unprocessable(format!(
                 "{label} : l'équipement figure deux fois dans la liste."

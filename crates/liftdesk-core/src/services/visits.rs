@@ -461,6 +461,11 @@ pub fn create_in(
                 "Équipement introuvable dans cette agence : « {equipment_id} »."
             ))
         })?;
+    if plan.archived {
+        return Err(crate::services::equipment::archived_refusal(
+            plan.number.as_deref(),
+        ));
+    }
     if let Some(open) = plan.open_visit_on.as_deref() {
         let when = day::french_from_stored(open);
         return Err(AppError::conflict(format!(

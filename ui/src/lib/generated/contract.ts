@@ -1109,7 +1109,11 @@ export type ClientRef = { id: string, name: string, };
 
 export type ParkEntry = { id: string, number: string | null, type: string | null, typeLabel: string | null, location: string | null, maintenanceContract: string | null, building: ExternalBuilding | null, client: ClientRef | null, knowledgeRate: number, knowledgeBand: string, };
 
-export type EquipmentPage = { id: string, identity: IdentityView, typeLabel: string | null, building: ExternalBuilding | null, client: ClientRef | null, technical: Array<ComponentView>, knowledge: KnowledgeView, downtime: DowntimeView, repeatBreakdowns: RepeatView, visits: Listed<VisitView>, calls: Listed<CallView>, surveys: Listed<SurveyView>, quotes: Listed<EquipmentQuoteView>, };
+export type EquipmentPage = { id: string, 
+/**
+ * Date et heure (UTC) de son archivage ; absente tant qu'il est au parc.
+ */
+archivedAt: string | null, identity: IdentityView, typeLabel: string | null, building: ExternalBuilding | null, client: ClientRef | null, technical: Array<ComponentView>, knowledge: KnowledgeView, downtime: DowntimeView, repeatBreakdowns: RepeatView, visits: Listed<VisitView>, calls: Listed<CallView>, surveys: Listed<SurveyView>, quotes: Listed<EquipmentQuoteView>, };
 
 export type CallView = { id: string, reference: string, type: CallType, typeLabel: string, status: CallStatus, statusLabel: string, description: string, caller: string | null, receivedAt: string, arrivedAt: string | null, stoppedAt: string | null, resolvedAt: string | null, technicianName: string | null, 
 /**
@@ -2181,6 +2185,87 @@ canArchive: boolean, };
  * création ; `name` obligatoire à la création.
  */
 export type ClientBody = { id?: string, name?: string, status?: ClientStatus, categories?: Array<string>, email?: string | null, phone?: string | null, address?: string | null, addressComplement?: string | null, siren?: string | null, siret?: string | null, billingCategory?: BillingCategory | null, };
+
+export type BuildingsAnswer = { 
+/**
+ * Combien d'immeubles correspondent en tout.
+ */
+total: number, 
+/**
+ * Les 50 premiers, par adresse.
+ */
+results: Array<BuildingView>, 
+/**
+ * Les consignes d'accès possibles.
+ */
+accessValues: Array<string>, };
+
+/**
+ * Comment entrer dans l'immeuble.
+ */
+export type AccessWire = { 
+/**
+ * Parmi « Sans », « Digicode », « Coffre à clé », « Vigik », « Autre ».
+ */
+instructions: Array<string>, 
+/**
+ * Précisions, obligatoires avec « Autre ».
+ */
+other: string | null, digicode: string | null, 
+/**
+ * Où se trouve le coffre à clé.
+ */
+keyBox: string | null, };
+
+/**
+ * Le client d'un immeuble : son identifiant partenaire et son nom.
+ */
+export type BuildingClient = { id: string, name: string, };
+
+/**
+ * Un immeuble de l'agence.
+ */
+export type BuildingView = { id: string, name: string | null, address: string, addressComplement: string | null, postalCode: string | null, city: string | null, client: BuildingClient | null, access: AccessWire, 
+/**
+ * Nombre d'équipements de l'immeuble.
+ */
+equipmentCount: number, };
+
+/**
+ * Un nouvel immeuble, son client (identifiant partenaire) et ses consignes
+ * d'accès s'ils sont connus.
+ */
+export type NewBuildingBody = { name?: string, address: string | null, addressComplement?: string, postalCode?: string, city?: string, clientId?: string, access?: AccessWire, };
+
+/**
+ * `PATCH /equipment/{id}/identity` of the REST API, answered with the page.
+ * Un nouvel équipement : son identité (les noms de `PATCH
+ * /equipment/{id}/identity`, `number` obligatoire), son immeuble et son
+ * client (identifiant partenaire), et l'intervalle de ses visites.
+ */
+export type NewEquipmentBody = { number: string | null, serialNumber?: string, 
+/**
+ * `ascenseur`, `monte_charge`, `monte_voiture`, `elevateur`, `porte_fermeture`.
+ */
+type?: string, subtype?: string, location?: string, 
+/**
+ * `parc` (sous contrat) ou `hors_parc`.
+ */
+maintenanceContract?: string, contractNumber?: string, buildingId?: string, clientId?: string, 
+/**
+ * Jours entre deux visites d'entretien (42 par défaut).
+ */
+visitIntervalDays?: number, };
+
+/**
+ * L'équipement créé : son identifiant (sa page est `/equipements/<id>`).
+ */
+export type CreatedEquipment = { id: string, };
+
+/**
+ * Le nouveau client de l'équipement (identifiant partenaire).
+ */
+export type MoveBody = { clientId: string, };
 
 /**
  * Ce qui change d'un contact : absent, gardé ; `email`, `phone`, `role`
