@@ -306,6 +306,7 @@ async fn the_park_is_searched_filtered_and_paged() {
     assert_eq!(
         keys_of(first),
         [
+            "archivedAt",
             "building",
             "client",
             "id",

@@ -1226,6 +1226,11 @@ fn app_ops(w: &World) -> Vec<Op> {
         app("POST /equipment/{id}/repair-quote", format!("/equipment/{eq}/repair-quote"))
             .on(&[&i.equipment]),
         app("GET /equipment/{id}/logbook", format!("/equipment/{eq}/logbook")).on(&[&i.equipment]),
+        // The journal: the whole of it an administrator's; one record's
+        // history (object type and id) every staff member's.
+        app("GET /journal", "/journal?limit=200".into())
+            .list()
+            .admin("Consulter le journal de l'agence est réservé à un administrateur de l'agence."),
         // Buildings and new equipment.
         app("GET /buildings", "/buildings?q=".into()).list(),
         app("POST /buildings", "/buildings".into())

@@ -21,6 +21,7 @@ mod app_clients_by_hand;
 mod app_dashboard;
 mod app_equipment;
 mod app_imports;
+mod app_journal;
 mod app_keys;
 mod app_planning;
 mod app_session;

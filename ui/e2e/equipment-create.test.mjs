@@ -1,6 +1,7 @@
 // Test de bout en bout : un immeuble et un ascenseur créés depuis l'écran
 // Équipements, l'accès à l'immeuble modifié, l'ascenseur rattaché à un autre
-// client, contre un serveur Liftdesk réel (démo).
+// client, archivé puis remis dans le parc, contre un serveur Liftdesk réel
+// (démo).
 //
 //   bash scripts/with-demo-server.sh bash -c 'cd ui && node --test e2e/equipment-create.test.mjs'
 //
@@ -11,7 +12,11 @@
 // « ASC-T<unique> » (sous contrat, visites tous les 30 jours après un refus à
 // 60), arrive sur sa fiche, y voit l'accès à l'immeuble et le digicode,
 // ajoute « Coffre à clé » (« Loge du gardien »), puis rattache l'ascenseur à
-// un autre client. Un second équipement au même numéro, dans l'immeuble
+// un autre client. Il l'archive (fenêtre de confirmation) : la fiche montre le
+// bandeau « Équipement archivé le … » et ne propose plus « Changer de client »
+// ni « Modifier l'accès » ; le parc ne le montre plus « Au parc », mais avec
+// « État : Archivés » (marqué « Archivé ») ; « Remettre dans le parc » l'y
+// ramène. Un second équipement au même numéro, dans l'immeuble
 // retrouvé par son nom, est refusé par le serveur dans la fenêtre, le numéro
 // signalé. Les noms et numéros sont propres à chaque passage et rien
 // d'existant n'est modifié : le serveur de démo est partagé par tous les
@@ -35,7 +40,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     );
   });
 } else {
-  describe('écran Équipements : immeuble et équipement créés, accès, changement de client', { timeout: 12 * STEP_TIMEOUT }, () => {
+  describe('écran Équipements : immeuble et équipement créés, accès, changement de client, archivage', { timeout: 12 * STEP_TIMEOUT }, () => {
     const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
     const artifactsDir = process.env.LIFTDESK_ARTIFACTS
       ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
@@ -317,6 +322,115 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await shot('equipements-creation-07-client-change');
     });
 
+    /** Cherche l'ascenseur dans le parc avec l'état `state` (« État ») ; la réponse du serveur. */
+    async function searchPark(state) {
+      const listed = page.waitForResponse(
+        (r) => {
+          const url = new URL(r.url());
+          return (
+            url.pathname === '/app/api/equipment' &&
+            url.searchParams.get('q') === number &&
+            url.searchParams.get('archived') === state
+          );
+        },
+        { timeout: TIMEOUT },
+      );
+      const search = page.getByLabel('Numéro, immeuble ou adresse', { exact: true });
+      if ((await search.inputValue()) !== number) await search.fill(number);
+      else await page.getByLabel('État', { exact: true }).selectOption(state);
+      const response = await listed;
+      assert.equal(response.status(), 200, await response.text());
+      await page.locator('table.park[aria-busy="false"]').waitFor();
+      return response.json();
+    }
+
+    const parkRow = () => page.locator('table.park tbody tr', { has: page.getByRole('link', { name: number, exact: true }) });
+
+    step("« Archiver l'équipement » : confirmation, bandeau, plus de changement de client ni d'accès", async () => {
+      await page.getByRole('button', { name: "Archiver l'équipement", exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: "Archiver l'équipement", exact: true });
+      await dialog.waitFor();
+      await dialog
+        .getByText(
+          "Il sortira du parc, du plan d'entretien et du taux de connaissance du parc ; ses visites prévues non commencées seront annulées ; il ne recevra plus d'appel ni de visite. Son historique est conservé.",
+          { exact: true },
+        )
+        .waitFor();
+      await shot('equipements-creation-08-archiver-confirmation');
+
+      const archived = apiResponse(`/app/api/equipment/${equipmentId}/archive`, 'POST');
+      await dialog.getByRole('button', { name: 'Archiver', exact: true }).click();
+      const response = await archived;
+      assert.equal(response.status(), 200, await response.text());
+      const { archivedAt } = await response.json();
+      assert.ok(archivedAt, 'la fiche relue porte sa date d’archivage');
+      await dialog.waitFor({ state: 'hidden' });
+
+      const day = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(archivedAt));
+      await page.getByText(`Équipement archivé le ${day} : il ne fait plus partie du parc.`, { exact: true }).waitFor();
+      await page.locator('.notice', { hasText: 'Équipement archivé.' }).waitFor();
+      await page.getByRole('button', { name: 'Remettre dans le parc', exact: true }).waitFor();
+      assert.equal(await page.getByRole('button', { name: "Archiver l'équipement", exact: true }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: 'Changer de client', exact: true }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: "Modifier l'accès", exact: true }).count(), 0);
+      // Tout reste lisible : le client, l'accès à l'immeuble.
+      assert.equal(await fact('client'), second.name);
+      assert.equal(await fact('digicode'), '4521B');
+      await shot('equipements-creation-09-archive');
+    });
+
+    step('le parc : absent « Au parc », trouvé et marqué « Archivé » avec « État : Archivés »', async () => {
+      await page.getByRole('link', { name: '← Parc', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Équipements', exact: true }).waitFor();
+      assert.equal(await page.getByLabel('État', { exact: true }).inputValue(), 'active');
+
+      const active = await searchPark('active');
+      assert.equal(active.total, 0);
+      await page.getByText('Aucun équipement ne correspond.', { exact: true }).waitFor();
+
+      const archived = await searchPark('archived');
+      assert.deepEqual(
+        archived.results.map((e) => e.id),
+        [equipmentId],
+      );
+      await parkRow().waitFor();
+      assert.equal(await parkRow().locator('[data-testid="archived-badge"]').textContent(), 'Archivé');
+      assert.equal(((await parkRow().locator('td').nth(3).textContent()) ?? '').trim(), second.name);
+      await shot('equipements-creation-10-parc-archives');
+
+      const all = await searchPark('all');
+      assert.ok(all.results.some((e) => e.id === equipmentId), '« Tous » le montre aussi');
+    });
+
+    step('« Remettre dans le parc » : le bandeau disparaît, le parc le montre de nouveau', async () => {
+      await parkRow().getByRole('link', { name: number, exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: `Équipement ${number}`, exact: true }).waitFor();
+
+      const restored = apiResponse(`/app/api/equipment/${equipmentId}/restore`, 'POST');
+      await page.getByRole('button', { name: 'Remettre dans le parc', exact: true }).click();
+      const response = await restored;
+      assert.equal(response.status(), 200, await response.text());
+      assert.equal((await response.json()).archivedAt, null);
+      await page.locator('.notice', { hasText: 'Équipement remis dans le parc.' }).waitFor();
+      assert.equal(await page.locator('[data-testid="archived-note"]').count(), 0);
+      await page.getByRole('button', { name: "Archiver l'équipement", exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Changer de client', exact: true }).waitFor();
+      await page.getByRole('button', { name: "Modifier l'accès", exact: true }).waitFor();
+      await shot('equipements-creation-11-remis-au-parc');
+
+      await page.getByRole('link', { name: '← Parc', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Équipements', exact: true }).waitFor();
+      const active = await searchPark('active');
+      assert.deepEqual(
+        active.results.map((e) => e.id),
+        [equipmentId],
+      );
+      await parkRow().waitFor();
+      assert.equal(await parkRow().locator('[data-testid="archived-badge"]').count(), 0);
+      await parkRow().getByRole('link', { name: number, exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: `Équipement ${number}`, exact: true }).waitFor();
+    });
+
     step('un second équipement au même numéro : refusé par le serveur dans la fenêtre, la saisie gardée', async () => {
       await page.getByRole('link', { name: '← Parc', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Équipements', exact: true }).waitFor();
@@ -351,7 +465,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       assert.equal(await dialog.getByLabel('Numéro', { exact: true }).getAttribute('aria-invalid'), 'true');
       assert.equal(await dialog.getByLabel('Numéro', { exact: true }).inputValue(), same);
       assert.equal(await dialog.getByLabel('Emplacement', { exact: true }).inputValue(), 'Hall B');
-      await shot('equipements-creation-08-numero-pris');
+      await shot('equipements-creation-12-numero-pris');
       await dialog.getByRole('button', { name: 'Annuler', exact: true }).click();
       await dialog.waitFor({ state: 'hidden' });
       assert.deepEqual(pageErrors, []);

@@ -115,3 +115,115 @@ pub fn of_object(
     )?;
     rows.collect::<Result<_, _>>()
 }
+
+/// What the journal keeps: each given condition narrows it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JournalFilter {
+    pub object_type: Option<String>,
+    pub object_id: Option<String>,
+    /// Entries made by this staff account.
+    pub account_id: Option<AccountId>,
+    /// Stored timestamps: `at >= from` and `at < until`.
+    pub from: Option<String>,
+    pub until: Option<String>,
+}
+
+/// A journal entry: who did what to which object, when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalRow {
+    pub seq: i64,
+    pub at: String,
+    pub actor_kind: String,
+    pub actor_id: Option<String>,
+    /// As in [`AuditRow`].
+    pub actor_name: Option<String>,
+    pub actor_owner: Option<String>,
+    pub action: String,
+    pub object_type: String,
+    pub object_id: Option<String>,
+    /// The object in words where the journal knows it (an equipment's
+    /// number, a client's name, a document's number…).
+    pub object_label: Option<String>,
+    pub detail: Option<String>,
+}
+
+/// The object of an entry in words, by its type (one indexed look-up each).
+const OBJECT_LABEL: &str = "CASE l.object_type
+    WHEN 'equipment' THEN (SELECT number FROM equipment WHERE id = l.object_id)
+    WHEN 'client' THEN (SELECT nom FROM clients WHERE id = l.object_id)
+    WHEN 'contact' THEN (SELECT nom FROM contacts WHERE id = l.object_id)
+    WHEN 'invoice' THEN (SELECT coalesce(number, 'brouillon') FROM invoices WHERE id = l.object_id)
+    WHEN 'quote' THEN (SELECT coalesce(number, object) FROM quotes WHERE id = l.object_id)
+    WHEN 'call' THEN (SELECT reference FROM calls WHERE id = l.object_id)
+    WHEN 'account' THEN (SELECT coalesce(name, email) FROM accounts WHERE id = l.object_id)
+    WHEN 'agency' THEN (SELECT name FROM agencies WHERE id = l.object_id)
+    WHEN 'technician' THEN (SELECT name FROM technicians WHERE id = l.object_id)
+    WHEN 'building' THEN (SELECT coalesce(name, address) FROM buildings WHERE id = l.object_id)
+    WHEN 'visit' THEN (SELECT e.number FROM visits v JOIN equipment e ON e.id = v.equipment_id WHERE v.id = l.object_id)
+    WHEN 'webhook_subscription' THEN (SELECT url FROM webhook_subscriptions WHERE id = l.object_id)
+    ELSE (SELECT name FROM credentials WHERE id = l.object_id)
+END";
+
+/// The agency's journal, newest first, kept by `filter`, from before the
+/// entry `before` (its `seq`) when given: at most `limit` entries.
+pub fn journal(
+    conn: &crate::Conn,
+    agency_id: &AgencyId,
+    filter: &JournalFilter,
+    before: Option<i64>,
+    limit: u32,
+) -> StoreResult<Vec<JournalRow>> {
+    use crate::sql::Value;
+    let mut conditions = vec!["l.agency_id = ?"];
+    let mut values = vec![Value::Text(agency_id.as_str().to_owned())];
+    let mut text = |condition: &'static str, value: &Option<String>| {
+        if let Some(value) = value {
+            conditions.push(condition);
+            values.push(Value::Text(value.clone()));
+        }
+    };
+    text("l.object_type = ?", &filter.object_type);
+    text("l.object_id = ?", &filter.object_id);
+    text(
+        "l.actor_kind = 'account' AND l.actor_id = ?",
+        &filter.account_id.as_ref().map(|a| a.as_str().to_owned()),
+    );
+    text("l.at >= ?", &filter.from);
+    text("l.at < ?", &filter.until);
+    if let Some(before) = before {
+        conditions.push("l.seq < ?");
+        values.push(Value::Integer(before));
+    }
+    values.push(Value::Integer(i64::from(limit)));
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT l.seq, l.at, l.actor_kind, l.actor_id,
+                CASE l.actor_kind WHEN 'account' THEN coalesce(a.name, a.email) ELSE k.name END,
+                CASE l.actor_kind WHEN 'api_token' THEN coalesce(o.name, o.email)
+                                  WHEN 'call_center_key' THEN cc.name END,
+                l.action, l.object_type, l.object_id, {OBJECT_LABEL}, l.detail
+         FROM audit_log l
+         LEFT JOIN accounts a ON l.actor_kind = 'account' AND a.id = l.actor_id
+         LEFT JOIN credentials k ON l.actor_kind <> 'account' AND k.id = l.actor_id
+         LEFT JOIN accounts o ON o.id = k.account_id
+         LEFT JOIN call_centers cc ON cc.id = k.call_center_id
+         WHERE {}
+         ORDER BY l.seq DESC LIMIT ?",
+        conditions.join(" AND ")
+    ))?;
+    let rows = stmt.query_map(crate::sql::params_from_iter(values.iter()), |r| {
+        Ok(JournalRow {
+            seq: r.get(0)?,
+            at: r.get(1)?,
+            actor_kind: r.get(2)?,
+            actor_id: r.get(3)?,
+            actor_name: r.get(4)?,
+            actor_owner: r.get(5)?,
+            action: r.get(6)?,
+            object_type: r.get(7)?,
+            object_id: r.get(8)?,
+            object_label: r.get(9)?,
+            detail: r.get(10)?,
+        })
+    })?;
+    rows.collect::<Result<_, _>>()
+}

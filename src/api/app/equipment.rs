@@ -166,6 +166,8 @@ struct ParkEntry {
     client: Option<ClientRef>,
     knowledge_rate: f64,
     knowledge_band: &'static str,
+    /// Date et heure (UTC) de son archivage ; absente tant qu'il est au parc.
+    archived_at: Option<String>,
 }
 
 #[derive(Serialize, TS)]
@@ -213,6 +215,7 @@ async fn park(
                 client: row.client.map(|(id, name)| ClientRef { id, name }),
                 knowledge_rate: rate,
                 knowledge_band: KnowledgeBand::of(rate).as_str(),
+                archived_at: e.archived_at,
             }
         })
         .collect();

@@ -14,6 +14,7 @@ pub mod documents;
 pub mod equipment;
 pub mod imports;
 pub mod invoices;
+pub mod journal;
 pub mod keys;
 pub mod people;
 pub mod planning;
@@ -48,6 +49,7 @@ pub fn router() -> Router<AppState> {
         .merge(quotes::router())
         .merge(invoices::router())
         .merge(dashboard::router())
+        .merge(journal::router())
         .merge(imports::router())
         .merge(clients::router())
         .merge(setup::router())

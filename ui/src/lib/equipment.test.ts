@@ -3,6 +3,9 @@ import { recordRequests } from './test-requests';
 import type { BuildingView } from './buildings';
 import {
   EMPTY_FILTERS,
+  PARK_STATES,
+  archiveEquipment,
+  archivedNote,
   buildingLine,
   byYear,
   checkMove,
@@ -11,6 +14,8 @@ import {
   emptyEquipmentForm,
   equipmentFieldNamedBy,
   intervalReason,
+  isArchivedEntry,
+  listEquipment,
   moveEquipment,
   newEquipmentBody,
   formatMinutes,
@@ -21,12 +26,14 @@ import {
   inputOf,
   parkQuery,
   parseInput,
+  restoreEquipment,
   technicalPatch,
   validateIdentity,
   validateSearch,
   type Identity,
   type LogbookEntry,
   type NewEquipmentForm,
+  type ParkEntry,
   type TechnicalField,
 } from './equipment';
 
@@ -61,13 +68,42 @@ function field(partial: Partial<TechnicalField>): TechnicalField {
 
 describe('park query', () => {
   it('omits empty filters and trims the search', () => {
-    expect(parkQuery(EMPTY_FILTERS, 1)).toBe('page=1&limit=50');
+    expect(parkQuery(EMPTY_FILTERS, 1)).toBe('archived=active&page=1&limit=50');
     expect(parkQuery({ ...EMPTY_FILTERS, q: '  tilleuls ', type: 'ascenseur', knowledge: 'bon' }, 3)).toBe(
-      'q=tilleuls&type=ascenseur&knowledge=bon&page=3&limit=50',
+      'q=tilleuls&type=ascenseur&knowledge=bon&archived=active&page=3&limit=50',
     );
     expect(parkQuery({ ...EMPTY_FILTERS, client: 'CLI-1', contract: 'aucun' }, 1, 20)).toBe(
-      'client=CLI-1&contract=aucun&page=1&limit=20',
+      'client=CLI-1&contract=aucun&archived=active&page=1&limit=20',
     );
+  });
+
+  it("sends the « État » filter: the park by default, the archived ones or all", () => {
+    expect(EMPTY_FILTERS.archived).toBe('active');
+    expect(PARK_STATES).toEqual([
+      { code: 'active', label: 'Au parc' },
+      { code: 'archived', label: 'Archivés' },
+      { code: 'all', label: 'Tous' },
+    ]);
+    expect(parkQuery({ ...EMPTY_FILTERS, archived: 'archived' }, 1)).toBe('archived=archived&page=1&limit=50');
+    expect(parkQuery({ ...EMPTY_FILTERS, q: 'ASC', archived: 'all' }, 2)).toBe('q=ASC&archived=all&page=2&limit=50');
+  });
+
+  it('marks a row archived when the server says so', () => {
+    const entry: ParkEntry = {
+      id: 'e1',
+      number: 'ASC 1',
+      type: 'ascenseur',
+      typeLabel: 'Ascenseur',
+      location: null,
+      maintenanceContract: 'parc',
+      building: null,
+      client: null,
+      knowledgeRate: 50,
+      knowledgeBand: 'moyen',
+      archivedAt: null,
+    };
+    expect(isArchivedEntry(entry)).toBe(false);
+    expect(isArchivedEntry({ ...entry, archivedAt: '2026-11-28T17:00:00Z' })).toBe(true);
   });
 
   it('refuses a search longer than the server accepts', () => {
@@ -329,5 +365,35 @@ describe("appels à l'API : création et changement de client", () => {
       buildingId: 'bat-1',
     });
     expect(JSON.parse(seen[1]!.body!)).toEqual({ clientId: 'CLI-9' });
+  });
+});
+
+describe('archivage', () => {
+  it('dit sur la fiche depuis quand l’équipement est archivé', () => {
+    expect(archivedNote('2026-11-28T10:15:00Z')).toBe('Équipement archivé le 28/11/2026 : il ne fait plus partie du parc.');
+    expect(archivedNote('2026-03-05')).toBe('Équipement archivé le 05/03/2026 : il ne fait plus partie du parc.');
+  });
+});
+
+describe("appels à l'API : archivage, remise dans le parc et filtre « État »", () => {
+  const seen = recordRequests();
+
+  it('archive et remet dans le parc par POST, sans corps utile', async () => {
+    await archiveEquipment('eq 1/2');
+    await restoreEquipment('eq 1/2');
+    expect(seen.map((s) => [s.method, s.url])).toEqual([
+      ['POST', '/app/api/equipment/eq%201%2F2/archive'],
+      ['POST', '/app/api/equipment/eq%201%2F2/restore'],
+    ]);
+    expect(seen.map((s) => JSON.parse(s.body ?? '{}'))).toEqual([{}, {}]);
+  });
+
+  it('lit le parc avec l’état choisi', async () => {
+    await listEquipment(EMPTY_FILTERS, 1);
+    await listEquipment({ ...EMPTY_FILTERS, archived: 'archived', q: 'ASC-T1' }, 2);
+    expect(seen.map((s) => [s.method, s.url])).toEqual([
+      ['GET', '/app/api/equipment?archived=active&page=1&limit=50'],
+      ['GET', '/app/api/equipment?q=ASC-T1&archived=archived&page=2&limit=50'],
+    ]);
   });
 });

@@ -5,6 +5,7 @@
  * des valeurs et des durées, et les appels à l'API du parc.
  */
 import { api } from './api';
+import { formatDay } from './format';
 import type {
   BuildingView,
   CallView,
@@ -23,6 +24,7 @@ import type {
   LogbookEntry,
   MoveBody,
   NewEquipmentBody,
+  ParkEntry,
   ParkPage,
   RepairQuote,
   SurveyView,
@@ -96,17 +98,30 @@ export function bandLabel(band: string): string {
   return BAND_NAMES[band] ?? band;
 }
 
+/**
+ * Filtre « État » du parc (`archived` de `GET /equipment`) : `active`, le parc
+ * (par défaut, sans les équipements archivés), `archived` ou `all`.
+ */
+export type ParkState = 'active' | 'archived' | 'all';
+
+export const PARK_STATES: { code: ParkState; label: string }[] = [
+  { code: 'active', label: 'Au parc' },
+  { code: 'archived', label: 'Archivés' },
+  { code: 'all', label: 'Tous' },
+];
+
 export interface ParkFilters {
   q: string;
   type: string;
   client: string;
   contract: string;
   knowledge: string;
+  archived: ParkState;
 }
 
-export const EMPTY_FILTERS: ParkFilters = { q: '', type: '', client: '', contract: '', knowledge: '' };
+export const EMPTY_FILTERS: ParkFilters = { q: '', type: '', client: '', contract: '', knowledge: '', archived: 'active' };
 
-/** Paramètres de `GET /app/api/equipment` : les filtres vides sont omis. */
+/** Paramètres de `GET /app/api/equipment` : les filtres vides sont omis, l'état toujours envoyé. */
 export function parkQuery(filters: ParkFilters, page: number, limit = 50): string {
   const params = new URLSearchParams();
   const q = filters.q.trim();
@@ -115,9 +130,20 @@ export function parkQuery(filters: ParkFilters, page: number, limit = 50): strin
   if (filters.client) params.set('client', filters.client);
   if (filters.contract) params.set('contract', filters.contract);
   if (filters.knowledge) params.set('knowledge', filters.knowledge);
+  params.set('archived', filters.archived);
   params.set('page', String(page));
   params.set('limit', String(limit));
   return params.toString();
+}
+
+/** Une ligne du parc archivée (badge « Archivé »). */
+export function isArchivedEntry(entry: ParkEntry): boolean {
+  return entry.archivedAt !== null;
+}
+
+/** Le bandeau d'une fiche archivée : « Équipement archivé le 28/11/2026 : il ne fait plus partie du parc. » */
+export function archivedNote(archivedAt: string): string {
+  return `Équipement archivé le ${formatDay(archivedAt)} : il ne fait plus partie du parc.`;
 }
 
 export const MAX_SEARCH_CHARS = 100;
@@ -533,4 +559,17 @@ export function createEquipment(body: NewEquipmentBody): Promise<CreatedEquipmen
 export function moveEquipment(id: string, clientId: string): Promise<EquipmentPage> {
   const body: MoveBody = { clientId };
   return api.post<EquipmentPage>(`${equipmentPath(id)}/client`, body);
+}
+
+/**
+ * `POST /equipment/{id}/archive` : l'équipement sort du parc (administrateurs) ;
+ * ses visites prévues non commencées sont annulées ; la fiche relue.
+ */
+export function archiveEquipment(id: string): Promise<EquipmentPage> {
+  return api.post<EquipmentPage>(`${equipmentPath(id)}/archive`, {});
+}
+
+/** `POST /equipment/{id}/restore` : l'équipement archivé remis dans le parc (administrateurs) ; la fiche relue. */
+export function restoreEquipment(id: string): Promise<EquipmentPage> {
+  return api.post<EquipmentPage>(`${equipmentPath(id)}/restore`, {});
 }

@@ -24,6 +24,7 @@ pub mod identity;
 pub mod imports;
 pub mod installation;
 pub mod invoices;
+pub mod journal;
 pub mod people;
 pub mod planning;
 pub mod quotes;

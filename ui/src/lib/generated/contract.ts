@@ -1107,7 +1107,11 @@ export type ParkPage = { total: number, page: number, limit: number, results: Ar
 
 export type ClientRef = { id: string, name: string, };
 
-export type ParkEntry = { id: string, number: string | null, type: string | null, typeLabel: string | null, location: string | null, maintenanceContract: string | null, building: ExternalBuilding | null, client: ClientRef | null, knowledgeRate: number, knowledgeBand: string, };
+export type ParkEntry = { id: string, number: string | null, type: string | null, typeLabel: string | null, location: string | null, maintenanceContract: string | null, building: ExternalBuilding | null, client: ClientRef | null, knowledgeRate: number, knowledgeBand: string, 
+/**
+ * Date et heure (UTC) de son archivage ; absente tant qu'il est au parc.
+ */
+archivedAt: string | null, };
 
 export type EquipmentPage = { id: string, 
 /**
@@ -2230,6 +2234,59 @@ export type BuildingView = { id: string, name: string | null, address: string, a
  * Nombre d'équipements de l'immeuble.
  */
 equipmentCount: number, };
+
+export type JournalAnswer = { entries: Array<JournalEntryWire>, 
+/**
+ * À passer en `before` pour la page suivante ; absent à la fin.
+ */
+next: number | null, objectTypes: Array<ObjectTypeChoice>, };
+
+/**
+ * Qui a agi.
+ */
+export type JournalActor = { 
+/**
+ * `account`, `api_token`, `call_center_key`, `partner_key`, `cli`, `system`.
+ */
+kind: string, kindLabel: string, 
+/**
+ * Le compte du personnel, le jeton ou la clé.
+ */
+id: string | null, 
+/**
+ * Le nom de la personne, du jeton ou de la clé.
+ */
+name: string | null, 
+/**
+ * Le titulaire d'un jeton d'API ; le centre d'une clé de centre d'appels.
+ */
+owner: string | null, };
+
+/**
+ * Une entrée du journal.
+ */
+export type JournalEntryWire = { seq: number, 
+/**
+ * Date et heure (UTC).
+ */
+at: string, actor: JournalActor, 
+/**
+ * Ce qui a été fait (`creation`, `modification`, `emission`…).
+ */
+action: string, objectType: string, objectTypeLabel: string, objectId: string | null, 
+/**
+ * L'objet en clair quand le journal le connaît (numéro, nom…).
+ */
+objectLabel: string | null, 
+/**
+ * Le détail enregistré (avant/après, champs…).
+ */
+detail: unknown, };
+
+/**
+ * Un type d'objet du filtre.
+ */
+export type ObjectTypeChoice = { code: string, label: string, };
 
 /**
  * Un nouvel immeuble, son client (identifiant partenaire) et ses consignes

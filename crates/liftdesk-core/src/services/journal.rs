@@ -1,0 +1,187 @@
+//! The agency's journal (the « Journal » screen and each record's history,
+//! `/app/api/journal`): who changed what and when, read from the audit log
+//! every write fills in its own transaction. The whole journal, filtered by
+//! object, person and period, is the administrators'; the history of one
+//! record of the agency's work (an equipment, a client, a call, an
+//! invoice…: [`RECORD_TYPES`], its type and id given) is every staff
+//! member's. Newest first, by pages continued from the last entry read.
+
+use chrono::{Days, NaiveDate};
+
+use crate::domain::id::AccountId;
+use crate::domain::time::{format_timestamp, paris_to_utc};
+use crate::error::{AppError, AppResult};
+use crate::principal::{Capability, Principal};
+use crate::store::Store;
+use crate::store::audit::{self, JournalFilter, JournalRow};
+
+/// Entries of one page, by default and at most.
+pub const DEFAULT_LIMIT: u32 = 50;
+pub const MAX_LIMIT: u32 = 200;
+
+/// The kinds of objects the journal names, and their names in French (the
+/// filter's choices): a type not listed is shown by its code.
+pub const OBJECT_TYPES: [(&str, &str); 18] = [
+    ("equipment", "Équipement"),
+    ("building", "Immeuble"),
+    ("client", "Client"),
+    ("contact", "Contact"),
+    ("call", "Appel"),
+    ("visit", "Visite"),
+    ("survey", "Relevé"),
+    ("quote", "Devis"),
+    ("invoice", "Facture ou avoir"),
+    ("technician", "Technicien"),
+    ("account", "Compte"),
+    ("agency", "Agence"),
+    ("webhook_subscription", "Abonnement webhook"),
+    ("api_token", "Jeton d'API"),
+    ("call_center_key", "Clé de centre d'appels"),
+    ("partner_key", "Clé partenaire"),
+    ("import_file", "Import"),
+    ("deal", "Affaire"),
+];
+
+/// The records whose own history every staff member of the agency reads
+/// (the others' — accounts, agencies, keys… — are the administrators').
+pub const RECORD_TYPES: [&str; 10] = [
+    "equipment",
+    "building",
+    "client",
+    "contact",
+    "call",
+    "visit",
+    "survey",
+    "quote",
+    "invoice",
+    "technician",
+];
+
+/// The French name of an object type (its code when unknown).
+pub fn object_type_label(code: &str) -> &str {
+    OBJECT_TYPES
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map_or(code, |(_, label)| label)
+}
+
+/// Who acted, in French, by the audit's actor kind.
+pub fn actor_kind_label(kind: &str) -> &str {
+    match kind {
+        "account" => "Personnel",
+        "api_token" => "Jeton d'API",
+        "call_center_key" => "Centre d'appels",
+        "partner_key" => "Partenaire",
+        "cli" => "Ligne de commande",
+        "system" => "Liftdesk",
+        other => other,
+    }
+}
+
+/// What a page of the journal asks for.
+#[derive(Debug, Clone, Default)]
+pub struct JournalQuery {
+    pub object_type: Option<String>,
+    pub object_id: Option<String>,
+    pub account_id: Option<String>,
+    /// First and last days (Paris), both included.
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// Continue after this entry (the `next` of the previous page).
+    pub before: Option<i64>,
+    pub limit: Option<u32>,
+}
+
+/// A page of the journal and where the next one starts (none at the end).
+#[derive(Debug, Clone)]
+pub struct JournalPage {
+    pub entries: Vec<JournalRow>,
+    pub next: Option<i64>,
+}
+
+fn non_blank(value: Option<String>) -> Option<String> {
+    value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+}
+
+fn day(field: &str, value: Option<String>) -> AppResult<Option<NaiveDate>> {
+    non_blank(value)
+        .map(|text| {
+            crate::domain::day::parse(&text).map_err(|_| {
+                AppError::unprocessable(format!(
+                    "Le champ « {field} » doit être une date AAAA-MM-JJ : « {text} » n'en est pas une."
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// The stored instant a Paris day starts at.
+fn start_of(day: NaiveDate) -> String {
+    format_timestamp(paris_to_utc(day.and_time(chrono::NaiveTime::MIN)))
+}
+
+/// One page of the journal of the principal's agency.
+pub async fn page(store: &Store, p: &Principal, query: JournalQuery) -> AppResult<JournalPage> {
+    let agency_id = p.agency_id()?.to_owned();
+    let object_type = non_blank(query.object_type);
+    let object_id = non_blank(query.object_id);
+    if object_id.is_some() && object_type.is_none() {
+        return Err(AppError::unprocessable(
+            "Le champ « objectType » est obligatoire avec « objectId ».",
+        ));
+    }
+    let a_record = object_id.is_some()
+        && object_type
+            .as_deref()
+            .is_some_and(|t| RECORD_TYPES.contains(&t));
+    if !a_record {
+        p.require(Capability::Administer("Consulter le journal de l'agence"))?;
+    }
+    let from = day("from", query.from)?;
+    let to = day("to", query.to)?;
+    if let (Some(from), Some(to)) = (from, to)
+        && from > to
+    {
+        return Err(AppError::unprocessable(
+            "La période est inversée : « from » doit précéder ou égaler « to ».",
+        ));
+    }
+    let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « limit » doit être compris entre 1 et {MAX_LIMIT}."
+        )));
+    }
+    let filter = JournalFilter {
+        object_type,
+        object_id,
+        account_id: non_blank(query.account_id).map(AccountId::new),
+        from: from.map(start_of),
+        until: to
+            .and_then(|to| to.checked_add_days(Days::new(1)))
+            .map(start_of),
+    };
+    let before = query.before;
+    let mut entries = store
+        .read(move |conn| {
+            let mut filter = filter;
+            // A client is named on the screens by its partner identifier;
+            // the audit names it by its internal id.
+            if filter.object_type.as_deref() == Some("client")
+                && let Some(reference) = &filter.object_id
+                && let Some(client) =
+                    crate::store::clients::find_by_ref(conn, &agency_id, reference)?
+            {
+                filter.object_id = Some(client.id.into_string());
+            }
+            audit::journal(conn, &agency_id, &filter, before, limit + 1)
+        })
+        .await?;
+    let next = if entries.len() > limit as usize {
+        entries.truncate(limit as usize);
+        entries.last().map(|e| e.seq)
+    } else {
+        None
+    };
+    Ok(JournalPage { entries, next })
+}
