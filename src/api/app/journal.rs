@@ -14,7 +14,7 @@ use crate::api::extract::ApiQuery;
 use crate::auth::staff_session::StaffSession;
 use crate::error::{ApiError, AppResult};
 use crate::services::journal::{
-    self as service, JournalQuery, OBJECT_TYPES, actor_kind_label, object_type_label,
+    self as service, JournalQuery, OBJECT_TYPES, action_label, actor_kind_label, object_type_label,
 };
 use crate::state::AppState;
 use crate::store::audit::JournalRow;
@@ -48,6 +48,8 @@ pub(crate) struct JournalEntryWire {
     actor: JournalActor,
     /// Ce qui a été fait (`creation`, `modification`, `emission`…).
     action: String,
+    /// Le même en clair (« Création », « Changement de client »…).
+    action_label: String,
     object_type: String,
     object_type_label: String,
     object_id: Option<String>,
@@ -70,6 +72,7 @@ impl From<JournalRow> for JournalEntryWire {
                 name: row.actor_name,
                 owner: row.actor_owner,
             },
+            action_label: action_label(&row.action),
             action: row.action,
             object_type_label: object_type_label(&row.object_type).to_owned(),
             object_type: row.object_type,

@@ -65,6 +65,55 @@ pub fn object_type_label(code: &str) -> &str {
         .map_or(code, |(_, label)| label)
 }
 
+/// What was done, in French: the known actions by name, any other by its
+/// code made readable (« carnet_entretien » → « Carnet entretien »).
+pub fn action_label(code: &str) -> String {
+    let known = match code {
+        "creation" | "client.create" | "equipement.creation" | "immeuble.creation" => "Création",
+        "modification" | "client.update" => "Modification",
+        "suppression" => "Suppression",
+        "archivage" | "client.archive" | "equipement.archivage" => "Archivage",
+        "reactivation" | "client.restore" | "equipement.reactivation" => "Réactivation",
+        "renommage" => "Renommage",
+        "identite" => "Identité modifiée",
+        "logo" => "Logo modifié",
+        "connexion" => "Connexion",
+        "desactivation" => "Désactivation",
+        "revocation" => "Révocation",
+        "retrait_agence" => "Retrait d'une agence",
+        "changement_mot_de_passe" => "Changement de mot de passe",
+        "reinitialisation_mot_de_passe" => "Réinitialisation du mot de passe",
+        "correction_identite" => "Identité corrigée",
+        "donnees_techniques" => "Données techniques",
+        "equipement.client" => "Changement de client",
+        "immeuble.acces" => "Consignes d'accès",
+        "intervalle_visites" => "Intervalle des visites",
+        "debut_plan" => "Début du plan d'entretien",
+        "planification" => "Planification",
+        "annulation" => "Annulation",
+        "ouverture" => "Ouverture",
+        "affectation" => "Affectation",
+        "changement_statut" => "Changement de statut",
+        "emission" => "Émission",
+        "reglement" => "Règlement",
+        "soumission" => "Soumission",
+        "import" => "Import",
+        "envoi_fichier_import" => "Fichier d'import envoyé",
+        "purge_fichiers_import" => "Fichiers d'import purgés",
+        "test" => "Essai",
+        _ => "",
+    };
+    if !known.is_empty() {
+        return known.to_owned();
+    }
+    let words = code.replace(['_', '.'], " ");
+    let mut chars = words.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// Who acted, in French, by the audit's actor kind.
 pub fn actor_kind_label(kind: &str) -> &str {
     match kind {
@@ -184,4 +233,23 @@ pub async fn page(store: &Store, p: &Principal, query: JournalQuery) -> AppResul
         None
     };
     Ok(JournalPage { entries, next })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_and_types_read_in_french() {
+        assert_eq!(action_label("client.create"), "Création");
+        assert_eq!(action_label("equipement.client"), "Changement de client");
+        assert_eq!(
+            action_label("carnet_entretien.ajout"),
+            "Carnet entretien ajout"
+        );
+        assert_eq!(action_label(""), "");
+        assert_eq!(object_type_label("invoice"), "Facture ou avoir");
+        assert_eq!(object_type_label("inconnu"), "inconnu");
+        assert_eq!(actor_kind_label("cli"), "Ligne de commande");
+    }
 }

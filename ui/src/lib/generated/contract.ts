@@ -2273,7 +2273,11 @@ at: string, actor: JournalActor,
 /**
  * Ce qui a été fait (`creation`, `modification`, `emission`…).
  */
-action: string, objectType: string, objectTypeLabel: string, objectId: string | null, 
+action: string, 
+/**
+ * Le même en clair (« Création », « Changement de client »…).
+ */
+actionLabel: string, objectType: string, objectTypeLabel: string, objectId: string | null, 
 /**
  * L'objet en clair quand le journal le connaît (numéro, nom…).
  */
