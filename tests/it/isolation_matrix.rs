@@ -1231,6 +1231,8 @@ fn app_ops(w: &World) -> Vec<Op> {
         app("GET /journal", "/journal?limit=200".into())
             .list()
             .admin("Consulter le journal de l'agence est réservé à un administrateur de l'agence."),
+        // The header search: the caller's own agency only.
+        app("GET /search", "/search?q=as".into()).list(),
         // Buildings and new equipment.
         app("GET /buildings", "/buildings?q=".into()).list(),
         app("POST /buildings", "/buildings".into())

@@ -24,6 +24,7 @@ mod app_imports;
 mod app_journal;
 mod app_keys;
 mod app_planning;
+mod app_search;
 mod app_session;
 mod app_settings;
 mod app_setup;

@@ -37,6 +37,7 @@ pub mod invoices;
 mod migrate;
 pub mod outbox;
 pub mod quotes;
+pub mod search;
 pub mod sessions;
 pub mod sheets;
 pub(crate) mod sql;

@@ -173,6 +173,7 @@ pub fn typescript() -> String {
     file.ty::<super::clients::ClientBody>();
     file.ty::<super::buildings::BuildingsAnswer>();
     file.ty::<super::journal::JournalAnswer>();
+    file.ty::<super::search::SearchAnswer>();
     file.ty::<super::buildings::NewBuildingBody>();
     file.ty::<super::equipment::NewEquipmentBody>();
     file.ty::<super::equipment::CreatedEquipment>();

@@ -19,6 +19,7 @@ pub mod keys;
 pub mod people;
 pub mod planning;
 pub mod quotes;
+pub mod search;
 pub mod session;
 pub mod settings;
 pub mod setup;
@@ -50,6 +51,7 @@ pub fn router() -> Router<AppState> {
         .merge(invoices::router())
         .merge(dashboard::router())
         .merge(journal::router())
+        .merge(search::router())
         .merge(imports::router())
         .merge(clients::router())
         .merge(setup::router())

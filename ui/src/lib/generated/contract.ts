@@ -2292,6 +2292,39 @@ detail: unknown, };
  */
 export type ObjectTypeChoice = { code: string, label: string, };
 
+export type SearchAnswer = { 
+/**
+ * Les genres qui ont des résultats, dans cet ordre : équipements,
+ * clients, factures et avoirs, devis, appels.
+ */
+groups: Array<SearchGroup>, };
+
+/**
+ * Les résultats d'un genre.
+ */
+export type SearchGroup = { 
+/**
+ * `equipment`, `clients`, `invoices`, `quotes`, `calls`.
+ */
+kind: string, label: string, hits: Array<SearchHit>, };
+
+/**
+ * Un résultat : ce qu'il est, en clair, et l'adresse de sa page.
+ */
+export type SearchHit = { id: string, 
+/**
+ * Le numéro, le nom ou la référence.
+ */
+title: string, 
+/**
+ * L'adresse, le client, l'objet…
+ */
+subtitle: string | null, 
+/**
+ * La page dans l'application (`/equipements/<id>`…).
+ */
+link: string, };
+
 /**
  * Un nouvel immeuble, son client (identifiant partenaire) et ses consignes
  * d'accès s'ils sont connus.
