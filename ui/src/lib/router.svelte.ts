@@ -21,6 +21,7 @@ export const PATHS = {
   account: '/compte',
   imports: '/imports',
   agency: '/agence',
+  journal: '/journal',
   settings: '/parametres',
 } as const;
 

@@ -21,7 +21,7 @@ pub const MAX_LIMIT: u32 = 200;
 
 /// The kinds of objects the journal names, and their names in French (the
 /// filter's choices): a type not listed is shown by its code.
-pub const OBJECT_TYPES: [(&str, &str); 18] = [
+pub const OBJECT_TYPES: [(&str, &str); 22] = [
     ("equipment", "Équipement"),
     ("building", "Immeuble"),
     ("client", "Client"),
@@ -40,6 +40,10 @@ pub const OBJECT_TYPES: [(&str, &str); 18] = [
     ("partner_key", "Clé partenaire"),
     ("import_file", "Import"),
     ("deal", "Affaire"),
+    ("discrepancy", "Écart de relevé"),
+    ("credential", "Clé ou jeton"),
+    ("session", "Session"),
+    ("organization", "Organisation"),
 ];
 
 /// The records whose own history every staff member of the agency reads
@@ -101,6 +105,8 @@ pub fn action_label(code: &str) -> String {
         "envoi_fichier_import" => "Fichier d'import envoyé",
         "purge_fichiers_import" => "Fichiers d'import purgés",
         "test" => "Essai",
+        "deal.category" => "Catégorie de l'affaire",
+        "sheet_token.create" => "Lien de fiche créé",
         _ => "",
     };
     if !known.is_empty() {
