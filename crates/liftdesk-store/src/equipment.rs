@@ -717,7 +717,7 @@ pub fn set_access(tx: &Tx, building_id: &BuildingId, access: &AccessRecord) -> S
     Ok(())
 }
 
-/// The agency's equipment whose number starts with `key_prefix` (compared as
+/// The agency's equipment in the park (not archived) whose number starts with `key_prefix` (compared as
 /// `number_key`: spaces and tabs removed, ASCII lower case), by number: the
 /// first `limit` and how many in all. Reads the unique index on
 /// (agency_id, number_key) as a range, so it stays fast on a large park.
@@ -731,13 +731,14 @@ pub fn by_number_prefix(
     let upper = format!("{key_prefix}\u{10FFFF}");
     let total: i64 = conn.query_row_cached(
         "SELECT count(*) FROM equipment
-         WHERE agency_id = ?1 AND number_key >= ?2 AND number_key < ?3",
+         WHERE agency_id = ?1 AND number_key >= ?2 AND number_key < ?3 AND archived_at IS NULL",
         crate::sql::params![agency_id, key_prefix, upper],
         |r| r.get(0),
     )?;
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
          WHERE e.agency_id = ?1 AND e.number_key >= ?2 AND e.number_key < ?3
+           AND e.archived_at IS NULL
          ORDER BY e.number_key, e.id LIMIT ?4"
     ))?;
     let rows = stmt.query_map(
