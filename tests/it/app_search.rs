@@ -85,6 +85,20 @@ async fn the_header_search_finds_lifts_clients_documents_and_calls_of_the_agency
         .quote_act(&quote, liftdesk::domain::quote::QuoteAction::Send)
         .await;
     let year = chrono::Utc::now().format("%Y").to_string();
+    let center_key = world.call_center_key("Centre Nord").await;
+    let call = world
+        .call_from(
+            &center_key,
+            liftdesk::services::calls::CenterCallInput {
+                reference: "CC-2026-000777".to_owned(),
+                equipment: "ASC-0042".to_owned(),
+                call_type: "panne".to_owned(),
+                description: "Cabine immobilisée.".to_owned(),
+                caller: None,
+                received_at: None,
+            },
+        )
+        .await;
 
     // By number, building, address; with its page.
     let (status, answer) = staff.get("/search?q=asc-00").await;
@@ -144,6 +158,14 @@ async fn the_header_search_finds_lifts_clients_documents_and_calls_of_the_agency
         json!(format!("/devis/{quote}"))
     );
 
+    // A call by its reference (a center's, found through that center).
+    let (_, answer) = staff.get("/search?q=cc-2026-0007").await;
+    assert_eq!(found(&answer), [group("calls", &["CC-2026-000777"])]);
+    assert_eq!(
+        answer["groups"][0]["hits"][0],
+        json!({ "id": call, "title": "CC-2026-000777", "subtitle": "ASC-0042", "link": format!("/appels/{call}") })
+    );
+
     // Refusals and nothing of another organization.
     let (status, answer) = staff.get(&format!("/search?q={}", "a".repeat(101))).await;
     assert_eq!(
@@ -153,7 +175,7 @@ async fn the_header_search_finds_lifts_clients_documents_and_calls_of_the_agency
             json!({ "error": "Le paramètre « q » ne doit pas dépasser 100 caractères." })
         )
     );
-    for q in ["dupont", "asc-00", "fa-", "01"] {
+    for q in ["dupont", "asc-00", "fa-", "01", "cc-2026"] {
         let (status, answer) = other.get(&format!("/search?q={q}")).await;
         assert_eq!((status, answer), (200, json!({ "groups": [] })), "{q}");
     }

@@ -2,8 +2,8 @@
 //! and calls of the agency whose number (reference) starts with what is
 //! typed, or is one of the exact numbers a bare sequence stands for. Each
 //! is a range or an `IN` list on an index (`invoices_number_per_agency`,
-//! `quotes_by_number`, `calls_by_reference`), so a million invoices answer
-//! as fast as ten. Clients and equipment are found by `store::clients` and
+//! `quotes_by_number`, `calls_agency_reference`, `calls_reference_per_center`),
+//! so a million invoices answer as fast as ten. Clients and equipment are found by `store::clients` and
 //! `store::equipment`.
 
 use crate::Conn;
@@ -31,15 +31,17 @@ pub struct NumberQuery {
     pub exact: Vec<String>,
 }
 
+/// The rows of `select` (whose first `?` is `owner`: the agency, or a call
+/// center) whose `column` the query keeps.
 fn hits(
     conn: &Conn,
     select: &str,
     column: &str,
-    agency_id: &AgencyId,
+    owner: &str,
     query: &NumberQuery,
     limit: u32,
 ) -> StoreResult<Vec<NumberHit>> {
-    let mut values = vec![Value::Text(agency_id.as_str().to_owned())];
+    let mut values = vec![Value::Text(owner.to_owned())];
     let condition = match (&query.prefix, query.exact.is_empty()) {
         (Some(prefix), _) => {
             values.push(Value::Text(prefix.clone()));
@@ -81,7 +83,7 @@ pub fn invoices(
         "SELECT i.id, i.number, i.buyer_name, i.status FROM invoices i
           WHERE i.agency_id = ?",
         "i.number",
-        agency_id,
+        agency_id.as_str(),
         query,
         limit,
     )
@@ -99,26 +101,48 @@ pub fn quotes(
         "SELECT q.id, q.number, q.object, q.status FROM quotes q
           WHERE q.agency_id = ?",
         "q.number",
-        agency_id,
+        agency_id.as_str(),
         query,
         limit,
     )
 }
 
-/// Calls by reference (a center's or the agency's own `AG-…`).
+/// Calls by reference (a center's or the agency's own `AG-…`): the
+/// centers' calls through `calls_reference_per_center`, one range per
+/// center of the agency, the agency's own through `calls_agency_reference`.
 pub fn calls(
     conn: &Conn,
     agency_id: &AgencyId,
     query: &NumberQuery,
     limit: u32,
 ) -> StoreResult<Vec<NumberHit>> {
-    hits(
+    let mut found = hits(
         conn,
         "SELECT c.id, c.reference, (SELECT e.number FROM equipment e WHERE e.id = c.equipment_id), c.status
-           FROM calls c WHERE c.agency_id = ?",
+           FROM calls c INDEXED BY calls_agency_reference
+          WHERE c.agency_id = ? AND c.call_center_id IS NULL",
         "c.reference",
-        agency_id,
+        agency_id.as_str(),
         query,
         limit,
-    )
+    )?;
+    let centers: Vec<String> = conn
+        .prepare_cached("SELECT id FROM call_centers WHERE agency_id = ?1 ORDER BY id")?
+        .query_map([agency_id.as_str()], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for center in centers {
+        found.extend(hits(
+            conn,
+            "SELECT c.id, c.reference, (SELECT e.number FROM equipment e WHERE e.id = c.equipment_id), c.status
+               FROM calls c INDEXED BY calls_reference_per_center
+              WHERE c.call_center_id = ?",
+            "c.reference",
+            &center,
+            query,
+            limit,
+        )?);
+    }
+    found.sort_by(|a, b| b.number.cmp(&a.number));
+    found.truncate(limit as usize);
+    Ok(found)
 }
