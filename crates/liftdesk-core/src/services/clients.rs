@@ -83,8 +83,9 @@ fn check_email(field: &str, value: &str) -> AppResult<()> {
     Ok(())
 }
 
-/// Applies an edit of an optional text, validated by `check`.
-fn edit(
+/// Applies an edit of an optional text (kept, erased when null or blank,
+/// else bounded and validated by `check`): a client's fields and a contact's.
+pub fn edit(
     field: &str,
     change: Edit,
     current: Option<String>,

@@ -504,22 +504,16 @@ fn changeable(tx: &Tx, agency_id: &AgencyId, id: &ContactId) -> AppResult<(Clien
     Ok((client, contact))
 }
 
-/// An optional text of a contact: kept, erased or set (checked).
+/// An optional text of a contact: kept, erased or set, checked as the
+/// partner API checks it ([`crate::services::clients::edit`]).
 fn edited(
     field: &str,
     change: Option<Option<String>>,
     current: Option<String>,
 ) -> AppResult<Option<String>> {
-    match change {
-        None => Ok(current),
-        Some(value) => match value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) {
-            None => Ok(None),
-            Some(text) => {
-                crate::services::clients::check_contact_value(field, &text)?;
-                Ok(Some(text))
-            }
-        },
-    }
+    crate::services::clients::edit(field, change, current, |text| {
+        crate::services::clients::check_contact_value(field, text)
+    })
 }
 
 /// Changes a contact of a client of the principal's agency; returns it as

@@ -830,11 +830,7 @@ pub struct NewEquipment {
 /// given (422 naming the field otherwise). One audit entry
 /// `equipement.creation`. Returns the equipment as the APIs show it.
 pub async fn create(store: &Store, p: &Principal, input: NewEquipment) -> AppResult<EquipmentRow> {
-    p.agency_id()?;
-    p.require(Capability::Change)?;
-    checked_identity(&input.identity)?;
-    let p = p.clone();
-    store.write(move |tx| create_in(tx, &p, &input)).await
+    create_with_interval(store, p, input, None).await
 }
 
 /// Every identity field of a new equipment checked, its number required.
@@ -948,11 +944,6 @@ pub async fn move_to_client(
 ) -> AppResult<EquipmentRow> {
     p.agency_id()?;
     p.require(Capability::Change)?;
-    if non_blank(Some(&client_ref)).is_none() {
-        return Err(AppError::unprocessable(
-            "Le champ « clientId » est obligatoire.",
-        ));
-    }
     let p = p.clone();
     store
         .write(move |tx| {
