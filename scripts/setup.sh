@@ -3,8 +3,8 @@
 # the WebKitGTK stack for the Tauri shell, Xvfb and WebKitWebDriver for the
 # desktop test, Chromium for the browser tests, poppler-utils (pdftotext) for
 # the PDF documents' tests, Python's venv for the Schemathesis and stripe
-# steps, valgrind (callgrind) for the instruction-count gate, and the Rust
-# components.
+# steps and for aiosmtpd (the SMTP receiver of the e-mail tests), valgrind
+# (callgrind) for the instruction-count gate, and the Rust components.
 # Sourced by demo.sh and test.sh; safe to run on its own.
 set -euo pipefail
 
@@ -36,3 +36,13 @@ for component in rustfmt clippy; do
     rustup component add "$component"
   fi
 done
+
+# The local SMTP receiver the e-mail tests start (tests/smtp/sink.py):
+# aiosmtpd, in the Python venv the other Python-checked steps share.
+venv="${LIFTDESK_PY_VENV:-$HOME/.cache/liftdesk/venv}"
+AIOSMTPD_VERSION="1.4.6"
+if ! "$venv/bin/python" -c 'import aiosmtpd' 2>/dev/null; then
+  echo "==> installation d'aiosmtpd $AIOSMTPD_VERSION dans $venv"
+  if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "aiosmtpd==$AIOSMTPD_VERSION"
+fi

@@ -48,6 +48,8 @@ pub async fn serve(
     let backing_up = tokio::spawn(daily_backups(state.clone()));
     // The webhooks' sync task: delivers queued events whenever online.
     let delivering = tokio::spawn(state.webhooks.clone().run());
+    // The mail task: sends the documents' e-mails whenever online.
+    let mailing = tokio::spawn(state.mail.clone().run());
     // Open live feeds (Server-Sent Events) end when the server stops, so the
     // graceful shutdown does not wait for them.
     let feed = state.call_feed.clone();
@@ -66,6 +68,7 @@ pub async fn serve(
     backing_up.abort();
     // A send cut short here is sent again at the next start.
     delivering.abort();
+    mailing.abort();
     served?;
     tokio::task::spawn_blocking(move || store.checkpoint()).await??;
     tracing::info!("serveur arrêté proprement");

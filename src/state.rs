@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use crate::auth::rate_limit::{RateLimit, RateLimiter};
 use crate::auth::sheet_token::{self, SheetSecret};
 use crate::auth::throttle::LoginThrottle;
+use crate::mail::MailSync;
 use crate::notices::Notices;
 use crate::services::call_feed::CallFeed;
 use crate::services::imports::progress::ImportRuns;
@@ -29,6 +30,9 @@ pub struct AppState {
     pub sheet_secret: Arc<SheetSecret>,
     /// The webhooks' sync task and its settings (retry schedule, probe…).
     pub webhooks: Arc<WebhookSync>,
+    /// The mail task: documents sent by e-mail (same retry schedule and
+    /// probe as the webhooks).
+    pub mail: Arc<MailSync>,
     /// Where the checks and imports of uploaded files stand (in memory).
     pub imports: Arc<ImportRuns>,
     /// The live feed of breakdown calls (the board's Server-Sent Events).
@@ -78,6 +82,7 @@ impl AppState {
                 WebhookSync::new(store.clone(), WebhookSettings::default())
                     .with_notices(notices.clone()),
             ),
+            mail: Arc::new(MailSync::new(store.clone(), &WebhookSettings::default())),
             imports: Arc::new(ImportRuns::new(store.clock())),
             call_feed: CallFeed::default(),
             notices,
@@ -89,8 +94,9 @@ impl AppState {
         }
     }
 
-    /// The same state delivering webhooks with these settings.
+    /// The same state delivering webhooks (and e-mails) with these settings.
     pub fn with_webhook_settings(mut self, settings: WebhookSettings) -> Self {
+        self.mail = Arc::new(MailSync::new(self.store.clone(), &settings));
         self.webhooks = Arc::new(
             WebhookSync::new(self.store.clone(), settings).with_notices(self.notices.clone()),
         );

@@ -224,10 +224,19 @@ struct World {
     outsider_admin: Session,
     signed_out: Session,
     ids: Ids,
+    /// The SMTP receiver the agency's outgoing server points at: it refuses
+    /// every message, so a message is abandoned at once and nothing is
+    /// retried in the background while the matrix compares the store.
+    _smtp: common::smtp::SmtpSink,
 }
 
 /// The objects the matrix aims at.
 struct Ids {
+    /// A done visit of A (its report) and a message of A (its report sent).
+    done_visit: Target,
+    mail: Target,
+    /// The contact of the done visit's client the report went to.
+    report_contact: Target,
     equipment: Target,
     equipment_number: Target,
     survey: Target,
@@ -538,7 +547,47 @@ async fn world() -> World {
     )
     .await;
     assert_eq!(status, 201, "visit started: {started}");
-    let ids = ids(&dir, &a, &b, &made);
+    // A message of A: a done visit's report sent to its client's contact
+    // through a receiver that refuses it (abandoned at once).
+    let smtp = common::smtp::SmtpSink::start(&["--reject"]);
+    let (status, settings) = send(
+        &server,
+        "PUT",
+        "/app/api/mail-settings",
+        &admin.auth(),
+        Some(&json!({ "host": "127.0.0.1", "port": smtp.port, "security": "aucune" })),
+    )
+    .await;
+    assert_eq!(status, 200, "mail settings: {settings}");
+    let (done_visit, contact) = {
+        let conn = open_db(&dir);
+        conn.query_row(
+            "SELECT v.id, c.id FROM visits v JOIN equipment e ON e.id = v.equipment_id
+               JOIN contacts c ON c.client_id = e.client_id
+              WHERE v.agency_id = ?1 AND v.status = 'faite' AND c.email IS NOT NULL
+              ORDER BY v.id, c.id LIMIT 1",
+            [&a],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
+        )
+        .expect("a done visit of a client with a contact")
+    };
+    let (status, mail) = send(
+        &server,
+        "POST",
+        &format!("/app/api/visits/{done_visit}/send-report"),
+        &admin.auth(),
+        Some(&json!({ "contactIds": [contact] })),
+    )
+    .await;
+    assert_eq!(status, 201, "report sent: {mail}");
+    assert_eq!(mail["status"], "abandonne", "{mail}");
+    let ids = ids(
+        &dir,
+        &a,
+        &b,
+        &made,
+        (done_visit, str_of(&mail, "id").to_owned(), contact),
+    );
     World {
         dir,
         a,
@@ -564,10 +613,17 @@ async fn world() -> World {
         signed_out,
         ids,
         server,
+        _smtp: smtp,
     }
 }
 
-fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
+fn ids(
+    dir: &Path,
+    a: &str,
+    b: &str,
+    made: &[(String, String)],
+    (done_visit, mail, report_contact): (String, String, String),
+) -> Ids {
     let person = str_of(
         &cli_json(
             dir,
@@ -688,6 +744,9 @@ fn ids(dir: &Path, a: &str, b: &str, made: &[(String, String)]) -> Ids {
         )
     };
     Ids {
+        done_visit: target(dir, "visits", done_visit, 29),
+        mail: target(dir, "mails", mail, 30),
+        report_contact: target(dir, "contacts", report_contact, 31),
         equipment: target(dir, "equipment", equipment, 1),
         equipment_number: Target {
             secrets: Vec::new(),
@@ -1089,6 +1148,8 @@ fn v2_ops(w: &World) -> Vec<Op> {
         v2("GET /invoices/{id}/pdf", format!("/invoices/{}/pdf", i.issued_invoice.real)).on(&[&i.issued_invoice]),
         v2("POST /invoices/{id}/issue", format!("/invoices/{}/issue", i.draft_invoice.real)).on(&[&i.draft_invoice]),
         v2("POST /invoices/{id}/send", format!("/invoices/{}/send", i.issued_invoice.real)).on(&[&i.issued_invoice]),
+        v2("GET /invoices/{id}/mails", format!("/invoices/{}/mails", i.issued_invoice.real))
+            .on(&[&i.issued_invoice]),
         v2("POST /invoices/{id}/payment", format!("/invoices/{}/payment", i.sent_invoice.real))
             .body(json!({}))
             .on(&[&i.sent_invoice]),
@@ -1105,6 +1166,7 @@ fn v2_ops(w: &World) -> Vec<Op> {
         v2("GET /quotes/{id}", format!("/quotes/{}", i.draft_quote.real)).on(&[&i.draft_quote]),
         v2("GET /quotes/{id}/pdf", format!("/quotes/{}/pdf", i.draft_quote.real)).on(&[&i.draft_quote]),
         v2("POST /quotes/{id}/send", format!("/quotes/{}/send", i.draft_quote.real)).on(&[&i.draft_quote]),
+        v2("GET /quotes/{id}/mails", format!("/quotes/{}/mails", i.draft_quote.real)).on(&[&i.draft_quote]),
         v2("POST /quotes/{id}/accept", format!("/quotes/{}/accept", i.sent_quote.real)).on(&[&i.sent_quote]),
         v2("POST /quotes/{id}/refuse", format!("/quotes/{}/refuse", i.other_sent_quote.real))
             .on(&[&i.other_sent_quote]),
@@ -1123,6 +1185,11 @@ fn v2_ops(w: &World) -> Vec<Op> {
                 json!({ "error": "Le compte de service de l'opérateur consulte les agences mais n'y soumet pas de relevé." }),
             ),
         v2("GET /visits/{id}", format!("/visits/{}", i.visit.real)).on(&[&i.visit]),
+        v2("GET /visits/{id}/report", format!("/visits/{}/report", i.done_visit.real)).on(&[&i.done_visit]),
+        v2("GET /visits/{id}/mails", format!("/visits/{}/mails", i.done_visit.real)).on(&[&i.done_visit]),
+        v2("POST /visits/{id}/send-report", format!("/visits/{}/send-report", i.done_visit.real))
+            .body(json!({ "contactIds": [i.report_contact.real] }))
+            .on(&[&i.done_visit, &i.report_contact]),
         v2("POST /visits/{id}/start", format!("/visits/{}/start", i.visit.real))
             .body(json!({}))
             .on(&[&i.visit]),
@@ -1390,6 +1457,33 @@ fn app_ops(w: &World) -> Vec<Op> {
         app("GET /invoices/{id}/pdf", format!("/invoices/{}/pdf", i.issued_invoice.real)).on(&[&i.issued_invoice]),
         app("POST /invoices/{id}/issue", format!("/invoices/{}/issue", i.draft_invoice.real)).on(&[&i.draft_invoice]),
         app("POST /invoices/{id}/send", format!("/invoices/{}/send", i.issued_invoice.real)).on(&[&i.issued_invoice]),
+        // Documents sent by e-mail, and the organization's outgoing server.
+        app("GET /quotes/{id}/send-options", format!("/quotes/{}/send-options", i.draft_quote.real))
+            .on(&[&i.draft_quote]),
+        app("GET /invoices/{id}/send-options", format!("/invoices/{}/send-options", i.issued_invoice.real))
+            .on(&[&i.issued_invoice]),
+        app("GET /visits/{id}/send-options", format!("/visits/{}/send-options", i.done_visit.real))
+            .on(&[&i.done_visit]),
+        app("GET /quotes/{id}/mails", format!("/quotes/{}/mails", i.draft_quote.real)).on(&[&i.draft_quote]),
+        app("GET /invoices/{id}/mails", format!("/invoices/{}/mails", i.issued_invoice.real))
+            .on(&[&i.issued_invoice]),
+        app("GET /visits/{id}/mails", format!("/visits/{}/mails", i.done_visit.real)).on(&[&i.done_visit]),
+        app("GET /visits/{id}/report.pdf", format!("/visits/{}/report.pdf", i.done_visit.real))
+            .on(&[&i.done_visit]),
+        app("POST /visits/{id}/send-report", format!("/visits/{}/send-report", i.done_visit.real))
+            .body(json!({ "contactIds": [i.report_contact.real] }))
+            .on(&[&i.done_visit, &i.report_contact]),
+        app("POST /mails/{id}/retry", format!("/mails/{}/retry", i.mail.real)).on(&[&i.mail]),
+        app("GET /mail-settings", "/mail-settings".into())
+            .list()
+            .organization_wide()
+            .admin("Consulter le serveur d'envoi des e-mails est réservé à un administrateur de l'organisation."),
+        app("PUT /mail-settings", "/mail-settings".into())
+            .body(json!({ "host": "127.0.0.1", "port": w._smtp.port, "security": "aucune" }))
+            .admin("Régler le serveur d'envoi des e-mails est réservé à un administrateur de l'organisation."),
+        app("POST /mail-settings/test", "/mail-settings/test".into())
+            .body(json!({ "to": "essai@ascenseurs-durand.fr" }))
+            .admin("Régler le serveur d'envoi des e-mails est réservé à un administrateur de l'organisation."),
         app("POST /invoices/{id}/payment", format!("/invoices/{}/payment", i.sent_invoice.real))
             .body(json!({}))
             .on(&[&i.sent_invoice]),

@@ -23,6 +23,7 @@ mod app_equipment;
 mod app_imports;
 mod app_journal;
 mod app_keys;
+mod app_mail;
 mod app_planning;
 mod app_search;
 mod app_session;

@@ -596,6 +596,7 @@ async fn every_quote_transition_allowed_and_refused() {
     let sent = create_quote(&w).await;
     let (status, answer) = act(&w, &sent, "send").await;
     assert_eq!(status, 201);
+    // Without contacts: sent by other means, no message.
     assert_eq!(
         answer,
         json!({
@@ -603,6 +604,7 @@ async fn every_quote_transition_allowed_and_refused() {
             "ok": true,
             "link": format!("/devis/{sent}"),
             "url": format!("{}/devis/{sent}", w.server.base_url),
+            "mail": null,
         })
     );
     let quote = read_quote(&w, &sent).await;

@@ -123,6 +123,7 @@ pub mod identity;
 pub mod invoice;
 pub mod knowledge;
 pub mod lines;
+pub mod mail;
 pub mod money;
 pub mod planning;
 pub mod quote;

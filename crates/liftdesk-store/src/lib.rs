@@ -34,6 +34,7 @@ mod error;
 pub mod identities;
 pub mod imports;
 pub mod invoices;
+pub mod mail;
 mod migrate;
 pub mod outbox;
 pub mod quotes;

@@ -154,6 +154,16 @@ pub fn typescript() -> String {
     file.ty::<crate::api::wire::Page<crate::api::wire::webhooks::DeliveryWire>>();
     file.ty::<crate::api::wire::webhooks::Subscribed>();
     file.ty::<crate::api::wire::webhooks::TestSent>();
+    file.ty::<crate::api::wire::mail::MailWire>();
+    file.ty::<crate::api::wire::mail::MailRecipientWire>();
+    file.ty::<crate::api::wire::mail::SendBody>();
+    file.ty::<crate::api::wire::mail::SentDocument>();
+    file.ty::<crate::api::wire::mail::ContactChoiceWire>();
+    file.ty::<crate::api::wire::mail::SendOptionsWire>();
+    file.ty::<crate::api::wire::mail::MailSettingsWire>();
+    file.ty::<crate::api::wire::mail::MailSettingsBody>();
+    file.ty::<crate::api::wire::mail::MailTestBody>();
+    file.ty::<crate::api::wire::mail::MailTestSent>();
     file.ty::<crate::api::wire::webhooks::Revoked>();
 
     file.section("Session, compte, installation et réglages");

@@ -17,6 +17,7 @@ use crate::api::wire::invoices::{
     self as wire, CreditNoteBody, InvoiceBody, InvoiceDraftBody, InvoiceRowView, InvoiceView,
     PaymentBody,
 };
+use crate::api::wire::mail::{SendBody, SentDocument};
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::staff_session::StaffSession;
 use crate::domain::id::InvoiceId;
@@ -126,12 +127,15 @@ async fn issue(
         .map(|c| (StatusCode::CREATED, Json(c)))
 }
 
+/// « Envoyer » : by e-mail to the chosen contacts (the body's `contactIds`),
+/// or recorded as sent by other means (no contacts).
 async fn send(
     State(state): State<AppState>,
     session: StaffSession,
     ApiPath(id): ApiPath<InvoiceId>,
-) -> AppResult<(StatusCode, Json<Created>)> {
-    wire::invoice_send(&state, &session.principal(), &id)
+    OptionalJson(body): OptionalJson<SendBody>,
+) -> AppResult<(StatusCode, Json<SentDocument>)> {
+    crate::api::wire::mail::invoice_send(&state, &session.principal(), &id, body)
         .await
         .map(|c| (StatusCode::CREATED, Json(c)))
 }

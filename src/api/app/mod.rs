@@ -16,6 +16,7 @@ pub mod imports;
 pub mod invoices;
 pub mod journal;
 pub mod keys;
+pub mod mail;
 pub mod people;
 pub mod planning;
 pub mod quotes;
@@ -51,6 +52,7 @@ pub fn router() -> Router<AppState> {
         .merge(invoices::router())
         .merge(dashboard::router())
         .merge(journal::router())
+        .merge(mail::router())
         .merge(search::router())
         .merge(imports::router())
         .merge(clients::router())

@@ -14,6 +14,7 @@ use ts_rs::TS;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
+use crate::api::wire::mail::{SendBody, SentDocument};
 use crate::api::wire::quotes::{
     self as wire, QuoteBody, QuoteInvoiceBody, QuoteInvoiceRef, QuoteListEntry, QuoteView,
 };
@@ -110,12 +111,17 @@ async fn act(
         .map(|c| (StatusCode::CREATED, Json(c)))
 }
 
+/// « Envoyer » : by e-mail to the chosen contacts (the body's `contactIds`),
+/// or recorded as sent by other means (no contacts).
 async fn send(
     State(state): State<AppState>,
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
-) -> AppResult<(StatusCode, Json<Created>)> {
-    act(&state, &session, &id, QuoteAction::Send).await
+    OptionalJson(body): OptionalJson<SendBody>,
+) -> AppResult<(StatusCode, Json<SentDocument>)> {
+    crate::api::wire::mail::quote_send(&state, &session.principal(), &id, body)
+        .await
+        .map(|c| (StatusCode::CREATED, Json(c)))
 }
 
 async fn accept(

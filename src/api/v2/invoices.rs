@@ -14,11 +14,13 @@ use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
 use crate::api::pdf::{PdfBinary, PdfResponse};
 use crate::api::wire::invoices::*;
+use crate::api::wire::mail::{self, MailWire, SendBody, SentDocument};
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::api_token::ApiCaller;
 use crate::domain::id::InvoiceId;
 use crate::error::{AppResult, ErrorBody};
 use crate::services::invoices::ListInput;
+use crate::services::mailing::MailObject;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -28,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_invoice_pdf))
         .routes(routes!(issue_invoice))
         .routes(routes!(send_invoice))
+        .routes(routes!(list_invoice_mails))
         .routes(routes!(record_invoice_payment))
         .routes(routes!(create_credit_note))
 }
@@ -209,25 +212,57 @@ async fn issue_invoice(
 }
 
 /// Envoie la pièce au client (`emise` → `envoyee`) ; une pièce déjà envoyée
-/// peut l'être de nouveau (relance, statut inchangé).
+/// peut l'être de nouveau (relance, statut inchangé). Avec `contactIds`, la
+/// pièce part par e-mail, son PDF joint, aux contacts choisis du client,
+/// depuis l'adresse de l'agence : le message est écrit dans la même
+/// transaction que le changement de statut, essayé aussitôt (`mail` dans la
+/// réponse), puis de nouveau en cas d'échec. Sans corps ni contacts, l'envoi
+/// est fait par un autre moyen : seul le statut change.
 #[utoipa::path(
     post,
     path = "/invoices/{id}/send",
     tag = "Factures",
     params(("id" = String, Path, description = "Identifiant de la facture ou de l'avoir")),
+    request_body = Option<SendBody>,
     responses(
-        (status = 201, description = "Pièce envoyée", body = Created,
+        (status = 201, description = "Pièce envoyée (et message écrit, après son premier essai)", body = SentDocument,
             links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("RecordPayment" = (operation_id = "record_invoice_payment", parameters(("id" = "$response.body#/id")))))),
         (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
-        (status = 422, description = "Transition refusée par le statut", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Transition refusée par le statut ; contact d'un autre client ou sans adresse ; adresse e-mail de l'agence ou serveur d'envoi non réglés", body = ErrorBody),
     )
 )]
 async fn send_invoice(
     State(state): State<AppState>,
     caller: ApiCaller,
     ApiPath(id): ApiPath<InvoiceId>,
-) -> AppResult<(StatusCode, Json<Created>)> {
-    invoice_send(&state, &caller, &id).await.map(answer)
+    OptionalJson(body): OptionalJson<SendBody>,
+) -> AppResult<(StatusCode, Json<SentDocument>)> {
+    mail::invoice_send(&state, &caller, &id, body)
+        .await
+        .map(|sent| (StatusCode::CREATED, Json(sent)))
+}
+
+/// Les messages de la pièce envoyés par e-mail, du plus récent au plus
+/// ancien, avec leur statut (`en_attente`, `envoye`, `echec`, `abandonne`).
+#[utoipa::path(
+    get,
+    path = "/invoices/{id}/mails",
+    tag = "Factures",
+    params(("id" = String, Path, description = "Identifiant de la facture ou de l'avoir")),
+    responses(
+        (status = 200, description = "Messages de la pièce", body = Vec<MailWire>),
+        (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
+    )
+)]
+async fn list_invoice_mails(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<InvoiceId>,
+) -> AppResult<Json<Vec<MailWire>>> {
+    mail::mails(&state, &caller, MailObject::Invoice(id))
+        .await
+        .map(Json)
 }
 
 /// Enregistre le règlement complet (`emise` ou `envoyee` → `payee`). Le corps

@@ -12,11 +12,14 @@ use utoipa_axum::routes;
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
 use crate::api::pdf::{PdfBinary, PdfResponse};
+use crate::api::wire::mail::{self, MailWire, SendBody, SentDocument};
 use crate::api::wire::quotes::*;
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::api_token::ApiCaller;
+use crate::domain::id::QuoteId;
 use crate::domain::quote::QuoteAction;
 use crate::error::{AppResult, ErrorBody};
+use crate::services::mailing::MailObject;
 use crate::services::quotes::{self as service};
 use crate::state::AppState;
 
@@ -27,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_quote_pdf))
         .routes(routes!(create_quote_invoice))
         .routes(routes!(send_quote))
+        .routes(routes!(list_quote_mails))
         .routes(routes!(accept_quote))
         .routes(routes!(refuse_quote))
 }
@@ -108,27 +112,55 @@ async fn get_quote_pdf(
 }
 
 /// Envoie le devis au client (`brouillon` → `envoye`) ; un devis déjà envoyé
-/// peut l'être de nouveau (relance, statut inchangé).
+/// peut l'être de nouveau (relance, statut inchangé). Avec `contactIds`, le
+/// devis part par e-mail, son PDF joint, aux contacts choisis du client de
+/// l'appareil, depuis l'adresse de l'agence (message écrit dans la même
+/// transaction, essayé aussitôt : `mail` dans la réponse). Sans corps ni
+/// contacts, seul le statut change.
 #[utoipa::path(
     post,
     path = "/quotes/{id}/send",
     tag = "Devis",
     params(("id" = String, Path, description = "Identifiant du devis")),
+    request_body = Option<SendBody>,
     responses(
-        (status = 201, description = "Devis envoyé", body = Created,
+        (status = 201, description = "Devis envoyé (et message écrit, après son premier essai)", body = SentDocument,
             links(("GetQuote" = (operation_id = "get_quote", parameters(("id" = "$response.body#/id")))))),
         (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
-        (status = 422, description = "Transition refusée par le statut du devis", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Transition refusée par le statut du devis ; contact d'un autre client ou sans adresse ; adresse e-mail de l'agence ou serveur d'envoi non réglés", body = ErrorBody),
     )
 )]
 async fn send_quote(
     State(state): State<AppState>,
     caller: ApiCaller,
     ApiPath(id): ApiPath<String>,
-) -> AppResult<(StatusCode, Json<Created>)> {
-    quote_act(&state, &caller, &id, QuoteAction::Send)
+    OptionalJson(body): OptionalJson<SendBody>,
+) -> AppResult<(StatusCode, Json<SentDocument>)> {
+    mail::quote_send(&state, &caller, &id, body)
         .await
-        .map(answer)
+        .map(|sent| (StatusCode::CREATED, Json(sent)))
+}
+
+/// Les messages du devis envoyés par e-mail, du plus récent au plus ancien.
+#[utoipa::path(
+    get,
+    path = "/quotes/{id}/mails",
+    tag = "Devis",
+    params(("id" = String, Path, description = "Identifiant du devis")),
+    responses(
+        (status = 200, description = "Messages du devis", body = Vec<MailWire>),
+        (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
+    )
+)]
+async fn list_quote_mails(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<Vec<MailWire>>> {
+    mail::mails(&state, &caller, MailObject::Quote(QuoteId::new(id)))
+        .await
+        .map(Json)
 }
 
 /// Enregistre l'acceptation du client (`brouillon` ou `envoye` → `accepte`)

@@ -1,5 +1,7 @@
 //! `GET /api/v2/visits/{id}` and the visit's transitions:
-//! `POST /visits/{id}/start`, `/complete`, `/reschedule`, `/cancel-start`.
+//! `POST /visits/{id}/start`, `/complete`, `/reschedule`, `/cancel-start`;
+//! a done visit's report: `GET /visits/{id}/report` (PDF),
+//! `POST /visits/{id}/send-report` (by e-mail), `GET /visits/{id}/mails`.
 //! Each operation is one `pub async fn` shared by the axum handler and the
 //! MCP tool.
 
@@ -11,11 +13,14 @@ use utoipa_axum::routes;
 
 use crate::api::extract::ApiPath;
 use crate::api::json::{ApiJson, OptionalJson};
+use crate::api::pdf::{PdfBinary, PdfResponse};
 use crate::api::wire::Created;
+use crate::api::wire::mail::{self, MailWire, SendBody};
 use crate::api::wire::visits::*;
 use crate::auth::api_token::ApiCaller;
 use crate::domain::id::VisitId;
 use crate::error::{AppResult, ErrorBody};
+use crate::services::mailing::MailObject;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -25,6 +30,85 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(complete_visit))
         .routes(routes!(reschedule_visit))
         .routes(routes!(cancel_visit_start))
+        .routes(routes!(get_visit_report))
+        .routes(routes!(send_visit_report))
+        .routes(routes!(list_visit_mails))
+}
+
+// -- The report ---------------------------------------------------------------
+
+/// Le rapport PDF d'une visite faite (l'appareil et son lieu, le jour et
+/// les heures, le technicien, le signataire sur place, les observations).
+#[utoipa::path(
+    get,
+    path = "/visits/{id}/report",
+    tag = "Visites",
+    params(("id" = String, Path, description = "Identifiant de la visite")),
+    responses(
+        (status = 200, description = "Le rapport", body = PdfBinary, content_type = "application/pdf"),
+        (status = 404, description = "Visite introuvable dans l'agence", body = ErrorBody),
+        (status = 422, description = "Visite pas encore faite : pas de rapport", body = ErrorBody),
+    )
+)]
+async fn get_visit_report(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<VisitId>,
+) -> AppResult<PdfResponse> {
+    crate::services::documents::visit_report_pdf(&state.store, &caller, &id)
+        .await
+        .map(PdfResponse)
+        .map_err(Into::into)
+}
+
+/// Envoie le rapport d'une visite faite par e-mail, son PDF joint, aux
+/// contacts choisis du client de l'appareil (`contactIds`, au moins un),
+/// depuis l'adresse de l'agence. Le message est essayé aussitôt, puis de
+/// nouveau en cas d'échec.
+#[utoipa::path(
+    post,
+    path = "/visits/{id}/send-report",
+    tag = "Visites",
+    params(("id" = String, Path, description = "Identifiant de la visite")),
+    request_body = SendBody,
+    responses(
+        (status = 201, description = "Message écrit, après son premier essai", body = MailWire),
+        (status = 400, description = "Corps illisible", body = ErrorBody),
+        (status = 404, description = "Visite introuvable dans l'agence", body = ErrorBody),
+        (status = 413, description = "Corps trop volumineux", body = ErrorBody),
+        (status = 422, description = "Visite pas encore faite ; aucun contact, contact d'un autre client ou sans adresse ; adresse e-mail de l'agence ou serveur d'envoi non réglés", body = ErrorBody),
+    )
+)]
+async fn send_visit_report(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<VisitId>,
+    ApiJson(body): ApiJson<SendBody>,
+) -> AppResult<(StatusCode, Json<MailWire>)> {
+    mail::visit_report_send(&state, &caller, &id, body)
+        .await
+        .map(|m| (StatusCode::CREATED, Json(m)))
+}
+
+/// Les rapports de la visite envoyés par e-mail, du plus récent au plus ancien.
+#[utoipa::path(
+    get,
+    path = "/visits/{id}/mails",
+    tag = "Visites",
+    params(("id" = String, Path, description = "Identifiant de la visite")),
+    responses(
+        (status = 200, description = "Messages de la visite", body = Vec<MailWire>),
+        (status = 404, description = "Visite introuvable dans l'agence", body = ErrorBody),
+    )
+)]
+async fn list_visit_mails(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<VisitId>,
+) -> AppResult<Json<Vec<MailWire>>> {
+    mail::mails(&state, &caller, MailObject::Visit(id))
+        .await
+        .map(Json)
 }
 
 // -- Read -------------------------------------------------------------------

@@ -441,13 +441,6 @@ pub async fn invoice_issue(state: &AppState, p: &Principal, id: &InvoiceId) -> A
     Ok(created(state, id))
 }
 
-/// `emise` → `envoyee` (or a reminder): `POST /invoices/{id}/send` and the
-/// MCP tool `envoyer_facture`.
-pub async fn invoice_send(state: &AppState, p: &Principal, id: &InvoiceId) -> AppResult<Created> {
-    service::send(&state.store, p, id).await?;
-    Ok(created(state, id))
-}
-
 /// Le règlement d'une pièce.
 #[derive(Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

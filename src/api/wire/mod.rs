@@ -11,6 +11,7 @@ pub mod equipment;
 pub mod external;
 pub mod imports;
 pub mod invoices;
+pub mod mail;
 pub mod me;
 pub mod planning;
 pub mod quotes;

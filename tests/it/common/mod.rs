@@ -5,6 +5,7 @@
 pub mod app;
 pub mod mcp;
 pub mod served;
+pub mod smtp;
 pub mod world;
 
 use std::path::{Path, PathBuf};

@@ -1,4 +1,5 @@
-//! PDF documents: quotes, invoices and credit notes, rendered from the data
+//! PDF documents: quotes, invoices, credit notes and visit reports, rendered
+//! from the data
 //! the services read (`services::documents` builds the documents below).
 //!
 //! Rendering is pure: a document in, the bytes of a PDF out. The text is set
@@ -20,7 +21,7 @@ use chrono::NaiveDate;
 use crate::domain::invoice::{Totals, line_total_excl};
 use crate::domain::money::Cents;
 
-pub use render::{check_logo, invoice_pdf, quote_pdf};
+pub use render::{check_logo, invoice_pdf, quote_pdf, visit_report_pdf};
 
 use crate::domain::identity::SellerIdentity;
 
@@ -176,6 +177,26 @@ pub struct QuoteDocument {
     pub totals: Totals,
 }
 
+/// The report of a done maintenance visit, as printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VisitReportDocument {
+    pub equipment_number: String,
+    pub equipment_type: Option<String>,
+    /// The building and its address.
+    pub place: Option<String>,
+    pub done_on: NaiveDate,
+    /// Paris local times, `HH:MM`.
+    pub arrived_at: Option<String>,
+    pub left_at: Option<String>,
+    pub technician: Option<String>,
+    /// Who signed on site.
+    pub signed_by: Option<String>,
+    pub observations: Option<String>,
+    pub seller: Seller,
+    /// The client of the equipment, when it has one.
+    pub buyer: Option<Party>,
+}
+
 // ---------------------------------------------------------------------------
 // French formatting
 // ---------------------------------------------------------------------------
@@ -260,6 +281,15 @@ pub fn invoice_file_name(number: Option<&str>, id: &str) -> String {
         Some(number) => format!("{}.pdf", safe_file_part(number)),
         None => format!("brouillon-{}.pdf", safe_file_part(id)),
     }
+}
+
+/// `rapport-ASC-0042-2026-11-27.pdf`.
+pub fn visit_report_file_name(equipment_number: &str, done_on: NaiveDate) -> String {
+    format!(
+        "rapport-{}-{}.pdf",
+        safe_file_part(equipment_number),
+        done_on.format("%Y-%m-%d")
+    )
 }
 
 pub fn quote_file_name(number: Option<&str>, id: &str) -> String {

@@ -17,7 +17,8 @@ use krilla::text::{Font, TextDirection};
 
 use super::{
     DocumentLine, InvoiceDocument, InvoiceKind, LOGO_MAX_BYTES, LOGO_MAX_PIXELS, LOGO_MIN_PIXELS,
-    Logo, LogoFormat, Party, QuoteDocument, Seller, amount, company_id, day, quantity, rate,
+    Logo, LogoFormat, Party, QuoteDocument, Seller, VisitReportDocument, amount, company_id, day,
+    quantity, rate,
 };
 use crate::domain::identity::{self as identity, SellerIdentity};
 use crate::domain::invoice::Totals;
@@ -210,6 +211,73 @@ pub fn quote_pdf(document: &QuoteDocument) -> anyhow::Result<Vec<u8>> {
         layout.paragraph(&[Styled::plain(insurance)]);
     }
     layout.signature_box();
+    layout.finish(&metrics, &document.seller, logo, None, &running_title)
+}
+
+/// The report of a done maintenance visit as a PDF: the equipment and its
+/// place, the day and times, the technician, who signed on site, and the
+/// technician's observations.
+pub fn visit_report_pdf(document: &VisitReportDocument) -> anyhow::Result<Vec<u8>> {
+    let metrics = Metrics::new()?;
+    let logo = logo_image(document.seller.logo.as_ref())?;
+    let mut layout = Layout::new(&metrics, logo.as_ref());
+    let done_on = day(document.done_on);
+    let references = vec![
+        Styled::bold(format!("Appareil {}", document.equipment_number)),
+        Styled::plain(format!("Visite du {done_on}")),
+    ];
+    let mut context = Vec::new();
+    match &document.equipment_type {
+        Some(kind) => context.push(format!("Appareil : {} ({kind})", document.equipment_number)),
+        None => context.push(format!("Appareil : {}", document.equipment_number)),
+    }
+    if let Some(place) = &document.place {
+        context.push(format!("Lieu : {place}"));
+    }
+    let running_title = format!(
+        "Rapport de visite {} du {done_on}",
+        document.equipment_number
+    );
+    layout.header(
+        &document.seller,
+        "Rapport de visite",
+        &references,
+        document.buyer.as_ref(),
+        &context,
+    );
+    let mut facts = vec![Styled::bold(
+        "Visite d'entretien préventif de l'appareil".to_owned(),
+    )];
+    facts.push(Styled::plain(format!("Date : {done_on}")));
+    match (&document.arrived_at, &document.left_at) {
+        (Some(arrived), Some(left)) => facts.push(Styled::plain(format!(
+            "Arrivée : {arrived} — départ : {left}"
+        ))),
+        (Some(arrived), None) => facts.push(Styled::plain(format!("Arrivée : {arrived}"))),
+        (None, Some(left)) => facts.push(Styled::plain(format!("Départ : {left}"))),
+        (None, None) => {}
+    }
+    if let Some(technician) = &document.technician {
+        facts.push(Styled::plain(format!("Technicien : {technician}")));
+    }
+    if let Some(signed_by) = &document.signed_by {
+        facts.push(Styled::plain(format!("Signé sur place par : {signed_by}")));
+    }
+    layout.paragraph(&facts);
+    let mut observations = vec![Styled::bold("Observations".to_owned())];
+    match document
+        .observations
+        .as_deref()
+        .map(str::trim)
+        .filter(|o| !o.is_empty())
+    {
+        Some(text) => observations.extend(text.lines().map(|l| Styled::plain(l.to_owned()))),
+        None => observations.push(Styled::plain("Aucune observation.".to_owned())),
+    }
+    layout.paragraph(&observations);
+    if let Some(insurance) = insurance_line(&document.seller.identity) {
+        layout.paragraph(&[Styled::plain(insurance)]);
+    }
     layout.finish(&metrics, &document.seller, logo, None, &running_title)
 }
 

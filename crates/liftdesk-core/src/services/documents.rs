@@ -1,22 +1,31 @@
-//! The PDF documents of quotes, invoices and credit notes: the service data
-//! (`services::invoices::get`, `services::quotes::get`) and the seller's
-//! identity (`services::identity::seller`: an issued invoice's as it was at
-//! its issue) made into a `documents::*Document`, then rendered off the async
-//! runtime. Another agency's document is not found (404), like its reads.
+//! The PDF documents of quotes, invoices, credit notes and visit reports:
+//! the service data (`services::invoices::get_in`, `services::quotes::get_in`,
+//! a done visit) and the seller's identity (`services::identity::seller_in`:
+//! an issued invoice's as it was at its issue) made into a
+//! `documents::*Document` on a connection (a read, or the transaction that
+//! sends the document by e-mail), then rendered off the async runtime.
+//! Another agency's document is not found (404), like its reads.
 
-use crate::domain::id::{InvoiceId, QuoteId};
+use crate::domain::id::{AgencyId, InvoiceId, QuoteId, VisitId};
 use chrono::NaiveDate;
 
 use crate::clock;
-use crate::documents::{self, DocumentLine, InvoiceDocument, InvoiceKind, Party, QuoteDocument};
+use crate::documents::{
+    self, DocumentLine, InvoiceDocument, InvoiceKind, Party, QuoteDocument, VisitReportDocument,
+};
 use crate::domain::day;
 use crate::domain::invoice::InvoiceNature;
-use crate::error::AppResult;
+use crate::domain::visit::VisitStatus;
+use crate::error::{AppError, AppResult};
 use crate::principal::Principal;
 use crate::services::identity;
 use crate::services::invoices::{self as invoice_service, PAYMENT_TERM_DAYS};
 use crate::services::quotes as quote_service;
-use crate::store::{Store, invoices as invoice_store, quotes as quote_store};
+use crate::services::visits as visit_service;
+use crate::store::{
+    Conn, Store, equipment as equipment_store, invoices as invoice_store, quotes as quote_store,
+    technicians as technician_store,
+};
 
 /// A rendered document: its file name and its bytes.
 #[derive(Debug, Clone)]
@@ -31,16 +40,25 @@ fn stored_day(text: Option<&str>) -> Option<NaiveDate> {
 
 /// The invoice or credit note `id` of the agency, as a PDF.
 pub async fn invoice_pdf(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<PdfFile> {
-    let detail = invoice_service::get(store, p, id).await?;
-    let agency_id = p.agency_id()?;
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    let (document, file_name) = store
+        .read(move |conn| invoice_document(conn, &agency_id, &id))
+        .await?;
+    let bytes = render(move || documents::invoice_pdf(&document)).await?;
+    Ok(PdfFile { file_name, bytes })
+}
+
+/// The invoice or credit note `id` of the agency as printed, and its file
+/// name (a read, or the transaction that sends it).
+pub fn invoice_document(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &InvoiceId,
+) -> AppResult<(InvoiceDocument, String)> {
+    let detail = invoice_service::get_in(conn, agency_id, id)?;
     // An issued document prints the seller it was issued by.
-    let issued_under = {
-        let id = id.clone();
-        store
-            .read(move |conn| invoice_store::seller_identity_of(conn, &id))
-            .await?
-    };
-    let seller = identity::seller(store, agency_id, issued_under).await?;
+    let issued_under = invoice_store::seller_identity_of(conn, id)?;
+    let seller = identity::seller_in(conn, agency_id, issued_under)?;
     let row = &detail.invoice;
     let kind = if row.nature == InvoiceNature::Avoir {
         InvoiceKind::Avoir
@@ -83,22 +101,29 @@ pub async fn invoice_pdf(store: &Store, p: &Principal, id: &InvoiceId) -> AppRes
         totals: detail.totals.clone(),
     };
     let file_name = documents::invoice_file_name(row.number.as_deref(), row.id.as_str());
-    let bytes = render(move || documents::invoice_pdf(&document)).await?;
-    Ok(PdfFile { file_name, bytes })
+    Ok((document, file_name))
 }
 
 /// The quote `id` of the agency, as a PDF.
 pub async fn quote_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<PdfFile> {
-    let detail = quote_service::get(store, p, &QuoteId::new(id)).await?;
-    let agency_id = p.agency_id()?;
-    let seller = identity::seller(store, agency_id, None).await?;
+    let (agency_id, id) = (p.agency_id()?.to_owned(), QuoteId::new(id));
+    let (document, file_name) = store
+        .read(move |conn| quote_document(conn, &agency_id, &id))
+        .await?;
+    let bytes = render(move || documents::quote_pdf(&document)).await?;
+    Ok(PdfFile { file_name, bytes })
+}
+
+/// The quote `id` of the agency as printed, and its file name.
+pub fn quote_document(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &QuoteId,
+) -> AppResult<(QuoteDocument, String)> {
+    let detail = quote_service::get_in(conn, agency_id, id)?;
+    let seller = identity::seller_in(conn, agency_id, None)?;
     let quote = &detail.quote;
-    let buyer = {
-        let (agency_id, equipment_id) = (agency_id.to_owned(), quote.equipment_id.clone());
-        store
-            .read(move |conn| quote_store::equipment_client(conn, &agency_id, &equipment_id))
-            .await?
-    };
+    let buyer = quote_store::equipment_client(conn, agency_id, &quote.equipment_id)?;
     let created_on = clock::parse_timestamp(&quote.created_at)
         .map(|at| clock::paris_local(at).date())
         .ok_or_else(|| anyhow::anyhow!("date de devis illisible : {}", quote.created_at))?;
@@ -108,16 +133,7 @@ pub async fn quote_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<PdfF
         equipment_number: quote.equipment_number.clone(),
         created_on,
         seller,
-        buyer: buyer.map(|client| {
-            let buyer = invoice_service::buyer_of(&client);
-            Party {
-                name: buyer.name.unwrap_or_default(),
-                subtitle: None,
-                address: buyer.address,
-                siren: buyer.siren,
-                siret: None,
-            }
-        }),
+        buyer: buyer.map(|client| party_of(&client)),
         lines: detail
             .rows
             .iter()
@@ -131,8 +147,90 @@ pub async fn quote_pdf(store: &Store, p: &Principal, id: &str) -> AppResult<PdfF
         totals: detail.totals.clone(),
     };
     let file_name = documents::quote_file_name(quote.number.as_deref(), quote.id.as_str());
-    let bytes = render(move || documents::quote_pdf(&document)).await?;
+    Ok((document, file_name))
+}
+
+/// The report of the done visit `id` of the agency, as a PDF.
+pub async fn visit_report_pdf(store: &Store, p: &Principal, id: &VisitId) -> AppResult<PdfFile> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    let (document, file_name) = store
+        .read(move |conn| visit_report_document(conn, &agency_id, &id))
+        .await?;
+    let bytes = render(move || documents::visit_report_pdf(&document)).await?;
     Ok(PdfFile { file_name, bytes })
+}
+
+/// The report of the visit `id` as printed, and its file name; a visit not
+/// done has no report (422).
+pub fn visit_report_document(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &VisitId,
+) -> AppResult<(VisitReportDocument, String)> {
+    let visit = visit_service::get(conn, agency_id, id)?;
+    if visit.status != VisitStatus::Faite {
+        return Err(AppError::unprocessable(format!(
+            "Cette visite n'a pas encore de rapport : elle est « {} » ; le rapport existe une fois la visite faite.",
+            visit.status.label()
+        )));
+    }
+    let done_on = visit
+        .done_on
+        .as_deref()
+        .and_then(day::read)
+        .ok_or_else(|| anyhow::anyhow!("jour de la visite {id} illisible"))?;
+    let equipment = equipment_store::plan_of(conn, agency_id, &visit.equipment_id)?;
+    let place = equipment.as_ref().and_then(|e| {
+        let address = visit_service::building_address(
+            e.address.as_deref(),
+            e.postal_code.as_deref(),
+            e.city.as_deref(),
+        );
+        match (&e.building, address) {
+            (Some(building), Some(address)) => Some(format!("{building}, {address}")),
+            (Some(building), None) => Some(building.clone()),
+            (None, address) => address,
+        }
+    });
+    let equipment_number = equipment
+        .as_ref()
+        .and_then(|e| e.number.clone())
+        .unwrap_or_else(|| visit.equipment_id.as_str().to_owned());
+    let technician = match &visit.technician_id {
+        Some(tech) => technician_store::name_in_agency(conn, agency_id, tech)?,
+        None => None,
+    };
+    let time = |at: Option<&str>| {
+        at.and_then(clock::parse_timestamp)
+            .map(|at| clock::paris_local(at).format("%H:%M").to_string())
+    };
+    let buyer = quote_store::equipment_client(conn, agency_id, &visit.equipment_id)?;
+    let document = VisitReportDocument {
+        equipment_number,
+        equipment_type: equipment.as_ref().and_then(|e| e.equipment_type.clone()),
+        place,
+        done_on,
+        arrived_at: time(visit.arrived_at.as_deref()),
+        left_at: time(visit.left_at.as_deref()),
+        technician,
+        signed_by: visit.signed_by.clone(),
+        observations: visit.observations.clone(),
+        seller: identity::seller_in(conn, agency_id, None)?,
+        buyer: buyer.map(|client| party_of(&client)),
+    };
+    let file_name = documents::visit_report_file_name(&document.equipment_number, done_on);
+    Ok((document, file_name))
+}
+
+fn party_of(client: &crate::store::clients::ClientRow) -> Party {
+    let buyer = invoice_service::buyer_of(client);
+    Party {
+        name: buyer.name.unwrap_or_default(),
+        subtitle: None,
+        address: buyer.address,
+        siren: buyer.siren,
+        siret: None,
+    }
 }
 
 /// Rendering is CPU work (layout, font subsetting): off the async workers.

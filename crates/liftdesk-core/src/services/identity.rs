@@ -344,41 +344,49 @@ pub async fn seller(
 ) -> AppResult<Seller> {
     let agency_id = agency_id.clone();
     store
-        .read(move |conn| {
-            let SellerNames {
-                organization_name,
-                agency_name,
-            } = agencies::seller_names(conn, &agency_id)?.ok_or_else(agency_not_found)?;
-            let row: Option<IdentityRow> = match identity_id {
-                Some(id) => identities::version(conn, &agency_id, &id)?,
-                None => identities::current(conn, &agency_id)?,
-            };
-            let (identity, logo_id) = match row {
-                Some(row) => (row.identity, row.logo_id),
-                None => (SellerIdentity::default(), None),
-            };
-            let logo = match logo_id {
-                Some(id) => identities::logo(conn, &agency_id, &id)?.and_then(|l| {
-                    LogoFormat::from_media_type(&l.media_type).map(|format| Logo {
-                        format,
-                        bytes: l.bytes,
-                    })
-                }),
-                None => None,
-            };
-            let name = identity
-                .legal_name
-                .clone()
-                .unwrap_or_else(|| organization_name.clone());
-            let subtitle = (agency_name.trim() != name.trim()
-                && agency_name.trim() != organization_name.trim())
-            .then(|| format!("Agence : {agency_name}"));
-            Ok(Seller {
-                name,
-                subtitle,
-                identity,
-                logo,
-            })
-        })
+        .read(move |conn| seller_in(conn, &agency_id, identity_id))
         .await
+}
+
+/// [`seller`] on a connection (a read, or the transaction that sends a
+/// document).
+pub fn seller_in(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    identity_id: Option<String>,
+) -> AppResult<Seller> {
+    let SellerNames {
+        organization_name,
+        agency_name,
+    } = agencies::seller_names(conn, agency_id)?.ok_or_else(agency_not_found)?;
+    let row: Option<IdentityRow> = match identity_id {
+        Some(id) => identities::version(conn, agency_id, &id)?,
+        None => identities::current(conn, agency_id)?,
+    };
+    let (identity, logo_id) = match row {
+        Some(row) => (row.identity, row.logo_id),
+        None => (SellerIdentity::default(), None),
+    };
+    let logo = match logo_id {
+        Some(id) => identities::logo(conn, agency_id, &id)?.and_then(|l| {
+            LogoFormat::from_media_type(&l.media_type).map(|format| Logo {
+                format,
+                bytes: l.bytes,
+            })
+        }),
+        None => None,
+    };
+    let name = identity
+        .legal_name
+        .clone()
+        .unwrap_or_else(|| organization_name.clone());
+    let subtitle = (agency_name.trim() != name.trim()
+        && agency_name.trim() != organization_name.trim())
+    .then(|| format!("Agence : {agency_name}"));
+    Ok(Seller {
+        name,
+        subtitle,
+        identity,
+        logo,
+    })
 }

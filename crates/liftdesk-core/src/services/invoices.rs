@@ -23,13 +23,13 @@ use crate::domain::{DomainError, TransitionError};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::identity;
-use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::clients::{self as client_store, ClientRow};
 use crate::store::invoices::{
     self as store, Buyer, CreditNoteRow, InvoiceFilter, InvoiceLineRow, InvoiceRow, NewInvoice,
 };
 use crate::store::quotes::QuoteRow;
+use crate::store::{Conn, Tx};
 use crate::store::{Store, quotes as quote_store};
 
 pub use liftdesk_domain::invoice::PAYMENT_TERM_DAYS;
@@ -197,53 +197,52 @@ pub struct InvoiceDetail {
 pub async fn get(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<InvoiceDetail> {
     let agency_id = p.agency_id()?;
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
-    store
-        .read(move |conn| {
-            let invoice = store::get(conn, &agency_id, &id)?.ok_or_else(not_found)?;
-            let lines = store::lines(conn, &invoice.id)?;
-            let totals = totals_of(&lines);
-            let credited_invoice = match &invoice.credited_invoice_id {
-                Some(credited) => store::get(conn, &agency_id, credited)?.map(|c| DocumentRef {
-                    id: c.id.into_string(),
-                    number: c.number,
-                }),
-                None => None,
-            };
-            let credit_notes = if invoice.nature == InvoiceNature::Facture {
-                store::credit_notes(conn, &invoice.id)?
-            } else {
-                Vec::new()
-            };
-            let quote = match &invoice.quote_id {
-                Some(quote_id) => {
-                    quote_store::get(conn, &agency_id, quote_id)?.map(|q| DocumentRef {
-                        id: q.id.into_string(),
-                        number: q.number,
-                    })
-                }
-                None => None,
-            };
-            let creditable = invoice::check_creditable(invoice.nature, invoice.status).is_ok();
-            let remaining_to_credit = if creditable {
-                let already = store::issued_credit_total(conn, &invoice.id)?;
-                Some(invoice::remaining_to_credit(
-                    Cents::new(invoice.total_incl_cents),
-                    Cents::new(already),
-                ))
-            } else {
-                None
-            };
-            Ok(InvoiceDetail {
-                invoice,
-                lines,
-                totals,
-                credited_invoice,
-                credit_notes,
-                quote,
-                remaining_to_credit,
-            })
-        })
-        .await
+    store.read(move |conn| get_in(conn, &agency_id, &id)).await
+}
+
+/// [`get`] on a connection (a read, or the transaction that sends it).
+pub fn get_in(conn: &Conn, agency_id: &AgencyId, id: &InvoiceId) -> AppResult<InvoiceDetail> {
+    let invoice = store::get(conn, agency_id, id)?.ok_or_else(not_found)?;
+    let lines = store::lines(conn, &invoice.id)?;
+    let totals = totals_of(&lines);
+    let credited_invoice = match &invoice.credited_invoice_id {
+        Some(credited) => store::get(conn, agency_id, credited)?.map(|c| DocumentRef {
+            id: c.id.into_string(),
+            number: c.number,
+        }),
+        None => None,
+    };
+    let credit_notes = if invoice.nature == InvoiceNature::Facture {
+        store::credit_notes(conn, &invoice.id)?
+    } else {
+        Vec::new()
+    };
+    let quote = match &invoice.quote_id {
+        Some(quote_id) => quote_store::get(conn, agency_id, quote_id)?.map(|q| DocumentRef {
+            id: q.id.into_string(),
+            number: q.number,
+        }),
+        None => None,
+    };
+    let creditable = invoice::check_creditable(invoice.nature, invoice.status).is_ok();
+    let remaining_to_credit = if creditable {
+        let already = store::issued_credit_total(conn, &invoice.id)?;
+        Some(invoice::remaining_to_credit(
+            Cents::new(invoice.total_incl_cents),
+            Cents::new(already),
+        ))
+    } else {
+        None
+    };
+    Ok(InvoiceDetail {
+        invoice,
+        lines,
+        totals,
+        credited_invoice,
+        credit_notes,
+        quote,
+        remaining_to_credit,
+    })
 }
 
 // ---------------------------------------------------------------------------

@@ -25,6 +25,7 @@ pub mod imports;
 pub mod installation;
 pub mod invoices;
 pub mod journal;
+pub mod mailing;
 pub mod people;
 pub mod planning;
 pub mod quotes;

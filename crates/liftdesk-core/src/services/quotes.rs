@@ -17,7 +17,7 @@ use crate::principal::{Capability, Principal};
 use crate::services::invoices::Author;
 use crate::store::audit::{self, AuditEntry};
 use crate::store::quotes::{self as store, NewQuote, QuoteLineRow, QuoteRow, Stamp};
-use crate::store::{Store, Tx, outbox};
+use crate::store::{Conn, Store, Tx, outbox};
 
 /// `object`: one sentence, 3 to 300 characters, no line break.
 pub const MIN_OBJECT_CHARS: usize = 3;
@@ -261,18 +261,19 @@ fn not_found() -> AppError {
 pub async fn get(store: &Store, p: &Principal, id: &QuoteId) -> AppResult<QuoteDetail> {
     let agency_id = p.agency_id()?;
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
-    store
-        .read(move |conn| {
-            let quote = store::get(conn, &agency_id, &id)?.ok_or_else(not_found)?;
-            let rows = store::lines(conn, &quote.id)?;
-            let totals = totals_of(&rows);
-            Ok(QuoteDetail {
-                quote,
-                rows,
-                totals,
-            })
-        })
-        .await
+    store.read(move |conn| get_in(conn, &agency_id, &id)).await
+}
+
+/// [`get`] on a connection (a read, or the transaction that sends it).
+pub fn get_in(conn: &Conn, agency_id: &AgencyId, id: &QuoteId) -> AppResult<QuoteDetail> {
+    let quote = store::get(conn, agency_id, id)?.ok_or_else(not_found)?;
+    let rows = store::lines(conn, &quote.id)?;
+    let totals = totals_of(&rows);
+    Ok(QuoteDetail {
+        quote,
+        rows,
+        totals,
+    })
 }
 
 /// Sends (or reminds), accepts or refuses a quote, as the domain allows.

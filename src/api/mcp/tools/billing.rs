@@ -20,6 +20,7 @@ use crate::api::mcp::server::LiftdeskMcp;
 use crate::api::wire::PageQuery;
 use crate::api::wire::clients::{self, ClientListQuery};
 use crate::api::wire::invoices::{self, CreditNoteBody, InvoiceBody, LineBody, PaymentBody};
+use crate::api::wire::mail::{self, SendBody};
 use crate::api::wire::quotes::{self, QuoteBody};
 use crate::domain::id::InvoiceId;
 use crate::domain::quote::QuoteAction;
@@ -39,6 +40,38 @@ struct QuoteId {
     /// `quote.id` d'une facture lue par `facture`.
     #[schemars(length(min = 1))]
     id: String,
+}
+
+/// A document to send: by e-mail to contacts of its client, or marked sent.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SendArg {
+    /// Identifiant (UUID) du devis, de la facture ou de l'avoir.
+    #[schemars(length(min = 1))]
+    id: String,
+    /// Contacts du client (leurs `id`, 20 au plus, chacun avec une adresse
+    /// e-mail) à qui envoyer le document par e-mail, PDF joint, depuis
+    /// l'adresse de l'agence. Absent ou vide : l'envoi est fait par un autre
+    /// moyen, seul le statut change.
+    #[serde(default)]
+    contact_ids: Vec<String>,
+    /// Objet du message ; par défaut « Facture F-… — <agence> ».
+    subject: Option<String>,
+    /// Texte du message ; par défaut un texte en français signé par l'agence.
+    message: Option<String>,
+}
+
+impl SendArg {
+    fn into_parts(self) -> (String, SendBody) {
+        (
+            self.id,
+            SendBody {
+                contact_ids: self.contact_ids,
+                subject: self.subject,
+                message: self.message,
+            },
+        )
+    }
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -312,12 +345,14 @@ impl LiftdeskMcp {
         )
     }
 
-    /// Marque une facture ou un avoir émis comme envoyé au client (`emise` → `envoyee`) ; sur
-    /// une pièce déjà envoyée, c'est une relance (statut inchangé). Un brouillon doit d'abord
-    /// être émis (`emettre_facture`) : sinon refus 422.
+    /// Envoie une facture ou un avoir émis au client (`emise` → `envoyee`) ; sur une pièce
+    /// déjà envoyée, c'est une relance (statut inchangé). Avec `contactIds`, la pièce part par
+    /// e-mail, PDF joint, aux contacts choisis du client (`mail` dans la réponse : statut du
+    /// message après son premier essai) ; sans, l'envoi est fait par un autre moyen. Un
+    /// brouillon doit d'abord être émis (`emettre_facture`) : sinon refus 422.
     #[tool(
         name = "envoyer_facture",
-        input_schema = args::schema::<InvoiceArg>(),
+        input_schema = args::schema::<SendArg>(),
         annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
     )]
     async fn send_invoice(
@@ -328,8 +363,8 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let InvoiceArg { id } = args::parse(arguments)?;
-                invoices::invoice_send(&self.state, &caller, &InvoiceId::new(id)).await
+                let (id, body) = args::parse::<SendArg>(arguments)?.into_parts();
+                mail::invoice_send(&self.state, &caller, &InvoiceId::new(id), Some(body)).await
             }
             .await,
         )
@@ -442,12 +477,14 @@ impl LiftdeskMcp {
         )
     }
 
-    /// Marque un devis comme envoyé au client (`brouillon` → `envoye`) ; sur un devis déjà
-    /// envoyé, c'est une relance (date du premier envoi gardée). Refus 422 pour un devis
-    /// accepté ou refusé.
+    /// Envoie un devis au client (`brouillon` → `envoye`) ; sur un devis déjà envoyé, c'est
+    /// une relance (date du premier envoi gardée). Avec `contactIds`, le devis part par
+    /// e-mail, PDF joint, aux contacts choisis du client de l'appareil (`mail` dans la
+    /// réponse) ; sans, l'envoi est fait par un autre moyen. Refus 422 pour un devis accepté
+    /// ou refusé.
     #[tool(
         name = "envoyer_devis",
-        input_schema = args::schema::<QuoteId>(),
+        input_schema = args::schema::<SendArg>(),
         annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
     )]
     async fn send_quote(
@@ -455,7 +492,14 @@ impl LiftdeskMcp {
         arguments: JsonObject,
         Extension(parts): Extension<Parts>,
     ) -> ToolAnswer {
-        self.move_quote(arguments, &parts, QuoteAction::Send).await
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let (id, body) = args::parse::<SendArg>(arguments)?.into_parts();
+                mail::quote_send(&self.state, &caller, &id, Some(body)).await
+            }
+            .await,
+        )
     }
 
     /// Enregistre l'acceptation du devis par le client (`brouillon` ou `envoye` → `accepte`),

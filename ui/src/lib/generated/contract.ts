@@ -1963,6 +1963,173 @@ export type TestSent = {
 ok: boolean, delivery: DeliveryWire, };
 
 /**
+ * Un message envoyé (ou à envoyer) avec son document en pièce jointe.
+ */
+export type MailWire = { id: string, 
+/**
+ * `quote`, `invoice` ou `visit`.
+ */
+objectType: string, objectId: string, 
+/**
+ * `en_attente`, `envoye`, `echec` ou `abandonne`.
+ */
+status: string, 
+/**
+ * Le statut en français.
+ */
+statusLabel: string, 
+/**
+ * L'expéditeur : le nom et l'adresse de l'agence.
+ */
+senderName: string, senderEmail: string, recipients: Array<MailRecipientWire>, subject: string, 
+/**
+ * Le nom du PDF joint.
+ */
+attachmentName: string, 
+/**
+ * Sa taille, en octets.
+ */
+attachmentBytes: number, 
+/**
+ * Essais faits.
+ */
+attempts: number, 
+/**
+ * Prochain essai (UTC), pour un message en échec.
+ */
+nextAttemptAt: string | null, 
+/**
+ * La raison du dernier échec, ou de l'attente, en français.
+ */
+lastError: string | null, 
+/**
+ * Qui l'a envoyé.
+ */
+createdBy: string | null, createdAt: string, 
+/**
+ * Quand le serveur d'envoi l'a accepté.
+ */
+sentAt: string | null, };
+
+/**
+ * Un destinataire.
+ */
+export type MailRecipientWire = { name: string, email: string, 
+/**
+ * Le contact du client, s'il a été choisi parmi eux.
+ */
+contactId: string | null, };
+
+/**
+ * L'envoi d'un document. Sans `contactIds` (ou corps absent), l'envoi est
+ * fait par un autre moyen (courrier, remise en main propre) : seul le
+ * statut change, aucun message n'est écrit.
+ */
+export type SendBody = { 
+/**
+ * Les contacts du client du document à qui l'envoyer (20 au plus),
+ * chacun avec une adresse e-mail.
+ */
+contactIds: Array<string>, 
+/**
+ * L'objet du message (200 caractères au plus) ; par défaut « Facture
+ * F-2026-000012 — <agence> ».
+ */
+subject?: string, 
+/**
+ * Le texte du message (10 000 caractères au plus) ; par défaut un texte
+ * en français signé par l'agence.
+ */
+message?: string, };
+
+/**
+ * Le document envoyé : sa fiche, et le message s'il part par e-mail.
+ */
+export type SentDocument = { id: string, 
+/**
+ * Toujours `true`.
+ */
+ok: boolean, link: string, url: string, 
+/**
+ * Le message écrit, après son premier essai (null sans destinataire).
+ */
+mail: MailWire | null, };
+
+/**
+ * Un contact proposé dans la boîte d'envoi.
+ */
+export type ContactChoiceWire = { id: string, name: string, 
+/**
+ * Sans adresse, il ne peut être choisi.
+ */
+email: string | null, role: string | null, };
+
+/**
+ * Ce que la boîte d'envoi propose.
+ */
+export type SendOptionsWire = { contacts: Array<ContactChoiceWire>, senderName: string, 
+/**
+ * L'adresse de l'agence ; null : à renseigner dans Agence › Identité.
+ */
+senderEmail: string | null, 
+/**
+ * Un serveur d'envoi est réglé.
+ */
+serverConfigured: boolean, subject: string, message: string, attachmentName: string, };
+
+/**
+ * Le serveur d'envoi de l'organisation (jamais son mot de passe).
+ */
+export type MailSettingsWire = { configured: boolean, host: string | null, port: number | null, 
+/**
+ * `starttls`, `tls` ou `aucune`.
+ */
+security: string, securityLabel: string, username: string | null, 
+/**
+ * Un mot de passe est enregistré (chiffré).
+ */
+passwordSet: boolean, updatedAt: string | null, };
+
+/**
+ * Les réglages du serveur d'envoi.
+ */
+export type MailSettingsBody = { 
+/**
+ * Le serveur (smtp.exemple.fr).
+ */
+host: string, 
+/**
+ * Par défaut celui de la sécurité choisie (587, 465 ou 25).
+ */
+port?: number, 
+/**
+ * `starttls`, `tls` ou `aucune`.
+ */
+security: string, username?: string, 
+/**
+ * Absent : le mot de passe enregistré est gardé ; vide : il est effacé.
+ */
+password?: string, };
+
+/**
+ * Le message d'essai.
+ */
+export type MailTestBody = { 
+/**
+ * Par défaut l'adresse de la personne connectée.
+ */
+to?: string, };
+
+/**
+ * L'essai a réussi.
+ */
+export type MailTestSent = { ok: boolean, 
+/**
+ * L'adresse à laquelle le message d'essai est parti.
+ */
+sentTo: string, };
+
+/**
  * L'abonnement révoqué.
  */
 export type WebhookRevoked = { id: string, 
