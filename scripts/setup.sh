@@ -3,7 +3,7 @@
 # the WebKitGTK stack for the Tauri shell, Xvfb and WebKitWebDriver for the
 # desktop test, Chromium for the browser tests, poppler-utils (pdftotext) for
 # the PDF documents' tests, Python's venv for the Schemathesis and stripe
-# steps and for aiosmtpd (the SMTP receiver of the e-mail tests), valgrind
+# steps and for aiosmtpd and openpyxl (the e-mail and export tests), valgrind
 # (callgrind) for the instruction-count gate, and the Rust components.
 # Sourced by demo.sh and test.sh; safe to run on its own.
 set -euo pipefail
@@ -37,12 +37,16 @@ for component in rustfmt clippy; do
   fi
 done
 
-# The local SMTP receiver the e-mail tests start (tests/smtp/sink.py):
-# aiosmtpd, in the Python venv the other Python-checked steps share.
+# In the Python venv the other Python-checked steps share: the local SMTP
+# receiver the e-mail tests start (tests/smtp/sink.py, aiosmtpd), and the
+# spreadsheet reader the browser tests read exported workbooks back with
+# (openpyxl).
 venv="${LIFTDESK_PY_VENV:-$HOME/.cache/liftdesk/venv}"
 AIOSMTPD_VERSION="1.4.6"
-if ! "$venv/bin/python" -c 'import aiosmtpd' 2>/dev/null; then
-  echo "==> installation d'aiosmtpd $AIOSMTPD_VERSION dans $venv"
+OPENPYXL_VERSION="3.1.5"
+if ! "$venv/bin/python" -c 'import aiosmtpd, openpyxl' 2>/dev/null; then
+  echo "==> installation d'aiosmtpd $AIOSMTPD_VERSION et d'openpyxl $OPENPYXL_VERSION dans $venv"
   if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "aiosmtpd==$AIOSMTPD_VERSION"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check \
+    "aiosmtpd==$AIOSMTPD_VERSION" "openpyxl==$OPENPYXL_VERSION"
 fi

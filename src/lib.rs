@@ -18,7 +18,7 @@ pub mod state;
 /// Installing the demo (`services::demo`).
 pub use liftdesk_core::services::demo;
 /// The application layer (crate `liftdesk-core`), under its historical paths.
-pub use liftdesk_core::{documents, mail, notices, principal, services, webhooks};
+pub use liftdesk_core::{documents, exports, mail, notices, principal, services, webhooks};
 /// The pure rules (crate `liftdesk-domain`), under their historical path.
 pub use liftdesk_domain as domain;
 /// The store (crate `liftdesk-store`) and its clock, backups and French

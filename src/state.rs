@@ -33,6 +33,8 @@ pub struct AppState {
     /// The mail task: documents sent by e-mail (same retry schedule and
     /// probe as the webhooks).
     pub mail: Arc<MailSync>,
+    /// The lists' exports under way or ready (in memory).
+    pub exports: Arc<crate::services::exports::ExportRuns>,
     /// Where the checks and imports of uploaded files stand (in memory).
     pub imports: Arc<ImportRuns>,
     /// The live feed of breakdown calls (the board's Server-Sent Events).
@@ -83,6 +85,7 @@ impl AppState {
                     .with_notices(notices.clone()),
             ),
             mail: Arc::new(MailSync::new(store.clone(), &WebhookSettings::default())),
+            exports: Arc::new(crate::services::exports::ExportRuns::new(store.clock())),
             imports: Arc::new(ImportRuns::new(store.clock())),
             call_feed: CallFeed::default(),
             notices,

@@ -126,6 +126,7 @@ const MCP_WRITE_TOOLS: &[&str] = &[
     "accepter_devis",
     "refuser_devis",
     "creer_contact",
+    "creer_immeuble",
     "modifier_identite_equipement",
     "soumettre_releve",
     "signaler_ecart",
@@ -237,6 +238,8 @@ struct Ids {
     mail: Target,
     /// The contact of the done visit's client the report went to.
     report_contact: Target,
+    /// An export of A's clients, started by the admin (in memory).
+    export: Target,
     equipment: Target,
     equipment_number: Target,
     survey: Target,
@@ -581,13 +584,24 @@ async fn world() -> World {
     .await;
     assert_eq!(status, 201, "report sent: {mail}");
     assert_eq!(mail["status"], "abandonne", "{mail}");
-    let ids = ids(
+    // An export of A's, held in memory for the admin.
+    let (status, export) = send(
+        &server,
+        "POST",
+        "/app/api/exports",
+        &admin.auth(),
+        Some(&json!({ "list": "clients", "format": "csv" })),
+    )
+    .await;
+    assert_eq!(status, 202, "export: {export}");
+    let mut ids = ids(
         &dir,
         &a,
         &b,
         &made,
         (done_visit, str_of(&mail, "id").to_owned(), contact),
     );
+    ids.export = plain(str_of(&export, "id").to_owned(), &ghost_uuid(32));
     World {
         dir,
         a,
@@ -747,6 +761,7 @@ fn ids(
         done_visit: target(dir, "visits", done_visit, 29),
         mail: target(dir, "mails", mail, 30),
         report_contact: target(dir, "contacts", report_contact, 31),
+        export: plain(String::new(), &ghost_uuid(32)),
         equipment: target(dir, "equipment", equipment, 1),
         equipment_number: Target {
             secrets: Vec::new(),
@@ -1185,6 +1200,82 @@ fn v2_ops(w: &World) -> Vec<Op> {
                 json!({ "error": "Le compte de service de l'opérateur consulte les agences mais n'y soumet pas de relevé." }),
             ),
         v2("GET /visits/{id}", format!("/visits/{}", i.visit.real)).on(&[&i.visit]),
+        // Buildings, technicians' records, people, identity, agencies: as
+        // the web application's operations of the same names.
+        v2("GET /buildings", "/buildings?q=".into()).list(),
+        v2("POST /buildings", "/buildings".into())
+            .body(json!({ "address": "2 rue de la Matrice", "postalCode": "75001", "city": "Paris" })),
+        v2("GET /buildings/{id}", format!("/buildings/{}", i.building.real)).on(&[&i.building]),
+        v2("PUT /buildings/{id}/access", format!("/buildings/{}/access", i.building.real))
+            .body(json!({ "instructions": ["Digicode"], "digicode": "0000B" }))
+            .on(&[&i.building]),
+        v2("GET /technicians/records", "/technicians/records".into()).list(),
+        v2("POST /technicians", "/technicians".into())
+            .body(json!({ "name": "Technicien d'essai v2" }))
+            .admin("Ajouter un technicien est réservé à un administrateur de l'agence."),
+        v2("GET /technicians/{id}", format!("/technicians/{}", i.person_technician.real))
+            .on(&[&i.person_technician]),
+        v2("PATCH /technicians/{id}", format!("/technicians/{}", i.person_technician.real))
+            .body(json!({ "phone": "06 00 00 00 01" }))
+            .on(&[&i.person_technician])
+            .admin("Modifier un technicien est réservé à un administrateur de l'agence."),
+        v2("POST /technicians/{id}/deactivate", format!("/technicians/{}/deactivate", i.person_technician.real))
+            .on(&[&i.person_technician])
+            .admin("Désactiver un technicien est réservé à un administrateur de l'agence."),
+        v2("POST /technicians/{id}/reactivate", format!("/technicians/{}/reactivate", i.person_technician.real))
+            .on(&[&i.person_technician])
+            .admin("Réactiver un technicien est réservé à un administrateur de l'agence."),
+        v2("GET /people", "/people".into())
+            .list()
+            .organization_wide()
+            .admin("Consulter les comptes du personnel est réservé à un administrateur de l'agence."),
+        v2("POST /people", "/people".into())
+            .body(json!({ "name": "Recrue v2", "email": "recrue-v2@ascenseurs-durand.fr", "role": "member", "agencyIds": [i.agency_a.real] }))
+            .naming(&[&i.agency_a], 404)
+            .organization_wide()
+            .admin("Créer un compte est réservé à un administrateur de l'agence."),
+        v2("PATCH /people/{id}", format!("/people/{}", i.person.real))
+            .body(json!({ "position": "Piratée" }))
+            .on(&[&i.person])
+            .organization_wide()
+            .admin("Modifier un compte est réservé à un administrateur de l'agence."),
+        v2("POST /people/{id}/deactivate", format!("/people/{}/deactivate", i.person.real))
+            .on(&[&i.person])
+            .organization_wide()
+            .admin("Désactiver un compte est réservé à un administrateur de l'agence."),
+        v2("POST /people/{id}/reactivate", format!("/people/{}/reactivate", i.person.real))
+            .on(&[&i.person])
+            .organization_wide()
+            .admin("Réactiver un compte est réservé à un administrateur de l'agence."),
+        v2("POST /people/{id}/password-reset", format!("/people/{}/password-reset", i.person.real))
+            .on(&[&i.person])
+            .organization_wide()
+            .admin("Réinitialiser un mot de passe est réservé à un administrateur de l'agence."),
+        v2("GET /agency/identity", "/agency/identity".into()).list(),
+        v2("PUT /agency/identity", "/agency/identity".into())
+            .body(json!({ "siret": "73282932000074", "address": "1 rue d'Essai, 75001 Paris" }))
+            .admin("Modifier l'identité de l'agence est réservé à un administrateur de l'agence."),
+        v2("GET /agencies/managed", "/agencies/managed".into())
+            .list()
+            .organization_wide()
+            .admin("Consulter les agences est réservé à un administrateur de l'agence."),
+        v2("POST /agencies", "/agencies".into())
+            .body(json!({ "name": "Agence d'essai v2" }))
+            .admin("Créer une agence est réservé à un administrateur de l'organisation."),
+        v2("PATCH /agencies/{id}", format!("/agencies/{}", i.agency_a.real))
+            .body(json!({ "name": "Paris Ouest" }))
+            .on(&[&i.agency_a])
+            .organization_wide()
+            .admin("Renommer l'agence est réservé à un administrateur de l'agence."),
+        v2("POST /agencies/{id}/archive", format!("/agencies/{}/archive", i.agency_a.real))
+            .on(&[&i.agency_a])
+            .organization_wide()
+            .no_control()
+            .admin("Archiver ou réactiver une agence est réservé à un administrateur de l'organisation."),
+        v2("POST /agencies/{id}/restore", format!("/agencies/{}/restore", i.agency_a.real))
+            .on(&[&i.agency_a])
+            .organization_wide()
+            .admin("Archiver ou réactiver une agence est réservé à un administrateur de l'organisation."),
         v2("GET /visits/{id}/report", format!("/visits/{}/report", i.done_visit.real)).on(&[&i.done_visit]),
         v2("GET /visits/{id}/mails", format!("/visits/{}/mails", i.done_visit.real)).on(&[&i.done_visit]),
         v2("POST /visits/{id}/send-report", format!("/visits/{}/send-report", i.done_visit.real))
@@ -1474,6 +1565,11 @@ fn app_ops(w: &World) -> Vec<Op> {
             .body(json!({ "contactIds": [i.report_contact.real] }))
             .on(&[&i.done_visit, &i.report_contact]),
         app("POST /mails/{id}/retry", format!("/mails/{}/retry", i.mail.real)).on(&[&i.mail]),
+        // Exports: started in the caller's own scope; an export is its
+        // starter's, in its agency.
+        app("POST /exports", "/exports".into()).body(json!({ "list": "invoices", "format": "csv" })),
+        app("GET /exports/{id}", format!("/exports/{}", i.export.real)).on(&[&i.export]),
+        app("GET /exports/{id}/file", format!("/exports/{}/file", i.export.real)).on(&[&i.export]),
         app("GET /mail-settings", "/mail-settings".into())
             .list()
             .organization_wide()
@@ -1789,6 +1885,9 @@ fn mcp_ops(w: &World) -> Vec<Op> {
         tool("refuser_devis", id(&i.other_sent_quote)).on(&[&i.other_sent_quote]),
         tool("creer_contact", json!({ "parentId": i.client.real, "champs": { "nom": "Jean Intrus" } }))
             .naming(&[&i.client], 422),
+        tool("immeubles", json!({ "q": "" })).list(),
+        tool("immeuble", id(&i.building)).on(&[&i.building]),
+        tool("creer_immeuble", json!({ "address": "3 rue de la Matrice", "city": "Paris" })),
         tool("equipement", json!({ "number": i.equipment_number.real })).on(&[&i.equipment_number]),
         tool("equipement", json!({ "number": i.equipment_number.real, "agency": w.a }))
             .exact(Who::OtherOrganization, 403, json!({ "error": SCOPE_403 })),

@@ -10,6 +10,7 @@
 pub mod auth;
 pub mod documents;
 pub mod error;
+pub mod exports;
 pub mod mail;
 pub mod notices;
 pub mod principal;

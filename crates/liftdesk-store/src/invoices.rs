@@ -622,6 +622,59 @@ pub fn set_status(
     )? == 1)
 }
 
+/// The agency's invoices and credit notes issued from `from` to `to`
+/// (`YYYY-MM-DD`, both included), by issue day then number, one page of
+/// them and their count: the accountant's export.
+pub fn issued_between(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    from: &str,
+    to: &str,
+    limit: u32,
+    offset: u64,
+) -> StoreResult<(i64, Vec<InvoiceRow>)> {
+    let agency_id = agency_id.as_str();
+    let total: i64 = conn.query_row_cached(
+        "SELECT COUNT(*) FROM invoices i
+          WHERE i.agency_id = ?1 AND i.number IS NOT NULL AND i.issued_on BETWEEN ?2 AND ?3",
+        params![agency_id, from, to],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {INVOICE_COLUMNS} FROM invoices i LEFT JOIN clients c ON c.id = i.client_id
+          WHERE i.agency_id = ?1 AND i.number IS NOT NULL AND i.issued_on BETWEEN ?2 AND ?3
+          ORDER BY i.issued_on, i.number
+          LIMIT ?4 OFFSET ?5"
+    ))?;
+    let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+    let rows = stmt
+        .query_map(
+            params![agency_id, from, to, limit, offset],
+            invoice_from_row,
+        )?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((total, rows))
+}
+
+/// The VAT rates (basis points) of the lines of the agency's invoices and
+/// credit notes issued from `from` to `to`.
+pub fn rates_issued_between(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    from: &str,
+    to: &str,
+) -> StoreResult<Vec<u32>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT l.vat_rate_bp FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id
+          WHERE i.agency_id = ?1 AND i.number IS NOT NULL AND i.issued_on BETWEEN ?2 AND ?3
+          ORDER BY 1",
+    )?;
+    let rows = stmt
+        .query_map(params![agency_id.as_str(), from, to], |r| r.get(0))?
+        .collect::<Result<Vec<u32>, _>>()?;
+    Ok(rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -301,6 +301,86 @@ pub fn technician_loads(
     rows.collect::<Result<_, _>>()
 }
 
+/// A visit as the export of the planning lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PeriodVisitRow {
+    pub id: VisitId,
+    pub planned_for: String,
+    pub status: VisitStatus,
+    pub done_on: Option<String>,
+    pub arrived_at: Option<String>,
+    pub left_at: Option<String>,
+    pub signed_by: Option<String>,
+    pub observations: Option<String>,
+    pub equipment_number: Option<String>,
+    pub building: Option<String>,
+    pub address: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
+    pub technician: Option<String>,
+    pub client: Option<String>,
+}
+
+/// The agency's visits whose day (done, else planned) falls from `from` to
+/// `to` (`YYYY-MM-DD`, both included), of one technician if given, by day,
+/// one page of them and their count.
+pub fn in_period(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    from: &str,
+    to: &str,
+    technician_id: Option<&TechnicianId>,
+    limit: u32,
+    offset: u64,
+) -> StoreResult<(i64, Vec<PeriodVisitRow>)> {
+    let technician = technician_id.map(TechnicianId::as_str);
+    let total: i64 = conn.query_row_cached(
+        "SELECT COUNT(*) FROM visits v
+          WHERE v.agency_id = ?1 AND coalesce(v.done_on, v.planned_for) BETWEEN ?2 AND ?3
+            AND (?4 IS NULL OR v.technician_id = ?4)",
+        params![agency_id.as_str(), from, to, technician],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT v.id, v.planned_for, v.status, v.done_on, v.arrived_at, v.left_at, v.signed_by,
+                v.observations, e.number, b.name, b.address, b.postal_code, b.city, t.name, c.nom
+           FROM visits v JOIN equipment e ON e.id = v.equipment_id
+           LEFT JOIN buildings b ON b.id = e.building_id
+           LEFT JOIN technicians t ON t.id = v.technician_id
+           LEFT JOIN clients c ON c.id = e.client_id
+          WHERE v.agency_id = ?1 AND coalesce(v.done_on, v.planned_for) BETWEEN ?2 AND ?3
+            AND (?4 IS NULL OR v.technician_id = ?4)
+          ORDER BY coalesce(v.done_on, v.planned_for), t.name, e.number, v.id
+          LIMIT ?5 OFFSET ?6",
+    )?;
+    let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+    let rows = stmt
+        .query_map(
+            params![agency_id.as_str(), from, to, technician, limit, offset],
+            |r| {
+                Ok(PeriodVisitRow {
+                    id: r.get(0)?,
+                    planned_for: r.get(1)?,
+                    status: code(r, 2)?,
+                    done_on: r.get(3)?,
+                    arrived_at: r.get(4)?,
+                    left_at: r.get(5)?,
+                    signed_by: r.get(6)?,
+                    observations: r.get(7)?,
+                    equipment_number: r.get(8)?,
+                    building: r.get(9)?,
+                    address: r.get(10)?,
+                    postal_code: r.get(11)?,
+                    city: r.get(12)?,
+                    technician: r.get(13)?,
+                    client: r.get(14)?,
+                })
+            },
+        )?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((total, rows))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

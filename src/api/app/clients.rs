@@ -48,14 +48,14 @@ pub fn router() -> Router<AppState> {
 
 // -- The list -----------------------------------------------------------------
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ListQuery {
+pub(crate) struct ListQuery {
     q: Option<String>,
     /// `active`, `archived` or `all` (the default, as the REST list).
     archived: Option<String>,
-    limit: Option<String>,
-    page: Option<String>,
+    pub(crate) limit: Option<String>,
+    pub(crate) page: Option<String>,
 }
 
 /// The archived filter: `None` keeps every client.
@@ -75,13 +75,23 @@ async fn list(
     session: StaffSession,
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> AppResult<Page<ClientListEntry>> {
+    list_page(&state, &session.principal(), query).await
+}
+
+/// One page of the list, as `GET /clients` answers it (the export reads it
+/// page by page).
+pub(crate) async fn list_page(
+    state: &AppState,
+    principal: &crate::principal::Principal,
+    query: ListQuery,
+) -> AppResult<Page<ClientListEntry>> {
     let archived = archived_filter(query.archived.as_deref())?;
     let search = ClientListQuery {
         q: query.q,
         limit: query.limit,
         page: query.page,
     };
-    client_page(&state, &session.principal(), search, archived).await
+    client_page(state, principal, search, archived).await
 }
 
 // -- A client -----------------------------------------------------------------

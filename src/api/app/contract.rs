@@ -164,6 +164,8 @@ pub fn typescript() -> String {
     file.ty::<crate::api::wire::mail::MailSettingsBody>();
     file.ty::<crate::api::wire::mail::MailTestBody>();
     file.ty::<crate::api::wire::mail::MailTestSent>();
+    file.ty::<super::exports::ExportBody>();
+    file.ty::<super::exports::ExportJob>();
     file.ty::<crate::api::wire::webhooks::Revoked>();
 
     file.section("Session, compte, installation et réglages");
@@ -176,23 +178,23 @@ pub fn typescript() -> String {
     file.ty::<super::settings::RestoreAccepted>();
 
     file.section("Agence : identité et personnes");
-    file.ty::<super::agency::IdentityAnswer>();
-    file.ty::<super::people::PeopleAnswer>();
-    file.ty::<super::people::PersonWithPassword>();
-    file.ty::<super::agencies::AgenciesAnswer>();
+    file.ty::<crate::api::wire::identity::IdentityAnswer>();
+    file.ty::<crate::api::wire::people::PeopleAnswer>();
+    file.ty::<crate::api::wire::people::PersonWithPassword>();
+    file.ty::<crate::api::wire::agencies::AgenciesAnswer>();
     file.ty::<super::clients::ClientBody>();
-    file.ty::<super::buildings::BuildingsAnswer>();
+    file.ty::<crate::api::wire::buildings::BuildingsAnswer>();
     file.ty::<super::journal::JournalAnswer>();
     file.ty::<super::search::SearchAnswer>();
-    file.ty::<super::buildings::NewBuildingBody>();
+    file.ty::<crate::api::wire::buildings::NewBuildingBody>();
     file.ty::<super::equipment::NewEquipmentBody>();
     file.ty::<super::equipment::CreatedEquipment>();
     file.ty::<super::equipment::MoveBody>();
     file.ty::<super::clients::ContactEditBody>();
-    file.ty::<super::agencies::ArchiveAnswer>();
-    file.ty::<super::agencies::NewAgencyBody>();
-    file.ty::<super::agencies::RenameBody>();
-    file.ty::<super::technicians::TechnicianRecords>();
+    file.ty::<crate::api::wire::agencies::ArchiveAnswer>();
+    file.ty::<crate::api::wire::agencies::NewAgencyBody>();
+    file.ty::<crate::api::wire::agencies::RenameBody>();
+    file.ty::<crate::api::wire::technicians::TechnicianRecords>();
 
     file.finish()
 }

@@ -75,9 +75,9 @@ fn type_label(code: Option<&str>) -> Option<String> {
 
 // -- The park -----------------------------------------------------------------
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ParkQuery {
+pub(crate) struct ParkQuery {
     q: Option<String>,
     #[serde(rename = "type")]
     equipment_type: Option<String>,
@@ -86,8 +86,8 @@ struct ParkQuery {
     knowledge: Option<String>,
     /// `active` (the default: the park), `archived` or `all`.
     archived: Option<String>,
-    limit: Option<String>,
-    page: Option<String>,
+    pub(crate) limit: Option<String>,
+    pub(crate) page: Option<String>,
 }
 
 fn quoted(values: &[&str]) -> String {
@@ -182,9 +182,20 @@ pub(crate) struct ParkPage {
 async fn park(
     State(state): State<AppState>,
     session: StaffSession,
-    ApiQuery(mut query): ApiQuery<ParkQuery>,
+    ApiQuery(query): ApiQuery<ParkQuery>,
 ) -> AppResult<Json<ParkPage>> {
-    let principal = session.principal();
+    park_page(&state, &session.principal(), query)
+        .await
+        .map(Json)
+}
+
+/// One page of the park, as `GET /equipment` answers it (the export reads
+/// it page by page).
+pub(crate) async fn park_page(
+    state: &AppState,
+    principal: &crate::principal::Principal,
+    mut query: ParkQuery,
+) -> AppResult<ParkPage> {
     principal.agency()?;
     let paging = Paging::from_query(&PageQuery {
         limit: query.limit.take(),
@@ -193,7 +204,7 @@ async fn park(
     let filter = park_filter(&mut query)?;
     let (total, rows) = equipment_service::park(
         &state.store,
-        &principal,
+        principal,
         filter,
         paging.limit,
         paging.offset(),
@@ -219,12 +230,12 @@ async fn park(
             }
         })
         .collect();
-    Ok(Json(ParkPage {
+    Ok(ParkPage {
         total,
         page: paging.page,
         limit: paging.limit,
         results,
-    }))
+    })
 }
 
 #[derive(Deserialize)]

@@ -35,20 +35,30 @@ pub fn router() -> Router<AppState> {
         .route("/invoices/{id}/credit-notes", post(credit_note))
 }
 
-#[derive(Debug, Default, Deserialize)]
-struct ListQuery {
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct ListQuery {
     client: Option<String>,
     status: Option<String>,
     since: Option<String>,
     until: Option<String>,
-    limit: Option<String>,
-    page: Option<String>,
+    pub(crate) limit: Option<String>,
+    pub(crate) page: Option<String>,
 }
 
 async fn list(
     State(state): State<AppState>,
     session: StaffSession,
     ApiQuery(query): ApiQuery<ListQuery>,
+) -> AppResult<Page<InvoiceRowView>> {
+    list_page(&state, &session.principal(), query).await
+}
+
+/// One page of the list, as `GET /invoices` answers it (the export reads it
+/// page by page).
+pub(crate) async fn list_page(
+    state: &AppState,
+    principal: &crate::principal::Principal,
+    query: ListQuery,
 ) -> AppResult<Page<InvoiceRowView>> {
     let blank = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
     let filter = ListInput {
@@ -61,7 +71,7 @@ async fn list(
         limit: query.limit,
         page: query.page,
     };
-    wire::invoice_list(&state, &session.principal(), filter, paging).await
+    wire::invoice_list(state, principal, filter, paging).await
 }
 
 async fn create(

@@ -12,6 +12,7 @@ mod contract;
 pub mod dashboard;
 pub mod documents;
 pub mod equipment;
+pub mod exports;
 pub mod imports;
 pub mod invoices;
 pub mod journal;
@@ -52,6 +53,7 @@ pub fn router() -> Router<AppState> {
         .merge(invoices::router())
         .merge(dashboard::router())
         .merge(journal::router())
+        .merge(exports::router())
         .merge(mail::router())
         .merge(search::router())
         .merge(imports::router())

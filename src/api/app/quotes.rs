@@ -35,18 +35,28 @@ pub fn router() -> Router<AppState> {
         .route("/quotes/{id}/invoice", post(invoice))
 }
 
-#[derive(Debug, Default, Deserialize)]
-struct ListQuery {
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct ListQuery {
     status: Option<String>,
     equipment: Option<String>,
-    limit: Option<String>,
-    page: Option<String>,
+    pub(crate) limit: Option<String>,
+    pub(crate) page: Option<String>,
 }
 
 async fn list(
     State(state): State<AppState>,
     session: StaffSession,
     ApiQuery(query): ApiQuery<ListQuery>,
+) -> AppResult<Page<QuoteListEntry>> {
+    list_page(&state, &session.principal(), query).await
+}
+
+/// One page of the list, as `GET /quotes` answers it (the export reads it
+/// page by page).
+pub(crate) async fn list_page(
+    state: &AppState,
+    principal: &crate::principal::Principal,
+    query: ListQuery,
 ) -> AppResult<Page<QuoteListEntry>> {
     let filter = ListInput {
         status: query.status,
@@ -56,7 +66,7 @@ async fn list(
         limit: query.limit,
         page: query.page,
     };
-    wire::quote_list(&state, &session.principal(), filter, paging).await
+    wire::quote_list(state, principal, filter, paging).await
 }
 
 async fn create(

@@ -17,7 +17,10 @@ use ts_rs::TS;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
-use crate::api::wire::technicians::{TechnicianView, technician_list};
+use crate::api::wire::technicians::{
+    self as wire, EditTechnicianBody, NewTechnicianBody, TechnicianRecordWire, TechnicianRecords,
+    TechnicianView, technician_list,
+};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
 use crate::domain::day;
@@ -325,77 +328,13 @@ async fn delete_absence(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// La fiche d'un technicien, telle que l'écran la modifie.
-#[derive(Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct TechnicianRecordWire {
-    id: String,
-    name: String,
-    phone: Option<String>,
-    sectors: Vec<String>,
-    /// Visites par jour au plus (propositions du planning).
-    daily_capacity: i64,
-    /// Repos de sécurité après une astreinte, en heures.
-    rest_hours: i64,
-    /// Au planning, aux propositions et aux astreintes.
-    active: bool,
-    /// Le compte du personnel qu'il est, s'il en a un.
-    account_id: Option<String>,
-}
-
-impl From<crate::store::technicians::TechnicianRow> for TechnicianRecordWire {
-    fn from(row: crate::store::technicians::TechnicianRow) -> Self {
-        Self {
-            id: row.id.to_string(),
-            name: row.name,
-            phone: row.phone,
-            // As typed (the planning's matching folds them itself).
-            sectors: row
-                .sectors
-                .as_deref()
-                .unwrap_or_default()
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect(),
-            daily_capacity: row.daily_capacity,
-            rest_hours: row.rest_hours,
-            active: row.active,
-            account_id: row.account_id.map(|id| id.to_string()),
-        }
-    }
-}
-
-#[derive(Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct TechnicianRecords {
-    technicians: Vec<TechnicianRecordWire>,
-    /// La session peut ajouter, modifier et retirer des techniciens.
-    can_edit: bool,
-}
-
 async fn records(
     State(state): State<AppState>,
     session: StaffSession,
 ) -> AppResult<Json<TechnicianRecords>> {
-    let p = session.principal();
-    let rows = service::records(&state.store, &p).await?;
-    Ok(Json(TechnicianRecords {
-        technicians: rows.into_iter().map(Into::into).collect(),
-        can_edit: p.can(Capability::Administer("")),
-    }))
-}
-
-/// Un nouveau technicien.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct NewTechnicianBody {
-    name: Option<String>,
-    phone: Option<String>,
-    #[serde(default)]
-    sectors: Vec<String>,
-    daily_capacity: Option<i64>,
+    wire::technician_records(&state, &session.principal())
+        .await
+        .map(Json)
 }
 
 async fn create(
@@ -403,28 +342,9 @@ async fn create(
     session: StaffSession,
     ApiJson(body): ApiJson<NewTechnicianBody>,
 ) -> AppResult<(StatusCode, Json<TechnicianRecordWire>)> {
-    let p = session.principal();
-    let input = crate::domain::technician::TechnicianInput {
-        name: body.name,
-        phone: body.phone,
-        sectors: body.sectors,
-        daily_capacity: body.daily_capacity,
-    };
-    let id = service::create(&state.store, &p, input).await?;
-    let row = service::record(&state.store, &p, &id).await?;
-    Ok((StatusCode::CREATED, Json(row.into())))
-}
-
-/// Ce qui change d'un technicien : seuls les champs donnés ; `phone` vide
-/// l'efface.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct EditTechnicianBody {
-    name: Option<String>,
-    phone: Option<String>,
-    sectors: Option<Vec<String>>,
-    daily_capacity: Option<i64>,
-    rest_hours: Option<i64>,
+    wire::technician_create(&state, &session.principal(), body)
+        .await
+        .map(|row| (StatusCode::CREATED, Json(row)))
 }
 
 async fn edit(
@@ -433,20 +353,9 @@ async fn edit(
     ApiPath(id): ApiPath<TechnicianId>,
     ApiJson(body): ApiJson<EditTechnicianBody>,
 ) -> AppResult<Json<TechnicianRecordWire>> {
-    let p = session.principal();
-    let change = service::TechnicianEdit {
-        record: crate::domain::technician::TechnicianPatch {
-            name: body.name,
-            phone: body
-                .phone
-                .map(|phone| Some(phone).filter(|p| !p.trim().is_empty())),
-            sectors: body.sectors,
-            daily_capacity: body.daily_capacity,
-        },
-        rest_hours: body.rest_hours,
-    };
-    service::edit(&state.store, &p, &id, change).await?;
-    Ok(Json(service::record(&state.store, &p, &id).await?.into()))
+    wire::technician_edit(&state, &session.principal(), &id, body)
+        .await
+        .map(Json)
 }
 
 async fn deactivate(
@@ -454,9 +363,9 @@ async fn deactivate(
     session: StaffSession,
     ApiPath(id): ApiPath<TechnicianId>,
 ) -> AppResult<Json<TechnicianRecordWire>> {
-    let p = session.principal();
-    service::set_active(&state.store, &p, &id, false).await?;
-    Ok(Json(service::record(&state.store, &p, &id).await?.into()))
+    wire::technician_set_active(&state, &session.principal(), &id, false)
+        .await
+        .map(Json)
 }
 
 async fn reactivate(
@@ -464,7 +373,7 @@ async fn reactivate(
     session: StaffSession,
     ApiPath(id): ApiPath<TechnicianId>,
 ) -> AppResult<Json<TechnicianRecordWire>> {
-    let p = session.principal();
-    service::set_active(&state.store, &p, &id, true).await?;
-    Ok(Json(service::record(&state.store, &p, &id).await?.into()))
+    wire::technician_set_active(&state, &session.principal(), &id, true)
+        .await
+        .map(Json)
 }

@@ -44,6 +44,7 @@ impl LiftdeskMcp {
             + Self::survey_tools()
             + Self::billing_tools()
             + Self::contacts_tools()
+            + Self::buildings_tools()
     }
 }
 

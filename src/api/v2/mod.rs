@@ -3,6 +3,7 @@
 //! description is collected from them.
 
 pub mod agencies;
+pub mod buildings;
 pub mod calls;
 pub mod clients;
 pub mod contacts;
@@ -10,10 +11,12 @@ pub mod discrepancies;
 pub mod docs;
 pub mod equipment;
 pub mod external;
+pub mod identity;
 pub mod imports;
 pub mod invoices;
 pub mod me;
 pub mod openapi;
+pub mod people;
 pub mod planning;
 pub mod quotes;
 pub mod surveys;
@@ -39,6 +42,8 @@ fn resources() -> OpenApiRouter<AppState> {
         .merge(me::router())
         .merge(agencies::router())
         .merge(users::router())
+        .merge(people::router())
+        .merge(identity::router())
         .merge(technicians::router())
         .merge(planning::router())
         .merge(visits::router())
@@ -48,6 +53,7 @@ fn resources() -> OpenApiRouter<AppState> {
         .merge(clients::router())
         .merge(contacts::router())
         .merge(equipment::router())
+        .merge(buildings::router())
         .merge(external::router())
         .merge(technical_fields::router())
         .merge(surveys::router())

@@ -197,7 +197,7 @@ pub enum CallStatusFilterCode {
 }
 
 /// Filtres, recherche et pagination de la liste des appels.
-#[derive(Debug, Default, Deserialize, IntoParams)]
+#[derive(Debug, Clone, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct CallListQuery {
     /// Statut : `ouverte`, `en_route`, `sur_place`, `a_l_arret`, `resolue`, ou `ouverts`

@@ -341,6 +341,8 @@ pub struct MailSettingsBody {
     #[ts(optional)]
     pub username: Option<String>,
     /// Absent : le mot de passe enregistré est gardé ; vide : il est effacé.
+    /// Sans `username` (pas d'identification), aucun mot de passe n'est
+    /// gardé.
     #[ts(optional)]
     pub password: Option<String>,
 }

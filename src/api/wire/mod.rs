@@ -3,16 +3,19 @@
 //! answers, paged lists and their parameters.
 
 pub mod agencies;
+pub mod buildings;
 pub mod calls;
 pub mod clients;
 pub mod contacts;
 pub mod discrepancies;
 pub mod equipment;
 pub mod external;
+pub mod identity;
 pub mod imports;
 pub mod invoices;
 pub mod mail;
 pub mod me;
+pub mod people;
 pub mod planning;
 pub mod quotes;
 pub mod surveys;

@@ -3,14 +3,16 @@
 //! web application: the bodies they accept, the records they answer with,
 //! and the calls of the operations for a `Principal`, mapped to that JSON.
 
-use serde::Serialize;
+use rmcp::schemars;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::clock;
+use crate::domain::id::TechnicianId;
 use crate::error::AppResult;
-use crate::principal::Principal;
-use crate::services::technicians::{self, TechnicianStatus};
+use crate::principal::{Capability, Principal};
+use crate::services::technicians::{self, self as tech_service, TechnicianStatus};
 use crate::state::AppState;
 
 // Exactly the spec's Technician table.
@@ -63,4 +65,147 @@ pub async fn technician_list(
     let today = clock::paris_local(now).date();
     let roster = technicians::roster_cached(&state.store, &agency_id, now, today).await?;
     Ok(roster.into_iter().map(TechnicianView::from).collect())
+}
+
+// -- The technicians' records, as their administrators manage them ---------
+
+/// La fiche d'un technicien, telle que l'écran la modifie.
+#[derive(Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TechnicianRecordWire {
+    pub id: String,
+    pub name: String,
+    pub phone: Option<String>,
+    pub sectors: Vec<String>,
+    /// Visites par jour au plus (propositions du planning).
+    pub daily_capacity: i64,
+    /// Repos de sécurité après une astreinte, en heures.
+    pub rest_hours: i64,
+    /// Au planning, aux propositions et aux astreintes.
+    pub active: bool,
+    /// Le compte du personnel qu'il est, s'il en a un.
+    pub account_id: Option<String>,
+}
+
+impl From<crate::store::technicians::TechnicianRow> for TechnicianRecordWire {
+    fn from(row: crate::store::technicians::TechnicianRow) -> Self {
+        Self {
+            id: row.id.to_string(),
+            name: row.name,
+            phone: row.phone,
+            // As typed (the planning's matching folds them itself).
+            sectors: row
+                .sectors
+                .as_deref()
+                .unwrap_or_default()
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            daily_capacity: row.daily_capacity,
+            rest_hours: row.rest_hours,
+            active: row.active,
+            account_id: row.account_id.map(|id| id.to_string()),
+        }
+    }
+}
+
+#[derive(Serialize, TS, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TechnicianRecords {
+    pub technicians: Vec<TechnicianRecordWire>,
+    /// La session peut ajouter, modifier et retirer des techniciens.
+    pub can_edit: bool,
+}
+
+/// Un nouveau technicien.
+#[derive(Deserialize, ToSchema, TS, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NewTechnicianBody {
+    pub name: Option<String>,
+    pub phone: Option<String>,
+    #[serde(default)]
+    pub sectors: Vec<String>,
+    pub daily_capacity: Option<i64>,
+}
+
+/// Ce qui change d'un technicien : seuls les champs donnés ; `phone` vide
+/// l'efface.
+#[derive(Deserialize, ToSchema, TS, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EditTechnicianBody {
+    pub name: Option<String>,
+    pub phone: Option<String>,
+    pub sectors: Option<Vec<String>>,
+    pub daily_capacity: Option<i64>,
+    pub rest_hours: Option<i64>,
+}
+
+/// The agency's technicians, active or not, as their administrators manage
+/// them.
+pub async fn technician_records(state: &AppState, p: &Principal) -> AppResult<TechnicianRecords> {
+    let rows = tech_service::records(&state.store, p).await?;
+    Ok(TechnicianRecords {
+        technicians: rows.into_iter().map(Into::into).collect(),
+        can_edit: p.can(Capability::Administer("")),
+    })
+}
+
+/// One technician of the agency, active or not.
+pub async fn technician_record(
+    state: &AppState,
+    p: &Principal,
+    id: &TechnicianId,
+) -> AppResult<TechnicianRecordWire> {
+    Ok(tech_service::record(&state.store, p, id).await?.into())
+}
+
+/// A new technician of the agency (administrators).
+pub async fn technician_create(
+    state: &AppState,
+    p: &Principal,
+    body: NewTechnicianBody,
+) -> AppResult<TechnicianRecordWire> {
+    let input = crate::domain::technician::TechnicianInput {
+        name: body.name,
+        phone: body.phone,
+        sectors: body.sectors,
+        daily_capacity: body.daily_capacity,
+    };
+    let id = tech_service::create(&state.store, p, input).await?;
+    technician_record(state, p, &id).await
+}
+
+/// Changes the fields given of a technician (administrators).
+pub async fn technician_edit(
+    state: &AppState,
+    p: &Principal,
+    id: &TechnicianId,
+    body: EditTechnicianBody,
+) -> AppResult<TechnicianRecordWire> {
+    let change = tech_service::TechnicianEdit {
+        record: crate::domain::technician::TechnicianPatch {
+            name: body.name,
+            phone: body
+                .phone
+                .map(|phone| Some(phone).filter(|p| !p.trim().is_empty())),
+            sectors: body.sectors,
+            daily_capacity: body.daily_capacity,
+        },
+        rest_hours: body.rest_hours,
+    };
+    tech_service::edit(&state.store, p, id, change).await?;
+    technician_record(state, p, id).await
+}
+
+/// Takes a technician off the planning (`false`) or puts him back (`true`).
+pub async fn technician_set_active(
+    state: &AppState,
+    p: &Principal,
+    id: &TechnicianId,
+    active: bool,
+) -> AppResult<TechnicianRecordWire> {
+    tech_service::set_active(&state.store, p, id, active).await?;
+    technician_record(state, p, id).await
 }

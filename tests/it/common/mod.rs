@@ -122,6 +122,26 @@ impl TestServer {
         (status, body)
     }
 
+    /// A REST v2 request (`/api/v2` + `path`) with a bearer token and a body.
+    pub async fn v2(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut request = self
+            .client
+            .request(method, self.url(&format!("/api/v2{path}")))
+            .header("Authorization", format!("Bearer {token}"));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.expect("request");
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
     /// Stops the server cleanly and starts it again over the same data
     /// directory (what runs at start runs again).
     pub async fn restart(self) -> TestServer {

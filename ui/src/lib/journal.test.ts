@@ -169,11 +169,11 @@ describe('journal : le détail', () => {
 
   it('sinon clé : valeur (oui/non, listes, objets imbriqués)', () => {
     expect(
-      detailLines({ number: 'ASC-1', digicode: true, keyBox: false, tags: ['a', 'b'], empty: [], extra: { x: 1 } }),
+      detailLines({ number: 'ASC-1', digicode: true, keyBox: false, mail: 'id', tags: ['a', 'b'], empty: [], extra: { x: 1 } }),
     ).toEqual([
       { label: 'Numéro', text: 'ASC-1' },
-      { label: 'digicode', text: 'oui' },
-      { label: 'keyBox', text: 'non' },
+      { label: 'Digicode', text: 'oui' },
+      { label: 'Coffre à clé', text: 'non' },
       { label: 'tags', text: 'a, b' },
       { label: 'empty', text: '—' },
       { label: 'extra', text: '{"x":1}' },

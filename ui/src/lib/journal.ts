@@ -187,7 +187,94 @@ export const FIELD_LABELS: Record<string, string> = {
   contacts: 'Contacts',
   from: 'De',
   to: 'À',
+  nom: 'Nom',
+  adresse: 'Adresse',
+  telephone: 'Téléphone',
+  statut: 'Statut',
+  position: 'Fonction',
+  account: 'Compte',
+  admin: 'Administrateur',
+  agency: 'Agence',
+  agencies: 'Agences',
+  performsSurveys: 'Fait des relevés',
+  technician: 'Technicien',
+  technicianId: 'Technicien',
+  previousTechnician: 'Technicien précédent',
+  technicians: 'Techniciens',
+  sectors: 'Secteurs',
+  dailyCapacity: 'Visites par jour',
+  restHours: 'Repos de sécurité (h)',
+  accessInstructions: "Consignes d'accès",
+  accessOther: 'Autre accès',
+  digicode: 'Digicode',
+  keyBox: 'Coffre à clé',
+  equipmentId: 'Équipement',
+  plannedFor: 'Prévue le',
+  deadline: 'Échéance du plan',
+  doneOn: 'Faite le',
+  arrivedAt: 'Arrivée',
+  leftAt: 'Départ',
+  signedBy: 'Signé par',
+  day: 'Jour',
+  nature: 'Nature',
+  origin: 'Origine',
+  quote: 'Devis',
+  quoteNumber: 'Devis',
+  lines: 'Lignes',
+  totalInclCents: 'Total TTC (centimes)',
+  issuedOn: 'Émise le',
+  dueOn: 'Échéance',
+  paidOn: 'Réglée le',
+  creditedInvoice: 'Facture créditée',
+  creditedNumber: 'Facture créditée',
+  event: 'Événement',
+  events: 'Événements',
+  url: 'Adresse',
+  subject: 'Objet',
+  attachment: 'Pièce jointe',
+  host: 'Serveur',
+  port: 'Port',
+  security: 'Sécurité',
+  username: 'Identifiant',
+  passwordChanged: 'Mot de passe changé',
+  category: 'Catégorie',
+  reason: 'Motif',
+  version: 'Version',
+  values: 'Valeurs',
+  source: 'Source',
+  via: 'Par',
+  weeks: 'Semaines',
+  startsAt: 'Début',
+  endsAt: 'Fin',
+  startsOn: 'Du',
+  endsOn: 'Au',
+  survey: 'Relevé',
+  surveys: 'Relevés',
+  surveyor: 'Releveur',
+  component: 'Composant',
+  width: 'Largeur',
+  height: 'Hauteur',
+  mediaType: 'Format',
+  logo: 'Logo',
+  revokedSessions: 'Sessions fermées',
+  revokedTokens: 'Jetons révoqués',
+  remainingAgencies: 'Agences restantes',
+  callCenterKeysRevoked: "Clés de centre d'appels révoquées",
+  partnerKeysWithdrawn: 'Clés partenaires retirées',
+  webhookSubscriptionsRevoked: 'Abonnements webhook révoqués',
+  plannedVisitsCalledOff: 'Visites prévues annulées',
+  abandonedDeliveries: 'Envois abandonnés',
+  changed: 'Changé',
+  clearedArrivedAt: 'Arrivée effacée',
+  photoCount: 'Photos',
 };
+
+/**
+ * Champs techniques que le journal garde (identifiants internes, renvois
+ * entre enregistrements) mais que l'écran ne montre pas : l'objet de
+ * l'entrée les nomme déjà.
+ */
+export const HIDDEN_FIELDS = new Set(['mail', 'callCenterId', 'external_opportunity_id', 'sheet_token']);
 
 const fieldLabel = (key: string): string => FIELD_LABELS[key] ?? key;
 
@@ -233,6 +320,7 @@ export function detailLines(detail: unknown): DetailLine[] {
       }
       continue;
     }
+    if (HIDDEN_FIELDS.has(key)) continue;
     lines.push({ label: fieldLabel(key), text: valueText(value) });
   }
   return lines;

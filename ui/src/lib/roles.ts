@@ -16,6 +16,22 @@ export function isInstallationAdmin(session: Session): boolean {
 }
 
 /**
+ * Administrateur de l'organisation (`org_admin`) : règle le serveur d'envoi
+ * des e-mails de l'organisation (section « E-mail » des paramètres).
+ */
+export function isOrganizationAdmin(session: Session): boolean {
+  return session.account.role === 'org_admin';
+}
+
+/**
+ * L'écran « Paramètres » : les paramètres de l'installation pour ses
+ * administrateurs, la section « E-mail » pour ceux de l'organisation.
+ */
+export function canOpenSettings(session: Session): boolean {
+  return isInstallationAdmin(session) || isOrganizationAdmin(session);
+}
+
+/**
  * Le compte peut modifier les fiches de l'agence (clients, contacts…) : tout
  * le personnel sauf l'opérateur du service, qui consulte sans rien changer
  * (le serveur le refuse de toute façon).

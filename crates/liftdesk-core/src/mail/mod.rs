@@ -31,9 +31,8 @@ const BATCH: u32 = 20;
 const IDLE_POLL: Duration = Duration::from_secs(5);
 
 const OFFLINE_TEXT: &str = "Hors ligne : envoi en attente du retour du réseau.";
-const NO_SERVER_TEXT: &str =
-    "Aucun serveur d'envoi n'est réglé : l'envoi partira dès qu'il le sera (Réglages › E-mail).";
-const BAD_SECRET_TEXT: &str = "Mot de passe du serveur d'envoi illisible : la clé du dossier de données a changé ; saisissez-le à nouveau (Réglages › E-mail).";
+const NO_SERVER_TEXT: &str = "Aucun serveur d'envoi n'est réglé : l'envoi partira dès qu'il le sera (Paramètres › E-mail (serveur d'envoi)).";
+const BAD_SECRET_TEXT: &str = "Mot de passe du serveur d'envoi illisible : la clé du dossier de données a changé ; saisissez-le à nouveau (Paramètres › E-mail (serveur d'envoi)).";
 
 /// The associated data that binds a sealed password to its organization.
 fn password_aad(organization_id: &OrganizationId) -> String {

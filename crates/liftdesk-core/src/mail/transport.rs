@@ -163,13 +163,48 @@ pub async fn send(server: &Server, outgoing: &Outgoing<'_>) -> Result<(), SendEr
     }
 }
 
+/// What went wrong, in French: the server's code and own words when it
+/// answered (« 550 5.7.1 … »), else the network's failure.
+fn detail(err: &lettre::transport::smtp::Error) -> String {
+    use std::error::Error as _;
+    use std::io::ErrorKind;
+    if let Some(code) = err.status() {
+        let words = err.source().map(|s| s.to_string()).unwrap_or_default();
+        return format!("{code} {}", words.trim()).trim().to_owned();
+    }
+    let mut source = err.source();
+    while let Some(cause) = source {
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            return match io.kind() {
+                ErrorKind::ConnectionRefused => "connexion refusée".to_owned(),
+                ErrorKind::ConnectionReset
+                | ErrorKind::ConnectionAborted
+                | ErrorKind::BrokenPipe => "connexion interrompue par le serveur".to_owned(),
+                ErrorKind::TimedOut => "délai dépassé".to_owned(),
+                ErrorKind::NotFound
+                | ErrorKind::AddrNotAvailable
+                | ErrorKind::HostUnreachable
+                | ErrorKind::NetworkUnreachable => "serveur ou réseau introuvable".to_owned(),
+                ErrorKind::UnexpectedEof => "le serveur a fermé la connexion".to_owned(),
+                _ => format!("erreur réseau ({io})"),
+            };
+        }
+        source = cause.source();
+    }
+    match err.source() {
+        Some(cause) => cause.to_string(),
+        None => err.to_string(),
+    }
+}
+
 /// The failure in French, with the server's own words when it answered.
 fn explain(server: &Server, err: &lettre::transport::smtp::Error) -> SendError {
     let place = format!("{}:{}", server.host, server.port);
-    let detail = err.to_string();
+    let detail = detail(err);
     if err.is_permanent() {
         let auth = err.status().is_some_and(|code| {
-            code.to_string().starts_with("535") || code.to_string().starts_with("530")
+            let code = code.to_string();
+            code.starts_with("535") || code.starts_with("530")
         });
         let reason = if auth {
             format!("Identifiant ou mot de passe refusé par le serveur d'envoi {place} ({detail}).")

@@ -73,8 +73,21 @@ pub fn object_type_label(code: &str) -> &str {
 /// code made readable (« carnet_entretien » → « Carnet entretien »).
 pub fn action_label(code: &str) -> String {
     let known = match code {
-        "creation" | "client.create" | "equipement.creation" | "immeuble.creation" => "Création",
-        "modification" | "client.update" => "Modification",
+        "creation"
+        | "client.create"
+        | "equipement.creation"
+        | "immeuble.creation"
+        | "technicien.creation" => "Création",
+        "modification" | "client.update" | "technicien.modification" => "Modification",
+        "technicien.desactivation" => "Désactivation",
+        "technicien.reactivation" => "Réactivation",
+        "envoi" => "Envoi",
+        "relance" => "Relance",
+        "acceptation" => "Acceptation",
+        "refus" => "Refus",
+        "envoi_email" => "Envoi par e-mail",
+        "renvoi_email" => "Nouvel essai d'envoi par e-mail",
+        "reglages_email" => "Serveur d'envoi des e-mails réglé",
         "suppression" => "Suppression",
         "archivage" | "client.archive" | "equipement.archivage" => "Archivage",
         "reactivation" | "client.restore" | "equipement.reactivation" => "Réactivation",

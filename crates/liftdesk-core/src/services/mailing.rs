@@ -44,7 +44,7 @@ const SETTINGS_EDIT: Capability<'static> =
 /// attempt goes on; the document shows its outcome).
 const FIRST_ATTEMPT_WAIT: Duration = Duration::from_secs(15);
 
-const NO_SERVER: &str = "Aucun serveur d'envoi n'est réglé : un administrateur de l'organisation le règle dans Réglages › E-mail.";
+const NO_SERVER: &str = "Aucun serveur d'envoi n'est réglé : un administrateur de l'organisation le règle dans Paramètres › E-mail (serveur d'envoi).";
 const NO_SENDER: &str = "L'adresse e-mail de l'agence n'est pas renseignée : complétez le champ « E-mail » dans Agence › Identité ; les documents partent de cette adresse.";
 const NOT_FOUND_MAIL: &str = "Message introuvable.";
 

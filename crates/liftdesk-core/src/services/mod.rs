@@ -20,6 +20,7 @@ pub mod directory;
 pub mod discrepancies;
 pub mod documents;
 pub mod equipment;
+pub mod exports;
 pub mod identity;
 pub mod imports;
 pub mod installation;

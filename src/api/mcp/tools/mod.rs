@@ -4,6 +4,7 @@
 mod account;
 mod args;
 mod billing;
+mod buildings;
 mod calls;
 mod checked;
 mod contacts;

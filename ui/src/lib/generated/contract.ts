@@ -2108,6 +2108,8 @@ port?: number,
 security: string, username?: string, 
 /**
  * Absent : le mot de passe enregistré est gardé ; vide : il est effacé.
+ * Sans `username` (pas d'identification), aucun mot de passe n'est
+ * gardé.
  */
 password?: string, };
 
@@ -2128,6 +2130,45 @@ export type MailTestSent = { ok: boolean,
  * L'adresse à laquelle le message d'essai est parti.
  */
 sentTo: string, };
+
+/**
+ * Ce qu'il faut exporter.
+ */
+export type ExportBody = { 
+/**
+ * `equipment`, `clients`, `calls`, `quotes`, `invoices`, `technicians`,
+ * `visits` ou `accounting`.
+ */
+list: string, 
+/**
+ * `csv` ou `xlsx`.
+ */
+format: string, 
+/**
+ * La chaîne de requête de la liste, ses filtres (sans `?`).
+ */
+query?: string, };
+
+/**
+ * Où en est un export.
+ */
+export type ExportJob = { id: string, list: string, format: string, 
+/**
+ * `en_cours`, `pret` ou `echec`.
+ */
+status: string, 
+/**
+ * Lignes écrites.
+ */
+done: number, 
+/**
+ * Lignes à écrire.
+ */
+total: number, fileName: string, 
+/**
+ * La raison d'un échec, en français.
+ */
+error: string | null, startedAt: string, };
 
 /**
  * L'abonnement révoqué.
@@ -2261,7 +2302,7 @@ export type IdentityFieldWire = { field: string, label: string, };
  * L'identité de l'agence telle que ses documents l'impriment : le corps de
  * `PUT /agency/identity` et le champ `identity` de la réponse. At run time
  * both are the domain's `IdentityInput`; this type only declares it to the
- * web application (a unit test holds the two to the same fields).
+ * web application and the OpenAPI description (a unit test holds the two to the same fields).
  */
 export type IdentityWire = { legalName: string | null, legalForm: string | null, 
 /**
