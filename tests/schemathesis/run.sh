@@ -33,6 +33,14 @@ samples = {
     "LIFTDESK_SAMPLE_INVOICE_ID": one("SELECT id FROM invoices WHERE agency_id = ? ORDER BY created_at DESC, id LIMIT 1")[0],
     "LIFTDESK_SAMPLE_SURVEY_ID": one("SELECT id FROM surveys WHERE agency_id = ? ORDER BY created_at DESC, id LIMIT 1")[0],
 }
+samples["LIFTDESK_SAMPLE_DONE_VISIT_ID"] = one("SELECT id FROM visits WHERE agency_id = ? AND status = 'faite' ORDER BY done_on DESC, id LIMIT 1")[0]
+samples["LIFTDESK_SAMPLE_BUILDING_ID"] = one("SELECT id FROM buildings WHERE agency_id = ? ORDER BY id LIMIT 1")[0]
+samples["LIFTDESK_SAMPLE_TECHNICIAN_ID"] = one("SELECT id FROM technicians WHERE agency_id = ? AND active = 1 ORDER BY id LIMIT 1")[0]
+# The member (never the admin whose token fuzzes: deactivating it would end the run).
+member = db.execute("SELECT id FROM accounts WHERE email = ?", (creds["member"]["email"],)).fetchone()
+if member is None:
+    sys.exit("aucun membre dans la démonstration")
+samples["LIFTDESK_SAMPLE_PERSON_ID"] = member[0]
 equipment = one("SELECT id, replace(number, ' ', '') FROM equipment WHERE agency_id = ? AND number IS NOT NULL AND maintenance_contract = 'parc' ORDER BY number LIMIT 1")
 samples["LIFTDESK_SAMPLE_EQUIPMENT_ID"], samples["LIFTDESK_SAMPLE_EQUIPMENT_NUMBER"] = equipment
 for name, value in samples.items():

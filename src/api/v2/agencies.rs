@@ -125,6 +125,7 @@ async fn rename_agency(
         (status = 200, description = "L'agence archivée et ce qui a été arrêté", body = ArchiveAnswer),
         (status = 403, description = "Réservé à un administrateur de l'organisation", body = ErrorBody),
         (status = 404, description = "Agence introuvable", body = ErrorBody),
+        (status = 409, description = "Agence déjà archivée", body = ErrorBody),
         (status = 422, description = "Archivage refusé, avec la raison", body = ErrorBody),
     )
 )]
@@ -146,6 +147,7 @@ async fn archive_agency(
         (status = 200, description = "L'agence réactivée", body = AgencyEntryWire),
         (status = 403, description = "Réservé à un administrateur de l'organisation", body = ErrorBody),
         (status = 404, description = "Agence introuvable", body = ErrorBody),
+        (status = 409, description = "Agence pas archivée", body = ErrorBody),
         (status = 422, description = "Refusé", body = ErrorBody),
     )
 )]

@@ -65,6 +65,7 @@ async fn list_people(
         (status = 201, description = "Compte créé, mot de passe provisoire", body = PersonWithPassword),
         (status = 400, description = "Corps illisible", body = ErrorBody),
         (status = 403, description = "Réservé à un administrateur", body = ErrorBody),
+        (status = 404, description = "Agence introuvable parmi celles de l'administrateur", body = ErrorBody),
         (status = 409, description = "Adresse déjà utilisée", body = ErrorBody),
         (status = 413, description = "Corps trop volumineux", body = ErrorBody),
         (status = 422, description = "Champ invalide, rôle ou agence refusés", body = ErrorBody),

@@ -37,6 +37,7 @@ pub struct IdentityWire {
     pub insurer: Option<String>,
     pub insurance_policy: Option<String>,
     pub insurance_area: Option<String>,
+    #[serde(default)]
     pub vat_on_debits: bool,
 }
 
