@@ -247,7 +247,7 @@ if (missing.length > 0) {
       // « Envoyer au client » ouvre la fenêtre d'envoi par e-mail ; ici, envoyé par un autre moyen
       // (l'envoi par e-mail a son propre test, mail.test.mjs).
       await page.getByRole('button', { name: 'Envoyer au client' }).click();
-      const sendDialog = page.getByRole('dialog', { name: /^Envoyer : devis / });
+      const sendDialog = page.getByRole('dialog', { name: /^Envoyer : Devis / });
       await sendDialog.getByRole('button', { name: 'Marquer comme envoyé sans e-mail' }).click();
       await sendDialog.waitFor({ state: 'hidden' });
       await expectText(page.locator('[data-testid="statut"]'), 'Envoyé');

@@ -768,7 +768,7 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     made.quoteNumber = ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').replace('Devis', '').trim();
     assert.match(made.quoteNumber, /^DV-\d{4}-\d{5}$/);
 
-    await sendByMail(`Envoyer : devis ${made.quoteNumber}`, `/app/api/quotes/${made.quoteId}/send`);
+    await sendByMail(`Envoyer : Devis ${made.quoteNumber}`, `/app/api/quotes/${made.quoteId}/send`);
     await expectText(page.getByTestId('statut'), 'Envoyé');
     await page.getByTestId('mails-panel').getByTestId('mail-status').first().getByText(/^Envoyé le /).waitFor();
     await shot('premier-jour-10-devis-envoye');

@@ -390,7 +390,7 @@ if (missing.length > 0) {
       await heading.waitFor();
       quoteNumber = ((await heading.textContent()) ?? '').replace('Devis', '').trim();
       await page.getByRole('button', { name: T.send, exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: `Envoyer : devis ${quoteNumber}` });
+      const dialog = page.getByRole('dialog', { name: `Envoyer : Devis ${quoteNumber}` });
       const answer = await sendFromDialog(dialog, {
         options: options.body,
         contact: target.contact,
