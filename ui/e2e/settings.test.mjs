@@ -202,8 +202,11 @@ if (missing.length > 0) {
       assert.ok(!links.map((s) => s.trim()).includes('Paramètres'));
       await page.goto(new URL('/parametres', baseUrl).href);
       await page.getByText("Les paramètres de l'installation sont réservés aux administrateurs de l'organisation qui a installé Liftdesk.", { exact: true }).waitFor();
-      // Pour l'étape de nettoyage : l'administrateur se reconnecte.
+      // Pour l'étape de nettoyage : l'administrateur se reconnecte, une fois
+      // la déconnexion faite (une navigation aussitôt après le clic pouvait
+      // l'interrompre).
       await page.getByRole('button', { name: 'Se déconnecter', exact: true }).click();
+      await page.getByRole('button', { name: 'Se connecter', exact: true }).waitFor();
       await signIn(creds.admin);
     });
   });
