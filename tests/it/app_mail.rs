@@ -5,8 +5,8 @@
 //! to contacts of their client, PDF attached, from the agency's address,
 //! their status moved and audited in the same transaction; every bad input
 //! refused in French with nothing changed; a failure retried by the mail
-//! task, a refusal abandoned then asked again; another organization's
-//! documents not found.
+//! task, a refusal abandoned then asked again; offline, a message waits
+//! without spending attempts; another organization's documents not found.
 
 use crate::common;
 
@@ -711,4 +711,76 @@ async fn a_failed_send_is_retried_and_a_refused_one_can_be_asked_again() {
         )
     );
     w.server.stop().await;
+}
+
+#[tokio::test]
+async fn offline_a_message_waits_without_spending_attempts() {
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    // A probe that always fails: the machine is offline.
+    let server = TestServer::start_adjusted(data_dir, RateLimit::default(), |state| {
+        state.with_webhook_settings(WebhookSettings {
+            insecure_loopback: true,
+            retry_schedule: RetrySchedule::parse("1s").expect("schedule"),
+            probe: Probe::parse("tcp://127.0.0.1:9").expect("probe"),
+        })
+    })
+    .await;
+    init_org(server.data_dir.path(), "Durand", "claire@durand.fr");
+    let admin = StaffClient::sign_in(&server, "claire@durand.fr", PASSWORD).await;
+    let (status, _) = admin
+        .put(
+            "/agency/identity",
+            json!({ "siret": TEST_SIRET, "address": TEST_ADDRESS, "email": AGENCY_EMAIL }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = admin
+        .put(
+            "/mail-settings",
+            json!({ "host": "smtp.exemple.fr", "security": "starttls" }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = admin
+        .post(
+            "/clients",
+            json!({ "id": "CLI-1", "name": "Syndic Dupont" }),
+        )
+        .await;
+    assert_eq!(status, 201);
+    let (status, contact) = admin
+        .post(
+            "/contacts",
+            json!({ "parentId": "CLI-1", "champs": { "nom": "Jeanne Martin", "email": "jeanne@dupont.fr" } }),
+        )
+        .await;
+    assert_eq!(status, 201, "{contact}");
+    let (invoice, _) = issued_invoice(&admin).await;
+    let (status, sent) = admin
+        .post(
+            &format!("/invoices/{invoice}/send"),
+            json!({ "contactIds": [str_of(&contact, "id")] }),
+        )
+        .await;
+    assert_eq!(status, 201, "{sent}");
+    let mail = &sent["mail"];
+    assert_eq!(mail["status"], "en_attente", "{mail}");
+    assert_eq!(mail["attempts"], 0);
+    assert_eq!(
+        mail["lastError"],
+        "Hors ligne : envoi en attente du retour du réseau."
+    );
+    // Looked at again by the task, it spends nothing and writes nothing.
+    let stamp = |server: &TestServer| -> (String, i64) {
+        open_db(server.data_dir.path())
+            .query_row("SELECT updated_at, attempts FROM mails", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .expect("mail")
+    };
+    let before = stamp(&server);
+    tokio::time::sleep(std::time::Duration::from_secs(6)).await;
+    assert_eq!(stamp(&server), before);
+    assert_eq!(before.1, 0);
+    server.stop().await;
 }

@@ -214,10 +214,12 @@ pub struct DueMail {
     pub attachment_name: String,
     pub attachment: Vec<u8>,
     pub attempts: i64,
+    /// Why it last failed or waited.
+    pub last_error: Option<String>,
 }
 
 const DUE_COLUMNS: &str = "m.id, g.organization_id, m.sender_name, m.sender_email, m.recipients,
-    m.subject, m.body, m.attachment_name, m.attachment, m.attempts";
+    m.subject, m.body, m.attachment_name, m.attachment, m.attempts, m.last_error";
 
 fn due_from(r: &crate::sql::Row<'_>) -> StoreResult<DueMail> {
     let recipients: String = r.get(4)?;
@@ -232,6 +234,7 @@ fn due_from(r: &crate::sql::Row<'_>) -> StoreResult<DueMail> {
         attachment_name: r.get(7)?,
         attachment: r.get(8)?,
         attempts: r.get(9)?,
+        last_error: r.get(10)?,
     })
 }
 
@@ -296,11 +299,12 @@ pub fn record_attempt(tx: &Tx, attempt: &MailAttempt<'_>) -> StoreResult<bool> {
 }
 
 /// Notes why a due message waits without spending an attempt (offline, no
-/// outgoing server).
+/// outgoing server). The same reason again writes nothing: a message waiting
+/// for the network is looked at every few seconds.
 pub fn note_waiting(tx: &Tx, id: &str, reason: &str, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE mails SET last_error = ?2, updated_at = ?3
-          WHERE id = ?1 AND status IN ('en_attente', 'echec')",
+          WHERE id = ?1 AND status IN ('en_attente', 'echec') AND last_error IS NOT ?2",
         params![id, reason, now],
     )?;
     Ok(())

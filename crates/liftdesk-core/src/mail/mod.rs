@@ -250,7 +250,13 @@ impl MailSync {
         Ok(Some(status))
     }
 
+    /// Notes why the message waits; nothing is written when it already
+    /// says so (a message waiting for the network is looked at every few
+    /// seconds).
     async fn wait(&self, due: &DueMail, reason: &str) -> AppResult<()> {
+        if due.last_error.as_deref() == Some(reason) {
+            return Ok(());
+        }
         let (id, reason) = (due.id.clone(), reason.to_owned());
         self.store
             .write(move |tx| -> AppResult<()> {
