@@ -68,6 +68,10 @@ impl AppError {
     pub fn unprocessable(msg: impl Into<String>) -> Self {
         Self::Unprocessable(msg.into())
     }
+    /// 422 naming the field: « Champ « field » : reason ».
+    pub fn field(field: &str, reason: impl std::fmt::Display) -> Self {
+        Self::Unprocessable(format!("Champ « {field} » : {reason}"))
+    }
 
     /// The documented status of this refusal (every API family of the
     /// contract uses HTTP's numbering; the front doors turn it into their

@@ -9,7 +9,6 @@ pub mod transport;
 
 use std::collections::HashSet;
 use std::net::IpAddr;
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -84,23 +83,8 @@ impl MailSync {
     /// The mail task of a store, retrying and probing as the webhooks do
     /// (`LIFTDESK_WEBHOOK_RETRY_SCHEDULE`, `LIFTDESK_CONNECTIVITY_PROBE`).
     pub fn new(store: Store, settings: &WebhookSettings) -> Self {
-        let dir = store
-            .path()
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        let secrets = match SecretBox::load(&dir) {
-            Ok(secrets) => Some(secrets),
-            Err(err) => {
-                tracing::error!(error = %err, "clé des secrets illisible : mot de passe SMTP indisponible");
-                None
-            }
-        };
-        let client = sender::client().unwrap_or_else(|err| {
-            tracing::error!(error = %err, "client HTTP de la sonde : réglages par défaut");
-            sender::install_tls_provider();
-            reqwest::Client::new()
-        });
+        let secrets = SecretBox::of_store(&store);
+        let client = sender::client_or_default();
         Self {
             store,
             secrets,

@@ -109,7 +109,7 @@ fn no_check(_: &str) -> AppResult<()> {
 }
 
 fn id_error(field: &str, err: siren::IdError) -> AppError {
-    AppError::unprocessable(format!("Champ « {field} » : {err}"))
+    AppError::field(field, err)
 }
 
 /// `/update_client`: finds the client of the agency by `client_id`, else by

@@ -100,10 +100,6 @@ pub struct SettingsInput {
     pub password: Option<String>,
 }
 
-fn field_error(field: &str, reason: impl std::fmt::Display) -> AppError {
-    AppError::unprocessable(format!("Champ « {field} » : {reason}"))
-}
-
 pub async fn settings(store: &Store, p: &Principal) -> AppResult<SettingsView> {
     p.require(SETTINGS_READ)?;
     let organization_id = p.agency()?.organization_id.clone();
@@ -121,9 +117,9 @@ pub async fn save_settings(
 ) -> AppResult<SettingsView> {
     p.require(SETTINGS_EDIT)?;
     let agency = p.agency()?.clone();
-    let host = rules::check_host(&input.host).map_err(|e| field_error("host", e))?;
+    let host = rules::check_host(&input.host).map_err(|e| AppError::field("host", e))?;
     let security = SmtpSecurity::parse(input.security.trim()).ok_or_else(|| {
-        field_error(
+        AppError::field(
             "security",
             format!(
                 "« {} » inconnu ; attendu : starttls, tls ou aucune.",
@@ -136,7 +132,7 @@ pub async fn save_settings(
         Some(port) => u16::try_from(port)
             .ok()
             .filter(|p| *p > 0)
-            .ok_or_else(|| field_error("port", "un nombre de 1 à 65535."))?,
+            .ok_or_else(|| AppError::field("port", "un nombre de 1 à 65535."))?,
     };
     let username = crate::domain::text::field("username", input.username.as_deref(), 254)
         .map_err(AppError::unprocessable)?;
@@ -145,7 +141,7 @@ pub async fn save_settings(
         Some(password) if password.is_empty() => Some(None),
         Some(password) => {
             if password.chars().count() > 512 || password.chars().any(char::is_control) {
-                return Err(field_error(
+                return Err(AppError::field(
                     "password",
                     "512 caractères au plus, sans caractère de contrôle.",
                 ));
@@ -165,7 +161,7 @@ pub async fn save_settings(
                 None => before.as_ref().and_then(|b| b.password_enc.clone()),
             };
             if username.is_none() && password_enc.is_some() && new_password.is_some() {
-                return Err(field_error(
+                return Err(AppError::field(
                     "password",
                     "un mot de passe va avec un identifiant ; renseignez « username ».",
                 ));
@@ -219,12 +215,12 @@ pub async fn test_settings(
     p.require(SETTINGS_EDIT)?;
     let agency = p.agency()?.clone();
     let to = match to.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        Some(to) => rules::check_address(to).map_err(|e| field_error("to", e))?,
+        Some(to) => rules::check_address(to).map_err(|e| AppError::field("to", e))?,
         None => p
             .account
             .as_ref()
             .map(|a| a.email.clone())
-            .ok_or_else(|| field_error("to", "l'adresse à laquelle écrire."))?,
+            .ok_or_else(|| AppError::field("to", "l'adresse à laquelle écrire."))?,
     };
     let (organization_id, agency_id) = (agency.organization_id.clone(), agency.id.clone());
     let (row, seller) = store
@@ -506,14 +502,14 @@ pub async fn send(
                 invoices::send(store, p, &id).await?;
                 Ok(None)
             }
-            MailObject::Visit(_) => Err(field_error(
+            MailObject::Visit(_) => Err(AppError::field(
                 "contactIds",
                 "choisissez au moins un destinataire du rapport.",
             )),
         };
     }
     if input.contact_ids.len() > RECIPIENTS_MAX {
-        return Err(field_error(
+        return Err(AppError::field(
             "contactIds",
             format!("{RECIPIENTS_MAX} destinataires au plus."),
         ));
@@ -523,13 +519,13 @@ pub async fn send(
         .as_deref()
         .map(rules::check_subject)
         .transpose()
-        .map_err(|e| field_error("subject", e))?;
+        .map_err(|e| AppError::field("subject", e))?;
     let message = input
         .message
         .as_deref()
         .map(rules::check_body)
         .transpose()
-        .map_err(|e| field_error("message", e))?;
+        .map_err(|e| AppError::field("message", e))?;
     let agency_id = agency.id.clone();
     let p = p.clone();
     let mail_id = crate::store::new_id();
@@ -620,7 +616,7 @@ fn recipients_of(
     contact_ids: &[String],
 ) -> AppResult<Vec<Recipient>> {
     let Some(client_id) = client_id else {
-        return Err(field_error(
+        return Err(AppError::field(
             "contactIds",
             "ce document n'a pas de client : aucun contact à qui l'envoyer.",
         ));
@@ -630,7 +626,7 @@ fn recipients_of(
         let found = contacts::get_in_agency(tx, agency_id, &ContactId::new(contact_id.as_str()))?
             .filter(|(owner, _)| owner == client_id);
         let Some((_, contact)) = found else {
-            return Err(field_error(
+            return Err(AppError::field(
                 "contactIds",
                 format!("« {contact_id} » n'est pas un contact du client de ce document."),
             ));
@@ -641,7 +637,7 @@ fn recipients_of(
             .map(str::trim)
             .filter(|e| !e.is_empty())
             .ok_or_else(|| {
-                field_error(
+                AppError::field(
                     "contactIds",
                     format!(
                         "{} n'a pas d'adresse e-mail ; complétez sa fiche sur la page du client.",

@@ -39,6 +39,23 @@ impl SecretBox {
         )?))
     }
 
+    /// The key of the store's data directory; should it be unreadable, None
+    /// and the cause logged (what needs it is then refused, nothing else).
+    pub fn of_store(store: &crate::store::Store) -> Option<Self> {
+        let dir = store
+            .path()
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        match Self::load(&dir) {
+            Ok(secrets) => Some(secrets),
+            Err(err) => {
+                tracing::error!(error = %err, "clé des secrets du dossier de données illisible");
+                None
+            }
+        }
+    }
+
     /// `nonce ‖ ciphertext` of the secret, bound to the subscription.
     pub fn seal(&self, subscription_id: &str, plain: &str) -> anyhow::Result<Vec<u8>> {
         let mut nonce = [0u8; NONCE_BYTES];

@@ -90,6 +90,15 @@ pub fn client() -> anyhow::Result<reqwest::Client> {
         .build()?)
 }
 
+/// [`client`], or reqwest's defaults should it fail to build (logged).
+pub fn client_or_default() -> reqwest::Client {
+    client().unwrap_or_else(|err| {
+        tracing::error!(error = %err, "client HTTP : réglages par défaut");
+        install_tls_provider();
+        reqwest::Client::new()
+    })
+}
+
 /// Sends `body` to `url`, signed at `timestamp` with `secret`.
 pub async fn send(
     client: &reqwest::Client,

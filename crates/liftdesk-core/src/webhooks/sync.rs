@@ -11,7 +11,6 @@
 //! the process died is sent again (receivers dedupe by `X-Service-Livraison`).
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -125,23 +124,8 @@ impl WebhookSync {
     }
 
     pub fn new(store: Store, settings: WebhookSettings) -> Self {
-        let dir = store
-            .path()
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        let secrets = match SecretBox::load(&dir) {
-            Ok(secrets) => Some(secrets),
-            Err(err) => {
-                tracing::error!(error = %err, "clé des secrets de webhooks illisible");
-                None
-            }
-        };
-        let client = sender::client().unwrap_or_else(|err| {
-            tracing::error!(error = %err, "client HTTP des webhooks : réglages par défaut");
-            sender::install_tls_provider();
-            reqwest::Client::new()
-        });
+        let secrets = SecretBox::of_store(&store);
+        let client = sender::client_or_default();
         Self {
             store,
             settings,
