@@ -218,17 +218,20 @@ async fn lists_leave_as_french_csv_and_real_xlsx_with_their_filters() {
     );
     assert_eq!(lines.len(), 3);
 
-    // Visits of the week, and the technicians.
+    // Visits of the week, and the technicians. Visits are planned on
+    // Paris days (invoices are dated by the UTC day: both differ from 23:00
+    // or 22:00 UTC to midnight).
+    let paris_day = liftdesk::clock::paris_today();
     let (status, body) = staff
         .post(
             "/visits",
-            json!({ "equipmentId": lifts[0], "plannedFor": today.to_string() }),
+            json!({ "equipmentId": lifts[0], "plannedFor": paris_day.to_string() }),
         )
         .await;
     assert_eq!(status, 201, "{body}");
     let (job, bytes) = export(
         &staff,
-        json!({ "list": "visits", "format": "xlsx", "query": format!("from={today}&to={today}") }),
+        json!({ "list": "visits", "format": "xlsx", "query": format!("from={paris_day}&to={paris_day}") }),
     )
     .await;
     assert_eq!(job["total"], 1);

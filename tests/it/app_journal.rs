@@ -114,7 +114,8 @@ async fn the_journal_lists_who_changed_what_filtered_and_paged() {
             .iter()
             .all(|e| e["actor"]["id"] == json!(member_id))
     );
-    let today = chrono::Utc::now().date_naive();
+    // The journal's periods are Paris days.
+    let today = liftdesk::clock::paris_today();
     let (_, in_period) = admin
         .get(&format!(
             "/journal?from={today}&to={today}&objectType=equipment"

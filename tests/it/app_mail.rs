@@ -422,8 +422,9 @@ async fn documents_leave_by_email_with_their_pdf_to_the_chosen_contacts() {
     let (_, read) = w.admin.get(&format!("/invoices/{invoice}")).await;
     assert_eq!(read["invoice"]["status"], "envoyee", "{read}");
 
-    // A planned visit has no report; a done one is sent.
-    let today = chrono::Utc::now().date_naive();
+    // A planned visit has no report; a done one is sent. Visits are planned
+    // on Paris days.
+    let today = liftdesk::clock::paris_today();
     let (status, visit) = w
         .admin
         .post(

@@ -517,8 +517,9 @@ fn the_small_demo_is_written_through_the_operations() {
         count(
             &conn,
             "SELECT COUNT(*) FROM invoices i JOIN audit_log a
-               ON a.object_id = i.id AND a.action = 'reglement'
-              AND json_extract(a.detail, '$.paidOn') = i.paid_on"
+               ON a.object_id = i.id AND a.action IN ('reglement', 'solde')
+              AND json_extract(a.detail, '$.paidOn') = i.paid_on
+              AND COALESCE(json_extract(a.detail, '$.settled'), 1)"
         ),
         count(
             &conn,

@@ -708,6 +708,32 @@ async fn an_invoice_is_drafted_issued_sent_and_paid_and_credit_notes_are_for_adm
             "La date de règlement (2999-01-01) ne peut pas être dans le futur."
         )
     );
+    // A partial payment by cheque, then the rest: paid when nothing is due.
+    let total = w.rest(&format!("/invoices/{id}")).await.1["totalInclTax"]
+        .as_f64()
+        .expect("total");
+    let (status, message) = refused(
+        &client,
+        "enregistrer_reglement",
+        json!({ "id": id, "amount": total + 1.0 }),
+    )
+    .await;
+    assert_eq!(status, 422);
+    assert!(
+        message.starts_with("Le règlement de ")
+            && message.contains("dépasse le reste à payer de la facture"),
+        "{message}"
+    );
+    ok(
+        &client,
+        "enregistrer_reglement",
+        json!({ "id": id, "amount": 10, "method": "cheque", "reference": "CHQ 42" }),
+    )
+    .await;
+    let partly = w.rest(&format!("/invoices/{id}")).await.1;
+    assert_eq!(partly["status"], json!("envoyee"));
+    assert_eq!(partly["balance"].as_f64(), Some(total - 10.0));
+    assert_eq!(partly["payments"][0]["methodLabel"], json!("Chèque"));
     ok(
         &client,
         "enregistrer_reglement",
@@ -717,6 +743,7 @@ async fn an_invoice_is_drafted_issued_sent_and_paid_and_credit_notes_are_for_adm
     let paid = w.rest(&format!("/invoices/{id}")).await.1;
     assert_eq!(paid["status"], json!("payee"));
     assert_eq!(paid["paidOn"], json!(today()));
+    assert_eq!(paid["balance"], json!(0.0));
 
     // A credit note on it: administrators only.
     let member = connect(&w.server, &w.member_token, None).await;

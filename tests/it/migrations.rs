@@ -433,3 +433,77 @@ fn an_agencys_siret_and_address_become_its_first_identity_version() {
         ]
     );
 }
+
+#[test]
+fn settled_documents_get_their_payment_and_fully_credited_invoices_are_settled() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = db_path(dir.path());
+    // Schema version 17: a settlement is a status and a day, no payment rows.
+    {
+        migrate_to_version(&path, 17).expect("version 17");
+        let conn = rusqlite::Connection::open(&path).expect("create");
+        conn.execute_batch(
+            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
+             INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Lyon', '2025-01-01T00:00:00Z');
+             INSERT INTO invoices (id, agency_id, nature, status, number, number_year, number_seq, credited_invoice_id,
+                                   issued_on, paid_on, total_incl_cents, created_on, created_at, updated_at) VALUES
+               -- Paid in full after a 20 € credit note: it received 100 €.
+               ('paid', 'a', 'facture', 'payee', 'FA-2025-000001', 2025, 1, NULL, '2025-03-01', '2025-03-20', 12000,
+                '2025-03-01', '2025-03-01T09:00:00Z', '2025-03-20T09:00:00Z'),
+               ('av1', 'a', 'avoir', 'emise', 'AV-2025-000001', 2025, 1, 'paid', '2025-03-05', NULL, 2000,
+                '2025-03-05', '2025-03-05T09:00:00Z', '2025-03-05T09:00:00Z'),
+               -- Cancelled in full by two credit notes, still « sent ».
+               ('cancelled', 'a', 'facture', 'envoyee', 'FA-2025-000002', 2025, 2, NULL, '2025-03-02', NULL, 5000,
+                '2025-03-02', '2025-03-02T09:00:00Z', '2025-03-02T09:00:00Z'),
+               ('av2', 'a', 'avoir', 'emise', 'AV-2025-000002', 2025, 2, 'cancelled', '2025-03-06', NULL, 3000,
+                '2025-03-06', '2025-03-06T09:00:00Z', '2025-03-06T09:00:00Z'),
+               ('av3', 'a', 'avoir', 'payee', 'AV-2025-000003', 2025, 3, 'cancelled', '2025-03-09', '2025-03-10', 2000,
+                '2025-03-09', '2025-03-09T09:00:00Z', '2025-03-10T09:00:00Z'),
+               -- Partly credited and unpaid: left as it was.
+               ('open', 'a', 'facture', 'emise', 'FA-2025-000003', 2025, 3, NULL, '2025-03-03', NULL, 9000,
+                '2025-03-03', '2025-03-03T09:00:00Z', '2025-03-03T09:00:00Z'),
+               ('av4', 'a', 'avoir', 'emise', 'AV-2025-000004', 2025, 4, 'open', '2025-03-07', NULL, 1000,
+                '2025-03-07', '2025-03-07T09:00:00Z', '2025-03-07T09:00:00Z');",
+        )
+        .expect("old invoices");
+    }
+    drop(Store::open(&path).expect("migrate"));
+    let conn = open_db(dir.path());
+    let payments: Vec<(String, String, i64, Option<String>)> = conn
+        .prepare("SELECT invoice_id, paid_on, amount_cents, method FROM invoice_payments ORDER BY invoice_id")
+        .expect("payments")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(
+        payments,
+        [
+            ("av3".to_owned(), "2025-03-10".to_owned(), 2000, None),
+            ("paid".to_owned(), "2025-03-20".to_owned(), 10000, None),
+        ]
+    );
+    let statuses: Vec<(String, String, Option<String>)> = conn
+        .prepare("SELECT id, status, paid_on FROM invoices WHERE nature = 'facture' ORDER BY id")
+        .expect("statuses")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(
+        statuses,
+        [
+            (
+                "cancelled".to_owned(),
+                "payee".to_owned(),
+                Some("2025-03-09".to_owned())
+            ),
+            ("open".to_owned(), "emise".to_owned(), None),
+            (
+                "paid".to_owned(),
+                "payee".to_owned(),
+                Some("2025-03-20".to_owned())
+            ),
+        ]
+    );
+}

@@ -1250,6 +1250,7 @@ async fn an_invoice_and_a_credit_note_read_with_their_links() {
     assert_eq!(
         keys(&body),
         [
+            "balance",
             "buyer",
             "buyerAddress",
             "buyerSiren",
@@ -1257,6 +1258,7 @@ async fn an_invoice_and_a_credit_note_read_with_their_links() {
             "createdOn",
             "creditNotes",
             "creditedInvoice",
+            "creditedTotal",
             "dueOn",
             "id",
             "issuedOn",
@@ -1266,6 +1268,8 @@ async fn an_invoice_and_a_credit_note_read_with_their_links() {
             "natureLabel",
             "number",
             "paidOn",
+            "paidTotal",
+            "payments",
             "quote",
             "status",
             "statusLabel",
@@ -1318,6 +1322,10 @@ async fn an_invoice_and_a_credit_note_read_with_their_links() {
                 "link": format!("/devis/{quote_id}"),
                 "url": format!("{base}/devis/{quote_id}"),
             },
+            "creditedTotal": 24.0,
+            "paidTotal": 0.0,
+            "balance": 187.0,
+            "payments": [],
             "link": format!("/factures/{invoice}"),
             "url": format!("{base}/factures/{invoice}"),
         })

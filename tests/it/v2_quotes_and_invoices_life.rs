@@ -595,6 +595,309 @@ async fn every_invoice_transition_allowed_and_refused() {
     w.server.stop().await;
 }
 
+async fn payments_of(w: &World, id: &str) -> i64 {
+    let db = open_db(w.server.data_dir.path());
+    db.query_row(
+        "SELECT COUNT(*) FROM invoice_payments WHERE invoice_id = ?1",
+        [id],
+        |r| r.get(0),
+    )
+    .expect("count")
+}
+
+/// The agency's case: after a credit note, « Enregistrer le règlement »
+/// offered the invoice's whole total. What is due is the total less the
+/// issued credit notes and the payments; payments may be partial, each with
+/// a day, a method and a reference; the invoice is `payee` only at zero.
+#[tokio::test]
+async fn payments_and_credit_notes_mixed_leave_the_right_balance() {
+    let w = world().await;
+    let (id, invoice) = issued(&w).await;
+    let number = invoice["number"].as_str().expect("number").to_owned();
+    assert_eq!(invoice["totalInclTax"], json!(622.5));
+    assert_eq!(invoice["balance"], json!(622.5));
+    assert_eq!(invoice["paidTotal"], json!(0.0));
+    assert_eq!(invoice["creditedTotal"], json!(0.0));
+    assert_eq!(invoice["payments"], json!([]));
+    assert_eq!(read(&w, &draft(&w).await).await["balance"], Value::Null);
+
+    // A 37,40 € credit note (31,17 € HT at 20 %).
+    let geste =
+        json!({ "lines": [{ "label": "Geste commercial", "quantity": 1, "unitPrice": 31.17 }] });
+    let (status, created) = act(&w, &id, "credit-notes", Some(geste)).await;
+    assert_eq!(status, 201, "{created}");
+    let body = read(&w, &id).await;
+    assert_eq!(body["creditedTotal"], json!(37.4));
+    assert_eq!(body["balance"], json!(585.1));
+    assert_eq!(body["status"], json!("emise"));
+
+    // More than the balance: refused, naming the balance; nothing written.
+    let (status, answer) = act(&w, &id, "payment", Some(json!({ "amount": 622.5 }))).await;
+    assert_eq!(
+        (status, answer),
+        (
+            422,
+            json!({ "error": "Le règlement de 622,50\u{a0}€ dépasse le reste à payer de la facture : 585,10\u{a0}€." })
+        )
+    );
+    // Other refusals, each French and naming its field.
+    let long = "R".repeat(101);
+    for (body, message) in [
+        (
+            json!({ "amount": 0 }),
+            "Le champ « amount » doit être un montant en euros supérieur à zéro, avec deux décimales au plus (reçu : 0).",
+        ),
+        (
+            json!({ "amount": -5 }),
+            "Le champ « amount » doit être un montant en euros supérieur à zéro, avec deux décimales au plus (reçu : -5).",
+        ),
+        (
+            json!({ "amount": 12.345 }),
+            "Le champ « amount » doit être un montant en euros supérieur à zéro, avec deux décimales au plus (reçu : 12.345).",
+        ),
+        (
+            json!({ "method": "bitcoin" }),
+            "Le champ « method » doit valoir « virement », « cheque », « prelevement », « especes », « carte » (reçu : « bitcoin »).",
+        ),
+        (
+            json!({ "reference": long }),
+            "Le champ « reference » ne doit pas dépasser 100 caractères.",
+        ),
+    ] {
+        let (status, answer) = act(&w, &id, "payment", Some(body.clone())).await;
+        assert_eq!(
+            (status, answer),
+            (422, json!({ "error": message })),
+            "{body}"
+        );
+    }
+    assert_eq!(payments_of(&w, &id).await, 0);
+
+    // A partial payment by cheque: the status stays, the balance falls.
+    let (status, answer) = act(
+        &w,
+        &id,
+        "payment",
+        Some(json!({ "amount": 200, "method": "cheque", "reference": "  CHQ 1234567 ", "paidOn": today() })),
+    )
+    .await;
+    assert_eq!(status, 201, "{answer}");
+    assert_eq!(answer["id"], json!(id));
+    let body = read(&w, &id).await;
+    assert_eq!(body["status"], json!("emise"));
+    assert_eq!(body["paidOn"], Value::Null);
+    assert_eq!(body["paidTotal"], json!(200.0));
+    assert_eq!(body["balance"], json!(385.1));
+    let payments = body["payments"].as_array().expect("payments");
+    assert_eq!(payments.len(), 1);
+    let first_id = str_of(&payments[0], "id").to_owned();
+    assert_eq!(
+        payments[0],
+        json!({
+            "id": first_id,
+            "paidOn": today(),
+            "amount": 200.0,
+            "method": "cheque",
+            "methodLabel": "Chèque",
+            "reference": "CHQ 1234567",
+        })
+    );
+
+    // The list row agrees: not paid yet.
+    let (status, list) = w
+        .server
+        .get_with(
+            &format!("/api/v2/invoices?client={CLIENT}"),
+            Some(&w.org.admin_token),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let row = list["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|r| r["id"] == json!(id))
+        .expect("row")
+        .clone();
+    assert_eq!(
+        (row["status"].clone(), row["paidOn"].clone()),
+        (json!("emise"), Value::Null)
+    );
+
+    // A second credit note, then a payment with no amount: the rest.
+    let (status, _) = act(
+        &w,
+        &id,
+        "credit-notes",
+        Some(json!({ "lines": [{ "label": "Remise", "quantity": 1, "unitPrice": 70.92 }] })),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let body = read(&w, &id).await;
+    assert_eq!(body["creditedTotal"], json!(122.5));
+    assert_eq!(body["balance"], json!(300.0));
+    assert_eq!(body["status"], json!("emise"));
+    let over = act(&w, &id, "payment", Some(json!({ "amount": 300.01 }))).await;
+    assert_eq!(
+        over,
+        (
+            422,
+            json!({ "error": "Le règlement de 300,01\u{a0}€ dépasse le reste à payer de la facture : 300,00\u{a0}€." })
+        )
+    );
+    let (status, _) = act(&w, &id, "payment", Some(json!({ "method": "virement" }))).await;
+    assert_eq!(status, 201);
+    let body = read(&w, &id).await;
+    assert_eq!(body["status"], json!("payee"));
+    assert_eq!(body["paidOn"], json!(today()));
+    assert_eq!(body["balance"], json!(0.0));
+    assert_eq!(body["paidTotal"], json!(500.0));
+    let amounts: Vec<(Value, Value)> = body["payments"]
+        .as_array()
+        .expect("payments")
+        .iter()
+        .map(|p| (p["amount"].clone(), p["method"].clone()))
+        .collect();
+    assert_eq!(
+        amounts,
+        [
+            (json!(200.0), json!("cheque")),
+            (json!(300.0), json!("virement"))
+        ]
+    );
+    // Settled: nothing more is taken.
+    assert_eq!(
+        act(&w, &id, "payment", Some(json!({ "amount": 1 }))).await,
+        (
+            422,
+            refusal(
+                InvoiceNature::Facture,
+                InvoiceStatus::Payee,
+                InvoiceAction::RecordPayment
+            )
+        )
+    );
+    assert_eq!(payments_of(&w, &id).await, 2);
+
+    // Each payment is in the journal with its amount, method and balance.
+    let db = open_db(w.server.data_dir.path());
+    let details: Vec<Value> = db
+        .prepare("SELECT detail FROM audit_log WHERE object_type = 'invoice' AND object_id = ?1 AND action = 'reglement' ORDER BY seq")
+        .expect("prepare")
+        .query_map([&id], |r| r.get::<_, String>(0))
+        .expect("query")
+        .map(|d| serde_json::from_str(&d.expect("row")).expect("json"))
+        .collect();
+    assert_eq!(
+        details,
+        [
+            json!({ "number": number, "paidOn": today(), "amountCents": 20000, "method": "cheque", "reference": "CHQ 1234567", "balanceCents": 38510, "settled": false }),
+            json!({ "number": number, "paidOn": today(), "amountCents": 30000, "method": "virement", "reference": null, "balanceCents": 0, "settled": true }),
+        ]
+    );
+    w.server.stop().await;
+}
+
+/// A credit note that leaves nothing due settles the invoice; one issued
+/// after the payment leaves an overpayment, refunded through the credit
+/// note, whose refunds follow the same rules.
+#[tokio::test]
+async fn credit_notes_settle_and_refunds_follow_the_same_rules() {
+    let w = world().await;
+    let (id, _) = issued(&w).await;
+    assert_eq!(
+        act(&w, &id, "payment", Some(json!({ "amount": 500 })))
+            .await
+            .0,
+        201
+    );
+    assert_eq!(read(&w, &id).await["balance"], json!(122.5));
+    // The rest is credited: the invoice is settled by the credit note.
+    let (status, created) = act(
+        &w,
+        &id,
+        "credit-notes",
+        Some(json!({ "lines": [{ "label": "Remise", "quantity": 1, "unitPrice": 102.08 }] })),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let note_id = str_of(&created, "id").to_owned();
+    let body = read(&w, &id).await;
+    assert_eq!(body["creditedTotal"], json!(122.5));
+    assert_eq!(
+        (
+            body["status"].clone(),
+            body["paidOn"].clone(),
+            body["balance"].clone()
+        ),
+        (json!("payee"), json!(today()), json!(0.0))
+    );
+    let db = open_db(w.server.data_dir.path());
+    let last: (String, String) = db
+        .query_row(
+            "SELECT action, detail FROM audit_log WHERE object_type = 'invoice' AND object_id = ?1 ORDER BY seq DESC LIMIT 1",
+            [&id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("audit");
+    assert_eq!(last.0, "solde");
+
+    // The credit note's own balance: its refunds, at most its total.
+    let note = read(&w, &note_id).await;
+    assert_eq!(note["balance"], json!(122.5));
+    assert_eq!(note["creditedTotal"], json!(0.0));
+    assert_eq!(
+        act(&w, &note_id, "payment", Some(json!({ "amount": 130 }))).await,
+        (
+            422,
+            json!({ "error": "Le remboursement de 130,00\u{a0}€ dépasse le reste à rembourser de l'avoir : 122,50\u{a0}€." })
+        )
+    );
+    assert_eq!(
+        act(
+            &w,
+            &note_id,
+            "payment",
+            Some(json!({ "amount": 22.5, "method": "virement" }))
+        )
+        .await
+        .0,
+        201
+    );
+    let note = read(&w, &note_id).await;
+    assert_eq!(
+        (note["status"].clone(), note["balance"].clone()),
+        (json!("emise"), json!(100.0))
+    );
+    assert_eq!(act(&w, &note_id, "payment", None).await.0, 201);
+    let note = read(&w, &note_id).await;
+    assert_eq!(
+        (note["statusLabel"].clone(), note["balance"].clone()),
+        (json!("Soldé"), json!(0.0))
+    );
+
+    // Paid in full, then credited: the invoice owes less than it received.
+    let (paid, _) = issued(&w).await;
+    assert_eq!(act(&w, &paid, "payment", None).await.0, 201);
+    let (status, _) = act(
+        &w,
+        &paid,
+        "credit-notes",
+        Some(
+            json!({ "lines": [{ "label": "Erreur de quantité", "quantity": 1, "unitPrice": 25 }] }),
+        ),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let body = read(&w, &paid).await;
+    assert_eq!(
+        (body["status"].clone(), body["balance"].clone()),
+        (json!("payee"), json!(-30.0))
+    );
+    w.server.stop().await;
+}
+
 #[tokio::test]
 async fn an_issued_invoice_is_never_edited_nor_deleted() {
     let w = world().await;
@@ -836,10 +1139,16 @@ async fn a_full_credit_note_cancels_the_invoice_and_nothing_more_can_be_credited
             "url": format!("{}/factures/{note_id}", w.server.base_url),
         }])
     );
-    // The credited invoice itself is unchanged.
-    for field in ["status", "number", "lines", "totalExclTax", "totalInclTax"] {
+    // The credited invoice's number, lines and amounts are unchanged; with
+    // nothing left due, it is settled by its credit note.
+    for field in ["number", "lines", "totalExclTax", "totalInclTax"] {
         assert_eq!(invoice_after[field], invoice[field], "{field}");
     }
+    assert_eq!(invoice_after["status"], json!("payee"));
+    assert_eq!(invoice_after["paidOn"], json!(today()));
+    assert_eq!(invoice_after["balance"], json!(0.0));
+    assert_eq!(invoice_after["creditedTotal"], json!(622.5));
+    assert_eq!(invoice_after["payments"], json!([]));
 
     // Nothing remains: any further credit note is refused.
     let full = json!({ "error": "Cette facture de 622,50\u{a0}€ TTC est déjà entièrement créditée : aucun nouvel avoir n'est possible." });

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::invoice::InvoiceNature;
 use crate::money::Cents;
 
 /// A status change or an action refused by a state machine.
@@ -68,6 +69,16 @@ pub enum DomainError {
     CreditOfCreditNote,
     /// A visit cannot end before it began.
     DepartureBeforeArrival,
+    /// A payment must be of a positive amount.
+    PaymentNotPositive,
+    /// Nothing is left to pay (or, for a credit note, to refund).
+    NothingDue { nature: InvoiceNature },
+    /// The payment is more than what is still due.
+    PaymentExceedsBalance {
+        nature: InvoiceNature,
+        balance: Cents,
+        requested: Cents,
+    },
 }
 
 impl fmt::Display for DomainError {
@@ -101,6 +112,31 @@ impl fmt::Display for DomainError {
             DomainError::DepartureBeforeArrival => {
                 f.write_str("L'heure de départ ne peut pas précéder l'heure d'arrivée.")
             }
+            DomainError::PaymentNotPositive => {
+                f.write_str("Le montant d'un règlement doit être supérieur à zéro.")
+            }
+            DomainError::NothingDue { nature } => match nature {
+                InvoiceNature::Facture => f.write_str(
+                    "Rien à régler : le reste à payer de cette facture est nul (ses avoirs et ses règlements la soldent).",
+                ),
+                InvoiceNature::Avoir => {
+                    f.write_str("Rien à rembourser : cet avoir est déjà entièrement soldé.")
+                }
+            },
+            DomainError::PaymentExceedsBalance {
+                nature,
+                balance,
+                requested,
+            } => match nature {
+                InvoiceNature::Facture => write!(
+                    f,
+                    "Le règlement de {requested} dépasse le reste à payer de la facture : {balance}."
+                ),
+                InvoiceNature::Avoir => write!(
+                    f,
+                    "Le remboursement de {requested} dépasse le reste à rembourser de l'avoir : {balance}."
+                ),
+            },
         }
     }
 }

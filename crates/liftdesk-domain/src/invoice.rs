@@ -72,8 +72,9 @@ wire_enum! {
         Issue => "issue", "Émettre";
         /// Sends to the client (again, as a reminder, once sent).
         Send => "send", "Envoyer";
-        /// Records the full settlement.
-        RecordPayment => "record_payment", "Enregistrer le règlement";
+        /// Records a payment (a refund, for a credit note), in full or in
+        /// part; the document is settled when nothing is left due.
+        RecordPayment => "record_payment", "Enregistrer un règlement";
     }
 }
 
@@ -96,8 +97,10 @@ pub struct InvoiceTransition {
     /// see [`format_number`], and set `issuedOn` to today, in the same
     /// database transaction so that the series has no gap and follows dates.
     pub assigns_number: bool,
-    /// Set `paidOn`.
-    pub sets_paid_on: bool,
+    /// A payment: the status given is the one reached when the payment
+    /// settles the document ([`settles`]); a partial payment leaves the
+    /// status as it is.
+    pub records_payment: bool,
 }
 
 /// Checks an action on an invoice or a credit note; both follow the same
@@ -116,7 +119,7 @@ pub fn transition(
     let accepted = |status: InvoiceStatus| InvoiceTransition {
         status,
         assigns_number: action == Issue,
-        sets_paid_on: action == RecordPayment,
+        records_payment: action == RecordPayment,
     };
     let refused = |reason: &str| {
         Err(TransitionError::new(
@@ -207,6 +210,67 @@ pub fn check_credit(
         });
     }
     Ok(())
+}
+
+wire_enum! {
+    /// How a payment was made.
+    pub enum PaymentMethod {
+        Virement => "virement", "Virement";
+        Cheque => "cheque", "Chèque";
+        Prelevement => "prelevement", "Prélèvement";
+        Especes => "especes", "Espèces";
+        Carte => "carte", "Carte bancaire";
+    }
+}
+
+/// What is still due on an issued document: for an invoice, its total
+/// including tax less its issued credit notes and its payments; for a
+/// credit note, its total less its refunds. Negative when more was paid than
+/// is now owed (an invoice credited after its payment): that overpayment is
+/// returned through the credit note's refund.
+pub fn balance(
+    nature: InvoiceNature,
+    total_incl: Cents,
+    credited_incl: Cents,
+    paid: Cents,
+) -> Cents {
+    match nature {
+        InvoiceNature::Facture => total_incl - credited_incl - paid,
+        InvoiceNature::Avoir => total_incl - paid,
+    }
+}
+
+/// The amount of a payment on a document whose balance is `balance`: the
+/// amount asked for, or the whole balance when none is given. Refused when
+/// nothing is due, when not positive, or beyond the balance (the message
+/// names the balance).
+pub fn payment_amount(
+    nature: InvoiceNature,
+    balance: Cents,
+    requested: Option<Cents>,
+) -> Result<Cents, DomainError> {
+    if !balance.is_positive() {
+        return Err(DomainError::NothingDue { nature });
+    }
+    let amount = requested.unwrap_or(balance);
+    if !amount.is_positive() {
+        return Err(DomainError::PaymentNotPositive);
+    }
+    if amount > balance {
+        return Err(DomainError::PaymentExceedsBalance {
+            nature,
+            balance,
+            requested: amount,
+        });
+    }
+    Ok(amount)
+}
+
+/// Whether an issued document (`emise` or `envoyee`) is settled, and so
+/// moves to `payee`, once its balance is `balance_after`: when nothing is
+/// left due, whether by payments or by credit notes.
+pub fn settles(status: InvoiceStatus, balance_after: Cents) -> bool {
+    matches!(status, InvoiceStatus::Emise | InvoiceStatus::Envoyee) && !balance_after.is_positive()
 }
 
 /// Days between the issue and the due date (French default of 30 days
@@ -328,7 +392,7 @@ mod tests {
         )
     }
 
-    /// (new status, assigns_number, sets_paid_on), or `None` when refused.
+    /// (new status, assigns_number, records_payment), or `None` when refused.
     type Expected = Option<(InvoiceStatus, bool, bool)>;
 
     /// Every (status, action) pair; the same for invoices and credit notes.
@@ -375,7 +439,7 @@ mod tests {
                             InvoiceTransition {
                                 status: next,
                                 assigns_number: numbers,
-                                sets_paid_on: paid
+                                records_payment: paid
                             },
                             "{nature:?} {status:?} + {action:?}"
                         ),
@@ -703,6 +767,81 @@ mod tests {
         assert_eq!(
             DomainError::CreditOfDraft.to_string(),
             "Une facture au statut « Brouillon » ne se corrige pas par un avoir : modifiez-la directement."
+        );
+    }
+
+    #[test]
+    fn the_balance_is_the_total_less_credit_notes_and_payments() {
+        let c = Cents::new;
+        // The agency's case: 539,55 € less a 37,40 € credit note.
+        assert_eq!(
+            balance(InvoiceNature::Facture, c(53955), c(3740), c(0)),
+            c(50215)
+        );
+        assert_eq!(
+            balance(InvoiceNature::Facture, c(53955), c(3740), c(20000)),
+            c(30215)
+        );
+        // Credited after payment: overpaid.
+        assert_eq!(
+            balance(InvoiceNature::Facture, c(10000), c(3000), c(10000)),
+            c(-3000)
+        );
+        // A credit note's own credit notes do not exist: only its refunds count.
+        assert_eq!(
+            balance(InvoiceNature::Avoir, c(3740), c(999), c(1000)),
+            c(2740)
+        );
+    }
+
+    #[test]
+    fn a_payment_is_the_balance_or_less() {
+        let c = Cents::new;
+        let facture = InvoiceNature::Facture;
+        assert_eq!(payment_amount(facture, c(50215), None), Ok(c(50215)));
+        assert_eq!(
+            payment_amount(facture, c(50215), Some(c(20000))),
+            Ok(c(20000))
+        );
+        assert_eq!(
+            payment_amount(facture, c(50215), Some(c(50215))),
+            Ok(c(50215))
+        );
+        let over = payment_amount(facture, c(50215), Some(c(53955))).unwrap_err();
+        assert_eq!(
+            over.to_string(),
+            "Le règlement de 539,55\u{a0}€ dépasse le reste à payer de la facture : 502,15\u{a0}€."
+        );
+        assert_eq!(
+            payment_amount(facture, c(50215), Some(c(0))),
+            Err(DomainError::PaymentNotPositive)
+        );
+        for settled in [c(0), c(-100)] {
+            assert_eq!(
+                payment_amount(facture, settled, None),
+                Err(DomainError::NothingDue { nature: facture })
+            );
+        }
+        let refund = payment_amount(InvoiceNature::Avoir, c(3740), Some(c(4000))).unwrap_err();
+        assert!(
+            refund
+                .to_string()
+                .contains("reste à rembourser de l'avoir : 37,40"),
+            "{refund}"
+        );
+    }
+
+    #[test]
+    fn a_document_is_settled_when_nothing_is_due() {
+        let c = Cents::new;
+        assert!(settles(Emise, c(0)));
+        assert!(settles(Envoyee, c(-1)));
+        assert!(!settles(Envoyee, c(1)));
+        assert!(!settles(Brouillon, c(0)));
+        assert!(!settles(Payee, c(0)));
+        assert_eq!(
+            PaymentMethod::CODES,
+            ["virement", "cheque", "prelevement", "especes", "carte"]
         );
     }
 }

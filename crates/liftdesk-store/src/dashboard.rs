@@ -103,7 +103,8 @@ pub fn invoices_issued_by_month(
     )
 }
 
-/// Invoices (not credit notes) paid from `from` to `to` (days), by month.
+/// Payments received on invoices (not refunds of credit notes) from `from`
+/// to `to` (days), by month: how many invoices received one, and how much.
 pub fn invoices_paid_by_month(
     conn: &Conn,
     agency_id: &AgencyId,
@@ -113,10 +114,12 @@ pub fn invoices_paid_by_month(
     let agency_id = agency_id.as_str();
     month_figures(
         conn,
-        "SELECT substr(paid_on, 1, 7), COUNT(*), COALESCE(SUM(total_incl_cents), 0)
-         FROM invoices INDEXED BY invoices_paid_by_day
-         WHERE agency_id = ?1 AND nature = 'facture' AND paid_on IS NOT NULL
-           AND paid_on >= ?2 AND paid_on <= ?3
+        "SELECT substr(p.paid_on, 1, 7), COUNT(DISTINCT p.invoice_id),
+                COALESCE(SUM(p.amount_cents), 0)
+         FROM invoice_payments p INDEXED BY invoice_payments_by_day
+         JOIN invoices i ON i.id = p.invoice_id
+         WHERE p.agency_id = ?1 AND i.nature = 'facture'
+           AND p.paid_on >= ?2 AND p.paid_on <= ?3
          GROUP BY 1",
         agency_id,
         from,
@@ -137,7 +140,7 @@ const BUCKET_SQL: &str = "CASE
 
 /// Unpaid invoices (issued or sent, not paid) by age bucket: bucket, how
 /// many, what is still owed in cents (the amount incl. tax less the credit
-/// notes issued against them).
+/// notes issued against them and the payments received).
 pub fn unpaid_by_age(
     conn: &Conn,
     agency_id: &AgencyId,
@@ -173,9 +176,23 @@ pub fn unpaid_by_age(
             Ok((r.get::<String>(0)?, r.get::<i64>(1)?))
         })?
         .collect::<Result<Vec<_>, _>>()?;
-    for (bucket, credited) in credits {
+    let payments_sql = format!(
+        "SELECT {}, COALESCE(SUM(p.amount_cents), 0)
+         FROM invoices i INDEXED BY invoices_unpaid_by_due
+         JOIN invoice_payments p ON p.invoice_id = i.id
+         WHERE i.agency_id = ?1 AND i.nature = 'facture' AND i.status IN ('emise', 'envoyee')
+         GROUP BY 1",
+        BUCKET_SQL.replace("{due}", "i.due_on")
+    );
+    let mut stmt = conn.prepare_cached(&payments_sql)?;
+    let payments = stmt
+        .query_map(params![agency_id, today], |r| {
+            Ok((r.get::<String>(0)?, r.get::<i64>(1)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    for (bucket, received) in credits.into_iter().chain(payments) {
         if let Some(row) = rows.iter_mut().find(|row| row.0 == bucket) {
-            row.2 = (row.2 - credited).max(0);
+            row.2 = (row.2 - received).max(0);
         }
     }
     Ok(rows)

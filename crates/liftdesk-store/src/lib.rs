@@ -37,6 +37,7 @@ pub mod invoices;
 pub mod mail;
 mod migrate;
 pub mod outbox;
+pub mod payments;
 pub mod quotes;
 pub mod search;
 pub mod sessions;

@@ -19,7 +19,7 @@ use crate::domain::WireCode;
 use crate::domain::call::{CallStatus, CallType};
 use crate::domain::client::{BillingCategory, ClientStatus};
 use crate::domain::event::DeliveryStatus;
-use crate::domain::invoice::{InvoiceAction, InvoiceNature, InvoiceStatus};
+use crate::domain::invoice::{InvoiceAction, InvoiceNature, InvoiceStatus, PaymentMethod};
 use crate::domain::lines;
 use crate::domain::quote::{QuoteAction, QuoteOrigin, QuoteStatus};
 use crate::domain::survey::SurveyStatus;
@@ -47,6 +47,7 @@ pub fn typescript() -> String {
     );
     file.codes::<InvoiceNature>("InvoiceNature", "INVOICE_NATURES");
     file.codes::<InvoiceAction>("InvoiceActionCode", "INVOICE_ACTIONS");
+    file.codes::<PaymentMethod>("PaymentMethod", "PAYMENT_METHODS");
     file.constant(
         "Taux de TVA permis, en points de base (20 %, 10 %, 5,5 %, 2,1 %, 0 %).",
         "VAT_RATES_BP",

@@ -265,8 +265,13 @@ async fn list_invoice_mails(
         .map(Json)
 }
 
-/// Enregistre le règlement complet (`emise` ou `envoyee` → `payee`). Le corps
-/// est facultatif.
+/// Enregistre un règlement, complet ou partiel (pour un avoir : un
+/// remboursement). Le corps et chacun de ses champs sont facultatifs : sans
+/// `amount`, tout le reste à payer (total TTC − avoirs émis − règlements déjà
+/// reçus) est réglé. La pièce passe à `payee` quand il ne reste rien à payer,
+/// `paidOn` prenant le jour du dernier règlement ; un règlement partiel la
+/// laisse à son statut. Le reste à payer et les règlements se lisent dans
+/// `GET /invoices/{id}` (`balance`, `payments`).
 #[utoipa::path(
     post,
     path = "/invoices/{id}/payment",
@@ -278,7 +283,7 @@ async fn list_invoice_mails(
             links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("CreateCreditNote" = (operation_id = "create_credit_note", parameters(("id" = "$response.body#/id")))))),
         (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
         (status = 413, description = "Corps trop volumineux", body = ErrorBody),
-        (status = 422, description = "Transition refusée par le statut, ou date de règlement invalide", body = ErrorBody),
+        (status = 422, description = "Règlement refusé : brouillon ou pièce soldée, montant au-delà du reste à payer (le message le donne), date, mode ou référence invalide", body = ErrorBody),
     )
 )]
 async fn record_invoice_payment(

@@ -17,10 +17,11 @@ use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::documents::{self as documents, PdfFile};
 use crate::services::invoices::{
-    self as service, InvoiceDetail, LineInput, ListInput, NewInvoiceInput,
+    self as service, InvoiceDetail, LineInput, ListInput, NewInvoiceInput, PaymentInput,
 };
 use crate::state::AppState;
 use crate::store::invoices::InvoiceRow;
+use crate::store::payments::PaymentRow;
 
 /// Who acts: the token (audit), its account, and whether it is an administrator.
 /// A VAT rate in basis points as the percentage sent on the wire (5.5).
@@ -304,8 +305,53 @@ pub struct InvoiceView {
     /// Le devis facturé, s'il y en a un.
     #[schema(required = true)]
     pub quote: Option<LinkedDocument>,
+    /// Pour une facture : total TTC de ses avoirs émis (0 pour un avoir).
+    pub credited_total: f64,
+    /// Total des règlements reçus (des remboursements, pour un avoir).
+    pub paid_total: f64,
+    /// Reste à payer : total TTC − avoirs émis − règlements (pour un avoir,
+    /// reste à rembourser) ; négatif pour un trop-perçu ; null pour un brouillon.
+    #[schema(required = true)]
+    pub balance: Option<f64>,
+    /// Règlements reçus, dans l'ordre où ils ont été faits.
+    pub payments: Vec<PaymentView>,
     pub link: String,
     pub url: String,
+}
+
+/// Un règlement reçu (un remboursement, pour un avoir).
+#[derive(Serialize, ToSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentView {
+    pub id: String,
+    /// Jour du règlement (AAAA-MM-JJ).
+    #[schema(format = Date)]
+    pub paid_on: String,
+    /// Montant, en euros.
+    pub amount: f64,
+    /// Mode de règlement ; null quand il n'a pas été donné.
+    #[schema(required = true, value_type = Option<PaymentMethodCode>)]
+    #[ts(type = "PaymentMethod | null")]
+    pub method: Option<String>,
+    /// Mode en toutes lettres (« Virement », « Chèque »…) ; null sans mode.
+    #[schema(required = true)]
+    pub method_label: Option<String>,
+    /// Référence donnée au règlement.
+    #[schema(required = true)]
+    pub reference: Option<String>,
+}
+
+impl From<PaymentRow> for PaymentView {
+    fn from(p: PaymentRow) -> Self {
+        PaymentView {
+            id: p.id,
+            paid_on: p.paid_on,
+            amount: Cents::new(p.amount_cents).euros(),
+            method: p.method.map(|m| m.as_str().to_owned()),
+            method_label: p.method.map(|m| m.label().to_owned()),
+            reference: p.reference,
+        }
+    }
 }
 
 fn linked(kind: RecordKind, base_url: &str, id: String, number: Option<String>) -> LinkedDocument {
@@ -326,7 +372,11 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
         credit_notes,
         quote,
         remaining_to_credit: _,
+        credited,
+        payments,
+        balance,
     } = detail;
+    let paid_total = Cents::new(payments.iter().map(|p| p.amount_cents).sum());
     let status_label = row.status.label_for(row.nature);
     InvoiceView {
         link: RecordKind::Invoice.link(row.id.as_str()),
@@ -373,6 +423,10 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
             })
             .collect(),
         quote: quote.map(|d| linked(RecordKind::Quote, base_url, d.id, d.number)),
+        credited_total: credited.euros(),
+        paid_total: paid_total.euros(),
+        balance: balance.map(Cents::euros),
+        payments: payments.into_iter().map(PaymentView::from).collect(),
     }
 }
 
@@ -441,26 +495,60 @@ pub async fn invoice_issue(state: &AppState, p: &Principal, id: &InvoiceId) -> A
     Ok(created(state, id))
 }
 
-/// Le règlement d'une pièce.
+/// Un règlement d'une facture (un remboursement, pour un avoir), complet ou
+/// partiel. Tous les champs sont facultatifs.
 #[derive(Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PaymentBody {
     /// Jour du règlement (AAAA-MM-JJ) ; aujourd'hui par défaut. Ni avant
     /// l'émission, ni dans le futur.
     #[schema(format = Date)]
+    #[schemars(extend("format" = "date"))]
     pub paid_on: Option<String>,
+    /// Montant réglé en euros (deux décimales au plus), au plus le reste à
+    /// payer ; absent : tout le reste à payer.
+    #[schema(exclusive_minimum = 0, multiple_of = 0.01)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
+    pub amount: Option<f64>,
+    /// Mode de règlement : `virement`, `cheque`, `prelevement`, `especes` ou `carte`.
+    #[schema(value_type = Option<PaymentMethodCode>)]
+    #[schemars(extend("enum" = ["virement", "cheque", "prelevement", "especes", "carte", null]))]
+    pub method: Option<String>,
+    /// Référence (numéro de chèque, libellé du virement), 100 caractères au plus.
+    #[schema(max_length = 100)]
+    #[schemars(length(max = 100))]
+    pub reference: Option<String>,
 }
 
-/// The full settlement: `POST /invoices/{id}/payment` and the MCP tool
-/// `enregistrer_reglement`.
+/// Mode de règlement : `virement`, `cheque` (chèque), `prelevement`
+/// (prélèvement), `especes` (espèces), `carte` (carte bancaire).
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types)]
+pub enum PaymentMethodCode {
+    virement,
+    cheque,
+    prelevement,
+    especes,
+    carte,
+}
+
+/// A payment, partial or whole: `POST /invoices/{id}/payment` and the MCP
+/// tool `enregistrer_reglement`.
 pub async fn invoice_payment(
     state: &AppState,
     p: &Principal,
     id: &InvoiceId,
     body: Option<PaymentBody>,
 ) -> AppResult<Created> {
-    let paid_on = body.and_then(|b| b.paid_on);
-    service::record_payment(&state.store, p, id, paid_on).await?;
+    let input = body
+        .map(|b| PaymentInput {
+            paid_on: b.paid_on,
+            amount: b.amount,
+            method: b.method,
+            reference: b.reference,
+        })
+        .unwrap_or_default();
+    service::record_payment(&state.store, p, id, input).await?;
     Ok(created(state, id))
 }
 

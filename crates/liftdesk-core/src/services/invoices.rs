@@ -14,7 +14,7 @@ use serde_json::json;
 use crate::clock;
 use crate::domain::day;
 use crate::domain::invoice::{
-    self, InvoiceAction, InvoiceNature, InvoiceStatus, LineAmounts, Totals,
+    self, InvoiceAction, InvoiceNature, InvoiceStatus, LineAmounts, PaymentMethod, Totals,
 };
 pub use crate::domain::lines::{Line, LineInput, check_lines, french_rate};
 use crate::domain::money::Cents;
@@ -28,6 +28,7 @@ use crate::store::clients::{self as client_store, ClientRow};
 use crate::store::invoices::{
     self as store, Buyer, CreditNoteRow, InvoiceFilter, InvoiceLineRow, InvoiceRow, NewInvoice,
 };
+use crate::store::payments::{self as payment_store, PaymentRow};
 use crate::store::quotes::QuoteRow;
 use crate::store::{Conn, Tx};
 use crate::store::{Store, quotes as quote_store};
@@ -192,6 +193,12 @@ pub struct InvoiceDetail {
     /// (`domain::invoice::remaining_to_credit`); `None` for a draft or a
     /// credit note.
     pub remaining_to_credit: Option<Cents>,
+    /// For an invoice: the total of its issued credit notes.
+    pub credited: Cents,
+    /// Its payments (a credit note's refunds), in the order they were made.
+    pub payments: Vec<PaymentRow>,
+    /// What is still due (`domain::invoice::balance`); `None` for a draft.
+    pub balance: Option<Cents>,
 }
 
 pub async fn get(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<InvoiceDetail> {
@@ -224,16 +231,23 @@ pub fn get_in(conn: &Conn, agency_id: &AgencyId, id: &InvoiceId) -> AppResult<In
         }),
         None => None,
     };
+    let credited = Cents::new(match invoice.nature {
+        InvoiceNature::Facture => store::issued_credit_total(conn, &invoice.id)?,
+        InvoiceNature::Avoir => 0,
+    });
     let creditable = invoice::check_creditable(invoice.nature, invoice.status).is_ok();
-    let remaining_to_credit = if creditable {
-        let already = store::issued_credit_total(conn, &invoice.id)?;
-        Some(invoice::remaining_to_credit(
+    let remaining_to_credit = creditable
+        .then(|| invoice::remaining_to_credit(Cents::new(invoice.total_incl_cents), credited));
+    let payments = payment_store::of_invoice(conn, &invoice.id)?;
+    let balance = (invoice.status != InvoiceStatus::Brouillon).then(|| {
+        let paid = Cents::new(payments.iter().map(|p| p.amount_cents).sum());
+        invoice::balance(
+            invoice.nature,
             Cents::new(invoice.total_incl_cents),
-            Cents::new(already),
-        ))
-    } else {
-        None
-    };
+            credited,
+            paid,
+        )
+    });
     Ok(InvoiceDetail {
         invoice,
         lines,
@@ -242,6 +256,9 @@ pub fn get_in(conn: &Conn, agency_id: &AgencyId, id: &InvoiceId) -> AppResult<In
         credit_notes,
         quote,
         remaining_to_credit,
+        credited,
+        payments,
+        balance,
     })
 }
 
@@ -704,6 +721,10 @@ pub fn actions(p: &Principal, detail: &InvoiceDetail) -> Vec<&'static str> {
         InvoiceAction::ALL
             .iter()
             .filter(|&&action| invoice::transition(nature, status, action).is_ok())
+            .filter(|&&action| {
+                action != InvoiceAction::RecordPayment
+                    || detail.balance.is_some_and(|b| b.is_positive())
+            })
             .filter(|&&action| p.can(capability_for(nature, action)))
             .map(|action| action.as_str()),
     );
@@ -763,6 +784,11 @@ pub fn issue_in(tx: &Tx, p: &Principal, id: &InvoiceId) -> AppResult<()> {
             detail: Some(json!({ "nature": nature.as_str(), "number": number })),
         },
     )?;
+    if let Some(credited_id) = row.credited_invoice_id.as_ref()
+        && nature == InvoiceNature::Avoir
+    {
+        settle_credited_in(tx, agency_id, &author, credited_id, &number)?;
+    }
     Ok(())
 }
 
@@ -816,17 +842,36 @@ pub fn send_in(tx: &Tx, p: &Principal, id: &InvoiceId) -> AppResult<()> {
     Ok(())
 }
 
-/// Records the settlement: `emise` or `envoyee` → `payee`. `paid_on`
-/// (`YYYY-MM-DD`, default today) is neither before the issue nor in the future.
-pub async fn record_payment(
-    store: &Store,
-    p: &Principal,
-    id: &InvoiceId,
-    paid_on: Option<String>,
-) -> AppResult<()> {
-    p.require(Capability::Change)?;
-    p.agency_id()?;
-    let paid_on = paid_on
+/// A payment as received (`POST /invoices/{id}/payment`): every field is
+/// optional.
+#[derive(Debug, Clone, Default)]
+pub struct PaymentInput {
+    /// `YYYY-MM-DD`; today when absent.
+    pub paid_on: Option<String>,
+    /// In euros; the whole balance when absent.
+    pub amount: Option<f64>,
+    /// A code of `PaymentMethod`.
+    pub method: Option<String>,
+    /// The bank's or the cheque's reference, 100 characters at most.
+    pub reference: Option<String>,
+}
+
+/// A payment once its fields are read: what [`record_payment_in`] records.
+#[derive(Debug, Clone, Default)]
+pub struct Payment {
+    pub paid_on: Option<NaiveDate>,
+    pub amount: Option<Cents>,
+    pub method: Option<PaymentMethod>,
+    pub reference: Option<String>,
+}
+
+/// Longest payment reference kept, in characters.
+pub const MAX_PAYMENT_REFERENCE_CHARS: usize = 100;
+
+/// Reads the fields of a payment, each refused in French with its name.
+pub fn check_payment(input: PaymentInput) -> AppResult<Payment> {
+    let paid_on = input
+        .paid_on
         .map(|text| {
             day::read(&text).ok_or_else(|| {
                 AppError::unprocessable(format!(
@@ -835,10 +880,86 @@ pub async fn record_payment(
             })
         })
         .transpose()?;
+    let amount = input
+        .amount
+        .map(|euros| {
+            Cents::from_euros(euros)
+                .filter(|c| c.is_positive())
+                .ok_or_else(|| {
+                    AppError::unprocessable(format!(
+                        "Le champ « amount » doit être un montant en euros supérieur à zéro, avec deux décimales au plus (reçu : {euros})."
+                    ))
+                })
+        })
+        .transpose()?;
+    let method = input
+        .method
+        .map(|code| {
+            PaymentMethod::parse(&code).ok_or_else(|| {
+                AppError::unprocessable(format!(
+                    "Le champ « method » doit valoir {} (reçu : « {code} »).",
+                    PaymentMethod::CODES
+                        .iter()
+                        .map(|c| format!("« {c} »"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
+        })
+        .transpose()?;
+    let reference = input
+        .reference
+        .map(|text| text.trim().to_owned())
+        .filter(|text| !text.is_empty());
+    if let Some(reference) = &reference
+        && reference.chars().count() > MAX_PAYMENT_REFERENCE_CHARS
+    {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « reference » ne doit pas dépasser {MAX_PAYMENT_REFERENCE_CHARS} caractères."
+        )));
+    }
+    Ok(Payment {
+        paid_on,
+        amount,
+        method,
+        reference,
+    })
+}
+
+/// Records a payment of an issued invoice (a refund, for a credit note):
+/// the whole balance or a part of it, on a day that is neither before the
+/// issue nor in the future. The document moves to `payee` when nothing is
+/// left due (`domain::invoice::settles`), `paidOn` being the day of its
+/// last payment.
+pub async fn record_payment(
+    store: &Store,
+    p: &Principal,
+    id: &InvoiceId,
+    input: PaymentInput,
+) -> AppResult<()> {
+    p.require(Capability::Change)?;
+    p.agency_id()?;
+    let payment = check_payment(input)?;
     let (p, id) = (p.clone(), id.to_owned());
     store
-        .write(move |tx| record_payment_in(tx, &p, &id, paid_on))
+        .write(move |tx| record_payment_in(tx, &p, &id, &payment))
         .await
+}
+
+/// What an issued document still expects, in cents: see
+/// `domain::invoice::balance`.
+pub fn balance_in(conn: &Conn, row: &InvoiceRow) -> AppResult<Cents> {
+    let credited = match row.nature {
+        InvoiceNature::Facture => store::issued_credit_total(conn, &row.id)?,
+        InvoiceNature::Avoir => 0,
+    };
+    let paid = payment_store::total_of(conn, &row.id)?;
+    Ok(invoice::balance(
+        row.nature,
+        Cents::new(row.total_incl_cents),
+        Cents::new(credited),
+        Cents::new(paid),
+    ))
 }
 
 /// [`record_payment`]'s step in `tx`, at its time.
@@ -846,7 +967,7 @@ pub fn record_payment_in(
     tx: &Tx,
     p: &Principal,
     id: &InvoiceId,
-    paid_on: Option<NaiveDate>,
+    payment: &Payment,
 ) -> AppResult<()> {
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
@@ -857,7 +978,7 @@ pub fn record_payment_in(
         invoice::transition(nature, status, InvoiceAction::RecordPayment).map_err(refused)?;
     let now = tx.now();
     let today = now.date_naive();
-    let paid_on = paid_on.unwrap_or(today);
+    let paid_on = payment.paid_on.unwrap_or(today);
     if paid_on > today {
         return Err(AppError::unprocessable(format!(
             "La date de règlement ({}) ne peut pas être dans le futur.",
@@ -873,17 +994,39 @@ pub fn record_payment_in(
             day::iso(issued_on)
         )));
     }
+    let balance = balance_in(tx, &row)?;
+    let amount =
+        invoice::payment_amount(nature, balance, payment.amount).map_err(domain_refused)?;
     let paid_text = day::iso(paid_on);
-    let changed = store::set_status(
+    let at = clock::format_timestamp(now);
+    payment_store::insert(
         tx,
-        id,
-        status.as_str(),
-        next.status.as_str(),
-        Some(&paid_text),
-        &clock::format_timestamp(now),
+        &payment_store::NewPayment {
+            agency_id,
+            invoice_id: id,
+            paid_on: &paid_text,
+            amount_cents: amount.get(),
+            method: payment.method,
+            reference: payment.reference.as_deref(),
+            created_by: author.account_id.as_ref().map(|a| a.as_str()),
+            created_at: &at,
+        },
     )?;
-    if !changed {
-        return Err(anyhow::anyhow!("statut de la facture {id} changé entre-temps").into());
+    let after = balance - amount;
+    let settled = next.records_payment && invoice::settles(status, after);
+    if settled {
+        let last_day = payment_store::last_day(tx, id)?.unwrap_or_else(|| paid_text.clone());
+        let changed = store::set_status(
+            tx,
+            id,
+            status.as_str(),
+            next.status.as_str(),
+            Some(&last_day),
+            &at,
+        )?;
+        if !changed {
+            return Err(anyhow::anyhow!("statut de la facture {id} changé entre-temps").into());
+        }
     }
     audit::record(
         tx,
@@ -893,7 +1036,66 @@ pub fn record_payment_in(
             action: "reglement",
             object_type: "invoice",
             object_id: Some(id.as_str()),
-            detail: Some(json!({ "number": row.number, "paidOn": paid_text })),
+            detail: Some(json!({
+                "number": row.number,
+                "paidOn": paid_text,
+                "amountCents": amount.get(),
+                "method": payment.method.map(PaymentMethod::as_str),
+                "reference": payment.reference,
+                "balanceCents": after.get(),
+                "settled": settled,
+            })),
+        },
+    )?;
+    Ok(())
+}
+
+/// After a credit note of `credited_id` is issued (numbered `av_number`):
+/// when the invoice's credit notes and payments leave nothing due, the
+/// invoice is settled (`payee`), on the later of today and its last
+/// payment, with its audit entry.
+fn settle_credited_in(
+    tx: &Tx,
+    agency_id: &AgencyId,
+    author: &Author,
+    credited_id: &InvoiceId,
+    av_number: &str,
+) -> AppResult<()> {
+    let credited = store::get(tx, agency_id, credited_id)?.ok_or_else(not_found)?;
+    let balance = balance_in(tx, &credited)?;
+    if !invoice::settles(credited.status, balance) {
+        return Ok(());
+    }
+    let now = tx.now();
+    let today = day::iso(now.date_naive());
+    let last_payment = payment_store::last_day(tx, credited_id)?;
+    let paid_on = last_payment.filter(|d| *d > today).unwrap_or(today);
+    let changed = store::set_status(
+        tx,
+        credited_id,
+        credited.status.as_str(),
+        InvoiceStatus::Payee.as_str(),
+        Some(&paid_on),
+        &clock::format_timestamp(now),
+    )?;
+    if !changed {
+        return Err(
+            anyhow::anyhow!("statut de la facture {credited_id} changé entre-temps").into(),
+        );
+    }
+    audit::record(
+        tx,
+        AuditEntry {
+            agency_id: Some(agency_id.as_str()),
+            actor: &author.actor,
+            action: "solde",
+            object_type: "invoice",
+            object_id: Some(credited_id.as_str()),
+            detail: Some(json!({
+                "number": credited.number,
+                "paidOn": paid_on,
+                "creditNote": av_number,
+            })),
         },
     )?;
     Ok(())
@@ -1107,6 +1309,7 @@ pub fn create_credit_note_in(
             detail: Some(json!({ "nature": "avoir", "number": av_number })),
         },
     )?;
+    settle_credited_in(tx, agency_id, &author, invoice_id, &av_number)?;
     Ok(id)
 }
 

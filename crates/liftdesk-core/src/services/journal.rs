@@ -113,6 +113,7 @@ pub fn action_label(code: &str) -> String {
         "changement_statut" => "Changement de statut",
         "emission" => "Émission",
         "reglement" => "Règlement",
+        "solde" => "Soldée par avoir",
         "soumission" => "Soumission",
         "import" => "Import",
         "envoi_fichier_import" => "Fichier d'import envoyé",

@@ -378,6 +378,24 @@ impl Writer for Bulk<'_, '_> {
                 line.vat_rate_bp,
             ])?;
         }
+        // A settled document received its total in one payment (a credit
+        // note: one refund), by transfer, on its day.
+        if let Some((on, at)) = seed.paid {
+            self.tx
+                .prepare_cached(
+                    "INSERT INTO invoice_payments (id, agency_id, invoice_id, paid_on, amount_cents,
+                                                   method, created_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, 'virement', ?6)",
+                )?
+                .execute(params![
+                    format!("rgl-{}", seed.id.as_str()),
+                    self.agency_id,
+                    seed.id,
+                    day(on),
+                    seed.total_incl_cents,
+                    ts(at),
+                ])?;
+        }
         Ok(seed.id)
     }
 

@@ -176,6 +176,18 @@ struct PaymentArgs {
     #[serde(default)]
     #[schemars(extend("format" = "date"))]
     paid_on: Option<String>,
+    /// Montant réglé en euros, au plus le reste à payer ; absent : tout le reste.
+    #[serde(default)]
+    #[schemars(extend("exclusiveMinimum" = 0))]
+    amount: Option<f64>,
+    /// Mode de règlement.
+    #[serde(default)]
+    #[schemars(extend("enum" = ["virement", "cheque", "prelevement", "especes", "carte", null]))]
+    method: Option<String>,
+    /// Référence (numéro de chèque, libellé du virement), 100 caractères au plus.
+    #[serde(default)]
+    #[schemars(length(max = 100))]
+    reference: Option<String>,
 }
 
 /// `creer_avoir`: the invoice and the body of `POST /invoices/{id}/credit-notes`.
@@ -370,10 +382,14 @@ impl LiftdeskMcp {
         )
     }
 
-    /// Enregistre le règlement complet d'une facture ou d'un avoir émis ou envoyé (→ `payee`,
-    /// définitif ; « Soldé » pour un avoir). `paidOn` : jour du règlement (AAAA-MM-JJ),
-    /// aujourd'hui par défaut, ni avant l'émission ni dans le futur. Les règlements partiels
-    /// ne sont pas gérés. Refus 422 pour un brouillon ou une pièce déjà réglée.
+    /// Enregistre un règlement, complet ou partiel, d'une facture émise ou envoyée (pour un
+    /// avoir : un remboursement). `amount` : montant en euros, au plus le reste à payer (total
+    /// TTC − avoirs émis − règlements déjà reçus, `balance` de l'outil `facture`) ; absent :
+    /// tout le reste. `paidOn` : jour du règlement (AAAA-MM-JJ), aujourd'hui par défaut, ni
+    /// avant l'émission ni dans le futur. `method` : `virement`, `cheque`, `prelevement`,
+    /// `especes` ou `carte` ; `reference` : numéro de chèque, libellé du virement. La pièce
+    /// passe à `payee` (définitif ; « Soldé » pour un avoir) quand il ne reste rien à payer.
+    /// Refus 422 pour un brouillon, une pièce soldée ou un montant au-delà du reste à payer.
     #[tool(
         name = "enregistrer_reglement",
         input_schema = args::schema::<PaymentArgs>(),
@@ -387,9 +403,18 @@ impl LiftdeskMcp {
         answer(
             async {
                 let caller = caller_of(&parts)?;
-                let PaymentArgs { id, paid_on } = args::parse(arguments)?;
-                let body = paid_on.map(|paid_on| PaymentBody {
-                    paid_on: Some(paid_on),
+                let PaymentArgs {
+                    id,
+                    paid_on,
+                    amount,
+                    method,
+                    reference,
+                } = args::parse(arguments)?;
+                let body = Some(PaymentBody {
+                    paid_on,
+                    amount,
+                    method,
+                    reference,
                 });
                 invoices::invoice_payment(&self.state, &caller, &InvoiceId::new(id), body).await
             }

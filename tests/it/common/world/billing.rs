@@ -106,14 +106,17 @@ impl World {
         .expect("envoi");
     }
 
-    /// Records the settlement of the document, paid on `paid_on` (today
-    /// when `None`).
+    /// Records the settlement of the document (its whole balance), paid on
+    /// `paid_on` (today when `None`).
     pub async fn record_payment(&self, id: &str, paid_on: Option<NaiveDate>) {
         Box::pin(invoices::record_payment(
             &self.store,
             &self.principal,
             &InvoiceId::new(id),
-            paid_on.map(|day| day.format("%Y-%m-%d").to_string()),
+            invoices::PaymentInput {
+                paid_on: paid_on.map(|day| day.format("%Y-%m-%d").to_string()),
+                ..invoices::PaymentInput::default()
+            },
         ))
         .await
         .expect("règlement");

@@ -58,7 +58,17 @@ export type InvoiceActionCode = 'issue' | 'send' | 'record_payment';
 export const INVOICE_ACTIONS: readonly { code: InvoiceActionCode; label: string }[] = [
   { code: 'issue', label: "Émettre" },
   { code: 'send', label: "Envoyer" },
-  { code: 'record_payment', label: "Enregistrer le règlement" },
+  { code: 'record_payment', label: "Enregistrer un règlement" },
+];
+
+export type PaymentMethod = 'virement' | 'cheque' | 'prelevement' | 'especes' | 'carte';
+
+export const PAYMENT_METHODS: readonly { code: PaymentMethod; label: string }[] = [
+  { code: 'virement', label: "Virement" },
+  { code: 'cheque', label: "Chèque" },
+  { code: 'prelevement', label: "Prélèvement" },
+  { code: 'especes', label: "Espèces" },
+  { code: 'carte', label: "Carte bancaire" },
 ];
 
 /** Taux de TVA permis, en points de base (20 %, 10 %, 5,5 %, 2,1 %, 0 %). */
@@ -400,7 +410,24 @@ creditNotes: Array<CreditNoteRef>,
 /**
  * Le devis facturé, s'il y en a un.
  */
-quote: LinkedDocument | null, link: string, url: string, };
+quote: LinkedDocument | null, 
+/**
+ * Pour une facture : total TTC de ses avoirs émis (0 pour un avoir).
+ */
+creditedTotal: number, 
+/**
+ * Total des règlements reçus (des remboursements, pour un avoir).
+ */
+paidTotal: number, 
+/**
+ * Reste à payer : total TTC − avoirs émis − règlements (pour un avoir,
+ * reste à rembourser) ; négatif pour un trop-perçu ; null pour un brouillon.
+ */
+balance: number | null, 
+/**
+ * Règlements reçus, dans l'ordre où ils ont été faits.
+ */
+payments: Array<PaymentView>, link: string, url: string, };
 
 /**
  * Une pièce liée : identifiant et numéro.
@@ -410,6 +437,31 @@ export type LinkedDocument = { id: string,
  * Numéro ; null pour un brouillon.
  */
 number: string | null, link: string, url: string, };
+
+/**
+ * Un règlement reçu (un remboursement, pour un avoir).
+ */
+export type PaymentView = { id: string, 
+/**
+ * Jour du règlement (AAAA-MM-JJ).
+ */
+paidOn: string, 
+/**
+ * Montant, en euros.
+ */
+amount: number, 
+/**
+ * Mode de règlement ; null quand il n'a pas été donné.
+ */
+method: PaymentMethod | null, 
+/**
+ * Mode en toutes lettres (« Virement », « Chèque »…) ; null sans mode.
+ */
+methodLabel: string | null, 
+/**
+ * Référence donnée au règlement.
+ */
+reference: string | null, };
 
 // Appels de panne
 

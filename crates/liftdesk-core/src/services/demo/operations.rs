@@ -17,7 +17,7 @@ use crate::domain::call::CallStatus;
 use crate::domain::id::{
     AccountId, CallId, ClientId, CredentialId, EquipmentId, InvoiceId, QuoteId, TechnicianId,
 };
-use crate::domain::invoice::{InvoiceNature, InvoiceStatus};
+use crate::domain::invoice::{InvoiceNature, InvoiceStatus, PaymentMethod};
 use crate::domain::lines::LineInput;
 use crate::domain::quote::QuoteAction;
 use crate::domain::technician::TechnicianInput;
@@ -502,7 +502,12 @@ impl Operations<'_, '_> {
         if let Some((paid_on, at)) = seed.paid {
             self.tx
                 .at(at, |tx| {
-                    invoices::record_payment_in(tx, &clerk, &id, Some(paid_on))
+                    let payment = invoices::Payment {
+                        paid_on: Some(paid_on),
+                        method: Some(PaymentMethod::Virement),
+                        ..invoices::Payment::default()
+                    };
+                    invoices::record_payment_in(tx, &clerk, &id, &payment)
                 })
                 .context("règlement")?;
         }
