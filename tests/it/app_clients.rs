@@ -257,11 +257,14 @@ async fn a_client_is_read_with_its_contacts_then_archived_and_restored_with_audi
     assert_eq!(client["siret"], "73282932000074");
     assert_eq!(client["email"], "contact@dupont.fr");
     assert_eq!(client["phone"], "01 47 00 00 00");
-    assert_eq!(
-        client["address"],
-        "3 rue Émile Zola, 92300 Levallois-Perret"
-    );
+    assert_eq!(client["address"], "3 rue Émile Zola");
+    assert_eq!(client["postalCode"], "92300");
+    assert_eq!(client["city"], "Levallois-Perret");
     assert_eq!(client["addressComplement"], "Bâtiment B");
+    assert_eq!(
+        client["fullAddress"],
+        "3 rue Émile Zola, Bâtiment B, 92300 Levallois-Perret"
+    );
     assert_eq!(client["archived"], false);
     assert_eq!(contact_names(&detail), ["Jean Gardien"]);
     assert_eq!(detail["contacts"][0]["role"], "Gardien");

@@ -89,7 +89,10 @@ async fn a_member_creates_and_edits_a_client_with_every_field_and_its_invoicing_
         json!({
             "id": reference, "name": "Copropriété Les Tilleuls", "status": "Prospect",
             "categories": ["Propriétaire/exploitant"], "email": "cs@tilleuls.fr", "phone": "01 47 00 00 00",
-            "address": "12 rue des Tilleuls, 69003 Lyon", "addressComplement": "Bâtiment A",
+            // Given whole, the address is stored in parts.
+            "address": "12 rue des Tilleuls", "addressComplement": "Bâtiment A",
+            "postalCode": "69003", "city": "Lyon",
+            "fullAddress": "12 rue des Tilleuls, Bâtiment A, 69003 Lyon",
             "siren": "732829320", "siret": "73282932000074", "billingCategory": "copropriete",
             "billingCategoryLabel": "Copropriété non assujettie à la TVA", "archived": false,
             "url": created["client"]["url"],

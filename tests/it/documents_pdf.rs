@@ -238,7 +238,7 @@ async fn an_issued_invoice_carries_the_legal_mentions_of_a_french_invoice() {
             // Buyer, frozen at the issue.
             "CLIENT",
             "Syndic Dupont & Fils",
-            "12 rue de la Paix, 75002 Paris, Bâtiment B",
+            "12 rue de la Paix, Bâtiment B, 75002 Paris",
             "SIREN : 732 829 320",
             // Lines: label, quantity, unit price, rate, total excl. tax.
             "Désignation",

@@ -8,6 +8,7 @@ mod common;
 mod fuzz;
 mod wf;
 
+mod addresses;
 mod agency_agencies;
 mod agency_identity;
 mod agency_operations;

@@ -507,3 +507,54 @@ fn settled_documents_get_their_payment_and_fully_credited_invoices_are_settled()
         ]
     );
 }
+
+#[test]
+fn client_addresses_are_split_where_they_can_be() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = db_path(dir.path());
+    // Schema version 18: a client's address on one line.
+    {
+        migrate_to_version(&path, 18).expect("version 18");
+        let conn = rusqlite::Connection::open(&path).expect("create");
+        conn.execute_batch(
+            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
+             INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Lyon', '2025-01-01T00:00:00Z');
+             INSERT INTO clients (id, agency_id, client_ref, nom, adresse, complement_adresse, created_at, updated_at) VALUES
+               ('c1', 'a', 'CLI-1', 'Un', '12 rue de la Paix, 75002 Paris', 'Bâtiment B', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z'),
+               ('c2', 'a', 'CLI-2', 'Deux', '3 quai Saint-Étienne 69005 Lyon', NULL, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z'),
+               ('c3', 'a', 'CLI-3', 'Trois', 'Place Bellecour, Lyon', NULL, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z'),
+               ('c4', 'a', 'CLI-4', 'Quatre', NULL, NULL, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');",
+        )
+        .expect("old clients");
+    }
+    drop(Store::open(&path).expect("migrate"));
+    let conn = open_db(dir.path());
+    type Row = (String, Option<String>, Option<String>, Option<String>);
+    let rows: Vec<Row> = conn
+        .prepare("SELECT id, adresse, code_postal, ville FROM clients ORDER BY id")
+        .expect("clients")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    let s = |t: &str| Some(t.to_owned());
+    assert_eq!(
+        rows,
+        [
+            (
+                "c1".to_owned(),
+                s("12 rue de la Paix"),
+                s("75002"),
+                s("Paris")
+            ),
+            (
+                "c2".to_owned(),
+                s("3 quai Saint-Étienne"),
+                s("69005"),
+                s("Lyon")
+            ),
+            ("c3".to_owned(), s("Place Bellecour, Lyon"), None, None),
+            ("c4".to_owned(), None, None, None),
+        ]
+    );
+}

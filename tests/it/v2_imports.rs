@@ -621,7 +621,7 @@ async fn the_file_view_gives_targets_fields_suggestions_and_expires() {
     assert!(fields.iter().any(|f| f["id"] == "vitesse"));
     assert_eq!(
         targets[1]["suggestedMapping"],
-        json!({"Adresse": "adresse", "Type": "type"})
+        json!({"Adresse": "adresse", "CP": "code_postal", "Type": "type", "Ville": "ville"})
     );
 
     // Another organization: 404, for every operation.
@@ -868,7 +868,7 @@ async fn mappings_sent_are_checked_and_rights_are_enforced() {
         ),
         (
             json!({"target": "clients", "mapping": {"Ref": "numero"}}),
-            "Le champ « numero » (colonne « Ref ») n'existe pas pour la cible « clients » : champs possibles : « client_id », « nom », « statut », « type », « email », « telephone », « adresse », « complement_adresse », « siren », « siret ».",
+            "Le champ « numero » (colonne « Ref ») n'existe pas pour la cible « clients » : champs possibles : « client_id », « nom », « statut », « type », « email », « telephone », « adresse », « complement_adresse », « code_postal », « ville », « siren », « siret ».",
         ),
         (
             json!({"target": "equipment", "mapping": {"Ref": "number", "Note": "number"}}),

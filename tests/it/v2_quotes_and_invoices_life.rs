@@ -201,7 +201,7 @@ async fn a_draft_invoice_has_no_number_and_its_totals() {
     assert_eq!(body["buyer"], json!("Syndic Dupont"));
     assert_eq!(
         body["buyerAddress"],
-        json!("12 rue de la Paix, 75002 Paris, Bâtiment B")
+        json!("12 rue de la Paix, Bâtiment B, 75002 Paris")
     );
     assert_eq!(body["buyerSiren"], json!("732829320"));
     assert_eq!(body["createdOn"], json!(today()));

@@ -30,14 +30,9 @@ pub struct BuildingRecord {
 /// when given; every text bounded and printable. The French reason names
 /// the field.
 pub fn check(input: &BuildingInput) -> Result<BuildingRecord, String> {
-    let postal_code = field("postalCode", input.postal_code.as_deref(), MAX_TEXT_CHARS)?;
-    if let Some(code) = &postal_code
-        && !(code.len() == 5 && code.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return Err(format!(
-            "Le champ « postalCode » doit être un code postal français de cinq chiffres : « {code} » n'en est pas un."
-        ));
-    }
+    let postal_code = field("postalCode", input.postal_code.as_deref(), MAX_TEXT_CHARS)?
+        .map(|code| crate::address::check_postal_code("postalCode", &code))
+        .transpose()?;
     Ok(BuildingRecord {
         name: field("name", input.name.as_deref(), MAX_TEXT_CHARS)?,
         address: required_field("address", input.address.as_deref(), MAX_TEXT_CHARS)?,

@@ -109,6 +109,7 @@ macro_rules! wire_enum {
     };
 }
 
+pub mod address;
 pub mod building;
 pub mod call;
 pub mod client;

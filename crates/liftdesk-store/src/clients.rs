@@ -22,8 +22,12 @@ pub struct ClientRow {
     pub types: String,
     pub email: Option<String>,
     pub telephone: Option<String>,
+    /// The street line.
     pub adresse: Option<String>,
     pub complement_adresse: Option<String>,
+    /// Five digits (migration V19).
+    pub code_postal: Option<String>,
+    pub ville: Option<String>,
     pub siren: Option<String>,
     pub siret: Option<String>,
     pub supprime: bool,
@@ -32,7 +36,7 @@ pub struct ClientRow {
 }
 
 const COLUMNS: &str = "id, client_ref, nom, statut, types, email, telephone, adresse, \
-     complement_adresse, siren, siret, supprime, billing_category";
+     complement_adresse, siren, siret, supprime, billing_category, code_postal, ville";
 
 fn client_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<ClientRow> {
     Ok(ClientRow {
@@ -49,6 +53,8 @@ fn client_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<ClientRow> {
         siret: r.get(10)?,
         supprime: r.get::<i64>(11)? != 0,
         billing_category: r.get::<Option<Code<BillingCategory>>>(12)?.map(|c| c.0),
+        code_postal: r.get(13)?,
+        ville: r.get(14)?,
     })
 }
 
@@ -158,8 +164,9 @@ pub fn insert(tx: &Tx, agency_id: &AgencyId, client: &ClientRow) -> StoreResult<
     let now = tx.now_text();
     tx.execute_cached(
         "INSERT INTO clients (id, agency_id, client_ref, nom, statut, types, email, telephone,
-             adresse, complement_adresse, siren, siret, supprime, billing_category, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?15, ?14, ?14)",
+             adresse, complement_adresse, siren, siret, supprime, billing_category, created_at, updated_at,
+             code_postal, ville)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?15, ?14, ?14, ?16, ?17)",
         params![
             client.id,
             agency_id,
@@ -176,6 +183,8 @@ pub fn insert(tx: &Tx, agency_id: &AgencyId, client: &ClientRow) -> StoreResult<
             i64::from(client.supprime),
             now,
             client.billing_category.map(Code),
+            client.code_postal,
+            client.ville,
         ],
     )?;
     Ok(())
@@ -185,7 +194,7 @@ pub fn update(tx: &Tx, client: &ClientRow) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE clients SET nom = ?2, statut = ?3, types = ?4, email = ?5, telephone = ?6,
              adresse = ?7, complement_adresse = ?8, siren = ?9, siret = ?10, supprime = ?11,
-             updated_at = ?12, billing_category = ?13
+             updated_at = ?12, billing_category = ?13, code_postal = ?14, ville = ?15
          WHERE id = ?1",
         params![
             client.id,
@@ -201,6 +210,8 @@ pub fn update(tx: &Tx, client: &ClientRow) -> StoreResult<()> {
             i64::from(client.supprime),
             tx.now_text(),
             client.billing_category.map(Code),
+            client.code_postal,
+            client.ville,
         ],
     )?;
     Ok(())

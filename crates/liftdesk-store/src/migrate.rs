@@ -82,6 +82,7 @@ pub(super) fn check_and_run(
         );
     }
     if status != SchemaStatus::Current {
+        register_functions(conn)?;
         embedded::migrations::runner()
             .run(conn)
             .map_err(|err| StoreError::Migration(err.to_string()))?;
@@ -94,9 +95,41 @@ pub(super) fn check_and_run(
 /// database is made, for tests of the upgrade path.
 pub fn migrate_to_version(path: &std::path::Path, version: i32) -> Result<(), StoreError> {
     let mut conn = Connection::open(path).map_err(|source| StoreError::open(path, source))?;
+    register_functions(&conn)?;
     embedded::migrations::runner()
         .set_target(refinery::Target::Version(version))
         .run(&mut conn)
         .map_err(|err| StoreError::Migration(err.to_string()))?;
     Ok(())
+}
+
+/// The domain's rules that migrations apply to stored data, as SQL
+/// functions of the migrating connection:
+/// `address_part(text, 'street' | 'postal_code' | 'city')` — the part of a
+/// one-line address (`domain::address::split_line`), or NULL when the text
+/// does not split (V19).
+fn register_functions(conn: &Connection) -> Result<(), StoreError> {
+    use rusqlite::functions::FunctionFlags;
+    conn.create_scalar_function(
+        "address_part",
+        2,
+        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| {
+            let text: Option<String> = ctx.get(0)?;
+            let part: String = ctx.get(1)?;
+            let Some(split) = text
+                .as_deref()
+                .and_then(liftdesk_domain::address::split_line)
+            else {
+                return Ok(None);
+            };
+            Ok(match part.as_str() {
+                "street" => Some(split.street),
+                "postal_code" => Some(split.postal_code),
+                "city" => Some(split.city),
+                _ => None,
+            })
+        },
+    )
+    .map_err(|err| StoreError::Migration(err.to_string()))
 }

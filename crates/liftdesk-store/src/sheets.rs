@@ -77,7 +77,8 @@ fn rows(
     Ok(rows)
 }
 
-/// The client of an equipment: nom, telephone, email, adresse, statut.
+/// The client of an equipment: nom, telephone, email, adresse (street
+/// line), statut, complement_adresse, code_postal, ville.
 pub fn client_of(
     conn: &Conn,
     equipment_id: &EquipmentId,
@@ -85,10 +86,11 @@ pub fn client_of(
     let equipment_id = equipment_id.as_str();
     Ok(rows(
         conn,
-        "SELECT c.nom, c.telephone, c.email, c.adresse, c.statut FROM equipment e
+        "SELECT c.nom, c.telephone, c.email, c.adresse, c.statut, c.complement_adresse,
+                c.code_postal, c.ville FROM equipment e
          JOIN clients c ON c.id = e.client_id WHERE e.id = ?1",
         equipment_id,
-        5,
+        8,
     )?
     .into_iter()
     .next())

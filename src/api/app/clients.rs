@@ -109,8 +109,14 @@ struct ClientView {
     categories: Vec<String>,
     email: Option<String>,
     phone: Option<String>,
+    /// The street line.
     address: Option<String>,
     address_complement: Option<String>,
+    /// Five digits.
+    postal_code: Option<String>,
+    city: Option<String>,
+    /// The whole address on one line, as invoices print it.
+    full_address: Option<String>,
     siren: Option<String>,
     siret: Option<String>,
     /// How it is invoiced: `entreprise` (assujettie à la TVA),
@@ -153,6 +159,7 @@ fn client_detail(
     contacts: Vec<ContactRow>,
 ) -> ClientDetail {
     let actions = service::actions(&session.principal(), &client);
+    let full_address = service::one_line_address(&client);
     ClientDetail {
         client: ClientView {
             url: RecordKind::Client.url(&state.base_url, &client.client_ref),
@@ -162,8 +169,11 @@ fn client_detail(
             status: client.statut.as_str().to_owned(),
             email: client.email,
             phone: client.telephone,
+            full_address,
             address: client.adresse,
             address_complement: client.complement_adresse,
+            postal_code: client.code_postal,
+            city: client.ville,
             siren: client.siren,
             siret: client.siret,
             billing_category: client.billing_category.map(|c| c.as_str().to_owned()),
@@ -258,6 +268,13 @@ pub(crate) struct ClientBody {
     #[serde(default, deserialize_with = "present")]
     #[ts(optional, type = "string | null")]
     address_complement: Edit,
+    /// Five digits.
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    postal_code: Edit,
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    city: Edit,
     #[serde(default, deserialize_with = "present")]
     #[ts(optional, type = "string | null")]
     siren: Edit,
@@ -280,6 +297,8 @@ impl From<ClientBody> for ClientForm {
             phone: body.phone,
             address: body.address,
             address_complement: body.address_complement,
+            postal_code: body.postal_code,
+            city: body.city,
             siren: body.siren,
             siret: body.siret,
             billing_category: body.billing_category,

@@ -91,6 +91,9 @@ async fn update_client(
         telephone: body.telephone,
         adresse: body.adresse,
         complement_adresse: body.complement_adresse,
+        // The partner API gives the whole address in `adresse`: it is split.
+        code_postal: None,
+        ville: None,
         siren: body.siren,
         siret: body.siret,
         supprime: body.supprime,

@@ -6,6 +6,7 @@
 use crate::domain::id::{AgencyId, ClientId, ContactId};
 use serde_json::{Value, json};
 
+use crate::domain::address;
 use crate::domain::client::{BillingCategory, ClientStatus};
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
@@ -45,8 +46,14 @@ pub struct ClientInput {
     pub types: Option<Vec<String>>,
     pub email: Edit,
     pub telephone: Edit,
+    /// The street line; a one-line address given without `code_postal`
+    /// and `ville` is split into them when it can be
+    /// (`domain::address::split_line`).
     pub adresse: Edit,
     pub complement_adresse: Edit,
+    /// Five digits.
+    pub code_postal: Edit,
+    pub ville: Edit,
     pub siren: Edit,
     pub siret: Edit,
     pub supprime: Option<bool>,
@@ -112,6 +119,77 @@ fn id_error(field: &str, err: siren::IdError) -> AppError {
     AppError::field(field, err)
 }
 
+/// The address fields of a client change as received.
+struct AddressInput {
+    street: Edit,
+    postal_code: Edit,
+    city: Edit,
+}
+
+/// A client's street line, postal code and city after a change: each
+/// field given replaces the stored one (blank or null erases it). A street
+/// line given without postal code and city is the whole address (the
+/// partner API's `adresse`, an import without those columns): split into
+/// its parts when it reads as one (« 12 rue de la Paix, 75002 Paris »),
+/// else kept whole as the street line, with no postal code nor city. The
+/// postal code is five digits.
+fn postal_address(
+    input: &AddressInput,
+    before: &ClientRow,
+) -> AppResult<(Option<String>, Option<String>, Option<String>)> {
+    let street = edit(
+        "adresse",
+        input.street.clone(),
+        before.adresse.clone(),
+        no_check,
+    )?;
+    let parts_given = input.postal_code.is_some() || input.city.is_some();
+    if input.street.is_some() && !parts_given {
+        return Ok(match street.as_deref().and_then(address::split_line) {
+            Some(split) => (
+                Some(split.street),
+                Some(split.postal_code),
+                Some(split.city),
+            ),
+            None => (street, None, None),
+        });
+    }
+    let code_postal = edit(
+        "code_postal",
+        input.postal_code.clone(),
+        before.code_postal.clone(),
+        no_check,
+    )?
+    .map(|code| address::check_postal_code("Code postal", &code))
+    .transpose()
+    .map_err(AppError::unprocessable)?;
+    let ville = edit("ville", input.city.clone(), before.ville.clone(), no_check)?;
+    Ok((street, code_postal, ville))
+}
+
+/// The client's address on one line (street, complement, postal code and
+/// city), as the partner API reads it and invoices print it.
+pub fn one_line_address(client: &ClientRow) -> Option<String> {
+    address::one_line(
+        client.adresse.as_deref(),
+        client.complement_adresse.as_deref(),
+        client.code_postal.as_deref(),
+        client.ville.as_deref(),
+    )
+}
+
+/// The partner API's `adresse`: the street line, postal code and city on
+/// one line (« 12 rue de la Paix, 75002 Paris »), the complement being
+/// `complement_adresse`.
+pub fn partner_address(client: &ClientRow) -> Option<String> {
+    address::one_line(
+        client.adresse.as_deref(),
+        None,
+        client.code_postal.as_deref(),
+        client.ville.as_deref(),
+    )
+}
+
 /// `/update_client`: finds the client of the agency by `client_id`, else by
 /// `nom` (accents and case ignored); creates it when there is none. Returns
 /// the client's internal id.
@@ -121,6 +199,11 @@ pub fn update_client(
     input: ClientInput,
     actor: &Actor,
 ) -> AppResult<ClientId> {
+    let input_address = AddressInput {
+        street: input.adresse.clone(),
+        postal_code: input.code_postal.clone(),
+        city: input.ville.clone(),
+    };
     let client_ref = non_blank(input.client_id);
     let nom = non_blank(input.nom);
     if client_ref.is_none() && nom.is_none() {
@@ -141,9 +224,14 @@ pub fn update_client(
         }
     };
     let is_new = existing.is_none();
+    // A new client named by nothing but its name takes the next `CLI-…`.
+    let new_ref = match (&existing, &client_ref) {
+        (None, None) => Some(store::next_reference(tx, agency_id)?),
+        _ => None,
+    };
     let before = existing.clone().unwrap_or_else(|| ClientRow {
         id: ClientId::new(crate::store::new_id()),
-        client_ref: client_ref.clone().unwrap_or_else(crate::store::new_id),
+        client_ref: client_ref.clone().or(new_ref).unwrap_or_default(),
         nom: String::new(),
         statut: ClientStatus::default(),
         types: "[]".to_owned(),
@@ -151,6 +239,8 @@ pub fn update_client(
         telephone: None,
         adresse: None,
         complement_adresse: None,
+        code_postal: None,
+        ville: None,
         siren: None,
         siret: None,
         supprime: false,
@@ -191,6 +281,7 @@ pub fn update_client(
             "Le champ « siret » doit commencer par le SIREN du client (champ « siren »).",
         ));
     }
+    let (street, code_postal, ville) = postal_address(&input_address, &before)?;
     let after = ClientRow {
         nom: nom.unwrap_or_else(|| before.nom.clone()),
         statut,
@@ -204,7 +295,9 @@ pub fn update_client(
             before.telephone.clone(),
             no_check,
         )?,
-        adresse: edit("adresse", input.adresse, before.adresse.clone(), no_check)?,
+        adresse: street,
+        code_postal,
+        ville,
         complement_adresse: edit(
             "complement_adresse",
             input.complement_adresse,
@@ -445,7 +538,7 @@ pub fn client_record(conn: &Conn, client: &ClientRow) -> AppResult<Value> {
         "type": types,
         "email": client.email,
         "telephone": client.telephone,
-        "adresse": client.adresse,
+        "adresse": partner_address(client),
         "complement_adresse": client.complement_adresse,
         "siren": client.siren,
         "siret": client.siret,
@@ -580,8 +673,12 @@ pub struct ClientForm {
     pub categories: Option<Vec<String>>,
     pub email: Edit,
     pub phone: Edit,
+    /// The street line.
     pub address: Edit,
     pub address_complement: Edit,
+    /// Five digits.
+    pub postal_code: Edit,
+    pub city: Edit,
     pub siren: Edit,
     pub siret: Edit,
     /// `entreprise`, `copropriete`, `organisme_public`.
@@ -623,6 +720,8 @@ impl ClientForm {
             telephone: self.phone,
             adresse: self.address,
             complement_adresse: self.address_complement,
+            code_postal: self.postal_code,
+            ville: self.city,
             siren: self.siren,
             siret: self.siret,
             supprime: None,

@@ -278,15 +278,9 @@ pub struct NewInvoiceInput {
 }
 
 pub(crate) fn buyer_of(client: &ClientRow) -> Buyer {
-    let address = match (&client.adresse, &client.complement_adresse) {
-        (Some(address), Some(complement)) if !complement.trim().is_empty() => {
-            Some(format!("{address}, {complement}"))
-        }
-        (address, _) => address.clone(),
-    };
     Buyer {
         name: Some(client.nom.clone()),
-        address,
+        address: crate::services::clients::one_line_address(client),
         siren: client.siren.clone(),
     }
 }

@@ -299,7 +299,18 @@ pub fn document(
                 ("Statut", shown(cell(4).as_deref())),
                 ("Téléphone", shown(cell(1).as_deref())),
                 ("E-mail", shown(cell(2).as_deref())),
-                ("Adresse", shown(cell(3).as_deref())),
+                (
+                    "Adresse",
+                    shown(
+                        crate::domain::address::one_line(
+                            cell(3).as_deref(),
+                            cell(5).as_deref(),
+                            cell(6).as_deref(),
+                            cell(7).as_deref(),
+                        )
+                        .as_deref(),
+                    ),
+                ),
             ])
         }
         None => SheetBlock::Note("Aucun client rattaché."),

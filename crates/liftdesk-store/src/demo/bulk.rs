@@ -92,12 +92,14 @@ impl Writer for Bulk<'_, '_> {
     }
 
     fn client(&mut self, seed: &ClientSeed) -> Result<Id> {
+        // Stored in parts, as the operations store them.
+        let split = liftdesk_domain::address::split_line(seed.address);
         self.tx
             .prepare_cached(
                 "INSERT INTO clients (id, agency_id, client_ref, nom, statut, types, email, telephone,
                                       adresse, complement_adresse, siren, siret, supprime, created_at,
-                                      updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                                      updated_at, code_postal, ville)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
             )?
             .execute(params![
                 seed.id,
@@ -108,13 +110,15 @@ impl Writer for Bulk<'_, '_> {
                 seed.types,
                 seed.email,
                 seed.phone,
-                seed.address,
+                split.as_ref().map_or(seed.address, |s| s.street.as_str()),
                 seed.address_complement,
                 seed.siren,
                 seed.siret,
                 seed.archived,
                 ts(seed.created),
                 ts(seed.updated),
+                split.as_ref().map(|s| s.postal_code.as_str()),
+                split.as_ref().map(|s| s.city.as_str()),
             ])?;
         Ok(seed.id)
     }

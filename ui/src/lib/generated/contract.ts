@@ -1080,7 +1080,19 @@ status: ClientStatus,
 /**
  * `Propriétaire/exploitant`, `Gestionnaire`.
  */
-categories: Array<string>, email: string | null, phone: string | null, address: string | null, addressComplement: string | null, siren: string | null, siret: string | null, 
+categories: Array<string>, email: string | null, phone: string | null, 
+/**
+ * The street line.
+ */
+address: string | null, addressComplement: string | null, 
+/**
+ * Five digits.
+ */
+postalCode: string | null, city: string | null, 
+/**
+ * The whole address on one line, as invoices print it.
+ */
+fullAddress: string | null, siren: string | null, siret: string | null, 
 /**
  * How it is invoiced: `entreprise` (assujettie à la TVA),
  * `copropriete` (non assujettie), `organisme_public`; null until chosen.
@@ -2448,7 +2460,11 @@ canArchive: boolean, };
  * ou vide, il est effacé. `id` (l'identifiant partenaire) seulement à la
  * création ; `name` obligatoire à la création.
  */
-export type ClientBody = { id?: string, name?: string, status?: ClientStatus, categories?: Array<string>, email?: string | null, phone?: string | null, address?: string | null, addressComplement?: string | null, siren?: string | null, siret?: string | null, billingCategory?: BillingCategory | null, };
+export type ClientBody = { id?: string, name?: string, status?: ClientStatus, categories?: Array<string>, email?: string | null, phone?: string | null, address?: string | null, addressComplement?: string | null, 
+/**
+ * Five digits.
+ */
+postalCode?: string | null, city?: string | null, siren?: string | null, siret?: string | null, billingCategory?: BillingCategory | null, };
 
 export type BuildingsAnswer = { 
 /**

@@ -150,6 +150,8 @@ impl Writer for Operations<'_, '_> {
             telephone: some(Some(seed.phone)),
             adresse: some(Some(seed.address)),
             complement_adresse: some(seed.address_complement),
+            code_postal: None,
+            ville: None,
             siren: some(seed.siren),
             siret: some(seed.siret),
             supprime: None,

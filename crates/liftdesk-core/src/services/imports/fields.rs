@@ -330,15 +330,27 @@ pub fn fields(target: Target, catalog: &[CatalogField]) -> Vec<Field> {
             ),
             field(
                 "adresse",
-                "Adresse du siège",
+                "Adresse du siège (rue)",
                 FieldKind::Client("adresse"),
-                &["Adresse", "Adresse siège", "Siège", "Rue"],
+                &["Adresse", "Adresse siège", "Siège", "Rue", "Voie"],
             ),
             field(
                 "complement_adresse",
                 "Complément d'adresse",
                 FieldKind::Client("complement_adresse"),
                 &["Complément", "Complément adresse", "Adresse 2"],
+            ),
+            field(
+                "code_postal",
+                "Code postal",
+                FieldKind::Client("code_postal"),
+                &["CP", "Postal code"],
+            ),
+            field(
+                "ville",
+                "Ville",
+                FieldKind::Client("ville"),
+                &["Commune", "City", "Localité"],
             ),
             field(
                 "siren",

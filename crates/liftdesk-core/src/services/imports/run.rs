@@ -565,6 +565,8 @@ impl Pass<'_> {
                         "email" => input.email = Some(Some(value)),
                         "telephone" => input.telephone = Some(Some(value)),
                         "adresse" => input.adresse = Some(Some(value)),
+                        "code_postal" => input.code_postal = Some(Some(value)),
+                        "ville" => input.ville = Some(Some(value)),
                         "complement_adresse" => input.complement_adresse = Some(Some(value)),
                         "siren" => input.siren = Some(Some(value)),
                         "siret" => input.siret = Some(Some(value)),
@@ -590,7 +592,7 @@ impl Pass<'_> {
         let client_ref = match (&before, &input.client_id) {
             (Some(found), _) => found.client_ref.clone(),
             (None, Some(given)) => given.clone(),
-            (None, None) => crate::store::new_id(),
+            (None, None) => client_store::next_reference(tx, agency_id)?,
         };
         input.client_id = Some(client_ref.clone());
         client_service::update_client(tx, agency_id, input, self.actor)?;
@@ -775,6 +777,12 @@ fn client_changes(before: &ClientRow, after: &ClientRow) -> Vec<String> {
             before.complement_adresse.as_deref(),
             after.complement_adresse.as_deref(),
         ),
+        (
+            "code_postal",
+            before.code_postal.as_deref(),
+            after.code_postal.as_deref(),
+        ),
+        ("ville", before.ville.as_deref(), after.ville.as_deref()),
         ("siren", before.siren.as_deref(), after.siren.as_deref()),
         ("siret", before.siret.as_deref(), after.siret.as_deref()),
     ];
