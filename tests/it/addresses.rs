@@ -252,11 +252,10 @@ async fn a_client_import_maps_postal_code_and_city_and_refuses_a_bad_code() {
         .clone();
     assert_eq!(refused["row"], json!(3));
     let reason = refused["reasons"][0].as_str().expect("reason");
-    assert!(
-        reason.contains(
-            "doit être un code postal français de cinq chiffres : « 6900 » n'en est pas un."
-        ),
-        "{reason}"
+    // Named by its column, as the other cells' refusals are.
+    assert_eq!(
+        reason,
+        "Colonne « Code postal » (C) : Le champ « Code postal » doit être un code postal français de cinq chiffres : « 6900 » n'en est pas un."
     );
     let db = open_db(server.data_dir.path());
     let stored: Vec<(String, String, Parts)> = db

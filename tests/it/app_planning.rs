@@ -657,7 +657,16 @@ async fn next_week_is_proposed_from_the_plan_reviewed_and_saved_in_one_transacti
     world
         .equipment_since("P-hors", ("ascenseur", "hors_parc"), Some(&paris), start)
         .await;
+    // Already planned later, within its deadline (after the week): left
+    // where it is (a late one is moved, see the next test).
     let planned_later = new_lift(&world, &paris, "P-planned", start).await;
+    done_visit(
+        &world,
+        &planned_later,
+        &alice,
+        days[6] + Duration::days(20) - Duration::days(42),
+    )
+    .await;
     world
         .visit(&planned_later, Some(&alice), days[6] + Duration::days(14))
         .await;
@@ -849,6 +858,218 @@ async fn next_week_is_proposed_from_the_plan_reviewed_and_saved_in_one_transacti
         .map(number_of)
         .collect();
     assert_eq!(numbers, ["P-0"]);
+}
+
+/// The dashboard counted late visits that the proposal never offered: a
+/// visit planned on a past day and not done, or planned after its deadline,
+/// is proposed first and moved into the week (the same visit, not a second
+/// one).
+#[tokio::test]
+async fn late_visits_are_proposed_first_and_moved_not_duplicated() {
+    let server = TestServer::start().await;
+    let org = init_org(server.data_dir.path(), "Org", "admin@org.fr");
+    member(&server, &org.agency_id, "membre@org.fr");
+    let db = Db::open(&server);
+    let monday = next_monday();
+    let week: Vec<String> = (0..7)
+        .map(|i| day_text(monday + Duration::days(i)))
+        .collect();
+    let world = World::in_agency(&server, &org.agency_id);
+    let alice = new_technician(&world, "Alice Durand", "75015", 1).await;
+    let paris = new_building(&world, "Résidence Lourmel", "75015", "Paris").await;
+    let start = clock::paris_today() - Duration::days(400);
+    // Planned ten days ago, never done.
+    let forgotten = new_lift(&world, &paris, "P-oublie", start).await;
+    let forgotten_visit = world
+        .visit(
+            &forgotten,
+            Some(&alice),
+            clock::paris_today() - Duration::days(10),
+        )
+        .await;
+    // Planned in a month, though its deadline is long past.
+    let pushed = new_lift(&world, &paris, "P-repousse", start).await;
+    let pushed_visit = world
+        .visit(&pushed, Some(&alice), monday + Duration::days(30))
+        .await;
+    // Due on Wednesday without a visit.
+    let due = new_lift(&world, &paris, "P-du", start).await;
+    done_visit(
+        &world,
+        &due,
+        &alice,
+        monday + Duration::days(2) - Duration::days(42),
+    )
+    .await;
+    // Due in five days, planned in three without a technician (no load on
+    // Alice's days): due soon, not late.
+    let soon = new_lift(&world, &paris, "P-bientot", start).await;
+    done_visit(
+        &world,
+        &soon,
+        &alice,
+        clock::paris_today() + Duration::days(5) - Duration::days(42),
+    )
+    .await;
+    let soon_visit = world
+        .visit(&soon, None, clock::paris_today() + Duration::days(3))
+        .await;
+    let visits_before = db.count("SELECT count(*) FROM visits");
+
+    let staff = StaffClient::sign_in(&server, "membre@org.fr", "motdepasse-solide").await;
+    let (status, proposal) = staff.get("/planning/proposal").await;
+    assert_eq!(status, 200, "{proposal}");
+    let lines = proposal["visits"].as_array().expect("visits").clone();
+    let numbers: Vec<&str> = lines.iter().map(|l| str_of(l, "number")).collect();
+    // The late ones first, the due one after them.
+    assert_eq!(numbers, ["P-oublie", "P-repousse", "P-du"]);
+    assert_eq!(
+        lines[0]["lateVisit"],
+        json!({ "id": forgotten_visit, "plannedFor": day_text(clock::paris_today() - Duration::days(10)) })
+    );
+    assert_eq!(lines[1]["lateVisit"]["id"], json!(pushed_visit));
+    assert_eq!(lines[2].get("lateVisit"), None);
+    // One a day for Alice: Monday, Tuesday, Wednesday.
+    let days: Vec<&str> = lines.iter().map(|l| str_of(l, "day")).collect();
+    assert_eq!(days, [&week[0], &week[1], &week[2]]);
+
+    // The list of late and due-soon visits: the late ones first.
+    let (status, pending) = staff.get("/visits/late").await;
+    assert_eq!(status, 200, "{pending}");
+    assert_eq!(
+        (&pending["late"], &pending["dueSoon"], &pending["days"]),
+        (&json!(2), &json!(1), &json!(14))
+    );
+    let rows = pending["visits"].as_array().expect("visits");
+    let ids: Vec<&str> = rows.iter().map(|r| str_of(r, "id")).collect();
+    assert_eq!(
+        ids,
+        [
+            forgotten_visit.as_str(),
+            pushed_visit.as_str(),
+            soon_visit.as_str()
+        ]
+    );
+    assert_eq!(rows[0]["late"], json!(true));
+    assert_eq!(
+        rows[0]["equipment"],
+        json!({ "id": forgotten, "name": "P-oublie" })
+    );
+    assert_eq!(rows[0]["building"]["name"], json!("Résidence Lourmel"));
+    assert_eq!(rows[0]["address"], json!("12 rue de la Paix, 75015 Paris"));
+    assert_eq!(
+        rows[0]["technician"],
+        json!({ "id": alice, "name": "Alice Durand" })
+    );
+    assert_eq!(rows[0]["statusLabel"], json!("Planifiée"));
+    assert_eq!(rows[1]["plannedAfterDeadline"], json!(true));
+    assert_eq!(
+        (&rows[2]["late"], &rows[2]["daysLate"], &rows[2]["deadline"]),
+        (
+            &json!(false),
+            &json!(0),
+            &json!(day_text(clock::paris_today() + Duration::days(5)))
+        )
+    );
+    let count = |answer: &Value| answer["visits"].as_array().map_or(0, Vec::len);
+    for (query, expected) in [
+        (format!("technician={alice}"), 2),
+        ("technician=unassigned".to_owned(), 1),
+        ("sector=75015".to_owned(), 3),
+        ("sector=Paris%2015e".to_owned(), 3),
+        ("sector=92130".to_owned(), 0),
+        ("client=CLI-000001".to_owned(), 0),
+        ("days=2".to_owned(), 2),
+    ] {
+        let (status, answer) = staff.get(&format!("/visits/late?{query}")).await;
+        assert_eq!(
+            (status, count(&answer)),
+            (200, expected),
+            "{query}: {answer}"
+        );
+    }
+    for (query, message) in [
+        (
+            "days=abc",
+            "Le paramètre « days » doit être un nombre de jours de 0 à 90 (reçu : « abc »).",
+        ),
+        (
+            "days=91",
+            "Le paramètre « days » doit être un nombre de jours de 0 à 90.",
+        ),
+    ] {
+        let (status, answer) = staff.get(&format!("/visits/late?{query}")).await;
+        assert_eq!(
+            (status, answer),
+            (422, json!({ "error": message })),
+            "{query}"
+        );
+    }
+
+    // Saved without naming the late visit: refused, nothing written.
+    let (status, answer) = staff
+        .post(
+            "/planning/proposal",
+            json!({ "visits": [{ "equipmentId": forgotten, "technicianId": alice, "day": week[0] }] }),
+        )
+        .await;
+    assert_eq!(status, 422, "{answer}");
+    assert!(
+        str_of(&answer, "error").starts_with("Ligne 1 (P-oublie) : une visite est déjà prévue le "),
+        "{answer}"
+    );
+    // Saved as proposed: the late visits move, one visit is created.
+    let kept: Vec<Value> = lines
+        .iter()
+        .map(|l| {
+            let mut line = json!({ "equipmentId": l["equipmentId"], "technicianId": l["technicianId"], "day": l["day"] });
+            if let Some(late) = l.get("lateVisit") {
+                line["visitId"] = late["id"].clone();
+            }
+            line
+        })
+        .collect();
+    let (status, saved) = staff
+        .post("/planning/proposal", json!({ "visits": kept }))
+        .await;
+    assert_eq!(status, 201, "{saved}");
+    assert_eq!(saved["created"], json!(3));
+    assert_eq!(saved["ids"][0], json!(forgotten_visit));
+    // Still past their deadline, now planned next week: still late (as the
+    // dashboard counts them), on their new day; P-du's new visit is due soon.
+    let (_, pending) = staff.get("/visits/late").await;
+    assert_eq!(
+        (&pending["late"], &pending["dueSoon"]),
+        (&json!(2), &json!(2))
+    );
+    assert_eq!(pending["visits"][0]["plannedFor"], json!(week[0]));
+    assert_eq!(saved["ids"][1], json!(pushed_visit));
+    assert_eq!(db.count("SELECT count(*) FROM visits"), visits_before + 1);
+    let day_of = |id: &str| -> String {
+        db.0.query_row("SELECT planned_for FROM visits WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .expect("visit")
+    };
+    assert_eq!(day_of(&forgotten_visit), week[0]);
+    assert_eq!(day_of(&pushed_visit), week[1]);
+    let moves = db.count(
+        "SELECT count(*) FROM audit_log WHERE action = 'replanification'
+           AND json_extract(detail, '$.source') = 'proposition'",
+    );
+    assert_eq!(moves, 2);
+    // Planned now within the week: the next proposal leaves them out.
+    let (_, next) = staff.get("/planning/proposal").await;
+    assert_eq!(next["visits"], json!([]));
+    // A stale line naming a visit no longer to move is refused.
+    let (status, answer) = staff
+        .post(
+            "/planning/proposal",
+            json!({ "visits": [{ "equipmentId": due, "technicianId": alice, "day": week[3], "visitId": forgotten_visit }] }),
+        )
+        .await;
+    assert_eq!(status, 422, "{answer}");
+    server.stop().await;
 }
 
 #[tokio::test]

@@ -1454,6 +1454,7 @@ fn app_ops(w: &World) -> Vec<Op> {
         // Planning and visits.
         app("GET /planning", "/planning".into()).list(),
         app("GET /planning/proposal", "/planning/proposal".into()).list(),
+        app("GET /visits/late", "/visits/late?days=90".into()).list(),
         app("POST /planning/proposal", "/planning/proposal".into())
             .body(json!({ "visits": [{ "equipmentId": eq, "technicianId": tech, "day": i.monday }] }))
             .naming(&[&i.equipment, &i.technician], 422),

@@ -5,7 +5,8 @@
 //!
 //! Rules:
 //! - the days are the working days (Monday to Friday) given by the caller;
-//! - equipment is taken by earliest deadline first (then number, then id);
+//! - equipment with a late visit is taken first, then by earliest deadline
+//!   (then number, then id);
 //! - a visit goes to a technician whose sectors cover the building (see
 //!   [`building_sector_keys`]), never on a day of absence or of safety rest,
 //!   never beyond the technician's daily capacity, counting the visits
@@ -45,6 +46,9 @@ pub struct DueEquipment {
     /// How the building's place reads in a message (`92130 Issy-les-Moulineaux`).
     pub place: Option<String>,
     pub deadline: NaiveDate,
+    /// A visit of it is late (planned on a past day and not done, or planned
+    /// after its deadline): it is placed before every other.
+    pub late: bool,
 }
 
 /// A proposed visit.
@@ -126,11 +130,13 @@ pub fn covers(technician: &PlanTechnician, sector_keys: &[String]) -> bool {
         .any(|sector| sector_keys.contains(&normalize_sector(sector)))
 }
 
-/// Sorts the equipment: earliest deadline first, then number, then id.
+/// Sorts the equipment: late ones first, then earliest deadline, then
+/// number, then id.
 fn by_deadline(due: &mut [DueEquipment]) {
     due.sort_by(|a, b| {
-        a.deadline
-            .cmp(&b.deadline)
+        b.late
+            .cmp(&a.late)
+            .then_with(|| a.deadline.cmp(&b.deadline))
             .then_with(|| a.number.cmp(&b.number))
             .then_with(|| a.equipment_id.cmp(&b.equipment_id))
     });
@@ -292,6 +298,7 @@ mod tests {
             sector_keys: building_sector_keys(Some(postal), Some(city)),
             place: Some(format!("{postal} {city}")),
             deadline,
+            late: false,
         }
     }
 
@@ -432,6 +439,7 @@ mod tests {
                     sector_keys: vec![],
                     place: None,
                     deadline: day(20),
+                    late: false,
                 },
             ],
         );
@@ -505,5 +513,28 @@ mod tests {
             assert!(count(&first, "a", d) <= 3);
             assert!(count(&first, "b", d) <= 2);
         }
+    }
+
+    #[test]
+    fn a_late_visit_is_placed_before_earlier_deadlines() {
+        // One slot for the week: the late one takes it, though its deadline
+        // is later than the other's.
+        let techs = vec![tech("t", "92130", 1)];
+        let mut late = due("late", "92130", "Issy-les-Moulineaux", day(25));
+        late.late = true;
+        let early = due("early", "92130", "Issy-les-Moulineaux", day(5));
+        let mut one_day = week();
+        one_day.truncate(1);
+        let proposal = propose(&one_day, &techs, &HashMap::new(), vec![early, late]);
+        assert_eq!(
+            proposal
+                .visits
+                .iter()
+                .map(|v| v.equipment_id.as_str())
+                .collect::<Vec<_>>(),
+            ["late"]
+        );
+        assert_eq!(proposal.unplaced.len(), 1);
+        assert_eq!(proposal.unplaced[0].equipment_id, "early");
     }
 }

@@ -117,6 +117,22 @@ pub fn record_reschedule(
     Ok(())
 }
 
+/// The equipment's visit not done yet (the earliest planned, when several):
+/// its id, planned day and status.
+pub fn open_of_equipment(
+    conn: &Conn,
+    equipment_id: &EquipmentId,
+) -> StoreResult<Option<(VisitId, String, VisitStatus)>> {
+    conn.query_row_cached(
+        "SELECT id, planned_for, status FROM visits
+         WHERE equipment_id = ?1 AND status IN ('planifiee', 'en_cours')
+         ORDER BY planned_for, id LIMIT 1",
+        [equipment_id.as_str()],
+        |r| Ok((r.get(0)?, r.get(1)?, code(r, 2)?)),
+    )
+    .optional()
+}
+
 /// A start is undone: planned again, without arrival.
 pub fn record_cancel_start(tx: &Tx, id: &VisitId, now: &str) -> StoreResult<()> {
     tx.execute_cached(
@@ -484,5 +500,71 @@ pub fn carried_out_of_equipment(
          ORDER BY at, id"
     ))?;
     let rows = stmt.query_map(params![equipment_id, agency_id, limit], equipment_visit_row)?;
+    rows.collect::<Result<_, _>>()
+}
+
+/// A visit not done that is late or due soon, with what its list shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingVisitRow {
+    pub id: VisitId,
+    pub status: VisitStatus,
+    /// `YYYY-MM-DD`.
+    pub planned_for: String,
+    pub deadline: Option<String>,
+    pub equipment_id: EquipmentId,
+    pub number: Option<String>,
+    pub building_id: Option<String>,
+    pub building: Option<String>,
+    pub address: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
+    /// The client's partner identifier (`CLI-…`) and name.
+    pub client_ref: Option<String>,
+    pub client: Option<String>,
+    pub technician_id: Option<TechnicianId>,
+    pub technician: Option<String>,
+}
+
+/// The agency's visits not done that are late (planned before `today`, or
+/// past their deadline) or due by `until` (deadline from `today` to
+/// `until`), earliest deadline first (then planned day, number, id).
+pub fn pending(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    today: &str,
+    until: &str,
+) -> StoreResult<Vec<PendingVisitRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT v.id, v.status, v.planned_for, v.deadline, v.equipment_id, e.number,
+                b.id, b.name, b.address, b.postal_code, b.city, c.client_ref, c.nom,
+                v.technician_id, t.name
+         FROM visits v
+         JOIN equipment e ON e.id = v.equipment_id
+         LEFT JOIN buildings b ON b.id = e.building_id
+         LEFT JOIN clients c ON c.id = e.client_id
+         LEFT JOIN technicians t ON t.id = v.technician_id
+         WHERE v.agency_id = ?1 AND v.status <> 'faite'
+           AND (v.planned_for < ?2 OR (v.deadline IS NOT NULL AND v.deadline <= ?3))
+         ORDER BY coalesce(v.deadline, v.planned_for), v.planned_for, e.number, v.id",
+    )?;
+    let rows = stmt.query_map([agency_id.as_str(), today, until], |r| {
+        Ok(PendingVisitRow {
+            id: r.get(0)?,
+            status: code(r, 1)?,
+            planned_for: r.get(2)?,
+            deadline: r.get(3)?,
+            equipment_id: r.get(4)?,
+            number: r.get(5)?,
+            building_id: r.get(6)?,
+            building: r.get(7)?,
+            address: r.get(8)?,
+            postal_code: r.get(9)?,
+            city: r.get(10)?,
+            client_ref: r.get(11)?,
+            client: r.get(12)?,
+            technician_id: r.get(13)?,
+            technician: r.get(14)?,
+        })
+    })?;
     rows.collect::<Result<_, _>>()
 }

@@ -103,6 +103,7 @@ pub fn typescript() -> String {
     file.ty::<super::planning::Saved>();
     file.ty::<super::planning::EquipmentPlanOut>();
     file.ty::<super::planning::ProposalOut>();
+    file.ty::<super::planning::PendingVisits>();
     file.ty::<crate::api::wire::Page<crate::api::wire::equipment::EquipmentListEntry>>();
 
     file.section("Techniciens et astreinte");

@@ -40,6 +40,7 @@ pub fn router() -> Router<AppState> {
         .route("/planning/equipment/{id}", get(equipment_plan))
         .route("/planning/equipment/{id}/interval", put(set_interval))
         .route("/visits", post(create_visit))
+        .route("/visits/late", get(pending_visits))
         .route("/visits/{id}", get(read_visit))
         .route("/visits/{id}/move", post(move_visit))
         .route("/visits/{id}/start", post(start_visit))
@@ -123,6 +124,127 @@ async fn week(
     }))
 }
 
+// -- Late and due-soon visits -------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PendingQuery {
+    technician: Option<String>,
+    sector: Option<String>,
+    client: Option<String>,
+    days: Option<String>,
+}
+
+/// A record named in a row: its id (an equipment's, a building's, a client's
+/// `CLI-…`, a technician's) and its name.
+#[derive(Serialize, TS)]
+struct Named {
+    id: String,
+    name: Option<String>,
+}
+
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+struct PendingVisitOut {
+    id: String,
+    #[ts(type = "VisitStatus")]
+    status: String,
+    status_label: String,
+    planned_for: String,
+    deadline: Option<String>,
+    /// Planned on a past day and not done, or past its deadline.
+    late: bool,
+    /// Days since the deadline or the planned day (the earlier), when late.
+    days_late: i64,
+    planned_after_deadline: bool,
+    /// The equipment: its id and number.
+    equipment: Named,
+    building: Option<Named>,
+    /// The building's address on one line.
+    address: Option<String>,
+    client: Option<Named>,
+    technician: Option<Named>,
+}
+
+/// The late and due-soon visits, and how many of each.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PendingVisits {
+    today: String,
+    /// Due within this many days.
+    days: i64,
+    late: usize,
+    due_soon: usize,
+    visits: Vec<PendingVisitOut>,
+}
+
+async fn pending_visits(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<PendingQuery>,
+) -> AppResult<Json<PendingVisits>> {
+    let days = match query.days.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) => Some(text.parse::<i64>().map_err(|_| {
+            crate::error::AppError::unprocessable(format!(
+                "Le paramètre « days » doit être un nombre de jours de 0 à {} (reçu : « {text} »).",
+                visits::MAX_DUE_SOON_DAYS
+            ))
+        })?),
+    };
+    let filter = visits::PendingFilter {
+        technician: query.technician,
+        sector: query.sector,
+        client: query.client,
+        days,
+    };
+    let list = visits::pending(&state.store, &session.principal(), filter).await?;
+    let late = list.iter().filter(|v| v.late).count();
+    Ok(Json(PendingVisits {
+        today: day::iso(clock::paris_local(state.store.now()).date()),
+        days: days.unwrap_or(visits::DUE_SOON_DAYS),
+        late,
+        due_soon: list.len() - late,
+        visits: list
+            .into_iter()
+            .map(|v| {
+                let row = v.row;
+                PendingVisitOut {
+                    id: row.id.into_string(),
+                    status: row.status.as_str().to_owned(),
+                    status_label: row.status.label().to_owned(),
+                    address: building_address(
+                        row.address.as_deref(),
+                        row.postal_code.as_deref(),
+                        row.city.as_deref(),
+                    ),
+                    planned_for: row.planned_for,
+                    deadline: row.deadline,
+                    late: v.late,
+                    days_late: v.days_late,
+                    planned_after_deadline: v.planned_after_deadline,
+                    equipment: Named {
+                        id: row.equipment_id.to_string(),
+                        name: row.number,
+                    },
+                    building: row.building_id.map(|id| Named {
+                        id,
+                        name: row.building,
+                    }),
+                    client: row.client_ref.map(|id| Named {
+                        id,
+                        name: row.client,
+                    }),
+                    technician: row.technician_id.map(|id| Named {
+                        id: id.into_string(),
+                        name: row.technician,
+                    }),
+                }
+            })
+            .collect(),
+    }))
+}
+
 // -- Proposal ---------------------------------------------------------------
 
 #[derive(Serialize, TS)]
@@ -145,11 +267,30 @@ struct ProposalLineOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     reason: Option<String>,
+    /// The equipment's late visit that this line moves into the week (to
+    /// send back as `visitId` when saving), with its current day; absent
+    /// for a new visit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    late_visit: Option<LateVisitOut>,
+}
+
+/// A late visit the proposal moves.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+struct LateVisitOut {
+    id: String,
+    /// Its current day (`AAAA-MM-JJ`).
+    planned_for: String,
 }
 
 impl From<ProposalLine> for ProposalLineOut {
     fn from(line: ProposalLine) -> Self {
         Self {
+            late_visit: line.late_visit.map(|(id, day)| LateVisitOut {
+                id,
+                planned_for: day::iso(day),
+            }),
             overdue: line.day.map(|day| day > line.deadline),
             equipment_id: line.equipment_id,
             number: line.number,
@@ -202,6 +343,9 @@ struct SaveLineIn {
     equipment_id: String,
     technician_id: String,
     day: String,
+    /// The late visit moved by this line (`lateVisit.id` of the proposal).
+    #[serde(default)]
+    visit_id: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -229,6 +373,7 @@ async fn save_proposal(
             equipment_id: l.equipment_id,
             technician_id: l.technician_id,
             day: l.day,
+            visit_id: l.visit_id,
         })
         .collect();
     let ids = plan::save(&state.store, &session.principal(), lines).await?;

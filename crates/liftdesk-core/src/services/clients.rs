@@ -502,6 +502,9 @@ pub fn check_client_value(field: &str, value: &str) -> AppResult<()> {
             check_length(field, value)?;
             check_email(field, value)
         }
+        "code_postal" => address::check_postal_code("Code postal", value)
+            .map(|_| ())
+            .map_err(AppError::unprocessable),
         other => check_length(other, value),
     }
 }

@@ -12,6 +12,7 @@ use crate::clock;
 use crate::domain::day;
 use crate::domain::planning::{self as plan, DueEquipment, PlanTechnician, Proposal};
 use crate::domain::visit;
+use crate::domain::visit::VisitStatus;
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::visits::building_address;
@@ -288,6 +289,10 @@ pub struct ProposalLine {
     pub day: Option<NaiveDate>,
     /// Why it was left out.
     pub reason: Option<String>,
+    /// A late visit of the equipment that the proposal moves into the week
+    /// (planned on a past day and not done, or planned after its deadline):
+    /// its id and current day. None: a new visit.
+    pub late_visit: Option<(String, NaiveDate)>,
 }
 
 #[derive(Debug, Clone)]
@@ -318,7 +323,14 @@ pub fn proposal_week(day: Option<NaiveDate>, today: NaiveDate) -> AppResult<Naiv
 }
 
 /// Computes (writes nothing) the visits of the week starting `monday`.
-pub fn propose(conn: &Conn, agency_id: &AgencyId, monday: NaiveDate) -> AppResult<WeekProposal> {
+/// Equipment due by the week's Sunday without a visit is proposed, and so
+/// is equipment whose visit is late, first (see [`ProposalLine::late_visit`]).
+pub fn propose(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    monday: NaiveDate,
+    today: NaiveDate,
+) -> AppResult<WeekProposal> {
     let days = week_days(monday);
     let sunday = days.last().copied().unwrap_or(monday);
     let working: Vec<NaiveDate> = days[..5.min(days.len())].to_vec();
@@ -346,16 +358,31 @@ pub fn propose(conn: &Conn, agency_id: &AgencyId, monday: NaiveDate) -> AppResul
         .collect();
     existing.sort();
     let mut info: HashMap<String, PlanRow> = HashMap::new();
+    let mut late_visits: HashMap<String, (String, NaiveDate)> = HashMap::new();
     let mut due = Vec::new();
     for row in equipment::in_plan(conn, agency_id, &day::iso(sunday))? {
-        if row.open_visit_on.is_some() {
-            continue;
-        }
         let Some(deadline) = deadline_of(&row) else {
             continue;
         };
         if deadline > sunday {
             continue;
+        }
+        // A visit already planned is left where it is, unless it is late:
+        // planned on a past day and not begun, or planned after the week
+        // while its deadline falls in it or before. That one moves into the
+        // week, before any other.
+        let mut late = false;
+        if let Some(open_on) = row.open_visit_on.as_deref().and_then(day::read) {
+            if (today..=sunday).contains(&open_on) {
+                continue;
+            }
+            match visits::open_of_equipment(conn, &row.id)? {
+                Some((visit_id, _, VisitStatus::Planifiee)) => {
+                    late_visits.insert(row.id.to_string(), (visit_id.into_string(), open_on));
+                    late = true;
+                }
+                _ => continue,
+            }
         }
         let place = [row.postal_code.as_deref(), row.city.as_deref()]
             .into_iter()
@@ -373,6 +400,7 @@ pub fn propose(conn: &Conn, agency_id: &AgencyId, monday: NaiveDate) -> AppResul
             ),
             place: (!place.is_empty()).then_some(place),
             deadline,
+            late,
         });
         info.insert(row.id.to_string(), row);
     }
@@ -394,6 +422,7 @@ pub fn propose(conn: &Conn, agency_id: &AgencyId, monday: NaiveDate) -> AppResul
             technician_id: None,
             day: None,
             reason: None,
+            late_visit: late_visits.get(id).cloned(),
         }
     };
     Ok(WeekProposal {
@@ -428,6 +457,9 @@ pub struct SaveLine {
     pub technician_id: String,
     /// `YYYY-MM-DD`.
     pub day: String,
+    /// The equipment's late visit that this line moves (the proposal's
+    /// `lateVisit`); None: a new visit.
+    pub visit_id: Option<String>,
 }
 
 /// Creates every kept visit in one transaction, or none: each line is
@@ -515,12 +547,28 @@ fn save_in(
                 "{label} : l'équipement figure deux fois dans la liste."
             )));
         }
-        if let Some(open) = row.open_visit_on.as_deref() {
-            return Err(AppError::unprocessable(format!(
-                "{label} : une visite est déjà prévue le {} pour cet équipement.",
-                french(open)
-            )));
-        }
+        // A line moving the equipment's late visit names it; any other
+        // visit not done refuses the line.
+        let open = visits::open_of_equipment(tx, equipment_id)?;
+        let moved = match (open, line.visit_id.as_deref().map(str::trim)) {
+            (None, None) => None,
+            (Some((open_id, _, VisitStatus::Planifiee)), Some(given))
+                if open_id.as_str() == given =>
+            {
+                Some(open_id)
+            }
+            (Some((_, open_on, _)), _) => {
+                return Err(AppError::unprocessable(format!(
+                    "{label} : une visite est déjà prévue le {} pour cet équipement.",
+                    french(&open_on)
+                )));
+            }
+            (None, Some(_)) => {
+                return Err(AppError::unprocessable(format!(
+                    "{label} : la visite à déplacer n'est plus à faire (faite ou retirée entre-temps)."
+                )));
+            }
+        };
         let technician_id = &TechnicianId::new(line.technician_id.trim());
         let technician = by_id.get(technician_id.as_str()).ok_or_else(|| {
             AppError::unprocessable(format!(
@@ -551,6 +599,35 @@ fn save_in(
             )));
         }
         *count += 1;
+        if let Some(visit_id) = moved {
+            let before = visits::get_in_agency(tx, agency, &visit_id)?.ok_or_else(|| {
+                anyhow::anyhow!("visite {visit_id} introuvable juste après sa lecture")
+            })?;
+            visits::record_reschedule(
+                tx,
+                &visit_id,
+                &day::iso(day),
+                Some(technician_id),
+                &now_text,
+            )?;
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(agency.as_str()),
+                    actor: &p.actor,
+                    action: "replanification",
+                    object_type: "visit",
+                    object_id: Some(visit_id.as_str()),
+                    detail: Some(json!({
+                        "plannedFor": { "before": before.planned_for, "after": day::iso(day) },
+                        "technicianId": { "before": before.technician_id, "after": technician_id },
+                        "source": "proposition",
+                    })),
+                },
+            )?;
+            ids.push(visit_id);
+            continue;
+        }
         let id = VisitId::new(crate::store::new_id());
         let deadline = deadline_of(&row).map(day::iso);
         visits::insert(
@@ -633,12 +710,10 @@ pub async fn set_interval(
 pub async fn proposal(store: &Store, p: &Principal, day: Option<&str>) -> AppResult<WeekProposal> {
     let agency_id = p.agency_id()?.to_owned();
     p.require(Capability::Change)?;
-    let monday = proposal_week(
-        crate::services::visits::day_parameter(day)?,
-        clock::paris_local(store.now()).date(),
-    )?;
+    let today = clock::paris_local(store.now()).date();
+    let monday = proposal_week(crate::services::visits::day_parameter(day)?, today)?;
     store
-        .read(move |conn| propose(conn, &agency_id, monday))
+        .read(move |conn| propose(conn, &agency_id, monday, today))
         .await
 }
 

@@ -97,19 +97,117 @@ pub fn building_address(
     postal_code: Option<&str>,
     city: Option<&str>,
 ) -> Option<String> {
-    let place = [postal_code, city]
-        .into_iter()
-        .flatten()
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
-    match (street.map(str::trim), place.is_empty()) {
-        (Some(street), false) if !street.is_empty() => Some(format!("{street}, {place}")),
-        (Some(street), true) if !street.is_empty() => Some(street.to_owned()),
-        (_, false) => Some(place),
-        _ => None,
+    crate::domain::address::one_line(street, None, postal_code, city)
+}
+
+// -- Late and due-soon visits -------------------------------------------------
+
+/// Days ahead a visit counts as due soon, by default and at most.
+pub const DUE_SOON_DAYS: i64 = 14;
+pub const MAX_DUE_SOON_DAYS: i64 = 90;
+
+/// Filters of the list of late and due-soon visits; each optional.
+#[derive(Debug, Clone, Default)]
+pub struct PendingFilter {
+    /// A technician of the agency (`unassigned` for visits without one).
+    pub technician: Option<String>,
+    /// A sector as technicians write theirs (« 75015 », « Paris 15e »,
+    /// « Issy-les-Moulineaux »): the building's postal code or city.
+    pub sector: Option<String>,
+    /// The client's partner identifier (`CLI-…`).
+    pub client: Option<String>,
+    /// Due within this many days (default [`DUE_SOON_DAYS`]).
+    pub days: Option<i64>,
+}
+
+/// A visit of the list, and how late it is.
+#[derive(Debug, Clone)]
+pub struct PendingVisit {
+    pub row: visits::PendingVisitRow,
+    /// Planned on a past day and not done, or past its deadline.
+    pub late: bool,
+    /// Days since the deadline (or the planned day, when earlier), for a
+    /// late visit; 0 otherwise.
+    pub days_late: i64,
+    /// Planned after its deadline.
+    pub planned_after_deadline: bool,
+}
+
+/// The agency's visits not done that are late or due soon, matching the
+/// filters: the late ones first (most late first), then by deadline.
+pub async fn pending(
+    store: &Store,
+    p: &Principal,
+    filter: PendingFilter,
+) -> AppResult<Vec<PendingVisit>> {
+    let agency_id = p.agency_id()?.to_owned();
+    let days = filter.days.unwrap_or(DUE_SOON_DAYS);
+    if !(0..=MAX_DUE_SOON_DAYS).contains(&days) {
+        return Err(AppError::unprocessable(format!(
+            "Le paramètre « days » doit être un nombre de jours de 0 à {MAX_DUE_SOON_DAYS}."
+        )));
     }
+    let today = clock::paris_local(store.now()).date();
+    let until = today + Duration::days(days);
+    let rows = store
+        .read(move |conn| {
+            Ok::<_, AppError>(visits::pending(
+                conn,
+                &agency_id,
+                &day::iso(today),
+                &day::iso(until),
+            )?)
+        })
+        .await?;
+    let sector = filter
+        .sector
+        .as_deref()
+        .map(crate::domain::planning::normalize_sector)
+        .filter(|s| !s.is_empty());
+    let mut list: Vec<PendingVisit> = rows
+        .into_iter()
+        .filter(|row| match filter.technician.as_deref() {
+            None | Some("") => true,
+            Some("unassigned") => row.technician_id.is_none(),
+            Some(id) => row.technician_id.as_ref().is_some_and(|t| t.as_str() == id),
+        })
+        .filter(|row| match filter.client.as_deref() {
+            None | Some("") => true,
+            Some(client) => row.client_ref.as_deref() == Some(client),
+        })
+        .filter(|row| match &sector {
+            None => true,
+            Some(sector) => crate::domain::planning::building_sector_keys(
+                row.postal_code.as_deref(),
+                row.city.as_deref(),
+            )
+            .contains(sector),
+        })
+        .map(|row| {
+            let planned = day::read(&row.planned_for);
+            let deadline = row.deadline.as_deref().and_then(day::read);
+            let since = [planned, deadline]
+                .into_iter()
+                .flatten()
+                .filter(|d| *d < today)
+                .min();
+            PendingVisit {
+                late: since.is_some(),
+                days_late: since.map_or(0, |d| (today - d).num_days()),
+                planned_after_deadline: matches!((planned, deadline), (Some(p), Some(d)) if p > d),
+                row,
+            }
+        })
+        .collect();
+    list.sort_by(|a, b| {
+        b.late
+            .cmp(&a.late)
+            .then_with(|| b.days_late.cmp(&a.days_late))
+            .then_with(|| a.row.deadline.cmp(&b.row.deadline))
+            .then_with(|| a.row.planned_for.cmp(&b.row.planned_for))
+            .then_with(|| a.row.number.cmp(&b.row.number))
+    });
+    Ok(list)
 }
 
 /// The week of `day` for one technician of the agency (active or not): the

@@ -145,6 +145,7 @@ impl World {
                 equipment_id: equipment_id.clone(),
                 technician_id: technician_id.clone(),
                 day: day.format("%Y-%m-%d").to_string(),
+                visit_id: None,
             })
             .collect();
         Box::pin(planning::save(&self.store, &self.principal, lines))

@@ -868,7 +868,55 @@ export type ProposalOut = { days: Array<string>, visits: Array<ProposalLineOut>,
  */
 existingLoads: { [key in string]: number }, };
 
-export type ProposalLineOut = { equipmentId: string, number: string | null, building: string | null, address: string | null, deadline: string, technicianId?: string, day?: string, overdue?: boolean, reason?: string, };
+/**
+ * A late visit the proposal moves.
+ */
+export type LateVisitOut = { id: string, 
+/**
+ * Its current day (`AAAA-MM-JJ`).
+ */
+plannedFor: string, };
+
+export type ProposalLineOut = { equipmentId: string, number: string | null, building: string | null, address: string | null, deadline: string, technicianId?: string, day?: string, overdue?: boolean, reason?: string, 
+/**
+ * The equipment's late visit that this line moves into the week (to
+ * send back as `visitId` when saving), with its current day; absent
+ * for a new visit.
+ */
+lateVisit?: LateVisitOut, };
+
+/**
+ * The late and due-soon visits, and how many of each.
+ */
+export type PendingVisits = { today: string, 
+/**
+ * Due within this many days.
+ */
+days: number, late: number, dueSoon: number, visits: Array<PendingVisitOut>, };
+
+/**
+ * A record named in a row: its id (an equipment's, a building's, a client's
+ * `CLI-…`, a technician's) and its name.
+ */
+export type Named = { id: string, name: string | null, };
+
+export type PendingVisitOut = { id: string, status: VisitStatus, statusLabel: string, plannedFor: string, deadline: string | null, 
+/**
+ * Planned on a past day and not done, or past its deadline.
+ */
+late: boolean, 
+/**
+ * Days since the deadline or the planned day (the earlier), when late.
+ */
+daysLate: number, plannedAfterDeadline: boolean, 
+/**
+ * The equipment: its id and number.
+ */
+equipment: Named, building: Named | null, 
+/**
+ * The building's address on one line.
+ */
+address: string | null, client: Named | null, technician: Named | null, };
 
 /**
  * Une ligne de la liste des équipements.
