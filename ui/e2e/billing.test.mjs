@@ -254,7 +254,7 @@ if (missing.length > 0) {
       await page.getByRole('button', { name: "Enregistrer l'acceptation" }).click();
       await page.getByRole('button', { name: "Confirmer l'acceptation" }).click();
       await expectText(page.locator('[data-testid="statut"]'), 'Accepté');
-      await page.getByText("Devis accepté : l'événement devis.accepte est envoyé aux abonnés.").waitFor();
+      await page.getByText('Devis accepté : les abonnés aux notifications sont prévenus.').waitFor();
       // Final: neither send nor refuse offered any more.
       assert.equal(await page.getByRole('button', { name: 'Enregistrer le refus' }).count(), 0);
       assert.equal(await page.getByRole('button', { name: 'Relancer le client' }).count(), 0);
@@ -389,10 +389,12 @@ if (missing.length > 0) {
     });
 
     step('règlement enregistré', async () => {
-      await page.getByRole('button', { name: 'Enregistrer le règlement' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Enregistrer le règlement' });
+      await page.getByRole('button', { name: 'Enregistrer un règlement' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Enregistrer un règlement' });
       await dialog.getByLabel('Date du règlement').waitFor();
-      await dialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+      // Nothing credited nor paid yet: the whole total is due (partial payments: payments.test.mjs).
+      assert.equal(await dialog.getByLabel('Montant du règlement (€)').inputValue(), '671,20');
+      await dialog.getByRole('button', { name: 'Enregistrer le règlement', exact: true }).click();
       await expectText(page.locator('[data-testid="statut"]'), 'Payée');
       await expectText(page.locator('[data-testid="reste"]'), `${euros(671.2)} TTC`);
       const lines = await pdfOfPage(`${invoiceNumber}.pdf`);
@@ -431,6 +433,9 @@ if (missing.length > 0) {
       await page.getByRole('link', { name: invoiceNumber }).click();
       await page.getByRole('heading', { level: 1, name: `Facture ${invoiceNumber}` }).waitFor();
       await expectText(page.locator('[data-testid="reste"]'), `${euros(335.6)} TTC`);
+      // Paid in full, then credited by half: the half is an overpayment.
+      await expectText(page.locator('[data-testid="solde-reste"]'), euros(335.6));
+      await page.getByRole('region', { name: 'Règlements', exact: true }).getByText('Trop-perçu', { exact: true }).waitFor();
       await shot('facture-creditee');
     });
 

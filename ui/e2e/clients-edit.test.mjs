@@ -126,8 +126,10 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         'Catégorie de facturation',
         'E-mail',
         'Téléphone',
-        'Adresse',
+        'Adresse (numéro et voie)',
         "Complément d'adresse",
+        'Code postal',
+        'Ville',
         'SIREN',
         'SIRET',
         'Identifiant client',
@@ -138,7 +140,9 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       assert.equal(await dialog.getByLabel('Catégorie de facturation', { exact: true }).inputValue(), '');
       await dialog.getByRole('checkbox', { name: 'Propriétaire/exploitant', exact: true }).waitFor();
       await dialog.getByRole('checkbox', { name: 'Gestionnaire', exact: true }).waitFor();
-      await dialog.getByText('Facultatif : laissé vide, Liftdesk en attribue un.', { exact: true }).waitFor();
+      await dialog
+        .getByText('Facultatif : laissé vide, Liftdesk attribue le suivant (« CLI-000123 »).', { exact: true })
+        .waitFor();
       await shot('clients-edit-01-nouveau-client');
     });
 
@@ -187,7 +191,9 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await dialog.getByRole('checkbox', { name: 'Gestionnaire', exact: true }).check();
       await dialog.getByLabel('E-mail', { exact: true }).fill('syndic@copro-test.fr');
       await dialog.getByLabel('Téléphone', { exact: true }).fill('01 47 58 12 34');
-      await dialog.getByLabel('Adresse', { exact: true }).fill('14 rue Anatole France, 92300 Levallois-Perret');
+      await dialog.getByLabel('Adresse (numéro et voie)', { exact: true }).fill('14 rue Anatole France');
+      await dialog.getByLabel('Code postal', { exact: true }).fill('92300');
+      await dialog.getByLabel('Ville', { exact: true }).fill('Levallois-Perret');
       const created = apiResponse('/app/api/clients', 'POST');
       await dialog.getByRole('button', { name: 'Créer le client', exact: true }).click();
       const response = await created;
@@ -199,7 +205,9 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         categories: ['Gestionnaire'],
         email: 'syndic@copro-test.fr',
         phone: '01 47 58 12 34',
-        address: '14 rue Anatole France, 92300 Levallois-Perret',
+        address: '14 rue Anatole France',
+        postalCode: '92300',
+        city: 'Levallois-Perret',
         siren: '732829320',
         siret: '73282932000074',
         billingCategory: 'copropriete',

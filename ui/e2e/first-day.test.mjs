@@ -95,7 +95,9 @@ const TECHNICIANS = [
 const CLIENT = {
   name: 'Résidence Les Érables',
   siren: '552081317',
-  address: '45 rue des Alliés, 38100 Grenoble',
+  address: '45 rue des Alliés',
+  postalCode: '38100',
+  city: 'Grenoble',
   billingCategory: 'Entreprise assujettie à la TVA',
 };
 const CONTACT = { name: 'Martine Roux', email: 'martine.roux@les-erables.fr' };
@@ -605,7 +607,9 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     const dialog = page.getByRole('dialog', { name: 'Nouveau client' });
     await field('Nom', dialog).fill(CLIENT.name);
     await field('Catégorie de facturation', dialog).selectOption({ label: CLIENT.billingCategory });
-    await field('Adresse', dialog).fill(CLIENT.address);
+    await field('Adresse (numéro et voie)', dialog).fill(CLIENT.address);
+    await field('Code postal', dialog).fill(CLIENT.postalCode);
+    await field('Ville', dialog).fill(CLIENT.city);
     await field('SIREN', dialog).fill(CLIENT.siren);
     const created = apiResponse('/app/api/clients', 'POST');
     await dialog.getByRole('button', { name: 'Créer le client', exact: true }).click();

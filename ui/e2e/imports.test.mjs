@@ -6,7 +6,7 @@
 // (.xlsx, numéros propres à ce lancement : d'autres fichiers de test partagent
 // le serveur) : le fichier est déposé (événement « drop »), la correspondance
 // proposée est relue, la vérification signale la ligne fautive (type
-// inconnu), le fichier corrigé est renvoyé par le sélecteur de fichier, la
+// inconnu) et offre d'importer les autres, le fichier corrigé est renvoyé par le sélecteur de fichier, la
 // vérification passe, l'import avance (barre de progression) et donne ses
 // comptes. Un membre ne voit pas l'entrée « Imports ». Captures de chaque étape.
 
@@ -186,7 +186,9 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       assert.equal(cells[0], String(BAD_ROW));
       assert.equal(cells[1], 'Type (B)');
       assert.ok(cells[2].startsWith('La valeur « Fusée » du champ « type » n\'est pas autorisée'), cells[2]);
-      assert.ok(await page.getByRole('button', { name: 'Importer', exact: true }).isDisabled());
+      // Le bouton dit ce qu'il ferait : importer les lignes acceptées (la refusée ne le serait pas).
+      assert.ok(await page.getByRole('button', { name: `Importer les ${ROWS - 1} lignes acceptées`, exact: true }).isEnabled());
+      assert.match(plain(await page.getByTestId('refused-notice').textContent()), /^La ligne refusée ne sera pas importée/);
       await shot('imports-03-verification-erreur');
     });
 

@@ -201,7 +201,8 @@ if (missing.length > 0) {
       const res = await page.goto(baseUrl);
       assert.equal(res?.status(), 200);
       await expectLoginPage();
-      assert.equal(await page.title(), T.title);
+      // Chaque écran nomme son onglet (« <Écran> — Liftdesk ») : la connexion aussi.
+      assert.equal(await page.title(), `Connexion — ${T.title}`);
       assert.equal(await page.getAttribute('html', 'lang'), 'fr');
       assert.equal(await emailField().inputValue(), '');
       await shot('01-connexion');

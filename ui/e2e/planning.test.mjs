@@ -102,6 +102,18 @@ if (missing.length > 0) {
       return card;
     }
 
+    /** Un jour qui demande confirmation avant d'y mettre la visite : un week-end, ou après son échéance. */
+    const risky = (entry, day) =>
+      [0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay()) || Boolean(entry.deadline && day > entry.deadline);
+
+    /** Confirme le déplacement si l'écran le demande pour ce jour (voir safety-nets.test.mjs). */
+    async function confirmIfAsked(entry, day) {
+      if (!risky(entry, day)) return;
+      const confirm = page.getByRole('dialog', { name: /^Déplacer la visite/ });
+      await confirm.getByRole('button', { name: 'Déplacer quand même' }).click();
+      await confirm.waitFor({ state: 'hidden' });
+    }
+
     let nextMonday;
     let dragged;
 
@@ -189,6 +201,7 @@ if (missing.length > 0) {
       );
       const reloaded = planningResponse();
       await source.dragTo(cell);
+      await confirmIfAsked(dragged, target);
       const res = await moved;
       assert.equal(res.status(), 200, await res.text());
       await reloaded;
@@ -224,6 +237,7 @@ if (missing.length > 0) {
       const refused = page.waitForResponse((r) => new URL(r.url()).pathname === `/app/api/visits/${other.id}/move`);
       await source.scrollIntoViewIfNeeded();
       await source.dragTo(cell);
+      await confirmIfAsked(other, targetDay);
       const res = await refused;
       assert.equal(res.status(), 422);
       const { error } = await res.json();
@@ -262,6 +276,7 @@ if (missing.length > 0) {
       await dialog.getByLabel('Nouveau jour').fill(nextDay);
       const moved = page.waitForResponse((r) => new URL(r.url()).pathname === `/app/api/visits/${dragged.id}/move`);
       await dialog.getByRole('button', { name: 'Déplacer' }).press('Enter');
+      await confirmIfAsked(dragged, nextDay);
       const res = await moved;
       if (res.status() !== 200) {
         const { error } = await res.json();

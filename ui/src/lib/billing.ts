@@ -421,11 +421,6 @@ export function sendInvoice(id: string): Promise<void> {
   return api.post<void>(`${invoicePath(id)}/send`);
 }
 
-/** `POST /invoices/{id}/payment` : enregistre le règlement, à la date `paidOn` (AAAA-MM-JJ). */
-export function recordPayment(id: string, paidOn: string): Promise<void> {
-  return api.post<void>(`${invoicePath(id)}/payment`, { paidOn });
-}
-
 /** `POST /invoices/{id}/credit-notes` : établit et émet un avoir (total : `{}` ; partiel : `{ lines }`). */
 export function createCreditNote(id: string, body: unknown): Promise<Created> {
   return api.post<Created>(`${invoicePath(id)}/credit-notes`, body);

@@ -5,6 +5,7 @@ import type { Session } from './api';
 import {
   EMPTY_CLIENT_FILTERS,
   addressLine,
+  addressParts,
   billingCategoryLabel,
   checkClient,
   checkContactEdit,
@@ -13,6 +14,7 @@ import {
   clientFieldNamedBy,
   clientQuery,
   compactNumber,
+  compactPostalCode,
   contactBody,
   contactEditBody,
   contactFieldNamedBy,
@@ -31,6 +33,8 @@ import {
   isEmail,
   newClientBody,
   parseNumber,
+  limitPostalCode,
+  POSTAL_CODE_PATTERN,
   validateClientSearch,
   validateContact,
   type ClientForm,
@@ -85,12 +89,37 @@ describe('mise en forme', () => {
     expect(formatSiren('12 34')).toBe('12 34');
   });
 
-  it("met l'adresse et son complément sur une ligne", () => {
-    expect(addressLine({ address: '3 rue Émile Zola', addressComplement: 'Bâtiment B' })).toBe(
-      '3 rue Émile Zola — Bâtiment B',
+  it("montre l'adresse en bloc : la voie, le complément, « code postal ville »", () => {
+    expect(
+      addressParts({ address: '12 rue de la Paix', addressComplement: 'Bâtiment B', postalCode: '75002', city: 'Paris' }),
+    ).toEqual([
+      { part: 'street', text: '12 rue de la Paix' },
+      { part: 'complement', text: 'Bâtiment B' },
+      { part: 'town', text: '75002 Paris' },
+    ]);
+    expect(addressParts({ address: '3 rue Émile Zola', addressComplement: ' ', postalCode: null, city: 'Lyon' })).toEqual([
+      { part: 'street', text: '3 rue Émile Zola' },
+      { part: 'town', text: 'Lyon' },
+    ]);
+    expect(addressParts({ address: null, addressComplement: null, postalCode: null, city: null })).toEqual([]);
+  });
+
+  it("met l'adresse entière sur une ligne, celle du serveur", () => {
+    expect(addressLine({ fullAddress: '12 rue de la Paix, Bâtiment B, 75002 Paris' })).toBe(
+      '12 rue de la Paix, Bâtiment B, 75002 Paris',
     );
-    expect(addressLine({ address: '3 rue Émile Zola', addressComplement: null })).toBe('3 rue Émile Zola');
-    expect(addressLine({ address: null, addressComplement: ' ' })).toBe('—');
+    expect(addressLine({ fullAddress: null })).toBe('—');
+  });
+
+  it('lit un code postal tapé avec des espaces, cinq chiffres au plus', () => {
+    expect(compactPostalCode(' 75 002 ')).toBe('75002');
+    expect(limitPostalCode('690031')).toBe('69003');
+    expect(limitPostalCode('69 007')).toBe('69 007');
+    expect(limitPostalCode('75002 Paris')).toBe('75002 ');
+    expect(limitPostalCode('7500')).toBe('7500');
+    const pattern = new RegExp(`^(?:${POSTAL_CODE_PATTERN})$`, 'v');
+    expect(['75002', '75 002', ' 69003 '].every((v) => pattern.test(v))).toBe(true);
+    expect(['7500', '750021', '75O02'].some((v) => pattern.test(v))).toBe(false);
   });
 });
 
@@ -176,6 +205,9 @@ const client: ClientView = {
   phone: '01 47 58 12 34',
   address: '14 rue Anatole France',
   addressComplement: null,
+  postalCode: '92300',
+  city: 'Levallois-Perret',
+  fullAddress: '14 rue Anatole France, 92300 Levallois-Perret',
   siren: '732829320',
   siret: '73282932000074',
   billingCategory: 'copropriete',
@@ -202,6 +234,8 @@ describe('formulaire « Nouveau client »', () => {
       phone: '',
       address: '',
       addressComplement: '',
+      postalCode: '',
+      city: '',
       siren: '',
       siret: '',
     });
@@ -227,10 +261,47 @@ describe('formulaire « Nouveau client »', () => {
     });
     expect(checkClient(typedClient({ id: 'x'.repeat(501), address: 'é'.repeat(501) }), true)).toEqual({
       id: 'Le champ « Identifiant client » dépasse 500 caractères.',
-      address: 'Le champ « Adresse » dépasse 500 caractères.',
+      address: 'Le champ « Adresse (numéro et voie) » dépasse 500 caractères.',
     });
     // L'identifiant ne se vérifie pas en modification : il ne part pas.
     expect(checkClient(typedClient({ id: 'x'.repeat(501) }), false)).toEqual({});
+  });
+
+  it('refuse un code postal qui n\'est pas de cinq chiffres, avec la phrase du serveur', () => {
+    expect(checkClient(typedClient({ postalCode: '7500' }), true)).toEqual({
+      postalCode: "Le champ « Code postal » doit être un code postal français de cinq chiffres : « 7500 » n'en est pas un.",
+    });
+    expect(checkClient(typedClient({ postalCode: '75OO2' }), true).postalCode).toMatch(/« 75OO2 » n'en est pas un/);
+    expect(checkClient(typedClient({ postalCode: ' 75 002 ', city: 'Paris' }), true)).toEqual({});
+    expect(checkClient(typedClient({ city: 'é'.repeat(501) }), true)).toEqual({
+      city: 'Le champ « Ville » dépasse 500 caractères.',
+    });
+  });
+
+  it('envoie la voie avec son code postal et sa ville, même vides : rien à découper', () => {
+    expect(newClientBody(typedClient({ address: '12 rue de la Paix', postalCode: '75 002', city: ' Paris ' }))).toEqual({
+      name: 'Copropriété Test',
+      status: 'Client',
+      categories: [],
+      address: '12 rue de la Paix',
+      postalCode: '75002',
+      city: 'Paris',
+    });
+    expect(newClientBody(typedClient({ address: '12 rue de la Paix, 75002 Paris' }))).toEqual({
+      name: 'Copropriété Test',
+      status: 'Client',
+      categories: [],
+      address: '12 rue de la Paix, 75002 Paris',
+      postalCode: null,
+      city: null,
+    });
+    expect(newClientBody(typedClient({ city: 'Lyon' }))).toEqual({
+      name: 'Copropriété Test',
+      status: 'Client',
+      categories: [],
+      postalCode: null,
+      city: 'Lyon',
+    });
   });
 
   it('lit un SIREN et un SIRET tapés avec des espaces', () => {
@@ -268,6 +339,8 @@ describe('formulaire « Nouveau client »', () => {
       email: 'syndic@test.fr',
       phone: '01 02 03 04 05',
       address: '3 rue Émile Zola',
+      postalCode: null,
+      city: null,
       siren: '732829320',
       siret: '73282932000074',
     });
@@ -286,6 +359,8 @@ describe('formulaire « Modifier » d\'un client', () => {
       phone: '01 47 58 12 34',
       address: '14 rue Anatole France',
       addressComplement: '',
+      postalCode: '92300',
+      city: 'Levallois-Perret',
       siren: '732829320',
       siret: '73282932000074',
     });
@@ -329,6 +404,24 @@ describe('formulaire « Modifier » d\'un client', () => {
       addressComplement: 'Bâtiment B',
       billingCategory: null,
     });
+    // Le code postal seul changé (tapé avec une espace) : la voie et la ville partent avec lui.
+    expect(clientEditBody(client, { ...formOfClient(client), postalCode: '92 200' })).toEqual({
+      address: '14 rue Anatole France',
+      postalCode: '92200',
+      city: 'Levallois-Perret',
+    });
+    // La voie changée : le code postal et la ville partent tels quels, le serveur ne découpe rien.
+    expect(clientEditBody(client, { ...formOfClient(client), address: '16 rue Anatole France' })).toEqual({
+      address: '16 rue Anatole France',
+      postalCode: '92300',
+      city: 'Levallois-Perret',
+    });
+    // La ville vidée : effacée.
+    expect(clientEditBody(client, { ...formOfClient(client), city: ' ' })).toEqual({
+      address: '14 rue Anatole France',
+      postalCode: '92300',
+      city: null,
+    });
     const uncategorized = { ...client, billingCategory: null, billingCategoryLabel: null };
     expect(clientEditBody(uncategorized, { ...formOfClient(uncategorized), billingCategory: 'entreprise' })).toEqual({
       billingCategory: 'entreprise',
@@ -353,6 +446,12 @@ describe('formulaire « Modifier » d\'un client', () => {
       ['Le champ « telephone » dépasse 500 caractères.', 'phone'],
       ['Le champ « adresse » dépasse 500 caractères.', 'address'],
       ['Le champ « complement_adresse » dépasse 500 caractères.', 'addressComplement'],
+      [
+        "Le champ « Code postal » doit être un code postal français de cinq chiffres : « 7500 » n'en est pas un.",
+        'postalCode',
+      ],
+      ['Le champ « code_postal » dépasse 500 caractères.', 'postalCode'],
+      ['Le champ « ville » dépasse 500 caractères.', 'city'],
       ['Le champ « client_id » dépasse 500 caractères.', 'id'],
       [
         "La valeur « Locataire » du champ « type » n'est pas autorisée : valeurs possibles : « Propriétaire/exploitant », « Gestionnaire ».",

@@ -1,7 +1,7 @@
 /**
  * Écran Clients : types des réponses de `/app/api/clients…` et
  * `/app/api/contacts…`, paramètres de la liste, mise en forme (SIREN, SIRET,
- * adresse), le formulaire « Nouveau contact » écrit depuis le descripteur
+ * adresse en parties : voie, complément, code postal et ville), le formulaire « Nouveau contact » écrit depuis le descripteur
  * `GET /contacts/creation` : valeurs de départ, contrôles côté client (les
  * règles et les phrases du serveur, `services::contacts::check_value`) et
  * corps envoyé ; les formulaires « Nouveau client » / « Modifier » d'un client
@@ -107,10 +107,65 @@ export function formatSiret(siret: string | null | undefined): string {
   return /^\d{14}$/.test(siret) ? `${formatSiren(siret.slice(0, 9))} ${siret.slice(9)}` : siret;
 }
 
-/** L'adresse et son complément, sur une ligne. */
-export function addressLine(client: Pick<ClientView, 'address' | 'addressComplement'>): string {
-  const parts = [client.address, client.addressComplement].filter((p): p is string => !!p && p.trim() !== '');
-  return parts.length ? parts.join(' — ') : '—';
+/** Une partie d'adresse renseignée, rognée ; `null` sinon. */
+const filled = (value: string | null | undefined): string | null => {
+  const text = value?.trim() ?? '';
+  return text === '' ? null : text;
+};
+
+/** Une ligne du bloc d'adresse : la voie, le complément, ou « 75002 Paris ». */
+export interface AddressPart {
+  part: 'street' | 'complement' | 'town';
+  text: string;
+}
+
+/**
+ * L'adresse d'un client en bloc, à la française : la voie, le complément,
+ * puis « code postal ville » ; seulement les lignes renseignées (aucune :
+ * adresse non renseignée).
+ */
+export function addressParts(
+  client: Pick<ClientView, 'address' | 'addressComplement' | 'postalCode' | 'city'>,
+): AddressPart[] {
+  const town = [filled(client.postalCode), filled(client.city)].filter(Boolean).join(' ');
+  const parts: AddressPart[] = [];
+  const street = filled(client.address);
+  const complement = filled(client.addressComplement);
+  if (street) parts.push({ part: 'street', text: street });
+  if (complement) parts.push({ part: 'complement', text: complement });
+  if (town) parts.push({ part: 'town', text: town });
+  return parts;
+}
+
+/** L'adresse entière sur une ligne (`fullAddress` du serveur), ou « — ». */
+export function addressLine(client: Pick<ClientView, 'fullAddress'>): string {
+  return filled(client.fullAddress) ?? '—';
+}
+
+/** Un code postal tel que tapé (« 75 002 ») : sans ses espaces. */
+export function compactPostalCode(value: string): string {
+  return value.replace(/\s/gu, '');
+}
+
+/** Cinq chiffres, espaces comprises (« 75 002 ») : la règle du serveur. */
+export const POSTAL_CODE_PATTERN = '\\s*(?:[0-9]\\s*){5}';
+
+/**
+ * Le champ « Code postal » tel qu'il garde la saisie : cinq caractères au plus
+ * hors espaces (« 75 002 » tient, un sixième chiffre ne se tape pas, un
+ * « 75002 Paris » collé garde « 75002 »).
+ */
+export function limitPostalCode(value: string): string {
+  let kept = 0;
+  let end = 0;
+  for (const char of value) {
+    if (!/\s/u.test(char)) {
+      if (kept === 5) break;
+      kept += 1;
+    }
+    end += char.length;
+  }
+  return value.slice(0, end);
 }
 
 // -- Le formulaire « Nouveau contact » -------------------------------------------
@@ -251,8 +306,12 @@ export interface ClientForm {
   billingCategory: BillingCategory | '';
   email: string;
   phone: string;
+  /** La voie : numéro et nom de la rue. */
   address: string;
   addressComplement: string;
+  /** Cinq chiffres, espaces permises à la saisie. */
+  postalCode: string;
+  city: string;
   siren: string;
   siret: string;
 }
@@ -270,6 +329,8 @@ export const CLIENT_FIELD_ORDER: ClientField[] = [
   'phone',
   'address',
   'addressComplement',
+  'postalCode',
+  'city',
   'siren',
   'siret',
   'id',
@@ -284,8 +345,10 @@ export const CLIENT_FIELD_LABELS: Record<ClientField, string> = {
   billingCategory: 'Catégorie de facturation',
   email: 'E-mail',
   phone: 'Téléphone',
-  address: 'Adresse',
+  address: 'Adresse (numéro et voie)',
   addressComplement: "Complément d'adresse",
+  postalCode: 'Code postal',
+  city: 'Ville',
   siren: 'SIREN',
   siret: 'SIRET',
 };
@@ -302,6 +365,8 @@ export function emptyClientForm(): ClientForm {
     phone: '',
     address: '',
     addressComplement: '',
+    postalCode: '',
+    city: '',
     siren: '',
     siret: '',
   };
@@ -319,6 +384,8 @@ export function formOfClient(client: ClientView): ClientForm {
     phone: client.phone ?? '',
     address: client.address ?? '',
     addressComplement: client.addressComplement ?? '',
+    postalCode: client.postalCode ?? '',
+    city: client.city ?? '',
     siren: client.siren ?? '',
     siret: client.siret ?? '',
   };
@@ -343,7 +410,8 @@ const tooLong = (label: string, value: string): string | undefined =>
  * Les refus du formulaire d'un client, champ par champ, avec les règles du
  * serveur (`services::clients::update_client`) : nom obligatoire, SIREN et
  * SIRET avec leurs clés de Luhn, le SIRET commençant par le SIREN, la forme
- * de l'adresse e-mail, 500 caractères au plus. `creating` : l'identifiant
+ * de l'adresse e-mail, un code postal français de cinq chiffres (espaces
+ * permises), 500 caractères au plus. `creating` : l'identifiant
  * client se saisit (il ne se change plus ensuite). Un objet vide : le
  * formulaire peut partir.
  */
@@ -352,7 +420,7 @@ export function checkClient(form: ClientForm, creating: boolean): ClientErrors {
   const put = (field: ClientField, reason: string | undefined) => {
     if (reason && !errors[field]) errors[field] = reason;
   };
-  const texts: ClientField[] = ['name', 'email', 'phone', 'address', 'addressComplement'];
+  const texts: ClientField[] = ['name', 'email', 'phone', 'address', 'addressComplement', 'postalCode', 'city'];
   if (creating) texts.push('id');
   for (const field of texts) put(field, tooLong(CLIENT_FIELD_LABELS[field], (form[field] as string).trim()));
   if (form.name.trim() === '') put('name', `Le champ « ${CLIENT_FIELD_LABELS.name} » est obligatoire.`);
@@ -364,6 +432,13 @@ export function checkClient(form: ClientForm, creating: boolean): ClientErrors {
   const email = form.email.trim();
   if (email !== '' && !isEmail(email)) {
     put('email', `Le champ « ${CLIENT_FIELD_LABELS.email} » n'est pas une adresse e-mail valide : « ${email} ».`);
+  }
+  const postalCode = form.postalCode.trim();
+  if (postalCode !== '' && !/^[0-9]{5}$/u.test(compactPostalCode(postalCode))) {
+    put(
+      'postalCode',
+      `Le champ « ${CLIENT_FIELD_LABELS.postalCode} » doit être un code postal français de cinq chiffres : « ${postalCode} » n'en est pas un.`,
+    );
   }
   const siren = compactNumber(form.siren);
   const siret = compactNumber(form.siret);
@@ -381,19 +456,28 @@ const optional = (value: string): string | null => {
   return text === '' ? null : text;
 };
 
-/** Les champs de texte facultatifs, tels qu'envoyés (SIREN et SIRET sans espaces). */
+/** Les champs de texte facultatifs, tels qu'envoyés (SIREN, SIRET et code postal sans espaces). */
 function optionalTexts(
   form: ClientForm,
-): Record<'email' | 'phone' | 'address' | 'addressComplement' | 'siren' | 'siret', string | null> {
+): Record<'email' | 'phone' | 'address' | 'addressComplement' | 'postalCode' | 'city' | 'siren' | 'siret', string | null> {
   return {
     email: optional(form.email),
     phone: optional(form.phone),
     address: optional(form.address),
     addressComplement: optional(form.addressComplement),
+    postalCode: optional(compactPostalCode(form.postalCode)),
+    city: optional(form.city),
     siren: optional(compactNumber(form.siren)),
     siret: optional(compactNumber(form.siret)),
   };
 }
+
+/**
+ * La voie, le code postal et la ville partent ensemble (`null` pour une
+ * partie vide) : le serveur ne découpe une adresse que si la voie arrive
+ * seule, et ce qui est saisi dans les champs est ce qui est enregistré.
+ */
+const POSTAL_PARTS = ['address', 'postalCode', 'city'] as const;
 
 /** Les catégories cochées, dans l'ordre de la liste, sans doublon. */
 const orderedCategories = (categories: readonly string[]): string[] => [
@@ -403,8 +487,9 @@ const orderedCategories = (categories: readonly string[]): string[] => [
 
 /**
  * Le corps de `POST /clients` : le nom, le statut, les catégories, et les
- * champs remplis seulement (l'identifiant client absent : le serveur en
- * attribue un).
+ * champs remplis seulement (l'identifiant client absent : le serveur attribue
+ * le suivant, « CLI-000123 ») ; une adresse saisie part avec son code postal
+ * et sa ville, même vides.
  */
 export function newClientBody(form: ClientForm): ClientBody {
   const body: ClientBody = {
@@ -415,9 +500,11 @@ export function newClientBody(form: ClientForm): ClientBody {
   const id = form.id.trim();
   if (id !== '') body.id = id;
   const texts = optionalTexts(form);
+  const withAddress = POSTAL_PARTS.some((key) => texts[key] !== null);
   for (const key of Object.keys(texts) as (keyof typeof texts)[]) {
     const value = texts[key];
     if (value !== null) body[key] = value;
+    else if (withAddress && (key === 'postalCode' || key === 'city')) body[key] = null;
   }
   if (form.billingCategory !== '') body.billingCategory = form.billingCategory;
   return body;
@@ -429,6 +516,7 @@ const sameSet = (a: readonly string[], b: readonly string[]) =>
 /**
  * Le corps de `PATCH /clients/{id}` : seulement ce qui a changé (un objet
  * vide : rien à envoyer) ; un champ facultatif vidé part à `null` (effacé).
+ * La voie, le code postal ou la ville changés : les trois partent ensemble.
  * Jamais l'identifiant client, qui ne se change pas.
  */
 export function clientEditBody(client: ClientView, form: ClientForm): ClientBody {
@@ -441,6 +529,9 @@ export function clientEditBody(client: ClientView, form: ClientForm): ClientBody
   const after = optionalTexts(form);
   for (const key of Object.keys(after) as (keyof typeof after)[]) {
     if (after[key] !== before[key]) body[key] = after[key];
+  }
+  if (POSTAL_PARTS.some((key) => after[key] !== before[key])) {
+    for (const key of POSTAL_PARTS) body[key] = after[key];
   }
   const billing = form.billingCategory === '' ? null : form.billingCategory;
   if (billing !== client.billingCategory) body.billingCategory = billing;
@@ -462,6 +553,12 @@ const CLIENT_WIRE_FIELDS: Record<string, ClientField> = {
   address: 'address',
   complement_adresse: 'addressComplement',
   addressComplement: 'addressComplement',
+  code_postal: 'postalCode',
+  postalCode: 'postalCode',
+  'Code postal': 'postalCode',
+  ville: 'city',
+  city: 'city',
+  Ville: 'city',
   siren: 'siren',
   siret: 'siret',
   client_id: 'id',

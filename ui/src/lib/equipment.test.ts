@@ -12,6 +12,7 @@ import {
   checkNewEquipment,
   createEquipment,
   emptyEquipmentForm,
+  equipmentChoice,
   equipmentFieldNamedBy,
   intervalReason,
   isArchivedEntry,
@@ -395,5 +396,30 @@ describe("appels à l'API : archivage, remise dans le parc et filtre « État »
       ['GET', '/app/api/equipment?archived=active&page=1&limit=50'],
       ['GET', '/app/api/equipment?q=ASC-T1&archived=archived&page=2&limit=50'],
     ]);
+  });
+});
+
+describe('équipement choisi depuis sa fiche', () => {
+  it('donne le numéro, l’immeuble et l’adresse des recherches de « Nouvel appel » et « Nouveau devis »', () => {
+    const building = {
+      id: 'b1',
+      name: 'Résidence Les Tilleuls',
+      address: '3 rue Émile Zola',
+      addressComplement: null,
+      postalCode: '92300',
+      city: 'Levallois-Perret',
+    };
+    expect(equipmentChoice({ id: 'e1', identity: { ...identity, number: 'ASC 1' }, building })).toEqual({
+      id: 'e1',
+      number: 'ASC 1',
+      building: 'Résidence Les Tilleuls',
+      address: '3 rue Émile Zola, 92300 Levallois-Perret',
+    });
+    expect(equipmentChoice({ id: 'e2', identity: { ...identity, number: null }, building: null })).toEqual({
+      id: 'e2',
+      number: null,
+      building: null,
+      address: null,
+    });
   });
 });

@@ -6,6 +6,7 @@
  */
 import { api } from './api';
 import { formatDay } from './format';
+import { choiceLabel, CONTRACTS, EQUIPMENT_TYPES } from './labels';
 import type {
   BuildingView,
   CallView,
@@ -13,6 +14,7 @@ import type {
   ClientsAnswer,
   ComponentView,
   CreatedEquipment,
+  EquipmentChoice,
   EquipmentFieldView,
   EquipmentPage,
   EquipmentQuoteView,
@@ -66,19 +68,8 @@ export type ValueType = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | '
 /** Une valeur de donnée telle que la saisie l'envoie. */
 export type DatumValue = string | number | boolean | string[] | null;
 
-/** Types d'équipement (codes du serveur) et leur nom. */
-export const EQUIPMENT_TYPES: { code: string; label: string }[] = [
-  { code: 'ascenseur', label: 'Ascenseur' },
-  { code: 'monte_charge', label: 'Monte-charge' },
-  { code: 'monte_voiture', label: 'Monte-voiture' },
-  { code: 'elevateur', label: 'Élévateur' },
-  { code: 'porte_fermeture', label: 'Porte ou fermeture automatique' },
-];
-
-export const CONTRACTS: { code: string; label: string }[] = [
-  { code: 'parc', label: 'Sous contrat (parc)' },
-  { code: 'hors_parc', label: 'Hors parc' },
-];
+// Types d'équipement et contrats : leurs codes et leurs noms sont dans `labels.ts`, avec les autres codes lus.
+export { CONTRACTS, EQUIPMENT_TYPES } from './labels';
 
 export const BANDS: { code: KnowledgeBand; label: string }[] = [
   { code: 'faible', label: 'Faible (moins de 40 %)' },
@@ -160,6 +151,21 @@ export function buildingLine(building: Building | null): string {
   if (!building) return 'Aucun immeuble';
   const town = [building.postalCode, building.city].filter(Boolean).join(' ');
   return [building.name, building.address, building.addressComplement, town].filter(Boolean).join(', ');
+}
+
+/**
+ * L'équipement d'une fiche sous la forme d'un choix des recherches de
+ * « Nouvel appel » et « Nouveau devis » (numéro, immeuble, adresse).
+ */
+export function equipmentChoice(page: Pick<EquipmentPage, 'id' | 'identity' | 'building'>): EquipmentChoice {
+  const building = page.building;
+  const town = [building?.postalCode, building?.city].filter(Boolean).join(' ');
+  return {
+    id: page.id,
+    number: page.identity.number,
+    building: building?.name ?? null,
+    address: [building?.address, town].filter(Boolean).join(', ') || null,
+  };
 }
 
 // -- Identité -------------------------------------------------------------------
@@ -420,8 +426,8 @@ export function parseInput(field: Pick<TechnicalField, 'label' | 'valueType' | '
     case 'choice':
       if (!field.choices.includes(text)) {
         return {
-          error: `La valeur « ${text} » du champ « ${name} » n'est pas autorisée : valeurs possibles : ${field.choices
-            .map((c) => `« ${c} »`)
+          error: `La valeur « ${choiceLabel(text)} » du champ « ${name} » n'est pas autorisée : valeurs possibles : ${field.choices
+            .map((c) => `« ${choiceLabel(c)} »`)
             .join(', ')}.`,
         };
       }
@@ -465,19 +471,27 @@ export function technicalPatch(
   return { body, errors };
 }
 
+/** Les noms des données du catalogue technique d'une fiche, par code (`charge_utile` → « Charge utile »). */
+export function technicalLabels(components: Pick<Component, 'fields'>[]): Record<string, string> {
+  return Object.fromEntries(components.flatMap((c) => c.fields.map((f) => [f.code, f.label])));
+}
+
 const NUMBER = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 3 });
 // Sans unité, un nombre est une année ou un compte : `2003`, pas `2 003`.
 const PLAIN_NUMBER = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 3, useGrouping: false });
 
-/** `1 270 mm`, `1,6 m/s`, `2003` (sans unité, sans séparateur), `oui` ; jamais relevée : `—`. */
+/**
+ * `1 270 mm`, `1,6 m/s`, `2003` (sans unité, sans séparateur), `oui`, un choix
+ * tel qu'il se lit (`Electrique` → `Électrique`) ; jamais relevée : `—`.
+ */
 export function formatValue(field: Pick<TechnicalField, 'value' | 'unit'>): string {
   const value = field.value;
   if (value === null || value === undefined) return '—';
   let text: string;
   if (typeof value === 'boolean') text = value ? 'oui' : 'non';
   else if (typeof value === 'number') text = (field.unit ? NUMBER : PLAIN_NUMBER).format(value);
-  else if (Array.isArray(value)) text = value.join(', ');
-  else text = String(value);
+  else if (Array.isArray(value)) text = value.map((item) => choiceLabel(String(item))).join(', ');
+  else text = choiceLabel(String(value));
   return field.unit && typeof value === 'number' ? `${text} ${field.unit}` : text;
 }
 

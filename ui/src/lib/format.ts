@@ -29,3 +29,23 @@ export function isoDay(date: Date): string {
   const day = String(date.getDate()).padStart(2, '0');
   return `${date.getFullYear()}-${month}-${day}`;
 }
+
+/**
+ * Un instant par rapport à `now` (ms) : « à l'instant », « il y a 12 s »,
+ * « dans 3 min », « il y a 2 h » ; au-delà d'un jour, la date et l'heure
+ * (`21/11/2026 14:05`). `null` → `—`.
+ */
+export function relativeTime(value: string | null | undefined, now: number): string {
+  if (!value) return '—';
+  const at = new Date(value).getTime();
+  if (Number.isNaN(at)) return value;
+  const seconds = Math.round((at - now) / 1000);
+  const size = Math.abs(seconds);
+  if (size < 5) return "à l'instant";
+  let amount: string;
+  if (size < 60) amount = `${size} s`;
+  else if (size < 3600) amount = `${Math.round(size / 60)} min`;
+  else if (size < 86_400) amount = `${Math.round(size / 3600)} h`;
+  else return formatDateTime(value);
+  return seconds < 0 ? `il y a ${amount}` : `dans ${amount}`;
+}

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
+  acceptedRows,
   duplicateFields,
+  errorReportCsv,
+  errorReportName,
   fileProblem,
+  firstWritten,
   formatSize,
+  importButtonLabel,
   initialMapping,
   mappingBody,
   MAX_FILE_BYTES,
   progressPercent,
+  refusedNotice,
   resultCounts,
   rowErrors,
   toBase64,
@@ -95,5 +101,69 @@ describe('assistant d’import', () => {
     expect(progressPercent({ rowsProcessed: 250, rowsTotal: 500 })).toBe(50);
     expect(progressPercent({ rowsProcessed: 499, rowsTotal: 500 })).toBe(99);
     expect(progressPercent({ rowsProcessed: 600, rowsTotal: 500 })).toBe(100);
+  });
+});
+
+describe('ce que dit le bouton d’import et le rapport d’erreurs', () => {
+  const row = (n: number, action: ImportReport['rows'][number]['action'], extra: Partial<ImportReport['rows'][number]> = {}) => ({
+    row: n,
+    action,
+    id: null,
+    changes: [],
+    reasons: [],
+    ...extra,
+  });
+
+  it('importe les lignes acceptées et dit que les refusées ne le seront pas', () => {
+    const some = report([row(2, 'creation'), row(3, 'mise_a_jour', { id: 'e1' }), row(4, 'refus', { reasons: ['x'] })]);
+    expect(acceptedRows(some)).toBe(2);
+    expect(importButtonLabel(some)).toBe('Importer les 2 lignes acceptées');
+    expect(refusedNotice(some)).toMatch(/^La ligne refusée ne sera pas importée : l'import n'écrit que les lignes acceptées\./);
+
+    const one = report([row(2, 'creation'), row(3, 'refus'), row(4, 'refus')]);
+    expect(importButtonLabel(one)).toBe('Importer la ligne acceptée');
+    expect(refusedNotice(one)).toMatch(/^Les 2 lignes refusées ne seront pas importées/);
+
+    const clean = report([row(2, 'creation')]);
+    expect(importButtonLabel(clean)).toBe('Importer');
+    expect(refusedNotice(clean)).toBeNull();
+
+    // Tout refusé : rien à importer, le bouton reste « Importer » (inactif) et le message le dit.
+    const none = report([row(2, 'refus'), row(3, 'refus')]);
+    expect(acceptedRows(none)).toBe(0);
+    expect(importButtonLabel(none)).toBe('Importer');
+    expect(refusedNotice(none)).toMatch(/^Aucune ligne ne peut être importée/);
+  });
+
+  it('écrit le rapport CSV : BOM, « ; », CRLF, en-têtes français, cellules protégées', () => {
+    const csv = errorReportCsv([
+      { row: 3, column: 'Client', letter: 'F', message: "aucun client n'a le nom « A; B » : importez d'abord les clients." },
+      { row: 4, column: '', letter: '', message: 'Cet équipement n\'est rattaché à aucun immeuble.' },
+      { row: 5, column: '=Colonne', letter: 'A', message: 'Il a dit "non".' },
+    ]);
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    expect(csv.slice(1).split('\r\n')).toEqual([
+      'Ligne;Colonne;Valeur;Erreur',
+      `3;Client (F);;"aucun client n'a le nom « A; B » : importez d'abord les clients."`,
+      "4;;;Cet équipement n'est rattaché à aucun immeuble.",
+      `5;'=Colonne (A);;"Il a dit ""non""."`,
+      '',
+    ]);
+    expect(errorReportCsv([])).toBe('\uFEFFLigne;Colonne;Valeur;Erreur\r\n');
+  });
+
+  it('nomme le rapport d’après le fichier', () => {
+    expect(errorReportName('parc-mots.xlsx')).toBe('erreurs-parc-mots.csv');
+    expect(errorReportName('Clients.CSV')).toBe('erreurs-Clients.csv');
+    expect(errorReportName('.csv')).toBe('erreurs-import.csv');
+  });
+
+  it('mène à la première fiche créée, sinon à la première mise à jour', () => {
+    expect(firstWritten(report([row(2, 'refus'), row(3, 'creation', { id: 'e2' }), row(4, 'creation', { id: 'e3' })]))).toEqual({
+      id: 'e2',
+      created: true,
+    });
+    expect(firstWritten(report([row(2, 'mise_a_jour', { id: 'e1' }), row(3, 'refus')]))).toEqual({ id: 'e1', created: false });
+    expect(firstWritten(report([row(2, 'refus')]))).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Assistant d'import : les réponses de `/app/api/imports…` et la logique pure
  * de l'assistant (contrôle du fichier avant l'envoi, base64, correspondance
- * colonne → champ, erreurs par ligne, comptes du résultat, progression),
+ * colonne → champ, erreurs par ligne et leur rapport CSV, ce que dit le
+ * bouton d'import, comptes du résultat et ce qu'il a écrit, progression),
  * et les appels à l'API des imports.
  */
 import { api } from './api';
@@ -148,6 +149,86 @@ export function rowErrors(report: ImportReport): RowError[] {
     }
   }
   return errors;
+}
+
+/** Lignes que l'import écrirait : celles qui créent ou mettent à jour (les refusées ne sont pas importées). */
+export function acceptedRows(report: Pick<ImportReport, 'created' | 'updated'>): number {
+  return report.created + report.updated;
+}
+
+/**
+ * Le libellé du bouton d'import, qui dit ce qu'il fait : « Importer » quand
+ * rien n'est refusé, sinon « Importer la ligne acceptée » / « Importer les
+ * N lignes acceptées » (le serveur écrit les lignes acceptées et n'écrit
+ * rien des refusées).
+ */
+export function importButtonLabel(report: Pick<ImportReport, 'created' | 'updated' | 'refused'>): string {
+  const accepted = acceptedRows(report);
+  if (report.refused === 0 || accepted === 0) return 'Importer';
+  return accepted === 1 ? 'Importer la ligne acceptée' : `Importer les ${accepted} lignes acceptées`;
+}
+
+/** Ce que deviennent les lignes refusées, dit comme le bouton le fait ; `null` sans ligne refusée. */
+export function refusedNotice(report: Pick<ImportReport, 'created' | 'updated' | 'refused'>): string | null {
+  const { refused } = report;
+  if (refused === 0) return null;
+  const fix =
+    "corrigez le fichier (le rapport d'erreurs dit quoi corriger) et envoyez-le de nouveau, ou changez la correspondance, puis vérifiez encore";
+  if (acceptedRows(report) === 0) {
+    return `Aucune ligne ne peut être importée : ${fix}.`;
+  }
+  const lines = refused === 1 ? 'La ligne refusée ne sera pas importée' : `Les ${refused} lignes refusées ne seront pas importées`;
+  return (
+    `${lines} : l'import n'écrit que les lignes acceptées. Pour ${refused === 1 ? "l'importer" : 'les importer'} aussi, ${fix} ; ` +
+    'importer de nouveau le fichier met à jour ce qui a déjà été importé, sans doublon.'
+  );
+}
+
+// -- Rapport d'erreurs -------------------------------------------------------------
+
+/**
+ * Une cellule CSV : un texte qui commencerait une formule (`=`, `+`, `-`, `@`)
+ * précédé d'une apostrophe, pour que le tableur l'affiche sans l'exécuter ;
+ * entre guillemets (doublés) s'il contient `;`, `"` ou un saut de ligne.
+ */
+function csvCell(text: string): string {
+  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+  return /[;"\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/**
+ * Le rapport d'erreurs de la vérification (ou de l'import), pour un tableur
+ * français : BOM UTF-8, séparateur `;`, fins de ligne CRLF, en-têtes
+ * « Ligne ; Colonne ; Valeur ; Erreur », une ligne par erreur. La colonne est
+ * « Type (B) » ; la valeur de la cellule reste vide : le compte rendu du
+ * serveur ne la donne pas à part (elle figure dans certains messages).
+ */
+export function errorReportCsv(errors: RowError[]): string {
+  const lines = [['Ligne', 'Colonne', 'Valeur', 'Erreur']];
+  for (const error of errors) {
+    lines.push([String(error.row), error.column ? `${error.column} (${error.letter})` : '', '', error.message]);
+  }
+  return `\uFEFF${lines.map((cells) => cells.map(csvCell).join(';')).join('\r\n')}\r\n`;
+}
+
+/** Le nom du rapport : `parc.xlsx` → `erreurs-parc.csv`. */
+export function errorReportName(fileName: string): string {
+  const base = fileName.replace(/\.(csv|xlsx)$/i, '').trim() || 'import';
+  return `erreurs-${base}.csv`;
+}
+
+// -- Ce que l'import a écrit ---------------------------------------------------------
+
+/**
+ * La première ligne écrite par l'import, pour y mener : la première créée,
+ * sinon la première mise à jour ; `null` si rien n'a été écrit. `id` : celui
+ * de l'équipement ou du contact, le `client_id` d'un client.
+ */
+export function firstWritten(report: ImportReport): { id: string; created: boolean } | null {
+  const created = report.rows.find((row) => row.action === 'creation' && row.id);
+  if (created?.id) return { id: created.id, created: true };
+  const updated = report.rows.find((row) => row.action === 'mise_a_jour' && row.id);
+  return updated?.id ? { id: updated.id, created: false } : null;
 }
 
 /** Les comptes du résultat : créées, mises à jour (avec un changement), inchangées, refusées. */

@@ -7,7 +7,10 @@
  * lisibles, et l'appel à l'API.
  */
 import { api } from './api';
+import { formatEuros } from './billing';
 import type { JournalActor, JournalAnswer, JournalEntryWire } from './generated/contract';
+import { valueLabel } from './labels';
+import { PAYMENT_METHODS } from './generated/contract';
 
 // Les réponses viennent du serveur : `generated/contract.ts` est généré depuis le code Rust.
 export type { JournalActor, JournalAnswer, JournalEntryWire, ObjectTypeChoice } from './generated/contract';
@@ -189,6 +192,9 @@ export const FIELD_LABELS: Record<string, string> = {
   to: 'À',
   nom: 'Nom',
   adresse: 'Adresse',
+  code_postal: 'Code postal',
+  ville: 'Ville',
+  complement_adresse: "Complément d'adresse",
   telephone: 'Téléphone',
   statut: 'Statut',
   position: 'Fonction',
@@ -221,7 +227,12 @@ export const FIELD_LABELS: Record<string, string> = {
   quote: 'Devis',
   quoteNumber: 'Devis',
   lines: 'Lignes',
-  totalInclCents: 'Total TTC (centimes)',
+  totalInclCents: 'Total TTC',
+  amountCents: 'Montant',
+  balanceCents: 'Reste à payer',
+  method: 'Mode de règlement',
+  settled: 'Soldée',
+  creditNote: 'Avoir',
   issuedOn: 'Émise le',
   dueOn: 'Échéance',
   paidOn: 'Réglée le',
@@ -267,6 +278,35 @@ export const FIELD_LABELS: Record<string, string> = {
   changed: 'Changé',
   clearedArrivedAt: 'Arrivée effacée',
   photoCount: 'Photos',
+  // Import, relevés, affaires, appels, clés et identité de l'agence.
+  row: 'Ligne du fichier',
+  changes: 'Champs changés',
+  rows: 'Lignes',
+  columns: 'Colonnes',
+  bytes: 'Taille (octets)',
+  created_equipment: 'Équipements créés',
+  copiedToEquipment: "Données reportées sur l'équipement",
+  equipmentChanges: "Changé sur l'équipement",
+  surveyedOn: 'Relevé le',
+  finding: 'Constat',
+  absence: 'Absence',
+  urgence: 'Urgence',
+  callCenter: "Centre d'appels",
+  center: "Centre d'appels",
+  partner: 'Partenaire',
+  legalName: 'Raison sociale',
+  legalForm: 'Forme juridique',
+  shareCapital: 'Capital social',
+  rcsCity: 'Ville du RCS',
+  siret: 'SIRET',
+  siren: 'SIREN',
+  vatNumber: 'N° de TVA intracommunautaire',
+  headOfficeAddress: 'Adresse du siège social',
+  iban: 'IBAN',
+  bic: 'BIC',
+  insurer: 'Assureur',
+  insurancePolicy: "N° de police d'assurance",
+  insuranceArea: 'Couverture géographique',
 };
 
 /**
@@ -274,9 +314,25 @@ export const FIELD_LABELS: Record<string, string> = {
  * entre enregistrements) mais que l'écran ne montre pas : l'objet de
  * l'entrée les nomme déjà.
  */
-export const HIDDEN_FIELDS = new Set(['mail', 'callCenterId', 'external_opportunity_id', 'sheet_token']);
+export const HIDDEN_FIELDS = new Set(['mail', 'callCenterId', 'external_opportunity_id', 'sheet_token', 'fileId']);
 
-const fieldLabel = (key: string): string => FIELD_LABELS[key] ?? key;
+/**
+ * Ce qu'une fiche sait de plus pour lire le détail de ses entrées : le genre
+ * de l'objet (les statuts d'un appel ne sont pas ceux d'un devis) et des noms
+ * de champs propres à la fiche (le catalogue technique d'un équipement :
+ * `charge_utile` → « Charge utile »).
+ */
+export interface DetailContext {
+  objectType?: string;
+  fieldLabels?: Readonly<Record<string, string>>;
+}
+
+/** Le nom français d'un champ : celui de la fiche, sinon celui du journal, sinon la clé. */
+function fieldLabel(key: string, context: DetailContext = {}): string {
+  const own = context.fieldLabels;
+  if (own && Object.hasOwn(own, key)) return own[key] as string;
+  return Object.hasOwn(FIELD_LABELS, key) ? (FIELD_LABELS[key] as string) : key;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -303,25 +359,63 @@ function changeText(change: { before: unknown; after: unknown }): string {
 }
 
 /**
- * Le détail d'une entrée en lignes lisibles : un `{before, after}` en
- * « avant → après » ; `changes: {champ: {before, after}}` une ligne par
- * champ ; le reste en « clé : valeur ». Rien pour un détail absent.
+ * La valeur d'un champ du détail en clair, ses codes par leur nom (`labels.ts`) :
+ * « monte_charge » → « Monte-charge » pour le type d'un équipement,
+ * « a_realiser » → « À réaliser » pour le statut d'un relevé, « Electrique » →
+ * « Électrique » ; dans les listes et de part et d'autre d'un « avant → après ».
  */
-export function detailLines(detail: unknown): DetailLine[] {
+export function fieldValueText(field: string, value: unknown, context: DetailContext = {}): string {
+  const named = (v: unknown): unknown => {
+    if (typeof v === 'string') return valueLabel(field, v, context.objectType);
+    if (Array.isArray(v)) return v.map(named);
+    if (isChange(v)) return { ...v, before: named(v.before), after: named(v.after) };
+    return v;
+  };
+  return valueText(named(value));
+}
+
+/** Un `{champ: {before, after}}` : les changements d'un enregistrement, champ par champ. */
+function isChangeMap(value: unknown): value is Record<string, { before: unknown; after: unknown }> {
+  return isRecord(value) && Object.keys(value).length > 0 && Object.values(value).every(isChange);
+}
+
+/**
+ * Le détail d'une entrée en lignes lisibles : un `{before, after}` en
+ * « avant → après » ; `changes: {champ: {before, after}}` (et tout autre
+ * `{champ: {before, after}}`, comme ce qu'un relevé change sur l'équipement)
+ * une ligne par champ ; `changes: [champ…]` (un import) les noms des champs ;
+ * le reste en « clé : valeur ». Champs et valeurs codées par leur nom
+ * français (`context`). Rien pour un détail absent.
+ */
+export function detailLines(detail: unknown, context: DetailContext = {}): DetailLine[] {
   if (detail === null || detail === undefined) return [];
-  if (!isRecord(detail)) return [{ label: '', text: valueText(detail) }];
+  if (!isRecord(detail)) return [{ label: '', text: fieldValueText('', detail, context) }];
   const lines: DetailLine[] = [];
-  if (isChange(detail)) lines.push({ label: '', text: changeText(detail) });
+  if (isChange(detail)) lines.push({ label: '', text: fieldValueText('', detail, context) });
   for (const [key, value] of Object.entries(detail)) {
     if (isChange(detail) && (key === 'before' || key === 'after')) continue;
-    if (key === 'changes' && isRecord(value)) {
-      for (const [field, change] of Object.entries(value)) {
-        lines.push({ label: fieldLabel(field), text: valueText(change) });
+    if ((key === 'changes' && isRecord(value)) || isChangeMap(value)) {
+      const prefix = key === 'changes' ? '' : `${fieldLabel(key, context)} · `;
+      for (const [field, change] of Object.entries(value as Record<string, unknown>)) {
+        lines.push({ label: `${prefix}${fieldLabel(field, context)}`, text: fieldValueText(field, change, context) });
       }
       continue;
     }
+    if (key === 'changes' && Array.isArray(value)) {
+      // Une création par import écrit tous les champs associés : sa liste est vide.
+      if (value.length === 0) continue;
+      const names = value.map((field) => (typeof field === 'string' ? fieldLabel(field, context) : field));
+      lines.push({ label: fieldLabel(key, context), text: valueText(names) });
+      continue;
+    }
     if (HIDDEN_FIELDS.has(key)) continue;
-    lines.push({ label: fieldLabel(key), text: valueText(value) });
+    const text =
+      key.endsWith('Cents') && typeof value === 'number'
+        ? formatEuros(value / 100)
+        : key === 'method' && typeof value === 'string'
+          ? (PAYMENT_METHODS.find((m) => m.code === value)?.label ?? value)
+          : fieldValueText(key, value, context);
+    lines.push({ label: fieldLabel(key, context), text });
   }
   return lines;
 }

@@ -8,12 +8,17 @@ import {
   dayOff,
   gridRows,
   isDay,
+  isWeekend,
+  longDay,
   mondayOf,
+  moveWarnings,
   pageOf,
   reviewRows,
   reviewWarnings,
   saveBody,
   shortDay,
+  undoBody,
+  undoRefusal,
   validateClose,
   validateCreate,
   validateInterval,
@@ -21,6 +26,7 @@ import {
   visibleEntries,
   weekOf,
   weekTitle,
+  type DoneMove,
   type PlanningEntry,
   type PlanningTechnician,
   type Proposal,
@@ -261,5 +267,49 @@ describe('proposition', () => {
     expect(pageOf(items, 1, 50)).toHaveLength(50);
     expect(pageOf(items, 3, 50)).toEqual(items.slice(100));
     expect(pageOf(items, 0, 50)[0]).toBe(0);
+  });
+});
+
+describe('filets du déplacement', () => {
+  it('nomme le jour en toutes lettres et reconnaît le week-end', () => {
+    expect(longDay('2026-12-05')).toBe('samedi 5 décembre');
+    expect(isWeekend('2026-12-05')).toBe(true);
+    expect(isWeekend('2026-12-06')).toBe(true);
+    expect(isWeekend('2026-12-04')).toBe(false);
+    expect(isWeekend('2026-11-30')).toBe(false);
+  });
+
+  it('demande confirmation pour un week-end ou un jour après l’échéance, et dit pourquoi', () => {
+    expect(moveWarnings('2026-12-03', '2026-12-03')).toEqual([]);
+    expect(moveWarnings('2026-12-03', null)).toEqual([]);
+    expect(moveWarnings('2026-12-05', null)).toEqual(['samedi 5 décembre est un week-end']);
+    expect(moveWarnings('2026-12-04', '2026-11-30')).toEqual([
+      "vendredi 4 décembre est après l'échéance du 30/11/2026",
+    ]);
+    expect(moveWarnings('2026-12-06', '2026-11-30')).toEqual([
+      'dimanche 6 décembre est un week-end',
+      "dimanche 6 décembre est après l'échéance du 30/11/2026",
+    ]);
+  });
+
+  const move = (from: DoneMove['from'], to: DoneMove['to']): DoneMove => ({ visitId: 'v1', label: 'ASC-1', from, to });
+
+  it('défait un déplacement par le même appel, vers le jour et le technicien d’avant', () => {
+    const done = move({ day: '2026-12-01', technicianId: 't1' }, { day: '2026-12-05', technicianId: 't2' });
+    expect(undoRefusal(done, '2026-11-29')).toBeNull();
+    expect(undoBody(done)).toEqual({ plannedFor: '2026-12-01', technicianId: 't1' });
+    // Non affectée et restée non affectée : seul le jour revient.
+    const unassigned = move({ day: '2026-12-01', technicianId: null }, { day: '2026-12-02', technicianId: null });
+    expect(undoRefusal(unassigned, '2026-11-29')).toBeNull();
+    expect(undoBody(unassigned)).toEqual({ plannedFor: '2026-12-01' });
+  });
+
+  it('ne propose pas de défaire ce que le serveur refuserait', () => {
+    expect(undoRefusal(move({ day: '2026-12-01', technicianId: null }, { day: '2026-12-01', technicianId: 't1' }), '2026-11-29')).toBe(
+      'elle ne peut pas redevenir non affectée par un déplacement',
+    );
+    expect(undoRefusal(move({ day: '2026-11-27', technicianId: 't1' }, { day: '2026-12-01', technicianId: 't1' }), '2026-11-29')).toBe(
+      "son jour d'origine, le 27/11/2026, est passé",
+    );
   });
 });

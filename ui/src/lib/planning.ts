@@ -98,6 +98,71 @@ export function dayHeading(day: string): string {
   return `${WEEKDAY.format(toUtc(day))} ${SHORT.format(toUtc(day))}`;
 }
 
+const LONG_DAY = new Intl.DateTimeFormat('fr-FR', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+
+/** `samedi 5 décembre`. */
+export function longDay(day: string): string {
+  return LONG_DAY.format(toUtc(day));
+}
+
+/** Samedi ou dimanche. */
+export function isWeekend(day: string): boolean {
+  const weekday = toUtc(day).getUTCDay();
+  return weekday === 0 || weekday === 6;
+}
+
+/** `2026-11-30` → `30/11/2026` (sans passer par l'heure locale). */
+function numericDay(day: string): string {
+  return day.split('-').reverse().join('/');
+}
+
+/**
+ * Ce qui doit être confirmé avant de mettre une visite au jour `day` : un
+ * samedi ou un dimanche (« samedi 5 décembre est un week-end »), un jour après
+ * l'échéance de son plan d'entretien (« samedi 5 décembre est après
+ * l'échéance du 30/11/2026 »). Vide : rien à confirmer.
+ */
+export function moveWarnings(day: string, deadline: string | null | undefined): string[] {
+  const warnings: string[] = [];
+  if (isWeekend(day)) warnings.push(`${longDay(day)} est un week-end`);
+  if (deadline && day > deadline) warnings.push(`${longDay(day)} est après l'échéance du ${numericDay(deadline)}`);
+  return warnings;
+}
+
+/** Où est une visite : son jour et son technicien (`null` : non affectée). */
+export interface VisitPlace {
+  day: string;
+  technicianId: string | null;
+}
+
+/** Un déplacement fait, que « Annuler le déplacement » défait. */
+export interface DoneMove {
+  visitId: string;
+  label: string;
+  from: VisitPlace;
+  to: VisitPlace;
+}
+
+/**
+ * Pourquoi un déplacement ne peut pas être défait par `POST /visits/{id}/move`,
+ * ou `null` s'il le peut : une visite qui était non affectée (le déplacement
+ * ne retire pas un technicien), ou un jour d'origine passé (refusé).
+ */
+export function undoRefusal(move: DoneMove, today: string): string | null {
+  if (move.from.technicianId === null && move.to.technicianId !== null) {
+    return 'elle ne peut pas redevenir non affectée par un déplacement';
+  }
+  if (move.from.day < today) return `son jour d'origine, le ${numericDay(move.from.day)}, est passé`;
+  return null;
+}
+
+/** Corps de `POST /visits/{id}/move` qui remet la visite à sa place d'avant. */
+export function undoBody(move: DoneMove): { plannedFor: string; technicianId?: string } {
+  const body: { plannedFor: string; technicianId?: string } = { plannedFor: move.from.day };
+  if (move.from.technicianId) body.technicianId = move.from.technicianId;
+  return body;
+}
+
 /** `Semaine du 23 au 29 novembre 2026` (ou `du 30 novembre au 6 décembre 2026`). */
 export function weekTitle(monday: string): string {
   const sunday = addDays(monday, 6);

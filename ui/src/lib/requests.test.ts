@@ -10,7 +10,6 @@ import {
   issueInvoice,
   listInvoices,
   listQuotes,
-  recordPayment,
   updateInvoiceDraft,
 } from './billing';
 import { assignCall, listCallColumn, searchCallEquipment } from './calls';
@@ -19,6 +18,7 @@ import { getDashboard } from './dashboard';
 import { createRepairQuote, getLogbook, searchEquipmentClients, updateIdentity } from './equipment';
 import { checkImport, getImportFile, uploadImportFile } from './imports';
 import { createKey, listKeys, revokeKey } from './keys';
+import { recordPayment } from './payments';
 import { cancelVisitStart, getWeek, moveVisit, searchPlanningEquipment, setVisitInterval, startVisit } from './planning';
 import { createBackup, getDiagnostics, restoreBackup } from './settings';
 import { listDiscrepancies, listSurveys, submitSurvey } from './surveys';
@@ -148,7 +148,15 @@ describe('adresses et corps des requêtes', () => {
     );
     expect((await request(() => invoiceQuote('d1', ''))).body).toBe('{}');
     expect((await request(() => invoiceQuote('d1', 'cl-1'))).body).toBe('{"clientId":"cl-1"}');
-    expect((await request(() => recordPayment('f1', '2026-11-25'))).body).toBe('{"paidOn":"2026-11-25"}');
+    expect(await request(() => recordPayment('f1', { paidOn: '2026-11-25' }))).toMatchObject({
+      method: 'POST',
+      url: '/app/api/invoices/f1/payment',
+      body: '{"paidOn":"2026-11-25"}',
+    });
+    expect(
+      (await request(() => recordPayment('f1', { amount: 200.5, paidOn: '2026-11-25', method: 'cheque', reference: 'CHQ 1' })))
+        .body,
+    ).toBe('{"amount":200.5,"paidOn":"2026-11-25","method":"cheque","reference":"CHQ 1"}');
     expect((await request(() => createCreditNote('f1', {}))).body).toBe('{}');
     expect(await request(() => updateInvoiceDraft('f1', { lines: [] }))).toMatchObject({
       method: 'PATCH',
