@@ -18,6 +18,7 @@ use common::world::{PastInvoice, PastVisit, World, morning};
 use common::*;
 use liftdesk::clock;
 use liftdesk::domain::invoice::{InvoiceNature, InvoiceStatus};
+use liftdesk::domain::quote::QuoteAction;
 use liftdesk::services::calls::CenterCallInput;
 use liftdesk::services::equipment::IdentityPatch;
 use liftdesk::store::technical_fields::{self, ValueType};
@@ -494,4 +495,136 @@ async fn an_empty_agency_has_zeroes_and_a_member_reads_it_too_but_not_signed_out
         .await
         .expect("request");
     assert_eq!(response.status().as_u16(), 401);
+}
+
+/// « À traiter »: the trapped-person calls not resolved, the calls left
+/// without a technician for more than 15 minutes, the late visits, the
+/// quotes waiting for an answer for more than 30 days, the invoices past
+/// due — and the invoice list's `overdue` filter behind that last figure.
+#[tokio::test]
+async fn the_todo_panel_names_what_needs_someone_now() {
+    let server = TestServer::start().await;
+    let org = init_org(server.data_dir.path(), "Durand", "claire@durand.fr");
+    let other = init_org(server.data_dir.path(), "Martin", "paul@martin.fr");
+    let today = clock::paris_today();
+    let now = chrono::Utc::now();
+    let world = World::in_agency(&server, &org.agency_id);
+    let lift = world.lift("ASC-1", None).await;
+    let key = world.call_center_key("Centre d'appels").await;
+    let technician = world.technician("Albert", None).await;
+    let call = |reference: &str, call_type: &str| CenterCallInput {
+        reference: reference.to_owned(),
+        equipment: "ASC-1".to_owned(),
+        call_type: call_type.to_owned(),
+        description: "Cabine arrêtée".to_owned(),
+        caller: None,
+        received_at: None,
+    };
+    // A trapped person, just now; a breakdown left alone for 20 minutes; one
+    // of 20 minutes assigned; one of 5 minutes.
+    let trapped = world.call_from(&key, call("R-1", "personne_bloquee")).await;
+    let left_alone = world
+        .call_at(&key, call("R-2", "panne"), now - Duration::minutes(20))
+        .await;
+    let assigned = world
+        .call_at(&key, call("R-3", "panne"), now - Duration::minutes(20))
+        .await;
+    world.assign_call(&assigned, &technician).await;
+    world
+        .call_at(&key, call("R-4", "panne"), now - Duration::minutes(5))
+        .await;
+    // A quote sent 31 days ago, another 5 days ago.
+    let rows = || vec![World::line("Remplacement", 1.0, 100.0, None)];
+    let old_quote = world
+        .at(now - Duration::days(31), || {
+            world.quote(&lift, "Porte palière", rows())
+        })
+        .await;
+    world
+        .at(now - Duration::days(31), || {
+            world.quote_act(&old_quote, QuoteAction::Send)
+        })
+        .await;
+    let recent = world.quote(&lift, "Bouton", rows()).await;
+    world
+        .at(now - Duration::days(5), || {
+            world.quote_act(&recent, QuoteAction::Send)
+        })
+        .await;
+    // A visit planned yesterday and not done.
+    world
+        .visit_from_history(PastVisit {
+            equipment: lift.clone(),
+            technician: technician.clone(),
+            planned_for: today - Duration::days(1),
+            deadline: today + Duration::days(20),
+            arrived: None,
+            left: None,
+        })
+        .await;
+    // An invoice due ten days ago, another due in ten days.
+    let client = world.client_named("CLI-000001", "Syndic Dupont").await;
+    let invoice = |seq: u32, issued: NaiveDate| PastInvoice {
+        client: client.clone(),
+        nature: InvoiceNature::Facture,
+        status: InvoiceStatus::Envoyee,
+        number: Some((issued.year(), seq)),
+        credited: None,
+        issued_on: Some(issued),
+        due_on: Some(issued + Duration::days(30)),
+        paid_on: None,
+        total_incl_cents: 12_000,
+    };
+    let overdue = world
+        .invoice_from_history(invoice(1, today - Duration::days(40)))
+        .await;
+    world
+        .invoice_from_history(invoice(2, today - Duration::days(20)))
+        .await;
+    // Another agency's are never counted.
+    let theirs = World::in_agency(&server, &other.agency_id);
+    theirs.lift("ASC-1", None).await;
+    let their_key = theirs.call_center_key("Centre").await;
+    theirs
+        .call_from(&their_key, call("X-1", "personne_bloquee"))
+        .await;
+
+    let admin = StaffClient::sign_in(&server, "claire@durand.fr", "motdepasse-solide").await;
+    let (status, body) = admin.get("/dashboard").await;
+    assert_eq!(status, 200, "{body}");
+    let todo = &body["todo"];
+    assert_eq!(todo["trappedCount"], json!(1));
+    assert_eq!(todo["trapped"][0]["id"], json!(trapped));
+    assert_eq!(todo["trapped"][0]["reference"], json!("R-1"));
+    assert_eq!(todo["trapped"][0]["number"], json!("ASC-1"));
+    assert_eq!(todo["trapped"][0]["statusLabel"], json!("Ouverte"));
+    assert_eq!(todo["unassignedCount"], json!(1));
+    assert_eq!(todo["unassigned"][0]["id"], json!(left_alone));
+    assert_eq!(todo["unassignedAfterMinutes"], json!(15));
+    assert_eq!(todo["lateVisits"], json!(1));
+    assert_eq!(todo["waitingQuotesCount"], json!(1));
+    assert_eq!(todo["waitingQuotes"][0]["id"], json!(old_quote));
+    assert_eq!(todo["waitingQuotes"][0]["object"], json!("Porte palière"));
+    assert_eq!(todo["quoteWaitingDays"], json!(30));
+    assert_eq!(
+        (&todo["overdueInvoices"], &todo["overdueCents"]),
+        (&json!(1), &json!(12_000))
+    );
+
+    // The list behind the figure.
+    let (status, page) = admin.get("/invoices?overdue=1").await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["total"], json!(1));
+    assert_eq!(page["results"][0]["id"], json!(overdue));
+    let (_, all) = admin.get("/invoices?overdue=0").await;
+    assert_eq!(all["total"], json!(2));
+    let (status, refused) = admin.get("/invoices?overdue=peut-etre").await;
+    assert_eq!(
+        (status, refused),
+        (
+            400,
+            json!({ "error": "Le paramètre « overdue » vaut 1 (factures échues) ou 0 (reçu : « peut-etre »)." })
+        )
+    );
+    server.stop().await;
 }

@@ -226,3 +226,134 @@ pub fn equipment_by_surveyed(
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
 }
+
+/// A call the « À traiter » panel names: id, reference, type, status,
+/// received at (UTC timestamp), equipment id and number, whether assigned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TodoCall {
+    pub id: String,
+    pub reference: String,
+    pub call_type: String,
+    pub status: String,
+    pub received_at: String,
+    pub equipment_id: String,
+    pub number: Option<String>,
+    pub assigned: bool,
+}
+
+/// Calls not resolved matching `filter` (SQL on `c`), oldest first: the
+/// first `limit` and how many in all.
+fn todo_calls(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    filter: &str,
+    received_before: &str,
+    limit: u32,
+) -> StoreResult<(i64, Vec<TodoCall>)> {
+    let agency_id = agency_id.as_str();
+    let count = conn.query_row_cached(
+        &format!(
+            "SELECT COUNT(*) FROM calls c
+             WHERE c.agency_id = ?1 AND c.status <> 'resolue' AND c.received_at <= ?2 AND {filter}"
+        ),
+        params![agency_id, received_before],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT c.id, c.reference, c.type, c.status, c.received_at, c.equipment_id, e.number,
+                c.technician_id IS NOT NULL
+         FROM calls c JOIN equipment e ON e.id = c.equipment_id
+         WHERE c.agency_id = ?1 AND c.status <> 'resolue' AND c.received_at <= ?2 AND {filter}
+         ORDER BY c.received_at, c.id LIMIT ?3"
+    ))?;
+    let rows = stmt
+        .query_map(params![agency_id, received_before, limit], |r| {
+            Ok(TodoCall {
+                id: r.get(0)?,
+                reference: r.get(1)?,
+                call_type: r.get(2)?,
+                status: r.get(3)?,
+                received_at: r.get(4)?,
+                equipment_id: r.get(5)?,
+                number: r.get(6)?,
+                assigned: r.get(7)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((count, rows))
+}
+
+/// Trapped-person calls not resolved, however recent (`now`: the current
+/// UTC timestamp).
+pub fn trapped_calls(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    now: &str,
+    limit: u32,
+) -> StoreResult<(i64, Vec<TodoCall>)> {
+    todo_calls(conn, agency_id, "c.type = 'personne_bloquee'", now, limit)
+}
+
+/// Open calls with no technician, received at `received_before` or earlier.
+pub fn unassigned_calls(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    received_before: &str,
+    limit: u32,
+) -> StoreResult<(i64, Vec<TodoCall>)> {
+    todo_calls(
+        conn,
+        agency_id,
+        "c.status = 'ouverte' AND c.technician_id IS NULL",
+        received_before,
+        limit,
+    )
+}
+
+/// A quote sent and still waiting for its answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TodoQuote {
+    pub id: String,
+    pub number: Option<String>,
+    pub object: String,
+    /// UTC timestamp.
+    pub sent_at: String,
+    pub equipment_id: String,
+    pub equipment_number: Option<String>,
+}
+
+/// Quotes sent at `sent_before` or earlier and neither accepted nor
+/// refused, oldest first: the first `limit` and how many in all.
+pub fn waiting_quotes(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    sent_before: &str,
+    limit: u32,
+) -> StoreResult<(i64, Vec<TodoQuote>)> {
+    let agency_id = agency_id.as_str();
+    let count = conn.query_row_cached(
+        "SELECT COUNT(*) FROM quotes
+         WHERE agency_id = ?1 AND status = 'envoye' AND sent_at <= ?2",
+        params![agency_id, sent_before],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT q.id, q.number, q.object, q.sent_at, q.equipment_id, e.number
+         FROM quotes q JOIN equipment e ON e.id = q.equipment_id
+         WHERE q.agency_id = ?1 AND q.status = 'envoye' AND q.sent_at <= ?2
+         ORDER BY q.sent_at, q.id LIMIT ?3",
+    )?;
+    let rows = stmt
+        .query_map(params![agency_id, sent_before, limit], |r| {
+            Ok(TodoQuote {
+                id: r.get(0)?,
+                number: r.get(1)?,
+                object: r.get(2)?,
+                sent_at: r.get(3)?,
+                equipment_id: r.get(4)?,
+                equipment_number: r.get(5)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((count, rows))
+}

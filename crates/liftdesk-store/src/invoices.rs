@@ -84,6 +84,9 @@ pub struct InvoiceFilter {
     pub since: Option<String>,
     /// Created on or before this day (`YYYY-MM-DD`).
     pub until: Option<String>,
+    /// Past due: invoices (not credit notes) issued or sent, not settled,
+    /// due before this day (`YYYY-MM-DD`, today).
+    pub due_before: Option<String>,
 }
 
 /// Offsets below this are read by the index directly: skipping a few
@@ -114,6 +117,17 @@ pub fn list(
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<InvoiceRow>)> {
+    // Invoices past due are few (unpaid ones): read plainly, through
+    // `invoices_unpaid_by_due`, not through the day counters.
+    if filter.due_before.is_some() {
+        return list_by_offset(
+            conn,
+            &AgencyId::new(agency_id.as_str()),
+            filter,
+            limit,
+            offset,
+        );
+    }
     let agency_id = agency_id.as_str();
     list_seeking_from(conn, agency_id, filter, limit, offset, SEEK_FROM_OFFSET)
 }
@@ -270,6 +284,12 @@ pub fn list_by_offset(
     if let Some(until) = &filter.until {
         conditions.push("i.created_on <= ?".to_owned());
         values.push(Value::Text(until.clone()));
+    }
+    if let Some(day) = &filter.due_before {
+        conditions.push(
+            "i.nature = 'facture' AND i.status IN ('emise', 'envoyee') AND i.due_on < ?".to_owned(),
+        );
+        values.push(Value::Text(day.clone()));
     }
     let where_clause = conditions.join(" AND ");
     let total: i64 = conn.query_row_cached(

@@ -41,6 +41,8 @@ pub(crate) struct ListQuery {
     status: Option<String>,
     since: Option<String>,
     until: Option<String>,
+    /// `1` or `true`: only the invoices past due.
+    overdue: Option<String>,
     pub(crate) limit: Option<String>,
     pub(crate) page: Option<String>,
 }
@@ -66,12 +68,26 @@ pub(crate) async fn list_page(
         statuses: blank(query.status).into_iter().collect(),
         since: blank(query.since),
         until: blank(query.until),
+        overdue: overdue_flag(query.overdue.as_deref())?,
     };
     let paging = PageQuery {
         limit: query.limit,
         page: query.page,
     };
     wire::invoice_list(state, principal, filter, paging).await
+}
+
+/// `overdue`: absent, blank, `0` or `false` is no filter; `1` or `true`
+/// keeps the invoices past due; anything else is a French 400.
+fn overdue_flag(text: Option<&str>) -> AppResult<bool> {
+    match text.map(str::trim) {
+        None | Some("" | "0" | "false") => Ok(false),
+        Some("1" | "true") => Ok(true),
+        Some(other) => Err(crate::error::AppError::bad_request(format!(
+            "Le paramètre « overdue » vaut 1 (factures échues) ou 0 (reçu : « {other} »)."
+        ))
+        .into()),
+    }
 }
 
 async fn create(

@@ -89,6 +89,7 @@ async fn list_invoices(
         statuses: query.status.into_iter().collect(),
         since: query.since,
         until: query.until,
+        overdue: false,
     };
     let paging = PageQuery {
         limit: query.limit,

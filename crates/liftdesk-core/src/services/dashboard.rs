@@ -1,10 +1,13 @@
 //! The home screen's figures for the principal's agency (`GET
 //! /app/api/dashboard`), in one read model — open calls by status, this week's visits (planned, done)
 //! and the overdue ones, invoices issued and paid per month over twelve
-//! months, the unpaid amount by age, and the equipment by knowledge rate.
+//! months, the unpaid amount by age, the equipment by knowledge rate, and
+//! the « À traiter » panel (trapped-person calls not resolved, calls left
+//! unassigned, late visits, quotes waiting for an answer, invoices past
+//! due).
 //! Every figure is one aggregate query of `store::dashboard`.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::{Datelike, Duration, NaiveDate};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -107,6 +110,82 @@ pub struct DashboardOut {
     invoices: Vec<MonthOut>,
     unpaid: UnpaidOut,
     knowledge: KnowledgeOut,
+    /// « À traiter »: what needs someone now.
+    todo: TodoOut,
+}
+
+/// Minutes after which an open call without a technician is to be dealt with.
+pub const UNASSIGNED_AFTER_MINUTES: i64 = 15;
+/// Days after which a sent quote with no answer is to be followed up.
+pub const QUOTE_WAITING_DAYS: i64 = 30;
+/// Items named per kind in the panel (the counts are whole).
+const TODO_ITEMS: u32 = 5;
+
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+struct TodoCallOut {
+    id: String,
+    reference: String,
+    #[ts(type = "CallType")]
+    call_type: String,
+    #[ts(type = "CallStatus")]
+    status: String,
+    status_label: &'static str,
+    /// UTC timestamp.
+    received_at: String,
+    equipment_id: String,
+    number: Option<String>,
+    assigned: bool,
+}
+
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+struct TodoQuoteOut {
+    id: String,
+    number: Option<String>,
+    object: String,
+    /// UTC timestamp.
+    sent_at: String,
+    equipment_id: String,
+    equipment_number: Option<String>,
+}
+
+/// The « À traiter » panel: each list holds the oldest few, each count all.
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+struct TodoOut {
+    /// Trapped-person calls not resolved.
+    trapped_count: i64,
+    trapped: Vec<TodoCallOut>,
+    /// Open calls without a technician for more than
+    /// [`UNASSIGNED_AFTER_MINUTES`] minutes.
+    unassigned_count: i64,
+    unassigned: Vec<TodoCallOut>,
+    unassigned_after_minutes: i64,
+    /// Visits not done past their planned day or deadline (the figure of
+    /// `visits.overdue`).
+    late_visits: i64,
+    /// Quotes sent more than [`QUOTE_WAITING_DAYS`] days ago with no answer.
+    waiting_quotes_count: i64,
+    waiting_quotes: Vec<TodoQuoteOut>,
+    quote_waiting_days: i64,
+    /// Invoices past their due day and not settled, and what they still owe.
+    overdue_invoices: i64,
+    overdue_cents: i64,
+}
+
+fn todo_call(call: store::TodoCall) -> TodoCallOut {
+    TodoCallOut {
+        status_label: CallStatus::parse(&call.status).map_or("", CallStatus::label),
+        id: call.id,
+        reference: call.reference,
+        call_type: call.call_type,
+        status: call.status,
+        received_at: call.received_at,
+        equipment_id: call.equipment_id,
+        number: call.number,
+        assigned: call.assigned,
+    }
 }
 
 const MONTH_NAMES: [&str; 12] = [
@@ -143,7 +222,8 @@ fn find(figures: &[MonthFigure], month: &str) -> (i64, i64) {
 /// The figures of the principal's agency today, read in one transaction.
 pub async fn figures(store: &Store, p: &Principal) -> AppResult<DashboardOut> {
     let agency_id = p.agency_id()?.to_owned();
-    let today = clock::paris_local(store.now()).date();
+    let now = store.now();
+    let today = clock::paris_local(now).date();
     store
         .read(move |conn| -> AppResult<DashboardOut> {
             let today_text = day::iso(today);
@@ -242,6 +322,46 @@ pub async fn figures(store: &Store, p: &Principal) -> AppResult<DashboardOut> {
                     .map(|(&(band, label), count)| BandOut { band, label, count })
                     .collect(),
             };
+            // « À traiter ».
+            let now_text = clock::format_timestamp(now);
+            let (trapped_count, trapped) =
+                store::trapped_calls(conn, &agency_id, &now_text, TODO_ITEMS)?;
+            let (unassigned_count, unassigned) = store::unassigned_calls(
+                conn,
+                &agency_id,
+                &clock::format_timestamp(now - Duration::minutes(UNASSIGNED_AFTER_MINUTES)),
+                TODO_ITEMS,
+            )?;
+            let (waiting_quotes_count, waiting_quotes) = store::waiting_quotes(
+                conn,
+                &agency_id,
+                &clock::format_timestamp(now - Duration::days(QUOTE_WAITING_DAYS)),
+                TODO_ITEMS,
+            )?;
+            let past_due = unpaid.buckets.iter().filter(|b| b.bucket != "a_echoir");
+            let todo = TodoOut {
+                trapped_count,
+                trapped: trapped.into_iter().map(todo_call).collect(),
+                unassigned_count,
+                unassigned: unassigned.into_iter().map(todo_call).collect(),
+                unassigned_after_minutes: UNASSIGNED_AFTER_MINUTES,
+                late_visits: visits.overdue,
+                waiting_quotes_count,
+                waiting_quotes: waiting_quotes
+                    .into_iter()
+                    .map(|q| TodoQuoteOut {
+                        id: q.id,
+                        number: q.number,
+                        object: q.object,
+                        sent_at: q.sent_at,
+                        equipment_id: q.equipment_id,
+                        equipment_number: q.equipment_number,
+                    })
+                    .collect(),
+                quote_waiting_days: QUOTE_WAITING_DAYS,
+                overdue_invoices: past_due.clone().map(|b| b.count).sum(),
+                overdue_cents: past_due.map(|b| b.amount_cents).sum(),
+            };
             Ok(DashboardOut {
                 today: today_text,
                 calls,
@@ -249,6 +369,7 @@ pub async fn figures(store: &Store, p: &Principal) -> AppResult<DashboardOut> {
                 invoices,
                 unpaid,
                 knowledge,
+                todo,
             })
         })
         .await

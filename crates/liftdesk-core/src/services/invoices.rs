@@ -103,6 +103,9 @@ pub struct ListInput {
     pub statuses: Vec<String>,
     pub since: Option<String>,
     pub until: Option<String>,
+    /// Only invoices past due (issued or sent, not settled, due before
+    /// today).
+    pub overdue: bool,
 }
 
 /// Checks the filters: an unknown status is 422, a day that is not
@@ -148,6 +151,8 @@ pub fn check_filter(input: ListInput) -> AppResult<InvoiceFilter> {
         statuses,
         since: since.map(day::iso),
         until: until.map(day::iso),
+        // Today is the store's, set by `list`.
+        due_before: input.overdue.then(String::new),
     })
 }
 
@@ -155,11 +160,14 @@ pub fn check_filter(input: ListInput) -> AppResult<InvoiceFilter> {
 pub async fn list(
     store: &Store,
     p: &Principal,
-    filter: InvoiceFilter,
+    mut filter: InvoiceFilter,
     limit: u32,
     offset: u64,
 ) -> AppResult<std::sync::Arc<(i64, Vec<InvoiceRow>)>> {
     let agency_id = p.agency_id()?;
+    if filter.due_before.is_some() {
+        filter.due_before = Some(day::iso(clock::paris_local(store.now()).date()));
+    }
     // Kept in memory until the database changes (`store::cache`): the key
     // holds every parameter of the page.
     let key = format!("invoices:{agency_id}:{filter:?}:{limit}:{offset}");

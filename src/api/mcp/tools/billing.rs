@@ -270,6 +270,7 @@ impl LiftdeskMcp {
                     statuses: args.status.map(Statuses::into_vec).unwrap_or_default(),
                     since: args.since,
                     until: args.until,
+                    overdue: false,
                 };
                 let paging = PageQuery {
                     limit: query_text(args.limit),

@@ -719,7 +719,11 @@ export type DashboardOut = {
 /**
  * Today in Paris, `YYYY-MM-DD`.
  */
-today: string, calls: CallsOut, visits: VisitsOut, invoices: Array<MonthOut>, unpaid: UnpaidOut, knowledge: KnowledgeOut, };
+today: string, calls: CallsOut, visits: VisitsOut, invoices: Array<MonthOut>, unpaid: UnpaidOut, knowledge: KnowledgeOut, 
+/**
+ * « À traiter »: what needs someone now.
+ */
+todo: TodoOut, };
 
 export type BandOut = { band: string, label: string, count: number, };
 
@@ -748,6 +752,45 @@ month: string,
 label: string, issued: number, issuedCents: number, paid: number, paidCents: number, };
 
 export type StatusCount = { statut: string, libelle: string, count: number, };
+
+export type TodoCallOut = { id: string, reference: string, callType: CallType, status: CallStatus, statusLabel: string, 
+/**
+ * UTC timestamp.
+ */
+receivedAt: string, equipmentId: string, number: string | null, assigned: boolean, };
+
+/**
+ * The « À traiter » panel: each list holds the oldest few, each count all.
+ */
+export type TodoOut = { 
+/**
+ * Trapped-person calls not resolved.
+ */
+trappedCount: number, trapped: Array<TodoCallOut>, 
+/**
+ * Open calls without a technician for more than
+ * [`UNASSIGNED_AFTER_MINUTES`] minutes.
+ */
+unassignedCount: number, unassigned: Array<TodoCallOut>, unassignedAfterMinutes: number, 
+/**
+ * Visits not done past their planned day or deadline (the figure of
+ * `visits.overdue`).
+ */
+lateVisits: number, 
+/**
+ * Quotes sent more than [`QUOTE_WAITING_DAYS`] days ago with no answer.
+ */
+waitingQuotesCount: number, waitingQuotes: Array<TodoQuoteOut>, quoteWaitingDays: number, 
+/**
+ * Invoices past their due day and not settled, and what they still owe.
+ */
+overdueInvoices: number, overdueCents: number, };
+
+export type TodoQuoteOut = { id: string, number: string | null, object: string, 
+/**
+ * UTC timestamp.
+ */
+sentAt: string, equipmentId: string, equipmentNumber: string | null, };
 
 export type UnpaidOut = { totalCents: number, count: number, buckets: Array<BucketOut>, };
 
