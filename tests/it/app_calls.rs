@@ -192,7 +192,7 @@ async fn the_board_has_five_columns_newest_first_and_recent_resolved_calls_only(
     let (status, _) = staff
         .post(
             &format!("/calls/{first}/status"),
-            json!({"statut": "resolue"}),
+            json!({"statut": "resolue", "report": {"cause": "Fusible", "work": "Fusible remplacé"}}),
         )
         .await;
     assert_eq!(status, 201);
@@ -264,15 +264,19 @@ async fn the_detail_offers_available_technicians_and_the_next_statuses() {
     assert_eq!(
         keys_of(&detail),
         [
+            "acknowledgedAt",
             "address",
             "building",
             "call",
             "nextStatuses",
+            "report",
             "technicians",
             "timeline",
             "typeLabel"
         ]
     );
+    assert_eq!(detail["report"], Value::Null);
+    assert_eq!(detail["acknowledgedAt"], Value::Null);
     assert_eq!(detail["typeLabel"], "Personne bloquée");
     assert_eq!(detail["call"]["id"], call.as_str());
     assert_eq!(detail["call"]["statut"], "ouverte");
@@ -404,9 +408,12 @@ async fn assigning_and_moving_a_call_fills_its_timeline_with_who_did_it() {
         ("sur_place", vec!["a_l_arret", "resolue"]),
         ("resolue", vec![]),
     ] {
-        let (status, body) = staff
-            .post(&format!("/calls/{call}/status"), json!({"statut": target}))
-            .await;
+        let body = if target == "resolue" {
+            json!({"statut": target, "report": {"cause": "Contacteur", "work": "Contacteur changé"}})
+        } else {
+            json!({"statut": target})
+        };
+        let (status, body) = staff.post(&format!("/calls/{call}/status"), body).await;
         assert_eq!(status, 201, "{target}: {body}");
         let (_, detail) = staff.get(&format!("/calls/{call}")).await;
         assert_eq!(detail["call"]["statut"], target);
@@ -756,4 +763,162 @@ async fn the_live_feed_receives_a_call_from_the_call_center_api_of_its_own_agenc
     })
     .await;
     assert!(end.is_ok(), "the stream stayed open after the shutdown");
+}
+
+/// Closing a call from the screens asks for its report (cause, work done,
+/// parts replaced, back in service), which the lift's logbook prints instead
+/// of the caller's words; a trapped-person alert stays until someone takes
+/// it into account.
+#[tokio::test]
+async fn closing_writes_a_report_and_an_alert_waits_for_its_acknowledgement() {
+    let w = world().await;
+    let staff = w.staff().await;
+    let trapped = w.open("personne_bloquee").await;
+    let breakdown = w.open("panne").await;
+
+    // The alert: listed until taken into account, and survives any reload.
+    let (status, alerts) = staff.get("/calls/alerts").await;
+    assert_eq!(status, 200, "{alerts}");
+    let listed: Vec<&str> = alerts
+        .as_array()
+        .expect("alerts")
+        .iter()
+        .map(|a| str_of(a, "id"))
+        .collect();
+    assert_eq!(listed, [trapped.as_str()]);
+    assert_eq!(alerts[0]["number"], json!("ASC 7"));
+    let (status, answer) = staff
+        .post(&format!("/calls/{breakdown}/acknowledge"), json!({}))
+        .await;
+    assert_eq!(
+        (status, answer),
+        (
+            422,
+            json!({ "error": "Seule l'alerte d'une personne bloquée se prend en compte." })
+        )
+    );
+    let (status, _) = staff
+        .post(&format!("/calls/{trapped}/acknowledge"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = staff
+        .post(&format!("/calls/{trapped}/acknowledge"), json!({}))
+        .await;
+    assert_eq!(status, 200, "once is enough, twice changes nothing");
+    let (_, alerts) = staff.get("/calls/alerts").await;
+    assert_eq!(alerts, json!([]));
+    let (_, detail) = staff.get(&format!("/calls/{trapped}")).await;
+    assert!(detail["acknowledgedAt"].is_string(), "{detail}");
+    let acknowledgements: i64 = open_db(w.server.data_dir.path())
+        .query_row(
+            "SELECT COUNT(*) FROM audit_log WHERE action = 'prise_en_compte' AND object_id = ?1",
+            [&trapped],
+            |r| r.get(0),
+        )
+        .expect("audit");
+    assert_eq!(acknowledgements, 1);
+
+    // Closing without the report is refused, nothing changes.
+    let assign = staff
+        .post(
+            &format!("/calls/{breakdown}/assign"),
+            json!({"technicianId": w.alice}),
+        )
+        .await;
+    assert_eq!(assign.0, 201, "{}", assign.1);
+    let path = format!("/calls/{breakdown}/status");
+    let received = Utc::now() - chrono::Duration::minutes(1);
+    let future = clock::paris_local(Utc::now() + chrono::Duration::hours(2))
+        .format("%Y-%m-%dT%H:%M")
+        .to_string();
+    let before = clock::paris_local(received - chrono::Duration::hours(3))
+        .format("%Y-%m-%dT%H:%M")
+        .to_string();
+    for (body, message) in [
+        (
+            json!({"statut": "resolue"}),
+            "Pour clore l'appel, indiquez la cause de la panne.",
+        ),
+        (
+            json!({"statut": "resolue", "report": {"cause": "Câble", "work": " "}}),
+            "Pour clore l'appel, indiquez les travaux effectués.",
+        ),
+        (
+            json!({"statut": "resolue", "report": {"cause": "Câble", "work": "Changé", "backInServiceAt": future}}),
+            "La remise en service ne peut pas être dans le futur.",
+        ),
+        (
+            json!({"statut": "resolue", "report": {"cause": "Câble", "work": "Changé", "backInServiceAt": before}}),
+            "La remise en service ne peut pas précéder l'appel.",
+        ),
+        (
+            json!({"statut": "en_route", "report": {"cause": "Câble", "work": "Changé"}}),
+            "Un rapport d'intervention ne s'écrit qu'à la clôture de l'appel (statut « Résolu »).",
+        ),
+    ] {
+        let (status, answer) = staff.post(&path, body.clone()).await;
+        assert_eq!(
+            (status, answer),
+            (422, json!({ "error": message })),
+            "{body}"
+        );
+    }
+    let (_, detail) = staff.get(&format!("/calls/{breakdown}")).await;
+    assert_eq!(detail["call"]["statut"], json!("ouverte"), "{detail}");
+    assert_eq!(detail["report"], Value::Null);
+
+    // With the report: closed, the report kept and printed in the logbook.
+    let (status, answer) = staff
+        .post(
+            &path,
+            json!({"statut": "resolue", "report": {
+                "cause": "Câble de porte usé", "work": "Câble remplacé, porte réglée",
+                "parts": "Câble de porte palière"
+            }}),
+        )
+        .await;
+    assert_eq!(status, 201, "{answer}");
+    let (_, detail) = staff.get(&format!("/calls/{breakdown}")).await;
+    assert_eq!(detail["call"]["statut"], json!("resolue"));
+    assert_eq!(detail["report"]["cause"], json!("Câble de porte usé"));
+    assert_eq!(detail["report"]["parts"], json!("Câble de porte palière"));
+    assert!(detail["report"]["backInServiceAt"].is_string(), "{detail}");
+    let lift: String = open_db(w.server.data_dir.path())
+        .query_row(
+            "SELECT equipment_id FROM calls WHERE id = ?1",
+            [&breakdown],
+            |r| r.get(0),
+        )
+        .expect("lift");
+    let (status, logbook) = staff.get(&format!("/equipment/{lift}/logbook")).await;
+    assert_eq!(status, 200, "{logbook}");
+    let entry = logbook["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .find(|e| e["id"] == json!(breakdown))
+        .expect("logbook entry")
+        .clone();
+    assert_eq!(
+        entry["work"],
+        json!(
+            "Cause : Câble de porte usé. Travaux : Câble remplacé, porte réglée. Pièces remplacées : Câble de porte palière."
+        )
+    );
+    assert!(
+        str_of(&entry, "outcome").contains(", remis en service le "),
+        "{entry}"
+    );
+    assert!(
+        !entry
+            .to_string()
+            .contains("Cabine bloquée entre deux étages."),
+        "{entry}"
+    );
+    // A resolved call's alert is closed.
+    let (status, _) = staff
+        .post(&format!("/calls/{breakdown}/acknowledge"), json!({}))
+        .await;
+    assert_eq!(status, 422);
+    w.server.stop().await;
 }

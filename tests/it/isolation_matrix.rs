@@ -1371,6 +1371,9 @@ fn app_ops(w: &World) -> Vec<Op> {
         app("POST /calls/{id}/status", format!("/calls/{}/status", i.call.real))
             .body(json!({ "statut": "en_route" }))
             .on(&[&i.call]),
+        app("POST /calls/{id}/acknowledge", format!("/calls/{}/acknowledge", i.call.real))
+            .on(&[&i.call]),
+        app("GET /calls/alerts", "/calls/alerts".into()).list(),
         // Equipment.
         app("GET /equipment", "/equipment?limit=200".into()).list(),
         app("GET /equipment/clients", "/equipment/clients?q=Syndic".into()).list(),

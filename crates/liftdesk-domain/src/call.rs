@@ -182,6 +182,93 @@ pub fn can_assign(status: CallStatus) -> Result<(), TransitionError> {
     Ok(())
 }
 
+/// Longest text of a closing report's field, in characters.
+pub const MAX_REPORT_CHARS: usize = 2000;
+
+/// A closing report as received (every field optional on the wire).
+#[derive(Debug, Clone, Default)]
+pub struct ReportInput {
+    pub cause: Option<String>,
+    pub work: Option<String>,
+    pub parts: Option<String>,
+    /// `YYYY-MM-DDTHH:MM` (Paris wall-clock, as a `datetime-local` field
+    /// gives it) or an RFC 3339 timestamp; now when absent.
+    pub back_in_service_at: Option<String>,
+}
+
+/// What a technician's closing of a breakdown call records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClosingReport {
+    pub cause: String,
+    pub work: String,
+    pub parts: Option<String>,
+    pub back_in_service_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Checks a closing report: the cause and the work done are required, every
+/// text bounded; the lift was back in service neither before the call was
+/// received nor in the future (five minutes of clock drift allowed). The
+/// French reason names the field.
+pub fn check_report(
+    input: &ReportInput,
+    received_at: chrono::DateTime<chrono::Utc>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<ClosingReport, String> {
+    let text = |value: &Option<String>, label: &str| -> Result<Option<String>, String> {
+        let value = value.as_deref().map(str::trim).filter(|v| !v.is_empty());
+        match value {
+            Some(v) if v.chars().count() > MAX_REPORT_CHARS => Err(format!(
+                "Le champ « {label} » du rapport ne doit pas dépasser {MAX_REPORT_CHARS} caractères."
+            )),
+            other => Ok(other.map(str::to_owned)),
+        }
+    };
+    let cause =
+        text(&input.cause, "Cause")?.ok_or("Pour clore l'appel, indiquez la cause de la panne.")?;
+    let work = text(&input.work, "Travaux effectués")?
+        .ok_or("Pour clore l'appel, indiquez les travaux effectués.")?;
+    let parts = text(&input.parts, "Pièces remplacées")?;
+    let back = match input.back_in_service_at.as_deref().map(str::trim) {
+        None | Some("") => now,
+        Some(text) => crate::time::parse_timestamp(text)
+            .or_else(|| {
+                chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M")
+                    .ok()
+                    .map(crate::time::paris_to_utc)
+            })
+            .ok_or_else(|| {
+                format!(
+                    "Le champ « Remise en service » doit être une date et une heure (AAAA-MM-JJTHH:MM) : « {text} » n'en est pas une."
+                )
+            })?,
+    };
+    if back > now + chrono::Duration::minutes(5) {
+        return Err("La remise en service ne peut pas être dans le futur.".to_owned());
+    }
+    // Minutes: a datetime-local field has no seconds.
+    if back < received_at - chrono::Duration::seconds(59) {
+        return Err("La remise en service ne peut pas précéder l'appel.".to_owned());
+    }
+    Ok(ClosingReport {
+        cause,
+        work,
+        parts,
+        back_in_service_at: back,
+    })
+}
+
+/// Only a trapped-person call not resolved raises the alert that someone
+/// must acknowledge.
+pub fn check_acknowledgeable(call_type: CallType, status: CallStatus) -> Result<(), &'static str> {
+    if call_type != CallType::PersonneBloquee {
+        return Err("Seule l'alerte d'une personne bloquée se prend en compte.");
+    }
+    if status == CallStatus::Resolue {
+        return Err("Cet appel est déjà résolu : son alerte est close.");
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -415,5 +502,59 @@ mod tests {
         let reader: StrDeserializer<'_, ValueError> = "close".into_deserializer();
         let error = CallStatus::deserialize(reader).unwrap_err().to_string();
         assert!(error.contains("unknown variant `close`"), "{error}");
+    }
+
+    #[test]
+    fn a_closing_report_needs_the_cause_and_the_work() {
+        use chrono::TimeZone;
+        let received = chrono::Utc.with_ymd_and_hms(2026, 11, 29, 8, 0, 0).unwrap();
+        let now = chrono::Utc
+            .with_ymd_and_hms(2026, 11, 29, 11, 0, 0)
+            .unwrap();
+        let input = |cause: &str, work: &str, back: Option<&str>| ReportInput {
+            cause: Some(cause.to_owned()),
+            work: Some(work.to_owned()),
+            parts: Some(" ".to_owned()),
+            back_in_service_at: back.map(str::to_owned),
+        };
+        let report =
+            check_report(&input(" Câble usé ", "Câble remplacé", None), received, now).unwrap();
+        assert_eq!(report.cause, "Câble usé");
+        assert_eq!(report.parts, None);
+        assert_eq!(report.back_in_service_at, now);
+        // Paris wall-clock: 10:30 in winter is 09:30 UTC.
+        let report =
+            check_report(&input("C", "T", Some("2026-11-29T10:30")), received, now).unwrap();
+        assert_eq!(
+            report.back_in_service_at,
+            chrono::Utc
+                .with_ymd_and_hms(2026, 11, 29, 9, 30, 0)
+                .unwrap()
+        );
+        for (case, message) in [
+            (
+                input("", "T", None),
+                "Pour clore l'appel, indiquez la cause de la panne.",
+            ),
+            (
+                input("C", " ", None),
+                "Pour clore l'appel, indiquez les travaux effectués.",
+            ),
+            (
+                input("C", "T", Some("2026-11-29T13:00")),
+                "La remise en service ne peut pas être dans le futur.",
+            ),
+            (
+                input("C", "T", Some("2026-11-29T08:30")),
+                "La remise en service ne peut pas précéder l'appel.",
+            ),
+        ] {
+            assert_eq!(check_report(&case, received, now), Err(message.to_owned()));
+        }
+        let bad = check_report(&input("C", "T", Some("demain")), received, now).unwrap_err();
+        assert!(bad.starts_with("Le champ « Remise en service »"), "{bad}");
+        assert!(check_acknowledgeable(CallType::PersonneBloquee, CallStatus::Ouverte).is_ok());
+        assert!(check_acknowledgeable(CallType::Panne, CallStatus::Ouverte).is_err());
+        assert!(check_acknowledgeable(CallType::PersonneBloquee, CallStatus::Resolue).is_err());
     }
 }

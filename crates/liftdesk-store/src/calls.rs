@@ -31,6 +31,95 @@ pub struct CallRow {
     /// None for a call taken at the agency.
     pub center_id: Option<String>,
     pub center_name: Option<String>,
+    /// Its closing report, when closed from the screens (migration V20).
+    pub report: Option<CallReport>,
+    /// UTC timestamp: a trapped-person alert taken into account.
+    pub acknowledged_at: Option<String>,
+}
+
+/// A closing report as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallReport {
+    pub cause: String,
+    pub work: String,
+    pub parts: Option<String>,
+    /// UTC timestamp.
+    pub back_in_service_at: Option<String>,
+}
+
+/// The report of columns (cause, work, parts, back in service) read at
+/// `first`: None without a cause.
+fn report_at(r: &crate::sql::Row<'_>, first: usize) -> crate::StoreResult<Option<CallReport>> {
+    let cause: Option<String> = r.get(first)?;
+    Ok(match cause {
+        None => None,
+        Some(cause) => Some(CallReport {
+            cause,
+            work: r.get::<Option<String>>(first + 1)?.unwrap_or_default(),
+            parts: r.get(first + 2)?,
+            back_in_service_at: r.get(first + 3)?,
+        }),
+    })
+}
+
+/// Writes the closing report of the call `id`.
+pub fn set_report(tx: &Tx, id: &CallId, report: &CallReport) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE calls SET report_cause = ?2, report_work = ?3, report_parts = ?4,
+                          back_in_service_at = ?5
+         WHERE id = ?1",
+        params![
+            id,
+            report.cause,
+            report.work,
+            report.parts,
+            report.back_in_service_at
+        ],
+    )?;
+    Ok(())
+}
+
+/// Marks the trapped-person alert of the call `id` taken into account, once:
+/// false when it already was.
+pub fn acknowledge(tx: &Tx, id: &CallId, account: Option<&str>, at: &str) -> StoreResult<bool> {
+    Ok(tx.execute_cached(
+        "UPDATE calls SET acknowledged_at = ?3, acknowledged_by = ?2
+         WHERE id = ?1 AND acknowledged_at IS NULL",
+        params![id, account, at],
+    )? == 1)
+}
+
+/// A trapped-person alert still to acknowledge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AlertRow {
+    pub id: CallId,
+    pub reference: String,
+    pub equipment_id: EquipmentId,
+    pub number: Option<String>,
+    /// UTC timestamp.
+    pub received_at: String,
+}
+
+/// The agency's trapped-person calls not resolved and not acknowledged,
+/// oldest first.
+pub fn alerts(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<AlertRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT c.id, c.reference, c.equipment_id, e.number, c.received_at
+         FROM calls c JOIN equipment e ON e.id = c.equipment_id
+         WHERE c.agency_id = ?1 AND c.type = 'personne_bloquee' AND c.status <> 'resolue'
+           AND c.acknowledged_at IS NULL
+         ORDER BY c.received_at, c.id",
+    )?;
+    let rows = stmt.query_map([agency_id.as_str()], |r| {
+        Ok(AlertRow {
+            id: r.get(0)?,
+            reference: r.get(1)?,
+            equipment_id: r.get(2)?,
+            number: r.get(3)?,
+            received_at: r.get(4)?,
+        })
+    })?;
+    rows.collect::<Result<_, _>>()
 }
 
 /// The call `id` if it belongs to `agency_id`.
@@ -53,7 +142,8 @@ pub fn get_in_agency(
     conn.query_row_cached(
         "SELECT c.id, c.reference, c.status, c.type, c.description, c.caller, c.received_at,
                     c.arrived_at, c.resolved_at, c.equipment_id, e.number, c.technician_id, t.name,
-                    c.call_center_id, cc.name
+                    c.call_center_id, cc.name, c.report_cause, c.report_work, c.report_parts,
+                    c.back_in_service_at, c.acknowledged_at
              FROM calls c
              JOIN equipment e ON e.id = c.equipment_id
              LEFT JOIN technicians t ON t.id = c.technician_id
@@ -77,6 +167,8 @@ pub fn get_in_agency(
                 technician_name: r.get(12)?,
                 center_id: r.get(13)?,
                 center_name: r.get(14)?,
+                report: report_at(r, 15)?,
+                acknowledged_at: r.get(19)?,
             })
         },
     )
@@ -475,10 +567,13 @@ pub struct EquipmentCallRow {
     pub stopped_at: Option<String>,
     pub resolved_at: Option<String>,
     pub technician_name: Option<String>,
+    /// Its closing report, when closed from the screens.
+    pub report: Option<CallReport>,
 }
 
 const EQUIPMENT_CALL_COLUMNS: &str = "c.id, c.reference, c.type, c.status, c.description, c.caller,
-     c.received_at, c.arrived_at, c.stopped_at, c.resolved_at, t.name";
+     c.received_at, c.arrived_at, c.stopped_at, c.resolved_at, t.name, c.report_cause,
+     c.report_work, c.report_parts, c.back_in_service_at";
 
 fn equipment_call_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentCallRow> {
     Ok(EquipmentCallRow {
@@ -493,6 +588,7 @@ fn equipment_call_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentCa
         stopped_at: r.get(8)?,
         resolved_at: r.get(9)?,
         technician_name: r.get(10)?,
+        report: report_at(r, 11)?,
     })
 }
 

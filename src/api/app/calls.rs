@@ -26,7 +26,7 @@ use crate::api::wire::calls::{self as wire, AssignBody, CallListEntry, CallRead,
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
-use crate::domain::call::{self, CallStatus};
+use crate::domain::call::{self, CallStatus, ReportInput};
 use crate::error::{ApiError, AppResult};
 use crate::principal::Principal;
 use crate::services::call_feed::CallEvent;
@@ -46,6 +46,8 @@ pub fn router() -> Router<AppState> {
         .route("/calls/{id}", get(detail))
         .route("/calls/{id}/assign", post(assign))
         .route("/calls/{id}/status", post(change_status))
+        .route("/calls/{id}/acknowledge", post(acknowledge))
+        .route("/calls/alerts", get(alerts))
 }
 
 /// Resolved calls stay on the board this long after their resolution.
@@ -327,6 +329,32 @@ pub(crate) struct CallDetail {
     /// technician assigned where one is needed).
     next_statuses: Vec<NextStatus>,
     technicians: Technicians,
+    /// The closing report, once closed from the screens.
+    report: Option<ReportOut>,
+    /// UTC timestamp: its trapped-person alert taken into account.
+    acknowledged_at: Option<String>,
+}
+
+/// A closing report as the screens read it.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ReportOut {
+    cause: String,
+    work: String,
+    parts: Option<String>,
+    /// UTC timestamp.
+    back_in_service_at: Option<String>,
+}
+
+impl From<crate::store::calls::CallReport> for ReportOut {
+    fn from(r: crate::store::calls::CallReport) -> Self {
+        ReportOut {
+            cause: r.cause,
+            work: r.work,
+            parts: r.parts,
+            back_in_service_at: r.back_in_service_at,
+        }
+    }
 }
 
 async fn detail(
@@ -360,7 +388,13 @@ async fn detail(
         })
         .collect();
     let building = equipment.and_then(|e| e.building);
+    let (report, acknowledged_at) = (
+        row.report.clone().map(ReportOut::from),
+        row.acknowledged_at.clone(),
+    );
     Ok(Json(CallDetail {
+        report,
+        acknowledged_at,
         type_label: call_type.label(),
         building: building.as_ref().and_then(|b| b.name.clone()),
         address: building.as_ref().and_then(|b| {
@@ -389,14 +423,102 @@ async fn assign(
     Ok((StatusCode::CREATED, Json(created)))
 }
 
+/// A closing report as the screen sends it.
+#[derive(Deserialize, Default, TS)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct ReportBody {
+    cause: Option<String>,
+    work: Option<String>,
+    parts: Option<String>,
+    /// `AAAA-MM-JJTHH:MM`, Paris time; now when absent.
+    back_in_service_at: Option<String>,
+}
+
+/// A status change from the screen: closing (`resolue`) needs the report.
+#[derive(Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AppStatusBody {
+    statut: String,
+    #[serde(default)]
+    #[ts(optional)]
+    report: Option<ReportBody>,
+}
+
 async fn change_status(
     State(state): State<AppState>,
     session: StaffSession,
     ApiPath(id): ApiPath<String>,
-    ApiJson(body): ApiJson<StatusBody>,
+    ApiJson(body): ApiJson<AppStatusBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    let created = wire::change_status(&state, &session.principal(), id, body).await?;
+    // The screens close a call with its report (required), never without.
+    let report = match (body.statut.as_str(), body.report) {
+        ("resolue", report) => Some(report.unwrap_or_default()),
+        (_, Some(report)) => Some(report),
+        (_, None) => None,
+    }
+    .map(|r| ReportInput {
+        cause: r.cause,
+        work: r.work,
+        parts: r.parts,
+        back_in_service_at: r.back_in_service_at,
+    });
+    let created = wire::change_status(
+        &state,
+        &session.principal(),
+        id,
+        StatusBody {
+            statut: body.statut,
+        },
+        report,
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// A trapped-person alert still to take into account.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AlertOut {
+    id: String,
+    reference: String,
+    equipment_id: String,
+    number: Option<String>,
+    /// UTC timestamp.
+    received_at: String,
+}
+
+/// The agency's trapped-person alerts not taken into account: every
+/// signed-in screen shows them until someone does (they survive a reload).
+async fn alerts(
+    State(state): State<AppState>,
+    session: StaffSession,
+) -> AppResult<Json<Vec<AlertOut>>> {
+    let rows = service::alerts(&state.store, &session.principal()).await?;
+    Ok(Json(
+        rows.into_iter()
+            .map(|a| AlertOut {
+                id: a.id.into_string(),
+                reference: a.reference,
+                equipment_id: a.equipment_id.into_string(),
+                number: a.number,
+                received_at: a.received_at,
+            })
+            .collect(),
+    ))
+}
+
+async fn acknowledge(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<Json<Created>> {
+    service::acknowledge(
+        &state.store,
+        &session.principal(),
+        &CallId::new(id.as_str()),
+    )
+    .await?;
+    Ok(Json(Created::new(RecordKind::Call, &state.base_url, &id)))
 }
 
 /// A call taken by phone at the agency: the call-center API's body without

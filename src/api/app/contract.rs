@@ -89,6 +89,8 @@ pub fn typescript() -> String {
     file.codes::<CallType>("CallType", "CALL_TYPES");
     file.ty::<super::calls::Board>();
     file.ty::<super::calls::CallDetail>();
+    file.ty::<super::calls::AppStatusBody>();
+    file.ty::<super::calls::AlertOut>();
     file.ty::<super::calls::EquipmentChoices>();
     file.ty::<super::calls::NewCall>();
     file.ty::<crate::api::wire::Page<crate::api::wire::calls::CallListEntry>>();

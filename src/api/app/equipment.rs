@@ -916,11 +916,14 @@ struct LogbookEntry {
     /// The day of a visit (`YYYY-MM-DD`).
     day: Option<String>,
     technician_name: Option<String>,
-    /// Observations of the visit, or the call's description.
+    /// Observations of the visit; for a call, its closing report (cause,
+    /// work done, parts replaced) when there is one, else the caller's words.
     work: Option<String>,
     /// What came of it: the visit's signature, or the call's status and stops.
     outcome: String,
     reference: Option<String>,
+    /// A call's closing report, as written at its closing.
+    report: Option<super::calls::ReportOut>,
 }
 
 #[derive(Serialize, TS)]
@@ -968,6 +971,7 @@ fn visit_entry(v: EquipmentVisitRow) -> LogbookEntry {
         work: v.observations,
         outcome,
         reference: None,
+        report: None,
     }
 }
 
@@ -978,6 +982,28 @@ fn call_entry(c: EquipmentCallRow) -> LogbookEntry {
     if c.stopped_at.is_some() {
         outcome.push_str(" (appareil laissé à l'arrêt en attente de réparation)");
     }
+    if let Some(back) = c
+        .report
+        .as_ref()
+        .and_then(|r| r.back_in_service_at.as_deref())
+        .and_then(crate::domain::time::parse_timestamp)
+    {
+        let local = clock::paris_local(back);
+        outcome.push_str(&format!(
+            ", remis en service le {}",
+            local.format("%d/%m/%Y à %H:%M")
+        ));
+    }
+    let work = match &c.report {
+        Some(report) => {
+            let mut text = format!("Cause : {}. Travaux : {}.", report.cause, report.work);
+            if let Some(parts) = &report.parts {
+                text.push_str(&format!(" Pièces remplacées : {parts}."));
+            }
+            text
+        }
+        None => c.description,
+    };
     LogbookEntry {
         kind: "panne",
         at: c.received_at.clone(),
@@ -987,9 +1013,10 @@ fn call_entry(c: EquipmentCallRow) -> LogbookEntry {
         ended_at: c.resolved_at,
         day: None,
         technician_name: c.technician_name,
-        work: Some(c.description),
+        work: Some(work),
         outcome,
         reference: Some(c.reference),
+        report: c.report.map(super::calls::ReportOut::from),
     }
 }
 

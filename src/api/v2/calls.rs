@@ -156,6 +156,6 @@ async fn change_call_status(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<StatusBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    let created = change_status(&state, &caller, id, body).await?;
+    let created = change_status(&state, &caller, id, body, None).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }

@@ -373,12 +373,15 @@ pub struct StatusBody {
     pub statut: String,
 }
 
-/// Moves the call `id` of the acting agency to the status of `body`.
+/// Moves the call `id` of the acting agency to the status of `body`, with
+/// the closing report the screens ask for (`report`: see
+/// `services::calls::change_status`).
 pub async fn change_status(
     state: &AppState,
     caller: &Principal,
     id: String,
     body: StatusBody,
+    report: Option<crate::domain::call::ReportInput>,
 ) -> AppResult<Created> {
     service::change_status(
         &state.store,
@@ -386,6 +389,7 @@ pub async fn change_status(
         caller,
         &CallId::new(id.as_str()),
         &body.statut,
+        report,
     )
     .await?;
     Ok(Created::new(RecordKind::Call, &state.base_url, &id))

@@ -8,7 +8,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
 
 use crate::clock;
-use crate::domain::call::{self, CallStatus, CallType};
+use crate::domain::call::{self, CallStatus, CallType, ReportInput};
 use crate::domain::day;
 use crate::error::{AppError, AppResult};
 use crate::notices::{Notice, Notices};
@@ -608,19 +608,24 @@ pub fn technician_choices(
 /// Moves the call to `target` as `domain::call::transition` allows, with its
 /// effects in the same transaction: `arriveLe` and `resoluLe` set once, and
 /// `appel.clos` queued in the outbox on becoming `resolue`.
+///
+/// `report`: the closing report the screens ask for (`Some` makes it
+/// required on closing, see `domain::call::check_report`); the call
+/// centers', partners' and REST closings give none.
 pub async fn change_status(
     store: &Store,
     feed: &CallFeed,
     p: &Principal,
     call_id: &CallId,
     target: &str,
+    report: Option<ReportInput>,
 ) -> AppResult<()> {
     p.agency_id()?;
     p.require(Capability::Change)?;
     let to = check_status(target)?;
     let (writer, call_id) = (p.clone(), call_id.to_owned());
     let event = store
-        .write(move |tx| change_status_in(tx, &writer, &call_id, to))
+        .write(move |tx| change_status_with_report_in(tx, &writer, &call_id, to, report.as_ref()))
         .await?;
     feed.publish(event);
     Ok(())
@@ -636,13 +641,25 @@ pub fn check_status(target: &str) -> AppResult<CallStatus> {
     })
 }
 
-/// [`change_status`]'s step in `tx`, at its time: the board's event to
-/// publish.
+/// [`change_status`]'s step in `tx`, at its time, without a report: the
+/// board's event to publish.
 pub fn change_status_in(
     tx: &Tx,
     p: &Principal,
     call_id: &CallId,
     to: CallStatus,
+) -> AppResult<CallEvent> {
+    change_status_with_report_in(tx, p, call_id, to, None)
+}
+
+/// [`change_status`]'s step in `tx`, at its time: the board's event to
+/// publish. A report is written only on closing (refused otherwise).
+pub fn change_status_with_report_in(
+    tx: &Tx,
+    p: &Principal,
+    call_id: &CallId,
+    to: CallStatus,
+    report: Option<&ReportInput>,
 ) -> AppResult<CallEvent> {
     let agency_id = p.agency_id()?;
     p.require(Capability::Change)?;
@@ -655,6 +672,19 @@ pub fn change_status_in(
         .check_technician(row.technician_id.is_some())
         .map_err(refused)?;
     let now = tx.now();
+    let report = match report {
+        None => None,
+        Some(_) if to != CallStatus::Resolue => {
+            return Err(AppError::unprocessable(
+                "Un rapport d'intervention ne s'écrit qu'à la clôture de l'appel (statut « Résolu »).",
+            ));
+        }
+        Some(input) => {
+            let received = crate::domain::time::parse_timestamp(&row.received_at)
+                .ok_or_else(|| anyhow::anyhow!("réception illisible de l'appel {call_id}"))?;
+            Some(call::check_report(input, received, now).map_err(AppError::unprocessable)?)
+        }
+    };
     let applied = store::set_status(
         tx,
         &StatusChange {
@@ -670,6 +700,18 @@ pub fn change_status_in(
     )?;
     if !applied {
         return Err(anyhow::anyhow!("statut de l'appel {call_id} changé entre-temps").into());
+    }
+    if let Some(report) = &report {
+        store::set_report(
+            tx,
+            call_id,
+            &store::CallReport {
+                cause: report.cause.clone(),
+                work: report.work.clone(),
+                parts: report.parts.clone(),
+                back_in_service_at: Some(clock::format_timestamp(report.back_in_service_at)),
+            },
+        )?;
     }
     let event = if change.emits_closed_event {
         outbox::record_event_at(
@@ -697,6 +739,10 @@ pub fn change_status_in(
                 "from": from.as_str(),
                 "to": to.as_str(),
                 "event": event,
+                "report": report.as_ref().map(|r| json!({
+                    "cause": r.cause, "work": r.work, "parts": r.parts,
+                    "backInServiceAt": clock::format_timestamp(r.back_in_service_at),
+                })),
             })),
         },
     )?;
@@ -1075,6 +1121,46 @@ pub async fn equipment_choices(
             crate::services::equipment::search(conn, &agency_id, Some(&search), limit, 0)
         })
         .await
+}
+
+/// Takes a trapped-person alert into account: it leaves every screen's
+/// banner. Once (a second acknowledgement changes nothing); refused for a
+/// call that is not a trapped person or is resolved.
+pub async fn acknowledge(store: &Store, p: &Principal, call_id: &CallId) -> AppResult<()> {
+    p.require(Capability::Change)?;
+    let agency_id = p.agency_id()?.to_owned();
+    let (p, call_id) = (p.clone(), call_id.to_owned());
+    store
+        .write(move |tx| {
+            let row = store::get_in_agency(tx, &agency_id, &call_id)?.ok_or_else(not_found)?;
+            call::check_acknowledgeable(row.call_type, row.status)
+                .map_err(AppError::unprocessable)?;
+            let account = p.account.as_ref().map(|a| a.id.as_str().to_owned());
+            let at = clock::format_timestamp(tx.now());
+            if store::acknowledge(tx, &call_id, account.as_deref(), &at)? {
+                audit::record(
+                    tx,
+                    AuditEntry {
+                        agency_id: Some(agency_id.as_str()),
+                        actor: &p.actor,
+                        action: "prise_en_compte",
+                        object_type: "call",
+                        object_id: Some(call_id.as_str()),
+                        detail: Some(json!({ "reference": row.reference })),
+                    },
+                )?;
+            }
+            Ok(())
+        })
+        .await
+}
+
+/// The agency's trapped-person alerts still to acknowledge.
+pub async fn alerts(store: &Store, p: &Principal) -> AppResult<Vec<store::AlertRow>> {
+    let agency_id = p.agency_id()?.to_owned();
+    Ok(store
+        .read(move |conn| store::alerts(conn, &agency_id))
+        .await?)
 }
 
 #[cfg(test)]

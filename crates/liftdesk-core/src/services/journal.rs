@@ -113,6 +113,7 @@ pub fn action_label(code: &str) -> String {
         "changement_statut" => "Changement de statut",
         "emission" => "Émission",
         "reglement" => "Règlement",
+        "prise_en_compte" => "Alerte prise en compte",
         "solde" => "Soldée par avoir",
         "soumission" => "Soumission",
         "import" => "Import",

@@ -177,7 +177,7 @@ impl LiftdeskMcp {
                 let body = StatusBody {
                     statut: args.statut,
                 };
-                calls::change_status(&self.state, &caller, args.id, body).await
+                calls::change_status(&self.state, &caller, args.id, body, None).await
             }
             .await,
         )

@@ -112,6 +112,7 @@ impl World {
             &self.principal,
             &CallId::new(call_id),
             status,
+            None,
         ))
         .await
         .unwrap_or_else(|err| panic!("appel passé à « {status} » : {err:?}"));

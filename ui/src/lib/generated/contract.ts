@@ -595,7 +595,15 @@ building: string | null, address: string | null, timeline: Array<TimelineEntry>,
  * The statuses the call may move to now (the state machine, and a
  * technician assigned where one is needed).
  */
-nextStatuses: Array<NextStatus>, technicians: Technicians, };
+nextStatuses: Array<NextStatus>, technicians: Technicians, 
+/**
+ * The closing report, once closed from the screens.
+ */
+report: ReportOut | null, 
+/**
+ * UTC timestamp: its trapped-person alert taken into account.
+ */
+acknowledgedAt: string | null, };
 
 export type ActorView = { 
 /**
@@ -674,6 +682,15 @@ url: string, };
 
 export type NextStatus = { statut: CallStatus, libelle: string, };
 
+/**
+ * A closing report as the screens read it.
+ */
+export type ReportOut = { cause: string, work: string, parts: string | null, 
+/**
+ * UTC timestamp.
+ */
+backInServiceAt: string | null, };
+
 export type TechnicianChoice = { id: string, name: string, sectors: string | null, onCall: boolean, openCalls: number, 
 /**
  * The one to choose first: on standby now (the first of them).
@@ -698,6 +715,29 @@ export type TimelineEntry = { at: string,
 step: string, label: string, technician: string | null, by: ActorView | null, };
 
 export type UnavailableTechnician = { id: string, name: string, reason: string, };
+
+/**
+ * A status change from the screen: closing (`resolue`) needs the report.
+ */
+export type AppStatusBody = { statut: string, report?: ReportBody, };
+
+/**
+ * A closing report as the screen sends it.
+ */
+export type ReportBody = { cause: string | null, work: string | null, parts: string | null, 
+/**
+ * `AAAA-MM-JJTHH:MM`, Paris time; now when absent.
+ */
+backInServiceAt: string | null, };
+
+/**
+ * A trapped-person alert still to take into account.
+ */
+export type AlertOut = { id: string, reference: string, equipmentId: string, number: string | null, 
+/**
+ * UTC timestamp.
+ */
+receivedAt: string, };
 
 export type EquipmentChoices = { 
 /**
@@ -1436,13 +1476,18 @@ startedAt: string | null, endedAt: string | null,
  */
 day: string | null, technicianName: string | null, 
 /**
- * Observations of the visit, or the call's description.
+ * Observations of the visit; for a call, its closing report (cause,
+ * work done, parts replaced) when there is one, else the caller's words.
  */
 work: string | null, 
 /**
  * What came of it: the visit's signature, or the call's status and stops.
  */
-outcome: string, reference: string | null, };
+outcome: string, reference: string | null, 
+/**
+ * A call's closing report, as written at its closing.
+ */
+report: ReportOut | null, };
 
 export type LogbookEquipment = { id: string, number: string | null, typeLabel: string | null, serialNumber: string | null, location: string | null, building: ExternalBuilding | null, client: ClientRef | null, };
 
