@@ -103,6 +103,17 @@ pub fn migrate_to_version(path: &std::path::Path, version: i32) -> Result<(), St
     Ok(())
 }
 
+/// Brings a fresh connection (an in-memory database of the store's unit
+/// tests) to the latest schema, without the backup of `check_and_run`.
+#[cfg(test)]
+pub(crate) fn run_all(conn: &mut Connection) -> Result<(), StoreError> {
+    register_functions(conn)?;
+    embedded::migrations::runner()
+        .run(conn)
+        .map_err(|err| StoreError::Migration(err.to_string()))?;
+    Ok(())
+}
+
 /// The domain's rules that migrations apply to stored data, as SQL
 /// functions of the migrating connection:
 /// `address_part(text, 'street' | 'postal_code' | 'city')` — the part of a
