@@ -240,6 +240,9 @@ if (missing.length > 0) {
       await page.getByRole('button', { name: 'Résolu (remis en service)', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: "Clore l'appel ?" });
       await dialog.waitFor();
+      // Clore demande le rapport (voir aussi e2e/calls-clock.test.mjs).
+      await dialog.getByLabel('Cause de la panne').fill('Porte de cabine hors de ses guides');
+      await dialog.getByLabel('Travaux effectués').fill('Désincarcération, porte recalée et essais');
       await dialog.getByRole('button', { name: "Confirmer : l'appareil est remis en service" }).click();
       await page.getByTestId('statut').filter({ hasText: 'Résolue' }).waitFor();
       await timeline.getByText('Résolu : remis en service', { exact: true }).waitFor();

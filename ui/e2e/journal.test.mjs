@@ -296,7 +296,8 @@ if (missing.length > 0) {
       assert.deepEqual(answer.entries, []);
       assert.equal(answer.next, null);
       await page.getByText(T.empty, { exact: true }).waitFor();
-      assert.equal(await page.getByRole('alert').count(), 0);
+      // Dans l'écran : les bandeaux « personne bloquée » non pris en compte restent au-dessus.
+      assert.equal(await page.locator('#contenu').getByRole('alert').count(), 0);
       assert.equal(await page.getByRole('button', { name: T.older, exact: true }).count(), 0);
 
       // « Effacer les filtres » : tout le journal de nouveau.

@@ -72,12 +72,16 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         timeout,
       });
 
-    /** Attend que l'onglet porte `title` (le titre se pose après le chargement de la fiche). */
+    /**
+     * Attend que l'onglet porte `title` (le titre se pose après le chargement de la fiche) ;
+     * le préfixe des appels urgents ouverts (« (2) », e2e/calls-clock.test.mjs) n'est pas comparé.
+     */
     async function expectTitle(title) {
+      const bare = (text) => text.replace(/^\(\d+\) /, '');
       try {
-        await page.waitForFunction((t) => document.title === t, title, { timeout: TIMEOUT });
+        await page.waitForFunction((t) => document.title.replace(/^\(\d+\) /, '') === t, title, { timeout: TIMEOUT });
       } catch {
-        assert.equal(await page.title(), title, "titre de l'onglet");
+        assert.equal(bare(await page.title()), title, "titre de l'onglet");
       }
     }
 

@@ -2,6 +2,9 @@
  * Alerte sonore du tableau des appels : trois bips courts (WebAudio), sans fichier
  * son. Les navigateurs n'autorisent le son qu'après une action de l'utilisateur :
  * `unlockAudio()` est appelé au premier clic ou à la première touche sur l'écran.
+ * Et la notification du bureau (API `Notification`) d'un appel « personne
+ * bloquée », quand le navigateur l'a permise ; la permission n'est demandée que
+ * sur un clic (« Activer les notifications »), jamais au chargement.
  */
 
 let context: AudioContext | null = null;
@@ -48,6 +51,49 @@ export async function playAlarm(): Promise<boolean> {
       oscillator.start(at);
       oscillator.stop(at + 0.22);
     }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// -- Notifications du bureau ----------------------------------------------------
+
+export type NotificationState = NotificationPermission | 'unsupported';
+
+/** La permission actuelle des notifications (`unsupported` sans l'API). */
+export function notificationState(): NotificationState {
+  return typeof globalThis.Notification === 'function' ? globalThis.Notification.permission : 'unsupported';
+}
+
+/** À appeler sur un clic : demande la permission au navigateur ; rend la réponse. */
+export async function requestNotifications(): Promise<NotificationState> {
+  if (typeof globalThis.Notification !== 'function') return 'unsupported';
+  try {
+    return await globalThis.Notification.requestPermission();
+  } catch {
+    return notificationState();
+  }
+}
+
+/**
+ * Notification du bureau d'un appel « personne bloquée » (une seule par appel :
+ * `tag`) ; un clic ramène sur l'onglet et ouvre l'appel (`open`). `false` si
+ * les notifications ne sont pas permises.
+ */
+export function notifyUrgentCall(call: { id: string; reference: string }, open: () => void): boolean {
+  if (notificationState() !== 'granted') return false;
+  try {
+    const notification = new Notification(`Personne bloquée : appel ${call.reference}`, {
+      body: "Un appel « personne bloquée » vient d'arriver. Cliquez pour l'ouvrir.",
+      tag: `appel-${call.id}`,
+      requireInteraction: true,
+    });
+    notification.onclick = () => {
+      window.focus();
+      open();
+      notification.close();
+    };
     return true;
   } catch {
     return false;

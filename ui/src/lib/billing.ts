@@ -389,11 +389,12 @@ export function invoiceQuote(id: string, clientId: string): Promise<Created> {
 
 /** `GET /invoices` : une page des factures et avoirs, avec les filtres de la liste. */
 export function listInvoices(
-  filters: { client: string; status: string; since: string; until: string },
+  filters: { client: string; status: string; since: string; until: string; overdue?: boolean },
   page: number,
   limit: number,
 ): Promise<Page<InvoiceRow>> {
   const params = new URLSearchParams({ limit: String(limit), page: String(page) });
+  if (filters.overdue) params.set('overdue', '1');
   if (filters.client.trim()) params.set('client', filters.client.trim());
   if (filters.status) params.set('status', filters.status);
   if (filters.since) params.set('since', filters.since);

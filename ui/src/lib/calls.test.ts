@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  byUrgency,
   charCount,
+  elapsedLabel,
+  openUrgentCount,
+  parisLocalInput,
+  receivedAtLabel,
+  REPORT_MESSAGES,
+  reportBody,
+  urgentTitlePrefix,
+  validateReport,
   describeActor,
   NEW_CALL_MESSAGES,
   newCallBody,
@@ -103,5 +112,98 @@ describe('affichage', () => {
     expect(suggestedTechnician(choices.slice(1))).toBe('');
     expect(technicianOption(choices[0]!)).toBe("Olivier · d'astreinte (suggéré) · aucun appel en cours · Levallois");
     expect(technicianOption(choices[1]!)).toBe('Alice · 2 appels en cours');
+  });
+});
+
+describe('chrono et urgence', () => {
+  const now = Date.parse('2026-11-29T10:00:00Z');
+  const ago = (minutes: number) => new Date(now - minutes * 60_000).toISOString();
+
+  it('dit le temps écoulé à la minute', () => {
+    expect(elapsedLabel(ago(0.5), now)).toBe("à l'instant");
+    expect(elapsedLabel(ago(12), now)).toBe('il y a 12 min');
+    expect(elapsedLabel(ago(59.9), now)).toBe('il y a 59 min');
+    expect(elapsedLabel(ago(125), now)).toBe('il y a 2 h 05');
+    expect(elapsedLabel(ago(60 * 27 + 3), now)).toBe('il y a 1 j 03 h');
+    // Une horloge du poste un peu en retard ne donne pas de temps négatif.
+    expect(elapsedLabel(ago(-2), now)).toBe("à l'instant");
+    expect(elapsedLabel('pas une date', now)).toBe('');
+  });
+
+  it("date l'heure d'un bandeau d'un autre jour", () => {
+    const time = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit' });
+    const today = new Date(2026, 10, 29, 10, 0);
+    expect(receivedAtLabel(new Date(2026, 10, 29, 8, 5), today, time)).toBe('à 08:05');
+    expect(receivedAtLabel(new Date(2026, 10, 28, 23, 30), today, time)).toBe('le 28/11/2026 à 23:30');
+  });
+
+  it('range la personne bloquée d’abord, puis le plus ancien', () => {
+    const calls = [
+      { id: 'recent', urgence: false, recuLe: ago(5) },
+      { id: 'bloque-recent', urgence: true, recuLe: ago(2) },
+      { id: 'ancien', urgence: false, recuLe: ago(90) },
+      { id: 'bloque-ancien', urgence: true, recuLe: ago(30) },
+    ];
+    expect(byUrgency(calls).map((c) => c.id)).toEqual(['bloque-ancien', 'bloque-recent', 'ancien', 'recent']);
+    expect(calls[0]!.id).toBe('recent');
+  });
+
+  it('compte les personnes bloquées non résolues pour le titre', () => {
+    const row = (statut: string, urgence: boolean) => ({ statut, urgence }) as never;
+    const board = {
+      resolvedSinceHours: 24,
+      columns: [
+        { statut: 'ouverte', libelle: '', total: 2, page: 1, limit: 20, results: [row('ouverte', true), row('ouverte', false)] },
+        { statut: 'sur_place', libelle: '', total: 1, page: 1, limit: 20, results: [row('sur_place', true)] },
+        { statut: 'resolue', libelle: '', total: 1, page: 1, limit: 20, results: [row('resolue', true)] },
+      ],
+    } as never;
+    expect(openUrgentCount(board)).toBe(2);
+    expect(urgentTitlePrefix(2)).toBe('(2)');
+    expect(urgentTitlePrefix(0)).toBe('');
+  });
+});
+
+describe('rapport de clôture', () => {
+  const now = new Date('2026-11-29T10:00:00Z'); // 11:00 à Paris
+  const received = '2026-11-29T08:30:00Z'; // 09:30 à Paris
+  const filled = { cause: 'Contact encrassé', work: 'Nettoyage', parts: '', backInServiceAt: '2026-11-29T10:45' };
+
+  it("donne l'heure de Paris d'un champ datetime-local", () => {
+    expect(parisLocalInput(now)).toBe('2026-11-29T11:00');
+    expect(parisLocalInput(new Date('2026-07-01T22:05:00Z'))).toBe('2026-07-02T00:05');
+  });
+
+  it('exige la cause et les travaux', () => {
+    expect(validateReport(filled, received, now)).toEqual({});
+    expect(validateReport({ ...filled, cause: '  ', work: '' }, received, now)).toEqual({
+      cause: REPORT_MESSAGES.cause,
+      work: REPORT_MESSAGES.work,
+    });
+  });
+
+  it('borne la remise en service entre la réception et maintenant', () => {
+    expect(validateReport({ ...filled, backInServiceAt: '' }, received, now)).toEqual({});
+    expect(validateReport({ ...filled, backInServiceAt: '2026-11-29T09:30' }, received, now)).toEqual({});
+    expect(validateReport({ ...filled, backInServiceAt: '2026-11-29T11:00' }, received, now)).toEqual({});
+    expect(validateReport({ ...filled, backInServiceAt: '2026-11-29T09:29' }, received, now).backInServiceAt).toBe(
+      "La remise en service ne peut pas précéder la réception de l'appel (2026-11-29 à 09:30).",
+    );
+    expect(validateReport({ ...filled, backInServiceAt: '2026-11-29T11:01' }, received, now).backInServiceAt).toBe(
+      REPORT_MESSAGES.backInServiceFuture,
+    );
+  });
+
+  it("n'envoie ni pièces vides ni heure vide", () => {
+    expect(reportBody({ ...filled, backInServiceAt: '', cause: ' Contact encrassé ' })).toEqual({
+      cause: 'Contact encrassé',
+      work: 'Nettoyage',
+    });
+    expect(reportBody({ ...filled, parts: 'Galet' })).toEqual({
+      cause: 'Contact encrassé',
+      work: 'Nettoyage',
+      parts: 'Galet',
+      backInServiceAt: '2026-11-29T10:45',
+    });
   });
 });

@@ -2,11 +2,13 @@
  * Appels de panne : types des réponses de `/app/api/calls…`, libellés, validation
  * du formulaire « Nouvel appel » (les règles du serveur, celles de l'API des
  * centres d'appels), lecture des événements du flux en direct, et les appels
- * à l'API des appels.
+ * à l'API des appels ; le chrono et l'ordre des cartes, les alertes « personne
+ * bloquée » à prendre en compte, et le rapport de clôture.
  */
 import { api } from './api';
 import {
   CALL_STATUSES,
+  type AlertOut,
   CALL_TYPES as CALL_TYPE_CHOICES,
   type Board,
   type CallDetail,
@@ -17,6 +19,7 @@ import {
   type EquipmentChoices,
   type NewCall,
   type Page,
+  type ReportOut,
   type TechnicianChoice,
   type TimelineEntry,
 } from './generated/contract';
@@ -91,9 +94,12 @@ export function assignCall(id: string, technicianId: string, technician: string 
   return api.post<void>(`/app/api/calls/${encodeURIComponent(id)}/assign`, { technicianId, technician });
 }
 
-/** `POST /calls/{id}/status` : fait passer l'appel au statut `statut`. */
-export function setCallStatus(id: string, statut: CallStatus): Promise<void> {
-  return api.post<void>(`/app/api/calls/${encodeURIComponent(id)}/status`, { statut });
+/**
+ * `POST /calls/{id}/status` : fait passer l'appel au statut `statut` ; clore
+ * (`resolue`) demande le rapport (`reportBody`).
+ */
+export function setCallStatus(id: string, statut: CallStatus, report?: ReturnType<typeof reportBody>): Promise<void> {
+  return api.post<void>(`/app/api/calls/${encodeURIComponent(id)}/status`, report ? { statut, report } : { statut });
 }
 
 /** `GET /calls/equipment?q=` : les appareils du parc qui répondent au numéro saisi. */
@@ -242,4 +248,142 @@ export function statusAction(statut: CallStatus): string {
     case 'resolue':
       return 'Résolu (remis en service)';
   }
+}
+
+// -- Chrono et urgence ----------------------------------------------------------
+
+/**
+ * Le temps écoulé depuis la réception, à la minute près : « à l'instant »,
+ * « il y a 12 min », « il y a 2 h 05 », « il y a 1 j 03 h ». `now` en ms.
+ */
+export function elapsedLabel(receivedAt: string, now: number): string {
+  const at = new Date(receivedAt).getTime();
+  if (Number.isNaN(at)) return '';
+  const minutes = Math.max(0, Math.floor((now - at) / 60_000));
+  if (minutes < 1) return "à l'instant";
+  if (minutes < 60) return `il y a ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `il y a ${hours} h ${String(minutes % 60).padStart(2, '0')}`;
+  return `il y a ${Math.floor(hours / 24)} j ${String(hours % 24).padStart(2, '0')} h`;
+}
+
+/**
+ * L'heure d'un bandeau : « à 08:05 » le jour même (heure locale du poste),
+ * « le 28/11/2026 à 23:30 » pour un appel d'un autre jour (relu après coup).
+ */
+export function receivedAtLabel(at: Date, now: Date, time: Intl.DateTimeFormat): string {
+  const sameDay = at.toDateString() === now.toDateString();
+  if (sameDay) return `à ${time.format(at)}`;
+  const day = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit', year: 'numeric' }).format(at);
+  return `le ${day} à ${time.format(at)}`;
+}
+
+/** Un appel « personne bloquée » pas encore résolu. */
+export function isOpenUrgent(call: { urgence: boolean; statut: CallStatus }): boolean {
+  return call.urgence && call.statut !== 'resolue';
+}
+
+/** Les cartes d'une colonne : personne bloquée d'abord, puis la plus ancienne d'abord. */
+export function byUrgency<T extends { urgence: boolean; recuLe: string }>(calls: readonly T[]): T[] {
+  return [...calls].sort((a, b) => {
+    if (a.urgence !== b.urgence) return a.urgence ? -1 : 1;
+    return new Date(a.recuLe).getTime() - new Date(b.recuLe).getTime();
+  });
+}
+
+/**
+ * Les appels « personne bloquée » non résolus du tableau (la première page de
+ * chaque colonne : le serveur y range ces appels en tête).
+ */
+export function openUrgentCount(board: Board): number {
+  return board.columns.reduce((sum, column) => sum + column.results.filter(isOpenUrgent).length, 0);
+}
+
+/** Le préfixe du titre de l'onglet : « (2) », vide sans appel urgent. */
+export function urgentTitlePrefix(count: number): string {
+  return count > 0 ? `(${count})` : '';
+}
+
+// -- Alertes « personne bloquée » non prises en compte ---------------------------
+
+/** Une ligne de `GET /app/api/calls/alerts`. */
+export type CallAlert = AlertOut;
+
+/** `GET /calls/alerts` : les appels « personne bloquée » non résolus que personne n'a pris en compte. */
+export function listCallAlerts(): Promise<CallAlert[]> {
+  return api.get<CallAlert[]>('/app/api/calls/alerts');
+}
+
+/** `POST /calls/{id}/acknowledge` : « J'ai pris en compte » l'alerte (idempotent). */
+export function acknowledgeCall(id: string): Promise<void> {
+  return api.post<void>(`/app/api/calls/${encodeURIComponent(id)}/acknowledge`, {});
+}
+
+// -- Rapport de clôture ------------------------------------------------------------
+
+/** Le rapport d'un appel résolu (`report` de `GET /calls/{id}` et du carnet d'entretien). */
+export type CallReport = ReportOut;
+
+export interface ReportInput {
+  cause: string;
+  work: string;
+  parts: string;
+  /** `YYYY-MM-DDTHH:MM`, heure de Paris (un champ `datetime-local`). */
+  backInServiceAt: string;
+}
+
+export type ReportErrors = Partial<Record<keyof ReportInput, string>>;
+
+export const REPORT_MESSAGES = {
+  cause: "Pour clore l'appel, indiquez la cause de la panne.",
+  work: "Pour clore l'appel, indiquez les travaux effectués.",
+  backInServiceInvalid: 'Indiquez la date et l’heure de remise en service.',
+  backInServiceBefore: (received: string) =>
+    `La remise en service ne peut pas précéder la réception de l'appel (${received.replace('T', ' à ')}).`,
+  backInServiceFuture: 'La remise en service ne peut pas être dans le futur.',
+} as const;
+
+const PARIS_PARTS = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/Paris',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** Un instant en heure de Paris, au format d'un champ `datetime-local` (`2026-11-29T08:05`). */
+export function parisLocalInput(date: Date): string {
+  const parts = Object.fromEntries(PARIS_PARTS.formatToParts(date).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}
+
+/** Les règles du serveur : cause et travaux obligatoires, remise en service entre la réception et maintenant. */
+export function validateReport(input: ReportInput, receivedAt: string, now: Date): ReportErrors {
+  const errors: ReportErrors = {};
+  if (input.cause.trim() === '') errors.cause = REPORT_MESSAGES.cause;
+  if (input.work.trim() === '') errors.work = REPORT_MESSAGES.work;
+  const at = input.backInServiceAt;
+  if (at !== '') {
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(at)) errors.backInServiceAt = REPORT_MESSAGES.backInServiceInvalid;
+    else {
+      // Même format, même fuseau : l'ordre des chaînes est celui des instants (à la minute).
+      const received = parisLocalInput(new Date(receivedAt));
+      if (at < received) errors.backInServiceAt = REPORT_MESSAGES.backInServiceBefore(received);
+      else if (at > parisLocalInput(now)) errors.backInServiceAt = REPORT_MESSAGES.backInServiceFuture;
+    }
+  }
+  return errors;
+}
+
+/** Le `report` de `POST /calls/{id}/status` : pièces vides et heure vide (maintenant) non envoyées. */
+export function reportBody(input: ReportInput): { cause: string; work: string; parts?: string; backInServiceAt?: string } {
+  const body: { cause: string; work: string; parts?: string; backInServiceAt?: string } = {
+    cause: input.cause.trim(),
+    work: input.work.trim(),
+  };
+  if (input.parts.trim() !== '') body.parts = input.parts.trim();
+  if (input.backInServiceAt !== '') body.backInServiceAt = input.backInServiceAt;
+  return body;
 }

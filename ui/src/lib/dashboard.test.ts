@@ -46,6 +46,19 @@ const dashboard: Dashboard = {
       { band: '100', label: '100 %', count: 2 },
     ],
   },
+  todo: {
+    trappedCount: 0,
+    trapped: [],
+    unassignedCount: 0,
+    unassigned: [],
+    unassignedAfterMinutes: 15,
+    lateVisits: 5,
+    waitingQuotesCount: 0,
+    waitingQuotes: [],
+    quoteWaitingDays: 30,
+    overdueInvoices: 0,
+    overdueCents: 0,
+  },
 };
 
 describe('mise en forme des graphiques du tableau de bord', () => {
@@ -99,5 +112,42 @@ describe('mise en forme des graphiques du tableau de bord', () => {
     expect(isEmpty(callsChart(dashboard))).toBe(false);
     const none = { ...dashboard, calls: { total: 0, byStatus: dashboard.calls.byStatus.map((s) => ({ ...s, count: 0 })) } };
     expect(isEmpty(callsChart(none))).toBe(true);
+  });
+});
+
+describe('liens des chiffres du tableau de bord', () => {
+  it('un mois de factures : du premier au dernier jour, payées avec leur statut', async () => {
+    const { invoicesLink, monthBounds } = await import('./dashboard');
+    expect(monthBounds('2026-02')).toEqual({ since: '2026-02-01', until: '2026-02-28' });
+    expect(monthBounds('2024-02').until).toBe('2024-02-29');
+    const month = { month: '2026-11', label: 'nov. 2026', issued: 3, issuedCents: 0, paid: 1, paidCents: 0 };
+    expect(invoicesLink(month, false).href).toBe('/factures?since=2026-11-01&until=2026-11-30');
+    expect(invoicesLink(month, true).href).toBe('/factures?since=2026-11-01&until=2026-11-30&status=payee');
+    expect(invoicesLink(month, true).title).toContain('jour de création');
+  });
+
+  it('les impayés échus mènent aux factures échues, les non échus à toute la liste', async () => {
+    const { unpaidLink } = await import('./dashboard');
+    expect(unpaidLink({ bucket: '0_30', label: '0 à 30 jours', count: 1, amountCents: 1 }).href).toBe('/factures?overdue=1');
+    expect(unpaidLink({ bucket: 'a_echoir', label: 'Non échues', count: 1, amountCents: 1 }).href).toBe('/factures');
+  });
+
+  it('un lien par barre, nommé par son libellé et sa valeur', async () => {
+    const { barLinks } = await import('./dashboard');
+    const chart = {
+      labels: ['Ouverte', 'En route'],
+      series: [{ name: 'Appels ouverts', values: [3, 0] }],
+      format: String,
+    };
+    const links = barLinks(chart, (i) => (i === 0 ? { href: '/appels?statut=ouverte', title: 't' } : null));
+    expect(links).toEqual([{ href: '/appels?statut=ouverte', title: 't', text: 'Ouverte : 3', label: 0, series: 0 }]);
+  });
+
+  it('le temps écoulé, à la minute', async () => {
+    const { elapsed } = await import('./dashboard');
+    const now = Date.parse('2026-11-29T10:00:00Z');
+    expect(elapsed('2026-11-29T09:48:00Z', now)).toBe('il y a 12 min');
+    expect(elapsed('2026-11-29T07:55:00Z', now)).toBe('il y a 2 h 05');
+    expect(elapsed('2026-11-26T10:00:00Z', now)).toBe('il y a 3 j');
   });
 });

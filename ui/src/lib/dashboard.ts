@@ -122,3 +122,93 @@ export function chartSummary(chart: BarChartData): string {
 export function isEmpty(chart: BarChartData): boolean {
   return chart.series.every((s) => s.values.every((v) => v === 0));
 }
+
+// ---------------------------------------------------------------------------
+// Liens des chiffres et des barres : la liste filtrée derrière chacun
+// ---------------------------------------------------------------------------
+
+/** L'écran des visites en retard et à échéance proche. */
+export const LATE_VISITS_PATH = '/planning/retards';
+
+/** Où mène une barre : l'adresse de la liste filtrée et ce qu'elle montre (infobulle). */
+export interface ChartLink {
+  href: string;
+  title: string;
+}
+
+/** Un lien par barre non vide : son texte (« Ouverte : 3 », « nov. 2026 — émises : 12 ») et où il mène. */
+export interface BarLink extends ChartLink {
+  text: string;
+  label: number;
+  series: number;
+}
+
+/** Les liens des barres d'un graphique (`linkOf` : `null` pour une barre sans liste derrière). */
+export function barLinks(
+  chart: BarChartData,
+  linkOf: (label: number, series: number) => ChartLink | null,
+): BarLink[] {
+  const out: BarLink[] = [];
+  chart.labels.forEach((label, i) => {
+    chart.series.forEach((series, s) => {
+      const link = linkOf(i, s);
+      if (!link) return;
+      const value = chart.format(series.values[i] ?? 0);
+      const text = chart.series.length === 1 ? `${label} : ${value}` : `${label} — ${series.name.toLowerCase()} : ${value}`;
+      out.push({ ...link, text, label: i, series: s });
+    });
+  });
+  return out;
+}
+
+/** Les appels d'un statut, sur le tableau des appels. */
+export function callsLink(statut: string, libelle: string): ChartLink {
+  return { href: `/appels?statut=${encodeURIComponent(statut)}`, title: `Les appels au statut « ${libelle} »` };
+}
+
+/** Visites de la semaine : faites et à faire → le planning de la semaine ; en retard → l'écran des retards. */
+export function visitsLink(dashboard: Dashboard, index: number): ChartLink {
+  if (index === 2) return { href: LATE_VISITS_PATH, title: 'Les visites en retard, toutes semaines' };
+  return { href: `/planning/${dashboard.visits.weekStart}`, title: 'Le planning de cette semaine' };
+}
+
+/** Le premier et le dernier jour d'un mois `AAAA-MM`. */
+export function monthBounds(month: string): { since: string; until: string } {
+  const [year, mon] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(year, mon, 0)).getUTCDate();
+  return { since: `${month}-01`, until: `${month}-${String(last).padStart(2, '0')}` };
+}
+
+/**
+ * Les factures d'un mois : la liste filtre par jour de création (`since`,
+ * `until`), pas par jour d'émission ni de paiement : l'infobulle le dit.
+ * `paid` : celles au statut « payée » seulement.
+ */
+export function invoicesLink(month: MonthOut, paid: boolean): ChartLink {
+  const { since, until } = monthBounds(month.month);
+  const status = paid ? '&status=payee' : '';
+  return {
+    href: `/factures?since=${since}&until=${until}${status}`,
+    title: paid
+      ? `Les factures payées créées en ${month.label} (la liste filtre par jour de création, pas par jour de paiement)`
+      : `Les factures créées en ${month.label} (la liste filtre par jour de création, pas par jour d’émission)`,
+  };
+}
+
+/** Les impayés : échus → les factures échues (toutes anciennetés) ; non échus → toute la liste. */
+export function unpaidLink(bucket: BucketOut): ChartLink {
+  if (bucket.bucket === 'a_echoir') {
+    return { href: '/factures', title: 'Toutes les factures (la liste ne filtre pas les seules non échues)' };
+  }
+  return { href: '/factures?overdue=1', title: 'Les factures échues, toutes anciennetés confondues' };
+}
+
+/** « il y a 12 min » depuis `at` (UTC), à la minute ; au-delà d'un jour, « il y a 3 j ». */
+export function elapsed(at: string, now: number): string {
+  const minutes = Math.max(0, Math.floor((now - new Date(at).getTime()) / 60_000));
+  if (minutes < 1) return "à l'instant";
+  if (minutes < 60) return `il y a ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `il y a ${hours} h ${String(minutes % 60).padStart(2, '0')}`;
+  return `il y a ${Math.floor(hours / 24)} j`;
+}

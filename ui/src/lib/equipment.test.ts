@@ -234,6 +234,7 @@ describe('durations and logbook', () => {
       work: null,
       outcome: '',
       reference: null,
+      report: null,
     });
     const groups = byYear([entry('c', '2026-02-01T08:00:00.000Z'), entry('a', '2025-12-01'), entry('b', '2026-01-05T09:00:00.000Z')]);
     expect(groups.map((g) => [g.year, g.entries.map((e) => e.id)])).toEqual([

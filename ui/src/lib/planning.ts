@@ -363,12 +363,25 @@ export function reviewRows(proposal: Proposal): ReviewRow[] {
   }));
 }
 
-/** Corps de `POST /planning/proposal` : les lignes gardées. */
-export function saveBody(rows: ReviewRow[]): { visits: { equipmentId: string; technicianId: string; day: string }[] } {
+/** Une ligne enregistrée : `visitId`, la visite en retard que la ligne déplace (au lieu d'en créer une). */
+export interface SavedLine {
+  equipmentId: string;
+  technicianId: string;
+  day: string;
+  visitId?: string;
+}
+
+/** Corps de `POST /planning/proposal` : les lignes gardées ; une visite en retard garde son identifiant. */
+export function saveBody(rows: ReviewRow[]): { visits: SavedLine[] } {
   return {
     visits: rows
       .filter((row) => row.kept)
-      .map((row) => ({ equipmentId: row.line.equipmentId, technicianId: row.technicianId, day: row.day })),
+      .map((row) => ({
+        equipmentId: row.line.equipmentId,
+        technicianId: row.technicianId,
+        day: row.day,
+        ...(row.line.lateVisit ? { visitId: row.line.lateVisit.id } : {}),
+      })),
   };
 }
 

@@ -44,19 +44,26 @@ export function normalizePath(pathname: string): string {
 
 class Router {
   path = $state(normalizePath(window.location.pathname));
+  /** Les filtres de l'adresse (`?statut=ouverte`), posés par `navigate` ou par l'historique. */
+  search = $state(window.location.search);
 
   constructor() {
     window.addEventListener('popstate', () => {
       this.path = normalizePath(window.location.pathname);
+      this.search = window.location.search;
     });
   }
 
+  /** `to` peut porter des filtres (`/factures?overdue=1`) : ils restent dans l'adresse, que l'écran lit. */
   navigate(to: string, { replace = false }: { replace?: boolean } = {}): void {
-    const path = normalizePath(to);
-    if (path === this.path && !replace) return;
-    if (replace) window.history.replaceState(null, '', path);
-    else window.history.pushState(null, '', path);
+    const cut = to.indexOf('?');
+    const path = normalizePath(cut < 0 ? to : to.slice(0, cut));
+    const search = cut < 0 ? '' : to.slice(cut).replace(/^\?$/, '');
+    if (path === this.path && search === window.location.search && !replace) return;
+    if (replace) window.history.replaceState(null, '', path + search);
+    else window.history.pushState(null, '', path + search);
     this.path = path;
+    this.search = search;
   }
 
   /**
@@ -72,7 +79,7 @@ class Router {
     const url = new URL(link.href);
     if (url.origin !== window.location.origin) return;
     event.preventDefault();
-    this.navigate(url.pathname);
+    this.navigate(url.pathname + url.search);
   };
 }
 
