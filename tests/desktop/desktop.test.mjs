@@ -368,7 +368,8 @@ test('la fenêtre affiche l’interface, la connexion fonctionne et la base est 
   const url = await s.url();
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/$/, `URL inattendue : ${url}`);
   assert.match(app.logText(), new RegExp(`serveur embarqué url=${url.slice(0, -1).replace(/[.]/g, '\\.')}`), 'le port affiché n’est pas celui du serveur embarqué');
-  assert.equal(await s.title(), 'Liftdesk');
+  // Each screen names itself in the title (« Connexion — Liftdesk » at sign-in).
+  await waitFor('titre de l’écran de connexion', async () => (await s.title()) === 'Connexion — Liftdesk');
   // Tauri's CSP only covers bundled pages: this one relies on the server's own.
   assert.match(await blockedImageDirective(s), /^img-src/, 'la page servie n’a pas de CSP');
 
