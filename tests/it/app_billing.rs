@@ -403,7 +403,9 @@ async fn an_accepted_quote_becomes_one_invoice_whose_draft_is_edited_then_frozen
     assert_eq!(status, 422);
     assert_eq!(
         body["error"],
-        json!("Rien à modifier : indiquez le client (« clientId ») ou les lignes (« lines »).")
+        json!(
+            "Rien à modifier : indiquez le client (« clientId »), les lignes (« lines ») ou les appareils (« equipmentIds »)."
+        )
     );
     let (status, body) = w
         .member

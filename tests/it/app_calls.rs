@@ -532,7 +532,7 @@ async fn a_call_taken_by_hand_is_numbered_by_the_agency_and_checked_like_the_cal
     for (body, message) in [
         (
             json!({"equipement": "", "type": "panne", "description": "Bloqué"}),
-            "Le champ « equipement » est obligatoire : le numéro de l'appareil dans le parc de l'agence.",
+            "Indiquez l'appareil de l'appel : choisissez-le (« equipmentId ») ou donnez son numéro dans le parc (« equipement »).",
         ),
         (
             json!({"equipement": "ASC 99", "type": "panne", "description": "Bloqué"}),

@@ -125,6 +125,7 @@ const MCP_WRITE_TOOLS: &[&str] = &[
     "envoyer_devis",
     "accepter_devis",
     "refuser_devis",
+    "renouveler_devis",
     "creer_contact",
     "creer_immeuble",
     "modifier_identite_equipement",
@@ -1185,6 +1186,7 @@ fn v2_ops(w: &World) -> Vec<Op> {
         v2("POST /quotes/{id}/accept", format!("/quotes/{}/accept", i.sent_quote.real)).on(&[&i.sent_quote]),
         v2("POST /quotes/{id}/refuse", format!("/quotes/{}/refuse", i.other_sent_quote.real))
             .on(&[&i.other_sent_quote]),
+        v2("POST /quotes/{id}/renew", format!("/quotes/{}/renew", i.draft_quote.real)).on(&[&i.draft_quote]),
         v2("POST /quotes/{id}/invoice", format!("/quotes/{}/invoice", i.accepted_quote.real))
             .body(json!({}))
             .on(&[&i.accepted_quote]),
@@ -1538,6 +1540,7 @@ fn app_ops(w: &World) -> Vec<Op> {
         app("POST /quotes/{id}/accept", format!("/quotes/{}/accept", i.sent_quote.real)).on(&[&i.sent_quote]),
         app("POST /quotes/{id}/refuse", format!("/quotes/{}/refuse", i.other_sent_quote.real))
             .on(&[&i.other_sent_quote]),
+        app("POST /quotes/{id}/renew", format!("/quotes/{}/renew", i.draft_quote.real)).on(&[&i.draft_quote]),
         app("POST /quotes/{id}/invoice", format!("/quotes/{}/invoice", i.accepted_quote.real))
             .body(json!({}))
             .on(&[&i.accepted_quote]),
@@ -1887,6 +1890,7 @@ fn mcp_ops(w: &World) -> Vec<Op> {
         tool("envoyer_devis", id(&i.draft_quote)).on(&[&i.draft_quote]),
         tool("accepter_devis", id(&i.sent_quote)).on(&[&i.sent_quote]),
         tool("refuser_devis", id(&i.other_sent_quote)).on(&[&i.other_sent_quote]),
+        tool("renouveler_devis", id(&i.draft_quote)).on(&[&i.draft_quote]),
         tool("creer_contact", json!({ "parentId": i.client.real, "champs": { "nom": "Jean Intrus" } }))
             .naming(&[&i.client], 422),
         tool("immeubles", json!({ "q": "" })).list(),

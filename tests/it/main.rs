@@ -35,6 +35,7 @@ mod app_surveys;
 mod app_technicians;
 mod app_webhooks;
 mod backup;
+mod billing_choices;
 mod call_center;
 mod cli;
 mod crash_safety;

@@ -231,6 +231,7 @@ async fn the_client_list_is_paged_in_french_order_with_its_exact_rows() {
             "siren": "732829320",
             "email": "contact@syndic-dupont.fr",
             "phone": "01 42 00 00 01",
+            "fullAddress": null,
             "archived": false,
             "link": "/clients/CLI-000001",
             "url": format!("{base}/clients/CLI-000001"),
@@ -246,6 +247,7 @@ async fn the_client_list_is_paged_in_french_order_with_its_exact_rows() {
             "siren": null,
             "email": null,
             "phone": null,
+            "fullAddress": null,
             "archived": true,
             "link": "/clients/CLI-000003",
             "url": format!("{base}/clients/CLI-000003"),
@@ -496,7 +498,16 @@ async fn the_openapi_description_documents_the_client_list() {
     assert_eq!(
         required,
         [
-            "archived", "email", "id", "link", "name", "phone", "siren", "status", "url"
+            "archived",
+            "email",
+            "fullAddress",
+            "id",
+            "link",
+            "name",
+            "phone",
+            "siren",
+            "status",
+            "url"
         ]
     );
     server.stop().await;

@@ -189,6 +189,7 @@ async fn a_quote_is_created_as_a_numbered_draft_and_read_back_exactly() {
             "acceptedAt",
             "createdAt",
             "equipment",
+            "expired",
             "id",
             "link",
             "number",
@@ -203,10 +204,12 @@ async fn a_quote_is_created_as_a_numbered_draft_and_read_back_exactly() {
             "totalExclTax",
             "totalInclTax",
             "url",
+            "validUntil",
             "vatByRate"
         ]
     );
     assert_eq!(quote["id"], json!(id));
+    assert_eq!(quote["expired"], json!(false));
     assert_eq!(quote["number"], json!(format!("DV-{}-00001", year())));
     assert_eq!(quote["status"], json!("brouillon"));
     assert_eq!(quote["statusLabel"], json!("Brouillon"));
@@ -1223,6 +1226,7 @@ async fn an_invoice_and_a_credit_note_read_with_their_links() {
                         Fixtures::line("Ligne 2", 1.5, 33.33, Some(10.0)),
                     ]),
                     quote_id: Some(quote_id.clone()),
+                    equipment_ids: Vec::new(),
                 })
                 .await;
             ours.issue_invoice(&id).await;
@@ -1260,6 +1264,7 @@ async fn an_invoice_and_a_credit_note_read_with_their_links() {
             "creditedInvoice",
             "creditedTotal",
             "dueOn",
+            "equipment",
             "id",
             "issuedOn",
             "lines",
@@ -1326,6 +1331,16 @@ async fn an_invoice_and_a_credit_note_read_with_their_links() {
             "paidTotal": 0.0,
             "balance": 187.0,
             "payments": [],
+            // The quote's lift, with no building.
+            "equipment": [{
+                "id": w.equipment,
+                "number": "ASC 0042",
+                "buildingId": null,
+                "building": null,
+                "address": null,
+                "link": format!("/equipements/{}", w.equipment),
+                "url": format!("{base}/equipements/{}", w.equipment),
+            }],
             "link": format!("/factures/{invoice}"),
             "url": format!("{base}/factures/{invoice}"),
         })

@@ -200,11 +200,11 @@ if (missing.length > 0) {
       await page.getByText("Choisissez l'équipement du devis.").first().waitFor();
 
       const search = page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/calls/equipment');
-      await page.getByRole('button', { name: 'Rechercher' }).click();
+      await page.getByLabel('Équipement', { exact: true }).pressSequentially('ASC', { delay: 20 });
       const found = await (await search).json();
       assert.ok(found.results.length > 0, "la démo doit avoir des équipements");
-      await page.getByRole('list', { name: 'Équipements trouvés' }).getByRole('button').first().click();
-      await page.locator('[data-testid="chosen-equipment"]').waitFor();
+      await page.getByRole('list', { name: 'Équipement : choix' }).getByRole('button').first().click();
+      await page.getByText(/^Choisi : /).waitFor();
 
       await page.getByLabel('Origine').selectOption('panne');
       await page.getByLabel('Objet', { exact: true }).fill('Remplacement du contacteur de manœuvre');
@@ -309,7 +309,10 @@ if (missing.length > 0) {
         const invoices = await rest('GET', '/invoices?status=payee&limit=1');
         const client = invoices.body.results[0]?.client;
         assert.ok(client, 'un client facturé dans la démo');
-        await dialog.getByLabel('Client facturé (identifiant client, facultatif)').fill(client);
+        // The client is chosen in the list (ClientPicker): its identifier finds it too.
+        await dialog.getByLabel('Client facturé (facultatif)', { exact: true }).pressSequentially(client, { delay: 10 });
+        await dialog.getByRole('list', { name: 'Client facturé (facultatif) : choix' }).getByRole('button').first().click();
+        await dialog.getByText(/^Choisi : /).waitFor();
         await dialog.getByRole('button', { name: 'Créer la facture' }).click();
         await page.waitForURL('**/factures/**');
       }

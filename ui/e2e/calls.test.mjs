@@ -278,32 +278,54 @@ if (missing.length > 0) {
       const dialog = page.getByRole('dialog', { name: 'Nouvel appel' });
       await dialog.waitFor();
       await dialog.getByRole('button', { name: "Enregistrer l'appel" }).click();
-      await dialog.getByText("Saisissez le numéro de l'appareil dans le parc de l'agence.", { exact: true }).waitFor();
+      await dialog.getByText("Choisissez l'appareil dans la liste.", { exact: true }).waitFor();
       await dialog.getByText("Choisissez le type d'appel.", { exact: true }).waitFor();
       await dialog.getByText('La description doit compter de 3 à 1000 caractères (actuellement : 0).', { exact: true }).waitFor();
 
-      await dialog.getByLabel('Appareil (numéro dans le parc)').fill('ZZZ-INCONNU-0');
+      // Un texte qui ne désigne aucun appareil ne choisit rien : la liste le dit, l'envoi est retenu.
+      const equipment = dialog.getByLabel('Appareil', { exact: true });
+      await equipment.pressSequentially('ZZZ-INCONNU-0', { delay: 10 });
+      await dialog.getByText('Aucun appareil du parc ne correspond à « ZZZ-INCONNU-0 ».', { exact: true }).waitFor();
       await dialog.getByLabel("Type d'appel").selectOption('panne');
       await dialog.getByLabel("Description (ce que l'appelant signale)").fill('Porte palière bloquée ouverte.');
       await dialog.getByRole('button', { name: "Enregistrer l'appel" }).click();
-      await dialog
-        .getByRole('alert')
-        .filter({ hasText: "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « ZZZ-INCONNU-0 »." })
-        .waitFor();
-      assert.equal(await dialog.getByLabel("Description (ce que l'appelant signale)").inputValue(), 'Porte palière bloquée ouverte.');
-      await shot('appels-05-nouvel-appel-refuse');
+      await dialog.getByText("Choisissez l'appareil dans la liste.", { exact: true }).waitFor();
 
-      // L'appareil choisi dans la recherche : l'appel est créé et son détail s'ouvre.
-      const equipment = dialog.getByLabel('Appareil (numéro dans le parc)');
+      // L'appareil choisi dans la recherche.
       await equipment.fill('');
       await equipment.pressSequentially('ASC', { delay: 20 });
-      const results = dialog.getByRole('list', { name: 'Appareils trouvés' });
+      const results = dialog.getByRole('list', { name: 'Appareil : choix' });
       await results.waitFor();
       const first = results.getByRole('button').first();
       const number = ((await first.locator('strong').textContent()) ?? '').trim();
       assert.ok(number.length > 0);
       await first.click();
       assert.equal(await equipment.inputValue(), number);
+      await dialog.getByText(`Choisi : ${number}`, { exact: true }).waitFor();
+
+      // La raison du serveur s'affiche et la saisie est gardée : l'appareil disparu entre-temps
+      // (identifiant inconnu du serveur, substitué dans la requête envoyée).
+      await page.route('**/app/api/calls', async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        const body = JSON.parse(route.request().postData() ?? '{}');
+        assert.ok(body.equipmentId, `equipmentId attendu : ${route.request().postData()}`);
+        await route.continue({ postData: JSON.stringify({ ...body, equipmentId: '00000000-0000-4000-8000-000000000000' }) });
+      });
+      const refused = page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/app/api/calls' && r.request().method() === 'POST',
+      );
+      await dialog.getByRole('button', { name: "Enregistrer l'appel" }).click();
+      const refusal = await refused;
+      assert.ok(refusal.status() >= 400 && refusal.status() < 500, `refus attendu : ${refusal.status()}`);
+      const reason = (await refusal.json()).error;
+      assert.ok(reason, 'le serveur donne sa raison');
+      await dialog.getByRole('alert').filter({ hasText: reason }).waitFor();
+      assert.equal(await dialog.getByLabel("Description (ce que l'appelant signale)").inputValue(), 'Porte palière bloquée ouverte.');
+      assert.equal(await equipment.inputValue(), number);
+      await shot('appels-05-nouvel-appel-refuse');
+      await page.unroute('**/app/api/calls');
+
+      // L'appareil choisi : l'appel est créé et son détail s'ouvre.
       await dialog.getByLabel('Appelant (facultatif)').fill("Accueil de l'immeuble");
       await dialog.getByRole('button', { name: "Enregistrer l'appel" }).click();
       const heading = page.getByRole('heading', { level: 1, name: /^Appel AG-\d{4}-\d{5}$/ });

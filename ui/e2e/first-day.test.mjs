@@ -694,9 +694,9 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     await page.locator('table.planning-grid').waitFor();
     await page.getByRole('button', { name: 'Nouvelle visite', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Nouvelle visite' });
-    await field('Équipement (numéro, immeuble, adresse)', dialog).fill(LIFT.number);
-    const radio = dialog.getByRole('radio', { name: new RegExp(`^${LIFT.number} — `) });
-    await radio.check();
+    await field('Équipement', dialog).pressSequentially(LIFT.number, { delay: 10 });
+    await dialog.getByRole('list', { name: 'Équipement : choix' }).getByRole('button', { name: new RegExp(`^${LIFT.number}`) }).first().click();
+    await dialog.getByText(`Choisi : ${LIFT.number}`, { exact: true }).waitFor();
     const [technician] = TECHNICIANS;
     await field('Technicien', dialog).selectOption({ label: technician.name });
     // Le lundi qui suit (le jour proposé peut tomber un week-end) : la grille passe à sa semaine.
@@ -747,10 +747,9 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     await page.getByRole('heading', { level: 1, name: 'Devis', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Nouveau devis' }).click();
     await page.getByRole('heading', { level: 1, name: 'Nouveau devis' }).waitFor();
-    await field('Numéro ou adresse').fill(LIFT.number);
-    await page.getByRole('button', { name: 'Rechercher' }).click();
-    await page.getByRole('list', { name: 'Équipements trouvés' }).getByRole('button', { name: new RegExp(LIFT.number) }).first().click();
-    await page.locator('[data-testid="chosen-equipment"]').waitFor();
+    await field('Équipement').pressSequentially(LIFT.number, { delay: 10 });
+    await page.getByRole('list', { name: 'Équipement : choix' }).getByRole('button', { name: new RegExp(LIFT.number) }).first().click();
+    await page.getByText(`Choisi : ${LIFT.number}`, { exact: true }).waitFor();
     await field('Objet').fill('Remplacement des câbles de traction');
     await page.getByLabel('Libellé de la ligne 1').fill('Jeu de câbles de traction');
     await page.getByLabel('Quantité de la ligne 1').fill('1');

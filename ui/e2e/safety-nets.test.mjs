@@ -405,7 +405,9 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await page.getByRole('button', { name: 'Nouvel appel', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Nouvel appel' });
       await dialog.waitFor();
-      assert.equal(await dialog.getByLabel('Appareil (numéro dans le parc)').inputValue(), lift.number);
+      // L'appareil de la fiche est déjà choisi.
+      assert.equal(await dialog.getByLabel('Appareil', { exact: true }).inputValue(), lift.number);
+      await dialog.getByText(`Choisi : ${lift.number}`, { exact: true }).waitFor();
       await dialog.getByLabel("Type d'appel").selectOption('panne');
       await dialog.getByLabel("Description (ce que l'appelant signale)").fill('Appel pris depuis la fiche de l’équipement.');
       await shot('filets-07-nouvel-appel');
@@ -429,7 +431,8 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await page.getByRole('heading', { level: 1, name: `Équipement ${lift.number}` }).waitFor();
       await page.getByRole('link', { name: 'Nouveau devis', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Nouveau devis' }).waitFor();
-      await page.getByTestId('chosen-equipment').filter({ hasText: lift.number }).waitFor();
+      await page.getByText(`Choisi : ${lift.number}`, { exact: true }).waitFor();
+      assert.equal(await page.getByLabel('Équipement', { exact: true }).inputValue(), lift.number);
       await shot('filets-08-nouveau-devis');
       await page.getByLabel('Objet', { exact: true }).fill('Devis ouvert depuis la fiche de l’équipement');
       await page.getByLabel('Libellé de la ligne 1').fill('Remplacement du bouton palier');

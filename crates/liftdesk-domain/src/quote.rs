@@ -2,7 +2,29 @@
 //! created as a draft; its amounts use the invoice arithmetic
 //! ([`super::invoice::totals`]).
 
+use chrono::{Days, NaiveDate};
+
+use super::day::Day;
 use super::error::TransitionError;
+
+/// Days a quote stays valid after its creation or its last renewal: past
+/// them, the client's agreement is refused until the quote is renewed (the
+/// prices and the works quoted may no longer hold).
+pub const VALIDITY_DAYS: u64 = 30;
+
+/// The last day a quote written or renewed on `day` may be accepted.
+pub fn valid_until(day: NaiveDate) -> NaiveDate {
+    day.checked_add_days(Days::new(VALIDITY_DAYS))
+        .unwrap_or(NaiveDate::MAX)
+}
+
+/// A quote still waiting for its answer whose last valid day is before
+/// `today`. A quote answered (accepted, refused) never expires: its
+/// validity mattered only until the answer.
+pub fn is_expired(status: QuoteStatus, valid_until: Option<NaiveDate>, today: NaiveDate) -> bool {
+    matches!(status, QuoteStatus::Brouillon | QuoteStatus::Envoye)
+        && valid_until.is_some_and(|last| last < today)
+}
 
 /// Event sent to webhook subscribers when a quote is accepted.
 pub const ACCEPTED_EVENT: &str = crate::event::WebhookEvent::QuoteAccepted.code();
@@ -44,6 +66,8 @@ wire_enum! {
         Accept => "accept", "Accepter";
         /// Records the client's refusal.
         Refuse => "refuse", "Refuser";
+        /// Gives the quote a new validity period, from today.
+        Renew => "renew", "Renouveler";
     }
 }
 
@@ -54,6 +78,7 @@ impl QuoteAction {
             QuoteAction::Send => "d'envoyer",
             QuoteAction::Accept => "d'accepter",
             QuoteAction::Refuse => "de refuser",
+            QuoteAction::Renew => "de renouveler",
         }
     }
 }
@@ -100,12 +125,38 @@ pub fn transition(
         (Brouillon | Envoye, Send) => Ok(accepted(Envoye)),
         (Brouillon | Envoye, Accept) => Ok(accepted(Accepte)),
         (Brouillon | Envoye, QuoteAction::Refuse) => Ok(accepted(QuoteStatus::Refuse)),
+        // A renewal changes the validity, not the status.
+        (Brouillon | Envoye, Renew) => Ok(accepted(status)),
         (Accepte, _) => refused(
             "un devis accepté est définitif ; pour changer les travaux, établissez un nouveau devis",
         ),
         (QuoteStatus::Refuse, _) => refused(
             "un devis refusé est définitif ; si le client revient sur sa décision, établissez un nouveau devis",
         ),
+    }
+}
+
+/// The validity's part of an action: an expired quote cannot be accepted
+/// before it is renewed (the client would agree to prices no longer held);
+/// every other action is left to [`transition`].
+pub fn check_validity(
+    status: QuoteStatus,
+    action: QuoteAction,
+    valid_until: Option<NaiveDate>,
+    today: NaiveDate,
+) -> Result<(), TransitionError> {
+    match valid_until {
+        Some(last) if action == QuoteAction::Accept && is_expired(status, Some(last), today) => {
+            Err(TransitionError::new(
+                status.as_str(),
+                action.as_str(),
+                format!(
+                    "Ce devis n'est plus valable depuis le {} : renouvelez-le avant de l'accepter.",
+                    Day::new(last).french()
+                ),
+            ))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -154,6 +205,18 @@ mod tests {
             QuoteAction::Refuse,
             Some((QuoteStatus::Refuse, false)),
         ),
+        (
+            QuoteStatus::Brouillon,
+            QuoteAction::Renew,
+            Some((QuoteStatus::Brouillon, false)),
+        ),
+        (
+            QuoteStatus::Envoye,
+            QuoteAction::Renew,
+            Some((QuoteStatus::Envoye, false)),
+        ),
+        (QuoteStatus::Accepte, QuoteAction::Renew, None),
+        (QuoteStatus::Refuse, QuoteAction::Renew, None),
         (QuoteStatus::Accepte, QuoteAction::Send, None),
         (QuoteStatus::Accepte, QuoteAction::Accept, None),
         (QuoteStatus::Accepte, QuoteAction::Refuse, None),
@@ -232,6 +295,56 @@ mod tests {
             "Action refusée : impossible d'accepter ce devis au statut « Refusé » : un devis refusé \
              est définitif ; si le client revient sur sa décision, établissez un nouveau devis."
         );
+    }
+
+    fn day(text: &str) -> NaiveDate {
+        Day::parse(text).unwrap().date()
+    }
+
+    #[test]
+    fn a_quote_is_valid_thirty_days_and_expires_only_while_waiting() {
+        assert_eq!(valid_until(day("2026-11-29")), day("2026-12-29"));
+        assert_eq!(valid_until(day("2026-02-10")), day("2026-03-12"));
+        let last = Some(day("2026-11-29"));
+        for &status in QuoteStatus::ALL {
+            let waiting = matches!(status, QuoteStatus::Brouillon | QuoteStatus::Envoye);
+            assert!(
+                !is_expired(status, last, day("2026-11-29")),
+                "{status:?}: last day"
+            );
+            assert_eq!(
+                is_expired(status, last, day("2026-11-30")),
+                waiting,
+                "{status:?}"
+            );
+            assert!(!is_expired(status, None, day("2099-01-01")));
+        }
+    }
+
+    #[test]
+    fn an_expired_quote_is_renewed_before_it_is_accepted() {
+        let last = Some(day("2026-10-12"));
+        let today = day("2026-11-29");
+        let refused =
+            check_validity(QuoteStatus::Envoye, QuoteAction::Accept, last, today).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "Ce devis n'est plus valable depuis le 12/10/2026 : renouvelez-le avant de l'accepter."
+        );
+        assert_eq!(refused.attempted(), "accept");
+        for action in [QuoteAction::Send, QuoteAction::Refuse, QuoteAction::Renew] {
+            assert!(check_validity(QuoteStatus::Envoye, action, last, today).is_ok());
+        }
+        assert!(
+            check_validity(
+                QuoteStatus::Envoye,
+                QuoteAction::Accept,
+                last,
+                day("2026-10-12")
+            )
+            .is_ok()
+        );
+        assert!(check_validity(QuoteStatus::Brouillon, QuoteAction::Accept, None, today).is_ok());
     }
 
     #[test]

@@ -96,7 +96,7 @@ pub fn all(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<ClientRow>> {
 }
 
 /// One page of the agency's clients whose name, e-mail, partner identifier,
-/// SIREN or SIRET contains every word of `words` (accents and case ignored:
+/// SIREN, SIRET or address (street, postal code, city) contains every word of `words` (accents and case ignored:
 /// the words are folded by `text::fold`, the columns by the SQL function
 /// `FOLD`, the same folding), in French order of name, then id; and how many
 /// match in all. `archived`: `None` keeps every client, `Some(flag)` only
@@ -112,13 +112,15 @@ pub fn search(
     let agency_id = agency_id.as_str();
     const WORD: &str = "(instr(FOLD(nom), ?) > 0 OR instr(FOLD(coalesce(email, '')), ?) > 0 \
          OR instr(FOLD(client_ref), ?) > 0 OR instr(coalesce(siren, ''), ?) > 0 \
-         OR instr(coalesce(siret, ''), ?) > 0)";
+         OR instr(coalesce(siret, ''), ?) > 0 \
+         OR instr(FOLD(coalesce(adresse, '') || ' ' || coalesce(code_postal, '') || ' ' \
+                       || coalesce(ville, '')), ?) > 0)";
     let mut conditions = vec!["agency_id = ?"];
     let mut values = vec![Value::Text(agency_id.to_owned())];
     for word in words {
         let folded = crate::text::fold(word);
         conditions.push(WORD);
-        values.extend(std::iter::repeat_n(Value::Text(folded), 5));
+        values.extend(std::iter::repeat_n(Value::Text(folded), 6));
     }
     if let Some(flag) = archived {
         conditions.push("supprime = ?");

@@ -532,11 +532,15 @@ pub fn search(
     conn: &Conn,
     agency_id: &AgencyId,
     words: &[String],
+    active_only: bool,
     limit: u32,
     offset: u64,
 ) -> StoreResult<(i64, Vec<EquipmentRow>)> {
     let agency_id = agency_id.as_str();
     let mut condition = String::from("e.agency_id = ?");
+    if active_only {
+        condition.push_str(" AND e.archived_at IS NULL");
+    }
     for _ in words {
         condition.push_str(&format!(" AND instr({SEARCHED_TEXT}, ?) > 0"));
     }

@@ -6,7 +6,7 @@ use crate::Tx;
 use crate::code;
 use crate::sql::Value;
 use crate::sql::{OptionalExtension, Row, params, params_from_iter};
-use liftdesk_domain::id::{AgencyId, ClientId, InvoiceId, QuoteId};
+use liftdesk_domain::id::{AgencyId, ClientId, EquipmentId, InvoiceId, QuoteId};
 use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
 
 use super::new_id;
@@ -492,9 +492,11 @@ pub struct NewInvoice<'a> {
     pub created_on: &'a str,
     pub created_at: &'a str,
     pub lines: &'a [InvoiceLineRow],
+    /// The lifts it is about, in their order.
+    pub equipment_ids: &'a [EquipmentId],
 }
 
-/// Inserts a draft (no number) and its lines; returns its id.
+/// Inserts a draft (no number), its lines and its lifts; returns its id.
 pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> StoreResult<InvoiceId> {
     let id = InvoiceId::new(new_id());
     tx.execute_cached(
@@ -534,7 +536,80 @@ pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> StoreResult<InvoiceId>
             line.vat_rate_bp,
         ])?;
     }
+    insert_equipment(tx, &id, invoice.equipment_ids)?;
     Ok(id)
+}
+
+fn insert_equipment(tx: &Tx, id: &InvoiceId, equipment_ids: &[EquipmentId]) -> StoreResult<()> {
+    if equipment_ids.is_empty() {
+        return Ok(());
+    }
+    let mut insert = tx.prepare_cached(
+        "INSERT OR IGNORE INTO invoice_equipment (invoice_id, equipment_id, position)
+         VALUES (?1, ?2, ?3)",
+    )?;
+    for (index, equipment_id) in equipment_ids.iter().enumerate() {
+        insert.execute(params![
+            id,
+            equipment_id,
+            i64::try_from(index).unwrap_or(i64::MAX)
+        ])?;
+    }
+    Ok(())
+}
+
+/// Replaces the lifts a draft is about.
+pub fn set_equipment(tx: &Tx, id: &InvoiceId, equipment_ids: &[EquipmentId]) -> StoreResult<()> {
+    tx.execute_cached(
+        "DELETE FROM invoice_equipment WHERE invoice_id = ?1",
+        [id.as_str()],
+    )?;
+    insert_equipment(tx, id, equipment_ids)
+}
+
+/// A lift an invoice is about, with its building.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvoiceEquipmentRow {
+    pub id: EquipmentId,
+    pub number: Option<String>,
+    pub building_id: Option<String>,
+    pub building_name: Option<String>,
+    pub street: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
+}
+
+/// The lifts the invoice `id` is about, in their order.
+pub fn equipment_of(conn: &Conn, id: &InvoiceId) -> StoreResult<Vec<InvoiceEquipmentRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT e.id, e.number, b.id, b.name, b.address, b.postal_code, b.city
+           FROM invoice_equipment ie
+           JOIN equipment e ON e.id = ie.equipment_id
+           LEFT JOIN buildings b ON b.id = e.building_id
+          WHERE ie.invoice_id = ?1
+          ORDER BY ie.position, e.number",
+    )?;
+    let rows = stmt.query_map([id.as_str()], |r| {
+        Ok(InvoiceEquipmentRow {
+            id: r.get(0)?,
+            number: r.get(1)?,
+            building_id: r.get(2)?,
+            building_name: r.get(3)?,
+            street: r.get(4)?,
+            postal_code: r.get(5)?,
+            city: r.get(6)?,
+        })
+    })?;
+    rows.collect::<Result<_, _>>()
+}
+
+/// The ids of the lifts the invoice `id` is about, in their order.
+pub fn equipment_ids_of(conn: &Conn, id: &InvoiceId) -> StoreResult<Vec<EquipmentId>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT equipment_id FROM invoice_equipment WHERE invoice_id = ?1 ORDER BY position",
+    )?;
+    let rows = stmt.query_map([id.as_str()], |r| r.get(0))?;
+    rows.collect::<Result<_, _>>()
 }
 
 /// Takes the next number of the series (agency, nature, year) for good, in

@@ -28,6 +28,8 @@ pub struct QuoteRow {
     pub accepted_at: Option<String>,
     pub refused_at: Option<String>,
     pub created_at: String,
+    /// The last day the quote may be accepted (YYYY-MM-DD).
+    pub valid_until: Option<String>,
 }
 
 /// One row of a quote.
@@ -71,7 +73,8 @@ pub fn get(conn: &Conn, agency_id: &AgencyId, id: &QuoteId) -> StoreResult<Optio
     let agency_id = agency_id.as_str();
     conn.query_row_cached(
         "SELECT q.id, q.agency_id, q.equipment_id, e.number, q.number, q.origin, q.object,
-                    q.status, q.sent_at, q.accepted_at, q.refused_at, q.created_at
+                    q.status, q.sent_at, q.accepted_at, q.refused_at, q.created_at,
+                    q.valid_until
              FROM quotes q JOIN equipment e ON e.id = q.equipment_id
              WHERE q.id = ?1 AND q.agency_id = ?2",
         [id, agency_id],
@@ -89,6 +92,7 @@ pub fn get(conn: &Conn, agency_id: &AgencyId, id: &QuoteId) -> StoreResult<Optio
                 accepted_at: r.get(9)?,
                 refused_at: r.get(10)?,
                 created_at: r.get(11)?,
+                valid_until: r.get(12)?,
             })
         },
     )
@@ -139,6 +143,8 @@ pub struct NewQuote<'a> {
     pub object: &'a str,
     pub created_by: Option<&'a AccountId>,
     pub created_at: &'a str,
+    /// The last day it may be accepted (YYYY-MM-DD).
+    pub valid_until: &'a str,
     pub lines: &'a [QuoteLineRow],
 }
 
@@ -147,8 +153,8 @@ pub fn insert(tx: &Tx, quote: &NewQuote<'_>) -> StoreResult<QuoteId> {
     let id = QuoteId::new(new_id());
     tx.execute_cached(
         "INSERT INTO quotes (id, agency_id, equipment_id, number, origin, object, status,
-                             created_by, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'brouillon', ?7, ?8, ?8)",
+                             created_by, created_at, updated_at, valid_until)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'brouillon', ?7, ?8, ?8, ?9)",
         params![
             id,
             quote.agency_id,
@@ -158,6 +164,7 @@ pub fn insert(tx: &Tx, quote: &NewQuote<'_>) -> StoreResult<QuoteId> {
             quote.object,
             quote.created_by,
             quote.created_at,
+            quote.valid_until,
         ],
     )?;
     let mut insert_row = tx.prepare_cached(
@@ -214,6 +221,21 @@ pub fn set_status(
         }
     };
     Ok(tx.execute_cached(sql, params![id, from, to, at])? == 1)
+}
+
+/// Moves the last valid day of a quote still in `statuses` to `until`;
+/// false when its status was no longer one of them (nothing changed).
+pub fn set_valid_until(
+    tx: &Tx,
+    id: &QuoteId,
+    status: &str,
+    until: &str,
+    at: &str,
+) -> StoreResult<bool> {
+    Ok(tx.execute_cached(
+        "UPDATE quotes SET valid_until = ?3, updated_at = ?4 WHERE id = ?1 AND status = ?2",
+        params![id.as_str(), status, until, at],
+    )? == 1)
 }
 
 /// A quote as the Equipment screen lists it.
@@ -323,7 +345,7 @@ pub fn list(
         )?;
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT q.id, q.agency_id, q.equipment_id, e.number, q.number, q.origin, q.object,
-                q.status, q.sent_at, q.accepted_at, q.refused_at, q.created_at,
+                q.status, q.sent_at, q.accepted_at, q.refused_at, q.created_at, q.valid_until,
                 (SELECT i.id FROM invoices i WHERE i.quote_id = q.id AND i.nature = 'facture'
                  ORDER BY i.created_at, i.id LIMIT 1),
                 (SELECT i.number FROM invoices i WHERE i.quote_id = q.id AND i.nature = 'facture'
@@ -355,9 +377,10 @@ pub fn list(
                     accepted_at: r.get(9)?,
                     refused_at: r.get(10)?,
                     created_at: r.get(11)?,
+                    valid_until: r.get(12)?,
                 },
-                invoice_id: r.get(12)?,
-                invoice_number: r.get(13)?,
+                invoice_id: r.get(13)?,
+                invoice_number: r.get(14)?,
             })
         },
     )?;

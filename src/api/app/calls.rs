@@ -31,7 +31,7 @@ use crate::error::{ApiError, AppResult};
 use crate::principal::Principal;
 use crate::services::call_feed::CallEvent;
 use crate::services::calls::{
-    self as service, AgencyCallInput, CallQuery, HistoryEntry, Step, TechnicianChoices,
+    self as service, AgencyCallInput, CallQuery, Closing, HistoryEntry, Step, TechnicianChoices,
 };
 use crate::services::visits::building_address;
 use crate::state::AppState;
@@ -450,13 +450,7 @@ async fn change_status(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<AppStatusBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    // The screens close a call with its report (required), never without.
-    let report = match (body.statut.as_str(), body.report) {
-        ("resolue", report) => Some(report.unwrap_or_default()),
-        (_, Some(report)) => Some(report),
-        (_, None) => None,
-    }
-    .map(|r| ReportInput {
+    let report = body.report.map(|r| ReportInput {
         cause: r.cause,
         work: r.work,
         parts: r.parts,
@@ -469,7 +463,7 @@ async fn change_status(
         StatusBody {
             statut: body.statut,
         },
-        report,
+        Closing::FromScreens(report),
     )
     .await?;
     Ok((StatusCode::CREATED, Json(created)))
@@ -526,7 +520,11 @@ async fn acknowledge(
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NewCallBody {
+    /// The equipment's number; or `equipmentId`, the equipment chosen.
+    #[serde(default)]
     equipement: String,
+    #[serde(default, rename = "equipmentId")]
+    equipment_id: Option<String>,
     #[serde(rename = "type")]
     call_type: String,
     description: String,
@@ -558,6 +556,7 @@ async fn create_call(
         &session.principal(),
         AgencyCallInput {
             equipment: body.equipement,
+            equipment_id: body.equipment_id,
             call_type: body.call_type,
             description: body.description,
             caller: body.appelant,

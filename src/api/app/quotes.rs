@@ -1,6 +1,6 @@
 //! `/app/api/quotes…`: the quotes screen. The paged list (status, equipment
 //! number), a quote with what may be done next, creation from an equipment,
-//! send / accept / refuse, and turning an accepted quote into its invoice.
+//! send / accept / refuse / renew, and turning an accepted quote into its invoice.
 //! Every handler calls the operations shared with the REST API v2
 //! (`api::wire::quotes`) for the session's principal (the audit names the
 //! staff member).
@@ -32,6 +32,7 @@ pub fn router() -> Router<AppState> {
         .route("/quotes/{id}/send", post(send))
         .route("/quotes/{id}/accept", post(accept))
         .route("/quotes/{id}/refuse", post(refuse))
+        .route("/quotes/{id}/renew", post(renew))
         .route("/quotes/{id}/invoice", post(invoice))
 }
 
@@ -85,8 +86,8 @@ async fn create(
 pub(super) struct QuoteDetail {
     quote: QuoteView,
     invoice: Option<QuoteInvoiceRef>,
-    /// `send`, `accept`, `refuse` (the state machine), and `invoice` for an
-    /// accepted quote not invoiced yet.
+    /// `send`, `accept` (while valid), `refuse`, `renew` (once expired),
+    /// and `invoice` for an accepted quote not invoiced yet.
     #[ts(type = "Array<QuoteActionCode | 'invoice'>")]
     actions: Vec<&'static str>,
 }
@@ -100,7 +101,9 @@ async fn detail(
     let quote = wire::quote_read(&state, &caller, &id).await?;
     let invoice = wire::quote_invoice_read(&state, &caller, &quote.id).await?;
     let actions = match QuoteStatus::parse(&quote.status) {
-        Some(status) => crate::services::quotes::actions(&caller, status, invoice.is_some()),
+        Some(status) => {
+            crate::services::quotes::actions(&caller, status, invoice.is_some(), quote.expired)
+        }
         None => Vec::new(),
     };
     Ok(Json(QuoteDetail {
@@ -148,6 +151,15 @@ async fn refuse(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     act(&state, &session, &id, QuoteAction::Refuse).await
+}
+
+/// « Renouveler la validité » of an expired quote.
+async fn renew(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    act(&state, &session, &id, QuoteAction::Renew).await
 }
 
 /// The invoice draft made from the accepted quote: 201 naming the invoice.

@@ -19,6 +19,7 @@ use crate::api::wire::calls::*;
 use crate::api::wire::{Created, Page};
 use crate::auth::api_token::ApiCaller;
 use crate::error::{AppResult, ErrorBody};
+use crate::services::calls::Closing;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -156,6 +157,6 @@ async fn change_call_status(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<StatusBody>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
-    let created = change_status(&state, &caller, id, body, None).await?;
+    let created = change_status(&state, &caller, id, body, Closing::External).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }

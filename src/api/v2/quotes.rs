@@ -33,6 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_quote_mails))
         .routes(routes!(accept_quote))
         .routes(routes!(refuse_quote))
+        .routes(routes!(renew_quote))
 }
 
 /// Crée un devis au statut `brouillon`, numéroté `DV-AAAA-NNNNN` dans l'agence.
@@ -164,7 +165,9 @@ async fn list_quote_mails(
 }
 
 /// Enregistre l'acceptation du client (`brouillon` ou `envoye` → `accepte`)
-/// et émet l'événement `devis.accepte`.
+/// et émet l'événement `devis.accepte`. Un devis dont la validité est
+/// passée (`expired`) est refusé (422) : il se renouvelle d'abord
+/// (`POST /quotes/{id}/renew`).
 #[utoipa::path(
     post,
     path = "/quotes/{id}/accept",
@@ -174,7 +177,7 @@ async fn list_quote_mails(
         (status = 201, description = "Devis accepté", body = Created,
             links(("GetQuote" = (operation_id = "get_quote", parameters(("id" = "$response.body#/id")))))),
         (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
-        (status = 422, description = "Transition refusée par le statut du devis", body = ErrorBody),
+        (status = 422, description = "Transition refusée par le statut du devis, ou devis expiré", body = ErrorBody),
     )
 )]
 async fn accept_quote(
@@ -206,6 +209,31 @@ async fn refuse_quote(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<(StatusCode, Json<Created>)> {
     quote_act(&state, &caller, &id, QuoteAction::Refuse)
+        .await
+        .map(answer)
+}
+
+/// Renouvelle la validité d'un devis en attente de réponse (`brouillon` ou
+/// `envoye`) : son dernier jour de validité (`validUntil`) devient
+/// aujourd'hui + 30 jours ; le statut ne change pas.
+#[utoipa::path(
+    post,
+    path = "/quotes/{id}/renew",
+    tag = "Devis",
+    params(("id" = String, Path, description = "Identifiant du devis")),
+    responses(
+        (status = 201, description = "Validité renouvelée", body = Created,
+            links(("GetQuote" = (operation_id = "get_quote", parameters(("id" = "$response.body#/id")))))),
+        (status = 404, description = "Devis introuvable dans l'agence", body = ErrorBody),
+        (status = 422, description = "Devis déjà accepté ou refusé", body = ErrorBody),
+    )
+)]
+async fn renew_quote(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<(StatusCode, Json<Created>)> {
+    quote_act(&state, &caller, &id, QuoteAction::Renew)
         .await
         .map(answer)
 }

@@ -373,15 +373,15 @@ pub struct StatusBody {
     pub statut: String,
 }
 
-/// Moves the call `id` of the acting agency to the status of `body`, with
-/// the closing report the screens ask for (`report`: see
-/// `services::calls::change_status`).
+/// Moves the call `id` of the acting agency to the status of `body`; where
+/// it comes from says whether closing needs a report
+/// (`services::calls::Closing`).
 pub async fn change_status(
     state: &AppState,
     caller: &Principal,
     id: String,
     body: StatusBody,
-    report: Option<crate::domain::call::ReportInput>,
+    closing: service::Closing,
 ) -> AppResult<Created> {
     service::change_status(
         &state.store,
@@ -389,7 +389,7 @@ pub async fn change_status(
         caller,
         &CallId::new(id.as_str()),
         &body.statut,
-        report,
+        closing,
     )
     .await?;
     Ok(Created::new(RecordKind::Call, &state.base_url, &id))

@@ -60,6 +60,10 @@ pub struct ClientListEntry {
     /// Téléphone du standard.
     #[schema(required = true)]
     pub phone: Option<String>,
+    /// Adresse postale sur une ligne (rue, complément, code postal et ville),
+    /// telle que les factures l'impriment.
+    #[schema(required = true)]
+    pub full_address: Option<String>,
     /// Client archivé : il reste listé (ses factures aussi) mais ne peut plus
     /// être facturé.
     pub archived: bool,
@@ -69,6 +73,7 @@ pub struct ClientListEntry {
 
 pub(crate) fn entry(row: ClientRow, base_url: &str) -> ClientListEntry {
     ClientListEntry {
+        full_address: crate::services::clients::one_line_address(&row),
         link: RecordKind::Client.link(&row.client_ref),
         url: RecordKind::Client.url(base_url, &row.client_ref),
         id: row.client_ref,

@@ -315,8 +315,54 @@ pub struct InvoiceView {
     pub balance: Option<f64>,
     /// Règlements reçus, dans l'ordre où ils ont été faits.
     pub payments: Vec<PaymentView>,
+    /// Les appareils concernés, avec leur immeuble (imprimés sur la pièce) :
+    /// celui du devis facturé, ceux choisis pour une facture écrite
+    /// directement, ceux de la facture créditée pour un avoir.
+    pub equipment: Vec<InvoiceEquipmentView>,
     pub link: String,
     pub url: String,
+}
+
+/// Un appareil concerné par une facture.
+#[derive(Serialize, ToSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceEquipmentView {
+    /// Identifiant de l'équipement.
+    pub id: String,
+    /// Numéro dans le parc.
+    #[schema(required = true)]
+    pub number: Option<String>,
+    /// Identifiant de l'immeuble.
+    #[schema(required = true)]
+    pub building_id: Option<String>,
+    /// Nom de l'immeuble.
+    #[schema(required = true)]
+    pub building: Option<String>,
+    /// Adresse de l'immeuble sur une ligne.
+    #[schema(required = true)]
+    pub address: Option<String>,
+    pub link: String,
+    pub url: String,
+}
+
+impl InvoiceEquipmentView {
+    fn of(row: crate::store::invoices::InvoiceEquipmentRow, base_url: &str) -> Self {
+        let address = crate::domain::address::one_line(
+            row.street.as_deref(),
+            None,
+            row.postal_code.as_deref(),
+            row.city.as_deref(),
+        );
+        InvoiceEquipmentView {
+            link: RecordKind::Equipment.link(row.id.as_str()),
+            url: RecordKind::Equipment.url(base_url, row.id.as_str()),
+            id: row.id.into_string(),
+            number: row.number,
+            building_id: row.building_id,
+            building: row.building_name,
+            address,
+        }
+    }
 }
 
 /// Un règlement reçu (un remboursement, pour un avoir).
@@ -375,6 +421,7 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
         credited,
         payments,
         balance,
+        equipment,
     } = detail;
     let paid_total = Cents::new(payments.iter().map(|p| p.amount_cents).sum());
     let status_label = row.status.label_for(row.nature);
@@ -427,6 +474,10 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
         paid_total: paid_total.euros(),
         balance: balance.map(Cents::euros),
         payments: payments.into_iter().map(PaymentView::from).collect(),
+        equipment: equipment
+            .into_iter()
+            .map(|e| InvoiceEquipmentView::of(e, base_url))
+            .collect(),
     }
 }
 
@@ -465,6 +516,12 @@ pub struct InvoiceBody {
     pub lines: Option<Vec<LineBody>>,
     /// Un devis accepté de l'agence, que cette facture facture.
     pub quote_id: Option<String>,
+    /// Les appareils concernés (identifiants d'équipements de l'agence),
+    /// imprimés sur la facture ; l'appareil du devis `quoteId` s'y ajoute.
+    #[schema(max_items = 50)]
+    #[schemars(length(max = 50))]
+    #[serde(default)]
+    pub equipment_ids: Vec<String>,
 }
 
 /// A draft invoice: `POST /invoices` and the MCP tool `creer_facture`.
@@ -479,6 +536,7 @@ pub async fn invoice_create(
             .lines
             .map(|lines| lines.into_iter().map(Into::into).collect()),
         quote_id: body.quote_id,
+        equipment_ids: body.equipment_ids,
     };
     let id = service::create_draft(&state.store, p, input).await?;
     Ok(created(state, &id))
@@ -590,6 +648,10 @@ pub struct InvoiceDraftBody {
     /// Toutes les lignes, qui remplacent celles du brouillon.
     #[schema(min_items = 1, max_items = 200)]
     pub lines: Option<Vec<LineBody>>,
+    /// Tous les appareils concernés, qui remplacent ceux du brouillon
+    /// (liste vide : aucun).
+    #[schema(max_items = 50)]
+    pub equipment_ids: Option<Vec<String>>,
 }
 
 /// Edits a draft invoice (PATCH semantics); an issued document is frozen
@@ -605,6 +667,7 @@ pub async fn invoice_update(
         lines: body
             .lines
             .map(|lines| lines.into_iter().map(Into::into).collect()),
+        equipment_ids: body.equipment_ids,
     };
     service::update_draft(&state.store, p, id, change).await?;
     Ok(created(state, id))

@@ -4,6 +4,7 @@
 //! `Principal` and mapped to that JSON. No rule lives here.
 
 use crate::domain::id::{InvoiceId, QuoteId};
+use chrono::NaiveDate;
 use rmcp::schemars;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -142,17 +143,28 @@ pub struct QuoteView {
     /// Refus (UTC, ISO 8601) ; null sauf au statut `refuse`.
     #[schema(required = true)]
     pub refused_at: Option<String>,
+    /// Dernier jour de validité (AAAA-MM-JJ) : 30 jours après la création ou
+    /// le dernier renouvellement. Passé ce jour, le devis doit être renouvelé
+    /// (`POST /quotes/{id}/renew`) avant d'être accepté.
+    #[schema(required = true, format = Date)]
+    pub valid_until: Option<String>,
+    /// Vrai quand le devis attend encore sa réponse (brouillon ou envoyé) et
+    /// que son dernier jour de validité est passé (jour de Paris).
+    pub expired: bool,
     pub link: String,
     pub url: String,
 }
 
-fn quote_view(detail: QuoteDetail, base_url: &str) -> QuoteView {
+fn quote_view(detail: QuoteDetail, base_url: &str, today: NaiveDate) -> QuoteView {
     let QuoteDetail {
         quote,
         rows,
         totals,
     } = detail;
+    let expired = service::is_expired_on(&quote, today);
     QuoteView {
+        expired,
+        valid_until: quote.valid_until,
         number: quote.number,
         status_label: quote.status.label().to_owned(),
         status: quote.status.as_str().to_owned(),
@@ -189,6 +201,12 @@ fn quote_view(detail: QuoteDetail, base_url: &str) -> QuoteView {
     }
 }
 
+/// Today in Paris, by the server's clock: the day a quote's validity is
+/// read against.
+fn paris_today(state: &AppState) -> NaiveDate {
+    crate::domain::time::paris_local(state.now()).date()
+}
+
 /// A draft quote: `POST /quotes` and the MCP tool `creer_devis`.
 pub async fn quote_create(state: &AppState, p: &Principal, body: QuoteBody) -> AppResult<Created> {
     let input = NewQuoteInput {
@@ -204,7 +222,7 @@ pub async fn quote_create(state: &AppState, p: &Principal, body: QuoteBody) -> A
 /// A quote of the agency: `GET /quotes/{id}` and the MCP tool `devis`.
 pub async fn quote_read(state: &AppState, p: &Principal, id: &str) -> AppResult<QuoteView> {
     let detail = service::get(&state.store, p, &QuoteId::new(id)).await?;
-    Ok(quote_view(detail, &state.base_url))
+    Ok(quote_view(detail, &state.base_url, paris_today(state)))
 }
 
 /// The PDF of a quote of the caller's agency: `GET /quotes/{id}/pdf` and
@@ -213,8 +231,9 @@ pub async fn quote_pdf_file(state: &AppState, p: &Principal, id: &str) -> AppRes
     Ok(documents::quote_pdf(&state.store, p, id).await?)
 }
 
-/// A quote's transition: `POST /quotes/{id}/send|accept|refuse` and the MCP
-/// tools `envoyer_devis`, `accepter_devis`, `refuser_devis`.
+/// A quote's transition: `POST /quotes/{id}/send|accept|refuse|renew` and
+/// the MCP tools `envoyer_devis`, `accepter_devis`, `refuser_devis`,
+/// `renouveler_devis`.
 pub async fn quote_act(
     state: &AppState,
     p: &Principal,
@@ -258,6 +277,14 @@ pub struct QuoteListEntry {
     /// Total TTC, en euros.
     pub total_incl_tax: f64,
     pub created_at: String,
+    /// Dernier jour de validité (AAAA-MM-JJ) : 30 jours après la création ou
+    /// le dernier renouvellement. Passé ce jour, le devis doit être renouvelé
+    /// (`POST /quotes/{id}/renew`) avant d'être accepté.
+    #[schema(required = true, format = Date)]
+    pub valid_until: Option<String>,
+    /// Vrai quand le devis attend encore sa réponse (brouillon ou envoyé) et
+    /// que son dernier jour de validité est passé (jour de Paris).
+    pub expired: bool,
     /// La facture issue du devis ; null tant qu'il n'est pas facturé.
     #[schema(required = true)]
     pub invoice: Option<QuoteInvoiceRef>,
@@ -287,6 +314,7 @@ pub async fn quote_list(
     let (total, items) =
         service::list(&state.store, p, filter, paging.limit, paging.offset()).await?;
     let base_url = &state.base_url;
+    let today = paris_today(state);
     Ok(Page {
         total,
         page: paging.page,
@@ -297,6 +325,8 @@ pub async fn quote_list(
                 let service::QuoteListItem { row, totals } = item;
                 let quote = row.quote;
                 QuoteListEntry {
+                    expired: service::is_expired_on(&quote, today),
+                    valid_until: quote.valid_until,
                     number: quote.number,
                     status_label: quote.status.label().to_owned(),
                     status: quote.status.as_str().to_owned(),

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { recordRequests } from './test-requests';
 import {
   checkLine,
   checkLines,
+  checkNewInvoice,
+  createInvoice,
   creditLines,
+  equipmentPlace,
+  quoteValidity,
+  renewQuote,
+  sameEquipment,
+  validityText,
+  withEquipment,
+  withoutEquipment,
   formatEuros,
   invoiceStatusLabel,
   lineTotalCents,
@@ -155,5 +165,102 @@ describe('libellés et adresse', () => {
       since: '2026-11-01',
       client: '',
     });
+  });
+});
+
+describe('validité d\'un devis', () => {
+  it('donne la date à la française', () => {
+    expect(validityText('2026-12-12')).toBe("Valable jusqu'au 12/12/2026");
+    expect(validityText(null)).toBe('Validité non indiquée');
+    expect(quoteValidity({ validUntil: '2026-12-12', expired: false })).toEqual({
+      text: "Valable jusqu'au 12/12/2026",
+      expired: false,
+      warning: null,
+    });
+  });
+
+  it('demande de renouveler un devis expiré avant de l\'accepter', () => {
+    const expired = quoteValidity({ validUntil: '2026-03-01', expired: true });
+    expect(expired.expired).toBe(true);
+    expect(expired.text).toBe("Valable jusqu'au 01/03/2026");
+    expect(expired.warning).toBe(
+      "Ce devis n'est plus valable (il l'était jusqu'au 01/03/2026) : renouvelez sa validité avant d'enregistrer son acceptation.",
+    );
+  });
+});
+
+describe('nouvelle facture et appareils concernés', () => {
+  const lift = (id: string, building: string | null = null, address: string | null = null) => ({
+    id,
+    number: `ASC-${id}`,
+    building,
+    address,
+  });
+
+  it('ajoute un appareil une seule fois, le retire, compare les listes', () => {
+    const one = withEquipment([], lift('1'));
+    const two = withEquipment(one, lift('2'));
+    expect(two.map((e) => e.id)).toEqual(['1', '2']);
+    expect(withEquipment(two, lift('1')).map((e) => e.id)).toEqual(['1', '2']);
+    expect(withoutEquipment(two, '1').map((e) => e.id)).toEqual(['2']);
+    expect(sameEquipment(two, [lift('2'), lift('1')])).toBe(true);
+    expect(sameEquipment(two, one)).toBe(false);
+    expect(sameEquipment([lift('1'), lift('1')], [lift('1'), lift('2')])).toBe(false);
+  });
+
+  it("nomme l'immeuble et l'adresse connus", () => {
+    expect(equipmentPlace(lift('1', 'Résidence Les Tilleuls', '12 rue des Lilas 69003 Lyon'))).toBe(
+      'Résidence Les Tilleuls · 12 rue des Lilas 69003 Lyon',
+    );
+    expect(equipmentPlace(lift('1', null, '12 rue des Lilas'))).toBe('12 rue des Lilas');
+    expect(equipmentPlace(lift('1', ' ', null))).toBe('');
+  });
+
+  it('exige le client, puis des lignes justes', () => {
+    const noClient = checkNewInvoice({ client: null, equipment: [], lines: [line('Visite', '1', '80')] });
+    expect(noClient.body).toBeUndefined();
+    expect(noClient.errors.client).toBe('Choisissez le client facturé.');
+    expect(noClient.summary).toBe('Choisissez le client facturé.');
+
+    const badLine = checkNewInvoice({ client: { id: 'CLI-000012' }, equipment: [], lines: [line('', '1', '80')] });
+    expect(badLine.body).toBeUndefined();
+    expect(badLine.lineErrors[0]?.label).toBe('le libellé est obligatoire.');
+    expect(badLine.summary).toBe('Ligne 1 : le libellé est obligatoire.');
+
+    expect(checkNewInvoice({ client: { id: 'CLI-000012' }, equipment: [], lines: [] }).summary).toBe(
+      'La facture doit comporter au moins une ligne.',
+    );
+  });
+
+  it('refuse plus de 50 appareils', () => {
+    const many = Array.from({ length: 51 }, (_, i) => lift(String(i)));
+    const checked = checkNewInvoice({ client: { id: 'CLI-1' }, equipment: many, lines: [line('Visite', '1', '80')] });
+    expect(checked.body).toBeUndefined();
+    expect(checked.errors.equipment).toBe('Une facture ne peut pas concerner plus de 50 appareils (reçu : 51).');
+  });
+
+  it('rend le corps de POST /invoices', () => {
+    const checked = checkNewInvoice({
+      client: { id: ' CLI-000012 ' },
+      equipment: [lift('e1'), lift('e2')],
+      lines: [line('Dépannage', '1,5', '65', '10')],
+    });
+    expect(checked.summary).toBeUndefined();
+    expect(checked.body).toEqual({
+      clientId: 'CLI-000012',
+      lines: [{ label: 'Dépannage', quantity: 1.5, unitPrice: 65, vatRate: 10 }],
+      equipmentIds: ['e1', 'e2'],
+    });
+  });
+});
+
+describe('appels : renouvellement et nouvelle facture', () => {
+  const seen = recordRequests();
+
+  it('renouvelle par POST /quotes/{id}/renew et crée par POST /invoices', async () => {
+    await renewQuote('q 1');
+    await createInvoice({ clientId: 'CLI-1', lines: [], equipmentIds: ['e1'] });
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /app/api/quotes/q%201/renew', 'POST /app/api/invoices']);
+    expect(JSON.parse(seen[1]?.body ?? 'null')).toEqual({ clientId: 'CLI-1', lines: [], equipmentIds: ['e1'] });
   });
 });

@@ -4,7 +4,9 @@
  * messages que le serveur), calcul des totaux (même arithmétique : centimes
  * entiers, ligne arrondie au centime, TVA calculée une fois par taux sur la
  * base de ce taux, arrondis « au plus loin de zéro »), formats français, et
- * les appels à l'API des devis et des factures.
+ * la validité d'un devis (date, expiration), le contrôle d'une nouvelle
+ * facture sans devis et de ses appareils, et les appels à l'API des devis et
+ * des factures.
  */
 
 // ---------------------------------------------------------------------------
@@ -12,9 +14,12 @@
 // ---------------------------------------------------------------------------
 
 import { api } from './api';
+import { formatDay } from './format';
 import type {
   Created,
+  EquipmentChoice,
   InvoiceDetail,
+  InvoiceEquipmentView,
   InvoiceLineView,
   InvoiceNature,
   InvoiceStatus,
@@ -23,6 +28,7 @@ import type {
   Page,
   QuoteDetail,
   QuoteListEntry,
+  QuoteView,
   VatView,
 } from './generated/contract';
 import {
@@ -60,7 +66,12 @@ export {
   VAT_RATES_BP,
 } from './generated/contract';
 
+/** Les actions d'un devis, dont `renew` (renouveler la validité d'un devis expiré). */
 export type QuoteAction = QuoteDetail['actions'][number];
+/** La validité d'un devis : son dernier jour (AAAA-MM-JJ) et son dépassement (brouillon ou envoyé seulement). */
+export type QuoteValidity = Pick<QuoteView, 'validUntil' | 'expired'>;
+/** Un appareil concerné par une facture : numéro, immeuble (nom, identifiant) et adresse. */
+export type InvoiceEquipment = InvoiceEquipmentView;
 export type InvoiceAction = InvoiceDetail['actions'][number];
 export type DocRef = LinkedDocument;
 export type VatLine = VatView;
@@ -322,6 +333,99 @@ export function creditLines(
 }
 
 // ---------------------------------------------------------------------------
+// Validité d'un devis
+// ---------------------------------------------------------------------------
+
+/** « Valable jusqu'au 12/12/2026 » ; sans date connue, « Validité non indiquée ». */
+export function validityText(validUntil: string | null): string {
+  return validUntil ? `Valable jusqu'au ${formatDay(validUntil)}` : 'Validité non indiquée';
+}
+
+/**
+ * Ce que l'écran dit de la validité d'un devis : la date, et pour un devis
+ * expiré (le serveur le dit : brouillon ou envoyé, dernier jour passé) la
+ * phrase qui demande de le renouveler avant de l'accepter.
+ */
+export function quoteValidity(quote: QuoteValidity): { text: string; expired: boolean; warning: string | null } {
+  const text = validityText(quote.validUntil);
+  if (!quote.expired) return { text, expired: false, warning: null };
+  return {
+    text,
+    expired: true,
+    warning: `Ce devis n'est plus valable (il l'était jusqu'au ${formatDay(quote.validUntil)}) : renouvelez sa validité avant d'enregistrer son acceptation.`,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Nouvelle facture (sans devis) et appareils concernés
+// ---------------------------------------------------------------------------
+
+/** Au plus 50 appareils par facture (comme le serveur). */
+export const MAX_INVOICE_EQUIPMENT = 50;
+
+/** Un appareil choisi : celui du choix d'équipement (`/calls/equipment`) ou d'une facture. */
+export type ChosenEquipment = Pick<EquipmentChoice, 'id' | 'number' | 'building' | 'address'>;
+
+/** « Résidence Les Tilleuls · 12 rue des Lilas 69003 Lyon » (ce qui est connu). */
+export function equipmentPlace(equipment: Pick<ChosenEquipment, 'building' | 'address'>): string {
+  return [equipment.building, equipment.address].filter((part) => part && part.trim()).join(' · ');
+}
+
+/** La liste avec `choice` en plus, à la fin ; déjà choisi, la liste telle quelle. */
+export function withEquipment<T extends { id: string }>(list: readonly T[], choice: T): T[] {
+  return list.some((e) => e.id === choice.id) ? [...list] : [...list, choice];
+}
+
+/** La liste sans l'appareil `id`. */
+export function withoutEquipment<T extends { id: string }>(list: readonly T[], id: string): T[] {
+  return list.filter((e) => e.id !== id);
+}
+
+/** Les mêmes appareils, dans n'importe quel ordre. */
+export function sameEquipment(a: readonly { id: string }[], b: readonly { id: string }[]): boolean {
+  const ids = new Set(a.map((e) => e.id));
+  return a.length === b.length && ids.size === b.length && b.every((e) => ids.has(e.id));
+}
+
+/** Le corps de `POST /invoices` pour une facture sans devis. */
+export interface NewInvoiceBody {
+  clientId: string;
+  lines: ReturnType<typeof linesBody>;
+  equipmentIds: string[];
+}
+
+export interface NewInvoiceErrors {
+  client?: string;
+  equipment?: string;
+}
+
+/**
+ * Contrôle la nouvelle facture avant l'envoi : le client (obligatoire), au
+ * plus 50 appareils, les lignes (mêmes règles et phrases que le serveur).
+ * `body` n'est rendu que si tout va ; `summary` dit la première chose à reprendre.
+ */
+export function checkNewInvoice(draft: {
+  client: { id: string } | null;
+  equipment: readonly { id: string }[];
+  lines: LineDraft[];
+}): { body?: NewInvoiceBody; errors: NewInvoiceErrors; lineErrors: LineErrors[]; summary?: string } {
+  const errors: NewInvoiceErrors = {};
+  const clientId = draft.client?.id.trim() ?? '';
+  if (clientId === '') errors.client = 'Choisissez le client facturé.';
+  if (draft.equipment.length > MAX_INVOICE_EQUIPMENT) {
+    errors.equipment = `Une facture ne peut pas concerner plus de ${MAX_INVOICE_EQUIPMENT} appareils (reçu : ${draft.equipment.length}).`;
+  }
+  const checked = checkLines(draft.lines, 'La facture');
+  const summary = errors.client ?? errors.equipment ?? checked.summary;
+  if (summary || !checked.lines) return { errors, lineErrors: checked.errors, summary };
+  return {
+    body: { clientId, lines: linesBody(checked.lines), equipmentIds: draft.equipment.map((e) => e.id) },
+    errors,
+    lineErrors: checked.errors,
+  };
+}
+
+// ---------------------------------------------------------------------------
 // Filtres dans l'adresse
 // ---------------------------------------------------------------------------
 
@@ -382,9 +486,58 @@ export function changeQuoteStatus(id: string, action: 'send' | 'accept' | 'refus
   return api.post<void>(`${quotePath(id)}/${action}`);
 }
 
+/** `POST /quotes/{id}/renew` : le devis expiré redevient valable 30 jours à partir d'aujourd'hui. */
+export function renewQuote(id: string): Promise<Created> {
+  return api.post<Created>(`${quotePath(id)}/renew`);
+}
+
 /** `POST /quotes/{id}/invoice` : la facture issue du devis (client facturé : celui du devis sans `clientId`). */
 export function invoiceQuote(id: string, clientId: string): Promise<Created> {
   return api.post<Created>(`${quotePath(id)}/invoice`, clientId ? { clientId } : {});
+}
+
+/** Les filtres de la liste des factures (`/factures?client=…&overdue=1`), ceux de `GET /invoices`. */
+export interface InvoiceFilters {
+  /** L'identifiant du client (`ClientView.id`), choisi par son nom dans la liste. */
+  client: string;
+  status: string;
+  since: string;
+  until: string;
+  /** Échues seulement : émises ou envoyées, non soldées, échéance passée. */
+  overdue: boolean;
+}
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Lit les filtres et la page de la liste dans l'adresse ; une date mal formée est ignorée. */
+export function readInvoiceFilters(search: string): { filters: InvoiceFilters; page: number } {
+  const q = readQuery(search, ['client', 'status', 'since', 'until', 'overdue', 'page'] as const);
+  return {
+    filters: {
+      client: q.client,
+      status: q.status,
+      since: ISO_DAY.test(q.since) ? q.since : '',
+      until: ISO_DAY.test(q.until) ? q.until : '',
+      overdue: q.overdue === '1' || q.overdue === 'true',
+    },
+    page: Math.max(1, Math.floor(Number(q.page)) || 1),
+  };
+}
+
+/** Les filtres tels que l'adresse et l'export les portent (`overdue=1`, vides omis ensuite). */
+export function invoiceFilterValues(filters: InvoiceFilters): Record<string, string> {
+  return {
+    client: filters.client.trim(),
+    status: filters.status,
+    since: filters.since,
+    until: filters.until,
+    overdue: filters.overdue ? '1' : '',
+  };
+}
+
+/** L'adresse de la liste avec ses filtres : `/factures?client=CLI-000012&overdue=1&page=2`. */
+export function invoiceListAddress(filters: InvoiceFilters, page: number): string {
+  return `/factures${writeQuery({ ...invoiceFilterValues(filters), page: String(page) })}`;
 }
 
 /** `GET /invoices` : une page des factures et avoirs, avec les filtres de la liste. */
@@ -402,12 +555,17 @@ export function listInvoices(
   return api.get<Page<InvoiceRow>>(`/app/api/invoices?${params}`);
 }
 
+/** `POST /invoices` : une facture en brouillon sans devis (corps de `checkNewInvoice`). */
+export function createInvoice(body: NewInvoiceBody): Promise<Created> {
+  return api.post<Created>('/app/api/invoices', body);
+}
+
 /** `GET /invoices/{id}`. */
 export function getInvoice(id: string): Promise<InvoiceDetail> {
   return api.get<InvoiceDetail>(invoicePath(id));
 }
 
-/** `PATCH /invoices/{id}` : enregistre le brouillon (lignes, et client s'il change). */
+/** `PATCH /invoices/{id}` : enregistre le brouillon (lignes, et client ou appareils s'ils changent). */
 export function updateInvoiceDraft(id: string, body: Record<string, unknown>): Promise<void> {
   return api.patch<void>(invoicePath(id), body);
 }

@@ -20,16 +20,17 @@ import {
   validateNewCall,
 } from './calls';
 
-const valid = { equipement: 'ASC 7', type: 'panne', description: 'Cabine arrêtée', appelant: '' };
+const lift = { id: 'eq-7', number: 'ASC 7', building: 'Les Tilleuls', address: '3 rue des Tilleuls, 69003 Lyon' };
+const valid = { equipment: lift, type: 'panne', description: 'Cabine arrêtée', appelant: '' };
 
 describe('validateNewCall', () => {
   it('accepte un appel complet', () => {
     expect(validateNewCall(valid)).toEqual({});
   });
 
-  it("exige l'appareil, le type et la description", () => {
-    expect(validateNewCall({ equipement: '  ', type: '', description: '', appelant: '' })).toEqual({
-      equipement: NEW_CALL_MESSAGES.equipmentRequired,
+  it("exige l'appareil choisi dans la liste, le type et la description", () => {
+    expect(validateNewCall({ equipment: null, type: '', description: '', appelant: '' })).toEqual({
+      equipment: "Choisissez l'appareil dans la liste.",
       type: NEW_CALL_MESSAGES.typeRequired,
       description: 'La description doit compter de 3 à 1000 caractères (actuellement : 0).',
     });
@@ -61,9 +62,14 @@ describe('validateNewCall', () => {
 });
 
 describe('newCallBody', () => {
+  it("envoie l'identifiant de l'appareil choisi, même sans numéro", () => {
+    expect(newCallBody({ ...valid, equipment: { id: 'eq-8' } }).equipmentId).toBe('eq-8');
+    expect(newCallBody(valid)).not.toHaveProperty('equipement');
+  });
+
   it("n'envoie pas un appelant vide", () => {
-    expect(newCallBody({ ...valid, equipement: ' ASC 7 ' })).toEqual({
-      equipement: 'ASC 7',
+    expect(newCallBody(valid)).toEqual({
+      equipmentId: 'eq-7',
       type: 'panne',
       description: 'Cabine arrêtée',
     });

@@ -16,6 +16,7 @@ import {
   type CallStatus,
   type CallType,
   type Column,
+  type EquipmentChoice,
   type EquipmentChoices,
   type NewCall,
   type Page,
@@ -102,7 +103,10 @@ export function setCallStatus(id: string, statut: CallStatus, report?: ReturnTyp
   return api.post<void>(`/app/api/calls/${encodeURIComponent(id)}/status`, report ? { statut, report } : { statut });
 }
 
-/** `GET /calls/equipment?q=` : les appareils du parc qui répondent au numéro saisi. */
+/**
+ * `GET /calls/equipment?q=` : les appareils du parc qui répondent au texte
+ * (numéro, immeuble, adresse) ; les sélecteurs passent par `pickers.ts`.
+ */
 export function searchCallEquipment(q: string): Promise<EquipmentChoices> {
   return api.get<EquipmentChoices>(`/app/api/calls/equipment?q=${encodeURIComponent(q)}`);
 }
@@ -150,14 +154,15 @@ export const LIMITS = {
 } as const;
 
 export interface NewCallInput {
-  equipement: string;
+  /** L'appareil choisi dans la liste (`EquipmentPicker`), ou `null`. */
+  equipment: Pick<EquipmentChoice, 'id'> | null;
   type: string;
   description: string;
   appelant: string;
 }
 
 export interface NewCallErrors {
-  equipement?: string;
+  equipment?: string;
   type?: string;
   description?: string;
   appelant?: string;
@@ -169,17 +174,17 @@ export function charCount(text: string): number {
 }
 
 export const NEW_CALL_MESSAGES = {
-  equipmentRequired: "Saisissez le numéro de l'appareil dans le parc de l'agence.",
+  equipmentRequired: "Choisissez l'appareil dans la liste.",
   typeRequired: "Choisissez le type d'appel.",
   description: (count: number) =>
     `La description doit compter de ${LIMITS.descriptionMin} à ${LIMITS.descriptionMax} caractères (actuellement : ${count}).`,
   caller: (count: number) => `L'appelant doit compter au plus ${LIMITS.callerMax} caractères (actuellement : ${count}).`,
 } as const;
 
-/** Les règles du serveur : appareil obligatoire, type connu, description de 3 à 1000 caractères, appelant ≤ 120. */
+/** Les règles du serveur : appareil choisi, type connu, description de 3 à 1000 caractères, appelant ≤ 120. */
 export function validateNewCall(input: NewCallInput): NewCallErrors {
   const errors: NewCallErrors = {};
-  if (input.equipement.trim() === '') errors.equipement = NEW_CALL_MESSAGES.equipmentRequired;
+  if (!input.equipment?.id) errors.equipment = NEW_CALL_MESSAGES.equipmentRequired;
   if (!CALL_TYPES.includes(input.type as CallType)) errors.type = NEW_CALL_MESSAGES.typeRequired;
   const description = charCount(input.description);
   if (
@@ -194,10 +199,14 @@ export function validateNewCall(input: NewCallInput): NewCallErrors {
   return errors;
 }
 
-/** Le corps de `POST /app/api/calls` : l'appelant vide n'est pas envoyé. */
+/**
+ * Le corps de `POST /app/api/calls` : l'identifiant de l'appareil choisi
+ * (`equipmentId`, qui vaut aussi pour un appareil sans numéro) ; l'appelant
+ * vide n'est pas envoyé.
+ */
 export function newCallBody(input: NewCallInput): Record<string, string> {
   const body: Record<string, string> = {
-    equipement: input.equipement.trim(),
+    equipmentId: input.equipment?.id ?? '',
     type: input.type,
     description: input.description,
   };

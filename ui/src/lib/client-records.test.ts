@@ -15,6 +15,8 @@ const quote = (id: string, equipmentId: string, createdAt: string): QuoteListEnt
   totalExclTax: 100,
   totalInclTax: 120,
   createdAt,
+  validUntil: '2026-12-31',
+  expired: false,
   invoice: null,
   link: `/devis/${id}`,
   url: '',

@@ -186,6 +186,16 @@ describe('journal : le détail', () => {
     ]);
   });
 
+  it('le renouvellement d\'un devis : les deux dates à la française', () => {
+    expect(detailLines({ number: 'DV-2026-00012', validUntilBefore: '2026-10-01', validUntil: '2026-12-12' })).toEqual([
+      { label: 'Numéro', text: 'DV-2026-00012' },
+      { label: "Valable jusqu'au (avant)", text: '01/10/2026' },
+      { label: "Valable jusqu'au", text: '12/12/2026' },
+    ]);
+    // Une valeur qui n'est pas un jour reste telle quelle.
+    expect(detailLines({ validUntil: 'bientôt' })).toEqual([{ label: "Valable jusqu'au", text: 'bientôt' }]);
+  });
+
   it('une valeur seule, hors objet', () => {
     expect(detailLines('texte')).toEqual([{ label: '', text: 'texte' }]);
     expect(detailLines(42)).toEqual([{ label: '', text: '42' }]);

@@ -8,6 +8,7 @@
  */
 import { api } from './api';
 import { formatEuros } from './billing';
+import { formatDay } from './format';
 import type { JournalActor, JournalAnswer, JournalEntryWire } from './generated/contract';
 import { valueLabel } from './labels';
 import { PAYMENT_METHODS } from './generated/contract';
@@ -307,7 +308,13 @@ export const FIELD_LABELS: Record<string, string> = {
   insurer: 'Assureur',
   insurancePolicy: "N° de police d'assurance",
   insuranceArea: 'Couverture géographique',
+  // Renouvellement de la validité d'un devis (action `renouvellement`).
+  validUntil: "Valable jusqu'au",
+  validUntilBefore: "Valable jusqu'au (avant)",
 };
+
+/** Champs du détail qui sont des jours `AAAA-MM-JJ`, montrés à la française (`12/12/2026`). */
+export const DAY_FIELDS = new Set(['validUntil', 'validUntilBefore']);
 
 /**
  * Champs techniques que le journal garde (identifiants internes, renvois
@@ -412,6 +419,8 @@ export function detailLines(detail: unknown, context: DetailContext = {}): Detai
     const text =
       key.endsWith('Cents') && typeof value === 'number'
         ? formatEuros(value / 100)
+        : DAY_FIELDS.has(key) && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
+          ? formatDay(value)
         : key === 'method' && typeof value === 'string'
           ? (PAYMENT_METHODS.find((m) => m.code === value)?.label ?? value)
           : fieldValueText(key, value, context);

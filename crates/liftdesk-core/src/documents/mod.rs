@@ -139,6 +139,9 @@ pub struct InvoiceDocument {
     pub credited_number: Option<String>,
     /// The quote the invoice bills, if any.
     pub quote_number: Option<String>,
+    /// The lifts it is about, each on one line (« N° ASC-0042 — Résidence
+    /// Les Tilleuls, 12 rue … »).
+    pub equipment: Vec<String>,
     pub created_on: NaiveDate,
     pub issued_on: Option<NaiveDate>,
     pub due_on: Option<NaiveDate>,
@@ -170,6 +173,8 @@ pub struct QuoteDocument {
     pub object: String,
     pub equipment_number: Option<String>,
     pub created_on: NaiveDate,
+    /// The last day it may be accepted.
+    pub valid_until: Option<NaiveDate>,
     pub seller: Seller,
     /// The client of the equipment, when it has one.
     pub buyer: Option<Party>,

@@ -55,6 +55,9 @@ const GRAY_TEXT: u8 = 90;
 const GRAY_FILL: u8 = 235;
 const GRAY_RULE: u8 = 190;
 
+/// The lifts an invoice's header names one by one; the others are counted.
+const MAX_EQUIPMENT_PRINTED: usize = 8;
+
 /// An invoice or credit note as a PDF.
 pub fn invoice_pdf(document: &InvoiceDocument) -> anyhow::Result<Vec<u8>> {
     let metrics = Metrics::new()?;
@@ -89,6 +92,26 @@ pub fn invoice_pdf(document: &InvoiceDocument) -> anyhow::Result<Vec<u8>> {
     }
     if let Some(quote) = &document.quote_number {
         context.push(format!("Selon notre devis n° {quote}"));
+    }
+    match document.equipment.as_slice() {
+        [] => {}
+        [one] => context.push(format!("Appareil concerné : {one}")),
+        several => {
+            // The header is not paginated: past a few lifts, the rest are counted.
+            context.push(format!("Appareils concernés ({}) :", several.len()));
+            context.extend(
+                several
+                    .iter()
+                    .take(MAX_EQUIPMENT_PRINTED)
+                    .map(|e| format!("– {e}")),
+            );
+            if several.len() > MAX_EQUIPMENT_PRINTED {
+                context.push(format!(
+                    "– et {} autres appareils",
+                    several.len() - MAX_EQUIPMENT_PRINTED
+                ));
+            }
+        }
     }
     let running_title = match &document.number {
         Some(number) => format!("{nature} {number}"),
@@ -186,6 +209,12 @@ pub fn quote_pdf(document: &QuoteDocument) -> anyhow::Result<Vec<u8>> {
         "Date : {}",
         day(document.created_on)
     )));
+    if let Some(last) = document.valid_until {
+        references.push(Styled::plain(format!(
+            "Devis valable jusqu'au {}",
+            day(last)
+        )));
+    }
     let mut context = vec![format!("Objet : {}", document.object)];
     if let Some(equipment) = &document.equipment_number {
         context.push(format!("Appareil : {equipment}"));

@@ -294,6 +294,31 @@ fn equipment_of_call(tx: &Tx, agency: &AgencyId, number: &str) -> AppResult<Equi
     Ok(row)
 }
 
+/// The equipment chosen by id on the screen, if any.
+fn chosen_equipment(input: &AgencyCallInput) -> Option<&str> {
+    input
+        .equipment_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+}
+
+/// The equipment of the agency's park chosen by its id: 422 for an unknown
+/// (or another agency's) one, or an archived one.
+fn chosen_equipment_of_call(tx: &Tx, agency: &AgencyId, id: &str) -> AppResult<EquipmentRow> {
+    let row = equipment::get(tx, agency, &EquipmentId::new(id))?.ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Le champ « equipmentId » ne correspond à aucun appareil du parc de l'agence : « {id} »."
+        ))
+    })?;
+    if row.archived_at.is_some() {
+        return Err(crate::services::equipment::archived_refusal(
+            row.identity.number.as_deref(),
+        ));
+    }
+    Ok(row)
+}
+
 /// « ASC-42 — Résidence Les Tilleuls, 12 rue des Lilas, 69003 Lyon » for
 /// the shell's notice; the number alone when the building is unknown.
 fn equipment_label(equipment: &EquipmentRow) -> String {
@@ -323,7 +348,11 @@ fn equipment_label(equipment: &EquipmentRow) -> String {
 /// reference, which the agency numbers itself (`AG-<year>-<n>`).
 #[derive(Debug, Clone, Default)]
 pub struct AgencyCallInput {
+    /// The equipment's number in the park (what a caller reads on the lift).
     pub equipment: String,
+    /// The equipment chosen on the screen, by id: it wins over the number
+    /// (an equipment with no number yet can be called about).
+    pub equipment_id: Option<String>,
     pub call_type: String,
     pub description: String,
     pub caller: Option<String>,
@@ -376,8 +405,17 @@ fn check_agency_call(
     p.agency_id()?;
     p.account()?;
     p.require(Capability::Change)?;
+    let named = match chosen_equipment(input) {
+        Some(id) => id,
+        None if input.equipment.trim().is_empty() => {
+            return Err(AppError::unprocessable(
+                "Indiquez l'appareil de l'appel : choisissez-le (« equipmentId ») ou donnez son numéro dans le parc (« equipement »).",
+            ));
+        }
+        None => &input.equipment,
+    };
     check_call(
-        &input.equipment,
+        named,
         &input.call_type,
         &input.description,
         input.caller.as_deref(),
@@ -396,7 +434,10 @@ pub fn open_at_agency_in(
     let (call_type, description, caller, received_at) = check_agency_call(p, input, now)?;
     let agency = p.agency_id()?;
     let account = &p.account()?.id;
-    let equipment = equipment_of_call(tx, agency, &input.equipment)?;
+    let equipment = match chosen_equipment(input) {
+        Some(id) => chosen_equipment_of_call(tx, agency, id)?,
+        None => equipment_of_call(tx, agency, &input.equipment)?,
+    };
     let year = clock::paris_local(received_at).format("%Y").to_string();
     let reference = store::next_agency_reference(tx, agency, &year)?;
     let id = CallId::new(new_id());
@@ -605,24 +646,48 @@ pub fn technician_choices(
     })
 }
 
+/// Where a status change comes from, and so what closing asks.
+#[derive(Debug, Clone)]
+pub enum Closing {
+    /// The agency's screens: closing (`resolue`) requires the intervention
+    /// report (`domain::call::check_report`: cause, work done, time back in
+    /// service), given here or not; another change takes none.
+    FromScreens(Option<ReportInput>),
+    /// The call centers', partners', REST API's and MCP's changes: they
+    /// close without a report (the contract has none).
+    External,
+}
+
+impl Closing {
+    /// The report to check for a change to `to`: required from the screens
+    /// on closing (an absent one is checked as empty, so refused).
+    fn report_for(self, to: CallStatus) -> Option<ReportInput> {
+        match self {
+            Closing::External => None,
+            Closing::FromScreens(report) if to == CallStatus::Resolue => {
+                Some(report.unwrap_or_default())
+            }
+            Closing::FromScreens(report) => report,
+        }
+    }
+}
+
 /// Moves the call to `target` as `domain::call::transition` allows, with its
 /// effects in the same transaction: `arriveLe` and `resoluLe` set once, and
-/// `appel.clos` queued in the outbox on becoming `resolue`.
-///
-/// `report`: the closing report the screens ask for (`Some` makes it
-/// required on closing, see `domain::call::check_report`); the call
-/// centers', partners' and REST closings give none.
+/// `appel.clos` queued in the outbox on becoming `resolue`; a closing from
+/// the screens writes its report ([`Closing`]).
 pub async fn change_status(
     store: &Store,
     feed: &CallFeed,
     p: &Principal,
     call_id: &CallId,
     target: &str,
-    report: Option<ReportInput>,
+    closing: Closing,
 ) -> AppResult<()> {
     p.agency_id()?;
     p.require(Capability::Change)?;
     let to = check_status(target)?;
+    let report = closing.report_for(to);
     let (writer, call_id) = (p.clone(), call_id.to_owned());
     let event = store
         .write(move |tx| change_status_with_report_in(tx, &writer, &call_id, to, report.as_ref()))
@@ -1118,7 +1183,7 @@ pub async fn equipment_choices(
             if by_number.0 > 0 || search.is_empty() {
                 return Ok(by_number);
             }
-            crate::services::equipment::search(conn, &agency_id, Some(&search), limit, 0)
+            crate::services::equipment::search(conn, &agency_id, Some(&search), true, limit, 0)
         })
         .await
 }

@@ -75,6 +75,7 @@ pub fn invoice_document(
             .as_ref()
             .and_then(|c| c.number.clone()),
         quote_number: detail.quote.as_ref().and_then(|q| q.number.clone()),
+        equipment: detail.equipment.iter().map(equipment_line).collect(),
         created_on,
         issued_on: stored_day(row.issued_on.as_deref()),
         due_on: stored_day(row.due_on.as_deref()),
@@ -102,6 +103,29 @@ pub fn invoice_document(
     };
     let file_name = documents::invoice_file_name(row.number.as_deref(), row.id.as_str());
     Ok((document, file_name))
+}
+
+/// A lift as an invoice names it: « N° ASC-0042 — Résidence Les Tilleuls,
+/// 12 rue des Lilas, 75011 Paris ».
+fn equipment_line(row: &invoice_store::InvoiceEquipmentRow) -> String {
+    let number = match &row.number {
+        Some(number) => format!("N° {number}"),
+        None => "Appareil sans numéro".to_owned(),
+    };
+    let address = visit_service::building_address(
+        row.street.as_deref(),
+        row.postal_code.as_deref(),
+        row.city.as_deref(),
+    );
+    let place: Vec<&str> = [row.building_name.as_deref(), address.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if place.is_empty() {
+        number
+    } else {
+        format!("{number} — {}", place.join(", "))
+    }
 }
 
 /// The quote `id` of the agency, as a PDF.
@@ -132,6 +156,7 @@ pub fn quote_document(
         object: quote.object.clone(),
         equipment_number: quote.equipment_number.clone(),
         created_on,
+        valid_until: quote_service::valid_until_of(quote),
         seller,
         buyer: buyer.map(|client| party_of(&client)),
         lines: detail

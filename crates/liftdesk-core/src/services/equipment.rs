@@ -312,11 +312,13 @@ pub fn external_agency(
 /// One page of the agency's equipment (`limit` rows from `offset`) whose
 /// number, building name, address, address complement, postal code and city
 /// hold every word of `search` (accents and case ignored), by number; and how
-/// many match across all pages. No search: every equipment.
+/// many match across all pages. No search: every equipment. `active_only`
+/// leaves the archived ones out (a picker offers only what can be chosen).
 pub fn search(
     conn: &Conn,
     agency_id: &AgencyId,
     search: Option<&str>,
+    active_only: bool,
     limit: u32,
     offset: u64,
 ) -> AppResult<(i64, Vec<EquipmentRow>)> {
@@ -324,7 +326,12 @@ pub fn search(
         .map(|s| fold(s).split_whitespace().map(str::to_owned).collect())
         .unwrap_or_default();
     Ok(equipment_store::search(
-        conn, agency_id, &words, limit, offset,
+        conn,
+        agency_id,
+        &words,
+        active_only,
+        limit,
+        offset,
     )?)
 }
 
@@ -449,7 +456,16 @@ pub async fn search_page(
     let search_text = search_term(search_text)?;
     let agency_id = p.agency_id()?.to_owned();
     store
-        .read(move |conn| search(conn, &agency_id, search_text.as_deref(), limit, offset))
+        .read(move |conn| {
+            search(
+                conn,
+                &agency_id,
+                search_text.as_deref(),
+                false,
+                limit,
+                offset,
+            )
+        })
         .await
 }
 

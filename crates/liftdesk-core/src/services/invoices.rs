@@ -7,7 +7,7 @@
 //! an invoice once it has left `brouillon`.
 
 use crate::domain::id::AgencyId;
-use crate::domain::id::{AccountId, InvoiceId, QuoteId};
+use crate::domain::id::{AccountId, EquipmentId, InvoiceId, QuoteId};
 use chrono::{Datelike, Duration, NaiveDate};
 use serde_json::json;
 
@@ -108,9 +108,17 @@ pub struct ListInput {
     pub overdue: bool,
 }
 
+/// The list's filters checked: the store's, and whether only the invoices
+/// past due are kept (their "today" is the store's, taken by [`list`]).
+#[derive(Debug, Clone)]
+pub struct ListFilter {
+    filter: InvoiceFilter,
+    overdue: bool,
+}
+
 /// Checks the filters: an unknown status is 422, a day that is not
 /// `YYYY-MM-DD` is 400, `since` after `until` is 422.
-pub fn check_filter(input: ListInput) -> AppResult<InvoiceFilter> {
+pub fn check_filter(input: ListInput) -> AppResult<ListFilter> {
     let mut statuses: Vec<String> = Vec::with_capacity(input.statuses.len());
     for status in input.statuses {
         if InvoiceStatus::parse(&status).is_none() {
@@ -146,13 +154,15 @@ pub fn check_filter(input: ListInput) -> AppResult<InvoiceFilter> {
             day::iso(until)
         )));
     }
-    Ok(InvoiceFilter {
-        client_ref: input.client,
-        statuses,
-        since: since.map(day::iso),
-        until: until.map(day::iso),
-        // Today is the store's, set by `list`.
-        due_before: input.overdue.then(String::new),
+    Ok(ListFilter {
+        filter: InvoiceFilter {
+            client_ref: input.client,
+            statuses,
+            since: since.map(day::iso),
+            until: until.map(day::iso),
+            due_before: None,
+        },
+        overdue: input.overdue,
     })
 }
 
@@ -160,12 +170,17 @@ pub fn check_filter(input: ListInput) -> AppResult<InvoiceFilter> {
 pub async fn list(
     store: &Store,
     p: &Principal,
-    mut filter: InvoiceFilter,
+    filter: ListFilter,
     limit: u32,
     offset: u64,
 ) -> AppResult<std::sync::Arc<(i64, Vec<InvoiceRow>)>> {
     let agency_id = p.agency_id()?;
-    if filter.due_before.is_some() {
+    let ListFilter {
+        mut filter,
+        overdue,
+    } = filter;
+    if overdue {
+        // Due before today, in Paris.
         filter.due_before = Some(day::iso(clock::paris_local(store.now()).date()));
     }
     // Kept in memory until the database changes (`store::cache`): the key
@@ -207,6 +222,8 @@ pub struct InvoiceDetail {
     pub payments: Vec<PaymentRow>,
     /// What is still due (`domain::invoice::balance`); `None` for a draft.
     pub balance: Option<Cents>,
+    /// The lifts it is about, with their buildings.
+    pub equipment: Vec<store::InvoiceEquipmentRow>,
 }
 
 pub async fn get(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<InvoiceDetail> {
@@ -239,23 +256,15 @@ pub fn get_in(conn: &Conn, agency_id: &AgencyId, id: &InvoiceId) -> AppResult<In
         }),
         None => None,
     };
-    let credited = Cents::new(match invoice.nature {
-        InvoiceNature::Facture => store::issued_credit_total(conn, &invoice.id)?,
-        InvoiceNature::Avoir => 0,
-    });
+    let credited = credited_of(conn, &invoice)?;
     let creditable = invoice::check_creditable(invoice.nature, invoice.status).is_ok();
     let remaining_to_credit = creditable
         .then(|| invoice::remaining_to_credit(Cents::new(invoice.total_incl_cents), credited));
     let payments = payment_store::of_invoice(conn, &invoice.id)?;
-    let balance = (invoice.status != InvoiceStatus::Brouillon).then(|| {
-        let paid = Cents::new(payments.iter().map(|p| p.amount_cents).sum());
-        invoice::balance(
-            invoice.nature,
-            Cents::new(invoice.total_incl_cents),
-            credited,
-            paid,
-        )
-    });
+    let equipment = store::equipment_of(conn, &invoice.id)?;
+    let paid = Cents::new(payments.iter().map(|p| p.amount_cents).sum());
+    let balance =
+        (invoice.status != InvoiceStatus::Brouillon).then(|| balance_of(&invoice, credited, paid));
     Ok(InvoiceDetail {
         invoice,
         lines,
@@ -267,6 +276,7 @@ pub fn get_in(conn: &Conn, agency_id: &AgencyId, id: &InvoiceId) -> AppResult<In
         credited,
         payments,
         balance,
+        equipment,
     })
 }
 
@@ -283,6 +293,44 @@ pub struct NewInvoiceInput {
     pub lines: Option<Vec<LineInput>>,
     /// An accepted quote of the agency that this invoice bills.
     pub quote_id: Option<String>,
+    /// The lifts the invoice is about (ids of the agency's equipment); a
+    /// quote's lift is added first.
+    pub equipment_ids: Vec<String>,
+}
+
+/// The most lifts one invoice names.
+pub const MAX_INVOICE_EQUIPMENT: usize = 50;
+
+/// The lifts named by an invoice, checked: at most
+/// [`MAX_INVOICE_EQUIPMENT`], each an equipment of the agency (422 naming
+/// the unknown one); duplicates and blanks dropped, `first` (a quote's
+/// lift) ahead of the others.
+fn invoice_equipment(
+    tx: &Tx,
+    agency_id: &AgencyId,
+    first: Option<&EquipmentId>,
+    given: &[String],
+) -> AppResult<Vec<EquipmentId>> {
+    if given.len() > MAX_INVOICE_EQUIPMENT {
+        return Err(AppError::unprocessable(format!(
+            "Une facture nomme au plus {MAX_INVOICE_EQUIPMENT} appareils (reçu : {}).",
+            given.len()
+        )));
+    }
+    let mut ids: Vec<EquipmentId> = first.into_iter().cloned().collect();
+    for raw in given.iter().map(|id| id.trim()).filter(|id| !id.is_empty()) {
+        let id = EquipmentId::new(raw);
+        if ids.contains(&id) {
+            continue;
+        }
+        quote_store::find_equipment(tx, agency_id, &id)?.ok_or_else(|| {
+            AppError::unprocessable(format!(
+                "Équipement introuvable dans cette agence : « {raw} »."
+            ))
+        })?;
+        ids.push(id);
+    }
+    Ok(ids)
 }
 
 pub(crate) fn buyer_of(client: &ClientRow) -> Buyer {
@@ -420,6 +468,12 @@ pub fn create_draft_in(tx: &Tx, p: &Principal, input: &NewInvoiceInput) -> AppRe
             "La facture doit comporter au moins une ligne.",
         ));
     }
+    let equipment_ids = invoice_equipment(
+        tx,
+        agency_id,
+        quote.as_ref().map(|q| &q.equipment_id),
+        &input.equipment_ids,
+    )?;
     let totals = totals_of(&rows);
     let now = tx.now();
     let buyer = buyer_of(&client);
@@ -437,6 +491,7 @@ pub fn create_draft_in(tx: &Tx, p: &Principal, input: &NewInvoiceInput) -> AppRe
             created_on: &day::iso(now.date_naive()),
             created_at: &clock::format_timestamp(now),
             lines: &rows,
+            equipment_ids: &equipment_ids,
         },
     )?;
     audit::record(
@@ -451,6 +506,7 @@ pub fn create_draft_in(tx: &Tx, p: &Principal, input: &NewInvoiceInput) -> AppRe
                 "nature": "facture",
                 "client": client.client_ref,
                 "quote": quote.as_ref().map(|q| q.id.clone()),
+                "equipment": equipment_ids.len(),
                 "lines": rows.len(),
                 "totalInclCents": totals.incl_tax.get(),
             })),
@@ -532,6 +588,7 @@ pub fn invoice_quote_in(
             created_on: &day::iso(now.date_naive()),
             created_at: &clock::format_timestamp(now),
             lines: &rows,
+            equipment_ids: std::slice::from_ref(&quote.equipment_id),
         },
     )?;
     audit::record(
@@ -562,6 +619,8 @@ pub struct DraftChange {
     pub client_id: Option<String>,
     /// Every line, replacing the draft's (same rules as at creation).
     pub lines: Option<Vec<LineInput>>,
+    /// Every lift it is about, replacing the draft's (an empty list: none).
+    pub equipment_ids: Option<Vec<String>>,
 }
 
 /// Edits a draft invoice (`PATCH` semantics: only what is given changes).
@@ -576,9 +635,9 @@ pub async fn update_draft(
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
     let author = Author::of(p);
-    if change.client_id.is_none() && change.lines.is_none() {
+    if change.client_id.is_none() && change.lines.is_none() && change.equipment_ids.is_none() {
         return Err(AppError::unprocessable(
-            "Rien à modifier : indiquez le client (« clientId ») ou les lignes (« lines »).",
+            "Rien à modifier : indiquez le client (« clientId »), les lignes (« lines ») ou les appareils (« equipmentIds »).",
         ));
     }
     let given_lines = change
@@ -588,6 +647,7 @@ pub async fn update_draft(
         .transpose()?;
     let (agency_id, id) = (agency_id.to_owned(), id.to_owned());
     let client_ref = change.client_id;
+    let given_equipment = change.equipment_ids;
     store
         .write(move |tx| {
             let row = store::get(tx, &agency_id, &id)?.ok_or_else(not_found)?;
@@ -623,6 +683,14 @@ pub async fn update_draft(
             if !changed {
                 return Err(anyhow::anyhow!("la facture {id} n'était plus un brouillon").into());
             }
+            let equipment = match &given_equipment {
+                Some(given) => {
+                    let ids = invoice_equipment(tx, &agency_id, None, given)?;
+                    store::set_equipment(tx, &id, &ids)?;
+                    Some(ids.len())
+                }
+                None => None,
+            };
             audit::record(
                 tx,
                 AuditEntry {
@@ -634,6 +702,7 @@ pub async fn update_draft(
                     detail: Some(json!({
                         "client": client_ref,
                         "lines": given_lines.as_ref().map(Vec::len),
+                        "equipment": equipment,
                         "totalInclCents": totals.incl_tax.get(),
                     })),
                 },
@@ -949,19 +1018,25 @@ pub async fn record_payment(
 }
 
 /// What an issued document still expects, in cents: see
-/// `domain::invoice::balance`.
+/// `domain::invoice::balance`. The same inputs as the page's ([`get_in`]).
 pub fn balance_in(conn: &Conn, row: &InvoiceRow) -> AppResult<Cents> {
-    let credited = match row.nature {
+    let credited = credited_of(conn, row)?;
+    let paid = Cents::new(payment_store::total_of(conn, &row.id)?);
+    Ok(balance_of(row, credited, paid))
+}
+
+/// What the issued credit notes of an invoice take off it (nothing for a
+/// credit note).
+fn credited_of(conn: &Conn, row: &InvoiceRow) -> AppResult<Cents> {
+    Ok(Cents::new(match row.nature {
         InvoiceNature::Facture => store::issued_credit_total(conn, &row.id)?,
         InvoiceNature::Avoir => 0,
-    };
-    let paid = payment_store::total_of(conn, &row.id)?;
-    Ok(invoice::balance(
-        row.nature,
-        Cents::new(row.total_incl_cents),
-        Cents::new(credited),
-        Cents::new(paid),
-    ))
+    }))
+}
+
+/// The balance of a document from what was credited and paid.
+fn balance_of(row: &InvoiceRow, credited: Cents, paid: Cents) -> Cents {
+    invoice::balance(row.nature, Cents::new(row.total_incl_cents), credited, paid)
 }
 
 /// [`record_payment`]'s step in `tx`, at its time.
@@ -1226,6 +1301,7 @@ fn draft_credit_note_in(
     let rows = to_rows(&lines);
     let now = tx.now();
     let buyer = stored_buyer(&credited);
+    let equipment_ids = store::equipment_ids_of(tx, &credited.id)?;
     let id = store::insert_draft(
         tx,
         &NewInvoice {
@@ -1240,6 +1316,7 @@ fn draft_credit_note_in(
             created_on: &day::iso(now.date_naive()),
             created_at: &clock::format_timestamp(now),
             lines: &rows,
+            equipment_ids: &equipment_ids,
         },
     )?;
     audit::record(

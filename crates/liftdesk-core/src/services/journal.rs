@@ -85,6 +85,7 @@ pub fn action_label(code: &str) -> String {
         "relance" => "Relance",
         "acceptation" => "Acceptation",
         "refus" => "Refus",
+        "renouvellement" => "Renouvellement",
         "envoi_email" => "Envoi par e-mail",
         "renvoi_email" => "Nouvel essai d'envoi par e-mail",
         "reglages_email" => "Serveur d'envoi des e-mails réglé",
@@ -121,6 +122,14 @@ pub fn action_label(code: &str) -> String {
         "purge_fichiers_import" => "Fichiers d'import purgés",
         "test" => "Essai",
         "deal.category" => "Catégorie de l'affaire",
+        "deal.create" => "Création de l'affaire",
+        "survey.create" => "Création du relevé",
+        "cloture" => "Clôture",
+        "echeance" => "Échéance",
+        "demarrage" => "Démarrage",
+        "annulation_demarrage" => "Démarrage annulé",
+        "enregistrement" => "Enregistrement",
+        "replanification" => "Replanification",
         "sheet_token.create" => "Lien de fiche créé",
         _ => "",
     };
@@ -264,6 +273,17 @@ mod tests {
     fn actions_and_types_read_in_french() {
         assert_eq!(action_label("client.create"), "Création");
         assert_eq!(action_label("equipement.client"), "Changement de client");
+        // Every action written to the journal has its own French label,
+        // accents included (no « Cloture », « Survey create »).
+        for (code, label) in [
+            ("cloture", "Clôture"),
+            ("echeance", "Échéance"),
+            ("survey.create", "Création du relevé"),
+            ("deal.create", "Création de l'affaire"),
+            ("renouvellement", "Renouvellement"),
+        ] {
+            assert_eq!(action_label(code), label);
+        }
         assert_eq!(
             action_label("carnet_entretien.ajout"),
             "Carnet entretien ajout"

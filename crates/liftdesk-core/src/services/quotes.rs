@@ -7,11 +7,13 @@ use chrono::{DateTime, Datelike, Duration, Utc};
 use serde_json::json;
 
 use crate::clock;
+use crate::domain::day::Day;
 use crate::domain::downtime;
 use crate::domain::invoice::{self, LineAmounts, Totals};
 use crate::domain::lines::{LineInput, check_lines};
 use crate::domain::money::Cents;
 use crate::domain::quote::{self, QuoteAction, QuoteOrigin, QuoteStatus};
+use crate::domain::time;
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::invoices::Author;
@@ -124,6 +126,7 @@ fn insert_draft(
             object,
             created_by: author.account_id.as_ref(),
             created_at: &clock::format_timestamp(now),
+            valid_until: &Day::new(quote::valid_until(time::paris_local(now).date())).iso(),
             lines: rows,
         },
     )?;
@@ -286,7 +289,9 @@ pub async fn act(store: &Store, p: &Principal, id: &QuoteId, action: QuoteAction
     store.write(move |tx| act_in(tx, &p, &id, action)).await
 }
 
-/// [`act`]'s step in `tx`, at its time.
+/// [`act`]'s step in `tx`, at its time. An expired quote is not accepted
+/// (`domain::quote::check_validity`); a renewal moves its last valid day to
+/// today + [`quote::VALIDITY_DAYS`] and leaves its status.
 pub fn act_in(tx: &Tx, p: &Principal, id: &QuoteId, action: QuoteAction) -> AppResult<()> {
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
@@ -294,20 +299,24 @@ pub fn act_in(tx: &Tx, p: &Principal, id: &QuoteId, action: QuoteAction) -> AppR
     let status = row.status;
     let next = quote::transition(status, action)
         .map_err(|err| AppError::unprocessable(err.to_string()))?;
-    let stamp = match action {
-        QuoteAction::Send => Stamp::Sent,
-        QuoteAction::Accept => Stamp::Accepted,
-        QuoteAction::Refuse => Stamp::Refused,
-    };
     let now = tx.now();
-    let changed = store::set_status(
-        tx,
-        id,
-        status.as_str(),
-        next.status.as_str(),
-        stamp,
-        &clock::format_timestamp(now),
-    )?;
+    let today = time::paris_local(now).date();
+    let valid_until = valid_until_of(&row);
+    quote::check_validity(status, action, valid_until, today)
+        .map_err(|err| AppError::unprocessable(err.to_string()))?;
+    let at = clock::format_timestamp(now);
+    let renewed_until = Day::new(quote::valid_until(today)).iso();
+    let changed = match action {
+        QuoteAction::Renew => store::set_valid_until(tx, id, status.as_str(), &renewed_until, &at)?,
+        QuoteAction::Send | QuoteAction::Accept | QuoteAction::Refuse => {
+            let stamp = match action {
+                QuoteAction::Accept => Stamp::Accepted,
+                QuoteAction::Refuse => Stamp::Refused,
+                _ => Stamp::Sent,
+            };
+            store::set_status(tx, id, status.as_str(), next.status.as_str(), stamp, &at)?
+        }
+    };
     if !changed {
         return Err(anyhow::anyhow!("statut du devis {id} changé entre-temps").into());
     }
@@ -325,6 +334,19 @@ pub fn act_in(tx: &Tx, p: &Principal, id: &QuoteId, action: QuoteAction) -> AppR
         None
     };
     let reminder = action == QuoteAction::Send && status == QuoteStatus::Envoye;
+    let detail = match action {
+        QuoteAction::Renew => json!({
+            "number": row.number,
+            "validUntilBefore": row.valid_until,
+            "validUntil": renewed_until,
+        }),
+        _ => json!({
+            "number": row.number,
+            "from": status.as_str(),
+            "to": next.status.as_str(),
+            "event": event,
+        }),
+    };
     audit::record(
         tx,
         AuditEntry {
@@ -335,31 +357,54 @@ pub fn act_in(tx: &Tx, p: &Principal, id: &QuoteId, action: QuoteAction) -> AppR
                 QuoteAction::Send => "envoi",
                 QuoteAction::Accept => "acceptation",
                 QuoteAction::Refuse => "refus",
+                QuoteAction::Renew => "renouvellement",
             },
             object_type: "quote",
             object_id: Some(id.as_str()),
-            detail: Some(json!({
-                "number": row.number,
-                "from": status.as_str(),
-                "to": next.status.as_str(),
-                "event": event,
-            })),
+            detail: Some(detail),
         },
     )?;
     Ok(())
 }
 
+/// The quote's last valid day, when it has a readable one.
+pub fn valid_until_of(row: &QuoteRow) -> Option<chrono::NaiveDate> {
+    row.valid_until
+        .as_deref()
+        .and_then(|d| Day::parse(d).ok())
+        .map(Day::date)
+}
+
+/// Whether the quote waits for an answer past its last valid day on `day`
+/// (today in Paris, read from the injected clock).
+pub fn is_expired_on(row: &QuoteRow, day: chrono::NaiveDate) -> bool {
+    quote::is_expired(row.status, valid_until_of(row), day)
+}
+
 /// What the principal may do to a quote now, as the screens offer it:
 /// `send`, `accept`, `refuse` as `domain::quote` allows them from its
-/// status, and `invoice` for an accepted quote not invoiced yet; nothing
-/// for an account that changes nothing.
-pub fn actions(p: &Principal, status: QuoteStatus, invoiced: bool) -> Vec<&'static str> {
+/// status (`accept` only while valid, `renew` only once expired), and
+/// `invoice` for an accepted quote not invoiced yet; nothing for an account
+/// that changes nothing.
+pub fn actions(
+    p: &Principal,
+    status: QuoteStatus,
+    invoiced: bool,
+    expired: bool,
+) -> Vec<&'static str> {
     if !p.can(Capability::Change) {
         return Vec::new();
     }
     let mut actions: Vec<&'static str> = QuoteAction::ALL
         .iter()
         .filter(|&&action| quote::transition(status, action).is_ok())
+        // An expired quote is renewed before it is accepted; a valid one
+        // has nothing to renew.
+        .filter(|&&action| match action {
+            QuoteAction::Accept => !expired,
+            QuoteAction::Renew => expired,
+            _ => true,
+        })
         .map(|action| action.as_str())
         .collect();
     if status == QuoteStatus::Accepte && !invoiced {

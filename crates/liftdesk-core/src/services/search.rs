@@ -138,8 +138,14 @@ pub async fn header(store: &Store, p: &Principal, q: Option<&str>) -> AppResult<
             let words: Vec<String> = term.split_whitespace().map(str::to_owned).collect();
             let (_, clients) =
                 crate::store::clients::search(conn, &agency_id, &words, None, HEADER_LIMIT, 0)?;
-            let (_, equipment) =
-                crate::services::equipment::search(conn, &agency_id, Some(&term), HEADER_LIMIT, 0)?;
+            let (_, equipment) = crate::services::equipment::search(
+                conn,
+                &agency_id,
+                Some(&term),
+                false,
+                HEADER_LIMIT,
+                0,
+            )?;
             Ok(HeaderResults {
                 equipment,
                 clients,

@@ -531,7 +531,8 @@ impl LiftdeskMcp {
     /// Enregistre l'acceptation du devis par le client (`brouillon` ou `envoye` → `accepte`),
     /// définitive ; l'événement `devis.accepte` part vers les abonnés. Un devis accepté peut
     /// ensuite être facturé (`creer_facture` avec `quoteId`). Refus 422 pour un devis déjà
-    /// accepté ou refusé.
+    /// accepté ou refusé, et pour un devis expiré (`expired`) : le renouveler d'abord
+    /// (`renouveler_devis`).
     #[tool(
         name = "accepter_devis",
         input_schema = args::schema::<QuoteId>(),
@@ -561,6 +562,22 @@ impl LiftdeskMcp {
     ) -> ToolAnswer {
         self.move_quote(arguments, &parts, QuoteAction::Refuse)
             .await
+    }
+
+    /// Renouvelle la validité d'un devis en attente de réponse (`brouillon` ou `envoye`) :
+    /// son dernier jour de validité (`validUntil`) devient aujourd'hui + 30 jours, le statut
+    /// ne change pas. Refus 422 pour un devis déjà accepté ou refusé.
+    #[tool(
+        name = "renouveler_devis",
+        input_schema = args::schema::<QuoteId>(),
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn renew_quote(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        self.move_quote(arguments, &parts, QuoteAction::Renew).await
     }
 }
 

@@ -12,6 +12,7 @@ use super::{args, caller_of};
 use crate::api::mcp::result::{ToolAnswer, answer};
 use crate::api::mcp::server::LiftdeskMcp;
 use crate::api::wire::calls::{self, AssignBody, CallListQuery, StatusBody};
+use crate::services::calls::Closing;
 
 /// Arguments of `appels`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -177,7 +178,7 @@ impl LiftdeskMcp {
                 let body = StatusBody {
                     statut: args.statut,
                 };
-                calls::change_status(&self.state, &caller, args.id, body, None).await
+                calls::change_status(&self.state, &caller, args.id, body, Closing::External).await
             }
             .await,
         )

@@ -80,6 +80,7 @@ impl World {
             client_id: client_ref.to_owned(),
             lines: Some(lines),
             quote_id: None,
+            equipment_ids: Vec::new(),
         })
         .await
     }

@@ -112,7 +112,7 @@ impl World {
             &self.principal,
             &CallId::new(call_id),
             status,
-            None,
+            calls::Closing::External,
         ))
         .await
         .unwrap_or_else(|err| panic!("appel passé à « {status} » : {err:?}"));

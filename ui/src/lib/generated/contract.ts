@@ -21,12 +21,13 @@ export const QUOTE_ORIGINS: readonly { code: QuoteOrigin; label: string }[] = [
   { code: 'client', label: "Demande du client" },
 ];
 
-export type QuoteActionCode = 'send' | 'accept' | 'refuse';
+export type QuoteActionCode = 'send' | 'accept' | 'refuse' | 'renew';
 
 export const QUOTE_ACTIONS: readonly { code: QuoteActionCode; label: string }[] = [
   { code: 'send', label: "Envoyer" },
   { code: 'accept', label: "Accepter" },
   { code: 'refuse', label: "Refuser" },
+  { code: 'renew', label: "Renouveler" },
 ];
 
 export type InvoiceStatus = 'brouillon' | 'emise' | 'envoyee' | 'payee';
@@ -135,6 +136,17 @@ totalExclTax: number,
  */
 totalInclTax: number, createdAt: string, 
 /**
+ * Dernier jour de validité (AAAA-MM-JJ) : 30 jours après la création ou
+ * le dernier renouvellement. Passé ce jour, le devis doit être renouvelé
+ * (`POST /quotes/{id}/renew`) avant d'être accepté.
+ */
+validUntil: string | null, 
+/**
+ * Vrai quand le devis attend encore sa réponse (brouillon ou envoyé) et
+ * que son dernier jour de validité est passé (jour de Paris).
+ */
+expired: boolean, 
+/**
  * La facture issue du devis ; null tant qu'il n'est pas facturé.
  */
 invoice: QuoteInvoiceRef | null, link: string, url: string, };
@@ -189,8 +201,8 @@ totalInclTax: number | null, link: string, url: string, };
  */
 export type QuoteDetail = { quote: QuoteView, invoice: QuoteInvoiceRef | null, 
 /**
- * `send`, `accept`, `refuse` (the state machine), and `invoice` for an
- * accepted quote not invoiced yet.
+ * `send`, `accept` (while valid), `refuse`, `renew` (once expired),
+ * and `invoice` for an accepted quote not invoiced yet.
  */
 actions: Array<QuoteActionCode | 'invoice'>, };
 
@@ -286,7 +298,18 @@ acceptedAt: string | null,
 /**
  * Refus (UTC, ISO 8601) ; null sauf au statut `refuse`.
  */
-refusedAt: string | null, link: string, url: string, };
+refusedAt: string | null, 
+/**
+ * Dernier jour de validité (AAAA-MM-JJ) : 30 jours après la création ou
+ * le dernier renouvellement. Passé ce jour, le devis doit être renouvelé
+ * (`POST /quotes/{id}/renew`) avant d'être accepté.
+ */
+validUntil: string | null, 
+/**
+ * Vrai quand le devis attend encore sa réponse (brouillon ou envoyé) et
+ * que son dernier jour de validité est passé (jour de Paris).
+ */
+expired: boolean, link: string, url: string, };
 
 /**
  * TVA d'un taux : base HT et montant de TVA, en euros.
@@ -332,6 +355,31 @@ number: string | null, status: InvoiceStatus,
  * Total TTC de l'avoir, en euros.
  */
 totalInclTax: number, link: string, url: string, };
+
+/**
+ * Un appareil concerné par une facture.
+ */
+export type InvoiceEquipmentView = { 
+/**
+ * Identifiant de l'équipement.
+ */
+id: string, 
+/**
+ * Numéro dans le parc.
+ */
+number: string | null, 
+/**
+ * Identifiant de l'immeuble.
+ */
+buildingId: string | null, 
+/**
+ * Nom de l'immeuble.
+ */
+building: string | null, 
+/**
+ * Adresse de l'immeuble sur une ligne.
+ */
+address: string | null, link: string, url: string, };
 
 /**
  * Une ligne de facture ou d'avoir.
@@ -427,7 +475,13 @@ balance: number | null,
 /**
  * Règlements reçus, dans l'ordre où ils ont été faits.
  */
-payments: Array<PaymentView>, link: string, url: string, };
+payments: Array<PaymentView>, 
+/**
+ * Les appareils concernés, avec leur immeuble (imprimés sur la pièce) :
+ * celui du devis facturé, ceux choisis pour une facture écrite
+ * directement, ceux de la facture créditée pour un avoir.
+ */
+equipment: Array<InvoiceEquipmentView>, link: string, url: string, };
 
 /**
  * Une pièce liée : identifiant et numéro.
@@ -1183,6 +1237,11 @@ email: string | null,
  * Téléphone du standard.
  */
 phone: string | null, 
+/**
+ * Adresse postale sur une ligne (rue, complément, code postal et ville),
+ * telle que les factures l'impriment.
+ */
+fullAddress: string | null, 
 /**
  * Client archivé : il reste listé (ses factures aussi) mais ne peut plus
  * être facturé.

@@ -354,6 +354,7 @@ impl Operations<'_, '_> {
                 let staff = self.staff(account)?;
                 let input = calls::AgencyCallInput {
                     equipment: number,
+                    equipment_id: None,
                     call_type: seed.kind.to_owned(),
                     description: seed.description.to_owned(),
                     caller: seed.caller.map(str::to_owned),
@@ -432,7 +433,21 @@ impl Operations<'_, '_> {
         ] {
             if let Some(at) = at {
                 self.tx
-                    .at(at, |tx| quotes::act_in(tx, &author, &id, action))
+                    .at(at, |tx| {
+                        // A quote answered past its validity was renewed
+                        // first, as the agency does before the client signs.
+                        if action == QuoteAction::Accept
+                            && let Some(row) =
+                                crate::store::quotes::get(tx, author.agency_id()?, &id)?
+                            && quotes::is_expired_on(
+                                &row,
+                                crate::domain::time::paris_local(tx.now()).date(),
+                            )
+                        {
+                            quotes::act_in(tx, &author, &id, QuoteAction::Renew)?;
+                        }
+                        quotes::act_in(tx, &author, &id, action)
+                    })
                     .with_context(|| format!("{action:?}"))?;
             }
         }
@@ -470,6 +485,7 @@ impl Operations<'_, '_> {
                     client_id: self.client_ref(seed.client)?,
                     lines: Some(lines),
                     quote_id: None,
+                    equipment_ids: Vec::new(),
                 };
                 self.tx.at(seed.created, |tx| {
                     invoices::create_draft_in(tx, &clerk, &input)
