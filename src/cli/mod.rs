@@ -230,12 +230,33 @@ pub struct IdentityArgs {
     /// Numéro de TVA intracommunautaire (FR, clé, SIREN).
     #[arg(long, value_name = "NUMÉRO")]
     vat_number: Option<String>,
-    /// Adresse du siège social.
+    /// Adresse du siège social : la rue (ou l'adresse entière sur une ligne,
+    /// « 3 quai Saint-Antoine, 69002 Lyon », découpée s'il n'y a ni code
+    /// postal ni ville).
     #[arg(long, value_name = "ADRESSE")]
     head_office_address: Option<String>,
-    /// Adresse postale de l'agence.
+    /// Complément d'adresse du siège social.
+    #[arg(long, value_name = "COMPLÉMENT")]
+    head_office_complement: Option<String>,
+    /// Code postal du siège social (5 chiffres).
+    #[arg(long, value_name = "CODE")]
+    head_office_postal_code: Option<String>,
+    /// Ville du siège social.
+    #[arg(long, value_name = "VILLE")]
+    head_office_city: Option<String>,
+    /// Adresse postale de l'agence : la rue (ou l'adresse entière sur une
+    /// ligne, découpée s'il n'y a ni code postal ni ville).
     #[arg(long, value_name = "ADRESSE")]
     address: Option<String>,
+    /// Complément d'adresse de l'agence.
+    #[arg(long, value_name = "COMPLÉMENT")]
+    address_complement: Option<String>,
+    /// Code postal de l'agence (5 chiffres).
+    #[arg(long, value_name = "CODE")]
+    postal_code: Option<String>,
+    /// Ville de l'agence.
+    #[arg(long, value_name = "VILLE")]
+    city: Option<String>,
     /// Téléphone.
     #[arg(long, value_name = "NUMÉRO")]
     phone: Option<String>,
@@ -492,7 +513,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 siret,
                 vat_number,
                 head_office_address,
+                head_office_complement,
+                head_office_postal_code,
+                head_office_city,
                 address,
+                address_complement,
+                postal_code,
+                city,
                 phone,
                 email,
                 iban,
@@ -511,7 +538,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 (F::Siret, siret),
                 (F::VatNumber, vat_number),
                 (F::HeadOfficeAddress, head_office_address),
+                (F::HeadOfficeComplement, head_office_complement),
+                (F::HeadOfficePostalCode, head_office_postal_code),
+                (F::HeadOfficeCity, head_office_city),
                 (F::Address, address),
+                (F::AddressComplement, address_complement),
+                (F::PostalCode, postal_code),
+                (F::City, city),
                 (F::Phone, phone),
                 (F::Email, email),
                 (F::Iban, iban),

@@ -88,7 +88,10 @@ async fn an_organization_administrator_creates_an_agency_with_its_identity_and_r
         )
     );
     let (_, without) = admin.post("/agencies", json!({ "name": "Sud" })).await;
-    assert_eq!(without["missingToIssue"], json!(["siret", "address"]));
+    assert_eq!(
+        without["missingToIssue"],
+        json!(["siret", "address", "postalCode", "city"])
+    );
 
     // The new agency is in the administrator's scope at once: the session
     // lists it, the REST API acts there, and its identity is recorded.

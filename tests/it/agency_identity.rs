@@ -105,7 +105,9 @@ async fn an_invoice_waits_for_the_sellers_siret_and_address_and_takes_no_number(
         body["missingToIssue"],
         json!([
             { "field": "siret", "label": "SIRET" },
-            { "field": "address", "label": "Adresse de l'agence" }
+            { "field": "address", "label": "Adresse de l'agence" },
+            { "field": "postalCode", "label": "Code postal de l'agence" },
+            { "field": "city", "label": "Ville de l'agence" }
         ])
     );
     let (status, body) = admin
@@ -151,15 +153,17 @@ async fn an_invoice_waits_for_the_sellers_siret_and_address_and_takes_no_number(
         (Some(format!("FA-{year}-000001")), "emise".to_owned())
     );
 
-    // A credit note is refused alike once the address is erased, and
-    // takes no number either.
+    // A credit note is refused alike once the city is erased, and takes
+    // no number either.
     let mut erased = full_identity();
-    erased["address"] = json!("");
+    erased["address"] = json!("12 rue de la Part-Dieu");
+    erased["postalCode"] = json!("69003");
+    erased["city"] = json!("");
     let (status, body) = admin.put("/agency/identity", erased).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         body["missingToIssue"],
-        json!([{ "field": "address", "label": "Adresse de l'agence" }])
+        json!([{ "field": "city", "label": "Ville de l'agence" }])
     );
     let (status, body) = admin
         .post(&format!("/invoices/{invoice}/credit-notes"), json!({}))
@@ -167,7 +171,7 @@ async fn an_invoice_waits_for_the_sellers_siret_and_address_and_takes_no_number(
     assert_eq!(status, 422, "{body}");
     assert_eq!(
         body["error"],
-        "Cet avoir ne peut pas être émis : renseignez d'abord l'adresse de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
+        "Cet avoir ne peut pas être émis : renseignez d'abord la ville de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
     );
     let credit_notes: i64 = open_db(server.data_dir.path())
         .query_row(
@@ -217,7 +221,8 @@ async fn the_documents_print_the_identity_an_invoice_was_issued_with() {
         "Ascenseurs Durand",
         "SAS au capital de 50 000 €",
         "Agence : Durand Centre",
-        "12 rue de la Part-Dieu, 69003 Lyon",
+        "12 rue de la Part-Dieu",
+        "69003 Lyon",
         "Siège social : 3 quai Saint-Antoine, 69002 Lyon",
         "SIRET : 552 100 554 00013",
         "RCS Lyon 552 100 554",
@@ -253,7 +258,7 @@ async fn the_documents_print_the_identity_an_invoice_was_issued_with() {
     let text = pdftotext(&reprint);
     assert!(has_line(&text, "SIRET : 552 100 554 00013"), "{text}");
     assert!(
-        has_line(&text, "12 rue de la Part-Dieu, 69003 Lyon"),
+        has_line(&text, "12 rue de la Part-Dieu") && has_line(&text, "69003 Lyon"),
         "{text}"
     );
     assert_eq!(pdf_images(&reprint).first(), Some(&(64, 64)));
@@ -263,7 +268,8 @@ async fn the_documents_print_the_identity_an_invoice_was_issued_with() {
         .await;
     let text = pdftotext(&pdf_of(&admin, &format!("/invoices/{draft}/pdf")).await);
     assert!(has_line(&text, "SIRET : 552 100 554 00021"), "{text}");
-    assert!(has_line(&text, "8 cours Lafayette, 69006 Lyon"), "{text}");
+    assert!(has_line(&text, "8 cours Lafayette"), "{text}");
+    assert!(has_line(&text, "69006 Lyon"), "{text}");
     assert!(!text.contains("Part-Dieu"), "{text}");
 }
 
@@ -376,7 +382,13 @@ async fn administrators_change_the_identity_members_read_it_each_agency_its_own(
         detail["changed"]["vatOnDebits"],
         json!({ "before": false, "after": true })
     );
-    assert_eq!(detail["changed"].as_object().map(|o| o.len()), Some(16));
+    // Every field given changed, the address split into street, postal
+    // code and city.
+    assert_eq!(
+        detail["changed"]["postalCode"],
+        json!({ "before": null, "after": "69003" })
+    );
+    assert_eq!(detail["changed"].as_object().map(|o| o.len()), Some(20));
 }
 
 #[tokio::test]
@@ -546,7 +558,11 @@ fn the_command_line_sets_the_identity_at_init_and_field_by_field() {
         &["agency", "identity", "--agency", &org.agency_id],
     );
     assert_eq!(shown["siret"], TEST_SIRET);
-    assert_eq!(shown["address"], TEST_ADDRESS);
+    // Given on one line, the address is kept in its parts.
+    assert_eq!(
+        [&shown["address"], &shown["postalCode"], &shown["city"]],
+        [&json!("1 place Bellecour"), &json!("69002"), &json!("Lyon")]
+    );
     assert_eq!(shown["missingToIssue"], json!([]));
     let changed = cli_json(
         dir.path(),

@@ -164,12 +164,13 @@ fn ids(page: &Value) -> Vec<&str> {
 }
 
 #[tokio::test]
-async fn the_board_has_five_columns_newest_first_and_recent_resolved_calls_only() {
+async fn the_board_has_five_columns_longest_wait_first_and_recent_resolved_calls_only() {
     let w = world().await;
     let staff = w.staff().await;
     let first = w.open("panne").await;
     let second = w.open("bruit").await;
     let trapped = w.open("personne_bloquee").await;
+    let third = w.open("panne").await;
     // An old resolved call (resolved two days ago) stays off the board.
     w.counter.set(w.counter.get() + 1);
     let fixtures = Fixtures::in_agency(&w.server, &w.org.agency_id);
@@ -217,10 +218,13 @@ async fn the_board_has_five_columns_newest_first_and_recent_resolved_calls_only(
         ["libelle", "limit", "page", "results", "statut", "total"]
     );
     assert_eq!(open["libelle"], "Ouverte");
-    assert_eq!(open["total"], 2);
+    assert_eq!(open["total"], 3);
     assert_eq!(open["limit"], 20);
-    // The trapped person first, then the newest.
-    assert_eq!(ids(open), [trapped.as_str(), second.as_str()]);
+    // The trapped person first, then the longest wait.
+    assert_eq!(
+        ids(open),
+        [trapped.as_str(), second.as_str(), third.as_str()]
+    );
     assert_eq!(open["results"][0]["urgence"], true);
     assert_eq!(open["results"][0]["type"], "personne_bloquee");
     assert_eq!(open["results"][0]["building"], "Résidence Les Tilleuls");
@@ -232,14 +236,17 @@ async fn the_board_has_five_columns_newest_first_and_recent_resolved_calls_only(
     assert_eq!(resolved["total"], 1);
     assert_eq!(ids(resolved), [first.as_str()]);
 
-    // One column, paged.
+    // One column, paged: the order holds across pages (the oldest call
+    // waiting is on the first page, not at the end of the last).
     let (status, page) = staff.get("/calls?statut=ouverte&limit=1&page=2").await;
     assert_eq!(status, 200, "{page}");
     assert_eq!(
         (page["total"].clone(), page["page"].clone()),
-        (json!(2), json!(2))
+        (json!(3), json!(2))
     );
     assert_eq!(ids(&page), [second.as_str()]);
+    let (_, page) = staff.get("/calls?statut=ouverte&limit=1&page=3").await;
+    assert_eq!(ids(&page), [third.as_str()]);
     let (status, body) = staff.get("/calls?statut=fermee").await;
     assert_eq!(status, 422);
     assert_eq!(
@@ -267,6 +274,7 @@ async fn the_detail_offers_available_technicians_and_the_next_statuses() {
             "acknowledgedAt",
             "address",
             "building",
+            "buildingId",
             "call",
             "nextStatuses",
             "report",
@@ -275,6 +283,7 @@ async fn the_detail_offers_available_technicians_and_the_next_statuses() {
             "typeLabel"
         ]
     );
+    assert!(detail["buildingId"].is_string(), "{detail}");
     assert_eq!(detail["report"], Value::Null);
     assert_eq!(detail["acknowledgedAt"], Value::Null);
     assert_eq!(detail["typeLabel"], "Personne bloquée");
@@ -717,6 +726,21 @@ async fn the_live_feed_receives_a_call_from_the_call_center_api_of_its_own_agenc
             "type": "personne_bloquee",
             "urgence": true,
         })
+    );
+    // Its alert taken into account on one workstation: every other one
+    // hears it at once and drops its banner.
+    let (status, _) = staff
+        .post(&format!("/calls/{call}/acknowledge"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let event = next_event(&mut response, &mut buffer, "appel").await;
+    assert_eq!(
+        (
+            event["change"].clone(),
+            event["id"].clone(),
+            event["urgence"].clone()
+        ),
+        (json!("prise_en_compte"), json!(call), json!(true))
     );
     // An assignment and a status change follow.
     let (status, _) = staff

@@ -399,6 +399,52 @@ async fn the_dashboard_counts_exactly_the_agency_s_calls_visits_invoices_and_par
         })
     );
 
+    // Every figure opens exactly the list behind it: the invoices issued
+    // and paid in each month, the unpaid ones of each age bucket, the
+    // equipment of each knowledge band.
+    for month in months {
+        let first =
+            NaiveDate::parse_from_str(&format!("{}-01", str_of(month, "month")), "%Y-%m-%d")
+                .expect("month");
+        let last = (first + Duration::days(32))
+            .with_day(1)
+            .expect("next month")
+            - Duration::days(1);
+        let (first, last) = (day_text(first), day_text(last));
+        for (parameter, figure) in [("issued", "issued"), ("paid", "paid")] {
+            let (status, page) = admin
+                .get(&format!(
+                    "/invoices?{parameter}Since={first}&{parameter}Until={last}&limit=200"
+                ))
+                .await;
+            assert_eq!(status, 200, "{page}");
+            assert_eq!(page["total"], month[figure], "{parameter} {first}: {page}");
+        }
+    }
+    for bucket in body["unpaid"]["buckets"].as_array().expect("buckets") {
+        let code = str_of(bucket, "bucket");
+        let (status, page) = admin.get(&format!("/invoices?unpaid={code}")).await;
+        assert_eq!(status, 200, "{page}");
+        assert_eq!(page["total"], bucket["count"], "{code}: {page}");
+    }
+    let (status, refused) = admin.get("/invoices?unpaid=45_jours").await;
+    assert_eq!(
+        (status, refused),
+        (
+            400,
+            json!({ "error": "Le paramètre « unpaid » vaut a_echoir, 0_30, 31_60, 61_90, plus_90, ou tout (reçu : « 45_jours »)." })
+        )
+    );
+    // The unpaid total: every unpaid invoice, due or not.
+    let (_, page) = admin.get("/invoices?unpaid=tout").await;
+    assert_eq!(page["total"], body["unpaid"]["count"], "{page}");
+    for band in body["knowledge"]["bands"].as_array().expect("bands") {
+        let code = str_of(band, "band");
+        let (status, page) = admin.get(&format!("/equipment?knowledge={code}")).await;
+        assert_eq!(status, 200, "{page}");
+        assert_eq!(page["total"], band["count"], "{code}: {page}");
+    }
+
     // The surveyed-field counts follow the data: the complete lift loses its
     // data, the partly surveyed one changes type; every count is then what a
     // recount from the data gives.

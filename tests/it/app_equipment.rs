@@ -407,7 +407,7 @@ async fn the_park_is_searched_filtered_and_paged() {
     assert_eq!(status, 422);
     assert_eq!(
         body["error"],
-        "Le filtre « knowledge » doit valoir « faible », « moyen », « bon »."
+        "Le filtre « knowledge » doit valoir « faible », « moyen », « bon », « 0_24 », « 25_49 », « 50_74 », « 75_99 », « 100 »."
     );
     let (status, body) = staff.get("/equipment?contract=oui").await;
     assert_eq!(status, 422);

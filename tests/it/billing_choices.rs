@@ -3,7 +3,8 @@
 //! accepted), an invoice written without a quote naming its lifts and their
 //! building (on the page and the PDF; a quote's lift and a credited
 //! invoice's lifts followed), a call taken for the lift chosen on the screen
-//! (by id, as the picker gives it), and the client search by address.
+//! (by id, as the picker gives it), its building named by id on the board and
+//! its lifts listed by building, and the client search by address.
 
 use crate::common;
 
@@ -430,6 +431,24 @@ async fn a_call_is_taken_for_the_lift_chosen_and_clients_are_found_by_their_addr
         )
         .expect("call");
     assert_eq!(equipment_of_call, chosen);
+    // The board names the call's building by its id too (a link to its page),
+    // and the building's page lists its lifts.
+    let (_, column) = staff.get("/calls?statut=ouverte").await;
+    assert_eq!(column["results"][0]["buildingId"], json!(building));
+    assert_eq!(column["results"][0]["building"], json!("Le Central"));
+    let other_building = world
+        .building(
+            Some("Ailleurs"),
+            "1 rue Haute",
+            Some("75001"),
+            Some("Paris"),
+        )
+        .await;
+    world.lift("ASC 78", Some(&other_building)).await;
+    let (status, park) = staff.get(&format!("/equipment?building={building}")).await;
+    assert_eq!(status, 200, "{park}");
+    assert_eq!(park["total"], json!(1));
+    assert_eq!(park["results"][0]["id"], json!(chosen));
 
     // Clients are found by their street, postal code or city too.
     world

@@ -231,7 +231,9 @@ async fn an_issued_invoice_carries_the_legal_mentions_of_a_french_invoice() {
             "Durand Ascenseurs",
             "SAS au capital de 50 000 €",
             "Agence : Durand Ascenseurs Centre",
-            "3 quai Saint-Étienne, 69005 Lyon",
+            // The address in its parts, street then town.
+            "3 quai Saint-Étienne",
+            "69005 Lyon",
             "SIRET : 552 100 554 00013",
             "RCS Lyon 552 100 554",
             "TVA intracommunautaire : FR 96 552 100 554",

@@ -410,12 +410,22 @@ fn an_agencys_siret_and_address_become_its_first_identity_version() {
             (
                 "a1".to_owned(),
                 Some("55210055400013".to_owned()),
-                Some("3 quai Saint-Étienne, 69005 Lyon".to_owned()),
+                // V22: the street, its postal code and city apart (below).
+                Some("3 quai Saint-Étienne".to_owned()),
                 None
             ),
             ("a2".to_owned(), None, None, None),
         ]
     );
+    let town: (Option<String>, Option<String>) = conn
+        .query_row(
+            "SELECT i.postal_code, i.city FROM agencies a
+             JOIN agency_identities i ON i.id = a.identity_id WHERE a.id = 'a1'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("town");
+    assert_eq!(town, (Some("69005".to_owned()), Some("Lyon".to_owned())));
     // The invoice issued before keeps the seller it was issued by (V12);
     // a draft prints the current one.
     let issued_under: Vec<(String, Option<String>)> = conn
@@ -555,6 +565,121 @@ fn client_addresses_are_split_where_they_can_be() {
             ),
             ("c3".to_owned(), s("Place Bellecour, Lyon"), None, None),
             ("c4".to_owned(), None, None, None),
+        ]
+    );
+}
+
+#[test]
+fn quotes_get_thirty_days_of_validity_and_invoices_name_their_quotes_lift() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = db_path(dir.path());
+    // Schema version 20: no validity, no lifts on invoices.
+    {
+        migrate_to_version(&path, 20).expect("version 20");
+        let conn = rusqlite::Connection::open(&path).expect("create");
+        conn.execute_batch(
+            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
+             INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Lyon', '2025-01-01T00:00:00Z');
+             INSERT INTO equipment (id, agency_id, number, created_at, updated_at) VALUES
+               ('e1', 'a', 'ASC 1', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
+             INSERT INTO quotes (id, agency_id, equipment_id, number, origin, object, status, created_at, updated_at) VALUES
+               ('q1', 'a', 'e1', 'DV-2026-00001', 'panne', 'Câble', 'accepte', '2026-01-31T23:30:00.000Z', '2026-02-01T00:00:00Z');
+             INSERT INTO invoices (id, agency_id, nature, status, quote_id, created_on, created_at, updated_at) VALUES
+               ('i1', 'a', 'facture', 'brouillon', 'q1', '2026-02-02', '2026-02-02T08:00:00Z', '2026-02-02T08:00:00Z'),
+               ('i2', 'a', 'facture', 'brouillon', NULL, '2026-02-02', '2026-02-02T08:00:00Z', '2026-02-02T08:00:00Z');",
+        )
+        .expect("old quote and invoices");
+    }
+    drop(Store::open(&path).expect("migrate"));
+    let conn = open_db(dir.path());
+    let valid_until: String = conn
+        .query_row("SELECT valid_until FROM quotes WHERE id = 'q1'", [], |r| {
+            r.get(0)
+        })
+        .expect("quote");
+    // 30 days from its creation day as stored (UTC).
+    assert_eq!(valid_until, "2026-03-02");
+    let named: Vec<(String, String)> = conn
+        .prepare("SELECT invoice_id, equipment_id FROM invoice_equipment ORDER BY invoice_id")
+        .expect("invoice_equipment")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(named, [("i1".to_owned(), "e1".to_owned())]);
+}
+
+#[test]
+fn agency_addresses_are_split_where_they_can_be() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = db_path(dir.path());
+    // Schema version 21: the identity's addresses as typed, on one line or several.
+    {
+        migrate_to_version(&path, 21).expect("version 21");
+        let conn = rusqlite::Connection::open(&path).expect("create");
+        conn.execute_batch(
+            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
+             INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Lyon', '2025-01-01T00:00:00Z');
+             INSERT INTO agency_identities (id, agency_id, address, head_office_address, created_at) VALUES
+               ('v1', 'a', '12 rue de la Part-Dieu' || char(13) || char(10) || '69003 Lyon', '3 quai Saint-Antoine, 69002 Lyon', '2025-01-01T00:00:00Z'),
+               ('v2', 'a', 'Lieu-dit Les Granges', NULL, '2025-01-02T00:00:00Z');",
+        )
+        .expect("old identities");
+    }
+    drop(Store::open(&path).expect("migrate"));
+    let conn = open_db(dir.path());
+    type Row = (
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    );
+    let rows: Vec<Row> = conn
+        .prepare(
+            "SELECT id, address, postal_code, city, head_office_address, head_office_postal_code,
+                    head_office_city
+             FROM agency_identities ORDER BY id",
+        )
+        .expect("identities")
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    let s = |t: &str| Some(t.to_owned());
+    assert_eq!(
+        rows,
+        [
+            (
+                "v1".to_owned(),
+                s("12 rue de la Part-Dieu"),
+                s("69003"),
+                s("Lyon"),
+                s("3 quai Saint-Antoine"),
+                s("69002"),
+                s("Lyon")
+            ),
+            (
+                "v2".to_owned(),
+                s("Lieu-dit Les Granges"),
+                None,
+                None,
+                None,
+                None,
+                None
+            ),
         ]
     );
 }

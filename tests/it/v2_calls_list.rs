@@ -326,6 +326,7 @@ async fn a_page_lists_the_agency_calls_trapped_persons_first_then_newest() {
             "address",
             "appelant",
             "building",
+            "buildingId",
             "equipment",
             "id",
             "libelle",
@@ -340,6 +341,7 @@ async fn a_page_lists_the_agency_calls_trapped_persons_first_then_newest() {
         ]
     );
     let acacias_lift = str_of(&row["equipment"], "id").to_owned();
+    let acacias = str_of(row, "buildingId").to_owned();
     assert_eq!(
         row,
         &json!({
@@ -358,6 +360,7 @@ async fn a_page_lists_the_agency_calls_trapped_persons_first_then_newest() {
                 "url": format!("{}/equipements/{acacias_lift}", w.server.base_url),
             },
             "building": "Résidence Les Acacias",
+            "buildingId": acacias,
             "address": "3 rue Émile Zola, 92300 Levallois-Perret",
             "technician": { "id": w.karim, "name": "Karim Legrand" },
             "link": format!("/appels/{}", w.c2),
@@ -368,6 +371,7 @@ async fn a_page_lists_the_agency_calls_trapped_persons_first_then_newest() {
     let loose = &page["results"][4];
     assert_eq!(loose["appelant"], Value::Null);
     assert_eq!(loose["building"], Value::Null);
+    assert_eq!(loose["buildingId"], Value::Null);
     assert_eq!(loose["address"], Value::Null);
     assert_eq!(loose["technician"]["name"], json!("Alice Martin"));
     let stopped = &page["results"][2];
@@ -698,6 +702,7 @@ async fn the_list_is_described_in_the_openapi_document() {
             "address",
             "appelant",
             "building",
+            "buildingId",
             "equipment",
             "id",
             "libelle",

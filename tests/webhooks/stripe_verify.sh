@@ -116,9 +116,12 @@ call="$(demo_record "SELECT id FROM calls WHERE agency_id = ? AND status <> 'res
 code="$(api POST "/calls/$call/status" '{"statut":"resolue"}')"
 expect 201 "résolution de l'appel $call"
 
-# A demo quote accepted: devis.accepte.
+# A demo quote accepted: devis.accepte. The oldest one waiting is past its
+# validity: it is renewed first, as the agency does before the client signs.
 quote="$(demo_record "SELECT id FROM quotes WHERE agency_id = ? AND status IN ('brouillon', 'envoye') ORDER BY created_at, id LIMIT 1")"
 [ -n "$quote" ] || fail "aucun devis à accepter dans l'agence de démonstration"
+code="$(api POST "/quotes/$quote/renew")"
+expect 201 "renouvellement du devis $quote"
 code="$(api POST "/quotes/$quote/accept")"
 expect 201 "acceptation du devis $quote"
 

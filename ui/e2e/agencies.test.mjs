@@ -298,7 +298,8 @@ if (missing.length > 0) {
       assert.equal(agency.name, testAgency.name);
       assert.equal(agency.archivedAt, null);
       assert.equal(agency.current, false);
-      assert.deepEqual(agency.missingToIssue, ['siret', 'address']);
+      // L'adresse en parties : la rue, le code postal et la ville manquent chacun (l'écran dit « adresse »).
+      assert.deepEqual(agency.missingToIssue, ['siret', 'address', 'postalCode', 'city']);
       testAgency.id = agency.id;
       await dialog.waitFor({ state: 'hidden' });
 

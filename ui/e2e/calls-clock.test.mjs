@@ -2,7 +2,8 @@
 // Liftdesk réel lancé sur la démo : le temps écoulé sur les cartes, l'ordre d'une colonne
 // (personne bloquée, puis la plus ancienne), le nombre d'appels urgents dans le titre de
 // l'onglet (tableau et autres écrans), la notification du bureau, le bandeau gardé après un
-// rechargement jusqu'à « J'ai pris en compte », et le rapport de clôture (appel et carnet).
+// rechargement jusqu'à « J'ai pris en compte » (qui le retire aussi des autres postes, sans
+// rechargement), et le rapport de clôture (appel et carnet).
 //
 //   bash scripts/with-demo-server.sh bash -c 'cd ui && node --test e2e/calls-clock.test.mjs'
 //
@@ -257,8 +258,16 @@ if (missing.length > 0) {
       const onBoard = page.getByRole('alert').filter({ hasText: trapped.reference });
       await onBoard.waitFor();
       await shot('chrono-03-bandeau-apres-rechargement');
+      // Un autre poste montre le même bandeau ; la prise en compte ici l'en retire aussitôt,
+      // sans rechargement (le flux en direct la transmet).
+      const elsewhere = await page.context().newPage();
+      await elsewhere.goto(new URL('/planning', baseUrl).href);
+      const elsewhereAlert = elsewhere.getByRole('alert').filter({ hasText: trapped.reference });
+      await elsewhereAlert.waitFor();
       await onBoard.getByRole('button', { name: `J'ai pris en compte l'appel ${trapped.reference}` }).click();
       await onBoard.waitFor({ state: 'detached' });
+      await elsewhereAlert.waitFor({ state: 'detached', timeout: 10_000 });
+      await elsewhere.close();
       await page.reload();
       await page.getByRole('heading', { level: 1, name: 'Appels de panne', exact: true }).waitFor();
       await page.locator('section[data-statut="ouverte"] .call-card').filter({ hasText: trapped.reference }).waitFor();

@@ -79,8 +79,9 @@ const IDENTITY = {
   siren: '732829320',
   // Clé de TVA française : (12 + 3 × (SIREN mod 97)) mod 97.
   vatNumber: `FR${String((12 + 3 * (732829320 % 97)) % 97).padStart(2, '0')}732829320`,
-  headOfficeAddress: '8 place Victor Hugo\n38000 Grenoble',
-  address: '12 avenue Alsace-Lorraine\n38000 Grenoble',
+  // Les adresses en parties : rue, code postal, ville (groupes « Adresse de l'agence », « Siège social… »).
+  headOffice: { street: '8 place Victor Hugo', postalCode: '38000', city: 'Grenoble' },
+  address: { street: '12 avenue Alsace-Lorraine', postalCode: '38000', city: 'Grenoble' },
   phone: '04 76 12 34 56',
   email: 'contact@ascenseurs-bertin.fr',
   iban: 'FR76 3000 6000 0112 3456 7890 189',
@@ -255,6 +256,10 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
 
   const menu = (target = page) => target.getByRole('navigation', { name: T.menu });
   const field = (label, scope = page) => scope.getByLabel(label, { exact: true });
+  /** Les deux adresses de l'identité, chacune dans son groupe (rue, complément, code postal, ville). */
+  const agencyAddress = () => page.getByRole('group', { name: "Adresse de l'agence", exact: true });
+  const headOfficeAddress = () =>
+    page.getByRole('group', { name: "Siège social (s'il n'est pas à l'adresse de l'agence)", exact: true });
 
   /** Attend qu'un texte (espaces normalisés, insécables compris) soit exactement celui attendu. */
   async function expectText(locator, wanted) {
@@ -434,8 +439,14 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     await field('Ville du RCS').fill(IDENTITY.rcsCity);
     await field('SIRET').fill(IDENTITY.siret);
     await field('N° de TVA intracommunautaire').fill(IDENTITY.vatNumber);
-    await field("Adresse de l'agence").fill(IDENTITY.address);
-    await field('Adresse du siège social').fill(IDENTITY.headOfficeAddress);
+    for (const [group, parts] of [
+      [agencyAddress(), IDENTITY.address],
+      [headOfficeAddress(), IDENTITY.headOffice],
+    ]) {
+      await field('Adresse (rue)', group).fill(parts.street);
+      await field('Code postal', group).fill(parts.postalCode);
+      await field('Ville', group).fill(parts.city);
+    }
     await field('Téléphone').fill(IDENTITY.phone);
     await field('E-mail').fill(IDENTITY.email);
     await field('IBAN').fill(IDENTITY.iban);
@@ -453,6 +464,14 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     assert.equal(answer.identity.siret, IDENTITY.siret);
     assert.equal(answer.identity.vatNumber, IDENTITY.vatNumber);
     assert.equal(answer.identity.shareCapital, Number(IDENTITY.shareCapital));
+    assert.deepEqual(
+      [answer.identity.address, answer.identity.postalCode, answer.identity.city],
+      [IDENTITY.address.street, IDENTITY.address.postalCode, IDENTITY.address.city],
+    );
+    assert.deepEqual(
+      [answer.identity.headOfficeAddress, answer.identity.headOfficePostalCode, answer.identity.headOfficeCity],
+      [IDENTITY.headOffice.street, IDENTITY.headOffice.postalCode, IDENTITY.headOffice.city],
+    );
     await page.getByRole('status').filter({ hasText: 'Identité enregistrée.' }).waitFor();
     assert.equal(await page.getByTestId('missing-to-issue').count(), 0);
     await shot('premier-jour-02-identite');
@@ -471,6 +490,10 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     assert.equal(await field('BIC').inputValue(), IDENTITY.bic);
     assert.equal(await field('Assureur').inputValue(), IDENTITY.insurer);
     assert.equal(await field("N° de police d'assurance").inputValue(), IDENTITY.insurancePolicy);
+    assert.equal(await field('Adresse (rue)', agencyAddress()).inputValue(), IDENTITY.address.street);
+    assert.equal(await field('Code postal', agencyAddress()).inputValue(), IDENTITY.address.postalCode);
+    assert.equal(await field('Ville', agencyAddress()).inputValue(), IDENTITY.address.city);
+    assert.equal(await field('Ville', headOfficeAddress()).inputValue(), IDENTITY.headOffice.city);
     assert.equal(await page.getByTestId('missing-to-issue').count(), 0);
   });
 

@@ -257,7 +257,8 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await line.getByRole('link', { name: row.number, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: `Facture ${row.number}`, exact: true }).waitFor();
       await expectTitle(`Facture ${row.number}${SUFFIX}`);
-      const client = page.getByRole('link', { name: row.buyer, exact: true });
+      // L'acheteur de la fiche (un immeuble de ses appareils peut porter le même nom, en lien vers sa fiche).
+      const client = page.getByTestId('acheteur').getByRole('link', { name: row.buyer, exact: true });
       assert.equal(await client.getAttribute('href'), clientHref);
       await shot('liens-04-facture');
       await client.click();

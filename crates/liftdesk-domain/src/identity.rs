@@ -7,12 +7,17 @@
 //! their French refusals naming the field, what an invoice needs before it
 //! can be issued, and how the identifiers are printed.
 
+use crate::address;
 use crate::money::Cents;
 use crate::siren;
 use crate::text;
 
-/// Longest address (head office, agency), several lines allowed.
+/// Longest street line of an address (head office, agency).
 pub const MAX_ADDRESS_CHARS: usize = 300;
+/// Longest address complement (building, CS…).
+pub const MAX_COMPLEMENT_CHARS: usize = 120;
+/// Longest city of an address.
+pub const MAX_CITY_CHARS: usize = 100;
 /// Longest legal name.
 pub const MAX_LEGAL_NAME_CHARS: usize = 120;
 /// Longest legal form (« SAS », « SARL à associé unique »…).
@@ -41,10 +46,18 @@ pub struct SellerIdentity {
     pub rcs_city: Option<String>,
     pub siret: Option<String>,
     pub vat_number: Option<String>,
-    /// Siège social, when it is not the agency's address.
+    /// Siège social, when it is not the agency's address: its street line,
+    /// complement, postal code and city.
     pub head_office_address: Option<String>,
-    /// The agency's postal address (the establishment of the SIRET).
+    pub head_office_complement: Option<String>,
+    pub head_office_postal_code: Option<String>,
+    pub head_office_city: Option<String>,
+    /// The agency's postal address (the establishment of the SIRET): its
+    /// street line, complement, postal code (five digits) and city.
     pub address: Option<String>,
+    pub address_complement: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
     pub phone: Option<String>,
     pub email: Option<String>,
     pub iban: Option<String>,
@@ -58,23 +71,65 @@ pub struct SellerIdentity {
     pub vat_on_debits: bool,
 }
 
+/// An address as printed, line by line: the street, the complement, then
+/// « 69003 Lyon »; nothing when every part is absent.
+fn printed_lines(
+    street: Option<&str>,
+    complement: Option<&str>,
+    postal_code: Option<&str>,
+    city: Option<&str>,
+) -> Vec<String> {
+    let town = address::one_line(None, None, postal_code, city);
+    [
+        street.map(str::to_owned),
+        complement.map(str::to_owned),
+        town,
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 impl SellerIdentity {
     /// The SIREN: the first nine digits of the SIRET.
     pub fn siren(&self) -> Option<&str> {
         self.siret.as_deref().and_then(|s| s.get(..9))
     }
 
+    /// The agency's address as printed, line by line.
+    pub fn address_lines(&self) -> Vec<String> {
+        printed_lines(
+            self.address.as_deref(),
+            self.address_complement.as_deref(),
+            self.postal_code.as_deref(),
+            self.city.as_deref(),
+        )
+    }
+
+    /// The head office's address as printed, line by line (nothing when
+    /// none is recorded).
+    pub fn head_office_lines(&self) -> Vec<String> {
+        printed_lines(
+            self.head_office_address.as_deref(),
+            self.head_office_complement.as_deref(),
+            self.head_office_postal_code.as_deref(),
+            self.head_office_city.as_deref(),
+        )
+    }
+
     /// What an invoice or a credit note cannot be issued without: the
-    /// seller's SIRET and address (Code de commerce R123-237, L441-9).
+    /// seller's SIRET and address, street, postal code and city (Code de
+    /// commerce R123-237, L441-9; an electronic invoice carries them apart).
     pub fn missing_to_issue(&self) -> Vec<IdentityField> {
-        let mut missing = Vec::new();
-        if self.siret.is_none() {
-            missing.push(IdentityField::Siret);
-        }
-        if self.address.is_none() {
-            missing.push(IdentityField::Address);
-        }
-        missing
+        [
+            (IdentityField::Siret, self.siret.is_none()),
+            (IdentityField::Address, self.address.is_none()),
+            (IdentityField::PostalCode, self.postal_code.is_none()),
+            (IdentityField::City, self.city.is_none()),
+        ]
+        .into_iter()
+        .filter_map(|(field, missing)| missing.then_some(field))
+        .collect()
     }
 
     /// The other mentions a company's invoices should carry and that are
@@ -108,7 +163,13 @@ wire_enum! {
         Siret => "siret", "SIRET";
         VatNumber => "vatNumber", "N° de TVA intracommunautaire";
         HeadOfficeAddress => "headOfficeAddress", "Adresse du siège social";
+        HeadOfficeComplement => "headOfficeComplement", "Complément d'adresse du siège";
+        HeadOfficePostalCode => "headOfficePostalCode", "Code postal du siège";
+        HeadOfficeCity => "headOfficeCity", "Ville du siège";
         Address => "address", "Adresse de l'agence";
+        AddressComplement => "addressComplement", "Complément d'adresse de l'agence";
+        PostalCode => "postalCode", "Code postal de l'agence";
+        City => "city", "Ville de l'agence";
         Phone => "phone", "Téléphone";
         Email => "email", "E-mail";
         Iban => "iban", "IBAN";
@@ -132,7 +193,13 @@ pub struct IdentityInput {
     pub siret: Option<String>,
     pub vat_number: Option<String>,
     pub head_office_address: Option<String>,
+    pub head_office_complement: Option<String>,
+    pub head_office_postal_code: Option<String>,
+    pub head_office_city: Option<String>,
     pub address: Option<String>,
+    pub address_complement: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
     pub phone: Option<String>,
     pub email: Option<String>,
     pub iban: Option<String>,
@@ -156,7 +223,13 @@ impl IdentityInput {
             siret: i.siret,
             vat_number: i.vat_number,
             head_office_address: i.head_office_address,
+            head_office_complement: i.head_office_complement,
+            head_office_postal_code: i.head_office_postal_code,
+            head_office_city: i.head_office_city,
             address: i.address,
+            address_complement: i.address_complement,
+            postal_code: i.postal_code,
+            city: i.city,
             phone: i.phone,
             email: i.email,
             iban: i.iban,
@@ -197,7 +270,13 @@ impl IdentityInput {
             F::Siret => &mut self.siret,
             F::VatNumber => &mut self.vat_number,
             F::HeadOfficeAddress => &mut self.head_office_address,
+            F::HeadOfficeComplement => &mut self.head_office_complement,
+            F::HeadOfficePostalCode => &mut self.head_office_postal_code,
+            F::HeadOfficeCity => &mut self.head_office_city,
             F::Address => &mut self.address,
+            F::AddressComplement => &mut self.address_complement,
+            F::PostalCode => &mut self.postal_code,
+            F::City => &mut self.city,
             F::Phone => &mut self.phone,
             F::Email => &mut self.email,
             F::Iban => &mut self.iban,
@@ -272,6 +351,34 @@ pub fn check(input: &IdentityInput) -> Result<SellerIdentity, String> {
             &format!("L'adresse e-mail « {email} » n'est pas valide."),
         ));
     }
+    let [
+        head_office_address,
+        head_office_complement,
+        head_office_postal_code,
+        head_office_city,
+    ] = postal_address(
+        [
+            F::HeadOfficeAddress,
+            F::HeadOfficeComplement,
+            F::HeadOfficePostalCode,
+            F::HeadOfficeCity,
+        ],
+        [
+            input.head_office_address.as_deref(),
+            input.head_office_complement.as_deref(),
+            input.head_office_postal_code.as_deref(),
+            input.head_office_city.as_deref(),
+        ],
+    )?;
+    let [address, address_complement, postal_code, city] = postal_address(
+        [F::Address, F::AddressComplement, F::PostalCode, F::City],
+        [
+            input.address.as_deref(),
+            input.address_complement.as_deref(),
+            input.postal_code.as_deref(),
+            input.city.as_deref(),
+        ],
+    )?;
     Ok(SellerIdentity {
         legal_name: free(
             F::LegalName,
@@ -287,8 +394,14 @@ pub fn check(input: &IdentityInput) -> Result<SellerIdentity, String> {
         rcs_city: free(F::RcsCity, input.rcs_city.as_deref(), MAX_RCS_CITY_CHARS)?,
         siret,
         vat_number,
-        head_office_address: address(F::HeadOfficeAddress, input.head_office_address.as_deref())?,
-        address: address(F::Address, input.address.as_deref())?,
+        head_office_address,
+        head_office_complement,
+        head_office_postal_code,
+        head_office_city,
+        address,
+        address_complement,
+        postal_code,
+        city,
         phone,
         email,
         iban,
@@ -321,28 +434,48 @@ fn compact(value: Option<&str>) -> Option<String> {
     (!compacted.is_empty()).then_some(compacted)
 }
 
-/// An address: several lines allowed (line breaks kept, each line trimmed,
-/// blank lines dropped), no other control character.
-fn address(field: IdentityField, value: Option<&str>) -> Result<Option<String>, String> {
-    let Some(value) = value else {
-        return Ok(None);
+/// An address in its parts (street, complement, postal code, city) as
+/// typed, checked: the street on one line (lines typed are joined with
+/// « , »), a French postal code of five digits, blanks as `None`. A street
+/// given alone that reads « 12 rue de la Part-Dieu, 69003 Lyon » is split
+/// into its parts (`address::split_line`), as clients' addresses are.
+fn postal_address(
+    fields: [IdentityField; 4],
+    values: [Option<&str>; 4],
+) -> Result<[Option<String>; 4], String> {
+    let [street_field, complement_field, code_field, city_field] = fields;
+    let [street, complement, postal_code, city] = values;
+    let street = match street {
+        Some(text) => {
+            let joined = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(", ");
+            text::field(street_field.as_str(), Some(&joined), MAX_ADDRESS_CHARS)?
+        }
+        None => None,
     };
-    let lines: Vec<&str> = value
-        .lines()
+    let complement = text::field(complement_field.as_str(), complement, MAX_COMPLEMENT_CHARS)?;
+    let postal_code = postal_code
         .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    for line in &lines {
-        text::field(field.as_str(), Some(line), MAX_ADDRESS_CHARS)?;
+        .filter(|c| !c.is_empty())
+        .map(|c| address::check_postal_code(code_field.label(), c))
+        .transpose()?;
+    let city = text::field(city_field.as_str(), city, MAX_CITY_CHARS)?;
+    if postal_code.is_none()
+        && city.is_none()
+        && let Some(split) = street.as_deref().and_then(address::split_line)
+    {
+        return Ok([
+            Some(split.street),
+            complement,
+            Some(split.postal_code),
+            Some(split.city),
+        ]);
     }
-    let joined = lines.join("\n");
-    if joined.chars().count() > MAX_ADDRESS_CHARS {
-        return Err(format!(
-            "Le champ « {} » ne doit pas dépasser {MAX_ADDRESS_CHARS} caractères.",
-            field.as_str()
-        ));
-    }
-    Ok((!joined.is_empty()).then_some(joined))
+    Ok([street, complement, postal_code, city])
 }
 
 /// A French intra-community VAT number: `FR`, a two-digit key, the SIREN;
@@ -523,6 +656,7 @@ mod tests {
             insurance_policy: Some("123456/RC".to_owned()),
             insurance_area: Some("France métropolitaine".to_owned()),
             vat_on_debits: true,
+            ..IdentityInput::default()
         }
     }
 
@@ -539,9 +673,18 @@ mod tests {
         );
         assert_eq!(identity.bic.as_deref(), Some("BNPAFRPP"));
         assert_eq!(identity.share_capital, Some(Cents::new(5_000_000)));
+        // Addresses typed whole, on one or several lines, are split.
         assert_eq!(
-            identity.head_office_address.as_deref(),
-            Some("3 quai Saint-Antoine\n69002 Lyon")
+            identity.head_office_lines(),
+            ["3 quai Saint-Antoine", "69002 Lyon"]
+        );
+        assert_eq!(
+            (
+                identity.address.as_deref(),
+                identity.postal_code.as_deref(),
+                identity.city.as_deref()
+            ),
+            (Some("12 rue de la Part-Dieu"), Some("69003"), Some("Lyon"))
         );
         assert_eq!(
             identity.email.as_deref(),
@@ -556,7 +699,12 @@ mod tests {
         let identity = check(&IdentityInput::default()).expect("vide mais valable");
         assert_eq!(
             identity.missing_to_issue(),
-            vec![IdentityField::Siret, IdentityField::Address]
+            vec![
+                IdentityField::Siret,
+                IdentityField::Address,
+                IdentityField::PostalCode,
+                IdentityField::City
+            ]
         );
         assert_eq!(identity.missing_mentions().len(), 6);
     }
@@ -667,6 +815,46 @@ mod tests {
         assert_eq!(
             check(&case).expect_err("trop long"),
             "Le champ « address » ne doit pas dépasser 300 caractères."
+        );
+    }
+
+    #[test]
+    fn an_address_is_kept_in_its_parts_and_its_postal_code_checked() {
+        let parts = IdentityInput {
+            address: Some("Tour Part-Dieu".to_owned()),
+            address_complement: Some(" Bâtiment B ".to_owned()),
+            postal_code: Some("69 003".to_owned()),
+            city: Some("Lyon".to_owned()),
+            ..input()
+        };
+        let identity = check(&parts).expect("adresse en parties");
+        assert_eq!(
+            identity.address_lines(),
+            ["Tour Part-Dieu", "Bâtiment B", "69003 Lyon"]
+        );
+        // A street that does not split stays whole: the postal code and
+        // the city are then missing to issue.
+        let whole = IdentityInput {
+            address: Some("Lieu-dit Les Granges".to_owned()),
+            ..IdentityInput::default()
+        };
+        let identity = check(&whole).expect("rue seule");
+        assert_eq!(identity.address.as_deref(), Some("Lieu-dit Les Granges"));
+        assert_eq!(
+            identity.missing_to_issue(),
+            vec![
+                IdentityField::Siret,
+                IdentityField::PostalCode,
+                IdentityField::City
+            ]
+        );
+        let bad = IdentityInput {
+            postal_code: Some("6900".to_owned()),
+            ..parts
+        };
+        assert_eq!(
+            check(&bad).expect_err("code postal"),
+            "Le champ « Code postal de l'agence » doit être un code postal français de cinq chiffres : « 6900 » n'en est pas un."
         );
     }
 

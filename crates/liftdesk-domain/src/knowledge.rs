@@ -25,6 +25,20 @@ pub const BANDS: [(&str, &str); 5] = [
     ("100", "100 %"),
 ];
 
+/// The rates of a band of `BANDS` (its code), in tenths of a percent: from
+/// the first included to the last excluded (none for 100 %), as the park's
+/// filter reads the stored rate; `None` for another code.
+pub fn band_tenths(code: &str) -> Option<(i64, Option<i64>)> {
+    Some(match code {
+        "0_24" => (0, Some(250)),
+        "25_49" => (250, Some(500)),
+        "50_74" => (500, Some(750)),
+        "75_99" => (750, Some(1000)),
+        "100" => (1000, None),
+        _ => return None,
+    })
+}
+
 /// Index in `BANDS` of a rate (in percent, as `knowledge_rate` gives it).
 pub fn band(rate: f64) -> usize {
     if rate >= 100.0 {
@@ -141,6 +155,15 @@ mod band_tests {
 
     #[test]
     fn bands_split_at_forty_and_seventy_percent() {
+        // The dashboard's bands read back as the park's filter ranges.
+        for (index, (code, _)) in BANDS.iter().enumerate() {
+            let (low, high) = band_tenths(code).expect("bande");
+            assert_eq!(band(low as f64 / 10.0), index, "{code}");
+            if let Some(high) = high {
+                assert_eq!(band((high - 1) as f64 / 10.0), index, "{code}");
+            }
+        }
+        assert_eq!(band_tenths("faible"), None);
         assert_eq!(KnowledgeBand::of(0.0), KnowledgeBand::Faible);
         assert_eq!(KnowledgeBand::of(39.9), KnowledgeBand::Faible);
         assert_eq!(KnowledgeBand::of(40.0), KnowledgeBand::Moyen);

@@ -423,6 +423,10 @@ pub struct ListFilter {
     /// Resolved calls only if resolved at or after this UTC timestamp
     /// (unresolved calls are kept): the board's recent resolved calls.
     pub resolved_since: Option<String>,
+    /// The oldest call first, after the trapped persons (the board's
+    /// columns of calls still waiting: the longest wait on top, across
+    /// pages); else the newest first.
+    pub oldest_first: bool,
 }
 
 /// A call as listed: with its equipment's building and the technician.
@@ -437,6 +441,7 @@ pub struct CallListRow {
     pub received_at: String,
     pub equipment_id: EquipmentId,
     pub equipment_number: Option<String>,
+    pub building_id: Option<String>,
     pub building_name: Option<String>,
     /// Street address of the building.
     pub address: Option<String>,
@@ -450,10 +455,22 @@ pub struct CallListRow {
 /// newest call first (`received_at`, then id, descending).
 const LIST_ORDER: &str =
     "(c.status <> 'resolue' AND c.type = 'personne_bloquee') DESC, c.received_at DESC, c.id DESC";
+/// The board's order of waiting calls: a trapped person not yet freed
+/// first, then the oldest call first.
+const WAIT_ORDER: &str =
+    "(c.status <> 'resolue' AND c.type = 'personne_bloquee') DESC, c.received_at, c.id";
+
+fn order_of(filter: &ListFilter) -> &'static str {
+    if filter.oldest_first {
+        WAIT_ORDER
+    } else {
+        LIST_ORDER
+    }
+}
 
 const LIST_COLUMNS: &str =
     "c.id, c.reference, c.status, c.type, c.caller, c.received_at, c.equipment_id,
-    e.number, b.name, b.address, b.postal_code, b.city, c.technician_id, t.name";
+    e.number, b.name, b.address, b.postal_code, b.city, c.technician_id, t.name, e.building_id";
 
 const LIST_JOINS: &str = "JOIN equipment e ON e.id = c.equipment_id
     LEFT JOIN buildings b ON b.id = e.building_id
@@ -475,6 +492,7 @@ fn list_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<CallListRow> {
         city: r.get(11)?,
         technician_id: r.get(12)?,
         technician_name: r.get(13)?,
+        building_id: r.get(14)?,
     })
 }
 
@@ -524,11 +542,12 @@ pub fn list_page(
     let mut page_values = values;
     page_values.push(Value::Integer(i64::from(limit)));
     page_values.push(Value::Integer(i64::try_from(offset).unwrap_or(i64::MAX)));
+    let order = order_of(filter);
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {LIST_COLUMNS} FROM calls c {LIST_JOINS}
          WHERE c.id IN (SELECT c.id FROM calls c WHERE {where_clause}
-                        ORDER BY {LIST_ORDER} LIMIT ? OFFSET ?)
-         ORDER BY {LIST_ORDER}"
+                        ORDER BY {order} LIMIT ? OFFSET ?)
+         ORDER BY {order}"
     ))?;
     let rows = stmt.query_map(params_from_iter(page_values.iter()), list_row)?;
     Ok((total, rows.collect::<Result<_, _>>()?))
@@ -543,10 +562,11 @@ pub fn list_all(
 ) -> StoreResult<Vec<CallListRow>> {
     let agency_id = agency_id.as_str();
     let (where_clause, values) = list_conditions(agency_id, filter);
+    let order = order_of(filter);
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {LIST_COLUMNS} FROM calls c {LIST_JOINS}
          WHERE {where_clause}
-         ORDER BY {LIST_ORDER}"
+         ORDER BY {order}"
     ))?;
     let rows = stmt.query_map(params_from_iter(values.iter()), list_row)?;
     rows.collect::<Result<_, _>>()

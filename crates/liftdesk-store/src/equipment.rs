@@ -945,6 +945,8 @@ pub struct ParkFilter {
     pub equipment_type: Option<String>,
     /// A client of the agency, by its public identifier (`client_ref`).
     pub client_ref: Option<String>,
+    /// A building of the agency, by its id (the building's page).
+    pub building_id: Option<String>,
     /// `parc`, `hors_parc`, or `aucun` (no contract recorded).
     pub contract: Option<String>,
     /// Knowledge rate band, `[low, high)` in tenths of a percent.
@@ -984,6 +986,10 @@ fn park_conditions(
             " AND e.client_id IN (SELECT cf.id FROM clients cf WHERE cf.agency_id = e.agency_id AND cf.client_ref = ?)",
         );
         values.push(Value::Text(client.clone()));
+    }
+    if let Some(building) = &filter.building_id {
+        condition.push_str(" AND e.building_id = ?");
+        values.push(Value::Text(building.clone()));
     }
     match filter.contract.as_deref() {
         None => {}

@@ -22,7 +22,9 @@ pub struct IdentityRow {
 
 const COLUMNS: &str = "i.id, i.legal_name, i.legal_form, i.share_capital_cents, i.rcs_city,
      i.siret, i.vat_number, i.head_office_address, i.address, i.phone, i.email, i.iban, i.bic,
-     i.insurer, i.insurance_policy, i.insurance_area, i.vat_on_debits, i.logo_id, i.created_at";
+     i.insurer, i.insurance_policy, i.insurance_area, i.vat_on_debits, i.logo_id, i.created_at,
+     i.head_office_complement, i.head_office_postal_code, i.head_office_city,
+     i.address_complement, i.postal_code, i.city";
 
 fn identity_row(row: &Row<'_>) -> StoreResult<IdentityRow> {
     Ok(IdentityRow {
@@ -35,7 +37,13 @@ fn identity_row(row: &Row<'_>) -> StoreResult<IdentityRow> {
             siret: row.get(5)?,
             vat_number: row.get(6)?,
             head_office_address: row.get(7)?,
+            head_office_complement: row.get(19)?,
+            head_office_postal_code: row.get(20)?,
+            head_office_city: row.get(21)?,
             address: row.get(8)?,
+            address_complement: row.get(22)?,
+            postal_code: row.get(23)?,
+            city: row.get(24)?,
             phone: row.get(9)?,
             email: row.get(10)?,
             iban: row.get(11)?,
@@ -86,9 +94,11 @@ pub fn record(
     tx.execute_cached(
         "INSERT INTO agency_identities (id, agency_id, legal_name, legal_form, share_capital_cents,
              rcs_city, siret, vat_number, head_office_address, address, phone, email, iban, bic,
-             insurer, insurance_policy, insurance_area, vat_on_debits, logo_id, created_at)
+             insurer, insurance_policy, insurance_area, vat_on_debits, logo_id, created_at,
+             head_office_complement, head_office_postal_code, head_office_city,
+             address_complement, postal_code, city)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-             ?19, ?20)",
+             ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
         params![
             id,
             agency_id.as_str(),
@@ -110,6 +120,12 @@ pub fn record(
             i.vat_on_debits,
             logo_id,
             tx.now_text(),
+            i.head_office_complement,
+            i.head_office_postal_code,
+            i.head_office_city,
+            i.address_complement,
+            i.postal_code,
+            i.city,
         ],
     )?;
     tx.execute_cached(

@@ -87,6 +87,74 @@ pub struct InvoiceFilter {
     /// Past due: invoices (not credit notes) issued or sent, not settled,
     /// due before this day (`YYYY-MM-DD`, today).
     pub due_before: Option<String>,
+    /// The dashboard's figures, read the way it counts them (see
+    /// [`DashboardFilter`]).
+    pub dashboard: DashboardFilter,
+}
+
+/// The filters behind the dashboard's figures, so that a bar opens exactly
+/// the invoices it counts (`store::dashboard`): invoices (not credit notes)
+/// issued in a period, invoices that received a payment in a period, and
+/// unpaid invoices (issued or sent) by their due day. Days are
+/// `YYYY-MM-DD`, bounds included.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DashboardFilter {
+    pub issued_since: Option<String>,
+    pub issued_until: Option<String>,
+    pub paid_since: Option<String>,
+    pub paid_until: Option<String>,
+    /// Unpaid invoices only (issued or sent).
+    pub unpaid: bool,
+    /// Due on or after this day.
+    pub due_from: Option<String>,
+    /// Due on or before this day.
+    pub due_to: Option<String>,
+    /// Not yet due: no due day, or due after this day.
+    pub due_after: Option<String>,
+}
+
+impl DashboardFilter {
+    fn is_set(&self) -> bool {
+        *self != Self::default()
+    }
+
+    /// Its conditions on `invoices i`, and their values.
+    fn conditions(&self, conditions: &mut Vec<String>, values: &mut Vec<Value>) {
+        let mut day = |sql: &str, value: &Option<String>| {
+            if let Some(value) = value {
+                conditions.push(sql.to_owned());
+                values.push(Value::Text(value.clone()));
+            }
+        };
+        day("i.issued_on >= ?", &self.issued_since);
+        day("i.issued_on <= ?", &self.issued_until);
+        day("i.due_on >= ?", &self.due_from);
+        day("i.due_on <= ?", &self.due_to);
+        day("(i.due_on IS NULL OR i.due_on > ?)", &self.due_after);
+        if self.issued_since.is_some() || self.issued_until.is_some() || self.unpaid {
+            conditions.push("i.nature = 'facture' AND i.issued_on IS NOT NULL".to_owned());
+        }
+        if self.unpaid {
+            conditions.push("i.status IN ('emise', 'envoyee')".to_owned());
+        }
+        if self.paid_since.is_some() || self.paid_until.is_some() {
+            conditions.push(
+                "i.nature = 'facture' AND EXISTS (SELECT 1 FROM invoice_payments p
+                    WHERE p.invoice_id = i.id AND p.paid_on >= ? AND p.paid_on <= ?)"
+                    .to_owned(),
+            );
+            values.push(Value::Text(
+                self.paid_since
+                    .clone()
+                    .unwrap_or_else(|| "0000-01-01".to_owned()),
+            ));
+            values.push(Value::Text(
+                self.paid_until
+                    .clone()
+                    .unwrap_or_else(|| "9999-12-31".to_owned()),
+            ));
+        }
+    }
 }
 
 /// Offsets below this are read by the index directly: skipping a few
@@ -118,8 +186,9 @@ pub fn list(
     offset: u64,
 ) -> StoreResult<(i64, Vec<InvoiceRow>)> {
     // Invoices past due are few (unpaid ones): read plainly, through
-    // `invoices_unpaid_by_due`, not through the day counters.
-    if filter.due_before.is_some() {
+    // `invoices_unpaid_by_due`, not through the day counters; so are the
+    // dashboard's figures (a month, an age bucket).
+    if filter.due_before.is_some() || filter.dashboard.is_set() {
         return list_by_offset(
             conn,
             &AgencyId::new(agency_id.as_str()),
@@ -291,6 +360,7 @@ pub fn list_by_offset(
         );
         values.push(Value::Text(day.clone()));
     }
+    filter.dashboard.conditions(&mut conditions, &mut values);
     let where_clause = conditions.join(" AND ");
     let total: i64 = conn.query_row_cached(
         &format!("SELECT COUNT(*) FROM invoices i WHERE {where_clause}"),

@@ -118,6 +118,9 @@ async fn column(
             status: StatusFilter::Is(status.as_str().to_owned()),
             equipment_id: None,
             resolved_since: (status == CallStatus::Resolue).then_some(since),
+            // The calls still waiting: the longest wait on top, across the
+            // column's pages; the resolved ones: the latest first.
+            oldest_first: status != CallStatus::Resolue,
         },
         words: Vec::new(),
     };
@@ -321,7 +324,9 @@ pub(crate) struct CallDetail {
     call: CallRead,
     /// The type in plain words (« Personne bloquée »).
     type_label: &'static str,
-    /// The equipment's building: name, then address in one line.
+    /// The equipment's building: its id (its page), name, then address in
+    /// one line.
+    building_id: Option<String>,
     building: Option<String>,
     address: Option<String>,
     timeline: Vec<TimelineEntry>,
@@ -396,6 +401,7 @@ async fn detail(
         report,
         acknowledged_at,
         type_label: call_type.label(),
+        building_id: building.as_ref().map(|b| b.id.to_string()),
         building: building.as_ref().and_then(|b| b.name.clone()),
         address: building.as_ref().and_then(|b| {
             building_address(
@@ -508,6 +514,7 @@ async fn acknowledge(
 ) -> AppResult<Json<Created>> {
     service::acknowledge(
         &state.store,
+        &state.call_feed,
         &session.principal(),
         &CallId::new(id.as_str()),
     )

@@ -82,6 +82,8 @@ pub(crate) struct ParkQuery {
     #[serde(rename = "type")]
     equipment_type: Option<String>,
     client: Option<String>,
+    /// A building's id: its equipment (the building's page).
+    building: Option<String>,
     contract: Option<String>,
     knowledge: Option<String>,
     /// `active` (the default: the park), `archived` or `all`.
@@ -113,6 +115,15 @@ fn choice(name: &str, value: Option<String>, allowed: &[&str]) -> AppResult<Opti
     }
 }
 
+/// The values of the park's `knowledge` filter: its bands (`faible`,
+/// `moyen`, `bon`) and the dashboard's (`0_24` … `100`).
+fn knowledge_codes() -> Vec<&'static str> {
+    KnowledgeBand::CODES
+        .into_iter()
+        .chain(knowledge::BANDS.iter().map(|(code, _)| *code))
+        .collect()
+}
+
 fn park_filter(query: &mut ParkQuery) -> AppResult<ParkFilter> {
     let search = search_term(query.q.take().as_deref())?;
     let mut contracts: Vec<&str> = MAINTENANCE_CONTRACTS.to_vec();
@@ -127,10 +138,19 @@ fn park_filter(query: &mut ParkQuery) -> AppResult<ParkFilter> {
             .take()
             .map(|c| c.trim().to_owned())
             .filter(|c| !c.is_empty()),
+        building_id: query
+            .building
+            .take()
+            .map(|b| b.trim().to_owned())
+            .filter(|b| !b.is_empty()),
         contract: choice("contract", query.contract.take(), &contracts)?,
-        knowledge_tenths: choice("knowledge", query.knowledge.take(), &KnowledgeBand::CODES)?
-            .and_then(|code| KnowledgeBand::parse(&code))
-            .map(KnowledgeBand::tenths),
+        // The park's three bands, or the dashboard's five (`knowledge::BANDS`).
+        knowledge_tenths: choice("knowledge", query.knowledge.take(), &knowledge_codes())?
+            .and_then(|code| {
+                KnowledgeBand::parse(&code)
+                    .map(KnowledgeBand::tenths)
+                    .or_else(|| knowledge::band_tenths(&code))
+            }),
         archived: match choice(
             "archived",
             query.archived.take(),

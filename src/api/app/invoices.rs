@@ -43,6 +43,17 @@ pub(crate) struct ListQuery {
     until: Option<String>,
     /// `1` or `true`: only the invoices past due.
     overdue: Option<String>,
+    /// The dashboard's figures: invoices issued, or paid, in a period; the
+    /// unpaid ones of an age bucket.
+    #[serde(rename = "issuedSince")]
+    issued_since: Option<String>,
+    #[serde(rename = "issuedUntil")]
+    issued_until: Option<String>,
+    #[serde(rename = "paidSince")]
+    paid_since: Option<String>,
+    #[serde(rename = "paidUntil")]
+    paid_until: Option<String>,
+    unpaid: Option<String>,
     pub(crate) limit: Option<String>,
     pub(crate) page: Option<String>,
 }
@@ -69,6 +80,11 @@ pub(crate) async fn list_page(
         since: blank(query.since),
         until: blank(query.until),
         overdue: overdue_flag(query.overdue.as_deref())?,
+        issued_since: blank(query.issued_since),
+        issued_until: blank(query.issued_until),
+        paid_since: blank(query.paid_since),
+        paid_until: blank(query.paid_until),
+        unpaid: blank(query.unpaid),
     };
     let paging = PageQuery {
         limit: query.limit,

@@ -90,6 +90,7 @@ async fn list_invoices(
         since: query.since,
         until: query.until,
         overdue: false,
+        ..ListInput::default()
     };
     let paging = PageQuery {
         limit: query.limit,

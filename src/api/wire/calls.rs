@@ -251,6 +251,9 @@ pub struct CallListEntry {
     /// Nom de l'immeuble de l'équipement ; null s'il n'en a pas.
     #[schema(required = true)]
     pub building: Option<String>,
+    /// Identifiant de l'immeuble de l'équipement ; null s'il n'en a pas.
+    #[schema(required = true)]
+    pub building_id: Option<String>,
     /// Adresse de l'immeuble (rue, puis code postal et ville) ; null sans immeuble.
     #[schema(required = true)]
     pub address: Option<String>,
@@ -285,6 +288,7 @@ impl CallListEntry {
                 number: row.equipment_number,
             },
             building: row.building_name,
+            building_id: row.building_id,
             address: item.address,
             technician: row.technician_id.map(|id| NamedRef {
                 id: id.into_string(),

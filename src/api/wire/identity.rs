@@ -28,8 +28,20 @@ pub struct IdentityWire {
     pub rcs_city: Option<String>,
     pub siret: Option<String>,
     pub vat_number: Option<String>,
+    /// Siège social (s'il n'est pas à l'adresse de l'agence) : rue,
+    /// complément, code postal (5 chiffres) et ville.
     pub head_office_address: Option<String>,
+    pub head_office_complement: Option<String>,
+    pub head_office_postal_code: Option<String>,
+    pub head_office_city: Option<String>,
+    /// Adresse de l'agence (l'établissement du SIRET) : rue, complément,
+    /// code postal (5 chiffres) et ville. Une adresse donnée sur une ligne
+    /// (« 12 rue de la Part-Dieu, 69003 Lyon ») sans code postal ni ville est
+    /// découpée.
     pub address: Option<String>,
+    pub address_complement: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
     pub phone: Option<String>,
     pub email: Option<String>,
     pub iban: Option<String>,

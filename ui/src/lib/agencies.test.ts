@@ -53,7 +53,10 @@ describe('agences : la liste', () => {
     expect(missingIdentityText(['address'])).toBe('Identité incomplète : adresse');
     // Un code que l'écran ne connaît pas encore reste lisible.
     expect(missingIdentityText(['iban'])).toBe('Identité incomplète : iban');
-    expect(MISSING_LABELS).toEqual({ siret: 'SIRET', address: 'adresse' });
+    // L'adresse en parties (rue, code postal, ville) : nommée une fois.
+    expect(missingIdentityText(['siret', 'address', 'postalCode', 'city'])).toBe('Identité incomplète : SIRET, adresse');
+    expect(missingIdentityText(['city'])).toBe('Identité incomplète : adresse');
+    expect(MISSING_LABELS).toEqual({ siret: 'SIRET', address: 'adresse', postalCode: 'adresse', city: 'adresse' });
   });
 
   it('une agence en activité se renomme et s’archive', () => {

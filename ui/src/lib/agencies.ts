@@ -72,16 +72,23 @@ export function statusOf(agency: Pick<AgencyEntryWire, 'archivedAt'>): AgencySta
   return { label: `Archivée le ${formatDay(agency.archivedAt)}`, tone: 'neutral' };
 }
 
-/** Libellés de ce qui manque à l'identité pour émettre une facture (`missingToIssue`). */
+/**
+ * Libellés de ce qui manque à l'identité pour émettre une facture
+ * (`missingToIssue`) ; la rue, le code postal et la ville de l'agence sont
+ * tous « adresse » (nommée une fois).
+ */
 export const MISSING_LABELS: Record<string, string> = {
   siret: 'SIRET',
   address: 'adresse',
+  postalCode: 'adresse',
+  city: 'adresse',
 };
 
-/** `['siret', 'address']` → « Identité incomplète : SIRET, adresse » ; `null` si rien ne manque. */
+/** `['siret', 'address', 'postalCode', 'city']` → « Identité incomplète : SIRET, adresse » ; `null` si rien ne manque. */
 export function missingIdentityText(missing: readonly string[]): string | null {
   if (missing.length === 0) return null;
-  return `Identité incomplète : ${missing.map((code) => MISSING_LABELS[code] ?? code).join(', ')}`;
+  const labels = [...new Set(missing.map((code) => MISSING_LABELS[code] ?? code))];
+  return `Identité incomplète : ${labels.join(', ')}`;
 }
 
 /** Ce que la ligne d'une agence propose, comme le serveur le permet. */

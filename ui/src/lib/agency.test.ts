@@ -1,7 +1,9 @@
 import { recordRequests } from './test-requests';
 import { describe, expect, it } from 'vitest';
 import {
+  ADDRESS_PARTS,
   FIELD_LABELS,
+  FIELD_ORDER,
   checkBic,
   checkIban,
   checkIdentity,
@@ -18,7 +20,9 @@ import {
   logoProblem,
   logoUrl,
   missingMentionsMessage,
+  oneLine,
   parseCapital,
+  postalCodeReason,
   refusalOf,
   removeLogo,
   saveIdentity,
@@ -39,8 +43,15 @@ const typed = (): IdentityForm => ({
   rcsCity: 'Lyon',
   siret: '732 829 320 00074',
   vatNumber: 'fr 44 732 829 320',
-  headOfficeAddress: '3 quai Saint-Antoine\r\n\n 69002 Lyon ',
+  headOfficeAddress: ' 3 quai Saint-Antoine ',
+  headOfficeComplement: '',
+  headOfficePostalCode: '69 002',
+  headOfficeCity: 'Lyon',
+  // Toute l'adresse dans la rue, code postal et ville vides : le serveur la découpe.
   address: '12 rue de la Part-Dieu, 69003 Lyon',
+  addressComplement: 'Tour Part-Dieu, 20e étage',
+  postalCode: '',
+  city: '',
   phone: '+33 4 72 00 00 00',
   email: 'Contact@Ascenseurs-Durand.fr',
   iban: 'fr76 3000 6000 0112 3456 7890 189',
@@ -59,7 +70,13 @@ const recorded = (): IdentityWire => ({
   siret: '73282932000074',
   vatNumber: 'FR44732829320',
   headOfficeAddress: null,
-  address: '12 rue de la Part-Dieu\n69003 Lyon',
+  headOfficeComplement: null,
+  headOfficePostalCode: null,
+  headOfficeCity: null,
+  address: '12 rue de la Part-Dieu',
+  addressComplement: 'Bâtiment B',
+  postalCode: '69003',
+  city: 'Lyon',
   phone: '01 45 67 80 00',
   email: 'agence1@ascenseurs-durand.fr',
   iban: 'FR7630006000011234567890189',
@@ -160,11 +177,39 @@ describe('identité : vérifications du serveur, mêmes messages', () => {
         'Le champ « Forme juridique » ne doit pas contenir de caractère de contrôle.',
       ],
       [{ address: 'x'.repeat(301) }, 'address', "Le champ « Adresse de l'agence » ne doit pas dépasser 300 caractères."],
+      // Une rue écrite avant sur deux lignes : jointe par « , » comme par le serveur (302 caractères).
       [
         { headOfficeAddress: `${'x'.repeat(200)}\n${'y'.repeat(100)}` },
         'headOfficeAddress',
         'Le champ « Adresse du siège social » ne doit pas dépasser 300 caractères.',
       ],
+      [
+        { addressComplement: 'x'.repeat(121) },
+        'addressComplement',
+        "Le champ « Complément d'adresse de l'agence » ne doit pas dépasser 120 caractères.",
+      ],
+      [
+        { headOfficeComplement: 'CS\u000712' },
+        'headOfficeComplement',
+        "Le champ « Complément d'adresse du siège » ne doit pas contenir de caractère de contrôle.",
+      ],
+      [
+        { postalCode: '6900', city: 'Lyon' },
+        'postalCode',
+        "Le champ « Code postal de l'agence » doit être un code postal français de cinq chiffres : « 6900 » n'en est pas un.",
+      ],
+      [
+        { postalCode: ' 69 0031 ' },
+        'postalCode',
+        "Le champ « Code postal de l'agence » doit être un code postal français de cinq chiffres : « 69 0031 » n'en est pas un.",
+      ],
+      [
+        { headOfficePostalCode: '2A004' },
+        'headOfficePostalCode',
+        "Le champ « Code postal du siège » doit être un code postal français de cinq chiffres : « 2A004 » n'en est pas un.",
+      ],
+      [{ city: 'x'.repeat(101) }, 'city', "Le champ « Ville de l'agence » ne doit pas dépasser 100 caractères."],
+      [{ headOfficeCity: 'x'.repeat(101) }, 'headOfficeCity', 'Le champ « Ville du siège » ne doit pas dépasser 100 caractères.'],
       [{ legalName: 'x'.repeat(121) }, 'legalName', 'Le champ « Raison sociale » ne doit pas dépasser 120 caractères.'],
       [{ rcsCity: 'x'.repeat(61) }, 'rcsCity', 'Le champ « Ville du RCS » ne doit pas dépasser 60 caractères.'],
       [{ insurer: 'x'.repeat(201) }, 'insurer', 'Le champ « Assureur » ne doit pas dépasser 200 caractères.'],
@@ -184,9 +229,46 @@ describe('identité : vérifications du serveur, mêmes messages', () => {
     }
   });
 
-  it('compte en caractères, pas en octets ; garde une adresse de 300 caractères sur plusieurs lignes', () => {
+  it('compte en caractères, pas en octets ; une rue de 300 caractères une fois ses lignes jointes passe', () => {
     expect(checkIdentity({ ...typed(), legalName: 'é'.repeat(120) })).toEqual({});
-    expect(checkIdentity({ ...typed(), address: `${'x'.repeat(150)}\n\n  ${'y'.repeat(149)}  ` })).toEqual({});
+    expect(checkIdentity({ ...typed(), address: `${'x'.repeat(150)}\n\n  ${'y'.repeat(148)}  ` })).toEqual({});
+    expect(checkIdentity({ ...typed(), city: 'é'.repeat(100), addressComplement: 'é'.repeat(120) })).toEqual({});
+  });
+
+  it('code postal : cinq chiffres, espaces acceptées, vide accepté', () => {
+    expect(postalCodeReason('Code postal du siège', '69003')).toBeUndefined();
+    expect(postalCodeReason('Code postal du siège', ' 69 003 ')).toBeUndefined();
+    expect(postalCodeReason('Code postal du siège', '   ')).toBeUndefined();
+    expect(postalCodeReason('Code postal du siège', '7501')).toBe(
+      "Le champ « Code postal du siège » doit être un code postal français de cinq chiffres : « 7501 » n'en est pas un.",
+    );
+    expect(postalCodeReason('Code postal du siège', '750011')).toContain('« 750011 »');
+    // Des chiffres d'une autre écriture ne sont pas des chiffres pour le serveur.
+    expect(postalCodeReason('Code postal du siège', '٧٥٠٠١')).toContain("n'en est pas un");
+  });
+
+  it('les deux adresses en parties, dans l’ordre du formulaire', () => {
+    expect(ADDRESS_PARTS.agency).toEqual({
+      street: 'address',
+      complement: 'addressComplement',
+      postalCode: 'postalCode',
+      city: 'city',
+    });
+    expect(ADDRESS_PARTS.headOffice).toEqual({
+      street: 'headOfficeAddress',
+      complement: 'headOfficeComplement',
+      postalCode: 'headOfficePostalCode',
+      city: 'headOfficeCity',
+    });
+    expect(FIELD_ORDER.slice(FIELD_ORDER.indexOf('address'), FIELD_ORDER.indexOf('phone'))).toEqual([
+      ...Object.values(ADDRESS_PARTS.agency),
+      ...Object.values(ADDRESS_PARTS.headOffice),
+    ]);
+    // Chaque champ de l'identité a son libellé et sa place.
+    expect([...FIELD_ORDER].sort()).toEqual(Object.keys(FIELD_LABELS).sort());
+    // Le premier refus (celui qui reçoit le focus) : le code postal de l'agence avant celui du siège.
+    const errors = checkIdentity({ ...typed(), postalCode: '1', headOfficePostalCode: '2' });
+    expect(FIELD_ORDER.find((field) => errors[field])).toBe('postalCode');
   });
 
   it('ne vérifie le n° de TVA contre le SIRET que si le SIRET est valable', () => {
@@ -259,8 +341,41 @@ describe('identité : formulaire et corps envoyé', () => {
   it('aller-retour : l’identité enregistrée, le formulaire, le corps du PUT', () => {
     const form = formOf(recorded());
     expect(form.headOfficeAddress).toBe('');
+    expect(form.headOfficePostalCode).toBe('');
+    expect([form.address, form.addressComplement, form.postalCode, form.city]).toEqual([
+      '12 rue de la Part-Dieu',
+      'Bâtiment B',
+      '69003',
+      'Lyon',
+    ]);
     expect(form.vatOnDebits).toBe(false);
     expect(wireOf(form)).toEqual({ ...recorded(), vatOnDebits: false });
+  });
+
+  it('une rue écrite avant sur plusieurs lignes tient sur une ligne, comme le serveur la joint', () => {
+    expect(oneLine('Lieu-dit Les Granges\r\n\n  Route de Vienne  ')).toBe('Lieu-dit Les Granges, Route de Vienne');
+    expect(oneLine('  12 rue de la Paix ')).toBe('12 rue de la Paix');
+    expect(oneLine('\n \n')).toBe('');
+    expect(formOf({ ...recorded(), address: 'Lieu-dit Les Granges\nRoute de Vienne', postalCode: null }).address).toBe(
+      'Lieu-dit Les Granges, Route de Vienne',
+    );
+  });
+
+  it('envoie toutes les parties d’une adresse : la rue seule, code postal et ville vides, est découpée par le serveur', () => {
+    const wire = wireOf(typed());
+    expect([wire.address, wire.addressComplement, wire.postalCode, wire.city]).toEqual([
+      '12 rue de la Part-Dieu, 69003 Lyon',
+      'Tour Part-Dieu, 20e étage',
+      null,
+      null,
+    ]);
+    // Le code postal part tel que tapé : le serveur retire les espaces.
+    expect([wire.headOfficeAddress, wire.headOfficeComplement, wire.headOfficePostalCode, wire.headOfficeCity]).toEqual([
+      ' 3 quai Saint-Antoine ',
+      null,
+      '69 002',
+      'Lyon',
+    ]);
   });
 
   it('envoie chaque champ : vide → null, le capital en nombre', () => {
@@ -288,6 +403,24 @@ describe('identité : refus du serveur', () => {
       field: 'insuranceArea',
       message: 'Le champ « Couverture géographique » ne doit pas contenir de caractère de contrôle.',
     });
+  });
+
+  it('les parties des adresses : par leur nom, ou le code postal par son libellé', () => {
+    expect(refusalOf("Le champ « addressComplement » ne doit pas dépasser 120 caractères.")).toEqual({
+      field: 'addressComplement',
+      message: "Le champ « Complément d'adresse de l'agence » ne doit pas dépasser 120 caractères.",
+    });
+    expect(refusalOf('Le champ « headOfficeCity » ne doit pas dépasser 100 caractères.')).toEqual({
+      field: 'headOfficeCity',
+      message: 'Le champ « Ville du siège » ne doit pas dépasser 100 caractères.',
+    });
+    const agency =
+      "Le champ « Code postal de l'agence » doit être un code postal français de cinq chiffres : « 6900 » n'en est pas un.";
+    expect(refusalOf(agency)).toEqual({ field: 'postalCode', message: agency });
+    const headOffice =
+      "Le champ « Code postal du siège » doit être un code postal français de cinq chiffres : « 6900 » n'en est pas un.";
+    expect(refusalOf(headOffice)).toEqual({ field: 'headOfficePostalCode', message: headOffice });
+    expect(refusalOf('Le champ « Code postal » doit être un code postal français de cinq chiffres.')).toBeNull();
   });
 
   it('ne nomme rien pour les autres refus', () => {

@@ -3,8 +3,10 @@
  * vendeur, imprimée sur ses devis, factures et avoirs, et son logo. Types de
  * l'API (`/app/api/agency/identity…`), formulaire ↔ corps de `PUT`,
  * vérifications côté client avec les règles et les messages du serveur
- * (`liftdesk-domain/src/identity.rs`, `siren.rs`, `text.rs`), lecture des
- * refus du serveur qui nomment un champ, et les appels à l'API.
+ * (`liftdesk-domain/src/identity.rs`, `siren.rs`, `text.rs`, `address.rs`),
+ * lecture des refus du serveur qui nomment un champ, et les appels à l'API.
+ * Les deux adresses (l'agence, le siège social) sont en parties, comme celles
+ * des clients : rue, complément, code postal et ville.
  */
 import { phoneReason } from './validation';
 import { api } from './api';
@@ -79,7 +81,13 @@ export const FIELD_LABELS: Record<IdentityField, string> = {
   siret: 'SIRET',
   vatNumber: 'N° de TVA intracommunautaire',
   headOfficeAddress: 'Adresse du siège social',
+  headOfficeComplement: "Complément d'adresse du siège",
+  headOfficePostalCode: 'Code postal du siège',
+  headOfficeCity: 'Ville du siège',
   address: "Adresse de l'agence",
+  addressComplement: "Complément d'adresse de l'agence",
+  postalCode: "Code postal de l'agence",
+  city: "Ville de l'agence",
   phone: 'Téléphone',
   email: 'E-mail',
   iban: 'IBAN',
@@ -98,7 +106,13 @@ export const FIELD_ORDER: IdentityField[] = [
   'siret',
   'vatNumber',
   'address',
+  'addressComplement',
+  'postalCode',
+  'city',
   'headOfficeAddress',
+  'headOfficeComplement',
+  'headOfficePostalCode',
+  'headOfficeCity',
   'phone',
   'email',
   'iban',
@@ -116,7 +130,12 @@ export const MAX_CHARS = {
   legalName: 120,
   legalForm: 60,
   rcsCity: 60,
+  /** La rue d'une adresse (agence ou siège). */
   address: 300,
+  /** Le complément d'une adresse (bâtiment, CS…). */
+  complement: 120,
+  /** La ville d'une adresse. */
+  city: 100,
   phone: 30,
   email: 254,
   insurer: 200,
@@ -147,6 +166,30 @@ export function formatCapital(euros: number | null): string {
   return (Number.isInteger(euros) ? WHOLE_EUROS : EUROS_AND_CENTS).format(euros);
 }
 
+/** Les deux adresses de l'identité, chacune en parties : rue, complément, code postal, ville. */
+export const ADDRESS_PARTS = {
+  agency: { street: 'address', complement: 'addressComplement', postalCode: 'postalCode', city: 'city' },
+  headOffice: {
+    street: 'headOfficeAddress',
+    complement: 'headOfficeComplement',
+    postalCode: 'headOfficePostalCode',
+    city: 'headOfficeCity',
+  },
+} as const satisfies Record<string, Record<'street' | 'complement' | 'postalCode' | 'city', IdentityField>>;
+
+/**
+ * Une rue sur une ligne, comme le serveur l'enregistre : les lignes d'une
+ * adresse écrite avant (« 12 rue X\nBâtiment B ») rognées, les vides
+ * retirées, jointes par « , » (un champ d'une ligne perdrait les sauts).
+ */
+export function oneLine(value: string): string {
+  return value
+    .split('\n')
+    .map((line) => line.replace(/\r$/u, '').trim())
+    .filter((line) => line !== '')
+    .join(', ');
+}
+
 /** Le formulaire d'une identité enregistrée. */
 export function formOf(identity: IdentityWire): IdentityForm {
   const text = (value: string | null) => value ?? '';
@@ -157,8 +200,14 @@ export function formOf(identity: IdentityWire): IdentityForm {
     rcsCity: text(identity.rcsCity),
     siret: text(identity.siret),
     vatNumber: text(identity.vatNumber),
-    headOfficeAddress: text(identity.headOfficeAddress),
-    address: text(identity.address),
+    headOfficeAddress: oneLine(text(identity.headOfficeAddress)),
+    headOfficeComplement: text(identity.headOfficeComplement),
+    headOfficePostalCode: text(identity.headOfficePostalCode),
+    headOfficeCity: text(identity.headOfficeCity),
+    address: oneLine(text(identity.address)),
+    addressComplement: text(identity.addressComplement),
+    postalCode: text(identity.postalCode),
+    city: text(identity.city),
     phone: text(identity.phone),
     email: text(identity.email),
     iban: text(identity.iban),
@@ -181,7 +230,12 @@ export function parseCapital(raw: string): number | null {
   return Number(text);
 }
 
-/** Le corps de `PUT /agency/identity` : chaque champ, vide → `null` (le serveur rogne et vérifie). */
+/**
+ * Le corps de `PUT /agency/identity` : chaque champ, vide → `null` (le serveur
+ * rogne et vérifie). Les parties d'une adresse partent toutes : une rue seule
+ * (code postal et ville vides) qui se lit « 12 rue de la Part-Dieu, 69003
+ * Lyon » est découpée par le serveur.
+ */
 export function wireOf(form: IdentityForm): IdentityWire {
   const text = (value: string) => (value.trim() === '' ? null : value);
   const capital = parseCapital(form.shareCapital);
@@ -193,7 +247,13 @@ export function wireOf(form: IdentityForm): IdentityWire {
     siret: text(form.siret),
     vatNumber: text(form.vatNumber),
     headOfficeAddress: text(form.headOfficeAddress),
+    headOfficeComplement: text(form.headOfficeComplement),
+    headOfficePostalCode: text(form.headOfficePostalCode),
+    headOfficeCity: text(form.headOfficeCity),
     address: text(form.address),
+    addressComplement: text(form.addressComplement),
+    postalCode: text(form.postalCode),
+    city: text(form.city),
     phone: text(form.phone),
     email: text(form.email),
     iban: text(form.iban),
@@ -228,20 +288,27 @@ function freeText(field: IdentityField, value: string, max: number): string | un
   return undefined;
 }
 
-/** Une adresse : plusieurs lignes, chacune rognée, les lignes vides retirées ; 300 caractères au plus. */
-function addressText(field: IdentityField, value: string): string | undefined {
-  const lines = value
-    .split('\n')
-    .map((line) => line.replace(/\r$/, '').trim())
-    .filter((line) => line !== '');
-  for (const line of lines) {
-    const refused = freeText(field, line, MAX_CHARS.address);
-    if (refused) return refused;
-  }
-  if (chars(lines.join('\n')) > MAX_CHARS.address) {
-    return `Le champ « ${field} » ne doit pas dépasser ${MAX_CHARS.address} caractères.`;
-  }
-  return undefined;
+/**
+ * Un code postal français (`address::check_postal_code`) : cinq chiffres, les
+ * espaces acceptées (« 69 003 ») ; la phrase du serveur, le champ nommé par
+ * son libellé. Vide : rien à redire.
+ */
+export function postalCodeReason(label: string, value: string): string | undefined {
+  const code = value.trim();
+  if (code === '' || /^[0-9]{5}$/u.test(code.replace(/\s/gu, ''))) return undefined;
+  return `Le champ « ${label} » doit être un code postal français de cinq chiffres : « ${code} » n'en est pas un.`;
+}
+
+/** Les refus d'une adresse en parties : la rue (sur une ligne), le complément, le code postal, la ville. */
+function addressReasons(
+  parts: (typeof ADDRESS_PARTS)[keyof typeof ADDRESS_PARTS],
+  form: IdentityForm,
+  put: (field: IdentityField, reason: string | undefined) => void,
+): void {
+  put(parts.street, freeText(parts.street, oneLine(form[parts.street]), MAX_CHARS.address));
+  put(parts.complement, freeText(parts.complement, form[parts.complement], MAX_CHARS.complement));
+  put(parts.postalCode, postalCodeReason(FIELD_LABELS[parts.postalCode], form[parts.postalCode]));
+  put(parts.city, freeText(parts.city, form[parts.city], MAX_CHARS.city));
 }
 
 function luhnSum(digits: string): number {
@@ -425,8 +492,8 @@ export function checkIdentity(form: IdentityForm): IdentityErrors {
   put('legalName', freeText('legalName', form.legalName, MAX_CHARS.legalName));
   put('legalForm', freeText('legalForm', form.legalForm, MAX_CHARS.legalForm));
   put('rcsCity', freeText('rcsCity', form.rcsCity, MAX_CHARS.rcsCity));
-  put('headOfficeAddress', addressText('headOfficeAddress', form.headOfficeAddress));
-  put('address', addressText('address', form.address));
+  addressReasons(ADDRESS_PARTS.headOffice, form, put);
+  addressReasons(ADDRESS_PARTS.agency, form, put);
   put('insurer', freeText('insurer', form.insurer, MAX_CHARS.insurer));
   put('insurancePolicy', freeText('insurancePolicy', form.insurancePolicy, MAX_CHARS.insurancePolicy));
   put('insuranceArea', freeText('insuranceArea', form.insuranceArea, MAX_CHARS.insuranceArea));
@@ -452,10 +519,18 @@ function displayReason(field: IdentityField, reason: string): string {
   return reason.replace(`« ${field} »`, `« ${FIELD_LABELS[field]} »`);
 }
 
+/** Le champ d'un nom du serveur : son nom technique (`legalForm`) ou son libellé (« Code postal de l'agence »). */
+function fieldNamed(name: string): IdentityField | null {
+  if (isIdentityField(name)) return name;
+  return FIELD_ORDER.find((field) => FIELD_LABELS[field] === name) ?? null;
+}
+
 /**
  * Le champ que nomme un refus du serveur (422) : « Champ « siret » : raison »
  * → `{ field: 'siret', message: 'raison' }` ; « Le champ « legalForm » ne doit
- * pas dépasser 60 caractères. » → le message, avec le libellé du champ.
+ * pas dépasser 60 caractères. » → le message, avec le libellé du champ ; « Le
+ * champ « Code postal de l'agence » doit être… » (le serveur nomme le code
+ * postal par son libellé) → `postalCode`, le message tel quel.
  * `null` si le message ne nomme aucun champ de l'identité.
  */
 export function refusalOf(message: string): FieldRefusal | null {
@@ -464,10 +539,10 @@ export function refusalOf(message: string): FieldRefusal | null {
     const [, field = '', reason = ''] = prefixed;
     return isIdentityField(field) ? { field, message: reason } : null;
   }
-  const named = /^Le champ « ([A-Za-z]+) » /u.exec(message);
+  const named = /^Le champ « ([^«»]+?) » /u.exec(message);
   if (named) {
-    const field = named[1] ?? '';
-    return isIdentityField(field) ? { field, message: displayReason(field, message) } : null;
+    const field = fieldNamed(named[1] ?? '');
+    return field ? { field, message: displayReason(field, message) } : null;
   }
   return null;
 }

@@ -5,8 +5,9 @@
  * entiers, ligne arrondie au centime, TVA calculée une fois par taux sur la
  * base de ce taux, arrondis « au plus loin de zéro »), formats français, et
  * la validité d'un devis (date, expiration), le contrôle d'une nouvelle
- * facture sans devis et de ses appareils, et les appels à l'API des devis et
- * des factures.
+ * facture sans devis et de ses appareils, les filtres de la liste des
+ * factures (adresse, export, étiquettes des chiffres du tableau de bord), et
+ * les appels à l'API des devis et des factures.
  */
 
 // ---------------------------------------------------------------------------
@@ -496,7 +497,33 @@ export function invoiceQuote(id: string, clientId: string): Promise<Created> {
   return api.post<Created>(`${quotePath(id)}/invoice`, clientId ? { clientId } : {});
 }
 
-/** Les filtres de la liste des factures (`/factures?client=…&overdue=1`), ceux de `GET /invoices`. */
+/**
+ * Les tranches d'ancienneté des impayés (`unpaid` de `GET /invoices`) : toutes
+ * (`tout`, le total « impayés » du tableau de bord), puis celles du graphique
+ * « Impayés par ancienneté », aujourd'hui à Paris, et ce qu'elles gardent
+ * (factures émises ou envoyées, non soldées).
+ */
+export const UNPAID_AGES = [
+  { code: 'tout', label: 'échues ou non' },
+  { code: 'a_echoir', label: 'non échues' },
+  { code: '0_30', label: 'échues depuis 0 à 30 jours' },
+  { code: '31_60', label: 'échues depuis 31 à 60 jours' },
+  { code: '61_90', label: 'échues depuis 61 à 90 jours' },
+  { code: 'plus_90', label: 'échues depuis plus de 90 jours' },
+] as const;
+
+export type UnpaidAge = (typeof UNPAID_AGES)[number]['code'];
+
+/** « non échues », « échues depuis 31 à 60 jours » ; `null` pour un code inconnu. */
+export function unpaidAgeLabel(code: string): string | null {
+  return UNPAID_AGES.find((a) => a.code === code)?.label ?? null;
+}
+
+/**
+ * Les filtres de la liste des factures (`/factures?client=…&overdue=1`), ceux
+ * de `GET /invoices` ; les cinq derniers sont ceux des chiffres du tableau de
+ * bord, montrés en étiquettes au-dessus de la liste (`invoiceFilterChips`).
+ */
 export interface InvoiceFilters {
   /** L'identifiant du client (`ClientView.id`), choisi par son nom dans la liste. */
   client: string;
@@ -505,20 +532,61 @@ export interface InvoiceFilters {
   until: string;
   /** Échues seulement : émises ou envoyées, non soldées, échéance passée. */
   overdue: boolean;
+  /** Factures (sans les avoirs) émises du… au… (`AAAA-MM-JJ`, bornes comprises). */
+  issuedSince: string;
+  issuedUntil: string;
+  /** Factures ayant reçu un règlement du… au…. */
+  paidSince: string;
+  paidUntil: string;
+  /** Factures impayées d'une tranche d'ancienneté (`UNPAID_AGES`), ou `''`. */
+  unpaid: UnpaidAge | '';
 }
 
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** Aucun filtre : toute la liste. */
+export const NO_INVOICE_FILTERS: InvoiceFilters = {
+  client: '',
+  status: '',
+  since: '',
+  until: '',
+  overdue: false,
+  issuedSince: '',
+  issuedUntil: '',
+  paidSince: '',
+  paidUntil: '',
+  unpaid: '',
+};
 
-/** Lit les filtres et la page de la liste dans l'adresse ; une date mal formée est ignorée. */
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const validDay = (text: string): string => (ISO_DAY.test(text) ? text : '');
+
+/** Lit les filtres et la page de la liste dans l'adresse ; une date ou une tranche mal formée est ignorée. */
 export function readInvoiceFilters(search: string): { filters: InvoiceFilters; page: number } {
-  const q = readQuery(search, ['client', 'status', 'since', 'until', 'overdue', 'page'] as const);
+  const q = readQuery(search, [
+    'client',
+    'status',
+    'since',
+    'until',
+    'overdue',
+    'issuedSince',
+    'issuedUntil',
+    'paidSince',
+    'paidUntil',
+    'unpaid',
+    'page',
+  ] as const);
+  const unpaid = UNPAID_AGES.find((a) => a.code === q.unpaid)?.code ?? '';
   return {
     filters: {
       client: q.client,
       status: q.status,
-      since: ISO_DAY.test(q.since) ? q.since : '',
-      until: ISO_DAY.test(q.until) ? q.until : '',
+      since: validDay(q.since),
+      until: validDay(q.until),
       overdue: q.overdue === '1' || q.overdue === 'true',
+      issuedSince: validDay(q.issuedSince),
+      issuedUntil: validDay(q.issuedUntil),
+      paidSince: validDay(q.paidSince),
+      paidUntil: validDay(q.paidUntil),
+      unpaid,
     },
     page: Math.max(1, Math.floor(Number(q.page)) || 1),
   };
@@ -532,6 +600,11 @@ export function invoiceFilterValues(filters: InvoiceFilters): Record<string, str
     since: filters.since,
     until: filters.until,
     overdue: filters.overdue ? '1' : '',
+    issuedSince: filters.issuedSince,
+    issuedUntil: filters.issuedUntil,
+    paidSince: filters.paidSince,
+    paidUntil: filters.paidUntil,
+    unpaid: filters.unpaid,
   };
 }
 
@@ -540,9 +613,84 @@ export function invoiceListAddress(filters: InvoiceFilters, page: number): strin
   return `/factures${writeQuery({ ...invoiceFilterValues(filters), page: String(page) })}`;
 }
 
-/** `GET /invoices` : une page des factures et avoirs, avec les filtres de la liste. */
+const MONTH = new Intl.DateTimeFormat('fr-FR', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** Le mois `AAAA-MM` si `since` et `until` en sont le premier et le dernier jour, sinon `null`. */
+export function wholeMonth(since: string, until: string): string | null {
+  if (!ISO_DAY.test(since) || !ISO_DAY.test(until)) return null;
+  const month = since.slice(0, 7);
+  if (since !== `${month}-01` || until.slice(0, 7) !== month) return null;
+  const [year, mon] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(year, mon, 0)).getUTCDate();
+  return until === `${month}-${String(last).padStart(2, '0')}` ? month : null;
+}
+
+/** `2026-11` → « novembre 2026 ». */
+export function monthName(month: string): string {
+  const [year, mon] = month.split('-').map(Number) as [number, number];
+  return MONTH.format(new Date(Date.UTC(year, mon - 1, 1)));
+}
+
+/**
+ * Une période en mots : « en novembre 2026 » (un mois entier), « le
+ * 03/11/2026 », « du 01/11/2026 au 15/11/2026 », « à partir du 01/11/2026 »,
+ * « jusqu'au 30/11/2026 » ; `''` sans borne.
+ */
+export function periodWords(since: string, until: string): string {
+  const month = wholeMonth(since, until);
+  if (month) return `en ${monthName(month)}`;
+  if (since && until) return since === until ? `le ${formatDay(since)}` : `du ${formatDay(since)} au ${formatDay(until)}`;
+  if (since) return `à partir du ${formatDay(since)}`;
+  if (until) return `jusqu’au ${formatDay(until)}`;
+  return '';
+}
+
+/** Une étiquette de filtre au-dessus de la liste : ce qu'elle garde, en clair, et ce que « Retirer » enlève. */
+export interface InvoiceChip {
+  key: 'issued' | 'paid' | 'unpaid';
+  /** « Émises en novembre 2026 », « Impayées, échues depuis 31 à 60 jours ». */
+  text: string;
+  /** Ce que le filtre compte exactement (infobulle). */
+  title: string;
+}
+
+/** Les étiquettes des filtres du tableau de bord (émises, réglées, impayées), dans cet ordre. */
+export function invoiceFilterChips(filters: InvoiceFilters): InvoiceChip[] {
+  const chips: InvoiceChip[] = [];
+  const issued = periodWords(filters.issuedSince, filters.issuedUntil);
+  if (issued) {
+    chips.push({ key: 'issued', text: `Émises ${issued}`, title: `Les factures (avoirs non compris) émises ${issued}` });
+  }
+  const paid = periodWords(filters.paidSince, filters.paidUntil);
+  if (paid) {
+    chips.push({ key: 'paid', text: `Réglées ${paid}`, title: `Les factures ayant reçu un règlement ${paid}` });
+  }
+  const age = filters.unpaid ? unpaidAgeLabel(filters.unpaid) : null;
+  if (age) {
+    chips.push({
+      key: 'unpaid',
+      text: `Impayées, ${age}`,
+      title: `Les factures émises ou envoyées, non soldées, ${age} (aujourd’hui)`,
+    });
+  }
+  return chips;
+}
+
+/** Les filtres sans celui d'une étiquette (« Retirer »). */
+export function withoutChip(filters: InvoiceFilters, key: InvoiceChip['key']): InvoiceFilters {
+  switch (key) {
+    case 'issued':
+      return { ...filters, issuedSince: '', issuedUntil: '' };
+    case 'paid':
+      return { ...filters, paidSince: '', paidUntil: '' };
+    case 'unpaid':
+      return { ...filters, unpaid: '' };
+  }
+}
+
+/** `GET /invoices` : une page des factures et avoirs, avec les filtres de la liste (les absents : aucun). */
 export function listInvoices(
-  filters: { client: string; status: string; since: string; until: string; overdue?: boolean },
+  filters: Pick<InvoiceFilters, 'client' | 'status' | 'since' | 'until'> & Partial<InvoiceFilters>,
   page: number,
   limit: number,
 ): Promise<Page<InvoiceRow>> {
@@ -552,6 +700,11 @@ export function listInvoices(
   if (filters.status) params.set('status', filters.status);
   if (filters.since) params.set('since', filters.since);
   if (filters.until) params.set('until', filters.until);
+  if (filters.issuedSince) params.set('issuedSince', filters.issuedSince);
+  if (filters.issuedUntil) params.set('issuedUntil', filters.issuedUntil);
+  if (filters.paidSince) params.set('paidSince', filters.paidSince);
+  if (filters.paidUntil) params.set('paidUntil', filters.paidUntil);
+  if (filters.unpaid) params.set('unpaid', filters.unpaid);
   return api.get<Page<InvoiceRow>>(`/app/api/invoices?${params}`);
 }
 

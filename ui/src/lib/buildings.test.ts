@@ -6,9 +6,12 @@ import {
   accessFieldNamedBy,
   accessIsEmpty,
   accessSummary,
+  buildingAddressLines,
   buildingChoiceLine,
+  buildingEquipmentQuery,
   buildingChoiceText,
   buildingFieldNamedBy,
+  buildingTitle,
   checkAccess,
   checkBuilding,
   createBuilding,
@@ -16,6 +19,7 @@ import {
   emptyBuildingForm,
   formOfAccess,
   getBuilding,
+  listBuildingEquipment,
   newBuildingBody,
   searchBuildings,
   setBuildingAccess,
@@ -58,6 +62,22 @@ describe('lignes des immeubles', () => {
     );
     expect(buildingChoiceText(view)).toBe('Résidence Les Tilleuls — 3 rue Émile Zola, 92300 Levallois-Perret');
     expect(buildingChoiceText({ ...view, name: null })).toBe('3 rue Émile Zola, 92300 Levallois-Perret');
+  });
+
+  it('titre la fiche par le nom, sinon par la voie', () => {
+    expect(buildingTitle(view)).toBe('Immeuble Résidence Les Tilleuls');
+    expect(buildingTitle({ ...view, name: null })).toBe('Immeuble 3 rue Émile Zola');
+    expect(buildingTitle({ ...view, name: '  ' })).toBe('Immeuble 3 rue Émile Zola');
+  });
+
+  it('découpe l’adresse en lignes, sans les parties absentes', () => {
+    expect(buildingAddressLines(view)).toEqual(['3 rue Émile Zola', '92300 Levallois-Perret']);
+    expect(buildingAddressLines({ ...view, addressComplement: 'Bâtiment B', postalCode: null })).toEqual([
+      '3 rue Émile Zola',
+      'Bâtiment B',
+      'Levallois-Perret',
+    ]);
+    expect(buildingAddressLines({ ...view, postalCode: null, city: null })).toEqual(['3 rue Émile Zola']);
   });
 
   it('résume les consignes d’accès', () => {
@@ -223,5 +243,14 @@ describe("appels à l'API des immeubles", () => {
       clientId: 'CLI-7',
     });
     expect(JSON.parse(seen[3]!.body!)).toEqual({ instructions: ['Coffre à clé'], other: null, digicode: null, keyBox: 'Loge' });
+  });
+
+  it('lit les équipements au parc d’un immeuble, page par page', async () => {
+    await listBuildingEquipment('b 1/2', 2);
+    expect(seen.map((s) => [s.method, s.url])).toEqual([
+      ['GET', '/app/api/equipment?building=b+1%2F2&archived=active&page=2&limit=50'],
+    ]);
+    expect(buildingEquipmentQuery('b1', 0)).toBe('building=b1&archived=active&page=1&limit=50');
+    expect(buildingEquipmentQuery('b1', 3, 10)).toBe('building=b1&archived=active&page=3&limit=10');
   });
 });

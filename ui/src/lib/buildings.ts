@@ -1,7 +1,9 @@
 /**
  * Immeubles de l'agence (`/app/api/buildings…`) : recherche au fil de la
- * saisie, « Nouvel immeuble » (adresse, client, consignes d'accès) et
- * modification des consignes d'accès d'un immeuble. Vérifiés avant l'envoi
+ * saisie, « Nouvel immeuble » (adresse, client, consignes d'accès),
+ * modification des consignes d'accès d'un immeuble, et la fiche d'un
+ * immeuble (`/immeubles/<id>` : son titre, son adresse par lignes, ses
+ * équipements au parc, page par page). Vérifiés avant l'envoi
  * avec les règles du serveur (`domain::building::check` et `check_access`) ;
  * un refus du serveur nomme un champ par son nom d'API, que `buildingFieldNamedBy`
  * retrouve pour le signaler dans le formulaire.
@@ -13,6 +15,7 @@ import type {
   BuildingsAnswer,
   ClientRef,
   NewBuildingBody,
+  ParkPage,
 } from './generated/contract';
 
 // Les réponses viennent du serveur : `generated/contract.ts` est généré depuis le code Rust.
@@ -65,6 +68,23 @@ export function buildingChoiceLine(building: BuildingView): string {
 /** Ce que montre le champ « Immeuble » une fois l'immeuble choisi : son nom s'il en a un, puis l'adresse. */
 export function buildingChoiceText(building: BuildingView): string {
   return building.name ? `${building.name} — ${buildingPlace(building)}` : buildingPlace(building);
+}
+
+/** Le titre de la fiche : « Immeuble Résidence Les Tilleuls », sans nom « Immeuble 3 rue Émile Zola ». */
+export function buildingTitle(building: Pick<BuildingView, 'name' | 'address'>): string {
+  const name = building.name?.trim();
+  return `Immeuble ${name || building.address}`;
+}
+
+/**
+ * L'adresse de la fiche, une ligne par partie : la voie, le complément, puis
+ * « CP ville » (les parties absentes omises).
+ */
+export function buildingAddressLines(
+  building: Pick<BuildingView, 'address' | 'addressComplement' | 'postalCode' | 'city'>,
+): string[] {
+  const town = [building.postalCode, building.city].filter(Boolean).join(' ');
+  return [building.address, building.addressComplement, town].filter((line): line is string => Boolean(line));
 }
 
 /** Les consignes d'accès lisibles : « Digicode, Vigik » ; aucune : « Non renseignées ». */
@@ -340,4 +360,25 @@ export function createBuilding(body: NewBuildingBody): Promise<BuildingView> {
 /** `PUT /buildings/{id}/access` : les consignes d'accès remplacées ; l'immeuble relu. */
 export function setBuildingAccess(id: string, body: AccessWire): Promise<BuildingView> {
   return api.put<BuildingView>(`${buildingPath(id)}/access`, body);
+}
+
+// -- Les équipements d'un immeuble ---------------------------------------------------
+
+/** Équipements par page sur la fiche d'un immeuble. */
+export const BUILDING_EQUIPMENT_LIMIT = 50;
+
+/** Paramètres de `GET /equipment` pour un immeuble : ses équipements au parc (sans les archivés), une page. */
+export function buildingEquipmentQuery(buildingId: string, page: number, limit = BUILDING_EQUIPMENT_LIMIT): string {
+  const params = new URLSearchParams({
+    building: buildingId,
+    archived: 'active',
+    page: String(Math.max(1, Math.floor(page) || 1)),
+    limit: String(limit),
+  });
+  return params.toString();
+}
+
+/** `GET /equipment?building=` : une page des équipements au parc de l'immeuble, par numéro. */
+export function listBuildingEquipment(buildingId: string, page: number): Promise<ParkPage> {
+  return api.get<ParkPage>(`/app/api/equipment?${buildingEquipmentQuery(buildingId, page)}`);
 }

@@ -58,9 +58,14 @@ export class CallAlerts {
     return true;
   }
 
-  /** Un changement reçu du flux : un appel résolu n'a plus de bandeau. */
+  /**
+   * Un changement reçu du flux : un appel résolu, ou dont l'alerte a été prise
+   * en compte sur un autre poste, n'a plus de bandeau.
+   */
   changed(event: CallEvent): void {
-    if (event.statut === 'resolue') this.list = this.list.filter((a) => a.id !== event.id);
+    if (event.statut === 'resolue' || event.change === 'prise_en_compte') {
+      this.list = this.list.filter((a) => a.id !== event.id);
+    }
   }
 
   setSound(id: string, sound: AlertSound): void {

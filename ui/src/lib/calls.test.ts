@@ -95,6 +95,13 @@ describe('parseCallEvent', () => {
     expect(raisesAlert({ ...parsed!, urgence: false, type: 'panne' })).toBe(false);
   });
 
+  it("lit une prise en compte, qui ne déclenche pas d'alerte", () => {
+    const taken = parseCallEvent(JSON.stringify({ ...event, change: 'prise_en_compte' }));
+    expect(taken?.change).toBe('prise_en_compte');
+    expect(raisesAlert(taken!)).toBe(false);
+    expect(parseCallEvent(JSON.stringify({ ...event, change: 'inconnu' }))).toBeNull();
+  });
+
   it('ignore ce qui ne se lit pas', () => {
     expect(parseCallEvent('pas du json')).toBeNull();
     expect(parseCallEvent('{}')).toBeNull();

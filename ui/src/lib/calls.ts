@@ -65,7 +65,8 @@ export const STATUS_LABELS = Object.fromEntries(CALL_STATUSES.map((s) => [s.code
 
 /** Un événement `appel` du flux `GET /app/api/calls/events`. */
 export interface CallEvent {
-  change: 'ouvert' | 'affecte' | 'statut';
+  /** `prise_en_compte` : l'alerte d'une personne bloquée a été prise en compte sur un poste. */
+  change: 'ouvert' | 'affecte' | 'statut' | 'prise_en_compte';
   id: string;
   reference: string;
   statut: CallStatus;
@@ -123,7 +124,7 @@ export function parseCallEvent(data: string): CallEvent | null {
     if (!value || typeof value !== 'object') return null;
     const event = value as Record<string, unknown>;
     if (typeof event.id !== 'string' || typeof event.reference !== 'string') return null;
-    if (!['ouvert', 'affecte', 'statut'].includes(event.change as string)) return null;
+    if (!['ouvert', 'affecte', 'statut', 'prise_en_compte'].includes(event.change as string)) return null;
     if (!STATUSES.includes(event.statut as CallStatus)) return null;
     if (!CALL_TYPES.includes(event.type as CallType)) return null;
     return {

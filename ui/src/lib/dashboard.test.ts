@@ -116,20 +116,71 @@ describe('mise en forme des graphiques du tableau de bord', () => {
 });
 
 describe('liens des chiffres du tableau de bord', () => {
-  it('un mois de factures : du premier au dernier jour, payées avec leur statut', async () => {
+  it('un mois de factures : émises ou réglées du premier au dernier jour du mois', async () => {
     const { invoicesLink, monthBounds } = await import('./dashboard');
     expect(monthBounds('2026-02')).toEqual({ since: '2026-02-01', until: '2026-02-28' });
     expect(monthBounds('2024-02').until).toBe('2024-02-29');
     const month = { month: '2026-11', label: 'nov. 2026', issued: 3, issuedCents: 0, paid: 1, paidCents: 0 };
-    expect(invoicesLink(month, false).href).toBe('/factures?since=2026-11-01&until=2026-11-30');
-    expect(invoicesLink(month, true).href).toBe('/factures?since=2026-11-01&until=2026-11-30&status=payee');
-    expect(invoicesLink(month, true).title).toContain('jour de création');
+    expect(invoicesLink(month, false)).toEqual({
+      href: '/factures?issuedSince=2026-11-01&issuedUntil=2026-11-30',
+      title: 'Les factures émises en nov. 2026',
+    });
+    expect(invoicesLink(month, true)).toEqual({
+      href: '/factures?paidSince=2026-11-01&paidUntil=2026-11-30',
+      title: 'Les factures ayant reçu un règlement en nov. 2026',
+    });
   });
 
-  it('les impayés échus mènent aux factures échues, les non échus à toute la liste', async () => {
+  it('le lien d’un mois, relu par la liste, donne son étiquette', async () => {
+    const { invoicesLink } = await import('./dashboard');
+    const { invoiceFilterChips, readInvoiceFilters } = await import('./billing');
+    const month = { month: '2024-02', label: 'févr. 2024', issued: 3, issuedCents: 0, paid: 1, paidCents: 0 };
+    const chipsOf = (href: string) =>
+      invoiceFilterChips(readInvoiceFilters(href.slice(href.indexOf('?'))).filters).map((c) => c.text);
+    expect(chipsOf(invoicesLink(month, false).href)).toEqual(['Émises en février 2024']);
+    expect(chipsOf(invoicesLink(month, true).href)).toEqual(['Réglées en février 2024']);
+  });
+
+  it('chaque tranche des impayés mène aux impayées de cette tranche, « Non échues » comprise', async () => {
     const { unpaidLink } = await import('./dashboard');
-    expect(unpaidLink({ bucket: '0_30', label: '0 à 30 jours', count: 1, amountCents: 1 }).href).toBe('/factures?overdue=1');
-    expect(unpaidLink({ bucket: 'a_echoir', label: 'Non échues', count: 1, amountCents: 1 }).href).toBe('/factures');
+    const { invoiceFilterChips, readInvoiceFilters } = await import('./billing');
+    const cases: [string, string, string, string][] = [
+      ['a_echoir', 'Non échues', 'Les factures impayées non échues', 'Impayées, non échues'],
+      ['0_30', '0 à 30 jours', 'Les factures impayées échues depuis 0 à 30 jours', 'Impayées, échues depuis 0 à 30 jours'],
+      ['31_60', '31 à 60 jours', 'Les factures impayées échues depuis 31 à 60 jours', 'Impayées, échues depuis 31 à 60 jours'],
+      ['61_90', '61 à 90 jours', 'Les factures impayées échues depuis 61 à 90 jours', 'Impayées, échues depuis 61 à 90 jours'],
+      ['plus_90', 'Plus de 90 jours', 'Les factures impayées échues depuis plus de 90 jours', 'Impayées, échues depuis plus de 90 jours'],
+    ];
+    for (const [bucket, label, title, chip] of cases) {
+      const link = unpaidLink({ bucket, label, count: 1, amountCents: 1 });
+      expect(link).toEqual({ href: `/factures?unpaid=${bucket}`, title });
+      const read = readInvoiceFilters(link.href.slice(link.href.indexOf('?'))).filters;
+      expect(invoiceFilterChips(read).map((c) => c.text)).toEqual([chip]);
+    }
+  });
+
+  it('chaque tranche de connaissance mène au parc filtré sur elle', async () => {
+    const { knowledgeLink } = await import('./dashboard');
+    expect(knowledgeLink({ band: '25_49', label: '25 à 49 %', count: 3 })).toEqual({
+      href: '/equipements?knowledge=25_49',
+      title: 'Les équipements dont le taux de connaissance est de 25 à 49 %',
+    });
+    expect(knowledgeLink({ band: '0_24', label: 'Moins de 25 %', count: 3 }).title).toBe(
+      'Les équipements dont le taux de connaissance est inférieur à 25 %',
+    );
+    expect(knowledgeLink({ band: '100', label: '100 %', count: 3 }).href).toBe('/equipements?knowledge=100');
+  });
+
+  it('les liens des barres de connaissance, un par tranche, au texte de la barre', async () => {
+    const { barLinks, knowledgeLink } = await import('./dashboard');
+    const links = barLinks(knowledgeChart(dashboard), (i) => {
+      const b = dashboard.knowledge.bands[i];
+      return b ? knowledgeLink(b) : null;
+    });
+    expect(links.map((l) => [l.text, l.href])).toEqual([
+      ['Moins de 25 % : 2', '/equipements?knowledge=0_24'],
+      ['100 % : 2', '/equipements?knowledge=100'],
+    ]);
   });
 
   it('un lien par barre, nommé par son libellé et sa valeur', async () => {

@@ -1,9 +1,13 @@
 /**
  * Tableau de bord (accueil) : la réponse de `GET /app/api/dashboard` et sa mise
  * en forme pour les graphiques (séries, libellés, montants) et pour les
- * tableaux lus par les lecteurs d'écran, et sa lecture (`getDashboard`).
+ * tableaux lus par les lecteurs d'écran, sa lecture (`getDashboard`), et
+ * les liens de ses chiffres et de ses barres : la liste filtrée exactement
+ * comme le chiffre est compté.
  */
 import { api } from './api';
+import { unpaidAgeLabel } from './billing';
+import { knowledgeBandWords } from './equipment';
 import type { BandOut, BucketOut, DashboardOut, MonthOut } from './generated/contract';
 
 // La réponse vient du serveur : `generated/contract.ts` est généré depuis le code Rust.
@@ -180,27 +184,35 @@ export function monthBounds(month: string): { since: string; until: string } {
 }
 
 /**
- * Les factures d'un mois : la liste filtre par jour de création (`since`,
- * `until`), pas par jour d'émission ni de paiement : l'infobulle le dit.
- * `paid` : celles au statut « payée » seulement.
+ * Les factures d'un mois, exactement celles que compte la barre : émises
+ * (`issuedSince`, `issuedUntil` : jour d'émission, avoirs non compris), ou
+ * ayant reçu un règlement dans le mois (`paidSince`, `paidUntil`).
  */
 export function invoicesLink(month: MonthOut, paid: boolean): ChartLink {
   const { since, until } = monthBounds(month.month);
-  const status = paid ? '&status=payee' : '';
+  return paid
+    ? {
+        href: `/factures?paidSince=${since}&paidUntil=${until}`,
+        title: `Les factures ayant reçu un règlement en ${month.label}`,
+      }
+    : { href: `/factures?issuedSince=${since}&issuedUntil=${until}`, title: `Les factures émises en ${month.label}` };
+}
+
+/** Les factures impayées d'une tranche d'ancienneté (`unpaid`), « Non échues » comprise. */
+export function unpaidLink(bucket: BucketOut): ChartLink {
+  const age = unpaidAgeLabel(bucket.bucket) ?? bucket.label.toLowerCase();
   return {
-    href: `/factures?since=${since}&until=${until}${status}`,
-    title: paid
-      ? `Les factures payées créées en ${month.label} (la liste filtre par jour de création, pas par jour de paiement)`
-      : `Les factures créées en ${month.label} (la liste filtre par jour de création, pas par jour d’émission)`,
+    href: `/factures?unpaid=${encodeURIComponent(bucket.bucket)}`,
+    title: `Les factures impayées ${age}`,
   };
 }
 
-/** Les impayés : échus → les factures échues (toutes anciennetés) ; non échus → toute la liste. */
-export function unpaidLink(bucket: BucketOut): ChartLink {
-  if (bucket.bucket === 'a_echoir') {
-    return { href: '/factures', title: 'Toutes les factures (la liste ne filtre pas les seules non échues)' };
-  }
-  return { href: '/factures?overdue=1', title: 'Les factures échues, toutes anciennetés confondues' };
+/** Les équipements d'une tranche de taux de connaissance (le filtre `knowledge` du parc prend ses codes). */
+export function knowledgeLink(band: BandOut): ChartLink {
+  return {
+    href: `/equipements?knowledge=${encodeURIComponent(band.band)}`,
+    title: `Les équipements dont le taux de connaissance est ${knowledgeBandWords(band.band) ?? band.label}`,
+  };
 }
 
 /** « il y a 12 min » depuis `at` (UTC), à la minute ; au-delà d'un jour, « il y a 3 j ». */

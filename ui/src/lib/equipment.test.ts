@@ -16,7 +16,11 @@ import {
   equipmentFieldNamedBy,
   intervalReason,
   isArchivedEntry,
+  KNOWLEDGE_RANGES,
+  knowledgeChip,
   listEquipment,
+  parkAddress,
+  readParkFilters,
   moveEquipment,
   newEquipmentBody,
   formatMinutes,
@@ -87,6 +91,42 @@ describe('park query', () => {
     ]);
     expect(parkQuery({ ...EMPTY_FILTERS, archived: 'archived' }, 1)).toBe('archived=archived&page=1&limit=50');
     expect(parkQuery({ ...EMPTY_FILTERS, q: 'ASC', archived: 'all' }, 2)).toBe('q=ASC&archived=all&page=2&limit=50');
+  });
+
+  it('lit la tranche de connaissance du tableau de bord dans l’adresse, et l’envoie', () => {
+    for (const { code } of KNOWLEDGE_RANGES) {
+      const { filters } = readParkFilters(`?knowledge=${code}`);
+      expect(filters).toEqual({ ...EMPTY_FILTERS, knowledge: code });
+      expect(parkQuery(filters, 1)).toBe(`knowledge=${code}&archived=active&page=1&limit=50`);
+    }
+    expect(readParkFilters('?knowledge=moyen').filters.knowledge).toBe('moyen');
+    expect(readParkFilters('?knowledge=tout').filters.knowledge).toBe('');
+  });
+
+  it('montre une tranche du tableau de bord en étiquette, pas celles du menu', () => {
+    expect(knowledgeChip('25_49')).toBe('Taux de connaissance : 25 à 49 %');
+    expect(knowledgeChip('0_24')).toBe('Taux de connaissance : moins de 25 %');
+    expect(knowledgeChip('100')).toBe('Taux de connaissance : 100 %');
+    expect(knowledgeChip('faible')).toBeNull();
+    expect(knowledgeChip('')).toBeNull();
+  });
+
+  it('lit les autres filtres de l’adresse, ignore les codes inconnus', () => {
+    expect(readParkFilters('?q=%20tilleuls%20&type=ascenseur&contract=aucun&archived=all&page=3')).toEqual({
+      filters: { ...EMPTY_FILTERS, q: 'tilleuls', type: 'ascenseur', contract: 'aucun', archived: 'all' },
+      page: 3,
+    });
+    expect(readParkFilters('?type=fusee&contract=x&archived=jamais&page=-1')).toEqual({ filters: EMPTY_FILTERS, page: 1 });
+  });
+
+  it("réécrit l'adresse du parc : vides, « Au parc » et page 1 omis, client jamais", () => {
+    expect(parkAddress(EMPTY_FILTERS, 1)).toBe('/equipements');
+    expect(parkAddress({ ...EMPTY_FILTERS, knowledge: '25_49', client: 'CLI-1' }, 2)).toBe(
+      '/equipements?knowledge=25_49&page=2',
+    );
+    const filters = { ...EMPTY_FILTERS, q: 'ASC', type: 'ascenseur', contract: 'aucun', knowledge: '100', archived: 'archived' as const };
+    const address = parkAddress(filters, 4);
+    expect(readParkFilters(address.slice(address.indexOf('?')))).toEqual({ filters, page: 4 });
   });
 
   it('marks a row archived when the server says so', () => {

@@ -2,7 +2,8 @@
  * Écran Équipements : types des réponses de `/app/api/equipment…`, validation
  * côté client (mêmes règles que le serveur : `POST /equipment`,
  * `PATCH /equipment/{id}/identity` et `PATCH /equipment/{id}`), mise en forme
- * des valeurs et des durées, et les appels à l'API du parc.
+ * des valeurs et des durées, les filtres du parc dans l'adresse (dont les
+ * tranches de connaissance du tableau de bord), et les appels à l'API du parc.
  */
 import { api } from './api';
 import { formatDay } from './format';
@@ -125,6 +126,77 @@ export function parkQuery(filters: ParkFilters, page: number, limit = 50): strin
   params.set('page', String(page));
   params.set('limit', String(limit));
   return params.toString();
+}
+
+/**
+ * Les tranches du graphique « Équipements par taux de connaissance » du
+ * tableau de bord (`knowledge.bands`), que le filtre `knowledge` du parc prend
+ * aussi : `label` pour l'étiquette du filtre, `phrase` pour une phrase.
+ */
+export const KNOWLEDGE_RANGES = [
+  { code: '0_24', label: 'moins de 25 %', phrase: 'inférieur à 25 %' },
+  { code: '25_49', label: '25 à 49 %', phrase: 'de 25 à 49 %' },
+  { code: '50_74', label: '50 à 74 %', phrase: 'de 50 à 74 %' },
+  { code: '75_99', label: '75 à 99 %', phrase: 'de 75 à 99 %' },
+  { code: '100', label: '100 %', phrase: 'de 100 %' },
+] as const;
+
+/** « de 25 à 49 % » pour une tranche du tableau de bord ; `null` pour un autre code. */
+export function knowledgeBandWords(code: string): string | null {
+  return KNOWLEDGE_RANGES.find((r) => r.code === code)?.phrase ?? null;
+}
+
+/**
+ * L'étiquette du filtre de connaissance quand le menu ne le montre pas (une
+ * tranche du tableau de bord) : « Taux de connaissance : 25 à 49 % » ; `null`
+ * pour aucun filtre ou une tranche du menu (`BANDS`).
+ */
+export function knowledgeChip(code: string): string | null {
+  const range = KNOWLEDGE_RANGES.find((r) => r.code === code);
+  return range ? `Taux de connaissance : ${range.label}` : null;
+}
+
+/** Un code du filtre `knowledge` : une tranche du menu ou du tableau de bord. */
+function knowledgeCode(code: string): string {
+  return BANDS.some((b) => b.code === code) || KNOWLEDGE_RANGES.some((r) => r.code === code) ? code : '';
+}
+
+/**
+ * Lit les filtres du parc dans l'adresse (`/equipements?knowledge=25_49`, le
+ * lien d'une barre du tableau de bord) : un code inconnu est ignoré ; le
+ * client n'y est pas (il se choisit par son nom).
+ */
+export function readParkFilters(search: string): { filters: ParkFilters; page: number } {
+  const params = new URLSearchParams(search);
+  const get = (key: string): string => params.get(key)?.trim() ?? '';
+  const type = get('type');
+  const contract = get('contract');
+  const archived = get('archived');
+  return {
+    filters: {
+      ...EMPTY_FILTERS,
+      q: get('q'),
+      type: EQUIPMENT_TYPES.some((t) => t.code === type) ? type : '',
+      contract: contract === 'aucun' || CONTRACTS.some((c) => c.code === contract) ? contract : '',
+      knowledge: knowledgeCode(get('knowledge')),
+      archived: PARK_STATES.find((s) => s.code === archived)?.code ?? 'active',
+    },
+    page: Math.max(1, Math.floor(Number(get('page'))) || 1),
+  };
+}
+
+/** L'adresse du parc avec ses filtres : `/equipements?knowledge=25_49&page=2` (vides, « Au parc » et page 1 omis). */
+export function parkAddress(filters: ParkFilters, page: number): string {
+  const params = new URLSearchParams();
+  const q = filters.q.trim();
+  if (q) params.set('q', q);
+  if (filters.type) params.set('type', filters.type);
+  if (filters.contract) params.set('contract', filters.contract);
+  if (filters.knowledge) params.set('knowledge', filters.knowledge);
+  if (filters.archived !== 'active') params.set('archived', filters.archived);
+  if (page > 1) params.set('page', String(page));
+  const text = params.toString();
+  return text ? `/equipements?${text}` : '/equipements';
 }
 
 /** Une ligne du parc archivée (badge « Archivé »). */

@@ -167,6 +167,37 @@ describe('journal : le détail', () => {
     ]);
   });
 
+  it("l'identité de l'agence : ses champs nommés comme à l'écran « Agence », adresses en parties", () => {
+    const detail = {
+      version: 3,
+      changed: {
+        address: { before: '25 avenue de la Grande Armée, 75017 Paris', after: '25 avenue de la Grande Armée' },
+        addressComplement: { before: null, after: 'Bâtiment B' },
+        postalCode: { before: null, after: '75017' },
+        city: { before: null, after: 'Paris' },
+        headOfficeComplement: { before: null, after: 'CS 10001' },
+        headOfficePostalCode: { before: '75017', after: '69003' },
+        headOfficeCity: { before: 'Paris', after: 'Lyon' },
+      },
+    };
+    expect(detailLines(detail, { objectType: 'agency' })).toEqual([
+      { label: 'Version', text: '3' },
+      { label: "Changé · Adresse de l'agence", text: '25 avenue de la Grande Armée, 75017 Paris → 25 avenue de la Grande Armée' },
+      { label: "Changé · Complément d'adresse de l'agence", text: '— → Bâtiment B' },
+      { label: "Changé · Code postal de l'agence", text: '— → 75017' },
+      { label: "Changé · Ville de l'agence", text: '— → Paris' },
+      { label: "Changé · Complément d'adresse du siège", text: '— → CS 10001' },
+      { label: 'Changé · Code postal du siège', text: '75017 → 69003' },
+      { label: 'Changé · Ville du siège', text: 'Paris → Lyon' },
+    ]);
+    // Les mêmes noms ailleurs restent ceux d'un client ou d'un immeuble.
+    expect(detailLines({ changes: { city: { before: null, after: 'Lyon' } } }, { objectType: 'client' })).toEqual([
+      { label: 'Ville', text: '— → Lyon' },
+    ]);
+    // Les autres entrées d'une agence (création, archivage) gardent leurs noms.
+    expect(detailLines({ name: 'Agence Lyon' }, { objectType: 'agency' })).toEqual([{ label: 'Nom', text: 'Agence Lyon' }]);
+  });
+
   it('sinon clé : valeur (oui/non, listes, objets imbriqués)', () => {
     expect(
       detailLines({ number: 'ASC-1', digicode: true, keyBox: false, mail: 'id', tags: ['a', 'b'], empty: [], extra: { x: 1 } }),

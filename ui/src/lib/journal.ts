@@ -6,6 +6,7 @@
  * vers sa page quand l'application en a une) et le détail enregistré rendus
  * lisibles, et l'appel à l'API.
  */
+import { FIELD_LABELS as IDENTITY_FIELD_LABELS } from './agency';
 import { api } from './api';
 import { formatEuros } from './billing';
 import { formatDay } from './format';
@@ -303,6 +304,9 @@ export const FIELD_LABELS: Record<string, string> = {
   siren: 'SIREN',
   vatNumber: 'N° de TVA intracommunautaire',
   headOfficeAddress: 'Adresse du siège social',
+  headOfficeComplement: "Complément d'adresse du siège",
+  headOfficePostalCode: 'Code postal du siège',
+  headOfficeCity: 'Ville du siège',
   iban: 'IBAN',
   bic: 'BIC',
   insurer: 'Assureur',
@@ -311,6 +315,16 @@ export const FIELD_LABELS: Record<string, string> = {
   // Renouvellement de la validité d'un devis (action `renouvellement`).
   validUntil: "Valable jusqu'au",
   validUntilBefore: "Valable jusqu'au (avant)",
+};
+
+/**
+ * Noms propres aux entrées d'un type d'objet, avant `FIELD_LABELS` : les
+ * changements de l'identité de l'agence (`identite`, objet `agency`) nomment
+ * ses champs comme l'écran « Agence » et le serveur (`IdentityField::label`) :
+ * `city` → « Ville de l'agence », pas « Ville » (celle d'un client).
+ */
+export const OBJECT_FIELD_LABELS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  agency: IDENTITY_FIELD_LABELS,
 };
 
 /** Champs du détail qui sont des jours `AAAA-MM-JJ`, montrés à la française (`12/12/2026`). */
@@ -334,10 +348,12 @@ export interface DetailContext {
   fieldLabels?: Readonly<Record<string, string>>;
 }
 
-/** Le nom français d'un champ : celui de la fiche, sinon celui du journal, sinon la clé. */
+/** Le nom français d'un champ : celui de la fiche, sinon celui du type d'objet, sinon celui du journal, sinon la clé. */
 function fieldLabel(key: string, context: DetailContext = {}): string {
   const own = context.fieldLabels;
   if (own && Object.hasOwn(own, key)) return own[key] as string;
+  const ofType = context.objectType && Object.hasOwn(OBJECT_FIELD_LABELS, context.objectType) ? OBJECT_FIELD_LABELS[context.objectType] : undefined;
+  if (ofType && Object.hasOwn(ofType, key)) return ofType[key] as string;
   return Object.hasOwn(FIELD_LABELS, key) ? (FIELD_LABELS[key] as string) : key;
 }
 

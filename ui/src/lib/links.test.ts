@@ -8,7 +8,7 @@ vi.hoisted(() => {
   };
 });
 
-const { clientPath, equipmentPath } = await import('./links');
+const { buildingLink, clientPath, equipmentPath } = await import('./links');
 
 describe('liens vers les fiches', () => {
   it('un équipement par son identifiant', () => {
@@ -19,5 +19,10 @@ describe('liens vers les fiches', () => {
   it('un client par son identifiant CLI-…', () => {
     expect(clientPath('CLI-000117')).toBe('/clients/CLI-000117');
     expect(clientPath(' CLI 7 ')).toBe('/clients/CLI%207');
+  });
+
+  it('un immeuble par son identifiant', () => {
+    expect(buildingLink('01a2-b')).toBe('/immeubles/01a2-b');
+    expect(buildingLink('a/b c')).toBe('/immeubles/a%2Fb%20c');
   });
 });

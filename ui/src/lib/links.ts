@@ -1,6 +1,6 @@
 /**
  * Les adresses des fiches vers lesquelles pointent les liens des listes et des
- * fiches (un équipement, un client) : un seul endroit pour les écrire, avec
+ * fiches (un équipement, un client, un immeuble) : un seul endroit pour les écrire, avec
  * les identifiants que portent déjà les réponses de l'API.
  */
 import { PATHS } from './router.svelte';
@@ -13,4 +13,9 @@ export function equipmentPath(id: string): string {
 /** La fiche d'un client : `/clients/<CLI-…>` (son identifiant `client_id`, celui des factures et du parc). */
 export function clientPath(clientId: string): string {
   return `${PATHS.clients}/${encodeURIComponent(clientId.trim())}`;
+}
+
+/** La fiche d'un immeuble : `/immeubles/<id>` (son identifiant interne, `buildingId` des réponses). */
+export function buildingLink(id: string): string {
+  return `${PATHS.buildings}/${encodeURIComponent(id)}`;
 }

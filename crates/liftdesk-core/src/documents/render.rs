@@ -810,18 +810,11 @@ fn seller_lines_of(seller: &Seller) -> Vec<String> {
     if let Some(subtitle) = &seller.subtitle {
         lines.push(subtitle.clone());
     }
-    if let Some(address) = &id.address {
-        lines.extend(address.lines().map(str::to_owned));
-    }
-    if let Some(head_office) = id
-        .head_office_address
-        .as_ref()
-        .filter(|h| Some(*h) != id.address.as_ref())
-    {
-        lines.push(format!(
-            "Siège social : {}",
-            head_office.lines().collect::<Vec<_>>().join(", ")
-        ));
+    let address = id.address_lines();
+    lines.extend(address.iter().cloned());
+    let head_office = id.head_office_lines();
+    if !head_office.is_empty() && head_office != address {
+        lines.push(format!("Siège social : {}", head_office.join(", ")));
     }
     lines.push(match &id.siret {
         Some(siret) => format!("SIRET : {}", company_id(siret)),

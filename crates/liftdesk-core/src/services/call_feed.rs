@@ -1,6 +1,7 @@
 //! The live feed of breakdown calls: every call service publishes here once
 //! its transaction is committed (a call opened by a call center or by hand,
-//! an assignment, a status change), and the web application's board listens
+//! an assignment, a status change, an alert taken into account), and the
+//! web application's board and alert banner listen
 //! (`GET /app/api/calls/events`, Server-Sent Events). An event names the call
 //! and its agency and carries nothing secret; each listener keeps its own
 //! agency's events only.
@@ -24,6 +25,9 @@ pub enum CallChange {
     Affecte,
     /// The status changed.
     Statut,
+    /// A trapped-person alert was taken into account: every screen drops
+    /// its banner.
+    PriseEnCompte,
 }
 
 /// One change of a call, as the board receives it.

@@ -1041,6 +1041,7 @@ pub fn check_list(input: ListInput) -> AppResult<CallQuery> {
             status,
             equipment_id: input.equipment.map(EquipmentId::new),
             resolved_since: None,
+            oldest_first: false,
         },
         words: fold(&search)
             .split_whitespace()
@@ -1191,33 +1192,52 @@ pub async fn equipment_choices(
 /// Takes a trapped-person alert into account: it leaves every screen's
 /// banner. Once (a second acknowledgement changes nothing); refused for a
 /// call that is not a trapped person or is resolved.
-pub async fn acknowledge(store: &Store, p: &Principal, call_id: &CallId) -> AppResult<()> {
+pub async fn acknowledge(
+    store: &Store,
+    feed: &CallFeed,
+    p: &Principal,
+    call_id: &CallId,
+) -> AppResult<()> {
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?.to_owned();
     let (p, call_id) = (p.clone(), call_id.to_owned());
-    store
-        .write(move |tx| {
+    let event = store
+        .write(move |tx| -> AppResult<Option<CallEvent>> {
             let row = store::get_in_agency(tx, &agency_id, &call_id)?.ok_or_else(not_found)?;
             call::check_acknowledgeable(row.call_type, row.status)
                 .map_err(AppError::unprocessable)?;
             let account = p.account.as_ref().map(|a| a.id.as_str().to_owned());
             let at = clock::format_timestamp(tx.now());
-            if store::acknowledge(tx, &call_id, account.as_deref(), &at)? {
-                audit::record(
-                    tx,
-                    AuditEntry {
-                        agency_id: Some(agency_id.as_str()),
-                        actor: &p.actor,
-                        action: "prise_en_compte",
-                        object_type: "call",
-                        object_id: Some(call_id.as_str()),
-                        detail: Some(json!({ "reference": row.reference })),
-                    },
-                )?;
+            if !store::acknowledge(tx, &call_id, account.as_deref(), &at)? {
+                return Ok(None);
             }
-            Ok(())
+            audit::record(
+                tx,
+                AuditEntry {
+                    agency_id: Some(agency_id.as_str()),
+                    actor: &p.actor,
+                    action: "prise_en_compte",
+                    object_type: "call",
+                    object_id: Some(call_id.as_str()),
+                    detail: Some(json!({ "reference": row.reference })),
+                },
+            )?;
+            Ok(Some(CallEvent {
+                agency_id: agency_id.into_string(),
+                change: CallChange::PriseEnCompte,
+                id: call_id.to_string(),
+                reference: row.reference,
+                statut: row.status,
+                urgence: row.call_type.is_emergency(),
+                call_type: row.call_type,
+            }))
         })
-        .await
+        .await?;
+    // The other workstations drop the banner at once.
+    if let Some(event) = event {
+        feed.publish(event);
+    }
+    Ok(())
 }
 
 /// The agency's trapped-person alerts still to acknowledge.
@@ -1242,6 +1262,7 @@ mod tests {
             received_at: "2026-11-21T07:00:00.000Z".into(),
             equipment_id: EquipmentId::new("e"),
             equipment_number: number.map(str::to_owned),
+            building_id: building.map(|_| "b".to_owned()),
             building_name: building.map(str::to_owned),
             address: Some("3 rue Émile Zola".into()),
             postal_code: Some("92300".into()),

@@ -179,7 +179,13 @@ fn fields(i: &SellerIdentity) -> Map<String, Value> {
     put(F::Siret, json!(i.siret));
     put(F::VatNumber, json!(i.vat_number));
     put(F::HeadOfficeAddress, json!(i.head_office_address));
+    put(F::HeadOfficeComplement, json!(i.head_office_complement));
+    put(F::HeadOfficePostalCode, json!(i.head_office_postal_code));
+    put(F::HeadOfficeCity, json!(i.head_office_city));
     put(F::Address, json!(i.address));
+    put(F::AddressComplement, json!(i.address_complement));
+    put(F::PostalCode, json!(i.postal_code));
+    put(F::City, json!(i.city));
     put(F::Phone, json!(i.phone));
     put(F::Email, json!(i.email));
     put(F::Iban, json!(i.iban));
@@ -315,23 +321,48 @@ pub fn seller_for_issue(
     match current {
         Some(row) if missing.is_empty() => Ok(row.id),
         _ => {
-            let what: Vec<&str> = missing
-                .iter()
-                .map(|field| match field {
+            // The address wholly missing is « l'adresse »; else its parts.
+            let address = [
+                IdentityField::Address,
+                IdentityField::PostalCode,
+                IdentityField::City,
+            ];
+            let whole_address = address.iter().all(|f| missing.contains(f));
+            let mut what: Vec<&str> = Vec::new();
+            for field in &missing {
+                let words = match field {
                     IdentityField::Siret => "le SIRET",
-                    IdentityField::Address => "l'adresse",
+                    f if whole_address && address.contains(f) => {
+                        if *f != IdentityField::Address {
+                            continue;
+                        }
+                        "l'adresse"
+                    }
+                    IdentityField::Address => "la rue de l'adresse",
+                    IdentityField::PostalCode => "le code postal",
+                    IdentityField::City => "la ville",
                     other => other.label(),
-                })
-                .collect();
+                };
+                what.push(words);
+            }
             let document = match nature {
                 InvoiceNature::Facture => "Cette facture ne peut pas être émise",
                 InvoiceNature::Avoir => "Cet avoir ne peut pas être émis",
             };
             Err(AppError::unprocessable(format!(
                 "{document} : renseignez d'abord {} de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué.",
-                what.join(" et ")
+                french_list(&what)
             )))
         }
+    }
+}
+
+/// « a », « a et b », « a, b et c ».
+fn french_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} et {last}", rest.join(", ")),
     }
 }
 

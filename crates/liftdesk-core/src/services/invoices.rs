@@ -25,6 +25,7 @@ use crate::principal::{Capability, Principal};
 use crate::services::identity;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::clients::{self as client_store, ClientRow};
+use crate::store::dashboard as store_dashboard;
 use crate::store::invoices::{
     self as store, Buyer, CreditNoteRow, InvoiceFilter, InvoiceLineRow, InvoiceRow, NewInvoice,
 };
@@ -106,14 +107,74 @@ pub struct ListInput {
     /// Only invoices past due (issued or sent, not settled, due before
     /// today).
     pub overdue: bool,
+    /// The dashboard's figures (the screens' list only): invoices issued
+    /// from / to a day, invoices paid (a payment received) from / to a day.
+    pub issued_since: Option<String>,
+    pub issued_until: Option<String>,
+    pub paid_since: Option<String>,
+    pub paid_until: Option<String>,
+    /// An age bucket of the unpaid amount (`store::dashboard::UNPAID_BUCKETS`:
+    /// `a_echoir`, `0_30`, `31_60`, `61_90`, `plus_90`), or `tout`: every
+    /// unpaid invoice.
+    pub unpaid: Option<String>,
 }
 
-/// The list's filters checked: the store's, and whether only the invoices
-/// past due are kept (their "today" is the store's, taken by [`list`]).
+/// The `unpaid` filter's value for every unpaid invoice, due or not.
+pub const ALL_UNPAID: &str = "tout";
+
+/// The list's filters checked: the store's, and what depends on today
+/// (the store's, taken by [`list`]): only the invoices past due, or an age
+/// bucket of the unpaid ones.
 #[derive(Debug, Clone)]
 pub struct ListFilter {
     filter: InvoiceFilter,
     overdue: bool,
+    unpaid: Option<UnpaidBucket>,
+}
+
+/// An age bucket of the unpaid invoices, as the dashboard counts them
+/// (`store::dashboard::unpaid_by_age`): not yet due, or due 0–30, 31–60,
+/// 61–90 or more than 90 days ago.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UnpaidBucket {
+    /// Every unpaid invoice, due or not (the dashboard's unpaid total).
+    All,
+    NotDue,
+    Days(u64, Option<u64>),
+}
+
+impl UnpaidBucket {
+    fn parse(code: &str) -> Option<Self> {
+        Some(match code {
+            ALL_UNPAID => Self::All,
+            "a_echoir" => Self::NotDue,
+            "0_30" => Self::Days(0, Some(30)),
+            "31_60" => Self::Days(31, Some(60)),
+            "61_90" => Self::Days(61, Some(90)),
+            "plus_90" => Self::Days(91, None),
+            _ => return None,
+        })
+    }
+
+    /// The store's filter of this bucket seen on `today`.
+    fn apply(self, today: NaiveDate, filter: &mut store::DashboardFilter) {
+        filter.unpaid = true;
+        let ago = |days: u64| {
+            day::iso(
+                today
+                    .checked_sub_days(chrono::Days::new(days))
+                    .unwrap_or(NaiveDate::MIN),
+            )
+        };
+        match self {
+            Self::All => {}
+            Self::NotDue => filter.due_after = Some(day::iso(today)),
+            Self::Days(least, most) => {
+                filter.due_to = Some(ago(least));
+                filter.due_from = most.map(ago);
+            }
+        }
+    }
 }
 
 /// Checks the filters: an unknown status is 422, a day that is not
@@ -145,6 +206,19 @@ pub fn check_filter(input: ListInput) -> AppResult<ListFilter> {
     };
     let since = day("since", &input.since)?;
     let until = day("until", &input.until)?;
+    let issued_since = day("issuedSince", &input.issued_since)?;
+    let issued_until = day("issuedUntil", &input.issued_until)?;
+    let paid_since = day("paidSince", &input.paid_since)?;
+    let paid_until = day("paidUntil", &input.paid_until)?;
+    let unpaid = match input.unpaid.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(code) => Some(UnpaidBucket::parse(code).ok_or_else(|| {
+            AppError::bad_request(format!(
+                "Le paramètre « unpaid » vaut {}, ou {ALL_UNPAID} (reçu : « {code} »).",
+                store_dashboard::UNPAID_BUCKETS.join(", ")
+            ))
+        })?),
+    };
     if let (Some(since), Some(until)) = (since, until)
         && since > until
     {
@@ -161,8 +235,16 @@ pub fn check_filter(input: ListInput) -> AppResult<ListFilter> {
             since: since.map(day::iso),
             until: until.map(day::iso),
             due_before: None,
+            dashboard: store::DashboardFilter {
+                issued_since: issued_since.map(day::iso),
+                issued_until: issued_until.map(day::iso),
+                paid_since: paid_since.map(day::iso),
+                paid_until: paid_until.map(day::iso),
+                ..store::DashboardFilter::default()
+            },
         },
         overdue: input.overdue,
+        unpaid,
     })
 }
 
@@ -178,10 +260,15 @@ pub async fn list(
     let ListFilter {
         mut filter,
         overdue,
+        unpaid,
     } = filter;
+    // Today, in Paris.
+    let today = clock::paris_local(store.now()).date();
     if overdue {
-        // Due before today, in Paris.
-        filter.due_before = Some(day::iso(clock::paris_local(store.now()).date()));
+        filter.due_before = Some(day::iso(today));
+    }
+    if let Some(bucket) = unpaid {
+        bucket.apply(today, &mut filter.dashboard);
     }
     // Kept in memory until the database changes (`store::cache`): the key
     // holds every parameter of the page.

@@ -271,6 +271,7 @@ impl LiftdeskMcp {
                     since: args.since,
                     until: args.until,
                     overdue: false,
+                    ..ListInput::default()
                 };
                 let paging = PageQuery {
                     limit: query_text(args.limit),

@@ -610,6 +610,10 @@ equipment: CallEquipment,
  */
 building: string | null, 
 /**
+ * Identifiant de l'immeuble de l'équipement ; null s'il n'en a pas.
+ */
+buildingId: string | null, 
+/**
  * Adresse de l'immeuble (rue, puis code postal et ville) ; null sans immeuble.
  */
 address: string | null, 
@@ -642,9 +646,10 @@ export type CallDetail = { call: CallRead,
  */
 typeLabel: string, 
 /**
- * The equipment's building: name, then address in one line.
+ * The equipment's building: its id (its page), name, then address in
+ * one line.
  */
-building: string | null, address: string | null, timeline: Array<TimelineEntry>, 
+buildingId: string | null, building: string | null, address: string | null, timeline: Array<TimelineEntry>, 
 /**
  * The statuses the call may move to now (the state machine, and a
  * technician assigned where one is needed).
@@ -2567,7 +2572,19 @@ export type IdentityWire = { legalName: string | null, legalForm: string | null,
 /**
  * En euros.
  */
-shareCapital: number | null, rcsCity: string | null, siret: string | null, vatNumber: string | null, headOfficeAddress: string | null, address: string | null, phone: string | null, email: string | null, iban: string | null, bic: string | null, insurer: string | null, insurancePolicy: string | null, insuranceArea: string | null, vatOnDebits: boolean, };
+shareCapital: number | null, rcsCity: string | null, siret: string | null, vatNumber: string | null, 
+/**
+ * Siège social (s'il n'est pas à l'adresse de l'agence) : rue,
+ * complément, code postal (5 chiffres) et ville.
+ */
+headOfficeAddress: string | null, headOfficeComplement: string | null, headOfficePostalCode: string | null, headOfficeCity: string | null, 
+/**
+ * Adresse de l'agence (l'établissement du SIRET) : rue, complément,
+ * code postal (5 chiffres) et ville. Une adresse donnée sur une ligne
+ * (« 12 rue de la Part-Dieu, 69003 Lyon ») sans code postal ni ville est
+ * découpée.
+ */
+address: string | null, addressComplement: string | null, postalCode: string | null, city: string | null, phone: string | null, email: string | null, iban: string | null, bic: string | null, insurer: string | null, insurancePolicy: string | null, insuranceArea: string | null, vatOnDebits: boolean, };
 
 export type LogoWire = { mediaType: string, width: number, height: number, };
 

@@ -206,8 +206,21 @@ fn install_writing(
         // establishment (SIRET) per agency, with every mention filled in.
         let siren = siren::luhn_complete("81234567");
         let vat = format!("FR{:02}{siren}", identity::vat_key(&siren));
+        // « 25 avenue …, 75017 Paris » in its parts: street, postal code, city.
+        let parts = |text: &str| {
+            let split = crate::domain::address::split_line(text)
+                .ok_or_else(|| anyhow::anyhow!("adresse de démonstration indécoupable : {text}"))?;
+            Ok::<_, anyhow::Error>((
+                Some(split.street),
+                Some(split.postal_code),
+                Some(split.city),
+            ))
+        };
+        let (head_office_address, head_office_postal_code, head_office_city) =
+            parts(AGENCY_ADDRESSES[0])?;
         for (index, (agency_id, address)) in agency_ids.iter().zip(AGENCY_ADDRESSES).enumerate() {
             let siret = siren::luhn_complete(&format!("{siren}{:04}", index + 1));
+            let (street, postal_code, city) = parts(address)?;
             let seller = identity::SellerIdentity {
                 legal_name: Some(ORGANIZATION_NAME.to_owned()),
                 legal_form: Some("SAS".to_owned()),
@@ -215,8 +228,14 @@ fn install_writing(
                 rcs_city: Some("Paris".to_owned()),
                 siret: Some(siret),
                 vat_number: Some(vat.clone()),
-                head_office_address: Some(AGENCY_ADDRESSES[0].to_owned()),
-                address: Some((*address).to_owned()),
+                head_office_address: head_office_address.clone(),
+                head_office_complement: None,
+                head_office_postal_code: head_office_postal_code.clone(),
+                head_office_city: head_office_city.clone(),
+                address: street,
+                address_complement: None,
+                postal_code,
+                city,
                 phone: Some(format!("01 45 67 8{index} 00")),
                 email: Some(format!("agence{}@ascenseurs-durand.fr", index + 1)),
                 iban: Some("FR7630006000011234567890189".to_owned()),
