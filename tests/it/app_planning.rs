@@ -394,6 +394,38 @@ async fn a_visit_is_created_moved_started_and_closed_with_french_refusals() {
         .await;
     assert_eq!(status, 200, "{moved}");
     assert_eq!(moved["technicianId"], json!(bruno));
+    // The unassigned visit given to Alice, then the move undone: unassigned
+    // again, on its day (« Annuler le déplacement »).
+    let unassigned_id = str_of(&unassigned, "id").to_owned();
+    let (status, _) = staff
+        .post(
+            &format!("/visits/{unassigned_id}/move"),
+            json!({ "plannedFor": day_text(days[5]), "technicianId": alice }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, body) = staff
+        .post(
+            &format!("/visits/{unassigned_id}/move"),
+            json!({ "plannedFor": day_text(days[4]), "technicianId": alice, "unassign": true }),
+        )
+        .await;
+    assert_eq!(
+        (status, body),
+        (
+            422,
+            json!({ "error": "Choisissez le technicien de la visite (« technicianId ») ou retirez-le (« unassign »), pas les deux." })
+        )
+    );
+    let (status, undone) = staff
+        .post(
+            &format!("/visits/{unassigned_id}/move"),
+            json!({ "plannedFor": day_text(days[4]), "unassign": true }),
+        )
+        .await;
+    assert_eq!(status, 200, "{undone}");
+    assert_eq!(undone["technicianId"], Value::Null);
+    assert_eq!(undone["plannedFor"], json!(day_text(days[4])));
 
     // Start, then it cannot move; close.
     let (status, started) = staff

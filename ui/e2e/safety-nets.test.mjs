@@ -7,8 +7,9 @@
 // ne touche à rien, aucune requête) ; confirmé, elle est déplacée et
 // « Annuler le déplacement » la remet où elle était ; un jour après son
 // échéance demande aussi confirmation ; le message du déplacement disparaît
-// quand la semaine affichée change ; au clavier (« Déplacer » du détail), mêmes
-// règles. Fiche équipement : « Nouvel appel » crée un appel pour cet équipement
+// quand la semaine affichée change ; une visite non affectée donnée à un
+// technicien redevient non affectée par « Annuler le déplacement » ; au clavier
+// (« Déplacer » du détail), mêmes règles. Fiche équipement : « Nouvel appel » crée un appel pour cet équipement
 // et ouvre l'appel ; « Nouveau devis » ouvre la création avec l'équipement
 // choisi, puis le devis créé. Fiche client : ses équipements, devis et factures,
 // chacun en lien.
@@ -27,6 +28,7 @@ import { chromium } from 'playwright-core';
 const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
+const UNASSIGNED = 'non-affecte';
 const MOVE_PATH = /^\/app\/api\/visits\/[^/]+\/move$/;
 
 /** `AAAA-MM-JJ` + n jours. */
@@ -339,6 +341,55 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       // Remise en place pour la suite.
       const restored = await call('POST', `/visits/${visit.id}/move`, { plannedFor: visit.day, technicianId: visit.technicianId });
       assert.equal(restored.status, 200, JSON.stringify(restored.body));
+    });
+
+    step('une visite non affectée donnée à un technicien : « Annuler le déplacement » la rend non affectée', async () => {
+      week = await openWeek(monday);
+      const techs = new Map(week.technicians.map((t) => [t.id, t]));
+      // Une visite planifiée un jour ouvré, avant son échéance, dont le technicien est là :
+      // rendue non affectée par l'API pour l'essai, puis remise à la fin.
+      const visit = week.entries.find(
+        (e) =>
+          e.status === 'planifiee' &&
+          techs.has(e.technicianId) &&
+          !isWeekend(e.day) &&
+          e.day >= week.today &&
+          (!e.deadline || e.day <= e.deadline) &&
+          available(techs.get(e.technicianId), e.day),
+      );
+      assert.ok(visit, 'aucune visite planifiée à essayer dans la démo');
+      const setUp = await call('POST', `/visits/${visit.id}/move`, { plannedFor: visit.day, unassign: true });
+      assert.equal(setUp.status, 200, JSON.stringify(setUp.body));
+      try {
+        week = await openWeek(monday);
+        const card = await cardIn(UNASSIGNED, visit.day, visit.id);
+        await card.focus();
+        await page.keyboard.press('Enter');
+        const visitDialog = page.getByRole('dialog', { name: /^Visite/ });
+        await visitDialog.getByRole('button', { name: 'Déplacer' }).click();
+        await visitDialog.getByLabel('Technicien').selectOption(visit.technicianId);
+        const moved = moveResponse(visit.id);
+        await visitDialog.getByRole('button', { name: 'Déplacer' }).click();
+        const res = await moved;
+        assert.equal(res.status(), 200, await res.text());
+        await visitDialog.getByRole('button', { name: 'Fermer' }).click();
+        await visitDialog.waitFor({ state: 'hidden' });
+        assert.deepEqual(await whereIs(visit.id), { day: visit.day, technicianId: visit.technicianId });
+        const undo = page.getByRole('button', { name: 'Annuler le déplacement' });
+        const undone = moveResponse(visit.id);
+        await undo.click();
+        const back = await undone;
+        assert.equal(back.status(), 200, await back.text());
+        assert.deepEqual(JSON.parse(back.request().postData() ?? '{}'), { plannedFor: visit.day, unassign: true });
+        await page.getByRole('status').filter({ hasText: 'Déplacement annulé' }).waitFor();
+        await cardIn(UNASSIGNED, visit.day, visit.id);
+        assert.deepEqual(await whereIs(visit.id), { day: visit.day, technicianId: null });
+        await shot('filets-05-remise-non-affectee');
+      } finally {
+        // Remise en place pour la suite.
+        const restored = await call('POST', `/visits/${visit.id}/move`, { plannedFor: visit.day, technicianId: visit.technicianId });
+        assert.equal(restored.status, 200, JSON.stringify(restored.body));
+      }
     });
 
     step('au clavier : « Déplacer » vers un dimanche demande confirmation, et s’annule pareil', async () => {

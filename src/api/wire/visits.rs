@@ -133,6 +133,10 @@ pub struct RescheduleBody {
     pub planned_for: String,
     /// Technicien actif de la même agence qui fera la visite ; absent ou null : inchangé.
     pub technician_id: Option<String>,
+    /// Vrai : la visite n'a plus de technicien (elle redevient non affectée) ;
+    /// pas avec `technicianId`.
+    #[serde(default)]
+    pub unassign: bool,
 }
 
 pub(crate) fn created(state: &AppState, id: &VisitId) -> Created {
@@ -180,6 +184,7 @@ pub async fn reschedule(
     let input = RescheduleInput {
         planned_for: body.planned_for,
         technician_id: body.technician_id,
+        unassign: body.unassign,
     };
     visits::reschedule(&state.store, caller, &id, input).await?;
     Ok(created(state, &id))

@@ -304,10 +304,13 @@ describe('filets du déplacement', () => {
     expect(undoBody(unassigned)).toEqual({ plannedFor: '2026-12-01' });
   });
 
+  it('rend non affectée une visite qui l’était', () => {
+    const assigned = move({ day: '2026-12-01', technicianId: null }, { day: '2026-12-01', technicianId: 't1' });
+    expect(undoRefusal(assigned, '2026-11-29')).toBeNull();
+    expect(undoBody(assigned)).toEqual({ plannedFor: '2026-12-01', unassign: true });
+  });
+
   it('ne propose pas de défaire ce que le serveur refuserait', () => {
-    expect(undoRefusal(move({ day: '2026-12-01', technicianId: null }, { day: '2026-12-01', technicianId: 't1' }), '2026-11-29')).toBe(
-      'elle ne peut pas redevenir non affectée par un déplacement',
-    );
     expect(undoRefusal(move({ day: '2026-11-27', technicianId: 't1' }, { day: '2026-12-01', technicianId: 't1' }), '2026-11-29')).toBe(
       "son jour d'origine, le 27/11/2026, est passé",
     );

@@ -145,21 +145,27 @@ export interface DoneMove {
 
 /**
  * Pourquoi un déplacement ne peut pas être défait par `POST /visits/{id}/move`,
- * ou `null` s'il le peut : une visite qui était non affectée (le déplacement
- * ne retire pas un technicien), ou un jour d'origine passé (refusé).
+ * ou `null` s'il le peut : un jour d'origine passé (refusé par le serveur).
+ * Une visite qui était non affectée le redevient (`unassign`).
  */
 export function undoRefusal(move: DoneMove, today: string): string | null {
-  if (move.from.technicianId === null && move.to.technicianId !== null) {
-    return 'elle ne peut pas redevenir non affectée par un déplacement';
-  }
   if (move.from.day < today) return `son jour d'origine, le ${numericDay(move.from.day)}, est passé`;
   return null;
 }
 
-/** Corps de `POST /visits/{id}/move` qui remet la visite à sa place d'avant. */
-export function undoBody(move: DoneMove): { plannedFor: string; technicianId?: string } {
-  const body: { plannedFor: string; technicianId?: string } = { plannedFor: move.from.day };
+/** Le corps de `POST /visits/{id}/move`. */
+export interface MoveBody {
+  plannedFor: string;
+  technicianId?: string;
+  /** La visite n'a plus de technicien : elle redevient non affectée. */
+  unassign?: boolean;
+}
+
+/** Corps de `POST /visits/{id}/move` qui remet la visite à sa place d'avant (sans technicien s'il n'y en avait pas). */
+export function undoBody(move: DoneMove): MoveBody {
+  const body: MoveBody = { plannedFor: move.from.day };
   if (move.from.technicianId) body.technicianId = move.from.technicianId;
+  else if (move.to.technicianId !== null) body.unassign = true;
   return body;
 }
 
@@ -495,7 +501,7 @@ export function cancelVisitStart(id: string): Promise<void> {
 }
 
 /** `POST /visits/{id}/move` : nouveau jour et, s'il est donné, nouveau technicien. */
-export function moveVisit(id: string, body: { plannedFor: string; technicianId?: string }): Promise<void> {
+export function moveVisit(id: string, body: MoveBody): Promise<void> {
   return api.post<void>(visitPath(id, 'move'), body);
 }
 

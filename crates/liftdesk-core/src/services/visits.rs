@@ -290,6 +290,9 @@ pub struct RescheduleInput {
     pub planned_for: String,
     /// Another active technician of the agency; None keeps the current one.
     pub technician_id: Option<String>,
+    /// No technician any more: the visit is unassigned again (the planning's
+    /// undo of a move that assigned it). Not with `technician_id`.
+    pub unassign: bool,
 }
 
 /// Loads the visit of the agency and checks the action on its status.
@@ -438,8 +441,8 @@ pub fn complete_in(
 }
 
 /// A visit not begun moves to another day (from today on), possibly to
-/// another active technician of the agency; whoever carries it must not be
-/// absent that day.
+/// another active technician of the agency, or to none (`unassign`);
+/// whoever carries it must not be absent that day.
 pub fn reschedule_in(
     tx: &Tx,
     p: &Principal,
@@ -466,6 +469,12 @@ pub fn reschedule_in(
         ));
     }
     let technician_id = match input.technician_id.as_deref().map(str::trim) {
+        Some(_) if input.unassign => {
+            return Err(AppError::unprocessable(
+                "Choisissez le technicien de la visite (« technicianId ») ou retirez-le (« unassign »), pas les deux.",
+            ));
+        }
+        None if input.unassign => None,
         Some(new_id) => {
             let new_id = TechnicianId::new(new_id);
             if technicians::active_name_in_agency(tx, p.agency_id()?, &new_id)?.is_none() {

@@ -220,6 +220,7 @@ impl LiftdeskMcp {
                 let body = RescheduleBody {
                     planned_for: args.planned_for,
                     technician_id: args.technician_id,
+                    unassign: false,
                 };
                 visits::reschedule(&self.state, &caller, VisitId::new(args.id), body).await
             }
