@@ -195,6 +195,7 @@ async fn the_week_lists_visits_by_technician_with_absences_and_another_agency_is
         json!({
             "id": visit, "technicianId": alice, "day": days[3], "status": "planifiee",
             "equipmentId": lift, "number": "ASC-001", "building": "Résidence Lourmel",
+            "buildingId": building,
             "address": "12 rue de la Paix, 75015 Paris", "deadline": days[2], "overdue": true,
         })
     );

@@ -1394,6 +1394,8 @@ fn app_ops(w: &World) -> Vec<Op> {
         app("GET /journal", "/journal?limit=200".into())
             .list()
             .admin("Consulter le journal de l'agence est réservé à un administrateur de l'agence."),
+        // The technical-data catalogue: the same for every agency, naming none.
+        app("GET /technical-fields", "/technical-fields".into()).list(),
         // The header search: the caller's own agency only.
         app("GET /search", "/search?q=as".into()).list(),
         // Buildings and new equipment.

@@ -25,6 +25,7 @@ mod app_exports;
 mod app_imports;
 mod app_journal;
 mod app_keys;
+mod app_links;
 mod app_mail;
 mod app_planning;
 mod app_search;

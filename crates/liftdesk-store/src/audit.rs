@@ -1,6 +1,6 @@
 //! The audit log: who changed what, written in the same transaction as the change.
 
-use crate::sql::params;
+use crate::sql::{OptionalExtension, params};
 use liftdesk_domain::id::{AccountId, AgencyId, CredentialId};
 use serde_json::Value;
 
@@ -163,6 +163,61 @@ const OBJECT_LABEL: &str = "CASE l.object_type
     WHEN 'webhook_subscription' THEN (SELECT url FROM webhook_subscriptions WHERE id = l.object_id)
     ELSE (SELECT name FROM credentials WHERE id = l.object_id)
 END";
+
+/// A record named by an id in an entry's detail (a visit's technician, an
+/// equipment's client…), in words: its label, and for a client the
+/// `client_ref` its page is opened by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedRecord {
+    pub label: String,
+    pub client_ref: Option<String>,
+}
+
+/// The record `id` of `object_type` in words, when it belongs to the agency
+/// (an account or an agency: to its organization); None otherwise.
+pub fn named_record(
+    conn: &crate::Conn,
+    agency_id: &AgencyId,
+    object_type: &str,
+    id: &str,
+) -> StoreResult<Option<NamedRecord>> {
+    let sql = match object_type {
+        "equipment" => {
+            "SELECT coalesce(number, 'sans numéro'), NULL FROM equipment WHERE id = ?1 AND agency_id = ?2"
+        }
+        "client" => "SELECT nom, client_ref FROM clients WHERE id = ?1 AND agency_id = ?2",
+        "building" => {
+            "SELECT coalesce(name, address), NULL FROM buildings WHERE id = ?1 AND agency_id = ?2"
+        }
+        "technician" => "SELECT name, NULL FROM technicians WHERE id = ?1 AND agency_id = ?2",
+        "quote" => {
+            "SELECT coalesce(number, object), NULL FROM quotes WHERE id = ?1 AND agency_id = ?2"
+        }
+        "invoice" => {
+            "SELECT coalesce(number, 'brouillon'), NULL FROM invoices WHERE id = ?1 AND agency_id = ?2"
+        }
+        "call" => "SELECT reference, NULL FROM calls WHERE id = ?1 AND agency_id = ?2",
+        "survey" => {
+            "SELECT coalesce(number, 'sans numéro'), NULL FROM surveys WHERE id = ?1 AND agency_id = ?2"
+        }
+        "account" => {
+            "SELECT coalesce(name, email), NULL FROM accounts WHERE id = ?1
+             AND organization_id = (SELECT organization_id FROM agencies WHERE id = ?2)"
+        }
+        "agency" => {
+            "SELECT name, NULL FROM agencies WHERE id = ?1
+             AND organization_id = (SELECT organization_id FROM agencies WHERE id = ?2)"
+        }
+        _ => return Ok(None),
+    };
+    conn.query_row_cached(sql, [id, agency_id.as_str()], |r| {
+        Ok(NamedRecord {
+            label: r.get(0)?,
+            client_ref: r.get(1)?,
+        })
+    })
+    .optional()
+}
 
 /// The agency's journal, newest first, kept by `filter`, from before the
 /// entry `before` (its `seq`) when given: at most `limit` entries.

@@ -762,6 +762,7 @@ pub struct PlanRow {
     pub visit_interval_days: i64,
     /// `YYYY-MM-DD`, or the creation day when no start was recorded.
     pub plan_start_on: String,
+    pub building_id: Option<BuildingId>,
     pub building: Option<String>,
     pub address: Option<String>,
     pub postal_code: Option<String>,
@@ -779,7 +780,7 @@ const PLAN_COLUMNS: &str = "e.id, e.number, e.type, e.maintenance_contract, e.vi
      (SELECT max(v.done_on) FROM visits v WHERE v.equipment_id = e.id AND v.status = 'faite'),
      (SELECT min(v.planned_for) FROM visits v
       WHERE v.equipment_id = e.id AND v.status IN ('planifiee', 'en_cours')),
-     e.archived_at IS NOT NULL";
+     e.archived_at IS NOT NULL, e.building_id";
 
 fn plan_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<PlanRow> {
     Ok(PlanRow {
@@ -789,6 +790,7 @@ fn plan_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<PlanRow> {
         maintenance_contract: r.get(3)?,
         visit_interval_days: r.get(4)?,
         plan_start_on: r.get(5)?,
+        building_id: r.get(13)?,
         building: r.get(6)?,
         address: r.get(7)?,
         postal_code: r.get(8)?,

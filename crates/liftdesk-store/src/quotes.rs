@@ -311,6 +311,8 @@ pub struct QuoteFilter {
     pub status: Option<String>,
     /// A fragment of the equipment number, lowercased (case-insensitive match).
     pub equipment_number: Option<String>,
+    /// The client's `client_ref` (`CLI-…`): the quotes on its equipment.
+    pub client_ref: Option<String>,
 }
 
 /// A quote of the list, with the invoice made from it if any.
@@ -334,13 +336,20 @@ pub fn list(
 ) -> StoreResult<(i64, Vec<QuoteListRow>)> {
     let agency_id = agency_id.as_str();
     const WHERE: &str = "q.agency_id = ?1 AND (?2 IS NULL OR q.status = ?2)
-         AND (?3 IS NULL OR instr(lower(COALESCE(e.number, '')), ?3) > 0)";
+         AND (?3 IS NULL OR instr(lower(COALESCE(e.number, '')), ?3) > 0)
+         AND (?4 IS NULL OR e.client_id IN
+              (SELECT c.id FROM clients c WHERE c.agency_id = ?1 AND c.client_ref = ?4))";
     let total: i64 = conn
         .prepare_cached(&format!(
             "SELECT COUNT(*) FROM quotes q JOIN equipment e ON e.id = q.equipment_id WHERE {WHERE}"
         ))?
         .query_row(
-            params![agency_id, filter.status, filter.equipment_number],
+            params![
+                agency_id,
+                filter.status,
+                filter.equipment_number,
+                filter.client_ref
+            ],
             |r| r.get(0),
         )?;
     let mut stmt = conn.prepare_cached(&format!(
@@ -352,13 +361,14 @@ pub fn list(
                  ORDER BY i.created_at, i.id LIMIT 1)
          FROM quotes q JOIN equipment e ON e.id = q.equipment_id
          WHERE {WHERE}
-         ORDER BY q.created_at DESC, q.id DESC LIMIT ?4 OFFSET ?5"
+         ORDER BY q.created_at DESC, q.id DESC LIMIT ?5 OFFSET ?6"
     ))?;
     let rows = stmt.query_map(
         params![
             agency_id,
             filter.status,
             filter.equipment_number,
+            filter.client_ref,
             i64::from(limit),
             i64::try_from(offset).unwrap_or(i64::MAX)
         ],

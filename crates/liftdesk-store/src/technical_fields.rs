@@ -32,6 +32,18 @@ impl ValueType {
             _ => None,
         }
     }
+
+    /// The stored code, as [`ValueType::parse`] reads it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Text => "text",
+            Self::Number => "number",
+            Self::Integer => "integer",
+            Self::Boolean => "boolean",
+            Self::Choice => "choice",
+            Self::Multi => "multi",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -4,7 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::code;
 use crate::sql::{OptionalExtension, params};
-use liftdesk_domain::id::{AgencyId, EquipmentId, TechnicianId, VisitId};
+use liftdesk_domain::id::{AgencyId, BuildingId, EquipmentId, TechnicianId, VisitId};
 use liftdesk_domain::visit::VisitStatus;
 
 use super::StoreResult;
@@ -152,6 +152,7 @@ pub struct PlanningRow {
     pub status: VisitStatus,
     pub equipment_id: EquipmentId,
     pub number: Option<String>,
+    pub building_id: Option<BuildingId>,
     pub building: Option<String>,
     pub address: Option<String>,
     pub postal_code: Option<String>,
@@ -166,7 +167,8 @@ pub struct PlanningRow {
 /// every comparison.
 pub const PLANNING_SQL: &str = "
     SELECT v.id, v.technician_id, v.day, v.status, v.equipment_id, e.number,
-           b.name, b.address, b.postal_code, b.city, v.deadline, t.name, v.arrived_at
+           b.name, b.address, b.postal_code, b.city, v.deadline, t.name, v.arrived_at,
+           e.building_id
     FROM (
         SELECT id, technician_id, planned_for AS day, status, equipment_id, deadline, arrived_at
         FROM visits
@@ -203,6 +205,7 @@ pub fn planning(
                 status: code(r, 3)?,
                 equipment_id: r.get(4)?,
                 number: r.get(5)?,
+                building_id: r.get(13)?,
                 building: r.get(6)?,
                 address: r.get(7)?,
                 postal_code: r.get(8)?,

@@ -189,6 +189,7 @@ pub fn typescript() -> String {
     file.ty::<super::clients::ClientBody>();
     file.ty::<crate::api::wire::buildings::BuildingsAnswer>();
     file.ty::<super::journal::JournalAnswer>();
+    file.ty::<super::technical_fields::TechnicalFieldsAnswer>();
     file.ty::<super::search::SearchAnswer>();
     file.ty::<crate::api::wire::buildings::NewBuildingBody>();
     file.ty::<super::equipment::NewEquipmentBody>();

@@ -14,7 +14,8 @@ use crate::api::extract::ApiQuery;
 use crate::auth::staff_session::StaffSession;
 use crate::error::{ApiError, AppResult};
 use crate::services::journal::{
-    self as service, JournalQuery, OBJECT_TYPES, action_label, actor_kind_label, object_type_label,
+    self as service, JournalQuery, OBJECT_TYPES, Reference, action_label, actor_kind_label,
+    object_type_label,
 };
 use crate::state::AppState;
 use crate::store::audit::JournalRow;
@@ -93,10 +94,54 @@ pub(crate) struct ObjectTypeChoice {
     label: String,
 }
 
+/// Un enregistrement qu'un détail nomme par son identifiant (le technicien
+/// d'une visite, le client d'un équipement…), en clair.
+#[derive(Serialize, TS, Debug)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct JournalReference {
+    /// L'identifiant tel que le détail l'enregistre.
+    id: String,
+    /// `equipment`, `client`, `building`, `technician`, `quote`, `invoice`,
+    /// `call`, `survey`, `account` ou `agency`.
+    object_type: String,
+    /// Son nom : numéro, nom, adresse…
+    label: String,
+    /// Sa page dans l'application, quand elle en a une.
+    path: Option<String>,
+}
+
+impl From<Reference> for JournalReference {
+    fn from(reference: Reference) -> Self {
+        let page = |base: &str, key: &str| Some(super::page_path(base, key));
+        let path = match reference.object_type {
+            "equipment" => page("/equipements", &reference.id),
+            "client" => reference
+                .record
+                .client_ref
+                .as_deref()
+                .and_then(|r| page("/clients", r)),
+            "building" => page("/immeubles", &reference.id),
+            "quote" => page("/devis", &reference.id),
+            "invoice" => page("/factures", &reference.id),
+            "call" => page("/appels", &reference.id),
+            "survey" => page("/releves", &reference.id),
+            _ => None,
+        };
+        Self {
+            object_type: reference.object_type.to_owned(),
+            label: reference.record.label,
+            id: reference.id,
+            path,
+        }
+    }
+}
+
 #[derive(Serialize, TS, Debug)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct JournalAnswer {
     entries: Vec<JournalEntryWire>,
+    /// Les enregistrements que les détails de la page nomment par leur identifiant.
+    references: Vec<JournalReference>,
     /// À passer en `before` pour la page suivante ; absent à la fin.
     next: Option<i64>,
     object_types: Vec<ObjectTypeChoice>,
@@ -147,6 +192,7 @@ async fn page(
     let page = service::page(&state.store, &session.principal(), query).await?;
     Ok(Json(JournalAnswer {
         entries: page.entries.into_iter().map(Into::into).collect(),
+        references: page.references.into_iter().map(Into::into).collect(),
         next: page.next,
         object_types: OBJECT_TYPES
             .iter()

@@ -26,6 +26,7 @@ pub mod session;
 pub mod settings;
 pub mod setup;
 pub mod surveys;
+pub mod technical_fields;
 pub mod technicians;
 pub mod webhooks;
 
@@ -44,6 +45,7 @@ pub fn router() -> Router<AppState> {
         .merge(keys::router())
         .merge(webhooks::router())
         .merge(technicians::router())
+        .merge(technical_fields::router())
         .merge(calls::router())
         .merge(planning::router())
         .merge(equipment::router())
@@ -60,4 +62,29 @@ pub fn router() -> Router<AppState> {
         .merge(clients::router())
         .merge(setup::router())
         .merge(settings::router())
+}
+
+/// A page of the web application for a record: `/clients/CLI-12`,
+/// `/equipements/<id>`; the key percent-encoded as one path segment (a
+/// client's `client_ref` is free text given by a partner).
+pub(crate) fn page_path(base: &str, key: &str) -> String {
+    use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+    const SEGMENT: &percent_encoding::AsciiSet = &NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'_')
+        .remove(b'.')
+        .remove(b'~');
+    format!("{base}/{}", utf8_percent_encode(key, SEGMENT))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_record_key_is_one_path_segment() {
+        assert_eq!(super::page_path("/clients", "CLI-12"), "/clients/CLI-12");
+        assert_eq!(
+            super::page_path("/clients", "Syndic 8/é?x"),
+            "/clients/Syndic%208%2F%C3%A9%3Fx"
+        );
+    }
 }

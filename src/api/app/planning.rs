@@ -9,7 +9,7 @@
 //! equipment is an administrator's (a regulatory setting).
 
 use crate::domain::id::VisitId;
-use crate::domain::id::{EquipmentId, TechnicianId};
+use crate::domain::id::{BuildingId, EquipmentId, TechnicianId};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
@@ -21,7 +21,7 @@ use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
 use crate::api::wire::Page;
 use crate::api::wire::equipment::{EquipmentListEntry, EquipmentListQuery, equipment_list};
-use crate::api::wire::planning::{PlanningEntry, PlanningQuery, planning_entries};
+use crate::api::wire::planning::PlanningEntry;
 use crate::api::wire::visits::{self as visit_wire, CompleteBody, RescheduleBody, StartBody};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
@@ -90,7 +90,27 @@ pub(crate) struct WeekOut {
     days: Vec<String>,
     today: String,
     technicians: Vec<TechnicianOut>,
-    entries: Vec<PlanningEntry>,
+    entries: Vec<WeekEntry>,
+}
+
+/// An entry of the week: the REST API's planning entry, and the building
+/// the screen links to (the spec's entry has no such field).
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct WeekEntry {
+    #[serde(flatten)]
+    entry: PlanningEntry,
+    /// The equipment's building (its page `/immeubles/<id>`).
+    building_id: Option<String>,
+}
+
+impl From<visits::PlanningItem> for WeekEntry {
+    fn from(item: visits::PlanningItem) -> Self {
+        Self {
+            building_id: item.building_id.clone(),
+            entry: PlanningEntry::from(item),
+        }
+    }
 }
 
 async fn week(
@@ -100,18 +120,19 @@ async fn week(
 ) -> AppResult<Json<WeekOut>> {
     let today = clock::paris_local(state.now()).date();
     let day = visits::day_parameter(query.day.as_deref())?.unwrap_or(today);
-    let entries = planning_entries(
-        &state,
+    let entries: Vec<WeekEntry> = visits::planning_for(
+        &state.store,
         &session.principal(),
-        PlanningQuery {
-            day: Some(day::iso(day)),
-        },
+        Some(&day::iso(day)),
         None,
     )
-    .await?;
+    .await?
+    .into_iter()
+    .map(WeekEntry::from)
+    .collect();
     let mut carrying: Vec<String> = entries
         .iter()
-        .filter_map(|e| e.technician_id.clone())
+        .filter_map(|e| e.entry.technician_id.clone())
         .collect();
     carrying.sort_unstable();
     carrying.dedup();
@@ -499,6 +520,8 @@ pub(crate) struct VisitOut {
     technician_id: Option<String>,
     equipment_id: String,
     number: Option<String>,
+    /// The equipment's building (its page `/immeubles/<id>`).
+    building_id: Option<String>,
     building: Option<String>,
     address: Option<String>,
     /// UTC timestamps (ISO 8601).
@@ -517,6 +540,9 @@ async fn visit_out(state: &AppState, session: &StaffSession, id: VisitId) -> App
     } = visits::detail(&state.store, &session.principal(), &id).await?;
     Ok(VisitOut {
         number: equipment.as_ref().and_then(|e| e.number.clone()),
+        building_id: equipment
+            .as_ref()
+            .and_then(|e| e.building_id.clone().map(BuildingId::into_string)),
         building: equipment.as_ref().and_then(|e| e.building.clone()),
         address: equipment.as_ref().and_then(|e| {
             building_address(

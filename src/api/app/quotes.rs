@@ -1,5 +1,5 @@
 //! `/app/api/quotes…`: the quotes screen. The paged list (status, equipment
-//! number), a quote with what may be done next, creation from an equipment,
+//! number, client), a quote with what may be done next, creation from an equipment,
 //! send / accept / refuse / renew, and turning an accepted quote into its invoice.
 //! Every handler calls the operations shared with the REST API v2
 //! (`api::wire::quotes`) for the session's principal (the audit names the
@@ -40,6 +40,8 @@ pub fn router() -> Router<AppState> {
 pub(crate) struct ListQuery {
     status: Option<String>,
     equipment: Option<String>,
+    /// A client's `client_id` (`CLI-…`): the quotes on its equipment.
+    client: Option<String>,
     pub(crate) limit: Option<String>,
     pub(crate) page: Option<String>,
 }
@@ -62,6 +64,7 @@ pub(crate) async fn list_page(
     let filter = ListInput {
         status: query.status,
         equipment: query.equipment,
+        client: query.client,
     };
     let paging = PageQuery {
         limit: query.limit,

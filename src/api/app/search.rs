@@ -99,7 +99,7 @@ async fn search(
         .clients
         .into_iter()
         .map(|c| SearchHit {
-            link: format!("/clients/{}", c.client_ref),
+            link: super::page_path("/clients", &c.client_ref),
             title: c.nom,
             subtitle: Some(match (&c.siren, c.supprime) {
                 (Some(siren), false) => format!("{} · SIREN {siren}", c.client_ref),

@@ -284,6 +284,7 @@ async fn list_quotes(
     let filter = service::ListInput {
         status: query.status,
         equipment: query.equipment,
+        client: None,
     };
     let paging = PageQuery {
         limit: query.limit,

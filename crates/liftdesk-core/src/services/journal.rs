@@ -7,6 +7,7 @@
 //! member's. Newest first, by pages continued from the last entry read.
 
 use chrono::{Days, NaiveDate};
+use serde_json::Value;
 
 use crate::domain::id::AccountId;
 use crate::domain::time::{format_timestamp, paris_to_utc};
@@ -176,6 +177,79 @@ pub struct JournalQuery {
 pub struct JournalPage {
     pub entries: Vec<JournalRow>,
     pub next: Option<i64>,
+    /// The records the entries' details name by their id, in words.
+    pub references: Vec<Reference>,
+}
+
+/// The detail keys whose values are a record's id, and the kind of record:
+/// the screens show that record's name (and link to it) instead of the id.
+pub const REFERENCE_KEYS: [(&str, &str); 15] = [
+    ("clientId", "client"),
+    ("buildingId", "building"),
+    ("equipmentId", "equipment"),
+    ("equipment", "equipment"),
+    ("technicianId", "technician"),
+    ("technician", "technician"),
+    ("quote", "quote"),
+    ("creditedInvoice", "invoice"),
+    ("survey", "survey"),
+    ("surveys", "survey"),
+    ("account", "account"),
+    ("admin", "account"),
+    ("surveyor", "account"),
+    ("agency", "agency"),
+    ("agencies", "agency"),
+];
+
+/// A record named in an entry's detail, found in the agency (an account or
+/// an agency: in its organization).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    pub id: String,
+    pub object_type: &'static str,
+    pub record: audit::NamedRecord,
+}
+
+/// The (kind, id) of every record the details name under a
+/// [`REFERENCE_KEYS`] key: the value itself, each item of a list, each side
+/// of a `{before, after}`, at any depth; once each, in order of appearance.
+pub fn referenced_ids(details: &[Value]) -> Vec<(&'static str, String)> {
+    fn ids_in(value: &Value, kind: &'static str, out: &mut Vec<(&'static str, String)>) {
+        match value {
+            Value::String(id) if !id.trim().is_empty() => {
+                let found = (kind, id.clone());
+                if !out.contains(&found) {
+                    out.push(found);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| ids_in(v, kind, out)),
+            Value::Object(change) => {
+                for side in ["before", "after"] {
+                    if let Some(v) = change.get(side) {
+                        ids_in(v, kind, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    fn walk(value: &Value, out: &mut Vec<(&'static str, String)>) {
+        match value {
+            Value::Object(fields) => {
+                for (key, v) in fields {
+                    match REFERENCE_KEYS.iter().find(|(k, _)| k == key) {
+                        Some((_, kind)) => ids_in(v, kind, out),
+                        None => walk(v, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    details.iter().for_each(|d| walk(d, &mut out));
+    out
 }
 
 fn non_blank(value: Option<String>) -> Option<String> {
@@ -241,7 +315,7 @@ pub async fn page(store: &Store, p: &Principal, query: JournalQuery) -> AppResul
             .map(start_of),
     };
     let before = query.before;
-    let mut entries = store
+    let page = store
         .read(move |conn| {
             let mut filter = filter;
             // A client is named on the screens by its partner identifier;
@@ -253,21 +327,61 @@ pub async fn page(store: &Store, p: &Principal, query: JournalQuery) -> AppResul
             {
                 filter.object_id = Some(client.id.into_string());
             }
-            audit::journal(conn, &agency_id, &filter, before, limit + 1)
+            let mut entries = audit::journal(conn, &agency_id, &filter, before, limit + 1)?;
+            let next = if entries.len() > limit as usize {
+                entries.truncate(limit as usize);
+                entries.last().map(|e| e.seq)
+            } else {
+                None
+            };
+            let details: Vec<Value> = entries
+                .iter()
+                .filter_map(|e| serde_json::from_str(e.detail.as_deref()?).ok())
+                .collect();
+            let mut references = Vec::new();
+            for (object_type, id) in referenced_ids(&details) {
+                if let Some(record) = audit::named_record(conn, &agency_id, object_type, &id)? {
+                    references.push(Reference {
+                        id,
+                        object_type,
+                        record,
+                    });
+                }
+            }
+            Ok::<_, crate::store::StoreError>(JournalPage {
+                entries,
+                next,
+                references,
+            })
         })
         .await?;
-    let next = if entries.len() > limit as usize {
-        entries.truncate(limit as usize);
-        entries.last().map(|e| e.seq)
-    } else {
-        None
-    };
-    Ok(JournalPage { entries, next })
+    Ok(page)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_ids_a_detail_names_are_found_under_their_keys_once() {
+        let details = [
+            json!({ "equipmentId": "e1", "technicianId": { "before": null, "after": "t1" } }),
+            json!({ "agencies": ["a1", "a2"], "changes": { "clientId": { "before": "c1", "after": "c2" } } }),
+            json!({ "technician": "t1", "number": "e1", "version": "v1", "quote": "" }),
+        ];
+        assert_eq!(
+            referenced_ids(&details),
+            [
+                ("equipment", "e1".to_owned()),
+                ("technician", "t1".to_owned()),
+                ("agency", "a1".to_owned()),
+                ("agency", "a2".to_owned()),
+                ("client", "c1".to_owned()),
+                ("client", "c2".to_owned()),
+            ]
+        );
+    }
 
     #[test]
     fn actions_and_types_read_in_french() {

@@ -420,6 +420,9 @@ pub struct ListInput {
     pub status: Option<String>,
     /// A fragment of the equipment number (spaces and case ignored).
     pub equipment: Option<String>,
+    /// A client's `client_ref` (`CLI-…`): the quotes on its equipment (the
+    /// app's client page); an unknown client matches nothing.
+    pub client: Option<String>,
 }
 
 /// The longest equipment number fragment searched.
@@ -450,9 +453,19 @@ pub fn check_filter(input: ListInput) -> AppResult<store::QuoteFilter> {
         }
         Some(raw) => Some(raw.to_lowercase()),
     };
+    let client = match input.client.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(raw) if raw.chars().count() > MAX_SEARCH_CHARS => {
+            return Err(AppError::bad_request(format!(
+                "L'identifiant du client ne doit pas dépasser {MAX_SEARCH_CHARS} caractères."
+            )));
+        }
+        Some(raw) => Some(raw.to_owned()),
+    };
     Ok(store::QuoteFilter {
         status,
         equipment_number: equipment,
+        client_ref: client,
     })
 }
 

@@ -657,6 +657,14 @@ pub fn search_fields(
     Ok(Some(by_label))
 }
 
+/// The technical-data catalogue, in its order, for a member of an agency
+/// (the screens name a datum by its label wherever a code was stored: the
+/// journal's changes, an import's fields).
+pub async fn catalog_for(store: &Store, p: &Principal) -> AppResult<Vec<CatalogField>> {
+    p.agency_id()?;
+    Ok(store.read(technical_fields::all).await?)
+}
+
 /// Longest term accepted by the technical fields search.
 pub const MAX_QUERY_CHARS: usize = 200;
 

@@ -3,7 +3,7 @@
 //! change in one transaction with its audit entry. The rules are those of
 //! `domain::visit`.
 
-use crate::domain::id::{AgencyId, EquipmentId, TechnicianId, VisitId};
+use crate::domain::id::{AgencyId, BuildingId, EquipmentId, TechnicianId, VisitId};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::json;
 
@@ -53,6 +53,8 @@ pub struct PlanningItem {
     pub status: VisitStatus,
     pub equipment_id: String,
     pub number: Option<String>,
+    /// The equipment's building (the app's planning links to its page).
+    pub building_id: Option<String>,
     pub building: Option<String>,
     /// Street address, then postal code and city.
     pub address: Option<String>,
@@ -249,6 +251,7 @@ fn planning_item(row: PlanningRow) -> PlanningItem {
         status: row.status,
         equipment_id: row.equipment_id.into_string(),
         number: row.number,
+        building_id: row.building_id.map(BuildingId::into_string),
         building: row.building,
         address,
         deadline: row.deadline,
@@ -815,6 +818,7 @@ mod tests {
             status: VisitStatus::Planifiee,
             equipment_id: EquipmentId::new("e"),
             number: None,
+            building_id: None,
             building: None,
             address: address.map(Into::into),
             postal_code: postal.map(Into::into),

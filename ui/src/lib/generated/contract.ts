@@ -925,12 +925,27 @@ export type WeekOut = {
 /**
  * Monday to Sunday, `YYYY-MM-DD`.
  */
-days: Array<string>, today: string, technicians: Array<TechnicianOut>, entries: Array<PlanningEntry>, };
+days: Array<string>, today: string, technicians: Array<TechnicianOut>, entries: Array<WeekEntry>, };
+
+export type TechnicianOut = { id: string, name: string, sectors: string | null, dailyCapacity: number, active: boolean, 
+/**
+ * Days of the week the technician is absent.
+ */
+absentDays: Array<string>, 
+/**
+ * Days of the week touched by a safety rest after standby duty.
+ */
+restDays: Array<string>, };
 
 /**
- * Une visite du planning.
+ * An entry of the week: the REST API's planning entry, and the building
+ * the screen links to (the spec's entry has no such field).
  */
-export type PlanningEntry = { 
+export type WeekEntry = { 
+/**
+ * The equipment's building (its page `/immeubles/<id>`).
+ */
+buildingId: string | null, 
 /**
  * Identifiant de la visite.
  */
@@ -972,17 +987,11 @@ deadline: string | null,
  */
 overdue: boolean | null, };
 
-export type TechnicianOut = { id: string, name: string, sectors: string | null, dailyCapacity: number, active: boolean, 
+export type VisitOut = { id: string, status: VisitStatus, plannedFor: string, deadline: string | null, overdue: boolean | null, technicianId: string | null, equipmentId: string, number: string | null, 
 /**
- * Days of the week the technician is absent.
+ * The equipment's building (its page `/immeubles/<id>`).
  */
-absentDays: Array<string>, 
-/**
- * Days of the week touched by a safety rest after standby duty.
- */
-restDays: Array<string>, };
-
-export type VisitOut = { id: string, status: VisitStatus, plannedFor: string, deadline: string | null, overdue: boolean | null, technicianId: string | null, equipmentId: string, number: string | null, building: string | null, address: string | null, 
+buildingId: string | null, building: string | null, address: string | null, 
 /**
  * UTC timestamps (ISO 8601).
  */
@@ -2725,6 +2734,10 @@ equipmentCount: number, };
 
 export type JournalAnswer = { entries: Array<JournalEntryWire>, 
 /**
+ * Les enregistrements que les détails de la page nomment par leur identifiant.
+ */
+references: Array<JournalReference>, 
+/**
  * À passer en `before` pour la page suivante ; absent à la fin.
  */
 next: number | null, objectTypes: Array<ObjectTypeChoice>, };
@@ -2776,9 +2789,59 @@ objectLabel: string | null,
 detail: unknown, };
 
 /**
+ * Un enregistrement qu'un détail nomme par son identifiant (le technicien
+ * d'une visite, le client d'un équipement…), en clair.
+ */
+export type JournalReference = { 
+/**
+ * L'identifiant tel que le détail l'enregistre.
+ */
+id: string, 
+/**
+ * `equipment`, `client`, `building`, `technician`, `quote`, `invoice`,
+ * `call`, `survey`, `account` ou `agency`.
+ */
+objectType: string, 
+/**
+ * Son nom : numéro, nom, adresse…
+ */
+label: string, 
+/**
+ * Sa page dans l'application, quand elle en a une.
+ */
+path: string | null, };
+
+/**
  * Un type d'objet du filtre.
  */
 export type ObjectTypeChoice = { code: string, label: string, };
+
+export type TechnicalFieldsAnswer = { results: Array<TechnicalField>, };
+
+/**
+ * Une donnée technique du catalogue.
+ */
+export type TechnicalField = { 
+/**
+ * Code de la donnée (`charge_utile`).
+ */
+code: string, 
+/**
+ * Son nom (« Charge utile »).
+ */
+label: string, unit: string | null, 
+/**
+ * `text`, `number`, `integer`, `boolean`, `choice` ou `multi`.
+ */
+valueType: string, 
+/**
+ * Les valeurs possibles d'un choix.
+ */
+choices: Array<string>, 
+/**
+ * Le composant décrit (`car_door`, `machine`…), absent pour l'appareil.
+ */
+component: string | null, };
 
 export type SearchAnswer = { 
 /**
