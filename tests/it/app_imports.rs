@@ -121,11 +121,10 @@ async fn an_administrator_uploads_checks_fixes_and_imports_through_the_session()
     assert_eq!(refused.len(), 1);
     assert_eq!(refused[0]["row"], json!(7));
     let reason = refused[0]["reasons"][0].as_str().expect("reason");
-    assert!(
-        reason.starts_with(
-            "Colonne « Type » (B) : La valeur « Fusée » du champ « type » n'est pas autorisée"
-        ),
-        "{reason}"
+    // The reason speaks the file's words: labels, never codes.
+    assert_eq!(
+        reason,
+        "Colonne « Type » (B) : La valeur « Fusée » du champ « Type d'équipement » n'est pas autorisée : valeurs possibles : « Ascenseur », « Monte-charge », « Monte-voiture », « Élévateur », « Porte ou fermeture automatique »."
     );
     let (_, view) = admin.get(&format!("/imports/{file_id}")).await;
     assert_eq!(view["verification"]["status"], json!("terminee"));

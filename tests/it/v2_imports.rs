@@ -750,7 +750,7 @@ async fn a_check_reports_a_bad_siret_on_row_7_naming_its_column_and_writes_nothi
             "action": "refus",
             "id": null,
             "changes": [],
-            "reasons": ["Colonne « SIRET » (C) : Champ « siret » : Le SIRET n'est pas valide (clé de contrôle incorrecte)."]
+            "reasons": ["Colonne « SIRET » (C) : Champ « SIRET » : Le SIRET n'est pas valide (clé de contrôle incorrecte)."]
         })
     );
     assert_eq!(
@@ -860,7 +860,7 @@ async fn mappings_sent_are_checked_and_rights_are_enforced() {
     let refusals: Vec<(Value, &str)> = vec![
         (
             json!({"target": "equipment"}),
-            "Aucune colonne n'est associée au champ « number » (numéro de l'équipement) ni au champ « externalId » (identifiant externe) : il en faut au moins une pour retrouver ou créer les équipements. Aucune correspondance n'a été envoyée et celle que proposent les en-têtes ne suffit pas : envoyez le champ « mapping » (colonne → champ).",
+            "Aucune colonne n'est associée au numéro de l'équipement ni à son identifiant externe : il en faut au moins une pour retrouver ou créer les équipements. Aucune correspondance n'a été envoyée et celle que proposent les en-têtes ne suffit pas : envoyez le champ « mapping » (colonne → champ).",
         ),
         (
             json!({"target": "equipment", "mapping": {"Numéro": "number"}}),
@@ -872,7 +872,7 @@ async fn mappings_sent_are_checked_and_rights_are_enforced() {
         ),
         (
             json!({"target": "equipment", "mapping": {"Ref": "number", "Note": "number"}}),
-            "Le champ « number » est associé à deux colonnes (« Note » et « Ref ») : une seule colonne par champ.",
+            "Le champ « Numéro de l'équipement » est associé à deux colonnes (« Note » et « Ref ») : une seule colonne par champ.",
         ),
         (
             json!({"target": "parc"}),
@@ -1004,17 +1004,17 @@ async fn equipment_rows_use_the_identity_and_catalog_rules_and_share_buildings()
     assert_eq!(
         report["rows"][2]["reasons"],
         json!([
-            "Colonne « Type » (B) : La valeur « Fusée » du champ « type » n'est pas autorisée : valeurs possibles : « ascenseur », « monte_charge », « monte_voiture », « elevateur », « porte_fermeture ».",
-            "Colonne « Client » (C) : aucun client de l'agence n'a l'identifiant (client_id) ou le nom « Inconnu SA » : importez d'abord les clients.",
-            "Colonne « Charge utile (kg) » (G) : Le champ « charge_utile » doit être un nombre positif ou nul.",
-            "Colonne « Type d'entraînement » (H) : La valeur « Diesel » du champ « type_entrainement » n'est pas autorisée : valeurs possibles : « Electrique », « Hydraulique ».",
-            "Colonne « Barrière immatérielle » (I) : Le champ « porte_cabine_cellule » doit être vrai ou faux (true ou false).",
+            "Colonne « Type » (B) : La valeur « Fusée » du champ « Type d'équipement » n'est pas autorisée : valeurs possibles : « Ascenseur », « Monte-charge », « Monte-voiture », « Élévateur », « Porte ou fermeture automatique ».",
+            "Colonne « Client » (C) : aucun client de l'agence n'a l'identifiant ou le nom « Inconnu SA » : importez d'abord les clients.",
+            "Colonne « Charge utile (kg) » (G) : Le champ « Charge utile » doit être un nombre positif ou nul.",
+            "Colonne « Type d'entraînement » (H) : La valeur « Diesel » du champ « Type d'entraînement » n'est pas autorisée : valeurs possibles : « Électrique », « Hydraulique ».",
+            "Colonne « Barrière immatérielle » (I) : Le champ « Barrière immatérielle » doit être vrai ou faux (true ou false).",
         ])
     );
     assert_eq!(
         report["rows"][3]["reasons"],
         json!([
-            "Ni numéro (champ « number ») ni identifiant externe (champ « externalId ») : cette ligne ne désigne aucun équipement."
+            "Ni numéro d'équipement ni identifiant externe : cette ligne ne désigne aucun équipement."
         ])
     );
     let db = open_db(w.dir());
@@ -1119,12 +1119,14 @@ async fn contacts_are_attached_to_their_client_and_found_again_by_name_or_email(
     );
     assert_eq!(
         report["rows"][1]["reasons"],
-        json!(["Colonne « E-mail » (D) : Le champ « email » n'est pas une adresse e-mail valide."])
+        json!([
+            "Colonne « E-mail » (D) : Le champ « E-mail » n'est pas une adresse e-mail valide."
+        ])
     );
     assert_eq!(
         report["rows"][2]["reasons"],
         json!([
-            "Colonne « Client » (A) : aucun client de l'agence n'a l'identifiant (client_id) ou le nom « Inconnu » : importez d'abord les clients."
+            "Colonne « Client » (A) : aucun client de l'agence n'a l'identifiant ou le nom « Inconnu » : importez d'abord les clients."
         ])
     );
     assert_eq!(

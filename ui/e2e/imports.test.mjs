@@ -11,15 +11,10 @@
 // comptes. Un membre ne voit pas l'entrée « Imports ». Captures de chaque étape.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, plain } from './harness.mjs';
 import { xlsx } from './xlsx.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 const ROWS = 500;
 const BAD_ROW = 123; // numéro de ligne du tableur (l'en-tête est la ligne 1)
@@ -43,81 +38,16 @@ function park(bad) {
   return xlsx(rows);
 }
 
-const plain = (text) => (text ?? '').replace(/[\s\u202f\u00a0]+/g, ' ').trim();
-
-if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      'Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.',
-    );
-  });
-} else {
-  describe("assistant d'import", { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  "assistant d'import",
+  { timeout: 10 * STEP_TIMEOUT, stepTimeout: STEP_TIMEOUT, shots: 'imports', apiTimeout: 60_000 },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-imports-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (test, method) =>
-      page.waitForResponse((r) => test(new URL(r.url()).pathname) && r.request().method() === method, {
-        timeout: 60_000,
-      });
-
-    async function signIn(account) {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(account.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(account.password);
-      const signed = apiResponse((p) => p === '/app/api/session', 'POST');
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      assert.equal((await signed).status(), 200);
-    }
-
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     step("étape 1 : l'administrateur ouvre « Imports » et dépose le fichier", async () => {
       await signIn(creds.admin);
@@ -185,7 +115,10 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       assert.equal(await errors.locator('tbody tr').count(), 1);
       assert.equal(cells[0], String(BAD_ROW));
       assert.equal(cells[1], 'Type (B)');
-      assert.ok(cells[2].startsWith('La valeur « Fusée » du champ « type » n\'est pas autorisée'), cells[2]);
+      assert.equal(
+        cells[2],
+        "La valeur « Fusée » du champ « Type d'équipement » n'est pas autorisée : valeurs possibles : « Ascenseur », « Monte-charge », « Monte-voiture », « Élévateur », « Porte ou fermeture automatique ».",
+      );
       // Le bouton dit ce qu'il ferait : importer les lignes acceptées (la refusée ne le serait pas).
       assert.ok(await page.getByRole('button', { name: `Importer les ${ROWS - 1} lignes acceptées`, exact: true }).isEnabled());
       assert.match(plain(await page.getByTestId('refused-notice').textContent()), /^La ligne refusée ne sera pas importée/);
@@ -244,5 +177,5 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await page.goto(new URL('/imports', baseUrl).href);
       await page.getByText('L’import de fichiers est réservé aux administrateurs de l’agence.', { exact: true }).waitFor();
     });
-  });
-}
+  },
+);

@@ -7,7 +7,9 @@
 // `devis.accepte`, ni « Electrique » sans accent) dans le texte de l'import
 // (correspondance, vérification avec des lignes refusées, résultat), de la
 // fiche de l'équipement importé (données techniques, fenêtre de saisie,
-// historique après une correction), de la fenêtre « Clore l'appel ? » ni de
+// historique après une correction), des refus de l'import (le type et
+// l'entraînement refusés se disent par leurs noms, valeurs possibles comprises),
+// de la fenêtre « Clore l'appel ? » ni de
 // celle de l'acceptation d'un devis. L'import dit ce que fait son bouton (les
 // lignes acceptées s'importent, les refusées non), le rapport d'erreurs se
 // télécharge (CSV, BOM, « ; », en-têtes français) et le résultat mène à ce
@@ -15,77 +17,63 @@
 // Captures `mots-…` dans $LIFTDESK_ARTIFACTS/ui/.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { before } from 'node:test';
+import { describeOnServer, plain } from './harness.mjs';
 import { xlsx } from './xlsx.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Les codes de l'API qu'aucun texte lu par le personnel ne doit montrer. */
-const CODES = ['serialNumber', 'charge_utile', 'monte_charge', 'appel.clos', 'devis.accepte', 'releve.termine'];
+const CODES = [
+  'serialNumber',
+  'charge_utile',
+  'monte_charge',
+  'porte_fermeture',
+  'type_entrainement',
+  'client_id',
+  'externalId',
+  'appel.clos',
+  'devis.accepte',
+  'releve.termine',
+];
 
 const stamp = Date.now().toString(36).toUpperCase();
 const NUMBER = (i) => `MOTS-${stamp}-${i}`;
 const UNKNOWN_CLIENT = `Client inconnu ${stamp}`;
 
-/** Le parc : la ligne 2 est bonne ; la 3 nomme un client inconnu, la 4 n'a pas d'adresse. */
+/**
+ * Le parc : la ligne 2 est bonne ; la 3 nomme un client inconnu, la 4 n'a pas
+ * d'adresse, la 5 a un type et un entraînement qui n'existent pas.
+ */
 function park() {
   return xlsx([
     ['N° appareil', 'N° de série', 'Type', 'Charge utile (kg)', "Type d'entraînement", 'Client', 'Adresse', 'Ville'],
     [NUMBER(1), `SN-${stamp}-1`, 'Monte-charge', '630', 'Électrique', '', '1 rue des Mots', 'Paris'],
     [NUMBER(2), `SN-${stamp}-2`, 'Ascenseur', '630', 'Hydraulique', UNKNOWN_CLIENT, '2 rue des Mots', 'Paris'],
     [NUMBER(3), `SN-${stamp}-3`, 'Ascenseur', '', '', '', '', 'Paris'],
+    [NUMBER(4), `SN-${stamp}-4`, 'Fusée', '630', 'Diesel', '', '5 rue des Mots', 'Paris'],
   ]);
 }
 
-const plain = (text) => (text ?? '').replace(/[\s\u202f\u00a0]+/g, ' ').trim();
-
-if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      'Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.',
-    );
-  });
-} else {
-  describe('des mots, pas des codes', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'des mots, pas des codes',
+  {
+    timeout: 10 * STEP_TIMEOUT,
+    stepTimeout: STEP_TIMEOUT,
+    shots: 'mots',
+    apiTimeout: 60_000,
+    context: { acceptDownloads: true },
+  },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     /** Le compte rendu de la vérification et l'équipement créé par l'import. */
     let check;
     let createdId = '';
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-mots-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (test, method) =>
-      page.waitForResponse((r) => test(new URL(r.url()).pathname) && r.request().method() === method, {
-        timeout: 60_000,
-      });
 
     /** Le texte de la page (ou d'une partie) tel qu'il se lit, avec celui des listes de choix. */
     async function readable(locator = page.locator('body')) {
@@ -101,44 +89,10 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       assert.ok(!/Electrique/.test(text), `${where} : « Electrique » est affiché sans accent\n${text}`);
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({
-        locale: 'fr-FR',
-        viewport: { width: 1280, height: 900 },
-        acceptDownloads: true,
-      });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     step("l'import : les champs par leur nom français", async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      const signed = apiResponse((p) => p === '/app/api/session', 'POST');
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      assert.equal((await signed).status(), 200);
+      await signIn(creds.admin);
       await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Imports', exact: true }).click();
       await page.getByRole('heading', { level: 2, name: '1. Le fichier', exact: true }).waitFor();
 
@@ -168,15 +122,15 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       check = await response.json();
       assert.deepEqual(
         check.rows.map((r) => r.action),
-        ['creation', 'refus', 'refus'],
+        ['creation', 'refus', 'refus', 'refus'],
       );
       await page.getByRole('heading', { level: 2, name: '3. La vérification', exact: true }).waitFor();
       const summary = plain(await page.locator('.summary').textContent());
-      assert.ok(summary.startsWith('3 lignes : 1 à créer, 0 à mettre à jour, 2 refusées.'), summary);
+      assert.ok(summary.startsWith('4 lignes : 1 à créer, 0 à mettre à jour, 3 refusées.'), summary);
 
       // Le message et le bouton disent la même chose : les lignes acceptées s'importent, les refusées non.
       const notice = plain(await page.getByTestId('refused-notice').textContent());
-      assert.match(notice, /Les 2 lignes refusées ne seront pas importées/);
+      assert.match(notice, /Les 3 lignes refusées ne seront pas importées/);
       const importButton = page.getByRole('button', { name: 'Importer la ligne acceptée', exact: true });
       assert.ok(await importButton.isEnabled(), 'le bouton d’import des lignes acceptées doit être actif');
       assert.equal(await page.getByRole('button', { name: 'Importer', exact: true }).count(), 0);
@@ -199,8 +153,18 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       const cell = (text) => (/[;"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
       assert.equal(lines[1], `3;Client (F);;${cell(clientReason.slice(prefix.length))}`);
       assert.equal(lines[2], `4;;;${cell(addressReason)}`);
-      assert.equal(lines.length, 4);
-      assert.equal(lines[3], '');
+      // Les valeurs refusées se disent par les noms que le personnel lit, jamais par les codes de l'API.
+      assert.deepEqual(check.rows[3].reasons, [
+        "Colonne « Type » (C) : La valeur « Fusée » du champ « Type d'équipement » n'est pas autorisée : valeurs possibles : « Ascenseur », « Monte-charge », « Monte-voiture », « Élévateur », « Porte ou fermeture automatique ».",
+        "Colonne « Type d'entraînement » (E) : La valeur « Diesel » du champ « Type d'entraînement » n'est pas autorisée : valeurs possibles : « Électrique », « Hydraulique ».",
+      ]);
+      assert.equal(
+        lines[3],
+        `5;Type (C);;${cell("La valeur « Fusée » du champ « Type d'équipement » n'est pas autorisée : valeurs possibles : « Ascenseur », « Monte-charge », « Monte-voiture », « Élévateur », « Porte ou fermeture automatique ».")}`,
+      );
+      assert.ok(lines[4].startsWith("5;Type d'entraînement (E);;"), lines[4]);
+      assert.equal(lines.length, 6);
+      assert.equal(lines[5], '');
       await shot('mots-02-verification');
     });
 
@@ -211,12 +175,12 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       assert.equal(response.status(), 200);
       const report = await response.json();
       assert.equal(report.created, 1);
-      assert.equal(report.refused, 2);
+      assert.equal(report.refused, 3);
       createdId = report.rows.find((r) => r.action === 'creation')?.id ?? '';
       assert.ok(createdId, 'la ligne créée a son identifiant');
       await page.getByRole('heading', { level: 3, name: 'Import terminé', exact: true }).waitFor();
       assert.equal(plain(await page.locator('[data-count="created"]').textContent()), '1');
-      assert.equal(plain(await page.locator('[data-count="refused"]').textContent()), '2');
+      assert.equal(plain(await page.locator('[data-count="refused"]').textContent()), '3');
       const link = page.getByRole('link', { name: "Ouvrir l'équipement créé", exact: true });
       assert.equal(await link.getAttribute('href'), `/equipements/${createdId}`);
       assert.equal(await page.getByRole('link', { name: 'Voir le parc', exact: true }).getAttribute('href'), '/equipements');
@@ -308,5 +272,5 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await dialog.waitFor({ state: 'hidden' });
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

@@ -483,38 +483,42 @@ pub fn set_archived(
     update_client(tx, agency_id, input, actor).map(|_| ())
 }
 
-/// One non-blank value of a client's field (`/update_client`'s names)
-/// checked by the rules `update_client` applies to it: the file imports
-/// check each cell with it, to name the column at fault.
-pub fn check_client_value(field: &str, value: &str) -> AppResult<()> {
+/// One non-blank value of a client's field (its partner API name: `statut`,
+/// `type`, `siren`, `email`, `code_postal`…) checked by the rules
+/// `update_client` applies; the refusal names the field `shown` (the import
+/// names it by its French label, as the file's reader knows it).
+pub fn check_client_value(field: &str, shown: &str, value: &str) -> AppResult<()> {
     match field {
-        "statut" => status(value).map(|_| ()),
-        "type" => check_allowed("type", value, &CATEGORIES),
+        "statut" => ClientStatus::parse(value)
+            .map(|_| ())
+            .ok_or_else(|| not_allowed(shown, value, ClientStatus::CODES)),
+        "type" => check_allowed(shown, value, &CATEGORIES),
         "siren" => {
-            check_length(field, value)?;
-            siren::validate_siren(value).map_err(|e| id_error("siren", e))
+            check_length(shown, value)?;
+            siren::validate_siren(value).map_err(|e| id_error(shown, e))
         }
         "siret" => {
-            check_length(field, value)?;
-            siren::validate_siret(value).map_err(|e| id_error("siret", e))
+            check_length(shown, value)?;
+            siren::validate_siret(value).map_err(|e| id_error(shown, e))
         }
         "email" => {
-            check_length(field, value)?;
-            check_email(field, value)
+            check_length(shown, value)?;
+            check_email(shown, value)
         }
         "code_postal" => address::check_postal_code("Code postal", value)
             .map(|_| ())
             .map_err(AppError::unprocessable),
-        other => check_length(other, value),
+        _ => check_length(shown, value),
     }
 }
 
 /// One non-blank value of a contact's field (`nom`, `email`, `telephone`,
-/// `fonction`) checked by the rules `update_client` applies to a contact.
-pub fn check_contact_value(field: &str, value: &str) -> AppResult<()> {
-    check_length(field, value)?;
+/// `fonction`) checked by the rules `update_client` applies to a contact;
+/// the refusal names the field `shown`.
+pub fn check_contact_value(field: &str, shown: &str, value: &str) -> AppResult<()> {
+    check_length(shown, value)?;
     match field {
-        "email" => check_email(field, value),
+        "email" => check_email(shown, value),
         _ => Ok(()),
     }
 }

@@ -512,7 +512,7 @@ fn edited(
     current: Option<String>,
 ) -> AppResult<Option<String>> {
     crate::services::clients::edit(field, change, current, |text| {
-        crate::services::clients::check_contact_value(field, text)
+        crate::services::clients::check_contact_value(field, field, text)
     })
 }
 
@@ -538,7 +538,7 @@ pub async fn edit_for(
                     if nom.is_empty() {
                         return Err(AppError::unprocessable("Le champ « nom » est obligatoire."));
                     }
-                    crate::services::clients::check_contact_value("nom", &nom)?;
+                    crate::services::clients::check_contact_value("nom", "nom", &nom)?;
                     if let Some(other) =
                         find_by_name(tx, &client.id, &nom)?.filter(|other| other.id != before.id)
                     {

@@ -177,7 +177,16 @@ impl IdentityField {
 /// → None (erase), at most its length, no control character, a code among
 /// the allowed ones (422 naming the field otherwise).
 pub fn identity_value(field: IdentityField, value: &Option<String>) -> AppResult<Option<String>> {
-    let name = field.wire_name();
+    identity_value_named(field, field.wire_name(), value)
+}
+
+/// [`identity_value`], the refusal naming the field `name` (the import
+/// names it by its French label, as the file's reader knows it).
+pub fn identity_value_named(
+    field: IdentityField,
+    name: &str,
+    value: &Option<String>,
+) -> AppResult<Option<String>> {
     let value = clean(name, value, field.max_chars())?;
     match field.allowed() {
         Some(allowed) => one_of(name, value, allowed),

@@ -183,13 +183,15 @@ pub struct JournalPage {
 
 /// The detail keys whose values are a record's id, and the kind of record:
 /// the screens show that record's name (and link to it) instead of the id.
-pub const REFERENCE_KEYS: [(&str, &str); 15] = [
+pub const REFERENCE_KEYS: [(&str, &str); 17] = [
     ("clientId", "client"),
     ("buildingId", "building"),
     ("equipmentId", "equipment"),
     ("equipment", "equipment"),
     ("technicianId", "technician"),
     ("technician", "technician"),
+    ("previousTechnician", "technician"),
+    ("created_equipment", "equipment"),
     ("quote", "quote"),
     ("creditedInvoice", "invoice"),
     ("survey", "survey"),

@@ -360,6 +360,16 @@ pub fn read(
     Ok(Some(data))
 }
 
+/// A catalogue choice as people read it: the stored `Electrique` is written
+/// « Électrique » (the screens' `choiceLabel` says the same); the others as
+/// they are.
+pub fn choice_label(value: &str) -> &str {
+    match value {
+        "Electrique" => "Électrique",
+        other => other,
+    }
+}
+
 /// `Parc` / `Hors parc` for a `maintenance_contract` code.
 pub fn contract_label(code: &str) -> Option<&'static str> {
     CONTRACT_VALUES

@@ -62,6 +62,16 @@ pub struct Field {
     synonyms: Vec<String>,
 }
 
+impl Field {
+    /// The field as a sentence names it: its label without the hint in
+    /// parentheses (« Statut (Prospect, Client) » → « Statut »).
+    pub fn name(&self) -> &str {
+        self.label
+            .split_once(" (")
+            .map_or(self.label.as_str(), |(name, _)| name)
+    }
+}
+
 pub const POSTAL_CODE: &str = "code_postal";
 pub const CITY: &str = "ville";
 
@@ -195,7 +205,7 @@ pub fn fields(target: Target, catalog: &[CatalogField]) -> Vec<Field> {
             let mut all: Vec<Field> = IdentityField::ALL.into_iter().map(identity).collect();
             all.push(field(
                 "client",
-                "Client (son client_id ou son nom)",
+                "Client (son identifiant ou son nom)",
                 FieldKind::EquipmentClient,
                 &[
                     "Client",
@@ -368,7 +378,7 @@ pub fn fields(target: Target, catalog: &[CatalogField]) -> Vec<Field> {
         Target::Contacts => vec![
             field(
                 "client",
-                "Client (son client_id ou son nom)",
+                "Client (son identifiant ou son nom)",
                 FieldKind::ContactClient,
                 &[
                     "Client",
@@ -497,7 +507,8 @@ pub fn check_mapping(
         };
         if let Some(other) = chosen.iter().position(|c| *c == Some(field_index)) {
             return Err(AppError::unprocessable(format!(
-                "Le champ « {field_id} » est associé à deux colonnes (« {} » et « {column} ») : une seule colonne par champ.",
+                "Le champ « {} » est associé à deux colonnes (« {} » et « {column} ») : une seule colonne par champ.",
+                fields[field_index].name(),
                 columns[other]
             )));
         }
@@ -517,17 +528,17 @@ pub fn check_required(target: Target, fields: &[Field], chosen: &[Option<usize>]
     };
     let missing = match target {
         Target::Equipment if !has("number") && !has("externalId") => Some(
-            "Aucune colonne n'est associée au champ « number » (numéro de l'équipement) ni au champ « externalId » (identifiant externe) : il en faut au moins une pour retrouver ou créer les équipements.",
+            "Aucune colonne n'est associée au numéro de l'équipement ni à son identifiant externe : il en faut au moins une pour retrouver ou créer les équipements.",
         ),
         Target::Clients if !["client_id", "nom", "siret", "siren"].into_iter().any(has) => Some(
-            "Aucune colonne n'est associée au champ « nom » (nom ou raison sociale), « client_id », « siret » ou « siren » : il en faut au moins une pour retrouver ou créer les clients.",
+            "Aucune colonne n'est associée au nom (ou raison sociale), à l'identifiant, au SIRET ou au SIREN du client : il en faut au moins une pour retrouver ou créer les clients.",
         ),
         Target::Contacts if !has("client") => Some(
-            "Aucune colonne n'est associée au champ « client » : chaque contact est rattaché à un client de l'agence (son client_id ou son nom).",
+            "Aucune colonne n'est associée au client : chaque contact est rattaché à un client de l'agence (son identifiant ou son nom).",
         ),
-        Target::Contacts if !has("nom") => Some(
-            "Aucune colonne n'est associée au champ « nom » : le nom du contact est obligatoire.",
-        ),
+        Target::Contacts if !has("nom") => {
+            Some("Aucune colonne n'est associée au nom du contact : il est obligatoire.")
+        }
         _ => None,
     };
     match missing {
@@ -642,17 +653,27 @@ mod tests {
                 .1
                 .contains("champs possibles")
         );
-        assert!(
-            map(&[("A", Some("number")), ("B", Some("number"))])
-                .unwrap_err()
-                .1
-                .contains("deux colonnes")
+        assert_eq!(
+            map(&[("A", Some("number")), ("B", Some("number"))]).unwrap_err(),
+            (
+                422,
+                "Le champ « Numéro de l'équipement » est associé à deux colonnes (« A » et « B ») : une seule colonne par champ.".to_owned()
+            )
         );
-        assert!(
-            map(&[("A", Some("location"))])
-                .unwrap_err()
-                .1
-                .contains("« externalId »")
+        assert_eq!(
+            map(&[("A", Some("location"))]).unwrap_err(),
+            (
+                422,
+                "Aucune colonne n'est associée au numéro de l'équipement ni à son identifiant externe : il en faut au moins une pour retrouver ou créer les équipements.".to_owned()
+            )
         );
+        let named = |id: &str| {
+            fields
+                .iter()
+                .find(|f| f.id == id)
+                .map(|f| f.name().to_owned())
+        };
+        assert_eq!(named("client").as_deref(), Some("Client"));
+        assert_eq!(named("serialNumber").as_deref(), Some("Numéro de série"));
     }
 }

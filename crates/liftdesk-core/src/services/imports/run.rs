@@ -119,6 +119,22 @@ impl Cell<'_> {
     fn reason(&self, message: &str) -> String {
         format!("Colonne « {} » ({}) : {message}", self.column, self.letter)
     }
+
+    /// The field as the file's reader knows it (« Type d'équipement »,
+    /// « Charge utile »), for the refusals: never its code.
+    fn name(&self) -> &str {
+        self.field.name()
+    }
+
+    /// `value` (the cell or one item of a list in it) is none of the
+    /// field's values, written as people write them.
+    fn not_allowed<T: AsRef<str>>(&self, value: &str, allowed: &[T]) -> String {
+        self.reason(&crate::domain::text::not_allowed(
+            self.name(),
+            value.trim(),
+            allowed,
+        ))
+    }
 }
 
 /// Collects the reasons of a row; an internal error stops at once.
@@ -274,8 +290,15 @@ impl Pass<'_> {
         for cell in cells {
             match &cell.field.kind {
                 FieldKind::Identity(field) => {
-                    let text = identity_text(*field, cell.text);
-                    match equipment_service::identity_value(*field, &Some(text)) {
+                    let text = match identity_text(*field, cell.text) {
+                        Ok(text) => text,
+                        Err(labels) => {
+                            reasons.0.push(cell.not_allowed(cell.text, &labels));
+                            continue;
+                        }
+                    };
+                    match equipment_service::identity_value_named(*field, cell.name(), &Some(text))
+                    {
                         Ok(Some(value)) => identity.push((*field, value)),
                         Ok(None) => {}
                         Err(err) => reasons.column(cell, err)?,
@@ -286,15 +309,29 @@ impl Pass<'_> {
                     Err(message) => reasons.0.push(cell.reason(&message)),
                 },
                 FieldKind::Building(name) => {
-                    match technical_data::text_change(name, &Value::String(cell.text.to_owned())) {
+                    match technical_data::text_change(
+                        cell.name(),
+                        &Value::String(cell.text.to_owned()),
+                    ) {
                         Ok(Change::Set(text)) => building.push((name, text)),
                         Ok(Change::Erase) => {}
                         Err(err) => reasons.column(cell, err)?,
                     }
                 }
                 FieldKind::Technical(datum) => {
-                    let value = cell_value(datum, cell.text);
-                    match technical_data::validate_value(datum, &datum.code, &value) {
+                    let value = match cell_value(datum, cell.text) {
+                        Ok(value) => value,
+                        Err(wrong) => {
+                            let shown: Vec<&str> = datum
+                                .choices
+                                .iter()
+                                .map(|c| technical_data::choice_label(c))
+                                .collect();
+                            reasons.0.push(cell.not_allowed(&wrong, &shown));
+                            continue;
+                        }
+                    };
+                    match technical_data::validate_value(datum, cell.name(), &value) {
                         Ok(Change::Set(value)) => data.push((datum, value)),
                         Ok(Change::Erase) => {}
                         Err(err) => reasons.column(cell, err)?,
@@ -314,7 +351,7 @@ impl Pass<'_> {
         let external_id = given(IdentityField::ExternalId);
         if number.is_none() && external_id.is_none() {
             return refuse(
-                "Ni numéro (champ « number ») ni identifiant externe (champ « externalId ») : cette ligne ne désigne aucun équipement.",
+                "Ni numéro d'équipement ni identifiant externe : cette ligne ne désigne aucun équipement.",
             );
         }
         let mut existing = match number {
@@ -376,7 +413,7 @@ impl Pass<'_> {
                 None => {
                     let Some(address) = detail(ADDRESS) else {
                         return refuse(
-                            "Cet équipement n'est rattaché à aucun immeuble : indiquez aussi son adresse (champ « adresse ») pour le rattacher à un immeuble.",
+                            "Cet équipement n'est rattaché à aucun immeuble : indiquez aussi l'adresse de son immeuble pour l'y rattacher.",
                         );
                     };
                     let key = place_key(
@@ -539,7 +576,7 @@ impl Pass<'_> {
                     let mut kept = Vec::new();
                     for part in split_list(cell.text) {
                         let part = canonical(&part, &CATEGORIES);
-                        match client_service::check_client_value("type", &part) {
+                        match client_service::check_client_value("type", cell.name(), &part) {
                             Ok(()) => kept.push(part),
                             Err(err) => reasons.column(cell, err)?,
                         }
@@ -554,7 +591,8 @@ impl Pass<'_> {
                         "siren" | "siret" => siren::remove_spaces(cell.text),
                         _ => cell.text.to_owned(),
                     };
-                    if let Err(err) = client_service::check_client_value(name, &value) {
+                    if let Err(err) = client_service::check_client_value(name, cell.name(), &value)
+                    {
                         reasons.column(cell, err)?;
                         continue;
                     }
@@ -586,7 +624,7 @@ impl Pass<'_> {
         )?;
         if before.is_none() && input.client_id.is_none() && input.nom.is_none() {
             return refuse(
-                "Aucun client de l'agence ne correspond à cette ligne (par client_id, SIRET, SIREN ou nom) : le champ « nom » est obligatoire pour le créer.",
+                "Aucun client de l'agence ne correspond à cette ligne (par identifiant, SIRET, SIREN ou nom) : son nom (ou raison sociale) est obligatoire pour le créer.",
             );
         }
         let client_ref = match (&before, &input.client_id) {
@@ -624,7 +662,7 @@ impl Pass<'_> {
                 },
                 FieldKind::ContactFirstName => first_name = Some(cell.text.to_owned()),
                 FieldKind::Contact(name) => {
-                    match client_service::check_contact_value(name, cell.text) {
+                    match client_service::check_contact_value(name, cell.name(), cell.text) {
                         Ok(()) => {
                             given.insert(name, cell.text.to_owned());
                         }
@@ -638,7 +676,7 @@ impl Pass<'_> {
         let name_column = self.column_of("nom");
         if client.is_none() && !cells.iter().any(|c| c.field.id == "client") {
             reasons.0.push(format!(
-                "Colonne « {client_column} » vide : un contact est rattaché à un client de l'agence (son client_id ou son nom)."
+                "Colonne « {client_column} » vide : un contact est rattaché à un client de l'agence (son identifiant ou son nom)."
             ));
         }
         let nom = match (first_name, given.remove("nom")) {
@@ -655,7 +693,7 @@ impl Pass<'_> {
         let (Some(client), Some(nom)) = (client, nom) else {
             return refuse("Le client et le nom du contact sont obligatoires.");
         };
-        client_service::check_contact_value("nom", &nom)?;
+        client_service::check_contact_value("nom", "Nom", &nom)?;
         let email = given.remove("email");
         let contacts = contact_store::for_client(tx, &client.id)?;
         let wanted = fold(&nom);
@@ -819,19 +857,30 @@ fn code_of(text: &str, codes: &[&str]) -> Option<String> {
 }
 
 /// An identity cell as the identity rules expect it: the type and the
-/// contract as their codes when the text spells one.
-fn identity_text(field: IdentityField, text: &str) -> String {
+/// contract as their codes, read from their code or their French name
+/// (« Monte-charge », « Hors parc »); otherwise the French names the field
+/// accepts (the reason to give).
+fn identity_text(field: IdentityField, text: &str) -> Result<String, Vec<&'static str>> {
+    let named = |pairs: &[(&'static str, &'static str)]| {
+        pairs
+            .iter()
+            .find(|(label, _)| fold(label) == fold(text.trim()))
+            .map(|(_, code)| (*code).to_owned())
+    };
     match field {
-        IdentityField::Type => code_of(text, &EQUIPMENT_TYPES).unwrap_or_else(|| text.to_owned()),
+        IdentityField::Type => {
+            let labelled: Vec<(&'static str, &'static str)> = EQUIPMENT_TYPES
+                .iter()
+                .map(|code| (crate::services::sheet::equipment_type_label(code), *code))
+                .collect();
+            code_of(text, &EQUIPMENT_TYPES)
+                .or_else(|| named(&labelled))
+                .ok_or_else(|| labelled.iter().map(|(label, _)| *label).collect())
+        }
         IdentityField::MaintenanceContract => code_of(text, &MAINTENANCE_CONTRACTS)
-            .or_else(|| {
-                CONTRACT_VALUES
-                    .iter()
-                    .find(|(label, _)| fold(label) == fold(text.trim()))
-                    .map(|(_, code)| (*code).to_owned())
-            })
-            .unwrap_or_else(|| text.to_owned()),
-        _ => text.to_owned(),
+            .or_else(|| named(&CONTRACT_VALUES))
+            .ok_or_else(|| CONTRACT_VALUES.iter().map(|(label, _)| *label).collect()),
+        _ => Ok(text.to_owned()),
     }
 }
 
@@ -870,28 +919,37 @@ fn parse_bool(text: &str) -> Option<bool> {
     }
 }
 
-/// A cell as the JSON value the catalog's rule checks: a number, a
-/// boolean, a choice spelled as in the catalog, a list; when the text is
-/// not of the datum's kind, the text itself (the rule refuses it with its
-/// reason).
-fn cell_value(datum: &CatalogField, text: &str) -> Value {
+/// A cell as the catalogue's rules expect the datum: a number or a yes/no
+/// as a spreadsheet writes it, a choice (or each item of a list) as the
+/// catalogue spells it, accents and case aside. A choice none of the
+/// catalogue's is the error (the wrong value, for the reason); anything else
+/// the rules judge.
+fn cell_value(datum: &CatalogField, text: &str) -> Result<Value, String> {
     let choices: Vec<&str> = datum.choices.iter().map(String::as_str).collect();
-    match datum.value_type {
+    let choice = |item: &str| {
+        let found = canonical(item, &choices);
+        if choices.contains(&found.as_str()) {
+            Ok(Value::String(found))
+        } else {
+            Err(item.trim().to_owned())
+        }
+    };
+    Ok(match datum.value_type {
         ValueType::Number | ValueType::Integer => {
             parse_number(text).unwrap_or_else(|| Value::String(text.to_owned()))
         }
         ValueType::Boolean => {
             parse_bool(text).map_or_else(|| Value::String(text.to_owned()), Value::Bool)
         }
-        ValueType::Choice => Value::String(canonical(text, &choices)),
+        ValueType::Choice => choice(text)?,
         ValueType::Multi => Value::Array(
             split_list(text)
                 .iter()
-                .map(|item| Value::String(canonical(item, &choices)))
-                .collect(),
+                .map(|item| choice(item))
+                .collect::<Result<_, _>>()?,
         ),
         ValueType::Text => Value::String(text.to_owned()),
-    }
+    })
 }
 
 /// An equipment number as the agency's numbers are compared (the
@@ -1044,10 +1102,10 @@ impl ClientDirectory {
         match named.as_slice() {
             [one] => Ok(one),
             [] => Err(format!(
-                "aucun client de l'agence n'a l'identifiant (client_id) ou le nom « {text} » : importez d'abord les clients."
+                "aucun client de l'agence n'a l'identifiant ou le nom « {text} » : importez d'abord les clients."
             )),
             _ => Err(format!(
-                "plusieurs clients de l'agence s'appellent « {text} » : indiquez plutôt son identifiant (client_id)."
+                "plusieurs clients de l'agence s'appellent « {text} » : indiquez plutôt son identifiant (CLI-…)."
             )),
         }
     }
@@ -1090,7 +1148,7 @@ impl ClientDirectory {
                 [one] => return Ok(Some((*one).clone())),
                 _ => {
                     return refuse(format!(
-                        "Plusieurs clients de l'agence ont le SIREN « {siren} » : ajoutez une colonne client_id ou SIRET pour désigner le bon."
+                        "Plusieurs clients de l'agence ont le SIREN « {siren} » : ajoutez une colonne d'identifiant du client ou de SIRET pour désigner le bon."
                     ));
                 }
             }
@@ -1122,14 +1180,61 @@ mod tests {
             "Electrique"
         );
         assert_eq!(canonical("Diesel", &["Electrique"]), "Diesel");
+        for (text, code) in [
+            ("Monte-charge", "monte_charge"),
+            ("monte_charge", "monte_charge"),
+            ("élévateur", "elevateur"),
+            ("Porte ou fermeture automatique", "porte_fermeture"),
+        ] {
+            assert_eq!(
+                identity_text(IdentityField::Type, text),
+                Ok(code.to_owned()),
+                "{text}"
+            );
+        }
         assert_eq!(
-            identity_text(IdentityField::Type, "Monte-charge"),
-            "monte_charge"
+            identity_text(IdentityField::Type, "Fusée"),
+            Err(vec![
+                "Ascenseur",
+                "Monte-charge",
+                "Monte-voiture",
+                "Élévateur",
+                "Porte ou fermeture automatique"
+            ])
         );
-        assert_eq!(identity_text(IdentityField::Type, "Fusée"), "Fusée");
         assert_eq!(
             identity_text(IdentityField::MaintenanceContract, "Hors parc"),
-            "hors_parc"
+            Ok("hors_parc".to_owned())
+        );
+        assert_eq!(
+            identity_text(IdentityField::MaintenanceContract, "Sous contrat"),
+            Err(vec!["Parc", "Hors parc"])
+        );
+        assert_eq!(
+            identity_text(IdentityField::Location, "Aile B"),
+            Ok("Aile B".to_owned())
+        );
+        let drive = CatalogField {
+            code: "type_entrainement".into(),
+            label: "Type d'entraînement".into(),
+            unit: None,
+            component: None,
+            value_type: ValueType::Multi,
+            choices: vec!["Electrique".into(), "Hydraulique".into()],
+            synonyms: String::new(),
+            v1_table: String::new(),
+            v1_field: String::new(),
+            partner_key: None,
+            applies_to: None,
+            position: 0,
+        };
+        assert_eq!(
+            cell_value(&drive, "électrique; HYDRAULIQUE"),
+            Ok(json!(["Electrique", "Hydraulique"]))
+        );
+        assert_eq!(
+            cell_value(&drive, "Electrique; Vapeur"),
+            Err("Vapeur".to_owned())
         );
         assert_eq!(split_list("A; B,\nC"), ["A", "B", "C"]);
         assert_eq!(
