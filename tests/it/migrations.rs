@@ -17,6 +17,26 @@ fn history(dir: &std::path::Path) -> Vec<(i64, String)> {
         .expect("rows")
 }
 
+/// The organization « Durand » (`o`) and its agency « Lyon » (`a`) that
+/// most fixtures below start from.
+const DURAND_LYON: &str = "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
+     INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Lyon', '2025-01-01T00:00:00Z');";
+
+/// A database left at schema `version` by an older release, holding `seed`
+/// (SQL), then opened by this binary, which brings it up to date: its
+/// directory, to read the result.
+fn migrated_from(version: i32, seed: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = db_path(dir.path());
+    migrate_to_version(&path, version).expect("older version");
+    rusqlite::Connection::open(&path)
+        .expect("create")
+        .execute_batch(seed)
+        .expect("older data");
+    drop(Store::open(&path).expect("migrate"));
+    dir
+}
+
 fn file_digest(path: &std::path::Path) -> Vec<u8> {
     Sha256::digest(std::fs::read(path).expect("read")).to_vec()
 }
@@ -234,24 +254,17 @@ fn installation_owner(dir: &std::path::Path) -> Option<String> {
 
 #[test]
 fn an_older_database_records_its_oldest_client_organization_as_the_installations() {
-    let dir = tempfile::tempdir().expect("dir");
-    let path = db_path(dir.path());
     // Schema version 6: the service operator's organization came first, two
     // client organizations were made at the same instant (the id decides),
     // and one later with a smaller id.
-    {
-        migrate_to_version(&path, 6).expect("version 6");
-        let conn = rusqlite::Connection::open(&path).expect("create");
-        conn.execute_batch(
-            "INSERT INTO organizations (id, name, kind, created_at) VALUES
+    let dir = migrated_from(
+        6,
+        "INSERT INTO organizations (id, name, kind, created_at) VALUES
                ('org-0', 'Opérateur du service', 'operator', '2024-01-01T00:00:00.000Z'),
                ('org-c', 'Ex aequo', 'client', '2025-01-01T00:00:00.000Z'),
                ('org-a', 'Tardive', 'client', '2025-03-01T00:00:00.000Z'),
                ('org-b', 'Première', 'client', '2025-01-01T00:00:00.000Z');",
-        )
-        .expect("old data");
-    }
-    drop(Store::open(&path).expect("migrate"));
+    );
     assert_eq!(installation_owner(dir.path()).as_deref(), Some("org-b"));
     // A later organization does not take it over.
     init_org(dir.path(), "Nouvelle", "admin@nouvelle.fr");
@@ -273,21 +286,14 @@ fn the_first_client_organization_made_sets_the_installation_up() {
 
 #[test]
 fn the_audit_log_keeps_its_entries_and_numbers_without_the_sequence_table() {
-    let dir = tempfile::tempdir().expect("dir");
-    let path = db_path(dir.path());
     // Schema version 8: audit_log numbered by AUTOINCREMENT.
-    {
-        migrate_to_version(&path, 8).expect("version 8");
-        let conn = rusqlite::Connection::open(&path).expect("create");
-        conn.execute_batch(
-            "INSERT INTO audit_log (at, actor_kind, action, object_type, object_id, detail) VALUES
+    let dir = migrated_from(
+        8,
+        "INSERT INTO audit_log (at, actor_kind, action, object_type, object_id, detail) VALUES
                ('2025-01-01T00:00:00.000Z', 'cli', 'création', 'organization', 'org-1', '{\"nom\":\"Durand\"}'),
                ('2025-01-02T00:00:00.000Z', 'system', 'ouverture', 'call', 'c-1', NULL),
                ('2025-01-03T00:00:00.000Z', 'cli', 'révocation', 'credential', 'k-1', NULL);",
-        )
-        .expect("old entries");
-    }
-    drop(Store::open(&path).expect("migrate"));
+    );
     let conn = open_db(dir.path());
     let schema: String = conn
         .query_row(
@@ -351,14 +357,10 @@ fn the_audit_log_keeps_its_entries_and_numbers_without_the_sequence_table() {
 
 #[test]
 fn an_agencys_siret_and_address_become_its_first_identity_version() {
-    let dir = tempfile::tempdir().expect("dir");
-    let path = db_path(dir.path());
     // Schema version 9: the seller's SIRET and address on the agency's row.
-    {
-        migrate_to_version(&path, 9).expect("version 9");
-        let conn = rusqlite::Connection::open(&path).expect("create");
-        conn.execute_batch(
-            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
+    let dir = migrated_from(
+        9,
+        "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
              INSERT INTO agencies (id, organization_id, name, v1_id, siret, address, created_at) VALUES
                ('a1', 'o', 'Lyon', 'V1-LY', '55210055400013', '3 quai Saint-Étienne, 69005 Lyon', '2025-01-01T00:00:00Z'),
                ('a2', 'o', 'Vienne', NULL, NULL, NULL, '2025-01-02T00:00:00Z');
@@ -368,10 +370,7 @@ fn an_agencys_siret_and_address_become_its_first_identity_version() {
                 '2025-03-01T09:00:00Z', '2025-03-01T09:00:00Z'),
                ('i2', 'a1', 'facture', 'brouillon', NULL, NULL, NULL, NULL, '2025-03-02',
                 '2025-03-02T09:00:00Z', '2025-03-02T09:00:00Z');",
-        )
-        .expect("old agencies");
-    }
-    drop(Store::open(&path).expect("migrate"));
+    );
     let conn = open_db(dir.path());
     let columns: Vec<String> = conn
         .prepare("SELECT name FROM pragma_table_info('agencies') ORDER BY cid")
@@ -446,15 +445,11 @@ fn an_agencys_siret_and_address_become_its_first_identity_version() {
 
 #[test]
 fn settled_documents_get_their_payment_and_fully_credited_invoices_are_settled() {
-    let dir = tempfile::tempdir().expect("dir");
-    let path = db_path(dir.path());
     // Schema version 17: a settlement is a status and a day, no payment rows.
-    {
-        migrate_to_version(&path, 17).expect("version 17");
-        let conn = rusqlite::Connection::open(&path).expect("create");
-        conn.execute_batch(
-            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
-             INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Lyon', '2025-01-01T00:00:00Z');
+    let dir = migrated_from(
+        17,
+        &format!(
+            "{DURAND_LYON}
              INSERT INTO invoices (id, agency_id, nature, status, number, number_year, number_seq, credited_invoice_id,
                                    issued_on, paid_on, total_incl_cents, created_on, created_at, updated_at) VALUES
                -- Paid in full after a 20 € credit note: it received 100 €.
@@ -473,11 +468,9 @@ fn settled_documents_get_their_payment_and_fully_credited_invoices_are_settled()
                ('open', 'a', 'facture', 'emise', 'FA-2025-000003', 2025, 3, NULL, '2025-03-03', NULL, 9000,
                 '2025-03-03', '2025-03-03T09:00:00Z', '2025-03-03T09:00:00Z'),
                ('av4', 'a', 'avoir', 'emise', 'AV-2025-000004', 2025, 4, 'open', '2025-03-07', NULL, 1000,
-                '2025-03-07', '2025-03-07T09:00:00Z', '2025-03-07T09:00:00Z');",
-        )
-        .expect("old invoices");
-    }
-    drop(Store::open(&path).expect("migrate"));
+                '2025-03-07', '2025-03-07T09:00:00Z', '2025-03-07T09:00:00Z');"
+        ),
+    );
     let conn = open_db(dir.path());
     let payments: Vec<(String, String, i64, Option<String>)> = conn
         .prepare("SELECT invoice_id, paid_on, amount_cents, method FROM invoice_payments ORDER BY invoice_id")
@@ -520,24 +513,18 @@ fn settled_documents_get_their_payment_and_fully_credited_invoices_are_settled()
 
 #[test]
 fn client_addresses_are_split_where_they_can_be() {
-    let dir = tempfile::tempdir().expect("dir");
-    let path = db_path(dir.path());
     // Schema version 18: a client's address on one line.
-    {
-        migrate_to_version(&path, 18).expect("version 18");
-        let conn = rusqlite::Connection::open(&path).expect("create");
-        conn.execute_batch(
-            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
-             INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Lyon', '2025-01-01T00:00:00Z');
+    let dir = migrated_from(
+        18,
+        &format!(
+            "{DURAND_LYON}
              INSERT INTO clients (id, agency_id, client_ref, nom, adresse, complement_adresse, created_at, updated_at) VALUES
                ('c1', 'a', 'CLI-1', 'Un', '12 rue de la Paix, 75002 Paris', 'Bâtiment B', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z'),
                ('c2', 'a', 'CLI-2', 'Deux', '3 quai Saint-Étienne 69005 Lyon', NULL, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z'),
                ('c3', 'a', 'CLI-3', 'Trois', 'Place Bellecour, Lyon', NULL, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z'),
-               ('c4', 'a', 'CLI-4', 'Quatre', NULL, NULL, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');",
-        )
-        .expect("old clients");
-    }
-    drop(Store::open(&path).expect("migrate"));
+               ('c4', 'a', 'CLI-4', 'Quatre', NULL, NULL, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');"
+        ),
+    );
     let conn = open_db(dir.path());
     type Row = (String, Option<String>, Option<String>, Option<String>);
     let rows: Vec<Row> = conn
@@ -571,26 +558,20 @@ fn client_addresses_are_split_where_they_can_be() {
 
 #[test]
 fn quotes_get_thirty_days_of_validity_and_invoices_name_their_quotes_lift() {
-    let dir = tempfile::tempdir().expect("dir");
-    let path = db_path(dir.path());
     // Schema version 20: no validity, no lifts on invoices.
-    {
-        migrate_to_version(&path, 20).expect("version 20");
-        let conn = rusqlite::Connection::open(&path).expect("create");
-        conn.execute_batch(
-            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
-             INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Lyon', '2025-01-01T00:00:00Z');
+    let dir = migrated_from(
+        20,
+        &format!(
+            "{DURAND_LYON}
              INSERT INTO equipment (id, agency_id, number, created_at, updated_at) VALUES
                ('e1', 'a', 'ASC 1', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
              INSERT INTO quotes (id, agency_id, equipment_id, number, origin, object, status, created_at, updated_at) VALUES
                ('q1', 'a', 'e1', 'DV-2026-00001', 'panne', 'Câble', 'accepte', '2026-01-31T23:30:00.000Z', '2026-02-01T00:00:00Z');
              INSERT INTO invoices (id, agency_id, nature, status, quote_id, created_on, created_at, updated_at) VALUES
                ('i1', 'a', 'facture', 'brouillon', 'q1', '2026-02-02', '2026-02-02T08:00:00Z', '2026-02-02T08:00:00Z'),
-               ('i2', 'a', 'facture', 'brouillon', NULL, '2026-02-02', '2026-02-02T08:00:00Z', '2026-02-02T08:00:00Z');",
-        )
-        .expect("old quote and invoices");
-    }
-    drop(Store::open(&path).expect("migrate"));
+               ('i2', 'a', 'facture', 'brouillon', NULL, '2026-02-02', '2026-02-02T08:00:00Z', '2026-02-02T08:00:00Z');"
+        ),
+    );
     let conn = open_db(dir.path());
     let valid_until: String = conn
         .query_row("SELECT valid_until FROM quotes WHERE id = 'q1'", [], |r| {
@@ -611,22 +592,16 @@ fn quotes_get_thirty_days_of_validity_and_invoices_name_their_quotes_lift() {
 
 #[test]
 fn agency_addresses_are_split_where_they_can_be() {
-    let dir = tempfile::tempdir().expect("dir");
-    let path = db_path(dir.path());
     // Schema version 21: the identity's addresses as typed, on one line or several.
-    {
-        migrate_to_version(&path, 21).expect("version 21");
-        let conn = rusqlite::Connection::open(&path).expect("create");
-        conn.execute_batch(
-            "INSERT INTO organizations (id, name, kind, created_at) VALUES ('o', 'Durand', 'client', '2025-01-01T00:00:00Z');
-             INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Lyon', '2025-01-01T00:00:00Z');
+    let dir = migrated_from(
+        21,
+        &format!(
+            "{DURAND_LYON}
              INSERT INTO agency_identities (id, agency_id, address, head_office_address, created_at) VALUES
                ('v1', 'a', '12 rue de la Part-Dieu' || char(13) || char(10) || '69003 Lyon', '3 quai Saint-Antoine, 69002 Lyon', '2025-01-01T00:00:00Z'),
-               ('v2', 'a', 'Lieu-dit Les Granges', NULL, '2025-01-02T00:00:00Z');",
-        )
-        .expect("old identities");
-    }
-    drop(Store::open(&path).expect("migrate"));
+               ('v2', 'a', 'Lieu-dit Les Granges', NULL, '2025-01-02T00:00:00Z');"
+        ),
+    );
     let conn = open_db(dir.path());
     type Row = (
         String,

@@ -16,14 +16,9 @@
 // sort du périmètre des comptes, les autres tests retrouvent les agences de la démo.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before } from 'node:test';
+import { describeOnServer } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 
 const T = {
@@ -61,8 +56,6 @@ const T = {
   currentWarning: "C'est l'agence où vous agissez : vous passerez dans une autre de vos agences.",
   moved: (name) => `Vous agissez maintenant dans l'agence « ${name} ».`,
   switcher: 'Agence',
-  signIn: 'Se connecter',
-  signOut: 'Se déconnecter',
 };
 
 /**
@@ -83,52 +76,19 @@ const DAY = new Intl.DateTimeFormat('fr-FR', { day: '2-digit', month: '2-digit',
 
 const AGENCIES_PATH = '/app/api/agencies';
 
-const missing = [];
-if (!process.env.LIFTDESK_URL) missing.push('LIFTDESK_URL');
-if (!process.env.LIFTDESK_CREDENTIALS) missing.push('LIFTDESK_CREDENTIALS');
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      `Variable(s) d'environnement manquante(s) : ${missing.join(' ; ')}. Ce test pilote un vrai serveur et ne peut pas être sauté.`,
-    );
-  });
-} else {
-  describe('agence : agences de l’organisation', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
+describeOnServer(
+  'agence : agences de l’organisation',
+  { timeout: 10 * STEP_TIMEOUT, stepTimeout: STEP_TIMEOUT, shots: 'agences', accounts: ['admin', 'member'] },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, signIn, signOut, callApi } = ui;
     const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
 
     /** L'agence du test : son identifiant une fois créée, son nom du moment. */
     const testAgency = { id: '', name: `Agence de Test ${stamp}` };
     const renamedTo = `Agence de Test ${stamp} renommée`;
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-agences-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (pathname, method) =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === pathname && r.request().method() === method, {
-        timeout: TIMEOUT,
-      });
 
     const menu = () => page.getByRole('navigation', { name: T.menu });
     const tabs = () => page.getByRole('navigation', { name: T.tabs });
@@ -146,59 +106,15 @@ if (missing.length > 0) {
         (s) => s.trim(),
       );
 
-    async function signIn(account) {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(account.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(account.password);
-      const response = apiResponse('/app/api/session', 'POST');
-      await page.getByRole('button', { name: T.signIn, exact: true }).click();
-      const res = await response;
-      assert.equal(res.status(), 200, `connexion de ${account.email} refusée`);
-      await page.getByRole('button', { name: T.signOut, exact: true }).waitFor();
-      return res.json();
-    }
-
-    async function signOut() {
-      await page.getByRole('button', { name: T.signOut, exact: true }).click();
-      await page.getByRole('button', { name: T.signIn, exact: true }).waitFor();
-    }
-
-    /** Un appel de l'API depuis la page, avec le cookie et le jeton CSRF de la session. */
-    const callApi = (method, pathname, body) =>
-      page.evaluate(
-        async ({ method, pathname, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(pathname, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, pathname, body },
-      );
-
     /** Attend la session relue après une action (le sélecteur de l'en-tête suit). */
     const sessionReread = () => apiResponse('/app/api/session', 'GET');
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
-      assert.ok(creds?.member?.email && creds.member.password, 'LIFTDESK_CREDENTIALS : member.email et member.password requis');
+    before(() => {
+      ({ page, creds } = ui);
       assert.ok(
         Array.isArray(creds.agencies) && creds.agencies.length >= 2 && creds.agencies.every((a) => a?.id && a.name),
         'LIFTDESK_CREDENTIALS : deux agences attendues',
       );
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
     });
 
     after(async () => {
@@ -226,7 +142,6 @@ if (missing.length > 0) {
           )
           .catch(() => {});
       }
-      await browser?.close();
     });
 
     /** L'agence active de l'administratrice (lue à la connexion). */
@@ -490,5 +405,5 @@ if (missing.length > 0) {
       await shot('agences-10-membre');
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

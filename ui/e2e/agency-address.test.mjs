@@ -16,15 +16,9 @@
 // À la fin (même en échec), l'identité lue au départ est remise par l'API.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before } from 'node:test';
+import { describeOnServer, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
 const IDENTITY_PATH = '/app/api/agency/identity';
 
 const T = {
@@ -59,65 +53,20 @@ const WHOLE = {
   city: 'Lyon',
 };
 
-const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(`Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. Ce test pilote un vrai serveur.`);
-  });
-} else {
-  describe('agence : adresses en parties', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'agence : adresses en parties',
+  { timeout: 10 * STEP_TIMEOUT, shots: 'agence-adresse' },
+  (ui) => {
+    const { pageErrors, step, shot, apiResponse, signIn, callApi } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     /** Les `PUT` de l'identité envoyés par l'écran. */
     const puts = [];
     /** La seconde agence de la démo (`{ id, name }`). */
     let agency;
     /** L'identité lue au départ (`IdentityAnswer`), remise à la fin. */
     let original = null;
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-agence-adresse-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (pathname, method) =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === pathname && r.request().method() === method, {
-        timeout: TIMEOUT,
-      });
-
-    /** L'API de l'interface, avec la session du navigateur (jeton CSRF compris). */
-    const callApi = (method, pathname, body) =>
-      page.evaluate(
-        async ({ method, pathname, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(pathname, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, pathname, body },
-      );
 
     /** L'identité enregistrée, relue par l'API (`GET /app/api/agency/identity`). */
     async function stored() {
@@ -164,29 +113,10 @@ if (missing.length > 0) {
       return body;
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(process.env.LIFTDESK_CREDENTIALS, 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin incomplet');
+    before(() => {
+      ({ page, creds } = ui);
       agency = (creds.agencies ?? []).find((a) => a?.name === DEMO.agency);
       assert.ok(agency?.id, `LIFTDESK_CREDENTIALS : l'agence « ${DEMO.agency} » de la démo`);
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
       page.on('request', (request) => {
         if (request.method() === 'PUT' && new URL(request.url()).pathname === IDENTITY_PATH) puts.push(request);
       });
@@ -207,15 +137,10 @@ if (missing.length > 0) {
           )
           .catch(() => {});
       }
-      await browser?.close();
     });
 
     step("« Agence Paris Est » : son adresse et celle du siège, chacune en parties", async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
+      await signIn(creds.admin);
 
       const switched = apiResponse('/app/api/session/agency', 'PUT');
       await page.getByRole('banner').getByLabel(T.switcher, { exact: true }).selectOption(agency.id);
@@ -355,5 +280,5 @@ if (missing.length > 0) {
       assert.deepEqual(await shown(agencyAddress()), { ...DEMO.address, complement: '' });
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

@@ -12,15 +12,12 @@
 // (et retire le logo s'il en reste un), pour les autres tests du même serveur.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before } from 'node:test';
+import { describeOnServer, UI_DIR } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LOGO_FILE = path.resolve(UI_DIR, '../icons/64x64.png');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 
 const T = {
@@ -42,74 +39,24 @@ const T = {
   logoSaved: 'Logo enregistré.',
   logoRemoved: 'Logo retiré.',
   readOnly: "Seul un administrateur de l'agence modifie son identité et son logo.",
-  signIn: 'Se connecter',
-  signOut: 'Se déconnecter',
 };
 
 const IDENTITY_PATH = '/app/api/agency/identity';
 const LOGO_PATH = '/app/api/agency/identity/logo';
 
-const missing = [];
-if (!process.env.LIFTDESK_URL) missing.push('LIFTDESK_URL');
-if (!process.env.LIFTDESK_CREDENTIALS) missing.push('LIFTDESK_CREDENTIALS');
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      `Variable(s) d'environnement manquante(s) : ${missing.join(' ; ')}. Ce test pilote un vrai serveur et ne peut pas être sauté.`,
-    );
-  });
-} else {
-  describe('agence : identité', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'agence : identité',
+  { timeout: 10 * STEP_TIMEOUT, stepTimeout: STEP_TIMEOUT, shots: 'agence', accounts: ['admin', 'member'] },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, signIn, signOut, callApi } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     /** L'identité lue au départ (`IdentityAnswer`), remise à la fin. */
     let original = null;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-agence-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (pathname, method) =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === pathname && r.request().method() === method, {
-        timeout: TIMEOUT,
-      });
-
     const menu = () => page.getByRole('navigation', { name: T.menu });
     const field = (label) => page.getByLabel(label, { exact: true });
-
-    async function signIn(account) {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(account.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(account.password);
-      const response = apiResponse('/app/api/session', 'POST');
-      await page.getByRole('button', { name: T.signIn, exact: true }).click();
-      assert.equal((await response).status(), 200);
-      await page.getByRole('button', { name: T.signOut, exact: true }).waitFor();
-    }
-
-    async function signOut() {
-      await page.getByRole('button', { name: T.signOut, exact: true }).click();
-      await page.getByRole('button', { name: T.signIn, exact: true }).waitFor();
-    }
 
     /** L'écran est chargé : le titre, la rubrique et le formulaire (rendu avec la réponse). */
     async function screenLoaded() {
@@ -118,36 +65,7 @@ if (missing.length > 0) {
       await field(T.siret).waitFor();
     }
 
-    /** Un appel de l'API depuis la page, avec le cookie et le jeton CSRF de la session. */
-    const callApi = (method, pathname, body) =>
-      page.evaluate(
-        async ({ method, pathname, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(pathname, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, pathname, body },
-      );
-
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
-      assert.ok(creds?.member?.email && creds.member.password, 'LIFTDESK_CREDENTIALS : member.email et member.password requis');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
+    before(() => ({ page, creds } = ui));
 
     after(async () => {
       // L'identité du départ, sans logo, pour les autres tests du même serveur : une nouvelle
@@ -171,7 +89,6 @@ if (missing.length > 0) {
           )
           .catch(() => {});
       }
-      await browser?.close();
     });
 
     let siret;
@@ -284,5 +201,5 @@ if (missing.length > 0) {
       assert.match(refused.body.error, /réservé à un administrateur/);
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

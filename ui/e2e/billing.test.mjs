@@ -15,35 +15,21 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before } from 'node:test';
+import { artifactsDir, describeOnServer, expectText, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 const EUROS = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 const euros = (value) => EUROS.format(value);
 
-const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(`Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. Ce test pilote un vrai serveur.`);
-  });
-} else {
-  describe('devis et factures', { timeout: 12 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'devis et factures',
+  { timeout: 12 * STEP_TIMEOUT, stepTimeout: STEP_TIMEOUT, shots: 'facturation', viewport: { width: 1440, height: 900 } },
+  (ui) => {
+    const { pageErrors, step, shot, signIn, http } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     let agencyId;
     let webhookId;
     let quoteId;
@@ -51,46 +37,9 @@ if (missing.length > 0) {
     let invoiceId;
     let invoiceNumber;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-facturation-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
     /** L'API REST v2 avec le jeton de l'administrateur, dans l'agence de la session. */
-    async function rest(method, apiPath, body) {
-      const response = await fetch(new URL(`/api/v2${apiPath}`, baseUrl), {
-        method,
-        headers: {
-          Authorization: `Bearer ${creds.admin.apiToken}`,
-          'Content-Type': 'application/json',
-          ...(agencyId ? { 'X-Service-Agency': agencyId } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    }
-
-    /** Attend qu'un texte (espaces normalisés) soit exactement celui attendu. */
-    async function expectText(locator, wanted) {
-      const expected = wanted.replace(/\s+/g, ' ').trim();
-      const deadline = Date.now() + TIMEOUT;
-      let actual;
-      for (;;) {
-        actual = ((await locator.textContent({ timeout: TIMEOUT })) ?? '').replace(/\s+/g, ' ').trim();
-        if (actual === expected || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      assert.equal(actual, expected);
-    }
+    const rest = (method, apiPath, body) =>
+      http(method, `/api/v2${apiPath}`, { token: creds.admin.apiToken, agency: agencyId, body });
 
     /**
      * Le PDF du document affiché : « Voir le PDF » l'ouvre dans un onglet
@@ -140,45 +89,15 @@ if (missing.length > 0) {
       }
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(process.env.LIFTDESK_CREDENTIALS, 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password && creds.admin.apiToken, 'LIFTDESK_CREDENTIALS : admin incomplet');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
+    before(() => {
+      ({ page, creds } = ui);
+      assert.ok(creds.admin.apiToken, 'LIFTDESK_CREDENTIALS : admin incomplet');
     });
 
     step("connexion de l'administrateur et abonnement webhook à devis.accepte", async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      const signIn = page.waitForResponse(
-        (r) => new URL(r.url()).pathname === '/app/api/session' && r.request().method() === 'POST',
-      );
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      const session = await (await signIn).json();
+      const session = await signIn(creds.admin);
       agencyId = session.agency?.id;
       assert.ok(agencyId, 'agence active attendue');
-      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
       const created = await rest('POST', '/webhooks', {
         url: 'https://facturation.example.invalid/liftdesk',
         events: ['devis.accepte'],
@@ -469,5 +388,5 @@ if (missing.length > 0) {
     after(async () => {
       if (webhookId) await rest('POST', `/webhooks/${webhookId}/revoke`).catch(() => {});
     });
-  });
-}
+  },
+);

@@ -15,73 +15,23 @@
 // Le test ne change rien à la démo : il lit les appels, les factures et les immeubles.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, plain, STEP_TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
 /** Équipements par page sur la fiche d'un immeuble. */
 const PAGE_SIZE = 50;
-/** Espaces (insécables compris) réduits à une espace simple. */
-const clean = (text) => (text ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
-
-const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(`Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. Ce test pilote un vrai serveur.`);
-  });
-} else {
-  describe("fiche d'un immeuble", { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  "fiche d'un immeuble",
+  { timeout: 10 * STEP_TIMEOUT, shots: 'immeuble', viewport: { width: 1440, height: 900 } },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, appApi, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     /** L'immeuble de la carte choisie sur le tableau : `GET /buildings/{id}`. */
     let building;
     /** Ses équipements au parc selon l'API (`GET /equipment?building=`). */
     let park;
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-immeuble-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    /** L'API de l'interface, avec la session du navigateur. */
-    function appApi(method, apiPath, body) {
-      return page.evaluate(
-        async ({ method, apiPath, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(`/app/api${apiPath}`, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, apiPath, body },
-      );
-    }
 
     /** La fiche ouverte est celle de l'immeuble `wanted` : adresse, titre, titre de l'onglet. */
     async function expectBuildingPage(wanted) {
@@ -96,42 +46,13 @@ if (missing.length > 0) {
     async function listedNumbers() {
       const table = page.getByRole('table', { name: "Équipements de l'immeuble" });
       await table.waitFor();
-      return (await table.locator('tbody tr td:first-child a').allTextContents()).map(clean);
+      return (await table.locator('tbody tr td:first-child a').allTextContents()).map(plain);
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(process.env.LIFTDESK_CREDENTIALS, 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin incomplet');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     step("sur le tableau des appels, l'immeuble d'une carte est un lien vers sa fiche", async () => {
-      await page.goto(new URL('/appels', baseUrl).href);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
+      await signIn(creds.admin, { at: '/appels' });
       await page.getByRole('heading', { level: 1, name: 'Appels de panne' }).waitFor();
 
       // Une carte de la première page d'une colonne, dont l'immeuble a un nom.
@@ -156,7 +77,7 @@ if (missing.length > 0) {
       const lines = [building.address, building.addressComplement, town].filter(Boolean);
       const address = page.getByTestId('building-address');
       assert.deepEqual(
-        (await address.innerText()).split('\n').map(clean).filter(Boolean),
+        (await address.innerText()).split('\n').map(plain).filter(Boolean),
         lines,
         'l’adresse, une partie par ligne',
       );
@@ -164,11 +85,11 @@ if (missing.length > 0) {
         const client = page.locator('[data-field="client"]').getByRole('link', { name: building.client.name, exact: true });
         assert.equal(await client.getAttribute('href'), `/clients/${building.client.id}`);
       } else {
-        assert.equal(clean(await page.locator('[data-field="client"]').textContent()), 'Aucun client');
+        assert.equal(plain(await page.locator('[data-field="client"]').textContent()), 'Aucun client');
       }
       const instructions = building.access.instructions.length ? building.access.instructions.join(', ') : 'Non renseignées';
-      assert.equal(clean(await page.locator('[data-field="accessInstructions"]').textContent()), instructions);
-      assert.equal(clean(await page.locator('[data-field="digicode"]').textContent()), building.access.digicode ?? '—');
+      assert.equal(plain(await page.locator('[data-field="accessInstructions"]').textContent()), instructions);
+      assert.equal(plain(await page.locator('[data-field="digicode"]').textContent()), building.access.digicode ?? '—');
 
       await page.getByRole('button', { name: "Modifier l'accès", exact: true }).click();
       const dialog = page.getByRole('dialog', { name: "Modifier l'accès à l'immeuble", exact: true });
@@ -266,5 +187,5 @@ if (missing.length > 0) {
         'aucune erreur JavaScript dans la page',
       );
     });
-  });
-}
+  },
+);

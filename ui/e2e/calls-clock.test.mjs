@@ -10,38 +10,42 @@
 // LIFTDESK_CREDENTIALS, LIFTDESK_ARTIFACTS, LIFTDESK_CHROMIUM : comme e2e/calls.test.mjs.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, STEP_TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
-
-const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      `Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. ` +
-        'Ce test pilote un vrai serveur et ne peut pas être sauté.',
-    );
-  });
-} else {
-  describe('les pannes contre la montre', { timeout: 12 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'les pannes contre la montre',
+  {
+    timeout: 12 * STEP_TIMEOUT,
+    shots: 'chrono',
+    viewport: { width: 1440, height: 900 },
+    launchArgs: ['--autoplay-policy=no-user-gesture-required'],
+    context: {
+      timezoneId: 'Europe/Paris',
+      permissions: ['notifications'],
+      // Les notifications affichées sont notées (le vrai bureau n'existe pas en headless).
+      prepare: (context) =>
+        context.addInitScript(() => {
+          window.__notifications = [];
+          class RecordedNotification {
+            static permission = 'granted';
+            static requestPermission() {
+              return Promise.resolve('granted');
+            }
+            constructor(title, options = {}) {
+              window.__notifications.push({ title, body: options.body, tag: options.tag });
+            }
+            close() {}
+          }
+          window.Notification = RecordedNotification;
+        }),
+    },
+  },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, appApi, signIn, http } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     let agencyId;
     let equipment;
     let urgentBefore = 0;
@@ -50,33 +54,6 @@ if (missing.length > 0) {
     const recent = { reference: `CHRONO-RECENT-${stamp}`, id: '' };
     const trapped = { reference: `CHRONO-BLOQUE-${stamp}`, id: '' };
     const TRAPPED_WORDS = 'Une dame bloquée au 2e, elle entend un clac.';
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-chrono-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    /** Appel HTTP hors navigateur (le centre d'appels). */
-    async function http(method, urlPath, { token, body } = {}) {
-      const headers = { Accept: 'application/json' };
-      if (token) headers.Authorization = `Bearer ${token}`;
-      if (body !== undefined) headers['Content-Type'] = 'application/json';
-      const response = await fetch(new URL(urlPath, baseUrl), {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    }
 
     async function callCenter(call, type, minutesAgo) {
       const body = { reference: call.reference, equipement: equipment.number, type, description: `${type} : ${call.reference}` };
@@ -93,68 +70,17 @@ if (missing.length > 0) {
 
     const notifications = () => page.evaluate(() => window.__notifications ?? []);
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'admin incomplet');
+    before(() => {
+      ({ page, creds } = ui);
       assert.ok(Array.isArray(creds.callCenterKeys) && creds.callCenterKeys.length > 0, 'callCenterKeys manquant');
       agencyId = creds.agencies[0].id;
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
-      });
-      const context = await browser.newContext({
-        locale: 'fr-FR',
-        timezoneId: 'Europe/Paris',
-        viewport: { width: 1440, height: 900 },
-      });
-      await context.grantPermissions(['notifications'], { origin: new URL(baseUrl).origin });
-      // Les notifications affichées sont notées (le vrai bureau n'existe pas en headless).
-      await context.addInitScript(() => {
-        window.__notifications = [];
-        class RecordedNotification {
-          static permission = 'granted';
-          static requestPermission() {
-            return Promise.resolve('granted');
-          }
-          constructor(title, options = {}) {
-            window.__notifications.push({ title, body: options.body, tag: options.tag });
-          }
-          close() {}
-        }
-        window.Notification = RecordedNotification;
-      });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
     });
 
     step('connexion, deux appels ordinaires reçus il y a 2 h 05 et 20 min', async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      const signedIn = page.waitForResponse(
-        (r) => new URL(r.url()).pathname === '/app/api/session' && r.request().method() === 'POST',
-      );
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      const session = await (await signedIn).json();
+      const session = await signIn(creds.admin);
       if (session.agency?.id !== agencyId) {
-        const switched = await page.evaluate(
-          async ([id, csrf]) =>
-            (
-              await fetch('/app/api/session/agency', {
-                method: 'PUT',
-                headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
-                body: JSON.stringify({ agencyId: id }),
-              })
-            ).status,
-          [agencyId, session.csrfToken],
-        );
-        assert.equal(switched, 200);
+        const switched = await appApi('PUT', '/session/agency', { agencyId });
+        assert.equal(switched.status, 200);
         await page.reload();
       }
       await page.getByRole('heading', { level: 1 }).first().waitFor();
@@ -329,5 +255,5 @@ if (missing.length > 0) {
       await shot('chrono-06-carnet');
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

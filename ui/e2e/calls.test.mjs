@@ -11,104 +11,37 @@
 // LIFTDESK_CHROMIUM    : navigateur à piloter (défaut : /usr/bin/chromium).
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, STEP_TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
 const HOOK_URL = 'https://receveur.invalid/hook';
 
-const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      `Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. ` +
-        'Ce test pilote un vrai serveur et ne peut pas être sauté.',
-    );
-  });
-} else {
-  describe('appels de panne en direct', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'appels de panne en direct',
+  {
+    timeout: 10 * STEP_TIMEOUT,
+    shots: 'appels',
+    viewport: { width: 1440, height: 900 },
+    // L'alerte sonore sans clic préalable (un poste d'accueil l'autorise une fois pour toutes).
+    launchArgs: ['--autoplay-policy=no-user-gesture-required'],
+  },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, appApi, signIn, http } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     let agencyId;
     let subscriptionId;
     let reference;
     let callId;
     let adminName;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-appels-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    /** Appel HTTP hors navigateur (un autre client que l'interface). */
-    async function http(method, urlPath, { token, body, agency } = {}) {
-      const headers = { Accept: 'application/json' };
-      if (token) headers.Authorization = `Bearer ${token}`;
-      if (agency) headers['X-Service-Agency'] = agency;
-      if (body !== undefined) headers['Content-Type'] = 'application/json';
-      const response = await fetch(new URL(urlPath, baseUrl), {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    }
-
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password && creds.admin.apiToken, 'admin incomplet');
+    before(() => {
+      ({ page, creds } = ui);
+      assert.ok(creds.admin.apiToken, 'admin incomplet');
       assert.ok(Array.isArray(creds.callCenterKeys) && creds.callCenterKeys.length > 0, 'callCenterKeys manquant');
       assert.ok(creds.agencies?.[0]?.id, 'agencies manquant');
       agencyId = creds.agencies[0].id;
-
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          // L'alerte sonore sans clic préalable (un poste d'accueil l'autorise une fois pour toutes).
-          '--autoplay-policy=no-user-gesture-required',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
     });
 
     step("abonnement webhook à appel.clos (API REST, jeton de l'administrateur)", async () => {
@@ -124,29 +57,12 @@ if (missing.length > 0) {
     });
 
     step("connexion de l'administrateur et tableau des appels", async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      const signedIn = page.waitForResponse(
-        (r) => new URL(r.url()).pathname === '/app/api/session' && r.request().method() === 'POST',
-      );
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      const session = await (await signedIn).json();
+      const session = await signIn(creds.admin);
       adminName = session.account.name;
       if (session.agency?.id !== agencyId) {
         // Les clés de centre d'appels de la démo sont celles de la première agence.
-        const switched = await page.evaluate(
-          async ([id, csrf]) =>
-            (
-              await fetch('/app/api/session/agency', {
-                method: 'PUT',
-                headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
-                body: JSON.stringify({ agencyId: id }),
-              })
-            ).status,
-          [agencyId, session.csrfToken],
-        );
-        assert.equal(switched, 200);
+        const switched = await appApi('PUT', '/session/agency', { agencyId });
+        assert.equal(switched.status, 200);
         await page.reload();
       }
       await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Appels de panne' }).click();
@@ -379,5 +295,5 @@ if (missing.length > 0) {
         .waitFor({ timeout: 25_000 });
       await page.unroute('**/app/api/calls/events');
     });
-  });
-}
+  },
+);

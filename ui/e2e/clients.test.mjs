@@ -12,99 +12,21 @@
 // reste actif à la fin. Captures dans $LIFTDESK_ARTIFACTS/ui/.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
-
-if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      'Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.',
-    );
-  });
-} else {
-  describe('écran Clients', { timeout: 12 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'écran Clients',
+  { timeout: 12 * STEP_TIMEOUT, shots: 'clients' },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
 
-    const shot = (name, target = page) =>
-      target.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-clients-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (pathname, method) =>
-      page.waitForResponse(
-        (r) => new URL(r.url()).pathname === pathname && r.request().method() === method,
-        { timeout: TIMEOUT },
-      );
-
-    const launch = () =>
-      chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-
-    async function signIn(target, login) {
-      await target.goto(baseUrl);
-      await target.getByLabel('Adresse e-mail', { exact: true }).fill(login.email);
-      await target.getByLabel('Mot de passe', { exact: true }).fill(login.password);
-      const signedIn = target.waitForResponse(
-        (r) => new URL(r.url()).pathname === '/app/api/session' && r.request().method() === 'POST',
-        { timeout: TIMEOUT },
-      );
-      await target.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      const response = await signedIn;
-      assert.equal(response.status(), 200);
-      return response.json();
-    }
-
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
+    before(() => {
+      ({ page, creds } = ui);
       assert.ok(creds.partnerKey, 'LIFTDESK_CREDENTIALS : partnerKey requis');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await launch();
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
     });
 
     const stamp = Date.now().toString(36).toUpperCase();
@@ -116,7 +38,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     const clientHeading = () => page.getByRole('heading', { level: 1, name: clientName });
 
     step('connexion, client du test créé par l\'API partenaire, liste des clients', async () => {
-      const session = await signIn(page, creds.admin);
+      const session = await signIn(creds.admin);
       const agencyId = session.agency?.id;
       assert.ok(agencyId, "la session agit dans une agence");
       const created = await fetch(new URL('/api/1.1/wf/update_client', baseUrl), {
@@ -299,23 +221,20 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
 
     step("un membre voit la fiche et peut ajouter un contact, sans « Archiver »", async () => {
       assert.ok(creds.member?.email, 'LIFTDESK_CREDENTIALS : member requis');
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      const memberPage = await context.newPage();
-      memberPage.setDefaultTimeout(TIMEOUT);
-      memberPage.on('pageerror', (error) => pageErrors.push(error));
+      const memberPage = await ui.newPage();
       try {
-        await signIn(memberPage, creds.member);
+        await signIn(creds.member, { page: memberPage });
         await memberPage.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Clients', exact: true }).waitFor();
         await memberPage.goto(new URL(clientPath, baseUrl).href);
         await memberPage.getByRole('heading', { level: 1, name: clientName }).waitFor();
         await memberPage.getByRole('button', { name: 'Nouveau contact', exact: true }).waitFor();
         assert.equal(await memberPage.getByRole('button', { name: 'Archiver' }).count(), 0);
         assert.equal(await memberPage.getByRole('button', { name: 'Restaurer' }).count(), 0);
-        await shot('clients-11-fiche-membre', memberPage);
+        await shot('clients-11-fiche-membre', { page: memberPage });
       } finally {
-        await context.close();
+        await memberPage.context().close();
       }
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

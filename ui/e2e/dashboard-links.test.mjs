@@ -18,15 +18,8 @@
 // Captures tableau-liens-… dans $LIFTDESK_ARTIFACTS/ui/.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
+import { before } from 'node:test';
+import { describeOnServer, plain, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
 const MONTHS = [
   'janvier',
@@ -62,7 +55,6 @@ const KNOWLEDGE = {
   100: { low: 100, high: 100, words: '100 %' },
 };
 
-const plain = (text) => (text ?? '').replace(/[\s\u202f\u00a0]+/g, ' ').trim();
 const num = (text) => Number(plain(text).replace(/\s/g, ''));
 
 /** Le premier et le dernier jour d'un mois `AAAA-MM`. */
@@ -84,44 +76,23 @@ function isoOf(frenchDay) {
   return match ? `${match[3]}-${match[2]}-${match[1]}` : null;
 }
 
-if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail('Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.');
-  });
-} else {
-  describe('tableau de bord : chaque barre ouvre la liste qu’elle compte', { timeout: 12 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'tableau de bord : chaque barre ouvre la liste qu’elle compte',
+  { timeout: 12 * STEP_TIMEOUT, shots: 'tableau-liens', context: { acceptDownloads: true } },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     /** La réponse de `GET /app/api/dashboard` à l'ouverture de l'accueil. */
     let figures;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
     const apiGet = (url) =>
       page.evaluate(async (u) => {
         const r = await fetch(u);
         if (!r.ok) throw new Error(`${u} : ${r.status} ${await r.text()}`);
         return r.json();
       }, url);
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-tableau-liens-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
 
     /** L'accueil, ses chiffres relus. */
     async function home() {
@@ -202,43 +173,11 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       return num(match[1]);
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin incomplet');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({
-        locale: 'fr-FR',
-        viewport: { width: 1280, height: 900 },
-        acceptDownloads: true,
-      });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     step('connexion : le tableau de bord et ses liens de barres', async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
       const dashboard = page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/dashboard');
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+      await signIn(creds.admin);
       figures = await (await dashboard).json();
       await page.locator('[data-chart="chart-invoices"] .bar-links a').first().waitFor();
       // Le graphique des taux de connaissance a lui aussi ses liens, un par tranche.
@@ -402,5 +341,5 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await shot('tableau-liens-07-parc-sans-filtre');
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

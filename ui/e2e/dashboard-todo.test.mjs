@@ -13,17 +13,9 @@
 // Captures `a-traiter-…` et `retards-…` dans $LIFTDESK_ARTIFACTS/ui/.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, plain, STEP_TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
-
-const plain = (text) => (text ?? '').replace(/[\s\u202f\u00a0]+/g, ' ').trim();
 const num = (text) => Number(plain(text).replace(/\s/g, ''));
 
 /** Le lundi de la semaine ISO d'un jour `AAAA-MM-JJ`. */
@@ -34,43 +26,22 @@ function mondayOf(day) {
   return date.toISOString().slice(0, 10);
 }
 
-if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail('Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.');
-  });
-} else {
-  describe('tableau de bord : à traiter et visites en retard', { timeout: 12 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'tableau de bord : à traiter et visites en retard',
+  { timeout: 12 * STEP_TIMEOUT, shots: 'a-traiter' },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     let figures;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
     const apiGet = (url) =>
       page.evaluate(async (u) => {
         const r = await fetch(u);
         if (!r.ok) throw new Error(`${u} : ${r.status}`);
         return r.json();
       }, url);
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-a-traiter-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
 
     async function home() {
       const dashboard = page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/dashboard');
@@ -79,29 +50,11 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await page.getByRole('region', { name: 'À traiter', exact: true }).waitFor();
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     step('connexion : « À traiter » montre les chiffres de l’API', async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
       const dashboard = page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/dashboard');
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+      await signIn(creds.admin);
       figures = await (await dashboard).json();
       const panel = page.getByRole('region', { name: 'À traiter', exact: true });
       await panel.waitFor();
@@ -267,5 +220,5 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       assert.equal(await countVisits(), before, 'aucune visite en double');
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

@@ -9,15 +9,9 @@
 // Captures à l'écran et en média « print » dans $LIFTDESK_ARTIFACTS/ui/.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
+import { before } from 'node:test';
+import { artifactsDir, describeOnServer, plain, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
 const CHARTS = [
   { id: 'chart-calls', title: 'Appels ouverts par statut', rows: 4, series: ['Appels ouverts'] },
@@ -27,40 +21,14 @@ const CHARTS = [
   { id: 'chart-knowledge', title: 'Équipements par taux de connaissance', rows: 5, series: ['Équipements'] },
 ];
 
-const plain = (text) => (text ?? '').replace(/[\s\u202f\u00a0]+/g, ' ').trim();
-
-if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      'Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.',
-    );
-  });
-} else {
-  describe('tableau de bord', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'tableau de bord',
+  { timeout: 10 * STEP_TIMEOUT, shots: 'tableau-de-bord' },
+  (ui) => {
+    const { pageErrors, step, shot, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-tableau-de-bord-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
+    let creds;
 
     /** Pixels dessinés (non blancs, non transparents) du canevas d'un graphique : total et bande du bas (légende). */
     const drawn = (id) =>
@@ -80,43 +48,15 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         return { width, height, total, bottom };
       });
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     let figures;
 
     step('connexion : l’accueil garde son titre et montre le tableau de bord', async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
       const dashboard = page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/dashboard', {
         timeout: TIMEOUT,
       });
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+      await signIn(creds.admin);
       const response = await dashboard;
       assert.equal(response.status(), 200);
       figures = await response.json();
@@ -198,5 +138,5 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await page.emulateMedia({ media: 'screen' });
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

@@ -11,89 +11,24 @@
 // Captures dans $LIFTDESK_ARTIFACTS/ui/.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
-
-if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      'Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.',
-    );
-  });
-} else {
-  describe('écran Équipements', { timeout: 12 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'écran Équipements',
+  { timeout: 12 * STEP_TIMEOUT, shots: 'equipements' },
+  (ui) => {
+    const { pageErrors, step, shot, apiResponse, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-equipements-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (pathname, method) =>
-      page.waitForResponse(
-        (r) => new URL(r.url()).pathname === pathname && r.request().method() === method,
-        { timeout: TIMEOUT },
-      );
-    const parkResponse = () =>
-      page.waitForResponse(
-        (r) => new URL(r.url()).pathname === '/app/api/equipment' && r.request().method() === 'GET',
-        { timeout: TIMEOUT },
-      );
+    const parkResponse = () => apiResponse('/app/api/equipment', 'GET');
     const parkTable = () => page.getByRole('table', { name: 'Équipements du parc', exact: true });
     const rate = async () => ((await page.getByTestId('knowledge-rate').textContent()) ?? '').trim();
     const rateNumber = (text) => Number(text.replace(/\s|%/g, '').replace(',', '.'));
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     let equipmentPath;
     let number;
@@ -103,12 +38,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     const stamp = `SN-E2E-${Date.now().toString(36)}`;
 
     step("connexion, ouverture du parc et filtre par taux de connaissance", async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      const signIn = apiResponse('/app/api/session', 'POST');
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      assert.equal((await signIn).status(), 200);
+      await signIn(creds.admin);
       const list = parkResponse();
       await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Équipements' }).click();
       await page.getByRole('heading', { level: 1, name: 'Équipements', exact: true }).waitFor();
@@ -234,5 +164,5 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await page.locator('dd[data-field="serialNumber"]', { hasText: serialBefore }).waitFor();
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

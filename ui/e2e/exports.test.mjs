@@ -28,13 +28,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { artifactsDir, describeOnServer, plain, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = path.join(process.env.LIFTDESK_PY_VENV || path.join(os.homedir(), '.cache/liftdesk/venv'), 'bin', 'python');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 const EXPORTS_PATH = '/app/api/exports';
 
@@ -112,50 +109,22 @@ const fold = (text) =>
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
 
-const missing = [];
-if (!process.env.LIFTDESK_URL) missing.push('LIFTDESK_URL');
-if (!process.env.LIFTDESK_CREDENTIALS) missing.push('LIFTDESK_CREDENTIALS');
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      `Variable(s) d'environnement manquante(s) : ${missing.join(' ; ')}. Ce test pilote un vrai serveur et ne peut pas être sauté.`,
-    );
-  });
-} else {
-  describe('exports des listes en CSV et en Excel', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
+describeOnServer(
+  'exports des listes en CSV et en Excel',
+  {
+    timeout: 10 * STEP_TIMEOUT,
+    stepTimeout: STEP_TIMEOUT,
+    shots: 'exports',
+    context: { timezoneId: 'Europe/Paris', acceptDownloads: true },
+  },
+  (ui) => {
+    const { pageErrors, step, shot, apiResponse, signIn } = ui;
     const downloadsDir = path.join(artifactsDir, 'exports');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     /** Le filtre des factures et ce que la liste en montre. */
     const invoices = { status: 'payee', total: 0, numbers: new Set(), statusLabel: '' };
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-exports-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (pathname, method) =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === pathname && r.request().method() === method, {
-        timeout: TIMEOUT,
-      });
 
     /** Une lecture de `pathname` dont les paramètres comprennent `params`. */
     const listRead = (pathname, params = {}) =>
@@ -177,19 +146,8 @@ if (missing.length > 0) {
         return { status: response.status, body: await response.json() };
       }, pathname);
 
-    async function signIn(account) {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(account.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(account.password);
-      const response = apiResponse('/app/api/session', 'POST');
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      const res = await response;
-      assert.equal(res.status(), 200, `connexion de ${account.email} refusée`);
-      await page.getByRole('button', { name: 'Se déconnecter', exact: true }).waitFor();
-    }
-
     /** Le texte d'un élément, espaces normalisés (les espaces insécables du français aussi). */
-    const textOf = async (locator) => ((await locator.textContent()) ?? '').replace(/[\s\u202f\u00a0]+/g, ' ').trim();
+    const textOf = async (locator) => plain(await locator.textContent());
 
     /**
      * « Exporter » → `format` (et l'étendue `scope` si le menu en propose) dans `within` : le corps
@@ -234,27 +192,9 @@ if (missing.length > 0) {
       return { body, job: finalJob.body, file, progress };
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
+    before(() => {
+      ({ page, creds } = ui);
       mkdirSync(downloadsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
-      const context = await browser.newContext({
-        locale: 'fr-FR',
-        timezoneId: 'Europe/Paris',
-        viewport: { width: 1280, height: 900 },
-        acceptDownloads: true,
-      });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
     });
 
     step('les factures filtrées par statut, exportées en Excel et relues par openpyxl', async () => {
@@ -541,5 +481,5 @@ if (missing.length > 0) {
       await shot('exports-06-planning');
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

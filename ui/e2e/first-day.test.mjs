@@ -40,21 +40,17 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before, describe } from 'node:test';
+import { artifactsDir, BrowserSession, expectText, TIMEOUT, UI_DIR } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SINK = path.resolve(UI_DIR, '..', 'tests/smtp/sink.py');
 const PYTHON = path.join(process.env.LIFTDESK_PY_VENV || path.join(os.homedir(), '.cache/liftdesk/venv'), 'bin', 'python');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 const EUROS = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 const euros = (value) => EUROS.format(value);
 
 const T = {
   menu: 'Menu principal',
-  signIn: 'Se connecter',
   signOut: 'Se déconnecter',
   welcome: (name) => `Bienvenue, ${name}`,
   agencyTabs: "Rubriques de l'agence",
@@ -206,18 +202,20 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
   const bin =
     process.env.LIFTDESK_BIN ||
     path.resolve(process.env.CARGO_TARGET_DIR || path.resolve(UI_DIR, '../target'), 'debug/liftdesk');
-  const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-    ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-    : path.resolve(UI_DIR, '../test-artifacts/ui');
   const filesDir = path.join(artifactsDir, 'premier-jour');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'liftdesk-e2e-premier-jour-'));
   let server;
   let baseUrl;
-  let browser;
+  const ui = new BrowserSession({
+    shots: 'premier-jour',
+    stepTimeout: STEP_TIMEOUT,
+    viewport: { width: 1440, height: 900 },
+    context: { timezoneId: 'Europe/Paris', acceptDownloads: true },
+  });
+  const { pageErrors, step, shot, apiResponse, signIn, signOut } = ui;
   /** @type {import('playwright-core').Page} */
   let page;
   let sink;
-  const pageErrors = [];
 
   /** Ce que la journée crée, lu dans les réponses du serveur. */
   const made = {
@@ -235,45 +233,12 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     invoiceTotals: { ht: 0, ttc: 0 },
   };
 
-  const shot = (name, target = page) =>
-    target.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-  function step(name, fn) {
-    it(name, { timeout: STEP_TIMEOUT }, async () => {
-      try {
-        await fn();
-      } catch (error) {
-        if (page) await shot(`echec-premier-jour-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-        throw error;
-      }
-    });
-  }
-
-  const apiResponse = (pathname, method, target = page, timeout = TIMEOUT) =>
-    target.waitForResponse((r) => new URL(r.url()).pathname === pathname && r.request().method() === method, {
-      timeout,
-    });
-
   const menu = (target = page) => target.getByRole('navigation', { name: T.menu });
   const field = (label, scope = page) => scope.getByLabel(label, { exact: true });
   /** Les deux adresses de l'identité, chacune dans son groupe (rue, complément, code postal, ville). */
   const agencyAddress = () => page.getByRole('group', { name: "Adresse de l'agence", exact: true });
   const headOfficeAddress = () =>
     page.getByRole('group', { name: "Siège social (s'il n'est pas à l'adresse de l'agence)", exact: true });
-
-  /** Attend qu'un texte (espaces normalisés, insécables compris) soit exactement celui attendu. */
-  async function expectText(locator, wanted) {
-    const norm = (s) => s.replace(/[\s\u202f\u00a0]+/g, ' ').trim();
-    const expected = norm(wanted);
-    const deadline = Date.now() + TIMEOUT;
-    let actual;
-    for (;;) {
-      actual = norm((await locator.textContent({ timeout: TIMEOUT })) ?? '');
-      if (actual === expected || Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.equal(actual, expected);
-  }
 
   /** Un GET de l'API de l'application depuis la page (cookie de session). */
   const getApi = (pathname) =>
@@ -288,18 +253,6 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     await page.getByRole('heading', { level: 1, name: 'Agence', exact: true }).waitFor();
     await page.getByRole('navigation', { name: T.agencyTabs }).getByRole('link', { name: tab, exact: true }).click();
     await page.getByRole('heading', { level: 2, name: tab, exact: true }).waitFor();
-  }
-
-  async function signIn(target, email, password) {
-    await target.goto(baseUrl);
-    await field('Adresse e-mail', target).fill(email);
-    await field('Mot de passe', target).fill(password);
-    const response = apiResponse('/app/api/session', 'POST', target);
-    await target.getByRole('button', { name: T.signIn, exact: true }).click();
-    const res = await response;
-    assert.equal(res.status(), 200, `connexion de ${email} refusée`);
-    await target.getByRole('button', { name: T.signOut, exact: true }).waitFor();
-    return res.json();
   }
 
   /**
@@ -317,7 +270,7 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     await box.check();
     assert.equal(await box.isChecked(), true);
     await shot(`premier-jour-envoi-${dialogName.replace(/[^\p{L}\p{N}]+/gu, '-')}`);
-    const answered = apiResponse(sendPath, 'POST', page, 30_000);
+    const answered = apiResponse(sendPath, 'POST', { timeout: 30_000 });
     await dialog.getByRole('button', { name: 'Envoyer', exact: true }).click();
     const response = await answered;
     const answer = await response.json();
@@ -382,23 +335,13 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
       server.once('exit', (code) => reject(new Error(`le serveur s'est arrêté (code ${code})`)));
     });
     sink = await startSink();
-    browser = await chromium.launch({
-      executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
-    const context = await browser.newContext({
-      locale: 'fr-FR',
-      timezoneId: 'Europe/Paris',
-      viewport: { width: 1440, height: 900 },
-      acceptDownloads: true,
-    });
-    page = await context.newPage();
-    page.setDefaultTimeout(TIMEOUT);
-    page.on('pageerror', (error) => pageErrors.push(error));
+    ui.baseUrl = baseUrl;
+    await ui.open();
+    page = ui.page;
   });
 
   after(async () => {
-    await browser?.close();
+    await ui.close();
     sink?.stop();
     server?.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
@@ -552,41 +495,34 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     await page.locator('main table tbody tr').filter({ hasText: COLLEAGUE.email }).waitFor();
 
     // La collègue, dans un autre navigateur : le mot de passe provisoire, puis le sien.
-    const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', viewport: { width: 1280, height: 900 } });
-    const other = await context.newPage();
-    other.setDefaultTimeout(TIMEOUT);
-    other.on('pageerror', (error) => pageErrors.push(error));
+    const other = await ui.newPage({ timezoneId: 'Europe/Paris', viewport: { width: 1280, height: 900 } });
     try {
-      const session = await signIn(other, COLLEAGUE.email, made.colleagueTemporary);
+      const session = await signIn({ email: COLLEAGUE.email, password: made.colleagueTemporary }, { page: other });
       assert.equal(session.account.mustChangePassword, true);
       await other.getByText('Votre mot de passe est provisoire : choisissez le vôtre pour continuer.', { exact: true }).waitFor();
       await field('Mot de passe actuel', other).fill(made.colleagueTemporary);
       await field('Nouveau mot de passe (8 caractères au moins)', other).fill(COLLEAGUE.chosen);
       await field('Nouveau mot de passe, une seconde fois', other).fill(COLLEAGUE.chosen);
-      const changed = apiResponse('/app/api/account/password', 'POST', other);
+      const changed = apiResponse('/app/api/account/password', 'POST', { page: other });
       await other.getByRole('button', { name: 'Choisir ce mot de passe', exact: true }).click();
       assert.equal((await changed).status(), 200);
       await other.getByRole('heading', { level: 1, name: T.welcome(COLLEAGUE.name), exact: true }).waitFor();
       // Membre : pas d'« Agence » ni de « Journal » au menu.
       const links = (await menu(other).getByRole('link').allTextContents()).map((s) => s.trim());
       assert.ok(!links.includes('Journal'), `menu de la collègue : ${links.join(', ')}`);
-      await shot('premier-jour-04-collegue-connectee', other);
+      await shot('premier-jour-04-collegue-connectee', { page: other });
 
       // Déconnectée, elle revient avec son propre mot de passe.
-      await other.getByRole('button', { name: T.signOut, exact: true }).click();
-      await other.getByRole('button', { name: T.signIn, exact: true }).waitFor();
-      const again = await signIn(other, COLLEAGUE.email, COLLEAGUE.chosen);
+      await signOut(other);
+      const again = await signIn({ email: COLLEAGUE.email, password: COLLEAGUE.chosen }, { page: other });
       assert.equal(again.account.mustChangePassword, false);
       await other.getByRole('heading', { level: 1, name: T.welcome(COLLEAGUE.name), exact: true }).waitFor();
     } finally {
-      await context.close();
+      await other.context().close();
     }
     // L'administratrice se déconnecte puis revient : la collègue est active, son mot de passe choisi.
-    const signedOut = apiResponse('/app/api/session', 'DELETE');
-    await page.getByRole('button', { name: T.signOut, exact: true }).click();
-    assert.equal((await signedOut).status(), 204);
-    await page.getByRole('button', { name: T.signIn, exact: true }).waitFor();
-    const session = await signIn(page, ADMIN.email, ADMIN.password);
+    await signOut();
+    const session = await signIn(ADMIN);
     assert.equal(session.account.role, 'org_admin');
     await openAgencyTab('Personnes');
     const row = page.locator('main table tbody tr').filter({ hasText: COLLEAGUE.email });

@@ -18,15 +18,9 @@
 // entrées peuvent s'intercaler.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
 const JOURNAL_PATH = '/app/api/journal';
 
 const T = {
@@ -45,58 +39,29 @@ const T = {
   creation: 'Création',
   inverted: 'La période est inversée : « from » doit précéder ou égaler « to ».',
   forbidden: "Consulter le journal de l'agence est réservé à un administrateur de l'agence.",
-  signIn: 'Se connecter',
-  signOut: 'Se déconnecter',
 };
 
-const missing = [];
-if (!process.env.LIFTDESK_URL) missing.push('LIFTDESK_URL');
-if (!process.env.LIFTDESK_CREDENTIALS) missing.push('LIFTDESK_CREDENTIALS');
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      `Variable(s) d'environnement manquante(s) : ${missing.join(' ; ')}. Ce test pilote un vrai serveur et ne peut pas être sauté.`,
-    );
-  });
-} else {
-  describe('journal et historique des fiches', { timeout: 12 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
+describeOnServer(
+  'journal et historique des fiches',
+  {
+    timeout: 12 * STEP_TIMEOUT,
+    shots: 'journal',
+    accounts: ['admin', 'member'],
+    context: { timezoneId: 'Europe/Paris' },
+  },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, signIn, signOut, callApi } = ui;
     const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
     const clientName = `Journal Test ${stamp}`;
 
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     /** L'administratrice (nom lu à la connexion) et le client du test (identifiant `CLI-…`). */
     let adminName = '';
     let clientRef = '';
     /** Un ascenseur de la démo : le chemin de sa fiche. */
     let equipmentPath = '';
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-journal-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (pathname, method) =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === pathname && r.request().method() === method, {
-        timeout: TIMEOUT,
-      });
 
     /** Une lecture du journal dont les paramètres comprennent `params` (les autres absents si `only`). */
     const journalRead = (params = {}, { only = false } = {}) =>
@@ -118,56 +83,7 @@ if (missing.length > 0) {
     const historySummary = () => page.locator('details.history > summary', { hasText: T.history });
     const historyTable = () => page.getByRole('table', { name: T.history, exact: true });
 
-    async function signIn(account) {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(account.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(account.password);
-      const response = apiResponse('/app/api/session', 'POST');
-      await page.getByRole('button', { name: T.signIn, exact: true }).click();
-      const res = await response;
-      assert.equal(res.status(), 200, `connexion de ${account.email} refusée`);
-      await page.getByRole('button', { name: T.signOut, exact: true }).waitFor();
-      return res.json();
-    }
-
-    /** Un appel de l'API depuis la page, avec le cookie et le jeton CSRF de la session. */
-    const callApi = (method, pathname, body) =>
-      page.evaluate(
-        async ({ method, pathname, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(pathname, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, pathname, body },
-      );
-
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
-      assert.ok(creds?.member?.email && creds.member.password, 'LIFTDESK_CREDENTIALS : member.email et member.password requis');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
-      const context = await browser.newContext({
-        locale: 'fr-FR',
-        timezoneId: 'Europe/Paris',
-        viewport: { width: 1280, height: 900 },
-      });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     step("l'administratrice ouvre « Journal » : les entrées de l'agence, du plus récent au plus ancien", async () => {
       const session = await signIn(creds.admin);
@@ -371,8 +287,7 @@ if (missing.length > 0) {
     });
 
     step("un membre : pas de « Journal » au menu, le refus du serveur à l'adresse, l'historique des fiches", async () => {
-      await page.getByRole('button', { name: T.signOut, exact: true }).click();
-      await page.getByRole('button', { name: T.signIn, exact: true }).waitFor();
+      await signOut();
       await signIn(creds.member);
       const names = await menuNames();
       assert.ok(names.length > 0);
@@ -395,5 +310,5 @@ if (missing.length > 0) {
       await shot('journal-08-membre-historique');
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

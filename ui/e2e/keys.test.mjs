@@ -12,19 +12,12 @@
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 
 const T = {
-  submit: 'Se connecter',
-  signOut: 'Se déconnecter',
   keysMenu: 'Clés et jetons',
   webhooksMenu: 'Webhooks',
   accountMenu: 'Mon compte',
@@ -43,45 +36,21 @@ const T = {
     "Cet écran est réservé aux administrateurs de l'agence : vous pouvez consulter les abonnements et leurs livraisons, pas les modifier.",
 };
 
-const missing = [];
-if (!process.env.LIFTDESK_URL) missing.push('LIFTDESK_URL');
-if (!process.env.LIFTDESK_CREDENTIALS) missing.push('LIFTDESK_CREDENTIALS');
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      `Variable(s) d'environnement manquante(s) : ${missing.join(' ; ')}. Ce test pilote un vrai serveur et ne peut pas être sauté.`,
-    );
-  });
-} else {
-  describe('clés et jetons, webhooks, mon compte', { timeout: 20 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
+describeOnServer(
+  'clés et jetons, webhooks, mon compte',
+  {
+    timeout: 20 * STEP_TIMEOUT,
+    stepTimeout: STEP_TIMEOUT,
+    shots: 'cles',
+    accounts: ['admin', 'member'],
+    context: { permissions: ['clipboard-read', 'clipboard-write'] },
+  },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, signIn, signOut } = ui;
     const stamp = Date.now().toString(36);
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
-    /** @type {import('playwright-core').BrowserContext} */
-    let context;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-cles-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
+    let creds;
 
     const fingerprintPrefix = (secret) => createHash('sha256').update(secret).digest('hex').slice(0, 8);
 
@@ -89,30 +58,6 @@ if (missing.length > 0) {
     async function me(token) {
       const response = await fetch(new URL('/api/v2/me', baseUrl), { headers: { Authorization: `Bearer ${token}` } });
       return { status: response.status, body: await response.json().catch(() => null) };
-    }
-
-    const apiResponse = (pathname, method, timeout = TIMEOUT) =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === pathname && r.request().method() === method, {
-        timeout,
-      });
-
-    async function signIn(account) {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(account.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(account.password);
-      const response = apiResponse('/app/api/session', 'POST');
-      await page.getByRole('button', { name: T.submit, exact: true }).click();
-      const res = await response;
-      assert.equal(res.status(), 200, `connexion de ${account.email} refusée`);
-      await page.getByRole('button', { name: T.signOut, exact: true }).waitFor();
-      return res.json();
-    }
-
-    async function signOut() {
-      const response = apiResponse('/app/api/session', 'DELETE');
-      await page.getByRole('button', { name: T.signOut, exact: true }).click();
-      assert.equal((await response).status(), 204);
-      await page.getByRole('button', { name: T.submit, exact: true }).waitFor();
     }
 
     async function openScreen(menuLabel, headingName) {
@@ -123,35 +68,12 @@ if (missing.length > 0) {
     const secretDialog = () => page.getByRole('dialog');
     const sectionOf = (title) => page.getByRole('region', { name: title });
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
+    before(() => {
+      ({ page, creds } = ui);
       for (const who of ['admin', 'member']) {
         assert.ok(creds?.[who]?.email && creds[who].password && creds[who].apiToken, `${who} incomplet`);
       }
       assert.ok(Array.isArray(creds.agencies) && creds.agencies[0]?.name, 'agences manquantes');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseUrl).origin });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
     });
 
     const toolName = `Outil e2e ${stamp}`;
@@ -258,7 +180,7 @@ if (missing.length > 0) {
       const row = page.getByRole('row').filter({ hasText: hookUrl });
       await row.waitFor();
       // L'envoi peut attendre le réseau (sonde) jusqu'à une quinzaine de secondes.
-      const test = apiResponse(`/app/api/webhooks/${created.id}/test`, 'POST', 60_000);
+      const test = apiResponse(`/app/api/webhooks/${created.id}/test`, 'POST', { timeout: 60_000 });
       await row.getByRole('button', { name: `Envoyer un test à ${hookUrl}`, exact: true }).click();
       const sent = await test;
       assert.equal(sent.status(), 201);
@@ -359,5 +281,5 @@ if (missing.length > 0) {
     step('aucune erreur JavaScript dans la page', () => {
       assert.deepEqual(pageErrors.map(String), []);
     });
-  });
-}
+  },
+);

@@ -18,72 +18,29 @@
 // dans $LIFTDESK_ARTIFACTS/ui/.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before } from 'node:test';
+import { describeOnServer, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
 const WIDTH = 1024;
 const HEIGHT = 700;
 /** Largeur du rail replié, au plus. */
 const RAIL_MAX = 80;
 const HOOK_URL = 'https://receveur-des-evenements.invalid/liftdesk/crochets/appels-et-factures';
 
-if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      'Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.',
-    );
-  });
-} else {
-  describe('mise en page à 1024 × 700', { timeout: 40 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
+describeOnServer(
+  'mise en page à 1024 × 700',
+  { timeout: 40 * STEP_TIMEOUT, shots: 'largeur-1024', fullPage: false, viewport: { width: WIDTH, height: HEIGHT } },
+  (ui) => {
+    const { pageErrors, step, shot, signIn } = ui;
+    /** @type {import('playwright-core').Page} */
+    let page;
     let creds;
     let agencyId;
     let subscriptionId = null;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
-    /** @type {import('playwright-core').Page} */
-    let page;
-    const pageErrors = [];
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`) });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-largeur-1024-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
 
     /** Appel HTTP hors navigateur (l'API REST, jeton de l'administrateur). */
-    async function http(method, urlPath, body) {
-      const headers = {
-        Accept: 'application/json',
-        Authorization: `Bearer ${creds.admin.apiToken}`,
-        'X-Service-Agency': agencyId,
-      };
-      if (body !== undefined) headers['Content-Type'] = 'application/json';
-      const response = await fetch(new URL(urlPath, baseUrl), {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    }
+    const http = (method, urlPath, body) =>
+      ui.http(method, urlPath, { token: creds.admin.apiToken, agency: agencyId, body });
 
     const nav = () => page.getByRole('navigation', { name: 'Menu principal' });
     const toggle = () => nav().getByRole('button', { name: 'Menu', exact: true });
@@ -180,34 +137,15 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       return href;
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password && creds.admin.apiToken, 'LIFTDESK_CREDENTIALS : admin incomplet');
+    before(() => {
+      ({ page, creds } = ui);
+      assert.ok(creds.admin.apiToken, 'LIFTDESK_CREDENTIALS : admin incomplet');
       agencyId = creds.agencies?.[0]?.id;
       assert.ok(agencyId, 'LIFTDESK_CREDENTIALS : agencies manquant');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: WIDTH, height: HEIGHT } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
     });
 
     after(async () => {
       if (subscriptionId) await http('DELETE', `/api/v2/webhooks/${subscriptionId}`).catch(() => {});
-      await browser?.close();
     });
 
     step('connexion de l’administrateur à 1024 × 700', async () => {
@@ -216,14 +154,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       assert.equal(created.status, 201, JSON.stringify(created.body));
       subscriptionId = created.body.id;
 
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      const signedIn = page.waitForResponse(
-        (r) => new URL(r.url()).pathname === '/app/api/session' && r.request().method() === 'POST',
-      );
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      const session = await (await signedIn).json();
+      const session = await signIn(creds.admin);
       if (session.agency?.id !== agencyId) {
         // L'abonnement créé ci-dessus est dans la première agence.
         await page.getByLabel('Agence', { exact: true }).selectOption(agencyId);
@@ -493,5 +424,5 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await assertFits('compte');
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

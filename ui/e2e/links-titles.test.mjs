@@ -18,59 +18,25 @@
 // Le fichier crée un abonnement webhook et le révoque à la fin ; il ne change rien d'autre.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before } from 'node:test';
+import { describeOnServer, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 const SUFFIX = ' — Liftdesk';
 
-if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      'Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.',
-    );
-  });
-} else {
-  describe('liens, titres d’onglet, focus et webhooks', { timeout: 12 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
+describeOnServer(
+  'liens, titres d’onglet, focus et webhooks',
+  { timeout: 12 * STEP_TIMEOUT, stepTimeout: STEP_TIMEOUT, shots: 'liens', viewport: { width: 1440, height: 900 } },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse } = ui;
     const stamp = Date.now().toString(36);
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     let subscriptionId = null;
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-liens-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
 
     const menu = () => page.getByRole('navigation', { name: 'Menu principal' });
     const pathname = () => new URL(page.url()).pathname;
-
-    const apiResponse = (apiPath, method = 'GET', timeout = TIMEOUT) =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === apiPath && r.request().method() === method, {
-        timeout,
-      });
 
     /**
      * Attend que l'onglet porte `title` (le titre se pose après le chargement de la fiche) ;
@@ -101,28 +67,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     /** Vrai si le focus est sur l'élément désigné par `locator`. */
     const hasFocus = (locator) => locator.evaluate((el) => el === document.activeElement);
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
+    before(() => ({ page, creds } = ui));
 
     after(async () => {
       if (subscriptionId && page) {
@@ -133,7 +78,6 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
           }, subscriptionId)
           .catch(() => {});
       }
-      await browser?.close();
     });
 
     step("titres d'onglet : connexion, accueil et écrans du menu", async () => {
@@ -215,7 +159,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     });
 
     step("tableau des appels : l'équipement est un lien vers sa fiche ; titres de l'appel et de l'équipement", async () => {
-      const boardResponse = apiResponse('/app/api/calls/board');
+      const boardResponse = apiResponse('/app/api/calls/board', 'GET');
       await openScreen('Appels de panne', 'Appels de panne');
       const board = await (await boardResponse).json();
       const call = board.columns.flatMap((c) => c.results).find((r) => r.equipment?.id && r.equipment.number);
@@ -243,7 +187,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     });
 
     step('une facture : le client est un lien vers sa fiche ; titre « Facture FA-… »', async () => {
-      const listResponse = apiResponse('/app/api/invoices');
+      const listResponse = apiResponse('/app/api/invoices', 'GET');
       await openScreen('Factures', 'Factures et avoirs');
       const list = await (await listResponse).json();
       const row = list.results.find((r) => r.number && r.nature === 'facture' && r.client && r.buyer);
@@ -267,7 +211,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     });
 
     step("le planning : la visite ouverte mène à la fiche de l'équipement", async () => {
-      const weekResponse = apiResponse('/app/api/planning');
+      const weekResponse = apiResponse('/app/api/planning', 'GET');
       await openScreen('Planning', 'Planning');
       await expectTitle(`Planning${SUFFIX}`);
       const week = await (await weekResponse).json();
@@ -301,14 +245,14 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await page.getByRole('button', { name: "J'ai copié, fermer", exact: true }).click();
 
       const row = page.getByRole('row').filter({ hasText: hookUrl });
-      const sent = apiResponse(`/app/api/webhooks/${subscriptionId}/test`, 'POST', 60_000);
+      const sent = apiResponse(`/app/api/webhooks/${subscriptionId}/test`, 'POST', { timeout: 60_000 });
       await row.getByRole('button', { name: `Envoyer un test à ${hookUrl}`, exact: true }).click();
       assert.equal((await sent).status(), 201);
       const deliveries = page.getByRole('region', { name: /^Dernières livraisons/ });
       await deliveries.locator('tbody tr[data-id]').first().waitFor({ timeout: 30_000 });
 
       // Le panneau se relit seul : une nouvelle lecture de l'état en moins de 10 s.
-      const status = await (await apiResponse('/app/api/webhooks/status', 'GET', 10_000)).json();
+      const status = await (await apiResponse('/app/api/webhooks/status', 'GET', { timeout: 10_000 })).json();
       await page.waitForTimeout(300);
       const sync = page.getByRole('region', { name: "État de l'envoi" });
       const syncText = (await sync.textContent()) ?? '';
@@ -340,5 +284,5 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     step('aucune erreur JavaScript', () => {
       assert.deepEqual(pageErrors.map(String), []);
     });
-  });
-}
+  },
+);

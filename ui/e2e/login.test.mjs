@@ -11,15 +11,8 @@
 // LIFTDESK_CHROMIUM    : navigateur à piloter (défaut : /usr/bin/chromium).
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
+import { before } from 'node:test';
+import { describeOnServer, expectText, STEP_TIMEOUT } from './harness.mjs';
 
 // Textes exacts de l'interface.
 const T = {
@@ -43,67 +36,17 @@ const T = {
   memberMenu: ['Accueil', 'Planning', 'Appels de panne', 'Techniciens', 'Équipements', 'Clients', 'Relevés', 'Devis', 'Factures', 'Clés et jetons', 'Mon compte'],
 };
 
-const missing = [];
-if (!process.env.LIFTDESK_URL) {
-  missing.push('LIFTDESK_URL (adresse du serveur Liftdesk lancé, par exemple http://127.0.0.1:8080)');
-}
-if (!process.env.LIFTDESK_CREDENTIALS) {
-  missing.push('LIFTDESK_CREDENTIALS (chemin du fichier JSON des comptes de test)');
-}
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      `Variable(s) d'environnement manquante(s) : ${missing.join(' ; ')}. ` +
-        'Ce test pilote un vrai serveur et ne peut pas être sauté.',
-    );
-  });
-} else {
-  describe('connexion au back-office', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    /** @type {{admin: {email: string, password: string}, member: {email: string, password: string}, agencies: {id: string, name: string}[]}} */
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'connexion au back-office',
+  { timeout: 10 * STEP_TIMEOUT, accounts: ['admin', 'member'], viewport: { width: 1280, height: 800 } },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    /** @type {{admin: {email: string, password: string}, member: {email: string, password: string}, agencies: {id: string, name: string}[]}} */
+    let creds;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    /** Étape nommée : en cas d'échec, capture d'écran `echec-<nom>.png` avant de relancer l'erreur. */
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    /** Attend que le texte (espaces normalisés) d'un élément soit exactement `expected`. */
-    async function waitForText(locator, expected) {
-      const deadline = Date.now() + TIMEOUT;
-      let actual;
-      for (;;) {
-        actual = ((await locator.textContent({ timeout: TIMEOUT })) ?? '').replace(/\s+/g, ' ').trim();
-        if (actual === expected || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      assert.equal(actual, expected);
-    }
-
-    const sessionResponse = (method) =>
-      page.waitForResponse(
-        (r) => new URL(r.url()).pathname === '/app/api/session' && r.request().method() === method,
-        { timeout: TIMEOUT },
-      );
+    const sessionResponse = (method) => apiResponse('/app/api/session', method);
 
     const loginHeading = () => page.getByRole('heading', { level: 1, name: T.title, exact: true });
     const submitButton = () => page.getByRole('button', { name: T.submit, exact: true });
@@ -158,43 +101,12 @@ if (missing.length > 0) {
       assert.equal(await page.getByRole('button', { name: T.submit }).count(), 0);
     }
 
-    before(async () => {
-      const file = path.resolve(process.env.LIFTDESK_CREDENTIALS);
-      try {
-        creds = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (error) {
-        throw new Error(`LIFTDESK_CREDENTIALS : lecture de ${file} impossible (${error.message})`);
-      }
-      for (const who of ['admin', 'member']) {
-        assert.ok(creds?.[who]?.email && creds[who].password, `LIFTDESK_CREDENTIALS : ${who}.email et ${who}.password requis`);
-      }
+    before(() => {
+      ({ page, creds } = ui);
       assert.ok(
         Array.isArray(creds.agencies) && creds.agencies.length >= 2 && creds.agencies.every((a) => a?.name),
         'LIFTDESK_CREDENTIALS : "agencies" doit lister au moins deux agences {id, name}',
       );
-
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 800 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
     });
 
     step("page de connexion à l'ouverture", async () => {
@@ -246,7 +158,7 @@ if (missing.length > 0) {
       assert.equal(res.status(), 401);
       const body = await res.json();
       assert.equal(body.error, T.wrongCredentials);
-      await waitForText(alert(), body.error);
+      await expectText(alert(), body.error);
       assert.equal(await emailField().inputValue(), creds.admin.email);
       assert.equal(await submitButton().isEnabled(), true);
       await shot('03-erreur-identifiants');
@@ -341,5 +253,5 @@ if (missing.length > 0) {
     step('aucune erreur JavaScript dans la page', () => {
       assert.deepEqual(pageErrors.map(String), []);
     });
-  });
-}
+  },
+);

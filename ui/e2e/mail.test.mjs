@@ -24,17 +24,14 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before } from 'node:test';
+import { describeOnServer, expectText, TIMEOUT, UI_DIR } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SINK = path.resolve(UI_DIR, '..', 'tests/smtp/sink.py');
 const PYTHON = path.join(process.env.LIFTDESK_PY_VENV || path.join(os.homedir(), '.cache/liftdesk/venv'), 'bin', 'python');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 
 const T = {
@@ -59,8 +56,6 @@ const T = {
   retry: 'Réessayer',
   mailsHeading: 'E-mails',
 };
-
-const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
 
 /** Le récepteur SMTP local : son port, le dossier où il écrit chaque message reçu (`<n>.json`). */
 async function startSink(extra) {
@@ -119,26 +114,24 @@ async function startSink(extra) {
   };
 }
 
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(`Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. Ce test pilote un vrai serveur.`);
-  });
-} else {
-  describe('documents envoyés par e-mail', { timeout: 12 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
+describeOnServer(
+  'documents envoyés par e-mail',
+  {
+    timeout: 12 * STEP_TIMEOUT,
+    stepTimeout: STEP_TIMEOUT,
+    shots: 'email',
+    viewport: { width: 1440, height: 900 },
+    context: { timezoneId: 'Europe/Paris' },
+  },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, appApi, signIn } = ui;
     const unique = Date.now().toString(36);
     const smtpUser = `agence-${unique}`;
     const smtpPassword = `secret-${unique}`;
 
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     let sink;
     let flakySink;
     /** Le client des documents du test, un contact avec une adresse, l'équipement. */
@@ -147,49 +140,6 @@ if (missing.length > 0) {
     let quoteNumber;
     let invoiceId;
     let invoiceNumber;
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-email-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    /** L'API de l'application, depuis la page (cookie de session et jeton CSRF). */
-    async function app(method, apiPath, body) {
-      return page.evaluate(
-        async ({ method, apiPath, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(`/app/api${apiPath}`, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, apiPath, body },
-      );
-    }
-
-    /** Attend qu'un texte (espaces normalisés) soit exactement celui attendu. */
-    async function expectText(locator, wanted) {
-      const expected = wanted.replace(/\s+/g, ' ').trim();
-      const deadline = Date.now() + TIMEOUT;
-      let actual;
-      for (;;) {
-        actual = ((await locator.textContent({ timeout: TIMEOUT })) ?? '').replace(/\s+/g, ' ').trim();
-        if (actual === expected || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      assert.equal(actual, expected);
-    }
 
     /** Le message reçu porte le PDF du document, et rien d'autre. */
     function assertPdfAttachment(message, fileName) {
@@ -227,10 +177,7 @@ if (missing.length > 0) {
       await subject.fill(`${options.subject}${subjectSuffix}`);
       assert.equal(await dialog.getByLabel('Message', { exact: true }).inputValue(), options.message);
       await shot(`email-fenetre-${attachment.replace(/\.pdf$/, '')}`);
-      const answered = page.waitForResponse(
-        (r) => new URL(r.url()).pathname === sendPath && r.request().method() === 'POST',
-        { timeout: 30_000 },
-      );
+      const answered = apiResponse(sendPath, 'POST', { timeout: 30_000 });
       await dialog.getByRole('button', { name: T.sendButton, exact: true }).click();
       const response = await answered;
       assert.equal(response.status(), 201);
@@ -238,45 +185,17 @@ if (missing.length > 0) {
     }
 
     before(async () => {
-      creds = JSON.parse(readFileSync(process.env.LIFTDESK_CREDENTIALS, 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin incomplet');
-      mkdirSync(artifactsDir, { recursive: true });
+      ({ page, creds } = ui);
       sink = await startSink(['--user', smtpUser, '--password', smtpPassword]);
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({
-        locale: 'fr-FR',
-        timezoneId: 'Europe/Paris',
-        viewport: { width: 1440, height: 900 },
-      });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
     });
 
     after(async () => {
-      await browser?.close();
       sink?.stop();
       flakySink?.stop();
     });
 
     step("connexion de l'administratrice", async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
+      await signIn(creds.admin);
     });
 
     step("Paramètres › E-mail : le serveur d'envoi réglé, essayé (refusé, puis reçu)", async () => {
@@ -325,7 +244,7 @@ if (missing.length > 0) {
     });
 
     step("l'agence a une adresse e-mail (Agence › Identité)", async () => {
-      const identity = await app('GET', '/agency/identity');
+      const identity = await appApi('GET', '/agency/identity');
       assert.equal(identity.status, 200, JSON.stringify(identity.body));
       if (identity.body.identity.email) return;
       await page.goto(new URL('/agence/identite', baseUrl).href);
@@ -337,14 +256,14 @@ if (missing.length > 0) {
     step("un client dont un contact a une adresse (sa fiche complétée si besoin)", async () => {
       // Les équipements des devis de la démo : le premier dont le client a un contact avec une adresse,
       // sinon le premier dont le client a un contact, qui reçoit une adresse sur la fiche du client.
-      const quotes = await app('GET', '/quotes?limit=50');
+      const quotes = await appApi('GET', '/quotes?limit=50');
       assert.equal(quotes.status, 200, JSON.stringify(quotes.body));
       let withoutAddress = null;
       const seen = new Set();
       for (const quote of quotes.body.results) {
         if (seen.has(quote.equipment.id)) continue;
         seen.add(quote.equipment.id);
-        const options = await app('GET', `/quotes/${quote.id}/send-options`);
+        const options = await appApi('GET', `/quotes/${quote.id}/send-options`);
         if (options.status !== 200) continue;
         const contact = options.body.contacts.find((c) => c.email);
         if (contact) {
@@ -357,7 +276,7 @@ if (missing.length > 0) {
       }
       if (!target) {
         assert.ok(withoutAddress, 'un équipement de la démo dont le client a un contact');
-        const equipment = await app('GET', `/equipment/${withoutAddress.equipmentId}`);
+        const equipment = await appApi('GET', `/equipment/${withoutAddress.equipmentId}`);
         const clientId = equipment.body.client?.id;
         assert.ok(clientId, "le client de l'équipement");
         const email = `contact-${unique}@exemple.fr`;
@@ -372,7 +291,7 @@ if (missing.length > 0) {
     });
 
     step('un devis du test part par e-mail depuis « Envoyer au client »', async () => {
-      const created = await app('POST', '/quotes', {
+      const created = await appApi('POST', '/quotes', {
         equipmentId: target.equipmentId,
         origin: 'panne',
         object: `Envoi par e-mail ${unique}`,
@@ -380,7 +299,7 @@ if (missing.length > 0) {
       });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       quoteId = created.body.id;
-      const options = await app('GET', `/quotes/${quoteId}/send-options`);
+      const options = await appApi('GET', `/quotes/${quoteId}/send-options`);
       assert.equal(options.status, 200, JSON.stringify(options.body));
       assert.equal(options.body.serverConfigured, true);
       assert.ok(options.body.senderEmail, "l'adresse de l'agence");
@@ -421,13 +340,13 @@ if (missing.length > 0) {
     });
 
     step('la facture issue du devis, émise, part par e-mail ; statut « Envoyée »', async () => {
-      assert.equal((await app('POST', `/quotes/${quoteId}/accept`)).status, 201);
-      const invoiced = await app('POST', `/quotes/${quoteId}/invoice`, {});
+      assert.equal((await appApi('POST', `/quotes/${quoteId}/accept`)).status, 201);
+      const invoiced = await appApi('POST', `/quotes/${quoteId}/invoice`, {});
       assert.equal(invoiced.status, 201, JSON.stringify(invoiced.body));
       invoiceId = invoiced.body.id;
-      const issued = await app('POST', `/invoices/${invoiceId}/issue`);
+      const issued = await appApi('POST', `/invoices/${invoiceId}/issue`);
       assert.equal(issued.status, 201, JSON.stringify(issued.body));
-      const options = await app('GET', `/invoices/${invoiceId}/send-options`);
+      const options = await appApi('GET', `/invoices/${invoiceId}/send-options`);
       assert.equal(options.status, 200, JSON.stringify(options.body));
 
       await page.goto(new URL(`/factures/${invoiceId}`, baseUrl).href);
@@ -463,7 +382,7 @@ if (missing.length > 0) {
     step('une relance refusée une fois (451) : signalée sur la facture, « Réessayer » la fait partir', async () => {
       // Un second récepteur, qui répond « essayez plus tard » au premier message.
       flakySink = await startSink(['--fail-first', '1']);
-      const saved = await app('PUT', '/mail-settings', { host: '127.0.0.1', port: flakySink.port, security: 'aucune' });
+      const saved = await appApi('PUT', '/mail-settings', { host: '127.0.0.1', port: flakySink.port, security: 'aucune' });
       assert.equal(saved.status, 200, JSON.stringify(saved.body));
 
       await page.reload();
@@ -498,7 +417,7 @@ if (missing.length > 0) {
       await shot('email-facture-reessaye');
 
       // Les réglages du test reviennent au premier récepteur.
-      const back = await app('PUT', '/mail-settings', {
+      const back = await appApi('PUT', '/mail-settings', {
         host: '127.0.0.1',
         port: sink.port,
         security: 'aucune',
@@ -512,16 +431,16 @@ if (missing.length > 0) {
 
     step("le rapport d'une visite faite part de la fiche de l'équipement", async () => {
       // Les visites faites de la semaine, ou de la précédente (un lundi matin).
-      const week = await app('GET', '/planning');
+      const week = await appApi('GET', '/planning');
       assert.equal(week.status, 200, JSON.stringify(week.body));
       const lastWeek = new Date(`${week.body.today}T12:00:00Z`);
       lastWeek.setUTCDate(lastWeek.getUTCDate() - 7);
-      const before = await app('GET', `/planning?day=${lastWeek.toISOString().slice(0, 10)}`);
+      const before = await appApi('GET', `/planning?day=${lastWeek.toISOString().slice(0, 10)}`);
       assert.equal(before.status, 200, JSON.stringify(before.body));
       let visit = null;
       let options = null;
       for (const entry of [...week.body.entries, ...before.body.entries].filter((e) => e.status === 'faite')) {
-        const answer = await app('GET', `/visits/${entry.id}/send-options`);
+        const answer = await appApi('GET', `/visits/${entry.id}/send-options`);
         if (answer.status === 200 && answer.body.contacts.some((c) => c.email)) {
           visit = entry;
           options = answer.body;
@@ -595,5 +514,5 @@ if (missing.length > 0) {
       }
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

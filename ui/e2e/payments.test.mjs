@@ -13,86 +13,26 @@
 // Le test crée ses propres pièces ; d'autres fichiers peuvent changer la démo.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, expectText, plain, STEP_TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
 const EUROS = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
-/** Un montant tel que l'écran l'affiche, espaces normalisés (comme `clean`). */
-const euros = (value) => clean(EUROS.format(value));
-/** Espaces (insécables compris) réduits à une espace simple. */
-const clean = (text) => (text ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+/** Un montant tel que l'écran l'affiche, espaces normalisés (comme `plain`). */
+const euros = (value) => plain(EUROS.format(value));
 
-const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(`Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. Ce test pilote un vrai serveur.`);
-  });
-} else {
-  describe('règlements d’une facture', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'règlements d’une facture',
+  { timeout: 10 * STEP_TIMEOUT, shots: 'reglements', viewport: { width: 1440, height: 900 } },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, appApi, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     let invoiceId;
     let invoiceNumber;
     let today;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-reglements-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    /** L'API de l'interface, avec la session du navigateur (jeton CSRF compris). */
-    function appApi(method, apiPath, body) {
-      return page.evaluate(
-        async ({ method, apiPath, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(`/app/api${apiPath}`, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, apiPath, body },
-      );
-    }
-
-    /** Attend qu'un texte (espaces normalisés) soit exactement celui attendu. */
-    async function expectText(locator, wanted) {
-      const expected = clean(wanted);
-      const deadline = Date.now() + TIMEOUT;
-      let actual;
-      for (;;) {
-        actual = clean(await locator.textContent({ timeout: TIMEOUT }));
-        if (actual === expected || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      assert.equal(actual, expected);
-    }
+    before(() => ({ page, creds } = ui));
 
     const payments = () => page.getByRole('region', { name: 'Règlements', exact: true });
 
@@ -100,43 +40,12 @@ if (missing.length > 0) {
     async function history() {
       const rows = payments().getByRole('table', { name: 'Historique des règlements' }).locator('tbody tr');
       const out = [];
-      for (const row of await rows.all()) out.push((await row.locator('td').allTextContents()).map(clean));
+      for (const row of await rows.all()) out.push((await row.locator('td').allTextContents()).map(plain));
       return out;
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(process.env.LIFTDESK_CREDENTIALS, 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin incomplet');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
-
     step('connexion, facture de 539,55 € TTC créée puis émise', async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
+      await signIn(creds.admin);
 
       const listed = await appApi('GET', '/invoices?limit=20');
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
@@ -161,7 +70,7 @@ if (missing.length > 0) {
       await page.getByRole('button', { name: 'Émettre', exact: true }).click();
       await page.getByRole('dialog', { name: 'Émettre la facture ?' }).getByRole('button', { name: 'Émettre la facture' }).click();
       await expectText(page.locator('[data-testid="statut"]'), 'Émise');
-      invoiceNumber = clean(await page.locator('[data-testid="numero"]').textContent());
+      invoiceNumber = plain(await page.locator('[data-testid="numero"]').textContent());
       assert.match(invoiceNumber, /^FA-\d{4}-\d{6}$/);
       today = (await appApi('GET', `/invoices/${invoiceId}`)).body.invoice.issuedOn;
       await expectText(payments().locator('[data-testid="solde-reste"]'), euros(539.55));
@@ -192,14 +101,14 @@ if (missing.length > 0) {
       const dialog = page.getByRole('dialog', { name: 'Enregistrer un règlement' });
       await dialog.waitFor();
       await expectText(dialog.locator('[data-testid="payment-due"]'), `Reste à payer : ${euros(502.15)}`);
-      const text = clean(await dialog.textContent());
+      const text = plain(await dialog.textContent());
       assert.ok(!text.includes('Reste à créditer'), `« Reste à créditer » dans la fenêtre : ${text}`);
       assert.ok(!text.includes('539,55'), `le total offert au lieu du reste : ${text}`);
       assert.equal(await dialog.getByLabel('Montant du règlement (€)').inputValue(), '502,15');
       assert.equal(await dialog.getByLabel('Date du règlement').inputValue(), today);
       assert.equal(await dialog.getByLabel('Date du règlement').getAttribute('max'), today);
       assert.equal(await dialog.getByLabel('Date du règlement').getAttribute('min'), today);
-      assert.deepEqual((await dialog.getByLabel('Mode de règlement').locator('option').allTextContents()).map(clean), [
+      assert.deepEqual((await dialog.getByLabel('Mode de règlement').locator('option').allTextContents()).map(plain), [
         '—',
         'Virement',
         'Chèque',
@@ -296,5 +205,5 @@ if (missing.length > 0) {
       await shot('reglements-avoir');
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

@@ -16,14 +16,9 @@
 // passe provisoire), sans agence ni rôle partagés avec les autres tests.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 
 const T = {
@@ -58,7 +53,6 @@ const T = {
   welcome: (name) => `Bienvenue, ${name}`,
   wrongCredentials: 'Adresse e-mail ou mot de passe incorrect.',
   signIn: 'Se connecter',
-  signOut: 'Se déconnecter',
 };
 
 /**
@@ -72,30 +66,15 @@ const TEMPORARY = /^[A-Za-z0-9]{4}(-[A-Za-z0-9]{4}){3}$/;
 
 const PEOPLE_PATH = '/app/api/people';
 
-const missing = [];
-if (!process.env.LIFTDESK_URL) missing.push('LIFTDESK_URL');
-if (!process.env.LIFTDESK_CREDENTIALS) missing.push('LIFTDESK_CREDENTIALS');
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      `Variable(s) d'environnement manquante(s) : ${missing.join(' ; ')}. Ce test pilote un vrai serveur et ne peut pas être sauté.`,
-    );
-  });
-} else {
-  describe('agence : personnes, mot de passe provisoire', { timeout: 12 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
+describeOnServer(
+  'agence : personnes, mot de passe provisoire',
+  { timeout: 12 * STEP_TIMEOUT, stepTimeout: STEP_TIMEOUT, shots: 'personnes' },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, signIn, signOut, callApi } = ui;
     const stamp = Date.now().toString(36);
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
 
     const paul = {
       name: 'Paul Colin',
@@ -108,50 +87,11 @@ if (missing.length > 0) {
     /** L'agence active de l'administratrice : celle de Paul. */
     let agency;
 
-    const shot = (name, target = page) =>
-      target.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-personnes-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (pathname, method, target = page) =>
-      target.waitForResponse(
-        (r) => new URL(r.url()).pathname === pathname && r.request().method() === method,
-        { timeout: TIMEOUT },
-      );
-
     const menu = () => page.getByRole('navigation', { name: T.menu });
     /** Les lignes de la liste des personnes ; celle d'une personne par son adresse e-mail (unique). */
     const peopleTable = () => page.locator('main table');
     const rowOf = (text) => peopleTable().locator('tbody tr').filter({ hasText: text });
     const paulRow = () => rowOf(paul.email);
-
-    async function signIn(account, target = page) {
-      await target.goto(baseUrl);
-      await target.getByLabel('Adresse e-mail', { exact: true }).fill(account.email);
-      await target.getByLabel('Mot de passe', { exact: true }).fill(account.password);
-      const response = apiResponse('/app/api/session', 'POST', target);
-      await target.getByRole('button', { name: T.signIn, exact: true }).click();
-      const res = await response;
-      assert.equal(res.status(), 200, `connexion de ${account.email} refusée`);
-      await target.getByRole('button', { name: T.signOut, exact: true }).waitFor();
-      return res.json();
-    }
-
-    async function signOut() {
-      const response = apiResponse('/app/api/session', 'DELETE');
-      await page.getByRole('button', { name: T.signOut, exact: true }).click();
-      assert.equal((await response).status(), 204);
-      await page.getByRole('button', { name: T.signIn, exact: true }).waitFor();
-    }
 
     /** Agence › Personnes, par le menu puis l'onglet ; la liste lue. */
     async function openPeople() {
@@ -188,51 +128,18 @@ if (missing.length > 0) {
 
     /** Une connexion refusée ou acceptée dans un autre navigateur (la session de l'administratrice reste). */
     async function withOtherBrowser(fn) {
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      const other = await context.newPage();
-      other.setDefaultTimeout(TIMEOUT);
-      other.on('pageerror', (error) => pageErrors.push(error));
+      const other = await ui.newPage();
       try {
         await fn(other);
       } finally {
-        await context.close();
+        await other.context().close();
       }
     }
 
-    /** Un appel de l'API depuis la page, avec le cookie et le jeton CSRF de la session. */
-    const callApi = (method, pathname, body) =>
-      page.evaluate(
-        async ({ method, pathname, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(pathname, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, pathname, body },
-      );
-
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
+    before(() => {
+      ({ page, creds } = ui);
       assert.ok(creds?.member?.email, 'LIFTDESK_CREDENTIALS : member.email requis');
       assert.ok(Array.isArray(creds.agencies) && creds.agencies[0]?.id, 'LIFTDESK_CREDENTIALS : agences manquantes');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
     });
 
     step("l'administratrice ouvre Agence › Personnes : les comptes de la démo", async () => {
@@ -448,7 +355,7 @@ if (missing.length > 0) {
         await other.goto(baseUrl);
         await other.getByLabel('Adresse e-mail', { exact: true }).fill(paul.email);
         await other.getByLabel('Mot de passe', { exact: true }).fill(paul.temporary);
-        const refused = apiResponse('/app/api/session', 'POST', other);
+        const refused = apiResponse('/app/api/session', 'POST', { page: other });
         await other.getByRole('button', { name: T.signIn, exact: true }).click();
         assert.equal((await refused).status(), 401);
         await other.getByText(T.wrongCredentials, { exact: true }).waitFor();
@@ -469,10 +376,10 @@ if (missing.length > 0) {
       await shot('personnes-09-reactive');
 
       await withOtherBrowser(async (other) => {
-        await signIn({ email: paul.email, password: paul.temporary }, other);
+        await signIn({ email: paul.email, password: paul.temporary }, { page: other });
         await other.getByText(T.forcedBanner, { exact: true }).waitFor();
       });
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

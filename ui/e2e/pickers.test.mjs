@@ -20,80 +20,31 @@
 // Le test crée un appel et un devis ; d'autres fichiers peuvent changer la démo.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, plain, STEP_TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
-/** Espaces (insécables compris) réduits à une espace simple. */
-const clean = (text) => (text ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Le jour à Paris, `AAAA-MM-JJ` (celui du serveur pour les échéances). */
 const parisToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
 /** `31/12/2026` → `2026-12-31`. */
 const isoOf = (frenchDay) => {
-  const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(clean(frenchDay));
+  const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(plain(frenchDay));
   return match ? `${match[3]}-${match[2]}-${match[1]}` : null;
 };
-const num = (text) => Number(clean(text).replace(/\D/g, ''));
+const num = (text) => Number(plain(text).replace(/\D/g, ''));
 
-const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(`Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. Ce test pilote un vrai serveur.`);
-  });
-} else {
-  describe('sélecteurs : client par son nom, factures échues, appareil par immeuble ou adresse', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'sélecteurs : client par son nom, factures échues, appareil par immeuble ou adresse',
+  { timeout: 10 * STEP_TIMEOUT, shots: 'pickers', viewport: { width: 1440, height: 900 } },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, appApi, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     /** Un appareil numéroté dont l'immeuble a un nom, trouvé par ce nom et par les mots de son adresse. */
     let lift;
     let byBuilding;
     let byAddress;
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-pickers-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    /** L'API de l'interface, avec la session du navigateur (jeton CSRF compris). */
-    function appApi(method, apiPath, body) {
-      return page.evaluate(
-        async ({ method, apiPath, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(`/app/api${apiPath}`, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, apiPath, body },
-      );
-    }
 
     async function apiGet(apiPath) {
       const answer = await appApi('GET', apiPath);
@@ -133,39 +84,10 @@ if (missing.length > 0) {
         .filter({ has: page.locator('strong', { hasText: new RegExp(`^${escape(lift.number)}$`) }) });
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(process.env.LIFTDESK_CREDENTIALS, 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin incomplet');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     step('connexion', async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
+      await signIn(creds.admin);
     });
 
     step('factures : le client se choisit par une partie de son nom, la liste ne montre que ses pièces', async () => {
@@ -206,7 +128,7 @@ if (missing.length > 0) {
       // Chaque choix : le nom, puis « identifiant · adresse ».
       const choice = choices.getByRole('button').filter({ has: page.locator('strong', { hasText: new RegExp(`^${escape(client.name)}$`) }) });
       assert.equal(await choice.count(), 1, `« ${client.name} » proposé une fois pour « ${part} »`);
-      assert.ok(clean(await choice.locator('span').textContent()).startsWith(client.id), 'l’identifiant en seconde ligne');
+      assert.ok(plain(await choice.locator('span').textContent()).startsWith(client.id), 'l’identifiant en seconde ligne');
       await shot('pickers-01-factures-client-propose');
       await choice.click();
 
@@ -320,7 +242,7 @@ if (missing.length > 0) {
       await field.pressSequentially(byBuilding, { delay: 15 });
       const choice = liftChoice(dialog, 'Appareil');
       await choice.waitFor();
-      assert.equal(clean(await choice.locator('span').textContent()), clean(`${lift.building} · ${lift.address}`));
+      assert.equal(plain(await choice.locator('span').textContent()), plain(`${lift.building} · ${lift.address}`));
       await shot('pickers-04-nouvel-appel-par-immeuble');
       await choice.click();
       assert.equal(await field.inputValue(), lift.number);
@@ -350,7 +272,7 @@ if (missing.length > 0) {
       await field.pressSequentially(byAddress, { delay: 15 });
       const choice = liftChoice(page, 'Équipement');
       await choice.waitFor();
-      assert.equal(clean(await choice.locator('span').textContent()), clean(`${lift.building} · ${lift.address}`));
+      assert.equal(plain(await choice.locator('span').textContent()), plain(`${lift.building} · ${lift.address}`));
       await shot('pickers-06-nouveau-devis-par-adresse');
       await choice.click();
       assert.equal(await field.inputValue(), lift.number);
@@ -402,5 +324,5 @@ if (missing.length > 0) {
       await dialog.waitFor({ state: 'hidden' });
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

@@ -8,18 +8,11 @@
 // lignes en plus sont tolérées.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 const CELL_LIMIT = 3;
-
-const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
 
 /** `AAAA-MM-JJ` + n jours. */
 function addDays(day, n) {
@@ -28,58 +21,22 @@ function addDays(day, n) {
   return date.toISOString().slice(0, 10);
 }
 
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(`Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. Ce test pilote un vrai serveur.`);
-  });
-} else {
-  describe('planning hebdomadaire', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'planning hebdomadaire',
+  {
+    timeout: 10 * STEP_TIMEOUT,
+    stepTimeout: STEP_TIMEOUT,
+    shots: 'planning',
+    fullPage: false,
+    viewport: { width: 1440, height: 900 },
+  },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, appApi, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: false });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-planning-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    /** Appel de l'API de l'application depuis la page (cookie de session + jeton CSRF). */
-    async function call(method, apiPath, body) {
-      return page.evaluate(
-        async ({ method, apiPath, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(`/app/api${apiPath}`, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, apiPath, body },
-      );
-    }
-
-    const planningResponse = () =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/planning' && r.request().method() === 'GET', {
-        timeout: TIMEOUT,
-      });
+    const planningResponse = () => apiResponse('/app/api/planning', 'GET');
 
     /** Ouvre la semaine de `monday` et attend la grille ; renvoie la réponse du serveur. */
     async function openWeek(monday) {
@@ -117,39 +74,10 @@ if (missing.length > 0) {
     let nextMonday;
     let dragged;
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(process.env.LIFTDESK_CREDENTIALS, 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin requis');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     step("connexion de l'administrateur et ouverture du planning", async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
+      await signIn(creds.admin);
 
       const response = planningResponse();
       await page.goto(new URL('/planning', baseUrl).href);
@@ -230,7 +158,7 @@ if (missing.length > 0) {
       );
       assert.ok(other, 'une deuxième visite planifiée est nécessaire');
       const source = await cardIn(other.technicianId, other.day, other.id);
-      const started = await call('POST', `/visits/${other.id}/start`, {});
+      const started = await appApi('POST', `/visits/${other.id}/start`, {});
       assert.equal(started.status, 200, JSON.stringify(started.body));
       const targetDay = week.days.find((d) => d !== other.day);
       const cell = page.locator(`td[data-technician="${other.technicianId}"][data-day="${targetDay}"]`);
@@ -245,9 +173,9 @@ if (missing.length > 0) {
       await page.getByRole('alert').filter({ hasText: error }).waitFor();
       await shot('planning-03-refus');
       // Rien n'a bougé ; la visite redevient planifiée pour la suite.
-      const check = await call('GET', `/visits/${other.id}`);
+      const check = await appApi('GET', `/visits/${other.id}`);
       assert.equal(check.body.plannedFor, other.day);
-      const undone = await call('POST', `/visits/${other.id}/cancel-start`);
+      const undone = await appApi('POST', `/visits/${other.id}/cancel-start`);
       assert.equal(undone.status, 200);
     });
 
@@ -299,12 +227,12 @@ if (missing.length > 0) {
       const candidate = week.entries.find((e) => e.status === 'planifiee' && e.id !== dragged.id);
       assert.ok(candidate, 'aucune visite planifiée la semaine prochaine');
       const arrivedAt = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-      const closed = await call('POST', `/visits/${candidate.id}/complete`, {
+      const closed = await appApi('POST', `/visits/${candidate.id}/complete`, {
         arrivedAt,
         signedBy: 'Test de bout en bout',
       });
       assert.equal(closed.status, 200, JSON.stringify(closed.body));
-      const interval = await call('PUT', `/planning/equipment/${candidate.equipmentId}/interval`, { days: 7 });
+      const interval = await appApi('PUT', `/planning/equipment/${candidate.equipmentId}/interval`, { days: 7 });
       assert.equal(interval.status, 200, JSON.stringify(interval.body));
       proposedEquipment = candidate.equipmentId;
 
@@ -357,7 +285,7 @@ if (missing.length > 0) {
       await page.waitForURL(`**/planning/${nextMonday}`);
       await page.locator('table.planning-grid').waitFor();
       await page.getByRole('status').filter({ hasText: 'enregistrée' }).waitFor();
-      const check = await call('GET', `/planning?day=${nextMonday}`);
+      const check = await appApi('GET', `/planning?day=${nextMonday}`);
       const entry = check.body.entries.find((e) => e.equipmentId === proposedEquipment && e.status === 'planifiee');
       assert.ok(entry, 'la visite enregistrée est au planning de la semaine prochaine');
       assert.equal(entry.day, expectedDay);
@@ -366,7 +294,7 @@ if (missing.length > 0) {
       await shot('planning-06-apres-enregistrement');
 
       // Plus due : la proposition suivante ne la reprend pas.
-      const again = await call('GET', '/planning/proposal');
+      const again = await appApi('GET', '/planning/proposal');
       assert.equal(again.status, 200);
       assert.equal(again.body.visits.some((v) => v.equipmentId === proposedEquipment), false);
     });
@@ -374,5 +302,5 @@ if (missing.length > 0) {
     step('aucune erreur JavaScript dans la page', () => {
       assert.deepEqual(pageErrors.map(String), []);
     });
-  });
-}
+  },
+);

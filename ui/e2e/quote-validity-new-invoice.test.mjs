@@ -24,20 +24,14 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { artifactsDir, describeOnServer, expectText, plain, STEP_TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
 const EUROS = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
-/** Espaces (insécables compris) réduits à une espace simple. */
-const clean = (text) => (text ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 /** Un montant tel que l'écran l'affiche, espaces normalisés. */
-const euros = (value) => clean(EUROS.format(value));
+const euros = (value) => plain(EUROS.format(value));
 /** `2026-12-12` → `12/12/2026`. */
 const french = (day) => day.split('-').reverse().join('/');
 /** Le texte pris tel quel dans une expression régulière. */
@@ -65,25 +59,14 @@ function longestWord(name) {
   return words.sort((a, b) => b.length - a.length)[0] ?? null;
 }
 
-const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(`Variable(s) d'environnement manquante(s) : ${missing.join(', ')}. Ce test pilote un vrai serveur.`);
-  });
-} else {
-  describe('validité des devis et nouvelle facture', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'validité des devis et nouvelle facture',
+  { timeout: 10 * STEP_TIMEOUT, shots: 'validite', viewport: { width: 1440, height: 900 } },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, appApi, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     /** Le devis envoyé et expiré de la démo. */
     let quote;
     /** Le client choisi (par son nom) et l'appareil choisi (par son immeuble). */
@@ -92,55 +75,6 @@ if (missing.length > 0) {
     let lift;
     let liftPart;
     let invoiceId;
-
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-validite-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    /** L'API de l'interface, avec la session du navigateur (jeton CSRF compris). */
-    function appApi(method, apiPath, body) {
-      return page.evaluate(
-        async ({ method, apiPath, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(`/app/api${apiPath}`, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          let parsed = null;
-          try {
-            parsed = text ? JSON.parse(text) : null;
-          } catch {
-            parsed = text;
-          }
-          return { status: response.status, body: parsed };
-        },
-        { method, apiPath, body },
-      );
-    }
-
-    /** Attend qu'un texte (espaces normalisés) soit exactement celui attendu. */
-    async function expectText(locator, wanted) {
-      const expected = clean(wanted);
-      const deadline = Date.now() + TIMEOUT;
-      let actual;
-      for (;;) {
-        actual = clean(await locator.textContent({ timeout: TIMEOUT }));
-        if (actual === expected || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      assert.equal(actual, expected);
-    }
 
     /** Tape `text` dans le sélecteur `label` (de `scope`) et choisit la réponse dont le titre commence par `title`. */
     async function pick(scope, label, text, title) {
@@ -154,39 +88,10 @@ if (missing.length > 0) {
         .click();
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(process.env.LIFTDESK_CREDENTIALS, 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin incomplet');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     step('connexion ; un devis envoyé et expiré de la démo, « Expiré » dans la liste', async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
+      await signIn(creds.admin);
 
       const sent = await appApi('GET', '/quotes?status=envoye&limit=100');
       assert.equal(sent.status, 200, JSON.stringify(sent.body));
@@ -405,7 +310,7 @@ if (missing.length > 0) {
       const file = path.join(artifactsDir, 'pdf', 'nouvelle-facture-brouillon.pdf');
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, Buffer.from(pdf.base64, 'base64'));
-      const text = clean(execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
+      const text = plain(execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
       assert.ok(text.includes(lift.number), `« ${lift.number} » absent du PDF :\n${text}`);
     });
 
@@ -429,5 +334,5 @@ if (missing.length > 0) {
       assert.deepEqual(read.body.invoice.equipment, []);
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

@@ -19,14 +19,9 @@
 // à sa place. Captures « filets-… » dans $LIFTDESK_ARTIFACTS/ui/.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 const UNASSIGNED = 'non-affecte';
 const MOVE_PATH = /^\/app\/api\/visits\/[^/]+\/move$/;
@@ -50,62 +45,26 @@ const frDay = (day) => day.split('-').reverse().join('/');
 
 const isWeekend = (day) => [0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay());
 
-if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail('Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.');
-  });
-} else {
-  describe('filets de sécurité et raccourcis entre fiches', { timeout: 12 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'filets de sécurité et raccourcis entre fiches',
+  {
+    timeout: 12 * STEP_TIMEOUT,
+    stepTimeout: STEP_TIMEOUT,
+    shots: 'filets',
+    fullPage: false,
+    viewport: { width: 1440, height: 900 },
+  },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, appApi, signIn } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     /** Les requêtes de déplacement envoyées par la page. */
     const moveRequests = [];
     /** Les lectures de la semaine par la page. */
     let weekReads = 0;
 
-    const shot = (name, fullPage = false) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-filets-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    /** Appel de l'API de l'application depuis la page (cookie de session + jeton CSRF). */
-    async function call(method, apiPath, body) {
-      return page.evaluate(
-        async ({ method, apiPath, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(`/app/api${apiPath}`, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, apiPath, body },
-      );
-    }
-
-    const planningResponse = () =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/planning' && r.request().method() === 'GET', {
-        timeout: TIMEOUT,
-      });
+    const planningResponse = () => apiResponse('/app/api/planning', 'GET');
 
     const moveResponse = (visitId) =>
       page.waitForResponse((r) => new URL(r.url()).pathname === `/app/api/visits/${visitId}/move`, { timeout: TIMEOUT });
@@ -114,7 +73,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     async function openWeek(monday) {
       await page.goto(new URL(`/planning/${monday}`, baseUrl).href);
       await page.locator('table.planning-grid').waitFor();
-      const week = await call('GET', `/planning?day=${monday}`);
+      const week = await appApi('GET', `/planning?day=${monday}`);
       assert.equal(week.status, 200);
       return week.body;
     }
@@ -135,7 +94,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
 
     /** Où est la visite selon le serveur. */
     async function whereIs(visitId) {
-      const visit = await call('GET', `/visits/${visitId}`);
+      const visit = await appApi('GET', `/visits/${visitId}`);
       assert.equal(visit.status, 200, JSON.stringify(visit.body));
       return { day: visit.body.plannedFor, technicianId: visit.body.technicianId };
     }
@@ -145,27 +104,8 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     let monday;
     let week;
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(process.env.LIFTDESK_CREDENTIALS, 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin requis');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
+    before(() => {
+      ({ page, creds } = ui);
       page.on('request', (request) => {
         const { pathname } = new URL(request.url());
         if (MOVE_PATH.test(pathname)) moveRequests.push(request.url());
@@ -173,17 +113,9 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       });
     });
 
-    after(async () => {
-      await browser?.close();
-    });
-
     step("connexion de l'administrateur", async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
-      const current = await call('GET', '/planning');
+      await signIn(creds.admin);
+      const current = await appApi('GET', '/planning');
       assert.equal(current.status, 200);
       monday = addDays(current.body.days[0], 14);
     });
@@ -339,7 +271,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       await shot('filets-04-message-disparu');
 
       // Remise en place pour la suite.
-      const restored = await call('POST', `/visits/${visit.id}/move`, { plannedFor: visit.day, technicianId: visit.technicianId });
+      const restored = await appApi('POST', `/visits/${visit.id}/move`, { plannedFor: visit.day, technicianId: visit.technicianId });
       assert.equal(restored.status, 200, JSON.stringify(restored.body));
     });
 
@@ -358,7 +290,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
           available(techs.get(e.technicianId), e.day),
       );
       assert.ok(visit, 'aucune visite planifiée à essayer dans la démo');
-      const setUp = await call('POST', `/visits/${visit.id}/move`, { plannedFor: visit.day, unassign: true });
+      const setUp = await appApi('POST', `/visits/${visit.id}/move`, { plannedFor: visit.day, unassign: true });
       assert.equal(setUp.status, 200, JSON.stringify(setUp.body));
       try {
         week = await openWeek(monday);
@@ -387,7 +319,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         await shot('filets-05-remise-non-affectee');
       } finally {
         // Remise en place pour la suite.
-        const restored = await call('POST', `/visits/${visit.id}/move`, { plannedFor: visit.day, technicianId: visit.technicianId });
+        const restored = await appApi('POST', `/visits/${visit.id}/move`, { plannedFor: visit.day, technicianId: visit.technicianId });
         assert.equal(restored.status, 200, JSON.stringify(restored.body));
       }
     });
@@ -436,11 +368,11 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     let lift;
 
     step('fiche équipement : « Nouvel appel » crée un appel pour cet équipement', async () => {
-      const invoices = await call('GET', '/invoices?limit=200');
+      const invoices = await appApi('GET', '/invoices?limit=200');
       assert.equal(invoices.status, 200);
       const clients = [...new Set(invoices.body.results.map((r) => r.client).filter(Boolean))];
       for (const id of clients) {
-        const park = await call('GET', `/equipment?client=${encodeURIComponent(id)}&archived=active&limit=50`);
+        const park = await appApi('GET', `/equipment?client=${encodeURIComponent(id)}&archived=active&limit=50`);
         const numbered = park.body.results.find((e) => e.number);
         if (numbered) {
           client = id;
@@ -470,7 +402,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       assert.equal(res.status(), 201, await res.text());
       const { id } = await res.json();
       await page.waitForURL(`**/appels/${id}`);
-      const detail = await call('GET', `/calls/${id}`);
+      const detail = await appApi('GET', `/calls/${id}`);
       assert.equal(detail.status, 200);
       assert.equal(detail.body.call.equipment.id, lift.id);
     });
@@ -497,16 +429,16 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       assert.equal(res.status(), 201, await res.text());
       quoteId = (await res.json()).id;
       await page.waitForURL(`**/devis/${quoteId}`);
-      const quotes = await call('GET', `/quotes?equipment=${encodeURIComponent(lift.number)}&limit=200`);
+      const quotes = await appApi('GET', `/quotes?equipment=${encodeURIComponent(lift.number)}&limit=200`);
       const ours = quotes.body.results.find((q) => q.id === quoteId);
       assert.ok(ours, 'le devis créé est dans la liste');
       assert.equal(ours.equipment.id, lift.id);
     });
 
     step('fiche client : ses équipements, devis et factures, en liens', async () => {
-      const park = await call('GET', `/equipment?client=${encodeURIComponent(client)}&archived=all&limit=50`);
-      const invoices = await call('GET', `/invoices?client=${encodeURIComponent(client)}&limit=20`);
-      const quote = await call('GET', `/quotes/${quoteId}`);
+      const park = await appApi('GET', `/equipment?client=${encodeURIComponent(client)}&archived=all&limit=50`);
+      const invoices = await appApi('GET', `/invoices?client=${encodeURIComponent(client)}&limit=20`);
+      const quote = await appApi('GET', `/quotes/${quoteId}`);
       assert.equal(quote.status, 200);
 
       await page.goto(new URL(`/clients/${client}`, baseUrl).href);
@@ -538,7 +470,7 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
         assert.equal((await link.textContent())?.trim(), row.number ?? 'Brouillon');
       }
       await bills.getByText(`(${invoices.body.total})`).waitFor();
-      await shot('filets-09-fiche-client', true);
+      await shot('filets-09-fiche-client', { fullPage: true });
 
       // Les liens mènent aux fiches.
       await lifts.getByRole('link', { name: lift.number, exact: true }).click();
@@ -548,5 +480,5 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     step('aucune erreur JavaScript dans la page', () => {
       assert.deepEqual(pageErrors.map(String), []);
     });
-  });
-}
+  },
+);

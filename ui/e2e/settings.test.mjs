@@ -9,81 +9,30 @@
 // temporaire créé ici. Le test remet les réglages par défaut (sans dossier) à la fin.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before } from 'node:test';
+import { describeOnServer } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 
-const missing = [];
-if (!process.env.LIFTDESK_URL) missing.push('LIFTDESK_URL');
-if (!process.env.LIFTDESK_CREDENTIALS) missing.push('LIFTDESK_CREDENTIALS');
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      `Variable(s) d'environnement manquante(s) : ${missing.join(' ; ')}. Ce test pilote un vrai serveur et ne peut pas être sauté.`,
-    );
-  });
-} else {
-  describe('paramètres', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
+describeOnServer(
+  'paramètres',
+  {
+    timeout: 10 * STEP_TIMEOUT,
+    stepTimeout: STEP_TIMEOUT,
+    shots: 'parametres',
+    context: { permissions: ['clipboard-read', 'clipboard-write'] },
+  },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, signIn } = ui;
     const backupDir = mkdtempSync(path.join(os.tmpdir(), 'liftdesk-e2e-sauvegardes-'));
-
-    let creds;
-    let browser;
+    /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-parametres-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (pathname, method) =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === pathname && r.request().method() === method, {
-        timeout: TIMEOUT,
-      });
-
-    async function signIn(account) {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(account.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(account.password);
-      const response = apiResponse('/app/api/session', 'POST');
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      assert.equal((await response).status(), 200);
-      await page.getByRole('button', { name: 'Se déconnecter', exact: true }).waitFor();
-    }
-
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseUrl).origin });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
+    before(() => ({ page, creds } = ui));
 
     after(async () => {
       // Réglages par défaut, pour les autres tests du même serveur.
@@ -99,7 +48,6 @@ if (missing.length > 0) {
           })
           .catch(() => {});
       }
-      await browser?.close();
       rmSync(backupDir, { recursive: true, force: true });
     });
 
@@ -209,5 +157,5 @@ if (missing.length > 0) {
       await page.getByRole('button', { name: 'Se connecter', exact: true }).waitFor();
       await signIn(creds.admin);
     });
-  });
-}
+  },
+);

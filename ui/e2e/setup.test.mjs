@@ -8,73 +8,47 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before, describe } from 'node:test';
+import { BrowserSession, UI_DIR } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
 const STEP_TIMEOUT = 90_000;
 
 describe('installation', { timeout: 6 * STEP_TIMEOUT }, () => {
   const bin =
     process.env.LIFTDESK_BIN ||
     path.resolve(process.env.CARGO_TARGET_DIR || path.resolve(UI_DIR, '../target'), 'debug/liftdesk');
-  const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-    ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-    : path.resolve(UI_DIR, '../test-artifacts/ui');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'liftdesk-e2e-installation-'));
   let server;
-  let baseUrl;
-  let browser;
+  const ui = new BrowserSession({ shots: 'installation', stepTimeout: STEP_TIMEOUT });
+  const { pageErrors, step, shot } = ui;
+  /** @type {import('playwright-core').Page} */
   let page;
-  const pageErrors = [];
-
-  const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-  function step(name, fn) {
-    it(name, { timeout: STEP_TIMEOUT }, async () => {
-      try {
-        await fn();
-      } catch (error) {
-        if (page) await shot(`echec-installation-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-        throw error;
-      }
-    });
-  }
 
   before(async () => {
-    mkdirSync(artifactsDir, { recursive: true });
     server = spawn(bin, ['--data-dir', dataDir, 'serve', '--bind', '127.0.0.1:0'], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
-    baseUrl = await new Promise((resolve, reject) => {
+    ui.baseUrl = await new Promise((resolve, reject) => {
       const lines = createInterface({ input: server.stdout });
       lines.once('line', (line) => resolve(line.trim()));
       server.once('exit', (code) => reject(new Error(`le serveur s'est arrêté (code ${code})`)));
     });
-    browser = await chromium.launch({
-      executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
-    const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(TIMEOUT);
-    page.on('pageerror', (error) => pageErrors.push(error));
+    await ui.open();
+    page = ui.page;
   });
 
   after(async () => {
-    await browser?.close();
+    await ui.close();
     server?.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   step("un dossier vide montre l'installation, pas la connexion", async () => {
-    await page.goto(baseUrl);
+    await page.goto(ui.baseUrl);
     await page.getByRole('heading', { level: 1, name: 'Installation de Liftdesk', exact: true }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Se connecter', exact: true }).count(), 0);
     await shot('installation-01-ecran');

@@ -18,35 +18,17 @@
 // Captures dans $LIFTDESK_ARTIFACTS/ui/.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { after, before } from 'node:test';
+import { describeOnServer, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
-
-if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      'Variables LIFTDESK_URL et LIFTDESK_CREDENTIALS requises : lancez ce test par scripts/with-demo-server.sh.',
-    );
-  });
-} else {
-  describe('écran Relevés', { timeout: 10 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
-    let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
+describeOnServer(
+  'écran Relevés',
+  { timeout: 10 * STEP_TIMEOUT, shots: 'releves', viewport: { width: 1440, height: 900 } },
+  (ui) => {
+    const { baseUrl, pageErrors, step, shot, apiResponse, signIn, http } = ui;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
+    let creds;
     let agencyId;
     let webhookId;
     /** Le relevé choisi : ligne de la liste de l'écran. */
@@ -58,39 +40,9 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
     const load = 407 + 10 * (Date.now() % 50);
     const finding = `Galets de porte cabine usés, bruit à l'ouverture (essai ${stamp})`;
 
-    const shot = (name) => page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: true });
-
-    function step(name, fn) {
-      it(name, { timeout: STEP_TIMEOUT }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-releves-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    const apiResponse = (pathname, method) =>
-      page.waitForResponse(
-        (r) => new URL(r.url()).pathname === pathname && r.request().method() === method,
-        { timeout: TIMEOUT },
-      );
-
     /** L'API REST v2 avec le jeton de l'administrateur, dans l'agence de la session. */
-    async function rest(method, apiPath, body) {
-      const response = await fetch(new URL(`/api/v2${apiPath}`, baseUrl), {
-        method,
-        headers: {
-          Authorization: `Bearer ${creds.admin.apiToken}`,
-          'Content-Type': 'application/json',
-          ...(agencyId ? { 'X-Service-Agency': agencyId } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    }
+    const rest = (method, apiPath, body) =>
+      http(method, `/api/v2${apiPath}`, { token: creds.admin.apiToken, agency: agencyId, body });
 
     /** L'API de l'application avec le cookie de la session du navigateur (lectures). */
     async function app(apiPath) {
@@ -148,44 +100,19 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       }
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password && creds.admin.apiToken, 'LIFTDESK_CREDENTIALS : admin incomplet');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
+    before(() => {
+      ({ page, creds } = ui);
+      assert.ok(creds.admin.apiToken, 'LIFTDESK_CREDENTIALS : admin incomplet');
     });
 
     after(async () => {
       if (webhookId) await rest('POST', `/webhooks/${webhookId}/revoke`).catch(() => {});
-      await browser?.close();
     });
 
     step("connexion, abonnement à releve.termine et choix d'un relevé à réaliser", async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      const signIn = apiResponse('/app/api/session', 'POST');
-      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
-      const session = await (await signIn).json();
+      const session = await signIn(creds.admin);
       agencyId = session.agency?.id;
       assert.ok(agencyId, 'agence active attendue');
-      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor();
 
       const created = await rest('POST', '/webhooks', {
         url: 'https://releves.example.invalid/liftdesk',
@@ -346,5 +273,5 @@ if (!process.env.LIFTDESK_URL || !process.env.LIFTDESK_CREDENTIALS) {
       assert.equal(ours[0].event, 'releve.termine');
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

@@ -277,6 +277,22 @@ pub fn settles(status: InvoiceStatus, balance_after: Cents) -> bool {
 /// after the invoice date; the demo data follow the same rule).
 pub const PAYMENT_TERM_DAYS: i64 = 30;
 
+/// Days past due: the first and the last included (no last: no end).
+pub type DaysPastDue = (u64, Option<u64>);
+
+/// The age buckets of unpaid invoices, as the dashboard counts them and the
+/// invoice list filters them: the code, and the days past due it holds (the
+/// first and the last included, no last for the oldest); `None` for an
+/// invoice not due yet (or without a due date). Read in this order, the
+/// first whose last day is not passed holds the invoice.
+pub const UNPAID_BUCKETS: [(&str, Option<DaysPastDue>); 5] = [
+    ("a_echoir", None),
+    ("0_30", Some((0, Some(30)))),
+    ("31_60", Some((31, Some(60)))),
+    ("61_90", Some((61, Some(90)))),
+    ("plus_90", Some((91, None))),
+];
+
 /// The document number: `FA-2026-000042`, `AV-2026-000007`. Numbers are
 /// gapless per agency, year and nature; the sequence is padded to six digits
 /// and simply grows longer past 999 999.

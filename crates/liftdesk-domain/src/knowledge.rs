@@ -39,6 +39,24 @@ pub fn band_tenths(code: &str) -> Option<(i64, Option<i64>)> {
     })
 }
 
+/// The codes the park's `knowledge` filter takes: its own three bands
+/// ([`KnowledgeBand`]: `faible`, `moyen`, `bon`) and the dashboard's five
+/// ([`BANDS`]: `0_24` … `100`), so that a dashboard bar opens its exact list.
+pub fn filter_codes() -> Vec<&'static str> {
+    KnowledgeBand::CODES
+        .into_iter()
+        .chain(BANDS.iter().map(|(code, _)| *code))
+        .collect()
+}
+
+/// The rates one of [`filter_codes`] keeps, in tenths of a percent
+/// (`[low, high)`, no high for 100 %); `None` for another code.
+pub fn filter_tenths(code: &str) -> Option<(i64, Option<i64>)> {
+    KnowledgeBand::parse(code)
+        .map(KnowledgeBand::tenths)
+        .or_else(|| band_tenths(code))
+}
+
 /// Index in `BANDS` of a rate (in percent, as `knowledge_rate` gives it).
 pub fn band(rate: f64) -> usize {
     if rate >= 100.0 {
@@ -57,6 +75,20 @@ pub fn band(rate: f64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_park_filter_reads_its_bands_and_the_dashboards() {
+        assert_eq!(
+            filter_codes(),
+            [
+                "faible", "moyen", "bon", "0_24", "25_49", "50_74", "75_99", "100"
+            ]
+        );
+        assert_eq!(filter_tenths("moyen"), Some((400, Some(700))));
+        assert_eq!(filter_tenths("25_49"), Some((250, Some(500))));
+        assert_eq!(filter_tenths("100"), Some((1000, None)));
+        assert_eq!(filter_tenths("tout"), None);
+    }
 
     #[test]
     fn bands_split_at_25_50_75_and_100() {

@@ -160,6 +160,8 @@ const OBJECT_LABEL: &str = "CASE l.object_type
     WHEN 'technician' THEN (SELECT name FROM technicians WHERE id = l.object_id)
     WHEN 'building' THEN (SELECT coalesce(name, address) FROM buildings WHERE id = l.object_id)
     WHEN 'visit' THEN (SELECT e.number FROM visits v JOIN equipment e ON e.id = v.equipment_id WHERE v.id = l.object_id)
+    WHEN 'survey' THEN (SELECT number FROM surveys WHERE id = l.object_id)
+    WHEN 'discrepancy' THEN (SELECT e.number FROM discrepancies d JOIN equipment e ON e.id = d.equipment_id WHERE d.id = l.object_id)
     WHEN 'webhook_subscription' THEN (SELECT url FROM webhook_subscriptions WHERE id = l.object_id)
     ELSE (SELECT name FROM credentials WHERE id = l.object_id)
 END";

@@ -451,14 +451,20 @@ pub struct CallListRow {
     pub technician_name: Option<String>,
 }
 
+/// The first key of both orders below: a trapped person not yet freed
+/// before every other call.
+macro_rules! trapped_first {
+    () => {
+        "(c.status <> 'resolue' AND c.type = 'personne_bloquee') DESC"
+    };
+}
+
 /// The listing order: a trapped person not yet freed first, then the
 /// newest call first (`received_at`, then id, descending).
-const LIST_ORDER: &str =
-    "(c.status <> 'resolue' AND c.type = 'personne_bloquee') DESC, c.received_at DESC, c.id DESC";
+const LIST_ORDER: &str = concat!(trapped_first!(), ", c.received_at DESC, c.id DESC");
 /// The board's order of waiting calls: a trapped person not yet freed
 /// first, then the oldest call first.
-const WAIT_ORDER: &str =
-    "(c.status <> 'resolue' AND c.type = 'personne_bloquee') DESC, c.received_at, c.id";
+const WAIT_ORDER: &str = concat!(trapped_first!(), ", c.received_at, c.id");
 
 fn order_of(filter: &ListFilter) -> &'static str {
     if filter.oldest_first {

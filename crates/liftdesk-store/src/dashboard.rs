@@ -5,6 +5,7 @@
 use crate::Conn;
 use crate::sql::params;
 use liftdesk_domain::id::AgencyId;
+use liftdesk_domain::invoice::UNPAID_BUCKETS as UNPAID_AGES;
 
 use super::StoreResult;
 
@@ -127,16 +128,35 @@ pub fn invoices_paid_by_month(
     )
 }
 
-/// Age buckets of the unpaid amount, by days past the due day.
-pub const UNPAID_BUCKETS: [&str; 5] = ["a_echoir", "0_30", "31_60", "61_90", "plus_90"];
+/// The codes of the unpaid invoices' age buckets, in order
+/// (`domain::invoice::UNPAID_BUCKETS`).
+pub const UNPAID_BUCKETS: [&str; 5] = {
+    let mut codes = [""; 5];
+    let mut i = 0;
+    while i < 5 {
+        codes[i] = UNPAID_AGES[i].0;
+        i += 1;
+    }
+    codes
+};
 
-/// The bucket of an invoice due on `due_on`, seen on `?2` (today), as SQL.
-const BUCKET_SQL: &str = "CASE
-        WHEN {due} IS NULL OR {due} > ?2 THEN 'a_echoir'
-        WHEN julianday(?2) - julianday({due}) <= 30 THEN '0_30'
-        WHEN julianday(?2) - julianday({due}) <= 60 THEN '31_60'
-        WHEN julianday(?2) - julianday({due}) <= 90 THEN '61_90'
-        ELSE 'plus_90' END";
+/// The bucket of an invoice due on `due` (a column), seen on `?2` (today),
+/// as SQL: written from `domain::invoice::UNPAID_BUCKETS`, the one
+/// definition the invoice list's filter reads too.
+fn bucket_sql(due: &str) -> String {
+    let mut sql = String::from("CASE");
+    for (code, days) in UNPAID_AGES {
+        match days {
+            None => sql.push_str(&format!(" WHEN {due} IS NULL OR {due} > ?2 THEN '{code}'")),
+            Some((_, Some(last))) => sql.push_str(&format!(
+                " WHEN julianday(?2) - julianday({due}) <= {last} THEN '{code}'"
+            )),
+            Some((_, None)) => sql.push_str(&format!(" ELSE '{code}'")),
+        }
+    }
+    sql.push_str(" END");
+    sql
+}
 
 /// Unpaid invoices (issued or sent, not paid) by age bucket: bucket, how
 /// many, what is still owed in cents (the amount incl. tax less the credit
@@ -152,7 +172,7 @@ pub fn unpaid_by_age(
          FROM invoices INDEXED BY invoices_unpaid_by_due
          WHERE agency_id = ?1 AND nature = 'facture' AND status IN ('emise', 'envoyee')
          GROUP BY 1",
-        BUCKET_SQL.replace("{due}", "due_on")
+        bucket_sql("due_on")
     );
     let mut stmt = conn.prepare_cached(&invoices_sql)?;
     let mut rows: Vec<(String, i64, i64)> = stmt
@@ -168,7 +188,7 @@ pub fn unpaid_by_age(
            AND a.nature = 'avoir' AND a.status IN ('emise', 'envoyee', 'payee')
            AND i.nature = 'facture' AND i.status IN ('emise', 'envoyee')
          GROUP BY 1",
-        BUCKET_SQL.replace("{due}", "i.due_on")
+        bucket_sql("i.due_on")
     );
     let mut stmt = conn.prepare_cached(&credits_sql)?;
     let credits = stmt
@@ -182,7 +202,7 @@ pub fn unpaid_by_age(
          JOIN invoice_payments p ON p.invoice_id = i.id
          WHERE i.agency_id = ?1 AND i.nature = 'facture' AND i.status IN ('emise', 'envoyee')
          GROUP BY 1",
-        BUCKET_SQL.replace("{due}", "i.due_on")
+        bucket_sql("i.due_on")
     );
     let mut stmt = conn.prepare_cached(&payments_sql)?;
     let payments = stmt
@@ -356,4 +376,25 @@ pub fn waiting_quotes(
         })?
         .collect::<Result<Vec<_>, _>>()?;
     Ok((count, rows))
+}
+
+#[cfg(test)]
+mod bucket_tests {
+    /// The buckets as SQL, as they were written by hand before being read
+    /// from the domain's one definition.
+    #[test]
+    fn the_buckets_read_as_sql() {
+        assert_eq!(
+            super::bucket_sql("due_on"),
+            "CASE WHEN due_on IS NULL OR due_on > ?2 THEN 'a_echoir' \
+             WHEN julianday(?2) - julianday(due_on) <= 30 THEN '0_30' \
+             WHEN julianday(?2) - julianday(due_on) <= 60 THEN '31_60' \
+             WHEN julianday(?2) - julianday(due_on) <= 90 THEN '61_90' \
+             ELSE 'plus_90' END"
+        );
+        assert_eq!(
+            super::UNPAID_BUCKETS,
+            ["a_echoir", "0_30", "31_60", "61_90", "plus_90"]
+        );
+    }
 }

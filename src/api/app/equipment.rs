@@ -115,15 +115,6 @@ fn choice(name: &str, value: Option<String>, allowed: &[&str]) -> AppResult<Opti
     }
 }
 
-/// The values of the park's `knowledge` filter: its bands (`faible`,
-/// `moyen`, `bon`) and the dashboard's (`0_24` … `100`).
-fn knowledge_codes() -> Vec<&'static str> {
-    KnowledgeBand::CODES
-        .into_iter()
-        .chain(knowledge::BANDS.iter().map(|(code, _)| *code))
-        .collect()
-}
-
 fn park_filter(query: &mut ParkQuery) -> AppResult<ParkFilter> {
     let search = search_term(query.q.take().as_deref())?;
     let mut contracts: Vec<&str> = MAINTENANCE_CONTRACTS.to_vec();
@@ -144,13 +135,13 @@ fn park_filter(query: &mut ParkQuery) -> AppResult<ParkFilter> {
             .map(|b| b.trim().to_owned())
             .filter(|b| !b.is_empty()),
         contract: choice("contract", query.contract.take(), &contracts)?,
-        // The park's three bands, or the dashboard's five (`knowledge::BANDS`).
-        knowledge_tenths: choice("knowledge", query.knowledge.take(), &knowledge_codes())?
-            .and_then(|code| {
-                KnowledgeBand::parse(&code)
-                    .map(KnowledgeBand::tenths)
-                    .or_else(|| knowledge::band_tenths(&code))
-            }),
+        // The park's three bands, or the dashboard's five.
+        knowledge_tenths: choice(
+            "knowledge",
+            query.knowledge.take(),
+            &knowledge::filter_codes(),
+        )?
+        .and_then(|code| knowledge::filter_tenths(&code)),
         archived: match choice(
             "archived",
             query.archived.take(),

@@ -347,9 +347,8 @@ pub struct InvoiceEquipmentView {
 
 impl InvoiceEquipmentView {
     fn of(row: crate::store::invoices::InvoiceEquipmentRow, base_url: &str) -> Self {
-        let address = crate::domain::address::one_line(
+        let address = crate::services::visits::building_address(
             row.street.as_deref(),
-            None,
             row.postal_code.as_deref(),
             row.city.as_deref(),
         );

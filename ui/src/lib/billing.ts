@@ -455,15 +455,17 @@ export function writeQuery(values: Record<string, string>): string {
 const quotePath = (id: string) => `/app/api/quotes/${encodeURIComponent(id)}`;
 const invoicePath = (id: string) => `/app/api/invoices/${encodeURIComponent(id)}`;
 
-/** `GET /quotes` : une page des devis, filtrés par statut et par numéro d'équipement. */
+/** `GET /quotes` : une page des devis, filtrés par statut, par numéro d'équipement et par client. */
 export function listQuotes(
-  filters: { status: string; equipment: string },
+  filters: { status: string; equipment: string; client?: string },
   page: number,
   limit: number,
 ): Promise<Page<QuoteListEntry>> {
   const params = new URLSearchParams({ limit: String(limit), page: String(page) });
   if (filters.status) params.set('status', filters.status);
   if (filters.equipment.trim()) params.set('equipment', filters.equipment.trim());
+  // Les devis des équipements d'un client (son identifiant `CLI-…`, comme `GET /invoices?client=`).
+  if (filters.client?.trim()) params.set('client', filters.client.trim());
   return api.get<Page<QuoteListEntry>>(`/app/api/quotes?${params}`);
 }
 

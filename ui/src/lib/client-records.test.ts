@@ -1,9 +1,16 @@
+// Lectures des pièces d'un client sur sa fiche : une lecture par section, filtrée par client.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordRequests } from './test-requests';
-import { listClientEquipment, listClientInvoices, listClientQuotes, quotesOf } from './client-records';
-import type { QuoteListEntry } from './billing';
+import {
+  CLIENT_QUOTES_LIMIT,
+  clientQuotesAddress,
+  listClientEquipment,
+  listClientInvoices,
+  listClientQuotes,
+} from './client-records';
+import { listQuotes, readQuery, type QuoteListEntry } from './billing';
 
-const quote = (id: string, equipmentId: string, createdAt: string): QuoteListEntry => ({
+const quote = (id: string, equipmentId: string, equipmentNumber: string | null, createdAt: string): QuoteListEntry => ({
   id,
   number: `DV-${id}`,
   status: 'brouillon',
@@ -11,7 +18,7 @@ const quote = (id: string, equipmentId: string, createdAt: string): QuoteListEnt
   origin: 'panne',
   originLabel: 'Panne',
   object: 'Objet',
-  equipment: { id: equipmentId, number: `N-${equipmentId}`, link: '', url: '' },
+  equipment: { id: equipmentId, number: equipmentNumber, link: '', url: '' },
   totalExclTax: 100,
   totalInclTax: 120,
   createdAt,
@@ -25,12 +32,25 @@ const quote = (id: string, equipmentId: string, createdAt: string): QuoteListEnt
 describe('pièces du client : lectures', () => {
   const seen = recordRequests();
 
-  it('lit ses équipements (au parc et archivés) et ses factures par le filtre client', async () => {
+  it('lit ses équipements (au parc et archivés), ses devis et ses factures par le filtre client', async () => {
     await listClientEquipment('CLI 1');
+    await listClientQuotes('CLI 1');
     await listClientInvoices('CLI 1');
     expect(seen.map((s) => s.url)).toEqual([
       '/app/api/equipment?client=CLI+1&archived=all&page=1&limit=50',
+      `/app/api/quotes?limit=${CLIENT_QUOTES_LIMIT}&page=1&client=CLI+1`,
       '/app/api/invoices?limit=20&page=1&client=CLI+1',
+    ]);
+  });
+
+  it('la liste des devis n’envoie le client que s’il est donné', async () => {
+    await listQuotes({ status: 'accepte', equipment: ' ASC 4 ', client: ' ' }, 2, 50);
+    await listQuotes({ status: '', equipment: '' }, 1, 50);
+    await listQuotes({ status: '', equipment: '', client: ' CLI-000012 ' }, 1, 50);
+    expect(seen.map((s) => s.url)).toEqual([
+      '/app/api/quotes?limit=50&page=2&status=accepte&equipment=ASC+4',
+      '/app/api/quotes?limit=50&page=1',
+      '/app/api/quotes?limit=50&page=1&client=CLI-000012',
     ]);
   });
 });
@@ -40,37 +60,30 @@ describe('pièces du client : devis', () => {
     vi.unstubAllGlobals();
   });
 
-  it('garde les devis de ses équipements seulement, une fois chacun, les plus récents d’abord', () => {
-    const mine = [{ id: 'e1' }, { id: 'e2' }];
-    const answers = [
-      [quote('q1', 'e1', '2026-11-01T10:00:00Z'), quote('q9', 'e10', '2026-11-20T10:00:00Z')],
-      [quote('q2', 'e2', '2026-11-10T10:00:00Z'), quote('q1', 'e1', '2026-11-01T10:00:00Z')],
-    ];
-    expect(quotesOf(mine, answers).map((q) => q.id)).toEqual(['q2', 'q1']);
-    expect(quotesOf([], answers)).toEqual([]);
-  });
-
-  it('lit les devis équipement par équipement, par numéro, sans ceux qui n’en ont pas', async () => {
+  it('une seule lecture, rendue telle quelle : équipements sans numéro compris, le nombre total', async () => {
     const urls: string[] = [];
+    const results = [
+      quote('q2', 'e2', null, '2026-11-10T10:00:00Z'),
+      quote('q1', 'e1', 'ASC-1', '2026-11-01T10:00:00Z'),
+    ];
     vi.stubGlobal(
       'fetch',
       vi.fn(async (input: RequestInfo | URL) => {
-        const url = String(input);
-        urls.push(url);
-        const number = new URL(url, 'http://x').searchParams.get('equipment');
-        const results = number === 'ASC-1' ? [quote('q1', 'e1', '2026-11-01T10:00:00Z'), quote('q3', 'e3', '2026-11-02T10:00:00Z')] : [];
-        return new Response(JSON.stringify({ total: results.length, page: 1, limit: 200, results }), { status: 200 });
+        urls.push(String(input));
+        return new Response(JSON.stringify({ total: 37, page: 1, limit: CLIENT_QUOTES_LIMIT, results }), { status: 200 });
       }),
     );
-    const quotes = await listClientQuotes([
-      { id: 'e1', number: 'ASC-1' },
-      { id: 'e2', number: null },
-      { id: 'e4', number: 'ASC 4' },
-    ]);
-    expect(quotes.map((q) => q.id)).toEqual(['q1']);
-    expect(urls).toEqual([
-      '/app/api/quotes?limit=200&page=1&equipment=ASC-1',
-      '/app/api/quotes?limit=200&page=1&equipment=ASC+4',
-    ]);
+    const page = await listClientQuotes('CLI-000012');
+    expect(urls).toEqual([`/app/api/quotes?limit=${CLIENT_QUOTES_LIMIT}&page=1&client=CLI-000012`]);
+    expect(page.total).toBe(37);
+    // L'ordre du serveur (les plus récents d'abord), le devis d'un équipement sans numéro compris.
+    expect(page.results.map((q) => q.id)).toEqual(['q2', 'q1']);
+  });
+
+  it('« Tous ses devis » ouvre la liste filtrée par le client, que la liste relit dans l’adresse', () => {
+    expect(clientQuotesAddress('CLI-000012')).toBe('/devis?client=CLI-000012');
+    expect(clientQuotesAddress('CLI 1/2')).toBe('/devis?client=CLI+1%2F2');
+    const address = new URL(clientQuotesAddress('CLI 1/2'), 'http://x');
+    expect(readQuery(address.search, ['client', 'status'] as const)).toEqual({ client: 'CLI 1/2', status: '' });
   });
 });

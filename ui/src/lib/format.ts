@@ -23,6 +23,25 @@ export function formatDateTime(value: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? value : DAY_TIME.format(date);
 }
 
+const PARIS_DAY_TIME = new Intl.DateTimeFormat('fr-FR', {
+  timeZone: 'Europe/Paris',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/**
+ * Horodatage ISO → `09/11/2026 13:13` à l'heure de Paris, quel que soit le
+ * fuseau du navigateur (celle de l'agence) ; `null` → `—`, illisible : tel quel.
+ */
+export function formatParisDateTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : PARIS_DAY_TIME.format(date);
+}
+
 /** Le jour local au format `YYYY-MM-DD`. */
 export function isoDay(date: Date): string {
   const month = String(date.getMonth() + 1).padStart(2, '0');

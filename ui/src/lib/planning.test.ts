@@ -24,6 +24,7 @@ import {
   validateInterval,
   validateMove,
   visibleEntries,
+  visitBuilding,
   weekOf,
   weekTitle,
   type DoneMove,
@@ -58,6 +59,7 @@ const entry = (id: string, technicianId: string | null, day: string): PlanningEn
   status: 'planifiee',
   equipmentId: `e-${id}`,
   number: `ASC-${id}`,
+  buildingId: null,
   building: null,
   address: null,
   deadline: null,
@@ -132,6 +134,21 @@ describe('grille', () => {
     const many = Array.from({ length: 10 }, (_, i) => entry(String(i), 'a', at(days, 0)));
     expect(visibleEntries(many, false)).toHaveLength(CELL_LIMIT);
     expect(visibleEntries(many, true)).toHaveLength(10);
+  });
+
+  it('l’immeuble d’une visite : son nom en lien vers sa fiche, puis son adresse', () => {
+    const place = { buildingId: 'b-1', building: 'Résidence Les Tilleuls', address: '12 rue des Lilas, 75015 Paris' };
+    expect(visitBuilding(place)).toEqual({ name: 'Résidence Les Tilleuls', buildingId: 'b-1', address: '12 rue des Lilas, 75015 Paris' });
+    // Sans nom, l'adresse tient lieu de nom (une fois, pas en double).
+    expect(visitBuilding({ ...place, building: ' ' })).toEqual({ name: '12 rue des Lilas, 75015 Paris', buildingId: 'b-1', address: null });
+    // Sans identifiant (réponse d'avant `buildingId`, ou pas d'immeuble) : du texte seul.
+    expect(visitBuilding({ ...place, buildingId: null })?.buildingId).toBeNull();
+    expect(visitBuilding({ buildingId: 'b-1', building: null, address: null })).toBeNull();
+    expect(visitBuilding({ ...entry('1', 'a', at(days, 0)), buildingId: 'b-2', building: 'Tour Nord' })).toEqual({
+      name: 'Tour Nord',
+      buildingId: 'b-2',
+      address: null,
+    });
   });
 
   it('indique absence et repos', () => {

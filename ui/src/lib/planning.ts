@@ -7,12 +7,15 @@
  */
 import { api } from './api';
 import { VISIT_STATUSES } from './generated/contract';
-import type { EquipmentListEntry, EquipmentPlanOut, Page, ProposalLineOut, ProposalOut, VisitStatus, PlanningEntry, Saved, TechnicianOut, VisitOut, WeekOut } from './generated/contract';
+import type { EquipmentListEntry, EquipmentPlanOut, Page, ProposalLineOut, ProposalOut, VisitStatus, Saved, TechnicianOut, VisitOut, WeekEntry, WeekOut } from './generated/contract';
 
 // Les réponses viennent du serveur : `generated/contract.ts` est généré depuis le code Rust.
-export type { PlanningEntry, Saved } from './generated/contract';
+export type { Saved } from './generated/contract';
 export type PlanningTechnician = TechnicianOut;
+/** Une visite de la semaine (`GET /planning`), avec son immeuble (`buildingId`, sa fiche). */
+export type PlanningEntry = WeekEntry;
 export type Week = WeekOut;
+/** Le détail d'une visite (`GET /visits/{id}`), avec son immeuble (`buildingId`). */
 export type VisitDetail = VisitOut;
 export type EquipmentPlan = EquipmentPlanOut;
 
@@ -242,6 +245,29 @@ export function fold(text: string): string {
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
+}
+
+/** L'immeuble d'une visite tel que le montre son détail : le lien vers sa fiche et l'adresse qui le suit. */
+export interface VisitBuilding {
+  /** Le texte du lien (ou du texte seul, sans fiche) : le nom de l'immeuble, sinon son adresse. */
+  name: string;
+  /** L'identifiant de l'immeuble (`buildingLink`) ; `null` : pas de fiche à ouvrir, du texte seul. */
+  buildingId: string | null;
+  /** L'adresse montrée après le nom ; `null` quand elle sert déjà de nom, ou manque. */
+  address: string | null;
+}
+
+/** L'immeuble d'une visite (semaine ou détail) ; `null` si la réponse n'en dit rien. */
+export function visitBuilding(visit: {
+  buildingId: string | null;
+  building: string | null;
+  address: string | null;
+}): VisitBuilding | null {
+  const building = visit.building?.trim() || null;
+  const address = visit.address?.trim() || null;
+  const name = building ?? address;
+  if (!name) return null;
+  return { name, buildingId: visit.buildingId || null, address: building ? address : null };
 }
 
 /** Cartes montrées d'office dans une case ; le reste se déplie. */

@@ -144,15 +144,18 @@ enum UnpaidBucket {
 }
 
 impl UnpaidBucket {
+    /// `tout`, or a bucket of `domain::invoice::UNPAID_BUCKETS` (the one
+    /// definition the dashboard counts by).
     fn parse(code: &str) -> Option<Self> {
-        Some(match code {
-            ALL_UNPAID => Self::All,
-            "a_echoir" => Self::NotDue,
-            "0_30" => Self::Days(0, Some(30)),
-            "31_60" => Self::Days(31, Some(60)),
-            "61_90" => Self::Days(61, Some(90)),
-            "plus_90" => Self::Days(91, None),
-            _ => return None,
+        if code == ALL_UNPAID {
+            return Some(Self::All);
+        }
+        let (_, days) = crate::domain::invoice::UNPAID_BUCKETS
+            .iter()
+            .find(|(c, _)| *c == code)?;
+        Some(match days {
+            None => Self::NotDue,
+            Some((first, last)) => Self::Days(*first, *last),
         })
     }
 

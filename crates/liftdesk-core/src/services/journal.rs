@@ -132,6 +132,12 @@ pub fn action_label(code: &str) -> String {
         "enregistrement" => "Enregistrement",
         "replanification" => "Replanification",
         "sheet_token.create" => "Lien de fiche créé",
+        "absence.creation" => "Création d'une absence",
+        "absence.suppression" => "Suppression d'une absence",
+        "astreinte.affectation" => "Affectation d'astreinte",
+        "astreinte.echange" => "Échange d'astreinte",
+        "deal.add_surveys" => "Relevés ajoutés à l'affaire",
+        "survey.assign" => "Affectation du relevé",
         _ => "",
     };
     if !known.is_empty() {
@@ -388,6 +394,11 @@ mod tests {
     #[test]
     fn actions_and_types_read_in_french() {
         assert_eq!(action_label("client.create"), "Création");
+        assert_eq!(action_label("astreinte.echange"), "Échange d'astreinte");
+        assert_eq!(
+            action_label("deal.add_surveys"),
+            "Relevés ajoutés à l'affaire"
+        );
         assert_eq!(action_label("equipement.client"), "Changement de client");
         // Every action written to the journal has its own French label,
         // accents included (no « Cloture », « Survey create »).

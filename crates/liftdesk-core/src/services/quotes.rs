@@ -305,9 +305,15 @@ pub fn act_in(tx: &Tx, p: &Principal, id: &QuoteId, action: QuoteAction) -> AppR
     quote::check_validity(status, action, valid_until, today)
         .map_err(|err| AppError::unprocessable(err.to_string()))?;
     let at = clock::format_timestamp(now);
-    let renewed_until = Day::new(quote::valid_until(today)).iso();
+    // A renewal's new validity, from today (the other actions keep theirs).
+    let mut renewed_until = None;
     let changed = match action {
-        QuoteAction::Renew => store::set_valid_until(tx, id, status.as_str(), &renewed_until, &at)?,
+        QuoteAction::Renew => {
+            let until = Day::new(quote::valid_until(today)).iso();
+            let changed = store::set_valid_until(tx, id, status.as_str(), &until, &at)?;
+            renewed_until = Some(until);
+            changed
+        }
         QuoteAction::Send | QuoteAction::Accept | QuoteAction::Refuse => {
             let stamp = match action {
                 QuoteAction::Accept => Stamp::Accepted,
