@@ -79,6 +79,10 @@ pub enum Command {
         /// Adresse postale de la première agence, imprimée sur ses factures (facultatif).
         #[arg(long, value_name = "ADRESSE")]
         address: Option<String>,
+        /// Numéro de TVA intracommunautaire de la première agence (FR, clé,
+        /// SIREN), exigé pour émettre une pièce qui facture de la TVA (facultatif).
+        #[arg(long, value_name = "NUMÉRO")]
+        vat_number: Option<String>,
     },
     /// Agences.
     Agency {
@@ -481,12 +485,17 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             admin_name,
             siret,
             address,
+            vat_number,
         } => {
-            let seller = (siret.is_some() || address.is_some()).then(|| IdentityInput {
-                siret,
-                address,
-                ..IdentityInput::default()
-            });
+            let seller =
+                (siret.is_some() || address.is_some() || vat_number.is_some()).then(|| {
+                    IdentityInput {
+                        siret,
+                        address,
+                        vat_number,
+                        ..IdentityInput::default()
+                    }
+                });
             let out = installation::init_organization(
                 &store,
                 p,

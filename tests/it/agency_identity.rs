@@ -77,7 +77,7 @@ fn invoice_number(server: &TestServer, id: &str) -> (Option<String>, String) {
 }
 
 #[tokio::test]
-async fn an_invoice_waits_for_the_sellers_siret_and_address_and_takes_no_number() {
+async fn an_invoice_waits_for_the_sellers_siret_address_and_vat_number_and_takes_no_number() {
     let server = TestServer::start().await;
     let org = init_bare_org(server.data_dir.path(), "Durand", "admin@durand.fr");
     let world = World::in_agency(&server, &org.agency_id);
@@ -116,7 +116,7 @@ async fn an_invoice_waits_for_the_sellers_siret_and_address_and_takes_no_number(
     assert_eq!(status, 422, "{body}");
     assert_eq!(
         body["error"],
-        "Cette facture ne peut pas être émise : renseignez d'abord le SIRET et l'adresse de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
+        "Cette facture ne peut pas être émise : renseignez d'abord le SIRET, l'adresse et le numéro de TVA intracommunautaire (cette pièce facture de la TVA) de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
     );
     assert_eq!(
         invoice_number(&server, &invoice),
@@ -135,10 +135,46 @@ async fn an_invoice_waits_for_the_sellers_siret_and_address_and_takes_no_number(
     assert_eq!(status, 422, "{body}");
     assert_eq!(
         body["error"],
-        "Cette facture ne peut pas être émise : renseignez d'abord l'adresse de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
+        "Cette facture ne peut pas être émise : renseignez d'abord l'adresse et le numéro de TVA intracommunautaire (cette pièce facture de la TVA) de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
     );
 
-    // Filled in: the first number of the year, none was lost.
+    // SIRET and address without VAT number: a document that charges VAT
+    // waits for it (an e-invoice names the seller's VAT number), one
+    // without VAT (a 0 % line) is issued.
+    let mut no_vat = full_identity();
+    no_vat["vatNumber"] = json!("");
+    let (status, body) = admin.put("/agency/identity", no_vat).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["missingToIssue"], json!([]));
+    let (status, body) = admin
+        .post(&format!("/invoices/{invoice}/issue"), json!({}))
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(
+        body["error"],
+        "Cette facture ne peut pas être émise : renseignez d'abord le numéro de TVA intracommunautaire (cette pièce facture de la TVA) de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
+    );
+    assert_eq!(
+        invoice_number(&server, &invoice),
+        (None, "brouillon".to_owned())
+    );
+    let untaxed = world
+        .draft_invoice(
+            "C-1",
+            vec![World::line("Contrôle hors TVA", 1.0, 80.0, Some(0.0))],
+        )
+        .await;
+    let (status, body) = admin
+        .post(&format!("/invoices/{untaxed}/issue"), json!({}))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let year = liftdesk::clock::paris_today().year();
+    assert_eq!(
+        invoice_number(&server, &untaxed),
+        (Some(format!("FA-{year}-000001")), "emise".to_owned())
+    );
+
+    // Filled in: the next number of the year, none was lost.
     let (status, body) = admin.put("/agency/identity", full_identity()).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["missingToIssue"], json!([]));
@@ -147,10 +183,9 @@ async fn an_invoice_waits_for_the_sellers_siret_and_address_and_takes_no_number(
         .post(&format!("/invoices/{invoice}/issue"), json!({}))
         .await;
     assert_eq!(status, 201, "{body}");
-    let year = chrono::Utc::now().year();
     assert_eq!(
         invoice_number(&server, &invoice),
-        (Some(format!("FA-{year}-000001")), "emise".to_owned())
+        (Some(format!("FA-{year}-000002")), "emise".to_owned())
     );
 
     // A credit note is refused alike once the city is erased, and takes

@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use chrono::{Datelike, Utc};
+use chrono::Datelike;
 use common::app::StaffClient;
 use common::world::World as Fixtures;
 use common::*;
@@ -21,7 +21,7 @@ const CLIENT: &str = "CLI-000042";
 const OTHER_CLIENT: &str = "CLI-000043";
 
 fn year() -> i32 {
-    Utc::now().year()
+    liftdesk::clock::paris_today().year()
 }
 
 struct World {
@@ -583,7 +583,9 @@ async fn issue_payment_credit_note_filters_and_rights() {
             .0,
         201
     );
-    let today = Utc::now().date_naive().format("%Y-%m-%d").to_string();
+    let today = liftdesk::clock::paris_today()
+        .format("%Y-%m-%d")
+        .to_string();
     let (status, _) = w
         .member
         .post(

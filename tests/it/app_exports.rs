@@ -130,7 +130,7 @@ async fn lists_leave_as_french_csv_and_real_xlsx_with_their_filters() {
     assert!(lines.iter().all(|l| !l.starts_with("MC-1")));
 
     // Invoices: two rates, one credit note; the list's filter applies.
-    let year = chrono::Utc::now().format("%Y").to_string();
+    let year = liftdesk::clock::paris_today().format("%Y").to_string();
     let lines = json!([
         { "label": "Maintenance du trimestre", "quantity": 1, "unitPrice": 450 },
         { "label": "Main-d'œuvre", "quantity": 1.5, "unitPrice": 50, "vatRate": 10 }
@@ -190,7 +190,7 @@ async fn lists_leave_as_french_csv_and_real_xlsx_with_their_filters() {
 
     // The accountant's export of the period: HT per rate, credit notes
     // negative, the draft left out.
-    let today = chrono::Utc::now().date_naive();
+    let today = liftdesk::clock::paris_today();
     let (job, bytes) = export(
         &admin,
         json!({ "list": "accounting", "format": "csv", "query": format!("from={today}&to={today}") }),

@@ -56,7 +56,7 @@ async fn world() -> World {
             "/agency/identity",
             json!({
                 "legalName": "Durand Ascenseurs", "siret": TEST_SIRET, "address": TEST_ADDRESS,
-                "phone": "04 72 00 00 00", "email": AGENCY_EMAIL
+                "vatNumber": TEST_VAT_NUMBER, "phone": "04 72 00 00 00", "email": AGENCY_EMAIL
             }),
         )
         .await;
@@ -731,7 +731,7 @@ async fn offline_a_message_waits_without_spending_attempts() {
     let (status, _) = admin
         .put(
             "/agency/identity",
-            json!({ "siret": TEST_SIRET, "address": TEST_ADDRESS, "email": AGENCY_EMAIL }),
+            json!({ "siret": TEST_SIRET, "address": TEST_ADDRESS, "vatNumber": TEST_VAT_NUMBER, "email": AGENCY_EMAIL }),
         )
         .await;
     assert_eq!(status, 200);

@@ -84,7 +84,7 @@ async fn the_header_search_finds_lifts_clients_documents_and_calls_of_the_agency
     world
         .quote_act(&quote, liftdesk::domain::quote::QuoteAction::Send)
         .await;
-    let year = chrono::Utc::now().format("%Y").to_string();
+    let year = liftdesk::clock::paris_today().format("%Y").to_string();
     let center_key = world.call_center_key("Centre Nord").await;
     let call = world
         .call_from(

@@ -189,9 +189,9 @@ fn assert_has(text: &str, expected: &[&str]) {
     }
 }
 
-/// The issue day (UTC, as the number's year: docs/api-v2).
+/// The issue day (the Paris day, as the number's year: docs/api-v2).
 fn today() -> chrono::NaiveDate {
-    chrono::Utc::now().date_naive()
+    liftdesk::clock::paris_today()
 }
 
 fn french_day(day: chrono::NaiveDate) -> String {

@@ -26,7 +26,9 @@ fn count(db: &Connection, sql: &str) -> i64 {
 }
 
 fn today() -> String {
-    chrono::Utc::now().format("%Y-%m-%d").to_string()
+    liftdesk::clock::paris_today()
+        .format("%Y-%m-%d")
+        .to_string()
 }
 
 async fn post(server: &TestServer, path: &str, token: &str, body: Option<Value>) -> (u16, Value) {

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use chrono::{Datelike, NaiveDate, Utc};
+use chrono::{Datelike, NaiveDate};
 use common::world::{World as Fixtures, morning};
 use common::*;
 use liftdesk::domain::invoice::InvoiceStatus;
@@ -90,7 +90,7 @@ fn count(db: &Connection, sql: &str) -> i64 {
 }
 
 fn year() -> i32 {
-    Utc::now().year()
+    liftdesk::clock::paris_today().year()
 }
 
 fn is_timestamp(value: &Value) -> bool {

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use chrono::{Datelike, Duration, NaiveDate, Utc};
+use chrono::{Datelike, Duration, NaiveDate};
 use common::world::World as Fixtures;
 use common::*;
 use liftdesk::domain::invoice::{self, InvoiceAction, InvoiceNature, InvoiceStatus};
@@ -34,11 +34,13 @@ async fn post(
 }
 
 fn today() -> String {
-    Utc::now().date_naive().format("%Y-%m-%d").to_string()
+    liftdesk::clock::paris_today()
+        .format("%Y-%m-%d")
+        .to_string()
 }
 
 fn year() -> i32 {
-    Utc::now().year()
+    liftdesk::clock::paris_today().year()
 }
 
 fn count(db: &Connection, sql: &str) -> i64 {
@@ -465,7 +467,7 @@ async fn every_invoice_transition_allowed_and_refused() {
     assert_eq!(body["status"], json!("emise"));
     assert_eq!(body["statusLabel"], json!("Émise"));
     assert_eq!(body["issuedOn"], json!(today()));
-    let due = (Utc::now().date_naive() + Duration::days(30))
+    let due = (liftdesk::clock::paris_today() + Duration::days(30))
         .format("%Y-%m-%d")
         .to_string();
     assert_eq!(body["dueOn"], json!(due));
@@ -503,10 +505,10 @@ async fn every_invoice_transition_allowed_and_refused() {
     );
 
     // Payment dates: malformed, before the issue, in the future.
-    let yesterday = (Utc::now().date_naive() - Duration::days(1))
+    let yesterday = (liftdesk::clock::paris_today() - Duration::days(1))
         .format("%Y-%m-%d")
         .to_string();
-    let tomorrow = (Utc::now().date_naive() + Duration::days(1))
+    let tomorrow = (liftdesk::clock::paris_today() + Duration::days(1))
         .format("%Y-%m-%d")
         .to_string();
     for (paid_on, message) in [
@@ -1484,4 +1486,51 @@ async fn another_agencys_invoice_is_404_for_every_operation_and_stays_untouched(
         assert_eq!(status, 401, "{action}");
     }
     w.server.stop().await;
+}
+
+/// A document is dated by the agency's day, in Paris: issued at 00:30 on
+/// New Year's Day in Paris (23:30 the day before in UTC), an invoice is of
+/// the new year (its number, its issue day, its due day), and so is a quote
+/// made then.
+#[tokio::test]
+async fn documents_are_dated_by_the_paris_day() {
+    let w = world().await;
+    let fixtures = Fixtures::in_agency(&w.server, &w.org.agency_id);
+    let id = draft(&w).await;
+    let new_year = liftdesk::clock::paris_to_utc(
+        NaiveDate::from_ymd_opt(2031, 1, 1)
+            .expect("day")
+            .and_hms_opt(0, 30, 0)
+            .expect("time"),
+    );
+    assert_eq!(new_year.to_rfc3339(), "2030-12-31T23:30:00+00:00");
+    fixtures
+        .at(new_year, || async {
+            assert_eq!(act(&w, &id, "issue", None).await.0, 201);
+        })
+        .await;
+    let body = read(&w, &id).await;
+    assert_eq!(
+        (&body["number"], &body["issuedOn"], &body["dueOn"]),
+        (
+            &json!("FA-2031-000001"),
+            &json!("2031-01-01"),
+            &json!("2031-01-31")
+        )
+    );
+    let quote = fixtures
+        .at(new_year, || {
+            fixtures.quote(
+                &w.equipment,
+                "Remise en état",
+                vec![Fixtures::line("Contacteur", 1.0, 100.0, None)],
+            )
+        })
+        .await;
+    let number: String = open_db(w.server.data_dir.path())
+        .query_row("SELECT number FROM quotes WHERE id = ?1", [&quote], |r| {
+            r.get(0)
+        })
+        .expect("quote number");
+    assert_eq!(number, "DV-2031-00001");
 }

@@ -126,7 +126,7 @@ async fn creates_the_deal_the_surveys_the_client_and_unknown_equipment() {
         .collect::<Result<_, _>>()
         .expect("rows");
     assert_eq!(surveys.len(), 2);
-    let year = chrono::Utc::now().format("%Y").to_string();
+    let year = liftdesk::clock::paris_today().format("%Y").to_string();
     assert_eq!(surveys[0].0, format!("REL-{year}-00001"));
     assert_eq!(surveys[1].0, format!("REL-{year}-00002"));
     for (_, status, who) in &surveys {

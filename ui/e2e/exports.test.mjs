@@ -26,12 +26,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { before } from 'node:test';
-import { artifactsDir, describeOnServer, plain, TIMEOUT } from './harness.mjs';
+import { artifactsDir, describeOnServer, plain, PYTHON, TIMEOUT } from './harness.mjs';
 
-const PYTHON = path.join(process.env.LIFTDESK_PY_VENV || path.join(os.homedir(), '.cache/liftdesk/venv'), 'bin', 'python');
 const STEP_TIMEOUT = 90_000;
 const EXPORTS_PATH = '/app/api/exports';
 

@@ -36,15 +36,14 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe } from 'node:test';
-import { artifactsDir, BrowserSession, expectText, TIMEOUT, UI_DIR } from './harness.mjs';
+import { artifactsDir, BrowserSession, expectText, PYTHON, UI_DIR } from './harness.mjs';
+import { startSink } from './smtp.mjs';
 
-const SINK = path.resolve(UI_DIR, '..', 'tests/smtp/sink.py');
-const PYTHON = path.join(process.env.LIFTDESK_PY_VENV || path.join(os.homedir(), '.cache/liftdesk/venv'), 'bin', 'python');
 const STEP_TIMEOUT = 90_000;
 const EUROS = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 const euros = (value) => EUROS.format(value);
@@ -100,65 +99,6 @@ const CLIENT = {
 const CONTACT = { name: 'Martine Roux', email: 'martine.roux@les-erables.fr' };
 const BUILDING = { name: 'Les Érables — Bâtiment A', address: '45 rue des Alliés', postalCode: '38100', city: 'Grenoble', digicode: '2580A' };
 const LIFT = { number: 'ASC-GRE-0001', location: 'Hall A' };
-
-/** Le récepteur SMTP local : son port, le dossier où il écrit chaque message reçu. */
-async function startSink() {
-  const out = mkdtempSync(path.join(os.tmpdir(), 'liftdesk-e2e-premier-jour-smtp-'));
-  const child = spawn(PYTHON, [SINK, '--out', out], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const port = await new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`Le récepteur SMTP n'a pas donné son port : ${stderr}`)), TIMEOUT);
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const match = /PORT (\d+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Le récepteur SMTP s'est arrêté (code ${code}) : ${stderr}`));
-    });
-  });
-  const files = () =>
-    readdirSync(out)
-      .filter((name) => /^\d+\.json$/.test(name))
-      .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
-  return {
-    port,
-    out,
-    messages() {
-      return files().map((name) => ({ ...JSON.parse(readFileSync(path.join(out, name), 'utf8')), file: name }));
-    },
-    async waitFor(predicate, what) {
-      const deadline = Date.now() + TIMEOUT;
-      for (;;) {
-        const found = this.messages().find(predicate);
-        if (found) return found;
-        if (Date.now() > deadline) {
-          assert.fail(`${what} : aucun message reçu ne convient. Reçus : ${JSON.stringify(this.messages(), null, 1)}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    },
-    /** Le fichier `.eml` brut d'un message reçu. */
-    emlOf(message) {
-      return path.join(out, message.file.replace(/\.json$/, '.eml'));
-    },
-    stop() {
-      child.stdin.end();
-      setTimeout(() => child.kill('SIGTERM'), 2_000).unref();
-      rmSync(out, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Écrit la première pièce jointe PDF d'un `.eml` (analysé par le module `email` de Python). */
 function extractPdf(eml, target) {

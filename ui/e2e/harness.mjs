@@ -11,7 +11,9 @@
 // - l'attente d'une réponse de l'API, la connexion par le formulaire (administrateur, membre ou
 //   tout autre compte), la déconnexion, les appels de l'API de l'interface avec la session du
 //   navigateur (cookie et jeton CSRF) et ceux de l'API hors navigateur ;
-// - les textes aux espaces normalisés (`plain`, `expectText`).
+// - les textes aux espaces normalisés (`plain`, `expectText`), les jours `AAAA-MM-JJ` décalés
+//   (`addDays`) ;
+// - l'interpréteur Python des outils des tests (`PYTHON` : récepteur SMTP, openpyxl…).
 //
 // Ce fichier n'est pas un test : `npm run e2e` (`node --test e2e/`) ne lance que les *.test.mjs.
 // Un fichier de test décrit sa suite par `describeOnServer(titre, options, (ui) => { … })` ; les
@@ -19,6 +21,7 @@
 
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +38,13 @@ export const artifactsDir = process.env.LIFTDESK_ARTIFACTS
   ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
   : path.resolve(UI_DIR, '../test-artifacts/ui');
 
+/** Le Python de l'environnement des tests (LIFTDESK_PY_VENV, défaut ~/.cache/liftdesk/venv). */
+export const PYTHON = path.join(
+  process.env.LIFTDESK_PY_VENV || path.join(os.homedir(), '.cache/liftdesk/venv'),
+  'bin',
+  'python',
+);
+
 /** Espaces (insécables compris) réduits à une espace simple, bouts retirés. */
 export const plain = (text) => (text ?? '').replace(/[\s\u202f\u00a0]+/g, ' ').trim();
 
@@ -49,6 +59,12 @@ export async function expectText(locator, wanted, timeout = TIMEOUT) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   assert.equal(actual, expected);
+}
+
+/** `AAAA-MM-JJ` + n jours (en UTC, sans fuseau). */
+export function addDays(day, n) {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
 /** Le chromium de Debian, sans fenêtre ; `extraArgs` s'ajoute aux options communes. */

@@ -24,15 +24,9 @@
 // tests : d'autres entrées peuvent s'intercaler.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { before } from 'node:test';
+import { describeOnServer, plain, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
-const UI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIMEOUT = 15_000;
-const STEP_TIMEOUT = 60_000;
 const JOURNAL_PATH = '/app/api/journal';
 /** Le début d'un identifiant interne, où qu'il soit dans le texte. */
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-/i;
@@ -64,12 +58,7 @@ const T = {
   search: 'Rechercher',
   older: 'Entrées plus anciennes',
   deleted: '(enregistrement supprimé)',
-  signIn: 'Se connecter',
-  signOut: 'Se déconnecter',
 };
-
-/** Espaces (insécables compris) réduits à une espace simple. */
-const clean = (text) => (text ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 
 /** Les identifiants (UUID) d'un détail, hors des clés que l'écran cache : `[clé, identifiant]`. */
 function detailIds(value, key = '', out = []) {
@@ -101,27 +90,19 @@ function rawValues(value, key = '', out = []) {
   return out;
 }
 
-const missing = ['LIFTDESK_URL', 'LIFTDESK_CREDENTIALS'].filter((name) => !process.env[name]);
-
-if (missing.length > 0) {
-  test('configuration du test de bout en bout', () => {
-    assert.fail(
-      `Variable(s) d'environnement manquante(s) : ${missing.join(' ; ')}. Ce test pilote un vrai serveur et ne peut pas être sauté.`,
-    );
-  });
-} else {
-  describe('le journal nomme les enregistrements et les données techniques', { timeout: 14 * STEP_TIMEOUT }, () => {
-    const baseUrl = new URL('/', process.env.LIFTDESK_URL).href;
-    const artifactsDir = process.env.LIFTDESK_ARTIFACTS
-      ? path.resolve(process.env.LIFTDESK_ARTIFACTS, 'ui')
-      : path.resolve(UI_DIR, '../test-artifacts/ui');
-
+describeOnServer(
+  'le journal nomme les enregistrements et les données techniques',
+  {
+    timeout: 14 * STEP_TIMEOUT,
+    shots: 'journal-noms',
+    viewport: { width: 1440, height: 900 },
+    context: { timezoneId: 'Europe/Paris' },
+  },
+  (ui) => {
+    const { pageErrors, step, shot, apiResponse, appApi, signIn } = ui;
     let creds;
-    /** @type {import('playwright-core').Browser} */
-    let browser;
     /** @type {import('playwright-core').Page} */
     let page;
-    const pageErrors = [];
     /** L'ascenseur changé, sa charge utile avant et après. */
     let lift;
     let loadBefore = null;
@@ -131,44 +112,13 @@ if (missing.length > 0) {
     /** Les réponses du journal lues par l'écran, par type d'objet (`''` : « Tous »). */
     const answers = new Map();
 
-    /** Capture de toute la page, ou de la seule fenêtre (`fullPage: false`, sur la ligne d'une entrée). */
-    const shot = (name, { fullPage = true } = {}) =>
-      page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage });
-
-    function step(name, fn, timeout = STEP_TIMEOUT) {
-      it(name, { timeout }, async () => {
-        try {
-          await fn();
-        } catch (error) {
-          if (page) await shot(`echec-journal-noms-${name.replace(/[^\p{L}\p{N}]+/gu, '-')}`).catch(() => {});
-          throw error;
-        }
-      });
-    }
-
-    /** L'API de l'interface, avec la session du navigateur (jeton CSRF compris). */
-    const appApi = (method, pathname, body) =>
-      page.evaluate(
-        async ({ method, pathname, body }) => {
-          const session = await (await fetch('/app/api/session')).json();
-          const response = await fetch(pathname, {
-            method,
-            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          const text = await response.text();
-          return { status: response.status, body: text ? JSON.parse(text) : null };
-        },
-        { method, pathname, body },
-      );
-
     const menu = () => page.getByRole('navigation', { name: T.menu });
     const table = () => page.getByRole('table', { name: "Journal de l'agence", exact: true });
     const rows = () => table().locator('tbody tr');
     const rowOf = (seq) => table().locator(`tbody tr[data-seq="${seq}"]`);
     /** Les lignes du détail d'une ligne du tableau, espaces normalisés (dépliées comprises). */
     const detailTexts = async (seq) =>
-      (await rowOf(seq).locator('td.detail div').allTextContents()).map(clean);
+      (await rowOf(seq).locator('td.detail div').allTextContents()).map(plain);
 
     /** Une lecture du journal par l'écran, filtrée sur `objectType` (vide : aucun filtre). */
     const journalRead = (objectType, { more = false } = {}) =>
@@ -232,7 +182,7 @@ if (missing.length > 0) {
         return { ids: 0, raw: 0 };
       }
       // `textContent` : le contenu des `<details>` repliés compte aussi.
-      const cells = (await table().locator('tbody td').allTextContents()).map(clean);
+      const cells = (await table().locator('tbody td').allTextContents()).map(plain);
       for (const [what, pattern] of [
         ['un identifiant', UUID],
         ['un jour ISO', ISO_DAY],
@@ -250,68 +200,42 @@ if (missing.length > 0) {
           const found = detailIds(entry.detail);
           ids += found.length;
           if (found.length === 0 || !found.every(([, id]) => known.has(id))) continue;
-          const rowText = clean(await rowOf(entry.seq).innerText());
+          const rowText = plain(await rowOf(entry.seq).innerText());
           assert.ok(!rowText.includes(T.deleted), `« ${T.deleted} » pour un enregistrement nommé (${label}) : ${rowText}`);
         }
       }
       return { ids, raw };
     }
 
-    before(async () => {
-      creds = JSON.parse(readFileSync(path.resolve(process.env.LIFTDESK_CREDENTIALS), 'utf8'));
-      assert.ok(creds?.admin?.email && creds.admin.password, 'LIFTDESK_CREDENTIALS : admin.email et admin.password requis');
-      mkdirSync(artifactsDir, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: process.env.LIFTDESK_CHROMIUM || '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
-      const context = await browser.newContext({
-        locale: 'fr-FR',
-        timezoneId: 'Europe/Paris',
-        viewport: { width: 1440, height: 900 },
-      });
-      page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      page.on('pageerror', (error) => pageErrors.push(error));
-    });
-
-    after(async () => {
-      await browser?.close();
-    });
+    before(() => ({ page, creds } = ui));
 
     step("connexion ; la charge utile d'un ascenseur changée par l'API de l'interface", async () => {
-      await page.goto(baseUrl);
-      await page.getByLabel('Adresse e-mail', { exact: true }).fill(creds.admin.email);
-      await page.getByLabel('Mot de passe', { exact: true }).fill(creds.admin.password);
-      await page.getByRole('button', { name: T.signIn, exact: true }).click();
-      await page.getByRole('button', { name: T.signOut, exact: true }).waitFor();
+      await signIn(creds.admin);
 
-      const catalogue = await appApi('GET', '/app/api/technical-fields');
+      const catalogue = await appApi('GET', '/technical-fields');
       assert.equal(catalogue.status, 200, JSON.stringify(catalogue.body));
       loadLabel = catalogue.body.results.find((f) => f.code === 'charge_utile')?.label ?? '';
       assert.equal(loadLabel, 'Charge utile', 'le nom de `charge_utile` au catalogue');
 
-      const park = await appApi('GET', '/app/api/equipment?limit=50');
+      const park = await appApi('GET', '/equipment?limit=50');
       assert.equal(park.status, 200, JSON.stringify(park.body));
       lift = park.body.results.find((e) => e.number && e.type === 'ascenseur') ?? park.body.results.find((e) => e.number);
       assert.ok(lift, 'un ascenseur numéroté dans la démo');
-      const fiche = await appApi('GET', `/app/api/equipment/${encodeURIComponent(lift.id)}`);
+      const fiche = await appApi('GET', `/equipment/${encodeURIComponent(lift.id)}`);
       assert.equal(fiche.status, 200, JSON.stringify(fiche.body));
       const datum = fiche.body.technical.flatMap((c) => c.fields).find((f) => f.code === 'charge_utile');
       loadBefore = typeof datum?.value === 'number' ? datum.value : null;
       // Une valeur propre au passage (le serveur n'écrit rien si elle ne change pas).
       loadAfter = 400 + (Date.now() % 500);
       if (loadAfter === loadBefore) loadAfter += 1;
-      const changed = await appApi('PATCH', `/app/api/equipment/${encodeURIComponent(lift.id)}/technical`, {
+      const changed = await appApi('PATCH', `/equipment/${encodeURIComponent(lift.id)}/technical`, {
         charge_utile: loadAfter,
       });
       assert.equal(changed.status, 200, JSON.stringify(changed.body));
     });
 
     step('« Tous » : ni identifiant, ni jour ISO, ni JSON sur les premières pages', async () => {
-      const catalogueRead = page.waitForResponse((r) => new URL(r.url()).pathname === '/app/api/technical-fields', {
-        timeout: TIMEOUT,
-      });
+      const catalogueRead = apiResponse('/app/api/technical-fields', 'GET');
       await menu().getByRole('link', { name: T.journal, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: T.journal, exact: true }).waitFor();
       await table().waitFor();
@@ -355,7 +279,7 @@ if (missing.length > 0) {
       const read = await showType('visit', 'Visite', 1);
       const entry = read[0].entries.find((e) => e.detail && typeof e.detail.technicianId === 'string');
       assert.ok(entry, 'une visite planifiée pour un technicien, en tête du journal des visites');
-      const team = await appApi('GET', '/app/api/technicians');
+      const team = await appApi('GET', '/technicians');
       assert.equal(team.status, 200);
       const technician = team.body.technicians.find((t) => t.id === entry.detail.technicianId);
       assert.ok(technician, `le technicien ${entry.detail.technicianId} dans l'équipe`);
@@ -388,9 +312,9 @@ if (missing.length > 0) {
       const { arrivedAt, leftAt, doneOn } = entry.detail;
       const lines = await detailTexts(entry.seq);
       const expected = [
-        `Arrivée : ${clean(PARIS_TIME.format(new Date(arrivedAt)))}`,
+        `Arrivée : ${plain(PARIS_TIME.format(new Date(arrivedAt)))}`,
         `Faite le : ${frenchDay(doneOn)}`,
-        `Départ : ${clean(PARIS_TIME.format(new Date(leftAt)))}`,
+        `Départ : ${plain(PARIS_TIME.format(new Date(leftAt)))}`,
       ];
       for (const line of expected) assert.ok(lines.includes(line), `« ${line} » dans ${JSON.stringify(lines)}`);
       // Une visite planifiée : son jour et l'échéance de son plan, à la française.
@@ -427,10 +351,7 @@ if (missing.length > 0) {
       await rowOf(entry.seq).scrollIntoViewIfNeeded();
       await shot('journal-noms-03-immeuble', { fullPage: false });
 
-      const opened = page.waitForResponse(
-        (r) => new URL(r.url()).pathname === `/app/api${client.path}` && r.request().method() === 'GET',
-        { timeout: TIMEOUT },
-      );
+      const opened = apiResponse(`/app/api${client.path}`, 'GET');
       await link.click();
       assert.equal((await opened).status(), 200);
       await page.getByRole('heading', { level: 1, name: client.label, exact: true }).waitFor();
@@ -461,10 +382,7 @@ if (missing.length > 0) {
       assert.equal(await link.getAttribute('href'), href);
       await rowOf(entry.seq).scrollIntoViewIfNeeded();
       await shot('journal-noms-07-immeuble-objet', { fullPage: false });
-      const opened = page.waitForResponse(
-        (r) => new URL(r.url()).pathname === `/app/api/buildings/${encodeURIComponent(entry.objectId)}` && r.request().method() === 'GET',
-        { timeout: TIMEOUT },
-      );
+      const opened = apiResponse(`/app/api/buildings/${encodeURIComponent(entry.objectId)}`, 'GET');
       await link.click();
       assert.equal((await opened).status(), 200);
       await page.getByRole('heading', { level: 1, name: `Immeuble ${entry.objectLabel}`, exact: true }).waitFor();
@@ -502,5 +420,5 @@ if (missing.length > 0) {
       await shot('journal-noms-05-charge-utile', { fullPage: false });
       assert.deepEqual(pageErrors, []);
     });
-  });
-}
+  },
+);

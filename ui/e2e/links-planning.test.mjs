@@ -23,7 +23,7 @@
 
 import assert from 'node:assert/strict';
 import { before } from 'node:test';
-import { describeOnServer, plain, STEP_TIMEOUT } from './harness.mjs';
+import { addDays, describeOnServer, plain, STEP_TIMEOUT } from './harness.mjs';
 
 /** Devis montrés sur la fiche d'un client (les plus récents). */
 const CLIENT_QUOTES = 20;
@@ -32,13 +32,6 @@ const LIST_PAGE = 50;
 const numbers = new Intl.NumberFormat('fr-FR');
 /** La ligne du nombre de la liste des devis : « 5 devis » (et non « 15 devis »), lue ou en actualisation. */
 const count = (total) => new RegExp(`^${numbers.format(total)} devis(?: · actualisation…)?$`);
-
-/** `AAAA-MM-JJ` + n jours. */
-function addDays(day, n) {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + n);
-  return date.toISOString().slice(0, 10);
-}
 
 describeOnServer(
   'liens du planning et devis d’un client',

@@ -23,15 +23,10 @@
 // l'envoi (d'autres tests peuvent changer la démo).
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before } from 'node:test';
-import { describeOnServer, expectText, TIMEOUT, UI_DIR } from './harness.mjs';
+import { describeOnServer, expectText } from './harness.mjs';
+import { startSink } from './smtp.mjs';
 
-const SINK = path.resolve(UI_DIR, '..', 'tests/smtp/sink.py');
-const PYTHON = path.join(process.env.LIFTDESK_PY_VENV || path.join(os.homedir(), '.cache/liftdesk/venv'), 'bin', 'python');
 const STEP_TIMEOUT = 90_000;
 
 const T = {
@@ -56,63 +51,6 @@ const T = {
   retry: 'Réessayer',
   mailsHeading: 'E-mails',
 };
-
-/** Le récepteur SMTP local : son port, le dossier où il écrit chaque message reçu (`<n>.json`). */
-async function startSink(extra) {
-  const out = mkdtempSync(path.join(os.tmpdir(), 'liftdesk-smtp-'));
-  const child = spawn(PYTHON, [SINK, '--out', out, ...extra], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const port = await new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`Le récepteur SMTP n'a pas donné son port : ${stderr}`)), TIMEOUT);
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const match = /PORT (\d+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Le récepteur SMTP s'est arrêté (code ${code}) : ${stderr}`));
-    });
-  });
-  return {
-    port,
-    out,
-    /** Les messages reçus, dans l'ordre d'arrivée. */
-    messages() {
-      return readdirSync(out)
-        .filter((name) => /^\d+\.json$/.test(name))
-        .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
-        .map((name) => JSON.parse(readFileSync(path.join(out, name), 'utf8')));
-    },
-    /** Attend un message reçu qui répond à `predicate`. */
-    async waitFor(predicate, what) {
-      const deadline = Date.now() + TIMEOUT;
-      for (;;) {
-        const found = this.messages().find(predicate);
-        if (found) return found;
-        if (Date.now() > deadline) {
-          assert.fail(`${what} : aucun message reçu ne convient. Reçus : ${JSON.stringify(this.messages(), null, 1)}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    },
-    stop() {
-      // Il s'arrête quand son entrée standard se ferme.
-      child.stdin.end();
-      setTimeout(() => child.kill('SIGTERM'), 2_000).unref();
-      rmSync(out, { recursive: true, force: true });
-    },
-  };
-}
 
 describeOnServer(
   'documents envoyés par e-mail',

@@ -9,17 +9,10 @@
 
 import assert from 'node:assert/strict';
 import { before } from 'node:test';
-import { describeOnServer, TIMEOUT } from './harness.mjs';
+import { addDays, describeOnServer, TIMEOUT } from './harness.mjs';
 
 const STEP_TIMEOUT = 90_000;
 const CELL_LIMIT = 3;
-
-/** `AAAA-MM-JJ` + n jours. */
-function addDays(day, n) {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + n);
-  return date.toISOString().slice(0, 10);
-}
 
 describeOnServer(
   'planning hebdomadaire',

@@ -27,7 +27,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before } from 'node:test';
-import { artifactsDir, describeOnServer, expectText, plain, STEP_TIMEOUT } from './harness.mjs';
+import { addDays, artifactsDir, describeOnServer, expectText, plain, STEP_TIMEOUT } from './harness.mjs';
 
 const EUROS = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 /** Un montant tel que l'écran l'affiche, espaces normalisés. */
@@ -45,12 +45,6 @@ function parisToday() {
     month: '2-digit',
     day: '2-digit',
   }).format(new Date());
-}
-
-/** `day` + `n` jours (AAAA-MM-JJ). */
-function addDays(day, n) {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
 /** Le mot le plus long d'un nom (au moins 4 lettres), pour le chercher par une partie. */

@@ -14,13 +14,8 @@
 
 import assert from 'node:assert/strict';
 import { before } from 'node:test';
-import { describeOnServer, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
+import { addDays, describeOnServer, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
-/** `AAAA-MM-JJ` décalé de `days` jours (en UTC, sans fuseau). */
-function addDays(day, days) {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
 const frenchDay = (day) => day.split('-').reverse().join('/');
 
 describeOnServer(

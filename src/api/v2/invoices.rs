@@ -191,7 +191,7 @@ fn answer(created: Created) -> (StatusCode, Json<Created>) {
 
 /// Émet la pièce (`brouillon` → `emise`) : numéro suivant de la série de
 /// l'agence, de la nature et de l'année (`FA-2026-000042`, `AV-2026-000007`),
-/// sans trou ; date d'émission aujourd'hui (UTC), échéance à 30 jours ;
+/// sans trou ; date d'émission aujourd'hui (jour de Paris), échéance à 30 jours ;
 /// acheteur figé.
 #[utoipa::path(
     post,
@@ -202,7 +202,7 @@ fn answer(created: Created) -> (StatusCode, Json<Created>) {
         (status = 201, description = "Pièce émise", body = Created,
             links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("SendInvoice" = (operation_id = "send_invoice", parameters(("id" = "$response.body#/id")))), ("RecordPayment" = (operation_id = "record_invoice_payment", parameters(("id" = "$response.body#/id")))), ("CreateCreditNote" = (operation_id = "create_credit_note", parameters(("id" = "$response.body#/id")))))),
         (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
-        (status = 422, description = "Transition refusée par le statut, avoir dépassant le reste à créditer, ou SIRET ou adresse de l'agence non renseignés (aucun numéro n'est pris)", body = ErrorBody),
+        (status = 422, description = "Transition refusée par le statut, avoir dépassant le reste à créditer, ou SIRET, adresse de l'agence ou, pour une pièce qui facture de la TVA, numéro de TVA intracommunautaire non renseignés (aucun numéro n'est pris)", body = ErrorBody),
     )
 )]
 async fn issue_invoice(
@@ -313,7 +313,7 @@ async fn record_invoice_payment(
             links(("GetInvoice" = (operation_id = "get_invoice", parameters(("id" = "$response.body#/id")))), ("SendInvoice" = (operation_id = "send_invoice", parameters(("id" = "$response.body#/id")))), ("RecordPayment" = (operation_id = "record_invoice_payment", parameters(("id" = "$response.body#/id")))))),
         (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
         (status = 413, description = "Corps trop volumineux", body = ErrorBody),
-        (status = 422, description = "Avoir refusé : facture brouillon, avoir, déjà entièrement créditée, montant au-delà du reste, ligne invalide, ou SIRET ou adresse de l'agence non renseignés", body = ErrorBody),
+        (status = 422, description = "Avoir refusé : facture brouillon, avoir, déjà entièrement créditée, montant au-delà du reste, ligne invalide, ou SIRET, adresse de l'agence ou, pour une pièce qui facture de la TVA, numéro de TVA intracommunautaire non renseignés", body = ErrorBody),
     )
 )]
 async fn create_credit_note(

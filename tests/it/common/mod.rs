@@ -224,15 +224,25 @@ pub struct Org {
 /// agency: what it needs to issue invoices.
 pub const TEST_SIRET: &str = "73282932000074";
 pub const TEST_ADDRESS: &str = "1 place Bellecour, 69002 Lyon";
+/// The VAT number of `TEST_SIRET`'s company (key 44, SIREN 732829320).
+pub const TEST_VAT_NUMBER: &str = "FR44732829320";
 
 /// `liftdesk init`: an organization whose first agency has filled in its
-/// SIRET and address (`TEST_SIRET`, `TEST_ADDRESS`), so it can issue.
+/// SIRET, address and VAT number (`TEST_SIRET`, `TEST_ADDRESS`,
+/// `TEST_VAT_NUMBER`), so it can issue.
 pub fn init_org(data_dir: &Path, name: &str, email: &str) -> Org {
     init_org_with(
         data_dir,
         name,
         email,
-        &["--siret", TEST_SIRET, "--address", TEST_ADDRESS],
+        &[
+            "--siret",
+            TEST_SIRET,
+            "--address",
+            TEST_ADDRESS,
+            "--vat-number",
+            TEST_VAT_NUMBER,
+        ],
     )
 }
 

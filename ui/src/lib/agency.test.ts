@@ -436,8 +436,14 @@ describe('identité : refus du serveur', () => {
     expect(issueBlockedMessage(['SIRET'])).toBe(
       "Les factures et avoirs ne peuvent pas être émis tant que le champ « SIRET » n'est pas renseigné.",
     );
-    expect(missingMentionsMessage(['Forme juridique', 'Capital social'])).toBe(
-      'Mentions conseillées non renseignées : Forme juridique, Capital social.',
+    expect(
+      missingMentionsMessage([
+        { field: 'legalForm', label: 'Forme juridique' },
+        { field: 'shareCapital', label: 'Capital social' },
+      ]),
+    ).toBe('Mentions conseillées non renseignées : Forme juridique, Capital social.');
+    expect(missingMentionsMessage([{ field: 'vatNumber', label: 'N° de TVA intracommunautaire' }])).toBe(
+      'Mentions conseillées non renseignées : N° de TVA intracommunautaire. Sans numéro de TVA intracommunautaire, seules les pièces sans TVA peuvent être émises.',
     );
   });
 });

@@ -561,7 +561,14 @@ export function issueBlockedMessage(labels: string[]): string {
     : `Les factures et avoirs ne peuvent pas être émis tant que le champ ${quotedList(labels)} n'est pas renseigné.`;
 }
 
-/** La note des mentions conseillées qui manquent. */
-export function missingMentionsMessage(labels: string[]): string {
-  return `Mentions conseillées non renseignées : ${labels.join(', ')}.`;
+/**
+ * La note des mentions conseillées qui manquent ; sans numéro de TVA
+ * intracommunautaire (`vatNumber`), elle dit aussi ce qu'il empêche : le
+ * serveur n'émet pas une pièce qui facture de la TVA sans lui.
+ */
+export function missingMentionsMessage(missing: { field: string; label: string }[]): string {
+  const note = `Mentions conseillées non renseignées : ${missing.map((m) => m.label).join(', ')}.`;
+  return missing.some((m) => m.field === 'vatNumber')
+    ? `${note} Sans numéro de TVA intracommunautaire, seules les pièces sans TVA peuvent être émises.`
+    : note;
 }

@@ -306,18 +306,28 @@ pub async fn logo(store: &Store, p: &Principal) -> AppResult<(String, Vec<u8>)> 
 
 /// The version of the identity an invoice or a credit note of `nature` is
 /// issued under: the agency's current one, which must carry the SIRET and
-/// the address; else 422 naming what to fill and where, before any number
-/// is taken.
+/// the address, and its VAT number when the document charges VAT
+/// (`vat_charged`: an electronic invoice names the seller's VAT number,
+/// EN 16931 BR-S-02); else 422 naming what to fill and where, before any
+/// number is taken.
 pub fn seller_for_issue(
     conn: &Conn,
     agency_id: &AgencyId,
     nature: InvoiceNature,
+    vat_charged: bool,
 ) -> AppResult<String> {
     let current = identities::current(conn, agency_id)?;
-    let missing = current
+    let mut missing = current
         .as_ref()
         .map(|c| c.identity.missing_to_issue())
         .unwrap_or_else(|| SellerIdentity::default().missing_to_issue());
+    if vat_charged
+        && current
+            .as_ref()
+            .is_none_or(|c| c.identity.vat_number.is_none())
+    {
+        missing.push(IdentityField::VatNumber);
+    }
     match current {
         Some(row) if missing.is_empty() => Ok(row.id),
         _ => {
@@ -341,6 +351,9 @@ pub fn seller_for_issue(
                     IdentityField::Address => "la rue de l'adresse",
                     IdentityField::PostalCode => "le code postal",
                     IdentityField::City => "la ville",
+                    IdentityField::VatNumber => {
+                        "le numéro de TVA intracommunautaire (cette pièce facture de la TVA)"
+                    }
                     other => other.label(),
                 };
                 what.push(words);

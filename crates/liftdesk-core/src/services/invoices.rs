@@ -578,7 +578,7 @@ pub fn create_draft_in(tx: &Tx, p: &Principal, input: &NewInvoiceInput) -> AppRe
             buyer: &buyer,
             total_excl_cents: totals.excl_tax.get(),
             total_incl_cents: totals.incl_tax.get(),
-            created_on: &day::iso(now.date_naive()),
+            created_on: &day::iso(clock::paris_local(now).date()),
             created_at: &clock::format_timestamp(now),
             lines: &rows,
             equipment_ids: &equipment_ids,
@@ -675,7 +675,7 @@ pub fn invoice_quote_in(
             buyer: &buyer,
             total_excl_cents: totals.excl_tax.get(),
             total_incl_cents: totals.incl_tax.get(),
-            created_on: &day::iso(now.date_naive()),
+            created_on: &day::iso(clock::paris_local(now).date()),
             created_at: &clock::format_timestamp(now),
             lines: &rows,
             equipment_ids: std::slice::from_ref(&quote.equipment_id),
@@ -803,7 +803,7 @@ pub async fn update_draft(
 }
 
 /// Gives a draft its number (next of the series agency × nature × year of
-/// issue, in this transaction), `issued_on` = today (UTC), `due_on` = issue +
+/// issue, in this transaction), `issued_on` = today (in Paris, the agency's day), `due_on` = issue +
 /// 30 days, and the buyer frozen. Returns the number.
 fn number_in(
     tx: &Tx,
@@ -812,9 +812,13 @@ fn number_in(
     buyer: &Buyer,
     now: chrono::DateTime<chrono::Utc>,
 ) -> AppResult<String> {
-    // The seller's SIRET and address first: refused, no number is taken.
-    let seller = identity::seller_for_issue(tx, &invoice.agency_id, nature)?;
-    let today = now.date_naive();
+    // The seller's SIRET and address (and its VAT number when the document
+    // charges VAT) first: refused, no number is taken.
+    let vat_charged = store::lines(tx, &invoice.id)?
+        .iter()
+        .any(|line| line.vat_rate_bp > 0);
+    let seller = identity::seller_for_issue(tx, &invoice.agency_id, nature, vat_charged)?;
+    let today = clock::paris_local(now).date();
     let year = today.year();
     let seq = store::next_number_seq(tx, &invoice.agency_id, nature.as_str(), year)?;
     let number = invoice::format_number(nature, year, seq);
@@ -1144,7 +1148,7 @@ pub fn record_payment_in(
     let next =
         invoice::transition(nature, status, InvoiceAction::RecordPayment).map_err(refused)?;
     let now = tx.now();
-    let today = now.date_naive();
+    let today = clock::paris_local(now).date();
     let paid_on = payment.paid_on.unwrap_or(today);
     if paid_on > today {
         return Err(AppError::unprocessable(format!(
@@ -1234,7 +1238,7 @@ fn settle_credited_in(
         return Ok(());
     }
     let now = tx.now();
-    let today = day::iso(now.date_naive());
+    let today = day::iso(clock::paris_local(now).date());
     let last_payment = payment_store::last_day(tx, credited_id)?;
     let paid_on = last_payment.filter(|d| *d > today).unwrap_or(today);
     let changed = store::set_status(
@@ -1403,7 +1407,7 @@ fn draft_credit_note_in(
             buyer: &buyer,
             total_excl_cents: totals.excl_tax.get(),
             total_incl_cents: totals.incl_tax.get(),
-            created_on: &day::iso(now.date_naive()),
+            created_on: &day::iso(clock::paris_local(now).date()),
             created_at: &clock::format_timestamp(now),
             lines: &rows,
             equipment_ids: &equipment_ids,

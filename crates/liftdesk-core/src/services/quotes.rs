@@ -115,7 +115,7 @@ fn insert_draft(
         ))
     })?;
     let now = tx.now();
-    let number = store::next_number(tx, agency_id, now.year())?;
+    let number = store::next_number(tx, agency_id, time::paris_local(now).year())?;
     let id = store::insert(
         tx,
         &NewQuote {
