@@ -285,6 +285,11 @@ pub struct IdentityArgs {
     /// Option pour le paiement de la TVA d'après les débits (1 ou 0).
     #[arg(long, value_name = "1|0", value_parser = parse_flag)]
     vat_on_debits: Option<bool>,
+    /// Série de numérotation des factures de l'agence (1 à 6 lettres ou
+    /// chiffres, « PO » : FA-PO-2026-000001), propre à l'agence dans
+    /// l'organisation.
+    #[arg(long, value_name = "SÉRIE")]
+    invoice_series: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -537,6 +542,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 insurance_policy,
                 insurance_area,
                 vat_on_debits,
+                invoice_series,
             } = *fields;
             use IdentityField as F;
             let given = [
@@ -561,6 +567,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 (F::Insurer, insurer),
                 (F::InsurancePolicy, insurance_policy),
                 (F::InsuranceArea, insurance_area),
+                (F::InvoiceSeries, invoice_series),
             ];
             let patch = installation::IdentityPatch {
                 fields: given

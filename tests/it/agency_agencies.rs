@@ -74,7 +74,8 @@ async fn an_organization_administrator_creates_an_agency_with_its_identity_and_r
     assert_eq!(status, 201, "{created}");
     let nord = str_of(&created, "id").to_owned();
     assert_eq!(created["name"], "Durand Nord");
-    assert_eq!(created["missingToIssue"], json!([]));
+    // Two agencies now: each needs its own series of numbers to issue.
+    assert_eq!(created["missingToIssue"], json!(["invoiceSeries"]));
     assert_eq!(created["current"], false);
     // The same name, case and accents aside, is another agency's.
     let (status, answer) = admin
@@ -90,7 +91,7 @@ async fn an_organization_administrator_creates_an_agency_with_its_identity_and_r
     let (_, without) = admin.post("/agencies", json!({ "name": "Sud" })).await;
     assert_eq!(
         without["missingToIssue"],
-        json!(["siret", "address", "postalCode", "city"])
+        json!(["siret", "address", "postalCode", "city", "invoiceSeries"])
     );
 
     // The new agency is in the administrator's scope at once: the session

@@ -647,3 +647,133 @@ fn the_command_line_sets_the_identity_at_init_and_field_by_field() {
         stderr_of(&out)
     );
 }
+
+/// Each agency numbers its documents in its own series once the
+/// organization has several: the series is required to issue then, unique
+/// in the organization, fixed once a document is numbered in it, and an
+/// agency that numbered without one continues its sequence in it.
+#[tokio::test]
+async fn each_agency_numbers_in_its_own_series() {
+    let server = TestServer::start().await;
+    let org = init_org(server.data_dir.path(), "Durand", "admin@durand.fr");
+    let first = World::in_agency(&server, &org.agency_id);
+    let client = ClientInput {
+        client_id: Some("C-1".to_owned()),
+        nom: Some("Syndic Dupont".to_owned()),
+        ..ClientInput::default()
+    };
+    first.client(client.clone()).await;
+    let line = || vec![World::line("Maintenance", 1.0, 100.0, None)];
+    let year = liftdesk::clock::paris_today().year();
+    let number = |id: &str| invoice_number(&server, id).0;
+
+    // One agency: no series needed, numbers as they always were.
+    let before = first.draft_invoice("C-1", line()).await;
+    first.issue_invoice(&before).await;
+    assert_eq!(number(&before), Some(format!("FA-{year}-000001")));
+
+    // A second agency: neither issues without its series.
+    let second_id = new_agency(&server, &org, "Durand Nord");
+    let identity = |agency: &str, extra: &[&str]| {
+        let mut args = vec![
+            "agency",
+            "identity",
+            "--agency",
+            agency,
+            "--siret",
+            TEST_SIRET,
+            "--address",
+            TEST_ADDRESS,
+            "--vat-number",
+            TEST_VAT_NUMBER,
+        ];
+        args.extend_from_slice(extra);
+        run_cli(server.data_dir.path(), &args)
+    };
+    assert!(identity(&second_id, &[]).status.success());
+    let second = World::in_agency(&server, &second_id);
+    second.client(client).await;
+    let waiting = first.draft_invoice("C-1", line()).await;
+    let refused = Box::pin(liftdesk::services::invoices::issue(
+        &first.store,
+        &first.principal,
+        &liftdesk::domain::id::InvoiceId::new(&waiting),
+    ))
+    .await
+    .expect_err("no series");
+    assert_eq!(
+        (refused.status().as_u16(), refused.public_message()),
+        (
+            422,
+            "Cette facture ne peut pas être émise : renseignez d'abord la série de numérotation des factures (l'organisation a plusieurs agences : chacune numérote dans la sienne) de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué.".to_owned()
+        )
+    );
+    assert_eq!(number(&waiting), None);
+
+    // A malformed series, then « PO » for the first agency: the sequence
+    // goes on, with the series.
+    let out = identity(&org.agency_id, &["--invoice-series", "P O!"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "Champ « invoiceSeries » : La série de numérotation compte de 1 à 6 lettres sans accent ou chiffres, par exemple « PO » : « P O! » n'en est pas une."
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        identity(&org.agency_id, &["--invoice-series", "po"])
+            .status
+            .success()
+    );
+    first.issue_invoice(&waiting).await;
+    assert_eq!(number(&waiting), Some(format!("FA-PO-{year}-000002")));
+
+    // The second agency cannot take « PO »; « PN » it can.
+    let out = identity(&second_id, &["--invoice-series", "PO"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "Champ « invoiceSeries » : la série « PO » est déjà celle de l'agence « Durand Centre » : chaque agence de l'organisation numérote ses pièces dans sa propre série."
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        identity(&second_id, &["--invoice-series", "PN"])
+            .status
+            .success()
+    );
+    let theirs = second.draft_invoice("C-1", line()).await;
+    second.issue_invoice(&theirs).await;
+    assert_eq!(number(&theirs), Some(format!("FA-PN-{year}-000001")));
+    let credit = first.credit_note(&waiting, None).await;
+    assert_eq!(number(&credit), Some(format!("AV-PO-{year}-000001")));
+
+    // « PO » numbers documents now: it no longer changes.
+    let out = identity(&org.agency_id, &["--invoice-series", "PX"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "Champ « invoiceSeries » : des factures ou avoirs sont déjà numérotés dans la série « PO » : elle ne change plus (les numéros se suivent dans leur série)."
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The number given before the series never changed; the header search
+    // finds a bare sequence number in the series and before it.
+    assert_eq!(number(&before), Some(format!("FA-{year}-000001")));
+    for (typed, expected) in [
+        ("02", format!("FA-PO-{year}-000002")),
+        ("01", format!("FA-{year}-000001")),
+    ] {
+        let found = liftdesk::services::search::header(&first.store, &first.principal, Some(typed))
+            .await
+            .expect("search");
+        assert!(
+            found.invoices.iter().any(|hit| hit.number == expected),
+            "{typed}: {:?}",
+            found.invoices
+        );
+    }
+}

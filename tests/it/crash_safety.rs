@@ -1274,11 +1274,7 @@ async fn issue_one_more(served: &Served, fixture: &Fixture, dir: &Path) {
     for (agency, id) in fixture.agencies.iter().enumerate() {
         let year = {
             let db = read_only(dir);
-            let year: i64 = db
-                .query_row("SELECT CAST(strftime('%Y', 'now') AS INTEGER)", [], |r| {
-                    r.get(0)
-                })
-                .expect("year");
+            let year = i64::from(chrono::Datelike::year(&liftdesk::clock::paris_today()));
             let last: Option<i64> = db
                 .query_row(
                     "SELECT last_seq FROM invoice_counters
@@ -1288,7 +1284,15 @@ async fn issue_one_more(served: &Served, fixture: &Fixture, dir: &Path) {
                 )
                 .optional()
                 .expect("counter");
-            (year, last.unwrap_or(0))
+            let series: Option<String> = db
+                .query_row(
+                    "SELECT i.invoice_series FROM agencies a
+                     JOIN agency_identities i ON i.id = a.identity_id WHERE a.id = ?1",
+                    [id],
+                    |r| r.get(0),
+                )
+                .expect("series");
+            (year, last.unwrap_or(0), series)
         };
         let post = |path: String, body: Value| {
             client
@@ -1324,11 +1328,12 @@ async fn issue_one_more(served: &Served, fixture: &Fixture, dir: &Path) {
             .json()
             .await
             .expect("json");
-        let (year, last) = year;
+        let (year, last, series) = year;
         assert_eq!(read["status"], json!("emise"));
+        let series = series.expect("each demo agency numbers in its series");
         assert_eq!(
             read["number"],
-            json!(format!("FA-{year}-{:06}", last + 1)),
+            json!(format!("FA-{series}-{year}-{:06}", last + 1)),
             "{read}"
         );
     }

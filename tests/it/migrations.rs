@@ -658,3 +658,81 @@ fn agency_addresses_are_split_where_they_can_be() {
         ]
     );
 }
+
+/// V23 rebuilds the invoices (their number may hold a series): every
+/// document, line, payment, lift and count is kept, no reference is
+/// broken, the numbers given never change, and a number with a series
+/// that does not match it is still refused.
+#[test]
+fn invoices_keep_everything_when_their_numbers_may_take_a_series() {
+    let dir = migrated_from(
+        22,
+        &format!(
+            "{DURAND_LYON}
+             INSERT INTO clients (id, agency_id, client_ref, nom, created_at, updated_at) VALUES
+               ('c', 'a', 'CLI-1', 'Un', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
+             INSERT INTO equipment (id, agency_id, number, created_at, updated_at) VALUES
+               ('e', 'a', 'ASC 1', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
+             INSERT INTO invoices (id, agency_id, client_id, nature, status, number, number_year, number_seq,
+                                   credited_invoice_id, issued_on, total_excl_cents, total_incl_cents,
+                                   created_on, created_at, updated_at) VALUES
+               ('i1', 'a', 'c', 'facture', 'emise', 'FA-2026-000001', 2026, 1, NULL, '2026-03-01', 10000, 12000,
+                '2026-03-01', '2026-03-01T09:00:00Z', '2026-03-01T09:00:00Z'),
+               ('a1', 'a', 'c', 'avoir', 'emise', 'AV-2026-000001', 2026, 1, 'i1', '2026-03-02', 1000, 1200,
+                '2026-03-02', '2026-03-02T09:00:00Z', '2026-03-02T09:00:00Z'),
+               ('d1', 'a', 'c', 'facture', 'brouillon', NULL, NULL, NULL, NULL, NULL, 0, 0,
+                '2026-03-03', '2026-03-03T09:00:00Z', '2026-03-03T09:00:00Z');
+             INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli, unit_price_cents) VALUES
+               ('l1', 'i1', 0, 'Maintenance', 1000, 10000), ('l2', 'a1', 0, 'Geste', 1000, 1000);
+             INSERT INTO invoice_payments (id, agency_id, invoice_id, paid_on, amount_cents, created_at) VALUES
+               ('p1', 'a', 'i1', '2026-03-05', 5000, '2026-03-05T09:00:00Z');
+             INSERT INTO invoice_equipment (invoice_id, equipment_id, position) VALUES ('i1', 'e', 0);"
+        ),
+    );
+    let conn = open_db(dir.path());
+    let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).expect(sql) };
+    assert_eq!(count("SELECT COUNT(*) FROM invoices"), 3);
+    assert_eq!(count("SELECT COUNT(*) FROM invoice_lines"), 2);
+    assert_eq!(count("SELECT COUNT(*) FROM invoice_payments"), 1);
+    assert_eq!(count("SELECT COUNT(*) FROM invoice_equipment"), 1);
+    assert_eq!(count("SELECT COUNT(*) FROM pragma_foreign_key_check"), 0);
+    assert_eq!(
+        count("SELECT COUNT(*) FROM invoices WHERE number_series IS NOT NULL"),
+        0
+    );
+    let numbers: Vec<String> = conn
+        .prepare("SELECT number FROM invoices WHERE number IS NOT NULL ORDER BY number")
+        .expect("numbers")
+        .query_map([], |r| r.get(0))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(numbers, ["AV-2026-000001", "FA-2026-000001"]);
+    // The counts the lists read are those of the three documents.
+    assert_eq!(
+        count("SELECT COALESCE(SUM(n), 0) FROM invoice_status_counts WHERE agency_id = 'a'"),
+        3
+    );
+    // The triggers are back: a new document is counted.
+    conn.execute(
+        "INSERT INTO invoices (id, agency_id, client_id, nature, status, created_on, created_at, updated_at)
+         VALUES ('d2', 'a', 'c', 'facture', 'brouillon', '2026-03-04', '2026-03-04T09:00:00Z', '2026-03-04T09:00:00Z')",
+        [],
+    )
+    .expect("new draft");
+    assert_eq!(
+        count("SELECT n FROM invoice_status_counts WHERE agency_id = 'a' AND status = 'brouillon'"),
+        2
+    );
+    // A series in the number only with its column, and the same one.
+    let issue = |number: &str, series: Option<&str>| {
+        conn.execute(
+            "UPDATE invoices SET status = 'emise', number = ?1, number_year = 2026, number_seq = 2,
+                 number_series = ?2 WHERE id = 'd1'",
+            rusqlite::params![number, series],
+        )
+    };
+    assert!(issue("FA-PO-2026-000002", None).is_err());
+    assert!(issue("FA-PO-2026-000002", Some("PE")).is_err());
+    assert!(issue("FA-PO-2026-000002", Some("PO")).is_ok());
+}

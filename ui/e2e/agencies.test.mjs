@@ -9,7 +9,11 @@
 // /usr/bin/chromium).
 //
 // L'administratrice crée « Agence de Test <suffixe> » (un nom propre à chaque passage : le serveur
-// de démo est partagé par les tests), la renomme, l'archive, la voit « Archivée », la réactive ;
+// de démo est partagé par les tests), la renomme ; dans cette agence (choisie dans le sélecteur),
+// rubrique « Identité », la série de numérotation « pe » (« PE », celle d'« Agence Paris Est ») est
+// refusée par le serveur sous le champ, rien n'est enregistré (une agence sans pièce numérotée :
+// agency.test.mjs voit l'autre refus, une série figée) ; de retour dans son agence, elle l'archive,
+// la voit « Archivée », la réactive ;
 // enfin un archivage fait entre-temps par ailleurs est refusé (409) dans la fenêtre de
 // confirmation. Les agences de la démo ne sont jamais archivées (la seconde a des comptes qui ne
 // travaillent que là). L'agence du test finit archivée (à la fin, au besoin par l'API) : elle
@@ -40,7 +44,7 @@ const T = {
   current: '(agence active)',
   working: 'En activité',
   archivedOn: (day) => `Archivée le ${day}`,
-  incomplete: 'Identité incomplète : SIRET, adresse',
+  incomplete: 'Identité incomplète : SIRET, adresse, série de numérotation',
   nameRequired: "Le nom de l'agence est obligatoire.",
   nameTaken: (name) => `Une agence de l'organisation s'appelle déjà « ${name} » : choisissez un autre nom.`,
   created: (name) =>
@@ -56,7 +60,14 @@ const T = {
   currentWarning: "C'est l'agence où vous agissez : vous passerez dans une autre de vos agences.",
   moved: (name) => `Vous agissez maintenant dans l'agence « ${name} ».`,
   switcher: 'Agence',
+  series: 'Série de numérotation des factures',
+  /** La raison du serveur, après « Champ « invoiceSeries » : » ; sous le champ, en phrase (« La… »). */
+  seriesTaken: (series, agency) =>
+    `la série « ${series} » est déjà celle de l'agence « ${agency} » : chaque agence de l'organisation numérote ses pièces dans sa propre série.`,
 };
+
+/** La série de numérotation de la seconde agence de la démo. */
+const DEMO_SERIES = { agency: 'Agence Paris Est', series: 'PE' };
 
 /**
  * Une phrase d'un texte de l'écran, où qu'elle soit coupée : le texte d'un composant garde ses
@@ -213,8 +224,9 @@ describeOnServer(
       assert.equal(agency.name, testAgency.name);
       assert.equal(agency.archivedAt, null);
       assert.equal(agency.current, false);
-      // L'adresse en parties : la rue, le code postal et la ville manquent chacun (l'écran dit « adresse »).
-      assert.deepEqual(agency.missingToIssue, ['siret', 'address', 'postalCode', 'city']);
+      // L'adresse en parties : la rue, le code postal et la ville manquent chacun (l'écran dit « adresse ») ;
+      // l'organisation a plusieurs agences : la série de numérotation manque aussi.
+      assert.deepEqual(agency.missingToIssue, ['siret', 'address', 'postalCode', 'city', 'invoiceSeries']);
       testAgency.id = agency.id;
       await dialog.waitFor({ state: 'hidden' });
 
@@ -262,6 +274,58 @@ describeOnServer(
       assert.ok(names.includes(renamedTo));
       assert.ok(!names.includes(before));
       await shot('agences-04-renommee');
+    });
+
+    step('dans l’agence du test, la série « PE » d’« Agence Paris Est » est refusée sous le champ', async () => {
+      assert.ok(
+        creds.agencies.some((a) => a.name === DEMO_SERIES.agency),
+        `LIFTDESK_CREDENTIALS : l'agence « ${DEMO_SERIES.agency} » de la démo`,
+      );
+      const switcher = page.getByRole('banner').getByLabel(T.switcher, { exact: true });
+      let switched = apiResponse('/app/api/session/agency', 'PUT');
+      await switcher.selectOption(testAgency.id);
+      assert.equal((await switched).status(), 200);
+      await testRow().getByText(T.current, { exact: true }).waitFor();
+      const read = apiResponse('/app/api/agency/identity', 'GET');
+      await tabs().getByRole('link', { name: T.identity, exact: true }).click();
+      const identity = await (await read).json();
+      assert.equal(identity.agencyName, testAgency.name);
+      assert.equal(identity.identity.invoiceSeries, null);
+      await page.getByTestId('agency-name').filter({ hasText: testAgency.name }).waitFor();
+
+      const series = page.getByLabel(T.series, { exact: true });
+      assert.equal(await series.inputValue(), '');
+      await series.fill(DEMO_SERIES.series.toLowerCase());
+      assert.equal(await series.inputValue(), DEMO_SERIES.series);
+      const refusal = T.seriesTaken(DEMO_SERIES.series, DEMO_SERIES.agency);
+      const answered = apiResponse('/app/api/agency/identity', 'PUT');
+      await page.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+      const res = await answered;
+      assert.equal(res.status(), 422);
+      assert.deepEqual(await res.json(), { error: `Champ « invoiceSeries » : ${refusal}` });
+      const shown = refusal.charAt(0).toUpperCase() + refusal.slice(1);
+      await page.getByText(shown, { exact: true }).waitFor();
+      assert.equal(await series.getAttribute('aria-invalid'), 'true');
+      // Le champ refusé reçoit le focus ; le refus est sous lui, pas dans l'alerte du formulaire.
+      const handle = await series.elementHandle();
+      await page.waitForFunction((el) => el === document.activeElement, handle);
+      assert.equal(await page.getByRole('alert').filter({ hasText: refusal }).count(), 0);
+      const now = await callApi('GET', '/app/api/agency/identity');
+      assert.equal(now.status, 200);
+      assert.equal(now.body.agencyName, testAgency.name);
+      assert.equal(now.body.identity.invoiceSeries, null, 'rien n’est enregistré');
+      await shot('agences-04b-serie-prise');
+
+      // De retour dans l'agence de départ, rubrique « Agences ».
+      switched = apiResponse('/app/api/session/agency', 'PUT');
+      await switcher.selectOption(active.id);
+      assert.equal((await switched).status(), 200);
+      await page.getByTestId('agency-name').filter({ hasText: active.name }).waitFor();
+      const list = apiResponse(AGENCIES_PATH, 'GET');
+      await tabs().getByRole('link', { name: T.section, exact: true }).click();
+      assert.equal((await list).status(), 200);
+      await rowOf(active.name).getByText(T.current, { exact: true }).waitFor();
+      assert.deepEqual(pageErrors, []);
     });
 
     step('« Archiver » après confirmation : « Archivée le … », retirée du sélecteur d’agence', async () => {

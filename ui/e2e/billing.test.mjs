@@ -268,7 +268,8 @@ describeOnServer(
       await dialog.getByRole('button', { name: 'Émettre la facture' }).click();
       await expectText(page.locator('[data-testid="statut"]'), 'Émise');
       invoiceNumber = ((await page.locator('[data-testid="numero"]').textContent()) ?? '').trim();
-      assert.match(invoiceNumber, /^FA-\d{4}-\d{6}$/);
+      // Dans la série de l'agence de l'administrateur (« Agence Paris Ouest » : PO).
+      assert.match(invoiceNumber, /^FA-PO-\d{4}-\d{6}$/);
       await page.getByRole('heading', { level: 1, name: `Facture ${invoiceNumber}` }).waitFor();
       assert.equal(await page.getByRole('button', { name: 'Modifier le brouillon' }).count(), 0);
       // The server refuses the edit too, with its French reason.
@@ -339,7 +340,7 @@ describeOnServer(
       await expectText(dialog.locator('[data-testid="credit-preview"]'), `Avoir : ${euros(335.6)} TTC`);
       await shot('facture-avoir');
       await dialog.getByRole('button', { name: "Établir l'avoir" }).click();
-      const creditHeading = page.getByRole('heading', { level: 1, name: /^Avoir AV-\d{4}-\d{6}$/ });
+      const creditHeading = page.getByRole('heading', { level: 1, name: /^Avoir AV-PO-\d{4}-\d{6}$/ });
       await creditHeading.waitFor();
       await expectText(page.locator('[data-testid="total-ttc"]'), euros(335.6));
       const creditNumber = ((await creditHeading.textContent()) ?? '').replace('Avoir', '').trim();

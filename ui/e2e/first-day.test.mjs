@@ -7,7 +7,9 @@
 //
 // 1. « Installation de Liftdesk » : organisation, agence, administrateur → connecté.
 // 2. Agence › Identité : l'identité légale complète (SAS, capital, RCS, SIRET, TVA, adresses,
-//    téléphone, e-mail, IBAN/BIC, assureur, police) enregistrée et relue.
+//    téléphone, e-mail, IBAN/BIC, assureur, police) et la série de numérotation des factures
+//    (« gre », mise en majuscules à la saisie : l'organisation aura deux agences, chacune émet dans
+//    sa série) enregistrée et relue.
 // 3. Agence › Agences : une seconde agence.
 // 4. Agence › Personnes : une collègue (membre), son mot de passe provisoire montré une fois ; elle
 //    se connecte (second contexte), choisit le sien, arrive à l'accueil.
@@ -19,8 +21,8 @@
 // 9. Paramètres › « E-mail (serveur d'envoi) » : le récepteur SMTP local, sans chiffrement.
 // 10. Devis sur l'ascenseur, « Envoyer au client » → le contact → « Envoyer » : « Envoyé », reçu
 //     avec le PDF joint, de l'adresse de l'agence, au contact.
-// 11. Le devis accepté, facturé, la facture émise puis envoyée de même ; le PDF reçu lu par
-//     pdftotext : SIRET, n° de TVA, RCS, capital, assureur.
+// 11. Le devis accepté, facturé, la facture émise (la première de la série : FA-GRE-<année>-000001)
+//     puis envoyée de même ; le PDF reçu lu par pdftotext : SIRET, n° de TVA, RCS, capital, assureur.
 // 12. Factures › « Exporter » : Excel (relu par openpyxl) et CSV (BOM, « ; »).
 // 13. La recherche de l'en-tête (`/`) trouve l'ascenseur par son numéro et ouvre sa fiche.
 // 14. « Journal » : les changements de la journée y sont (la création de la seconde agence, à son
@@ -83,6 +85,8 @@ const IDENTITY = {
   bic: 'BNPAFRPP',
   insurer: 'Mutuelle Alpine d’Assurances, 3 rue Lesdiguières, 38000 Grenoble',
   insurancePolicy: 'RC-2026-445566',
+  // La série de numérotation, tapée en minuscules : l'écran et le serveur l'écrivent en majuscules.
+  invoiceSeries: { typed: 'gre', saved: 'GRE' },
 };
 const TECHNICIANS = [
   { name: 'Karim Benali', phone: '06 12 34 56 78', sectors: 'Grenoble, 38000' },
@@ -336,6 +340,8 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     await field('BIC').fill(IDENTITY.bic);
     await field('Assureur').fill(IDENTITY.insurer);
     await field("N° de police d'assurance").fill(IDENTITY.insurancePolicy);
+    await field('Série de numérotation des factures').fill(IDENTITY.invoiceSeries.typed);
+    assert.equal(await field('Série de numérotation des factures').inputValue(), IDENTITY.invoiceSeries.saved);
     assert.equal((await field('SIREN').inputValue()).replace(/\s/g, ''), IDENTITY.siren);
 
     const saved = apiResponse('/app/api/agency/identity', 'PUT');
@@ -347,6 +353,7 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     assert.equal(answer.identity.siret, IDENTITY.siret);
     assert.equal(answer.identity.vatNumber, IDENTITY.vatNumber);
     assert.equal(answer.identity.shareCapital, Number(IDENTITY.shareCapital));
+    assert.equal(answer.identity.invoiceSeries, IDENTITY.invoiceSeries.saved);
     assert.deepEqual(
       [answer.identity.address, answer.identity.postalCode, answer.identity.city],
       [IDENTITY.address.street, IDENTITY.address.postalCode, IDENTITY.address.city],
@@ -373,6 +380,7 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     assert.equal(await field('BIC').inputValue(), IDENTITY.bic);
     assert.equal(await field('Assureur').inputValue(), IDENTITY.insurer);
     assert.equal(await field("N° de police d'assurance").inputValue(), IDENTITY.insurancePolicy);
+    assert.equal(await field('Série de numérotation des factures').inputValue(), IDENTITY.invoiceSeries.saved);
     assert.equal(await field('Adresse (rue)', agencyAddress()).inputValue(), IDENTITY.address.street);
     assert.equal(await field('Code postal', agencyAddress()).inputValue(), IDENTITY.address.postalCode);
     assert.equal(await field('Ville', agencyAddress()).inputValue(), IDENTITY.address.city);
@@ -696,7 +704,8 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     await confirm.getByRole('button', { name: 'Émettre la facture' }).click();
     await expectText(page.locator('[data-testid="statut"]'), 'Émise');
     made.invoiceNumber = ((await page.locator('[data-testid="numero"]').textContent()) ?? '').trim();
-    assert.match(made.invoiceNumber, /^FA-\d{4}-\d{6}$/);
+    // La première facture de l'installation, dans la série de l'agence (l'organisation a deux agences).
+    assert.match(made.invoiceNumber, new RegExp(`^FA-${IDENTITY.invoiceSeries.saved}-\\d{4}-000001$`));
     made.invoiceTotals = { ht: 2220, ttc: 2664 };
 
     await sendByMail(`Envoyer : Facture ${made.invoiceNumber}`, `/app/api/invoices/${made.invoiceId}/send`);

@@ -192,6 +192,8 @@ describeOnServer(
       const list = await (await listResponse).json();
       const row = list.results.find((r) => r.number && r.nature === 'facture' && r.client && r.buyer);
       assert.ok(row, 'aucune facture émise avec un client dans la première page de la démo');
+      // Le numéro dans la série de l'agence de l'administratrice (« Agence Paris Ouest » : PO).
+      assert.match(row.number, /^FA-PO-\d{4}-\d{6}$/);
       const clientHref = `/clients/${encodeURIComponent(row.client)}`;
 
       const line = page.locator(`tr[data-invoice="${row.id}"]`);

@@ -290,7 +290,8 @@ describeOnServer(
       await page.goto(new URL(`/factures/${invoiceId}`, baseUrl).href);
       await expectText(page.getByTestId('statut'), 'Émise');
       invoiceNumber = ((await page.getByTestId('numero').textContent()) ?? '').trim();
-      assert.match(invoiceNumber, /^FA-\d{4}-\d{6}$/);
+      // Dans la série de l'agence de l'administrateur (« Agence Paris Ouest » : PO).
+      assert.match(invoiceNumber, /^FA-PO-\d{4}-\d{6}$/);
       await page.getByRole('button', { name: T.send, exact: true }).click();
       const dialog = page.getByRole('dialog', { name: `Envoyer : Facture ${invoiceNumber}` });
       const answer = await sendFromDialog(dialog, {

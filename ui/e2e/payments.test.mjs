@@ -71,7 +71,8 @@ describeOnServer(
       await page.getByRole('dialog', { name: 'Émettre la facture ?' }).getByRole('button', { name: 'Émettre la facture' }).click();
       await expectText(page.locator('[data-testid="statut"]'), 'Émise');
       invoiceNumber = plain(await page.locator('[data-testid="numero"]').textContent());
-      assert.match(invoiceNumber, /^FA-\d{4}-\d{6}$/);
+      // Dans la série de l'agence de l'administrateur (« Agence Paris Ouest » : PO).
+      assert.match(invoiceNumber, /^FA-PO-\d{4}-\d{6}$/);
       today = (await appApi('GET', `/invoices/${invoiceId}`)).body.invoice.issuedOn;
       await expectText(payments().locator('[data-testid="solde-reste"]'), euros(539.55));
       await payments().getByText('Aucun règlement enregistré.', { exact: true }).waitFor();
@@ -84,7 +85,7 @@ describeOnServer(
       await dialog.getByLabel('Quantité à créditer, ligne 2').fill('2');
       await expectText(dialog.locator('[data-testid="credit-preview"]'), `Avoir : ${euros(37.4)} TTC`);
       await dialog.getByRole('button', { name: "Établir l'avoir" }).click();
-      await page.getByRole('heading', { level: 1, name: /^Avoir AV-\d{4}-\d{6}$/ }).waitFor();
+      await page.getByRole('heading', { level: 1, name: /^Avoir AV-PO-\d{4}-\d{6}$/ }).waitFor();
       await page.getByRole('link', { name: invoiceNumber }).click();
       await page.getByRole('heading', { level: 1, name: `Facture ${invoiceNumber}` }).waitFor();
       // The credit note leaves something due: still « Émise ».
@@ -187,8 +188,8 @@ describeOnServer(
     });
 
     step('l’avoir se rembourse : « Reste à rembourser », puis « Soldé »', async () => {
-      await page.getByRole('list').getByRole('link', { name: /^AV-\d{4}-\d{6}$/ }).click();
-      await page.getByRole('heading', { level: 1, name: /^Avoir AV-/ }).waitFor();
+      await page.getByRole('list').getByRole('link', { name: /^AV-PO-\d{4}-\d{6}$/ }).click();
+      await page.getByRole('heading', { level: 1, name: /^Avoir AV-PO-\d{4}-\d{6}$/ }).waitFor();
       const refunds = page.getByRole('region', { name: 'Remboursements', exact: true });
       await expectText(refunds.locator('[data-testid="solde-reste"]'), euros(37.4));
       await refunds.getByText('Reste à rembourser', { exact: true }).waitFor();

@@ -19,6 +19,9 @@ import assert from 'node:assert/strict';
 import { before } from 'node:test';
 import { describeOnServer, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
+/** Le numéro d'une facture de l'agence de l'administratrice, dans sa série (« PO »). */
+const INVOICE_NUMBER = /^FA-PO-\d{4}-\d{6}$/;
+
 const T = {
   welcome: (name) => `Bienvenue, ${name}`,
   field: 'Rechercher',
@@ -214,8 +217,9 @@ describeOnServer(
       const options = group(T.invoices).getByRole('option');
       await options.first().waitFor();
       assert.equal(await options.count(), invoices.hits.length);
+      // Les numéros de l'agence de l'administratrice (« Agence Paris Ouest »), dans sa série PO.
       for (const title of await group(T.invoices).locator('.title').allTextContents()) {
-        assert.match(title.trim(), /^FA-/);
+        assert.match(title.trim(), INVOICE_NUMBER);
       }
       assert.equal(await group(T.equipment).count(), 0);
       await shot('recherche-05-factures');
@@ -273,7 +277,7 @@ describeOnServer(
     step('Échap vide et ferme la liste ; un second Échap quitte le champ', async () => {
       assert.equal(await field().getAttribute('aria-expanded'), 'true');
       await page.keyboard.press('ArrowDown');
-      assert.match((await activeTitle()) ?? '', /^FA-/);
+      assert.match((await activeTitle()) ?? '', INVOICE_NUMBER);
       await page.keyboard.press('Escape');
       await expectClosed();
       assert.equal(await focused(), true, 'le premier Échap garde le focus');

@@ -30,6 +30,8 @@ pub const MAX_INSURER_CHARS: usize = 200;
 pub const MAX_POLICY_CHARS: usize = 60;
 /// Longest geographical coverage of the policy.
 pub const MAX_INSURANCE_AREA_CHARS: usize = 120;
+/// Longest series of invoice numbers (« PO » in `FA-PO-2026-000001`).
+pub const MAX_SERIES_CHARS: usize = 6;
 /// Largest share capital: 10 billion euros.
 pub const MAX_SHARE_CAPITAL: Cents = Cents::new(1_000_000_000_000);
 
@@ -69,6 +71,11 @@ pub struct SellerIdentity {
     pub insurance_area: Option<String>,
     /// Option pour le paiement de la TVA d'après les débits.
     pub vat_on_debits: bool,
+    /// The agency's own series of invoice and credit-note numbers (« PO »:
+    /// `FA-PO-2026-000001`), so that two agencies of one organization never
+    /// give the same number: unique in the organization, and fixed once a
+    /// document is numbered in it.
+    pub invoice_series: Option<String>,
 }
 
 /// An address as printed, line by line: the street, the complement, then
@@ -177,6 +184,7 @@ wire_enum! {
         Insurer => "insurer", "Assureur";
         InsurancePolicy => "insurancePolicy", "N° de police d'assurance";
         InsuranceArea => "insuranceArea", "Couverture géographique";
+        InvoiceSeries => "invoiceSeries", "Série de numérotation des factures";
     }
 }
 
@@ -209,6 +217,7 @@ pub struct IdentityInput {
     pub insurance_area: Option<String>,
     #[serde(default)]
     pub vat_on_debits: bool,
+    pub invoice_series: Option<String>,
 }
 
 impl IdentityInput {
@@ -238,6 +247,7 @@ impl IdentityInput {
             insurance_policy: i.insurance_policy,
             insurance_area: i.insurance_area,
             vat_on_debits: i.vat_on_debits,
+            invoice_series: i.invoice_series,
         }
     }
 
@@ -284,6 +294,7 @@ impl IdentityInput {
             F::Insurer => &mut self.insurer,
             F::InsurancePolicy => &mut self.insurance_policy,
             F::InsuranceArea => &mut self.insurance_area,
+            F::InvoiceSeries => &mut self.invoice_series,
         };
         *slot = Some(text);
         Ok(())
@@ -339,6 +350,27 @@ pub fn check(input: &IdentityInput) -> Result<SellerIdentity, String> {
                         "Le capital social est un montant en euros, positif, au centime près (10 milliards d'euros au plus).",
                     )
                 })
+        })
+        .transpose()?;
+    let invoice_series = input
+        .invoice_series
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|series| {
+            let series = series.to_uppercase();
+            let shaped = (1..=MAX_SERIES_CHARS).contains(&series.chars().count())
+                && series.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+            if shaped {
+                Ok(series)
+            } else {
+                Err(refusal(
+                    F::InvoiceSeries,
+                    &format!(
+                        "La série de numérotation compte de 1 à {MAX_SERIES_CHARS} lettres sans accent ou chiffres, par exemple « PO » : « {series} » n'en est pas une."
+                    ),
+                ))
+            }
         })
         .transpose()?;
     let phone = text::phone(F::Phone.as_str(), input.phone.as_deref())?;
@@ -418,6 +450,7 @@ pub fn check(input: &IdentityInput) -> Result<SellerIdentity, String> {
             MAX_INSURANCE_AREA_CHARS,
         )?,
         vat_on_debits: input.vat_on_debits,
+        invoice_series,
     })
 }
 

@@ -293,13 +293,16 @@ pub const UNPAID_BUCKETS: [(&str, Option<DaysPastDue>); 5] = [
     ("plus_90", Some((91, None))),
 ];
 
-/// The document number: `FA-2026-000042`, `AV-2026-000007`. Numbers are
+/// The document number: `FA-2026-000042`, `AV-2026-000007`, with the
+/// agency's series when it has one (`FA-PO-2026-000042`). Numbers are
 /// gapless per agency, year and nature; the sequence is padded to six digits
 /// and simply grows longer past 999 999.
-pub fn format_number(nature: InvoiceNature, year: i32, seq: u32) -> String {
-    format!("{}-{year:04}-{seq:06}", nature.number_prefix())
+pub fn format_number(nature: InvoiceNature, series: Option<&str>, year: i32, seq: u32) -> String {
+    match series {
+        Some(series) => format!("{}-{series}-{year:04}-{seq:06}", nature.number_prefix()),
+        None => format!("{}-{year:04}-{seq:06}", nature.number_prefix()),
+    }
 }
-
 /// One line of an invoice or a quote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LineAmounts {
@@ -555,24 +558,39 @@ mod tests {
     #[test]
     fn numbers_have_one_series_per_nature() {
         assert_eq!(
-            format_number(InvoiceNature::Facture, 2026, 42),
+            format_number(InvoiceNature::Facture, None, 2026, 42),
             "FA-2026-000042"
         );
         assert_eq!(
-            format_number(InvoiceNature::Avoir, 2026, 7),
+            format_number(InvoiceNature::Avoir, None, 2026, 7),
             "AV-2026-000007"
         );
         assert_eq!(
-            format_number(InvoiceNature::Facture, 2027, 1),
+            format_number(InvoiceNature::Facture, None, 2027, 1),
             "FA-2027-000001"
         );
         assert_eq!(
-            format_number(InvoiceNature::Facture, 2026, 999_999),
+            format_number(InvoiceNature::Facture, None, 2026, 999_999),
             "FA-2026-999999"
         );
         assert_eq!(
-            format_number(InvoiceNature::Facture, 2026, 1_000_000),
+            format_number(InvoiceNature::Facture, None, 2026, 1_000_000),
             "FA-2026-1000000"
+        );
+        // An agency's series: unique for the seller, and within the French
+        // rules of the reform (BR-FR-01/02: 35 characters at most, of
+        // `A-Z a-z 0-9 + - _ /`), even at its longest.
+        assert_eq!(
+            format_number(InvoiceNature::Facture, Some("PO"), 2026, 1),
+            "FA-PO-2026-000001"
+        );
+        let longest = format_number(InvoiceNature::Avoir, Some("ABCDEF"), 2026, 99_999_999);
+        assert_eq!(longest, "AV-ABCDEF-2026-99999999");
+        assert!(longest.len() <= 35);
+        assert!(
+            longest
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-_/".contains(c))
         );
     }
 

@@ -24,7 +24,7 @@ const COLUMNS: &str = "i.id, i.legal_name, i.legal_form, i.share_capital_cents, 
      i.siret, i.vat_number, i.head_office_address, i.address, i.phone, i.email, i.iban, i.bic,
      i.insurer, i.insurance_policy, i.insurance_area, i.vat_on_debits, i.logo_id, i.created_at,
      i.head_office_complement, i.head_office_postal_code, i.head_office_city,
-     i.address_complement, i.postal_code, i.city";
+     i.address_complement, i.postal_code, i.city, i.invoice_series";
 
 fn identity_row(row: &Row<'_>) -> StoreResult<IdentityRow> {
     Ok(IdentityRow {
@@ -52,6 +52,7 @@ fn identity_row(row: &Row<'_>) -> StoreResult<IdentityRow> {
             insurance_policy: row.get(14)?,
             insurance_area: row.get(15)?,
             vat_on_debits: row.get(16)?,
+            invoice_series: row.get(25)?,
         },
         logo_id: row.get(17)?,
         created_at: row.get(18)?,
@@ -96,9 +97,9 @@ pub fn record(
              rcs_city, siret, vat_number, head_office_address, address, phone, email, iban, bic,
              insurer, insurance_policy, insurance_area, vat_on_debits, logo_id, created_at,
              head_office_complement, head_office_postal_code, head_office_city,
-             address_complement, postal_code, city)
+             address_complement, postal_code, city, invoice_series)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-             ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+             ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
         params![
             id,
             agency_id.as_str(),
@@ -126,6 +127,7 @@ pub fn record(
             i.address_complement,
             i.postal_code,
             i.city,
+            i.invoice_series,
         ],
     )?;
     tx.execute_cached(
@@ -188,4 +190,43 @@ pub fn logo(conn: &Conn, agency_id: &AgencyId, id: &str) -> StoreResult<Option<L
         },
     )
     .optional()
+}
+
+/// The other agency of the organization of `agency_id` whose current
+/// identity numbers its documents in `series`, by its name.
+pub fn series_taken_by(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    series: &str,
+) -> StoreResult<Option<String>> {
+    conn.query_row_cached(
+        "SELECT a.name FROM agencies a JOIN agency_identities i ON i.id = a.identity_id
+         WHERE i.invoice_series = ?2 AND a.id <> ?1
+           AND a.organization_id = (SELECT organization_id FROM agencies WHERE id = ?1)
+         ORDER BY a.name LIMIT 1",
+        params![agency_id.as_str(), series],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
+/// How many agencies the organization of `agency_id` has (archived ones
+/// too: their numbers stand).
+pub fn agencies_in_organization(conn: &Conn, agency_id: &AgencyId) -> StoreResult<i64> {
+    conn.query_row_cached(
+        "SELECT COUNT(*) FROM agencies
+         WHERE organization_id = (SELECT organization_id FROM agencies WHERE id = ?1)",
+        [agency_id.as_str()],
+        |r| r.get(0),
+    )
+}
+
+/// Whether the agency has numbered a document in `series` (its numbers
+/// read `FA-<series>-…` or `AV-<series>-…`, `invoices.number_series`).
+pub fn series_used(conn: &Conn, agency_id: &AgencyId, series: &str) -> StoreResult<bool> {
+    conn.query_row_cached(
+        "SELECT EXISTS (SELECT 1 FROM invoices WHERE agency_id = ?1 AND number_series = ?2)",
+        params![agency_id.as_str(), series],
+        |r| r.get(0),
+    )
 }

@@ -721,6 +721,8 @@ pub fn next_number_seq(tx: &Tx, agency_id: &AgencyId, nature: &str, year: i32) -
 
 pub struct Issue<'a> {
     pub number: &'a str,
+    /// The agency's series the number is given in (`PO`), if it has one.
+    pub series: Option<&'a str>,
     pub year: i32,
     pub seq: u32,
     pub issued_on: &'a str,
@@ -737,7 +739,7 @@ pub fn issue(tx: &Tx, id: &InvoiceId, issue: &Issue<'_>) -> StoreResult<bool> {
     Ok(tx.execute_cached(
         "UPDATE invoices SET status = 'emise', number = ?2, number_year = ?3, number_seq = ?4,
                 issued_on = ?5, due_on = ?6, buyer_name = ?7, buyer_address = ?8,
-                buyer_siren = ?9, updated_at = ?10, seller_identity_id = ?11
+                buyer_siren = ?9, updated_at = ?10, seller_identity_id = ?11, number_series = ?12
          WHERE id = ?1 AND status = 'brouillon'",
         params![
             id,
@@ -751,6 +753,7 @@ pub fn issue(tx: &Tx, id: &InvoiceId, issue: &Issue<'_>) -> StoreResult<bool> {
             issue.buyer.siren,
             issue.at,
             issue.seller_identity_id,
+            issue.series,
         ],
     )? == 1)
 }

@@ -83,9 +83,7 @@ pub(super) fn check_and_run(
     }
     if status != SchemaStatus::Current {
         register_functions(conn)?;
-        embedded::migrations::runner()
-            .run(conn)
-            .map_err(|err| StoreError::Migration(err.to_string()))?;
+        run_without_foreign_keys(conn, embedded::migrations::runner())?;
         tracing::info!(?status, version = known, "schéma de la base à jour");
     }
     Ok(status)
@@ -96,10 +94,36 @@ pub(super) fn check_and_run(
 pub fn migrate_to_version(path: &std::path::Path, version: i32) -> Result<(), StoreError> {
     let mut conn = Connection::open(path).map_err(|source| StoreError::open(path, source))?;
     register_functions(&conn)?;
-    embedded::migrations::runner()
-        .set_target(refinery::Target::Version(version))
-        .run(&mut conn)
-        .map_err(|err| StoreError::Migration(err.to_string()))?;
+    run_without_foreign_keys(
+        &mut conn,
+        embedded::migrations::runner().set_target(refinery::Target::Version(version)),
+    )
+}
+
+/// Runs migrations with the foreign keys off, as SQLite's procedure for a
+/// table rebuilt asks (<https://sqlite.org/lang_altertable.html#otheralter>:
+/// dropping the old table would otherwise cascade to its children, the
+/// lines of the invoices rebuilt by V23), then checks that every reference
+/// still holds before turning them on again.
+fn run_without_foreign_keys(
+    conn: &mut Connection,
+    runner: refinery::Runner,
+) -> Result<(), StoreError> {
+    conn.pragma_update(None, "foreign_keys", "OFF")?;
+    let ran = runner
+        .run(conn)
+        .map(|_| ())
+        .map_err(|err| StoreError::Migration(err.to_string()));
+    let broken: i64 = conn.query_row("SELECT COUNT(*) FROM pragma_foreign_key_check", [], |r| {
+        r.get(0)
+    })?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    ran?;
+    if broken > 0 {
+        return Err(StoreError::Migration(format!(
+            "{broken} référence(s) entre enregistrements brisée(s) après la mise à jour du schéma"
+        )));
+    }
     Ok(())
 }
 
@@ -108,10 +132,7 @@ pub fn migrate_to_version(path: &std::path::Path, version: i32) -> Result<(), St
 #[cfg(test)]
 pub(crate) fn run_all(conn: &mut Connection) -> Result<(), StoreError> {
     register_functions(conn)?;
-    embedded::migrations::runner()
-        .run(conn)
-        .map_err(|err| StoreError::Migration(err.to_string()))?;
-    Ok(())
+    run_without_foreign_keys(conn, embedded::migrations::runner())
 }
 
 /// The domain's rules that migrations apply to stored data, as SQL

@@ -104,8 +104,8 @@ pub(crate) struct WeekEntry {
     building_id: Option<String>,
 }
 
-impl From<visits::PlanningItem> for WeekEntry {
-    fn from(item: visits::PlanningItem) -> Self {
+impl From<&visits::PlanningItem> for WeekEntry {
+    fn from(item: &visits::PlanningItem) -> Self {
         Self {
             building_id: item.building_id.clone(),
             entry: PlanningEntry::from(item),
@@ -127,7 +127,7 @@ async fn week(
         None,
     )
     .await?
-    .into_iter()
+    .iter()
     .map(WeekEntry::from)
     .collect();
     let mut carrying: Vec<String> = entries

@@ -190,7 +190,8 @@ fn answer(created: Created) -> (StatusCode, Json<Created>) {
 }
 
 /// Émet la pièce (`brouillon` → `emise`) : numéro suivant de la série de
-/// l'agence, de la nature et de l'année (`FA-2026-000042`, `AV-2026-000007`),
+/// l'agence, de la nature et de l'année (`FA-2026-000042`, `AV-2026-000007`,
+/// `FA-PO-2026-000042` dans la série de l'agence),
 /// sans trou ; date d'émission aujourd'hui (jour de Paris), échéance à 30 jours ;
 /// acheteur figé.
 #[utoipa::path(

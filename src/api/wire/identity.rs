@@ -51,6 +51,11 @@ pub struct IdentityWire {
     pub insurance_area: Option<String>,
     #[serde(default)]
     pub vat_on_debits: bool,
+    /// Série de numérotation des factures et avoirs de l'agence (1 à 6
+    /// lettres ou chiffres, « PO » : `FA-PO-2026-000001`), propre à l'agence
+    /// dans l'organisation, exigée pour émettre quand l'organisation a
+    /// plusieurs agences ; figée dès qu'une pièce y est numérotée.
+    pub invoice_series: Option<String>,
 }
 
 /// Un champ de l'identité : son nom dans `identity` et son libellé.

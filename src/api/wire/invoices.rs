@@ -128,7 +128,7 @@ pub enum InvoiceStatusCode {
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceRowView {
     pub id: String,
-    /// Numéro (`FA-2026-000042`, `AV-2026-000007`) ; null tant que la pièce est un brouillon.
+    /// Numéro (`FA-2026-000042`, `AV-2026-000007`, ou dans la série de l'agence `FA-PO-2026-000042`) ; null tant que la pièce est un brouillon.
     #[schema(required = true)]
     pub number: Option<String>,
     /// `facture` ou `avoir`.

@@ -60,18 +60,18 @@ pub struct PlanningEntry {
     pub overdue: Option<bool>,
 }
 
-impl From<PlanningItem> for PlanningEntry {
-    fn from(item: PlanningItem) -> Self {
+impl From<&PlanningItem> for PlanningEntry {
+    fn from(item: &PlanningItem) -> Self {
         Self {
-            id: item.id,
-            technician_id: item.technician_id,
-            day: Some(item.day),
+            id: item.id.clone(),
+            technician_id: item.technician_id.clone(),
+            day: Some(item.day.clone()),
             status: Some(item.status.as_str().to_owned()),
-            equipment_id: Some(item.equipment_id),
-            number: item.number,
-            building: item.building,
-            address: item.address,
-            deadline: item.deadline,
+            equipment_id: Some(item.equipment_id.clone()),
+            number: item.number.clone(),
+            building: item.building.clone(),
+            address: item.address.clone(),
+            deadline: item.deadline.clone(),
             overdue: item.overdue,
         }
     }
@@ -93,5 +93,5 @@ pub async fn planning_entries(
         technician_id.map(TechnicianId::new),
     )
     .await?;
-    Ok(items.into_iter().map(PlanningEntry::from).collect())
+    Ok(items.iter().map(PlanningEntry::from).collect())
 }

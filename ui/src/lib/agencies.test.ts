@@ -56,6 +56,9 @@ describe('agences : la liste', () => {
     // L'adresse en parties (rue, code postal, ville) : nommée une fois.
     expect(missingIdentityText(['siret', 'address', 'postalCode', 'city'])).toBe('Identité incomplète : SIRET, adresse');
     expect(missingIdentityText(['city'])).toBe('Identité incomplète : adresse');
+    expect(missingIdentityText(['siret', 'address', 'postalCode', 'city', 'invoiceSeries'])).toBe(
+      'Identité incomplète : SIRET, adresse, série de numérotation',
+    );
     expect(MISSING_LABELS).toEqual({ siret: 'SIRET', address: 'adresse', postalCode: 'adresse', city: 'adresse' });
   });
 

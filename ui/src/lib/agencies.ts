@@ -75,13 +75,15 @@ export function statusOf(agency: Pick<AgencyEntryWire, 'archivedAt'>): AgencySta
 /**
  * Libellés de ce qui manque à l'identité pour émettre une facture
  * (`missingToIssue`) ; la rue, le code postal et la ville de l'agence sont
- * tous « adresse » (nommée une fois).
+ * tous « adresse » (nommée une fois) ; la série de numérotation, exigée dès
+ * que l'organisation a plusieurs agences.
  */
 export const MISSING_LABELS: Record<string, string> = {
   siret: 'SIRET',
   address: 'adresse',
   postalCode: 'adresse',
   city: 'adresse',
+  invoiceSeries: 'série de numérotation',
 };
 
 /** `['siret', 'address', 'postalCode', 'city']` → « Identité incomplète : SIRET, adresse » ; `null` si rien ne manque. */

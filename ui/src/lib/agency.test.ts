@@ -7,6 +7,7 @@ import {
   checkBic,
   checkIban,
   checkIdentity,
+  checkSeries,
   checkSiret,
   checkVatNumber,
   compact,
@@ -26,6 +27,7 @@ import {
   refusalOf,
   removeLogo,
   saveIdentity,
+  seriesOf,
   sirenOf,
   uploadLogo,
   uploadLogoFile,
@@ -59,6 +61,7 @@ const typed = (): IdentityForm => ({
   insurer: 'SMABTP, 8 rue Louis-Armand, 75015 Paris',
   insurancePolicy: '123456/RC',
   insuranceArea: 'France métropolitaine',
+  invoiceSeries: ' po ',
   vatOnDebits: true,
 });
 
@@ -84,6 +87,7 @@ const recorded = (): IdentityWire => ({
   insurer: null,
   insurancePolicy: null,
   insuranceArea: null,
+  invoiceSeries: 'PO',
   vatOnDebits: false,
 });
 
@@ -219,6 +223,17 @@ describe('identité : vérifications du serveur, mêmes messages', () => {
         "Le champ « N° de police d'assurance » ne doit pas dépasser 60 caractères.",
       ],
       [
+        { invoiceSeries: 'P O!' },
+        'invoiceSeries',
+        "La série de numérotation compte de 1 à 6 lettres sans accent ou chiffres, par exemple « PO » : « P O! » n'en est pas une.",
+      ],
+      // Rognée et mise en majuscules avant la vérification, comme par le serveur (7 caractères).
+      [
+        { invoiceSeries: ' paris75 ' },
+        'invoiceSeries',
+        "La série de numérotation compte de 1 à 6 lettres sans accent ou chiffres, par exemple « PO » : « PARIS75 » n'en est pas une.",
+      ],
+      [
         { insuranceArea: 'x'.repeat(121) },
         'insuranceArea',
         'Le champ « Couverture géographique » ne doit pas dépasser 120 caractères.',
@@ -308,6 +323,24 @@ describe('identité : vérifications du serveur, mêmes messages', () => {
     expect(checkBic('AGRIFRPPX')).toContain("n'est pas valide");
   });
 
+  it('série de numérotation : 1 à 6 lettres sans accent ou chiffres, en majuscules', () => {
+    expect(checkSeries('PO')).toBeUndefined();
+    expect(checkSeries('A')).toBeUndefined();
+    expect(checkSeries('PARIS7')).toBeUndefined();
+    expect(checkSeries('2026')).toBeUndefined();
+    expect(checkSeries('PARIS75')).toContain('« PARIS75 »');
+    expect(checkSeries('PO-1')).toContain('« PO-1 »');
+    expect(checkSeries('ÉST')).toContain('« ÉST »');
+    // Une minuscule n'arrive pas ici : `seriesOf` met la saisie en majuscules.
+    expect(checkSeries('po')).toContain('« po »');
+    expect(seriesOf(' po ')).toBe('PO');
+    expect(seriesOf('pe7')).toBe('PE7');
+    expect(seriesOf('   ')).toBeNull();
+    // Les minuscules, les espaces autour : acceptées (le serveur fait de même) ; vide : rien à redire.
+    expect(checkIdentity({ ...typed(), invoiceSeries: ' px ' })).toEqual({});
+    expect(checkIdentity({ ...typed(), invoiceSeries: '  ' })).toEqual({});
+  });
+
   it('e-mail : la règle du serveur', () => {
     expect(isEmail('contact@ascenseurs-durand.fr')).toBe(true);
     expect(isEmail('contact@localhost')).toBe(false);
@@ -384,6 +417,9 @@ describe('identité : formulaire et corps envoyé', () => {
     expect(wire.shareCapital).toBeNull();
     expect(wire.vatOnDebits).toBe(true);
     expect(wire.siret).toBe('732 829 320 00074');
+    // La série part rognée, en majuscules ; vide → null.
+    expect(wire.invoiceSeries).toBe('PO');
+    expect(wireOf({ ...typed(), invoiceSeries: ' ' }).invoiceSeries).toBeNull();
     expect(Object.keys(wire).sort()).toEqual([...Object.keys(FIELD_LABELS), 'vatOnDebits'].sort());
     expect(wireOf(typed()).shareCapital).toBe(50000);
   });
@@ -421,6 +457,22 @@ describe('identité : refus du serveur', () => {
       "Le champ « Code postal du siège » doit être un code postal français de cinq chiffres : « 6900 » n'en est pas un.";
     expect(refusalOf(headOffice)).toEqual({ field: 'headOfficePostalCode', message: headOffice });
     expect(refusalOf('Le champ « Code postal » doit être un code postal français de cinq chiffres.')).toBeNull();
+  });
+
+  it('la série : forme, celle d’une autre agence, figée une fois une pièce numérotée', () => {
+    const malformed =
+      "La série de numérotation compte de 1 à 6 lettres sans accent ou chiffres, par exemple « PO » : « P O! » n'en est pas une.";
+    expect(refusalOf(`Champ « invoiceSeries » : ${malformed}`)).toEqual({ field: 'invoiceSeries', message: malformed });
+    // Ces deux raisons suivent « : » sans majuscule ; sous le champ, elles sont des phrases.
+    const taken =
+      "série « PE » est déjà celle de l'agence « Agence Paris Est » : chaque agence de l'organisation numérote ses pièces dans sa propre série.";
+    expect(refusalOf(`Champ « invoiceSeries » : la ${taken}`)).toEqual({ field: 'invoiceSeries', message: `La ${taken}` });
+    const fixed =
+      'factures ou avoirs sont déjà numérotés dans la série « PO » : elle ne change plus (les numéros se suivent dans leur série).';
+    expect(refusalOf(`Champ « invoiceSeries » : des ${fixed}`)).toEqual({ field: 'invoiceSeries', message: `Des ${fixed}` });
+    expect(FIELD_LABELS.invoiceSeries).toBe('Série de numérotation des factures');
+    // Sous le n° de TVA, dans l'ordre du formulaire.
+    expect(FIELD_ORDER.indexOf('invoiceSeries')).toBe(FIELD_ORDER.indexOf('vatNumber') + 1);
   });
 
   it('ne nomme rien pour les autres refus', () => {

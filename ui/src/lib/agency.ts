@@ -6,7 +6,10 @@
  * (`liftdesk-domain/src/identity.rs`, `siren.rs`, `text.rs`, `address.rs`),
  * lecture des refus du serveur qui nomment un champ, et les appels à l'API.
  * Les deux adresses (l'agence, le siège social) sont en parties, comme celles
- * des clients : rue, complément, code postal et ville.
+ * des clients : rue, complément, code postal et ville. La série de
+ * numérotation des factures (« PO » : `FA-PO-2026-000001`) est propre à
+ * l'agence dans l'organisation, et figée dès qu'une pièce y est numérotée
+ * (ces deux refus viennent du serveur seul).
  */
 import { phoneReason } from './validation';
 import { api } from './api';
@@ -95,6 +98,7 @@ export const FIELD_LABELS: Record<IdentityField, string> = {
   insurer: 'Assureur',
   insurancePolicy: "N° de police d'assurance",
   insuranceArea: 'Couverture géographique',
+  invoiceSeries: 'Série de numérotation des factures',
 };
 
 /** Dans l'ordre du formulaire (la première erreur reçoit le focus). */
@@ -105,6 +109,7 @@ export const FIELD_ORDER: IdentityField[] = [
   'rcsCity',
   'siret',
   'vatNumber',
+  'invoiceSeries',
   'address',
   'addressComplement',
   'postalCode',
@@ -142,6 +147,9 @@ export const MAX_CHARS = {
   insurancePolicy: 60,
   insuranceArea: 120,
 } as const;
+
+/** Longueur maximale de la série de numérotation (« PO » dans `FA-PO-2026-000001`), `MAX_SERIES_CHARS`. */
+export const MAX_SERIES_CHARS = 6;
 
 /** Capital social maximal : 10 milliards d'euros. */
 export const MAX_SHARE_CAPITAL = 10_000_000_000;
@@ -215,6 +223,7 @@ export function formOf(identity: IdentityWire): IdentityForm {
     insurer: text(identity.insurer),
     insurancePolicy: text(identity.insurancePolicy),
     insuranceArea: text(identity.insuranceArea),
+    invoiceSeries: text(identity.invoiceSeries),
     vatOnDebits: identity.vatOnDebits,
   };
 }
@@ -228,6 +237,12 @@ export function parseCapital(raw: string): number | null {
   if (text === '') return null;
   if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text)) return Number.NaN;
   return Number(text);
+}
+
+/** La série saisie telle que le serveur l'enregistre : rognée, en majuscules ; vide → `null`. */
+export function seriesOf(raw: string): string | null {
+  const series = raw.trim().toUpperCase();
+  return series === '' ? null : series;
 }
 
 /**
@@ -261,6 +276,7 @@ export function wireOf(form: IdentityForm): IdentityWire {
     insurer: text(form.insurer),
     insurancePolicy: text(form.insurancePolicy),
     insuranceArea: text(form.insuranceArea),
+    invoiceSeries: seriesOf(form.invoiceSeries),
     vatOnDebits: form.vatOnDebits,
   };
 }
@@ -437,6 +453,16 @@ export function checkBic(bic: string): string | undefined {
   return `Le BIC « ${bic} » n'est pas valide : 8 ou 11 caractères, 4 lettres de la banque, 2 du pays, puis 2 (ou 5) lettres ou chiffres, par exemple BNPAFRPPXXX.`;
 }
 
+/**
+ * Une série de numérotation rognée, en majuscules (`identity::check`) : de 1 à
+ * 6 lettres sans accent ou chiffres. Le serveur refuse aussi celle d'une autre
+ * agence de l'organisation, et tout changement une fois une pièce numérotée.
+ */
+export function checkSeries(series: string): string | undefined {
+  if ([...series].length <= MAX_SERIES_CHARS && /^[A-Z0-9]+$/u.test(series)) return undefined;
+  return `La série de numérotation compte de 1 à ${MAX_SERIES_CHARS} lettres sans accent ou chiffres, par exemple « PO » : « ${series} » n'en est pas une.`;
+}
+
 /** Une adresse e-mail comme Liftdesk l'accepte (`text::is_email`). */
 export function isEmail(email: string): boolean {
   if (new TextEncoder().encode(email).length > 254 || /\s/u.test(email)) return false;
@@ -478,6 +504,8 @@ export function checkIdentity(form: IdentityForm): IdentityErrors {
   const bic = compact(form.bic)?.toUpperCase() ?? null;
   if (bic !== null) put('bic', checkBic(bic));
   put('shareCapital', checkCapital(form.shareCapital));
+  const series = seriesOf(form.invoiceSeries);
+  if (series !== null) put('invoiceSeries', checkSeries(series));
 
   const phone = form.phone.trim();
   const badPhone = phone ? phoneReason('phone', phone) : undefined;
@@ -525,9 +553,16 @@ function fieldNamed(name: string): IdentityField | null {
   return FIELD_ORDER.find((field) => FIELD_LABELS[field] === name) ?? null;
 }
 
+/** La raison écrite sous le champ commence par une majuscule (« des factures… » → « Des factures… »). */
+function sentence(reason: string): string {
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
+}
+
 /**
  * Le champ que nomme un refus du serveur (422) : « Champ « siret » : raison »
- * → `{ field: 'siret', message: 'raison' }` ; « Le champ « legalForm » ne doit
+ * → `{ field: 'siret', message: 'Raison' }` (en phrase : la série déjà prise
+ * ou figée, « la série « PE » est déjà celle de… », commence sans majuscule
+ * après « : ») ; « Le champ « legalForm » ne doit
  * pas dépasser 60 caractères. » → le message, avec le libellé du champ ; « Le
  * champ « Code postal de l'agence » doit être… » (le serveur nomme le code
  * postal par son libellé) → `postalCode`, le message tel quel.
@@ -537,7 +572,7 @@ export function refusalOf(message: string): FieldRefusal | null {
   const prefixed = /^Champ « ([A-Za-z]+) » : ([\s\S]+)$/u.exec(message);
   if (prefixed) {
     const [, field = '', reason = ''] = prefixed;
-    return isIdentityField(field) ? { field, message: reason } : null;
+    return isIdentityField(field) ? { field, message: sentence(reason) } : null;
   }
   const named = /^Le champ « ([^«»]+?) » /u.exec(message);
   if (named) {

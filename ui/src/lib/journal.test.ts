@@ -243,6 +243,7 @@ describe('journal : le détail', () => {
         headOfficeComplement: { before: null, after: 'CS 10001' },
         headOfficePostalCode: { before: '75017', after: '69003' },
         headOfficeCity: { before: 'Paris', after: 'Lyon' },
+        invoiceSeries: { before: null, after: 'PO' },
       },
     };
     // `version` (la version de l'identité, un identifiant) ne se montre pas.
@@ -254,6 +255,7 @@ describe('journal : le détail', () => {
       { label: "Changé · Complément d'adresse du siège", text: '— → CS 10001' },
       { label: 'Changé · Code postal du siège', text: '75017 → 69003' },
       { label: 'Changé · Ville du siège', text: 'Paris → Lyon' },
+      { label: 'Changé · Série de numérotation des factures', text: '— → PO' },
     ]);
     // Les mêmes noms ailleurs restent ceux d'un client ou d'un immeuble.
     expect(detailLines({ changes: { city: { before: null, after: 'Lyon' } } }, { objectType: 'client' })).toEqual([

@@ -45,8 +45,8 @@ function mail(overrides: Partial<MailWire> = {}): MailWire {
     senderName: 'Ascenseurs Durand',
     senderEmail: 'agence@durand.fr',
     recipients: [{ name: 'Jeanne Martin', email: 'j@x.fr', contactId: 'c-1' }],
-    subject: 'Facture FA-2026-000012 — Ascenseurs Durand',
-    attachmentName: 'FA-2026-000012.pdf',
+    subject: 'Facture FA-PO-2026-000012 — Ascenseurs Durand',
+    attachmentName: 'FA-PO-2026-000012.pdf',
     attachmentBytes: 32_000,
     attempts: 1,
     nextAttemptAt: null,
@@ -67,9 +67,9 @@ const options: SendOptionsWire = {
   senderName: 'Ascenseurs Durand',
   senderEmail: 'agence@durand.fr',
   serverConfigured: true,
-  subject: 'Facture FA-2026-000012 — Ascenseurs Durand',
+  subject: 'Facture FA-PO-2026-000012 — Ascenseurs Durand',
   message: 'Bonjour,\n\nVeuillez trouver ci-joint notre facture.\n\nCordialement,\nAscenseurs Durand',
-  attachmentName: 'FA-2026-000012.pdf',
+  attachmentName: 'FA-PO-2026-000012.pdf',
 };
 
 describe('ligne d’état d’un message (heure de Paris)', () => {

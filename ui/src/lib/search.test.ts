@@ -32,13 +32,13 @@ const GROUPS: SearchGroup[] = [
   {
     kind: 'invoices',
     label: 'Factures et avoirs',
-    hits: [{ id: 'inv-9', title: 'FA-2026-000012', subtitle: 'Syndic Martin', link: '/factures/inv-9' }],
+    hits: [{ id: 'inv-9', title: 'FA-PO-2026-000012', subtitle: 'Syndic Martin', link: '/factures/inv-9' }],
   },
 ];
 
 describe('recherche : la requête', () => {
   it('le texte rogné, encodé', () => {
-    expect(searchQuery('  FA-2026 ')).toBe('q=FA-2026');
+    expect(searchQuery('  FA-PO-2026 ')).toBe('q=FA-PO-2026');
     expect(searchQuery('rue de l’Église & fils')).toBe('q=rue+de+l%E2%80%99%C3%89glise+%26+fils');
     expect(searchQuery('')).toBe('q=');
   });
@@ -67,7 +67,7 @@ describe('recherche : les résultats mis à plat', () => {
     expect(flat.map((f) => [f.index, f.kind, f.groupLabel, f.hit.title])).toEqual([
       [0, 'equipment', 'Équipements', 'ASC-0001'],
       [1, 'equipment', 'Équipements', 'ASC-0002'],
-      [2, 'invoices', 'Factures et avoirs', 'FA-2026-000012'],
+      [2, 'invoices', 'Factures et avoirs', 'FA-PO-2026-000012'],
     ]);
     expect(flattenGroups([])).toEqual([]);
   });

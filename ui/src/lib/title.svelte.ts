@@ -2,7 +2,7 @@
  * Le titre de l'onglet : « <Écran> — Liftdesk », précédé d'un préfixe
  * facultatif (« (2) » : les appels urgents en attente). L'écran par défaut
  * vient de la section de l'adresse (`sectionTitle`) ; une fiche nomme son
- * objet par `useScreenTitle` (« Facture FA-2026-000012 »). `App.svelte` est le
+ * objet par `useScreenTitle` (« Facture FA-PO-2026-000012 »). `App.svelte` est le
  * seul endroit qui écrit `document.title` (`pageTitle.text`).
  */
 import { untrack } from 'svelte';
@@ -37,7 +37,7 @@ export function sectionTitle(path: string): string {
   return SECTION_TITLES[sectionOf(path)] ?? 'Page introuvable';
 }
 
-/** « (2) Facture FA-2026-000012 — Liftdesk » ; sans écran, « Liftdesk ». */
+/** « (2) Facture FA-PO-2026-000012 — Liftdesk » ; sans écran, « Liftdesk ». */
 export function composeTitle(screen: string | null | undefined, prefix = ''): string {
   const name = screen?.replace(/\s+/g, ' ').trim();
   const base = name ? `${name} — ${APP_NAME}` : APP_NAME;

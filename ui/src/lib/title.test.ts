@@ -14,7 +14,7 @@ const { APP_NAME, composeTitle, pageTitle, sectionTitle, setTitlePrefix } = awai
 describe('composeTitle', () => {
   it('met le nom de l’application après l’écran', () => {
     expect(composeTitle('Factures et avoirs')).toBe('Factures et avoirs — Liftdesk');
-    expect(composeTitle('Facture FA-2026-000012')).toBe('Facture FA-2026-000012 — Liftdesk');
+    expect(composeTitle('Facture FA-PO-2026-000012')).toBe('Facture FA-PO-2026-000012 — Liftdesk');
   });
 
   it('sans écran, le nom seul', () => {
@@ -49,10 +49,10 @@ describe('pageTitle', () => {
   it('la fiche l’emporte sur la section, le préfixe se compose', () => {
     pageTitle.section = 'Factures et avoirs';
     expect(pageTitle.text).toBe('Factures et avoirs — Liftdesk');
-    pageTitle.overrides = [{ id: -1, text: 'Facture FA-2026-000012' }];
-    expect(pageTitle.text).toBe('Facture FA-2026-000012 — Liftdesk');
+    pageTitle.overrides = [{ id: -1, text: 'Facture FA-PO-2026-000012' }];
+    expect(pageTitle.text).toBe('Facture FA-PO-2026-000012 — Liftdesk');
     setTitlePrefix('(2)');
-    expect(pageTitle.text).toBe('(2) Facture FA-2026-000012 — Liftdesk');
+    expect(pageTitle.text).toBe('(2) Facture FA-PO-2026-000012 — Liftdesk');
     pageTitle.overrides = [];
     setTitlePrefix('');
     expect(pageTitle.text).toBe('Factures et avoirs — Liftdesk');

@@ -15,7 +15,7 @@
 use serde_json::json;
 
 use crate::domain::id::{AgencyId, OrganizationId};
-use crate::domain::identity::{IdentityInput, SellerIdentity};
+use crate::domain::identity::IdentityInput;
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::services::accounts::required_name;
@@ -68,12 +68,14 @@ pub async fn list(store: &Store, p: &Principal) -> AppResult<Vec<AgencyEntry>> {
 }
 
 fn entry(conn: &Conn, p: &Principal, record: AgencyRecord) -> AppResult<AgencyEntry> {
-    let missing_to_issue = crate::store::identities::current(conn, &record.agency.id)?
-        .map(|c| c.identity.missing_to_issue())
-        .unwrap_or_else(|| SellerIdentity::default().missing_to_issue())
-        .into_iter()
-        .map(|field| field.as_str())
-        .collect();
+    let identity = crate::store::identities::current(conn, &record.agency.id)?
+        .map(|c| c.identity)
+        .unwrap_or_default();
+    let missing_to_issue =
+        crate::services::identity::missing_to_issue_in(conn, &record.agency.id, &identity)?
+            .into_iter()
+            .map(|field| field.as_str())
+            .collect();
     let can_archive = p.can(ARCHIVE);
     Ok(AgencyEntry {
         can_rename: record.archived_at.is_none() && (can_archive || p.can(rename_capability())),

@@ -79,7 +79,7 @@ pub fn view_in(conn: &Conn, p: &Principal, agency_id: &AgencyId) -> AppResult<Id
         agency_id: agency_id.clone(),
         agency_name: names.agency_name,
         organization_name: names.organization_name,
-        missing_to_issue: identity.missing_to_issue(),
+        missing_to_issue: missing_to_issue_in(conn, agency_id, &identity)?,
         missing_mentions: identity.missing_mentions(),
         identity,
         updated_at,
@@ -133,6 +133,7 @@ pub fn record_in(
     if before == *identity {
         return Ok(());
     }
+    check_series(tx, agency_id, before.invoice_series.as_deref(), identity)?;
     let logo_id = current.as_ref().and_then(|c| c.logo_id.clone());
     let version = identities::record(tx, agency_id, identity, logo_id.as_deref())?;
     audit::record(
@@ -146,6 +147,36 @@ pub fn record_in(
             detail: Some(json!({ "version": version, "changed": changes(&before, identity) })),
         },
     )?;
+    Ok(())
+}
+
+/// The series of invoice numbers may change only while no document is
+/// numbered in the current one (numbers are chronological in their
+/// series), and belongs to one agency of the organization.
+fn check_series(
+    tx: &Tx,
+    agency_id: &AgencyId,
+    before: Option<&str>,
+    identity: &SellerIdentity,
+) -> AppResult<()> {
+    let after = identity.invoice_series.as_deref();
+    if after == before {
+        return Ok(());
+    }
+    if let Some(used) = before
+        && identities::series_used(tx, agency_id, used)?
+    {
+        return Err(AppError::unprocessable(format!(
+            "Champ « invoiceSeries » : des factures ou avoirs sont déjà numérotés dans la série « {used} » : elle ne change plus (les numéros se suivent dans leur série)."
+        )));
+    }
+    if let Some(series) = after
+        && let Some(other) = identities::series_taken_by(tx, agency_id, series)?
+    {
+        return Err(AppError::unprocessable(format!(
+            "Champ « invoiceSeries » : la série « {series} » est déjà celle de l'agence « {other} » : chaque agence de l'organisation numérote ses pièces dans sa propre série."
+        )));
+    }
     Ok(())
 }
 
@@ -193,6 +224,7 @@ fn fields(i: &SellerIdentity) -> Map<String, Value> {
     put(F::Insurer, json!(i.insurer));
     put(F::InsurancePolicy, json!(i.insurance_policy));
     put(F::InsuranceArea, json!(i.insurance_area));
+    put(F::InvoiceSeries, json!(i.invoice_series));
     map.insert("vatOnDebits".to_owned(), json!(i.vat_on_debits));
     map
 }
@@ -304,23 +336,55 @@ pub async fn logo(store: &Store, p: &Principal) -> AppResult<(String, Vec<u8>)> 
         .await
 }
 
+/// What the agency cannot issue any document without, whatever it charges:
+/// the identity's own requirements (SIRET, address), and its series of
+/// numbers when the organization has other agencies (a number is unique for
+/// the seller). The screens show it; the issue adds the VAT number when the
+/// document charges VAT.
+pub fn missing_to_issue_in(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    identity: &SellerIdentity,
+) -> AppResult<Vec<IdentityField>> {
+    let mut missing = identity.missing_to_issue();
+    if identity.invoice_series.is_none()
+        && identities::agencies_in_organization(conn, agency_id)? > 1
+    {
+        missing.push(IdentityField::InvoiceSeries);
+    }
+    Ok(missing)
+}
+
+/// The seller a document is issued by: the version of its identity, and
+/// the series its number is given in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IssuingSeller {
+    pub identity_id: String,
+    pub invoice_series: Option<String>,
+}
+
 /// The version of the identity an invoice or a credit note of `nature` is
 /// issued under: the agency's current one, which must carry the SIRET and
 /// the address, and its VAT number when the document charges VAT
 /// (`vat_charged`: an electronic invoice names the seller's VAT number,
-/// EN 16931 BR-S-02); else 422 naming what to fill and where, before any
-/// number is taken.
+/// EN 16931 BR-S-02), and its series of numbers when the organization has
+/// other agencies (a number is unique for the seller); else 422 naming what
+/// to fill and where, before any number is taken.
 pub fn seller_for_issue(
     conn: &Conn,
     agency_id: &AgencyId,
     nature: InvoiceNature,
     vat_charged: bool,
-) -> AppResult<String> {
+) -> AppResult<IssuingSeller> {
     let current = identities::current(conn, agency_id)?;
-    let mut missing = current
-        .as_ref()
-        .map(|c| c.identity.missing_to_issue())
-        .unwrap_or_else(|| SellerIdentity::default().missing_to_issue());
+    let mut missing = missing_to_issue_in(
+        conn,
+        agency_id,
+        &current
+            .as_ref()
+            .map(|c| c.identity.clone())
+            .unwrap_or_default(),
+    )?;
     if vat_charged
         && current
             .as_ref()
@@ -329,7 +393,10 @@ pub fn seller_for_issue(
         missing.push(IdentityField::VatNumber);
     }
     match current {
-        Some(row) if missing.is_empty() => Ok(row.id),
+        Some(row) if missing.is_empty() => Ok(IssuingSeller {
+            identity_id: row.id,
+            invoice_series: row.identity.invoice_series,
+        }),
         _ => {
             // The address wholly missing is « l'adresse »; else its parts.
             let address = [
@@ -353,6 +420,9 @@ pub fn seller_for_issue(
                     IdentityField::City => "la ville",
                     IdentityField::VatNumber => {
                         "le numéro de TVA intracommunautaire (cette pièce facture de la TVA)"
+                    }
+                    IdentityField::InvoiceSeries => {
+                        "la série de numérotation des factures (l'organisation a plusieurs agences : chacune numérote dans la sienne)"
                     }
                     other => other.label(),
                 };

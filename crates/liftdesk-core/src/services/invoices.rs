@@ -821,18 +821,19 @@ fn number_in(
     let today = clock::paris_local(now).date();
     let year = today.year();
     let seq = store::next_number_seq(tx, &invoice.agency_id, nature.as_str(), year)?;
-    let number = invoice::format_number(nature, year, seq);
+    let number = invoice::format_number(nature, seller.invoice_series.as_deref(), year, seq);
     let issued = store::issue(
         tx,
         &invoice.id,
         &store::Issue {
             number: &number,
+            series: seller.invoice_series.as_deref(),
             year,
             seq,
             issued_on: &day::iso(today),
             due_on: &day::iso(today + Duration::days(PAYMENT_TERM_DAYS)),
             buyer,
-            seller_identity_id: &seller,
+            seller_identity_id: &seller.identity_id,
             at: &clock::format_timestamp(now),
         },
     )?;

@@ -9,6 +9,7 @@
 use chrono::Datelike;
 
 use crate::domain::id::AgencyId;
+use crate::domain::invoice::{self, InvoiceNature};
 use crate::error::{AppError, AppResult};
 use crate::principal::Principal;
 use crate::store::Store;
@@ -55,8 +56,13 @@ pub struct HeaderResults {
 /// The numbers `term` stands for: a prefix as typed (upper case, spaces
 /// removed, the dashes of `FA-2026-000123` put back when left out), or,
 /// for bare digits, the exact numbers of that sequence over the last years
-/// (`FA-2026-000123`, `AV-…`, `DV-2026-00123`, `AG-2026-00123`).
-fn number_queries(term: &str, year: i32) -> (NumberQuery, NumberQuery, NumberQuery) {
+/// (`FA-2026-000123`, `AV-…`, `DV-2026-00123`, `AG-2026-00123`; an
+/// agency's documents also in its series, `FA-PO-2026-000123`).
+fn number_queries(
+    term: &str,
+    year: i32,
+    series: Option<&str>,
+) -> (NumberQuery, NumberQuery, NumberQuery) {
     let compact: String = term
         .chars()
         .filter(|c| !c.is_whitespace())
@@ -71,7 +77,16 @@ fn number_queries(term: &str, year: i32) -> (NumberQuery, NumberQuery, NumberQue
         let years = (year - YEARS_BACK)..=year;
         let invoices = years
             .clone()
-            .flat_map(|y| [format!("FA-{y}-{seq:06}"), format!("AV-{y}-{seq:06}")])
+            .flat_map(|y| {
+                let mut numbers: Vec<String> = Vec::with_capacity(4);
+                for nature in [InvoiceNature::Facture, InvoiceNature::Avoir] {
+                    numbers.push(invoice::format_number(nature, None, y, seq));
+                    if series.is_some() {
+                        numbers.push(invoice::format_number(nature, series, y, seq));
+                    }
+                }
+                numbers
+            })
             .collect();
         let quotes = years.clone().map(|y| format!("DV-{y}-{seq:05}")).collect();
         let calls = years.map(|y| format!("AG-{y}-{seq:05}")).collect();
@@ -132,9 +147,11 @@ pub async fn header(store: &Store, p: &Principal, q: Option<&str>) -> AppResult<
         return Ok(HeaderResults::default());
     }
     let year = crate::domain::time::paris_local(store.now()).year();
-    let (invoice_q, quote_q, call_q) = number_queries(&term, year);
     store
         .read(move |conn| {
+            let series = crate::store::identities::current(conn, &agency_id)?
+                .and_then(|c| c.identity.invoice_series);
+            let (invoice_q, quote_q, call_q) = number_queries(&term, year, series.as_deref());
             let words: Vec<String> = term.split_whitespace().map(str::to_owned).collect();
             let (_, clients) =
                 crate::store::clients::search(conn, &agency_id, &words, None, HEADER_LIMIT, 0)?;
@@ -168,15 +185,22 @@ mod tests {
         assert_eq!(with_dashes("FA-20"), "FA-20");
         assert_eq!(with_dashes("DV2026"), "DV-2026");
         assert_eq!(with_dashes("CC-X12"), "CC-X12");
-        let (invoices, quotes, calls) = number_queries(" 12 ", 2026);
+        let (invoices, quotes, calls) = number_queries(" 12 ", 2026, None);
         assert_eq!(invoices.prefix, None);
         assert_eq!(invoices.exact.len(), 10);
         assert!(invoices.exact.contains(&"FA-2026-000012".to_owned()));
         assert!(invoices.exact.contains(&"AV-2022-000012".to_owned()));
         assert_eq!(quotes.exact[4], "DV-2026-00012");
         assert_eq!(calls.exact[0], "AG-2022-00012");
-        let (invoices, _, _) = number_queries("fa 2026 0001", 2026);
+        let (invoices, _, _) = number_queries("fa 2026 0001", 2026, None);
         assert_eq!(invoices.prefix.as_deref(), Some("FA-2026-0001"));
+        // An agency numbering in its series: its numbers too, and those
+        // it gave before choosing one.
+        let (invoices, _, _) = number_queries("12", 2026, Some("PO"));
+        assert_eq!(invoices.exact.len(), 20);
+        assert!(invoices.exact.contains(&"FA-PO-2026-000012".to_owned()));
+        assert!(invoices.exact.contains(&"AV-PO-2022-000012".to_owned()));
+        assert!(invoices.exact.contains(&"FA-2026-000012".to_owned()));
     }
 
     #[test]

@@ -751,22 +751,24 @@ pub async fn read(store: &Store, p: &Principal, id: &VisitId) -> AppResult<Visit
 
 /// The principal's agency's planning for the week of `day` (`?day=`, this
 /// week when absent); with `technician_id`, that technician's entries only
-/// (an id that is no technician of the agency is 422).
+/// (an id that is no technician of the agency is 422). The agency's week is
+/// the cached one itself, shared: each front door copies out only what it
+/// answers.
 pub async fn planning_for(
     store: &Store,
     p: &Principal,
     day: Option<&str>,
     technician_id: Option<TechnicianId>,
-) -> AppResult<Vec<PlanningItem>> {
+) -> AppResult<std::sync::Arc<Vec<PlanningItem>>> {
     let agency_id = p.agency_id()?.to_owned();
     let day = day_parameter(day)?.unwrap_or_else(|| clock::paris_local(store.now()).date());
     let Some(technician) = technician_id else {
-        let week = planning_week_cached(store, &agency_id, day).await?;
-        return Ok(week.as_ref().clone());
+        return planning_week_cached(store, &agency_id, day).await;
     };
     store
         .read(move |conn| technician_planning_week(conn, &agency_id, day, &technician))
         .await
+        .map(std::sync::Arc::new)
 }
 
 #[cfg(test)]

@@ -339,9 +339,9 @@ impl Writer for Bulk<'_, '_> {
                                        number_seq, credited_invoice_id, quote_id, buyer_name,
                                        buyer_address, buyer_siren, issued_on, due_on, paid_on,
                                        total_excl_cents, total_incl_cents, created_on, created_at,
-                                       updated_at)
+                                       updated_at, number_series)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                         ?18, ?19, ?20, ?21)",
+                         ?18, ?19, ?20, ?21, ?22)",
             )?
             .execute(params![
                 seed.id,
@@ -365,6 +365,7 @@ impl Writer for Bulk<'_, '_> {
                 day(seed.created.date_naive()),
                 ts(seed.created),
                 ts(updated),
+                seed.number.and(seed.number_series),
             ])?;
         let mut insert_line = self.tx.prepare_cached(
             "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli,

@@ -61,6 +61,8 @@ pub struct DemoScope<'a> {
 pub struct DemoAgency {
     pub id: String,
     pub name: String,
+    /// Its series of invoice numbers (`FA-PO-2026-000001`), as its identity says.
+    pub invoice_series: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -4056,6 +4058,8 @@ struct Written {
 /// them to the writer.
 struct InvoiceWriter {
     clock: Clock,
+    /// The agency's series of numbers.
+    series: Option<String>,
     /// Last sequence given per (nature, year).
     counters: BTreeMap<(&'static str, i32), u32>,
 }
@@ -4084,7 +4088,11 @@ impl InvoiceWriter {
                 .entry((doc.nature.as_str(), year))
                 .or_insert(0);
             *seq += 1;
-            number_parts = Some((year, *seq, invoice::format_number(doc.nature, year, *seq)));
+            number_parts = Some((
+                year,
+                *seq,
+                invoice::format_number(doc.nature, self.series.as_deref(), year, *seq),
+            ));
             due_on = Some(issued + Duration::days(PAYMENT_TERM_DAYS));
             let at = clock.work_time(rng, issued).max(doc.created);
             issued_at = Some(at);
@@ -4116,6 +4124,7 @@ impl InvoiceWriter {
             number: number_parts
                 .as_ref()
                 .map(|(year, seq, number)| (number.as_str(), *year, *seq)),
+            number_series: self.series.as_deref(),
             credited: doc.credited,
             quote: doc.quote,
             buyer_name: &client.name,
@@ -4288,6 +4297,7 @@ impl AgencySeeder<'_> {
 
         let mut writer = InvoiceWriter {
             clock,
+            series: self.agency.invoice_series.clone(),
             counters: BTreeMap::new(),
         };
         let mut lines = Lines::default();

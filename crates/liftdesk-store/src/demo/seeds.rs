@@ -254,8 +254,11 @@ pub struct InvoiceSeed<'a> {
     /// `facture` or `avoir`.
     pub nature: InvoiceNature,
     pub status: InvoiceStatus,
-    /// `FA-<year>-<n>` or `AV-<year>-<n>` once issued; its year and rank.
+    /// `FA-<year>-<n>` or `AV-<year>-<n>` once issued (with the agency's
+    /// series, `FA-PO-<year>-<n>`); its year and rank.
     pub number: Option<(&'a str, i32, u32)>,
+    /// The agency's series the number was given in.
+    pub number_series: Option<&'a str>,
     /// The invoice a credit note credits.
     pub credited: Option<Id>,
     /// The accepted quote an invoice bills.

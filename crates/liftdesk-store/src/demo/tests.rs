@@ -18,10 +18,12 @@ fn test_agencies() -> Vec<DemoAgency> {
         DemoAgency {
             id: "0190a000-0000-7000-8000-000000000001".into(),
             name: "Agence Paris Ouest".into(),
+            invoice_series: Some("PO".into()),
         },
         DemoAgency {
             id: "0190a000-0000-7000-8000-000000000002".into(),
             name: "Agence Paris Est".into(),
+            invoice_series: Some("PE".into()),
         },
     ]
 }
@@ -644,7 +646,12 @@ fn invoice_numbering_is_gapless_and_counters_match() {
         let (year, seq) = (year.expect("year"), seq.expect("seq"));
         let issued = issued.expect("issued_on");
         let prefix = if nature == "facture" { "FA" } else { "AV" };
-        assert_eq!(number, format!("{prefix}-{year}-{seq:06}"));
+        let series = test_agencies()
+            .into_iter()
+            .find(|a| a.id == agency)
+            .and_then(|a| a.invoice_series)
+            .expect("each demo agency numbers in its series");
+        assert_eq!(number, format!("{prefix}-{series}-{year}-{seq:06}"));
         assert_eq!(issued[..4].parse::<i64>().expect("year"), year);
         let key = (agency.clone(), nature.clone(), year);
         let (previous_seq, previous_issued) = last.get(&key).cloned().unwrap_or((0, String::new()));

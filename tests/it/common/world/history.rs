@@ -38,6 +38,7 @@ impl World {
         let agency = DemoAgency {
             id: self.agency_id().into_string(),
             name: String::new(),
+            invoice_series: None,
         };
         self.store
             .write(move |tx: &Tx| -> Result<T> {
@@ -177,9 +178,13 @@ impl World {
     pub async fn invoice_from_history(&self, invoice: PastInvoice) -> String {
         let (id, now) = (new_id(), self.store.now());
         self.bulk(move |bulk| {
-            let number = invoice
-                .number
-                .map(|(year, seq)| (invoice::format_number(invoice.nature, year, seq), year, seq));
+            let number = invoice.number.map(|(year, seq)| {
+                (
+                    invoice::format_number(invoice.nature, None, year, seq),
+                    year,
+                    seq,
+                )
+            });
             let issued_at = invoice.issued_on.map(|_| now);
             bulk.invoice(&InvoiceSeed {
                 id,
@@ -189,6 +194,7 @@ impl World {
                 number: number
                     .as_ref()
                     .map(|(text, year, seq)| (text.as_str(), *year, *seq)),
+                number_series: None,
                 credited: invoice.credited.as_deref().map(self::id),
                 quote: None,
                 buyer_name: "Client",

@@ -156,7 +156,7 @@ invoice: QuoteInvoiceRef | null, link: string, url: string, };
  */
 export type InvoiceRowView = { id: string, 
 /**
- * Numéro (`FA-2026-000042`, `AV-2026-000007`) ; null tant que la pièce est un brouillon.
+ * Numéro (`FA-2026-000042`, `AV-2026-000007`, ou dans la série de l'agence `FA-PO-2026-000042`) ; null tant que la pièce est un brouillon.
  */
 number: string | null, 
 /**
@@ -2593,7 +2593,14 @@ headOfficeAddress: string | null, headOfficeComplement: string | null, headOffic
  * (« 12 rue de la Part-Dieu, 69003 Lyon ») sans code postal ni ville est
  * découpée.
  */
-address: string | null, addressComplement: string | null, postalCode: string | null, city: string | null, phone: string | null, email: string | null, iban: string | null, bic: string | null, insurer: string | null, insurancePolicy: string | null, insuranceArea: string | null, vatOnDebits: boolean, };
+address: string | null, addressComplement: string | null, postalCode: string | null, city: string | null, phone: string | null, email: string | null, iban: string | null, bic: string | null, insurer: string | null, insurancePolicy: string | null, insuranceArea: string | null, vatOnDebits: boolean, 
+/**
+ * Série de numérotation des factures et avoirs de l'agence (1 à 6
+ * lettres ou chiffres, « PO » : `FA-PO-2026-000001`), propre à l'agence
+ * dans l'organisation, exigée pour émettre quand l'organisation a
+ * plusieurs agences ; figée dès qu'une pièce y est numérotée.
+ */
+invoiceSeries: string | null, };
 
 export type LogoWire = { mediaType: string, width: number, height: number, };
 

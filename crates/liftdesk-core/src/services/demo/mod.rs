@@ -37,6 +37,8 @@ pub use data::{DemoCounts, DemoSize};
 
 pub const ORGANIZATION_NAME: &str = "Ascenseurs Durand & Fils";
 pub const AGENCY_NAMES: [&str; 2] = ["Agence Paris Ouest", "Agence Paris Est"];
+/// Their series of invoice numbers (`FA-PO-2026-000001`).
+pub const AGENCY_SERIES: [&str; 2] = ["PO", "PE"];
 /// The agencies' addresses, printed on their documents.
 pub const AGENCY_ADDRESSES: [&str; 2] = [
     "25 avenue de la Grande Armée, 75017 Paris",
@@ -244,15 +246,17 @@ fn install_writing(
                 insurance_policy: Some("RC-2026-481516".to_owned()),
                 insurance_area: Some("France métropolitaine".to_owned()),
                 vat_on_debits: false,
+                invoice_series: Some(AGENCY_SERIES[index].to_owned()),
             };
             identity_service::record_in(tx, &AgencyId::new(agency_id.as_str()), &seller, &actor)?;
         }
         let agencies: Vec<data::DemoAgency> = agency_ids
             .iter()
-            .zip(AGENCY_NAMES)
-            .map(|(id, name)| data::DemoAgency {
+            .zip(AGENCY_NAMES.into_iter().zip(AGENCY_SERIES))
+            .map(|(id, (name, series))| data::DemoAgency {
                 id: id.clone(),
                 name: name.to_owned(),
+                invoice_series: Some(series.to_owned()),
             })
             .collect();
         let scope = data::DemoScope {
