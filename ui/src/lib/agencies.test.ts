@@ -59,7 +59,13 @@ describe('agences : la liste', () => {
     expect(missingIdentityText(['siret', 'address', 'postalCode', 'city', 'invoiceSeries'])).toBe(
       'Identité incomplète : SIRET, adresse, série de numérotation',
     );
-    expect(MISSING_LABELS).toEqual({ siret: 'SIRET', address: 'adresse', postalCode: 'adresse', city: 'adresse' });
+    expect(MISSING_LABELS).toEqual({
+      siret: 'SIRET',
+      address: 'adresse',
+      postalCode: 'adresse',
+      city: 'adresse',
+      invoiceSeries: 'série de numérotation',
+    });
   });
 
   it('une agence en activité se renomme et s’archive', () => {

@@ -39,7 +39,8 @@ const PARIS_DAY_TIME = new Intl.DateTimeFormat('fr-FR', {
 export function formatParisDateTime(value: string | null | undefined): string {
   if (!value) return '—';
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : PARIS_DAY_TIME.format(date);
+  // Certaines versions d'ICU séparent le jour de l'heure par une virgule.
+  return Number.isNaN(date.getTime()) ? value : PARIS_DAY_TIME.format(date).replace(',', '');
 }
 
 /** Le jour local au format `YYYY-MM-DD`. */

@@ -6,6 +6,7 @@
  */
 import { phoneReason } from './validation';
 import { api } from './api';
+import { formatParisDateTime } from './format';
 import type {
   AbsenceView,
   AbsencesAnswer,
@@ -209,14 +210,6 @@ export function isoWeek(day: string): number {
   return Math.floor((thursday - firstJan) / 7) + 1;
 }
 
-const PARIS_DAY_TIME = new Intl.DateTimeFormat('fr-FR', {
-  timeZone: 'Europe/Paris',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
 const PARIS_SHORT = new Intl.DateTimeFormat('fr-FR', {
   timeZone: 'Europe/Paris',
   weekday: 'short',
@@ -235,12 +228,8 @@ const PARIS_PARTS = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 
-/** Horodatage ISO → `23/11/2026 08:00`, heure de Paris ; `null` → `—`. */
-export function formatParis(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : PARIS_DAY_TIME.format(date).replace(',', '');
-}
+/** Horodatage ISO → `23/11/2026 08:00`, heure de Paris ; `null` → `—` (`format.ts`). */
+export const formatParis = formatParisDateTime;
 
 /** Horodatage ISO → `lun. 23/11 08:00`, heure de Paris. */
 export function formatParisShort(value: string): string {
