@@ -290,6 +290,10 @@ pub struct IdentityArgs {
     /// l'organisation.
     #[arg(long, value_name = "SÉRIE")]
     invoice_series: Option<String>,
+    /// Adresse de facturation électronique de l'agence dans l'annuaire
+    /// (commence par son SIREN : 732829320_LYON) ; vide : son SIREN.
+    #[arg(long, value_name = "ADRESSE")]
+    electronic_address: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -543,6 +547,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 insurance_area,
                 vat_on_debits,
                 invoice_series,
+                electronic_address,
             } = *fields;
             use IdentityField as F;
             let given = [
@@ -568,6 +573,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 (F::InsurancePolicy, insurance_policy),
                 (F::InsuranceArea, insurance_area),
                 (F::InvoiceSeries, invoice_series),
+                (F::ElectronicAddress, electronic_address),
             ];
             let patch = installation::IdentityPatch {
                 fields: given

@@ -68,7 +68,7 @@ async fn an_organization_administrator_creates_an_agency_with_its_identity_and_r
     let (status, created) = admin
         .post(
             "/agencies",
-            json!({ "name": " Durand Nord ", "identity": { "siret": TEST_SIRET, "address": "3 rue Nationale, 59000 Lille", "legalName": "Durand Ascenseurs" } }),
+            json!({ "name": " Durand Nord ", "identity": { "siret": TEST_SIRET, "vatNumber": TEST_VAT_NUMBER, "address": "3 rue Nationale, 59000 Lille", "legalName": "Durand Ascenseurs" } }),
         )
         .await;
     assert_eq!(status, 201, "{created}");
@@ -91,7 +91,14 @@ async fn an_organization_administrator_creates_an_agency_with_its_identity_and_r
     let (_, without) = admin.post("/agencies", json!({ "name": "Sud" })).await;
     assert_eq!(
         without["missingToIssue"],
-        json!(["siret", "address", "postalCode", "city", "invoiceSeries"])
+        json!([
+            "siret",
+            "address",
+            "postalCode",
+            "city",
+            "vatNumber",
+            "invoiceSeries"
+        ])
     );
 
     // The new agency is in the administrator's scope at once: the session

@@ -107,7 +107,8 @@ async fn an_invoice_waits_for_the_sellers_siret_address_and_vat_number_and_takes
             { "field": "siret", "label": "SIRET" },
             { "field": "address", "label": "Adresse de l'agence" },
             { "field": "postalCode", "label": "Code postal de l'agence" },
-            { "field": "city", "label": "Ville de l'agence" }
+            { "field": "city", "label": "Ville de l'agence" },
+            { "field": "vatNumber", "label": "N° de TVA intracommunautaire" }
         ])
     );
     let (status, body) = admin
@@ -116,7 +117,7 @@ async fn an_invoice_waits_for_the_sellers_siret_address_and_vat_number_and_takes
     assert_eq!(status, 422, "{body}");
     assert_eq!(
         body["error"],
-        "Cette facture ne peut pas être émise : renseignez d'abord le SIRET, l'adresse et le numéro de TVA intracommunautaire (cette pièce facture de la TVA) de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
+        "Cette facture ne peut pas être émise : renseignez d'abord le SIRET, l'adresse et le numéro de TVA intracommunautaire de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
     );
     assert_eq!(
         invoice_number(&server, &invoice),
@@ -135,28 +136,19 @@ async fn an_invoice_waits_for_the_sellers_siret_address_and_vat_number_and_takes
     assert_eq!(status, 422, "{body}");
     assert_eq!(
         body["error"],
-        "Cette facture ne peut pas être émise : renseignez d'abord l'adresse et le numéro de TVA intracommunautaire (cette pièce facture de la TVA) de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
+        "Cette facture ne peut pas être émise : renseignez d'abord l'adresse et le numéro de TVA intracommunautaire de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
     );
 
-    // SIRET and address without VAT number: a document that charges VAT
-    // waits for it (an e-invoice names the seller's VAT number), one
-    // without VAT (a 0 % line) is issued.
+    // SIRET and address without VAT number: every electronic invoice names
+    // the seller's VAT number, a document without VAT (a 0 % line, exempt)
+    // as well as one that charges it (EN 16931 BR-S-02, BR-E-02).
     let mut no_vat = full_identity();
     no_vat["vatNumber"] = json!("");
     let (status, body) = admin.put("/agency/identity", no_vat).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["missingToIssue"], json!([]));
-    let (status, body) = admin
-        .post(&format!("/invoices/{invoice}/issue"), json!({}))
-        .await;
-    assert_eq!(status, 422, "{body}");
     assert_eq!(
-        body["error"],
-        "Cette facture ne peut pas être émise : renseignez d'abord le numéro de TVA intracommunautaire (cette pièce facture de la TVA) de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
-    );
-    assert_eq!(
-        invoice_number(&server, &invoice),
-        (None, "brouillon".to_owned())
+        body["missingToIssue"],
+        json!([{ "field": "vatNumber", "label": "N° de TVA intracommunautaire" }])
     );
     let untaxed = world
         .draft_invoice(
@@ -164,11 +156,27 @@ async fn an_invoice_waits_for_the_sellers_siret_address_and_vat_number_and_takes
             vec![World::line("Contrôle hors TVA", 1.0, 80.0, Some(0.0))],
         )
         .await;
+    for draft in [&invoice, &untaxed] {
+        let (status, body) = admin
+            .post(&format!("/invoices/{draft}/issue"), json!({}))
+            .await;
+        assert_eq!(status, 422, "{body}");
+        assert_eq!(
+            body["error"],
+            "Cette facture ne peut pas être émise : renseignez d'abord le numéro de TVA intracommunautaire de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué."
+        );
+        assert_eq!(
+            invoice_number(&server, draft),
+            (None, "brouillon".to_owned())
+        );
+    }
+    let year = liftdesk::clock::paris_today().year();
+    let (status, body) = admin.put("/agency/identity", full_identity()).await;
+    assert_eq!(status, 200, "{body}");
     let (status, body) = admin
         .post(&format!("/invoices/{untaxed}/issue"), json!({}))
         .await;
     assert_eq!(status, 201, "{body}");
-    let year = liftdesk::clock::paris_today().year();
     assert_eq!(
         invoice_number(&server, &untaxed),
         (Some(format!("FA-{year}-000001")), "emise".to_owned())

@@ -95,6 +95,11 @@ async fn a_member_creates_and_edits_a_client_with_every_field_and_its_invoicing_
             "fullAddress": "12 rue des Tilleuls, Bâtiment A, 69003 Lyon",
             "siren": "732829320", "siret": "73282932000074", "billingCategory": "copropriete",
             "billingCategoryLabel": "Copropriété non assujettie à la TVA", "archived": false,
+            // A co-ownership not subject to VAT: e-reporting; its address
+            // in the directory is its SIREN until another is recorded.
+            "vatNumber": null, "electronicAddress": null, "serviceCode": null,
+            "effectiveElectronicAddress": "732829320", "einvoicing": "e_reporting",
+            "einvoicingExplanation": "Client sans SIREN ou non assujetti à la TVA : la facture lui est remise comme aujourd'hui, et ses données sont transmises à l'administration par la plateforme de l'agence (e-reporting).",
             "url": created["client"]["url"],
         })
     );

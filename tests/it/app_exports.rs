@@ -218,6 +218,56 @@ async fn lists_leave_as_french_csv_and_real_xlsx_with_their_filters() {
     );
     assert_eq!(lines.len(), 3);
 
+    // The e-invoices of the period, for the agency's platform: each issued
+    // document's Factur-X PDF and its XML, in a zip; the progress counts
+    // documents.
+    let (job, bytes) = export(
+        &admin,
+        json!({ "list": "facturx", "format": "zip", "query": format!("from={today}&to={today}") }),
+    )
+    .await;
+    assert_eq!((&job["total"], &job["done"]), (&json!(2), &json!(2)));
+    assert_eq!(
+        job["fileName"],
+        format!("factures-electroniques-{today}-au-{today}.zip")
+    );
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("zip");
+    let mut names: Vec<String> = archive
+        .file_names()
+        .map(|name| name.expect("name").into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            format!("AV-{year}-000001.pdf"),
+            format!("FA-{year}-000001.pdf"),
+            format!("xml/AV-{year}-000001.xml"),
+            format!("xml/FA-{year}-000001.xml"),
+        ]
+    );
+    let mut xml = String::new();
+    std::io::Read::read_to_string(
+        &mut archive
+            .by_name(&format!("xml/FA-{year}-000001.xml"))
+            .expect("xml"),
+        &mut xml,
+    )
+    .expect("read");
+    assert!(
+        xml.contains("<ram:GrandTotalAmount>622.50</ram:GrandTotalAmount>"),
+        "{xml}"
+    );
+    let mut pdf = Vec::new();
+    std::io::Read::read_to_end(
+        &mut archive
+            .by_name(&format!("FA-{year}-000001.pdf"))
+            .expect("pdf"),
+        &mut pdf,
+    )
+    .expect("read");
+    assert!(String::from_utf8_lossy(&pdf).contains("factur-x.xml"));
+
     // Visits of the week, and the technicians. Visits are planned on
     // Paris days (invoices are dated by the UTC day: both differ from 23:00
     // or 22:00 UTC to midnight).
@@ -254,12 +304,22 @@ async fn lists_leave_as_french_csv_and_real_xlsx_with_their_filters() {
         (
             json!({ "list": "contrats", "format": "csv" }),
             422,
-            "Champ « list » : « contrats » inconnue ; attendu : equipment, clients, calls, quotes, invoices, technicians, visits ou accounting.",
+            "Champ « list » : « contrats » inconnue ; attendu : equipment, clients, calls, quotes, invoices, technicians, visits, accounting ou facturx.",
         ),
         (
             json!({ "list": "equipment", "format": "pdf" }),
             422,
-            "Champ « format » : « pdf » inconnu ; attendu : csv ou xlsx.",
+            "Champ « format » : « pdf » inconnu ; attendu : csv, xlsx ou zip.",
+        ),
+        (
+            json!({ "list": "equipment", "format": "zip" }),
+            422,
+            "Champ « format » : une liste s'exporte en csv ou xlsx ; le zip est pour les factures électroniques.",
+        ),
+        (
+            json!({ "list": "facturx", "format": "xlsx", "query": format!("from={today}&to={today}") }),
+            422,
+            "Champ « format » : les factures électroniques s'exportent en zip.",
         ),
         (
             json!({ "list": "accounting", "format": "csv", "query": format!("from={today}") }),

@@ -1162,6 +1162,7 @@ fn v2_ops(w: &World) -> Vec<Op> {
             .body(json!({ "lines": [{ "label": "Pirate", "quantity": 1, "unitPrice": 1 }] }))
             .on(&[&i.draft_invoice]),
         v2("GET /invoices/{id}/pdf", format!("/invoices/{}/pdf", i.issued_invoice.real)).on(&[&i.issued_invoice]),
+        v2("GET /invoices/{id}/facturx.xml", format!("/invoices/{}/facturx.xml", i.issued_invoice.real)).on(&[&i.issued_invoice]),
         v2("POST /invoices/{id}/issue", format!("/invoices/{}/issue", i.draft_invoice.real)).on(&[&i.draft_invoice]),
         v2("POST /invoices/{id}/send", format!("/invoices/{}/send", i.issued_invoice.real)).on(&[&i.issued_invoice]),
         v2("GET /invoices/{id}/mails", format!("/invoices/{}/mails", i.issued_invoice.real))
@@ -1555,6 +1556,7 @@ fn app_ops(w: &World) -> Vec<Op> {
             .body(json!({ "lines": [{ "label": "Pirate", "quantity": 1, "unitPrice": 1 }] }))
             .on(&[&i.draft_invoice]),
         app("GET /invoices/{id}/pdf", format!("/invoices/{}/pdf", i.issued_invoice.real)).on(&[&i.issued_invoice]),
+        app("GET /invoices/{id}/facturx.xml", format!("/invoices/{}/facturx.xml", i.issued_invoice.real)).on(&[&i.issued_invoice]),
         app("POST /invoices/{id}/issue", format!("/invoices/{}/issue", i.draft_invoice.real)).on(&[&i.draft_invoice]),
         app("POST /invoices/{id}/send", format!("/invoices/{}/send", i.issued_invoice.real)).on(&[&i.issued_invoice]),
         // Documents sent by e-mail, and the organization's outgoing server.
@@ -1872,6 +1874,7 @@ fn mcp_ops(w: &World) -> Vec<Op> {
         tool("affecter_appel", json!({ "id": i.call.real, "technicianId": i.technician.real })).on(&[&i.call]),
         tool("statut_appel", json!({ "id": i.call.real, "statut": "en_route" })).on(&[&i.call]),
         tool("facture", id(&i.draft_invoice)).on(&[&i.draft_invoice]),
+        tool("facture_electronique", id(&i.issued_invoice)).on(&[&i.issued_invoice]),
         tool(
             "creer_facture",
             json!({ "clientId": i.client.real, "lines": [{ "label": "Dépannage", "quantity": 1, "unitPrice": 80 }] }),

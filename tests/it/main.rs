@@ -44,6 +44,7 @@ mod credential_kinds;
 mod demo;
 mod desktop_core;
 mod documents_pdf;
+mod einvoicing;
 mod french_order;
 mod fuzz_bodies;
 mod fuzz_imports;

@@ -223,10 +223,11 @@ fn quote_body(equipment: &str) -> Value {
     })
 }
 
-const TOOLS: [&str; 13] = [
+const TOOLS: [&str; 14] = [
     "clients",
     "factures",
     "facture",
+    "facture_electronique",
     "creer_facture",
     "emettre_facture",
     "envoyer_facture",
@@ -392,9 +393,24 @@ async fn clients_and_invoices_answer_exactly_what_rest_answers() {
 
     // One invoice.
     let (invoice, _) = &w.dupont[1];
+    let read = ok(&client, "facture", json!({ "id": invoice })).await;
+    assert_eq!(read, w.rest(&format!("/invoices/{invoice}")).await.1);
+    // Its electronic invoice: the structured XML under its file name; a
+    // draft has none (409).
+    let number = read["number"].as_str().expect("issued");
+    let facturx = ok(&client, "facture_electronique", json!({ "id": invoice })).await;
+    assert_eq!(facturx["fileName"], json!(format!("{number}.xml")));
+    let xml = facturx["xml"].as_str().expect("xml");
+    assert!(xml.contains("<rsm:CrossIndustryInvoice"), "{xml}");
+    assert!(xml.contains(&format!("<ram:ID>{number}</ram:ID>")), "{xml}");
+    let (draft, _) = &w.dupont[0];
+    let (status, error) = refused(&client, "facture_electronique", json!({ "id": draft })).await;
     assert_eq!(
-        ok(&client, "facture", json!({ "id": invoice })).await,
-        w.rest(&format!("/invoices/{invoice}")).await.1
+        (status, error.as_str()),
+        (
+            409,
+            "Cette facture est un brouillon : sa facture électronique (Factur-X) n'existe qu'une fois la pièce émise, avec son numéro."
+        )
     );
     client.cancel().await.expect("close");
     w.server.stop().await;

@@ -44,11 +44,12 @@ const T = {
   current: '(agence active)',
   working: 'En activité',
   archivedOn: (day) => `Archivée le ${day}`,
-  incomplete: 'Identité incomplète : SIRET, adresse, série de numérotation',
+  // Une agence neuve : ni SIRET, ni adresse, ni n° de TVA (exigé pour émettre toute pièce), ni série.
+  incomplete: 'Identité incomplète : SIRET, adresse, n° de TVA intracommunautaire, série de numérotation',
   nameRequired: "Le nom de l'agence est obligatoire.",
   nameTaken: (name) => `Une agence de l'organisation s'appelle déjà « ${name} » : choisissez un autre nom.`,
   created: (name) =>
-    `Agence « ${name} » créée. Choisissez-la dans le sélecteur d'agence puis renseignez son identité (SIRET, adresse) avant d'émettre des factures.`,
+    `Agence « ${name} » créée. Choisissez-la dans le sélecteur d'agence puis renseignez son identité (SIRET, adresse, n° de TVA intracommunautaire) avant d'émettre des factures.`,
   renamed: (before, after) => `Agence « ${before} » renommée « ${after} ».`,
   archiveWarning:
     "L'agence sortira du périmètre de tous les comptes ; ses clés de centre d'appels et ses abonnements webhook seront révoqués, ses clés partenaires retirées. Son historique est conservé.",
@@ -226,7 +227,8 @@ describeOnServer(
       assert.equal(agency.current, false);
       // L'adresse en parties : la rue, le code postal et la ville manquent chacun (l'écran dit « adresse ») ;
       // l'organisation a plusieurs agences : la série de numérotation manque aussi.
-      assert.deepEqual(agency.missingToIssue, ['siret', 'address', 'postalCode', 'city', 'invoiceSeries']);
+      // Le n° de TVA intracommunautaire est exigé pour émettre toute pièce (facturation électronique).
+      assert.deepEqual(agency.missingToIssue, ['siret', 'address', 'postalCode', 'city', 'vatNumber', 'invoiceSeries']);
       testAgency.id = agency.id;
       await dialog.waitFor({ state: 'hidden' });
 

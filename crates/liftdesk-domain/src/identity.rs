@@ -76,6 +76,10 @@ pub struct SellerIdentity {
     /// give the same number: unique in the organization, and fixed once a
     /// document is numbered in it.
     pub invoice_series: Option<String>,
+    /// The agency's electronic invoicing address in the French directory
+    /// (`732829320`, `732829320_LYON`): beginning with its SIREN; the SIREN
+    /// itself when none is recorded ([`SellerIdentity::electronic_address`]).
+    pub electronic_address: Option<String>,
 }
 
 /// An address as printed, line by line: the street, the complement, then
@@ -103,6 +107,14 @@ impl SellerIdentity {
         self.siret.as_deref().and_then(|s| s.get(..9))
     }
 
+    /// The electronic invoicing address the agency's documents give: the
+    /// one recorded, else its SIREN.
+    pub fn electronic_address(&self) -> Option<String> {
+        self.electronic_address
+            .clone()
+            .or_else(|| self.siren().map(str::to_owned))
+    }
+
     /// The agency's address as printed, line by line.
     pub fn address_lines(&self) -> Vec<String> {
         printed_lines(
@@ -126,13 +138,17 @@ impl SellerIdentity {
 
     /// What an invoice or a credit note cannot be issued without: the
     /// seller's SIRET and address, street, postal code and city (Code de
-    /// commerce R123-237, L441-9; an electronic invoice carries them apart).
+    /// commerce R123-237, L441-9; an electronic invoice carries them apart),
+    /// and its VAT number, which every electronic invoice names, whether its
+    /// lines charge VAT, are exempt or reverse-charged (EN 16931 BR-S-02,
+    /// BR-E-02, BR-AE-02).
     pub fn missing_to_issue(&self) -> Vec<IdentityField> {
         [
             (IdentityField::Siret, self.siret.is_none()),
             (IdentityField::Address, self.address.is_none()),
             (IdentityField::PostalCode, self.postal_code.is_none()),
             (IdentityField::City, self.city.is_none()),
+            (IdentityField::VatNumber, self.vat_number.is_none()),
         ]
         .into_iter()
         .filter_map(|(field, missing)| missing.then_some(field))
@@ -141,13 +157,12 @@ impl SellerIdentity {
 
     /// The other mentions a company's invoices should carry and that are
     /// not filled in: shown on the identity screen, never blocking (a sole
-    /// trader has no capital nor RCS, a small business may be exempt of VAT).
+    /// trader has no capital nor RCS).
     pub fn missing_mentions(&self) -> Vec<IdentityField> {
         [
             (IdentityField::LegalForm, self.legal_form.is_none()),
             (IdentityField::ShareCapital, self.share_capital.is_none()),
             (IdentityField::RcsCity, self.rcs_city.is_none()),
-            (IdentityField::VatNumber, self.vat_number.is_none()),
             (IdentityField::Insurer, self.insurer.is_none()),
             (
                 IdentityField::InsurancePolicy,
@@ -185,6 +200,7 @@ wire_enum! {
         InsurancePolicy => "insurancePolicy", "N° de police d'assurance";
         InsuranceArea => "insuranceArea", "Couverture géographique";
         InvoiceSeries => "invoiceSeries", "Série de numérotation des factures";
+        ElectronicAddress => "electronicAddress", "Adresse de facturation électronique";
     }
 }
 
@@ -218,6 +234,8 @@ pub struct IdentityInput {
     #[serde(default)]
     pub vat_on_debits: bool,
     pub invoice_series: Option<String>,
+    #[serde(default)]
+    pub electronic_address: Option<String>,
 }
 
 impl IdentityInput {
@@ -248,6 +266,7 @@ impl IdentityInput {
             insurance_area: i.insurance_area,
             vat_on_debits: i.vat_on_debits,
             invoice_series: i.invoice_series,
+            electronic_address: i.electronic_address,
         }
     }
 
@@ -295,6 +314,7 @@ impl IdentityInput {
             F::InsurancePolicy => &mut self.insurance_policy,
             F::InsuranceArea => &mut self.insurance_area,
             F::InvoiceSeries => &mut self.invoice_series,
+            F::ElectronicAddress => &mut self.electronic_address,
         };
         *slot = Some(text);
         Ok(())
@@ -371,6 +391,16 @@ pub fn check(input: &IdentityInput) -> Result<SellerIdentity, String> {
                     ),
                 ))
             }
+        })
+        .transpose()?;
+    let electronic_address = input
+        .electronic_address
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(|address| {
+            crate::einvoice::check_address(address, siret.as_deref().and_then(|s| s.get(..9)))
+                .map_err(|reason| refusal(F::ElectronicAddress, &reason))
         })
         .transpose()?;
     let phone = text::phone(F::Phone.as_str(), input.phone.as_deref())?;
@@ -451,6 +481,7 @@ pub fn check(input: &IdentityInput) -> Result<SellerIdentity, String> {
         )?,
         vat_on_debits: input.vat_on_debits,
         invoice_series,
+        electronic_address,
     })
 }
 
@@ -736,10 +767,11 @@ mod tests {
                 IdentityField::Siret,
                 IdentityField::Address,
                 IdentityField::PostalCode,
-                IdentityField::City
+                IdentityField::City,
+                IdentityField::VatNumber,
             ]
         );
-        assert_eq!(identity.missing_mentions().len(), 6);
+        assert_eq!(identity.missing_mentions().len(), 5);
     }
 
     #[test]
@@ -878,7 +910,8 @@ mod tests {
             vec![
                 IdentityField::Siret,
                 IdentityField::PostalCode,
-                IdentityField::City
+                IdentityField::City,
+                IdentityField::VatNumber,
             ]
         );
         let bad = IdentityInput {

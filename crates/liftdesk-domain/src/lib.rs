@@ -117,6 +117,7 @@ pub mod credential;
 pub mod day;
 pub mod deal;
 pub mod downtime;
+pub mod einvoice;
 pub mod error;
 pub mod event;
 pub mod id;

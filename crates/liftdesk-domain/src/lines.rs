@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use crate::einvoice::VatExemption;
 use crate::invoice::LineAmounts;
 use crate::money::{Cents, quantity_to_milli};
 
@@ -45,6 +46,9 @@ pub struct LineInput {
     pub unit_price: Option<f64>,
     /// Percent; 20 when absent.
     pub vat_rate: Option<f64>,
+    /// Why a 0 % line charges no VAT (`einvoice::VatExemption`'s code);
+    /// only with a 0 % rate.
+    pub vat_exemption: Option<String>,
 }
 
 /// A checked line.
@@ -55,6 +59,8 @@ pub struct Line {
     /// Excluding tax.
     pub unit_price: Cents,
     pub vat_rate_bp: u32,
+    /// Why the line charges no VAT, for a 0 % line (required to issue).
+    pub vat_exemption: Option<VatExemption>,
 }
 
 impl Line {
@@ -176,12 +182,48 @@ fn check_line(number: usize, row: &LineInput) -> Result<Line, LineError> {
                 })?
         }
     };
+    let vat_exemption = match row.vat_exemption.as_deref() {
+        None => None,
+        Some(code) => {
+            let exemption = VatExemption::parse(code).ok_or_else(|| {
+                refuse(format!(
+                    "le motif d'exonération de TVA « {code} » n'existe pas (motifs possibles : {}).",
+                    VatExemption::ALL
+                        .iter()
+                        .map(|e| format!("« {} » : {}", e.as_str(), e.label()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?;
+            if vat_rate_bp != 0 {
+                return Err(refuse(format!(
+                    "un motif d'exonération de TVA ne se donne qu'à une ligne à 0 % (taux de la ligne : {}).",
+                    french_rate(vat_rate_bp)
+                )));
+            }
+            Some(exemption)
+        }
+    };
     Ok(Line {
         label: label.to_owned(),
         quantity_milli,
         unit_price: price,
         vat_rate_bp,
+        vat_exemption,
     })
+}
+
+/// The first line (numbered from 1) at 0 % without the reason it charges
+/// no VAT: a document is issued only once each says why (an electronic
+/// invoice carries the reason of every exempt line, EN 16931 BR-E-10,
+/// BR-AE-10).
+pub fn first_unexplained_exemption(
+    lines: impl IntoIterator<Item = (u32, Option<VatExemption>)>,
+) -> Option<usize> {
+    lines
+        .into_iter()
+        .position(|(rate_bp, exemption)| rate_bp == 0 && exemption.is_none())
+        .map(|index| index + 1)
 }
 
 #[cfg(test)]
@@ -194,6 +236,7 @@ mod tests {
             quantity: Some(quantity),
             unit_price: Some(price),
             vat_rate: rate,
+            vat_exemption: None,
         }
     }
 
@@ -220,13 +263,15 @@ mod tests {
                     label: "Main d'œuvre".into(),
                     quantity_milli: 1500,
                     unit_price: Cents::new(6500),
-                    vat_rate_bp: 2000
+                    vat_rate_bp: 2000,
+                    vat_exemption: None,
                 },
                 Line {
                     label: "Pièce".into(),
                     quantity_milli: 2000,
                     unit_price: Cents::new(1999),
-                    vat_rate_bp: 550
+                    vat_rate_bp: 550,
+                    vat_exemption: None,
                 },
             ]
         );
@@ -265,7 +310,8 @@ mod tests {
                 label: Some("B".into()),
                 quantity: None,
                 unit_price: Some(1.0),
-                vat_rate: None
+                vat_rate: None,
+                vat_exemption: None,
             }]),
             "Ligne 1 : la quantité est obligatoire."
         );
@@ -274,7 +320,8 @@ mod tests {
                 label: Some("B".into()),
                 quantity: Some(1.0),
                 unit_price: None,
-                vat_rate: None
+                vat_rate: None,
+                vat_exemption: None,
             }]),
             "Ligne 1 : le prix unitaire HT est obligatoire."
         );
@@ -289,6 +336,29 @@ mod tests {
         for rate in [20.0, 10.0, 5.5, 2.1, 0.0] {
             assert_eq!(message(&[row("B", 1.0, 1.0, Some(rate))]), "");
         }
+        let exempt = |rate: f64, code: &str| LineInput {
+            vat_exemption: Some(code.to_owned()),
+            ..row("B", 1.0, 1.0, Some(rate))
+        };
+        let lines = check_lines(&[exempt(0.0, "autoliquidation")], "Le devis").expect("valid");
+        assert_eq!(
+            first_unexplained_exemption([
+                (2000, None),
+                (0, Some(VatExemption::Franchise)),
+                (0, None)
+            ]),
+            Some(3)
+        );
+        assert_eq!(first_unexplained_exemption([(2000, None)]), None);
+        assert_eq!(lines[0].vat_exemption, Some(VatExemption::Autoliquidation));
+        assert_eq!(
+            message(&[exempt(20.0, "franchise")]),
+            "Ligne 1 : un motif d'exonération de TVA ne se donne qu'à une ligne à 0 % (taux de la ligne : 20 %)."
+        );
+        assert!(
+            message(&[exempt(0.0, "exoneree")])
+                .starts_with("Ligne 1 : le motif d'exonération de TVA « exoneree » n'existe pas (motifs possibles : « autoliquidation »")
+        );
         assert!(message(&vec![good; MAX_LINES + 1]).contains("201"));
     }
 

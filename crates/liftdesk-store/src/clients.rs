@@ -33,10 +33,18 @@ pub struct ClientRow {
     pub supprime: bool,
     /// How it is invoiced (chosen on its screen; none from the partner API).
     pub billing_category: Option<BillingCategory>,
+    /// Intra-community VAT number (`FR44732829320`).
+    pub vat_number: Option<String>,
+    /// Electronic invoicing address (the French directory's); the SIREN's
+    /// default when none.
+    pub electronic_address: Option<String>,
+    /// Chorus Pro service code of a public body.
+    pub service_code: Option<String>,
 }
 
 const COLUMNS: &str = "id, client_ref, nom, statut, types, email, telephone, adresse, \
-     complement_adresse, siren, siret, supprime, billing_category, code_postal, ville";
+     complement_adresse, siren, siret, supprime, billing_category, code_postal, ville, numero_tva, \
+     adresse_facturation_electronique, code_service";
 
 fn client_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<ClientRow> {
     Ok(ClientRow {
@@ -55,6 +63,9 @@ fn client_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<ClientRow> {
         billing_category: r.get::<Option<Code<BillingCategory>>>(12)?.map(|c| c.0),
         code_postal: r.get(13)?,
         ville: r.get(14)?,
+        vat_number: r.get(15)?,
+        electronic_address: r.get(16)?,
+        service_code: r.get(17)?,
     })
 }
 
@@ -167,8 +178,9 @@ pub fn insert(tx: &Tx, agency_id: &AgencyId, client: &ClientRow) -> StoreResult<
     tx.execute_cached(
         "INSERT INTO clients (id, agency_id, client_ref, nom, statut, types, email, telephone,
              adresse, complement_adresse, siren, siret, supprime, billing_category, created_at, updated_at,
-             code_postal, ville)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?15, ?14, ?14, ?16, ?17)",
+             code_postal, ville, numero_tva, adresse_facturation_electronique, code_service)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?15, ?14, ?14, ?16, ?17,
+                 ?18, ?19, ?20)",
         params![
             client.id,
             agency_id,
@@ -187,6 +199,9 @@ pub fn insert(tx: &Tx, agency_id: &AgencyId, client: &ClientRow) -> StoreResult<
             client.billing_category.map(Code),
             client.code_postal,
             client.ville,
+            client.vat_number,
+            client.electronic_address,
+            client.service_code,
         ],
     )?;
     Ok(())
@@ -196,7 +211,8 @@ pub fn update(tx: &Tx, client: &ClientRow) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE clients SET nom = ?2, statut = ?3, types = ?4, email = ?5, telephone = ?6,
              adresse = ?7, complement_adresse = ?8, siren = ?9, siret = ?10, supprime = ?11,
-             updated_at = ?12, billing_category = ?13, code_postal = ?14, ville = ?15
+             updated_at = ?12, billing_category = ?13, code_postal = ?14, ville = ?15,
+             numero_tva = ?16, adresse_facturation_electronique = ?17, code_service = ?18
          WHERE id = ?1",
         params![
             client.id,
@@ -214,6 +230,9 @@ pub fn update(tx: &Tx, client: &ClientRow) -> StoreResult<()> {
             client.billing_category.map(Code),
             client.code_postal,
             client.ville,
+            client.vat_number,
+            client.electronic_address,
+            client.service_code,
         ],
     )?;
     Ok(())

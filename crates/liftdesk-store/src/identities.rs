@@ -24,7 +24,7 @@ const COLUMNS: &str = "i.id, i.legal_name, i.legal_form, i.share_capital_cents, 
      i.siret, i.vat_number, i.head_office_address, i.address, i.phone, i.email, i.iban, i.bic,
      i.insurer, i.insurance_policy, i.insurance_area, i.vat_on_debits, i.logo_id, i.created_at,
      i.head_office_complement, i.head_office_postal_code, i.head_office_city,
-     i.address_complement, i.postal_code, i.city, i.invoice_series";
+     i.address_complement, i.postal_code, i.city, i.invoice_series, i.electronic_address";
 
 fn identity_row(row: &Row<'_>) -> StoreResult<IdentityRow> {
     Ok(IdentityRow {
@@ -53,6 +53,7 @@ fn identity_row(row: &Row<'_>) -> StoreResult<IdentityRow> {
             insurance_area: row.get(15)?,
             vat_on_debits: row.get(16)?,
             invoice_series: row.get(25)?,
+            electronic_address: row.get(26)?,
         },
         logo_id: row.get(17)?,
         created_at: row.get(18)?,
@@ -97,9 +98,9 @@ pub fn record(
              rcs_city, siret, vat_number, head_office_address, address, phone, email, iban, bic,
              insurer, insurance_policy, insurance_area, vat_on_debits, logo_id, created_at,
              head_office_complement, head_office_postal_code, head_office_city,
-             address_complement, postal_code, city, invoice_series)
+             address_complement, postal_code, city, invoice_series, electronic_address)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-             ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
+             ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
         params![
             id,
             agency_id.as_str(),
@@ -128,6 +129,7 @@ pub fn record(
             i.postal_code,
             i.city,
             i.invoice_series,
+            i.electronic_address,
         ],
     )?;
     tx.execute_cached(

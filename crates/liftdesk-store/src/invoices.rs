@@ -3,9 +3,11 @@
 
 use crate::Conn;
 use crate::Tx;
-use crate::code;
 use crate::sql::Value;
 use crate::sql::{OptionalExtension, Row, params, params_from_iter};
+use crate::{Code, code};
+use liftdesk_domain::client::BillingCategory;
+use liftdesk_domain::einvoice::VatExemption;
 use liftdesk_domain::id::{AgencyId, ClientId, EquipmentId, InvoiceId, QuoteId};
 use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
 
@@ -28,6 +30,13 @@ pub struct InvoiceRow {
     pub buyer_name: Option<String>,
     pub buyer_address: Option<String>,
     pub buyer_siren: Option<String>,
+    /// The buyer's invoicing category, VAT number, SIRET, service code and
+    /// electronic address, frozen at the issue (none before V24).
+    pub buyer_category: Option<BillingCategory>,
+    pub buyer_vat_number: Option<String>,
+    pub buyer_siret: Option<String>,
+    pub buyer_service_code: Option<String>,
+    pub buyer_electronic_address: Option<String>,
     pub issued_on: Option<String>,
     pub due_on: Option<String>,
     pub paid_on: Option<String>,
@@ -39,7 +48,9 @@ pub struct InvoiceRow {
 const INVOICE_COLUMNS: &str =
     "i.id, i.agency_id, i.nature, i.status, i.number, i.client_id, c.client_ref,
      i.credited_invoice_id, i.quote_id, i.buyer_name, i.buyer_address, i.buyer_siren, i.issued_on,
-     i.due_on, i.paid_on, i.total_excl_cents, i.total_incl_cents, i.created_on";
+     i.due_on, i.paid_on, i.total_excl_cents, i.total_incl_cents, i.created_on,
+     i.buyer_category, i.buyer_vat_number, i.buyer_siret, i.buyer_service_code,
+     i.buyer_electronic_address";
 
 fn invoice_from_row(r: &Row<'_>) -> crate::StoreResult<InvoiceRow> {
     Ok(InvoiceRow {
@@ -61,6 +72,11 @@ fn invoice_from_row(r: &Row<'_>) -> crate::StoreResult<InvoiceRow> {
         total_excl_cents: r.get(15)?,
         total_incl_cents: r.get(16)?,
         created_on: r.get(17)?,
+        buyer_category: r.get::<Option<Code<BillingCategory>>>(18)?.map(|c| c.0),
+        buyer_vat_number: r.get(19)?,
+        buyer_siret: r.get(20)?,
+        buyer_service_code: r.get(21)?,
+        buyer_electronic_address: r.get(22)?,
     })
 }
 
@@ -71,6 +87,8 @@ pub struct InvoiceLineRow {
     pub quantity_milli: i64,
     pub unit_price_cents: i64,
     pub vat_rate_bp: u32,
+    /// Why a 0 % line charges no VAT.
+    pub vat_exemption: Option<VatExemption>,
 }
 
 /// Filters of the invoice list; every one is optional.
@@ -395,7 +413,7 @@ pub fn get(conn: &Conn, agency_id: &AgencyId, id: &InvoiceId) -> StoreResult<Opt
 /// The lines of an invoice or credit note, in their order.
 pub fn lines(conn: &Conn, invoice_id: &InvoiceId) -> StoreResult<Vec<InvoiceLineRow>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp FROM invoice_lines
+        "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp, vat_exemption FROM invoice_lines
          WHERE invoice_id = ?1 ORDER BY position",
     )?;
     let rows = stmt.query_map([invoice_id], |r| {
@@ -404,6 +422,7 @@ pub fn lines(conn: &Conn, invoice_id: &InvoiceId) -> StoreResult<Vec<InvoiceLine
             quantity_milli: r.get(1)?,
             unit_price_cents: r.get(2)?,
             vat_rate_bp: r.get(3)?,
+            vat_exemption: r.get::<Option<Code<VatExemption>>>(4)?.map(|c| c.0),
         })
     })?;
     rows.collect::<Result<_, _>>()
@@ -441,7 +460,7 @@ pub fn issued_credit_lines(
     invoice_id: &InvoiceId,
 ) -> StoreResult<Vec<InvoiceLineRow>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT l.label, l.quantity_milli, l.unit_price_cents, l.vat_rate_bp
+        "SELECT l.label, l.quantity_milli, l.unit_price_cents, l.vat_rate_bp, l.vat_exemption
          FROM invoices a JOIN invoice_lines l ON l.invoice_id = a.id
          WHERE a.credited_invoice_id = ?1 AND a.status <> 'brouillon'
          ORDER BY a.created_at, a.id, l.position",
@@ -452,6 +471,7 @@ pub fn issued_credit_lines(
             quantity_milli: r.get(1)?,
             unit_price_cents: r.get(2)?,
             vat_rate_bp: r.get(3)?,
+            vat_exemption: r.get::<Option<Code<VatExemption>>>(4)?.map(|c| c.0),
         })
     })?;
     rows.collect::<Result<_, _>>()
@@ -525,8 +545,8 @@ pub fn replace_draft(tx: &Tx, id: &InvoiceId, draft: &DraftContent<'_>) -> Store
     tx.execute_cached("DELETE FROM invoice_lines WHERE invoice_id = ?1", [id])?;
     let mut insert_line = tx.prepare_cached(
         "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli,
-                                    unit_price_cents, vat_rate_bp)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                                    unit_price_cents, vat_rate_bp, vat_exemption)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
     for (index, line) in lines.iter().enumerate() {
         insert_line.execute(params![
@@ -537,17 +557,25 @@ pub fn replace_draft(tx: &Tx, id: &InvoiceId, draft: &DraftContent<'_>) -> Store
             line.quantity_milli,
             line.unit_price_cents,
             line.vat_rate_bp,
+            line.vat_exemption.map(Code),
         ])?;
     }
     Ok(true)
 }
 
-/// The buyer as printed on an invoice.
+/// The buyer as printed on an invoice: a draft keeps its name, address
+/// and SIREN; the issue freezes the rest, what the structured invoice
+/// carries (category, VAT number, SIRET, service code, electronic address).
 #[derive(Debug, Clone, Default)]
 pub struct Buyer {
     pub name: Option<String>,
     pub address: Option<String>,
     pub siren: Option<String>,
+    pub category: Option<BillingCategory>,
+    pub vat_number: Option<String>,
+    pub siret: Option<String>,
+    pub service_code: Option<String>,
+    pub electronic_address: Option<String>,
 }
 
 pub struct NewInvoice<'a> {
@@ -592,8 +620,8 @@ pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> StoreResult<InvoiceId>
     )?;
     let mut insert_line = tx.prepare_cached(
         "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli,
-                                    unit_price_cents, vat_rate_bp)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                                    unit_price_cents, vat_rate_bp, vat_exemption)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
     for (index, line) in invoice.lines.iter().enumerate() {
         insert_line.execute(params![
@@ -604,6 +632,7 @@ pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> StoreResult<InvoiceId>
             line.quantity_milli,
             line.unit_price_cents,
             line.vat_rate_bp,
+            line.vat_exemption.map(Code),
         ])?;
     }
     insert_equipment(tx, &id, invoice.equipment_ids)?;
@@ -739,7 +768,9 @@ pub fn issue(tx: &Tx, id: &InvoiceId, issue: &Issue<'_>) -> StoreResult<bool> {
     Ok(tx.execute_cached(
         "UPDATE invoices SET status = 'emise', number = ?2, number_year = ?3, number_seq = ?4,
                 issued_on = ?5, due_on = ?6, buyer_name = ?7, buyer_address = ?8,
-                buyer_siren = ?9, updated_at = ?10, seller_identity_id = ?11, number_series = ?12
+                buyer_siren = ?9, updated_at = ?10, seller_identity_id = ?11, number_series = ?12,
+                buyer_category = ?13, buyer_vat_number = ?14, buyer_siret = ?15,
+                buyer_service_code = ?16, buyer_electronic_address = ?17
          WHERE id = ?1 AND status = 'brouillon'",
         params![
             id,
@@ -754,6 +785,11 @@ pub fn issue(tx: &Tx, id: &InvoiceId, issue: &Issue<'_>) -> StoreResult<bool> {
             issue.at,
             issue.seller_identity_id,
             issue.series,
+            issue.buyer.category.map(Code),
+            issue.buyer.vat_number,
+            issue.buyer.siret,
+            issue.buyer.service_code,
+            issue.buyer.electronic_address,
         ],
     )? == 1)
 }

@@ -4,6 +4,7 @@ use crate::Conn;
 use crate::Tx;
 use crate::sql::{OptionalExtension, params};
 use crate::{Code, code};
+use liftdesk_domain::einvoice::VatExemption;
 use liftdesk_domain::id::{AccountId, AgencyId, ClientId, EquipmentId, InvoiceId, QuoteId};
 use liftdesk_domain::quote::{QuoteOrigin, QuoteStatus};
 
@@ -39,6 +40,8 @@ pub struct QuoteLineRow {
     pub quantity_milli: i64,
     pub unit_price_cents: i64,
     pub vat_rate_bp: u32,
+    /// Why a 0 % line charges no VAT.
+    pub vat_exemption: Option<VatExemption>,
 }
 
 /// An equipment of the agency, as a quote refers to it.
@@ -103,7 +106,7 @@ pub fn get(conn: &Conn, agency_id: &AgencyId, id: &QuoteId) -> StoreResult<Optio
 pub fn lines(conn: &Conn, quote_id: &QuoteId) -> StoreResult<Vec<QuoteLineRow>> {
     let quote_id = quote_id.as_str();
     let mut stmt = conn.prepare_cached(
-        "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp FROM quote_rows
+        "SELECT label, quantity_milli, unit_price_cents, vat_rate_bp, vat_exemption FROM quote_rows
          WHERE quote_id = ?1 ORDER BY position",
     )?;
     let rows = stmt.query_map([quote_id], |r| {
@@ -112,6 +115,7 @@ pub fn lines(conn: &Conn, quote_id: &QuoteId) -> StoreResult<Vec<QuoteLineRow>> 
             quantity_milli: r.get(1)?,
             unit_price_cents: r.get(2)?,
             vat_rate_bp: r.get(3)?,
+            vat_exemption: r.get::<Option<Code<VatExemption>>>(4)?.map(|c| c.0),
         })
     })?;
     rows.collect::<Result<_, _>>()
@@ -169,8 +173,8 @@ pub fn insert(tx: &Tx, quote: &NewQuote<'_>) -> StoreResult<QuoteId> {
     )?;
     let mut insert_row = tx.prepare_cached(
         "INSERT INTO quote_rows (id, quote_id, position, label, quantity_milli, unit_price_cents,
-                                 vat_rate_bp)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                                 vat_rate_bp, vat_exemption)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
     for (index, line) in quote.lines.iter().enumerate() {
         insert_row.execute(params![
@@ -181,6 +185,7 @@ pub fn insert(tx: &Tx, quote: &NewQuote<'_>) -> StoreResult<QuoteId> {
             line.quantity_milli,
             line.unit_price_cents,
             line.vat_rate_bp,
+            line.vat_exemption.map(Code),
         ])?;
     }
     Ok(id)

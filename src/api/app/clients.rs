@@ -27,6 +27,7 @@ use crate::api::wire::contacts::{
 use crate::api::wire::equipment::present;
 use crate::api::wire::{Created, Page, RecordKind};
 use crate::auth::staff_session::StaffSession;
+use crate::domain::einvoice;
 use crate::domain::id::ContactId;
 use crate::error::{ApiError, AppResult};
 use crate::services::clients::{self as service, ClientForm, Edit};
@@ -124,6 +125,21 @@ struct ClientView {
     #[ts(type = "BillingCategory | null")]
     billing_category: Option<String>,
     billing_category_label: Option<String>,
+    /// Intra-community VAT number.
+    vat_number: Option<String>,
+    /// The electronic invoicing address recorded (null: the default).
+    electronic_address: Option<String>,
+    /// The address its electronic invoices are made out to: the one
+    /// recorded, else the SIREN's default (`SIREN`, or for a public body
+    /// `SIREN_SIRET_CODE`); null without SIREN.
+    effective_electronic_address: Option<String>,
+    /// A public body's Chorus Pro service code.
+    service_code: Option<String>,
+    /// How its invoices travel: `facturation_electronique`, `chorus_pro`
+    /// or `e_reporting`, and the sentence the screen shows.
+    #[ts(type = "\"facturation_electronique\" | \"chorus_pro\" | \"e_reporting\"")]
+    einvoicing: String,
+    einvoicing_explanation: String,
     archived: bool,
     /// The full address of the client's page in the web application (the
     /// `url` of the REST list's row).
@@ -160,6 +176,15 @@ fn client_detail(
 ) -> ClientDetail {
     let actions = service::actions(&session.principal(), &client);
     let full_address = service::one_line_address(&client);
+    let treatment = einvoice::Treatment::of(client.billing_category, client.siren.as_deref());
+    let effective_electronic_address = client.electronic_address.clone().or_else(|| {
+        einvoice::default_address(
+            client.billing_category,
+            client.siren.as_deref(),
+            client.siret.as_deref(),
+            client.service_code.as_deref(),
+        )
+    });
     ClientDetail {
         client: ClientView {
             url: RecordKind::Client.url(&state.base_url, &client.client_ref),
@@ -178,6 +203,12 @@ fn client_detail(
             siret: client.siret,
             billing_category: client.billing_category.map(|c| c.as_str().to_owned()),
             billing_category_label: client.billing_category.map(|c| c.label().to_owned()),
+            vat_number: client.vat_number,
+            electronic_address: client.electronic_address,
+            effective_electronic_address,
+            service_code: client.service_code,
+            einvoicing: treatment.as_str().to_owned(),
+            einvoicing_explanation: treatment.explanation().to_owned(),
             archived: client.supprime,
         },
         contacts: contacts
@@ -284,6 +315,19 @@ pub(crate) struct ClientBody {
     #[serde(default, deserialize_with = "present")]
     #[ts(optional, type = "BillingCategory | null")]
     billing_category: Edit,
+    /// Intra-community VAT number (`FR44732829320`), its SIREN's.
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    vat_number: Edit,
+    /// Electronic invoicing address (the French directory's); blank: the
+    /// SIREN's default.
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    electronic_address: Edit,
+    /// A public body's Chorus Pro service code.
+    #[serde(default, deserialize_with = "present")]
+    #[ts(optional, type = "string | null")]
+    service_code: Edit,
 }
 
 impl From<ClientBody> for ClientForm {
@@ -302,6 +346,9 @@ impl From<ClientBody> for ClientForm {
             siren: body.siren,
             siret: body.siret,
             billing_category: body.billing_category,
+            vat_number: body.vat_number,
+            electronic_address: body.electronic_address,
+            service_code: body.service_code,
         }
     }
 }

@@ -18,6 +18,7 @@ use ts_rs::{Config, TS, TypeVisitor};
 use crate::domain::WireCode;
 use crate::domain::call::{CallStatus, CallType};
 use crate::domain::client::{BillingCategory, ClientStatus};
+use crate::domain::einvoice::VatExemption;
 use crate::domain::event::DeliveryStatus;
 use crate::domain::invoice::{InvoiceAction, InvoiceNature, InvoiceStatus, PaymentMethod};
 use crate::domain::lines;
@@ -119,6 +120,7 @@ pub fn typescript() -> String {
     file.section("Clients et contacts");
     file.codes::<ClientStatus>("ClientStatus", "CLIENT_STATUSES");
     file.codes::<BillingCategory>("BillingCategory", "BILLING_CATEGORIES");
+    file.codes::<VatExemption>("VatExemption", "VAT_EXEMPTIONS");
     file.ty::<crate::api::wire::Page<crate::api::wire::clients::ClientListEntry>>();
     file.ty::<super::clients::ClientDetail>();
     file.ty::<crate::api::wire::contacts::CreationDescriptor>();

@@ -1,14 +1,15 @@
-//! `/app/api/invoices/{id}/pdf` and `/app/api/quotes/{id}/pdf`: the PDF
-//! documents for the web application (viewed in the browser, downloaded),
-//! in the session's agency, through the same functions as the REST API v2
-//! (`GET /api/v2/invoices/{id}/pdf`, `GET /api/v2/quotes/{id}/pdf`).
+//! `/app/api/invoices/{id}/pdf`, `/app/api/invoices/{id}/facturx.xml` and
+//! `/app/api/quotes/{id}/pdf`: the documents for the web application
+//! (viewed in the browser, downloaded), in the session's agency, through
+//! the same functions as the REST API v2 (`GET /api/v2/invoices/{id}/pdf`,
+//! `…/facturx.xml`, `GET /api/v2/quotes/{id}/pdf`).
 
 use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
 
 use crate::api::extract::ApiPath;
-use crate::api::pdf::PdfResponse;
+use crate::api::pdf::{PdfResponse, XmlResponse};
 use crate::api::wire::{invoices, quotes};
 use crate::auth::staff_session::StaffSession;
 use crate::domain::id::InvoiceId;
@@ -18,6 +19,7 @@ use crate::state::AppState;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/invoices/{id}/pdf", get(invoice_pdf))
+        .route("/invoices/{id}/facturx.xml", get(invoice_facturx))
         .route("/quotes/{id}/pdf", get(quote_pdf))
 }
 
@@ -30,6 +32,17 @@ async fn invoice_pdf(
     invoices::invoice_pdf_file(&state, &session.principal(), &id)
         .await
         .map(PdfResponse)
+}
+
+async fn invoice_facturx(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<InvoiceId>,
+) -> AppResult<XmlResponse> {
+    session.require_agency()?;
+    invoices::invoice_facturx_file(&state, &session.principal(), &id)
+        .await
+        .map(XmlResponse)
 }
 
 async fn quote_pdf(

@@ -9,8 +9,10 @@
 //! `GET /api/v2/calls`: `status`, `q`, `equipment`), `quotes`
 //! (`GET /quotes`), `invoices` (`GET /invoices`), `technicians`
 //! (`GET /technicians`), `visits` (the planning: `from`, `to`,
-//! `technician`) and `accounting` (the accountant's export of the invoices
-//! and credit notes issued from `from` to `to`). Then `GET /exports/{id}`
+//! `technician`), `accounting` (the accountant's export of the invoices
+//! and credit notes issued from `from` to `to`) and `facturx` (format
+//! `zip`: the Factur-X PDF and XML of each invoice and credit note issued
+//! from `from` to `to`, the progress counting documents). Then `GET /exports/{id}`
 //! (rows done out of the total) and `GET /exports/{id}/file`.
 
 use std::sync::Arc;
@@ -51,9 +53,9 @@ pub fn router() -> Router<AppState> {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct ExportBody {
     /// `equipment`, `clients`, `calls`, `quotes`, `invoices`, `technicians`,
-    /// `visits` ou `accounting`.
+    /// `visits`, `accounting` ou `facturx` (factures électroniques, en zip).
     list: String,
-    /// `csv` ou `xlsx`.
+    /// `csv` ou `xlsx` ; `zip` pour `facturx`.
     format: String,
     /// La chaîne de requête de la liste, ses filtres (sans `?`).
     #[ts(optional)]
@@ -69,9 +71,9 @@ pub(crate) struct ExportJob {
     format: String,
     /// `en_cours`, `pret` ou `echec`.
     status: String,
-    /// Lignes écrites.
+    /// Lignes écrites (documents faits, pour `facturx`).
     done: i64,
-    /// Lignes à écrire.
+    /// Lignes à écrire (documents à faire, pour `facturx`).
     total: i64,
     file_name: String,
     /// La raison d'un échec, en français.
@@ -244,6 +246,7 @@ async fn source_of(
                 title: "Parc".to_owned(),
                 file_stem: "parc".to_owned(),
                 dated: false,
+                files: None,
                 columns: vec![
                     col("Numéro", "number", Kind::Text, 14.0),
                     col("Type", "typeLabel", Kind::Text, 16.0),
@@ -275,6 +278,7 @@ async fn source_of(
                 title: "Clients".to_owned(),
                 file_stem: "clients".to_owned(),
                 dated: false,
+                files: None,
                 columns: vec![
                     col("Identifiant", "id", Kind::Text, 14.0),
                     col("Nom", "name", Kind::Text, 32.0),
@@ -302,6 +306,7 @@ async fn source_of(
                 title: "Appels".to_owned(),
                 file_stem: "appels".to_owned(),
                 dated: false,
+                files: None,
                 columns: vec![
                     col("Référence", "reference", Kind::Text, 16.0),
                     col("Reçu le", "recuLe", Kind::Timestamp, 17.0),
@@ -332,6 +337,7 @@ async fn source_of(
                 title: "Devis".to_owned(),
                 file_stem: "devis".to_owned(),
                 dated: false,
+                files: None,
                 columns: vec![
                     col("Numéro", "number", Kind::Text, 16.0),
                     col("Créé le", "createdAt", Kind::Timestamp, 17.0),
@@ -361,6 +367,7 @@ async fn source_of(
                 title: "Factures et avoirs".to_owned(),
                 file_stem: "factures".to_owned(),
                 dated: false,
+                files: None,
                 columns: vec![
                     col("Numéro", "number", Kind::Text, 16.0),
                     col("Nature", "natureLabel", Kind::Text, 10.0),
@@ -392,6 +399,7 @@ async fn source_of(
                 title: "Techniciens".to_owned(),
                 file_stem: "techniciens".to_owned(),
                 dated: false,
+                files: None,
                 columns: vec![
                     col("Nom", "name", Kind::Text, 24.0),
                     col("Secteurs", "sectors", Kind::Text, 30.0),
@@ -440,9 +448,20 @@ async fn source_of(
             let period = service::period(q.from.as_deref(), q.to.as_deref())?;
             service::accounting_source(&state.store, principal, period).await?
         }
+        "facturx" => {
+            let q: PeriodQuery = parameters(query)?;
+            if q.technician.is_some() {
+                return Err(AppError::bad_request(
+                    "Champ « query » : l'export des factures électroniques ne prend que « from » et « to ».",
+                )
+                .into());
+            }
+            let period = service::period(q.from.as_deref(), q.to.as_deref())?;
+            service::facturx_source(&state.store, principal, period).await?
+        }
         other => {
             return Err(AppError::unprocessable(format!(
-                "Champ « list » : « {other} » inconnue ; attendu : equipment, clients, calls, quotes, invoices, technicians, visits ou accounting."
+                "Champ « list » : « {other} » inconnue ; attendu : equipment, clients, calls, quotes, invoices, technicians, visits, accounting ou facturx."
             ))
             .into());
         }

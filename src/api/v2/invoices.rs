@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
-use crate::api::pdf::{PdfBinary, PdfResponse};
+use crate::api::pdf::{PdfBinary, PdfResponse, XmlResponse, XmlText};
 use crate::api::wire::invoices::*;
 use crate::api::wire::mail::{self, MailWire, SendBody, SentDocument};
 use crate::api::wire::{Created, Page, PageQuery};
@@ -28,6 +28,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_invoices, create_invoice))
         .routes(routes!(get_invoice, update_invoice))
         .routes(routes!(get_invoice_pdf))
+        .routes(routes!(get_invoice_facturx))
         .routes(routes!(issue_invoice))
         .routes(routes!(send_invoice))
         .routes(routes!(list_invoice_mails))
@@ -155,6 +156,33 @@ async fn get_invoice_pdf(
     invoice_pdf_file(&state, &caller, &id)
         .await
         .map(PdfResponse)
+}
+
+/// La facture structurée d'une facture ou d'un avoir émis : XML CII
+/// (UN/CEFACT D16B), profil Factur-X EN 16931 avec les règles françaises de
+/// la réforme (BR-FR), celui que porte le PDF (`factur-x.xml`), à transmettre
+/// à la plateforme agréée de l'agence. Fichier `FA-2026-000012.xml`
+/// (`Content-Disposition: attachment`). Un brouillon n'en a pas (409).
+#[utoipa::path(
+    get,
+    path = "/invoices/{id}/facturx.xml",
+    tag = "Factures",
+    params(("id" = String, Path, description = "Identifiant de la facture ou de l'avoir")),
+    responses(
+        (status = 200, description = "La facture structurée (Factur-X, EN 16931)", content_type = "application/xml", body = XmlText,
+            headers(("Content-Disposition" = String, description = "`attachment; filename=\"FA-2026-000012.xml\"`"))),
+        (status = 404, description = "Facture introuvable dans l'agence", body = ErrorBody),
+        (status = 409, description = "Brouillon : pas de facture électronique avant l'émission", body = ErrorBody),
+    )
+)]
+async fn get_invoice_facturx(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<InvoiceId>,
+) -> AppResult<XmlResponse> {
+    invoice_facturx_file(&state, &caller, &id)
+        .await
+        .map(XmlResponse)
 }
 
 // ---------------------------------------------------------------------------

@@ -108,8 +108,11 @@ async fn update_client(
                 })
                 .collect()
         }),
-        // Not a field of the partner API: the client's screen sets it.
+        // Not fields of the partner API: the client's screen sets them.
         billing_category: None,
+        vat_number: None,
+        electronic_address: None,
+        service_code: None,
     };
     service::update_client_for(&state.store, &principal, input).await?;
     Ok(success(json!({})))

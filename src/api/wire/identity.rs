@@ -56,6 +56,12 @@ pub struct IdentityWire {
     /// dans l'organisation, exigée pour émettre quand l'organisation a
     /// plusieurs agences ; figée dès qu'une pièce y est numérotée.
     pub invoice_series: Option<String>,
+    /// Adresse de facturation électronique de l'agence dans l'annuaire
+    /// (`732829320`, `732829320_LYON` : commence par son SIREN ; lettres,
+    /// chiffres, `-`, `_`, `.`, 125 caractères au plus). Sans elle, ses
+    /// factures électroniques portent son SIREN.
+    #[serde(default)]
+    pub electronic_address: Option<String>,
 }
 
 /// Un champ de l'identité : son nom dans `identity` et son libellé.

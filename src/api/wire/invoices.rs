@@ -10,12 +10,13 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::api::wire::{Created, Page, PageQuery, Paging, RecordKind};
+use crate::domain::einvoice;
 use crate::domain::id::InvoiceId;
 use crate::domain::invoice::{VatSubtotal, line_total_excl};
 use crate::domain::money::{Cents, milli_to_quantity};
 use crate::error::AppResult;
 use crate::principal::Principal;
-use crate::services::documents::{self as documents, PdfFile};
+use crate::services::documents::{self as documents, PdfFile, XmlFile};
 use crate::services::invoices::{
     self as service, InvoiceDetail, LineInput, ListInput, NewInvoiceInput, PaymentInput,
 };
@@ -52,6 +53,30 @@ pub struct LineBody {
     #[schema(schema_with = vat_rate_schema)]
     #[schemars(extend("enum" = [20, 10, 5.5, 2.1, 0, null]))]
     pub vat_rate: Option<f64>,
+    /// Motif d'exonération d'une ligne à 0 % (exigé pour émettre la pièce) :
+    /// `autoliquidation` (article 283-2 nonies du CGI, la TVA est due par le
+    /// preneur) ou `franchise` (TVA non applicable, article 293 B du CGI).
+    /// Seulement avec `vatRate` 0.
+    #[schema(schema_with = vat_exemption_schema)]
+    #[schemars(extend("enum" = ["autoliquidation", "franchise", null]))]
+    pub vat_exemption: Option<String>,
+}
+
+/// `vatExemption`: one of the exemption codes, or null.
+fn vat_exemption_schema() -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    let mut values: Vec<serde_json::Value> = crate::domain::einvoice::VatExemption::CODES
+        .iter()
+        .map(|code| serde_json::json!(code))
+        .collect();
+    values.push(serde_json::Value::Null);
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some(values))
+        .description(Some(
+            "Motif d'exonération d'une ligne à 0 % : `autoliquidation` (article 283-2 nonies du CGI) ou `franchise` (article 293 B du CGI). Exigé pour émettre une pièce qui a une ligne à 0 %.",
+        ))
+        .build()
 }
 
 /// `vatRate`: one of the allowed rates, or null (the default, 20).
@@ -80,6 +105,7 @@ impl From<LineBody> for LineInput {
             quantity: body.quantity,
             unit_price: body.unit_price,
             vat_rate: body.vat_rate,
+            vat_exemption: body.vat_exemption,
         }
     }
 }
@@ -217,6 +243,12 @@ pub struct InvoiceLineView {
     pub unit_price: f64,
     /// Taux de TVA, en pour cent.
     pub vat_rate: f64,
+    /// Motif d'exonération d'une ligne à 0 % (`autoliquidation`,
+    /// `franchise`) ; absent sinon ou s'il n'est pas encore donné.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "VatExemption")]
+    #[schema(value_type = Option<String>)]
+    pub vat_exemption: Option<String>,
     /// Total HT de la ligne, en euros.
     pub total_excl_tax: f64,
 }
@@ -280,6 +312,18 @@ pub struct InvoiceView {
     /// SIREN de l'acheteur (figé à l'émission).
     #[schema(required = true)]
     pub buyer_siren: Option<String>,
+    /// N° de TVA intracommunautaire de l'acheteur (figé à l'émission).
+    pub buyer_vat_number: Option<String>,
+    /// Adresse de facturation électronique de l'acheteur que porte la
+    /// facture électronique (figée à l'émission ; null pour un brouillon).
+    pub buyer_electronic_address: Option<String>,
+    /// Traitement de la pièce dans la réforme (figé à l'émission ; null pour
+    /// un brouillon) : `facturation_electronique` (entreprise assujettie),
+    /// `chorus_pro` (organisme public) ou `e_reporting` (client sans SIREN
+    /// ou non assujetti) ; et la phrase qui l'explique.
+    #[ts(type = "\"facturation_electronique\" | \"chorus_pro\" | \"e_reporting\" | null")]
+    pub einvoicing: Option<String>,
+    pub einvoicing_explanation: Option<String>,
     /// Jour de création (AAAA-MM-JJ), sur lequel filtrent `since` et `until`.
     #[schema(format = Date)]
     pub created_on: String,
@@ -424,6 +468,10 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
     } = detail;
     let paid_total = Cents::new(payments.iter().map(|p| p.amount_cents).sum());
     let status_label = row.status.label_for(row.nature);
+    let treatment = row
+        .number
+        .is_some()
+        .then(|| einvoice::Treatment::of(row.buyer_category, row.buyer_siren.as_deref()));
     InvoiceView {
         link: RecordKind::Invoice.link(row.id.as_str()),
         url: RecordKind::Invoice.url(base_url, row.id.as_str()),
@@ -436,7 +484,11 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
         client: row.client_ref,
         buyer: row.buyer_name,
         buyer_address: row.buyer_address,
+        einvoicing: treatment.map(|t| t.as_str().to_owned()),
+        einvoicing_explanation: treatment.map(|t| t.explanation().to_owned()),
         buyer_siren: row.buyer_siren,
+        buyer_vat_number: row.buyer_vat_number,
+        buyer_electronic_address: row.buyer_electronic_address,
         created_on: row.created_on,
         issued_on: row.issued_on,
         due_on: row.due_on,
@@ -450,6 +502,7 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
                 quantity: milli_to_quantity(l.quantity_milli),
                 unit_price: Cents::new(l.unit_price_cents).euros(),
                 vat_rate: rate_percent(l.vat_rate_bp),
+                vat_exemption: l.vat_exemption.map(|e| e.as_str().to_owned()),
             })
             .collect(),
         vat_by_rate: totals.vat_by_rate.iter().map(VatView::from).collect(),
@@ -499,6 +552,16 @@ pub async fn invoice_pdf_file(
     id: &InvoiceId,
 ) -> AppResult<PdfFile> {
     Ok(documents::invoice_pdf(&state.store, p, id).await?)
+}
+
+/// The structured invoice (Factur-X XML) of an issued invoice or credit
+/// note; a draft's: 409.
+pub async fn invoice_facturx_file(
+    state: &AppState,
+    p: &Principal,
+    id: &InvoiceId,
+) -> AppResult<XmlFile> {
+    Ok(documents::invoice_facturx(&state.store, p, id).await?)
 }
 
 /// Une nouvelle facture, créée au statut `brouillon` (sans numéro).

@@ -93,6 +93,12 @@ pub struct QuoteRowView {
     pub unit_price: f64,
     /// Taux de TVA, en pour cent (20, 10, 5.5, 2.1 ou 0).
     pub vat_rate: f64,
+    /// Motif d'exonération d'une ligne à 0 % (`autoliquidation`,
+    /// `franchise`) ; absent sinon.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "VatExemption")]
+    #[schema(value_type = Option<String>)]
+    pub vat_exemption: Option<String>,
     /// Total HT de la ligne, en euros (quantité × prix unitaire, arrondi au centime).
     pub total_excl_tax: f64,
 }
@@ -186,6 +192,7 @@ fn quote_view(detail: QuoteDetail, base_url: &str, today: NaiveDate) -> QuoteVie
                 quantity: milli_to_quantity(r.quantity_milli),
                 unit_price: Cents::new(r.unit_price_cents).euros(),
                 vat_rate: rate_percent(r.vat_rate_bp),
+                vat_exemption: r.vat_exemption.map(|e| e.as_str().to_owned()),
             })
             .collect(),
         total_excl_tax: totals.excl_tax.euros(),

@@ -56,6 +56,10 @@ describe('agences : la liste', () => {
     // L'adresse en parties (rue, code postal, ville) : nommée une fois.
     expect(missingIdentityText(['siret', 'address', 'postalCode', 'city'])).toBe('Identité incomplète : SIRET, adresse');
     expect(missingIdentityText(['city'])).toBe('Identité incomplète : adresse');
+    // Le n° de TVA, exigé pour émettre toute pièce : nommé en mots, jamais par son code.
+    expect(missingIdentityText(['siret', 'address', 'postalCode', 'city', 'vatNumber', 'invoiceSeries'])).toBe(
+      'Identité incomplète : SIRET, adresse, n° de TVA intracommunautaire, série de numérotation',
+    );
     expect(missingIdentityText(['siret', 'address', 'postalCode', 'city', 'invoiceSeries'])).toBe(
       'Identité incomplète : SIRET, adresse, série de numérotation',
     );
@@ -64,6 +68,7 @@ describe('agences : la liste', () => {
       address: 'adresse',
       postalCode: 'adresse',
       city: 'adresse',
+      vatNumber: 'n° de TVA intracommunautaire',
       invoiceSeries: 'série de numérotation',
     });
   });
@@ -119,7 +124,7 @@ describe('agences : le nom, vérifié comme le serveur', () => {
 describe('agences : messages', () => {
   it('après la création : la choisir, puis renseigner son identité', () => {
     expect(createdMessage({ name: 'Agence Lyon Centre' })).toBe(
-      "Agence « Agence Lyon Centre » créée. Choisissez-la dans le sélecteur d'agence puis renseignez son identité (SIRET, adresse) avant d'émettre des factures.",
+      "Agence « Agence Lyon Centre » créée. Choisissez-la dans le sélecteur d'agence puis renseignez son identité (SIRET, adresse, n° de TVA intracommunautaire) avant d'émettre des factures.",
     );
   });
 

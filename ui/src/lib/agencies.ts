@@ -75,14 +75,16 @@ export function statusOf(agency: Pick<AgencyEntryWire, 'archivedAt'>): AgencySta
 /**
  * Libellés de ce qui manque à l'identité pour émettre une facture
  * (`missingToIssue`) ; la rue, le code postal et la ville de l'agence sont
- * tous « adresse » (nommée une fois) ; la série de numérotation, exigée dès
- * que l'organisation a plusieurs agences.
+ * tous « adresse » (nommée une fois) ; le n° de TVA intracommunautaire,
+ * exigé pour émettre toute pièce (facturation électronique) ; la série de
+ * numérotation, exigée dès que l'organisation a plusieurs agences.
  */
 export const MISSING_LABELS: Record<string, string> = {
   siret: 'SIRET',
   address: 'adresse',
   postalCode: 'adresse',
   city: 'adresse',
+  vatNumber: 'n° de TVA intracommunautaire',
   invoiceSeries: 'série de numérotation',
 };
 
@@ -145,7 +147,7 @@ export function refusesName(message: string): boolean {
 
 /** Après la création : où la trouver, et ce qu'il reste à faire avant de facturer. */
 export function createdMessage(agency: Pick<AgencyEntryWire, 'name'>): string {
-  return `Agence « ${agency.name} » créée. Choisissez-la dans le sélecteur d'agence puis renseignez son identité (SIRET, adresse) avant d'émettre des factures.`;
+  return `Agence « ${agency.name} » créée. Choisissez-la dans le sélecteur d'agence puis renseignez son identité (SIRET, adresse, n° de TVA intracommunautaire) avant d'émettre des factures.`;
 }
 
 export function renamedMessage(before: string, after: Pick<AgencyEntryWire, 'name'>): string {

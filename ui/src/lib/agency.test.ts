@@ -62,6 +62,7 @@ const typed = (): IdentityForm => ({
   insurancePolicy: '123456/RC',
   insuranceArea: 'France métropolitaine',
   invoiceSeries: ' po ',
+  electronicAddress: ' 732829320_LYON ',
   vatOnDebits: true,
 });
 
@@ -88,6 +89,7 @@ const recorded = (): IdentityWire => ({
   insurancePolicy: null,
   insuranceArea: null,
   invoiceSeries: 'PO',
+  electronicAddress: '732829320_PARIS',
   vatOnDebits: false,
 });
 
@@ -419,6 +421,9 @@ describe('identité : formulaire et corps envoyé', () => {
     expect(wire.siret).toBe('732 829 320 00074');
     // La série part rognée, en majuscules ; vide → null.
     expect(wire.invoiceSeries).toBe('PO');
+    // L'adresse de facturation électronique part telle que tapée (le serveur la rogne et la vérifie) ; vide → null.
+    expect(wire.electronicAddress).toBe(' 732829320_LYON ');
+    expect(wireOf({ ...typed(), electronicAddress: '  ' }).electronicAddress).toBeNull();
     expect(wireOf({ ...typed(), invoiceSeries: ' ' }).invoiceSeries).toBeNull();
     expect(Object.keys(wire).sort()).toEqual([...Object.keys(FIELD_LABELS), 'vatOnDebits'].sort());
     expect(wireOf(typed()).shareCapital).toBe(50000);
@@ -459,6 +464,13 @@ describe('identité : refus du serveur', () => {
     expect(refusalOf('Le champ « Code postal » doit être un code postal français de cinq chiffres.')).toBeNull();
   });
 
+  it('l’adresse de facturation électronique : le refus du serveur sous son champ', () => {
+    const reason =
+      "L'adresse de facturation électronique « 404833048 » doit commencer par le SIREN 732829320 (annuaire de la facturation électronique).";
+    expect(refusalOf(`Champ « electronicAddress » : ${reason}`)).toEqual({ field: 'electronicAddress', message: reason });
+    expect(FIELD_LABELS.electronicAddress).toBe('Adresse de facturation électronique');
+  });
+
   it('la série : forme, celle d’une autre agence, figée une fois une pièce numérotée', () => {
     const malformed =
       "La série de numérotation compte de 1 à 6 lettres sans accent ou chiffres, par exemple « PO » : « P O! » n'en est pas une.";
@@ -494,8 +506,15 @@ describe('identité : refus du serveur', () => {
         { field: 'shareCapital', label: 'Capital social' },
       ]),
     ).toBe('Mentions conseillées non renseignées : Forme juridique, Capital social.');
-    expect(missingMentionsMessage([{ field: 'vatNumber', label: 'N° de TVA intracommunautaire' }])).toBe(
-      'Mentions conseillées non renseignées : N° de TVA intracommunautaire. Sans numéro de TVA intracommunautaire, seules les pièces sans TVA peuvent être émises.',
+    // Le n° de TVA est exigé pour émettre toute pièce (bandeau `missingToIssue`) : plus de note « seules les pièces sans TVA ».
+    expect(issueBlockedMessage(['N° de TVA intracommunautaire'])).toBe(
+      "Les factures et avoirs ne peuvent pas être émis tant que le champ « N° de TVA intracommunautaire » n'est pas renseigné.",
+    );
+    expect(missingMentionsMessage([{ field: 'insurer', label: 'Assureur' }])).toBe(
+      'Mentions conseillées non renseignées : Assureur.',
+    );
+    expect(missingMentionsMessage([{ field: 'vatNumber', label: 'N° de TVA intracommunautaire' }])).not.toMatch(
+      /sans TVA/u,
     );
   });
 });

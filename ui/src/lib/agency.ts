@@ -9,7 +9,10 @@
  * des clients : rue, complément, code postal et ville. La série de
  * numérotation des factures (« PO » : `FA-PO-2026-000001`) est propre à
  * l'agence dans l'organisation, et figée dès qu'une pièce y est numérotée
- * (ces deux refus viennent du serveur seul).
+ * (ces deux refus viennent du serveur seul). L'adresse de facturation
+ * électronique de l'agence commence par son SIREN (vide : le SIREN) ; elle
+ * est contrôlée par le serveur, dont le refus s'affiche sous le champ. Le
+ * n° de TVA intracommunautaire est exigé pour émettre toute pièce.
  */
 import { phoneReason } from './validation';
 import { api } from './api';
@@ -99,6 +102,7 @@ export const FIELD_LABELS: Record<IdentityField, string> = {
   insurancePolicy: "N° de police d'assurance",
   insuranceArea: 'Couverture géographique',
   invoiceSeries: 'Série de numérotation des factures',
+  electronicAddress: 'Adresse de facturation électronique',
 };
 
 /** Dans l'ordre du formulaire (la première erreur reçoit le focus). */
@@ -110,6 +114,7 @@ export const FIELD_ORDER: IdentityField[] = [
   'siret',
   'vatNumber',
   'invoiceSeries',
+  'electronicAddress',
   'address',
   'addressComplement',
   'postalCode',
@@ -224,6 +229,7 @@ export function formOf(identity: IdentityWire): IdentityForm {
     insurancePolicy: text(identity.insurancePolicy),
     insuranceArea: text(identity.insuranceArea),
     invoiceSeries: text(identity.invoiceSeries),
+    electronicAddress: text(identity.electronicAddress),
     vatOnDebits: identity.vatOnDebits,
   };
 }
@@ -277,6 +283,7 @@ export function wireOf(form: IdentityForm): IdentityWire {
     insurancePolicy: text(form.insurancePolicy),
     insuranceArea: text(form.insuranceArea),
     invoiceSeries: seriesOf(form.invoiceSeries),
+    electronicAddress: text(form.electronicAddress),
     vatOnDebits: form.vatOnDebits,
   };
 }
@@ -597,13 +604,11 @@ export function issueBlockedMessage(labels: string[]): string {
 }
 
 /**
- * La note des mentions conseillées qui manquent ; sans numéro de TVA
- * intracommunautaire (`vatNumber`), elle dit aussi ce qu'il empêche : le
- * serveur n'émet pas une pièce qui facture de la TVA sans lui.
+ * La note des mentions conseillées qui manquent (elles n'empêchent pas
+ * d'émettre). Le numéro de TVA intracommunautaire n'en est plus : toute
+ * facture électronique le porte, le serveur n'émet aucune pièce sans lui
+ * (`missingToIssue`, le bandeau de `issueBlockedMessage`).
  */
 export function missingMentionsMessage(missing: { field: string; label: string }[]): string {
-  const note = `Mentions conseillées non renseignées : ${missing.map((m) => m.label).join(', ')}.`;
-  return missing.some((m) => m.field === 'vatNumber')
-    ? `${note} Sans numéro de TVA intracommunautaire, seules les pièces sans TVA peuvent être émises.`
-    : note;
+  return `Mentions conseillées non renseignées : ${missing.map((m) => m.label).join(', ')}.`;
 }

@@ -21,6 +21,16 @@ import {
   readQuery,
   totals,
   writeQuery,
+  asksExemption,
+  draftOf,
+  emptyLine,
+  exemptionLabel,
+  facturxPath,
+  invoiceEInvoicing,
+  withVatRate,
+  VAT_EXEMPTIONS,
+  type AmountLine,
+  type InvoiceDetail,
   type LineDraft,
 } from './billing';
 
@@ -128,9 +138,10 @@ describe('contrôle des lignes (messages du serveur)', () => {
 });
 
 describe('avoir partiel', () => {
-  const invoiceLines = [
+  const invoiceLines: AmountLine[] = [
     { label: 'Maintenance', quantity: 2, unitPrice: 450, vatRate: 20, totalExclTax: 900 },
     { label: 'Pièce', quantity: 1, unitPrice: 19.99, vatRate: 5.5, totalExclTax: 19.99 },
+    { label: 'Travaux sous-traités', quantity: 1, unitPrice: 300, vatRate: 0, vatExemption: 'autoliquidation', totalExclTax: 300 },
   ];
 
   it('crédite les lignes choisies au même prix et au même taux', () => {
@@ -138,6 +149,14 @@ describe('avoir partiel', () => {
       lines: [{ label: 'Avoir : Maintenance', quantityMilli: 1000, unitPriceCents: 45000, vatRateBp: 2000 }],
     });
     expect(creditLines(invoiceLines, [{ index: 1, quantity: '1' }]).lines?.[0]?.unitPriceCents).toBe(1999);
+  });
+
+  it('crédite une ligne à 0 % avec le motif de la ligne facturée', () => {
+    const credited = creditLines(invoiceLines, [{ index: 2, quantity: '1' }]).lines ?? [];
+    expect(credited[0]?.vatExemption).toBe('autoliquidation');
+    expect(linesBody(credited)).toEqual([
+      { label: 'Avoir : Travaux sous-traités', quantity: 1, unitPrice: 300, vatRate: 0, vatExemption: 'autoliquidation' },
+    ]);
   });
 
   it('refuse une quantité nulle ou au-delà de la quantité facturée', () => {
@@ -262,5 +281,81 @@ describe('appels : renouvellement et nouvelle facture', () => {
     await createInvoice({ clientId: 'CLI-1', lines: [], equipmentIds: ['e1'] });
     expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /app/api/quotes/q%201/renew', 'POST /app/api/invoices']);
     expect(JSON.parse(seen[1]?.body ?? 'null')).toEqual({ clientId: 'CLI-1', lines: [], equipmentIds: ['e1'] });
+  });
+});
+
+describe("motif d'exonération d'une ligne à 0 %", () => {
+  const zero = (vatExemption: LineDraft['vatExemption'] = ''): LineDraft => ({
+    ...line('Travaux sous-traités', '1', '300', '0'),
+    vatExemption,
+  });
+
+  it('ne le demande qu’à une ligne à 0 %', () => {
+    expect(asksExemption(zero())).toBe(true);
+    expect(asksExemption(line('Visite', '1', '80', '20'))).toBe(false);
+    expect(asksExemption(line('Visite', '1', '80', '5.5'))).toBe(false);
+    expect(emptyLine().vatExemption).toBe('');
+  });
+
+  it('l’efface quand le taux quitte 0 %, le garde tant qu’il reste à 0 %', () => {
+    expect(withVatRate(zero('autoliquidation'), '20')).toEqual({ ...zero(''), vatRate: '20' });
+    expect(withVatRate(zero('franchise'), '0').vatExemption).toBe('franchise');
+    // Revenue à 0 %, la ligne redemande son motif : l'ancien ne revient pas.
+    expect(withVatRate(withVatRate(zero('franchise'), '10'), '0').vatExemption).toBe('');
+    expect(withVatRate(line('Visite', '1', '80', '20'), '0').vatExemption).toBe('');
+    // La ligne d'origine n'est pas modifiée.
+    const before = zero('autoliquidation');
+    withVatRate(before, '20');
+    expect(before.vatExemption).toBe('autoliquidation');
+  });
+
+  it("l'envoie pour une ligne à 0 % (null tant qu'il n'est pas choisi), jamais à un autre taux", () => {
+    const checked = checkLines(
+      [zero('autoliquidation'), zero(''), { ...line('Visite', '1', '80', '20'), vatExemption: 'franchise' }],
+      'La facture',
+    );
+    expect(linesBody(checked.lines ?? [])).toEqual([
+      { label: 'Travaux sous-traités', quantity: 1, unitPrice: 300, vatRate: 0, vatExemption: 'autoliquidation' },
+      { label: 'Travaux sous-traités', quantity: 1, unitPrice: 300, vatRate: 0, vatExemption: null },
+      { label: 'Visite', quantity: 1, unitPrice: 80, vatRate: 20 },
+    ]);
+  });
+
+  it('relit le motif d’une ligne enregistrée', () => {
+    const stored: AmountLine = {
+      label: 'Travaux',
+      quantity: 1,
+      unitPrice: 300,
+      vatRate: 0,
+      vatExemption: 'franchise',
+      totalExclTax: 300,
+    };
+    expect(draftOf(stored)).toEqual({ label: 'Travaux', quantity: '1', unitPrice: '300', vatRate: '0', vatExemption: 'franchise' });
+    expect(draftOf({ ...stored, vatRate: 20, vatExemption: undefined }).vatExemption).toBe('');
+  });
+
+  it('nomme les motifs du contrat', () => {
+    expect(VAT_EXEMPTIONS.map((e) => e.code)).toEqual(['autoliquidation', 'franchise']);
+    expect(exemptionLabel('autoliquidation')).toBe('Autoliquidation (article 283-2 nonies du CGI)');
+    expect(exemptionLabel('franchise')).toBe('TVA non applicable (article 293 B du CGI)');
+    expect(exemptionLabel(null)).toBeNull();
+    expect(exemptionLabel(undefined)).toBeNull();
+    expect(exemptionLabel('inconnu')).toBeNull();
+  });
+});
+
+describe('facturation électronique d’une facture', () => {
+  const detail = (extra: Record<string, unknown>): InvoiceDetail =>
+    ({ invoice: { id: 'f1', ...extra }, actions: [], remainingToCredit: null }) as unknown as InvoiceDetail;
+
+  it('lit le circuit de la pièce émise ; un brouillon n’en a pas', () => {
+    expect(
+      invoiceEInvoicing(detail({ einvoicing: 'chorus_pro', einvoicingExplanation: 'Organisme public : Chorus Pro.' })),
+    ).toEqual({ code: 'chorus_pro', explanation: 'Organisme public : Chorus Pro.' });
+    expect(invoiceEInvoicing(detail({ einvoicing: null, einvoicingExplanation: null }))).toBeNull();
+  });
+
+  it('donne l’adresse du XML Factur-X', () => {
+    expect(facturxPath('01a 2')).toBe('/app/api/invoices/01a%202/facturx.xml');
   });
 });

@@ -6,7 +6,10 @@
  * base de ce taux, arrondis « au plus loin de zéro »), formats français, et
  * la validité d'un devis (date, expiration), le contrôle d'une nouvelle
  * facture sans devis et de ses appareils, les filtres de la liste des
- * factures (adresse, export, étiquettes des chiffres du tableau de bord), et
+ * factures (adresse, export, étiquettes des chiffres du tableau de bord), la
+ * facturation électronique (motif d'exonération d'une ligne à 0 %, effacé
+ * quand le taux quitte 0 ; le circuit d'une facture : facture électronique,
+ * Chorus Pro ou e-reporting ; le fichier Factur-X d'une pièce émise), et
  * les appels à l'API des devis et des factures.
  */
 
@@ -30,6 +33,7 @@ import type {
   QuoteDetail,
   QuoteListEntry,
   QuoteView,
+  VatExemption,
   VatView,
 } from './generated/contract';
 import {
@@ -40,6 +44,7 @@ import {
   VAT_RATES_BP,
   INVOICE_STATUSES,
   CREDIT_NOTE_STATUSES,
+  VAT_EXEMPTIONS,
 } from './generated/contract';
 
 // Les réponses, les statuts et leurs libellés, et les bornes des lignes
@@ -55,6 +60,7 @@ export type {
   QuoteListEntry,
   QuoteStatus,
   QuoteView,
+  VatExemption,
 } from './generated/contract';
 export {
   INVOICE_STATUSES,
@@ -65,6 +71,7 @@ export {
   QUOTE_ORIGINS,
   QUOTE_STATUSES,
   VAT_RATES_BP,
+  VAT_EXEMPTIONS,
 } from './generated/contract';
 
 /** Les actions d'un devis, dont `renew` (renouveler la validité d'un devis expiré). */
@@ -147,6 +154,11 @@ export interface LineDraft {
   unitPrice: string;
   /** Pour cent, en texte (`20`, `5.5`). */
   vatRate: string;
+  /**
+   * Le motif d'exonération d'une ligne à 0 % (`''` : pas encore choisi) ;
+   * exigé par le serveur pour émettre, ignoré à un autre taux.
+   */
+  vatExemption?: VatExemption | '';
 }
 
 export interface LineErrors {
@@ -161,6 +173,8 @@ export interface CheckedLine {
   quantityMilli: number;
   unitPriceCents: number;
   vatRateBp: number;
+  /** Le motif d'exonération, pour une ligne à 0 % qui en a un. */
+  vatExemption?: VatExemption;
 }
 
 /** `12.5` → `12,5`, comme le serveur cite une valeur reçue. */
@@ -210,7 +224,10 @@ export function checkLine(line: LineDraft): { line?: CheckedLine; errors: LineEr
   const vatRateBp = typeof rate === 'number' && (VAT_RATES_BP as readonly number[]).includes(rate) ? rate : 2000;
 
   if (errors.label || errors.quantity || errors.unitPrice) return { errors };
-  return { line: { label, quantityMilli, unitPriceCents, vatRateBp }, errors };
+  const checked: CheckedLine = { label, quantityMilli, unitPriceCents, vatRateBp };
+  const exemption = vatRateBp === 0 ? line.vatExemption : undefined;
+  if (exemption) checked.vatExemption = exemption;
+  return { line: checked, errors };
 }
 
 /** Contrôle toutes les lignes ; `document` nomme la pièce (« Le devis », « La facture »). */
@@ -273,14 +290,78 @@ export function totals(lines: CheckedLine[]): Totals {
   return { exclTaxCents, vatByRate, inclTaxCents };
 }
 
-/** Les lignes saisies, contrôlées, au format de l'API (`label`, `quantity`, `unitPrice`, `vatRate`). */
-export function linesBody(lines: CheckedLine[]): { label: string; quantity: number; unitPrice: number; vatRate: number }[] {
-  return lines.map((l) => ({
-    label: l.label,
-    quantity: l.quantityMilli / 1000,
-    unitPrice: l.unitPriceCents / 100,
-    vatRate: l.vatRateBp / 100,
-  }));
+/** Une ligne au format de l'API ; `vatExemption` pour une ligne à 0 % seulement. */
+export interface LineBody {
+  label: string;
+  quantity: number;
+  unitPrice: number;
+  vatRate: number;
+  vatExemption?: VatExemption | null;
+}
+
+/**
+ * Les lignes saisies, contrôlées, au format de l'API (`label`, `quantity`,
+ * `unitPrice`, `vatRate`, et pour une ligne à 0 % son `vatExemption`, `null`
+ * tant qu'il n'est pas choisi : le brouillon s'enregistre, l'émission le
+ * demande).
+ */
+export function linesBody(lines: CheckedLine[]): LineBody[] {
+  return lines.map((l) => {
+    const body: LineBody = {
+      label: l.label,
+      quantity: l.quantityMilli / 1000,
+      unitPrice: l.unitPriceCents / 100,
+      vatRate: l.vatRateBp / 100,
+    };
+    if (l.vatRateBp === 0) body.vatExemption = l.vatExemption ?? null;
+    return body;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Facturation électronique : motif d'exonération d'une ligne à 0 %
+// ---------------------------------------------------------------------------
+
+/** Le taux saisi est-il 0 % ? Alors la ligne demande son motif d'exonération. */
+export function asksExemption(line: Pick<LineDraft, 'vatRate'>): boolean {
+  return parseDecimal(line.vatRate, 2) === 0;
+}
+
+/**
+ * La ligne au taux `vatRate` : son motif d'exonération reste tant que le
+ * taux est 0 %, il est effacé dès que le taux le quitte (un motif ne se
+ * donne qu'à une ligne à 0 %, le serveur refuse l'inverse).
+ */
+export function withVatRate(line: LineDraft, vatRate: string): LineDraft {
+  const next: LineDraft = { ...line, vatRate };
+  next.vatExemption = asksExemption(next) ? (line.vatExemption ?? '') : '';
+  return next;
+}
+
+/** « Autoliquidation (article 283-2 nonies du CGI) » ; `null` sans motif (ou pour un code inconnu). */
+export function exemptionLabel(code: string | null | undefined): string | null {
+  return VAT_EXEMPTIONS.find((e) => e.code === code)?.label ?? null;
+}
+
+// ---------------------------------------------------------------------------
+// Facturation électronique : le circuit d'une facture, le fichier Factur-X
+// ---------------------------------------------------------------------------
+
+/** Comment circulent les factures d'un acheteur (les codes du serveur, ceux du client). */
+export type EInvoicing = NonNullable<InvoiceDetail['invoice']['einvoicing']>;
+
+/**
+ * Le circuit de la pièce et sa phrase (`einvoicing`, `einvoicingExplanation`,
+ * figés à l'émission) ; `null` quand le serveur n'en dit rien (un brouillon).
+ */
+export function invoiceEInvoicing(detail: InvoiceDetail): { code: EInvoicing | null; explanation: string } | null {
+  const { einvoicing, einvoicingExplanation } = detail.invoice;
+  return einvoicingExplanation ? { code: einvoicing ?? null, explanation: einvoicingExplanation } : null;
+}
+
+/** L'adresse du XML Factur-X d'une pièce émise (un brouillon n'en a pas : 409). */
+export function facturxPath(id: string): string {
+  return `/app/api/invoices/${encodeURIComponent(id)}/facturx.xml`;
 }
 
 /** Une ligne lue (devis ou facture) remise en saisie. */
@@ -291,11 +372,12 @@ export function draftOf(line: AmountLine): LineDraft {
     quantity: decimal(line.quantity),
     unitPrice: decimal(line.unitPrice),
     vatRate: String(line.vatRate),
+    vatExemption: line.vatRate === 0 ? (line.vatExemption ?? '') : '',
   };
 }
 
 export function emptyLine(): LineDraft {
-  return { label: '', quantity: '1', unitPrice: '', vatRate: '20' };
+  return { label: '', quantity: '1', unitPrice: '', vatRate: '20', vatExemption: '' };
 }
 
 /**
@@ -323,12 +405,15 @@ export function creditLines(
         error: `Ligne ${index + 1} : la quantité à créditer ne peut pas dépasser la quantité facturée (${formatQuantity(source.quantity)}).`,
       };
     }
-    lines.push({
+    const credited: CheckedLine = {
       label: `Avoir : ${source.label}`.slice(0, MAX_LABEL_CHARS),
       quantityMilli: parsed,
       unitPriceCents: Math.round(source.unitPrice * 100),
       vatRateBp: Math.round(source.vatRate * 100),
-    });
+    };
+    // Une ligne à 0 % est créditée avec le motif de la ligne facturée.
+    if (credited.vatRateBp === 0 && source.vatExemption) credited.vatExemption = source.vatExemption;
+    lines.push(credited);
   }
   return { lines };
 }
@@ -391,7 +476,7 @@ export function sameEquipment(a: readonly { id: string }[], b: readonly { id: st
 /** Le corps de `POST /invoices` pour une facture sans devis. */
 export interface NewInvoiceBody {
   clientId: string;
-  lines: ReturnType<typeof linesBody>;
+  lines: LineBody[];
   equipmentIds: string[];
 }
 

@@ -19,6 +19,9 @@ import {
   contactEditBody,
   contactFieldNamedBy,
   createClient,
+  defaultElectronicAddress,
+  electronicAddressShown,
+  formDefaultAddress,
   deleteContact,
   editClient,
   editContact,
@@ -212,6 +215,13 @@ const client: ClientView = {
   siret: '73282932000074',
   billingCategory: 'copropriete',
   billingCategoryLabel: 'Copropriété non assujettie à la TVA',
+  vatNumber: null,
+  electronicAddress: null,
+  effectiveElectronicAddress: '732829320',
+  serviceCode: null,
+  einvoicing: 'e_reporting',
+  einvoicingExplanation:
+    "Client sans SIREN ou non assujetti à la TVA : la facture lui est remise comme aujourd'hui, et ses données sont transmises à l'administration par la plateforme de l'agence (e-reporting).",
   archived: false,
   url: 'http://localhost/clients/CLI-1',
 };
@@ -238,6 +248,9 @@ describe('formulaire « Nouveau client »', () => {
       city: '',
       siren: '',
       siret: '',
+      vatNumber: '',
+      electronicAddress: '',
+      serviceCode: '',
     });
   });
 
@@ -363,6 +376,9 @@ describe('formulaire « Modifier » d\'un client', () => {
       city: 'Levallois-Perret',
       siren: '732829320',
       siret: '73282932000074',
+      vatNumber: '',
+      electronicAddress: '',
+      serviceCode: '',
     });
   });
 
@@ -464,6 +480,21 @@ describe('formulaire « Modifier » d\'un client', () => {
         'name',
       ],
       ["L'identifiant client « CLI-1 » est déjà celui d'un autre client de l'agence.", 'id'],
+      [
+        "Numéro de TVA du client : Le numéro de TVA intracommunautaire français s'écrit FR, une clé de 2 chiffres et le SIREN (9 chiffres), par exemple FR44732829320.",
+        'vatNumber',
+      ],
+      ["Le numéro de TVA FR83404833048 n'est pas celui du SIREN du client (732829320).", 'vatNumber'],
+      ['Le champ « numero_tva » dépasse 500 caractères.', 'vatNumber'],
+      [
+        "L'adresse de facturation électronique « compta@x.fr » contient « @ » : seuls les lettres sans accent, les chiffres et les signes - _ . sont permis (par exemple 732829320 ou 732829320_FACTURES).",
+        'electronicAddress',
+      ],
+      ['Le champ « adresse_facturation_electronique » dépasse 500 caractères.', 'electronicAddress'],
+      [
+        "Le code service Chorus Pro « A B » n'est pas valable : 100 caractères au plus, lettres sans accent, chiffres et signes - _ . seulement.",
+        'serviceCode',
+      ],
       ['Le client « Copropriété Les Tilleuls » est archivé : restaurez-le avant de le modifier.', null],
       ["Vous n'avez pas les droits nécessaires pour cette action.", null],
     ];
@@ -544,5 +575,93 @@ describe("appels à l'API des clients et des contacts", () => {
     expect(JSON.parse(seen[1]!.body!)).toEqual({ phone: null });
     expect(JSON.parse(seen[2]!.body!)).toEqual({ role: 'Gardien' });
     expect(seen[3]!.body).toBeUndefined();
+  });
+});
+
+describe('facturation électronique du client', () => {
+  const publicBody = (partial: Partial<ClientForm> = {}): ClientForm =>
+    typedClient({ billingCategory: 'organisme_public', siren: '732 829 320', siret: '73282932000074', ...partial });
+
+  it("donne l'adresse par défaut comme l'annuaire : le SIREN, ou SIREN_SIRET_CODE pour un organisme public", () => {
+    expect(defaultElectronicAddress('entreprise', '732829320', '73282932000074', 'FACT')).toBe('732829320');
+    expect(defaultElectronicAddress('', '732829320', null, null)).toBe('732829320');
+    expect(defaultElectronicAddress('organisme_public', '732829320', '73282932000074', 'FACT')).toBe(
+      '732829320_73282932000074_FACT',
+    );
+    expect(defaultElectronicAddress('organisme_public', '732829320', '73282932000074', null)).toBe(
+      '732829320_73282932000074',
+    );
+    expect(defaultElectronicAddress('organisme_public', '732829320', null, 'FACT')).toBe('732829320');
+    expect(defaultElectronicAddress('copropriete', null, null, null)).toBeNull();
+  });
+
+  it('le défaut suit la saisie : SIREN et SIRET valables, code service pour un organisme public seulement', () => {
+    expect(formDefaultAddress(publicBody({ serviceCode: ' SERV-01 ' }))).toBe('732829320_73282932000074_SERV-01');
+    expect(formDefaultAddress(publicBody({ billingCategory: 'entreprise', serviceCode: 'SERV-01' }))).toBe('732829320');
+    expect(formDefaultAddress(publicBody({ siret: '7328293200' }))).toBe('732829320');
+    expect(formDefaultAddress(typedClient({ siren: '7328' }))).toBeNull();
+  });
+
+  it("montre l'adresse enregistrée, sinon le défaut, sinon rien", () => {
+    expect(electronicAddressShown(client)).toEqual({ address: '732829320', default: true });
+    expect(
+      electronicAddressShown({ electronicAddress: '732829320_FACTURES', effectiveElectronicAddress: '732829320_FACTURES' }),
+    ).toEqual({ address: '732829320_FACTURES', default: false });
+    expect(electronicAddressShown({ electronicAddress: null, effectiveElectronicAddress: null })).toBeNull();
+  });
+
+  it('vérifie le n° de TVA comme le serveur : sa forme, sa clé, le SIREN du client', () => {
+    expect(checkClient(publicBody({ vatNumber: 'fr 44 732 829 320' }), true)).toEqual({});
+    expect(checkClient(publicBody({ vatNumber: 'FR4473282932' }), true)).toEqual({
+      vatNumber:
+        "Numéro de TVA du client : Le numéro de TVA intracommunautaire français s'écrit FR, une clé de 2 chiffres et le SIREN (9 chiffres), par exemple FR44732829320.",
+    });
+    expect(checkClient(publicBody({ vatNumber: 'FR45732829320' }), true).vatNumber).toBe(
+      'Numéro de TVA du client : La clé « 45 » ne correspond pas au SIREN 732 829 320 : le numéro de TVA est FR44732829320.',
+    );
+    expect(checkClient(publicBody({ vatNumber: 'FR83404833048' }), true)).toEqual({
+      vatNumber: "Le numéro de TVA FR83404833048 n'est pas celui du SIREN du client (732829320).",
+    });
+    // Sans SIREN, un n° de TVA bien formé passe (le serveur fait de même).
+    expect(checkClient(typedClient({ vatNumber: 'FR83404833048' }), true)).toEqual({});
+    // L'adresse et le code service sont contrôlés par le serveur seul.
+    expect(checkClient(publicBody({ electronicAddress: 'compta@x.fr', serviceCode: 'A B' }), true)).toEqual({});
+  });
+
+  it('envoie le n° de TVA compacté, l’adresse, et le code service pour un organisme public seulement', () => {
+    expect(
+      newClientBody(publicBody({ vatNumber: 'fr 44 732 829 320', electronicAddress: ' 732829320_FACT ', serviceCode: ' S1 ' })),
+    ).toEqual({
+      name: 'Copropriété Test',
+      status: 'Client',
+      categories: [],
+      siren: '732829320',
+      siret: '73282932000074',
+      billingCategory: 'organisme_public',
+      vatNumber: 'FR44732829320',
+      electronicAddress: '732829320_FACT',
+      serviceCode: 'S1',
+    });
+    expect(newClientBody(publicBody({ billingCategory: 'entreprise', serviceCode: 'S1' })).serviceCode).toBeUndefined();
+  });
+
+  it('en modification : ce qui change part, un champ vidé part à null, le code service seulement pour un organisme public', () => {
+    const recorded: ClientView = {
+      ...client,
+      billingCategory: 'organisme_public',
+      billingCategoryLabel: 'Organisme public',
+      vatNumber: 'FR44732829320',
+      electronicAddress: '732829320_FACT',
+      serviceCode: 'S1',
+    };
+    expect(clientEditBody(recorded, formOfClient(recorded))).toEqual({});
+    expect(
+      clientEditBody(recorded, { ...formOfClient(recorded), vatNumber: '', electronicAddress: ' ', serviceCode: 'S2' }),
+    ).toEqual({ vatNumber: null, electronicAddress: null, serviceCode: 'S2' });
+    expect(clientEditBody(recorded, { ...formOfClient(recorded), serviceCode: '' })).toEqual({ serviceCode: null });
+    // Devenu entreprise : la catégorie part, le code service (plus montré) ne part pas.
+    expect(clientEditBody(recorded, { ...formOfClient(recorded), billingCategory: 'entreprise', serviceCode: '' })).toEqual({
+      billingCategory: 'entreprise',
+    });
   });
 });

@@ -6,11 +6,13 @@
  * règles et les phrases du serveur, `services::contacts::check_value`) et
  * corps envoyé ; les formulaires « Nouveau client » / « Modifier » d'un client
  * et « Modifier » d'un contact (contrôles, corps avec seulement ce qui a
- * changé, champ nommé par un refus du serveur) ; et les appels à l'API des
- * clients et des contacts.
+ * changé, champ nommé par un refus du serveur), avec la facturation
+ * électronique du client (n° de TVA, adresse de facturation électronique et
+ * son défaut tiré du SIREN, code service Chorus Pro d'un organisme public) ;
+ * et les appels à l'API des clients et des contacts.
  */
 import { api } from './api';
-import { checkSiren, checkSiret } from './agency';
+import { checkSiren, checkSiret, checkVatNumber } from './agency';
 import {
   BILLING_CATEGORIES,
   CLIENT_STATUSES,
@@ -314,6 +316,12 @@ export interface ClientForm {
   city: string;
   siren: string;
   siret: string;
+  /** N° de TVA intracommunautaire (FR, clé, SIREN), espaces permises. */
+  vatNumber: string;
+  /** Adresse de facturation électronique ; vide : le défaut tiré du SIREN (`defaultElectronicAddress`). */
+  electronicAddress: string;
+  /** Code service Chorus Pro : saisi (et envoyé) pour un organisme public seulement. */
+  serviceCode: string;
 }
 
 export type ClientField = keyof ClientForm;
@@ -333,6 +341,9 @@ export const CLIENT_FIELD_ORDER: ClientField[] = [
   'city',
   'siren',
   'siret',
+  'vatNumber',
+  'electronicAddress',
+  'serviceCode',
   'id',
 ];
 
@@ -351,6 +362,9 @@ export const CLIENT_FIELD_LABELS: Record<ClientField, string> = {
   city: 'Ville',
   siren: 'SIREN',
   siret: 'SIRET',
+  vatNumber: 'N° de TVA intracommunautaire',
+  electronicAddress: 'Adresse de facturation électronique',
+  serviceCode: 'Code service (Chorus Pro)',
 };
 
 /** Un nouveau client : statut « Client », rien d'autre. */
@@ -369,6 +383,9 @@ export function emptyClientForm(): ClientForm {
     city: '',
     siren: '',
     siret: '',
+    vatNumber: '',
+    electronicAddress: '',
+    serviceCode: '',
   };
 }
 
@@ -388,12 +405,61 @@ export function formOfClient(client: ClientView): ClientForm {
     city: client.city ?? '',
     siren: client.siren ?? '',
     siret: client.siret ?? '',
+    vatNumber: client.vatNumber ?? '',
+    electronicAddress: client.electronicAddress ?? '',
+    serviceCode: client.serviceCode ?? '',
   };
 }
 
 /** Un SIREN ou un SIRET tel que tapé (« 732 829 320 ») : sans ses espaces. */
 export function compactNumber(value: string): string {
   return value.replace(/\s/gu, '');
+}
+
+// -- Facturation électronique ------------------------------------------------------
+
+/** Un organisme public : ses factures passent par Chorus Pro (SIRET, code service). */
+export const PUBLIC_BODY: BillingCategory = 'organisme_public';
+
+/**
+ * L'adresse de facturation électronique par défaut, comme l'annuaire l'écrit
+ * (`einvoice::default_address` du serveur) : le SIREN ; pour un organisme
+ * public avec SIRET, `SIREN_SIRET`, et avec un code service
+ * `SIREN_SIRET_CODE`. `null` sans SIREN (ses factures vont en e-reporting).
+ */
+export function defaultElectronicAddress(
+  category: BillingCategory | '' | null,
+  siren: string | null,
+  siret: string | null,
+  serviceCode: string | null,
+): string | null {
+  if (!siren) return null;
+  if (category !== PUBLIC_BODY || !siret) return siren;
+  return serviceCode ? `${siren}_${siret}_${serviceCode}` : `${siren}_${siret}`;
+}
+
+/** Le défaut de l'adresse de facturation électronique d'après ce qui est saisi (le champ vide l'indique). */
+export function formDefaultAddress(form: ClientForm): string | null {
+  const siren = compactNumber(form.siren);
+  const siret = compactNumber(form.siret);
+  return defaultElectronicAddress(
+    form.billingCategory,
+    /^\d{9}$/u.test(siren) ? siren : null,
+    /^\d{14}$/u.test(siret) ? siret : null,
+    form.billingCategory === PUBLIC_BODY ? form.serviceCode.trim() || null : null,
+  );
+}
+
+/**
+ * L'adresse de facturation électronique de la fiche : celle enregistrée, ou
+ * le défaut (`default: true`) ; `null` sans l'une ni l'autre (client sans SIREN).
+ */
+export function electronicAddressShown(
+  client: Pick<ClientView, 'electronicAddress' | 'effectiveElectronicAddress'>,
+): { address: string; default: boolean } | null {
+  if (client.electronicAddress) return { address: client.electronicAddress, default: false };
+  if (client.effectiveElectronicAddress) return { address: client.effectiveElectronicAddress, default: true };
+  return null;
 }
 
 /** « Copropriété non assujettie à la TVA », ou « Non renseignée ». */
@@ -447,6 +513,16 @@ export function checkClient(form: ClientForm, creating: boolean): ClientErrors {
   if (siren !== '' && siret !== '' && !errors.siren && !errors.siret && !siret.startsWith(siren)) {
     put('siret', `Le SIRET doit commencer par le SIREN du client (${formatSiren(siren)}).`);
   }
+  // Le n° de TVA (`services::clients::einvoicing_data`) : sa forme et sa clé, puis celui du SIREN du client.
+  // L'adresse de facturation électronique et le code service sont contrôlés par le serveur seul (sa phrase s'affiche).
+  const vat = compactNumber(form.vatNumber).toUpperCase();
+  if (vat !== '') {
+    const reason = checkVatNumber(vat, null);
+    if (reason) put('vatNumber', `Numéro de TVA du client : ${reason}`);
+    else if (siren !== '' && !errors.siren && !vat.endsWith(siren)) {
+      put('vatNumber', `Le numéro de TVA ${vat} n'est pas celui du SIREN du client (${siren}).`);
+    }
+  }
   return errors;
 }
 
@@ -456,10 +532,25 @@ const optional = (value: string): string | null => {
   return text === '' ? null : text;
 };
 
-/** Les champs de texte facultatifs, tels qu'envoyés (SIREN, SIRET et code postal sans espaces). */
-function optionalTexts(
-  form: ClientForm,
-): Record<'email' | 'phone' | 'address' | 'addressComplement' | 'postalCode' | 'city' | 'siren' | 'siret', string | null> {
+/** Les champs de texte facultatifs envoyés tels quels (`optionalTexts`). */
+type OptionalText =
+  | 'email'
+  | 'phone'
+  | 'address'
+  | 'addressComplement'
+  | 'postalCode'
+  | 'city'
+  | 'siren'
+  | 'siret'
+  | 'vatNumber'
+  | 'electronicAddress';
+
+/**
+ * Les champs de texte facultatifs, tels qu'envoyés (SIREN, SIRET, n° de TVA
+ * et code postal sans espaces, le n° de TVA en majuscules). Le code service
+ * part à part (`serviceCodeSent`).
+ */
+function optionalTexts(form: ClientForm): Record<OptionalText, string | null> {
   return {
     email: optional(form.email),
     phone: optional(form.phone),
@@ -469,7 +560,18 @@ function optionalTexts(
     city: optional(form.city),
     siren: optional(compactNumber(form.siren)),
     siret: optional(compactNumber(form.siret)),
+    vatNumber: optional(compactNumber(form.vatNumber).toUpperCase()),
+    electronicAddress: optional(form.electronicAddress),
   };
+}
+
+/**
+ * Le code service tel qu'envoyé : rogné (vide → `null`) pour un organisme
+ * public ; `undefined` pour une autre catégorie (le champ n'est pas montré,
+ * rien n'est envoyé).
+ */
+function serviceCodeSent(form: ClientForm): string | null | undefined {
+  return form.billingCategory === PUBLIC_BODY ? optional(form.serviceCode) : undefined;
 }
 
 /**
@@ -507,6 +609,8 @@ export function newClientBody(form: ClientForm): ClientBody {
     else if (withAddress && (key === 'postalCode' || key === 'city')) body[key] = null;
   }
   if (form.billingCategory !== '') body.billingCategory = form.billingCategory;
+  const serviceCode = serviceCodeSent(form);
+  if (serviceCode) body.serviceCode = serviceCode;
   return body;
 }
 
@@ -535,6 +639,8 @@ export function clientEditBody(client: ClientView, form: ClientForm): ClientBody
   }
   const billing = form.billingCategory === '' ? null : form.billingCategory;
   if (billing !== client.billingCategory) body.billingCategory = billing;
+  const serviceCode = serviceCodeSent(form);
+  if (serviceCode !== undefined && serviceCode !== (client.serviceCode ?? null)) body.serviceCode = serviceCode;
   return body;
 }
 
@@ -561,6 +667,12 @@ const CLIENT_WIRE_FIELDS: Record<string, ClientField> = {
   Ville: 'city',
   siren: 'siren',
   siret: 'siret',
+  numero_tva: 'vatNumber',
+  vatNumber: 'vatNumber',
+  adresse_facturation_electronique: 'electronicAddress',
+  electronicAddress: 'electronicAddress',
+  code_service: 'serviceCode',
+  serviceCode: 'serviceCode',
   client_id: 'id',
   id: 'id',
 };
@@ -574,6 +686,11 @@ export function clientFieldNamedBy(message: string): ClientField | null {
   if (/s'appelle déjà « /u.test(message)) return 'name';
   if (/^L'identifiant client /u.test(message)) return 'id';
   if (/^Catégorie de facturation /u.test(message)) return 'billingCategory';
+  if (/^Numéro de TVA du client /u.test(message) || /^Le numéro de TVA .* du SIREN du client/u.test(message)) {
+    return 'vatNumber';
+  }
+  if (/^L'adresse de facturation électronique /u.test(message)) return 'electronicAddress';
+  if (/^Le code service Chorus Pro /u.test(message)) return 'serviceCode';
   const named = /champ « ([^»]+?) »/iu.exec(message);
   return named ? (CLIENT_WIRE_FIELDS[named[1] ?? ''] ?? null) : null;
 }

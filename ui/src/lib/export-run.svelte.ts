@@ -1,9 +1,10 @@
 /**
- * L'état d'un export affiché à l'écran (menu « Exporter », export comptable) :
- * le dernier état lu du serveur, le refus ou l'erreur en français, et
- * l'adresse du fichier prêt (le lien « Télécharger » si le navigateur a
- * bloqué le téléchargement automatique). Un export à la fois par menu ; un
- * nouvel export remplace l'affichage du précédent une fois celui-ci terminé.
+ * L'état d'un export affiché à l'écran (menu « Exporter », export comptable,
+ * factures électroniques) : le dernier état lu du serveur, le refus ou
+ * l'erreur en français, et l'adresse du fichier prêt (le lien « Télécharger »
+ * si le navigateur a bloqué le téléchargement automatique). Un export à la
+ * fois par menu ; un nouvel export remplace l'affichage du précédent une fois
+ * celui-ci terminé.
  */
 import { errorMessage } from './task.svelte';
 import { exportFileUrl, runExport, type ExportFormat, type ExportJob, type ExportList } from './exports';

@@ -7,6 +7,7 @@ import {
   exportFileUrl,
   exportQuery,
   exportStatusLine,
+  exportUnit,
   pause,
   previousMonth,
   progressPercent,
@@ -62,6 +63,31 @@ describe('exports : la progression', () => {
     expect(progressText({ done: 12, total: 10 })).toBe('10 / 10 lignes');
   });
 
+  it('compte en documents l’export des factures électroniques, en lignes les autres', () => {
+    expect(progressText(job({ list: 'facturx', format: 'zip', done: 3, total: 12 }))).toBe('3 / 12 documents');
+    expect(progressText(job({ list: 'facturx', format: 'zip', done: 1, total: 1 }))).toBe('1 / 1 document');
+    expect(progressText(job({ list: 'facturx', format: 'zip', done: 1500, total: 2400 }))).toBe('1\u202f500 / 2\u202f400 documents');
+    expect(progressText(job({ list: 'facturx', format: 'zip', done: 14, total: 12 }))).toBe('12 / 12 documents');
+    expect(progressText(job({ list: 'accounting', done: 3, total: 12 }))).toBe('3 / 12 lignes');
+    expect(progressText(job({ done: 3, total: 12 }))).toBe('3 / 12 lignes');
+    // L'unité peut être donnée : elle l'emporte sur la liste.
+    expect(progressText({ done: 2, total: 5 }, 'document')).toBe('2 / 5 documents');
+    expect(exportUnit('facturx')).toBe('document');
+    expect(exportUnit('invoices')).toBe('ligne');
+    expect(exportUnit(undefined)).toBe('ligne');
+    const zip = job({
+      list: 'facturx',
+      format: 'zip',
+      done: 3,
+      total: 12,
+      fileName: 'factures-electroniques-2026-10-01-au-2026-10-31.zip',
+    });
+    expect(exportStatusLine(zip)).toBe('Export en cours : 3 / 12 documents');
+    expect(exportStatusLine({ ...zip, status: 'pret', done: 12 })).toBe(
+      'Export prêt : factures-electroniques-2026-10-01-au-2026-10-31.zip',
+    );
+  });
+
   it('donne le pourcentage, 100 quand prêt ou sans ligne', () => {
     expect(progressPercent(job({ done: 1200 }))).toBe(24);
     expect(progressPercent(job({ done: 4999 }))).toBe(99);
@@ -80,7 +106,7 @@ describe('exports : la progression', () => {
     );
   });
 
-  it('propose le CSV pour Excel puis le classeur', () => {
+  it('propose le CSV pour Excel puis le classeur (jamais le zip des factures électroniques)', () => {
     expect(EXPORT_FORMATS.map((f) => f.code)).toEqual(['csv', 'xlsx']);
     expect(EXPORT_FORMATS.map((f) => f.label)).toEqual(['CSV (Excel, séparateur ;)', 'Excel (.xlsx)']);
   });
@@ -111,10 +137,12 @@ describe('exports : les requêtes', () => {
   it('lance, relit, et donne l’adresse du fichier', async () => {
     await startExport({ list: 'invoices', format: 'csv', query: 'status=emise' });
     await startExport({ list: 'technicians', format: 'xlsx' });
+    await startExport({ list: 'facturx', format: 'zip', query: exportQuery({ from: '2026-10-01', to: '2026-10-31' }) });
     await readExport('exp 1');
     expect(seen.map((s) => [s.method, s.url, s.body])).toEqual([
       ['POST', '/app/api/exports', '{"list":"invoices","format":"csv","query":"status=emise"}'],
       ['POST', '/app/api/exports', '{"list":"technicians","format":"xlsx"}'],
+      ['POST', '/app/api/exports', '{"list":"facturx","format":"zip","query":"from=2026-10-01&to=2026-10-31"}'],
       ['GET', '/app/api/exports/exp%201', undefined],
     ]);
     expect(exportFileUrl('exp 1')).toBe('/app/api/exports/exp%201/file');

@@ -1,8 +1,10 @@
 /**
- * Exports des listes en CSV ou en Excel (`/app/api/exports…`) : les listes
- * exportables et leurs formats, la chaîne de requête des filtres d'un écran
- * (sans page ni taille de page), le texte et le pourcentage de la barre de
- * progression, la période par défaut de l'export comptable, les appels à
+ * Exports des listes en CSV ou en Excel (`/app/api/exports…`), et celui des
+ * factures électroniques en zip : les listes exportables et leurs formats, la
+ * chaîne de requête des filtres d'un écran (sans page ni taille de page), le
+ * texte (en lignes, ou en documents pour les factures électroniques) et le
+ * pourcentage de la barre de progression, la période par défaut de l'export
+ * comptable et de celui des factures électroniques, les appels à
  * l'API, et le déroulé d'un export : lancé, suivi jusqu'à « prêt » ou
  * « échec », puis téléchargé.
  */
@@ -22,10 +24,15 @@ export type ExportList =
   | 'invoices'
   | 'technicians'
   | 'visits'
-  | 'accounting';
+  | 'accounting'
+  // Les factures et avoirs émis dans une période : PDF Factur-X et XML, en zip.
+  | 'facturx';
 
-/** `ExportBody.format`. */
-export type ExportFormat = 'csv' | 'xlsx';
+/**
+ * `ExportBody.format`. `zip` ne sert qu'à l'export des factures électroniques
+ * (`facturx`) : il n'est pas proposé dans les menus « Exporter » (`EXPORT_FORMATS`).
+ */
+export type ExportFormat = 'csv' | 'xlsx' | 'zip';
 
 /** `ExportJob.status`. */
 export type ExportStatus = 'en_cours' | 'pret' | 'echec';
@@ -74,10 +81,25 @@ export function exportQuery(filters: ExportFilters | string | URLSearchParams): 
 
 const NUMBERS = new Intl.NumberFormat('fr-FR');
 
-/** `1 200 / 5 000 lignes` (espaces fines insécables, comme les autres nombres de l'application). */
-export function progressText(job: Pick<ExportJob, 'done' | 'total'>): string {
+/** Ce que compte un export : des lignes, ou des documents (factures et avoirs) pour les factures électroniques. */
+export type ExportUnit = 'ligne' | 'document';
+
+/** L'unité de la progression d'un export de `list` (`done` et `total` du serveur). */
+export function exportUnit(list: string | undefined): ExportUnit {
+  return list === 'facturx' ? 'document' : 'ligne';
+}
+
+/**
+ * `1 200 / 5 000 lignes`, ou `3 / 12 documents` pour l'export des factures
+ * électroniques (espaces fines insécables, comme les autres nombres de
+ * l'application). L'unité suit `job.list` (des lignes sans liste).
+ */
+export function progressText(
+  job: Pick<ExportJob, 'done' | 'total'> & { list?: string },
+  unit: ExportUnit = exportUnit(job.list),
+): string {
   const done = Math.max(0, Math.min(job.done, job.total));
-  return `${NUMBERS.format(done)} / ${NUMBERS.format(job.total)} ligne${job.total > 1 ? 's' : ''}`;
+  return `${NUMBERS.format(done)} / ${NUMBERS.format(job.total)} ${unit}${job.total > 1 ? 's' : ''}`;
 }
 
 /** L'avancement en pour cent (entier de 0 à 100) ; un export prêt est à 100, un total nul aussi. */
@@ -87,7 +109,8 @@ export function progressPercent(job: Pick<ExportJob, 'done' | 'total' | 'status'
 }
 
 /**
- * La ligne d'état d'un export : « Export en cours : 1 200 / 5 000 lignes »,
+ * La ligne d'état d'un export : « Export en cours : 1 200 / 5 000 lignes »
+ * (« 3 / 12 documents » pour les factures électroniques),
  * « Export prêt : parc-2026-11-28.csv », « Échec de l'export : <raison> ».
  */
 export function exportStatusLine(job: ExportJob): string {
@@ -107,7 +130,11 @@ export function exportStatusLine(job: ExportJob): string {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** Le mois civil précédent (`from` le 1er, `to` le dernier jour), jour local de `today`. */
+/**
+ * Le mois civil précédent (`from` le 1er, `to` le dernier jour), jour local de
+ * `today` : la période par défaut de l'export comptable et de celui des
+ * factures électroniques.
+ */
 export function previousMonth(today: Date = new Date()): { from: string; to: string } {
   const first = new Date(today.getFullYear(), today.getMonth() - 1, 1);
   const last = new Date(today.getFullYear(), today.getMonth(), 0);
@@ -118,7 +145,10 @@ export function previousMonth(today: Date = new Date()): { from: string; to: str
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-/** La plus longue période d'un export de visites ou de l'export comptable (jours, bornes comprises). */
+/**
+ * La plus longue période d'un export de visites, de l'export comptable ou de
+ * celui des factures électroniques (jours, bornes comprises).
+ */
 export const MAX_PERIOD_DAYS = 366;
 
 /** Contrôle d'une période `from`–`to` comme le serveur : la phrase à afficher, ou null. */

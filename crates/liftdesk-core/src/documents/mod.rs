@@ -14,6 +14,8 @@
 //! The agency's logo, checked here when it is uploaded ([`check_logo`]),
 //! heads every page's seller block.
 
+mod facturx;
+mod pdfa;
 mod render;
 
 use chrono::NaiveDate;
@@ -21,8 +23,10 @@ use chrono::NaiveDate;
 use crate::domain::invoice::{Totals, line_total_excl};
 use crate::domain::money::Cents;
 
+pub use facturx::{FACTURX_FILE_NAME, cii_xml};
 pub use render::{check_logo, invoice_pdf, quote_pdf, visit_report_pdf};
 
+use crate::domain::einvoice::{Treatment, VatExemption};
 use crate::domain::identity::SellerIdentity;
 
 /// The seller of a document: the agency, with its legal identity.
@@ -94,6 +98,10 @@ pub struct Party {
     pub address: Option<String>,
     pub siren: Option<String>,
     pub siret: Option<String>,
+    /// Intra-community VAT number.
+    pub vat_number: Option<String>,
+    /// Electronic invoicing address (the French directory's).
+    pub electronic_address: Option<String>,
 }
 
 impl Party {
@@ -114,6 +122,9 @@ pub struct DocumentLine {
     pub quantity_milli: i64,
     pub unit_price_cents: i64,
     pub vat_rate_bp: u32,
+    /// Why a 0 % line charges no VAT (none on documents issued before it
+    /// was asked).
+    pub vat_exemption: Option<VatExemption>,
 }
 
 impl DocumentLine {
@@ -135,8 +146,10 @@ pub struct InvoiceDocument {
     pub kind: InvoiceKind,
     /// None while the document is a draft: no number is ever printed then.
     pub number: Option<String>,
-    /// For a credit note: the number of the invoice it credits.
+    /// For a credit note: the number of the invoice it credits, and its
+    /// issue day.
     pub credited_number: Option<String>,
+    pub credited_issued_on: Option<NaiveDate>,
     /// The quote the invoice bills, if any.
     pub quote_number: Option<String>,
     /// The lifts it is about, each on one line (« N° ASC-0042 — Résidence
@@ -152,11 +165,35 @@ pub struct InvoiceDocument {
     pub buyer: Party,
     pub lines: Vec<DocumentLine>,
     pub totals: Totals,
+    /// How the buyer's documents travel (e-invoicing, Chorus Pro,
+    /// e-reporting).
+    pub treatment: Treatment,
+    /// A public buyer's Chorus Pro service code.
+    pub buyer_service_code: Option<String>,
+    /// Where the work was done: the building of its lifts, when they are
+    /// all in one.
+    pub place: Option<Place>,
+}
+
+/// A place of service: a building's name and address parts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Place {
+    pub name: Option<String>,
+    pub street: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
 }
 
 impl InvoiceDocument {
     pub fn is_draft(&self) -> bool {
         self.number.is_none()
+    }
+
+    /// Whether it is an electronic invoice (Factur-X): issued, and by a
+    /// seller with a SIRET (a document issued before the agency recorded
+    /// its SIRET has no structured invoice: its seller has no SIREN).
+    pub fn has_facturx(&self) -> bool {
+        self.number.is_some() && self.issued_on.is_some() && self.seller.identity.siren().is_some()
     }
 
     /// The buyer is a business (identified by a SIREN): the 40 € recovery
@@ -286,6 +323,11 @@ pub fn invoice_file_name(number: Option<&str>, id: &str) -> String {
         Some(number) => format!("{}.pdf", safe_file_part(number)),
         None => format!("brouillon-{}.pdf", safe_file_part(id)),
     }
+}
+
+/// The structured invoice's file: `FA-PO-2026-000012.xml`.
+pub fn facturx_file_name(number: &str) -> String {
+    format!("{}.xml", safe_file_part(number))
 }
 
 /// `rapport-ASC-0042-2026-11-27.pdf`.

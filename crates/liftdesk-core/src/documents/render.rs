@@ -15,11 +15,13 @@ use krilla::paint::Fill;
 use krilla::surface::Surface;
 use krilla::text::{Font, TextDirection};
 
+use super::pdfa::{self, Attachment};
 use super::{
     DocumentLine, InvoiceDocument, InvoiceKind, LOGO_MAX_BYTES, LOGO_MAX_PIXELS, LOGO_MIN_PIXELS,
     Logo, LogoFormat, Party, QuoteDocument, Seller, VisitReportDocument, amount, company_id, day,
     quantity, rate,
 };
+use crate::domain::einvoice;
 use crate::domain::identity::{self as identity, SellerIdentity};
 use crate::domain::invoice::Totals;
 use crate::domain::money::Cents;
@@ -143,16 +145,10 @@ pub fn invoice_pdf(document: &InvoiceDocument) -> anyhow::Result<Vec<u8>> {
                     document.payment_term_days
                 ),
             }));
-            terms.push(Styled::plain(
-                "Pas d'escompte pour paiement anticipé.".to_owned(),
-            ));
-            terms.push(Styled::plain(
-                "Pénalités de retard : trois fois le taux d'intérêt légal.".to_owned(),
-            ));
+            terms.push(Styled::plain(einvoice::DISCOUNT_MENTION.to_owned()));
+            terms.push(Styled::plain(einvoice::PENALTIES_MENTION.to_owned()));
             if document.professional_buyer() {
-                terms.push(Styled::plain(
-                    "Indemnité forfaitaire pour frais de recouvrement : 40\u{a0}€".to_owned(),
-                ));
+                terms.push(Styled::plain(einvoice::recovery_mention(true).to_owned()));
             }
             if let Some(bank) = bank_line(&document.seller.identity) {
                 terms.push(Styled::plain(bank));
@@ -175,16 +171,43 @@ pub fn invoice_pdf(document: &InvoiceDocument) -> anyhow::Result<Vec<u8>> {
             ))]);
         }
     }
+    // The reform's mentions: the nature of the operations, and why each
+    // 0 % line charges no VAT.
+    let mut mentions = vec![Styled::plain(einvoice::OPERATION_MENTION.to_owned())];
+    let mut exemptions: Vec<&str> = Vec::new();
+    for line in document.lines.iter().filter(|l| l.vat_rate_bp == 0) {
+        let mention = line
+            .vat_exemption
+            .map_or(einvoice::UNSTATED_EXEMPTION, |e| e.mention());
+        if !exemptions.contains(&mention) {
+            exemptions.push(mention);
+        }
+    }
+    mentions.extend(
+        exemptions
+            .into_iter()
+            .map(|m| Styled::plain(format!("{m}."))),
+    );
+    layout.paragraph(&mentions);
     if let Some(insurance) = insurance_line(&document.seller.identity) {
         layout.paragraph(&[Styled::plain(insurance)]);
     }
     let footer_note = document.is_draft().then_some(draft_notice(document.kind));
-    layout.finish(
+    // An issued document is a Factur-X file: its structured invoice inside.
+    let attachment = match document.issued_on.filter(|_| document.has_facturx()) {
+        Some(issued_on) => Some(Attachment {
+            xml: super::cii_xml(document)?,
+            issued_on,
+        }),
+        None => None,
+    };
+    layout.finish_with(
         &metrics,
         &document.seller,
         logo,
         footer_note,
         &running_title,
+        attachment.as_ref(),
     )
 }
 
@@ -580,6 +603,9 @@ impl<'m> Layout<'m> {
             if let Some(siren) = buyer.effective_siren() {
                 buyer_lines.push(format!("SIREN : {}", company_id(&siren)));
             }
+            if let Some(vat) = buyer.vat_number.as_deref() {
+                buyer_lines.push(format!("N° TVA : {}", identity::group_vat_number(vat)));
+            }
             for line in buyer_lines {
                 self.text(RIGHT_COLUMN, y, BODY, false, 0, &line);
                 y += LINE;
@@ -727,15 +753,36 @@ impl<'m> Layout<'m> {
         draft_note: Option<&str>,
         title: &str,
     ) -> anyhow::Result<Vec<u8>> {
+        self.finish_with(metrics, seller, logo, draft_note, title, None)
+    }
+
+    /// [`Layout::finish`], and with an attachment a Factur-X PDF/A-3 file
+    /// carrying it (`pdfa`).
+    fn finish_with(
+        self,
+        metrics: &Metrics,
+        seller: &Seller,
+        logo: Option<Image>,
+        draft_note: Option<&str>,
+        title: &str,
+        attachment: Option<&Attachment>,
+    ) -> anyhow::Result<Vec<u8>> {
         let regular = Font::new(REGULAR.into(), 0).context("police DejaVu Sans")?;
         let bold = Font::new(BOLD.into(), 0).context("police DejaVu Sans Bold")?;
-        let mut document = Document::new();
-        document.set_metadata(
-            Metadata::new()
-                .title(title.to_owned())
-                .language("fr".to_owned())
-                .creator("Liftdesk".to_owned()),
-        );
+        let mut metadata = Metadata::new()
+            .title(title.to_owned())
+            .language("fr".to_owned())
+            .creator("Liftdesk".to_owned());
+        let mut document = match attachment {
+            Some(attachment) => {
+                let mut document = pdfa::document()?;
+                metadata = metadata.creation_date(pdfa::date(attachment.issued_on)?);
+                pdfa::embed(&mut document, attachment)?;
+                document
+            }
+            None => Document::new(),
+        };
+        document.set_metadata(metadata);
         let identity = footer_line(metrics, seller);
         let count = self.pages.len();
         for (index, ops) in self.pages.into_iter().enumerate() {
@@ -787,9 +834,13 @@ impl<'m> Layout<'m> {
             surface.finish();
             page.finish();
         }
-        document
+        let pdf = document
             .finish()
-            .map_err(|e| anyhow!("PDF non produit : {e:?}"))
+            .map_err(|e| anyhow!("PDF non produit : {e:?}"))?;
+        match attachment {
+            Some(_) => pdfa::with_facturx_metadata(pdf),
+            None => Ok(pdf),
+        }
     }
 }
 
@@ -922,9 +973,10 @@ fn logo_image(logo: Option<&Logo>) -> anyhow::Result<Option<Image>> {
         return Ok(None);
     };
     let data = logo.bytes.clone().into();
+    // Not interpolated: PDF/A (the Factur-X invoices) forbids it.
     let image = match logo.format {
-        LogoFormat::Png => Image::from_png(data, true),
-        LogoFormat::Jpeg => Image::from_jpeg(data, true),
+        LogoFormat::Png => Image::from_png(data, false),
+        LogoFormat::Jpeg => Image::from_jpeg(data, false),
     }
     .map_err(|e| anyhow!("logo illisible : {e}"))?;
     Ok(Some(image))
@@ -1047,6 +1099,112 @@ fn draw(surface: &mut Surface<'_>, op: &Op, regular: &Font, bold: &Font, logo: O
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::documents::{Place, Seller};
+    use crate::domain::einvoice::{Treatment, VatExemption};
+    use crate::domain::invoice::{LineAmounts, totals};
+    use chrono::NaiveDate;
+
+    /// An issued invoice of a complete seller, with or without a logo.
+    pub(crate) fn issued_invoice(logo: Option<Logo>) -> InvoiceDocument {
+        let lines = vec![
+            DocumentLine {
+                label: "Maintenance".into(),
+                quantity_milli: 1500,
+                unit_price_cents: 6500,
+                vat_rate_bp: 2000,
+                vat_exemption: None,
+            },
+            DocumentLine {
+                label: "Sous-traitance".into(),
+                quantity_milli: 1000,
+                unit_price_cents: 10_000,
+                vat_rate_bp: 0,
+                vat_exemption: Some(VatExemption::Autoliquidation),
+            },
+        ];
+        let amounts: Vec<LineAmounts> = lines
+            .iter()
+            .map(|l| LineAmounts {
+                quantity_milli: l.quantity_milli,
+                unit_price: Cents::new(l.unit_price_cents),
+                vat_rate_bp: l.vat_rate_bp,
+            })
+            .collect();
+        let day = NaiveDate::from_ymd_opt(2026, 11, 20).expect("day");
+        InvoiceDocument {
+            kind: InvoiceKind::Facture,
+            number: Some("FA-PO-2026-000001".into()),
+            credited_number: None,
+            credited_issued_on: None,
+            quote_number: None,
+            equipment: vec![],
+            created_on: day,
+            issued_on: Some(day),
+            due_on: Some(day + chrono::Duration::days(30)),
+            paid_on: None,
+            payment_term_days: 30,
+            seller: Seller {
+                name: "Ascenseurs Durand".into(),
+                subtitle: None,
+                identity: SellerIdentity {
+                    siret: Some("55210055400013".into()),
+                    vat_number: Some("FR96552100554".into()),
+                    address: Some("12 rue de la Part-Dieu".into()),
+                    postal_code: Some("69003".into()),
+                    city: Some("Lyon".into()),
+                    iban: Some("FR7630006000011234567890189".into()),
+                    ..SellerIdentity::default()
+                },
+                logo,
+            },
+            buyer: Party {
+                name: "Syndic Dupont".into(),
+                address: Some("1 place du Marché, 75002 Paris".into()),
+                siren: Some("732829320".into()),
+                electronic_address: Some("732829320".into()),
+                ..Party::default()
+            },
+            totals: totals(&amounts),
+            lines,
+            treatment: Treatment::B2b,
+            buyer_service_code: None,
+            place: Some(Place {
+                name: Some("Résidence Les Tilleuls".into()),
+                street: Some("12 rue des Lilas".into()),
+                postal_code: Some("75011".into()),
+                city: Some("Paris".into()),
+            }),
+        }
+    }
+
+    /// An issued invoice is a PDF/A-3 carrying its structured invoice;
+    /// a draft is a plain PDF.
+    #[test]
+    fn an_issued_invoice_is_a_facturx_pdf() {
+        let logo = Logo {
+            format: LogoFormat::Jpeg,
+            bytes: include_bytes!("../../../../tests/it/fixtures/logo-16.jpg").to_vec(),
+        };
+        for logo in [None, Some(logo)] {
+            let document = issued_invoice(logo);
+            let pdf = invoice_pdf(&document).expect("pdf");
+            let text = String::from_utf8_lossy(&pdf);
+            assert!(text.contains("factur-x.xml"), "no attachment");
+            assert!(text.contains("<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>"));
+            assert!(text.contains("<pdfaid:part>3</pdfaid:part>"));
+            let mut draft = document.clone();
+            draft.number = None;
+            draft.issued_on = None;
+            let pdf = invoice_pdf(&draft).expect("draft pdf");
+            assert!(!String::from_utf8_lossy(&pdf).contains("factur-x.xml"));
+            // Issued before the agency recorded its SIRET: a plain PDF.
+            let mut legacy = document.clone();
+            legacy.seller.identity.siret = None;
+            assert!(!legacy.has_facturx());
+            let pdf = invoice_pdf(&legacy).expect("legacy pdf");
+            assert!(!String::from_utf8_lossy(&pdf).contains("factur-x.xml"));
+        }
+    }
 
     /// Every character the documents print has a glyph in the embedded
     /// fonts (no blank boxes): accents, the euro sign, the no-break spaces.

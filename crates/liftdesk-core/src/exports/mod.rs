@@ -4,6 +4,9 @@
 //! (rust_xlsxwriter: real numbers and dates with French formats, the header
 //! row bold, frozen and filterable).
 //!
+//! A documents' export (the e-invoices of a period) is a zip of files
+//! ([`zip`]).
+//!
 //! A table is made from the rows a list answers (JSON objects, as the web
 //! application receives them): each column names its field by path
 //! (`client.name`) and says how to read it, so an export shows what its list
@@ -224,6 +227,20 @@ fn excel_date(day: NaiveDate) -> anyhow::Result<rust_xlsxwriter::ExcelDateTime> 
         u8::try_from(day.month())?,
         u8::try_from(day.day())?,
     )?)
+}
+
+/// Files in a zip archive (deflated), in the given order: `(path, bytes)`.
+pub fn zip(entries: &[(String, Vec<u8>)]) -> anyhow::Result<Vec<u8>> {
+    use std::io::Write;
+    use zip::write::SimpleFileOptions;
+
+    let mut archive = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for (path, bytes) in entries {
+        archive.start_file(path.as_str(), options)?;
+        archive.write_all(bytes)?;
+    }
+    Ok(archive.finish()?.into_inner())
 }
 
 /// The table as an Excel workbook of one sheet.

@@ -8,6 +8,8 @@ use serde_json::{Value, json};
 
 use crate::domain::address;
 use crate::domain::client::{BillingCategory, ClientStatus};
+use crate::domain::einvoice;
+use crate::domain::identity;
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
 use crate::principal::Principal;
@@ -60,6 +62,12 @@ pub struct ClientInput {
     pub contacts: Option<Vec<ContactInput>>,
     /// Set on the client's screen only (not a partner API field).
     pub billing_category: Option<Option<BillingCategory>>,
+    /// The e-invoicing data, set on the client's screen only: the VAT
+    /// number, the electronic invoicing address (the SIREN's default when
+    /// blank) and a public body's Chorus Pro service code.
+    pub vat_number: Edit,
+    pub electronic_address: Edit,
+    pub service_code: Edit,
 }
 
 /// The client status `text` names (`statut`), or the French refusal
@@ -113,6 +121,62 @@ pub fn edit(
 
 fn no_check(_: &str) -> AppResult<()> {
     Ok(())
+}
+
+/// The e-invoicing fields as sent (each an [`Edit`]).
+struct EInvoicingInput {
+    vat_number: Edit,
+    electronic_address: Edit,
+    service_code: Edit,
+}
+
+/// The client's VAT number (spaces removed, its SIREN's), electronic
+/// invoicing address (checked as the French directory writes it, beginning
+/// with its SIREN) and Chorus Pro service code, after the edits.
+fn einvoicing_data(
+    input: &EInvoicingInput,
+    before: &ClientRow,
+    siren: Option<&str>,
+) -> AppResult<(Option<String>, Option<String>, Option<String>)> {
+    let vat_number = edit(
+        "numero_tva",
+        input
+            .vat_number
+            .clone()
+            .map(|v| v.map(|t| siren::remove_spaces(&t).to_uppercase())),
+        before.vat_number.clone(),
+        |text| {
+            identity::check_vat_number(text, None)
+                .map_err(|e| AppError::unprocessable(format!("Numéro de TVA du client : {e}")))?;
+            match siren {
+                Some(siren) if !text.ends_with(siren) => Err(AppError::unprocessable(format!(
+                    "Le numéro de TVA {text} n'est pas celui du SIREN du client ({siren})."
+                ))),
+                _ => Ok(()),
+            }
+        },
+    )?;
+    let electronic_address = edit(
+        "adresse_facturation_electronique",
+        input.electronic_address.clone(),
+        before.electronic_address.clone(),
+        |text| {
+            einvoice::check_address(text, siren)
+                .map(|_| ())
+                .map_err(AppError::unprocessable)
+        },
+    )?;
+    let service_code = edit(
+        "code_service",
+        input.service_code.clone(),
+        before.service_code.clone(),
+        |text| {
+            einvoice::check_service_code(text)
+                .map(|_| ())
+                .map_err(AppError::unprocessable)
+        },
+    )?;
+    Ok((vat_number, electronic_address, service_code))
 }
 
 fn id_error(field: &str, err: siren::IdError) -> AppError {
@@ -204,6 +268,11 @@ pub fn update_client(
         postal_code: input.code_postal.clone(),
         city: input.ville.clone(),
     };
+    let input_einvoicing = EInvoicingInput {
+        vat_number: input.vat_number.clone(),
+        electronic_address: input.electronic_address.clone(),
+        service_code: input.service_code.clone(),
+    };
     let client_ref = non_blank(input.client_id);
     let nom = non_blank(input.nom);
     if client_ref.is_none() && nom.is_none() {
@@ -245,6 +314,9 @@ pub fn update_client(
         siret: None,
         supprime: false,
         billing_category: None,
+        vat_number: None,
+        electronic_address: None,
+        service_code: None,
     });
     if is_new && nom.is_none() {
         return Err(AppError::unprocessable(
@@ -282,6 +354,8 @@ pub fn update_client(
         ));
     }
     let (street, code_postal, ville) = postal_address(&input_address, &before)?;
+    let (vat_number, electronic_address, service_code) =
+        einvoicing_data(&input_einvoicing, &before, siren_value.as_deref())?;
     let after = ClientRow {
         nom: nom.unwrap_or_else(|| before.nom.clone()),
         statut,
@@ -308,6 +382,9 @@ pub fn update_client(
         siret: siret_value,
         supprime: input.supprime.unwrap_or(before.supprime),
         billing_category: input.billing_category.unwrap_or(before.billing_category),
+        vat_number,
+        electronic_address,
+        service_code,
         ..before.clone()
     };
     // Contacts: matched by name (accents and case ignored), updated or added;
@@ -690,6 +767,12 @@ pub struct ClientForm {
     pub siret: Edit,
     /// `entreprise`, `copropriete`, `organisme_public`.
     pub billing_category: Edit,
+    /// `FR44732829320`: the client's SIREN's.
+    pub vat_number: Edit,
+    /// The French directory's address (`732829320`, `732829320_FACTURES`).
+    pub electronic_address: Edit,
+    /// A public body's Chorus Pro service code.
+    pub service_code: Edit,
 }
 
 /// The invoicing category `code` names, or the French refusal listing them.
@@ -734,6 +817,9 @@ impl ClientForm {
             supprime: None,
             contacts: None,
             billing_category,
+            vat_number: self.vat_number,
+            electronic_address: self.electronic_address,
+            service_code: self.service_code,
         })
     }
 }

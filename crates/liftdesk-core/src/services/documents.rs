@@ -11,9 +11,11 @@ use chrono::NaiveDate;
 
 use crate::clock;
 use crate::documents::{
-    self, DocumentLine, InvoiceDocument, InvoiceKind, Party, QuoteDocument, VisitReportDocument,
+    self, DocumentLine, InvoiceDocument, InvoiceKind, Party, Place, QuoteDocument,
+    VisitReportDocument,
 };
 use crate::domain::day;
+use crate::domain::einvoice;
 use crate::domain::invoice::InvoiceNature;
 use crate::domain::visit::VisitStatus;
 use crate::error::{AppError, AppResult};
@@ -48,6 +50,41 @@ pub async fn invoice_pdf(store: &Store, p: &Principal, id: &InvoiceId) -> AppRes
     Ok(PdfFile { file_name, bytes })
 }
 
+/// A structured invoice: its file name and its XML.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct XmlFile {
+    pub file_name: String,
+    pub xml: String,
+}
+
+/// The structured invoice (Factur-X CII XML, EN 16931) of the issued
+/// invoice or credit note `id` of the agency: the one its PDF carries. A
+/// draft has none (409: no number yet).
+pub async fn invoice_facturx(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<XmlFile> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    let (document, _) = store
+        .read(move |conn| invoice_document(conn, &agency_id, &id))
+        .await?;
+    let Some(number) = document.number.as_deref() else {
+        let what = match document.kind {
+            InvoiceKind::Facture => "Cette facture est un brouillon",
+            InvoiceKind::Avoir => "Cet avoir est un brouillon",
+        };
+        return Err(AppError::conflict(format!(
+            "{what} : sa facture électronique (Factur-X) n'existe qu'une fois la pièce émise, avec son numéro."
+        )));
+    };
+    if !document.has_facturx() {
+        return Err(AppError::conflict(format!(
+            "La pièce {number} a été émise avant que le SIRET de l'agence soit renseigné : elle n'a pas de facture électronique (Factur-X)."
+        )));
+    }
+    let file_name = documents::facturx_file_name(number);
+    let xml = documents::cii_xml(&document)?;
+    Ok(XmlFile { file_name, xml })
+}
+
 /// The invoice or credit note `id` of the agency as printed, and its file
 /// name (a read, or the transaction that sends it).
 pub fn invoice_document(
@@ -67,6 +104,24 @@ pub fn invoice_document(
     };
     let created_on = day::read(&row.created_on)
         .ok_or_else(|| anyhow::anyhow!("jour de création illisible : {}", row.created_on))?;
+    // The electronic address frozen at the issue; a document issued before
+    // it was recorded gets the default of its buyer's SIREN, or the
+    // e-reporting one of the agency.
+    let buyer_address = row.buyer_electronic_address.clone().or_else(|| {
+        let default = einvoice::default_address(
+            row.buyer_category,
+            row.buyer_siren.as_deref(),
+            row.buyer_siret.as_deref(),
+            row.buyer_service_code.as_deref(),
+        );
+        default.or_else(|| {
+            let client_ref = row.client_ref.as_deref().unwrap_or(row.id.as_str());
+            seller
+                .identity
+                .siren()
+                .map(|siren| einvoice::reporting_address(siren, client_ref))
+        })
+    });
     let document = InvoiceDocument {
         kind,
         number: row.number.clone(),
@@ -74,6 +129,7 @@ pub fn invoice_document(
             .credited_invoice
             .as_ref()
             .and_then(|c| c.number.clone()),
+        credited_issued_on: credited_issued_on(conn, agency_id, row)?,
         quote_number: detail.quote.as_ref().and_then(|q| q.number.clone()),
         equipment: detail.equipment.iter().map(equipment_line).collect(),
         created_on,
@@ -87,7 +143,9 @@ pub fn invoice_document(
             subtitle: None,
             address: row.buyer_address.clone(),
             siren: row.buyer_siren.clone(),
-            siret: None,
+            siret: row.buyer_siret.clone(),
+            vat_number: row.buyer_vat_number.clone(),
+            electronic_address: buyer_address,
         },
         lines: detail
             .lines
@@ -97,12 +155,45 @@ pub fn invoice_document(
                 quantity_milli: l.quantity_milli,
                 unit_price_cents: l.unit_price_cents,
                 vat_rate_bp: l.vat_rate_bp,
+                vat_exemption: l.vat_exemption,
             })
             .collect(),
         totals: detail.totals.clone(),
+        treatment: einvoice::Treatment::of(row.buyer_category, row.buyer_siren.as_deref()),
+        buyer_service_code: row.buyer_service_code.clone(),
+        place: place_of(&detail.equipment),
     };
     let file_name = documents::invoice_file_name(row.number.as_deref(), row.id.as_str());
     Ok((document, file_name))
+}
+
+/// The issue day of the invoice a credit note credits.
+fn credited_issued_on(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    row: &invoice_store::InvoiceRow,
+) -> AppResult<Option<NaiveDate>> {
+    let Some(credited_id) = row.credited_invoice_id.as_ref() else {
+        return Ok(None);
+    };
+    Ok(invoice_store::get(conn, agency_id, credited_id)?
+        .and_then(|credited| stored_day(credited.issued_on.as_deref())))
+}
+
+/// Where the work was done: the building of the invoice's lifts when they
+/// are all in one (none when they are in several, or none is named).
+fn place_of(equipment: &[invoice_store::InvoiceEquipmentRow]) -> Option<Place> {
+    let first = equipment.first()?;
+    first.building_id.as_ref()?;
+    if equipment.iter().any(|e| e.building_id != first.building_id) {
+        return None;
+    }
+    Some(Place {
+        name: first.building_name.clone(),
+        street: first.street.clone(),
+        postal_code: first.postal_code.clone(),
+        city: first.city.clone(),
+    })
 }
 
 /// A lift as an invoice names it: « N° ASC-0042 — Résidence Les Tilleuls,
@@ -167,6 +258,7 @@ pub fn quote_document(
                 quantity_milli: l.quantity_milli,
                 unit_price_cents: l.unit_price_cents,
                 vat_rate_bp: l.vat_rate_bp,
+                vat_exemption: l.vat_exemption,
             })
             .collect(),
         totals: detail.totals.clone(),
@@ -255,6 +347,8 @@ fn party_of(client: &crate::store::clients::ClientRow) -> Party {
         address: buyer.address,
         siren: buyer.siren,
         siret: None,
+        vat_number: buyer.vat_number,
+        electronic_address: buyer.electronic_address,
     }
 }
 

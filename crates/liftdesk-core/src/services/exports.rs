@@ -26,11 +26,12 @@ use serde_json::{Map, Value, json};
 
 use crate::clock::{self, Clock};
 use crate::domain::day;
-use crate::domain::id::TechnicianId;
+use crate::domain::id::{InvoiceId, TechnicianId};
 use crate::domain::invoice::InvoiceNature;
 use crate::error::{AppError, AppResult};
 use crate::exports::{self, Column, Kind, Table};
 use crate::principal::Principal;
+use crate::services::documents;
 use crate::services::invoices::totals_of;
 use crate::store::{Store, invoices as invoice_store, visits as visit_store};
 
@@ -55,6 +56,8 @@ pub type Fetch = Box<dyn FnMut(u32) -> PageFuture + Send>;
 pub enum ExportFormat {
     Csv,
     Xlsx,
+    /// A zip of documents (the e-invoices of a period).
+    Zip,
 }
 
 impl ExportFormat {
@@ -62,8 +65,9 @@ impl ExportFormat {
         match text.trim() {
             "csv" => Ok(Self::Csv),
             "xlsx" => Ok(Self::Xlsx),
+            "zip" => Ok(Self::Zip),
             other => Err(AppError::unprocessable(format!(
-                "Champ « format » : « {other} » inconnu ; attendu : csv ou xlsx."
+                "Champ « format » : « {other} » inconnu ; attendu : csv, xlsx ou zip."
             ))),
         }
     }
@@ -72,6 +76,7 @@ impl ExportFormat {
         match self {
             Self::Csv => "csv",
             Self::Xlsx => "xlsx",
+            Self::Zip => "zip",
         }
     }
 
@@ -79,6 +84,7 @@ impl ExportFormat {
         match self {
             Self::Csv => "text/csv; charset=utf-8",
             Self::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            Self::Zip => "application/zip",
         }
     }
 }
@@ -94,7 +100,17 @@ pub struct ExportSource {
     pub dated: bool,
     pub columns: Vec<Column>,
     pub fetch: Fetch,
+    /// For an export of documents (a zip): makes each row's files; the
+    /// columns are then unused.
+    pub files: Option<FileMaker>,
 }
+
+/// A file of a zip export: its path in the archive and its bytes.
+pub type ZipEntry = (String, Vec<u8>);
+/// The files of a row of a documents' export.
+pub type FilesFuture = Pin<Box<dyn Future<Output = AppResult<Vec<ZipEntry>>> + Send>>;
+/// Makes the files of one row (as the source's `fetch` answers it).
+pub type FileMaker = Box<dyn FnMut(Value) -> FilesFuture + Send>;
 
 /// Where an export stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,6 +185,19 @@ impl ExportRuns {
         format: ExportFormat,
     ) -> AppResult<ExportView> {
         let agency_id = p.agency_id()?.as_str().to_owned();
+        match (source.files.is_some(), format) {
+            (true, ExportFormat::Zip) | (false, ExportFormat::Csv | ExportFormat::Xlsx) => {}
+            (true, _) => {
+                return Err(AppError::unprocessable(
+                    "Champ « format » : les factures électroniques s'exportent en zip.",
+                ));
+            }
+            (false, _) => {
+                return Err(AppError::unprocessable(
+                    "Champ « format » : une liste s'exporte en csv ou xlsx ; le zip est pour les factures électroniques.",
+                ));
+            }
+        }
         let owner = owner_of(p);
         self.forget_old();
         let running = lock(&self.runs)
@@ -289,6 +318,9 @@ async fn fill(
     first: Vec<Value>,
     format: ExportFormat,
 ) -> AppResult<Vec<u8>> {
+    if let Some(files) = source.files.as_mut() {
+        return fill_zip(run, &mut source.fetch, files, total, first).await;
+    }
     let mut table = Table::new(&source.title, source.columns.clone());
     let mut rows = first;
     let mut page = 1;
@@ -308,9 +340,42 @@ async fn fill(
     let bytes = tokio::task::spawn_blocking(move || match format {
         ExportFormat::Csv => exports::csv(&table),
         ExportFormat::Xlsx => exports::xlsx(&table),
+        ExportFormat::Zip => Err(anyhow::anyhow!("une liste ne s'écrit pas en zip")),
     })
     .await
     .map_err(|err| anyhow::anyhow!("écriture de l'export interrompue : {err}"))??;
+    Ok(bytes)
+}
+
+/// Makes every row's files, one row after the other (the progress counts
+/// the rows done), then writes them in a zip.
+async fn fill_zip(
+    run: &Arc<Mutex<Run>>,
+    fetch: &mut Fetch,
+    files: &mut FileMaker,
+    total: i64,
+    first: Vec<Value>,
+) -> AppResult<Vec<u8>> {
+    let mut entries: Vec<ZipEntry> = Vec::new();
+    let mut rows = first;
+    let (mut page, mut done) = (1, 0_i64);
+    loop {
+        let count = rows.len();
+        for row in rows {
+            entries.extend(files(row).await?);
+            done += 1;
+            lock(run).view.done = done;
+        }
+        if count < PAGE_ROWS as usize || done >= total {
+            break;
+        }
+        page += 1;
+        let (_, next) = fetch(page).await?;
+        rows = next;
+    }
+    let bytes = tokio::task::spawn_blocking(move || exports::zip(&entries))
+        .await
+        .map_err(|err| anyhow::anyhow!("écriture de l'archive interrompue : {err}"))??;
     Ok(bytes)
 }
 
@@ -407,6 +472,7 @@ pub fn visits_source(
         title: "Visites".to_owned(),
         file_stem: format!("visites-{from}-au-{to}"),
         dated: true,
+        files: None,
         columns: vec![
             Column::new("Jour", "day", Kind::Date, 12.0),
             Column::new("Prévue le", "plannedFor", Kind::Date, 12.0),
@@ -534,6 +600,68 @@ pub async fn accounting_source(
         dated: true,
         columns,
         fetch,
+        files: None,
+    })
+}
+
+// -- The e-invoices of a period ---------------------------------------------------------
+
+/// The invoices and credit notes of the principal's agency issued from
+/// `from` to `to`, each as its Factur-X PDF (`FA-PO-2026-000042.pdf`) and
+/// its structured invoice (`xml/FA-PO-2026-000042.xml`), in a zip: what the
+/// agency deposits on its platform. The progress counts the documents.
+pub async fn facturx_source(
+    store: &Store,
+    p: &Principal,
+    (from, to): (NaiveDate, NaiveDate),
+) -> AppResult<ExportSource> {
+    let agency_id = p.agency_id()?.clone();
+    let (from_text, to_text) = (from.to_string(), to.to_string());
+    let fetch: Fetch = {
+        let store = store.clone();
+        Box::new(move |page| {
+            let (store, agency_id) = (store.clone(), agency_id.clone());
+            let (from, to) = (from_text.clone(), to_text.clone());
+            Box::pin(async move {
+                let offset = u64::from(page.saturating_sub(1)) * u64::from(PAGE_ROWS);
+                store
+                    .read(move |conn| -> AppResult<(i64, Vec<Value>)> {
+                        let (total, rows) = invoice_store::issued_between(
+                            conn, &agency_id, &from, &to, PAGE_ROWS, offset,
+                        )?;
+                        let rows = rows
+                            .into_iter()
+                            .map(|row| json!({ "id": row.id.as_str() }))
+                            .collect();
+                        Ok((total, rows))
+                    })
+                    .await
+            })
+        })
+    };
+    let files: FileMaker = {
+        let (store, p) = (store.clone(), p.clone());
+        Box::new(move |row| {
+            let (store, p) = (store.clone(), p.clone());
+            Box::pin(async move {
+                let id = InvoiceId::new(row["id"].as_str().unwrap_or_default());
+                let pdf = documents::invoice_pdf(&store, &p, &id).await?;
+                let xml = documents::invoice_facturx(&store, &p, &id).await?;
+                Ok(vec![
+                    (pdf.file_name, pdf.bytes),
+                    (format!("xml/{}", xml.file_name), xml.xml.into_bytes()),
+                ])
+            })
+        })
+    };
+    Ok(ExportSource {
+        list: "facturx",
+        title: "Factures électroniques".to_owned(),
+        file_stem: format!("factures-electroniques-{from}-au-{to}"),
+        dated: true,
+        columns: Vec::new(),
+        fetch,
+        files: Some(files),
     })
 }
 

@@ -225,6 +225,7 @@ fn fields(i: &SellerIdentity) -> Map<String, Value> {
     put(F::InsurancePolicy, json!(i.insurance_policy));
     put(F::InsuranceArea, json!(i.insurance_area));
     put(F::InvoiceSeries, json!(i.invoice_series));
+    put(F::ElectronicAddress, json!(i.electronic_address));
     map.insert("vatOnDebits".to_owned(), json!(i.vat_on_debits));
     map
 }
@@ -361,23 +362,23 @@ pub fn missing_to_issue_in(
 pub struct IssuingSeller {
     pub identity_id: String,
     pub invoice_series: Option<String>,
+    /// The SIREN of its SIRET.
+    pub siren: Option<String>,
 }
 
 /// The version of the identity an invoice or a credit note of `nature` is
 /// issued under: the agency's current one, which must carry the SIRET and
-/// the address, and its VAT number when the document charges VAT
-/// (`vat_charged`: an electronic invoice names the seller's VAT number,
-/// EN 16931 BR-S-02), and its series of numbers when the organization has
+/// the address, and its VAT number (every electronic invoice names it,
+/// `SellerIdentity::missing_to_issue`), and its series of numbers when the organization has
 /// other agencies (a number is unique for the seller); else 422 naming what
 /// to fill and where, before any number is taken.
 pub fn seller_for_issue(
     conn: &Conn,
     agency_id: &AgencyId,
     nature: InvoiceNature,
-    vat_charged: bool,
 ) -> AppResult<IssuingSeller> {
     let current = identities::current(conn, agency_id)?;
-    let mut missing = missing_to_issue_in(
+    let missing = missing_to_issue_in(
         conn,
         agency_id,
         &current
@@ -385,15 +386,9 @@ pub fn seller_for_issue(
             .map(|c| c.identity.clone())
             .unwrap_or_default(),
     )?;
-    if vat_charged
-        && current
-            .as_ref()
-            .is_none_or(|c| c.identity.vat_number.is_none())
-    {
-        missing.push(IdentityField::VatNumber);
-    }
     match current {
         Some(row) if missing.is_empty() => Ok(IssuingSeller {
+            siren: row.identity.siren().map(str::to_owned),
             identity_id: row.id,
             invoice_series: row.identity.invoice_series,
         }),
@@ -418,9 +413,7 @@ pub fn seller_for_issue(
                     IdentityField::Address => "la rue de l'adresse",
                     IdentityField::PostalCode => "le code postal",
                     IdentityField::City => "la ville",
-                    IdentityField::VatNumber => {
-                        "le numéro de TVA intracommunautaire (cette pièce facture de la TVA)"
-                    }
+                    IdentityField::VatNumber => "le numéro de TVA intracommunautaire",
                     IdentityField::InvoiceSeries => {
                         "la série de numérotation des factures (l'organisation a plusieurs agences : chacune numérote dans la sienne)"
                     }

@@ -13,9 +13,11 @@ use serde_json::json;
 
 use crate::clock;
 use crate::domain::day;
+use crate::domain::einvoice::{self, VatExemption};
 use crate::domain::invoice::{
     self, InvoiceAction, InvoiceNature, InvoiceStatus, LineAmounts, PaymentMethod, Totals,
 };
+use crate::domain::lines;
 pub use crate::domain::lines::{Line, LineInput, check_lines, french_rate};
 use crate::domain::money::Cents;
 use crate::domain::quote::QuoteStatus;
@@ -74,6 +76,7 @@ fn to_rows(lines: &[Line]) -> Vec<InvoiceLineRow> {
             quantity_milli: l.quantity_milli,
             unit_price_cents: l.unit_price.get(),
             vat_rate_bp: l.vat_rate_bp,
+            vat_exemption: l.vat_exemption,
         })
         .collect()
 }
@@ -423,11 +426,29 @@ fn invoice_equipment(
     Ok(ids)
 }
 
+/// The client as an invoice's buyer: its name, address and SIREN, and
+/// what the structured invoice carries (category, VAT number, SIRET,
+/// service code, and the electronic address: the one recorded, else the
+/// SIREN's default; none without SIREN, the issue then gives the
+/// e-reporting one).
 pub(crate) fn buyer_of(client: &ClientRow) -> Buyer {
+    let electronic_address = client.electronic_address.clone().or_else(|| {
+        einvoice::default_address(
+            client.billing_category,
+            client.siren.as_deref(),
+            client.siret.as_deref(),
+            client.service_code.as_deref(),
+        )
+    });
     Buyer {
         name: Some(client.nom.clone()),
         address: crate::services::clients::one_line_address(client),
         siren: client.siren.clone(),
+        category: client.billing_category,
+        vat_number: client.vat_number.clone(),
+        siret: client.siret.clone(),
+        service_code: client.service_code.clone(),
+        electronic_address,
     }
 }
 
@@ -487,6 +508,7 @@ fn quote_rows_as_lines(tx: &Tx, quote_id: &QuoteId) -> AppResult<Vec<InvoiceLine
             quantity_milli: l.quantity_milli,
             unit_price_cents: l.unit_price_cents,
             vat_rate_bp: l.vat_rate_bp,
+            vat_exemption: l.vat_exemption,
         })
         .collect())
 }
@@ -814,10 +836,34 @@ fn number_in(
 ) -> AppResult<String> {
     // The seller's SIRET and address (and its VAT number when the document
     // charges VAT) first: refused, no number is taken.
-    let vat_charged = store::lines(tx, &invoice.id)?
-        .iter()
-        .any(|line| line.vat_rate_bp > 0);
-    let seller = identity::seller_for_issue(tx, &invoice.agency_id, nature, vat_charged)?;
+    let lines = store::lines(tx, &invoice.id)?;
+    if let Some(line) =
+        lines::first_unexplained_exemption(lines.iter().map(|l| (l.vat_rate_bp, l.vat_exemption)))
+    {
+        let document = match nature {
+            InvoiceNature::Facture => "Cette facture ne peut pas être émise",
+            InvoiceNature::Avoir => "Cet avoir ne peut pas être émis",
+        };
+        return Err(AppError::unprocessable(format!(
+            "{document} : la ligne {line} est à 0 % de TVA sans motif d'exonération. Choisissez-en un ({}) en modifiant la pièce. Aucun numéro n'a été attribué.",
+            VatExemption::ALL
+                .iter()
+                .map(|e| format!("« {} »", e.label()))
+                .collect::<Vec<_>>()
+                .join(" ou ")
+        )));
+    }
+    let seller = identity::seller_for_issue(tx, &invoice.agency_id, nature)?;
+    // A buyer without SIREN has no address in the directory: its
+    // document carries the agency's e-reporting one.
+    let mut buyer = buyer.clone();
+    if buyer.electronic_address.is_none()
+        && let Some(siren) = seller.siren.as_deref()
+    {
+        let client_ref = invoice.client_ref.as_deref().unwrap_or(invoice.id.as_str());
+        buyer.electronic_address = Some(einvoice::reporting_address(siren, client_ref));
+    }
+    let buyer = &buyer;
     let today = clock::paris_local(now).date();
     let year = today.year();
     let seq = store::next_number_seq(tx, &invoice.agency_id, nature.as_str(), year)?;
@@ -923,11 +969,7 @@ pub fn issue_in(tx: &Tx, p: &Principal, id: &InvoiceId) -> AppResult<()> {
         // A credit note is made out to the buyer of the invoice it credits.
         InvoiceNature::Avoir => {
             let credited = check_credit_note_fits(tx, &row)?;
-            Buyer {
-                name: credited.buyer_name,
-                address: credited.buyer_address,
-                siren: credited.buyer_siren,
-            }
+            stored_buyer(&credited)
         }
         // An invoice is made out to the client as it is at the issue.
         InvoiceNature::Facture => match &row.client_id {
@@ -958,11 +1000,17 @@ pub fn issue_in(tx: &Tx, p: &Principal, id: &InvoiceId) -> AppResult<()> {
     Ok(())
 }
 
+/// The buyer a document holds (a credit note's is its invoice's).
 fn stored_buyer(row: &InvoiceRow) -> Buyer {
     Buyer {
         name: row.buyer_name.clone(),
         address: row.buyer_address.clone(),
         siren: row.buyer_siren.clone(),
+        category: row.buyer_category,
+        vat_number: row.buyer_vat_number.clone(),
+        siret: row.buyer_siret.clone(),
+        service_code: row.buyer_service_code.clone(),
+        electronic_address: row.buyer_electronic_address.clone(),
     }
 }
 
@@ -1303,6 +1351,7 @@ fn remaining_lines(
                 quantity_milli: 1000,
                 unit_price: base,
                 vat_rate_bp: rate.rate_bp,
+                vat_exemption: None,
             })
         })
         .collect();
@@ -1385,6 +1434,17 @@ fn draft_credit_note_in(
             lines
         }
     };
+    // A 0 % line credits what the invoice's 0 % lines were exempt for.
+    let zero_rate_exemption = invoice_lines.iter().find_map(|l| l.vat_exemption);
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|mut line| {
+            if line.vat_rate_bp == 0 && line.vat_exemption.is_none() {
+                line.vat_exemption = zero_rate_exemption;
+            }
+            line
+        })
+        .collect();
     let amounts: Vec<LineAmounts> = lines.iter().map(Line::amounts).collect();
     let totals = invoice::totals(&amounts);
     invoice::check_credit(
@@ -1547,6 +1607,7 @@ mod tests {
             quantity_milli,
             unit_price_cents: price,
             vat_rate_bp: rate,
+            vat_exemption: None,
         }
     }
 
@@ -1570,6 +1631,11 @@ mod tests {
             total_excl_cents: 0,
             total_incl_cents: total_incl,
             created_on: "2026-01-01".into(),
+            buyer_category: None,
+            buyer_vat_number: None,
+            buyer_siret: None,
+            buyer_service_code: None,
+            buyer_electronic_address: None,
         }
     }
 
@@ -1590,13 +1656,15 @@ mod tests {
                     label: "Annulation de la facture FA-2026-000001 (TVA 10 %)".into(),
                     quantity_milli: 1000,
                     unit_price: Cents::new(10_000),
-                    vat_rate_bp: 1000
+                    vat_rate_bp: 1000,
+                    vat_exemption: None,
                 },
                 Line {
                     label: "Annulation de la facture FA-2026-000001 (TVA 20 %)".into(),
                     quantity_milli: 1000,
                     unit_price: Cents::new(13_000),
-                    vat_rate_bp: 2000
+                    vat_rate_bp: 2000,
+                    vat_exemption: None,
                 },
             ]
         );

@@ -85,6 +85,7 @@ fn check_new(input: NewQuoteInput) -> AppResult<CheckedQuote> {
             quantity_milli: l.quantity_milli,
             unit_price_cents: l.unit_price.get(),
             vat_rate_bp: l.vat_rate_bp,
+            vat_exemption: l.vat_exemption,
         })
         .collect();
     Ok(CheckedQuote {
@@ -229,6 +230,7 @@ pub async fn repair_quote(
                     quantity: Some(1.0),
                     unit_price: Some(0.0),
                     vat_rate: None,
+                    vat_exemption: None,
                 }],
             })?;
             insert_draft(tx, &agency_id, &quote, &author)

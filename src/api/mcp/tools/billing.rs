@@ -308,6 +308,31 @@ impl LiftdeskMcp {
         )
     }
 
+    /// La facture électronique d'une facture ou d'un avoir émis (UUID, l'`id` d'une ligne de
+    /// `factures`) : `{fileName, xml}`, le XML CII (UN/CEFACT D16B) au profil Factur-X EN 16931
+    /// avec les règles françaises de la réforme, celui que porte le PDF de la pièce
+    /// (`factur-x.xml`), à transmettre à la plateforme agréée de l'agence. Un brouillon n'en a
+    /// pas : erreur 409. Hors de l'agence ou inconnu : erreur 404 « Facture introuvable. ».
+    #[tool(
+        name = "facture_electronique",
+        input_schema = args::schema::<InvoiceArg>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn invoice_facturx(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let InvoiceArg { id } = args::parse(arguments)?;
+                invoices::invoice_facturx_file(&self.state, &caller, &InvoiceId::new(id)).await
+            }
+            .await,
+        )
+    }
+
     /// Crée une facture au statut `brouillon` (sans numéro) pour un client de l'agence.
     /// `clientId` : l'`id` du client donné par `clients` (un client archivé est refusé). Puis
     /// `lines` (1 à 200 lignes `{label, quantity, unitPrice, vatRate}`, mêmes règles que les

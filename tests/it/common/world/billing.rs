@@ -11,13 +11,15 @@ use super::{World, morning};
 
 impl World {
     /// A line of a quote or an invoice: its label, quantity, unit price
-    /// excluding tax in euros and VAT rate in percent (20 when `None`).
+    /// excluding tax in euros and VAT rate in percent (20 when `None`); a
+    /// 0 % line says why (`franchise`), as issuing asks.
     pub fn line(label: &str, quantity: f64, unit_price: f64, vat_rate: Option<f64>) -> LineInput {
         LineInput {
             label: Some(label.to_owned()),
             quantity: Some(quantity),
             unit_price: Some(unit_price),
             vat_rate,
+            vat_exemption: (vat_rate == Some(0.0)).then(|| "franchise".to_owned()),
         }
     }
 

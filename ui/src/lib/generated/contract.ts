@@ -227,6 +227,11 @@ unitPrice: number,
  */
 vatRate: number, 
 /**
+ * Motif d'exonération d'une ligne à 0 % (`autoliquidation`,
+ * `franchise`) ; absent sinon.
+ */
+vatExemption?: VatExemption, 
+/**
  * Total HT de la ligne, en euros (quantité × prix unitaire, arrondi au centime).
  */
 totalExclTax: number, };
@@ -398,6 +403,11 @@ unitPrice: number,
  */
 vatRate: number, 
 /**
+ * Motif d'exonération d'une ligne à 0 % (`autoliquidation`,
+ * `franchise`) ; absent sinon ou s'il n'est pas encore donné.
+ */
+vatExemption?: VatExemption, 
+/**
  * Total HT de la ligne, en euros.
  */
 totalExclTax: number, };
@@ -435,6 +445,22 @@ buyerAddress: string | null,
  * SIREN de l'acheteur (figé à l'émission).
  */
 buyerSiren: string | null, 
+/**
+ * N° de TVA intracommunautaire de l'acheteur (figé à l'émission).
+ */
+buyerVatNumber: string | null, 
+/**
+ * Adresse de facturation électronique de l'acheteur que porte la
+ * facture électronique (figée à l'émission ; null pour un brouillon).
+ */
+buyerElectronicAddress: string | null, 
+/**
+ * Traitement de la pièce dans la réforme (figé à l'émission ; null pour
+ * un brouillon) : `facturation_electronique` (entreprise assujettie),
+ * `chorus_pro` (organisme public) ou `e_reporting` (client sans SIREN
+ * ou non assujetti) ; et la phrase qui l'explique.
+ */
+einvoicing: "facturation_electronique" | "chorus_pro" | "e_reporting" | null, einvoicingExplanation: string | null, 
 /**
  * Jour de création (AAAA-MM-JJ), sur lequel filtrent `since` et `until`.
  */
@@ -1221,6 +1247,13 @@ export const BILLING_CATEGORIES: readonly { code: BillingCategory; label: string
   { code: 'organisme_public', label: "Organisme public" },
 ];
 
+export type VatExemption = 'autoliquidation' | 'franchise';
+
+export const VAT_EXEMPTIONS: readonly { code: VatExemption; label: string }[] = [
+  { code: 'autoliquidation', label: "Autoliquidation (article 283-2 nonies du CGI)" },
+  { code: 'franchise', label: "TVA non applicable (article 293 B du CGI)" },
+];
+
 /**
  * Une ligne de la liste des clients.
  */
@@ -1301,7 +1334,30 @@ fullAddress: string | null, siren: string | null, siret: string | null,
  * How it is invoiced: `entreprise` (assujettie à la TVA),
  * `copropriete` (non assujettie), `organisme_public`; null until chosen.
  */
-billingCategory: BillingCategory | null, billingCategoryLabel: string | null, archived: boolean, 
+billingCategory: BillingCategory | null, billingCategoryLabel: string | null, 
+/**
+ * Intra-community VAT number.
+ */
+vatNumber: string | null, 
+/**
+ * The electronic invoicing address recorded (null: the default).
+ */
+electronicAddress: string | null, 
+/**
+ * The address its electronic invoices are made out to: the one
+ * recorded, else the SIREN's default (`SIREN`, or for a public body
+ * `SIREN_SIRET_CODE`); null without SIREN.
+ */
+effectiveElectronicAddress: string | null, 
+/**
+ * A public body's Chorus Pro service code.
+ */
+serviceCode: string | null, 
+/**
+ * How its invoices travel: `facturation_electronique`, `chorus_pro`
+ * or `e_reporting`, and the sentence the screen shows.
+ */
+einvoicing: "facturation_electronique" | "chorus_pro" | "e_reporting", einvoicingExplanation: string, archived: boolean, 
 /**
  * The full address of the client's page in the web application (the
  * `url` of the REST list's row).
@@ -2410,11 +2466,11 @@ sentTo: string, };
 export type ExportBody = { 
 /**
  * `equipment`, `clients`, `calls`, `quotes`, `invoices`, `technicians`,
- * `visits` ou `accounting`.
+ * `visits`, `accounting` ou `facturx` (factures électroniques, en zip).
  */
 list: string, 
 /**
- * `csv` ou `xlsx`.
+ * `csv` ou `xlsx` ; `zip` pour `facturx`.
  */
 format: string, 
 /**
@@ -2431,11 +2487,11 @@ export type ExportJob = { id: string, list: string, format: string,
  */
 status: string, 
 /**
- * Lignes écrites.
+ * Lignes écrites (documents faits, pour `facturx`).
  */
 done: number, 
 /**
- * Lignes à écrire.
+ * Lignes à écrire (documents à faire, pour `facturx`).
  */
 total: number, fileName: string, 
 /**
@@ -2600,7 +2656,14 @@ address: string | null, addressComplement: string | null, postalCode: string | n
  * dans l'organisation, exigée pour émettre quand l'organisation a
  * plusieurs agences ; figée dès qu'une pièce y est numérotée.
  */
-invoiceSeries: string | null, };
+invoiceSeries: string | null, 
+/**
+ * Adresse de facturation électronique de l'agence dans l'annuaire
+ * (`732829320`, `732829320_LYON` : commence par son SIREN ; lettres,
+ * chiffres, `-`, `_`, `.`, 125 caractères au plus). Sans elle, ses
+ * factures électroniques portent son SIREN.
+ */
+electronicAddress: string | null, };
 
 export type LogoWire = { mediaType: string, width: number, height: number, };
 
@@ -2692,7 +2755,20 @@ export type ClientBody = { id?: string, name?: string, status?: ClientStatus, ca
 /**
  * Five digits.
  */
-postalCode?: string | null, city?: string | null, siren?: string | null, siret?: string | null, billingCategory?: BillingCategory | null, };
+postalCode?: string | null, city?: string | null, siren?: string | null, siret?: string | null, billingCategory?: BillingCategory | null, 
+/**
+ * Intra-community VAT number (`FR44732829320`), its SIREN's.
+ */
+vatNumber?: string | null, 
+/**
+ * Electronic invoicing address (the French directory's); blank: the
+ * SIREN's default.
+ */
+electronicAddress?: string | null, 
+/**
+ * A public body's Chorus Pro service code.
+ */
+serviceCode?: string | null, };
 
 export type BuildingsAnswer = { 
 /**

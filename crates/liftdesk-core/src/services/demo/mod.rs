@@ -247,6 +247,7 @@ fn install_writing(
                 insurance_area: Some("France métropolitaine".to_owned()),
                 vat_on_debits: false,
                 invoice_series: Some(AGENCY_SERIES[index].to_owned()),
+                electronic_address: None,
             };
             identity_service::record_in(tx, &AgencyId::new(agency_id.as_str()), &seller, &actor)?;
         }

@@ -14,9 +14,11 @@ use anyhow::{Context, Result, bail};
 use crate::clock;
 use crate::domain::building::{AccessInput, BuildingInput};
 use crate::domain::call::CallStatus;
+use crate::domain::client::BillingCategory;
 use crate::domain::id::{
     AccountId, CallId, ClientId, CredentialId, EquipmentId, InvoiceId, QuoteId, TechnicianId,
 };
+use crate::domain::identity;
 use crate::domain::invoice::{InvoiceNature, InvoiceStatus, PaymentMethod};
 use crate::domain::lines::LineInput;
 use crate::domain::quote::QuoteAction;
@@ -157,6 +159,14 @@ impl Writer for Operations<'_, '_> {
             supprime: None,
             contacts: None,
             billing_category: Some(seed.billing),
+            // A company subject to VAT has its VAT number (its SIREN's).
+            vat_number: Some(
+                seed.siren
+                    .filter(|_| seed.billing == Some(BillingCategory::Entreprise))
+                    .map(|siren| format!("FR{:02}{siren}", identity::vat_key(siren))),
+            ),
+            electronic_address: None,
+            service_code: None,
         };
         let id = self
             .tx
@@ -621,5 +631,6 @@ fn line_input(line: &LineSeed) -> LineInput {
         quantity: Some(line.quantity_milli as f64 / 1000.0),
         unit_price: Some(line.unit_price_cents as f64 / 100.0),
         vat_rate: Some(f64::from(line.vat_rate_bp) / 100.0),
+        vat_exemption: None,
     }
 }
