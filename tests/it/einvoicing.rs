@@ -315,6 +315,24 @@ async fn the_clients_einvoicing_data_are_checked_and_a_buyer_without_siren_is_re
     assert_eq!(status, 201, "{created}");
     assert_eq!(created["client"]["einvoicing"], "e_reporting");
     assert_eq!(created["client"]["effectiveElectronicAddress"], json!(null));
+    // Reverse charge is between companies: refused for her, no number.
+    let reversed = world
+        .draft_invoice(
+            "CLI-9",
+            vec![LineInput {
+                vat_exemption: Some("autoliquidation".into()),
+                ..World::line("Travaux sous-traités", 1.0, 90.0, Some(0.0))
+            }],
+        )
+        .await;
+    let (status, body) = admin
+        .post(&format!("/invoices/{reversed}/issue"), json!({}))
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(
+        body["error"],
+        "Cette facture ne peut pas être émise : la ligne 1 est en autoliquidation, qui ne vaut qu'entre professionnels : renseignez le SIREN ou le numéro de TVA intracommunautaire du client sur sa fiche. Aucun numéro n'a été attribué."
+    );
     let invoice = world
         .draft_invoice("CLI-9", vec![World::line("Dépannage", 1.0, 90.0, None)])
         .await;

@@ -66,6 +66,23 @@ impl VatExemption {
     }
 }
 
+/// The first line (numbered from 1) in reverse charge on a document whose
+/// buyer has neither SIREN nor VAT number: reverse charge is between
+/// companies, and the electronic invoice names the buyer's identifier
+/// (EN 16931 BR-AE-02). None when the document may be issued.
+pub fn unidentified_reverse_charge(
+    exemptions: impl IntoIterator<Item = Option<VatExemption>>,
+    buyer_identified: bool,
+) -> Option<usize> {
+    if buyer_identified {
+        return None;
+    }
+    exemptions
+        .into_iter()
+        .position(|e| e == Some(VatExemption::Autoliquidation))
+        .map(|index| index + 1)
+}
+
 /// The exemption text of a 0 % line issued before the reason was asked
 /// (documents issued earlier): category `E`, a text and no code.
 pub const UNSTATED_EXEMPTION: &str = "Exonération de TVA (motif non précisé sur la pièce)";
@@ -255,6 +272,21 @@ mod tests {
             assert!(exemption.vatex().starts_with("VATEX-FR-"));
             assert!(["AE", "E"].contains(&exemption.category()));
         }
+    }
+
+    #[test]
+    fn reverse_charge_needs_an_identified_buyer() {
+        let lines = [
+            None,
+            Some(VatExemption::Franchise),
+            Some(VatExemption::Autoliquidation),
+        ];
+        assert_eq!(unidentified_reverse_charge(lines, false), Some(3));
+        assert_eq!(unidentified_reverse_charge(lines, true), None);
+        assert_eq!(
+            unidentified_reverse_charge([None, Some(VatExemption::Franchise)], false),
+            None
+        );
     }
 
     #[test]

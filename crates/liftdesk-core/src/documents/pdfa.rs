@@ -78,9 +78,9 @@ pub fn embed(document: &mut Document, attachment: &Attachment) -> Result<()> {
         .ok_or_else(|| anyhow!("le fichier {FACTURX_FILE_NAME} est déjà joint"))
 }
 
-/// The descriptions the Factur-X specification adds to the XMP packet: the
-/// PDF/A extension schema declaring the `fx` properties, and their values.
-fn facturx_descriptions() -> String {
+/// The PDF/A extension schema declaring the Factur-X `fx` properties: one
+/// item of the packet's `pdfaExtension:schemas` bag.
+fn facturx_schema() -> String {
     let property = |name: &str, description: &str| {
         format!(
             "<rdf:li rdf:parseType=\"Resource\">\
@@ -92,22 +92,12 @@ fn facturx_descriptions() -> String {
         )
     };
     format!(
-        "<rdf:Description rdf:about=\"\" \
-xmlns:pdfaExtension=\"http://www.aiim.org/pdfa/ns/extension/\" \
-xmlns:pdfaSchema=\"http://www.aiim.org/pdfa/ns/schema#\" \
-xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\">\
-<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType=\"Resource\">\
+        "<rdf:li rdf:parseType=\"Resource\">\
 <pdfaSchema:schema>Factur-X PDFA Extension Schema</pdfaSchema:schema>\
 <pdfaSchema:namespaceURI>{FX_NAMESPACE}</pdfaSchema:namespaceURI>\
 <pdfaSchema:prefix>fx</pdfaSchema:prefix>\
 <pdfaSchema:property><rdf:Seq>{}{}{}{}</rdf:Seq></pdfaSchema:property>\
-</rdf:li></rdf:Bag></pdfaExtension:schemas></rdf:Description>\
-<rdf:Description rdf:about=\"\" xmlns:fx=\"{FX_NAMESPACE}\">\
-<fx:DocumentType>INVOICE</fx:DocumentType>\
-<fx:DocumentFileName>{FACTURX_FILE_NAME}</fx:DocumentFileName>\
-<fx:Version>1.0</fx:Version>\
-<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>\
-</rdf:Description>",
+</rdf:li>",
         property("DocumentFileName", "The name of the embedded XML document"),
         property(
             "DocumentType",
@@ -122,6 +112,50 @@ xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\">\
             "The conformance level of the embedded XML document"
         ),
     )
+}
+
+/// The `fx` properties' values.
+fn facturx_values() -> String {
+    format!(
+        "<rdf:Description rdf:about=\"\" xmlns:fx=\"{FX_NAMESPACE}\">\
+<fx:DocumentType>INVOICE</fx:DocumentType>\
+<fx:DocumentFileName>{FACTURX_FILE_NAME}</fx:DocumentFileName>\
+<fx:Version>1.0</fx:Version>\
+<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>\
+</rdf:Description>"
+    )
+}
+
+/// The XMP packet with the Factur-X schema and values: the schema goes in
+/// the packet's one `pdfaExtension:schemas` bag (a property is given once
+/// per resource: a second bag would make the packet invalid XMP), or in a
+/// new one when the packet has none; the values in a description of their
+/// own, before `</rdf:RDF>`.
+fn extended_packet(packet: &str) -> Result<String> {
+    const BAG: &str = "<pdfaExtension:schemas><rdf:Bag>";
+    let Some(end) = packet.rfind("</rdf:RDF>") else {
+        bail!("métadonnées XMP sans rdf:RDF");
+    };
+    let with_schema = match packet.find(BAG) {
+        Some(at) => {
+            let at = at + BAG.len();
+            format!("{}{}{}", &packet[..at], facturx_schema(), &packet[at..end])
+        }
+        None => format!(
+            "{}<rdf:Description rdf:about=\"\" \
+xmlns:pdfaExtension=\"http://www.aiim.org/pdfa/ns/extension/\" \
+xmlns:pdfaSchema=\"http://www.aiim.org/pdfa/ns/schema#\" \
+xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\">\
+{BAG}{}</rdf:Bag></pdfaExtension:schemas></rdf:Description>",
+            &packet[..end],
+            facturx_schema()
+        ),
+    };
+    Ok(format!(
+        "{with_schema}{}{}",
+        facturx_values(),
+        &packet[end..]
+    ))
 }
 
 /// The PDF krilla wrote, with the Factur-X descriptions added to its XMP
@@ -144,15 +178,7 @@ pub fn with_facturx_metadata(pdf: Vec<u8>) -> Result<Vec<u8>> {
         .content
         .clone();
     let packet = String::from_utf8(packet).map_err(|_| anyhow!("métadonnées XMP hors UTF-8"))?;
-    let Some(end) = packet.rfind("</rdf:RDF>") else {
-        bail!("métadonnées XMP sans rdf:RDF");
-    };
-    let extended = format!(
-        "{}{}{}",
-        &packet[..end],
-        facturx_descriptions(),
-        &packet[end..]
-    );
+    let extended = extended_packet(&packet)?;
     update
         .opt_clone_object_to_new_document(metadata_id)
         .map_err(|e| anyhow!("métadonnées XMP : {e}"))?;
@@ -167,4 +193,30 @@ pub fn with_facturx_metadata(pdf: Vec<u8>) -> Result<Vec<u8>> {
         .save_to(&mut out)
         .map_err(|e| anyhow!("mise à jour du PDF : {e}"))?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Factur-X schema joins the packet's one bag of extension
+    /// schemas (never a second one), or makes it when there is none.
+    #[test]
+    fn the_facturx_schema_joins_the_one_bag_of_schemas() {
+        let krilla = "<x:xmpmeta><rdf:RDF><rdf:Description rdf:about=\"\">\
+<pdfaExtension:schemas><rdf:Bag><rdf:li>xmpMM</rdf:li></rdf:Bag></pdfaExtension:schemas>\
+</rdf:Description></rdf:RDF></x:xmpmeta>";
+        let packet = extended_packet(krilla).expect("packet");
+        assert_eq!(packet.matches("<pdfaExtension:schemas>").count(), 1);
+        assert!(packet.contains(
+            "<rdf:Bag><rdf:li rdf:parseType=\"Resource\"><pdfaSchema:schema>Factur-X PDFA Extension Schema"
+        ));
+        assert!(packet.contains("<rdf:li>xmpMM</rdf:li></rdf:Bag>"));
+        assert!(packet.ends_with("<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel></rdf:Description></rdf:RDF></x:xmpmeta>"));
+        let bare = "<x:xmpmeta><rdf:RDF><rdf:Description rdf:about=\"\"/></rdf:RDF></x:xmpmeta>";
+        let packet = extended_packet(bare).expect("packet");
+        assert_eq!(packet.matches("<pdfaExtension:schemas>").count(), 1);
+        assert!(packet.contains("<fx:DocumentType>INVOICE</fx:DocumentType>"));
+        assert!(extended_packet("<x:xmpmeta/>").is_err());
+    }
 }

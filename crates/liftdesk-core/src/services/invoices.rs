@@ -853,6 +853,18 @@ fn number_in(
                 .join(" ou ")
         )));
     }
+    if let Some(line) = einvoice::unidentified_reverse_charge(
+        lines.iter().map(|l| l.vat_exemption),
+        buyer.siren.is_some() || buyer.vat_number.is_some(),
+    ) {
+        let document = match nature {
+            InvoiceNature::Facture => "Cette facture ne peut pas être émise",
+            InvoiceNature::Avoir => "Cet avoir ne peut pas être émis",
+        };
+        return Err(AppError::unprocessable(format!(
+            "{document} : la ligne {line} est en autoliquidation, qui ne vaut qu'entre professionnels : renseignez le SIREN ou le numéro de TVA intracommunautaire du client sur sa fiche. Aucun numéro n'a été attribué."
+        )));
+    }
     let seller = identity::seller_for_issue(tx, &invoice.agency_id, nature)?;
     // A buyer without SIREN has no address in the directory: its
     // document carries the agency's e-reporting one.
