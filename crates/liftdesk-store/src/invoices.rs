@@ -30,13 +30,6 @@ pub struct InvoiceRow {
     pub buyer_name: Option<String>,
     pub buyer_address: Option<String>,
     pub buyer_siren: Option<String>,
-    /// The buyer's invoicing category, VAT number, SIRET, service code and
-    /// electronic address, frozen at the issue (none before V24).
-    pub buyer_category: Option<BillingCategory>,
-    pub buyer_vat_number: Option<String>,
-    pub buyer_siret: Option<String>,
-    pub buyer_service_code: Option<String>,
-    pub buyer_electronic_address: Option<String>,
     pub issued_on: Option<String>,
     pub due_on: Option<String>,
     pub paid_on: Option<String>,
@@ -48,9 +41,7 @@ pub struct InvoiceRow {
 const INVOICE_COLUMNS: &str =
     "i.id, i.agency_id, i.nature, i.status, i.number, i.client_id, c.client_ref,
      i.credited_invoice_id, i.quote_id, i.buyer_name, i.buyer_address, i.buyer_siren, i.issued_on,
-     i.due_on, i.paid_on, i.total_excl_cents, i.total_incl_cents, i.created_on,
-     i.buyer_category, i.buyer_vat_number, i.buyer_siret, i.buyer_service_code,
-     i.buyer_electronic_address";
+     i.due_on, i.paid_on, i.total_excl_cents, i.total_incl_cents, i.created_on";
 
 fn invoice_from_row(r: &Row<'_>) -> crate::StoreResult<InvoiceRow> {
     Ok(InvoiceRow {
@@ -72,12 +63,41 @@ fn invoice_from_row(r: &Row<'_>) -> crate::StoreResult<InvoiceRow> {
         total_excl_cents: r.get(15)?,
         total_incl_cents: r.get(16)?,
         created_on: r.get(17)?,
-        buyer_category: r.get::<Option<Code<BillingCategory>>>(18)?.map(|c| c.0),
-        buyer_vat_number: r.get(19)?,
-        buyer_siret: r.get(20)?,
-        buyer_service_code: r.get(21)?,
-        buyer_electronic_address: r.get(22)?,
     })
+}
+
+/// What the structured invoice carries of its buyer beyond the printed
+/// name, address and SIREN, frozen at the issue (none on a draft nor on a
+/// document issued before V24): read apart from [`InvoiceRow`], whose lists
+/// do not need it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BuyerEInvoicing {
+    pub category: Option<BillingCategory>,
+    pub vat_number: Option<String>,
+    pub siret: Option<String>,
+    pub service_code: Option<String>,
+    pub electronic_address: Option<String>,
+}
+
+/// The buyer's e-invoicing data of the invoice `id`.
+pub fn buyer_einvoicing(conn: &Conn, id: &InvoiceId) -> StoreResult<BuyerEInvoicing> {
+    conn.query_row_cached(
+        "SELECT buyer_category, buyer_vat_number, buyer_siret, buyer_service_code,
+                buyer_electronic_address
+         FROM invoices WHERE id = ?1",
+        [id],
+        |r| {
+            Ok(BuyerEInvoicing {
+                category: r.get::<Option<Code<BillingCategory>>>(0)?.map(|c| c.0),
+                vat_number: r.get(1)?,
+                siret: r.get(2)?,
+                service_code: r.get(3)?,
+                electronic_address: r.get(4)?,
+            })
+        },
+    )
+    .optional()
+    .map(Option::unwrap_or_default)
 }
 
 /// One line of an invoice or credit note.

@@ -465,13 +465,14 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
         payments,
         balance,
         equipment,
+        einvoicing,
     } = detail;
     let paid_total = Cents::new(payments.iter().map(|p| p.amount_cents).sum());
     let status_label = row.status.label_for(row.nature);
     let treatment = row
         .number
         .is_some()
-        .then(|| einvoice::Treatment::of(row.buyer_category, row.buyer_siren.as_deref()));
+        .then(|| einvoice::Treatment::of(einvoicing.category, row.buyer_siren.as_deref()));
     InvoiceView {
         link: RecordKind::Invoice.link(row.id.as_str()),
         url: RecordKind::Invoice.url(base_url, row.id.as_str()),
@@ -487,8 +488,8 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
         einvoicing: treatment.map(|t| t.as_str().to_owned()),
         einvoicing_explanation: treatment.map(|t| t.explanation().to_owned()),
         buyer_siren: row.buyer_siren,
-        buyer_vat_number: row.buyer_vat_number,
-        buyer_electronic_address: row.buyer_electronic_address,
+        buyer_vat_number: einvoicing.vat_number,
+        buyer_electronic_address: einvoicing.electronic_address,
         created_on: row.created_on,
         issued_on: row.issued_on,
         due_on: row.due_on,

@@ -107,12 +107,13 @@ pub fn invoice_document(
     // The electronic address frozen at the issue; a document issued before
     // it was recorded gets the default of its buyer's SIREN, or the
     // e-reporting one of the agency.
-    let buyer_address = row.buyer_electronic_address.clone().or_else(|| {
+    let frozen = &detail.einvoicing;
+    let buyer_address = frozen.electronic_address.clone().or_else(|| {
         let default = einvoice::default_address(
-            row.buyer_category,
+            frozen.category,
             row.buyer_siren.as_deref(),
-            row.buyer_siret.as_deref(),
-            row.buyer_service_code.as_deref(),
+            frozen.siret.as_deref(),
+            frozen.service_code.as_deref(),
         );
         default.or_else(|| {
             let client_ref = row.client_ref.as_deref().unwrap_or(row.id.as_str());
@@ -143,8 +144,8 @@ pub fn invoice_document(
             subtitle: None,
             address: row.buyer_address.clone(),
             siren: row.buyer_siren.clone(),
-            siret: row.buyer_siret.clone(),
-            vat_number: row.buyer_vat_number.clone(),
+            siret: frozen.siret.clone(),
+            vat_number: frozen.vat_number.clone(),
             electronic_address: buyer_address,
         },
         lines: detail
@@ -159,8 +160,8 @@ pub fn invoice_document(
             })
             .collect(),
         totals: detail.totals.clone(),
-        treatment: einvoice::Treatment::of(row.buyer_category, row.buyer_siren.as_deref()),
-        buyer_service_code: row.buyer_service_code.clone(),
+        treatment: einvoice::Treatment::of(frozen.category, row.buyer_siren.as_deref()),
+        buyer_service_code: frozen.service_code.clone(),
         place: place_of(&detail.equipment),
     };
     let file_name = documents::invoice_file_name(row.number.as_deref(), row.id.as_str());

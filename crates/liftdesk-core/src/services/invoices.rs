@@ -317,6 +317,8 @@ pub struct InvoiceDetail {
     pub balance: Option<Cents>,
     /// The lifts it is about, with their buildings.
     pub equipment: Vec<store::InvoiceEquipmentRow>,
+    /// The buyer's e-invoicing data frozen at the issue.
+    pub einvoicing: store::BuyerEInvoicing,
 }
 
 pub async fn get(store: &Store, p: &Principal, id: &InvoiceId) -> AppResult<InvoiceDetail> {
@@ -355,6 +357,7 @@ pub fn get_in(conn: &Conn, agency_id: &AgencyId, id: &InvoiceId) -> AppResult<In
         .then(|| invoice::remaining_to_credit(Cents::new(invoice.total_incl_cents), credited));
     let payments = payment_store::of_invoice(conn, &invoice.id)?;
     let equipment = store::equipment_of(conn, &invoice.id)?;
+    let einvoicing = store::buyer_einvoicing(conn, &invoice.id)?;
     let paid = Cents::new(payments.iter().map(|p| p.amount_cents).sum());
     let balance =
         (invoice.status != InvoiceStatus::Brouillon).then(|| balance_of(&invoice, credited, paid));
@@ -370,6 +373,7 @@ pub fn get_in(conn: &Conn, agency_id: &AgencyId, id: &InvoiceId) -> AppResult<In
         payments,
         balance,
         equipment,
+        einvoicing,
     })
 }
 
@@ -773,7 +777,7 @@ pub async fn update_draft(
                     let buyer = buyer_of(&client);
                     (Some(client.id), buyer)
                 }
-                None => (row.client_id.clone(), stored_buyer(&row)),
+                None => (row.client_id.clone(), stored_buyer(tx, &row)?),
             };
             let rows = match &given_lines {
                 Some(lines) => to_rows(lines),
@@ -981,15 +985,15 @@ pub fn issue_in(tx: &Tx, p: &Principal, id: &InvoiceId) -> AppResult<()> {
         // A credit note is made out to the buyer of the invoice it credits.
         InvoiceNature::Avoir => {
             let credited = check_credit_note_fits(tx, &row)?;
-            stored_buyer(&credited)
+            stored_buyer(tx, &credited)?
         }
         // An invoice is made out to the client as it is at the issue.
         InvoiceNature::Facture => match &row.client_id {
             Some(client_id) => match client_store::find(tx, agency_id, client_id)? {
                 Some(client) => buyer_of(&client),
-                None => stored_buyer(&row),
+                None => stored_buyer(tx, &row)?,
             },
-            None => stored_buyer(&row),
+            None => stored_buyer(tx, &row)?,
         },
     };
     let number = number_in(tx, &row, nature, &buyer, tx.now())?;
@@ -1013,17 +1017,18 @@ pub fn issue_in(tx: &Tx, p: &Principal, id: &InvoiceId) -> AppResult<()> {
 }
 
 /// The buyer a document holds (a credit note's is its invoice's).
-fn stored_buyer(row: &InvoiceRow) -> Buyer {
-    Buyer {
+fn stored_buyer(conn: &Conn, row: &InvoiceRow) -> AppResult<Buyer> {
+    let einvoicing = store::buyer_einvoicing(conn, &row.id)?;
+    Ok(Buyer {
         name: row.buyer_name.clone(),
         address: row.buyer_address.clone(),
         siren: row.buyer_siren.clone(),
-        category: row.buyer_category,
-        vat_number: row.buyer_vat_number.clone(),
-        siret: row.buyer_siret.clone(),
-        service_code: row.buyer_service_code.clone(),
-        electronic_address: row.buyer_electronic_address.clone(),
-    }
+        category: einvoicing.category,
+        vat_number: einvoicing.vat_number,
+        siret: einvoicing.siret,
+        service_code: einvoicing.service_code,
+        electronic_address: einvoicing.electronic_address,
+    })
 }
 
 /// `emise` → `envoyee`, or a reminder of an `envoyee` document.
@@ -1467,7 +1472,7 @@ fn draft_credit_note_in(
     .map_err(domain_refused)?;
     let rows = to_rows(&lines);
     let now = tx.now();
-    let buyer = stored_buyer(&credited);
+    let buyer = stored_buyer(tx, &credited)?;
     let equipment_ids = store::equipment_ids_of(tx, &credited.id)?;
     let id = store::insert_draft(
         tx,
@@ -1643,11 +1648,6 @@ mod tests {
             total_excl_cents: 0,
             total_incl_cents: total_incl,
             created_on: "2026-01-01".into(),
-            buyer_category: None,
-            buyer_vat_number: None,
-            buyer_siret: None,
-            buyer_service_code: None,
-            buyer_electronic_address: None,
         }
     }
 
