@@ -103,7 +103,9 @@ async fn an_issued_invoice_has_its_structured_invoice_and_a_draft_none() {
         body["error"],
         "Cette facture ne peut pas être émise : la ligne 2 est à 0 % de TVA sans motif d'exonération. Choisissez-en un (« Autoliquidation (article 283-2 nonies du CGI) » ou « TVA non applicable (article 293 B du CGI) ») en modifiant la pièce. Aucun numéro n'a été attribué."
     );
-    // A draft has no electronic invoice.
+    // A draft has no electronic invoice, and its read says so.
+    let (_, detail) = admin.get(&format!("/invoices/{unexplained}")).await;
+    assert_eq!(detail["invoice"]["facturx"], false);
     let (status, _, _, body) = raw(&admin, &format!("/invoices/{unexplained}/facturx.xml")).await;
     assert_eq!(status, 409);
     assert_eq!(
@@ -148,6 +150,7 @@ async fn an_issued_invoice_has_its_structured_invoice_and_a_draft_none() {
     assert_eq!(view["buyerVatNumber"], BUYER_VAT);
     assert_eq!(view["buyerElectronicAddress"], BUYER_SIREN);
     assert_eq!(view["einvoicing"], "facturation_electronique");
+    assert_eq!(view["facturx"], true);
 
     // Its XML, downloaded, and the same through the REST API.
     let (status, kind, disposition, body) =

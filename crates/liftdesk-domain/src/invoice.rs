@@ -25,6 +25,15 @@ impl InvoiceNature {
         }
     }
 
+    /// « Cette facture ne peut pas être émise » / « Cet avoir ne peut pas
+    /// être émis »: how every refusal of an issue begins.
+    pub fn cannot_be_issued(self) -> &'static str {
+        match self {
+            InvoiceNature::Facture => "Cette facture ne peut pas être émise",
+            InvoiceNature::Avoir => "Cet avoir ne peut pas être émis",
+        }
+    }
+
     /// "cette facture" / "cet avoir", for messages.
     fn this_document(self) -> &'static str {
         match self {

@@ -77,13 +77,17 @@ pub struct BuyerEInvoicing {
     pub siret: Option<String>,
     pub service_code: Option<String>,
     pub electronic_address: Option<String>,
+    /// Issued under a version of the agency's identity (with its SIRET):
+    /// the document has its Factur-X. False for a draft and for a document
+    /// issued before the agency recorded its identity.
+    pub under_identity: bool,
 }
 
 /// The buyer's e-invoicing data of the invoice `id`.
 pub fn buyer_einvoicing(conn: &Conn, id: &InvoiceId) -> StoreResult<BuyerEInvoicing> {
     conn.query_row_cached(
         "SELECT buyer_category, buyer_vat_number, buyer_siret, buyer_service_code,
-                buyer_electronic_address
+                buyer_electronic_address, seller_identity_id IS NOT NULL
          FROM invoices WHERE id = ?1",
         [id],
         |r| {
@@ -93,6 +97,7 @@ pub fn buyer_einvoicing(conn: &Conn, id: &InvoiceId) -> StoreResult<BuyerEInvoic
                 siret: r.get(2)?,
                 service_code: r.get(3)?,
                 electronic_address: r.get(4)?,
+                under_identity: r.get(5)?,
             })
         },
     )

@@ -27,7 +27,6 @@ use crate::api::wire::contacts::{
 use crate::api::wire::equipment::present;
 use crate::api::wire::{Created, Page, RecordKind};
 use crate::auth::staff_session::StaffSession;
-use crate::domain::einvoice;
 use crate::domain::id::ContactId;
 use crate::error::{ApiError, AppResult};
 use crate::services::clients::{self as service, ClientForm, Edit};
@@ -176,15 +175,7 @@ fn client_detail(
 ) -> ClientDetail {
     let actions = service::actions(&session.principal(), &client);
     let full_address = service::one_line_address(&client);
-    let treatment = einvoice::Treatment::of(client.billing_category, client.siren.as_deref());
-    let effective_electronic_address = client.electronic_address.clone().or_else(|| {
-        einvoice::default_address(
-            client.billing_category,
-            client.siren.as_deref(),
-            client.siret.as_deref(),
-            client.service_code.as_deref(),
-        )
-    });
+    let (treatment, effective_electronic_address) = service::einvoicing_of(&client);
     ClientDetail {
         client: ClientView {
             url: RecordKind::Client.url(&state.base_url, &client.client_ref),

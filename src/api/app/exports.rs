@@ -37,7 +37,7 @@ use crate::error::{ApiError, AppError, AppResult};
 use crate::exports::{Column, Kind};
 use crate::principal::Principal;
 use crate::services::exports::{
-    self as service, ExportFormat, ExportSource, ExportView, Fetch, PAGE_ROWS,
+    self as service, ExportContent, ExportFormat, ExportSource, ExportView, Fetch, PAGE_ROWS,
 };
 use crate::state::AppState;
 
@@ -246,8 +246,7 @@ async fn source_of(
                 title: "Parc".to_owned(),
                 file_stem: "parc".to_owned(),
                 dated: false,
-                files: None,
-                columns: vec![
+                content: ExportContent::Table(vec![
                     col("Numéro", "number", Kind::Text, 14.0),
                     col("Type", "typeLabel", Kind::Text, 16.0),
                     col("Emplacement", "location", Kind::Text, 16.0),
@@ -259,7 +258,7 @@ async fn source_of(
                     col("Contrat", "contractLabel", Kind::Text, 18.0),
                     col("Connaissance (%)", "knowledgeRate", Kind::Number, 16.0),
                     col("Archivé le", "archivedAt", Kind::Timestamp, 17.0),
-                ],
+                ]),
                 fetch: paged(
                     state,
                     principal,
@@ -278,8 +277,7 @@ async fn source_of(
                 title: "Clients".to_owned(),
                 file_stem: "clients".to_owned(),
                 dated: false,
-                files: None,
-                columns: vec![
+                content: ExportContent::Table(vec![
                     col("Identifiant", "id", Kind::Text, 14.0),
                     col("Nom", "name", Kind::Text, 32.0),
                     col("Statut", "status", Kind::Text, 10.0),
@@ -287,7 +285,7 @@ async fn source_of(
                     col("E-mail", "email", Kind::Text, 28.0),
                     col("Téléphone", "phone", Kind::Text, 16.0),
                     col("État", "state", Kind::Text, 10.0),
-                ],
+                ]),
                 fetch: paged(
                     state,
                     principal,
@@ -306,8 +304,7 @@ async fn source_of(
                 title: "Appels".to_owned(),
                 file_stem: "appels".to_owned(),
                 dated: false,
-                files: None,
-                columns: vec![
+                content: ExportContent::Table(vec![
                     col("Référence", "reference", Kind::Text, 16.0),
                     col("Reçu le", "recuLe", Kind::Timestamp, 17.0),
                     col("Statut", "statutLabel", Kind::Text, 14.0),
@@ -318,7 +315,7 @@ async fn source_of(
                     col("Adresse", "address", Kind::Text, 30.0),
                     col("Appelant", "appelant", Kind::Text, 22.0),
                     col("Technicien", "technician.name", Kind::Text, 20.0),
-                ],
+                ]),
                 fetch: paged(
                     state,
                     principal,
@@ -337,8 +334,7 @@ async fn source_of(
                 title: "Devis".to_owned(),
                 file_stem: "devis".to_owned(),
                 dated: false,
-                files: None,
-                columns: vec![
+                content: ExportContent::Table(vec![
                     col("Numéro", "number", Kind::Text, 16.0),
                     col("Créé le", "createdAt", Kind::Timestamp, 17.0),
                     col("Statut", "statusLabel", Kind::Text, 12.0),
@@ -348,7 +344,7 @@ async fn source_of(
                     col("Total HT", "totalExclTax", Kind::Money, 14.0),
                     col("Total TTC", "totalInclTax", Kind::Money, 14.0),
                     col("Facture", "invoice.number", Kind::Text, 16.0),
-                ],
+                ]),
                 fetch: paged(
                     state,
                     principal,
@@ -367,8 +363,7 @@ async fn source_of(
                 title: "Factures et avoirs".to_owned(),
                 file_stem: "factures".to_owned(),
                 dated: false,
-                files: None,
-                columns: vec![
+                content: ExportContent::Table(vec![
                     col("Numéro", "number", Kind::Text, 16.0),
                     col("Nature", "natureLabel", Kind::Text, 10.0),
                     col("Statut", "statusLabel", Kind::Text, 12.0),
@@ -379,7 +374,7 @@ async fn source_of(
                     col("Réglée le", "paidOn", Kind::Date, 12.0),
                     col("Total HT", "totalExclTax", Kind::Money, 14.0),
                     col("Total TTC", "totalInclTax", Kind::Money, 14.0),
-                ],
+                ]),
                 fetch: paged(
                     state,
                     principal,
@@ -399,15 +394,14 @@ async fn source_of(
                 title: "Techniciens".to_owned(),
                 file_stem: "techniciens".to_owned(),
                 dated: false,
-                files: None,
-                columns: vec![
+                content: ExportContent::Table(vec![
                     col("Nom", "name", Kind::Text, 24.0),
                     col("Secteurs", "sectors", Kind::Text, 30.0),
                     col("Appels en cours", "openCalls", Kind::Number, 14.0),
                     col("D'astreinte", "onCall", Kind::YesNo, 12.0),
                     col("Absent jusqu'au", "absentUntil", Kind::Date, 15.0),
                     col("Indisponible jusqu'à", "offUntil", Kind::Timestamp, 18.0),
-                ],
+                ]),
                 fetch: Box::new(move |n| {
                     let (state, principal) = (state.clone(), principal.clone());
                     Box::pin(async move {

@@ -324,6 +324,11 @@ pub struct InvoiceView {
     #[ts(type = "\"facturation_electronique\" | \"chorus_pro\" | \"e_reporting\" | null")]
     pub einvoicing: Option<String>,
     pub einvoicing_explanation: Option<String>,
+    /// La pièce a sa facture électronique : émise sous l'identité de
+    /// l'agence (avec son SIRET), son PDF est un Factur-X et
+    /// `…/facturx.xml` répond. Faux pour un brouillon et pour une pièce
+    /// émise avant que l'agence ait renseigné son identité.
+    pub facturx: bool,
     /// Jour de création (AAAA-MM-JJ), sur lequel filtrent `since` et `until`.
     #[schema(format = Date)]
     pub created_on: String,
@@ -488,6 +493,7 @@ pub(crate) fn invoice_view(detail: InvoiceDetail, base_url: &str) -> InvoiceView
         einvoicing: treatment.map(|t| t.as_str().to_owned()),
         einvoicing_explanation: treatment.map(|t| t.explanation().to_owned()),
         buyer_siren: row.buyer_siren,
+        facturx: treatment.is_some() && einvoicing.under_identity,
         buyer_vat_number: einvoicing.vat_number,
         buyer_electronic_address: einvoicing.electronic_address,
         created_on: row.created_on,

@@ -371,7 +371,7 @@ fn settlement(x: &mut Xml, document: &InvoiceDocument, number: &str) -> Result<(
     }
 
     x.open("ram:SpecifiedTradePaymentTerms");
-    x.leaf("ram:Description", &terms(document));
+    x.leaf("ram:Description", &document.payment_terms());
     if let (InvoiceKind::Facture, Some(due)) = (document.kind, document.due_on) {
         x.open("ram:DueDateDateTime");
         x.date("udt:DateTimeString", due);
@@ -410,25 +410,6 @@ fn settlement(x: &mut Xml, document: &InvoiceDocument, number: &str) -> Result<(
     }
     x.close("ram:ApplicableHeaderTradeSettlement");
     Ok(())
-}
-
-/// The payment terms as the page prints them (BT-20).
-fn terms(document: &InvoiceDocument) -> String {
-    match (document.kind, document.due_on) {
-        (InvoiceKind::Facture, Some(due)) => format!(
-            "Paiement à réception, au plus tard le {} ({} jours après la date d'émission).",
-            super::day(due),
-            document.payment_term_days
-        ),
-        (InvoiceKind::Facture, None) => format!(
-            "Paiement à {} jours après la date d'émission.",
-            document.payment_term_days
-        ),
-        (InvoiceKind::Avoir, _) => {
-            "Montant à déduire de la facture créditée, ou à rembourser si elle est déjà réglée."
-                .to_owned()
-        }
-    }
 }
 
 /// An amount in euros with two decimals and a point: `1234.50`, `-0.05`.

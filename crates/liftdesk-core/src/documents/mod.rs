@@ -201,6 +201,26 @@ impl InvoiceDocument {
     pub fn professional_buyer(&self) -> bool {
         self.buyer.effective_siren().is_some()
     }
+
+    /// The payment terms (BT-20): the sentence the page prints under
+    /// « Conditions de paiement » and the XML carries.
+    pub fn payment_terms(&self) -> String {
+        match (self.kind, self.due_on) {
+            (InvoiceKind::Facture, Some(due)) => format!(
+                "Paiement à réception, au plus tard le {} ({} jours après la date d'émission).",
+                day(due),
+                self.payment_term_days
+            ),
+            (InvoiceKind::Facture, None) => format!(
+                "Paiement à {} jours après la date d'émission.",
+                self.payment_term_days
+            ),
+            (InvoiceKind::Avoir, _) => {
+                "Montant à déduire de la facture créditée, ou à rembourser si elle est déjà réglée."
+                    .to_owned()
+            }
+        }
+    }
 }
 
 /// A quote as printed.

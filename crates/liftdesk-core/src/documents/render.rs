@@ -134,17 +134,7 @@ pub fn invoice_pdf(document: &InvoiceDocument) -> anyhow::Result<Vec<u8>> {
     match document.kind {
         InvoiceKind::Facture => {
             let mut terms = vec![Styled::bold("Conditions de paiement".to_owned())];
-            terms.push(Styled::plain(match document.due_on {
-                Some(due) => format!(
-                    "Paiement à réception, au plus tard le {} ({} jours après la date d'émission).",
-                    day(due),
-                    document.payment_term_days
-                ),
-                None => format!(
-                    "Paiement à {} jours après la date d'émission.",
-                    document.payment_term_days
-                ),
-            }));
+            terms.push(Styled::plain(document.payment_terms()));
             terms.push(Styled::plain(einvoice::DISCOUNT_MENTION.to_owned()));
             terms.push(Styled::plain(einvoice::PENALTIES_MENTION.to_owned()));
             if document.professional_buyer() {

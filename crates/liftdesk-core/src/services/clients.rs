@@ -231,6 +231,22 @@ fn postal_address(
     Ok((street, code_postal, ville))
 }
 
+/// How the client's invoices travel (e-invoicing, Chorus Pro or
+/// e-reporting) and the electronic address they go to: the one recorded,
+/// else the directory's default for its SIREN (none without one).
+pub fn einvoicing_of(client: &ClientRow) -> (einvoice::Treatment, Option<String>) {
+    let treatment = einvoice::Treatment::of(client.billing_category, client.siren.as_deref());
+    let address = client.electronic_address.clone().or_else(|| {
+        einvoice::default_address(
+            client.billing_category,
+            client.siren.as_deref(),
+            client.siret.as_deref(),
+            client.service_code.as_deref(),
+        )
+    });
+    (treatment, address)
+}
+
 /// The client's address on one line (street, complement, postal code and
 /// city), as the partner API reads it and invoices print it.
 pub fn one_line_address(client: &ClientRow) -> Option<String> {

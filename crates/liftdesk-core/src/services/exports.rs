@@ -26,14 +26,14 @@ use serde_json::{Map, Value, json};
 
 use crate::clock::{self, Clock};
 use crate::domain::day;
-use crate::domain::id::{InvoiceId, TechnicianId};
+use crate::domain::id::{AgencyId, InvoiceId, TechnicianId};
 use crate::domain::invoice::InvoiceNature;
 use crate::error::{AppError, AppResult};
 use crate::exports::{self, Column, Kind, Table};
 use crate::principal::Principal;
 use crate::services::documents;
 use crate::services::invoices::totals_of;
-use crate::store::{Store, invoices as invoice_store, visits as visit_store};
+use crate::store::{Conn, Store, invoices as invoice_store, visits as visit_store};
 
 /// Rows asked of a list per page (the lists' maximum).
 pub const PAGE_ROWS: u32 = 200;
@@ -98,11 +98,39 @@ pub struct ExportSource {
     /// added unless the stem names its period already (`dated`).
     pub file_stem: String,
     pub dated: bool,
-    pub columns: Vec<Column>,
+    pub content: ExportContent,
     pub fetch: Fetch,
-    /// For an export of documents (a zip): makes each row's files; the
-    /// columns are then unused.
-    pub files: Option<FileMaker>,
+}
+
+/// What an export writes of each row.
+pub enum ExportContent {
+    /// A list: these columns, in a csv or xlsx table.
+    Table(Vec<Column>),
+    /// Documents: each row's files (the e-invoices), in a zip.
+    Files(FileMaker),
+}
+
+/// How an export is written, its content and format checked together.
+enum Plan {
+    Table(Vec<Column>, ExportFormat),
+    Zip(FileMaker),
+}
+
+impl Plan {
+    fn of(content: ExportContent, format: ExportFormat) -> AppResult<Plan> {
+        match (content, format) {
+            (ExportContent::Table(columns), ExportFormat::Csv | ExportFormat::Xlsx) => {
+                Ok(Plan::Table(columns, format))
+            }
+            (ExportContent::Files(files), ExportFormat::Zip) => Ok(Plan::Zip(files)),
+            (ExportContent::Files(_), _) => Err(AppError::unprocessable(
+                "Champ « format » : les factures électroniques s'exportent en zip.",
+            )),
+            (ExportContent::Table(_), _) => Err(AppError::unprocessable(
+                "Champ « format » : une liste s'exporte en csv ou xlsx ; le zip est pour les factures électroniques.",
+            )),
+        }
+    }
 }
 
 /// A file of a zip export: its path in the archive and its bytes.
@@ -181,23 +209,19 @@ impl ExportRuns {
     pub async fn start(
         self: &Arc<Self>,
         p: &Principal,
-        mut source: ExportSource,
+        source: ExportSource,
         format: ExportFormat,
     ) -> AppResult<ExportView> {
         let agency_id = p.agency_id()?.as_str().to_owned();
-        match (source.files.is_some(), format) {
-            (true, ExportFormat::Zip) | (false, ExportFormat::Csv | ExportFormat::Xlsx) => {}
-            (true, _) => {
-                return Err(AppError::unprocessable(
-                    "Champ « format » : les factures électroniques s'exportent en zip.",
-                ));
-            }
-            (false, _) => {
-                return Err(AppError::unprocessable(
-                    "Champ « format » : une liste s'exporte en csv ou xlsx ; le zip est pour les factures électroniques.",
-                ));
-            }
-        }
+        let ExportSource {
+            list,
+            title,
+            file_stem,
+            dated,
+            content,
+            mut fetch,
+        } = source;
+        let plan = Plan::of(content, format)?;
         let owner = owner_of(p);
         self.forget_old();
         let running = lock(&self.runs)
@@ -212,7 +236,7 @@ impl ExportRuns {
                 "{RUNNING_PER_PERSON} exports sont déjà en cours : attendez que l'un d'eux se termine."
             )));
         }
-        let (total, first) = (source.fetch)(1).await?;
+        let (total, first) = fetch(1).await?;
         if total > MAX_ROWS {
             return Err(AppError::unprocessable(format!(
                 "L'export compterait {total} lignes, plus que les {MAX_ROWS} permises : filtrez la liste."
@@ -222,15 +246,15 @@ impl ExportRuns {
         let stamp = clock::paris_local(now).format("%Y-%m-%d").to_string();
         let view = ExportView {
             id: crate::store::new_id(),
-            list: source.list,
+            list,
             format,
             status: "en_cours",
             done: 0,
             total,
-            file_name: if source.dated {
-                format!("{}.{}", source.file_stem, format.as_str())
+            file_name: if dated {
+                format!("{file_stem}.{}", format.as_str())
             } else {
-                format!("{}-{stamp}.{}", source.file_stem, format.as_str())
+                format!("{file_stem}-{stamp}.{}", format.as_str())
             },
             error: None,
             started_at: now,
@@ -245,7 +269,13 @@ impl ExportRuns {
         lock(&self.runs).insert(view.id.clone(), run.clone());
         let runs = self.clone();
         tokio::spawn(async move {
-            let outcome = fill(&run, &mut source, total, first, format).await;
+            let outcome = match plan {
+                Plan::Table(columns, format) => {
+                    let table = Table::new(&title, columns);
+                    fill_table(&run, &mut fetch, table, total, first, format).await
+                }
+                Plan::Zip(mut files) => fill_zip(&run, &mut fetch, &mut files, total, first).await,
+            };
             let mut run = lock(&run);
             run.ended_at = Some(runs.now());
             match outcome {
@@ -311,17 +341,14 @@ impl ExportRuns {
 }
 
 /// Reads the remaining pages into the table, then writes the file.
-async fn fill(
+async fn fill_table(
     run: &Arc<Mutex<Run>>,
-    source: &mut ExportSource,
+    fetch: &mut Fetch,
+    mut table: Table,
     total: i64,
     first: Vec<Value>,
     format: ExportFormat,
 ) -> AppResult<Vec<u8>> {
-    if let Some(files) = source.files.as_mut() {
-        return fill_zip(run, &mut source.fetch, files, total, first).await;
-    }
-    let mut table = Table::new(&source.title, source.columns.clone());
     let mut rows = first;
     let mut page = 1;
     loop {
@@ -334,13 +361,15 @@ async fn fill(
             break;
         }
         page += 1;
-        let (_, next) = (source.fetch)(page).await?;
+        let (_, next) = fetch(page).await?;
         rows = next;
     }
-    let bytes = tokio::task::spawn_blocking(move || match format {
-        ExportFormat::Csv => exports::csv(&table),
-        ExportFormat::Xlsx => exports::xlsx(&table),
-        ExportFormat::Zip => Err(anyhow::anyhow!("une liste ne s'écrit pas en zip")),
+    let bytes = tokio::task::spawn_blocking(move || {
+        if format == ExportFormat::Xlsx {
+            exports::xlsx(&table)
+        } else {
+            exports::csv(&table)
+        }
     })
     .await
     .map_err(|err| anyhow::anyhow!("écriture de l'export interrompue : {err}"))??;
@@ -472,8 +501,7 @@ pub fn visits_source(
         title: "Visites".to_owned(),
         file_stem: format!("visites-{from}-au-{to}"),
         dated: true,
-        files: None,
-        columns: vec![
+        content: ExportContent::Table(vec![
             Column::new("Jour", "day", Kind::Date, 12.0),
             Column::new("Prévue le", "plannedFor", Kind::Date, 12.0),
             Column::new("Statut", "status", Kind::Text, 12.0),
@@ -486,7 +514,7 @@ pub fn visits_source(
             Column::new("Départ", "leftAt", Kind::Timestamp, 17.0),
             Column::new("Signé par", "signedBy", Kind::Text, 20.0),
             Column::new("Observations", "observations", Kind::Text, 48.0),
-        ],
+        ]),
         fetch,
     })
 }
@@ -547,60 +575,72 @@ pub async fn accounting_source(
         Column::new("Statut", "status", Kind::Text, 12.0),
         Column::new("Date de règlement", "paidOn", Kind::Date, 14.0),
     ]);
-    let store = store.clone();
-    let fetch: Fetch = Box::new(move |page| {
-        let (store, agency_id) = (store.clone(), agency_id.clone());
-        let (from, to) = (from_text.clone(), to_text.clone());
-        Box::pin(async move {
-            let offset = u64::from(page.saturating_sub(1)) * u64::from(PAGE_ROWS);
-            store
-                .read(move |conn| -> AppResult<(i64, Vec<Value>)> {
-                    let (total, rows) = invoice_store::issued_between(
-                        conn, &agency_id, &from, &to, PAGE_ROWS, offset,
-                    )?;
-                    let mut out = Vec::with_capacity(rows.len());
-                    for row in rows {
-                        let lines = invoice_store::lines(conn, &row.id)?;
-                        let totals = totals_of(&lines);
-                        let sign = if row.nature == InvoiceNature::Avoir {
-                            -1.0
-                        } else {
-                            1.0
-                        };
-                        let euros = |cents: i64| sign * cents as f64 / 100.0;
-                        let excl: Map<String, Value> = totals
-                            .vat_by_rate
-                            .iter()
-                            .map(|s| (format!("r{}", s.rate_bp), json!(euros(s.base.get()))))
-                            .collect();
-                        let vat: i64 = totals.vat_by_rate.iter().map(|s| s.vat.get()).sum();
-                        out.push(json!({
-                            "issuedOn": row.issued_on,
-                            "number": row.number,
-                            "nature": row.nature.label(),
-                            "client": row.buyer_name,
-                            "siren": row.buyer_siren,
-                            "excl": excl,
-                            "totalExcl": euros(totals.excl_tax.get()),
-                            "vat": euros(vat),
-                            "totalIncl": euros(totals.incl_tax.get()),
-                            "status": row.status.label_for(row.nature),
-                            "paidOn": row.paid_on,
-                        }));
-                    }
-                    Ok((total, out))
-                })
-                .await
-        })
+    let fetch = issued_pages(store, agency_id, (from_text, to_text), |conn, rows| {
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let lines = invoice_store::lines(conn, &row.id)?;
+            let totals = totals_of(&lines);
+            let sign = if row.nature == InvoiceNature::Avoir {
+                -1.0
+            } else {
+                1.0
+            };
+            let euros = |cents: i64| sign * cents as f64 / 100.0;
+            let excl: Map<String, Value> = totals
+                .vat_by_rate
+                .iter()
+                .map(|s| (format!("r{}", s.rate_bp), json!(euros(s.base.get()))))
+                .collect();
+            let vat: i64 = totals.vat_by_rate.iter().map(|s| s.vat.get()).sum();
+            out.push(json!({
+                "issuedOn": row.issued_on,
+                "number": row.number,
+                "nature": row.nature.label(),
+                "client": row.buyer_name,
+                "siren": row.buyer_siren,
+                "excl": excl,
+                "totalExcl": euros(totals.excl_tax.get()),
+                "vat": euros(vat),
+                "totalIncl": euros(totals.incl_tax.get()),
+                "status": row.status.label_for(row.nature),
+                "paidOn": row.paid_on,
+            }));
+        }
+        Ok(out)
     });
     Ok(ExportSource {
         list: "accounting",
         title: "Écritures de ventes".to_owned(),
         file_stem: format!("ventes-{from}-au-{to}"),
         dated: true,
-        columns,
+        content: ExportContent::Table(columns),
         fetch,
-        files: None,
+    })
+}
+
+/// The pages of the documents the agency issued in a period, each row
+/// made by `rows` (in the page's read).
+fn issued_pages(
+    store: &Store,
+    agency_id: AgencyId,
+    (from, to): (String, String),
+    rows: fn(&Conn, Vec<invoice_store::InvoiceRow>) -> AppResult<Vec<Value>>,
+) -> Fetch {
+    let store = store.clone();
+    Box::new(move |page| {
+        let (store, agency_id) = (store.clone(), agency_id.clone());
+        let (from, to) = (from.clone(), to.clone());
+        Box::pin(async move {
+            let offset = u64::from(page.saturating_sub(1)) * u64::from(PAGE_ROWS);
+            store
+                .read(move |conn| -> AppResult<(i64, Vec<Value>)> {
+                    let (total, page) = invoice_store::issued_between(
+                        conn, &agency_id, &from, &to, PAGE_ROWS, offset,
+                    )?;
+                    Ok((total, rows(conn, page)?))
+                })
+                .await
+        })
     })
 }
 
@@ -617,28 +657,12 @@ pub async fn facturx_source(
 ) -> AppResult<ExportSource> {
     let agency_id = p.agency_id()?.clone();
     let (from_text, to_text) = (from.to_string(), to.to_string());
-    let fetch: Fetch = {
-        let store = store.clone();
-        Box::new(move |page| {
-            let (store, agency_id) = (store.clone(), agency_id.clone());
-            let (from, to) = (from_text.clone(), to_text.clone());
-            Box::pin(async move {
-                let offset = u64::from(page.saturating_sub(1)) * u64::from(PAGE_ROWS);
-                store
-                    .read(move |conn| -> AppResult<(i64, Vec<Value>)> {
-                        let (total, rows) = invoice_store::issued_between(
-                            conn, &agency_id, &from, &to, PAGE_ROWS, offset,
-                        )?;
-                        let rows = rows
-                            .into_iter()
-                            .map(|row| json!({ "id": row.id.as_str() }))
-                            .collect();
-                        Ok((total, rows))
-                    })
-                    .await
-            })
-        })
-    };
+    let fetch = issued_pages(store, agency_id, (from_text, to_text), |_, rows| {
+        Ok(rows
+            .into_iter()
+            .map(|row| json!({ "id": row.id.as_str() }))
+            .collect())
+    });
     let files: FileMaker = {
         let (store, p) = (store.clone(), p.clone());
         Box::new(move |row| {
@@ -659,9 +683,8 @@ pub async fn facturx_source(
         title: "Factures électroniques".to_owned(),
         file_stem: format!("factures-electroniques-{from}-au-{to}"),
         dated: true,
-        columns: Vec::new(),
+        content: ExportContent::Files(files),
         fetch,
-        files: Some(files),
     })
 }
 

@@ -421,10 +421,7 @@ pub fn seller_for_issue(
                 };
                 what.push(words);
             }
-            let document = match nature {
-                InvoiceNature::Facture => "Cette facture ne peut pas être émise",
-                InvoiceNature::Avoir => "Cet avoir ne peut pas être émis",
-            };
+            let document = nature.cannot_be_issued();
             Err(AppError::unprocessable(format!(
                 "{document} : renseignez d'abord {} de l'agence, sur l'écran « Agence », rubrique « Identité » (réservé aux administrateurs). Aucun numéro n'a été attribué.",
                 french_list(&what)

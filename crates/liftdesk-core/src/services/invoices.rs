@@ -436,14 +436,7 @@ fn invoice_equipment(
 /// SIREN's default; none without SIREN, the issue then gives the
 /// e-reporting one).
 pub(crate) fn buyer_of(client: &ClientRow) -> Buyer {
-    let electronic_address = client.electronic_address.clone().or_else(|| {
-        einvoice::default_address(
-            client.billing_category,
-            client.siren.as_deref(),
-            client.siret.as_deref(),
-            client.service_code.as_deref(),
-        )
-    });
+    let (_, electronic_address) = crate::services::clients::einvoicing_of(client);
     Buyer {
         name: Some(client.nom.clone()),
         address: crate::services::clients::one_line_address(client),
@@ -844,10 +837,7 @@ fn number_in(
     if let Some(line) =
         lines::first_unexplained_exemption(lines.iter().map(|l| (l.vat_rate_bp, l.vat_exemption)))
     {
-        let document = match nature {
-            InvoiceNature::Facture => "Cette facture ne peut pas être émise",
-            InvoiceNature::Avoir => "Cet avoir ne peut pas être émis",
-        };
+        let document = nature.cannot_be_issued();
         return Err(AppError::unprocessable(format!(
             "{document} : la ligne {line} est à 0 % de TVA sans motif d'exonération. Choisissez-en un ({}) en modifiant la pièce. Aucun numéro n'a été attribué.",
             VatExemption::ALL
@@ -861,10 +851,7 @@ fn number_in(
         lines.iter().map(|l| l.vat_exemption),
         buyer.siren.is_some() || buyer.vat_number.is_some(),
     ) {
-        let document = match nature {
-            InvoiceNature::Facture => "Cette facture ne peut pas être émise",
-            InvoiceNature::Avoir => "Cet avoir ne peut pas être émis",
-        };
+        let document = nature.cannot_be_issued();
         return Err(AppError::unprocessable(format!(
             "{document} : la ligne {line} est en autoliquidation, qui ne vaut qu'entre professionnels : renseignez le SIREN ou le numéro de TVA intracommunautaire du client sur sa fiche. Aucun numéro n'a été attribué."
         )));

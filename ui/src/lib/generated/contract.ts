@@ -462,6 +462,13 @@ buyerElectronicAddress: string | null,
  */
 einvoicing: "facturation_electronique" | "chorus_pro" | "e_reporting" | null, einvoicingExplanation: string | null, 
 /**
+ * La pièce a sa facture électronique : émise sous l'identité de
+ * l'agence (avec son SIRET), son PDF est un Factur-X et
+ * `…/facturx.xml` répond. Faux pour un brouillon et pour une pièce
+ * émise avant que l'agence ait renseigné son identité.
+ */
+facturx: boolean, 
+/**
  * Jour de création (AAAA-MM-JJ), sur lequel filtrent `since` et `until`.
  */
 createdOn: string, issuedOn: string | null, dueOn: string | null, paidOn: string | null, 
