@@ -12,12 +12,20 @@ use crate::config;
 use crate::notices::Notice;
 use crate::settings;
 use crate::state::AppState;
-use crate::store::Store;
+use crate::store::{Database, Store};
 
-/// Opens (creating and migrating if needed) the data directory's database.
+/// Opens (creating and migrating if needed) the data directory's SQLite
+/// database.
 pub fn open_store(data_dir: &Path) -> anyhow::Result<Store> {
-    config::ensure_data_dir(data_dir)?;
-    Ok(Store::open(&config::database_path(data_dir))?)
+    open_database(&Database::of(data_dir, None))
+}
+
+/// Opens (migrating if needed) `database`: the data directory's SQLite
+/// file, created if needed, or a PostgreSQL database (which must exist),
+/// the data directory beside it made if needed.
+pub fn open_database(database: &Database) -> anyhow::Result<Store> {
+    config::ensure_data_dir(database.data_dir())?;
+    Ok(Store::connect(database)?)
 }
 
 /// The base URL of a bound listener (`http://127.0.0.1:PORT`).

@@ -133,11 +133,7 @@ impl AppState {
 
     /// The data directory (the database's folder).
     pub fn data_dir(&self) -> PathBuf {
-        self.store
-            .path()
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default()
+        self.store.data_dir().to_path_buf()
     }
 
     /// The same state with another clock: the store's, so the whole server
@@ -156,11 +152,7 @@ impl AppState {
     /// unwritable, a random one for this run (sheet links then do not
     /// survive a restart), with an error logged.
     fn load_sheet_secret(store: &Store) -> SheetSecret {
-        let dir = store
-            .path()
-            .parent()
-            .map(std::path::Path::to_path_buf)
-            .unwrap_or_default();
+        let dir = store.data_dir().to_path_buf();
         match sheet_token::load_or_create_secret(&dir) {
             Ok(secret) => secret,
             Err(err) => {

@@ -34,7 +34,10 @@ pub fn queue(args: QueueArgs) -> anyhow::Result<()> {
     let store = liftdesk::server::open_store(&args.data_dir)?;
     // The benchmark's own reads of the database file (the store keeps its
     // SQL to itself): which calls give events, and how many deliveries wait.
-    let raw = rusqlite::Connection::open(store.path())?;
+    let path = store
+        .path()
+        .ok_or_else(|| anyhow::anyhow!("la file de webhooks se mesure sur SQLite"))?;
+    let raw = rusqlite::Connection::open(path)?;
     let calls: Vec<(String, String)> = raw
         .prepare(
             "SELECT id, equipment_id FROM calls WHERE agency_id = ? AND status = 'resolue'

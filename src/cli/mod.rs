@@ -6,7 +6,7 @@ mod usage;
 
 use crate::domain::id::{AgencyId, CredentialId, OrganizationId};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -22,6 +22,7 @@ use crate::principal::Principal;
 use crate::server;
 use crate::services::installation;
 use crate::state::AppState;
+use crate::store::Database;
 use crate::webhooks::{Probe, RetrySchedule, WebhookSettings};
 use liftdesk_core::error::AppError;
 
@@ -50,6 +51,15 @@ pub struct Cli {
     /// Dossier de données (la base est DIR/liftdesk.db) ; par défaut le dossier de données du système.
     #[arg(long, global = true, env = "LIFTDESK_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+    /// Base PostgreSQL partagée par les serveurs de l'agence (postgresql://utilisateur:motdepasse@hôte:port/base) ; sans elle, la base SQLite du dossier de données.
+    #[arg(
+        long,
+        global = true,
+        env = "LIFTDESK_DATABASE_URL",
+        value_name = "URL",
+        hide_env_values = true
+    )]
+    pub database: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -430,6 +440,7 @@ fn describe(err: AppError) -> anyhow::Error {
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let data_dir = config::resolve_data_dir(cli.data_dir)?;
+    let database = Database::of(&data_dir, cli.database.as_deref());
     if let Command::Serve {
         bind,
         demo,
@@ -449,7 +460,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             probe: connectivity_probe.unwrap_or(defaults.probe),
         };
         return serve(
-            &data_dir,
+            &database,
             &bind,
             demo,
             public_url,
@@ -460,6 +471,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         );
     }
     init_logging("warn");
+    if let (Command::Backup { .. } | Command::Restore { .. }, Database::Postgres { .. }) =
+        (&cli.command, &database)
+    {
+        anyhow::bail!(
+            "Sur PostgreSQL, la base se sauvegarde avec pg_dump et se restaure avec pg_restore (voir docs/postgresql.md)."
+        );
+    }
     if let Command::Restore { from } = &cli.command {
         let _lock = config::lock_data_dir(&data_dir)?;
         let restored = backup::restore_from(&data_dir, from)?;
@@ -480,7 +498,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             "schemaVersion": check.schema_version,
         }));
     }
-    let store = server::open_store(&data_dir)?;
+    let store = server::open_database(&database)?;
     // Whoever runs the command line on the data directory administers the
     // installation: the operations below check it, and the audit names it.
     let cli_principal = Principal::command_line();
@@ -729,7 +747,7 @@ fn init_logging(default_level: &str) {
 
 #[allow(clippy::too_many_arguments)]
 fn serve(
-    data_dir: &Path,
+    database: &Database,
     bind: &str,
     with_demo: bool,
     public_url: Option<String>,
@@ -740,9 +758,10 @@ fn serve(
 ) -> anyhow::Result<()> {
     // rmcp logs every stateless request at info: only its warnings.
     logging::init(log_dir.as_deref())?;
+    let data_dir = database.data_dir();
     // Held until the server stops: `liftdesk restore` waits for that.
     let _lock = config::lock_data_dir(data_dir)?;
-    let store = server::open_store(data_dir)?;
+    let store = server::open_database(database)?;
     if with_demo {
         demo::seed_if_empty(&store, data_dir)?;
     }

@@ -38,7 +38,12 @@ pub struct BackupFile {
 /// backup, in one step (one read transaction: a consistent snapshot while
 /// writes go on), into a temporary file renamed once complete. Blocking.
 pub fn backup_to(store: &Store, dest: &Path) -> StoreResult<BackupFile> {
-    store.read_blocking(|conn| -> StoreResult<()> { copy_connection(conn.sqlite(), dest) })?;
+    if store.path().is_none() {
+        return Err(StoreError::File(
+            "Sur PostgreSQL, la base se sauvegarde avec pg_dump et se restaure avec pg_restore (voir docs/postgresql.md) : Liftdesk n'en fait pas de copie lui-même.".to_owned(),
+        ));
+    }
+    store.read_blocking(|conn| -> StoreResult<()> { copy_connection(conn.sqlite()?, dest) })?;
     describe_file(dest)
 }
 

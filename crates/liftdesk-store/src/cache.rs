@@ -14,8 +14,6 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use rusqlite::Connection;
-
 use super::{Conn, StoreError};
 
 /// Kept answers at most; past it the oldest version's are dropped first
@@ -27,7 +25,7 @@ pub(super) struct ReadCache {
     /// Set by `Store::disable_read_cache`.
     disabled: std::sync::atomic::AtomicBool,
     /// The connection that only reads `data_version`, opened at first use.
-    watch: Mutex<Option<Connection>>,
+    watch: Mutex<Option<Conn>>,
     entries: Mutex<HashMap<String, Entry>>,
 }
 
@@ -57,9 +55,9 @@ impl ReadCache {
         let mut watch = lock(&self.watch);
         let conn = match watch.as_mut() {
             Some(conn) => conn,
-            None => watch.insert(super::open_connection(path)?),
+            None => watch.insert(Conn::sqlite_conn(super::open_connection(path)?)),
         };
-        Conn::of(conn).query_row_cached("PRAGMA data_version", [], |r| r.get(0))
+        conn.query_row_cached("PRAGMA data_version", [], |r| r.get(0))
     }
 
     /// The answer kept under `key` at `version`, if it is of type `T`.
@@ -115,7 +113,7 @@ mod tests {
         })?;
         assert_eq!(*count(&store)?, 1, "read again after a commit");
         // A commit from another connection (another process, the CLI) too.
-        let other = Connection::open(dir.path().join("t.db"))?;
+        let other = rusqlite::Connection::open(dir.path().join("t.db"))?;
         other.execute(
             "INSERT INTO organizations (id, name, created_at) VALUES ('p', 'P', 'now')",
             [],

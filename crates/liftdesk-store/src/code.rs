@@ -45,8 +45,8 @@ mod tests {
 
     #[test]
     fn reads_and_writes_the_code_and_refuses_an_unknown_one() {
-        let raw = rusqlite::Connection::open_in_memory().expect("memory");
-        let conn = crate::Conn::of(&raw);
+        let conn =
+            crate::Conn::sqlite_conn(rusqlite::Connection::open_in_memory().expect("memory"));
         let back: String = conn
             .query_row("SELECT ?1", [Code(CallStatus::Resolue)], |r| r.get(0))
             .expect("written");

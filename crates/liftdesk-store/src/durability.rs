@@ -206,11 +206,12 @@ mod tests {
     use rusqlite::Connection;
 
     fn group(store: &Store) -> &super::GroupCommit {
-        store
-            .inner
-            .group_commit
-            .as_ref()
-            .expect("a database in WAL mode commits by group")
+        match &store.inner.engine {
+            crate::EngineStore::Sqlite { group_commit, .. } => group_commit
+                .as_ref()
+                .expect("a database in WAL mode commits by group"),
+            crate::EngineStore::Postgres { .. } => panic!("SQLite attendu"),
+        }
     }
 
     fn insert_organization(tx: &crate::Tx, name: &str) -> Result<(), StoreError> {
@@ -227,8 +228,13 @@ mod tests {
         let dir = tempfile::tempdir().map_err(|e| StoreError::Migration(e.to_string()))?;
         let store = Store::open(&dir.path().join("t.db"))?;
         {
-            let writer = store.inner.writer.lock().expect("writer");
-            let synchronous: i64 = writer.query_row("PRAGMA synchronous", [], |r| r.get(0))?;
+            let crate::EngineStore::Sqlite { writer, .. } = &store.inner.engine else {
+                panic!("SQLite attendu");
+            };
+            let writer = writer.lock().expect("writer");
+            let synchronous: i64 = writer
+                .sqlite()?
+                .query_row("PRAGMA synchronous", [], |r| r.get(0))?;
             assert_eq!(synchronous, 1, "NORMAL on the writer");
         }
         let group = group(&store);

@@ -75,6 +75,12 @@ pub enum StoreError {
 #[error(transparent)]
 pub struct EngineError(Box<dyn std::error::Error + Send + Sync>);
 
+impl EngineError {
+    pub(crate) fn new(err: impl std::error::Error + Send + Sync + 'static) -> Self {
+        EngineError(Box::new(err))
+    }
+}
+
 impl From<rusqlite::Error> for EngineError {
     fn from(err: rusqlite::Error) -> Self {
         EngineError(Box::new(err))

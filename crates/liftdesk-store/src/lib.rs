@@ -1,15 +1,19 @@
-//! `liftdesk-store`: the storage interface and its SQLite implementation.
+//! `liftdesk-store`: the storage interface and its two engines, SQLite (the
+//! desktop's file) and PostgreSQL (the agency server's shared database,
+//! `pg.rs`, `dialect.rs`, docs/postgresql.md).
 //! It owns every SQL statement, the schema and its migrations
-//! (`migrations/`), transactions (`Tx`, carrying the injected clock's
+//! (`migrations/sqlite/`, `migrations/postgres/`), transactions (`Tx`, carrying the injected clock's
 //! time), the read cache, group commit, the outbox and audit rows written in
 //! the operation's transaction, backups and the data directory. It knows
 //! nothing of HTTP (no axum): its errors are `StoreError`, which the front
 //! doors map to a status.
 //!
-//! One writer connection takes writes in IMMEDIATE transactions (`write`),
-//! a small pool serves reads (`read`); both run on tokio's blocking threads
-//! so database work never blocks the runtime. Every connection is set up
-//! the same way: WAL, foreign keys, busy timeout.
+//! On SQLite, one writer connection takes writes in IMMEDIATE transactions
+//! (`write`), a small pool serves reads (`read`); both run on tokio's
+//! blocking threads so database work never blocks the runtime. Every
+//! connection is set up the same way: WAL, foreign keys, busy timeout. On
+//! PostgreSQL, one pool of connections serves both, a write taking the
+//! database's write lock first (`tx.rs`).
 
 pub mod accounts;
 pub mod agencies;
@@ -27,6 +31,7 @@ pub mod data_dir;
 pub mod deals;
 pub mod demo;
 pub mod diagnostics;
+mod dialect;
 pub mod discrepancies;
 mod durability;
 pub mod equipment;
@@ -38,11 +43,12 @@ pub mod mail;
 mod migrate;
 pub mod outbox;
 pub mod payments;
+mod pg;
 pub mod quotes;
 pub mod search;
 pub mod sessions;
 pub mod sheets;
-pub(crate) mod sql;
+pub mod sql;
 pub mod surveys;
 pub mod technical_fields;
 pub mod technicians;
@@ -65,7 +71,7 @@ use crate::clock::Clock;
 pub use code::Code;
 pub(crate) use code::code;
 pub use error::{EngineError, StoreError, StoreResult, constraint};
-pub use tx::{Conn, Tx};
+pub use tx::{Conn, Engine, Tx};
 
 pub use migrate::{
     SchemaStatus, applied_schema_version, latest_schema_version, migrate_to_version,
@@ -73,6 +79,16 @@ pub use migrate::{
 
 /// How many read connections are kept open between requests.
 const READ_POOL_SIZE: usize = 4;
+/// How many PostgreSQL connections a store opens at most (reads and
+/// writes); work beyond waits for one to be given back.
+const PG_MAX_CONNECTIONS: usize = 12;
+
+/// A store's PostgreSQL connections.
+struct PgPool {
+    idle: Vec<Conn>,
+    /// Open connections, idle or in use.
+    open: usize,
+}
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// The tables whose changes give the webhook sync task work to do.
 /// (An event queues one delivery per subscriber in its transaction.)
@@ -84,16 +100,11 @@ pub struct Store {
 }
 
 struct Inner {
-    path: PathBuf,
-    writer: Mutex<Connection>,
-    readers: Mutex<Vec<Connection>>,
+    engine: EngineStore,
+    /// The data directory: the SQLite file's folder, or the one given
+    /// beside a PostgreSQL address (logs, secrets, backups' destination).
+    data_dir: PathBuf,
     cache: cache::ReadCache,
-    /// Set when the writer commits with `synchronous=NORMAL` and its commits
-    /// are flushed by a group commit after the lock (see `durability`).
-    group_commit: Option<durability::GroupCommit>,
-    /// Set by the writer's update hook when the transaction under way
-    /// touches the webhook tables; read and cleared under the writer's lock.
-    webhook_rows_changed: Arc<AtomicBool>,
     /// Signalled after a commit that queued, retried or rescheduled webhook
     /// deliveries (see `Store::webhook_work`).
     webhook_work: tokio::sync::Notify,
@@ -103,9 +114,121 @@ struct Inner {
     clock: RwLock<Clock>,
 }
 
+/// The engine's side of the store (one per store: its size does not
+/// matter).
+#[allow(clippy::large_enum_variant)]
+enum EngineStore {
+    Sqlite {
+        path: PathBuf,
+        writer: Mutex<Conn>,
+        readers: Mutex<Vec<Conn>>,
+        /// Set when the writer commits with `synchronous=NORMAL` and its
+        /// commits are flushed by a group commit after the lock (see
+        /// `durability`).
+        group_commit: Option<Box<durability::GroupCommit>>,
+        /// Set by the writer's update hook when the transaction under way
+        /// touches the webhook tables; read and cleared under the writer's
+        /// lock.
+        webhook_rows_changed: Arc<AtomicBool>,
+    },
+    Postgres {
+        /// The address, password included: never logged nor shown.
+        url: String,
+        /// Connections between two pieces of work; writes and reads alike
+        /// (the write lock is the database's, see `tx.rs`).
+        pool: Mutex<PgPool>,
+        /// Signalled when a connection goes back to the pool.
+        returned: std::sync::Condvar,
+    },
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Where the store's database is: a SQLite file, or a PostgreSQL database
+/// (its `postgresql://` address) with the data directory beside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Database {
+    Sqlite(PathBuf),
+    Postgres { url: String, data_dir: PathBuf },
+}
+
+impl Database {
+    /// The database of a data directory: `url` when given (an address
+    /// `postgresql://…` or `postgres://…`), else `DIR/liftdesk.db`.
+    pub fn of(data_dir: &Path, url: Option<&str>) -> Database {
+        match url.map(str::trim).filter(|u| !u.is_empty()) {
+            Some(url) => Database::Postgres {
+                url: url.to_owned(),
+                data_dir: data_dir.to_owned(),
+            },
+            None => Database::Sqlite(data_dir::database_path(data_dir)),
+        }
+    }
+
+    /// The data directory: the SQLite file's folder, or the one given
+    /// beside the PostgreSQL address.
+    pub fn data_dir(&self) -> &Path {
+        match self {
+            Database::Sqlite(path) => path.parent().unwrap_or(Path::new(".")),
+            Database::Postgres { data_dir, .. } => data_dir,
+        }
+    }
+
+    /// How the database is named in messages (a PostgreSQL address without
+    /// its password).
+    pub fn shown(&self) -> String {
+        match self {
+            Database::Sqlite(path) => path.display().to_string(),
+            Database::Postgres { url, .. } => pg::redacted(url),
+        }
+    }
+}
+
 impl Store {
-    /// Opens (creating if needed) the database and brings its schema up to
-    /// date. A database made by a newer Liftdesk is refused untouched.
+    /// Opens `database` (the SQLite file created if needed; the PostgreSQL
+    /// database must exist) and brings its schema up to date. A database
+    /// made by a newer Liftdesk is refused untouched.
+    pub fn connect(database: &Database) -> Result<Store, StoreError> {
+        match database {
+            Database::Sqlite(path) => Store::open(path),
+            Database::Postgres { url, data_dir } => Store::open_postgres(url, data_dir),
+        }
+    }
+
+    /// Opens the PostgreSQL database at `url` (see [`Store::connect`]).
+    fn open_postgres(url: &str, data_dir: &Path) -> Result<Store, StoreError> {
+        let conn = Conn::postgres_conn(pg::PgConn::connect(url)?);
+        migrate::check_and_run_postgres(&conn, url)?;
+        let cache = cache::ReadCache::default();
+        // Another server may commit at any time, unseen by this one's
+        // cache: answers are read every time (a shared change counter is the
+        // next step, see docs/postgresql.md).
+        cache.disable();
+        Ok(Store {
+            inner: Arc::new(Inner {
+                engine: EngineStore::Postgres {
+                    url: url.to_owned(),
+                    pool: Mutex::new(PgPool {
+                        idle: vec![conn],
+                        open: 1,
+                    }),
+                    returned: std::sync::Condvar::new(),
+                },
+                data_dir: data_dir.to_owned(),
+                cache,
+                webhook_work: tokio::sync::Notify::new(),
+                clock: RwLock::new(clock::system()),
+            }),
+        })
+    }
+
+    /// Opens (creating if needed) the SQLite database at `path` and brings
+    /// its schema up to date. A database made by a newer Liftdesk is
+    /// refused untouched.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let mut writer = open_connection(path)?;
         migrate::check_and_run(&mut writer, path)?;
@@ -118,7 +241,7 @@ impl Store {
         // (a file system without WAL support) SQLite's FULL stays.
         let group_commit = if mode.eq_ignore_ascii_case("wal") {
             writer.pragma_update(None, "synchronous", "NORMAL")?;
-            Some(durability::GroupCommit::new(path))
+            Some(Box::new(durability::GroupCommit::new(path)))
         } else {
             None
         };
@@ -131,20 +254,94 @@ impl Store {
         }))?;
         Ok(Store {
             inner: Arc::new(Inner {
-                path: path.to_owned(),
-                writer: Mutex::new(writer),
-                readers: Mutex::new(Vec::new()),
+                engine: EngineStore::Sqlite {
+                    path: path.to_owned(),
+                    writer: Mutex::new(Conn::sqlite_conn(writer)),
+                    readers: Mutex::new(Vec::new()),
+                    group_commit,
+                    webhook_rows_changed,
+                },
+                data_dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
                 cache: cache::ReadCache::default(),
-                group_commit,
-                webhook_rows_changed,
                 webhook_work: tokio::sync::Notify::new(),
                 clock: RwLock::new(clock::system()),
             }),
         })
     }
 
-    pub fn path(&self) -> &Path {
-        &self.inner.path
+    /// The SQLite file (none on PostgreSQL).
+    pub fn path(&self) -> Option<&Path> {
+        match &self.inner.engine {
+            EngineStore::Sqlite { path, .. } => Some(path),
+            EngineStore::Postgres { .. } => None,
+        }
+    }
+
+    /// The database as messages name it: the SQLite file, or the
+    /// PostgreSQL address without its password.
+    pub fn shown(&self) -> String {
+        match &self.inner.engine {
+            EngineStore::Sqlite { path, .. } => path.display().to_string(),
+            EngineStore::Postgres { url, .. } => pg::redacted(url),
+        }
+    }
+
+    /// The data directory (logs, secrets, backups' destination).
+    pub fn data_dir(&self) -> &Path {
+        &self.inner.data_dir
+    }
+
+    /// The engine the store runs on.
+    pub fn engine(&self) -> Engine {
+        match &self.inner.engine {
+            EngineStore::Sqlite { .. } => Engine::Sqlite,
+            EngineStore::Postgres { .. } => Engine::Postgres,
+        }
+    }
+
+    /// A PostgreSQL connection from the pool: an idle one, a new one while
+    /// fewer than [`PG_MAX_CONNECTIONS`] are open, else the next one given
+    /// back (the database's connections are shared by every server).
+    fn pg_take(&self) -> StoreResult<Conn> {
+        let EngineStore::Postgres {
+            url,
+            pool,
+            returned,
+        } = &self.inner.engine
+        else {
+            return Err(StoreError::Encoding("PostgreSQL attendu".to_owned()));
+        };
+        let mut held = lock(pool);
+        loop {
+            if let Some(conn) = held.idle.pop() {
+                return Ok(conn);
+            }
+            if held.open < PG_MAX_CONNECTIONS {
+                held.open += 1;
+                drop(held);
+                return pg::PgConn::connect(url)
+                    .map(Conn::postgres_conn)
+                    .inspect_err(|_| lock(pool).open -= 1);
+            }
+            held = returned
+                .wait(held)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+    }
+
+    /// Gives a PostgreSQL connection back to the pool (closed if broken).
+    fn pg_give(&self, conn: Conn) {
+        let EngineStore::Postgres { pool, returned, .. } = &self.inner.engine else {
+            return;
+        };
+        let mut held = lock(pool);
+        if conn.is_usable() {
+            held.idle.push(conn);
+        } else {
+            held.open -= 1;
+        }
+        drop(held);
+        returned.notify_one();
     }
 
     /// Now, by the store's clock.
@@ -190,27 +387,51 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let group = self.inner.group_commit.as_ref();
+        let (path, writer, group_commit, webhook_rows_changed) = match &self.inner.engine {
+            EngineStore::Sqlite {
+                path,
+                writer,
+                group_commit,
+                webhook_rows_changed,
+                ..
+            } => (path, writer, group_commit, webhook_rows_changed),
+            EngineStore::Postgres { .. } => {
+                let conn = self.pg_take()?;
+                let result = (|| {
+                    let tx = Tx::begin(&conn, self.now())?;
+                    let value = work(&tx)?;
+                    tx.commit()?;
+                    Ok(value)
+                })();
+                self.pg_give(conn);
+                // No update hook on PostgreSQL: every commit wakes the
+                // webhook task, which finds whether it has work.
+                if result.is_ok() {
+                    self.inner.webhook_work.notify_one();
+                }
+                return result;
+            }
+        };
+        let _ = path;
+        let group = group_commit.as_deref();
         let (value, commit) = {
             // Declared before the lock, so dropped after it is released.
             let _writing = group.map(durability::GroupCommit::enter);
             // A panic while holding the lock leaves no open transaction (the
-            // Transaction drop rolls back), so a poisoned lock is still usable.
-            let mut conn = self
-                .inner
-                .writer
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            let changed = &self.inner.webhook_rows_changed;
+            // transaction's drop rolls back), so a poisoned lock is still
+            // usable.
+            let conn = lock(writer);
+            let sqlite = conn.sqlite()?;
+            let changed = webhook_rows_changed;
             changed.store(false, Ordering::Relaxed);
-            let changes_before = conn.total_changes();
-            let tx = Tx::begin(&mut conn, self.now())?;
+            let changes_before = sqlite.total_changes();
+            let tx = Tx::begin(&conn, self.now())?;
             let value = work(&tx)?;
             tx.commit()?;
             // A transaction that changed no row (a repeated call-center
             // reference) wrote nothing to the WAL: nothing to flush. The
             // store's writes are all INSERT, UPDATE or DELETE, which count.
-            let commit = if conn.total_changes() == changes_before {
+            let commit = if sqlite.total_changes() == changes_before {
                 None
             } else {
                 group.map(durability::GroupCommit::committed)
@@ -246,15 +467,26 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let mut conn = self
-            .inner
-            .writer
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let tx = Tx::begin(&mut conn, self.now())?;
-        let value = work(&tx);
-        tx.rollback()?;
-        value
+        match &self.inner.engine {
+            EngineStore::Sqlite { writer, .. } => {
+                let conn = lock(writer);
+                let tx = Tx::begin(&conn, self.now())?;
+                let value = work(&tx);
+                tx.rollback()?;
+                value
+            }
+            EngineStore::Postgres { .. } => {
+                let conn = self.pg_take()?;
+                let value = (|| {
+                    let tx = Tx::begin(&conn, self.now())?;
+                    let value = work(&tx);
+                    tx.rollback()?;
+                    value
+                })();
+                self.pg_give(conn);
+                value
+            }
+        }
     }
 
     /// Runs `work` on a pooled read connection. Blocking: for sync code.
@@ -262,26 +494,34 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let pooled = self
-            .inner
-            .readers
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .pop();
-        let conn = match pooled {
-            Some(conn) => conn,
-            None => open_connection(&self.inner.path)?,
-        };
-        let result = work(Conn::of(&conn));
-        let mut readers = self
-            .inner
-            .readers
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if readers.len() < READ_POOL_SIZE {
-            readers.push(conn);
+        match &self.inner.engine {
+            EngineStore::Sqlite { path, readers, .. } => {
+                let pooled = lock(readers).pop();
+                let conn = match pooled {
+                    Some(conn) => conn,
+                    None => Conn::sqlite_conn(open_connection(path)?),
+                };
+                let result = work(&conn);
+                let mut readers = lock(readers);
+                if readers.len() < READ_POOL_SIZE {
+                    readers.push(conn);
+                }
+                result
+            }
+            EngineStore::Postgres { .. } => {
+                let conn = self.pg_take()?;
+                // One snapshot for the whole read, as SQLite's reader has.
+                let result = conn
+                    .batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .map_err(E::from)
+                    .and_then(|()| work(&conn));
+                let end = conn.batch("ROLLBACK");
+                self.pg_give(conn);
+                let value = result?;
+                end?;
+                Ok(value)
+            }
         }
-        result
     }
 
     /// `write_blocking` on a blocking thread.
@@ -371,7 +611,10 @@ impl Store {
         }
         // Read before the work: a commit between the two makes the kept
         // answer newer than its version, never older.
-        let version = self.inner.cache.version(&self.inner.path)?;
+        let EngineStore::Sqlite { path, .. } = &self.inner.engine else {
+            return Ok(Err(None));
+        };
+        let version = self.inner.cache.version(path)?;
         match self.inner.cache.get::<T>(key, version) {
             Some(kept) if still_valid(&kept) => Ok(Ok(kept)),
             _ => Ok(Err(Some(version))),
@@ -392,6 +635,31 @@ impl Store {
         value
     }
 
+    /// The rows of `sql` (SQLite's dialect, rewritten for PostgreSQL as the
+    /// store's own statements are), each read by `read`: the integration
+    /// tests' and the benchmark's direct look at the database, on either
+    /// engine. Never used by the product (`scripts/layers.sh`). Blocking.
+    pub fn inspect_rows<T>(
+        &self,
+        sql: &str,
+        params: impl sql::Params,
+        read: impl FnMut(&sql::Row<'_>) -> StoreResult<T>,
+    ) -> StoreResult<Vec<T>> {
+        self.read_blocking(|conn| {
+            conn.prepare(sql)?
+                .query_map(params, read)?
+                .collect::<StoreResult<Vec<T>>>()
+        })
+    }
+
+    /// Runs `sql` (statements separated by `;`, or one with `params`) in a
+    /// write transaction of its own: the tests' direct changes to the
+    /// database (an old row, a damaged value). Never used by the product.
+    /// Blocking. How many rows the last statement changed.
+    pub fn inspect_execute(&self, sql: &str, params: impl sql::Params) -> StoreResult<usize> {
+        self.write_blocking(|tx| tx.execute(sql, params))
+    }
+
     /// Reads every time, keeping nothing (`read_cached` becomes `read`): the
     /// instruction counts measure the database work this way.
     pub fn disable_read_cache(&self) {
@@ -404,12 +672,11 @@ impl Store {
     /// with a warning, and folded in when the database is next opened;
     /// nothing is lost and the shutdown stays clean.
     pub fn checkpoint(&self) -> Result<(), StoreError> {
-        let conn = self
-            .inner
-            .writer
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        match Conn::of(&conn).query_row_cached("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())) {
+        let EngineStore::Sqlite { writer, .. } = &self.inner.engine else {
+            return Ok(());
+        };
+        let conn = lock(writer);
+        match conn.query_row_cached("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())) {
             Ok(()) => Ok(()),
             Err(StoreError::Busy(cause)) => {
                 tracing::warn!(error = %cause, "journal WAL laissé en place à l'arrêt : une lecture le tenait encore");
@@ -497,7 +764,7 @@ mod tests {
         let dir = tempfile::tempdir().map_err(|e| StoreError::Migration(e.to_string()))?;
         let store = Store::open(&dir.path().join("t.db"))?;
         store.write_blocking(|tx| -> Result<(), StoreError> {
-            Ok(tx.sqlite().execute_batch(
+            Ok(tx.sqlite()?.execute_batch(
                 "INSERT INTO organizations (id, name, created_at) VALUES ('o', 'Org', '2026-01-01T00:00:00Z');
                  INSERT INTO agencies (id, organization_id, name, created_at) VALUES ('a', 'o', 'Agence', '2026-01-01T00:00:00Z');",
             )?)

@@ -1,4 +1,6 @@
-//! Schema migrations, embedded from `migrations/` and run at start-up.
+//! Schema migrations, embedded from `migrations/sqlite/` and
+//! `migrations/postgres/` (the same versions from V24 on) and run at
+//! start-up on the store's engine.
 
 use std::path::Path;
 
@@ -7,7 +9,14 @@ use rusqlite::Connection;
 use super::{StoreError, StoreResult};
 
 mod embedded {
-    refinery::embed_migrations!("migrations");
+    refinery::embed_migrations!("migrations/sqlite");
+}
+
+/// The PostgreSQL schema: the same versions as SQLite's from V24 on (its
+/// first file is the whole schema at V24; every later version is written
+/// in both trees, and `tests/it/schemas.rs` compares what they make).
+mod embedded_postgres {
+    refinery::embed_migrations!("migrations/postgres");
 }
 
 /// The newest schema version this binary knows.
@@ -29,7 +38,61 @@ pub enum SchemaStatus {
 
 /// Version recorded in the schema's history, if the database has one.
 pub fn applied_schema_version(conn: &crate::Conn) -> StoreResult<Option<i64>> {
-    applied_version(conn.sqlite())
+    match conn.postgres() {
+        None => applied_version(conn.sqlite()?),
+        Some(_) => applied_postgres_version(conn),
+    }
+}
+
+/// Version recorded in refinery's history table of a PostgreSQL database.
+fn applied_postgres_version(conn: &crate::Conn) -> StoreResult<Option<i64>> {
+    let has_table: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM information_schema.tables
+                         WHERE table_schema = current_schema() AND table_name = 'refinery_schema_history')",
+        [],
+        |row| row.get(0),
+    )?;
+    if !has_table {
+        return Ok(None);
+    }
+    conn.query_row(
+        "SELECT MAX(version) FROM refinery_schema_history",
+        [],
+        |row| row.get(0),
+    )
+}
+
+/// [`check_and_run`] for PostgreSQL: the database named `shown` (its
+/// address without password) is brought to the latest schema, a newer one
+/// refused untouched. No copy is made before an upgrade: the agency's
+/// PostgreSQL is backed up by `pg_dump` (docs/postgresql.md).
+pub(super) fn check_and_run_postgres(
+    conn: &crate::Conn,
+    url: &str,
+) -> Result<SchemaStatus, StoreError> {
+    let shown = crate::pg::redacted(url);
+    let known = latest_schema_version();
+    let status = match applied_postgres_version(conn)? {
+        None => SchemaStatus::Empty,
+        Some(database) if database > known => {
+            return Err(StoreError::NewerSchema {
+                path: shown,
+                database,
+                known,
+            });
+        }
+        Some(database) if database < known => SchemaStatus::Older(database),
+        Some(_) => SchemaStatus::Current,
+    };
+    if status != SchemaStatus::Current {
+        crate::pg::migrate(url, embedded_postgres::migrations::runner())?;
+        tracing::info!(
+            ?status,
+            version = known,
+            "schéma de la base PostgreSQL à jour"
+        );
+    }
+    Ok(status)
 }
 
 /// Version recorded in refinery's history table, if the table exists.

@@ -17,6 +17,7 @@
 
 use rusqlite::types::{ToSqlOutput, ValueRef as SqliteValue};
 
+use crate::pg::PgConn;
 use crate::{StoreError, StoreResult};
 
 /// A value as bound to a statement or read from a row, borrowed.
@@ -59,6 +60,7 @@ pub trait Params {
 }
 
 /// `params![a, b, c]`: parameters of different types.
+#[macro_export]
 macro_rules! params {
     () => {
         &[] as &[&dyn $crate::sql::ToValue]
@@ -67,7 +69,7 @@ macro_rules! params {
         &[$(&$param as &dyn $crate::sql::ToValue),+] as &[&dyn $crate::sql::ToValue]
     };
 }
-pub(crate) use params;
+pub use crate::params;
 
 /// Parameters from an iterator of values (a list built at run time).
 pub struct ParamsFromIter<I>(I);
@@ -332,6 +334,19 @@ impl FromValue for f64 {
     }
 }
 
+impl Value {
+    /// The owned value of `value`.
+    pub fn from_ref(value: ValueRef<'_>) -> Value {
+        match value {
+            ValueRef::Null => Value::Null,
+            ValueRef::Integer(i) => Value::Integer(i),
+            ValueRef::Real(f) => Value::Real(f),
+            ValueRef::Text(text) => Value::Text(text.to_owned()),
+            ValueRef::Blob(bytes) => Value::Blob(bytes.to_vec()),
+        }
+    }
+}
+
 impl FromValue for Value {
     fn from_value(value: ValueRef<'_>) -> Result<Self, String> {
         Ok(match value {
@@ -351,10 +366,16 @@ pub struct Statement<'c> {
     inner: Prepared<'c>,
 }
 
-/// The engine's statement: kept in the connection's cache, or not.
+/// The engine's statement: kept in the connection's cache, or not; on
+/// PostgreSQL, with the values bound to it until it runs.
 enum Prepared<'c> {
     SqliteCached(rusqlite::CachedStatement<'c>),
     Sqlite(rusqlite::Statement<'c>),
+    Postgres {
+        conn: &'c PgConn,
+        statement: tokio_postgres::Statement,
+        bound: Vec<Value>,
+    },
 }
 
 impl<'c> Statement<'c> {
@@ -370,24 +391,45 @@ impl<'c> Statement<'c> {
         }
     }
 
-    fn sqlite_statement(&mut self) -> &mut rusqlite::Statement<'c> {
-        match &mut self.inner {
-            Prepared::SqliteCached(statement) => statement,
-            Prepared::Sqlite(statement) => statement,
+    pub(crate) fn postgres(conn: &'c PgConn, statement: tokio_postgres::Statement) -> Self {
+        Statement {
+            inner: Prepared::Postgres {
+                conn,
+                statement,
+                bound: Vec::new(),
+            },
         }
     }
 
     /// Binds `params` to the statement's parameters, all of them.
     fn bind(&mut self, params: impl Params) -> StoreResult<()> {
-        let statement = self.sqlite_statement();
-        let expected = statement.parameter_count();
-        let mut bound = 0;
+        let (expected, mut bound) = match &mut self.inner {
+            Prepared::SqliteCached(statement) => (statement.parameter_count(), 0),
+            Prepared::Sqlite(statement) => (statement.parameter_count(), 0),
+            Prepared::Postgres {
+                statement, bound, ..
+            } => {
+                bound.clear();
+                (statement.params().len(), 0)
+            }
+        };
+        let inner = &mut self.inner;
         params.each(&mut |value| {
             bound += 1;
             if bound > expected {
                 return Err(parameter_count(expected, bound));
             }
-            statement.raw_bind_parameter(bound, SqliteBind(value))?;
+            match inner {
+                Prepared::SqliteCached(statement) => {
+                    statement.raw_bind_parameter(bound, SqliteBind(value))?
+                }
+                Prepared::Sqlite(statement) => {
+                    statement.raw_bind_parameter(bound, SqliteBind(value))?
+                }
+                Prepared::Postgres { bound: values, .. } => {
+                    values.push(Value::from_ref(value));
+                }
+            }
             Ok(())
         })?;
         if bound != expected {
@@ -399,14 +441,33 @@ impl<'c> Statement<'c> {
     /// Runs the statement; how many rows it changed.
     pub fn execute(&mut self, params: impl Params) -> StoreResult<usize> {
         self.bind(params)?;
-        Ok(self.sqlite_statement().raw_execute()?)
+        match &mut self.inner {
+            Prepared::SqliteCached(statement) => Ok(statement.raw_execute()?),
+            Prepared::Sqlite(statement) => Ok(statement.raw_execute()?),
+            Prepared::Postgres {
+                conn,
+                statement,
+                bound,
+            } => conn.execute(statement, bound),
+        }
     }
 
     /// The rows the statement gives.
     pub fn query(&mut self, params: impl Params) -> StoreResult<Rows<'_>> {
         self.bind(params)?;
         Ok(Rows {
-            inner: self.sqlite_statement().raw_query(),
+            inner: match &mut self.inner {
+                Prepared::SqliteCached(statement) => EngineRows::Sqlite(statement.raw_query()),
+                Prepared::Sqlite(statement) => EngineRows::Sqlite(statement.raw_query()),
+                Prepared::Postgres {
+                    conn,
+                    statement,
+                    bound,
+                } => EngineRows::Postgres {
+                    rows: conn.query(statement, bound)?,
+                    next: 0,
+                },
+            },
         })
     }
 
@@ -462,7 +523,16 @@ impl rusqlite::ToSql for SqliteBind<'_> {
 
 /// The rows of a statement, read one after the other.
 pub struct Rows<'s> {
-    inner: rusqlite::Rows<'s>,
+    inner: EngineRows<'s>,
+}
+
+enum EngineRows<'s> {
+    Sqlite(rusqlite::Rows<'s>),
+    /// PostgreSQL answers every row at once.
+    Postgres {
+        rows: Vec<tokio_postgres::Row>,
+        next: usize,
+    },
 }
 
 impl Rows<'_> {
@@ -470,7 +540,18 @@ impl Rows<'_> {
     /// until the next one is read (as rusqlite's own rows do).
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> StoreResult<Option<Row<'_>>> {
-        Ok(self.inner.next()?.map(|row| Row { inner: row }))
+        match &mut self.inner {
+            EngineRows::Sqlite(rows) => Ok(rows.next()?.map(|row| Row {
+                inner: EngineRow::Sqlite(row),
+            })),
+            EngineRows::Postgres { rows, next } => {
+                let row = rows.get(*next);
+                *next += 1;
+                Ok(row.map(|row| Row {
+                    inner: EngineRow::Postgres(row),
+                }))
+            }
+        }
     }
 }
 
@@ -497,22 +578,38 @@ where
 
 /// One row of a result.
 pub struct Row<'r> {
-    inner: &'r rusqlite::Row<'r>,
+    inner: EngineRow<'r>,
+}
+
+enum EngineRow<'r> {
+    Sqlite(&'r rusqlite::Row<'r>),
+    Postgres(&'r tokio_postgres::Row),
 }
 
 impl Row<'_> {
+    /// How many columns the row has.
+    pub fn column_count(&self) -> usize {
+        match &self.inner {
+            EngineRow::Sqlite(row) => row.as_ref().column_count(),
+            EngineRow::Postgres(row) => row.len(),
+        }
+    }
+
     /// Column `index` (from 0), read as `T`.
     pub fn get<T: FromValue>(&self, index: usize) -> StoreResult<T> {
-        let value = match self.inner.get_ref(index)? {
-            SqliteValue::Null => ValueRef::Null,
-            SqliteValue::Integer(i) => ValueRef::Integer(i),
-            SqliteValue::Real(f) => ValueRef::Real(f),
-            SqliteValue::Text(bytes) => {
-                ValueRef::Text(std::str::from_utf8(bytes).map_err(|err| {
-                    StoreError::Encoding(format!("colonne {index} : texte invalide ({err})"))
-                })?)
-            }
-            SqliteValue::Blob(bytes) => ValueRef::Blob(bytes),
+        let value = match &self.inner {
+            EngineRow::Sqlite(row) => match row.get_ref(index)? {
+                SqliteValue::Null => ValueRef::Null,
+                SqliteValue::Integer(i) => ValueRef::Integer(i),
+                SqliteValue::Real(f) => ValueRef::Real(f),
+                SqliteValue::Text(bytes) => {
+                    ValueRef::Text(std::str::from_utf8(bytes).map_err(|err| {
+                        StoreError::Encoding(format!("colonne {index} : texte invalide ({err})"))
+                    })?)
+                }
+                SqliteValue::Blob(bytes) => ValueRef::Blob(bytes),
+            },
+            EngineRow::Postgres(row) => crate::pg::cell(row, index)?,
         };
         T::from_value(value).map_err(|why| StoreError::Encoding(format!("{why} (colonne {index})")))
     }
@@ -529,8 +626,7 @@ mod tests {
 
     #[test]
     fn values_go_in_and_come_back_as_they_were() -> StoreResult<()> {
-        let raw = memory();
-        let conn = Conn::of(&raw);
+        let conn = Conn::sqlite_conn(memory());
         let back: (String, i64, f64, bool, Option<String>, Vec<u8>) = conn.query_row(
             "SELECT ?1, ?2, ?3, ?4, ?5, ?6",
             params![
@@ -569,8 +665,7 @@ mod tests {
 
     #[test]
     fn a_value_of_another_type_or_a_missing_row_is_told() {
-        let raw = memory();
-        let conn = Conn::of(&raw);
+        let conn = Conn::sqlite_conn(memory());
         let text_as_number = conn.query_row("SELECT 'douze'", [], |r| r.get::<i64>(0));
         assert!(
             matches!(&text_as_number, Err(StoreError::Encoding(why)) if why == "un entier attendu, un texte trouvé (colonne 0)"),

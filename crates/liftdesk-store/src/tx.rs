@@ -13,32 +13,101 @@ use std::cell::Cell;
 use std::ops::Deref;
 
 use chrono::{DateTime, Utc};
-use ref_cast::RefCast;
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use rusqlite::Connection;
 
 use super::{StoreError, StoreResult};
 use crate::clock;
+use crate::pg::PgConn;
 use crate::sql::{Params, Row, Statement};
 
 /// A connection of the store (a pooled reader, or the writer inside a
-/// transaction).
-#[derive(RefCast)]
-#[repr(transparent)]
-pub struct Conn(Connection);
+/// transaction), on either engine.
+pub struct Conn {
+    engine: EngineConn,
+}
+
+pub(crate) enum EngineConn {
+    Sqlite(Connection),
+    Postgres(PgConn),
+}
+
+/// Which engine a statement written twice is for (see [`Conn::dialect`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    Sqlite,
+    Postgres,
+}
 
 impl Conn {
-    /// The store's handle on one of its engine connections.
-    pub(crate) fn of(conn: &Connection) -> &Conn {
-        Conn::ref_cast(conn)
+    /// The store's handle on a SQLite connection.
+    pub(crate) fn sqlite_conn(conn: Connection) -> Conn {
+        Conn {
+            engine: EngineConn::Sqlite(conn),
+        }
+    }
+
+    /// The SQLite connection back from its handle (tests).
+    #[cfg(test)]
+    pub(crate) fn into_sqlite(self) -> Option<Connection> {
+        match self.engine {
+            EngineConn::Sqlite(conn) => Some(conn),
+            EngineConn::Postgres(_) => None,
+        }
+    }
+
+    /// The store's handle on a PostgreSQL connection.
+    pub(crate) fn postgres_conn(conn: PgConn) -> Conn {
+        Conn {
+            engine: EngineConn::Postgres(conn),
+        }
+    }
+
+    /// The engine this connection is on.
+    pub fn engine(&self) -> Engine {
+        match self.engine {
+            EngineConn::Sqlite(_) => Engine::Sqlite,
+            EngineConn::Postgres(_) => Engine::Postgres,
+        }
+    }
+
+    /// `sqlite` on SQLite, `postgres` on PostgreSQL: for the few statements
+    /// that `dialect.rs` cannot rewrite word by word (a SQLite function
+    /// without a twin, `rowid`), written for each engine by their module.
+    pub(crate) fn dialect<'s>(&self, sqlite: &'s str, postgres: &'s str) -> &'s str {
+        match self.engine {
+            EngineConn::Sqlite(_) => sqlite,
+            EngineConn::Postgres(_) => postgres,
+        }
     }
 
     /// The engine's connection, for the engine's own files (backups,
     /// migrations, the cache's change counter); the aggregates' modules go
-    /// through `sql.rs`. Nothing outside this crate can reach it (a `Conn`
-    /// does not dereference to it), so no code above the store names the
-    /// engine.
-    pub(crate) fn sqlite(&self) -> &Connection {
-        &self.0
+    /// through `sql.rs`. Nothing outside this crate can reach it, so no code
+    /// above the store names the engine. A SQLite-only operation asked of
+    /// PostgreSQL is refused.
+    pub(crate) fn sqlite(&self) -> StoreResult<&Connection> {
+        match &self.engine {
+            EngineConn::Sqlite(conn) => Ok(conn),
+            EngineConn::Postgres(_) => Err(StoreError::Encoding(
+                "opération propre à SQLite demandée sur PostgreSQL".to_owned(),
+            )),
+        }
+    }
+
+    /// The PostgreSQL connection, for that engine's own files.
+    pub(crate) fn postgres(&self) -> Option<&PgConn> {
+        match &self.engine {
+            EngineConn::Postgres(conn) => Some(conn),
+            EngineConn::Sqlite(_) => None,
+        }
+    }
+
+    /// Whether the connection can go back to its pool.
+    pub(crate) fn is_usable(&self) -> bool {
+        match &self.engine {
+            EngineConn::Sqlite(_) => true,
+            EngineConn::Postgres(conn) => conn.is_usable(),
+        }
     }
 
     /// Prepares `sql` once per connection and keeps it: parsing and
@@ -46,12 +115,26 @@ impl Conn {
     /// creation spent half its instructions in SQLite's parser), so the
     /// store runs every statement it runs often through this.
     pub(crate) fn prepare_cached(&self, sql: &str) -> StoreResult<Statement<'_>> {
-        Ok(Statement::sqlite_cached(self.0.prepare_cached(sql)?))
+        match &self.engine {
+            EngineConn::Sqlite(conn) => Ok(Statement::sqlite_cached(conn.prepare_cached(sql)?)),
+            EngineConn::Postgres(conn) => Ok(Statement::postgres(conn, conn.prepare(sql)?)),
+        }
     }
 
     /// Prepares `sql` for this use only (a text built for one request).
     pub(crate) fn prepare(&self, sql: &str) -> StoreResult<Statement<'_>> {
-        Ok(Statement::sqlite(self.0.prepare(sql)?))
+        match &self.engine {
+            EngineConn::Sqlite(conn) => Ok(Statement::sqlite(conn.prepare(sql)?)),
+            EngineConn::Postgres(conn) => Ok(Statement::postgres(conn, conn.prepare(sql)?)),
+        }
+    }
+
+    /// Runs statements without parameters nor rows (transaction control).
+    pub(crate) fn batch(&self, sql: &str) -> StoreResult<()> {
+        match &self.engine {
+            EngineConn::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
+            EngineConn::Postgres(conn) => conn.batch(sql),
+        }
     }
 
     /// The first row of `sql`, read by `read` ([`StoreError::NotFound`]
@@ -86,19 +169,36 @@ impl Conn {
     }
 }
 
+/// How a write transaction begins on PostgreSQL: the store's write lock
+/// first (an advisory lock every Liftdesk server sharing the database
+/// takes, one per schema: the tests give each their own), so that writes
+/// follow one another as they do on SQLite: what a write reads is what the
+/// previous write left, on every server.
+const PG_WRITE_BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED; \
+     SELECT pg_advisory_xact_lock(7146907365028371 # hashtext(current_schema())::bigint);";
+
+/// A write transaction, as every write sees it (`Store::write`).
 pub struct Tx<'c> {
-    inner: Transaction<'c>,
+    conn: &'c Conn,
+    /// Still open: rolled back when dropped (a panic, an early return).
+    open: Cell<bool>,
     now: Cell<DateTime<Utc>>,
     /// When the transaction began: its time outside `Tx::at`.
     began: DateTime<Utc>,
 }
 
 impl<'c> Tx<'c> {
-    /// Begins an IMMEDIATE transaction (the writer's lock taken at once)
-    /// whose time is `now`.
-    pub(crate) fn begin(conn: &'c mut Connection, now: DateTime<Utc>) -> StoreResult<Tx<'c>> {
+    /// Begins a write transaction whose time is `now`: IMMEDIATE on SQLite
+    /// (the writer's lock taken at once), the store's write lock taken at
+    /// once on PostgreSQL.
+    pub(crate) fn begin(conn: &'c Conn, now: DateTime<Utc>) -> StoreResult<Tx<'c>> {
+        match conn.engine {
+            EngineConn::Sqlite(_) => conn.batch("BEGIN IMMEDIATE")?,
+            EngineConn::Postgres(_) => conn.batch(PG_WRITE_BEGIN)?,
+        }
         Ok(Tx {
-            inner: conn.transaction_with_behavior(TransactionBehavior::Immediate)?,
+            conn,
+            open: Cell::new(true),
             now: Cell::new(now),
             began: now,
         })
@@ -135,12 +235,16 @@ impl<'c> Tx<'c> {
         self.now.get() < self.began
     }
 
+    /// Commits; on failure the transaction is rolled back when dropped.
     pub fn commit(self) -> StoreResult<()> {
-        Ok(self.inner.commit()?)
+        self.conn.batch("COMMIT")?;
+        self.open.set(false);
+        Ok(())
     }
 
     pub fn rollback(self) -> StoreResult<()> {
-        Ok(self.inner.rollback()?)
+        self.open.set(false);
+        self.conn.batch("ROLLBACK")
     }
 
     /// Runs `work` inside a savepoint of this transaction: what it wrote is
@@ -151,10 +255,7 @@ impl<'c> Tx<'c> {
         &self,
         work: impl FnOnce(&Tx<'c>) -> Result<T, E>,
     ) -> Result<T, E> {
-        let run = |sql: &str| -> StoreResult<()> {
-            self.prepare_cached(sql)?.execute([])?;
-            Ok(())
-        };
+        let run = |sql: &str| self.conn.batch(sql);
         run("SAVEPOINT liftdesk_savepoint")?;
         let result = work(self);
         if result.is_err() {
@@ -165,11 +266,21 @@ impl<'c> Tx<'c> {
     }
 }
 
+impl Drop for Tx<'_> {
+    fn drop(&mut self) {
+        if self.open.get()
+            && let Err(err) = self.conn.batch("ROLLBACK")
+        {
+            tracing::warn!(error = %err, "annulation d'une transaction inachevée impossible");
+        }
+    }
+}
+
 impl Deref for Tx<'_> {
     type Target = Conn;
 
     fn deref(&self) -> &Conn {
-        Conn::of(&self.inner)
+        self.conn
     }
 }
 

@@ -218,11 +218,12 @@ pub fn list_deliveries(
         params![subscription_id],
         |r| r.get(0),
     )?;
+    let insertion = insertion_order(conn);
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {DELIVERY_COLUMNS}
            FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
           WHERE d.subscription_id = ?1
-          ORDER BY d.created_at DESC, d.rowid DESC
+          ORDER BY d.created_at DESC, {insertion} DESC
           LIMIT ?2 OFFSET ?3"
     ))?;
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
@@ -292,6 +293,7 @@ pub fn due_for_subscription(
     now: &str,
     limit: u32,
 ) -> StoreResult<Vec<DueDelivery>> {
+    let insertion = insertion_order(conn);
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {DUE_COLUMNS}
            FROM webhook_deliveries d INDEXED BY webhook_deliveries_pending
@@ -299,7 +301,7 @@ pub fn due_for_subscription(
            JOIN outbox_events e ON e.id = d.event_id
           WHERE d.subscription_id = ?1 AND d.status IN ('en_attente', 'echec')
             AND d.next_attempt_at <= ?2 AND s.revoked_at IS NULL
-          ORDER BY d.created_at, d.rowid
+          ORDER BY d.created_at, {insertion}
           LIMIT ?3"
     ))?;
     let rows = stmt
@@ -410,4 +412,11 @@ pub fn next_attempt_after(conn: &Conn, now: &str) -> StoreResult<Option<String>>
         params![now],
         |r| r.get(0),
     )
+}
+
+/// What orders deliveries made at the same instant: the order they were
+/// queued in (SQLite's `rowid`; on PostgreSQL their ids, UUID v7 given in
+/// increasing order by the process that queued them).
+fn insertion_order(conn: &Conn) -> &'static str {
+    conn.dialect("d.rowid", "d.id")
 }

@@ -321,14 +321,13 @@ async fn diagnostics_report(
     let figures = sessions::database_figures(&state.store, &session.principal()).await?;
     let saved = load_settings(&state).ok();
     let folder = saved.as_ref().and_then(|s| current_backup_dir(&state, s));
-    let db_path = state.store.path().to_owned();
+    let db_path = state.store.path().map(Path::to_path_buf);
     let sessions::DatabaseFigures {
         schema_version: version,
         counts,
         deliveries,
     } = figures;
     let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
-    let wal = PathBuf::from(format!("{}-wal", db_path.display()));
     let sync = state.webhooks.status();
     let mut text = String::new();
     let mut line = |s: String| {
@@ -350,14 +349,26 @@ async fn diagnostics_report(
         "Dossier de données : {}",
         state.data_dir().display()
     ));
-    line(format!(
-        "Base : {} ({} octets, journal {} octets), schéma {} (cette version : {})",
-        db_path.display(),
-        size(&db_path),
-        size(&wal),
+    let schema = format!(
+        "schéma {} (cette version : {})",
         version.map_or_else(|| "?".to_owned(), |v| v.to_string()),
         store::latest_schema_version()
-    ));
+    );
+    match &db_path {
+        Some(path) => {
+            let wal = PathBuf::from(format!("{}-wal", path.display()));
+            line(format!(
+                "Base : {} ({} octets, journal {} octets), {schema}",
+                path.display(),
+                size(path),
+                size(&wal),
+            ));
+        }
+        None => line(format!(
+            "Base : PostgreSQL {}, {schema}",
+            state.store.shown()
+        )),
+    }
     line(format!("Adresse des intégrations : {}", state.base_url));
     if let (Some(started), Some(port)) = (&state.listen_settings, running_port(&state))
         && started.lan

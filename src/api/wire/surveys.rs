@@ -363,7 +363,7 @@ pub enum ValueKind {
     Choice(&'static [&'static str]),
 }
 
-/// The technical-field catalog (`migrations/V2__technical_catalog.sql`) as the
+/// The technical-field catalog (`migrations/sqlite/V2__technical_catalog.sql`) as the
 /// published schema of `values` describes it: code, French description
 /// (label and unit), type. The server validates against the catalog table
 /// itself; `tests/v2_survey_submit.rs` checks that this list agrees with it.

@@ -42,12 +42,7 @@ impl SecretBox {
     /// The key of the store's data directory; should it be unreadable, None
     /// and the cause logged (what needs it is then refused, nothing else).
     pub fn of_store(store: &crate::store::Store) -> Option<Self> {
-        let dir = store
-            .path()
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        match Self::load(&dir) {
+        match Self::load(store.data_dir()) {
             Ok(secrets) => Some(secrets),
             Err(err) => {
                 tracing::error!(error = %err, "clé des secrets du dossier de données illisible");

@@ -108,7 +108,7 @@ fn the_planning_order_is_the_sql_order() {
     let agencies = test_agencies();
     store
         .write_blocking(|tx| -> crate::StoreResult<()> {
-            caller_rows(tx.sqlite(), &agencies);
+            caller_rows(tx.sqlite().expect("SQLite"), &agencies);
             let scope = DemoScope {
                 organization_id: &OrganizationId::new(ORG),
                 agencies: &agencies,
@@ -163,7 +163,8 @@ fn seeded(seed: u64) -> (Connection, DemoCounts) {
     crate::migrate::run_all(&mut conn).expect("schema");
     let agencies = test_agencies();
     caller_rows(&conn, &agencies);
-    let tx = crate::Tx::begin(&mut conn, fixed_now()).expect("transaction");
+    let conn = crate::Conn::sqlite_conn(conn);
+    let tx = crate::Tx::begin(&conn, fixed_now()).expect("transaction");
     let scope = DemoScope {
         organization_id: &OrganizationId::new(ORG),
         agencies: &agencies,
@@ -171,7 +172,7 @@ fn seeded(seed: u64) -> (Connection, DemoCounts) {
     };
     let counts = seed_domain_data(&tx, &scope, DemoSize::Small, seed).expect("seed");
     tx.commit().expect("commit");
-    (conn, counts)
+    (conn.into_sqlite().expect("SQLite"), counts)
 }
 
 fn count(conn: &Connection, sql: &str) -> i64 {
