@@ -10,9 +10,11 @@
 #                    through liftdesk-store).
 #   liftdesk (the front doors) and the desktop shell: no database engine of
 #                    their own either.
-# and three rules of the product's code: SQL and the database engine are the
-# store's (outside crates/liftdesk-store, nothing names rusqlite or runs a
-# statement: the store's handles do not even give access to the engine);
+# and three rules of the product's code: SQL and the database engines are
+# the store's (outside crates/liftdesk-store, nothing names rusqlite or
+# tokio-postgres or runs a statement, not even through the tests' direct
+# look, `Store::inspect_*`: the store's handles do not give access to the
+# engine);
 # the machine's time is read by the clock (crates/liftdesk-store/src/clock.rs)
 # only; everything else reads the injected clock
 # (`Tx::now` in a write, `Store::now` / `AppState::now` elsewhere). Test
@@ -77,7 +79,7 @@ if [ -n "$clock_reads" ]; then
 fi
 
 engine_uses="$(
-  grep -rnE 'rusqlite|(execute|prepare|query_row)_cached|\.prepare\(|execute_batch|query_map' \
+  grep -rnE 'rusqlite|tokio_postgres|(execute|prepare|query_row)_cached|\.prepare\(|execute_batch|query_map|inspect_(rows|execute)|store::sql::' \
     src src-tauri/src crates/liftdesk-core/src crates/liftdesk-domain/src --include='*.rs' || true
 )"
 if [ -n "$engine_uses" ]; then
@@ -91,13 +93,13 @@ fi
 # counter, group commit, the SQL functions it registers); an aggregate's
 # module writes its SQL through `sql.rs` (tests may open an engine
 # connection of their own).
-ENGINE_FILES='(lib|tx|sql|error|migrate|backup|cache|durability|text)\.rs'
+ENGINE_FILES='(lib|tx|sql|error|migrate|backup|cache|durability|text|pg|dialect)\.rs'
 engine_in_modules="$(
   find crates/liftdesk-store/src -name '*.rs' -print0 | sort -z |
     xargs -0 awk '
       FNR == 1 { in_tests = (FILENAME ~ /\/tests\.rs$/) }
       /^#\[cfg\(test\)\]/ { in_tests = 1 }
-      !in_tests && /rusqlite/ { print FILENAME ":" FNR ": " $0 }' |
+      !in_tests && /rusqlite|tokio_postgres/ { print FILENAME ":" FNR ": " $0 }' |
     grep -vE "^crates/liftdesk-store/src/$ENGINE_FILES:" || true
 )"
 if [ -n "$engine_in_modules" ]; then

@@ -19,6 +19,7 @@ APT_PACKAGES=(
   chromium sqlite3 poppler-utils
   curl python3 python3-venv
   valgrind
+  postgresql
 )
 
 missing=()

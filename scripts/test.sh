@@ -43,6 +43,10 @@ report() {
   if [ -n "${icount_build:-}" ] && kill -0 "$icount_build" 2>/dev/null; then
     kill -- "-$icount_build" 2>/dev/null || true
   fi
+  # The test PostgreSQL server, if the run stopped before its own end.
+  if [ -n "${pg_dir:-}" ]; then
+    bash scripts/postgres.sh stop "$pg_dir" || true
+  fi
   echo "==> Durées des phases :"
   printf '  %s\n' "${PHASES[@]}"
   printf '  %6ss  %s\n' "$((SECONDS - run_start))" "total"
@@ -99,6 +103,28 @@ export LIFTDESK_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/liftdesk"
 
 phase "Rust : tests de tout l'espace de travail"
 cargo test --workspace
+
+phase "PostgreSQL : serveur de test (initdb, pg_ctl, port libre)"
+pg_dir="$(mktemp -d "${TMPDIR:-/tmp}/liftdesk-pg.XXXXXX")"
+LIFTDESK_TEST_POSTGRES="$(bash scripts/postgres.sh start "$pg_dir")"
+export LIFTDESK_TEST_POSTGRES
+
+phase "Rust : tests d'intégration sur PostgreSQL"
+# The same tests, each on a schema of its own in the test server's database
+# (tests/it/common/engine.rs). Those of the SQLite file itself are
+# SQLite's: crash safety of its WAL, migrations of older files, its
+# backups (docs/postgresql.md says what stands for them on PostgreSQL).
+# The tests that do not pass on PostgreSQL yet are listed, one per line, in
+# tests/it/postgres-pending.txt: the work left on issue 24.
+pending=()
+while read -r name; do
+  case "$name" in '' | '#'*) continue ;; esac
+  pending+=(--skip "$name")
+done <tests/it/postgres-pending.txt
+cargo test -p liftdesk --test it -- --skip crash_safety:: --skip migrations:: --skip backup:: "${pending[@]}"
+unset LIFTDESK_TEST_POSTGRES
+bash scripts/postgres.sh stop "$pg_dir"
+pg_dir=""
 
 phase "Navigateur : tests de l'interface contre le vrai serveur (démo)"
 bash scripts/with-demo-server.sh bash -c 'cd ui && npm run e2e'

@@ -8,10 +8,10 @@
 use crate::common;
 
 use common::app::StaffClient;
+use common::db::TestDb as Connection;
 use common::world::World as Fixtures;
 use common::*;
 use liftdesk::services::clients::{ClientInput, ContactInput};
-use rusqlite::Connection;
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "motdepasse-solide";

@@ -217,6 +217,8 @@ async fn records_named_by_id_come_with_their_names_and_pages() {
 
 fn one(dir: &std::path::Path, sql: &str, params: &[&str]) -> String {
     open_db(dir)
-        .query_row(sql, rusqlite::params_from_iter(params), |r| r.get(0))
+        .query_row(sql, liftdesk::store::sql::params_from_iter(params), |r| {
+            r.get(0)
+        })
         .expect("one value")
 }

@@ -9,11 +9,11 @@ use crate::common;
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use common::app::StaffClient;
+use common::db::TestDb as Connection;
 use common::world::{World, morning};
 use common::*;
 use liftdesk::clock;
 use liftdesk::domain::technician::TechnicianInput;
-use rusqlite::Connection;
 use serde_json::{Value, json};
 
 /// Writes of the large fixtures run side by side.
@@ -38,8 +38,6 @@ struct Db(Connection);
 impl Db {
     fn open(server: &TestServer) -> Db {
         let conn = open_db(server.data_dir.path());
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .expect("busy timeout");
         Db(conn)
     }
 

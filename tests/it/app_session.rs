@@ -77,7 +77,7 @@ async fn an_idle_session_expires_and_an_active_one_is_extended() {
     init_org(server.data_dir.path(), "Org", "admin@org.fr");
     let staff = StaffClient::sign_in(&server, "admin@org.fr", "motdepasse-solide").await;
     let db = open_db(server.data_dir.path());
-    let expires_at = |db: &rusqlite::Connection| -> String {
+    let expires_at = |db: &common::db::TestDb| -> String {
         db.query_row("SELECT expires_at FROM sessions", [], |r| r.get(0))
             .expect("session row")
     };

@@ -7,11 +7,11 @@ use crate::common;
 
 use chrono::{DateTime, Duration, NaiveDate, Timelike, Utc};
 use common::app::StaffClient;
+use common::db::TestDb as Connection;
 use common::world::World;
 use common::*;
 use liftdesk::clock;
 use liftdesk::domain::rota;
-use rusqlite::Connection;
 use serde_json::{Value, json};
 
 const ADMIN_ONLY: &str = "Modifier les astreintes et les absences des techniciens est réservé à un administrateur de l'agence.";
@@ -33,8 +33,6 @@ struct Db(Connection);
 impl Db {
     fn open(server: &TestServer) -> Db {
         let conn = open_db(server.data_dir.path());
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .expect("busy timeout");
         Db(conn)
     }
 

@@ -27,9 +27,7 @@ impl Drop for Served {
 }
 
 fn serve(dir: &Path, extra: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_liftdesk"))
-        .arg("--data-dir")
-        .arg(dir)
+    let mut child = crate::common::cli_command(dir)
         .args(["serve", "--bind", "127.0.0.1:0", "--demo"])
         .args(extra)
         .env("LIFTDESK_LOG", "debug,rmcp=warn")
@@ -65,7 +63,7 @@ fn demo_credentials(dir: &Path) -> Value {
 }
 
 fn equipment_number(dir: &Path, agency: &str) -> String {
-    open_db(dir)
+    sqlite_file(dir)
         .query_row(
             "SELECT number FROM equipment WHERE agency_id = ?1 AND number IS NOT NULL LIMIT 1",
             [agency],
@@ -423,7 +421,7 @@ fn the_backup_command_copies_an_older_database_as_it_is() {
     assert_eq!(out["schemaVersion"], json!(1));
     // Neither migrated nor copied for a migration.
     assert!(!dir.path().join(backup::MIGRATION_BACKUP_DIR).exists());
-    let version: i64 = open_db(dir.path())
+    let version: i64 = sqlite_file(dir.path())
         .query_row(
             "SELECT MAX(version) FROM refinery_schema_history",
             [],

@@ -9,14 +9,14 @@ use common::*;
 use liftdesk::domain::siren::{siret_matches_siren, validate_siren, validate_siret};
 use serde_json::Value;
 
-fn count(conn: &rusqlite::Connection, sql: &str) -> i64 {
+fn count(conn: &common::db::TestDb, sql: &str) -> i64 {
     conn.query_row(sql, [], |r| r.get(0))
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
-fn distinct(conn: &rusqlite::Connection, sql: &str) -> BTreeSet<String> {
+fn distinct(conn: &common::db::TestDb, sql: &str) -> BTreeSet<String> {
     let mut stmt = conn.prepare(sql).expect("prepare");
-    stmt.query_map([], |r| r.get::<_, String>(0))
+    stmt.query_map([], |r| r.get::<String>(0))
         .expect("query")
         .collect::<Result<_, _>>()
         .expect("rows")
@@ -273,7 +273,7 @@ async fn demo_prints_working_credentials_and_seeds_a_realistic_agency() {
         let last: i64 = conn
             .query_row(
                 "SELECT last_seq FROM invoice_counters WHERE agency_id = ?1 AND nature = ?2 AND year = ?3",
-                rusqlite::params![agency, nature, year],
+                liftdesk::store::params![agency, nature, year],
                 |r| r.get(0),
             )
             .expect("counter");

@@ -361,7 +361,7 @@ struct World {
 }
 
 fn world(app: &App) -> World {
-    let conn = rusqlite::Connection::open(app.dir.path().join("liftdesk.db")).expect("db");
+    let conn = crate::common::open_db(app.dir.path());
     let mut stmt = conn
         .prepare(
             "SELECT partner_key, value_type, COALESCE(choices, '') FROM technical_fields
@@ -371,7 +371,7 @@ fn world(app: &App) -> World {
     let fields = stmt
         .query_map([], |r| {
             let choices: String = r.get(2)?;
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, choices))
+            Ok((r.get::<String>(0)?, r.get::<String>(1)?, choices))
         })
         .expect("rows")
         .map(|row| {

@@ -44,10 +44,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use common::served::{Served, demo_credentials};
 use common::{open_db, str_of};
+use liftdesk::store::params;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use rusqlite::params;
 use serde_json::{Value, json};
 use tokio::sync::{Barrier, mpsc};
 

@@ -92,7 +92,7 @@ use base64::Engine as _;
 use common::*;
 use liftdesk::auth::rate_limit::RateLimit;
 use liftdesk::auth::staff_session::csrf_token_for;
-use rusqlite::types::ValueRef;
+use liftdesk::store::sql::Value as StoredValue;
 use serde_json::{Value, json};
 
 const TOKEN_401: &str = "Authentification requise : jeton d'API manquant, inconnu ou révoqué.";
@@ -288,7 +288,11 @@ struct Ids {
 
 fn one(dir: &Path, sql: &str, params: &[&str]) -> String {
     open_db(dir)
-        .query_row(sql, rusqlite::params_from_iter(params.iter()), |r| r.get(0))
+        .query_row(
+            sql,
+            liftdesk::store::sql::params_from_iter(params.iter()),
+            |r| r.get(0),
+        )
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
@@ -296,17 +300,19 @@ fn one(dir: &Path, sql: &str, params: &[&str]) -> String {
 fn texts(dir: &Path, sql: &str, params: &[&str], id: &str) -> Vec<String> {
     let conn = open_db(dir);
     let mut stmt = conn.prepare(sql).expect("prepare");
-    let columns = stmt.column_count();
     let rows = stmt
-        .query_map(rusqlite::params_from_iter(params.iter()), |row| {
-            let mut out = Vec::new();
-            for i in 0..columns {
-                if let ValueRef::Text(t) = row.get_ref(i)? {
-                    out.push(String::from_utf8_lossy(t).into_owned());
+        .query_map(
+            liftdesk::store::sql::params_from_iter(params.iter()),
+            |row| {
+                let mut out = Vec::new();
+                for i in 0..row.column_count() {
+                    if let StoredValue::Text(t) = row.get::<StoredValue>(i)? {
+                        out.push(t);
+                    }
                 }
-            }
-            Ok(out)
-        })
+                Ok(out)
+            },
+        )
         .expect("query")
         .collect::<Result<Vec<_>, _>>()
         .expect("rows");
@@ -571,7 +577,7 @@ async fn world() -> World {
               WHERE v.agency_id = ?1 AND v.status = 'faite' AND c.email IS NOT NULL
               ORDER BY v.id, c.id LIMIT 1",
             [&a],
-            |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
+            |r| Ok((r.get::<String>(0)?, r.get::<String>(1)?)),
         )
         .expect("a done visit of a client with a contact")
     };
@@ -2201,7 +2207,7 @@ fn digest(dir: &Path) -> BTreeMap<String, u64> {
             let columns: Vec<String> = conn
                 .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
                 .expect("columns")
-                .query_map([], |r| r.get::<_, String>(0))
+                .query_map([], |r| r.get::<String>(0))
                 .expect("query")
                 .collect::<Result<Vec<_>, _>>()
                 .expect("rows")
@@ -2213,16 +2219,22 @@ fn digest(dir: &Path) -> BTreeMap<String, u64> {
             let mut stmt = conn
                 .prepare(&format!("SELECT {list} FROM \"{table}\" ORDER BY {list}"))
                 .expect("select");
-            let count = stmt.column_count();
             let mut hasher = DefaultHasher::new();
-            let mut rows = stmt.query([]).expect("rows");
-            while let Some(row) = rows.next().expect("row") {
-                for i in 0..count {
-                    match row.get_ref(i).expect("value") {
-                        ValueRef::Null => 0u8.hash(&mut hasher),
-                        ValueRef::Integer(n) => (1u8, n).hash(&mut hasher),
-                        ValueRef::Real(x) => (2u8, x.to_bits()).hash(&mut hasher),
-                        ValueRef::Text(t) | ValueRef::Blob(t) => (3u8, t).hash(&mut hasher),
+            let rows = stmt
+                .query_map([], |row| {
+                    (0..row.column_count())
+                        .map(|i| row.get::<StoredValue>(i))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .expect("rows");
+            for row in rows {
+                for value in row.expect("row") {
+                    match value {
+                        StoredValue::Null => 0u8.hash(&mut hasher),
+                        StoredValue::Integer(n) => (1u8, n).hash(&mut hasher),
+                        StoredValue::Real(x) => (2u8, x.to_bits()).hash(&mut hasher),
+                        StoredValue::Text(t) => (3u8, t.into_bytes()).hash(&mut hasher),
+                        StoredValue::Blob(t) => (3u8, t).hash(&mut hasher),
                     }
                 }
             }
@@ -2244,7 +2256,7 @@ fn changed_tables(before: &BTreeMap<String, u64>, after: &BTreeMap<String, u64>)
 /// the matrix must leave untouched (using a credential or a session commits
 /// its usage stamp, which the digest leaves out).
 struct Watch {
-    conn: rusqlite::Connection,
+    conn: common::db::TestDb,
     version: i64,
     reference: BTreeMap<String, u64>,
 }
@@ -2260,7 +2272,7 @@ impl Watch {
         }
     }
 
-    fn version_of(conn: &rusqlite::Connection) -> i64 {
+    fn version_of(conn: &common::db::TestDb) -> i64 {
         conn.query_row("PRAGMA data_version", [], |r| r.get(0))
             .expect("data_version")
     }

@@ -7,6 +7,7 @@
 use crate::common;
 
 use chrono::NaiveDate;
+use common::db::TestDb as Connection;
 use common::mcp::*;
 use common::world::World as Fixtures;
 use common::*;
@@ -14,7 +15,6 @@ use liftdesk::domain::invoice::InvoiceStatus;
 use liftdesk::services::clients::ClientInput;
 use liftdesk::services::equipment::NewEquipment;
 use liftdesk::store::equipment::IdentityRow;
-use rusqlite::Connection;
 use serde_json::{Value, json};
 
 fn new_id() -> String {
@@ -857,11 +857,11 @@ async fn another_organizations_token_sees_and_moves_nothing_of_this_one() {
             db.query_row(
                 "SELECT group_concat(status, ',') FROM (SELECT status FROM invoices ORDER BY id)",
                 [],
-                |r| r.get::<_, String>(0),
+                |r| r.get::<String>(0),
             )
             .expect("statuses"),
             db.query_row("SELECT status FROM quotes WHERE id = ?1", [&quote], |r| {
-                r.get::<_, String>(0)
+                r.get::<String>(0)
             })
             .expect("quote"),
         )

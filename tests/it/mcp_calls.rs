@@ -7,12 +7,12 @@
 use crate::common;
 
 use chrono::{Days, Duration, Utc};
+use common::db::TestDb as Connection;
 use common::mcp::*;
 use common::world::World as Fixtures;
 use common::*;
 use liftdesk::clock;
 use liftdesk::services::calls::CenterCallInput;
-use rusqlite::Connection;
 use serde_json::{Value, json};
 
 fn id() -> String {

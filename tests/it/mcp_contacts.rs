@@ -6,10 +6,10 @@
 
 use crate::common;
 
+use common::db::TestDb as Connection;
 use common::mcp::*;
 use common::world::World as Fixtures;
 use common::*;
-use rusqlite::Connection;
 use serde_json::{Value, json};
 
 fn count(db: &Connection, sql: &str) -> i64 {

@@ -283,7 +283,7 @@ async fn equipment_tools_answer_as_the_rest_api() {
         .query_row(
             "SELECT value FROM equipment_values WHERE equipment_id = ?1 AND field_code = 'charge_utile'",
             [&id],
-            |r| r.get::<_, String>(0),
+            |r| r.get::<String>(0),
         )
         .expect("load")
         .parse()

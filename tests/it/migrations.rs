@@ -7,7 +7,7 @@ use liftdesk::store::{Store, StoreError, latest_schema_version, migrate_to_versi
 use sha2::{Digest, Sha256};
 
 fn history(dir: &std::path::Path) -> Vec<(i64, String)> {
-    let conn = open_db(dir);
+    let conn = sqlite_file(dir);
     let mut stmt = conn
         .prepare("SELECT version, name FROM refinery_schema_history ORDER BY version")
         .expect("history");
@@ -48,7 +48,7 @@ fn an_empty_database_gets_the_whole_schema_and_the_catalog() {
     drop(store);
     let versions: Vec<i64> = history(dir.path()).into_iter().map(|(v, _)| v).collect();
     assert_eq!(versions.last().copied(), Some(latest_schema_version()));
-    let conn = open_db(dir.path());
+    let conn = sqlite_file(dir.path());
     for table in [
         "organizations",
         "agencies",
@@ -148,7 +148,7 @@ fn an_up_to_date_database_is_opened_as_is() {
     let store = Store::open(&db_path(dir.path())).expect("reopen");
     drop(store);
     assert_eq!(history(dir.path()), before);
-    let conn = open_db(dir.path());
+    let conn = sqlite_file(dir.path());
     let still: i64 = conn
         .query_row(
             "SELECT COUNT(*) FROM organizations WHERE id = ?1",
@@ -183,7 +183,7 @@ fn an_older_database_is_brought_up_to_date_keeping_its_data() {
         (1..=latest_schema_version()).collect::<Vec<_>>(),
         "every migration applied once, in order"
     );
-    let conn = open_db(dir.path());
+    let conn = sqlite_file(dir.path());
     let fields: i64 = conn
         .query_row("SELECT COUNT(*) FROM technical_fields", [], |r| r.get(0))
         .expect("count");
@@ -204,7 +204,7 @@ fn a_database_newer_than_the_binary_is_refused_untouched() {
     init_org(dir.path(), "Org", "a@org.fr");
     let newer = latest_schema_version() + 1;
     {
-        let conn = open_db(dir.path());
+        let conn = sqlite_file(dir.path());
         conn.execute(
             "INSERT INTO refinery_schema_history (version, name, applied_on, checksum) VALUES (?1, 'future', '2030-01-01', '0')",
             [newer],
@@ -247,7 +247,7 @@ fn a_database_newer_than_the_binary_is_refused_untouched() {
 }
 
 fn installation_owner(dir: &std::path::Path) -> Option<String> {
-    open_db(dir)
+    sqlite_file(dir)
         .query_row("SELECT organization_id FROM installation", [], |r| r.get(0))
         .ok()
 }
@@ -294,7 +294,7 @@ fn the_audit_log_keeps_its_entries_and_numbers_without_the_sequence_table() {
                ('2025-01-02T00:00:00.000Z', 'system', 'ouverture', 'call', 'c-1', NULL),
                ('2025-01-03T00:00:00.000Z', 'cli', 'révocation', 'credential', 'k-1', NULL);",
     );
-    let conn = open_db(dir.path());
+    let conn = sqlite_file(dir.path());
     let schema: String = conn
         .query_row(
             "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'audit_log'",
@@ -335,7 +335,7 @@ fn the_audit_log_keeps_its_entries_and_numbers_without_the_sequence_table() {
     // A new audited write numbers after the kept entries, and no longer
     // writes a counter of its own.
     init_org(dir.path(), "Durand", "admin@durand.fr");
-    let conn = open_db(dir.path());
+    let conn = sqlite_file(dir.path());
     let (count, min_new): (i64, i64) = conn
         .query_row(
             "SELECT COUNT(*), MIN(seq) FROM audit_log WHERE seq > 3",
@@ -371,7 +371,7 @@ fn an_agencys_siret_and_address_become_its_first_identity_version() {
                ('i2', 'a1', 'facture', 'brouillon', NULL, NULL, NULL, NULL, '2025-03-02',
                 '2025-03-02T09:00:00Z', '2025-03-02T09:00:00Z');",
     );
-    let conn = open_db(dir.path());
+    let conn = sqlite_file(dir.path());
     let columns: Vec<String> = conn
         .prepare("SELECT name FROM pragma_table_info('agencies') ORDER BY cid")
         .expect("columns")
@@ -471,7 +471,7 @@ fn settled_documents_get_their_payment_and_fully_credited_invoices_are_settled()
                 '2025-03-07', '2025-03-07T09:00:00Z', '2025-03-07T09:00:00Z');"
         ),
     );
-    let conn = open_db(dir.path());
+    let conn = sqlite_file(dir.path());
     let payments: Vec<(String, String, i64, Option<String>)> = conn
         .prepare("SELECT invoice_id, paid_on, amount_cents, method FROM invoice_payments ORDER BY invoice_id")
         .expect("payments")
@@ -525,7 +525,7 @@ fn client_addresses_are_split_where_they_can_be() {
                ('c4', 'a', 'CLI-4', 'Quatre', NULL, NULL, '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');"
         ),
     );
-    let conn = open_db(dir.path());
+    let conn = sqlite_file(dir.path());
     type Row = (String, Option<String>, Option<String>, Option<String>);
     let rows: Vec<Row> = conn
         .prepare("SELECT id, adresse, code_postal, ville FROM clients ORDER BY id")
@@ -572,7 +572,7 @@ fn quotes_get_thirty_days_of_validity_and_invoices_name_their_quotes_lift() {
                ('i2', 'a', 'facture', 'brouillon', NULL, '2026-02-02', '2026-02-02T08:00:00Z', '2026-02-02T08:00:00Z');"
         ),
     );
-    let conn = open_db(dir.path());
+    let conn = sqlite_file(dir.path());
     let valid_until: String = conn
         .query_row("SELECT valid_until FROM quotes WHERE id = 'q1'", [], |r| {
             r.get(0)
@@ -602,7 +602,7 @@ fn agency_addresses_are_split_where_they_can_be() {
                ('v2', 'a', 'Lieu-dit Les Granges', NULL, '2025-01-02T00:00:00Z');"
         ),
     );
-    let conn = open_db(dir.path());
+    let conn = sqlite_file(dir.path());
     type Row = (
         String,
         Option<String>,
@@ -689,7 +689,7 @@ fn invoices_keep_everything_when_their_numbers_may_take_a_series() {
              INSERT INTO invoice_equipment (invoice_id, equipment_id, position) VALUES ('i1', 'e', 0);"
         ),
     );
-    let conn = open_db(dir.path());
+    let conn = sqlite_file(dir.path());
     let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).expect(sql) };
     assert_eq!(count("SELECT COUNT(*) FROM invoices"), 3);
     assert_eq!(count("SELECT COUNT(*) FROM invoice_lines"), 2);

@@ -41,9 +41,7 @@ impl Drop for Served {
 /// line is the base URL), stderr into a file.
 fn serve(dir: &Path, logs: &Path) -> Served {
     let stderr = dir.join("stderr.txt");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_liftdesk"))
-        .arg("--data-dir")
-        .arg(dir)
+    let mut child = crate::common::cli_command(dir)
         .args([
             "serve",
             "--bind",
@@ -183,7 +181,7 @@ fn forged(prefix: &str) -> String {
 
 /// Every text or blob cell of every table that holds `needle`, as
 /// `table.column`.
-fn cells_holding(conn: &rusqlite::Connection, needle: &str) -> Vec<String> {
+fn cells_holding(conn: &common::db::TestDb, needle: &str) -> Vec<String> {
     let tables: Vec<String> = conn
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
         .expect("tables")

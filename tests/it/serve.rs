@@ -13,9 +13,7 @@ use serde_json::Value;
 #[tokio::test]
 async fn serve_with_demo_prints_its_url_serves_the_api_and_stops_cleanly() {
     let dir = tempfile::tempdir().expect("dir");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_liftdesk"))
-        .args(["--data-dir"])
-        .arg(dir.path())
+    let mut child = crate::common::cli_command(dir.path())
         .args(["serve", "--bind", "127.0.0.1:0", "--demo"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -179,9 +177,7 @@ fn serve_refuses_a_bad_webhook_setting_in_french() {
 async fn insecure_webhooks_from_the_environment_are_accepted_and_warned_about() {
     let dir = tempfile::tempdir().expect("dir");
     let org = init_org(dir.path(), "Durand", "admin@durand.fr");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_liftdesk"))
-        .args(["--data-dir"])
-        .arg(dir.path())
+    let mut child = crate::common::cli_command(dir.path())
         .args(["serve", "--bind", "127.0.0.1:0"])
         .env("LIFTDESK_INSECURE_WEBHOOKS", "1")
         .env("LIFTDESK_WEBHOOK_RETRY_SCHEDULE", "1s,2s")

@@ -185,7 +185,7 @@ impl World {
         (call, reference)
     }
 
-    fn db(&self) -> rusqlite::Connection {
+    fn db(&self) -> common::db::TestDb {
         open_db(self.server.data_dir.path())
     }
 

@@ -6,10 +6,10 @@
 
 use crate::common;
 
+use common::db::TestDb as Connection;
 use common::world::World as Fixtures;
 use common::*;
 use liftdesk::services::clients::{ClientInput, ContactInput};
-use rusqlite::Connection;
 use serde_json::{Value, json};
 
 fn count(db: &Connection, sql: &str) -> i64 {
@@ -72,7 +72,7 @@ async fn world() -> World {
         .query_row(
             "SELECT id FROM credentials WHERE kind = 'api_token' AND account_id = ?1",
             [&org.admin_id],
-            |r| r.get::<_, String>(0),
+            |r| r.get::<String>(0),
         )
         .expect("credential");
     let second = cli_json(
@@ -241,8 +241,8 @@ impl World {
             let rows = stmt
                 .query_map([], |r| {
                     let mut line = String::new();
-                    for i in 0..r.as_ref().column_count() {
-                        let v: rusqlite::types::Value = r.get(i)?;
+                    for i in 0..r.column_count() {
+                        let v: liftdesk::store::sql::Value = r.get(i)?;
                         line.push_str(&format!("{v:?}|"));
                     }
                     Ok(line)

@@ -2282,7 +2282,7 @@ async fn the_description_documents_every_operation_and_status() {
         .prepare("SELECT DISTINCT component FROM technical_fields WHERE component IS NOT NULL")
         .expect("prepare");
     let mut catalog: Vec<Value> = stmt
-        .query_map([], |r| r.get::<_, String>(0))
+        .query_map([], |r| r.get::<String>(0))
         .expect("query")
         .map(|c| json!(c.expect("component")))
         .collect();

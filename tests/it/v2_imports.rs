@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdout, Stdio};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
@@ -1278,9 +1278,7 @@ struct Binary {
 
 impl Binary {
     fn start(data_dir: &Path) -> Binary {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_liftdesk"))
-            .arg("--data-dir")
-            .arg(data_dir)
+        let mut child = crate::common::cli_command(data_dir)
             .args([
                 "serve",
                 "--bind",

@@ -34,12 +34,14 @@ fn snapshot(dir: &std::path::Path) -> Vec<(String, Vec<String>)> {
             let mut stmt = conn
                 .prepare(&format!("SELECT * FROM \"{table}\" ORDER BY 1"))
                 .expect("select");
-            let columns = stmt.column_count();
             let rows: Vec<String> = stmt
                 .query_map([], |row| {
                     let mut text = String::new();
-                    for i in 0..columns {
-                        text.push_str(&format!("{:?}|", row.get_ref(i)?));
+                    for i in 0..row.column_count() {
+                        text.push_str(&format!(
+                            "{:?}|",
+                            row.get::<liftdesk::store::sql::Value>(i)?
+                        ));
                     }
                     Ok(text)
                 })

@@ -9,13 +9,13 @@ use crate::common;
 use std::time::Instant;
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
+use common::db::TestDb as Connection;
 use common::world::{World, morning};
 use common::*;
 use liftdesk::clock;
 use liftdesk::services::calls::{AgencyCallInput, CenterCallInput};
 use liftdesk::services::people::AccountEdit;
 use liftdesk::services::technicians::TechnicianEdit;
-use rusqlite::Connection;
 use serde_json::{Value, json};
 
 /// Writes of the large fixtures run side by side.
@@ -145,8 +145,6 @@ struct Db(Connection);
 impl Db {
     fn open(server: &TestServer) -> Db {
         let conn = open_db(server.data_dir.path());
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .expect("busy timeout");
         Db(conn)
     }
 
@@ -158,14 +156,14 @@ impl Db {
                 [visit],
                 |r| {
                     Ok(json!({
-                        "status": r.get::<_, String>(0)?,
-                        "arrivedAt": r.get::<_, Option<String>>(1)?,
-                        "leftAt": r.get::<_, Option<String>>(2)?,
-                        "doneOn": r.get::<_, Option<String>>(3)?,
-                        "signedBy": r.get::<_, Option<String>>(4)?,
-                        "observations": r.get::<_, Option<String>>(5)?,
-                        "plannedFor": r.get::<_, String>(6)?,
-                        "technicianId": r.get::<_, Option<String>>(7)?,
+                        "status": r.get::<String>(0)?,
+                        "arrivedAt": r.get::<Option<String>>(1)?,
+                        "leftAt": r.get::<Option<String>>(2)?,
+                        "doneOn": r.get::<Option<String>>(3)?,
+                        "signedBy": r.get::<Option<String>>(4)?,
+                        "observations": r.get::<Option<String>>(5)?,
+                        "plannedFor": r.get::<String>(6)?,
+                        "technicianId": r.get::<Option<String>>(7)?,
                     }))
                 },
             )

@@ -7,6 +7,7 @@
 use crate::common;
 
 use chrono::{Datelike, NaiveDate};
+use common::db::TestDb as Connection;
 use common::world::{World as Fixtures, morning};
 use common::*;
 use liftdesk::domain::invoice::InvoiceStatus;
@@ -15,7 +16,6 @@ use liftdesk::services::clients::ClientInput;
 use liftdesk::services::equipment::NewEquipment;
 use liftdesk::services::invoices::NewInvoiceInput;
 use liftdesk::store::equipment::IdentityRow;
-use rusqlite::Connection;
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------

@@ -4,11 +4,12 @@
 use crate::common;
 
 use chrono::{Datelike, Duration, NaiveDate};
+use common::db::TestDb as Connection;
 use common::world::World as Fixtures;
 use common::*;
 use liftdesk::domain::invoice::{self, InvoiceAction, InvoiceNature, InvoiceStatus};
 use liftdesk::services::clients::ClientInput;
-use rusqlite::{Connection, params};
+use liftdesk::store::params;
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------
@@ -787,7 +788,7 @@ async fn payments_and_credit_notes_mixed_leave_the_right_balance() {
     let details: Vec<Value> = db
         .prepare("SELECT detail FROM audit_log WHERE object_type = 'invoice' AND object_id = ?1 AND action = 'reglement' ORDER BY seq")
         .expect("prepare")
-        .query_map([&id], |r| r.get::<_, String>(0))
+        .query_map([&id], |r| r.get::<String>(0))
         .expect("query")
         .map(|d| serde_json::from_str(&d.expect("row")).expect("json"))
         .collect();

@@ -14,7 +14,7 @@ use common::world::{PastSurvey, World as Fixtures};
 use common::*;
 use liftdesk::domain::survey::SurveyStatus;
 use liftdesk::services::surveys::SubmitInput;
-use rusqlite::OptionalExtension;
+use liftdesk::store::sql::OptionalExtension;
 use serde_json::{Value, json};
 
 const UNAUTHORIZED: &str = "Authentification requise : jeton d'API manquant, inconnu ou révoqué.";

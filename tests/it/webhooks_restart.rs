@@ -23,7 +23,7 @@ use common::served::Served as Server;
 use common::world::World;
 use common::*;
 use hmac::{Hmac, Mac};
-use rusqlite::params;
+use liftdesk::store::params;
 use serde_json::{Value, json};
 use sha2::Sha256;
 use tokio::sync::mpsc;

@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod db;
+pub mod engine;
 pub mod mcp;
 pub mod served;
 pub mod smtp;
@@ -64,7 +66,7 @@ impl TestServer {
         limit: RateLimit,
         adjust: impl FnOnce(AppState) -> AppState,
     ) -> TestServer {
-        let store = liftdesk::server::open_store(data_dir.path()).expect("open store");
+        let store = open_store(data_dir.path());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -175,13 +177,31 @@ impl TestServer {
 }
 
 pub fn run_cli(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_liftdesk"))
-        .arg("--data-dir")
-        .arg(data_dir)
+    cli_command(data_dir)
         .args(args)
-        .env_remove("LIFTDESK_DATA_DIR")
         .output()
         .expect("run liftdesk")
+}
+
+/// The `liftdesk` binary on `data_dir` and its database (on PostgreSQL,
+/// the directory's schema, through `LIFTDESK_DATABASE_URL`).
+pub fn cli_command(data_dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_liftdesk"));
+    command
+        .arg("--data-dir")
+        .arg(data_dir)
+        .env_remove("LIFTDESK_DATA_DIR");
+    match engine::database_url(data_dir) {
+        Some(url) => command.env("LIFTDESK_DATABASE_URL", url),
+        None => command.env_remove("LIFTDESK_DATABASE_URL"),
+    };
+    command
+}
+
+/// The store of `data_dir`'s database on the run's engine (made and
+/// migrated if new).
+pub fn open_store(data_dir: &Path) -> Store {
+    liftdesk::server::open_database(&engine::database(data_dir)).expect("open store")
 }
 
 /// Runs a CLI command that must succeed and print one JSON object.
@@ -364,8 +384,14 @@ pub fn db_path(data_dir: &Path) -> PathBuf {
     data_dir.join("liftdesk.db")
 }
 
-/// A read-only look at the database file, as an auditor would take it.
-pub fn open_db(data_dir: &Path) -> rusqlite::Connection {
+/// A direct look at the test's database, on the run's engine.
+pub fn open_db(data_dir: &Path) -> db::TestDb {
+    db::TestDb::open(data_dir)
+}
+
+/// The SQLite file itself, for the tests of that engine's own behaviour
+/// (crash safety, migrations of an older file, backups).
+pub fn sqlite_file(data_dir: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(db_path(data_dir)).expect("open database")
 }
 

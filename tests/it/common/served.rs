@@ -5,7 +5,7 @@
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdout, Stdio};
 
 use serde_json::Value;
 
@@ -22,9 +22,7 @@ impl Served {
     /// (stderr) written to `log`.
     pub fn start(data_dir: &Path, log: PathBuf, args: &[&str]) -> Served {
         let log_file = std::fs::File::create(&log).expect("log file");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_liftdesk"))
-            .arg("--data-dir")
-            .arg(data_dir)
+        let mut child = crate::common::cli_command(data_dir)
             .args(["serve", "--bind", "127.0.0.1:0"])
             .args(args)
             .env_remove("LIFTDESK_DATA_DIR")

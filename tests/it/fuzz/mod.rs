@@ -95,14 +95,14 @@ impl App {
 
     /// Equipment numbers of an agency's park.
     pub fn equipment_numbers(&self, agency: &str, count: usize) -> Vec<String> {
-        let conn = rusqlite::Connection::open(self.dir.path().join("liftdesk.db")).expect("db");
+        let conn = crate::common::open_db(self.dir.path());
         let mut stmt = conn
             .prepare(
                 "SELECT number FROM equipment WHERE agency_id = ?1 AND number IS NOT NULL
                  ORDER BY number LIMIT ?2",
             )
             .expect("prepare");
-        stmt.query_map(rusqlite::params![agency, count as i64], |r| r.get(0))
+        stmt.query_map(liftdesk::store::params![agency, count as i64], |r| r.get(0))
             .expect("rows")
             .collect::<Result<_, _>>()
             .expect("numbers")

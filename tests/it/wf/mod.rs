@@ -109,15 +109,13 @@ pub fn snapshot(server: &TestServer) -> String {
         "audit_log",
     ] {
         let mut stmt = conn
-            .prepare(&format!("SELECT * FROM {table} ORDER BY rowid"))
-            .or_else(|_| conn.prepare(&format!("SELECT * FROM {table}")))
+            .prepare(&format!("SELECT * FROM {table}"))
             .expect("prepare");
-        let columns = stmt.column_count();
-        let rows = stmt
+        let mut rows = stmt
             .query_map([], |row| {
                 let mut line = String::new();
-                for i in 0..columns {
-                    let value: rusqlite::types::Value = row.get(i)?;
+                for i in 0..row.column_count() {
+                    let value: liftdesk::store::sql::Value = row.get(i)?;
                     line.push_str(&format!("{value:?}|"));
                 }
                 Ok(line)
@@ -125,6 +123,8 @@ pub fn snapshot(server: &TestServer) -> String {
             .expect("query")
             .collect::<Result<Vec<_>, _>>()
             .expect("rows");
+        // In a set order whatever the engine's.
+        rows.sort();
         out.push_str(&format!("{table}:\n{}\n", rows.join("\n")));
     }
     out
