@@ -71,7 +71,7 @@ use crate::clock::Clock;
 pub use code::Code;
 pub(crate) use code::code;
 pub use error::{EngineError, StoreError, StoreResult, constraint};
-pub use tx::{Conn, Engine, Tx};
+pub use tx::{Conn, Tx};
 
 pub use migrate::{
     SchemaStatus, applied_schema_version, latest_schema_version, migrate_to_version,
@@ -88,6 +88,41 @@ struct PgPool {
     idle: Vec<Conn>,
     /// Open connections, idle or in use.
     open: usize,
+}
+
+/// A PostgreSQL connection taken from the pool (`Store::pg_lease`), given
+/// back when dropped (closed if broken).
+struct PgLease<'s> {
+    conn: Option<Conn>,
+    pool: &'s Mutex<PgPool>,
+    returned: &'s std::sync::Condvar,
+}
+
+impl std::ops::Deref for PgLease<'_> {
+    type Target = Conn;
+
+    fn deref(&self) -> &Conn {
+        // Present until the lease is dropped.
+        self.conn
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("bail rendu"))
+    }
+}
+
+impl Drop for PgLease<'_> {
+    fn drop(&mut self) {
+        let Some(conn) = self.conn.take() else {
+            return;
+        };
+        let mut held = lock(self.pool);
+        if conn.is_usable() {
+            held.idle.push(conn);
+        } else {
+            held.open -= 1;
+        }
+        drop(held);
+        self.returned.notify_one();
+    }
 }
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// The tables whose changes give the webhook sync task work to do.
@@ -175,15 +210,6 @@ impl Database {
         match self {
             Database::Sqlite(path) => path.parent().unwrap_or(Path::new(".")),
             Database::Postgres { data_dir, .. } => data_dir,
-        }
-    }
-
-    /// How the database is named in messages (a PostgreSQL address without
-    /// its password).
-    pub fn shown(&self) -> String {
-        match self {
-            Database::Sqlite(path) => path.display().to_string(),
-            Database::Postgres { url, .. } => pg::redacted(url),
         }
     }
 }
@@ -291,18 +317,11 @@ impl Store {
         &self.inner.data_dir
     }
 
-    /// The engine the store runs on.
-    pub fn engine(&self) -> Engine {
-        match &self.inner.engine {
-            EngineStore::Sqlite { .. } => Engine::Sqlite,
-            EngineStore::Postgres { .. } => Engine::Postgres,
-        }
-    }
-
     /// A PostgreSQL connection from the pool: an idle one, a new one while
     /// fewer than [`PG_MAX_CONNECTIONS`] are open, else the next one given
-    /// back (the database's connections are shared by every server).
-    fn pg_take(&self) -> StoreResult<Conn> {
+    /// back (the database's connections are shared by every server). It
+    /// goes back to the pool when the lease is dropped, even by a panic.
+    fn pg_lease(&self) -> StoreResult<PgLease<'_>> {
         let EngineStore::Postgres {
             url,
             pool,
@@ -312,36 +331,26 @@ impl Store {
             return Err(StoreError::Encoding("PostgreSQL attendu".to_owned()));
         };
         let mut held = lock(pool);
-        loop {
+        let conn = loop {
             if let Some(conn) = held.idle.pop() {
-                return Ok(conn);
+                break conn;
             }
             if held.open < PG_MAX_CONNECTIONS {
                 held.open += 1;
                 drop(held);
-                return pg::PgConn::connect(url)
+                break pg::PgConn::connect(url)
                     .map(Conn::postgres_conn)
-                    .inspect_err(|_| lock(pool).open -= 1);
+                    .inspect_err(|_| lock(pool).open -= 1)?;
             }
             held = returned
                 .wait(held)
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-        }
-    }
-
-    /// Gives a PostgreSQL connection back to the pool (closed if broken).
-    fn pg_give(&self, conn: Conn) {
-        let EngineStore::Postgres { pool, returned, .. } = &self.inner.engine else {
-            return;
         };
-        let mut held = lock(pool);
-        if conn.is_usable() {
-            held.idle.push(conn);
-        } else {
-            held.open -= 1;
-        }
-        drop(held);
-        returned.notify_one();
+        Ok(PgLease {
+            conn: Some(conn),
+            pool,
+            returned,
+        })
     }
 
     /// Now, by the store's clock.
@@ -387,32 +396,24 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let (path, writer, group_commit, webhook_rows_changed) = match &self.inner.engine {
+        let (writer, group_commit, webhook_rows_changed) = match &self.inner.engine {
             EngineStore::Sqlite {
-                path,
                 writer,
                 group_commit,
                 webhook_rows_changed,
                 ..
-            } => (path, writer, group_commit, webhook_rows_changed),
+            } => (writer, group_commit, webhook_rows_changed),
             EngineStore::Postgres { .. } => {
-                let conn = self.pg_take()?;
-                let result = (|| {
-                    let tx = Tx::begin(&conn, self.now())?;
-                    let value = work(&tx)?;
-                    tx.commit()?;
-                    Ok(value)
-                })();
-                self.pg_give(conn);
+                let conn = self.pg_lease()?;
+                let tx = Tx::begin(&conn, self.now())?;
+                let value = work(&tx)?;
+                tx.commit()?;
                 // No update hook on PostgreSQL: every commit wakes the
                 // webhook task, which finds whether it has work.
-                if result.is_ok() {
-                    self.inner.webhook_work.notify_one();
-                }
-                return result;
+                self.inner.webhook_work.notify_one();
+                return Ok(value);
             }
         };
-        let _ = path;
         let group = group_commit.as_deref();
         let (value, commit) = {
             // Declared before the lock, so dropped after it is released.
@@ -467,25 +468,15 @@ impl Store {
     where
         E: From<StoreError>,
     {
+        let rehearse = |conn: &Conn| {
+            let tx = Tx::begin(conn, self.now())?;
+            let value = work(&tx);
+            tx.rollback()?;
+            value
+        };
         match &self.inner.engine {
-            EngineStore::Sqlite { writer, .. } => {
-                let conn = lock(writer);
-                let tx = Tx::begin(&conn, self.now())?;
-                let value = work(&tx);
-                tx.rollback()?;
-                value
-            }
-            EngineStore::Postgres { .. } => {
-                let conn = self.pg_take()?;
-                let value = (|| {
-                    let tx = Tx::begin(&conn, self.now())?;
-                    let value = work(&tx);
-                    tx.rollback()?;
-                    value
-                })();
-                self.pg_give(conn);
-                value
-            }
+            EngineStore::Sqlite { writer, .. } => rehearse(&lock(writer)),
+            EngineStore::Postgres { .. } => rehearse(&*self.pg_lease()?),
         }
     }
 
@@ -509,17 +500,12 @@ impl Store {
                 result
             }
             EngineStore::Postgres { .. } => {
-                let conn = self.pg_take()?;
+                let conn = self.pg_lease()?;
                 // One snapshot for the whole read, as SQLite's reader has.
-                let result = conn
-                    .batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                    .map_err(E::from)
-                    .and_then(|()| work(&conn));
-                let end = conn.batch("ROLLBACK");
-                self.pg_give(conn);
-                let value = result?;
-                end?;
-                Ok(value)
+                conn.batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
+                let result = work(&conn);
+                conn.batch("ROLLBACK")?;
+                result
             }
         }
     }

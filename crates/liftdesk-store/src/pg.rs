@@ -116,14 +116,7 @@ impl PgConn {
                 )?,
             }
         }
-        let statement = statement.map_err(|err| {
-            let err = StoreError::from(err);
-            tracing::debug!(sql = %text, error = %err, "requête refusée par PostgreSQL");
-            if std::env::var_os("LIFTDESK_PG_TRACE").is_some() {
-                eprintln!("PGTRACE prepare: {err}\n  SQL: {text}");
-            }
-            err
-        })?;
+        let statement = statement.map_err(|err| traced(err, "préparation", &text))?;
         let mut prepared = self.prepared.borrow_mut();
         if prepared.len() >= PREPARED_CAPACITY {
             prepared.clear();
@@ -211,7 +204,7 @@ impl PgConn {
         let refs: Vec<&(dyn ToSql + Sync)> =
             params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
         let changed = futures_executor::block_on(self.client.execute(statement, &refs))
-            .map_err(|err| traced(err, statement))?;
+            .map_err(|err| traced(err, "exécution", &format!("{:?}", statement.params())))?;
         usize::try_from(changed).map_err(StoreError::encoding)
     }
 
@@ -281,12 +274,14 @@ pub(crate) fn migrate(url: &str, runner: refinery::Runner) -> StoreResult<()> {
     })?
 }
 
-/// `err` as a store error (with, under `LIFTDESK_PG_TRACE`, the statement
-/// on standard error: a development aid).
-fn traced(err: tokio_postgres::Error, statement: &tokio_postgres::Statement) -> StoreError {
+/// `err` as a store error, logged at debug level with what failed (`step`)
+/// and on what (`what`: the statement, or its parameters' types); under
+/// `LIFTDESK_PG_TRACE`, also on standard error (a development aid).
+fn traced(err: tokio_postgres::Error, step: &str, what: &str) -> StoreError {
     let err = StoreError::from(err);
+    tracing::debug!(%step, %what, error = %err, "requête refusée par PostgreSQL");
     if std::env::var_os("LIFTDESK_PG_TRACE").is_some() {
-        eprintln!("PGTRACE run: {err}\n  params: {:?}", statement.params());
+        eprintln!("PGTRACE {step} : {err}\n  {what}");
     }
     err
 }

@@ -31,13 +31,6 @@ pub(crate) enum EngineConn {
     Postgres(PgConn),
 }
 
-/// Which engine a statement written twice is for (see [`Conn::dialect`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Engine {
-    Sqlite,
-    Postgres,
-}
-
 impl Conn {
     /// The store's handle on a SQLite connection.
     pub(crate) fn sqlite_conn(conn: Connection) -> Conn {
@@ -59,14 +52,6 @@ impl Conn {
     pub(crate) fn postgres_conn(conn: PgConn) -> Conn {
         Conn {
             engine: EngineConn::Postgres(conn),
-        }
-    }
-
-    /// The engine this connection is on.
-    pub fn engine(&self) -> Engine {
-        match self.engine {
-            EngineConn::Sqlite(_) => Engine::Sqlite,
-            EngineConn::Postgres(_) => Engine::Postgres,
         }
     }
 
