@@ -56,6 +56,7 @@ mod mcp_calls;
 mod mcp_contacts;
 mod mcp_equipment;
 mod migrations;
+mod schemas;
 mod secrets;
 mod serve;
 mod v2_call_life;
