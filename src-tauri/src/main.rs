@@ -348,11 +348,12 @@ impl Host {
         }
         if let Some(from) = from {
             let data_dir = self.data_dir.clone();
-            let restored =
-                tokio::task::spawn_blocking(move || backup::restore_from(&data_dir, &from))
-                    .await
-                    .map_err(|err| anyhow::anyhow!("La restauration s'est interrompue : {err}"))
-                    .and_then(|r| r.map_err(anyhow::Error::from));
+            let restored = tokio::task::spawn_blocking(move || {
+                backup::restore_from(&liftdesk::store::Database::of(&data_dir, None), &from)
+            })
+            .await
+            .map_err(|err| anyhow::anyhow!("La restauration s'est interrompue : {err}"))
+            .and_then(|r| r.map_err(anyhow::Error::from));
             match restored {
                 Ok(restored) => tracing::info!(
                     schema = restored.schema_version,

@@ -163,13 +163,13 @@ pub enum Command {
         #[arg(long, env = "LIFTDESK_BACKUP_DIR", value_name = "DIR")]
         backup_dir: Option<PathBuf>,
     },
-    /// Sauvegarde la base dans un fichier (cohérente même serveur en marche).
+    /// Sauvegarde la base dans un fichier (cohérente même serveur en marche ; pg_dump sur PostgreSQL).
     Backup {
         /// Fichier de sauvegarde à écrire.
         #[arg(long, value_name = "FICHIER")]
         to: PathBuf,
     },
-    /// Restaure une sauvegarde (serveur arrêté) ; la base actuelle est mise de côté.
+    /// Restaure une sauvegarde (serveur arrêté) ; la base actuelle est mise de côté (pg_restore sur PostgreSQL).
     Restore {
         /// Fichier de sauvegarde à restaurer.
         #[arg(long, value_name = "FICHIER")]
@@ -471,26 +471,19 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         );
     }
     init_logging("warn");
-    if let (Command::Backup { .. } | Command::Restore { .. }, Database::Postgres { .. }) =
-        (&cli.command, &database)
-    {
-        anyhow::bail!(
-            "Sur PostgreSQL, la base se sauvegarde avec pg_dump et se restaure avec pg_restore (voir docs/postgresql.md)."
-        );
-    }
     if let Command::Restore { from } = &cli.command {
         let _lock = config::lock_data_dir(&data_dir)?;
-        let restored = backup::restore_from(&data_dir, from)?;
+        let restored = backup::restore_from(&database, from)?;
         return print_json(&json!({
             "restoredFrom": from,
-            "database": config::database_path(&data_dir),
+            "database": database.shown(),
             "aside": restored.aside,
             "schemaVersion": restored.schema_version,
         }));
     }
     if let Command::Backup { to } = &cli.command {
         // The file as it is: a backup never migrates an older database.
-        let written = backup::backup_database_file(&config::database_path(&data_dir), to)?;
+        let written = backup::backup_database(&database, to)?;
         let check = backup::check_backup(&written.path)?;
         return print_json(&json!({
             "path": written.path,

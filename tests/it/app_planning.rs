@@ -1084,10 +1084,11 @@ async fn late_visits_are_proposed_first_and_moved_not_duplicated() {
     };
     assert_eq!(day_of(&forgotten_visit), week[0]);
     assert_eq!(day_of(&pushed_visit), week[1]);
-    let moves = db.count(
+    let moves = db.count(&format!(
         "SELECT count(*) FROM audit_log WHERE action = 'replanification'
-           AND json_extract(detail, '$.source') = 'proposition'",
-    );
+           AND {} = 'proposition'",
+        db.0.json_text("detail", "source")
+    ));
     assert_eq!(moves, 2);
     // Planned now within the week: the next proposal leaves them out.
     let (_, next) = staff.get("/planning/proposal").await;

@@ -158,7 +158,12 @@ async fn settings_are_for_admins_and_are_checked_and_saved() {
     assert_eq!(status, 201, "{written}");
     let name = written["name"].as_str().expect("name");
     assert!(
-        name.starts_with("liftdesk-") && name.ends_with(".sqlite3"),
+        name.starts_with("liftdesk-")
+            && name.ends_with(if common::engine::on_postgres() {
+                ".pgdump"
+            } else {
+                ".sqlite3"
+            }),
         "{name}"
     );
     let (_, list) = admin.get("/settings/backups").await;

@@ -145,7 +145,7 @@ async fn the_setup_is_refused_unless_the_peer_is_this_computer() {
     // Served without the peer's address (as a host that does not use
     // `server::serve` would): the setup is refused, never open by default.
     let dir = tempfile::tempdir().expect("dir");
-    let store = liftdesk::server::open_store(dir.path()).expect("store");
+    let store = crate::common::open_store(dir.path());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -219,7 +219,7 @@ async fn the_service_operator_made_first_leaves_the_first_run_to_do() {
 fn serve_demo_installs_the_demo_beside_a_service_operator_made_first() {
     let dir = tempfile::tempdir().expect("dir");
     create_operator(dir.path(), "operateur@service.fr", "motdepasse-solide");
-    let store = liftdesk::server::open_store(dir.path()).expect("store");
+    let store = crate::common::open_store(dir.path());
     assert!(liftdesk::demo::is_empty(&store).expect("read"));
     assert!(liftdesk::demo::seed_if_empty(&store, dir.path()).expect("demo"));
     assert!(!liftdesk::demo::is_empty(&store).expect("read"));

@@ -63,7 +63,7 @@ fn demo_credentials(dir: &Path) -> Value {
 }
 
 fn equipment_number(dir: &Path, agency: &str) -> String {
-    sqlite_file(dir)
+    open_db(dir)
         .query_row(
             "SELECT number FROM equipment WHERE agency_id = ?1 AND number IS NOT NULL LIMIT 1",
             [agency],
@@ -72,7 +72,28 @@ fn equipment_number(dir: &Path, agency: &str) -> String {
         .expect("an equipment")
 }
 
+/// The call-center references of the calls in the backup `path`: the
+/// SQLite file opened read-only, or the `pg_dump` archive's rows of
+/// `calls` read by `pg_restore`.
 fn references_in(path: &Path) -> Vec<String> {
+    if common::engine::on_postgres() {
+        let out = Command::new("pg_restore")
+            .args(["--data-only", "--table=calls", "--file=-"])
+            .arg(path)
+            .output()
+            .expect("pg_restore");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        return String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .flat_map(|line| line.split('\t'))
+            .filter(|cell| cell.starts_with("SAV-"))
+            .map(str::to_owned)
+            .collect();
+    }
     let conn =
         rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .expect("open backup");
@@ -142,7 +163,11 @@ async fn a_backup_taken_while_calls_arrive_restores_every_committed_record() {
             }
         }
     });
-    let target = dir.path().join("copie.sqlite3");
+    let target = dir.path().join(if common::engine::on_postgres() {
+        "copie.pgdump"
+    } else {
+        "copie.sqlite3"
+    });
     let data_dir = dir.path().to_owned();
     let target_for_cli = target.clone();
     let out = tokio::task::spawn_blocking(move || {
@@ -178,11 +203,37 @@ async fn a_backup_taken_while_calls_arrive_restores_every_committed_record() {
         &["restore", "--from", target.to_str().expect("utf-8")],
     );
     let aside = restored["aside"].as_str().expect("aside").to_owned();
-    assert!(aside.contains("avant-restauration-"), "{aside}");
-    // The replaced database is kept aside, with every call it had.
-    let before = references_in(&Path::new(&aside).join("liftdesk.db"));
-    assert_eq!(before.len(), 80);
-    let now = references_in(&db_path(dir.path()));
+    // The replaced database is kept aside, with every call it had: the
+    // file in a folder, or the schema under another name.
+    let calls_aside = if common::engine::on_postgres() {
+        let schema = aside.strip_prefix("schéma ").expect("a schema");
+        assert!(schema.contains("_avant_"), "{aside}");
+        format!("\"{schema}\".calls")
+    } else {
+        assert!(aside.contains("avant-restauration-"), "{aside}");
+        let file = Path::new(&aside).join("liftdesk.db");
+        assert_eq!(references_in(&file).len(), 80);
+        "calls".to_owned()
+    };
+    let db = open_db(dir.path());
+    if common::engine::on_postgres() {
+        let before: i64 = db
+            .query_row(
+                &format!("SELECT COUNT(*) FROM {calls_aside} WHERE reference LIKE 'SAV-%'"),
+                [],
+                |r| r.get(0),
+            )
+            .expect("calls aside");
+        assert_eq!(before, 80);
+    }
+    let now: Vec<String> = db
+        .prepare("SELECT reference FROM calls WHERE reference LIKE 'SAV-%'")
+        .and_then(|mut stmt| {
+            stmt.query_map([], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()
+        })
+        .expect("calls now");
+    drop(db);
     assert_eq!(now.len(), in_backup.len());
     for reference in &committed {
         assert!(now.contains(reference), "{reference} missing after restore");
@@ -253,7 +304,7 @@ fn a_backup_of_a_newer_version_is_refused() {
     let err = backup::check_backup(&copy).expect_err("newer").to_string();
     assert!(err.contains("version plus récente"), "{err}");
     let other = dir.path().join("autre");
-    let err = backup::restore_from(&other, &copy)
+    let err = backup::restore_from(&liftdesk::store::Database::of(&other, None), &copy)
         .expect_err("refused")
         .to_string();
     assert!(err.contains("version plus récente"), "{err}");

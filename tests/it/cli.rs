@@ -562,10 +562,7 @@ fn tokens_and_keys_have_their_forms_and_only_fingerprints_are_stored() {
         assert_eq!(stored, secret::fingerprint(secret_text));
     }
     drop(conn);
-    let mut raw = std::fs::read(db_path(dir.path())).expect("db bytes");
-    if let Ok(wal) = std::fs::read(dir.path().join("liftdesk.db-wal")) {
-        raw.extend(wal);
-    }
+    let raw = common::engine::raw_bytes(dir.path());
     for secret_text in [&token_text, &key_text, &partner_text, &org.admin_token] {
         let needle = secret_text.as_bytes();
         assert!(

@@ -31,7 +31,7 @@ async fn probe_partner(
 }
 
 async fn start_probe(data_dir: &std::path::Path) -> String {
-    let store = liftdesk::server::open_store(data_dir).expect("store");
+    let store = crate::common::open_store(data_dir);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -182,7 +182,7 @@ async fn the_knowledge_rate_counts_surveyed_fields_over_the_fields_of_the_type()
     let org = init_org(dir.path(), "Org", "admin@org.fr");
     let other = init_org(dir.path(), "Autre", "admin@autre.fr");
     let conn = open_db(dir.path());
-    let store = liftdesk::server::open_store(dir.path()).expect("store");
+    let store = crate::common::open_store(dir.path());
     let world = World::of_store(&store, &org.agency_id);
     // The equipment numbered « eq-lift » and « eq-door », by number.
     let mut ids = std::collections::HashMap::new();

@@ -294,10 +294,7 @@ async fn demo_prints_working_credentials_and_seeds_a_realistic_agency() {
         ),
         0
     );
-    assert_eq!(
-        count(&conn, "SELECT COUNT(*) FROM pragma_foreign_key_check"),
-        0
-    );
+    assert_eq!(conn.foreign_key_violations(), 0);
     drop(stmt);
     drop(sirens);
     drop(conn);
@@ -379,10 +376,13 @@ fn the_small_demo_is_written_through_the_operations() {
     assert_eq!(
         count(
             &conn,
-            "SELECT COUNT(*) FROM technician_on_call o JOIN audit_log a
+            &format!(
+                "SELECT COUNT(*) FROM technician_on_call o JOIN audit_log a
                ON a.action = 'astreinte.affectation' AND a.object_id = o.technician_id
-              AND json_extract(a.detail, '$.startsAt') = o.starts_at
-             WHERE a.at < o.starts_at"
+              AND {} = o.starts_at
+             WHERE a.at < o.starts_at",
+                conn.json_text("a.detail", "startsAt")
+            )
         ),
         weeks
     );
@@ -431,10 +431,13 @@ fn the_small_demo_is_written_through_the_operations() {
     assert_eq!(
         count(
             &conn,
-            "SELECT COUNT(*) FROM equipment e
-             WHERE e.plan_start_on = (SELECT json_extract(a.detail, '$.to') FROM audit_log a
+            &format!(
+                "SELECT COUNT(*) FROM equipment e
+             WHERE e.plan_start_on = (SELECT {} FROM audit_log a
                                       WHERE a.object_id = e.id AND a.action = 'debut_plan'
-                                      ORDER BY a.seq DESC LIMIT 1)"
+                                      ORDER BY a.seq DESC LIMIT 1)",
+                conn.json_text("a.detail", "to")
+            )
         ),
         count(
             &conn,
@@ -470,9 +473,12 @@ fn the_small_demo_is_written_through_the_operations() {
     assert_eq!(
         count(
             &conn,
-            "SELECT COUNT(*) FROM calls c JOIN audit_log a
+            &format!(
+                "SELECT COUNT(*) FROM calls c JOIN audit_log a
                ON a.object_id = c.id AND a.action = 'changement_statut' AND a.at = c.resolved_at
-              AND json_extract(a.detail, '$.to') = 'resolue'"
+              AND {} = 'resolue'",
+                conn.json_text("a.detail", "to")
+            )
         ),
         resolved
     );
@@ -522,10 +528,14 @@ fn the_small_demo_is_written_through_the_operations() {
     assert_eq!(
         count(
             &conn,
-            "SELECT COUNT(*) FROM invoices i JOIN audit_log a
+            &format!(
+                "SELECT COUNT(*) FROM invoices i JOIN audit_log a
                ON a.object_id = i.id AND a.action IN ('reglement', 'solde')
-              AND json_extract(a.detail, '$.paidOn') = i.paid_on
-              AND COALESCE(json_extract(a.detail, '$.settled'), 1)"
+              AND {} = i.paid_on
+              AND COALESCE(CAST({} AS TEXT), '1') IN ('1', 'true')",
+                conn.json_text("a.detail", "paidOn"),
+                conn.json_text("a.detail", "settled")
+            )
         ),
         count(
             &conn,
@@ -550,12 +560,13 @@ fn the_small_demo_is_written_through_the_operations() {
         by("SELECT COUNT(*) FROM surveys s JOIN audit_log a
               ON a.action = 'survey.create' AND a.object_id = s.id AND a.at = s.created_at
              AND a.actor_kind = 'partner_key'")
-            + by(
+            + by(&format!(
                 "SELECT COUNT(*) FROM surveys s WHERE EXISTS (
-                    SELECT 1 FROM audit_log a, json_each(a.detail, '$.surveys') j
+                    SELECT 1 FROM audit_log a, {} j
                     WHERE a.action IN ('deal.create', 'deal.add_surveys')
-                      AND a.actor_kind = 'partner_key' AND j.value = s.id AND a.at = s.created_at)"
-            ),
+                      AND a.actor_kind = 'partner_key' AND j.value = s.id AND a.at = s.created_at)",
+                conn.json_values("a.detail", "surveys")
+            )),
         surveys
     );
     assert_eq!(
@@ -585,9 +596,12 @@ fn the_small_demo_is_written_through_the_operations() {
     // Each cancelled one says why; each discrepancy was reported by its
     // survey's surveyor.
     assert_eq!(
-        by("SELECT COUNT(*) FROM surveys s JOIN audit_log a
+        by(&format!(
+            "SELECT COUNT(*) FROM surveys s JOIN audit_log a
               ON a.action = 'annulation' AND a.object_id = s.id AND a.at = s.updated_at
-             WHERE json_extract(a.detail, '$.reason') LIKE 'Annulé : %'"),
+             WHERE {} LIKE 'Annulé : %'",
+            conn.json_text("a.detail", "reason")
+        )),
         by("SELECT COUNT(*) FROM surveys WHERE status = 'annule'")
     );
     assert_eq!(
@@ -617,7 +631,7 @@ fn the_small_demo_is_written_through_the_operations() {
 fn on_a_monday_morning_the_demo_has_visits_under_way() {
     use chrono::TimeZone;
     let dir = tempfile::tempdir().expect("dir");
-    let store = liftdesk::server::open_store(dir.path()).expect("store");
+    let store = crate::common::open_store(dir.path());
     let monday = chrono::Utc
         .with_ymd_and_hms(2026, 3, 2, 9, 0, 0)
         .single()
@@ -684,7 +698,7 @@ fn the_small_demo_installs_on_any_seed_and_day() {
                 .single()
                 .expect("instant");
             let dir = tempfile::tempdir().expect("dir");
-            let store = liftdesk::server::open_store(dir.path()).expect("store");
+            let store = crate::common::open_store(dir.path());
             if let Err(err) =
                 liftdesk::demo::install(&store, liftdesk::demo::DemoSize::Small, seed, now)
             {

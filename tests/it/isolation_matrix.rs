@@ -2187,15 +2187,10 @@ fn error_shape_ok(family: Family, body: &Value) -> bool {
 fn digest(dir: &Path) -> BTreeMap<String, u64> {
     let conn = open_db(dir);
     let tables: Vec<String> = conn
-        .prepare(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-             AND name <> 'refinery_schema_history' ORDER BY name",
-        )
-        .expect("tables")
-        .query_map([], |r| r.get(0))
-        .expect("query")
-        .collect::<Result<_, _>>()
-        .expect("rows");
+        .tables()
+        .into_iter()
+        .filter(|table| table != "refinery_schema_history")
+        .collect();
     let moving = [
         ("credentials", "last_used_at"),
         ("sessions", "last_seen_at"),
@@ -2205,12 +2200,7 @@ fn digest(dir: &Path) -> BTreeMap<String, u64> {
         .into_iter()
         .map(|table| {
             let columns: Vec<String> = conn
-                .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
-                .expect("columns")
-                .query_map([], |r| r.get::<String>(0))
-                .expect("query")
-                .collect::<Result<Vec<_>, _>>()
-                .expect("rows")
+                .columns(&table)
                 .into_iter()
                 .filter(|c| !moving.contains(&(table.as_str(), c.as_str())))
                 .map(|c| format!("\"{c}\""))
@@ -2251,8 +2241,8 @@ fn changed_tables(before: &BTreeMap<String, u64>, after: &BTreeMap<String, u64>)
         .collect()
 }
 
-/// Watches the store: SQLite's `data_version` moves when the server
-/// commits, and only then is the digest taken and compared with the state
+/// Watches the store: its data version (`TestDb::data_version`) moves
+/// when the server commits, and only then is the digest taken and compared with the state
 /// the matrix must leave untouched (using a credential or a session commits
 /// its usage stamp, which the digest leaves out).
 struct Watch {
@@ -2273,8 +2263,7 @@ impl Watch {
     }
 
     fn version_of(conn: &common::db::TestDb) -> i64 {
-        conn.query_row("PRAGMA data_version", [], |r| r.get(0))
-            .expect("data_version")
+        conn.data_version()
     }
 
     /// The tables changed since the last look, if any.

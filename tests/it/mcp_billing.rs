@@ -854,12 +854,13 @@ async fn another_organizations_token_sees_and_moves_nothing_of_this_one() {
         (
             count(db, "SELECT COUNT(*) FROM quotes"),
             count(db, "SELECT COUNT(*) FROM invoices"),
-            db.query_row(
-                "SELECT group_concat(status, ',') FROM (SELECT status FROM invoices ORDER BY id)",
-                [],
-                |r| r.get::<String>(0),
-            )
-            .expect("statuses"),
+            db.prepare("SELECT status FROM invoices ORDER BY id")
+                .and_then(|mut s| {
+                    s.query_map([], |r| r.get::<String>(0))?
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .expect("statuses")
+                .join(","),
             db.query_row("SELECT status FROM quotes WHERE id = ?1", [&quote], |r| {
                 r.get::<String>(0)
             })

@@ -182,28 +182,21 @@ fn forged(prefix: &str) -> String {
 /// Every text or blob cell of every table that holds `needle`, as
 /// `table.column`.
 fn cells_holding(conn: &common::db::TestDb, needle: &str) -> Vec<String> {
-    let tables: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-        .expect("tables")
-        .query_map([], |r| r.get(0))
-        .expect("rows")
-        .collect::<Result<_, _>>()
-        .expect("names");
+    let tables = conn.tables();
     let mut found = Vec::new();
     for table in tables {
-        let columns: Vec<String> = conn
-            .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
-            .expect("columns")
-            .query_map([], |r| r.get(0))
-            .expect("rows")
-            .collect::<Result<_, _>>()
-            .expect("names");
-        for column in columns {
+        for column in conn.columns(&table) {
+            // Bytes compared as bytes, anything else as its text.
+            let holds = if !conn.on_postgres() {
+                format!("instr(CAST(\"{column}\" AS BLOB), CAST(?1 AS BLOB)) > 0")
+            } else if conn.column_type(&table, &column) == "bytea" {
+                format!("position(convert_to(?1, 'UTF8') IN \"{column}\") > 0")
+            } else {
+                format!("strpos(CAST(\"{column}\" AS TEXT) COLLATE \"C\", ?1) > 0")
+            };
             let count: i64 = conn
                 .query_row(
-                    &format!(
-                        "SELECT count(*) FROM \"{table}\" WHERE instr(CAST(\"{column}\" AS BLOB), CAST(?1 AS BLOB)) > 0"
-                    ),
+                    &format!("SELECT count(*) FROM \"{table}\" WHERE {holds}"),
                     [needle],
                     |r| r.get(0),
                 )

@@ -235,7 +235,7 @@ impl World {
         let mut out = String::new();
         for sql in [
             "SELECT id, client_id, nom, email, telephone, fonction FROM contacts ORDER BY id",
-            "SELECT rowid, action, object_type, object_id FROM audit_log ORDER BY rowid",
+            "SELECT seq, action, object_type, object_id FROM audit_log ORDER BY seq",
         ] {
             let mut stmt = db.prepare(sql).expect("prepare");
             let rows = stmt

@@ -18,16 +18,17 @@ use serde_json::{Value, json};
 /// excepted: using a token touches them), to prove nothing changed.
 fn snapshot(dir: &std::path::Path) -> Vec<(String, Vec<String>)> {
     let conn = open_db(dir);
+    let skipped = [
+        "audit_log",
+        "refinery_schema_history",
+        "sessions",
+        "credentials",
+    ];
     let tables: Vec<String> = conn
-        .prepare(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-             AND name NOT IN ('audit_log', 'refinery_schema_history', 'sessions', 'credentials') ORDER BY name",
-        )
-        .expect("tables")
-        .query_map([], |r| r.get(0))
-        .expect("query")
-        .collect::<Result<_, _>>()
-        .expect("rows");
+        .tables()
+        .into_iter()
+        .filter(|table| !skipped.contains(&table.as_str()))
+        .collect();
     tables
         .into_iter()
         .map(|table| {

@@ -344,7 +344,7 @@ async fn killed_twice_the_server_loses_no_webhook() {
     )
     .to_owned();
     let equipment = {
-        let store = liftdesk::server::open_store(dir).expect("store");
+        let store = crate::common::open_store(dir);
         World::of_store(&store, &org.agency_id)
             .lift("ASC 7", None)
             .await

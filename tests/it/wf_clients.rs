@@ -136,7 +136,7 @@ async fn archives_and_restores() {
     assert_eq!(found[0]["supprime"], false);
     let conn = common::open_db(s.server.data_dir.path());
     let actions: Vec<String> = conn
-        .prepare("SELECT action FROM audit_log WHERE object_type = 'client' ORDER BY rowid")
+        .prepare("SELECT action FROM audit_log WHERE object_type = 'client' ORDER BY seq")
         .and_then(|mut stmt| {
             stmt.query_map([], |r| r.get(0))?
                 .collect::<Result<Vec<String>, _>>()

@@ -1,7 +1,8 @@
 //! Backups of the database: SQLite's online backup (consistent while the
-//! server keeps writing), dated files in a folder keeping the newest 14,
-//! the check of a backup before it is restored, and the restore itself
-//! (server stopped: the data directory's lock says so).
+//! server keeps writing), or `pg_dump` on PostgreSQL (`pg_backup.rs`);
+//! dated files in a folder keeping the newest 14, the check of a backup
+//! before it is restored, and the restore itself (server stopped: the data
+//! directory's lock says so).
 
 use crate::error::{StoreError, StoreResult};
 use std::path::{Path, PathBuf};
@@ -12,12 +13,14 @@ use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
 use crate::data_dir as config;
-use crate::{Store, latest_schema_version};
+use crate::{Database, Store, latest_schema_version, pg_backup};
 
 /// Dated backups kept in a folder; older ones of the same pattern go.
 pub const KEEP_BACKUPS: usize = 14;
 const PREFIX: &str = "liftdesk-";
 const SUFFIX: &str = ".sqlite3";
+/// A PostgreSQL backup's name ends so (`pg_dump --format=custom`).
+const PG_SUFFIX: &str = ".pgdump";
 const STAMP_FORMAT: &str = "%Y%m%d-%H%M%S";
 /// Where the automatic backup taken before a schema update goes (data dir).
 pub const MIGRATION_BACKUP_DIR: &str = "sauvegardes-migration";
@@ -26,7 +29,8 @@ pub const MIGRATION_BACKUP_DIR: &str = "sauvegardes-migration";
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BackupFile {
-    /// File name (`liftdesk-AAAAMMJJ-HHMMSS.sqlite3` in a backup folder).
+    /// File name (`liftdesk-AAAAMMJJ-HHMMSS.sqlite3` in a backup folder,
+    /// `….pgdump` on PostgreSQL).
     pub name: String,
     pub path: PathBuf,
     pub bytes: u64,
@@ -34,17 +38,35 @@ pub struct BackupFile {
     pub taken_at: Option<NaiveDateTime>,
 }
 
-/// Copies the live database of `store` into `dest` with SQLite's online
-/// backup, in one step (one read transaction: a consistent snapshot while
-/// writes go on), into a temporary file renamed once complete. Blocking.
+/// Copies the live database of `store` into `dest`, as a consistent
+/// snapshot while writes go on, into a temporary file renamed once
+/// complete: SQLite's online backup in one step (one read transaction), or
+/// `pg_dump` of the store's schema. Blocking.
 pub fn backup_to(store: &Store, dest: &Path) -> StoreResult<BackupFile> {
-    if store.path().is_none() {
-        return Err(StoreError::File(
-            "Sur PostgreSQL, la base se sauvegarde avec pg_dump et se restaure avec pg_restore (voir docs/postgresql.md) : Liftdesk n'en fait pas de copie lui-même.".to_owned(),
-        ));
+    match store.postgres_url() {
+        Some(url) => pg_backup::dump(url, dest)?,
+        None => store
+            .read_blocking(|conn| -> StoreResult<()> { copy_connection(conn.sqlite()?, dest) })?,
     }
-    store.read_blocking(|conn| -> StoreResult<()> { copy_connection(conn.sqlite()?, dest) })?;
     describe_file(dest)
+}
+
+/// Backs up `database` into `dest` without opening it as a store (no
+/// migration): the SQLite file as it is ([`backup_database_file`]), or
+/// `pg_dump` of the PostgreSQL schema; a newer schema is refused. For
+/// `liftdesk backup`. Blocking.
+pub fn backup_database(database: &Database, dest: &Path) -> StoreResult<BackupFile> {
+    match database {
+        Database::Sqlite(path) => backup_database_file(path, dest),
+        Database::Postgres { url, .. } => {
+            pg_backup::dump(url, dest)?;
+            if let Err(err) = pg_backup::check(dest) {
+                let _ = std::fs::remove_file(dest);
+                return Err(err);
+            }
+            describe_file(dest)
+        }
+    }
 }
 
 /// Backs up the database file `db_path` into `dest` without opening it as
@@ -154,24 +176,33 @@ fn describe_file(path: &Path) -> StoreResult<BackupFile> {
 
 /// The date in a backup file's name, if the name follows the pattern.
 fn stamp_of(name: &str) -> Option<NaiveDateTime> {
-    let stamp = name.strip_prefix(PREFIX)?.strip_suffix(SUFFIX)?;
+    let stamp = name.strip_prefix(PREFIX)?;
+    let stamp = stamp
+        .strip_suffix(SUFFIX)
+        .or_else(|| stamp.strip_suffix(PG_SUFFIX))?;
     if stamp.len() != 15 {
         return None;
     }
     NaiveDateTime::parse_from_str(stamp, STAMP_FORMAT).ok()
 }
 
-/// The file name of a backup taken at `now` (local time).
-pub fn backup_file_name(now: DateTime<Utc>) -> String {
+/// The file name of a backup of `store` taken at `now` (local time).
+pub fn backup_file_name(store: &Store, now: DateTime<Utc>) -> String {
+    let suffix = if store.postgres_url().is_some() {
+        PG_SUFFIX
+    } else {
+        SUFFIX
+    };
     format!(
-        "{PREFIX}{}{SUFFIX}",
+        "{PREFIX}{}{suffix}",
         now.with_timezone(&Local).format(STAMP_FORMAT)
     )
 }
 
 /// Backs up into `folder` (created if needed) as
-/// `liftdesk-AAAAMMJJ-HHMMSS.sqlite3`, then deletes the backups of that
-/// pattern past the newest 14 (other files are never touched). Blocking.
+/// `liftdesk-AAAAMMJJ-HHMMSS.sqlite3` (`.pgdump` on PostgreSQL), then
+/// deletes the backups of that pattern past the newest 14 (other files are
+/// never touched). Blocking.
 pub fn backup_into_folder(
     store: &Store,
     folder: &Path,
@@ -183,7 +214,7 @@ pub fn backup_into_folder(
             folder.display()
         ))
     })?;
-    let written = backup_to(store, &folder.join(backup_file_name(now)))?;
+    let written = backup_to(store, &folder.join(backup_file_name(store, now)))?;
     for old in list_backups(folder)?.into_iter().skip(KEEP_BACKUPS) {
         if let Err(err) = std::fs::remove_file(&old.path) {
             tracing::warn!(error = %err, file = %old.path.display(), "ancienne sauvegarde non supprimée");
@@ -193,8 +224,8 @@ pub fn backup_into_folder(
     Ok(written)
 }
 
-/// The backups of `folder` (pattern `liftdesk-AAAAMMJJ-HHMMSS.sqlite3`
-/// only), newest first; a missing folder has none.
+/// The backups of `folder` (pattern `liftdesk-AAAAMMJJ-HHMMSS.sqlite3` or
+/// `.pgdump` only), newest first; a missing folder has none.
 pub fn list_backups(folder: &Path) -> StoreResult<Vec<BackupFile>> {
     let entries = match std::fs::read_dir(folder) {
         Ok(entries) => entries,
@@ -236,14 +267,18 @@ pub struct BackupCheck {
     pub older_schema: bool,
 }
 
-/// Opens `path` read-only and checks it is a sound Liftdesk database this
-/// version can open: `integrity_check`, the schema history, no newer schema.
+/// Checks that `path` is a sound Liftdesk backup this version can open:
+/// a SQLite file opened read-only (`integrity_check`, the schema history,
+/// no newer schema), or a `pg_dump` archive read by `pg_restore`.
 pub fn check_backup(path: &Path) -> StoreResult<BackupCheck> {
     let shown = path.display();
     if !path.is_file() {
         return Err(StoreError::File(format!(
             "Le fichier de sauvegarde {shown} est introuvable."
         )));
+    }
+    if is_pg_archive(path) {
+        return pg_backup::check(path);
     }
     let not_liftdesk = || {
         StoreError::File(format!(
@@ -288,21 +323,55 @@ pub fn check_backup(path: &Path) -> StoreResult<BackupCheck> {
     })
 }
 
+/// Whether `path` starts as a `pg_dump` archive does.
+fn is_pg_archive(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 5];
+    std::fs::File::open(path)
+        .and_then(|mut file| file.read_exact(&mut head))
+        .is_ok_and(|()| head == pg_backup::ARCHIVE_MAGIC)
+}
+
 /// What a restore did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Restored {
-    /// The folder where the replaced database (and its -wal/-shm) now is.
-    pub aside: Option<PathBuf>,
+    /// Where the replaced database now is: the folder of the SQLite file
+    /// (and its -wal/-shm), or the PostgreSQL schema renamed.
+    pub aside: Option<String>,
     pub schema_version: i64,
 }
 
-/// Restores the backup `from` into `data_dir`, whose server must be stopped
-/// (the caller holds the data directory's lock): checks the backup, moves
-/// the current database and its -wal/-shm into a dated folder
+/// Restores the backup `from` into `database`, whose servers must be
+/// stopped (the caller holds the data directory's lock): on PostgreSQL with
+/// `pg_restore` (`pg_backup::restore`); on SQLite [`restore_file`]. A
+/// SQLite backup is not restored onto PostgreSQL, nor the other way.
+/// Blocking.
+pub fn restore_from(database: &Database, from: &Path) -> StoreResult<Restored> {
+    // Missing, not a backup, too new: said first, whatever the engine.
+    check_backup(from)?;
+    let archive = is_pg_archive(from);
+    match database {
+        Database::Postgres { url, .. } if archive => pg_backup::restore(url, from),
+        Database::Sqlite(path) if !archive => {
+            restore_file(path.parent().unwrap_or(Path::new(".")), from)
+        }
+        Database::Postgres { .. } => Err(StoreError::File(format!(
+            "La sauvegarde {} est celle d'une base SQLite (un ordinateur seul) : elle ne se restaure pas sur PostgreSQL.",
+            from.display()
+        ))),
+        Database::Sqlite(_) => Err(StoreError::File(format!(
+            "La sauvegarde {} est celle d'une base PostgreSQL : elle se restaure sur PostgreSQL (liftdesk --database postgresql://… restore), pas sur ce fichier SQLite.",
+            from.display()
+        ))),
+    }
+}
+
+/// Restores the SQLite backup `from` into `data_dir`: checks the backup,
+/// moves the current database and its -wal/-shm into a dated folder
 /// `avant-restauration-AAAAMMJJ-HHMMSS` of the data directory, then copies
-/// the backup in place. Blocking.
-pub fn restore_from(data_dir: &Path, from: &Path) -> StoreResult<Restored> {
+/// the backup in place.
+fn restore_file(data_dir: &Path, from: &Path) -> StoreResult<Restored> {
     let check = check_backup(from)?;
     config::ensure_data_dir(data_dir)?;
     let db = config::database_path(data_dir);
@@ -355,7 +424,7 @@ pub fn restore_from(data_dir: &Path, from: &Path) -> StoreResult<Restored> {
     }
     tracing::info!(from = %from.display(), aside = ?aside, "sauvegarde restaurée");
     Ok(Restored {
-        aside,
+        aside: aside.map(|folder| folder.display().to_string()),
         schema_version: check.schema_version,
     })
 }
@@ -392,7 +461,6 @@ mod tests {
         assert!(stamp_of("liftdesk-2026112-093000.sqlite3").is_none());
         assert!(stamp_of("autre-20261125-093000.sqlite3").is_none());
         assert!(stamp_of("liftdesk-20261125-093000.sqlite3.partiel").is_none());
-        let name = backup_file_name(crate::clock::now());
-        assert!(stamp_of(&name).is_some(), "{name}");
+        assert!(stamp_of("liftdesk-20261125-093000.pgdump").is_some());
     }
 }

@@ -163,9 +163,9 @@ pub fn find_by_number(
     let agency_id = agency_id.as_str();
     conn.prepare_cached(&format!(
         "SELECT {EQUIPMENT_COLUMNS} FROM {EQUIPMENT_FROM}
-                 WHERE e.agency_id = ?1 AND e.number_key = {NUMBER_KEY_OF_PARAM}"
+                 WHERE e.agency_id = ?1 AND e.number_key = ?2"
     ))?
-    .query_row([agency_id, number], equipment_from_row)
+    .query_row([agency_id, &number_key(number)], equipment_from_row)
     .optional()
 }
 
@@ -185,8 +185,18 @@ pub fn find_by_external_id(
     .optional()
 }
 
-/// `number_key` of the text parameter ?2, computed as the generated column is.
-const NUMBER_KEY_OF_PARAM: &str = "lower(replace(replace(?2, ' ', ''), char(9), ''))";
+/// The `number_key` of `number`, as the generated column computes it
+/// (`lower(replace(replace(number, ' ', ''), char(9), ''))`: `lower` of
+/// both engines changes ASCII letters only). Given as a plain parameter, so
+/// that PostgreSQL's generic plan finds it in the unique index (it does not
+/// for the same expression of a parameter).
+fn number_key(number: &str) -> String {
+    number
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '\t'))
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
 
 /// Another equipment of the agency whose number has the same key as `number`
 /// (spaces and case ignored): its number, if any.
@@ -198,11 +208,14 @@ pub fn number_used_by_other(
 ) -> StoreResult<Option<String>> {
     let equipment_id = equipment_id.as_str();
     let agency_id = agency_id.as_str();
-    conn.prepare_cached(&format!(
+    conn.prepare_cached(
         "SELECT number FROM equipment
-                 WHERE agency_id = ?1 AND number_key = {NUMBER_KEY_OF_PARAM} AND id <> ?3"
-    ))?
-    .query_row([agency_id, number, equipment_id], |r| r.get(0))
+                 WHERE agency_id = ?1 AND number_key = ?2 AND id <> ?3",
+    )?
+    .query_row(
+        [agency_id, number_key(number).as_str(), equipment_id],
+        |r| r.get(0),
+    )
     .optional()
 }
 

@@ -44,6 +44,7 @@ mod migrate;
 pub mod outbox;
 pub mod payments;
 mod pg;
+mod pg_backup;
 pub mod quotes;
 pub mod search;
 pub mod sessions;
@@ -174,6 +175,11 @@ enum EngineStore {
         pool: Mutex<PgPool>,
         /// Signalled when a connection goes back to the pool.
         returned: std::sync::Condvar,
+        /// This process's writes, one at a time, as on SQLite: a write
+        /// waiting for the database's write lock waits here, not holding a
+        /// connection of the pool (writes queued behind a long import
+        /// would otherwise take every connection and starve the reads).
+        writer: Mutex<()>,
     },
 }
 
@@ -201,6 +207,15 @@ impl Database {
                 data_dir: data_dir.to_owned(),
             },
             None => Database::Sqlite(data_dir::database_path(data_dir)),
+        }
+    }
+
+    /// The database as messages name it: the SQLite file, or the
+    /// PostgreSQL address without its password.
+    pub fn shown(&self) -> String {
+        match self {
+            Database::Sqlite(path) => path.display().to_string(),
+            Database::Postgres { url, .. } => pg::redacted(url),
         }
     }
 
@@ -243,6 +258,7 @@ impl Store {
                         open: 1,
                     }),
                     returned: std::sync::Condvar::new(),
+                    writer: Mutex::new(()),
                 },
                 data_dir: data_dir.to_owned(),
                 cache,
@@ -303,6 +319,14 @@ impl Store {
         }
     }
 
+    /// The PostgreSQL address of the store; `None` on SQLite.
+    pub(crate) fn postgres_url(&self) -> Option<&str> {
+        match &self.inner.engine {
+            EngineStore::Sqlite { .. } => None,
+            EngineStore::Postgres { url, .. } => Some(url),
+        }
+    }
+
     /// The database as messages name it: the SQLite file, or the
     /// PostgreSQL address without its password.
     pub fn shown(&self) -> String {
@@ -326,6 +350,7 @@ impl Store {
             url,
             pool,
             returned,
+            ..
         } = &self.inner.engine
         else {
             return Err(StoreError::Encoding("PostgreSQL attendu".to_owned()));
@@ -403,7 +428,8 @@ impl Store {
                 webhook_rows_changed,
                 ..
             } => (writer, group_commit, webhook_rows_changed),
-            EngineStore::Postgres { .. } => {
+            EngineStore::Postgres { writer, .. } => {
+                let _writing = lock(writer);
                 let conn = self.pg_lease()?;
                 let tx = Tx::begin(&conn, self.now())?;
                 let value = work(&tx)?;
@@ -476,7 +502,10 @@ impl Store {
         };
         match &self.inner.engine {
             EngineStore::Sqlite { writer, .. } => rehearse(&lock(writer)),
-            EngineStore::Postgres { .. } => rehearse(&*self.pg_lease()?),
+            EngineStore::Postgres { writer, .. } => {
+                let _writing = lock(writer);
+                rehearse(&*self.pg_lease()?)
+            }
         }
     }
 

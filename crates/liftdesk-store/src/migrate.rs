@@ -45,7 +45,7 @@ pub fn applied_schema_version(conn: &crate::Conn) -> StoreResult<Option<i64>> {
 }
 
 /// Version recorded in refinery's history table of a PostgreSQL database.
-fn applied_postgres_version(conn: &crate::Conn) -> StoreResult<Option<i64>> {
+pub(crate) fn applied_postgres_version(conn: &crate::Conn) -> StoreResult<Option<i64>> {
     let has_table: bool = conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM information_schema.tables
                          WHERE table_schema = current_schema() AND table_name = 'refinery_schema_history')",

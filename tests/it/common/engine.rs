@@ -80,3 +80,31 @@ pub fn psql(url: &str, sql: &str) -> String {
     );
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
+
+/// Everything the database of `data_dir` holds, as bytes to search: the
+/// SQLite file and its WAL, or a `pg_dump` of the directory's schema.
+pub fn raw_bytes(data_dir: &Path) -> Vec<u8> {
+    let Some(base) = postgres() else {
+        let mut raw = std::fs::read(data_dir.join("liftdesk.db")).expect("db bytes");
+        if let Ok(wal) = std::fs::read(data_dir.join("liftdesk.db-wal")) {
+            raw.extend(wal);
+        }
+        return raw;
+    };
+    let schema = schemas()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(data_dir)
+        .cloned()
+        .expect("the directory's schema");
+    let out = Command::new("pg_dump")
+        .args(["--no-owner", "--schema", &schema, "--dbname", base])
+        .output()
+        .expect("pg_dump (postgresql-client)");
+    assert!(
+        out.status.success(),
+        "pg_dump : {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}

@@ -37,7 +37,7 @@ impl App {
             .build()
             .expect("runtime");
         let dir = tempfile::tempdir().expect("dir");
-        let store = liftdesk::server::open_store(dir.path()).expect("store");
+        let store = crate::common::open_store(dir.path());
         let creds = liftdesk::demo::install(&store, DemoSize::Small, 1, liftdesk::clock::now())
             .expect("demo");
         let limit = RateLimit::parse("1000000/1000000").expect("limit");
