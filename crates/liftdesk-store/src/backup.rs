@@ -110,9 +110,9 @@ pub fn backup_database_file(db_path: &Path, dest: &Path) -> StoreResult<BackupFi
     describe_file(dest)
 }
 
-/// Copies what `conn` sees into `dest` (temporary file, then rename); the
-/// copy is in rollback-journal mode so it opens read-only on its own.
-pub(crate) fn copy_connection(conn: &Connection, dest: &Path) -> StoreResult<()> {
+/// Where a backup to `dest` is written until complete (`.NAME.partiel`
+/// beside it, renamed then), none left from an earlier attempt.
+pub(crate) fn partial_file(dest: &Path) -> StoreResult<PathBuf> {
     let file_name = dest
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -124,6 +124,13 @@ pub(crate) fn copy_connection(conn: &Connection, dest: &Path) -> StoreResult<()>
         })?;
     let tmp = dest.with_file_name(format!(".{file_name}.partiel"));
     let _ = std::fs::remove_file(&tmp);
+    Ok(tmp)
+}
+
+/// Copies what `conn` sees into `dest` (temporary file, then rename); the
+/// copy is in rollback-journal mode so it opens read-only on its own.
+pub(crate) fn copy_connection(conn: &Connection, dest: &Path) -> StoreResult<()> {
+    let tmp = partial_file(dest)?;
     let result = (|| -> StoreResult<()> {
         let mut out = Connection::open(&tmp).map_err(|err| {
             StoreError::File(format!(

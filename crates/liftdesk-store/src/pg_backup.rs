@@ -120,17 +120,7 @@ pub(crate) fn dump(url: &str, dest: &Path) -> StoreResult<()> {
         }
         Some(_) => {}
     }
-    let file_name = dest
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| {
-            StoreError::File(format!(
-                "Le chemin de sauvegarde {} n'est pas un fichier.",
-                dest.display()
-            ))
-        })?;
-    let tmp = dest.with_file_name(format!(".{file_name}.partiel"));
-    let _ = std::fs::remove_file(&tmp);
+    let tmp = crate::backup::partial_file(dest)?;
     let (mut command, address) = program("pg_dump", url);
     command
         .args([
