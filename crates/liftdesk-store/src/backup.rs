@@ -97,14 +97,8 @@ pub fn backup_database_file(db_path: &Path, dest: &Path) -> StoreResult<BackupFi
             db_path.display()
         ))
     })?;
-    let known = latest_schema_version();
-    if let Some(version) = version
-        && version > known
-    {
-        return Err(StoreError::File(format!(
-            "La base de données {} a été créée par une version plus récente de Liftdesk (schéma {version}, cette version connaît jusqu'au schéma {known}) : sauvegardez-la avec cette version-là.",
-            db_path.display()
-        )));
+    if let Some(version) = version {
+        refuse_newer_database(&db_path.display().to_string(), version)?;
     }
     copy_connection(&conn, dest)?;
     describe_file(dest)
@@ -318,10 +312,29 @@ pub fn check_backup(path: &Path) -> StoreResult<BackupCheck> {
     if !has_organizations {
         return Err(not_liftdesk());
     }
+    checked_version(path, version)
+}
+
+/// A database of schema `version` (named `shown`) to back up: refused when
+/// a newer Liftdesk made it.
+pub(crate) fn refuse_newer_database(shown: &str, version: i64) -> StoreResult<()> {
     let known = latest_schema_version();
     if version > known {
         return Err(StoreError::File(format!(
-            "La sauvegarde {shown} a été faite par une version plus récente de Liftdesk (schéma {version}, cette version connaît jusqu'au schéma {known}) : installez une version à jour de Liftdesk pour la restaurer."
+            "La base de données {shown} a été créée par une version plus récente de Liftdesk (schéma {version}, cette version connaît jusqu'au schéma {known}) : sauvegardez-la avec cette version-là."
+        )));
+    }
+    Ok(())
+}
+
+/// The check of the backup `path`, whose schema is `version`: refused when
+/// a newer Liftdesk made it.
+pub(crate) fn checked_version(path: &Path, version: i64) -> StoreResult<BackupCheck> {
+    let known = latest_schema_version();
+    if version > known {
+        return Err(StoreError::File(format!(
+            "La sauvegarde {} a été faite par une version plus récente de Liftdesk (schéma {version}, cette version connaît jusqu'au schéma {known}) : installez une version à jour de Liftdesk pour la restaurer.",
+            path.display()
         )));
     }
     Ok(BackupCheck {
@@ -355,14 +368,17 @@ pub struct Restored {
 /// SQLite backup is not restored onto PostgreSQL, nor the other way.
 /// Blocking.
 pub fn restore_from(database: &Database, from: &Path) -> StoreResult<Restored> {
-    // Missing, not a backup, too new: said first, whatever the engine.
-    check_backup(from)?;
     let archive = is_pg_archive(from);
     match database {
-        Database::Postgres { url, .. } if archive => pg_backup::restore(url, from),
+        Database::Postgres { url, .. } if archive => return pg_backup::restore(url, from),
         Database::Sqlite(path) if !archive => {
-            restore_file(path.parent().unwrap_or(Path::new(".")), from)
+            return restore_file(path.parent().unwrap_or(Path::new(".")), from);
         }
+        _ => {}
+    }
+    // Missing, not a backup, too new: said before the engines' mismatch.
+    check_backup(from)?;
+    match database {
         Database::Postgres { .. } => Err(StoreError::File(format!(
             "La sauvegarde {} est celle d'une base SQLite (un ordinateur seul) : elle ne se restaure pas sur PostgreSQL.",
             from.display()

@@ -12,9 +12,8 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::Conn;
-use crate::backup::{BackupCheck, Restored};
+use crate::backup::{self, BackupCheck, Restored};
 use crate::error::{StoreError, StoreResult};
-use crate::latest_schema_version;
 use crate::pg::{self, PgConn};
 
 /// The first bytes of a `pg_dump --format=custom` archive.
@@ -25,22 +24,18 @@ pub(crate) const ARCHIVE_MAGIC: &[u8] = b"PGDMP";
 fn program(name: &str, url: &str) -> (Command, String) {
     let mut command = Command::new(name);
     let mut address = url.to_owned();
-    if let Ok(mut parsed) = url::Url::parse(url)
-        && let Some(password) = parsed.password().map(str::to_owned)
+    // The password as the driver reads the address (percent-decoded).
+    let password = url
+        .parse::<tokio_postgres::Config>()
+        .ok()
+        .and_then(|config| config.get_password().map(<[u8]>::to_vec));
+    if let (Some(password), Ok(mut parsed)) = (password, url::Url::parse(url))
         && parsed.set_password(None).is_ok()
     {
-        let password = percent_decoded(&password);
-        command.env("PGPASSWORD", password);
+        command.env("PGPASSWORD", String::from_utf8_lossy(&password).as_ref());
         address = parsed.to_string();
     }
     (command, address)
-}
-
-fn percent_decoded(text: &str) -> String {
-    url::form_urlencoded::parse(format!("p={}", text.replace('+', "%2B")).as_bytes())
-        .next()
-        .map(|(_, value)| value.into_owned())
-        .unwrap_or_else(|| text.to_owned())
 }
 
 /// Runs `command`; its standard output, or a French error naming `what`.
@@ -65,18 +60,10 @@ fn run(mut command: Command, what: &str) -> StoreResult<Vec<u8>> {
     )))
 }
 
-/// The schema the store uses at `url` (the first of its search path).
-pub(crate) fn schema_of(url: &str) -> StoreResult<String> {
-    let conn = connect(url)?;
-    let schema: Option<String> =
-        conn.query_row("SELECT CAST(current_schema() AS TEXT)", [], |r| r.get(0))?;
-    match schema {
-        Some(schema) => Ok(schema),
-        None => Err(StoreError::File(format!(
-            "Le schéma de la base {} n'existe pas : rien à sauvegarder ni où restaurer.",
-            pg::redacted(url)
-        ))),
-    }
+/// The schema the store uses (the first of the search path that exists;
+/// `None` when none does).
+fn current_schema(conn: &Conn) -> StoreResult<Option<String>> {
+    conn.query_row("SELECT CAST(current_schema() AS TEXT)", [], |r| r.get(0))
 }
 
 fn connect(url: &str) -> StoreResult<Conn> {
@@ -102,24 +89,16 @@ fn quoted(schema: &str) -> String {
 /// temporary name, renamed once complete). A schema with no Liftdesk
 /// database, or one of a newer Liftdesk, is refused.
 pub(crate) fn dump(url: &str, dest: &Path) -> StoreResult<()> {
-    let schema = schema_of(url)?;
-    let version = crate::migrate::applied_postgres_version(&connect(url)?)?;
-    let known = latest_schema_version();
-    match version {
-        None => {
-            return Err(StoreError::File(format!(
-                "Aucune base de données Liftdesk dans {} (schéma « {schema} ») : rien à sauvegarder.",
-                pg::redacted(url)
-            )));
-        }
-        Some(version) if version > known => {
-            return Err(StoreError::File(format!(
-                "La base de données {} a été créée par une version plus récente de Liftdesk (schéma {version}, cette version connaît jusqu'au schéma {known}) : sauvegardez-la avec cette version-là.",
-                pg::redacted(url)
-            )));
-        }
-        Some(_) => {}
-    }
+    let conn = connect(url)?;
+    let schema = current_schema(&conn)?;
+    let version = crate::migrate::applied_postgres_version(&conn)?;
+    let (Some(schema), Some(version)) = (schema, version) else {
+        return Err(StoreError::File(format!(
+            "Aucune base de données Liftdesk dans {} : rien à sauvegarder.",
+            pg::redacted(url)
+        )));
+    };
+    backup::refuse_newer_database(&pg::redacted(url), version)?;
     let tmp = crate::backup::partial_file(dest)?;
     let (mut command, address) = program("pg_dump", url);
     command
@@ -202,19 +181,7 @@ fn read_archive(path: &Path) -> StoreResult<Archive> {
 /// Checks that `path` is a dump of a Liftdesk database this version can
 /// open.
 pub(crate) fn check(path: &Path) -> StoreResult<BackupCheck> {
-    let archive = read_archive(path)?;
-    let known = latest_schema_version();
-    if archive.version > known {
-        return Err(StoreError::File(format!(
-            "La sauvegarde {} a été faite par une version plus récente de Liftdesk (schéma {}, cette version connaît jusqu'au schéma {known}) : installez une version à jour de Liftdesk pour la restaurer.",
-            path.display(),
-            archive.version
-        )));
-    }
-    Ok(BackupCheck {
-        schema_version: archive.version,
-        older_schema: archive.version < known,
-    })
+    backup::checked_version(path, read_archive(path)?.version)
 }
 
 /// Restores the dump `from` into the store's schema at `url`, every server
@@ -224,11 +191,10 @@ pub(crate) fn check(path: &Path) -> StoreResult<BackupCheck> {
 /// in one transaction; if it fails, the previous schema gets its name back.
 pub(crate) fn restore(url: &str, from: &Path) -> StoreResult<Restored> {
     let archive = read_archive(from)?;
-    let check = check(from)?;
-    let schema = schema_of(url).or_else(|_| {
-        // A search path naming a schema not made yet: the dump's own.
-        Ok::<_, StoreError>(archive.schema.clone())
-    })?;
+    let check = backup::checked_version(from, archive.version)?;
+    let conn = connect(url)?;
+    // A search path naming a schema not made yet: the dump's own.
+    let schema = current_schema(&conn)?.unwrap_or_else(|| archive.schema.clone());
     if archive.schema != schema {
         return Err(StoreError::File(format!(
             "La sauvegarde {} est celle du schéma « {} », la base est dans le schéma « {schema} » : restaurez-la sur une base dont le schéma porte son nom.",
@@ -236,7 +202,6 @@ pub(crate) fn restore(url: &str, from: &Path) -> StoreResult<Restored> {
             archive.schema
         )));
     }
-    let conn = connect(url)?;
     let aside = if schema_exists(&conn, &schema)? {
         // PostgreSQL's names hold 63 bytes.
         let stamp = crate::clock::local_now().format("%Y%m%d%H%M%S");
