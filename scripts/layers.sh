@@ -93,7 +93,7 @@ fi
 # counter, group commit, the SQL functions it registers); an aggregate's
 # module writes its SQL through `sql.rs` (tests may open an engine
 # connection of their own).
-ENGINE_FILES='(lib|tx|sql|error|migrate|backup|cache|durability|text|pg|dialect)\.rs'
+ENGINE_FILES='(lib|tx|sql|error|migrate|backup|pg_backup|cache|durability|text|pg|dialect)\.rs'
 engine_in_modules="$(
   find crates/liftdesk-store/src -name '*.rs' -print0 | sort -z |
     xargs -0 awk '

@@ -96,7 +96,19 @@ phase "Rust : lints (clippy) et construction des tests"
 RUSTC_WORKSPACE_WRAPPER="$(rustc --print sysroot)/bin/clippy-driver"
 export RUSTC_WORKSPACE_WRAPPER
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
-cargo test --workspace --no-run
+# The integration test program's path is kept from cargo's report: the
+# PostgreSQL phase runs it again as it is (a `cargo test -p liftdesk` there
+# would resolve the dependencies' features for one package instead of the
+# workspace, and compile 118 crates a second time).
+cargo test --workspace --no-run --message-format=json-render-diagnostics >"$LIFTDESK_ARTIFACTS/test-build.json"
+IT_BIN="$(python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "it" and m.get("executable"):
+        print(m["executable"])
+' "$LIFTDESK_ARTIFACTS/test-build.json")"
+[ -x "$IT_BIN" ] || { echo "Programme des tests d'intégration introuvable." >&2; exit 1; }
 # The binary the integration tests run is the one the server phases below
 # run too (scripts/with-demo-server.sh): built once.
 export LIFTDESK_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/liftdesk"
@@ -115,7 +127,8 @@ phase "Rust : tests d'intégration sur PostgreSQL"
 # SQLite's: crash safety of its WAL, migrations of older files, the copy of
 # an older or newer file (docs/postgresql.md says what stands for them on
 # PostgreSQL).
-cargo test -p liftdesk --test it -- --skip crash_safety:: --skip migrations:: \
+# Run from the package's folder, as cargo runs it.
+"$IT_BIN" --skip crash_safety:: --skip migrations:: \
   --skip backup::the_backup_command_copies_an_older_database_as_it_is \
   --skip backup::a_backup_of_a_newer_version_is_refused \
   --skip backup::an_older_database_is_backed_up_before_its_update
