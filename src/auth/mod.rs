@@ -9,7 +9,7 @@ pub mod staff_session;
 pub mod throttle;
 
 /// Secrets, fingerprints, passwords and sheet links (crate `liftdesk-core`).
-pub use liftdesk_core::auth::{password, secret, sheet_token};
+pub use liftdesk_core::auth::{password, secret, shared_keys, sheet_token};
 
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;

@@ -23,7 +23,7 @@ use crate::server;
 use crate::services::installation;
 use crate::state::AppState;
 use crate::store::Database;
-use crate::webhooks::{Probe, RetrySchedule, WebhookSettings};
+use crate::webhooks::{self, Probe, RetrySchedule, WebhookSettings};
 use liftdesk_core::error::AppError;
 
 /// A flag also settable from the environment: `1`, `true`, `oui`… or `0`.
@@ -153,6 +153,9 @@ pub enum Command {
         /// Délais des nouveaux essais d'un webhook en échec, puis abandon, en s, m, h ou d ; par défaut « 1m,5m,30m,2h,12h ».
         #[arg(long, value_name = "DELAIS", env = "LIFTDESK_WEBHOOK_RETRY_SCHEDULE", value_parser = RetrySchedule::parse)]
         webhook_retry_schedule: Option<RetrySchedule>,
+        /// Durée pendant laquelle un envoi de webhook est réservé au serveur qui l'envoie ; passé ce délai (serveur arrêté en plein envoi), un autre serveur de la même base le reprend ; de 15 s à 1 h, par défaut « 1m ».
+        #[arg(long, value_name = "DELAI", env = "LIFTDESK_WEBHOOK_CLAIM", value_parser = webhooks::parse_claim)]
+        webhook_claim: Option<std::time::Duration>,
         /// Sonde de connectivité : « route », « off », « tcp://hôte:port » ou une adresse http(s):// ; par défaut « route ».
         #[arg(long, value_name = "SONDE", env = "LIFTDESK_CONNECTIVITY_PROBE", value_parser = Probe::parse)]
         connectivity_probe: Option<Probe>,
@@ -448,6 +451,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         rate_limit,
         insecure_webhooks,
         webhook_retry_schedule,
+        webhook_claim,
         connectivity_probe,
         log_dir,
         backup_dir,
@@ -458,6 +462,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             insecure_loopback: insecure_webhooks,
             retry_schedule: webhook_retry_schedule.unwrap_or(defaults.retry_schedule),
             probe: connectivity_probe.unwrap_or(defaults.probe),
+            claim: webhook_claim.unwrap_or(defaults.claim),
         };
         return serve(
             &database,
@@ -755,6 +760,8 @@ fn serve(
     // Held until the server stops: `liftdesk restore` waits for that.
     let _lock = config::lock_data_dir(data_dir)?;
     let store = server::open_database(database)?;
+    // On a database other servers share: the same keys as theirs.
+    crate::auth::shared_keys::check(&store)?;
     if with_demo {
         demo::seed_if_empty(&store, data_dir)?;
     }

@@ -42,6 +42,7 @@ async fn world() -> World {
             insecure_loopback: true,
             retry_schedule: RetrySchedule::parse("1s,1s").expect("schedule"),
             probe: Probe::Off,
+            ..WebhookSettings::default()
         })
     })
     .await;
@@ -723,6 +724,7 @@ async fn offline_a_message_waits_without_spending_attempts() {
             insecure_loopback: true,
             retry_schedule: RetrySchedule::parse("1s").expect("schedule"),
             probe: Probe::parse("tcp://127.0.0.1:9").expect("probe"),
+            ..WebhookSettings::default()
         })
     })
     .await;

@@ -118,6 +118,7 @@ async fn the_webhooks_screen_runs_the_rest_operations_for_administrators() {
             insecure_loopback: true,
             retry_schedule: RetrySchedule::parse("1s,2s").expect("schedule"),
             probe: Probe::Off,
+            ..WebhookSettings::default()
         })
     })
     .await;

@@ -59,6 +59,7 @@ mod migrations;
 mod schemas;
 mod secrets;
 mod serve;
+mod two_servers;
 mod v2_call_life;
 mod v2_calls_list;
 mod v2_clients_list;

@@ -186,6 +186,7 @@ fn settings(schedule: &str, probe: Probe) -> WebhookSettings {
         insecure_loopback: true,
         retry_schedule: RetrySchedule::parse(schedule).expect("schedule"),
         probe,
+        ..WebhookSettings::default()
     }
 }
 

@@ -31,6 +31,43 @@ pub fn ensure_data_dir(data_dir: &Path) -> StoreResult<()> {
     Ok(())
 }
 
+/// Name of the file holding the server's id (`server_id`).
+pub const SERVER_ID_FILE: &str = "server-id";
+
+/// The id of the server using this data directory, made at its first use
+/// and kept: what the server claims in a database shared with others
+/// (webhook deliveries being sent) is marked with it, and a server that
+/// restarts after a crash recognises, and releases, its own claims. The
+/// directory's lock (`lock_data_dir`) makes it one process's at a time.
+pub fn server_id(data_dir: &Path) -> StoreResult<String> {
+    let path = data_dir.join(SERVER_ID_FILE);
+    let unreadable = |err: std::io::Error| {
+        StoreError::File(format!(
+            "Impossible de lire l'identifiant du serveur {} : {err}",
+            path.display()
+        ))
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) if uuid::Uuid::parse_str(text.trim()).is_ok() => {
+            return Ok(text.trim().to_owned());
+        }
+        Ok(_) => {
+            return Err(StoreError::File(format!(
+                "L'identifiant du serveur {} est illisible : supprimez ce fichier, il sera refait.",
+                path.display()
+            )));
+        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => return Err(unreadable(err)),
+    }
+    ensure_data_dir(data_dir)?;
+    let id = crate::new_id();
+    let partial = data_dir.join(format!("{SERVER_ID_FILE}.partial"));
+    std::fs::write(&partial, format!("{id}\n")).map_err(unreadable)?;
+    std::fs::rename(&partial, &path).map_err(unreadable)?;
+    Ok(id)
+}
+
 /// Name of the lock file held by a running server in its data directory.
 pub const LOCK_FILE: &str = "liftdesk.lock";
 

@@ -47,6 +47,7 @@ mod pg;
 mod pg_backup;
 pub mod quotes;
 pub mod search;
+pub mod server_keys;
 pub mod sessions;
 pub mod sheets;
 pub mod sql;
@@ -317,6 +318,12 @@ impl Store {
             EngineStore::Sqlite { path, .. } => Some(path),
             EngineStore::Postgres { .. } => None,
         }
+    }
+
+    /// Whether other servers may use this database at once (PostgreSQL);
+    /// a SQLite file is one server's (its data directory's lock).
+    pub fn shared(&self) -> bool {
+        self.postgres_url().is_some()
     }
 
     /// The PostgreSQL address of the store; `None` on SQLite.

@@ -270,13 +270,18 @@ fn due_from(row: &crate::sql::Row<'_>) -> crate::StoreResult<DueDelivery> {
 
 const DUE_COLUMNS: &str = "d.id, d.subscription_id, s.url, s.secret_enc, e.body, d.attempts";
 
-/// Live subscriptions with a delivery due at `now`, and their addresses.
+/// Live subscriptions with a delivery due at `now`, and their addresses;
+/// not those with a delivery being sent (claimed, the claim running): one
+/// send at a time per receiver, whichever server sends.
 pub fn due_subscriptions(conn: &Conn, now: &str) -> StoreResult<Vec<(String, String)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT s.id, s.url FROM webhook_subscriptions s
           WHERE s.revoked_at IS NULL
             AND s.id IN (SELECT d.subscription_id FROM webhook_deliveries d
                           WHERE d.status IN ('en_attente', 'echec') AND d.next_attempt_at <= ?1)
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries c
+                             WHERE c.subscription_id = s.id
+                               AND c.claimed_until IS NOT NULL AND c.claimed_until > ?1)
           ORDER BY s.created_at, s.id",
     )?;
     let rows = stmt
@@ -286,7 +291,8 @@ pub fn due_subscriptions(conn: &Conn, now: &str) -> StoreResult<Vec<(String, Str
 }
 
 /// The subscription's deliveries due at `now`, oldest event first (the order
-/// they are sent in), at most `limit`.
+/// they are sent in), at most `limit`; none while one of its deliveries is
+/// being sent.
 pub fn due_for_subscription(
     conn: &Conn,
     subscription_id: &str,
@@ -301,6 +307,9 @@ pub fn due_for_subscription(
            JOIN outbox_events e ON e.id = d.event_id
           WHERE d.subscription_id = ?1 AND d.status IN ('en_attente', 'echec')
             AND d.next_attempt_at <= ?2 AND s.revoked_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries c
+                             WHERE c.subscription_id = s.id
+                               AND c.claimed_until IS NOT NULL AND c.claimed_until > ?2)
           ORDER BY d.created_at, {insertion}
           LIMIT ?3"
     ))?;
@@ -339,14 +348,15 @@ pub struct AttemptRecord<'a> {
     pub now: &'a str,
 }
 
-/// Records an attempt; false if the delivery was meanwhile revoked,
-/// delivered or attempted by someone else.
+/// Records an attempt (and ends its claim); false if the delivery was
+/// meanwhile revoked, delivered or attempted by someone else.
 pub fn record_attempt(tx: &Tx, attempt: &AttemptRecord<'_>) -> StoreResult<bool> {
     let delivered_at = (attempt.status == DeliveryStatus::Livree).then_some(attempt.now);
     let changed = tx.execute_cached(
         "UPDATE webhook_deliveries
             SET status = ?3, attempts = attempts + 1, last_http_status = ?4, last_error = ?5,
-                next_attempt_at = ?6, updated_at = ?7, delivered_at = ?8
+                next_attempt_at = ?6, updated_at = ?7, delivered_at = ?8,
+                claimed_by = NULL, claimed_until = NULL
           WHERE id = ?1 AND attempts = ?2 AND status IN ('en_attente', 'echec')",
         params![
             attempt.id,
@@ -362,12 +372,69 @@ pub fn record_attempt(tx: &Tx, attempt: &AttemptRecord<'_>) -> StoreResult<bool>
     Ok(changed == 1)
 }
 
-/// Notes why a due delivery waits without spending an attempt (offline).
-pub fn note_waiting(tx: &Tx, id: &str, reason: &str, now: &str) -> StoreResult<()> {
+/// Notes why a due delivery waits without spending an attempt (offline),
+/// and ends `server`'s claim on it.
+pub fn note_waiting(tx: &Tx, id: &str, server: &str, reason: &str, now: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE webhook_deliveries SET last_error = ?2, updated_at = ?3
           WHERE id = ?1 AND status IN ('en_attente', 'echec')",
         params![id, reason, now],
+    )?;
+    release_claim(tx, id, server)
+}
+
+/// A server's claim on a delivery it is about to send.
+pub struct ClaimRequest<'a> {
+    pub id: &'a str,
+    /// The attempt count the delivery was read with: a delivery attempted
+    /// meanwhile (by another server) is not claimed again.
+    pub attempts_before: i64,
+    /// The claiming process's id.
+    pub server: &'a str,
+    pub now: &'a str,
+    /// The lease's end: past it, another server may take the delivery over.
+    pub until: &'a str,
+}
+
+/// Claims a due delivery for one server until the lease's end; false if it
+/// is no longer due as read, or a delivery of the same subscription (this
+/// one or another) is claimed and its lease still runs. The one statement
+/// is the whole race: of two servers, one changes the row (writes are
+/// serialised per database, `tx.rs`).
+pub fn claim_delivery(tx: &Tx, claim: &ClaimRequest<'_>) -> StoreResult<bool> {
+    let changed = tx.execute_cached(
+        "UPDATE webhook_deliveries SET claimed_by = ?3, claimed_until = ?5
+          WHERE id = ?1 AND attempts = ?2 AND status IN ('en_attente', 'echec')
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries c
+                             WHERE c.subscription_id = webhook_deliveries.subscription_id
+                               AND c.claimed_until IS NOT NULL AND c.claimed_until > ?4)",
+        params![
+            claim.id,
+            claim.attempts_before,
+            claim.server,
+            claim.now,
+            claim.until
+        ],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Ends every claim of `server` (it starts again: what it was sending
+/// when it stopped is due again at once). Returns how many.
+pub fn release_claims_of(tx: &Tx, server: &str) -> StoreResult<usize> {
+    tx.execute_cached(
+        "UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+          WHERE claimed_by = ?1 AND claimed_until IS NOT NULL",
+        params![server],
+    )
+}
+
+/// Ends `server`'s claim on a delivery (another's is left alone).
+pub fn release_claim(tx: &Tx, id: &str, server: &str) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+          WHERE id = ?1 AND claimed_by = ?2",
+        params![id, server],
     )?;
     Ok(())
 }

@@ -18,12 +18,18 @@ pub struct StaffClient {
 impl StaffClient {
     /// Signs in; panics unless the answer is 200.
     pub async fn sign_in(server: &TestServer, email: &str, password: &str) -> StaffClient {
+        Self::sign_in_at(&server.url(""), email, password).await
+    }
+
+    /// Signs in at the server of `base` (`http://127.0.0.1:PORT`); panics
+    /// unless the answer is 200.
+    pub async fn sign_in_at(base: &str, email: &str, password: &str) -> StaffClient {
         let http = crate::common::http_client_builder()
             .cookie_store(true)
             .build()
             .expect("client");
         let response = http
-            .post(server.url("/app/api/session"))
+            .post(format!("{base}/app/api/session"))
             .json(&json!({ "email": email, "password": password }))
             .send()
             .await
@@ -36,9 +42,20 @@ impl StaffClient {
             .to_owned();
         StaffClient {
             http,
-            base: server.url(""),
+            base: base.to_owned(),
             csrf,
             session,
+        }
+    }
+
+    /// The same browser (its cookies, its CSRF token) at the server of
+    /// `base`: several servers on one database.
+    pub fn at(&self, base: &str) -> StaffClient {
+        StaffClient {
+            http: self.http.clone(),
+            base: base.to_owned(),
+            csrf: self.csrf.clone(),
+            session: self.session.clone(),
         }
     }
 

@@ -61,6 +61,22 @@ pub fn database_url(data_dir: &Path) -> Option<String> {
     ))
 }
 
+/// Gives `other` (another server's data directory) the database of
+/// `data_dir`: on PostgreSQL, several servers on one schema. Panics on
+/// SQLite (a file is one server's).
+pub fn share_database(data_dir: &Path, other: &Path) {
+    let url = database_url(data_dir).expect("une base partagée : PostgreSQL");
+    let schema = url
+        .rsplit("search_path%3D")
+        .next()
+        .expect("schema")
+        .to_owned();
+    schemas()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(other.to_path_buf(), schema);
+}
+
 /// The database of `data_dir` on the engine of the run.
 pub fn database(data_dir: &Path) -> Database {
     Database::of(data_dir, database_url(data_dir).as_deref())

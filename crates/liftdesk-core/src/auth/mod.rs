@@ -6,4 +6,5 @@
 
 pub mod password;
 pub mod secret;
+pub mod shared_keys;
 pub mod sheet_token;

@@ -14,6 +14,8 @@ pub use probe::Probe;
 pub use schedule::RetrySchedule;
 pub use sync::{SyncOverview, SyncStatus, WebhookSync};
 
+use std::time::Duration;
+
 /// Events an administrator can subscribe to (`ping` is sent on demand).
 pub const EVENTS: [&str; 3] = crate::domain::event::WebhookEvent::CODES;
 
@@ -25,6 +27,26 @@ pub struct WebhookSettings {
     pub insecure_loopback: bool,
     pub retry_schedule: RetrySchedule,
     pub probe: Probe,
+    /// How long a server's claim on a delivery it sends lasts: past it,
+    /// another server of the same database takes the delivery over (its
+    /// sender died mid-send).
+    pub claim: Duration,
+}
+
+/// A claim's default length: a send waits 10 s for its answer at most.
+pub const DEFAULT_CLAIM: Duration = Duration::from_secs(60);
+
+/// A claim's length, `30s`, `2m`…: from 15 s (longer than a send's 10 s
+/// wait, its record included) to 1 h.
+pub fn parse_claim(text: &str) -> Result<Duration, String> {
+    let claim = schedule::parse_delay(text.trim())?;
+    if !(15..=3600).contains(&claim.as_secs()) {
+        return Err(format!(
+            "réservation « {} » hors limites : de 15 s (un envoi attend sa réponse 10 s) à 1 h",
+            text.trim()
+        ));
+    }
+    Ok(claim)
 }
 
 impl Default for WebhookSettings {
@@ -33,6 +55,7 @@ impl Default for WebhookSettings {
             insecure_loopback: false,
             retry_schedule: RetrySchedule::default(),
             probe: Probe::Route,
+            claim: DEFAULT_CLAIM,
         }
     }
 }
@@ -40,7 +63,8 @@ impl Default for WebhookSettings {
 impl WebhookSettings {
     /// The settings given by the environment (the desktop shell has no
     /// command line): `LIFTDESK_INSECURE_WEBHOOKS`,
-    /// `LIFTDESK_WEBHOOK_RETRY_SCHEDULE`, `LIFTDESK_CONNECTIVITY_PROBE`. A
+    /// `LIFTDESK_WEBHOOK_RETRY_SCHEDULE`, `LIFTDESK_CONNECTIVITY_PROBE`,
+    /// `LIFTDESK_WEBHOOK_CLAIM`. A
     /// value that does not parse is reported and the default kept.
     pub fn from_env() -> Self {
         let mut settings = Self::default();
@@ -59,6 +83,12 @@ impl WebhookSettings {
                 Err(err) => tracing::error!("LIFTDESK_CONNECTIVITY_PROBE ignoré : {err}"),
             }
         }
+        if let Ok(value) = std::env::var("LIFTDESK_WEBHOOK_CLAIM") {
+            match parse_claim(&value) {
+                Ok(claim) => settings.claim = claim,
+                Err(err) => tracing::error!("LIFTDESK_WEBHOOK_CLAIM ignoré : {err}"),
+            }
+        }
         settings
     }
 }
@@ -69,4 +99,26 @@ pub fn is_true(value: &str) -> bool {
         value.trim().to_lowercase().as_str(),
         "1" | "true" | "yes" | "oui" | "on"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_claim_lasts_from_15_seconds_to_an_hour() {
+        assert_eq!(parse_claim("1m"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_claim(" 15s "), Ok(Duration::from_secs(15)));
+        assert_eq!(parse_claim("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(
+            parse_claim("10s"),
+            Err(
+                "réservation « 10s » hors limites : de 15 s (un envoi attend sa réponse 10 s) à 1 h"
+                    .to_owned()
+            )
+        );
+        for bad in ["", "2h", "1x", "0s"] {
+            assert!(parse_claim(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -45,7 +45,7 @@ impl RetrySchedule {
     }
 }
 
-fn parse_delay(part: &str) -> Result<Duration, String> {
+pub(crate) fn parse_delay(part: &str) -> Result<Duration, String> {
     let refused = || {
         format!(
             "délai « {part} » illisible : un nombre suivi de s, m, h ou d (par exemple 1m,5m,30m,2h,12h)"

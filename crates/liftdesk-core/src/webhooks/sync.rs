@@ -9,8 +9,17 @@
 //! sent and no attempt is spent. Every outcome is written before the next
 //! send, so a restart resumes from the stored times; a delivery in flight when
 //! the process died is sent again (receivers dedupe by `X-Service-Livraison`).
+//!
+//! Several servers may share one database (PostgreSQL): before sending, a
+//! server claims the delivery in the database for a while (the `claim`
+//! setting, one conditional update: of two servers, one gets it), so no two
+//! send it at once; the claim ends with the attempt's record, or, should
+//! the server die mid-send, when it runs out, and another server then takes
+//! the delivery over. The receivers paused after a failure are this
+//! server's own bookkeeping: another server may try them sooner (the
+//! deliveries' schedule itself is stored).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -65,8 +74,8 @@ pub struct WebhookSync {
     secrets: Option<SecretBox>,
     client: reqwest::Client,
     status: Mutex<SyncStatus>,
-    /// Deliveries being sent now (the task and a test send never both send one).
-    in_flight: Mutex<HashSet<String>>,
+    /// This process's id in the deliveries' claims.
+    server: String,
     /// Receivers that look down: their deliveries wait until then.
     paused: Mutex<HashMap<String, DateTime<Utc>>>,
     /// Where an abandoned delivery is announced.
@@ -78,18 +87,6 @@ impl std::fmt::Debug for WebhookSync {
         f.debug_struct("WebhookSync")
             .field("settings", &self.settings)
             .finish_non_exhaustive()
-    }
-}
-
-/// A claim on a delivery being sent, released on drop.
-struct Claim<'a> {
-    sync: &'a WebhookSync,
-    id: String,
-}
-
-impl Drop for Claim<'_> {
-    fn drop(&mut self) {
-        lock(&self.sync.in_flight).remove(&self.id);
     }
 }
 
@@ -125,6 +122,7 @@ impl WebhookSync {
 
     pub fn new(store: Store, settings: WebhookSettings) -> Self {
         let secrets = SecretBox::of_store(&store);
+        let server = server_id(&store);
         let client = sender::client_or_default();
         Self {
             store,
@@ -135,7 +133,7 @@ impl WebhookSync {
                 online: true,
                 checked_at: None,
             }),
-            in_flight: Mutex::new(HashSet::new()),
+            server,
             paused: Mutex::new(HashMap::new()),
             notices: None,
         }
@@ -185,6 +183,20 @@ impl WebhookSync {
             tracing::warn!(
                 "--insecure-webhooks : des destinataires de webhooks en http:// local sont acceptés (à réserver aux intégrations locales et aux tests)"
             );
+        }
+        // Claims of this server's previous run (it stopped mid-send): due
+        // again now, not after their lease.
+        let server = self.server.clone();
+        match self
+            .store
+            .write(move |tx| store::release_claims_of(tx, &server))
+            .await
+        {
+            Ok(0) => {}
+            Ok(released) => {
+                tracing::info!(released, "envois interrompus à l'arrêt précédent repris");
+            }
+            Err(err) => tracing::error!(error = ?err, "reprise des envois interrompus en échec"),
         }
         loop {
             let busy = match self.round().await {
@@ -327,8 +339,9 @@ impl WebhookSync {
                         break;
                     }
                 }
-                Sent::Held => break,
-                Sent::Skipped => {}
+                // Another server (or a test send) is sending to this
+                // receiver: it goes on in order, this round leaves it.
+                Sent::Held | Sent::Skipped => break,
             }
         }
         Ok(sent_any)
@@ -357,21 +370,39 @@ impl WebhookSync {
         Ok(())
     }
 
-    fn claim(&self, id: &str) -> Option<Claim<'_>> {
-        lock(&self.in_flight).insert(id.to_owned()).then(|| Claim {
-            sync: self,
-            id: id.to_owned(),
-        })
+    /// Claims a due delivery in the database for this server, for the
+    /// claim's length; false if another server (or this one's other task)
+    /// has it, or it changed since it was read.
+    async fn claim(&self, due: &DueDelivery) -> AppResult<bool> {
+        let now = self.store.now();
+        let until = now + chrono::Duration::from_std(self.settings.claim).unwrap_or_default();
+        let (id, attempts_before, server) = (due.id.clone(), due.attempts, self.server.clone());
+        let (now, until) = (clock::format_timestamp(now), clock::format_timestamp(until));
+        Ok(self
+            .store
+            .write(move |tx| {
+                store::claim_delivery(
+                    tx,
+                    &store::ClaimRequest {
+                        id: &id,
+                        attempts_before,
+                        server: &server,
+                        now: &now,
+                        until: &until,
+                    },
+                )
+            })
+            .await?)
     }
 
     /// One attempt of one delivery, recorded before returning.
     async fn attempt(self: &Arc<Self>, due: DueDelivery) -> AppResult<Sent> {
-        let Some(_claim) = self.claim(&due.id) else {
-            return Ok(Sent::Skipped);
-        };
         let probed = self.probe_applies(&due.url);
         if probed && !self.online(false).await {
             return Ok(Sent::Held);
+        }
+        if !self.claim(&due).await? {
+            return Ok(Sent::Skipped);
         }
         let secret = self
             .secrets
@@ -414,9 +445,9 @@ impl WebhookSync {
                     .unwrap_or_default(),
                 _ => OFFLINE_TEXT.to_owned(),
             };
-            let id = due.id.clone();
+            let (id, server) = (due.id.clone(), self.server.clone());
             self.store
-                .write(move |tx| store::note_waiting(tx, &id, &reason, &stamp))
+                .write(move |tx| store::note_waiting(tx, &id, &server, &reason, &stamp))
                 .await?;
             // Do not spin on a name that does not resolve.
             self.pause(&due.subscription_id, now + chrono::Duration::seconds(30));
@@ -504,6 +535,16 @@ impl WebhookSync {
     fn pause(&self, subscription_id: &str, until: DateTime<Utc>) {
         lock(&self.paused).insert(subscription_id.to_owned(), until);
     }
+}
+
+/// The data directory's server id (`store::data_dir::server_id`); should
+/// it be unreadable, one for this run (claims left by a crash then wait for
+/// their lease), and the cause logged.
+fn server_id(store: &Store) -> String {
+    crate::store::data_dir::server_id(store.data_dir()).unwrap_or_else(|err| {
+        tracing::error!(error = %err, "identifiant du serveur illisible");
+        crate::store::new_id()
+    })
 }
 
 /// The `event` of a delivery's body (`appel.clos`…).
