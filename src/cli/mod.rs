@@ -178,6 +178,12 @@ pub enum Command {
         #[arg(long, value_name = "FICHIER")]
         from: PathBuf,
     },
+    /// Copie la base SQLite du dossier de données (aucun serveur dessus) dans une base PostgreSQL neuve : toutes les lignes, leurs identifiants, les compteurs, les webhooks en attente, le journal ; la numérotation continue sans trou.
+    Migrate {
+        /// Base PostgreSQL de destination (postgresql://UTILISATEUR:MOT_DE_PASSE@HÔTE:PORT/BASE), sans installation Liftdesk.
+        #[arg(long, value_name = "URL")]
+        to: String,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -486,6 +492,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             "schemaVersion": restored.schema_version,
         }));
     }
+    if let Command::Migrate { to } = &cli.command {
+        return migrate(&database, to);
+    }
     if let Command::Backup { to } = &cli.command {
         // The file as it is: a backup never migrates an older database.
         let written = backup::backup_database(&database, to)?;
@@ -732,11 +741,48 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let creds = demo::install(&store, size, seed, store.now()).map_err(describe)?;
             serde_json::to_value(&creds)?
         }
-        Command::Serve { .. } | Command::Restore { .. } | Command::Backup { .. } => {
+        Command::Serve { .. }
+        | Command::Restore { .. }
+        | Command::Backup { .. }
+        | Command::Migrate { .. } => {
             unreachable!("handled above")
         }
     };
     print_json(&output)
+}
+
+/// `liftdesk migrate --to URL`: the data directory's SQLite database
+/// copied into an empty PostgreSQL database (`store::transfer`), the
+/// directory locked meanwhile (no server writes during the copy).
+fn migrate(database: &Database, to: &str) -> anyhow::Result<()> {
+    let Database::Sqlite(path) = database else {
+        anyhow::bail!(
+            "« migrate » copie la base SQLite du dossier de données : retirez --database (ou LIFTDESK_DATABASE_URL) ; la base PostgreSQL de destination se donne par --to."
+        );
+    };
+    let to = to.trim();
+    if !(to.starts_with("postgresql://") || to.starts_with("postgres://")) {
+        anyhow::bail!(
+            "--to attend l'adresse d'une base PostgreSQL (postgresql://UTILISATEUR:MOT_DE_PASSE@HÔTE:PORT/BASE)."
+        );
+    }
+    let data_dir = database.data_dir();
+    let _lock = config::lock_data_dir(data_dir)?;
+    if !path.exists() {
+        anyhow::bail!(
+            "Aucune base Liftdesk dans {} : rien à copier.",
+            path.display()
+        );
+    }
+    let source = server::open_database(database)?;
+    let target = crate::store::Store::connect(&Database::of(data_dir, Some(to)))?;
+    let transfer = crate::store::transfer::sqlite_to_postgres(&source, &target)?;
+    print_json(&json!({
+        "from": source.shown(),
+        "to": target.shown(),
+        "tables": transfer.tables.len(),
+        "rows": transfer.rows,
+    }))
 }
 
 fn init_logging(default_level: &str) {

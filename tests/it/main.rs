@@ -55,6 +55,7 @@ mod mcp_billing;
 mod mcp_calls;
 mod mcp_contacts;
 mod mcp_equipment;
+mod migrate_to_postgres;
 mod migrations;
 mod schemas;
 mod secrets;

@@ -55,6 +55,7 @@ pub mod surveys;
 pub mod technical_fields;
 pub mod technicians;
 pub mod text;
+pub mod transfer;
 mod tx;
 pub mod visits;
 pub mod webhooks;

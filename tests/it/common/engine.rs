@@ -47,6 +47,7 @@ pub fn database_url(data_dir: &Path) -> Option<String> {
     let key = data_dir.to_path_buf();
     let mut schemas = schemas().lock().unwrap_or_else(|p| p.into_inner());
     let schema = match schemas.get(&key) {
+        Some(schema) if schema.is_empty() => return None,
         Some(schema) => schema.clone(),
         None => {
             let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
@@ -59,6 +60,15 @@ pub fn database_url(data_dir: &Path) -> Option<String> {
     Some(format!(
         "{base}{separator}options=-c%20search_path%3D{schema}"
     ))
+}
+
+/// Keeps `data_dir` on SQLite, even in the PostgreSQL pass (a desktop's
+/// database moved to the agency server: `liftdesk migrate`).
+pub fn keep_on_sqlite(data_dir: &Path) {
+    schemas()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(data_dir.to_path_buf(), String::new());
 }
 
 /// Gives `other` (another server's data directory) the database of
