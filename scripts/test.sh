@@ -132,7 +132,20 @@ phase "Rust : tests d'intégration sur PostgreSQL"
   --skip backup::the_backup_command_copies_an_older_database_as_it_is \
   --skip backup::a_backup_of_a_newer_version_is_refused \
   --skip backup::an_older_database_is_backed_up_before_its_update
-unset LIFTDESK_TEST_POSTGRES
+
+# The steps that drive a demo server from outside, on PostgreSQL: the demo
+# on a schema of its own (scripts/with-demo-server.sh). The Factur-X
+# documents are checked once, below (made from the same answers, which the
+# integration tests compare on both engines).
+export LIFTDESK_DEMO_POSTGRES="$LIFTDESK_TEST_POSTGRES"
+phase "PostgreSQL : navigateur (démo)"
+bash scripts/with-demo-server.sh bash -c 'cd ui && npm run e2e'
+
+phase "PostgreSQL : schemathesis, signatures stripe, SDK MCP (démo)"
+LIFTDESK_RATE_LIMIT=100000/10000 bash scripts/with-demo-server.sh bash tests/schemathesis/run.sh
+bash tests/webhooks/stripe_verify.sh
+bash tests/mcp_sdk/run.sh
+unset LIFTDESK_DEMO_POSTGRES LIFTDESK_TEST_POSTGRES
 bash scripts/postgres.sh stop "$pg_dir"
 pg_dir=""
 

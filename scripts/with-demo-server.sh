@@ -6,6 +6,10 @@
 # (http:// loopback receivers), LIFTDESK_CONNECTIVITY_PROBE=off,
 # LIFTDESK_WEBHOOK_RETRY_SCHEDULE=1s,2s. If the command fails, the end of the
 # server's log is shown.
+#
+# With LIFTDESK_DEMO_POSTGRES (the address of a PostgreSQL database, the test
+# command's own), the server runs on PostgreSQL: on a new schema of that
+# database, made here and dropped afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,14 +27,29 @@ data_dir="$(mktemp -d)"
 # (tests/v2_openapi.rs); here it would only turn answers into 429.
 export LIFTDESK_RATE_LIMIT="${LIFTDESK_RATE_LIMIT:-1000000/100000}"
 out="$data_dir/serve.out"
-"$bin" --data-dir "$data_dir" serve --demo --bind 127.0.0.1:0 >"$out" 2>"$data_dir/serve.log" &
-server_pid=$!
+schema=""
+unset LIFTDESK_DATABASE_URL
+if [ -n "${LIFTDESK_DEMO_POSTGRES:-}" ]; then
+  schema="demo_$(basename "$data_dir" | tr -dc 'a-zA-Z0-9' | tr 'A-Z' 'a-z')"
+  psql "$LIFTDESK_DEMO_POSTGRES" -X -q -v ON_ERROR_STOP=1 -c "CREATE SCHEMA $schema"
+  separator='?'
+  case "$LIFTDESK_DEMO_POSTGRES" in *'?'*) separator='&' ;; esac
+  export LIFTDESK_DATABASE_URL="$LIFTDESK_DEMO_POSTGRES${separator}options=-c%20search_path%3D$schema"
+fi
+server_pid=""
 cleanup() {
-  kill -TERM "$server_pid" 2>/dev/null || true
-  wait "$server_pid" 2>/dev/null || true
+  if [ -n "$server_pid" ]; then
+    kill -TERM "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  if [ -n "$schema" ]; then
+    psql "$LIFTDESK_DEMO_POSTGRES" -X -q -c "DROP SCHEMA $schema CASCADE" >/dev/null 2>&1 || true
+  fi
   rm -rf "$data_dir"
 }
 trap cleanup EXIT
+"$bin" --data-dir "$data_dir" serve --demo --bind 127.0.0.1:0 >"$out" 2>"$data_dir/serve.log" &
+server_pid=$!
 
 for _ in $(seq 1 600); do
   [ -s "$out" ] && break

@@ -14,14 +14,16 @@ if [ ! -x "$venv/bin/st" ]; then
 fi
 
 # Records of the demo's first agency (the admin's default) for the reads by
-# id and the equipment reads (see schemathesis.toml).
-samples="$(python3 - "$LIFTDESK_CREDENTIALS" "$(dirname "$LIFTDESK_CREDENTIALS")/liftdesk.db" <<'PY'
-import json, shlex, sqlite3, sys
+# id and the equipment reads (see schemathesis.toml), from its database
+# (scripts/demo_db.py: SQLite or PostgreSQL).
+samples="$(python3 - "$LIFTDESK_CREDENTIALS" <<'PY'
+import json, shlex, sys
+sys.path.insert(0, "scripts")
+from demo_db import first_row
 creds = json.load(open(sys.argv[1]))
 agency = creds["agencies"][0]["id"]
-db = sqlite3.connect(f"file:{sys.argv[2]}?mode=ro", uri=True)
 def one(sql):
-    row = db.execute(sql, (agency,)).fetchone()
+    row = first_row(sys.argv[1], sql, agency)
     if row is None:
         sys.exit(f"aucune donnée de démonstration pour : {sql}")
     return row
@@ -37,7 +39,7 @@ samples["LIFTDESK_SAMPLE_DONE_VISIT_ID"] = one("SELECT id FROM visits WHERE agen
 samples["LIFTDESK_SAMPLE_BUILDING_ID"] = one("SELECT id FROM buildings WHERE agency_id = ? ORDER BY id LIMIT 1")[0]
 samples["LIFTDESK_SAMPLE_TECHNICIAN_ID"] = one("SELECT id FROM technicians WHERE agency_id = ? AND active = 1 ORDER BY id LIMIT 1")[0]
 # The member (never the admin whose token fuzzes: deactivating it would end the run).
-member = db.execute("SELECT id FROM accounts WHERE email = ?", (creds["member"]["email"],)).fetchone()
+member = first_row(sys.argv[1], "SELECT id FROM accounts WHERE email = ?", creds["member"]["email"])
 if member is None:
     sys.exit("aucun membre dans la démonstration")
 samples["LIFTDESK_SAMPLE_PERSON_ID"] = member[0]

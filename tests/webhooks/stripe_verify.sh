@@ -63,7 +63,6 @@ json() {
 
 token="$(json "$LIFTDESK_CREDENTIALS" 'd["admin"]["apiToken"]')"
 agency="$(json "$LIFTDESK_CREDENTIALS" 'd["agencies"][0]["id"]')"
-db="$(dirname "$LIFTDESK_CREDENTIALS")/liftdesk.db"
 
 # api METHOD PATH [BODY]: the answer in $work/answer.json, the HTTP status on stdout.
 api() {
@@ -77,14 +76,10 @@ expect() { # expect STATUS WHAT: the last answer had that status
     fail "$2 : HTTP $code au lieu de $1 : $(cat "$work/answer.json")"
   fi
 }
-# One demo record of the agency (sqlite in read-only mode), empty if none.
+# One demo record of the agency, empty if none (scripts/demo_db.py: the
+# SQLite file read-only, or PostgreSQL through psql).
 demo_record() {
-  "$py" - "$db" "$agency" "$1" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
-row = db.execute(sys.argv[3], (sys.argv[2],)).fetchone()
-print(row[0] if row else "")
-PY
+  "$py" scripts/demo_db.py "$LIFTDESK_CREDENTIALS" "$1" "$agency"
 }
 
 # The receiver, on a free loopback port.

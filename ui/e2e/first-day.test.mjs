@@ -43,7 +43,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe } from 'node:test';
-import { artifactsDir, BrowserSession, expectText, PYTHON, UI_DIR } from './harness.mjs';
+import { artifactsDir, BrowserSession, emptyDatabaseEnv, expectText, PYTHON, UI_DIR } from './harness.mjs';
 import { startSink } from './smtp.mjs';
 
 const STEP_TIMEOUT = 90_000;
@@ -272,6 +272,7 @@ describe("le premier jour d'une agence, depuis une installation vide", { timeout
     mkdirSync(filesDir, { recursive: true });
     server = spawn(bin, ['--data-dir', dataDir, 'serve', '--bind', '127.0.0.1:0'], {
       stdio: ['ignore', 'pipe', 'ignore'],
+      env: emptyDatabaseEnv('premier_jour'),
     });
     baseUrl = await new Promise((resolve, reject) => {
       const lines = createInterface({ input: server.stdout });

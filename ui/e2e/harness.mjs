@@ -20,6 +20,7 @@
 // tests qui lancent leur propre serveur (installation, premier jour) créent une `BrowserSession`.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,6 +63,24 @@ export async function expectText(locator, wanted, timeout = TIMEOUT) {
 }
 
 /** `AAAA-MM-JJ` + n jours (en UTC, sans fuseau). */
+/**
+ * The environment of a server a test starts itself on an empty data
+ * directory: its SQLite file there, or, when the run is on PostgreSQL
+ * (`LIFTDESK_DEMO_POSTGRES`, set by the test command), a new schema of that
+ * database (the demo server's schema is not empty).
+ * @param {string} name a word naming the test (in the schema's name)
+ */
+export function emptyDatabaseEnv(name) {
+  const env = { ...process.env };
+  delete env.LIFTDESK_DATABASE_URL;
+  const base = process.env.LIFTDESK_DEMO_POSTGRES;
+  if (!base) return env;
+  const schema = `e2e_${name}_${process.pid}_${Date.now()}`;
+  execFileSync('psql', [base, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE SCHEMA ${schema}`]);
+  env.LIFTDESK_DATABASE_URL = `${base}${base.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+  return env;
+}
+
 export function addDays(day, n) {
   const [y, m, d] = day.split('-').map(Number);
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);

@@ -90,7 +90,7 @@ describeOnServer(
       const written = apiResponse('/app/api/settings/backups', 'POST');
       await page.getByRole('button', { name: 'Sauvegarder maintenant', exact: true }).click();
       assert.equal((await written).status(), 201);
-      const files = readdirSync(backupDir).filter((n) => /^liftdesk-\d{8}-\d{6}\.sqlite3$/.test(n));
+      const files = readdirSync(backupDir).filter((n) => /^liftdesk-\d{8}-\d{6}\.(sqlite3|pgdump)$/.test(n));
       assert.equal(files.length, 1, `fichiers : ${readdirSync(backupDir).join(', ')}`);
       await page.getByRole('cell', { name: files[0], exact: true }).waitFor();
       await shot('parametres-03-sauvegarde');

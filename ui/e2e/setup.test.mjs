@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe } from 'node:test';
-import { BrowserSession, UI_DIR } from './harness.mjs';
+import { BrowserSession, emptyDatabaseEnv, UI_DIR } from './harness.mjs';
 
 const STEP_TIMEOUT = 90_000;
 
@@ -31,6 +31,7 @@ describe('installation', { timeout: 6 * STEP_TIMEOUT }, () => {
   before(async () => {
     server = spawn(bin, ['--data-dir', dataDir, 'serve', '--bind', '127.0.0.1:0'], {
       stdio: ['ignore', 'pipe', 'ignore'],
+      env: emptyDatabaseEnv('installation'),
     });
     ui.baseUrl = await new Promise((resolve, reject) => {
       const lines = createInterface({ input: server.stdout });
