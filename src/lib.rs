@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod logging;
+pub mod network;
 pub mod server;
 pub mod settings;
 pub mod state;

@@ -40,6 +40,17 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    serve_over(listener, state, shutdown, None).await
+}
+
+/// [`serve`] over HTTPS when given a TLS configuration (`serve
+/// --tls-cert --tls-key`, `network::tls_config`), plain HTTP otherwise.
+pub async fn serve_over(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    tls: Option<axum_server::tls_rustls::RustlsConfig>,
+) -> anyhow::Result<()> {
     let store = state.store.clone();
     // Rate-limit buckets of idle credentials are dropped once a minute.
     let limiter = state.rate_limiter.clone();
@@ -68,9 +79,26 @@ pub async fn serve(
     // The peer's address is known to handlers (the first-run setup is
     // accepted from this computer only).
     let app = crate::api::router(state).into_make_service_with_connect_info::<SocketAddr>();
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let served: anyhow::Result<()> = match tls {
+        None => axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+            .map_err(Into::into),
+        Some(config) => {
+            // The same graceful stop: no new connection, the requests under
+            // way answered (30 s at most).
+            let handle = axum_server::Handle::new();
+            let stopping = handle.clone();
+            tokio::spawn(async move {
+                shutdown.await;
+                stopping.graceful_shutdown(Some(std::time::Duration::from_secs(30)));
+            });
+            match axum_server::from_tcp_rustls(listener.into_std()?, config) {
+                Ok(server) => server.handle(handle).serve(app).await.map_err(Into::into),
+                Err(err) => Err(err.into()),
+            }
+        }
+    };
     pruning.abort();
     purging.abort();
     backing_up.abort();

@@ -54,6 +54,9 @@ pub struct AppState {
     /// from `settings.json`); None when the address came from elsewhere
     /// (`serve --bind`): then the port and network settings do not apply.
     pub listen_settings: Option<crate::settings::Settings>,
+    /// HTTPS or not, and the TLS proxies in front (`serve --tls-cert`,
+    /// `--behind-proxy`).
+    pub network: Arc<crate::network::Network>,
 }
 
 /// What the host of the server (the desktop shell) does on request of the
@@ -93,6 +96,7 @@ impl AppState {
             log_dir: None,
             backup_dir_override: None,
             listen_settings: None,
+            network: Arc::default(),
             store,
         }
     }
@@ -103,6 +107,12 @@ impl AppState {
         self.webhooks = Arc::new(
             WebhookSync::new(self.store.clone(), settings).with_notices(self.notices.clone()),
         );
+        self
+    }
+
+    /// The same state reached this way (HTTPS, TLS proxies).
+    pub fn with_network(mut self, network: crate::network::Network) -> Self {
+        self.network = Arc::new(network);
         self
     }
 

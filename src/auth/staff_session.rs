@@ -70,12 +70,16 @@ pub fn csrf_token_for(session_secret: &str) -> String {
     secret::fingerprint(&format!("liftdesk-csrf:{session_secret}"))
 }
 
-pub fn session_cookie(session_secret: &str) -> String {
-    format!("{COOKIE_NAME}={session_secret}; HttpOnly; SameSite=Strict; Path=/")
+/// The session cookie; `Secure` when the clients reach the server over
+/// HTTPS (its own or its proxy's): the browser never sends it in clear.
+pub fn session_cookie(session_secret: &str, https: bool) -> String {
+    let secure = if https { "; Secure" } else { "" };
+    format!("{COOKIE_NAME}={session_secret}; HttpOnly; SameSite=Strict; Path=/{secure}")
 }
 
-pub fn expired_cookie() -> String {
-    format!("{COOKIE_NAME}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")
+pub fn expired_cookie(https: bool) -> String {
+    let secure = if https { "; Secure" } else { "" };
+    format!("{COOKIE_NAME}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0{secure}")
 }
 
 pub fn expiry_from(now: chrono::DateTime<chrono::Utc>) -> String {

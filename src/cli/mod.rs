@@ -18,6 +18,7 @@ use crate::config;
 use crate::demo::{self, DemoSize};
 use crate::domain::identity::{IdentityField, IdentityInput};
 use crate::logging;
+use crate::network::{self, Network};
 use crate::principal::Principal;
 use crate::server;
 use crate::services::installation;
@@ -165,6 +166,25 @@ pub enum Command {
         /// Dossier des sauvegardes quotidiennes (les 14 dernières gardées) ; par défaut celui des réglages.
         #[arg(long, env = "LIFTDESK_BACKUP_DIR", value_name = "DIR")]
         backup_dir: Option<PathBuf>,
+        /// Certificat TLS (PEM, chaîne complète) : le serveur parle HTTPS lui-même ; avec --tls-key.
+        #[arg(
+            long,
+            env = "LIFTDESK_TLS_CERT",
+            value_name = "FICHIER",
+            requires = "tls_key"
+        )]
+        tls_cert: Option<PathBuf>,
+        /// Clé privée du certificat TLS (PEM) ; avec --tls-cert.
+        #[arg(
+            long,
+            env = "LIFTDESK_TLS_KEY",
+            value_name = "FICHIER",
+            requires = "tls_cert"
+        )]
+        tls_key: Option<PathBuf>,
+        /// Adresses IP du proxy TLS placé devant le serveur (nginx, Caddy), séparées par des virgules : le serveur peut alors écouter sur le réseau en HTTP, ses cookies sont « Secure », et l'en-tête X-Forwarded-For n'est cru que de ces adresses.
+        #[arg(long, env = "LIFTDESK_BEHIND_PROXY", value_name = "ADRESSES_IP", value_parser = network::parse_proxies)]
+        behind_proxy: Option<network::Proxies>,
     },
     /// Sauvegarde la base dans un fichier (cohérente même serveur en marche ; pg_dump sur PostgreSQL).
     Backup {
@@ -461,8 +481,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         connectivity_probe,
         log_dir,
         backup_dir,
+        tls_cert,
+        tls_key,
+        behind_proxy,
     } = cli.command
     {
+        let tls = tls_cert.zip(tls_key);
+        let network = Network {
+            https: tls.is_some() || behind_proxy.is_some(),
+            proxies: behind_proxy.map(|p| p.0).unwrap_or_default(),
+        };
         let defaults = WebhookSettings::default();
         let webhooks = WebhookSettings {
             insecure_loopback: insecure_webhooks,
@@ -479,6 +507,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             webhooks,
             log_dir,
             backup_dir,
+            Listening { network, tls },
         );
     }
     init_logging("warn");
@@ -789,6 +818,13 @@ fn init_logging(default_level: &str) {
     let _ = logging::init_with_filter(None, default_level);
 }
 
+/// How `serve` is reached: HTTPS by itself (certificate and key files) or
+/// not, TLS proxies in front.
+struct Listening {
+    network: Network,
+    tls: Option<(PathBuf, PathBuf)>,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn serve(
     database: &Database,
@@ -799,6 +835,7 @@ fn serve(
     webhooks: WebhookSettings,
     log_dir: Option<PathBuf>,
     backup_dir: Option<PathBuf>,
+    listening: Listening,
 ) -> anyhow::Result<()> {
     // rmcp logs every stateless request at info: only its warnings.
     logging::init(log_dir.as_deref())?;
@@ -818,12 +855,23 @@ fn serve(
         let listener = tokio::net::TcpListener::bind(bind)
             .await
             .map_err(|err| anyhow::anyhow!("Impossible d'écouter sur {bind} : {err}"))?;
-        let base_url = server::base_url_of(&listener)?;
+        let address = listener.local_addr()?;
+        network::check_listening(address, &listening.network)?;
+        let tls = match &listening.tls {
+            Some((cert, key)) => Some(network::tls_config(cert, key).await?),
+            None => None,
+        };
+        let base_url = if tls.is_some() {
+            format!("https://{address}")
+        } else {
+            server::base_url_of(&listener)?
+        };
         let public = public_url
             .map(|u| u.trim_end_matches('/').to_owned())
             .unwrap_or_else(|| base_url.clone());
-        let mut state =
-            AppState::with_rate_limit(store, public, rate_limit).with_webhook_settings(webhooks);
+        let mut state = AppState::with_rate_limit(store, public, rate_limit)
+            .with_webhook_settings(webhooks)
+            .with_network(listening.network);
         if let Some(dir) = log_dir {
             state = state.with_log_dir(dir);
         }
@@ -834,7 +882,7 @@ fn serve(
         // once the listener accepts connections.
         print_line(&base_url)?;
         tracing::info!(%base_url, data_dir = %data_dir.display(), "Liftdesk à l'écoute");
-        server::serve(listener, state, server::shutdown_signal()).await
+        server::serve_over(listener, state, server::shutdown_signal(), tls).await
     })
 }
 

@@ -57,6 +57,7 @@ mod mcp_contacts;
 mod mcp_equipment;
 mod migrate_to_postgres;
 mod migrations;
+mod network;
 mod schemas;
 mod secrets;
 mod serve;

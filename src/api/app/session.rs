@@ -134,7 +134,7 @@ pub(crate) async fn open_session(
     Ok((
         [(
             header::SET_COOKIE,
-            staff_session::session_cookie(&session_secret),
+            staff_session::session_cookie(&session_secret, state.network.https),
         )],
         Json(view),
     )
@@ -163,7 +163,10 @@ async fn sign_out(State(state): State<AppState>, session: StaffSession) -> AppRe
     sessions::sign_out(&state.store, &session.session_id).await?;
     Ok((
         StatusCode::NO_CONTENT,
-        [(header::SET_COOKIE, staff_session::expired_cookie())],
+        [(
+            header::SET_COOKIE,
+            staff_session::expired_cookie(state.network.https),
+        )],
     )
         .into_response())
 }

@@ -6,7 +6,7 @@
 //! (loopback peer: 403 otherwise), and never once a client organization
 //! exists (409).
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use ts_rs::TS;
 
 use axum::extract::{ConnectInfo, FromRequestParts, State};
@@ -52,11 +52,12 @@ struct SetupBody {
     password: String,
 }
 
-/// The peer's address, when the server was started with it
+/// The client's address (the peer's, or behind a TLS proxy the one the
+/// proxy forwarded: `network.rs`), when the server was started with it
 /// (`server::serve` does), and whether the request named this computer in
 /// its `Host` (a page of another site reaching the loopback server through
 /// DNS rebinding names its own host).
-struct Peer(Option<SocketAddr>, bool);
+struct Peer(Option<IpAddr>, bool);
 
 fn host_is_loopback(host: &str) -> bool {
     let name = match host.rsplit_once(':') {
@@ -66,29 +67,30 @@ fn host_is_loopback(host: &str) -> bool {
     matches!(name, "127.0.0.1" | "localhost" | "[::1]")
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Peer {
+impl FromRequestParts<AppState> for Peer {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         let local_host = parts
             .headers
             .get(axum::http::header::HOST)
             .and_then(|h| h.to_str().ok())
             .is_some_and(host_is_loopback);
-        Ok(Peer(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|ConnectInfo(addr)| *addr),
-            local_host,
-        ))
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| *addr);
+        Ok(Peer(state.network.client(peer, &parts.headers), local_host))
     }
 }
 
 /// The peer must be this computer: the setup creates the first administrator.
 fn require_loopback(peer: Peer) -> AppResult<()> {
     match peer.0 {
-        Some(addr) if addr.ip().is_loopback() && peer.1 => Ok(()),
+        Some(ip) if ip.is_loopback() && peer.1 => Ok(()),
         _ => Err(ApiError::forbidden(
             "L'installation de Liftdesk se fait depuis l'ordinateur où il est installé.",
         )),

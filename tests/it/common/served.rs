@@ -37,7 +37,7 @@ impl Served {
         stdout.read_line(&mut first_line).expect("first line");
         let base_url = first_line.trim().to_owned();
         assert!(
-            base_url.starts_with("http://127.0.0.1:"),
+            base_url.starts_with("http://127.0.0.1:") || base_url.starts_with("https://127.0.0.1:"),
             "the server did not announce its address ({base_url:?}); its log:\n{}",
             std::fs::read_to_string(&log).unwrap_or_default()
         );
