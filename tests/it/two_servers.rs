@@ -713,3 +713,97 @@ async fn the_rate_limit_is_counted_by_each_server() {
         assert_eq!(statuses, [200, 200, 200, 200, 200, 429]);
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_document_e_mail_is_sent_by_one_server() {
+    if !shared_database() {
+        return;
+    }
+    // Every message's first delivery fails (a temporary refusal): its
+    // retry, 1 s later, is due on both servers at once; a send then takes
+    // 1.5 s (a slow server), while the other server looks for due messages.
+    const QUOTES: usize = 6;
+    let sink = common::smtp::SmtpSink::start(&["--fail-first", "6", "--delay", "1.5"]);
+    let pair = pair(&[
+        "--webhook-retry-schedule",
+        "1s,1s,1s",
+        "--connectivity-probe",
+        "off",
+    ]);
+    let admin = StaffClient::sign_in_at(&pair.first.base_url, "claire@durand.fr", PASSWORD).await;
+    let on_second = admin.at(&pair.second.base_url);
+    let (status, body) = admin
+        .put(
+            "/agency/identity",
+            json!({
+                "legalName": "Durand Ascenseurs", "siret": TEST_SIRET, "address": TEST_ADDRESS,
+                "vatNumber": TEST_VAT_NUMBER, "email": "contact@durand-ascenseurs.fr"
+            }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = admin
+        .put(
+            "/mail-settings",
+            json!({ "host": "127.0.0.1", "port": sink.port, "security": "aucune" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = admin
+        .post(
+            "/clients",
+            json!({ "id": "CLI-1", "name": "Syndic Dupont", "address": "12 rue de la Paix, 75002 Paris" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, contact) = admin
+        .post(
+            "/contacts",
+            json!({ "parentId": "CLI-1", "champs": { "nom": "Jeanne Martin", "email": "jeanne@dupont.fr" } }),
+        )
+        .await;
+    assert_eq!(status, 201, "{contact}");
+    let (status, lift) = admin
+        .post(
+            "/equipment",
+            json!({ "number": "ASC-1", "type": "ascenseur", "clientId": "CLI-1" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{lift}");
+    for n in 0..QUOTES {
+        let client = if n % 2 == 0 { &admin } else { &on_second };
+        let (status, quote) = client
+            .post(
+                "/quotes",
+                json!({ "equipmentId": str_of(&lift, "id"), "origin": "panne", "object": format!("Devis {n}"),
+                        "rows": [{ "label": "Contacteur", "quantity": 1, "unitPrice": 240 }] }),
+            )
+            .await;
+        assert_eq!(status, 201, "{quote}");
+        let (status, body) = client
+            .post(
+                &format!("/quotes/{}/send", str_of(&quote, "id")),
+                json!({ "contactIds": [str_of(&contact, "id")] }),
+            )
+            .await;
+        assert_eq!(status / 100, 2, "{body}");
+    }
+    let started = Instant::now();
+    while sink.messages().len() < QUOTES {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{} message(s) of {QUOTES}",
+            sink.messages().len()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Let a second send, were there one, arrive.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let messages = sink.messages();
+    let subjects: BTreeSet<String> = messages
+        .iter()
+        .map(|m| m["subject"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(messages.len(), QUOTES, "each once: {subjects:?}");
+    assert_eq!(subjects.len(), QUOTES, "{subjects:?}");
+}

@@ -14,6 +14,8 @@ Options:
                      test on the loopback); a wrong one gets 535
   --fail-first N     answer 451 (try again later) to the first N messages
   --reject           answer 550 to every message
+  --delay S          wait S seconds before accepting a message (a slow
+                     server: a send in flight for a while)
 """
 
 import argparse
@@ -55,10 +57,11 @@ class Authenticator:
 
 
 class Handler:
-    def __init__(self, out, fail_first, reject):
+    def __init__(self, out, fail_first, reject, delay=0.0):
         self.out = out
         self.fail_first = fail_first
         self.reject = reject
+        self.delay = delay
         self.seen = 0
         self.saved = 0
 
@@ -68,6 +71,8 @@ class Handler:
             return "550 5.7.1 Message refusé par le destinataire de test"
         if self.seen <= self.fail_first:
             return "451 4.3.0 Essayez plus tard"
+        if self.delay:
+            await asyncio.sleep(self.delay)
         self.saved += 1
         n = self.saved
         raw = envelope.original_content or envelope.content
@@ -123,6 +128,7 @@ def main():
     parser.add_argument("--password")
     parser.add_argument("--fail-first", type=int, default=0)
     parser.add_argument("--reject", action="store_true")
+    parser.add_argument("--delay", type=float, default=0.0)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     port = free_port()
@@ -134,7 +140,7 @@ def main():
             auth_require_tls=False,
         )
     controller = Controller(
-        Handler(args.out, args.fail_first, args.reject),
+        Handler(args.out, args.fail_first, args.reject, args.delay),
         hostname="127.0.0.1",
         port=port,
         **kwargs,

@@ -238,11 +238,13 @@ fn due_from(r: &crate::sql::Row<'_>) -> StoreResult<DueMail> {
     })
 }
 
-/// The ids of the messages due at `now`, oldest first, at most `limit`.
+/// The ids of the messages due at `now` and not being sent (claimed, the
+/// claim running), oldest first, at most `limit`.
 pub fn due(conn: &Conn, now: &str, limit: u32) -> StoreResult<Vec<String>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id FROM mails INDEXED BY mails_due
           WHERE status IN ('en_attente', 'echec') AND next_attempt_at <= ?1
+            AND (claimed_until IS NULL OR claimed_until <= ?1)
           ORDER BY next_attempt_at, id LIMIT ?2",
     )?;
     let rows = stmt
@@ -277,13 +279,44 @@ pub struct MailAttempt<'a> {
     pub now: &'a str,
 }
 
-/// Records an attempt; false if someone else meanwhile did.
+/// Claims a message about to be sent for one server until `until`; false
+/// if it is no longer to send as read (`attempts_before`), or another
+/// server's claim still runs. One statement: of two servers, one gets it.
+pub fn claim(
+    tx: &Tx,
+    id: &str,
+    attempts_before: i64,
+    server: &str,
+    now: &str,
+    until: &str,
+) -> StoreResult<bool> {
+    let changed = tx.execute_cached(
+        "UPDATE mails SET claimed_by = ?3, claimed_until = ?5
+          WHERE id = ?1 AND attempts = ?2 AND status IN ('en_attente', 'echec')
+            AND (claimed_until IS NULL OR claimed_until <= ?4)",
+        params![id, attempts_before, server, now, until],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Ends every claim of `server` (it starts again: what it was sending when
+/// it stopped is due again at once). Returns how many.
+pub fn release_claims_of(tx: &Tx, server: &str) -> StoreResult<usize> {
+    tx.execute_cached(
+        "UPDATE mails SET claimed_by = NULL, claimed_until = NULL
+          WHERE claimed_by = ?1 AND claimed_until IS NOT NULL",
+        params![server],
+    )
+}
+
+/// Records an attempt (and ends its claim); false if someone else
+/// meanwhile did.
 pub fn record_attempt(tx: &Tx, attempt: &MailAttempt<'_>) -> StoreResult<bool> {
     let sent_at = (attempt.status == MailStatus::Envoye).then_some(attempt.now);
     let changed = tx.execute_cached(
         "UPDATE mails
             SET status = ?3, attempts = attempts + 1, last_error = ?4, next_attempt_at = ?5,
-                updated_at = ?6, sent_at = ?7
+                updated_at = ?6, sent_at = ?7, claimed_by = NULL, claimed_until = NULL
           WHERE id = ?1 AND attempts = ?2 AND status IN ('en_attente', 'echec')",
         params![
             attempt.id,

@@ -2,14 +2,17 @@
 //! server (SMTP). A message is written in the outbox (`store::mail`) in the
 //! transaction that sends its document (`services::mailing`); the mail task
 //! below hands it to the server at once and, should that fail, again on the
-//! webhooks' retry schedule, whenever the machine is online. The server's
-//! password is kept encrypted with the data directory's key.
+//! webhooks' retry schedule, whenever the machine is online. Right before
+//! a send the message is claimed in the database for this server (as a
+//! webhook delivery is): with several servers on one database, one sends
+//! it, and another takes it over once the claim of a server that died
+//! mid-send has passed. The server's password is kept encrypted with the
+//! data directory's key.
 
 pub mod transport;
 
-use std::collections::HashSet;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{SubsecRound, Utc};
@@ -47,9 +50,12 @@ pub struct MailSync {
     probe: Probe,
     client: reqwest::Client,
     wake: tokio::sync::Notify,
-    /// Messages being sent now (the task and an immediate attempt never
-    /// both send one).
-    in_flight: Mutex<HashSet<String>>,
+    /// This server's id in the messages' claims (the task, an immediate
+    /// attempt and the other servers of the database never send one
+    /// twice: `store::mail::claim`).
+    server: String,
+    /// How long a claim lasts (the webhooks' `--webhook-claim`).
+    claim: Duration,
 }
 
 impl std::fmt::Debug for MailSync {
@@ -61,24 +67,6 @@ impl std::fmt::Debug for MailSync {
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// A claim on a message being sent, released on drop.
-struct Claim<'a> {
-    sync: &'a MailSync,
-    id: String,
-}
-
-impl Drop for Claim<'_> {
-    fn drop(&mut self) {
-        lock(&self.sync.in_flight).remove(&self.id);
-    }
-}
-
 impl MailSync {
     /// The mail task of a store, retrying and probing as the webhooks do
     /// (`LIFTDESK_WEBHOOK_RETRY_SCHEDULE`, `LIFTDESK_CONNECTIVITY_PROBE`).
@@ -86,13 +74,14 @@ impl MailSync {
         let secrets = SecretBox::of_store(&store);
         let client = sender::client_or_default();
         Self {
-            store,
             secrets,
             retry: settings.retry_schedule.clone(),
             probe: settings.probe.clone(),
             client,
             wake: tokio::sync::Notify::new(),
-            in_flight: Mutex::new(HashSet::new()),
+            server: crate::webhooks::sync::server_id(&store),
+            claim: settings.claim,
+            store,
         }
     }
 
@@ -152,6 +141,16 @@ impl MailSync {
     /// Runs until the task is aborted.
     pub async fn run(self: Arc<Self>) {
         tracing::info!(schedule = %self.retry, "envoi des e-mails démarré");
+        // Claims of this server's previous run (it stopped mid-send): due
+        // again now, not after their claim.
+        let server = self.server.clone();
+        if let Err(err) = self
+            .store
+            .write(move |tx| store::release_claims_of(tx, &server))
+            .await
+        {
+            tracing::error!(error = ?err, "reprise des e-mails interrompus en échec");
+        }
         loop {
             let busy = match self.round().await {
                 Ok(busy) => busy,
@@ -191,16 +190,6 @@ impl MailSync {
     /// status, or None when nothing was tried (someone else holds it, it
     /// is no longer pending, or it waits for the network or a server).
     pub async fn attempt(&self, id: &str) -> AppResult<Option<MailStatus>> {
-        {
-            let mut in_flight = lock(&self.in_flight);
-            if !in_flight.insert(id.to_owned()) {
-                return Ok(None);
-            }
-        }
-        let _claim = Claim {
-            sync: self,
-            id: id.to_owned(),
-        };
         let key = id.to_owned();
         let Some(due) = self
             .store
@@ -229,9 +218,26 @@ impl MailSync {
             self.wait(&due, OFFLINE_TEXT).await?;
             return Ok(None);
         }
+        if !self.claim(&due).await? {
+            return Ok(None);
+        }
         let outcome = transport::send(&server, &outgoing_of(&due)).await;
         let status = self.record(&due, outcome).await?;
         Ok(Some(status))
+    }
+
+    /// Claims the message in the database for this server, for the
+    /// claim's length; false if another server (or this one's other task)
+    /// sends it, or it changed since it was read.
+    async fn claim(&self, due: &DueMail) -> AppResult<bool> {
+        let now = self.store.now();
+        let until = now + chrono::Duration::from_std(self.claim).unwrap_or_default();
+        let (id, attempts_before, server) = (due.id.clone(), due.attempts, self.server.clone());
+        let (now, until) = (clock::format_timestamp(now), clock::format_timestamp(until));
+        Ok(self
+            .store
+            .write(move |tx| store::claim(tx, &id, attempts_before, &server, &now, &until))
+            .await?)
     }
 
     /// Notes why the message waits; nothing is written when it already

@@ -540,7 +540,7 @@ impl WebhookSync {
 /// The data directory's server id (`store::data_dir::server_id`); should
 /// it be unreadable, one for this run (claims left by a crash then wait for
 /// their lease), and the cause logged.
-fn server_id(store: &Store) -> String {
+pub(crate) fn server_id(store: &Store) -> String {
     crate::store::data_dir::server_id(store.data_dir()).unwrap_or_else(|err| {
         tracing::error!(error = %err, "identifiant du serveur illisible");
         crate::store::new_id()

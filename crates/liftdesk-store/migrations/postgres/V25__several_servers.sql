@@ -23,3 +23,8 @@ CREATE TABLE server_keys (
     fingerprint TEXT COLLATE "C" NOT NULL,
     recorded_at TEXT COLLATE "C" NOT NULL
 );
+
+-- The same for the documents' e-mails: one server sends a message, another
+-- takes it over once the claim of a server that died mid-send has passed.
+ALTER TABLE mails ADD COLUMN claimed_by TEXT COLLATE "C";
+ALTER TABLE mails ADD COLUMN claimed_until TEXT COLLATE "C";
