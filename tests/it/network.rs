@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use common::served::Served;
+use common::served::{Served, refused};
 use common::*;
 use serde_json::{Value, json};
 
@@ -33,30 +33,29 @@ async fn set_up(served: &Served, forwarded_for: Option<&str>) -> (u16, Value, St
     }
     let response = request.send().await.expect("setup");
     let status = response.status().as_u16();
-    let cookie = response
+    let cookie = set_cookie(&response);
+    (status, response.json().await.unwrap_or(Value::Null), cookie)
+}
+
+/// The answer's `Set-Cookie`, empty if none.
+fn set_cookie(response: &reqwest::Response) -> String {
+    response
         .headers()
         .get("set-cookie")
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
-        .to_owned();
-    (status, response.json().await.unwrap_or(Value::Null), cookie)
+        .to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn plain_http_is_refused_on_an_address_other_computers_reach() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = cli_command(dir.path())
-        .args(["serve", "--bind", "0.0.0.0:0"])
-        .output()
-        .expect("serve");
-    assert!(!out.status.success());
-    let said = stderr_of(&out);
+    let said = refused(dir.path(), &["--bind", "0.0.0.0:0"]);
     assert!(
         said.contains("Liftdesk ne sert en HTTP simple que cet ordinateur (127.0.0.1) : pour écouter sur 0.0.0.0:")
             && said.contains("donnez-lui un certificat (--tls-cert et --tls-key) ou indiquez le proxy TLS placé devant lui (--behind-proxy ADRESSE_IP ; docs/deployment.md)."),
         "{said}"
     );
-    assert!(out.stdout.is_empty(), "no address announced");
     // A half-given certificate: refused by the command line itself.
     let out = cli_command(dir.path())
         .args(["serve", "--bind", "127.0.0.1:0", "--tls-cert", "cert.pem"])
@@ -80,19 +79,19 @@ async fn with_a_certificate_the_server_speaks_https_and_its_cookie_is_secure() {
     std::fs::write(&key, certified.signing_key.serialize_pem()).expect("key");
 
     // Unreadable files: refused before anything is served.
-    let out = cli_command(dir.path())
-        .args(["serve", "--bind", "127.0.0.1:0", "--tls-cert"])
-        .arg(&key)
-        .arg("--tls-key")
-        .arg(&cert)
-        .output()
-        .expect("serve");
-    assert!(!out.status.success());
-    assert!(
-        stderr_of(&out).contains("Certificat TLS"),
-        "{}",
-        stderr_of(&out)
+    let (swapped_cert, swapped_key) = (key.to_str().expect("path"), cert.to_str().expect("path"));
+    let said = refused(
+        dir.path(),
+        &[
+            "--bind",
+            "127.0.0.1:0",
+            "--tls-cert",
+            swapped_cert,
+            "--tls-key",
+            swapped_key,
+        ],
     );
+    assert!(said.contains("Certificat TLS"), "{said}");
 
     let served = Served::start(
         dir.path(),
@@ -127,12 +126,7 @@ async fn with_a_certificate_the_server_speaks_https_and_its_cookie_is_secure() {
         .await
         .expect("sign-in");
     assert_eq!(signed_in.status().as_u16(), 200);
-    let cookie = signed_in
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
+    let cookie = set_cookie(&signed_in);
     assert!(
         cookie.starts_with("liftdesk_session=")
             && cookie.ends_with("; HttpOnly; SameSite=Strict; Path=/; Secure"),

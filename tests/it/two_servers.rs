@@ -291,12 +291,7 @@ async fn a_server_whose_keys_are_not_the_others_refuses_to_start() {
     // Without the key files: refused, and no new key made.
     let bare = tempfile::tempdir().expect("temp dir");
     common::engine::share_database(pair.first_dir.path(), bare.path());
-    let out = cli_command(bare.path())
-        .args(["serve", "--bind", "127.0.0.1:0"])
-        .output()
-        .expect("serve");
-    assert!(!out.status.success());
-    let said = stderr_of(&out);
+    let said = common::served::refused(bare.path(), &["--bind", "127.0.0.1:0"]);
     assert!(
         said.contains("n'a pas leur clé sheet-secret.key : copiez-la depuis le dossier de données d'un autre serveur avant de démarrer celui-ci (docs/deployment.md)."),
         "{said}"
@@ -304,12 +299,7 @@ async fn a_server_whose_keys_are_not_the_others_refuses_to_start() {
     assert!(!bare.path().join("sheet-secret.key").exists());
     // With another key: refused.
     std::fs::write(bare.path().join("sheet-secret.key"), [7u8; 32]).expect("key");
-    let out = cli_command(bare.path())
-        .args(["serve", "--bind", "127.0.0.1:0"])
-        .output()
-        .expect("serve");
-    assert!(!out.status.success());
-    let said = stderr_of(&out);
+    let said = common::served::refused(bare.path(), &["--bind", "127.0.0.1:0"]);
     assert!(
         said.contains("sheet-secret.key n'est pas celle des autres serveurs Liftdesk de la base"),
         "{said}"

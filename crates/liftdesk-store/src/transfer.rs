@@ -80,13 +80,12 @@ pub fn sqlite_to_postgres(source: &Store, target: &Store) -> StoreResult<Transfe
             if KEPT_BY_TRIGGERS.contains(&table.name.as_str()) {
                 continue;
             }
-            let source_rows = source.read_blocking(|conn| read_rows(conn, table))?;
-            let seeded = count(tx, &table.name)?;
-            if seeded > 0 {
-                // Rows a migration wrote (reference data): the same on
-                // both, checked below with the rest.
+            if count(tx, &table.name)? > 0 {
+                // The technical fields' catalogue, which the migrations
+                // write: the same on both, compared below with the rest.
                 continue;
             }
+            let source_rows = source.read_blocking(|conn| read_rows(conn, table))?;
             if !table.deferred.is_empty() {
                 deferred_rows.push((table, source_rows.clone()));
             }

@@ -74,6 +74,19 @@ impl Drop for Served {
     }
 }
 
+/// `liftdesk --data-dir DIR serve ARGS…` that must refuse to start: what
+/// it said on stderr (nothing announced on stdout).
+pub fn refused(data_dir: &Path, args: &[&str]) -> String {
+    let out = crate::common::cli_command(data_dir)
+        .arg("serve")
+        .args(args)
+        .output()
+        .expect("serve");
+    assert!(!out.status.success(), "serve {args:?} started");
+    assert!(out.stdout.is_empty(), "serve {args:?} announced an address");
+    crate::common::stderr_of(&out)
+}
+
 /// `DIR/demo-credentials.json`, written by `serve --demo` on an empty directory.
 pub fn demo_credentials(data_dir: &Path) -> Value {
     serde_json::from_slice(

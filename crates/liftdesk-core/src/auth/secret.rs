@@ -41,8 +41,13 @@ pub fn generate(prefix: &str) -> anyhow::Result<String> {
 
 /// SHA-256 of the secret, lowercase hex: the only form a secret is stored in.
 pub fn fingerprint(secret: &str) -> String {
+    fingerprint_bytes(secret.as_bytes())
+}
+
+/// SHA-256 of `bytes`, lowercase hex (a key file's fingerprint).
+pub fn fingerprint_bytes(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let digest = Sha256::digest(secret.as_bytes());
+    let digest = Sha256::digest(bytes);
     // Computed at every authenticated request: no formatting machinery.
     let mut hex = String::with_capacity(64);
     for byte in digest {

@@ -10,8 +10,6 @@
 
 use std::path::Path;
 
-use sha2::{Digest, Sha256};
-
 use crate::auth::{secret, sheet_token};
 use crate::clock;
 use crate::store::Store;
@@ -46,7 +44,7 @@ fn check_one(store: &Store, data_dir: &Path, name: &str) -> anyhow::Result<()> {
     }
     let key = secret::load_or_create_key_file(&path)
         .map_err(|err| anyhow::anyhow!("Impossible de lire la clé {} : {err}", path.display()))?;
-    let fingerprint = hex(&Sha256::digest(key));
+    let fingerprint = secret::fingerprint_bytes(&key);
     let now = clock::format_timestamp(store.now());
     let kept =
         store.write_blocking(|tx| server_keys::record_first(tx, name, &fingerprint, &now))?;
@@ -58,8 +56,4 @@ fn check_one(store: &Store, data_dir: &Path, name: &str) -> anyhow::Result<()> {
         );
     }
     Ok(())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
