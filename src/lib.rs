@@ -5,6 +5,7 @@
 //! (crate `liftdesk-domain`); the `liftdesk` binary and the desktop shell
 //! use it.
 
+pub mod agency_server;
 pub mod api;
 pub mod auth;
 pub mod cli;

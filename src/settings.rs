@@ -20,6 +20,11 @@ pub struct Settings {
     /// Where the daily backups go; none: no daily backup.
     pub backup_dir: Option<PathBuf>,
     pub daily_backup: bool,
+    /// The desktop app shows this agency server (`https://host[:port]`,
+    /// checked by `agency_server::parse`) instead of its embedded one;
+    /// none: « Cet ordinateur ».
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agency_server: Option<String>,
 }
 
 impl Default for Settings {
@@ -29,6 +34,7 @@ impl Default for Settings {
             lan: false,
             backup_dir: None,
             daily_backup: true,
+            agency_server: None,
         }
     }
 }
@@ -163,6 +169,7 @@ mod tests {
             lan: true,
             backup_dir: Some(dir.path().to_owned()),
             daily_backup: false,
+            agency_server: Some("https://liftdesk.agence.fr".into()),
         };
         save(dir.path(), &changed).unwrap();
         assert_eq!(load(dir.path()).unwrap(), changed);
@@ -170,6 +177,7 @@ mod tests {
         assert!(changed.daily_backup_dir().is_none());
         let text = std::fs::read_to_string(settings_path(dir.path())).unwrap();
         assert!(text.contains("\"backupDir\""), "{text}");
+        assert!(text.contains("\"agencyServer\""), "{text}");
     }
 
     #[test]

@@ -68,6 +68,9 @@ pub trait ServerControl: Send + Sync {
     fn restore_and_restart(&self, from: PathBuf) -> Result<(), String>;
     /// Starts the server again (new port or network setting).
     fn restart(&self) -> Result<(), String>;
+    /// Stops the embedded server and shows the agency's server at `url`
+    /// instead (saved in the settings' `agencyServer` by the caller).
+    fn connect_to_agency_server(&self, url: String) -> Result<(), String>;
 }
 
 impl AppState {

@@ -1,9 +1,12 @@
 //! Liftdesk desktop shell: starts the Liftdesk server in-process on
-//! 127.0.0.1 and shows the staff UI it serves in a native window.
+//! 127.0.0.1 and shows the staff UI it serves in a native window; or,
+//! connected to the agency's server (« Serveur de l'agence »), shows that
+//! server's UI instead (`agency.rs`), back to this computer in one click.
 
 // No console window next to the app in Windows release builds.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+mod agency;
 mod notices;
 mod port;
 mod tray;
@@ -20,7 +23,7 @@ use liftdesk::config::DataDirLock;
 use liftdesk::settings::Settings;
 use liftdesk::state::{AppState, ServerControl};
 use liftdesk::store::Store;
-use liftdesk::{backup, config, logging, server, settings};
+use liftdesk::{agency_server, backup, config, logging, server, settings};
 use tauri::async_runtime::JoinHandle;
 use tauri::{App, AppHandle, Manager as _, Url, WebviewUrl, WebviewWindowBuilder};
 use tokio::net::TcpListener;
@@ -67,6 +70,11 @@ fn main() -> ExitCode {
             // First: a second launch must be stopped before anything else runs.
             .plugin(single_instance())
             .plugin(tauri_plugin_notification::init())
+            // The bundled page's buttons (a server's pages have no IPC).
+            .invoke_handler(tauri::generate_handler![
+                reessayer,
+                revenir_a_cet_ordinateur
+            ])
             .setup(move |app| {
                 // Tauri panics when setup() returns an error: handle it here so a
                 // refused database is shown to the user instead.
@@ -105,6 +113,10 @@ fn main() -> ExitCode {
             let deadline = tokio::time::Instant::now() + RESTART_WAIT;
             while host.restarting.load(Ordering::SeqCst) && tokio::time::Instant::now() < deadline {
                 tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            let remote = lock(&host.remote).take();
+            if let Some(remote) = remote {
+                remote.stop().await;
             }
             host.stop().await
         }),
@@ -148,6 +160,16 @@ fn start(app: &mut App, shell: &Shell) -> anyhow::Result<()> {
     // Before the database is opened: one Liftdesk (app or server) per directory.
     *lock(&shell.data_dir_lock) = Some(config::lock_data_dir(&data_dir)?);
     let settings = settings::load(&data_dir)?;
+    let remote = settings.agency_server.as_deref().and_then(|raw| {
+        agency_server::parse(raw)
+            .inspect_err(|reason| {
+                tracing::warn!(raison = %reason, "serveur de l'agence des réglages ignoré : Liftdesk de cet ordinateur")
+            })
+            .ok()
+    });
+    if let Some(server) = remote {
+        return start_connected(app, shell, data_dir, port_override, server);
+    }
     // Bound before the window opens, so the first page load cannot race the server.
     let (listener, fallback) = tauri::async_runtime::block_on(server::bind_with_fallback(
         listen_addr(&settings, port_override),
@@ -163,36 +185,79 @@ fn start(app: &mut App, shell: &Shell) -> anyhow::Result<()> {
         );
     }
 
+    let host = new_host(app, shell, data_dir, port_override);
+    let base_url = host.serve(listener, store, settings)?;
+
+    let url: Url = format!("{base_url}/")
+        .parse()
+        .context("Adresse du serveur invalide")?;
+    open_window(app, &host, url)?;
+
+    if let Some(message) = fallback {
+        port_changed(app.handle(), message);
+    }
+    Ok(())
+}
+
+/// Start-up connected to the agency's server: no embedded server (it
+/// starts when the user comes back to this computer), the window on the
+/// "connecting" page until the server answers.
+fn start_connected(
+    app: &mut App,
+    shell: &Shell,
+    data_dir: PathBuf,
+    port_override: Option<u16>,
+    server: Url,
+) -> anyhow::Result<()> {
+    tracing::info!(serveur = %agency_server::display(&server), "serveur de l'agence");
+    let host = new_host(app, shell, data_dir, port_override);
+    let page = agency::page("connexion", &agency_server::display(&server), None)
+        .context("Adresse de la page de connexion invalide")?;
+    open_window(app, &host, page)?;
+    host.watch_agency_server(server);
+    Ok(())
+}
+
+/// The host, its tray, and its handle for the bundled page's commands.
+fn new_host(
+    app: &mut App,
+    shell: &Shell,
+    data_dir: PathBuf,
+    port_override: Option<u16>,
+) -> Arc<Host> {
     let handle = app.handle().clone();
     let host = Arc::new(Host {
         app: handle.clone(),
         data_dir,
         port_override,
         server: Mutex::new(None),
+        remote: Mutex::new(None),
         origin: Arc::new(Mutex::new(None)),
         tray: Mutex::new(None),
         restarting: AtomicBool::new(false),
     });
     *lock(&shell.host) = Some(Arc::clone(&host));
+    app.manage(HostHandle(Arc::clone(&host)));
     match tray::install(&handle, "…") {
         Ok(tray) => *lock(&host.tray) = Some(tray),
         // The window and the server work without it.
         Err(err) => tracing::warn!(erreur = %err, "zone de notification indisponible"),
     }
-    let base_url = host.serve(listener, store, settings)?;
+    host
+}
 
-    let url: Url = format!("{base_url}/")
-        .parse()
-        .context("Adresse du serveur invalide")?;
+/// The main window, at `url`.
+fn open_window(app: &mut App, host: &Host, url: Url) -> anyhow::Result<()> {
     let origin = Arc::clone(&host.origin);
     let window = WebviewWindowBuilder::new(app, "main", WebviewUrl::External(url))
         .title("Liftdesk")
         .inner_size(1280.0, 800.0)
         .min_inner_size(900.0, 600.0)
-        // The window only ever shows the embedded server: links elsewhere are refused.
+        // The window only ever shows the server it is on (the embedded one
+        // or the agency's) and the bundled page: links elsewhere are refused.
         .on_navigation(move |target| {
-            let allowed =
-                lock(&origin).as_deref() == Some(target.origin().ascii_serialization().as_str());
+            let allowed = agency::is_bundled_page(target)
+                || lock(&origin).as_deref() == Some(target.origin().ascii_serialization().as_str());
             if !allowed {
                 tracing::warn!(url = %target, "navigation hors de Liftdesk bloquée");
             }
@@ -200,12 +265,7 @@ fn start(app: &mut App, shell: &Shell) -> anyhow::Result<()> {
         })
         .build()
         .context("Impossible d'ouvrir la fenêtre Liftdesk")?;
-    close_window_with_page(&window)?;
-
-    if let Some(message) = fallback {
-        port_changed(&handle, message);
-    }
-    Ok(())
+    close_window_with_page(&window)
 }
 
 /// The settings' address, with `LIFTDESK_PORT`'s port if set.
@@ -236,6 +296,8 @@ struct Host {
     data_dir: PathBuf,
     port_override: Option<u16>,
     server: Mutex<Option<Server>>,
+    /// Connected to the agency's server: its watcher (no embedded server then).
+    remote: Mutex<Option<agency::Remote>>,
     /// The server's origin: the only one the window may show.
     origin: Arc<Mutex<Option<String>>>,
     tray: Mutex<Option<tray::Tray>>,
@@ -429,6 +491,110 @@ impl Host {
         }
     }
 
+    /// The window shows the agency's server from now on (watched by `agency.rs`).
+    fn watch_agency_server(&self, server: Url) {
+        *lock(&self.origin) = Some(server.origin().ascii_serialization());
+        let tray = lock(&self.tray).clone();
+        let remote = agency::Remote::start(self.app.clone(), server, tray);
+        *lock(&self.remote) = Some(remote);
+    }
+
+    /// Stops the embedded server (its clean stop), then shows the agency's.
+    async fn connect(self: Arc<Self>, server: Url) {
+        if !self.stop().await {
+            tracing::warn!("le serveur ne s'est pas arrêté proprement avant la connexion");
+        }
+        let previous = lock(&self.remote).take();
+        if let Some(previous) = previous {
+            previous.stop().await;
+        }
+        tracing::info!(serveur = %agency_server::display(&server), "connexion au serveur de l'agence");
+        if let (Some(window), Some(page)) = (
+            self.app.get_webview_window("main"),
+            agency::page("connexion", &agency_server::display(&server), None),
+        ) && let Err(err) = window.navigate(page)
+        {
+            tracing::warn!(erreur = %err, "fenêtre non rechargée");
+        }
+        self.watch_agency_server(server);
+        self.restarting.store(false, Ordering::SeqCst);
+    }
+
+    /// Forgets the agency's server and starts the embedded one again.
+    async fn come_back(self: Arc<Self>) {
+        let remote = lock(&self.remote).take();
+        if let Some(remote) = remote {
+            remote.stop().await;
+        }
+        let data_dir = self.data_dir.clone();
+        let saved = tokio::task::spawn_blocking(move || {
+            let mut current = settings::load(&data_dir)?;
+            current.agency_server = None;
+            settings::save(&data_dir, &current)
+        })
+        .await;
+        match saved {
+            Ok(Ok(())) => {}
+            Ok(Err(err)) => {
+                tracing::warn!(erreur = %format!("{err:#}"), "réglages non enregistrés : le serveur de l'agence reviendra au prochain lancement")
+            }
+            Err(err) => tracing::warn!(erreur = %err, "réglages non enregistrés"),
+        }
+        tracing::info!("retour à Liftdesk sur cet ordinateur");
+        match self.start_again(self.port_override).await {
+            Ok(base_url) => match format!("{base_url}/").parse::<Url>() {
+                Ok(url) => {
+                    if let Some(window) = self.app.get_webview_window("main")
+                        && let Err(err) = window.navigate(url)
+                    {
+                        tracing::warn!(erreur = %err, "fenêtre non rechargée");
+                    }
+                }
+                Err(err) => tracing::warn!(erreur = %err, "adresse du serveur invalide"),
+            },
+            Err(err) => {
+                let message = format!("{err:#}");
+                tracing::error!(erreur = %message, "le serveur n'a pas pu démarrer");
+                RESTART_FAILED.store(true, Ordering::SeqCst);
+                show_startup_error(&self.app, &message);
+                if let Some(window) = self.app.get_webview_window("main") {
+                    let _ = window.close();
+                }
+            }
+        }
+        self.restarting.store(false, Ordering::SeqCst);
+    }
+
+    fn request_connect(self: Arc<Self>, server: Url) -> Result<(), String> {
+        if self.restarting.swap(true, Ordering::SeqCst) {
+            return Err("Un redémarrage de Liftdesk est déjà en cours.".into());
+        }
+        // The HTTP answer goes out first: the graceful stop waits for it.
+        tauri::async_runtime::spawn(self.connect(server));
+        Ok(())
+    }
+
+    fn request_come_back(self: Arc<Self>) -> Result<(), String> {
+        if lock(&self.remote).is_none() {
+            return Err("Liftdesk montre déjà cet ordinateur.".into());
+        }
+        if self.restarting.swap(true, Ordering::SeqCst) {
+            return Err("Un redémarrage de Liftdesk est déjà en cours.".into());
+        }
+        tauri::async_runtime::spawn(self.come_back());
+        Ok(())
+    }
+
+    fn retry_now(&self) -> Result<(), String> {
+        match lock(&self.remote).as_ref() {
+            Some(remote) => {
+                remote.retry_now();
+                Ok(())
+            }
+            None => Err("Liftdesk n'est pas connecté au serveur de l'agence.".into()),
+        }
+    }
+
     fn request(self: Arc<Self>, from: Option<PathBuf>) -> Result<(), String> {
         if self.restarting.swap(true, Ordering::SeqCst) {
             return Err("Un redémarrage de Liftdesk est déjà en cours.".into());
@@ -459,6 +625,37 @@ impl ServerControl for Control {
     fn restart(&self) -> Result<(), String> {
         self.host()?.request(None)
     }
+
+    fn connect_to_agency_server(&self, url: String) -> Result<(), String> {
+        let server = agency_server::parse(&url)?;
+        self.host()?.request_connect(server)
+    }
+}
+
+/// The host, for the bundled page's commands and the tray.
+struct HostHandle(Arc<Host>);
+
+fn host_of(app: &AppHandle) -> Result<Arc<Host>, String> {
+    app.try_state::<HostHandle>()
+        .map(|handle| Arc::clone(&handle.0))
+        .ok_or_else(|| "Liftdesk est encore en train de démarrer.".to_owned())
+}
+
+/// « Revenir à cet ordinateur » (tray, unreachable page).
+pub(crate) fn back_to_this_computer(app: &AppHandle) -> Result<(), String> {
+    host_of(app)?.request_come_back()
+}
+
+/// The unreachable page's « Réessayer maintenant ».
+#[tauri::command]
+fn reessayer(app: AppHandle) -> Result<(), String> {
+    host_of(&app)?.retry_now()
+}
+
+/// The unreachable page's « Revenir à cet ordinateur ».
+#[tauri::command]
+fn revenir_a_cet_ordinateur(app: AppHandle) -> Result<(), String> {
+    back_to_this_computer(&app)
 }
 
 /// The single-instance lock, per data directory: a second launch on the same

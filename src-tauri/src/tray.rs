@@ -1,5 +1,7 @@
-//! The tray icon: the webhooks' sync state at a glance, and a menu to open
-//! the window, take a new call or quit (the same clean stop as closing).
+//! The tray icon: the webhooks' sync state at a glance (or, connected to
+//! the agency's server, whether it answers), and a menu to open the window,
+//! take a new call, come back to this computer's Liftdesk, or quit (the
+//! same clean stop as closing).
 
 use std::time::Duration;
 
@@ -14,6 +16,7 @@ const REFRESH: Duration = Duration::from_secs(5);
 
 const OPEN: &str = "ouvrir";
 const NEW_CALL: &str = "nouvel-appel";
+const THIS_COMPUTER: &str = "cet-ordinateur";
 const QUIT: &str = "quitter";
 
 /// One line for the tooltip and the menu.
@@ -53,13 +56,49 @@ pub struct Tray {
     icon: TrayIcon,
     status: MenuItem<Wry>,
     address: MenuItem<Wry>,
+    this_computer: MenuItem<Wry>,
 }
 
 impl Tray {
-    /// The address shown in the menu (after a restart on another port).
+    /// The embedded server's address shown in the menu (at start, after a
+    /// restart on another port, back from the agency's server).
     pub fn set_address(&self, base_url: &str) {
-        if let Err(err) = self.address.set_text(format!("Adresse : {base_url}")) {
+        let updated = self
+            .address
+            .set_text(format!("Adresse : {base_url}"))
+            .and_then(|()| self.this_computer.set_enabled(false));
+        if let Err(err) = updated {
             tracing::warn!(erreur = %err, "adresse non mise à jour dans la zone de notification");
+        }
+    }
+
+    /// Connected to the agency's server: its address, and « Revenir à cet
+    /// ordinateur » offered.
+    pub fn show_agency_server(&self, server: &str) {
+        let updated = self
+            .address
+            .set_text(format!("Serveur de l'agence : {server}"))
+            .and_then(|()| self.this_computer.set_enabled(true));
+        if let Err(err) = updated {
+            tracing::warn!(erreur = %err, "serveur non affiché dans la zone de notification");
+        }
+        self.show_connection("Serveur de l'agence : connexion…");
+    }
+
+    /// The state line, the tooltip and (Linux) the text beside the icon.
+    pub fn show_connection(&self, text: &str) {
+        let badge = if text.contains("injoignable") {
+            "injoignable"
+        } else {
+            ""
+        };
+        let updated = self
+            .status
+            .set_text(text)
+            .and_then(|()| self.icon.set_tooltip(Some(format!("Liftdesk — {text}"))))
+            .and_then(|()| self.icon.set_title(Some(badge)));
+        if let Err(err) = updated {
+            tracing::warn!(erreur = %err, "zone de notification non mise à jour");
         }
     }
 }
@@ -75,6 +114,13 @@ pub fn install(app: &AppHandle, base_url: &str) -> tauri::Result<Tray> {
         false,
         None::<&str>,
     )?;
+    let this_computer = MenuItem::with_id(
+        app,
+        THIS_COMPUTER,
+        "Revenir à cet ordinateur",
+        false,
+        None::<&str>,
+    )?;
     let menu = Menu::with_items(
         app,
         &[
@@ -83,6 +129,7 @@ pub fn install(app: &AppHandle, base_url: &str) -> tauri::Result<Tray> {
             &PredefinedMenuItem::separator(app)?,
             &MenuItem::with_id(app, OPEN, "Ouvrir Liftdesk", true, None::<&str>)?,
             &MenuItem::with_id(app, NEW_CALL, "Nouvel appel", true, None::<&str>)?,
+            &this_computer,
             &PredefinedMenuItem::separator(app)?,
             &MenuItem::with_id(app, QUIT, "Quitter", true, None::<&str>)?,
         ],
@@ -105,6 +152,7 @@ pub fn install(app: &AppHandle, base_url: &str) -> tauri::Result<Tray> {
         icon,
         status,
         address,
+        this_computer,
     })
 }
 
@@ -114,6 +162,12 @@ fn on_menu_event(app: &AppHandle, event: MenuEvent) {
             crate::show_main_window(app);
         }
         NEW_CALL => crate::open_new_call(app),
+        THIS_COMPUTER => {
+            tracing::info!("« Revenir à cet ordinateur » choisi dans la zone de notification");
+            if let Err(reason) = crate::back_to_this_computer(app) {
+                tracing::warn!(raison = %reason, "retour à cet ordinateur refusé");
+            }
+        }
         // The event loop ends, then main() stops the server (in-flight writes, WAL).
         QUIT => {
             tracing::info!("« Quitter » choisi dans la zone de notification");

@@ -790,3 +790,140 @@ test('un nouveau port enregistré dans les paramètres : « Redémarrer maintena
   await quitApp(app);
   await assertCleanStop(app);
 });
+
+// -- issue 24: the desktop as a client of the agency's server ----------------
+
+const CLI = process.env.LIFTDESK_BIN ? resolve(process.env.LIFTDESK_BIN) : join(TARGET_DIR, 'debug', 'liftdesk');
+
+/** A real `liftdesk serve` on the demo, on 127.0.0.1:port, in its own data directory. */
+async function agencyServer(dir, port, logName) {
+  const log = createWriteStream(join(ARTIFACTS, logName), { flags: 'a' });
+  const child = spawn(CLI, ['--data-dir', dir, 'serve', '--bind', `127.0.0.1:${port}`], {
+    env: { ...process.env, LIFTDESK_LOG: 'info', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const exited = new Promise((r) => child.once('exit', r));
+  await waitFor('serveur de l’agence prêt', async () => (await fetch(`http://127.0.0.1:${port}/app/api/setup`)).ok, { timeoutMs: 30_000 });
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      log.end();
+    },
+  };
+}
+
+test('connecté au serveur de l’agence : ses écrans, ses notifications, la page « injoignable » qui réessaie, retour à cet ordinateur en un clic', { timeout: 2 * TEST_TIMEOUT_MS, skip: SKIP }, async (t) => {
+  assert.ok(existsSync(CLI), `binaire introuvable : ${CLI} (cargo build -p liftdesk)`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const serverDir = mkdtempSync(join(tmpdir(), 'liftdesk-agence-'));
+  t.after(() => rmSync(serverDir, { recursive: true, force: true }));
+  const serverCreds = JSON.parse(execFileSync(CLI, ['--data-dir', serverDir, 'demo'], { encoding: 'utf8' }));
+  const serverPort = await freePort();
+  const serverBase = `http://127.0.0.1:${serverPort}`;
+  let server = await agencyServer(serverDir, serverPort, 'serveur-agence-serveur.log');
+  t.after(() => server?.stop());
+
+  const app = await launch('serveur-agence');
+  app.keepData = true;
+  t.after(() => rmSync(app.dataDir, { recursive: true, force: true }));
+  t.after(() => dispose(app));
+  let { s } = app;
+  await waitForLoginForm(s);
+  const localBase = new URL(await s.url()).origin;
+  const creds = JSON.parse(readFileSync(join(app.dataDir, 'demo-credentials.json'), 'utf8'));
+  await signIn(s, creds.admin.email, creds.admin.password);
+
+  // « Serveur de l'agence » in this computer's settings.
+  await openScreen(s, 'Paramètres', 'Paramètres');
+  await s.click(await s.find(`//label[normalize-space()=${xpathLiteral("Serveur de l'agence")}]/input`));
+  const address = await fieldFor(s, "Adresse du serveur de l'agence");
+  await s.type(address, 'http://192.168.1.20:8080');
+  await clickButton(s, 'Se connecter au serveur de l’agence');
+  await waitForText(s, 'refus en français', 'Le serveur de l\'agence se joint en HTTPS');
+  await s.clear(address);
+  await s.type(address, serverBase);
+  await clickButton(s, 'Se connecter au serveur de l’agence');
+  await waitFor('fenêtre sur le serveur de l’agence', async () => new URL(await s.url()).origin === serverBase, { timeoutMs: 30_000 });
+  await waitForLog(app, 'serveur de l\'agence joint');
+  assert.equal(JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8')).agencyServer, serverBase);
+  assert.ok(await portIsFree(Number(new URL(localBase).port)), 'le serveur de cet ordinateur écoute encore');
+
+  // Its own sign-in, its own data.
+  await waitForLoginForm(s);
+  await signIn(s, serverCreds.admin.email, serverCreds.admin.password);
+  await screenshot(app, 'serveur-agence.png');
+
+  // A trapped person reported to the agency's server: the desktop notifies it.
+  const numbers = execFileSync('sqlite3', [join(serverDir, 'liftdesk.db'), 'SELECT number FROM equipment WHERE number IS NOT NULL ORDER BY number LIMIT 50;'], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
+  const reference = `AGENCE-${Date.now()}`;
+  // The watcher has read its starting cursor once signed in.
+  await new Promise((r) => setTimeout(r, 4_000));
+  let opened;
+  for (const number of numbers) {
+    const res = await fetch(`${serverBase}/api/partners/calls`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${serverCreds.callCenterKeys[0]}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reference, equipement: number, type: 'personne_bloquee', description: 'Personne bloquée au 3e.' }),
+    });
+    if (res.ok) {
+      opened = await res.json();
+      break;
+    }
+  }
+  assert.ok(opened, 'aucun équipement de la démo accepté par le centre d’appels');
+  const shown = new RegExp(`WARN liftdesk_desktop::notices: notification titre=Urgence : personne bloquée dans un ascenseur texte=Appel ${reference} reçu du centre d'appels : `);
+  await waitFor('notification du serveur de l’agence dans le journal', () => shown.test(app.logText()), { timeoutMs: 15_000 });
+
+  // Relaunched, the app goes straight to the agency's server (no embedded server).
+  await quitApp(app);
+  await assertCleanStop(app);
+  const again = await launch('serveur-agence-relance', () => {}, {}, { dataDir: app.dataDir });
+  again.keepData = true;
+  t.after(() => dispose(again));
+  s = again.s;
+  await waitFor('fenêtre sur le serveur de l’agence au lancement', async () => new URL(await s.url()).origin === serverBase, { timeoutMs: 30_000 });
+  await waitForLog(again, `serveur de l'agence serveur=${serverBase}`);
+  assert.ok(!again.logText().includes('serveur embarqué'), 'un serveur embarqué a démarré');
+  if ((await s.findAll(`//nav[@aria-label='Menu principal']`)).length === 0) {
+    await signIn(s, serverCreds.admin.email, serverCreds.admin.password);
+  }
+
+  // The server stops: the window says so in French and keeps trying.
+  const pageBefore = new URL(await s.url()).pathname;
+  await server.stop();
+  server = undefined;
+  await waitFor('page « injoignable »', async () => (await s.title()) === 'Serveur injoignable — Liftdesk', { timeoutMs: 20_000 });
+  await waitForText(s, 'message en français', "Le serveur de l'agence est injoignable");
+  await waitForText(s, 'adresse du serveur', `Liftdesk n'arrive pas à joindre ${serverBase}.`);
+  await waitForText(s, 'raison', 'Détail : connexion impossible.');
+  await screenshot(again, 'serveur-agence-injoignable.png');
+  await clickButton(s, 'Réessayer maintenant');
+  await waitForText(s, 'nouvel essai', 'Nouvel essai en cours…');
+
+  // Back up: the window returns to the page it was on, still signed in.
+  server = await agencyServer(serverDir, serverPort, 'serveur-agence-serveur.log');
+  await waitFor('retour sur le serveur de l’agence', async () => new URL(await s.url()).origin === serverBase, { timeoutMs: 20_000 });
+  assert.equal(new URL(await s.url()).pathname, pageBefore);
+  await waitFor('toujours connecté', async () => (await s.findAll(`//nav[@aria-label='Menu principal']`)).length > 0);
+
+  // Down again: « Revenir à cet ordinateur », one click.
+  await server.stop();
+  server = undefined;
+  await waitFor('page « injoignable »', async () => (await s.title()) === 'Serveur injoignable — Liftdesk', { timeoutMs: 20_000 });
+  await clickButton(s, 'Revenir à cet ordinateur');
+  // This launch's own port (LIFTDESK_PORT), now served by the embedded server.
+  const againBase = `http://127.0.0.1:${again.env.LIFTDESK_PORT}`;
+  await waitFor('fenêtre sur cet ordinateur', async () => new URL(await s.url()).origin === againBase, { timeoutMs: 30_000 });
+  await waitForLog(again, 'retour à Liftdesk sur cet ordinateur');
+  assert.equal(JSON.parse(readFileSync(join(app.dataDir, 'settings.json'), 'utf8')).agencyServer, undefined);
+  await waitFor('écran de cet ordinateur', async () => (await s.findAll(`//nav[@aria-label='Menu principal']`)).length > 0 || (await s.findAll(LOGIN_SUBMIT)).length > 0);
+  await screenshot(again, 'serveur-agence-retour.png');
+
+  await quitApp(again);
+  await assertCleanStop(again);
+});

@@ -946,3 +946,87 @@ async fn closing_writes_a_report_and_an_alert_waits_for_its_acknowledgement() {
     assert_eq!(status, 422);
     w.server.stop().await;
 }
+
+/// `GET /app/api/calls/notices`: what a desktop connected to the agency's
+/// server shows as system notifications, read from the database: the calls
+/// call centers opened in the session's agency since the cursor, oldest
+/// first, with the embedded server's French wording; none from another
+/// agency, nor a call taken at the agency; a bad cursor refused.
+#[tokio::test]
+async fn a_connected_desktop_reads_the_calls_call_centers_opened_since_its_cursor() {
+    let w = world().await;
+    let staff = w.staff().await;
+    let (status, first) = staff.get("/calls/notices").await;
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["notices"], json!([]));
+    let start = first["cursor"].as_i64().expect("cursor");
+
+    let trapped = w.open_with(&w.center_key, "personne_bloquee").await;
+    w.open_with(&w.other_key, "panne").await;
+    let plain = w.open_with(&w.center_key, "panne").await;
+    // A call taken at the agency is no notice.
+    let (status, body) = staff
+        .post(
+            "/calls",
+            json!({ "equipement": "asc 8", "type": "personne_bloquee", "description": "Porte bloquée." }),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+
+    let (status, read) = staff.get(&format!("/calls/notices?after={start}")).await;
+    assert_eq!(status, 200, "{read}");
+    let notices = read["notices"].as_array().expect("notices");
+    assert_eq!(notices.len(), 2, "{read}");
+    assert_eq!(
+        keys_of(&notices[0]),
+        ["body", "callId", "reference", "title", "urgent"]
+    );
+    assert_eq!(notices[0]["callId"], json!(trapped));
+    assert_eq!(
+        notices[0]["title"],
+        "Urgence : personne bloquée dans un ascenseur"
+    );
+    assert_eq!(notices[0]["urgent"], true);
+    let reference = notices[0]["reference"].as_str().expect("reference");
+    assert_eq!(
+        notices[0]["body"],
+        format!(
+            "Appel {reference} reçu du centre d'appels : ASC 7 — Résidence Les Tilleuls, 3 rue Émile Zola, 92300 Levallois-Perret."
+        )
+    );
+    assert_eq!(notices[1]["callId"], json!(plain));
+    assert_eq!(notices[1]["title"], "Nouvel appel de panne");
+    assert_eq!(notices[1]["urgent"], false);
+    let next = read["cursor"].as_i64().expect("cursor");
+    assert!(next > start, "{read}");
+
+    let (_, again) = staff.get(&format!("/calls/notices?after={next}")).await;
+    assert_eq!(again, json!({ "cursor": next, "notices": [] }));
+
+    // The other agency reads its own call only.
+    let other = StaffClient::sign_in(&w.server, &w.other.admin_email, PASSWORD).await;
+    let (_, theirs) = other.get(&format!("/calls/notices?after={start}")).await;
+    assert_eq!(
+        theirs["notices"].as_array().map(Vec::len),
+        Some(1),
+        "{theirs}"
+    );
+    assert_eq!(theirs["notices"][0]["title"], "Nouvel appel de panne");
+
+    let (status, body) = staff.get("/calls/notices?after=-1").await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(
+        body["error"],
+        "Le paramètre « after » doit être un nombre positif (le « cursor » de la lecture précédente)."
+    );
+    let (status, _) = staff.get("/calls/notices?apres=3").await;
+    assert_eq!(status, 400);
+    let anonymous = w
+        .server
+        .client
+        .get(w.server.url("/app/api/calls/notices"))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(anonymous.status().as_u16(), 401);
+}

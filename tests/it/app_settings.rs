@@ -24,6 +24,7 @@ const PASSWORD: &str = "motdepasse-solide";
 struct FakeHost {
     restores: Mutex<Vec<PathBuf>>,
     restarts: Mutex<u32>,
+    connections: Mutex<Vec<String>>,
 }
 
 impl ServerControl for FakeHost {
@@ -33,6 +34,10 @@ impl ServerControl for FakeHost {
     }
     fn restart(&self) -> Result<(), String> {
         *self.restarts.lock().expect("lock") += 1;
+        Ok(())
+    }
+    fn connect_to_agency_server(&self, url: String) -> Result<(), String> {
+        self.connections.lock().expect("lock").push(url);
         Ok(())
     }
 }
@@ -686,4 +691,191 @@ async fn only_the_administrators_of_the_organization_that_installed_it_administe
         vec![PathBuf::from(&backup)]
     );
     assert_eq!(*host.restarts.lock().expect("lock"), 1);
+}
+
+/// A server the desktop host can hand over to the agency's server.
+async fn desktop_server() -> (TestServer, Arc<FakeHost>) {
+    let host = Arc::new(FakeHost::default());
+    let for_state = host.clone();
+    let server = TestServer::start_adjusted(
+        tempfile::tempdir().expect("dir"),
+        RateLimit::default(),
+        move |state| {
+            state
+                .with_control(for_state)
+                .with_listen_settings(liftdesk::settings::Settings::default())
+        },
+    )
+    .await;
+    (server, host)
+}
+
+async fn post_anonymous(
+    server: &TestServer,
+    path: &str,
+    body: serde_json::Value,
+) -> (u16, serde_json::Value) {
+    let answer = server
+        .client
+        .post(server.url(path))
+        .json(&body)
+        .send()
+        .await
+        .expect("request");
+    let status = answer.status().as_u16();
+    (status, answer.json().await.unwrap_or_default())
+}
+
+/// « Serveur de l'agence »: an installation administrator of the desktop
+/// app gives the address; it is checked (HTTPS unless on this computer, no
+/// path, not this computer's own Liftdesk), a Liftdesk server set up must
+/// answer there, then it is saved and the host shows it. `liftdesk serve`
+/// (no host) answers 409; a member 403. On a desktop not set up yet, the
+/// setup screen's twin does the same from this computer, and only then.
+#[tokio::test]
+async fn the_desktop_connects_to_a_checked_agency_server() {
+    let agency_server = TestServer::start().await;
+    init_org(agency_server.data_dir.path(), "Agence", "admin@agence.fr");
+    let not_set_up = TestServer::start().await;
+
+    let plain = TestServer::start().await;
+    let (plain_admin, _, _) = admin_and_member(&plain).await;
+    let (status, body) = plain_admin
+        .post(
+            "/desktop/agency-server",
+            json!({ "url": agency_server.base_url }),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(
+        body["error"],
+        "Seule l'application de bureau se connecte au serveur de l'agence : ouvrez plutôt son adresse dans un navigateur."
+    );
+
+    let (server, host) = desktop_server().await;
+    let (admin, member, _) = admin_and_member(&server).await;
+    let (status, _) = member
+        .post(
+            "/desktop/agency-server",
+            json!({ "url": agency_server.base_url }),
+        )
+        .await;
+    assert_eq!(status, 403);
+    let refused = [
+        (
+            json!({ "url": "http://192.168.1.20:8080" }),
+            "Le serveur de l'agence se joint en HTTPS (« https://… ») : en « http:// », les mots de passe passeraient en clair sur le réseau. Adresse reçue : « http://192.168.1.20:8080 ».".to_owned(),
+        ),
+        (
+            json!({ "url": format!("{}/app", agency_server.base_url) }),
+            format!(
+                "Indiquez l'adresse du serveur seule, sans chemin (par exemple {}).",
+                agency_server.base_url
+            ),
+        ),
+        (
+            json!({ "url": server.base_url }),
+            format!(
+                "{} est l'adresse de Liftdesk sur cet ordinateur : indiquez celle du serveur de l'agence.",
+                server.base_url
+            ),
+        ),
+        (
+            json!({ "url": "http://127.0.0.1:9" }),
+            "Le serveur http://127.0.0.1:9 ne répond pas (connexion impossible).".to_owned(),
+        ),
+        (
+            json!({ "url": not_set_up.base_url }),
+            format!(
+                "Le serveur {} n'est pas encore installé : terminez son installation sur le serveur lui-même, puis connectez ce poste.",
+                not_set_up.base_url
+            ),
+        ),
+    ];
+    for (body, message) in refused {
+        let (status, answer) = admin.post("/desktop/agency-server", body.clone()).await;
+        assert_eq!(status, 422, "{body} {answer}");
+        assert_eq!(answer["error"], message, "{body}");
+    }
+    let (status, _) = admin
+        .post("/desktop/agency-server", json!({ "adresse": "x" }))
+        .await;
+    assert_eq!(status, 422);
+    assert!(host.connections.lock().expect("lock").is_empty());
+    let saved = liftdesk::settings::load(server.data_dir.path()).expect("settings");
+    assert_eq!(saved.agency_server, None);
+
+    let (status, accepted) = admin
+        .post(
+            "/desktop/agency-server",
+            json!({ "url": format!(" {}/ ", agency_server.base_url) }),
+        )
+        .await;
+    assert_eq!(status, 202, "{accepted}");
+    assert_eq!(accepted, json!({ "url": agency_server.base_url }));
+    assert_eq!(
+        *host.connections.lock().expect("lock"),
+        vec![agency_server.base_url.clone()]
+    );
+    let saved = liftdesk::settings::load(server.data_dir.path()).expect("settings");
+    assert_eq!(
+        saved.agency_server.as_deref(),
+        Some(agency_server.base_url.as_str())
+    );
+    // The settings screen's own form keeps it.
+    let (status, _) = admin
+        .put(
+            "/settings",
+            json!({ "port": 8080, "lan": false, "backupDir": null, "dailyBackup": false }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let saved = liftdesk::settings::load(server.data_dir.path()).expect("settings");
+    assert_eq!(
+        saved.agency_server.as_deref(),
+        Some(agency_server.base_url.as_str())
+    );
+
+    // A desktop not set up: the setup screen offers it, from this computer.
+    let (fresh, fresh_host) = desktop_server().await;
+    let status = fresh
+        .client
+        .get(fresh.url("/app/api/setup"))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(
+        status.json::<serde_json::Value>().await.expect("json"),
+        json!({ "needed": true, "desktop": true })
+    );
+    let (status, answer) = post_anonymous(
+        &fresh,
+        "/app/api/setup/agency-server",
+        json!({ "url": "https://" }),
+    )
+    .await;
+    assert_eq!(status, 422, "{answer}");
+    let (status, answer) = post_anonymous(
+        &fresh,
+        "/app/api/setup/agency-server",
+        json!({ "url": agency_server.base_url }),
+    )
+    .await;
+    assert_eq!(status, 202, "{answer}");
+    assert_eq!(
+        *fresh_host.connections.lock().expect("lock"),
+        vec![agency_server.base_url.clone()]
+    );
+    // Once set up, only the settings screen does it.
+    let (status, answer) = post_anonymous(
+        &server,
+        "/app/api/setup/agency-server",
+        json!({ "url": agency_server.base_url }),
+    )
+    .await;
+    assert_eq!(status, 409, "{answer}");
+    assert_eq!(
+        answer["error"],
+        "Liftdesk est déjà installé sur cet ordinateur : un administrateur choisit le serveur de l'agence dans les paramètres."
+    );
 }

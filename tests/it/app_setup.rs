@@ -32,7 +32,7 @@ async fn the_first_run_creates_the_organization_and_signs_the_admin_in() {
     let http = client();
     let (status, body) = get(&http, server.url("/app/api/setup")).await;
     assert_eq!(status, 200);
-    assert_eq!(body, json!({ "needed": true }));
+    assert_eq!(body, json!({ "needed": true, "desktop": false }));
 
     // Same validation as `liftdesk init`, in French.
     let (status, body) = post(
@@ -78,7 +78,7 @@ async fn the_first_run_creates_the_organization_and_signs_the_admin_in() {
 
     // Done once: the screen goes, a second setup and the demo are refused.
     let (_, body) = get(&http, server.url("/app/api/setup")).await;
-    assert_eq!(body, json!({ "needed": false }));
+    assert_eq!(body, json!({ "needed": false, "desktop": false }));
     let (status, body) = post(
         &http,
         server.url("/app/api/setup"),
@@ -114,7 +114,7 @@ async fn the_setup_is_refused_for_a_page_naming_another_host() {
         .expect("request");
     assert_eq!(response.status().as_u16(), 403);
     let (_, body) = get(&client(), server.url("/app/api/setup")).await;
-    assert_eq!(body, json!({ "needed": true }));
+    assert_eq!(body, json!({ "needed": true, "desktop": false }));
 }
 
 #[tokio::test]
@@ -137,7 +137,7 @@ async fn the_first_run_can_install_the_demo_and_answers_its_sign_ins() {
     // administers it.
     assert_eq!(session["installationAdmin"], true);
     let (_, body) = get(&http, server.url("/app/api/setup")).await;
-    assert_eq!(body, json!({ "needed": false }));
+    assert_eq!(body, json!({ "needed": false, "desktop": false }));
 }
 
 #[tokio::test]
@@ -183,7 +183,7 @@ async fn the_service_operator_made_first_leaves_the_first_run_to_do() {
     let http = client();
     let (status, body) = get(&http, server.url("/app/api/setup")).await;
     assert_eq!(status, 200);
-    assert_eq!(body, json!({ "needed": true }));
+    assert_eq!(body, json!({ "needed": true, "desktop": false }));
     let (status, session) = post(
         &http,
         server.url("/app/api/setup"),
@@ -193,7 +193,7 @@ async fn the_service_operator_made_first_leaves_the_first_run_to_do() {
     assert_eq!(status, 200, "{session}");
     assert_eq!(session["installationAdmin"], true);
     let (_, body) = get(&http, server.url("/app/api/setup")).await;
-    assert_eq!(body, json!({ "needed": false }));
+    assert_eq!(body, json!({ "needed": false, "desktop": false }));
     let kinds: Vec<String> = {
         let conn = open_db(server.data_dir.path());
         let mut stmt = conn

@@ -1339,7 +1339,7 @@ fn app_ops(w: &World) -> Vec<Op> {
             .public()
             .no_control(),
         app("GET /setup", "/setup".into())
-            .exact(Who::NoCredential, 200, json!({ "needed": false }))
+            .exact(Who::NoCredential, 200, json!({ "needed": false, "desktop": false }))
             .public(),
         app("POST /setup", "/setup".into())
             .body(json!({ "organization": "Intrus", "agency": "Intrus", "email": "intrus@example.fr", "password": "motdepasse-solide" }))
@@ -1348,6 +1348,11 @@ fn app_ops(w: &World) -> Vec<Op> {
             .no_control(),
         app("POST /setup/demo", "/setup/demo".into())
             .exact(Who::NoCredential, 409, installed)
+            .public()
+            .no_control(),
+        app("POST /setup/agency-server", "/setup/agency-server".into())
+            .body(json!({ "url": "https://liftdesk.intrus.example" }))
+            .exact(Who::NoCredential, 409, json!({ "error": "Liftdesk est déjà installé sur cet ordinateur : un administrateur choisit le serveur de l'agence dans les paramètres." }))
             .public()
             .no_control(),
         app("GET /session", "/session".into()).list(),
@@ -1383,6 +1388,7 @@ fn app_ops(w: &World) -> Vec<Op> {
         app("POST /calls/{id}/acknowledge", format!("/calls/{}/acknowledge", i.call.real))
             .on(&[&i.call]),
         app("GET /calls/alerts", "/calls/alerts".into()).list(),
+        app("GET /calls/notices", "/calls/notices?after=0".into()).list(),
         // Equipment.
         app("GET /equipment", "/equipment?limit=200".into()).list(),
         app("GET /equipment/clients", "/equipment/clients?q=Syndic".into()).list(),
@@ -1738,6 +1744,10 @@ fn app_ops(w: &World) -> Vec<Op> {
             .installation("Restaurer une sauvegarde"),
         app("POST /settings/restart", "/settings/restart".into())
             .installation("Le redémarrage")
+            .no_control(),
+        app("POST /desktop/agency-server", "/desktop/agency-server".into())
+            .body(json!({ "url": "https://liftdesk.intrus.example" }))
+            .installation("Le choix du serveur de l'agence")
             .no_control(),
         app("GET /diagnostics", "/diagnostics".into()).installation("Le diagnostic"),
     ]

@@ -284,3 +284,54 @@ pub fn journal(
     })?;
     rows.collect::<Result<_, _>>()
 }
+
+/// A call a call center opened, as the journal recorded it: what a desktop
+/// connected to the agency's server notifies (`services::calls::notices_after`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CenterOpening {
+    /// The journal's position: the next read starts after it.
+    pub seq: i64,
+    pub call_id: String,
+    pub reference: String,
+    /// `personne_bloquee`, `panne`…
+    pub call_type: String,
+    pub equipment_id: String,
+}
+
+/// The calls call centers opened in the agency after the journal's position
+/// `after`, oldest first, at most `limit`. Every write takes the store's
+/// write lock, so positions are handed out in commit order: a reader that
+/// saw position N has seen every entry before it.
+pub fn center_openings_after(
+    conn: &crate::Conn,
+    agency_id: &AgencyId,
+    after: i64,
+    limit: i64,
+) -> StoreResult<Vec<CenterOpening>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT l.seq, c.id, c.reference, c.type, c.equipment_id
+         FROM audit_log l
+         JOIN calls c ON c.id = l.object_id AND c.agency_id = l.agency_id
+         WHERE l.agency_id = ?1 AND l.seq > ?2 AND l.actor_kind = 'call_center_key'
+           AND l.object_type = 'call' AND l.action = 'ouverture'
+         ORDER BY l.seq
+         LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![agency_id.as_str(), after, limit], |r| {
+        Ok(CenterOpening {
+            seq: r.get(0)?,
+            call_id: r.get(1)?,
+            reference: r.get(2)?,
+            call_type: r.get(3)?,
+            equipment_id: r.get(4)?,
+        })
+    })?;
+    rows.collect::<Result<_, _>>()
+}
+
+/// The journal's last position (0 when empty): where a new reader starts.
+pub fn last_seq(conn: &crate::Conn) -> StoreResult<i64> {
+    conn.query_row_cached("SELECT coalesce(max(seq), 0) FROM audit_log", [], |r| {
+        r.get(0)
+    })
+}

@@ -48,6 +48,7 @@ pub fn router() -> Router<AppState> {
         .route("/calls/{id}/status", post(change_status))
         .route("/calls/{id}/acknowledge", post(acknowledge))
         .route("/calls/alerts", get(alerts))
+        .route("/calls/notices", get(notices))
 }
 
 /// Resolved calls stay on the board this long after their resolution.
@@ -581,6 +582,74 @@ async fn create_call(
             libelle: CallStatus::Ouverte.label(),
         }),
     ))
+}
+
+// -- Notices of a desktop connected to this server ---------------------------
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoticesQuery {
+    /// The `cursor` of the previous answer; none on the first read.
+    after: Option<i64>,
+}
+
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+struct NoticeOut {
+    /// The call opened.
+    call_id: String,
+    reference: String,
+    /// The system notification's title and text, in French.
+    title: String,
+    body: String,
+    /// A trapped person.
+    urgent: bool,
+}
+
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+struct NoticesOut {
+    /// Where the next read starts (`?after=`).
+    cursor: i64,
+    notices: Vec<NoticeOut>,
+}
+
+/// `GET /app/api/calls/notices?after=N`: the calls call centers opened in
+/// the session's agency since the previous read, as the desktop app shows
+/// them as system notifications when it is connected to the agency's
+/// server (read from the database: the same on every server of a shared
+/// one). Without `after`: no notice, and the cursor to start from.
+async fn notices(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiQuery(query): ApiQuery<NoticesQuery>,
+) -> AppResult<Json<NoticesOut>> {
+    if query.after.is_some_and(|after| after < 0) {
+        return Err(ApiError::unprocessable(
+            "Le paramètre « after » doit être un nombre positif (le « cursor » de la lecture précédente).",
+        ));
+    }
+    let (cursor, notices) =
+        service::notices_after(&state.store, &session.principal(), query.after).await?;
+    Ok(Json(NoticesOut {
+        cursor,
+        notices: notices
+            .into_iter()
+            .filter_map(|notice| {
+                let (title, body, urgent) = (notice.title(), notice.body(), notice.urgent());
+                match notice {
+                    crate::notices::Notice::CallReceived { id, reference, .. } => Some(NoticeOut {
+                        call_id: id,
+                        reference,
+                        title,
+                        body,
+                        urgent,
+                    }),
+                    _ => None,
+                }
+            })
+            .collect(),
+    }))
 }
 
 // -- Equipment search -------------------------------------------------------

@@ -178,6 +178,7 @@ pub fn typescript() -> String {
     file.ty::<super::session::SessionView>();
     file.ty::<super::account::PasswordChanged>();
     file.ty::<super::setup::SetupStatus>();
+    file.ty::<super::desktop::AgencyServerAccepted>();
     file.ty::<super::setup::DemoInstalled>();
     file.ty::<super::settings::SettingsView>();
     file.ty::<super::settings::BackupView>();

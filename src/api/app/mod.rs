@@ -10,6 +10,7 @@ pub mod clients;
 #[cfg(test)]
 mod contract;
 pub mod dashboard;
+pub mod desktop;
 pub mod documents;
 pub mod equipment;
 pub mod exports;
@@ -62,6 +63,7 @@ pub fn router() -> Router<AppState> {
         .merge(clients::router())
         .merge(setup::router())
         .merge(settings::router())
+        .merge(desktop::router())
 }
 
 /// A page of the web application for a record: `/clients/CLI-12`,

@@ -208,6 +208,8 @@ async fn update(
         lan: body.lan,
         backup_dir,
         daily_backup: body.daily_backup,
+        // Not this screen's: the agency server is chosen through its own call.
+        agency_server: load_settings(&state)?.agency_server,
     };
     let data_dir = state.data_dir();
     let to_save = saved.clone();

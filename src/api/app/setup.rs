@@ -26,6 +26,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/setup", get(status).post(set_up))
         .route("/setup/demo", post(install_demo))
+        .route("/setup/agency-server", post(connect_first))
 }
 
 #[derive(Serialize, TS)]
@@ -33,11 +34,15 @@ pub fn router() -> Router<AppState> {
 pub(crate) struct SetupStatus {
     /// No organization yet: the setup screen replaces the sign-in.
     needed: bool,
+    /// The desktop app: the setup screen also offers to connect this
+    /// computer to the agency's server instead (`/setup/agency-server`).
+    desktop: bool,
 }
 
 async fn status(State(state): State<AppState>) -> AppResult<Json<SetupStatus>> {
     Ok(Json(SetupStatus {
         needed: sessions::setup_needed(&state.store).await?,
+        desktop: state.control.is_some(),
     }))
 }
 
@@ -122,6 +127,25 @@ async fn set_up(
     .await?;
     tracing::info!("installation : organisation et administrateur créés");
     super::session::open_session(&state, account, scope).await
+}
+
+/// `POST /app/api/setup/agency-server`: a desktop not yet set up shows the
+/// agency's server instead (from this computer only, before any setup).
+async fn connect_first(
+    State(state): State<AppState>,
+    peer: Peer,
+    ApiJson(body): ApiJson<super::desktop::AgencyServerBody>,
+) -> AppResult<(
+    axum::http::StatusCode,
+    Json<super::desktop::AgencyServerAccepted>,
+)> {
+    require_loopback(peer)?;
+    if !sessions::setup_needed(&state.store).await? {
+        return Err(ApiError::conflict(
+            "Liftdesk est déjà installé sur cet ordinateur : un administrateur choisit le serveur de l'agence dans les paramètres.",
+        ));
+    }
+    super::desktop::connect(&state, body).await
 }
 
 #[derive(Serialize, TS)]

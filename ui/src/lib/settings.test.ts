@@ -4,6 +4,7 @@ import {
   formatBackupDate,
   formatBytes,
   integrationUrl,
+  validateAgencyServer,
   validateBackupDir,
   validatePort,
   validateSetup,
@@ -65,5 +66,14 @@ describe('checkRestorePath', () => {
     for (const path of ['', '   ', 'liftdesk.sqlite3', './sauvegardes/x.sqlite3']) {
       expect(checkRestorePath(path)).toBe('Indiquez le chemin complet du fichier de sauvegarde.');
     }
+  });
+});
+
+describe('validateAgencyServer', () => {
+  it('demande une adresse entière, le serveur vérifie le reste', () => {
+    expect(validateAgencyServer(' https://liftdesk.agence.fr ')).toBeNull();
+    expect(validateAgencyServer('http://127.0.0.1:8443')).toBeNull();
+    expect(validateAgencyServer('  ')).toContain("Indiquez l'adresse du serveur de l'agence");
+    expect(validateAgencyServer('liftdesk.agence.fr')).toContain('en commençant par https://');
   });
 });

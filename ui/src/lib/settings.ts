@@ -21,6 +21,8 @@ export const RESTART_PATH = '/app/api/settings/restart';
 export const DIAGNOSTICS_PATH = '/app/api/diagnostics';
 export const SETUP_PATH = '/app/api/setup';
 export const SETUP_DEMO_PATH = '/app/api/setup/demo';
+export const AGENCY_SERVER_PATH = '/app/api/desktop/agency-server';
+export const SETUP_AGENCY_SERVER_PATH = '/app/api/setup/agency-server';
 
 // -- Appels à l'API ---------------------------------------------------------------
 
@@ -148,4 +150,17 @@ export function checkRestorePath(path: string): string | null {
   return /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path.trim())
     ? null
     : 'Indiquez le chemin complet du fichier de sauvegarde.';
+}
+
+/**
+ * L'adresse du serveur de l'agence telle que tapée : vide ou sans « https:// »
+ * refusée tout de suite (le serveur vérifie le reste et qu'un Liftdesk y répond).
+ */
+export function validateAgencyServer(raw: string): string | null {
+  const value = raw.trim();
+  if (!value) return "Indiquez l'adresse du serveur de l'agence (par exemple https://liftdesk.agence.fr).";
+  if (!/^https?:\/\//i.test(value)) {
+    return "Écrivez l'adresse en entier, en commençant par https:// (par exemple https://liftdesk.agence.fr).";
+  }
+  return null;
 }

@@ -1248,6 +1248,50 @@ pub async fn alerts(store: &Store, p: &Principal) -> AppResult<Vec<store::AlertR
         .await?)
 }
 
+/// How many notices one read gives at most (a desktop back after a long
+/// absence gets the latest ones on its next reads).
+const NOTICES_PER_READ: i64 = 20;
+
+/// The notices of the calls call centers opened in the agency after the
+/// journal's position `after`, and the position to read from next. Without
+/// `after`: none, and the current position (where a desktop connecting to
+/// the agency's server starts). The same [`Notice::CallReceived`] as the
+/// embedded server's, read from the database, so every server of a shared
+/// database gives the same ones whichever opened the call.
+pub async fn notices_after(
+    store: &Store,
+    p: &Principal,
+    after: Option<i64>,
+) -> AppResult<(i64, Vec<Notice>)> {
+    let agency_id = p.agency_id()?.to_owned();
+    store
+        .read(move |conn| -> AppResult<(i64, Vec<Notice>)> {
+            let Some(after) = after else {
+                return Ok((audit::last_seq(conn)?, Vec::new()));
+            };
+            let openings = audit::center_openings_after(conn, &agency_id, after, NOTICES_PER_READ)?;
+            let next = openings.last().map_or(after, |last| last.seq);
+            let mut notices = Vec::with_capacity(openings.len());
+            for opening in openings {
+                let equipment_id = EquipmentId::new(opening.equipment_id);
+                let label = equipment::get(conn, &agency_id, &equipment_id)?
+                    .map(|row| equipment_label(&row))
+                    .unwrap_or_default();
+                let urgent =
+                    CallType::parse(&opening.call_type).is_some_and(CallType::is_emergency);
+                notices.push(Notice::CallReceived {
+                    agency_id: agency_id.clone().into_string(),
+                    id: opening.call_id,
+                    reference: opening.reference,
+                    equipment: label,
+                    urgent,
+                });
+            }
+            Ok((next, notices))
+        })
+        .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

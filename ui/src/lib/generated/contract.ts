@@ -2546,7 +2546,18 @@ export type SetupStatus = {
 /**
  * No organization yet: the setup screen replaces the sign-in.
  */
-needed: boolean, };
+needed: boolean, 
+/**
+ * The desktop app: the setup screen also offers to connect this
+ * computer to the agency's server instead (`/setup/agency-server`).
+ */
+desktop: boolean, };
+
+export type AgencyServerAccepted = { 
+/**
+ * The address saved, as the window opens it.
+ */
+url: string, };
 
 export type DemoInstalled = { admin: DemoSignIn, member: DemoSignIn, };
 
