@@ -25,29 +25,48 @@ pub struct QueueArgs {
     /// Events to queue.
     #[arg(long, default_value_t = 10_000)]
     count: usize,
+    /// PostgreSQL database of the stopped servers (else the data
+    /// directory's SQLite file).
+    #[arg(long)]
+    database: Option<String>,
+    /// On PostgreSQL: the resolved calls giving the events, one `id
+    /// equipment_id` per line (read by the benchmark with psql: the store
+    /// keeps its SQL to itself, and this crate has no PostgreSQL client).
+    #[arg(long)]
+    calls: Option<PathBuf>,
 }
 
 /// Queues `count` events `appel.clos` (about resolved calls of the agency)
 /// in one transaction, through `store::outbox::record_event`: one delivery
 /// per live subscription of the agency, as a real change would.
 pub fn queue(args: QueueArgs) -> anyhow::Result<()> {
-    let store = liftdesk::server::open_store(&args.data_dir)?;
+    let database = liftdesk::store::Database::of(&args.data_dir, args.database.as_deref());
+    let store = liftdesk::server::open_database(&database)?;
     // The benchmark's own reads of the database file (the store keeps its
     // SQL to itself): which calls give events, and how many deliveries wait.
-    let path = store
-        .path()
-        .ok_or_else(|| anyhow::anyhow!("la file de webhooks se mesure sur SQLite"))?;
-    let raw = rusqlite::Connection::open(path)?;
-    let calls: Vec<(String, String)> = raw
-        .prepare(
-            "SELECT id, equipment_id FROM calls WHERE agency_id = ? AND status = 'resolue'
-             ORDER BY id LIMIT ?",
-        )?
-        .query_map(
-            rusqlite::params![args.agency, i64::try_from(args.count).unwrap_or(i64::MAX)],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?
-        .collect::<Result<_, _>>()?;
+    // On PostgreSQL the calls come from the file `--calls`.
+    let raw = match store.path() {
+        Some(path) => Some(rusqlite::Connection::open(path)?),
+        None => None,
+    };
+    let calls: Vec<(String, String)> = match (&raw, &args.calls) {
+        (Some(raw), _) => raw
+            .prepare(
+                "SELECT id, equipment_id FROM calls WHERE agency_id = ? AND status = 'resolue'
+                 ORDER BY id LIMIT ?",
+            )?
+            .query_map(
+                rusqlite::params![args.agency, i64::try_from(args.count).unwrap_or(i64::MAX)],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?
+            .collect::<Result<_, _>>()?,
+        (None, Some(file)) => std::fs::read_to_string(file)?
+            .lines()
+            .filter_map(|line| line.split_once(' '))
+            .map(|(id, equipment)| (id.trim().to_owned(), equipment.trim().to_owned()))
+            .collect(),
+        (None, None) => anyhow::bail!("sur PostgreSQL, --calls donne les appels"),
+    };
     let queued = store.write_blocking(|tx| -> liftdesk::store::StoreResult<usize> {
         let mut queued = 0;
         while queued < args.count {
@@ -71,11 +90,15 @@ pub fn queue(args: QueueArgs) -> anyhow::Result<()> {
         }
         Ok(queued)
     })?;
-    let deliveries: i64 = raw.query_row(
-        "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'en_attente'",
-        [],
-        |r| r.get(0),
-    )?;
+    // On PostgreSQL the benchmark counts them itself (psql).
+    let deliveries: Option<i64> = match &raw {
+        Some(raw) => Some(raw.query_row(
+            "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'en_attente'",
+            [],
+            |r| r.get(0),
+        )?),
+        None => None,
+    };
     println!(
         "{}",
         json!({ "events": queued, "pendingDeliveries": deliveries })
