@@ -86,6 +86,7 @@ impl FromRequestParts<AppState> for ApiCaller {
         super::touch_if_stale(
             state,
             &matched.credential_id,
+            None,
             matched.last_used_at.as_deref(),
         );
         Ok(ApiCaller(Principal {

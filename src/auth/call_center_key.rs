@@ -44,6 +44,7 @@ impl FromRequestParts<AppState> for CallCenterCaller {
         touch_if_stale(
             state,
             &matched.credential_id,
+            Some(matched.agency.id.as_str()),
             matched.last_used_at.as_deref(),
         );
         Ok(CallCenterCaller {

@@ -38,6 +38,7 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
 pub(crate) fn touch_if_stale(
     state: &AppState,
     credential_id: &CredentialId,
+    agency: Option<&str>,
     last_used_at: Option<&str>,
 ) {
     let now = state.now();
@@ -49,9 +50,10 @@ pub(crate) fn touch_if_stale(
     }
     let store = state.store.clone();
     let id = credential_id.to_owned();
+    let agency = agency.map(str::to_owned);
     let at = clock::format_timestamp(now);
     tokio::spawn(async move {
-        if let Err(err) = credentials::record_use(&store, &id, at).await {
+        if let Err(err) = credentials::record_use(&store, &id, agency.as_deref(), at).await {
             tracing::warn!(error = %err, "date de dernière utilisation non enregistrée");
         }
     });

@@ -98,6 +98,7 @@ impl FromRequestParts<AppState> for PartnerCaller {
         touch_if_stale(
             state,
             &matched.credential_id,
+            None,
             matched.last_used_at.as_deref(),
         );
         Ok(PartnerCaller {

@@ -195,18 +195,7 @@ async fn settings_are_for_admins_and_are_checked_and_saved() {
 
 #[tokio::test]
 async fn restore_and_restart_go_through_the_host() {
-    let host = Arc::new(FakeHost::default());
-    let for_state = host.clone();
-    let server = TestServer::start_adjusted(
-        tempfile::tempdir().expect("dir"),
-        RateLimit::default(),
-        move |state| {
-            state
-                .with_control(for_state)
-                .with_listen_settings(liftdesk::settings::Settings::default())
-        },
-    )
-    .await;
+    let (server, host) = desktop_server().await;
     let (admin, member, _) = admin_and_member(&server).await;
     let folder = tempfile::tempdir().expect("folder");
     let (status, _) = admin
@@ -536,18 +525,7 @@ fn installation_routes(
 #[tokio::test]
 async fn only_the_administrators_of_the_organization_that_installed_it_administer_the_installation()
 {
-    let host = Arc::new(FakeHost::default());
-    let for_state = host.clone();
-    let server = TestServer::start_adjusted(
-        tempfile::tempdir().expect("dir"),
-        RateLimit::default(),
-        move |state| {
-            state
-                .with_control(for_state)
-                .with_listen_settings(liftdesk::settings::Settings::default())
-        },
-    )
-    .await;
+    let (server, host) = desktop_server().await;
     // Durand sets the installation up; Concurrent is made afterwards in it,
     // and so is the service operator's account.
     let (admin, member, durand) = admin_and_member(&server).await;

@@ -170,6 +170,68 @@ async fn a_reference_sent_to_both_servers_at_once_opens_one_call() {
     assert_eq!(calls, 10, "one call per reference, none twice");
 }
 
+/// Calls are taken under their agency's lock and the store's lock shared:
+/// while a write holds one agency's lock, another agency's calls go
+/// through and that agency's wait; while a write of the whole store holds
+/// its lock, every call waits. Ordered by the holder's end, not by a
+/// duration.
+#[tokio::test(flavor = "multi_thread")]
+async fn calls_of_different_agencies_are_taken_side_by_side() {
+    if !shared_database() {
+        return;
+    }
+    let pair = pair(&[]);
+    pair.world.lift("ASC 1", None).await;
+    let key_a = pair.world.call_center_key("Centre A").await;
+    let other = init_org(pair.first_dir.path(), "Martin", "paul@martin.fr");
+    let store = open_store(pair.first_dir.path());
+    let world_b = World::of_store(&store, &other.agency_id);
+    world_b.lift("ASC 1", None).await;
+    let key_b = world_b.call_center_key("Centre B").await;
+    let base = pair.second.base_url.clone();
+
+    /// Holds a lock for 3 s on a blocking thread; when it let go.
+    fn hold(
+        store: liftdesk::store::Store,
+        agency: Option<String>,
+    ) -> tokio::task::JoinHandle<Instant> {
+        tokio::task::spawn_blocking(move || {
+            let sql = "SELECT pg_sleep(3)";
+            match agency {
+                Some(agency) => store.inspect_execute_for_agency(&agency, sql, []),
+                None => store.inspect_execute(sql, []),
+            }
+            .expect("lock held");
+            Instant::now()
+        })
+    }
+    async fn call_done(base: String, key: String, reference: &str) -> Instant {
+        let (status, body) = send_call(base, key, reference.to_owned()).await;
+        assert_eq!(status, 201, "{body}");
+        Instant::now()
+    }
+
+    // Agency A's lock held: B's call goes through, A's waits.
+    let holder = hold(store.clone(), Some(pair.org.agency_id.clone()));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let a = tokio::spawn(call_done(base.clone(), key_a.clone(), "A-1"));
+    let b_done = call_done(base.clone(), key_b.clone(), "B-1").await;
+    let released = holder.await.expect("holder");
+    let a_done = a.await.expect("call A");
+    assert!(b_done < released, "B waited for A's lock");
+    assert!(a_done > released, "A's call did not wait for A's lock");
+
+    // The whole store's lock held: every agency's call waits.
+    let holder = hold(store.clone(), None);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let b_done = call_done(base.clone(), key_b.clone(), "B-2").await;
+    let released = holder.await.expect("holder");
+    assert!(
+        b_done > released,
+        "B's call did not wait for the store's lock"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn invoices_issued_through_both_servers_get_gapless_numbers() {
     if !shared_database() {
@@ -206,8 +268,17 @@ async fn invoices_issued_through_both_servers_get_gapless_numbers() {
         StaffClient::sign_in_at(&pair.first.base_url, "claire@durand.fr", PASSWORD).await;
     let on_second = on_first.at(&pair.second.base_url);
     let clients = Arc::new([on_first, on_second]);
+    // Each server's read cache holds the list of issued invoices (empty),
+    // read twice: the second answer from memory.
+    for client in clients.iter() {
+        for _ in 0..2 {
+            let (status, page) = client.get("/invoices?status=emise").await;
+            assert_eq!(status, 200, "{page}");
+            assert_eq!(page["total"], json!(0), "{page}");
+        }
+    }
     let mut issues = JoinSet::new();
-    for (n, draft) in drafts.iter().enumerate() {
+    for (n, draft) in drafts[..15].iter().enumerate() {
         let (clients, draft) = (clients.clone(), draft.clone());
         issues.spawn(async move {
             clients[n % 2]
@@ -218,6 +289,21 @@ async fn invoices_issued_through_both_servers_get_gapless_numbers() {
     while let Some(done) = issues.join_next().await {
         let (status, body) = done.expect("issue");
         assert_eq!(status, 201, "{body}");
+    }
+    // The first server keeps the list of 15, then the last invoice is
+    // issued through the second only: the first sees it at once (its kept
+    // answer is keyed by what its reads see, any server's commit included).
+    for _ in 0..2 {
+        let (_, page) = clients[0].get("/invoices?status=emise").await;
+        assert_eq!(page["total"], json!(15), "{page}");
+    }
+    let (status, body) = clients[1]
+        .post(&format!("/invoices/{}/issue", drafts[15]), json!({}))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    for client in clients.iter() {
+        let (_, page) = client.get("/invoices?status=emise").await;
+        assert_eq!(page["total"], json!(16), "{page}");
     }
     let year = chrono::Utc::now().year();
     let mut numbers = Vec::new();

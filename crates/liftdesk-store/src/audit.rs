@@ -299,9 +299,10 @@ pub struct CenterOpening {
 }
 
 /// The calls call centers opened in the agency after the journal's position
-/// `after`, oldest first, at most `limit`. Every write takes the store's
-/// write lock, so positions are handed out in commit order: a reader that
-/// saw position N has seen every entry before it.
+/// `after`, oldest first, at most `limit`. Every write of an agency's rows
+/// holds its lock or the store's, so the agency's positions are handed out
+/// in commit order: a reader that saw its position N has seen every entry
+/// of the agency before it.
 pub fn center_openings_after(
     conn: &crate::Conn,
     agency_id: &AgencyId,

@@ -8,6 +8,13 @@
 //! writes: its value changes at every commit of another connection (this
 //! server's writer, or another process such as the CLI), so an answer kept
 //! under the current value is exactly what reading again would give.
+//!
+//! On PostgreSQL, where other servers commit too, the version is the read
+//! transaction's own snapshot (`pg_current_snapshot()`: the transactions
+//! running and the next to come, as one text): two reads with the same
+//! snapshot see the same commits, and any commit since, of any server,
+//! changes it. The answer is read on that very snapshot, so it is kept
+//! under exactly what it saw (`Store::read_cached_postgres`).
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -61,6 +68,7 @@ impl ReadCache {
     }
 
     /// The answer kept under `key` at `version`, if it is of type `T`.
+    /// (On PostgreSQL `version` is [`pg_version`].)
     pub(super) fn get<T: Send + Sync + 'static>(&self, key: &str, version: i64) -> Option<Arc<T>> {
         let entries = lock(&self.entries);
         let entry = entries.get(key).filter(|entry| entry.version == version)?;
@@ -79,6 +87,19 @@ impl ReadCache {
         }
         entries.insert(key, Entry { version, value });
     }
+}
+
+/// The version of what a PostgreSQL read transaction sees: its snapshot
+/// (`xmin:xmax:running…`), hashed. Run first in the transaction
+/// (`REPEATABLE READ`: the snapshot is taken by its first statement and
+/// kept to its end).
+pub(super) fn pg_version(conn: &Conn) -> Result<i64, StoreError> {
+    use std::hash::{Hash, Hasher};
+    let snapshot: String =
+        conn.query_row_cached("SELECT pg_current_snapshot()::text", [], |r| r.get(0))?;
+    let mut hasher = std::hash::DefaultHasher::new();
+    snapshot.hash(&mut hasher);
+    Ok(i64::from_ne_bytes(hasher.finish().to_ne_bytes()))
 }
 
 #[cfg(test)]

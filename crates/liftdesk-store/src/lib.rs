@@ -85,12 +85,43 @@ const READ_POOL_SIZE: usize = 4;
 /// How many PostgreSQL connections a store opens at most (reads and
 /// writes); work beyond waits for one to be given back.
 const PG_MAX_CONNECTIONS: usize = 12;
+/// How many writes confined to an agency one process runs at once on
+/// PostgreSQL: with the one write of the whole store, half the pool, the
+/// other half left to the reads.
+const PG_AGENCY_WRITERS: usize = 5;
 
 /// A store's PostgreSQL connections.
 struct PgPool {
     idle: Vec<Conn>,
     /// Open connections, idle or in use.
     open: usize,
+}
+
+/// A place among a process's writes confined to an agency on PostgreSQL
+/// (at most [`PG_AGENCY_WRITERS`]), given back when dropped.
+struct AgencyWriterPlace<'a> {
+    running: &'a Mutex<usize>,
+    done: &'a std::sync::Condvar,
+}
+
+impl<'a> AgencyWriterPlace<'a> {
+    fn take(running: &'a Mutex<usize>, done: &'a std::sync::Condvar) -> Self {
+        let mut count = lock(running);
+        while *count >= PG_AGENCY_WRITERS {
+            count = done
+                .wait(count)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+        *count += 1;
+        AgencyWriterPlace { running, done }
+    }
+}
+
+impl Drop for AgencyWriterPlace<'_> {
+    fn drop(&mut self) {
+        *lock(self.running) -= 1;
+        self.done.notify_one();
+    }
 }
 
 /// A PostgreSQL connection taken from the pool (`Store::pg_lease`), given
@@ -182,6 +213,13 @@ enum EngineStore {
         /// connection of the pool (writes queued behind a long import
         /// would otherwise take every connection and starve the reads).
         writer: Mutex<()>,
+        /// This process's writes confined to an agency running now
+        /// (`write_blocking_for_agency`), at most [`PG_AGENCY_WRITERS`]:
+        /// the others wait here, not holding a connection, for the same
+        /// reason.
+        agency_writers: Mutex<usize>,
+        /// Signalled when one of them ends.
+        agency_writer_done: std::sync::Condvar,
     },
 }
 
@@ -246,11 +284,9 @@ impl Store {
     fn open_postgres(url: &str, data_dir: &Path) -> Result<Store, StoreError> {
         let conn = Conn::postgres_conn(pg::PgConn::connect(url)?);
         migrate::check_and_run_postgres(&conn, url)?;
+        // Kept answers are keyed by the reading transaction's snapshot
+        // (`cache::pg_version`): any commit of any server changes it.
         let cache = cache::ReadCache::default();
-        // Another server may commit at any time, unseen by this one's
-        // cache: answers are read every time (a shared change counter is the
-        // next step, see docs/postgresql.md).
-        cache.disable();
         Ok(Store {
             inner: Arc::new(Inner {
                 engine: EngineStore::Postgres {
@@ -261,6 +297,8 @@ impl Store {
                     }),
                     returned: std::sync::Condvar::new(),
                     writer: Mutex::new(()),
+                    agency_writers: Mutex::new(0),
+                    agency_writer_done: std::sync::Condvar::new(),
                 },
                 data_dir: data_dir.to_owned(),
                 cache,
@@ -547,6 +585,53 @@ impl Store {
         }
     }
 
+    /// [`Store::write_blocking`] for a write that touches one agency's
+    /// rows only (and appends to the journal): on PostgreSQL it takes that
+    /// agency's lock and the store's lock shared (`tx.rs`), so that writes
+    /// of different agencies run side by side, from every server; on SQLite
+    /// the one writer, as any write. The caller vouches for the scope: a
+    /// rule read across agencies, or a counter shared by them, belongs in
+    /// [`Store::write`].
+    pub fn write_blocking_for_agency<T, E>(
+        &self,
+        agency: &str,
+        work: impl FnOnce(&Tx) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        let EngineStore::Postgres {
+            agency_writers,
+            agency_writer_done,
+            ..
+        } = &self.inner.engine
+        else {
+            return self.write_blocking(work);
+        };
+        // Not the process's one writer: the agency's lock orders these. A
+        // place among the agency writers first, then a connection.
+        let _place = AgencyWriterPlace::take(agency_writers, agency_writer_done);
+        let conn = self.pg_lease()?;
+        let tx = Tx::begin_for_agency(&conn, self.now(), agency)?;
+        let value = work(&tx)?;
+        tx.commit()?;
+        self.inner.webhook_work.notify_one();
+        Ok(value)
+    }
+
+    /// [`Store::write_blocking_for_agency`] on a blocking thread.
+    pub async fn write_for_agency<T, E, F>(&self, agency: String, work: F) -> Result<T, E>
+    where
+        F: FnOnce(&Tx) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        let store = self.clone();
+        tokio::task::spawn_blocking(move || store.write_blocking_for_agency(&agency, work))
+            .await
+            .map_err(|err| E::from(StoreError::Join(err.to_string())))?
+    }
+
     /// `write_blocking` on a blocking thread.
     pub async fn write<T, E, F>(&self, work: F) -> Result<T, E>
     where
@@ -590,7 +675,7 @@ impl Store {
     pub async fn read_cached_while<T, E, F>(
         &self,
         key: String,
-        still_valid: impl FnOnce(&T) -> bool,
+        still_valid: impl FnOnce(&T) -> bool + Send + 'static,
         work: F,
     ) -> Result<Arc<T>, E>
     where
@@ -598,10 +683,44 @@ impl Store {
         T: Send + Sync + 'static,
         E: From<StoreError> + Send + 'static,
     {
+        if matches!(self.inner.engine, EngineStore::Postgres { .. }) && self.inner.cache.enabled() {
+            return self.read_cached_postgres(key, still_valid, work).await;
+        }
         match self.kept(&key, still_valid)? {
             Ok(kept) => Ok(kept),
             Err(version) => Ok(self.keep(key, version, self.read(work).await?)),
         }
+    }
+
+    /// [`Store::read_cached_while`] on PostgreSQL: in one read transaction,
+    /// its snapshot first (`cache::pg_version`), the answer kept under that
+    /// snapshot if any, else `work` on that very snapshot, kept under it.
+    /// Exact: an answer is reused only by a read whose snapshot sees the
+    /// same commits, whichever server made them.
+    async fn read_cached_postgres<T, E, F>(
+        &self,
+        key: String,
+        still_valid: impl FnOnce(&T) -> bool + Send + 'static,
+        work: F,
+    ) -> Result<Arc<T>, E>
+    where
+        F: FnOnce(&Conn) -> Result<T, E> + Send + 'static,
+        T: Send + Sync + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        let store = self.clone();
+        self.read(move |conn| -> Result<Arc<T>, E> {
+            let version = cache::pg_version(conn)?;
+            if let Some(kept) = store.inner.cache.get::<T>(&key, version)
+                && still_valid(&kept)
+            {
+                return Ok(kept);
+            }
+            let value = Arc::new(work(conn)?);
+            store.inner.cache.put(key, version, value.clone());
+            Ok(value)
+        })
+        .await
     }
 
     /// [`Store::read_cached`] run on the calling thread, for point lookups
@@ -633,7 +752,9 @@ impl Store {
             return Ok(Err(None));
         }
         // Read before the work: a commit between the two makes the kept
-        // answer newer than its version, never older.
+        // answer newer than its version, never older. On PostgreSQL the
+        // point lookups (`read_cached_inline`) are read every time: one
+        // round trip, as the version's would be.
         let EngineStore::Sqlite { path, .. } = &self.inner.engine else {
             return Ok(Err(None));
         };
@@ -681,6 +802,18 @@ impl Store {
     /// Blocking. How many rows the last statement changed.
     pub fn inspect_execute(&self, sql: &str, params: impl sql::Params) -> StoreResult<usize> {
         self.write_blocking(|tx| tx.execute(sql, params))
+    }
+
+    /// [`Store::inspect_execute`] in a write confined to `agency`
+    /// ([`Store::write_blocking_for_agency`]): the tests hold an agency's
+    /// lock this way. Never used by the product. Blocking.
+    pub fn inspect_execute_for_agency(
+        &self,
+        agency: &str,
+        sql: &str,
+        params: impl sql::Params,
+    ) -> StoreResult<usize> {
+        self.write_blocking_for_agency(agency, |tx| tx.execute(sql, params))
     }
 
     /// Reads every time, keeping nothing (`read_cached` becomes `read`): the

@@ -162,6 +162,15 @@ impl Conn {
 const PG_WRITE_BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED; \
      SELECT pg_advisory_xact_lock(7146907365028371 # hashtext(current_schema())::bigint);";
 
+/// The locks of a write confined to one agency on PostgreSQL
+/// (`Store::write_for_agency`): the store's write lock shared (a write of
+/// the whole store, which takes it alone, waits for these and they for
+/// it), then the agency's own: writes of one agency follow one another,
+/// writes of different agencies run side by side.
+const PG_AGENCY_LOCKS: &str = "SELECT 1 FROM (SELECT \
+     pg_advisory_xact_lock_shared(7146907365028371 # hashtext(current_schema())::bigint), \
+     pg_advisory_xact_lock(5903412741153893 # hashtext(current_schema() || '/' || ?1)::bigint)) AS locked";
+
 /// A write transaction, as every write sees it (`Store::write`).
 pub struct Tx<'c> {
     conn: &'c Conn,
@@ -187,6 +196,29 @@ impl<'c> Tx<'c> {
             now: Cell::new(now),
             began: now,
         })
+    }
+
+    /// Begins a write transaction confined to `agency` (see
+    /// [`PG_AGENCY_LOCKS`]); on SQLite, which has one writer, as
+    /// [`Tx::begin`].
+    pub(crate) fn begin_for_agency(
+        conn: &'c Conn,
+        now: DateTime<Utc>,
+        agency: &str,
+    ) -> StoreResult<Tx<'c>> {
+        if let EngineConn::Sqlite(_) = conn.engine {
+            return Tx::begin(conn, now);
+        }
+        conn.batch("BEGIN ISOLATION LEVEL READ COMMITTED")?;
+        // Rolled back when dropped, should the locks fail.
+        let tx = Tx {
+            conn,
+            open: Cell::new(true),
+            now: Cell::new(now),
+            began: now,
+        };
+        conn.query_row_cached(PG_AGENCY_LOCKS, [agency], |_| Ok(()))?;
+        Ok(tx)
     }
 
     /// The time of this transaction.

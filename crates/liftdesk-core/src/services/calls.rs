@@ -153,8 +153,12 @@ pub async fn open_from_call_center(
     let agency_id = p.agency_id()?.to_owned();
     let call_type = check_center_call(p, &input, store.now())?.0;
     let (writer, center) = (p.clone(), call_center_id.to_owned());
+    // The agency's rows only (its equipment, its calls, the journal): the
+    // calls of different agencies are taken side by side on PostgreSQL.
     let (opened, equipment) = store
-        .write(move |tx| open_from_call_center_in(tx, &writer, &center, &input))
+        .write_for_agency(agency_id.as_str().to_owned(), move |tx| {
+            open_from_call_center_in(tx, &writer, &center, &input)
+        })
         .await?;
     if opened.created {
         notices.publish(Notice::CallReceived {
@@ -1264,11 +1268,18 @@ pub async fn notices_after(
     after: Option<i64>,
 ) -> AppResult<(i64, Vec<Notice>)> {
     let agency_id = p.agency_id()?.to_owned();
+    let Some(after) = after else {
+        // Under the agency's lock: no write of the agency is half-way, so
+        // every later entry of it comes after this position (the journal's
+        // positions of different agencies may commit out of order).
+        return store
+            .write_for_agency(agency_id.as_str().to_owned(), |tx| {
+                Ok((audit::last_seq(tx)?, Vec::new()))
+            })
+            .await;
+    };
     store
         .read(move |conn| -> AppResult<(i64, Vec<Notice>)> {
-            let Some(after) = after else {
-                return Ok((audit::last_seq(conn)?, Vec::new()));
-            };
             let openings = audit::center_openings_after(conn, &agency_id, after, NOTICES_PER_READ)?;
             let next = openings.last().map_or(after, |last| last.seq);
             let mut notices = Vec::with_capacity(openings.len());

@@ -501,12 +501,24 @@ pub async fn partner_key_holder(
         .await
 }
 
-/// Records the last use of a credential at `at` (stored text).
-pub async fn record_use(store: &Store, credential_id: &CredentialId, at: String) -> AppResult<()> {
+/// Records the last use of a credential at `at` (stored text). A
+/// call-center key is one agency's row: its use is recorded under that
+/// agency's lock (`Store::write_for_agency`), so that a key's first call of
+/// the minute does not queue a write of the whole store before the other
+/// agencies' calls on PostgreSQL.
+pub async fn record_use(
+    store: &Store,
+    credential_id: &CredentialId,
+    agency: Option<&str>,
+    at: String,
+) -> AppResult<()> {
     let id = credential_id.to_owned();
-    Ok(store
-        .write(move |tx| credentials::touch(tx, &id, &at))
-        .await?)
+    let touch = move |tx: &crate::store::Tx| credentials::touch(tx, &id, &at);
+    match agency {
+        Some(agency) => store.write_for_agency(agency.to_owned(), touch).await?,
+        None => store.write(touch).await?,
+    }
+    Ok(())
 }
 
 /// The live staff session of `fingerprint` at `now` (stored text), its

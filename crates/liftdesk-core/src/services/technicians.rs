@@ -72,7 +72,7 @@ pub async fn roster_cached(
     let inputs = store
         .read_cached_while(
             format!("roster:{agency_id}"),
-            |kept: &RosterInputs| {
+            move |kept: &RosterInputs| {
                 kept.today == today
                     && kept.read_at <= now
                     && kept.valid_until.is_none_or(|until| now < until)
