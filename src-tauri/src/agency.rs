@@ -24,6 +24,9 @@ use crate::tray::Tray;
 
 /// How often the server is asked (and, when unreachable, tried again).
 pub const PROBE_EVERY: Duration = Duration::from_secs(3);
+/// Failed reads in a row before the window says the server is unreachable
+/// (at once while connecting: nothing of the server is shown yet).
+const FAILURES_SHOWN: u32 = 2;
 
 /// The watcher of the server the window shows.
 pub struct Remote {
@@ -46,24 +49,32 @@ impl Remote {
         self.retry.notify_one();
     }
 
-    /// Ends the watcher (bounded wait).
+    /// Ends the watcher (bounded wait; then cut, so that a read still
+    /// waiting for the server can never change the window afterwards).
     pub async fn stop(self) {
         let _ = self.stop.send(true);
-        let _ = tokio::time::timeout(Duration::from_secs(5), self.task).await;
+        let mut task = self.task;
+        if tokio::time::timeout(Duration::from_secs(5), &mut task)
+            .await
+            .is_err()
+        {
+            task.abort();
+        }
     }
 }
+
+/// Where Tauri serves the bundled page: a custom scheme on Linux and
+/// macOS, a local host name on Windows.
+const BUNDLED_PAGE: &str = if cfg!(windows) {
+    "http://tauri.localhost/index.html"
+} else {
+    "tauri://localhost/index.html"
+};
 
 /// The bundled page in one of its states (`splash/splash.js`):
 /// `connexion` or `injoignable`, naming the server and the reason.
 pub fn page(state: &str, server: &str, reason: Option<&str>) -> Option<Url> {
-    // Where Tauri serves the bundled files: a custom scheme on Linux and
-    // macOS, a local host name on Windows.
-    let base = if cfg!(windows) {
-        "http://tauri.localhost/index.html"
-    } else {
-        "tauri://localhost/index.html"
-    };
-    let mut url = Url::parse(base).ok()?;
+    let mut url = Url::parse(BUNDLED_PAGE).ok()?;
     {
         let mut query = url.query_pairs_mut();
         query.append_pair("etat", state);
@@ -75,14 +86,16 @@ pub fn page(state: &str, server: &str, reason: Option<&str>) -> Option<Url> {
     Some(url)
 }
 
-/// Whether `url` is one of the bundled pages (the window may show them
-/// whichever server it shows).
+/// Whether `url` is the bundled page (the window may show it whichever
+/// server it shows): this platform's address of it, any query.
 pub fn is_bundled_page(url: &Url) -> bool {
-    match url.scheme() {
-        "tauri" => url.host_str() == Some("localhost"),
-        "http" | "https" => url.host_str() == Some("tauri.localhost"),
-        _ => false,
-    }
+    let Ok(page) = Url::parse(BUNDLED_PAGE) else {
+        return false;
+    };
+    url.scheme() == page.scheme()
+        && url.host_str() == page.host_str()
+        && url.port() == page.port()
+        && url.path() == page.path()
 }
 
 /// What the window shows now, as far as the watcher knows.
@@ -159,7 +172,12 @@ async fn session_cookie(app: &AppHandle, server: &Url) -> Option<String> {
     (!header.is_empty()).then(|| header.join("; "))
 }
 
-fn navigate(app: &AppHandle, url: Url) {
+/// Shows `url`, unless the watcher was stopped meanwhile (the window is
+/// then another's: this computer's server, or another agency server).
+fn navigate(app: &AppHandle, stopped: &watch::Receiver<bool>, url: Url) {
+    if *stopped.borrow() {
+        return;
+    }
     let Some(window) = app.get_webview_window("main") else {
         return;
     };
@@ -196,18 +214,23 @@ async fn watch(
     // The page to come back to after an outage.
     let mut resume: Option<Url> = None;
     let mut cursor: Option<i64> = None;
+    // Failed reads in a row: one alone (a proxy's reload, a slow answer)
+    // does not take the page, and what is being typed on it, away.
+    let mut failures = 0u32;
     loop {
         match ask(&app, &client, &server, cursor).await {
             Err(reason) => {
-                if shown != Shown::Unreachable {
+                failures += 1;
+                let confirmed = failures >= FAILURES_SHOWN || shown == Shown::Connecting;
+                if confirmed && shown != Shown::Unreachable {
                     tracing::warn!(serveur = %shown_name, raison = %reason, "serveur de l'agence injoignable");
                     resume = resume.or_else(|| current_server_page(&app, &server));
                     if let Some(page) = page("injoignable", &shown_name, Some(&reason)) {
-                        navigate(&app, page);
+                        navigate(&app, &stopped, page);
                     }
                     shown = Shown::Unreachable;
                 }
-                if let Some(tray) = &tray {
+                if confirmed && let Some(tray) = &tray {
                     tray.show_connection(&format!(
                         "Serveur de l'agence injoignable ({reason}) : nouvel essai dans {} s",
                         PROBE_EVERY.as_secs()
@@ -215,29 +238,36 @@ async fn watch(
                 }
             }
             Ok(answer) => {
+                failures = 0;
                 if shown != Shown::Server {
                     tracing::info!(serveur = %shown_name, "serveur de l'agence joint");
-                    navigate(&app, resume.take().unwrap_or_else(|| server.clone()));
+                    let target = resume.take().unwrap_or_else(|| server.clone());
+                    navigate(&app, &stopped, target);
                     shown = Shown::Server;
                     if let Some(tray) = &tray {
                         tray.show_connection("Serveur de l'agence : connecté");
                     }
                 }
-                if let Some(answer) = answer {
-                    // The first read only sets where the next one starts.
-                    if cursor.is_some() {
-                        for notice in answer.notices {
-                            notices::show(
-                                &app,
-                                &DesktopNotice {
-                                    title: notice.title,
-                                    body: notice.body,
-                                    urgent: notice.urgent,
-                                },
-                            );
+                match answer {
+                    // Signed out (or not yet in): the next session starts
+                    // from where the journal is then, not from this one's.
+                    None => cursor = None,
+                    Some(answer) => {
+                        // The first read only sets where the next one starts.
+                        if cursor.is_some() {
+                            for notice in answer.notices {
+                                notices::show(
+                                    &app,
+                                    &DesktopNotice {
+                                        title: notice.title,
+                                        body: notice.body,
+                                        urgent: notice.urgent,
+                                    },
+                                );
+                            }
                         }
+                        cursor = Some(answer.cursor);
                     }
-                    cursor = Some(answer.cursor);
                 }
             }
         }
@@ -281,5 +311,13 @@ mod tests {
             &"https://liftdesk.agence.fr/".parse().unwrap()
         ));
         assert!(!is_bundled_page(&"tauri://evil/".parse().unwrap()));
+        assert!(!is_bundled_page(
+            &"tauri://localhost/autre.html".parse().unwrap()
+        ));
+        if !cfg!(windows) {
+            assert!(!is_bundled_page(
+                &"https://tauri.localhost/index.html".parse().unwrap()
+            ));
+        }
     }
 }

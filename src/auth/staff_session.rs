@@ -107,6 +107,12 @@ fn changes_state(method: &Method) -> bool {
 /// paths are the router's).
 const OPEN_BEFORE_OWN_PASSWORD: &[&str] = &["/session", "/account/password"];
 
+/// Reads made in the background by the desktop app connected to the
+/// agency's server (every 3 s, `src-tauri/src/agency.rs`): not the user's
+/// activity, so they do not push the session's idle expiry (a desktop left
+/// alone signs out as a browser would).
+const BACKGROUND_READS: &[&str] = &["/calls/notices"];
+
 /// The refusal of everything else to such a session.
 pub const MUST_CHANGE_MESSAGE: &str = "Choisissez d'abord votre propre mot de passe (écran « Mon compte ») : celui que vous avez reçu est provisoire.";
 
@@ -140,7 +146,9 @@ impl FromRequestParts<AppState> for StaffSession {
         }
         let agency =
             principal::default_agency(&account, &scope, row.agency_id.as_deref(), Door::App);
-        extend_if_stale(state, &row, now).await?;
+        if !BACKGROUND_READS.contains(&parts.uri.path()) {
+            extend_if_stale(state, &row, now).await?;
+        }
         Ok(StaffSession {
             session_id: row.id,
             account,

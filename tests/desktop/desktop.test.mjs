@@ -855,6 +855,12 @@ test('connecté au serveur de l’agence : ses écrans, ses notifications, la pa
   await waitForLoginForm(s);
   await signIn(s, serverCreds.admin.email, serverCreds.admin.password);
   await screenshot(app, 'serveur-agence.png');
+  // The server's pages reach none of the shell's commands (the bundled page's only).
+  const remoteIpc = await s.executeAsync(`const done = arguments[arguments.length - 1];
+    const internals = window.__TAURI_INTERNALS__;
+    if (!internals) return done('absent');
+    internals.invoke('revenir_a_cet_ordinateur').then(() => done('autorisé'), (e) => done('refusé : ' + e));`);
+  assert.ok(remoteIpc === 'absent' || remoteIpc.startsWith('refusé'), `commande du bureau accessible depuis le serveur de l’agence : ${remoteIpc}`);
 
   // A trapped person reported to the agency's server: the desktop notifies it.
   const numbers = execFileSync('sqlite3', [join(serverDir, 'liftdesk.db'), 'SELECT number FROM equipment WHERE number IS NOT NULL ORDER BY number LIMIT 50;'], { encoding: 'utf8' })

@@ -97,6 +97,19 @@ async fn an_idle_session_expires_and_an_active_one_is_extended() {
         .expect("row");
     assert_ne!(seen, "2026-01-01T00:00:00.000Z");
 
+    // The desktop's background read of the notices is no activity: it
+    // leaves the expiry where it was.
+    let extended = expires_at(&db);
+    let polled = later + chrono::Duration::minutes(5);
+    server.store.set_clock(std::sync::Arc::new(move || polled));
+    let (status, _) = staff.get("/calls/notices").await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        expires_at(&db),
+        extended,
+        "a background read extended the session"
+    );
+
     // Past its expiry, the session no longer opens anything.
     let idle = later + chrono::Duration::hours(8) + chrono::Duration::minutes(1);
     server.store.set_clock(std::sync::Arc::new(move || idle));

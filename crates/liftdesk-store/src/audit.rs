@@ -302,7 +302,9 @@ pub struct CenterOpening {
 /// `after`, oldest first, at most `limit`. Every write of an agency's rows
 /// holds its lock or the store's, so the agency's positions are handed out
 /// in commit order: a reader that saw its position N has seen every entry
-/// of the agency before it.
+/// of the agency before it. Read from the position on (the journal's key):
+/// `agency_id || ''` keeps the planner off the agency's index, which would
+/// walk the agency's whole journal at every read (every 3 s per desktop).
 pub fn center_openings_after(
     conn: &crate::Conn,
     agency_id: &AgencyId,
@@ -313,7 +315,7 @@ pub fn center_openings_after(
         "SELECT l.seq, c.id, c.reference, c.type, c.equipment_id
          FROM audit_log l
          JOIN calls c ON c.id = l.object_id AND c.agency_id = l.agency_id
-         WHERE l.agency_id = ?1 AND l.seq > ?2 AND l.actor_kind = 'call_center_key'
+         WHERE l.seq > ?2 AND l.agency_id || '' = ?1 AND l.actor_kind = 'call_center_key'
            AND l.object_type = 'call' AND l.action = 'ouverture'
          ORDER BY l.seq
          LIMIT ?3",

@@ -68,8 +68,7 @@ pub(super) async fn connect(
     };
     let url = agency_server::parse(&body.url).map_err(ApiError::unprocessable)?;
     let shown = agency_server::display(&url);
-    let own = url::Url::parse(&state.base_url).map(|own| own.origin());
-    if own.is_ok_and(|own| own == url.origin()) {
+    if is_this_computer(&url, &state.base_url) {
         return Err(ApiError::unprocessable(format!(
             "{shown} est l'adresse de Liftdesk sur cet ordinateur : indiquez celle du serveur de l'agence."
         )));
@@ -79,26 +78,66 @@ pub(super) async fn connect(
         .await
         .map_err(ApiError::unprocessable)?;
 
-    let data_dir = state.data_dir();
-    let saved = shown.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut current = settings::load(&data_dir)?;
-        current.agency_server = Some(saved);
-        settings::save(&data_dir, &current)
-    })
-    .await
-    .map_err(|err| AppError::Internal(anyhow::anyhow!(err.to_string())))?
-    .map_err(AppError::Internal)?;
+    let previous = save_agency_server(state, Some(shown.clone())).await?;
     tracing::info!(serveur = %shown, "serveur de l'agence choisi");
-    control
-        .connect_to_agency_server(shown.clone())
-        .map_err(|reason| {
-            AppError::Conflict(format!(
-                "La connexion au serveur de l'agence a échoué : {reason}"
-            ))
-        })?;
+    if let Err(reason) = control.connect_to_agency_server(shown.clone()) {
+        // Not taken (a restart under way): the next start must not connect.
+        save_agency_server(state, previous).await?;
+        return Err(AppError::Conflict(format!(
+            "La connexion au serveur de l'agence a échoué : {reason}"
+        ))
+        .into());
+    }
     Ok((
         StatusCode::ACCEPTED,
         Json(AgencyServerAccepted { url: shown }),
     ))
+}
+
+/// Saves the settings' `agencyServer`; the value it replaces.
+async fn save_agency_server(state: &AppState, value: Option<String>) -> AppResult<Option<String>> {
+    let data_dir = state.data_dir();
+    tokio::task::spawn_blocking(move || {
+        let mut current = settings::load(&data_dir)?;
+        let previous = std::mem::replace(&mut current.agency_server, value);
+        settings::save(&data_dir, &current)?;
+        anyhow::Ok(previous)
+    })
+    .await
+    .map_err(|err| AppError::Internal(anyhow::anyhow!(err.to_string())))?
+    .map_err(|err| AppError::Internal(err).into())
+}
+
+/// Whether `url` is this computer's own Liftdesk: its address, or any
+/// loopback name on its port (`localhost`, `[::1]`).
+fn is_this_computer(url: &url::Url, base_url: &str) -> bool {
+    let Ok(own) = url::Url::parse(base_url) else {
+        return false;
+    };
+    if own.origin() == url.origin() {
+        return true;
+    }
+    let loopback = match url.host() {
+        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    loopback && url.port_or_known_default() == own.port_or_known_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_this_computer;
+
+    #[test]
+    fn this_computer_is_its_address_or_any_loopback_name_on_its_port() {
+        let base = "http://127.0.0.1:8080";
+        let this = |raw: &str| is_this_computer(&url::Url::parse(raw).unwrap(), base);
+        assert!(this("http://127.0.0.1:8080"));
+        assert!(this("http://localhost:8080"));
+        assert!(this("http://[::1]:8080"));
+        assert!(!this("http://127.0.0.1:9090"));
+        assert!(!this("https://liftdesk.agence.fr"));
+    }
 }

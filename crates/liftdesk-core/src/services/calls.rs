@@ -1252,8 +1252,8 @@ pub async fn alerts(store: &Store, p: &Principal) -> AppResult<Vec<store::AlertR
         .await?)
 }
 
-/// How many notices one read gives at most (a desktop back after a long
-/// absence gets the latest ones on its next reads).
+/// How many notices one read gives at most, oldest first (a desktop back
+/// after an absence gets the rest on its next reads).
 const NOTICES_PER_READ: i64 = 20;
 
 /// The notices of the calls call centers opened in the agency after the
