@@ -131,6 +131,25 @@ function appPid(dataDir) {
   return appPids(dataDir)[0];
 }
 
+/**
+ * A call center reports a trapped person to the server at `base` with
+ * `key`, on the first equipment of the demo in `dataDir` it accepts.
+ */
+async function reportTrappedPerson(base, key, dataDir, reference) {
+  const numbers = execFileSync('sqlite3', [join(dataDir, 'liftdesk.db'), 'SELECT number FROM equipment WHERE number IS NOT NULL ORDER BY number LIMIT 50;'], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
+  for (const number of numbers) {
+    const res = await fetch(`${base}/api/partners/calls`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reference, equipement: number, type: 'personne_bloquee', description: 'Personne bloquée entre deux étages.' }),
+    });
+    if (res.ok) return res.json();
+  }
+  assert.fail('aucun équipement de la démo accepté par le centre d’appels');
+}
+
 /** True when nothing listens on 127.0.0.1:port. */
 function portIsFree(port) {
   return new Promise((resolveFree) => {
@@ -515,23 +534,8 @@ test('port occupé : repli sur un port libre, message en français ; un appel «
   const creds = JSON.parse(readFileSync(join(app.dataDir, 'demo-credentials.json'), 'utf8'));
   const key = creds.callCenterKeys?.[0];
   assert.ok(key, `clé de centre d’appels absente : ${Object.keys(creds)}`);
-  const numbers = execFileSync('sqlite3', [join(app.dataDir, 'liftdesk.db'), 'SELECT number FROM equipment WHERE number IS NOT NULL ORDER BY number LIMIT 50;'], { encoding: 'utf8' })
-    .split('\n')
-    .filter(Boolean);
   const reference = `TEST-${Date.now()}`;
-  let opened;
-  for (const number of numbers) {
-    const res = await fetch(`${base}/api/partners/calls`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ reference, equipement: number, type: 'personne_bloquee', description: 'Personne bloquée entre deux étages.' }),
-    });
-    if (res.ok) {
-      opened = await res.json();
-      break;
-    }
-  }
-  assert.ok(opened, 'aucun équipement de la démo accepté par le centre d’appels');
+  await reportTrappedPerson(base, key, app.dataDir, reference);
   // The core's CallReceived notice, urgent, naming the equipment.
   // The shell's own line (the core logs the notice first): shown, urgent.
   const shown = new RegExp(`WARN liftdesk_desktop::notices: notification titre=Urgence : personne bloquée dans un ascenseur texte=Appel ${reference} reçu du centre d'appels : `);
@@ -863,25 +867,10 @@ test('connecté au serveur de l’agence : ses écrans, ses notifications, la pa
   assert.ok(remoteIpc === 'absent' || remoteIpc.startsWith('refusé'), `commande du bureau accessible depuis le serveur de l’agence : ${remoteIpc}`);
 
   // A trapped person reported to the agency's server: the desktop notifies it.
-  const numbers = execFileSync('sqlite3', [join(serverDir, 'liftdesk.db'), 'SELECT number FROM equipment WHERE number IS NOT NULL ORDER BY number LIMIT 50;'], { encoding: 'utf8' })
-    .split('\n')
-    .filter(Boolean);
   const reference = `AGENCE-${Date.now()}`;
   // The watcher has read its starting cursor once signed in.
   await new Promise((r) => setTimeout(r, 4_000));
-  let opened;
-  for (const number of numbers) {
-    const res = await fetch(`${serverBase}/api/partners/calls`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${serverCreds.callCenterKeys[0]}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ reference, equipement: number, type: 'personne_bloquee', description: 'Personne bloquée au 3e.' }),
-    });
-    if (res.ok) {
-      opened = await res.json();
-      break;
-    }
-  }
-  assert.ok(opened, 'aucun équipement de la démo accepté par le centre d’appels');
+  await reportTrappedPerson(serverBase, serverCreds.callCenterKeys[0], serverDir, reference);
   const shown = new RegExp(`WARN liftdesk_desktop::notices: notification titre=Urgence : personne bloquée dans un ascenseur texte=Appel ${reference} reçu du centre d'appels : `);
   await waitFor('notification du serveur de l’agence dans le journal', () => shown.test(app.logText()), { timeoutMs: 15_000 });
 
