@@ -43,6 +43,23 @@ export function formatParisDateTime(value: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? value : PARIS_DAY_TIME.format(date).replace(',', '');
 }
 
+const PARIS_DAY = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/Paris',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/**
+ * Le jour de `date` à Paris, `YYYY-MM-DD`, quel que soit le fuseau du
+ * navigateur : celui du serveur (la date d'un règlement, bornée par
+ * « aujourd'hui » à Paris), entre minuit à Paris et minuit UTC aussi.
+ */
+export function parisDay(date: Date): string {
+  const parts = Object.fromEntries(PARIS_DAY.formatToParts(date).map((part) => [part.type, part.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
 /** Le jour local au format `YYYY-MM-DD`. */
 export function isoDay(date: Date): string {
   const month = String(date.getMonth() + 1).padStart(2, '0');
