@@ -1,13 +1,18 @@
 //! The agency's server a desktop app connects to instead of its own
 //! embedded one (« Serveur de l'agence » in the settings): the address as
-//! typed checked and normalised, and the probe that says whether a Liftdesk
-//! server answers there. The settings screen checks an address with them
-//! before saving it; the desktop shell probes the server it shows with them
-//! (its unreachable page, its tray).
+//! typed checked and normalised, the probe that says whether a Liftdesk
+//! server answers there, and the choice itself ([`choose`]: checked,
+//! probed, saved, handed to the host), which the settings and first-run
+//! screens' endpoints call. The desktop shell probes the server it shows
+//! with the same client (its unreachable page, its tray).
 
 use std::time::Duration;
 
 use url::Url;
+
+use crate::error::{ApiError, AppError, AppResult};
+use crate::settings;
+use crate::state::AppState;
 
 /// How long a probe waits for the server.
 pub const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -81,13 +86,10 @@ pub fn display(url: &Url) -> String {
 /// The HTTP client of the probes and the desktop's notices: rustls, short
 /// timeouts, no redirect followed.
 pub fn client() -> anyhow::Result<reqwest::Client> {
-    liftdesk_core::webhooks::sender::install_tls_provider();
-    Ok(reqwest::Client::builder()
-        .timeout(PROBE_TIMEOUT)
-        .connect_timeout(PROBE_TIMEOUT)
-        .redirect(reqwest::redirect::Policy::none())
-        .user_agent(concat!("Liftdesk-Bureau/", env!("CARGO_PKG_VERSION")))
-        .build()?)
+    liftdesk_core::webhooks::sender::outgoing_client(
+        PROBE_TIMEOUT,
+        concat!("Liftdesk-Bureau/", env!("CARGO_PKG_VERSION")),
+    )
 }
 
 /// Whether a Liftdesk server answers at `url`: its public setup status
@@ -136,9 +138,78 @@ pub fn reason(err: &reqwest::Error) -> String {
     }
 }
 
+/// « Serveur de l'agence » chosen on the settings or first-run screen:
+/// the address checked ([`parse`], not this computer's own Liftdesk), a
+/// Liftdesk server set up must answer there ([`probe`]), it is saved as the
+/// settings' `agencyServer`, then handed to the host, which stops the
+/// embedded server and shows that one. The address as saved; a French
+/// refusal otherwise (409 without a host that can: `liftdesk serve`).
+pub async fn choose(state: &AppState, raw: &str) -> AppResult<String> {
+    let Some(control) = state.control.clone() else {
+        return Err(ApiError::conflict(
+            "Seule l'application de bureau se connecte au serveur de l'agence : ouvrez plutôt son adresse dans un navigateur.",
+        ));
+    };
+    let url = parse(raw).map_err(ApiError::unprocessable)?;
+    let shown = display(&url);
+    if is_this_computer(&url, &state.base_url) {
+        return Err(ApiError::unprocessable(format!(
+            "{shown} est l'adresse de Liftdesk sur cet ordinateur : indiquez celle du serveur de l'agence."
+        )));
+    }
+    let client = client().map_err(AppError::Internal)?;
+    probe(&client, &url)
+        .await
+        .map_err(ApiError::unprocessable)?;
+
+    let previous = save_agency_server(state, Some(shown.clone())).await?;
+    tracing::info!(serveur = %shown, "serveur de l'agence choisi");
+    if let Err(reason) = control.connect_to_agency_server(shown.clone()) {
+        // Not taken (a restart under way): the next start must not connect.
+        save_agency_server(state, previous).await?;
+        return Err(AppError::Conflict(format!(
+            "La connexion au serveur de l'agence a échoué : {reason}"
+        ))
+        .into());
+    }
+    Ok(shown)
+}
+
+/// Saves the settings' `agencyServer`; the value it replaces.
+async fn save_agency_server(state: &AppState, value: Option<String>) -> AppResult<Option<String>> {
+    let data_dir = state.data_dir();
+    tokio::task::spawn_blocking(move || {
+        let mut current = settings::load(&data_dir)?;
+        let previous = std::mem::replace(&mut current.agency_server, value);
+        settings::save(&data_dir, &current)?;
+        anyhow::Ok(previous)
+    })
+    .await
+    .map_err(|err| AppError::Internal(anyhow::anyhow!(err.to_string())))?
+    .map_err(|err| AppError::Internal(err).into())
+}
+
+/// Whether `url` is this computer's own Liftdesk: its address, or any
+/// loopback name on its port (`localhost`, `[::1]`).
+fn is_this_computer(url: &Url, base_url: &str) -> bool {
+    let Ok(own) = Url::parse(base_url) else {
+        return false;
+    };
+    if own.origin() == url.origin() {
+        return true;
+    }
+    let loopback = match url.host() {
+        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    loopback && url.port_or_known_default() == own.port_or_known_default()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{display, parse};
+    use super::{display, is_this_computer, parse};
 
     #[test]
     fn an_address_is_https_or_this_computer_with_no_path() {
@@ -172,5 +243,16 @@ mod tests {
             path.contains("sans chemin (par exemple https://agence.fr)"),
             "{path}"
         );
+    }
+
+    #[test]
+    fn this_computer_is_its_address_or_any_loopback_name_on_its_port() {
+        let base = "http://127.0.0.1:8080";
+        let this = |raw: &str| is_this_computer(&url::Url::parse(raw).unwrap(), base);
+        assert!(this("http://127.0.0.1:8080"));
+        assert!(this("http://localhost:8080"));
+        assert!(this("http://[::1]:8080"));
+        assert!(!this("http://127.0.0.1:9090"));
+        assert!(!this("https://liftdesk.agence.fr"));
     }
 }

@@ -175,14 +175,8 @@ async fn session_cookie(app: &AppHandle, server: &Url) -> Option<String> {
 /// Shows `url`, unless the watcher was stopped meanwhile (the window is
 /// then another's: this computer's server, or another agency server).
 fn navigate(app: &AppHandle, stopped: &watch::Receiver<bool>, url: Url) {
-    if *stopped.borrow() {
-        return;
-    }
-    let Some(window) = app.get_webview_window("main") else {
-        return;
-    };
-    if let Err(err) = window.navigate(url) {
-        tracing::warn!(erreur = %err, "fenêtre non rechargée");
+    if !*stopped.borrow() {
+        crate::navigate_main(app, url);
     }
 }
 

@@ -439,16 +439,7 @@ impl Host {
         }
         match self.start_again(port).await {
             Ok(base_url) => self.show(&base_url),
-            Err(err) => {
-                let message = format!("{err:#}");
-                tracing::error!(erreur = %message, "le serveur n'a pas pu redémarrer");
-                RESTART_FAILED.store(true, Ordering::SeqCst);
-                // The error window first: closing the last window would quit.
-                show_startup_error(&self.app, &message);
-                if let Some(window) = self.app.get_webview_window("main") {
-                    let _ = window.close();
-                }
-            }
+            Err(err) => self.could_not_serve(&err),
         }
         self.restarting.store(false, Ordering::SeqCst);
     }
@@ -486,8 +477,19 @@ impl Host {
             return;
         };
         tracing::info!(url = %target, "fenêtre rechargée");
-        if let Err(err) = window.navigate(target) {
-            tracing::warn!(erreur = %err, "fenêtre non rechargée");
+        navigate_main(&self.app, target);
+    }
+
+    /// The embedded server could not start again: the error window replaces
+    /// the main one (first: closing the last window would quit), and the
+    /// app will exit 1.
+    fn could_not_serve(&self, err: &anyhow::Error) {
+        let message = format!("{err:#}");
+        tracing::error!(erreur = %message, "le serveur n'a pas pu démarrer");
+        RESTART_FAILED.store(true, Ordering::SeqCst);
+        show_startup_error(&self.app, &message);
+        if let Some(window) = self.app.get_webview_window("main") {
+            let _ = window.close();
         }
     }
 
@@ -509,12 +511,8 @@ impl Host {
             previous.stop().await;
         }
         tracing::info!(serveur = %agency_server::display(&server), "connexion au serveur de l'agence");
-        if let (Some(window), Some(page)) = (
-            self.app.get_webview_window("main"),
-            agency::page("connexion", &agency_server::display(&server), None),
-        ) && let Err(err) = window.navigate(page)
-        {
-            tracing::warn!(erreur = %err, "fenêtre non rechargée");
+        if let Some(page) = agency::page("connexion", &agency_server::display(&server), None) {
+            navigate_main(&self.app, page);
         }
         self.watch_agency_server(server);
         self.restarting.store(false, Ordering::SeqCst);
@@ -543,24 +541,10 @@ impl Host {
         tracing::info!("retour à Liftdesk sur cet ordinateur");
         match self.start_again(self.port_override).await {
             Ok(base_url) => match format!("{base_url}/").parse::<Url>() {
-                Ok(url) => {
-                    if let Some(window) = self.app.get_webview_window("main")
-                        && let Err(err) = window.navigate(url)
-                    {
-                        tracing::warn!(erreur = %err, "fenêtre non rechargée");
-                    }
-                }
+                Ok(url) => navigate_main(&self.app, url),
                 Err(err) => tracing::warn!(erreur = %err, "adresse du serveur invalide"),
             },
-            Err(err) => {
-                let message = format!("{err:#}");
-                tracing::error!(erreur = %message, "le serveur n'a pas pu démarrer");
-                RESTART_FAILED.store(true, Ordering::SeqCst);
-                show_startup_error(&self.app, &message);
-                if let Some(window) = self.app.get_webview_window("main") {
-                    let _ = window.close();
-                }
-            }
+            Err(err) => self.could_not_serve(&err),
         }
         self.restarting.store(false, Ordering::SeqCst);
     }
@@ -683,6 +667,16 @@ fn instance_id(data_dir: &Path) -> String {
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     format!("fr.liftdesk.app.d{hash:016x}")
+}
+
+/// The main window shows `url` (a failure only logged: the window stays).
+pub(crate) fn navigate_main(app: &AppHandle, url: Url) {
+    let Some(window) = app.get_webview_window("main") else {
+        return;
+    };
+    if let Err(err) = window.navigate(url) {
+        tracing::warn!(erreur = %err, "fenêtre non rechargée");
+    }
 }
 
 /// Brings the window forward (the error window when start-up failed).

@@ -81,12 +81,25 @@ pub fn install_tls_provider() {
 
 /// The HTTP client of the deliveries: rustls, 10 s, no redirect followed.
 pub fn client() -> anyhow::Result<reqwest::Client> {
+    outgoing_client(
+        RESPONSE_TIMEOUT,
+        concat!("Liftdesk-Webhooks/", env!("CARGO_PKG_VERSION")),
+    )
+}
+
+/// An HTTP client of Liftdesk's calls out (the deliveries, the desktop's
+/// agency server): rustls, `timeout` to connect and to answer, no redirect
+/// followed, named `user_agent`.
+pub fn outgoing_client(
+    timeout: std::time::Duration,
+    user_agent: &'static str,
+) -> anyhow::Result<reqwest::Client> {
     install_tls_provider();
     Ok(reqwest::Client::builder()
-        .timeout(RESPONSE_TIMEOUT)
-        .connect_timeout(RESPONSE_TIMEOUT)
+        .timeout(timeout)
+        .connect_timeout(timeout)
         .redirect(reqwest::redirect::Policy::none())
-        .user_agent(concat!("Liftdesk-Webhooks/", env!("CARGO_PKG_VERSION")))
+        .user_agent(user_agent)
         .build()?)
 }
 
