@@ -86,6 +86,23 @@ export function addDays(day, n) {
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
+/**
+ * Glisse `source` sur `target` à la souris, comme le ferait une personne : la cible d'abord
+ * rendue visible, puis la source ; bouton enfoncé sur la source, deux passages sur la cible
+ * (le premier déclenche le glisser, le second le `dragover` dont dépend le dépôt : c'est la
+ * séquence que la documentation de Playwright donne pour un glisser-déposer HTML5 fiable),
+ * bouton relâché sur la cible. `locator.dragTo` en un seul geste perdait parfois le dépôt.
+ */
+export async function dragAndDrop(page, source, target) {
+  await target.scrollIntoViewIfNeeded();
+  await source.scrollIntoViewIfNeeded();
+  await source.hover();
+  await page.mouse.down();
+  await target.hover();
+  await target.hover({ position: { x: 6, y: 6 } });
+  await page.mouse.up();
+}
+
 /** Le chromium de Debian, sans fenêtre ; `extraArgs` s'ajoute aux options communes. */
 export function launchBrowser(extraArgs = []) {
   return chromium.launch({

@@ -9,7 +9,7 @@
 
 import assert from 'node:assert/strict';
 import { before } from 'node:test';
-import { addDays, describeOnServer, TIMEOUT } from './harness.mjs';
+import { addDays, describeOnServer, dragAndDrop, TIMEOUT } from './harness.mjs';
 
 const STEP_TIMEOUT = 90_000;
 const CELL_LIMIT = 3;
@@ -121,7 +121,7 @@ describeOnServer(
         { timeout: TIMEOUT },
       );
       const reloaded = planningResponse();
-      await source.dragTo(cell);
+      await dragAndDrop(page, source, cell);
       await confirmIfAsked(dragged, target);
       const res = await moved;
       assert.equal(res.status(), 200, await res.text());
@@ -157,7 +157,7 @@ describeOnServer(
       const cell = page.locator(`td[data-technician="${other.technicianId}"][data-day="${targetDay}"]`);
       const refused = page.waitForResponse((r) => new URL(r.url()).pathname === `/app/api/visits/${other.id}/move`);
       await source.scrollIntoViewIfNeeded();
-      await source.dragTo(cell);
+      await dragAndDrop(page, source, cell);
       await confirmIfAsked(other, targetDay);
       const res = await refused;
       assert.equal(res.status(), 422);

@@ -20,7 +20,7 @@
 
 import assert from 'node:assert/strict';
 import { before } from 'node:test';
-import { addDays, describeOnServer, TIMEOUT } from './harness.mjs';
+import { addDays, describeOnServer, dragAndDrop, TIMEOUT } from './harness.mjs';
 
 const STEP_TIMEOUT = 90_000;
 const UNASSIGNED = 'non-affecte';
@@ -135,7 +135,7 @@ describeOnServer(
       const source = await cardIn(weekendVisit.technicianId, weekendVisit.day, weekendVisit.id);
       await source.scrollIntoViewIfNeeded();
       const before = moveRequests.length;
-      await source.dragTo(cell(weekendVisit.technicianId, saturday));
+      await dragAndDrop(page, source, cell(weekendVisit.technicianId, saturday));
 
       const dialog = page.getByRole('dialog', { name: /^Déplacer la visite/ });
       await dialog.waitFor();
@@ -155,7 +155,7 @@ describeOnServer(
       const saturday = addDays(monday, 5);
       const source = await cardIn(weekendVisit.technicianId, weekendVisit.day, weekendVisit.id);
       await source.scrollIntoViewIfNeeded();
-      await source.dragTo(cell(weekendVisit.technicianId, saturday));
+      await dragAndDrop(page, source, cell(weekendVisit.technicianId, saturday));
       const dialog = page.getByRole('dialog', { name: /^Déplacer la visite/ });
       await dialog.waitFor();
       const moved = moveResponse(weekendVisit.id);
@@ -203,7 +203,7 @@ describeOnServer(
       const source = await cardIn(visit.technicianId, visit.day, visit.id);
       await source.scrollIntoViewIfNeeded();
       const before = moveRequests.length;
-      await source.dragTo(cell(visit.technicianId, target));
+      await dragAndDrop(page, source, cell(visit.technicianId, target));
       const dialog = page.getByRole('dialog', { name: /^Déplacer la visite/ });
       await dialog.waitFor();
       await dialog.getByText(`après l'échéance du ${frDay(visit.deadline)}`).waitFor();
@@ -240,7 +240,7 @@ describeOnServer(
       const source = await cardIn(visit.technicianId, visit.day, visit.id);
       await source.scrollIntoViewIfNeeded();
       const moved = moveResponse(visit.id);
-      await source.dragTo(cell(visit.technicianId, target));
+      await dragAndDrop(page, source, cell(visit.technicianId, target));
       const res = await moved;
       assert.equal(res.status(), 200, await res.text());
       assert.equal(await page.getByRole('dialog').count(), 0, 'pas de confirmation pour un jour ouvré avant l’échéance');
