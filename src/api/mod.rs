@@ -77,12 +77,14 @@ fn loggable_path(path: &str) -> String {
 }
 
 /// One log line per request: method, path (never the query string, which
-/// could carry secrets), status and duration.
+/// could carry secrets), status and duration. The request is answered as
+/// one (`store::as_one_request`).
 async fn log_request(request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = loggable_path(request.uri().path());
     let started = Instant::now();
-    let response = next.run(request).await;
+    // One request: the store's kept answers may be those of any moment since.
+    let response = crate::store::as_one_request(next.run(request)).await;
     tracing::info!(
         %method,
         %path,

@@ -4,8 +4,9 @@
 //! PostgreSQL database and served from there by a server with the desktop's
 //! key files: every answer is the same, byte for byte. Afterwards the
 //! numbering goes on without a gap, a call center's reference still finds
-//! its call, the audit log's numbering goes on; a second copy into the same
-//! database, and a copy from PostgreSQL, are refused in French.
+//! its call, the audit log's numbering goes on; a copy of counts SQLite
+//! kept wrong, a second copy into the same database, and a copy from
+//! PostgreSQL, are refused in French.
 //!
 //! On SQLite alone (no PostgreSQL server in the run) the test returns at
 //! once.
@@ -142,6 +143,37 @@ async fn a_desktop_database_moved_to_postgresql_answers_the_same() {
     for name in SHARED_KEY_FILES {
         std::fs::copy(desktop.path().join(name), server_dir.path().join(name)).expect("key");
     }
+    // A count SQLite kept wrong (damaged): the copy recounts, refuses,
+    // keeps nothing (the copy below then finds the database empty).
+    let desktop_db = open_db(desktop.path());
+    for (damage, repair, table) in [
+        (
+            "UPDATE invoice_status_counts SET n = n + 1 WHERE status = 'emise'",
+            "UPDATE invoice_status_counts SET n = n - 1 WHERE status = 'emise'",
+            "invoice_status_counts",
+        ),
+        (
+            "UPDATE equipment SET surveyed_fields = surveyed_fields + 3
+              WHERE id = (SELECT MIN(id) FROM equipment)",
+            "UPDATE equipment SET surveyed_fields = surveyed_fields - 3
+              WHERE id = (SELECT MIN(id) FROM equipment)",
+            "equipment",
+        ),
+    ] {
+        let damaged = desktop_db.execute(damage, []).expect("damage");
+        assert!(damaged > 0, "{damage}");
+        let out = run_cli(desktop.path(), &["migrate", "--to", &url]);
+        assert!(!out.status.success());
+        assert!(
+            stderr_of(&out).contains(&format!(
+                "Les compteurs de la base SQLite ne correspondent pas à ce qu'ils comptent (table {table}, {damaged} ligne(s) fausse(s)) : rien n'a été gardé."
+            )),
+            "{}",
+            stderr_of(&out)
+        );
+        desktop_db.execute(repair, []).expect("repair");
+    }
+    drop(desktop_db);
     let copied = cli_json(desktop.path(), &["migrate", "--to", &url]);
     assert_eq!(copied["from"], json!(desktop.path().join("liftdesk.db")));
     // Every table but the technical fields' catalogue (the migrations

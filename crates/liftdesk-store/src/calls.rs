@@ -198,17 +198,20 @@ pub fn get_by_center_reference(
         "SELECT id, reference, status, arrived_at, resolved_at FROM calls
              WHERE call_center_id = ?1 AND reference = ?2 AND agency_id = ?3",
         [call_center_id, reference, agency_id],
-        |r| {
-            Ok(CenterCallRow {
-                id: r.get(0)?,
-                reference: r.get(1)?,
-                status: code(r, 2)?,
-                arrived_at: r.get(3)?,
-                resolved_at: r.get(4)?,
-            })
-        },
+        center_call_row,
     )
     .optional()
+}
+
+/// A [`CenterCallRow`] from `id, reference, status, arrived_at, resolved_at`.
+fn center_call_row(r: &crate::sql::Row<'_>) -> StoreResult<CenterCallRow> {
+    Ok(CenterCallRow {
+        id: r.get(0)?,
+        reference: r.get(1)?,
+        status: code(r, 2)?,
+        arrived_at: r.get(3)?,
+        resolved_at: r.get(4)?,
+    })
 }
 
 /// A call sent by a call center, status `ouverte`.
@@ -227,15 +230,17 @@ pub struct NewCenterCall<'a> {
     pub now: &'a str,
 }
 
-/// Inserts the call unless this center already sent that reference; true
-/// when inserted. The UNIQUE index `calls_reference_per_center` decides, so
-/// two requests racing on one reference open one call.
-pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<bool> {
-    let inserted = tx.execute_cached(
+/// Inserts the call unless this center already sent that reference: the
+/// call inserted, as [`get_by_center_reference`] reads it, or `None` (the
+/// reference was known). The UNIQUE index `calls_reference_per_center`
+/// decides, so two requests racing on one reference open one call.
+pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<Option<CenterCallRow>> {
+    tx.query_row_cached(
         "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference, equipment_id,
                             type, description, caller, received_at, status, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'ouverte', ?11, ?11)
-         ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING",
+         ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING
+         RETURNING id, reference, status, arrived_at, resolved_at",
         params![
             call.id,
             call.agency_id,
@@ -249,8 +254,9 @@ pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<bool
             call.received_at,
             call.now,
         ],
-    )?;
-    Ok(inserted == 1)
+        center_call_row,
+    )
+    .optional()
 }
 
 /// A call taken at the agency by a staff member, status `ouverte`.

@@ -20,6 +20,7 @@ pub mod agencies;
 pub mod audit;
 pub mod backup;
 mod cache;
+pub use cache::as_one_request;
 pub mod calls;
 pub mod clients;
 pub mod clock;
@@ -124,6 +125,24 @@ impl Drop for AgencyWriterPlace<'_> {
     }
 }
 
+/// Whether the statements run on `conn` (PostgreSQL) since the last call
+/// named the webhooks' tables: a commit that wrote their rows wakes the
+/// webhook task, as SQLite's update hook does (`WEBHOOK_TABLES`); the
+/// others' commits are found by its poll.
+fn webhook_rows_written(conn: &Conn) -> bool {
+    conn.postgres().is_some_and(pg::PgConn::take_webhook_rows)
+}
+
+/// Held by a write on PostgreSQL: when it ends (committed, refused or
+/// failed), the snapshots seen before may miss it (`cache::PgSeen`).
+struct PgWrote<'s>(&'s cache::ReadCache);
+
+impl Drop for PgWrote<'_> {
+    fn drop(&mut self) {
+        self.0.pg_wrote();
+    }
+}
+
 /// A PostgreSQL connection taken from the pool (`Store::pg_lease`), given
 /// back when dropped (closed if broken).
 struct PgLease<'s> {
@@ -161,7 +180,7 @@ impl Drop for PgLease<'_> {
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// The tables whose changes give the webhook sync task work to do.
 /// (An event queues one delivery per subscriber in its transaction.)
-const WEBHOOK_TABLES: [&str; 2] = ["webhook_deliveries", "webhook_subscriptions"];
+pub(crate) const WEBHOOK_TABLES: [&str; 2] = ["webhook_deliveries", "webhook_subscriptions"];
 
 #[derive(Clone)]
 pub struct Store {
@@ -476,13 +495,15 @@ impl Store {
             } => (writer, group_commit, webhook_rows_changed),
             EngineStore::Postgres { writer, .. } => {
                 let _writing = lock(writer);
+                let _wrote = PgWrote(&self.inner.cache);
                 let conn = self.pg_lease()?;
+                webhook_rows_written(&conn);
                 let tx = Tx::begin(&conn, self.now())?;
                 let value = work(&tx)?;
                 tx.commit()?;
-                // No update hook on PostgreSQL: every commit wakes the
-                // webhook task, which finds whether it has work.
-                self.inner.webhook_work.notify_one();
+                if webhook_rows_written(&conn) {
+                    self.inner.webhook_work.notify_one();
+                }
                 return Ok(value);
             }
         };
@@ -576,10 +597,11 @@ impl Store {
             }
             EngineStore::Postgres { .. } => {
                 let conn = self.pg_lease()?;
-                // One snapshot for the whole read, as SQLite's reader has.
-                conn.batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
+                // One snapshot for the whole read, as SQLite's reader has;
+                // BEGIN and ROLLBACK share the statements' round trips.
+                conn.send("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
                 let result = work(&conn);
-                conn.batch("ROLLBACK")?;
+                conn.send("ROLLBACK")?;
                 result
             }
         }
@@ -611,11 +633,15 @@ impl Store {
         // Not the process's one writer: the agency's lock orders these. A
         // place among the agency writers first, then a connection.
         let _place = AgencyWriterPlace::take(agency_writers, agency_writer_done);
+        let _wrote = PgWrote(&self.inner.cache);
         let conn = self.pg_lease()?;
+        webhook_rows_written(&conn);
         let tx = Tx::begin_for_agency(&conn, self.now(), agency)?;
         let value = work(&tx)?;
         tx.commit()?;
-        self.inner.webhook_work.notify_one();
+        if webhook_rows_written(&conn) {
+            self.inner.webhook_work.notify_one();
+        }
         Ok(value)
     }
 
@@ -675,7 +701,7 @@ impl Store {
     pub async fn read_cached_while<T, E, F>(
         &self,
         key: String,
-        still_valid: impl FnOnce(&T) -> bool + Send + 'static,
+        still_valid: impl Fn(&T) -> bool + Send + 'static,
         work: F,
     ) -> Result<Arc<T>, E>
     where
@@ -692,15 +718,14 @@ impl Store {
         }
     }
 
-    /// [`Store::read_cached_while`] on PostgreSQL: in one read transaction,
-    /// its snapshot first (`cache::pg_version`), the answer kept under that
-    /// snapshot if any, else `work` on that very snapshot, kept under it.
-    /// Exact: an answer is reused only by a read whose snapshot sees the
-    /// same commits, whichever server made them.
+    /// [`Store::read_cached_while`] on PostgreSQL: the answer kept under a
+    /// snapshot fresh enough for this request, found here when this process
+    /// has seen one (no round trip, no thread); else
+    /// [`Store::pg_read_cached_blocking`] on a blocking thread.
     async fn read_cached_postgres<T, E, F>(
         &self,
         key: String,
-        still_valid: impl FnOnce(&T) -> bool + Send + 'static,
+        still_valid: impl Fn(&T) -> bool + Send + 'static,
         work: F,
     ) -> Result<Arc<T>, E>
     where
@@ -708,19 +733,70 @@ impl Store {
         T: Send + Sync + 'static,
         E: From<StoreError> + Send + 'static,
     {
+        let began = cache::request_began();
+        let cache = &self.inner.cache;
+        if let Some(version) = cache.pg_seen_version(began)
+            && let Some(kept) = cache.get::<T>(&key, version)
+            && still_valid(&kept)
+        {
+            return Ok(kept);
+        }
         let store = self.clone();
-        self.read(move |conn| -> Result<Arc<T>, E> {
-            let version = cache::pg_version(conn)?;
-            if let Some(kept) = store.inner.cache.get::<T>(&key, version)
-                && still_valid(&kept)
-            {
-                return Ok(kept);
-            }
-            let value = Arc::new(work(conn)?);
-            store.inner.cache.put(key, version, value.clone());
-            Ok(value)
+        tokio::task::spawn_blocking(move || {
+            store.pg_read_cached_blocking(began, key, still_valid, work)
         })
         .await
+        .map_err(|err| E::from(StoreError::Join(err.to_string())))?
+    }
+
+    /// The kept answer under `key` for a read of a request begun at
+    /// `began` on PostgreSQL (`store::cache`), if `still_valid` accepts it:
+    /// under a snapshot taken since, seen or being asked for by another
+    /// read. Else a read transaction of its own, whose snapshot is asked
+    /// for with its BEGIN (one round trip, which the reads begun before
+    /// wait for): the answer kept under that snapshot, or `work` run on it
+    /// and kept under it. Exact: an answer is reused only under a snapshot
+    /// that sees the same commits, whichever server made them.
+    fn pg_read_cached_blocking<T, E>(
+        &self,
+        began: std::time::Instant,
+        key: String,
+        still_valid: impl Fn(&T) -> bool,
+        work: impl FnOnce(&Conn) -> Result<T, E>,
+    ) -> Result<Arc<T>, E>
+    where
+        T: Send + Sync + 'static,
+        E: From<StoreError>,
+    {
+        let cache = &self.inner.cache;
+        let kept = |version| {
+            cache
+                .get::<T>(&key, version)
+                .filter(|kept| still_valid(kept))
+        };
+        if let Some(kept) = cache.pg_awaited_version(began).and_then(kept) {
+            return Ok(kept);
+        }
+        let conn = self.pg_lease()?;
+        let asked = cache.pg_asking();
+        let snapshot = conn
+            .postgres()
+            .ok_or_else(|| StoreError::Encoding("PostgreSQL attendu".to_owned()))
+            .and_then(pg::PgConn::begin_read_with_snapshot)
+            .map(|snapshot| cache::pg_version_of(&snapshot));
+        cache.pg_answered(asked, snapshot.as_ref().ok().copied());
+        let result = snapshot
+            .map_err(E::from)
+            .and_then(|version| match kept(version) {
+                Some(kept) => Ok(kept),
+                None => {
+                    let value = Arc::new(work(&conn)?);
+                    cache.put(key.clone(), version, value.clone());
+                    Ok(value)
+                }
+            });
+        conn.send("ROLLBACK")?;
+        result
     }
 
     /// [`Store::read_cached`] run on the calling thread, for point lookups
@@ -734,6 +810,9 @@ impl Store {
         T: Send + Sync + 'static,
         E: From<StoreError>,
     {
+        if matches!(self.inner.engine, EngineStore::Postgres { .. }) && self.inner.cache.enabled() {
+            return self.pg_read_cached_blocking(cache::request_began(), key, |_| true, work);
+        }
         match self.kept(&key, |_| true)? {
             Ok(kept) => Ok(kept),
             Err(version) => Ok(self.keep(key, version, self.read_blocking(work)?)),
@@ -752,9 +831,8 @@ impl Store {
             return Ok(Err(None));
         }
         // Read before the work: a commit between the two makes the kept
-        // answer newer than its version, never older. On PostgreSQL the
-        // point lookups (`read_cached_inline`) are read every time: one
-        // round trip, as the version's would be.
+        // answer newer than its version, never older. (PostgreSQL's kept
+        // answers are `pg_read_cached_blocking`'s.)
         let EngineStore::Sqlite { path, .. } = &self.inner.engine else {
             return Ok(Err(None));
         };

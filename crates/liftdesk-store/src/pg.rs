@@ -61,6 +61,10 @@ pub(crate) struct PgConn {
     /// statement prepared for the first time then is tried under a
     /// savepoint, since a refused one would abort the transaction.
     in_transaction: std::cell::Cell<bool>,
+    /// A statement naming the webhooks' tables was prepared or run since
+    /// [`PgConn::take_webhook_rows`]: SQLite's update hook, as PostgreSQL
+    /// gives none (`Store::write_blocking` wakes the webhook task).
+    webhook_rows: std::cell::Cell<bool>,
 }
 
 impl PgConn {
@@ -89,16 +93,29 @@ impl PgConn {
             client,
             prepared: RefCell::new(HashMap::new()),
             in_transaction: std::cell::Cell::new(false),
+            webhook_rows: std::cell::Cell::new(false),
         })
     }
 
     /// Whether the connection can still be used (kept in the pool).
+    /// Whether a statement naming the webhooks' tables was prepared or run
+    /// since the last call.
+    pub(crate) fn take_webhook_rows(&self) -> bool {
+        self.webhook_rows.replace(false)
+    }
+
     pub(crate) fn is_usable(&self) -> bool {
         !self.client.is_closed()
     }
 
     /// `sql` (SQLite's dialect) prepared on this connection, once.
     pub(crate) fn prepare(&self, sql: &str) -> StoreResult<tokio_postgres::Statement> {
+        if crate::WEBHOOK_TABLES
+            .iter()
+            .any(|table| sql.contains(table))
+        {
+            self.webhook_rows.set(true);
+        }
         if let Some(statement) = self.prepared.borrow().get(sql) {
             return Ok(statement.clone());
         }
@@ -225,19 +242,64 @@ impl PgConn {
     /// Runs statements without parameters (transaction control).
     pub(crate) fn batch(&self, sql: &str) -> StoreResult<()> {
         let result = futures_executor::block_on(self.client.batch_execute(sql));
+        self.follow_transaction(sql, result.is_ok());
+        Ok(result?)
+    }
+
+    /// Sends statements without parameters (a transaction's BEGIN and
+    /// locks, a read's ROLLBACK) and goes on without waiting for their
+    /// answer: the connection runs its requests in order, so they run
+    /// before the next one, whose round trip they share. Their failure
+    /// shows there: after a failed BEGIN's lock, PostgreSQL refuses every
+    /// statement of the transaction (`25P02`), so nothing is written
+    /// outside it; a failed ROLLBACK is a lost connection, which the next
+    /// request finds. (The answer, sent after the request's future is
+    /// dropped, is read and dropped by the connection.)
+    pub(crate) fn send(&self, sql: &str) {
+        let mut request = std::pin::pin!(self.client.batch_execute(sql));
+        // The first poll queues the request on the connection; it cannot
+        // be answered yet.
+        let _ = request
+            .as_mut()
+            .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()));
+        self.follow_transaction(sql, true);
+    }
+
+    /// Whether the connection is in a transaction after `sql` ran (`ok`).
+    fn follow_transaction(&self, sql: &str, ok: bool) {
         let head = sql
             .trim_start()
             .get(..11)
             .unwrap_or(sql)
             .to_ascii_uppercase();
         if head.starts_with("BEGIN") {
-            self.in_transaction.set(result.is_ok());
+            self.in_transaction.set(ok);
         } else if head.starts_with("COMMIT")
             || (head.starts_with("ROLLBACK") && !head.starts_with("ROLLBACK TO"))
         {
             self.in_transaction.set(false);
         }
-        Ok(result?)
+    }
+}
+
+impl PgConn {
+    /// Begins a read-only REPEATABLE READ transaction and answers its
+    /// snapshot (`pg_current_snapshot()`, as text), in one round trip: the
+    /// two statements go as one simple query, the snapshot being taken by
+    /// the transaction's first statement and kept to its end.
+    pub(crate) fn begin_read_with_snapshot(&self) -> StoreResult<String> {
+        let result = futures_executor::block_on(self.client.simple_query(
+            "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT pg_current_snapshot()::text",
+        ));
+        // Whatever the answer, the BEGIN may have run: ROLLBACK follows.
+        self.in_transaction.set(true);
+        let snapshot = result?.into_iter().find_map(|message| match message {
+            tokio_postgres::SimpleQueryMessage::Row(row) => row.get(0).map(str::to_owned),
+            _ => None,
+        });
+        snapshot.ok_or_else(|| {
+            StoreError::Encoding("instantané PostgreSQL absent de la réponse".to_owned())
+        })
     }
 }
 

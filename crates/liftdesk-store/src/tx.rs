@@ -122,6 +122,19 @@ impl Conn {
         }
     }
 
+    /// [`Conn::batch`] for transaction control whose failure the next
+    /// statement shows (`PgConn::send`): on PostgreSQL sent without
+    /// waiting, sharing the next statement's round trip; on SQLite run.
+    pub(crate) fn send(&self, sql: &str) -> StoreResult<()> {
+        match &self.engine {
+            EngineConn::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
+            EngineConn::Postgres(conn) => {
+                conn.send(sql);
+                Ok(())
+            }
+        }
+    }
+
     /// The first row of `sql`, read by `read` ([`StoreError::NotFound`]
     /// if none).
     pub(crate) fn query_row<T>(
@@ -167,9 +180,16 @@ const PG_WRITE_BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED; \
 /// the whole store, which takes it alone, waits for these and they for
 /// it), then the agency's own: writes of one agency follow one another,
 /// writes of different agencies run side by side.
-const PG_AGENCY_LOCKS: &str = "SELECT 1 FROM (SELECT \
-     pg_advisory_xact_lock_shared(7146907365028371 # hashtext(current_schema())::bigint), \
-     pg_advisory_xact_lock(5903412741153893 # hashtext(current_schema() || '/' || ?1)::bigint)) AS locked";
+/// The agency's id is written in the text as a literal (quoted, its
+/// quotes doubled), so that BEGIN and the locks go as one request.
+fn pg_agency_begin(agency: &str) -> String {
+    format!(
+        "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT \
+         pg_advisory_xact_lock_shared(7146907365028371 # hashtext(current_schema())::bigint), \
+         pg_advisory_xact_lock(5903412741153893 # hashtext(current_schema() || '/' || '{}')::bigint)",
+        agency.replace('\'', "''")
+    )
+}
 
 /// A write transaction, as every write sees it (`Store::write`).
 pub struct Tx<'c> {
@@ -186,9 +206,10 @@ impl<'c> Tx<'c> {
     /// (the writer's lock taken at once), the store's write lock taken at
     /// once on PostgreSQL.
     pub(crate) fn begin(conn: &'c Conn, now: DateTime<Utc>) -> StoreResult<Tx<'c>> {
+        // On PostgreSQL the lock is waited for by the first statement.
         match conn.engine {
             EngineConn::Sqlite(_) => conn.batch("BEGIN IMMEDIATE")?,
-            EngineConn::Postgres(_) => conn.batch(PG_WRITE_BEGIN)?,
+            EngineConn::Postgres(_) => conn.send(PG_WRITE_BEGIN)?,
         }
         Ok(Tx {
             conn,
@@ -199,7 +220,7 @@ impl<'c> Tx<'c> {
     }
 
     /// Begins a write transaction confined to `agency` (see
-    /// [`PG_AGENCY_LOCKS`]); on SQLite, which has one writer, as
+    /// [`pg_agency_begin`]); on SQLite, which has one writer, as
     /// [`Tx::begin`].
     pub(crate) fn begin_for_agency(
         conn: &'c Conn,
@@ -209,16 +230,14 @@ impl<'c> Tx<'c> {
         if let EngineConn::Sqlite(_) = conn.engine {
             return Tx::begin(conn, now);
         }
-        conn.batch("BEGIN ISOLATION LEVEL READ COMMITTED")?;
-        // Rolled back when dropped, should the locks fail.
-        let tx = Tx {
+        // The locks are waited for by the first statement.
+        conn.send(&pg_agency_begin(agency))?;
+        Ok(Tx {
             conn,
             open: Cell::new(true),
             now: Cell::new(now),
             began: now,
-        };
-        conn.query_row_cached(PG_AGENCY_LOCKS, [agency], |_| Ok(()))?;
-        Ok(tx)
+        })
     }
 
     /// The time of this transaction.

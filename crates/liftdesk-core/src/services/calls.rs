@@ -241,7 +241,7 @@ pub fn open_from_call_center_in(
     let equipment = equipment_of_call(tx, agency, &input.equipment)?;
     let id = CallId::new(new_id());
     let now_text = clock::format_timestamp(now);
-    let created = store::insert_from_center(
+    let inserted = store::insert_from_center(
         tx,
         &NewCenterCall {
             id: &id,
@@ -257,6 +257,7 @@ pub fn open_from_call_center_in(
             now: &now_text,
         },
     )?;
+    let created = inserted.is_some();
     if created {
         audit::record(
             tx,
@@ -276,9 +277,12 @@ pub fn open_from_call_center_in(
             },
         )?;
     }
-    let call = store::get_by_center_reference(tx, agency, call_center_id, reference)?.ok_or_else(
-        || anyhow::anyhow!("appel {reference} introuvable juste après son ouverture"),
-    )?;
+    // A reference already sent: the call it opened (in this agency).
+    let call = match inserted {
+        Some(call) => call,
+        None => store::get_by_center_reference(tx, agency, call_center_id, reference)?
+            .ok_or_else(|| anyhow::anyhow!("appel {reference} introuvable après son envoi"))?,
+    };
     Ok((Opened { call, created }, equipment_label(&equipment)))
 }
 
