@@ -707,3 +707,54 @@ fn the_small_demo_installs_on_any_seed_and_day() {
         }
     }
 }
+
+/// The park written in bulk (the path of `demo --size large`), on either
+/// engine: on PostgreSQL the counters' triggers are off during the load and
+/// the counts made once at its end (`store::counts`). Every count the
+/// triggers keep equals a recount, and a damaged one is found by it.
+#[test]
+fn a_park_written_in_bulk_keeps_its_counts_exact() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db = open_db(dir.path());
+    let store = db.store();
+    liftdesk::demo::install_reproducible(
+        store,
+        liftdesk::services::demo::DemoSize::Small,
+        11,
+        store.now(),
+    )
+    .expect("bulk demo");
+    let wrong = || {
+        store
+            .read_blocking(liftdesk::store::counts::wrong)
+            .expect("recount")
+    };
+    assert!(count(&db, "SELECT count(*) FROM invoices") > 50);
+    assert!(
+        count(
+            &db,
+            "SELECT count(*) FROM equipment WHERE surveyed_fields > 0"
+        ) > 10
+    );
+    assert_eq!(wrong(), vec![]);
+    // The triggers are on again: an invoice moved to another day is
+    // counted there.
+    let moved = db
+        .execute(
+            "UPDATE invoices SET created_on = '2019-01-02' WHERE id = (SELECT MIN(id) FROM invoices)",
+            [],
+        )
+        .expect("update");
+    assert_eq!(moved, 1);
+    assert_eq!(wrong(), vec![], "kept by the triggers after the load");
+    db.execute(
+        "UPDATE invoice_status_counts SET n = n + 2 WHERE status = 'emise'",
+        [],
+    )
+    .expect("damage");
+    let damaged = count(
+        &db,
+        "SELECT count(*) FROM invoice_status_counts WHERE status = 'emise'",
+    );
+    assert_eq!(wrong(), vec![("invoice_status_counts", damaged)]);
+}

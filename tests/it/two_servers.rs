@@ -205,6 +205,25 @@ async fn calls_of_different_agencies_are_taken_side_by_side() {
             Instant::now()
         })
     }
+    /// Until the holder's `pg_sleep` runs: its transaction's locks, taken
+    /// by the statements sent before it on its connection, are held.
+    fn until_held(store: &liftdesk::store::Store) {
+        for _ in 0..200 {
+            let running = store
+                .inspect_rows(
+                    "SELECT count(*) FROM pg_stat_activity
+                      WHERE query = 'SELECT pg_sleep(3)' AND state = 'active'",
+                    [],
+                    |r| r.get::<i64>(0),
+                )
+                .expect("pg_stat_activity");
+            if running.first().is_some_and(|n| *n > 0) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the lock was never held");
+    }
     async fn call_done(base: String, key: String, reference: &str) -> Instant {
         let (status, body) = send_call(base, key, reference.to_owned()).await;
         assert_eq!(status, 201, "{body}");
@@ -213,7 +232,7 @@ async fn calls_of_different_agencies_are_taken_side_by_side() {
 
     // Agency A's lock held: B's call goes through, A's waits.
     let holder = hold(store.clone(), Some(pair.org.agency_id.clone()));
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    tokio::task::block_in_place(|| until_held(&store));
     let a = tokio::spawn(call_done(base.clone(), key_a.clone(), "A-1"));
     let b_done = call_done(base.clone(), key_b.clone(), "B-1").await;
     let released = holder.await.expect("holder");
@@ -223,7 +242,7 @@ async fn calls_of_different_agencies_are_taken_side_by_side() {
 
     // The whole store's lock held: every agency's call waits.
     let holder = hold(store.clone(), None);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    tokio::task::block_in_place(|| until_held(&store));
     let b_done = call_done(base.clone(), key_b.clone(), "B-2").await;
     let released = holder.await.expect("holder");
     assert!(

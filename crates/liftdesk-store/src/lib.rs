@@ -26,6 +26,7 @@ pub mod clients;
 pub mod clock;
 mod code;
 pub mod contacts;
+pub mod counts;
 pub mod credentials;
 pub mod dashboard;
 pub mod data_dir;

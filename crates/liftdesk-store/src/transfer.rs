@@ -12,7 +12,7 @@
 //! kept it, PostgreSQL's triggers off during the copy (on, they made the
 //! copy quadratic in the invoices); then every table of both databases is
 //! read again and compared row by row, the derived ones included, and the
-//! counts are recounted on the copy from what they count (`RECOUNTS`): the
+//! counts are recounted on the copy from what they count (`counts::wrong`): the
 //! copy commits only if both hold.
 
 use std::collections::BTreeSet;
@@ -70,7 +70,7 @@ pub fn sqlite_to_postgres(source: &Store, target: &Store) -> StoreResult<Transfe
         ));
     }
     let tables = target.read_blocking(tables_of_target)?;
-    let triggered = target.read_blocking(tables_with_triggers)?;
+    let triggered = target.read_blocking(crate::counts::tables_with_triggers)?;
     target.write_blocking(|tx| {
         refuse_unless_empty(tx, &tables)?;
         // The counts the triggers keep are copied with the rest, the
@@ -132,75 +132,16 @@ pub fn sqlite_to_postgres(source: &Store, target: &Store) -> StoreResult<Transfe
         // Equal to SQLite's, the counts must also be true: a count SQLite
         // kept wrong (a file damaged, or edited by hand) would make every
         // total of the agency server's lists wrong from now on.
-        for (table, differing) in RECOUNTS {
-            let wrong: i64 = tx.query_row(differing, [], |r| r.get(0))?;
-            if wrong > 0 {
-                return Err(StoreError::File(format!(
-                    "Les compteurs de la base SQLite ne correspondent pas à ce qu'ils comptent (table {table}, {wrong} ligne(s) fausse(s)) : rien n'a été gardé."
-                )));
-            }
+        if let Some((table, wrong)) = crate::counts::wrong(tx)?.first() {
+            return Err(StoreError::File(format!(
+                "Les compteurs de la base SQLite ne correspondent pas à ce qu'ils comptent (table {table}, {wrong} ligne(s) fausse(s)) : rien n'a été gardé."
+            )));
         }
         Ok(Transfer {
             tables: copied,
             rows,
         })
     })
-}
-
-/// The counts the triggers keep, each with the query that recounts them on
-/// the copy: how many of its counts differ from the recount (missing or
-/// extra included; counts of 0 left out, as in the comparison).
-const RECOUNTS: [(&str, &str); 5] = [
-    (
-        "invoice_day_counts",
-        "SELECT count(*) FROM (SELECT agency_id, status, created_on, n FROM invoice_day_counts WHERE n <> 0) AS kept
-           FULL JOIN (SELECT agency_id, status, created_on, count(*) AS n FROM invoices
-                       GROUP BY agency_id, status, created_on) AS recounted
-             ON recounted.agency_id = kept.agency_id AND recounted.status = kept.status AND recounted.created_on = kept.created_on
-          WHERE kept.n IS NOT recounted.n",
-    ),
-    (
-        "invoice_client_day_counts",
-        "SELECT count(*) FROM (SELECT agency_id, client_id, status, created_on, n FROM invoice_client_day_counts WHERE n <> 0) AS kept
-           FULL JOIN (SELECT agency_id, client_id, status, created_on, count(*) AS n FROM invoices WHERE client_id IS NOT NULL
-                       GROUP BY agency_id, client_id, status, created_on) AS recounted
-             ON recounted.agency_id = kept.agency_id AND recounted.client_id = kept.client_id AND recounted.status = kept.status AND recounted.created_on = kept.created_on
-          WHERE kept.n IS NOT recounted.n",
-    ),
-    (
-        "invoice_status_counts",
-        "SELECT count(*) FROM (SELECT agency_id, status, n FROM invoice_status_counts WHERE n <> 0) AS kept
-           FULL JOIN (SELECT agency_id, status, count(*) AS n FROM invoices
-                       GROUP BY agency_id, status) AS recounted
-             ON recounted.agency_id = kept.agency_id AND recounted.status = kept.status
-          WHERE kept.n IS NOT recounted.n",
-    ),
-    (
-        "invoice_client_status_counts",
-        "SELECT count(*) FROM (SELECT agency_id, client_id, status, n FROM invoice_client_status_counts WHERE n <> 0) AS kept
-           FULL JOIN (SELECT agency_id, client_id, status, count(*) AS n FROM invoices WHERE client_id IS NOT NULL
-                       GROUP BY agency_id, client_id, status) AS recounted
-             ON recounted.agency_id = kept.agency_id AND recounted.client_id = kept.client_id AND recounted.status = kept.status
-          WHERE kept.n IS NOT recounted.n",
-    ),
-    (
-        "equipment",
-        "SELECT count(*) FROM equipment WHERE surveyed_fields <> liftdesk_surveyed_count(id)",
-    ),
-];
-
-/// The target's tables that have triggers of their own (not the foreign
-/// keys' internal ones).
-fn tables_with_triggers(conn: &Conn) -> StoreResult<Vec<String>> {
-    conn.prepare(
-        "SELECT DISTINCT c.relname FROM pg_trigger t
-           JOIN pg_class c ON c.oid = t.tgrelid
-           JOIN pg_namespace n ON n.oid = c.relnamespace
-          WHERE n.nspname = current_schema() AND NOT t.tgisinternal
-          ORDER BY c.relname",
-    )?
-    .query_map([], |r| r.get(0))?
-    .collect()
 }
 
 /// The target's tables, each after the ones it refers to.
