@@ -230,6 +230,16 @@ pub struct NewCenterCall<'a> {
     pub now: &'a str,
 }
 
+/// The insert of a call center's call, one text for both engines' ways.
+macro_rules! insert_center_call {
+    () => {
+        "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference, equipment_id,
+                            type, description, caller, received_at, status, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'ouverte', ?11, ?11)
+         ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING"
+    };
+}
+
 /// Inserts the call unless this center already sent that reference: the
 /// call inserted, as [`get_by_center_reference`] reads it, or `None` (the
 /// reference was known). The UNIQUE index `calls_reference_per_center`
@@ -254,23 +264,16 @@ pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<Opti
     if tx.postgres().is_some() {
         return tx
             .query_row_cached(
-                "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference, equipment_id,
-                                    type, description, caller, received_at, status, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'ouverte', ?11, ?11)
-                 ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING
-                 RETURNING id, reference, status, arrived_at, resolved_at",
+                concat!(
+                    insert_center_call!(),
+                    " RETURNING id, reference, status, arrived_at, resolved_at"
+                ),
                 values,
                 center_call_row,
             )
             .optional();
     }
-    let inserted = tx.execute_cached(
-        "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference, equipment_id,
-                            type, description, caller, received_at, status, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'ouverte', ?11, ?11)
-         ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING",
-        values,
-    )?;
+    let inserted = tx.execute_cached(insert_center_call!(), values)?;
     if inserted == 0 {
         return Ok(None);
     }
