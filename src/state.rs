@@ -25,6 +25,9 @@ pub struct AppState {
     pub login_throttle: Arc<LoginThrottle>,
     /// Calls per token or key (429 past it).
     pub rate_limiter: Arc<RateLimiter>,
+    /// The call-center keys this server found live (new calls open on
+    /// them, confirmed in their transaction).
+    pub call_center_keys: Arc<crate::auth::call_center_key::KeyHints>,
     /// The key of the single-use equipment sheet tokens (data directory's
     /// `sheet-secret.key`).
     pub sheet_secret: Arc<SheetSecret>,
@@ -85,6 +88,7 @@ impl AppState {
             base_url: base_url.into(),
             login_throttle: Arc::new(LoginThrottle::default()),
             rate_limiter: Arc::new(RateLimiter::new(limit)),
+            call_center_keys: Arc::default(),
             sheet_secret: Arc::new(sheet_secret),
             webhooks: Arc::new(
                 WebhookSync::new(store.clone(), WebhookSettings::default())

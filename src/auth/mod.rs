@@ -31,7 +31,9 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
-/// Records a credential's last use without making every request a write.
+/// Records a credential's last use without making every request a write:
+/// when `last_used_at` is older than [`TOUCH_INTERVAL_SECS`], the use is
+/// recorded now, in the background, and its time (stored text) returned.
 /// The server's clock, not the machine's: under a fixed clock (tests, the
 /// instruction-count gate) a slow run must not add writes, each of which
 /// also empties the read cache.
@@ -40,23 +42,25 @@ pub(crate) fn touch_if_stale(
     credential_id: &CredentialId,
     agency: Option<&str>,
     last_used_at: Option<&str>,
-) {
+) -> Option<String> {
     let now = state.now();
     let stale = last_used_at
         .and_then(clock::parse_timestamp)
         .is_none_or(|at| now - at > Duration::seconds(TOUCH_INTERVAL_SECS));
     if !stale {
-        return;
+        return None;
     }
     let store = state.store.clone();
     let id = credential_id.to_owned();
     let agency = agency.map(str::to_owned);
     let at = clock::format_timestamp(now);
+    let recorded = at.clone();
     tokio::spawn(async move {
         if let Err(err) = credentials::record_use(&store, &id, agency.as_deref(), at).await {
             tracing::warn!(error = %err, "date de dernière utilisation non enregistrée");
         }
     });
+    Some(recorded)
 }
 
 #[cfg(test)]

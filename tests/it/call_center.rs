@@ -457,6 +457,61 @@ async fn centers_see_only_their_own_references() {
     server.stop().await;
 }
 
+/// A key that opened a call is kept by the server as a hint for its next
+/// calls, confirmed in each call's transaction: revoked meanwhile (here by
+/// the CLI, another process), every next call is refused with 401 before
+/// anything else, whatever its body, and opens nothing.
+#[tokio::test]
+async fn a_key_revoked_after_its_first_call_is_refused_before_any_other_answer() {
+    let Fixture { server, org, .. } = fixture().await;
+    let unauthorized = json!({ "error": UNAUTHORIZED });
+    let keys: Vec<Key> = (0..5)
+        .map(|n| call_center_key(&server, &org.agency_id, &format!("Centre {n}")))
+        .collect();
+    for (n, key) in keys.iter().enumerate() {
+        let (status, answer) =
+            post_call(&server, &key.key, &body(&format!("K{n}-1"), "ASC 0042")).await;
+        assert_eq!(status, 201, "{answer}");
+        // The use is recorded once (the first call of the minute).
+        let (status, _) = post_call(&server, &key.key, &body(&format!("K{n}-1"), "ASC 0042")).await;
+        assert_eq!(status, 200);
+    }
+    for key in &keys {
+        server.cli_json(&["token", "revoke", "--id", &key.id]);
+    }
+    let mut wrong_type = body("K2-2", "ASC 0042");
+    wrong_type["type"] = json!("inconnu");
+    let asked = [
+        post_raw(&server, &keys[0].key, "[").await,
+        post_call(&server, &keys[1].key, &body("K1-2", "ASC 9999")).await,
+        post_call(&server, &keys[2].key, &wrong_type).await,
+        post_call(&server, &keys[3].key, &body("K3-1", "ASC 0042")).await,
+        post_call(&server, &keys[4].key, &body("K4-2", "ASC 0042")).await,
+    ];
+    for (n, answer) in asked.iter().enumerate() {
+        assert_eq!((answer.0, &answer.1), (401, &unauthorized), "clé {n}");
+    }
+    // Forgotten since: refused at the door, and still nothing opened.
+    for key in &keys {
+        let (status, answer) = post_call(&server, &key.key, &body("K9-9", "ASC 0042")).await;
+        assert_eq!((status, &answer), (401, &unauthorized));
+    }
+    assert_eq!(calls_count(&server), 5);
+    // The journal names each opening once; the revoked keys' refusals
+    // wrote nothing, their last use included.
+    let (openings, used_since): (i64, i64) = open_db(server.data_dir.path())
+        .query_row(
+            "SELECT (SELECT count(*) FROM audit_log WHERE action = 'ouverture' AND object_type = 'call'),
+                    (SELECT count(*) FROM credentials WHERE kind = 'call_center_key'
+                       AND revoked_at IS NOT NULL AND last_used_at > revoked_at)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("journal");
+    assert_eq!((openings, used_since), (5, 0));
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn wrong_or_revoked_keys_get_401_and_revoked_calls_keep_their_key() {
     let Fixture {

@@ -379,6 +379,47 @@ async fn a_session_and_a_revocation_hold_on_both_servers() {
         assert_eq!(status, 401, "{body}");
     }
 
+    // A call center's key used on both servers (each keeps it as a hint
+    // for its next calls), revoked on the first: the second refuses it at
+    // once, for a new call, a reference it already sent, and a body it
+    // would refuse.
+    pair.world.lift("ASC 1", None).await;
+    let (status, created) = on_second
+        .post(
+            "/keys/call-center-keys",
+            json!({ "name": "Centre révoqué" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let key = str_of(&created, "key").to_owned();
+    for (n, served) in [&pair.first, &pair.second].into_iter().enumerate() {
+        let (status, body) =
+            send_call(served.base_url.clone(), key.clone(), format!("REV-{n}")).await;
+        assert_eq!(status, 201, "{body}");
+    }
+    let (status, body) = on_first
+        .post(
+            &format!("/keys/call-center-keys/{}/revoke", str_of(&created, "id")),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let refused = json!({
+        "error": "Authentification requise : clé de centre d'appels manquante, inconnue ou révoquée."
+    });
+    for reference in ["REV-1", "REV-2"] {
+        let (status, body) = send_call(
+            pair.second.base_url.clone(),
+            key.clone(),
+            reference.to_owned(),
+        )
+        .await;
+        assert_eq!((status, &body), (401, &refused), "{reference}");
+    }
+    let (status, body) =
+        send_call(pair.first.base_url.clone(), key.clone(), "REV-0".to_owned()).await;
+    assert_eq!((status, &body), (401, &refused));
+
     // Signed out on the second server: the first refuses the cookie too.
     let (status, _) = on_second.delete("/session").await;
     assert!(matches!(status, 200 | 204), "{status}");

@@ -50,7 +50,7 @@ pub fn record(tx: &Tx, entry: AuditEntry<'_>) -> StoreResult<()> {
         "INSERT INTO audit_log (at, agency_id, actor_kind, actor_id, action, object_type, object_id, detail)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
-    .execute(params![
+    .execute_deferred(params![
             tx.now_text(),
             entry.agency_id,
             actor_kind,

@@ -10,6 +10,11 @@ use liftdesk_domain::call::{CallStatus, CallType};
 use liftdesk_domain::id::{AccountId, AgencyId, CallId, CredentialId, EquipmentId, TechnicianId};
 
 use super::StoreResult;
+use crate::equipment::{
+    self, EQUIPMENT_COLUMN_COUNT, EQUIPMENT_COLUMNS, EQUIPMENT_FROM, EquipmentRow,
+    equipment_from_row,
+};
+use std::sync::LazyLock;
 
 /// A call with its equipment, technician and call center.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -221,7 +226,9 @@ pub struct NewCenterCall<'a> {
     pub call_center_id: &'a str,
     pub credential_id: &'a CredentialId,
     pub reference: &'a str,
-    pub equipment_id: &'a EquipmentId,
+    /// The equipment's number as the center gives it: the agency's
+    /// equipment of that `number_key`.
+    pub equipment_number: &'a str,
     /// Wire code of `domain::call::CallType`.
     pub call_type: CallType,
     pub description: &'a str,
@@ -230,59 +237,139 @@ pub struct NewCenterCall<'a> {
     pub now: &'a str,
 }
 
-/// The insert of a call center's call, one text for both engines' ways.
-macro_rules! insert_center_call {
-    () => {
-        "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference, equipment_id,
-                            type, description, caller, received_at, status, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'ouverte', ?11, ?11)
-         ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING"
-    };
+/// What [`insert_from_center`] found and did.
+#[derive(Debug)]
+pub struct CenterCallOpening {
+    /// The agency's equipment of that number, archived or not (`None`:
+    /// no such equipment).
+    pub equipment: Option<EquipmentRow>,
+    /// The call inserted, as [`get_by_center_reference`] reads it; `None`
+    /// when nothing was: no usable equipment (missing or archived), a
+    /// reference this center already sent, or a key no longer live (the
+    /// caller tells which).
+    pub call: Option<CenterCallRow>,
 }
 
-/// Inserts the call unless this center already sent that reference: the
-/// call inserted, as [`get_by_center_reference`] reads it, or `None` (the
-/// reference was known). The UNIQUE index `calls_reference_per_center`
-/// decides, so two requests racing on one reference open one call.
-pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<Option<CenterCallRow>> {
-    let values = params![
-        call.id,
-        call.agency_id,
-        call.call_center_id,
-        call.credential_id,
-        call.reference,
-        call.equipment_id,
-        Code(call.call_type),
-        call.description,
-        call.caller,
-        call.received_at,
-        call.now,
-    ];
-    // PostgreSQL gives the row back with the insert (a round trip fewer);
+/// Inserts the call, on the agency's equipment of that number (not
+/// archived), unless this center already sent that reference or its key
+/// (`credential_id`) is revoked: so that a key revoked since the request's
+/// caller read it opens nothing. The UNIQUE index
+/// `calls_reference_per_center` decides, so two requests racing on one
+/// reference open one call.
+pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<CenterCallOpening> {
+    if tx.postgres().is_some() {
+        return insert_from_center_postgres(tx, call);
+    }
+    let agency = AgencyId::new(call.agency_id);
+    let equipment = equipment::find_by_number(tx, &agency, call.equipment_number)?;
+    let Some(usable) = equipment.as_ref().filter(|e| e.archived_at.is_none()) else {
+        return Ok(CenterCallOpening {
+            equipment,
+            call: None,
+        });
+    };
+    let inserted = tx.execute_cached(
+        "INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference, equipment_id,
+                            type, description, caller, received_at, status, created_at, updated_at)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'ouverte', ?11, ?11
+         WHERE EXISTS (SELECT 1 FROM credentials WHERE id = ?4 AND revoked_at IS NULL)
+         ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING",
+        params![
+            call.id,
+            call.agency_id,
+            call.call_center_id,
+            call.credential_id,
+            call.reference,
+            usable.id,
+            Code(call.call_type),
+            call.description,
+            call.caller,
+            call.received_at,
+            call.now,
+        ],
+    )?;
     // SQLite's RETURNING costs more than reading the row again (the
     // instruction-count gate: +6.5% per call).
-    if tx.postgres().is_some() {
-        return tx
-            .query_row_cached(
-                concat!(
-                    insert_center_call!(),
-                    " RETURNING id, reference, status, arrived_at, resolved_at"
-                ),
-                values,
-                center_call_row,
-            )
-            .optional();
-    }
-    let inserted = tx.execute_cached(insert_center_call!(), values)?;
-    if inserted == 0 {
-        return Ok(None);
-    }
-    get_by_center_reference(
-        tx,
-        &AgencyId::new(call.agency_id),
-        call.call_center_id,
-        call.reference,
-    )
+    let call = if inserted == 0 {
+        None
+    } else {
+        get_by_center_reference(tx, &agency, call.call_center_id, call.reference)?
+    };
+    Ok(CenterCallOpening { equipment, call })
+}
+
+/// [`insert_from_center`] on PostgreSQL: the equipment's lookup, the
+/// insert and the inserted row in one statement (one round trip), the
+/// insert a data-modifying `WITH` (which SQLite has not). Its values are
+/// typed, PostgreSQL inferring none from a `SELECT`'s list.
+fn insert_from_center_postgres(
+    tx: &Tx,
+    call: &NewCenterCall<'_>,
+) -> StoreResult<CenterCallOpening> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "WITH c AS (
+                INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference,
+                                   equipment_id, type, description, caller, received_at, status,
+                                   created_at, updated_at)
+                SELECT CAST(?1 AS TEXT), CAST(?2 AS TEXT), CAST(?3 AS TEXT), CAST(?4 AS TEXT),
+                       CAST(?5 AS TEXT), q.id, CAST(?7 AS TEXT), CAST(?8 AS TEXT),
+                       CAST(?9 AS TEXT), CAST(?10 AS TEXT), 'ouverte', CAST(?11 AS TEXT),
+                       CAST(?11 AS TEXT)
+                FROM equipment q
+                WHERE q.agency_id = ?2 AND q.number_key = ?6 AND q.archived_at IS NULL
+                  AND EXISTS (SELECT 1 FROM credentials k WHERE k.id = ?4 AND k.revoked_at IS NULL)
+                ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING
+                RETURNING id, reference, status, arrived_at, resolved_at
+             )
+             SELECT {EQUIPMENT_COLUMNS}, c.id, c.reference, c.status, c.arrived_at, c.resolved_at
+             FROM {EQUIPMENT_FROM} LEFT JOIN c ON TRUE
+             WHERE e.agency_id = ?2 AND e.number_key = ?6"
+        )
+    });
+    let found = tx
+        .query_row_cached(
+            &SQL,
+            params![
+                call.id,
+                call.agency_id,
+                call.call_center_id,
+                call.credential_id,
+                call.reference,
+                equipment::number_key(call.equipment_number),
+                Code(call.call_type),
+                call.description,
+                call.caller,
+                call.received_at,
+                call.now,
+            ],
+            |r| {
+                let at = EQUIPMENT_COLUMN_COUNT;
+                let id: Option<CallId> = r.get(at)?;
+                let call = match id {
+                    Some(id) => Some(CenterCallRow {
+                        id,
+                        reference: r.get(at + 1)?,
+                        status: code(r, at + 2)?,
+                        arrived_at: r.get(at + 3)?,
+                        resolved_at: r.get(at + 4)?,
+                    }),
+                    None => None,
+                };
+                Ok((equipment_from_row(r)?, call))
+            },
+        )
+        .optional()?;
+    Ok(match found {
+        Some((equipment, call)) => CenterCallOpening {
+            equipment: Some(equipment),
+            call,
+        },
+        None => CenterCallOpening {
+            equipment: None,
+            call: None,
+        },
+    })
 }
 
 /// A call taken at the agency by a staff member, status `ouverte`.

@@ -101,10 +101,24 @@ pub fn revoke_api_tokens_of_account(tx: &Tx, account_id: &AccountId) -> StoreRes
 
 pub fn touch(tx: &Tx, id: &CredentialId, at: &str) -> StoreResult<()> {
     tx.execute_cached(
-        "UPDATE credentials SET last_used_at = ?2 WHERE id = ?1",
+        "UPDATE credentials SET last_used_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, at],
     )?;
     Ok(())
+}
+
+/// Whether the credential `id` is still live (not revoked): the check a
+/// write makes, in its transaction, of a key it was given on the strength
+/// of an earlier read (`services::calls`, « Key hints »).
+pub fn is_live(conn: &Conn, id: &CredentialId) -> StoreResult<bool> {
+    Ok(conn
+        .query_row_cached(
+            "SELECT 1 FROM credentials WHERE id = ?1 AND revoked_at IS NULL",
+            [id],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
 }
 
 /// The agency's call center of that name, created if new.

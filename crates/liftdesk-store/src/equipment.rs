@@ -91,18 +91,18 @@ pub struct BuildingRow {
     pub city: Option<String>,
 }
 
-const EQUIPMENT_COLUMNS: &str =
+pub(crate) const EQUIPMENT_COLUMNS: &str =
     "e.id, e.agency_id, e.building_id, e.client_id, e.number, e.serial_number, e.type,
      e.subtype, e.location, e.maintenance_contract, e.contract_number, e.external_id,
      b.id, b.name, b.address, b.address_complement, b.postal_code, b.city, e.archived_at";
 
 /// How many columns [`EQUIPMENT_COLUMNS`] has: a query reading more after
 /// them starts there.
-const EQUIPMENT_COLUMN_COUNT: usize = 19;
+pub(crate) const EQUIPMENT_COLUMN_COUNT: usize = 19;
 
-const EQUIPMENT_FROM: &str = "equipment e LEFT JOIN buildings b ON b.id = e.building_id";
+pub(crate) const EQUIPMENT_FROM: &str = "equipment e LEFT JOIN buildings b ON b.id = e.building_id";
 
-fn equipment_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentRow> {
+pub(crate) fn equipment_from_row(r: &crate::sql::Row<'_>) -> crate::StoreResult<EquipmentRow> {
     let building_id: Option<BuildingId> = r.get(12)?;
     let building = match building_id {
         Some(id) => Some(BuildingRow {
@@ -190,7 +190,7 @@ pub fn find_by_external_id(
 /// both engines changes ASCII letters only). Given as a plain parameter, so
 /// that PostgreSQL's generic plan finds it in the unique index (it does not
 /// for the same expression of a parameter).
-fn number_key(number: &str) -> String {
+pub(crate) fn number_key(number: &str) -> String {
     number
         .chars()
         .filter(|c| !matches!(c, ' ' | '\t'))

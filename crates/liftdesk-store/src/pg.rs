@@ -52,10 +52,16 @@ pub(crate) fn run<T: Send + 'static>(
     futures_executor::block_on(handle).map_err(|err| StoreError::Join(err.to_string()))
 }
 
+/// A statement sent whose answer is awaited later: how many rows it changed.
+type Pending = std::pin::Pin<Box<dyn Future<Output = Result<u64, tokio_postgres::Error>> + Send>>;
+
 /// A connection to the PostgreSQL database, with its prepared statements
 /// (keyed by the store's SQLite text).
 pub(crate) struct PgConn {
-    client: tokio_postgres::Client,
+    client: std::sync::Arc<tokio_postgres::Client>,
+    /// Statements sent and not yet answered ([`PgConn::execute_deferred`]):
+    /// their answers are waited for with the next statement's.
+    pending: RefCell<Vec<Pending>>,
     prepared: RefCell<HashMap<String, tokio_postgres::Statement>>,
     /// Inside a transaction (BEGIN run, COMMIT or ROLLBACK not yet): a
     /// statement prepared for the first time then is tried under a
@@ -90,7 +96,8 @@ impl PgConn {
             source: EngineError::new(source),
         })?;
         Ok(PgConn {
-            client,
+            client: std::sync::Arc::new(client),
+            pending: RefCell::new(Vec::new()),
             prepared: RefCell::new(HashMap::new()),
             in_transaction: std::cell::Cell::new(false),
             webhook_rows: std::cell::Cell::new(false),
@@ -119,6 +126,8 @@ impl PgConn {
         if let Some(statement) = self.prepared.borrow().get(sql) {
             return Ok(statement.clone());
         }
+        // Preparing waits for its answer: the deferred statements' first.
+        self.settle()?;
         let text = dialect::to_postgres(sql).map_err(StoreError::Encoding)?;
         let guarded = self.in_transaction.get();
         if guarded {
@@ -220,9 +229,67 @@ impl PgConn {
         let params: Vec<PgParam<'_>> = params.iter().map(PgParam).collect();
         let refs: Vec<&(dyn ToSql + Sync)> =
             params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-        let changed = futures_executor::block_on(self.client.execute(statement, &refs))
+        let changed = self
+            .after_pending(self.client.execute(statement, &refs))?
             .map_err(|err| traced(err, "exécution", &format!("{:?}", statement.params())))?;
         usize::try_from(changed).map_err(StoreError::encoding)
+    }
+
+    /// Sends `statement` with `params` and goes on without waiting for its
+    /// answer, which the next statement's round trip brings
+    /// ([`PgConn::after_pending`]): for a write whose result nobody reads
+    /// (a journal entry). Its failure is told by the next statement, the
+    /// COMMIT at the latest, and PostgreSQL refuses every statement of the
+    /// transaction after it, so nothing is committed without it.
+    pub(crate) fn execute_deferred(
+        &self,
+        statement: &tokio_postgres::Statement,
+        params: Vec<Value>,
+    ) {
+        let client = std::sync::Arc::clone(&self.client);
+        let statement = statement.clone();
+        let mut request: Pending = Box::pin(async move {
+            let params: Vec<PgParam<'_>> = params.iter().map(PgParam).collect();
+            let refs: Vec<&(dyn ToSql + Sync)> =
+                params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+            client.execute(&statement, &refs).await
+        });
+        // The first poll sends the request; it cannot be answered yet.
+        let polled = request
+            .as_mut()
+            .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()));
+        if let std::task::Poll::Ready(answer) = polled {
+            request = Box::pin(std::future::ready(answer));
+        }
+        self.pending.borrow_mut().push(request);
+    }
+
+    /// Waits for `request`, sent first, and for the deferred statements
+    /// sent before it, answered before it: one round trip for all. A
+    /// deferred statement's failure is the error (the request then failed
+    /// too, its transaction being aborted).
+    fn after_pending<T>(&self, request: impl Future<Output = T>) -> StoreResult<T> {
+        let pending = std::mem::take(&mut *self.pending.borrow_mut());
+        if pending.is_empty() {
+            return Ok(futures_executor::block_on(request));
+        }
+        let mut request = std::pin::pin!(request);
+        let polled = request
+            .as_mut()
+            .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()));
+        for earlier in pending {
+            futures_executor::block_on(earlier)
+                .map_err(|err| traced(err, "exécution", "écriture différée"))?;
+        }
+        Ok(match polled {
+            std::task::Poll::Ready(answer) => answer,
+            std::task::Poll::Pending => futures_executor::block_on(request),
+        })
+    }
+
+    /// Waits for the deferred statements' answers: the first failure.
+    pub(crate) fn settle(&self) -> StoreResult<()> {
+        self.after_pending(std::future::ready(()))
     }
 
     /// The rows `statement` gives with `params`.
@@ -234,16 +301,15 @@ impl PgConn {
         let params: Vec<PgParam<'_>> = params.iter().map(PgParam).collect();
         let refs: Vec<&(dyn ToSql + Sync)> =
             params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-        Ok(futures_executor::block_on(
-            self.client.query(statement, &refs),
-        )?)
+        Ok(self.after_pending(self.client.query(statement, &refs))??)
     }
 
     /// Runs statements without parameters (transaction control).
     pub(crate) fn batch(&self, sql: &str) -> StoreResult<()> {
-        let result = futures_executor::block_on(self.client.batch_execute(sql));
-        self.follow_transaction(sql, result.is_ok());
-        Ok(result?)
+        let result = self.after_pending(self.client.batch_execute(sql));
+        let ok = matches!(result, Ok(Ok(())));
+        self.follow_transaction(sql, ok);
+        Ok(result??)
     }
 
     /// Sends statements without parameters (a transaction's BEGIN and

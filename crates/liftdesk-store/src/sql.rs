@@ -452,6 +452,24 @@ impl<'c> Statement<'c> {
         }
     }
 
+    /// Runs the statement, a write whose answer nobody reads (a journal
+    /// entry): on PostgreSQL sent without waiting, its answer brought by
+    /// the next statement's round trip, its failure told there, the
+    /// COMMIT's at the latest (`PgConn::execute_deferred`); on SQLite run.
+    pub fn execute_deferred(&mut self, params: impl Params) -> StoreResult<()> {
+        self.bind(params)?;
+        match &mut self.inner {
+            Prepared::SqliteCached(statement) => statement.raw_execute().map(drop)?,
+            Prepared::Sqlite(statement) => statement.raw_execute().map(drop)?,
+            Prepared::Postgres {
+                conn,
+                statement,
+                bound,
+            } => conn.execute_deferred(statement, std::mem::take(bound)),
+        }
+        Ok(())
+    }
+
     /// The rows the statement gives.
     pub fn query(&mut self, params: impl Params) -> StoreResult<Rows<'_>> {
         self.bind(params)?;

@@ -135,6 +135,16 @@ impl Conn {
         }
     }
 
+    /// Waits for the statements sent without waiting
+    /// ([`Statement::execute_deferred`]): the first one's failure. On
+    /// SQLite, which runs them at once, nothing.
+    pub(crate) fn settle(&self) -> StoreResult<()> {
+        match &self.engine {
+            EngineConn::Sqlite(_) => Ok(()),
+            EngineConn::Postgres(conn) => conn.settle(),
+        }
+    }
+
     /// The first row of `sql`, read by `read` ([`StoreError::NotFound`]
     /// if none).
     pub(crate) fn query_row<T>(
@@ -178,18 +188,12 @@ const PG_WRITE_BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED; \
 /// The locks of a write confined to one agency on PostgreSQL
 /// (`Store::write_for_agency`): the store's write lock shared (a write of
 /// the whole store, which takes it alone, waits for these and they for
-/// it), then the agency's own: writes of one agency follow one another,
-/// writes of different agencies run side by side.
-/// The agency's id is written in the text as a literal (quoted, its
-/// quotes doubled), so that BEGIN and the locks go as one request.
-fn pg_agency_begin(agency: &str) -> String {
-    format!(
-        "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT \
-         pg_advisory_xact_lock_shared(7146907365028371 # hashtext(current_schema())::bigint), \
-         pg_advisory_xact_lock(5903412741153893 # hashtext(current_schema() || '/' || '{}')::bigint)",
-        agency.replace('\'', "''")
-    )
-}
+/// it), then the agency's own (?1): writes of one agency follow one
+/// another, writes of different agencies run side by side. A statement
+/// prepared once per connection, sent after the BEGIN without waiting.
+const PG_AGENCY_LOCKS: &str = "SELECT \
+     pg_advisory_xact_lock_shared(7146907365028371 # hashtext(current_schema())::bigint), \
+     pg_advisory_xact_lock(5903412741153893 # hashtext(current_schema() || '/' || CAST(?1 AS TEXT))::bigint)";
 
 /// A write transaction, as every write sees it (`Store::write`).
 pub struct Tx<'c> {
@@ -220,7 +224,7 @@ impl<'c> Tx<'c> {
     }
 
     /// Begins a write transaction confined to `agency` (see
-    /// [`pg_agency_begin`]); on SQLite, which has one writer, as
+    /// [`PG_AGENCY_LOCKS`]); on SQLite, which has one writer, as
     /// [`Tx::begin`].
     pub(crate) fn begin_for_agency(
         conn: &'c Conn,
@@ -230,8 +234,11 @@ impl<'c> Tx<'c> {
         if let EngineConn::Sqlite(_) = conn.engine {
             return Tx::begin(conn, now);
         }
-        // The locks are waited for by the first statement.
-        conn.send(&pg_agency_begin(agency))?;
+        // The locks are waited for by the first statement, which tells
+        // their failure (`PgConn::execute_deferred`).
+        conn.send("BEGIN ISOLATION LEVEL READ COMMITTED")?;
+        conn.prepare_cached(PG_AGENCY_LOCKS)?
+            .execute_deferred([agency])?;
         Ok(Tx {
             conn,
             open: Cell::new(true),
@@ -293,7 +300,11 @@ impl<'c> Tx<'c> {
     ) -> Result<T, E> {
         let run = |sql: &str| self.conn.batch(sql);
         run("SAVEPOINT liftdesk_savepoint")?;
-        let result = work(self);
+        // A deferred write's failure is the work's: undone with it.
+        let result = work(self).and_then(|value| {
+            self.conn.settle()?;
+            Ok(value)
+        });
         if result.is_err() {
             run("ROLLBACK TO liftdesk_savepoint")?;
         }

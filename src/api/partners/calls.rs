@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::extract::ApiPath;
 use crate::api::json::ApiJson;
-use crate::auth::call_center_key::CallCenterCaller;
+use crate::auth::call_center_key::{CallCenterCaller, CallCenterOpener};
 use crate::error::{ApiError, AppResult};
 use crate::services::calls::{self as service, CenterCallInput};
 use crate::state::AppState;
@@ -57,11 +57,37 @@ struct TrackedCall {
     resolu_le: Option<String>,
 }
 
+/// A call center's new call. Its key may be this server's hint
+/// (`CallCenterOpener`): confirmed by the service, before any refusal of
+/// the body too (401 comes first).
 async fn open_call(
     State(state): State<AppState>,
-    caller: CallCenterCaller,
-    ApiJson(body): ApiJson<OpenCallBody>,
+    CallCenterOpener(caller): CallCenterOpener,
+    body: Result<ApiJson<OpenCallBody>, ApiError>,
 ) -> AppResult<(StatusCode, Json<OpenedCall>)> {
+    let answer = open(&state, &caller, body).await;
+    caller.answered(&state, &answer);
+    answer
+}
+
+async fn open(
+    state: &AppState,
+    caller: &CallCenterCaller,
+    body: Result<ApiJson<OpenCallBody>, ApiError>,
+) -> AppResult<(StatusCode, Json<OpenedCall>)> {
+    let body = match body {
+        Ok(ApiJson(body)) => body,
+        Err(refusal) => {
+            let refusal = service::confirm_before_refusal(
+                &state.store,
+                &caller.principal,
+                caller.key,
+                refusal.0,
+            )
+            .await;
+            return Err(refusal.into());
+        }
+    };
     let input = CenterCallInput {
         reference: body.reference,
         equipment: body.equipement,
@@ -77,6 +103,7 @@ async fn open_call(
         &caller.principal,
         &caller.call_center_id,
         input,
+        caller.key,
     )
     .await?;
     let status = opened.call.status;

@@ -23,7 +23,7 @@ use crate::store::calls::{
     StatusFilter,
 };
 use crate::store::equipment::EquipmentRow;
-use crate::store::{Store, Tx, equipment, new_id, outbox, technicians};
+use crate::store::{Conn, Store, Tx, equipment, new_id, outbox, technicians};
 use crate::text::fold;
 
 /// `reference`: 1 to 120 characters.
@@ -137,11 +137,64 @@ pub fn check_received_at(raw: Option<&str>, now: DateTime<Utc>) -> AppResult<Dat
     Ok(at)
 }
 
+/// How far the caller's call-center key was checked before the request
+/// reached its service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyCheck {
+    /// Read live by this request: found, not revoked.
+    Read,
+    /// Found live by an earlier request of this server (the front door's
+    /// hint, which spares every call a read of its own): not yet confirmed.
+    /// The call's transaction confirms it (the insert runs only while the
+    /// key is live), and any refusal confirms it first, so that a key
+    /// revoked since is refused with 401 before anything else is said.
+    Hinted,
+}
+
+/// The refusal of a call-center key that is no longer live.
+pub const KEY_REFUSED: &str =
+    "Authentification requise : clé de centre d'appels manquante, inconnue ou révoquée.";
+
+/// `refusal`, unless the caller's key was only hinted at and is no longer
+/// live: then 401, which comes before every other refusal.
+fn confirmed_refusal(conn: &Conn, p: &Principal, key: KeyCheck, refusal: AppError) -> AppError {
+    if key == KeyCheck::Read {
+        return refusal;
+    }
+    let live = p
+        .call_center_credential()
+        .and_then(|id| Ok(crate::store::credentials::is_live(conn, id)?));
+    match live {
+        Ok(true) => refusal,
+        Ok(false) => AppError::unauthorized(KEY_REFUSED),
+        Err(err) => err,
+    }
+}
+
+/// [`confirmed_refusal`] outside a transaction: for a refusal made before
+/// the call's own (its body, at the front door or here).
+pub async fn confirm_before_refusal(
+    store: &Store,
+    p: &Principal,
+    key: KeyCheck,
+    refusal: AppError,
+) -> AppError {
+    if key == KeyCheck::Read {
+        return refusal;
+    }
+    let p = p.clone();
+    store
+        .read(move |conn| Ok::<_, AppError>(confirmed_refusal(conn, &p, key, refusal)))
+        .await
+        .unwrap_or_else(|err| err)
+}
+
 /// Opens the call, or returns the call this center already opened under
 /// that reference (`created` false): the body is checked first, then the
 /// UNIQUE index on (center, reference) decides, in the one writer
 /// transaction, so concurrent requests open one call. A new call goes to
-/// the board's live feed and, as a notice, to the desktop shell.
+/// the board's live feed and, as a notice, to the desktop shell. A key
+/// revoked since `key`'s check is refused with 401 (`KeyCheck`).
 pub async fn open_from_call_center(
     store: &Store,
     feed: &CallFeed,
@@ -149,15 +202,19 @@ pub async fn open_from_call_center(
     p: &Principal,
     call_center_id: &str,
     input: CenterCallInput,
+    key: KeyCheck,
 ) -> AppResult<Opened> {
     let agency_id = p.agency_id()?.to_owned();
-    let call_type = check_center_call(p, &input, store.now())?.0;
+    let call_type = match check_center_call(p, &input, store.now()) {
+        Ok((call_type, ..)) => call_type,
+        Err(refusal) => return Err(confirm_before_refusal(store, p, key, refusal).await),
+    };
     let (writer, center) = (p.clone(), call_center_id.to_owned());
     // The agency's rows only (its equipment, its calls, the journal): the
     // calls of different agencies are taken side by side on PostgreSQL.
     let (opened, equipment) = store
         .write_for_agency(agency_id.as_str().to_owned(), move |tx| {
-            open_from_call_center_in(tx, &writer, &center, &input)
+            open_from_call_center_in(tx, &writer, &center, &input, key)
         })
         .await?;
     if opened.created {
@@ -232,16 +289,20 @@ pub fn open_from_call_center_in(
     p: &Principal,
     call_center_id: &str,
     input: &CenterCallInput,
+    key: KeyCheck,
 ) -> AppResult<(Opened, String)> {
     let now = tx.now();
-    let (call_type, description, caller, received_at) = check_center_call(p, input, now)?;
+    let refused = |refusal| confirmed_refusal(tx, p, key, refusal);
+    let (call_type, description, caller, received_at) =
+        check_center_call(p, input, now).map_err(refused)?;
     let agency = p.agency_id()?;
     let credential_id = p.call_center_credential()?;
     let reference = &input.reference;
-    let equipment = equipment_of_call(tx, agency, &input.equipment)?;
     let id = CallId::new(new_id());
     let now_text = clock::format_timestamp(now);
-    let inserted = store::insert_from_center(
+    // The equipment is looked up with the insert (one round trip on
+    // PostgreSQL); missing or archived, nothing was inserted.
+    let opening = store::insert_from_center(
         tx,
         &NewCenterCall {
             id: &id,
@@ -249,7 +310,7 @@ pub fn open_from_call_center_in(
             call_center_id,
             credential_id,
             reference,
-            equipment_id: &equipment.id,
+            equipment_number: &input.equipment,
             call_type,
             description: &description,
             caller: caller.as_deref(),
@@ -257,6 +318,8 @@ pub fn open_from_call_center_in(
             now: &now_text,
         },
     )?;
+    let equipment = usable_equipment(opening.equipment, &input.equipment).map_err(refused)?;
+    let inserted = opening.call;
     let created = inserted.is_some();
     if created {
         audit::record(
@@ -277,11 +340,24 @@ pub fn open_from_call_center_in(
             },
         )?;
     }
-    // A reference already sent: the call it opened (in this agency).
+    // Nothing inserted: a reference already sent (the call it opened, in
+    // this agency), or a key revoked since it was read (the insert runs
+    // only while it is live).
     let call = match inserted {
         Some(call) => call,
-        None => store::get_by_center_reference(tx, agency, call_center_id, reference)?
-            .ok_or_else(|| anyhow::anyhow!("appel {reference} introuvable après son envoi"))?,
+        None => {
+            // A key read live by this request answers for the reference it
+            // sent before; a hinted one only once confirmed. No call under
+            // that reference: the key's revocation stopped the insert.
+            let live =
+                key == KeyCheck::Read || crate::store::credentials::is_live(tx, credential_id)?;
+            let known = if live {
+                store::get_by_center_reference(tx, agency, call_center_id, reference)?
+            } else {
+                None
+            };
+            known.ok_or_else(|| AppError::unauthorized(KEY_REFUSED))?
+        }
     };
     Ok((Opened { call, created }, equipment_label(&equipment)))
 }
@@ -289,7 +365,12 @@ pub fn open_from_call_center_in(
 /// The equipment of the agency's park a call names by its number: 422
 /// naming the field otherwise, or for an archived one.
 fn equipment_of_call(tx: &Tx, agency: &AgencyId, number: &str) -> AppResult<EquipmentRow> {
-    let row = equipment::find_by_number(tx, agency, number)?.ok_or_else(|| {
+    usable_equipment(equipment::find_by_number(tx, agency, number)?, number)
+}
+
+/// [`equipment_of_call`] of the equipment `found` under `number`.
+fn usable_equipment(found: Option<EquipmentRow>, number: &str) -> AppResult<EquipmentRow> {
+    let row = found.ok_or_else(|| {
         AppError::unprocessable(format!(
             "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « {number} »."
         ))

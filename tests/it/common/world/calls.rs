@@ -58,6 +58,7 @@ impl World {
             &center,
             &center_id,
             input,
+            calls::KeyCheck::Read,
         ))
         .await
         .expect("appel")

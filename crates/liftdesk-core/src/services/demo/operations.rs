@@ -356,7 +356,7 @@ impl Operations<'_, '_> {
                     received_at,
                 };
                 let (opened, _) = self.tx.at(seed.created, |tx| {
-                    calls::open_from_call_center_in(tx, &key, center, &input)
+                    calls::open_from_call_center_in(tx, &key, center, &input, calls::KeyCheck::Read)
                 })?;
                 opened.call.id
             }
