@@ -229,6 +229,11 @@ describeOnServer(
       await group(T.invoices).getByRole('option', { name: titled(target.title) }).click();
       await page.waitForURL((url) => url.pathname === target.link);
       await expectClosed();
+      // La facture chargée, la page donne le focus à son titre : l'attendre,
+      // sans quoi il reprendrait le focus que `/` donne ensuite au champ.
+      await page.waitForFunction(() => document.activeElement?.id === 'invoice-title', null, {
+        timeout: TIMEOUT,
+      });
     });
 
     step('« Aucun résultat », et l’erreur du serveur au-delà de 100 caractères', async () => {
