@@ -237,6 +237,27 @@ pub struct NewCenterCall<'a> {
     pub now: &'a str,
 }
 
+/// The values of a call center's call insert, ?1 to ?11, in both engines'
+/// texts: ?6 is the equipment (its id on SQLite, its `number_key` on
+/// PostgreSQL, where the statement looks it up).
+macro_rules! center_call_params {
+    ($call:expr, $equipment:expr) => {
+        params![
+            $call.id,
+            $call.agency_id,
+            $call.call_center_id,
+            $call.credential_id,
+            $call.reference,
+            $equipment,
+            Code($call.call_type),
+            $call.description,
+            $call.caller,
+            $call.received_at,
+            $call.now,
+        ]
+    };
+}
+
 /// What [`insert_from_center`] found and did.
 #[derive(Debug)]
 pub struct CenterCallOpening {
@@ -274,19 +295,7 @@ pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<Cent
          SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'ouverte', ?11, ?11
          WHERE EXISTS (SELECT 1 FROM credentials WHERE id = ?4 AND revoked_at IS NULL)
          ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING",
-        params![
-            call.id,
-            call.agency_id,
-            call.call_center_id,
-            call.credential_id,
-            call.reference,
-            usable.id,
-            Code(call.call_type),
-            call.description,
-            call.caller,
-            call.received_at,
-            call.now,
-        ],
+        center_call_params!(call, usable.id),
     )?;
     // SQLite's RETURNING costs more than reading the row again (the
     // instruction-count gate: +6.5% per call).
@@ -330,19 +339,7 @@ fn insert_from_center_postgres(
     let found = tx
         .query_row_cached(
             &SQL,
-            params![
-                call.id,
-                call.agency_id,
-                call.call_center_id,
-                call.credential_id,
-                call.reference,
-                equipment::number_key(call.equipment_number),
-                Code(call.call_type),
-                call.description,
-                call.caller,
-                call.received_at,
-                call.now,
-            ],
+            center_call_params!(call, equipment::number_key(call.equipment_number)),
             |r| {
                 let at = EQUIPMENT_COLUMN_COUNT;
                 let id: Option<CallId> = r.get(at)?;
