@@ -411,6 +411,118 @@ async fn twenty_concurrent_posts_of_one_reference_open_one_call() {
     server.stop().await;
 }
 
+/// Calls of several agencies and centers arriving at once (on PostgreSQL,
+/// opened together in one transaction: `store::intake`): each new
+/// reference opens one call with its one journal entry, written byte for
+/// byte as serde_json writes it on both engines; a repeated one answers
+/// the same call; an unknown lift is refused alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn calls_arriving_together_are_each_opened_once_with_their_journal_entry() {
+    let Fixture {
+        server, org, key, ..
+    } = fixture().await;
+    let north = call_center_key(&server, &org.agency_id, "Centre Nord");
+    let other = init_org(server.data_dir.path(), "Martin", "paul@martin.fr");
+    World::in_agency(&server, &other.agency_id)
+        .lift("ASC 0042", None)
+        .await;
+    let south = call_center_key(&server, &other.agency_id, "Centre Sud");
+    // (key, reference, equipment number)
+    let mut sends: Vec<(String, String, &str)> = Vec::new();
+    for n in 0..8 {
+        for center in [&key, &north, &south] {
+            sends.push((center.key.clone(), format!("G-{n}"), "ASC 0042"));
+        }
+    }
+    for n in 0..4 {
+        sends.push((key.key.clone(), format!("G-{n}"), "ASC 0042"));
+    }
+    sends.push((south.key.clone(), "G-X".to_owned(), "ASC 9999"));
+    let start = std::sync::Arc::new(tokio::sync::Barrier::new(sends.len()));
+    let mut tasks = Vec::new();
+    for (key, reference, number) in sends.clone() {
+        let start = start.clone();
+        let client = crate::common::http_client();
+        let url = server.url("/api/partners/calls");
+        tasks.push(tokio::spawn(async move {
+            start.wait().await;
+            let response = client
+                .post(url)
+                .header("Authorization", format!("Bearer {key}"))
+                .json(&body(&reference, number))
+                .send()
+                .await
+                .expect("request");
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.expect("json"))
+        }));
+    }
+    let mut answers = std::collections::BTreeMap::<(String, String), Vec<(u16, Value)>>::new();
+    for ((key, reference, _), task) in sends.iter().zip(tasks) {
+        let answer = task.await.expect("task");
+        answers
+            .entry((key.clone(), reference.clone()))
+            .or_default()
+            .push(answer);
+    }
+    let unknown = &answers[&(south.key.clone(), "G-X".to_owned())];
+    assert_eq!(
+        unknown,
+        &[(
+            422,
+            json!({"error": "Le champ « equipement » ne correspond à aucun appareil du parc de l'agence : « ASC 9999 »."})
+        )]
+    );
+    for ((center, reference), replies) in &answers {
+        if reference == "G-X" {
+            continue;
+        }
+        let mut statuses: Vec<u16> = replies.iter().map(|(status, _)| *status).collect();
+        statuses.sort_unstable();
+        let repeated =
+            center == &key.key && ["G-0", "G-1", "G-2", "G-3"].contains(&reference.as_str());
+        let expected: &[u16] = if repeated { &[200, 201] } else { &[201] };
+        assert_eq!(statuses, expected, "{reference}: {replies:?}");
+        assert!(
+            replies.iter().all(|(_, body)| body == &replies[0].1
+                && body["reference"] == json!(reference)
+                && body["statut"] == json!("ouverte")),
+            "{replies:?}"
+        );
+    }
+    assert_eq!(calls_count(&server), 24);
+    // One opening per call, in the call's agency, at its creation, its
+    // detail as serde_json writes it.
+    let db = open_db(server.data_dir.path());
+    let mut statement = db
+        .prepare(
+            "SELECT c.reference, c.call_center_id, c.equipment_id, l.detail,
+                    l.agency_id = c.agency_id AND l.at = c.created_at
+                    AND l.actor_kind = 'call_center_key' AND l.actor_id = c.credential_id
+             FROM audit_log l JOIN calls c ON c.id = l.object_id
+             WHERE l.action = 'ouverture' AND l.object_type = 'call'",
+        )
+        .expect("prepare");
+    let entries: Vec<(String, String, String, String, bool)> = statement
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(entries.len(), 24, "{entries:?}");
+    for (reference, center, equipment, detail, same) in &entries {
+        assert_eq!(
+            detail,
+            &format!(
+                "{{\"callCenter\":\"{center}\",\"equipment\":\"{equipment}\",\"reference\":\"{reference}\",\"type\":\"panne\",\"urgence\":false}}"
+            )
+        );
+        assert!(same, "{reference}: agency, time and key of the entry");
+    }
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn centers_see_only_their_own_references() {
     let Fixture {

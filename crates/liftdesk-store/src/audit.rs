@@ -23,7 +23,8 @@ pub enum Actor {
 }
 
 impl Actor {
-    fn parts(&self) -> (&'static str, Option<&str>) {
+    /// Its kind and id as the journal keeps them.
+    pub(crate) fn parts(&self) -> (&'static str, Option<&str>) {
         match self {
             Self::Account(id) => ("account", Some(id.as_str())),
             Self::ApiToken(id) => ("api_token", Some(id.as_str())),
@@ -45,21 +46,44 @@ pub struct AuditEntry<'a> {
 }
 
 pub fn record(tx: &Tx, entry: AuditEntry<'_>) -> StoreResult<()> {
-    let (actor_kind, actor_id) = entry.actor.parts();
+    let detail = entry.detail.map(|d| d.to_string());
+    record_text(
+        tx,
+        &tx.now_text(),
+        entry.agency_id,
+        entry.actor,
+        (entry.action, entry.object_type),
+        entry.object_id,
+        detail.as_deref(),
+    )
+}
+
+/// [`record`] of an entry made `at`, its `(action, object type)` and its
+/// detail already written as JSON text.
+pub(crate) fn record_text(
+    tx: &Tx,
+    at: &str,
+    agency_id: Option<&str>,
+    actor: &Actor,
+    (action, object_type): (&str, &str),
+    object_id: Option<&str>,
+    detail: Option<&str>,
+) -> StoreResult<()> {
+    let (actor_kind, actor_id) = actor.parts();
     tx.prepare_cached(
         "INSERT INTO audit_log (at, agency_id, actor_kind, actor_id, action, object_type, object_id, detail)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute_deferred(params![
-            tx.now_text(),
-            entry.agency_id,
-            actor_kind,
-            actor_id,
-            entry.action,
-            entry.object_type,
-            entry.object_id,
-            entry.detail.map(|d| d.to_string()),
-        ])?;
+        at,
+        agency_id,
+        actor_kind,
+        actor_id,
+        action,
+        object_type,
+        object_id,
+        detail,
+    ])?;
     Ok(())
 }
 

@@ -10,10 +10,13 @@ use liftdesk_domain::call::{CallStatus, CallType};
 use liftdesk_domain::id::{AccountId, AgencyId, CallId, CredentialId, EquipmentId, TechnicianId};
 
 use super::StoreResult;
+use crate::StoreError;
+use crate::audit::{self, Actor};
 use crate::equipment::{
     self, EQUIPMENT_COLUMN_COUNT, EQUIPMENT_COLUMNS, EQUIPMENT_FROM, EquipmentRow,
     equipment_from_row,
 };
+use serde_json::{Map, Value as Json};
 use std::sync::LazyLock;
 
 /// A call with its equipment, technician and call center.
@@ -219,74 +222,83 @@ fn center_call_row(r: &crate::sql::Row<'_>) -> StoreResult<CenterCallRow> {
     })
 }
 
-/// A call sent by a call center, status `ouverte`.
-pub struct NewCenterCall<'a> {
-    pub id: &'a CallId,
-    pub agency_id: &'a str,
-    pub call_center_id: &'a str,
-    pub credential_id: &'a CredentialId,
-    pub reference: &'a str,
+/// A call sent by a call center, status `ouverte`, with the journal entry
+/// of its opening. Owned: calls opened together on PostgreSQL are handed
+/// to the store's intake thread (`Store::open_center_call`).
+#[derive(Debug, Clone)]
+pub struct NewCenterCall {
+    pub id: CallId,
+    pub agency_id: String,
+    pub call_center_id: String,
+    pub credential_id: CredentialId,
+    pub reference: String,
     /// The equipment's number as the center gives it: the agency's
     /// equipment of that `number_key`.
-    pub equipment_number: &'a str,
+    pub equipment_number: String,
     /// Wire code of `domain::call::CallType`.
     pub call_type: CallType,
-    pub description: &'a str,
-    pub caller: Option<&'a str>,
-    pub received_at: &'a str,
-    pub now: &'a str,
+    pub description: String,
+    pub caller: Option<String>,
+    pub received_at: String,
+    pub now: String,
+    /// Who opens it, as the journal names them.
+    pub actor: Actor,
+    /// The journal entry's detail, to which the store adds `equipment`:
+    /// the id of the equipment found.
+    pub journal_detail: Map<String, Json>,
 }
 
-/// The values of a call center's call insert, ?1 to ?11, in both engines'
-/// texts: ?6 is the equipment (its id on SQLite, its `number_key` on
-/// PostgreSQL, where the statement looks it up).
-macro_rules! center_call_params {
-    ($call:expr, $equipment:expr) => {
-        params![
-            $call.id,
-            $call.agency_id,
-            $call.call_center_id,
-            $call.credential_id,
-            $call.reference,
-            $equipment,
-            Code($call.call_type),
-            $call.description,
-            $call.caller,
-            $call.received_at,
-            $call.now,
-        ]
-    };
-}
-
-/// What [`insert_from_center`] found and did.
-#[derive(Debug)]
+/// What [`open_from_centers`] found and did for one call.
+#[derive(Debug, Clone)]
 pub struct CenterCallOpening {
     /// The agency's equipment of that number, archived or not (`None`:
     /// no such equipment).
     pub equipment: Option<EquipmentRow>,
-    /// The call inserted, as [`get_by_center_reference`] reads it; `None`
-    /// when nothing was: no usable equipment (missing or archived), a
-    /// reference this center already sent, or a key no longer live (the
-    /// caller tells which).
+    /// Whether the call was inserted.
+    pub created: bool,
+    /// The call inserted, as [`get_by_center_reference`] reads it; else the
+    /// call this center already opened under that reference, when seen (on
+    /// PostgreSQL, one committed while the statement ran is not).
     pub call: Option<CenterCallRow>,
+    /// Whether the key was live (always, when the call was inserted).
+    pub key_live: bool,
 }
 
-/// Inserts the call, on the agency's equipment of that number (not
-/// archived), unless this center already sent that reference or its key
+/// Opens each call, on the agency's equipment of that number (not
+/// archived), unless its center already sent that reference or its key
 /// (`credential_id`) is revoked: so that a key revoked since the request's
 /// caller read it opens nothing. The UNIQUE index
 /// `calls_reference_per_center` decides, so two requests racing on one
-/// reference open one call.
-pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<CenterCallOpening> {
+/// reference open one call. Each call opened gets its journal entry, in
+/// the calls' order. One [`CenterCallOpening`] per call, in their order.
+pub fn open_from_centers(tx: &Tx, calls: &[NewCenterCall]) -> StoreResult<Vec<CenterCallOpening>> {
     if tx.postgres().is_some() {
-        return insert_from_center_postgres(tx, call);
+        return open_from_centers_postgres(tx, calls);
     }
-    let agency = AgencyId::new(call.agency_id);
-    let equipment = equipment::find_by_number(tx, &agency, call.equipment_number)?;
+    calls
+        .iter()
+        .map(|call| open_from_center_sqlite(tx, call))
+        .collect()
+}
+
+/// [`open_from_centers`] of one call.
+pub fn open_from_center(tx: &Tx, call: &NewCenterCall) -> StoreResult<CenterCallOpening> {
+    open_from_centers(tx, std::slice::from_ref(call))?
+        .pop()
+        .ok_or(StoreError::NotFound)
+}
+
+/// [`open_from_centers`] of one call on SQLite: the equipment read, the
+/// call inserted and read again, its journal entry.
+fn open_from_center_sqlite(tx: &Tx, call: &NewCenterCall) -> StoreResult<CenterCallOpening> {
+    let agency = AgencyId::new(call.agency_id.as_str());
+    let equipment = equipment::find_by_number(tx, &agency, &call.equipment_number)?;
     let Some(usable) = equipment.as_ref().filter(|e| e.archived_at.is_none()) else {
         return Ok(CenterCallOpening {
             equipment,
+            created: false,
             call: None,
+            key_live: crate::credentials::is_live(tx, &call.credential_id)?,
         });
     };
     let inserted = tx.execute_cached(
@@ -295,78 +307,189 @@ pub fn insert_from_center(tx: &Tx, call: &NewCenterCall<'_>) -> StoreResult<Cent
          SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'ouverte', ?11, ?11
          WHERE EXISTS (SELECT 1 FROM credentials WHERE id = ?4 AND revoked_at IS NULL)
          ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING",
-        center_call_params!(call, usable.id),
+        params![
+            call.id,
+            call.agency_id,
+            call.call_center_id,
+            call.credential_id,
+            call.reference,
+            usable.id,
+            Code(call.call_type),
+            call.description,
+            call.caller,
+            call.received_at,
+            call.now,
+        ],
+    )?;
+    if inserted == 0 {
+        return Ok(CenterCallOpening {
+            created: false,
+            call: get_by_center_reference(tx, &agency, &call.call_center_id, &call.reference)?,
+            key_live: crate::credentials::is_live(tx, &call.credential_id)?,
+            equipment,
+        });
+    }
+    let (before, after) = journal_detail_around_equipment(call)?;
+    let detail = format!("{before}{}{after}", Json::from(usable.id.as_str()));
+    audit::record_text(
+        tx,
+        &call.now,
+        Some(&call.agency_id),
+        &call.actor,
+        OPENING,
+        Some(call.id.as_str()),
+        Some(&detail),
     )?;
     // SQLite's RETURNING costs more than reading the row again (the
     // instruction-count gate: +6.5% per call).
-    let call = if inserted == 0 {
-        None
-    } else {
-        get_by_center_reference(tx, &agency, call.call_center_id, call.reference)?
-    };
-    Ok(CenterCallOpening { equipment, call })
+    let call = get_by_center_reference(tx, &agency, &call.call_center_id, &call.reference)?;
+    Ok(CenterCallOpening {
+        equipment,
+        created: true,
+        call,
+        key_live: true,
+    })
 }
 
-/// [`insert_from_center`] on PostgreSQL: the equipment's lookup, the
-/// insert and the inserted row in one statement (one round trip), the
-/// insert a data-modifying `WITH` (which SQLite has not). Its values are
-/// typed, PostgreSQL inferring none from a `SELECT`'s list.
-fn insert_from_center_postgres(
+/// The journal's action and object type of a call's opening.
+const OPENING: (&str, &str) = ("ouverture", "call");
+
+/// The text of a call's journal detail on either side of its equipment's
+/// id, which the store writes (PostgreSQL finds the equipment in the
+/// statement that writes the entry). The detail as serde_json writes it
+/// with a mark for the equipment, cut at the mark: a key followed by `":"`
+/// cannot occur inside a JSON string, where every quote is escaped.
+fn journal_detail_around_equipment(call: &NewCenterCall) -> StoreResult<(String, String)> {
+    const MARK: &str = "\"equipment\":\"\\u0000\"";
+    let mut detail = call.journal_detail.clone();
+    detail.insert("equipment".to_owned(), Json::from("\u{0}"));
+    let text = Json::Object(detail).to_string();
+    let (before, after) = text
+        .split_once(MARK)
+        .ok_or_else(|| StoreError::Encoding(format!("détail du journal sans appareil : {text}")))?;
+    Ok((format!("{before}\"equipment\":"), after.to_owned()))
+}
+
+/// [`open_from_centers`] on PostgreSQL: every call in one statement (one
+/// round trip, whatever their number). The calls are given as one JSON
+/// array; each is looked up with its equipment, inserted (a data-modifying
+/// `WITH`, which SQLite has not), its row returned and its journal entry
+/// written, the equipment's id set into the entry's detail by PostgreSQL
+/// (`to_json`, which writes an id as serde_json does).
+fn open_from_centers_postgres(
     tx: &Tx,
-    call: &NewCenterCall<'_>,
-) -> StoreResult<CenterCallOpening> {
+    calls: &[NewCenterCall],
+) -> StoreResult<Vec<CenterCallOpening>> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "WITH c AS (
+            "WITH n AS MATERIALIZED (
+                SELECT * FROM json_to_recordset(CAST(?1 AS JSON)) AS n(
+                    ord BIGINT, id TEXT, agency_id TEXT, call_center_id TEXT, credential_id TEXT,
+                    reference TEXT, number_key TEXT, type TEXT, description TEXT, caller TEXT,
+                    received_at TEXT, now TEXT, actor_kind TEXT, actor_id TEXT,
+                    detail_before TEXT, detail_after TEXT)
+             ),
+             c AS (
                 INSERT INTO calls (id, agency_id, call_center_id, credential_id, reference,
                                    equipment_id, type, description, caller, received_at, status,
                                    created_at, updated_at)
-                SELECT CAST(?1 AS TEXT), CAST(?2 AS TEXT), CAST(?3 AS TEXT), CAST(?4 AS TEXT),
-                       CAST(?5 AS TEXT), q.id, CAST(?7 AS TEXT), CAST(?8 AS TEXT),
-                       CAST(?9 AS TEXT), CAST(?10 AS TEXT), 'ouverte', CAST(?11 AS TEXT),
-                       CAST(?11 AS TEXT)
-                FROM equipment q
-                WHERE q.agency_id = ?2 AND q.number_key = ?6 AND q.archived_at IS NULL
-                  AND EXISTS (SELECT 1 FROM credentials k WHERE k.id = ?4 AND k.revoked_at IS NULL)
+                SELECT n.id, n.agency_id, n.call_center_id, n.credential_id, n.reference, q.id,
+                       n.type, n.description, n.caller, n.received_at, 'ouverte', n.now, n.now
+                FROM n JOIN equipment q
+                  ON q.agency_id = n.agency_id AND q.number_key = n.number_key
+                WHERE q.archived_at IS NULL
+                  AND EXISTS (SELECT 1 FROM credentials k
+                              WHERE k.id = n.credential_id AND k.revoked_at IS NULL)
+                ORDER BY n.ord
                 ON CONFLICT (call_center_id, reference) WHERE call_center_id IS NOT NULL DO NOTHING
-                RETURNING id, reference, status, arrived_at, resolved_at
+                RETURNING id, reference, status, arrived_at, resolved_at, equipment_id
+             ),
+             j AS (
+                INSERT INTO audit_log (at, agency_id, actor_kind, actor_id, action, object_type,
+                                       object_id, detail)
+                SELECT n.now, n.agency_id, n.actor_kind, n.actor_id, '{action}', '{object}', c.id,
+                       n.detail_before || CAST(to_json(c.equipment_id) AS TEXT) || n.detail_after
+                FROM c JOIN n ON n.id = c.id
+                ORDER BY n.ord
              )
-             SELECT {EQUIPMENT_COLUMNS}, c.id, c.reference, c.status, c.arrived_at, c.resolved_at
-             FROM {EQUIPMENT_FROM} LEFT JOIN c ON TRUE
-             WHERE e.agency_id = ?2 AND e.number_key = ?6"
+             SELECT {EQUIPMENT_COLUMNS}, coalesce(c.id, x.id), coalesce(c.reference, x.reference),
+                    coalesce(c.status, x.status), coalesce(c.arrived_at, x.arrived_at),
+                    coalesce(c.resolved_at, x.resolved_at), c.id IS NOT NULL,
+                    EXISTS (SELECT 1 FROM credentials k
+                            WHERE k.id = n.credential_id AND k.revoked_at IS NULL)
+             FROM n
+             LEFT JOIN ({EQUIPMENT_FROM})
+               ON e.agency_id = n.agency_id AND e.number_key = n.number_key
+             LEFT JOIN c ON c.id = n.id
+             LEFT JOIN calls x
+               ON c.id IS NULL AND x.call_center_id = n.call_center_id
+              AND x.reference = n.reference AND x.agency_id = n.agency_id
+             ORDER BY n.ord",
+            action = OPENING.0,
+            object = OPENING.1,
         )
     });
-    let found = tx
-        .query_row_cached(
-            &SQL,
-            center_call_params!(call, equipment::number_key(call.equipment_number)),
-            |r| {
-                let at = EQUIPMENT_COLUMN_COUNT;
-                let id: Option<CallId> = r.get(at)?;
-                let call = match id {
-                    Some(id) => Some(CenterCallRow {
-                        id,
-                        reference: r.get(at + 1)?,
-                        status: code(r, at + 2)?,
-                        arrived_at: r.get(at + 3)?,
-                        resolved_at: r.get(at + 4)?,
-                    }),
-                    None => None,
-                };
-                Ok((equipment_from_row(r)?, call))
-            },
-        )
-        .optional()?;
-    Ok(match found {
-        Some((equipment, call)) => CenterCallOpening {
-            equipment: Some(equipment),
+    let mut given = Vec::with_capacity(calls.len());
+    for (ord, call) in calls.iter().enumerate() {
+        let (actor_kind, actor_id) = call.actor.parts();
+        let (detail_before, detail_after) = journal_detail_around_equipment(call)?;
+        given.push(serde_json::json!({
+            "ord": ord,
+            "id": call.id.as_str(),
+            "agency_id": call.agency_id,
+            "call_center_id": call.call_center_id,
+            "credential_id": call.credential_id.as_str(),
+            "reference": call.reference,
+            "number_key": equipment::number_key(&call.equipment_number),
+            "type": call.call_type.as_str(),
+            "description": call.description,
+            "caller": call.caller,
+            "received_at": call.received_at,
+            "now": call.now,
+            "actor_kind": actor_kind,
+            "actor_id": actor_id,
+            "detail_before": detail_before,
+            "detail_after": detail_after,
+        }));
+    }
+    let mut given = Json::Array(given);
+    crate::pg::without_nul_in(&mut given);
+    let given = given.to_string();
+    let mut statement = tx.prepare_cached(&SQL)?;
+    let rows = statement.query_map([given.as_str()], |r| {
+        let at = EQUIPMENT_COLUMN_COUNT;
+        let equipment_id: Option<EquipmentId> = r.get(0)?;
+        let equipment = match equipment_id {
+            Some(_) => Some(equipment_from_row(r)?),
+            None => None,
+        };
+        let id: Option<CallId> = r.get(at)?;
+        let call = match id {
+            Some(id) => Some(CenterCallRow {
+                id,
+                reference: r.get(at + 1)?,
+                status: code(r, at + 2)?,
+                arrived_at: r.get(at + 3)?,
+                resolved_at: r.get(at + 4)?,
+            }),
+            None => None,
+        };
+        Ok(CenterCallOpening {
+            equipment,
+            created: r.get(at + 5)?,
             call,
-        },
-        None => CenterCallOpening {
-            equipment: None,
-            call: None,
-        },
-    })
+            key_live: r.get(at + 6)?,
+        })
+    })?;
+    let openings = rows.collect::<StoreResult<Vec<_>>>()?;
+    if openings.len() != calls.len() {
+        return Err(StoreError::Encoding(format!(
+            "{} appels ouverts ensemble, {} réponses",
+            calls.len(),
+            openings.len()
+        )));
+    }
+    Ok(openings)
 }
 
 /// A call taken at the agency by a staff member, status `ouverte`.

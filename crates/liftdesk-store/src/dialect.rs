@@ -401,7 +401,8 @@ fn orders(tokens: Vec<Token>) -> Vec<Token> {
             let by = by.unwrap_or(i);
             out.extend(tokens[i..=by].iter().cloned());
             // The terms run to the end of the clause: a closing parenthesis
-            // of the enclosing level, LIMIT, OFFSET, `;`, or the end.
+            // of the enclosing level, LIMIT, OFFSET, UNION, RETURNING, the
+            // ON CONFLICT of an `INSERT … SELECT`, `;`, or the end.
             let mut depth = 0;
             let mut end = by + 1;
             while end < tokens.len() {
@@ -411,7 +412,7 @@ fn orders(tokens: Vec<Token>) -> Vec<Token> {
                     Token::Close => depth -= 1,
                     Token::Word(w)
                         if depth == 0
-                            && ["LIMIT", "OFFSET", "UNION", "RETURNING"]
+                            && ["LIMIT", "OFFSET", "UNION", "RETURNING", "ON"]
                                 .iter()
                                 .any(|k| w.eq_ignore_ascii_case(k)) =>
                     {
@@ -581,6 +582,10 @@ mod tests {
             "SELECT row_number() OVER (ORDER BY a ASC NULLS FIRST ) FROM t"
         );
         assert_eq!(pg("ORDER BY a NULLS LAST"), "ORDER BY a NULLS LAST");
+        assert_eq!(
+            pg("INSERT INTO t SELECT a FROM u ORDER BY a ON CONFLICT (a) DO NOTHING"),
+            "INSERT INTO t SELECT a FROM u ORDER BY a ASC NULLS FIRST ON CONFLICT (a) DO NOTHING"
+        );
     }
 
     #[test]

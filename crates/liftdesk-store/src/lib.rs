@@ -40,6 +40,7 @@ pub mod equipment;
 mod error;
 pub mod identities;
 pub mod imports;
+mod intake;
 pub mod invoices;
 pub mod mail;
 mod migrate;
@@ -201,6 +202,9 @@ struct Inner {
     /// the instruction-count gate fixes it. Every write transaction reads it
     /// once (`Tx::now`), and the server's handlers read it through the store.
     clock: RwLock<Clock>,
+    /// The queue of the call-center calls opened together on PostgreSQL
+    /// (`intake`), started with the first.
+    intake: std::sync::OnceLock<std::sync::mpsc::Sender<intake::Waiting>>,
 }
 
 /// The engine's side of the store (one per store: its size does not
@@ -324,6 +328,7 @@ impl Store {
                 cache,
                 webhook_work: tokio::sync::Notify::new(),
                 clock: RwLock::new(clock::system()),
+                intake: std::sync::OnceLock::new(),
             }),
         })
     }
@@ -367,6 +372,7 @@ impl Store {
                 cache: cache::ReadCache::default(),
                 webhook_work: tokio::sync::Notify::new(),
                 clock: RwLock::new(clock::system()),
+                intake: std::sync::OnceLock::new(),
             }),
         })
     }
@@ -637,7 +643,7 @@ impl Store {
         let _wrote = PgWrote(&self.inner.cache);
         let conn = self.pg_lease()?;
         webhook_rows_written(&conn);
-        let tx = Tx::begin_for_agency(&conn, self.now(), agency)?;
+        let tx = Tx::begin_for_agencies(&conn, self.now(), &[agency])?;
         let value = work(&tx)?;
         tx.commit()?;
         if webhook_rows_written(&conn) {

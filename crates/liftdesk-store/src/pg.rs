@@ -497,6 +497,17 @@ fn without_nul(text: &str) -> String {
     text.replace('\0', "\u{1}")
 }
 
+/// [`without_nul`] of every text of `value`, a statement's values given as
+/// one JSON parameter (PostgreSQL's JSON can hold U+0000, not its text).
+pub(crate) fn without_nul_in(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(text) if text.contains('\0') => *text = without_nul(text),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(without_nul_in),
+        serde_json::Value::Object(fields) => fields.values_mut().for_each(without_nul_in),
+        _ => {}
+    }
+}
+
 /// A decimal text as PostgreSQL's binary `numeric`.
 fn numeric(text: &str, out: &mut bytes::BytesMut) -> Result<IsNull, BoxError> {
     use bytes::BufMut;

@@ -185,15 +185,21 @@ impl Conn {
 const PG_WRITE_BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED; \
      SELECT pg_advisory_xact_lock(7146907365028371 # hashtext(current_schema())::bigint);";
 
-/// The locks of a write confined to one agency on PostgreSQL
-/// (`Store::write_for_agency`): the store's write lock shared (a write of
+/// How a write confined to agencies begins on PostgreSQL
+/// (`Store::write_for_agency`, the calls opened together of
+/// `Store::open_center_call`): the store's write lock shared (a write of
 /// the whole store, which takes it alone, waits for these and they for
-/// it), then the agency's own (?1): writes of one agency follow one
+/// it), then [`PG_AGENCY_LOCKS`].
+const PG_AGENCIES_BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED; \
+     SELECT pg_advisory_xact_lock_shared(7146907365028371 # hashtext(current_schema())::bigint);";
+
+/// The agencies' own locks (?1, a JSON array of their ids, sorted: every
+/// write takes them in the same order): writes of one agency follow one
 /// another, writes of different agencies run side by side. A statement
 /// prepared once per connection, sent after the BEGIN without waiting.
 const PG_AGENCY_LOCKS: &str = "SELECT \
-     pg_advisory_xact_lock_shared(7146907365028371 # hashtext(current_schema())::bigint), \
-     pg_advisory_xact_lock(5903412741153893 # hashtext(current_schema() || '/' || CAST(?1 AS TEXT))::bigint)";
+     count(pg_advisory_xact_lock(5903412741153893 # hashtext(current_schema() || '/' || a)::bigint)) \
+     FROM json_array_elements_text(CAST(?1 AS JSON)) AS a";
 
 /// A write transaction, as every write sees it (`Store::write`).
 pub struct Tx<'c> {
@@ -223,22 +229,23 @@ impl<'c> Tx<'c> {
         })
     }
 
-    /// Begins a write transaction confined to `agency` (see
-    /// [`PG_AGENCY_LOCKS`]); on SQLite, which has one writer, as
-    /// [`Tx::begin`].
-    pub(crate) fn begin_for_agency(
+    /// Begins a write transaction confined to `agencies`, sorted and
+    /// without repeats (see [`PG_AGENCIES_BEGIN`]); on SQLite, which has
+    /// one writer, as [`Tx::begin`].
+    pub(crate) fn begin_for_agencies(
         conn: &'c Conn,
         now: DateTime<Utc>,
-        agency: &str,
+        agencies: &[&str],
     ) -> StoreResult<Tx<'c>> {
         if let EngineConn::Sqlite(_) = conn.engine {
             return Tx::begin(conn, now);
         }
         // The locks are waited for by the first statement, which tells
         // their failure (`PgConn::execute_deferred`).
-        conn.send("BEGIN ISOLATION LEVEL READ COMMITTED")?;
+        conn.send(PG_AGENCIES_BEGIN)?;
+        let agencies = serde_json::Value::from(agencies).to_string();
         conn.prepare_cached(PG_AGENCY_LOCKS)?
-            .execute_deferred([agency])?;
+            .execute_deferred([agencies.as_str()])?;
         Ok(Tx {
             conn,
             open: Cell::new(true),

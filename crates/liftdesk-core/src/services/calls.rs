@@ -19,8 +19,8 @@ use crate::services::technicians::{self as roster, TechnicianStatus};
 use crate::services::visits::building_address;
 use crate::store::audit::{self, AuditEntry};
 use crate::store::calls::{
-    self as store, CallListRow, CenterCallRow, NewAgencyCall, NewCenterCall, StatusChange,
-    StatusFilter,
+    self as store, CallListRow, CenterCallOpening, CenterCallRow, NewAgencyCall, NewCenterCall,
+    StatusChange, StatusFilter,
 };
 use crate::store::equipment::EquipmentRow;
 use crate::store::{Conn, Store, Tx, equipment, new_id, outbox, technicians};
@@ -191,10 +191,11 @@ pub async fn confirm_before_refusal(
 
 /// Opens the call, or returns the call this center already opened under
 /// that reference (`created` false): the body is checked first, then the
-/// UNIQUE index on (center, reference) decides, in the one writer
-/// transaction, so concurrent requests open one call. A new call goes to
-/// the board's live feed and, as a notice, to the desktop shell. A key
-/// revoked since `key`'s check is refused with 401 (`KeyCheck`).
+/// UNIQUE index on (center, reference) decides, so concurrent requests
+/// open one call (`Store::open_center_call`: on PostgreSQL together with
+/// the calls arriving meanwhile). A new call goes to the board's live feed
+/// and, as a notice, to the desktop shell. A key revoked since `key`'s
+/// check is refused with 401 (`KeyCheck`).
 pub async fn open_from_call_center(
     store: &Store,
     feed: &CallFeed,
@@ -205,18 +206,22 @@ pub async fn open_from_call_center(
     key: KeyCheck,
 ) -> AppResult<Opened> {
     let agency_id = p.agency_id()?.to_owned();
-    let call_type = match check_center_call(p, &input, store.now()) {
-        Ok((call_type, ..)) => call_type,
+    let call = match center_call(p, call_center_id, &input, store.now()) {
+        Ok(call) => call,
         Err(refusal) => return Err(confirm_before_refusal(store, p, key, refusal).await),
     };
-    let (writer, center) = (p.clone(), call_center_id.to_owned());
-    // The agency's rows only (its equipment, its calls, the journal): the
-    // calls of different agencies are taken side by side on PostgreSQL.
-    let (opened, equipment) = store
-        .write_for_agency(agency_id.as_str().to_owned(), move |tx| {
-            open_from_call_center_in(tx, &writer, &center, &input, key)
-        })
-        .await?;
+    let call_type = call.call_type;
+    let opening = store.open_center_call(call.clone()).await?;
+    let (opened, equipment) = match settle_opening(&call, opening, key)? {
+        Settled::Answered(opened) => opened,
+        // Opened by a request that committed while this one's statement
+        // ran: read once more.
+        Settled::ReadAgain(equipment) => {
+            store
+                .read(move |conn| known_call(conn, &call, equipment))
+                .await?
+        }
+    };
     if opened.created {
         notices.publish(Notice::CallReceived {
             agency_id: agency_id.clone().into_string(),
@@ -236,6 +241,38 @@ pub async fn open_from_call_center(
         });
     }
     Ok(opened)
+}
+
+/// The call a center's request opens, checked at `now`, with its journal
+/// entry's detail (the store adds the equipment found).
+fn center_call(
+    p: &Principal,
+    call_center_id: &str,
+    input: &CenterCallInput,
+    now: DateTime<Utc>,
+) -> AppResult<NewCenterCall> {
+    let (call_type, description, caller, received_at) = check_center_call(p, input, now)?;
+    let journal_detail = serde_json::Map::from_iter([
+        ("reference".to_owned(), json!(input.reference)),
+        ("callCenter".to_owned(), json!(call_center_id)),
+        ("type".to_owned(), json!(call_type.as_str())),
+        ("urgence".to_owned(), json!(call_type.is_emergency())),
+    ]);
+    Ok(NewCenterCall {
+        id: CallId::new(new_id()),
+        agency_id: p.agency_id()?.as_str().to_owned(),
+        call_center_id: call_center_id.to_owned(),
+        credential_id: p.call_center_credential()?.clone(),
+        reference: input.reference.clone(),
+        equipment_number: input.equipment.clone(),
+        call_type,
+        description,
+        caller,
+        received_at: clock::format_timestamp(received_at),
+        now: clock::format_timestamp(now),
+        actor: p.actor.clone(),
+        journal_detail,
+    })
 }
 
 /// A call center's call checked at `now`: its type, description, caller
@@ -291,75 +328,79 @@ pub fn open_from_call_center_in(
     input: &CenterCallInput,
     key: KeyCheck,
 ) -> AppResult<(Opened, String)> {
-    let now = tx.now();
-    let refused = |refusal| confirmed_refusal(tx, p, key, refusal);
-    let (call_type, description, caller, received_at) =
-        check_center_call(p, input, now).map_err(refused)?;
-    let agency = p.agency_id()?;
-    let credential_id = p.call_center_credential()?;
-    let reference = &input.reference;
-    let id = CallId::new(new_id());
-    let now_text = clock::format_timestamp(now);
-    // The equipment is looked up with the insert (one round trip on
-    // PostgreSQL); missing or archived, nothing was inserted.
-    let opening = store::insert_from_center(
-        tx,
-        &NewCenterCall {
-            id: &id,
-            agency_id: agency.as_str(),
-            call_center_id,
-            credential_id,
-            reference,
-            equipment_number: &input.equipment,
-            call_type,
-            description: &description,
-            caller: caller.as_deref(),
-            received_at: &clock::format_timestamp(received_at),
-            now: &now_text,
-        },
-    )?;
-    let equipment = usable_equipment(opening.equipment, &input.equipment).map_err(refused)?;
-    let inserted = opening.call;
-    let created = inserted.is_some();
-    if created {
-        audit::record(
-            tx,
-            AuditEntry {
-                agency_id: Some(agency.as_str()),
-                actor: &p.actor,
-                action: "ouverture",
-                object_type: "call",
-                object_id: Some(id.as_str()),
-                detail: Some(json!({
-                    "reference": reference,
-                    "callCenter": call_center_id,
-                    "equipment": equipment.id,
-                    "type": call_type.as_str(),
-                    "urgence": call_type.is_emergency(),
-                })),
-            },
-        )?;
+    let call = center_call(p, call_center_id, input, tx.now())
+        .map_err(|refusal| confirmed_refusal(tx, p, key, refusal))?;
+    let opening = store::open_from_center(tx, &call)?;
+    match settle_opening(&call, opening, key)? {
+        Settled::Answered(opened) => Ok(opened),
+        Settled::ReadAgain(equipment) => known_call(tx, &call, equipment),
     }
-    // Nothing inserted: a reference already sent (the call it opened, in
-    // this agency), or a key revoked since it was read (the insert runs
-    // only while it is live).
-    let call = match inserted {
-        Some(call) => call,
-        None => {
-            // A key read live by this request answers for the reference it
-            // sent before; a hinted one only once confirmed. No call under
-            // that reference: the key's revocation stopped the insert.
-            let live =
-                key == KeyCheck::Read || crate::store::credentials::is_live(tx, credential_id)?;
-            let known = if live {
-                store::get_by_center_reference(tx, agency, call_center_id, reference)?
+}
+
+/// What a call's opening answers ([`settle_opening`]).
+enum Settled {
+    /// The call opened or found again, and its equipment as the shell's
+    /// notice names it.
+    Answered((Opened, String)),
+    /// Nothing opened while the key is live, and no call seen under that
+    /// reference: one opened by a request that committed meanwhile, to
+    /// read again ([`known_call`]); its equipment as the notice names it.
+    ReadAgain(String),
+}
+
+/// What `opening` of `call` answers: the call opened; else the equipment's
+/// refusal (missing or archived), the call this center already opened
+/// under that reference, or 401 for a key revoked since it was read (the
+/// insert runs only while it is live). Every refusal of a key only hinted
+/// at (`KeyCheck`) is 401 once the key is found revoked.
+fn settle_opening(
+    call: &NewCenterCall,
+    opening: CenterCallOpening,
+    key: KeyCheck,
+) -> AppResult<Settled> {
+    let key_refused = key == KeyCheck::Hinted && !opening.key_live;
+    let equipment =
+        usable_equipment(opening.equipment, &call.equipment_number).map_err(|refusal| {
+            if key_refused {
+                AppError::unauthorized(KEY_REFUSED)
             } else {
-                None
-            };
-            known.ok_or_else(|| AppError::unauthorized(KEY_REFUSED))?
-        }
-    };
-    Ok((Opened { call, created }, equipment_label(&equipment)))
+                refusal
+            }
+        })?;
+    // A key read live by this request answers for the reference it sent
+    // before; a hinted one only once confirmed.
+    if key_refused {
+        return Err(AppError::unauthorized(KEY_REFUSED));
+    }
+    match opening.call {
+        Some(found) => Ok(Settled::Answered((
+            Opened {
+                call: found,
+                created: opening.created,
+            },
+            equipment_label(&equipment),
+        ))),
+        None if opening.key_live => Ok(Settled::ReadAgain(equipment_label(&equipment))),
+        // No call under that reference: the key's revocation stopped the
+        // insert.
+        None => Err(AppError::unauthorized(KEY_REFUSED)),
+    }
+}
+
+/// The call this center opened under `call`'s reference, found again; 401
+/// when there is none (the key's revocation stopped the insert).
+fn known_call(conn: &Conn, call: &NewCenterCall, equipment: String) -> AppResult<(Opened, String)> {
+    let agency = AgencyId::new(call.agency_id.as_str());
+    let known =
+        store::get_by_center_reference(conn, &agency, &call.call_center_id, &call.reference)?
+            .ok_or_else(|| AppError::unauthorized(KEY_REFUSED))?;
+    Ok((
+        Opened {
+            call: known,
+            created: false,
+        },
+        equipment,
+    ))
 }
 
 /// The equipment of the agency's park a call names by its number: 422
