@@ -185,21 +185,21 @@ impl Conn {
 const PG_WRITE_BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED; \
      SELECT pg_advisory_xact_lock(7146907365028371 # hashtext(current_schema())::bigint);";
 
-/// How a write confined to agencies begins on PostgreSQL
+/// The locks of a write confined to agencies on PostgreSQL
 /// (`Store::write_for_agency`, the calls opened together of
 /// `Store::open_center_call`): the store's write lock shared (a write of
 /// the whole store, which takes it alone, waits for these and they for
-/// it), then [`PG_AGENCY_LOCKS`].
-const PG_AGENCIES_BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED; \
-     SELECT pg_advisory_xact_lock_shared(7146907365028371 # hashtext(current_schema())::bigint);";
-
-/// The agencies' own locks (?1, a JSON array of their ids, sorted: every
-/// write takes them in the same order): writes of one agency follow one
-/// another, writes of different agencies run side by side. A statement
-/// prepared once per connection, sent after the BEGIN without waiting.
+/// it), then each agency's own, the agencies (?1) a JSON array of their
+/// ids, sorted: every write takes them in the same order. Writes of one
+/// agency follow one another, writes of different agencies run side by
+/// side. The store's lock is the condition of each row, taken again for
+/// each (a lock already held costs nothing), so that it comes before the
+/// agencies'. A statement prepared once per connection, sent after the
+/// BEGIN without waiting.
 const PG_AGENCY_LOCKS: &str = "SELECT \
      count(pg_advisory_xact_lock(5903412741153893 # hashtext(current_schema() || '/' || a)::bigint)) \
-     FROM json_array_elements_text(CAST(?1 AS JSON)) AS a";
+     FROM json_array_elements_text(CAST(?1 AS JSON)) AS a \
+     WHERE pg_advisory_xact_lock_shared(7146907365028371 # hashtext(current_schema())::bigint) IS NOT NULL";
 
 /// A write transaction, as every write sees it (`Store::write`).
 pub struct Tx<'c> {
@@ -230,8 +230,8 @@ impl<'c> Tx<'c> {
     }
 
     /// Begins a write transaction confined to `agencies`, sorted and
-    /// without repeats (see [`PG_AGENCIES_BEGIN`]); on SQLite, which has
-    /// one writer, as [`Tx::begin`].
+    /// without repeats (see [`PG_AGENCY_LOCKS`]); on SQLite, which has one
+    /// writer, as [`Tx::begin`].
     pub(crate) fn begin_for_agencies(
         conn: &'c Conn,
         now: DateTime<Utc>,
@@ -242,7 +242,7 @@ impl<'c> Tx<'c> {
         }
         // The locks are waited for by the first statement, which tells
         // their failure (`PgConn::execute_deferred`).
-        conn.send(PG_AGENCIES_BEGIN)?;
+        conn.send("BEGIN ISOLATION LEVEL READ COMMITTED")?;
         let agencies = serde_json::Value::from(agencies).to_string();
         conn.prepare_cached(PG_AGENCY_LOCKS)?
             .execute_deferred([agencies.as_str()])?;
