@@ -213,12 +213,18 @@ pub fn get_by_center_reference(
 
 /// A [`CenterCallRow`] from `id, reference, status, arrived_at, resolved_at`.
 fn center_call_row(r: &crate::sql::Row<'_>) -> StoreResult<CenterCallRow> {
+    center_call_row_at(r, 0)
+}
+
+/// A [`CenterCallRow`] from the columns [`center_call_row`] reads, from
+/// column `at` on.
+fn center_call_row_at(r: &crate::sql::Row<'_>, at: usize) -> StoreResult<CenterCallRow> {
     Ok(CenterCallRow {
-        id: r.get(0)?,
-        reference: r.get(1)?,
-        status: code(r, 2)?,
-        arrived_at: r.get(3)?,
-        resolved_at: r.get(4)?,
+        id: r.get(at)?,
+        reference: r.get(at + 1)?,
+        status: code(r, at + 2)?,
+        arrived_at: r.get(at + 3)?,
+        resolved_at: r.get(at + 4)?,
     })
 }
 
@@ -465,13 +471,7 @@ fn open_from_centers_postgres(
         };
         let id: Option<CallId> = r.get(at)?;
         let call = match id {
-            Some(id) => Some(CenterCallRow {
-                id,
-                reference: r.get(at + 1)?,
-                status: code(r, at + 2)?,
-                arrived_at: r.get(at + 3)?,
-                resolved_at: r.get(at + 4)?,
-            }),
+            Some(_) => Some(center_call_row_at(r, at)?),
             None => None,
         };
         Ok(CenterCallOpening {
