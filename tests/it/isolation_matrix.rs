@@ -131,6 +131,10 @@ const MCP_WRITE_TOOLS: &[&str] = &[
     "modifier_identite_equipement",
     "soumettre_releve",
     "signaler_ecart",
+    "creer_contrat",
+    "activer_contrat",
+    "resilier_contrat",
+    "enregistrer_indice",
 ];
 const SWITCH_403: &str = "Cette agence n'est pas dans le périmètre de votre compte.";
 /// A surveyor of both demo agencies (the workflow API's mobile account).
@@ -283,6 +287,14 @@ struct Ids {
     /// That account's technician record (the control run takes him off the
     /// roster and puts him back).
     person_technician: Target,
+    /// Two drafts of contracts (one edited and activated, one deleted by
+    /// the control run), one in force (terminated by it), and the client
+    /// and lift of the first draft.
+    draft_contract: Target,
+    other_draft_contract: Target,
+    active_contract: Target,
+    draft_contract_client: String,
+    draft_contract_lift: String,
     monday: String,
 }
 
@@ -819,6 +831,29 @@ fn ids(
         person: target(dir, "accounts", person, 24),
         agency_a: target(dir, "agencies", a.to_owned(), 25),
         person_technician: target(dir, "technicians", person_technician, 26),
+        draft_contract_client: one(
+            dir,
+            "SELECT c.client_ref FROM contracts k JOIN clients c ON c.id = k.client_id WHERE k.id = ?1",
+            &[&status_pick("contracts", "brouillon", 0)],
+        ),
+        draft_contract_lift: one(
+            dir,
+            "SELECT equipment_id FROM contract_equipment WHERE contract_id = ?1",
+            &[&status_pick("contracts", "brouillon", 0)],
+        ),
+        draft_contract: target(
+            dir,
+            "contracts",
+            status_pick("contracts", "brouillon", 0),
+            33,
+        ),
+        other_draft_contract: target(
+            dir,
+            "contracts",
+            status_pick("contracts", "brouillon", 1),
+            34,
+        ),
+        active_contract: target(dir, "contracts", status_pick("contracts", "actif", 0), 35),
         monday,
     }
 }
@@ -1197,6 +1232,28 @@ fn v2_ops(w: &World) -> Vec<Op> {
         v2("POST /quotes/{id}/invoice", format!("/quotes/{}/invoice", i.accepted_quote.real))
             .body(json!({}))
             .on(&[&i.accepted_quote]),
+        // Maintenance contracts and price indexes.
+        v2("GET /contracts", "/contracts?limit=200".into()).list(),
+        v2("GET /contracts", format!("/contracts?equipmentId={eq}")).naming(&[&i.equipment], 200),
+        v2("POST /contracts", "/contracts".into())
+            .body(json!({ "clientId": i.client.real, "liftIds": [eq], "type": "normal", "startOn": "2027-01-01", "annualPrice": 900 }))
+            .naming(&[&i.client], 422),
+        v2("GET /contracts/{id}", format!("/contracts/{}", i.draft_contract.real)).on(&[&i.draft_contract]),
+        v2("PUT /contracts/{id}", format!("/contracts/{}", i.draft_contract.real))
+            .body(json!({ "clientId": i.draft_contract_client, "liftIds": [i.draft_contract_lift], "type": "complet", "startOn": "2027-01-01", "annualPrice": 3200 }))
+            .on(&[&i.draft_contract]),
+        v2("POST /contracts/{id}/activate", format!("/contracts/{}/activate", i.draft_contract.real))
+            .on(&[&i.draft_contract]),
+        v2("DELETE /contracts/{id}", format!("/contracts/{}", i.other_draft_contract.real))
+            .on(&[&i.other_draft_contract]),
+        v2("POST /contracts/{id}/terminate", format!("/contracts/{}/terminate", i.active_contract.real))
+            .body(json!({ "reason": "Vente de l'immeuble" }))
+            .on(&[&i.active_contract]),
+        v2("POST /contracts/{id}/expire", format!("/contracts/{}/expire", i.active_contract.real))
+            .on(&[&i.active_contract]),
+        v2("GET /price-indexes", "/price-indexes".into()).list(),
+        v2("POST /price-indexes", "/price-indexes".into())
+            .body(json!({ "index": "BT48", "month": "2015-01", "value": 103.2 })),
         v2("GET /surveys/{id}", format!("/surveys/{}", i.survey.real)).on(&[&i.survey]),
         v2("GET /surveys/{id}/data", format!("/surveys/{}/data", i.survey.real)).on(&[&i.survey]),
         v2("POST /surveys/{id}/submit", format!("/surveys/{}/submit", i.open_survey.real))
@@ -1914,6 +1971,18 @@ fn mcp_ops(w: &World) -> Vec<Op> {
         tool("renouveler_devis", id(&i.draft_quote)).on(&[&i.draft_quote]),
         tool("creer_contact", json!({ "parentId": i.client.real, "champs": { "nom": "Jean Intrus" } }))
             .naming(&[&i.client], 422),
+        tool("contrats", json!({})).list(),
+        tool("contrat", id(&i.draft_contract)).on(&[&i.draft_contract]),
+        tool(
+            "creer_contrat",
+            json!({ "clientId": i.client.real, "liftIds": [eq], "type": "normal", "startOn": "2027-01-01", "annualPrice": 900 }),
+        )
+        .naming(&[&i.client], 422),
+        tool("activer_contrat", id(&i.draft_contract)).on(&[&i.draft_contract]),
+        tool("resilier_contrat", json!({ "id": i.active_contract.real, "reason": "Vente de l'immeuble" }))
+            .on(&[&i.active_contract]),
+        tool("indices", json!({})).list(),
+        tool("enregistrer_indice", json!({ "index": "BT48", "month": "2015-02", "value": 103.4 })),
         tool("immeubles", json!({ "q": "" })).list(),
         tool("immeuble", id(&i.building)).on(&[&i.building]),
         tool("creer_immeuble", json!({ "address": "3 rue de la Matrice", "city": "Paris" })),
@@ -2064,6 +2133,9 @@ impl World {
             &i.app_import_file,
             &i.center_key_id,
             &i.partner_key_id,
+            &i.draft_contract,
+            &i.other_draft_contract,
+            &i.active_contract,
         ]
         .iter()
         .map(|t| t.real.clone())

@@ -66,6 +66,7 @@ mod v2_call_life;
 mod v2_calls_list;
 mod v2_clients_list;
 mod v2_contacts;
+mod v2_contracts;
 mod v2_equipment_and_surveys;
 mod v2_imports;
 mod v2_isolation;

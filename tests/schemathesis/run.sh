@@ -36,6 +36,9 @@ samples = {
     "LIFTDESK_SAMPLE_SURVEY_ID": one("SELECT id FROM surveys WHERE agency_id = ? ORDER BY created_at DESC, id LIMIT 1")[0],
 }
 samples["LIFTDESK_SAMPLE_DONE_VISIT_ID"] = one("SELECT id FROM visits WHERE agency_id = ? AND status = 'faite' ORDER BY done_on DESC, id LIMIT 1")[0]
+samples["LIFTDESK_SAMPLE_CONTRACT_ID"] = one("SELECT id FROM contracts WHERE agency_id = ? AND status = 'actif' ORDER BY number LIMIT 1")[0]
+samples["LIFTDESK_SAMPLE_DRAFT_CONTRACT_ID"] = one("SELECT id FROM contracts WHERE agency_id = ? AND status = 'brouillon' ORDER BY number LIMIT 1")[0]
+samples["LIFTDESK_SAMPLE_DELETED_CONTRACT_ID"] = one("SELECT id FROM contracts WHERE agency_id = ? AND status = 'brouillon' ORDER BY number DESC LIMIT 1")[0]
 samples["LIFTDESK_SAMPLE_BUILDING_ID"] = one("SELECT id FROM buildings WHERE agency_id = ? ORDER BY id LIMIT 1")[0]
 samples["LIFTDESK_SAMPLE_TECHNICIAN_ID"] = one("SELECT id FROM technicians WHERE agency_id = ? AND active = 1 ORDER BY id LIMIT 1")[0]
 # The member (never the admin whose token fuzzes: deactivating it would end the run).

@@ -111,6 +111,11 @@ id_type! {
 }
 
 id_type! {
+    /// A maintenance contract (« contrat d'entretien ») of an agency.
+    ContractId
+}
+
+id_type! {
     /// A client of an agency, by its internal id (`clients.id`), not the
     /// partner's identifier (`client_ref`, `client_id` on the wire), which
     /// stays text.

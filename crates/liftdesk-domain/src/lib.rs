@@ -113,6 +113,7 @@ pub mod address;
 pub mod building;
 pub mod call;
 pub mod client;
+pub mod contract;
 pub mod credential;
 pub mod day;
 pub mod deal;

@@ -137,7 +137,7 @@ pub(crate) fn saturate(value: i128) -> i64 {
 /// `decimals` decimals. Works on the shortest decimal form of the float
 /// (Rust's `Display`, which never uses an exponent), i.e. what the client
 /// wrote in its JSON, so 0.1 or 19.99 are exact and no tolerance is needed.
-fn scale_exact_decimal(value: f64, decimals: usize) -> Option<i64> {
+pub(crate) fn scale_exact_decimal(value: f64, decimals: usize) -> Option<i64> {
     if !value.is_finite() {
         return None;
     }

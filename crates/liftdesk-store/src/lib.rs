@@ -26,6 +26,7 @@ pub mod clients;
 pub mod clock;
 mod code;
 pub mod contacts;
+pub mod contracts;
 pub mod counts;
 pub mod credentials;
 pub mod dashboard;

@@ -256,6 +256,7 @@ macro_rules! id_values {
 id_values!(
     liftdesk_domain::id::AgencyId
     liftdesk_domain::id::EquipmentId
+    liftdesk_domain::id::ContractId
     liftdesk_domain::id::TechnicianId
     liftdesk_domain::id::SurveyId
     liftdesk_domain::id::QuoteId

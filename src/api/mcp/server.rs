@@ -43,6 +43,7 @@ impl LiftdeskMcp {
             + Self::equipment_tools()
             + Self::survey_tools()
             + Self::billing_tools()
+            + Self::contract_tools()
             + Self::contacts_tools()
             + Self::buildings_tools()
     }

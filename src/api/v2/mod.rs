@@ -7,6 +7,7 @@ pub mod buildings;
 pub mod calls;
 pub mod clients;
 pub mod contacts;
+pub mod contracts;
 pub mod discrepancies;
 pub mod docs;
 pub mod equipment;
@@ -49,6 +50,7 @@ fn resources() -> OpenApiRouter<AppState> {
         .merge(visits::router())
         .merge(calls::router())
         .merge(quotes::router())
+        .merge(contracts::router())
         .merge(invoices::router())
         .merge(clients::router())
         .merge(contacts::router())

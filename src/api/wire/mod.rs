@@ -7,6 +7,7 @@ pub mod buildings;
 pub mod calls;
 pub mod clients;
 pub mod contacts;
+pub mod contracts;
 pub mod discrepancies;
 pub mod equipment;
 pub mod external;
@@ -50,6 +51,8 @@ pub enum RecordKind {
     Client,
     /// A contact of a client, by its id.
     Contact,
+    /// A maintenance contract.
+    Contract,
 }
 
 impl RecordKind {
@@ -65,6 +68,7 @@ impl RecordKind {
             Self::Deal => "/affaires",
             Self::Client => "/clients",
             Self::Contact => "/contacts",
+            Self::Contract => "/contrats",
         }
     }
 

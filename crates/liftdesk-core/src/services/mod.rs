@@ -13,6 +13,7 @@ pub mod call_feed;
 pub mod calls;
 pub mod clients;
 pub mod contacts;
+pub mod contracts;
 pub mod credentials;
 pub mod dashboard;
 pub mod demo;

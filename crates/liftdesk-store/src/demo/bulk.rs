@@ -10,9 +10,9 @@
 use anyhow::Result;
 
 use super::seeds::{
-    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, DealSeed, DiscrepancySeed,
-    EquipmentSeed, Id, InvoiceSeed, OnCallSeed, QuoteSeed, SurveySeed, TechnicalValueSeed,
-    TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, ContractSeed, DealSeed,
+    DiscrepancySeed, EquipmentSeed, Id, IndexValueSeed, InvoiceSeed, OnCallSeed, QuoteSeed,
+    SurveySeed, TechnicalValueSeed, TechnicianSeed, VisitSeed, Writer,
 };
 use super::{DemoAgency, day, ts};
 use crate::Tx;
@@ -198,6 +198,90 @@ impl Writer for Bulk<'_, '_> {
                 ts(seed.updated),
             ])?;
         Ok(seed.id)
+    }
+
+    fn contract(&mut self, seed: &ContractSeed) -> Result<()> {
+        let terms = seed.terms();
+        let (status, ends_on) = match (&seed.activated, &seed.terminated) {
+            (None, _) => ("brouillon", None),
+            (Some(_), None) => ("actif", None),
+            (Some(_), Some(t)) => ("resilie", Some(terms.end_after_notice(t.notice_on))),
+        };
+        let updated = seed
+            .terminated
+            .as_ref()
+            .map(|t| t.at)
+            .or(seed.activated)
+            .unwrap_or(seed.created);
+        self.tx
+            .prepare_cached(
+                "INSERT INTO contracts (id, agency_id, client_id, number, type, status, start_on,
+                     duration_months, tacit_renewal, renewal_months, notice_months, price_basis,
+                     annual_price_cents, billing_frequency, billing_timing, vat_rate_bp,
+                     price_index, base_index_value, visit_interval_days, arrival_minutes,
+                     arrival_out_of_hours_minutes, trapped_minutes, restore_minutes,
+                     weekend_coverage, on_call_coverage, penalty_per_hour_cents, activated_at,
+                     notice_on, ends_on, termination_reason, ended_at, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'par_appareil', ?12, ?13,
+                         ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?23, ?24, ?25, ?26,
+                         ?27, ?28, ?29, ?30, ?31)",
+            )?
+            .execute(params![
+                seed.id,
+                self.agency_id,
+                seed.client,
+                seed.number,
+                seed.contract_type.code(),
+                status,
+                day(seed.start_on),
+                i64::from(terms.duration_months),
+                seed.tacit_renewal,
+                i64::from(terms.renewal_months),
+                i64::from(terms.notice_months),
+                seed.annual_price_cents,
+                seed.frequency.code(),
+                seed.timing.code(),
+                i64::from(seed.vat_rate_bp),
+                seed.index.map(|(code, _)| code),
+                seed.index.map(|(_, base)| base),
+                seed.visit_interval_days,
+                i64::from(seed.arrival_minutes),
+                seed.out_of_hours_minutes.map(i64::from),
+                i64::from(seed.trapped_minutes),
+                i64::from(seed.restore_minutes),
+                seed.out_of_hours_minutes.is_some(),
+                seed.penalty_per_hour_cents,
+                seed.activated.map(ts),
+                seed.terminated.as_ref().map(|t| day(t.notice_on)),
+                ends_on.map(day),
+                seed.terminated.as_ref().map(|t| t.reason),
+                seed.terminated.as_ref().map(|t| ts(t.at)),
+                ts(seed.created),
+                ts(updated),
+            ])?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO contract_equipment (contract_id, equipment_id, position, in_force)
+                 VALUES (?1, ?2, 0, ?3)",
+            )?
+            .execute(params![seed.id, seed.equipment, status == "actif"])?;
+        Ok(())
+    }
+
+    fn index_value(&mut self, seed: &IndexValueSeed) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO price_index_values (agency_id, index_code, month, value, recorded_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                self.agency_id,
+                seed.index,
+                liftdesk_domain::contract::month_text(seed.month),
+                seed.value,
+                ts(seed.recorded),
+            ])?;
+        Ok(())
     }
 
     fn visit(&mut self, seed: &VisitSeed) -> Result<()> {

@@ -30,6 +30,7 @@ pub mod seeds;
 
 pub use bulk::Bulk;
 use liftdesk_domain::call::{CallStatus, CallType};
+use liftdesk_domain::contract::{BillingFrequency, BillingTiming, ContractType};
 use liftdesk_domain::deal::{DEAL_CATEGORIES, DEAL_TYPES};
 use liftdesk_domain::id::OrganizationId;
 use liftdesk_domain::invoice::{
@@ -39,9 +40,9 @@ use liftdesk_domain::money::Cents;
 use liftdesk_domain::quote::QuoteStatus;
 use liftdesk_domain::survey::SurveyStatus;
 use seeds::{
-    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, DealSeed, DiscrepancySeed,
-    EquipmentSeed, Id, InvoiceSeed, LineSeed, OnCallSeed, QuoteSeed, SurveySeed,
-    TechnicalValueSeed, TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, ContractSeed, DealSeed,
+    DiscrepancySeed, EquipmentSeed, Id, IndexValueSeed, InvoiceSeed, LineSeed, OnCallSeed,
+    QuoteSeed, SurveySeed, TechnicalValueSeed, TechnicianSeed, VisitSeed, Writer,
 };
 
 // ---------------------------------------------------------------------------
@@ -1682,6 +1683,7 @@ mod stage {
     pub const QUOTES: u64 = 9;
     pub const INVOICES: u64 = 10;
     pub const PROFILES: u64 = 11;
+    pub const CONTRACTS: u64 = 12;
 }
 
 struct Tech {
@@ -2219,6 +2221,12 @@ impl AgencySeeder<'_> {
         // Equipment numbers are unique per agency; each agency has its own range.
         let mut next_number: u32 = 10_000 + 70_000 * (self.index as u32 % 2);
         let mut contract_seq = between(&mut rng, 100, 900);
+        // The maintenance contracts have their own generator (the clients'
+        // and equipment's draws stay as they were) and are numbered as
+        // `contracts::next_number` numbers them in the order they are
+        // written: per year of their creation.
+        let mut contract_rng = self.rng(stage::CONTRACTS);
+        let mut contract_numbers: BTreeMap<i32, u32> = BTreeMap::new();
         let mut external_seq = between(&mut rng, 40_000_000, 41_000_000);
         let mut types_seen = [false; 5];
         let mut equipment_made = 0i64;
@@ -2571,7 +2579,32 @@ impl AgencySeeder<'_> {
                     let plan_start = (contract == Contract::Parc).then(|| {
                         equipment_created.date_naive() + Duration::days(between(&mut rng, 0, 45))
                     });
+                    // The lift's contract record: in force for a lift of the
+                    // park, or a draft being negotiated for one without contract.
+                    let record_created = match contract {
+                        _ if plan.deleted || plan.prospect => None,
+                        Contract::Parc => Some(clock.office_between(
+                            &mut contract_rng,
+                            equipment_created,
+                            (equipment_created + Duration::days(3)).min(clock.now),
+                        )),
+                        Contract::None if chance(&mut contract_rng, 0.5) => {
+                            Some(clock.office_between(
+                                &mut contract_rng,
+                                equipment_created.max(clock.now - Duration::days(30)),
+                                clock.now,
+                            ))
+                        }
+                        _ => None,
+                    };
+                    let record_number = record_created.map(|created| {
+                        let year = liftdesk_domain::time::paris_local(created).year();
+                        let seq = contract_numbers.entry(year).or_insert(0);
+                        *seq += 1;
+                        format!("CT-{year}-{:05}", *seq)
+                    });
                     let contract_number = match (contract, plan_start) {
+                        (Contract::Parc, _) if record_number.is_some() => record_number.clone(),
                         (Contract::Parc, Some(start)) => {
                             contract_seq += 1;
                             Some(format!("CT-{}-{:05}", start.year(), contract_seq))
@@ -2646,6 +2679,30 @@ impl AgencySeeder<'_> {
                         created: equipment_created,
                         updated,
                     })?;
+                    if let (Some(created), Some(number)) = (record_created, &record_number) {
+                        let start = plan_start.unwrap_or_else(|| {
+                            let day = liftdesk_domain::time::paris_local(created).date();
+                            liftdesk_domain::contract::add_months(
+                                liftdesk_domain::contract::month_of(day),
+                                1,
+                            )
+                        });
+                        let copropriete = kind == ClientKind::Copropriete;
+                        self.seed_contract(
+                            &mut contract_rng,
+                            ContractPlan {
+                                client: id,
+                                equipment: record.id,
+                                number,
+                                eq_type,
+                                copropriete,
+                                start,
+                                interval,
+                                created,
+                                in_force: contract == Contract::Parc,
+                            },
+                        )?;
+                    }
                     self.clients[client_index as usize]
                         .equipment
                         .push(self.equipment.len() as u32);
@@ -2654,8 +2711,169 @@ impl AgencySeeder<'_> {
                 }
             }
         }
+        self.seed_index_values()
+    }
+
+    /// The demo's BT48 values, each recorded once published.
+    fn seed_index_values(&mut self) -> Result<()> {
+        let mut month = NaiveDate::from_ymd_opt(INDEX_FROM.0, INDEX_FROM.1, 1).unwrap_or_default();
+        while let Some(recorded) = index_recorded(month).filter(|at| *at <= self.clock.now) {
+            self.writer.index_value(&IndexValueSeed {
+                index: DEMO_INDEX,
+                month,
+                value: demo_index_value(month),
+                recorded,
+            })?;
+            month = liftdesk_domain::contract::add_months(month, 1);
+        }
         Ok(())
     }
+
+    /// A lift's maintenance contract: its type, price, billing and
+    /// commitments drawn, in force (sometimes ended since by a notice) or a
+    /// draft.
+    fn seed_contract(&mut self, rng: &mut StdRng, plan: ContractPlan<'_>) -> Result<()> {
+        let clock = self.clock;
+        let contract_type = [
+            ContractType::Minimal,
+            ContractType::Normal,
+            ContractType::Etendu,
+            ContractType::Complet,
+        ][pick_weighted(rng, &[10, 30, 25, 35])];
+        let (low, high) = match contract_type {
+            ContractType::Minimal => (90, 130),
+            ContractType::Normal => (140, 190),
+            ContractType::Etendu => (190, 260),
+            ContractType::Complet => (260, 380),
+        };
+        let factor = match plan.eq_type {
+            EqType::PorteFermeture => 5,
+            EqType::Elevateur => 7,
+            _ => 10,
+        };
+        // Tens of euros, then cents.
+        let annual_price_cents = between(rng, low, high) * factor * 100;
+        let frequency = [
+            BillingFrequency::Trimestrielle,
+            BillingFrequency::Annuelle,
+            BillingFrequency::Semestrielle,
+            BillingFrequency::Mensuelle,
+        ][pick_weighted(rng, &[70, 15, 10, 5])];
+        let timing =
+            [BillingTiming::TermeAEchoir, BillingTiming::TermeEchu][pick_weighted(rng, &[80, 20])];
+        let created_on = liftdesk_domain::time::paris_local(plan.created).date();
+        let indexed = chance(rng, 0.85);
+        let base = latest_index_known(created_on, plan.start);
+        let recent = plan.start > clock.today - Duration::days(300);
+        let tacit_renewal = !(recent && chance(rng, 0.08));
+        let (arrival, trapped, restore, out_of_hours, penalty) = match contract_type {
+            ContractType::Complet => (120, 45, 1440, Some(240), 5_000),
+            ContractType::Etendu => (240, 60, 2880, Some(360), 0),
+            ContractType::Normal => (240, 60, 2880, None, 0),
+            ContractType::Minimal => (480, 60, 4320, None, 0),
+        };
+        let activated = plan
+            .in_force
+            .then(|| clock.later(rng, plan.created, 5, 2 * 24 * 60));
+        let terminated = match activated {
+            Some(activated)
+                if tacit_renewal
+                    && activated < clock.now - Duration::days(60)
+                    && chance(rng, 0.04) =>
+            {
+                let at = clock.office_between(rng, clock.now - Duration::days(60), clock.now);
+                Some(seeds::TerminationSeed {
+                    at,
+                    notice_on: liftdesk_domain::time::paris_local(at).date(),
+                    reason: pick(
+                        rng,
+                        &[
+                            "Changement de prestataire après appel d'offres",
+                            "Vente de l'immeuble",
+                            "Remplacement de l'appareil décidé en assemblée générale",
+                            "Regroupement des contrats chez un autre mainteneur",
+                        ],
+                    ),
+                })
+            }
+            _ => None,
+        };
+        let id = new_id(rng, plan.created);
+        self.writer.contract(&ContractSeed {
+            id,
+            client: plan.client,
+            equipment: plan.equipment,
+            number: plan.number,
+            contract_type,
+            start_on: plan.start,
+            tacit_renewal,
+            annual_price_cents,
+            frequency,
+            timing,
+            vat_rate_bp: if plan.copropriete { 1000 } else { 2000 },
+            index: match base {
+                Some(value) if indexed => Some((DEMO_INDEX, value)),
+                _ => None,
+            },
+            visit_interval_days: plan.interval,
+            arrival_minutes: arrival,
+            out_of_hours_minutes: out_of_hours,
+            trapped_minutes: trapped,
+            restore_minutes: restore,
+            penalty_per_hour_cents: penalty,
+            created: plan.created,
+            activated,
+            terminated,
+        })
+    }
+}
+
+/// A lift's contract as the equipment's plan decides it.
+struct ContractPlan<'a> {
+    client: Id,
+    equipment: Id,
+    number: &'a str,
+    eq_type: EqType,
+    copropriete: bool,
+    start: NaiveDate,
+    interval: i64,
+    created: DateTime<Utc>,
+    /// In force (a lift of the park) or a draft.
+    in_force: bool,
+}
+
+/// The demo's price index and its first month.
+const DEMO_INDEX: &str = "BT48";
+const INDEX_FROM: (i32, u32) = (2015, 1);
+
+/// The demo's value of the index for `month` (ten-thousandths): about 0.22 %
+/// a month from 103.2, written to one decimal as INSEE writes it.
+fn demo_index_value(month: NaiveDate) -> i64 {
+    let m = (month.year() - INDEX_FROM.0) * 12 + month.month0() as i32;
+    let jitter = f64::from((m * 7).rem_euclid(5) - 2) * 0.1;
+    let value = 103.2 * 1.0022f64.powi(m) + jitter;
+    (value * 10.0).round() as i64 * 1_000
+}
+
+/// When the value of `month` is recorded: on the 15th of the third month
+/// after it, at 09:30 UTC.
+fn index_recorded(month: NaiveDate) -> Option<DateTime<Utc>> {
+    let day = liftdesk_domain::contract::add_months(month, 3).with_day(15)?;
+    Some(Utc.from_utc_datetime(&day.and_hms_opt(9, 30, 0)?))
+}
+
+/// The latest value known on `known_on` of a month not after `start`'s:
+/// the base value I0 of a contract signed then.
+fn latest_index_known(known_on: NaiveDate, start: NaiveDate) -> Option<i64> {
+    let mut month = liftdesk_domain::contract::month_of(start);
+    let first = NaiveDate::from_ymd_opt(INDEX_FROM.0, INDEX_FROM.1, 1)?;
+    while month >= first {
+        if index_recorded(month).is_some_and(|at| at.date_naive() <= known_on) {
+            return Some(demo_index_value(month));
+        }
+        month = month.checked_sub_months(chrono::Months::new(1))?;
+    }
+    None
 }
 
 // ---------------------------------------------------------------------------

@@ -20,6 +20,7 @@ use anyhow::{Result, bail};
 use chrono::{DateTime, NaiveDate, Utc};
 
 use liftdesk_domain::client::BillingCategory;
+use liftdesk_domain::contract::{BillingFrequency, BillingTiming, ContractType};
 use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
 use liftdesk_domain::survey::SurveyStatus;
 
@@ -160,6 +161,69 @@ pub struct EquipmentSeed<'a> {
     pub plan_start: Option<NaiveDate>,
     pub created: DateTime<Utc>,
     pub updated: DateTime<Utc>,
+}
+
+/// A maintenance contract covering one lift of its client: a draft being
+/// negotiated, or in force from `activated`, possibly ended since by a
+/// notice (`terminated`). Its number is the one `contracts::next_number`
+/// gives in the agency at `created` when the contracts are written in the
+/// plan's order.
+pub struct ContractSeed<'a> {
+    pub id: Id,
+    pub client: Id,
+    pub equipment: Id,
+    pub number: &'a str,
+    pub contract_type: ContractType,
+    pub start_on: NaiveDate,
+    pub tacit_renewal: bool,
+    /// The annual price excluding tax of the lift, in cents.
+    pub annual_price_cents: i64,
+    pub frequency: BillingFrequency,
+    pub timing: BillingTiming,
+    pub vat_rate_bp: u32,
+    /// The revision's index and its base value I0 (ten-thousandths).
+    pub index: Option<(&'a str, i64)>,
+    pub visit_interval_days: i64,
+    pub arrival_minutes: u32,
+    /// With the on-call and weekend coverage, when the contract has it.
+    pub out_of_hours_minutes: Option<u32>,
+    pub trapped_minutes: u32,
+    pub restore_minutes: u32,
+    pub penalty_per_hour_cents: i64,
+    pub created: DateTime<Utc>,
+    pub activated: Option<DateTime<Utc>>,
+    pub terminated: Option<TerminationSeed<'a>>,
+}
+
+impl ContractSeed<'_> {
+    /// The demo's terms: a year, renewed tacitly (or not) by years, three
+    /// months' notice.
+    pub fn terms(&self) -> liftdesk_domain::contract::Terms {
+        liftdesk_domain::contract::Terms {
+            start: self.start_on,
+            duration_months: 12,
+            tacit_renewal: self.tacit_renewal,
+            renewal_months: 12,
+            notice_months: 3,
+        }
+    }
+}
+
+/// A notice that ended a contract.
+pub struct TerminationSeed<'a> {
+    /// When staff recorded it.
+    pub at: DateTime<Utc>,
+    pub notice_on: NaiveDate,
+    pub reason: &'a str,
+}
+
+/// A monthly value of a price index, recorded once published.
+pub struct IndexValueSeed<'a> {
+    pub index: &'a str,
+    pub month: NaiveDate,
+    /// In ten-thousandths.
+    pub value: i64,
+    pub recorded: DateTime<Utc>,
 }
 
 /// A maintenance visit: planned (`planifiee`), under way (`en_cours`,
@@ -366,6 +430,8 @@ pub trait Writer {
     fn contact(&mut self, seed: &ContactSeed) -> Result<()>;
     fn building(&mut self, seed: &BuildingSeed) -> Result<Id>;
     fn equipment(&mut self, seed: &EquipmentSeed) -> Result<Id>;
+    fn contract(&mut self, seed: &ContractSeed) -> Result<()>;
+    fn index_value(&mut self, seed: &IndexValueSeed) -> Result<()>;
     fn visit(&mut self, seed: &VisitSeed) -> Result<()>;
     fn call(&mut self, seed: &CallSeed) -> Result<()>;
     /// Answers the quote's id.

@@ -8,6 +8,7 @@ mod buildings;
 mod calls;
 mod checked;
 mod contacts;
+mod contracts;
 pub(super) mod equipment;
 mod planning;
 mod prompts;

@@ -15,6 +15,7 @@ use crate::clock;
 use crate::domain::building::{AccessInput, BuildingInput};
 use crate::domain::call::CallStatus;
 use crate::domain::client::BillingCategory;
+use crate::domain::contract::ContractAction;
 use crate::domain::id::{
     AccountId, CallId, ClientId, CredentialId, EquipmentId, InvoiceId, QuoteId, TechnicianId,
 };
@@ -26,14 +27,15 @@ use crate::domain::technician::TechnicianInput;
 use crate::error::AppError;
 use crate::principal::Principal;
 use crate::services::clients::{self, ClientInput, ContactInput};
+use crate::services::contracts::{self, ContractInput, IndexValueInput, TerminationInput};
 use crate::services::equipment::{self, NewEquipment};
 use crate::services::{calls, invoices, planning, quotes, technicians, visits};
 use crate::store::Tx;
 use crate::store::agencies;
 use crate::store::demo::seeds::{
-    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, DealSeed, DiscrepancySeed,
-    EquipmentSeed, Id, InvoiceSeed, LineSeed, OnCallSeed, QuoteSeed, SurveySeed,
-    TechnicalValueSeed, TechnicianSeed, VisitSeed, Writer,
+    AbsenceSeed, BuildingSeed, CallSeed, ClientSeed, ContactSeed, ContractSeed, DealSeed,
+    DiscrepancySeed, EquipmentSeed, Id, IndexValueSeed, InvoiceSeed, LineSeed, OnCallSeed,
+    QuoteSeed, SurveySeed, TechnicalValueSeed, TechnicianSeed, VisitSeed, Writer,
 };
 use crate::store::demo::{Bulk, DemoAgency};
 use crate::store::equipment::IdentityRow;
@@ -268,6 +270,81 @@ impl Writer for Operations<'_, '_> {
             })
             .with_context(|| format!("équipement {}", seed.number))?;
         Id::of_text(equipment.id.as_str())
+    }
+
+    fn contract(&mut self, seed: &ContractSeed) -> Result<()> {
+        let p = self.principal()?;
+        let input = ContractInput {
+            client_id: self.client_ref(seed.client)?,
+            lift_ids: vec![seed.equipment.as_str().to_owned()],
+            contract_type: seed.contract_type.as_str().to_owned(),
+            start_on: crate::domain::day::iso(seed.start_on),
+            duration_months: Some(12),
+            tacit_renewal: Some(seed.tacit_renewal),
+            renewal_months: Some(12),
+            notice_months: Some(3),
+            price_basis: Some("par_appareil".to_owned()),
+            annual_price: seed.annual_price_cents as f64 / 100.0,
+            billing_frequency: Some(seed.frequency.as_str().to_owned()),
+            billing_timing: Some(seed.timing.as_str().to_owned()),
+            vat_rate: Some(f64::from(seed.vat_rate_bp) / 100.0),
+            price_index: seed.index.map(|(code, _)| code.to_owned()),
+            base_index_value: seed.index.map(|(_, base)| base as f64 / 10_000.0),
+            visit_interval_days: Some(seed.visit_interval_days),
+            arrival_minutes: Some(i64::from(seed.arrival_minutes)),
+            arrival_out_of_hours_minutes: seed.out_of_hours_minutes.map(i64::from),
+            trapped_person_minutes: Some(i64::from(seed.trapped_minutes)),
+            return_to_service_minutes: Some(i64::from(seed.restore_minutes)),
+            weekend_coverage: Some(seed.out_of_hours_minutes.is_some()),
+            on_call_coverage: Some(seed.out_of_hours_minutes.is_some()),
+            penalty_per_late_hour: Some(seed.penalty_per_hour_cents as f64 / 100.0),
+            notes: None,
+        };
+        let id = self
+            .tx
+            .at(seed.created, |tx| contracts::create_in(tx, p, &input))
+            .with_context(|| format!("contrat {}", seed.number))?;
+        let number = crate::store::contracts::get(self.tx, p.agency_id()?, &id)?
+            .map(|row| row.number)
+            .unwrap_or_default();
+        if number != seed.number {
+            bail!("le contrat prévu {} a reçu le numéro {number}", seed.number);
+        }
+        if let Some(at) = seed.activated {
+            self.tx
+                .at(at, |tx| {
+                    contracts::act_in(tx, p, &id, ContractAction::Activate, None)
+                })
+                .with_context(|| format!("mise en vigueur du contrat {number}"))?;
+        }
+        if let Some(termination) = &seed.terminated {
+            let input = TerminationInput {
+                notice_on: Some(crate::domain::day::iso(termination.notice_on)),
+                ends_on: None,
+                reason: termination.reason.to_owned(),
+            };
+            self.tx
+                .at(termination.at, |tx| {
+                    contracts::act_in(tx, p, &id, ContractAction::Terminate, Some(&input))
+                })
+                .with_context(|| format!("résiliation du contrat {number}"))?;
+        }
+        Ok(())
+    }
+
+    fn index_value(&mut self, seed: &IndexValueSeed) -> Result<()> {
+        let p = self.principal()?;
+        let input = IndexValueInput {
+            index: seed.index.to_owned(),
+            month: crate::domain::contract::month_text(seed.month),
+            value: seed.value as f64 / 10_000.0,
+        };
+        self.tx
+            .at(seed.recorded, |tx| {
+                contracts::record_index_value_in(tx, p, &input)
+            })
+            .with_context(|| format!("indice {} de {}", seed.index, input.month))?;
+        Ok(())
     }
 
     fn visit(&mut self, seed: &VisitSeed) -> Result<()> {

@@ -1,0 +1,563 @@
+//! Maintenance contracts, the lifts they cover and the values of the price
+//! indexes (`contracts`, `contract_equipment`, `price_index_values`).
+
+use liftdesk_domain::contract::{
+    BillingFrequency, BillingTiming, ContractStatus, ContractType, PriceBasis,
+};
+use liftdesk_domain::id::{AgencyId, ClientId, ContractId, EquipmentId};
+
+use super::{StoreResult, new_id};
+use crate::sql::{OptionalExtension, Row, params};
+use crate::{Code, Conn, Tx, code};
+
+/// Prefix of contract numbers: `CT-2026-00012`.
+pub const NUMBER_PREFIX: &str = "CT";
+
+/// What a contract says, as stored: everything a draft's edit replaces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractFields {
+    pub client_id: ClientId,
+    pub contract_type: ContractType,
+    /// `YYYY-MM-DD`.
+    pub start_on: String,
+    pub duration_months: i64,
+    pub tacit_renewal: bool,
+    pub renewal_months: i64,
+    pub notice_months: i64,
+    pub price_basis: PriceBasis,
+    pub annual_price_cents: i64,
+    pub billing_frequency: BillingFrequency,
+    pub billing_timing: BillingTiming,
+    pub vat_rate_bp: i64,
+    pub price_index: Option<String>,
+    /// I0, in ten-thousandths.
+    pub base_index_value: Option<i64>,
+    pub visit_interval_days: i64,
+    pub arrival_minutes: i64,
+    pub arrival_out_of_hours_minutes: Option<i64>,
+    pub trapped_minutes: i64,
+    pub restore_minutes: i64,
+    pub weekend_coverage: bool,
+    pub on_call_coverage: bool,
+    pub penalty_per_hour_cents: i64,
+    pub notes: Option<String>,
+}
+
+/// A contract as stored, with its client's name and reference.
+#[derive(Debug, Clone)]
+pub struct ContractRow {
+    pub id: ContractId,
+    pub agency_id: String,
+    pub number: String,
+    pub status: ContractStatus,
+    pub fields: ContractFields,
+    pub client_name: String,
+    pub client_ref: String,
+    pub activated_at: Option<String>,
+    pub notice_on: Option<String>,
+    pub ends_on: Option<String>,
+    pub termination_reason: Option<String>,
+    pub ended_at: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    /// How many lifts it covers.
+    pub lifts: i64,
+}
+
+const COLUMNS: &str = "k.id, k.agency_id, k.number, k.status, k.client_id, k.type, k.start_on,
+    k.duration_months, k.tacit_renewal, k.renewal_months, k.notice_months, k.price_basis,
+    k.annual_price_cents, k.billing_frequency, k.billing_timing, k.vat_rate_bp, k.price_index,
+    k.base_index_value, k.visit_interval_days, k.arrival_minutes,
+    k.arrival_out_of_hours_minutes, k.trapped_minutes, k.restore_minutes, k.weekend_coverage,
+    k.on_call_coverage, k.penalty_per_hour_cents, k.notes, c.nom, c.client_ref,
+    k.activated_at, k.notice_on, k.ends_on, k.termination_reason, k.ended_at, k.created_at,
+    k.updated_at,
+    (SELECT COUNT(*) FROM contract_equipment ce WHERE ce.contract_id = k.id)";
+
+fn contract_row(r: &Row<'_>) -> StoreResult<ContractRow> {
+    Ok(ContractRow {
+        id: r.get(0)?,
+        agency_id: r.get(1)?,
+        number: r.get(2)?,
+        status: code(r, 3)?,
+        fields: ContractFields {
+            client_id: r.get(4)?,
+            contract_type: code(r, 5)?,
+            start_on: r.get(6)?,
+            duration_months: r.get(7)?,
+            tacit_renewal: r.get(8)?,
+            renewal_months: r.get(9)?,
+            notice_months: r.get(10)?,
+            price_basis: code(r, 11)?,
+            annual_price_cents: r.get(12)?,
+            billing_frequency: code(r, 13)?,
+            billing_timing: code(r, 14)?,
+            vat_rate_bp: r.get(15)?,
+            price_index: r.get(16)?,
+            base_index_value: r.get(17)?,
+            visit_interval_days: r.get(18)?,
+            arrival_minutes: r.get(19)?,
+            arrival_out_of_hours_minutes: r.get(20)?,
+            trapped_minutes: r.get(21)?,
+            restore_minutes: r.get(22)?,
+            weekend_coverage: r.get(23)?,
+            on_call_coverage: r.get(24)?,
+            penalty_per_hour_cents: r.get(25)?,
+            notes: r.get(26)?,
+        },
+        client_name: r.get(27)?,
+        client_ref: r.get(28)?,
+        activated_at: r.get(29)?,
+        notice_on: r.get(30)?,
+        ends_on: r.get(31)?,
+        termination_reason: r.get(32)?,
+        ended_at: r.get(33)?,
+        created_at: r.get(34)?,
+        updated_at: r.get(35)?,
+        lifts: r.get(36)?,
+    })
+}
+
+/// The contract `id` of the agency (None for an unknown id or another
+/// agency's).
+pub fn get(conn: &Conn, agency_id: &AgencyId, id: &ContractId) -> StoreResult<Option<ContractRow>> {
+    conn.query_row_cached(
+        &format!(
+            "SELECT {COLUMNS} FROM contracts k JOIN clients c ON c.id = k.client_id
+             WHERE k.id = ?1 AND k.agency_id = ?2"
+        ),
+        params![id, agency_id],
+        contract_row,
+    )
+    .optional()
+}
+
+/// The next contract number of the agency for `year`, one after the
+/// highest of that year (taken in the writing transaction, which holds the
+/// agency's lock).
+pub fn next_number(tx: &Tx, agency_id: &AgencyId, year: i32) -> StoreResult<String> {
+    let pattern = format!("{NUMBER_PREFIX}-{year:04}-[0-9]*");
+    let highest: i64 = tx.query_row_cached(
+        "SELECT COALESCE(MAX(CAST(substr(number, 9) AS INTEGER)), 0) FROM contracts
+         WHERE agency_id = ?1 AND number GLOB ?2",
+        params![agency_id, pattern],
+        |r| r.get(0),
+    )?;
+    Ok(format!("{NUMBER_PREFIX}-{year:04}-{:05}", highest + 1))
+}
+
+/// Inserts a draft contract; returns its id.
+pub fn insert(
+    tx: &Tx,
+    agency_id: &AgencyId,
+    number: &str,
+    fields: &ContractFields,
+    at: &str,
+) -> StoreResult<ContractId> {
+    let id = ContractId::new(new_id());
+    tx.execute_cached(
+        "INSERT INTO contracts (id, agency_id, number, status, client_id, type, start_on,
+             duration_months, tacit_renewal, renewal_months, notice_months, price_basis,
+             annual_price_cents, billing_frequency, billing_timing, vat_rate_bp, price_index,
+             base_index_value, visit_interval_days, arrival_minutes,
+             arrival_out_of_hours_minutes, trapped_minutes, restore_minutes, weekend_coverage,
+             on_call_coverage, penalty_per_hour_cents, notes, created_at, updated_at)
+         VALUES (?1, ?2, ?3, 'brouillon', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
+                 ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?27)",
+        params![
+            id,
+            agency_id,
+            number,
+            fields.client_id,
+            Code(fields.contract_type),
+            fields.start_on,
+            fields.duration_months,
+            fields.tacit_renewal,
+            fields.renewal_months,
+            fields.notice_months,
+            Code(fields.price_basis),
+            fields.annual_price_cents,
+            Code(fields.billing_frequency),
+            Code(fields.billing_timing),
+            fields.vat_rate_bp,
+            fields.price_index,
+            fields.base_index_value,
+            fields.visit_interval_days,
+            fields.arrival_minutes,
+            fields.arrival_out_of_hours_minutes,
+            fields.trapped_minutes,
+            fields.restore_minutes,
+            fields.weekend_coverage,
+            fields.on_call_coverage,
+            fields.penalty_per_hour_cents,
+            fields.notes,
+            at,
+        ],
+    )?;
+    Ok(id)
+}
+
+/// Replaces what a draft says (its caller checked it is a draft).
+pub fn update(tx: &Tx, id: &ContractId, fields: &ContractFields, at: &str) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE contracts SET client_id = ?2, type = ?3, start_on = ?4, duration_months = ?5,
+             tacit_renewal = ?6, renewal_months = ?7, notice_months = ?8, price_basis = ?9,
+             annual_price_cents = ?10, billing_frequency = ?11, billing_timing = ?12,
+             vat_rate_bp = ?13, price_index = ?14, base_index_value = ?15,
+             visit_interval_days = ?16, arrival_minutes = ?17,
+             arrival_out_of_hours_minutes = ?18, trapped_minutes = ?19, restore_minutes = ?20,
+             weekend_coverage = ?21, on_call_coverage = ?22, penalty_per_hour_cents = ?23,
+             notes = ?24, updated_at = ?25
+         WHERE id = ?1",
+        params![
+            id,
+            fields.client_id,
+            Code(fields.contract_type),
+            fields.start_on,
+            fields.duration_months,
+            fields.tacit_renewal,
+            fields.renewal_months,
+            fields.notice_months,
+            Code(fields.price_basis),
+            fields.annual_price_cents,
+            Code(fields.billing_frequency),
+            Code(fields.billing_timing),
+            fields.vat_rate_bp,
+            fields.price_index,
+            fields.base_index_value,
+            fields.visit_interval_days,
+            fields.arrival_minutes,
+            fields.arrival_out_of_hours_minutes,
+            fields.trapped_minutes,
+            fields.restore_minutes,
+            fields.weekend_coverage,
+            fields.on_call_coverage,
+            fields.penalty_per_hour_cents,
+            fields.notes,
+            at,
+        ],
+    )?;
+    Ok(())
+}
+
+/// Deletes a draft and its lifts.
+pub fn delete(tx: &Tx, id: &ContractId) -> StoreResult<()> {
+    tx.execute_cached(
+        "DELETE FROM contract_equipment WHERE contract_id = ?1",
+        params![id],
+    )?;
+    tx.execute_cached("DELETE FROM contracts WHERE id = ?1", params![id])?;
+    Ok(())
+}
+
+/// Replaces the lifts of a draft, in the order given.
+pub fn set_lifts(tx: &Tx, id: &ContractId, lifts: &[EquipmentId]) -> StoreResult<()> {
+    tx.execute_cached(
+        "DELETE FROM contract_equipment WHERE contract_id = ?1",
+        params![id],
+    )?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO contract_equipment (contract_id, equipment_id, position, in_force)
+         VALUES (?1, ?2, ?3, 0)",
+    )?;
+    for (position, lift) in lifts.iter().enumerate() {
+        insert.execute(params![
+            id,
+            lift,
+            i64::try_from(position).unwrap_or(i64::MAX)
+        ])?;
+    }
+    Ok(())
+}
+
+/// A lift of a contract.
+#[derive(Debug, Clone)]
+pub struct ContractLiftRow {
+    pub equipment_id: EquipmentId,
+    pub number: Option<String>,
+    pub location: Option<String>,
+    pub building_name: Option<String>,
+    pub archived: bool,
+}
+
+/// The lifts of a contract, in their order.
+pub fn lifts(conn: &Conn, id: &ContractId) -> StoreResult<Vec<ContractLiftRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT e.id, e.number, e.location, b.name, e.archived_at IS NOT NULL
+         FROM contract_equipment ce JOIN equipment e ON e.id = ce.equipment_id
+         LEFT JOIN buildings b ON b.id = e.building_id
+         WHERE ce.contract_id = ?1 ORDER BY ce.position",
+    )?;
+    let rows = stmt.query_map(params![id], |r| {
+        Ok(ContractLiftRow {
+            equipment_id: r.get(0)?,
+            number: r.get(1)?,
+            location: r.get(2)?,
+            building_name: r.get(3)?,
+            archived: r.get(4)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// A lift of the agency as a contract names it: its client and whether it
+/// is archived.
+#[derive(Debug, Clone)]
+pub struct LiftRef {
+    pub id: EquipmentId,
+    pub number: Option<String>,
+    pub client_id: Option<ClientId>,
+    pub archived: bool,
+}
+
+/// The equipment `id` when it belongs to the agency.
+pub fn find_lift(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &EquipmentId,
+) -> StoreResult<Option<LiftRef>> {
+    conn.query_row_cached(
+        "SELECT id, number, client_id, archived_at IS NOT NULL FROM equipment
+         WHERE id = ?1 AND agency_id = ?2",
+        params![id, agency_id],
+        |r| {
+            Ok(LiftRef {
+                id: r.get(0)?,
+                number: r.get(1)?,
+                client_id: r.get(2)?,
+                archived: r.get(3)?,
+            })
+        },
+    )
+    .optional()
+}
+
+/// Another contract covering a lift at a time that meets a new coverage.
+#[derive(Debug, Clone)]
+pub struct Overlap {
+    pub equipment_number: Option<String>,
+    pub contract_number: String,
+    pub status: ContractStatus,
+    pub ends_on: Option<String>,
+}
+
+/// The other contracts covering one of the lifts of `id` on or after
+/// `from` (`YYYY-MM-DD`): those in force, and those terminated whose last
+/// day is not before `from`. The first ones, by lift order.
+pub fn overlaps(conn: &Conn, id: &ContractId, from: &str) -> StoreResult<Vec<Overlap>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT e.number, k.number, k.status, k.ends_on
+         FROM contract_equipment mine
+         JOIN contract_equipment other ON other.equipment_id = mine.equipment_id
+              AND other.contract_id <> mine.contract_id
+         JOIN contracts k ON k.id = other.contract_id
+         JOIN equipment e ON e.id = mine.equipment_id
+         WHERE mine.contract_id = ?1
+           AND (k.status = 'actif' OR (k.status = 'resilie' AND k.ends_on >= ?2))
+         ORDER BY mine.position, k.number LIMIT 20",
+    )?;
+    let rows = stmt.query_map(params![id, from], |r| {
+        Ok(Overlap {
+            equipment_number: r.get(0)?,
+            contract_number: r.get(1)?,
+            status: code(r, 2)?,
+            ends_on: r.get(3)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// Puts a draft in force: its status, and its lifts marked in force, given
+/// its number and their visit interval (the maintenance plan's).
+pub fn activate(tx: &Tx, row: &ContractRow, at: &str) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE contracts SET status = 'actif', activated_at = ?2, updated_at = ?2 WHERE id = ?1",
+        params![row.id, at],
+    )?;
+    tx.execute_cached(
+        "UPDATE contract_equipment SET in_force = 1 WHERE contract_id = ?1",
+        params![row.id],
+    )?;
+    tx.execute_cached(
+        "UPDATE equipment SET contract_number = ?2, maintenance_contract = 'parc',
+             visit_interval_days = ?3, updated_at = ?4
+         WHERE id IN (SELECT equipment_id FROM contract_equipment WHERE contract_id = ?1)",
+        params![row.id, row.number, row.fields.visit_interval_days, at],
+    )?;
+    Ok(())
+}
+
+/// Ends a contract in force: `resilie` with its notice, last day and
+/// reason, or `echu` on its last day. Its lifts are no longer in force (a
+/// terminated contract still covers them up to its last day:
+/// [`overlaps`] sees it).
+pub fn end(
+    tx: &Tx,
+    id: &ContractId,
+    status: ContractStatus,
+    notice_on: Option<&str>,
+    ends_on: &str,
+    reason: Option<&str>,
+    at: &str,
+) -> StoreResult<()> {
+    tx.execute_cached(
+        "UPDATE contracts SET status = ?2, notice_on = ?3, ends_on = ?4, termination_reason = ?5,
+             ended_at = ?6, updated_at = ?6
+         WHERE id = ?1",
+        params![id, Code(status), notice_on, ends_on, reason, at],
+    )?;
+    tx.execute_cached(
+        "UPDATE contract_equipment SET in_force = 0 WHERE contract_id = ?1",
+        params![id],
+    )?;
+    Ok(())
+}
+
+/// Filters of the contracts' list.
+#[derive(Debug, Clone, Default)]
+pub struct ContractFilter {
+    pub status: Option<ContractStatus>,
+    /// The client's reference (`client_ref`).
+    pub client_ref: Option<String>,
+    /// A lift the contract covers.
+    pub equipment_id: Option<EquipmentId>,
+    /// A fragment of the number or the client's name, lower case.
+    pub text: Option<String>,
+}
+
+/// The agency's contracts, newest number first: the total and one page.
+pub fn list(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    filter: &ContractFilter,
+    limit: u32,
+    offset: u64,
+) -> StoreResult<(i64, Vec<ContractRow>)> {
+    const WHERE: &str = "k.agency_id = ?1 AND (?2 IS NULL OR k.status = ?2)
+         AND (?3 IS NULL OR c.client_ref = ?3)
+         AND (?4 IS NULL OR k.id IN (SELECT contract_id FROM contract_equipment WHERE equipment_id = ?4))
+         AND (?5 IS NULL OR instr(lower(k.number), ?5) > 0 OR instr(lower(c.nom), ?5) > 0)";
+    let status = filter.status.map(Code);
+    let total: i64 = conn.query_row_cached(
+        &format!(
+            "SELECT COUNT(*) FROM contracts k JOIN clients c ON c.id = k.client_id WHERE {WHERE}"
+        ),
+        params![
+            agency_id,
+            status,
+            filter.client_ref,
+            filter.equipment_id,
+            filter.text
+        ],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM contracts k JOIN clients c ON c.id = k.client_id
+         WHERE {WHERE} ORDER BY k.number DESC LIMIT ?6 OFFSET ?7"
+    ))?;
+    let rows = stmt.query_map(
+        params![
+            agency_id,
+            status,
+            filter.client_ref,
+            filter.equipment_id,
+            filter.text,
+            i64::from(limit),
+            i64::try_from(offset).unwrap_or(i64::MAX)
+        ],
+        contract_row,
+    )?;
+    Ok((total, rows.collect::<StoreResult<_>>()?))
+}
+
+// ---------------------------------------------------------------------------
+// Price index values
+// ---------------------------------------------------------------------------
+
+/// A value of a price index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexValueRow {
+    pub index_code: String,
+    /// `YYYY-MM`.
+    pub month: String,
+    /// In ten-thousandths.
+    pub value: i64,
+    pub recorded_at: String,
+}
+
+/// Records the value of `index_code` for `month`, replacing the one
+/// recorded before; returns the value replaced.
+pub fn record_index_value(
+    tx: &Tx,
+    agency_id: &AgencyId,
+    index_code: &str,
+    month: &str,
+    value: i64,
+    at: &str,
+) -> StoreResult<Option<i64>> {
+    let before: Option<i64> = tx
+        .query_row_cached(
+            "SELECT value FROM price_index_values
+             WHERE agency_id = ?1 AND index_code = ?2 AND month = ?3",
+            params![agency_id, index_code, month],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if before.is_some() {
+        tx.execute_cached(
+            "UPDATE price_index_values SET value = ?4, recorded_at = ?5
+             WHERE agency_id = ?1 AND index_code = ?2 AND month = ?3",
+            params![agency_id, index_code, month, value, at],
+        )?;
+    } else {
+        tx.execute_cached(
+            "INSERT INTO price_index_values (agency_id, index_code, month, value, recorded_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![agency_id, index_code, month, value, at],
+        )?;
+    }
+    Ok(before)
+}
+
+fn index_value_row(r: &Row<'_>) -> StoreResult<IndexValueRow> {
+    Ok(IndexValueRow {
+        index_code: r.get(0)?,
+        month: r.get(1)?,
+        value: r.get(2)?,
+        recorded_at: r.get(3)?,
+    })
+}
+
+/// The agency's index values, by index then newest month first (an index
+/// alone when `index_code` is given).
+pub fn index_values(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    index_code: Option<&str>,
+) -> StoreResult<Vec<IndexValueRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT index_code, month, value, recorded_at FROM price_index_values
+         WHERE agency_id = ?1 AND (?2 IS NULL OR index_code = ?2)
+         ORDER BY index_code, month DESC",
+    )?;
+    let rows = stmt.query_map(params![agency_id, index_code], index_value_row)?;
+    rows.collect()
+}
+
+/// The latest value of `index_code` whose month is not after `month`
+/// (`YYYY-MM`): the value known on a revision's day.
+pub fn index_value_at(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    index_code: &str,
+    month: &str,
+) -> StoreResult<Option<IndexValueRow>> {
+    conn.query_row_cached(
+        "SELECT index_code, month, value, recorded_at FROM price_index_values
+         WHERE agency_id = ?1 AND index_code = ?2 AND month <= ?3
+         ORDER BY month DESC LIMIT 1",
+        params![agency_id, index_code, month],
+        index_value_row,
+    )
+    .optional()
+}
