@@ -135,6 +135,8 @@ const MCP_WRITE_TOOLS: &[&str] = &[
     "activer_contrat",
     "resilier_contrat",
     "enregistrer_indice",
+    "facturer_contrats",
+    "emettre_factures_contrats",
 ];
 const SWITCH_403: &str = "Cette agence n'est pas dans le périmètre de votre compte.";
 /// A surveyor of both demo agencies (the workflow API's mobile account).
@@ -1251,6 +1253,11 @@ fn v2_ops(w: &World) -> Vec<Op> {
             .on(&[&i.active_contract]),
         v2("POST /contracts/{id}/expire", format!("/contracts/{}/expire", i.active_contract.real))
             .on(&[&i.active_contract]),
+        v2("GET /contract-billing/preview", "/contract-billing/preview?from=2026-10-01&to=2026-12-31&limit=200".into()).list(),
+        v2("POST /contract-billing/drafts", "/contract-billing/drafts".into())
+            .body(json!({ "from": "2026-10-01", "to": "2026-12-31" })),
+        v2("POST /contract-billing/issue", "/contract-billing/issue".into())
+            .body(json!({ "from": "2026-10-01", "to": "2026-12-31", "limit": 5 })),
         v2("GET /price-indexes", "/price-indexes".into()).list(),
         v2("POST /price-indexes", "/price-indexes".into())
             .body(json!({ "index": "BT48", "month": "2015-01", "value": 103.2 })),
@@ -1981,6 +1988,9 @@ fn mcp_ops(w: &World) -> Vec<Op> {
         tool("activer_contrat", id(&i.draft_contract)).on(&[&i.draft_contract]),
         tool("resilier_contrat", json!({ "id": i.active_contract.real, "reason": "Vente de l'immeuble" }))
             .on(&[&i.active_contract]),
+        tool("apercu_facturation_contrats", json!({ "from": "2026-10-01", "to": "2026-12-31", "limit": 200 })).list(),
+        tool("facturer_contrats", json!({ "from": "2026-10-01", "to": "2026-12-31" })),
+        tool("emettre_factures_contrats", json!({ "from": "2026-10-01", "to": "2026-12-31", "limit": 5 })),
         tool("indices", json!({})).list(),
         tool("enregistrer_indice", json!({ "index": "BT48", "month": "2015-02", "value": 103.4 })),
         tool("immeubles", json!({ "q": "" })).list(),

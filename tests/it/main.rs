@@ -39,6 +39,7 @@ mod backup;
 mod billing_choices;
 mod call_center;
 mod cli;
+mod contract_billing;
 mod crash_safety;
 mod credential_kinds;
 mod demo;

@@ -1,6 +1,8 @@
 //! Maintenance contracts, the lifts they cover and the values of the price
 //! indexes (`contracts`, `contract_equipment`, `price_index_values`).
 
+use std::collections::HashMap;
+
 use liftdesk_domain::contract::{
     BillingFrequency, BillingTiming, ContractStatus, ContractType, PriceBasis,
 };
@@ -62,6 +64,8 @@ pub struct ContractRow {
     pub updated_at: String,
     /// How many lifts it covers.
     pub lifts: i64,
+    /// Whether its client is archived.
+    pub client_archived: bool,
 }
 
 const COLUMNS: &str = "k.id, k.agency_id, k.number, k.status, k.client_id, k.type, k.start_on,
@@ -72,7 +76,7 @@ const COLUMNS: &str = "k.id, k.agency_id, k.number, k.status, k.client_id, k.typ
     k.on_call_coverage, k.penalty_per_hour_cents, k.notes, c.nom, c.client_ref,
     k.activated_at, k.notice_on, k.ends_on, k.termination_reason, k.ended_at, k.created_at,
     k.updated_at,
-    (SELECT COUNT(*) FROM contract_equipment ce WHERE ce.contract_id = k.id)";
+    (SELECT COUNT(*) FROM contract_equipment ce WHERE ce.contract_id = k.id), c.supprime";
 
 fn contract_row(r: &Row<'_>) -> StoreResult<ContractRow> {
     Ok(ContractRow {
@@ -115,6 +119,7 @@ fn contract_row(r: &Row<'_>) -> StoreResult<ContractRow> {
         created_at: r.get(34)?,
         updated_at: r.get(35)?,
         lifts: r.get(36)?,
+        client_archived: r.get(37)?,
     })
 }
 
@@ -130,6 +135,39 @@ pub fn get(conn: &Conn, agency_id: &AgencyId, id: &ContractId) -> StoreResult<Op
         contract_row,
     )
     .optional()
+}
+
+/// The agency's contracts a billing run reads: in force or ended (a
+/// period before their end may still be unbilled), by number.
+pub fn billable(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<ContractRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM contracts k JOIN clients c ON c.id = k.client_id
+         WHERE k.agency_id = ?1 AND k.status IN ('actif', 'resilie', 'echu')
+         ORDER BY k.number"
+    ))?;
+    let rows = stmt.query_map(params![agency_id], contract_row)?;
+    rows.collect()
+}
+
+/// The lifts of every contract of the agency, in their order.
+pub fn lifts_of_agency(
+    conn: &Conn,
+    agency_id: &AgencyId,
+) -> StoreResult<HashMap<ContractId, Vec<EquipmentId>>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT ce.contract_id, ce.equipment_id FROM contract_equipment ce
+         JOIN contracts k ON k.id = ce.contract_id
+         WHERE k.agency_id = ?1 ORDER BY ce.contract_id, ce.position",
+    )?;
+    let mut lifts: HashMap<ContractId, Vec<EquipmentId>> = HashMap::new();
+    let rows = stmt.query_map(params![agency_id], |r| {
+        Ok((r.get::<ContractId>(0)?, r.get::<EquipmentId>(1)?))
+    })?;
+    for row in rows {
+        let (contract, lift) = row?;
+        lifts.entry(contract).or_default().push(lift);
+    }
+    Ok(lifts)
 }
 
 /// The next contract number of the agency for `year`, one after the

@@ -8,7 +8,7 @@ use crate::sql::{OptionalExtension, Row, params, params_from_iter};
 use crate::{Code, code};
 use liftdesk_domain::client::BillingCategory;
 use liftdesk_domain::einvoice::VatExemption;
-use liftdesk_domain::id::{AgencyId, ClientId, EquipmentId, InvoiceId, QuoteId};
+use liftdesk_domain::id::{AgencyId, ClientId, ContractId, EquipmentId, InvoiceId, QuoteId};
 use liftdesk_domain::invoice::{InvoiceNature, InvoiceStatus};
 
 use super::new_id;
@@ -617,6 +617,79 @@ pub struct NewInvoice<'a> {
     pub lines: &'a [InvoiceLineRow],
     /// The lifts it is about, in their order.
     pub equipment_ids: &'a [EquipmentId],
+    /// The maintenance contract and the first day of the period it bills.
+    pub contract: Option<(&'a ContractId, &'a str)>,
+}
+
+/// An invoice of a maintenance contract's recurring billing.
+#[derive(Debug, Clone)]
+pub struct ContractInvoiceRow {
+    pub contract_id: ContractId,
+    /// `YYYY-MM-DD`: the day of its period it bills from.
+    pub billed_from: String,
+    pub id: InvoiceId,
+    pub number: Option<String>,
+    pub status: InvoiceStatus,
+}
+
+/// The agency's contract invoices billing from a day between `from` and
+/// `to` (`YYYY-MM-DD`, included).
+pub fn contract_invoices(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    from: &str,
+    to: &str,
+) -> StoreResult<Vec<ContractInvoiceRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT contract_id, contract_billed_from, id, number, status FROM invoices
+         WHERE agency_id = ?1 AND contract_id IS NOT NULL
+           AND contract_billed_from BETWEEN ?2 AND ?3",
+    )?;
+    let rows = stmt.query_map(params![agency_id, from, to], |r| {
+        Ok(ContractInvoiceRow {
+            contract_id: r.get(0)?,
+            billed_from: r.get(1)?,
+            id: r.get(2)?,
+            number: r.get(3)?,
+            status: code(r, 4)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// The next `limit` drafts of the agency's contract invoices billing from
+/// a day between `from` and `to`, by contract number then day.
+pub fn contract_drafts(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    from: &str,
+    to: &str,
+    limit: u32,
+) -> StoreResult<Vec<InvoiceId>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT i.id FROM invoices i JOIN contracts k ON k.id = i.contract_id
+         WHERE i.agency_id = ?1 AND i.contract_id IS NOT NULL AND i.status = 'brouillon'
+           AND i.contract_billed_from BETWEEN ?2 AND ?3
+         ORDER BY k.number, i.contract_billed_from LIMIT ?4",
+    )?;
+    let rows = stmt.query_map(params![agency_id, from, to, i64::from(limit)], |r| r.get(0))?;
+    rows.collect()
+}
+
+/// How many drafts [`contract_drafts`] has left.
+pub fn count_contract_drafts(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    from: &str,
+    to: &str,
+) -> StoreResult<i64> {
+    conn.query_row_cached(
+        "SELECT COUNT(*) FROM invoices
+         WHERE agency_id = ?1 AND contract_id IS NOT NULL AND status = 'brouillon'
+           AND contract_billed_from BETWEEN ?2 AND ?3",
+        params![agency_id, from, to],
+        |r| r.get(0),
+    )
 }
 
 /// Inserts a draft (no number), its lines and its lifts; returns its id.
@@ -625,8 +698,9 @@ pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> StoreResult<InvoiceId>
     tx.execute_cached(
         "INSERT INTO invoices (id, agency_id, client_id, nature, status, credited_invoice_id,
                                quote_id, buyer_name, buyer_address, buyer_siren, total_excl_cents,
-                               total_incl_cents, created_on, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, 'brouillon', ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)",
+                               total_incl_cents, created_on, created_at, updated_at, contract_id,
+                               contract_billed_from)
+         VALUES (?1, ?2, ?3, ?4, 'brouillon', ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14, ?15)",
         params![
             id,
             invoice.agency_id,
@@ -641,6 +715,8 @@ pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> StoreResult<InvoiceId>
             invoice.total_incl_cents,
             invoice.created_on,
             invoice.created_at,
+            invoice.contract.map(|(id, _)| id),
+            invoice.contract.map(|(_, start)| start),
         ],
     )?;
     let mut insert_line = tx.prepare_cached(

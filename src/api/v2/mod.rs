@@ -7,6 +7,7 @@ pub mod buildings;
 pub mod calls;
 pub mod clients;
 pub mod contacts;
+pub mod contract_billing;
 pub mod contracts;
 pub mod discrepancies;
 pub mod docs;
@@ -51,6 +52,7 @@ fn resources() -> OpenApiRouter<AppState> {
         .merge(calls::router())
         .merge(quotes::router())
         .merge(contracts::router())
+        .merge(contract_billing::router())
         .merge(invoices::router())
         .merge(clients::router())
         .merge(contacts::router())

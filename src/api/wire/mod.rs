@@ -7,6 +7,7 @@ pub mod buildings;
 pub mod calls;
 pub mod clients;
 pub mod contacts;
+pub mod contract_billing;
 pub mod contracts;
 pub mod discrepancies;
 pub mod equipment;

@@ -601,6 +601,7 @@ pub fn create_draft_in(tx: &Tx, p: &Principal, input: &NewInvoiceInput) -> AppRe
             created_at: &clock::format_timestamp(now),
             lines: &rows,
             equipment_ids: &equipment_ids,
+            contract: None,
         },
     )?;
     audit::record(
@@ -698,6 +699,7 @@ pub fn invoice_quote_in(
             created_at: &clock::format_timestamp(now),
             lines: &rows,
             equipment_ids: std::slice::from_ref(&quote.equipment_id),
+            contract: None,
         },
     )?;
     audit::record(
@@ -1476,6 +1478,7 @@ fn draft_credit_note_in(
             created_at: &clock::format_timestamp(now),
             lines: &rows,
             equipment_ids: &equipment_ids,
+            contract: None,
         },
     )?;
     audit::record(

@@ -13,6 +13,7 @@ pub mod call_feed;
 pub mod calls;
 pub mod clients;
 pub mod contacts;
+pub mod contract_billing;
 pub mod contracts;
 pub mod credentials;
 pub mod dashboard;

@@ -17,6 +17,7 @@ use super::{args, caller_of};
 use crate::api::mcp::result::{ToolAnswer, answer};
 use crate::api::mcp::server::LiftdeskMcp;
 use crate::api::wire::PageQuery;
+use crate::api::wire::contract_billing::{self, BillingWindowBody, IssueBatchBody, PreviewQuery};
 use crate::api::wire::contracts::{self, ContractBody, IndexValueBody, TerminationBody};
 use crate::domain::contract::ContractAction;
 use crate::services::contracts::ListInput;
@@ -91,6 +92,30 @@ struct IndexesArgs {
     #[serde(default)]
     #[schemars(length(max = 30))]
     index: Option<String>,
+}
+
+/// `apercu_facturation_contrats`: the window, a state, and paging.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct BillingPreviewArgs {
+    /// Premier jour à facturer (AAAA-MM-JJ), par ex. le 1er jour du trimestre.
+    #[schemars(extend("format" = "date"))]
+    from: String,
+    /// Dernier jour à facturer (AAAA-MM-JJ), au plus 366 jours après `from`.
+    #[schemars(extend("format" = "date"))]
+    to: String,
+    /// Seulement les lignes de cet état.
+    #[serde(default)]
+    #[schemars(extend("enum" = ["a_creer", "deja_facture", "indice_manquant", "terme_non_echu", "client_archive", null]))]
+    state: Option<String>,
+    /// Lignes par page, de 1 à 200 (50 par défaut).
+    #[serde(default)]
+    #[schemars(with = "Option<i64>", range(min = 1, max = 200))]
+    limit: Option<serde_json::Number>,
+    /// Page demandée, à partir de 1.
+    #[serde(default)]
+    #[schemars(with = "Option<i64>", range(min = 1))]
+    page: Option<serde_json::Number>,
 }
 
 #[tool_router(router = contract_tools, vis = "pub(in crate::api::mcp)")]
@@ -258,6 +283,91 @@ impl LiftdeskMcp {
                     Some(body),
                 )
                 .await
+            }
+            .await,
+        )
+    }
+
+    /// L'aperçu de « Facturer les contrats » pour les jours `from` à `to` (un trimestre :
+    /// du 1er janvier au 31 mars…) : `summary` (contrats, lignes `toCreate` à facturer,
+    /// `alreadyInvoiced`, `missingIndex`, `notYetDue`, totaux HT et TTC à facturer en euros)
+    /// et une page de lignes, une par contrat et période : montant (prorata des premières et
+    /// dernières périodes, prix révisés avec leur formule P = P0 × (I / I0)), lignes de la
+    /// facture, état (`a_creer`, `deja_facture` avec sa facture, `indice_manquant` — saisir
+    /// la valeur avec `enregistrer_indice` —, `terme_non_echu`, `client_archive`) et sa
+    /// raison. Rien n'est écrit ; `facturer_contrats` crée ensuite les brouillons.
+    #[tool(
+        name = "apercu_facturation_contrats",
+        input_schema = args::schema::<BillingPreviewArgs>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn billing_preview(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let args: BillingPreviewArgs = args::parse(arguments)?;
+                let query = PreviewQuery {
+                    from: args.from,
+                    to: args.to,
+                    state: args.state,
+                    paging: PageQuery {
+                        limit: args.limit.map(|n| n.to_string()),
+                        page: args.page.map(|n| n.to_string()),
+                    },
+                };
+                contract_billing::billing_preview(&self.state, &caller, query).await
+            }
+            .await,
+        )
+    }
+
+    /// Crée en une fois les factures en brouillon des lignes `a_creer` de l'aperçu pour les
+    /// jours `from` à `to` : une par contrat et par période, jamais deux fois (relancé, ne
+    /// crée que ce qui manque ; `created` 0 quand tout est déjà facturé). Réponse `{created,
+    /// summary}`. Les brouillons s'émettent ensuite par `emettre_factures_contrats`.
+    #[tool(
+        name = "facturer_contrats",
+        input_schema = args::schema::<BillingWindowBody>(),
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn billing_drafts(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let body: BillingWindowBody = args::parse(arguments)?;
+                contract_billing::billing_drafts(&self.state, &caller, body).await
+            }
+            .await,
+        )
+    }
+
+    /// Émet le lot suivant (`limit`, 50 par défaut, 200 au plus) des factures en brouillon
+    /// de la facturation des contrats des jours `from` à `to`, par numéro de contrat : chacune
+    /// reçoit son numéro, définitivement. Réponse `{issued: [{id, number}], refused: [{id,
+    /// error}], remaining}` : rappeler tant que `remaining` > 0 et qu'un lot émet.
+    #[tool(
+        name = "emettre_factures_contrats",
+        input_schema = args::schema::<IssueBatchBody>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn billing_issue(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let body: IssueBatchBody = args::parse(arguments)?;
+                contract_billing::billing_issue(&self.state, &caller, body).await
             }
             .await,
         )

@@ -1,0 +1,548 @@
+//! « Facturer les contrats »: the recurring invoicing of the maintenance
+//! contracts for a window of days. The preview says, for every contract in
+//! force (or ended within the window), each billing period billed from a
+//! day of the window, its amount (prorated first and last periods, revised
+//! prices with their formula) and what the run does with it; the drafts are
+//! created in one transaction, one invoice per contract and period, never
+//! twice (`invoices_contract_period`); they are then issued in batches, the
+//! screen showing the progress. The arithmetic is `domain::contract`.
+
+use std::collections::HashMap;
+
+use chrono::NaiveDate;
+use serde_json::json;
+
+use crate::clock;
+use crate::domain::contract::{
+    self, BillingState, Charge, ContractType, IndexValue, Indexation, Period, Pricing,
+};
+use crate::domain::day::{self, DayError};
+use crate::domain::id::{AgencyId, ClientId, ContractId, EquipmentId, InvoiceId};
+use crate::domain::invoice::{InvoiceNature, InvoiceStatus, Totals};
+use crate::domain::money::Cents;
+use crate::domain::time;
+use crate::error::{AppError, AppResult};
+use crate::principal::{Capability, Principal};
+use crate::services::contracts::terms_of;
+use crate::services::invoices::{self, buyer_of, totals_of};
+use crate::store::contracts::{self as contract_store, ContractRow};
+use crate::store::invoices::{self as invoice_store, InvoiceLineRow, NewInvoice};
+use crate::store::{Conn, Store, Tx, clients};
+
+/// A window of a year and a day at most (a run bills a month, a quarter, a
+/// half or a year).
+pub const MAX_WINDOW_DAYS: i64 = 366;
+/// Drafts issued per call, by default and at most.
+pub const DEFAULT_ISSUE_BATCH: u32 = 50;
+pub const MAX_ISSUE_BATCH: u32 = 200;
+
+/// A billing run's window as received: its first and last days.
+#[derive(Debug, Clone, Default)]
+pub struct WindowInput {
+    pub from: String,
+    pub to: String,
+}
+
+/// A window checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+}
+
+fn parse_day(field: &str, raw: &str) -> AppResult<NaiveDate> {
+    day::parse(raw.trim()).map_err(|error| {
+        AppError::unprocessable(match error {
+            DayError::Malformed => format!(
+                "Le champ « {field} » doit être une date AAAA-MM-JJ, par exemple 2027-01-01 (reçu : « {raw} »)."
+            ),
+            DayError::Impossible => {
+                format!("Le champ « {field} » n'est pas une date qui existe : « {raw} ».")
+            }
+        })
+    })
+}
+
+/// Checks a window: two days, the first not after the last, a year and a
+/// day at most.
+pub fn check_window(input: &WindowInput) -> AppResult<Window> {
+    for (field, raw, what) in [
+        ("from", &input.from, "le premier jour à facturer"),
+        ("to", &input.to, "le dernier jour à facturer"),
+    ] {
+        if raw.trim().is_empty() {
+            return Err(AppError::unprocessable(format!(
+                "Le champ « {field} » est obligatoire : {what} (AAAA-MM-JJ)."
+            )));
+        }
+    }
+    let from = parse_day("from", &input.from)?;
+    let to = parse_day("to", &input.to)?;
+    if to < from {
+        return Err(AppError::unprocessable(format!(
+            "La période à facturer finit (« to », {}) avant de commencer (« from », {}).",
+            day::french(to),
+            day::french(from)
+        )));
+    }
+    if (to - from).num_days() + 1 > MAX_WINDOW_DAYS {
+        return Err(AppError::unprocessable(format!(
+            "La période à facturer compte au plus {MAX_WINDOW_DAYS} jours (reçu : du {} au {}).",
+            day::french(from),
+            day::french(to)
+        )));
+    }
+    Ok(Window { from, to })
+}
+
+/// The invoice that already bills a contract's period.
+#[derive(Debug, Clone)]
+pub struct BilledBy {
+    pub id: InvoiceId,
+    pub number: Option<String>,
+    pub status: InvoiceStatus,
+}
+
+/// One contract's period in a run.
+#[derive(Debug, Clone)]
+pub struct BillingEntry {
+    pub contract_id: ContractId,
+    pub number: String,
+    pub contract_type: ContractType,
+    pub client_id: ClientId,
+    pub client_ref: String,
+    pub client_name: String,
+    pub period: Period,
+    pub billed_from: NaiveDate,
+    /// Lifts billed (the lifts of a contract priced per lift, else 1).
+    pub units: i64,
+    pub per_lift: bool,
+    pub state: BillingState,
+    /// Why it is not billed, in French (a missing index, a period not
+    /// ended).
+    pub reason: Option<String>,
+    /// The period's charge for one unit; none when an index is missing.
+    pub charge: Option<Charge>,
+    pub lines: Vec<InvoiceLineRow>,
+    pub totals: Totals,
+    pub invoice: Option<BilledBy>,
+}
+
+/// Counts and amounts of a run, over every entry.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub contracts: usize,
+    pub entries: usize,
+    pub to_create: usize,
+    pub already_invoiced: usize,
+    pub missing_index: usize,
+    pub not_yet_due: usize,
+    pub client_archived: usize,
+    /// Of the invoices to create.
+    pub total_excl: Cents,
+    pub total_incl: Cents,
+}
+
+/// A run planned: its entries, by contract number then period.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub window: Window,
+    pub today: NaiveDate,
+    pub entries: Vec<BillingEntry>,
+    pub summary: Summary,
+}
+
+/// The latest value of each index known for a month, from the agency's
+/// values.
+struct IndexBook(HashMap<String, Vec<(NaiveDate, IndexValue)>>);
+
+impl IndexBook {
+    fn of(conn: &Conn, agency_id: &AgencyId) -> AppResult<IndexBook> {
+        let mut book: HashMap<String, Vec<(NaiveDate, IndexValue)>> = HashMap::new();
+        for row in contract_store::index_values(conn, agency_id, None)? {
+            if let Some(month) = contract::parse_month(&row.month) {
+                book.entry(row.index_code)
+                    .or_default()
+                    .push((month, IndexValue::from_ten_thousandths(row.value)));
+            }
+        }
+        for values in book.values_mut() {
+            values.sort_by_key(|(month, _)| *month);
+        }
+        Ok(IndexBook(book))
+    }
+
+    /// The latest value whose month is not after `day`'s.
+    fn at(&self, index: &str, day: NaiveDate) -> Option<(NaiveDate, IndexValue)> {
+        let values = self.0.get(index)?;
+        let month = contract::month_of(day);
+        let known = values.partition_point(|(m, _)| *m <= month);
+        known.checked_sub(1).map(|i| values[i])
+    }
+}
+
+/// What a contract's billing needs of its row.
+fn pricing_of(row: &ContractRow) -> Pricing {
+    let terms = terms_of(&row.fields);
+    let ends_on = row.ends_on.as_deref().and_then(day::read);
+    Pricing {
+        last_day: contract::last_day(row.status, &terms, ends_on),
+        terms,
+        annual: Cents::new(row.fields.annual_price_cents),
+        frequency: row.fields.billing_frequency,
+        indexation: match (&row.fields.price_index, row.fields.base_index_value) {
+            (Some(index), Some(base)) => Some(Indexation {
+                index: index.clone(),
+                base: IndexValue::from_ten_thousandths(base),
+            }),
+            _ => None,
+        },
+    }
+}
+
+/// Plans the run over `window` on `today`: every billable contract of the
+/// agency, each period billed from a day of the window.
+pub fn plan_in(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    window: Window,
+    today: NaiveDate,
+) -> AppResult<Plan> {
+    let rows = contract_store::billable(conn, agency_id)?;
+    let book = IndexBook::of(conn, agency_id)?;
+    let billed: HashMap<(ContractId, String), BilledBy> = invoice_store::contract_invoices(
+        conn,
+        agency_id,
+        &day::iso(window.from),
+        &day::iso(window.to),
+    )?
+    .into_iter()
+    .map(|row| {
+        (
+            (row.contract_id, row.billed_from),
+            BilledBy {
+                id: row.id,
+                number: row.number,
+                status: row.status,
+            },
+        )
+    })
+    .collect();
+    let mut entries = Vec::new();
+    let mut summary = Summary::default();
+    for row in &rows {
+        let pricing = pricing_of(row);
+        let periods = contract::periods_billed_between(&pricing, window.from, window.to);
+        let mut counted = false;
+        for period in periods {
+            let charge = contract::charge(&pricing, period, |index, day| book.at(index, day));
+            let (charge, reason) = match charge {
+                Ok(Some(charge)) => (Some(charge), None),
+                Ok(None) => continue,
+                Err(missing) => (None, Some(missing.message())),
+            };
+            if charge.as_ref().is_some_and(|c| c.amount() == Cents::ZERO) {
+                continue;
+            }
+            let billed_from = contract::billed_from(&pricing.terms, period);
+            let invoice = billed
+                .get(&(row.id.clone(), day::iso(billed_from)))
+                .cloned();
+            let state = if invoice.is_some() {
+                BillingState::DejaFacture
+            } else if charge.is_none() {
+                BillingState::IndiceManquant
+            } else if row.client_archived {
+                BillingState::ClientArchive
+            } else if !contract::is_billable(row.fields.billing_timing, period, today) {
+                BillingState::TermeNonEchu
+            } else {
+                BillingState::ACreer
+            };
+            let reason = match state {
+                BillingState::TermeNonEchu => Some(format!(
+                    "Facturé à terme échu : la période se termine le {}.",
+                    day::french(period.end)
+                )),
+                BillingState::ClientArchive => Some(format!(
+                    "Le client « {} » est archivé : il n'est plus facturé.",
+                    row.client_name
+                )),
+                _ => reason,
+            };
+            let per_lift = row.fields.price_basis == contract::PriceBasis::ParAppareil;
+            let units = if per_lift { row.lifts.max(1) } else { 1 };
+            let lines = charge
+                .as_ref()
+                .map(|charge| lines_of(row, per_lift, units, charge))
+                .unwrap_or_default();
+            let totals = totals_of(&lines);
+            match state {
+                BillingState::ACreer => {
+                    summary.to_create += 1;
+                    summary.total_excl += totals.excl_tax;
+                    summary.total_incl += totals.incl_tax;
+                }
+                BillingState::DejaFacture => summary.already_invoiced += 1,
+                BillingState::IndiceManquant => summary.missing_index += 1,
+                BillingState::TermeNonEchu => summary.not_yet_due += 1,
+                BillingState::ClientArchive => summary.client_archived += 1,
+            }
+            if !counted {
+                summary.contracts += 1;
+                counted = true;
+            }
+            entries.push(BillingEntry {
+                contract_id: row.id.clone(),
+                number: row.number.clone(),
+                contract_type: row.fields.contract_type,
+                client_id: row.fields.client_id.clone(),
+                client_ref: row.client_ref.clone(),
+                client_name: row.client_name.clone(),
+                period,
+                billed_from,
+                units,
+                per_lift,
+                state,
+                reason,
+                charge,
+                lines,
+                totals,
+                invoice,
+            });
+        }
+    }
+    summary.entries = entries.len();
+    entries.sort_by(|a, b| (&a.number, a.period.start).cmp(&(&b.number, b.period.start)));
+    Ok(Plan {
+        window,
+        today,
+        entries,
+        summary,
+    })
+}
+
+/// The invoice lines of a period: one per segment (a period cut by a
+/// revision has two), each `units` × the segment's amount for one unit.
+fn lines_of(row: &ContractRow, per_lift: bool, units: i64, charge: &Charge) -> Vec<InvoiceLineRow> {
+    charge
+        .segments
+        .iter()
+        .map(|segment| InvoiceLineRow {
+            label: contract::invoice_label(
+                &row.number,
+                row.fields.contract_type,
+                per_lift,
+                charge.period,
+                segment,
+            ),
+            quantity_milli: units * 1000,
+            unit_price_cents: segment.amount.get(),
+            vat_rate_bp: u32::try_from(row.fields.vat_rate_bp).unwrap_or(0),
+            vat_exemption: None,
+        })
+        .collect()
+}
+
+fn today_of(now: chrono::DateTime<chrono::Utc>) -> NaiveDate {
+    time::paris_local(now).date()
+}
+
+/// The preview of a run: nothing is written.
+pub async fn preview(store: &Store, p: &Principal, input: WindowInput) -> AppResult<Plan> {
+    let agency_id = p.agency_id()?.to_owned();
+    let window = check_window(&input)?;
+    let today = today_of(store.now());
+    store
+        .read(move |conn| plan_in(conn, &agency_id, window, today))
+        .await
+}
+
+/// What a run created.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Drafted {
+    pub summary: Summary,
+    pub created: usize,
+}
+
+/// Creates, in one transaction, the draft invoice of every entry to bill
+/// (one per contract and period; none a second time): each with its lines,
+/// its lifts, its client as buyer, and its journal entry.
+pub async fn create_drafts(store: &Store, p: &Principal, input: WindowInput) -> AppResult<Drafted> {
+    p.require(Capability::Change)?;
+    p.agency_id()?;
+    let window = check_window(&input)?;
+    let p = p.clone();
+    store
+        .write(move |tx| create_drafts_in(tx, &p, window))
+        .await
+}
+
+/// [`create_drafts`]'s step in `tx`.
+pub fn create_drafts_in(tx: &Tx, p: &Principal, window: Window) -> AppResult<Drafted> {
+    p.require(Capability::Change)?;
+    let agency_id = p.agency_id()?;
+    let now = tx.now();
+    let plan = plan_in(tx, agency_id, window, today_of(now))?;
+    let to_create: Vec<&BillingEntry> = plan
+        .entries
+        .iter()
+        .filter(|e| e.state == BillingState::ACreer)
+        .collect();
+    if to_create.is_empty() {
+        return Ok(Drafted {
+            summary: plan.summary,
+            created: 0,
+        });
+    }
+    let clients: HashMap<ClientId, clients::ClientRow> = clients::all(tx, agency_id)?
+        .into_iter()
+        .map(|c| (c.id.clone(), c))
+        .collect();
+    let lifts = contract_store::lifts_of_agency(tx, agency_id)?;
+    let created_on = day::iso(today_of(now));
+    let created_at = clock::format_timestamp(now);
+    let no_lifts: Vec<EquipmentId> = Vec::new();
+    for entry in &to_create {
+        let client = clients.get(&entry.client_id).ok_or_else(|| {
+            AppError::unprocessable(format!(
+                "Client introuvable pour le contrat {}.",
+                entry.number
+            ))
+        })?;
+        let buyer = buyer_of(client);
+        let billed_from = day::iso(entry.billed_from);
+        let equipment_ids = lifts.get(&entry.contract_id).unwrap_or(&no_lifts);
+        let id = invoice_store::insert_draft(
+            tx,
+            &NewInvoice {
+                agency_id: agency_id.as_str(),
+                nature: InvoiceNature::Facture.as_str(),
+                client_id: Some(&client.id),
+                credited_invoice_id: None,
+                quote_id: None,
+                buyer: &buyer,
+                total_excl_cents: entry.totals.excl_tax.get(),
+                total_incl_cents: entry.totals.incl_tax.get(),
+                created_on: &created_on,
+                created_at: &created_at,
+                lines: &entry.lines,
+                equipment_ids,
+                contract: Some((&entry.contract_id, &billed_from)),
+            },
+        )
+        .map_err(|err| {
+            err.on_constraint(
+                "invoices.contract_id, invoices.contract_billed_from",
+                || {
+                    AppError::conflict(format!(
+                        "Le contrat {} est déjà facturé pour la période commençant le {}.",
+                        entry.number,
+                        day::french(entry.billed_from)
+                    ))
+                },
+            )
+        })?;
+        p.record(
+            tx,
+            "invoice",
+            id.as_str(),
+            "creation",
+            json!({
+                "nature": "facture",
+                "client": client.client_ref,
+                "contract": entry.number,
+                "billedFrom": billed_from,
+                "periodEnd": day::iso(entry.period.end),
+                "lines": entry.lines.len(),
+                "totalInclCents": entry.totals.incl_tax.get(),
+            }),
+        )?;
+    }
+    p.record(
+        tx,
+        "contract_billing",
+        &format!("{}/{}", day::iso(window.from), day::iso(window.to)),
+        "facturation",
+        json!({
+            "created": to_create.len(),
+            "alreadyInvoiced": plan.summary.already_invoiced,
+            "missingIndex": plan.summary.missing_index,
+            "notYetDue": plan.summary.not_yet_due,
+            "totalExclCents": plan.summary.total_excl.get(),
+        }),
+    )?;
+    Ok(Drafted {
+        created: to_create.len(),
+        summary: plan.summary,
+    })
+}
+
+/// One batch of issues.
+#[derive(Debug, Clone, Default)]
+pub struct Issued {
+    /// The invoices issued, with their numbers, in order.
+    pub issued: Vec<(InvoiceId, String)>,
+    /// The drafts refused, with the reason.
+    pub refused: Vec<(InvoiceId, String)>,
+    /// Drafts of the window left to issue after this batch.
+    pub remaining: i64,
+}
+
+/// Issues the next `limit` drafts of the window's contract invoices (by
+/// contract number, then period), each alone (a refused one stays a draft,
+/// with its reason), in one transaction; answers what is left.
+pub async fn issue_batch(
+    store: &Store,
+    p: &Principal,
+    input: WindowInput,
+    limit: Option<u32>,
+) -> AppResult<Issued> {
+    p.require(Capability::Change)?;
+    p.agency_id()?;
+    let window = check_window(&input)?;
+    let limit = limit.unwrap_or(DEFAULT_ISSUE_BATCH);
+    if !(1..=MAX_ISSUE_BATCH).contains(&limit) {
+        return Err(AppError::unprocessable(format!(
+            "Le champ « limit » doit être compris entre 1 et {MAX_ISSUE_BATCH} (reçu : {limit})."
+        )));
+    }
+    let p = p.clone();
+    store
+        .write(move |tx| {
+            let agency_id = p.agency_id()?;
+            let from = day::iso(window.from);
+            let to = day::iso(window.to);
+            let drafts = invoice_store::contract_drafts(tx, agency_id, &from, &to, limit)?;
+            let mut done = Issued::default();
+            for id in drafts {
+                match tx.savepoint(|tx| invoices::issue_in(tx, &p, &id)) {
+                    Ok(()) => {
+                        let number = invoice_store::get(tx, agency_id, &id)?
+                            .and_then(|row| row.number)
+                            .unwrap_or_default();
+                        done.issued.push((id, number));
+                    }
+                    Err(refusal) => done.refused.push((id, refusal.public_message())),
+                }
+            }
+            done.remaining = invoice_store::count_contract_drafts(tx, agency_id, &from, &to)?;
+            Ok(done)
+        })
+        .await
+}
+
+/// The window a billing run over the calendar quarter of `day` takes (the
+/// screens' default).
+pub fn quarter_of(day: NaiveDate) -> Window {
+    let quarter = Period::containing(contract::BillingFrequency::Trimestrielle, day);
+    Window {
+        from: quarter.start,
+        to: quarter.end,
+    }
+}
+
+/// Days a window spans.
+pub fn window_days(window: Window) -> i64 {
+    (window.to - window.from).num_days() + 1
+}
