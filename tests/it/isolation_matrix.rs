@@ -1241,6 +1241,7 @@ fn v2_ops(w: &World) -> Vec<Op> {
             .body(json!({ "clientId": i.client.real, "liftIds": [eq], "type": "normal", "startOn": "2027-01-01", "annualPrice": 900 }))
             .naming(&[&i.client], 422),
         v2("GET /contracts/{id}", format!("/contracts/{}", i.draft_contract.real)).on(&[&i.draft_contract]),
+        v2("GET /contracts/{id}/pdf", format!("/contracts/{}/pdf", i.active_contract.real)).on(&[&i.active_contract]),
         v2("PUT /contracts/{id}", format!("/contracts/{}", i.draft_contract.real))
             .body(json!({ "clientId": i.draft_contract_client, "liftIds": [i.draft_contract_lift], "type": "complet", "startOn": "2027-01-01", "annualPrice": 3200 }))
             .on(&[&i.draft_contract]),

@@ -847,3 +847,85 @@ async fn an_assistant_drafts_activates_lists_and_terminates_a_contract_through_m
         json!({"status": 404, "error": "Contrat introuvable dans cette agence."})
     );
 }
+
+#[tokio::test]
+async fn a_contract_prints_its_parties_lifts_and_clauses_as_a_pdf() {
+    let w = world().await;
+    let id = w
+        .create(with(
+            body(&[&w.lifts[0], &w.lifts[1]], "2027-01-01"),
+            json!({"onCallCoverage": true, "arrivalOutOfHoursMinutes": 90, "penaltyPerLateHour": 50, "notes": "Clés au gardien"}),
+        ))
+        .await;
+    let fetch = |token: String, id: String| {
+        let w = &w;
+        async move {
+            w.server
+                .client
+                .get(w.server.url(&format!("/api/v2/contracts/{id}/pdf")))
+                .header("Authorization", format!("Bearer {token}"))
+                .send()
+                .await
+                .expect("request")
+        }
+    };
+    let response = fetch(w.org.admin_token.clone(), id.clone()).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(
+        response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok()),
+        Some("application/pdf")
+    );
+    assert_eq!(
+        response
+            .headers()
+            .get("content-disposition")
+            .and_then(|v| v.to_str().ok()),
+        Some("inline; filename=\"CT-2027-00001.pdf\"")
+    );
+    let bytes = response.bytes().await.expect("pdf");
+    let text = pdftotext(&bytes).replace(['\u{202f}', '\u{a0}'], " ");
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in [
+        "Projet de contrat",
+        "N° CT-2027-00001",
+        "Résidence Les Tilleuls",
+        "ASC-001",
+        "ASC-002",
+        "Article 2 — Prestations d'entretien obligatoires",
+        "toutes les 5 semaines au plus (tous les 35 jours)",
+        "Un examen semestriel du bon état des câbles et un essai annuel du parachute",
+        "Article 4 — Délais d'intervention",
+        "arrivée en 1 heure au plus",
+        "nuits, par l'astreinte) : arrivée en 1 h 30 au plus",
+        "une pénalité de 50,00 € HT par heure de retard commencée",
+        "Le contrat prend effet le 01/01/2027 pour une première période de 12 mois, jusqu'au 31/12/2027 inclus",
+        "au moins 3 mois avant l'échéance",
+        "article L215-1 du Code de la consommation",
+        "1 200,00 € HT par appareil, soit 2 400,00 € HT pour l'ensemble des appareils",
+        "P = P0 × (I / I0)",
+        "I0 = 128,5 la valeur de base de l'indice BT48",
+        "Article 9 — Conditions particulières",
+        "Clés au gardien",
+    ] {
+        assert!(
+            flat.contains(expected),
+            "« {expected} » missing from:\n{flat}"
+        );
+    }
+    // In force, it is the contract, no more its project.
+    assert_eq!(w.act(&id, "activate", None).await.0, 201);
+    let bytes = fetch(w.org.admin_token.clone(), id.clone())
+        .await
+        .bytes()
+        .await
+        .expect("pdf");
+    let text = pdftotext(&bytes);
+    assert!(!text.contains("Projet de contrat"));
+    assert!(text.contains("Contrat d'entretien"));
+    // Another organization: 404.
+    let response = fetch(w.other.admin_token.clone(), id.clone()).await;
+    assert_eq!(response.status().as_u16(), 404);
+}

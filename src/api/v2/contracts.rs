@@ -13,6 +13,7 @@ use utoipa_axum::routes;
 
 use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::ApiJson;
+use crate::api::pdf::{PdfBinary, PdfResponse};
 use crate::api::wire::contracts::*;
 use crate::api::wire::{Created, Page, PageQuery};
 use crate::auth::api_token::ApiCaller;
@@ -25,6 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_contracts, create_contract))
         .routes(routes!(get_contract, replace_contract, delete_contract))
+        .routes(routes!(get_contract_pdf))
         .routes(routes!(activate_contract))
         .routes(routes!(terminate_contract))
         .routes(routes!(expire_contract))
@@ -79,6 +81,34 @@ async fn get_contract(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<ContractView>> {
     contract_read(&state, &caller, &id).await.map(Json)
+}
+
+/// Le contrat en PDF : les parties, les appareils et les clauses du
+/// contrat (objet, prestations obligatoires de l'article R134-2 du Code de
+/// la construction et de l'habitation, étendue, délais d'intervention,
+/// pénalités, durée, reconduction et résiliation, prix, facturation et
+/// révision, obligations du client), puis deux cadres de signature ;
+/// « Projet de contrat » tant qu'il est en brouillon. Fichier
+/// `<numéro>.pdf`, affiché dans le navigateur.
+#[utoipa::path(
+    get,
+    path = "/contracts/{id}/pdf",
+    tag = "Contrats",
+    params(("id" = String, Path, description = "Identifiant du contrat")),
+    responses(
+        (status = 200, description = "Le document PDF", content_type = "application/pdf", body = PdfBinary,
+            headers(("Content-Disposition" = String, description = "`inline; filename=\"CT-2027-00001.pdf\"`"))),
+        (status = 404, description = "Contrat introuvable dans l'agence", body = ErrorBody),
+    )
+)]
+async fn get_contract_pdf(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+) -> AppResult<PdfResponse> {
+    contract_pdf_file(&state, &caller, &id)
+        .await
+        .map(PdfResponse)
 }
 
 /// Remplace ce que dit un contrat en brouillon (tous les champs sont

@@ -20,6 +20,7 @@ use crate::services::contracts::{
     self as service, ContractDates, ContractDetail, ContractInput, IndexValueInput,
     TerminationInput,
 };
+use crate::services::documents::PdfFile;
 use crate::state::AppState;
 use crate::store::contracts::{ContractRow, IndexValueRow};
 
@@ -576,6 +577,11 @@ pub async fn contract_replace(
 pub async fn contract_read(state: &AppState, p: &Principal, id: &str) -> AppResult<ContractView> {
     let detail = service::get(&state.store, p, &ContractId::new(id)).await?;
     Ok(contract_view(detail, &state.base_url))
+}
+
+/// The contract as a PDF: `GET /contracts/{id}/pdf`.
+pub async fn contract_pdf_file(state: &AppState, p: &Principal, id: &str) -> AppResult<PdfFile> {
+    Ok(crate::services::documents::contract_pdf(&state.store, p, &ContractId::new(id)).await?)
 }
 
 /// Deletes a draft.

@@ -24,8 +24,11 @@ use crate::domain::invoice::{Totals, line_total_excl};
 use crate::domain::money::Cents;
 
 pub use facturx::{FACTURX_FILE_NAME, cii_xml};
-pub use render::{check_logo, invoice_pdf, quote_pdf, visit_report_pdf};
+pub use render::{check_logo, contract_pdf, invoice_pdf, quote_pdf, visit_report_pdf};
 
+use crate::domain::contract::{
+    BillingFrequency, BillingTiming, ContractType, IndexValue, PriceBasis, Terms,
+};
 use crate::domain::einvoice::{Treatment, VatExemption};
 use crate::domain::identity::SellerIdentity;
 
@@ -239,6 +242,212 @@ pub struct QuoteDocument {
     pub totals: Totals,
 }
 
+/// A maintenance contract as printed, with its French clauses
+/// ([`contract_clauses`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractDocument {
+    pub number: String,
+    /// A draft prints « Projet de contrat ».
+    pub draft: bool,
+    pub created_on: NaiveDate,
+    pub seller: Seller,
+    pub buyer: Party,
+    /// Each lift on one line (« ASC-001 — Hall principal, Résidence … »).
+    pub lifts: Vec<String>,
+    pub contract_type: ContractType,
+    pub terms: Terms,
+    pub price_basis: PriceBasis,
+    pub annual_price: Cents,
+    pub annual_total: Cents,
+    pub frequency: BillingFrequency,
+    pub timing: BillingTiming,
+    pub vat_rate_bp: u32,
+    /// The revision's index and its base value I0.
+    pub indexation: Option<(String, IndexValue)>,
+    pub visit_interval_days: i64,
+    pub arrival_minutes: i64,
+    pub out_of_hours_minutes: Option<i64>,
+    pub trapped_minutes: i64,
+    pub restore_minutes: i64,
+    pub weekend_coverage: bool,
+    pub on_call_coverage: bool,
+    pub penalty_per_hour: Cents,
+    pub notes: Option<String>,
+}
+
+/// A delay in minutes as the clauses write it: `45 minutes`, `4 heures`,
+/// `1 h 30`, `2 jours`.
+pub fn delay(minutes: i64) -> String {
+    let plural = |n: i64, one: &str, many: &str| format!("{n} {}", if n > 1 { many } else { one });
+    if minutes < 60 {
+        return plural(minutes, "minute", "minutes");
+    }
+    if minutes % (24 * 60) == 0 {
+        return plural(minutes / (24 * 60), "jour", "jours");
+    }
+    if minutes % 60 == 0 {
+        return plural(minutes / 60, "heure", "heures");
+    }
+    format!("{} h {:02}", minutes / 60, minutes % 60)
+}
+
+/// The clauses of a maintenance contract, article by article: its title
+/// and its paragraphs, in French, from what the contract says. The law's
+/// mandatory content (Code de la construction et de l'habitation, R134-2
+/// and R134-3; Code de la consommation, L215-1) is always there.
+pub fn contract_clauses(c: &ContractDocument) -> Vec<(String, Vec<String>)> {
+    let terms = &c.terms;
+    let lifts = if c.lifts.len() > 1 {
+        "des appareils désignés ci-dessus"
+    } else {
+        "de l'appareil désigné ci-dessus"
+    };
+    let mut clauses = vec![(
+        "Article 1 — Objet".to_owned(),
+        vec![format!(
+            "Le présent contrat a pour objet l'entretien {lifts}, conformément aux articles R134-1 à R134-6 du Code de la construction et de l'habitation, par le prestataire, au client propriétaire ou à son représentant."
+        )],
+    )];
+    clauses.push((
+        "Article 2 — Prestations d'entretien obligatoires".to_owned(),
+        vec![
+            format!(
+                "Une visite d'entretien toutes les {} semaines au plus (tous les {} jours), pour surveiller le fonctionnement de l'installation, effectuer les réglages nécessaires, nettoyer et lubrifier les organes mobiles.",
+                (c.visit_interval_days + 6) / 7,
+                c.visit_interval_days
+            ),
+            "Un examen semestriel du bon état des câbles et un essai annuel du parachute (dispositif de sécurité contre la chute de la cabine).".to_owned(),
+            "Un nettoyage annuel de la cuvette, du toit de cabine et du local des machines.".to_owned(),
+            "Le remplacement des pièces usées dans la mesure prévue par l'article 3, et la réparation des dysfonctionnements.".to_owned(),
+            "La tenue du carnet d'entretien de chaque appareil et la remise au propriétaire d'un rapport annuel d'activité : visites et contrôles effectués avec leurs dates, pannes avec leur cause et leur durée, taux de disponibilité.".to_owned(),
+        ],
+    ));
+    clauses.push((
+        format!(
+            "Article 3 — Étendue du contrat : {}",
+            c.contract_type.label().to_lowercase()
+        ),
+        vec![c.contract_type.coverage().to_owned()],
+    ));
+    let mut delays = vec![
+        format!(
+            "Arrivée sur place après un appel pour panne aux heures ouvrées : {} au plus.",
+            delay(c.arrival_minutes)
+        ),
+        format!(
+            "Dégagement d'une personne bloquée dans une cabine, à toute heure, tous les jours : arrivée en {} au plus.",
+            delay(c.trapped_minutes)
+        ),
+        format!(
+            "Remise en service après une panne : {} au plus, hors pièces à commander, dont le client est informé.",
+            delay(c.restore_minutes)
+        ),
+    ];
+    match (c.out_of_hours_minutes, c.on_call_coverage, c.weekend_coverage) {
+        (Some(minutes), on_call, weekend) => delays.push(format!(
+            "Hors heures ouvrées ({}) : arrivée en {} au plus.",
+            match (on_call, weekend) {
+                (true, true) => "nuits, par l'astreinte, et week-ends",
+                (true, false) => "nuits, par l'astreinte",
+                _ => "week-ends",
+            },
+            delay(minutes)
+        )),
+        _ => delays.push(
+            "Hors heures ouvrées, un appel pour panne (sauf personne bloquée) est traité à la reprise des heures ouvrées.".to_owned(),
+        ),
+    }
+    clauses.push(("Article 4 — Délais d'intervention".to_owned(), delays));
+    clauses.push((
+        "Article 5 — Pénalités".to_owned(),
+        vec![if c.penalty_per_hour.is_positive() {
+            format!(
+                "Tout dépassement d'un délai de l'article 4 ouvre droit pour le client à une pénalité de {} HT par heure de retard commencée, déduite de la facture suivante.",
+                c.penalty_per_hour.french()
+            )
+        } else {
+            "Le contrat ne prévoit pas de pénalité de retard ; les délais de l'article 4 sont suivis appel par appel et figurent au rapport annuel.".to_owned()
+        }],
+    ));
+    let mut duration = vec![format!(
+        "Le contrat prend effet le {} pour une première période de {} mois, jusqu'au {} inclus (un an au moins, article R134-3 du Code de la construction et de l'habitation).",
+        day(terms.start),
+        terms.duration_months,
+        day(terms.first_end())
+    )];
+    if terms.tacit_renewal {
+        duration.push(format!(
+            "Il est reconduit tacitement par périodes de {} mois, sauf résiliation par l'une des parties, par lettre recommandée avec accusé de réception, au moins {} mois avant l'échéance de la période en cours.",
+            terms.renewal_months, terms.notice_months
+        ));
+        duration.push("Lorsque le client est un consommateur ou un non-professionnel, le prestataire l'informe par écrit, au plus tôt trois mois et au plus tard un mois avant le terme de la période autorisant le rejet de la reconduction, de la possibilité de ne pas reconduire le contrat (article L215-1 du Code de la consommation).".to_owned());
+    } else {
+        duration.push(format!(
+            "Il n'est pas reconduit tacitement : il prend fin le {}.",
+            day(terms.first_end())
+        ));
+    }
+    duration.push("Chaque partie peut résilier le contrat en cas de manquement grave de l'autre à ses obligations, un mois après une mise en demeure restée sans effet.".to_owned());
+    clauses.push((
+        "Article 6 — Durée, reconduction et résiliation".to_owned(),
+        duration,
+    ));
+    let mut price = vec![match c.price_basis {
+        PriceBasis::ParAppareil => format!(
+            "Prix annuel : {} HT par appareil, soit {} HT pour l'ensemble des appareils, TVA en sus au taux de {}.",
+            c.annual_price.french(),
+            c.annual_total.french(),
+            rate(c.vat_rate_bp)
+        ),
+        PriceBasis::Global => format!(
+            "Prix annuel : {} HT pour l'ensemble des appareils, TVA en sus au taux de {}.",
+            c.annual_total.french(),
+            rate(c.vat_rate_bp)
+        ),
+    }];
+    price.push(format!(
+        "Facturation {} ({}), chaque période étant facturée au prorata de ses jours couverts quand le contrat commence ou finit en son cours ; paiement à {} jours.",
+        c.frequency.label().to_lowercase(),
+        match c.timing {
+            BillingTiming::TermeAEchoir => "à terme à échoir, en début de période",
+            BillingTiming::TermeEchu => "à terme échu, la période écoulée",
+        },
+        crate::domain::invoice::PAYMENT_TERM_DAYS
+    ));
+    match &c.indexation {
+        Some((index, base)) => price.push(format!(
+            "Le prix est révisé à chaque date anniversaire du contrat selon la formule P = P0 × (I / I0), où P0 est le prix ci-dessus, I0 = {} la valeur de base de l'indice {} et I la dernière valeur de cet indice publiée par l'INSEE à la date de révision.",
+            base.french(),
+            index
+        )),
+        None => price.push("Le prix n'est pas indexé : il n'est modifié que par avenant signé des deux parties.".to_owned()),
+    }
+    clauses.push((
+        "Article 7 — Prix, facturation et révision".to_owned(),
+        price,
+    ));
+    clauses.push((
+        "Article 8 — Obligations du client".to_owned(),
+        vec!["Le client donne au prestataire un libre accès aux appareils, au local des machines et aux dispositifs de commande ; il signale sans délai toute anomalie et fait exécuter les travaux de mise en conformité qui lui incombent.".to_owned()],
+    ));
+    if let Some(notes) = c.notes.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+        clauses.push((
+            "Article 9 — Conditions particulières".to_owned(),
+            notes.lines().map(str::to_owned).collect(),
+        ));
+    }
+    clauses
+}
+
+/// The file name of a contract's PDF: its number.
+pub fn contract_file_name(number: &str) -> String {
+    let safe: String = number
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+        .collect();
+    format!("{safe}.pdf")
+}
+
 /// The report of a done maintenance visit, as printed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VisitReportDocument {
@@ -384,6 +593,18 @@ mod tests {
 
     fn plain(text: &str) -> String {
         text.replace(['\u{202f}', '\u{a0}'], " ")
+    }
+
+    #[test]
+    fn delays_are_written_in_words() {
+        assert_eq!(delay(45), "45 minutes");
+        assert_eq!(delay(1), "1 minute");
+        assert_eq!(delay(60), "1 heure");
+        assert_eq!(delay(240), "4 heures");
+        assert_eq!(delay(90), "1 h 30");
+        assert_eq!(delay(1440), "1 jour");
+        assert_eq!(delay(2880), "2 jours");
+        assert_eq!(delay(1500), "25 heures");
     }
 
     #[test]

@@ -17,9 +17,9 @@ use krilla::text::{Font, TextDirection};
 
 use super::pdfa::{self, Attachment};
 use super::{
-    DocumentLine, InvoiceDocument, InvoiceKind, LOGO_MAX_BYTES, LOGO_MAX_PIXELS, LOGO_MIN_PIXELS,
-    Logo, LogoFormat, Party, QuoteDocument, Seller, VisitReportDocument, amount, company_id, day,
-    quantity, rate,
+    ContractDocument, DocumentLine, InvoiceDocument, InvoiceKind, LOGO_MAX_BYTES, LOGO_MAX_PIXELS,
+    LOGO_MIN_PIXELS, Logo, LogoFormat, Party, QuoteDocument, Seller, VisitReportDocument, amount,
+    company_id, day, quantity, rate,
 };
 use crate::domain::einvoice;
 use crate::domain::identity::{self as identity, SellerIdentity};
@@ -252,6 +252,58 @@ pub fn quote_pdf(document: &QuoteDocument) -> anyhow::Result<Vec<u8>> {
     if let Some(insurance) = insurance_line(&document.seller.identity) {
         layout.paragraph(&[Styled::plain(insurance)]);
     }
+    layout.signature_box();
+    layout.finish(&metrics, &document.seller, logo, None, &running_title)
+}
+
+/// A maintenance contract as a PDF: the parties, the lifts, every clause
+/// ([`super::contract_clauses`]) and the two parties' signature boxes.
+pub fn contract_pdf(document: &ContractDocument) -> anyhow::Result<Vec<u8>> {
+    let metrics = Metrics::new()?;
+    let logo = logo_image(document.seller.logo.as_ref())?;
+    let mut layout = Layout::new(&metrics, logo.as_ref());
+    let title = if document.draft {
+        "Projet de contrat"
+    } else {
+        "Contrat d'entretien"
+    };
+    let references = vec![
+        Styled::bold(format!("N° {}", document.number)),
+        Styled::plain(format!("Établi le {}", day(document.created_on))),
+    ];
+    let mut context: Vec<String> = Vec::new();
+    let shown = document.lifts.len().min(MAX_EQUIPMENT_PRINTED);
+    match document.lifts.as_slice() {
+        [] => {}
+        [one] => context.push(format!("Appareil : {one}")),
+        many => {
+            context.push(format!("Appareils ({}) :", many.len()));
+            context.extend(many[..shown].iter().map(|l| format!("— {l}")));
+            if many.len() > shown {
+                context.push(format!("… et {} autres appareils", many.len() - shown));
+            }
+        }
+    }
+    let running_title = format!("{title} {}", document.number);
+    layout.header(
+        &document.seller,
+        title,
+        &references,
+        Some(&document.buyer),
+        &context,
+    );
+    for (heading, paragraphs) in super::contract_clauses(document) {
+        let mut lines = vec![Styled::bold(heading)];
+        lines.extend(paragraphs.into_iter().map(Styled::plain));
+        layout.paragraph(&lines);
+    }
+    if let Some(insurance) = insurance_line(&document.seller.identity) {
+        layout.paragraph(&[Styled::plain(insurance)]);
+    }
+    layout.paragraph(&[Styled::bold(
+        "Pour le prestataire, puis pour le client (date, signature et cachet, précédés de la mention « Lu et approuvé ») :".to_owned(),
+    )]);
+    layout.signature_box();
     layout.signature_box();
     layout.finish(&metrics, &document.seller, logo, None, &running_title)
 }

@@ -1,4 +1,5 @@
-//! The PDF documents of quotes, invoices, credit notes and visit reports:
+//! The PDF documents of quotes, invoices, credit notes, visit reports and
+//! maintenance contracts:
 //! the service data (`services::invoices::get_in`, `services::quotes::get_in`,
 //! a done visit) and the seller's identity (`services::identity::seller_in`:
 //! an issued invoice's as it was at its issue) made into a
@@ -351,6 +352,92 @@ fn party_of(client: &crate::store::clients::ClientRow) -> Party {
         vat_number: buyer.vat_number,
         electronic_address: buyer.electronic_address,
     }
+}
+
+/// The contract `id` of the agency as a PDF: its parties, lifts and
+/// clauses (« Projet de contrat » while it is a draft).
+pub async fn contract_pdf(
+    store: &Store,
+    p: &Principal,
+    id: &crate::domain::id::ContractId,
+) -> AppResult<PdfFile> {
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    let today = clock::paris_local(store.now()).date();
+    let document = store
+        .read(move |conn| contract_document(conn, &agency_id, &id, today))
+        .await?;
+    let file_name = documents::contract_file_name(&document.number);
+    let bytes = render(move || documents::contract_pdf(&document)).await?;
+    Ok(PdfFile { file_name, bytes })
+}
+
+/// The contract `id` of the agency as printed.
+pub fn contract_document(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &crate::domain::id::ContractId,
+    today: NaiveDate,
+) -> AppResult<documents::ContractDocument> {
+    use crate::domain::contract::IndexValue;
+    use crate::domain::money::Cents;
+    use crate::services::contracts as contract_service;
+    let detail = contract_service::detail_in(conn, agency_id, id, today)?;
+    let seller = identity::seller_in(conn, agency_id, None)?;
+    let row = &detail.row;
+    let client = crate::store::clients::find(conn, agency_id, &row.fields.client_id)?
+        .ok_or_else(|| AppError::not_found("Client du contrat introuvable."))?;
+    let created_on = clock::parse_timestamp(&row.created_at)
+        .map(|at| clock::paris_local(at).date())
+        .unwrap_or(today);
+    let fields = &row.fields;
+    Ok(documents::ContractDocument {
+        number: row.number.clone(),
+        draft: row.status == crate::domain::contract::ContractStatus::Brouillon,
+        created_on,
+        seller,
+        buyer: party_of(&client),
+        lifts: detail
+            .lifts
+            .iter()
+            .map(|l| {
+                let number = l
+                    .number
+                    .clone()
+                    .unwrap_or_else(|| l.equipment_id.to_string());
+                let place: Vec<&str> = [l.location.as_deref(), l.building_name.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                if place.is_empty() {
+                    number
+                } else {
+                    format!("{number} — {}", place.join(", "))
+                }
+            })
+            .collect(),
+        contract_type: fields.contract_type,
+        terms: contract_service::terms_of(fields),
+        price_basis: fields.price_basis,
+        annual_price: Cents::new(fields.annual_price_cents),
+        annual_total: detail.dates.annual_total,
+        frequency: fields.billing_frequency,
+        timing: fields.billing_timing,
+        vat_rate_bp: u32::try_from(fields.vat_rate_bp).unwrap_or(0),
+        indexation: fields.price_index.clone().zip(
+            fields
+                .base_index_value
+                .map(IndexValue::from_ten_thousandths),
+        ),
+        visit_interval_days: fields.visit_interval_days,
+        arrival_minutes: fields.arrival_minutes,
+        out_of_hours_minutes: fields.arrival_out_of_hours_minutes,
+        trapped_minutes: fields.trapped_minutes,
+        restore_minutes: fields.restore_minutes,
+        weekend_coverage: fields.weekend_coverage,
+        on_call_coverage: fields.on_call_coverage,
+        penalty_per_hour: Cents::new(fields.penalty_per_hour_cents),
+        notes: fields.notes.clone(),
+    })
 }
 
 /// Rendering is CPU work (layout, font subsetting): off the async workers.
