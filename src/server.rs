@@ -201,7 +201,8 @@ pub async fn bind_with_fallback(
 }
 
 /// Deletes the import files past their lifetime, and forgets their runs,
-/// once a minute; the first time at once.
+/// and takes out of the park the lifts whose contract has ended, once a
+/// minute; the first time at once.
 async fn purge_import_files(state: AppState) {
     let mut every_minute = tokio::time::interval(std::time::Duration::from_secs(60));
     loop {
@@ -212,6 +213,13 @@ async fn purge_import_files(state: AppState) {
             Ok(0) => {}
             Ok(deleted) => tracing::info!(deleted, "fichiers d'import expirés supprimés"),
             Err(err) => tracing::warn!(error = %err, "purge des fichiers d'import en échec"),
+        }
+        match crate::services::contracts::release_ended(&state.store).await {
+            Ok(0) => {}
+            Ok(lifts) => {
+                tracing::info!(lifts, "appareils sortis du parc : leur contrat a pris fin")
+            }
+            Err(err) => tracing::warn!(error = %err, "fin de couverture des contrats en échec"),
         }
     }
 }

@@ -68,6 +68,7 @@ fn kinds() -> Vec<Kind> {
             ContractInput {
                 price_index: Some("BT48".to_owned()),
                 base_index_value: Some(128.5),
+                base_index_month: Some("2026-12".to_owned()),
                 ..input("2027-02-15", "trimestrielle", 1200.0)
             },
         ),
@@ -106,6 +107,7 @@ fn kinds() -> Vec<Kind> {
             ContractInput {
                 price_index: Some("ICHT-IME".to_owned()),
                 base_index_value: Some(118.0),
+                base_index_month: Some("2026-11".to_owned()),
                 ..input("2027-01-01", "trimestrielle", 1000.0)
             },
         ),
@@ -332,7 +334,7 @@ async fn a_quarter_of_500_contracts_is_previewed_drafted_once_and_issued_in_batc
     assert_eq!(missing["state"], "indice_manquant");
     assert_eq!(
         missing["reason"],
-        "Aucune valeur de l'indice ICHT-IME connue au 01/01/2028 : saisissez-la (Contrats › Indices) pour réviser le prix."
+        "La révision du 01/01/2028 demande la valeur de l'indice ICHT-IME de 2027-11, pas encore saisie : saisissez-la (Contrats › Indices)."
     );
     assert!(missing["segments"].as_array().is_some_and(Vec::is_empty));
     assert!(

@@ -294,6 +294,8 @@ struct Ids {
     /// and lift of the first draft.
     draft_contract: Target,
     other_draft_contract: Target,
+    /// A third draft, deleted by the web application's control run.
+    app_draft_contract: Target,
     active_contract: Target,
     draft_contract_client: String,
     draft_contract_lift: String,
@@ -854,6 +856,12 @@ fn ids(
             "contracts",
             status_pick("contracts", "brouillon", 1),
             34,
+        ),
+        app_draft_contract: target(
+            dir,
+            "contracts",
+            status_pick("contracts", "brouillon", 2),
+            36,
         ),
         active_contract: target(dir, "contracts", status_pick("contracts", "actif", 0), 35),
         monday,
@@ -1610,6 +1618,32 @@ fn app_ops(w: &World) -> Vec<Op> {
         .on(&[&i.technician, &i.absence])
         .admin(rota),
         // Quotes, invoices and their documents.
+        app("GET /contracts", "/contracts?limit=200".into()).list(),
+        app("POST /contracts", "/contracts".into())
+            .body(json!({ "clientId": i.client.real, "liftIds": [eq], "type": "normal", "startOn": "2027-01-01", "annualPrice": 900 }))
+            .naming(&[&i.client], 422),
+        app("GET /contracts/{id}", format!("/contracts/{}", i.draft_contract.real)).on(&[&i.draft_contract]),
+        app("PUT /contracts/{id}", format!("/contracts/{}", i.draft_contract.real))
+            .body(json!({ "clientId": i.draft_contract_client, "liftIds": [i.draft_contract_lift], "type": "complet", "startOn": "2027-01-01", "annualPrice": 3200 }))
+            .on(&[&i.draft_contract]),
+        app("DELETE /contracts/{id}", format!("/contracts/{}", i.app_draft_contract.real))
+            .on(&[&i.app_draft_contract]),
+        app("GET /contracts/{id}/pdf", format!("/contracts/{}/pdf", i.active_contract.real)).on(&[&i.active_contract]),
+        app("POST /contracts/{id}/activate", format!("/contracts/{}/activate", i.draft_contract.real))
+            .on(&[&i.draft_contract]),
+        app("POST /contracts/{id}/terminate", format!("/contracts/{}/terminate", i.active_contract.real))
+            .body(json!({ "reason": "Vente de l'immeuble" }))
+            .on(&[&i.active_contract]),
+        app("POST /contracts/{id}/expire", format!("/contracts/{}/expire", i.active_contract.real))
+            .on(&[&i.active_contract]),
+        app("GET /price-indexes", "/price-indexes".into()).list(),
+        app("POST /price-indexes", "/price-indexes".into())
+            .body(json!({ "index": "BT48", "month": "2015-03", "value": 103.6 })),
+        app("GET /contract-billing/preview", "/contract-billing/preview?from=2026-10-01&to=2026-12-31&limit=200".into()).list(),
+        app("POST /contract-billing/drafts", "/contract-billing/drafts".into())
+            .body(json!({ "from": "2026-10-01", "to": "2026-12-31" })),
+        app("POST /contract-billing/issue", "/contract-billing/issue".into())
+            .body(json!({ "from": "2026-10-01", "to": "2026-12-31", "limit": 5 })),
         app("GET /quotes", "/quotes?limit=200".into()).list(),
         app("POST /quotes", "/quotes".into())
             .body(json!({ "equipmentId": eq, "origin": "client", "object": "Essai", "rows": row }))
@@ -2146,6 +2180,7 @@ impl World {
             &i.partner_key_id,
             &i.draft_contract,
             &i.other_draft_contract,
+            &i.app_draft_contract,
             &i.active_contract,
         ]
         .iter()

@@ -133,6 +133,7 @@ fn body(lifts: &[&String], start: &str) -> Value {
         "annualPrice": 1200,
         "priceIndex": "bt48",
         "baseIndexValue": 128.5,
+        "baseIndexMonth": "2026-12",
         "visitIntervalDays": 35,
     })
 }
@@ -199,6 +200,7 @@ async fn a_contract_is_drafted_edited_activated_terminated_and_its_lifts_follow(
     assert_eq!(draft["vatRate"], 20.0);
     assert_eq!(draft["priceIndex"], "BT48");
     assert_eq!(draft["baseIndexValue"], 128.5);
+    assert_eq!(draft["baseIndexMonth"], "2026-12");
     assert_eq!(draft["visitIntervalDays"], 35);
     assert_eq!(
         draft["duties"],
@@ -303,7 +305,7 @@ async fn a_contract_is_drafted_edited_activated_terminated_and_its_lifts_follow(
     assert_eq!(status, 409);
     assert_eq!(
         refused["error"],
-        "L'appareil ASC-003 est déjà couvert par le contrat actif CT-2027-00001 : un appareil est sous un seul contrat en vigueur."
+        "L'appareil ASC-003 est déjà couvert par le contrat actif CT-2027-00001 : un appareil est sous un seul contrat en vigueur (s'il a pris fin, constatez son échéance ou résiliez-le d'abord)."
     );
 
     // The notice: a reason is required, the notice is not in the future.
@@ -386,11 +388,47 @@ async fn a_contract_is_drafted_edited_activated_terminated_and_its_lifts_follow(
     assert_eq!(status, 201);
     assert_eq!(w.equipment(c).0.as_deref(), Some("CT-2027-00002"));
 
+    // Past its last day, the terminated contract's other lifts leave the
+    // park (the server's minute task); the one under the new contract stays.
+    assert_eq!(
+        liftdesk::services::contracts::release_ended(&w.server.store)
+            .await
+            .expect("release"),
+        0,
+        "not before its last day"
+    );
+    set_today(&w.server, "2029-01-01");
+    assert_eq!(
+        liftdesk::services::contracts::release_ended(&w.server.store)
+            .await
+            .expect("release"),
+        2
+    );
+    assert_eq!(w.equipment(a).1.as_deref(), Some("hors_parc"));
+    assert_eq!(w.equipment(b).1.as_deref(), Some("hors_parc"));
+    assert_eq!(
+        w.equipment(c),
+        (Some("CT-2027-00002".into()), Some("parc".into()), 35)
+    );
+    assert_eq!(
+        liftdesk::services::contracts::release_ended(&w.server.store)
+            .await
+            .expect("release"),
+        0,
+        "once"
+    );
+
     // The journal of the first contract.
     let journal = audit_of(&w.server, "contract", &id);
     assert_eq!(
         journal.iter().map(|(a, _)| a.as_str()).collect::<Vec<_>>(),
-        ["creation", "modification", "activation", "resiliation"]
+        [
+            "creation",
+            "modification",
+            "activation",
+            "resiliation",
+            "fin_couverture"
+        ]
     );
     assert_eq!(
         journal[0].1,
@@ -408,7 +446,7 @@ async fn a_contract_without_renewal_expires_once_its_term_has_passed() {
     let id = w
         .create(with(
             body(&[&w.lifts[0]], "2027-01-01"),
-            json!({"tacitRenewal": false, "durationMonths": 24, "priceIndex": null, "baseIndexValue": null}),
+            json!({"tacitRenewal": false, "durationMonths": 24, "priceIndex": null, "baseIndexValue": null, "baseIndexMonth": null}),
         ))
         .await;
     let (status, refused) = w.act(&id, "expire", None).await;
@@ -430,7 +468,11 @@ async fn a_contract_without_renewal_expires_once_its_term_has_passed() {
         "Ce contrat court jusqu'au 31/12/2028 inclus : son échéance ne peut être constatée qu'après."
     );
     set_today(&w.server, "2029-01-01");
-    assert_eq!(w.read(&id).await["actions"], json!(["terminate", "expire"]));
+    assert_eq!(
+        w.read(&id).await["actions"],
+        json!(["expire"]),
+        "past its term, it is expired, not terminated"
+    );
     let (status, _) = w.act(&id, "expire", None).await;
     assert_eq!(status, 201);
     let ended = w.read(&id).await;
@@ -443,11 +485,26 @@ async fn a_contract_without_renewal_expires_once_its_term_has_passed() {
             .iter()
             .map(|(a, _)| a.as_str())
             .collect::<Vec<_>>(),
-        ["creation", "activation", "echeance"]
+        ["creation", "activation", "echeance", "fin_couverture"]
     );
-    // Ended, its lift is free for a new contract from the next day.
+    // Ended, its lift left the park at once (its last number kept)…
+    assert_eq!(
+        w.equipment(&w.lifts[0]),
+        (Some("CT-2027-00001".into()), Some("hors_parc".into()), 35)
+    );
+    assert_eq!(
+        audit_of(&w.server, "contract", &id)
+            .last()
+            .map(|(a, d)| (a.clone(), d["lifts"].clone())),
+        Some(("fin_couverture".to_owned(), json!([w.lifts[0]])))
+    );
+    // … and is free for a new contract from the next day.
     let next = w.create(body(&[&w.lifts[0]], "2029-01-01")).await;
     assert_eq!(w.act(&next, "activate", None).await.0, 201);
+    assert_eq!(
+        w.equipment(&w.lifts[0]),
+        (Some("CT-2029-00001".into()), Some("parc".into()), 35)
+    );
 }
 
 #[tokio::test]
@@ -484,17 +541,27 @@ async fn every_refused_field_is_named_in_french_and_nothing_is_written() {
         (
             with(base.clone(), json!({"vatRate": 19.6})),
             422,
-            "Taux de TVA refusé pour « vatRate » : 19.6. Un contrat d'entretien se facture à 20, 10, 5.5 ou 2.1 %.".into(),
+            "Taux de TVA refusé pour « vatRate » : 19.6. Un contrat d'entretien se facture à 20, 10, 5,5 ou 2,1 %.".into(),
         ),
         (
             with(base.clone(), json!({"vatRate": 0})),
             422,
-            "Taux de TVA refusé pour « vatRate » : 0. Un contrat d'entretien se facture à 20, 10, 5.5 ou 2.1 %.".into(),
+            "Taux de TVA refusé pour « vatRate » : 0. Un contrat d'entretien se facture à 20, 10, 5,5 ou 2,1 %.".into(),
         ),
         (
             with(base.clone(), json!({"baseIndexValue": null})),
             422,
             "La révision par l'indice BT48 demande sa valeur de base I0 (« baseIndexValue »).".into(),
+        ),
+        (
+            with(base.clone(), json!({"baseIndexMonth": null})),
+            422,
+            "La révision par l'indice BT48 demande le mois de sa valeur de base I0 (« baseIndexMonth », AAAA-MM) : chaque révision lit la valeur du même mois, les années suivantes.".into(),
+        ),
+        (
+            with(base.clone(), json!({"baseIndexMonth": "2026-13"})),
+            422,
+            "Le mois de la valeur de base (« baseIndexMonth ») s'écrit AAAA-MM, par exemple 2026-12 (reçu : « 2026-13 »).".into(),
         ),
         (
             with(base.clone(), json!({"priceIndex": "BT 48"})),
@@ -895,7 +962,7 @@ async fn a_contract_prints_its_parties_lifts_and_clauses_as_a_pdf() {
         "ASC-001",
         "ASC-002",
         "Article 2 — Prestations d'entretien obligatoires",
-        "toutes les 5 semaines au plus (tous les 35 jours)",
+        "Une visite d'entretien tous les 35 jours au plus (six semaines au plus, article R134-2)",
         "Un examen semestriel du bon état des câbles et un essai annuel du parachute",
         "Article 4 — Délais d'intervention",
         "arrivée en 1 heure au plus",
@@ -906,7 +973,7 @@ async fn a_contract_prints_its_parties_lifts_and_clauses_as_a_pdf() {
         "article L215-1 du Code de la consommation",
         "1 200,00 € HT par appareil, soit 2 400,00 € HT pour l'ensemble des appareils",
         "P = P0 × (I / I0)",
-        "I0 = 128,5 la valeur de base de l'indice BT48",
+        "I0 = 128,5 la valeur de l'indice BT48 publiée par l'INSEE pour le mois de décembre 2026, et I la valeur du même indice pour le même mois de l'année de la révision",
         "Article 9 — Conditions particulières",
         "Clés au gardien",
     ] {

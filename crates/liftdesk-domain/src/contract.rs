@@ -526,11 +526,23 @@ fn divide_rounded(numerator: i128, denominator: i128) -> i64 {
     i64::try_from(rounded).unwrap_or(if rounded > 0 { i64::MAX } else { i64::MIN })
 }
 
-/// A contract's price indexation: its index and its base value I0.
+/// A contract's price indexation: its index, its base value I0 and the
+/// month I0 is the value of. The `k`-th revision reads the value of the
+/// same month `k` years later ([`Indexation::month_of_revision`]): one
+/// value for the whole contract year, whenever the billing runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Indexation {
     pub index: String,
     pub base: IndexValue,
+    /// The first day of I0's month.
+    pub base_month: NaiveDate,
+}
+
+impl Indexation {
+    /// The month whose value is I at the `k`-th anniversary.
+    pub fn month_of_revision(&self, k: u32) -> NaiveDate {
+        add_months(self.base_month, 12 * k)
+    }
 }
 
 /// A revision applied: the anniversary, the value I of the index then and
@@ -539,7 +551,7 @@ pub struct Indexation {
 pub struct Revision {
     pub anniversary: NaiveDate,
     pub index: String,
-    /// The month of the value used (the latest known on the anniversary).
+    /// The month of the value used: I0's month, so many years later.
     pub month: NaiveDate,
     pub value: IndexValue,
     pub base: IndexValue,
@@ -568,15 +580,17 @@ impl Revision {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MissingIndex {
     pub index: String,
+    pub month: NaiveDate,
     pub anniversary: NaiveDate,
 }
 
 impl MissingIndex {
     pub fn message(&self) -> String {
         format!(
-            "Aucune valeur de l'indice {} connue au {} : saisissez-la (Contrats › Indices) pour réviser le prix.",
+            "La révision du {} demande la valeur de l'indice {} de {}, pas encore saisie : saisissez-la (Contrats › Indices).",
+            day::french(self.anniversary),
             self.index,
-            day::french(self.anniversary)
+            month_text(self.month)
         )
     }
 }
@@ -698,13 +712,12 @@ impl Charge {
 
 /// The charge of one unit of `pricing` for `period`: the days the contract
 /// covers in it, cut at each anniversary whose revision changes the price;
-/// `None` when it covers none of them. `index_at(anniversary)` gives the
-/// latest known value of the contract's index on that day (its month and
-/// value).
+/// `None` when it covers none of them. `index_at(index, month)` gives the
+/// value of the contract's index for a month, when entered.
 pub fn charge(
     pricing: &Pricing,
     period: Period,
-    index_at: impl Fn(&str, NaiveDate) -> Option<(NaiveDate, IndexValue)>,
+    index_at: impl Fn(&str, NaiveDate) -> Option<IndexValue>,
 ) -> Result<Option<Charge>, MissingIndex> {
     let from = period.start.max(pricing.terms.start);
     let to = pricing
@@ -724,11 +737,12 @@ pub fn charge(
         let revision = match (&pricing.indexation, years) {
             (Some(indexation), k) if k > 0 => {
                 let anniversary = pricing.terms.anniversary(k);
-                let (month, value) =
-                    index_at(&indexation.index, anniversary).ok_or_else(|| MissingIndex {
-                        index: indexation.index.clone(),
-                        anniversary,
-                    })?;
+                let month = indexation.month_of_revision(k);
+                let value = index_at(&indexation.index, month).ok_or_else(|| MissingIndex {
+                    index: indexation.index.clone(),
+                    month,
+                    anniversary,
+                })?;
                 Some(Revision {
                     anniversary,
                     index: indexation.index.clone(),
@@ -1139,11 +1153,12 @@ mod tests {
             indexation: indexed.then(|| Indexation {
                 index: "BT48".into(),
                 base: IndexValue(1_285_000),
+                base_month: d("2026-12-01"),
             }),
         }
     }
 
-    fn no_index(_: &str, _: NaiveDate) -> Option<(NaiveDate, IndexValue)> {
+    fn no_index(_: &str, _: NaiveDate) -> Option<IndexValue> {
         None
     }
 
@@ -1191,10 +1206,11 @@ mod tests {
 
     #[test]
     fn a_period_across_the_anniversary_is_cut_at_the_revision() {
-        // Started 15/02/2027, BT48 base 128,5; on 15/02/2028 the latest value is 134,2.
-        let index_at = |index: &str, day: NaiveDate| {
+        // Started 15/02/2027, BT48 base 128,5 of 12/2026; on 15/02/2028 the
+        // value of 12/2027 is 134,2.
+        let index_at = |index: &str, month: NaiveDate| {
             assert_eq!(index, "BT48");
-            (day >= d("2028-01-01")).then(|| (d("2027-12-01"), IndexValue(1_342_000)))
+            (month == d("2027-12-01")).then_some(IndexValue(1_342_000))
         };
         let q1 = Period::containing(BillingFrequency::Trimestrielle, d("2028-01-01"));
         let charge = charge(&pricing("2027-02-15", None, true), q1, index_at)
@@ -1223,7 +1239,7 @@ mod tests {
         assert_eq!(missing.anniversary, d("2028-02-15"));
         assert_eq!(
             missing.message(),
-            "Aucune valeur de l'indice BT48 connue au 15/02/2028 : saisissez-la (Contrats › Indices) pour réviser le prix."
+            "La révision du 15/02/2028 demande la valeur de l'indice BT48 de 2027-12, pas encore saisie : saisissez-la (Contrats › Indices)."
         );
     }
 
@@ -1258,13 +1274,14 @@ mod tests {
 
     #[test]
     fn a_line_label_names_the_contract_days_proration_and_formula_within_300_characters() {
-        let index_at = |_: &str, _: NaiveDate| Some((d("2027-12-01"), IndexValue(9_999_999_999)));
+        let index_at = |_: &str, _: NaiveDate| Some(IndexValue(9_999_999_999));
         let q1 = Period::containing(BillingFrequency::Trimestrielle, d("2028-01-01"));
         let mut long = pricing("2027-02-15", None, true);
         long.annual = Cents::new(99_999_999);
         long.indexation = Some(Indexation {
             index: "A".repeat(MAX_INDEX_CODE_CHARS),
             base: IndexValue(1),
+            base_month: d("2026-12-01"),
         });
         let charge = charge(&long, q1, index_at)
             .expect("charge")

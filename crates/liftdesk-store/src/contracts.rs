@@ -34,6 +34,8 @@ pub struct ContractFields {
     pub price_index: Option<String>,
     /// I0, in ten-thousandths.
     pub base_index_value: Option<i64>,
+    /// The month I0 is of, `YYYY-MM`.
+    pub base_index_month: Option<String>,
     pub visit_interval_days: i64,
     pub arrival_minutes: i64,
     pub arrival_out_of_hours_minutes: Option<i64>,
@@ -76,7 +78,8 @@ const COLUMNS: &str = "k.id, k.agency_id, k.number, k.status, k.client_id, k.typ
     k.on_call_coverage, k.penalty_per_hour_cents, k.notes, c.nom, c.client_ref,
     k.activated_at, k.notice_on, k.ends_on, k.termination_reason, k.ended_at, k.created_at,
     k.updated_at,
-    (SELECT COUNT(*) FROM contract_equipment ce WHERE ce.contract_id = k.id), c.supprime";
+    (SELECT COUNT(*) FROM contract_equipment ce WHERE ce.contract_id = k.id), c.supprime,
+    k.base_index_month";
 
 fn contract_row(r: &Row<'_>) -> StoreResult<ContractRow> {
     Ok(ContractRow {
@@ -99,6 +102,7 @@ fn contract_row(r: &Row<'_>) -> StoreResult<ContractRow> {
             vat_rate_bp: r.get(15)?,
             price_index: r.get(16)?,
             base_index_value: r.get(17)?,
+            base_index_month: r.get(38)?,
             visit_interval_days: r.get(18)?,
             arrival_minutes: r.get(19)?,
             arrival_out_of_hours_minutes: r.get(20)?,
@@ -199,9 +203,10 @@ pub fn insert(
              annual_price_cents, billing_frequency, billing_timing, vat_rate_bp, price_index,
              base_index_value, visit_interval_days, arrival_minutes,
              arrival_out_of_hours_minutes, trapped_minutes, restore_minutes, weekend_coverage,
-             on_call_coverage, penalty_per_hour_cents, notes, created_at, updated_at)
+             on_call_coverage, penalty_per_hour_cents, notes, created_at, updated_at,
+             base_index_month)
          VALUES (?1, ?2, ?3, 'brouillon', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                 ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?27)",
+                 ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?27, ?28)",
         params![
             id,
             agency_id,
@@ -230,6 +235,7 @@ pub fn insert(
             fields.penalty_per_hour_cents,
             fields.notes,
             at,
+            fields.base_index_month,
         ],
     )?;
     Ok(id)
@@ -245,7 +251,7 @@ pub fn update(tx: &Tx, id: &ContractId, fields: &ContractFields, at: &str) -> St
              visit_interval_days = ?16, arrival_minutes = ?17,
              arrival_out_of_hours_minutes = ?18, trapped_minutes = ?19, restore_minutes = ?20,
              weekend_coverage = ?21, on_call_coverage = ?22, penalty_per_hour_cents = ?23,
-             notes = ?24, updated_at = ?25
+             notes = ?24, updated_at = ?25, base_index_month = ?26
          WHERE id = ?1",
         params![
             id,
@@ -273,6 +279,7 @@ pub fn update(tx: &Tx, id: &ContractId, fields: &ContractFields, at: &str) -> St
             fields.penalty_per_hour_cents,
             fields.notes,
             at,
+            fields.base_index_month,
         ],
     )?;
     Ok(())
@@ -406,7 +413,8 @@ pub fn overlaps(conn: &Conn, id: &ContractId, from: &str) -> StoreResult<Vec<Ove
 }
 
 /// Puts a draft in force: its status, and its lifts marked in force, given
-/// its number and their visit interval (the maintenance plan's).
+/// its number and their visit interval (the maintenance plan's), their plan
+/// starting on its start when it had no start yet.
 pub fn activate(tx: &Tx, row: &ContractRow, at: &str) -> StoreResult<()> {
     tx.execute_cached(
         "UPDATE contracts SET status = 'actif', activated_at = ?2, updated_at = ?2 WHERE id = ?1",
@@ -418,9 +426,16 @@ pub fn activate(tx: &Tx, row: &ContractRow, at: &str) -> StoreResult<()> {
     )?;
     tx.execute_cached(
         "UPDATE equipment SET contract_number = ?2, maintenance_contract = 'parc',
-             visit_interval_days = ?3, updated_at = ?4
+             visit_interval_days = ?3, plan_start_on = COALESCE(plan_start_on, ?5),
+             updated_at = ?4
          WHERE id IN (SELECT equipment_id FROM contract_equipment WHERE contract_id = ?1)",
-        params![row.id, row.number, row.fields.visit_interval_days, at],
+        params![
+            row.id,
+            row.number,
+            row.fields.visit_interval_days,
+            at,
+            row.fields.start_on
+        ],
     )?;
     Ok(())
 }
@@ -451,6 +466,75 @@ pub fn end(
     Ok(())
 }
 
+/// A contract ended before a day, and the lifts it leaves in the park
+/// (`parc`, under its number, in force under no other contract).
+#[derive(Debug, Clone)]
+pub struct EndedCoverage {
+    pub agency_id: AgencyId,
+    pub contract_id: ContractId,
+    pub number: String,
+    pub ends_on: String,
+    pub lifts: Vec<EquipmentId>,
+}
+
+/// The contracts terminated or expired whose last day is before `today`
+/// (`YYYY-MM-DD`) and that still leave lifts in the park: of one agency, or
+/// of every agency (the server's task).
+pub fn ended_coverage(
+    conn: &Conn,
+    today: &str,
+    agency_id: Option<&AgencyId>,
+) -> StoreResult<Vec<EndedCoverage>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT k.agency_id, k.id, k.number, k.ends_on, e.id
+         FROM contracts k
+         JOIN contract_equipment ce ON ce.contract_id = k.id
+         JOIN equipment e ON e.id = ce.equipment_id
+         WHERE k.status IN ('resilie', 'echu') AND k.ends_on < ?1
+           AND (?2 IS NULL OR k.agency_id = ?2)
+           AND e.maintenance_contract = 'parc' AND e.contract_number = k.number
+           AND NOT EXISTS (SELECT 1 FROM contract_equipment o
+                           WHERE o.equipment_id = e.id AND o.in_force = 1)
+         ORDER BY k.agency_id, k.number, ce.position",
+    )?;
+    let rows = stmt.query_map(params![today, agency_id], |r| {
+        Ok((
+            r.get::<AgencyId>(0)?,
+            r.get::<ContractId>(1)?,
+            r.get::<String>(2)?,
+            r.get::<String>(3)?,
+            r.get::<EquipmentId>(4)?,
+        ))
+    })?;
+    let mut ended: Vec<EndedCoverage> = Vec::new();
+    for row in rows {
+        let (agency_id, contract_id, number, ends_on, lift) = row?;
+        match ended.last_mut() {
+            Some(last) if last.contract_id == contract_id => last.lifts.push(lift),
+            _ => ended.push(EndedCoverage {
+                agency_id,
+                contract_id,
+                number,
+                ends_on,
+                lifts: vec![lift],
+            }),
+        }
+    }
+    Ok(ended)
+}
+
+/// Takes lifts out of the park (`hors_parc`): their contract ended. Their
+/// last contract's number stays.
+pub fn leave_park(tx: &Tx, lifts: &[EquipmentId], at: &str) -> StoreResult<()> {
+    let mut update = tx.prepare_cached(
+        "UPDATE equipment SET maintenance_contract = 'hors_parc', updated_at = ?2 WHERE id = ?1",
+    )?;
+    for lift in lifts {
+        update.execute(params![lift, at])?;
+    }
+    Ok(())
+}
+
 /// Filters of the contracts' list.
 #[derive(Debug, Clone, Default)]
 pub struct ContractFilter {
@@ -459,7 +543,8 @@ pub struct ContractFilter {
     pub client_ref: Option<String>,
     /// A lift the contract covers.
     pub equipment_id: Option<EquipmentId>,
-    /// A fragment of the number or the client's name, lower case.
+    /// A fragment of the number or the client's name, folded
+    /// (`text::fold`: accents and case ignored).
     pub text: Option<String>,
 }
 
@@ -474,8 +559,9 @@ pub fn list(
     const WHERE: &str = "k.agency_id = ?1 AND (?2 IS NULL OR k.status = ?2)
          AND (?3 IS NULL OR c.client_ref = ?3)
          AND (?4 IS NULL OR k.id IN (SELECT contract_id FROM contract_equipment WHERE equipment_id = ?4))
-         AND (?5 IS NULL OR instr(lower(k.number), ?5) > 0 OR instr(lower(c.nom), ?5) > 0)";
+         AND (?5 IS NULL OR instr(FOLD(k.number), ?5) > 0 OR instr(FOLD(c.nom), ?5) > 0)";
     let status = filter.status.map(Code);
+    let text = filter.text.as_deref().map(crate::text::fold);
     let total: i64 = conn.query_row_cached(
         &format!(
             "SELECT COUNT(*) FROM contracts k JOIN clients c ON c.id = k.client_id WHERE {WHERE}"
@@ -485,7 +571,7 @@ pub fn list(
             status,
             filter.client_ref,
             filter.equipment_id,
-            filter.text
+            text
         ],
         |r| r.get(0),
     )?;
@@ -499,7 +585,7 @@ pub fn list(
             status,
             filter.client_ref,
             filter.equipment_id,
-            filter.text,
+            text,
             i64::from(limit),
             i64::try_from(offset).unwrap_or(i64::MAX)
         ],

@@ -18,6 +18,10 @@ use ts_rs::{Config, TS, TypeVisitor};
 use crate::domain::WireCode;
 use crate::domain::call::{CallStatus, CallType};
 use crate::domain::client::{BillingCategory, ClientStatus};
+use crate::domain::contract::{
+    self, BillingFrequency, BillingState, BillingTiming, ContractAction, ContractStatus,
+    ContractType, PriceBasis,
+};
 use crate::domain::einvoice::VatExemption;
 use crate::domain::event::DeliveryStatus;
 use crate::domain::invoice::{InvoiceAction, InvoiceNature, InvoiceStatus, PaymentMethod};
@@ -84,6 +88,31 @@ pub fn typescript() -> String {
     file.ty::<crate::api::wire::invoices::InvoiceRowView>();
     file.ty::<super::quotes::QuoteDetail>();
     file.ty::<super::invoices::InvoiceDetail>();
+
+    file.section("Contrats d'entretien");
+    file.codes::<ContractStatus>("ContractStatus", "CONTRACT_STATUSES");
+    file.codes::<ContractType>("ContractType", "CONTRACT_TYPES");
+    file.codes::<PriceBasis>("PriceBasis", "PRICE_BASES");
+    file.codes::<BillingFrequency>("BillingFrequency", "BILLING_FREQUENCIES");
+    file.codes::<BillingTiming>("BillingTiming", "BILLING_TIMINGS");
+    file.codes::<ContractAction>("ContractAction", "CONTRACT_ACTIONS");
+    file.codes::<BillingState>("BillingState", "BILLING_STATES");
+    file.constant(
+        "Jours entre deux visites d'un contrat, au plus (six semaines).",
+        "MAX_VISIT_INTERVAL_DAYS",
+        &contract::MAX_VISIT_INTERVAL_DAYS,
+    );
+    file.constant(
+        "Durée de la première période d'un contrat, en mois, au moins (un an).",
+        "MIN_DURATION_MONTHS",
+        &contract::MIN_DURATION_MONTHS,
+    );
+    file.ty::<crate::api::wire::Page<crate::api::wire::contracts::ContractListEntry>>();
+    file.ty::<crate::api::wire::contracts::ContractView>();
+    file.ty::<crate::api::wire::contracts::IndexValueView>();
+    file.ty::<crate::api::wire::contract_billing::BillingPreview>();
+    file.ty::<crate::api::wire::contract_billing::DraftsView>();
+    file.ty::<crate::api::wire::contract_billing::IssueBatchView>();
 
     file.section("Appels de panne");
     file.codes::<CallStatus>("CallStatus", "CALL_STATUSES");

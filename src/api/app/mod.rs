@@ -9,6 +9,7 @@ pub mod calls;
 pub mod clients;
 #[cfg(test)]
 mod contract;
+pub mod contracts;
 pub mod dashboard;
 pub mod desktop;
 pub mod documents;
@@ -53,6 +54,7 @@ pub fn router() -> Router<AppState> {
         .merge(buildings::router())
         .merge(documents::router())
         .merge(quotes::router())
+        .merge(contracts::router())
         .merge(invoices::router())
         .merge(dashboard::router())
         .merge(journal::router())

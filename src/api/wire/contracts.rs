@@ -154,6 +154,11 @@ pub struct ContractBody {
     /// `priceIndex` seulement, et alors obligatoire.
     #[schema(exclusive_minimum = 0)]
     pub base_index_value: Option<f64>,
+    /// Le mois dont I0 est la valeur (`AAAA-MM`) ; avec `priceIndex`
+    /// seulement, et alors obligatoire. La révision de chaque anniversaire
+    /// lit la valeur du même mois, autant d'années plus tard.
+    #[schema(pattern = "^[0-9]{4}-(0[1-9]|1[0-2])$")]
+    pub base_index_month: Option<String>,
     /// Jours entre deux visites d'entretien : de 7 à 42 (six semaines, le
     /// maximum légal) ; 42 par défaut.
     #[schema(minimum = 7, maximum = 42)]
@@ -230,6 +235,7 @@ impl From<ContractBody> for ContractInput {
             vat_rate: body.vat_rate,
             price_index: body.price_index,
             base_index_value: body.base_index_value,
+            base_index_month: body.base_index_month,
             visit_interval_days: body.visit_interval_days,
             arrival_minutes: body.arrival_minutes,
             arrival_out_of_hours_minutes: body.arrival_out_of_hours_minutes,
@@ -377,6 +383,9 @@ pub struct ContractView {
     pub price_index: Option<String>,
     #[schema(required = true)]
     pub base_index_value: Option<f64>,
+    /// Le mois de I0 (`AAAA-MM`).
+    #[schema(required = true)]
+    pub base_index_month: Option<String>,
     pub visit_interval_days: i64,
     /// Les obligations périodiques, outre les visites.
     pub duties: Vec<ContractDuty>,
@@ -516,6 +525,7 @@ fn contract_view(detail: ContractDetail, base_url: &str) -> ContractView {
         base_index_value: f
             .base_index_value
             .map(|v| IndexValue::from_ten_thousandths(v).number()),
+        base_index_month: f.base_index_month.clone(),
         visit_interval_days: f.visit_interval_days,
         duties: contract::DUTIES
             .iter()

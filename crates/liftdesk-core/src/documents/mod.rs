@@ -262,8 +262,8 @@ pub struct ContractDocument {
     pub frequency: BillingFrequency,
     pub timing: BillingTiming,
     pub vat_rate_bp: u32,
-    /// The revision's index and its base value I0.
-    pub indexation: Option<(String, IndexValue)>,
+    /// The revision's index, its base value I0 and I0's month.
+    pub indexation: Option<(String, IndexValue, NaiveDate)>,
     pub visit_interval_days: i64,
     pub arrival_minutes: i64,
     pub out_of_hours_minutes: Option<i64>,
@@ -312,8 +312,7 @@ pub fn contract_clauses(c: &ContractDocument) -> Vec<(String, Vec<String>)> {
         "Article 2 — Prestations d'entretien obligatoires".to_owned(),
         vec![
             format!(
-                "Une visite d'entretien toutes les {} semaines au plus (tous les {} jours), pour surveiller le fonctionnement de l'installation, effectuer les réglages nécessaires, nettoyer et lubrifier les organes mobiles.",
-                (c.visit_interval_days + 6) / 7,
+                "Une visite d'entretien tous les {} jours au plus (six semaines au plus, article R134-2), pour surveiller le fonctionnement de l'installation, effectuer les réglages nécessaires, nettoyer et lubrifier les organes mobiles.",
                 c.visit_interval_days
             ),
             "Un examen semestriel du bon état des câbles et un essai annuel du parachute (dispositif de sécurité contre la chute de la cabine).".to_owned(),
@@ -376,10 +375,17 @@ pub fn contract_clauses(c: &ContractDocument) -> Vec<(String, Vec<String>)> {
         day(terms.first_end())
     )];
     if terms.tacit_renewal {
-        duration.push(format!(
-            "Il est reconduit tacitement par périodes de {} mois, sauf résiliation par l'une des parties, par lettre recommandée avec accusé de réception, au moins {} mois avant l'échéance de la période en cours.",
-            terms.renewal_months, terms.notice_months
-        ));
+        duration.push(if terms.notice_months == 0 {
+            format!(
+                "Il est reconduit tacitement par périodes de {} mois, sauf résiliation par l'une des parties, par lettre recommandée avec accusé de réception, au plus tard le dernier jour de la période en cours.",
+                terms.renewal_months
+            )
+        } else {
+            format!(
+                "Il est reconduit tacitement par périodes de {} mois, sauf résiliation par l'une des parties, par lettre recommandée avec accusé de réception, au moins {} mois avant l'échéance de la période en cours.",
+                terms.renewal_months, terms.notice_months
+            )
+        });
         duration.push("Lorsque le client est un consommateur ou un non-professionnel, le prestataire l'informe par écrit, au plus tôt trois mois et au plus tard un mois avant le terme de la période autorisant le rejet de la reconduction, de la possibilité de ne pas reconduire le contrat (article L215-1 du Code de la consommation).".to_owned());
     } else {
         duration.push(format!(
@@ -415,10 +421,11 @@ pub fn contract_clauses(c: &ContractDocument) -> Vec<(String, Vec<String>)> {
         crate::domain::invoice::PAYMENT_TERM_DAYS
     ));
     match &c.indexation {
-        Some((index, base)) => price.push(format!(
-            "Le prix est révisé à chaque date anniversaire du contrat selon la formule P = P0 × (I / I0), où P0 est le prix ci-dessus, I0 = {} la valeur de base de l'indice {} et I la dernière valeur de cet indice publiée par l'INSEE à la date de révision.",
+        Some((index, base, month)) => price.push(format!(
+            "Le prix est révisé à chaque date anniversaire du contrat selon la formule P = P0 × (I / I0), où P0 est le prix ci-dessus, I0 = {} la valeur de l'indice {} publiée par l'INSEE pour le mois de {}, et I la valeur du même indice pour le même mois de l'année de la révision.",
             base.french(),
-            index
+            index,
+            french_month(*month)
         )),
         None => price.push("Le prix n'est pas indexé : il n'est modifié que par avenant signé des deux parties.".to_owned()),
     }
@@ -437,6 +444,26 @@ pub fn contract_clauses(c: &ContractDocument) -> Vec<(String, Vec<String>)> {
         ));
     }
     clauses
+}
+
+/// A month in words: `décembre 2026`.
+pub fn french_month(month: NaiveDate) -> String {
+    const MONTHS: [&str; 12] = [
+        "janvier",
+        "février",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "août",
+        "septembre",
+        "octobre",
+        "novembre",
+        "décembre",
+    ];
+    use chrono::Datelike;
+    format!("{} {}", MONTHS[month.month0() as usize], month.year())
 }
 
 /// The file name of a contract's PDF: its number.

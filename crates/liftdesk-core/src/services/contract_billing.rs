@@ -152,8 +152,7 @@ pub struct Plan {
     pub summary: Summary,
 }
 
-/// The latest value of each index known for a month, from the agency's
-/// values.
+/// The agency's values of each index, by month.
 struct IndexBook(HashMap<String, Vec<(NaiveDate, IndexValue)>>);
 
 impl IndexBook {
@@ -172,12 +171,14 @@ impl IndexBook {
         Ok(IndexBook(book))
     }
 
-    /// The latest value whose month is not after `day`'s.
-    fn at(&self, index: &str, day: NaiveDate) -> Option<(NaiveDate, IndexValue)> {
+    /// The value of `index` for `month`.
+    fn at(&self, index: &str, month: NaiveDate) -> Option<IndexValue> {
         let values = self.0.get(index)?;
-        let month = contract::month_of(day);
-        let known = values.partition_point(|(m, _)| *m <= month);
-        known.checked_sub(1).map(|i| values[i])
+        let month = contract::month_of(month);
+        values
+            .binary_search_by_key(&month, |(m, _)| *m)
+            .ok()
+            .map(|i| values[i].1)
     }
 }
 
@@ -190,10 +191,18 @@ fn pricing_of(row: &ContractRow) -> Pricing {
         terms,
         annual: Cents::new(row.fields.annual_price_cents),
         frequency: row.fields.billing_frequency,
-        indexation: match (&row.fields.price_index, row.fields.base_index_value) {
-            (Some(index), Some(base)) => Some(Indexation {
+        indexation: match (
+            &row.fields.price_index,
+            row.fields.base_index_value,
+            row.fields
+                .base_index_month
+                .as_deref()
+                .and_then(contract::parse_month),
+        ) {
+            (Some(index), Some(base), Some(base_month)) => Some(Indexation {
                 index: index.clone(),
                 base: IndexValue::from_ten_thousandths(base),
+                base_month,
             }),
             _ => None,
         },
@@ -491,7 +500,8 @@ pub struct Issued {
 
 /// Issues the next `limit` drafts of the window's contract invoices (by
 /// contract number, then period), each alone (a refused one stays a draft,
-/// with its reason), in one transaction; answers what is left.
+/// with its reason, and the next ones are issued), in one transaction;
+/// answers what is left.
 pub async fn issue_batch(
     store: &Store,
     p: &Principal,
@@ -513,9 +523,17 @@ pub async fn issue_batch(
             let agency_id = p.agency_id()?;
             let from = day::iso(window.from);
             let to = day::iso(window.to);
-            let drafts = invoice_store::contract_drafts(tx, agency_id, &from, &to, limit)?;
+            // Every draft of the window, in order: a refused one is passed
+            // over (it stays a draft, with its reason), so the drafts after
+            // it are issued; the batch stops at `limit` issued, or at
+            // `limit` refused (a refusal every draft meets, such as the
+            // agency's identity, is then said once a batch).
+            let drafts = invoice_store::contract_drafts(tx, agency_id, &from, &to, u32::MAX)?;
             let mut done = Issued::default();
             for id in drafts {
+                if done.issued.len() >= limit as usize || done.refused.len() >= limit as usize {
+                    break;
+                }
                 match tx.savepoint(|tx| invoices::issue_in(tx, &p, &id)) {
                     Ok(()) => {
                         let number = invoice_store::get(tx, agency_id, &id)?

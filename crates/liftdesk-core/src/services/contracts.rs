@@ -67,6 +67,8 @@ pub struct ContractInput {
     pub vat_rate: Option<f64>,
     pub price_index: Option<String>,
     pub base_index_value: Option<f64>,
+    /// `YYYY-MM`: the month I0 is of.
+    pub base_index_month: Option<String>,
     pub visit_interval_days: Option<i64>,
     pub arrival_minutes: Option<i64>,
     pub arrival_out_of_hours_minutes: Option<i64>,
@@ -162,8 +164,10 @@ pub fn actions_of(row: &ContractRow, today: NaiveDate) -> Vec<ContractAction> {
         .iter()
         .copied()
         .filter(|&action| contract::transition(row.status, action).is_ok())
-        .filter(|&action| {
-            action != ContractAction::Expire || terms_of(&row.fields).check_expiry(today).is_ok()
+        .filter(|&action| match action {
+            ContractAction::Expire => terms_of(&row.fields).check_expiry(today).is_ok(),
+            ContractAction::Terminate => terms_of(&row.fields).termination_end(today, None).is_ok(),
+            ContractAction::Activate => true,
         })
         .collect()
 }
@@ -244,7 +248,7 @@ fn vat_rate_bp(value: Option<f64>) -> AppResult<i64> {
         .map(|&allowed| i64::from(allowed))
         .ok_or_else(|| {
             AppError::unprocessable(format!(
-                "Taux de TVA refusé pour « vatRate » : {rate}. Un contrat d'entretien se facture à 20, 10, 5.5 ou 2.1 %."
+                "Taux de TVA refusé pour « vatRate » : {rate}. Un contrat d'entretien se facture à 20, 10, 5,5 ou 2,1 %."
             ))
         })
 }
@@ -384,6 +388,30 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
             ));
         }
     };
+    let base_index_month = match (
+        &price_index,
+        input.base_index_month.as_deref().map(str::trim),
+    ) {
+        (None, None | Some("")) => None,
+        (Some(_), Some(raw)) if !raw.is_empty() => {
+            let month = contract::parse_month(raw).ok_or_else(|| {
+                AppError::unprocessable(format!(
+                    "Le mois de la valeur de base (« baseIndexMonth ») s'écrit AAAA-MM, par exemple 2026-12 (reçu : « {raw} »)."
+                ))
+            })?;
+            Some(contract::month_text(month))
+        }
+        (Some(index), _) => {
+            return Err(AppError::unprocessable(format!(
+                "La révision par l'indice {index} demande le mois de sa valeur de base I0 (« baseIndexMonth », AAAA-MM) : chaque révision lit la valeur du même mois, les années suivantes."
+            )));
+        }
+        (None, Some(_)) => {
+            return Err(AppError::unprocessable(
+                "Un mois de valeur de base (« baseIndexMonth ») demande l'indice qu'il date (« priceIndex »).",
+            ));
+        }
+    };
     let visit_interval_days = bounded(
         "visitIntervalDays",
         input.visit_interval_days,
@@ -461,6 +489,7 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
             vat_rate_bp,
             price_index,
             base_index_value,
+            base_index_month,
             visit_interval_days,
             arrival_minutes,
             arrival_out_of_hours_minutes,
@@ -479,14 +508,18 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
 /// not deleted) and each lift (of the agency, not archived, of no other
 /// client).
 fn check_records(conn: &Conn, agency_id: &AgencyId, checked: &mut Checked) -> AppResult<()> {
-    let client = clients::find_by_ref(conn, agency_id, &checked.client_ref)?
-        .filter(|c| !c.supprime)
-        .ok_or_else(|| {
-            AppError::unprocessable(format!(
-                "Client introuvable dans cette agence : « {} ».",
-                checked.client_ref
-            ))
-        })?;
+    let client = clients::find_by_ref(conn, agency_id, &checked.client_ref)?.ok_or_else(|| {
+        AppError::unprocessable(format!(
+            "Client introuvable dans cette agence : « {} ».",
+            checked.client_ref
+        ))
+    })?;
+    if client.supprime {
+        return Err(AppError::unprocessable(format!(
+            "Le client « {} » est archivé : il ne peut prendre de contrat.",
+            client.nom
+        )));
+    }
     checked.fields.client_id = client.id.clone();
     for id in &checked.lifts {
         let lift = store::find_lift(conn, agency_id, id)?.ok_or_else(|| {
@@ -693,7 +726,7 @@ pub fn act_in(
                             day::french_from_stored(ends_on)
                         ),
                         _ => format!(
-                            "L'appareil {lift} est déjà couvert par le contrat actif {} : un appareil est sous un seul contrat en vigueur.",
+                            "L'appareil {lift} est déjà couvert par le contrat actif {} : un appareil est sous un seul contrat en vigueur (s'il a pris fin, constatez son échéance ou résiliez-le d'abord).",
                             overlap.contract_number
                         ),
                     },
@@ -764,6 +797,10 @@ pub fn act_in(
         ContractAction::Expire => "echeance",
     };
     p.record(tx, "contract", id.as_str(), journal_action, detail)?;
+    if action != ContractAction::Activate {
+        // Ended before today: its lifts leave the park at once.
+        release_ended_in(tx, Some(agency_id))?;
+    }
     Ok(id.clone())
 }
 
@@ -827,7 +864,7 @@ pub async fn list(
                 "La recherche « q » compte au plus {MAX_SEARCH_CHARS} caractères."
             )));
         }
-        other => other.map(str::to_lowercase),
+        other => other.map(str::to_owned),
     };
     let filter = ContractFilter {
         status,
@@ -852,6 +889,51 @@ pub async fn list(
             Ok((total, rows))
         })
         .await
+}
+
+/// Takes out of the park the lifts of the contracts whose last day has
+/// passed (terminated or expired) and that no other contract covers: they
+/// leave the maintenance plan (`hors_parc`, their last contract's number
+/// kept), each contract with its journal entry. Run by the server every
+/// minute and right after an expiry; answers how many lifts left.
+pub async fn release_ended(store: &Store) -> AppResult<usize> {
+    let today = day::iso(today_of(store.now()));
+    let pending = store
+        .read(move |conn| Ok::<_, AppError>(!store::ended_coverage(conn, &today, None)?.is_empty()))
+        .await?;
+    if !pending {
+        return Ok(0);
+    }
+    store.write(|tx| release_ended_in(tx, None)).await
+}
+
+/// [`release_ended`]'s step in `tx`, on its day: of one agency, or of every
+/// agency.
+pub fn release_ended_in(tx: &Tx, agency_id: Option<&AgencyId>) -> AppResult<usize> {
+    let now = tx.now();
+    let today = day::iso(today_of(now));
+    let at = clock::format_timestamp(now);
+    let mut released = 0;
+    for ended in store::ended_coverage(tx, &today, agency_id)? {
+        store::leave_park(tx, &ended.lifts, &at)?;
+        crate::store::audit::record(
+            tx,
+            crate::store::audit::AuditEntry {
+                agency_id: Some(ended.agency_id.as_str()),
+                actor: &crate::store::audit::Actor::System,
+                action: "fin_couverture",
+                object_type: "contract",
+                object_id: Some(ended.contract_id.as_str()),
+                detail: Some(json!({
+                    "number": ended.number,
+                    "endsOn": ended.ends_on,
+                    "lifts": ended.lifts,
+                })),
+            },
+        )?;
+        released += ended.lifts.len();
+    }
+    Ok(released)
 }
 
 // ---------------------------------------------------------------------------

@@ -423,11 +423,19 @@ pub fn contract_document(
         frequency: fields.billing_frequency,
         timing: fields.billing_timing,
         vat_rate_bp: u32::try_from(fields.vat_rate_bp).unwrap_or(0),
-        indexation: fields.price_index.clone().zip(
+        indexation: match (
+            fields.price_index.clone(),
+            fields.base_index_value,
             fields
-                .base_index_value
-                .map(IndexValue::from_ten_thousandths),
-        ),
+                .base_index_month
+                .as_deref()
+                .and_then(crate::domain::contract::parse_month),
+        ) {
+            (Some(index), Some(base), Some(month)) => {
+                Some((index, IndexValue::from_ten_thousandths(base), month))
+            }
+            _ => None,
+        },
         visit_interval_days: fields.visit_interval_days,
         arrival_minutes: fields.arrival_minutes,
         out_of_hours_minutes: fields.arrival_out_of_hours_minutes,

@@ -221,10 +221,11 @@ impl Writer for Bulk<'_, '_> {
                      price_index, base_index_value, visit_interval_days, arrival_minutes,
                      arrival_out_of_hours_minutes, trapped_minutes, restore_minutes,
                      weekend_coverage, on_call_coverage, penalty_per_hour_cents, activated_at,
-                     notice_on, ends_on, termination_reason, ended_at, created_at, updated_at)
+                     notice_on, ends_on, termination_reason, ended_at, created_at, updated_at,
+                     base_index_month)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'par_appareil', ?12, ?13,
                          ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?23, ?24, ?25, ?26,
-                         ?27, ?28, ?29, ?30, ?31)",
+                         ?27, ?28, ?29, ?30, ?31, ?32)",
             )?
             .execute(params![
                 seed.id,
@@ -242,8 +243,8 @@ impl Writer for Bulk<'_, '_> {
                 seed.frequency.code(),
                 seed.timing.code(),
                 i64::from(seed.vat_rate_bp),
-                seed.index.map(|(code, _)| code),
-                seed.index.map(|(_, base)| base),
+                seed.index.map(|(code, _, _)| code),
+                seed.index.map(|(_, base, _)| base),
                 seed.visit_interval_days,
                 i64::from(seed.arrival_minutes),
                 seed.out_of_hours_minutes.map(i64::from),
@@ -258,6 +259,8 @@ impl Writer for Bulk<'_, '_> {
                 seed.terminated.as_ref().map(|t| ts(t.at)),
                 ts(seed.created),
                 ts(updated),
+                seed.index
+                    .map(|(_, _, month)| liftdesk_domain::contract::month_text(month)),
             ])?;
         self.tx
             .prepare_cached(

@@ -2812,7 +2812,7 @@ impl AgencySeeder<'_> {
             timing,
             vat_rate_bp: if plan.copropriete { 1000 } else { 2000 },
             index: match base {
-                Some(value) if indexed => Some((DEMO_INDEX, value)),
+                Some((month, value)) if indexed => Some((DEMO_INDEX, value, month)),
                 _ => None,
             },
             visit_interval_days: plan.interval,
@@ -2862,14 +2862,14 @@ fn index_recorded(month: NaiveDate) -> Option<DateTime<Utc>> {
     Some(Utc.from_utc_datetime(&day.and_hms_opt(9, 30, 0)?))
 }
 
-/// The latest value known on `known_on` of a month not after `start`'s:
-/// the base value I0 of a contract signed then.
-fn latest_index_known(known_on: NaiveDate, start: NaiveDate) -> Option<i64> {
+/// The latest value known on `known_on` of a month not after `start`'s,
+/// with its month: the base value I0 of a contract signed then.
+fn latest_index_known(known_on: NaiveDate, start: NaiveDate) -> Option<(NaiveDate, i64)> {
     let mut month = liftdesk_domain::contract::month_of(start);
     let first = NaiveDate::from_ymd_opt(INDEX_FROM.0, INDEX_FROM.1, 1)?;
     while month >= first {
         if index_recorded(month).is_some_and(|at| at.date_naive() <= known_on) {
-            return Some(demo_index_value(month));
+            return Some((month, demo_index_value(month)));
         }
         month = month.checked_sub_months(chrono::Months::new(1))?;
     }

@@ -181,8 +181,9 @@ pub struct ContractSeed<'a> {
     pub frequency: BillingFrequency,
     pub timing: BillingTiming,
     pub vat_rate_bp: u32,
-    /// The revision's index and its base value I0 (ten-thousandths).
-    pub index: Option<(&'a str, i64)>,
+    /// The revision's index, its base value I0 (ten-thousandths) and I0's
+    /// month.
+    pub index: Option<(&'a str, i64, NaiveDate)>,
     pub visit_interval_days: i64,
     pub arrival_minutes: u32,
     /// With the on-call and weekend coverage, when the contract has it.

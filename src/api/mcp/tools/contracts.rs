@@ -199,8 +199,9 @@ impl LiftdeskMcp {
     /// (euros HT par an, d'un appareil par défaut, du tout avec `priceBasis` = `global`).
     /// Facultatifs, avec leur défaut : `durationMonths` (12, au moins un an par la loi),
     /// `tacitRenewal` (vrai), `noticeMonths` (3), `billingFrequency` (`trimestrielle`),
-    /// `billingTiming` (`terme_a_echoir`), `vatRate` (20), `priceIndex` et `baseIndexValue`
-    /// (révision P = P0 × I / I0), `visitIntervalDays` (42, six semaines au plus),
+    /// `billingTiming` (`terme_a_echoir`), `vatRate` (20), `priceIndex`, `baseIndexValue` et
+    /// `baseIndexMonth` (révision P = P0 × I / I0, I la valeur du mois de I0 les années
+    /// suivantes), `visitIntervalDays` (42, six semaines au plus),
     /// `arrivalMinutes` (240), `trappedPersonMinutes` (60), `returnToServiceMinutes` (2 880),
     /// `onCallCoverage`/`weekendCoverage` (faux ; vrais, ils demandent
     /// `arrivalOutOfHoursMinutes`), `penaltyPerLateHour` (0). Le brouillon se met en vigueur

@@ -550,6 +550,398 @@ methodLabel: string | null,
  */
 reference: string | null, };
 
+// Contrats d'entretien
+
+export type ContractStatus = 'brouillon' | 'actif' | 'resilie' | 'echu';
+
+export const CONTRACT_STATUSES: readonly { code: ContractStatus; label: string }[] = [
+  { code: 'brouillon', label: "Brouillon" },
+  { code: 'actif', label: "Actif" },
+  { code: 'resilie', label: "Résilié" },
+  { code: 'echu', label: "Échu" },
+];
+
+export type ContractType = 'minimal' | 'normal' | 'etendu' | 'complet';
+
+export const CONTRACT_TYPES: readonly { code: ContractType; label: string }[] = [
+  { code: 'minimal', label: "Minimal" },
+  { code: 'normal', label: "Normal" },
+  { code: 'etendu', label: "Étendu" },
+  { code: 'complet', label: "Complet" },
+];
+
+export type PriceBasis = 'par_appareil' | 'global';
+
+export const PRICE_BASES: readonly { code: PriceBasis; label: string }[] = [
+  { code: 'par_appareil', label: "Par appareil" },
+  { code: 'global', label: "Global" },
+];
+
+export type BillingFrequency = 'mensuelle' | 'trimestrielle' | 'semestrielle' | 'annuelle';
+
+export const BILLING_FREQUENCIES: readonly { code: BillingFrequency; label: string }[] = [
+  { code: 'mensuelle', label: "Mensuelle" },
+  { code: 'trimestrielle', label: "Trimestrielle" },
+  { code: 'semestrielle', label: "Semestrielle" },
+  { code: 'annuelle', label: "Annuelle" },
+];
+
+export type BillingTiming = 'terme_a_echoir' | 'terme_echu';
+
+export const BILLING_TIMINGS: readonly { code: BillingTiming; label: string }[] = [
+  { code: 'terme_a_echoir', label: "Terme à échoir" },
+  { code: 'terme_echu', label: "Terme échu" },
+];
+
+export type ContractAction = 'activate' | 'terminate' | 'expire';
+
+export const CONTRACT_ACTIONS: readonly { code: ContractAction; label: string }[] = [
+  { code: 'activate', label: "Activer" },
+  { code: 'terminate', label: "Résilier" },
+  { code: 'expire', label: "Constater l'échéance" },
+];
+
+export type BillingState = 'a_creer' | 'deja_facture' | 'indice_manquant' | 'terme_non_echu' | 'client_archive';
+
+export const BILLING_STATES: readonly { code: BillingState; label: string }[] = [
+  { code: 'a_creer', label: "À facturer" },
+  { code: 'deja_facture', label: "Déjà facturé" },
+  { code: 'indice_manquant', label: "Indice manquant" },
+  { code: 'terme_non_echu', label: "Terme non échu" },
+  { code: 'client_archive', label: "Client archivé" },
+];
+
+/** Jours entre deux visites d'un contrat, au plus (six semaines). */
+export const MAX_VISIT_INTERVAL_DAYS = 42 as const;
+
+/** Durée de la première période d'un contrat, en mois, au moins (un an). */
+export const MIN_DURATION_MONTHS = 12 as const;
+
+/**
+ * Une ligne de la liste des contrats.
+ */
+export type ContractListEntry = { id: string, number: string, status: ContractStatus, statusLabel: string, type: ContractType, typeLabel: string, client: ContractClient, 
+/**
+ * Nombre d'appareils couverts.
+ */
+lifts: number, startOn: string, currentTerm: ContractTerm, noticeDeadline: string | null, lastDay: string | null, covering: boolean, 
+/**
+ * Prix annuel HT du contrat entier, en euros, avant révision.
+ */
+annualTotal: number, billingFrequency: BillingFrequency, link: string, url: string, };
+
+/**
+ * Le client d'un contrat.
+ */
+export type ContractClient = { 
+/**
+ * `client_id` du client.
+ */
+id: string, name: string, link: string, url: string, };
+
+/**
+ * La période en cours d'un contrat.
+ */
+export type ContractTerm = { startOn: string, endsOn: string, };
+
+/**
+ * Un contrat d'entretien, tel que `GET /contracts/{id}` le lit.
+ */
+export type ContractView = { id: string, 
+/**
+ * Numéro `CT-AAAA-NNNNN`, donné à la création.
+ */
+number: string, status: ContractStatus, statusLabel: string, type: ContractType, typeLabel: string, 
+/**
+ * Ce que le type couvre, tel qu'imprimé sur le contrat.
+ */
+typeCoverage: string, client: ContractClient, 
+/**
+ * Les appareils couverts, dans leur ordre.
+ */
+lifts: Array<ContractLift>, startOn: string, durationMonths: number, tacitRenewal: boolean, renewalMonths: number, noticeMonths: number, 
+/**
+ * Dernier jour de la première période.
+ */
+firstTermEndsOn: string, 
+/**
+ * La période en cours (la première, avant le début).
+ */
+currentTerm: ContractTerm, 
+/**
+ * Dernier jour pour donner un préavis qui mette fin au contrat à la fin
+ * de la période en cours ; null sans reconduction tacite ou une fois
+ * le contrat terminé.
+ */
+noticeDeadline: string | null, 
+/**
+ * Dernier jour couvert, s'il est connu (résiliation, ou fin d'un
+ * contrat sans reconduction) ; null pour un contrat reconduit
+ * tacitement.
+ */
+lastDay: string | null, 
+/**
+ * Vrai quand le contrat couvre ses appareils aujourd'hui.
+ */
+covering: boolean, priceBasis: PriceBasis, priceBasisLabel: string, 
+/**
+ * Prix annuel HT en euros, d'un appareil ou du tout (selon `priceBasis`).
+ */
+annualPrice: number, 
+/**
+ * Prix annuel HT du contrat entier, en euros, avant révision.
+ */
+annualTotal: number, billingFrequency: BillingFrequency, billingFrequencyLabel: string, billingTiming: BillingTiming, billingTimingLabel: string, 
+/**
+ * Taux de TVA, en pour cent.
+ */
+vatRate: number, priceIndex: string | null, baseIndexValue: number | null, 
+/**
+ * Le mois de I0 (`AAAA-MM`).
+ */
+baseIndexMonth: string | null, visitIntervalDays: number, 
+/**
+ * Les obligations périodiques, outre les visites.
+ */
+duties: Array<ContractDuty>, arrivalMinutes: number, arrivalOutOfHoursMinutes: number | null, trappedPersonMinutes: number, returnToServiceMinutes: number, weekendCoverage: boolean, onCallCoverage: boolean, 
+/**
+ * Pénalité par heure de retard commencée, en euros.
+ */
+penaltyPerLateHour: number, notes: string | null, 
+/**
+ * Mise en vigueur (UTC, ISO 8601).
+ */
+activatedAt: string | null, 
+/**
+ * Jour du préavis d'une résiliation.
+ */
+noticeOn: string | null, 
+/**
+ * Dernier jour d'un contrat résilié ou échu.
+ */
+endsOn: string | null, terminationReason: string | null, 
+/**
+ * Résiliation ou constat d'échéance (UTC, ISO 8601).
+ */
+endedAt: string | null, createdAt: string, updatedAt: string, 
+/**
+ * Les actions que le statut et les dates permettent aujourd'hui.
+ */
+actions: ContractAction[], link: string, url: string, };
+
+/**
+ * Une obligation périodique du contrat, outre les visites.
+ */
+export type ContractDuty = { 
+/**
+ * `cables`, `parachute` ou `nettoyage`.
+ */
+code: string, label: string, 
+/**
+ * Mois entre deux.
+ */
+months: number, };
+
+/**
+ * Un appareil couvert.
+ */
+export type ContractLift = { id: string, number: string | null, 
+/**
+ * Emplacement de l'appareil.
+ */
+location: string | null, 
+/**
+ * Nom de son immeuble.
+ */
+building: string | null, 
+/**
+ * Vrai pour un appareil archivé depuis.
+ */
+archived: boolean, link: string, url: string, };
+
+/**
+ * Une valeur d'indice enregistrée.
+ */
+export type IndexValueView = { index: string, 
+/**
+ * `AAAA-MM`.
+ */
+month: string, value: number, 
+/**
+ * Saisie ou dernière correction (UTC, ISO 8601).
+ */
+recordedAt: string, };
+
+/**
+ * L'aperçu d'une facturation : ses comptes et une page de ses lignes.
+ */
+export type BillingPreview = { from: string, to: string, 
+/**
+ * Le jour de l'aperçu (Paris) : une période à terme échu n'est à
+ * facturer qu'une fois finie.
+ */
+today: string, summary: BillingSummary, 
+/**
+ * Lignes répondant au filtre `state`.
+ */
+total: number, page: number, limit: number, results: Array<BillingEntryView>, };
+
+/**
+ * La facture qui facture déjà la période.
+ */
+export type BilledInvoiceView = { id: string, 
+/**
+ * Null pour un brouillon.
+ */
+number: string | null, status: string, link: string, url: string, };
+
+/**
+ * Une période d'un contrat dans une facturation.
+ */
+export type BillingEntryView = { contract: BillingRef, type: string, typeLabel: string, client: BillingRef, clientName: string, periodStart: string, periodEnd: string, 
+/**
+ * Le jour d'où la période est facturée (son premier jour, ou le début
+ * du contrat).
+ */
+billedFrom: string, 
+/**
+ * Appareils facturés (1 pour un prix global).
+ */
+units: number, perLift: boolean, state: BillingState, stateLabel: string, 
+/**
+ * Pourquoi la période n'est pas facturée (indice manquant, terme non
+ * échu, client archivé).
+ */
+reason: string | null, 
+/**
+ * Les parts de la période à un même prix (deux quand un anniversaire
+ * révise le prix en son milieu) ; vide quand un indice manque.
+ */
+segments: Array<SegmentView>, lines: Array<BillingLineView>, totalExclTax: number, totalInclTax: number, invoice: BilledInvoiceView | null, };
+
+/**
+ * Une ligne de la facture à créer.
+ */
+export type BillingLineView = { label: string, quantity: number, unitPrice: number, vatRate: number, totalExclTax: number, };
+
+/**
+ * Une référence à un contrat ou une facture.
+ */
+export type BillingRef = { id: string, number: string | null, link: string, url: string, };
+
+/**
+ * Les comptes d'une facturation, sur toutes ses lignes.
+ */
+export type BillingSummary = { 
+/**
+ * Contrats ayant au moins une période dans la facturation.
+ */
+contracts: number, 
+/**
+ * Périodes (une ligne chacune).
+ */
+entries: number, toCreate: number, alreadyInvoiced: number, missingIndex: number, notYetDue: number, clientArchived: number, 
+/**
+ * Total HT des factures à créer, en euros.
+ */
+totalExclTax: number, 
+/**
+ * Total TTC des factures à créer, en euros.
+ */
+totalInclTax: number, };
+
+/**
+ * La révision d'un prix : P = P0 × (I / I0).
+ */
+export type RevisionView = { 
+/**
+ * L'anniversaire du contrat où le prix est révisé.
+ */
+anniversary: string, index: string, 
+/**
+ * Le mois de la valeur I (la dernière connue à l'anniversaire), AAAA-MM.
+ */
+month: string, 
+/**
+ * I.
+ */
+value: number, 
+/**
+ * I0.
+ */
+baseValue: number, 
+/**
+ * P0 : le prix annuel HT du contrat, en euros.
+ */
+basePrice: number, 
+/**
+ * P : le prix annuel HT révisé, en euros (au centime).
+ */
+price: number, 
+/**
+ * La formule telle qu'imprimée sur la facture.
+ */
+formula: string, };
+
+/**
+ * Une part d'une période à un même prix.
+ */
+export type SegmentView = { from: string, to: string, days: number, 
+/**
+ * Jours de la période entière.
+ */
+periodDays: number, 
+/**
+ * Le prix annuel HT en vigueur (d'un appareil ou du tout), en euros.
+ */
+annualPrice: number, 
+/**
+ * Montant HT de la part pour un appareil (ou le tout) : prix annuel ×
+ * mois de la période / 12 × jours / jours de la période, au centime.
+ */
+amount: number, 
+/**
+ * Vrai pour une première ou une dernière période incomplète.
+ */
+prorated: boolean, revision: RevisionView | null, };
+
+/**
+ * Ce que la création des brouillons a fait.
+ */
+export type DraftsView = { 
+/**
+ * Factures créées (en brouillon) : les lignes `a_creer` de l'aperçu ;
+ * 0 quand tout est déjà facturé.
+ */
+created: number, 
+/**
+ * Les comptes de la facturation avant la création.
+ */
+summary: BillingSummary, };
+
+/**
+ * Ce qu'un lot d'émissions a fait.
+ */
+export type IssueBatchView = { issued: Array<IssuedView>, refused: Array<RefusedView>, 
+/**
+ * Brouillons de la facturation restant à émettre.
+ */
+remaining: number, };
+
+/**
+ * Une facture émise par le lot.
+ */
+export type IssuedView = { id: string, number: string, link: string, url: string, };
+
+/**
+ * Un brouillon que le lot n'a pas pu émettre.
+ */
+export type RefusedView = { id: string, 
+/**
+ * La raison, en français.
+ */
+error: string, link: string, url: string, };
+
 // Appels de panne
 
 export type CallStatus = 'ouverte' | 'en_route' | 'sur_place' | 'a_l_arret' | 'resolue';

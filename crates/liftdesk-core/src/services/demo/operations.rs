@@ -288,8 +288,11 @@ impl Writer for Operations<'_, '_> {
             billing_frequency: Some(seed.frequency.as_str().to_owned()),
             billing_timing: Some(seed.timing.as_str().to_owned()),
             vat_rate: Some(f64::from(seed.vat_rate_bp) / 100.0),
-            price_index: seed.index.map(|(code, _)| code.to_owned()),
-            base_index_value: seed.index.map(|(_, base)| base as f64 / 10_000.0),
+            price_index: seed.index.map(|(code, _, _)| code.to_owned()),
+            base_index_value: seed.index.map(|(_, base, _)| base as f64 / 10_000.0),
+            base_index_month: seed
+                .index
+                .map(|(_, _, month)| crate::domain::contract::month_text(month)),
             visit_interval_days: Some(seed.visit_interval_days),
             arrival_minutes: Some(i64::from(seed.arrival_minutes)),
             arrival_out_of_hours_minutes: seed.out_of_hours_minutes.map(i64::from),
