@@ -1356,6 +1356,123 @@ def import_case(args, work, base, creds, pg=None, rows=None):
     }
 
 
+def previous_quarter(today):
+    """The calendar quarter before `today`'s: its first and last days."""
+    first_month = ((today.month - 1) // 3) * 3 + 1
+    end = datetime.date(today.year, first_month, 1) - datetime.timedelta(days=1)
+    return datetime.date(end.year, ((end.month - 1) // 3) * 3 + 1, 1), end
+
+
+def pg_rows(pg, db, sql):
+    """The rows of `sql` on the PostgreSQL database `db`, as CSV text."""
+    import csv
+    import io
+    out = subprocess.run(["psql", pg.url(db), "-X", "-q", "--csv", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                         capture_output=True, text=True, check=True)
+    rows = list(csv.reader(io.StringIO(out.stdout)))
+    return rows[1:]
+
+
+def billing_case(args, work, base, creds, pg=None):
+    """« Facturer les contrats » for the quarter before today over the first
+    agency's 10,000 oldest contracts in force (the others ended, on a copy
+    of the large demo), preview then drafts, against the same invoices (the
+    drafts' clients, lines and lifts) created one by one through
+    `POST /api/v2/invoices` on another copy, in the same run."""
+    import http.client as httpclient
+    token = creds["admin"]["apiToken"]
+    agency = creds["agencies"][0]["id"]
+    start, end = previous_quarter(datetime.date.today())
+    keep = (f"UPDATE contracts SET status = 'resilie', ends_on = '2000-01-01', notice_on = '2000-01-01' "
+            f"WHERE agency_id = '{agency}' AND id NOT IN (SELECT id FROM contracts WHERE agency_id = '{agency}' "
+            f"AND status = 'actif' AND start_on < '{start.isoformat()}' ORDER BY number LIMIT {args.billing_contracts})")
+    drafts_sql = ("SELECT i.id, c.client_ref, l.label, l.quantity_milli, l.unit_price_cents, l.vat_rate_bp, "
+                  "(SELECT string_agg(e.equipment_id, ',') FROM invoice_equipment e WHERE e.invoice_id = i.id) "
+                  "FROM invoices i JOIN clients c ON c.id = i.client_id JOIN invoice_lines l ON l.invoice_id = i.id "
+                  "WHERE i.contract_id IS NOT NULL ORDER BY i.id, l.position")
+
+    def copy(name):
+        if pg is None:
+            data = work / name
+            copy_data(base, data)
+            db = sqlite3.connect(data / "liftdesk.db")
+            db.execute(keep)
+            db.commit()
+            db.close()
+            return data, None
+        data = keys_dir(base, work / name)
+        database = pg.copy(f"bench_{name.replace('-', '_')}")
+        pg.psql(keep, db=f"bench_{name.replace('-', '_')}")
+        return data, database
+
+    def drop(name, data):
+        shutil.rmtree(data)
+        if pg is not None:
+            pg.drop(f"bench_{name.replace('-', '_')}")
+
+    window = {"from": start.isoformat(), "to": end.isoformat()}
+    headers = {"X-Service-Agency": agency}
+    # The batch: the preview (its summary), then the drafts in one transaction.
+    name = "billing-batch" + ("-pg" if pg else "")
+    data, database = copy(name)
+    server = liftdesk_serve(data, work, database=database)
+    try:
+        started = time.monotonic()
+        _, preview = http("GET", f"{server.url}/api/v2/contract-billing/preview?from={window['from']}"
+                          f"&to={window['to']}&limit=1", token, extra=headers)
+        previewed = time.monotonic()
+        _, drafted = http("POST", server.url + "/api/v2/contract-billing/drafts", token, window, extra=headers)
+        finished = time.monotonic()
+        if pg is None:
+            db = sqlite3.connect(data / "liftdesk.db")
+            rows = db.execute(drafts_sql.replace("string_agg(e.equipment_id, ',')",
+                                                 "group_concat(e.equipment_id, ',')")).fetchall()
+            db.close()
+        else:
+            rows = pg_rows(pg, f"bench_{name.replace('-', '_')}", drafts_sql)
+    finally:
+        server.stop()
+        drop(name, data)
+    invoices = {}
+    for invoice_id, client, label, quantity, unit, vat, lifts in rows:
+        body = invoices.setdefault(invoice_id, {"clientId": client, "lines": [],
+                                                "equipmentIds": (lifts or "").split(",") if lifts else []})
+        body["lines"].append({"label": label, "quantity": int(quantity) / 1000,
+                              "unitPrice": int(unit) / 100, "vatRate": int(vat) / 100})
+    created = drafted["created"]
+    if created != len(invoices) or created == 0:
+        raise RuntimeError(f"brouillons : {created} créés, {len(invoices)} lus")
+    # The same invoices one by one, a keep-alive connection, on a fresh copy.
+    name = "billing-one" + ("-pg" if pg else "")
+    data, database = copy(name)
+    server = liftdesk_serve(data, work, database=database)
+    try:
+        host, port = server.url.removeprefix("http://").split(":")
+        conn = httpclient.HTTPConnection(host, int(port), timeout=600)
+        one_started = time.monotonic()
+        for body in invoices.values():
+            conn.request("POST", "/api/v2/invoices", json.dumps(body),
+                         {"Authorization": f"Bearer {token}", "Content-Type": "application/json", **headers})
+            answer = conn.getresponse()
+            answer.read()
+            if answer.status != 201:
+                raise RuntimeError(f"POST /invoices : {answer.status}")
+        one_finished = time.monotonic()
+        conn.close()
+    finally:
+        server.stop()
+        drop(name, data)
+    batch = finished - started
+    one_by_one = one_finished - one_started
+    return {
+        "window": window, "contracts": preview["summary"]["contracts"], "invoices": created,
+        "lines": len(rows), "previewSeconds": previewed - started, "draftsSeconds": finished - previewed,
+        "batchSeconds": batch, "oneByOneSeconds": one_by_one,
+        "oneByOnePerSecond": created / one_by_one, "batchPerSecond": created / batch,
+        "ratio": one_by_one / batch,
+    }
+
+
 GOALS = [
     # (label, how to read the figure, goal, comparison)
     ("GET /invoices?status=payee&limit=50 (avec total) / route en mémoire", "ratios.factures_vs_memoire", 0.5, ">="),
@@ -1451,7 +1568,7 @@ def projection(results):
     return out
 
 
-ALL = {"read", "calls", "intake", "servers", "webhooks", "cold", "import"}
+ALL = {"read", "calls", "intake", "servers", "webhooks", "cold", "import", "billing"}
 BASE = {"read", "calls", "webhooks", "cold", "import"}
 
 
@@ -1516,7 +1633,7 @@ def main():
                         help="datasette en mode immuable (compte les lignes une fois) ; par défaut comme un utilisateur le lance")
     parser.add_argument("--only", default=",".join(sorted(ALL)),
                         help="read, calls, intake (1 et 20 agences), servers (deux serveurs derrière nginx), "
-                             "webhooks, cold, import")
+                             "webhooks, cold, import, billing (facturation des contrats)")
     parser.add_argument("--engines", default="sqlite,postgres",
                         help="« sqlite » : SQLite seul (le banc d'avant) ; avec « postgres », PostgreSQL mesuré à côté")
     parser.add_argument("--pg-dir", type=Path,
@@ -1528,6 +1645,8 @@ def main():
                         help="secondes au-delà desquelles chacune des deux est arrêtée")
     parser.add_argument("--pg-import-rows", type=int, default=10_000,
                         help="lignes de l'import mesuré côte à côte (2,5 ms la ligne sur PostgreSQL)")
+    parser.add_argument("--billing-contracts", type=int, default=10_000,
+                        help="contrats en vigueur facturés par le trimestre mesuré")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "latest.json")
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -1593,6 +1712,14 @@ def main():
             if pg is not None:
                 log("démarrage à froid sur PostgreSQL…")
                 results["coldStartPgMs"] = cold_start(args, args.work, base, creds, pg)
+        if "billing" in only:
+            log(f"facturation des contrats ({args.billing_contracts} contrats), puis une à une…")
+            results["billing"] = billing_case(args, args.work, base, creds)
+            log(f"facturation : {results['billing']}")
+            if pg is not None:
+                log("facturation des contrats sur PostgreSQL…")
+                results["billingPg"] = billing_case(args, args.work, base, creds, pg)
+                log(f"facturation PostgreSQL : {results['billingPg']}")
         if "import" in only:
             log("import…")
             results["import"] = import_case(args, args.work, base, creds)
