@@ -141,15 +141,17 @@ pub fn get(conn: &Conn, agency_id: &AgencyId, id: &ContractId) -> StoreResult<Op
     .optional()
 }
 
-/// The agency's contracts a billing run reads: in force or ended (a
-/// period before their end may still be unbilled), by number.
-pub fn billable(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<ContractRow>> {
+/// The agency's contracts a billing run from `from` (`YYYY-MM-DD`) reads:
+/// in force, or ended on `from` or later (a period before their end may
+/// still be unbilled), by number.
+pub fn billable(conn: &Conn, agency_id: &AgencyId, from: &str) -> StoreResult<Vec<ContractRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM contracts k JOIN clients c ON c.id = k.client_id
          WHERE k.agency_id = ?1 AND k.status IN ('actif', 'resilie', 'echu')
+           AND (k.ends_on IS NULL OR k.ends_on >= ?2)
          ORDER BY k.number"
     ))?;
-    let rows = stmt.query_map(params![agency_id], contract_row)?;
+    let rows = stmt.query_map(params![agency_id, from], contract_row)?;
     rows.collect()
 }
 

@@ -217,7 +217,7 @@ pub fn plan_in(
     window: Window,
     today: NaiveDate,
 ) -> AppResult<Plan> {
-    let rows = contract_store::billable(conn, agency_id)?;
+    let rows = contract_store::billable(conn, agency_id, &day::iso(window.from))?;
     let book = IndexBook::of(conn, agency_id)?;
     let billed: HashMap<(ContractId, String), BilledBy> = invoice_store::contract_invoices(
         conn,
@@ -412,6 +412,7 @@ pub fn create_drafts_in(tx: &Tx, p: &Principal, window: Window) -> AppResult<Dra
     let created_on = day::iso(today_of(now));
     let created_at = clock::format_timestamp(now);
     let no_lifts: Vec<EquipmentId> = Vec::new();
+    let mut parties = Vec::with_capacity(to_create.len());
     for entry in &to_create {
         let client = clients.get(&entry.client_id).ok_or_else(|| {
             AppError::unprocessable(format!(
@@ -419,39 +420,41 @@ pub fn create_drafts_in(tx: &Tx, p: &Principal, window: Window) -> AppResult<Dra
                 entry.number
             ))
         })?;
-        let buyer = buyer_of(client);
-        let billed_from = day::iso(entry.billed_from);
-        let equipment_ids = lifts.get(&entry.contract_id).unwrap_or(&no_lifts);
-        let id = invoice_store::insert_draft(
-            tx,
-            &NewInvoice {
-                agency_id: agency_id.as_str(),
-                nature: InvoiceNature::Facture.as_str(),
-                client_id: Some(&client.id),
-                credited_invoice_id: None,
-                quote_id: None,
-                buyer: &buyer,
-                total_excl_cents: entry.totals.excl_tax.get(),
-                total_incl_cents: entry.totals.incl_tax.get(),
-                created_on: &created_on,
-                created_at: &created_at,
-                lines: &entry.lines,
-                equipment_ids,
-                contract: Some((&entry.contract_id, &billed_from)),
+        parties.push((client, buyer_of(client), day::iso(entry.billed_from)));
+    }
+    let drafts: Vec<NewInvoice<'_>> = to_create
+        .iter()
+        .zip(&parties)
+        .map(|(entry, (client, buyer, billed_from))| NewInvoice {
+            agency_id: agency_id.as_str(),
+            nature: InvoiceNature::Facture.as_str(),
+            client_id: Some(&client.id),
+            credited_invoice_id: None,
+            quote_id: None,
+            buyer,
+            total_excl_cents: entry.totals.excl_tax.get(),
+            total_incl_cents: entry.totals.incl_tax.get(),
+            created_on: &created_on,
+            created_at: &created_at,
+            lines: &entry.lines,
+            equipment_ids: lifts.get(&entry.contract_id).unwrap_or(&no_lifts),
+            contract: Some((&entry.contract_id, billed_from)),
+        })
+        .collect();
+    // One invoice per contract and period: the plan, read in this
+    // transaction, left out those already billed, and the unique index
+    // (`invoices_contract_period`) refuses the transaction otherwise.
+    let ids = invoice_store::insert_drafts(tx, &drafts).map_err(|err| {
+        err.on_constraint(
+            "invoices.contract_id, invoices.contract_billed_from",
+            || {
+                AppError::conflict(
+                    "Une période de contrat a été facturée entre-temps : relancez l'aperçu.",
+                )
             },
         )
-        .map_err(|err| {
-            err.on_constraint(
-                "invoices.contract_id, invoices.contract_billed_from",
-                || {
-                    AppError::conflict(format!(
-                        "Le contrat {} est déjà facturé pour la période commençant le {}.",
-                        entry.number,
-                        day::french(entry.billed_from)
-                    ))
-                },
-            )
-        })?;
+    })?;
+    for ((id, entry), (client, _, billed_from)) in ids.iter().zip(&to_create).zip(&parties) {
         p.record(
             tx,
             "invoice",
