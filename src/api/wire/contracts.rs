@@ -201,20 +201,10 @@ pub struct ContractBody {
 
 /// `vatRate` of a contract: a rate of the invoices but 0, or null (20).
 fn contract_vat_rate_schema() -> utoipa::openapi::schema::Object {
-    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
-    ObjectBuilder::new()
-        .schema_type(SchemaType::from_iter([Type::Number, Type::Null]))
-        .enum_values(Some([
-            serde_json::json!(20),
-            serde_json::json!(10),
-            serde_json::json!(5.5),
-            serde_json::json!(2.1),
-            serde_json::Value::Null,
-        ]))
-        .description(Some(
-            "Taux de TVA en pour cent : 20 (par défaut), 10, 5.5 ou 2.1.",
-        ))
-        .build()
+    super::invoices::rate_schema(
+        &[20.0, 10.0, 5.5, 2.1],
+        "Taux de TVA en pour cent : 20 (par défaut), 10, 5.5 ou 2.1.",
+    )
 }
 
 impl From<ContractBody> for ContractInput {

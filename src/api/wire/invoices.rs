@@ -81,20 +81,30 @@ fn vat_exemption_schema() -> utoipa::openapi::schema::Object {
 
 /// `vatRate`: one of the allowed rates, or null (the default, 20).
 fn vat_rate_schema() -> utoipa::openapi::schema::Object {
+    rate_schema(
+        &[20.0, 10.0, 5.5, 2.1, 0.0],
+        "Taux de TVA en pour cent : 20 (par défaut), 10, 5.5, 2.1 ou 0.",
+    )
+}
+
+/// A VAT rate in per cent among `rates`, or null, with its description.
+pub(crate) fn rate_schema(rates: &[f64], description: &str) -> utoipa::openapi::schema::Object {
     use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    let mut values: Vec<serde_json::Value> = rates
+        .iter()
+        .map(|rate| {
+            if rate.fract() == 0.0 {
+                serde_json::json!(*rate as i64)
+            } else {
+                serde_json::json!(rate)
+            }
+        })
+        .collect();
+    values.push(serde_json::Value::Null);
     ObjectBuilder::new()
         .schema_type(SchemaType::from_iter([Type::Number, Type::Null]))
-        .enum_values(Some([
-            serde_json::json!(20),
-            serde_json::json!(10),
-            serde_json::json!(5.5),
-            serde_json::json!(2.1),
-            serde_json::json!(0),
-            serde_json::Value::Null,
-        ]))
-        .description(Some(
-            "Taux de TVA en pour cent : 20 (par défaut), 10, 5.5, 2.1 ou 0.",
-        ))
+        .enum_values(Some(values))
+        .description(Some(description))
         .build()
 }
 
