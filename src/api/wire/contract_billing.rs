@@ -10,11 +10,11 @@ use ts_rs::TS;
 use utoipa::ToSchema;
 
 use crate::api::wire::{PageQuery, Paging, RecordKind};
-use crate::domain::contract::{BillingState, Segment};
+use crate::domain::contract::Segment;
 use crate::domain::day;
 use crate::domain::invoice::line_total_excl;
 use crate::domain::money::{Cents, milli_to_quantity};
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::contract_billing::{
     self as service, BillingEntry, Drafted, Issued, Plan, Summary, WindowInput,
@@ -376,15 +376,7 @@ pub async fn billing_preview(
 ) -> AppResult<BillingPreview> {
     p.agency()?;
     let paging = Paging::from_query(&query.paging)?;
-    let filter = match query.state.as_deref().filter(|s| !s.is_empty()) {
-        None => None,
-        Some(raw) => Some(BillingState::parse(raw).ok_or_else(|| {
-            AppError::unprocessable(format!(
-                "Valeur inconnue pour « state » : « {raw} ». Valeurs possibles : {}.",
-                BillingState::CODES.join(", ")
-            ))
-        })?),
-    };
+    let filter = service::check_state(query.state.as_deref())?;
     let plan: Plan = service::preview(
         &state.store,
         p,

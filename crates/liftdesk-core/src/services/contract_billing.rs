@@ -16,14 +16,14 @@ use crate::clock;
 use crate::domain::contract::{
     self, BillingState, Charge, ContractType, IndexValue, Indexation, Period, Pricing,
 };
-use crate::domain::day::{self, DayError};
+use crate::domain::day;
 use crate::domain::id::{AgencyId, ClientId, ContractId, EquipmentId, InvoiceId};
 use crate::domain::invoice::{InvoiceNature, InvoiceStatus, Totals};
 use crate::domain::money::Cents;
 use crate::domain::time;
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
-use crate::services::contracts::terms_of;
+use crate::services::contracts::{code_of, parse_day, terms_of};
 use crate::services::invoices::{self, buyer_of, totals_of};
 use crate::store::contracts::{self as contract_store, ContractRow};
 use crate::store::invoices::{self as invoice_store, InvoiceLineRow, NewInvoice};
@@ -48,19 +48,6 @@ pub struct WindowInput {
 pub struct Window {
     pub from: NaiveDate,
     pub to: NaiveDate,
-}
-
-fn parse_day(field: &str, raw: &str) -> AppResult<NaiveDate> {
-    day::parse(raw.trim()).map_err(|error| {
-        AppError::unprocessable(match error {
-            DayError::Malformed => format!(
-                "Le champ « {field} » doit être une date AAAA-MM-JJ, par exemple 2027-01-01 (reçu : « {raw} »)."
-            ),
-            DayError::Impossible => {
-                format!("Le champ « {field} » n'est pas une date qui existe : « {raw} ».")
-            }
-        })
-    })
 }
 
 /// Checks a window: two days, the first not after the last, a year and a
@@ -355,6 +342,14 @@ fn lines_of(row: &ContractRow, per_lift: bool, units: i64, charge: &Charge) -> V
 
 fn today_of(now: chrono::DateTime<chrono::Utc>) -> NaiveDate {
     time::paris_local(now).date()
+}
+
+/// The preview's filter on an entry's state, as received (none: every
+/// entry; an unknown state: 422).
+pub fn check_state(raw: Option<&str>) -> AppResult<Option<BillingState>> {
+    raw.filter(|s| !s.is_empty())
+        .map(|raw| code_of("state", Some(raw), BillingState::ACreer))
+        .transpose()
 }
 
 /// The preview of a run: nothing is written.

@@ -180,7 +180,8 @@ fn today_of(tx_now: chrono::DateTime<chrono::Utc>) -> NaiveDate {
 // Input checks
 // ---------------------------------------------------------------------------
 
-fn parse_day(field: &str, raw: &str) -> AppResult<NaiveDate> {
+/// A day `YYYY-MM-DD` of the field `field`, refused in French (422).
+pub(crate) fn parse_day(field: &str, raw: &str) -> AppResult<NaiveDate> {
     day::parse(raw).map_err(|error| {
         AppError::unprocessable(match error {
             DayError::Malformed => format!(
@@ -193,7 +194,13 @@ fn parse_day(field: &str, raw: &str) -> AppResult<NaiveDate> {
     })
 }
 
-fn code_of<T: crate::domain::WireCode>(field: &str, raw: Option<&str>, default: T) -> AppResult<T> {
+/// A code of the closed set `T` (its default when absent), refused in
+/// French naming the field and the codes (422).
+pub(crate) fn code_of<T: crate::domain::WireCode>(
+    field: &str,
+    raw: Option<&str>,
+    default: T,
+) -> AppResult<T> {
     match raw {
         None => Ok(default),
         Some(raw) => T::from_code(raw).ok_or_else(|| {
