@@ -9,7 +9,7 @@
 //! Every date is a calendar day of Paris; a term, a period or a coverage is
 //! given by its first and last days, both included.
 
-use chrono::{Datelike, Days, Months, NaiveDate};
+use chrono::{Datelike, Months, NaiveDate};
 
 use crate::day;
 use crate::error::TransitionError;
@@ -868,12 +868,6 @@ pub fn invoice_label(
         label.push_str(&revision.formula());
     }
     label
-}
-
-/// Adds `days` to a day (for deadlines counted in days).
-pub fn add_days(day: NaiveDate, days: u32) -> NaiveDate {
-    day.checked_add_days(Days::new(u64::from(days)))
-        .unwrap_or(NaiveDate::MAX)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use liftdesk_domain::contract::{
 use liftdesk_domain::id::{AgencyId, ClientId, ContractId, EquipmentId};
 
 use super::{StoreResult, new_id};
-use crate::sql::{OptionalExtension, Row, params};
+use crate::sql::{OptionalExtension, Row, ToValue, params};
 use crate::{Code, Conn, Tx, code};
 
 /// Prefix of contract numbers: `CT-2026-00012`.
@@ -190,6 +190,83 @@ pub fn next_number(tx: &Tx, agency_id: &AgencyId, year: i32) -> StoreResult<Stri
     Ok(format!("{NUMBER_PREFIX}-{year:04}-{:05}", highest + 1))
 }
 
+/// The columns of what a contract says ([`ContractFields`]), in the order
+/// [`write_fields`] binds them.
+const FIELD_COLUMNS: [&str; 25] = [
+    "client_id",
+    "type",
+    "start_on",
+    "duration_months",
+    "tacit_renewal",
+    "renewal_months",
+    "notice_months",
+    "price_basis",
+    "annual_price_cents",
+    "billing_frequency",
+    "billing_timing",
+    "vat_rate_bp",
+    "price_index",
+    "base_index_value",
+    "base_index_month",
+    "visit_interval_days",
+    "arrival_minutes",
+    "arrival_out_of_hours_minutes",
+    "trapped_minutes",
+    "restore_minutes",
+    "weekend_coverage",
+    "on_call_coverage",
+    "penalty_per_hour_cents",
+    "notes",
+    "updated_at",
+];
+
+/// Runs `sql` with `head`, then the fields in the order of
+/// [`FIELD_COLUMNS`] (the last, `updated_at`, being `at`).
+fn write_fields(
+    tx: &Tx,
+    sql: &str,
+    head: &[&dyn ToValue],
+    fields: &ContractFields,
+    at: &str,
+) -> StoreResult<()> {
+    let codes = (
+        Code(fields.contract_type),
+        Code(fields.price_basis),
+        Code(fields.billing_frequency),
+        Code(fields.billing_timing),
+    );
+    let values: [&dyn ToValue; FIELD_COLUMNS.len()] = [
+        &fields.client_id,
+        &codes.0,
+        &fields.start_on,
+        &fields.duration_months,
+        &fields.tacit_renewal,
+        &fields.renewal_months,
+        &fields.notice_months,
+        &codes.1,
+        &fields.annual_price_cents,
+        &codes.2,
+        &codes.3,
+        &fields.vat_rate_bp,
+        &fields.price_index,
+        &fields.base_index_value,
+        &fields.base_index_month,
+        &fields.visit_interval_days,
+        &fields.arrival_minutes,
+        &fields.arrival_out_of_hours_minutes,
+        &fields.trapped_minutes,
+        &fields.restore_minutes,
+        &fields.weekend_coverage,
+        &fields.on_call_coverage,
+        &fields.penalty_per_hour_cents,
+        &fields.notes,
+        &at,
+    ];
+    let all: Vec<&dyn ToValue> = head.iter().copied().chain(values).collect();
+    tx.execute_cached(sql, all.as_slice())?;
+    Ok(())
+}
+
 /// Inserts a draft contract; returns its id.
 pub fn insert(
     tx: &Tx,
@@ -199,92 +276,32 @@ pub fn insert(
     at: &str,
 ) -> StoreResult<ContractId> {
     let id = ContractId::new(new_id());
-    tx.execute_cached(
-        "INSERT INTO contracts (id, agency_id, number, status, client_id, type, start_on,
-             duration_months, tacit_renewal, renewal_months, notice_months, price_basis,
-             annual_price_cents, billing_frequency, billing_timing, vat_rate_bp, price_index,
-             base_index_value, visit_interval_days, arrival_minutes,
-             arrival_out_of_hours_minutes, trapped_minutes, restore_minutes, weekend_coverage,
-             on_call_coverage, penalty_per_hour_cents, notes, created_at, updated_at,
-             base_index_month)
-         VALUES (?1, ?2, ?3, 'brouillon', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                 ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?27, ?28)",
-        params![
-            id,
-            agency_id,
-            number,
-            fields.client_id,
-            Code(fields.contract_type),
-            fields.start_on,
-            fields.duration_months,
-            fields.tacit_renewal,
-            fields.renewal_months,
-            fields.notice_months,
-            Code(fields.price_basis),
-            fields.annual_price_cents,
-            Code(fields.billing_frequency),
-            Code(fields.billing_timing),
-            fields.vat_rate_bp,
-            fields.price_index,
-            fields.base_index_value,
-            fields.visit_interval_days,
-            fields.arrival_minutes,
-            fields.arrival_out_of_hours_minutes,
-            fields.trapped_minutes,
-            fields.restore_minutes,
-            fields.weekend_coverage,
-            fields.on_call_coverage,
-            fields.penalty_per_hour_cents,
-            fields.notes,
-            at,
-            fields.base_index_month,
-        ],
-    )?;
+    let placeholders: Vec<String> = (4..4 + FIELD_COLUMNS.len())
+        .map(|n| format!("?{n}"))
+        .collect();
+    let sql = format!(
+        "INSERT INTO contracts (id, agency_id, number, status, created_at, {})
+         VALUES (?1, ?2, ?3, 'brouillon', ?{}, {})",
+        FIELD_COLUMNS.join(", "),
+        3 + FIELD_COLUMNS.len(),
+        placeholders.join(", ")
+    );
+    write_fields(tx, &sql, params![id, agency_id, number], fields, at)?;
     Ok(id)
 }
 
 /// Replaces what a draft says (its caller checked it is a draft).
 pub fn update(tx: &Tx, id: &ContractId, fields: &ContractFields, at: &str) -> StoreResult<()> {
-    tx.execute_cached(
-        "UPDATE contracts SET client_id = ?2, type = ?3, start_on = ?4, duration_months = ?5,
-             tacit_renewal = ?6, renewal_months = ?7, notice_months = ?8, price_basis = ?9,
-             annual_price_cents = ?10, billing_frequency = ?11, billing_timing = ?12,
-             vat_rate_bp = ?13, price_index = ?14, base_index_value = ?15,
-             visit_interval_days = ?16, arrival_minutes = ?17,
-             arrival_out_of_hours_minutes = ?18, trapped_minutes = ?19, restore_minutes = ?20,
-             weekend_coverage = ?21, on_call_coverage = ?22, penalty_per_hour_cents = ?23,
-             notes = ?24, updated_at = ?25, base_index_month = ?26
-         WHERE id = ?1",
-        params![
-            id,
-            fields.client_id,
-            Code(fields.contract_type),
-            fields.start_on,
-            fields.duration_months,
-            fields.tacit_renewal,
-            fields.renewal_months,
-            fields.notice_months,
-            Code(fields.price_basis),
-            fields.annual_price_cents,
-            Code(fields.billing_frequency),
-            Code(fields.billing_timing),
-            fields.vat_rate_bp,
-            fields.price_index,
-            fields.base_index_value,
-            fields.visit_interval_days,
-            fields.arrival_minutes,
-            fields.arrival_out_of_hours_minutes,
-            fields.trapped_minutes,
-            fields.restore_minutes,
-            fields.weekend_coverage,
-            fields.on_call_coverage,
-            fields.penalty_per_hour_cents,
-            fields.notes,
-            at,
-            fields.base_index_month,
-        ],
-    )?;
-    Ok(())
+    let assignments: Vec<String> = FIELD_COLUMNS
+        .iter()
+        .enumerate()
+        .map(|(n, column)| format!("{column} = ?{}", n + 2))
+        .collect();
+    let sql = format!(
+        "UPDATE contracts SET {} WHERE id = ?1",
+        assignments.join(", ")
+    );
+    write_fields(tx, &sql, params![id], fields, at)
 }
 
 /// Deletes a draft and its lifts.
@@ -668,22 +685,4 @@ pub fn index_values(
     )?;
     let rows = stmt.query_map(params![agency_id, index_code], index_value_row)?;
     rows.collect()
-}
-
-/// The latest value of `index_code` whose month is not after `month`
-/// (`YYYY-MM`): the value known on a revision's day.
-pub fn index_value_at(
-    conn: &Conn,
-    agency_id: &AgencyId,
-    index_code: &str,
-    month: &str,
-) -> StoreResult<Option<IndexValueRow>> {
-    conn.query_row_cached(
-        "SELECT index_code, month, value, recorded_at FROM price_index_values
-         WHERE agency_id = ?1 AND index_code = ?2 AND month <= ?3
-         ORDER BY month DESC LIMIT 1",
-        params![agency_id, index_code, month],
-        index_value_row,
-    )
-    .optional()
 }

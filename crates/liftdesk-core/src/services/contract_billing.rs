@@ -547,18 +547,3 @@ pub async fn issue_batch(
         })
         .await
 }
-
-/// The window a billing run over the calendar quarter of `day` takes (the
-/// screens' default).
-pub fn quarter_of(day: NaiveDate) -> Window {
-    let quarter = Period::containing(contract::BillingFrequency::Trimestrielle, day);
-    Window {
-        from: quarter.start,
-        to: quarter.end,
-    }
-}
-
-/// Days a window spans.
-pub fn window_days(window: Window) -> i64 {
-    (window.to - window.from).num_days() + 1
-}
