@@ -245,6 +245,17 @@ impl World {
         .expect("rows")
     }
 
+    /// The invoice counts the triggers and the runs keep equal a recount.
+    async fn counts_are_exact(&self) {
+        let wrong = self
+            .server
+            .store
+            .read(liftdesk::store::counts::wrong)
+            .await
+            .expect("recount");
+        assert_eq!(wrong, vec![]);
+    }
+
     fn count(&self, sql: &str) -> i64 {
         open_db(self.server.data_dir.path())
             .query_row(sql, [], |r| r.get(0))
@@ -406,6 +417,13 @@ async fn a_quarter_of_500_contracts_is_previewed_drafted_once_and_issued_in_batc
     assert_eq!(journal.len(), 1);
     assert_eq!(journal[0].1["contract"], "CT-2028-00301");
     assert_eq!(journal[0].1["billedFrom"], "2028-01-01");
+    // Their counts were added once, grouped, and are exact: the invoice
+    // list's totals read them.
+    w.counts_are_exact().await;
+    let (status, list) = w
+        .call(Method::GET, "/invoices?status=brouillon&limit=1", None)
+        .await;
+    assert_eq!((status, list["total"].clone()), (200, json!(500)), "{list}");
 
     // Again: nothing created, all said already invoiced.
     let (status, again) = w
@@ -467,6 +485,11 @@ async fn a_quarter_of_500_contracts_is_previewed_drafted_once_and_issued_in_batc
     );
     let (_, after) = w.entries(&format!("{Q1}&state=deja_facture")).await;
     assert!(after.iter().all(|e| e["invoice"]["status"] == "emise"));
+    w.counts_are_exact().await;
+    let (_, list) = w
+        .call(Method::GET, "/invoices?status=emise&limit=1", None)
+        .await;
+    assert_eq!(list["total"], 500, "{list}");
 }
 
 #[tokio::test]

@@ -95,6 +95,30 @@ impl Principal {
         self.agency().map(|agency| &agency.id)
     }
 
+    /// [`Principal::record`] of `action` on many objects of one type (each
+    /// id with its detail), in a few statements.
+    pub fn record_all(
+        &self,
+        tx: &crate::store::Tx,
+        object_type: &str,
+        action: &str,
+        objects: &[(&str, serde_json::Value)],
+    ) -> AppResult<()> {
+        let agency_id = self.agency_id()?.as_str();
+        let entries: Vec<crate::store::audit::AuditEntry<'_>> = objects
+            .iter()
+            .map(|(object_id, detail)| crate::store::audit::AuditEntry {
+                agency_id: Some(agency_id),
+                actor: &self.actor,
+                action,
+                object_type,
+                object_id: Some(object_id),
+                detail: Some(detail.clone()),
+            })
+            .collect();
+        Ok(crate::store::audit::record_all(tx, &entries)?)
+    }
+
     /// One audit entry for what the principal did in its agency to the
     /// object `object_type`/`object_id`, in the caller's transaction.
     pub fn record(

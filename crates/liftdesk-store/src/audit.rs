@@ -1,6 +1,6 @@
 //! The audit log: who changed what, written in the same transaction as the change.
 
-use crate::sql::{OptionalExtension, params};
+use crate::sql::{OptionalExtension, ValueRef, params};
 use liftdesk_domain::id::{AccountId, AgencyId, CredentialId};
 use serde_json::Value;
 
@@ -55,6 +55,36 @@ pub fn record(tx: &Tx, entry: AuditEntry<'_>) -> StoreResult<()> {
         (entry.action, entry.object_type),
         entry.object_id,
         detail.as_deref(),
+    )
+}
+
+/// [`record`] of many entries, in their order, in a few statements (a
+/// billing run's thousands of invoices).
+pub fn record_all(tx: &Tx, entries: &[AuditEntry<'_>]) -> StoreResult<()> {
+    let at = tx.now_text();
+    let details: Vec<Option<String>> = entries
+        .iter()
+        .map(|entry| entry.detail.as_ref().map(Value::to_string))
+        .collect();
+    let mut values = Vec::with_capacity(entries.len() * 8);
+    for (entry, detail) in entries.iter().zip(&details) {
+        let (actor_kind, actor_id) = entry.actor.parts();
+        values.extend([
+            ValueRef::Text(&at),
+            entry.agency_id.map_or(ValueRef::Null, ValueRef::Text),
+            ValueRef::Text(actor_kind),
+            actor_id.map_or(ValueRef::Null, ValueRef::Text),
+            ValueRef::Text(entry.action),
+            ValueRef::Text(entry.object_type),
+            entry.object_id.map_or(ValueRef::Null, ValueRef::Text),
+            detail.as_deref().map_or(ValueRef::Null, ValueRef::Text),
+        ]);
+    }
+    tx.insert_rows(
+        "INSERT INTO audit_log (at, agency_id, actor_kind, actor_id, action, object_type, object_id, detail)",
+        8,
+        &values,
+        true,
     )
 }
 

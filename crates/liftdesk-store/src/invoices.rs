@@ -3,8 +3,8 @@
 
 use crate::Conn;
 use crate::Tx;
-use crate::sql::Value;
 use crate::sql::{OptionalExtension, Row, params, params_from_iter};
+use crate::sql::{ToValue, Value, ValueRef};
 use crate::{Code, code};
 use liftdesk_domain::client::BillingCategory;
 use liftdesk_domain::einvoice::VatExemption;
@@ -695,31 +695,109 @@ pub fn count_contract_drafts(
 /// Inserts a draft (no number), its lines and its lifts; returns its id.
 pub fn insert_draft(tx: &Tx, invoice: &NewInvoice<'_>) -> StoreResult<InvoiceId> {
     let id = InvoiceId::new(new_id());
-    write_draft(tx, &id, invoice, false)?;
+    write_draft(tx, &id, invoice)?;
     Ok(id)
 }
 
 /// Inserts many drafts, each as [`insert_draft`] does; on PostgreSQL their
 /// statements are sent without waiting for each answer (a refusal is told
 /// by the transaction's next statement or its COMMIT at the latest): a
-/// billing run's thousands of invoices in a few round trips. Returns their
-/// ids, in order.
+/// billing run's thousands of invoices in a few round trips; their counts
+/// are added once, grouped ([`crate::counts::invoices_counted_once`]).
+/// Returns their ids, in order.
 pub fn insert_drafts(tx: &Tx, invoices: &[NewInvoice<'_>]) -> StoreResult<Vec<InvoiceId>> {
-    let mut ids = Vec::with_capacity(invoices.len());
-    for invoice in invoices {
-        let id = InvoiceId::new(new_id());
-        write_draft(tx, &id, invoice, true)?;
-        ids.push(id);
+    let ids: Vec<InvoiceId> = invoices.iter().map(|_| InvoiceId::new(new_id())).collect();
+    let line_ids: Vec<Vec<String>> = invoices
+        .iter()
+        .map(|invoice| invoice.lines.iter().map(|_| new_id()).collect())
+        .collect();
+    let mut heads = Vec::with_capacity(invoices.len() * 17);
+    let mut lines = Vec::new();
+    let mut equipment = Vec::new();
+    for ((id, invoice), line_ids) in ids.iter().zip(invoices).zip(&line_ids) {
+        let (contract_id, billed_from) = match invoice.contract {
+            Some((contract_id, billed_from)) => (contract_id.to_value()?, billed_from.to_value()?),
+            None => (ValueRef::Null, ValueRef::Null),
+        };
+        heads.extend([
+            id.to_value()?,
+            invoice.agency_id.to_value()?,
+            invoice.client_id.to_value()?,
+            invoice.nature.to_value()?,
+            ValueRef::Text("brouillon"),
+            invoice.credited_invoice_id.to_value()?,
+            invoice.quote_id.to_value()?,
+            invoice.buyer.name.to_value()?,
+            invoice.buyer.address.to_value()?,
+            invoice.buyer.siren.to_value()?,
+            ValueRef::Integer(invoice.total_excl_cents),
+            ValueRef::Integer(invoice.total_incl_cents),
+            invoice.created_on.to_value()?,
+            invoice.created_at.to_value()?,
+            invoice.created_at.to_value()?,
+            contract_id,
+            billed_from,
+        ]);
+        for (position, (line, line_id)) in (1..).zip(invoice.lines.iter().zip(line_ids)) {
+            lines.extend([
+                line_id.to_value()?,
+                id.to_value()?,
+                ValueRef::Integer(position),
+                line.label.to_value()?,
+                ValueRef::Integer(line.quantity_milli),
+                ValueRef::Integer(line.unit_price_cents),
+                ValueRef::Integer(i64::from(line.vat_rate_bp)),
+                match line.vat_exemption {
+                    Some(reason) => ValueRef::Text(reason.as_str()),
+                    None => ValueRef::Null,
+                },
+            ]);
+        }
+        for (position, equipment_id) in (0..).zip(invoice.equipment_ids) {
+            equipment.extend([
+                id.to_value()?,
+                equipment_id.to_value()?,
+                ValueRef::Integer(position),
+            ]);
+        }
     }
+    let counted: Vec<crate::counts::Counted<'_>> = invoices
+        .iter()
+        .map(|invoice| crate::counts::Counted {
+            agency_id: invoice.agency_id,
+            client_id: invoice.client_id.map(ClientId::as_str),
+            status: "brouillon",
+            created_on: invoice.created_on,
+        })
+        .collect();
+    crate::counts::invoices_counted_once(tx, &counted, || {
+        tx.insert_rows(
+            "INSERT INTO invoices (id, agency_id, client_id, nature, status, credited_invoice_id,
+                                   quote_id, buyer_name, buyer_address, buyer_siren, total_excl_cents,
+                                   total_incl_cents, created_on, created_at, updated_at, contract_id,
+                                   contract_billed_from)",
+            17,
+            &heads,
+            true,
+        )?;
+        tx.insert_rows(
+            "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli,
+                                        unit_price_cents, vat_rate_bp, vat_exemption)",
+            8,
+            &lines,
+            true,
+        )?;
+        tx.insert_rows(
+            "INSERT OR IGNORE INTO invoice_equipment (invoice_id, equipment_id, position)",
+            3,
+            &equipment,
+            true,
+        )
+    })?;
     Ok(ids)
 }
 
-fn write_draft(
-    tx: &Tx,
-    id: &InvoiceId,
-    invoice: &NewInvoice<'_>,
-    deferred: bool,
-) -> StoreResult<()> {
+fn write_draft(tx: &Tx, id: &InvoiceId, invoice: &NewInvoice<'_>) -> StoreResult<()> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO invoices (id, agency_id, client_id, nature, status, credited_invoice_id,
                                quote_id, buyer_name, buyer_address, buyer_siren, total_excl_cents,
@@ -744,11 +822,7 @@ fn write_draft(
         invoice.contract.map(|(id, _)| id),
         invoice.contract.map(|(_, start)| start),
     ];
-    if deferred {
-        insert.execute_deferred(row)?;
-    } else {
-        insert.execute(row)?;
-    }
+    insert.execute(row)?;
     let mut insert_line = tx.prepare_cached(
         "INSERT INTO invoice_lines (id, invoice_id, position, label, quantity_milli,
                                     unit_price_cents, vat_rate_bp, vat_exemption)
@@ -765,21 +839,12 @@ fn write_draft(
             line.vat_rate_bp,
             line.vat_exemption.map(Code),
         ];
-        if deferred {
-            insert_line.execute_deferred(row)?;
-        } else {
-            insert_line.execute(row)?;
-        }
+        insert_line.execute(row)?;
     }
-    insert_equipment(tx, id, invoice.equipment_ids, deferred)
+    insert_equipment(tx, id, invoice.equipment_ids)
 }
 
-fn insert_equipment(
-    tx: &Tx,
-    id: &InvoiceId,
-    equipment_ids: &[EquipmentId],
-    deferred: bool,
-) -> StoreResult<()> {
+fn insert_equipment(tx: &Tx, id: &InvoiceId, equipment_ids: &[EquipmentId]) -> StoreResult<()> {
     if equipment_ids.is_empty() {
         return Ok(());
     }
@@ -788,12 +853,11 @@ fn insert_equipment(
          VALUES (?1, ?2, ?3)",
     )?;
     for (index, equipment_id) in equipment_ids.iter().enumerate() {
-        let row = params![id, equipment_id, i64::try_from(index).unwrap_or(i64::MAX)];
-        if deferred {
-            insert.execute_deferred(row)?;
-        } else {
-            insert.execute(row)?;
-        }
+        insert.execute(params![
+            id,
+            equipment_id,
+            i64::try_from(index).unwrap_or(i64::MAX)
+        ])?;
     }
     Ok(())
 }
@@ -804,7 +868,7 @@ pub fn set_equipment(tx: &Tx, id: &InvoiceId, equipment_ids: &[EquipmentId]) -> 
         "DELETE FROM invoice_equipment WHERE invoice_id = ?1",
         [id.as_str()],
     )?;
-    insert_equipment(tx, id, equipment_ids, false)
+    insert_equipment(tx, id, equipment_ids)
 }
 
 /// A lift an invoice is about, with its building.

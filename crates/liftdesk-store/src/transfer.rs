@@ -38,11 +38,6 @@ const KEPT_BY_TRIGGERS: [&str; 4] = [
     "invoice_client_status_counts",
 ];
 
-/// Rows written per statement (one multi-row `INSERT`), at most; fewer for
-/// a wide table (at most this many parameters).
-const ROWS_PER_INSERT: usize = 200;
-const PARAMS_PER_INSERT: usize = 4000;
-
 /// A table of the target: its columns (written ones; generated ones are
 /// computed again) and the columns that refer to the table itself.
 #[derive(Debug)]
@@ -337,24 +332,13 @@ fn write_rows(tx: &Tx, table: &Table, rows: Vec<Vec<Value>>) -> StoreResult<u64>
             row[*index] = Value::Null;
         }
     }
-    let width = table.columns.len().max(1);
-    let per_insert = ROWS_PER_INSERT.min(PARAMS_PER_INSERT / width).max(1);
-    for chunk in rows.chunks(per_insert) {
-        let mut placeholders = Vec::with_capacity(chunk.len());
-        for (r, _) in chunk.iter().enumerate() {
-            let row: Vec<String> = (1..=width).map(|c| format!("?{}", r * width + c)).collect();
-            placeholders.push(format!("({})", row.join(", ")));
-        }
-        tx.execute(
-            &format!(
-                "INSERT INTO \"{}\" ({}) VALUES {}",
-                table.name,
-                column_list(table),
-                placeholders.join(", ")
-            ),
-            params_from_iter(chunk.iter().flatten()),
-        )?;
-    }
+    let values: Vec<Value> = rows.into_iter().flatten().collect();
+    tx.insert_rows(
+        &format!("INSERT INTO \"{}\" ({})", table.name, column_list(table)),
+        table.columns.len(),
+        &values,
+        false,
+    )?;
     Ok(u64::try_from(total).unwrap_or(u64::MAX))
 }
 

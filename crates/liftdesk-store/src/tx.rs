@@ -18,7 +18,7 @@ use rusqlite::Connection;
 use super::{StoreError, StoreResult};
 use crate::clock;
 use crate::pg::PgConn;
-use crate::sql::{Params, Row, Statement};
+use crate::sql::{Params, Row, Statement, ToValue, params_from_iter};
 
 /// A connection of the store (a pooled reader, or the writer inside a
 /// transaction), on either engine.
@@ -175,7 +175,53 @@ impl Conn {
     pub(crate) fn execute_cached(&self, sql: &str, params: impl Params) -> StoreResult<usize> {
         self.prepare_cached(sql)?.execute(params)
     }
+
+    /// Inserts rows with `head` (`INSERT INTO t (a, b, …)`): `values` holds
+    /// them one after the other, `width` values each. Many rows per
+    /// statement (at most [`ROWS_PER_INSERT`], and
+    /// [`PARAMS_PER_INSERT`] values), each statement sent without waiting
+    /// when `deferred` ([`Statement::execute_deferred`]). One statement
+    /// instead of one per row: a bulk write's thousands of rows in tens of
+    /// statements.
+    pub(crate) fn insert_rows<V: ToValue>(
+        &self,
+        head: &str,
+        width: usize,
+        values: &[V],
+        deferred: bool,
+    ) -> StoreResult<()> {
+        let width = width.max(1);
+        let per_insert = ROWS_PER_INSERT.min(PARAMS_PER_INSERT / width).max(1);
+        for chunk in values.chunks(per_insert * width) {
+            let rows = chunk.len().div_ceil(width);
+            let mut sql = String::with_capacity(head.len() + rows * width * 6);
+            sql.push_str(head);
+            sql.push_str(" VALUES ");
+            for r in 0..rows {
+                sql.push_str(if r == 0 { "(" } else { ", (" });
+                for c in 1..=width {
+                    if c > 1 {
+                        sql.push_str(", ");
+                    }
+                    sql.push_str(&format!("?{}", r * width + c));
+                }
+                sql.push(')');
+            }
+            let mut statement = self.prepare_cached(&sql)?;
+            if deferred {
+                statement.execute_deferred(params_from_iter(chunk))?;
+            } else {
+                statement.execute(params_from_iter(chunk))?;
+            }
+        }
+        Ok(())
+    }
 }
+
+/// Rows written per statement by [`Conn::insert_rows`], at most; fewer for
+/// a wide table (at most [`PARAMS_PER_INSERT`] values).
+pub(crate) const ROWS_PER_INSERT: usize = 200;
+pub(crate) const PARAMS_PER_INSERT: usize = 4000;
 
 /// How a write transaction begins on PostgreSQL: the store's write lock
 /// first (an advisory lock every Liftdesk server sharing the database

@@ -449,23 +449,26 @@ pub fn create_drafts_in(tx: &Tx, p: &Principal, window: Window) -> AppResult<Dra
             },
         )
     })?;
-    for ((id, entry), (client, _, billed_from)) in ids.iter().zip(&to_create).zip(&parties) {
-        p.record(
-            tx,
-            "invoice",
-            id.as_str(),
-            "creation",
-            json!({
-                "nature": "facture",
-                "client": client.client_ref,
-                "contract": entry.number,
-                "billedFrom": billed_from,
-                "periodEnd": day::iso(entry.period.end),
-                "lines": entry.lines.len(),
-                "totalInclCents": entry.totals.incl_tax.get(),
-            }),
-        )?;
-    }
+    let journal: Vec<(&str, serde_json::Value)> = ids
+        .iter()
+        .zip(&to_create)
+        .zip(&parties)
+        .map(|((id, entry), (client, _, billed_from))| {
+            (
+                id.as_str(),
+                json!({
+                    "nature": "facture",
+                    "client": client.client_ref,
+                    "contract": entry.number,
+                    "billedFrom": billed_from,
+                    "periodEnd": day::iso(entry.period.end),
+                    "lines": entry.lines.len(),
+                    "totalInclCents": entry.totals.incl_tax.get(),
+                }),
+            )
+        })
+        .collect();
+    p.record_all(tx, "invoice", "creation", &journal)?;
     p.record(
         tx,
         "contract_billing",
