@@ -195,6 +195,8 @@ async fn the_week_lists_visits_by_technician_with_absences_and_another_agency_is
             "equipmentId": lift, "number": "ASC-001", "building": "Résidence Lourmel",
             "buildingId": building,
             "address": "12 rue de la Paix, 75015 Paris", "deadline": days[2], "overdue": true,
+            // Under no contract: no periodic duty.
+            "duties": [],
         })
     );
 
@@ -728,7 +730,7 @@ async fn next_week_is_proposed_from_the_plan_reviewed_and_saved_in_one_transacti
         json!({
             "equipmentId": issy_lift, "number": "I-1", "building": "Les Jardins",
             "address": "12 rue de la Paix, 92130 Issy-les-Moulineaux", "deadline": week[0],
-            "technicianId": chloe, "day": week[1], "overdue": true,
+            "technicianId": chloe, "day": week[1], "overdue": true, "duties": [],
         })
     );
     // Paris goes to Alice only, never more than two a day counting Monday's visit.
@@ -755,6 +757,7 @@ async fn next_week_is_proposed_from_the_plan_reviewed_and_saved_in_one_transacti
             "address": "12 rue de la Paix, 93100 Montreuil",
             "deadline": day_text(start + Duration::days(42)),
             "reason": "Aucun technicien actif ne couvre le secteur de l'immeuble (93100 Montreuil).",
+            "duties": [],
         }])
     );
     assert_eq!(

@@ -40,6 +40,7 @@ mod billing_choices;
 mod call_center;
 mod cli;
 mod contract_billing;
+mod contract_duties;
 mod crash_safety;
 mod credential_kinds;
 mod demo;

@@ -235,7 +235,14 @@ async fn the_tools_are_listed_with_french_descriptions_and_object_schemas() {
         ("commencer_visite", &["arrivedAt", "id"], &["id"]),
         (
             "terminer_visite",
-            &["arrivedAt", "id", "leftAt", "observations", "signedBy"],
+            &[
+                "arrivedAt",
+                "duties",
+                "id",
+                "leftAt",
+                "observations",
+                "signedBy",
+            ],
             &["id", "signedBy"],
         ),
         (

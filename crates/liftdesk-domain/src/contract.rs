@@ -37,32 +37,45 @@ pub const INDEX_DECIMALS: usize = 4;
 /// `ICHT-IME`).
 pub const MAX_INDEX_CODE_CHARS: usize = 30;
 
-/// The periodic duties the law puts on every contract, beside the visits:
-/// what is done, its code, and how many months apart.
-pub const DUTIES: [Duty; 3] = [
-    Duty {
-        code: "cables",
-        label: "Contrôle des câbles",
-        months: 6,
-    },
-    Duty {
-        code: "parachute",
-        label: "Essai du parachute",
-        months: 12,
-    },
-    Duty {
-        code: "nettoyage",
-        label: "Nettoyage de la cuvette, du toit de cabine et du local des machines",
-        months: 12,
-    },
-];
+wire_enum! {
+    /// The periodic duties the law puts on every contract, beside the
+    /// visits (Code de la construction, R134-2): each with its own
+    /// deadline, done at a visit.
+    pub enum Duty {
+        Cables => "cables", "Contrôle des câbles";
+        Parachute => "parachute", "Essai du parachute";
+        Nettoyage => "nettoyage",
+            "Nettoyage de la cuvette, du toit de cabine et du local des machines";
+    }
+}
 
-/// A periodic duty of a contract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Duty {
-    pub code: &'static str,
-    pub label: &'static str,
-    pub months: u32,
+/// The periodic duties of every contract.
+pub const DUTIES: &[Duty] = Duty::ALL;
+
+impl Duty {
+    /// Months between two: the cables every six months, the safety gear
+    /// and the cleaning every year.
+    pub fn months(self) -> u32 {
+        match self {
+            Duty::Cables => 6,
+            Duty::Parachute | Duty::Nettoyage => 12,
+        }
+    }
+
+    /// The day it falls due on a lift: its period after it was last done
+    /// there or, never done, after the start of the lift's plan.
+    pub fn deadline(self, last_done_on: Option<NaiveDate>, plan_start: NaiveDate) -> NaiveDate {
+        add_months(last_done_on.unwrap_or(plan_start), self.months())
+    }
+}
+
+/// Whether a visit on `day` carries a duty due on `deadline`: it falls due
+/// before the lift's next visit would (`interval_days` later), so leaving
+/// it to that one would make it late. A visit after the deadline carries
+/// it too (late: [`crate::visit::is_overdue`]).
+pub fn duty_due_at(deadline: NaiveDate, day: NaiveDate, interval_days: u32) -> bool {
+    day.checked_add_days(chrono::Days::new(interval_days.into()))
+        .is_none_or(|next| deadline < next)
 }
 
 wire_enum! {
@@ -873,6 +886,48 @@ pub fn invoice_label(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_duty_falls_due_its_months_after_it_was_done_or_the_plan_began() {
+        let start = NaiveDate::from_ymd_opt(2027, 8, 31).expect("day");
+        assert_eq!(
+            Duty::Cables.deadline(None, start),
+            NaiveDate::from_ymd_opt(2028, 2, 29).expect("day")
+        );
+        assert_eq!(
+            Duty::Parachute.deadline(None, start),
+            NaiveDate::from_ymd_opt(2028, 8, 31).expect("day")
+        );
+        let done = NaiveDate::from_ymd_opt(2028, 1, 10).expect("day");
+        assert_eq!(
+            Duty::Cables.deadline(Some(done), start),
+            NaiveDate::from_ymd_opt(2028, 7, 10).expect("day")
+        );
+        assert_eq!(
+            Duty::Nettoyage.deadline(Some(done), start),
+            NaiveDate::from_ymd_opt(2029, 1, 10).expect("day")
+        );
+        assert_eq!(
+            DUTIES.iter().map(|d| d.months()).collect::<Vec<_>>(),
+            [6, 12, 12]
+        );
+    }
+
+    #[test]
+    fn a_visit_carries_a_duty_that_would_be_late_at_the_next_one() {
+        let day = NaiveDate::from_ymd_opt(2028, 3, 1).expect("day");
+        let on = |d: u32| NaiveDate::from_ymd_opt(2028, 4, d).expect("day");
+        // Next visit due 42 days later, on 12/04.
+        assert!(duty_due_at(on(11), day, 42));
+        assert!(!duty_due_at(on(12), day, 42));
+        // Past its deadline: carried (and late).
+        assert!(duty_due_at(
+            NaiveDate::from_ymd_opt(2028, 2, 1).expect("day"),
+            day,
+            42
+        ));
+        assert!(duty_due_at(on(30), NaiveDate::MAX, 42));
+    }
 
     fn d(text: &str) -> NaiveDate {
         day::parse(text).expect("day")

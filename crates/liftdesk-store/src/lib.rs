@@ -37,6 +37,7 @@ pub mod diagnostics;
 mod dialect;
 pub mod discrepancies;
 mod durability;
+pub mod duties;
 pub mod equipment;
 mod error;
 pub mod identities;

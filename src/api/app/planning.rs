@@ -21,7 +21,7 @@ use crate::api::extract::{ApiPath, ApiQuery};
 use crate::api::json::{ApiJson, OptionalJson};
 use crate::api::wire::Page;
 use crate::api::wire::equipment::{EquipmentListEntry, EquipmentListQuery, equipment_list};
-use crate::api::wire::planning::PlanningEntry;
+use crate::api::wire::planning::{DutyOut, PlanningEntry};
 use crate::api::wire::visits::{self as visit_wire, CompleteBody, RescheduleBody, StartBody};
 use crate::auth::staff_session::StaffSession;
 use crate::clock;
@@ -102,12 +102,19 @@ pub(crate) struct WeekEntry {
     entry: PlanningEntry,
     /// The equipment's building (its page `/immeubles/<id>`).
     building_id: Option<String>,
+    /// The periodic duties of its contract due at the visit, or done at it.
+    duties: Vec<DutyOut>,
 }
 
-impl From<&visits::PlanningItem> for WeekEntry {
-    fn from(item: &visits::PlanningItem) -> Self {
+impl WeekEntry {
+    fn of(item: &visits::PlanningItem, duties: Option<Vec<visits::DutyMark>>) -> Self {
         Self {
             building_id: item.building_id.clone(),
+            duties: duties
+                .unwrap_or_default()
+                .iter()
+                .map(DutyOut::from)
+                .collect(),
             entry: PlanningEntry::from(item),
         }
     }
@@ -120,6 +127,7 @@ async fn week(
 ) -> AppResult<Json<WeekOut>> {
     let today = clock::paris_local(state.now()).date();
     let day = visits::day_parameter(query.day.as_deref())?.unwrap_or(today);
+    let mut duties = visits::duties_of_week(&state.store, &session.principal(), day).await?;
     let entries: Vec<WeekEntry> = visits::planning_for(
         &state.store,
         &session.principal(),
@@ -128,7 +136,7 @@ async fn week(
     )
     .await?
     .iter()
-    .map(WeekEntry::from)
+    .map(|item| WeekEntry::of(item, duties.remove(&item.id)))
     .collect();
     let mut carrying: Vec<String> = entries
         .iter()
@@ -294,6 +302,8 @@ struct ProposalLineOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     late_visit: Option<LateVisitOut>,
+    /// The periodic duties of its contract the visit carries.
+    duties: Vec<DutyOut>,
 }
 
 /// A late visit the proposal moves.
@@ -313,6 +323,7 @@ impl From<ProposalLine> for ProposalLineOut {
                 planned_for: day::iso(day),
             }),
             overdue: line.day.map(|day| day > line.deadline),
+            duties: line.duties.iter().map(DutyOut::from).collect(),
             equipment_id: line.equipment_id,
             number: line.number,
             building: line.building,

@@ -520,9 +520,9 @@ fn contract_view(detail: ContractDetail, base_url: &str) -> ContractView {
         duties: contract::DUTIES
             .iter()
             .map(|d| ContractDuty {
-                code: d.code.to_owned(),
-                label: d.label.to_owned(),
-                months: d.months,
+                code: d.as_str().to_owned(),
+                label: d.label().to_owned(),
+                months: d.months(),
             })
             .collect(),
         arrival_minutes: f.arrival_minutes,

@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::AppResult;
 use crate::principal::Principal;
-use crate::services::visits::{self, PlanningItem};
+use crate::services::visits::{self, DutyMark, PlanningItem};
 use crate::state::AppState;
 
 /// La semaine demandée.
@@ -58,6 +58,33 @@ pub struct PlanningEntry {
     /// Le jour de la visite (`day`) est après sa date limite ; null sans date limite.
     #[schema(required = true)]
     pub overdue: Option<bool>,
+}
+
+/// Une obligation périodique du contrat sur une visite : à faire (avec sa
+/// date limite ; en retard si la visite est après), ou faite.
+#[derive(Debug, Serialize, ToSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DutyOut {
+    /// `cables`, `parachute` ou `nettoyage`.
+    pub code: String,
+    pub label: String,
+    /// AAAA-MM-JJ ; null pour une obligation faite.
+    #[schema(format = Date)]
+    pub deadline: Option<String>,
+    pub overdue: bool,
+    pub done: bool,
+}
+
+impl From<&DutyMark> for DutyOut {
+    fn from(mark: &DutyMark) -> Self {
+        Self {
+            code: mark.duty.as_str().to_owned(),
+            label: mark.duty.label().to_owned(),
+            deadline: mark.deadline.clone(),
+            overdue: mark.overdue,
+            done: mark.done,
+        }
+    }
 }
 
 impl From<&PlanningItem> for PlanningEntry {

@@ -122,6 +122,12 @@ pub struct CompleteBody {
     /// Observations du technicien (4000 caractères au plus).
     #[schema(max_length = 4000)]
     pub observations: Option<String>,
+    /// Obligations périodiques du contrat faites à cette visite : `cables`
+    /// (contrôle des câbles), `parachute` (essai du parachute), `nettoyage`
+    /// (cuvette, toit de cabine, local des machines). Chacune repart de ce jour.
+    #[serde(default)]
+    #[schema(value_type = Vec<String>)]
+    pub duties: Vec<String>,
 }
 
 /// Replanification d'une visite qui n'a pas commencé.
@@ -169,6 +175,7 @@ pub async fn complete(
         left_at: body.left_at,
         signed_by: body.signed_by,
         observations: body.observations,
+        duties: body.duties,
     };
     visits::complete(&state.store, caller, &id, input).await?;
     Ok(created(state, &id))

@@ -15,9 +15,10 @@ use crate::domain::visit;
 use crate::domain::visit::VisitStatus;
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
-use crate::services::visits::building_address;
+use crate::services::visits::{DutyMark, building_address, duties_due, duty_deadlines};
 use crate::store::Conn;
 use crate::store::audit::{self, AuditEntry};
+use crate::store::duties;
 use crate::store::equipment::{self, PlanRow};
 use crate::store::technicians::{self, TechnicianRow};
 use crate::store::visits::{self, NewVisit};
@@ -293,6 +294,8 @@ pub struct ProposalLine {
     /// (planned on a past day and not done, or planned after its deadline):
     /// its id and current day. None: a new visit.
     pub late_visit: Option<(String, NaiveDate)>,
+    /// The periodic duties of its contract the visit carries.
+    pub duties: Vec<DutyMark>,
 }
 
 #[derive(Debug, Clone)]
@@ -360,10 +363,20 @@ pub fn propose(
     let mut info: HashMap<String, PlanRow> = HashMap::new();
     let mut late_visits: HashMap<String, (String, NaiveDate)> = HashMap::new();
     let mut due = Vec::new();
+    // A lift under a contract in force is due by its next visit's deadline
+    // or its first periodic duty's, whichever comes first.
+    let duty_lifts = duties::lifts_in_force(conn, agency_id)?;
     for row in equipment::in_plan(conn, agency_id, &day::iso(sunday))? {
-        let Some(deadline) = deadline_of(&row) else {
+        let Some(visit_deadline) = deadline_of(&row) else {
             continue;
         };
+        let deadline = duty_lifts
+            .get(&row.id)
+            .map(duty_deadlines)
+            .into_iter()
+            .flatten()
+            .map(|(_, deadline)| deadline)
+            .fold(visit_deadline, NaiveDate::min);
         if deadline > sunday {
             continue;
         }
@@ -423,7 +436,14 @@ pub fn propose(
             day: None,
             reason: None,
             late_visit: late_visits.get(id).cloned(),
+            duties: Vec::new(),
         }
+    };
+    let duties_at = |id: &str, day: NaiveDate| {
+        duty_lifts
+            .get(&EquipmentId::new(id))
+            .map(|lift| duties_due(lift, day))
+            .unwrap_or_default()
     };
     Ok(WeekProposal {
         monday,
@@ -433,6 +453,7 @@ pub fn propose(
             .map(|v| ProposalLine {
                 technician_id: Some(v.technician_id.clone()),
                 day: Some(v.day),
+                duties: duties_at(&v.equipment_id, v.day),
                 ..line(&v.equipment_id, v.deadline)
             })
             .collect(),
@@ -440,6 +461,7 @@ pub fn propose(
             .iter()
             .map(|u| ProposalLine {
                 reason: Some(u.reason.clone()),
+                duties: duties_at(&u.equipment_id, u.deadline),
                 ..line(&u.equipment_id, u.deadline)
             })
             .collect(),

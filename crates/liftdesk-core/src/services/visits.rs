@@ -6,13 +6,16 @@
 use crate::domain::id::{AgencyId, BuildingId, EquipmentId, TechnicianId, VisitId};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use serde_json::json;
+use std::collections::HashMap;
 
 use crate::clock;
+use crate::domain::contract::{self, Duty};
 use crate::domain::day::{self, DayError};
 use crate::domain::visit::{self, VisitAction, VisitStatus};
 use crate::error::{AppError, AppResult};
 use crate::principal::{Capability, Principal};
 use crate::store::Conn;
+use crate::store::duties::{self, DutyLift};
 use crate::store::technicians;
 use crate::store::visits::{self, Completion, PlanningRow, VisitRow};
 use crate::store::{Store, Tx};
@@ -63,6 +66,53 @@ pub struct PlanningItem {
     pub overdue: Option<bool>,
 }
 
+/// A periodic duty of a contract on a visit: due at it, with its own
+/// deadline (late when the visit's day is after it), or done at it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DutyMark {
+    pub duty: Duty,
+    /// `YYYY-MM-DD`; None for a duty done.
+    pub deadline: Option<String>,
+    pub overdue: bool,
+    pub done: bool,
+}
+
+/// The duties a visit of `lift` (under a contract in force) on `day`
+/// carries: those due before its next visit would be (see
+/// [`contract::duty_due_at`]), each with its deadline.
+pub fn duties_due(lift: &DutyLift, day: NaiveDate) -> Vec<DutyMark> {
+    let interval = u32::try_from(lift.visit_interval_days).unwrap_or(visit::DEFAULT_INTERVAL_DAYS);
+    duty_deadlines(lift)
+        .into_iter()
+        .filter(|(_, deadline)| contract::duty_due_at(*deadline, day, interval))
+        .map(|(duty, deadline)| DutyMark {
+            duty,
+            deadline: Some(day::iso(deadline)),
+            overdue: visit::is_overdue(day, deadline),
+            done: false,
+        })
+        .collect()
+}
+
+/// Each duty of `lift` with its deadline, in the duties' order; none
+/// without a readable plan start.
+pub fn duty_deadlines(lift: &DutyLift) -> Vec<(Duty, NaiveDate)> {
+    let Some(start) = day::read(&lift.plan_start_on) else {
+        return Vec::new();
+    };
+    contract::DUTIES
+        .iter()
+        .map(|duty| {
+            let last = lift
+                .last_done
+                .iter()
+                .find(|(done, _)| done == duty)
+                .and_then(|(_, on)| day::read(on));
+            (*duty, duty.deadline(last, start))
+        })
+        .collect()
+}
+
 /// The agency's visits of the ISO week (Monday to Sunday) of `day`.
 pub fn planning_week(
     conn: &Conn,
@@ -72,6 +122,43 @@ pub fn planning_week(
     let (monday, sunday) = day::iso_week(day);
     let rows = visits::planning(conn, agency_id, &day::iso(monday), &day::iso(sunday))?;
     Ok(rows.into_iter().map(planning_item).collect())
+}
+
+/// The periodic duties of the agency's visits of the ISO week of `day`, by
+/// visit: those due at a visit not done of a lift under a contract in
+/// force (see [`duties_due`]), those done at a visit done. Visits with
+/// none are left out. (The planning screen's; the REST planning entry has
+/// no such field.)
+pub fn week_duties(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    day: NaiveDate,
+) -> AppResult<HashMap<String, Vec<DutyMark>>> {
+    let (monday, sunday) = day::iso_week(day);
+    let (from, to) = (day::iso(monday), day::iso(sunday));
+    let mut marks: HashMap<String, Vec<DutyMark>> = HashMap::new();
+    for (visit, (on, lift)) in duties::planned_between(conn, agency_id, &from, &to)? {
+        let due = day::read(&on)
+            .map(|on| duties_due(&lift, on))
+            .unwrap_or_default();
+        if !due.is_empty() {
+            marks.insert(visit.into_string(), due);
+        }
+    }
+    for (visit, done) in duties::done_between(conn, agency_id, &from, &to)? {
+        marks.insert(
+            visit.into_string(),
+            done.into_iter()
+                .map(|duty| DutyMark {
+                    duty,
+                    deadline: None,
+                    overdue: false,
+                    done: true,
+                })
+                .collect(),
+        );
+    }
+    Ok(marks)
 }
 
 /// [`planning_week`] of the agency, kept in memory until the database
@@ -88,6 +175,18 @@ pub async fn planning_week_cached(
         .read_cached(format!("planning:{agency_id}:{monday}"), move |conn| {
             planning_week(conn, &agency, monday)
         })
+        .await
+}
+
+/// [`week_duties`] of the acting agency's week of `day`.
+pub async fn duties_of_week(
+    store: &Store,
+    p: &Principal,
+    day: NaiveDate,
+) -> AppResult<HashMap<String, Vec<DutyMark>>> {
+    let agency_id = p.agency_id()?.to_owned();
+    store
+        .read(move |conn| week_duties(conn, &agency_id, day))
         .await
 }
 
@@ -284,6 +383,27 @@ pub struct CompleteInput {
     pub left_at: Option<String>,
     pub signed_by: String,
     pub observations: Option<String>,
+    /// The periodic duties done at the visit (`cables`, `parachute`,
+    /// `nettoyage`): each moves its lift's next deadline.
+    pub duties: Vec<String>,
+}
+
+/// The duties of a completion, as received: each a duty's code, once.
+pub fn check_duties(raw: &[String]) -> AppResult<Vec<Duty>> {
+    let mut duties = Vec::new();
+    for code in raw {
+        let duty = Duty::parse(code.trim()).ok_or_else(|| {
+            AppError::unprocessable(format!(
+                "Le champ « duties » : « {code} » n'est pas une obligation périodique ; valeurs possibles : {}.",
+                Duty::CODES.join(", ")
+            ))
+        })?;
+        if !duties.contains(&duty) {
+            duties.push(duty);
+        }
+    }
+    duties.sort_by_key(|d| Duty::ALL.iter().position(|x| x == d));
+    Ok(duties)
 }
 
 /// Input of `reschedule`.
@@ -416,9 +536,11 @@ pub fn complete_in(
             "Le champ « observations » ne doit pas dépasser {MAX_OBSERVATIONS_CHARS} caractères."
         )));
     }
+    let duties = check_duties(&input.duties)?;
     let arrived_text = clock::format_timestamp(arrived);
     let left_text = clock::format_timestamp(left);
     let done_on = day::iso(clock::paris_local(left).date());
+    duties::record_done(tx, id, &row.equipment_id, &done_on, &duties)?;
     visits::record_completion(
         tx,
         id,
@@ -439,6 +561,7 @@ pub fn complete_in(
         json!({
             "from": from.as_str(), "to": to.as_str(), "arrivedAt": arrived_text,
             "leftAt": left_text, "doneOn": done_on, "signedBy": signed_by,
+            "duties": duties.iter().map(|d| d.as_str()).collect::<Vec<_>>(),
         }),
     )
 }

@@ -68,6 +68,10 @@ pub(crate) struct CompleteArgs {
     /// Observations du technicien (4000 caractères au plus).
     #[serde(default)]
     pub observations: Option<String>,
+    /// Obligations périodiques du contrat faites à cette visite : `cables`,
+    /// `parachute`, `nettoyage` ; chacune repart de ce jour.
+    #[serde(default)]
+    pub duties: Vec<String>,
 }
 
 /// Arguments of `replanifier_visite`.
@@ -195,6 +199,7 @@ impl LiftdeskMcp {
                     left_at: args.left_at,
                     signed_by: args.signed_by,
                     observations: args.observations,
+                    duties: args.duties,
                 };
                 visits::complete(&self.state, &caller, VisitId::new(args.id), body).await
             }

@@ -71,6 +71,7 @@ impl World {
             left_at: None,
             signed_by: signed_by.to_owned(),
             observations: observations.map(str::to_owned),
+            duties: Vec::new(),
         };
         self.at(times.1, || async {
             Box::pin(visits::complete(
@@ -100,6 +101,7 @@ impl World {
             left_at: Some(clock::format_timestamp(times.1)),
             signed_by: signed_by.to_owned(),
             observations: None,
+            duties: Vec::new(),
         };
         Box::pin(visits::complete(
             &self.store,

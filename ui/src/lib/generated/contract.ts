@@ -1352,6 +1352,20 @@ export type WeekOut = {
  */
 days: Array<string>, today: string, technicians: Array<TechnicianOut>, entries: Array<WeekEntry>, };
 
+/**
+ * Une obligation périodique du contrat sur une visite : à faire (avec sa
+ * date limite ; en retard si la visite est après), ou faite.
+ */
+export type DutyOut = { 
+/**
+ * `cables`, `parachute` ou `nettoyage`.
+ */
+code: string, label: string, 
+/**
+ * AAAA-MM-JJ ; null pour une obligation faite.
+ */
+deadline: string | null, overdue: boolean, done: boolean, };
+
 export type TechnicianOut = { id: string, name: string, sectors: string | null, dailyCapacity: number, active: boolean, 
 /**
  * Days of the week the technician is absent.
@@ -1371,6 +1385,10 @@ export type WeekEntry = {
  * The equipment's building (its page `/immeubles/<id>`).
  */
 buildingId: string | null, 
+/**
+ * The periodic duties of its contract due at the visit, or done at it.
+ */
+duties: Array<DutyOut>, 
 /**
  * Identifiant de la visite.
  */
@@ -1459,7 +1477,11 @@ export type ProposalLineOut = { equipmentId: string, number: string | null, buil
  * send back as `visitId` when saving), with its current day; absent
  * for a new visit.
  */
-lateVisit?: LateVisitOut, };
+lateVisit?: LateVisitOut, 
+/**
+ * The periodic duties of its contract the visit carries.
+ */
+duties: Array<DutyOut>, };
 
 /**
  * The late and due-soon visits, and how many of each.

@@ -15,7 +15,8 @@ pub use crate::store::demo as data;
 
 mod operations;
 
-use crate::domain::id::{AgencyId, OrganizationId};
+use crate::domain::id::{AgencyId, EquipmentId, OrganizationId};
+use std::collections::HashMap;
 
 use std::io::Write;
 use std::path::Path;
@@ -29,9 +30,10 @@ use crate::domain::siren;
 use crate::error::{AppError, AppResult};
 use crate::services::identity as identity_service;
 use crate::services::{accounts, credentials};
-use crate::store::Store;
 use crate::store::accounts as account_store;
 use crate::store::audit::Actor;
+use crate::store::duties as duty_store;
+use crate::store::{Store, Tx};
 
 pub use data::{DemoCounts, DemoSize};
 
@@ -279,6 +281,9 @@ fn install_writing(
                 data::seed_domain_data(tx, &scope, size, seed)?
             }
         };
+        for agency in &agency_ids {
+            duties_history(tx, &AgencyId::new(agency.as_str()))?;
+        }
         Ok(DemoCredentials {
             organization_id: init.organization_id,
             agencies: agencies
@@ -340,4 +345,28 @@ fn write_private_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     file.write_all(bytes)?;
     file.sync_all()?;
     Ok(())
+}
+
+/// The periodic duties done at the demo's past visits of the lifts under
+/// a contract in force, as the planning would have carried them: at each
+/// visit, in order, those due before the next one (`visits::duties_due`),
+/// each then counted from that visit.
+fn duties_history(tx: &Tx, agency_id: &AgencyId) -> AppResult<()> {
+    let lifts = duty_store::lifts_in_force(tx, agency_id)?;
+    let mut current: HashMap<EquipmentId, duty_store::DutyLift> = HashMap::new();
+    let mut history = Vec::new();
+    for (visit, lift_id, on) in duty_store::done_visits_in_force(tx, agency_id)? {
+        let (Some(base), Some(day)) = (lifts.get(&lift_id), crate::domain::day::read(&on)) else {
+            continue;
+        };
+        let lift = current
+            .entry(lift_id.clone())
+            .or_insert_with(|| base.clone());
+        for mark in crate::services::visits::duties_due(lift, day) {
+            lift.last_done.retain(|(duty, _)| *duty != mark.duty);
+            lift.last_done.push((mark.duty, on.clone()));
+            history.push((visit.clone(), lift_id.clone(), on.clone(), mark.duty));
+        }
+    }
+    Ok(duty_store::record_history(tx, &history)?)
 }

@@ -683,6 +683,9 @@ impl Operations<'_, '_> {
                     left_at: Some(clock::format_timestamp(left)),
                     signed_by: seed.signed_by.unwrap_or_default().to_owned(),
                     observations: seed.observations.map(str::to_owned),
+                    // Recorded afterwards, once the contracts exist
+                    // (`demo::duties_history`).
+                    duties: Vec::new(),
                 };
                 self.tx
                     .at(left, |tx| {
