@@ -64,6 +64,7 @@ const entry = (id: string, technicianId: string | null, day: string): PlanningEn
   address: null,
   deadline: null,
   overdue: null,
+  duties: [],
 });
 
 describe('jours', () => {
@@ -248,6 +249,7 @@ describe('proposition', () => {
       deadline: at(days, 4),
       technicianId: 'a',
       day: at(days, 0),
+      duties: [],
       overdue: false,
     })),
   };
