@@ -1250,6 +1250,11 @@ fn v2_ops(w: &World) -> Vec<Op> {
             .naming(&[&i.client], 422),
         v2("GET /contracts/{id}", format!("/contracts/{}", i.draft_contract.real)).on(&[&i.draft_contract]),
         v2("GET /contracts/{id}/pdf", format!("/contracts/{}/pdf", i.active_contract.real)).on(&[&i.active_contract]),
+        v2(
+            "GET /contracts/{id}/response-times",
+            format!("/contracts/{}/response-times?from=2026-01-01&to=2026-12-31", i.active_contract.real),
+        )
+        .on(&[&i.active_contract]),
         v2("PUT /contracts/{id}", format!("/contracts/{}", i.draft_contract.real))
             .body(json!({ "clientId": i.draft_contract_client, "liftIds": [i.draft_contract_lift], "type": "complet", "startOn": "2027-01-01", "annualPrice": 3200 }))
             .on(&[&i.draft_contract]),
@@ -1629,6 +1634,11 @@ fn app_ops(w: &World) -> Vec<Op> {
         app("DELETE /contracts/{id}", format!("/contracts/{}", i.app_draft_contract.real))
             .on(&[&i.app_draft_contract]),
         app("GET /contracts/{id}/pdf", format!("/contracts/{}/pdf", i.active_contract.real)).on(&[&i.active_contract]),
+        app(
+            "GET /contracts/{id}/response-times",
+            format!("/contracts/{}/response-times?from=2026-01-01&to=2026-12-31", i.active_contract.real),
+        )
+        .on(&[&i.active_contract]),
         app("POST /contracts/{id}/activate", format!("/contracts/{}/activate", i.draft_contract.real))
             .on(&[&i.draft_contract]),
         app("POST /contracts/{id}/terminate", format!("/contracts/{}/terminate", i.active_contract.real))
@@ -2015,6 +2025,11 @@ fn mcp_ops(w: &World) -> Vec<Op> {
             .naming(&[&i.client], 422),
         tool("contrats", json!({})).list(),
         tool("contrat", id(&i.draft_contract)).on(&[&i.draft_contract]),
+        tool(
+            "delais_contrat",
+            json!({ "id": i.active_contract.real, "from": "2026-01-01", "to": "2026-12-31" }),
+        )
+        .on(&[&i.active_contract]),
         tool(
             "creer_contrat",
             json!({ "clientId": i.client.real, "liftIds": [eq], "type": "normal", "startOn": "2027-01-01", "annualPrice": 900 }),

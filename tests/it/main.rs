@@ -41,6 +41,7 @@ mod call_center;
 mod cli;
 mod contract_billing;
 mod contract_duties;
+mod contract_response;
 mod crash_safety;
 mod credential_kinds;
 mod demo;

@@ -9,7 +9,7 @@
 //! Every date is a calendar day of Paris; a term, a period or a coverage is
 //! given by its first and last days, both included.
 
-use chrono::{Datelike, Months, NaiveDate};
+use chrono::{DateTime, Datelike, Months, NaiveDate, NaiveDateTime, Timelike, Utc};
 
 use crate::day;
 use crate::error::TransitionError;
@@ -76,6 +76,109 @@ impl Duty {
 pub fn duty_due_at(deadline: NaiveDate, day: NaiveDate, interval_days: u32) -> bool {
     day.checked_add_days(chrono::Days::new(interval_days.into()))
         .is_none_or(|next| deadline < next)
+}
+
+/// A working day's hours, Paris time: Monday to Friday, from 08:00 to
+/// 18:00 (outside: nights; Saturday and Sunday: the week-end).
+pub const WORKING_HOURS: (u32, u32) = (8, 18);
+
+/// What a contract commits to after a call (its article 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResponseTerms {
+    /// Arrival after a breakdown call in working hours.
+    pub arrival_minutes: u32,
+    /// Arrival out of working hours, when the contract covers them.
+    pub out_of_hours_minutes: Option<u32>,
+    /// Arrival for a trapped person, at any hour of any day.
+    pub trapped_minutes: u32,
+    /// Back in service after the call.
+    pub restore_minutes: u32,
+    /// The week-ends are covered (at `out_of_hours_minutes`).
+    pub weekend: bool,
+    /// The nights are covered by the on-call technician.
+    pub on_call: bool,
+}
+
+/// When a call's commitments run out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallDeadlines {
+    /// The technician on site.
+    pub arrival: DateTime<Utc>,
+    /// The lift back in service.
+    pub restore: DateTime<Utc>,
+}
+
+/// Whether a Paris time is in working hours, a night, or a week-end.
+fn working_hours_at(local: NaiveDateTime) -> Option<bool> {
+    if local.weekday().number_from_monday() >= 6 {
+        return None;
+    }
+    let hour = local.hour();
+    Some(hour >= WORKING_HOURS.0 && hour < WORKING_HOURS.1)
+}
+
+/// The next opening of working hours at or after `local` (Paris time).
+pub fn next_opening(local: NaiveDateTime) -> NaiveDateTime {
+    if working_hours_at(local) == Some(true) {
+        return local;
+    }
+    let mut day = local.date();
+    for _ in 0..8 {
+        if let Some(opening) = day.and_hms_opt(WORKING_HOURS.0, 0, 0)
+            && day.weekday().number_from_monday() <= 5
+            && opening >= local
+        {
+            return opening;
+        }
+        match day.succ_opt() {
+            Some(next) => day = next,
+            None => break,
+        }
+    }
+    local
+}
+
+/// The deadlines of a call received at `received` on a lift under a
+/// contract of `terms`: a trapped person at any time, from the call; a
+/// breakdown in working hours, or out of them when the contract covers that
+/// time (nights by its on-call, week-ends), from the call; otherwise from
+/// the next opening of working hours. Back in service `restore_minutes`
+/// after the same start.
+pub fn call_deadlines(
+    terms: &ResponseTerms,
+    trapped: bool,
+    received: DateTime<Utc>,
+) -> CallDeadlines {
+    let local = crate::time::paris_local(received);
+    let (start, arrival) = if trapped {
+        (received, terms.trapped_minutes)
+    } else {
+        match (working_hours_at(local), terms.out_of_hours_minutes) {
+            (Some(true), _) => (received, terms.arrival_minutes),
+            (Some(false), Some(out)) if terms.on_call => (received, out),
+            (None, Some(out)) if terms.weekend => (received, out),
+            _ => (
+                crate::time::paris_to_utc(next_opening(local)),
+                terms.arrival_minutes,
+            ),
+        }
+    };
+    let after = |minutes: u32| start + chrono::Duration::minutes(i64::from(minutes));
+    CallDeadlines {
+        arrival: after(arrival),
+        restore: after(terms.restore_minutes),
+    }
+}
+
+/// Minutes past `due` at `done` (or, not done yet, at `now`); 0 in time.
+pub fn minutes_late(due: DateTime<Utc>, done: Option<DateTime<Utc>>, now: DateTime<Utc>) -> i64 {
+    (done.unwrap_or(now) - due).num_minutes().max(0)
+}
+
+/// The penalty of `minutes` late: `per_hour` for each hour begun.
+pub fn late_penalty(per_hour: Cents, minutes: i64) -> Cents {
+    let hours = (minutes.max(0) + 59) / 60;
+    Cents::new(per_hour.get().saturating_mul(hours))
 }
 
 wire_enum! {
@@ -886,6 +989,97 @@ pub fn invoice_label(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn paris(text: &str) -> DateTime<Utc> {
+        crate::time::paris_to_utc(
+            NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M").expect("instant"),
+        )
+    }
+
+    const TERMS: ResponseTerms = ResponseTerms {
+        arrival_minutes: 240,
+        out_of_hours_minutes: None,
+        trapped_minutes: 60,
+        restore_minutes: 1440,
+        weekend: false,
+        on_call: false,
+    };
+
+    #[test]
+    fn a_calls_deadlines_start_at_the_call_or_the_next_opening() {
+        // Tuesday 10:00: in working hours.
+        let tuesday = paris("2028-03-07 10:00");
+        assert_eq!(
+            call_deadlines(&TERMS, false, tuesday),
+            CallDeadlines {
+                arrival: paris("2028-03-07 14:00"),
+                restore: paris("2028-03-08 10:00"),
+            }
+        );
+        // A trapped person at 23:00 on Saturday: from the call.
+        assert_eq!(
+            call_deadlines(&TERMS, true, paris("2028-03-11 23:00")).arrival,
+            paris("2028-03-12 00:00")
+        );
+        // A breakdown on Friday at 19:00, nights and week-ends not covered:
+        // from Monday 08:00.
+        assert_eq!(
+            call_deadlines(&TERMS, false, paris("2028-03-10 19:00")),
+            CallDeadlines {
+                arrival: paris("2028-03-13 12:00"),
+                restore: paris("2028-03-14 08:00"),
+            }
+        );
+        // At 06:30 on a Wednesday: from 08:00 the same day.
+        assert_eq!(
+            call_deadlines(&TERMS, false, paris("2028-03-08 06:30")).arrival,
+            paris("2028-03-08 12:00")
+        );
+        // Nights covered by the on-call, not the week-ends.
+        let on_call = ResponseTerms {
+            out_of_hours_minutes: Some(120),
+            on_call: true,
+            ..TERMS
+        };
+        assert_eq!(
+            call_deadlines(&on_call, false, paris("2028-03-07 21:00")).arrival,
+            paris("2028-03-07 23:00")
+        );
+        assert_eq!(
+            call_deadlines(&on_call, false, paris("2028-03-11 10:00")).arrival,
+            paris("2028-03-13 12:00")
+        );
+        let weekend = ResponseTerms {
+            weekend: true,
+            ..on_call
+        };
+        assert_eq!(
+            call_deadlines(&weekend, false, paris("2028-03-11 10:00")).arrival,
+            paris("2028-03-11 12:00")
+        );
+        // 18:00 sharp is out of working hours; 08:00 sharp is in.
+        assert_eq!(
+            next_opening(crate::time::paris_local(paris("2028-03-07 18:00"))),
+            NaiveDateTime::parse_from_str("2028-03-08 08:00", "%Y-%m-%d %H:%M").expect("t")
+        );
+        assert_eq!(
+            call_deadlines(&TERMS, false, paris("2028-03-07 08:00")).arrival,
+            paris("2028-03-07 12:00")
+        );
+    }
+
+    #[test]
+    fn lateness_counts_minutes_and_the_penalty_each_hour_begun() {
+        let due = paris("2028-03-07 11:00");
+        assert_eq!(minutes_late(due, Some(paris("2028-03-07 10:59")), due), 0);
+        assert_eq!(minutes_late(due, Some(paris("2028-03-07 11:01")), due), 1);
+        assert_eq!(minutes_late(due, None, paris("2028-03-07 13:30")), 150);
+        let per_hour = Cents::new(5_000);
+        assert_eq!(late_penalty(per_hour, 0), Cents::ZERO);
+        assert_eq!(late_penalty(per_hour, 1), Cents::new(5_000));
+        assert_eq!(late_penalty(per_hour, 60), Cents::new(5_000));
+        assert_eq!(late_penalty(per_hour, 61), Cents::new(10_000));
+    }
 
     #[test]
     fn a_duty_falls_due_its_months_after_it_was_done_or_the_plan_began() {

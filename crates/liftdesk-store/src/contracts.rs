@@ -3,10 +3,11 @@
 
 use std::collections::HashMap;
 
+use liftdesk_domain::call::{CallStatus, CallType};
 use liftdesk_domain::contract::{
     BillingFrequency, BillingTiming, ContractStatus, ContractType, PriceBasis,
 };
-use liftdesk_domain::id::{AgencyId, ClientId, ContractId, EquipmentId};
+use liftdesk_domain::id::{AgencyId, CallId, ClientId, ContractId, EquipmentId};
 
 use super::{StoreResult, new_id};
 use crate::sql::{OptionalExtension, Row, ToValue, params};
@@ -685,4 +686,78 @@ pub fn index_values(
     )?;
     let rows = stmt.query_map(params![agency_id, index_code], index_value_row)?;
     rows.collect()
+}
+
+/// The contract that covered the lift `equipment_id` on `day`
+/// (`YYYY-MM-DD`): put in force, started by then and not ended before; the
+/// latest started when several did. What a call's deadlines are read from.
+pub fn covering(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    equipment_id: &EquipmentId,
+    day: &str,
+) -> StoreResult<Option<ContractRow>> {
+    conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM contracts k JOIN clients c ON c.id = k.client_id
+           JOIN contract_equipment ce ON ce.contract_id = k.id AND ce.equipment_id = ?2
+          WHERE k.agency_id = ?1 AND k.status IN ('actif', 'resilie', 'echu')
+            AND k.start_on <= ?3 AND (k.ends_on IS NULL OR k.ends_on >= ?3)
+          ORDER BY k.start_on DESC, k.id LIMIT 1"
+    ))?
+    .query_row(params![agency_id, equipment_id, day], contract_row)
+    .optional()
+}
+
+/// A call on a lift of a contract, as its response-time report reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractCallRow {
+    pub id: CallId,
+    pub reference: String,
+    pub call_type: CallType,
+    pub status: CallStatus,
+    pub equipment_id: EquipmentId,
+    pub number: Option<String>,
+    /// UTC timestamps.
+    pub received_at: String,
+    pub arrived_at: Option<String>,
+    pub resolved_at: Option<String>,
+    pub back_in_service_at: Option<String>,
+    /// The closing report's cause.
+    pub cause: Option<String>,
+}
+
+/// The calls on the lifts of the contract `id` received from `from` to
+/// before `until` (UTC timestamps), oldest first.
+pub fn calls_of(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &ContractId,
+    from: &str,
+    until: &str,
+) -> StoreResult<Vec<ContractCallRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT c.id, c.reference, c.type, c.status, c.equipment_id, e.number, c.received_at,
+                c.arrived_at, c.resolved_at, c.back_in_service_at, c.report_cause
+           FROM calls c
+           JOIN contract_equipment ce ON ce.equipment_id = c.equipment_id AND ce.contract_id = ?2
+           JOIN equipment e ON e.id = c.equipment_id
+          WHERE c.agency_id = ?1 AND c.received_at >= ?3 AND c.received_at < ?4
+          ORDER BY c.received_at, c.id",
+    )?;
+    stmt.query_map(params![agency_id, id, from, until], |r| {
+        Ok(ContractCallRow {
+            id: r.get(0)?,
+            reference: r.get(1)?,
+            call_type: code(r, 2)?,
+            status: code(r, 3)?,
+            equipment_id: r.get(4)?,
+            number: r.get(5)?,
+            received_at: r.get(6)?,
+            arrived_at: r.get(7)?,
+            resolved_at: r.get(8)?,
+            back_in_service_at: r.get(9)?,
+            cause: r.get(10)?,
+        })
+    })?
+    .collect()
 }

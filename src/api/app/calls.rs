@@ -10,6 +10,7 @@ use std::convert::Infallible;
 use std::time::Duration as StdDuration;
 use ts_rs::TS;
 
+use crate::api::wire::contracts::CommitmentOut;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -86,7 +87,18 @@ struct Column {
     total: i64,
     page: u32,
     limit: u32,
-    results: Vec<CallListEntry>,
+    results: Vec<BoardCard>,
+}
+
+/// A call of the board: the list's entry, and the commitments of the
+/// contract that covered its lift (none without contract).
+#[derive(Serialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BoardCard {
+    #[serde(flatten)]
+    entry: CallListEntry,
+    /// Deadlines, time late and penalty (`services::contract_response`).
+    commitment: Option<CommitmentOut>,
 }
 
 #[derive(Serialize, TS)]
@@ -127,6 +139,12 @@ async fn column(
     };
     let (total, items) =
         service::list(&state.store, p, query, paging.limit, paging.offset()).await?;
+    let mut commitments = crate::services::contract_response::of_calls(
+        &state.store,
+        p,
+        items.iter().map(|item| item.row.id.clone()).collect(),
+    )
+    .await?;
     Ok(Column {
         statut: status.as_str(),
         libelle: status.label(),
@@ -135,7 +153,16 @@ async fn column(
         limit: paging.limit,
         results: items
             .into_iter()
-            .map(|item| CallListEntry::new(item, &state.base_url))
+            .map(|item| {
+                let commitment = commitments
+                    .remove(&item.row.id)
+                    .as_ref()
+                    .map(CommitmentOut::from);
+                BoardCard {
+                    entry: CallListEntry::new(item, &state.base_url),
+                    commitment,
+                }
+            })
             .collect(),
     })
 }
@@ -167,7 +194,7 @@ async fn column_page(
     State(state): State<AppState>,
     session: StaffSession,
     ApiQuery(query): ApiQuery<ColumnQuery>,
-) -> AppResult<Page<CallListEntry>> {
+) -> AppResult<Page<BoardCard>> {
     let principal = session.principal();
     principal.agency()?;
     let raw = query.statut.unwrap_or_default();

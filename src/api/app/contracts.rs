@@ -36,6 +36,7 @@ pub fn router() -> Router<AppState> {
         .route("/contracts", get(list).post(create))
         .route("/contracts/{id}", get(detail).put(replace).delete(remove))
         .route("/contracts/{id}/pdf", get(pdf))
+        .route("/contracts/{id}/response-times", get(response_times))
         .route("/contracts/{id}/activate", post(activate))
         .route("/contracts/{id}/terminate", post(terminate))
         .route("/contracts/{id}/expire", post(expire))
@@ -112,6 +113,17 @@ async fn remove(
 ) -> AppResult<StatusCode> {
     wire::contract_delete(&state, &session.principal(), &id).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+async fn response_times(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(query): ApiQuery<wire::ResponseQuery>,
+) -> AppResult<Json<wire::ResponseReportOut>> {
+    wire::response_report(&state, &session.principal(), &id, query)
+        .await
+        .map(Json)
 }
 
 async fn pdf(

@@ -27,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_contracts, create_contract))
         .routes(routes!(get_contract, replace_contract, delete_contract))
         .routes(routes!(get_contract_pdf))
+        .routes(routes!(get_contract_response_times))
         .routes(routes!(activate_contract))
         .routes(routes!(terminate_contract))
         .routes(routes!(expire_contract))
@@ -81,6 +82,32 @@ async fn get_contract(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<Json<ContractView>> {
     contract_read(&state, &caller, &id).await.map(Json)
+}
+
+/// Les délais d'intervention tenus par le contrat sur une période : chaque
+/// appel reçu sur l'un de ses appareils pendant qu'il les couvrait, avec ses
+/// échéances (arrivée, remise en service ; personne bloquée d'abord, à toute
+/// heure ; hors heures ouvrées non couvertes, à la reprise), ses retards et
+/// la pénalité prévue par heure de retard commencée, puis les totaux.
+#[utoipa::path(
+    get,
+    path = "/contracts/{id}/response-times",
+    tag = "Contrats",
+    params(("id" = String, Path, description = "Identifiant du contrat"), ResponseQuery),
+    responses(
+        (status = 200, description = "Le rapport des délais", body = ResponseReportOut),
+        (status = 400, description = "Paramètre manquant ou inconnu", body = ErrorBody),
+        (status = 404, description = "Contrat introuvable dans l'agence", body = ErrorBody),
+        (status = 422, description = "Jour invalide, période à l'envers ou de plus de 366 jours", body = ErrorBody),
+    )
+)]
+async fn get_contract_response_times(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(query): ApiQuery<ResponseQuery>,
+) -> AppResult<Json<ResponseReportOut>> {
+    response_report(&state, &caller, &id, query).await.map(Json)
 }
 
 /// Le contrat en PDF : les parties, les appareils et les clauses du

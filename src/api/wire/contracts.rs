@@ -733,3 +733,153 @@ pub async fn index_value_list(
         .map(index_value_view)
         .collect())
 }
+
+// -- Response times -----------------------------------------------------------
+
+/// La période d'un rapport de délais.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams, schemars::JsonSchema)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct ResponseQuery {
+    /// Premier jour (AAAA-MM-JJ, heure de Paris).
+    #[param(value_type = String, format = Date)]
+    pub from: String,
+    /// Dernier jour inclus (AAAA-MM-JJ) ; 366 jours au plus.
+    #[param(value_type = String, format = Date)]
+    pub to: String,
+}
+
+/// Les engagements d'un appel au titre du contrat qui couvrait l'appareil.
+#[derive(Debug, Serialize, ToSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitmentOut {
+    pub contract_id: String,
+    pub contract_number: String,
+    /// Arrivée sur place au plus tard (ISO 8601, UTC).
+    #[schema(format = DateTime)]
+    pub arrival_due_at: String,
+    /// Remise en service au plus tard (ISO 8601, UTC).
+    #[schema(format = DateTime)]
+    pub restore_due_at: String,
+    pub arrived: bool,
+    pub restored: bool,
+    /// Minutes de retard à l'arrivée (0 : à temps ; comptées jusqu'à maintenant tant que le technicien n'est pas arrivé).
+    pub arrival_late_minutes: i64,
+    /// Minutes de retard à la remise en service (de même).
+    pub restore_late_minutes: i64,
+    /// Un délai est dépassé.
+    pub late: bool,
+    /// Pénalité que le contrat prévoit pour ces retards, en euros HT (par heure de retard commencée).
+    pub penalty: f64,
+}
+
+impl From<&crate::services::contract_response::CallCommitment> for CommitmentOut {
+    fn from(c: &crate::services::contract_response::CallCommitment) -> Self {
+        Self {
+            contract_id: c.contract_id.to_string(),
+            contract_number: c.contract_number.clone(),
+            arrival_due_at: crate::clock::format_timestamp(c.deadlines.arrival),
+            restore_due_at: crate::clock::format_timestamp(c.deadlines.restore),
+            arrived: c.arrived,
+            restored: c.restored,
+            arrival_late_minutes: c.arrival_late,
+            restore_late_minutes: c.restore_late,
+            late: c.late(),
+            penalty: c.penalty.euros(),
+        }
+    }
+}
+
+/// Un appel du rapport.
+#[derive(Debug, Serialize, ToSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportedCallOut {
+    pub id: String,
+    pub reference: String,
+    /// `personne_bloquee`, `panne`, `vandalisme` ou `bruit`.
+    #[serde(rename = "type")]
+    pub call_type: String,
+    pub status: String,
+    pub equipment_id: String,
+    pub number: Option<String>,
+    #[schema(format = DateTime)]
+    pub received_at: String,
+    #[schema(format = DateTime)]
+    pub arrived_at: Option<String>,
+    /// Remise en service (heure du rapport de clôture, sinon de la résolution).
+    #[schema(format = DateTime)]
+    pub restored_at: Option<String>,
+    /// Cause inscrite au rapport de clôture.
+    pub cause: Option<String>,
+    pub commitment: CommitmentOut,
+}
+
+/// Les délais d'un contrat sur une période : les appels sur ses appareils
+/// pendant qu'il les couvrait, leurs délais et les pénalités dues.
+#[derive(Debug, Serialize, ToSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseReportOut {
+    pub contract_id: String,
+    pub number: String,
+    #[schema(format = Date)]
+    pub from: String,
+    #[schema(format = Date)]
+    pub to: String,
+    pub calls: Vec<ReportedCallOut>,
+    /// Appels dont un délai est dépassé.
+    pub late: usize,
+    /// Appels pour personne bloquée.
+    pub trapped: usize,
+    /// Total des pénalités, en euros HT.
+    pub penalties: f64,
+}
+
+/// The response-time report of a contract: `GET /contracts/{id}/response-times`.
+pub async fn response_report(
+    state: &AppState,
+    p: &Principal,
+    id: &str,
+    query: ResponseQuery,
+) -> AppResult<ResponseReportOut> {
+    use crate::services::contract_response::{ReportInput, report};
+    let r = report(
+        &state.store,
+        p,
+        &ContractId::new(id),
+        ReportInput {
+            from: query.from,
+            to: query.to,
+        },
+    )
+    .await?;
+    Ok(ResponseReportOut {
+        contract_id: r.contract.id.to_string(),
+        number: r.contract.number.clone(),
+        from: day::iso(r.from),
+        to: day::iso(r.to),
+        late: r.late,
+        trapped: r.trapped,
+        penalties: r.penalties.euros(),
+        calls: r
+            .calls
+            .iter()
+            .map(|c| ReportedCallOut {
+                id: c.call.id.to_string(),
+                reference: c.call.reference.clone(),
+                call_type: c.call.call_type.as_str().to_owned(),
+                status: c.call.status.as_str().to_owned(),
+                equipment_id: c.call.equipment_id.to_string(),
+                number: c.call.number.clone(),
+                received_at: c.call.received_at.clone(),
+                arrived_at: c.call.arrived_at.clone(),
+                restored_at: c
+                    .call
+                    .back_in_service_at
+                    .clone()
+                    .or_else(|| c.call.resolved_at.clone()),
+                cause: c.call.cause.clone(),
+                commitment: CommitmentOut::from(&c.commitment),
+            })
+            .collect(),
+    })
+}

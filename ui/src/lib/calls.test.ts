@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   byUrgency,
   charCount,
+  commitmentLabel,
+  minutesLabel,
   elapsedLabel,
   openUrgentCount,
   parisLocalInput,
@@ -218,5 +220,45 @@ describe('rapport de clôture', () => {
       parts: 'Galet',
       backInServiceAt: '2026-11-29T10:45',
     });
+  });
+});
+
+describe('commitmentLabel', () => {
+  const base = {
+    contractId: 'k',
+    contractNumber: 'CT-2028-00001',
+    arrivalDueAt: '2028-03-07T08:45:00.000Z',
+    restoreDueAt: '2028-03-08T08:00:00.000Z',
+    arrived: false,
+    restored: false,
+    arrivalLateMinutes: 0,
+    restoreLateMinutes: 0,
+    late: false,
+    penalty: 0,
+  };
+  const at = (iso: string) => new Date(iso).getTime();
+
+  it('counts the time left before the arrival, then the delay', () => {
+    expect(commitmentLabel(base, at('2028-03-07T08:30:00Z'))).toEqual({ text: 'Arrivée : reste 15 min', late: false });
+    expect(commitmentLabel(base, at('2028-03-07T09:10:00Z'))).toEqual({
+      text: 'Arrivée : en retard de 25 min',
+      late: true,
+    });
+  });
+
+  it('then the return to service, and the outcome once done', () => {
+    const arrived = { ...base, arrived: true, arrivalLateMinutes: 35, late: true, penalty: 50 };
+    expect(commitmentLabel(arrived, at('2028-03-07T10:00:00Z')).text).toBe(
+      'Arrivé avec 35 min de retard · Remise en service : reste 22 h 00',
+    );
+    expect(commitmentLabel({ ...arrived, restored: true }, at('2028-03-07T10:00:00Z'))).toEqual({
+      text: 'Délais dépassés · pénalité 50,00\u00a0€',
+      late: true,
+    });
+    expect(commitmentLabel({ ...base, arrived: true, restored: true }, 0)).toEqual({ text: 'Délais tenus', late: false });
+  });
+
+  it('writes durations in minutes, hours and days', () => {
+    expect([minutesLabel(5), minutesLabel(65), minutesLabel(60 * 26 + 3)]).toEqual(['5 min', '1 h 05', '1 j 02 h']);
   });
 });

@@ -11,8 +11,9 @@ import {
   type AlertOut,
   CALL_TYPES as CALL_TYPE_CHOICES,
   type Board,
+  type BoardCard,
   type CallDetail,
-  type CallListEntry,
+  type CommitmentOut,
   type CallStatus,
   type CallType,
   type Column,
@@ -29,7 +30,9 @@ import {
 // du serveur : `generated/contract.ts` est généré depuis le code Rust.
 export type {
   Board,
+  BoardCard,
   CallDetail,
+  CommitmentOut,
   CallEquipment,
   CallListEntry,
   CallRead,
@@ -43,7 +46,7 @@ export type {
   TimelineEntry,
 } from './generated/contract';
 export type BoardColumn = Column;
-export type ColumnPage = Page<CallListEntry>;
+export type ColumnPage = Page<BoardCard>;
 
 /** Les statuts, dans l'ordre de la vie d'un appel. */
 export const STATUSES: readonly CallStatus[] = CALL_STATUSES.map((s) => s.code);
@@ -275,6 +278,42 @@ export function elapsedLabel(receivedAt: string, now: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return `il y a ${hours} h ${String(minutes % 60).padStart(2, '0')}`;
   return `il y a ${Math.floor(hours / 24)} j ${String(hours % 24).padStart(2, '0')} h`;
+}
+
+/** « 25 min », « 1 h 05 », « 2 j 03 h » : une durée en minutes. */
+export function minutesLabel(minutes: number): string {
+  const m = Math.max(0, Math.floor(minutes));
+  if (m < 60) return `${m} min`;
+  const hours = Math.floor(m / 60);
+  if (hours < 24) return `${hours} h ${String(m % 60).padStart(2, '0')}`;
+  return `${Math.floor(hours / 24)} j ${String(hours % 24).padStart(2, '0')} h`;
+}
+
+/**
+ * Ce que la carte d'un appel couvert par un contrat dit de ses délais : le
+ * temps restant avant l'échéance en cours (arrivée, puis remise en service),
+ * ou le retard ; une fois tout fait, tenus ou dépassés (et la pénalité).
+ */
+export function commitmentLabel(c: CommitmentOut, now: number): { text: string; late: boolean } {
+  const euros = (value: number) =>
+    new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(value);
+  const step = (what: string, due: string) => {
+    const left = (new Date(due).getTime() - now) / 60_000;
+    return left >= 0
+      ? { text: `${what} : reste ${minutesLabel(left)}`, late: false }
+      : { text: `${what} : en retard de ${minutesLabel(-left)}`, late: true };
+  };
+  if (!c.arrived) return step('Arrivée', c.arrivalDueAt);
+  if (!c.restored) {
+    if (c.arrivalLateMinutes > 0) {
+      const restore = step('Remise en service', c.restoreDueAt);
+      return { text: `Arrivé avec ${minutesLabel(c.arrivalLateMinutes)} de retard · ${restore.text}`, late: true };
+    }
+    return step('Remise en service', c.restoreDueAt);
+  }
+  return c.late
+    ? { text: `Délais dépassés · pénalité ${euros(c.penalty)}`, late: true }
+    : { text: 'Délais tenus', late: false };
 }
 
 /**

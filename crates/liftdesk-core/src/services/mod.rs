@@ -14,6 +14,7 @@ pub mod calls;
 pub mod clients;
 pub mod contacts;
 pub mod contract_billing;
+pub mod contract_response;
 pub mod contracts;
 pub mod credentials;
 pub mod dashboard;

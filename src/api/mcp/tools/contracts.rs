@@ -94,6 +94,19 @@ struct IndexesArgs {
     index: Option<String>,
 }
 
+/// `delais_contrat`: the contract and the period.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ResponseArgs {
+    /// Identifiant (UUID) du contrat.
+    #[schemars(length(min = 1))]
+    id: String,
+    /// Premier jour (AAAA-MM-JJ, heure de Paris).
+    from: String,
+    /// Dernier jour inclus (AAAA-MM-JJ) ; 366 jours au plus.
+    to: String,
+}
+
 /// `apercu_facturation_contrats`: the window, a state, and paging.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -186,6 +199,39 @@ impl LiftdeskMcp {
                 let caller = caller_of(&parts)?;
                 let ContractArg { id } = args::parse(arguments)?;
                 contracts::contract_read(&self.state, &caller, &id).await
+            }
+            .await,
+        )
+    }
+
+    /// Les délais d'intervention tenus par un contrat sur une période (`from`, `to`,
+    /// AAAA-MM-JJ, 366 jours au plus) : chaque appel reçu sur l'un de ses appareils pendant
+    /// qu'il les couvrait, avec ses échéances (arrivée, remise en service ; une personne
+    /// bloquée d'abord, à toute heure ; hors heures ouvrées non couvertes, à la reprise des
+    /// heures ouvrées), ses minutes de retard et la pénalité prévue (euros HT par heure de
+    /// retard commencée), puis les totaux (`late`, `trapped`, `penalties`). Inconnu ou hors
+    /// de l'agence : 404 ; jour invalide ou période à l'envers : 422.
+    #[tool(
+        name = "delais_contrat",
+        input_schema = args::schema::<ResponseArgs>(),
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn contract_response_times(
+        &self,
+        arguments: JsonObject,
+        Extension(parts): Extension<Parts>,
+    ) -> ToolAnswer {
+        answer(
+            async {
+                let caller = caller_of(&parts)?;
+                let ResponseArgs { id, from, to } = args::parse(arguments)?;
+                contracts::response_report(
+                    &self.state,
+                    &caller,
+                    &id,
+                    contracts::ResponseQuery { from, to },
+                )
+                .await
             }
             .await,
         )

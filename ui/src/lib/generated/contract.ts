@@ -970,30 +970,14 @@ export type Board = {
 resolvedSinceHours: number, columns: Array<Column>, };
 
 /**
- * L'équipement concerné.
+ * A call of the board: the list's entry, and the commitments of the
+ * contract that covered its lift (none without contract).
  */
-export type CallEquipment = { 
+export type BoardCard = { 
 /**
- * Identifiant de l'équipement.
+ * Deadlines, time late and penalty (`services::contract_response`).
  */
-id: string, 
-/**
- * Numéro de l'équipement.
- */
-number: string | null, 
-/**
- * Chemin de l'équipement dans le service.
- */
-link: string, 
-/**
- * Adresse complète de l'équipement.
- */
-url: string, };
-
-/**
- * Une ligne de la liste des appels : l'appel, son équipement, l'immeuble et le technicien.
- */
-export type CallListEntry = { 
+commitment: CommitmentOut | null, 
 /**
  * Identifiant de l'appel (à lire avec `GET /calls/{id}`).
  */
@@ -1056,9 +1040,59 @@ link: string,
 url: string, };
 
 /**
+ * L'équipement concerné.
+ */
+export type CallEquipment = { 
+/**
+ * Identifiant de l'équipement.
+ */
+id: string, 
+/**
+ * Numéro de l'équipement.
+ */
+number: string | null, 
+/**
+ * Chemin de l'équipement dans le service.
+ */
+link: string, 
+/**
+ * Adresse complète de l'équipement.
+ */
+url: string, };
+
+/**
  * One column of the board: one page of the calls of a status.
  */
-export type Column = { statut: CallStatus, libelle: string, total: number, page: number, limit: number, results: Array<CallListEntry>, };
+export type Column = { statut: CallStatus, libelle: string, total: number, page: number, limit: number, results: Array<BoardCard>, };
+
+/**
+ * Les engagements d'un appel au titre du contrat qui couvrait l'appareil.
+ */
+export type CommitmentOut = { contractId: string, contractNumber: string, 
+/**
+ * Arrivée sur place au plus tard (ISO 8601, UTC).
+ */
+arrivalDueAt: string, 
+/**
+ * Remise en service au plus tard (ISO 8601, UTC).
+ */
+restoreDueAt: string, arrived: boolean, restored: boolean, 
+/**
+ * Minutes de retard à l'arrivée (0 : à temps ; comptées jusqu'à maintenant tant que le technicien n'est pas arrivé).
+ */
+arrivalLateMinutes: number, 
+/**
+ * Minutes de retard à la remise en service (de même).
+ */
+restoreLateMinutes: number, 
+/**
+ * Un délai est dépassé.
+ */
+late: boolean, 
+/**
+ * Pénalité que le contrat prévoit pour ces retards, en euros HT (par heure de retard commencée).
+ */
+penalty: number, };
 
 /**
  * Un technicien ou un centre d'appels : identifiant et nom.
@@ -1236,6 +1270,71 @@ results: Array<EquipmentChoice>, };
 export type EquipmentChoice = { id: string, number: string | null, building: string | null, address: string | null, };
 
 export type NewCall = { id: string, reference: string, statut: CallStatus, libelle: string, link: string, };
+
+/**
+ * Une ligne de la liste des appels : l'appel, son équipement, l'immeuble et le technicien.
+ */
+export type CallListEntry = { 
+/**
+ * Identifiant de l'appel (à lire avec `GET /calls/{id}`).
+ */
+id: string, 
+/**
+ * Référence donnée par le centre d'appels (ou par l'agence).
+ */
+reference: string, 
+/**
+ * Statut de l'appel.
+ */
+statut: CallStatus, 
+/**
+ * Le statut en clair.
+ */
+libelle: string, 
+/**
+ * Ce que l'appelant a signalé.
+ */
+type: CallType, 
+/**
+ * Urgence : une personne est bloquée (`personne_bloquee`).
+ */
+urgence: boolean, 
+/**
+ * Heure de l'appel au centre, UTC ISO 8601.
+ */
+recuLe: string, 
+/**
+ * Qui a appelé ; null si non renseigné.
+ */
+appelant: string | null, 
+/**
+ * L'équipement en panne.
+ */
+equipment: CallEquipment, 
+/**
+ * Nom de l'immeuble de l'équipement ; null s'il n'en a pas.
+ */
+building: string | null, 
+/**
+ * Identifiant de l'immeuble de l'équipement ; null s'il n'en a pas.
+ */
+buildingId: string | null, 
+/**
+ * Adresse de l'immeuble (rue, puis code postal et ville) ; null sans immeuble.
+ */
+address: string | null, 
+/**
+ * Technicien affecté ; null tant que personne n'est affecté.
+ */
+technician: NamedRef | null, 
+/**
+ * Chemin de l'appel dans le service.
+ */
+link: string, 
+/**
+ * Adresse complète de l'appel, à ouvrir dans un navigateur.
+ */
+url: string, };
 
 // Tableau de bord
 

@@ -1,0 +1,291 @@
+//! The response-time commitments of the maintenance contracts, measured:
+//! each breakdown call on a lift a contract covered the day it was received
+//! has its deadlines from that contract (arrival on site, back in service;
+//! a trapped person first: `domain::contract::call_deadlines`), its delays,
+//! and the penalty the contract would owe; the report per contract and
+//! period lists them with their totals. Read from what is stored (the call's
+//! times and the contract's terms, which a contract in force never changes),
+//! whatever door took the call.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+
+use crate::domain::call::CallType;
+use crate::domain::contract::{self, CallDeadlines, ResponseTerms};
+use crate::domain::day;
+use crate::domain::id::{AgencyId, CallId, ContractId, EquipmentId};
+use crate::domain::money::Cents;
+use crate::domain::time;
+use crate::error::{AppError, AppResult};
+use crate::principal::Principal;
+use crate::store::contracts::{self as store, ContractCallRow, ContractFields, ContractRow};
+use crate::store::{Conn, Store, calls};
+
+/// Days a report covers at most (a year and a day).
+pub const MAX_REPORT_DAYS: i64 = 366;
+
+/// What a contract commits to after a call, from its fields.
+pub fn response_terms(f: &ContractFields) -> ResponseTerms {
+    let minutes = |m: i64| u32::try_from(m).unwrap_or(0);
+    ResponseTerms {
+        arrival_minutes: minutes(f.arrival_minutes),
+        out_of_hours_minutes: f.arrival_out_of_hours_minutes.map(minutes),
+        trapped_minutes: minutes(f.trapped_minutes),
+        restore_minutes: minutes(f.restore_minutes),
+        weekend: f.weekend_coverage,
+        on_call: f.on_call_coverage,
+    }
+}
+
+/// A call's commitments under the contract that covered its lift.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallCommitment {
+    pub contract_id: ContractId,
+    pub contract_number: String,
+    pub deadlines: CallDeadlines,
+    /// The technician arrived / the lift back in service.
+    pub arrived: bool,
+    pub restored: bool,
+    /// Minutes past each deadline (0 in time), counted to now while not done.
+    pub arrival_late: i64,
+    pub restore_late: i64,
+    /// What the contract would owe for them (its penalty per hour begun).
+    pub penalty: Cents,
+}
+
+impl CallCommitment {
+    /// A deadline is missed (or, not done, already past).
+    pub fn late(&self) -> bool {
+        self.arrival_late > 0 || self.restore_late > 0
+    }
+}
+
+/// The commitments of a call under `row`: received at `received`, the
+/// technician arrived at `arrived`, back in service at `restored`.
+pub fn commitment_of(
+    row: &ContractRow,
+    call_type: CallType,
+    received: DateTime<Utc>,
+    (arrived, restored): (Option<DateTime<Utc>>, Option<DateTime<Utc>>),
+    now: DateTime<Utc>,
+) -> CallCommitment {
+    let deadlines = contract::call_deadlines(
+        &response_terms(&row.fields),
+        call_type == CallType::PersonneBloquee,
+        received,
+    );
+    let arrival_late = contract::minutes_late(deadlines.arrival, arrived, now);
+    let restore_late = contract::minutes_late(deadlines.restore, restored, now);
+    let per_hour = Cents::new(row.fields.penalty_per_hour_cents);
+    CallCommitment {
+        contract_id: row.id.clone(),
+        contract_number: row.number.clone(),
+        deadlines,
+        arrived: arrived.is_some(),
+        restored: restored.is_some(),
+        arrival_late,
+        restore_late,
+        penalty: contract::late_penalty(per_hour, arrival_late)
+            + contract::late_penalty(per_hour, restore_late),
+    }
+}
+
+/// A call of the agency as its commitments need it.
+#[derive(Debug, Clone, Copy)]
+pub struct CallTimes<'a> {
+    pub equipment_id: &'a EquipmentId,
+    pub call_type: CallType,
+    /// UTC timestamps.
+    pub received_at: &'a str,
+    pub arrived_at: Option<&'a str>,
+    /// Back in service: the report's time, else the resolution's.
+    pub restored_at: Option<&'a str>,
+}
+
+/// The commitments of a call, from the contract that covered its lift the
+/// day (Paris) it was received; None when none did.
+pub fn call_commitment_in(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    call: CallTimes<'_>,
+    now: DateTime<Utc>,
+) -> AppResult<Option<CallCommitment>> {
+    let Some(received) = time::parse_timestamp(call.received_at) else {
+        return Ok(None);
+    };
+    let received_on = day::iso(time::paris_local(received).date());
+    let Some(row) = store::covering(conn, agency_id, call.equipment_id, &received_on)? else {
+        return Ok(None);
+    };
+    let at = |text: Option<&str>| text.and_then(time::parse_timestamp);
+    Ok(Some(commitment_of(
+        &row,
+        call.call_type,
+        received,
+        (at(call.arrived_at), at(call.restored_at)),
+        now,
+    )))
+}
+
+/// The period of a report, as received.
+#[derive(Debug, Clone, Default)]
+pub struct ReportInput {
+    pub from: String,
+    pub to: String,
+}
+
+/// A call of a report.
+#[derive(Debug, Clone)]
+pub struct ReportedCall {
+    pub call: ContractCallRow,
+    pub commitment: CallCommitment,
+}
+
+/// The calls of a contract over a period, with their delays and penalties.
+#[derive(Debug, Clone)]
+pub struct ResponseReport {
+    pub contract: ContractRow,
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub calls: Vec<ReportedCall>,
+    /// Calls with a deadline missed (or past while not done).
+    pub late: usize,
+    pub trapped: usize,
+    pub penalties: Cents,
+}
+
+fn check_period(input: &ReportInput) -> AppResult<(NaiveDate, NaiveDate)> {
+    let read = |field: &str, raw: &str| {
+        day::parse(raw.trim()).map_err(|_| {
+            AppError::unprocessable(format!(
+                "Le paramètre « {field} » doit être un jour AAAA-MM-JJ (reçu : « {raw} »)."
+            ))
+        })
+    };
+    let from = read("from", &input.from)?;
+    let to = read("to", &input.to)?;
+    if to < from {
+        return Err(AppError::unprocessable(
+            "La période du rapport finit avant de commencer : « to » doit suivre « from ».",
+        ));
+    }
+    if (to - from).num_days() >= MAX_REPORT_DAYS {
+        return Err(AppError::unprocessable(format!(
+            "La période du rapport ne doit pas dépasser {MAX_REPORT_DAYS} jours."
+        )));
+    }
+    Ok((from, to))
+}
+
+/// The report of the contract `id` of the agency for the calls received
+/// from `from` to `to` (Paris days, inclusive) on its lifts, while it
+/// covered them.
+pub fn report_in(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &ContractId,
+    (from, to): (NaiveDate, NaiveDate),
+    now: DateTime<Utc>,
+) -> AppResult<ResponseReport> {
+    let contract = store::get(conn, agency_id, id)?
+        .ok_or_else(|| AppError::not_found("Contrat introuvable dans cette agence."))?;
+    let instant = |day: NaiveDate| {
+        crate::clock::format_timestamp(time::paris_to_utc(day.and_time(chrono::NaiveTime::MIN)))
+    };
+    let until = to + Duration::days(1);
+    let terms = crate::services::contracts::terms_of(&contract.fields);
+    let ends_on = contract.ends_on.as_deref().and_then(day::read);
+    let mut calls = Vec::new();
+    for call in store::calls_of(conn, agency_id, id, &instant(from), &instant(until))? {
+        let Some(received) = time::parse_timestamp(&call.received_at) else {
+            continue;
+        };
+        if !contract::covers_on(
+            contract.status,
+            &terms,
+            ends_on,
+            time::paris_local(received).date(),
+        ) {
+            continue;
+        }
+        let at = |text: &Option<String>| text.as_deref().and_then(time::parse_timestamp);
+        let restored = at(&call.back_in_service_at).or(at(&call.resolved_at));
+        let commitment = commitment_of(
+            &contract,
+            call.call_type,
+            received,
+            (at(&call.arrived_at), restored),
+            now,
+        );
+        calls.push(ReportedCall { call, commitment });
+    }
+    Ok(ResponseReport {
+        late: calls.iter().filter(|c| c.commitment.late()).count(),
+        trapped: calls
+            .iter()
+            .filter(|c| c.call.call_type == CallType::PersonneBloquee)
+            .count(),
+        penalties: calls
+            .iter()
+            .fold(Cents::ZERO, |sum, c| sum + c.commitment.penalty),
+        contract,
+        from,
+        to,
+        calls,
+    })
+}
+
+/// [`report_in`] for the acting agency.
+pub async fn report(
+    store: &Store,
+    p: &Principal,
+    id: &ContractId,
+    input: ReportInput,
+) -> AppResult<ResponseReport> {
+    let agency_id = p.agency_id()?.to_owned();
+    let period = check_period(&input)?;
+    let id = id.clone();
+    let now = store.now();
+    store
+        .read(move |conn| report_in(conn, &agency_id, &id, period, now))
+        .await
+}
+
+/// The commitments of the agency's calls `ids` (those on a lift a contract
+/// covered the day they were received): the board's time left and late
+/// marks. An id of no call of the agency is passed over.
+pub async fn of_calls(
+    store: &Store,
+    p: &Principal,
+    ids: Vec<CallId>,
+) -> AppResult<HashMap<CallId, CallCommitment>> {
+    let agency_id = p.agency_id()?.to_owned();
+    let now = store.now();
+    store
+        .read(move |conn| {
+            let mut found = HashMap::new();
+            for id in ids {
+                let Some(row) = calls::get_in_agency(conn, &agency_id, &id)? else {
+                    continue;
+                };
+                let restored_at = row
+                    .report
+                    .as_ref()
+                    .and_then(|r| r.back_in_service_at.as_deref())
+                    .or(row.resolved_at.as_deref());
+                let times = CallTimes {
+                    equipment_id: &row.equipment_id,
+                    call_type: row.call_type,
+                    received_at: &row.received_at,
+                    arrived_at: row.arrived_at.as_deref(),
+                    restored_at,
+                };
+                if let Some(commitment) = call_commitment_in(conn, &agency_id, times, now)? {
+                    found.insert(id, commitment);
+                }
+            }
+            Ok(found)
+        })
+        .await
+}
