@@ -490,6 +490,21 @@ async fn a_quarter_of_500_contracts_is_previewed_drafted_once_and_issued_in_batc
         .call(Method::GET, "/invoices?status=emise&limit=1", None)
         .await;
     assert_eq!(list["total"], 500, "{list}");
+    // The insert triggers are on again after the run: an invoice written
+    // by hand is counted as it is written.
+    let (status, by_hand) = w
+        .call(
+            Method::POST,
+            "/invoices",
+            Some(json!({"clientId": "CLI-1", "lines": [{"label": "Dépannage", "quantity": 1, "unitPrice": 90, "vatRate": 20}]})),
+        )
+        .await;
+    assert_eq!(status, 201, "{by_hand}");
+    w.counts_are_exact().await;
+    let (_, list) = w
+        .call(Method::GET, "/invoices?status=brouillon&limit=1", None)
+        .await;
+    assert_eq!(list["total"], 1, "{list}");
 }
 
 #[tokio::test]

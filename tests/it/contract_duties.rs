@@ -203,6 +203,15 @@ async fn the_contracts_duties_are_on_the_planning_with_their_deadlines_and_a_vis
         refused["error"],
         "Le champ « duties » : « graissage » n'est pas une obligation périodique ; valeurs possibles : cables, parachute, nettoyage."
     );
+    let (_, still) = server
+        .v2(
+            Method::GET,
+            &format!("/visits/{a_done}"),
+            &org.admin_token,
+            None,
+        )
+        .await;
+    assert_eq!(still["fields"]["status"], "planifiee", "{still}");
     let (status, done) = server
         .v2(
             Method::POST,
@@ -249,6 +258,18 @@ async fn the_contracts_duties_are_on_the_planning_with_their_deadlines_and_a_vis
             due("parachute", PARACHUTE, plus_months(old, 12), false),
             due("nettoyage", CLEANING, plus_months(old, 12), false),
         ])
+    );
+    // The visit's detail lists them too (the close form ticks them).
+    let (status, b_visit) = staff.get(&format!("/visits/{b_next}")).await;
+    assert_eq!(status, 200, "{b_visit}");
+    assert_eq!(
+        b_visit["duties"],
+        json!([due("cables", CABLES, b_cables, false)])
+    );
+    let (_, a_visit) = staff.get(&format!("/visits/{a_done}")).await;
+    assert_eq!(
+        a_visit["duties"],
+        json!([{"code": "cables", "label": CABLES, "deadline": null, "overdue": false, "done": true}])
     );
     // B's visit moved after its cables' deadline: marked late.
     let late_day = b_cables + Duration::days(1);

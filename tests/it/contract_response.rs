@@ -162,7 +162,24 @@ async fn a_trapped_person_call_gets_its_contracts_deadline_and_is_marked_late_pa
     world
         .move_call_at(&trapped, "resolue", paris("2028-03-07 11:00"))
         .await;
+    // Wednesday 09:00, a breakdown resolved by phone at 10:00, no one sent:
+    // no arrival owed after its resolution.
+    set_clock(&server, paris("2028-03-08 09:00"));
+    let by_phone = open("ATL-3", "ASC-1", "panne").await;
+    world
+        .move_call_at(&by_phone, "resolue", paris("2028-03-08 10:00"))
+        .await;
     set_clock(&server, paris("2028-03-09 08:00"));
+    let staff = StaffClient::sign_in(&server, "claire@durand.fr", "motdepasse-solide").await;
+    let phone_card = card(&staff, "ATL-3").await["commitment"].clone();
+    assert_eq!(
+        (
+            phone_card["arrivalDueAt"].clone(),
+            phone_card["arrivalLateMinutes"].clone(),
+            phone_card["late"].clone()
+        ),
+        (json!("2028-03-08T12:00:00.000Z"), json!(0), json!(false))
+    );
     let (status, report) = server
         .v2(
             Method::GET,
@@ -176,7 +193,8 @@ async fn a_trapped_person_call_gets_its_contracts_deadline_and_is_marked_late_pa
     assert_eq!(report["trapped"], 1);
     assert_eq!(report["penalties"], 50.0);
     let calls = report["calls"].as_array().expect("calls");
-    assert_eq!(calls.len(), 1, "only the covered lift's: {report}");
+    assert_eq!(calls.len(), 2, "only the covered lift's: {report}");
+    assert_eq!(calls[1]["reference"], "ATL-3");
     assert_eq!(calls[0]["reference"], "ATL-1");
     assert_eq!(calls[0]["type"], "personne_bloquee");
     assert_eq!(calls[0]["arrivedAt"], "2028-03-07T09:20:00.000Z");
@@ -189,6 +207,36 @@ async fn a_trapped_person_call_gets_its_contracts_deadline_and_is_marked_late_pa
                    "restoreLateMinutes": 0, "late": true, "penalty": 50.0})
         )
     );
+    // Ended by agreement on 31/03: its report still tells March; a call on
+    // the lift in April has no commitment.
+    let (status, ended) = server
+        .v2(
+            Method::POST,
+            &format!("/contracts/{contract}/terminate"),
+            &org.admin_token,
+            Some(json!({"reason": "Vente de l'immeuble", "endsOn": "2028-03-31"})),
+        )
+        .await;
+    assert_eq!(status, 201, "{ended}");
+    set_clock(&server, paris("2028-04-03 09:00"));
+    open("ATL-4", "ASC-1", "panne").await;
+    let staff = StaffClient::sign_in(&server, "claire@durand.fr", "motdepasse-solide").await;
+    assert_eq!(card(&staff, "ATL-4").await["commitment"], Value::Null);
+    let (_, after) = server
+        .v2(
+            Method::GET,
+            &format!("/contracts/{contract}/response-times?from=2028-03-01&to=2028-04-30"),
+            &org.admin_token,
+            None,
+        )
+        .await;
+    let references: Vec<&str> = after["calls"]
+        .as_array()
+        .expect("calls")
+        .iter()
+        .map(|c| c["reference"].as_str().expect("reference"))
+        .collect();
+    assert_eq!(references, ["ATL-1", "ATL-3"], "{after}");
     // Before the contract's lifts' calls: none.
     let (_, february) = server
         .v2(

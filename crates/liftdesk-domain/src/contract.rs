@@ -138,30 +138,67 @@ pub fn next_opening(local: NaiveDateTime) -> NaiveDateTime {
     local
 }
 
+/// The arrival minutes the contract commits to for a breakdown call at the
+/// Paris time `local`: in working hours, its arrival; at night with its
+/// on-call, or at the week-end when covered, its out-of-hours delay; None
+/// when it does not cover that time.
+fn covered_at(terms: &ResponseTerms, local: NaiveDateTime) -> Option<u32> {
+    match working_hours_at(local) {
+        Some(true) => Some(terms.arrival_minutes),
+        Some(false) if terms.on_call => terms.out_of_hours_minutes,
+        None if terms.weekend => terms.out_of_hours_minutes,
+        _ => None,
+    }
+}
+
+/// The first Paris time at or after `local` the contract covers a
+/// breakdown call, with its arrival minutes then (the coverage changes only
+/// at 00:00, 08:00 and 18:00).
+fn next_covered(terms: &ResponseTerms, local: NaiveDateTime) -> (NaiveDateTime, u32) {
+    if let Some(minutes) = covered_at(terms, local) {
+        return (local, minutes);
+    }
+    let mut day = local.date();
+    for _ in 0..8 {
+        for hour in [0, WORKING_HOURS.0, WORKING_HOURS.1] {
+            if let Some(at) = day.and_hms_opt(hour, 0, 0)
+                && at > local
+                && let Some(minutes) = covered_at(terms, at)
+            {
+                return (at, minutes);
+            }
+        }
+        match day.succ_opt() {
+            Some(next) => day = next,
+            None => break,
+        }
+    }
+    (next_opening(local), terms.arrival_minutes)
+}
+
 /// The deadlines of a call received at `received` on a lift under a
 /// contract of `terms`: a trapped person at any time, from the call; a
-/// breakdown in working hours, or out of them when the contract covers that
-/// time (nights by its on-call, week-ends), from the call; otherwise from
-/// the next opening of working hours. Back in service `restore_minutes`
-/// after the same start.
+/// breakdown from the call when the contract covers that time (working
+/// hours; nights by its on-call; week-ends), otherwise from the next time
+/// it does (the next opening of working hours, or the start of a covered
+/// night or week-end), at that time's delay. Back in service
+/// `restore_minutes` after the same start.
 pub fn call_deadlines(
     terms: &ResponseTerms,
     trapped: bool,
     received: DateTime<Utc>,
 ) -> CallDeadlines {
-    let local = crate::time::paris_local(received);
     let (start, arrival) = if trapped {
         (received, terms.trapped_minutes)
     } else {
-        match (working_hours_at(local), terms.out_of_hours_minutes) {
-            (Some(true), _) => (received, terms.arrival_minutes),
-            (Some(false), Some(out)) if terms.on_call => (received, out),
-            (None, Some(out)) if terms.weekend => (received, out),
-            _ => (
-                crate::time::paris_to_utc(next_opening(local)),
-                terms.arrival_minutes,
-            ),
-        }
+        let local = crate::time::paris_local(received);
+        let (at, minutes) = next_covered(terms, local);
+        let start = if at == local {
+            received
+        } else {
+            crate::time::paris_to_utc(at)
+        };
+        (start, minutes)
     };
     let after = |minutes: u32| start + chrono::Duration::minutes(i64::from(minutes));
     CallDeadlines {
@@ -536,6 +573,21 @@ pub fn covers_on(
             day >= terms.start && last_day(status, terms, ends_on).is_none_or(|last| day <= last)
         }
     }
+}
+
+/// Whether a contract covered its lifts on `day`, whatever it became since:
+/// put in force (a draft never covers), `day` from its start to its last
+/// day. What a call's commitments are read from ([`covers_on`] says whether
+/// it covers them still).
+pub fn covered_on(
+    status: ContractStatus,
+    terms: &Terms,
+    ends_on: Option<NaiveDate>,
+    day: NaiveDate,
+) -> bool {
+    status != ContractStatus::Brouillon
+        && day >= terms.start
+        && last_day(status, terms, ends_on).is_none_or(|last| day <= last)
 }
 
 // ---------------------------------------------------------------------------
@@ -1045,9 +1097,11 @@ mod tests {
             call_deadlines(&on_call, false, paris("2028-03-07 21:00")).arrival,
             paris("2028-03-07 23:00")
         );
+        // Saturday 10:00, the week-end not covered: from Monday 00:00, a
+        // night the on-call covers.
         assert_eq!(
             call_deadlines(&on_call, false, paris("2028-03-11 10:00")).arrival,
-            paris("2028-03-13 12:00")
+            paris("2028-03-13 02:00")
         );
         let weekend = ResponseTerms {
             weekend: true,
@@ -1056,6 +1110,21 @@ mod tests {
         assert_eq!(
             call_deadlines(&weekend, false, paris("2028-03-11 10:00")).arrival,
             paris("2028-03-11 12:00")
+        );
+        // Week-ends covered, not the nights: Friday 19:00 waits for
+        // Saturday 00:00; the on-call alone: Sunday 10:00 waits for Monday
+        // 00:00 (a night it covers).
+        let weekend_only = ResponseTerms {
+            on_call: false,
+            ..weekend
+        };
+        assert_eq!(
+            call_deadlines(&weekend_only, false, paris("2028-03-10 19:00")).arrival,
+            paris("2028-03-11 02:00")
+        );
+        assert_eq!(
+            call_deadlines(&on_call, false, paris("2028-03-12 10:00")).arrival,
+            paris("2028-03-13 02:00")
         );
         // 18:00 sharp is out of working hours; 08:00 sharp is in.
         assert_eq!(

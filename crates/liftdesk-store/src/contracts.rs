@@ -688,24 +688,25 @@ pub fn index_values(
     rows.collect()
 }
 
-/// The contract that covered the lift `equipment_id` on `day`
-/// (`YYYY-MM-DD`): put in force, started by then and not ended before; the
-/// latest started when several did. What a call's deadlines are read from.
-pub fn covering(
+/// The contracts put in force of the lift `equipment_id` started by `day`
+/// (`YYYY-MM-DD`), the latest started first: those that may have covered
+/// it that day (`domain::contract::covered_on` says which did). What a
+/// call's deadlines are read from.
+pub fn covering_candidates(
     conn: &Conn,
     agency_id: &AgencyId,
     equipment_id: &EquipmentId,
     day: &str,
-) -> StoreResult<Option<ContractRow>> {
+) -> StoreResult<Vec<ContractRow>> {
     conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM contracts k JOIN clients c ON c.id = k.client_id
            JOIN contract_equipment ce ON ce.contract_id = k.id AND ce.equipment_id = ?2
           WHERE k.agency_id = ?1 AND k.status IN ('actif', 'resilie', 'echu')
-            AND k.start_on <= ?3 AND (k.ends_on IS NULL OR k.ends_on >= ?3)
-          ORDER BY k.start_on DESC, k.id LIMIT 1"
+            AND k.start_on <= ?3
+          ORDER BY k.start_on DESC, k.id"
     ))?
-    .query_row(params![agency_id, equipment_id, day], contract_row)
-    .optional()
+    .query_map(params![agency_id, equipment_id, day], contract_row)?
+    .collect()
 }
 
 /// A call on a lift of a contract, as its response-time report reads it.

@@ -39,15 +39,6 @@ pub fn record_done(
     Ok(())
 }
 
-/// The duties done at the visit `id`, in the duties' order.
-pub fn of_visit(conn: &Conn, id: &VisitId) -> StoreResult<Vec<Duty>> {
-    let mut stmt = conn.prepare_cached("SELECT duty FROM visit_duties WHERE visit_id = ?1")?;
-    let done: Vec<Duty> = stmt
-        .query_map([id.as_str()], |r| code(r, 0))?
-        .collect::<StoreResult<_>>()?;
-    Ok(ordered(done))
-}
-
 fn ordered(mut duties: Vec<Duty>) -> Vec<Duty> {
     duties.sort_by_key(|d| Duty::ALL.iter().position(|x| x == d));
     duties
@@ -58,6 +49,8 @@ fn ordered(mut duties: Vec<Duty>) -> Vec<Duty> {
 pub struct DutyLift {
     /// `YYYY-MM-DD`: the start of its plan (its creation day when none).
     pub plan_start_on: String,
+    /// `YYYY-MM-DD`: the start of the contract in force.
+    pub contract_start_on: String,
     pub visit_interval_days: i64,
     /// The last day each duty was done, for those ever done.
     pub last_done: Vec<(Duty, String)>,
@@ -70,9 +63,10 @@ pub fn lifts_in_force(
 ) -> StoreResult<HashMap<EquipmentId, DutyLift>> {
     let mut stmt = conn.prepare_cached(
         "SELECT e.id, coalesce(e.plan_start_on, substr(e.created_at, 1, 10)), e.visit_interval_days,
-                ed.duty, ed.last_done_on
+                ed.duty, ed.last_done_on, k.start_on
            FROM equipment e
            JOIN contract_equipment ce ON ce.equipment_id = e.id AND ce.in_force = 1
+           JOIN contracts k ON k.id = ce.contract_id
            LEFT JOIN equipment_duties ed ON ed.equipment_id = e.id
           WHERE e.agency_id = ?1",
     )?;
@@ -84,12 +78,14 @@ pub fn lifts_in_force(
             r.get::<i64>(2)?,
             r.get::<Option<Code<Duty>>>(3)?,
             r.get::<Option<String>>(4)?,
+            r.get::<String>(5)?,
         ))
     })?;
     for row in rows {
-        let (id, plan_start_on, visit_interval_days, duty, last) = row?;
+        let (id, plan_start_on, visit_interval_days, duty, last, contract_start_on) = row?;
         let lift = lifts.entry(id).or_insert_with(|| DutyLift {
             plan_start_on,
+            contract_start_on,
             visit_interval_days,
             last_done: Vec::new(),
         });
@@ -111,9 +107,10 @@ pub fn planned_between(
 ) -> StoreResult<HashMap<VisitId, (String, DutyLift)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT v.id, v.planned_for, coalesce(e.plan_start_on, substr(e.created_at, 1, 10)),
-                e.visit_interval_days, ed.duty, ed.last_done_on
+                e.visit_interval_days, ed.duty, ed.last_done_on, k.start_on
            FROM visits v
            JOIN contract_equipment ce ON ce.equipment_id = v.equipment_id AND ce.in_force = 1
+           JOIN contracts k ON k.id = ce.contract_id
            JOIN equipment e ON e.id = v.equipment_id
            LEFT JOIN equipment_duties ed ON ed.equipment_id = v.equipment_id
           WHERE v.agency_id = ?1 AND v.planned_for >= ?2 AND v.planned_for <= ?3
@@ -128,15 +125,17 @@ pub fn planned_between(
             r.get::<i64>(3)?,
             r.get::<Option<Code<Duty>>>(4)?,
             r.get::<Option<String>>(5)?,
+            r.get::<String>(6)?,
         ))
     })?;
     for row in rows {
-        let (id, day, plan_start_on, visit_interval_days, duty, last) = row?;
+        let (id, day, plan_start_on, visit_interval_days, duty, last, contract_start_on) = row?;
         let (_, lift) = visits.entry(id).or_insert_with(|| {
             (
                 day,
                 DutyLift {
                     plan_start_on,
+                    contract_start_on,
                     visit_interval_days,
                     last_done: Vec::new(),
                 },
@@ -227,4 +226,57 @@ pub fn record_history(tx: &Tx, done: &[(VisitId, EquipmentId, String, Duty)]) ->
         &rows,
         false,
     )
+}
+
+/// The lift `equipment_id` of the agency under a contract in force, as its
+/// duties' deadlines need it; None when no contract covers it now.
+pub fn lift_of(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    equipment_id: &EquipmentId,
+) -> StoreResult<Option<DutyLift>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT coalesce(e.plan_start_on, substr(e.created_at, 1, 10)), e.visit_interval_days,
+                k.start_on, ed.duty, ed.last_done_on
+           FROM equipment e
+           JOIN contract_equipment ce ON ce.equipment_id = e.id AND ce.in_force = 1
+           JOIN contracts k ON k.id = ce.contract_id
+           LEFT JOIN equipment_duties ed ON ed.equipment_id = e.id
+          WHERE e.agency_id = ?1 AND e.id = ?2",
+    )?;
+    let rows = stmt.query_map(params![agency_id, equipment_id], |r| {
+        Ok((
+            r.get::<String>(0)?,
+            r.get::<i64>(1)?,
+            r.get::<String>(2)?,
+            r.get::<Option<Code<Duty>>>(3)?,
+            r.get::<Option<String>>(4)?,
+        ))
+    })?;
+    let mut lift: Option<DutyLift> = None;
+    for row in rows {
+        let (plan_start_on, visit_interval_days, contract_start_on, duty, last) = row?;
+        let lift = lift.get_or_insert_with(|| DutyLift {
+            plan_start_on,
+            contract_start_on,
+            visit_interval_days,
+            last_done: Vec::new(),
+        });
+        if let (Some(Code(duty)), Some(last)) = (duty, last) {
+            lift.last_done.push((duty, last));
+        }
+    }
+    Ok(lift)
+}
+
+/// The duties done at the agency's visit `id`, in the duties' order.
+pub fn done_at(conn: &Conn, agency_id: &AgencyId, id: &VisitId) -> StoreResult<Vec<Duty>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT vd.duty FROM visit_duties vd JOIN visits v ON v.id = vd.visit_id
+          WHERE v.agency_id = ?1 AND vd.visit_id = ?2",
+    )?;
+    let done: Vec<Duty> = stmt
+        .query_map(params![agency_id, id], |r| code(r, 0))?
+        .collect::<StoreResult<_>>()?;
+    Ok(ordered(done))
 }

@@ -541,6 +541,9 @@ pub(crate) struct VisitOut {
     done_on: Option<String>,
     signed_by: Option<String>,
     observations: Option<String>,
+    /// The periodic duties of its contract due at the visit (to tick when
+    /// closing it), or done at it.
+    duties: Vec<DutyOut>,
 }
 
 async fn visit_out(state: &AppState, session: &StaffSession, id: VisitId) -> AppResult<VisitOut> {
@@ -548,8 +551,10 @@ async fn visit_out(state: &AppState, session: &StaffSession, id: VisitId) -> App
         visit: row,
         equipment,
         overdue,
+        duties,
     } = visits::detail(&state.store, &session.principal(), &id).await?;
     Ok(VisitOut {
+        duties: duties.iter().map(DutyOut::from).collect(),
         number: equipment.as_ref().and_then(|e| e.number.clone()),
         building_id: equipment
             .as_ref()

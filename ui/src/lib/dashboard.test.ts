@@ -59,6 +59,7 @@ const dashboard: Dashboard = {
     overdueInvoices: 0,
     overdueCents: 0,
   },
+  renewals: { withinDays: 90, count: 0, items: [] },
 };
 
 describe('mise en forme des graphiques du tableau de bord', () => {

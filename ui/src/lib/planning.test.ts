@@ -4,6 +4,7 @@ import {
   UNASSIGNED,
   addDays,
   closeBody,
+  dutiesLine,
   dayHeading,
   dayOff,
   gridRows,
@@ -219,6 +220,25 @@ describe('validations', () => {
       leftAt: '2026-11-21T09:00:00.000Z',
       observations: 'RAS',
     });
+  });
+
+  it('corps de clôture avec les obligations cochées', () => {
+    expect(
+      closeBody({ arrivedAt: '', leftAt: '', signedBy: 'M', observations: '', duties: ['cables', 'nettoyage'] }, true),
+    ).toEqual({ signedBy: 'M', duties: ['cables', 'nettoyage'] });
+    expect(closeBody({ arrivedAt: '', leftAt: '', signedBy: 'M', observations: '', duties: [] }, true)).toEqual({
+      signedBy: 'M',
+    });
+  });
+
+  it('la ligne des obligations d’une carte', () => {
+    expect(
+      dutiesLine([
+        { code: 'cables', overdue: true, done: false },
+        { code: 'parachute', overdue: false, done: false },
+      ]),
+    ).toBe('Câbles (en retard), Parachute');
+    expect(dutiesLine([{ code: 'nettoyage', overdue: false, done: true }])).toBe('Nettoyage ✓');
   });
 
   it('intervalle d’entretien', () => {

@@ -317,6 +317,30 @@ export interface CloseInput {
   leftAt: string;
   signedBy: string;
   observations: string;
+  /** Les obligations périodiques cochées (`cables`, `parachute`, `nettoyage`). */
+  duties?: string[];
+}
+
+/** Les obligations périodiques d'un contrat d'entretien, dans l'ordre du serveur. */
+export const DUTIES = [
+  { code: 'cables', label: 'Contrôle des câbles', short: 'Câbles' },
+  { code: 'parachute', label: 'Essai du parachute', short: 'Parachute' },
+  { code: 'nettoyage', label: 'Nettoyage de la cuvette, du toit de cabine et du local des machines', short: 'Nettoyage' },
+] as const;
+
+/** « Câbles », « Parachute », « Nettoyage » : le nom court d'une obligation (son code sinon). */
+export function dutyShort(code: string): string {
+  return DUTIES.find((d) => d.code === code)?.short ?? code;
+}
+
+/**
+ * La ligne d'une carte du planning : les obligations à faire à la visite
+ * (« Câbles, Parachute (en retard) ») ou faites (« Câbles ✓ »).
+ */
+export function dutiesLine(duties: readonly { code: string; overdue: boolean; done: boolean }[]): string {
+  return duties
+    .map((d) => `${dutyShort(d.code)}${d.done ? ' ✓' : d.overdue ? ' (en retard)' : ''}`)
+    .join(', ');
 }
 
 /**
@@ -358,8 +382,9 @@ export function validateClose(
 }
 
 /** Corps de `POST /visits/{id}/complete` à partir du formulaire. */
-export function closeBody(input: CloseInput, started: boolean): Record<string, string> {
-  const body: Record<string, string> = { signedBy: input.signedBy.trim() };
+export function closeBody(input: CloseInput, started: boolean): Record<string, string | string[]> {
+  const body: Record<string, string | string[]> = { signedBy: input.signedBy.trim() };
+  if (input.duties && input.duties.length > 0) body.duties = [...input.duties];
   if (!started && input.arrivedAt) body.arrivedAt = new Date(input.arrivedAt).toISOString();
   if (input.leftAt) body.leftAt = new Date(input.leftAt).toISOString();
   const observations = input.observations.trim();
@@ -532,6 +557,6 @@ export function moveVisit(id: string, body: MoveBody): Promise<void> {
 }
 
 /** `POST /visits/{id}/complete` : clôture (corps de `closeBody`). */
-export function completeVisit(id: string, body: Record<string, string>): Promise<void> {
+export function completeVisit(id: string, body: Record<string, string | string[]>): Promise<void> {
   return api.post<void>(visitPath(id, 'complete'), body);
 }

@@ -75,7 +75,9 @@ pub fn commitment_of(
         call_type == CallType::PersonneBloquee,
         received,
     );
-    let arrival_late = contract::minutes_late(deadlines.arrival, arrived, now);
+    // A call resolved with no one on site (a false alarm, a fix by phone)
+    // owes no arrival after its resolution.
+    let arrival_late = contract::minutes_late(deadlines.arrival, arrived.or(restored), now);
     let restore_late = contract::minutes_late(deadlines.restore, restored, now);
     let per_hour = Cents::new(row.fields.penalty_per_hour_cents);
     CallCommitment {
@@ -114,8 +116,12 @@ pub fn call_commitment_in(
     let Some(received) = time::parse_timestamp(call.received_at) else {
         return Ok(None);
     };
-    let received_on = day::iso(time::paris_local(received).date());
-    let Some(row) = store::covering(conn, agency_id, call.equipment_id, &received_on)? else {
+    let received_on = time::paris_local(received).date();
+    let Some(row) =
+        store::covering_candidates(conn, agency_id, call.equipment_id, &day::iso(received_on))?
+            .into_iter()
+            .find(|row| covered(row, received_on))
+    else {
         return Ok(None);
     };
     let at = |text: Option<&str>| text.and_then(time::parse_timestamp);
@@ -126,6 +132,16 @@ pub fn call_commitment_in(
         (at(call.arrived_at), at(call.restored_at)),
         now,
     )))
+}
+
+/// Whether `row` covered its lifts on `day` (whatever it became since).
+fn covered(row: &ContractRow, day: NaiveDate) -> bool {
+    contract::covered_on(
+        row.status,
+        &crate::services::contracts::terms_of(&row.fields),
+        row.ends_on.as_deref().and_then(day::read),
+        day,
+    )
 }
 
 /// The period of a report, as received.
@@ -194,19 +210,12 @@ pub fn report_in(
         crate::clock::format_timestamp(time::paris_to_utc(day.and_time(chrono::NaiveTime::MIN)))
     };
     let until = to + Duration::days(1);
-    let terms = crate::services::contracts::terms_of(&contract.fields);
-    let ends_on = contract.ends_on.as_deref().and_then(day::read);
     let mut calls = Vec::new();
     for call in store::calls_of(conn, agency_id, id, &instant(from), &instant(until))? {
         let Some(received) = time::parse_timestamp(&call.received_at) else {
             continue;
         };
-        if !contract::covers_on(
-            contract.status,
-            &terms,
-            ends_on,
-            time::paris_local(received).date(),
-        ) {
+        if !covered(&contract, time::paris_local(received).date()) {
             continue;
         }
         let at = |text: &Option<String>| text.as_deref().and_then(time::parse_timestamp);

@@ -4,8 +4,10 @@
 //! months, the unpaid amount by age, the equipment by knowledge rate, and
 //! the « À traiter » panel (trapped-person calls not resolved, calls left
 //! unassigned, late visits, quotes waiting for an answer, invoices past
-//! due).
-//! Every figure is one aggregate query of `store::dashboard`.
+//! due), and the maintenance contracts coming to their term within 90 days.
+//! Every figure is one aggregate query of `store::dashboard`, but the
+//! renewals: the contracts in force read once, their terms computed by the
+//! domain (`domain::contract::Terms::term_on`).
 
 use chrono::{Datelike, Duration, NaiveDate};
 use serde::Serialize;
@@ -112,6 +114,79 @@ pub struct DashboardOut {
     knowledge: KnowledgeOut,
     /// « À traiter »: what needs someone now.
     todo: TodoOut,
+    /// Maintenance contracts in force whose term ends within
+    /// [`RENEWAL_DAYS`] days.
+    renewals: RenewalsOut,
+}
+
+/// Days ahead the dashboard shows the contracts coming to their term.
+pub const RENEWAL_DAYS: i64 = 90;
+
+/// A contract in force coming to the end of its term.
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+struct RenewalOut {
+    id: String,
+    number: String,
+    client_name: String,
+    /// `YYYY-MM-DD`: the last day of its current term.
+    term_end: String,
+    /// Renewed at that day unless a notice ends it; otherwise it ends then.
+    tacit_renewal: bool,
+    /// `YYYY-MM-DD`: the last day a notice ends it at that term (tacit
+    /// renewal only).
+    notice_deadline: Option<String>,
+    lifts: i64,
+}
+
+#[derive(Debug, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+struct RenewalsOut {
+    within_days: i64,
+    count: usize,
+    /// The first few, the nearest term first.
+    items: Vec<RenewalOut>,
+}
+
+/// The agency's contracts in force whose current term ends from `today` to
+/// [`RENEWAL_DAYS`] days later, nearest first (`items`: the first
+/// [`TODO_ITEMS`]).
+fn renewals(
+    conn: &crate::store::Conn,
+    agency_id: &crate::domain::id::AgencyId,
+    today: NaiveDate,
+) -> AppResult<RenewalsOut> {
+    use crate::domain::contract::ContractStatus;
+    use crate::services::contracts::terms_of;
+    let horizon = today + Duration::days(RENEWAL_DAYS);
+    let mut due: Vec<RenewalOut> =
+        crate::store::contracts::billable(conn, agency_id, &day::iso(today))?
+            .into_iter()
+            .filter(|row| row.status == ContractStatus::Actif)
+            .filter_map(|row| {
+                let terms = terms_of(&row.fields);
+                let (_, end) = terms.term_on(today);
+                (end >= today && end <= horizon).then(|| RenewalOut {
+                    id: row.id.to_string(),
+                    number: row.number.clone(),
+                    client_name: row.client_name.clone(),
+                    term_end: day::iso(end),
+                    tacit_renewal: terms.tacit_renewal,
+                    notice_deadline: terms
+                        .tacit_renewal
+                        .then(|| day::iso(terms.notice_deadline(end))),
+                    lifts: row.lifts,
+                })
+            })
+            .collect();
+    due.sort_by(|a, b| (&a.term_end, &a.number).cmp(&(&b.term_end, &b.number)));
+    let count = due.len();
+    due.truncate(TODO_ITEMS as usize);
+    Ok(RenewalsOut {
+        within_days: RENEWAL_DAYS,
+        count,
+        items: due,
+    })
 }
 
 /// Minutes after which an open call without a technician is to be dealt with.
@@ -362,7 +437,9 @@ pub async fn figures(store: &Store, p: &Principal) -> AppResult<DashboardOut> {
                 overdue_invoices: past_due.clone().map(|b| b.count).sum(),
                 overdue_cents: past_due.map(|b| b.amount_cents).sum(),
             };
+            let renewals = renewals(conn, &agency_id, today)?;
             Ok(DashboardOut {
+                renewals,
                 today: today_text,
                 calls,
                 visits,

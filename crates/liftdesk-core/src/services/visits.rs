@@ -95,9 +95,15 @@ pub fn duties_due(lift: &DutyLift, day: NaiveDate) -> Vec<DutyMark> {
 }
 
 /// Each duty of `lift` with its deadline, in the duties' order; none
-/// without a readable plan start.
+/// without a readable start. A duty never done counts from the later of the
+/// lift's plan start and its contract's start: a lift taken over by a new
+/// contract is not late on the day it begins.
 pub fn duty_deadlines(lift: &DutyLift) -> Vec<(Duty, NaiveDate)> {
-    let Some(start) = day::read(&lift.plan_start_on) else {
+    let Some(start) = [&lift.plan_start_on, &lift.contract_start_on]
+        .into_iter()
+        .filter_map(|text| day::read(text))
+        .max()
+    else {
         return Vec::new();
     };
     contract::DUTIES
@@ -839,6 +845,8 @@ pub struct VisitDetail {
     /// The day it was done (else planned for) falls after its deadline;
     /// `None` without a deadline.
     pub overdue: Option<bool>,
+    /// The periodic duties of its lift's contract due at it, or done at it.
+    pub duties: Vec<DutyMark>,
 }
 
 /// The visit `id` of the principal's agency, with its equipment's place.
@@ -857,10 +865,30 @@ pub async fn detail(store: &Store, p: &Principal, id: &VisitId) -> AppResult<Vis
                 (Some(day), Some(deadline)) => Some(day > deadline),
                 _ => None,
             };
+            let duties = if visit.status == VisitStatus::Faite {
+                duties::done_at(conn, &agency_id, &id)?
+                    .into_iter()
+                    .map(|duty| DutyMark {
+                        duty,
+                        deadline: None,
+                        overdue: false,
+                        done: true,
+                    })
+                    .collect()
+            } else {
+                match (
+                    duties::lift_of(conn, &agency_id, &visit.equipment_id)?,
+                    day::read(&visit.planned_for),
+                ) {
+                    (Some(lift), Some(on)) => duties_due(&lift, on),
+                    _ => Vec::new(),
+                }
+            };
             Ok(VisitDetail {
                 visit,
                 equipment,
                 overdue,
+                duties,
             })
         })
         .await

@@ -1346,7 +1346,12 @@ today: string, calls: CallsOut, visits: VisitsOut, invoices: Array<MonthOut>, un
 /**
  * « À traiter »: what needs someone now.
  */
-todo: TodoOut, };
+todo: TodoOut, 
+/**
+ * Maintenance contracts in force whose term ends within
+ * [`RENEWAL_DAYS`] days.
+ */
+renewals: RenewalsOut, };
 
 export type BandOut = { band: string, label: string, count: number, };
 
@@ -1373,6 +1378,30 @@ month: string,
  * « nov. 2026 ».
  */
 label: string, issued: number, issuedCents: number, paid: number, paidCents: number, };
+
+/**
+ * A contract in force coming to the end of its term.
+ */
+export type RenewalOut = { id: string, number: string, clientName: string, 
+/**
+ * `YYYY-MM-DD`: the last day of its current term.
+ */
+termEnd: string, 
+/**
+ * Renewed at that day unless a notice ends it; otherwise it ends then.
+ */
+tacitRenewal: boolean, 
+/**
+ * `YYYY-MM-DD`: the last day a notice ends it at that term (tacit
+ * renewal only).
+ */
+noticeDeadline: string | null, lifts: number, };
+
+export type RenewalsOut = { withinDays: number, count: number, 
+/**
+ * The first few, the nearest term first.
+ */
+items: Array<RenewalOut>, };
 
 export type StatusCount = { statut: string, libelle: string, count: number, };
 
@@ -1537,7 +1566,12 @@ buildingId: string | null, building: string | null, address: string | null,
 /**
  * UTC timestamps (ISO 8601).
  */
-arrivedAt: string | null, leftAt: string | null, doneOn: string | null, signedBy: string | null, observations: string | null, };
+arrivedAt: string | null, leftAt: string | null, doneOn: string | null, signedBy: string | null, observations: string | null, 
+/**
+ * The periodic duties of its contract due at the visit (to tick when
+ * closing it), or done at it.
+ */
+duties: Array<DutyOut>, };
 
 export type Saved = { created: number, ids: Array<string>, };
 
