@@ -674,3 +674,108 @@ async fn the_todo_panel_names_what_needs_someone_now() {
     );
     server.stop().await;
 }
+
+/// The contracts in force whose current term ends within 90 days, nearest
+/// first, with the last day for a notice when they renew tacitly; not a
+/// draft, not a term further away, not another agency's.
+#[tokio::test]
+async fn the_dashboard_lists_the_contracts_coming_to_their_term_within_90_days() {
+    use liftdesk::services::equipment::NewEquipment;
+    use liftdesk::store::equipment::IdentityRow;
+    use reqwest::Method;
+    let server = TestServer::start().await;
+    let org = init_org(server.data_dir.path(), "Durand", "claire@durand.fr");
+    let other = init_org(server.data_dir.path(), "Martin", "paul@martin.fr");
+    let today = clock::paris_today();
+    let mut lifts = Vec::new();
+    for (org, client) in [(&org, "CLI-1"), (&other, "CLI-9")] {
+        let world = World::in_agency(&server, &org.agency_id);
+        world.client_named(client, "Résidence Les Tilleuls").await;
+        for n in 0..4 {
+            lifts.push((
+                org,
+                client,
+                world
+                    .equipment_with(NewEquipment {
+                        identity: IdentityRow {
+                            number: Some(format!("ASC-{n}")),
+                            equipment_type: Some("ascenseur".to_owned()),
+                            ..IdentityRow::default()
+                        },
+                        building_id: None,
+                        client_ref: Some(client.to_owned()),
+                    })
+                    .await,
+            ));
+        }
+    }
+    // Started so many days short of a year ago: its first term ends then.
+    let contract = |index: usize, ends_in: i64, tacit: bool, activate: bool| {
+        let (org, client, lift) = lifts[index].clone();
+        let start = (today + Duration::days(ends_in + 1))
+            .checked_sub_months(Months::new(12))
+            .expect("day");
+        let server = &server;
+        async move {
+            let (status, created) = server
+                .v2(
+                    Method::POST,
+                    "/contracts",
+                    &org.admin_token,
+                    Some(json!({
+                        "clientId": client, "liftIds": [lift], "type": "normal",
+                        "startOn": day_text(start), "annualPrice": 1200,
+                        "tacitRenewal": tacit, "noticeMonths": if tacit { 1 } else { 0 },
+                    })),
+                )
+                .await;
+            assert_eq!(status, 201, "{created}");
+            let id = created["id"].as_str().expect("id").to_owned();
+            if activate {
+                let (status, body) = server
+                    .v2(
+                        Method::POST,
+                        &format!("/contracts/{id}/activate"),
+                        &org.admin_token,
+                        None,
+                    )
+                    .await;
+                assert_eq!(status, 201, "{body}");
+            }
+            let (_, read) = server
+                .v2(
+                    Method::GET,
+                    &format!("/contracts/{id}"),
+                    &org.admin_token,
+                    None,
+                )
+                .await;
+            (id, read["number"].as_str().expect("number").to_owned())
+        }
+    };
+    let (soon, soon_number) = contract(0, 20, true, true).await;
+    let (later, later_number) = contract(1, 80, false, true).await;
+    contract(2, 200, true, true).await;
+    contract(3, 10, true, false).await;
+    contract(4, 5, true, true).await;
+
+    let admin = StaffClient::sign_in(&server, "claire@durand.fr", "motdepasse-solide").await;
+    let (status, body) = admin.get("/dashboard").await;
+    assert_eq!(status, 200, "{body}");
+    let end = |days: i64| day_text(today + Duration::days(days));
+    assert_eq!(
+        body["renewals"],
+        json!({
+            "withinDays": 90,
+            "count": 2,
+            "items": [
+                { "id": soon, "number": soon_number, "clientName": "Résidence Les Tilleuls",
+                  "termEnd": end(20), "tacitRenewal": true,
+                  "noticeDeadline": day_text((today + Duration::days(21)).checked_sub_months(Months::new(1)).expect("day")),
+                  "lifts": 1 },
+                { "id": later, "number": later_number, "clientName": "Résidence Les Tilleuls",
+                  "termEnd": end(80), "tacitRenewal": false, "noticeDeadline": null, "lifts": 1 },
+            ],
+        })
+    );
+}
