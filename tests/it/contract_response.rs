@@ -237,6 +237,62 @@ async fn a_trapped_person_call_gets_its_contracts_deadline_and_is_marked_late_pa
         .map(|c| c["reference"].as_str().expect("reference"))
         .collect();
     assert_eq!(references, ["ATL-1", "ATL-3"], "{after}");
+    // The year's report the contract owes the owner, from the logbook:
+    // covered from 01/01 to 31/03/2028; two breakdowns (2 h and 1 h).
+    let fetch = |query: &'static str, token: String| {
+        let request = server
+            .client
+            .get(server.url(&format!(
+                "/api/v2/contracts/{contract}/annual-report{query}"
+            )))
+            .header("Authorization", format!("Bearer {token}"));
+        async move { request.send().await.expect("request") }
+    };
+    let response = fetch("?year=2028", org.admin_token.clone()).await;
+    assert_eq!(response.status().as_u16(), 200);
+    let number = created_number(&server, &org, &contract).await;
+    assert_eq!(
+        response
+            .headers()
+            .get("content-disposition")
+            .and_then(|v| v.to_str().ok()),
+        Some(format!("inline; filename=\"rapport-{number}-2028.pdf\"").as_str())
+    );
+    let bytes = response.bytes().await.expect("pdf");
+    let text = pdftotext(&bytes).replace(['\u{202f}', '\u{a0}'], " ");
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for expected in [
+        "Agence : Durand Centre".to_owned(),
+        "Rapport annuel Agence".to_owned(),
+        format!("Rapport annuel 2028 — contrat {number}"),
+        "Période couverte : du 01/01/2028 au 31/03/2028. Appareils : 1. Visites d'entretien faites : 0. Pannes : 2.".to_owned(),
+        "Appareil ASC-1".to_owned(),
+        "Visites d'entretien : aucune sur la période.".to_owned(),
+        "Contrôle des câbles : non fait sur la période.".to_owned(),
+        "Pannes (2) :".to_owned(),
+        "— 07/03/2028 à 09:00 : Personne bloquée ; cause : non renseignée ; arrêt de 2 h 00.".to_owned(),
+        "— 08/03/2028 à 09:00 : Panne ; cause : non renseignée ; arrêt de 1 h 00.".to_owned(),
+        "Taux de disponibilité : 99,9 % (arrêts : 3 h 00).".to_owned(),
+    ] {
+        assert!(flat.contains(&expected), "« {expected} » absent : {flat}");
+    }
+    for (query, status) in [
+        ("?year=1999", 422),
+        ("?year=2027", 422),
+        ("?year=deux", 422),
+        ("?annee=2028", 400),
+    ] {
+        let response = fetch(query, org.admin_token.clone()).await;
+        assert_eq!(response.status().as_u16(), status, "{query}");
+    }
+    let response = fetch("?year=2027", org.admin_token.clone()).await;
+    let refused: Value = response.json().await.expect("json");
+    assert_eq!(
+        refused["error"],
+        format!(
+            "Le contrat {number} ne couvrait pas ses appareils en 2027 : pas de rapport annuel pour cette année."
+        )
+    );
     // Before the contract's lifts' calls: none.
     let (_, february) = server
         .v2(

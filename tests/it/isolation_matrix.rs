@@ -1251,6 +1251,11 @@ fn v2_ops(w: &World) -> Vec<Op> {
         v2("GET /contracts/{id}", format!("/contracts/{}", i.draft_contract.real)).on(&[&i.draft_contract]),
         v2("GET /contracts/{id}/pdf", format!("/contracts/{}/pdf", i.active_contract.real)).on(&[&i.active_contract]),
         v2(
+            "GET /contracts/{id}/annual-report",
+            format!("/contracts/{}/annual-report?year=2026", i.active_contract.real),
+        )
+        .on(&[&i.active_contract]),
+        v2(
             "GET /contracts/{id}/response-times",
             format!("/contracts/{}/response-times?from=2026-01-01&to=2026-12-31", i.active_contract.real),
         )
@@ -1634,6 +1639,11 @@ fn app_ops(w: &World) -> Vec<Op> {
         app("DELETE /contracts/{id}", format!("/contracts/{}", i.app_draft_contract.real))
             .on(&[&i.app_draft_contract]),
         app("GET /contracts/{id}/pdf", format!("/contracts/{}/pdf", i.active_contract.real)).on(&[&i.active_contract]),
+        app(
+            "GET /contracts/{id}/annual-report",
+            format!("/contracts/{}/annual-report?year=2026", i.active_contract.real),
+        )
+        .on(&[&i.active_contract]),
         app(
             "GET /contracts/{id}/response-times",
             format!("/contracts/{}/response-times?from=2026-01-01&to=2026-12-31", i.active_contract.real),

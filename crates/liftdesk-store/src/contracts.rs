@@ -762,3 +762,43 @@ pub fn calls_of(
     })?
     .collect()
 }
+
+/// A visit done on a lift of a contract, with one duty done at it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DoneVisitRow {
+    pub equipment_id: EquipmentId,
+    /// `YYYY-MM-DD`.
+    pub done_on: String,
+    pub visit_id: String,
+    pub duty: Option<liftdesk_domain::contract::Duty>,
+}
+
+/// The visits done on the lifts of the contract `id` from `from` to `to`
+/// (`YYYY-MM-DD`, inclusive), oldest first: once per duty done at it (with
+/// it), or once without.
+pub fn visits_done_of(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &ContractId,
+    from: &str,
+    to: &str,
+) -> StoreResult<Vec<DoneVisitRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT v.equipment_id, v.done_on, v.id, vd.duty FROM visits v
+           JOIN contract_equipment ce ON ce.equipment_id = v.equipment_id AND ce.contract_id = ?2
+           LEFT JOIN visit_duties vd ON vd.visit_id = v.id
+          WHERE v.agency_id = ?1 AND v.done_on >= ?3 AND v.done_on <= ?4
+          ORDER BY v.done_on, v.id",
+    )?;
+    stmt.query_map(params![agency_id, id, from, to], |r| {
+        Ok(DoneVisitRow {
+            equipment_id: r.get(0)?,
+            done_on: r.get(1)?,
+            visit_id: r.get(2)?,
+            duty: r
+                .get::<Option<Code<liftdesk_domain::contract::Duty>>>(3)?
+                .map(|Code(duty)| duty),
+        })
+    })?
+    .collect()
+}

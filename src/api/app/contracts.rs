@@ -37,6 +37,7 @@ pub fn router() -> Router<AppState> {
         .route("/contracts/{id}", get(detail).put(replace).delete(remove))
         .route("/contracts/{id}/pdf", get(pdf))
         .route("/contracts/{id}/response-times", get(response_times))
+        .route("/contracts/{id}/annual-report", get(annual_report))
         .route("/contracts/{id}/activate", post(activate))
         .route("/contracts/{id}/terminate", post(terminate))
         .route("/contracts/{id}/expire", post(expire))
@@ -124,6 +125,17 @@ async fn response_times(
     wire::response_report(&state, &session.principal(), &id, query)
         .await
         .map(Json)
+}
+
+async fn annual_report(
+    State(state): State<AppState>,
+    session: StaffSession,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(query): ApiQuery<wire::AnnualReportQuery>,
+) -> AppResult<PdfResponse> {
+    wire::annual_report_file(&state, &session.principal(), &id, query)
+        .await
+        .map(PdfResponse)
 }
 
 async fn pdf(

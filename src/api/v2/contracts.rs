@@ -28,6 +28,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_contract, replace_contract, delete_contract))
         .routes(routes!(get_contract_pdf))
         .routes(routes!(get_contract_response_times))
+        .routes(routes!(get_contract_annual_report))
         .routes(routes!(activate_contract))
         .routes(routes!(terminate_contract))
         .routes(routes!(expire_contract))
@@ -134,6 +135,35 @@ async fn get_contract_pdf(
     ApiPath(id): ApiPath<String>,
 ) -> AppResult<PdfResponse> {
     contract_pdf_file(&state, &caller, &id)
+        .await
+        .map(PdfResponse)
+}
+
+/// Le rapport annuel que le contrat doit au propriétaire, en PDF : pour
+/// chaque appareil, les visites d'entretien faites (dates), les
+/// obligations périodiques faites (câbles, parachute, nettoyage), les
+/// pannes avec leur cause et leur durée, et le taux de disponibilité sur la
+/// partie de l'année couverte. Fichier `rapport-<numéro>-<année>.pdf`.
+#[utoipa::path(
+    get,
+    path = "/contracts/{id}/annual-report",
+    tag = "Contrats",
+    params(("id" = String, Path, description = "Identifiant du contrat"), AnnualReportQuery),
+    responses(
+        (status = 200, description = "Le rapport annuel en PDF", content_type = "application/pdf", body = PdfBinary,
+            headers(("Content-Disposition" = String, description = "`inline; filename=\"rapport-CT-2027-00001-2027.pdf\"`"))),
+        (status = 400, description = "Paramètre inconnu", body = ErrorBody),
+        (status = 404, description = "Contrat introuvable dans l'agence", body = ErrorBody),
+        (status = 422, description = "Année invalide, ou que le contrat ne couvrait pas", body = ErrorBody),
+    )
+)]
+async fn get_contract_annual_report(
+    State(state): State<AppState>,
+    caller: ApiCaller,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(query): ApiQuery<AnnualReportQuery>,
+) -> AppResult<PdfResponse> {
+    annual_report_file(&state, &caller, &id, query)
         .await
         .map(PdfResponse)
 }

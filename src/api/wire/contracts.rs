@@ -883,3 +883,29 @@ pub async fn response_report(
             .collect(),
     })
 }
+
+/// L'année d'un rapport annuel.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct AnnualReportQuery {
+    /// Année (AAAA), de 2000 à 2100 ; par défaut l'année dernière.
+    #[param(value_type = Option<i32>, minimum = 2000, maximum = 2100)]
+    pub year: Option<String>,
+}
+
+/// The contract's annual report as a PDF: `GET /contracts/{id}/annual-report`.
+pub async fn annual_report_file(
+    state: &AppState,
+    p: &Principal,
+    id: &str,
+    query: AnnualReportQuery,
+) -> AppResult<PdfFile> {
+    Ok(crate::services::documents::annual_report_pdf(
+        &state.store,
+        p,
+        &ContractId::new(id),
+        query.year.as_deref(),
+    )
+    .await?)
+}

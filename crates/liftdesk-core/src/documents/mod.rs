@@ -24,7 +24,9 @@ use crate::domain::invoice::{Totals, line_total_excl};
 use crate::domain::money::Cents;
 
 pub use facturx::{FACTURX_FILE_NAME, cii_xml};
-pub use render::{check_logo, contract_pdf, invoice_pdf, quote_pdf, visit_report_pdf};
+pub use render::{
+    annual_report_pdf, check_logo, contract_pdf, invoice_pdf, quote_pdf, visit_report_pdf,
+};
 
 use crate::domain::contract::{
     BillingFrequency, BillingTiming, ContractType, IndexValue, PriceBasis, Terms,
@@ -466,6 +468,144 @@ pub fn french_month(month: NaiveDate) -> String {
     format!("{} {}", MONTHS[month.month0() as usize], month.year())
 }
 
+/// The yearly report a maintenance contract owes the owner (R134-2):
+/// for each lift, its visits done, its periodic duties done, its breakdowns
+/// with their cause and duration, and its availability over the period.
+#[derive(Debug, Clone)]
+pub struct AnnualReportDocument {
+    pub number: String,
+    pub year: i32,
+    /// The part of the year the contract covered.
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub seller: Seller,
+    pub buyer: Party,
+    pub lifts: Vec<LiftYear>,
+}
+
+/// One lift's year.
+#[derive(Debug, Clone, Default)]
+pub struct LiftYear {
+    /// « ASC-001 — Hall principal, Résidence … ».
+    pub label: String,
+    pub visits: Vec<NaiveDate>,
+    /// Each duty done, with its day.
+    pub duties: Vec<(crate::domain::contract::Duty, NaiveDate)>,
+    pub breakdowns: Vec<Breakdown>,
+    /// Minutes stopped by a breakdown within the period.
+    pub downtime_minutes: i64,
+    pub period_minutes: i64,
+}
+
+/// A breakdown call of the year.
+#[derive(Debug, Clone)]
+pub struct Breakdown {
+    /// Paris time of the call.
+    pub received: chrono::NaiveDateTime,
+    pub kind: &'static str,
+    pub cause: Option<String>,
+    /// From the call to the return to service; None while not back.
+    pub minutes: Option<i64>,
+}
+
+/// « 3 h 20 », « 45 min », « 2 j 04 h ».
+pub fn duration_text(minutes: i64) -> String {
+    let m = minutes.max(0);
+    match (m / 60, m % 60) {
+        (0, m) => format!("{m} min"),
+        (h, m) if h < 24 => format!("{h} h {m:02}"),
+        (h, _) => format!("{} j {:02} h", h / 24, h % 24),
+    }
+}
+
+/// The availability over a period, in percent with one decimal (« 99,6 % »).
+pub fn availability_text(downtime_minutes: i64, period_minutes: i64) -> String {
+    if period_minutes <= 0 {
+        return "—".to_owned();
+    }
+    let kept = (period_minutes - downtime_minutes.clamp(0, period_minutes)) as f64;
+    let permille = (kept * 1000.0 / period_minutes as f64).round() as i64;
+    format!("{},{} %", permille / 10, permille % 10)
+}
+
+/// The report's sections, each a heading and its paragraphs (the PDF
+/// prints them; tests read them).
+pub fn annual_report_sections(r: &AnnualReportDocument) -> Vec<(String, Vec<String>)> {
+    let mut sections = vec![(
+        format!("Rapport annuel {} — contrat {}", r.year, r.number),
+        vec![format!(
+            "Période couverte : du {} au {}. Appareils : {}. Visites d'entretien faites : {}. Pannes : {}.",
+            day(r.from),
+            day(r.to),
+            r.lifts.len(),
+            r.lifts.iter().map(|l| l.visits.len()).sum::<usize>(),
+            r.lifts.iter().map(|l| l.breakdowns.len()).sum::<usize>(),
+        )],
+    )];
+    for lift in &r.lifts {
+        let mut lines = Vec::new();
+        lines.push(if lift.visits.is_empty() {
+            "Visites d'entretien : aucune sur la période.".to_owned()
+        } else {
+            format!(
+                "Visites d'entretien ({}) : {}.",
+                lift.visits.len(),
+                lift.visits
+                    .iter()
+                    .map(|d| day(*d))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        });
+        for duty in crate::domain::contract::DUTIES {
+            let done: Vec<String> = lift
+                .duties
+                .iter()
+                .filter(|(d, _)| d == duty)
+                .map(|(_, on)| day(*on))
+                .collect();
+            lines.push(if done.is_empty() {
+                format!("{} : non fait sur la période.", duty.label())
+            } else {
+                format!("{} : le {}.", duty.label(), done.join(", le "))
+            });
+        }
+        if lift.breakdowns.is_empty() {
+            lines.push("Pannes : aucune.".to_owned());
+        } else {
+            lines.push(format!("Pannes ({}) :", lift.breakdowns.len()));
+            for b in &lift.breakdowns {
+                lines.push(format!(
+                    "— {} à {} : {} ; cause : {} ; {}.",
+                    day(b.received.date()),
+                    b.received.format("%H:%M"),
+                    b.kind,
+                    b.cause.as_deref().unwrap_or("non renseignée"),
+                    b.minutes.map_or_else(
+                        || "pas encore remis en service".to_owned(),
+                        |m| format!("arrêt de {}", duration_text(m))
+                    ),
+                ));
+            }
+        }
+        lines.push(format!(
+            "Taux de disponibilité : {} (arrêts : {}).",
+            availability_text(lift.downtime_minutes, lift.period_minutes),
+            duration_text(lift.downtime_minutes)
+        ));
+        sections.push((lift.label.clone(), lines));
+    }
+    sections
+}
+
+/// The report's file name (« rapport-CT-2027-00001-2027.pdf »).
+pub fn annual_report_file_name(number: &str, year: i32) -> String {
+    format!(
+        "rapport-{}-{year}.pdf",
+        contract_file_name(number).trim_end_matches(".pdf")
+    )
+}
+
 /// The file name of a contract's PDF: its number.
 pub fn contract_file_name(number: &str) -> String {
     let safe: String = number
@@ -617,6 +757,17 @@ fn safe_file_part(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_annual_reports_durations_and_availability_read_in_french() {
+        assert_eq!(duration_text(45), "45 min");
+        assert_eq!(duration_text(200), "3 h 20");
+        assert_eq!(duration_text(60 * 52), "2 j 04 h");
+        assert_eq!(availability_text(180, 131_040), "99,9 %");
+        assert_eq!(availability_text(0, 1_000), "100,0 %");
+        assert_eq!(availability_text(2_000, 1_000), "0,0 %");
+        assert_eq!(availability_text(10, 0), "—");
+    }
 
     fn plain(text: &str) -> String {
         text.replace(['\u{202f}', '\u{a0}'], " ")

@@ -17,9 +17,9 @@ use krilla::text::{Font, TextDirection};
 
 use super::pdfa::{self, Attachment};
 use super::{
-    ContractDocument, DocumentLine, InvoiceDocument, InvoiceKind, LOGO_MAX_BYTES, LOGO_MAX_PIXELS,
-    LOGO_MIN_PIXELS, Logo, LogoFormat, Party, QuoteDocument, Seller, VisitReportDocument, amount,
-    company_id, day, quantity, rate,
+    AnnualReportDocument, ContractDocument, DocumentLine, InvoiceDocument, InvoiceKind,
+    LOGO_MAX_BYTES, LOGO_MAX_PIXELS, LOGO_MIN_PIXELS, Logo, LogoFormat, Party, QuoteDocument,
+    Seller, VisitReportDocument, amount, company_id, day, quantity, rate,
 };
 use crate::domain::einvoice;
 use crate::domain::identity::{self as identity, SellerIdentity};
@@ -305,6 +305,33 @@ pub fn contract_pdf(document: &ContractDocument) -> anyhow::Result<Vec<u8>> {
     )]);
     layout.signature_box();
     layout.signature_box();
+    layout.finish(&metrics, &document.seller, logo, None, &running_title)
+}
+
+/// The yearly report of a maintenance contract as a PDF (see
+/// [`super::annual_report_sections`]).
+pub fn annual_report_pdf(document: &AnnualReportDocument) -> anyhow::Result<Vec<u8>> {
+    let metrics = Metrics::new()?;
+    let logo = logo_image(document.seller.logo.as_ref())?;
+    let mut layout = Layout::new(&metrics, logo.as_ref());
+    let title = "Rapport annuel";
+    let references = vec![
+        Styled::bold(format!("Contrat {}", document.number)),
+        Styled::plain(format!("Année {}", document.year)),
+    ];
+    layout.header(
+        &document.seller,
+        title,
+        &references,
+        Some(&document.buyer),
+        &[],
+    );
+    for (heading, paragraphs) in super::annual_report_sections(document) {
+        let mut lines = vec![Styled::bold(heading)];
+        lines.extend(paragraphs.into_iter().map(Styled::plain));
+        layout.paragraph(&lines);
+    }
+    let running_title = format!("{title} {} {}", document.number, document.year);
     layout.finish(&metrics, &document.seller, logo, None, &running_title)
 }
 

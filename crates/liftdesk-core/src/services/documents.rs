@@ -458,3 +458,175 @@ where
         .map_err(|e| anyhow::anyhow!("rendu PDF interrompu : {e}"))??;
     Ok(bytes)
 }
+
+/// Years a contract's annual report may be asked for.
+pub const REPORT_YEARS: std::ops::RangeInclusive<i32> = 2000..=2100;
+
+/// The yearly report of the contract `id` for `year` (default: last year)
+/// as a PDF: [`annual_report_document`], rendered.
+pub async fn annual_report_pdf(
+    store: &Store,
+    p: &Principal,
+    id: &crate::domain::id::ContractId,
+    year: Option<&str>,
+) -> AppResult<PdfFile> {
+    use chrono::Datelike;
+    let (agency_id, id) = (p.agency_id()?.to_owned(), id.to_owned());
+    let now = store.now();
+    let year = match year.map(str::trim).filter(|y| !y.is_empty()) {
+        None => clock::paris_local(now).date().year() - 1,
+        Some(raw) => raw
+            .parse::<i32>()
+            .ok()
+            .filter(|y| REPORT_YEARS.contains(y))
+            .ok_or_else(|| {
+                AppError::unprocessable(format!(
+                    "Le paramètre « year » doit être une année de {} à {} (reçu : « {raw} »).",
+                    REPORT_YEARS.start(),
+                    REPORT_YEARS.end()
+                ))
+            })?,
+    };
+    let document = store
+        .read(move |conn| annual_report_document(conn, &agency_id, &id, year, now))
+        .await?;
+    let file_name = documents::annual_report_file_name(&document.number, year);
+    let bytes = render(move || documents::annual_report_pdf(&document)).await?;
+    Ok(PdfFile { file_name, bytes })
+}
+
+/// The yearly report of the contract `id` of the agency for `year`, from
+/// the logbook: the part of the year it covered its lifts, each lift's
+/// visits done and duties done then, its breakdown calls (all but noise
+/// complaints) with cause and duration from the call to the return to
+/// service, and the time stopped within the period. 422 when it covered
+/// nothing that year.
+pub fn annual_report_document(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    id: &crate::domain::id::ContractId,
+    year: i32,
+    now: chrono::DateTime<chrono::Utc>,
+) -> AppResult<documents::AnnualReportDocument> {
+    use crate::domain::call::CallType;
+    use crate::domain::contract;
+    use crate::services::contracts as contract_service;
+    use crate::store::contracts as contract_store;
+    let today = clock::paris_local(now).date();
+    let detail = contract_service::detail_in(conn, agency_id, id, today)?;
+    let row = &detail.row;
+    let terms = contract_service::terms_of(&row.fields);
+    let january = NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or(NaiveDate::MIN);
+    let december = NaiveDate::from_ymd_opt(year, 12, 31).unwrap_or(NaiveDate::MAX);
+    let last = contract::last_day(
+        row.status,
+        &terms,
+        row.ends_on.as_deref().and_then(day::read),
+    );
+    let from = january.max(terms.start);
+    let to = [Some(december), last, Some(today)]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(december);
+    if row.status == contract::ContractStatus::Brouillon || from > to {
+        return Err(AppError::unprocessable(format!(
+            "Le contrat {} ne couvrait pas ses appareils en {year} : pas de rapport annuel pour cette année.",
+            row.number
+        )));
+    }
+    let seller = identity::seller_in(conn, agency_id, None)?;
+    let client = crate::store::clients::find(conn, agency_id, &row.fields.client_id)?
+        .ok_or_else(|| AppError::not_found("Client du contrat introuvable."))?;
+    let start = clock::paris_to_utc(from.and_time(chrono::NaiveTime::MIN));
+    let end =
+        clock::paris_to_utc((to + chrono::Duration::days(1)).and_time(chrono::NaiveTime::MIN))
+            .min(now.max(start));
+    let period_minutes = (end - start).num_minutes().max(0);
+    let mut lifts: Vec<(crate::domain::id::EquipmentId, documents::LiftYear)> = detail
+        .lifts
+        .iter()
+        .map(|l| {
+            let number = l
+                .number
+                .clone()
+                .unwrap_or_else(|| l.equipment_id.to_string());
+            let place: Vec<&str> = [l.location.as_deref(), l.building_name.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect();
+            (
+                l.equipment_id.clone(),
+                documents::LiftYear {
+                    label: if place.is_empty() {
+                        format!("Appareil {number}")
+                    } else {
+                        format!("Appareil {number} — {}", place.join(", "))
+                    },
+                    period_minutes,
+                    ..documents::LiftYear::default()
+                },
+            )
+        })
+        .collect();
+    let mut last_visit: Option<String> = None;
+    for contract_store::DoneVisitRow {
+        equipment_id: lift,
+        done_on,
+        visit_id: visit,
+        duty,
+    } in contract_store::visits_done_of(conn, agency_id, id, &day::iso(from), &day::iso(to))?
+    {
+        let (Some(entry), Some(on)) = (
+            lifts.iter_mut().find(|(l, _)| *l == lift).map(|(_, y)| y),
+            day::read(&done_on),
+        ) else {
+            continue;
+        };
+        if last_visit.as_deref() != Some(visit.as_str()) {
+            entry.visits.push(on);
+            last_visit = Some(visit);
+        }
+        if let Some(duty) = duty {
+            entry.duties.push((duty, on));
+        }
+    }
+    let instant = |at: chrono::DateTime<chrono::Utc>| clock::format_timestamp(at);
+    for call in contract_store::calls_of(conn, agency_id, id, &instant(start), &instant(end))? {
+        if call.call_type == CallType::Bruit {
+            continue;
+        }
+        let Some(received) = clock::parse_timestamp(&call.received_at) else {
+            continue;
+        };
+        let Some(entry) = lifts
+            .iter_mut()
+            .find(|(l, _)| *l == call.equipment_id)
+            .map(|(_, y)| y)
+        else {
+            continue;
+        };
+        let restored = call
+            .back_in_service_at
+            .as_deref()
+            .or(call.resolved_at.as_deref())
+            .and_then(clock::parse_timestamp);
+        let stopped_until = restored.unwrap_or(now).min(end);
+        entry.downtime_minutes += (stopped_until - received.max(start)).num_minutes().max(0);
+        entry.breakdowns.push(documents::Breakdown {
+            received: clock::paris_local(received),
+            kind: call.call_type.label(),
+            cause: call.cause.clone(),
+            minutes: restored.map(|at| (at - received).num_minutes().max(0)),
+        });
+    }
+    Ok(documents::AnnualReportDocument {
+        number: row.number.clone(),
+        year,
+        from,
+        to,
+        seller,
+        buyer: party_of(&client),
+        lifts: lifts.into_iter().map(|(_, year)| year).collect(),
+    })
+}
