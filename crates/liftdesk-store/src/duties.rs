@@ -56,44 +56,66 @@ pub struct DutyLift {
     pub last_done: Vec<(Duty, String)>,
 }
 
-/// The agency's lifts under a contract in force (the weekly proposal).
-pub fn lifts_in_force(
+/// What a query of lifts under a contract in force selects after its key:
+/// the lift's plan start, its interval, its contract's start, then one of
+/// its duties done and its last day (none: NULLs), read by [`gather`]. The
+/// query names the lift `e`, its contract `k` and its duties `ed`.
+const LIFT_COLUMNS: &str = "coalesce(e.plan_start_on, substr(e.created_at, 1, 10)), \
+     e.visit_interval_days, k.start_on, ed.duty, ed.last_done_on";
+
+/// The lifts of `sql`'s rows (its key in the first `keys` columns, read by
+/// `key`, then [`LIFT_COLUMNS`]), one per key with every duty done.
+fn gather<K: std::hash::Hash + Eq>(
     conn: &Conn,
-    agency_id: &AgencyId,
-) -> StoreResult<HashMap<EquipmentId, DutyLift>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT e.id, coalesce(e.plan_start_on, substr(e.created_at, 1, 10)), e.visit_interval_days,
-                ed.duty, ed.last_done_on, k.start_on
-           FROM equipment e
-           JOIN contract_equipment ce ON ce.equipment_id = e.id AND ce.in_force = 1
-           JOIN contracts k ON k.id = ce.contract_id
-           LEFT JOIN equipment_duties ed ON ed.equipment_id = e.id
-          WHERE e.agency_id = ?1",
-    )?;
-    let mut lifts: HashMap<EquipmentId, DutyLift> = HashMap::new();
-    let rows = stmt.query_map([agency_id.as_str()], |r| {
+    sql: &str,
+    params: &[&dyn crate::sql::ToValue],
+    keys: usize,
+    key: impl Fn(&crate::sql::Row<'_>) -> StoreResult<K>,
+) -> StoreResult<HashMap<K, DutyLift>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params, |r| {
         Ok((
-            r.get::<EquipmentId>(0)?,
-            r.get::<String>(1)?,
-            r.get::<i64>(2)?,
-            r.get::<Option<Code<Duty>>>(3)?,
-            r.get::<Option<String>>(4)?,
-            r.get::<String>(5)?,
+            key(r)?,
+            DutyLift {
+                plan_start_on: r.get(keys)?,
+                visit_interval_days: r.get(keys + 1)?,
+                contract_start_on: r.get(keys + 2)?,
+                last_done: Vec::new(),
+            },
+            r.get::<Option<Code<Duty>>>(keys + 3)?,
+            r.get::<Option<String>>(keys + 4)?,
         ))
     })?;
+    let mut lifts: HashMap<K, DutyLift> = HashMap::new();
     for row in rows {
-        let (id, plan_start_on, visit_interval_days, duty, last, contract_start_on) = row?;
-        let lift = lifts.entry(id).or_insert_with(|| DutyLift {
-            plan_start_on,
-            contract_start_on,
-            visit_interval_days,
-            last_done: Vec::new(),
-        });
+        let (key, fresh, duty, last) = row?;
+        let lift = lifts.entry(key).or_insert(fresh);
         if let (Some(Code(duty)), Some(last)) = (duty, last) {
             lift.last_done.push((duty, last));
         }
     }
     Ok(lifts)
+}
+
+/// The agency's lifts under a contract in force (the weekly proposal).
+pub fn lifts_in_force(
+    conn: &Conn,
+    agency_id: &AgencyId,
+) -> StoreResult<HashMap<EquipmentId, DutyLift>> {
+    gather(
+        conn,
+        &format!(
+            "SELECT e.id, {LIFT_COLUMNS}
+               FROM equipment e
+               JOIN contract_equipment ce ON ce.equipment_id = e.id AND ce.in_force = 1
+               JOIN contracts k ON k.id = ce.contract_id
+               LEFT JOIN equipment_duties ed ON ed.equipment_id = e.id
+              WHERE e.agency_id = ?1"
+        ),
+        params![agency_id],
+        1,
+        |r| r.get(0),
+    )
 }
 
 /// The agency's visits not done planned from `from` to `to` (`YYYY-MM-DD`,
@@ -105,47 +127,26 @@ pub fn planned_between(
     from: &str,
     to: &str,
 ) -> StoreResult<HashMap<VisitId, (String, DutyLift)>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT v.id, v.planned_for, coalesce(e.plan_start_on, substr(e.created_at, 1, 10)),
-                e.visit_interval_days, ed.duty, ed.last_done_on, k.start_on
-           FROM visits v
-           JOIN contract_equipment ce ON ce.equipment_id = v.equipment_id AND ce.in_force = 1
-           JOIN contracts k ON k.id = ce.contract_id
-           JOIN equipment e ON e.id = v.equipment_id
-           LEFT JOIN equipment_duties ed ON ed.equipment_id = v.equipment_id
-          WHERE v.agency_id = ?1 AND v.planned_for >= ?2 AND v.planned_for <= ?3
-            AND v.done_on IS NULL",
+    let visits = gather(
+        conn,
+        &format!(
+            "SELECT v.id, v.planned_for, {LIFT_COLUMNS}
+               FROM visits v
+               JOIN contract_equipment ce ON ce.equipment_id = v.equipment_id AND ce.in_force = 1
+               JOIN contracts k ON k.id = ce.contract_id
+               JOIN equipment e ON e.id = v.equipment_id
+               LEFT JOIN equipment_duties ed ON ed.equipment_id = v.equipment_id
+              WHERE v.agency_id = ?1 AND v.planned_for >= ?2 AND v.planned_for <= ?3
+                AND v.done_on IS NULL"
+        ),
+        params![agency_id, from, to],
+        2,
+        |r| Ok((r.get::<VisitId>(0)?, r.get::<String>(1)?)),
     )?;
-    let mut visits: HashMap<VisitId, (String, DutyLift)> = HashMap::new();
-    let rows = stmt.query_map([agency_id.as_str(), from, to], |r| {
-        Ok((
-            r.get::<VisitId>(0)?,
-            r.get::<String>(1)?,
-            r.get::<String>(2)?,
-            r.get::<i64>(3)?,
-            r.get::<Option<Code<Duty>>>(4)?,
-            r.get::<Option<String>>(5)?,
-            r.get::<String>(6)?,
-        ))
-    })?;
-    for row in rows {
-        let (id, day, plan_start_on, visit_interval_days, duty, last, contract_start_on) = row?;
-        let (_, lift) = visits.entry(id).or_insert_with(|| {
-            (
-                day,
-                DutyLift {
-                    plan_start_on,
-                    contract_start_on,
-                    visit_interval_days,
-                    last_done: Vec::new(),
-                },
-            )
-        });
-        if let (Some(Code(duty)), Some(last)) = (duty, last) {
-            lift.last_done.push((duty, last));
-        }
-    }
-    Ok(visits)
+    Ok(visits
+        .into_iter()
+        .map(|((id, day), lift)| (id, (day, lift)))
+        .collect())
 }
 
 /// The duties done at the agency's visits completed from `from` to `to`
@@ -235,38 +236,22 @@ pub fn lift_of(
     agency_id: &AgencyId,
     equipment_id: &EquipmentId,
 ) -> StoreResult<Option<DutyLift>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT coalesce(e.plan_start_on, substr(e.created_at, 1, 10)), e.visit_interval_days,
-                k.start_on, ed.duty, ed.last_done_on
-           FROM equipment e
-           JOIN contract_equipment ce ON ce.equipment_id = e.id AND ce.in_force = 1
-           JOIN contracts k ON k.id = ce.contract_id
-           LEFT JOIN equipment_duties ed ON ed.equipment_id = e.id
-          WHERE e.agency_id = ?1 AND e.id = ?2",
-    )?;
-    let rows = stmt.query_map(params![agency_id, equipment_id], |r| {
-        Ok((
-            r.get::<String>(0)?,
-            r.get::<i64>(1)?,
-            r.get::<String>(2)?,
-            r.get::<Option<Code<Duty>>>(3)?,
-            r.get::<Option<String>>(4)?,
-        ))
-    })?;
-    let mut lift: Option<DutyLift> = None;
-    for row in rows {
-        let (plan_start_on, visit_interval_days, contract_start_on, duty, last) = row?;
-        let lift = lift.get_or_insert_with(|| DutyLift {
-            plan_start_on,
-            contract_start_on,
-            visit_interval_days,
-            last_done: Vec::new(),
-        });
-        if let (Some(Code(duty)), Some(last)) = (duty, last) {
-            lift.last_done.push((duty, last));
-        }
-    }
-    Ok(lift)
+    Ok(gather(
+        conn,
+        &format!(
+            "SELECT e.id, {LIFT_COLUMNS}
+               FROM equipment e
+               JOIN contract_equipment ce ON ce.equipment_id = e.id AND ce.in_force = 1
+               JOIN contracts k ON k.id = ce.contract_id
+               LEFT JOIN equipment_duties ed ON ed.equipment_id = e.id
+              WHERE e.agency_id = ?1 AND e.id = ?2"
+        ),
+        params![agency_id, equipment_id],
+        1,
+        |r| r.get::<EquipmentId>(0),
+    )?
+    .into_values()
+    .next())
 }
 
 /// The duties done at the agency's visit `id`, in the duties' order.

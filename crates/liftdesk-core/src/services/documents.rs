@@ -371,6 +371,24 @@ pub async fn contract_pdf(
     Ok(PdfFile { file_name, bytes })
 }
 
+/// A contract's lift on one line: its number (its id without one), then
+/// its location and building (« ASC-001 — Hall principal, Résidence … »).
+fn lift_line(l: &crate::store::contracts::ContractLiftRow) -> String {
+    let number = l
+        .number
+        .clone()
+        .unwrap_or_else(|| l.equipment_id.to_string());
+    let place: Vec<&str> = [l.location.as_deref(), l.building_name.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if place.is_empty() {
+        number
+    } else {
+        format!("{number} — {}", place.join(", "))
+    }
+}
+
 /// The contract `id` of the agency as printed.
 pub fn contract_document(
     conn: &Conn,
@@ -396,25 +414,7 @@ pub fn contract_document(
         created_on,
         seller,
         buyer: party_of(&client),
-        lifts: detail
-            .lifts
-            .iter()
-            .map(|l| {
-                let number = l
-                    .number
-                    .clone()
-                    .unwrap_or_else(|| l.equipment_id.to_string());
-                let place: Vec<&str> = [l.location.as_deref(), l.building_name.as_deref()]
-                    .into_iter()
-                    .flatten()
-                    .collect();
-                if place.is_empty() {
-                    number
-                } else {
-                    format!("{number} — {}", place.join(", "))
-                }
-            })
-            .collect(),
+        lifts: detail.lifts.iter().map(lift_line).collect(),
         contract_type: fields.contract_type,
         terms: contract_service::terms_of(fields),
         price_basis: fields.price_basis,
@@ -547,22 +547,10 @@ pub fn annual_report_document(
         .lifts
         .iter()
         .map(|l| {
-            let number = l
-                .number
-                .clone()
-                .unwrap_or_else(|| l.equipment_id.to_string());
-            let place: Vec<&str> = [l.location.as_deref(), l.building_name.as_deref()]
-                .into_iter()
-                .flatten()
-                .collect();
             (
                 l.equipment_id.clone(),
                 documents::LiftYear {
-                    label: if place.is_empty() {
-                        format!("Appareil {number}")
-                    } else {
-                        format!("Appareil {number} — {}", place.join(", "))
-                    },
+                    label: format!("Appareil {}", lift_line(l)),
                     period_minutes,
                     ..documents::LiftYear::default()
                 },
