@@ -110,6 +110,7 @@ pub fn typescript() -> String {
     file.ty::<crate::api::wire::Page<crate::api::wire::contracts::ContractListEntry>>();
     file.ty::<crate::api::wire::contracts::ContractView>();
     file.ty::<crate::api::wire::contracts::IndexValueView>();
+    file.ty::<crate::api::wire::contracts::ResponseReportOut>();
     file.ty::<crate::api::wire::contract_billing::BillingPreview>();
     file.ty::<crate::api::wire::contract_billing::DraftsView>();
     file.ty::<crate::api::wire::contract_billing::IssueBatchView>();

@@ -13,6 +13,8 @@ export const PATHS = {
   technicians: '/techniciens',
   equipment: '/equipements',
   clients: '/clients',
+  /** Les contrats d'entretien, « Facturer les contrats » (`/contrats/facturation`) et les indices. */
+  contracts: '/contrats',
   /** La fiche d'un immeuble (`/immeubles/<id>`) : pas de liste, les immeubles s'ouvrent depuis les fiches. */
   buildings: '/immeubles',
   surveys: '/releves',

@@ -19,6 +19,7 @@ const SECTION_TITLES: Record<string, string> = {
   [PATHS.technicians]: 'Techniciens',
   [PATHS.equipment]: 'Équipements',
   [PATHS.clients]: 'Clients',
+  [PATHS.contracts]: "Contrats d'entretien",
   [PATHS.buildings]: 'Immeubles',
   [PATHS.surveys]: 'Relevés',
   [PATHS.quotes]: 'Devis',

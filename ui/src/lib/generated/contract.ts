@@ -773,6 +773,70 @@ month: string, value: number,
 recordedAt: string, };
 
 /**
+ * Les délais d'un contrat sur une période : les appels sur ses appareils
+ * pendant qu'il les couvrait, leurs délais et les pénalités dues.
+ */
+export type ResponseReportOut = { contractId: string, number: string, from: string, to: string, calls: Array<ReportedCallOut>, 
+/**
+ * Appels dont un délai est dépassé.
+ */
+late: number, 
+/**
+ * Appels pour personne bloquée.
+ */
+trapped: number, 
+/**
+ * Total des pénalités, en euros HT.
+ */
+penalties: number, };
+
+/**
+ * Les engagements d'un appel au titre du contrat qui couvrait l'appareil.
+ */
+export type CommitmentOut = { contractId: string, contractNumber: string, 
+/**
+ * Arrivée sur place au plus tard (ISO 8601, UTC).
+ */
+arrivalDueAt: string, 
+/**
+ * Remise en service au plus tard (ISO 8601, UTC).
+ */
+restoreDueAt: string, arrived: boolean, restored: boolean, 
+/**
+ * Minutes de retard à l'arrivée (0 : à temps ; comptées jusqu'à maintenant tant que le technicien n'est pas arrivé).
+ */
+arrivalLateMinutes: number, 
+/**
+ * Minutes de retard à la remise en service (de même).
+ */
+restoreLateMinutes: number, 
+/**
+ * Un délai est dépassé.
+ */
+late: boolean, 
+/**
+ * Pénalité que le contrat prévoit pour ces retards, en euros HT (par heure de retard commencée).
+ */
+penalty: number, };
+
+/**
+ * Un appel du rapport.
+ */
+export type ReportedCallOut = { id: string, reference: string, 
+/**
+ * `personne_bloquee`, `panne`, `vandalisme` ou `bruit`.
+ */
+type: string, status: string, equipmentId: string, number: string | null, receivedAt: string, arrivedAt: string | null, 
+/**
+ * Remise en service (heure du rapport de clôture, sinon de la résolution).
+ */
+restoredAt: string | null, 
+/**
+ * Cause inscrite au rapport de clôture.
+ */
+cause: string | null, commitment: CommitmentOut, };
+
+/**
  * L'aperçu d'une facturation : ses comptes et une page de ses lignes.
  */
 export type BillingPreview = { from: string, to: string, 
@@ -1064,35 +1128,6 @@ url: string, };
  * One column of the board: one page of the calls of a status.
  */
 export type Column = { statut: CallStatus, libelle: string, total: number, page: number, limit: number, results: Array<BoardCard>, };
-
-/**
- * Les engagements d'un appel au titre du contrat qui couvrait l'appareil.
- */
-export type CommitmentOut = { contractId: string, contractNumber: string, 
-/**
- * Arrivée sur place au plus tard (ISO 8601, UTC).
- */
-arrivalDueAt: string, 
-/**
- * Remise en service au plus tard (ISO 8601, UTC).
- */
-restoreDueAt: string, arrived: boolean, restored: boolean, 
-/**
- * Minutes de retard à l'arrivée (0 : à temps ; comptées jusqu'à maintenant tant que le technicien n'est pas arrivé).
- */
-arrivalLateMinutes: number, 
-/**
- * Minutes de retard à la remise en service (de même).
- */
-restoreLateMinutes: number, 
-/**
- * Un délai est dépassé.
- */
-late: boolean, 
-/**
- * Pénalité que le contrat prévoit pour ces retards, en euros HT (par heure de retard commencée).
- */
-penalty: number, };
 
 /**
  * Un technicien ou un centre d'appels : identifiant et nom.
@@ -2537,7 +2572,7 @@ verification: RunView | null,
  */
 import: RunView | null, 
 /**
- * Les cibles possibles (`equipment`, `clients`, `contacts`), chacune avec ses champs et la correspondance que proposent les en-têtes du fichier.
+ * Les cibles possibles (`equipment`, `clients`, `contacts`, `contracts`), chacune avec ses champs et la correspondance que proposent les en-têtes du fichier.
  */
 targets: Array<TargetView>, };
 
@@ -2565,7 +2600,7 @@ export type RunStatusCode = "en_cours" | "terminee" | "echouee";
  */
 export type RunView = { 
 /**
- * Cible : `equipment`, `clients` ou `contacts`.
+ * Cible : `equipment`, `clients`, `contacts` ou `contracts`.
  */
 target: string, 
 /**
@@ -2602,17 +2637,18 @@ startedAt: string,
 finishedAt: string | null, };
 
 /**
- * `equipment` (le parc : équipements et leurs immeubles), `clients` ou
- * `contacts` (des clients de l'agence).
+ * `equipment` (le parc : équipements et leurs immeubles), `clients`,
+ * `contacts` (des clients de l'agence) ou `contracts` (contrats
+ * d'entretien, créés en brouillon ; tous ou aucun).
  */
-export type TargetCode = "equipment" | "clients" | "contacts";
+export type TargetCode = "equipment" | "clients" | "contacts" | "contracts";
 
 /**
  * Une cible d'import, ses champs et la correspondance proposée pour ce fichier.
  */
 export type TargetView = { 
 /**
- * `equipment`, `clients` ou `contacts`.
+ * `equipment`, `clients`, `contacts` ou `contracts`.
  */
 target: TargetCode, 
 /**
@@ -2683,7 +2719,7 @@ row: number,
  */
 action: ActionCode, 
 /**
- * L'objet créé ou mis à jour : identifiant de l'équipement ou du contact, `client_id` du client. Vérification : celui de l'objet mis à jour, `null` pour une création (rien n'est créé) ; `null` pour un refus.
+ * L'objet créé ou mis à jour : identifiant de l'équipement, du contact ou du contrat, `client_id` du client. Vérification : celui de l'objet mis à jour, `null` pour une création (rien n'est créé) ; `null` pour un refus.
  */
 id: string | null, 
 /**
