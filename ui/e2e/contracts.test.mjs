@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { before } from 'node:test';
+import { after, before } from 'node:test';
 import { addDays, artifactsDir, describeOnServer, expectText, plain, TIMEOUT } from './harness.mjs';
 
 const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -88,6 +88,8 @@ describeOnServer(
     const startOn = addDays(quarter.from, 15);
     let contractId;
     let contractNumber;
+    let agencyId = null;
+    let homeAgencyId = null;
 
     /** Choisit dans un sélecteur (`SearchPicker`) la réponse qui commence par `title`. */
     async function pick(label, text, title) {
@@ -103,11 +105,32 @@ describeOnServer(
 
     before(() => ({ page, creds } = ui));
 
+    after(async () => {
+      // L'agence du test archivée, la session remise dans l'agence du départ (gardée pour la
+      // prochaine connexion du compte : les autres fichiers s'y attendent).
+      if (page && agencyId) {
+        await page
+          .evaluate(
+            async ({ agencyId, home }) => {
+              const session = await (await fetch('/app/api/session')).json();
+              const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken };
+              if (home) {
+                await fetch('/app/api/session/agency', { method: 'PUT', headers, body: JSON.stringify({ agencyId: home }) });
+              }
+              await fetch(`/app/api/agencies/${encodeURIComponent(agencyId)}/archive`, { method: 'POST', headers });
+            },
+            { agencyId, home: homeAgencyId },
+          )
+          .catch(() => {});
+      }
+    });
+
     step("une agence à soi : identité de vendeur, un client et deux appareils", async () => {
-      await signIn(creds.admin);
+      const session = await signIn(creds.admin);
+      homeAgencyId = session.agency?.id ?? null;
       const agency = await appApi('POST', '/agencies', { name: `Agence contrats ${stamp}` });
       assert.ok(agency.status === 200 || agency.status === 201, JSON.stringify(agency.body));
-      const agencyId = agency.body.id ?? agency.body.agency?.id;
+      agencyId = agency.body.id ?? agency.body.agency?.id;
       const switched = await appApi('PUT', '/session/agency', { agencyId });
       assert.equal(switched.status, 200, JSON.stringify(switched.body));
       // Une série de numérotation à elle : l'organisation a plusieurs agences.
@@ -200,6 +223,16 @@ describeOnServer(
       const row = page.locator(`tr[data-contract="${contractNumber}"]`);
       await row.waitFor();
       assert.match(plain(await row.textContent()), new RegExp(`${literal(clientName)}.*Complet.*2.*Actif`));
+
+      // La fiche du client le montre ; celle d'un appareil mène à ses contrats.
+      await row.getByRole('link', { name: clientName }).click();
+      await page.getByRole('heading', { level: 2, name: /^Contrats d'entretien/ }).waitFor();
+      await page.locator(`tr[data-contract="${contractNumber}"]`).waitFor();
+      await page.goto(new URL(`/equipements/${lifts[1]}`, baseUrl).href);
+      await page.getByTestId('equipment-contracts').click();
+      await page.waitForURL(`**/contrats?equipment=${lifts[1]}`);
+      await page.locator(`tr[data-contract="${contractNumber}"]`).waitFor();
+      await expectText(page.getByText(/^\d+ contrats?$/), '1 contrat');
     });
 
     step('les obligations du contrat sur les cartes du planning, avec leur échéance', async () => {

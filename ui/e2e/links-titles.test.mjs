@@ -99,6 +99,7 @@ describeOnServer(
         ['Techniciens', 'Techniciens', 'Techniciens'],
         ['Équipements', 'Équipements', 'Équipements'],
         ['Clients', 'Clients', 'Clients'],
+        ['Contrats', "Contrats d'entretien", "Contrats d'entretien"],
         ['Devis', 'Devis', 'Devis'],
         ['Factures', 'Factures et avoirs', 'Factures et avoirs'],
         ['Webhooks', 'Webhooks', 'Webhooks'],

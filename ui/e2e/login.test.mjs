@@ -32,8 +32,8 @@ const T = {
   agencies: 'Vos agences',
   agencySwitcher: 'Agence',
   menu: 'Menu principal',
-  adminMenu: ['Accueil', 'Planning', 'Appels de panne', 'Techniciens', 'Équipements', 'Clients', 'Relevés', 'Devis', 'Factures', 'Clés et jetons', 'Webhooks', 'Imports', 'Agence', 'Journal', 'Paramètres', 'Mon compte'],
-  memberMenu: ['Accueil', 'Planning', 'Appels de panne', 'Techniciens', 'Équipements', 'Clients', 'Relevés', 'Devis', 'Factures', 'Clés et jetons', 'Mon compte'],
+  adminMenu: ['Accueil', 'Planning', 'Appels de panne', 'Techniciens', 'Équipements', 'Clients', 'Contrats', 'Relevés', 'Devis', 'Factures', 'Clés et jetons', 'Webhooks', 'Imports', 'Agence', 'Journal', 'Paramètres', 'Mon compte'],
+  memberMenu: ['Accueil', 'Planning', 'Appels de panne', 'Techniciens', 'Équipements', 'Clients', 'Contrats', 'Relevés', 'Devis', 'Factures', 'Clés et jetons', 'Mon compte'],
 };
 
 describeOnServer(

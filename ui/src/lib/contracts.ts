@@ -477,6 +477,8 @@ export interface ContractFilters {
   status: string;
   q: string;
   clientId?: string;
+  /** Les contrats qui couvrent (ou ont couvert) un appareil. */
+  equipmentId?: string;
 }
 
 /** `GET /contracts` : une page des contrats, du plus récent au plus ancien. */
@@ -489,6 +491,7 @@ export function listContracts(
   if (filters.status) params.set('status', filters.status);
   if (filters.q.trim()) params.set('q', filters.q.trim());
   if (filters.clientId) params.set('clientId', filters.clientId);
+  if (filters.equipmentId) params.set('equipmentId', filters.equipmentId);
   return api.get(`${BASE}?${params}`);
 }
 
