@@ -977,7 +977,7 @@ fn upload_names_and_contents_are_read_or_refused_in_french() {
 
 // -- Through HTTP --------------------------------------------------------------
 
-const TARGETS: [&str; 3] = ["equipment", "clients", "contacts"];
+const TARGETS: [&str; 4] = ["equipment", "clients", "contacts", "contracts"];
 
 /// A CSV whose headers are ones the suggested mapping knows, so that a
 /// check or an import without a mapping gets past the mapping's rules.

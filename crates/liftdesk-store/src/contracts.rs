@@ -82,6 +82,9 @@ const COLUMNS: &str = "k.id, k.agency_id, k.number, k.status, k.client_id, k.typ
     (SELECT COUNT(*) FROM contract_equipment ce WHERE ce.contract_id = k.id), c.supprime,
     k.base_index_month";
 
+/// How many columns [`COLUMNS`] holds: what follows them starts there.
+const CONTRACT_COLUMN_COUNT: usize = 39;
+
 fn contract_row(r: &Row<'_>) -> StoreResult<ContractRow> {
     Ok(ContractRow {
         id: r.get(0)?,
@@ -432,6 +435,30 @@ pub fn overlaps(conn: &Conn, id: &ContractId, from: &str) -> StoreResult<Vec<Ove
     rows.collect()
 }
 
+/// The other drafts that hold a lift of the contract `id` (an import
+/// brings each lift's one contract), in the order of its lifts.
+pub fn draft_overlaps(conn: &Conn, id: &ContractId) -> StoreResult<Vec<Overlap>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT e.number, k.number, k.status, k.ends_on
+         FROM contract_equipment mine
+         JOIN contract_equipment other ON other.equipment_id = mine.equipment_id
+              AND other.contract_id <> mine.contract_id
+         JOIN contracts k ON k.id = other.contract_id
+         JOIN equipment e ON e.id = mine.equipment_id
+         WHERE mine.contract_id = ?1 AND k.status = 'brouillon'
+         ORDER BY mine.position, k.number LIMIT 20",
+    )?;
+    let rows = stmt.query_map(params![id], |r| {
+        Ok(Overlap {
+            equipment_number: r.get(0)?,
+            contract_number: r.get(1)?,
+            status: code(r, 2)?,
+            ends_on: r.get(3)?,
+        })
+    })?;
+    rows.collect()
+}
+
 /// Puts a draft in force: its status, and its lifts marked in force, given
 /// its number and their visit interval (the maintenance plan's), their plan
 /// starting on its start when it had no start yet.
@@ -688,27 +715,6 @@ pub fn index_values(
     rows.collect()
 }
 
-/// The contracts put in force of the lift `equipment_id` started by `day`
-/// (`YYYY-MM-DD`), the latest started first: those that may have covered
-/// it that day (`domain::contract::covered_on` says which did). What a
-/// call's deadlines are read from.
-pub fn covering_candidates(
-    conn: &Conn,
-    agency_id: &AgencyId,
-    equipment_id: &EquipmentId,
-    day: &str,
-) -> StoreResult<Vec<ContractRow>> {
-    conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM contracts k JOIN clients c ON c.id = k.client_id
-           JOIN contract_equipment ce ON ce.contract_id = k.id AND ce.equipment_id = ?2
-          WHERE k.agency_id = ?1 AND k.status IN ('actif', 'resilie', 'echu')
-            AND k.start_on <= ?3
-          ORDER BY k.start_on DESC, k.id"
-    ))?
-    .query_map(params![agency_id, equipment_id, day], contract_row)?
-    .collect()
-}
-
 /// A call on a lift of a contract, as its response-time report reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContractCallRow {
@@ -727,6 +733,27 @@ pub struct ContractCallRow {
     pub cause: Option<String>,
 }
 
+/// The columns of a [`ContractCallRow`] (`x`: the call, `e`: its lift).
+const CALL_COLUMNS: &str = "x.id, x.reference, x.type, x.status, x.equipment_id, e.number,
+    x.received_at, x.arrived_at, x.resolved_at, x.back_in_service_at, x.report_cause";
+
+/// A [`ContractCallRow`] read from [`CALL_COLUMNS`] at `at`.
+fn call_row(r: &Row<'_>, at: usize) -> StoreResult<ContractCallRow> {
+    Ok(ContractCallRow {
+        id: r.get(at)?,
+        reference: r.get(at + 1)?,
+        call_type: code(r, at + 2)?,
+        status: code(r, at + 3)?,
+        equipment_id: r.get(at + 4)?,
+        number: r.get(at + 5)?,
+        received_at: r.get(at + 6)?,
+        arrived_at: r.get(at + 7)?,
+        resolved_at: r.get(at + 8)?,
+        back_in_service_at: r.get(at + 9)?,
+        cause: r.get(at + 10)?,
+    })
+}
+
 /// The calls on the lifts of the contract `id` received from `from` to
 /// before `until` (UTC timestamps), oldest first.
 pub fn calls_of(
@@ -736,29 +763,48 @@ pub fn calls_of(
     from: &str,
     until: &str,
 ) -> StoreResult<Vec<ContractCallRow>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT c.id, c.reference, c.type, c.status, c.equipment_id, e.number, c.received_at,
-                c.arrived_at, c.resolved_at, c.back_in_service_at, c.report_cause
-           FROM calls c
-           JOIN contract_equipment ce ON ce.equipment_id = c.equipment_id AND ce.contract_id = ?2
-           JOIN equipment e ON e.id = c.equipment_id
-          WHERE c.agency_id = ?1 AND c.received_at >= ?3 AND c.received_at < ?4
-          ORDER BY c.received_at, c.id",
-    )?;
-    stmt.query_map(params![agency_id, id, from, until], |r| {
-        Ok(ContractCallRow {
-            id: r.get(0)?,
-            reference: r.get(1)?,
-            call_type: code(r, 2)?,
-            status: code(r, 3)?,
-            equipment_id: r.get(4)?,
-            number: r.get(5)?,
-            received_at: r.get(6)?,
-            arrived_at: r.get(7)?,
-            resolved_at: r.get(8)?,
-            back_in_service_at: r.get(9)?,
-            cause: r.get(10)?,
-        })
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {CALL_COLUMNS}
+           FROM calls x
+           JOIN contract_equipment ce ON ce.equipment_id = x.equipment_id AND ce.contract_id = ?2
+           JOIN equipment e ON e.id = x.equipment_id
+          WHERE x.agency_id = ?1 AND x.received_at >= ?3 AND x.received_at < ?4
+          ORDER BY x.received_at, x.id"
+    ))?;
+    stmt.query_map(params![agency_id, id, from, until], |r| call_row(r, 0))?
+        .collect()
+}
+
+/// The calls `ids` of the agency, each with every contract that ever took
+/// its lift in (`actif`, `resilie`, `echu`; the most recent start first;
+/// whether one covered the call's day is the caller's): the board's
+/// commitments in one query. A call
+/// on a lift no contract took in is left out; so is an id of no call of
+/// the agency.
+pub fn calls_with_contracts(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    ids: &[CallId],
+) -> StoreResult<Vec<(ContractCallRow, ContractRow)>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list = serde_json::to_string(&ids.iter().map(CallId::as_str).collect::<Vec<_>>())?;
+    // The contract's columns first: `contract_row` reads them from 0.
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS}, {CALL_COLUMNS}
+           FROM calls x
+           JOIN equipment e ON e.id = x.equipment_id
+           JOIN contract_equipment ce ON ce.equipment_id = x.equipment_id
+           JOIN contracts k ON k.id = ce.contract_id
+           JOIN clients c ON c.id = k.client_id
+          WHERE x.agency_id = ?1 AND k.agency_id = ?1
+            AND x.id IN (SELECT value FROM json_each(?2))
+            AND k.status IN ('actif', 'resilie', 'echu')
+          ORDER BY x.id, k.start_on DESC, k.id"
+    ))?;
+    stmt.query_map(params![agency_id, list], |r| {
+        Ok((call_row(r, CONTRACT_COLUMN_COUNT)?, contract_row(r)?))
     })?
     .collect()
 }

@@ -113,11 +113,15 @@ async fn import_file(
 /// identité d'équipement (`PATCH /equipment/{id}/identity`), données
 /// techniques du catalogue (`PATCH /equipment/{id}`), clients et contacts de
 /// l'API partenaire (`/update_client` : SIREN, SIRET, e-mail, statut,
-/// catégories). Une cellule vide ne change rien.
+/// catégories), contrats de `POST /contracts` (mêmes règles, mêmes phrases ;
+/// un appareil dans une seule ligne du fichier, et sous aucun autre contrat
+/// qui n'a pas pris fin, brouillon compris). Une cellule vide ne change rien.
 ///
 /// Correspondance : équipements retrouvés par numéro (espaces et casse
 /// ignorés), sinon par `externalId` ; clients par `client_id`, sinon SIRET,
-/// sinon SIREN, sinon nom ; contacts par client puis nom, sinon e-mail.
+/// sinon SIREN, sinon nom ; contacts par client puis nom, sinon e-mail ;
+/// chaque ligne de contrats crée un brouillon (client par `client_id` ou
+/// nom, appareils par numéro).
 ///
 /// Pendant la vérification, les autres écritures de l'agence attendent
 /// qu'elle se termine ; son avancement se suit avec `GET /imports/{fileId}`.
@@ -129,6 +133,7 @@ async fn import_file(
     request_body(content = RunBody, description = "La cible et la correspondance des colonnes"),
     responses(
         (status = 200, description = "Ce que ferait l'import, ligne par ligne", body = ImportReport),
+        (status = 403, description = "Cible `contracts` : le compte ne modifie rien (compte de service de l'opérateur)", body = ErrorBody),
         (status = 404, description = "Fichier inconnu dans l'agence, ou expiré", body = ErrorBody),
         (status = 409, description = "Une vérification ou un import de ce fichier est déjà en cours", body = ErrorBody),
         (status = 413, description = "Corps de requête trop volumineux", body = ErrorBody),
@@ -156,6 +161,12 @@ async fn check_import(
 /// l'agence. L'avancement (lignes traitées sur le total) se suit pendant
 /// l'import avec `GET /imports/{fileId}` ; les autres écritures de l'agence
 /// attendent qu'il se termine.
+///
+/// Cible `contracts` : tout ou rien. Tant qu'une ligne est refusée, rien
+/// n'est importé (422, les lignes refusées nommées) ; sinon chaque ligne
+/// crée un contrat en brouillon, que `POST /contracts/{id}/activate` met
+/// en vigueur. Importer de nouveau le même fichier est refusé : ses
+/// appareils sont déjà sous contrat.
 #[utoipa::path(
     post,
     path = "/imports/{fileId}/import",
@@ -168,7 +179,7 @@ async fn check_import(
         (status = 404, description = "Fichier inconnu dans l'agence, ou expiré", body = ErrorBody),
         (status = 409, description = "Une vérification ou un import de ce fichier est déjà en cours", body = ErrorBody),
         (status = 413, description = "Corps de requête trop volumineux", body = ErrorBody),
-        (status = 422, description = "Cible inconnue ; correspondance qui nomme une colonne absente du fichier ou un champ inconnu, donne un champ à deux colonnes, ou n'associe pas les champs nécessaires à la cible", body = ErrorBody),
+        (status = 422, description = "Cible inconnue ; correspondance qui nomme une colonne absente du fichier ou un champ inconnu, donne un champ à deux colonnes, ou n'associe pas les champs nécessaires à la cible ; cible `contracts` dont une ligne au moins est refusée (rien n'est importé)", body = ErrorBody),
     )
 )]
 async fn run_import(

@@ -112,7 +112,7 @@ impl From<RunStatus> for RunStatusCode {
 #[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct RunView {
-    /// Cible : `equipment`, `clients` ou `contacts`.
+    /// Cible : `equipment`, `clients`, `contacts` ou `contracts`.
     pub target: String,
     /// `en_cours` ; `terminee` (vérification répondue, import enregistré) ; `echouee` (arrêt sur une erreur : un import n'a alors rien enregistré).
     pub status: RunStatusCode,
@@ -171,7 +171,7 @@ pub struct ImportFileView {
     /// L'import en cours ou le dernier, ou `null`.
     #[schema(required = true)]
     pub import: Option<RunView>,
-    /// Les cibles possibles (`equipment`, `clients`, `contacts`), chacune avec ses champs et la correspondance que proposent les en-têtes du fichier.
+    /// Les cibles possibles (`equipment`, `clients`, `contacts`, `contracts`), chacune avec ses champs et la correspondance que proposent les en-têtes du fichier.
     pub targets: Vec<TargetView>,
 }
 
@@ -198,7 +198,7 @@ impl From<&Field> for FieldView {
 #[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TargetView {
-    /// `equipment`, `clients` ou `contacts`.
+    /// `equipment`, `clients`, `contacts` ou `contracts`.
     pub target: TargetCode,
     /// Les champs de la cible.
     pub fields: Vec<FieldView>,
@@ -258,14 +258,16 @@ pub(crate) fn mapping_view(
         .collect()
 }
 
-/// `equipment` (le parc : équipements et leurs immeubles), `clients` ou
-/// `contacts` (des clients de l'agence).
+/// `equipment` (le parc : équipements et leurs immeubles), `clients`,
+/// `contacts` (des clients de l'agence) ou `contracts` (contrats
+/// d'entretien, créés en brouillon ; tous ou aucun).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum TargetCode {
     Equipment,
     Clients,
     Contacts,
+    Contracts,
 }
 
 impl From<TargetCode> for Target {
@@ -274,6 +276,7 @@ impl From<TargetCode> for Target {
             TargetCode::Equipment => Target::Equipment,
             TargetCode::Clients => Target::Clients,
             TargetCode::Contacts => Target::Contacts,
+            TargetCode::Contracts => Target::Contracts,
         }
     }
 }
@@ -284,6 +287,7 @@ impl From<Target> for TargetCode {
             Target::Equipment => TargetCode::Equipment,
             Target::Clients => TargetCode::Clients,
             Target::Contacts => TargetCode::Contacts,
+            Target::Contracts => TargetCode::Contracts,
         }
     }
 }
@@ -292,7 +296,7 @@ impl From<Target> for TargetCode {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunBody {
-    /// Ce que deviennent les lignes : `equipment`, `clients` ou `contacts`.
+    /// Ce que deviennent les lignes : `equipment`, `clients`, `contacts` ou `contracts` (un contrat d'entretien en brouillon par ligne).
     pub target: TargetCode,
     /// Colonne du fichier (nom exact de l'en-tête) → champ de la cible (`id` des champs de `GET /imports/{fileId}`), ou `null` pour ignorer la colonne ; les colonnes absentes sont ignorées. Absent : la correspondance proposée d'après les en-têtes.
     #[serde(default)]
@@ -326,7 +330,7 @@ pub struct RowView {
     pub row: u32,
     /// `creation`, `mise_a_jour` ou `refus`.
     pub action: ActionCode,
-    /// L'objet créé ou mis à jour : identifiant de l'équipement ou du contact, `client_id` du client. Vérification : celui de l'objet mis à jour, `null` pour une création (rien n'est créé) ; `null` pour un refus.
+    /// L'objet créé ou mis à jour : identifiant de l'équipement, du contact ou du contrat, `client_id` du client. Vérification : celui de l'objet mis à jour, `null` pour une création (rien n'est créé) ; `null` pour un refus.
     #[schema(required = true)]
     pub id: Option<String>,
     /// Champs modifiés par une mise à jour (vide s'il n'y a rien à changer, et pour une création : tous les champs associés y sont écrits) ; `immeuble` quand l'équipement est rattaché à un immeuble.

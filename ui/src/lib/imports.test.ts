@@ -135,6 +135,19 @@ describe('ce que dit le bouton d’import et le rapport d’erreurs', () => {
     expect(refusedNotice(none)).toMatch(/^Aucune ligne ne peut être importée/);
   });
 
+  it('n’importe rien des contrats tant qu’une ligne est refusée (tout ou rien)', () => {
+    const contracts = (rows: ImportReport['rows']): ImportReport => ({ ...report(rows), target: 'contracts' });
+    const refused = contracts([row(2, 'creation'), row(3, 'creation'), row(4, 'refus', { reasons: ['x'] })]);
+    expect(acceptedRows(refused)).toBe(0);
+    expect(importButtonLabel(refused)).toBe('Importer');
+    expect(refusedNotice(refused)).toMatch(/^Un import de contrats enregistre toutes ses lignes ou aucune : tant qu'une ligne est refusée, aucun contrat n'est importé\./);
+
+    const clean = contracts([row(2, 'creation'), row(3, 'creation')]);
+    expect(acceptedRows(clean)).toBe(2);
+    expect(importButtonLabel(clean)).toBe('Importer');
+    expect(refusedNotice(clean)).toBeNull();
+  });
+
   it('écrit le rapport CSV : BOM, « ; », CRLF, en-têtes français, cellules protégées', () => {
     const csv = errorReportCsv([
       { row: 3, column: 'Client', letter: 'F', message: "aucun client n'a le nom « A; B » : importez d'abord les clients." },

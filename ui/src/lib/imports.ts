@@ -38,7 +38,21 @@ export const TARGET_LABELS: Record<TargetCode, string> = {
   equipment: 'Équipements (parc et immeubles)',
   clients: 'Clients',
   contacts: 'Contacts des clients',
+  contracts: "Contrats d'entretien (brouillons)",
 };
+
+/**
+ * Les cibles importées tout ou rien : tant qu'une ligne est refusée, le
+ * serveur n'importe rien (422) ; l'import crée alors chaque ligne.
+ */
+export const ALL_OR_NOTHING: ReadonlySet<TargetCode> = new Set<TargetCode>(['contracts']);
+
+/** Les comptes d'une vérification, et sa cible quand elle est connue. */
+type Counts = Pick<ImportReport, 'created' | 'updated'> & Partial<Pick<ImportReport, 'refused' | 'target'>>;
+
+function allOrNothingRefused(report: Counts): boolean {
+  return report.target !== undefined && ALL_OR_NOTHING.has(report.target) && (report.refused ?? 0) > 0;
+}
 
 // -- Appels à l'API -------------------------------------------------------------------
 
@@ -151,8 +165,13 @@ export function rowErrors(report: ImportReport): RowError[] {
   return errors;
 }
 
-/** Lignes que l'import écrirait : celles qui créent ou mettent à jour (les refusées ne sont pas importées). */
-export function acceptedRows(report: Pick<ImportReport, 'created' | 'updated'>): number {
+/**
+ * Lignes que l'import écrirait : celles qui créent ou mettent à jour (les
+ * refusées ne sont pas importées) ; aucune pour une cible tout ou rien dont
+ * une ligne est refusée.
+ */
+export function acceptedRows(report: Counts): number {
+  if (allOrNothingRefused(report)) return 0;
   return report.created + report.updated;
 }
 
@@ -162,18 +181,21 @@ export function acceptedRows(report: Pick<ImportReport, 'created' | 'updated'>):
  * N lignes acceptées » (le serveur écrit les lignes acceptées et n'écrit
  * rien des refusées).
  */
-export function importButtonLabel(report: Pick<ImportReport, 'created' | 'updated' | 'refused'>): string {
+export function importButtonLabel(report: Counts & Pick<ImportReport, 'refused'>): string {
   const accepted = acceptedRows(report);
   if (report.refused === 0 || accepted === 0) return 'Importer';
   return accepted === 1 ? 'Importer la ligne acceptée' : `Importer les ${accepted} lignes acceptées`;
 }
 
 /** Ce que deviennent les lignes refusées, dit comme le bouton le fait ; `null` sans ligne refusée. */
-export function refusedNotice(report: Pick<ImportReport, 'created' | 'updated' | 'refused'>): string | null {
+export function refusedNotice(report: Counts & Pick<ImportReport, 'refused'>): string | null {
   const { refused } = report;
   if (refused === 0) return null;
   const fix =
     "corrigez le fichier (le rapport d'erreurs dit quoi corriger) et envoyez-le de nouveau, ou changez la correspondance, puis vérifiez encore";
+  if (allOrNothingRefused(report)) {
+    return `Un import de contrats enregistre toutes ses lignes ou aucune : tant qu'une ligne est refusée, aucun contrat n'est importé. Pour les importer, ${fix}.`;
+  }
   if (acceptedRows(report) === 0) {
     return `Aucune ligne ne peut être importée : ${fix}.`;
   }

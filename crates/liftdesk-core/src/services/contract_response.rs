@@ -14,13 +14,13 @@ use chrono::{DateTime, Duration, NaiveDate, Utc};
 use crate::domain::call::CallType;
 use crate::domain::contract::{self, CallDeadlines, ResponseTerms};
 use crate::domain::day;
-use crate::domain::id::{AgencyId, CallId, ContractId, EquipmentId};
+use crate::domain::id::{AgencyId, CallId, ContractId};
 use crate::domain::money::Cents;
 use crate::domain::time;
 use crate::error::{AppError, AppResult};
 use crate::principal::Principal;
 use crate::store::contracts::{self as store, ContractCallRow, ContractFields, ContractRow};
-use crate::store::{Conn, Store, calls};
+use crate::store::{Conn, Store};
 
 /// Days a report covers at most (a year and a day).
 pub const MAX_REPORT_DAYS: i64 = 366;
@@ -93,45 +93,27 @@ pub fn commitment_of(
     }
 }
 
-/// A call of the agency as its commitments need it.
-#[derive(Debug, Clone, Copy)]
-pub struct CallTimes<'a> {
-    pub equipment_id: &'a EquipmentId,
-    pub call_type: CallType,
-    /// UTC timestamps.
-    pub received_at: &'a str,
-    pub arrived_at: Option<&'a str>,
-    /// Back in service: the report's time, else the resolution's.
-    pub restored_at: Option<&'a str>,
-}
-
-/// The commitments of a call, from the contract that covered its lift the
-/// day (Paris) it was received; None when none did.
-pub fn call_commitment_in(
-    conn: &Conn,
-    agency_id: &AgencyId,
-    call: CallTimes<'_>,
+/// The commitment of `call` under `contract`, when the contract covered
+/// the call's day (arrival measured at `arrived_at`, return to service at
+/// the closing report's time, else at the resolution).
+fn covered_call(
+    contract: &ContractRow,
+    call: &ContractCallRow,
     now: DateTime<Utc>,
-) -> AppResult<Option<CallCommitment>> {
-    let Some(received) = time::parse_timestamp(call.received_at) else {
-        return Ok(None);
-    };
-    let received_on = time::paris_local(received).date();
-    let Some(row) =
-        store::covering_candidates(conn, agency_id, call.equipment_id, &day::iso(received_on))?
-            .into_iter()
-            .find(|row| covered(row, received_on))
-    else {
-        return Ok(None);
-    };
-    let at = |text: Option<&str>| text.and_then(time::parse_timestamp);
-    Ok(Some(commitment_of(
-        &row,
+) -> Option<CallCommitment> {
+    let received = time::parse_timestamp(&call.received_at)?;
+    if !covered(contract, time::paris_local(received).date()) {
+        return None;
+    }
+    let at = |text: &Option<String>| text.as_deref().and_then(time::parse_timestamp);
+    let restored = at(&call.back_in_service_at).or(at(&call.resolved_at));
+    Some(commitment_of(
+        contract,
         call.call_type,
         received,
-        (at(call.arrived_at), at(call.restored_at)),
+        (at(&call.arrived_at), restored),
         now,
-    )))
+    ))
 }
 
 /// Whether `row` covered its lifts on `day` (whatever it became since).
@@ -212,22 +194,9 @@ pub fn report_in(
     let until = to + Duration::days(1);
     let mut calls = Vec::new();
     for call in store::calls_of(conn, agency_id, id, &instant(from), &instant(until))? {
-        let Some(received) = time::parse_timestamp(&call.received_at) else {
-            continue;
-        };
-        if !covered(&contract, time::paris_local(received).date()) {
-            continue;
+        if let Some(commitment) = covered_call(&contract, &call, now) {
+            calls.push(ReportedCall { call, commitment });
         }
-        let at = |text: &Option<String>| text.as_deref().and_then(time::parse_timestamp);
-        let restored = at(&call.back_in_service_at).or(at(&call.resolved_at));
-        let commitment = commitment_of(
-            &contract,
-            call.call_type,
-            received,
-            (at(&call.arrived_at), restored),
-            now,
-        );
-        calls.push(ReportedCall { call, commitment });
     }
     Ok(ResponseReport {
         late: calls.iter().filter(|c| c.commitment.late()).count(),
@@ -263,7 +232,7 @@ pub async fn report(
 
 /// The commitments of the agency's calls `ids` (those on a lift a contract
 /// covered the day they were received): the board's time left and late
-/// marks. An id of no call of the agency is passed over.
+/// marks, read in one query. An id of no call of the agency is passed over.
 pub async fn of_calls(
     store: &Store,
     p: &Principal,
@@ -274,24 +243,14 @@ pub async fn of_calls(
     store
         .read(move |conn| {
             let mut found = HashMap::new();
-            for id in ids {
-                let Some(row) = calls::get_in_agency(conn, &agency_id, &id)? else {
+            // A call's contracts come together, the most recent start first:
+            // the first that covered the call's day is the one.
+            for (call, contract) in store::calls_with_contracts(conn, &agency_id, &ids)? {
+                if found.contains_key(&call.id) {
                     continue;
-                };
-                let restored_at = row
-                    .report
-                    .as_ref()
-                    .and_then(|r| r.back_in_service_at.as_deref())
-                    .or(row.resolved_at.as_deref());
-                let times = CallTimes {
-                    equipment_id: &row.equipment_id,
-                    call_type: row.call_type,
-                    received_at: &row.received_at,
-                    arrived_at: row.arrived_at.as_deref(),
-                    restored_at,
-                };
-                if let Some(commitment) = call_commitment_in(conn, &agency_id, times, now)? {
-                    found.insert(id, commitment);
+                }
+                if let Some(commitment) = covered_call(&contract, &call, now) {
+                    found.insert(call.id, commitment);
                 }
             }
             Ok(found)

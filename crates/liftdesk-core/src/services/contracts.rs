@@ -212,19 +212,81 @@ pub(crate) fn code_of<T: crate::domain::WireCode>(
     }
 }
 
+/// How a contract's refusals name its fields: the REST API, MCP and the web
+/// application by their JSON names ([`json_name`]: `durationMonths`), an
+/// import by its fields' French names (« Durée »). The rules and their
+/// sentences are the same whoever calls.
+pub type FieldNames<'a> = &'a dyn Fn(&'static str) -> String;
+
+/// A field named by its JSON name (`ContractBody`'s).
+pub fn json_name(field: &'static str) -> String {
+    field.to_owned()
+}
+
+/// A refusal of a contract's input, and the field it is about (its JSON
+/// name) when it is about one: an import names the column.
+#[derive(Debug)]
+pub struct InputRefusal {
+    pub field: Option<&'static str>,
+    pub error: AppError,
+}
+
+impl InputRefusal {
+    fn of(field: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            field: Some(field),
+            error: AppError::unprocessable(message),
+        }
+    }
+
+    /// The refusal `error`, about `field`.
+    fn at(field: &'static str) -> impl FnOnce(AppError) -> Self {
+        move |error| Self {
+            field: Some(field),
+            error,
+        }
+    }
+}
+
+impl From<AppError> for InputRefusal {
+    fn from(error: AppError) -> Self {
+        Self { field: None, error }
+    }
+}
+
+impl From<crate::store::StoreError> for InputRefusal {
+    fn from(err: crate::store::StoreError) -> Self {
+        Self {
+            field: None,
+            error: err.into(),
+        }
+    }
+}
+
+impl From<InputRefusal> for AppError {
+    fn from(refusal: InputRefusal) -> Self {
+        refusal.error
+    }
+}
+
 fn bounded(
-    field: &str,
+    names: FieldNames<'_>,
+    field: &'static str,
     value: Option<i64>,
     default: u32,
     min: u32,
     max: u32,
     unit: &str,
-) -> AppResult<i64> {
+) -> Result<i64, InputRefusal> {
     let value = value.unwrap_or(i64::from(default));
     if value < i64::from(min) || value > i64::from(max) {
-        return Err(AppError::unprocessable(format!(
-            "Le champ « {field} » doit être compris entre {min} et {max} {unit} (reçu : {value})."
-        )));
+        return Err(InputRefusal::of(
+            field,
+            format!(
+                "Le champ « {} » doit être compris entre {min} et {max} {unit} (reçu : {value}).",
+                names(field)
+            ),
+        ));
     }
     Ok(value)
 }
@@ -243,7 +305,7 @@ fn euros(field: &str, value: f64, max: i64) -> AppResult<Cents> {
 /// A contract's VAT rate: one of the invoices' rates but 0 (a maintenance
 /// contract is not exempt; a 0 % line would need an exemption reason on
 /// every invoice).
-fn vat_rate_bp(value: Option<f64>) -> AppResult<i64> {
+fn vat_rate_bp(field: &str, value: Option<f64>) -> AppResult<i64> {
     let Some(rate) = value else {
         return Ok(i64::from(DEFAULT_VAT_RATE_BP));
     };
@@ -255,7 +317,7 @@ fn vat_rate_bp(value: Option<f64>) -> AppResult<i64> {
         .map(|&allowed| i64::from(allowed))
         .ok_or_else(|| {
             AppError::unprocessable(format!(
-                "Taux de TVA refusé pour « vatRate » : {rate}. Un contrat d'entretien se facture à 20, 10, 5,5 ou 2,1 %."
+                "Taux de TVA refusé pour « {field} » : {rate}. Un contrat d'entretien se facture à 20, 10, 5,5 ou 2,1 %."
             ))
         })
 }
@@ -282,47 +344,68 @@ struct Checked {
     lifts: Vec<EquipmentId>,
 }
 
-fn check_input(input: &ContractInput) -> AppResult<Checked> {
+fn check_input(input: &ContractInput, names: FieldNames<'_>) -> Result<Checked, InputRefusal> {
     if input.client_id.trim().is_empty() {
-        return Err(AppError::unprocessable(
-            "Le champ « clientId » est obligatoire.",
+        return Err(InputRefusal::of(
+            "clientId",
+            format!("Le champ « {} » est obligatoire.", names("clientId")),
         ));
     }
     if input.lift_ids.is_empty() {
-        return Err(AppError::unprocessable(
-            "Un contrat couvre au moins un appareil : « liftIds » ne peut être vide.",
+        return Err(InputRefusal::of(
+            "liftIds",
+            format!(
+                "Un contrat couvre au moins un appareil : « {} » ne peut être vide.",
+                names("liftIds")
+            ),
         ));
     }
     if input.lift_ids.len() > MAX_LIFTS {
-        return Err(AppError::unprocessable(format!(
-            "Un contrat couvre au plus {MAX_LIFTS} appareils (reçu : {}).",
-            input.lift_ids.len()
-        )));
+        return Err(InputRefusal::of(
+            "liftIds",
+            format!(
+                "Un contrat couvre au plus {MAX_LIFTS} appareils (reçu : {}).",
+                input.lift_ids.len()
+            ),
+        ));
     }
     let mut lifts: Vec<EquipmentId> = Vec::with_capacity(input.lift_ids.len());
     for raw in &input.lift_ids {
         let id = EquipmentId::new(raw.trim().to_owned());
         if id.as_str().is_empty() {
-            return Err(AppError::unprocessable(
-                "Un identifiant d'appareil de « liftIds » est vide.",
+            return Err(InputRefusal::of(
+                "liftIds",
+                format!(
+                    "Un identifiant d'appareil de « {} » est vide.",
+                    names("liftIds")
+                ),
             ));
         }
         if lifts.contains(&id) {
-            return Err(AppError::unprocessable(format!(
-                "L'appareil « {id} » figure deux fois dans « liftIds »."
-            )));
+            return Err(InputRefusal::of(
+                "liftIds",
+                format!(
+                    "L'appareil « {id} » figure deux fois dans « {} ».",
+                    names("liftIds")
+                ),
+            ));
         }
         lifts.push(id);
     }
     let contract_type = ContractType::parse(&input.contract_type).ok_or_else(|| {
-        AppError::unprocessable(format!(
-            "Type de contrat inconnu : « {} ». Valeurs possibles : {}.",
-            input.contract_type,
-            ContractType::CODES.join(", ")
-        ))
+        InputRefusal::of(
+            "type",
+            format!(
+                "Type de contrat inconnu : « {} ». Valeurs possibles : {}.",
+                input.contract_type,
+                ContractType::CODES.join(", ")
+            ),
+        )
     })?;
-    let start = parse_day("startOn", &input.start_on)?;
+    let start =
+        parse_day(&names("startOn"), &input.start_on).map_err(InputRefusal::at("startOn"))?;
     let duration_months = bounded(
+        names,
         "durationMonths",
         input.duration_months,
         DEFAULT_DURATION_MONTHS,
@@ -331,6 +414,7 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
         "mois (la loi demande un contrat d'un an au moins)",
     )?;
     let renewal_months = bounded(
+        names,
         "renewalMonths",
         input.renewal_months,
         12,
@@ -339,6 +423,7 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
         "mois",
     )?;
     let notice_months = bounded(
+        names,
         "noticeMonths",
         input.notice_months,
         DEFAULT_NOTICE_MONTHS,
@@ -347,22 +432,31 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
         "mois",
     )?;
     let price_basis = code_of(
-        "priceBasis",
+        &names("priceBasis"),
         input.price_basis.as_deref(),
         PriceBasis::ParAppareil,
-    )?;
-    let annual = euros("annualPrice", input.annual_price, MAX_ANNUAL_PRICE_CENTS)?;
+    )
+    .map_err(InputRefusal::at("priceBasis"))?;
+    let annual = euros(
+        &names("annualPrice"),
+        input.annual_price,
+        MAX_ANNUAL_PRICE_CENTS,
+    )
+    .map_err(InputRefusal::at("annualPrice"))?;
     let billing_frequency = code_of(
-        "billingFrequency",
+        &names("billingFrequency"),
         input.billing_frequency.as_deref(),
         BillingFrequency::Trimestrielle,
-    )?;
+    )
+    .map_err(InputRefusal::at("billingFrequency"))?;
     let billing_timing = code_of(
-        "billingTiming",
+        &names("billingTiming"),
         input.billing_timing.as_deref(),
         BillingTiming::TermeAEchoir,
-    )?;
-    let vat_rate_bp = vat_rate_bp(input.vat_rate)?;
+    )
+    .map_err(InputRefusal::at("billingTiming"))?;
+    let vat_rate_bp =
+        vat_rate_bp(&names("vatRate"), input.vat_rate).map_err(InputRefusal::at("vatRate"))?;
     let price_index = match input
         .price_index
         .as_deref()
@@ -370,28 +464,44 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
         .filter(|t| !t.is_empty())
     {
         None => None,
-        Some(raw) => Some(contract::check_index_code(raw).map_err(AppError::unprocessable)?),
+        Some(raw) => Some(
+            contract::check_index_code(raw)
+                .map_err(|message| InputRefusal::of("priceIndex", message))?,
+        ),
     };
     let base_index_value = match (&price_index, input.base_index_value) {
         (None, None) => None,
         (Some(_), Some(value)) => Some(
             IndexValue::from_number(value)
                 .ok_or_else(|| {
-                    AppError::unprocessable(format!(
-                        "La valeur de base de l'indice (« baseIndexValue ») doit être un nombre positif d'au plus {} décimales (reçu : {value}).",
-                        contract::INDEX_DECIMALS
-                    ))
+                    InputRefusal::of(
+                        "baseIndexValue",
+                        format!(
+                            "La valeur de base de l'indice (« {} ») doit être un nombre positif d'au plus {} décimales (reçu : {value}).",
+                            names("baseIndexValue"),
+                            contract::INDEX_DECIMALS
+                        ),
+                    )
                 })?
                 .ten_thousandths(),
         ),
         (Some(index), None) => {
-            return Err(AppError::unprocessable(format!(
-                "La révision par l'indice {index} demande sa valeur de base I0 (« baseIndexValue »)."
-            )));
+            return Err(InputRefusal::of(
+                "baseIndexValue",
+                format!(
+                    "La révision par l'indice {index} demande sa valeur de base I0 (« {} »).",
+                    names("baseIndexValue")
+                ),
+            ));
         }
         (None, Some(_)) => {
-            return Err(AppError::unprocessable(
-                "Une valeur de base (« baseIndexValue ») demande l'indice qu'elle mesure (« priceIndex »).",
+            return Err(InputRefusal::of(
+                "baseIndexValue",
+                format!(
+                    "Une valeur de base (« {} ») demande l'indice qu'elle mesure (« {} »).",
+                    names("baseIndexValue"),
+                    names("priceIndex")
+                ),
             ));
         }
     };
@@ -402,24 +512,38 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
         (None, None | Some("")) => None,
         (Some(_), Some(raw)) if !raw.is_empty() => {
             let month = contract::parse_month(raw).ok_or_else(|| {
-                AppError::unprocessable(format!(
-                    "Le mois de la valeur de base (« baseIndexMonth ») s'écrit AAAA-MM, par exemple 2026-12 (reçu : « {raw} »)."
-                ))
+                InputRefusal::of(
+                    "baseIndexMonth",
+                    format!(
+                        "Le mois de la valeur de base (« {} ») s'écrit AAAA-MM, par exemple 2026-12 (reçu : « {raw} »).",
+                        names("baseIndexMonth")
+                    ),
+                )
             })?;
             Some(contract::month_text(month))
         }
         (Some(index), _) => {
-            return Err(AppError::unprocessable(format!(
-                "La révision par l'indice {index} demande le mois de sa valeur de base I0 (« baseIndexMonth », AAAA-MM) : chaque révision lit la valeur du même mois, les années suivantes."
-            )));
+            return Err(InputRefusal::of(
+                "baseIndexMonth",
+                format!(
+                    "La révision par l'indice {index} demande le mois de sa valeur de base I0 (« {} », AAAA-MM) : chaque révision lit la valeur du même mois, les années suivantes.",
+                    names("baseIndexMonth")
+                ),
+            ));
         }
         (None, Some(_)) => {
-            return Err(AppError::unprocessable(
-                "Un mois de valeur de base (« baseIndexMonth ») demande l'indice qu'il date (« priceIndex »).",
+            return Err(InputRefusal::of(
+                "baseIndexMonth",
+                format!(
+                    "Un mois de valeur de base (« {} ») demande l'indice qu'il date (« {} »).",
+                    names("baseIndexMonth"),
+                    names("priceIndex")
+                ),
             ));
         }
     };
     let visit_interval_days = bounded(
+        names,
         "visitIntervalDays",
         input.visit_interval_days,
         contract::MAX_VISIT_INTERVAL_DAYS,
@@ -427,8 +551,9 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
         contract::MAX_VISIT_INTERVAL_DAYS,
         "jours (la loi demande une visite toutes les six semaines au moins)",
     )?;
-    let minutes = |field: &str, value: Option<i64>, default: u32| {
+    let minutes = |field: &'static str, value: Option<i64>, default: u32| {
         bounded(
+            names,
             field,
             value,
             default,
@@ -456,14 +581,24 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
     let on_call_coverage = input.on_call_coverage.unwrap_or(false);
     let arrival_out_of_hours_minutes = match input.arrival_out_of_hours_minutes {
         None if weekend_coverage || on_call_coverage => {
-            return Err(AppError::unprocessable(
-                "Un contrat couvrant les nuits (astreinte) ou le week-end précise le délai d'arrivée hors heures ouvrées (« arrivalOutOfHoursMinutes »).",
+            return Err(InputRefusal::of(
+                "arrivalOutOfHoursMinutes",
+                format!(
+                    "Un contrat couvrant les nuits (astreinte) ou le week-end précise le délai d'arrivée hors heures ouvrées (« {} »).",
+                    names("arrivalOutOfHoursMinutes")
+                ),
             ));
         }
         None => None,
         Some(_) if !(weekend_coverage || on_call_coverage) => {
-            return Err(AppError::unprocessable(
-                "Sans astreinte ni week-end couverts (« onCallCoverage », « weekendCoverage »), le contrat ne prend aucun engagement hors heures ouvrées : retirez « arrivalOutOfHoursMinutes ».",
+            return Err(InputRefusal::of(
+                "arrivalOutOfHoursMinutes",
+                format!(
+                    "Sans astreinte ni week-end couverts (« {} », « {} »), le contrat ne prend aucun engagement hors heures ouvrées : retirez « {} ».",
+                    names("onCallCoverage"),
+                    names("weekendCoverage"),
+                    names("arrivalOutOfHoursMinutes")
+                ),
             ));
         }
         Some(value) => Some(minutes("arrivalOutOfHoursMinutes", Some(value), 0)?),
@@ -471,14 +606,21 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
     if trapped_minutes > arrival_minutes
         || arrival_out_of_hours_minutes.is_some_and(|out| trapped_minutes > out)
     {
-        return Err(AppError::unprocessable(format!(
-            "Une personne bloquée passe avant tout : son délai (« trappedPersonMinutes », {trapped_minutes} minutes) ne peut dépasser celui d'une arrivée sur panne."
-        )));
+        return Err(InputRefusal::of(
+            "trappedPersonMinutes",
+            format!(
+                "Une personne bloquée passe avant tout : son délai (« {} », {trapped_minutes} minutes) ne peut dépasser celui d'une arrivée sur panne.",
+                names("trappedPersonMinutes")
+            ),
+        ));
     }
     let penalty = match input.penalty_per_late_hour {
         None => Cents::ZERO,
-        Some(value) => euros("penaltyPerLateHour", value, MAX_PENALTY_CENTS)?,
+        Some(value) => euros(&names("penaltyPerLateHour"), value, MAX_PENALTY_CENTS)
+            .map_err(InputRefusal::at("penaltyPerLateHour"))?,
     };
+    let notes = optional_text(&names("notes"), input.notes.as_deref(), MAX_NOTES_CHARS)
+        .map_err(InputRefusal::at("notes"))?;
     Ok(Checked {
         client_ref: input.client_id.trim().to_owned(),
         fields: ContractFields {
@@ -505,7 +647,7 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
             weekend_coverage,
             on_call_coverage,
             penalty_per_hour_cents: penalty.get(),
-            notes: optional_text("notes", input.notes.as_deref(), MAX_NOTES_CHARS)?,
+            notes,
         },
         lifts,
     })
@@ -514,42 +656,92 @@ fn check_input(input: &ContractInput) -> AppResult<Checked> {
 /// The checks that read the agency's records: the client (of the agency,
 /// not deleted) and each lift (of the agency, not archived, of no other
 /// client).
-fn check_records(conn: &Conn, agency_id: &AgencyId, checked: &mut Checked) -> AppResult<()> {
+fn check_records(
+    conn: &Conn,
+    agency_id: &AgencyId,
+    checked: &mut Checked,
+) -> Result<(), InputRefusal> {
     let client = clients::find_by_ref(conn, agency_id, &checked.client_ref)?.ok_or_else(|| {
-        AppError::unprocessable(format!(
-            "Client introuvable dans cette agence : « {} ».",
-            checked.client_ref
-        ))
+        InputRefusal::of(
+            "clientId",
+            format!(
+                "Client introuvable dans cette agence : « {} ».",
+                checked.client_ref
+            ),
+        )
     })?;
     if client.supprime {
-        return Err(AppError::unprocessable(format!(
-            "Le client « {} » est archivé : il ne peut prendre de contrat.",
-            client.nom
-        )));
+        return Err(InputRefusal::of(
+            "clientId",
+            format!(
+                "Le client « {} » est archivé : il ne peut prendre de contrat.",
+                client.nom
+            ),
+        ));
     }
     checked.fields.client_id = client.id.clone();
     for id in &checked.lifts {
         let lift = store::find_lift(conn, agency_id, id)?.ok_or_else(|| {
-            AppError::unprocessable(format!(
-                "Appareil introuvable dans cette agence : « {id} »."
-            ))
+            InputRefusal::of(
+                "liftIds",
+                format!("Appareil introuvable dans cette agence : « {id} »."),
+            )
         })?;
         let name = lift.number.clone().unwrap_or_else(|| id.to_string());
         if lift.archived {
-            return Err(AppError::unprocessable(format!(
-                "L'appareil {name} est archivé : il ne peut entrer dans un contrat."
-            )));
+            return Err(InputRefusal::of(
+                "liftIds",
+                format!("L'appareil {name} est archivé : il ne peut entrer dans un contrat."),
+            ));
         }
         if let Some(owner) = &lift.client_id
             && owner != &client.id
         {
-            return Err(AppError::unprocessable(format!(
-                "L'appareil {name} appartient à un autre client que « {} » : un contrat ne couvre que les appareils de son client.",
-                client.nom
-            )));
+            return Err(InputRefusal::of(
+                "liftIds",
+                format!(
+                    "L'appareil {name} appartient à un autre client que « {} » : un contrat ne couvre que les appareils de son client.",
+                    client.nom
+                ),
+            ));
         }
     }
     Ok(())
+}
+
+/// Refuses (409) a contract whose lifts another contract covers from
+/// `start_on`: one in force, or one terminated whose last day comes later.
+fn check_coverage_free(conn: &Conn, id: &ContractId, start_on: &str) -> AppResult<()> {
+    let Some(overlap) = store::overlaps(conn, id, start_on)?.into_iter().next() else {
+        return Ok(());
+    };
+    let lift = overlap.equipment_number.as_deref().unwrap_or("?");
+    Err(AppError::conflict(
+        match (&overlap.status, &overlap.ends_on) {
+            (ContractStatus::Resilie, Some(ends_on)) => format!(
+                "L'appareil {lift} reste couvert par le contrat {} jusqu'au {} inclus : ce contrat ne peut commencer avant le lendemain.",
+                overlap.contract_number,
+                day::french_from_stored(ends_on)
+            ),
+            _ => format!(
+                "L'appareil {lift} est déjà couvert par le contrat actif {} : un appareil est sous un seul contrat en vigueur (s'il a pris fin, constatez son échéance ou résiliez-le d'abord).",
+                overlap.contract_number
+            ),
+        },
+    ))
+}
+
+/// Refuses (409) a draft sharing a lift with another draft: what an import
+/// brings is each lift's one contract.
+fn check_no_other_draft(conn: &Conn, id: &ContractId) -> AppResult<()> {
+    let Some(other) = store::draft_overlaps(conn, id)?.into_iter().next() else {
+        return Ok(());
+    };
+    Err(AppError::conflict(format!(
+        "L'appareil {} figure déjà dans le contrat {}, un brouillon : un appareil est sous un seul contrat (modifiez, activez ou supprimez ce brouillon plutôt que d'en créer un autre).",
+        other.equipment_number.as_deref().unwrap_or("?"),
+        other.contract_number
+    )))
 }
 
 // ---------------------------------------------------------------------------
@@ -566,15 +758,45 @@ pub async fn create(store: &Store, p: &Principal, input: ContractInput) -> AppRe
 
 /// [`create`]'s step in `tx`.
 pub fn create_in(tx: &Tx, p: &Principal, input: &ContractInput) -> AppResult<ContractId> {
+    Ok(draft_in(tx, p, input, &json_name, false)?)
+}
+
+/// A draft brought by an import (`services::imports`), in `tx`: the checks,
+/// sentences and journal entry of [`create_in`], its refusals naming the
+/// fields by `names` and saying which field they are about; and each of its
+/// lifts under no other contract from its start, not even a draft (an
+/// import brings each lift's one contract: the same file imported again
+/// is refused, not duplicated).
+pub fn import_in(
+    tx: &Tx,
+    p: &Principal,
+    input: &ContractInput,
+    names: FieldNames<'_>,
+) -> Result<ContractId, InputRefusal> {
+    draft_in(tx, p, input, names, true)
+}
+
+fn draft_in(
+    tx: &Tx,
+    p: &Principal,
+    input: &ContractInput,
+    names: FieldNames<'_>,
+    sole: bool,
+) -> Result<ContractId, InputRefusal> {
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
-    let mut checked = check_input(input)?;
+    let mut checked = check_input(input, names)?;
     check_records(tx, agency_id, &mut checked)?;
     let now = tx.now();
     let at = clock::format_timestamp(now);
     let number = store::next_number(tx, agency_id, time::paris_local(now).year())?;
     let id = store::insert(tx, agency_id, &number, &checked.fields, &at)?;
     store::set_lifts(tx, &id, &checked.lifts)?;
+    if sole {
+        check_coverage_free(tx, &id, &checked.fields.start_on)
+            .and_then(|()| check_no_other_draft(tx, &id))
+            .map_err(InputRefusal::at("liftIds"))?;
+    }
     p.record(
         tx,
         "contract",
@@ -612,7 +834,7 @@ pub async fn update(
                     row.status.label()
                 )));
             }
-            let mut checked = check_input(&input)?;
+            let mut checked = check_input(&input, &json_name)?;
             check_records(tx, &agency_id, &mut checked)?;
             let at = clock::format_timestamp(tx.now());
             store::update(tx, &id, &checked.fields, &at)?;
@@ -723,22 +945,7 @@ pub fn act_in(
                     lift.number.as_deref().unwrap_or(lift.equipment_id.as_str())
                 )));
             }
-            if let Some(overlap) = store::overlaps(tx, id, &row.fields.start_on)?.first() {
-                let lift = overlap.equipment_number.as_deref().unwrap_or("?");
-                return Err(AppError::conflict(
-                    match (&overlap.status, &overlap.ends_on) {
-                        (ContractStatus::Resilie, Some(ends_on)) => format!(
-                            "L'appareil {lift} reste couvert par le contrat {} jusqu'au {} inclus : ce contrat ne peut commencer avant le lendemain.",
-                            overlap.contract_number,
-                            day::french_from_stored(ends_on)
-                        ),
-                        _ => format!(
-                            "L'appareil {lift} est déjà couvert par le contrat actif {} : un appareil est sous un seul contrat en vigueur (s'il a pris fin, constatez son échéance ou résiliez-le d'abord).",
-                            overlap.contract_number
-                        ),
-                    },
-                ));
-            }
+            check_coverage_free(tx, id, &row.fields.start_on)?;
             store::activate(tx, &row, &at).map_err(|err| {
                 err.on_constraint("contract_equipment.equipment_id", || {
                     AppError::conflict(

@@ -1,6 +1,7 @@
 //! What a file can be imported into (`Target`), the fields of each target
-//! (ids, French labels, the header names that suggest them), the suggested
-//! mapping of a file's columns, and the checks of a mapping sent.
+//! (ids, French labels, the header names that suggest them; for contracts,
+//! the `ContractBody` field each one fills), the suggested mapping of a
+//! file's columns, and the checks of a mapping sent.
 
 use crate::error::{AppError, AppResult};
 use crate::services::equipment::IdentityField;
@@ -14,17 +15,32 @@ pub enum Target {
     Equipment,
     Clients,
     Contacts,
+    /// Maintenance contracts, created as drafts (one row, one contract).
+    Contracts,
 }
 
 impl Target {
-    pub const ALL: [Target; 3] = [Self::Equipment, Self::Clients, Self::Contacts];
+    pub const ALL: [Target; 4] = [
+        Self::Equipment,
+        Self::Clients,
+        Self::Contacts,
+        Self::Contracts,
+    ];
 
     pub fn code(self) -> &'static str {
         match self {
             Self::Equipment => "equipment",
             Self::Clients => "clients",
             Self::Contacts => "contacts",
+            Self::Contracts => "contracts",
         }
+    }
+
+    /// Whether one refused row keeps the whole import from being written
+    /// (contracts: a file of contracts is one agreement of the park, all
+    /// of it or nothing), rather than the accepted rows being written.
+    pub fn all_or_nothing(self) -> bool {
+        self == Self::Contracts
     }
 }
 
@@ -48,6 +64,11 @@ pub enum FieldKind {
     Contact(&'static str),
     /// The contact's first name, put before `nom`.
     ContactFirstName,
+    /// A field of a contract, by its name in `ContractBody` (`clientId`,
+    /// `liftIds`, `startOn`…): the client (its `client_id` or its name) and
+    /// the lifts (their numbers) are found in the agency, the others read
+    /// as a French spreadsheet writes them.
+    Contract(&'static str),
 }
 
 /// A field a column can be mapped to.
@@ -443,8 +464,266 @@ pub fn fields(target: Target, catalog: &[CatalogField]) -> Vec<Field> {
                 &["Fonction", "Rôle", "Poste", "Qualité", "Titre"],
             ),
         ],
+        Target::Contracts => CONTRACT_FIELDS
+            .iter()
+            .map(|(id, label, body, synonyms)| {
+                field(id, label, FieldKind::Contract(body), synonyms)
+            })
+            .collect(),
     }
 }
+
+/// The fields of the `contracts` target: (id, label, `ContractBody` field,
+/// usual headers). Each label's hint in parentheses says how to write it.
+const CONTRACT_FIELDS: [(&str, &str, &str, &[&str]); 25] = [
+    (
+        "client",
+        "Client (son identifiant ou son nom)",
+        "clientId",
+        &[
+            "Client",
+            "Code client",
+            "Client id",
+            "Id client",
+            "N° client",
+            "Nom client",
+            "Nom du client",
+            "Raison sociale",
+            "Société",
+            "Propriétaire",
+        ],
+    ),
+    (
+        "appareils",
+        "Appareils (leurs numéros, séparés par ; ou ,)",
+        "liftIds",
+        &[
+            "Appareil",
+            "Appareils",
+            "N° appareil",
+            "N° appareils",
+            "N° des appareils",
+            "Numéros appareils",
+            "Numéros des appareils",
+            "Numéro appareil",
+            "Équipement",
+            "Équipements",
+            "Ascenseurs",
+            "Liste des appareils",
+        ],
+    ),
+    (
+        "type",
+        "Type de contrat (Minimal, Normal, Étendu, Complet)",
+        "type",
+        &[
+            "Type",
+            "Type contrat",
+            "Formule",
+            "Niveau",
+            "Niveau de contrat",
+        ],
+    ),
+    (
+        "date_debut",
+        "Date de début (AAAA-MM-JJ ou JJ/MM/AAAA)",
+        "startOn",
+        &[
+            "Début",
+            "Date début",
+            "Début du contrat",
+            "Date d'effet",
+            "Prise d'effet",
+            "Date de prise d'effet",
+            "Entrée en vigueur",
+        ],
+    ),
+    (
+        "duree_mois",
+        "Durée (mois)",
+        "durationMonths",
+        &[
+            "Durée",
+            "Durée initiale",
+            "Durée du contrat",
+            "Durée en mois",
+        ],
+    ),
+    (
+        "reconduction_tacite",
+        "Reconduction tacite (oui ou non)",
+        "tacitRenewal",
+        &[
+            "Reconduction",
+            "Tacite reconduction",
+            "Renouvellement tacite",
+            "Reconduction tacite",
+        ],
+    ),
+    (
+        "duree_reconduction_mois",
+        "Durée de reconduction (mois)",
+        "renewalMonths",
+        &[
+            "Durée reconduction",
+            "Durée de renouvellement",
+            "Durée renouvellement",
+        ],
+    ),
+    (
+        "preavis_mois",
+        "Préavis (mois)",
+        "noticeMonths",
+        &["Préavis", "Préavis de résiliation", "Délai de préavis"],
+    ),
+    (
+        "base_prix",
+        "Base du prix (Par appareil, Global)",
+        "priceBasis",
+        &["Base prix", "Base du prix", "Prix par"],
+    ),
+    (
+        "prix_annuel",
+        "Prix annuel HT (euros)",
+        "annualPrice",
+        &[
+            "Prix annuel",
+            "Prix annuel HT",
+            "Prix",
+            "Prix HT",
+            "Montant annuel",
+            "Montant HT",
+            "Tarif annuel",
+            "Redevance",
+            "Redevance annuelle",
+        ],
+    ),
+    (
+        "frequence_facturation",
+        "Fréquence de facturation (Mensuelle, Trimestrielle, Semestrielle, Annuelle)",
+        "billingFrequency",
+        &[
+            "Fréquence",
+            "Facturation",
+            "Périodicité",
+            "Périodicité de facturation",
+            "Fréquence facturation",
+        ],
+    ),
+    (
+        "terme_facturation",
+        "Terme de facturation (À échoir, Échu)",
+        "billingTiming",
+        &["Terme", "Terme facturation", "Échoir ou échu"],
+    ),
+    (
+        "taux_tva",
+        "Taux de TVA (%)",
+        "vatRate",
+        &["TVA", "Taux TVA", "Taux de TVA"],
+    ),
+    (
+        "indice",
+        "Indice de révision (BT48, ICHT-IME…)",
+        "priceIndex",
+        &["Indice", "Indice révision", "Indice de révision"],
+    ),
+    (
+        "valeur_base_indice",
+        "Valeur de base de l'indice (I0)",
+        "baseIndexValue",
+        &["I0", "Valeur indice", "Indice de base", "Valeur de base"],
+    ),
+    (
+        "mois_base_indice",
+        "Mois de la valeur de base (AAAA-MM ou MM/AAAA)",
+        "baseIndexMonth",
+        &["Mois I0", "Mois indice", "Mois de base", "Mois de l'indice"],
+    ),
+    (
+        "intervalle_visites_jours",
+        "Intervalle des visites (jours)",
+        "visitIntervalDays",
+        &[
+            "Intervalle visites",
+            "Intervalle entre visites",
+            "Fréquence des visites",
+            "Périodicité des visites",
+        ],
+    ),
+    (
+        "delai_arrivee_minutes",
+        "Délai d'arrivée aux heures ouvrées (minutes)",
+        "arrivalMinutes",
+        &[
+            "Délai d'arrivée",
+            "Délai arrivée",
+            "Délai d'intervention",
+            "Délai intervention",
+        ],
+    ),
+    (
+        "delai_arrivee_hors_heures_minutes",
+        "Délai d'arrivée hors heures ouvrées (minutes)",
+        "arrivalOutOfHoursMinutes",
+        &[
+            "Délai hors heures ouvrées",
+            "Délai d'arrivée hors heures",
+            "Délai astreinte",
+        ],
+    ),
+    (
+        "delai_personne_bloquee_minutes",
+        "Délai pour une personne bloquée (minutes)",
+        "trappedPersonMinutes",
+        &[
+            "Délai personne bloquée",
+            "Personne bloquée",
+            "Délai de désincarcération",
+        ],
+    ),
+    (
+        "delai_remise_en_service_minutes",
+        "Délai de remise en service (minutes)",
+        "returnToServiceMinutes",
+        &["Remise en service", "Délai remise en service"],
+    ),
+    (
+        "week_end",
+        "Week-ends couverts (oui ou non)",
+        "weekendCoverage",
+        &["Week-end", "Week-ends", "Weekend", "Couverture week-end"],
+    ),
+    (
+        "astreinte",
+        "Nuits couvertes par l'astreinte (oui ou non)",
+        "onCallCoverage",
+        &["Astreinte", "Nuits couvertes", "Couverture astreinte"],
+    ),
+    (
+        "penalite_heure_retard",
+        "Pénalité par heure de retard (euros)",
+        "penaltyPerLateHour",
+        &[
+            "Pénalité",
+            "Pénalités",
+            "Pénalité de retard",
+            "Pénalités de retard",
+        ],
+    ),
+    (
+        "notes",
+        "Notes",
+        "notes",
+        &[
+            "Remarques",
+            "Remarque",
+            "Commentaire",
+            "Commentaires",
+            "Observations",
+        ],
+    ),
+];
 
 /// The field suggested for each column (by index), from its header.
 pub fn suggest(columns: &[String], fields: &[Field]) -> Vec<Option<usize>> {
@@ -518,6 +797,11 @@ pub fn check_mapping(
     Ok(chosen)
 }
 
+/// The fields a contracts file maps, each row giving them: what the API's
+/// body requires.
+pub const CONTRACT_REQUIRED: [&str; 5] =
+    ["client", "appareils", "type", "date_debut", "prix_annuel"];
+
 /// Each target needs a column that finds or names what a row designates.
 pub fn check_required(target: Target, fields: &[Field], chosen: &[Option<usize>]) -> AppResult<()> {
     let has = |id: &str| {
@@ -538,6 +822,15 @@ pub fn check_required(target: Target, fields: &[Field], chosen: &[Option<usize>]
         ),
         Target::Contacts if !has("nom") => {
             Some("Aucune colonne n'est associée au nom du contact : il est obligatoire.")
+        }
+        Target::Contracts => {
+            return match CONTRACT_REQUIRED.into_iter().find(|id| !has(id)) {
+                Some(id) => Err(AppError::unprocessable(format!(
+                    "Aucune colonne n'est associée au champ « {} » : chaque contrat importé nomme son client, ses appareils, son type, sa date de début et son prix annuel.",
+                    fields.iter().find(|f| f.id == id).map_or(id, |f| f.name())
+                ))),
+                None => Ok(()),
+            };
         }
         _ => None,
     };
@@ -625,6 +918,50 @@ mod tests {
                 Some("telephone".to_owned()),
                 Some("fonction".to_owned()),
             ]
+        );
+    }
+
+    #[test]
+    fn contract_headers_suggest_the_contract_fields() {
+        assert_eq!(
+            suggested(
+                Target::Contracts,
+                &[
+                    "Client",
+                    "Appareils",
+                    "Type",
+                    "Date de début",
+                    "Durée (mois)",
+                    "Prix annuel HT",
+                    "TVA",
+                    "Astreinte",
+                    "Remarques",
+                    "Autre"
+                ]
+            ),
+            [
+                Some("client".to_owned()),
+                Some("appareils".to_owned()),
+                Some("type".to_owned()),
+                Some("date_debut".to_owned()),
+                Some("duree_mois".to_owned()),
+                Some("prix_annuel".to_owned()),
+                Some("taux_tva".to_owned()),
+                Some("astreinte".to_owned()),
+                Some("notes".to_owned()),
+                None,
+            ]
+        );
+        let fields = fields(Target::Contracts, &[]);
+        let ids: Vec<&str> = fields.iter().map(|f| f.id.as_str()).collect();
+        for required in CONTRACT_REQUIRED {
+            assert!(ids.contains(&required), "{required}");
+        }
+        let chosen = suggest(&columns(&["Client", "Appareils", "Type"]), &fields);
+        assert_eq!(
+            check_required(Target::Contracts, &fields, &chosen)
+                .map_err(|e| e.public_message()),
+            Err("Aucune colonne n'est associée au champ « Date de début » : chaque contrat importé nomme son client, ses appareils, son type, sa date de début et son prix annuel.".to_owned())
         );
     }
 

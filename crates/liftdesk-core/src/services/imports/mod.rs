@@ -1,7 +1,8 @@
 //! Imports of spreadsheets (`/api/v2/imports`): an agency uploads a CSV or
 //! xlsx file (`file` reads it into a table, stored in `import_files` for
 //! `FILE_LIFETIME_HOURS`), then checks it against a target (equipment,
-//! clients, contacts) with a mapping of its columns, then imports it.
+//! clients, contacts, contracts) with a mapping of its columns, then
+//! imports it.
 
 pub mod fields;
 pub mod file;
@@ -214,17 +215,28 @@ pub fn prepare(
     })
 }
 
-/// Runs a prepared pass on the writer, on the calling (blocking) thread:
-/// committed when `commit` (the import: all its rows or, on an error,
-/// none), else rolled back (the check). The run's status follows.
+/// Runs a prepared pass for `p` on the writer, on the calling (blocking)
+/// thread: committed when `commit` (the import: all its accepted rows or,
+/// on an error, none; for a target written all or nothing, none while a row
+/// is refused: 422), else rolled back (the check). The run's status
+/// follows.
 pub fn execute(
     store: &Store,
     plan: &Plan,
-    actor: &Actor,
+    p: &Principal,
     guard: RunGuard,
     commit: bool,
 ) -> AppResult<Vec<RowReport>> {
-    let work = |tx: &Tx| run::run(tx, plan, actor, guard.run());
+    let work = |tx: &Tx| {
+        let reports = run::run(tx, plan, p, guard.run())?;
+        if commit
+            && plan.target.all_or_nothing()
+            && let Some(refusal) = run::refused_import(plan.target, &reports)
+        {
+            return Err(refusal);
+        }
+        Ok(reports)
+    };
     let result = if commit {
         store.write_blocking(work)
     } else {
@@ -233,7 +245,11 @@ pub fn execute(
     match &result {
         Ok(_) => guard.done(RunStatus::Done),
         Err(err) => {
-            tracing::error!(error = %err, file = %plan.file_id, "import en échec");
+            if matches!(err, AppError::Internal(_)) {
+                tracing::error!(error = %err, file = %plan.file_id, "import en échec");
+            } else {
+                tracing::info!(error = %err, file = %plan.file_id, "import refusé");
+            }
             guard.done(RunStatus::Failed);
         }
     }
@@ -308,8 +324,10 @@ pub async fn file_with_suggestions(
 
 /// A check (`RunKind::Verification`, rolled back) or an import (committed;
 /// administrators only) of a file of the principal's agency, recorded in
-/// `runs` while it goes. Runs on its own blocking task: should the caller go
-/// away, the pass still ends and its status is still recorded.
+/// `runs` while it goes. Contracts are created by the REST API's step, so
+/// checking or importing them also asks what creating one asks
+/// (`Capability::Change`). Runs on its own blocking task: should the caller
+/// go away, the pass still ends and its status is still recorded.
 pub async fn pass(
     store: &Store,
     runs: &ImportRuns,
@@ -322,6 +340,9 @@ pub async fn pass(
     let agency_id = p.agency_id()?.to_owned();
     if kind == RunKind::Import {
         p.require(Capability::Administer("Importer un fichier"))?;
+    }
+    if target == Target::Contracts {
+        p.require(Capability::Change)?;
     }
     let now = store.now();
     let file_id = file_id.to_owned();
@@ -337,10 +358,10 @@ pub async fn pass(
         rows_total,
         prepared.expires_at,
     )?;
-    let (actor, store) = (p.actor.clone(), store.clone());
+    let (p, store) = (p.clone(), store.clone());
     let commit = kind == RunKind::Import;
     let (plan, reports) = tokio::task::spawn_blocking(move || {
-        let reports = execute(&store, &plan, &actor, guard, commit);
+        let reports = execute(&store, &plan, &p, guard, commit);
         (plan, reports)
     })
     .await

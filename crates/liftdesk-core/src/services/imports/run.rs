@@ -1,14 +1,18 @@
 //! One pass over the rows of a file for a target: each row is validated by
 //! the domain's own rules (identity of an equipment, technical catalog,
-//! client fields of the partner API, SIREN/SIRET, e-mail), matched with what
-//! the agency already has, and written in its own savepoint of the caller's
-//! transaction; a refused row is rolled back to its savepoint and reported
-//! with its reasons, in French, naming the column.
+//! client fields of the partner API, SIREN/SIRET, e-mail; a contract by the
+//! REST API's creation itself), matched with what the agency already has,
+//! and written in its own savepoint of the caller's transaction; a refused
+//! row is rolled back to its savepoint and reported with its reasons, in
+//! French, naming the column. A contracts file is also checked across its
+//! rows (a lift in one row only), and refused whole at the import while one
+//! row is refused (`refused_import`).
 //!
 //! The check and the import run this same pass: the import commits the
 //! transaction, the check rolls it back (`Store::rehearse_blocking`), so the
 //! check answers exactly what the import would do.
 
+use crate::domain::contract::{BillingFrequency, BillingTiming, ContractType, PriceBasis};
 use crate::domain::id::{AgencyId, BuildingId, ClientId, ContactId, EquipmentId, ImportId};
 use std::collections::HashMap;
 
@@ -20,7 +24,9 @@ use super::progress::{Run, Tally};
 use crate::domain::client::ClientStatus;
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
+use crate::principal::Principal;
 use crate::services::clients::{self as client_service, CATEGORIES, ClientInput};
+use crate::services::contracts::{self as contract_service, ContractInput, InputRefusal};
 use crate::services::equipment::{
     self as equipment_service, EQUIPMENT_TYPES, IdentityField, MAINTENANCE_CONTRACTS,
 };
@@ -163,14 +169,18 @@ fn refuse<T>(message: impl Into<String>) -> Result<T, RowError> {
     Err(RowError::Refused(vec![message.into()]))
 }
 
-/// Runs the pass in `tx`: every row in order, each in its savepoint,
-/// `progress` counting them. Returns one report per row.
-pub fn run(tx: &Tx, plan: &Plan, actor: &Actor, progress: &Run) -> AppResult<Vec<RowReport>> {
+/// Runs the pass in `tx` for `p` (who imports, in the plan's agency):
+/// every row in order, each in its savepoint, `progress` counting them.
+/// Returns one report per row.
+pub fn run(tx: &Tx, plan: &Plan, p: &Principal, progress: &Run) -> AppResult<Vec<RowReport>> {
+    let actor = &p.actor;
     let mut pass = Pass {
         plan,
         actor,
+        principal: p,
         clients: ClientDirectory::load(tx, &plan.agency_id)?,
         buildings: BuildingDirectory::load(tx, &plan.agency_id)?,
+        contract_lifts: HashMap::new(),
     };
     let mut reports = Vec::with_capacity(plan.table.rows.len());
     for row in &plan.table.rows {
@@ -194,6 +204,7 @@ pub fn run(tx: &Tx, plan: &Plan, actor: &Actor, progress: &Run) -> AppResult<Vec
             Target::Equipment => pass.equipment_row(tx, row.number, &cells),
             Target::Clients => pass.client_row(tx, &cells),
             Target::Contacts => pass.contact_row(tx, row.number, &cells),
+            Target::Contracts => pass.contract_row(tx, row.number, &cells),
         });
         let report = match outcome {
             Ok((action, id, changes)) => RowReport {
@@ -239,13 +250,58 @@ pub fn run(tx: &Tx, plan: &Plan, actor: &Actor, progress: &Run) -> AppResult<Vec
     Ok(reports)
 }
 
+/// The refusal of an import of a target written all or nothing
+/// ([`Target::all_or_nothing`]) whose pass refused rows: nothing is written.
+/// `None` when no row is refused.
+pub fn refused_import(target: Target, reports: &[RowReport]) -> Option<AppError> {
+    let refused: Vec<&RowReport> = reports
+        .iter()
+        .filter(|r| r.action == Action::Refuse)
+        .collect();
+    let first = refused.first()?;
+    const SHOWN: usize = 10;
+    let mut numbers: Vec<String> = refused
+        .iter()
+        .take(SHOWN)
+        .map(|r| r.row.to_string())
+        .collect();
+    let rows = match numbers.len() {
+        1 => format!("ligne {}", numbers[0]),
+        _ if refused.len() > SHOWN => format!("lignes {}…", numbers.join(", ")),
+        _ => {
+            let last = numbers.pop().unwrap_or_default();
+            format!("lignes {} et {last}", numbers.join(", "))
+        }
+    };
+    let count = match refused.len() {
+        1 => "1 ligne est refusée".to_owned(),
+        n => format!("{n} lignes sont refusées"),
+    };
+    let what = match target {
+        Target::Contracts => {
+            "Aucun contrat n'a été importé : un import de contrats enregistre toutes ses lignes ou aucune"
+        }
+        _ => "Rien n'a été importé : cet import enregistre toutes ses lignes ou aucune",
+    };
+    Some(AppError::unprocessable(format!(
+        "{what}, et {count} ({rows}). Ligne {} : {} Corrigez le fichier, envoyez-le de nouveau et vérifiez-le : la vérification donne la raison de chaque ligne refusée.",
+        first.row,
+        first.reasons.join(" ")
+    )))
+}
+
 type RowOutcome = Result<(Action, String, Vec<String>), RowError>;
 
 struct Pass<'p> {
     plan: &'p Plan,
     actor: &'p Actor,
+    /// Who imports: a contract is created by the API's own step, for them.
+    principal: &'p Principal,
     clients: ClientDirectory,
     buildings: BuildingDirectory,
+    /// The lifts the rows of a contracts file name so far, and the first
+    /// row naming each.
+    contract_lifts: HashMap<EquipmentId, u32>,
 }
 
 impl Pass<'_> {
@@ -767,6 +823,130 @@ impl Pass<'_> {
         }
     }
 
+    // -- Contracts -------------------------------------------------------------
+
+    /// A contract, created as a draft by the REST API's own step
+    /// (`contracts::import_in`): the cells give its body, read as a French
+    /// spreadsheet writes them; the client and the lifts are found in the
+    /// agency (by `client_id` or name, by number); a lift named by an
+    /// earlier row of the file is refused, as one under another contract
+    /// that has not ended, or in another draft.
+    fn contract_row(&mut self, tx: &Tx, row: u32, cells: &[Cell<'_>]) -> RowOutcome {
+        let agency_id = &self.plan.agency_id;
+        let mut reasons = Reasons::default();
+        let mut input = ContractInput::default();
+        let mut given: Vec<&'static str> = Vec::new();
+        let mut lifts: Vec<EquipmentId> = Vec::new();
+        for cell in cells {
+            let FieldKind::Contract(field) = &cell.field.kind else {
+                continue;
+            };
+            given.push(field);
+            match *field {
+                "clientId" => match self.clients.resolve(cell.text) {
+                    Ok(found) => input.client_id = found.client_ref.clone(),
+                    Err(message) => reasons.0.push(cell.reason(&message)),
+                },
+                "liftIds" => {
+                    for number in split_list(cell.text) {
+                        let Some(lift) = equipment_store::find_by_number(tx, agency_id, &number)?
+                        else {
+                            reasons.0.push(cell.reason(&format!(
+                                "aucun appareil de l'agence n'a le numéro « {number} » : importez d'abord le parc."
+                            )));
+                            continue;
+                        };
+                        if lifts.contains(&lift.id) {
+                            reasons.0.push(cell.reason(&format!(
+                                "L'appareil « {number} » figure deux fois dans « {} ».",
+                                cell.name()
+                            )));
+                            continue;
+                        }
+                        if let Some(earlier) = self.contract_lifts.get(&lift.id) {
+                            reasons.0.push(cell.reason(&format!(
+                                "l'appareil « {number} » figure déjà ligne {earlier} de ce fichier : un appareil est sous un seul contrat."
+                            )));
+                        } else {
+                            self.contract_lifts.insert(lift.id.clone(), row);
+                        }
+                        lifts.push(lift.id);
+                    }
+                }
+                field => {
+                    if let Err(message) = contract_value(&mut input, field, cell.name(), cell.text)
+                    {
+                        reasons.0.push(cell.reason(&message));
+                    }
+                }
+            }
+        }
+        for (id, what) in [
+            (
+                "clientId",
+                "un contrat est celui d'un client de l'agence (son identifiant ou son nom)",
+            ),
+            (
+                "liftIds",
+                "un contrat couvre au moins un appareil (leurs numéros, séparés par ; ou ,)",
+            ),
+            ("type", "le type du contrat est obligatoire"),
+            ("startOn", "la date de début du contrat est obligatoire"),
+            ("annualPrice", "le prix annuel du contrat est obligatoire"),
+        ] {
+            if !given.contains(&id) {
+                reasons.0.push(format!(
+                    "Colonne « {} » vide : {what}.",
+                    self.contract_column(id)
+                        .map_or_else(|| id.to_owned(), |col| self.plan.table.columns[col].clone())
+                ));
+            }
+        }
+        reasons.done()?;
+        input.lift_ids = lifts.into_iter().map(EquipmentId::into_string).collect();
+        let names = |field: &'static str| self.contract_field_name(field);
+        match contract_service::import_in(tx, self.principal, &input, &names) {
+            Ok(id) => Ok((Action::Create, id.into_string(), Vec::new())),
+            Err(refusal) => Err(self.contract_refusal(refusal)),
+        }
+    }
+
+    /// The column a contract's field (its `ContractBody` name) is mapped to.
+    fn contract_column(&self, field: &str) -> Option<usize> {
+        self.plan.mapping.iter().position(|f| {
+            f.is_some_and(
+                |i| matches!(self.plan.fields[i].kind, FieldKind::Contract(name) if name == field),
+            )
+        })
+    }
+
+    /// A contract's field as this import names it (« Durée »).
+    fn contract_field_name(&self, field: &'static str) -> String {
+        self.plan
+            .fields
+            .iter()
+            .find(|f| matches!(f.kind, FieldKind::Contract(name) if name == field))
+            .map_or_else(|| field.to_owned(), |f| f.name().to_owned())
+    }
+
+    /// A refusal of the contracts' rules as a row's reason, naming the
+    /// column of the field it is about.
+    fn contract_refusal(&self, refusal: InputRefusal) -> RowError {
+        if matches!(refusal.error, AppError::Internal(_)) {
+            return RowError::Fatal(refusal.error);
+        }
+        let message = refusal.error.public_message();
+        RowError::Refused(vec![
+            match refusal.field.and_then(|f| self.contract_column(f)) {
+                Some(col) => format!(
+                    "Colonne « {} » ({}) : {message}",
+                    self.plan.table.columns[col], self.plan.table.letters[col]
+                ),
+                None => message,
+            },
+        ])
+    }
+
     /// The column mapped to a field, for messages about an empty cell.
     fn column_of(&self, field_id: &str) -> String {
         self.plan
@@ -882,6 +1062,145 @@ fn identity_text(field: IdentityField, text: &str) -> Result<String, Vec<&'stati
             .ok_or_else(|| CONTRACT_VALUES.iter().map(|(label, _)| *label).collect()),
         _ => Ok(text.to_owned()),
     }
+}
+
+/// A code of `T` as people write it: the code (`par_appareil`), its French
+/// name (« Par appareil », « Terme à échoir »), or that name without
+/// « Terme » (« À échoir », « Échu »); accents, case, `-` and `_` aside.
+fn wire_code<T: crate::domain::WireCode>(text: &str) -> Option<&'static str> {
+    let plain = |text: &str| {
+        fold(text)
+            .chars()
+            .map(|c| if c == '_' || c == '-' { ' ' } else { c })
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let wanted = plain(text);
+    T::all()
+        .iter()
+        .find(|value| {
+            let label = plain(value.french());
+            plain(value.code()) == wanted
+                || label == wanted
+                || label.strip_prefix("terme ") == Some(wanted.as_str())
+        })
+        .map(|value| value.code())
+}
+
+/// A day as the API takes it (`AAAA-MM-JJ`) from a French spreadsheet's
+/// `JJ/MM/AAAA` (or `J/M/AAAA`); any other text as it is (the API's rule
+/// judges it).
+fn iso_day(text: &str) -> String {
+    let text = text.trim();
+    let digits = |part: &str, max: usize| {
+        !part.is_empty() && part.len() <= max && part.chars().all(|c| c.is_ascii_digit())
+    };
+    if let [d, m, y] = text.split('/').collect::<Vec<_>>().as_slice()
+        && digits(d, 2)
+        && digits(m, 2)
+        && digits(y, 4)
+        && y.len() == 4
+    {
+        return format!("{y}-{m:0>2}-{d:0>2}");
+    }
+    text.to_owned()
+}
+
+/// A month as the API takes it (`AAAA-MM`) from `MM/AAAA`; any other text
+/// as it is.
+fn iso_month(text: &str) -> String {
+    let text = text.trim();
+    if let Some((m, y)) = text.split_once('/')
+        && (1..=2).contains(&m.len())
+        && y.len() == 4
+        && m.chars().chain(y.chars()).all(|c| c.is_ascii_digit())
+    {
+        return format!("{y}-{m:0>2}");
+    }
+    text.to_owned()
+}
+
+/// A cell of a contracts file into the contract's body (`field` is its
+/// `ContractBody` name, `name` the field's French name): numbers with a
+/// decimal comma, amounts with `€`, rates with `%`, `oui`/`non`, days
+/// `JJ/MM/AAAA`, codes by their French names. A number or a yes/no the
+/// cell does not hold is refused here (the reason); every other value goes
+/// to the API's rules as written.
+fn contract_value(
+    input: &mut ContractInput,
+    field: &str,
+    name: &str,
+    text: &str,
+) -> Result<(), String> {
+    let refuse =
+        |expected: &str| format!("Le champ « {name} » doit être {expected} (reçu : « {text} »).");
+    let number = |text: &str, expected: &str| -> Result<f64, String> {
+        parse_number(text)
+            .and_then(|n| n.as_f64())
+            .ok_or_else(|| refuse(expected))
+    };
+    let whole = |unit: &str| -> Result<Option<i64>, String> {
+        let expected = format!("un nombre entier de {unit}");
+        parse_number(text)
+            .and_then(|n| n.as_i64())
+            .map(Some)
+            .ok_or_else(|| refuse(&expected))
+    };
+    let yes_no = || -> Result<Option<bool>, String> {
+        parse_bool(text)
+            .map(Some)
+            .ok_or_else(|| refuse("oui ou non"))
+    };
+    let amount = || {
+        let bare: String = text
+            .replace('€', "")
+            .trim()
+            .trim_end_matches("euros")
+            .trim_end_matches("EUR")
+            .to_owned();
+        number(&bare, "un montant en euros, par exemple 1 250,50")
+    };
+    let code =
+        |found: Option<&'static str>| Some(found.map_or_else(|| text.to_owned(), str::to_owned));
+    match field {
+        "type" => {
+            input.contract_type =
+                wire_code::<ContractType>(text).map_or_else(|| text.to_owned(), str::to_owned);
+        }
+        "startOn" => input.start_on = iso_day(text),
+        "durationMonths" => input.duration_months = whole("mois")?,
+        "renewalMonths" => input.renewal_months = whole("mois")?,
+        "noticeMonths" => input.notice_months = whole("mois")?,
+        "visitIntervalDays" => input.visit_interval_days = whole("jours")?,
+        "arrivalMinutes" => input.arrival_minutes = whole("minutes")?,
+        "arrivalOutOfHoursMinutes" => input.arrival_out_of_hours_minutes = whole("minutes")?,
+        "trappedPersonMinutes" => input.trapped_person_minutes = whole("minutes")?,
+        "returnToServiceMinutes" => input.return_to_service_minutes = whole("minutes")?,
+        "tacitRenewal" => input.tacit_renewal = yes_no()?,
+        "weekendCoverage" => input.weekend_coverage = yes_no()?,
+        "onCallCoverage" => input.on_call_coverage = yes_no()?,
+        "priceBasis" => input.price_basis = code(wire_code::<PriceBasis>(text)),
+        "billingFrequency" => input.billing_frequency = code(wire_code::<BillingFrequency>(text)),
+        "billingTiming" => input.billing_timing = code(wire_code::<BillingTiming>(text)),
+        "annualPrice" => input.annual_price = amount()?,
+        "penaltyPerLateHour" => input.penalty_per_late_hour = Some(amount()?),
+        "vatRate" => {
+            input.vat_rate = Some(number(
+                text.trim().trim_end_matches('%'),
+                "un taux en pour cent, par exemple 20 ou 5,5",
+            )?);
+        }
+        "priceIndex" => input.price_index = Some(text.to_owned()),
+        "baseIndexValue" => {
+            input.base_index_value = Some(number(text, "un nombre, par exemple 128,5")?);
+        }
+        "baseIndexMonth" => input.base_index_month = Some(iso_month(text)),
+        "notes" => input.notes = Some(text.to_owned()),
+        _ => {}
+    }
+    Ok(())
 }
 
 /// The items of a list written in one cell (`;`, `,` or line breaks).
@@ -1237,9 +1556,88 @@ mod tests {
             Err("Vapeur".to_owned())
         );
         assert_eq!(split_list("A; B,\nC"), ["A", "B", "C"]);
+        assert_eq!(iso_day("01/03/2027"), "2027-03-01");
+        assert_eq!(iso_day(" 1/3/2027 "), "2027-03-01");
+        assert_eq!(iso_day("2027-03-01"), "2027-03-01");
+        assert_eq!(iso_day("1/3/27"), "1/3/27");
+        assert_eq!(iso_month("12/2026"), "2026-12");
+        assert_eq!(iso_month("2026-12"), "2026-12");
         assert_eq!(
             place_key("3, rue de l'Église", Some("69003"), Some("LYON")),
             place_key("3 rue de l eglise", Some(" 69003"), Some("Lyon"))
+        );
+    }
+
+    #[test]
+    fn contract_cells_are_read_as_french_spreadsheets_write_them() {
+        for (text, code) in [
+            ("Étendu", Some("etendu")),
+            ("etendu", Some("etendu")),
+            ("COMPLET", Some("complet")),
+            ("Super", None),
+        ] {
+            assert_eq!(wire_code::<ContractType>(text), code, "{text}");
+        }
+        for (text, code) in [
+            ("Terme à échoir", Some("terme_a_echoir")),
+            ("À échoir", Some("terme_a_echoir")),
+            ("échu", Some("terme_echu")),
+            ("terme_echu", Some("terme_echu")),
+        ] {
+            assert_eq!(wire_code::<BillingTiming>(text), code, "{text}");
+        }
+        assert_eq!(
+            wire_code::<PriceBasis>("Par appareil"),
+            Some("par_appareil")
+        );
+        let mut input = ContractInput::default();
+        for (field, text) in [
+            ("type", "Normal"),
+            ("startOn", "15/01/2027"),
+            ("durationMonths", "24"),
+            ("tacitRenewal", "non"),
+            ("annualPrice", "1 250,50 €"),
+            ("vatRate", "5,5 %"),
+            ("billingFrequency", "Annuelle"),
+            ("baseIndexValue", "128,5"),
+            ("baseIndexMonth", "12/2026"),
+            ("priceBasis", "au forfait"),
+        ] {
+            assert_eq!(contract_value(&mut input, field, "Champ", text), Ok(()));
+        }
+        assert_eq!(input.contract_type, "normal");
+        assert_eq!(input.start_on, "2027-01-15");
+        assert_eq!(input.duration_months, Some(24));
+        assert_eq!(input.tacit_renewal, Some(false));
+        assert_eq!(input.annual_price, 1250.5);
+        assert_eq!(input.vat_rate, Some(5.5));
+        assert_eq!(input.billing_frequency.as_deref(), Some("annuelle"));
+        assert_eq!(input.base_index_value, Some(128.5));
+        assert_eq!(input.base_index_month.as_deref(), Some("2026-12"));
+        // Not a code: the API's rule names the codes.
+        assert_eq!(input.price_basis.as_deref(), Some("au forfait"));
+        assert_eq!(
+            contract_value(&mut input, "durationMonths", "Durée", "12,5"),
+            Err(
+                "Le champ « Durée » doit être un nombre entier de mois (reçu : « 12,5 »)."
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            contract_value(
+                &mut input,
+                "weekendCoverage",
+                "Week-ends couverts",
+                "parfois"
+            ),
+            Err(
+                "Le champ « Week-ends couverts » doit être oui ou non (reçu : « parfois »)."
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            contract_value(&mut input, "annualPrice", "Prix annuel HT", "gratuit"),
+            Err("Le champ « Prix annuel HT » doit être un montant en euros, par exemple 1 250,50 (reçu : « gratuit »).".to_owned())
         );
     }
 }
