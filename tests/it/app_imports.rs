@@ -89,7 +89,16 @@ async fn an_administrator_uploads_checks_fixes_and_imports_through_the_session()
         .iter()
         .map(|t| t["target"].as_str().expect("target"))
         .collect();
-    assert_eq!(targets, ["equipment", "clients", "contacts", "contracts"]);
+    assert_eq!(
+        targets,
+        [
+            "equipment",
+            "clients",
+            "contacts",
+            "contracts",
+            "price_indexes"
+        ]
+    );
     assert_eq!(
         view["targets"][0]["suggestedMapping"]["N° appareil"],
         json!("number")

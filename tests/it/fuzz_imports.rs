@@ -977,7 +977,13 @@ fn upload_names_and_contents_are_read_or_refused_in_french() {
 
 // -- Through HTTP --------------------------------------------------------------
 
-const TARGETS: [&str; 4] = ["equipment", "clients", "contacts", "contracts"];
+const TARGETS: [&str; 5] = [
+    "equipment",
+    "clients",
+    "contacts",
+    "contracts",
+    "price_indexes",
+];
 
 /// A CSV whose headers are ones the suggested mapping knows, so that a
 /// check or an import without a mapping gets past the mapping's rules.
@@ -996,6 +1002,9 @@ fn known_columns() -> BoxedStrategy<CsvFile> {
         "Téléphone",
         "Fonction",
         "Client",
+        "Indice",
+        "Mois",
+        "Valeur",
     ];
     prop::sample::subsequence(names, 1..7)
         .prop_flat_map(|header| {

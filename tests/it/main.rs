@@ -73,6 +73,7 @@ mod v2_contracts;
 mod v2_equipment_and_surveys;
 mod v2_imports;
 mod v2_imports_contracts;
+mod v2_imports_price_indexes;
 mod v2_isolation;
 mod v2_openapi;
 mod v2_org_and_planning;

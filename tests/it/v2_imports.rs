@@ -596,7 +596,16 @@ async fn the_file_view_gives_targets_fields_suggestions_and_expires() {
         .iter()
         .map(|t| t["target"].as_str().expect("t"))
         .collect();
-    assert_eq!(names, ["equipment", "clients", "contacts", "contracts"]);
+    assert_eq!(
+        names,
+        [
+            "equipment",
+            "clients",
+            "contacts",
+            "contracts",
+            "price_indexes"
+        ]
+    );
     assert_eq!(
         keys(&targets[0]),
         set(&["target", "fields", "suggestedMapping"])

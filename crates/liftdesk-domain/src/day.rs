@@ -93,6 +93,24 @@ impl fmt::Display for Day {
     }
 }
 
+/// The months' French names, January first: « mars 2027 » is how a
+/// month is written in words, and how a spreadsheet or an INSEE table may
+/// give one.
+pub const MONTH_NAMES: [&str; 12] = [
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+];
+
 /// [`Day::parse`], as a `NaiveDate`.
 pub fn parse(text: &str) -> Result<NaiveDate, DayError> {
     Day::parse(text).map(Day::date)

@@ -115,13 +115,17 @@ async fn import_file(
 /// l'API partenaire (`/update_client` : SIREN, SIRET, e-mail, statut,
 /// catégories), contrats de `POST /contracts` (mêmes règles, mêmes phrases ;
 /// un appareil dans une seule ligne du fichier, et sous aucun autre contrat
-/// qui n'a pas pris fin, brouillon compris). Une cellule vide ne change rien.
+/// qui n'a pas pris fin, brouillon compris), valeurs d'indices de
+/// `POST /price-indexes` (mêmes règles, mêmes phrases ; le mois d'un indice
+/// dans une seule ligne du fichier). Une cellule vide ne change rien.
 ///
 /// Correspondance : équipements retrouvés par numéro (espaces et casse
 /// ignorés), sinon par `externalId` ; clients par `client_id`, sinon SIRET,
 /// sinon SIREN, sinon nom ; contacts par client puis nom, sinon e-mail ;
 /// chaque ligne de contrats crée un brouillon (client par `client_id` ou
-/// nom, appareils par numéro).
+/// nom, appareils par numéro) ; une valeur d'indice est retrouvée par son
+/// indice et son mois (mois `AAAA-MM`, `MM/AAAA` ou « janvier 2026 »,
+/// « janv. 2026 » ; valeur `128,5`) : déjà enregistrée, elle est corrigée.
 ///
 /// Pendant la vérification, les autres écritures de l'agence attendent
 /// qu'elle se termine ; son avancement se suit avec `GET /imports/{fileId}`.
@@ -133,7 +137,7 @@ async fn import_file(
     request_body(content = RunBody, description = "La cible et la correspondance des colonnes"),
     responses(
         (status = 200, description = "Ce que ferait l'import, ligne par ligne", body = ImportReport),
-        (status = 403, description = "Cible `contracts` : le compte ne modifie rien (compte de service de l'opérateur)", body = ErrorBody),
+        (status = 403, description = "Cible `contracts` ou `price_indexes` : le compte ne modifie rien (compte de service de l'opérateur)", body = ErrorBody),
         (status = 404, description = "Fichier inconnu dans l'agence, ou expiré", body = ErrorBody),
         (status = 409, description = "Une vérification ou un import de ce fichier est déjà en cours", body = ErrorBody),
         (status = 413, description = "Corps de requête trop volumineux", body = ErrorBody),
@@ -167,6 +171,11 @@ async fn check_import(
 /// crée un contrat en brouillon, que `POST /contracts/{id}/activate` met
 /// en vigueur. Importer de nouveau le même fichier est refusé : ses
 /// appareils sont déjà sous contrat.
+///
+/// Cible `price_indexes` : tout ou rien aussi. Chaque ligne enregistre la
+/// valeur d'un indice pour un mois comme `POST /price-indexes` (même
+/// journal) ; un mois déjà enregistré est corrigé (`mise_a_jour`, journal
+/// `correction`), ou laissé tel quel s'il a déjà cette valeur.
 #[utoipa::path(
     post,
     path = "/imports/{fileId}/import",
@@ -179,7 +188,7 @@ async fn check_import(
         (status = 404, description = "Fichier inconnu dans l'agence, ou expiré", body = ErrorBody),
         (status = 409, description = "Une vérification ou un import de ce fichier est déjà en cours", body = ErrorBody),
         (status = 413, description = "Corps de requête trop volumineux", body = ErrorBody),
-        (status = 422, description = "Cible inconnue ; correspondance qui nomme une colonne absente du fichier ou un champ inconnu, donne un champ à deux colonnes, ou n'associe pas les champs nécessaires à la cible ; cible `contracts` dont une ligne au moins est refusée (rien n'est importé)", body = ErrorBody),
+        (status = 422, description = "Cible inconnue ; correspondance qui nomme une colonne absente du fichier ou un champ inconnu, donne un champ à deux colonnes, ou n'associe pas les champs nécessaires à la cible ; cible `contracts` ou `price_indexes` dont une ligne au moins est refusée (rien n'est importé)", body = ErrorBody),
     )
 )]
 async fn run_import(

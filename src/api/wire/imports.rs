@@ -112,7 +112,7 @@ impl From<RunStatus> for RunStatusCode {
 #[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct RunView {
-    /// Cible : `equipment`, `clients`, `contacts` ou `contracts`.
+    /// Cible : `equipment`, `clients`, `contacts`, `contracts` ou `price_indexes`.
     pub target: String,
     /// `en_cours` ; `terminee` (vérification répondue, import enregistré) ; `echouee` (arrêt sur une erreur : un import n'a alors rien enregistré).
     pub status: RunStatusCode,
@@ -171,7 +171,7 @@ pub struct ImportFileView {
     /// L'import en cours ou le dernier, ou `null`.
     #[schema(required = true)]
     pub import: Option<RunView>,
-    /// Les cibles possibles (`equipment`, `clients`, `contacts`, `contracts`), chacune avec ses champs et la correspondance que proposent les en-têtes du fichier.
+    /// Les cibles possibles (`equipment`, `clients`, `contacts`, `contracts`, `price_indexes`), chacune avec ses champs et la correspondance que proposent les en-têtes du fichier.
     pub targets: Vec<TargetView>,
 }
 
@@ -198,7 +198,7 @@ impl From<&Field> for FieldView {
 #[derive(Debug, Serialize, ToSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TargetView {
-    /// `equipment`, `clients`, `contacts` ou `contracts`.
+    /// `equipment`, `clients`, `contacts`, `contracts` ou `price_indexes`.
     pub target: TargetCode,
     /// Les champs de la cible.
     pub fields: Vec<FieldView>,
@@ -259,8 +259,10 @@ pub(crate) fn mapping_view(
 }
 
 /// `equipment` (le parc : équipements et leurs immeubles), `clients`,
-/// `contacts` (des clients de l'agence) ou `contracts` (contrats
-/// d'entretien, créés en brouillon ; tous ou aucun).
+/// `contacts` (des clients de l'agence), `contracts` (contrats
+/// d'entretien, créés en brouillon ; tous ou aucun) ou `price_indexes`
+/// (valeurs mensuelles des indices de révision : BT48, ICHT-IME… ; toutes
+/// ou aucune).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum TargetCode {
@@ -268,6 +270,7 @@ pub enum TargetCode {
     Clients,
     Contacts,
     Contracts,
+    PriceIndexes,
 }
 
 impl From<TargetCode> for Target {
@@ -277,6 +280,7 @@ impl From<TargetCode> for Target {
             TargetCode::Clients => Target::Clients,
             TargetCode::Contacts => Target::Contacts,
             TargetCode::Contracts => Target::Contracts,
+            TargetCode::PriceIndexes => Target::PriceIndexes,
         }
     }
 }
@@ -288,6 +292,7 @@ impl From<Target> for TargetCode {
             Target::Clients => TargetCode::Clients,
             Target::Contacts => TargetCode::Contacts,
             Target::Contracts => TargetCode::Contracts,
+            Target::PriceIndexes => TargetCode::PriceIndexes,
         }
     }
 }
@@ -296,7 +301,7 @@ impl From<Target> for TargetCode {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunBody {
-    /// Ce que deviennent les lignes : `equipment`, `clients`, `contacts` ou `contracts` (un contrat d'entretien en brouillon par ligne).
+    /// Ce que deviennent les lignes : `equipment`, `clients`, `contacts`, `contracts` (un contrat d'entretien en brouillon par ligne) ou `price_indexes` (la valeur d'un indice pour un mois par ligne).
     pub target: TargetCode,
     /// Colonne du fichier (nom exact de l'en-tête) → champ de la cible (`id` des champs de `GET /imports/{fileId}`), ou `null` pour ignorer la colonne ; les colonnes absentes sont ignorées. Absent : la correspondance proposée d'après les en-têtes.
     #[serde(default)]
@@ -330,10 +335,10 @@ pub struct RowView {
     pub row: u32,
     /// `creation`, `mise_a_jour` ou `refus`.
     pub action: ActionCode,
-    /// L'objet créé ou mis à jour : identifiant de l'équipement, du contact ou du contrat, `client_id` du client. Vérification : celui de l'objet mis à jour, `null` pour une création (rien n'est créé) ; `null` pour un refus.
+    /// L'objet créé ou mis à jour : identifiant de l'équipement, du contact ou du contrat, `client_id` du client, `INDICE/AAAA-MM` d'une valeur d'indice (`BT48/2026-01`). Vérification : celui de l'objet mis à jour, `null` pour une création (rien n'est créé) ; `null` pour un refus.
     #[schema(required = true)]
     pub id: Option<String>,
-    /// Champs modifiés par une mise à jour (vide s'il n'y a rien à changer, et pour une création : tous les champs associés y sont écrits) ; `immeuble` quand l'équipement est rattaché à un immeuble.
+    /// Champs modifiés par une mise à jour (vide s'il n'y a rien à changer, et pour une création : tous les champs associés y sont écrits) ; `immeuble` quand l'équipement est rattaché à un immeuble ; `valeur` quand la valeur d'un indice est corrigée.
     pub changes: Vec<String>,
     /// Raisons du refus, en français, avec la colonne en cause (vide sinon).
     pub reasons: Vec<String>,

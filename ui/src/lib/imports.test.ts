@@ -15,6 +15,7 @@ import {
   refusedNotice,
   resultCounts,
   rowErrors,
+  TARGET_LABELS,
   toBase64,
   type ImportReport,
 } from './imports';
@@ -146,6 +147,23 @@ describe('ce que dit le bouton d’import et le rapport d’erreurs', () => {
     expect(acceptedRows(clean)).toBe(2);
     expect(importButtonLabel(clean)).toBe('Importer');
     expect(refusedNotice(clean)).toBeNull();
+  });
+
+  it('n’importe rien des valeurs d’indices tant qu’une ligne est refusée (tout ou rien)', () => {
+    const indexes = (rows: ImportReport['rows']): ImportReport => ({ ...report(rows), target: 'price_indexes' });
+    const refused = indexes([row(2, 'creation'), row(3, 'mise_a_jour', { id: 'BT48/2026-01', changes: ['valeur'] }), row(4, 'refus', { reasons: ['x'] })]);
+    expect(acceptedRows(refused)).toBe(0);
+    expect(importButtonLabel(refused)).toBe('Importer');
+    expect(refusedNotice(refused)).toMatch(
+      /^Un import de valeurs d'indices enregistre toutes ses lignes ou aucune : tant qu'une ligne est refusée, aucune valeur n'est importée\. Pour les importer, corrigez le fichier/,
+    );
+
+    const clean = indexes([row(2, 'creation'), row(3, 'mise_a_jour', { id: 'BT48/2026-01', changes: ['valeur'] }), row(4, 'mise_a_jour', { id: 'BT48/2026-02' })]);
+    expect(acceptedRows(clean)).toBe(3);
+    expect(importButtonLabel(clean)).toBe('Importer');
+    expect(refusedNotice(clean)).toBeNull();
+    expect(resultCounts(clean)).toEqual({ created: 1, updated: 1, unchanged: 1, refused: 0 });
+    expect(TARGET_LABELS.price_indexes).toBe('Valeurs des indices de révision (BT48, ICHT-IME…)');
   });
 
   it('écrit le rapport CSV : BOM, « ; », CRLF, en-têtes français, cellules protégées', () => {

@@ -39,13 +39,22 @@ export const TARGET_LABELS: Record<TargetCode, string> = {
   clients: 'Clients',
   contacts: 'Contacts des clients',
   contracts: "Contrats d'entretien (brouillons)",
+  price_indexes: 'Valeurs des indices de révision (BT48, ICHT-IME…)',
 };
 
 /**
  * Les cibles importées tout ou rien : tant qu'une ligne est refusée, le
- * serveur n'importe rien (422) ; l'import crée alors chaque ligne.
+ * serveur n'importe rien (422) ; l'import écrit alors chaque ligne.
  */
-export const ALL_OR_NOTHING: ReadonlySet<TargetCode> = new Set<TargetCode>(['contracts']);
+export const ALL_OR_NOTHING: ReadonlySet<TargetCode> = new Set<TargetCode>(['contracts', 'price_indexes']);
+
+/** Ce que dit la notice d'une cible tout ou rien dont une ligne est refusée. */
+const ALL_OR_NOTHING_NOTICE: Partial<Record<TargetCode, string>> = {
+  contracts:
+    "Un import de contrats enregistre toutes ses lignes ou aucune : tant qu'une ligne est refusée, aucun contrat n'est importé.",
+  price_indexes:
+    "Un import de valeurs d'indices enregistre toutes ses lignes ou aucune : tant qu'une ligne est refusée, aucune valeur n'est importée.",
+};
 
 /** Les comptes d'une vérification, et sa cible quand elle est connue. */
 type Counts = Pick<ImportReport, 'created' | 'updated'> & Partial<Pick<ImportReport, 'refused' | 'target'>>;
@@ -194,7 +203,10 @@ export function refusedNotice(report: Counts & Pick<ImportReport, 'refused'>): s
   const fix =
     "corrigez le fichier (le rapport d'erreurs dit quoi corriger) et envoyez-le de nouveau, ou changez la correspondance, puis vérifiez encore";
   if (allOrNothingRefused(report)) {
-    return `Un import de contrats enregistre toutes ses lignes ou aucune : tant qu'une ligne est refusée, aucun contrat n'est importé. Pour les importer, ${fix}.`;
+    const all =
+      (report.target && ALL_OR_NOTHING_NOTICE[report.target]) ??
+      "Cet import enregistre toutes ses lignes ou aucune : tant qu'une ligne est refusée, rien n'est importé.";
+    return `${all} Pour les importer, ${fix}.`;
   }
   if (acceptedRows(report) === 0) {
     return `Aucune ligne ne peut être importée : ${fix}.`;
@@ -244,7 +256,8 @@ export function errorReportName(fileName: string): string {
 /**
  * La première ligne écrite par l'import, pour y mener : la première créée,
  * sinon la première mise à jour ; `null` si rien n'a été écrit. `id` : celui
- * de l'équipement ou du contact, le `client_id` d'un client.
+ * de l'équipement, du contact ou du contrat, le `client_id` d'un client,
+ * `BT48/2026-01` d'une valeur d'indice.
  */
 export function firstWritten(report: ImportReport): { id: string; created: boolean } | null {
   const created = report.rows.find((row) => row.action === 'creation' && row.id);

@@ -450,22 +450,12 @@ pub fn contract_clauses(c: &ContractDocument) -> Vec<(String, Vec<String>)> {
 
 /// A month in words: `décembre 2026`.
 pub fn french_month(month: NaiveDate) -> String {
-    const MONTHS: [&str; 12] = [
-        "janvier",
-        "février",
-        "mars",
-        "avril",
-        "mai",
-        "juin",
-        "juillet",
-        "août",
-        "septembre",
-        "octobre",
-        "novembre",
-        "décembre",
-    ];
     use chrono::Datelike;
-    format!("{} {}", MONTHS[month.month0() as usize], month.year())
+    format!(
+        "{} {}",
+        crate::domain::day::MONTH_NAMES[month.month0() as usize],
+        month.year()
+    )
 }
 
 /// The yearly report a maintenance contract owes the owner (R134-2):

@@ -212,9 +212,10 @@ pub(crate) fn code_of<T: crate::domain::WireCode>(
     }
 }
 
-/// How a contract's refusals name its fields: the REST API, MCP and the web
-/// application by their JSON names ([`json_name`]: `durationMonths`), an
-/// import by its fields' French names (« Durée »). The rules and their
+/// How a contract's (or an index value's) refusals name its fields: the
+/// REST API, MCP and the web application by their JSON names
+/// ([`json_name`]: `durationMonths`), an import by its fields' French names
+/// (« Durée »). The rules and their
 /// sentences are the same whoever calls.
 pub type FieldNames<'a> = &'a dyn Fn(&'static str) -> String;
 
@@ -223,8 +224,9 @@ pub fn json_name(field: &'static str) -> String {
     field.to_owned()
 }
 
-/// A refusal of a contract's input, and the field it is about (its JSON
-/// name) when it is about one: an import names the column.
+/// A refusal of a contract's input (or of an index value's), and the field
+/// it is about (its JSON name) when it is about one: an import names the
+/// column.
 #[derive(Debug)]
 pub struct InputRefusal {
     pub field: Option<&'static str>,
@@ -1185,25 +1187,105 @@ pub fn record_index_value_in(
     input: &IndexValueInput,
 ) -> AppResult<IndexValueRow> {
     p.require(Capability::Change)?;
-    let agency_id = p.agency_id()?;
-    let index = contract::check_index_code(&input.index).map_err(AppError::unprocessable)?;
+    p.agency_id()?;
+    let value = check_index_value(input, &json_name)?;
+    Ok(write_index_value_in(tx, p, &value)?.row)
+}
+
+/// An index value the rules of `POST /price-indexes` accepted: its code
+/// upper case, its month `YYYY-MM` and its value. Only
+/// [`check_index_value`] makes one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedIndexValue {
+    index: String,
+    month: String,
+    value: IndexValue,
+}
+
+impl CheckedIndexValue {
+    /// The index's code, upper case (`BT48`).
+    pub fn index(&self) -> &str {
+        &self.index
+    }
+
+    /// The month, `YYYY-MM`.
+    pub fn month(&self) -> &str {
+        &self.month
+    }
+
+    pub fn value(&self) -> IndexValue {
+        self.value
+    }
+}
+
+/// The rules of an index value, whoever records it: the code
+/// (`contract::check_index_code`), the month `YYYY-MM`, the value positive
+/// with four decimals at most. `names` names the fields in the refusals
+/// (`index`, `month`, `value`: the REST API's by their JSON names, an
+/// import by its columns' French names); each refusal says which field it
+/// is about. The first refusal stops.
+pub fn check_index_value(
+    input: &IndexValueInput,
+    names: FieldNames<'_>,
+) -> Result<CheckedIndexValue, InputRefusal> {
+    let index = contract::check_index_code(&input.index)
+        .map_err(|message| InputRefusal::of("index", message))?;
     let month = contract::parse_month(input.month.trim()).ok_or_else(|| {
-        AppError::unprocessable(format!(
-            "Le mois (« month ») s'écrit AAAA-MM, par exemple 2027-01 (reçu : « {} »).",
-            input.month
-        ))
+        InputRefusal::of(
+            "month",
+            format!(
+                "Le mois (« {} ») s'écrit AAAA-MM, par exemple 2027-01 (reçu : « {} »).",
+                names("month"),
+                input.month
+            ),
+        )
     })?;
     let value = IndexValue::from_number(input.value).ok_or_else(|| {
-        AppError::unprocessable(format!(
-            "La valeur de l'indice (« value ») doit être un nombre positif d'au plus {} décimales (reçu : {}).",
-            contract::INDEX_DECIMALS,
-            input.value
-        ))
+        InputRefusal::of(
+            "value",
+            format!(
+                "La valeur de l'indice (« {} ») doit être un nombre positif d'au plus {} décimales (reçu : {}).",
+                names("value"),
+                contract::INDEX_DECIMALS,
+                input.value
+            ),
+        )
     })?;
-    let month = contract::month_text(month);
+    Ok(CheckedIndexValue {
+        index,
+        month: contract::month_text(month),
+        value,
+    })
+}
+
+/// What recording an index value did: the value as stored, and the one it
+/// replaced when its month had one (a correction).
+#[derive(Debug, Clone)]
+pub struct RecordedIndexValue {
+    pub row: IndexValueRow,
+    pub before: Option<IndexValue>,
+}
+
+/// Records a checked value in `tx`, for `p` in its agency (or corrects the
+/// month's value), with its journal entry (`creation`, or `correction`
+/// with the value replaced): what [`record_index_value`] and an import of
+/// index values write.
+pub fn write_index_value_in(
+    tx: &Tx,
+    p: &Principal,
+    checked: &CheckedIndexValue,
+) -> AppResult<RecordedIndexValue> {
+    p.require(Capability::Change)?;
+    let agency_id = p.agency_id()?;
+    let CheckedIndexValue {
+        index,
+        month,
+        value,
+    } = checked;
     let at = clock::format_timestamp(tx.now());
     let before =
-        store::record_index_value(tx, agency_id, &index, &month, value.ten_thousandths(), &at)?;
+        store::record_index_value(tx, agency_id, index, month, value.ten_thousandths(), &at)?
+            .map(IndexValue::from_ten_thousandths);
     p.record(
         tx,
         "price_index",
@@ -1217,14 +1299,17 @@ pub fn record_index_value_in(
             "index": index,
             "month": month,
             "value": value.number(),
-            "before": before.map(|b| IndexValue::from_ten_thousandths(b).number()),
+            "before": before.map(IndexValue::number),
         }),
     )?;
-    Ok(IndexValueRow {
-        index_code: index,
-        month,
-        value: value.ten_thousandths(),
-        recorded_at: at,
+    Ok(RecordedIndexValue {
+        row: IndexValueRow {
+            index_code: index.clone(),
+            month: month.clone(),
+            value: value.ten_thousandths(),
+            recorded_at: at,
+        },
+        before,
     })
 }
 

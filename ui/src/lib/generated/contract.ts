@@ -2572,7 +2572,7 @@ verification: RunView | null,
  */
 import: RunView | null, 
 /**
- * Les cibles possibles (`equipment`, `clients`, `contacts`, `contracts`), chacune avec ses champs et la correspondance que proposent les en-têtes du fichier.
+ * Les cibles possibles (`equipment`, `clients`, `contacts`, `contracts`, `price_indexes`), chacune avec ses champs et la correspondance que proposent les en-têtes du fichier.
  */
 targets: Array<TargetView>, };
 
@@ -2600,7 +2600,7 @@ export type RunStatusCode = "en_cours" | "terminee" | "echouee";
  */
 export type RunView = { 
 /**
- * Cible : `equipment`, `clients`, `contacts` ou `contracts`.
+ * Cible : `equipment`, `clients`, `contacts`, `contracts` ou `price_indexes`.
  */
 target: string, 
 /**
@@ -2638,17 +2638,19 @@ finishedAt: string | null, };
 
 /**
  * `equipment` (le parc : équipements et leurs immeubles), `clients`,
- * `contacts` (des clients de l'agence) ou `contracts` (contrats
- * d'entretien, créés en brouillon ; tous ou aucun).
+ * `contacts` (des clients de l'agence), `contracts` (contrats
+ * d'entretien, créés en brouillon ; tous ou aucun) ou `price_indexes`
+ * (valeurs mensuelles des indices de révision : BT48, ICHT-IME… ; toutes
+ * ou aucune).
  */
-export type TargetCode = "equipment" | "clients" | "contacts" | "contracts";
+export type TargetCode = "equipment" | "clients" | "contacts" | "contracts" | "price_indexes";
 
 /**
  * Une cible d'import, ses champs et la correspondance proposée pour ce fichier.
  */
 export type TargetView = { 
 /**
- * `equipment`, `clients`, `contacts` ou `contracts`.
+ * `equipment`, `clients`, `contacts`, `contracts` ou `price_indexes`.
  */
 target: TargetCode, 
 /**
@@ -2719,11 +2721,11 @@ row: number,
  */
 action: ActionCode, 
 /**
- * L'objet créé ou mis à jour : identifiant de l'équipement, du contact ou du contrat, `client_id` du client. Vérification : celui de l'objet mis à jour, `null` pour une création (rien n'est créé) ; `null` pour un refus.
+ * L'objet créé ou mis à jour : identifiant de l'équipement, du contact ou du contrat, `client_id` du client, `INDICE/AAAA-MM` d'une valeur d'indice (`BT48/2026-01`). Vérification : celui de l'objet mis à jour, `null` pour une création (rien n'est créé) ; `null` pour un refus.
  */
 id: string | null, 
 /**
- * Champs modifiés par une mise à jour (vide s'il n'y a rien à changer, et pour une création : tous les champs associés y sont écrits) ; `immeuble` quand l'équipement est rattaché à un immeuble.
+ * Champs modifiés par une mise à jour (vide s'il n'y a rien à changer, et pour une création : tous les champs associés y sont écrits) ; `immeuble` quand l'équipement est rattaché à un immeuble ; `valeur` quand la valeur d'un indice est corrigée.
  */
 changes: Array<string>, 
 /**

@@ -1,7 +1,7 @@
 //! What a file can be imported into (`Target`), the fields of each target
-//! (ids, French labels, the header names that suggest them; for contracts,
-//! the `ContractBody` field each one fills), the suggested mapping of a
-//! file's columns, and the checks of a mapping sent.
+//! (ids, French labels, the header names that suggest them; for contracts
+//! and index values, the field of the API's body each one fills), the
+//! suggested mapping of a file's columns, and the checks of a mapping sent.
 
 use crate::error::{AppError, AppResult};
 use crate::services::equipment::IdentityField;
@@ -17,14 +17,18 @@ pub enum Target {
     Contacts,
     /// Maintenance contracts, created as drafts (one row, one contract).
     Contracts,
+    /// Values of the price indexes (one row, one index's value for a
+    /// month), recorded as `POST /price-indexes` records them.
+    PriceIndexes,
 }
 
 impl Target {
-    pub const ALL: [Target; 4] = [
+    pub const ALL: [Target; 5] = [
         Self::Equipment,
         Self::Clients,
         Self::Contacts,
         Self::Contracts,
+        Self::PriceIndexes,
     ];
 
     pub fn code(self) -> &'static str {
@@ -33,14 +37,25 @@ impl Target {
             Self::Clients => "clients",
             Self::Contacts => "contacts",
             Self::Contracts => "contracts",
+            Self::PriceIndexes => "price_indexes",
         }
     }
 
     /// Whether one refused row keeps the whole import from being written
     /// (contracts: a file of contracts is one agreement of the park, all
-    /// of it or nothing), rather than the accepted rows being written.
+    /// of it or nothing; index values: a file is one publication, and the
+    /// yearly revisions read them), rather than the accepted rows being
+    /// written.
     pub fn all_or_nothing(self) -> bool {
-        self == Self::Contracts
+        matches!(self, Self::Contracts | Self::PriceIndexes)
+    }
+
+    /// Whether each row is written by an operation of the REST API (the
+    /// creation of a contract, the recording of an index value), which
+    /// asks the right to change the agency's records
+    /// (`Capability::Change`): the check runs it too.
+    pub fn writes_through_api(self) -> bool {
+        matches!(self, Self::Contracts | Self::PriceIndexes)
     }
 }
 
@@ -69,6 +84,10 @@ pub enum FieldKind {
     /// the lifts (their numbers) are found in the agency, the others read
     /// as a French spreadsheet writes them.
     Contract(&'static str),
+    /// A field of an index value, by its name in `IndexValueBody` (`index`,
+    /// `month`, `value`), read as a French spreadsheet or an INSEE table
+    /// writes it.
+    IndexValue(&'static str),
 }
 
 /// A field a column can be mapped to.
@@ -470,6 +489,47 @@ pub fn fields(target: Target, catalog: &[CatalogField]) -> Vec<Field> {
                 field(id, label, FieldKind::Contract(body), synonyms)
             })
             .collect(),
+        Target::PriceIndexes => vec![
+            field(
+                "indice",
+                "Indice (son code : BT48, ICHT-IME…)",
+                FieldKind::IndexValue("index"),
+                &[
+                    "Code",
+                    "Code indice",
+                    "Code de l'indice",
+                    "Nom de l'indice",
+                    "Nom indice",
+                    "Index",
+                    "Indice de révision",
+                ],
+            ),
+            field(
+                "mois",
+                "Mois (AAAA-MM, MM/AAAA ou janvier 2026)",
+                FieldKind::IndexValue("month"),
+                &[
+                    "Période",
+                    "Période de référence",
+                    "Mois de référence",
+                    "Mois de l'indice",
+                    "Mois de la valeur",
+                    "Date",
+                    "Date de valeur",
+                ],
+            ),
+            field(
+                "valeur",
+                "Valeur (4 décimales au plus)",
+                FieldKind::IndexValue("value"),
+                &[
+                    "Valeur de l'indice",
+                    "Valeur indice",
+                    "Valeur publiée",
+                    "Indice valeur",
+                ],
+            ),
+        ],
     }
 }
 
@@ -802,6 +862,9 @@ pub fn check_mapping(
 pub const CONTRACT_REQUIRED: [&str; 5] =
     ["client", "appareils", "type", "date_debut", "prix_annuel"];
 
+/// The fields an index values file maps: all three.
+pub const INDEX_VALUE_REQUIRED: [&str; 3] = ["indice", "mois", "valeur"];
+
 /// Each target needs a column that finds or names what a row designates.
 pub fn check_required(target: Target, fields: &[Field], chosen: &[Option<usize>]) -> AppResult<()> {
     let has = |id: &str| {
@@ -827,6 +890,15 @@ pub fn check_required(target: Target, fields: &[Field], chosen: &[Option<usize>]
             return match CONTRACT_REQUIRED.into_iter().find(|id| !has(id)) {
                 Some(id) => Err(AppError::unprocessable(format!(
                     "Aucune colonne n'est associée au champ « {} » : chaque contrat importé nomme son client, ses appareils, son type, sa date de début et son prix annuel.",
+                    fields.iter().find(|f| f.id == id).map_or(id, |f| f.name())
+                ))),
+                None => Ok(()),
+            };
+        }
+        Target::PriceIndexes => {
+            return match INDEX_VALUE_REQUIRED.into_iter().find(|id| !has(id)) {
+                Some(id) => Err(AppError::unprocessable(format!(
+                    "Aucune colonne n'est associée au champ « {} » : chaque valeur importée nomme son indice, son mois et sa valeur.",
                     fields.iter().find(|f| f.id == id).map_or(id, |f| f.name())
                 ))),
                 None => Ok(()),
@@ -963,6 +1035,41 @@ mod tests {
                 .map_err(|e| e.public_message()),
             Err("Aucune colonne n'est associée au champ « Date de début » : chaque contrat importé nomme son client, ses appareils, son type, sa date de début et son prix annuel.".to_owned())
         );
+    }
+
+    #[test]
+    fn index_value_headers_suggest_the_index_value_fields() {
+        for (headers, expected) in [
+            (
+                ["Indice", "Mois", "Valeur", "Source"],
+                [Some("indice"), Some("mois"), Some("valeur"), None],
+            ),
+            (
+                ["Code", "Période", "Valeur de l'indice", "Libellé"],
+                [Some("indice"), Some("mois"), Some("valeur"), None],
+            ),
+        ] {
+            assert_eq!(
+                suggested(Target::PriceIndexes, &headers),
+                expected.map(|id| id.map(str::to_owned)),
+                "{headers:?}"
+            );
+        }
+        let fields = fields(Target::PriceIndexes, &[]);
+        let chosen = suggest(&columns(&["Indice", "Valeur"]), &fields);
+        assert_eq!(
+            check_required(Target::PriceIndexes, &fields, &chosen)
+                .map_err(|e| e.public_message()),
+            Err("Aucune colonne n'est associée au champ « Mois » : chaque valeur importée nomme son indice, son mois et sa valeur.".to_owned())
+        );
+        let chosen = suggest(&columns(&["Valeur", "Mois", "Indice"]), &fields);
+        assert_eq!(
+            check_required(Target::PriceIndexes, &fields, &chosen).map_err(|e| e.public_message()),
+            Ok(())
+        );
+        assert!(Target::PriceIndexes.all_or_nothing());
+        assert!(Target::PriceIndexes.writes_through_api());
+        assert_eq!(Target::PriceIndexes.code(), "price_indexes");
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Imports of spreadsheets (`/api/v2/imports`): an agency uploads a CSV or
 //! xlsx file (`file` reads it into a table, stored in `import_files` for
 //! `FILE_LIFETIME_HOURS`), then checks it against a target (equipment,
-//! clients, contacts, contracts) with a mapping of its columns, then
-//! imports it.
+//! clients, contacts, contracts, price indexes' values) with a mapping of
+//! its columns, then imports it.
 
 pub mod fields;
 pub mod file;
@@ -324,10 +324,11 @@ pub async fn file_with_suggestions(
 
 /// A check (`RunKind::Verification`, rolled back) or an import (committed;
 /// administrators only) of a file of the principal's agency, recorded in
-/// `runs` while it goes. Contracts are created by the REST API's step, so
-/// checking or importing them also asks what creating one asks
-/// (`Capability::Change`). Runs on its own blocking task: should the caller
-/// go away, the pass still ends and its status is still recorded.
+/// `runs` while it goes. Contracts and index values are written by the REST
+/// API's steps ([`Target::writes_through_api`]), so checking or importing
+/// them also asks what those steps ask (`Capability::Change`). Runs on its
+/// own blocking task: should the caller go away, the pass still ends and
+/// its status is still recorded.
 pub async fn pass(
     store: &Store,
     runs: &ImportRuns,
@@ -341,7 +342,7 @@ pub async fn pass(
     if kind == RunKind::Import {
         p.require(Capability::Administer("Importer un fichier"))?;
     }
-    if target == Target::Contracts {
+    if target.writes_through_api() {
         p.require(Capability::Change)?;
     }
     let now = store.now();

@@ -1,18 +1,22 @@
 //! One pass over the rows of a file for a target: each row is validated by
 //! the domain's own rules (identity of an equipment, technical catalog,
 //! client fields of the partner API, SIREN/SIRET, e-mail; a contract by the
-//! REST API's creation itself), matched with what the agency already has,
+//! REST API's creation itself, an index value by the rules of
+//! `POST /price-indexes`), matched with what the agency already has,
 //! and written in its own savepoint of the caller's transaction; a refused
 //! row is rolled back to its savepoint and reported with its reasons, in
 //! French, naming the column. A contracts file is also checked across its
-//! rows (a lift in one row only), and refused whole at the import while one
-//! row is refused (`refused_import`).
+//! rows (a lift in one row only), an index values file too (an index's
+//! month in one row only), and both are refused whole at the import while
+//! one row is refused (`refused_import`).
 //!
 //! The check and the import run this same pass: the import commits the
 //! transaction, the check rolls it back (`Store::rehearse_blocking`), so the
 //! check answers exactly what the import would do.
 
-use crate::domain::contract::{BillingFrequency, BillingTiming, ContractType, PriceBasis};
+use crate::domain::contract::{
+    self as contract_rules, BillingFrequency, BillingTiming, ContractType, IndexValue, PriceBasis,
+};
 use crate::domain::id::{AgencyId, BuildingId, ClientId, ContactId, EquipmentId, ImportId};
 use std::collections::HashMap;
 
@@ -22,11 +26,14 @@ use super::fields::{CITY, Field, FieldKind, POSTAL_CODE, Target};
 use super::file::Table;
 use super::progress::{Run, Tally};
 use crate::domain::client::ClientStatus;
+use crate::domain::day::MONTH_NAMES;
 use crate::domain::siren;
 use crate::error::{AppError, AppResult};
 use crate::principal::Principal;
 use crate::services::clients::{self as client_service, CATEGORIES, ClientInput};
-use crate::services::contracts::{self as contract_service, ContractInput, InputRefusal};
+use crate::services::contracts::{
+    self as contract_service, ContractInput, IndexValueInput, InputRefusal,
+};
 use crate::services::equipment::{
     self as equipment_service, EQUIPMENT_TYPES, IdentityField, MAINTENANCE_CONTRACTS,
 };
@@ -38,6 +45,7 @@ use crate::store::Tx;
 use crate::store::audit::{self, Actor, AuditEntry};
 use crate::store::clients::{self as client_store, ClientRow};
 use crate::store::contacts::{self as contact_store, ContactRow};
+use crate::store::contracts as contract_store;
 use crate::store::equipment::{self as equipment_store, BuildingRow, IdentityRow};
 use crate::store::technical_fields::{CatalogField, ValueType};
 use crate::text::fold;
@@ -181,6 +189,20 @@ pub fn run(tx: &Tx, plan: &Plan, p: &Principal, progress: &Run) -> AppResult<Vec
         clients: ClientDirectory::load(tx, &plan.agency_id)?,
         buildings: BuildingDirectory::load(tx, &plan.agency_id)?,
         contract_lifts: HashMap::new(),
+        index_rows: HashMap::new(),
+        stored_index_values: if plan.target == Target::PriceIndexes {
+            contract_store::index_values(tx, &plan.agency_id, None)?
+                .into_iter()
+                .map(|v| {
+                    (
+                        (v.index_code, v.month),
+                        IndexValue::from_ten_thousandths(v.value),
+                    )
+                })
+                .collect()
+        } else {
+            HashMap::new()
+        },
     };
     let mut reports = Vec::with_capacity(plan.table.rows.len());
     for row in &plan.table.rows {
@@ -205,6 +227,7 @@ pub fn run(tx: &Tx, plan: &Plan, p: &Principal, progress: &Run) -> AppResult<Vec
             Target::Clients => pass.client_row(tx, &cells),
             Target::Contacts => pass.contact_row(tx, row.number, &cells),
             Target::Contracts => pass.contract_row(tx, row.number, &cells),
+            Target::PriceIndexes => pass.index_value_row(tx, row.number, &cells),
         });
         let report = match outcome {
             Ok((action, id, changes)) => RowReport {
@@ -281,6 +304,9 @@ pub fn refused_import(target: Target, reports: &[RowReport]) -> Option<AppError>
         Target::Contracts => {
             "Aucun contrat n'a été importé : un import de contrats enregistre toutes ses lignes ou aucune"
         }
+        Target::PriceIndexes => {
+            "Aucune valeur d'indice n'a été importée : un import de valeurs d'indices enregistre toutes ses lignes ou aucune"
+        }
         _ => "Rien n'a été importé : cet import enregistre toutes ses lignes ou aucune",
     };
     Some(AppError::unprocessable(format!(
@@ -302,6 +328,12 @@ struct Pass<'p> {
     /// The lifts the rows of a contracts file name so far, and the first
     /// row naming each.
     contract_lifts: HashMap<EquipmentId, u32>,
+    /// The (index, month) the rows of an index values file give so far,
+    /// and the first row giving each.
+    index_rows: HashMap<(String, String), u32>,
+    /// The agency's index values, by (index, month), as stored when the
+    /// pass began (an index values file only).
+    stored_index_values: HashMap<(String, String), IndexValue>,
 }
 
 impl Pass<'_> {
@@ -932,19 +964,130 @@ impl Pass<'_> {
     /// A refusal of the contracts' rules as a row's reason, naming the
     /// column of the field it is about.
     fn contract_refusal(&self, refusal: InputRefusal) -> RowError {
+        let column = refusal.field.and_then(|f| self.contract_column(f));
+        self.refusal_in(column, refusal)
+    }
+
+    /// A refusal of an operation's rules as a row's reason, naming `column`
+    /// (the one of the field it is about) when there is one.
+    fn refusal_in(&self, column: Option<usize>, refusal: InputRefusal) -> RowError {
         if matches!(refusal.error, AppError::Internal(_)) {
             return RowError::Fatal(refusal.error);
         }
         let message = refusal.error.public_message();
-        RowError::Refused(vec![
-            match refusal.field.and_then(|f| self.contract_column(f)) {
-                Some(col) => format!(
-                    "Colonne « {} » ({}) : {message}",
-                    self.plan.table.columns[col], self.plan.table.letters[col]
-                ),
-                None => message,
-            },
-        ])
+        RowError::Refused(vec![match column {
+            Some(col) => format!(
+                "Colonne « {} » ({}) : {message}",
+                self.plan.table.columns[col], self.plan.table.letters[col]
+            ),
+            None => message,
+        }])
+    }
+
+    // -- Price indexes' values -----------------------------------------------
+
+    /// An index's value for a month, recorded by the step of
+    /// `POST /price-indexes` (`contracts::write_index_value_in`) after its
+    /// rules (`contracts::check_index_value`), the fields named as this
+    /// import names them: a month already recorded is corrected (an
+    /// update, journal `correction`), unless the file gives the value
+    /// stored (an update that changes nothing, and writes nothing). An
+    /// index's month given by an earlier row of the file is refused.
+    fn index_value_row(&mut self, tx: &Tx, row: u32, cells: &[Cell<'_>]) -> RowOutcome {
+        let mut reasons = Reasons::default();
+        let mut input = IndexValueInput::default();
+        let mut given: Vec<&'static str> = Vec::new();
+        for cell in cells {
+            let FieldKind::IndexValue(field) = &cell.field.kind else {
+                continue;
+            };
+            given.push(field);
+            match *field {
+                "index" => input.index = cell.text.to_owned(),
+                "month" => input.month = iso_month(cell.text),
+                "value" => match parse_number(cell.text).and_then(|n| n.as_f64()) {
+                    Some(value) => input.value = value,
+                    None => reasons.0.push(cell.reason(&format!(
+                        "Le champ « {} » doit être un nombre, par exemple 128,5 (reçu : « {} »).",
+                        cell.name(),
+                        cell.text
+                    ))),
+                },
+                _ => {}
+            }
+        }
+        for (field, what) in [
+            (
+                "index",
+                "le code de l'indice est obligatoire (BT48, ICHT-IME…)",
+            ),
+            ("month", "le mois de la valeur est obligatoire"),
+            ("value", "la valeur de l'indice est obligatoire"),
+        ] {
+            if !given.contains(&field) {
+                reasons.0.push(format!(
+                    "Colonne « {} » vide : {what}.",
+                    self.index_column(field).map_or_else(
+                        || self.index_field_name(field),
+                        |col| self.plan.table.columns[col].clone()
+                    )
+                ));
+            }
+        }
+        // The month of an index in one row only, whatever else the rows say.
+        if let (Ok(index), Some(month)) = (
+            contract_rules::check_index_code(&input.index),
+            contract_rules::parse_month(input.month.trim()),
+        ) {
+            let month = contract_rules::month_text(month);
+            let key = (index, month);
+            match self.index_rows.get(&key) {
+                Some(earlier) => reasons.0.push(format!(
+                    "La valeur de l'indice {} pour le mois {} figure déjà ligne {earlier} de ce fichier : un indice a une seule valeur par mois.",
+                    key.0, key.1
+                )),
+                None => {
+                    self.index_rows.insert(key, row);
+                }
+            }
+        }
+        reasons.done()?;
+        let names = |field: &'static str| self.index_field_name(field);
+        let checked = contract_service::check_index_value(&input, &names).map_err(|refusal| {
+            let column = refusal.field.and_then(|f| self.index_column(f));
+            self.refusal_in(column, refusal)
+        })?;
+        let key = (checked.index().to_owned(), checked.month().to_owned());
+        let id = format!("{}/{}", key.0, key.1);
+        let stored = self.stored_index_values.get(&key).copied();
+        if stored == Some(checked.value()) {
+            return Ok((Action::Update, id, Vec::new()));
+        }
+        let recorded = contract_service::write_index_value_in(tx, self.principal, &checked)?;
+        self.stored_index_values.insert(key, checked.value());
+        Ok(match recorded.before {
+            Some(_) => (Action::Update, id, vec!["valeur".to_owned()]),
+            None => (Action::Create, id, Vec::new()),
+        })
+    }
+
+    /// The column an index value's field (`index`, `month`, `value`) is
+    /// mapped to.
+    fn index_column(&self, field: &str) -> Option<usize> {
+        self.plan.mapping.iter().position(|f| {
+            f.is_some_and(
+                |i| matches!(self.plan.fields[i].kind, FieldKind::IndexValue(name) if name == field),
+            )
+        })
+    }
+
+    /// An index value's field as this import names it (« Mois »).
+    fn index_field_name(&self, field: &'static str) -> String {
+        self.plan
+            .fields
+            .iter()
+            .find(|f| matches!(f.kind, FieldKind::IndexValue(name) if name == field))
+            .map_or_else(|| field.to_owned(), |f| f.name().to_owned())
     }
 
     /// The column mapped to a field, for messages about an empty cell.
@@ -1108,16 +1251,53 @@ fn iso_day(text: &str) -> String {
     text.to_owned()
 }
 
-/// A month as the API takes it (`AAAA-MM`) from `MM/AAAA`; any other text
-/// as it is.
+/// A month as the API takes it (`AAAA-MM`) from `MM/AAAA`, from its French
+/// name and year as INSEE's tables write it (« janvier 2026 », « janv.
+/// 2026 », « Févr 2026 »: the name or its first letters, accents and case
+/// aside), or from the first day of the month (`AAAA-MM-01`, `01/MM/AAAA`:
+/// what a spreadsheet makes of a month it took for a date); any other text
+/// as it is (the API's rule judges it).
 fn iso_month(text: &str) -> String {
     let text = text.trim();
-    if let Some((m, y)) = text.split_once('/')
-        && (1..=2).contains(&m.len())
-        && y.len() == 4
-        && m.chars().chain(y.chars()).all(|c| c.is_ascii_digit())
+    let digits = |part: &str| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit());
+    let month =
+        |m: &str| digits(m) && m.len() <= 2 && (1..=12).contains(&m.parse::<u32>().unwrap_or(0));
+    let year = |y: &str| digits(y) && y.len() == 4;
+    match text.split('/').collect::<Vec<_>>().as_slice() {
+        [m, y] if month(m) && year(y) => return format!("{y}-{m:0>2}"),
+        [d, m, y] if digits(d) && d.parse::<u32>() == Ok(1) && month(m) && year(y) => {
+            return format!("{y}-{m:0>2}");
+        }
+        _ => {}
+    }
+    if let [y, m, d] = text.split('-').collect::<Vec<_>>().as_slice()
+        && year(y)
+        && m.len() == 2
+        && month(m)
+        && d.len() == 2
+        && *d == "01"
     {
-        return format!("{y}-{m:0>2}");
+        return format!("{y}-{m}");
+    }
+    let words: Vec<String> = fold(text)
+        .split(|c: char| c.is_whitespace() || c == '.' || c == '-')
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if let [name, y] = words.as_slice()
+        && year(y)
+        && name.chars().count() >= 3
+        && name.chars().all(char::is_alphabetic)
+    {
+        let named: Vec<usize> = MONTH_NAMES
+            .iter()
+            .enumerate()
+            .filter(|(_, full)| fold(full).starts_with(name.as_str()))
+            .map(|(i, _)| i)
+            .collect();
+        if let [i] = named.as_slice() {
+            return format!("{y}-{:02}", i + 1);
+        }
     }
     text.to_owned()
 }
@@ -1562,6 +1742,43 @@ mod tests {
         assert_eq!(iso_day("1/3/27"), "1/3/27");
         assert_eq!(iso_month("12/2026"), "2026-12");
         assert_eq!(iso_month("2026-12"), "2026-12");
+        for (text, month) in [
+            ("1/2027", "2027-01"),
+            ("janvier 2026", "2026-01"),
+            ("Janv. 2026", "2026-01"),
+            ("févr. 2026", "2026-02"),
+            ("FEVRIER 2026", "2026-02"),
+            ("mars 2026", "2026-03"),
+            ("avr. 2026", "2026-04"),
+            ("mai 2026", "2026-05"),
+            ("juin 2026", "2026-06"),
+            ("juil. 2026", "2026-07"),
+            ("août 2026", "2026-08"),
+            ("aout 2026", "2026-08"),
+            ("sept. 2026", "2026-09"),
+            ("oct 2026", "2026-10"),
+            ("nov.\u{a0}2026", "2026-11"),
+            ("déc. 2026", "2026-12"),
+            ("décembre-2026", "2026-12"),
+            ("2026-03-01", "2026-03"),
+            ("01/03/2026", "2026-03"),
+        ] {
+            assert_eq!(iso_month(text), month, "{text}");
+        }
+        // Not a month this reading knows: the API's rule judges it as written.
+        for text in [
+            "13/2026",
+            "2026-13",
+            "ju 2026",
+            "jui 2026",
+            "janvier 26",
+            "T1 2026",
+            "2026-03-15",
+            "15/03/2026",
+            "brumaire 2026",
+        ] {
+            assert_eq!(iso_month(text), text, "{text}");
+        }
         assert_eq!(
             place_key("3, rue de l'Église", Some("69003"), Some("LYON")),
             place_key("3 rue de l eglise", Some(" 69003"), Some("Lyon"))
