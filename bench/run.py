@@ -1417,6 +1417,11 @@ def billing_case(args, work, base, creds, pg=None):
     data, database = copy(name)
     server = liftdesk_serve(data, work, database=database)
     try:
+        # As staff already at work: the token's first use of the minute (a
+        # write, which makes every kept answer stale) is behind. The same
+        # request opens the one-by-one run below.
+        http("GET", f"{server.url}/api/v2/contracts?limit=1", token, extra=headers)
+        time.sleep(0.5)
         started = time.monotonic()
         _, preview = http("GET", f"{server.url}/api/v2/contract-billing/preview?from={window['from']}"
                           f"&to={window['to']}&limit=1", token, extra=headers)
@@ -1449,6 +1454,8 @@ def billing_case(args, work, base, creds, pg=None):
     try:
         host, port = server.url.removeprefix("http://").split(":")
         conn = httpclient.HTTPConnection(host, int(port), timeout=600)
+        http("GET", f"{server.url}/api/v2/contracts?limit=1", token, extra=headers)
+        time.sleep(0.5)
         one_started = time.monotonic()
         for body in invoices.values():
             conn.request("POST", "/api/v2/invoices", json.dumps(body),

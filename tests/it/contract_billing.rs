@@ -600,3 +600,66 @@ async fn a_window_is_checked_and_the_agency_keeps_its_billing() {
     assert_eq!(now_billed["segments"][0]["annualPrice"], 1050.0);
     assert_eq!(now_billed["totalExclTax"], 262.5);
 }
+
+/// The drafts use the preview's plan only while nothing was written since:
+/// an index value entered between the preview and the drafts (the one the
+/// ICHT-IME contract's revision lacked) is billed by the drafts, at the
+/// revised price, as a plan made then would bill it.
+#[tokio::test]
+async fn a_value_entered_after_the_preview_is_billed_by_the_drafts() {
+    let w = world().await;
+    let kind = kinds()
+        .iter()
+        .position(|k| k.input.price_index.as_deref() == Some("ICHT-IME"))
+        .expect("the ICHT-IME kind");
+    let revised = w.ids[kind][0].clone();
+
+    let (preview, entries) = w.entries(Q1).await;
+    assert_eq!(preview["summary"]["toCreate"], 500);
+    let before = entries
+        .iter()
+        .find(|e| e["contract"]["id"] == revised.as_str())
+        .expect("previewed");
+    assert_eq!(before["state"], "indice_manquant", "{before}");
+
+    let (status, value) = w
+        .call(
+            Method::POST,
+            "/price-indexes",
+            Some(json!({ "index": "ICHT-IME", "month": "2027-11", "value": 123.9 })),
+        )
+        .await;
+    assert_eq!(status, 201, "{value}");
+
+    let (status, drafted) = w
+        .call(
+            Method::POST,
+            "/contract-billing/drafts",
+            Some(json!({ "from": "2028-01-01", "to": "2028-03-31" })),
+        )
+        .await;
+    assert_eq!(status, 201, "{drafted}");
+    assert_eq!(drafted["created"], 501, "{drafted}");
+    assert_eq!(drafted["summary"]["missingIndex"], 0, "{drafted}");
+    // 1 000 € a year revised on 01/01/2028: P = 1 000 × 123,9 / 118 =
+    // 1 050,00 (1 050,0000…), a quarter of it 262,50 HT, 315,00 TTC.
+    assert_eq!(
+        w.invoices_of(&revised),
+        vec![(
+            w.invoices_of(&revised)[0].0.clone(),
+            "2028-01-01".to_owned(),
+            26_250,
+            31_500,
+        )]
+    );
+
+    // And the preview now says it: nothing left to create.
+    let (preview, _) = w.entries(Q1).await;
+    assert_eq!(preview["summary"]["toCreate"], 0, "{}", preview["summary"]);
+    assert_eq!(
+        preview["summary"]["alreadyInvoiced"], 501,
+        "{}",
+        preview["summary"]
+    );
+    w.counts_are_exact().await;
+}

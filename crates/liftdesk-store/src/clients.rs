@@ -106,6 +106,23 @@ pub fn all(conn: &Conn, agency_id: &AgencyId) -> StoreResult<Vec<ClientRow>> {
     Ok(rows)
 }
 
+/// The agency's clients among `ids` (each once, in no order): what a run
+/// of invoices reads of its clients, and no more.
+pub fn of_ids(conn: &Conn, agency_id: &AgencyId, ids: &[&ClientId]) -> StoreResult<Vec<ClientRow>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list = serde_json::to_string(&ids.iter().map(|id| id.as_str()).collect::<Vec<_>>())?;
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM clients
+          WHERE agency_id = ?1 AND id IN (SELECT value FROM json_each(?2))"
+    ))?;
+    let rows = stmt
+        .query_map(params![agency_id.as_str(), list], client_from_row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
 /// One page of the agency's clients whose name, e-mail, partner identifier,
 /// SIREN, SIRET or address (street, postal code, city) contains every word of `words` (accents and case ignored:
 /// the words are folded by `text::fold`, the columns by the SQL function

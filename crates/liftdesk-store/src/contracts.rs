@@ -159,18 +159,25 @@ pub fn billable(conn: &Conn, agency_id: &AgencyId, from: &str) -> StoreResult<Ve
     rows.collect()
 }
 
-/// The lifts of every contract of the agency, in their order.
-pub fn lifts_of_agency(
+/// The lifts of the agency's contracts `ids`, each contract's in its
+/// order: what a run of invoices names on its invoices, and no more.
+pub fn lifts_of_contracts(
     conn: &Conn,
     agency_id: &AgencyId,
+    ids: &[&ContractId],
 ) -> StoreResult<HashMap<ContractId, Vec<EquipmentId>>> {
+    let mut lifts: HashMap<ContractId, Vec<EquipmentId>> = HashMap::new();
+    if ids.is_empty() {
+        return Ok(lifts);
+    }
+    let list = serde_json::to_string(&ids.iter().map(|id| id.as_str()).collect::<Vec<_>>())?;
     let mut stmt = conn.prepare_cached(
         "SELECT ce.contract_id, ce.equipment_id FROM contract_equipment ce
          JOIN contracts k ON k.id = ce.contract_id
-         WHERE k.agency_id = ?1 ORDER BY ce.contract_id, ce.position",
+         WHERE k.agency_id = ?1 AND ce.contract_id IN (SELECT value FROM json_each(?2))
+         ORDER BY ce.contract_id, ce.position",
     )?;
-    let mut lifts: HashMap<ContractId, Vec<EquipmentId>> = HashMap::new();
-    let rows = stmt.query_map(params![agency_id], |r| {
+    let rows = stmt.query_map(params![agency_id, list], |r| {
         Ok((r.get::<ContractId>(0)?, r.get::<EquipmentId>(1)?))
     })?;
     for row in rows {

@@ -349,6 +349,26 @@ impl PgConn {
 }
 
 impl PgConn {
+    /// The snapshot a statement run now would see (`pg_current_snapshot()`,
+    /// as text): inside a write transaction, under the store's write lock
+    /// and before its first write, it changes with every write committed
+    /// since, on any server (`Store::write_with_kept`).
+    pub(crate) fn current_snapshot(&self) -> StoreResult<String> {
+        let answer = futures_executor::block_on(
+            self.client
+                .simple_query("SELECT pg_current_snapshot()::text"),
+        )?;
+        answer
+            .into_iter()
+            .find_map(|message| match message {
+                tokio_postgres::SimpleQueryMessage::Row(row) => row.get(0).map(str::to_owned),
+                _ => None,
+            })
+            .ok_or_else(|| {
+                StoreError::Encoding("instantané PostgreSQL absent de la réponse".to_owned())
+            })
+    }
+
     /// Begins a read-only REPEATABLE READ transaction and answers its
     /// snapshot (`pg_current_snapshot()`, as text), in one round trip: the
     /// two statements go as one simple query, the snapshot being taken by

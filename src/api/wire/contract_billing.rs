@@ -17,7 +17,7 @@ use crate::domain::money::{Cents, milli_to_quantity};
 use crate::error::AppResult;
 use crate::principal::Principal;
 use crate::services::contract_billing::{
-    self as service, BillingEntry, Drafted, Issued, Plan, Summary, WindowInput,
+    self as service, BillingEntry, Drafted, Issued, Summary, WindowInput,
 };
 use crate::state::AppState;
 
@@ -377,7 +377,7 @@ pub async fn billing_preview(
     p.agency()?;
     let paging = Paging::from_query(&query.paging)?;
     let filter = service::check_state(query.state.as_deref())?;
-    let plan: Plan = service::preview(
+    let plan = service::preview(
         &state.store,
         p,
         WindowInput {

@@ -8,6 +8,7 @@
 //! screen showing the progress. The arithmetic is `domain::contract`.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 use serde_json::json;
@@ -204,7 +205,9 @@ pub fn plan_in(
     window: Window,
     today: NaiveDate,
 ) -> AppResult<Plan> {
+    let began = std::time::Instant::now();
     let rows = contract_store::billable(conn, agency_id, &day::iso(window.from))?;
+    let read_contracts = began.elapsed();
     let book = IndexBook::of(conn, agency_id)?;
     let billed: HashMap<(ContractId, String), BilledBy> = invoice_store::contract_invoices(
         conn,
@@ -224,6 +227,7 @@ pub fn plan_in(
         )
     })
     .collect();
+    let read_all = began.elapsed();
     let mut entries = Vec::new();
     let mut summary = Summary::default();
     for row in &rows {
@@ -310,6 +314,13 @@ pub fn plan_in(
     }
     summary.entries = entries.len();
     entries.sort_by(|a, b| (&a.number, a.period.start).cmp(&(&b.number, b.period.start)));
+    tracing::debug!(
+        contracts = rows.len(),
+        read_contracts_ms = read_contracts.as_millis() as u64,
+        read_rest_ms = (read_all - read_contracts).as_millis() as u64,
+        compute_ms = (began.elapsed() - read_all).as_millis() as u64,
+        "facturation des contrats : étapes du plan"
+    );
     Ok(Plan {
         window,
         today,
@@ -352,13 +363,28 @@ pub fn check_state(raw: Option<&str>) -> AppResult<Option<BillingState>> {
         .transpose()
 }
 
-/// The preview of a run: nothing is written.
-pub async fn preview(store: &Store, p: &Principal, input: WindowInput) -> AppResult<Plan> {
+/// Where a run's plan is kept between its preview and its drafts: the
+/// agency, the window and the day (a plan depends on nothing else).
+fn plan_key(agency_id: &AgencyId, window: Window, today: NaiveDate) -> String {
+    format!(
+        "contract-billing:{agency_id}:{}:{}:{}",
+        day::iso(window.from),
+        day::iso(window.to),
+        day::iso(today)
+    )
+}
+
+/// The preview of a run: nothing is written. The plan is kept until the
+/// database changes: the drafts that follow use it instead of planning
+/// again (`Store::write_with_kept`).
+pub async fn preview(store: &Store, p: &Principal, input: WindowInput) -> AppResult<Arc<Plan>> {
     let agency_id = p.agency_id()?.to_owned();
     let window = check_window(&input)?;
     let today = today_of(store.now());
     store
-        .read(move |conn| plan_in(conn, &agency_id, window, today))
+        .read_cached(plan_key(&agency_id, window, today), move |conn| {
+            plan_in(conn, &agency_id, window, today)
+        })
         .await
 }
 
@@ -374,20 +400,45 @@ pub struct Drafted {
 /// its lifts, its client as buyer, and its journal entry.
 pub async fn create_drafts(store: &Store, p: &Principal, input: WindowInput) -> AppResult<Drafted> {
     p.require(Capability::Change)?;
-    p.agency_id()?;
+    let agency_id = p.agency_id()?;
     let window = check_window(&input)?;
+    let key = plan_key(agency_id, window, today_of(store.now()));
     let p = p.clone();
     store
-        .write(move |tx| create_drafts_in(tx, &p, window))
+        .write_with_kept(key, move |tx, kept: Option<Arc<Plan>>| {
+            let agency_id = p.agency_id()?;
+            // The preview's plan when nothing changed since (and still the
+            // same day); planned again otherwise.
+            let began = std::time::Instant::now();
+            let (plan, reused) = match kept {
+                Some(plan) if plan.today == today_of(tx.now()) => (plan, true),
+                _ => (
+                    Arc::new(plan_in(tx, agency_id, window, today_of(tx.now()))?),
+                    false,
+                ),
+            };
+            let planned = began.elapsed();
+            let drafted = drafts_of_plan(tx, &p, &plan)?;
+            tracing::info!(
+                created = drafted.created,
+                plan_reused = reused,
+                plan_ms = planned.as_millis() as u64,
+                total_ms = began.elapsed().as_millis() as u64,
+                "facturation des contrats : brouillons écrits"
+            );
+            Ok(drafted)
+        })
         .await
 }
 
-/// [`create_drafts`]'s step in `tx`.
-pub fn create_drafts_in(tx: &Tx, p: &Principal, window: Window) -> AppResult<Drafted> {
+/// The drafts of `plan` (planned in `tx`, or kept from a preview of the
+/// same state), written in `tx`.
+fn drafts_of_plan(tx: &Tx, p: &Principal, plan: &Plan) -> AppResult<Drafted> {
     p.require(Capability::Change)?;
     let agency_id = p.agency_id()?;
+    let window = plan.window;
     let now = tx.now();
-    let plan = plan_in(tx, agency_id, window, today_of(now))?;
+    let began = std::time::Instant::now();
     let to_create: Vec<&BillingEntry> = plan
         .entries
         .iter()
@@ -395,15 +446,28 @@ pub fn create_drafts_in(tx: &Tx, p: &Principal, window: Window) -> AppResult<Dra
         .collect();
     if to_create.is_empty() {
         return Ok(Drafted {
-            summary: plan.summary,
+            summary: plan.summary.clone(),
             created: 0,
         });
     }
-    let clients: HashMap<ClientId, clients::ClientRow> = clients::all(tx, agency_id)?
-        .into_iter()
-        .map(|c| (c.id.clone(), c))
-        .collect();
-    let lifts = contract_store::lifts_of_agency(tx, agency_id)?;
+    // Only the run's clients and contracts' lifts are read.
+    let client_ids: Vec<&ClientId> = {
+        let mut ids: Vec<&ClientId> = to_create.iter().map(|e| &e.client_id).collect();
+        ids.sort();
+        ids.dedup();
+        ids
+    };
+    let clients: HashMap<ClientId, clients::ClientRow> =
+        clients::of_ids(tx, agency_id, &client_ids)?
+            .into_iter()
+            .map(|c| (c.id.clone(), c))
+            .collect();
+    let contract_ids: Vec<&ContractId> = {
+        let mut ids: Vec<&ContractId> = to_create.iter().map(|e| &e.contract_id).collect();
+        ids.dedup();
+        ids
+    };
+    let lifts = contract_store::lifts_of_contracts(tx, agency_id, &contract_ids)?;
     let created_on = day::iso(today_of(now));
     let created_at = clock::format_timestamp(now);
     let no_lifts: Vec<EquipmentId> = Vec::new();
@@ -436,9 +500,11 @@ pub fn create_drafts_in(tx: &Tx, p: &Principal, window: Window) -> AppResult<Dra
             contract: Some((&entry.contract_id, billed_from)),
         })
         .collect();
-    // One invoice per contract and period: the plan, read in this
-    // transaction, left out those already billed, and the unique index
+    // One invoice per contract and period: the plan, of this transaction's
+    // state (planned in it, or kept from a preview of the same state), left
+    // out those already billed, and the unique index
     // (`invoices_contract_period`) refuses the transaction otherwise.
+    let read = began.elapsed();
     let ids = invoice_store::insert_drafts(tx, &drafts).map_err(|err| {
         err.on_constraint(
             "invoices.contract_id, invoices.contract_billed_from",
@@ -468,6 +534,7 @@ pub fn create_drafts_in(tx: &Tx, p: &Principal, window: Window) -> AppResult<Dra
             )
         })
         .collect();
+    let inserted = began.elapsed();
     p.record_all(tx, "invoice", "creation", &journal)?;
     p.record(
         tx,
@@ -482,9 +549,15 @@ pub fn create_drafts_in(tx: &Tx, p: &Principal, window: Window) -> AppResult<Dra
             "totalExclCents": plan.summary.total_excl.get(),
         }),
     )?;
+    tracing::debug!(
+        read_ms = read.as_millis() as u64,
+        insert_ms = (inserted - read).as_millis() as u64,
+        journal_ms = (began.elapsed() - inserted).as_millis() as u64,
+        "facturation des contrats : étapes de l'écriture"
+    );
     Ok(Drafted {
         created: to_create.len(),
-        summary: plan.summary,
+        summary: plan.summary.clone(),
     })
 }
 
