@@ -663,3 +663,104 @@ async fn a_value_entered_after_the_preview_is_billed_by_the_drafts() {
     );
     w.counts_are_exact().await;
 }
+
+/// Drafts refused at their issue never hold back the ones after them: with
+/// the 60 first drafts (by contract number) refused, batches of 50 that
+/// each send back the `next` of the one before issue the 440 others, say
+/// each refused draft once, and end with `next` null; a cursor that is not
+/// one is refused.
+#[tokio::test]
+async fn refused_drafts_do_not_hold_back_the_next_ones_in_the_issue_batches() {
+    let w = world().await;
+    let window = json!({ "from": "2028-01-01", "to": "2028-03-31" });
+    let (status, drafted) = w
+        .call(
+            Method::POST,
+            "/contract-billing/drafts",
+            Some(window.clone()),
+        )
+        .await;
+    assert_eq!(
+        (status, drafted["created"].clone()),
+        (201, json!(500)),
+        "{drafted}"
+    );
+    // A line at 0 % without its reason: the issue refuses the document.
+    let changed = w
+        .server
+        .store
+        .inspect_execute(
+            "UPDATE invoice_lines SET vat_rate_bp = 0 WHERE invoice_id IN (
+                 SELECT i.id FROM invoices i JOIN contracts k ON k.id = i.contract_id
+                  WHERE i.status = 'brouillon'
+                  ORDER BY k.number, i.contract_billed_from LIMIT 60)",
+            [],
+        )
+        .expect("lines at 0 %");
+    assert!(changed >= 60, "{changed}");
+
+    let (status, refused) = w
+        .call(
+            Method::POST,
+            "/contract-billing/issue",
+            Some(json!({ "from": "2028-01-01", "to": "2028-03-31", "after": "pas-un-curseur" })),
+        )
+        .await;
+    assert_eq!(
+        (status, refused),
+        (
+            422,
+            json!({ "error": "Le champ « after » doit être le « next » d'un lot précédent, par exemple « CT-2027-00012/2027-01-01 » (reçu : « pas-un-curseur »)." })
+        )
+    );
+
+    let mut after = Value::Null;
+    let mut issued = Vec::new();
+    let mut refused = Vec::new();
+    let mut batches = 0;
+    loop {
+        batches += 1;
+        assert!(batches <= 20, "the batches never end");
+        let mut body = json!({ "from": "2028-01-01", "to": "2028-03-31", "limit": 50 });
+        if !after.is_null() {
+            body["after"] = after.clone();
+        }
+        let (status, batch) = w
+            .call(Method::POST, "/contract-billing/issue", Some(body))
+            .await;
+        assert_eq!(status, 200, "{batch}");
+        for invoice in batch["issued"].as_array().expect("issued") {
+            issued.push(invoice["id"].as_str().expect("id").to_owned());
+        }
+        for draft in batch["refused"].as_array().expect("refused") {
+            let error = draft["error"].as_str().expect("error");
+            assert!(
+                error.starts_with("Cette facture ne peut pas être émise : la ligne 1 est à 0 % de TVA sans motif d'exonération."),
+                "{error}"
+            );
+            refused.push(draft["id"].as_str().expect("id").to_owned());
+        }
+        after = batch["next"].clone();
+        if after.is_null() {
+            assert_eq!(batch["remaining"], 60, "{batch}");
+            break;
+        }
+        assert!(
+            after.as_str().is_some_and(|c| c.starts_with("CT-")),
+            "{after}"
+        );
+    }
+    assert_eq!(issued.len(), 440);
+    assert_eq!(refused.len(), 60, "each refused draft said once");
+    let mut once = refused.clone();
+    once.sort();
+    once.dedup();
+    assert_eq!(once.len(), 60);
+    assert_eq!(
+        w.count(
+            "SELECT COUNT(*) FROM invoices WHERE status = 'brouillon' AND contract_id IS NOT NULL"
+        ),
+        60
+    );
+    w.counts_are_exact().await;
+}

@@ -103,8 +103,7 @@ const PARTNER_403: &str = "Cette agence n'est pas attribuée à cette clé parte
 const SESSION_401: &str = "Session absente ou expirée : reconnectez-vous.";
 const CSRF_403: &str = "Jeton anti-CSRF manquant ou invalide : rechargez la page.";
 const SCOPE_403: &str = "Cette agence est hors du périmètre de ce compte.";
-const OPERATOR_403: &str =
-    "Le compte de service de l'opérateur consulte les agences mais n'y modifie rien.";
+const OPERATOR_403: &str = OPERATOR_CHANGES_NOTHING;
 /// What the operator may do besides reading: check a file (a dry run).
 const OPERATOR_MAY: &[&str] = &["POST /imports/{fileId}/check"];
 /// The MCP tools that change something: refused to the operator as their

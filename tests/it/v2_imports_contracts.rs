@@ -495,33 +495,11 @@ async fn each_refused_row_has_its_french_reason_and_nothing_is_imported() {
 
     // The service operator's account checks other files (a read), but the
     // check of contracts runs their creation, which it may not do.
-    create_operator(
-        w.server.data_dir.path(),
-        "ops@service.fr",
-        "motdepasse-solide",
-    );
-    let operator = w.server.cli_json(&[
-        "token",
-        "create",
-        "--email",
-        "ops@service.fr",
-        "--name",
-        "ops",
-    ]);
-    let answer = w
-        .server
-        .client
-        .post(w.server.url(&format!("/api/v2/imports/{file_id}/check")))
-        .bearer_auth(str_of(&operator, "token"))
-        .header("X-Service-Agency", &w.org.agency_id)
-        .json(&json!({"target": "contracts"}))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(answer.status().as_u16(), 403);
+    let (status, answer) =
+        operator_checks_import(&w.server, &w.org.agency_id, &file_id, "contracts").await;
     assert_eq!(
-        answer.json::<Value>().await.expect("json"),
-        json!({"error": "Le compte de service de l'opérateur consulte les agences mais n'y modifie rien."})
+        (status, answer),
+        (403, json!({"error": OPERATOR_CHANGES_NOTHING}))
     );
 
     // A mapping without the fields a contract needs.

@@ -530,33 +530,11 @@ async fn importing_values_asks_an_administrator_and_the_right_to_change() {
 
     // The service operator's account may not record values: not even the
     // check, which runs the recording.
-    create_operator(
-        w.server.data_dir.path(),
-        "ops@service.fr",
-        "motdepasse-solide",
-    );
-    let operator = w.server.cli_json(&[
-        "token",
-        "create",
-        "--email",
-        "ops@service.fr",
-        "--name",
-        "ops",
-    ]);
-    let answer = w
-        .server
-        .client
-        .post(w.server.url(&format!("/api/v2/imports/{file_id}/check")))
-        .bearer_auth(str_of(&operator, "token"))
-        .header("X-Service-Agency", &w.org.agency_id)
-        .json(&json!({"target": "price_indexes"}))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(answer.status().as_u16(), 403);
+    let (status, answer) =
+        operator_checks_import(&w.server, &w.org.agency_id, &file_id, "price_indexes").await;
     assert_eq!(
-        answer.json::<Value>().await.expect("json"),
-        json!({"error": "Le compte de service de l'opérateur consulte les agences mais n'y modifie rien."})
+        (status, answer),
+        (403, json!({"error": OPERATOR_CHANGES_NOTHING}))
     );
 
     // A mapping without the three fields.

@@ -1631,10 +1631,7 @@ async fn visits_of_another_scope_answer_404_and_never_change() {
     .await;
     assert_eq!(
         (status, body),
-        (
-            403,
-            json!({ "error": "Le compte de service de l'opérateur consulte les agences mais n'y modifie rien." })
-        )
+        (403, json!({ "error": OPERATOR_CHANGES_NOTHING }))
     );
     assert_eq!(snapshot(&db), before);
     server.stop().await;

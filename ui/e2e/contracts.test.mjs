@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import { addDays, artifactsDir, describeOnServer, expectText, plain, TIMEOUT } from './harness.mjs';
+import { addDays, artifactsDir, describeOnServer, expectText, leaveTestAgency, plain, TIMEOUT } from './harness.mjs';
 
 const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const parisToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
@@ -105,25 +105,8 @@ describeOnServer(
 
     before(() => ({ page, creds } = ui));
 
-    after(async () => {
-      // L'agence du test archivée, la session remise dans l'agence du départ (gardée pour la
-      // prochaine connexion du compte : les autres fichiers s'y attendent).
-      if (page && agencyId) {
-        await page
-          .evaluate(
-            async ({ agencyId, home }) => {
-              const session = await (await fetch('/app/api/session')).json();
-              const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken };
-              if (home) {
-                await fetch('/app/api/session/agency', { method: 'PUT', headers, body: JSON.stringify({ agencyId: home }) });
-              }
-              await fetch(`/app/api/agencies/${encodeURIComponent(agencyId)}/archive`, { method: 'POST', headers });
-            },
-            { agencyId, home: homeAgencyId },
-          )
-          .catch(() => {});
-      }
-    });
+    // L'agence du test archivée, la session remise dans l'agence du départ.
+    after(() => leaveTestAgency(page, { agencyId, home: homeAgencyId }));
 
     step("une agence à soi : identité de vendeur, un client et deux appareils", async () => {
       const session = await signIn(creds.admin);

@@ -31,7 +31,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import { artifactsDir, describeOnServer, expectText, plain, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
+import { artifactsDir, describeOnServer, expectText, leaveTestAgency, plain, STEP_TIMEOUT, TIMEOUT } from './harness.mjs';
 
 const EUROS = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 /** Un montant tel que l'écran l'affiche, espaces normalisés (comme `plain`). */
@@ -112,28 +112,8 @@ describeOnServer(
 
     before(() => ({ page, creds } = ui));
 
-    after(async () => {
-      // Filet : l'agence du test archivée, la session remise dans l'agence du départ.
-      if (page && testAgencyId) {
-        await page
-          .evaluate(
-            async ({ agencyId, home }) => {
-              const session = await (await fetch('/app/api/session')).json();
-              const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken };
-              if (home) {
-                await fetch('/app/api/session/agency', { method: 'PUT', headers, body: JSON.stringify({ agencyId: home }) });
-              }
-              const answer = await (await fetch('/app/api/agencies')).json();
-              const agency = (answer.agencies ?? []).find((a) => a.id === agencyId);
-              if (agency && agency.archivedAt === null) {
-                await fetch(`/app/api/agencies/${encodeURIComponent(agencyId)}/archive`, { method: 'POST', headers });
-              }
-            },
-            { agencyId: testAgencyId, home: homeAgency?.id ?? null },
-          )
-          .catch(() => {});
-      }
-    });
+    // Filet : l'agence du test archivée, la session remise dans l'agence du départ.
+    after(() => leaveTestAgency(page, { agencyId: testAgencyId, home: homeAgency?.id ?? null }));
 
     // -- (a) La fiche client ----------------------------------------------------------------------
 

@@ -338,3 +338,30 @@ export function describeOnServer(title, { timeout, accounts = ['admin'], ...opti
     after(ui.close);
   });
 }
+
+/**
+ * Filet d'un test qui a créé sa propre agence : la session remise dans
+ * l'agence `home` (gardée pour la prochaine connexion du compte : les autres
+ * fichiers s'y attendent), puis l'agence `agencyId` archivée si elle ne l'est
+ * pas. Sans erreur : un `after` ne doit pas masquer l'échec du test.
+ */
+export async function leaveTestAgency(page, { agencyId, home }) {
+  if (!page || !agencyId) return;
+  await page
+    .evaluate(
+      async ({ agencyId, home }) => {
+        const session = await (await fetch('/app/api/session')).json();
+        const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken };
+        if (home) {
+          await fetch('/app/api/session/agency', { method: 'PUT', headers, body: JSON.stringify({ agencyId: home }) });
+        }
+        const answer = await (await fetch('/app/api/agencies')).json();
+        const agency = (answer.agencies ?? []).find((a) => a.id === agencyId);
+        if (agency && agency.archivedAt === null) {
+          await fetch(`/app/api/agencies/${encodeURIComponent(agencyId)}/archive`, { method: 'POST', headers });
+        }
+      },
+      { agencyId, home },
+    )
+    .catch(() => {});
+}

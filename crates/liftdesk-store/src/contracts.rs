@@ -416,22 +416,30 @@ pub struct Overlap {
     pub ends_on: Option<String>,
 }
 
-/// The other contracts covering one of the lifts of `id` on or after
-/// `from` (`YYYY-MM-DD`): those in force, and those terminated whose last
-/// day is not before `from`. The first ones, by lift order.
-pub fn overlaps(conn: &Conn, id: &ContractId, from: &str) -> StoreResult<Vec<Overlap>> {
-    let mut stmt = conn.prepare_cached(
+/// The other contracts holding one of the lifts of `id` that `which`
+/// keeps (an SQL condition on their row `k`; `?2` is `from`, when given),
+/// the first ones by lift order.
+fn overlapping(
+    conn: &Conn,
+    id: &ContractId,
+    which: &str,
+    from: Option<&str>,
+) -> StoreResult<Vec<Overlap>> {
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT e.number, k.number, k.status, k.ends_on
          FROM contract_equipment mine
          JOIN contract_equipment other ON other.equipment_id = mine.equipment_id
               AND other.contract_id <> mine.contract_id
          JOIN contracts k ON k.id = other.contract_id
          JOIN equipment e ON e.id = mine.equipment_id
-         WHERE mine.contract_id = ?1
-           AND (k.status = 'actif' OR (k.status = 'resilie' AND k.ends_on >= ?2))
-         ORDER BY mine.position, k.number LIMIT 20",
-    )?;
-    let rows = stmt.query_map(params![id, from], |r| {
+         WHERE mine.contract_id = ?1 AND ({which})
+         ORDER BY mine.position, k.number LIMIT 20"
+    ))?;
+    let args: Vec<&dyn ToValue> = match &from {
+        Some(day) => vec![id, day],
+        None => vec![id],
+    };
+    let rows = stmt.query_map(args.as_slice(), |r| {
         Ok(Overlap {
             equipment_number: r.get(0)?,
             contract_number: r.get(1)?,
@@ -442,28 +450,22 @@ pub fn overlaps(conn: &Conn, id: &ContractId, from: &str) -> StoreResult<Vec<Ove
     rows.collect()
 }
 
+/// The other contracts covering one of the lifts of `id` on or after
+/// `from` (`YYYY-MM-DD`): those in force, and those terminated whose last
+/// day is not before `from`. The first ones, by lift order.
+pub fn overlaps(conn: &Conn, id: &ContractId, from: &str) -> StoreResult<Vec<Overlap>> {
+    overlapping(
+        conn,
+        id,
+        "k.status = 'actif' OR (k.status = 'resilie' AND k.ends_on >= ?2)",
+        Some(from),
+    )
+}
+
 /// The other drafts that hold a lift of the contract `id` (an import
 /// brings each lift's one contract), in the order of its lifts.
 pub fn draft_overlaps(conn: &Conn, id: &ContractId) -> StoreResult<Vec<Overlap>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT e.number, k.number, k.status, k.ends_on
-         FROM contract_equipment mine
-         JOIN contract_equipment other ON other.equipment_id = mine.equipment_id
-              AND other.contract_id <> mine.contract_id
-         JOIN contracts k ON k.id = other.contract_id
-         JOIN equipment e ON e.id = mine.equipment_id
-         WHERE mine.contract_id = ?1 AND k.status = 'brouillon'
-         ORDER BY mine.position, k.number LIMIT 20",
-    )?;
-    let rows = stmt.query_map(params![id], |r| {
-        Ok(Overlap {
-            equipment_number: r.get(0)?,
-            contract_number: r.get(1)?,
-            status: code(r, 2)?,
-            ends_on: r.get(3)?,
-        })
-    })?;
-    rows.collect()
+    overlapping(conn, id, "k.status = 'brouillon'", None)
 }
 
 /// Puts a draft in force: its status, and its lifts marked in force, given

@@ -657,22 +657,41 @@ pub fn contract_invoices(
     rows.collect()
 }
 
-/// The next `limit` drafts of the agency's contract invoices billing from
-/// a day between `from` and `to`, by contract number then day.
+/// A draft of a billing run, where it stands in the run's order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractDraft {
+    pub id: InvoiceId,
+    /// Its contract's number, then its `contract_billed_from`: the order.
+    pub contract_number: String,
+    pub billed_from: String,
+}
+
+/// The drafts of the agency's contract invoices billed from `from` to `to`
+/// (`YYYY-MM-DD`), by contract number then day, those after `after` (a
+/// contract number and a day) when given.
 pub fn contract_drafts(
     conn: &Conn,
     agency_id: &AgencyId,
     from: &str,
     to: &str,
-    limit: u32,
-) -> StoreResult<Vec<InvoiceId>> {
+    after: Option<(&str, &str)>,
+) -> StoreResult<Vec<ContractDraft>> {
+    let (after_number, after_day) = after.unzip();
     let mut stmt = conn.prepare_cached(
-        "SELECT i.id FROM invoices i JOIN contracts k ON k.id = i.contract_id
+        "SELECT i.id, k.number, i.contract_billed_from
+           FROM invoices i JOIN contracts k ON k.id = i.contract_id
          WHERE i.agency_id = ?1 AND i.contract_id IS NOT NULL AND i.status = 'brouillon'
            AND i.contract_billed_from BETWEEN ?2 AND ?3
-         ORDER BY k.number, i.contract_billed_from LIMIT ?4",
+           AND (?4 IS NULL OR k.number > ?4 OR (k.number = ?4 AND i.contract_billed_from > ?5))
+         ORDER BY k.number, i.contract_billed_from",
     )?;
-    let rows = stmt.query_map(params![agency_id, from, to, i64::from(limit)], |r| r.get(0))?;
+    let rows = stmt.query_map(params![agency_id, from, to, after_number, after_day], |r| {
+        Ok(ContractDraft {
+            id: r.get(0)?,
+            contract_number: r.get(1)?,
+            billed_from: r.get(2)?,
+        })
+    })?;
     rows.collect()
 }
 

@@ -61,6 +61,13 @@ pub struct IssueBatchBody {
     #[schema(minimum = 1, maximum = 200)]
     #[schemars(range(min = 1, max = 200))]
     pub limit: Option<u32>,
+    /// Où reprendre : le `next` du lot précédent de la même facturation
+    /// (`CT-2027-00012/2027-01-01`) ; absent : depuis le premier brouillon.
+    /// Les lots qui se suivent ainsi voient chaque brouillon une fois : les
+    /// refusés ne retiennent pas ceux d'après.
+    #[schema(max_length = 100)]
+    #[schemars(length(max = 100))]
+    pub after: Option<String>,
 }
 
 /// Les comptes d'une facturation, sur toutes ses lignes.
@@ -273,8 +280,11 @@ pub struct RefusedView {
 pub struct IssueBatchView {
     pub issued: Vec<IssuedView>,
     pub refused: Vec<RefusedView>,
-    /// Brouillons de la facturation restant à émettre.
+    /// Brouillons de la facturation restant à émettre (les refusés compris).
     pub remaining: i64,
+    /// Où le lot suivant reprend (à renvoyer dans `after`) ; null quand
+    /// tous les brouillons de la facturation ont été vus.
+    pub next: Option<String>,
 }
 
 fn segment_view(segment: &Segment, period_days: i64) -> SegmentView {
@@ -440,6 +450,7 @@ pub async fn billing_issue(
         issued,
         refused,
         remaining,
+        next,
     } = service::issue_batch(
         &state.store,
         p,
@@ -448,6 +459,7 @@ pub async fn billing_issue(
             to: body.to,
         },
         body.limit,
+        body.after,
     )
     .await?;
     let base_url = &state.base_url;
@@ -471,5 +483,6 @@ pub async fn billing_issue(
             })
             .collect(),
         remaining,
+        next,
     })
 }

@@ -380,6 +380,47 @@ pub fn create_operator(data_dir: &Path, email: &str, password: &str) -> Value {
     )
 }
 
+/// The service operator's account (created here) checks the import file
+/// `file_id` of `agency` against `target` with a token of its own: the
+/// answer's status and body. Checking runs the target's writes for a
+/// target that creates (contracts, index values): the operator, who
+/// changes nothing, is refused.
+pub async fn operator_checks_import(
+    server: &TestServer,
+    agency: &str,
+    file_id: &str,
+    target: &str,
+) -> (u16, Value) {
+    create_operator(
+        server.data_dir.path(),
+        "ops@service.fr",
+        "motdepasse-solide",
+    );
+    let operator = server.cli_json(&[
+        "token",
+        "create",
+        "--email",
+        "ops@service.fr",
+        "--name",
+        "ops",
+    ]);
+    let answer = server
+        .client
+        .post(server.url(&format!("/api/v2/imports/{file_id}/check")))
+        .bearer_auth(str_of(&operator, "token"))
+        .header("X-Service-Agency", agency)
+        .json(&serde_json::json!({ "target": target }))
+        .send()
+        .await
+        .expect("request");
+    let status = answer.status().as_u16();
+    (status, answer.json::<Value>().await.expect("json"))
+}
+
+/// What the service operator is told when it would change an agency.
+pub const OPERATOR_CHANGES_NOTHING: &str =
+    "Le compte de service de l'opérateur consulte les agences mais n'y modifie rien.";
+
 pub fn db_path(data_dir: &Path) -> PathBuf {
     data_dir.join("liftdesk.db")
 }

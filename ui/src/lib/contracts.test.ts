@@ -121,6 +121,40 @@ describe('formulaire du contrat', () => {
   });
 });
 
+describe('règles du formulaire que le serveur applique aussi', () => {
+  it('refuse un délai pour personne bloquée plus long qu’un délai d’arrivée', () => {
+    expect(checkContract(filled({ arrivalMinutes: '45' })).errors.trappedPersonMinutes).toBe(
+      "Délai pour une personne bloquée : au plus le délai d'arrivée aux heures ouvrées.",
+    );
+    expect(
+      checkContract(filled({ onCallCoverage: true, arrivalOutOfHoursMinutes: '30' })).errors.trappedPersonMinutes,
+    ).toBe("Délai pour une personne bloquée : au plus le délai d'arrivée hors heures ouvrées.");
+  });
+
+  it('demande l’indice d’une valeur de base, et la borne', () => {
+    expect(checkContract(filled({ baseIndexValue: '128,4' })).errors.priceIndex).toBe(
+      "Donnez l'indice dont I0 est la valeur (BT48, ICHT-IME…), ou videz la valeur de base et son mois.",
+    );
+    expect(
+      checkContract(filled({ priceIndex: 'BT48', baseIndexValue: '1000000', baseIndexMonth: '2026-01' })).errors
+        .baseIndexValue,
+    ).toBe('Valeur de base : moins de 1\u202f000\u202f000.');
+  });
+
+  it('ne contrôle pas la reconduction cachée d’un contrat sans reconduction tacite', () => {
+    const { body, errors } = checkContract(filled({ tacitRenewal: false, renewalMonths: '' }));
+    expect(errors).toEqual({});
+    expect(body?.renewalMonths).toBe(12);
+    expect(body?.tacitRenewal).toBe(false);
+  });
+
+  it('compte les notes en caractères, espaces de fin retirées', () => {
+    expect(checkContract(filled({ notes: `${'é'.repeat(2000)}   ` })).errors.notes).toBeUndefined();
+    expect(checkContract(filled({ notes: '🛗'.repeat(2000) })).errors.notes).toBeUndefined();
+    expect(checkContract(filled({ notes: 'x'.repeat(2001) })).errors.notes).toBe('Notes : 2 000 caractères au plus.');
+  });
+});
+
 describe('fenêtre de facturation', () => {
   it('donne le trimestre, le suivant, le mois et l’année du jour', () => {
     expect(billingWindow('2027-02-14', 'trimestre')).toEqual({ from: '2027-01-01', to: '2027-03-31' });
@@ -140,44 +174,60 @@ describe('fenêtre de facturation', () => {
 });
 
 describe('émission par lots', () => {
-  const batch = (issued: number, remaining: number, refused: string[] = []): IssueBatchView => ({
+  const batch = (issued: number, remaining: number, next: string | null, refused: string[] = []): IssueBatchView => ({
     issued: Array.from({ length: issued }, (_, i) => ({ id: `i${remaining}-${i}`, number: 'FA', link: '', url: '' })),
-    refused: refused.map((id) => ({ id, error: 'Identité incomplète', link: '', url: '' })),
+    refused: refused.map((id) => ({ id, error: 'Ligne à 0 % sans motif', link: '', url: '' })),
     remaining,
+    next,
   });
 
-  it('appelle lot après lot jusqu’au bout et rend compte de chaque pas', async () => {
-    const answers = [batch(50, 70, ['r1']), batch(50, 20, ['r1']), batch(19, 1, ['r1'])];
+  it('reprend chaque lot où le précédent s’est arrêté, jusqu’au dernier brouillon', async () => {
+    const answers = [
+      batch(49, 71, 'CT-2027-00050/2027-01-01', ['r1']),
+      batch(50, 21, 'CT-2027-00100/2027-01-01'),
+      batch(20, 1, null),
+    ];
+    const sent: unknown[] = [];
     const steps: number[] = [];
     const last = await issueAll(
       { from: '2027-01-01', to: '2027-03-31' },
       (p) => steps.push(p.issued),
       async (body) => {
-        expect(body).toEqual({ from: '2027-01-01', to: '2027-03-31', limit: 50 });
+        sent.push(body);
         const next = answers.shift();
         if (!next) throw new Error('un appel de trop');
         return next;
       },
     );
-    expect(steps).toEqual([50, 100, 119]);
+    expect(sent).toEqual([
+      { from: '2027-01-01', to: '2027-03-31', limit: 50 },
+      { from: '2027-01-01', to: '2027-03-31', limit: 50, after: 'CT-2027-00050/2027-01-01' },
+      { from: '2027-01-01', to: '2027-03-31', limit: 50, after: 'CT-2027-00100/2027-01-01' },
+    ]);
+    expect(steps).toEqual([49, 99, 119]);
     expect(last.issued).toBe(119);
     expect(last.refused.map((r) => r.id)).toEqual(['r1']);
     expect(last.remaining).toBe(1);
     expect(progressRatio(last)).toBe(1);
   });
 
-  it('s’arrête quand un lot n’émet plus rien', async () => {
-    let calls = 0;
+  it('va au-delà d’un lot tout refusé : les brouillons d’après sont émis', async () => {
+    const answers = [
+      batch(0, 80, 'CT-2027-00050/2027-01-01', Array.from({ length: 50 }, (_, i) => `r${i}`)),
+      batch(30, 50, null),
+    ];
     const last = await issueAll(
       { from: '2027-01-01', to: '2027-03-31' },
       () => {},
       async () => {
-        calls += 1;
-        return batch(0, 3, ['a', 'b', 'c']);
+        const next = answers.shift();
+        if (!next) throw new Error('un appel de trop');
+        return next;
       },
     );
-    expect(calls).toBe(1);
-    expect(last.refused).toHaveLength(3);
+    expect(last.issued).toBe(30);
+    expect(last.refused).toHaveLength(50);
+    expect(progressRatio(last)).toBe(1);
     expect(progressRatio({ issued: 10, refused: [], remaining: 30 })).toBe(0.25);
   });
 });

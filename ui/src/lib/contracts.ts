@@ -143,6 +143,9 @@ export type ContractErrors = Partial<Record<ContractField, string>>;
 /** Taux de TVA d'un contrat, en pour cent (le taux nul n'en est pas un). */
 export const CONTRACT_VAT_RATES = ['20', '10', '5.5', '2.1'] as const;
 
+/** Valeur d'un indice, strictement en dessous (le serveur la refuse au-delà). */
+export const MAX_INDEX_VALUE = 1_000_000;
+
 /** Appareils d'un contrat, au plus. */
 export const MAX_CONTRACT_LIFTS = 1000;
 
@@ -227,6 +230,12 @@ function wholeNumber(text: string, min: number, max: number, what: string): numb
   return value;
 }
 
+/** La durée d'une reconduction d'un contrat qui ne se reconduit pas (champ caché) : la saisie si elle vaut, sinon 12. */
+function renewalKept(text: string): number {
+  const read = wholeNumber(text, 1, 60, 'Reconduction');
+  return typeof read === 'number' ? read : 12;
+}
+
 /** Un montant en euros (deux décimales au plus) entre 0 et `max`, ou le message qui le refuse. */
 function euros(text: string, max: number, what: string): number | string {
   const cents = parseDecimal(text, 2);
@@ -262,7 +271,8 @@ export function checkContract(draft: ContractDraft): { body?: ContractBody; erro
     else numbers[field] = read;
   };
   whole('durationMonths', draft.durationMonths, 12, 120, 'Durée');
-  whole('renewalMonths', draft.renewalMonths, 1, 60, 'Reconduction');
+  // Sans reconduction tacite, le champ est caché : sa valeur n'est pas contrôlée (12 envoyé s'il est vide).
+  if (draft.tacitRenewal) whole('renewalMonths', draft.renewalMonths, 1, 60, 'Reconduction');
   whole('noticeMonths', draft.noticeMonths, 0, 12, 'Préavis');
   whole('visitIntervalDays', draft.visitIntervalDays, 7, 42, 'Intervalle entre deux visites');
   whole('arrivalMinutes', draft.arrivalMinutes, 5, 10080, "Délai d'arrivée");
@@ -275,6 +285,14 @@ export function checkContract(draft: ContractDraft): { body?: ContractBody; erro
     const read = wholeNumber(draft.arrivalOutOfHoursMinutes, 5, 10080, "Délai d'arrivée hors heures ouvrées");
     if (typeof read === 'string') errors.arrivalOutOfHoursMinutes = read;
     else outOfHours = read;
+  }
+  const trapped = numbers.trappedPersonMinutes;
+  const arrival = numbers.arrivalMinutes;
+  if (trapped !== undefined && !errors.trappedPersonMinutes) {
+    if (arrival !== undefined && trapped > arrival)
+      errors.trappedPersonMinutes = "Délai pour une personne bloquée : au plus le délai d'arrivée aux heures ouvrées.";
+    else if (outOfHours !== null && trapped > outOfHours)
+      errors.trappedPersonMinutes = "Délai pour une personne bloquée : au plus le délai d'arrivée hors heures ouvrées.";
   }
 
   const price = euros(draft.annualPrice, 1_000_000, 'Prix annuel HT');
@@ -290,10 +308,14 @@ export function checkContract(draft: ContractDraft): { body?: ContractBody; erro
     const read = parseDecimal(draft.baseIndexValue, 4);
     if (read === 'trop') errors.baseIndexValue = 'Valeur de base : quatre décimales au plus.';
     else if (read === null || read <= 0) errors.baseIndexValue = "Donnez la valeur de base I0 de l'indice (positive).";
+    else if (read >= MAX_INDEX_VALUE * 10_000)
+      errors.baseIndexValue = `Valeur de base : moins de ${new Intl.NumberFormat('fr-FR').format(MAX_INDEX_VALUE)}.`;
     else baseValue = read / 10_000;
     if (!MONTH.test(draft.baseIndexMonth.trim())) errors.baseIndexMonth = 'Donnez le mois de la valeur de base (AAAA-MM).';
+  } else if (draft.baseIndexValue.trim() || draft.baseIndexMonth.trim()) {
+    errors.priceIndex = "Donnez l'indice dont I0 est la valeur (BT48, ICHT-IME…), ou videz la valeur de base et son mois.";
   }
-  if (draft.notes.length > 2000) errors.notes = 'Notes : 2 000 caractères au plus.';
+  if ([...draft.notes.trim()].length > 2000) errors.notes = 'Notes : 2 000 caractères au plus.';
 
   if (Object.keys(errors).length > 0 || !draft.client) return { errors };
   const n = (field: ContractField) => numbers[field] ?? 0;
@@ -306,7 +328,7 @@ export function checkContract(draft: ContractDraft): { body?: ContractBody; erro
       startOn: draft.startOn,
       durationMonths: n('durationMonths'),
       tacitRenewal: draft.tacitRenewal,
-      renewalMonths: n('renewalMonths'),
+      renewalMonths: draft.tacitRenewal ? n('renewalMonths') : renewalKept(draft.renewalMonths),
       noticeMonths: n('noticeMonths'),
       priceBasis: draft.priceBasis,
       annualPrice: price as number,
@@ -428,36 +450,35 @@ export const ISSUE_BATCH = 50;
 
 /**
  * Émet les brouillons de la facturation `window` lot après lot
- * (`POST /contract-billing/issue`), en appelant `onprogress` après chacun,
- * tant qu'il reste des brouillons non refusés et qu'un lot en émet (un
- * lot tout refusé arrête : ses brouillons restent à corriger). Une erreur du serveur interrompt
- * l'émission : ce qui est émis l'est, la fois suivante reprend le reste.
+ * (`POST /contract-billing/issue`), chaque lot reprenant où le précédent
+ * s'est arrêté (`after` : son `next`), en appelant `onprogress` après
+ * chacun, jusqu'à ce que tous les brouillons aient été vus (`next` nul) :
+ * un brouillon refusé reste brouillon, sa raison est dite une fois, et il
+ * ne retient pas ceux d'après. Une erreur du serveur interrompt l'émission :
+ * ce qui est émis l'est, la fois suivante reprend le reste.
  */
 export async function issueAll(
   window: BillingWindow,
   onprogress: (progress: IssueProgress) => void,
-  issue: (body: BillingWindow & { limit: number }) => Promise<IssueBatchView> = issueBatch,
+  issue: (body: BillingWindow & { limit: number; after?: string }) => Promise<IssueBatchView> = issueBatch,
 ): Promise<IssueProgress> {
   const progress: IssueProgress = { issued: 0, refused: [], remaining: 0 };
-  const seenRefused = new Set<string>();
+  let after: string | null = null;
   for (;;) {
-    const batch = await issue({ ...window, limit: ISSUE_BATCH });
+    const batch: IssueBatchView = await issue(after ? { ...window, limit: ISSUE_BATCH, after } : { ...window, limit: ISSUE_BATCH });
     progress.issued += batch.issued.length;
-    for (const refused of batch.refused) {
-      if (!seenRefused.has(refused.id)) {
-        seenRefused.add(refused.id);
-        progress.refused.push(refused);
-      }
-    }
+    progress.refused.push(...batch.refused);
     progress.remaining = batch.remaining;
     onprogress({ ...progress, refused: [...progress.refused] });
-    // Fini quand il ne reste que des brouillons refusés (ou rien), ou qu'un lot n'émet plus rien.
-    const onlyRefused = batch.remaining <= progress.refused.length;
-    if (onlyRefused || batch.issued.length === 0) return progress;
+    if (batch.next === null) return progress;
+    after = batch.next;
   }
 }
 
-/** La part faite, de 0 à 1 : émis (et refusés) sur le tout. */
+/**
+ * La part faite, de 0 à 1 : les brouillons vus (émis ou refusés) sur le
+ * tout ; les refusés comptent dans `remaining` (ils restent brouillons).
+ */
 export function progressRatio(progress: IssueProgress): number {
   const done = progress.issued + progress.refused.length;
   const all = done + Math.max(0, progress.remaining - progress.refused.length);
@@ -562,6 +583,6 @@ export function createDrafts(window: BillingWindow): Promise<DraftsView> {
   return api.post('/app/api/contract-billing/drafts', window);
 }
 
-export function issueBatch(body: BillingWindow & { limit: number }): Promise<IssueBatchView> {
+export function issueBatch(body: BillingWindow & { limit: number; after?: string }): Promise<IssueBatchView> {
   return api.post('/app/api/contract-billing/issue', body);
 }

@@ -568,19 +568,46 @@ pub struct Issued {
     pub issued: Vec<(InvoiceId, String)>,
     /// The drafts refused, with the reason.
     pub refused: Vec<(InvoiceId, String)>,
-    /// Drafts of the window left to issue after this batch.
+    /// Drafts of the window left to issue after this batch (the refused
+    /// ones included).
     pub remaining: i64,
+    /// Where the next batch goes on (the last draft this one looked at);
+    /// None once the run's drafts have all been looked at.
+    pub next: Option<String>,
+}
+
+/// A batch's place in a run's drafts, as the answer gives it and the next
+/// batch sends it back: a contract number and a day, `CT-2027-00012/2027-01-01`.
+fn cursor_text(draft: &invoice_store::ContractDraft) -> String {
+    format!("{}/{}", draft.contract_number, draft.billed_from)
+}
+
+/// Reads a cursor given back (`after`), or refuses it (422).
+fn read_cursor(raw: &str) -> AppResult<(String, String)> {
+    raw.trim()
+        .rsplit_once('/')
+        .filter(|(number, day)| !number.is_empty() && crate::domain::day::parse(day).is_ok())
+        .map(|(number, day)| (number.to_owned(), day.to_owned()))
+        .ok_or_else(|| {
+            AppError::unprocessable(format!(
+                "Le champ « after » doit être le « next » d'un lot précédent, par exemple « CT-2027-00012/2027-01-01 » (reçu : « {raw} »)."
+            ))
+        })
 }
 
 /// Issues the next `limit` drafts of the window's contract invoices (by
-/// contract number, then period), each alone (a refused one stays a draft,
-/// with its reason, and the next ones are issued), in one transaction;
-/// answers what is left.
+/// contract number, then period), after `after` (the `next` of the batch
+/// before) when given, each alone (a refused one stays a draft, with its
+/// reason, and the next ones are issued), in one transaction; answers what
+/// is left and where to go on. A run's batches, each sending the `next` of
+/// the one before, look at every draft once: the drafts refused never hold
+/// back the ones after them.
 pub async fn issue_batch(
     store: &Store,
     p: &Principal,
     input: WindowInput,
     limit: Option<u32>,
+    after: Option<String>,
 ) -> AppResult<Issued> {
     p.require(Capability::Change)?;
     p.agency_id()?;
@@ -591,23 +618,37 @@ pub async fn issue_batch(
             "Le champ « limit » doit être compris entre 1 et {MAX_ISSUE_BATCH} (reçu : {limit})."
         )));
     }
+    let after = after
+        .as_deref()
+        .filter(|raw| !raw.trim().is_empty())
+        .map(read_cursor)
+        .transpose()?;
     let p = p.clone();
     store
         .write(move |tx| {
             let agency_id = p.agency_id()?;
             let from = day::iso(window.from);
             let to = day::iso(window.to);
-            // Every draft of the window, in order: a refused one is passed
+            // The drafts after the cursor, in order: a refused one is passed
             // over (it stays a draft, with its reason), so the drafts after
             // it are issued; the batch stops at `limit` issued, or at
             // `limit` refused (a refusal every draft meets, such as the
             // agency's identity, is then said once a batch).
-            let drafts = invoice_store::contract_drafts(tx, agency_id, &from, &to, u32::MAX)?;
+            let drafts = invoice_store::contract_drafts(
+                tx,
+                agency_id,
+                &from,
+                &to,
+                after.as_ref().map(|(n, d)| (n.as_str(), d.as_str())),
+            )?;
             let mut done = Issued::default();
-            for id in drafts {
+            let mut looked = 0;
+            for draft in &drafts {
                 if done.issued.len() >= limit as usize || done.refused.len() >= limit as usize {
                     break;
                 }
+                looked += 1;
+                let id = draft.id.clone();
                 match tx.savepoint(|tx| invoices::issue_in(tx, &p, &id)) {
                     Ok(()) => {
                         let number = invoice_store::get(tx, agency_id, &id)?
@@ -618,6 +659,9 @@ pub async fn issue_batch(
                     Err(refusal) => done.refused.push((id, refusal.public_message())),
                 }
             }
+            done.next = (looked < drafts.len())
+                .then(|| drafts.get(looked.saturating_sub(1)).map(cursor_text))
+                .flatten();
             done.remaining = invoice_store::count_contract_drafts(tx, agency_id, &from, &to)?;
             Ok(done)
         })

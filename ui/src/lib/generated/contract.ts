@@ -988,9 +988,14 @@ summary: BillingSummary, };
  */
 export type IssueBatchView = { issued: Array<IssuedView>, refused: Array<RefusedView>, 
 /**
- * Brouillons de la facturation restant à émettre.
+ * Brouillons de la facturation restant à émettre (les refusés compris).
  */
-remaining: number, };
+remaining: number, 
+/**
+ * Où le lot suivant reprend (à renvoyer dans `after`) ; null quand
+ * tous les brouillons de la facturation ont été vus.
+ */
+next: string | null, };
 
 /**
  * Une facture émise par le lot.
