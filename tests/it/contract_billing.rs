@@ -436,6 +436,7 @@ async fn a_quarter_of_500_contracts_is_previewed_drafted_once_and_issued_in_batc
     assert_eq!(status, 201);
     assert_eq!(again["created"], 0);
     assert_eq!(again["summary"]["alreadyInvoiced"], 500);
+    assert_eq!(again["summary"]["drafts"], 500, "all still drafts");
     assert_eq!(again["summary"]["toCreate"], 0);
     assert_eq!(w.count("SELECT COUNT(*) FROM invoices"), 500);
     let (_, later) = w.entries(Q1).await;
@@ -752,6 +753,13 @@ async fn refused_drafts_do_not_hold_back_the_next_ones_in_the_issue_batches() {
     }
     assert_eq!(issued.len(), 440);
     assert_eq!(refused.len(), 60, "each refused draft said once");
+    let (preview, _) = w.entries(Q1).await;
+    assert_eq!(
+        preview["summary"]["alreadyInvoiced"], 500,
+        "{}",
+        preview["summary"]
+    );
+    assert_eq!(preview["summary"]["drafts"], 60, "the refused ones");
     let mut once = refused.clone();
     once.sort();
     once.dedup();

@@ -308,9 +308,10 @@ describeOnServer(
       assert.equal((await made.json()).created, 1);
       await expectText(page.getByTestId('billing-done'), '1 facture créée en brouillon.');
       await expectText(summary.getByTestId('already-invoiced'), '1');
+      await expectText(summary.getByTestId('drafts'), '1');
       assert.equal(await page.getByRole('button', { name: 'Créer les brouillons (0)' }).isDisabled(), true);
 
-      await page.getByRole('button', { name: 'Émettre les factures' }).click();
+      await page.getByRole('button', { name: 'Émettre les factures (1)' }).click();
       const confirm = page.getByRole('dialog', { name: 'Émettre les factures ?' });
       const issued = apiResponse('/app/api/contract-billing/issue', 'POST');
       await confirm.getByRole('button', { name: 'Émettre', exact: true }).click();
@@ -322,6 +323,8 @@ describeOnServer(
       assert.equal(await bar.locator('progress').getAttribute('value'), '1');
       await expectText(page.getByTestId('billing-done'), '1 facture émise.');
       await expectText(row.locator('td').last(), `Déjà facturé ${batch.issued[0].number}`);
+      await expectText(summary.getByTestId('drafts'), '0');
+      assert.equal(await page.getByRole('button', { name: 'Émettre les factures (0)' }).isDisabled(), true);
       await shot('contrats-05-emises');
 
       // Une seconde fois : rien à créer (une période n'est jamais facturée deux fois).

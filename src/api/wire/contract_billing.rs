@@ -80,6 +80,8 @@ pub struct BillingSummary {
     pub entries: usize,
     pub to_create: usize,
     pub already_invoiced: usize,
+    /// Parmi les périodes déjà facturées, les brouillons restant à émettre.
+    pub drafts: usize,
     pub missing_index: usize,
     pub not_yet_due: usize,
     pub client_archived: usize,
@@ -96,6 +98,7 @@ impl From<&Summary> for BillingSummary {
             entries: s.entries,
             to_create: s.to_create,
             already_invoiced: s.already_invoiced,
+            drafts: s.drafts,
             missing_index: s.missing_index,
             not_yet_due: s.not_yet_due,
             client_archived: s.client_archived,

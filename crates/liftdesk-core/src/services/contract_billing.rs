@@ -123,6 +123,8 @@ pub struct Summary {
     pub entries: usize,
     pub to_create: usize,
     pub already_invoiced: usize,
+    /// Of those already invoiced, the drafts left to issue.
+    pub drafts: usize,
     pub missing_index: usize,
     pub not_yet_due: usize,
     pub client_archived: usize,
@@ -283,7 +285,15 @@ pub fn plan_in(
                     summary.total_excl += totals.excl_tax;
                     summary.total_incl += totals.incl_tax;
                 }
-                BillingState::DejaFacture => summary.already_invoiced += 1,
+                BillingState::DejaFacture => {
+                    summary.already_invoiced += 1;
+                    if invoice
+                        .as_ref()
+                        .is_some_and(|i| i.status == InvoiceStatus::Brouillon)
+                    {
+                        summary.drafts += 1;
+                    }
+                }
                 BillingState::IndiceManquant => summary.missing_index += 1,
                 BillingState::TermeNonEchu => summary.not_yet_due += 1,
                 BillingState::ClientArchive => summary.client_archived += 1,

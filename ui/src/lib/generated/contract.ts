@@ -904,7 +904,11 @@ contracts: number,
 /**
  * Périodes (une ligne chacune).
  */
-entries: number, toCreate: number, alreadyInvoiced: number, missingIndex: number, notYetDue: number, clientArchived: number, 
+entries: number, toCreate: number, alreadyInvoiced: number, 
+/**
+ * Parmi les périodes déjà facturées, les brouillons restant à émettre.
+ */
+drafts: number, missingIndex: number, notYetDue: number, clientArchived: number, 
 /**
  * Total HT des factures à créer, en euros.
  */
